@@ -1,0 +1,147 @@
+import envPaths from 'env-paths';
+import { liveEndpoints, liveScryptSalt } from './wire-constants.js';
+
+/**
+ * Configuration, resolved in one place. Each setting is declared once (field, flag, environment
+ * variable, parser, default); the CLI options, `help auth` and the README table are generated from
+ * the declarations. Precedence: flag > environment > credentials.json > default; `undefined` never
+ * overrides. Only the entry (src/bin.ts) reads process.env and hands it in.
+ */
+
+export type SettingSource = 'flag' | 'env' | 'credentials' | 'default';
+
+interface SettingDeclaration<T> {
+  flag: string;
+  env: string;
+  describe: string;
+  parse: (raw: string) => T;
+  /** The credentials.json field that can supply this setting, when there is one. */
+  credentialsField?: string;
+  defaultValue: () => T;
+}
+
+const parseUrl = (raw: string): string => {
+  const url = new URL(raw);
+  return url.toString().replace(/\/$/, '');
+};
+const parseText = (raw: string): string => raw;
+const parseFlag = (raw: string): boolean => raw !== '' && raw !== '0' && raw.toLowerCase() !== 'false';
+const parsePositiveInt = (raw: string): number => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`expected a positive whole number, got "${raw}"`);
+  return n;
+};
+
+export const settings = {
+  credentialsDir: {
+    flag: '--credentials-dir',
+    env: 'AGENT_MAILBOX_CREDENTIALS_DIR',
+    describe: 'Directory holding credentials.json, session.jwt and capability.jwt (one inbox per directory).',
+    parse: parseText,
+    // env-paths reads XDG_* itself; this is the one other place the environment is consulted.
+    defaultValue: () => envPaths('agent-mailbox', { suffix: '' }).config,
+  },
+  authUrl: {
+    flag: '--auth-url',
+    env: 'AGENT_MAILBOX_AUTH_URL',
+    describe: 'Auth host (proof-of-work endpoints).',
+    parse: parseUrl,
+    credentialsField: 'authUrl',
+    defaultValue: () => liveEndpoints.authUrl,
+  },
+  apiUrl: {
+    flag: '--api-url',
+    env: 'AGENT_MAILBOX_API_URL',
+    describe: 'JMAP host (session at /.well-known/jmap).',
+    parse: parseUrl,
+    credentialsField: 'apiUrl',
+    defaultValue: () => liveEndpoints.apiUrl,
+  },
+  scryptSalt: {
+    flag: '--scrypt-salt',
+    env: 'AGENT_MAILBOX_SCRYPT_SALT',
+    describe: 'Proof-of-work salt text (its UTF-8 bytes are the salt).',
+    parse: parseText,
+    credentialsField: 'scryptSalt',
+    defaultValue: () => liveScryptSalt,
+  },
+  inboxDomain: {
+    flag: '--inbox-domain',
+    env: 'AGENT_MAILBOX_INBOX_DOMAIN',
+    describe: 'Default inbox domain, used for $INBOX only when the server does not tell (spec §1.4).',
+    parse: parseText,
+    credentialsField: 'inboxDomain',
+    defaultValue: () => liveEndpoints.inboxDomain,
+  },
+  timeoutMs: {
+    flag: '--timeout-ms',
+    env: 'AGENT_MAILBOX_TIMEOUT_MS',
+    describe: 'Timeout for each HTTP request, in milliseconds.',
+    parse: parsePositiveInt,
+    defaultValue: () => 30_000,
+  },
+  wakeCommand: {
+    flag: '--wake-command',
+    env: 'AGENT_MAILBOX_WAKE_COMMAND',
+    describe: 'Command the daily wake job runs when new mail arrived (the operator\'s choice only).',
+    parse: parseText,
+    credentialsField: 'wakeCommand',
+    defaultValue: () => '',
+  },
+  debug: {
+    flag: '--verbose',
+    env: 'AGENT_MAILBOX_DEBUG',
+    describe: 'Log debug details to stderr (secrets stay redacted).',
+    parse: parseFlag,
+    defaultValue: () => false,
+  },
+} satisfies Record<string, SettingDeclaration<unknown>>;
+
+export type SettingName = keyof typeof settings;
+type ValueOf<K extends SettingName> = ReturnType<(typeof settings)[K]['defaultValue']>;
+
+export type ConfigValues = { readonly [K in SettingName]: ValueOf<K> };
+
+export interface Config extends ConfigValues {
+  /** Where each value came from, for `help troubleshooting` and debug logs. */
+  readonly sources: { readonly [K in SettingName]: SettingSource };
+}
+
+/** Raw inputs to resolution: flags by setting name, the environment, stored credentials. */
+export interface ConfigInputs {
+  flags?: Partial<Record<SettingName, string | boolean | number | undefined>>;
+  env?: Readonly<Record<string, string | undefined>>;
+  credentials?: Readonly<Record<string, unknown>>;
+}
+
+export class ConfigError extends Error {}
+
+/** Resolves every setting by precedence and freezes the result. */
+export function resolveConfig(inputs: ConfigInputs): Config {
+  const values: Record<string, unknown> = {};
+  const sources: Record<string, SettingSource> = {};
+  for (const [name, decl] of Object.entries(settings) as [SettingName, SettingDeclaration<unknown>][]) {
+    const flag = inputs.flags?.[name];
+    const envRaw = inputs.env?.[decl.env];
+    const stored = decl.credentialsField ? inputs.credentials?.[decl.credentialsField] : undefined;
+    try {
+      if (flag !== undefined && flag !== '') {
+        values[name] = typeof flag === 'string' ? decl.parse(flag) : flag;
+        sources[name] = 'flag';
+      } else if (envRaw !== undefined && envRaw !== '') {
+        values[name] = decl.parse(envRaw);
+        sources[name] = 'env';
+      } else if (typeof stored === 'string' && stored !== '') {
+        values[name] = decl.parse(stored);
+        sources[name] = 'credentials';
+      } else {
+        values[name] = decl.defaultValue();
+        sources[name] = 'default';
+      }
+    } catch (error) {
+      const where = flag !== undefined ? decl.flag : envRaw !== undefined ? decl.env : `credentials.json ${decl.credentialsField}`;
+      throw new ConfigError(`Invalid value for ${where}: ${(error as Error).message}`);
+    }
+  }
+  return Object.freeze({ ...values, sources: Object.freeze(sources) }) as Config;
+}

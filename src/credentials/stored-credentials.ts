@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/**
+ * credentials.json: the field names of the live service's clients (apiKey, inboxId, authUrl,
+ * apiUrl, scryptSalt, uploadUrl, downloadUrl), so existing credential directories keep working,
+ * plus fields of our own. Unknown fields are kept (loose) so a newer or older client's file is
+ * never stripped on rewrite.
+ */
+export const storedCredentialsSchema = z.looseObject({
+  apiKey: z.string().min(1),
+  inboxId: z.string().min(1),
+  authUrl: z.string().optional(),
+  apiUrl: z.string().optional(),
+  scryptSalt: z.string().optional(),
+  uploadUrl: z.string().optional(),
+  downloadUrl: z.string().optional(),
+  /** Full address once known (sign-up response or the JMAP session). */
+  inbox: z.string().optional(),
+  /** JMAP account id (on the live service: the full address). */
+  accountId: z.string().optional(),
+  inboxDomain: z.string().optional(),
+  watch: z.enum(['scheduled', 'on-demand']).optional(),
+  wakeCommand: z.string().optional(),
+  createdAt: z.string().optional(),
+});
+export type StoredCredentials = z.infer<typeof storedCredentialsSchema>;
+
+/**
+ * state.json: non-secret caches and cursors. Kept apart from credentials.json so that the file
+ * holding the apiKey is written only at sign-up/login, never on every request.
+ */
+export const accountStateSchema = z.looseObject({
+  /** Resolved JMAP session facts, cached so placeholders cost no round trip. */
+  session: z
+    .looseObject({
+      sessionUrl: z.string(),
+      apiUrl: z.string(),
+      uploadUrl: z.string(),
+      downloadUrl: z.string(),
+      accountId: z.string(),
+      capabilities: z.array(z.string()),
+      inboxMailboxId: z.string().optional(),
+      identityId: z.string().optional(),
+      mailboxIdsByRole: z.record(z.string(), z.string()).optional(),
+      fetchedAt: z.string(),
+    })
+    .optional(),
+  /** Email state after the last `list_new` preset run. */
+  listNewState: z.string().optional(),
+  /** Email state after the last successful wake (watch issue). */
+  wakeState: z.string().optional(),
+  lastWakeAt: z.string().optional(),
+});
+export type AccountState = z.infer<typeof accountStateSchema>;

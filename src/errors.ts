@@ -1,0 +1,112 @@
+/**
+ * The one error class both front doors render. `message` says what happened, `hint` the next
+ * step; `next` names an operation of the table so the CLI and MCP can each word it their way.
+ */
+
+export const errorCodes = [
+  'usage',
+  'invalid_input',
+  'watch_required',
+  'username_invalid',
+  'username_taken',
+  'credentials_exist',
+  'credentials_missing',
+  'credentials_corrupt',
+  'credentials_unwritable',
+  'lock_timeout',
+  'pow_cancelled',
+  'pow_too_slow',
+  'auth_rejected',
+  'session_expired',
+  'rate_limited',
+  'network',
+  'timeout',
+  'server_error',
+  'bad_response',
+  'preset_unknown',
+  'vars_missing',
+  'vars_invalid',
+  'ops_invalid',
+  'attachment_invalid',
+  'attachment_too_large',
+  'jmap_request_error',
+  'jmap_method_error',
+  'help_topic_unknown',
+  'watch_unsupported',
+  'watch_failed',
+  'cancelled',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** A follow-up operation from the table, with the input the caller should pass. */
+export interface NextStep {
+  operation: string;
+  input?: Record<string, unknown>;
+}
+
+export interface MailboxErrorInit {
+  code: ErrorCode;
+  message: string;
+  hint: string;
+  next?: NextStep;
+  docsUrl?: string;
+  status?: number;
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class MailboxError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string;
+  readonly next?: NextStep;
+  readonly docsUrl?: string;
+  readonly status?: number;
+  /** Structured extras for the agent (e.g. the failed JMAP calls); never secrets. */
+  readonly details?: Record<string, unknown>;
+
+  constructor(init: MailboxErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'MailboxError';
+    this.code = init.code;
+    this.hint = init.hint;
+    if (init.next) this.next = init.next;
+    if (init.docsUrl) this.docsUrl = init.docsUrl;
+    if (init.status !== undefined) this.status = init.status;
+    if (init.details) this.details = init.details;
+  }
+
+  /** The fields a front door renders, in one plain object. */
+  toJSON(): Record<string, unknown> {
+    return {
+      code: this.code,
+      message: this.message,
+      hint: this.hint,
+      ...(this.next ? { next: this.next } : {}),
+      ...(this.docsUrl ? { docsUrl: this.docsUrl } : {}),
+      ...(this.status !== undefined ? { status: this.status } : {}),
+      ...(this.details ? { details: this.details } : {}),
+    };
+  }
+}
+
+/** Wraps anything thrown into a MailboxError, keeping the original as `cause`. */
+export function toMailboxError(error: unknown): MailboxError {
+  if (error instanceof MailboxError) return error;
+  if (error instanceof Error && error.name === 'AbortError') {
+    return new MailboxError({
+      code: 'cancelled',
+      message: 'The operation was cancelled before it finished.',
+      hint: 'Nothing was lost; run it again when ready.',
+      cause: error,
+    });
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  return new MailboxError({
+    code: 'internal',
+    message: `Unexpected internal error: ${text}`,
+    hint: 'Run again with AGENT_MAILBOX_DEBUG=1 to see details on stderr, and report it if it repeats.',
+    cause: error,
+  });
+}

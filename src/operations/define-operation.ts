@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import type { ConfigInputs } from '../config.js';
+import type { Logger } from '../log.js';
+import type { AccountRegistry } from '../auth/account-registry.js';
+
+/**
+ * One entry of THE table: both the MCP tool and the CLI subcommand are generated from it.
+ * `run` returns typed data or throws MailboxError; it never formats output.
+ */
+
+export interface ProgressUpdate {
+  /** Increases with every report. */
+  progress: number;
+  total?: number;
+  message: string;
+}
+
+export interface OperationContext {
+  /** Flags and environment as given at the entry; resolved per credentials directory. */
+  configInputs: ConfigInputs;
+  signal: AbortSignal;
+  progress: (update: ProgressUpdate) => void;
+  log: Logger;
+  /** One cached account per credentials directory (long-lived in the MCP server). */
+  accounts: AccountRegistry;
+  /** Which front door called: wording of hints may differ, behaviour does not. */
+  frontDoor: 'cli' | 'mcp';
+}
+
+export interface OperationAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** CLI-only details that cannot be derived from the input schema. */
+export interface CliSpec {
+  /** Input key taken as a positional argument, e.g. `help [topic]`. */
+  positional?: string;
+  /** Input keys given as JSON text on the command line (parsed before validation). */
+  jsonFlags?: readonly string[];
+  /** Input keys whose flag may repeat, collected into an array. */
+  repeatable?: readonly string[];
+  /** Extra CLI-only boolean flags, passed to `run` through `cliFlags`. */
+  extraFlags?: readonly { flag: string; describe: string }[];
+}
+
+export interface Operation<I extends z.ZodObject, O extends z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: OperationAnnotations;
+  cli?: CliSpec;
+  run(input: z.infer<I>, ctx: OperationContext & { cliFlags?: Record<string, boolean> }): Promise<z.infer<O>>;
+}
+
+/** Identity helper that keeps each operation's input and output types linked to `run`. */
+export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+  return op;
+}
