@@ -145,3 +145,11 @@ export function resolveConfig(inputs: ConfigInputs): Config {
   }
   return Object.freeze({ ...values, sources: Object.freeze(sources) }) as Config;
 }
+
+/** The settings as a Markdown table, for the README and `help auth` (generated, never hand-kept). */
+export function renderSettingsTable(): string {
+  const rows = Object.values(settings).map(
+    (decl) => `| \`${decl.flag}\` | \`${decl.env}\` | ${'credentialsField' in decl ? `\`${decl.credentialsField}\`` : '—'} | ${decl.describe} |`,
+  );
+  return ['| flag | environment | credentials.json | what |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}

@@ -25,6 +25,15 @@ export interface OperationContext {
   accounts: AccountRegistry;
   /** Which front door called: wording of hints may differ, behaviour does not. */
   frontDoor: 'cli' | 'mcp';
+  /**
+   * Wall-clock budget for one call, when the caller has one (MCP hosts cut tool calls at ~60 s).
+   * A long proof of work then returns an actionable "call again" instead of being abandoned.
+   */
+  deadlineMs?: number;
+  /** Operator-only flags from the CLI (never reachable from a model through MCP). */
+  cliFlags?: Readonly<Record<string, string | boolean>>;
+  /** Absolute paths of this installation, for jobs that must run with no PATH (watch). */
+  install: { nodePath: string; cliPath: string };
 }
 
 export interface OperationAnnotations {
@@ -42,8 +51,12 @@ export interface CliSpec {
   jsonFlags?: readonly string[];
   /** Input keys whose flag may repeat, collected into an array. */
   repeatable?: readonly string[];
-  /** Extra CLI-only boolean flags, passed to `run` through `cliFlags`. */
-  extraFlags?: readonly { flag: string; describe: string }[];
+  /** Flag names that differ from the kebab-case key, e.g. attachments → `--attachment`. */
+  flagNames?: Readonly<Record<string, string>>;
+  /** Extra CLI-only flags (operator-only settings such as `--show-api-key`), passed as `cliFlags`. */
+  extraFlags?: readonly { name: string; flag: string; describe: string; takesValue?: boolean }[];
+  /** Print this output field as plain text instead of JSON (e.g. help's text), unless --json. */
+  textField?: string;
 }
 
 export interface Operation<I extends z.ZodObject, O extends z.ZodType> {
@@ -54,7 +67,7 @@ export interface Operation<I extends z.ZodObject, O extends z.ZodType> {
   output: O;
   annotations: OperationAnnotations;
   cli?: CliSpec;
-  run(input: z.infer<I>, ctx: OperationContext & { cliFlags?: Record<string, boolean> }): Promise<z.infer<O>>;
+  run(input: z.infer<I>, ctx: OperationContext): Promise<z.infer<O>>;
 }
 
 /** Identity helper that keeps each operation's input and output types linked to `run`. */

@@ -13,3 +13,13 @@ export interface PowProgress {
   /** Chance that a solution would have turned up by now: 1 − (1 − 2^−d)^tried. */
   chanceByNow: number;
 }
+
+/** Builds a PowProgress from the raw counters of a search. */
+export function powProgressAt(tried: number, difficulty: number, elapsedMs: number): PowProgress {
+  const expected = 2 ** difficulty;
+  const rate = elapsedMs > 0 ? (tried * 1000) / elapsedMs : 0;
+  // Each hash is an independent trial, so the expected remaining work never shrinks (reference/README.md).
+  const etaSeconds = rate > 0 ? expected / rate : Number.POSITIVE_INFINITY;
+  const chanceByNow = 1 - Math.pow(1 - 2 ** -difficulty, tried);
+  return { tried, expected, difficulty, rate, elapsedMs, etaSeconds, chanceByNow };
+}

@@ -1,0 +1,128 @@
+import { resolve } from 'node:path';
+import { ConfigError, resolveConfig, type Config, type ConfigInputs } from '../config.js';
+import { CredentialStore } from '../credentials/credential-store.js';
+import { withDirectoryLock, type LockOptions } from '../credentials/directory-lock.js';
+import type { StoredCredentials } from '../credentials/stored-credentials.js';
+import { MailboxError } from '../errors.js';
+import type { FetchFunction } from '../http/http-request.js';
+import type { Logger } from '../log.js';
+import type { AccountContext, AccountStats } from './account-context.js';
+import type { Account, AccountRegistry, CallOptions, RegisterOutcome, RegisterRequest } from './account-registry.js';
+import { PowAuthClient } from './pow-auth-client.js';
+import { registerAccount } from './register-account.js';
+import { TokenChain } from './token-chain.js';
+
+export interface AccountRegistryOptions {
+  configInputs: ConfigInputs;
+  log: Logger;
+  /** Renew sessions in the background before they expire (the MCP server); off for one-shot CLI runs. */
+  refreshAhead?: boolean;
+  fetch?: FetchFunction;
+  /** Lock timing; defaults wait up to 5 min (a PoW may be running) and take over after 30 s without heartbeat. */
+  lock?: LockOptions;
+  /** Solver worker threads; the machine's parallelism by default. */
+  powWorkers?: number;
+}
+
+/** An Account with its counters exposed (tests, diagnostics). */
+export interface ObservableAccount extends Account {
+  stats(): AccountStats;
+  /** Resolves when background renewals of this account have finished. */
+  settled(): Promise<void>;
+}
+
+export interface ObservableAccountRegistry extends AccountRegistry {
+  open(credentialsDir?: string): ObservableAccount;
+}
+
+/** One Account per credentials directory, created on first use and cached. */
+export function createAccountRegistry(options: AccountRegistryOptions): ObservableAccountRegistry {
+  const accounts = new Map<string, ObservableAccount>();
+  const closing = new AbortController();
+  return {
+    open(credentialsDir) {
+      const dir = resolve(credentialsDir ?? configFrom(options.configInputs).credentialsDir);
+      let account = accounts.get(dir);
+      if (!account) {
+        account = createAccount(dir, options, closing.signal);
+        accounts.set(dir, account);
+      }
+      return account;
+    },
+    close() {
+      closing.abort();
+    },
+  };
+}
+
+function configFrom(inputs: ConfigInputs): Config {
+  try {
+    return resolveConfig(inputs);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new MailboxError({ code: 'usage', message: error.message, hint: 'Correct that flag or environment variable and run again.', cause: error });
+  }
+}
+
+function createAccount(dir: string, options: AccountRegistryOptions, closeSignal: AbortSignal): ObservableAccount {
+  const store = new CredentialStore(dir);
+  const stats: AccountStats = { powSolves: 0, sessionRenewals: 0, capabilityMints: 0, backgroundRenewals: 0 };
+  const config = async (): Promise<Config> => {
+    const stored = await store.readCredentials();
+    return configFrom({
+      ...options.configInputs,
+      flags: { ...options.configInputs.flags, credentialsDir: dir },
+      ...(stored ? { credentials: stored } : {}),
+    });
+  };
+  const ctx: AccountContext = {
+    dir,
+    store,
+    log: options.log,
+    stats,
+    lock: options.lock ?? {},
+    config,
+    authClient: (c) =>
+      new PowAuthClient({
+        authUrl: c.authUrl,
+        salt: c.scryptSalt,
+        timeoutMs: c.timeoutMs,
+        log: options.log,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.powWorkers !== undefined ? { powWorkers: options.powWorkers } : {}),
+      }),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  };
+  const chain = new TokenChain(ctx, { refreshAhead: options.refreshAhead ?? false, closeSignal });
+
+  const credentials = async (): Promise<StoredCredentials> => {
+    const stored = await store.readCredentials();
+    if (stored) return stored;
+    throw new MailboxError({
+      code: 'credentials_missing',
+      message: `No inbox is registered in ${dir} (no credentials.json).`,
+      hint: 'Call register with a username and the operator\'s watch choice first (or pass the credentials_dir of an existing inbox).',
+      next: { operation: 'register' },
+      details: { credentialsDir: dir },
+    });
+  };
+
+  return {
+    dir,
+    config,
+    register: (request: RegisterRequest, call?: CallOptions): Promise<RegisterOutcome> => registerAccount(ctx, chain, request, call),
+    capability: async (call?: CallOptions) => chain.get(await credentials(), call),
+    invalidateCapability: (jwt) => chain.invalidate(jwt),
+    credentials,
+    readState: () => store.readState(),
+    updateState: (mutate) =>
+      withDirectoryLock(dir, 'state', async () => {
+        const next = mutate(await store.readState());
+        await store.writeState(next);
+        return next;
+      }, ctx.lock),
+    revealApiKey: async () => (await credentials()).apiKey,
+    stats: () => ({ ...stats }),
+    settled: () => chain.settled(),
+  };
+}

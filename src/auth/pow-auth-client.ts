@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { MailboxError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { challengeClaims, decodeJwtClaims, readBearerToken } from '../http/bearer-token.js';
+import { httpRequest, type FetchFunction } from '../http/http-request.js';
+import { solvePow } from '../pow/solve-pow.js';
+import type { PowProgress } from '../pow/pow-progress.js';
+import { authPaths } from '../wire-constants.js';
+import type { PowSummary } from './account-registry.js';
+
+export interface PowAuthClientOptions {
+  authUrl: string;
+  salt: string;
+  timeoutMs: number;
+  log: Logger;
+  fetch?: FetchFunction;
+  /** Worker threads for the solver; the machine's parallelism by default. */
+  powWorkers?: number;
+}
+
+export interface SolvedChallenge {
+  challengeJwt: string;
+  nonce: string;
+  powHex: string;
+  /** Challenge expiry (seconds since epoch), when the challenge JWT carries one. */
+  exp?: number;
+  pow: PowSummary;
+}
+
+export interface SessionResult {
+  sessionJwt: string;
+  /** The session response body's fields we use; sign-up returns apiKey and inbox (spec §2.5). */
+  apiKey?: string;
+  inbox?: string;
+}
+
+export interface AuthCallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: PowProgress) => void;
+}
+
+const sessionBody = z.looseObject({ apiKey: z.string().min(1).optional(), inbox: z.string().min(1).optional() });
+
+/** A challenge may expire while it is being solved; this many fresh challenges are tried in all. */
+const maxChallengeAttempts = 3;
+
+/** The spec §4.3 chain on the auth host: challenge → proof of work → session → capability. */
+export class PowAuthClient {
+  constructor(private readonly options: PowAuthClientOptions) {}
+
+  /** Fetches challenges and solves one before it expires (at most three attempts). */
+  async solveChallenge(call: AuthCallOptions = {}): Promise<SolvedChallenge> {
+    let tried = 0;
+    let elapsedMs = 0;
+    for (let attempt = 1; ; attempt += 1) {
+      const challengeJwt = readBearerToken(await this.post(authPaths.challenge, undefined, call.signal), `POST ${authPaths.challenge}`);
+      const claims = decodeJwtClaims(challengeJwt, challengeClaims, 'challenge JWT');
+      const expired = new AbortController();
+      const msLeft = claims.exp === undefined ? undefined : claims.exp * 1000 - Date.now();
+      // A challenge that is already spent in transit counts as expired at once, without solving.
+      if (msLeft !== undefined && msLeft <= 0) expired.abort();
+      const timer = msLeft === undefined || msLeft <= 0 ? undefined : setTimeout(() => expired.abort(), msLeft);
+      const signal = call.signal ? AbortSignal.any([call.signal, expired.signal]) : expired.signal;
+      try {
+        const solution = await solvePow({
+          challenge: claims.jti,
+          difficulty: claims.difficulty,
+          salt: this.options.salt,
+          signal,
+          ...(this.options.powWorkers !== undefined ? { workers: this.options.powWorkers } : {}),
+          ...(call.onProgress ? { onProgress: call.onProgress } : {}),
+        });
+        tried += solution.tried;
+        elapsedMs += solution.elapsedMs;
+        return {
+          challengeJwt,
+          nonce: solution.nonce,
+          powHex: solution.powHex,
+          ...(claims.exp !== undefined ? { exp: claims.exp } : {}),
+          pow: { difficulty: claims.difficulty, tried, elapsedMs: Math.round(elapsedMs) },
+        };
+      } catch (error) {
+        if (call.signal?.aborted || !expired.signal.aborted) throw error;
+        if (attempt >= maxChallengeAttempts) {
+          throw new MailboxError({
+            code: 'pow_too_slow',
+            message: `${maxChallengeAttempts} challenges in a row expired before their proof of work was solved (difficulty ${claims.difficulty}).`,
+            hint: 'This machine is too slow or too busy for the current difficulty; free some CPU and try again.',
+          });
+        }
+        this.options.log.info(`The challenge expired while solving (difficulty ${claims.difficulty}); fetching a fresh one (attempt ${attempt + 1}/${maxChallengeAttempts}).`);
+      } finally {
+        if (timer) clearTimeout(timer);
+      }
+    }
+  }
+
+  /** POST /api/v1/session with a solved challenge: sign-up (username) or login (apiKey). */
+  async openSession(solved: SolvedChallenge, who: { username: string } | { apiKey: string }, signal?: AbortSignal): Promise<SessionResult> {
+    const body = JSON.stringify({ powHex: solved.powHex, nonce: solved.nonce, ...who });
+    const response = await this.post(authPaths.session, { bearer: solved.challengeJwt, body }, signal);
+    const sessionJwt = readBearerToken(response, `POST ${authPaths.session}`);
+    let parsed: z.infer<typeof sessionBody> = {};
+    try {
+      const result = sessionBody.safeParse(response.json());
+      if (result.success) parsed = result.data;
+    } catch {
+      // A login answer may have no body; sign-up is checked by the caller.
+    }
+    return { sessionJwt, ...(parsed.apiKey ? { apiKey: parsed.apiKey } : {}), ...(parsed.inbox ? { inbox: parsed.inbox } : {}) };
+  }
+
+  /** POST /api/v1/capability with the session JWT as bearer. */
+  async mintCapability(sessionJwt: string, signal?: AbortSignal): Promise<string> {
+    return readBearerToken(await this.post(authPaths.capability, { bearer: sessionJwt }, signal), `POST ${authPaths.capability}`);
+  }
+
+  private post(path: string, request: { bearer?: string; body?: string } | undefined, signal?: AbortSignal) {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (request?.bearer) headers.authorization = `Bearer ${request.bearer}`;
+    if (request?.body) headers['content-type'] = 'application/json';
+    return httpRequest(
+      `${this.options.authUrl}${path}`,
+      { method: 'POST', headers, ...(request?.body ? { body: request.body } : {}) },
+      {
+        timeoutMs: this.options.timeoutMs,
+        log: this.options.log,
+        ...(signal ? { signal } : {}),
+        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      },
+    );
+  }
+}

@@ -1,0 +1,184 @@
+import { MailboxError } from '../errors.js';
+import { decodeJwtClaims, tokenClaims } from '../http/bearer-token.js';
+import { withDirectoryLock } from '../credentials/directory-lock.js';
+import { credentialsExistError, inboxLocalPart, isSameInbox } from '../credentials/credential-store.js';
+import type { StoredCredentials } from '../credentials/stored-credentials.js';
+import { maskApiKey } from '../redact.js';
+import { usernameLength, usernamePattern } from '../wire-constants.js';
+import type { AccountContext } from './account-context.js';
+import type { CallOptions, RegisterOutcome, RegisterRequest } from './account-registry.js';
+import { discoverJmapAccountId } from './discover-jmap-account.js';
+import type { TokenChain } from './token-chain.js';
+
+/** Sign-up, apiKey login or idempotent replay for one credentials directory (issue 3 "register"). */
+export async function registerAccount(ctx: AccountContext, chain: TokenChain, request: RegisterRequest, call: CallOptions = {}): Promise<RegisterOutcome> {
+  if (request.username !== undefined) checkUsername(request.username);
+  else if (!request.apiKey) {
+    throw new MailboxError({
+      code: 'invalid_input',
+      message: 'register needs a username (to sign up) or an apiKey (to log in to an existing inbox).',
+      hint: `Pass a username of ${usernameLength.min}–${usernameLength.max} characters.`,
+    });
+  }
+  // Under the lock: a second register in another process waits and then sees the stored inbox.
+  return withDirectoryLock(
+    ctx.dir,
+    'auth',
+    async () => {
+      const existing = await ctx.store.readCredentials();
+      if (request.username !== undefined) {
+        if (existing) return replay(ctx, existing, request, request.username);
+        return signUp(ctx, chain, request.username, request, call);
+      }
+      if (existing && existing.apiKey === request.apiKey) return replay(ctx, existing, request, existing.inboxId);
+      return logIn(ctx, chain, request.apiKey ?? '', existing, request, call);
+    },
+    { ...ctx.lock, ...(call.signal ? { signal: call.signal } : {}) },
+  );
+}
+
+function checkUsername(username: string): void {
+  if (username.length < usernameLength.min || username.length > usernameLength.max || !usernamePattern.test(username)) {
+    throw new MailboxError({
+      code: 'username_invalid',
+      message: `"${username}" is not a valid username.`,
+      hint: `Use ${usernameLength.min}–${usernameLength.max} characters: lowercase letters, digits, ".", "-" or "_", starting and ending with a letter or digit.`,
+    });
+  }
+}
+
+async function replay(ctx: AccountContext, existing: StoredCredentials, request: RegisterRequest, wanted: string): Promise<RegisterOutcome> {
+  if (inboxLocalPart(existing.inboxId) !== inboxLocalPart(wanted)) throw credentialsExistError(existing, ctx.dir, wanted);
+  // The watch choice is the operator's and may change; everything else stays as stored.
+  const updated = { ...existing, watch: request.watch, ...(request.wakeCommand !== undefined ? { wakeCommand: request.wakeCommand } : {}) };
+  if (updated.watch !== existing.watch || updated.wakeCommand !== existing.wakeCommand) await ctx.store.writeCredentials(updated);
+  const state = await ctx.store.readState().catch(() => ({}) as { session?: { accountId: string } });
+  return outcome(ctx, 'existing', updated, state.session?.accountId);
+}
+
+async function signUp(ctx: AccountContext, chain: TokenChain, username: string, request: RegisterRequest, call: CallOptions): Promise<RegisterOutcome> {
+  const config = await ctx.config();
+  const client = ctx.authClient(config);
+  const solved = await client.solveChallenge(call);
+  ctx.stats.powSolves += 1;
+  const opened = await client.openSession(solved, { username }, call.signal);
+  if (!opened.apiKey) {
+    throw new MailboxError({
+      code: 'bad_response',
+      message: 'The sign-up answer carried no apiKey, so the new inbox cannot be used.',
+      hint: 'Check that --auth-url points at the Agent Mailbox auth host and try again with another username.',
+    });
+  }
+  const inbox = opened.inbox ?? `${username}@${config.inboxDomain}`;
+  const credentials: StoredCredentials = {
+    apiKey: opened.apiKey,
+    inboxId: inboxLocalPart(inbox) || username,
+    inbox,
+    authUrl: config.authUrl,
+    apiUrl: config.apiUrl,
+    scryptSalt: config.scryptSalt,
+    inboxDomain: inbox.includes('@') ? inbox.slice(inbox.lastIndexOf('@') + 1) : config.inboxDomain,
+    watch: request.watch,
+    ...(request.wakeCommand !== undefined ? { wakeCommand: request.wakeCommand } : {}),
+    createdAt: new Date().toISOString(),
+  };
+  // The apiKey is shown once and is the only way back in: store it before any further step can fail.
+  await ctx.store.writeCredentials(credentials);
+  ctx.stats.sessionRenewals += 1;
+  await ctx.store.writeToken('session', opened.sessionJwt);
+  // Nothing below may lose the inbox: a failed capability is retried by the next call's token chain.
+  let accountId: string | undefined;
+  try {
+    const capability = await client.mintCapability(opened.sessionJwt, call.signal);
+    ctx.stats.capabilityMints += 1;
+    await ctx.store.writeToken('capability', capability);
+    chain.adopt(opened.sessionJwt, capability);
+    accountId = await discoverJmapAccountId(config.apiUrl, capability, discoveryOptions(ctx, config.timeoutMs, call));
+  } catch (error) {
+    ctx.log.warn(`The inbox was created and its apiKey stored, but minting the first capability failed: ${(error as Error).message}`);
+  }
+  return outcome(ctx, 'signup', credentials, accountId, solved.pow);
+}
+
+async function logIn(
+  ctx: AccountContext,
+  chain: TokenChain,
+  apiKey: string,
+  existing: StoredCredentials | undefined,
+  request: RegisterRequest,
+  call: CallOptions,
+): Promise<RegisterOutcome> {
+  const config = await ctx.config();
+  const client = ctx.authClient(config);
+  const solved = await client.solveChallenge(call);
+  ctx.stats.powSolves += 1;
+  const opened = await client.openSession(solved, { apiKey }, call.signal);
+  ctx.stats.sessionRenewals += 1;
+  const capability = await client.mintCapability(opened.sessionJwt, call.signal);
+  ctx.stats.capabilityMints += 1;
+  const accountId = await discoverJmapAccountId(config.apiUrl, capability, discoveryOptions(ctx, config.timeoutMs, call));
+  // The inbox comes from the service, never from the caller: the capability's inboxId claim
+  // (live-service.md), else the login body or the JMAP account id (an address, spec §1.4 b).
+  const claimed = decodeJwtClaims(capability, tokenClaims, 'capability JWT').inboxId;
+  const address = [opened.inbox, accountId].find((a) => a?.includes('@'));
+  const inboxId = claimed ?? (address ? inboxLocalPart(address) : undefined);
+  if (!inboxId) {
+    throw new MailboxError({
+      code: 'bad_response',
+      message: 'The service accepted the apiKey but did not say which inbox it belongs to.',
+      hint: 'Check that --auth-url and --api-url point at the Agent Mailbox Service.',
+    });
+  }
+  const inbox = address && inboxLocalPart(address) === inboxLocalPart(inboxId) ? address : `${inboxId}@${config.inboxDomain}`;
+  if (existing && !isSameInbox(existing, { inboxId })) throw credentialsExistError(existing, ctx.dir, inbox);
+  const credentials: StoredCredentials = {
+    ...existing,
+    apiKey,
+    inboxId,
+    inbox,
+    ...(accountId ? { accountId } : {}),
+    authUrl: config.authUrl,
+    apiUrl: config.apiUrl,
+    scryptSalt: config.scryptSalt,
+    inboxDomain: inbox.slice(inbox.lastIndexOf('@') + 1),
+    watch: request.watch,
+    ...(request.wakeCommand !== undefined ? { wakeCommand: request.wakeCommand } : {}),
+    createdAt: existing?.createdAt ?? new Date().toISOString(),
+  };
+  await ctx.store.writeCredentials(credentials);
+  await ctx.store.writeToken('session', opened.sessionJwt);
+  await ctx.store.writeToken('capability', capability);
+  chain.adopt(opened.sessionJwt, capability);
+  return outcome(ctx, 'login', credentials, accountId, solved.pow);
+}
+
+function discoveryOptions(ctx: AccountContext, timeoutMs: number, call: CallOptions) {
+  return { timeoutMs, log: ctx.log, ...(ctx.fetch ? { fetch: ctx.fetch } : {}), ...(call.signal ? { signal: call.signal } : {}) };
+}
+
+function outcome(
+  ctx: AccountContext,
+  mode: RegisterOutcome['mode'],
+  credentials: StoredCredentials,
+  accountId: string | undefined,
+  pow?: RegisterOutcome['pow'],
+): RegisterOutcome {
+  const inbox = credentials.inbox ?? credentials.inboxId;
+  const file = ctx.store.path('credentials');
+  return {
+    mode,
+    inbox,
+    accountId: accountId ?? credentials.accountId ?? inbox,
+    credentialsDir: ctx.dir,
+    credentialsFile: file,
+    apiKeyMasked: maskApiKey(credentials.apiKey),
+    watch: credentials.watch ?? 'on-demand',
+    ...(pow ? { pow } : {}),
+    next: [
+      mode === 'existing'
+        ? `This directory already holds ${inbox}; nothing was changed except the watch choice.`
+        : `Inbox ${inbox} is ready; read it with jmap_request and ops_file list_inbox.json.`,
+      `The apiKey is stored in ${file} (mode 0600) and is the only way back into this inbox: back that file up and never share it.`,
+    ],
+  };
+}

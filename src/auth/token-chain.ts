@@ -1,0 +1,216 @@
+import { decodeJwtClaims, tokenClaims } from '../http/bearer-token.js';
+import { MailboxError } from '../errors.js';
+import { tryAcquireLock, withDirectoryLock } from '../credentials/directory-lock.js';
+import type { StoredCredentials } from '../credentials/stored-credentials.js';
+import { renewalMarginSeconds, type AccountContext } from './account-context.js';
+import type { CallOptions } from './account-registry.js';
+
+// Spec §3/§8: capability 2 min, session 1 h. Renew a capability 15 s and a session 30 s before `exp`,
+// so a token is never sent that expires in flight. For short test TTLs the margins shrink to a share
+// of the lifetime; the session's share stays below the refresh-ahead share, so refresh-ahead comes first.
+const capabilityMargin = { seconds: 15, share: 0.25 };
+const sessionMargin = { seconds: 30, share: 0.1 };
+// Refresh-ahead window: 5 min before the session's expiry, or its last 20 % for short lifetimes (issue 4).
+const refreshAheadSeconds = 300;
+const refreshAheadShare = 0.2;
+const backgroundRetryPauseMs = 10_000;
+
+interface TokenLife {
+  exp: number;
+  iat?: number | undefined;
+}
+
+function life(jwt: string | undefined): TokenLife | undefined {
+  if (!jwt) return undefined;
+  try {
+    return decodeJwtClaims(jwt, tokenClaims, 'token');
+  } catch {
+    return undefined;
+  }
+}
+
+const nowSeconds = (): number => Date.now() / 1000;
+
+function isUsable(jwt: string | undefined, margin: { seconds: number; share: number }): jwt is string {
+  const claims = life(jwt);
+  return claims !== undefined && claims.exp - nowSeconds() > renewalMarginSeconds(claims, margin.seconds, margin.share);
+}
+
+/**
+ * The §4.3 token chain of one credentials directory: reuse the capability, else mint one from the
+ * session, else log in with a fresh proof of work. Renewal happens under the directory lock and
+ * re-reads the files after taking it, so processes sharing a directory never solve two PoWs at once.
+ */
+export class TokenChain {
+  private capability: string | undefined;
+  private session: string | undefined;
+  private readonly rejected = new Set<string>();
+  private renewing: Promise<string> | undefined;
+  private background: Promise<void> | undefined;
+  /** After a failed background renewal, wait before the next try so a dead host does not cost a PoW per call. */
+  private backgroundPausedUntil = 0;
+
+  constructor(
+    private readonly ctx: AccountContext,
+    private readonly options: { refreshAhead: boolean; closeSignal: AbortSignal },
+  ) {}
+
+  /** A capability valid for a while yet, renewing as needed. */
+  async get(credentials: StoredCredentials, call: CallOptions = {}): Promise<string> {
+    if (isUsable(this.capability, capabilityMargin)) {
+      this.considerRefreshAhead(credentials);
+      return this.capability;
+    }
+    const onDisk = await this.ctx.store.readToken('capability');
+    if (onDisk && !this.rejected.has(onDisk) && isUsable(onDisk, capabilityMargin)) {
+      this.capability = onDisk;
+      this.considerRefreshAhead(credentials);
+      return onDisk;
+    }
+    for (;;) {
+      // One renewal per account in this process; concurrent callers share it.
+      const mine = !this.renewing;
+      this.renewing ??= this.renew(credentials, call).finally(() => {
+        this.renewing = undefined;
+      });
+      try {
+        const capability = await this.renewing;
+        this.considerRefreshAhead(credentials);
+        return capability;
+      } catch (error) {
+        // Another caller's cancellation ended the shared renewal; this caller still wants a token.
+        const cancelled = error instanceof MailboxError && (error.code === 'cancelled' || error.code === 'pow_cancelled');
+        if (mine || !cancelled || call.signal?.aborted) throw error;
+      }
+    }
+  }
+
+  /** Forgets a capability the JMAP host refused, so the next call mints a new one. */
+  invalidate(jwt: string): void {
+    this.rejected.add(jwt);
+    if (this.capability === jwt) this.capability = undefined;
+  }
+
+  /** Takes over tokens obtained by register. */
+  adopt(session: string, capability: string): void {
+    this.session = session;
+    this.capability = capability;
+  }
+
+  /** Waits for background work (tests and shutdown). */
+  async settled(): Promise<void> {
+    await this.background?.catch(() => undefined);
+  }
+
+  private async renew(credentials: StoredCredentials, call: CallOptions): Promise<string> {
+    // A PoW already running in the background of this process is cheaper to wait for than a second one.
+    if (this.background && !isUsable(await this.ctx.store.readToken('session'), sessionMargin)) {
+      await this.background.catch(() => undefined);
+    }
+    return withDirectoryLock(
+      this.ctx.dir,
+      'auth',
+      async () => {
+        const capability = await this.ctx.store.readToken('capability');
+        if (capability && !this.rejected.has(capability) && isUsable(capability, capabilityMargin)) {
+          return (this.capability = capability);
+        }
+        const config = await this.ctx.config();
+        const client = this.ctx.authClient(config);
+        const session = await this.ctx.store.readToken('session');
+        if (isUsable(session, sessionMargin)) {
+          try {
+            return await this.mint(session, call.signal);
+          } catch (error) {
+            // Spec §4.3 / issue 3: a session the auth host no longer accepts falls back to a PoW login.
+            if (!(error instanceof MailboxError && error.code === 'auth_rejected')) throw error;
+            this.ctx.log.info('The auth host refused the stored session; logging in again with a fresh proof of work.');
+          }
+        }
+        const solved = await client.solveChallenge(call);
+        this.ctx.stats.powSolves += 1;
+        // Re-read under the lock: another process may have logged in with a rotated apiKey.
+        const apiKey = (await this.ctx.store.readCredentials())?.apiKey ?? credentials.apiKey;
+        const opened = await client.openSession(solved, { apiKey }, call.signal);
+        await this.storeSession(opened.sessionJwt);
+        return this.mint(opened.sessionJwt, call.signal);
+      },
+      { ...this.ctx.lock, ...(call.signal ? { signal: call.signal } : {}) },
+    );
+  }
+
+  private async mint(session: string, signal?: AbortSignal): Promise<string> {
+    const client = this.ctx.authClient(await this.ctx.config());
+    const capability = await client.mintCapability(session, signal);
+    decodeJwtClaims(capability, tokenClaims, 'capability JWT');
+    this.ctx.stats.capabilityMints += 1;
+    await this.ctx.store.writeToken('capability', capability);
+    this.session = session;
+    this.capability = capability;
+    return capability;
+  }
+
+  private async storeSession(session: string): Promise<void> {
+    decodeJwtClaims(session, tokenClaims, 'session JWT');
+    this.ctx.stats.sessionRenewals += 1;
+    await this.ctx.store.writeToken('session', session);
+    this.session = session;
+  }
+
+  /** Starts one background PoW login when the session nears expiry; only ever triggered by calls. */
+  private considerRefreshAhead(credentials: StoredCredentials): void {
+    if (!this.options.refreshAhead || this.background || this.options.closeSignal.aborted) return;
+    if (Date.now() < this.backgroundPausedUntil) return;
+    const claims = life(this.session);
+    if (claims && !isNearExpiry(claims)) return;
+    this.background = this.refreshInBackground(credentials)
+      .catch((error: unknown) => {
+        if (this.options.closeSignal.aborted) return;
+        this.backgroundPausedUntil = Date.now() + backgroundRetryPauseMs;
+        this.ctx.log.warn(`Background session renewal failed (the next request will retry): ${(error as Error).message}`);
+      })
+      .finally(() => {
+        this.background = undefined;
+      });
+  }
+
+  private async refreshInBackground(credentials: StoredCredentials): Promise<void> {
+    const current = await this.ctx.store.readToken('session');
+    const claims = life(current);
+    if (current && claims && !isNearExpiry(claims)) {
+      this.session = current;
+      return;
+    }
+    // Another process (or server) of this directory already renewing ahead: leave it to that one.
+    const release = await tryAcquireLock(this.ctx.dir, 'refresh-ahead', this.ctx.lock.staleMs);
+    if (!release) return;
+    try {
+      const signal = this.options.closeSignal;
+      const client = this.ctx.authClient(await this.ctx.config());
+      this.ctx.stats.backgroundRenewals += 1;
+      // Solve WITHOUT the auth lock, so foreground calls keep minting capabilities meanwhile.
+      const solved = await client.solveChallenge({ signal });
+      this.ctx.stats.powSolves += 1;
+      await withDirectoryLock(
+        this.ctx.dir,
+        'auth',
+        async () => {
+          const latest = life(await this.ctx.store.readToken('session'));
+          if (latest && !isNearExpiry(latest)) return; // renewed by someone else meanwhile
+          const opened = await client.openSession(solved, { apiKey: credentials.apiKey }, signal);
+          await this.storeSession(opened.sessionJwt);
+          this.ctx.log.debug('Session renewed ahead of expiry.');
+        },
+        { ...this.ctx.lock, signal },
+      );
+    } finally {
+      await release();
+    }
+  }
+}
+
+function isNearExpiry(claims: TokenLife): boolean {
+  const left = claims.exp - nowSeconds();
+  const window = claims.iat === undefined ? refreshAheadSeconds : Math.min(refreshAheadSeconds, (claims.exp - claims.iat) * refreshAheadShare);
+  return left <= window;
+}

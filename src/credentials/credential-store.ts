@@ -1,0 +1,123 @@
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { MailboxError } from '../errors.js';
+import { maskApiKey } from '../redact.js';
+import { accountStateSchema, storedCredentialsSchema, type AccountState, type StoredCredentials } from './stored-credentials.js';
+import { readPrivateFile, writeFileAtomic } from './secure-file.js';
+
+/** The files of one credentials directory (spec §2.9: credentials, session JWT, capability JWT; plus state). */
+export const credentialFiles = {
+  credentials: 'credentials.json',
+  session: 'session.jwt',
+  capability: 'capability.jwt',
+  state: 'state.json',
+} as const;
+
+export type TokenKind = 'session' | 'capability';
+
+const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/** The local part of a stored inbox id, which may already be a full address (spec §1.4 a). */
+export function inboxLocalPart(inboxId: string): string {
+  return (inboxId.split('@')[0] ?? inboxId).toLowerCase();
+}
+
+/** True when two stored identities name the same inbox. */
+export function isSameInbox(a: Pick<StoredCredentials, 'inboxId'>, b: Pick<StoredCredentials, 'inboxId'>): boolean {
+  return inboxLocalPart(a.inboxId) === inboxLocalPart(b.inboxId);
+}
+
+/** The refusal for replacing one inbox's credentials with another's; it leads with the irreversible loss (live-service.md bug 11). */
+export function credentialsExistError(existing: StoredCredentials, dir: string, wanted: string): MailboxError {
+  const stored = existing.inbox ?? existing.inboxId;
+  return new MailboxError({
+    code: 'credentials_exist',
+    message: `Refused: replacing the credentials in ${dir} would lose access to the inbox ${stored} forever (its apiKey ${maskApiKey(existing.apiKey)} is the only way back in, and it cannot be recovered). They belong to ${stored}, not ${wanted}.`,
+    hint: `To use another inbox, pass a separate credentials_dir (e.g. --credentials-dir ${join(dir, '..', wanted.split('@')[0] ?? 'second-inbox')}); to keep using ${stored}, register again with username ${inboxLocalPart(existing.inboxId)}.`,
+    details: { credentialsDir: dir, storedInbox: stored },
+  });
+}
+
+/** Reads and writes the files of one credentials directory; callers hold the directory lock around writes. */
+export class CredentialStore {
+  constructor(readonly dir: string) {}
+
+  /** Path of one of the directory's files. */
+  path(file: keyof typeof credentialFiles): string {
+    return join(this.dir, credentialFiles[file]);
+  }
+
+  /** credentials.json, or undefined when there is none yet; a corrupt file is an error, never ignored. */
+  async readCredentials(): Promise<StoredCredentials | undefined> {
+    return this.readJson(this.path('credentials'), storedCredentialsSchema);
+  }
+
+  /**
+   * Writes credentials.json. Refuses another inbox's credentials over existing ones; any rewrite
+   * of a different content first keeps the old file as credentials.json.bak-<timestamp>.
+   */
+  async writeCredentials(next: StoredCredentials): Promise<void> {
+    const checked = storedCredentialsSchema.parse(next);
+    const path = this.path('credentials');
+    const existingText = await readPrivateFile(path);
+    const text = `${JSON.stringify(checked, null, 2)}\n`;
+    if (existingText !== undefined) {
+      const existing = this.parseJson(path, existingText, storedCredentialsSchema);
+      if (!isSameInbox(existing, checked)) throw credentialsExistError(existing, this.dir, checked.inbox ?? checked.inboxId);
+      if (existingText === text) return;
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      await writeFileAtomic(`${path}.bak-${stamp}`, existingText);
+    }
+    await writeFileAtomic(path, text);
+  }
+
+  /** A stored token, or undefined when missing or unreadable (tokens are renewable caches). */
+  async readToken(kind: TokenKind): Promise<string | undefined> {
+    const text = (await readPrivateFile(this.path(kind)))?.trim();
+    return text && jwtShape.test(text) ? text : undefined;
+  }
+
+  /** Stores a token atomically. */
+  async writeToken(kind: TokenKind, jwt: string): Promise<void> {
+    await writeFileAtomic(this.path(kind), `${jwt}\n`);
+  }
+
+  /** state.json, or an empty state when there is none. */
+  async readState(): Promise<AccountState> {
+    return (await this.readJson(this.path('state'), accountStateSchema)) ?? {};
+  }
+
+  /** Replaces state.json atomically. */
+  async writeState(state: AccountState): Promise<void> {
+    await writeFileAtomic(this.path('state'), `${JSON.stringify(accountStateSchema.parse(state), null, 2)}\n`);
+  }
+
+  private async readJson<T extends z.ZodType>(path: string, schema: T): Promise<z.infer<T> | undefined> {
+    const text = await readPrivateFile(path);
+    return text === undefined ? undefined : this.parseJson(path, text, schema);
+  }
+
+  private parseJson<T extends z.ZodType>(path: string, text: string, schema: T): z.infer<T> {
+    let raw: unknown;
+    let problem: string | undefined;
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      problem = `it is not valid JSON (${(error as Error).message})`;
+    }
+    if (problem === undefined) {
+      const parsed = schema.safeParse(raw);
+      if (parsed.success) return parsed.data;
+      problem = `it does not have the expected fields (${parsed.error.issues.map((i) => i.path.join('.') || i.message).join(', ')})`;
+    }
+    const isCredentials = path.endsWith(credentialFiles.credentials);
+    throw new MailboxError({
+      code: 'credentials_corrupt',
+      message: `${path} is damaged: ${problem}. It was left untouched.`,
+      hint: isCredentials
+        ? 'Restore it from a credentials.json.bak-* file in the same directory or from your own backup (it holds the apiKey, the only way into the inbox); do not delete it unless the inbox is no longer needed.'
+        : 'This file holds only caches and cursors: fix it or delete it, then run the command again.',
+      details: { path },
+    });
+  }
+}

@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { MailboxError } from '../errors.js';
+import { ensurePrivateDir } from './secure-file.js';
+
+export interface LockOptions {
+  /** How long to wait for another holder before failing with lock_timeout. */
+  waitMs?: number;
+  /** A lock whose heartbeat is older than this is taken over even if its owner looks alive. */
+  staleMs?: number;
+  signal?: AbortSignal;
+}
+
+const ownerSchema = z.object({ pid: z.number(), host: z.string(), token: z.string(), createdAt: z.string() });
+type LockOwner = z.infer<typeof ownerSchema>;
+
+const heartbeatMs = 2_000;
+const pollMs = 25;
+
+/**
+ * Runs `task` while holding a cross-process lock on `dir`: a lock directory (`mkdir` is atomic on
+ * every filesystem we care about) holding owner.json. A holder refreshes the directory's mtime as a
+ * heartbeat, so a lock is stale when its owner's pid is gone (same host) or the heartbeat stopped.
+ */
+export async function withDirectoryLock<T>(dir: string, name: string, task: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const release = await acquireLock(dir, name, options);
+  try {
+    return await task();
+  } finally {
+    await release();
+  }
+}
+
+/** Takes the lock only if it is free right now; returns the release function or undefined. */
+export async function tryAcquireLock(dir: string, name: string, staleMs?: number): Promise<(() => Promise<void>) | undefined> {
+  await ensurePrivateDir(dir);
+  return (await attempt(join(dir, `.${name}.lock`), staleMs ?? 30_000)) ?? undefined;
+}
+
+/** Waits for the lock and returns its release function. */
+export async function acquireLock(dir: string, name: string, options: LockOptions = {}): Promise<() => Promise<void>> {
+  await ensurePrivateDir(dir);
+  const path = join(dir, `.${name}.lock`);
+  const deadline = Date.now() + (options.waitMs ?? 5 * 60_000);
+  for (;;) {
+    const release = await attempt(path, options.staleMs ?? 30_000);
+    if (release) return release;
+    if (options.signal?.aborted) {
+      throw new MailboxError({ code: 'cancelled', message: 'Cancelled while waiting for the credentials lock.', hint: 'Run it again when ready.' });
+    }
+    if (Date.now() > deadline) {
+      const owner = await readOwner(path);
+      throw new MailboxError({
+        code: 'lock_timeout',
+        message: `Another process holds the lock ${path}${owner ? ` (pid ${owner.pid} on ${owner.host} since ${owner.createdAt})` : ''} and did not release it in time.`,
+        hint: 'Wait for the other agent-mailbox process to finish and try again; if none is running, delete that lock directory.',
+        details: { lockPath: path },
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs + Math.random() * pollMs));
+  }
+}
+
+async function attempt(path: string, staleMs: number): Promise<(() => Promise<void>) | undefined> {
+  const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex'), createdAt: new Date().toISOString() };
+  try {
+    await mkdir(path, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    await takeOverIfStale(path, staleMs);
+    return undefined;
+  }
+  await writeFile(join(path, 'owner.json'), JSON.stringify(owner), { mode: 0o600 });
+  const beat = setInterval(() => void utimes(path, new Date(), new Date()).catch(() => undefined), heartbeatMs);
+  beat.unref();
+  return async () => {
+    clearInterval(beat);
+    // Release only our own lock: if it was taken over as stale, the new holder's must survive.
+    const current = await readOwner(path);
+    if (current?.token === owner.token) await rm(path, { recursive: true, force: true });
+  };
+}
+
+async function takeOverIfStale(path: string, staleMs: number): Promise<void> {
+  let mtimeMs: number;
+  try {
+    mtimeMs = (await stat(path)).mtimeMs;
+  } catch {
+    return; // released meanwhile
+  }
+  const owner = await readOwner(path);
+  const heartbeatStopped = Date.now() - mtimeMs > staleMs;
+  const ownerDead = owner !== undefined && owner.host === hostname() && !isAlive(owner.pid);
+  if (!heartbeatStopped && !ownerDead) return;
+  // Move it aside atomically so only one waiter wins the takeover, then check that what we moved
+  // is the lock we judged stale (a fresh holder may have replaced it in between) and put it back if not.
+  const aside = `${path}.stale-${randomBytes(4).toString('hex')}`;
+  try {
+    await rename(path, aside);
+  } catch {
+    return;
+  }
+  const moved = await readOwner(aside);
+  if (owner && moved && moved.token !== owner.token) {
+    await rename(aside, path).catch(() => undefined);
+    return;
+  }
+  await rm(aside, { recursive: true, force: true });
+}
+
+async function readOwner(path: string): Promise<LockOwner | undefined> {
+  try {
+    const parsed = ownerSchema.safeParse(JSON.parse(await readFile(join(path, 'owner.json'), 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,66 @@
+import { decodeJwt } from 'jose';
+import { z } from 'zod';
+import { MailboxError } from '../errors.js';
+import type { HttpResponse } from './http-request.js';
+
+/** Reads the token of an `Authorization: Bearer <jwt>` RESPONSE header (spec §2.5); scheme case-insensitive. */
+export function readBearerToken(response: Pick<HttpResponse, 'headers'>, where: string): string {
+  const header = response.headers.get('authorization') ?? '';
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) {
+    throw new MailboxError({
+      code: 'bad_response',
+      message: `${where} answered without an "Authorization: Bearer" token header.`,
+      hint: 'Check that --auth-url points at the Agent Mailbox auth host; retry later if it does.',
+    });
+  }
+  return match[1];
+}
+
+/** Claims of the challenge JWT the client uses (spec §2.5). */
+export const challengeClaims = z.looseObject({
+  jti: z.string().min(1),
+  difficulty: z.number().int().min(0),
+  exp: z.number().optional(),
+});
+
+/** Claims every session and capability JWT carries (`exp` always, reference/live-service.md). */
+export const tokenClaims = z.looseObject({
+  exp: z.number(),
+  iat: z.number().optional(),
+  inboxId: z.string().optional(),
+});
+
+/** Decodes a JWT payload WITHOUT verifying it (the client cannot; the server verifies) and validates it. */
+export function decodeJwtClaims<T extends z.ZodType>(token: string, schema: T, what: string): z.infer<T> {
+  let payload: unknown;
+  try {
+    payload = decodeJwt(token);
+  } catch (error) {
+    throw new MailboxError({
+      code: 'bad_response',
+      message: `The ${what} is not a readable JWT.`,
+      hint: 'Check that --auth-url points at the Agent Mailbox auth host; retry later if it does.',
+      cause: error,
+    });
+  }
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    throw new MailboxError({
+      code: 'bad_response',
+      message: `The ${what} lacks expected claims: ${parsed.error.issues.map((i) => i.path.join('.') || i.message).join(', ')}.`,
+      hint: 'Check that --auth-url points at the Agent Mailbox auth host; retry later if it does.',
+    });
+  }
+  return parsed.data;
+}
+
+/** Seconds until a token's `exp`, or -Infinity when it cannot be read. */
+export function secondsUntilExpiry(token: string, nowMs = Date.now()): number {
+  try {
+    const claims = tokenClaims.safeParse(decodeJwt(token));
+    return claims.success ? claims.data.exp - nowMs / 1000 : Number.NEGATIVE_INFINITY;
+  } catch {
+    return Number.NEGATIVE_INFINITY;
+  }
+}

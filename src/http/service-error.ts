@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { MailboxError, type ErrorCode } from '../errors.js';
+
+/** Spec §7.2: the proof-of-work endpoints' error body. */
+const serviceErrorBody = z.object({
+  error: z.looseObject({ message: z.string(), hint: z.string().optional(), docs_url: z.string().optional() }),
+});
+
+/** RFC 8620 §3.6.1 / RFC 7807 problem details, as the JMAP host answers request-level errors. */
+const problemDetails = z.looseObject({ type: z.string().optional(), detail: z.string().optional(), title: z.string().optional() });
+
+/** The error code for a final HTTP status (only statuses that are not retried or retries ran out). */
+export function codeForStatus(status: number): ErrorCode {
+  if (status === 401 || status === 403) return 'auth_rejected';
+  if (status === 409) return 'username_taken';
+  if (status === 400 || status === 422) return 'invalid_input';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'server_error';
+  return 'bad_response';
+}
+
+const fallbackHints: Partial<Record<ErrorCode, string>> = {
+  auth_rejected: 'The service refused the credentials; run register again (same username) or check the stored apiKey.',
+  username_taken: 'Choose a different username and call register again.',
+  invalid_input: 'Correct the request as the message says and send it again.',
+  rate_limited: 'Wait a minute before trying again.',
+  server_error: 'The service has a problem on its side; try again in a few minutes.',
+  bad_response: 'Check that the configured auth/API URLs point at the Agent Mailbox Service.',
+};
+
+/**
+ * Turns a non-2xx answer into a MailboxError. The service's own message and hint are kept
+ * verbatim (spec §7.2), with the status and the endpoint appended so the user sees where it failed.
+ */
+export function serviceError(status: number, bodyText: string, where: string): MailboxError {
+  const code = codeForStatus(status);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bodyText);
+  } catch {
+    parsed = undefined;
+  }
+  const service = serviceErrorBody.safeParse(parsed);
+  if (service.success) {
+    const { message, hint, docs_url: docsUrl } = service.data.error;
+    return new MailboxError({
+      code,
+      status,
+      message: `${message} (HTTP ${status} from ${where})`,
+      hint: hint ?? fallbackHints[code] ?? 'Try again later.',
+      ...(docsUrl ? { docsUrl } : {}),
+    });
+  }
+  const problem = problemDetails.safeParse(parsed);
+  const detail = problem.success ? (problem.data.detail ?? problem.data.title ?? problem.data.type) : undefined;
+  const text = detail ?? bodyText.trim().slice(0, 300);
+  return new MailboxError({
+    code,
+    status,
+    message: `HTTP ${status} from ${where}${text ? `: ${text}` : ''}`,
+    hint: fallbackHints[code] ?? 'Try again later.',
+  });
+}

@@ -1,0 +1,88 @@
+import { open } from 'node:fs/promises';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import type { Account } from '../auth/account-registry.js';
+import { MailboxError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { JmapClient } from './jmap-client.js';
+
+export interface DownloadBlobInput {
+  blobId: string;
+  /** File name as the mail gives it; only its base name is used, sanitised. */
+  name?: string;
+  type?: string;
+  /** Target file; must lie inside one of `allowedDirs`. Default: `<allowedDirs[0]>/<name>`. */
+  path?: string;
+}
+
+export interface DownloadBlobContext {
+  signal: AbortSignal;
+  log: Logger;
+  timeoutMs?: number;
+  /** Directories a download may write into: the operator's configured one and/or the cwd. */
+  allowedDirs: readonly string[];
+  fetch?: typeof fetch;
+}
+
+/**
+ * Downloads an attachment (RFC 8620 §6.2) into an allowed directory. Mail content never chooses
+ * the folder: a name from a message is reduced to a safe base name, and nothing is overwritten.
+ */
+export async function downloadBlobToFile(
+  account: Account,
+  input: DownloadBlobInput,
+  ctx: DownloadBlobContext,
+): Promise<{ path: string; size: number; type: string }> {
+  const roots = ctx.allowedDirs.map((d) => resolve(d));
+  const root = roots[0];
+  if (!root) throw refused('No download directory is configured.');
+  const target = input.path ? resolve(root, input.path) : join(root, safeFileName(input.name ?? input.blobId));
+  if (!roots.some((dir) => isInside(target, dir))) {
+    throw refused(`${target} is outside the allowed download directories (${roots.join(', ')}).`);
+  }
+  const client = new JmapClient(account, { log: ctx.log, timeoutMs: ctx.timeoutMs ?? 30_000, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) });
+  const bytes = await client.download(input.blobId, {
+    signal: ctx.signal,
+    ...(input.name ? { name: input.name } : {}),
+    ...(input.type ? { type: input.type } : {}),
+  });
+  let handle;
+  try {
+    // 'wx': never replace an existing file, whatever a message suggests.
+    handle = await open(target, 'wx', 0o600);
+    await handle.writeFile(bytes);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new MailboxError({
+      code: 'attachment_invalid',
+      message: code === 'EEXIST' ? `${target} already exists; it was not overwritten.` : `Cannot write ${target}: ${code ?? String(error)}.`,
+      hint: code === 'EEXIST' ? 'Choose another file name (path) or remove the existing file first.' : 'Check that the directory exists and is writable.',
+      cause: error,
+    });
+  } finally {
+    await handle?.close();
+  }
+  return { path: target, size: bytes.byteLength, type: input.type ?? 'application/octet-stream' };
+}
+
+/** A base name safe on every platform: no separators, no leading dots, no control characters. */
+export function safeFileName(name: string): string {
+  const base = basename(name.replace(/\\/g, '/'))
+    .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, '_')
+    .replace(/^\.+/, '')
+    .trim()
+    .slice(0, 200);
+  return base === '' ? 'attachment' : base;
+}
+
+function isInside(target: string, dir: string): boolean {
+  const rel = relative(dir, target);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+function refused(message: string): MailboxError {
+  return new MailboxError({
+    code: 'attachment_invalid',
+    message,
+    hint: 'Download into the working directory or the directory the operator configured; paths from e-mails are never used.',
+  });
+}

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import type { Account } from '../auth/account-registry.js';
+import type { Config } from '../config.js';
+import { MailboxError } from '../errors.js';
+import { jmapCapabilities } from '../wire-constants.js';
+import { jmapResponseSchema, sessionResourceSchema, type JmapLimits, type JmapRequest, type JmapResponse, type JmapSessionInfo } from './jmap-types.js';
+import { resolveInboxAddress } from './resolve-inbox-address.js';
+
+/** The state.json `session` entry as this module writes it (extra fields on the loose schema). */
+const cachedSessionSchema = z.object({
+  sessionUrl: z.string(),
+  apiUrl: z.string(),
+  uploadUrl: z.string(),
+  downloadUrl: z.string(),
+  accountId: z.string(),
+  capabilities: z.array(z.string()),
+  accountCapabilities: z.array(z.string()).default([]),
+  limits: z
+    .object({
+      maxSizeUpload: z.number().optional(),
+      maxSizeRequest: z.number().optional(),
+      maxCallsInRequest: z.number().optional(),
+      maxSizeAttachmentsPerEmail: z.number().optional(),
+      maxSizeBlobSet: z.number().optional(),
+    })
+    .default({}),
+  sessionState: z.string().optional(),
+  inboxMailboxId: z.string().optional(),
+  identityId: z.string().optional(),
+  mailboxIdsByRole: z.record(z.string(), z.string()).default({}),
+  fetchedAt: z.string(),
+});
+
+/** The cached session of state.json, or undefined when absent or written by an older client. */
+export async function readCachedSession(account: Account): Promise<JmapSessionInfo | undefined> {
+  const state = await account.readState();
+  const parsed = cachedSessionSchema.safeParse(state.session);
+  return parsed.success ? (parsed.data as JmapSessionInfo) : undefined;
+}
+
+export interface FetchSessionDeps {
+  sessionUrl: string;
+  account: Account;
+  config: Config;
+  get(url: string): Promise<Response>;
+  post(apiUrl: string, request: JmapRequest): Promise<JmapResponse>;
+}
+
+const mailboxGetSchema = z.object({ list: z.array(z.looseObject({ id: z.string(), role: z.string().nullable().optional() })) });
+const identityGetSchema = z.object({ list: z.array(z.looseObject({ id: z.string(), email: z.string() })) });
+
+/**
+ * GET the session (redirects followed: Cyrus answers 301), resolve its relative URLs against the
+ * final session URL, then one JMAP round trip for the role mailboxes and the sending identity.
+ */
+export async function fetchSessionInfo(deps: FetchSessionDeps): Promise<JmapSessionInfo> {
+  const response = await deps.get(deps.sessionUrl);
+  const finalUrl = response.url || deps.sessionUrl;
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    throw sessionError('its body is not JSON');
+  }
+  const parsed = sessionResourceSchema.safeParse(body);
+  if (!parsed.success) throw sessionError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  const session = parsed.data;
+  const accountId = session.primaryAccounts[jmapCapabilities.mail];
+  if (!accountId) throw sessionError(`primaryAccounts has no ${jmapCapabilities.mail} entry`);
+
+  const capabilities = Object.keys(session.capabilities);
+  const accountCapabilities = Object.keys(session.accounts[accountId]?.accountCapabilities ?? {});
+  const info: JmapSessionInfo = {
+    sessionUrl: deps.sessionUrl,
+    apiUrl: resolveSessionUrl(session.apiUrl, finalUrl),
+    uploadUrl: resolveSessionUrl(session.uploadUrl, finalUrl),
+    downloadUrl: resolveSessionUrl(session.downloadUrl, finalUrl),
+    accountId,
+    capabilities,
+    accountCapabilities,
+    limits: limitsOf(session.capabilities, session.accounts[accountId]?.accountCapabilities ?? {}),
+    ...(session.state ? { sessionState: session.state } : {}),
+    mailboxIdsByRole: {},
+    fetchedAt: new Date().toISOString(),
+  };
+
+  const canSubmit = capabilities.includes(jmapCapabilities.submission) && (accountCapabilities.length === 0 || accountCapabilities.includes(jmapCapabilities.submission));
+  const request: JmapRequest = {
+    using: [jmapCapabilities.core, jmapCapabilities.mail, ...(canSubmit ? [jmapCapabilities.submission] : [])],
+    methodCalls: [
+      ['Mailbox/get', { accountId, ids: null, properties: ['id', 'role'] }, 'mailboxes'],
+      ...(canSubmit ? [identityCall(accountId)] : []),
+    ],
+  };
+  const answer = jmapResponseSchema.parse(await deps.post(info.apiUrl, request));
+  for (const [name, args, callId] of answer.methodResponses) {
+    if (callId === 'mailboxes' && name === 'Mailbox/get') {
+      for (const mailbox of mailboxGetSchema.parse(args).list) if (mailbox.role) info.mailboxIdsByRole[mailbox.role] = mailbox.id;
+    } else if (callId === 'identities' && name === 'Identity/get') {
+      const identities = identityGetSchema.parse(args).list;
+      const credentials = await deps.account.credentials();
+      const { address } = resolveInboxAddress({
+        storedInboxId: credentials.inboxId,
+        sessionAccountId: accountId,
+        ...(deps.config.sources.inboxDomain !== 'default' ? { configuredDomain: deps.config.inboxDomain } : {}),
+      });
+      // Cyrus 3.6 requires the identity whose address is the inbox's own (jmap.md).
+      const match = identities.find((i) => i.email.toLowerCase() === address.toLowerCase()) ?? identities[0];
+      if (match) info.identityId = match.id;
+    } else if (name === 'error') {
+      throw sessionError(`the mailbox/identity lookup failed: ${JSON.stringify(args)}`);
+    }
+  }
+  if (info.mailboxIdsByRole.inbox) info.inboxMailboxId = info.mailboxIdsByRole.inbox;
+  return info;
+}
+
+/**
+ * Resolves a session URL or URL template against the session's own URL. Templates keep their
+ * `{braces}`: the URL parser would percent-encode them, so only the prefix is resolved.
+ */
+export function resolveSessionUrl(value: string, base: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return value;
+  const baseUrl = new URL(base);
+  if (value.startsWith('//')) return `${baseUrl.protocol}${value}`;
+  if (value.startsWith('/')) return `${baseUrl.origin}${value}`;
+  return `${new URL('.', baseUrl).href}${value}`;
+}
+
+function identityCall(accountId: string): [string, Record<string, unknown>, string] {
+  return ['Identity/get', { accountId, ids: null }, 'identities'];
+}
+
+function limitsOf(capabilities: Record<string, unknown>, accountCapabilities: Record<string, unknown>): JmapLimits {
+  const num = (source: unknown, key: string): number | undefined => {
+    if (!source || typeof source !== 'object') return undefined;
+    const v = (source as Record<string, unknown>)[key];
+    return typeof v === 'number' && v > 0 ? v : undefined;
+  };
+  const core = capabilities[jmapCapabilities.core];
+  const mail = accountCapabilities[jmapCapabilities.mail] ?? capabilities[jmapCapabilities.mail];
+  const blob = accountCapabilities[jmapCapabilities.blob] ?? capabilities[jmapCapabilities.blob];
+  const limits: JmapLimits = {};
+  const set = (key: keyof JmapLimits, value: number | undefined): void => {
+    if (value !== undefined) limits[key] = value;
+  };
+  set('maxSizeUpload', num(core, 'maxSizeUpload'));
+  set('maxSizeRequest', num(core, 'maxSizeRequest'));
+  set('maxCallsInRequest', num(core, 'maxCallsInRequest'));
+  set('maxSizeAttachmentsPerEmail', num(mail, 'maxSizeAttachmentsPerEmail'));
+  // null (no client-side cap, spec §2.6) is simply absent here.
+  set('maxSizeBlobSet', num(blob, 'maxSizeBlobSet'));
+  return limits;
+}
+
+function sessionError(detail: string): MailboxError {
+  return new MailboxError({
+    code: 'bad_response',
+    message: `The JMAP session could not be used: ${detail}.`,
+    hint: 'Check that --api-url / AGENT_MAILBOX_API_URL is the JMAP host (session at /.well-known/jmap), then retry.',
+  });
+}

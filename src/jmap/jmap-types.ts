@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+/** Wire shapes of JMAP (RFC 8620 §3.3, §3.4, §3.6.1), validated at the HTTP boundary. */
+
+/** One method call or response: [name, arguments, call id]. */
+export const invocationSchema = z.tuple([z.string(), z.record(z.string(), z.unknown()), z.string()]);
+export type Invocation = z.infer<typeof invocationSchema>;
+
+export const jmapRequestSchema = z.object({
+  using: z.array(z.string()),
+  methodCalls: z.array(invocationSchema),
+  createdIds: z.record(z.string(), z.string()).optional(),
+});
+export type JmapRequest = z.infer<typeof jmapRequestSchema>;
+
+export const jmapResponseSchema = z.looseObject({
+  methodResponses: z.array(invocationSchema),
+  sessionState: z.string().optional(),
+  createdIds: z.record(z.string(), z.string()).optional(),
+  /** The live service's follow-up hints (not RFC 8620); kept for the agent. */
+  _next: z.array(z.string()).optional(),
+});
+export type JmapResponse = z.infer<typeof jmapResponseSchema>;
+
+/** RFC 8620 §3.6.1 request-level error (RFC 7807 problem details). */
+export const problemDetailsSchema = z.looseObject({
+  type: z.string(),
+  status: z.number().optional(),
+  detail: z.string().optional(),
+  limit: z.string().optional(),
+});
+
+/** RFC 8620 §6.1 upload response. */
+export const uploadResponseSchema = z.looseObject({
+  accountId: z.string().optional(),
+  blobId: z.string(),
+  type: z.string(),
+  size: z.number(),
+});
+
+/** RFC 8620 §2 session resource: only the fields this client uses. */
+export const sessionResourceSchema = z.looseObject({
+  capabilities: z.record(z.string(), z.unknown()),
+  accounts: z.record(
+    z.string(),
+    z.looseObject({ name: z.string().optional(), accountCapabilities: z.record(z.string(), z.unknown()).optional() }),
+  ),
+  primaryAccounts: z.record(z.string(), z.string()),
+  apiUrl: z.string(),
+  uploadUrl: z.string(),
+  downloadUrl: z.string(),
+  state: z.string().optional(),
+});
+
+/** Session limits the client checks before sending (RFC 8620 §2, RFC 8621 §1.3.1, RFC 9404 §4). */
+export interface JmapLimits {
+  maxSizeUpload?: number;
+  maxSizeRequest?: number;
+  maxCallsInRequest?: number;
+  maxSizeAttachmentsPerEmail?: number;
+  /** null in the session means no client-side cap (spec §2.6); absent here then. */
+  maxSizeBlobSet?: number;
+}
+
+/** The resolved session facts, as cached in state.json `session`. */
+export interface JmapSessionInfo {
+  sessionUrl: string;
+  apiUrl: string;
+  uploadUrl: string;
+  downloadUrl: string;
+  accountId: string;
+  /** Server-level capability URNs. */
+  capabilities: string[];
+  /** Capability URNs of the primary mail account. */
+  accountCapabilities: string[];
+  limits: JmapLimits;
+  sessionState?: string;
+  inboxMailboxId?: string;
+  identityId?: string;
+  mailboxIdsByRole: Record<string, string>;
+  fetchedAt: string;
+}
+
+/** Per-call options of the client. */
+export interface JmapCallOptions {
+  signal?: AbortSignal;
+}

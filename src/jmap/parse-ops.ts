@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { MailboxError } from '../errors.js';
+import { invocationSchema, type Invocation } from './jmap-types.js';
+
+/** Parsed `ops`: the method calls, and the envelope's own `using` when one was given. */
+export interface ParsedOps {
+  methodCalls: Invocation[];
+  using?: string[];
+}
+
+const envelopeSchema = z.object({ using: z.array(z.string()).optional(), methodCalls: z.array(z.unknown()) });
+
+/** Parses ops given as JSON text or an already-parsed value: a methodCalls array or an envelope. */
+export function parseOps(ops: unknown, where = 'ops'): ParsedOps {
+  let value = ops;
+  if (typeof ops === 'string') {
+    try {
+      value = JSON.parse(ops) as unknown;
+    } catch (error) {
+      throw opsInvalid(`${where} is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  let calls: unknown[];
+  let using: string[] | undefined;
+  if (Array.isArray(value)) calls = value;
+  else {
+    const envelope = envelopeSchema.safeParse(value);
+    if (!envelope.success) throw opsInvalid(`${where} must be a methodCalls array or an object with "methodCalls"`);
+    calls = envelope.data.methodCalls;
+    using = envelope.data.using;
+  }
+  if (calls.length === 0) throw opsInvalid(`${where} has no method calls`);
+  const methodCalls = calls.map((call, i) => {
+    const parsed = invocationSchema.safeParse(call);
+    if (!parsed.success) throw opsInvalid(`${where} call #${i} is not ["Method/name", {arguments}, "callId"]`);
+    return parsed.data;
+  });
+  return using ? { methodCalls, using } : { methodCalls };
+}
+
+function opsInvalid(message: string): MailboxError {
+  return new MailboxError({
+    code: 'ops_invalid',
+    message: `${message}.`,
+    hint: 'Write e.g. [["Email/query", {"accountId": "$ACCOUNT_ID", "limit": 10}, "q"]] or use a preset via ops_file (help topics "jmap" and "presets").',
+    next: { operation: 'help', input: { topic: 'jmap' } },
+  });
+}

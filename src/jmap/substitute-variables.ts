@@ -1,0 +1,118 @@
+import { MailboxError } from '../errors.js';
+
+/**
+ * JSON-aware `$NAME` substitution on parsed ops (never on JSON text, so quotes, backslashes,
+ * newlines and emoji in values cannot break the request; live-service.md fixed bug 1).
+ */
+
+/** A variable name as callers write it in `vars`. */
+export const variableNamePattern = /^[A-Z][A-Z0-9_]*$/;
+
+// A name ends at a word boundary, so JMAP keywords such as `$Forwarded`, `$seen`, `$draft` are
+// never variables (the reference client read `$Forwarded` as `$F`). `$$` is a literal `$`.
+const tokenPattern = /\$\$|\$([A-Z][A-Z0-9_]*)(?![A-Za-z0-9_])/g;
+const wholePattern = /^\$([A-Z][A-Z0-9_]*)$/;
+
+/**
+ * The value of an optional preset variable the caller did not give: a whole-string placeholder
+ * holding it removes its property or array element (search's absent FROM, send_mail's absent CC).
+ */
+export const omitValue: unique symbol = Symbol('omit');
+
+export interface SubstituteOptions {
+  /** Leave unknown names visible as `$NAME` instead of failing (dry runs). */
+  keepMissing?: boolean;
+}
+
+export interface SubstituteResult<T> {
+  value: T;
+  /** Names that had no value (only when keepMissing), sorted. */
+  missing: string[];
+}
+
+/** Replaces `$NAME` placeholders in every string value and object key of a JSON value. */
+export function substituteVariables<T>(
+  value: T,
+  vars: Readonly<Record<string, unknown>>,
+  options: SubstituteOptions = {},
+): SubstituteResult<T> {
+  const missing = new Set<string>();
+  const has = (name: string): boolean => Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined;
+
+  const inText = (text: string): string =>
+    text.replace(tokenPattern, (token, name: string | undefined) => {
+      if (name === undefined) return '$';
+      if (!has(name)) {
+        missing.add(name);
+        return token;
+      }
+      const v = vars[name];
+      if (v === omitValue) return '';
+      return typeof v === 'string' ? v : JSON.stringify(v);
+    });
+
+  const walk = (node: unknown): unknown => {
+    if (typeof node === 'string') {
+      const whole = wholePattern.exec(node);
+      if (whole?.[1] !== undefined) {
+        const name = whole[1];
+        if (!has(name)) {
+          missing.add(name);
+          return node;
+        }
+        // A whole-string placeholder takes the variable's JSON value: a number stays a number.
+        const v = vars[name];
+        return v === omitValue ? omitValue : structuredClone(v);
+      }
+      return inText(node);
+    }
+    if (Array.isArray(node)) return node.map(walk).filter((child) => child !== omitValue);
+    if (node !== null && typeof node === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [key, child] of Object.entries(node)) {
+        const replaced = walk(child);
+        if (replaced !== omitValue) out[inText(key)] = replaced;
+      }
+      return out;
+    }
+    return node;
+  };
+
+  const walked = walk(value);
+  const result = (walked === omitValue ? null : walked) as T;
+  const names = [...missing].sort();
+  if (names.length > 0 && !options.keepMissing) throw varsMissingError(names);
+  return { value: result, missing: names };
+}
+
+/** Lists the `$NAME` placeholders a JSON value uses (keys included), sorted and unique. */
+export function listPlaceholders(value: unknown): string[] {
+  const found = new Set<string>();
+  const scan = (text: string): void => {
+    for (const match of text.matchAll(tokenPattern)) if (match[1] !== undefined) found.add(match[1]);
+  };
+  const walk = (node: unknown): void => {
+    if (typeof node === 'string') scan(node);
+    else if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, child] of Object.entries(node)) {
+        scan(key);
+        walk(child);
+      }
+    }
+  };
+  walk(value);
+  return [...found].sort();
+}
+
+/** The one error naming every missing variable at once. */
+export function varsMissingError(names: readonly string[]): MailboxError {
+  const list = names.map((n) => `$${n}`).join(', ');
+  return new MailboxError({
+    code: 'vars_missing',
+    message: `No value for ${names.length === 1 ? 'placeholder' : 'placeholders'} ${list}.`,
+    hint: `Pass them in vars, e.g. {${names.map((n) => `"${n}": "…"`).join(', ')}}; write $$ for a literal dollar sign.`,
+    details: { missing: [...names] },
+    next: { operation: 'help', input: { topic: 'presets' } },
+  });
+}

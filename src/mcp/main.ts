@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Readable, Writable } from 'node:stream';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import { createAccountRegistry } from '../auth/create-account-registry.js';
+import { resolveConfig, type ConfigInputs } from '../config.js';
+import { createLogger } from '../log.js';
+import { operations } from '../operations/index.js';
+import { createMcpServer } from './server.js';
+import { createResourceSources } from './resource-sources.js';
+
+/**
+ * `agent-mailbox mcp`: the stdio MCP server. stdout carries protocol messages only (a stray
+ * write breaks the host's connection), every log line goes to stderr. It exits cleanly when the
+ * host closes stdin or sends SIGTERM.
+ */
+
+export interface RunMcpServerOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  argv: readonly string[];
+  stdin?: Readable;
+  stdout?: Writable;
+  stderr?: Writable;
+}
+
+/** Hosts cut tool calls at ~60 s (Codex ~120 s); a PoW still running then answers "call again". */
+export const defaultToolDeadlineMs = 50_000;
+
+const usage = 'usage: agent-mailbox mcp [--verbose] [--tool-deadline-ms N]\n';
+
+/** Runs the stdio MCP server until the host disconnects. */
+export async function runMcpServer(options: RunMcpServerOptions): Promise<void> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const args = parseArgs(options.argv);
+  if (typeof args === 'string') {
+    stderr.write(`agent-mailbox mcp: ${args}\n${usage}`);
+    process.exitCode = 2;
+    return;
+  }
+
+  const configInputs: ConfigInputs = { env: options.env, flags: args.verbose ? { debug: true } : {} };
+  let verbose: boolean;
+  try {
+    verbose = resolveConfig(configInputs).debug;
+  } catch (error) {
+    stderr.write(`agent-mailbox mcp: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  // Quiet by default: hosts show a server's stderr as its log, and warnings are enough there.
+  const log = createLogger(stderr, verbose ? 'debug' : 'warn', 'agent-mailbox mcp');
+  const accounts = createAccountRegistry({ configInputs, log, refreshAhead: true });
+  const server = createMcpServer({
+    operations,
+    accounts,
+    configInputs,
+    log,
+    install: {
+      nodePath: process.execPath,
+      // The built entry, as the CLI passes it (src/cli/main.ts): watch jobs run it with no PATH.
+      cliPath: fileURLToPath(new URL('../bin.js', import.meta.url)),
+    },
+    version: await packageVersion(),
+    deadlineMs: args.toolDeadlineMs,
+    resources: createResourceSources(operations),
+  });
+
+  const transport = new StdioServerTransport(stdin, stdout);
+  const disconnected = new Promise<string>((resolve) => {
+    stdin.once('end', () => resolve('stdin closed'));
+    stdin.once('close', () => resolve('stdin closed'));
+    transport.onclose = () => resolve('transport closed');
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  await server.connect(transport);
+  log.info(`ready (${operations.length} tools, version ${await packageVersion()})`);
+
+  const reason = await disconnected;
+  log.info(`shutting down: ${reason}`);
+  // Closing aborts every in-flight call (its PoW stops) and the registry stops refresh-ahead.
+  await server.close().catch(() => undefined);
+  accounts.close();
+  // A registration that outlived its call keeps solving in the background; it must not keep a
+  // host's orphaned server alive after the host left.
+  setTimeout(() => process.exit(0), 2_000).unref();
+}
+
+function parseArgs(argv: readonly string[]): { verbose: boolean; toolDeadlineMs: number } | string {
+  let verbose = false;
+  let toolDeadlineMs = defaultToolDeadlineMs;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--verbose') verbose = true;
+    else if (arg === '--tool-deadline-ms') {
+      const value = Number(argv[++i]);
+      if (!Number.isInteger(value) || value <= 0) return '--tool-deadline-ms needs a positive whole number of milliseconds';
+      toolDeadlineMs = value;
+    } else return `unknown argument ${JSON.stringify(arg)}`;
+  }
+  return { verbose, toolDeadlineMs };
+}
+
+let cachedVersion: string | undefined;
+
+async function packageVersion(): Promise<string> {
+  if (cachedVersion) return cachedVersion;
+  const raw = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
+  cachedVersion = z.object({ version: z.string() }).parse(JSON.parse(raw)).version;
+  return cachedVersion;
+}

@@ -1,0 +1,86 @@
+import type { ProgressUpdate } from '../operations/define-operation.js';
+
+/**
+ * MCP progress for one tool call. Hosts reset their ~60 s idle timer on each notification
+ * (Claude Code shows the message), so while an operation reports progress we send at most one
+ * notification per `minIntervalMs` and at least one per `heartbeatMs`, repeating the last message
+ * when the core went quiet. `progress` must increase with every notification (MCP 2025-06-18,
+ * "Progress"), so a heartbeat nudges it forward by a fraction.
+ */
+
+export interface ProgressNotice {
+  progressToken: string | number;
+  progress: number;
+  total?: number;
+  message: string;
+}
+
+export interface ProgressReporterOptions {
+  /** The request's `_meta.progressToken`; without one nothing is ever sent. */
+  progressToken: string | number | undefined;
+  send: (notice: ProgressNotice) => Promise<void>;
+  minIntervalMs?: number;
+  heartbeatMs?: number;
+  now?: () => number;
+}
+
+export interface ProgressReporter {
+  report(update: ProgressUpdate): void;
+  /** Stops the heartbeat; call when the tool call ends, whatever its outcome. */
+  stop(): void;
+}
+
+const noopReporter: ProgressReporter = { report() {}, stop() {} };
+
+/** A throttled, heartbeat-backed progress sender for one call (a no-op without a token). */
+export function createProgressReporter(options: ProgressReporterOptions): ProgressReporter {
+  const { progressToken, send } = options;
+  if (progressToken === undefined) return noopReporter;
+  const minIntervalMs = options.minIntervalMs ?? 1_000;
+  const heartbeatMs = options.heartbeatMs ?? 2_000;
+  const now = options.now ?? Date.now;
+
+  let latest: ProgressUpdate | undefined;
+  let lastSentAt = Number.NEGATIVE_INFINITY;
+  let lastProgress = Number.NEGATIVE_INFINITY;
+  let pending: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  const emit = (): void => {
+    if (stopped || !latest) return;
+    if (pending) clearTimeout(pending);
+    pending = undefined;
+    // Strictly increasing even when the core repeats itself or a heartbeat fires.
+    const progress = latest.progress > lastProgress ? latest.progress : lastProgress + 0.001;
+    lastProgress = progress;
+    lastSentAt = now();
+    // A proof of work can run past its mean; a total below progress would read as >100 %.
+    const total = latest.total !== undefined && latest.total > progress ? latest.total : undefined;
+    send({ progressToken, progress, ...(total !== undefined ? { total } : {}), message: latest.message }).catch(() => {
+      // The connection may be closing; progress is best effort and must never fail the call.
+    });
+    if (heartbeat) clearTimeout(heartbeat);
+    heartbeat = setTimeout(emit, heartbeatMs);
+    heartbeat.unref();
+  };
+
+  return {
+    report(update) {
+      if (stopped) return;
+      latest = update;
+      const wait = lastSentAt + minIntervalMs - now();
+      if (wait <= 0) {
+        emit();
+      } else if (!pending) {
+        pending = setTimeout(emit, wait);
+        pending.unref();
+      }
+    },
+    stop() {
+      stopped = true;
+      if (pending) clearTimeout(pending);
+      if (heartbeat) clearTimeout(heartbeat);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import { MailboxError } from '../errors.js';
+import { listHelpTopics, readHelpTopic } from '../help/index.js';
+import { listPresets } from '../jmap/load-preset.js';
+import type { Operation } from '../operations/define-operation.js';
+import { summarizeOperations } from '../operations/summarize-operations.js';
+import type { ResourceSources } from './resources.js';
+
+/** The real texts behind the resources: the same preset files and help topics the tools use. */
+export function createResourceSources(operations: readonly Operation<z.ZodObject, z.ZodType>[]): ResourceSources {
+  return {
+    helpTopics: () => listHelpTopics(),
+    readHelp: (topic) => readHelpTopic(topic, { tools: summarizeOperations(operations) }),
+    presets: async () => (await listPresets()).map(({ name, preset }) => ({ name, description: preset.description })),
+    readPreset: async (name) => {
+      const found = (await listPresets()).find((p) => p.name === name);
+      if (!found) {
+        throw new MailboxError({
+          code: 'preset_unknown',
+          message: `There is no preset named "${name}".`,
+          hint: 'List the resources, or call `help` with topic "presets".',
+        });
+      }
+      return JSON.stringify(found.preset, null, 2);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { listHelpTopics, readHelpTopic } from '../help/index.js';
+import { defineOperation } from './define-operation.js';
+import { summarizeOperations } from './summarize-operations.js';
+
+const helpInput = z.object({
+  topic: z
+    .string()
+    .optional()
+    .describe('One of: overview, tools, auth, jmap, presets, watch, multi_account, troubleshooting, security. Omit for the overview.'),
+});
+
+const helpOutput = z.object({
+  topic: z.string(),
+  text: z.string(),
+  topics: z.array(z.string()),
+});
+
+export const helpOperation = defineOperation({
+  name: 'help',
+  title: 'Help',
+  description:
+    'Built-in documentation: how to register, the JMAP cheatsheet, every preset with its variables, scheduled watching, several inboxes, troubleshooting of each error, and security rules. Call it when unsure; it needs no inbox.',
+  input: helpInput,
+  output: helpOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  cli: { positional: 'topic', textField: 'text' },
+  async run(input) {
+    const topic = input.topic ?? 'overview';
+    // Imported lazily by name to avoid a cycle: the tools topic is generated from the table itself.
+    const { operations } = await import('./index.js');
+    const text = await readHelpTopic(topic, { tools: summarizeOperations(operations) });
+    return { topic, text, topics: listHelpTopics() };
+  },
+});

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { MailboxError } from '../errors.js';
+import { usernameLength } from '../wire-constants.js';
+import type { PowProgress } from '../pow/pow-progress.js';
+import type { RegisterOutcome } from '../auth/account-registry.js';
+import { defineOperation, type OperationContext } from './define-operation.js';
+import { applyWatchChoice, watchReportSchema } from './watch-choice.js';
+
+const watchChoiceMessage =
+  'watch is required and is the operator\'s decision: "scheduled" installs a daily 09:00 job that wakes an agent to read the inbox; "on-demand" installs nothing. Ask the operator which they want.';
+
+const registerInput = z.object({
+  username: z
+    .string()
+    .min(usernameLength.min, `username must be ${usernameLength.min}–${usernameLength.max} characters`)
+    .max(usernameLength.max, `username must be ${usernameLength.min}–${usernameLength.max} characters`)
+    .optional()
+    .describe(
+      `Local part of the new inbox address, ${usernameLength.min}–${usernameLength.max} characters: lowercase letters, digits, ".", "-", "_", starting and ending with a letter or digit. Omit only when logging in with api_key.`,
+    ),
+  watch: z
+    .enum(['scheduled', 'on-demand'], { error: watchChoiceMessage })
+    .describe(watchChoiceMessage),
+  credentials_dir: z
+    .string()
+    .optional()
+    .describe('Directory for this inbox\'s credentials. Omit for the default; use a separate directory per additional inbox.'),
+  api_key: z
+    .string()
+    .optional()
+    .describe('Log in to an existing inbox (e.g. one created in the dashboard on a custom domain) instead of signing up. Only when the operator supplies it.'),
+});
+
+const registerOutput = z.looseObject({
+  mode: z.enum(['signup', 'login', 'existing']),
+  inbox: z.string(),
+  accountId: z.string(),
+  credentialsDir: z.string(),
+  credentialsFile: z.string(),
+  apiKeyMasked: z.string(),
+  watch: z.enum(['scheduled', 'on-demand']),
+  pow: z.object({ difficulty: z.number(), tried: z.number(), elapsedMs: z.number() }).optional(),
+  watchJob: watchReportSchema,
+  next: z.array(z.string()),
+});
+
+/** A one-line progress message for a running proof of work. */
+export function describePowProgress(p: PowProgress): string {
+  const eta = Number.isFinite(p.etaSeconds) ? `~${Math.max(1, Math.round(p.etaSeconds))} s left on average` : 'estimating';
+  return `Solving proof of work: ${p.tried} hashes tried (mean ${p.expected} for difficulty ${p.difficulty}), ${p.rate.toFixed(1)} hashes/s, ${eta}.`;
+}
+
+// Registrations that outlived a call's deadline keep running here, keyed by directory and input,
+// so the next identical call collects the result instead of starting a second proof of work.
+const pendingRegistrations = new Map<string, Promise<RegisterOutcome>>();
+
+async function registerWithinDeadline(
+  input: z.infer<typeof registerInput>,
+  ctx: OperationContext,
+): Promise<RegisterOutcome> {
+  const account = ctx.accounts.open(input.credentials_dir);
+  const key = JSON.stringify([account.dir, input.username ?? '', input.api_key ? 'key' : '']);
+  let lastProgress: PowProgress | undefined;
+  let pending = pendingRegistrations.get(key);
+  const worker = new AbortController();
+  if (!pending) {
+    pending = account.register(
+      {
+        ...(input.username !== undefined ? { username: input.username } : {}),
+        ...(input.api_key !== undefined ? { apiKey: input.api_key } : {}),
+        watch: input.watch,
+      },
+      {
+        signal: worker.signal,
+        onProgress: (p) => {
+          lastProgress = p;
+          ctx.progress({ progress: p.tried, total: p.expected, message: describePowProgress(p) });
+        },
+      },
+    );
+    pendingRegistrations.set(key, pending);
+    pending.then(
+      () => pendingRegistrations.delete(key),
+      () => pendingRegistrations.delete(key),
+    );
+  }
+  // A cancelled call stops the proof of work; a call that merely ran out of time leaves it running.
+  const onAbort = (): void => worker.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    if (ctx.deadlineMs === undefined) return await pending;
+    const deadline = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), ctx.deadlineMs);
+    });
+    const first = await Promise.race([pending, deadline]);
+    if (first !== 'late') return first;
+    pending.catch(() => undefined);
+    const tried = lastProgress ? `${lastProgress.tried} hashes tried, ` : '';
+    const eta = lastProgress ? describePowProgress(lastProgress) : '';
+    throw new MailboxError({
+      code: 'pow_too_slow',
+      message: `The proof of work is still running (${tried}it continues in the background). ${eta}`.trim(),
+      hint: 'Call register again with exactly the same arguments in a minute to collect the result; no work is lost.',
+      next: { operation: 'register', input: { ...input, api_key: input.api_key ? '<same key>' : undefined } },
+    });
+  } finally {
+    if (timer) clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+export const registerOperation = defineOperation({
+  name: 'register',
+  title: 'Register an inbox',
+  description: [
+    'Create this agent\'s own e-mail inbox (or log in to an existing one with api_key) and store its credentials locally. Call it once, before jmap_request.',
+    'It solves a proof of work (usually a few seconds to a minute; progress is reported) and afterwards renews tokens by itself.',
+    'watch is required and is the OPERATOR\'s choice: "scheduled" (a daily 09:00 job wakes an agent to read new mail) or "on-demand" (no job). Ask them if you do not know.',
+    'Calling again with the same username is harmless. A different username over existing credentials is refused, because it would lose access to the stored inbox: use a separate credentials_dir for a second inbox.',
+  ].join(' '),
+  input: registerInput,
+  output: registerOutput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  cli: {
+    extraFlags: [
+      { name: 'showApiKey', flag: '--show-api-key', describe: 'Print the full apiKey (operators only; never in logs).' },
+      { name: 'wakeCommand', flag: '--wake-command', describe: 'Agent command the daily job runs when mail arrived (watch=scheduled).', takesValue: true },
+    ],
+  },
+  async run(input, ctx) {
+    if (input.username === undefined && input.api_key === undefined) {
+      throw new MailboxError({
+        code: 'invalid_input',
+        message: 'register needs a username (to sign up) or an api_key (to log in to an existing inbox).',
+        hint: `Pass a username of ${usernameLength.min}–${usernameLength.max} characters.`,
+      });
+    }
+    const outcome = await registerWithinDeadline(input, ctx);
+    const wakeCommand = ctx.cliFlags?.wakeCommand;
+    const watchJob = await applyWatchChoice(outcome.credentialsDir, input.watch, ctx, typeof wakeCommand === 'string' ? wakeCommand : undefined);
+    const result = { ...outcome, watchJob, next: [...outcome.next, ...watchJob.next] };
+    if (ctx.cliFlags?.showApiKey === true) {
+      return { ...result, apiKey: await ctx.accounts.open(outcome.credentialsDir).revealApiKey() };
+    }
+    return result;
+  },
+});

@@ -1,0 +1,24 @@
+import type { z } from 'zod';
+import type { Operation } from './define-operation.js';
+
+/** A tool as the help text and generated docs describe it. */
+export interface ToolSummary {
+  name: string;
+  title: string;
+  description: string;
+  inputs: { name: string; cliFlag: string; required: boolean; describe: string }[];
+}
+
+/** Summarises the table for `help tools`, SKILL.md and the README. */
+export function summarizeOperations(ops: readonly Operation<z.ZodObject, z.ZodType>[]): ToolSummary[] {
+  return ops.map((op) => ({
+    name: op.name,
+    title: op.title,
+    description: op.description,
+    inputs: Object.entries(op.input.shape).map(([name, field]) => {
+      const schema = field as z.ZodType;
+      const cliFlag = op.cli?.positional === name ? `[${name}]` : op.cli?.flagNames?.[name] ?? `--${name.replace(/_/g, '-')}`;
+      return { name, cliFlag, required: !schema.safeParse(undefined).success, describe: schema.description ?? '' };
+    }),
+  }));
+}

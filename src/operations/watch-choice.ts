@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { toMailboxError } from '../errors.js';
+import type { WatchMode } from '../auth/account-registry.js';
+import type { OperationContext } from './define-operation.js';
+import { installWatch, removeWatchHint, watchStatus } from '../watch/index.js';
+
+/** What register reports about the daily job, whatever the watch choice. */
+export const watchReportSchema = z.object({
+  mode: z.enum(['scheduled', 'on-demand']),
+  installed: z.boolean(),
+  summary: z.string(),
+  verify: z.array(z.string()),
+  remove: z.string().optional(),
+  next: z.array(z.string()),
+});
+export type WatchReport = z.infer<typeof watchReportSchema>;
+
+/**
+ * Installs the daily job for `scheduled`, and for `on-demand` only reports a job left from before.
+ * A failure to install never undoes a registration: the inbox exists and its key is stored, so the
+ * report says what failed and how to install the job later.
+ */
+export async function applyWatchChoice(
+  credentialsDir: string,
+  mode: WatchMode,
+  ctx: OperationContext,
+  wakeCommand: string | undefined,
+): Promise<WatchReport> {
+  const env = ctx.configInputs.env ?? {};
+  const common = { credentialsDir, env, nodePath: ctx.install.nodePath, cliPath: ctx.install.cliPath };
+  try {
+    if (mode === 'scheduled') {
+      const status = await installWatch({ ...common, ...(wakeCommand ? { wakeCommand } : {}) });
+      return {
+        mode,
+        installed: status.installed,
+        summary: status.summary,
+        verify: status.verify,
+        remove: removeWatchHint(credentialsDir),
+        next: status.next,
+      };
+    }
+    const status = await watchStatus(common);
+    return {
+      mode,
+      installed: status.installed,
+      summary: status.installed
+        ? `on-demand: no job installed now, but a daily job from before still exists for this directory. ${status.summary}`
+        : 'on-demand: no scheduled job; read the inbox when asked.',
+      verify: status.verify,
+      ...(status.installed ? { remove: removeWatchHint(credentialsDir) } : {}),
+      next: [],
+    };
+  } catch (error) {
+    const failure = toMailboxError(error);
+    return {
+      mode,
+      installed: false,
+      summary: `The inbox is registered, but the daily job could not be set up: ${failure.message}`,
+      verify: [],
+      next: [failure.hint, 'agent-mailbox watch install --credentials-dir ' + JSON.stringify(credentialsDir)],
+    };
+  }
+}

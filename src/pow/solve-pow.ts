@@ -1,0 +1,136 @@
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import { MailboxError } from '../errors.js';
+import { computePowDigest, countLeadingZeroBits } from './pow-digest.js';
+import { powProgressAt, type PowProgress } from './pow-progress.js';
+import { powWorkerSource } from './pow-worker-source.js';
+
+export interface SolvePowInput {
+  /** The challenge text (the challenge JWT's `jti`, spec §2.5). */
+  challenge: string;
+  /** Required leading zero bits of the digest. */
+  difficulty: number;
+  /** Salt text; its UTF-8 bytes are the salt (§4.3). */
+  salt: string;
+  signal?: AbortSignal;
+  onProgress?: (progress: PowProgress) => void;
+  /** Worker threads to run; defaults to the machine's available parallelism. */
+  workers?: number;
+  /** How often progress is reported; at most 500 ms. */
+  progressIntervalMs?: number;
+}
+
+export interface PowSolution {
+  /** The smallest solving nonce, as a decimal string. */
+  nonce: string;
+  /** Lowercase hex of the 64-byte digest. */
+  powHex: string;
+  tried: number;
+  elapsedMs: number;
+}
+
+// Beyond 2^31 nonces the shared Int32 counter would wrap; at ~50 hashes/s that is over a year.
+const maxDifficulty = 30;
+
+const cancelledError = (cause: unknown): MailboxError =>
+  new MailboxError({
+    code: 'pow_cancelled',
+    message: 'The proof of work was cancelled before a solution was found.',
+    hint: 'Nothing was stored; run the same call again when ready.',
+    cause,
+  });
+
+/** Finds the smallest nonce whose scrypt digest has `difficulty` leading zero bits (spec §4.3). */
+export async function solvePow(input: SolvePowInput): Promise<PowSolution> {
+  const { challenge, difficulty, salt, signal } = input;
+  if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > maxDifficulty) {
+    throw new MailboxError({
+      code: 'bad_response',
+      message: `The auth host asked for a proof of work of difficulty ${difficulty}, outside 0–${maxDifficulty}.`,
+      hint: 'Check that --auth-url points at the Agent Mailbox auth host; retry later if it does.',
+    });
+  }
+  if (signal?.aborted) throw cancelledError(signal.reason);
+  const started = performance.now();
+  if (difficulty === 0) {
+    // Nonce 0 always satisfies difficulty 0: one hash in process, no worker start-up cost.
+    const digest = await computePowDigest(challenge, 0, salt);
+    if (signal?.aborted) throw cancelledError(signal.reason);
+    return { nonce: '0', powHex: digest.toString('hex'), tried: 1, elapsedMs: performance.now() - started };
+  }
+  return solveInWorkers(input, started);
+}
+
+function solveInWorkers(input: SolvePowInput, started: number): Promise<PowSolution> {
+  const { challenge, difficulty, salt, signal, onProgress } = input;
+  const count = Math.max(1, Math.floor(input.workers ?? availableParallelism()));
+  const shared = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
+  const cells = new Int32Array(shared);
+  Atomics.store(cells, 1, 0x7fffffff);
+  const interval = Math.min(500, Math.max(20, input.progressIntervalMs ?? 250));
+
+  return new Promise<PowSolution>((resolve, reject) => {
+    const workers: Worker[] = [];
+    let best: { nonce: number; powHex: string } | undefined;
+    let finished = 0;
+    let settled = false;
+    const elapsed = (): number => performance.now() - started;
+    const report = (): void => onProgress?.(powProgressAt(Atomics.load(cells, 2), difficulty, elapsed()));
+    const timer = onProgress ? setInterval(report, interval) : undefined;
+
+    const settle = (outcome: { solution: PowSolution } | { error: unknown }): void => {
+      if (settled) return;
+      settled = true;
+      Atomics.store(cells, 3, 1);
+      if (timer) clearInterval(timer);
+      signal?.removeEventListener('abort', onAbort);
+      // A native scryptSync cannot be interrupted; terminate() frees the thread after its current hash.
+      for (const worker of workers) void worker.terminate();
+      if ('solution' in outcome) resolve(outcome.solution);
+      else reject(outcome.error);
+    };
+    const onAbort = (): void => settle({ error: cancelledError(signal?.reason) });
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    for (let i = 0; i < count; i += 1) {
+      // execArgv: [] so a parent started with --input-type=module does not turn the CommonJS source into ESM.
+      const worker = new Worker(powWorkerSource, { eval: true, execArgv: [], workerData: { challenge, difficulty, salt, shared } });
+      workers.push(worker);
+      worker.on('message', (message: { nonce?: number; powHex?: string; done?: boolean }) => {
+        if (typeof message.nonce === 'number' && typeof message.powHex === 'string') {
+          if (!best || message.nonce < best.nonce) best = { nonce: message.nonce, powHex: message.powHex };
+          return;
+        }
+        if (message.done !== true) return;
+        finished += 1;
+        if (finished < count) return;
+        if (!best) {
+          settle({ error: internalError('every worker stopped without a solution') });
+          return;
+        }
+        const tried = Atomics.load(cells, 2);
+        onProgress?.(powProgressAt(tried, difficulty, elapsed()));
+        settle({ solution: { nonce: String(best.nonce), powHex: best.powHex, tried, elapsedMs: elapsed() } });
+      });
+      worker.on('error', (error) => settle({ error: internalError(error.message, error) }));
+      worker.on('exit', (code) => {
+        if (!settled && code !== 0) settle({ error: internalError(`a worker exited with code ${code}`) });
+      });
+    }
+  });
+}
+
+function internalError(what: string, cause?: unknown): MailboxError {
+  return new MailboxError({
+    code: 'internal',
+    message: `The proof-of-work search failed: ${what}.`,
+    hint: 'Run again; if it repeats, run with AGENT_MAILBOX_DEBUG=1 and report the output.',
+    cause,
+  });
+}
+
+/** True when `powHex` is a valid answer for `difficulty` (used by tests and the sandbox-free checks). */
+export function meetsDifficulty(powHex: string, difficulty: number): boolean {
+  return countLeadingZeroBits(Buffer.from(powHex, 'hex')) >= difficulty;
+}

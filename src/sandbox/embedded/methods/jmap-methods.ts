@@ -1,0 +1,19 @@
+import { blobMethods } from './blob-methods.js';
+import { emailReadMethods } from './email-read-methods.js';
+import { emailSetMethods } from './email-set-method.js';
+import { mailboxMethods } from './mailbox-methods.js';
+import type { MethodDefinition } from './method-context.js';
+import { searchSnippetMethods } from './search-snippet-method.js';
+import { submissionMethods } from './submission-methods.js';
+import { threadIdentityMethods } from './thread-identity-methods.js';
+
+/** Every method the embedded JMAP host answers, by name. */
+export const jmapMethods: Readonly<Record<string, MethodDefinition>> = {
+  ...threadIdentityMethods,
+  ...mailboxMethods,
+  ...emailReadMethods,
+  ...emailSetMethods,
+  ...searchSnippetMethods,
+  ...submissionMethods,
+  ...blobMethods,
+};

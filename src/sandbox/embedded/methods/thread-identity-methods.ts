@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { jmapCapabilities } from '../../../wire-constants.js';
+import { jmapLimits } from '../jmap-limits.js';
+import { checkObjectLimit, parseArgs, type MethodDefinition } from './method-context.js';
+import { changesMethod } from './changes-method.js';
+
+const getArgs = z.object({
+  accountId: z.string().optional(),
+  ids: z.array(z.string()).nullable().optional(),
+  properties: z.array(z.string()).nullable().optional(),
+});
+
+/** The single identity of an inbox; its id is the address, as Cyrus requires (cyrus.md). */
+export function identityOf(address: string): Record<string, unknown> {
+  return { id: address, name: '', email: address, replyTo: null, bcc: null, textSignature: '', htmlSignature: '', mayDelete: false };
+}
+
+/** Thread/get, Thread/changes, Identity/get and Core/echo. */
+export const threadIdentityMethods: Record<string, MethodDefinition> = {
+  'Core/echo': {
+    capability: jmapCapabilities.core,
+    async run(args) {
+      return { response: args };
+    },
+  },
+  'Thread/get': {
+    capability: jmapCapabilities.mail,
+    async run(args, ctx) {
+      const input = parseArgs(getArgs, args);
+      const all = [...new Set([...ctx.account.emails.values()].map((email) => email.threadId))];
+      const ids = input.ids ?? all;
+      checkObjectLimit(ids.length, jmapLimits.maxObjectsInGet, 'maxObjectsInGet');
+      const list: Record<string, unknown>[] = [];
+      const notFound: string[] = [];
+      for (const id of ids) {
+        const emailIds = ctx.account.threadEmailIds(id);
+        if (emailIds.length) list.push({ id, emailIds });
+        else notFound.push(id);
+      }
+      return { response: { accountId: ctx.account.address, state: ctx.account.changes.Thread.state, list, notFound } };
+    },
+  },
+  'Thread/changes': changesMethod('Thread'),
+  'Identity/get': {
+    capability: jmapCapabilities.submission,
+    async run(args, ctx) {
+      const input = parseArgs(getArgs, args);
+      const identity = identityOf(ctx.account.address);
+      const ids = input.ids ?? [ctx.account.address];
+      const list = ids.includes(ctx.account.address) ? [identity] : [];
+      const notFound = ids.filter((id) => id !== ctx.account.address);
+      // Identities never change in the sandbox, so the state is constant.
+      return { response: { accountId: ctx.account.address, state: '0', list, notFound } };
+    },
+  },
+};

@@ -1,0 +1,94 @@
+import type { Writable } from 'node:stream';
+import { SandboxError } from './auth/sandbox-error.js';
+import { authPaths } from '../wire-constants.js';
+import { startSandbox, type RunningSandbox, type SandboxBackendKind } from './start-sandbox.js';
+
+export interface SandboxCommandOptions {
+  authPort?: number;
+  apiPort?: number;
+  smtpPort?: number;
+  difficulty?: number;
+  domain?: string;
+  dataDir?: string;
+  json?: boolean;
+  backend?: SandboxBackendKind;
+  /** Session JWT lifetime in seconds. */
+  sessionTtl?: number;
+  /** Capability JWT lifetime in seconds. */
+  capabilityTtl?: number;
+}
+
+export interface SandboxCommandIo {
+  stdout: Writable;
+  stderr: Writable;
+  signal: AbortSignal;
+}
+
+/** The client's settings that point it at this sandbox (names as declared in src/config.ts). */
+export function sandboxClientEnv(sandbox: RunningSandbox): Record<string, string> {
+  return {
+    AGENT_MAILBOX_AUTH_URL: sandbox.authUrl,
+    AGENT_MAILBOX_API_URL: sandbox.apiUrl,
+    AGENT_MAILBOX_SCRYPT_SALT: sandbox.salt,
+    AGENT_MAILBOX_INBOX_DOMAIN: sandbox.domain,
+  };
+}
+
+/** `agent-mailbox sandbox`: runs the sandbox until `io.signal` aborts; 0 on a clean stop, 1 if it cannot start. */
+export async function runSandboxCommand(opts: SandboxCommandOptions, io: SandboxCommandIo): Promise<number> {
+  let sandbox: RunningSandbox;
+  try {
+    sandbox = await startSandbox({
+      ...(opts.authPort === undefined ? {} : { authPort: opts.authPort }),
+      ...(opts.apiPort === undefined ? {} : { apiPort: opts.apiPort }),
+      ...(opts.smtpPort === undefined ? {} : { smtpPort: opts.smtpPort }),
+      ...(opts.difficulty === undefined ? {} : { difficulty: opts.difficulty }),
+      ...(opts.domain === undefined ? {} : { domain: opts.domain }),
+      ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
+      ...(opts.backend === undefined ? {} : { backend: opts.backend }),
+      ...(opts.sessionTtl === undefined ? {} : { sessionTtlSeconds: opts.sessionTtl }),
+      ...(opts.capabilityTtl === undefined ? {} : { capabilityTtlSeconds: opts.capabilityTtl }),
+      log: (line) => io.stderr.write(`${line}\n`),
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = error instanceof SandboxError ? error.hint : 'Check that the ports are free and the data directory is writable; the error above says which.';
+    io.stderr.write(`agent-mailbox sandbox: ${message}\n${hint}\n`);
+    return 1;
+  }
+
+  const env = sandboxClientEnv(sandbox);
+  if (opts.json) {
+    const { authUrl, apiUrl, smtpPort, difficulty, salt, domain, backend } = sandbox;
+    io.stdout.write(`${JSON.stringify({ authUrl, apiUrl, smtpPort, difficulty, salt, domain, backend, env })}\n`);
+  } else {
+    io.stdout.write(renderBanner(sandbox, env, opts.dataDir));
+  }
+
+  if (!io.signal.aborted) {
+    await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }));
+  }
+  await sandbox.close();
+  if (!opts.json) io.stdout.write('Sandbox stopped.\n');
+  return 0;
+}
+
+function renderBanner(sandbox: RunningSandbox, env: Record<string, string>, dataDir: string | undefined): string {
+  const exports = Object.entries(env).map(([name, value]) => `  export ${name}=${value}`);
+  return [
+    'Agent Mailbox sandbox is running (loopback only).',
+    '',
+    `  auth host   ${sandbox.authUrl}   (POST ${authPaths.challenge}, ${authPaths.session}, ${authPaths.capability})`,
+    `  JMAP host   ${sandbox.apiUrl}   (GET /.well-known/jmap)`,
+    `  SMTP        127.0.0.1:${sandbox.smtpPort}   (mail in for *@${sandbox.domain})`,
+    `  backend     ${sandbox.backend}; proof-of-work difficulty ${sandbox.difficulty}`,
+    `  storage     ${dataDir === undefined ? 'in memory (gone when it stops; use --data-dir to keep it)' : dataDir}`,
+    '',
+    'Point the client at it from another shell:',
+    ...exports,
+    '  agent-mailbox register --username my-agent-01 --watch on-demand',
+    '',
+    'Press Ctrl+C to stop.',
+    '',
+  ].join('\n');
+}

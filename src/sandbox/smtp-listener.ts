@@ -1,0 +1,91 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+
+/** What the SMTP listener needs from the rest of the sandbox. */
+export interface SmtpListenerOptions {
+  port: number;
+  domain: string;
+  /** Whether the full address is a sandbox inbox. */
+  isInbox(address: string): boolean;
+  deliver(raw: Buffer, envelope: { from: string; to: string[] }): Promise<{ accepted: string[]; rejected: string[] }>;
+  log(line: string): void;
+  /** Largest message accepted, in bytes. */
+  maxMessageBytes?: number;
+}
+
+export interface SmtpListener {
+  port: number;
+  close(): Promise<void>;
+}
+
+const defaultMaxMessageBytes = 25 * 1024 * 1024;
+
+/** An error smtp-server turns into the given reply code. */
+function smtpError(responseCode: number, message: string): Error {
+  return Object.assign(new Error(message), { responseCode });
+}
+
+/**
+ * Mail from the outside world into sandbox inboxes. Loopback only, so no AUTH and no STARTTLS;
+ * recipients are checked at RCPT so a sender learns at once which addresses bounce (RFC 5321 §3.3).
+ */
+export async function startSmtpListener(options: SmtpListenerOptions): Promise<SmtpListener> {
+  const domain = options.domain.toLowerCase();
+  const maxBytes = options.maxMessageBytes ?? defaultMaxMessageBytes;
+  const server = new SMTPServer({
+    name: domain,
+    banner: 'agent-mailbox sandbox',
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    authOptional: true,
+    size: maxBytes,
+    logger: false,
+    // close() waits this long for open sessions before cutting them; shutdown should be prompt.
+    closeTimeout: 2000,
+    onRcptTo(address: SMTPServerAddress, _session, callback) {
+      const recipient = address.address;
+      const at = recipient.lastIndexOf('@');
+      if (at < 0 || recipient.slice(at + 1).toLowerCase() !== domain) {
+        return callback(smtpError(550, `5.7.1 <${recipient}>: relay access denied; this sandbox only accepts mail for @${domain}`));
+      }
+      if (!options.isInbox(recipient)) {
+        return callback(smtpError(550, `5.1.1 <${recipient}>: no such inbox in this sandbox`));
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('error', (error: Error) => callback(error));
+      stream.on('end', () => {
+        if (stream.sizeExceeded) return callback(smtpError(552, `5.3.4 message exceeds the sandbox's limit of ${maxBytes} bytes`));
+        const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
+        // Inbox addresses are all lowercase (usernamePattern, lowercased domain), so this is their stored spelling.
+        const to = session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase());
+        options
+          .deliver(Buffer.concat(chunks), { from, to })
+          .then((result) => {
+            options.log(`sandbox smtp: delivered to ${result.accepted.join(', ') || 'nobody'}${result.rejected.length ? `, rejected ${result.rejected.join(', ')}` : ''}`);
+            if (result.accepted.length === 0) return callback(smtpError(550, '5.1.1 no recipient could be delivered to'));
+            callback(null, 'queued in the sandbox');
+          })
+          .catch((error: unknown) => {
+            options.log(`sandbox smtp: delivery failed: ${error instanceof Error ? error.message : String(error)}`);
+            callback(smtpError(451, '4.3.0 the sandbox could not store the message; try again'));
+          });
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (error: Error) => options.log(`sandbox smtp: ${error.message}`));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,188 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { liveScryptSalt } from '../wire-constants.js';
+import { AccountStore } from './auth/account-store.js';
+import type { AuthStats } from './auth/auth-host-context.js';
+import { createAuthHost, type AuthHost } from './auth/create-auth-host.js';
+import { ensurePrivateDir } from './auth/json-file-store.js';
+import { SandboxError } from './auth/sandbox-error.js';
+import { defaultRateLimit, type RateLimit } from './auth/rate-limiter.js';
+import { loadOrCreateSigningKey } from './auth/signing-key.js';
+import { defaultTokenLifetimes } from './auth/token-service.js';
+import type { BackendContext, MailBackend, OutboxEntry } from './mail-backend.js';
+import { startSmtpListener, type SmtpListener } from './smtp-listener.js';
+
+export type SandboxBackendKind = 'embedded' | 'cyrus';
+
+export interface SandboxOptions {
+  authPort?: number;
+  apiPort?: number;
+  smtpPort?: number;
+  /** Leading zero bits per challenge; 7 keeps a demo sign-up to a few seconds on 2 cores. */
+  difficulty?: number;
+  salt?: string;
+  domain?: string;
+  /** Keeps the signing key, accounts and mail across restarts; in memory when absent. */
+  dataDir?: string;
+  challengeTtlSeconds?: number;
+  sessionTtlSeconds?: number;
+  capabilityTtlSeconds?: number;
+  backend?: SandboxBackendKind;
+  /** Token bucket on POST /api/v1/challenge; `false` turns it off. */
+  rateLimit?: RateLimit | false;
+  log?: (line: string) => void;
+  /** Replaces the backend switch (tests of the auth host alone use a tiny fake store). */
+  createBackend?: (ctx: BackendContext) => Promise<MailBackend>;
+}
+
+export interface RunningSandbox {
+  authUrl: string;
+  apiUrl: string;
+  smtpPort: number;
+  difficulty: number;
+  salt: string;
+  domain: string;
+  backend: SandboxBackendKind;
+  stats(): AuthStats;
+  outbox(): Promise<OutboxEntry[]>;
+  close(): Promise<void>;
+}
+
+/** `.test` is reserved for testing (RFC 2606 §2), so sandbox mail can never reach a real domain. */
+export const defaultSandboxDomain = 'agent-mailbox.test';
+export const defaultSandboxDifficulty = 7;
+
+/** The one backend switch: the embedded JMAP store, or Cyrus IMAP behind a JMAP gateway. */
+async function createMailBackend(kind: SandboxBackendKind, ctx: BackendContext): Promise<MailBackend> {
+  if (kind === 'embedded') {
+    const { createEmbeddedBackend } = await import('./embedded/create-embedded-backend.js');
+    return createEmbeddedBackend(ctx);
+  }
+  // Resolved at run time so this module builds before the Cyrus backend exists.
+  const url = new URL('./cyrus/create-cyrus-backend.js', import.meta.url);
+  let module: unknown;
+  try {
+    module = await import(url.href);
+  } catch (cause) {
+    throw new SandboxError('The Cyrus backend of the sandbox is not available in this build.', 'Start the sandbox with --backend embedded (the default).', undefined, { cause });
+  }
+  const factory = (module as { createCyrusBackend?: unknown }).createCyrusBackend;
+  if (typeof factory !== 'function') throw new Error(`${url.href} exports no createCyrusBackend`);
+  return (factory as (ctx: BackendContext) => Promise<MailBackend>)(ctx);
+}
+
+/** Starts the auth host, the JMAP host and the SMTP listener on 127.0.0.1 (port 0 unless told). */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const log = options.log ?? (() => {});
+  const difficulty = options.difficulty ?? defaultSandboxDifficulty;
+  const salt = options.salt ?? liveScryptSalt;
+  const domain = (options.domain ?? defaultSandboxDomain).toLowerCase();
+  const kind = options.backend ?? 'embedded';
+  checkOptions(difficulty, domain);
+  const authDir = options.dataDir === undefined ? undefined : join(options.dataDir, 'auth');
+  if (options.dataDir !== undefined) await ensurePrivateDir(options.dataDir);
+
+  const key = await loadOrCreateSigningKey(authDir);
+  const accounts = await AccountStore.open(authDir);
+  const cleanups: Array<() => Promise<void>> = [];
+  const closeAll = async (): Promise<void> => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((error: unknown) => log(`sandbox: close failed: ${String(error)}`));
+  };
+
+  try {
+    let apiUrl = '';
+    let authHost: AuthHost | undefined;
+    const ctx: BackendContext = {
+      domain,
+      verifyCapability: (bearer) => {
+        if (!authHost) throw new Error('the auth host is not ready yet');
+        return authHost.verifyCapability(bearer);
+      },
+      publicApiUrl: () => apiUrl,
+      log,
+      ...(options.dataDir === undefined ? {} : { dataDir: join(options.dataDir, 'mail') }),
+    };
+    const backend = await (options.createBackend ?? ((c) => createMailBackend(kind, c)))(ctx);
+    cleanups.push(() => backend.close());
+
+    const host = createAuthHost({
+      key,
+      accounts,
+      lifetimes: {
+        challengeSeconds: options.challengeTtlSeconds ?? defaultTokenLifetimes.challengeSeconds,
+        sessionSeconds: options.sessionTtlSeconds ?? defaultTokenLifetimes.sessionSeconds,
+        capabilitySeconds: options.capabilityTtlSeconds ?? defaultTokenLifetimes.capabilitySeconds,
+      },
+      difficulty,
+      salt,
+      domain,
+      rateLimit: options.rateLimit ?? defaultRateLimit,
+      createInbox: (address) => backend.createInbox(address),
+      log,
+    });
+    authHost = host;
+
+    const authServer = await listenHttp(options.authPort ?? 0, (req, res) => host.handle(req, res));
+    cleanups.push(() => closeHttp(authServer));
+    const apiServer = await listenHttp(options.apiPort ?? 0, (req, res) => backend.handle(req, res));
+    cleanups.push(() => closeHttp(apiServer));
+    apiUrl = `http://127.0.0.1:${(apiServer.address() as AddressInfo).port}`;
+    const authUrl = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;
+
+    const smtp: SmtpListener = await startSmtpListener({
+      port: options.smtpPort ?? 0,
+      domain,
+      isInbox: (address) => accounts.hasAddress(address),
+      deliver: (raw, envelope) => backend.deliverInbound(raw, envelope),
+      log,
+    });
+    cleanups.push(() => smtp.close());
+    log(`sandbox: auth ${authUrl}, JMAP ${apiUrl}, SMTP 127.0.0.1:${smtp.port}, backend ${backend.kind}, difficulty ${difficulty}`);
+
+    let closing: Promise<void> | undefined;
+    return {
+      authUrl,
+      apiUrl,
+      smtpPort: smtp.port,
+      difficulty,
+      salt,
+      domain,
+      backend: backend.kind,
+      stats: () => host.stats(),
+      outbox: () => backend.outbox(),
+      close: () => (closing ??= closeAll()),
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+function checkOptions(difficulty: number, domain: string): void {
+  if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > 32) {
+    throw new SandboxError(`Difficulty ${difficulty} is out of range.`, 'Pass a whole number of leading zero bits from 0 to 32 (7 is a few seconds on 2 cores).');
+  }
+  if (!/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/.test(domain)) {
+    throw new SandboxError(`"${domain}" is not a domain name.`, 'Pass a domain such as agent-mailbox.test (a reserved test domain is safest).');
+  }
+}
+
+function listenHttp(port: number, handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Server> {
+  const server = createServer(handler);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+function closeHttp(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Idle keep-alive sockets (fetch keeps them) would otherwise hold close() open.
+    server.closeAllConnections();
+  });
+}

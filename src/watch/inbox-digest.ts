@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { fenceUntrusted, newUntrustedMarker, untrustedNotice } from '../jmap/fence-untrusted.js';
+import type { NewMail } from './fetch-new-mail.js';
+
+export interface DigestInput {
+  inbox?: string;
+  mail: NewMail;
+  generatedAt: Date;
+  /** When the last successful wake ran; absent on the first run. */
+  since?: string;
+}
+
+/**
+ * The digest the woken agent reads first: sender, subject and date only. Sender and subject are
+ * written by strangers, so each is fenced with one per-digest random marker.
+ */
+export function renderInboxDigest(input: DigestInput, marker: string = newUntrustedMarker()): string {
+  const { mail } = input;
+  const window = input.since
+    ? `since the last successful check (${input.since})`
+    : mail.mode === 'changes'
+      ? 'since the last successful check'
+      : 'in the last 24 hours (first check)';
+  const lines = [
+    `# New mail${input.inbox ? ` for ${input.inbox}` : ''}`,
+    '',
+    `Written ${input.generatedAt.toISOString()} by \`agent-mailbox wake\`: ${mail.total} new message${mail.total === 1 ? '' : 's'} ${window}.`,
+  ];
+  if (mail.total === 0) return `${lines.join('\n')}\n`;
+  lines.push('', untrustedNotice(marker));
+  mail.items.forEach((item, index) => {
+    lines.push('', `## ${index + 1}. received ${item.receivedAt || 'at an unknown time'} (id ${item.id})`, 'From:', fenceUntrusted(item.from, marker), 'Subject:', fenceUntrusted(item.subject, marker));
+  });
+  if (mail.total > mail.items.length) lines.push('', `…and ${mail.total - mail.items.length} more; list them with jmap_request (preset list_new).`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes the digest atomically, readable by this user only (mail metadata is private). */
+export async function writeInboxDigest(file: string, text: string): Promise<void> {
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, text, { mode: 0o600 });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

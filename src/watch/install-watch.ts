@@ -1,0 +1,194 @@
+import { access } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { MailboxError } from '../errors.js';
+import { buildCronLine, commandOfCronLine, findCronEntry, removeCronEntry, upsertCronEntry } from './crontab-entries.js';
+import { noCrontabError, readCrontab, writeCrontab, type CrontabProgram } from './crontab-program.js';
+import { proposeWakeCommand, type WakeCommandProposal } from './propose-wake-command.js';
+import { shellQuote } from './shell-quote.js';
+import { wakePrompt } from './wake-prompt.js';
+import { dailySchedule, nextDailyRun, watchMarker } from './watch-marker.js';
+import { readWatchSettings, watchPaths, writeWatchSettings } from './watch-settings.js';
+
+/** Where the job lives and what it runs; every path ends up absolute in the crontab line. */
+export interface WatchTarget {
+  credentialsDir: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Absolute node binary (process.execPath at the entry). */
+  nodePath: string;
+  /** Absolute CLI entry (dist/bin.js). */
+  cliPath: string;
+  /** Defaults to env AGENT_MAILBOX_CRONTAB, then `crontab` on PATH. */
+  crontabBin?: string;
+  now?: Date;
+}
+
+export interface InstallWatchOptions extends WatchTarget {
+  /** The operator's agent command; else env AGENT_MAILBOX_WAKE_COMMAND; else the one stored before. */
+  wakeCommand?: string;
+}
+
+export interface WatchStatus {
+  credentialsDir: string;
+  mechanism: 'crontab' | 'unavailable';
+  crontabAvailable: boolean;
+  installed: boolean;
+  /** True when this call edited the crontab (install/remove); false when it was already so. */
+  changed: boolean;
+  marker: string;
+  schedule: string;
+  line?: string;
+  /** The entry's shell command as cron runs it (for `env -i sh -c '<command>'`). */
+  command?: string;
+  nextRun?: string;
+  wakeCommand?: string;
+  hasCredentials: boolean;
+  logPath: string;
+  digestPath: string;
+  settingsPath: string;
+  /** The read-only prompt for a host's own scheduler (no digest: the agent lists new mail itself). */
+  hostPrompt: string;
+  proposal?: WakeCommandProposal;
+  summary: string;
+  verify: string[];
+  remove: string;
+  next: string[];
+}
+
+/** The command that removes the job of a credentials directory. */
+export function removeWatchHint(credentialsDir: string): string {
+  return `agent-mailbox watch remove --credentials-dir ${shellQuote(resolve(credentialsDir))}`;
+}
+
+/** Installs (or refreshes) the daily crontab entry of a credentials directory; idempotent. */
+export async function installWatch(options: InstallWatchOptions): Promise<WatchStatus> {
+  const dir = absoluteDir(options);
+  const program = crontabProgram(options);
+  const stored = await readWatchSettings(dir);
+  const envCommand = options.env.AGENT_MAILBOX_WAKE_COMMAND;
+  const wakeCommand = nonEmpty(options.wakeCommand) ?? nonEmpty(envCommand) ?? stored.wakeCommand;
+  const path = nonEmpty(options.env.PATH) ?? stored.path;
+  await writeWatchSettings(dir, {
+    ...stored,
+    ...(wakeCommand ? { wakeCommand } : {}),
+    ...(path ? { path } : {}),
+    updatedAt: (options.now ?? new Date()).toISOString(),
+  });
+  const current = await readCrontab(program);
+  if (current === undefined) throw noCrontabError(program.bin);
+  const marker = watchMarker(dir);
+  const line = entryLine(options, dir, marker);
+  const changed = findCronEntry(current, marker) !== line;
+  if (changed) await writeCrontab(program, upsertCronEntry(current, marker, line));
+  return describe(options, dir, await readCrontab(program), changed);
+}
+
+/** Removes exactly this directory's crontab entry; other lines stay as they were. */
+export async function removeWatch(target: WatchTarget): Promise<WatchStatus> {
+  const dir = absoluteDir(target);
+  const program = crontabProgram(target);
+  const current = await readCrontab(program);
+  if (current === undefined) return describe(target, dir, undefined, false);
+  const marker = watchMarker(dir);
+  const changed = findCronEntry(current, marker) !== undefined;
+  if (changed) await writeCrontab(program, removeCronEntry(current, marker));
+  return describe(target, dir, await readCrontab(program), changed);
+}
+
+/** Reports whether the job is installed, when it runs next, and how to verify and remove it. */
+export async function watchStatus(target: WatchTarget): Promise<WatchStatus> {
+  const dir = absoluteDir(target);
+  return describe(target, dir, await readCrontab(crontabProgram(target)), false);
+}
+
+function entryLine(target: WatchTarget, dir: string, marker: string): string {
+  for (const [name, value] of [['node binary', target.nodePath], ['CLI entry', target.cliPath]] as const) {
+    if (!isAbsolute(value)) {
+      throw new MailboxError({
+        code: 'watch_failed',
+        message: `The ${name} path "${value}" is not absolute; cron runs with no PATH and could not find it.`,
+        hint: 'Run the command through its installed `agent-mailbox` binary or with an absolute path to node.',
+      });
+    }
+  }
+  const logPath = watchPaths(dir).log;
+  return buildCronLine({ schedule: dailySchedule, nodePath: target.nodePath, cliPath: target.cliPath, credentialsDir: dir, logPath, marker });
+}
+
+async function describe(target: WatchTarget, dir: string, crontab: string | undefined, changed: boolean): Promise<WatchStatus> {
+  const paths = watchPaths(dir);
+  const marker = watchMarker(dir);
+  const settings = await readWatchSettings(dir);
+  const hasCredentials = await exists(join(dir, 'credentials.json'));
+  const line = crontab === undefined ? undefined : findCronEntry(crontab, marker);
+  const installed = line !== undefined;
+  const proposal = settings.wakeCommand ? undefined : proposeWakeCommand(target.env, marker.slice(-8));
+  const dirArg = shellQuote(dir);
+  const verify = crontab === undefined
+    ? [`agent-mailbox watch status --credentials-dir ${dirArg}`]
+    : ['crontab -l', `agent-mailbox watch status --credentials-dir ${dirArg}`];
+  const next: string[] = [];
+  let summary: string;
+  if (crontab === undefined) {
+    summary = 'No crontab program on this machine, so no daily job is installed.';
+    next.push(`Keep \`agent-mailbox watch run --credentials-dir ${dirArg}\` running: it fires the wake at 09:00 every day while it runs.`);
+  } else if (installed) {
+    const next9 = nextDailyRun(target.now ?? new Date()).toString();
+    summary = `A crontab job runs \`agent-mailbox wake\` for this inbox every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
+    summary += settings.wakeCommand
+      ? ' When new mail arrived it starts the configured agent command with a fixed read-only prompt.'
+      : ` No agent command is configured: it only writes the digest to ${paths.digest}.`;
+  } else {
+    summary = 'No daily job is installed for this credentials directory.';
+    next.push(`agent-mailbox watch install --credentials-dir ${dirArg} [--wake-command '<agent command with {prompt}>']`);
+  }
+  if (!settings.wakeCommand) {
+    next.push(
+      proposal
+        ? `${proposal.hostName} detected (${proposal.detectedBy}). To let the job wake it, the operator may run: agent-mailbox watch install --credentials-dir ${dirArg} --wake-command ${shellQuote(proposal.wakeCommand)}. ${proposal.hostScheduler}`
+        : `To wake an agent when mail arrives, the operator runs: agent-mailbox watch install --credentials-dir ${dirArg} --wake-command '<agent command; {prompt} becomes the prompt>'.`,
+    );
+  }
+  if (!hasCredentials) next.push(`No credentials.json in ${dir} yet: register first, or the job has nothing to read.`);
+  return {
+    credentialsDir: dir,
+    mechanism: crontab === undefined ? 'unavailable' : 'crontab',
+    crontabAvailable: crontab !== undefined,
+    installed,
+    changed,
+    marker,
+    schedule: dailySchedule,
+    ...(line !== undefined ? { line, command: commandOfCronLine(line), nextRun: nextDailyRun(target.now ?? new Date()).toISOString() } : {}),
+    ...(settings.wakeCommand ? { wakeCommand: settings.wakeCommand } : {}),
+    hasCredentials,
+    logPath: paths.log,
+    digestPath: paths.digest,
+    settingsPath: paths.settings,
+    hostPrompt: wakePrompt({ credentialsDir: dir }),
+    ...(proposal ? { proposal } : {}),
+    summary,
+    verify,
+    remove: removeWatchHint(dir),
+    next,
+  };
+}
+
+function crontabProgram(target: WatchTarget): CrontabProgram {
+  return { bin: target.crontabBin ?? nonEmpty(target.env.AGENT_MAILBOX_CRONTAB) ?? 'crontab', env: target.env };
+}
+
+function absoluteDir(target: WatchTarget): string {
+  return resolve(target.credentialsDir);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { shellQuote } from './shell-quote.js';
+
+export interface RunWakeCommandOptions {
+  /** The operator's command line, run by /bin/sh; placeholders are replaced shell-quoted. */
+  command: string;
+  prompt: string;
+  digestPath: string;
+  credentialsDir: string;
+  /** The environment of the wake process; PATH may be replaced by `path`. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** PATH recorded at install time (cron's own PATH is nearly empty). */
+  path?: string;
+  /** Receives the agent's stdout and stderr (the CLI passes stderr, which cron appends to wake.log). */
+  output?: { write(text: string): unknown };
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface WakeCommandRun {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+/** The command line with `{prompt}`, `{digest}` and `{credentials_dir}` replaced, each shell-quoted. */
+export function expandWakeCommand(command: string, values: { prompt: string; digestPath: string; credentialsDir: string }): string {
+  return command
+    .replaceAll('{prompt}', shellQuote(values.prompt))
+    .replaceAll('{digest}', shellQuote(values.digestPath))
+    .replaceAll('{credentials_dir}', shellQuote(values.credentialsDir));
+}
+
+/** Runs the agent command once and reports how it ended; never throws for a non-zero exit. */
+export function runWakeCommand(options: RunWakeCommandOptions): Promise<WakeCommandRun> {
+  const line = expandWakeCommand(options.command, options);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
+  if (options.path) env.PATH = options.path;
+  env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
+  env.AGENT_MAILBOX_WAKE_PROMPT = options.prompt;
+  env.AGENT_MAILBOX_DIGEST = options.digestPath;
+  env.AGENT_MAILBOX_CREDENTIALS_DIR = options.credentialsDir;
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    // Its own process group, so a timeout or cancel stops the agent and everything it started.
+    const child = spawn('/bin/sh', ['-c', line], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let timedOut = false;
+    const kill = (): void => {
+      if (child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, 'SIGTERM');
+        } catch {
+          child.kill('SIGTERM');
+        }
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, options.timeoutMs ?? 30 * 60_000);
+    const onAbort = (): void => kill();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (d: Buffer) => options.output?.write(d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => options.output?.write(d.toString('utf8')));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (exitCode, signal) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve({ exitCode, signal, timedOut, durationMs: Date.now() - started });
+    });
+  });
+}

@@ -1,0 +1,156 @@
+import { resolve } from 'node:path';
+import type { Account } from '../auth/account-registry.js';
+import { tryAcquireLock } from '../credentials/directory-lock.js';
+import type { Logger } from '../log.js';
+import { fetchNewMail, type JmapCaller, type NewMail } from './fetch-new-mail.js';
+import { renderInboxDigest, writeInboxDigest } from './inbox-digest.js';
+import { shellQuote } from './shell-quote.js';
+import { runWakeCommand, type WakeCommandRun } from './run-wake-command.js';
+import { wakePrompt } from './wake-prompt.js';
+import { createWakeJmap } from './wake-jmap.js';
+import { readWatchSettings, watchPaths } from './watch-settings.js';
+
+/** The account's JMAP access as the wake uses it. */
+export interface WakeJmap extends JmapCaller {
+  /** The JMAP account id (from the session). */
+  accountId(): Promise<string>;
+}
+
+export interface WakeOptions {
+  credentialsDir: string;
+  account: Account;
+  /** Defaults to the shared JmapClient of the account (tests may pass their own). */
+  jmap?: WakeJmap;
+  /** The wake process's environment (cron gives almost none); passed on to the agent command. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Operator override (CLI flag); else env AGENT_MAILBOX_WAKE_COMMAND; else watch.json. */
+  wakeCommand?: string;
+  log: Logger;
+  now?: () => Date;
+  signal?: AbortSignal;
+  agentOutput?: { write(text: string): unknown };
+  agentTimeoutMs?: number;
+}
+
+export interface WakeResult {
+  credentialsDir: string;
+  inbox?: string;
+  /** skipped: another wake of this directory was running (cron and `watch run` both set up). */
+  mode: NewMail['mode'] | 'skipped';
+  newMail: number;
+  digestPath: string;
+  agent: { ran: boolean; command?: string; exitCode?: number | null; timedOut?: boolean; durationMs?: number; reason: string };
+  /** True when wakeState moved forward, so this mail is not reported again. */
+  stateAdvanced: boolean;
+  state: string;
+  summary: string;
+  next: string[];
+}
+
+/**
+ * One wake: new mail by JMAP state → digest → (only with new mail) the operator's agent command
+ * with the fixed read-only prompt → state stored only after exit 0, so a failed run is retried.
+ */
+export async function wake(options: WakeOptions): Promise<WakeResult> {
+  const dir = resolve(options.credentialsDir);
+  // Fails with credentials_missing before the lock would create the directory.
+  await options.account.credentials();
+  // One wake per directory at a time, so an overlapping run never starts the agent twice.
+  const release = await tryAcquireLock(dir, 'wake');
+  if (!release) {
+    const digestPath = watchPaths(dir).digest;
+    return {
+      credentialsDir: dir,
+      mode: 'skipped',
+      newMail: 0,
+      digestPath,
+      agent: { ran: false, reason: 'another wake of this inbox is running' },
+      stateAdvanced: false,
+      state: (await options.account.readState()).wakeState ?? '',
+      summary: 'Another wake of this inbox is still running; this one did nothing.',
+      next: [],
+    };
+  }
+  try {
+    return await wakeLocked(options, dir);
+  } finally {
+    await release();
+  }
+}
+
+async function wakeLocked(options: WakeOptions, dir: string): Promise<WakeResult> {
+  const now = options.now ?? (() => new Date());
+  const startedAt = now();
+  const { account, log } = options;
+  const [credentials, state, settings] = await Promise.all([account.credentials(), account.readState(), readWatchSettings(dir)]);
+  const inbox = credentials.inbox ?? credentials.accountId;
+  const jmap = options.jmap ?? (await createWakeJmap(account, log, options.signal));
+  const mail = await fetchNewMail({
+    jmap,
+    accountId: await jmap.accountId(),
+    ...(state.wakeState !== undefined ? { sinceState: state.wakeState } : {}),
+    now: startedAt,
+  });
+  const paths = watchPaths(dir);
+  await writeInboxDigest(paths.digest, renderInboxDigest({ ...(inbox ? { inbox } : {}), mail, generatedAt: startedAt, ...(state.lastWakeAt ? { since: state.lastWakeAt } : {}) }));
+  log.info(`wake: ${mail.total} new message(s) (${mail.mode}); digest at ${paths.digest}`);
+
+  const command = nonEmpty(options.wakeCommand) ?? nonEmpty(options.env.AGENT_MAILBOX_WAKE_COMMAND) ?? settings.wakeCommand;
+  const base = { credentialsDir: dir, ...(inbox ? { inbox } : {}), mode: mail.mode, newMail: mail.total, digestPath: paths.digest, state: mail.state };
+  const advance = async (): Promise<void> => {
+    await account.updateState((s) => ({ ...s, wakeState: mail.state, lastWakeAt: startedAt.toISOString() }));
+  };
+
+  if (mail.total === 0) {
+    await advance();
+    return { ...base, agent: { ran: false, reason: 'no new mail' }, stateAdvanced: true, summary: 'No new mail since the last check; no agent was started.', next: [] };
+  }
+  if (!command) {
+    await advance();
+    return {
+      ...base,
+      agent: { ran: false, reason: 'no wake command configured' },
+      stateAdvanced: true,
+      summary: `${mail.total} new message(s); the digest is at ${paths.digest}. No agent command is configured, so nobody was woken.`,
+      next: [`To wake an agent next time, the operator runs: agent-mailbox watch install --credentials-dir ${shellQuote(dir)} --wake-command '<command with {prompt}>'`],
+    };
+  }
+
+  const prompt = wakePrompt({ credentialsDir: dir, ...(inbox ? { inbox } : {}), digestPath: paths.digest });
+  log.info(`wake: starting the agent command for ${mail.total} new message(s)`);
+  let run: WakeCommandRun;
+  try {
+    run = await runWakeCommand({
+      command,
+      prompt,
+      digestPath: paths.digest,
+      credentialsDir: dir,
+      env: options.env,
+      ...(settings.path ? { path: settings.path } : {}),
+      ...(options.agentOutput ? { output: options.agentOutput } : {}),
+      ...(options.agentTimeoutMs ? { timeoutMs: options.agentTimeoutMs } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    run = { exitCode: null, signal: null, timedOut: false, durationMs: 0 };
+    log.error(`wake: could not start the agent command: ${(error as Error).message}`);
+  }
+  const agent = { ran: true, command, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs };
+  if (run.exitCode === 0) {
+    await advance();
+    return { ...base, agent: { ...agent, reason: 'new mail' }, stateAdvanced: true, summary: `${mail.total} new message(s); the agent command ran and finished (exit 0).`, next: [] };
+  }
+  const how = run.timedOut ? 'timed out' : run.exitCode === null ? `was stopped (${run.signal ?? 'did not start'})` : `exited with ${run.exitCode}`;
+  log.warn(`wake: the agent command ${how}; the state was kept so the next wake retries this mail`);
+  return {
+    ...base,
+    agent: { ...agent, reason: `new mail; the command ${how}` },
+    stateAdvanced: false,
+    summary: `${mail.total} new message(s), but the agent command ${how}. The state was kept: the next wake reports this mail again.`,
+    next: [`Check the command by hand, and its output in ${paths.log}.`],
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

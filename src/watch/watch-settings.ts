@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { MailboxError } from '../errors.js';
+
+/**
+ * watch.json: the operator's wake command and the PATH it was configured under. It lives in its own
+ * file, written only by `register`/`watch install` on the operator's command line, so neither a mail
+ * nor a model (through MCP) can choose what the daily job executes.
+ */
+export const watchSettingsSchema = z.looseObject({
+  wakeCommand: z.string().min(1).optional(),
+  /** PATH at install time: cron runs the job with almost none, and the agent CLI must still resolve. */
+  path: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+export type WatchSettings = z.infer<typeof watchSettingsSchema>;
+
+/** Paths of the watch files inside one credentials directory. */
+export function watchPaths(credentialsDir: string): { settings: string; log: string; digest: string } {
+  return {
+    settings: join(credentialsDir, 'watch.json'),
+    log: join(credentialsDir, 'wake.log'),
+    digest: join(credentialsDir, 'inbox-digest.md'),
+  };
+}
+
+/** watch.json of a directory, or {} when there is none. */
+export async function readWatchSettings(credentialsDir: string): Promise<WatchSettings> {
+  const file = watchPaths(credentialsDir).settings;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw corrupt(file, error);
+  }
+  const result = watchSettingsSchema.safeParse(parsed);
+  if (!result.success) throw corrupt(file, result.error);
+  return result.data;
+}
+
+/** Writes watch.json atomically with mode 0600 (temp file + rename). */
+export async function writeWatchSettings(credentialsDir: string, settings: WatchSettings): Promise<void> {
+  await mkdir(credentialsDir, { recursive: true, mode: 0o700 });
+  const file = watchPaths(credentialsDir).settings;
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, `${JSON.stringify(watchSettingsSchema.parse(settings), null, 2)}\n`, { mode: 0o600 });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new MailboxError({
+      code: 'credentials_unwritable',
+      message: `Could not write ${file}: ${(error as Error).message}`,
+      hint: 'Check that the credentials directory exists and is writable by this user.',
+      cause: error,
+    });
+  }
+}
+
+function corrupt(file: string, cause: unknown): MailboxError {
+  return new MailboxError({
+    code: 'credentials_corrupt',
+    message: `${file} is not a valid watch settings file.`,
+    hint: `Fix or delete ${file}, then run \`agent-mailbox watch install\` again with --wake-command.`,
+    cause,
+  });
+}

@@ -1,0 +1,106 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectMcp, printStderrOnFailure, resultText, sandboxEnv, structured, type McpConnection } from '../helpers/connect-mcp.js';
+import { createFakeBackend, pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
+
+// A difficulty no test machine solves in minutes: the proof of work is still running whenever the
+// test acts. Each server is closed right after its test, so no background solve outlives it.
+// No sign-up ever completes, so the auth host alone is enough (no mail store).
+const sandbox = await startTestSandbox({ difficulty: 22, createBackend: createFakeBackend().factory });
+
+/** CPU seconds (user + system) the process has used so far, from /proc (Linux). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of proc(5) (utime, stime), counted after the ")" that ends the command name.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Cores the process keeps busy over the next `windowMs`. */
+async function busyCores(pid: number, windowMs: number): Promise<number> {
+  const before = await cpuSeconds(pid);
+  const started = Date.now();
+  await pollUntil(() => (Date.now() - started >= windowMs ? true : undefined), windowMs + 1_000, 'measurement window');
+  const after = await cpuSeconds(pid);
+  return (after - before) / ((Date.now() - started) / 1000);
+}
+
+describe('a proof of work behind register', () => {
+  let server: McpConnection | undefined;
+  printStderrOnFailure(() => [server]);
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('reports progress at least every 2 s with tried, expected and an ETA, and stops within 1 s of a cancel', async () => {
+    const dir = await tempCredentialsDir();
+    server = await connectMcp({ env: sandboxEnv(sandbox, dir) });
+    const notices: { at: number; progress: number; total?: number; message?: string }[] = [];
+    const controller = new AbortController();
+    const call = server.client.callTool({ name: 'register', arguments: { username: 'slow-agent', watch: 'on-demand' } }, undefined, {
+      signal: controller.signal,
+      resetTimeoutOnProgress: true,
+      onprogress: (p) => notices.push({ at: Date.now(), ...p }),
+    });
+    call.catch(() => undefined);
+    await pollUntil(() => (notices.length >= 4 ? true : undefined), 20_000, 'four progress notifications');
+    // On a shared 2-core machine the solver may get only part of a core; idle is far below that.
+    expect(await busyCores(server.pid, 500)).toBeGreaterThan(0.25);
+
+    const cancelledAt = Date.now();
+    controller.abort('the user pressed stop');
+    await expect(call).rejects.toThrow();
+
+    for (let i = 1; i < notices.length; i++) {
+      expect(notices[i]!.progress).toBeGreaterThan(notices[i - 1]!.progress);
+      expect(notices[i]!.at - notices[i - 1]!.at).toBeLessThanOrEqual(2_300);
+    }
+    expect(notices.at(-1)?.message).toMatch(/\d+ hashes tried \(mean 4194304 for difficulty 22\).*(s left|estimating)/);
+    expect(notices[0]?.total).toBe(4_194_304);
+
+    // Idle = under a tenth of a core over 300 ms.
+    const idleAt = await pollUntil(
+      async () => ((await busyCores(server!.pid, 300)) < 0.1 ? Date.now() : undefined),
+      5_000,
+      'the server to go idle after the cancel',
+    );
+    expect(idleAt - cancelledAt).toBeLessThanOrEqual(1_000 + 300);
+
+    // Locks released, no temp files, nothing half-written (the sign-up never completed).
+    await pollUntil(async () => ((await safeReaddir(dir)).some((f) => f.endsWith('.lock')) ? undefined : true), 3_000, 'locks released');
+    const left = await safeReaddir(dir);
+    expect(left.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(left).not.toContain('credentials.json');
+    for (const file of left.filter((f) => f.endsWith('.json'))) {
+      const text = await readFile(join(dir, file), 'utf8');
+      expect(() => JSON.parse(text), file).not.toThrow();
+    }
+
+    // The server is still healthy.
+    const help = await server.client.callTool({ name: 'help', arguments: { topic: 'presets' } });
+    expect(help.isError, resultText(help)).toBeFalsy();
+  });
+
+  it('returns an actionable "call again" result when the proof of work outlasts the call budget', async () => {
+    const dir = await tempCredentialsDir();
+    server = await connectMcp({ env: sandboxEnv(sandbox, dir), args: ['--tool-deadline-ms', '2000'] });
+    const started = Date.now();
+    const result = await server.client.callTool({ name: 'register', arguments: { username: 'late-agent', watch: 'on-demand' } });
+    const took = Date.now() - started;
+    expect(result.isError).toBe(true);
+    expect(structured(result)).toMatchObject({ error: { code: 'pow_too_slow', next: { operation: 'register' } } });
+    expect(resultText(result)).toMatch(/call `register` with \{"username":"late-agent","watch":"on-demand"\}/);
+    expect(took).toBeLessThan(2_000 + 2_000);
+  });
+});
+
+async function safeReaddir(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI entry; `npm test` builds before running vitest. */
+export const builtCli = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON, or undefined when it is not JSON. */
+  json: unknown;
+}
+
+export interface RunCliOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** Runs `node dist/bin.js …args` as a real subprocess and collects its output. */
+export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [builtCli, ...args], {
+      cwd: options.cwd,
+      // A minimal environment, like an agent host gives: only what the test passes plus PATH/HOME.
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined;
+      }
+      resolve({ code: code ?? -1, stdout, stderr, json });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}

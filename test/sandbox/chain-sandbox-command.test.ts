@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runSandboxCommand } from '../../src/sandbox/sandbox-command.js';
+import { pollUntil } from '../helpers/sandbox.js';
+
+const builtSandboxMain = fileURLToPath(new URL('../../dist/sandbox/main.js', import.meta.url));
+
+/** Polls for `ready` on the output, failing at once (with stderr) if the command already ended. */
+function waitForOutput(running: Promise<number>, ready: () => string | undefined, stderr: () => string): Promise<string> {
+  let ended: number | undefined;
+  void running.then((code) => (ended = code));
+  return pollUntil(() => {
+    if (ended !== undefined) throw new Error(`the command ended with ${ended} before it was ready: ${stderr()}`);
+    return ready();
+  }, 15_000, 'the ready output');
+}
+
+function capture(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+describe('agent-mailbox sandbox (runSandboxCommand)', () => {
+  it('with --json prints exactly one JSON line when ready, serves until aborted, then closes and returns 0', async () => {
+    const stdout = capture();
+    const stderr = capture();
+    const controller = new AbortController();
+    const running = runSandboxCommand({ json: true, difficulty: 2 }, { stdout: stdout.stream, stderr: stderr.stream, signal: controller.signal });
+    const line = await waitForOutput(running, () => (stdout.text().includes('\n') ? stdout.text() : undefined), stderr.text);
+    const ready = JSON.parse(line) as Record<string, unknown> & { authUrl: string; env: Record<string, string> };
+    expect(ready).toMatchObject({ difficulty: 2, salt: expect.any(String), domain: 'agent-mailbox.test', backend: 'embedded', smtpPort: expect.any(Number) });
+    expect(ready.authUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready.env).toEqual({
+      AGENT_MAILBOX_AUTH_URL: ready.authUrl,
+      AGENT_MAILBOX_API_URL: ready['apiUrl'],
+      AGENT_MAILBOX_SCRYPT_SALT: ready['salt'],
+      AGENT_MAILBOX_INBOX_DOMAIN: 'agent-mailbox.test',
+    });
+    expect((await fetch(`${ready.authUrl}/api/v1/challenge`, { method: 'POST' })).status).toBe(200);
+
+    controller.abort();
+    expect(await running).toBe(0);
+    expect(stdout.text().split('\n').filter(Boolean)).toHaveLength(1);
+    await expect(fetch(`${ready.authUrl}/api/v1/challenge`, { method: 'POST' })).rejects.toThrow();
+  });
+
+  it('without --json prints a banner with the URLs and the environment variables for the client', async () => {
+    const stdout = capture();
+    const stderr = capture();
+    const controller = new AbortController();
+    const running = runSandboxCommand({ difficulty: 2, domain: 'example.test' }, { stdout: stdout.stream, stderr: stderr.stream, signal: controller.signal });
+    const banner = await waitForOutput(running, () => (stdout.text().includes('Ctrl+C') ? stdout.text() : undefined), stderr.text);
+    expect(banner).toMatch(/export AGENT_MAILBOX_AUTH_URL=http:\/\/127\.0\.0\.1:\d+/);
+    expect(banner).toMatch(/export AGENT_MAILBOX_INBOX_DOMAIN=example\.test/);
+    expect(banner).toContain('AGENT_MAILBOX_SCRYPT_SALT=');
+    controller.abort();
+    expect(await running).toBe(0);
+  });
+
+  it('returns 1 with a hint on stderr when it cannot start', async () => {
+    const stderr = capture();
+    const code = await runSandboxCommand({ difficulty: 99 }, { stdout: new PassThrough(), stderr: stderr.stream, signal: new AbortController().signal });
+    expect(code).toBe(1);
+    expect(stderr.text()).toMatch(/Difficulty 99 is out of range[\s\S]*Pass a whole number/);
+  });
+});
+
+describe('the sandbox entry as a real process (dist/sandbox/main.js, built by npm test)', () => {
+  it('prints its ready line with --json and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, [builtSandboxMain, '--json', '--difficulty', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const line = await pollUntil(() => {
+        if (child.exitCode !== null) throw new Error(`the sandbox exited early (${child.exitCode}): ${stderr}`);
+        return stdout.includes('\n') ? stdout : undefined;
+      }, 20_000, 'the ready line');
+      const ready = JSON.parse(line) as { authUrl: string };
+      expect((await fetch(`${ready.authUrl}/api/v1/challenge`, { method: 'POST' })).status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stdout.trim().split('\n')).toHaveLength(1);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});

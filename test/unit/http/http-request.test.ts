@@ -1,0 +1,147 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MailboxError } from '../../../src/errors.js';
+import { readBearerToken } from '../../../src/http/bearer-token.js';
+import { httpRequest, parseRetryAfter } from '../../../src/http/http-request.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, hit: number) => void;
+const servers: Array<{ close(): void; closeAllConnections(): void }> = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+async function serve(handler: Handler): Promise<{ url: string; hits: () => number }> {
+  let hits = 0;
+  const server = createServer((req, res) => {
+    hits += 1;
+    req.resume();
+    handler(req, res, hits);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits };
+}
+
+const serviceError = (res: ServerResponse, status: number, message: string, hint: string): void => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error: { message, hint, docs_url: 'https://docs.example/errors' } }));
+};
+const fast = { timeoutMs: 2_000, retryBaseMs: 10 };
+
+describe('httpRequest', () => {
+  it('retries 5xx with backoff and returns the first success', async () => {
+    const server = await serve((_req, res, hit) => {
+      if (hit < 3) return serviceError(res, 503, 'Busy.', 'Retry.');
+      res.writeHead(200);
+      res.end('ok');
+    });
+    const response = await httpRequest(`${server.url}/x`, { method: 'POST' }, fast);
+    expect(response.text()).toBe('ok');
+    expect(server.hits()).toBe(3);
+  });
+
+  it('honours Retry-After on 429', async () => {
+    const server = await serve((_req, res, hit) => {
+      if (hit === 1) {
+        res.writeHead(429, { 'retry-after': '1' });
+        return res.end();
+      }
+      res.writeHead(200);
+      res.end('{}');
+    });
+    const started = Date.now();
+    await httpRequest(server.url, {}, fast);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(server.hits()).toBe(2);
+  });
+
+  it.each([
+    [400, 'invalid_input'],
+    [401, 'auth_rejected'],
+    [409, 'username_taken'],
+    [422, 'invalid_input'],
+  ])('never retries a %i and surfaces the service message and hint verbatim (§7.2)', async (status, code) => {
+    const server = await serve((_req, res) => serviceError(res, status, 'The challenge has expired.', 'Request a fresh challenge and retry.'));
+    const error = (await httpRequest(`${server.url}/api/v1/session`, { method: 'POST' }, fast).catch((e: unknown) => e)) as MailboxError;
+    expect(server.hits()).toBe(1);
+    expect(error).toBeInstanceOf(MailboxError);
+    expect(error.code).toBe(code);
+    expect(error.status).toBe(status);
+    expect(error.message).toBe(`The challenge has expired. (HTTP ${status} from POST ${server.url}/api/v1/session)`);
+    expect(error.hint).toBe('Request a fresh challenge and retry.');
+    expect(error.docsUrl).toBe('https://docs.example/errors');
+  });
+
+  it('gives up after the configured retries with server_error', async () => {
+    const server = await serve((_req, res) => serviceError(res, 500, 'Broken.', 'Later.'));
+    await expect(httpRequest(server.url, {}, { ...fast, retries: 2 })).rejects.toMatchObject({ code: 'server_error', status: 500 });
+    expect(server.hits()).toBe(3);
+  });
+
+  it('times out a request that gets no answer', async () => {
+    const server = await serve(() => undefined);
+    const error = (await httpRequest(server.url, {}, { timeoutMs: 200, retries: 0 }).catch((e: unknown) => e)) as MailboxError;
+    expect(error.code).toBe('timeout');
+    expect(error.hint).toBe('Check the network, or raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS, then try again.');
+  });
+
+  it('retries a timed-out attempt', async () => {
+    const server = await serve((_req, res, hit) => {
+      if (hit === 1) return; // never answers
+      res.writeHead(200);
+      res.end('late but fine');
+    });
+    expect((await httpRequest(server.url, {}, { timeoutMs: 200, retryBaseMs: 10 })).text()).toBe('late but fine');
+  });
+
+  it('reports a refused connection as a network error after retrying', async () => {
+    const server = await serve(() => undefined);
+    const url = server.url;
+    for (const s of servers.splice(0)) {
+      s.closeAllConnections();
+      s.close();
+    }
+    await expect(httpRequest(url, {}, { ...fast, retries: 1 })).rejects.toMatchObject({ code: 'network' });
+  });
+
+  it('stops at once when the caller cancels', async () => {
+    const server = await serve(() => undefined);
+    const controller = new AbortController();
+    const pending = httpRequest(server.url, {}, { timeoutMs: 10_000, signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
+  it('uses a non-§7.2 body as the message with a hint of its own', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('no such thing');
+    });
+    const error = (await httpRequest(server.url, {}, fast).catch((e: unknown) => e)) as MailboxError;
+    expect(error.code).toBe('bad_response');
+    expect(error.message).toBe(`HTTP 404 from GET ${server.url}/: no such thing`);
+  });
+});
+
+describe('readBearerToken', () => {
+  it('reads the token from the response header with any scheme case', () => {
+    expect(readBearerToken({ headers: new Headers({ authorization: 'BEARER a.b.c' }) }, 'x')).toBe('a.b.c');
+    expect(readBearerToken({ headers: new Headers({ Authorization: 'bearer  a.b.c ' }) }, 'x')).toBe('a.b.c');
+  });
+
+  it('fails with bad_response when the header is missing', () => {
+    expect(() => readBearerToken({ headers: new Headers() }, 'POST /api/v1/challenge')).toThrow(/answered without an "Authorization: Bearer" token header/);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads seconds and HTTP dates', () => {
+    expect(parseRetryAfter('3')).toBe(3000);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+});
