@@ -1,0 +1,117 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { operations } from '../../src/operations/index.js';
+import { runCli } from '../helpers/run-cli.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
+import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
+
+// Issue 3 "Done when": the built CLI as a subprocess against the sandbox.
+const sandbox = await startTestSandbox({ difficulty: 3, sessionTtlSeconds: 4, capabilityTtlSeconds: 2 });
+const env = {
+  AGENT_MAILBOX_AUTH_URL: sandbox.authUrl,
+  AGENT_MAILBOX_API_URL: sandbox.apiUrl,
+  AGENT_MAILBOX_SCRYPT_SALT: sandbox.salt,
+  AGENT_MAILBOX_INBOX_DOMAIN: sandbox.domain,
+  // Keeps register --watch scheduled away from the real crontab of whoever runs the tests.
+  AGENT_MAILBOX_CRONTAB: '/nonexistent/crontab',
+};
+
+async function register(dir: string, username: string, extra: string[] = []) {
+  return runCli(['register', '--username', username, '--watch', 'on-demand', '--credentials-dir', dir, ...extra], { env });
+}
+
+describe('agent-mailbox CLI', () => {
+  it('offers exactly the commands of the operations table, plus the CLI-only ones', async () => {
+    const help = await runCli(['--help'], { env });
+    expect(help.code).toBe(0);
+    for (const op of operations) expect(help.stdout).toMatch(new RegExp(`^\\s+${op.name}\\b`, 'm'));
+    for (const extra of ['sandbox', 'mcp', 'watch', 'wake']) expect(help.stdout).toMatch(new RegExp(`^\\s+${extra}\\b`, 'm'));
+  });
+
+  it('registers, replays idempotently, and refuses a different username leading with the loss of access', async () => {
+    const dir = await tempCredentialsDir();
+    const first = await register(dir, 'cli-alice');
+    expect(first.code, first.stderr).toBe(0);
+    const result = first.json as Record<string, unknown>;
+    expect(result.mode).toBe('signup');
+    expect(result.inbox).toBe(`cli-alice@${sandbox.domain}`);
+    const stored = JSON.parse(await readFile(join(dir, 'credentials.json'), 'utf8')) as { apiKey: string };
+    expect(first.stdout).not.toContain(stored.apiKey);
+    expect(first.stderr).not.toContain(stored.apiKey);
+
+    const again = await register(dir, 'cli-alice');
+    expect(again.code).toBe(0);
+    expect((again.json as Record<string, unknown>).mode).toBe('existing');
+
+    const other = await register(dir, 'cli-mallory');
+    expect(other.code).toBe(1);
+    const error = (other.json as { error: { code: string; message: string; hint: string } }).error;
+    expect(error.code).toBe('credentials_exist');
+    expect(error.message.toLowerCase()).toMatch(/^.*(lose|loss)/);
+    expect(error.hint).toMatch(/credentials.dir/);
+    const after = JSON.parse(await readFile(join(dir, 'credentials.json'), 'utf8')) as { apiKey: string };
+    expect(after.apiKey).toBe(stored.apiKey);
+  });
+
+  it('logs in with an existing apiKey into a fresh directory and shows the key only on request', async () => {
+    const dir = await tempCredentialsDir();
+    const shown = await register(dir, 'cli-bobby', ['--show-api-key']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const apiKey = (shown.json as { apiKey: string }).apiKey;
+    expect(apiKey).toMatch(/^amk_/);
+    const second = await tempCredentialsDir();
+    const login = await runCli(['register', '--api-key', apiKey, '--watch', 'on-demand', '--credentials-dir', second], { env });
+    expect(login.code, login.stderr).toBe(0);
+    expect((login.json as Record<string, unknown>).mode).toBe('login');
+    expect((login.json as Record<string, unknown>).inbox).toBe(`cli-bobby@${sandbox.domain}`);
+    expect(login.stdout).not.toContain(apiKey);
+  });
+
+  it('refuses register without watch, naming both values, with exit code 2', async () => {
+    const dir = await tempCredentialsDir();
+    const run = await runCli(['register', '--username', 'cli-nowatch', '--credentials-dir', dir], { env });
+    expect(run.code).toBe(2);
+    expect(run.stdout + run.stderr).toMatch(/scheduled/);
+    expect(run.stdout + run.stderr).toMatch(/on-demand/);
+    expect(run.stdout + run.stderr).toMatch(/operator/);
+  });
+
+  it('reports forbiddenFrom as a failure with exit code 1', async () => {
+    const dir = await tempCredentialsDir();
+    expect((await register(dir, 'cli-carol')).code).toBe(0);
+    const ops = JSON.stringify([
+      ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: { mailboxIds: { $DRAFTS_MAILBOX_ID: true }, from: [{ email: 'someone-else@example.com' }], to: [{ email: 'x@example.com' }], subject: 's', bodyValues: { b: { value: 'hi' } }, textBody: [{ partId: 'b', type: 'text/plain' }] } } }, 'c1'],
+      ['EmailSubmission/set', { accountId: '$ACCOUNT_ID', create: { s: { emailId: '#d', identityId: '$IDENTITY_ID' } } }, 'c2'],
+    ]);
+    const run = await runCli(['jmap_request', '--ops', ops, '--credentials-dir', dir], { env });
+    expect(run.code).toBe(1);
+    expect(run.stderr + run.stdout).toContain('forbiddenFrom');
+  });
+
+  it('runs ten parallel jmap_request processes on one directory with expired tokens: one proof of work, no corrupt file', async () => {
+    const dir = await tempCredentialsDir();
+    expect((await register(dir, 'cli-parallel')).code).toBe(0);
+    const apiKey = (JSON.parse(await readFile(join(dir, 'credentials.json'), 'utf8')) as { apiKey: string }).apiKey;
+    // Let both the session (4 s) and the capability (2 s) expire.
+    const expiry = Date.now() + 5_000;
+    while (Date.now() < expiry) await new Promise((r) => setTimeout(r, 250));
+    const loginsBefore = sandbox.stats().logins;
+    const runs = await Promise.all(
+      Array.from({ length: 10 }, () => runCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env, timeoutMs: 90_000 })),
+    );
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    expect(sandbox.stats().logins - loginsBefore).toBe(1);
+    const after = JSON.parse(await readFile(join(dir, 'credentials.json'), 'utf8')) as { apiKey: string };
+    expect(after.apiKey).toBe(apiKey);
+  });
+
+  it('answers an unknown help topic with exit code 2 and the list of topics', async () => {
+    const run = await runCli(['help', 'nope'], { env });
+    expect(run.code).toBe(2);
+    expect(run.stdout + run.stderr).toMatch(/presets/);
+    const ok = await runCli(['help', 'presets'], { env });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/send_mail/);
+  });
+});
