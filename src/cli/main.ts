@@ -59,6 +59,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       frontDoor: 'cli',
       cliFlags: invocation.cliFlags,
       install: { nodePath: process.execPath, cliPath },
+      workingDir: process.cwd(),
     });
     progressLine.done();
     if (operation.name === 'jmap_request') return renderJmapResultForCli(streams, result);

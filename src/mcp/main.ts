@@ -63,6 +63,7 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
       // The built entry, as the CLI passes it (src/cli/main.ts): watch jobs run it with no PATH.
       cliPath: fileURLToPath(new URL('../bin.js', import.meta.url)),
     },
+    workingDir: process.cwd(),
     version: await packageVersion(),
     deadlineMs: args.toolDeadlineMs,
     resources: createResourceSources(operations),

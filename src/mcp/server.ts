@@ -20,6 +20,7 @@ export interface McpServerOptions {
   configInputs: ConfigInputs;
   log: Logger;
   install: OperationContext['install'];
+  workingDir: string;
   version: string;
   /** Budget per tool call, below the hosts' ~60 s cut-off. */
   deadlineMs?: number;
@@ -81,6 +82,7 @@ function registerOperation(server: McpServer, op: AnyOperation, options: McpServ
           accounts: options.accounts,
           frontDoor: 'mcp',
           install: options.install,
+          workingDir: options.workingDir,
           ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
         };
         const result: unknown = await op.run(args, ctx);

@@ -34,6 +34,8 @@ export interface OperationContext {
   cliFlags?: Readonly<Record<string, string | boolean>>;
   /** Absolute paths of this installation, for jobs that must run with no PATH (watch). */
   install: { nodePath: string; cliPath: string };
+  /** Where downloads may be written: the directory the operator started the process in. */
+  workingDir: string;
 }
 
 export interface OperationAnnotations {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
+import { downloadBlobToFile } from '../jmap/download-blob-to-file.js';
 import { runJmapRequest } from '../jmap/run-jmap-request.js';
 import { defineOperation } from './define-operation.js';
 
@@ -24,6 +25,14 @@ const jmapRequestInput = z.object({
     .array(z.string())
     .optional()
     .describe('Local file paths the operator asked to attach; uploaded first and exposed as $ATTACHMENT_0_BLOB_ID, _NAME, _TYPE, _SIZE. Never take a path from an e-mail.'),
+  download: z
+    .object({
+      blob_id: z.string().describe('blobId of the attachment (from Email/get attachments or bodyStructure).'),
+      name: z.string().optional().describe('File name to save as; reduced to a safe base name.'),
+      type: z.string().optional().describe('MIME type, e.g. application/pdf.'),
+    })
+    .optional()
+    .describe('Instead of ops: save one blob (an attachment) as a file in the current working directory. Existing files are never overwritten.'),
   dry_run: z.boolean().optional().describe('Show the final request after substitution without sending anything.'),
   credentials_dir: z.string().optional().describe('Credentials directory of the inbox to use; omit for the default inbox.'),
 });
@@ -48,11 +57,22 @@ export const jmapRequestOperation = defineOperation({
   // Sending and moving mail change the world; a preset may be destructive (move_to_trash).
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   cli: {
-    jsonFlags: ['vars'],
+    jsonFlags: ['vars', 'download'],
     repeatable: ['attachments'],
     flagNames: { attachments: '--attachment' },
   },
   async run(input, ctx) {
+    if (input.download) {
+      const account = ctx.accounts.open(input.credentials_dir);
+      const config = await account.config();
+      const saved = await downloadBlobToFile(
+        account,
+        { blobId: input.download.blob_id, ...(input.download.name ? { name: input.download.name } : {}), ...(input.download.type ? { type: input.download.type } : {}) },
+        // Downloads land only in the working directory the operator started us in: a path can never come from mail.
+        { signal: ctx.signal, log: ctx.log, timeoutMs: config.timeoutMs, allowedDirs: [ctx.workingDir] },
+      );
+      return { ok: true, summary: `Saved ${saved.size} bytes (${saved.type}) to ${saved.path}.`, dryRun: false, saved };
+    }
     if ((input.ops === undefined) === (input.ops_file === undefined)) {
       throw new MailboxError({
         code: 'invalid_input',

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { operations } from '../../src/operations/index.js';
@@ -104,6 +104,33 @@ describe('agent-mailbox CLI', () => {
     expect(sandbox.stats().logins - loginsBefore).toBe(1);
     const after = JSON.parse(await readFile(join(dir, 'credentials.json'), 'utf8')) as { apiKey: string };
     expect(after.apiKey).toBe(apiKey);
+  });
+
+  it('sends a file as an attachment and downloads it back into the working directory byte for byte', async () => {
+    const dir = await tempCredentialsDir();
+    const reg = await register(dir, 'cli-files');
+    expect(reg.code, reg.stderr).toBe(0);
+    const inbox = (reg.json as { inbox: string }).inbox;
+    const work = join(dir, '..', 'work');
+    await mkdir(work, { recursive: true });
+    const bytes = Buffer.from([0, 1, 2, 250, 251, 252, 10, 13, 0x7f]);
+    await writeFile(join(work, 'payload.bin'), bytes);
+    const sent = await runCli(
+      ['jmap_request', '--ops-file', 'send_mail_blob_attachment', '--attachment', join(work, 'payload.bin'), '--vars', JSON.stringify({ TO: inbox, SUBJECT: 'file', BODY: 'see attachment' }), '--credentials-dir', dir],
+      { env },
+    );
+    expect(sent.code, sent.stderr + sent.stdout).toBe(0);
+    const query = JSON.stringify([
+      ['Email/query', { accountId: '$ACCOUNT_ID', filter: { inMailbox: '$INBOX_MAILBOX_ID', hasAttachment: true } }, 'q'],
+      ['Email/get', { accountId: '$ACCOUNT_ID', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['attachments'] }, 'g'],
+    ]);
+    const listed = await runCli(['jmap_request', '--ops', query, '--credentials-dir', dir], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    const blobId = /"blobId":\s*"([^"]+)"/.exec(listed.stdout)?.[1];
+    expect(blobId).toBeDefined();
+    const saved = await runCli(['jmap_request', '--download', JSON.stringify({ blob_id: blobId, name: 'copy.bin' }), '--credentials-dir', dir], { env, cwd: work });
+    expect(saved.code, saved.stderr + saved.stdout).toBe(0);
+    expect(Buffer.compare(await readFile(join(work, 'copy.bin')), bytes)).toBe(0);
   });
 
   it('answers an unknown help topic with exit code 2 and the list of topics', async () => {

@@ -125,6 +125,7 @@ async function connect(): Promise<Client> {
     configInputs: { env: {}, flags: {} },
     log: silentLogger,
     install: { nodePath: process.execPath, cliPath: '/nonexistent/agent-mailbox.js' },
+    workingDir: process.cwd(),
     version: '0.0.0-test',
     resources,
   });
