@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { interruptSignal } from './interrupt-signal.js';
 import { Command, CommanderError } from 'commander';
 import type { z } from 'zod';
 import { createAccountRegistry } from '../auth/create-account-registry.js';
@@ -21,20 +22,6 @@ export interface CliEntry {
 
 const cliPath = fileURLToPath(new URL('../bin.js', import.meta.url));
 
-/** Cancels in-flight work on Ctrl-C / SIGTERM so no file is left half-written. */
-function interruptSignal(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onSignal = (): void => controller.abort(new MailboxError({ code: 'cancelled', message: 'Interrupted.', hint: 'Run the command again when ready.' }));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
-}
 
 async function runOperation(invocation: ParsedInvocation, entry: CliEntry, streams: CliStreams): Promise<number> {
   const { operation } = invocation;

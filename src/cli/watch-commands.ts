@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { interruptSignal } from './interrupt-signal.js';
 import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { MailboxError, toMailboxError } from '../errors.js';
@@ -79,7 +80,7 @@ export function registerWatchCommands(program: Command, deps: WatchCommandDeps):
   act(run, async (opts) => {
     const { configInputs, log, dir } = setup(opts, deps);
     const accounts = createAccountRegistry({ configInputs, log });
-    const stop = stopSignal();
+    const stop = interruptSignal();
     try {
       const outcome = await runWatchDaemon({
         name: watchMarker(dir),
@@ -110,7 +111,7 @@ export function registerWatchCommands(program: Command, deps: WatchCommandDeps):
   act(wakeCommand, async (opts) => {
     const { configInputs, log, dir } = setup(opts, deps);
     const accounts = createAccountRegistry({ configInputs, log });
-    const stop = stopSignal();
+    const stop = interruptSignal();
     try {
       const result = await wake({ credentialsDir: dir, account: accounts.open(dir), env: deps.env, log, signal: stop.signal, agentOutput: deps.streams.stderr, ...stringOpt(opts, 'wakeCommand', 'wakeCommand') });
       renderSuccess(deps.streams, { at: new Date().toISOString(), ...result });
@@ -145,17 +146,3 @@ function stringOpt<K extends string>(opts: Options, from: string, to: K): Partia
   return typeof value === 'string' && value !== '' ? ({ [to]: value } as Partial<Record<K, string>>) : {};
 }
 
-/** Aborts on SIGINT/SIGTERM so the daemon and an agent run stop cleanly. */
-function stopSignal(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onSignal = (): void => controller.abort(new MailboxError({ code: 'cancelled', message: 'Interrupted.', hint: 'Run the command again when ready.' }));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
-}
