@@ -25,26 +25,27 @@ export const storedCredentialsSchema = z.looseObject({
 });
 export type StoredCredentials = z.infer<typeof storedCredentialsSchema>;
 
+/** The JMAP session facts cached in state.json, so placeholders cost no round trip. */
+export const cachedJmapSessionSchema = z.looseObject({
+  sessionUrl: z.string(),
+  apiUrl: z.string(),
+  uploadUrl: z.string(),
+  downloadUrl: z.string(),
+  accountId: z.string(),
+  capabilities: z.array(z.string()),
+  inboxMailboxId: z.string().optional(),
+  identityId: z.string().optional(),
+  mailboxIdsByRole: z.record(z.string(), z.string()).optional(),
+  fetchedAt: z.string(),
+});
+
 /**
  * state.json: non-secret caches and cursors. Kept apart from credentials.json so that the file
  * holding the apiKey is written only at sign-up/login, never on every request.
  */
 export const accountStateSchema = z.looseObject({
   /** Resolved JMAP session facts, cached so placeholders cost no round trip. */
-  session: z
-    .looseObject({
-      sessionUrl: z.string(),
-      apiUrl: z.string(),
-      uploadUrl: z.string(),
-      downloadUrl: z.string(),
-      accountId: z.string(),
-      capabilities: z.array(z.string()),
-      inboxMailboxId: z.string().optional(),
-      identityId: z.string().optional(),
-      mailboxIdsByRole: z.record(z.string(), z.string()).optional(),
-      fetchedAt: z.string(),
-    })
-    .optional(),
+  session: cachedJmapSessionSchema.optional(),
   /** Email state after the last `list_new` preset run. */
   listNewState: z.string().optional(),
   /** Email state after the last successful wake (watch issue). */

@@ -2,18 +2,13 @@ import { z } from 'zod';
 import type { Account } from '../auth/account-registry.js';
 import type { Config } from '../config.js';
 import { MailboxError } from '../errors.js';
+import { cachedJmapSessionSchema } from '../credentials/stored-credentials.js';
 import { jmapCapabilities } from '../wire-constants.js';
 import { jmapResponseSchema, sessionResourceSchema, type JmapLimits, type JmapRequest, type JmapResponse, type JmapSessionInfo } from './jmap-types.js';
 import { resolveInboxAddress } from './resolve-inbox-address.js';
 
 /** The state.json `session` entry as this module writes it (extra fields on the loose schema). */
-const cachedSessionSchema = z.object({
-  sessionUrl: z.string(),
-  apiUrl: z.string(),
-  uploadUrl: z.string(),
-  downloadUrl: z.string(),
-  accountId: z.string(),
-  capabilities: z.array(z.string()),
+const cachedSessionSchema = cachedJmapSessionSchema.extend({
   accountCapabilities: z.array(z.string()).default([]),
   limits: z
     .object({
@@ -25,10 +20,7 @@ const cachedSessionSchema = z.object({
     })
     .default({}),
   sessionState: z.string().optional(),
-  inboxMailboxId: z.string().optional(),
-  identityId: z.string().optional(),
   mailboxIdsByRole: z.record(z.string(), z.string()).default({}),
-  fetchedAt: z.string(),
 });
 
 /** The cached session of state.json, or undefined when absent or written by an older client. */
