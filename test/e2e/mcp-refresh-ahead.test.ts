@@ -7,7 +7,7 @@ import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
 // Issue 4: while the server is in use, the session is renewed in the background before it
 // expires, so no request waits for a proof of work. Short TTLs make several expiries fit in a test;
-// the background login then has only the gap between the refresh-ahead window (last 20 %) and the
+// the background login then has only the gap between the refresh-ahead window (last 50 %) and the
 // session's renewal margin (last 10 %) to finish, so the PoW is kept small (difficulty 2).
 const sessionTtlSeconds = 10;
 const sandbox = await startTestSandbox({ difficulty: 2, sessionTtlSeconds, capabilityTtlSeconds: 2 });
