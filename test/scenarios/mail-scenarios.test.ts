@@ -8,7 +8,7 @@ import { capabilityFromApiKey, cyrusSkipReason, eventually } from '../cyrus/cyru
 import { runCli, type CliRun } from '../helpers/run-cli.js';
 
 // Issue 6: one suite, run against the embedded store and against a real Cyrus IMAP 3.6, through
-// the built CLI exactly as an agent uses it. Where the two differ: docs-draft/cyrus-differences.md.
+// the built CLI exactly as an agent uses it. Where the two differ: test/cyrus/DIFFERENCES.md.
 const cyrusSkip = cyrusSkipReason('mail scenarios on cyrus');
 
 type MethodResponse = [string, Record<string, unknown>, string];
