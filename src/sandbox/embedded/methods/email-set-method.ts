@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { jmapCapabilities } from '../../../wire-constants.js';
 import { composeMessage, emailCreate } from '../compose-message.js';
-import { jmapLimits } from '../jmap-limits.js';
 import { MethodError, setError, type SetError } from '../method-error.js';
 import type { EmailRecord } from '../records.js';
-import { checkIfInState, checkObjectLimit, parseArgs, resolveCreationId, type MethodContext, type MethodDefinition } from './method-context.js';
+import { beginSet, createEach, toSetError } from './set-method-frame.js';
+import { parseArgs, resolveCreationId, type MethodContext, type MethodDefinition } from './method-context.js';
 
 const setArgs = z.object({
   accountId: z.string().optional(),
@@ -18,21 +18,13 @@ type SetArgs = z.infer<typeof setArgs>;
 /** Runs an Email/set; also used for the implicit Email/set of onSuccessUpdateEmail (RFC 8621 §7.5). */
 export async function runEmailSet(input: SetArgs, ctx: MethodContext): Promise<Record<string, unknown>> {
   const { account } = ctx;
-  checkIfInState(input.ifInState, account.changes.Email.state);
-  const count = Object.keys(input.create ?? {}).length + Object.keys(input.update ?? {}).length + (input.destroy?.length ?? 0);
-  checkObjectLimit(count, jmapLimits.maxObjectsInSet, 'maxObjectsInSet');
-  const oldState = account.changes.Email.state;
-  const created: Record<string, unknown> = {};
-  const notCreated: Record<string, SetError> = {};
-  for (const [creationId, object] of Object.entries(input.create ?? {})) {
-    try {
-      const email = await createEmail(object, ctx);
-      ctx.createdIds.set(creationId, email.id);
-      created[creationId] = { id: email.id, blobId: email.blobId, threadId: email.threadId, size: email.size };
-    } catch (error) {
-      notCreated[creationId] = toSetError(error);
-    }
-  }
+  const oldState = beginSet(input, account.changes.Email.state);
+  const { created, notCreated } = await createEach(input, ctx, (object) => createEmail(object, ctx), (email) => ({
+    id: email.id,
+    blobId: email.blobId,
+    threadId: email.threadId,
+    size: email.size,
+  }));
   const updated: Record<string, null> = {};
   const notUpdated: Record<string, SetError> = {};
   for (const [requested, patch] of Object.entries(input.update ?? {})) {
@@ -158,10 +150,4 @@ function lowerKeys(map: Record<string, true>): Record<string, true> {
 
 function orNull<T>(record: Record<string, T>): Record<string, T> | null {
   return Object.keys(record).length ? record : null;
-}
-
-/** Turns a thrown error into a SetError; unexpected errors keep their message for debugging. */
-export function toSetError(error: unknown): SetError {
-  if (error instanceof MethodError) return { ...error.extra, type: error.type, description: error.message };
-  return setError('invalidProperties', error instanceof Error ? error.message : String(error));
 }

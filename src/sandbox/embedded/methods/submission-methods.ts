@@ -7,8 +7,9 @@ import { MethodError, setError, type SetError } from '../method-error.js';
 import { newId } from '../inbox-account.js';
 import type { SubmissionRecord } from '../records.js';
 import { changesMethod } from './changes-method.js';
-import { runEmailSet, toSetError } from './email-set-method.js';
-import { checkIfInState, checkObjectLimit, parseArgs, pickProperties, resolveCreationId, type MethodContext, type MethodDefinition } from './method-context.js';
+import { runEmailSet } from './email-set-method.js';
+import { beginSet, createEach } from './set-method-frame.js';
+import { checkObjectLimit, parseArgs, pickProperties, resolveCreationId, type MethodContext, type MethodDefinition } from './method-context.js';
 
 const address = z.object({ email: z.string(), parameters: z.record(z.string(), z.string().nullable()).nullable().optional() });
 const submissionCreate = z.object({
@@ -55,21 +56,13 @@ export const submissionMethods: Record<string, MethodDefinition> = {
     async run(args, ctx) {
       const input = parseArgs(setArgs, args);
       const { account } = ctx;
-      checkIfInState(input.ifInState, account.changes.EmailSubmission.state);
-      const count = Object.keys(input.create ?? {}).length + Object.keys(input.update ?? {}).length + (input.destroy?.length ?? 0);
-      checkObjectLimit(count, jmapLimits.maxObjectsInSet, 'maxObjectsInSet');
-      const oldState = account.changes.EmailSubmission.state;
-      const created: Record<string, unknown> = {};
-      const notCreated: Record<string, SetError> = {};
-      for (const [creationId, object] of Object.entries(input.create ?? {})) {
-        try {
-          const submission = await submit(object, ctx);
-          ctx.createdIds.set(creationId, submission.id);
-          created[creationId] = { id: submission.id, threadId: submission.threadId, sendAt: submission.sendAt, undoStatus: submission.undoStatus };
-        } catch (error) {
-          notCreated[creationId] = toSetError(error);
-        }
-      }
+      const oldState = beginSet(input, account.changes.EmailSubmission.state);
+      const { created, notCreated } = await createEach(input, ctx, (object) => submit(object, ctx), (submission) => ({
+        id: submission.id,
+        threadId: submission.threadId,
+        sendAt: submission.sendAt,
+        undoStatus: submission.undoStatus,
+      }));
       const notUpdated: Record<string, SetError> = {};
       for (const id of Object.keys(input.update ?? {})) {
         notUpdated[id] = account.submissions.has(id)
