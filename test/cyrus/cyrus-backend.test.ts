@@ -1,4 +1,4 @@
-import { createConnection } from 'node:net';
+import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cyrusSkipReason, eventually, jmap, resultOf, signUp, type TestInbox } from './cyrus-test-kit.js';
@@ -199,26 +199,12 @@ describe.skipIf(skip)('the sandbox with the Cyrus backend', () => {
   });
 });
 
-/** A minimal SMTP client for the sandbox's inbound listener: mail "from the internet". */
-function sendOverSmtp(port: number, from: string, to: string, raw: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    const script = [`EHLO test\r\n`, `MAIL FROM:<${from}>\r\n`, `RCPT TO:<${to}>\r\n`, 'DATA\r\n', `${raw.toString('latin1')}\r\n.\r\n`, 'QUIT\r\n'];
-    let buffer = '';
-    socket.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('latin1');
-      let newline: number;
-      while ((newline = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 2);
-        if (/^\d{3}-/.test(line)) continue;
-        if (/^[45]/.test(line)) return socket.destroy(new Error(`SMTP refused: ${line}`));
-        const next = script.shift();
-        if (next) socket.write(next);
-        else socket.end();
-      }
-    });
-    socket.once('error', reject);
-    socket.once('close', () => (script.length === 0 ? resolve() : reject(new Error('SMTP closed early'))));
-  });
+/** Mail "from the internet" into the sandbox's inbound SMTP listener, raw bytes as given. */
+async function sendOverSmtp(port: number, from: string, to: string, raw: Buffer): Promise<void> {
+  const transport = createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
+  try {
+    await transport.sendMail({ envelope: { from, to: [to] }, raw });
+  } finally {
+    transport.close();
+  }
 }
