@@ -21,3 +21,17 @@ export function redactSecrets(text: string, knownSecrets: readonly string[] = []
     .replace(bearerShape, '$1<redacted>')
     .replace(apiKeyField, (_m, prefix: string, value: string) => `${prefix}${maskApiKey(value)}`);
 }
+
+/**
+ * Redacts every string inside a value (object keys stay). Each string on its own: redacting the
+ * serialised JSON would miss secrets behind escaped quotes.
+ */
+export function redactDeep<T>(value: T, knownSecrets: readonly string[] = []): T {
+  const walk = (node: unknown): unknown => {
+    if (typeof node === 'string') return redactSecrets(node, knownSecrets);
+    if (Array.isArray(node)) return node.map(walk);
+    if (node !== null && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]));
+    return node;
+  };
+  return walk(value) as T;
+}

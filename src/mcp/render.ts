@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { MailboxError, NextStep } from '../errors.js';
 import { fenceJmapResult } from '../jmap/fence-untrusted.js';
-import { redactSecrets } from '../redact.js';
+import { redactDeep, redactSecrets } from '../redact.js';
 
 /**
  * The only module of the MCP front door that shapes results. Success: `structuredContent` plus the
@@ -39,7 +39,7 @@ export function describeNextForMcp(next: NextStep): string {
 
 /** Renders any failure: isError, "message / Next: …" text, and the fields in structuredContent.error. */
 export function renderError(error: MailboxError): CallToolResult {
-  const fields = redactStrings(error.toJSON()) as Record<string, unknown>;
+  const fields = redactDeep(error.toJSON()) as Record<string, unknown>;
   const nextCall = error.next ? describeNextForMcp(error.next) : undefined;
   const lines = [redactSecrets(error.message), `Next: ${redactSecrets(error.hint)}${nextCall ? ` — ${nextCall}` : ''}`];
   if (error.details) lines.push(JSON.stringify({ details: fields.details }));
@@ -89,14 +89,6 @@ function textResult(value: Record<string, unknown>, lead: string[]): CallToolRes
   }
   lines.push(json);
   return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: value };
-}
-
-// Each string on its own: redacting serialised JSON would miss secrets behind escaped quotes.
-function redactStrings(value: unknown): unknown {
-  if (typeof value === 'string') return redactSecrets(value);
-  if (Array.isArray(value)) return value.map(redactStrings);
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v)]));
-  return value;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
