@@ -81,9 +81,11 @@ describe('JMAP session discovery (RFC 8620 §2)', () => {
     expect(response.status).toBe(401);
   });
 
-  it('answers 501 on the event source endpoint', async () => {
-    const response = await get('/eventsource/?types=*&closeafter=no&ping=0', 'token-alice');
-    expect(response.status).toBe(501);
+  it('serves the event source endpoint as text/event-stream (tests in jmap-push.test.ts)', async () => {
+    const response = await get('/eventsource/?types=*&closeafter=state&ping=0', 'token-alice');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    await response.body?.cancel();
   });
 
   it('answers 404 with a hint on unknown paths', async () => {

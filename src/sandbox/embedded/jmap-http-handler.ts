@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jmapSessionPath } from '../../wire-constants.js';
 import type { CapabilityClaims, OutboxEntry } from '../mail-backend.js';
+import { serveEventSource } from './event-source-endpoint.js';
 import { bearerOf, readBody, sendJson, sendProblem, sendServiceError } from './http-io.js';
 import type { InboxAccount } from './inbox-account.js';
 import { jmapLimits } from './jmap-limits.js';
 import { buildSession } from './jmap-session.js';
 import { RequestProblem } from './method-error.js';
 import type { MailNetwork } from './methods/method-context.js';
+import type { PushHub } from './push-hub.js';
 import { processJmapRequest } from './process-jmap-request.js';
 
 /** What the HTTP layer needs from the backend. */
@@ -16,6 +18,8 @@ export interface JmapHttpDeps {
   publicApiUrl(): string;
   log(line: string): void;
   outbox(): OutboxEntry[];
+  /** Where open EventSource streams wait for state changes. */
+  push: PushHub;
   /** Runs store work one job at a time, then persists what changed. */
   serialize<T>(job: () => Promise<T>): Promise<T>;
 }
@@ -58,8 +62,8 @@ async function route(req: IncomingMessage, res: ServerResponse, deps: JmapHttpDe
     await handleUpload(req, res, account, path, deps);
   } else if (req.method === 'GET' && path.startsWith('/download/')) {
     await handleDownload(res, account, path, url, deps);
-  } else if (path.startsWith('/eventsource')) {
-    sendServiceError(res, 501, 'Push (EventSource) is not implemented by the sandbox.', 'Poll with Email/changes using the state from your last Email/get instead.');
+  } else if (req.method === 'GET' && /^\/eventsource\/?$/.test(path)) {
+    serveEventSource(req, res, url, account, deps.push);
   } else {
     sendServiceError(res, 405, `${req.method} is not allowed on ${path}.`, 'Use GET for the session and downloads, POST for /jmap and uploads.');
   }
