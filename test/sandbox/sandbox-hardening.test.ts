@@ -124,6 +124,37 @@ describe('sandbox hardening', () => {
     }
   });
 
+  it('answers wrongly typed filter values and unknown properties with invalidArguments', async () => {
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['Email/query', { filter: { before: 'yesterday' } }],
+      ['Email/query', { filter: { minSize: 'big' } }],
+      ['Email/query', { filter: { hasAttachment: 'yes' } }],
+      ['Email/query', { filter: { operator: 'AND', conditions: [null] } }],
+      ['Email/query', { filter: { operator: 'OR', conditions: [{ header: [] }] } }],
+      ['Thread/get', { ids: [], properties: ['bogus'] }],
+      ['Identity/get', { properties: ['bogus'] }],
+      ['EmailSubmission/get', { ids: [], properties: ['bogus'] }],
+    ];
+    const response = await fetch(`${sandbox.apiUrl}/jmap`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${inbox.capability}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ using, methodCalls: calls.map(([name, args], index) => [name, { accountId: inbox.address, ...args }, `c${index}`]) }),
+    });
+    const body = (await response.json()) as { methodResponses: [string, { type: string }, string][] };
+    expect(body.methodResponses.map(([name, args]) => (name === 'error' ? args.type : name))).toEqual(calls.map(() => 'invalidArguments'));
+  });
+
+  it('answers limits with the names it advertises', async () => {
+    const wide = { operator: 'OR', conditions: Array.from({ length: 1001 }, () => ({ subject: 'x' })) };
+    const tooDeep = `{"using":${JSON.stringify(using)},"methodCalls":[["Core/echo",${'{"a":'.repeat(100)}1${'}'.repeat(100)},"e"]]}`;
+    const post = (body: string) => fetch(`${sandbox.apiUrl}/jmap`, { method: 'POST', headers: { authorization: `Bearer ${inbox.capability}`, 'content-type': 'application/json' }, body });
+    const filtered = (await (await post(JSON.stringify({ using, methodCalls: [['Email/query', { accountId: inbox.address, filter: wide }, 'q']] }))).json()) as { methodResponses: [string, { type: string; description: string }, string][] };
+    expect(filtered.methodResponses[0]?.[1]).toMatchObject({ type: 'unsupportedFilter', description: expect.stringMatching(/maxFilterConditions/) });
+    const nested = await post(tooDeep);
+    expect(nested.status).toBe(400);
+    expect(await nested.json()).toMatchObject({ type: 'urn:ietf:params:jmap:error:limit', limit: 'maxRequestDepth' });
+  });
+
   it('refuses a foreign Host on both hosts and accepts the names it was given', async () => {
     for (const port of [authPort, apiPort]) {
       for (const foreign of ['evil.example', `evil.example:${port}`, '127.0.0.1:1', `localhost.evil.example:${port}`, '']) {
