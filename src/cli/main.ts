@@ -90,6 +90,7 @@ export async function runCli(entry: CliEntry): Promise<number> {
     .option('--backend <kind>', 'Mail store: embedded (default) or cyrus (a private Cyrus IMAP instance).')
     .option('--session-ttl <seconds>', 'Session JWT lifetime (default 3600).')
     .option('--capability-ttl <seconds>', 'Capability JWT lifetime (default 120).')
+    .option('--allow-host <names>', 'Comma-separated host names, besides 127.0.0.1 and localhost, the hosts answer to.')
     .option('--json', 'Print one JSON line with the URLs once ready.')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
       const interrupt = interruptSignal();
@@ -140,6 +141,7 @@ function parseSandboxOptions(opts: Record<string, string | boolean | undefined>)
     backend: backend as 'embedded' | 'cyrus' | undefined,
     sessionTtl: num('sessionTtl'),
     capabilityTtl: num('capabilityTtl'),
+    allowHost: text('allowHost'),
     json: opts.json === true,
   };
 }

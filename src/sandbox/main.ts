@@ -18,6 +18,7 @@ async function main(argv: string[]): Promise<number> {
       backend: { type: 'string' },
       'session-ttl': { type: 'string' },
       'capability-ttl': { type: 'string' },
+      'allow-host': { type: 'string' },
       json: { type: 'boolean' },
     },
     strict: true,
@@ -38,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
     capabilityTtl: whole('capability-ttl', values['capability-ttl']),
     domain: values.domain,
     dataDir: values['data-dir'],
+    allowHost: values['allow-host'],
     backend,
     json: values.json ?? false,
   };

@@ -16,6 +16,8 @@ export interface SandboxCommandOptions {
   sessionTtl?: number;
   /** Capability JWT lifetime in seconds. */
   capabilityTtl?: number;
+  /** Comma-separated host names the auth and JMAP hosts answer to besides the loopback names. */
+  allowHost?: string;
 }
 
 export interface SandboxCommandIo {
@@ -48,6 +50,7 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
       ...(opts.backend === undefined ? {} : { backend: opts.backend }),
       ...(opts.sessionTtl === undefined ? {} : { sessionTtlSeconds: opts.sessionTtl }),
       ...(opts.capabilityTtl === undefined ? {} : { capabilityTtlSeconds: opts.capabilityTtl }),
+      ...(opts.allowHost === undefined ? {} : { allowedHosts: opts.allowHost.split(',').map((name) => name.trim()).filter(Boolean) }),
       log: (line) => io.stderr.write(`${line}\n`),
     });
   } catch (error) {

@@ -54,10 +54,17 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<S
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let received = 0;
+      stream.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        // Past the limit nothing is kept: SMTP must still read up to the final "." before it may
+        // answer 552 (RFC 5321 §4.2.5), but an oversized message must cost no memory.
+        if (received <= maxBytes) chunks.push(chunk);
+        else chunks.length = 0;
+      });
       stream.on('error', (error: Error) => callback(error));
       stream.on('end', () => {
-        if (stream.sizeExceeded) return callback(smtpError(552, `5.3.4 message exceeds the sandbox's limit of ${maxBytes} bytes`));
+        if (stream.sizeExceeded || received > maxBytes) return callback(smtpError(552, `5.3.4 message exceeds the sandbox's limit of ${maxBytes} bytes`));
         const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
         // Inbox addresses are all lowercase (usernamePattern, lowercased domain), so this is their stored spelling.
         const to = session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase());

@@ -11,6 +11,7 @@ import { defaultRateLimit, type RateLimit } from './auth/rate-limiter.js';
 import { loadOrCreateSigningKey } from './auth/signing-key.js';
 import { defaultTokenLifetimes } from './auth/token-service.js';
 import type { BackendContext, MailBackend, OutboxEntry } from './mail-backend.js';
+import { guardHostHeader } from './host-header-guard.js';
 import { startSmtpListener, type SmtpListener } from './smtp-listener.js';
 
 export type SandboxBackendKind = 'embedded' | 'cyrus';
@@ -29,6 +30,8 @@ export interface SandboxOptions {
   sessionTtlSeconds?: number;
   capabilityTtlSeconds?: number;
   backend?: SandboxBackendKind;
+  /** Host names besides 127.0.0.1, localhost and [::1] that the auth and JMAP hosts answer for. */
+  allowedHosts?: string[];
   /** Token bucket on POST /api/v1/challenge; `false` turns it off. */
   rateLimit?: RateLimit | false;
   log?: (line: string) => void;
@@ -123,9 +126,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
     authHost = host;
 
-    const authServer = await listenHttp(options.authPort ?? 0, (req, res) => host.handle(req, res));
+    const extraHosts = options.allowedHosts ?? [];
+    // The guards read the port on each request, once the server listens.
+    const authServer: Server = await listenHttp(options.authPort ?? 0, guardHostHeader(() => portOf(authServer), extraHosts, (req, res) => host.handle(req, res)));
     cleanups.push(() => closeHttp(authServer));
-    const apiServer = await listenHttp(options.apiPort ?? 0, (req, res) => backend.handle(req, res));
+    const apiServer: Server = await listenHttp(options.apiPort ?? 0, guardHostHeader(() => portOf(apiServer), extraHosts, (req, res) => backend.handle(req, res)));
     cleanups.push(() => closeHttp(apiServer));
     apiUrl = `http://127.0.0.1:${(apiServer.address() as AddressInfo).port}`;
     const authUrl = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;
@@ -177,6 +182,10 @@ function listenHttp(port: number, handler: (req: IncomingMessage, res: ServerRes
       resolve(server);
     });
   });
+}
+
+function portOf(server: Server): number {
+  return (server.address() as AddressInfo).port;
 }
 
 function closeHttp(server: Server): Promise<void> {

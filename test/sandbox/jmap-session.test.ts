@@ -1,3 +1,4 @@
+import { sandboxLimitsCapability } from '../../src/sandbox/embedded/jmap-limits.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jmapCapabilities } from '../../src/wire-constants.js';
 import { startJmapTestHost, type JmapTestHost } from './support/jmap-test-host.js';
@@ -23,7 +24,8 @@ describe('JMAP session discovery (RFC 8620 §2)', () => {
     expect(session['eventSourceUrl']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/eventsource\//);
     expect(session['username']).toBe(address);
     expect(typeof session['state']).toBe('string');
-    expect(Object.keys(session['capabilities']).sort()).toEqual(Object.values(jmapCapabilities).sort());
+    expect(Object.keys(session['capabilities']).sort()).toEqual([...Object.values(jmapCapabilities), sandboxLimitsCapability].sort());
+    expect(session['capabilities'][sandboxLimitsCapability]).toMatchObject({ maxFilterConditions: 1000, maxFilterDepth: 16, maxRequestDepth: 64 });
     expect(session['capabilities'][jmapCapabilities.core]).toMatchObject({
       maxSizeUpload: expect.any(Number),
       maxConcurrentUpload: expect.any(Number),
@@ -79,9 +81,11 @@ describe('JMAP session discovery (RFC 8620 §2)', () => {
     expect(response.status).toBe(401);
   });
 
-  it('answers 501 on the event source endpoint', async () => {
-    const response = await get('/eventsource/?types=*&closeafter=no&ping=0', 'token-alice');
-    expect(response.status).toBe(501);
+  it('serves the event source endpoint as text/event-stream (tests in jmap-push.test.ts)', async () => {
+    const response = await get('/eventsource/?types=*&closeafter=state&ping=0', 'token-alice');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    await response.body?.cancel();
   });
 
   it('answers 404 with a hint on unknown paths', async () => {

@@ -48,6 +48,9 @@ export function createAuthHost(options: AuthHostOptions): AuthHost {
   const bucket = options.rateLimit === false ? undefined : new TokenBucket(options.rateLimit);
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!URL.canParse(req.url ?? '/', 'http://sandbox.invalid')) {
+      throw new AuthFailure(400, 'The request target is not a valid URL path.', `Use POST ${authPaths.challenge}, POST ${authPaths.session} or POST ${authPaths.capability}.`);
+    }
     const path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
     const method = req.method ?? 'GET';
     if (path === authPaths.challenge) {

@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { z } from 'zod';
 import { SandboxError } from '../auth/sandbox-error.js';
 import type { BackendContext, MailBackend, OutboxEntry } from '../mail-backend.js';
+import { cyrusDataPaths, openDataDirToCyrus, readCyrusAccounts, writeCyrusAccounts } from './cyrus-accounts-file.js';
 import { cyrusUnavailableReason } from './cyrus-availability.js';
 import { startCyrusInstance, type CyrusInstance } from './cyrus-instance.js';
 import { loginOverImap } from './imap-login.js';
@@ -15,14 +16,18 @@ import { startSubmissionSmtpServer } from './submission-smtp-server.js';
 /**
  * The sandbox's mail store as a real Cyrus IMAP 3.6 (the live service's store): a private
  * instance, the SMTP relay Cyrus submits to, and a JMAP gateway in front of Cyrus's httpd.
- * Inboxes live as long as the backend: the instance is built in a temp dir and removed on close.
+ * Without a data dir the instance is built in a temp dir and removed on close; with one it is kept
+ * in `<dataDir>/mail/cyrus`, with the inboxes' SASL passwords next to it, so inboxes and mail
+ * survive a restart.
  */
 export async function createCyrusBackend(ctx: BackendContext): Promise<MailBackend> {
   const unavailable = cyrusUnavailableReason(process.getuid?.() === 0);
   if (unavailable) {
     throw new SandboxError(`The Cyrus backend cannot start on this machine. ${unavailable}`, 'Install Cyrus with `bash test/cyrus/install-cyrus.sh` (as root), or start the sandbox with --backend embedded.');
   }
-  const passwords = new Map<string, string>();
+  const kept = ctx.dataDir === undefined ? undefined : cyrusDataPaths(ctx.dataDir);
+  if (ctx.dataDir !== undefined) await openDataDirToCyrus(ctx.dataDir);
+  const passwords = kept ? await readCyrusAccounts(kept.accountsFile) : new Map<string, string>();
   const sent: OutboxEntry[] = [];
   const key = (address: string): string => address.trim().toLowerCase();
   let instance: CyrusInstance | undefined;
@@ -41,7 +46,7 @@ export async function createCyrusBackend(ctx: BackendContext): Promise<MailBacke
     log: ctx.log,
   });
   try {
-    instance = await startCyrusInstance({ smtpPort: smtp.port, log: ctx.log });
+    instance = await startCyrusInstance({ smtpPort: smtp.port, log: ctx.log, ...(kept ? { baseDir: kept.base } : {}) });
   } catch (error) {
     await smtp.close();
     throw new SandboxError(`Cyrus IMAP failed to start: ${error instanceof Error ? error.message : String(error)}`, 'Check that the Cyrus packages are complete (bash test/cyrus/install-cyrus.sh, as root), then retry.', undefined, { cause: error });
@@ -75,6 +80,7 @@ export async function createCyrusBackend(ctx: BackendContext): Promise<MailBacke
         throw new Error(`creating ${user} in Cyrus failed: ${error instanceof Error ? error.message : String(error)}${tail ? `\nCyrus log:\n${tail}` : ''}`, { cause: error });
       }
       passwords.set(user, password);
+      if (kept) await writeCyrusAccounts(kept.accountsFile, passwords);
     },
     async deliverInbound(raw, envelope) {
       const local = envelope.to.filter((to) => passwords.has(key(to)));

@@ -23,6 +23,8 @@ export interface StartCyrusOptions {
   smtpPort: number;
   log: (line: string) => void;
   startTimeoutMs?: number;
+  /** Keeps the instance (spool, mailbox database, sasldb) here across restarts; a temp dir removed on stop when absent. */
+  baseDir?: string;
 }
 
 const devLog = '/dev/log';
@@ -36,7 +38,14 @@ export async function startCyrusInstance(options: StartCyrusOptions): Promise<Cy
   if (!ids) throw new Error('user cyrus or group mail is missing: is Cyrus IMAP installed?');
   // Not under /root: user cyrus must be able to traverse every parent directory.
   const parent = tmpdir().startsWith('/root') ? '/tmp' : tmpdir();
-  const base = mkdtempSync(join(parent, 'agent-mailbox-cyrus-'));
+  const isKept = options.baseDir !== undefined;
+  const base = options.baseDir ?? mkdtempSync(join(parent, 'agent-mailbox-cyrus-'));
+  if (isKept) {
+    mkdirSync(base, { recursive: true, mode: 0o755 });
+    // Left by a master that was killed: a stale pid file or socket would stop the new one.
+    rmSync(join(base, 'run'), { recursive: true, force: true });
+    rmSync(join(base, 'config', 'socket'), { recursive: true, force: true });
+  }
   const layout = cyrusLayout(base);
   const ports: CyrusPorts = { imap: await pickFreePort(), http: await pickFreePort(), lmtp: await pickFreePort(), smtp: options.smtpPort };
   const children: TetheredProcess[] = [];
@@ -48,7 +57,7 @@ export async function startCyrusInstance(options: StartCyrusOptions): Promise<Cy
     // shutdown lines are still logged.
     for (const child of children.splice(0).reverse()) await child.stop();
     if (ownDevLog !== undefined && inodeOf(devLog) === ownDevLog) unlinkSync(devLog);
-    rmSync(base, { recursive: true, force: true });
+    if (!isKept) rmSync(base, { recursive: true, force: true });
   };
 
   try {

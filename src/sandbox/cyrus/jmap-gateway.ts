@@ -23,7 +23,7 @@ const cyrusSessionSchema = z.looseObject({
   accounts: z.record(z.string(), z.unknown()),
 });
 
-const sessionUrlFields = ['apiUrl', 'downloadUrl', 'uploadUrl', 'eventSourceUrl'] as const;
+const sessionUrlFields = ['apiUrl', 'downloadUrl', 'uploadUrl'] as const;
 
 /** Headers that describe one hop, not the message (RFC 9110 §7.6.1), plus Cyrus's h2c offer. */
 const hopHeaders = new Set(['connection', 'keep-alive', 'upgrade', 'alt-svc', 'transfer-encoding', 'host', 'authorization', 'accept-encoding', 'proxy-authorization', 'te', 'trailer']);
@@ -45,8 +45,18 @@ class GatewayFailure extends Error {
  */
 export function createJmapGateway(options: JmapGatewayOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!URL.canParse(req.url ?? '/', 'http://gateway.invalid')) {
+      req.resume();
+      throw new GatewayFailure(400, 'The request target is not a valid URL path.', `Discover the endpoints with GET ${jmapSessionPath}.`);
+    }
     const url = new URL(req.url ?? '/', 'http://gateway.invalid');
     const method = req.method ?? 'GET';
+    if (url.pathname.startsWith('/jmap/eventsource')) {
+      // Cyrus 3.6 advertises eventSourceUrl but answers every request on it with 204 and no stream
+      // (test/cyrus/DIFFERENCES.md); the session leaves the URL out, and a guessed one gets this.
+      req.resume();
+      throw new GatewayFailure(501, 'Push (EventSource) is not available with the Cyrus backend.', 'Poll with Email/changes from your last state, or run the sandbox with --backend embedded for push.');
+    }
     if (url.pathname === '/sandbox/outbox' && method === 'GET') {
       req.resume();
       return sendJson(res, 200, { outbox: options.outbox() });
@@ -95,7 +105,8 @@ export function createJmapGateway(options: JmapGatewayOptions): (req: IncomingMe
       if (reply.status !== 200) throw new GatewayFailure(502, `Cyrus answered the session request with HTTP ${reply.status}.`, 'Check the sandbox log (Cyrus syslog) and retry.');
       const session = cyrusSessionSchema.parse(JSON.parse(reply.body));
       const base = options.publicApiUrl().replace(/\/+$/, '');
-      const rewritten: Record<string, unknown> = { ...session };
+      const { eventSourceUrl: _unusable, ...rest } = session;
+      const rewritten: Record<string, unknown> = { ...rest };
       for (const field of sessionUrlFields) {
         const value = session[field];
         // String concatenation, not new URL(): the templates' {braces} must stay unescaped (RFC 6570).
@@ -135,6 +146,8 @@ export function createJmapGateway(options: JmapGatewayOptions): (req: IncomingMe
         },
       );
       upstream.on('error', reject);
+      // An EventSource stream ends only when its client goes; the Cyrus side must go with it.
+      res.on('close', () => upstream.destroy());
       req.pipe(upstream);
     });
   }

@@ -7,6 +7,7 @@ import { deliverLocal } from './deliver-message.js';
 import { InboxAccount } from './inbox-account.js';
 import { createJmapHttpHandler } from './jmap-http-handler.js';
 import type { MailNetwork } from './methods/method-context.js';
+import { PushHub } from './push-hub.js';
 
 const outboxEntry = z.object({
   at: z.string(),
@@ -43,12 +44,14 @@ export async function createEmbeddedBackend(ctx: BackendContext): Promise<MailBa
     },
   };
 
+  const push = new PushHub();
   // One job at a time: a JMAP request may await between reading and writing the store, and
   // interleaving two of them could lose an update. A sandbox never needs the parallelism.
   let queue: Promise<unknown> = Promise.resolve();
   const serialize = <T>(job: () => Promise<T>): Promise<T> => {
     const run = queue.then(job).finally(() => {
       for (const account of accounts.values()) account.flush();
+      push.publish((address) => accounts.get(address.toLowerCase()));
     });
     queue = run.catch(() => undefined);
     return run;
@@ -63,6 +66,7 @@ export async function createEmbeddedBackend(ctx: BackendContext): Promise<MailBa
       log: ctx.log,
       outbox: () => [...outbox],
       serialize,
+      push,
     }),
     createInbox: (address) =>
       serialize(async () => {

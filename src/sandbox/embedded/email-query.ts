@@ -1,5 +1,6 @@
 import { addressText, emailFacts, type EmailFacts } from './email-facts.js';
 import type { InboxAccount } from './inbox-account.js';
+import { sandboxLimits, sandboxLimitsCapability } from './jmap-limits.js';
 import { MethodError } from './method-error.js';
 import type { EmailRecord } from './records.js';
 
@@ -14,11 +15,6 @@ export interface Comparator {
   collation?: string;
 }
 
-const conditionKeys = new Set([
-  'inMailbox', 'inMailboxOtherThan', 'before', 'after', 'minSize', 'maxSize', 'allInThreadHaveKeyword',
-  'someInThreadHaveKeyword', 'noneInThreadHaveKeyword', 'hasKeyword', 'notKeyword', 'hasAttachment', 'text', 'from',
-  'to', 'cc', 'bcc', 'subject', 'body', 'header',
-]);
 const sortKeys = new Set(['receivedAt', 'sentAt', 'size', 'from', 'to', 'subject', 'hasKeyword', 'someInThreadHaveKeyword', 'allInThreadHaveKeyword']);
 
 /** Lazily computed facts for the emails one query touches. */
@@ -37,22 +33,85 @@ export class FactsCache {
   }
 }
 
-/** Rejects unknown filter conditions and sort properties up front (unsupportedFilter / unsupportedSort). */
-export function checkQuery(filter: Filter | null | undefined, sort: Comparator[] | undefined): void {
-  const walk = (node: Filter): void => {
-    if ('operator' in node && Array.isArray(node['conditions'])) {
-      if (!['AND', 'OR', 'NOT'].includes(String(node.operator))) throw new MethodError('unsupportedFilter', `Unknown operator ${String(node.operator)}.`);
-      (node['conditions'] as Filter[]).forEach(walk);
-      return;
+/** What each condition's value must be (RFC 8621 §4.4.1); anything else is invalidArguments, never a silent mismatch. */
+const conditionValue: Record<string, (value: unknown) => boolean> = {
+  inMailbox: isString,
+  inMailboxOtherThan: (value) => Array.isArray(value) && value.every(isString),
+  before: isUtcDate,
+  after: isUtcDate,
+  minSize: isUnsignedInt,
+  maxSize: isUnsignedInt,
+  allInThreadHaveKeyword: isString,
+  someInThreadHaveKeyword: isString,
+  noneInThreadHaveKeyword: isString,
+  hasKeyword: isString,
+  notKeyword: isString,
+  hasAttachment: (value) => typeof value === 'boolean',
+  text: isString,
+  from: isString,
+  to: isString,
+  cc: isString,
+  bcc: isString,
+  subject: isString,
+  body: isString,
+  header: (value) => Array.isArray(value) && value.length >= 1 && value.length <= 2 && value.every(isString),
+};
+
+function isString(value: unknown): boolean {
+  return typeof value === 'string';
+}
+
+function isUnsignedInt(value: unknown): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+// RFC 8620 §1.4 UTCDate: "2014-10-30T06:12:00Z", fractional seconds allowed.
+function isUtcDate(value: unknown): boolean {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+/**
+ * Checks a filter and sort before any email is touched: operators, condition names and value
+ * types, plus the sandbox's bounds on filter size and depth. Returns the number of leaf conditions.
+ */
+export function checkQuery(filter: Filter | null | undefined, sort: Comparator[] | undefined): number {
+  let nodes = 0;
+  let leaves = 0;
+  // Iterative, so a filter nested thousands deep cannot overflow the stack.
+  const pending: Array<{ node: unknown; depth: number }> = filter ? [{ node: filter, depth: 1 }] : [];
+  while (pending.length) {
+    const { node, depth } = pending.pop() as { node: unknown; depth: number };
+    nodes += 1;
+    if (nodes > sandboxLimits.maxFilterConditions) {
+      throw new MethodError('unsupportedFilter', `The filter has more than ${sandboxLimits.maxFilterConditions} operators and conditions (maxFilterConditions of ${sandboxLimitsCapability}); split the query or use fewer conditions.`);
     }
-    for (const key of Object.keys(node)) {
-      if (!conditionKeys.has(key)) throw new MethodError('unsupportedFilter', `Filter condition "${key}" is not supported.`);
+    if (depth > sandboxLimits.maxFilterDepth) {
+      throw new MethodError('unsupportedFilter', `The filter nests deeper than ${sandboxLimits.maxFilterDepth} levels (maxFilterDepth of ${sandboxLimitsCapability}); flatten it.`);
     }
-  };
-  if (filter) walk(filter);
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) {
+      throw new MethodError('invalidArguments', 'Every filter and every entry of "conditions" must be an object (RFC 8620 §5.5).', { arguments: ['filter'] });
+    }
+    const record = node as Record<string, unknown>;
+    if ('operator' in record) {
+      if (!['AND', 'OR', 'NOT'].includes(String(record['operator']))) throw new MethodError('unsupportedFilter', `Unknown operator ${JSON.stringify(record['operator'])}; use AND, OR or NOT.`);
+      const conditions = record['conditions'];
+      if (!Array.isArray(conditions) || Object.keys(record).some((key) => key !== 'operator' && key !== 'conditions')) {
+        throw new MethodError('invalidArguments', 'A FilterOperator has exactly "operator" and a "conditions" array (RFC 8620 §5.5).', { arguments: ['filter'] });
+      }
+      for (const child of conditions) pending.push({ node: child, depth: depth + 1 });
+      continue;
+    }
+    leaves += 1;
+    for (const [key, value] of Object.entries(record)) {
+      const check = conditionValue[key];
+      if (!check) throw new MethodError('unsupportedFilter', `Filter condition "${key}" is not supported.`);
+      if (!check(value)) throw new MethodError('invalidArguments', `Filter condition "${key}" has a value of the wrong type (${JSON.stringify(value)?.slice(0, 60)}); see RFC 8621 §4.4.1.`, { arguments: ['filter'] });
+    }
+  }
   for (const comparator of sort ?? []) {
     if (!sortKeys.has(comparator.property)) throw new MethodError('unsupportedSort', `Sorting by "${comparator.property}" is not supported.`);
   }
+  return leaves;
 }
 
 /** True when an email matches a filter tree. */

@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jmapSessionPath } from '../../wire-constants.js';
 import type { CapabilityClaims, OutboxEntry } from '../mail-backend.js';
+import { serveEventSource } from './event-source-endpoint.js';
 import { bearerOf, readBody, sendJson, sendProblem, sendServiceError } from './http-io.js';
 import type { InboxAccount } from './inbox-account.js';
 import { jmapLimits } from './jmap-limits.js';
 import { buildSession } from './jmap-session.js';
 import { RequestProblem } from './method-error.js';
 import type { MailNetwork } from './methods/method-context.js';
+import type { PushHub } from './push-hub.js';
 import { processJmapRequest } from './process-jmap-request.js';
 
 /** What the HTTP layer needs from the backend. */
@@ -16,6 +18,8 @@ export interface JmapHttpDeps {
   publicApiUrl(): string;
   log(line: string): void;
   outbox(): OutboxEntry[];
+  /** Where open EventSource streams wait for state changes. */
+  push: PushHub;
   /** Runs store work one job at a time, then persists what changed. */
   serialize<T>(job: () => Promise<T>): Promise<T>;
 }
@@ -32,7 +36,12 @@ export function createJmapHttpHandler(deps: JmapHttpDeps): (req: IncomingMessage
 }
 
 async function route(req: IncomingMessage, res: ServerResponse, deps: JmapHttpDeps): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+  const url = URL.canParse(req.url ?? '/', 'http://sandbox.invalid') ? new URL(req.url ?? '/', 'http://sandbox.invalid') : undefined;
+  if (!url) {
+    req.resume();
+    sendServiceError(res, 400, 'The request target is not a valid URL path.', `Use the URLs of the session at ${jmapSessionPath}.`);
+    return;
+  }
   const path = url.pathname;
   if (req.method === 'GET' && path === '/sandbox/outbox') {
     sendJson(res, 200, deps.outbox());
@@ -53,8 +62,8 @@ async function route(req: IncomingMessage, res: ServerResponse, deps: JmapHttpDe
     await handleUpload(req, res, account, path, deps);
   } else if (req.method === 'GET' && path.startsWith('/download/')) {
     await handleDownload(res, account, path, url, deps);
-  } else if (path.startsWith('/eventsource')) {
-    sendServiceError(res, 501, 'Push (EventSource) is not implemented by the sandbox.', 'Poll with Email/changes using the state from your last Email/get instead.');
+  } else if (req.method === 'GET' && /^\/eventsource\/?$/.test(path)) {
+    serveEventSource(req, res, url, account, deps.push);
   } else {
     sendServiceError(res, 405, `${req.method} is not allowed on ${path}.`, 'Use GET for the session and downloads, POST for /jmap and uploads.');
   }
@@ -107,10 +116,10 @@ async function handleApi(req: IncomingMessage, res: ServerResponse, account: Inb
 }
 
 async function handleUpload(req: IncomingMessage, res: ServerResponse, account: InboxAccount, path: string, deps: JmapHttpDeps): Promise<void> {
-  const accountId = decodeURIComponent(path.split('/')[2] ?? '');
+  const accountId = decodePathPart(path.split('/')[2] ?? '');
   if (accountId !== account.address) {
     req.resume();
-    sendServiceError(res, 403, `Uploads for ${accountId} are not allowed with this token.`, `Upload to the uploadUrl with accountId ${account.address}.`);
+    sendServiceError(res, 403, `Uploads for ${accountId ?? 'a malformed account id'} are not allowed with this token.`, `Upload to the uploadUrl with accountId ${account.address}.`);
     return;
   }
   const body = await readBody(req, jmapLimits.maxSizeUpload);
@@ -118,16 +127,22 @@ async function handleUpload(req: IncomingMessage, res: ServerResponse, account: 
     sendProblem(res, new RequestProblem('limit', `The upload exceeds maxSizeUpload (${jmapLimits.maxSizeUpload} octets).`, 413, 'maxSizeUpload').toBody());
     return;
   }
-  const type = req.headers['content-type']?.trim() || 'application/octet-stream';
+  const type = mediaTypeOf(req.headers['content-type']) ?? 'application/octet-stream';
   const upload = await deps.serialize(async () => account.addUpload(body, type));
   sendJson(res, 201, { accountId: account.address, blobId: upload.id, type: upload.type, size: upload.size });
 }
 
 async function handleDownload(res: ServerResponse, account: InboxAccount, path: string, url: URL, deps: JmapHttpDeps): Promise<void> {
   const [, , rawAccountId, rawBlobId, ...nameParts] = path.split('/');
-  const accountId = decodeURIComponent(rawAccountId ?? '');
-  const blobId = decodeURIComponent(rawBlobId ?? '');
-  const name = decodeURIComponent(nameParts.join('/')) || blobId;
+  const accountId = decodePathPart(rawAccountId ?? '');
+  const blobId = decodePathPart(rawBlobId ?? '');
+  const name = decodePathPart(nameParts.join('/')) || blobId;
+  const requestedType = url.searchParams.get('type');
+  const type = requestedType ? mediaTypeOf(requestedType) : undefined;
+  if (accountId === undefined || blobId === undefined || name === undefined || (requestedType && !type)) {
+    sendServiceError(res, 400, 'The download URL has a malformed percent-encoding or type parameter.', 'Fill the session\'s downloadUrl template with encodeURIComponent for each part and a media type such as text/plain for {type}.');
+    return;
+  }
   const blob = accountId === account.address ? await deps.serialize(() => account.resolveBlob(blobId)) : undefined;
   if (!blob) {
     sendServiceError(res, 404, `Blob ${blobId} was not found in ${accountId}.`, 'Take blobId values from Email/get (blobId, attachments) or from an upload of this account.');
@@ -135,10 +150,26 @@ async function handleDownload(res: ServerResponse, account: InboxAccount, path: 
   }
   const asciiName = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   res.writeHead(200, {
-    'content-type': url.searchParams.get('type') || blob.type,
+    'content-type': type ?? blob.type,
     'content-length': String(blob.data.length),
     'content-disposition': `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(name)}`,
     'cache-control': 'private, immutable, max-age=31536000',
   });
   res.end(blob.data);
+}
+
+/** A percent-decoded path segment, or undefined when its encoding is malformed. */
+function decodePathPart(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A media type with parameters (RFC 9110 §8.3.1) safe to echo in a header; undefined for anything else. */
+function mediaTypeOf(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed || trimmed.length > 255) return undefined;
+  return /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;\s*[\w!#$&^.+-]+=("[\x20-\x7e]*"|[\w!#$&^.+-]+))*$/.test(trimmed) ? trimmed : undefined;
 }

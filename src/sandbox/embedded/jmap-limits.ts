@@ -21,3 +21,23 @@ export const accountLimits = {
   maxEmailQueryLimit: 1000,
   maxDelayedSend: 0,
 } as const;
+
+/**
+ * The sandbox's own capability: RFC 8620 has no place for filter or nesting bounds, so they are
+ * advertised under a vendor URI in the session's capabilities (RFC 8620 §2 allows vendor keys).
+ */
+export const sandboxLimitsCapability = 'https://github.com/agent-mailbox/agent-mailbox#sandbox-limits';
+
+/** Bounds on the work one request may ask for; one request must never freeze the auth host that shares the process. */
+export const sandboxLimits = {
+  /** Deepest JSON nesting of a request body (arrays and objects). */
+  maxRequestDepth: 64,
+  /** Conditions plus operators in one Email/query filter. */
+  maxFilterConditions: 1000,
+  /** Deepest nesting of operators in one filter. */
+  maxFilterDepth: 16,
+  /** Condition tests one Email/query may run (conditions × emails in the account). */
+  maxFilterWork: 2_000_000,
+  /** Open EventSource streams per account. */
+  maxEventStreams: 4,
+} as const;

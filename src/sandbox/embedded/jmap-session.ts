@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { jmapCapabilities } from '../../wire-constants.js';
-import { accountLimits, jmapLimits } from './jmap-limits.js';
+import { accountLimits, jmapLimits, sandboxLimits, sandboxLimitsCapability } from './jmap-limits.js';
 
 /** Sort properties Email/query accepts, advertised as emailQuerySortOptions (RFC 8621 §1.3.1). */
 const emailQuerySortOptions = ['receivedAt', 'sentAt', 'size', 'from', 'to', 'subject', 'hasKeyword', 'someInThreadHaveKeyword', 'allInThreadHaveKeyword'];
@@ -14,6 +14,7 @@ export function buildSession(address: string, baseUrl: string): Record<string, u
       [jmapCapabilities.mail]: {},
       [jmapCapabilities.submission]: {},
       [jmapCapabilities.blob]: {},
+      [sandboxLimitsCapability]: { ...sandboxLimits },
     },
     accounts: {
       [address]: {

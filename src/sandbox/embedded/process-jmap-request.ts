@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { jmapCapabilities } from '../../wire-constants.js';
 import type { InboxAccount } from './inbox-account.js';
-import { jmapLimits } from './jmap-limits.js';
+import { exceedsJsonDepth } from './json-depth.js';
+import { jmapLimits, sandboxLimits, sandboxLimitsCapability } from './jmap-limits.js';
 import { MethodError, RequestProblem } from './method-error.js';
 import { jmapMethods } from './methods/jmap-methods.js';
 import type { MailNetwork } from './methods/method-context.js';
@@ -13,7 +14,7 @@ const requestShape = z.object({
   createdIds: z.record(z.string(), z.string()).optional(),
 });
 
-const knownCapabilities: ReadonlySet<string> = new Set(Object.values(jmapCapabilities));
+const knownCapabilities: ReadonlySet<string> = new Set([...Object.values(jmapCapabilities), sandboxLimitsCapability]);
 
 /**
  * Processes one JMAP request body for the bearer's account (RFC 8620 §3.3–3.7): calls run in
@@ -26,6 +27,9 @@ export async function processJmapRequest(
   sessionState: string,
   log: (line: string) => void,
 ): Promise<Record<string, unknown>> {
+  if (exceedsJsonDepth(body, sandboxLimits.maxRequestDepth)) {
+    throw new RequestProblem('limit', `The request nests arrays and objects deeper than ${sandboxLimits.maxRequestDepth} levels (maxRequestDepth of ${sandboxLimitsCapability}).`, 400, 'maxRequestDepth');
+  }
   const parsed = requestShape.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -59,7 +63,8 @@ export async function processJmapRequest(
         responses.push(['error', error.toArguments(), callId]);
       } else {
         log(`embedded jmap: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        responses.push(['error', { type: 'serverFail', description: error instanceof Error ? error.message : String(error) }, callId]);
+        // The exception text stays in the log: it may describe internals a client has no use for.
+        responses.push(['error', { type: 'serverFail', description: `${name} failed inside the sandbox; the sandbox log on stderr has the details.` }, callId]);
       }
     }
   }

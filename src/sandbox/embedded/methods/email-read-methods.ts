@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { jmapCapabilities } from '../../../wire-constants.js';
 import { FactsCache, checkQuery, matchesFilter, sortEmails, type Comparator, type Filter } from '../email-query.js';
 import { defaultEmailProperties, isKnownEmailProperty, renderEmail } from '../email-view.js';
-import { accountLimits, jmapLimits } from '../jmap-limits.js';
+import { EventLoopYielder } from '../event-loop-yielder.js';
+import { accountLimits, jmapLimits, sandboxLimits, sandboxLimitsCapability } from '../jmap-limits.js';
 import { MethodError } from '../method-error.js';
 import { changesMethod } from './changes-method.js';
 import { checkObjectLimit, checkProperties, parseArgs, resolveCreationId, type MethodDefinition } from './method-context.js';
@@ -18,9 +19,9 @@ const getArgs = z.object({
   maxBodyValueBytes: z.number().int().nonnegative().optional(),
 });
 
-const filter: z.ZodType<Filter> = z.lazy(() =>
-  z.union([z.object({ operator: z.enum(['AND', 'OR', 'NOT']), conditions: z.array(filter) }).strict(), z.record(z.string(), z.unknown())]),
-);
+// Only the outer shape here: checkQuery walks the tree iteratively with the sandbox's bounds,
+// where a recursive schema would recurse once per nesting level.
+const filter = z.record(z.string(), z.unknown()) as unknown as z.ZodType<Filter>;
 const comparator: z.ZodType<Comparator> = z.object({
   property: z.string(),
   isAscending: z.boolean().optional(),
@@ -75,11 +76,16 @@ export const emailReadMethods: Record<string, MethodDefinition> = {
     capability: jmapCapabilities.mail,
     async run(args, ctx) {
       const input = parseArgs(queryArgs, args);
-      checkQuery(input.filter, input.sort ?? undefined);
+      const leaves = checkQuery(input.filter, input.sort ?? undefined);
+      if (leaves * ctx.account.emails.size > sandboxLimits.maxFilterWork) {
+        throw new MethodError('unsupportedFilter', `${leaves} conditions over ${ctx.account.emails.size} emails exceed maxFilterWork (${sandboxLimits.maxFilterWork}) of ${sandboxLimitsCapability}; use fewer conditions.`);
+      }
       const facts = new FactsCache(ctx.account);
       const matching = [];
+      const yielder = new EventLoopYielder();
       for (const email of ctx.account.emails.values()) {
         if (!input.filter || (await matchesFilter(ctx.account, email, input.filter, facts))) matching.push(email);
+        await yielder.maybeYield();
       }
       let sorted = await sortEmails(ctx.account, matching, input.sort ?? [], facts);
       if (input.collapseThreads) {

@@ -9,7 +9,7 @@ import type { SubmissionRecord } from '../records.js';
 import { changesMethod } from './changes-method.js';
 import { runEmailSet } from './email-set-method.js';
 import { beginSet, createEach } from './set-method-frame.js';
-import { checkObjectLimit, parseArgs, pickProperties, resolveCreationId, type MethodContext, type MethodDefinition } from './method-context.js';
+import { checkObjectLimit, checkProperties, parseArgs, pickProperties, resolveCreationId, type MethodContext, type MethodDefinition } from './method-context.js';
 
 const address = z.object({ email: z.string(), parameters: z.record(z.string(), z.string().nullable()).nullable().optional() });
 const submissionCreate = z.object({
@@ -37,6 +37,7 @@ export const submissionMethods: Record<string, MethodDefinition> = {
     capability: jmapCapabilities.submission,
     async run(args, ctx) {
       const input = parseArgs(getArgs, args);
+      checkProperties(input.properties, submissionProperties);
       const ids = input.ids ?? [...ctx.account.submissions.keys()];
       checkObjectLimit(ids.length, jmapLimits.maxObjectsInGet, 'maxObjectsInGet');
       const found = ids.flatMap((id) => ctx.account.submissions.get(id) ?? []);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jmapCapabilities } from '../../../wire-constants.js';
 import { jmapLimits } from '../jmap-limits.js';
-import { checkObjectLimit, parseArgs, type MethodDefinition } from './method-context.js';
+import { checkObjectLimit, checkProperties, parseArgs, pickProperties, type MethodDefinition } from './method-context.js';
 import { changesMethod } from './changes-method.js';
 
 const getArgs = z.object({
@@ -9,6 +9,9 @@ const getArgs = z.object({
   ids: z.array(z.string()).nullable().optional(),
   properties: z.array(z.string()).nullable().optional(),
 });
+
+const threadProperties = ['id', 'emailIds'];
+const identityProperties = ['id', 'name', 'email', 'replyTo', 'bcc', 'textSignature', 'htmlSignature', 'mayDelete'];
 
 /** The single identity of an inbox; its id is the address, as Cyrus requires (cyrus.md). */
 export function identityOf(address: string): Record<string, unknown> {
@@ -27,6 +30,7 @@ export const threadIdentityMethods: Record<string, MethodDefinition> = {
     capability: jmapCapabilities.mail,
     async run(args, ctx) {
       const input = parseArgs(getArgs, args);
+      checkProperties(input.properties, threadProperties);
       const all = [...new Set([...ctx.account.emails.values()].map((email) => email.threadId))];
       const ids = input.ids ?? all;
       checkObjectLimit(ids.length, jmapLimits.maxObjectsInGet, 'maxObjectsInGet');
@@ -34,7 +38,7 @@ export const threadIdentityMethods: Record<string, MethodDefinition> = {
       const notFound: string[] = [];
       for (const id of ids) {
         const emailIds = ctx.account.threadEmailIds(id);
-        if (emailIds.length) list.push({ id, emailIds });
+        if (emailIds.length) list.push(pickProperties({ id, emailIds }, input.properties ?? threadProperties));
         else notFound.push(id);
       }
       return { response: { accountId: ctx.account.address, state: ctx.account.changes.Thread.state, list, notFound } };
@@ -45,7 +49,8 @@ export const threadIdentityMethods: Record<string, MethodDefinition> = {
     capability: jmapCapabilities.submission,
     async run(args, ctx) {
       const input = parseArgs(getArgs, args);
-      const identity = identityOf(ctx.account.address);
+      checkProperties(input.properties, identityProperties);
+      const identity = pickProperties(identityOf(ctx.account.address), input.properties ?? identityProperties);
       const ids = input.ids ?? [ctx.account.address];
       const list = ids.includes(ctx.account.address) ? [identity] : [];
       const notFound = ids.filter((id) => id !== ctx.account.address);
