@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ConfigError, resolveConfig, type Config, type ConfigInputs } from '../config.js';
+import { resolveConfig, type Config, type ConfigInputs } from '../config.js';
 import { CredentialStore } from '../credentials/credential-store.js';
 import { withDirectoryLock, type LockOptions } from '../credentials/directory-lock.js';
 import type { StoredCredentials } from '../credentials/stored-credentials.js';
@@ -55,13 +55,9 @@ export function createAccountRegistry(options: AccountRegistryOptions): Observab
   };
 }
 
+// resolveConfig reports a bad setting as MailboxError invalid_input itself.
 function configFrom(inputs: ConfigInputs): Config {
-  try {
-    return resolveConfig(inputs);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    throw new MailboxError({ code: 'usage', message: error.message, hint: 'Correct that flag or environment variable and run again.', cause: error });
-  }
+  return resolveConfig(inputs);
 }
 
 function createAccount(dir: string, options: AccountRegistryOptions, closeSignal: AbortSignal): ObservableAccount {

@@ -46,7 +46,12 @@ export function registerWatchCommands(program: Command, deps: WatchCommandDeps):
     env: deps.env,
     nodePath: deps.nodePath,
     cliPath: deps.cliPath,
+    crontabBin: resolveConfig({ env: deps.env }).crontab,
   });
+  const wakeCommandOf = (opts: Options): { wakeCommand?: string } => {
+    const resolved = resolveConfig({ flags: { wakeCommand: typeof opts.wakeCommand === 'string' ? opts.wakeCommand : undefined }, env: deps.env }).wakeCommand;
+    return resolved ? { wakeCommand: resolved } : {};
+  };
   const print = (result: unknown): number => {
     renderSuccess(deps.streams, result);
     return exitCodes.ok;
@@ -62,7 +67,7 @@ export function registerWatchCommands(program: Command, deps: WatchCommandDeps):
       .description('Install (or refresh) the daily 09:00 crontab job for this inbox. Installing twice changes nothing.')
       .option(dirFlag, dirHelp)
       .option('--wake-command <cmd>', wakeHelp),
-    async (opts) => print(await installWatch({ ...target(opts), ...stringOpt(opts, 'wakeCommand', 'wakeCommand') })),
+    async (opts) => print(await installWatch({ ...target(opts), ...wakeCommandOf(opts) })),
   );
 
   act(watch.command('remove').description('Remove exactly this inbox\'s daily job; other crontab lines stay untouched.').option(dirFlag, dirHelp), async (opts) =>
@@ -89,7 +94,7 @@ export function registerWatchCommands(program: Command, deps: WatchCommandDeps):
         ...stringOpt(opts, 'schedule', 'schedule'),
         onReady: (next) => deps.streams.stderr.write(`agent-mailbox watch: running for ${dir}; next wake ${next ? next.toString() : 'unknown'}. Stop with Ctrl-C.\n`),
         fire: async () => {
-          const result = await wake({ credentialsDir: dir, account: accounts.open(dir), env: deps.env, log, signal: stop.signal, agentOutput: deps.streams.stderr, ...stringOpt(opts, 'wakeCommand', 'wakeCommand') });
+          const result = await wake({ credentialsDir: dir, account: accounts.open(dir), env: deps.env, log, signal: stop.signal, agentOutput: deps.streams.stderr, ...wakeCommandOf(opts) });
           // One JSON line per wake, so a supervisor (or a test) can follow along.
           deps.streams.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), ...result })}\n`);
         },
@@ -113,7 +118,7 @@ export function registerWatchCommands(program: Command, deps: WatchCommandDeps):
     const accounts = createAccountRegistry({ configInputs, log });
     const stop = interruptSignal();
     try {
-      const result = await wake({ credentialsDir: dir, account: accounts.open(dir), env: deps.env, log, signal: stop.signal, agentOutput: deps.streams.stderr, ...stringOpt(opts, 'wakeCommand', 'wakeCommand') });
+      const result = await wake({ credentialsDir: dir, account: accounts.open(dir), env: deps.env, log, signal: stop.signal, agentOutput: deps.streams.stderr, ...wakeCommandOf(opts) });
       renderSuccess(deps.streams, { at: new Date().toISOString(), ...result });
       return result.stateAdvanced || result.mode === 'skipped' ? exitCodes.ok : exitCodes.failure;
     } finally {

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach } from 'vitest';
 import { z } from 'zod';
+import { noCrontab } from './run-cli.js';
 
 /** The built entry; the MCP e2e tests need `npx tsc -p tsconfig.json` (npm test builds first). */
 export const builtEntry = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -42,7 +43,8 @@ export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnect
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [builtEntry, 'mcp', ...(options.args ?? [])],
-    env: options.env,
+    // No test may reach the invoking user's crontab (see run-cli.ts).
+    env: { AGENT_MAILBOX_CRONTAB: noCrontab, ...options.env },
     stderr: 'pipe',
   });
   let stderr = '';
