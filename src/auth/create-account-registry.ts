@@ -10,13 +10,15 @@ import type { AccountContext, AccountStats } from './account-context.js';
 import type { Account, AccountRegistry, CallOptions, RegisterOutcome, RegisterRequest } from './account-registry.js';
 import { PowAuthClient } from './pow-auth-client.js';
 import { registerAccount } from './register-account.js';
-import { TokenChain } from './token-chain.js';
+import { TokenChain, type Clock } from './token-chain.js';
 
 export interface AccountRegistryOptions {
   configInputs: ConfigInputs;
   log: Logger;
   /** Renew sessions in the background before they expire (the MCP server); off for one-shot CLI runs. */
   refreshAhead?: boolean;
+  /** Clock for token expiry and refresh-ahead (ms since the epoch); tests inject one. */
+  now?: Clock;
   fetch?: FetchFunction;
   /** Lock timing; defaults wait up to 5 min (a PoW may be running) and take over after 30 s without heartbeat. */
   lock?: LockOptions;
@@ -89,7 +91,7 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
       }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
-  const chain = new TokenChain(ctx, { refreshAhead: options.refreshAhead ?? false, closeSignal });
+  const chain = new TokenChain(ctx, { refreshAhead: options.refreshAhead ?? false, closeSignal, ...(options.now ? { now: options.now } : {}) });
 
   const credentials = async (): Promise<StoredCredentials> => {
     const stored = await store.readCredentials();

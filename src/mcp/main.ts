@@ -22,6 +22,8 @@ export interface RunMcpServerOptions {
   stdin?: Readable;
   stdout?: Writable;
   stderr?: Writable;
+  /** Clock for token expiry and refresh-ahead (ms since the epoch); tests move it instead of waiting. */
+  now?: () => number;
 }
 
 /** Hosts cut tool calls at ~60 s (Codex ~120 s); a PoW still running then answers "call again". */
@@ -52,7 +54,7 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   }
   // Quiet by default: hosts show a server's stderr as its log, and warnings are enough there.
   const log = createLogger(stderr, verbose ? 'debug' : 'warn', 'agent-mailbox mcp');
-  const accounts = createAccountRegistry({ configInputs, log, refreshAhead: true });
+  const accounts = createAccountRegistry({ configInputs, log, refreshAhead: true, ...(options.now ? { now: options.now } : {}) });
   const server = createMcpServer({
     operations,
     accounts,

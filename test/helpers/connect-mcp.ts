@@ -22,6 +22,8 @@ export interface McpConnection {
 export interface ConnectMcpOptions {
   env: Record<string, string>;
   args?: string[];
+  /** Node arguments instead of `dist/bin.js mcp …args` (e.g. a script that starts the server with a test clock). */
+  nodeArgs?: string[];
 }
 
 /** The environment that points the client at a running sandbox. */
@@ -42,7 +44,7 @@ export function sandboxEnv(
 export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [builtEntry, 'mcp', ...(options.args ?? [])],
+    args: options.nodeArgs ?? [builtEntry, 'mcp', ...(options.args ?? [])],
     // No test may reach the invoking user's crontab (see run-cli.ts).
     env: { AGENT_MAILBOX_CRONTAB: noCrontab, ...options.env },
     stderr: 'pipe',
