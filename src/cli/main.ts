@@ -12,7 +12,7 @@ import { registerWatchCommands } from './watch-commands.js';
 import { buildTableCommand, type ParsedInvocation } from './program.js';
 import { createProgressLine } from './progress-bar.js';
 import { exitCodes, renderError, renderSuccess, type CliStreams } from './render.js';
-import { renderJmapResultForCli } from './render-jmap-result.js';
+import { renderResult } from '../render/present-result.js';
 
 export interface CliEntry {
   env: Readonly<Record<string, string | undefined>>;
@@ -25,7 +25,8 @@ const cliPath = fileURLToPath(new URL('../bin.js', import.meta.url));
 
 async function runOperation(invocation: ParsedInvocation, entry: CliEntry, streams: CliStreams): Promise<number> {
   const { operation } = invocation;
-  const parsed = operation.input.safeParse(invocation.input);
+  const schema = operation.cliInput ? operation.input.extend(operation.cliInput.shape) : operation.input;
+  const parsed = schema.safeParse(invocation.input);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
     return renderError(streams, new MailboxError({ code: 'usage', message: problems, hint: `See: agent-mailbox ${operation.name} --help` }));
@@ -44,14 +45,11 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       log,
       accounts,
       frontDoor: 'cli',
-      cliFlags: invocation.cliFlags,
       install: { nodePath: process.execPath, cliPath },
       workingDir: process.cwd(),
     });
     progressLine.done();
-    if (operation.name === 'jmap_request') return renderJmapResultForCli(streams, result);
-    renderSuccess(streams, result, invocation.json ? undefined : operation.cli?.textField);
-    return exitCodes.ok;
+    return renderSuccess(streams, renderResult(result, 'cli', operation.present), invocation.json ? undefined : operation.cli?.textField);
   } catch (error) {
     progressLine.done();
     return renderError(streams, toMailboxError(error));

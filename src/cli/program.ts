@@ -13,7 +13,6 @@ export interface ParsedInvocation {
   operation: Operation<z.ZodObject, z.ZodType>;
   input: Record<string, unknown>;
   configFlags: Partial<Record<SettingName, string | boolean>>;
-  cliFlags: Record<string, string | boolean>;
   json: boolean;
 }
 
@@ -59,23 +58,22 @@ export function buildTableCommand(
 ): Command {
   const command = new Command(op.name).description(op.description);
   const flagKeys = new Map<string, string>();
-  for (const [key, field] of Object.entries(op.input.shape)) {
-    const shape = describeField(field as z.ZodType);
+  // Operator-only inputs become flags like any other; only this door offers them.
+  const shape = { ...op.input.shape, ...(op.cliInput?.shape ?? {}) };
+  for (const [key, field] of Object.entries(shape)) {
+    const fieldShape = describeField(field as z.ZodType);
     if (op.cli?.positional === key) {
-      command.argument(shape.required ? `<${key}>` : `[${key}]`, shape.describe);
+      command.argument(fieldShape.required ? `<${key}>` : `[${key}]`, fieldShape.describe);
       continue;
     }
     const flag = op.cli?.flagNames?.[key] ?? `--${toKebab(key)}`;
     const repeatable = op.cli?.repeatable?.includes(key) ?? false;
-    const spec = shape.kind === 'boolean' ? flag : `${flag} <${shape.kind === 'array' ? 'value' : toKebab(key)}>`;
-    const option = new Option(spec, shape.describe + (repeatable ? ' (repeatable)' : ''));
-    if (shape.choices) option.choices(shape.choices);
+    const spec = fieldShape.kind === 'boolean' ? flag : `${flag} <${fieldShape.kind === 'array' ? 'value' : toKebab(key)}>`;
+    const option = new Option(spec, fieldShape.describe + (repeatable ? ' (repeatable)' : ''));
+    if (fieldShape.choices) option.choices(fieldShape.choices);
     if (repeatable) option.argParser(collect);
     command.addOption(option);
     flagKeys.set(option.attributeName(), key);
-  }
-  for (const extra of op.cli?.extraFlags ?? []) {
-    command.addOption(new Option(extra.takesValue ? `${extra.flag} <value>` : extra.flag, extra.describe));
   }
   addConfigOptions(command);
   command.option('--json', 'Print JSON even where the command prints text by default.');
@@ -88,13 +86,7 @@ export function buildTableCommand(
       if (value === undefined) continue;
       input[key] = op.cli?.jsonFlags?.includes(key) && typeof value === 'string' ? parseJsonFlag(`--${toKebab(key)}`, value) : value;
     }
-    const cliFlags: Record<string, string | boolean> = {};
-    for (const extra of op.cli?.extraFlags ?? []) {
-      const attribute = new Option(extra.flag).attributeName();
-      const value = opts[attribute];
-      if (typeof value === 'string' || typeof value === 'boolean') cliFlags[extra.name] = value;
-    }
-    await onRun({ operation: op, input, configFlags: readConfigFlags(opts), cliFlags, json: opts.json === true });
+    await onRun({ operation: op, input, configFlags: readConfigFlags(opts), json: opts.json === true });
   });
   return command;
 }

@@ -6,7 +6,7 @@ import { MailboxError, toMailboxError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { installWatch, removeWatch, runWatchDaemon, wake, watchMarker, watchStatus, type WatchTarget } from '../watch/index.js';
 import { addConfigOptions, readConfigFlags } from './program.js';
-import { exitCodes, renderError, renderSuccess, type CliStreams } from './render.js';
+import { exitCodes, printJson, renderError, type CliStreams } from './render.js';
 
 /** What the CLI program hands to the watch commands. */
 export interface WatchCommandDeps {
@@ -52,10 +52,7 @@ export function registerWatchCommands(program: Command, deps: WatchCommandDeps):
     const resolved = resolveConfig({ flags: { wakeCommand: typeof opts.wakeCommand === 'string' ? opts.wakeCommand : undefined }, env: deps.env }).wakeCommand;
     return resolved ? { wakeCommand: resolved } : {};
   };
-  const print = (result: unknown): number => {
-    renderSuccess(deps.streams, result);
-    return exitCodes.ok;
-  };
+  const print = (result: unknown): number => printJson(deps.streams, result);
 
   act(watch.command('status').description('Show whether the daily job is installed, when it runs next, and how to verify and remove it.').option(dirFlag, dirHelp), async (opts) =>
     print(await watchStatus(target(opts))),
@@ -119,7 +116,7 @@ export function registerWatchCommands(program: Command, deps: WatchCommandDeps):
     const stop = interruptSignal();
     try {
       const result = await wake({ credentialsDir: dir, account: accounts.open(dir), env: deps.env, log, signal: stop.signal, agentOutput: deps.streams.stderr, ...wakeCommandOf(opts) });
-      renderSuccess(deps.streams, { at: new Date().toISOString(), ...result });
+      printJson(deps.streams, { at: new Date().toISOString(), ...result });
       return result.stateAdvanced || result.mode === 'skipped' ? exitCodes.ok : exitCodes.failure;
     } finally {
       stop.dispose();

@@ -4,7 +4,7 @@ import { MailboxError } from '../errors.js';
 import { buildCronLine, commandOfCronLine, findCronEntry, removeCronEntry, upsertCronEntry } from './crontab-entries.js';
 import { noCrontabError, readCrontab, writeCrontab, type CrontabProgram } from './crontab-program.js';
 import { proposeWakeCommand, type WakeCommandProposal } from './propose-wake-command.js';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from '../render/shell-quote.js';
 import { wakePrompt } from './wake-prompt.js';
 import { dailySchedule, nextDailyRun, watchMarker } from './watch-marker.js';
 import { readWatchSettings, watchPaths, writeWatchSettings } from './watch-settings.js';

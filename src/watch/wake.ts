@@ -4,7 +4,7 @@ import { tryAcquireLock } from '../credentials/directory-lock.js';
 import type { Logger } from '../log.js';
 import { fetchNewMail, type JmapCaller, type NewMail } from './fetch-new-mail.js';
 import { renderInboxDigest, writeInboxDigest } from './inbox-digest.js';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from '../render/shell-quote.js';
 import { runWakeCommand, type WakeCommandRun } from './run-wake-command.js';
 import { wakePrompt } from './wake-prompt.js';
 import { createWakeJmap } from './wake-jmap.js';
