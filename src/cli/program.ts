@@ -56,7 +56,7 @@ export function buildTableCommand(
   op: Operation<z.ZodObject, z.ZodType>,
   onRun: (invocation: ParsedInvocation) => Promise<void>,
 ): Command {
-  const command = new Command(op.name).description(op.description);
+  const command = new Command(op.cli?.path?.at(-1) ?? op.name).description(op.description);
   const flagKeys = new Map<string, string>();
   // Operator-only inputs become flags like any other; only this door offers them.
   const shape = { ...op.input.shape, ...(op.cliInput?.shape ?? {}) };
@@ -71,12 +71,13 @@ export function buildTableCommand(
     const spec = fieldShape.kind === 'boolean' ? flag : `${flag} <${fieldShape.kind === 'array' ? 'value' : toKebab(key)}>`;
     const option = new Option(spec, fieldShape.describe + (repeatable ? ' (repeatable)' : ''));
     if (fieldShape.choices) option.choices(fieldShape.choices);
+    if (op.cli?.hidden?.includes(key)) option.hideHelp();
     if (repeatable) option.argParser(collect);
     command.addOption(option);
     flagKeys.set(option.attributeName(), key);
   }
-  addConfigOptions(command);
-  command.option('--json', 'Print JSON even where the command prints text by default.');
+  if (op.cli?.configOptions !== false) addConfigOptions(command);
+  if (!('json' in shape)) command.option('--json', 'Print JSON even where the command prints text by default.');
   command.action(async (...args: unknown[]) => {
     const opts = command.opts<Record<string, unknown>>();
     const input: Record<string, unknown> = {};

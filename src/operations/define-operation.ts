@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { z } from 'zod';
 import type { ConfigInputs } from '../config.js';
 import type { Logger } from '../log.js';
@@ -36,6 +37,13 @@ export interface OperationContext {
   install: { nodePath: string; cliPath: string };
   /** Where downloads may be written: the directory the operator started the process in. */
   workingDir: string;
+  /**
+   * The process's own streams, given only to CLI-only commands that run until stopped and report
+   * as they go (sandbox banner, one JSON line per wake of `watch run`, the agent's output on wake).
+   */
+  streams?: { stdout: Writable; stderr: Writable };
+  /** Starts the stdio MCP server in this process (supplied by the CLI: core never imports a door). */
+  launchMcpServer?: (options: { verbose: boolean; toolDeadlineMs?: number }) => Promise<void>;
 }
 
 export interface OperationAnnotations {
@@ -47,6 +55,16 @@ export interface OperationAnnotations {
 
 /** CLI-only details that cannot be derived from the input schema. */
 export interface CliSpec {
+  /** Command words when they differ from the name, e.g. watch_status → `watch status`. */
+  path?: readonly string[];
+  /** Input keys offered as flags but left out of --help (testing aids). */
+  hidden?: readonly string[];
+  /** The command reports through ctx.streams as it runs; the CLI prints no result, only failures. */
+  selfReporting?: boolean;
+  /** false: no client config flags (--auth-url …); the command does not talk to the service. */
+  configOptions?: boolean;
+  /** Log level on stderr without --verbose; a cron job's log is the only record, so wake uses info. */
+  logLevel?: 'warn' | 'info';
   /** Input key taken as a positional argument, e.g. `help [topic]`. */
   positional?: string;
   /** Input keys given as JSON text on the command line (parsed before validation). */
@@ -75,6 +93,8 @@ export interface Operation<I extends z.ZodObject, O extends z.ZodType, C extends
   output: O;
   annotations: OperationAnnotations;
   cli?: CliSpec;
+  /** Which front doors offer it (default both): operator-only commands are CLI-only. */
+  doors?: readonly FrontDoor[];
   /** The text a person or model reads; without it both doors show compact JSON (src/render/). */
   present?: Present;
   run(input: OperationInput<I, C>, ctx: OperationContext): Promise<z.infer<O>>;

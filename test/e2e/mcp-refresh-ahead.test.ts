@@ -17,7 +17,7 @@ const startWithClock = [
   `const { runMcpServer } = await import(${JSON.stringify(mcpMain)});`,
   'const offsetFile = process.argv[1];',
   "const now = () => Date.now() + Number(readFileSync(offsetFile, 'utf8'));",
-  'await runMcpServer({ env: process.env, argv: [], now });',
+  'await runMcpServer({ env: process.env, now });',
 ].join('\n');
 
 const cheapOps = JSON.stringify([['Mailbox/get', { accountId: '$ACCOUNT_ID', ids: [] }, 'm']]);

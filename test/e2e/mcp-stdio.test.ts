@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { operations } from '../../src/operations/index.js';
+import { operationsFor } from '../../src/operations/index.js';
 import { assertCompilesAsJsonSchema, findTupleForms } from '../helpers/json-schema-walk.js';
 import { builtEntry, connectMcp, printStderrOnFailure, resultText, structured, type McpConnection } from '../helpers/connect-mcp.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -26,10 +26,10 @@ describe('the stdio MCP server: tools, schemas and the protocol stream', () => {
     await server?.close();
   });
 
-  it('lists exactly register, jmap_request and help with the table\'s titles and all four annotations', async () => {
+  it('lists exactly the table entries offered through MCP with their titles and all four annotations', async () => {
     const { tools } = await server!.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['register', 'jmap_request', 'help']);
-    for (const op of operations) {
+    expect(tools.map((t) => t.name)).toEqual(['register', 'jmap_request', 'help', 'watch_status']);
+    for (const op of operationsFor('mcp')) {
       const tool = tools.find((t) => t.name === op.name);
       expect(tool?.title).toBe(op.title);
       expect(tool?.description).toBe(op.description);
@@ -138,7 +138,7 @@ describe('the server process', () => {
     const run = await runCli(['mcp', '--no-such-flag'], { timeoutMs: 20_000 });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/unknown argument "--no-such-flag"\nusage: agent-mailbox mcp/);
+    expect(run.stderr).toMatch(/unknown option '--no-such-flag'/);
   });
 
   it('exits 0 on SIGTERM', async () => {
