@@ -8,7 +8,7 @@ import { createAccountRegistry, type AccountRegistryOptions } from '../../src/au
 import { secondsUntilExpiry } from '../../src/http/bearer-token.js';
 import { silentLogger } from '../../src/log.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/start-sandbox.js';
-import { createFakeBackend, pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { createFakeBackend, startTestSandbox } from '../helpers/sandbox.js';
 import { movableClock } from '../helpers/movable-clock.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
