@@ -6,7 +6,7 @@ import type { Operation } from '../operations/define-operation.js';
 import { describeField, toKebab } from './zod-fields.js';
 
 /** Settings that every table command accepts as flags; the others are operation inputs. */
-export const globalSettingNames: readonly SettingName[] = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'timeoutMs', 'debug'];
+const globalSettingNames: readonly SettingName[] = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'timeoutMs', 'crontab', 'debug'];
 
 /** What a table command's action hands to the runner. */
 export interface ParsedInvocation {
@@ -19,7 +19,7 @@ export interface ParsedInvocation {
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 /** Adds the config flags declared in src/config.ts to a command. */
-export function addConfigOptions(command: Command): void {
+function addConfigOptions(command: Command): void {
   for (const name of globalSettingNames) {
     const decl = settings[name];
     const isBoolean = name === 'debug';
@@ -28,7 +28,7 @@ export function addConfigOptions(command: Command): void {
 }
 
 /** Reads the config flags back from commander's option bag. */
-export function readConfigFlags(opts: Record<string, unknown>): Partial<Record<SettingName, string | boolean>> {
+function readConfigFlags(opts: Record<string, unknown>): Partial<Record<SettingName, string | boolean>> {
   const flags: Partial<Record<SettingName, string | boolean>> = {};
   for (const name of globalSettingNames) {
     const key = settings[name].flag.replace(/^--/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());

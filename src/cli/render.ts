@@ -27,12 +27,6 @@ export function renderSuccess(streams: CliStreams, rendered: Pick<RenderedResult
   return rendered.isError ? exitCodes.failure : exitCodes.ok;
 }
 
-/** Prints a plain value (watch, wake) as JSON on stdout. */
-export function printJson(streams: CliStreams, value: unknown): number {
-  streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-  return exitCodes.ok;
-}
-
 /** Prints an error: the fields as JSON on stdout, the message and next step on stderr; returns the exit code. */
 export function renderError(streams: CliStreams, error: MailboxError): number {
   const rendered = renderErrorForDoor(error, 'cli');
