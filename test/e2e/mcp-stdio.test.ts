@@ -4,7 +4,7 @@ import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { operationsFor } from '../../src/operations/index.js';
 import { assertCompilesAsJsonSchema, findTupleForms } from '../helpers/json-schema-walk.js';
 import { builtEntry, connectMcp, printStderrOnFailure, resultText, structured, type McpConnection } from '../helpers/connect-mcp.js';
-import { runCli } from '../helpers/run-cli.js';
+import { noCrontab, runCli } from '../helpers/run-cli.js';
 import { pollUntil } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
@@ -98,7 +98,7 @@ describe('the server process', () => {
   async function spawnRaw(): Promise<{ child: ReturnType<typeof spawn>; lines: string[]; exit: Promise<number | null> }> {
     const dir = await tempCredentialsDir();
     const child = spawn(process.execPath, [builtEntry, 'mcp'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_DEBUG: '1', ...offlineEnv(dir) },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, AGENT_MAILBOX_DEBUG: '1', ...offlineEnv(dir) },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const lines: string[] = [];
