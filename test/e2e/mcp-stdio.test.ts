@@ -79,6 +79,17 @@ describe('the stdio MCP server: tools, schemas and the protocol stream', () => {
     expect(resultText(result)).toMatch(/call `register`/);
   });
 
+  it('reports the daily job through watch_status and offers no tool that installs or runs one', async () => {
+    const dir = await tempCredentialsDir();
+    const result = await server!.client.callTool({ name: 'watch_status', arguments: { credentials_dir: dir } });
+    expect(result.isError, resultText(result)).toBeFalsy();
+    expect(structured(result)).toMatchObject({ installed: false, mechanism: 'unavailable', crontabAvailable: false });
+    const { tools } = await server!.client.listTools();
+    for (const operatorOnly of ['watch_install', 'watch_remove', 'watch_run', 'wake', 'sandbox', 'mcp']) {
+      expect(tools.map((t) => t.name)).not.toContain(operatorOnly);
+    }
+  });
+
   it('lists the presets and help topics as resources and reads them', async () => {
     const { resources } = await server!.client.listResources();
     const uris = resources.map((r) => r.uri);
