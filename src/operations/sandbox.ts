@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
-import { sandboxCommandInput } from '../sandbox/sandbox-command.js';
+import { sandboxCommandInput, sandboxOptionsOf } from '../sandbox/sandbox-command-input.js';
 import { defineOperation } from './define-operation.js';
 
 /**
  * `agent-mailbox sandbox`: the local sandbox of the service, until Ctrl-C. Its options are declared
- * once in src/sandbox/sandbox-command.ts; the sandbox itself loads only when this command runs.
+ * once in src/sandbox/sandbox-command-input.ts; the sandbox itself loads only when this command runs.
  */
 export const sandboxOperation = defineOperation({
   name: 'sandbox',
@@ -18,7 +18,7 @@ export const sandboxOperation = defineOperation({
   cli: { selfReporting: true, configOptions: false },
   async run(input, ctx) {
     if (!ctx.streams) throw new MailboxError({ code: 'internal', message: 'sandbox needs the process streams.', hint: 'Run it from the CLI.' });
-    const { runSandboxCommand, sandboxOptionsOf } = await import('../sandbox/sandbox-command.js');
+    const { runSandboxCommand } = await import('../sandbox/sandbox-command.js');
     return { exitCode: await runSandboxCommand(sandboxOptionsOf(input), { ...ctx.streams, signal: ctx.signal }) };
   },
 });

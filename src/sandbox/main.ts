@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { runSandboxCommand, sandboxCommandInput, sandboxOptionsOf } from './sandbox-command.js';
+import { sandboxCommandInput, sandboxOptionsOf } from './sandbox-command-input.js';
+import { runSandboxCommand } from './sandbox-command.js';
 
 /**
  * Direct entry: `node dist/sandbox/main.js [--json] [--difficulty N] ...`, the same options as
