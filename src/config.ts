@@ -1,4 +1,5 @@
 import envPaths from 'env-paths';
+import { MailboxError } from './errors.js';
 import { liveEndpoints, liveScryptSalt } from './wire-constants.js';
 
 /**
@@ -88,6 +89,13 @@ export const settings = {
     credentialsField: 'wakeCommand',
     defaultValue: () => '',
   },
+  crontab: {
+    flag: '--crontab',
+    env: 'AGENT_MAILBOX_CRONTAB',
+    describe: 'The crontab program the daily job is installed with (tests point it at a stand-in or another user).',
+    parse: parseText,
+    defaultValue: () => 'crontab',
+  },
   debug: {
     flag: '--verbose',
     env: 'AGENT_MAILBOX_DEBUG',
@@ -114,7 +122,6 @@ export interface ConfigInputs {
   credentials?: Readonly<Record<string, unknown>>;
 }
 
-export class ConfigError extends Error {}
 
 /** Resolves every setting by precedence and freezes the result. */
 export function resolveConfig(inputs: ConfigInputs): Config {
@@ -140,7 +147,13 @@ export function resolveConfig(inputs: ConfigInputs): Config {
       }
     } catch (error) {
       const where = flag !== undefined ? decl.flag : envRaw !== undefined ? decl.env : `credentials.json ${decl.credentialsField}`;
-      throw new ConfigError(`Invalid value for ${where}: ${(error as Error).message}`);
+      // A bad setting is the operator's input: the same code as any other invalid input (exit 2).
+      throw new MailboxError({
+        code: 'invalid_input',
+        message: `Invalid value for ${where}: ${(error as Error).message}`,
+        hint: `Fix ${decl.flag} / ${decl.env}${decl.credentialsField ? ` / credentials.json ${decl.credentialsField}` : ''} and run again.`,
+        cause: error,
+      });
     }
   }
   return Object.freeze({ ...values, sources: Object.freeze(sources) }) as Config;

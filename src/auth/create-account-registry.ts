@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ConfigError, resolveConfig, type Config, type ConfigInputs } from '../config.js';
+import { resolveConfig, type Config, type ConfigInputs } from '../config.js';
 import { CredentialStore } from '../credentials/credential-store.js';
 import { withDirectoryLock, type LockOptions } from '../credentials/directory-lock.js';
 import type { StoredCredentials } from '../credentials/stored-credentials.js';
@@ -10,13 +10,15 @@ import type { AccountContext, AccountStats } from './account-context.js';
 import type { Account, AccountRegistry, CallOptions, RegisterOutcome, RegisterRequest } from './account-registry.js';
 import { PowAuthClient } from './pow-auth-client.js';
 import { registerAccount } from './register-account.js';
-import { TokenChain } from './token-chain.js';
+import { TokenChain, type Clock } from './token-chain.js';
 
 export interface AccountRegistryOptions {
   configInputs: ConfigInputs;
   log: Logger;
   /** Renew sessions in the background before they expire (the MCP server); off for one-shot CLI runs. */
   refreshAhead?: boolean;
+  /** Clock for token expiry and refresh-ahead (ms since the epoch); tests inject one. */
+  now?: Clock;
   fetch?: FetchFunction;
   /** Lock timing; defaults wait up to 5 min (a PoW may be running) and take over after 30 s without heartbeat. */
   lock?: LockOptions;
@@ -55,13 +57,9 @@ export function createAccountRegistry(options: AccountRegistryOptions): Observab
   };
 }
 
+// resolveConfig reports a bad setting as MailboxError invalid_input itself.
 function configFrom(inputs: ConfigInputs): Config {
-  try {
-    return resolveConfig(inputs);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    throw new MailboxError({ code: 'usage', message: error.message, hint: 'Correct that flag or environment variable and run again.', cause: error });
-  }
+  return resolveConfig(inputs);
 }
 
 function createAccount(dir: string, options: AccountRegistryOptions, closeSignal: AbortSignal): ObservableAccount {
@@ -93,7 +91,7 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
       }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
-  const chain = new TokenChain(ctx, { refreshAhead: options.refreshAhead ?? false, closeSignal });
+  const chain = new TokenChain(ctx, { refreshAhead: options.refreshAhead ?? false, closeSignal, ...(options.now ? { now: options.now } : {}) });
 
   const credentials = async (): Promise<StoredCredentials> => {
     const stored = await store.readCredentials();

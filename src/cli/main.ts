@@ -1,18 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import { interruptSignal } from './interrupt-signal.js';
 import { Command, CommanderError } from 'commander';
-import type { z } from 'zod';
 import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { MailboxError, toMailboxError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { operations } from '../operations/index.js';
-import { runSandboxCommand } from '../sandbox/sandbox-command.js';
-import { registerWatchCommands } from './watch-commands.js';
+import { cliPathOf, operationsFor, type AnyOperation } from '../operations/index.js';
+import { renderResult } from '../render/present-result.js';
+import { renderError as renderErrorForDoor } from '../render/render-error.js';
+import { interruptSignal } from './interrupt-signal.js';
 import { buildTableCommand, type ParsedInvocation } from './program.js';
 import { createProgressLine } from './progress-bar.js';
 import { exitCodes, renderError, renderSuccess, type CliStreams } from './render.js';
-import { renderJmapResultForCli } from './render-jmap-result.js';
 
 export interface CliEntry {
   env: Readonly<Record<string, string | undefined>>;
@@ -22,48 +20,61 @@ export interface CliEntry {
 
 const cliPath = fileURLToPath(new URL('../bin.js', import.meta.url));
 
-
 async function runOperation(invocation: ParsedInvocation, entry: CliEntry, streams: CliStreams): Promise<number> {
   const { operation } = invocation;
-  const parsed = operation.input.safeParse(invocation.input);
+  const selfReporting = operation.cli?.selfReporting === true;
+  // A command that owns stdout (the MCP protocol, the sandbox banner) reports failures on stderr only.
+  const fail = (error: MailboxError): number => {
+    if (!selfReporting) return renderError(streams, error);
+    const rendered = renderErrorForDoor(error, 'cli');
+    streams.stderr.write(`agent-mailbox ${cliPathOf(operation).join(' ')}: ${rendered.text}\n`);
+    return rendered.exitCode;
+  };
+  const schema = operation.cliInput ? operation.input.extend(operation.cliInput.shape) : operation.input;
+  const parsed = schema.safeParse(invocation.input);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-    return renderError(streams, new MailboxError({ code: 'usage', message: problems, hint: `See: agent-mailbox ${operation.name} --help` }));
+    return fail(new MailboxError({ code: 'usage', message: problems, hint: `See: agent-mailbox ${cliPathOf(operation).join(' ')} --help` }));
   }
   const configInputs: ConfigInputs = { flags: invocation.configFlags, env: entry.env };
-  const config = resolveConfig(configInputs);
-  const log = createLogger(process.stderr, config.debug ? 'debug' : 'warn');
-  const accounts = createAccountRegistry({ configInputs, log });
+  let accounts: ReturnType<typeof createAccountRegistry> | undefined;
   const progressLine = createProgressLine(process.stderr);
   const interrupt = interruptSignal();
   try {
-    const result: unknown = await (operation as Operation).run(parsed.data, {
+    const config = resolveConfig(configInputs);
+    const log = createLogger(process.stderr, config.debug ? 'debug' : (operation.cli?.logLevel ?? 'warn'));
+    accounts = createAccountRegistry({ configInputs, log });
+    const result: unknown = await operation.run(parsed.data, {
       configInputs,
       signal: interrupt.signal,
       progress: (u) => progressLine.update(u),
       log,
       accounts,
       frontDoor: 'cli',
-      cliFlags: invocation.cliFlags,
       install: { nodePath: process.execPath, cliPath },
       workingDir: process.cwd(),
+      streams: { stdout: process.stdout, stderr: process.stderr },
+      launchMcpServer: async (options) => {
+        const { runMcpServer } = await import('../mcp/main.js');
+        await runMcpServer({ env: entry.env, ...options });
+      },
     });
     progressLine.done();
-    if (operation.name === 'jmap_request') return renderJmapResultForCli(streams, result);
-    renderSuccess(streams, result, invocation.json ? undefined : operation.cli?.textField);
-    return exitCodes.ok;
+    if (selfReporting) {
+      const code = (result as { exitCode?: unknown } | undefined)?.exitCode;
+      return typeof code === 'number' ? code : exitCodes.ok;
+    }
+    return renderSuccess(streams, renderResult(result, 'cli', operation.present), invocation.json ? undefined : operation.cli?.textField);
   } catch (error) {
     progressLine.done();
-    return renderError(streams, toMailboxError(error));
+    return fail(toMailboxError(error));
   } finally {
     interrupt.dispose();
-    accounts.close();
+    accounts?.close();
   }
 }
 
-type Operation = (typeof operations)[number];
-
-/** Builds the program from the table plus the CLI-only commands; returns the exit code. */
+/** Builds the program from the table (nested where an entry's path says so); returns the exit code. */
 export async function runCli(entry: CliEntry): Promise<number> {
   const streams: CliStreams = entry.streams ?? { stdout: process.stdout, stderr: process.stderr };
   let exitCode: number = exitCodes.ok;
@@ -71,39 +82,28 @@ export async function runCli(entry: CliEntry): Promise<number> {
     .description('Give an AI agent its own e-mail inbox (Agent Mailbox Service, JMAP). Run `agent-mailbox mcp` for the MCP server.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => streams.stdout.write(s), writeErr: (s) => streams.stderr.write(s) });
-  for (const op of operations) {
-    program.addCommand(
-      buildTableCommand(op as Operation & { input: z.ZodObject }, async (invocation) => {
-        exitCode = await runOperation(invocation, entry, streams);
-      }),
-    );
-  }
-  program
-    .command('sandbox')
-    .description('Run the local sandbox of the Agent Mailbox Service (auth host, JMAP host, SMTP) on 127.0.0.1.')
-    .option('--auth-port <n>', 'Auth host port (0: any free port).', '0')
-    .option('--api-port <n>', 'JMAP host port (0: any free port).', '0')
-    .option('--smtp-port <n>', 'SMTP port for mail from outside (0: any free port).', '0')
-    .option('--difficulty <n>', 'Proof-of-work difficulty in leading zero bits.')
-    .option('--domain <domain>', 'Inbox domain of the sandbox.')
-    .option('--data-dir <dir>', 'Keep inboxes, mail and keys in this directory across restarts.')
-    .option('--backend <kind>', 'Mail store: embedded (default) or cyrus (a private Cyrus IMAP instance).')
-    .option('--session-ttl <seconds>', 'Session JWT lifetime (default 3600).')
-    .option('--capability-ttl <seconds>', 'Capability JWT lifetime (default 120).')
-    .option('--allow-host <names>', 'Comma-separated host names, besides 127.0.0.1 and localhost, the hosts answer to.')
-    .option('--json', 'Print one JSON line with the URLs once ready.')
-    .action(async (opts: Record<string, string | boolean | undefined>) => {
-      const interrupt = interruptSignal();
-      try {
-        exitCode = await runSandboxCommand(parseSandboxOptions(opts), { stdout: process.stdout, stderr: process.stderr, signal: interrupt.signal });
-      } catch (error) {
-        exitCode = renderError(streams, toMailboxError(error));
-      } finally {
-        interrupt.dispose();
+  const groups = new Map<string, Command>();
+  const groupDescriptions: Record<string, string> = {
+    watch: 'Manage the daily 09:00 job that wakes an agent when new mail arrived (watch=scheduled). See `agent-mailbox help watch`.',
+  };
+  for (const op of operationsFor('cli')) {
+    const path = cliPathOf(op);
+    let parent = program;
+    for (const word of path.slice(0, -1)) {
+      let group = groups.get(word);
+      if (!group) {
+        group = parent.command(word).description(groupDescriptions[word] ?? word);
+        groups.set(word, group);
       }
+      parent = group;
+    }
+    const command = buildTableCommand(op as AnyOperation, async (invocation) => {
+      exitCode = await runOperation(invocation, entry, streams);
     });
-  program.command('mcp').description('Run the stdio MCP server (for agent hosts: npx -y agent-mailbox mcp).');
-  registerWatchCommands(program, { env: entry.env, streams, cliPath, nodePath: process.execPath, setExitCode: (code: number) => { exitCode = code; } });
+    // addCommand does not inherit like .command() does: without this a bad flag would exit 1 from commander.
+    command.copyInheritedSettings(parent);
+    parent.addCommand(command);
+  }
   try {
     await program.parseAsync(entry.argv, { from: 'user' });
   } catch (error) {
@@ -114,34 +114,4 @@ export async function runCli(entry: CliEntry): Promise<number> {
     return renderError(streams, toMailboxError(error));
   }
   return exitCode;
-}
-
-function parseSandboxOptions(opts: Record<string, string | boolean | undefined>): Parameters<typeof runSandboxCommand>[0] {
-  const num = (name: string): number | undefined => {
-    const raw = opts[name];
-    if (typeof raw !== 'string') return undefined;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < 0) {
-      throw new MailboxError({ code: 'usage', message: `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be a whole number, got "${raw}".`, hint: 'See: agent-mailbox sandbox --help' });
-    }
-    return n;
-  };
-  const text = (name: string): string | undefined => (typeof opts[name] === 'string' ? (opts[name] as string) : undefined);
-  const backend = text('backend');
-  if (backend !== undefined && backend !== 'embedded' && backend !== 'cyrus') {
-    throw new MailboxError({ code: 'usage', message: `--backend must be embedded or cyrus, got "${backend}".`, hint: 'See: agent-mailbox sandbox --help' });
-  }
-  return {
-    authPort: num('authPort'),
-    apiPort: num('apiPort'),
-    smtpPort: num('smtpPort'),
-    difficulty: num('difficulty'),
-    domain: text('domain'),
-    dataDir: text('dataDir'),
-    backend: backend as 'embedded' | 'cyrus' | undefined,
-    sessionTtl: num('sessionTtl'),
-    capabilityTtl: num('capabilityTtl'),
-    allowHost: text('allowHost'),
-    json: opts.json === true,
-  };
 }

@@ -6,21 +6,20 @@ import type { Operation } from '../operations/define-operation.js';
 import { describeField, toKebab } from './zod-fields.js';
 
 /** Settings that every table command accepts as flags; the others are operation inputs. */
-export const globalSettingNames: readonly SettingName[] = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'timeoutMs', 'debug'];
+const globalSettingNames: readonly SettingName[] = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'timeoutMs', 'crontab', 'debug'];
 
 /** What a table command's action hands to the runner. */
 export interface ParsedInvocation {
   operation: Operation<z.ZodObject, z.ZodType>;
   input: Record<string, unknown>;
   configFlags: Partial<Record<SettingName, string | boolean>>;
-  cliFlags: Record<string, string | boolean>;
   json: boolean;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 /** Adds the config flags declared in src/config.ts to a command. */
-export function addConfigOptions(command: Command): void {
+function addConfigOptions(command: Command): void {
   for (const name of globalSettingNames) {
     const decl = settings[name];
     const isBoolean = name === 'debug';
@@ -29,7 +28,7 @@ export function addConfigOptions(command: Command): void {
 }
 
 /** Reads the config flags back from commander's option bag. */
-export function readConfigFlags(opts: Record<string, unknown>): Partial<Record<SettingName, string | boolean>> {
+function readConfigFlags(opts: Record<string, unknown>): Partial<Record<SettingName, string | boolean>> {
   const flags: Partial<Record<SettingName, string | boolean>> = {};
   for (const name of globalSettingNames) {
     const key = settings[name].flag.replace(/^--/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
@@ -57,28 +56,28 @@ export function buildTableCommand(
   op: Operation<z.ZodObject, z.ZodType>,
   onRun: (invocation: ParsedInvocation) => Promise<void>,
 ): Command {
-  const command = new Command(op.name).description(op.description);
+  const command = new Command(op.cli?.path?.at(-1) ?? op.name).description(op.description);
   const flagKeys = new Map<string, string>();
-  for (const [key, field] of Object.entries(op.input.shape)) {
-    const shape = describeField(field as z.ZodType);
+  // Operator-only inputs become flags like any other; only this door offers them.
+  const shape = { ...op.input.shape, ...(op.cliInput?.shape ?? {}) };
+  for (const [key, field] of Object.entries(shape)) {
+    const fieldShape = describeField(field as z.ZodType);
     if (op.cli?.positional === key) {
-      command.argument(shape.required ? `<${key}>` : `[${key}]`, shape.describe);
+      command.argument(fieldShape.required ? `<${key}>` : `[${key}]`, fieldShape.describe);
       continue;
     }
     const flag = op.cli?.flagNames?.[key] ?? `--${toKebab(key)}`;
     const repeatable = op.cli?.repeatable?.includes(key) ?? false;
-    const spec = shape.kind === 'boolean' ? flag : `${flag} <${shape.kind === 'array' ? 'value' : toKebab(key)}>`;
-    const option = new Option(spec, shape.describe + (repeatable ? ' (repeatable)' : ''));
-    if (shape.choices) option.choices(shape.choices);
+    const spec = fieldShape.kind === 'boolean' ? flag : `${flag} <${fieldShape.kind === 'array' ? 'value' : toKebab(key)}>`;
+    const option = new Option(spec, fieldShape.describe + (repeatable ? ' (repeatable)' : ''));
+    if (fieldShape.choices) option.choices(fieldShape.choices);
+    if (op.cli?.hidden?.includes(key)) option.hideHelp();
     if (repeatable) option.argParser(collect);
     command.addOption(option);
     flagKeys.set(option.attributeName(), key);
   }
-  for (const extra of op.cli?.extraFlags ?? []) {
-    command.addOption(new Option(extra.takesValue ? `${extra.flag} <value>` : extra.flag, extra.describe));
-  }
-  addConfigOptions(command);
-  command.option('--json', 'Print JSON even where the command prints text by default.');
+  if (op.cli?.configOptions !== false) addConfigOptions(command);
+  if (!('json' in shape)) command.option('--json', 'Print JSON even where the command prints text by default.');
   command.action(async (...args: unknown[]) => {
     const opts = command.opts<Record<string, unknown>>();
     const input: Record<string, unknown> = {};
@@ -88,13 +87,7 @@ export function buildTableCommand(
       if (value === undefined) continue;
       input[key] = op.cli?.jsonFlags?.includes(key) && typeof value === 'string' ? parseJsonFlag(`--${toKebab(key)}`, value) : value;
     }
-    const cliFlags: Record<string, string | boolean> = {};
-    for (const extra of op.cli?.extraFlags ?? []) {
-      const attribute = new Option(extra.flag).attributeName();
-      const value = opts[attribute];
-      if (typeof value === 'string' || typeof value === 'boolean') cliFlags[extra.name] = value;
-    }
-    await onRun({ operation: op, input, configFlags: readConfigFlags(opts), cliFlags, json: opts.json === true });
+    await onRun({ operation: op, input, configFlags: readConfigFlags(opts), json: opts.json === true });
   });
   return command;
 }

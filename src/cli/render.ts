@@ -1,47 +1,36 @@
-import type { MailboxError, NextStep } from '../errors.js';
-import { toKebab } from './zod-fields.js';
+import type { MailboxError } from '../errors.js';
+import { renderError as renderErrorForDoor, exitCodes } from '../render/render-error.js';
+import type { RenderedResult } from '../render/present-result.js';
 
-/** The only module of the CLI that writes results: JSON on stdout, human text on stderr. */
+/**
+ * The only module of the CLI that writes results, from the shared renderer (src/render/): the
+ * structured value as JSON on stdout for programs, the lead lines and error text on stderr.
+ */
+
+export { exitCodes };
 
 export interface CliStreams {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
 }
 
-/** Exit codes: 0 ok, 1 failure, 2 usage. */
-export const exitCodes = { ok: 0, failure: 1, usage: 2 } as const;
-
-const usageCodes = new Set(['usage', 'invalid_input', 'watch_required', 'username_invalid', 'vars_invalid', 'ops_invalid', 'help_topic_unknown', 'preset_unknown']);
-
-/** Words a table step as a shell command line. */
-export function describeNextForCli(next: NextStep): string {
-  const parts = ['agent-mailbox', next.operation];
-  for (const [key, value] of Object.entries(next.input ?? {})) {
-    if (value === undefined) continue;
-    if (key === 'topic') parts.push(String(value));
-    else parts.push(`--${toKebab(key)}`, typeof value === 'string' ? shellQuote(value) : shellQuote(JSON.stringify(value)));
-  }
-  return parts.join(' ');
-}
-
-function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./:@=+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/** Prints a success: JSON on stdout, or one text field as plain text. */
-export function renderSuccess(streams: CliStreams, result: unknown, textField?: string): void {
-  if (textField && result && typeof result === 'object' && textField in result) {
-    const text = String((result as Record<string, unknown>)[textField]);
+/** Prints a success: lead lines on stderr, JSON on stdout, or one text field as plain text. */
+export function renderSuccess(streams: CliStreams, rendered: Pick<RenderedResult, 'lead' | 'structured' | 'isError'>, textField?: string): number {
+  for (const line of rendered.lead) streams.stderr.write(`${line}\n`);
+  const value = rendered.structured;
+  if (textField && textField in value) {
+    const text = String(value[textField]);
     streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-    return;
+  } else {
+    streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
-  streams.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  return rendered.isError ? exitCodes.failure : exitCodes.ok;
 }
 
-/** Prints an error: the fields as JSON on stdout, two human lines on stderr; returns the exit code. */
+/** Prints an error: the fields as JSON on stdout, the message and next step on stderr; returns the exit code. */
 export function renderError(streams: CliStreams, error: MailboxError): number {
-  const next = error.next ? describeNextForCli(error.next) : undefined;
-  streams.stdout.write(`${JSON.stringify({ error: { ...error.toJSON(), ...(next ? { nextCommand: next } : {}) } }, null, 2)}\n`);
-  streams.stderr.write(`error: ${error.message}\nnext: ${error.hint}${next ? `\n  ${next}` : ''}\n`);
-  return usageCodes.has(error.code) ? exitCodes.usage : exitCodes.failure;
+  const rendered = renderErrorForDoor(error, 'cli');
+  streams.stdout.write(`${JSON.stringify(rendered.structured, null, 2)}\n`);
+  streams.stderr.write(`${rendered.text}\n`);
+  return rendered.exitCode;
 }

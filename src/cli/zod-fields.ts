@@ -29,7 +29,4 @@ export function describeField(field: z.ZodType): FieldShape {
   return shape;
 }
 
-/** snake_case or camelCase key → kebab-case flag name. */
-export function toKebab(key: string): string {
-  return key.replace(/_/g, '-').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
-}
+export { toKebab } from '../render/describe-next.js';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { createLogger } from '../log.js';
-import { operations } from '../operations/index.js';
+import { operationsFor } from '../operations/index.js';
 import { createMcpServer } from './server.js';
 import { createResourceSources } from './resource-sources.js';
 
@@ -18,41 +18,32 @@ import { createResourceSources } from './resource-sources.js';
 
 export interface RunMcpServerOptions {
   env: Readonly<Record<string, string | undefined>>;
-  argv: readonly string[];
+  /** Options of `agent-mailbox mcp`, declared in the operations table (src/operations/mcp.ts). */
+  verbose?: boolean;
+  toolDeadlineMs?: number;
   stdin?: Readable;
   stdout?: Writable;
   stderr?: Writable;
+  /** Clock for token expiry and refresh-ahead (ms since the epoch); tests move it instead of waiting. */
+  now?: () => number;
 }
 
 /** Hosts cut tool calls at ~60 s (Codex ~120 s); a PoW still running then answers "call again". */
 export const defaultToolDeadlineMs = 50_000;
-
-const usage = 'usage: agent-mailbox mcp [--verbose] [--tool-deadline-ms N]\n';
 
 /** Runs the stdio MCP server until the host disconnects. */
 export async function runMcpServer(options: RunMcpServerOptions): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const args = parseArgs(options.argv);
-  if (typeof args === 'string') {
-    stderr.write(`agent-mailbox mcp: ${args}\n${usage}`);
-    process.exitCode = 2;
-    return;
-  }
-
-  const configInputs: ConfigInputs = { env: options.env, flags: args.verbose ? { debug: true } : {} };
-  let verbose: boolean;
-  try {
-    verbose = resolveConfig(configInputs).debug;
-  } catch (error) {
-    stderr.write(`agent-mailbox mcp: ${(error as Error).message}\n`);
-    process.exitCode = 2;
-    return;
-  }
+  const configInputs: ConfigInputs = { env: options.env, flags: options.verbose ? { debug: true } : {} };
+  // A bad setting throws MailboxError invalid_input here, before stdout carries any protocol.
+  const verbose = resolveConfig(configInputs).debug;
   // Quiet by default: hosts show a server's stderr as its log, and warnings are enough there.
   const log = createLogger(stderr, verbose ? 'debug' : 'warn', 'agent-mailbox mcp');
-  const accounts = createAccountRegistry({ configInputs, log, refreshAhead: true });
+  const accounts = createAccountRegistry({ configInputs, log, refreshAhead: true, ...(options.now ? { now: options.now } : {}) });
+  // Only the entries offered through this door: operator-only commands never become tools.
+  const operations = operationsFor('mcp');
   const server = createMcpServer({
     operations,
     accounts,
@@ -65,7 +56,7 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
     },
     workingDir: process.cwd(),
     version: await packageVersion(),
-    deadlineMs: args.toolDeadlineMs,
+    deadlineMs: options.toolDeadlineMs ?? defaultToolDeadlineMs,
     resources: createResourceSources(operations),
   });
 
@@ -88,21 +79,6 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   // A registration that outlived its call keeps solving in the background; it must not keep a
   // host's orphaned server alive after the host left.
   setTimeout(() => process.exit(0), 2_000).unref();
-}
-
-function parseArgs(argv: readonly string[]): { verbose: boolean; toolDeadlineMs: number } | string {
-  let verbose = false;
-  let toolDeadlineMs = defaultToolDeadlineMs;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--verbose') verbose = true;
-    else if (arg === '--tool-deadline-ms') {
-      const value = Number(argv[++i]);
-      if (!Number.isInteger(value) || value <= 0) return '--tool-deadline-ms needs a positive whole number of milliseconds';
-      toolDeadlineMs = value;
-    } else return `unknown argument ${JSON.stringify(arg)}`;
-  }
-  return { verbose, toolDeadlineMs };
 }
 
 let cachedVersion: string | undefined;

@@ -1,17 +1,17 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { MailboxError, NextStep } from '../errors.js';
-import { fenceJmapResult } from '../jmap/fence-untrusted.js';
-import { redactDeep, redactSecrets } from '../redact.js';
+import type { MailboxError } from '../errors.js';
+import { renderResult, type Present } from '../render/present-result.js';
+import { renderError as renderErrorForDoor } from '../render/render-error.js';
 
 /**
- * The only module of the MCP front door that shapes results. Success: `structuredContent` plus the
- * same JSON in a text block. Failure: one `renderError`, so our code/hint/next reach the model
- * instead of the SDK's default catch, which keeps only `message`.
+ * The MCP door's wrapping of the shared renderer (src/render/): the text block for the model,
+ * `structuredContent` for the host, `isError` for failures. The SDK's default catch keeps only
+ * `message`, so every failure comes through here with its code, hint and next step.
  */
 
-/** Results above this size (≈ 15k tokens) get a note on how to narrow them; nothing is cut. */
-export const largeResultChars = 60_000;
+export { describeNextForMcp } from '../render/describe-next.js';
+export { largeResultChars } from '../render/present-result.js';
 
 /** The `error` member every tool's advertised output schema carries, so error results validate. */
 export const mcpErrorSchema = z.looseObject({
@@ -22,75 +22,18 @@ export const mcpErrorSchema = z.looseObject({
   nextCall: z.string().optional(),
 });
 
-// A JMAP request result (src/jmap/run-jmap-request.ts): leads with its summary, fails on ok:false.
-const jmapResultShape = z.looseObject({
-  ok: z.boolean(),
-  summary: z.string(),
-  next: z.array(z.string()).optional(),
-});
-
-/** Words a table step the MCP way: "call `register` with {…}". */
-export function describeNextForMcp(next: NextStep): string {
-  const input = Object.fromEntries(Object.entries(next.input ?? {}).filter(([, value]) => value !== undefined));
-  return Object.keys(input).length > 0
-    ? `call \`${next.operation}\` with ${JSON.stringify(input)}`
-    : `call \`${next.operation}\``;
-}
-
 /** Renders any failure: isError, "message / Next: …" text, and the fields in structuredContent.error. */
 export function renderError(error: MailboxError): CallToolResult {
-  const fields = redactDeep(error.toJSON()) as Record<string, unknown>;
-  const nextCall = error.next ? describeNextForMcp(error.next) : undefined;
-  const lines = [redactSecrets(error.message), `Next: ${redactSecrets(error.hint)}${nextCall ? ` — ${nextCall}` : ''}`];
-  if (error.details) lines.push(JSON.stringify({ details: fields.details }));
+  const rendered = renderErrorForDoor(error, 'mcp');
+  return { isError: true, content: [{ type: 'text', text: rendered.text }], structuredContent: rendered.structured };
+}
+
+/** Renders an operation's success through its `present` hook (compact JSON without one). */
+export function renderSuccess(result: unknown, present?: Present): CallToolResult {
+  const rendered = renderResult(result, 'mcp', present);
   return {
-    isError: true,
-    content: [{ type: 'text', text: lines.join('\n') }],
-    structuredContent: { error: { ...fields, ...(nextCall ? { nextCall } : {}) } },
+    content: [{ type: 'text', text: rendered.text }],
+    structuredContent: rendered.structured,
+    ...(rendered.isError ? { isError: true } : {}),
   };
-}
-
-/**
- * Renders an operation's success. A JMAP result leads with its one-line summary, has its mail
- * content fenced with a fresh marker per call, and becomes an isError result when calls failed.
- */
-export function renderSuccess(result: unknown): CallToolResult {
-  const structured: Record<string, unknown> = isRecord(result) ? result : { result };
-  const jmap = jmapResultShape.safeParse(structured);
-  if (!jmap.success) return textResult(structured, []);
-
-  const fenced = fenceJmapResult(structured);
-  const value = isRecord(fenced) ? fenced : structured;
-  const lead = [jmap.data.summary];
-  if (typeof value.untrustedNotice === 'string') lead.push(value.untrustedNotice);
-  if (jmap.data.ok) return textResult(value, lead);
-
-  // Method- and record-level errors arrive inside HTTP 200 (RFC 8620 §3.6.2, spec §7.3):
-  // the SDK cannot know, so the call is flagged here with the summary as the error message.
-  const hint = jmap.data.next?.length
-    ? jmap.data.next.join(' ')
-    : 'Fix the failed calls listed in "failures" and send again; help topic "jmap" explains each error type.';
-  const error = {
-    code: 'jmap_method_error',
-    message: jmap.data.summary,
-    hint,
-    next: { operation: 'help', input: { topic: 'jmap' } },
-  };
-  return { ...textResult({ ...value, error }, [...lead, `Next: ${hint}`]), isError: true };
-}
-
-function textResult(value: Record<string, unknown>, lead: string[]): CallToolResult {
-  const json = JSON.stringify(value, null, 2);
-  const lines = [...lead];
-  if (json.length > largeResultChars) {
-    lines.push(
-      `This result is ${Math.round(json.length / 1024)} KB. To narrow it, ask for fewer records (a smaller LIMIT or "limit"), fewer "properties", or read one message with the read_message preset.`,
-    );
-  }
-  lines.push(json);
-  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: value };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -90,7 +90,7 @@ function registerOperation(server: McpServer, op: AnyOperation, options: McpServ
         if (!checked.success) {
           throw new Error(`${op.name} returned a result outside its output schema: ${checked.error.message}`);
         }
-        return renderSuccess(result);
+        return renderSuccess(result, op.present);
       } catch (error) {
         const failure = toMailboxError(error);
         options.log.debug(`${op.name} failed after ${Date.now() - started} ms: ${failure.code}: ${failure.message}`);

@@ -1,7 +1,10 @@
+import type { Writable } from 'node:stream';
 import type { z } from 'zod';
 import type { ConfigInputs } from '../config.js';
 import type { Logger } from '../log.js';
 import type { AccountRegistry } from '../auth/account-registry.js';
+import type { FrontDoor } from '../render/front-door.js';
+import type { Present } from '../render/present-result.js';
 
 /**
  * One entry of THE table: both the MCP tool and the CLI subcommand are generated from it.
@@ -24,18 +27,23 @@ export interface OperationContext {
   /** One cached account per credentials directory (long-lived in the MCP server). */
   accounts: AccountRegistry;
   /** Which front door called: wording of hints may differ, behaviour does not. */
-  frontDoor: 'cli' | 'mcp';
+  frontDoor: FrontDoor;
   /**
    * Wall-clock budget for one call, when the caller has one (MCP hosts cut tool calls at ~60 s).
    * A long proof of work then returns an actionable "call again" instead of being abandoned.
    */
   deadlineMs?: number;
-  /** Operator-only flags from the CLI (never reachable from a model through MCP). */
-  cliFlags?: Readonly<Record<string, string | boolean>>;
   /** Absolute paths of this installation, for jobs that must run with no PATH (watch). */
   install: { nodePath: string; cliPath: string };
   /** Where downloads may be written: the directory the operator started the process in. */
   workingDir: string;
+  /**
+   * The process's own streams, given only to CLI-only commands that run until stopped and report
+   * as they go (sandbox banner, one JSON line per wake of `watch run`, the agent's output on wake).
+   */
+  streams?: { stdout: Writable; stderr: Writable };
+  /** Starts the stdio MCP server in this process (supplied by the CLI: core never imports a door). */
+  launchMcpServer?: (options: { verbose: boolean; toolDeadlineMs?: number }) => Promise<void>;
 }
 
 export interface OperationAnnotations {
@@ -47,6 +55,16 @@ export interface OperationAnnotations {
 
 /** CLI-only details that cannot be derived from the input schema. */
 export interface CliSpec {
+  /** Command words when they differ from the name, e.g. watch_status → `watch status`. */
+  path?: readonly string[];
+  /** Input keys offered as flags but left out of --help (testing aids). */
+  hidden?: readonly string[];
+  /** The command reports through ctx.streams as it runs; the CLI prints no result, only failures. */
+  selfReporting?: boolean;
+  /** false: no client config flags (--auth-url …); the command does not talk to the service. */
+  configOptions?: boolean;
+  /** Log level on stderr without --verbose; a cron job's log is the only record, so wake uses info. */
+  logLevel?: 'warn' | 'info';
   /** Input key taken as a positional argument, e.g. `help [topic]`. */
   positional?: string;
   /** Input keys given as JSON text on the command line (parsed before validation). */
@@ -55,24 +73,36 @@ export interface CliSpec {
   repeatable?: readonly string[];
   /** Flag names that differ from the kebab-case key, e.g. attachments → `--attachment`. */
   flagNames?: Readonly<Record<string, string>>;
-  /** Extra CLI-only flags (operator-only settings such as `--show-api-key`), passed as `cliFlags`. */
-  extraFlags?: readonly { name: string; flag: string; describe: string; takesValue?: boolean }[];
   /** Print this output field as plain text instead of JSON (e.g. help's text), unless --json. */
   textField?: string;
 }
 
-export interface Operation<I extends z.ZodObject, O extends z.ZodType> {
+/** What `run` receives: the input of both doors, plus the operator-only inputs when the CLI called. */
+export type OperationInput<I extends z.ZodObject, C extends z.ZodObject> = z.infer<I> & Partial<z.infer<C>>;
+
+export interface Operation<I extends z.ZodObject, O extends z.ZodType, C extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
   description: string;
   input: I;
+  /**
+   * Operator-only inputs, typed like `input` but offered only as CLI flags (e.g. `--show-api-key`):
+   * a model talking MCP can never set them, because the MCP door validates with `input` alone.
+   */
+  cliInput?: C;
   output: O;
   annotations: OperationAnnotations;
   cli?: CliSpec;
-  run(input: z.infer<I>, ctx: OperationContext): Promise<z.infer<O>>;
+  /** Which front doors offer it (default both): operator-only commands are CLI-only. */
+  doors?: readonly FrontDoor[];
+  /** The text a person or model reads; without it both doors show compact JSON (src/render/). */
+  present?: Present;
+  run(input: OperationInput<I, C>, ctx: OperationContext): Promise<z.infer<O>>;
 }
 
 /** Identity helper that keeps each operation's input and output types linked to `run`. */
-export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+export function defineOperation<I extends z.ZodObject, O extends z.ZodType, C extends z.ZodObject = z.ZodObject>(
+  op: Operation<I, O, C>,
+): Operation<I, O, C> {
   return op;
 }

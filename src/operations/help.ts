@@ -28,8 +28,9 @@ export const helpOperation = defineOperation({
   async run(input) {
     const topic = input.topic ?? 'overview';
     // Imported lazily by name to avoid a cycle: the tools topic is generated from the table itself.
-    const { operations } = await import('./index.js');
-    const text = await readHelpTopic(topic, { tools: summarizeOperations(operations) });
+    const { operationsFor } = await import('./index.js');
+    // The agent's tools: what an MCP host offers is what the skill's shell commands do too.
+    const text = await readHelpTopic(topic, { tools: summarizeOperations(operationsFor('mcp')) });
     return { topic, text, topics: listHelpTopics() };
   },
 });

@@ -1,16 +1,40 @@
 import type { z } from 'zod';
+import type { FrontDoor } from '../render/front-door.js';
 import type { Operation } from './define-operation.js';
 import { helpOperation } from './help.js';
 import { jmapRequestOperation } from './jmap-request.js';
+import { mcpOperation } from './mcp.js';
 import { registerOperation } from './register.js';
+import { sandboxOperation } from './sandbox.js';
+import { wakeOperation, watchRunOperation } from './wake.js';
+import { watchInstallOperation, watchRemoveOperation, watchStatusOperation } from './watch.js';
+
+export type AnyOperation = Operation<z.ZodObject, z.ZodType>;
 
 /**
- * THE table: every MCP tool and every table-driven CLI command comes from this list. The cast
- * widens each entry's own input type to the common one: `run` is contravariant in its input, and
- * the front doors validate with the entry's own schema before calling it.
+ * THE table: every MCP tool and every CLI command comes from this list. The cast widens each
+ * entry's own input type to the common one: `run` is contravariant in its input, and the front
+ * doors validate with the entry's own schema before calling it.
  */
-export const operations: readonly Operation<z.ZodObject, z.ZodType>[] = [
+export const operations: readonly AnyOperation[] = [
   registerOperation,
   jmapRequestOperation,
   helpOperation,
-] as unknown as readonly Operation<z.ZodObject, z.ZodType>[];
+  watchStatusOperation,
+  watchInstallOperation,
+  watchRemoveOperation,
+  watchRunOperation,
+  wakeOperation,
+  sandboxOperation,
+  mcpOperation,
+] as unknown as readonly AnyOperation[];
+
+/** The entries a front door offers (both, unless an entry names its doors). */
+export function operationsFor(door: FrontDoor, ops: readonly AnyOperation[] = operations): readonly AnyOperation[] {
+  return ops.filter((op) => (op.doors ?? ['cli', 'mcp']).includes(door));
+}
+
+/** The command words of an entry on the CLI, e.g. watch_status → ['watch', 'status']. */
+export function cliPathOf(op: AnyOperation): readonly string[] {
+  return op.cli?.path ?? [op.name];
+}

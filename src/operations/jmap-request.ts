@@ -3,6 +3,7 @@ import { MailboxError } from '../errors.js';
 import { downloadBlobToFile } from '../jmap/download-blob-to-file.js';
 import { runJmapRequest } from '../jmap/run-jmap-request.js';
 import { defineOperation } from './define-operation.js';
+import { presentJmapResult } from './present-jmap-result.js';
 
 const jmapRequestInput = z.object({
   ops: z
@@ -56,6 +57,7 @@ export const jmapRequestOperation = defineOperation({
   output: jmapRequestOutput,
   // Sending and moving mail change the world; a preset may be destructive (move_to_trash).
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  present: presentJmapResult,
   cli: {
     jsonFlags: ['vars', 'download'],
     repeatable: ['attachments'],

@@ -122,12 +122,10 @@ export const registerOperation = defineOperation({
   input: registerInput,
   output: registerOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  cli: {
-    extraFlags: [
-      { name: 'showApiKey', flag: '--show-api-key', describe: 'Print the full apiKey (operators only; never in logs).' },
-      { name: 'wakeCommand', flag: '--wake-command', describe: 'Agent command the daily job runs when mail arrived (watch=scheduled).', takesValue: true },
-    ],
-  },
+  cliInput: z.object({
+    show_api_key: z.boolean().optional().describe('Print the full apiKey (operators only; never in logs).'),
+    wake_command: z.string().optional().describe('Agent command the daily job runs when mail arrived (watch=scheduled).'),
+  }),
   async run(input, ctx) {
     if (input.username === undefined && input.api_key === undefined) {
       throw new MailboxError({
@@ -137,10 +135,9 @@ export const registerOperation = defineOperation({
       });
     }
     const outcome = await registerWithinDeadline(input, ctx);
-    const wakeCommand = ctx.cliFlags?.wakeCommand;
-    const watchJob = await applyWatchChoice(outcome.credentialsDir, input.watch, ctx, typeof wakeCommand === 'string' ? wakeCommand : undefined);
+    const watchJob = await applyWatchChoice(outcome.credentialsDir, input.watch, ctx, input.wake_command);
     const result = { ...outcome, watchJob, next: [...outcome.next, ...watchJob.next] };
-    if (ctx.cliFlags?.showApiKey === true) {
+    if (input.show_api_key === true) {
       return { ...result, apiKey: await ctx.accounts.open(outcome.credentialsDir).revealApiKey() };
     }
     return result;

@@ -10,7 +10,7 @@ export function renderToolDocs(tools: readonly ToolSummary[], style: 'mcp' | 'cl
       const head =
         style === 'mcp'
           ? `### \`${tool.name}\` — ${tool.title}`
-          : `### \`agent-mailbox ${tool.name}\` — ${tool.title}`;
+          : `### \`agent-mailbox ${tool.cliCommand}\` — ${tool.title}`;
       const inputs = tool.inputs.map((input) => {
         const name = style === 'mcp' ? input.name : input.cliFlag;
         return `- \`${name}\`${input.required ? ' (required)' : ''}: ${input.describe}`;

@@ -4,15 +4,18 @@ import type { Operation } from './define-operation.js';
 /** A tool as the help text and generated docs describe it. */
 export interface ToolSummary {
   name: string;
+  /** The CLI command words, e.g. `watch status`. */
+  cliCommand: string;
   title: string;
   description: string;
   inputs: { name: string; cliFlag: string; required: boolean; describe: string }[];
 }
 
-/** Summarises the table for `help tools`, SKILL.md and the README. */
+/** Summarises table entries for `help tools`, SKILL.md and the README (callers pick the entries an agent can reach). */
 export function summarizeOperations(ops: readonly Operation<z.ZodObject, z.ZodType>[]): ToolSummary[] {
   return ops.map((op) => ({
     name: op.name,
+    cliCommand: (op.cli?.path ?? [op.name]).join(' '),
     title: op.title,
     description: op.description,
     inputs: Object.entries(op.input.shape).map(([name, field]) => {

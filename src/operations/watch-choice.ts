@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resolveConfig } from '../config.js';
 import { toMailboxError } from '../errors.js';
 import type { WatchMode } from '../auth/account-registry.js';
 import type { OperationContext } from './define-operation.js';
@@ -27,10 +28,11 @@ export async function applyWatchChoice(
   wakeCommand: string | undefined,
 ): Promise<WatchReport> {
   const env = ctx.configInputs.env ?? {};
-  const common = { credentialsDir, env, nodePath: ctx.install.nodePath, cliPath: ctx.install.cliPath };
   try {
+    const config = resolveConfig({ ...ctx.configInputs, flags: { ...ctx.configInputs.flags, ...(wakeCommand ? { wakeCommand } : {}) } });
+    const common = { credentialsDir, env, nodePath: ctx.install.nodePath, cliPath: ctx.install.cliPath, crontabBin: config.crontab };
     if (mode === 'scheduled') {
-      const status = await installWatch({ ...common, ...(wakeCommand ? { wakeCommand } : {}) });
+      const status = await installWatch({ ...common, ...(config.wakeCommand ? { wakeCommand: config.wakeCommand } : {}) });
       return {
         mode,
         installed: status.installed,

@@ -1,53 +1,26 @@
 import { parseArgs } from 'node:util';
-import { runSandboxCommand, type SandboxCommandOptions } from './sandbox-command.js';
+import { sandboxCommandInput, sandboxOptionsOf } from './sandbox-command-input.js';
+import { runSandboxCommand } from './sandbox-command.js';
 
 /**
  * Direct entry: `node dist/sandbox/main.js [--json] [--difficulty N] ...`, the same options as
- * `agent-mailbox sandbox`. It exists so the sandbox can run without the client's CLI loaded.
+ * `agent-mailbox sandbox`, built from the one declaration (sandboxCommandInput). It exists so the
+ * sandbox can run without the client's CLI loaded.
  */
 async function main(argv: string[]): Promise<number> {
+  const keys = Object.keys(sandboxCommandInput.shape);
+  const flag = (key: string): string => key.replace(/_/g, '-');
   const { values } = parseArgs({
     args: argv,
-    options: {
-      'auth-port': { type: 'string' },
-      'api-port': { type: 'string' },
-      'smtp-port': { type: 'string' },
-      difficulty: { type: 'string' },
-      domain: { type: 'string' },
-      'data-dir': { type: 'string' },
-      backend: { type: 'string' },
-      'session-ttl': { type: 'string' },
-      'capability-ttl': { type: 'string' },
-      'allow-host': { type: 'string' },
-      json: { type: 'boolean' },
-    },
+    options: Object.fromEntries(keys.map((key) => [flag(key), { type: key === 'json' ? ('boolean' as const) : ('string' as const) }])),
     strict: true,
   });
-  const whole = (name: string, text: string | undefined): number | undefined => {
-    if (text === undefined) return undefined;
-    if (!/^[0-9]+$/.test(text)) throw new Error(`--${name} takes a whole number, not "${text}"`);
-    return Number(text);
-  };
-  const backend = values.backend;
-  if (backend !== undefined && backend !== 'embedded' && backend !== 'cyrus') throw new Error(`--backend is embedded or cyrus, not "${backend}"`);
-  const opts: SandboxCommandOptions = {
-    authPort: whole('auth-port', values['auth-port']),
-    apiPort: whole('api-port', values['api-port']),
-    smtpPort: whole('smtp-port', values['smtp-port']),
-    difficulty: whole('difficulty', values.difficulty),
-    sessionTtl: whole('session-ttl', values['session-ttl']),
-    capabilityTtl: whole('capability-ttl', values['capability-ttl']),
-    domain: values.domain,
-    dataDir: values['data-dir'],
-    allowHost: values['allow-host'],
-    backend,
-    json: values.json ?? false,
-  };
-  for (const key of Object.keys(opts) as Array<keyof SandboxCommandOptions>) if (opts[key] === undefined) delete opts[key];
+  const parsed = sandboxCommandInput.safeParse(Object.fromEntries(keys.map((key) => [key, values[flag(key)]])));
+  if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => issue.message).join('; '));
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
-  return runSandboxCommand(opts, { stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
+  return runSandboxCommand(sandboxOptionsOf(parsed.data), { stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
 }
 
 main(process.argv.slice(2)).then(

@@ -1,24 +1,8 @@
 import type { Writable } from 'node:stream';
 import { SandboxError } from './auth/sandbox-error.js';
 import { authPaths } from '../wire-constants.js';
-import { startSandbox, type RunningSandbox, type SandboxBackendKind } from './start-sandbox.js';
-
-export interface SandboxCommandOptions {
-  authPort?: number;
-  apiPort?: number;
-  smtpPort?: number;
-  difficulty?: number;
-  domain?: string;
-  dataDir?: string;
-  json?: boolean;
-  backend?: SandboxBackendKind;
-  /** Session JWT lifetime in seconds. */
-  sessionTtl?: number;
-  /** Capability JWT lifetime in seconds. */
-  capabilityTtl?: number;
-  /** Comma-separated host names the auth and JMAP hosts answer to besides the loopback names. */
-  allowHost?: string;
-}
+import type { SandboxCommandOptions } from './sandbox-command-input.js';
+import { startSandbox, type RunningSandbox } from './start-sandbox.js';
 
 export interface SandboxCommandIo {
   stdout: Writable;

@@ -62,17 +62,9 @@ async function createMailBackend(kind: SandboxBackendKind, ctx: BackendContext):
     const { createEmbeddedBackend } = await import('./embedded/create-embedded-backend.js');
     return createEmbeddedBackend(ctx);
   }
-  // Resolved at run time so this module builds before the Cyrus backend exists.
-  const url = new URL('./cyrus/create-cyrus-backend.js', import.meta.url);
-  let module: unknown;
-  try {
-    module = await import(url.href);
-  } catch (cause) {
-    throw new SandboxError('The Cyrus backend of the sandbox is not available in this build.', 'Start the sandbox with --backend embedded (the default).', undefined, { cause });
-  }
-  const factory = (module as { createCyrusBackend?: unknown }).createCyrusBackend;
-  if (typeof factory !== 'function') throw new Error(`${url.href} exports no createCyrusBackend`);
-  return (factory as (ctx: BackendContext) => Promise<MailBackend>)(ctx);
+  // Loaded only when asked for: the embedded store never pays for the Cyrus gateway's modules.
+  const { createCyrusBackend } = await import('./cyrus/create-cyrus-backend.js');
+  return createCyrusBackend(ctx);
 }
 
 /** Starts the auth host, the JMAP host and the SMTP listener on 127.0.0.1 (port 0 unless told). */

@@ -1,4 +1,4 @@
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from '../render/shell-quote.js';
 
 /** What the crontab line of one credentials directory runs. */
 export interface CronEntrySpec {

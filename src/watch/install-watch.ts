@@ -4,7 +4,7 @@ import { MailboxError } from '../errors.js';
 import { buildCronLine, commandOfCronLine, findCronEntry, removeCronEntry, upsertCronEntry } from './crontab-entries.js';
 import { noCrontabError, readCrontab, writeCrontab, type CrontabProgram } from './crontab-program.js';
 import { proposeWakeCommand, type WakeCommandProposal } from './propose-wake-command.js';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from '../render/shell-quote.js';
 import { wakePrompt } from './wake-prompt.js';
 import { dailySchedule, nextDailyRun, watchMarker } from './watch-marker.js';
 import { readWatchSettings, watchPaths, writeWatchSettings } from './watch-settings.js';
@@ -17,13 +17,13 @@ export interface WatchTarget {
   nodePath: string;
   /** Absolute CLI entry (dist/bin.js). */
   cliPath: string;
-  /** Defaults to env AGENT_MAILBOX_CRONTAB, then `crontab` on PATH. */
-  crontabBin?: string;
+  /** The crontab program (setting `crontab` in src/config.ts), resolved by the caller. */
+  crontabBin: string;
   now?: Date;
 }
 
 export interface InstallWatchOptions extends WatchTarget {
-  /** The operator's agent command; else env AGENT_MAILBOX_WAKE_COMMAND; else the one stored before. */
+  /** The operator's agent command (setting `wakeCommand`, resolved by the caller); else the one stored before. */
   wakeCommand?: string;
 }
 
@@ -64,8 +64,7 @@ export async function installWatch(options: InstallWatchOptions): Promise<WatchS
   const dir = absoluteDir(options);
   const program = crontabProgram(options);
   const stored = await readWatchSettings(dir);
-  const envCommand = options.env.AGENT_MAILBOX_WAKE_COMMAND;
-  const wakeCommand = nonEmpty(options.wakeCommand) ?? nonEmpty(envCommand) ?? stored.wakeCommand;
+  const wakeCommand = nonEmpty(options.wakeCommand) ?? stored.wakeCommand;
   const path = nonEmpty(options.env.PATH) ?? stored.path;
   await writeWatchSettings(dir, {
     ...stored,
@@ -173,7 +172,7 @@ async function describe(target: WatchTarget, dir: string, crontab: string | unde
 }
 
 function crontabProgram(target: WatchTarget): CrontabProgram {
-  return { bin: target.crontabBin ?? nonEmpty(target.env.AGENT_MAILBOX_CRONTAB) ?? 'crontab', env: target.env };
+  return { bin: target.crontabBin, env: target.env };
 }
 
 function absoluteDir(target: WatchTarget): string {

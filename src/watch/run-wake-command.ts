@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from '../render/shell-quote.js';
 
 export interface RunWakeCommandOptions {
   /** The operator's command line, run by /bin/sh; placeholders are replaced shell-quoted. */

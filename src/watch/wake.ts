@@ -4,7 +4,7 @@ import { tryAcquireLock } from '../credentials/directory-lock.js';
 import type { Logger } from '../log.js';
 import { fetchNewMail, type JmapCaller, type NewMail } from './fetch-new-mail.js';
 import { renderInboxDigest, writeInboxDigest } from './inbox-digest.js';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from '../render/shell-quote.js';
 import { runWakeCommand, type WakeCommandRun } from './run-wake-command.js';
 import { wakePrompt } from './wake-prompt.js';
 import { createWakeJmap } from './wake-jmap.js';
@@ -23,7 +23,7 @@ export interface WakeOptions {
   jmap?: WakeJmap;
   /** The wake process's environment (cron gives almost none); passed on to the agent command. */
   env: Readonly<Record<string, string | undefined>>;
-  /** Operator override (CLI flag); else env AGENT_MAILBOX_WAKE_COMMAND; else watch.json. */
+  /** The operator's setting `wakeCommand` (flag or environment, resolved by the caller); else watch.json. */
   wakeCommand?: string;
   log: Logger;
   now?: () => Date;
@@ -95,7 +95,7 @@ async function wakeLocked(options: WakeOptions, dir: string): Promise<WakeResult
   await writeInboxDigest(paths.digest, renderInboxDigest({ ...(inbox ? { inbox } : {}), mail, generatedAt: startedAt, ...(state.lastWakeAt ? { since: state.lastWakeAt } : {}) }));
   log.info(`wake: ${mail.total} new message(s) (${mail.mode}); digest at ${paths.digest}`);
 
-  const command = nonEmpty(options.wakeCommand) ?? nonEmpty(options.env.AGENT_MAILBOX_WAKE_COMMAND) ?? settings.wakeCommand;
+  const command = nonEmpty(options.wakeCommand) ?? settings.wakeCommand;
   const base = { credentialsDir: dir, ...(inbox ? { inbox } : {}), mode: mail.mode, newMail: mail.total, digestPath: paths.digest, state: mail.state };
   const advance = async (): Promise<void> => {
     await account.updateState((s) => ({ ...s, wakeState: mail.state, lastWakeAt: startedAt.toISOString() }));

@@ -154,7 +154,7 @@ describe('register and jmap_request through the stdio server against the sandbox
     const firstLine = result.text.split('\n')[0] ?? '';
     expect(firstLine).toMatch(/forbiddenFrom/);
     expect(result.text).toMatch(/\$INBOX|own address/);
-    expect(result.content).toMatchObject({ error: { code: 'jmap_method_error' } });
+    expect(result.content).not.toHaveProperty('error');
     expect(methodResponsesIn(result.content).length).toBeGreaterThan(0);
   });
 

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { operations } from '../../src/operations/index.js';
+import { operationsFor } from '../../src/operations/index.js';
 import { assertCompilesAsJsonSchema, findTupleForms } from '../helpers/json-schema-walk.js';
 import { builtEntry, connectMcp, printStderrOnFailure, resultText, structured, type McpConnection } from '../helpers/connect-mcp.js';
-import { runCli } from '../helpers/run-cli.js';
+import { noCrontab, runCli } from '../helpers/run-cli.js';
 import { pollUntil } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
@@ -26,10 +26,10 @@ describe('the stdio MCP server: tools, schemas and the protocol stream', () => {
     await server?.close();
   });
 
-  it('lists exactly register, jmap_request and help with the table\'s titles and all four annotations', async () => {
+  it('lists exactly the table entries offered through MCP with their titles and all four annotations', async () => {
     const { tools } = await server!.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['register', 'jmap_request', 'help']);
-    for (const op of operations) {
+    expect(tools.map((t) => t.name)).toEqual(['register', 'jmap_request', 'help', 'watch_status']);
+    for (const op of operationsFor('mcp')) {
       const tool = tools.find((t) => t.name === op.name);
       expect(tool?.title).toBe(op.title);
       expect(tool?.description).toBe(op.description);
@@ -79,6 +79,17 @@ describe('the stdio MCP server: tools, schemas and the protocol stream', () => {
     expect(resultText(result)).toMatch(/call `register`/);
   });
 
+  it('reports the daily job through watch_status and offers no tool that installs or runs one', async () => {
+    const dir = await tempCredentialsDir();
+    const result = await server!.client.callTool({ name: 'watch_status', arguments: { credentials_dir: dir } });
+    expect(result.isError, resultText(result)).toBeFalsy();
+    expect(structured(result)).toMatchObject({ installed: false, mechanism: 'unavailable', crontabAvailable: false });
+    const { tools } = await server!.client.listTools();
+    for (const operatorOnly of ['watch_install', 'watch_remove', 'watch_run', 'wake', 'sandbox', 'mcp']) {
+      expect(tools.map((t) => t.name)).not.toContain(operatorOnly);
+    }
+  });
+
   it('lists the presets and help topics as resources and reads them', async () => {
     const { resources } = await server!.client.listResources();
     const uris = resources.map((r) => r.uri);
@@ -98,7 +109,7 @@ describe('the server process', () => {
   async function spawnRaw(): Promise<{ child: ReturnType<typeof spawn>; lines: string[]; exit: Promise<number | null> }> {
     const dir = await tempCredentialsDir();
     const child = spawn(process.execPath, [builtEntry, 'mcp'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_DEBUG: '1', ...offlineEnv(dir) },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, AGENT_MAILBOX_DEBUG: '1', ...offlineEnv(dir) },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const lines: string[] = [];
@@ -138,7 +149,7 @@ describe('the server process', () => {
     const run = await runCli(['mcp', '--no-such-flag'], { timeoutMs: 20_000 });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/unknown argument "--no-such-flag"\nusage: agent-mailbox mcp/);
+    expect(run.stderr).toMatch(/unknown option '--no-such-flag'/);
   });
 
   it('exits 0 on SIGTERM', async () => {

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach } from 'vitest';
 import { z } from 'zod';
+import { noCrontab } from './run-cli.js';
 
 /** The built entry; the MCP e2e tests need `npx tsc -p tsconfig.json` (npm test builds first). */
 export const builtEntry = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -21,6 +22,8 @@ export interface McpConnection {
 export interface ConnectMcpOptions {
   env: Record<string, string>;
   args?: string[];
+  /** Node arguments instead of `dist/bin.js mcp …args` (e.g. a script that starts the server with a test clock). */
+  nodeArgs?: string[];
 }
 
 /** The environment that points the client at a running sandbox. */
@@ -41,8 +44,9 @@ export function sandboxEnv(
 export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [builtEntry, 'mcp', ...(options.args ?? [])],
-    env: options.env,
+    args: options.nodeArgs ?? [builtEntry, 'mcp', ...(options.args ?? [])],
+    // No test may reach the invoking user's crontab (see run-cli.ts).
+    env: { AGENT_MAILBOX_CRONTAB: noCrontab, ...options.env },
     stderr: 'pipe',
   });
   let stderr = '';

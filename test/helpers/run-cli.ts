@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 /** The built CLI entry; `npm test` builds before running vitest. */
 export const builtCli = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 
+/** A crontab program that does not exist: the default for every spawned CLI and MCP server in tests. */
+export const noCrontab = '/nonexistent/agent-mailbox-test/crontab';
+
 export interface CliRun {
   code: number;
   stdout: string;
@@ -25,7 +28,8 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
     const child = spawn(process.execPath, [builtCli, ...args], {
       cwd: options.cwd,
       // A minimal environment, like an agent host gives: only what the test passes plus PATH/HOME.
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+      // No test may reach the invoking user's crontab: without a test crontab, watch finds none.
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

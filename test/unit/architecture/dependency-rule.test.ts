@@ -59,9 +59,9 @@ describe('dependency rule', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('the client never imports the sandbox, except the CLI command that starts it', () => {
+  it('the client never imports the sandbox, except the table entry that starts it', () => {
     const offenders = files.flatMap((file) =>
-      ['sandbox', 'cli', 'bench', 'demo'].includes(layerOf(file.path))
+      ['sandbox', 'cli', 'bench', 'demo'].includes(layerOf(file.path)) || file.path === 'operations/sandbox.ts'
         ? []
         : localImports(file).filter((target) => layerOf(target) === 'sandbox').map((target) => `${file.path} → ${target}`),
     );

@@ -1,14 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { operations } from '../../../src/operations/index.js';
+import { operationsFor } from '../../../src/operations/index.js';
 import { renderToolDocs } from '../../../src/operations/render-tool-docs.js';
 import { summarizeOperations } from '../../../src/operations/summarize-operations.js';
 import { renderSettingsTable } from '../../../src/config.js';
 
-// README's tool section and SKILL.md's command list are generated from the operations table.
+// README's tool section and SKILL.md's command list are generated from the operations table (the
+// entries an agent reaches; operator-only commands are in --help).
 // `UPDATE_DOCS=1 npx vitest run test/unit/docs` rewrites them; otherwise a drift fails the suite.
-const tools = (style: 'mcp' | 'cli') => () => renderToolDocs(summarizeOperations(operations), style);
+const tools = (style: 'mcp' | 'cli') => () => renderToolDocs(summarizeOperations(operationsFor('mcp')), style);
 const targets = [
   { file: '../../../README.md', section: 'tools', render: tools('mcp') },
   { file: '../../../README.md', section: 'config', render: renderSettingsTable },

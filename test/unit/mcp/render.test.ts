@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
+import { presentJmapResult } from '../../../src/operations/present-jmap-result.js';
 import { describeNextForMcp, largeResultChars, renderError, renderSuccess } from '../../../src/mcp/render.js';
 
 function text(result: { content: unknown }): string {
@@ -24,7 +25,7 @@ describe('MCP rendering', () => {
 
   it('says how to narrow a large result instead of cutting it', () => {
     const big = { ok: true, summary: '1 call made, 0 errors.', dryRun: false, response: { methodResponses: [['Email/get', { list: [{ id: 'x'.repeat(largeResultChars) }] }, 'c']] } };
-    const result = renderSuccess(big);
+    const result = renderSuccess(big, presentJmapResult);
     const lines = text(result).split('\n');
     expect(lines[0]).toBe('1 call made, 0 errors.');
     expect(text(result)).toMatch(/This result is \d+ KB\. To narrow it/);
@@ -34,6 +35,8 @@ describe('MCP rendering', () => {
   it('leaves results that are not JMAP results unfenced and without a summary line', () => {
     const result = renderSuccess({ topic: 'overview', text: 'Hello', topics: [] });
     expect(JSON.parse(text(result))).toEqual({ topic: 'overview', text: 'Hello', topics: [] });
+    // Compact JSON by default: no indentation spent on a model's context.
+    expect(text(result)).toBe('{"topic":"overview","text":"Hello","topics":[]}');
     expect(result.isError).toBeUndefined();
   });
 });

@@ -60,11 +60,6 @@ describe('installWatch / removeWatch / watchStatus', () => {
     expect((await installWatch(target())).wakeCommand).toBe('agent -p {prompt}');
   });
 
-  it('takes the wake command from AGENT_MAILBOX_WAKE_COMMAND when no flag is given', async () => {
-    const status = await installWatch({ ...target(), env: { AGENT_MAILBOX_WAKE_COMMAND: 'from-env {prompt}' } });
-    expect(status.wakeCommand).toBe('from-env {prompt}');
-  });
-
   it('removes only its own entry and reports not installed afterwards', async () => {
     await writeFile(table, '5 4 * * * /bin/true\n');
     const other = { ...target(), credentialsDir: join(base, 'other') };

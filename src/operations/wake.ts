@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { resolveConfig } from '../config.js';
+import { MailboxError } from '../errors.js';
+import { runWatchDaemon, wake, watchMarker, type WakeResult } from '../watch/index.js';
+import { defineOperation, type OperationContext } from './define-operation.js';
+import { credentialsDirInput, wakeCommandInput, watchConfigInputs } from './watch-target.js';
+
+/** `wake` (what the daily job runs) and `watch run` (the foreground scheduler): CLI only, they start the operator's agent command. */
+
+const agentOutput = (ctx: OperationContext): { write(text: string): unknown } => {
+  if (!ctx.streams) throw new MailboxError({ code: 'internal', message: 'wake needs the process streams for the agent output.', hint: 'Run it from the CLI.' });
+  return ctx.streams.stderr;
+};
+
+async function wakeOnce(input: { credentials_dir?: string | undefined; wake_command?: string | undefined }, ctx: OperationContext): Promise<WakeResult & { at: string }> {
+  const config = resolveConfig(watchConfigInputs(ctx, input));
+  const result = await wake({
+    credentialsDir: config.credentialsDir,
+    account: ctx.accounts.open(config.credentialsDir),
+    env: ctx.configInputs.env ?? {},
+    log: ctx.log,
+    signal: ctx.signal,
+    agentOutput: agentOutput(ctx),
+    ...(config.wakeCommand ? { wakeCommand: config.wakeCommand } : {}),
+  });
+  return { at: new Date().toISOString(), ...result };
+}
+
+export const wakeOperation = defineOperation({
+  name: 'wake',
+  title: 'Wake on new mail',
+  description:
+    'Check for new mail since the last successful wake, write the digest, and start the configured agent only if there is new mail (run by the daily job).',
+  input: z.object({ credentials_dir: credentialsDirInput, wake_command: wakeCommandInput }),
+  output: z.looseObject({ at: z.string(), stateAdvanced: z.boolean(), mode: z.string(), summary: z.string() }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  doors: ['cli'],
+  cli: { logLevel: 'info' },
+  // A wake that did not advance the state failed (the job retries tomorrow); a skipped one did not.
+  present: (result) => {
+    const record = result as { stateAdvanced?: boolean; mode?: string };
+    return { lead: [], isError: !(record.stateAdvanced === true || record.mode === 'skipped') };
+  },
+  async run(input, ctx) {
+    return { ...(await wakeOnce(input, ctx)) };
+  },
+});
+
+export const watchRunOperation = defineOperation({
+  name: 'watch_run',
+  title: 'Run the watch in the foreground',
+  description:
+    'Where there is no crontab: stay in the foreground and run the wake every day at 09:00 while running. Stop with Ctrl-C or SIGTERM.',
+  input: z.object({
+    credentials_dir: credentialsDirInput,
+    wake_command: wakeCommandInput,
+    // Tests use a near-future expression; production stays `0 9 * * *`.
+    schedule: z.string().optional().describe('Cron expression (testing only).'),
+  }),
+  output: z.object({ fired: z.number(), failed: z.number() }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  doors: ['cli'],
+  cli: { path: ['watch', 'run'], hidden: ['schedule'], selfReporting: true, logLevel: 'info' },
+  async run(input, ctx) {
+    const dir = resolveConfig(watchConfigInputs(ctx, input)).credentialsDir;
+    const streams = ctx.streams;
+    if (!streams) throw new MailboxError({ code: 'internal', message: 'watch run needs the process streams.', hint: 'Run it from the CLI.' });
+    const outcome = await runWatchDaemon({
+      name: watchMarker(dir),
+      signal: ctx.signal,
+      log: ctx.log,
+      ...(input.schedule ? { schedule: input.schedule } : {}),
+      onReady: (next) => streams.stderr.write(`agent-mailbox watch: running for ${dir}; next wake ${next ? next.toString() : 'unknown'}. Stop with Ctrl-C.\n`),
+      fire: async () => {
+        // One JSON line per wake, so a supervisor (or a test) can follow along.
+        streams.stdout.write(`${JSON.stringify(await wakeOnce(input, ctx))}\n`);
+      },
+    });
+    streams.stderr.write(`agent-mailbox watch: stopped after ${outcome.fired} wake(s).\n`);
+    return outcome;
+  },
+});

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+// Only zod here: the CLI imports this declaration at every start, the sandbox itself loads only
+// when `agent-mailbox sandbox` runs.
+
+const wholeNumber = (what: string) =>
+  z.coerce.number({ error: `${what} takes a whole number` }).int(`${what} takes a whole number`).min(0, `${what} takes a whole number`).optional();
+
+/**
+ * The sandbox command's options, declared once: `agent-mailbox sandbox` (through the operations
+ * table) and the direct entry src/sandbox/main.ts both build their flags from this object.
+ */
+export const sandboxCommandInput = z.object({
+  auth_port: wholeNumber('--auth-port').describe('Auth host port (0: any free port).'),
+  api_port: wholeNumber('--api-port').describe('JMAP host port (0: any free port).'),
+  smtp_port: wholeNumber('--smtp-port').describe('SMTP port for mail from outside (0: any free port).'),
+  difficulty: wholeNumber('--difficulty').describe('Proof-of-work difficulty in leading zero bits.'),
+  domain: z.string().optional().describe('Inbox domain of the sandbox.'),
+  data_dir: z.string().optional().describe('Keep inboxes, mail and keys in this directory across restarts.'),
+  backend: z
+    .enum(['embedded', 'cyrus'], { error: '--backend is embedded or cyrus' })
+    .optional()
+    .describe('Mail store: embedded (default) or cyrus (a private Cyrus IMAP instance).'),
+  session_ttl: wholeNumber('--session-ttl').describe('Session JWT lifetime in seconds (default 3600).'),
+  capability_ttl: wholeNumber('--capability-ttl').describe('Capability JWT lifetime in seconds (default 120).'),
+  allow_host: z.string().optional().describe('Comma-separated host names, besides 127.0.0.1 and localhost, the hosts answer to.'),
+  json: z.boolean().optional().describe('Print one JSON line with the URLs once ready.'),
+});
+
+export type SandboxCommandInput = z.infer<typeof sandboxCommandInput>;
+
+export interface SandboxCommandOptions {
+  authPort?: number | undefined;
+  apiPort?: number | undefined;
+  smtpPort?: number | undefined;
+  difficulty?: number | undefined;
+  domain?: string | undefined;
+  dataDir?: string | undefined;
+  json?: boolean | undefined;
+  backend?: 'embedded' | 'cyrus' | undefined;
+  /** Session JWT lifetime in seconds. */
+  sessionTtl?: number | undefined;
+  /** Capability JWT lifetime in seconds. */
+  capabilityTtl?: number | undefined;
+  /** Comma-separated host names the auth and JMAP hosts answer to besides the loopback names. */
+  allowHost?: string | undefined;
+}
+
+/** The validated input as the command's options. */
+export function sandboxOptionsOf(input: SandboxCommandInput): SandboxCommandOptions {
+  return {
+    authPort: input.auth_port,
+    apiPort: input.api_port,
+    smtpPort: input.smtp_port,
+    difficulty: input.difficulty,
+    domain: input.domain,
+    dataDir: input.data_dir,
+    backend: input.backend,
+    sessionTtl: input.session_ttl,
+    capabilityTtl: input.capability_ttl,
+    allowHost: input.allow_host,
+    json: input.json ?? false,
+  };
+}
+

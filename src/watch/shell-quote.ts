@@ -1,5 +1,0 @@
-/** Quotes one word for POSIX sh: bare when it is plainly safe, otherwise in single quotes. */
-export function shellQuote(text: string): string {
-  if (/^[A-Za-z0-9_./:@=+,-]+$/.test(text)) return text;
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
