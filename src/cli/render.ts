@@ -1,4 +1,5 @@
 import type { MailboxError, NextStep } from '../errors.js';
+import { redactDeep, redactSecrets } from '../redact.js';
 import { toKebab } from './zod-fields.js';
 
 /** The only module of the CLI that writes results: JSON on stdout, human text on stderr. */
@@ -41,7 +42,8 @@ export function renderSuccess(streams: CliStreams, result: unknown, textField?: 
 /** Prints an error: the fields as JSON on stdout, two human lines on stderr; returns the exit code. */
 export function renderError(streams: CliStreams, error: MailboxError): number {
   const next = error.next ? describeNextForCli(error.next) : undefined;
-  streams.stdout.write(`${JSON.stringify({ error: { ...error.toJSON(), ...(next ? { nextCommand: next } : {}) } }, null, 2)}\n`);
-  streams.stderr.write(`error: ${error.message}\nnext: ${error.hint}${next ? `\n  ${next}` : ''}\n`);
+  // Errors may carry server text that echoes secrets: the same redactor as the MCP door (issue 10).
+  streams.stdout.write(`${JSON.stringify({ error: redactDeep({ ...error.toJSON(), ...(next ? { nextCommand: next } : {}) }) }, null, 2)}\n`);
+  streams.stderr.write(redactSecrets(`error: ${error.message}\nnext: ${error.hint}${next ? `\n  ${next}` : ''}`) + '\n');
   return usageCodes.has(error.code) ? exitCodes.usage : exitCodes.failure;
 }

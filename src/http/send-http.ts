@@ -87,8 +87,8 @@ export async function sendHttp(url: string, init: RequestInit, options: SendOpti
     }
     const backoff = (options.retryBaseMs ?? 250) * 2 ** attempt * (0.5 + Math.random() / 2);
     const wait = Math.max(waitMs ?? 0, backoff);
-    // Another attempt must fit in the budget with a useful deadline, else stop with what we know.
-    if (Date.now() + wait + Math.min(options.timeoutMs, 1_000) > budgetEnds) {
+    // Another attempt must fit in the budget with its full deadline, else stop with what we know.
+    if (Date.now() + wait + options.timeoutMs > budgetEnds) {
       if (refusedAnswer) return refusedAnswer;
       throw failure;
     }
