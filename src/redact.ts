@@ -12,7 +12,7 @@ const apiKeyShape = /\bamk_[A-Za-z0-9_-]{6,}/g;
 const bearerShape = /((?:bearer|basic)\s+)[^\s"'\\]+/gi;
 const apiKeyField = /("?api_?key"?\s*[:=]\s*"?)([^"\s,}\\]+)/gi;
 // Secret alphabets (base64url, hex, JWT dots): runs of these are what a fragment can hide in.
-const secretRun = /[A-Za-z0-9_.+/=-]{12,}/g;
+const secretRun = /[A-Za-z0-9_.+/-]{12,}/g;
 /** A shared stretch this long identifies a secret; shorter ones occur by chance in ids. */
 const fragmentLength = 12;
 
