@@ -68,6 +68,6 @@ export function serviceError(status: number, bodyText: string, where: string): M
  * client does those steps itself, so such a hint is replaced by one naming our own register call.
  */
 function ownHint(code: ErrorCode, hint: string | undefined): string {
-  if (hint && !/\/api\/v\d|\bPOST\b|same challenge/i.test(hint)) return redactSecrets(hint);
+  if (hint && !/\/api\/v\d|\bPOST\b|same challenge|fresh challenge/i.test(hint)) return redactSecrets(hint);
   return fallbackHints[code] ?? 'Try again later.';
 }

@@ -93,15 +93,26 @@ describe('httpRequest', () => {
     [409, 'username_taken'],
     [422, 'invalid_input'],
   ])('never retries a %i and surfaces the service message and hint verbatim (§7.2)', async (status, code) => {
-    const server = await serve((_req, res) => serviceError(res, status, 'The challenge has expired.', 'Request a fresh challenge and retry.'));
+    const server = await serve((_req, res) => serviceError(res, status, 'The challenge has expired.', 'Wait for the operator to confirm.'));
     const error = (await httpRequest(`${server.url}/api/v1/session`, { method: 'POST' }, fast).catch((e: unknown) => e)) as MailboxError;
     expect(server.hits()).toBe(1);
     expect(error).toBeInstanceOf(MailboxError);
     expect(error.code).toBe(code);
     expect(error.status).toBe(status);
     expect(error.message).toBe(`The challenge has expired. (HTTP ${status} from POST ${server.url}/api/v1/session)`);
-    expect(error.hint).toBe('Request a fresh challenge and retry.');
+    expect(error.hint).toBe('Wait for the operator to confirm.');
     expect(error.docsUrl).toBe('https://docs.example/errors');
+  });
+
+  it('replaces a hint written for raw HTTP clients with our own register call', async () => {
+    const server = await serve((_req, res) =>
+      serviceError(res, 409, 'The username "taken-one" is already taken.', 'Choose another username; then request a fresh challenge with POST /api/v1/challenge, solve it, and retry.'),
+    );
+    const error = (await httpRequest(`${server.url}/api/v1/session`, { method: 'POST' }, { ...fast, retry: 'once' }).catch((e: unknown) => e)) as MailboxError;
+    expect(error.code).toBe('username_taken');
+    expect(error.message).toMatch(/already taken/);
+    expect(error.hint).not.toMatch(/api\/v1|POST/);
+    expect(error.hint).toMatch(/register again/);
   });
 
   it('gives up after the configured retries with server_error', async () => {
