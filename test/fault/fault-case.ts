@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import type { FaultServer } from './fault-servers.js';
-import { findLeak, runCliMeasured, runMcpMeasured } from './run-measured.js';
+import { findLeak, noteFigures, runCliMeasured, runMcpMeasured } from './run-measured.js';
 
 /** Every fault case runs at a 2 s timeout; "done when": within 3 × timeout plus backoff, i.e. < 25 s. */
 export const timeoutMs = 2_000;
@@ -90,12 +90,16 @@ export async function expectBothDoorsKeepPromises(c: FaultCase): Promise<void> {
     ? { ops_file: 'list_inbox', credentials_dir: mcpDir }
     : { username: `${c.op.username}m`, watch: 'on-demand', credentials_dir: mcpDir };
   const [cli, mcp] = await Promise.all([
-    runCliMeasured(c.name, cliArgs, c.env),
-    runMcpMeasured(c.name, c.op.kind === 'jmap' ? 'jmap_request' : 'register', mcpArgs, c.env),
+    runCliMeasured(cliArgs, c.env),
+    runMcpMeasured(c.op.kind === 'jmap' ? 'jmap_request' : 'register', mcpArgs, c.env),
   ]);
   const secrets = [...c.fault.seen, ...(await secretsIn(cliDir)), ...(await secretsIn(mcpDir))];
 
   const cliOut = `${cli.stdout}\n${cli.stderr}`;
+  const cliCode = /"code": "([a-z_]+)"/.exec(cli.stdout)?.[1];
+  const mcpCode = /"code":"([a-z_]+)"/.exec(mcp.output)?.[1];
+  noteFigures({ name: c.name, door: 'cli', ms: cli.ms, peakMb: cli.peakMb, guardKilled: cli.guardKilled, exit: cli.code, code: cliCode, leak: findLeak(cliOut, secrets) ?? null });
+  noteFigures({ name: c.name, door: 'mcp', ms: mcp.ms, peakMb: mcp.peakMb, guardKilled: mcp.guardKilled, isError: mcp.isError, code: mcpCode, leak: findLeak(mcp.output, secrets) ?? null });
   expect(cli.guardKilled, `${c.name} CLI had to be killed (${cli.peakMb} MB, ${cli.ms} ms)`).toBe(false);
   expect(cli.ms, `${c.name} CLI time`).toBeLessThan(maxMs);
   expect(cli.peakMb, `${c.name} CLI peak RSS`).toBeLessThan(maxPeakMb);

@@ -46,9 +46,10 @@ function watchMemory(pid: number, kill: () => void): { stop(): number; killed():
   };
 }
 
-function note(name: string, door: string, measured: Measured): void {
+/** Appends one run's figures and outcome to FAULT_FIGURES (the before/after note of issue 10). */
+export function noteFigures(figures: Record<string, unknown>): void {
   const file = process.env.FAULT_FIGURES;
-  if (file) appendFileSync(file, `${JSON.stringify({ name, door, ...measured })}\n`);
+  if (file) appendFileSync(file, `${JSON.stringify(figures)}\n`);
 }
 
 export interface CliMeasured extends Measured {
@@ -57,7 +58,7 @@ export interface CliMeasured extends Measured {
   stderr: string;
 }
 
-export function runCliMeasured(name: string, args: string[], env: Record<string, string>): Promise<CliMeasured> {
+export function runCliMeasured(args: string[], env: Record<string, string>): Promise<CliMeasured> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -69,7 +70,6 @@ export function runCliMeasured(name: string, args: string[], env: Record<string,
     child.on('error', reject);
     child.on('close', (code) => {
       const measured = { ms: Date.now() - started, peakMb: memory.stop(), guardKilled: memory.killed() };
-      note(name, 'cli', measured);
       resolve({ code: code ?? -1, stdout, stderr, ...measured });
     });
   });
@@ -82,7 +82,7 @@ export interface McpMeasured extends Measured {
   text: string;
 }
 
-export async function runMcpMeasured(name: string, tool: string, args: Record<string, unknown>, env: Record<string, string>): Promise<McpMeasured> {
+export async function runMcpMeasured(tool: string, args: Record<string, unknown>, env: Record<string, string>): Promise<McpMeasured> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
@@ -105,7 +105,6 @@ export async function runMcpMeasured(name: string, tool: string, args: Record<st
   }
   const measured = { ms: Date.now() - started, peakMb: memory.stop(), guardKilled: memory.killed() };
   await client.close().catch(() => undefined);
-  note(name, 'mcp', measured);
   return { isError, text, output: `${output}\n${stderr}`, ...measured };
 }
 
