@@ -81,7 +81,7 @@ export async function sendHttp(url: string, init: RequestInit, options: SendOpti
       failure = new MailboxError({ code: 'server_error', status: response.status, message: `HTTP ${response.status}`, hint: '' });
     } catch (error) {
       if (!(error instanceof AttemptFailure)) throw error;
-      const resend = error.kind === 'refused' || (options.retry === 'idempotent' && error.kind !== 'too_large');
+      const resend = error.kind === 'refused' || (options.retry === 'idempotent' && (error.kind === 'timeout' || error.kind === 'network'));
       if (!resend || attempt >= retries) throw error.mailboxError;
       failure = error.mailboxError;
     }
