@@ -1,8 +1,32 @@
-/** The one place secrets are masked before text leaves the process (logs, results, errors). */
+/**
+ * The one place secrets are masked before text leaves the process (logs, results, errors). It
+ * knows two things: the shapes of secrets (JWTs and their parts, `amk_` keys, Authorization
+ * echoes) and the secrets actually in play, which the credential store, the auth client and the
+ * token chain register here as they read or receive them. A server may echo only a piece of a
+ * token, so any run of text sharing a long enough stretch with a known secret is masked whole.
+ */
 
-const jwtShape = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
-const bearerShape = /(bearer\s+)[^\s"']+/gi;
-const apiKeyField = /("?api_?key"?\s*[:=]\s*"?)([^"\s,}]+)/gi;
+// A JWT header or payload is base64url JSON and so starts with "eyJ"; either part alone is masked too.
+const jwtShape = /\beyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
+const apiKeyShape = /\bamk_[A-Za-z0-9_-]{6,}/g;
+const bearerShape = /((?:bearer|basic)\s+)[^\s"'\\]+/gi;
+const apiKeyField = /("?api_?key"?\s*[:=]\s*"?)([^"\s,}\\]+)/gi;
+// Secret alphabets (base64url, hex, JWT dots): runs of these are what a fragment can hide in.
+const secretRun = /[A-Za-z0-9_.+/-]{12,}/g;
+/** A shared stretch this long identifies a secret; shorter ones occur by chance in ids. */
+const fragmentLength = 12;
+
+const knownSecrets = new Set<string>();
+const knownFragments = new Set<string>();
+
+/** Makes a secret known to every later redaction in this process (apiKeys, session, capability, challenge tokens). */
+export function rememberSecret(secret: string | undefined): void {
+  if (!secret || secret.length < fragmentLength || knownSecrets.has(secret)) return;
+  knownSecrets.add(secret);
+  // Cap the fragment index so a pathological "secret" cannot grow memory without bound.
+  if (knownFragments.size > 200_000) return;
+  for (let i = 0; i + fragmentLength <= secret.length; i += 1) knownFragments.add(secret.slice(i, i + fragmentLength));
+}
 
 /** Masks an apiKey for display: enough to recognise it, never enough to use it. */
 export function maskApiKey(apiKey: string): string {
@@ -10,25 +34,31 @@ export function maskApiKey(apiKey: string): string {
   return `${apiKey.slice(0, 4)}…${apiKey.slice(-4)}`;
 }
 
-/** Replaces JWTs, bearer tokens and apiKey values found in free text. */
-export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
+function containsKnownFragment(run: string): boolean {
+  for (let i = 0; i + fragmentLength <= run.length; i += 1) if (knownFragments.has(run.slice(i, i + fragmentLength))) return true;
+  return false;
+}
+
+/** Replaces secrets found in free text: the known ones (and pieces of them) and anything shaped like one. */
+export function redactSecrets(text: string, extraSecrets: readonly string[] = []): string {
+  for (const secret of extraSecrets) rememberSecret(secret);
   let out = text;
-  for (const secret of knownSecrets) {
-    if (secret.length >= 8) out = out.split(secret).join(maskApiKey(secret));
-  }
+  if (knownFragments.size > 0) out = out.replace(secretRun, (run) => (containsKnownFragment(run) ? '<secret redacted>' : run));
   return out
     .replace(jwtShape, '<jwt redacted>')
+    .replace(apiKeyShape, '<apiKey redacted>')
     .replace(bearerShape, '$1<redacted>')
-    .replace(apiKeyField, (_m, prefix: string, value: string) => `${prefix}${maskApiKey(value)}`);
+    .replace(apiKeyField, (_m, prefix: string) => `${prefix}<redacted>`);
 }
 
 /**
  * Redacts every string inside a value (object keys stay). Each string on its own: redacting the
  * serialised JSON would miss secrets behind escaped quotes.
  */
-export function redactDeep<T>(value: T, knownSecrets: readonly string[] = []): T {
+export function redactDeep<T>(value: T, extraSecrets: readonly string[] = []): T {
+  for (const secret of extraSecrets) rememberSecret(secret);
   const walk = (node: unknown): unknown => {
-    if (typeof node === 'string') return redactSecrets(node, knownSecrets);
+    if (typeof node === 'string') return redactSecrets(node);
     if (Array.isArray(node)) return node.map(walk);
     if (node !== null && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]));
     return node;

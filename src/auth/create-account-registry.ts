@@ -63,7 +63,7 @@ function configFrom(inputs: ConfigInputs): Config {
 }
 
 function createAccount(dir: string, options: AccountRegistryOptions, closeSignal: AbortSignal): ObservableAccount {
-  const store = new CredentialStore(dir);
+  const store = new CredentialStore(dir, (message) => options.log.warn(message));
   const stats: AccountStats = { powSolves: 0, sessionRenewals: 0, capabilityMints: 0, backgroundRenewals: 0 };
   const config = async (): Promise<Config> => {
     const stored = await store.readCredentials();

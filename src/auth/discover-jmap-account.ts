@@ -19,7 +19,7 @@ export async function discoverJmapAccountId(
     const response = await httpRequest(
       `${apiUrl}${jmapSessionPath}`,
       { method: 'GET', headers: { authorization: `Bearer ${capability}`, accept: 'application/json' } },
-      { timeoutMs: options.timeoutMs, log: options.log, retries: 1, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.signal ? { signal: options.signal } : {}) },
+      { timeoutMs: options.timeoutMs, retry: 'idempotent', maxBytes: 1024 * 1024, log: options.log, retries: 1, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.signal ? { signal: options.signal } : {}) },
     );
     const parsed = sessionShape.safeParse(response.json());
     return parsed.success ? parsed.data.primaryAccounts[jmapCapabilities.mail] : undefined;

@@ -3,6 +3,7 @@ import { MailboxError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { challengeClaims, decodeJwtClaims, readBearerToken } from '../http/bearer-token.js';
 import { httpRequest, type FetchFunction } from '../http/http-request.js';
+import type { RetryRule } from '../http/send-http.js';
 import { solvePow } from '../pow/solve-pow.js';
 import type { PowProgress } from '../pow/pow-progress.js';
 import { authPaths } from '../wire-constants.js';
@@ -53,7 +54,8 @@ export class PowAuthClient {
     let tried = 0;
     let elapsedMs = 0;
     for (let attempt = 1; ; attempt += 1) {
-      const challengeJwt = readBearerToken(await this.post(authPaths.challenge, undefined, call.signal), `POST ${authPaths.challenge}`);
+      // A challenge creates nothing an account could see twice, so it alone may be resent.
+      const challengeJwt = readBearerToken(await this.post(authPaths.challenge, undefined, call.signal, 'idempotent'), `POST ${authPaths.challenge}`);
       const claims = decodeJwtClaims(challengeJwt, challengeClaims, 'challenge JWT');
       const expired = new AbortController();
       const msLeft = claims.exp === undefined ? undefined : claims.exp * 1000 - Date.now();
@@ -98,7 +100,7 @@ export class PowAuthClient {
   /** POST /api/v1/session with a solved challenge: sign-up (username) or login (apiKey). */
   async openSession(solved: SolvedChallenge, who: { username: string } | { apiKey: string }, signal?: AbortSignal): Promise<SessionResult> {
     const body = JSON.stringify({ powHex: solved.powHex, nonce: solved.nonce, ...who });
-    const response = await this.post(authPaths.session, { bearer: solved.challengeJwt, body }, signal);
+    const response = await this.post(authPaths.session, { bearer: solved.challengeJwt, body }, signal, 'once');
     const sessionJwt = readBearerToken(response, `POST ${authPaths.session}`);
     let parsed: z.infer<typeof sessionBody> = {};
     try {
@@ -112,10 +114,10 @@ export class PowAuthClient {
 
   /** POST /api/v1/capability with the session JWT as bearer. */
   async mintCapability(sessionJwt: string, signal?: AbortSignal): Promise<string> {
-    return readBearerToken(await this.post(authPaths.capability, { bearer: sessionJwt }, signal), `POST ${authPaths.capability}`);
+    return readBearerToken(await this.post(authPaths.capability, { bearer: sessionJwt }, signal, 'once'), `POST ${authPaths.capability}`);
   }
 
-  private post(path: string, request: { bearer?: string; body?: string } | undefined, signal?: AbortSignal) {
+  private post(path: string, request: { bearer?: string; body?: string } | undefined, signal: AbortSignal | undefined, retry: RetryRule) {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (request?.bearer) headers.authorization = `Bearer ${request.bearer}`;
     if (request?.body) headers['content-type'] = 'application/json';
@@ -124,6 +126,7 @@ export class PowAuthClient {
       { method: 'POST', headers, ...(request?.body ? { body: request.body } : {}) },
       {
         timeoutMs: this.options.timeoutMs,
+        retry,
         log: this.options.log,
         ...(signal ? { signal } : {}),
         ...(this.options.fetch ? { fetch: this.options.fetch } : {}),

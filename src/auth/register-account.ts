@@ -3,7 +3,7 @@ import { decodeJwtClaims, tokenClaims } from '../http/bearer-token.js';
 import { withDirectoryLock } from '../credentials/directory-lock.js';
 import { credentialsExistError, inboxLocalPart, isSameInbox } from '../credentials/credential-store.js';
 import type { StoredCredentials } from '../credentials/stored-credentials.js';
-import { maskApiKey } from '../redact.js';
+import { maskApiKey, rememberSecret } from '../redact.js';
 import { usernameLength, usernamePattern } from '../wire-constants.js';
 import type { AccountContext } from './account-context.js';
 import type { CallOptions, RegisterOutcome, RegisterRequest } from './account-registry.js';
@@ -37,6 +37,23 @@ export async function registerAccount(ctx: AccountContext, chain: TokenChain, re
   );
 }
 
+/**
+ * Sign-up is sent once and never resent (the challenge is single-use and the inbox may already
+ * exist). When its answer did not arrive, the apiKey cannot be fetched again: say so plainly.
+ */
+function answerLost(error: unknown, username: string, dir: string): unknown {
+  if (!(error instanceof MailboxError)) return error;
+  const lost = error.code === 'timeout' || error.code === 'network' || (error.code === 'server_error' && error.status !== 503) || error.code === 'response_too_large';
+  if (!lost) return error;
+  return new MailboxError({
+    code: 'signup_answer_lost',
+    message: `The sign-up of "${username}" was sent, but its answer was lost (${error.message}). The inbox may have been created on the service; its apiKey never reached this machine, so nothing was stored in ${dir}.`,
+    hint: `Call register again with username ${username}: if the inbox was not created it will be now. If the service answers that the username is taken, that inbox cannot be used without its apiKey: register another username.`,
+    details: { username, credentialsDir: dir },
+    cause: error,
+  });
+}
+
 function checkUsername(username: string): void {
   if (username.length < usernameLength.min || username.length > usernameLength.max || !usernamePattern.test(username)) {
     throw new MailboxError({
@@ -61,7 +78,10 @@ async function signUp(ctx: AccountContext, chain: TokenChain, username: string, 
   const client = ctx.authClient(config);
   const solved = await client.solveChallenge(call);
   ctx.stats.powSolves += 1;
-  const opened = await client.openSession(solved, { username }, call.signal);
+  const opened = await client.openSession(solved, { username }, call.signal).catch((error: unknown) => {
+    throw answerLost(error, username, ctx.dir);
+  });
+  rememberSecret(opened.apiKey);
   if (!opened.apiKey) {
     throw new MailboxError({
       code: 'bad_response',

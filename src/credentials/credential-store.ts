@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { MailboxError } from '../errors.js';
-import { maskApiKey } from '../redact.js';
+import { rm } from 'node:fs/promises';
+import { decodeJwt } from 'jose';
+import { maskApiKey, rememberSecret } from '../redact.js';
+import { recoverInterruptedWrites } from './recover-interrupted-writes.js';
 import { accountStateSchema, storedCredentialsSchema, type AccountState, type StoredCredentials } from './stored-credentials.js';
 import { readPrivateFile, writeFileAtomic } from './secure-file.js';
 
@@ -40,7 +43,14 @@ export function credentialsExistError(existing: StoredCredentials, dir: string, 
 
 /** Reads and writes the files of one credentials directory; callers hold the directory lock around writes. */
 export class CredentialStore {
-  constructor(readonly dir: string) {}
+  private recovery: Promise<void> | undefined;
+  /** The inbox of credentials.json once read: tokens of any other inbox are discarded. */
+  private inboxId: string | undefined;
+
+  constructor(
+    readonly dir: string,
+    private readonly notice: (message: string) => void = () => undefined,
+  ) {}
 
   /** Path of one of the directory's files. */
   path(file: keyof typeof credentialFiles): string {
@@ -49,7 +59,18 @@ export class CredentialStore {
 
   /** credentials.json, or undefined when there is none yet; a corrupt file is an error, never ignored. */
   async readCredentials(): Promise<StoredCredentials | undefined> {
-    return this.readJson(this.path('credentials'), storedCredentialsSchema);
+    // Every command reads credentials first, so this is where an interrupted write is finished.
+    this.recovery ??= recoverInterruptedWrites(this.dir, this.notice).catch((error: unknown) => {
+      this.recovery = undefined;
+      throw error;
+    });
+    await this.recovery;
+    const credentials = await this.readJson(this.path('credentials'), storedCredentialsSchema);
+    if (credentials) {
+      rememberSecret(credentials.apiKey);
+      this.inboxId = credentials.inboxId;
+    }
+    return credentials;
   }
 
   /**
@@ -58,6 +79,7 @@ export class CredentialStore {
    */
   async writeCredentials(next: StoredCredentials): Promise<void> {
     const checked = storedCredentialsSchema.parse(next);
+    rememberSecret(checked.apiKey);
     const path = this.path('credentials');
     const existingText = await readPrivateFile(path);
     const text = `${JSON.stringify(checked, null, 2)}\n`;
@@ -74,11 +96,20 @@ export class CredentialStore {
   /** A stored token, or undefined when missing or unreadable (tokens are renewable caches). */
   async readToken(kind: TokenKind): Promise<string | undefined> {
     const text = (await readPrivateFile(this.path(kind)))?.trim();
-    return text && jwtShape.test(text) ? text : undefined;
+    if (!text || !jwtShape.test(text)) return undefined;
+    rememberSecret(text);
+    if (this.inboxId !== undefined && !tokenBelongsTo(text, this.inboxId)) {
+      // Another inbox's token would fail every call until it expired: drop it so a fresh one is minted.
+      this.notice(`${this.path(kind)} belonged to another inbox than ${this.inboxId}; it was discarded and will be renewed.`);
+      await rm(this.path(kind), { force: true });
+      return undefined;
+    }
+    return text;
   }
 
   /** Stores a token atomically. */
   async writeToken(kind: TokenKind, jwt: string): Promise<void> {
+    rememberSecret(jwt);
     await writeFileAtomic(this.path(kind), `${jwt}\n`);
   }
 
@@ -101,7 +132,8 @@ export class CredentialStore {
     let raw: unknown;
     let problem: string | undefined;
     try {
-      raw = JSON.parse(text);
+      // Editors on Windows like to add a byte-order mark; it is not damage.
+      raw = JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch (error) {
       problem = `it is not valid JSON (${(error as Error).message})`;
     }
@@ -119,5 +151,15 @@ export class CredentialStore {
         : 'This file holds only caches and cursors: fix it or delete it, then run the command again.',
       details: { path },
     });
+  }
+}
+
+/** False only when the token names an inbox (`inboxId` claim) and it is not this one. */
+function tokenBelongsTo(jwt: string, inboxId: string): boolean {
+  try {
+    const claim = decodeJwt(jwt).inboxId;
+    return typeof claim !== 'string' || inboxLocalPart(claim) === inboxLocalPart(inboxId);
+  } catch {
+    return true; // unreadable tokens are judged by the server, as before
   }
 }

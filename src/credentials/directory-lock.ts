@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
@@ -84,31 +84,50 @@ async function attempt(path: string, staleMs: number): Promise<(() => Promise<vo
   };
 }
 
+/**
+ * Removes a lock judged stale. Only one waiter at a time may do so (a `.takeover` guard directory),
+ * and it judges again under the guard and removes the lock only if it is still the very lock it
+ * judged (same owner token and heartbeat). The former "move aside, put back if wrong" could put a
+ * dead lock back over a holder that arrived in between; nothing is ever put back now.
+ */
 async function takeOverIfStale(path: string, staleMs: number): Promise<void> {
+  const judged = await staleLock(path, staleMs);
+  if (!judged) return;
+  const guard = `${path}.takeover`;
+  try {
+    await mkdir(guard, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    await clearAbandonedGuard(guard, staleMs);
+    return;
+  }
+  try {
+    await writeFile(join(guard, 'owner.json'), JSON.stringify({ pid: process.pid, host: hostname(), token: 'takeover', createdAt: new Date().toISOString() }), { mode: 0o600 });
+    const again = await staleLock(path, staleMs);
+    if (again && again.token === judged.token && again.mtimeMs === judged.mtimeMs) await rm(path, { recursive: true, force: true });
+  } finally {
+    await rm(guard, { recursive: true, force: true });
+  }
+}
+
+/** The lock's identity when it is stale (owner gone on this host, or heartbeat stopped), else undefined. */
+async function staleLock(path: string, staleMs: number): Promise<{ token: string | undefined; mtimeMs: number } | undefined> {
   let mtimeMs: number;
   try {
     mtimeMs = (await stat(path)).mtimeMs;
   } catch {
-    return; // released meanwhile
+    return undefined; // released meanwhile
   }
   const owner = await readOwner(path);
   const heartbeatStopped = Date.now() - mtimeMs > staleMs;
   const ownerDead = owner !== undefined && owner.host === hostname() && !isAlive(owner.pid);
-  if (!heartbeatStopped && !ownerDead) return;
-  // Move it aside atomically so only one waiter wins the takeover, then check that what we moved
-  // is the lock we judged stale (a fresh holder may have replaced it in between) and put it back if not.
-  const aside = `${path}.stale-${randomBytes(4).toString('hex')}`;
-  try {
-    await rename(path, aside);
-  } catch {
-    return;
-  }
-  const moved = await readOwner(aside);
-  if (owner && moved && moved.token !== owner.token) {
-    await rename(aside, path).catch(() => undefined);
-    return;
-  }
-  await rm(aside, { recursive: true, force: true });
+  return heartbeatStopped || ownerDead ? { token: owner?.token, mtimeMs } : undefined;
+}
+
+/** A guard whose holder died mid-takeover would block every later takeover: clear it. */
+async function clearAbandonedGuard(guard: string, staleMs: number): Promise<void> {
+  const stale = await staleLock(guard, Math.min(staleMs, 10_000));
+  if (stale) await rm(guard, { recursive: true, force: true }).catch(() => undefined);
 }
 
 async function readOwner(path: string): Promise<LockOwner | undefined> {

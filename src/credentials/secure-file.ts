@@ -1,28 +1,71 @@
+import { constants } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { unlinkSync } from 'node:fs';
+import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { MailboxError } from '../errors.js';
 
-/** Creates the directory 0700, or tightens an existing one (the reference client only did it at creation). */
+const isWindows = process.platform === 'win32';
+// O_NOFOLLOW makes the kernel refuse a symlink as the last path component (ELOOP); absent on Windows.
+const noFollow = constants.O_NOFOLLOW ?? 0;
+
+/** Creates the directory 0700, or tightens an existing one; a symlinked directory is used but never chmod-ed. */
 export async function ensurePrivateDir(dir: string): Promise<void> {
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    if (process.platform !== 'win32' && ((await stat(dir)).mode & 0o777) !== 0o700) await chmod(dir, 0o700);
+    const info = await lstat(dir);
+    if (!isWindows && info.isDirectory() && (info.mode & 0o777) !== 0o700) await chmod(dir, 0o700);
   } catch (error) {
     throw unwritable(dir, error);
   }
 }
 
+/** Temp files of writes in flight in this process, removed if the process exits before renaming them. */
+const inFlight = new Set<string>();
+let exitHookInstalled = false;
+function track(temp: string): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // Token temp files hold JWTs: they must not outlive the process on an ordinary exit. Credentials
+    // temps are left on purpose only when a hard kill gives no chance; the next read recovers them.
+    process.once('exit', () => {
+      for (const path of inFlight) {
+        if (basename(path).startsWith('.credentials.json.')) continue;
+        try {
+          unlinkSync(path);
+        } catch {
+          // already renamed or removed
+        }
+      }
+    });
+  }
+  inFlight.add(temp);
+}
+
+/** Name of a temp file for `path`: `.<name>.<pid>.<random>.tmp`, so a later run can tell whose it was. */
+export function tempPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/** Parses a temp file name made by tempPathFor. */
+export function parseTempName(name: string): { target: string; pid: number } | undefined {
+  const match = /^\.(.+)\.(\d+)\.[0-9a-f]{12}\.tmp$/.exec(name);
+  return match?.[1] && match[2] ? { target: match[1], pid: Number(match[2]) } : undefined;
+}
+
 /**
  * Writes a file so readers see either the old or the new content, never a mix: a temporary file
  * in the same directory (same filesystem, so rename is atomic), fsync, then rename over the target.
+ * A symlink at the target is refused rather than replaced or followed.
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
   const dir = dirname(path);
   await ensurePrivateDir(dir);
-  const temp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
+  await refuseSymlink(path);
+  const temp = tempPathFor(path);
+  track(temp);
   try {
-    const handle = await open(temp, 'wx', 0o600);
+    const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | noFollow, 0o600);
     try {
       await handle.writeFile(content, 'utf8');
       await handle.sync();
@@ -34,29 +77,56 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
     throw unwritable(path, error);
+  } finally {
+    inFlight.delete(temp);
   }
 }
 
-/** Reads a file's text, or undefined when it does not exist; tightens its mode to 0600 on the way. */
+/**
+ * Reads a file's text, or undefined when it does not exist. Never through a symlink (a link could
+ * point the 0600 tightening or the read at another file); tightens the mode through the open handle.
+ */
 export async function readPrivateFile(path: string): Promise<string | undefined> {
+  await refuseSymlink(path);
+  let handle;
   try {
-    const text = await readFile(path, 'utf8');
-    if (process.platform !== 'win32') {
-      // Directories and files made by older clients may be group/world readable: tighten on sight.
-      if (((await stat(path)).mode & 0o777) !== 0o600) await chmod(path, 0o600).catch(() => undefined);
-      const dir = dirname(path);
-      if (((await stat(dir)).mode & 0o777) !== 0o700) await chmod(dir, 0o700).catch(() => undefined);
-    }
-    return text;
+    handle = await open(path, constants.O_RDONLY | noFollow);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new MailboxError({
-      code: 'credentials_unwritable',
-      message: `Cannot read ${path}: ${(error as Error).message}.`,
-      hint: 'Check the permissions of the credentials directory (it should belong to this user, mode 0700).',
-      cause: error,
-    });
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw symlinkError(path);
+    throw unreadable(path, error);
   }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw unreadable(path, new Error('not a regular file'));
+    if (!isWindows && (info.mode & 0o777) !== 0o600) await handle.chmod(0o600).catch(() => undefined);
+    // Directories made by older clients may be group/world readable: tighten on sight (never via a link).
+    const dir = await lstat(dirname(path));
+    if (!isWindows && dir.isDirectory() && (dir.mode & 0o777) !== 0o700) await chmod(dirname(path), 0o700).catch(() => undefined);
+    return await handle.readFile('utf8');
+  } catch (error) {
+    throw error instanceof MailboxError ? error : unreadable(path, error);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function refuseSymlink(path: string): Promise<void> {
+  try {
+    if ((await lstat(path)).isSymbolicLink()) throw symlinkError(path);
+  } catch (error) {
+    if (error instanceof MailboxError) throw error;
+    // ENOENT and friends: the open that follows reports them.
+  }
+}
+
+function symlinkError(path: string): MailboxError {
+  return new MailboxError({
+    code: 'credentials_symlink',
+    message: `${path} is a symbolic link; agent-mailbox never reads, writes or changes permissions through a link in the credentials directory.`,
+    hint: `Replace the link with the real file (e.g. move the target to ${path}), or point --credentials-dir / AGENT_MAILBOX_CREDENTIALS_DIR at the directory that holds it.`,
+    details: { path },
+  });
 }
 
 // The rename must itself survive a crash: fsync the directory entry (a no-op error on some platforms).
@@ -73,7 +143,17 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
+function unreadable(path: string, cause: unknown): MailboxError {
+  return new MailboxError({
+    code: 'credentials_unwritable',
+    message: `Cannot read ${path}: ${(cause as Error).message}.`,
+    hint: 'Check the permissions of the credentials directory (it should belong to this user, mode 0700).',
+    cause,
+  });
+}
+
 function unwritable(path: string, cause: unknown): MailboxError {
+  if (cause instanceof MailboxError) return cause;
   return new MailboxError({
     code: 'credentials_unwritable',
     message: `Cannot write ${path}: ${(cause as Error).message}.`,

@@ -1,6 +1,7 @@
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
+import { rememberSecret } from '../redact.js';
 import type { HttpResponse } from './http-request.js';
 
 /** Reads the token of an `Authorization: Bearer <jwt>` RESPONSE header (spec §2.5); scheme case-insensitive. */
@@ -14,6 +15,8 @@ export function readBearerToken(response: Pick<HttpResponse, 'headers'>, where: 
       hint: 'Check that --auth-url points at the Agent Mailbox auth host; retry later if it does.',
     });
   }
+  // Every token this process receives becomes known to the redactor before anything can echo it.
+  rememberSecret(match[1]);
   return match[1];
 }
 

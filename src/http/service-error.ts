@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MailboxError, type ErrorCode } from '../errors.js';
+import { redactSecrets } from '../redact.js';
 
 /** Spec §7.2: the proof-of-work endpoints' error body. */
 const serviceErrorBody = z.object({
@@ -21,7 +22,7 @@ export function codeForStatus(status: number): ErrorCode {
 
 const fallbackHints: Partial<Record<ErrorCode, string>> = {
   auth_rejected: 'The service refused the credentials; run register again (same username) or check the stored apiKey.',
-  username_taken: 'Choose a different username and call register again.',
+  username_taken: 'Choose another username and call register again with it. If this inbox is yours, register with its apiKey (--api-key / api_key) instead.',
   invalid_input: 'Correct the request as the message says and send it again.',
   rate_limited: 'Wait a minute before trying again.',
   server_error: 'The service has a problem on its side; try again in a few minutes.',
@@ -46,18 +47,27 @@ export function serviceError(status: number, bodyText: string, where: string): M
     return new MailboxError({
       code,
       status,
-      message: `${message} (HTTP ${status} from ${where})`,
-      hint: hint ?? fallbackHints[code] ?? 'Try again later.',
+      message: `${redactSecrets(message)} (HTTP ${status} from ${where})`,
+      hint: ownHint(code, hint),
       ...(docsUrl ? { docsUrl } : {}),
     });
   }
   const problem = problemDetails.safeParse(parsed);
   const detail = problem.success ? (problem.data.detail ?? problem.data.title ?? problem.data.type) : undefined;
-  const text = detail ?? bodyText.trim().slice(0, 300);
+  const text = redactSecrets(detail ?? bodyText.trim().slice(0, 300));
   return new MailboxError({
     code,
     status,
     message: `HTTP ${status} from ${where}${text ? `: ${text}` : ''}`,
     hint: fallbackHints[code] ?? 'Try again later.',
   });
+}
+
+/**
+ * The service's hints speak to raw HTTP clients ("POST /api/v1/challenge, solve it, retry"); this
+ * client does those steps itself, so such a hint is replaced by one naming our own register call.
+ */
+function ownHint(code: ErrorCode, hint: string | undefined): string {
+  if (hint && !/\/api\/v\d|\bPOST\b|same challenge|fresh challenge/i.test(hint)) return redactSecrets(hint);
+  return fallbackHints[code] ?? 'Try again later.';
 }

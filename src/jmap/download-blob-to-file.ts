@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError } from '../errors.js';
@@ -40,28 +40,28 @@ export async function downloadBlobToFile(
     throw refused(`${target} is outside the allowed download directories (${roots.join(', ')}).`);
   }
   const client = new JmapClient(account, { log: ctx.log, timeoutMs: ctx.timeoutMs ?? 30_000, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) });
-  const bytes = await client.download(input.blobId, {
-    signal: ctx.signal,
-    ...(input.name ? { name: input.name } : {}),
-    ...(input.type ? { type: input.type } : {}),
-  });
   let handle;
   try {
     // 'wx': never replace an existing file, whatever a message suggests.
     handle = await open(target, 'wx', 0o600);
-    await handle.writeFile(bytes);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new MailboxError({
-      code: 'attachment_invalid',
-      message: code === 'EEXIST' ? `${target} already exists; it was not overwritten.` : `Cannot write ${target}: ${code ?? String(error)}.`,
-      hint: code === 'EEXIST' ? 'Choose another file name (path) or remove the existing file first.' : 'Check that the directory exists and is writable.',
-      cause: error,
-    });
-  } finally {
-    await handle?.close();
+    throw unwritable(target, error);
   }
-  return { path: target, size: bytes.byteLength, type: input.type ?? 'application/octet-stream' };
+  let size: number;
+  try {
+    size = await client.download(input.blobId, handle, {
+      signal: ctx.signal,
+      ...(input.name ? { name: input.name } : {}),
+      ...(input.type ? { type: input.type } : {}),
+    });
+  } catch (error) {
+    // A cut-off or failed download must not look like a finished file.
+    await handle.close().catch(() => undefined);
+    await rm(target, { force: true }).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  return { path: target, size, type: input.type ?? 'application/octet-stream' };
 }
 
 /** A base name safe on every platform: no separators, no leading dots, no control characters. */
@@ -72,6 +72,16 @@ export function safeFileName(name: string): string {
     .trim()
     .slice(0, 200);
   return base === '' ? 'attachment' : base;
+}
+
+function unwritable(target: string, error: unknown): MailboxError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new MailboxError({
+    code: 'attachment_invalid',
+    message: code === 'EEXIST' ? `${target} already exists; it was not overwritten.` : `Cannot write ${target}: ${code ?? String(error)}.`,
+    hint: code === 'EEXIST' ? 'Choose another file name (path) or remove the existing file first.' : 'Check that the directory exists and is writable.',
+    cause: error,
+  });
 }
 
 function isInside(target: string, dir: string): boolean {

@@ -1,35 +1,15 @@
 import { MailboxError } from '../errors.js';
+import type { HttpResponse } from '../http/send-http.js';
+import { redactDeep, redactSecrets } from '../redact.js';
 import { problemDetailsSchema } from './jmap-types.js';
 
-/** Maps a failed fetch (network, timeout, cancel) to a MailboxError naming the host. */
-export function networkError(error: unknown, what: string, url: string, signal: AbortSignal | undefined, timeoutMs: number): MailboxError {
-  if (signal?.aborted) {
-    return new MailboxError({ code: 'cancelled', message: `${what} was cancelled.`, hint: 'Nothing was sent after the cancel; run it again when ready.', cause: error });
-  }
-  const name = error instanceof Error ? error.name : '';
-  if (name === 'TimeoutError' || name === 'AbortError') {
-    return new MailboxError({
-      code: 'timeout',
-      message: `${what} got no answer from ${originOf(url)} within ${timeoutMs} ms.`,
-      hint: 'Check the network, or raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS. A send that timed out may still have gone out: check Sent before resending.',
-      cause: error,
-    });
-  }
-  const detail = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
-  return new MailboxError({
-    code: 'network',
-    message: `${what} could not reach ${originOf(url)}: ${detail}.`,
-    hint: 'Check the network and the JMAP host (--api-url / AGENT_MAILBOX_API_URL), then retry.',
-    cause: error,
-  });
-}
-
 /** Maps a non-2xx JMAP HTTP answer (RFC 8620 §3.6.1 problem details when present) to a MailboxError. */
-export async function httpError(response: Response, what: string): Promise<MailboxError> {
-  const text = await response.text().catch(() => '');
+export function httpError(response: HttpResponse, what: string): MailboxError {
+  // Server text may echo the request, Authorization header included: redacted before it is kept.
+  const text = redactSecrets(response.text());
   let problem: { type: string; detail?: string | undefined; limit?: string | undefined } | undefined;
   try {
-    const parsed = problemDetailsSchema.safeParse(JSON.parse(text));
+    const parsed = problemDetailsSchema.safeParse(redactDeep(JSON.parse(response.text()) as unknown));
     if (parsed.success) problem = parsed.data;
   } catch {
     // Not JSON: the status and a snippet of the body still say enough.
@@ -45,7 +25,13 @@ export async function httpError(response: Response, what: string): Promise<Mailb
     });
   }
   if (status === 429) {
-    return new MailboxError({ code: 'rate_limited', status, message: `${what} was rate-limited (HTTP 429).`, hint: 'Wait a minute before retrying.' });
+    const after = response.headers.get('retry-after');
+    return new MailboxError({
+      code: 'rate_limited',
+      status,
+      message: `${what} was rate-limited (HTTP 429${after ? `, the server asks to wait ${after.trim()} s` : ''}); it was not processed.`,
+      hint: after ? `Wait ${after.trim()} seconds, then retry.` : 'Wait a minute before retrying.',
+    });
   }
   if (status >= 500) {
     return new MailboxError({ code: 'server_error', status, message: `${what} failed on the server (HTTP ${status})${said ? `: ${said}` : ''}.`, hint: 'Retry in a minute; if it persists the service is down.' });
@@ -64,11 +50,4 @@ export async function httpError(response: Response, what: string): Promise<Mailb
   });
 }
 
-/** Scheme and host of a URL, for messages (never the path, which may carry ids). */
-export function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
-}
+export { originOf } from '../http/http-errors.js';

@@ -1,8 +1,11 @@
+import type { FileHandle } from 'node:fs/promises';
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { jmapCapabilities, jmapSessionPath } from '../wire-constants.js';
-import { httpError, networkError } from './http-failure.js';
+import { sendHttp, type FetchFunction, type HttpResponse } from '../http/send-http.js';
+import type { BodyTarget } from '../http/read-bounded-body.js';
+import { httpError } from './http-failure.js';
 import {
   jmapResponseSchema,
   uploadResponseSchema,
@@ -16,7 +19,7 @@ import { fetchSessionInfo, readCachedSession } from './jmap-session.js';
 export interface JmapClientOptions {
   log: Logger;
   timeoutMs: number;
-  fetch?: typeof fetch;
+  fetch?: FetchFunction;
 }
 
 /** What an authorised request sends; the bearer is added per attempt. */
@@ -28,9 +31,15 @@ interface AuthorizedRequest {
   /** Which failures may be retried: reads are idempotent, a POST only when the server refused it. */
   idempotent: boolean;
   what: string;
+  maxBytes: number;
+  target?: BodyTarget;
 }
 
-const retryDelaysMs = [250, 1000];
+/**
+ * Body caps. The session resource is a few KB; a JMAP answer can carry many messages, so it gets a
+ * generous ceiling that still keeps the process far below a few hundred MB; downloads go to disk.
+ */
+export const jmapBodyLimits = { session: 1024 * 1024, api: 32 * 1024 * 1024, upload: 64 * 1024, downloadCeiling: 1024 * 1024 * 1024 } as const;
 const sessionMaxAgeMs = 24 * 60 * 60 * 1000;
 
 /**
@@ -38,16 +47,13 @@ const sessionMaxAgeMs = 24 * 60 * 60 * 1000;
  * uploads and downloads. A 401 re-mints the capability and retries once (issue 3).
  */
 export class JmapClient {
-  private readonly fetchImpl: typeof fetch;
   private cached: JmapSessionInfo | undefined;
   private isSessionStale = false;
 
   constructor(
     private readonly account: Account,
     private readonly options: JmapClientOptions,
-  ) {
-    this.fetchImpl = options.fetch ?? fetch;
-  }
+  ) {}
 
   /** The session facts: from memory or state.json when current, else fetched and cached. */
   async session(opts: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<JmapSessionInfo> {
@@ -64,7 +70,7 @@ export class JmapClient {
       sessionUrl,
       account: this.account,
       config,
-      get: (url) => this.send({ url, method: 'GET', idempotent: true, what: 'JMAP session discovery' }, opts.signal),
+      get: (url) => this.send({ url, method: 'GET', idempotent: true, what: 'JMAP session discovery', maxBytes: jmapBodyLimits.session }, opts.signal),
       post: (apiUrl, request) => this.post(apiUrl, request, opts.signal),
     });
     await this.account.updateState((state) => ({ ...state, session: { ...info } }));
@@ -90,16 +96,19 @@ export class JmapClient {
     const session = await this.session({ signal: opts.signal });
     const url = expandTemplate(session.uploadUrl, { accountId: session.accountId });
     const response = await this.send(
-      { url, method: 'POST', headers: { 'content-type': type }, body: bytes, idempotent: false, what: 'Upload' },
+      { url, method: 'POST', headers: { 'content-type': type }, body: bytes, idempotent: false, what: 'Upload', maxBytes: jmapBodyLimits.upload },
       opts.signal,
     );
-    const parsed = uploadResponseSchema.safeParse(await readJson(response, 'Upload'));
+    const parsed = uploadResponseSchema.safeParse(readJson(response, 'Upload'));
     if (!parsed.success) throw badResponse('upload', parsed.error.message);
     return { blobId: parsed.data.blobId, type: parsed.data.type, size: parsed.data.size };
   }
 
-  /** Downloads a blob through the session's downloadUrl template (RFC 8620 §6.2). */
-  async download(blobId: string, opts: { name?: string; type?: string; signal?: AbortSignal } = {}): Promise<Uint8Array> {
+  /**
+   * Downloads a blob through the session's downloadUrl template (RFC 8620 §6.2) straight into an
+   * open file, capped by the session's size limits (never more than the ceiling): no blob is held in memory.
+   */
+  async download(blobId: string, handle: FileHandle, opts: { name?: string; type?: string; signal?: AbortSignal } = {}): Promise<number> {
     const session = await this.session({ signal: opts.signal });
     const url = expandTemplate(session.downloadUrl, {
       accountId: session.accountId,
@@ -107,8 +116,11 @@ export class JmapClient {
       name: opts.name ?? 'download',
       type: opts.type ?? 'application/octet-stream',
     });
-    const response = await this.send({ url, method: 'GET', idempotent: true, what: 'Download' }, opts.signal);
-    return new Uint8Array(await response.arrayBuffer());
+    const response = await this.send(
+      { url, method: 'GET', idempotent: true, what: 'Download', maxBytes: downloadLimit(session), target: { kind: 'file', handle } },
+      opts.signal,
+    );
+    return response.size;
   }
 
   private async post(apiUrl: string, request: JmapRequest, signal: AbortSignal | undefined): Promise<JmapResponse> {
@@ -121,55 +133,51 @@ export class JmapClient {
         body: JSON.stringify(request),
         idempotent: false,
         what: 'JMAP request',
+        maxBytes: jmapBodyLimits.api,
       },
       signal,
     );
-    const parsed = jmapResponseSchema.safeParse(await readJson(response, 'JMAP request'));
+    const parsed = jmapResponseSchema.safeParse(readJson(response, 'JMAP request'));
     if (!parsed.success) throw badResponse('JMAP request', parsed.error.message);
     return parsed.data;
   }
 
-  /** One authorised HTTP exchange: timeout, retry with backoff, one 401 re-mint (issue 3). */
-  private async send(req: AuthorizedRequest, signal: AbortSignal | undefined): Promise<Response> {
-    let reminted = false;
-    for (let attempt = 0; ; attempt++) {
+  /**
+   * One authorised exchange through the shared HTTP layer (deadline, cap, retry rule), plus one
+   * re-mint of the capability on a 401 (issue 3): a 401 was refused, so nothing took effect.
+   */
+  private async send(req: AuthorizedRequest, signal: AbortSignal | undefined): Promise<HttpResponse> {
+    for (let reminted = false; ; reminted = true) {
       const jwt = await this.account.capability(signal ? { signal } : {});
-      let response: Response;
-      try {
-        response = await this.fetchImpl(req.url, {
-          method: req.method,
-          headers: { ...req.headers, authorization: `Bearer ${jwt}`, accept: 'application/json' },
-          body: req.body,
-          redirect: 'follow',
-          signal: timeoutSignal(signal, this.options.timeoutMs),
-        });
-      } catch (error) {
-        const failure = networkError(error, req.what, req.url, signal, this.options.timeoutMs);
-        // A POST may have reached the server before the connection broke: never resend it.
-        if (failure.code === 'network' && req.idempotent && attempt < retryDelaysMs.length) {
-          await backoff(retryDelaysMs[attempt] ?? 1000, signal);
-          continue;
-        }
-        throw failure;
-      }
+      const response = await sendHttp(
+        req.url,
+        { method: req.method, headers: { ...req.headers, authorization: `Bearer ${jwt}`, accept: 'application/json' }, ...(req.body !== undefined ? { body: req.body } : {}) },
+        {
+          what: req.what,
+          retry: req.idempotent ? 'idempotent' : 'once',
+          timeoutMs: this.options.timeoutMs,
+          maxBytes: req.maxBytes,
+          log: this.options.log,
+          ...(req.target ? { target: req.target } : {}),
+          ...(signal ? { signal } : {}),
+          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        },
+      );
       if (response.status === 401 && !reminted) {
-        await response.body?.cancel();
         this.account.invalidateCapability(jwt);
-        reminted = true;
         this.options.log.debug(`${req.what}: 401, minting a fresh capability and retrying once`);
         continue;
       }
-      // 429 and 503 mean "not processed": safe to retry even for a POST.
-      const isRetryable = response.status === 429 || response.status === 503 || (req.idempotent && response.status >= 500);
-      if (isRetryable && attempt < retryDelaysMs.length) {
-        await response.body?.cancel();
-        await backoff(retryAfterMs(response) ?? retryDelaysMs[attempt] ?? 1000, signal);
-        continue;
-      }
-      if (!response.ok) throw await httpError(response, req.what);
+      if (response.status < 200 || response.status >= 300) throw httpError(response, req.what);
       return response;
     }
   }
+}
+
+function downloadLimit(session: JmapSessionInfo): number {
+  const { maxSizeUpload, maxSizeAttachmentsPerEmail } = session.limits;
+  const largest = Math.max(maxSizeUpload ?? 0, maxSizeAttachmentsPerEmail ?? 0, 100 * 1024 * 1024);
+  return Math.min(largest, jmapBodyLimits.downloadCeiling);
 }
 
 /** Expands an RFC 6570 level-1 template such as `/download/{accountId}/{blobId}/{name}?accept={type}`. */
@@ -182,33 +190,8 @@ export function hasCapability(session: JmapSessionInfo, urn: string): boolean {
   return session.capabilities.includes(urn) || (urn === jmapCapabilities.core && session.capabilities.length === 0);
 }
 
-function timeoutSignal(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, timeout]) : timeout;
-}
-
-function retryAfterMs(response: Response): number | undefined {
-  const seconds = Number(response.headers.get('retry-after'));
-  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 10) * 1000 : undefined;
-}
-
-function backoff(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-async function readJson(response: Response, what: string): Promise<unknown> {
-  const text = await response.text();
+function readJson(response: HttpResponse, what: string): unknown {
+  const text = response.text();
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Account } from '../auth/account-registry.js';
 import type { Config } from '../config.js';
 import { MailboxError } from '../errors.js';
+import type { HttpResponse } from '../http/send-http.js';
 import { cachedJmapSessionSchema } from '../credentials/stored-credentials.js';
 import { jmapCapabilities } from '../wire-constants.js';
 import { jmapResponseSchema, sessionResourceSchema, type JmapLimits, type JmapRequest, type JmapResponse, type JmapSessionInfo } from './jmap-types.js';
@@ -34,7 +35,7 @@ export interface FetchSessionDeps {
   sessionUrl: string;
   account: Account;
   config: Config;
-  get(url: string): Promise<Response>;
+  get(url: string): Promise<HttpResponse>;
   post(apiUrl: string, request: JmapRequest): Promise<JmapResponse>;
 }
 
@@ -50,7 +51,7 @@ export async function fetchSessionInfo(deps: FetchSessionDeps): Promise<JmapSess
   const finalUrl = response.url || deps.sessionUrl;
   let body: unknown;
   try {
-    body = await response.json();
+    body = response.json();
   } catch {
     throw sessionError('its body is not JSON');
   }

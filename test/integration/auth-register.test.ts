@@ -86,14 +86,15 @@ describe('register', () => {
     expect((await readdir(dir)).some((f) => f.includes('.bak-'))).toBe(false);
   });
 
-  it('reports a taken username with the service message and hint verbatim', async () => {
+  it('reports a taken username with the service message and a hint naming our register call', async () => {
     const s = await sandbox();
     await signUpInbox(s, 'erin1');
     const error = (await registryFor(s).open(await tempCredentialsDir()).register({ username: 'erin1', watch: 'on-demand' }).catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('username_taken');
     expect(error.status).toBe(409);
     expect(error.message).toMatch(/^The username "erin1" is already taken\. \(HTTP 409 from POST /);
-    expect(error.hint).toMatch(/^Choose another username/);
+    expect(error.hint).toMatch(/^Choose another username and call register again/);
+    expect(error.hint).not.toMatch(/\/api\/v1|POST/);
   });
 
   it('keeps the apiKey when every step after sign-up fails', async () => {

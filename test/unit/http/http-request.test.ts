@@ -30,18 +30,46 @@ const serviceError = (res: ServerResponse, status: number, message: string, hint
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ error: { message, hint, docs_url: 'https://docs.example/errors' } }));
 };
-const fast = { timeoutMs: 2_000, retryBaseMs: 10 };
+const fast = { timeoutMs: 2_000, retryBaseMs: 10, retry: 'idempotent' as const };
 
 describe('httpRequest', () => {
-  it('retries 5xx with backoff and returns the first success', async () => {
+  it('resends a POST only on 503 "not processed", never on another 5xx', async () => {
     const server = await serve((_req, res, hit) => {
       if (hit < 3) return serviceError(res, 503, 'Busy.', 'Retry.');
       res.writeHead(200);
       res.end('ok');
     });
-    const response = await httpRequest(`${server.url}/x`, { method: 'POST' }, fast);
+    const response = await httpRequest(`${server.url}/x`, { method: 'POST' }, { ...fast, retry: 'once' });
     expect(response.text()).toBe('ok');
     expect(server.hits()).toBe(3);
+    const broken = await serve((_req, res) => serviceError(res, 500, 'Broken.', 'Later.'));
+    await expect(httpRequest(`${broken.url}/x`, { method: 'POST' }, { ...fast, retry: 'once' })).rejects.toMatchObject({ code: 'server_error' });
+    expect(broken.hits()).toBe(1);
+  });
+
+  it('never resends a POST whose attempt timed out (it may have taken effect)', async () => {
+    const server = await serve(() => undefined);
+    const error = (await httpRequest(`${server.url}/api/v1/session`, { method: 'POST' }, { timeoutMs: 200, retry: 'once' }).catch((e: unknown) => e)) as MailboxError;
+    expect(error.code).toBe('timeout');
+    expect(server.hits()).toBe(1);
+    expect(error.hint).toMatch(/not resent/);
+  });
+
+  it('caps a body that never ends and names host and limit', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200);
+      const chunk = Buffer.alloc(64 * 1024, 120);
+      const pump = (): void => {
+        while (res.write(chunk));
+        res.once('drain', pump);
+      };
+      pump();
+    });
+    const error = (await httpRequest(server.url, {}, { ...fast, maxBytes: 100_000 }).catch((e: unknown) => e)) as MailboxError;
+    expect(error.code).toBe('response_too_large');
+    expect(error.message).toContain(server.url);
+    expect(error.message).toContain('100000 bytes');
+    expect(server.hits()).toBe(1);
   });
 
   it('honours Retry-After on 429', async () => {
@@ -65,15 +93,26 @@ describe('httpRequest', () => {
     [409, 'username_taken'],
     [422, 'invalid_input'],
   ])('never retries a %i and surfaces the service message and hint verbatim (§7.2)', async (status, code) => {
-    const server = await serve((_req, res) => serviceError(res, status, 'The challenge has expired.', 'Request a fresh challenge and retry.'));
+    const server = await serve((_req, res) => serviceError(res, status, 'The challenge has expired.', 'Wait for the operator to confirm.'));
     const error = (await httpRequest(`${server.url}/api/v1/session`, { method: 'POST' }, fast).catch((e: unknown) => e)) as MailboxError;
     expect(server.hits()).toBe(1);
     expect(error).toBeInstanceOf(MailboxError);
     expect(error.code).toBe(code);
     expect(error.status).toBe(status);
     expect(error.message).toBe(`The challenge has expired. (HTTP ${status} from POST ${server.url}/api/v1/session)`);
-    expect(error.hint).toBe('Request a fresh challenge and retry.');
+    expect(error.hint).toBe('Wait for the operator to confirm.');
     expect(error.docsUrl).toBe('https://docs.example/errors');
+  });
+
+  it('replaces a hint written for raw HTTP clients with our own register call', async () => {
+    const server = await serve((_req, res) =>
+      serviceError(res, 409, 'The username "taken-one" is already taken.', 'Choose another username; then request a fresh challenge with POST /api/v1/challenge, solve it, and retry.'),
+    );
+    const error = (await httpRequest(`${server.url}/api/v1/session`, { method: 'POST' }, { ...fast, retry: 'once' }).catch((e: unknown) => e)) as MailboxError;
+    expect(error.code).toBe('username_taken');
+    expect(error.message).toMatch(/already taken/);
+    expect(error.hint).not.toMatch(/api\/v1|POST/);
+    expect(error.hint).toMatch(/register again/);
   });
 
   it('gives up after the configured retries with server_error', async () => {
@@ -84,9 +123,9 @@ describe('httpRequest', () => {
 
   it('times out a request that gets no answer', async () => {
     const server = await serve(() => undefined);
-    const error = (await httpRequest(server.url, {}, { timeoutMs: 200, retries: 0 }).catch((e: unknown) => e)) as MailboxError;
+    const error = (await httpRequest(server.url, {}, { timeoutMs: 200, retries: 0, retry: 'idempotent' }).catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('timeout');
-    expect(error.hint).toBe('Check the network, or raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS, then try again.');
+    expect(error.hint).toMatch(/raise --timeout-ms/);
   });
 
   it('retries a timed-out attempt', async () => {
@@ -95,7 +134,7 @@ describe('httpRequest', () => {
       res.writeHead(200);
       res.end('late but fine');
     });
-    expect((await httpRequest(server.url, {}, { timeoutMs: 200, retryBaseMs: 10 })).text()).toBe('late but fine');
+    expect((await httpRequest(server.url, {}, { timeoutMs: 200, retryBaseMs: 10, retry: 'idempotent' })).text()).toBe('late but fine');
   });
 
   it('reports a refused connection as a network error after retrying', async () => {
@@ -111,7 +150,7 @@ describe('httpRequest', () => {
   it('stops at once when the caller cancels', async () => {
     const server = await serve(() => undefined);
     const controller = new AbortController();
-    const pending = httpRequest(server.url, {}, { timeoutMs: 10_000, signal: controller.signal });
+    const pending = httpRequest(server.url, {}, { timeoutMs: 10_000, signal: controller.signal, retry: 'idempotent' });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'cancelled' });
   });

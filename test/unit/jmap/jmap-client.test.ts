@@ -1,3 +1,6 @@
+import { mkdtemp, open, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -163,8 +166,11 @@ describe('JmapClient', () => {
     const client = new JmapClient(fakeAccount(served.url, ['cap-1']), { log: silentLogger, timeoutMs: 5000 });
     expect(await client.upload(new TextEncoder().encode('hello'), 'text/plain')).toEqual({ blobId: 'B-up', type: 'text/plain', size: 5 });
     expect(served.requests.at(-1)?.path).toBe('/jmap/upload/bot%40custom.test/');
-    const bytes = await client.download('B-1', { name: 'a b.txt', type: 'text/plain' });
-    expect(new TextDecoder().decode(bytes)).toBe('downloaded /jmap/download/bot%40custom.test/B-1/a%20b.txt?accept=text%2Fplain');
+    const file = join(await mkdtemp(join(tmpdir(), 'dl-')), 'out');
+    const handle = await open(file, 'wx');
+    await client.download('B-1', handle, { name: 'a b.txt', type: 'text/plain' });
+    await handle.close();
+    expect(await readFile(file, 'utf8')).toBe('downloaded /jmap/download/bot%40custom.test/B-1/a%20b.txt?accept=text%2Fplain');
   });
 
   it('reports an unreachable host as a network error naming it', async () => {

@@ -1,0 +1,83 @@
+import { readdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MailboxError } from '../errors.js';
+import { rememberSecret } from '../redact.js';
+import { parseTempName, readPrivateFile } from './secure-file.js';
+import { storedCredentialsSchema } from './stored-credentials.js';
+
+/**
+ * Finishes or clears writes that a killed process left behind in a credentials directory. A
+ * credentials temp file may hold the only copy of a new inbox's apiKey (killed between write and
+ * rename): it is put in place, or kept under a visible name, and never deleted unread. Token and
+ * state temps are caches (and hold JWTs): they are removed.
+ */
+export async function recoverInterruptedWrites(dir: string, notice: (message: string) => void): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return; // no directory yet
+  }
+  for (const name of names) {
+    const temp = parseTempName(name);
+    if (!temp || isAlive(temp.pid)) continue;
+    const path = join(dir, name);
+    if (temp.target !== 'credentials.json') {
+      await rm(path, { force: true }).catch(() => undefined);
+      continue;
+    }
+    await recoverCredentials(dir, path, notice);
+  }
+}
+
+async function recoverCredentials(dir: string, tempPath: string, notice: (message: string) => void): Promise<void> {
+  const target = join(dir, 'credentials.json');
+  const parsed = parse(await readPrivateFile(tempPath));
+  const current = parse(await readPrivateFile(target).catch(() => undefined));
+  if (!parsed) {
+    if (current) {
+      notice(`${tempPath} was left by an interrupted write and cannot be read as credentials; it was kept for you to inspect (credentials.json is intact).`);
+      return;
+    }
+    throw new MailboxError({
+      code: 'credentials_corrupt',
+      message: `An interrupted write left ${tempPath}, and it is not complete credentials; it may still hold the apiKey of an inbox created just before.`,
+      hint: `Open ${tempPath}: if it contains an apiKey, register with that apiKey (--api-key / api_key) to restore access; if not, delete the file and run the command again.`,
+      details: { path: tempPath },
+    });
+  }
+  rememberSecret(parsed.apiKey);
+  if (!current) {
+    await rename(tempPath, target);
+    notice(`Recovered the credentials of ${parsed.inbox ?? parsed.inboxId} from an interrupted write (${tempPath} → ${target}).`);
+    return;
+  }
+  if (current.apiKey === parsed.apiKey) {
+    await rm(tempPath, { force: true });
+    return;
+  }
+  // A different key: never lose either one. Keep the newer under a name a person will see.
+  const kept = join(dir, `credentials.json.recovered-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  await rename(tempPath, kept);
+  notice(`An interrupted write left other credentials (${parsed.inbox ?? parsed.inboxId}); they were kept in ${kept}. credentials.json is unchanged.`);
+}
+
+function parse(text: string | undefined) {
+  if (text === undefined) return undefined;
+  try {
+    const result = storedCredentialsSchema.safeParse(JSON.parse(text.replace(/^\uFEFF/, '')));
+    return result.success ? result.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

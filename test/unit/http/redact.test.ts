@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { redactDeep, redactSecrets, rememberSecret } from '../../../src/redact.js';
+
+// Issue 10 item 3: one redactor that knows the secrets in play and the shapes of secrets.
+const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+const token = `${part({ alg: 'ES256', typ: 'JWT' })}.${part({ sub: 'bot@x.test', exp: 1 })}.Zm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eA`;
+
+describe('redactSecrets', () => {
+  it('masks whole JWTs, their header or payload alone, Authorization echoes and amk_ keys', () => {
+    const [header, payload] = token.split('.');
+    const out = redactSecrets(`Authorization: Bearer ${token}; parts ${header} and ${payload}; key amk_0123456789abcdef`);
+    expect(out).not.toContain(header);
+    expect(out).not.toContain(payload);
+    expect(out).not.toContain('amk_0123');
+    expect(out).toContain('Bearer <redacted>');
+  });
+
+  it('masks a known secret and any long stretch of it, wherever it appears', () => {
+    const apiKey = 'Q1w2E3r4T5y6U7i8O9p0AsDfGhJkL';
+    rememberSecret(apiKey);
+    const signature = token.split('.')[2] ?? '';
+    rememberSecret(token);
+    const out = redactSecrets(`key=${apiKey.slice(3, 20)} / sig ${signature} / whole ${apiKey}`);
+    expect(out).not.toContain(apiKey.slice(3, 15));
+    expect(out).not.toContain(signature.slice(0, 12));
+    expect(out).toContain('key=<secret redacted>');
+  });
+
+  it('leaves ordinary ids and text alone', () => {
+    const text = 'Email M1234abcd in mailbox Inbox, blob G5f3a9c2e1b0d4e7f, 2026-11-23T10:00:00Z';
+    expect(redactSecrets(text)).toBe(text);
+  });
+
+  it('redacts every string of a structure, keys kept', () => {
+    const out = redactDeep({ detail: [`echo ${token}`], n: 1 });
+    expect(out.n).toBe(1);
+    expect(out.detail[0]).toMatch(/^echo <(jwt|secret) redacted>$/);
+  });
+});
