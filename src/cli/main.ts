@@ -49,7 +49,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       workingDir: process.cwd(),
     });
     progressLine.done();
-    if (operation.name === 'jmap_request') return renderJmapResultForCli(streams, result);
+    if (operation.name === 'jmap_request') return renderJmapResultForCli(streams, result, { json: invocation.json });
     renderSuccess(streams, result, invocation.json ? undefined : operation.cli?.textField);
     return exitCodes.ok;
   } catch (error) {

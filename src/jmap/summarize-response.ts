@@ -11,7 +11,7 @@ export interface JmapFailure {
   method: string;
   level: 'method' | 'record';
   /** For record failures: notCreated, notUpdated or notDestroyed. */
-  set?: 'notCreated' | 'notUpdated' | 'notDestroyed';
+  set?: 'notCreated' | 'notUpdated' | 'notDestroyed' | 'notFound';
   /** For record failures: the creation id or record id. */
   recordId?: string;
   type: string;
@@ -76,6 +76,12 @@ export function summarizeResponse(request: JmapRequest, response: JmapResponse):
       continue;
     }
     done.push(`${method}${countOf(name, args)}`);
+    // A read of an id that does not exist is an answer, not a success (RFC 8620 §5.1 notFound).
+    if (name.endsWith('/get') && Array.isArray(args.notFound)) {
+      for (const recordId of args.notFound) {
+        if (typeof recordId === 'string') failures.push({ callId, method, level: 'record', set: 'notFound', recordId, type: 'notFound', fix: fixFor('notFound') });
+      }
+    }
     for (const set of ['notCreated', 'notUpdated', 'notDestroyed'] as const) {
       const entries = args[set];
       if (!entries || typeof entries !== 'object') continue;

@@ -1,7 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { MailboxError, NextStep } from '../errors.js';
-import { fenceJmapResult } from '../jmap/fence-untrusted.js';
+import { presentJmapResult } from '../jmap/present-jmap-result.js';
+import type { JmapRequestResult } from '../jmap/run-jmap-request.js';
 import { redactDeep, redactSecrets } from '../redact.js';
 
 /**
@@ -26,7 +27,8 @@ export const mcpErrorSchema = z.looseObject({
 const jmapResultShape = z.looseObject({
   ok: z.boolean(),
   summary: z.string(),
-  next: z.array(z.string()).optional(),
+  dryRun: z.boolean(),
+  failures: z.array(z.unknown()),
 });
 
 /** Words a table step the MCP way: "call `register` with {…}". */
@@ -51,32 +53,30 @@ export function renderError(error: MailboxError): CallToolResult {
 }
 
 /**
- * Renders an operation's success. A JMAP result leads with its one-line summary, has its mail
- * content fenced with a fresh marker per call, and becomes an isError result when calls failed.
+ * Renders an operation's success. A JMAP result: structuredContent is the result exactly as the
+ * server's values came (with its `untrusted` paths); the text is the compact presentation with mail
+ * content fenced once per message; calls that failed make it an isError result.
  */
 export function renderSuccess(result: unknown): CallToolResult {
   const structured: Record<string, unknown> = isRecord(result) ? result : { result };
-  const jmap = jmapResultShape.safeParse(structured);
-  if (!jmap.success) return textResult(structured, []);
+  // Help returns Markdown: the text block is that Markdown, not an escaped JSON string.
+  if (typeof structured.topic === 'string' && typeof structured.text === 'string' && Array.isArray(structured.topics)) {
+    return { content: [{ type: 'text', text: structured.text }], structuredContent: structured };
+  }
+  if (!jmapResultShape.safeParse(structured).success) return textResult(structured, []);
 
-  const fenced = fenceJmapResult(structured);
-  const value = isRecord(fenced) ? fenced : structured;
-  const lead = [jmap.data.summary];
-  if (typeof value.untrustedNotice === 'string') lead.push(value.untrustedNotice);
-  if (jmap.data.ok) return textResult(value, lead);
-
+  const presented = presentJmapResult(structured as JmapRequestResult, 'mcp', { describeNext: describeNextForMcp });
+  const text = redactSecrets(presented.text);
+  if (!presented.isFailure) return { content: [{ type: 'text', text }], structuredContent: structured };
   // Method- and record-level errors arrive inside HTTP 200 (RFC 8620 §3.6.2, spec §7.3):
   // the SDK cannot know, so the call is flagged here with the summary as the error message.
-  const hint = jmap.data.next?.length
-    ? jmap.data.next.join(' ')
-    : 'Fix the failed calls listed in "failures" and send again; help topic "jmap" explains each error type.';
   const error = {
     code: 'jmap_method_error',
-    message: jmap.data.summary,
-    hint,
+    message: String(structured.summary),
+    hint: 'Fix the failed calls listed in "failures" and send again; help topic "jmap" explains each error type.',
     next: { operation: 'help', input: { topic: 'jmap' } },
   };
-  return { ...textResult({ ...value, error }, [...lead, `Next: ${hint}`]), isError: true };
+  return { isError: true, content: [{ type: 'text', text }], structuredContent: { ...structured, error } };
 }
 
 function textResult(value: Record<string, unknown>, lead: string[]): CallToolResult {
