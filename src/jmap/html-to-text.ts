@@ -11,12 +11,17 @@ export function htmlToText(html: string): string {
     selectors: [
       { selector: 'img', format: 'skip' },
       { selector: 'a', options: { hideLinkHrefIfSameAsText: true, ignoreHref: false } },
-      { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+      // Mail uses tables for layout, not data: read them as blocks, not as aligned columns.
+      { selector: 'table', format: 'block' },
+      { selector: 'tr', format: 'block' },
+      { selector: 'td', format: 'block' },
+      { selector: 'th', format: 'block' },
       { selector: 'h1', options: { uppercase: false } },
       { selector: 'h2', options: { uppercase: false } },
       { selector: 'h3', options: { uppercase: false } },
     ],
   })
+    .replace(/\u00a0/g, ' ')
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();

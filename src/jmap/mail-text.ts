@@ -25,7 +25,7 @@ export function trimQuotedHistory(body: string): TrimmedBody {
   if (cut > 0 && attributionLine.test((lines[cut - 1] ?? '').trim())) cut--;
   // A body that is nothing but a quote is shown whole: there is nothing else to read.
   if (lines.slice(0, cut).join('').trim() === '') return { text: body, trimmedLines: 0 };
-  return { text: lines.slice(0, cut).join('\n').trimEnd(), trimmedLines: lines.length - cut };
+  return { text: lines.slice(0, cut).join('\n').trimEnd(), trimmedLines: end - cut };
 }
 
 /** The original below a reply, in the usual form: an attribution line, then each line after "> ". */
