@@ -196,12 +196,12 @@ function summaryOf(plan: JmapRequestPlan, outcome: StepsOutcome, dryRun: boolean
       (unresolved.size > 0 ? ` Unresolved here (filled at run time from the server or an earlier step): ${[...unresolved].map((n) => `$${n}`).join(', ')}.` : '')
     );
   }
-  const lines = done.map((step) => step.summary ?? '');
-  if (done.length === 1) return lines[0] ?? '';
-  const failed = done.find((step) => !/^OK:/.test(step.summary ?? ''));
-  const parts = done.map((step) => `${step.id}: ${(step.summary ?? '').replace(/^(OK|FAILED|REFUSED): /, '')}`);
+  // Steps with a `when` are alternatives (list_new's first run or changes): not "skipped".
   const skipped = plan.steps.filter((s) => !done.some((d) => d.id === s.id) && !s.when).map((s) => s.id);
   const tail = skipped.length > 0 ? ` Not run: ${skipped.join(', ')}.` : '';
+  if (done.length === 1) return `${done[0]?.summary ?? ''}${tail}`;
+  const failed = done.find((step) => !/^OK:/.test(step.summary ?? ''));
+  const parts = done.map((step) => `${step.id}: ${(step.summary ?? '').replace(/^(OK|FAILED|REFUSED): /, '')}`);
   return `${failed ? 'FAILED' : 'OK'}: ${parts.join(' | ')}${tail}`;
 }
 

@@ -35,7 +35,7 @@ const fixes: Record<string, string> = {
   tooLarge: 'The message or attachment is too large for the server; send fewer or smaller attachments.',
   invalidProperties: 'Fix the listed properties (names and types per RFC 8621), then retry.',
   blobNotFound: 'The blobId is unknown or expired (unreferenced blobs vanish after about an hour); upload the file again.',
-  notFound: 'That id does not exist (any more); list or query again to get current ids.',
+  notFound: 'That id does not exist (any more): take a current id from list_inbox, list_new or search.',
   overQuota: 'The mailbox is full; move old mail to Trash and empty it, or ask the operator.',
   alreadyExists: 'A record like this already exists; fetch it instead of creating it.',
   mailboxHasEmail: 'Move or destroy the mailbox\'s messages first, or pass onDestroyRemoveEmails.',
