@@ -18,8 +18,8 @@ export interface JmapRequestInput {
   vars?: Record<string, unknown>;
   attachments?: string[];
   dry_run?: boolean;
-  /** Echo the substituted request(s) in the result. */
-  verbose?: boolean;
+  /** Show the substituted request(s) in the result. */
+  echo_request?: boolean;
 }
 
 export interface JmapRequestContext {
@@ -30,7 +30,7 @@ export interface JmapRequestContext {
   fetch?: typeof fetch;
 }
 
-/** One step as the result shows it: the request only in a dry run or verbose. */
+/** One step as the result shows it: the request only in a dry run or with echo_request. */
 export interface JmapStepResult {
   id: string;
   summary?: string;
@@ -54,14 +54,14 @@ export type JmapRequestResult = {
   preset?: string;
   /** How the model-facing text shows it (present-jmap-result.ts). */
   view?: 'listing' | 'message' | 'thread';
-  /** The substituted request: only in a dry run or with verbose (one step). */
+  /** The substituted request: only in a dry run or with echo_request (one step). */
   request?: JmapRequest;
   /** The server's response, unchanged (one step ran). */
   response?: JmapResponse;
   failures: JmapFailure[];
   /** What to do next: a sentence, or a call of the operations table. */
   next?: (string | NextStep)[];
-  /** Several steps ran: each with its own summary and response (request only in a dry run or verbose). */
+  /** Several steps ran: each with its own summary and response (request only in a dry run or with echo_request). */
   steps?: JmapStepResult[];
   created?: CreatedRecord[];
   /** list_new: ids of the inbox's own sent copies and drafts, left out of the text. */
@@ -95,7 +95,7 @@ export async function runJmapRequest(account: Account, input: JmapRequestInput, 
   const outcome = await runPresetSteps(plan.steps, vars, { client, session, preset: plan.preset, dryRun, signal: ctx.signal });
   if (outcome.done.length === 0) throw new MailboxError({ code: 'internal', message: 'No step of the preset applied.', hint: 'Report this preset as broken.' });
   const next = dryRun ? [] : await settleAfterRun(account, client, plan, vars, outcome, ctx.signal);
-  const result = buildResult(plan, vars, outcome, { dryRun, verbose: input.verbose === true, next });
+  const result = buildResult(plan, vars, outcome, { dryRun, verbose: input.echo_request === true, next });
   if (attachments) result.attachments = attachments;
   return result;
 }

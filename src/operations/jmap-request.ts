@@ -33,7 +33,7 @@ const jmapRequestInput = z.object({
     .optional()
     .describe('Instead of ops: save one blob (an attachment) as a file in the current working directory. Existing files are never overwritten.'),
   dry_run: z.boolean().optional().describe('Show the final request after substitution without sending anything.'),
-  verbose: z.boolean().optional().describe('Also echo the substituted request(s) in the result (off by default to save context).'),
+  echo_request: z.boolean().optional().describe('Also show the substituted request(s) in the result (off by default to save context).'),
   credentials_dir: z.string().optional().describe('Credentials directory of the inbox to use; omit for the default inbox.'),
 });
 
