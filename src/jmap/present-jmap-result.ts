@@ -15,6 +15,9 @@ import { lineOf } from './summarize-response.js';
 
 export type Door = 'cli' | 'mcp';
 
+/** Above this (≈ 15k tokens) the text says how to narrow the request; nothing is cut. */
+const largeTextChars = 60_000;
+
 export interface PresentOptions {
   marker?: string;
   /** How the door words a call of the operations table; defaults to a plain wording per door. */
@@ -42,13 +45,18 @@ export function presentJmapResult(result: JmapRequestResult, door: Door, options
     for (const response of responses) body.push(...presentRawResponse(response, marker));
   }
   if (result.created?.length) body.push(`Created: ${result.created.map((c) => `${c.method.split('/')[0]} ${c.id} (${c.creationId})`).join(', ')}.`);
-  if (!result.ok && result.failures.length > 1) body.push('Failures:', ...result.failures.map((f) => `- ${lineOf(f)}`));
+  const failures = result.failures ?? [];
+  if (!result.ok && failures.length > 1) body.push('Failures:', ...failures.map((f) => `- ${lineOf(f)}`));
   for (const note of result.notes ?? []) body.push(`Note: ${note}`);
   for (const step of result.next ?? []) next.push(typeof step === 'string' ? step : describe(step));
   if (next.length > 0) body.push(...next.map((n) => `Next: ${n}`));
 
   const fenced = body.some((line) => line.includes(`<<<${marker}`));
   const lead = fenced ? [result.summary, untrustedNotice(marker)] : [result.summary];
+  const size = body.reduce((n, line) => n + line.length + 1, 0);
+  if (size > largeTextChars) {
+    lead.push(`This result is ${Math.round(size / 1024)} KB. To narrow it, ask for fewer records (a smaller LIMIT or "limit"), fewer "properties", or read one message with the read_message preset.`);
+  }
   return { text: [...lead, ...body].join('\n'), isFailure: !result.ok };
 }
 

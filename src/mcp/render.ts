@@ -28,7 +28,6 @@ const jmapResultShape = z.looseObject({
   ok: z.boolean(),
   summary: z.string(),
   dryRun: z.boolean(),
-  failures: z.array(z.unknown()),
 });
 
 /** Words a table step the MCP way: "call `register` with {…}". */

@@ -32,8 +32,14 @@ describe('MCP rendering', () => {
   });
 
   it('leaves results that are not JMAP results unfenced and without a summary line', () => {
-    const result = renderSuccess({ topic: 'overview', text: 'Hello', topics: [] });
-    expect(JSON.parse(text(result))).toEqual({ topic: 'overview', text: 'Hello', topics: [] });
+    const result = renderSuccess({ inbox: 'a@b.test', mode: 'existing' });
+    expect(JSON.parse(text(result))).toEqual({ inbox: 'a@b.test', mode: 'existing' });
     expect(result.isError).toBeUndefined();
+  });
+
+  it('returns help as its Markdown text, with the fields in structuredContent', () => {
+    const result = renderSuccess({ topic: 'overview', text: '# Overview\nHello', topics: ['overview'] });
+    expect(text(result)).toBe('# Overview\nHello');
+    expect(result.structuredContent).toEqual({ topic: 'overview', text: '# Overview\nHello', topics: ['overview'] });
   });
 });
