@@ -184,7 +184,7 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
         await expect(run(alice, { ops_file: 'send_mail_attachment', vars })).rejects.toMatchObject({ code: 'jmap_request_error' });
         return;
       }
-      const sent = await run(alice, { ops_file: 'send_mail_attachment', vars, verbose: true });
+      const sent = await run(alice, { ops_file: 'send_mail_attachment', vars, echo_request: true });
       expect(sent.ok).toBe(true);
       expect(sent.request?.using).toContain('urn:ietf:params:jmap:blob');
       const message = await waitForMessage(bob, 'Inline file');

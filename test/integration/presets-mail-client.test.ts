@@ -42,7 +42,7 @@ function mailClientSuite(backend: 'embedded' | 'cyrus'): void {
   const readEmail = async (account: Account, id: string): Promise<Email> => emailsOf(await run(account, { ops_file: 'read_message', vars: { MAIL_ID: id } }))[0]!;
   const bodyOf = (email: Email): string => String(email.bodyValues[email.textBody[0].partId].value).replace(/\r\n/g, '\n');
 
-  async function deliver(message: nodemailer.SendMailOptions): Promise<void> {
+  async function deliver(message: Parameters<ReturnType<typeof nodemailer.createTransport>['sendMail']>[0]): Promise<void> {
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
     try {
       await transport.sendMail(message);
