@@ -6,7 +6,6 @@
 export const errorCodes = [
   'usage',
   'invalid_input',
-  'watch_required',
   'username_invalid',
   'username_taken',
   'credentials_exist',
@@ -18,7 +17,6 @@ export const errorCodes = [
   'pow_cancelled',
   'pow_too_slow',
   'auth_rejected',
-  'session_expired',
   'rate_limited',
   'network',
   'timeout',

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { BenchSection } from './bench-section.js';
 import { powBenchSection } from './pow-bench.js';
+import { tokenCostBenchSection } from './token-cost-bench.js';
 
 /**
  * `npm run bench`: runs each section in turn and prints its report on stdout.
@@ -34,7 +35,7 @@ const optionalSections: OptionalSection[] = [
 ];
 
 async function loadSections(): Promise<BenchSection[]> {
-  const sections: BenchSection[] = [powBenchSection];
+  const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection];
   for (const optional of optionalSections) {
     let module: Record<string, unknown>;
     try {

@@ -64,7 +64,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       const code = (result as { exitCode?: unknown } | undefined)?.exitCode;
       return typeof code === 'number' ? code : exitCodes.ok;
     }
-    return renderSuccess(streams, renderResult(result, 'cli', operation.present), invocation.json ? undefined : operation.cli?.textField);
+    return renderSuccess(streams, renderResult(result, 'cli', { present: operation.present, reveal: operation.cli?.reveal }), { json: invocation.json });
   } catch (error) {
     progressLine.done();
     return fail(toMailboxError(error));

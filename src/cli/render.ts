@@ -14,15 +14,17 @@ export interface CliStreams {
   stderr: { write(text: string): unknown };
 }
 
-/** Prints a success: lead lines on stderr, JSON on stdout, or one text field as plain text. */
-export function renderSuccess(streams: CliStreams, rendered: Pick<RenderedResult, 'lead' | 'structured' | 'isError'>, textField?: string): number {
-  for (const line of rendered.lead) streams.stderr.write(`${line}\n`);
-  const value = rendered.structured;
-  if (textField && textField in value) {
-    const text = String(value[textField]);
-    streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+/**
+ * Prints a success. Default: a presentation's own text on stdout (what an agent reads), or lead
+ * lines on stderr over pretty JSON. --json: the exact result as one compact JSON line for programs,
+ * the lead lines (e.g. jmap_request's summary) on stderr.
+ */
+export function renderSuccess(streams: CliStreams, rendered: RenderedResult, options: { json: boolean }): number {
+  if (rendered.isPresented && !options.json) {
+    streams.stdout.write(rendered.text.endsWith('\n') ? rendered.text : `${rendered.text}\n`);
   } else {
-    streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    for (const line of rendered.lead) streams.stderr.write(`${line}\n`);
+    streams.stdout.write(`${options.json ? JSON.stringify(rendered.structured) : JSON.stringify(rendered.structured, null, 2)}\n`);
   }
   return rendered.isError ? exitCodes.failure : exitCodes.ok;
 }

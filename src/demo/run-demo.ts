@@ -24,7 +24,9 @@ function agentMailbox(args: string[], env: Record<string, string>): Promise<Step
   const shown = args.map((a) => (/^[\w@./:=-]+$/.test(a) ? a : `'${a}'`)).join(' ');
   out(`\n$ agent-mailbox ${shown}`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    // The demo reads results as data: jmap_request prints its exact JSON only with --json.
+    const argv = args[0] === 'jmap_request' ? [...args, '--json'] : args;
+    const child = spawn(process.execPath, [cli, ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.on('error', reject);

@@ -7,7 +7,12 @@ export function renderPresetsTopic(presets: readonly { name: string; preset: Pre
     '',
     'Bundled JMAP flows for jmap_request: pass the name as ops_file and the variables as vars.',
     'Built-in placeholders ($ACCOUNT_ID, $INBOX, $INBOX_MAILBOX_ID, $IDENTITY_ID, ...) are filled by the client.',
-    'Add dry_run: true to see the final request without sending anything.',
+    'Add dry_run: true to see the final request without sending anything, echo_request: true to see it with the result.',
+    'Results: a compact text to read (each message\'s content fenced once as untrusted), and the exact data in structuredContent',
+    '(CLI: --json) with an "untrusted" list naming the mail-content values. list_inbox, list_new and search show one entry per',
+    'message (id, date, flags, sender, subject, preview); read_message and read_thread show the text body, and say how to read more.',
+    'Messages marked "automatic" (RFC 3834: Auto-Submitted, Precedence bulk/list/junk, List-Id) are never answered by reply or',
+    'reply_all unless vars ALLOW_AUTOMATIC is true.',
     '',
   ];
   for (const { name, preset } of presets) {

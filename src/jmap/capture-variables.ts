@@ -8,7 +8,7 @@ export function captureVariables(step: PresetStep, response: JmapResponse, vars:
   for (const [name, capture] of Object.entries(step.capture ?? {})) {
     const found = response.methodResponses.find(([method, , callId]) => callId === capture.from && method !== 'error');
     const raw = found ? resolvePointer(found[1], capture.pointer) : undefined;
-    const value = raw === undefined || raw === null ? raw : applyTransform(capture.transform, raw);
+    const value = raw === undefined || raw === null ? raw : applyTransform(capture.transform, raw, vars);
     if (value !== undefined && value !== null) vars[name] = value;
     else if (capture.default !== undefined) vars[name] = capture.default;
     else {

@@ -22,7 +22,7 @@ export const presetVariableSchema = z.object({
 });
 
 /** Transforms a capture may apply; implemented in preset-transforms.ts. */
-export const captureTransforms = ['reply_subject', 'reply_to', 'reply_references'] as const;
+export const captureTransforms = ['reply_subject', 'reply_to', 'reply_references', 'reply_all_cc', 'quote_original', 'automatic_reason'] as const;
 
 export const captureSchema = z.object({
   /** Call id of the method response to read. */
@@ -57,8 +57,6 @@ export const presetSchema = z.object({
   atLeastOneOf: z.array(variableName).optional(),
   /** Files must be given with `attachments` (send_mail_blob_attachment). */
   needsAttachments: z.boolean().optional(),
-  /** Convert HTML-only bodies to text next to the raw value (read_message). */
-  convertHtml: z.boolean().optional(),
   /** A cursor kept in state.json between runs (list_new). */
   cursor: z
     .object({
@@ -71,7 +69,17 @@ export const presetSchema = z.object({
       resetOn: z.array(z.string()).optional(),
     })
     .optional(),
-  next: z.array(z.string()).optional(),
+  /** How the model-facing text shows the result (present-jmap-result.ts); raw JSON when absent. */
+  view: z.enum(['listing', 'message', 'thread']).optional(),
+  /** list_new: leave the inbox's own sent copies and drafts out of "new mail". */
+  excludeOwnMail: z.boolean().optional(),
+  /**
+   * RFC 3834 loop guard: the run stops before sending when this captured variable is set (the
+   * original is automatic mail), unless the caller set `allowVariable`.
+   */
+  loopGuard: z.object({ reasonVariable: variableName, allowVariable: variableName }).optional(),
+  /** Next steps after a successful run: a sentence, or a table call with $VARS filled in. */
+  next: z.array(z.union([z.string(), z.object({ operation: z.string(), input: z.record(z.string(), z.unknown()) })])).optional(),
   steps: z.array(presetStepSchema).min(1),
 });
 export type Preset = z.infer<typeof presetSchema>;

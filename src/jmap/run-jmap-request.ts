@@ -1,27 +1,25 @@
 import type { Account } from '../auth/account-registry.js';
-import { MailboxError } from '../errors.js';
+import { MailboxError, type NextStep } from '../errors.js';
 import type { Logger } from '../log.js';
 import { builtinVariables } from './builtin-variables.js';
-import { captureVariables } from './capture-variables.js';
-import { addTextFromHtml } from './html-to-text.js';
-import { inferUsing } from './infer-using.js';
+import { checkRequires, planJmapRequest, type JmapRequestPlan } from './jmap-request-plan.js';
 import { JmapClient } from './jmap-client.js';
 import { readCachedSession } from './jmap-session.js';
 import type { JmapRequest, JmapResponse, JmapSessionInfo } from './jmap-types.js';
-import { loadOpsFile } from './load-preset.js';
-import { parseOps } from './parse-ops.js';
 import { attachmentVariables, checkAttachmentLimits, readAttachments } from './prepare-attachments.js';
-import type { Preset, PresetStep } from './preset-schema.js';
-import { presetVariables } from './preset-variables.js';
-import { substituteVariables, variableNamePattern } from './substitute-variables.js';
-import { lineOf, summarizeResponse, type JmapFailure } from './summarize-response.js';
+import { runPresetSteps, type StepRun, type StepsOutcome } from './run-preset-steps.js';
+import { substituteVariables } from './substitute-variables.js';
+import type { JmapFailure } from './summarize-response.js';
+import { untrustedPaths } from './untrusted-paths.js';
 
 export interface JmapRequestInput {
-  ops?: string | unknown;
+  ops?: unknown;
   ops_file?: string;
   vars?: Record<string, unknown>;
   attachments?: string[];
   dry_run?: boolean;
+  /** Show the substituted request(s) in the result. */
+  echo_request?: boolean;
 }
 
 export interface JmapRequestContext {
@@ -32,204 +30,220 @@ export interface JmapRequestContext {
   fetch?: typeof fetch;
 }
 
-/** One executed (or, in a dry run, shown) request of a preset. */
+/** One step as the result shows it: the request only in a dry run or with echo_request. */
 export interface JmapStepResult {
   id: string;
-  request: JmapRequest;
+  summary?: string;
+  request?: JmapRequest;
   response?: JmapResponse;
+}
+
+/** A record a /set call created: what a multi-step summary names. */
+export interface CreatedRecord {
+  method: string;
+  creationId: string;
+  id: string;
 }
 
 // A type alias, not an interface: the operation's loose output schema needs an index-signature-compatible type.
 export type JmapRequestResult = {
   ok: boolean;
-  /** One line: what happened, or every failure with its fix. */
+  /** One line: what happened in every step, or every failure with its fix. */
   summary: string;
   dryRun: boolean;
   preset?: string;
-  /** The final request after substitution (the last step's, for multi-step presets). */
-  request: JmapRequest;
+  /** How the model-facing text shows it (present-jmap-result.ts). */
+  view?: 'listing' | 'message' | 'thread';
+  /** The substituted request: only in a dry run or with echo_request (one step). */
+  request?: JmapRequest;
+  /** The server's response, unchanged (one step ran). */
   response?: JmapResponse;
   failures: JmapFailure[];
-  next?: string[];
-  /** Every step of a multi-step preset. */
+  /** What to do next: a sentence, or a call of the operations table. */
+  next?: (string | NextStep)[];
+  /** Several steps ran: each with its own summary and response (request only in a dry run or with echo_request). */
   steps?: JmapStepResult[];
-  /** Dry run: placeholders left unresolved. */
+  created?: CreatedRecord[];
+  /** list_new: ids of the inbox's own sent copies and drafts, left out of the text. */
+  ownMailIds?: string[];
+  /** Paths (with [*] for every element) of values written by others: mail content. */
+  untrusted?: string[];
+  /** Body window of read_message/read_thread: characters from offset, at most maxChars. */
+  window?: { offset: number; maxChars: number };
   unresolved?: string[];
   notes?: string[];
   attachments?: { name: string; type: string; size: number; blobId?: string }[];
 };
 
-// Above this a result strains an agent's context (hosts inline ~25k tokens); say how to narrow it.
-const largeResponseChars = 100_000;
-
 /** Runs jmap_request: ops or a preset, substituted, sent (unless dry run), summarised. */
 export async function runJmapRequest(account: Account, input: JmapRequestInput, ctx: JmapRequestContext): Promise<JmapRequestResult> {
-  if ((input.ops === undefined) === (input.ops_file === undefined)) {
-    throw new MailboxError({
-      code: 'invalid_input',
-      message: input.ops === undefined ? 'jmap_request needs ops or ops_file.' : 'Give ops or ops_file, not both.',
-      hint: 'Use ops_file with a preset name (help topic "presets") or ops with JMAP method calls (help topic "jmap").',
-      next: { operation: 'help', input: { topic: 'presets' } },
-    });
-  }
-  const given = input.vars ?? {};
-  const badNames = Object.keys(given).filter((name) => !variableNamePattern.test(name));
-  if (badNames.length > 0) {
-    throw new MailboxError({
-      code: 'vars_invalid',
-      message: `Variable names must be UPPER_SNAKE_CASE: ${badNames.map((n) => JSON.stringify(n)).join(', ')}.`,
-      hint: 'Write names like TO, SUBJECT, MAIL_ID (without the $) in vars.',
-    });
-  }
-
-  const loaded = input.ops_file !== undefined ? await loadOpsFile(input.ops_file) : undefined;
-  const preset: Preset | undefined = loaded?.kind === 'preset' ? loaded.preset : undefined;
-  const presetName = loaded?.kind === 'preset' ? loaded.name : undefined;
-  const steps: PresetStep[] = preset
-    ? preset.steps
-    : [{ id: 'request', ...toStep(parseOps(loaded?.kind === 'ops' ? loaded.ops : input.ops, loaded?.kind === 'ops' ? loaded.path : 'ops')) }];
-  const vars = preset && presetName ? presetVariables(preset, presetName, given) : { ...given };
-
-  if (preset?.needsAttachments && !input.attachments?.length) {
-    throw new MailboxError({
-      code: 'attachment_invalid',
-      message: `Preset ${presetName} sends files given with attachments, and none was given.`,
-      hint: 'Pass attachments: ["/path/to/file"] (CLI: --attachment PATH), or use send_mail for text only.',
-    });
-  }
-
-  const isDryRun = input.dry_run === true;
+  const plan = await planJmapRequest(input);
+  const dryRun = input.dry_run === true;
   const client = new JmapClient(account, { log: ctx.log, timeoutMs: ctx.timeoutMs ?? 30_000, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) });
   // A dry run makes no network call at all: only what state.json already knows.
-  const session: JmapSessionInfo | undefined = isDryRun ? await readCachedSession(account) : await client.session({ signal: ctx.signal });
-  checkRequires(preset, presetName, session);
+  const session: JmapSessionInfo | undefined = dryRun ? await readCachedSession(account) : await client.session({ signal: ctx.signal });
+  checkRequires(plan.preset, plan.presetName, session);
 
-  const notes: string[] = [];
-  const builtins = await builtinVariables(account, session);
-  const allVars: Record<string, unknown> = { ...builtins, ...vars };
-
-  let attachmentSummary: JmapRequestResult['attachments'];
-  if (input.attachments?.length) {
-    const files = await readAttachments(input.attachments);
-    if (session) checkAttachmentLimits(files, session.limits);
-    const blobIds: (string | undefined)[] = [];
-    for (const file of files) blobIds.push(isDryRun ? undefined : (await client.upload(file.bytes, file.type, { signal: ctx.signal })).blobId);
-    Object.assign(allVars, attachmentVariables(files, blobIds), vars);
-    attachmentSummary = files.map((f, i) => ({ name: f.name, type: f.type, size: f.size, ...(blobIds[i] ? { blobId: blobIds[i] } : {}) }));
-  }
-
-  const cursor = preset?.cursor;
-  if (cursor && allVars[cursor.variable] === undefined) {
+  const vars: Record<string, unknown> = { ...(await builtinVariables(account, session)), ...plan.vars };
+  const attachments = await uploadAttachments(input.attachments, vars, plan, { client, session, dryRun, signal: ctx.signal });
+  const cursor = plan.preset?.cursor;
+  if (cursor && vars[cursor.variable] === undefined) {
     const saved = (await account.readState())[cursor.stateField];
-    if (saved) allVars[cursor.variable] = saved;
+    if (saved) vars[cursor.variable] = saved;
   }
 
-  const done: JmapStepResult[] = [];
-  const unresolved = new Set<string>();
-  const failures: JmapFailure[] = [];
-  let summary = '';
-  for (const step of steps) {
-    if (step.when?.defined && allVars[step.when.defined] === undefined) continue;
-    if (step.when?.missing && allVars[step.when.missing] !== undefined) continue;
-    const { value: methodCalls, missing } = substituteVariables(step.methodCalls, allVars, { keepMissing: isDryRun });
-    missing.forEach((name) => unresolved.add(name));
-    const request: JmapRequest = { using: inferUsing(methodCalls, session?.capabilities, step.using), methodCalls };
-    checkCallCount(request, session);
-    if (isDryRun) {
-      done.push({ id: step.id, request });
-      continue;
-    }
-    const response = await client.call(request, { signal: ctx.signal });
-    done.push({ id: step.id, request, response });
-    const outcome = summarizeResponse(request, response);
-    summary = outcome.summaryLine;
-    if (!outcome.ok) {
-      failures.push(...outcome.failures);
-      break;
-    }
-    const captureFailure = captureVariables(step, response, allVars);
-    if (captureFailure) {
-      failures.push(captureFailure);
-      summary = `FAILED: ${lineOf(captureFailure)}`;
-      break;
-    }
-  }
+  const outcome = await runPresetSteps(plan.steps, vars, { client, session, preset: plan.preset, dryRun, signal: ctx.signal });
+  if (outcome.done.length === 0) throw new MailboxError({ code: 'internal', message: 'No step of the preset applied.', hint: 'Report this preset as broken.' });
+  const next = dryRun ? [] : await settleAfterRun(account, client, plan, vars, outcome, ctx.signal);
+  const result = buildResult(plan, vars, outcome, { dryRun, verbose: input.echo_request === true, next });
+  if (attachments) result.attachments = attachments;
+  return result;
+}
 
-  const last = done[done.length - 1];
-  if (!last) throw new MailboxError({ code: 'internal', message: 'No step of the preset applied.', hint: 'Report this preset as broken.' });
-  const ok = failures.length === 0;
-  const next = [...(preset?.next ?? [])];
+async function uploadAttachments(
+  paths: string[] | undefined,
+  vars: Record<string, unknown>,
+  plan: JmapRequestPlan,
+  options: { client: JmapClient; session: JmapSessionInfo | undefined; dryRun: boolean; signal: AbortSignal },
+): Promise<JmapRequestResult['attachments']> {
+  if (!paths?.length) return undefined;
+  const files = await readAttachments(paths);
+  if (options.session) checkAttachmentLimits(files, options.session.limits);
+  const blobIds: (string | undefined)[] = [];
+  for (const file of files) blobIds.push(options.dryRun ? undefined : (await options.client.upload(file.bytes, file.type, { signal: options.signal })).blobId);
+  Object.assign(vars, attachmentVariables(files, blobIds), plan.vars);
+  return files.map((f, i) => ({ name: f.name, type: f.type, size: f.size, ...(blobIds[i] ? { blobId: blobIds[i] } : {}) }));
+}
 
-  if (!isDryRun && cursor) {
-    const resetNeeded = failures.some((f) => cursor.resetOn?.includes(f.type));
-    const saved = allVars[cursor.saveFrom];
-    if (resetNeeded) {
+/** After a real run: the list_new cursor is saved or reset, a stale session refreshed; returns the next steps. */
+async function settleAfterRun(
+  account: Account,
+  client: JmapClient,
+  plan: JmapRequestPlan,
+  vars: Record<string, unknown>,
+  outcome: StepsOutcome,
+  signal: AbortSignal,
+): Promise<(string | NextStep)[]> {
+  const ok = outcome.failures.length === 0;
+  const next: (string | NextStep)[] = ok ? [...substituteVariables(plan.preset?.next ?? [], vars, { keepMissing: true }).value] : [];
+  const cursor = plan.preset?.cursor;
+  if (cursor) {
+    const saved = vars[cursor.saveFrom];
+    if (outcome.failures.some((f) => cursor.resetOn?.includes(f.type))) {
       await account.updateState((state) => ({ ...state, [cursor.stateField]: undefined }));
-      next.unshift(`The saved ${presetName} cursor was too old and has been reset: run ${presetName} again to list recent mail.`);
+      next.unshift(`The saved ${plan.presetName} cursor was too old and has been reset: run ${plan.presetName} again to list recent mail.`);
     } else if (ok && typeof saved === 'string') {
       await account.updateState((state) => ({ ...state, [cursor.stateField]: saved }));
     }
   }
-  if (!isDryRun && failures.some(isStaleSessionSymptom)) {
+  if (outcome.failures.some(isStaleSessionSymptom)) {
     // Ids from the cached session (account, mailboxes, identity) may be stale. Other calls of the
     // batch may have applied, so nothing is resent: refresh, and let the caller decide to rerun.
-    await client.session({ signal: ctx.signal, refresh: true });
+    await client.session({ signal, refresh: true });
     next.unshift('The cached JMAP session was refreshed because an id from it was rejected: run the request again.');
   }
-  if (!isDryRun && preset?.convertHtml && last.response) notes.push(...addTextFromHtml(last.response));
-  if (last.response) {
-    const size = JSON.stringify(last.response).length;
-    if (size > largeResponseChars) {
-      notes.push(`The response is ${Math.round(size / 1024)} KiB (complete, not truncated); narrow it next time with a smaller limit, fewer properties, or maxBodyValueBytes.`);
-    }
-  }
-  if (isDryRun) {
-    summary =
-      `DRY RUN: nothing was sent. ${done.length === 1 ? 'This is the request' : `These are the ${done.length} requests`} that would be sent.` +
-      (unresolved.size > 0 ? ` Unresolved here (filled at run time from the server or an earlier step): ${[...unresolved].map((n) => `$${n}`).join(', ')}.` : '');
-  }
+  const last = outcome.done[outcome.done.length - 1];
+  if (last?.response?._next) next.push(...last.response._next);
+  return next;
+}
 
-  const result: JmapRequestResult = { ok, summary, dryRun: isDryRun, request: last.request, failures };
-  if (presetName) result.preset = presetName;
-  if (last.response) result.response = last.response;
-  const serverNext = last.response?._next;
-  if (serverNext) next.push(...serverNext);
-  if (next.length > 0) result.next = next;
-  if (steps.length > 1) result.steps = done;
-  if (unresolved.size > 0) result.unresolved = [...unresolved].sort();
-  if (notes.length > 0) result.notes = notes;
-  if (attachmentSummary) result.attachments = attachmentSummary;
+function buildResult(
+  plan: JmapRequestPlan,
+  vars: Record<string, unknown>,
+  outcome: StepsOutcome,
+  options: { dryRun: boolean; verbose: boolean; next: (string | NextStep)[] },
+): JmapRequestResult {
+  const { done, failures } = outcome;
+  const ok = failures.length === 0;
+  const showRequest = options.dryRun || options.verbose;
+  const result: JmapRequestResult = { ok, summary: summaryOf(plan, outcome, options.dryRun), dryRun: options.dryRun, failures };
+  if (plan.presetName) result.preset = plan.presetName;
+  if (plan.preset?.view) result.view = plan.preset.view;
+  const only = done.length === 1 ? done[0] : undefined;
+  if (only) {
+    if (showRequest) result.request = only.request;
+    if (only.response) result.response = only.response;
+  } else {
+    result.steps = done.map((step) => ({
+      id: step.id,
+      ...(step.summary ? { summary: step.summary } : {}),
+      ...(showRequest ? { request: step.request } : {}),
+      ...(step.response ? { response: step.response } : {}),
+    }));
+  }
+  const created = createdRecords(done);
+  if (created.length > 0) result.created = created;
+  if (plan.preset?.excludeOwnMail) {
+    const own = ownMailIds(done, vars);
+    if (own.length > 0) result.ownMailIds = own;
+  }
+  if (plan.preset?.view === 'message' || plan.preset?.view === 'thread') {
+    result.window = { offset: numberVar(vars.BODY_OFFSET, 0), maxChars: numberVar(vars.MAX_CHARS, 12_000) };
+  }
+  if (options.next.length > 0) result.next = options.next;
+  if (outcome.unresolved.size > 0) result.unresolved = [...outcome.unresolved].sort();
+  if (outcome.notes.length > 0) result.notes = outcome.notes;
+  const untrusted = untrustedPaths(result);
+  if (untrusted.length > 0) result.untrusted = untrusted;
   return result;
 }
 
-function toStep(parsed: ReturnType<typeof parseOps>): Pick<PresetStep, 'methodCalls' | 'using'> {
-  return parsed.using ? { methodCalls: parsed.methodCalls, using: parsed.using } : { methodCalls: parsed.methodCalls };
+function summaryOf(plan: JmapRequestPlan, outcome: StepsOutcome, dryRun: boolean): string {
+  const { done, unresolved } = outcome;
+  if (dryRun) {
+    return (
+      `DRY RUN: nothing was sent. ${done.length === 1 ? 'This is the request' : `These are the ${done.length} requests`} that would be sent.` +
+      (unresolved.size > 0 ? ` Unresolved here (filled at run time from the server or an earlier step): ${[...unresolved].map((n) => `$${n}`).join(', ')}.` : '')
+    );
+  }
+  // Steps with a `when` are alternatives (list_new's first run or changes): not "skipped".
+  const skipped = plan.steps.filter((s) => !done.some((d) => d.id === s.id) && !s.when).map((s) => s.id);
+  const tail = skipped.length > 0 ? ` Not run: ${skipped.join(', ')}.` : '';
+  if (done.length === 1) return `${done[0]?.summary ?? ''}${tail}`;
+  const failed = done.find((step) => !/^OK:/.test(step.summary ?? ''));
+  const parts = done.map((step) => `${step.id}: ${(step.summary ?? '').replace(/^(OK|FAILED|REFUSED): /, '')}`);
+  return `${failed ? 'FAILED' : 'OK'}: ${parts.join(' | ')}${tail}`;
+}
+
+function createdRecords(done: readonly StepRun[]): CreatedRecord[] {
+  const out: CreatedRecord[] = [];
+  for (const step of done) {
+    for (const [method, args] of step.response?.methodResponses ?? []) {
+      if (!method.endsWith('/set') && method !== 'Blob/upload') continue;
+      const created = args.created;
+      if (!created || typeof created !== 'object') continue;
+      for (const [creationId, record] of Object.entries(created as Record<string, unknown>)) {
+        const id = record && typeof record === 'object' ? (record as { id?: unknown }).id : undefined;
+        if (typeof id === 'string') out.push({ method, creationId, id });
+      }
+    }
+  }
+  return out;
+}
+
+/** Drafts, and mail that sits only in Sent or Drafts: written by this inbox, not new to it. */
+function ownMailIds(done: readonly StepRun[], vars: Readonly<Record<string, unknown>>): string[] {
+  const ownBoxes = new Set([vars.SENT_MAILBOX_ID, vars.DRAFTS_MAILBOX_ID].filter((v): v is string => typeof v === 'string'));
+  const ids: string[] = [];
+  for (const step of done) {
+    for (const [method, args] of step.response?.methodResponses ?? []) {
+      if (method !== 'Email/get' || !Array.isArray(args.list)) continue;
+      for (const email of args.list as Record<string, unknown>[]) {
+        const keywords = (email.keywords ?? {}) as Record<string, unknown>;
+        const boxes = Object.keys((email.mailboxIds ?? {}) as Record<string, unknown>);
+        const onlyOwn = boxes.length > 0 && boxes.every((box) => ownBoxes.has(box));
+        if ((keywords.$draft === true || onlyOwn) && typeof email.id === 'string') ids.push(email.id);
+      }
+    }
+  }
+  return ids;
+}
+
+function numberVar(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fallback;
 }
 
 function isStaleSessionSymptom(failure: JmapFailure): boolean {
   if (failure.type === 'accountNotFound') return true;
   return failure.type === 'invalidProperties' && (failure.properties ?? []).some((p) => p.startsWith('mailboxIds') || p === 'identityId');
-}
-
-function checkRequires(preset: Preset | undefined, name: string | undefined, session: JmapSessionInfo | undefined): void {
-  const lacking = (preset?.requires ?? []).filter((urn) => session && !session.capabilities.includes(urn));
-  if (lacking.length === 0) return;
-  throw new MailboxError({
-    code: 'jmap_request_error',
-    message: `Preset ${name} needs ${lacking.join(', ')}, which this JMAP server does not offer.`,
-    hint: lacking.some((u) => u.endsWith(':blob'))
-      ? 'Use send_mail_blob_attachment with attachments (files are uploaded to uploadUrl) instead.'
-      : 'This server cannot do what the preset needs; ask the operator which service this inbox is on.',
-  });
-}
-
-function checkCallCount(request: JmapRequest, session: JmapSessionInfo | undefined): void {
-  const max = session?.limits.maxCallsInRequest;
-  if (max !== undefined && request.methodCalls.length > max) {
-    throw new MailboxError({
-      code: 'ops_invalid',
-      message: `The request has ${request.methodCalls.length} method calls; the server accepts ${max} (maxCallsInRequest).`,
-      hint: 'Split the calls over several jmap_request runs.',
-    });
-  }
 }

@@ -11,7 +11,7 @@ export interface JmapFailure {
   method: string;
   level: 'method' | 'record';
   /** For record failures: notCreated, notUpdated or notDestroyed. */
-  set?: 'notCreated' | 'notUpdated' | 'notDestroyed';
+  set?: 'notCreated' | 'notUpdated' | 'notDestroyed' | 'notFound';
   /** For record failures: the creation id or record id. */
   recordId?: string;
   type: string;
@@ -35,7 +35,7 @@ const fixes: Record<string, string> = {
   tooLarge: 'The message or attachment is too large for the server; send fewer or smaller attachments.',
   invalidProperties: 'Fix the listed properties (names and types per RFC 8621), then retry.',
   blobNotFound: 'The blobId is unknown or expired (unreferenced blobs vanish after about an hour); upload the file again.',
-  notFound: 'That id does not exist (any more); list or query again to get current ids.',
+  notFound: 'That id does not exist (any more): take a current id from list_inbox, list_new or search.',
   overQuota: 'The mailbox is full; move old mail to Trash and empty it, or ask the operator.',
   alreadyExists: 'A record like this already exists; fetch it instead of creating it.',
   mailboxHasEmail: 'Move or destroy the mailbox\'s messages first, or pass onDestroyRemoveEmails.',
@@ -76,6 +76,12 @@ export function summarizeResponse(request: JmapRequest, response: JmapResponse):
       continue;
     }
     done.push(`${method}${countOf(name, args)}`);
+    // A read of an id that does not exist is an answer, not a success (RFC 8620 §5.1 notFound).
+    if (name.endsWith('/get') && Array.isArray(args.notFound)) {
+      for (const recordId of args.notFound) {
+        if (typeof recordId === 'string') failures.push({ callId, method, level: 'record', set: 'notFound', recordId, type: 'notFound', fix: fixFor('notFound') });
+      }
+    }
     for (const set of ['notCreated', 'notUpdated', 'notDestroyed'] as const) {
       const entries = args[set];
       if (!entries || typeof entries !== 'object') continue;

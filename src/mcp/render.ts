@@ -30,7 +30,7 @@ export function renderError(error: MailboxError): CallToolResult {
 
 /** Renders an operation's success through its `present` hook (compact JSON without one). */
 export function renderSuccess(result: unknown, present?: Present): CallToolResult {
-  const rendered = renderResult(result, 'mcp', present);
+  const rendered = renderResult(result, 'mcp', { present });
   return {
     content: [{ type: 'text', text: rendered.text }],
     structuredContent: rendered.structured,

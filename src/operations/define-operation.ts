@@ -73,8 +73,8 @@ export interface CliSpec {
   repeatable?: readonly string[];
   /** Flag names that differ from the kebab-case key, e.g. attachments → `--attachment`. */
   flagNames?: Readonly<Record<string, string>>;
-  /** Print this output field as plain text instead of JSON (e.g. help's text), unless --json. */
-  textField?: string;
+  /** Result fields shown unredacted because the operator asked for them (`--show-api-key`). */
+  reveal?: readonly string[];
 }
 
 /** What `run` receives: the input of both doors, plus the operator-only inputs when the CLI called. */

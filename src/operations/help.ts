@@ -24,7 +24,9 @@ export const helpOperation = defineOperation({
   input: helpInput,
   output: helpOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  cli: { positional: 'topic', textField: 'text' },
+  cli: { positional: 'topic' },
+  // Both doors show the Markdown itself, not the JSON string that carries it.
+  present: (result) => ({ text: (result as { text: string }).text }),
   async run(input) {
     const topic = input.topic ?? 'overview';
     // Imported lazily by name to avoid a cycle: the tools topic is generated from the table itself.

@@ -122,6 +122,7 @@ export const registerOperation = defineOperation({
   input: registerInput,
   output: registerOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  cli: { reveal: ['apiKey'] },
   cliInput: z.object({
     show_api_key: z.boolean().optional().describe('Print the full apiKey (operators only; never in logs).'),
     wake_command: z.string().optional().describe('Agent command the daily job runs when mail arrived (watch=scheduled).'),

@@ -1,35 +1,53 @@
+import { redactDeep, redactSecrets } from '../redact.js';
 import type { FrontDoor } from './front-door.js';
 
 /**
- * What an operation's `present` hook returns: lines that lead the text a person or model reads,
- * the structured value (the result itself unless the hook must fence it), and whether the result
- * reports a failure although the call completed (e.g. JMAP method errors inside HTTP 200).
+ * What an operation's `present` hook returns. `text` is the whole text a person or model reads
+ * (jmap_request's compact listing, help's Markdown); without it the doors show `lead` lines and the
+ * result as compact JSON. `isError`: the call completed but reports a failure (JMAP method errors
+ * arrive inside HTTP 200, RFC 8620 §3.6.2). The structured value is always the result itself.
  */
 export interface Presentation {
-  lead: string[];
-  structured?: Record<string, unknown>;
+  text?: string;
+  lead?: string[];
   isError?: boolean;
 }
 
 export type Present = (result: unknown, door: FrontDoor) => Presentation;
 
-/** A success as both doors show it. */
+/** A success as both doors show it, already passed through the redactor. */
 export interface RenderedResult {
-  /** Lead lines, then a note for large results, then the JSON. */
+  /** The text for a model (MCP content) or a person (the CLI's default stdout). */
   text: string;
+  /** True when `text` is a presentation of its own rather than lead lines over the JSON. */
+  isPresented: boolean;
   lead: string[];
+  /** The exact result for programs (MCP structuredContent, CLI --json). */
   structured: Record<string, unknown>;
   isError: boolean;
+}
+
+export interface RenderOptions {
+  present?: Present | undefined;
+  /**
+   * Top-level fields the operator asked to see in full (`register --show-api-key`): they bypass the
+   * redactor, which otherwise masks every secret it knows, wherever it appears.
+   */
+  reveal?: readonly string[] | undefined;
 }
 
 /** Results above this size (≈ 15k tokens) get a note on how to narrow them; nothing is cut. */
 export const largeResultChars = 60_000;
 
-/** The one renderer of successes; without a hook the result is shown as compact JSON. */
-export function renderResult(result: unknown, door: FrontDoor, present?: Present): RenderedResult {
-  const shown = present?.(result, door);
-  const structured = shown?.structured ?? (isRecord(result) ? result : { result });
-  const lead = shown?.lead ?? [];
+/** The one renderer of successes for both doors; every string leaves through the redactor. */
+export function renderResult(result: unknown, door: FrontDoor, options: RenderOptions = {}): RenderedResult {
+  const shown = options.present?.(result, door) ?? {};
+  const exact = isRecord(result) ? result : { result };
+  const structured = redactDeep(exact);
+  for (const key of options.reveal ?? []) if (key in exact) structured[key] = exact[key];
+  const lead = (shown.lead ?? []).map((line) => redactSecrets(line));
+  const isError = shown.isError ?? false;
+  if (shown.text !== undefined) return { text: redactSecrets(shown.text), isPresented: true, lead, structured, isError };
   const json = JSON.stringify(structured);
   const lines = [...lead];
   if (json.length > largeResultChars) {
@@ -38,7 +56,7 @@ export function renderResult(result: unknown, door: FrontDoor, present?: Present
     );
   }
   lines.push(json);
-  return { text: lines.join('\n'), lead, structured, isError: shown?.isError ?? false };
+  return { text: lines.join('\n'), isPresented: false, lead, structured, isError };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,3 +1,4 @@
+import { automaticHeaderProperties, automaticReason } from '../jmap/automatic-mail.js';
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
 
@@ -14,6 +15,8 @@ export interface NewMailItem {
   from: string;
   subject: string;
   receivedAt: string;
+  /** Why the message is automatic mail (RFC 3834), when it is: never to be answered automatically. */
+  automatic?: string;
 }
 
 export interface NewMail {
@@ -50,7 +53,7 @@ const mailboxGetSchema = z.looseObject({ list: z.array(z.looseObject({ id: z.str
 const changesSchema = z.looseObject({ newState: z.string(), hasMoreChanges: z.boolean(), created: z.array(z.string()) });
 const querySchema = z.looseObject({ ids: z.array(z.string()), total: z.number().optional() });
 
-const emailProperties = ['from', 'subject', 'receivedAt', 'mailboxIds'];
+const emailProperties = ['from', 'subject', 'receivedAt', 'mailboxIds', ...automaticHeaderProperties];
 // RFC 8620 §5.2 lets the server cap changes per call; a bound on rounds keeps a huge backlog finite.
 const maxChangeRounds = 20;
 
@@ -144,7 +147,8 @@ function inInbox(email: z.infer<typeof emailSchema>, inboxIds: Set<string>): boo
 function toItem(email: z.infer<typeof emailSchema>): NewMailItem {
   const sender = email.from?.[0];
   const from = sender ? (sender.name ? `${sender.name} <${sender.email ?? ''}>` : (sender.email ?? '')) : '';
-  return { id: email.id, from, subject: email.subject ?? '', receivedAt: email.receivedAt ?? '' };
+  const automatic = automaticReason(email);
+  return { id: email.id, from, subject: email.subject ?? '', receivedAt: email.receivedAt ?? '', ...(automatic ? { automatic } : {}) };
 }
 
 function newestFirst(a: NewMailItem, b: NewMailItem): number {

@@ -30,7 +30,9 @@ export function renderInboxDigest(input: DigestInput, marker: string = newUntrus
   if (mail.total === 0) return `${lines.join('\n')}\n`;
   lines.push('', untrustedNotice(marker));
   mail.items.forEach((item, index) => {
-    lines.push('', `## ${index + 1}. received ${item.receivedAt || 'at an unknown time'} (id ${item.id})`, 'From:', fenceUntrusted(item.from, marker), 'Subject:', fenceUntrusted(item.subject, marker));
+    // The automatic mark is ours, outside the fences: RFC 3834 says never to answer such mail automatically.
+    const automatic = item.automatic ? ` — automatic mail (${item.automatic.split(':')[0]}): do not auto-reply` : '';
+    lines.push('', `## ${index + 1}. received ${item.receivedAt || 'at an unknown time'} (id ${item.id})${automatic}`, 'From:', fenceUntrusted(item.from, marker), 'Subject:', fenceUntrusted(item.subject, marker));
   });
   if (mail.total > mail.items.length) lines.push('', `…and ${mail.total - mail.items.length} more; list them with jmap_request (preset list_new).`);
   return `${lines.join('\n')}\n`;

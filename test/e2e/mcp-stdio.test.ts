@@ -50,12 +50,13 @@ describe('the stdio MCP server: tools, schemas and the protocol stream', () => {
     expect(register?.inputSchema.required).toEqual(['watch']);
   });
 
-  it('answers help with structured content and the same JSON as text', async () => {
+  it('answers help with structured content and its Markdown as the text', async () => {
     const result = await server!.client.callTool({ name: 'help', arguments: { topic: 'presets' } });
     expect(result.isError).toBeFalsy();
     const content = structured(result);
     expect(content).toMatchObject({ topic: 'presets' });
-    expect(JSON.parse(resultText(result))).toEqual(content);
+    expect(resultText(result)).toBe(content.text);
+    expect(resultText(result).startsWith('# Presets')).toBe(true);
   });
 
   it('renders an unknown help topic as an isError result carrying code, hint and next', async () => {

@@ -184,9 +184,9 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
         await expect(run(alice, { ops_file: 'send_mail_attachment', vars })).rejects.toMatchObject({ code: 'jmap_request_error' });
         return;
       }
-      const sent = await run(alice, { ops_file: 'send_mail_attachment', vars });
+      const sent = await run(alice, { ops_file: 'send_mail_attachment', vars, echo_request: true });
       expect(sent.ok).toBe(true);
-      expect(sent.request.using).toContain('urn:ietf:params:jmap:blob');
+      expect(sent.request?.using).toContain('urn:ietf:params:jmap:blob');
       const message = await waitForMessage(bob, 'Inline file');
       const email = listOf(await run(bob, { ops_file: 'read_message', vars: { MAIL_ID: message.id } }), 'read')[0]!;
       const attachment = email.attachments.find((a: Email) => a.name === 'hello.txt');
@@ -204,13 +204,21 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
       expect(result.ok).toBe(false);
       expect(result.failures.map((f) => f.type)).toContain('forbiddenFrom');
       expect(result.summary).toMatch(/^FAILED: .*forbiddenFrom/);
+      // The refused message's draft is deleted, so it never shows up as mail later.
+      const draftId = result.created?.find((c) => c.creationId === 'd')?.id;
+      expect(draftId).toBeTruthy();
+      expect(result.notes?.join(' ')).toContain('was deleted');
+      const left = await run(alice, { ops: [['Email/get', { accountId: '$ACCOUNT_ID', ids: [draftId], properties: ['id'] }, 'g']] });
+      expect(left.failures).toEqual([expect.objectContaining({ type: 'notFound', recordId: draftId })]);
     });
 
     it('reply to an id that does not exist fails with a hint instead of sending', async () => {
       const result = await run(bob, { ops_file: 'reply', vars: { MAIL_ID: 'no-such-id', BODY: 'x' } });
       expect(result.ok).toBe(false);
+      expect(result.failures[0]).toMatchObject({ type: 'notFound', recordId: 'no-such-id' });
       expect(result.failures[0]?.fix).toContain('list_inbox');
-      expect(result.steps?.map((s) => s.id)).toEqual(['read']);
+      expect(result.summary).toContain('Not run: send, mark_answered.');
+      expect(result.created).toBeUndefined();
     });
 
     it('names every missing variable of a preset in one error', async () => {

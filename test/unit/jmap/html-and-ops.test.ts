@@ -38,7 +38,14 @@ describe('session URLs', () => {
 describe('htmlToText', () => {
   it('renders paragraphs, line breaks, links and entities as text, without scripts or styles', () => {
     const html = '<html><head><style>p{}</style></head><body><p>Hello&nbsp;<b>Bob</b> &amp; co</p><script>x()</script><p>See <a href="https://e.test">this</a><br>bye &#128075;</p></body></html>';
-    expect(htmlToText(html)).toBe('Hello Bob & co\nSee this (https://e.test)\nbye 👋');
+    const text = htmlToText(html);
+    expect(text).toBe('Hello Bob & co\n\nSee this [https://e.test]\nbye 👋');
+    expect(text).not.toMatch(/x\(\)|p\{\}/);
+  });
+
+  it('reads layout tables as blocks and drops tracking pixels', () => {
+    const html = '<table><tr><td><h2>Story</h2><p>A long paragraph that must not be wrapped at sixty characters by a table layout.</p><img src="https://t.test/p.gif"></td></tr></table>';
+    expect(htmlToText(html)).toBe('Story\n\nA long paragraph that must not be wrapped at sixty characters by a table layout.');
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
+import { helpOperation } from '../../../src/operations/help.js';
 import { presentJmapResult } from '../../../src/operations/present-jmap-result.js';
 import { describeNextForMcp, largeResultChars, renderError, renderSuccess } from '../../../src/mcp/render.js';
 
@@ -33,10 +34,15 @@ describe('MCP rendering', () => {
   });
 
   it('leaves results that are not JMAP results unfenced and without a summary line', () => {
-    const result = renderSuccess({ topic: 'overview', text: 'Hello', topics: [] });
-    expect(JSON.parse(text(result))).toEqual({ topic: 'overview', text: 'Hello', topics: [] });
+    const result = renderSuccess({ inbox: 'a@b.test', mode: 'existing' });
     // Compact JSON by default: no indentation spent on a model's context.
-    expect(text(result)).toBe('{"topic":"overview","text":"Hello","topics":[]}');
+    expect(text(result)).toBe('{"inbox":"a@b.test","mode":"existing"}');
     expect(result.isError).toBeUndefined();
+  });
+
+  it('returns help as its Markdown text, with the fields in structuredContent', () => {
+    const result = renderSuccess({ topic: 'overview', text: '# Overview\nHello', topics: ['overview'] }, helpOperation.present);
+    expect(text(result)).toBe('# Overview\nHello');
+    expect(result.structuredContent).toEqual({ topic: 'overview', text: '# Overview\nHello', topics: ['overview'] });
   });
 });

@@ -35,8 +35,8 @@ describe('the one renderer both doors use', () => {
 
   it('shows a result exactly, as compact JSON, unless the operation presents it', () => {
     const result = { a: 1, nested: { text: 'x' } };
-    expect(renderResult(result, 'mcp')).toEqual({ text: '{"a":1,"nested":{"text":"x"}}', lead: [], structured: result, isError: false });
-    const presented = renderResult(result, 'cli', () => ({ lead: ['one line'], isError: true }));
+    expect(renderResult(result, 'mcp')).toEqual({ text: '{"a":1,"nested":{"text":"x"}}', isPresented: false, lead: [], structured: result, isError: false });
+    const presented = renderResult(result, 'cli', { present: () => ({ lead: ['one line'], isError: true }) });
     expect(presented).toMatchObject({ lead: ['one line'], structured: result, isError: true });
   });
 });

@@ -1,0 +1,106 @@
+import { MailboxError } from '../errors.js';
+import { builtinVariableNames } from './builtin-variables.js';
+import type { JmapSessionInfo } from './jmap-types.js';
+import { loadOpsFile } from './load-preset.js';
+import { parseOps } from './parse-ops.js';
+import type { Preset, PresetStep } from './preset-schema.js';
+import { presetVariables } from './preset-variables.js';
+import { variableNamePattern } from './substitute-variables.js';
+
+/** What jmap_request will run: a preset's steps, or the caller's ops as one step, with the caller's vars. */
+export interface JmapRequestPlan {
+  preset?: Preset;
+  presetName?: string;
+  steps: PresetStep[];
+  vars: Record<string, unknown>;
+}
+
+export interface PlanInput {
+  ops?: unknown;
+  ops_file?: string;
+  vars?: Record<string, unknown>;
+  attachments?: string[];
+}
+
+/** Checks the input's shape, loads the preset or parses the ops, and checks the caller's vars. */
+export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan> {
+  if ((input.ops === undefined) === (input.ops_file === undefined)) {
+    throw new MailboxError({
+      code: 'invalid_input',
+      message: input.ops === undefined ? 'jmap_request needs ops or ops_file.' : 'Give ops or ops_file, not both.',
+      hint: 'Use ops_file with a preset name (help topic "presets") or ops with JMAP method calls (help topic "jmap").',
+      next: { operation: 'help', input: { topic: 'presets' } },
+    });
+  }
+  const given = input.vars ?? {};
+  const badNames = Object.keys(given).filter((name) => !variableNamePattern.test(name));
+  if (badNames.length > 0) {
+    throw new MailboxError({
+      code: 'vars_invalid',
+      message: `Variable names must be UPPER_SNAKE_CASE: ${badNames.map((n) => JSON.stringify(n)).join(', ')}.`,
+      hint: 'Write names like TO, SUBJECT, MAIL_ID (without the $) in vars.',
+    });
+  }
+  const loaded = input.ops_file !== undefined ? await loadOpsFile(input.ops_file) : undefined;
+  if (loaded?.kind === 'preset') {
+    const { preset, name } = loaded;
+    checkKnownVars(given, Object.keys(preset.variables), `preset ${name}`);
+    if (preset.needsAttachments && !input.attachments?.length) {
+      throw new MailboxError({
+        code: 'attachment_invalid',
+        message: `Preset ${name} sends files given with attachments, and none was given.`,
+        hint: 'Pass attachments: ["/path/to/file"] (CLI: --attachment PATH), or use send_mail for text only.',
+      });
+    }
+    return { preset, presetName: name, steps: preset.steps, vars: presetVariables(preset, name, given) };
+  }
+  const parsed = parseOps(loaded?.kind === 'ops' ? loaded.ops : input.ops, loaded?.kind === 'ops' ? loaded.path : 'ops');
+  const referenced = [...JSON.stringify(parsed.methodCalls).matchAll(/\$([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] ?? '');
+  checkKnownVars(given, referenced, 'these ops');
+  const step: PresetStep = { id: 'request', methodCalls: parsed.methodCalls, ...(parsed.using ? { using: parsed.using } : {}) };
+  return { steps: [step], vars: { ...given } };
+}
+
+/** A var nobody reads is almost always a typo (SUBJET): refuse before anything is sent. */
+function checkKnownVars(given: Readonly<Record<string, unknown>>, known: readonly string[], where: string): void {
+  const accepted = new Set<string>([...known, ...builtinVariableNames]);
+  const unknown = Object.keys(given).filter((name) => !accepted.has(name) && !/^ATTACHMENT_\d+_/.test(name));
+  if (unknown.length === 0) return;
+  const guesses = unknown.map((name) => {
+    const close = known.find((k) => editDistance(k, name) <= 2);
+    return close ? `${name} (did you mean ${close}?)` : name;
+  });
+  throw new MailboxError({
+    code: 'vars_invalid',
+    message: `Unknown vars for ${where}: ${guesses.join(', ')}.`,
+    hint: known.length > 0 ? `Use only: ${[...new Set(known)].join(', ')}.` : 'These ops use no $NAME placeholders; drop vars or add the placeholders.',
+    next: { operation: 'help', input: { topic: 'presets' } },
+  });
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j] ?? 0;
+      row[j] = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length] ?? 0;
+}
+
+/** A preset that needs a capability this server lacks is refused before anything is sent. */
+export function checkRequires(preset: Preset | undefined, name: string | undefined, session: JmapSessionInfo | undefined): void {
+  const lacking = (preset?.requires ?? []).filter((urn) => session && !session.capabilities.includes(urn));
+  if (lacking.length === 0) return;
+  throw new MailboxError({
+    code: 'jmap_request_error',
+    message: `Preset ${name} needs ${lacking.join(', ')}, which this JMAP server does not offer.`,
+    hint: lacking.some((u) => u.endsWith(':blob'))
+      ? 'Use send_mail_blob_attachment with attachments (files are uploaded to uploadUrl) instead.'
+      : 'This server cannot do what the preset needs; ask the operator which service this inbox is on.',
+  });
+}
