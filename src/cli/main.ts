@@ -5,6 +5,7 @@ import { resolveConfig, type ConfigInputs } from '../config.js';
 import { MailboxError, toMailboxError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { cliPathOf, operationsFor, type AnyOperation } from '../operations/index.js';
+import { redactSecrets } from '../redact.js';
 import { renderResult } from '../render/present-result.js';
 import { renderError as renderErrorForDoor } from '../render/render-error.js';
 import { interruptSignal } from './interrupt-signal.js';
@@ -47,7 +48,8 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
     const result: unknown = await operation.run(parsed.data, {
       configInputs,
       signal: interrupt.signal,
-      progress: (u) => progressLine.update(u),
+      // Progress leaves the process like results do: through the one redactor (issue 10).
+      progress: (u) => progressLine.update({ ...u, message: redactSecrets(u.message) }),
       log,
       accounts,
       frontDoor: 'cli',

@@ -5,6 +5,7 @@ import { toMailboxError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AccountRegistry } from '../auth/account-registry.js';
 import type { Operation, OperationContext } from '../operations/define-operation.js';
+import { redactSecrets } from '../redact.js';
 import { createProgressReporter } from './progress.js';
 import { mcpErrorSchema, renderError, renderSuccess } from './render.js';
 import { registerResources, type ResourceSources } from './resources.js';
@@ -77,7 +78,8 @@ function registerOperation(server: McpServer, op: AnyOperation, options: McpServ
         const ctx: OperationContext = {
           configInputs: options.configInputs,
           signal: extra.signal,
-          progress: (update) => reporter.report(update),
+          // Progress leaves the process like results do: through the one redactor (issue 10).
+          progress: (update) => reporter.report({ ...update, message: redactSecrets(update.message) }),
           log: options.log,
           accounts: options.accounts,
           frontDoor: 'mcp',
