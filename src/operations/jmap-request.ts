@@ -78,6 +78,12 @@ export const jmapRequestOperation = defineOperation({
     // ops/ops_file checks live in runJmapRequest (jmap-request-plan.ts), once.
     const account = ctx.accounts.open(input.credentials_dir);
     const config = await account.config();
-    return runJmapRequest(account, input, { signal: ctx.signal, log: ctx.log, timeoutMs: config.timeoutMs });
+    return runJmapRequest(account, input, {
+      signal: ctx.signal,
+      log: ctx.log,
+      timeoutMs: config.timeoutMs,
+      progress: ctx.progress,
+      ...(ctx.deadlineMs !== undefined ? { deadlineMs: ctx.deadlineMs } : {}),
+    });
   },
 });
