@@ -64,7 +64,9 @@ function withEventStream(stream: () => Response): typeof fetch {
   return (input, init) => (String(input).includes('/eventsource') ? Promise.resolve(stream()) : fetch(input, init));
 }
 
-function sseResponse(source: UnderlyingDefaultSource<Uint8Array>): Response {
+type Controller = ReadableStreamDefaultController<Uint8Array>;
+
+function sseResponse(source: { start?: (c: Controller) => void; pull?: (c: Controller) => void }): Response {
   return new Response(new ReadableStream(source), { status: 200, headers: { 'content-type': 'text/event-stream' } });
 }
 
@@ -164,14 +166,14 @@ describe('wait_for_mail', () => {
 describe('wait_for_mail against a faulty event stream', () => {
   const streams: Record<string, () => Response> = {
     // Head sent, then silence: no event, no ping.
-    hangs: () => sseResponse({ start: (c) => c.enqueue(new TextEncoder().encode(': hello\n\n')) }),
+    hangs: () => sseResponse({ start: (c: Controller) => c.enqueue(new TextEncoder().encode(': hello\n\n')) }),
     // One event that never ends: 10 MB of data line, far past the per-event cap.
     floods: () => {
       let sent = 0;
       const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
       return sseResponse({
-        start: (c) => c.enqueue(new TextEncoder().encode('event: state\ndata: ')),
-        pull: (c) => {
+        start: (c: Controller) => c.enqueue(new TextEncoder().encode('event: state\ndata: ')),
+        pull: (c: Controller) => {
           sent += chunk.byteLength;
           if (sent > 10 * 1024 * 1024) c.close();
           else c.enqueue(chunk);
@@ -180,7 +182,7 @@ describe('wait_for_mail against a faulty event stream', () => {
     },
     // A ping, then the connection breaks.
     resets: () => sseResponse({
-      start: (c) => {
+      start: (c: Controller) => {
         c.enqueue(new TextEncoder().encode('event: ping\ndata: {"interval":1}\n\n'));
         setTimeout(() => c.error(new Error('connection reset')), 200);
       },
