@@ -21,6 +21,7 @@ const cachedSessionSchema = cachedJmapSessionSchema.extend({
     })
     .default({}),
   sessionState: z.string().optional(),
+  eventSourceUrl: z.string().optional(),
   mailboxIdsByRole: z.record(z.string(), z.string()).default({}),
 });
 
@@ -39,7 +40,10 @@ export interface FetchSessionDeps {
   post(apiUrl: string, request: JmapRequest): Promise<JmapResponse>;
 }
 
-const mailboxGetSchema = z.object({ list: z.array(z.looseObject({ id: z.string(), role: z.string().nullable().optional() })) });
+const mailboxGetSchema = z.object({ list: z.array(z.looseObject({ id: z.string(), role: z.string().nullable().optional(), name: z.string().optional() })) });
+
+/** Names mail clients give a Sent folder that carries no role (older IMAP stores, hand-made folders). */
+const sentFolderNames = /^(sent|sent items|sent messages|sent mail)$/i;
 const identityGetSchema = z.object({ list: z.array(z.looseObject({ id: z.string(), email: z.string() })) });
 
 /**
@@ -68,6 +72,7 @@ export async function fetchSessionInfo(deps: FetchSessionDeps): Promise<JmapSess
     apiUrl: resolveSessionUrl(session.apiUrl, finalUrl),
     uploadUrl: resolveSessionUrl(session.uploadUrl, finalUrl),
     downloadUrl: resolveSessionUrl(session.downloadUrl, finalUrl),
+    ...(session.eventSourceUrl ? { eventSourceUrl: resolveSessionUrl(session.eventSourceUrl, finalUrl) } : {}),
     accountId,
     capabilities,
     accountCapabilities,
@@ -81,14 +86,18 @@ export async function fetchSessionInfo(deps: FetchSessionDeps): Promise<JmapSess
   const request: JmapRequest = {
     using: [jmapCapabilities.core, jmapCapabilities.mail, ...(canSubmit ? [jmapCapabilities.submission] : [])],
     methodCalls: [
-      ['Mailbox/get', { accountId, ids: null, properties: ['id', 'role'] }, 'mailboxes'],
+      ['Mailbox/get', { accountId, ids: null, properties: ['id', 'role', 'name'] }, 'mailboxes'],
       ...(canSubmit ? [identityCall(accountId)] : []),
     ],
   };
   const answer = jmapResponseSchema.parse(await deps.post(info.apiUrl, request));
   for (const [name, args, callId] of answer.methodResponses) {
     if (callId === 'mailboxes' && name === 'Mailbox/get') {
-      for (const mailbox of mailboxGetSchema.parse(args).list) if (mailbox.role) info.mailboxIdsByRole[mailbox.role] = mailbox.id;
+      const mailboxes = mailboxGetSchema.parse(args).list;
+      for (const mailbox of mailboxes) if (mailbox.role) info.mailboxIdsByRole[mailbox.role] = mailbox.id;
+      // $SENT_MAILBOX_ID: the role first, else a folder named like one (list_sent says when neither exists).
+      const namedSent = mailboxes.find((m) => !m.role && m.name !== undefined && sentFolderNames.test(m.name.trim()));
+      if (!info.mailboxIdsByRole.sent && namedSent) info.mailboxIdsByRole.sent = namedSent.id;
     } else if (callId === 'identities' && name === 'Identity/get') {
       const identities = identityGetSchema.parse(args).list;
       const credentials = await deps.account.credentials();

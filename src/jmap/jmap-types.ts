@@ -49,6 +49,8 @@ export const sessionResourceSchema = z.looseObject({
   apiUrl: z.string(),
   uploadUrl: z.string(),
   downloadUrl: z.string(),
+  /** RFC 8620 §7.3 push; absent where the server has none that works (the Cyrus gateway). */
+  eventSourceUrl: z.string().optional(),
   state: z.string().optional(),
 });
 
@@ -68,6 +70,8 @@ export interface JmapSessionInfo {
   apiUrl: string;
   uploadUrl: string;
   downloadUrl: string;
+  /** RFC 8620 §7.3 template (types, closeafter, ping), absolute; wait_for_mail polls without it. */
+  eventSourceUrl?: string;
   accountId: string;
   /** Server-level capability URNs. */
   capabilities: string[];

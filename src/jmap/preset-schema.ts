@@ -45,6 +45,8 @@ export const presetStepSchema = z.object({
   using: z.array(z.string()).optional(),
   methodCalls: z.array(invocationSchema).min(1),
   capture: z.record(variableName, captureSchema).optional(),
+  /** Said in the result when this step runs (list_sent without a Sent mailbox: what it used instead). */
+  note: z.string().optional(),
 });
 export type PresetStep = z.infer<typeof presetStepSchema>;
 
@@ -67,6 +69,20 @@ export const presetSchema = z.object({
       saveFrom: variableName,
       /** Method error types that mean the cursor is unusable: it is cleared. */
       resetOn: z.array(z.string()).optional(),
+    })
+    .optional(),
+  /**
+   * The preset waits for new mail (wait_for_mail, wait-for-mail.ts): its `start` step reads the
+   * current Email state, its `changes` step is repeated on each wake until mail from others arrives.
+   */
+  wait: z
+    .object({
+      timeoutVariable: variableName,
+      /** Longest wait a caller may ask for; an MCP call is clamped further to its per-call budget. */
+      maxSeconds: z.number().int().positive(),
+      /** Optional filter variables: FROM (part of the sender's address or name), THREAD_ID. */
+      fromVariable: variableName.optional(),
+      threadVariable: variableName.optional(),
     })
     .optional(),
   /** How the model-facing text shows the result (present-jmap-result.ts); raw JSON when absent. */

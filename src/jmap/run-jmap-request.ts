@@ -11,6 +11,7 @@ import { runPresetSteps, type StepRun, type StepsOutcome } from './run-preset-st
 import { substituteVariables } from './substitute-variables.js';
 import type { JmapFailure } from './summarize-response.js';
 import { untrustedPaths } from './untrusted-paths.js';
+import { waitForMail, type WaitContext, type WaitProgress } from './wait-for-mail.js';
 
 export interface JmapRequestInput {
   ops?: unknown;
@@ -28,6 +29,12 @@ export interface JmapRequestContext {
   timeoutMs?: number;
   /** For tests: the HTTP implementation. */
   fetch?: typeof fetch;
+  /** Reports a long wait (wait_for_mail) as it goes; MCP turns it into progress notifications. */
+  progress?: (update: WaitProgress) => void;
+  /** The caller's per-call budget (MCP); wait_for_mail is clamped to fit it. */
+  deadlineMs?: number;
+  /** Test hooks of wait_for_mail's wake source (poll intervals, ping period). */
+  wake?: WaitContext['wake'];
 }
 
 /** One step as the result shows it: the request only in a dry run or with echo_request. */
@@ -73,6 +80,8 @@ export type JmapRequestResult = {
   unresolved?: string[];
   notes?: string[];
   attachments?: { name: string; type: string; size: number; blobId?: string }[];
+  /** wait_for_mail: how it waited (push or polling, and why not push), for how long, clamped or not. */
+  waited?: { mode: 'push' | 'polling'; seconds: number; waitedMs: number; checks: number; clamped: boolean; fallbackReason?: string };
 };
 
 /** Runs jmap_request: ops or a preset, substituted, sent (unless dry run), summarised. */
@@ -92,6 +101,11 @@ export async function runJmapRequest(account: Account, input: JmapRequestInput, 
     if (saved) vars[cursor.variable] = saved;
   }
 
+  if (plan.preset?.wait && !dryRun && session) {
+    // A waiting preset saves its own cursor (it may have to keep it behind mail a filter skipped).
+    delete vars[plan.preset.cursor?.variable ?? 'SINCE_STATE'];
+    return waitForMail(plan, vars, { ...ctx, account, client, session });
+  }
   const outcome = await runPresetSteps(plan.steps, vars, { client, session, preset: plan.preset, dryRun, signal: ctx.signal });
   if (outcome.done.length === 0) throw new MailboxError({ code: 'internal', message: 'No step of the preset applied.', hint: 'Report this preset as broken.' });
   const next = dryRun ? [] : await settleAfterRun(account, client, plan, vars, outcome, ctx.signal);

@@ -39,6 +39,7 @@ export async function runPresetSteps(steps: readonly PresetStep[], vars: Record<
     if (step.when?.missing && vars[step.when.missing] !== undefined) continue;
     const { value: methodCalls, missing } = substituteVariables(step.methodCalls, vars, { keepMissing: options.dryRun });
     missing.forEach((name) => outcome.unresolved.add(name));
+    if (step.note) outcome.notes.push(substituteVariables(step.note, vars, { keepMissing: true }).value);
     const request: JmapRequest = { using: inferUsing(methodCalls, options.session?.capabilities, step.using), methodCalls };
     checkCallCount(request, options.session);
     if (options.dryRun) {

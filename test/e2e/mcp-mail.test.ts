@@ -157,6 +157,13 @@ describe('register and jmap_request through the stdio server against the sandbox
     expect(help.content.text).toBe(help.text);
   });
 
+  it('lists sent mail with list_sent, and wait_for_mail times out with ok when nothing arrives', async () => {
+    const sent = await preset('list_sent', {});
+    expect(emailIdsIn(sent.content).length).toBeGreaterThan(0);
+    const waited = await preset('wait_for_mail', { TIMEOUT_SECONDS: 1 });
+    expect(waited.text).toMatch(/no new mail in 1 s/);
+  });
+
   it('has run every bundled preset', async () => {
     const names = (await listPresets()).map((p) => p.name).sort();
     expect([...covered].sort()).toEqual(names);

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import nodemailer from 'nodemailer';
 import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { capabilityFromApiKey, cyrusSkipReason, eventually } from '../cyrus/cyrus-test-kit.js';
@@ -214,6 +215,40 @@ describe.each(['embedded', 'cyrus'] as const)('mail scenarios on the %s backend'
       ok(await preset('alice', 'send_mail', { TO: address.bob, SUBJECT: 'Wake up', BODY: 'ping' }));
       const woken = await cli(['wake', '--credentials-dir', dirs.bob, '--wake-command', wakeCommand]);
       expect(woken.json).toMatchObject({ newMail: 1, agent: { ran: true } });
+    });
+
+    it('lists what was sent with list_sent', async () => {
+      const run = await preset('alice', 'list_sent');
+      ok(run);
+      const subjects = (resultOf(run, 'get')['list'] as Array<{ subject: string }>).map((m) => m.subject);
+      expect(subjects).toEqual(expect.arrayContaining(['Scenario hello', 'Fresh news', 'Wake up']));
+      expect(subjects).not.toContain('spoofed');
+    });
+
+    it('wait_for_mail returns within 1.5 s of a delivery through the SMTP port, then times out without returning it again', async () => {
+      ok(await preset('bob', 'list_new'));
+      const waiting = preset('bob', 'wait_for_mail', { TIMEOUT_SECONDS: 30 }).then((run) => ({ run, exitedAt: performance.now() }));
+      // Long enough for the CLI to start and be waiting; mail delivered earlier would still count (it follows the cursor).
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
+      await transport.sendMail({ from: 'Carol <carol@outside.test>', to: address.bob, subject: 'Awaited answer', text: 'here it is' });
+      transport.close();
+      const deliveredAt = performance.now();
+      const { run, exitedAt } = await waiting;
+      const result = ok(run) as JmapRun & { waited?: { mode: string } };
+      expect((resultOf(run, 'get')['list'] as Array<{ subject: string }>).map((m) => m.subject)).toEqual(['Awaited answer']);
+      // Cyrus 3.6 has no working push, so the gateway offers none and the wait polls.
+      expect(result.waited?.mode).toBe(kind === 'cyrus' ? 'polling' : 'push');
+      expect(exitedAt - deliveredAt).toBeLessThan(1500);
+
+      const t0 = performance.now();
+      const quiet = await preset('bob', 'wait_for_mail', { TIMEOUT_SECONDS: 3 });
+      const elapsed = performance.now() - t0;
+      ok(quiet);
+      expect(quiet.stdout).toContain('no new mail in 3 s');
+      expect(quiet.stdout).not.toContain('Awaited answer');
+      expect(elapsed).toBeGreaterThanOrEqual(3000);
+      expect(elapsed).toBeLessThan(8000);
     });
 
     it('reports a bad request as a failure with a fix', async () => {

@@ -1,0 +1,172 @@
+import type { FetchFunction } from './send-http.js';
+
+/** One server-sent event (WHATWG HTML §9.2): its type and joined data lines. */
+export interface StreamEvent {
+  event: string;
+  data: string;
+}
+
+export type EventStreamFailureKind = 'status' | 'not_event_stream' | 'connect_timeout' | 'idle' | 'event_too_large' | 'total_too_large' | 'ended' | 'network' | 'cancelled';
+
+/** Why a stream could not be opened or stopped delivering: the caller falls back, it never hangs. */
+export class EventStreamFailure extends Error {
+  constructor(
+    readonly kind: EventStreamFailureKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface EventStreamOptions {
+  headers: Record<string, string>;
+  /** Deadline for the response head. */
+  connectTimeoutMs: number;
+  /** Longest silence (no byte at all: event, ping or comment) before the stream counts as dead. */
+  idleTimeoutMs: number;
+  /** One event's bytes; a server that streams one endless event is cut here. */
+  maxEventBytes: number;
+  /** All bytes over the stream's life, so a chatty server cannot grow this process without end. */
+  maxTotalBytes: number;
+  signal: AbortSignal;
+  fetch?: FetchFunction;
+}
+
+export interface EventStream {
+  /** The next event; rejects with EventStreamFailure when the stream is dead, too big, ended or cancelled. */
+  next(): Promise<StreamEvent>;
+  close(): void;
+}
+
+/**
+ * Opens a text/event-stream under the HTTP layer's rules for a response that never ends: a head
+ * deadline, then an idle deadline that each received byte resets (pings keep it alive), a per-event
+ * and a total byte cap, and cancellation through `signal`. GET only: opening a stream changes nothing.
+ */
+export async function openEventStream(url: string, options: EventStreamOptions): Promise<EventStream> {
+  const controller = new AbortController();
+  const onCancel = (): void => controller.abort(options.signal.reason);
+  if (options.signal.aborted) throw new EventStreamFailure('cancelled', 'cancelled');
+  options.signal.addEventListener('abort', onCancel, { once: true });
+  const close = (): void => {
+    options.signal.removeEventListener('abort', onCancel);
+    controller.abort(new Error('closed'));
+  };
+  let connectTimedOut = false;
+  const connectTimer = setTimeout(() => {
+    connectTimedOut = true;
+    controller.abort(new Error('connect deadline'));
+  }, options.connectTimeoutMs);
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(url, { method: 'GET', headers: { ...options.headers, accept: 'text/event-stream' }, signal: controller.signal });
+  } catch (error) {
+    close();
+    if (options.signal.aborted) throw new EventStreamFailure('cancelled', 'cancelled');
+    if (connectTimedOut) throw new EventStreamFailure('connect_timeout', `no answer within ${options.connectTimeoutMs} ms`);
+    throw new EventStreamFailure('network', error instanceof Error ? error.message : String(error));
+  } finally {
+    clearTimeout(connectTimer);
+  }
+  if (response.status !== 200 || !response.body) {
+    await response.body?.cancel().catch(() => undefined);
+    close();
+    throw new EventStreamFailure('status', `HTTP ${response.status}`, response.status);
+  }
+  if (!(response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')) {
+    await response.body.cancel().catch(() => undefined);
+    close();
+    throw new EventStreamFailure('not_event_stream', `content-type ${response.headers.get('content-type') ?? 'missing'}`);
+  }
+  const reader = response.body.getReader();
+  const parser = new EventParser(options.maxEventBytes);
+  let total = 0;
+
+  const readChunk = async (): Promise<Uint8Array | undefined> => {
+    let timer: NodeJS.Timeout | undefined;
+    let idle = false;
+    const silence = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        idle = true;
+        reject(new EventStreamFailure('idle', `nothing received for ${options.idleTimeoutMs} ms`));
+      }, options.idleTimeoutMs);
+    });
+    try {
+      const chunk = await Promise.race([reader.read(), silence]);
+      return chunk.done ? undefined : chunk.value;
+    } catch (error) {
+      if (error instanceof EventStreamFailure) throw error;
+      if (options.signal.aborted) throw new EventStreamFailure('cancelled', 'cancelled');
+      if (idle) throw new EventStreamFailure('idle', `nothing received for ${options.idleTimeoutMs} ms`);
+      throw new EventStreamFailure('network', error instanceof Error ? error.message : String(error));
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  return {
+    async next() {
+      try {
+        for (;;) {
+          const ready = parser.take();
+          if (ready) return ready;
+          const chunk = await readChunk();
+          if (!chunk) throw new EventStreamFailure('ended', 'the server ended the stream');
+          total += chunk.byteLength;
+          if (total > options.maxTotalBytes) throw new EventStreamFailure('total_too_large', `more than ${options.maxTotalBytes} bytes in all`);
+          parser.push(chunk);
+        }
+      } catch (error) {
+        close();
+        throw error;
+      }
+    },
+    close,
+  };
+}
+
+/** Incremental SSE framing: lines end in LF, CRLF or CR; a blank line dispatches; ":" lines are comments. */
+class EventParser {
+  private readonly decoder = new TextDecoder();
+  private pending = '';
+  private eventType = '';
+  private data: string[] = [];
+  private eventBytes = 0;
+  private readonly ready: StreamEvent[] = [];
+
+  constructor(private readonly maxEventBytes: number) {}
+
+  push(chunk: Uint8Array): void {
+    this.eventBytes += chunk.byteLength;
+    this.pending += this.decoder.decode(chunk, { stream: true });
+    for (let match = /\r\n|\n|\r/.exec(this.pending); match; match = /\r\n|\n|\r/.exec(this.pending)) {
+      // A lone CR at the very end may be the first half of a CRLF split across chunks.
+      if (match[0] === '\r' && match.index === this.pending.length - 1) break;
+      const line = this.pending.slice(0, match.index);
+      this.pending = this.pending.slice(match.index + match[0].length);
+      this.line(line);
+    }
+    if (this.eventBytes > this.maxEventBytes) throw new EventStreamFailure('event_too_large', `one event passed ${this.maxEventBytes} bytes`);
+  }
+
+  take(): StreamEvent | undefined {
+    return this.ready.shift();
+  }
+
+  private line(line: string): void {
+    if (line === '') {
+      if (this.data.length > 0) this.ready.push({ event: this.eventType || 'message', data: this.data.join('\n') });
+      this.eventType = '';
+      this.data = [];
+      this.eventBytes = this.pending.length;
+      return;
+    }
+    if (line.startsWith(':')) return;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'event') this.eventType = value;
+    else if (field === 'data') this.data.push(value);
+  }
+}

@@ -1,0 +1,169 @@
+import type { Account } from '../auth/account-registry.js';
+import { MailboxError } from '../errors.js';
+import { cancelledError } from '../http/http-errors.js';
+import { EventStreamFailure, openEventStream, type EventStream, type StreamEvent } from '../http/open-event-stream.js';
+import type { FetchFunction } from '../http/send-http.js';
+import type { Logger } from '../log.js';
+import { expandTemplate } from './jmap-client.js';
+
+/**
+ * What wakes wait_for_mail to look for new mail: a JMAP push stream (RFC 8620 §7.3) when the
+ * session offers one and it works, else a poll timer. A push stream that fails midway turns into
+ * polling without ending the wait.
+ */
+export interface WakeSource {
+  /** How it waits right now; `push` can become `polling`, never the other way. */
+  readonly mode: 'push' | 'polling';
+  /** Why push was not used or stopped, for the result. */
+  readonly fallbackReason: string | undefined;
+  /** Resolves when it is worth checking again (an event, a poll tick) or at `untilMs`; rejects only on cancel. */
+  wait(untilMs: number): Promise<void>;
+  close(): void;
+}
+
+export interface WakeSourceOptions {
+  account: Account;
+  accountId: string;
+  eventSourceUrl: string | undefined;
+  signal: AbortSignal;
+  log: Logger;
+  /** Head deadline of the stream request (the configured HTTP timeout). */
+  timeoutMs: number;
+  now?: () => number;
+  fetch?: FetchFunction;
+  /** Poll intervals, growing to the last; the last bounds how late a delivery is noticed. */
+  pollDelaysMs?: readonly number[];
+  /** Seconds between the server's pings; the stream counts as dead after twice that plus 2 s of silence. */
+  pingSeconds?: number;
+}
+
+/** Bounds of one push stream: an event is a small StateChange; the total lets a long wait run for hours. */
+export const eventStreamLimits = { maxEventBytes: 64 * 1024, maxTotalBytes: 8 * 1024 * 1024 } as const;
+const defaultPollDelaysMs = [250, 500, 1000] as const;
+
+export async function openWakeSource(options: WakeSourceOptions): Promise<WakeSource> {
+  const source = new MailWakeSource(options);
+  await source.start();
+  return source;
+}
+
+class MailWakeSource implements WakeSource {
+  mode: 'push' | 'polling' = 'polling';
+  fallbackReason: string | undefined;
+  private stream: EventStream | undefined;
+  /** A read left running when a wait ended at its deadline: the next wait takes it over. */
+  private pendingEvent: Promise<StreamEvent | EventStreamFailure> | undefined;
+  private polls = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly options: WakeSourceOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async start(): Promise<void> {
+    const template = this.options.eventSourceUrl;
+    if (!template) {
+      this.fallbackReason = 'the server offers no push (eventSourceUrl)';
+      return;
+    }
+    const ping = this.options.pingSeconds ?? 5;
+    const url = expandTemplate(template, { types: 'Email', closeafter: 'no', ping: String(ping) });
+    for (let reminted = false; ; reminted = true) {
+      const jwt = await this.options.account.capability({ signal: this.options.signal });
+      try {
+        this.stream = await openEventStream(url, {
+          headers: { authorization: `Bearer ${jwt}` },
+          connectTimeoutMs: this.options.timeoutMs,
+          idleTimeoutMs: 2 * ping * 1000 + 2000,
+          ...eventStreamLimits,
+          signal: this.options.signal,
+          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        });
+        this.mode = 'push';
+        return;
+      } catch (error) {
+        if (this.options.signal.aborted) throw cancelledError('Waiting for mail', this.options.signal.reason);
+        if (error instanceof EventStreamFailure && error.status === 401 && !reminted) {
+          this.options.account.invalidateCapability(jwt);
+          continue;
+        }
+        this.fallBack(error);
+        return;
+      }
+    }
+  }
+
+  async wait(untilMs: number): Promise<void> {
+    const { signal } = this.options;
+    if (signal.aborted) throw cancelledError('Waiting for mail', signal.reason);
+    const remaining = Math.max(0, untilMs - this.now());
+    if (!this.stream) {
+      const delays = this.options.pollDelaysMs ?? defaultPollDelaysMs;
+      const delay = delays[Math.min(this.polls, delays.length - 1)] ?? 1000;
+      this.polls += 1;
+      await cancellableDelay(Math.min(delay, remaining), signal);
+      return;
+    }
+    const stream = this.stream;
+    for (;;) {
+      this.pendingEvent ??= stream.next().catch((error: unknown) => (error instanceof EventStreamFailure ? error : new EventStreamFailure('network', String(error))));
+      const outcome = await raceDeadline(this.pendingEvent, Math.max(0, untilMs - this.now()), signal);
+      if (outcome === 'deadline') return;
+      this.pendingEvent = undefined;
+      if (outcome instanceof EventStreamFailure) {
+        if (signal.aborted) throw cancelledError('Waiting for mail', signal.reason);
+        // Check at once: a delivery may have happened while the stream was failing.
+        this.fallBack(outcome);
+        return;
+      }
+      if (outcome.event === 'state') return;
+      // Pings and other events only prove the stream is alive; keep waiting.
+    }
+  }
+
+  close(): void {
+    this.stream?.close();
+    this.stream = undefined;
+  }
+
+  private fallBack(error: unknown): void {
+    this.close();
+    this.mode = 'polling';
+    const detail = error instanceof EventStreamFailure ? `${error.kind}: ${error.message}` : error instanceof MailboxError ? error.message : String(error);
+    this.fallbackReason = `the push stream failed (${detail})`;
+    this.options.log.debug(`wait_for_mail: ${this.fallbackReason}; polling Email/changes instead`);
+  }
+}
+
+/** The promise's value, or 'deadline' when `ms` pass first; rejects with a cancel error at once on abort. */
+function raceDeadline<T>(promise: Promise<T>, ms: number, signal: AbortSignal): Promise<T | 'deadline'> {
+  return new Promise((resolve, reject) => {
+    const finish = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    };
+    const onAbort = (): void => {
+      finish();
+      reject(cancelledError('Waiting for mail', signal.reason));
+    };
+    const timer = setTimeout(() => {
+      finish();
+      resolve('deadline');
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        finish();
+        resolve(value);
+      },
+      (error: unknown) => {
+        finish();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+function cancellableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return raceDeadline(new Promise<never>(() => undefined), ms, signal).then(() => undefined);
+}

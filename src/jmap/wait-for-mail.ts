@@ -1,0 +1,271 @@
+import { z } from 'zod';
+import type { Account } from '../auth/account-registry.js';
+import { MailboxError, type NextStep } from '../errors.js';
+import { inferUsing } from './infer-using.js';
+import type { JmapClient } from './jmap-client.js';
+import type { JmapRequestPlan } from './jmap-request-plan.js';
+import type { JmapResponse, JmapSessionInfo } from './jmap-types.js';
+import { openWakeSource, type WakeSourceOptions } from './mail-wake-source.js';
+import type { Preset, PresetStep } from './preset-schema.js';
+import type { JmapRequestContext, JmapRequestResult } from './run-jmap-request.js';
+import { substituteVariables } from './substitute-variables.js';
+import { lineOf, summarizeResponse } from './summarize-response.js';
+import { untrustedPaths } from './untrusted-paths.js';
+
+/**
+ * wait_for_mail: returns as soon as mail from others arrives after the list_new cursor (or after
+ * the call started), in list_new's shape, and advances that cursor — unless a filter left other
+ * new mail behind, which list_new must still show (see settleCursor).
+ */
+
+export interface WaitContext extends JmapRequestContext {
+  account: Account;
+  client: JmapClient;
+  session: JmapSessionInfo;
+  /** Test hooks: poll intervals and ping period of the wake source. */
+  wake?: Pick<WakeSourceOptions, 'pollDelaysMs' | 'pingSeconds' | 'now'>;
+}
+
+/** One progress report of a long wait (the operations' ProgressUpdate shape). */
+export interface WaitProgress {
+  progress: number;
+  total?: number;
+  message: string;
+}
+
+/** Where the last filtered wait stopped while list_new's cursor stayed behind (state.json). */
+const waitPositionSchema = z.object({ base: z.string(), at: z.string() });
+const changesSchema = z.looseObject({ newState: z.string(), hasMoreChanges: z.boolean(), created: z.array(z.string()) });
+const emailListSchema = z.looseObject({ list: z.array(z.looseObject({ id: z.string() })) });
+type Email = z.infer<typeof emailListSchema>['list'][number];
+
+/** An MCP call keeps this much of its budget for the final check and the answer. */
+const budgetReserveMs = 5000;
+/** At most this many Email/changes pages per check (200 changes each). */
+const maxPagesPerCheck = 50;
+
+export async function waitForMail(plan: JmapRequestPlan, vars: Record<string, unknown>, ctx: WaitContext): Promise<JmapRequestResult> {
+  const preset = plan.preset as Preset & { wait: NonNullable<Preset['wait']> };
+  const now = ctx.wake?.now ?? Date.now;
+  const startedAt = now();
+  const { seconds, clamped } = waitSeconds(vars[preset.wait.timeoutVariable], preset.wait.maxSeconds, ctx.deadlineMs);
+  const endsAt = startedAt + seconds * 1000;
+
+  const state = await ctx.account.readState();
+  const saved = typeof state.listNewState === 'string' ? state.listNewState : undefined;
+  const position = waitPositionSchema.safeParse(state.waitForMailPosition);
+  const resumed = saved !== undefined && position.success && position.data.base === saved;
+  // The stream opens before the first look, so a delivery between the two is never missed.
+  const source = await openWakeSource({
+    account: ctx.account,
+    accountId: ctx.session.accountId,
+    eventSourceUrl: ctx.session.eventSourceUrl,
+    signal: ctx.signal,
+    log: ctx.log,
+    timeoutMs: ctx.timeoutMs ?? 30_000,
+    ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
+    ...ctx.wake,
+  });
+  const ticker = setInterval(() => report(ctx.progress, now() - startedAt, seconds, source.mode), 1000);
+  try {
+    report(ctx.progress, 0, seconds, source.mode);
+    const startState = resumed && position.success ? position.data.at : (saved ?? (await currentEmailState(preset, vars, ctx)));
+    let since = startState;
+    const matched: Email[] = [];
+    let others = 0;
+    let checks = 0;
+    for (;;) {
+      const found = await newMailSince(since, preset, vars, ctx);
+      checks += 1;
+      since = found.newState;
+      for (const email of found.emails) {
+        if (isOwnMail(email, vars)) continue;
+        if (matchesFilter(email, vars, preset.wait)) matched.push(email);
+        else others += 1;
+      }
+      if (matched.length > 0 || now() >= endsAt) break;
+      await source.wait(endsAt);
+    }
+    const waitedMs = now() - startedAt;
+    const cursorNote = await settleCursor(ctx.account, { saved, startState, since, resumed, others, matched: matched.length });
+    return buildResult(plan, preset, vars, ctx.session, {
+      matched,
+      startState,
+      since,
+      seconds,
+      clamped,
+      waitedMs,
+      mode: source.mode,
+      fallbackReason: source.fallbackReason,
+      checks,
+      ...(cursorNote ? { cursorNote } : {}),
+    });
+  } finally {
+    clearInterval(ticker);
+    source.close();
+  }
+}
+
+function waitSeconds(value: unknown, maxSeconds: number, deadlineMs: number | undefined): { seconds: number; clamped: boolean } {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > maxSeconds) {
+    throw new MailboxError({
+      code: 'vars_invalid',
+      message: `TIMEOUT_SECONDS must be a whole number from 1 to ${maxSeconds}, got ${JSON.stringify(value)}.`,
+      hint: 'Pass e.g. {"TIMEOUT_SECONDS": 30}.',
+    });
+  }
+  if (deadlineMs === undefined) return { seconds: value, clamped: false };
+  const budget = Math.max(1, Math.floor((deadlineMs - budgetReserveMs) / 1000));
+  return value > budget ? { seconds: budget, clamped: true } : { seconds: value, clamped: false };
+}
+
+function report(progress: ((u: WaitProgress) => void) | undefined, elapsedMs: number, seconds: number, mode: string): void {
+  const elapsed = Math.min(seconds, Math.round(elapsedMs / 1000));
+  progress?.({ progress: elapsed, total: seconds, message: `Waiting for new mail (${mode === 'push' ? 'push' : 'polling'}): ${elapsed} of ${seconds} s` });
+}
+
+/** The preset's step with this id, run once with the run's vars; a failed call becomes a clear error. */
+async function runStep(preset: Preset, id: string, vars: Record<string, unknown>, ctx: WaitContext): Promise<JmapResponse> {
+  const step: PresetStep | undefined = preset.steps.find((s) => s.id === id);
+  if (!step) throw new MailboxError({ code: 'internal', message: `The wait_for_mail preset has no "${id}" step.`, hint: 'Report this preset as broken.' });
+  const { value: methodCalls } = substituteVariables(step.methodCalls, vars);
+  const request = { using: inferUsing(methodCalls, ctx.session.capabilities, step.using), methodCalls };
+  const response = await ctx.client.call(request, { signal: ctx.signal });
+  const summary = summarizeResponse(request, response);
+  if (!summary.ok) {
+    const failure = summary.failures[0];
+    if (failure && (preset.cursor?.resetOn ?? []).includes(failure.type)) {
+      await ctx.account.updateState((state) => ({ ...state, listNewState: undefined, waitForMailPosition: undefined }));
+      throw new MailboxError({
+        code: 'jmap_request_error',
+        message: `The saved list_new cursor is too old for the server (${failure.type}) and has been reset.`,
+        hint: 'Run list_new to see recent mail, then wait_for_mail again.',
+        next: { operation: 'jmap_request', input: { ops_file: 'list_new' } },
+      });
+    }
+    throw new MailboxError({
+      code: 'jmap_request_error',
+      message: `Waiting for mail failed: ${failure ? lineOf(failure) : summary.summaryLine}`,
+      hint: 'Check the inbox with list_new, then call wait_for_mail again.',
+    });
+  }
+  return response;
+}
+
+function argsOf(response: JmapResponse, callId: string): unknown {
+  return response.methodResponses.find(([name, , id]) => id === callId && name !== 'error')?.[1];
+}
+
+async function currentEmailState(preset: Preset, vars: Record<string, unknown>, ctx: WaitContext): Promise<string> {
+  const parsed = z.object({ state: z.string() }).safeParse(argsOf(await runStep(preset, 'start', vars, ctx), 'state'));
+  if (!parsed.success) throw badAnswer('Email/get has no state');
+  return parsed.data.state;
+}
+
+/** Every page of Email/changes since `since`, with the created messages' listing properties. */
+async function newMailSince(since: string, preset: Preset, vars: Record<string, unknown>, ctx: WaitContext): Promise<{ newState: string; emails: Email[] }> {
+  const emails: Email[] = [];
+  let state = since;
+  for (let page = 0; page < maxPagesPerCheck; page++) {
+    const response = await runStep(preset, 'changes', { ...vars, SINCE_STATE: state }, ctx);
+    const changes = changesSchema.safeParse(argsOf(response, 'changes'));
+    const got = emailListSchema.safeParse(argsOf(response, 'get'));
+    if (!changes.success || !got.success) throw badAnswer('Email/changes or Email/get is not shaped as RFC 8620/8621 says');
+    emails.push(...got.data.list);
+    state = changes.data.newState;
+    if (!changes.data.hasMoreChanges) break;
+  }
+  return { newState: state, emails };
+}
+
+function badAnswer(detail: string): MailboxError {
+  return new MailboxError({ code: 'bad_response', message: `The JMAP host's answer while waiting for mail was unusable: ${detail}.`, hint: 'Run list_new instead; report the server if it persists.' });
+}
+
+/** Drafts and copies only in Sent/Drafts are this inbox's own writing, as list_new treats them. */
+function isOwnMail(email: Email, vars: Readonly<Record<string, unknown>>): boolean {
+  const own = new Set([vars.SENT_MAILBOX_ID, vars.DRAFTS_MAILBOX_ID].filter((v): v is string => typeof v === 'string'));
+  const keywords = (email.keywords ?? {}) as Record<string, unknown>;
+  const boxes = Object.keys((email.mailboxIds ?? {}) as Record<string, unknown>);
+  return keywords.$draft === true || (boxes.length > 0 && boxes.every((b) => own.has(b)));
+}
+
+function matchesFilter(email: Email, vars: Readonly<Record<string, unknown>>, wait: NonNullable<Preset['wait']>): boolean {
+  const from = wait.fromVariable ? vars[wait.fromVariable] : undefined;
+  const thread = wait.threadVariable ? vars[wait.threadVariable] : undefined;
+  if (typeof thread === 'string' && email.threadId !== thread) return false;
+  if (typeof from === 'string') {
+    const needle = from.toLowerCase();
+    const senders = Array.isArray(email.from) ? (email.from as { email?: unknown; name?: unknown }[]) : [];
+    return senders.some((s) => [s.email, s.name].some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)));
+  }
+  return true;
+}
+
+/**
+ * Advances list_new's cursor past what this wait returned. When a filter passed over other new
+ * mail from others, the cursor stays where it was (list_new must still show that mail) and the
+ * wait's own position is kept beside it, so the next wait does not return the same mail again.
+ */
+async function settleCursor(
+  account: Account,
+  w: { saved: string | undefined; startState: string; since: string; resumed: boolean; others: number; matched: number },
+): Promise<string | undefined> {
+  const leftBehind = w.others > 0 || w.resumed;
+  if (!leftBehind) {
+    if (w.matched === 0 && w.saved === undefined) return undefined;
+    await account.updateState((state) => ({ ...state, listNewState: w.since, waitForMailPosition: undefined }));
+    return undefined;
+  }
+  const base = w.saved ?? w.startState;
+  await account.updateState((state) => ({ ...state, listNewState: base, waitForMailPosition: { base, at: w.since } }));
+  return w.others > 0
+    ? `${w.others} other new message${w.others === 1 ? '' : 's'} from others did not match the filter: the list_new cursor was not moved past ${w.others === 1 ? 'it' : 'them'}, so list_new still shows ${w.others === 1 ? 'it' : 'them'}; the next wait_for_mail continues after this one.`
+    : 'Earlier filtered waits left other mail for list_new: its cursor stays until list_new runs; the next wait_for_mail continues after this one.';
+}
+
+interface Outcome {
+  matched: Email[];
+  startState: string;
+  since: string;
+  seconds: number;
+  clamped: boolean;
+  waitedMs: number;
+  mode: 'push' | 'polling';
+  fallbackReason: string | undefined;
+  checks: number;
+  cursorNote?: string;
+}
+
+function buildResult(plan: JmapRequestPlan, preset: Preset, vars: Record<string, unknown>, session: JmapSessionInfo, o: Outcome): JmapRequestResult {
+  const how = o.mode === 'push' ? 'push (JMAP EventSource)' : `polling Email/changes${o.fallbackReason ? ` (${o.fallbackReason})` : ''}`;
+  const waited = Math.round(o.waitedMs / 100) / 10;
+  const n = o.matched.length;
+  const summary =
+    n > 0
+      ? `OK: ${n} new message${n === 1 ? '' : 's'} from others after ${waited} s, waited by ${how}.`
+      : `OK: no new mail in ${o.seconds} s (waited by ${how}).${o.clamped ? ' The wait was shortened to fit this call\'s time budget: call again to keep waiting.' : ''}`;
+  const response: JmapResponse = {
+    methodResponses: [
+      ['Email/changes', { accountId: session.accountId, oldState: o.startState, newState: o.since, hasMoreChanges: false, created: o.matched.map((e) => e.id), updated: [], destroyed: [] }, 'changes'],
+      ['Email/get', { accountId: session.accountId, state: o.since, list: o.matched, notFound: [] }, 'get'],
+    ],
+  };
+  const next: (string | NextStep)[] =
+    n > 0 ? [...substituteVariables(preset.next ?? [], vars, { keepMissing: true }).value] : [o.clamped ? 'Call wait_for_mail again to keep waiting.' : 'Call wait_for_mail again to keep waiting, or list_new to check later.'];
+  const result: JmapRequestResult = {
+    ok: true,
+    summary,
+    dryRun: false,
+    preset: plan.presetName ?? 'wait_for_mail',
+    view: 'listing',
+    response,
+    failures: [],
+    next,
+    waited: { mode: o.mode, seconds: o.seconds, waitedMs: o.waitedMs, checks: o.checks, clamped: o.clamped, ...(o.fallbackReason ? { fallbackReason: o.fallbackReason } : {}) },
+  };
+  if (o.cursorNote) result.notes = [o.cursorNote];
+  const untrusted = untrustedPaths(result);
+  if (untrusted.length > 0) result.untrusted = untrusted;
+  return result;
+}
