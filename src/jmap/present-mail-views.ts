@@ -17,7 +17,10 @@ const previewChars = 110;
 export function listingEntry(email: Email, index: number, marker: string): string {
   const facts = [`${index}. ${str(email.id)}`, shortDate(email.receivedAt), ...flagsOf(email)].filter(Boolean).join(' · ');
   const preview = str(email.preview).replace(/\s+/g, ' ').trim();
-  const lines = [`From: ${addresses(email.from)}`, `Subject: ${str(email.subject)}`];
+  const lines = [`From: ${addresses(email.from)}`];
+  // Mail one sent (list_sent asks for `to`): whom it went to is what tells the entries apart.
+  if (Array.isArray(email.to) && email.to.length > 0) lines.push(`To: ${addresses(email.to)}`);
+  lines.push(`Subject: ${str(email.subject)}`);
   if (preview) lines.push(`Preview: ${preview.length > previewChars ? `${[...preview].slice(0, previewChars).join('')}…` : preview}`);
   return `${facts}\n${fenceUntrusted(lines.join('\n'), marker)}`;
 }
