@@ -27,6 +27,9 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
   let bob: Account;
   let aliceAddress: string;
   let bobAddress: string;
+  /** Inboxes that one test each owns, for tests that depend on what is (not) in the inbox. */
+  let carol: { account: Account; address: string };
+  let dave: { account: Account; address: string };
 
   const ctx = () => ({ signal: AbortSignal.timeout(30_000), log: silentLogger, timeoutMs: 10_000 });
   const run = (account: Account, input: JmapRequestInput): Promise<JmapRequestResult> => runJmapRequest(account, input, ctx());
@@ -42,6 +45,11 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
     return pollUntil(async () => listOf(await run(account, { ops_file: 'list_inbox' }), 'get').find((e) => e.subject === subject), 10_000, `"${subject}"`);
   }
 
+  async function registerInbox(name: string): Promise<{ account: Account; address: string }> {
+    const account = registry.open(join(work, name));
+    return { account, address: (await account.register({ username: `${name}-e2e`, watch: 'on-demand' })).inbox };
+  }
+
   beforeAll(async () => {
     sandbox = await startTestSandbox({ backend });
     work = await mkdtemp(join(tmpdir(), 'presets-e2e-'));
@@ -50,10 +58,10 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
       log: silentLogger,
       powWorkers: 1,
     });
-    alice = registry.open(join(work, 'alice'));
-    bob = registry.open(join(work, 'bob'));
-    aliceAddress = (await alice.register({ username: 'alice-e2e', watch: 'on-demand' })).inbox;
-    bobAddress = (await bob.register({ username: 'bob-e2e', watch: 'on-demand' })).inbox;
+    const [a, b, c, d] = await Promise.all(['alice', 'bob', 'carol', 'dave'].map(registerInbox));
+    ({ account: alice, address: aliceAddress } = a!);
+    ({ account: bob, address: bobAddress } = b!);
+    [carol, dave] = [c!, d!];
   });
 
   afterAll(async () => {
@@ -115,43 +123,51 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
     });
 
     it('list_new lists recent mail first, then only what arrived since its last run', async () => {
-      const first = await run(bob, { ops_file: 'list_new' });
+      // Carol's inbox is this test's alone: the first run's "recent mail" and the stored state are its own.
+      await run(alice, { ops_file: 'send_mail', vars: { TO: carol.address, SUBJECT: 'Already here', BODY: 'old' } });
+      await waitForMessage(carol.account, 'Already here');
+      const first = await run(carol.account, { ops_file: 'list_new' });
       expect(first.ok).toBe(true);
       expect(listOf(first, 'get').length).toBeGreaterThan(0);
-      expect((await bob.readState()).listNewState).toBeTruthy();
+      expect((await carol.account.readState()).listNewState).toBeTruthy();
 
-      const empty = await run(bob, { ops_file: 'list_new' });
+      const empty = await run(carol.account, { ops_file: 'list_new' });
       expect(listOf(empty, 'get')).toEqual([]);
 
-      await run(alice, { ops_file: 'send_mail', vars: { TO: bobAddress, SUBJECT: 'Only this one', BODY: 'new' } });
-      await waitForMessage(bob, 'Only this one');
-      const fresh = await run(bob, { ops_file: 'list_new' });
+      await run(alice, { ops_file: 'send_mail', vars: { TO: carol.address, SUBJECT: 'Only this one', BODY: 'new' } });
+      await waitForMessage(carol.account, 'Only this one');
+      const fresh = await run(carol.account, { ops_file: 'list_new' });
       expect(listOf(fresh, 'get').map((e) => e.subject)).toEqual(['Only this one']);
     });
 
     it('search finds mail by sender and by subject, and needs at least one criterion', async () => {
+      // Dave's inbox is this test's alone and holds exactly the three messages it sends.
+      for (const subject of ['Only this one', 'Something else', 'Another thing']) {
+        await run(alice, { ops_file: 'send_mail', vars: { TO: dave.address, SUBJECT: subject, BODY: 'searchable' } });
+      }
       // Full-text indexes lag delivery slightly on Cyrus (jmap.md): poll instead of asserting once.
       const bySubject = await pollUntil(async () => {
-        const subjects = listOf(await run(bob, { ops_file: 'search', vars: { SUBJECT: 'Only this' } }), 'get').map((e) => e.subject);
+        const subjects = listOf(await run(dave.account, { ops_file: 'search', vars: { SUBJECT: 'Only this' } }), 'get').map((e) => e.subject);
         return subjects.length > 0 ? subjects : undefined;
       });
       expect(bySubject).toEqual(['Only this one']);
       const byFrom = await pollUntil(async () => {
-        const found = listOf(await run(bob, { ops_file: 'search', vars: { FROM: aliceAddress } }), 'get');
+        const found = listOf(await run(dave.account, { ops_file: 'search', vars: { FROM: aliceAddress } }), 'get');
         return found.length >= 3 ? found : undefined;
       });
       expect(byFrom.every((e) => e.from[0].email === aliceAddress)).toBe(true);
-      await expect(run(bob, { ops_file: 'search' })).rejects.toMatchObject({ code: 'vars_missing' });
+      await expect(run(dave.account, { ops_file: 'search' })).rejects.toMatchObject({ code: 'vars_missing' });
     });
 
     it('mark_read sets $seen and move_to_trash moves the message out of the Inbox', async () => {
-      const target = await waitForMessage(bob, 'Only this one');
+      await run(alice, { ops_file: 'send_mail', vars: { TO: bobAddress, SUBJECT: 'Mark and trash me', BODY: 'done soon' } });
+      const target = await waitForMessage(bob, 'Mark and trash me');
       expect((await run(bob, { ops_file: 'mark_read', vars: { MAIL_ID: target.id } })).ok).toBe(true);
       const seen = listOf(await run(bob, { ops: [['Email/get', { accountId: '$ACCOUNT_ID', ids: [target.id], properties: ['keywords'] }, 'g']] }), 'g')[0]!;
       expect(seen.keywords.$seen).toBe(true);
 
       expect((await run(bob, { ops_file: 'move_to_trash', vars: { MAIL_ID: target.id } })).ok).toBe(true);
-      expect(await inboxSubjects(bob)).not.toContain('Only this one');
+      expect(await inboxSubjects(bob)).not.toContain('Mark and trash me');
     });
 
     it('send_mail_blob_attachment uploads a file, and the recipient downloads the same bytes to a file', async () => {
