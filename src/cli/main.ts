@@ -16,9 +16,11 @@ export interface CliEntry {
   env: Readonly<Record<string, string | undefined>>;
   argv: string[];
   streams?: CliStreams;
+  /** The entry file that started this process (watch jobs run it again); default: the tsc build's. */
+  cliPath?: string;
 }
 
-const cliPath = fileURLToPath(new URL('../bin.js', import.meta.url));
+const defaultCliPath = fileURLToPath(new URL('../bin.js', import.meta.url));
 
 async function runOperation(invocation: ParsedInvocation, entry: CliEntry, streams: CliStreams): Promise<number> {
   const { operation } = invocation;
@@ -51,12 +53,12 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       log,
       accounts,
       frontDoor: 'cli',
-      install: { nodePath: process.execPath, cliPath },
+      install: { nodePath: process.execPath, cliPath: entry.cliPath ?? defaultCliPath },
       workingDir: process.cwd(),
       streams: { stdout: process.stdout, stderr: process.stderr },
       launchMcpServer: async (options) => {
         const { runMcpServer } = await import('../mcp/main.js');
-        await runMcpServer({ env: entry.env, ...options });
+        await runMcpServer({ env: entry.env, cliPath: entry.cliPath ?? defaultCliPath, ...options });
       },
     });
     progressLine.done();

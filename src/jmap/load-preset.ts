@@ -1,7 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { MailboxError } from '../errors.js';
-import { packageRoot } from './package-root.js';
+import { listPackageDir, packageRoot, readPackageFile } from './package-root.js';
 import { presetSchema, type Preset } from './preset-schema.js';
 
 /** The bundled presets folder (presets/ at the package root). */
@@ -11,7 +11,7 @@ export function presetsDir(): string {
 
 /** Every bundled preset, validated, sorted by name. */
 export async function listPresets(): Promise<{ name: string; preset: Preset }[]> {
-  const files = (await readdir(presetsDir())).filter((f) => f.endsWith('.json')).sort();
+  const files = (await listPackageDir(presetsDir())).filter((f) => f.endsWith('.json')).sort();
   return Promise.all(files.map(async (file) => ({ name: file.slice(0, -5), preset: await readPresetFile(join(presetsDir(), file)) })));
 }
 
@@ -65,7 +65,7 @@ function parsePreset(json: unknown, path: string): Preset {
 async function readJsonFile(path: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readPackageFile(path);
   } catch (error) {
     throw new MailboxError({
       code: 'ops_invalid',
