@@ -8,7 +8,7 @@
 //
 // Why esbuild: one file per command path instead of ~400 modules resolved at every start (see the
 // README's cold-start figures). The output is deterministic: sorted inputs, no timestamps.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -68,6 +68,17 @@ async function assetsPlugin() {
   };
 }
 
+/**
+ * zod's namespace re-exports every locale (~40 languages, the largest part of zod in a bundle);
+ * messages here are English only, so the bundle keeps `en` and drops the rest from every start.
+ */
+const englishOnlyZod = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
+  },
+};
+
 const shared = (plugin) => ({
   entryPoints: [join(root, 'src', 'bin.ts')],
   bundle: true,
@@ -80,7 +91,7 @@ const shared = (plugin) => ({
   minifyWhitespace: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [plugin],
+  plugins: [plugin, englishOnlyZod],
 });
 
 const args = new Set(process.argv.slice(2));
@@ -95,6 +106,8 @@ if (args.has('--check')) {
   }
   process.exit(0);
 }
+// Chunk names carry content hashes: old ones would pile up (and ship) without this.
+await rm(join(root, 'dist', 'chunks'), { recursive: true, force: true });
 await build({ ...shared(plugin), outdir: join(root, 'dist'), splitting: true, chunkNames: 'chunks/[name]-[hash]' });
 if (args.has('--skill')) {
   await build({ ...shared(plugin), outfile: skillScript });

@@ -19,5 +19,9 @@ if (page && (!page.widthDependent || plainOutput)) {
 } else {
   const { runCli } = await import('./cli/main.js');
   // This file is what a watch job must run again: the tsc entry, the package bundle or the skill's script.
-  process.exitCode = await runCli({ env: process.env, argv, cliPath: fileURLToPath(import.meta.url) });
+  // Ends the process as soon as what was written has reached stdout and stderr (pipes may be async).
+  const done = (code: number): void => {
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  };
+  process.exitCode = await runCli({ env: process.env, argv, cliPath: fileURLToPath(import.meta.url), done });
 }

@@ -18,6 +18,12 @@ export interface CliEntry {
   streams?: CliStreams;
   /** The entry file that started this process (watch jobs run it again); default: the tsc build's. */
   cliPath?: string;
+  /**
+   * Called once a command that does not own the process (all but mcp, sandbox, watch run, wake)
+   * has printed its result: the entry ends the process there. Left alone, node lingers ~100 ms on
+   * fetch's idle keep-alive machinery after the answer is out, on every step of a shell agent.
+   */
+  done?: (exitCode: number) => void;
 }
 
 const defaultCliPath = fileURLToPath(new URL('../bin.js', import.meta.url));
@@ -80,6 +86,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
 export async function runCli(entry: CliEntry): Promise<number> {
   const streams: CliStreams = entry.streams ?? { stdout: process.stdout, stderr: process.stderr };
   let exitCode: number = exitCodes.ok;
+  let ownsProcess = false;
   const program = new Command('agent-mailbox')
     .description('Give an AI agent its own e-mail inbox (Agent Mailbox Service, JMAP). Run `agent-mailbox mcp` for the MCP server.')
     .exitOverride()
@@ -100,6 +107,7 @@ export async function runCli(entry: CliEntry): Promise<number> {
       parent = group;
     }
     const command = buildTableCommand(op as AnyOperation, async (invocation) => {
+      ownsProcess = (op as AnyOperation).cli?.selfReporting === true;
       exitCode = await runOperation(invocation, entry, streams);
     });
     // addCommand does not inherit like .command() does: without this a bad flag would exit 1 from commander.
@@ -115,5 +123,6 @@ export async function runCli(entry: CliEntry): Promise<number> {
     }
     return renderError(streams, toMailboxError(error));
   }
+  if (!ownsProcess) entry.done?.(exitCode);
   return exitCode;
 }
