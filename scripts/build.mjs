@@ -81,6 +81,7 @@ const englishOnlyZod = {
 
 const shared = (plugin) => ({
   entryPoints: [join(root, 'src', 'bin.ts')],
+  absWorkingDir: root,
   bundle: true,
   platform: 'node',
   format: 'esm',
