@@ -10,12 +10,33 @@ import { bundledAssets } from './bundle-assets.js';
  * is loaded: a shell agent pays for those on every step.
  */
 const argv = process.argv.slice(2);
+
+/**
+ * `mcp` with no options, the way hosts start it: straight to the server, without building the
+ * CLI program (commander and every command's flags). Failures are reported as the CLI reports a
+ * command that owns stdout: one line on stderr, the door's exit code.
+ */
+async function serveMcp(): Promise<number> {
+  const { runMcpServer } = await import('./mcp/main.js');
+  try {
+    await runMcpServer({ env: process.env, cliPath: fileURLToPath(import.meta.url) });
+    return 0;
+  } catch (error) {
+    const [{ toMailboxError }, { renderError }] = await Promise.all([import('./errors.js'), import('./render/render-error.js')]);
+    const rendered = renderError(toMailboxError(error), 'cli');
+    process.stderr.write(`agent-mailbox mcp: ${rendered.text}\n`);
+    return rendered.exitCode;
+  }
+}
+
 const page = bundledAssets?.pages[argv.join('\0')];
 const plainOutput = !process.stdout.isTTY && !process.env.FORCE_COLOR && !process.env.CLICOLOR_FORCE;
 if (page && (!page.widthDependent || plainOutput)) {
   process.stdout.write(page.stdout);
   process.stderr.write(page.stderr);
   process.exitCode = page.exitCode;
+} else if (argv.length === 1 && argv[0] === 'mcp') {
+  process.exitCode = await serveMcp();
 } else {
   const { runCli } = await import('./cli/main.js');
   // This file is what a watch job must run again: the tsc entry, the package bundle or the skill's script.

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { noCrontab } from '../helpers/run-cli.js';
+import { builtCli, noCrontab } from '../helpers/run-cli.js';
 
 /**
  * The README's host configs for a checkout and for `npm pack`'s tarball, as a host would run them:
@@ -76,4 +76,18 @@ describe('host configs outside the npm registry', () => {
     const { tools } = await listToolsWith({ command: 'node', args: [join(unpacked, 'skill', 'scripts', 'agent-mailbox.mjs'), 'mcp'] });
     expect(tools).toEqual(['help', 'jmap_request', 'register', 'watch_status']);
   }, 60_000);
+
+  it('a bare `mcp` (served without building the CLI) refuses a bad setting exactly as the CLI path does', async () => {
+    const start = (args: string[]) =>
+      run(process.execPath, [builtCli, ...args], { env: { PATH: process.env.PATH, HOME: work, AGENT_MAILBOX_TIMEOUT_MS: 'soon' } }).then(
+        () => ({ code: 0, stdout: '', stderr: '' }),
+        (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+      );
+    const direct = await start(['mcp']);
+    const viaCli = await start(['mcp', '--tool-deadline-ms', '50000']);
+    expect(direct.code).toBe(2);
+    expect(direct.stdout).toBe('');
+    expect(direct.stderr).toMatch(/^agent-mailbox mcp: .*AGENT_MAILBOX_TIMEOUT_MS/);
+    expect(direct).toEqual(viaCli);
+  });
 });
