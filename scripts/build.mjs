@@ -43,6 +43,10 @@ async function renderPages() {
       invocations.push([...words, '--help'], [...words, '-h']);
     }
   }
+  // Pages are what a non-terminal sees (the only case bin.ts uses them): commander wraps and colours
+  // --help by process.stdout and these variables, so a build run in a terminal renders the same.
+  for (const stream of [process.stdout, process.stderr]) Object.defineProperty(stream, 'isTTY', { value: false, configurable: true });
+  for (const name of ['FORCE_COLOR', 'CLICOLOR_FORCE', 'NO_COLOR', 'COLUMNS']) delete process.env[name];
   const pages = {};
   for (const argv of invocations) {
     let stdout = '';

@@ -30,7 +30,7 @@ async function serveMcp(): Promise<number> {
 }
 
 const page = bundledAssets?.pages[argv.join('\0')];
-const plainOutput = !process.stdout.isTTY && !process.env.FORCE_COLOR && !process.env.CLICOLOR_FORCE;
+const plainOutput = !process.stdout.isTTY && !process.stderr.isTTY && !process.env.FORCE_COLOR && !process.env.CLICOLOR_FORCE;
 if (page && (!page.widthDependent || plainOutput)) {
   process.stdout.write(page.stdout);
   process.stderr.write(page.stderr);
