@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bin/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'bin/**', 'coverage/**', 'skill/scripts/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -23,6 +23,11 @@ export default tseslint.config(
   {
     files: ['src/cli/**/*.ts', 'src/bin.ts', 'src/sandbox/main.ts', 'src/bench/**/*.ts', 'src/demo/**/*.ts'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // Build scripts run on node directly (plain ESM, no TypeScript step before them).
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', URL: 'readonly' } },
   },
   {
     // Tests print skip reasons and poke at loosely typed JMAP responses.

@@ -1,6 +1,48 @@
+import { fileURLToPath } from 'node:url';
+import { bundledAssets } from './bundle-assets.js';
+
 /**
  * The only module that starts anything: every command, `mcp` included, goes through the CLI built
  * from the operations table. process.env and process.argv are read here and nowhere else.
+ *
+ * In a bundled build, `help`, `help <topic>` and every `--help` are answered from pages the build
+ * rendered with the real program (scripts/build.mjs), before zod, commander or any command's code
+ * is loaded: a shell agent pays for those on every step.
  */
-const { runCli } = await import('./cli/main.js');
-process.exitCode = await runCli({ env: process.env, argv: process.argv.slice(2) });
+const argv = process.argv.slice(2);
+
+/**
+ * `mcp` with no options, the way hosts start it: straight to the server, without building the
+ * CLI program (commander and every command's flags). Failures are reported as the CLI reports a
+ * command that owns stdout: one line on stderr, the door's exit code.
+ */
+async function serveMcp(): Promise<number> {
+  const { runMcpServer } = await import('./mcp/main.js');
+  try {
+    await runMcpServer({ env: process.env, cliPath: fileURLToPath(import.meta.url) });
+    return 0;
+  } catch (error) {
+    const [{ toMailboxError }, { renderError }] = await Promise.all([import('./errors.js'), import('./render/render-error.js')]);
+    const rendered = renderError(toMailboxError(error), 'cli');
+    process.stderr.write(`agent-mailbox mcp: ${rendered.text}\n`);
+    return rendered.exitCode;
+  }
+}
+
+const page = bundledAssets?.pages[argv.join('\0')];
+const plainOutput = !process.stdout.isTTY && !process.stderr.isTTY && !process.env.FORCE_COLOR && !process.env.CLICOLOR_FORCE;
+if (page && (!page.widthDependent || plainOutput)) {
+  process.stdout.write(page.stdout);
+  process.stderr.write(page.stderr);
+  process.exitCode = page.exitCode;
+} else if (argv.length === 1 && argv[0] === 'mcp') {
+  process.exitCode = await serveMcp();
+} else {
+  const { runCli } = await import('./cli/main.js');
+  // This file is what a watch job must run again: the tsc entry, the package bundle or the skill's script.
+  // Ends the process as soon as what was written has reached stdout and stderr (pipes may be async).
+  const done = (code: number): void => {
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  };
+  process.exitCode = await runCli({ env: process.env, argv, cliPath: fileURLToPath(import.meta.url), done });
+}

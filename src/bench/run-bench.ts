@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { BenchSection } from './bench-section.js';
+import { coldStartBenchSection } from './cold-start-bench.js';
 import { powBenchSection } from './pow-bench.js';
 import { tokenCostBenchSection } from './token-cost-bench.js';
 
@@ -35,7 +36,7 @@ const optionalSections: OptionalSection[] = [
 ];
 
 async function loadSections(): Promise<BenchSection[]> {
-  const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection];
+  const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection, coldStartBenchSection];
   for (const optional of optionalSections) {
     let module: Record<string, unknown>;
     try {

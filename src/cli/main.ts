@@ -17,9 +17,17 @@ export interface CliEntry {
   env: Readonly<Record<string, string | undefined>>;
   argv: string[];
   streams?: CliStreams;
+  /** The entry file that started this process (watch jobs run it again); default: the tsc build's. */
+  cliPath?: string;
+  /**
+   * Called once a command that does not own the process (all but mcp, sandbox, watch run, wake)
+   * has printed its result: the entry ends the process there. Left alone, node lingers ~100 ms on
+   * fetch's idle keep-alive machinery after the answer is out, on every step of a shell agent.
+   */
+  done?: (exitCode: number) => void;
 }
 
-const cliPath = fileURLToPath(new URL('../bin.js', import.meta.url));
+const defaultCliPath = fileURLToPath(new URL('../bin.js', import.meta.url));
 
 async function runOperation(invocation: ParsedInvocation, entry: CliEntry, streams: CliStreams): Promise<number> {
   const { operation } = invocation;
@@ -53,12 +61,12 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       log,
       accounts,
       frontDoor: 'cli',
-      install: { nodePath: process.execPath, cliPath },
+      install: { nodePath: process.execPath, cliPath: entry.cliPath ?? defaultCliPath },
       workingDir: process.cwd(),
       streams: { stdout: process.stdout, stderr: process.stderr },
       launchMcpServer: async (options) => {
         const { runMcpServer } = await import('../mcp/main.js');
-        await runMcpServer({ env: entry.env, ...options });
+        await runMcpServer({ env: entry.env, cliPath: entry.cliPath ?? defaultCliPath, ...options });
       },
     });
     progressLine.done();
@@ -80,6 +88,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
 export async function runCli(entry: CliEntry): Promise<number> {
   const streams: CliStreams = entry.streams ?? { stdout: process.stdout, stderr: process.stderr };
   let exitCode: number = exitCodes.ok;
+  let ownsProcess = false;
   const program = new Command('agent-mailbox')
     .description('Give an AI agent its own e-mail inbox (Agent Mailbox Service, JMAP). Run `agent-mailbox mcp` for the MCP server.')
     .exitOverride()
@@ -100,6 +109,7 @@ export async function runCli(entry: CliEntry): Promise<number> {
       parent = group;
     }
     const command = buildTableCommand(op as AnyOperation, async (invocation) => {
+      ownsProcess = (op as AnyOperation).cli?.selfReporting === true;
       exitCode = await runOperation(invocation, entry, streams);
     });
     // addCommand does not inherit like .command() does: without this a bad flag would exit 1 from commander.
@@ -115,5 +125,6 @@ export async function runCli(entry: CliEntry): Promise<number> {
     }
     return renderError(streams, toMailboxError(error));
   }
+  if (!ownsProcess) entry.done?.(exitCode);
   return exitCode;
 }

@@ -83,15 +83,31 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
 }
 
 /**
+ * The last text read per path, with the identity of the file it came from. A long-lived MCP server
+ * reads credentials.json and state.json on every call; when one lstat shows the same file (same
+ * inode, size, change and modification times: every write here is a rename to a new inode), the
+ * text is the one already read, and five more file-system round trips per read are saved.
+ */
+const readCache = new Map<string, { identity: string; text: string }>();
+
+function fileIdentity(info: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+/**
  * Reads a file's text, or undefined when it does not exist. Never through a symlink (a link could
  * point the 0600 tightening or the read at another file); tightens the mode through the open handle.
  */
 export async function readPrivateFile(path: string): Promise<string | undefined> {
-  await refuseSymlink(path);
+  const seen = await lstat(path, { bigint: true }).catch(() => undefined);
+  if (seen?.isSymbolicLink()) throw symlinkError(path);
+  const cached = readCache.get(path);
+  if (seen && cached && cached.identity === fileIdentity(seen) && (isWindows || (seen.mode & 0o777n) === 0o600n)) return cached.text;
   let handle;
   try {
     handle = await open(path, constants.O_RDONLY | noFollow);
   } catch (error) {
+    readCache.delete(path);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw symlinkError(path);
     throw unreadable(path, error);
@@ -103,7 +119,10 @@ export async function readPrivateFile(path: string): Promise<string | undefined>
     // Directories made by older clients may be group/world readable: tighten on sight (never via a link).
     const dir = await lstat(dirname(path));
     if (!isWindows && dir.isDirectory() && (dir.mode & 0o777) !== 0o700) await chmod(dirname(path), 0o700).catch(() => undefined);
-    return await handle.readFile('utf8');
+    const text = await handle.readFile('utf8');
+    // The identity of the file just read (after any chmod), so the next unchanged read hits.
+    readCache.set(path, { identity: fileIdentity(await handle.stat({ bigint: true })), text });
+    return text;
   } catch (error) {
     throw error instanceof MailboxError ? error : unreadable(path, error);
   } finally {

@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MailboxError } from '../errors.js';
 import { listPresets } from '../jmap/load-preset.js';
-import { packageRoot } from '../jmap/package-root.js';
+import { packageRoot, readPackageFile } from '../jmap/package-root.js';
 import { renderPresetsTopic } from './render-presets-topic.js';
 
 /**
@@ -45,7 +44,7 @@ export async function readHelpTopic(topic: string, options: { tools?: readonly H
   }
   if (name === 'presets') return renderPresetsTopic(await listPresets());
   if (name === 'tools') return renderToolsTopic(options.tools);
-  return readFile(join(helpReferencesDir(), `${name}.md`), 'utf8');
+  return readPackageFile(join(helpReferencesDir(), `${name}.md`));
 }
 
 function renderToolsTopic(tools: readonly HelpToolSummary[] | undefined): string {

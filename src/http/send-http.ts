@@ -2,6 +2,7 @@ import { MailboxError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
 import { cancelledError, failedBeforeSending, networkError, timeoutError, tooLargeError } from './http-errors.js';
 import { BodyTooLarge, readBoundedBody, type BodyTarget } from './read-bounded-body.js';
+import { nodeHttpFetch } from './node-http-fetch.js';
 
 export type FetchFunction = typeof fetch;
 
@@ -119,7 +120,7 @@ async function attemptOnce(url: string, init: RequestInit, options: SendOptions,
   options.signal?.addEventListener('abort', onCancel, { once: true });
   const mayHaveActed = options.retry === 'once' && (init.method ?? 'GET') !== 'GET';
   try {
-    const response = await (options.fetch ?? fetch)(url, { ...init, redirect: init.redirect ?? 'follow', signal: controller.signal });
+    const response = await (options.fetch ?? nodeHttpFetch)(url, { ...init, redirect: init.redirect ?? 'follow', signal: controller.signal });
     const ok = response.status >= 200 && response.status < 300;
     const limit = ok ? options.maxBytes : Math.min(options.maxBytes, errorBodyBytes);
     const { body, size } = await readBoundedBody(response, limit, ok && options.target ? options.target : { kind: 'memory' });

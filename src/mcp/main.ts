@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
+import { bundledAssets } from '../bundle-assets.js';
 import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { createLogger } from '../log.js';
@@ -21,6 +22,8 @@ export interface RunMcpServerOptions {
   /** Options of `agent-mailbox mcp`, declared in the operations table (src/operations/mcp.ts). */
   verbose?: boolean;
   toolDeadlineMs?: number;
+  /** The entry file that started this process, for watch jobs; default: the tsc build's. */
+  cliPath?: string;
   stdin?: Readable;
   stdout?: Writable;
   stderr?: Writable;
@@ -52,7 +55,7 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
     install: {
       nodePath: process.execPath,
       // The built entry, as the CLI passes it (src/cli/main.ts): watch jobs run it with no PATH.
-      cliPath: fileURLToPath(new URL('../bin.js', import.meta.url)),
+      cliPath: options.cliPath ?? fileURLToPath(new URL('../bin.js', import.meta.url)),
     },
     workingDir: process.cwd(),
     version: await packageVersion(),
@@ -85,6 +88,8 @@ let cachedVersion: string | undefined;
 
 async function packageVersion(): Promise<string> {
   if (cachedVersion) return cachedVersion;
+  // A bundle has no package.json beside it (the skill's script): the build wrote the version in.
+  if (bundledAssets) return (cachedVersion = bundledAssets.version);
   const raw = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
   cachedVersion = z.object({ version: z.string() }).parse(JSON.parse(raw)).version;
   return cachedVersion;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { resolveConfig } from '../config.js';
 import { MailboxError } from '../errors.js';
-import { runWatchDaemon, wake, watchMarker, type WakeResult } from '../watch/index.js';
+// The watch code (node-cron, crontab) loads only when a watch command runs, not on every CLI start.
+import type { WakeResult } from '../watch/index.js';
 import { defineOperation, type OperationContext } from './define-operation.js';
 import { credentialsDirInput, wakeCommandInput, watchConfigInputs } from './watch-target.js';
 
@@ -14,6 +15,7 @@ const agentOutput = (ctx: OperationContext): { write(text: string): unknown } =>
 
 async function wakeOnce(input: { credentials_dir?: string | undefined; wake_command?: string | undefined }, ctx: OperationContext): Promise<WakeResult & { at: string }> {
   const config = resolveConfig(watchConfigInputs(ctx, input));
+  const { wake } = await import('../watch/index.js');
   const result = await wake({
     credentialsDir: config.credentialsDir,
     account: ctx.accounts.open(config.credentialsDir),
@@ -65,6 +67,7 @@ export const watchRunOperation = defineOperation({
     const dir = resolveConfig(watchConfigInputs(ctx, input)).credentialsDir;
     const streams = ctx.streams;
     if (!streams) throw new MailboxError({ code: 'internal', message: 'watch run needs the process streams.', hint: 'Run it from the CLI.' });
+    const { runWatchDaemon, watchMarker } = await import('../watch/index.js');
     const outcome = await runWatchDaemon({
       name: watchMarker(dir),
       signal: ctx.signal,

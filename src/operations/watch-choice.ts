@@ -3,7 +3,6 @@ import { resolveConfig } from '../config.js';
 import { toMailboxError } from '../errors.js';
 import type { WatchMode } from '../auth/account-registry.js';
 import type { OperationContext } from './define-operation.js';
-import { installWatch, removeWatchHint, watchStatus } from '../watch/index.js';
 
 /** What register reports about the daily job, whatever the watch choice. */
 export const watchReportSchema = z.object({
@@ -29,6 +28,8 @@ export async function applyWatchChoice(
 ): Promise<WatchReport> {
   const env = ctx.configInputs.env ?? {};
   try {
+    // Loaded here so that register's start does not pay for the watch code (node-cron, crontab).
+    const { installWatch, removeWatchHint, watchStatus } = await import('../watch/index.js');
     const config = resolveConfig({ ...ctx.configInputs, flags: { ...ctx.configInputs.flags, ...(wakeCommand ? { wakeCommand } : {}) } });
     const common = { credentialsDir, env, nodePath: ctx.install.nodePath, cliPath: ctx.install.cliPath, crontabBin: config.crontab };
     if (mode === 'scheduled') {

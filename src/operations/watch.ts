@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { installWatch, removeWatch, watchStatus } from '../watch/index.js';
 import { defineOperation } from './define-operation.js';
 import { credentialsDirInput, wakeCommandInput, watchTarget } from './watch-target.js';
 
 /** `watch status|install|remove`: the daily crontab job of one inbox. */
+
+/** The watch code loads only when a watch command runs, not on every CLI start. */
+const loadWatch = () => import('../watch/index.js');
 
 const watchStatusOutput = z.looseObject({
   credentialsDir: z.string(),
@@ -29,6 +31,7 @@ export const watchStatusOperation = defineOperation({
   annotations: readOnly,
   cli: { path: ['watch', 'status'] },
   async run(input, ctx) {
+    const { watchStatus } = await loadWatch();
     return { ...(await watchStatus(watchTarget(ctx, input))) };
   },
 });
@@ -44,6 +47,7 @@ export const watchInstallOperation = defineOperation({
   doors: ['cli'],
   cli: { path: ['watch', 'install'] },
   async run(input, ctx) {
+    const { installWatch } = await loadWatch();
     return { ...(await installWatch(watchTarget(ctx, input))) };
   },
 });
@@ -58,6 +62,7 @@ export const watchRemoveOperation = defineOperation({
   doors: ['cli'],
   cli: { path: ['watch', 'remove'] },
   async run(input, ctx) {
+    const { removeWatch } = await loadWatch();
     return { ...(await removeWatch(watchTarget(ctx, input))) };
   },
 });

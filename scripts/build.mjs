@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// The build after `tsc`: bundles src/bin.ts with esbuild, carrying the package files it reads
+// (presets, help topics, version) and the CLI's help pages rendered by the real program.
+//
+//   node scripts/build.mjs            dist/bin.js (+ dist/chunks/): the package's CLI and MCP server
+//   node scripts/build.mjs --skill    also skill/scripts/agent-mailbox.mjs, one self-contained file
+//   node scripts/build.mjs --check    exit 1 when the committed skill script differs from a fresh build
+//
+// Why esbuild: one file per command path instead of ~400 modules resolved at every start (see the
+// README's cold-start figures). The output is deterministic: sorted inputs, no timestamps.
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const skillScript = join(root, 'skill', 'scripts', 'agent-mailbox.mjs');
+const assetsModule = join(root, 'src', 'bundle-assets.ts');
+
+async function packageFiles() {
+  const files = {};
+  for (const [dir, ext] of [['presets', '.json'], ['skill/references', '.md']]) {
+    for (const name of (await readdir(join(root, dir))).filter((n) => n.endsWith(ext)).sort()) {
+      files[`${dir}/${name}`] = await readFile(join(root, dir, name), 'utf8');
+    }
+  }
+  return files;
+}
+
+/** Runs the tsc-built CLI in this process for every help invocation the table implies. */
+async function renderPages() {
+  const { runCli } = await import(join(root, 'dist/cli/main.js'));
+  const { operationsFor, cliPathOf } = await import(join(root, 'dist/operations/index.js'));
+  const { helpTopics } = await import(join(root, 'dist/help/index.js'));
+  const invocations = [[], ['--help'], ['-h'], ['help'], ...helpTopics.map((t) => ['help', t])];
+  const seen = new Set();
+  for (const op of operationsFor('cli')) {
+    const path = cliPathOf(op);
+    for (let depth = 1; depth <= path.length; depth++) {
+      const words = path.slice(0, depth);
+      if (seen.has(words.join(' '))) continue;
+      seen.add(words.join(' '));
+      invocations.push([...words, '--help'], [...words, '-h']);
+    }
+  }
+  // Pages are what a non-terminal sees (the only case bin.ts uses them): commander wraps and colours
+  // --help by process.stdout and these variables, so a build run in a terminal renders the same.
+  for (const stream of [process.stdout, process.stderr]) Object.defineProperty(stream, 'isTTY', { value: false, configurable: true });
+  for (const name of ['FORCE_COLOR', 'CLICOLOR_FORCE', 'NO_COLOR', 'COLUMNS']) delete process.env[name];
+  const pages = {};
+  for (const argv of invocations) {
+    let stdout = '';
+    let stderr = '';
+    const streams = { stdout: { write: (s) => (stdout += s) }, stderr: { write: (s) => (stderr += s) } };
+    const exitCode = await runCli({ env: {}, argv, streams });
+    const widthDependent = argv.includes('--help') || argv.includes('-h') || argv.length === 0;
+    pages[argv.join('\0')] = { stdout, stderr, exitCode, widthDependent };
+  }
+  return pages;
+}
+
+async function assetsPlugin() {
+  const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+  const assets = { version: pkg.version, files: await packageFiles(), pages: await renderPages() };
+  return {
+    name: 'bundled-assets',
+    setup(b) {
+      b.onLoad({ filter: /bundle-assets\.ts$/ }, (args) =>
+        args.path === assetsModule ? { contents: `export const bundledAssets = ${JSON.stringify(assets)};`, loader: 'js' } : undefined,
+      );
+    },
+  };
+}
+
+/**
+ * zod's namespace re-exports every locale (~40 languages, the largest part of zod in a bundle);
+ * messages here are English only, so the bundle keeps `en` and drops the rest from every start.
+ */
+const englishOnlyZod = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
+  },
+};
+
+const shared = (plugin) => ({
+  entryPoints: [join(root, 'src', 'bin.ts')],
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // CommonJS dependencies (nodemailer, smtp-server) call require() for node built-ins.
+  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __amCreateRequire } from 'node:module';\nconst require = __amCreateRequire(import.meta.url);" },
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [plugin, englishOnlyZod],
+});
+
+const args = new Set(process.argv.slice(2));
+const plugin = await assetsPlugin();
+if (args.has('--check')) {
+  const result = await build({ ...shared(plugin), outfile: skillScript, write: false });
+  const fresh = result.outputFiles[0].text;
+  const committed = await readFile(skillScript, 'utf8').catch(() => '');
+  if (fresh !== committed) {
+    process.stderr.write('skill/scripts/agent-mailbox.mjs is out of date with the sources: run `npm run build:skill` and commit it.\n');
+    process.exit(1);
+  }
+  process.exit(0);
+}
+// Chunk names carry content hashes: old ones would pile up (and ship) without this.
+await rm(join(root, 'dist', 'chunks'), { recursive: true, force: true });
+await build({ ...shared(plugin), outdir: join(root, 'dist'), splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+if (args.has('--skill')) {
+  await build({ ...shared(plugin), outfile: skillScript });
+}

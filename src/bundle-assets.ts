@@ -1,0 +1,24 @@
+/**
+ * What a bundled build carries inside itself, so that a single file (the skill's script) runs with
+ * no package folder around it. In the tsc build this is undefined and files are read from the
+ * package; scripts/build.mjs replaces this module's body when it bundles.
+ */
+
+/** One pre-rendered answer of the CLI, captured at build time from the real program. */
+export interface PrerenderedPage {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  /** commander wraps --help to a terminal's width: only reusable when stdout is not a terminal. */
+  widthDependent: boolean;
+}
+
+export interface BundledAssets {
+  version: string;
+  /** Package files by path relative to the package root, e.g. "presets/list_inbox.json". */
+  files: Readonly<Record<string, string>>;
+  /** CLI answers by their argv joined with NUL: `help`, `help <topic>`, every `--help`. */
+  pages: Readonly<Record<string, PrerenderedPage>>;
+}
+
+export const bundledAssets: BundledAssets | undefined = undefined;

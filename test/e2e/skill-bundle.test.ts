@@ -1,0 +1,55 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { builtCli } from '../helpers/run-cli.js';
+
+/**
+ * The committed single-file script must be what the sources build today, and the help pages the
+ * bundles answer from (rendered at build time) must be what the full program prints.
+ */
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs the tsc build's CLI (commander, zod, the whole table) in a plain child process. */
+async function fullProgram(argv: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  const script = `const { runCli } = await import(${JSON.stringify(`${root}dist/cli/main.js`)}); process.exitCode = await runCli({ env: {}, argv: ${JSON.stringify(argv)} });`;
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH } });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
+}
+
+async function bundled(file: string, argv: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [file, ...argv], { env: { PATH: process.env.PATH } });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
+}
+
+describe('bundled builds', () => {
+  it('skill/scripts/agent-mailbox.mjs is up to date with the sources (npm run build:skill rewrites it)', async () => {
+    const check = await run(process.execPath, [`${root}scripts/build.mjs`, '--check'], { cwd: root }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(check.stderr).toBe('');
+    expect(check.code).toBe(0);
+  }, 120_000);
+
+  const invocations = [['help'], ['help', 'presets'], ['help', 'tools'], ['--help'], ['jmap_request', '--help'], ['watch', 'status', '--help'], []];
+  for (const argv of invocations) {
+    it(`answers \`${argv.join(' ') || '(no arguments)'}\` from its pre-rendered page exactly as the full program does`, async () => {
+      const expected = await fullProgram(argv);
+      expect(await bundled(builtCli, argv)).toEqual(expected);
+      expect(await bundled(`${root}skill/scripts/agent-mailbox.mjs`, argv)).toEqual(expected);
+    });
+  }
+});
