@@ -1,3 +1,4 @@
+import { prepareHtmlToText } from './html-to-text.js';
 import { captureVariables } from './capture-variables.js';
 import { inferUsing } from './infer-using.js';
 import type { JmapClient } from './jmap-client.js';
@@ -47,6 +48,7 @@ export async function runPresetSteps(steps: readonly PresetStep[], vars: Record<
       continue;
     }
     const response = await options.client.call(request, { signal: options.signal });
+    await prepareHtmlToText(response);
     const summary = summarizeResponse(request, response);
     const run: StepRun = { id: step.id, request, response, summary: summary.summaryLine };
     outcome.done.push(run);

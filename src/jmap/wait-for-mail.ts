@@ -1,3 +1,4 @@
+import { prepareHtmlToText } from './html-to-text.js';
 import { z } from 'zod';
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError, type NextStep } from '../errors.js';
@@ -131,6 +132,7 @@ async function runStep(preset: Preset, id: string, vars: Record<string, unknown>
   const { value: methodCalls } = substituteVariables(step.methodCalls, vars);
   const request = { using: inferUsing(methodCalls, ctx.session.capabilities, step.using), methodCalls };
   const response = await ctx.client.call(request, { signal: ctx.signal });
+  await prepareHtmlToText(response);
   const summary = summarizeResponse(request, response);
   if (!summary.ok) {
     const failure = summary.failures[0];

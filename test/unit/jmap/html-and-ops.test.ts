@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { htmlToText } from '../../../src/jmap/html-to-text.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { htmlToText, prepareHtmlToText } from '../../../src/jmap/html-to-text.js';
 import { resolveSessionUrl } from '../../../src/jmap/jmap-session.js';
 import { expandTemplate } from '../../../src/jmap/jmap-client.js';
 import { parseOps } from '../../../src/jmap/parse-ops.js';
@@ -36,6 +36,8 @@ describe('session URLs', () => {
 });
 
 describe('htmlToText', () => {
+  beforeAll(() => prepareHtmlToText('text/html'));
+
   it('renders paragraphs, line breaks, links and entities as text, without scripts or styles', () => {
     const html = '<html><head><style>p{}</style></head><body><p>Hello&nbsp;<b>Bob</b> &amp; co</p><script>x()</script><p>See <a href="https://e.test">this</a><br>bye &#128075;</p></body></html>';
     const text = htmlToText(html);
