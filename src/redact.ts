@@ -16,16 +16,37 @@ const secretRun = /[A-Za-z0-9_.+/-]{12,}/g;
 /** A shared stretch this long identifies a secret; shorter ones occur by chance in ids. */
 const fragmentLength = 12;
 
-const knownSecrets = new Set<string>();
-const knownFragments = new Set<string>();
+const knownSecrets = new Map<string, { isToken: boolean }>();
+/** Fragment → how many known secrets contain it (secrets can share a JWT header). */
+const knownFragments = new Map<string, number>();
+// Capability tokens rotate every 2 minutes: a long-running MCP server would otherwise index ever
+// more of them. Tokens (JWTs) beyond the newest few are forgotten (an expired token is worth
+// little, and its JWT shape is still masked); apiKeys are kept for the life of the process.
+const maxKnownTokens = 32;
+
+function fragmentsOf(secret: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + fragmentLength <= secret.length; i += 1) out.push(secret.slice(i, i + fragmentLength));
+  return out;
+}
 
 /** Makes a secret known to every later redaction in this process (apiKeys, session, capability, challenge tokens). */
 export function rememberSecret(secret: string | undefined): void {
-  if (!secret || secret.length < fragmentLength || knownSecrets.has(secret)) return;
-  knownSecrets.add(secret);
-  // Cap the fragment index so a pathological "secret" cannot grow memory without bound.
-  if (knownFragments.size > 200_000) return;
-  for (let i = 0; i + fragmentLength <= secret.length; i += 1) knownFragments.add(secret.slice(i, i + fragmentLength));
+  if (!secret || secret.length < fragmentLength || secret.length > 16_384 || knownSecrets.has(secret)) return;
+  const isToken = /^eyJ[^.]*\.[^.]*\./.test(secret);
+  knownSecrets.set(secret, { isToken });
+  for (const fragment of fragmentsOf(secret)) knownFragments.set(fragment, (knownFragments.get(fragment) ?? 0) + 1);
+  const tokens = [...knownSecrets].filter(([, info]) => info.isToken);
+  for (const [oldest] of tokens.slice(0, Math.max(0, tokens.length - maxKnownTokens))) forgetSecret(oldest);
+}
+
+function forgetSecret(secret: string): void {
+  knownSecrets.delete(secret);
+  for (const fragment of fragmentsOf(secret)) {
+    const count = (knownFragments.get(fragment) ?? 1) - 1;
+    if (count <= 0) knownFragments.delete(fragment);
+    else knownFragments.set(fragment, count);
+  }
 }
 
 /** Masks an apiKey for display: enough to recognise it, never enough to use it. */

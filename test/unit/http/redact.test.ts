@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { redactDeep, redactSecrets, rememberSecret } from '../../../src/redact.js';
 
@@ -35,5 +36,19 @@ describe('redactSecrets', () => {
     const out = redactDeep({ detail: [`echo ${token}`], n: 1 });
     expect(out.n).toBe(1);
     expect(out.detail[0]).toMatch(/^echo <(jwt|secret) redacted>$/);
+  });
+
+  it('after a week of capability rotations still masks the apiKey and a piece of the newest token', () => {
+    const apiKey = 'amk_rotation_check_5f3a9c2e1b0d';
+    rememberSecret(apiKey);
+    let newestSignature = '';
+    // 5040 rotations: one capability every 2 minutes for a week, in a long-running MCP server.
+    for (let i = 0; i < 5040; i += 1) {
+      newestSignature = createHash('sha256').update(`rotation ${i}`).digest('base64url');
+      rememberSecret(`eyJhbGciOiJFZERTQSJ9.eyJuIjo${i}fQ.${newestSignature}`);
+    }
+    const out = redactSecrets(`key ${apiKey.slice(4, 20)} and ${newestSignature}`);
+    expect(out).not.toContain(apiKey.slice(4, 20));
+    expect(out).not.toContain(newestSignature);
   });
 });
