@@ -41,9 +41,11 @@ export interface ObservableAccountRegistry extends AccountRegistry {
 export function createAccountRegistry(options: AccountRegistryOptions): ObservableAccountRegistry {
   const accounts = new Map<string, ObservableAccount>();
   const closing = new AbortController();
+  // The registry's inputs never change, so the default directory is resolved once, not per call.
+  let defaultDir: string | undefined;
   return {
     open(credentialsDir) {
-      const dir = resolve(credentialsDir ?? configFrom(options.configInputs).credentialsDir);
+      const dir = resolve(credentialsDir ?? (defaultDir ??= resolveConfig(options.configInputs).credentialsDir));
       let account = accounts.get(dir);
       if (!account) {
         account = createAccount(dir, options, closing.signal);
@@ -57,21 +59,21 @@ export function createAccountRegistry(options: AccountRegistryOptions): Observab
   };
 }
 
-// resolveConfig reports a bad setting as MailboxError invalid_input itself.
-function configFrom(inputs: ConfigInputs): Config {
-  return resolveConfig(inputs);
-}
-
 function createAccount(dir: string, options: AccountRegistryOptions, closeSignal: AbortSignal): ObservableAccount {
   const store = new CredentialStore(dir, (message) => options.log.warn(message));
   const stats: AccountStats = { powSolves: 0, sessionRenewals: 0, capabilityMints: 0, backgroundRenewals: 0 };
+  let resolved: { stored: StoredCredentials | undefined; config: Config } | undefined;
   const config = async (): Promise<Config> => {
     const stored = await store.readCredentials();
-    return configFrom({
+    // Unchanged credentials come back as the same object (CredentialStore), so neither do their settings.
+    if (resolved && resolved.stored === stored) return resolved.config;
+    const config = resolveConfig({
       ...options.configInputs,
       flags: { ...options.configInputs.flags, credentialsDir: dir },
       ...(stored ? { credentials: stored } : {}),
     });
+    resolved = { stored, config };
+    return config;
   };
   const ctx: AccountContext = {
     dir,

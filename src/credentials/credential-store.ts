@@ -58,6 +58,8 @@ export class CredentialStore {
   }
 
   /** credentials.json, or undefined when there is none yet; a corrupt file is an error, never ignored. */
+  private lastCredentials: { text: string; value: StoredCredentials } | undefined;
+
   async readCredentials(): Promise<StoredCredentials | undefined> {
     // Every command reads credentials first, so this is where an interrupted write is finished.
     this.recovery ??= recoverInterruptedWrites(this.dir, this.notice).catch((error: unknown) => {
@@ -65,7 +67,13 @@ export class CredentialStore {
       throw error;
     });
     await this.recovery;
-    const credentials = await this.readJson(this.path('credentials'), storedCredentialsSchema);
+    const path = this.path('credentials');
+    const text = await readPrivateFile(path);
+    // The MCP server reads credentials on every call: an unchanged file (readPrivateFile hands back
+    // the same text) gives back the same frozen object, so nothing is parsed or resolved again.
+    if (text !== undefined && this.lastCredentials?.text === text) return this.lastCredentials.value;
+    const credentials = text === undefined ? undefined : Object.freeze(this.parseJson(path, text, storedCredentialsSchema));
+    if (credentials && text !== undefined) this.lastCredentials = { text, value: credentials };
     if (credentials) {
       rememberSecret(credentials.apiKey);
       this.inboxId = credentials.inboxId;
