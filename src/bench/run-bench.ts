@@ -1,62 +1,33 @@
 import { parseArgs } from 'node:util';
 import type { BenchSection } from './bench-section.js';
 import { coldStartBenchSection } from './cold-start-bench.js';
+import { runMcpOverheadBench } from './mcp-overhead-bench.js';
 import { powBenchSection } from './pow-bench.js';
 import { tokenCostBenchSection } from './token-cost-bench.js';
 
 /**
  * `npm run bench`: runs each section in turn and prints its report on stdout.
  * Usage: node dist/bench/run-bench.js [--seconds N] [--only <title word>]
- *
- * Sections other helpers own are loaded only if their module is in this build, so the runner
- * never fails to compile or start because one of them is missing or unfinished.
  */
-interface OptionalSection {
-  path: string;
-  /** Adapts whatever the module exports to a section, or undefined when it exports nothing usable. */
-  adapt(module: Record<string, unknown>): BenchSection | undefined;
-}
 
-const optionalSections: OptionalSection[] = [
-  {
-    // Issue 4: the MCP server's overhead per jmap_request over a raw JMAP round trip.
-    path: './mcp-overhead-bench.js',
-    adapt(module) {
-      const run = module['runMcpOverheadBench'];
-      if (typeof run !== 'function') return undefined;
-      return {
-        title: 'MCP server overhead per jmap_request',
-        run: async () => {
-          const result = (await run({ log: (line: string) => process.stderr.write(`${line}\n`) })) as { title?: string; lines?: string[] };
-          return [result.title, ...(result.lines ?? [])].filter(Boolean).join('\n');
-        },
-      };
-    },
+// Issue 4's figure: what one jmap_request through the spawned stdio server costs on top of a raw
+// JMAP round trip to the same sandbox.
+const mcpOverheadSection: BenchSection = {
+  title: 'MCP server overhead per jmap_request',
+  run: async () => {
+    const result = await runMcpOverheadBench({ log: (line: string) => process.stderr.write(`${line}\n`) });
+    return [result.title, ...result.lines].join('\n');
   },
-];
+};
 
-async function loadSections(): Promise<BenchSection[]> {
-  const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection, coldStartBenchSection];
-  for (const optional of optionalSections) {
-    let module: Record<string, unknown>;
-    try {
-      module = (await import(new URL(optional.path, import.meta.url).href)) as Record<string, unknown>;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') continue;
-      throw error;
-    }
-    const section = optional.adapt(module);
-    if (section) sections.push(section);
-  }
-  return sections;
-}
+const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection, coldStartBenchSection, mcpOverheadSection];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, only: { type: 'string' } } });
   const seconds = Number(values.seconds);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`--seconds must be a positive number, got ${values.seconds}`);
-  const sections = (await loadSections()).filter((s) => !values.only || s.title.toLowerCase().includes(values.only.toLowerCase()));
-  for (const section of sections) {
+  const chosen = sections.filter((s) => !values.only || s.title.toLowerCase().includes(values.only.toLowerCase()));
+  for (const section of chosen) {
     process.stdout.write(`\n== ${section.title} ==\n`);
     try {
       process.stdout.write(`${await section.run({ seconds })}\n`);
