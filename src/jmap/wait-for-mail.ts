@@ -85,6 +85,8 @@ export async function waitForMail(plan: JmapRequestPlan, vars: Record<string, un
         else others += 1;
       }
       if (matched.length > 0 || now() >= endsAt) break;
+      // Past the first look, any delivery is seen; said once, for --verbose and for tests that deliver then.
+      if (checks === 1) ctx.log.debug(`wait_for_mail: looked once; now waiting by ${source.mode}`);
       await source.wait(endsAt);
     }
     const waitedMs = now() - startedAt;

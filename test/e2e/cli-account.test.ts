@@ -7,7 +7,7 @@ import { startTestSandbox } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
 // Issue 3 "Done when": the built CLI as a subprocess against the sandbox.
-const sandbox = await startTestSandbox({ difficulty: 3, sessionTtlSeconds: 4, capabilityTtlSeconds: 2 });
+const sandbox = await startTestSandbox({ difficulty: 2, sessionTtlSeconds: 4, capabilityTtlSeconds: 2 });
 const env = {
   AGENT_MAILBOX_AUTH_URL: sandbox.authUrl,
   AGENT_MAILBOX_API_URL: sandbox.apiUrl,

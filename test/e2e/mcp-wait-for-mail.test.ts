@@ -35,15 +35,21 @@ describe('wait_for_mail through the MCP server', () => {
     return performance.now();
   }
 
+  /** Resolves once the server logs (debug) that the wait begun after `offset` in its stderr is past its first look. */
+  function lookedOnce(offset: number): Promise<true> {
+    return pollUntil(() => (server!.stderr().slice(offset).includes('wait_for_mail: looked once') ? true : undefined), 10_000, 'the server to be waiting');
+  }
+
   it('reports progress while waiting and answers within 1.5 s of a delivery, fenced like list_new', async () => {
     const progress: string[] = [];
+    const offset = server!.stderr().length;
     const call = server!.client
       .callTool({ name: 'jmap_request', arguments: { ops_file: 'wait_for_mail', vars: { TIMEOUT_SECONDS: 30 } } }, undefined, {
         timeout: 60_000,
         onprogress: (p) => progress.push(p.message ?? ''),
       })
       .then((result) => ({ result, at: performance.now() }));
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await lookedOnce(offset);
     const deliveredAt = await deliver('MCP awaited');
     const { result, at } = await call;
     expect(result.isError, resultText(result)).toBeFalsy();
@@ -70,9 +76,10 @@ describe('wait_for_mail through the MCP server', () => {
 
   it('stops waiting within 1 s of a cancel, and stays usable', async () => {
     const controller = new AbortController();
+    const offset = server!.stderr().length;
     const call = server!.client.callTool({ name: 'jmap_request', arguments: { ops_file: 'wait_for_mail', vars: { TIMEOUT_SECONDS: 30 } } }, undefined, { timeout: 60_000, signal: controller.signal });
     call.catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await lookedOnce(offset);
     const before = server!.stderr().length;
     const cancelledAt = performance.now();
     controller.abort();

@@ -20,6 +20,8 @@ export interface RunCliOptions {
   cwd?: string;
   input?: string;
   timeoutMs?: number;
+  /** Called with all of stderr so far each time more arrives: a test can act once the CLI reports a stage (e.g. with AGENT_MAILBOX_DEBUG). */
+  onStderr?: (chunk: string) => void;
 }
 
 /** Runs `node dist/bin.js …args` as a real subprocess and collects its output. */
@@ -35,7 +37,10 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      options.onStderr?.(stderr);
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code) => {

@@ -64,6 +64,34 @@ function withEventStream(stream: () => Response): typeof fetch {
   return (input, init) => (String(input).includes('/eventsource') ? Promise.resolve(stream()) : fetch(input, init));
 }
 
+/**
+ * A fetch that counts the waiter's looks for new mail (its Email/changes calls, answered), so a
+ * test delivers once the waiter really is past its start state instead of after a guessed sleep.
+ */
+function countLooks(inner: typeof fetch = fetch): { fetch: typeof fetch; looked: (n: number) => Promise<void> } {
+  let looks = 0;
+  const waiting: Array<{ n: number; resolve: () => void }> = [];
+  const counted: typeof fetch = async (input, init) => {
+    const response = await inner(input, init);
+    if (typeof init?.body === 'string' && init.body.includes('"Email/changes"')) {
+      looks += 1;
+      for (const w of waiting.filter((w) => w.n <= looks)) w.resolve();
+    }
+    return response;
+  };
+  return { fetch: counted, looked: (n) => (looks >= n ? Promise.resolve() : new Promise((resolve) => waiting.push({ n, resolve }))) };
+}
+
+/**
+ * A clock for waits whose timeout is not what the test is about: it reads the start time once,
+ * then the wait's end, so the wait looks once and ends without sleeping through its timeout.
+ */
+function endAfterFirstLook(): { now: () => number } {
+  const t0 = Date.now();
+  let calls = 0;
+  return { now: () => (calls++ === 0 ? t0 : t0 + 3600_000) };
+}
+
 type Controller = ReadableStreamDefaultController<Uint8Array>;
 
 function sseResponse(source: { start?: (c: Controller) => void; pull?: (c: Controller) => void }): Response {
@@ -73,8 +101,9 @@ function sseResponse(source: { start?: (c: Controller) => void; pull?: (c: Contr
 describe('wait_for_mail', () => {
   it('returns within 1.5 s of a delivery by push, and does not return it again', async () => {
     const { account, address } = await newInbox();
-    const started = wait(account, { TIMEOUT_SECONDS: 30 });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    const looks = countLooks();
+    const started = wait(account, { TIMEOUT_SECONDS: 30 }, { fetch: looks.fetch });
+    await looks.looked(1);
     const deliveredAt = await deliver(address, 'pushed one');
     const result = await started;
     const latency = performance.now() - deliveredAt;
@@ -85,7 +114,7 @@ describe('wait_for_mail', () => {
     expect(result.untrusted).toContain('response.methodResponses[1][1].list[*].subject');
     expect(latency).toBeLessThan(1500);
 
-    const again = await wait(account, { TIMEOUT_SECONDS: 1 });
+    const again = await wait(account, { TIMEOUT_SECONDS: 1 }, { wake: endAfterFirstLook() });
     expect(listed(again)).toEqual([]);
     expect(again.summary).toMatch(/no new mail in 1 s/);
     // list_new shares the cursor: nothing new there either.
@@ -95,9 +124,10 @@ describe('wait_for_mail', () => {
 
   it('polls when push is refused, still within 1.5 s, and says why', async () => {
     const { account, address } = await newInbox();
-    const refuse = withEventStream(() => new Response('no', { status: 404 }));
-    const started = wait(account, { TIMEOUT_SECONDS: 30 }, { fetch: refuse });
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const looks = countLooks(withEventStream(() => new Response('no', { status: 404 })));
+    const started = wait(account, { TIMEOUT_SECONDS: 30 }, { fetch: looks.fetch });
+    // After the third look the poll interval has grown to its last, longest value.
+    await looks.looked(3);
     const deliveredAt = await deliver(address, 'polled one');
     const result = await started;
     expect(performance.now() - deliveredAt).toBeLessThan(1500);
@@ -122,7 +152,7 @@ describe('wait_for_mail', () => {
 
   it('clamps the wait to the per-call budget and says to call again', async () => {
     const { account } = await newInbox();
-    const result = await wait(account, { TIMEOUT_SECONDS: 600 }, { deadlineMs: 7000 });
+    const result = await wait(account, { TIMEOUT_SECONDS: 600 }, { deadlineMs: 7000, wake: endAfterFirstLook() });
     expect(result.waited).toMatchObject({ seconds: 2, clamped: true });
     expect(result.summary).toMatch(/no new mail in 2 s .*call again to keep waiting/);
   });
@@ -135,8 +165,9 @@ describe('wait_for_mail', () => {
   it('with FROM, returns only matching mail and keeps the other new mail for list_new', async () => {
     const { account, address } = await newInbox();
     await runJmapRequest(account, { ops_file: 'list_new' }, { signal: AbortSignal.timeout(10_000), log: silentLogger });
-    const started = wait(account, { TIMEOUT_SECONDS: 30, FROM: 'dave@' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const looks = countLooks();
+    const started = wait(account, { TIMEOUT_SECONDS: 30, FROM: 'dave@' }, { fetch: looks.fetch });
+    await looks.looked(1);
     await deliver(address, 'from carol', 'Carol <carol@outside.test>');
     await deliver(address, 'from dave', 'Dave <dave@outside.test>');
     const result = await started;
@@ -144,7 +175,7 @@ describe('wait_for_mail', () => {
     expect(result.notes?.join(' ')).toMatch(/1 other new message from others did not match the filter/);
 
     // The next wait does not return dave's mail again …
-    const again = await wait(account, { TIMEOUT_SECONDS: 1 });
+    const again = await wait(account, { TIMEOUT_SECONDS: 1 }, { wake: endAfterFirstLook() });
     expect(listed(again)).toEqual([]);
     // … and list_new still shows carol's.
     const listNew = await runJmapRequest(account, { ops_file: 'list_new' }, { signal: AbortSignal.timeout(10_000), log: silentLogger });
@@ -154,8 +185,9 @@ describe('wait_for_mail', () => {
   it('stops at once when cancelled', async () => {
     const { account } = await newInbox();
     const controller = new AbortController();
-    const started = wait(account, { TIMEOUT_SECONDS: 30 }, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    const looks = countLooks();
+    const started = wait(account, { TIMEOUT_SECONDS: 30 }, { signal: controller.signal, fetch: looks.fetch });
+    await looks.looked(1);
     const t0 = performance.now();
     controller.abort();
     await expect(started).rejects.toMatchObject({ code: 'cancelled' });
@@ -193,9 +225,11 @@ describe('wait_for_mail against a faulty event stream', () => {
     it(`falls back to polling when the stream ${name}, and still sees the delivery`, async () => {
       const { account, address } = await newInbox();
       const heapBefore = process.memoryUsage().heapUsed;
-      const started = wait(account, { TIMEOUT_SECONDS: 30 }, { fetch: withEventStream(stream), wake: { pingSeconds: 1 } });
-      // pingSeconds 1: a silent stream counts as dead after 4 s.
-      await new Promise((resolve) => setTimeout(resolve, name === 'hangs' ? 4500 : 1000));
+      const looks = countLooks(withEventStream(stream));
+      const started = wait(account, { TIMEOUT_SECONDS: 30 }, { fetch: looks.fetch, wake: { pingSeconds: 1 } });
+      // The stream never reports a state change, so a second look means the waiter fell back to
+      // polling (pingSeconds 1: a silent stream counts as dead after 4 s).
+      await looks.looked(2);
       const deliveredAt = await deliver(address, `after a stream that ${name}`);
       const result = await started;
       expect(result.waited?.mode).toBe('polling');

@@ -6,7 +6,7 @@ import {
 } from '../helpers/sandbox.js';
 
 const fake = createFakeBackend();
-const sandbox = await startTestSandbox({ difficulty: 3, createBackend: fake.factory });
+const sandbox = await startTestSandbox({ difficulty: 2, createBackend: fake.factory });
 
 async function expectError(response: Response, status: number, message: RegExp, hint: RegExp): Promise<void> {
   const body = (await response.json()) as { error: { message: string; hint: string; docs_url: string } };
@@ -20,7 +20,7 @@ describe('POST /api/v1/challenge', () => {
     expect(response.status).toBe(200);
     const token = bearerOf(response);
     const claims = decodeJwt(token);
-    expect(claims).toMatchObject({ difficulty: 3, typ: 'challenge' });
+    expect(claims).toMatchObject({ difficulty: 2, typ: 'challenge' });
     expect(String(claims['jti'])).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Number(claims['exp']) - Number(claims['iat'])).toBe(300);
     expect(((await response.json()) as { _next: string[] })._next.length).toBeGreaterThan(0);
@@ -105,7 +105,7 @@ describe('POST /api/v1/session: refused proofs', () => {
   it('refuses an honest digest with too few leading zero bits with 401', async () => {
     const challenge = await requestChallenge(sandbox.authUrl);
     const weak = await findWeakNonce(challenge.jti, challenge.difficulty, sandbox.salt);
-    await expectError(await postSession(sandbox.authUrl, challenge.token, { ...weak, username: 'too-weak' }), 401, /too weak.*requires 3/, /zero bits/);
+    await expectError(await postSession(sandbox.authUrl, challenge.token, { ...weak, username: 'too-weak' }), 401, /too weak.*requires 2/, /zero bits/);
   });
 
   it('refuses a request with no bearer, or with a forged or foreign token, with 401', async () => {
