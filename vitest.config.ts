@@ -1,12 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests spawn real processes and solve real (small) proofs of work on a 2-core machine,
-// so files run in forked workers, two at a time, with generous timeouts.
+// Tests spawn real processes and solve real (small) proofs of work on a 2-core machine, so files
+// run in forked workers with generous timeouts. Three at a time, not two: most test time is spent
+// waiting on child processes, sockets and timers, not on a core (measured on 2 quiet cores:
+// 106 s with two workers, 84 s with three, all green).
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // With CI=true a skipped test fails the run (test/helpers/ci-skip-reporter.ts).
