@@ -96,6 +96,14 @@ export const settings = {
     parse: parseText,
     defaultValue: () => 'crontab',
   },
+  powWorkers: {
+    flag: '--pow-workers',
+    env: 'AGENT_MAILBOX_POW_WORKERS',
+    describe: 'Worker threads for the proof of work (default: one per core); fewer leave cores to other work.',
+    parse: parsePositiveInt,
+    // 0: one per core, decided by the solver (src/pow/solve-pow.ts).
+    defaultValue: (): number => 0,
+  },
   debug: {
     flag: '--verbose',
     env: 'AGENT_MAILBOX_DEBUG',

@@ -89,7 +89,7 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
         timeoutMs: c.timeoutMs,
         log: options.log,
         ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.powWorkers !== undefined ? { powWorkers: options.powWorkers } : {}),
+        ...((options.powWorkers ?? c.powWorkers) > 0 ? { powWorkers: options.powWorkers ?? c.powWorkers } : {}),
       }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };

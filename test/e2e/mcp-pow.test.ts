@@ -9,6 +9,9 @@ import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 // test acts. Each server is closed right after its test, so no background solve outlives it.
 // No sign-up ever completes, so the auth host alone is enough (no mail store).
 const sandbox = await startTestSandbox({ difficulty: 22, createBackend: createFakeBackend().factory });
+// One solver thread: these tests watch progress and cancellation, which do not depend on the
+// thread count, and a second thread at full speed for ~8 s only slows the tests running beside them.
+const powEnv = (dir: string): Record<string, string> => ({ ...sandboxEnv(sandbox, dir), AGENT_MAILBOX_POW_WORKERS: '1' });
 
 /** CPU seconds (user + system) the process has used so far, from /proc (Linux). */
 async function cpuSeconds(pid: number): Promise<number> {
@@ -37,7 +40,7 @@ describe('a proof of work behind register', () => {
 
   it('reports progress at least every 2 s with tried, expected and an ETA, and stops within 1 s of a cancel', async () => {
     const dir = await tempCredentialsDir();
-    server = await connectMcp({ env: sandboxEnv(sandbox, dir) });
+    server = await connectMcp({ env: powEnv(dir) });
     const notices: { at: number; progress: number; total?: number; message?: string }[] = [];
     const controller = new AbortController();
     const call = server.client.callTool({ name: 'register', arguments: { username: 'slow-agent', watch: 'on-demand' } }, undefined, {
@@ -86,7 +89,7 @@ describe('a proof of work behind register', () => {
 
   it('returns an actionable "call again" result when the proof of work outlasts the call budget', async () => {
     const dir = await tempCredentialsDir();
-    server = await connectMcp({ env: sandboxEnv(sandbox, dir), args: ['--tool-deadline-ms', '2000'] });
+    server = await connectMcp({ env: powEnv(dir), args: ['--tool-deadline-ms', '2000'] });
     const started = Date.now();
     const result = await server.client.callTool({ name: 'register', arguments: { username: 'late-agent', watch: 'on-demand' } });
     const took = Date.now() - started;
