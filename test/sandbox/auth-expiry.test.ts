@@ -20,9 +20,10 @@ async function errorOf(response: Response): Promise<{ status: number; message: s
 describe('expired tokens', () => {
   it('refuses an expired challenge even with a correct proof, and says to request a fresh one', async () => {
     const challenge = await requestChallenge(sandbox.authUrl);
-    const proof = await solvePow(challenge.jti, challenge.difficulty, sandbox.salt);
     // An empty body is a 400 while the challenge holds (and does not spend it), a 401 once expired.
+    // Checked before solving: under load the solve alone can outlast the 2 s lifetime.
     expect((await postSession(sandbox.authUrl, challenge.token, '')).status).toBe(400);
+    const proof = await solvePow(challenge.jti, challenge.difficulty, sandbox.salt);
     await pollUntil(async () => ((await postSession(sandbox.authUrl, challenge.token, '')).status === 401 ? true : undefined), 6000, 'challenge expiry');
     const refused = await errorOf(await postSession(sandbox.authUrl, challenge.token, { ...proof, username: 'late-user' }));
     expect(refused).toEqual({ status: 401, message: 'The challenge has expired.', hint: expect.stringMatching(/^Request a fresh challenge with POST \/api\/v1\/challenge, solve it, and retry within 2 seconds/) });
