@@ -2190,6 +2190,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2247,6 +2251,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2323,6 +2331,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2399,6 +2411,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2431,6 +2447,9 @@ Options:
                           AGENT_MAILBOX_INBOX_DOMAIN]
   --timeout-ms <value>    Timeout for each HTTP request, in milliseconds. [env
                           AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>   Worker threads for the proof of work (default: one per
+                          core); fewer leave cores to other work. [env
+                          AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>       The crontab program the daily job is installed with
                           (tests point it at a stand-in or another user). [env
                           AGENT_MAILBOX_CRONTAB]
@@ -2462,6 +2481,9 @@ Options:
                           AGENT_MAILBOX_INBOX_DOMAIN]
   --timeout-ms <value>    Timeout for each HTTP request, in milliseconds. [env
                           AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>   Worker threads for the proof of work (default: one per
+                          core); fewer leave cores to other work. [env
+                          AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>       The crontab program the daily job is installed with
                           (tests point it at a stand-in or another user). [env
                           AGENT_MAILBOX_CRONTAB]
@@ -2538,6 +2560,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2571,6 +2597,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2610,6 +2640,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2649,6 +2683,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2679,6 +2717,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2709,6 +2751,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2748,6 +2794,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2787,6 +2837,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2826,6 +2880,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2865,6 +2923,10 @@ Options:
   --timeout-ms <value>                 Timeout for each HTTP request, in
                                        milliseconds. [env
                                        AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                Worker threads for the proof of work
+                                       (default: one per core); fewer leave
+                                       cores to other work. [env
+                                       AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                    The crontab program the daily job is
                                        installed with (tests point it at a
                                        stand-in or another user). [env
@@ -2942,6 +3004,7 @@ Options:
   --scrypt-salt <value>                  Proof-of-work salt text (its UTF-8 bytes are the salt). [env AGENT_MAILBOX_SCRYPT_SALT]
   --inbox-domain <value>                 Default inbox domain, used for $INBOX only when the server does not tell (spec \xA71.4). [env AGENT_MAILBOX_INBOX_DOMAIN]
   --timeout-ms <value>                   Timeout for each HTTP request, in milliseconds. [env AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                  Worker threads for the proof of work (default: one per core); fewer leave cores to other work. [env AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                      The crontab program the daily job is installed with (tests point it at a stand-in or another user). [env AGENT_MAILBOX_CRONTAB]
   --verbose                              Log debug details to stderr (secrets stay redacted). [env AGENT_MAILBOX_DEBUG]
   --json                                 Print JSON even where the command prints text by default.
@@ -2958,6 +3021,7 @@ Options:
   --scrypt-salt <value>                  Proof-of-work salt text (its UTF-8 bytes are the salt). [env AGENT_MAILBOX_SCRYPT_SALT]
   --inbox-domain <value>                 Default inbox domain, used for $INBOX only when the server does not tell (spec \xA71.4). [env AGENT_MAILBOX_INBOX_DOMAIN]
   --timeout-ms <value>                   Timeout for each HTTP request, in milliseconds. [env AGENT_MAILBOX_TIMEOUT_MS]
+  --pow-workers <value>                  Worker threads for the proof of work (default: one per core); fewer leave cores to other work. [env AGENT_MAILBOX_POW_WORKERS]
   --crontab <value>                      The crontab program the daily job is installed with (tests point it at a stand-in or another user). [env AGENT_MAILBOX_CRONTAB]
   --verbose                              Log debug details to stderr (secrets stay redacted). [env AGENT_MAILBOX_DEBUG]
   --json                                 Print JSON even where the command prints text by default.
@@ -3306,7 +3370,7 @@ Expecting one of '${allowedValues.join("', '")}'`);return this._lifeCycleHooks[e
 `),this.outputHelp({error:!0}));let config2=errorOptions||{},exitCode=config2.exitCode||1,code=config2.code||"commander.error";this._exit(exitCode,code,message2)}_parseOptionsEnv(){this.options.forEach(option2=>{if(option2.envVar&&option2.envVar in process5.env){let optionKey=option2.attributeName();(this.getOptionValue(optionKey)===void 0||["default","config","env"].includes(this.getOptionValueSource(optionKey)))&&(option2.required||option2.optional?this.emit(`optionEnv:${option2.name()}`,process5.env[option2.envVar]):this.emit(`optionEnv:${option2.name()}`))}})}_parseOptionsImplied(){let dualHelper=new DualOptions(this.options),hasCustomOptionValue=optionKey=>this.getOptionValue(optionKey)!==void 0&&!["default","implied"].includes(this.getOptionValueSource(optionKey));this.options.filter(option2=>option2.implied!==void 0&&hasCustomOptionValue(option2.attributeName())&&dualHelper.valueFromOption(this.getOptionValue(option2.attributeName()),option2)).forEach(option2=>{Object.keys(option2.implied).filter(impliedKey=>!hasCustomOptionValue(impliedKey)).forEach(impliedKey=>{this.setOptionValueWithSource(impliedKey,option2.implied[impliedKey],"implied")})})}missingArgument(name2){let message2=`error: missing required argument '${name2}'`;this.error(message2,{code:"commander.missingArgument"})}optionMissingArgument(option2){let message2=`error: option '${option2.flags}' argument missing`;this.error(message2,{code:"commander.optionMissingArgument"})}missingMandatoryOptionValue(option2){let message2=`error: required option '${option2.flags}' not specified`;this.error(message2,{code:"commander.missingMandatoryOptionValue"})}_conflictingOption(option2,conflictingOption){let findBestOptionFromValue=option3=>{let optionKey=option3.attributeName(),optionValue=this.getOptionValue(optionKey),negativeOption=this.options.find(target=>target.negate&&optionKey===target.attributeName()),positiveOption=this.options.find(target=>!target.negate&&optionKey===target.attributeName());return negativeOption&&(negativeOption.presetArg===void 0&&optionValue===!1||negativeOption.presetArg!==void 0&&optionValue===negativeOption.presetArg)?negativeOption:positiveOption||option3},getErrorMessage=option3=>{let bestOption=findBestOptionFromValue(option3),optionKey=bestOption.attributeName();return this.getOptionValueSource(optionKey)==="env"?`environment variable '${bestOption.envVar}'`:`option '${bestOption.flags}'`},message2=`error: ${getErrorMessage(option2)} cannot be used with ${getErrorMessage(conflictingOption)}`;this.error(message2,{code:"commander.conflictingOption"})}unknownOption(flag){if(this._allowUnknownOption)return;let suggestion="";if(flag.startsWith("--")&&this._showSuggestionAfterError){let candidateFlags=[],command=this;do{let moreFlags=command.createHelp().visibleOptions(command).filter(option2=>option2.long).map(option2=>option2.long);candidateFlags=candidateFlags.concat(moreFlags),command=command.parent}while(command&&!command._enablePositionalOptions);suggestion=suggestSimilar(flag,candidateFlags)}let message2=`error: unknown option '${flag}'${suggestion}`;this.error(message2,{code:"commander.unknownOption"})}_excessArguments(receivedArgs){if(this._allowExcessArguments)return;let expected=this.registeredArguments.length,s2=expected===1?"":"s",message2=`error: too many arguments${this.parent?` for '${this.name()}'`:""}. Expected ${expected} argument${s2} but got ${receivedArgs.length}.`;this.error(message2,{code:"commander.excessArguments"})}unknownCommand(){let unknownName=this.args[0],suggestion="";if(this._showSuggestionAfterError){let candidateNames=[];this.createHelp().visibleCommands(this).forEach(command=>{candidateNames.push(command.name()),command.alias()&&candidateNames.push(command.alias())}),suggestion=suggestSimilar(unknownName,candidateNames)}let message2=`error: unknown command '${unknownName}'${suggestion}`;this.error(message2,{code:"commander.unknownCommand"})}version(str2,flags,description){if(str2===void 0)return this._version;this._version=str2,flags=flags||"-V, --version",description=description||"output the version number";let versionOption=this.createOption(flags,description);return this._versionOptionName=versionOption.attributeName(),this._registerOption(versionOption),this.on("option:"+versionOption.name(),()=>{this._outputConfiguration.writeOut(`${str2}
 `),this._exit(0,"commander.version",str2)}),this}description(str2,argsDescription){return str2===void 0&&argsDescription===void 0?this._description:(this._description=str2,argsDescription&&(this._argsDescription=argsDescription),this)}summary(str2){return str2===void 0?this._summary:(this._summary=str2,this)}alias(alias){if(alias===void 0)return this._aliases[0];let command=this;if(this.commands.length!==0&&this.commands[this.commands.length-1]._executableHandler&&(command=this.commands[this.commands.length-1]),alias===command._name)throw new Error("Command alias can't be the same as its name");let matchingCommand=this.parent?._findCommand(alias);if(matchingCommand){let existingCmd=[matchingCommand.name()].concat(matchingCommand.aliases()).join("|");throw new Error(`cannot add alias '${alias}' to command '${this.name()}' as already have command '${existingCmd}'`)}return command._aliases.push(alias),this}aliases(aliases){return aliases===void 0?this._aliases:(aliases.forEach(alias=>this.alias(alias)),this)}usage(str2){if(str2===void 0){if(this._usage)return this._usage;let args2=this.registeredArguments.map(arg=>humanReadableArgName(arg));return[].concat(this.options.length||this._helpOption!==null?"[options]":[],this.commands.length?"[command]":[],this.registeredArguments.length?args2:[]).join(" ")}return this._usage=str2,this}name(str2){return str2===void 0?this._name:(this._name=str2,this)}helpGroup(heading){return heading===void 0?this._helpGroupHeading??"":(this._helpGroupHeading=heading,this)}commandsGroup(heading){return heading===void 0?this._defaultCommandGroup??"":(this._defaultCommandGroup=heading,this)}optionsGroup(heading){return heading===void 0?this._defaultOptionGroup??"":(this._defaultOptionGroup=heading,this)}_initOptionGroup(option2){this._defaultOptionGroup&&!option2.helpGroupHeading&&option2.helpGroup(this._defaultOptionGroup)}_initCommandGroup(cmd){this._defaultCommandGroup&&!cmd.helpGroup()&&cmd.helpGroup(this._defaultCommandGroup)}nameFromFilename(filename){return this._name=path4.basename(filename,path4.extname(filename)),this}executableDir(path5){return path5===void 0?this._executableDir:(this._executableDir=path5,this)}helpInformation(contextOptions){let helper=this.createHelp(),context=this._getOutputContext(contextOptions);helper.prepareContext({error:context.error,helpWidth:context.helpWidth,outputHasColors:context.hasColors});let text=helper.formatHelp(this,helper);return context.hasColors?text:this._outputConfiguration.stripColor(text)}_getOutputContext(contextOptions){contextOptions=contextOptions||{};let error3=!!contextOptions.error,baseWrite,hasColors,helpWidth;return error3?(baseWrite=str2=>this._outputConfiguration.writeErr(str2),hasColors=this._outputConfiguration.getErrHasColors(),helpWidth=this._outputConfiguration.getErrHelpWidth()):(baseWrite=str2=>this._outputConfiguration.writeOut(str2),hasColors=this._outputConfiguration.getOutHasColors(),helpWidth=this._outputConfiguration.getOutHelpWidth()),{error:error3,write:str2=>(hasColors||(str2=this._outputConfiguration.stripColor(str2)),baseWrite(str2)),hasColors,helpWidth}}outputHelp(contextOptions){let deprecatedCallback;typeof contextOptions=="function"&&(deprecatedCallback=contextOptions,contextOptions=void 0);let outputContext=this._getOutputContext(contextOptions),eventContext={error:outputContext.error,write:outputContext.write,command:this};this._getCommandAndAncestors().reverse().forEach(command=>command.emit("beforeAllHelp",eventContext)),this.emit("beforeHelp",eventContext);let helpInformation=this.helpInformation({error:outputContext.error});if(deprecatedCallback&&(helpInformation=deprecatedCallback(helpInformation),typeof helpInformation!="string"&&!Buffer.isBuffer(helpInformation)))throw new Error("outputHelp callback must return a string or a Buffer");outputContext.write(helpInformation),this._getHelpOption()?.long&&this.emit(this._getHelpOption().long),this.emit("afterHelp",eventContext),this._getCommandAndAncestors().forEach(command=>command.emit("afterAllHelp",eventContext))}helpOption(flags,description){return typeof flags=="boolean"?(flags?(this._helpOption===null&&(this._helpOption=void 0),this._defaultOptionGroup&&this._initOptionGroup(this._getHelpOption())):this._helpOption=null,this):(this._helpOption=this.createOption(flags??"-h, --help",description??"display help for command"),(flags||description)&&this._initOptionGroup(this._helpOption),this)}_getHelpOption(){return this._helpOption===void 0&&this.helpOption(void 0,void 0),this._helpOption}addHelpOption(option2){return this._helpOption=option2,this._initOptionGroup(option2),this}help(contextOptions){this.outputHelp(contextOptions);let exitCode=Number(process5.exitCode??0);exitCode===0&&contextOptions&&typeof contextOptions!="function"&&contextOptions.error&&(exitCode=1),this._exit(exitCode,"commander.help","(outputHelp)")}addHelpText(position,text){let allowedValues=["beforeAll","before","after","afterAll"];if(!allowedValues.includes(position))throw new Error(`Unexpected value for position to addHelpText.
 Expecting one of '${allowedValues.join("', '")}'`);let helpEvent=`${position}Help`;return this.on(helpEvent,context=>{let helpStr;typeof text=="function"?helpStr=text({error:context.error,command:context.command}):helpStr=text,helpStr&&context.write(`${helpStr}
-`)}),this}_outputHelpIfRequested(args2){let helpOption=this._getHelpOption();helpOption&&args2.find(arg=>helpOption.is(arg))&&(this.outputHelp(),this._exit(0,"commander.helpDisplayed","(outputHelp)"))}};function incrementNodeInspectorPort(args2){return args2.map(arg=>{if(!arg.startsWith("--inspect"))return arg;let debugOption,debugHost="127.0.0.1",debugPort="9229",match;return(match=arg.match(/^(--inspect(-brk)?)$/))!==null?debugOption=match[1]:(match=arg.match(/^(--inspect(-brk|-port)?)=([^:]+)$/))!==null?(debugOption=match[1],/^\d+$/.test(match[3])?debugPort=match[3]:debugHost=match[3]):(match=arg.match(/^(--inspect(-brk|-port)?)=([^:]+):(\d+)$/))!==null&&(debugOption=match[1],debugHost=match[3],debugPort=match[4]),debugOption&&debugPort!=="0"?`${debugOption}=${debugHost}:${parseInt(debugPort)+1}`:arg})}function useColor(){if(process5.env.NO_COLOR||process5.env.FORCE_COLOR==="0"||process5.env.FORCE_COLOR==="false")return!1;if(process5.env.FORCE_COLOR||process5.env.CLICOLOR_FORCE!==void 0)return!0}exports.Command=Command2;exports.useColor=useColor}});var require_commander=__commonJS({"node_modules/commander/index.js"(exports){var{Argument:Argument2}=require_argument(),{Command:Command2}=require_command(),{CommanderError:CommanderError2,InvalidArgumentError:InvalidArgumentError2}=require_error(),{Help:Help2}=require_help(),{Option:Option2}=require_option();exports.program=new Command2;exports.createCommand=name2=>new Command2(name2);exports.createOption=(flags,description)=>new Option2(flags,description);exports.createArgument=(name2,description)=>new Argument2(name2,description);exports.Command=Command2;exports.Option=Option2;exports.Argument=Argument2;exports.Help=Help2;exports.CommanderError=CommanderError2;exports.InvalidArgumentError=InvalidArgumentError2;exports.InvalidOptionArgumentError=InvalidArgumentError2}});var import_index2,program,createCommand,createArgument,createOption,CommanderError,InvalidArgumentError,InvalidOptionArgumentError,Command,Argument,Option,Help,init_esm8=__esm({"node_modules/commander/esm.mjs"(){import_index2=__toESM(require_commander(),1),{program,createCommand,createArgument,createOption,CommanderError,InvalidArgumentError,InvalidOptionArgumentError,Command,Argument,Option,Help}=import_index2.default}});function interruptSignal(){let controller=new AbortController,onSignal=()=>controller.abort(new MailboxError({code:"cancelled",message:"Interrupted.",hint:"Run the command again when ready."}));return process.once("SIGINT",onSignal),process.once("SIGTERM",onSignal),{signal:controller.signal,dispose(){process.off("SIGINT",onSignal),process.off("SIGTERM",onSignal)}}}var init_interrupt_signal=__esm({"src/cli/interrupt-signal.ts"(){"use strict";init_errors3()}});function describeField(field){let inner=field;for(;inner.def.type==="optional"||inner.def.type==="default";)inner=inner.def.innerType;let type=inner.def.type,kind=type==="string"||type==="boolean"||type==="number"||type==="array"||type==="record"||type==="enum"?type:"other",shape={kind,required:!field.safeParse(void 0).success,describe:field.description??inner.description??""};return kind==="enum"&&(shape.choices=inner.options),shape}var init_zod_fields=__esm({"src/cli/zod-fields.ts"(){"use strict";init_describe_next()}});function addConfigOptions(command){for(let name2 of globalSettingNames){let decl=settings[name2],isBoolean=name2==="debug";command.addOption(new Option(isBoolean?decl.flag:`${decl.flag} <value>`,`${decl.describe} [env ${decl.env}]`))}}function readConfigFlags(opts){let flags={};for(let name2 of globalSettingNames){let key=settings[name2].flag.replace(/^--/,"").replace(/-([a-z])/g,(_m,c2)=>c2.toUpperCase()),value=opts[key];(typeof value=="string"||typeof value=="boolean")&&(flags[name2]=value)}return flags}function parseJsonFlag(flag,text){try{return JSON.parse(text)}catch(error3){throw new MailboxError({code:"usage",message:`${flag} is not valid JSON: ${error3.message}`,hint:`Quote the JSON for your shell, e.g. ${flag} '{"TO": "bob@example.com"}'.`,cause:error3})}}function buildTableCommand(op,onRun){let command=new Command(op.cli?.path?.at(-1)??op.name).description(op.description),flagKeys=new Map,shape={...op.input.shape,...op.cliInput?.shape??{}};for(let[key,field]of Object.entries(shape)){let fieldShape=describeField(field);if(op.cli?.positional===key){command.argument(fieldShape.required?`<${key}>`:`[${key}]`,fieldShape.describe);continue}let flag=op.cli?.flagNames?.[key]??`--${toKebab(key)}`,repeatable=op.cli?.repeatable?.includes(key)??!1,spec=fieldShape.kind==="boolean"?flag:`${flag} <${fieldShape.kind==="array"?"value":toKebab(key)}>`,option2=new Option(spec,fieldShape.describe+(repeatable?" (repeatable)":""));fieldShape.choices&&option2.choices(fieldShape.choices),op.cli?.hidden?.includes(key)&&option2.hideHelp(),repeatable&&option2.argParser(collect),command.addOption(option2),flagKeys.set(option2.attributeName(),key)}return op.cli?.configOptions!==!1&&addConfigOptions(command),"json"in shape||command.option("--json","Print JSON even where the command prints text by default."),command.action(async(...args2)=>{let opts=command.opts(),input2={};op.cli?.positional&&typeof args2[0]=="string"&&(input2[op.cli.positional]=args2[0]);for(let[attribute,key]of flagKeys){let value=opts[attribute];value!==void 0&&(input2[key]=op.cli?.jsonFlags?.includes(key)&&typeof value=="string"?parseJsonFlag(`--${toKebab(key)}`,value):value)}await onRun({operation:op,input:input2,configFlags:readConfigFlags(opts),json:opts.json===!0})}),command}var globalSettingNames,collect,init_program=__esm({"src/cli/program.ts"(){"use strict";init_esm8();init_config();init_errors3();init_zod_fields();globalSettingNames=["authUrl","apiUrl","scryptSalt","inboxDomain","timeoutMs","crontab","debug"],collect=(value,previous)=>[...previous??[],value]}});function createProgressLine(stream){if(!stream.isTTY)return{update(){},done(){}};let shown=!1,last=0;return{update(u){let now=Date.now();if(now-last<200)return;last=now;let width=Math.max(20,(stream.columns??80)-1);stream.write(`\r${u.message.slice(0,width).padEnd(width)}`),shown=!0},done(){shown&&stream.write("\r\x1B[2K")}}}var init_progress_bar=__esm({"src/cli/progress-bar.ts"(){"use strict"}});function renderSuccess2(streams,rendered,options){if(rendered.isPresented&&!options.json)streams.stdout.write(rendered.text.endsWith(`
+`)}),this}_outputHelpIfRequested(args2){let helpOption=this._getHelpOption();helpOption&&args2.find(arg=>helpOption.is(arg))&&(this.outputHelp(),this._exit(0,"commander.helpDisplayed","(outputHelp)"))}};function incrementNodeInspectorPort(args2){return args2.map(arg=>{if(!arg.startsWith("--inspect"))return arg;let debugOption,debugHost="127.0.0.1",debugPort="9229",match;return(match=arg.match(/^(--inspect(-brk)?)$/))!==null?debugOption=match[1]:(match=arg.match(/^(--inspect(-brk|-port)?)=([^:]+)$/))!==null?(debugOption=match[1],/^\d+$/.test(match[3])?debugPort=match[3]:debugHost=match[3]):(match=arg.match(/^(--inspect(-brk|-port)?)=([^:]+):(\d+)$/))!==null&&(debugOption=match[1],debugHost=match[3],debugPort=match[4]),debugOption&&debugPort!=="0"?`${debugOption}=${debugHost}:${parseInt(debugPort)+1}`:arg})}function useColor(){if(process5.env.NO_COLOR||process5.env.FORCE_COLOR==="0"||process5.env.FORCE_COLOR==="false")return!1;if(process5.env.FORCE_COLOR||process5.env.CLICOLOR_FORCE!==void 0)return!0}exports.Command=Command2;exports.useColor=useColor}});var require_commander=__commonJS({"node_modules/commander/index.js"(exports){var{Argument:Argument2}=require_argument(),{Command:Command2}=require_command(),{CommanderError:CommanderError2,InvalidArgumentError:InvalidArgumentError2}=require_error(),{Help:Help2}=require_help(),{Option:Option2}=require_option();exports.program=new Command2;exports.createCommand=name2=>new Command2(name2);exports.createOption=(flags,description)=>new Option2(flags,description);exports.createArgument=(name2,description)=>new Argument2(name2,description);exports.Command=Command2;exports.Option=Option2;exports.Argument=Argument2;exports.Help=Help2;exports.CommanderError=CommanderError2;exports.InvalidArgumentError=InvalidArgumentError2;exports.InvalidOptionArgumentError=InvalidArgumentError2}});var import_index2,program,createCommand,createArgument,createOption,CommanderError,InvalidArgumentError,InvalidOptionArgumentError,Command,Argument,Option,Help,init_esm8=__esm({"node_modules/commander/esm.mjs"(){import_index2=__toESM(require_commander(),1),{program,createCommand,createArgument,createOption,CommanderError,InvalidArgumentError,InvalidOptionArgumentError,Command,Argument,Option,Help}=import_index2.default}});function interruptSignal(){let controller=new AbortController,onSignal=()=>controller.abort(new MailboxError({code:"cancelled",message:"Interrupted.",hint:"Run the command again when ready."}));return process.once("SIGINT",onSignal),process.once("SIGTERM",onSignal),{signal:controller.signal,dispose(){process.off("SIGINT",onSignal),process.off("SIGTERM",onSignal)}}}var init_interrupt_signal=__esm({"src/cli/interrupt-signal.ts"(){"use strict";init_errors3()}});function describeField(field){let inner=field;for(;inner.def.type==="optional"||inner.def.type==="default";)inner=inner.def.innerType;let type=inner.def.type,kind=type==="string"||type==="boolean"||type==="number"||type==="array"||type==="record"||type==="enum"?type:"other",shape={kind,required:!field.safeParse(void 0).success,describe:field.description??inner.description??""};return kind==="enum"&&(shape.choices=inner.options),shape}var init_zod_fields=__esm({"src/cli/zod-fields.ts"(){"use strict";init_describe_next()}});function addConfigOptions(command){for(let name2 of globalSettingNames){let decl=settings[name2],isBoolean=name2==="debug";command.addOption(new Option(isBoolean?decl.flag:`${decl.flag} <value>`,`${decl.describe} [env ${decl.env}]`))}}function readConfigFlags(opts){let flags={};for(let name2 of globalSettingNames){let key=settings[name2].flag.replace(/^--/,"").replace(/-([a-z])/g,(_m,c2)=>c2.toUpperCase()),value=opts[key];(typeof value=="string"||typeof value=="boolean")&&(flags[name2]=value)}return flags}function parseJsonFlag(flag,text){try{return JSON.parse(text)}catch(error3){throw new MailboxError({code:"usage",message:`${flag} is not valid JSON: ${error3.message}`,hint:`Quote the JSON for your shell, e.g. ${flag} '{"TO": "bob@example.com"}'.`,cause:error3})}}function buildTableCommand(op,onRun){let command=new Command(op.cli?.path?.at(-1)??op.name).description(op.description),flagKeys=new Map,shape={...op.input.shape,...op.cliInput?.shape??{}};for(let[key,field]of Object.entries(shape)){let fieldShape=describeField(field);if(op.cli?.positional===key){command.argument(fieldShape.required?`<${key}>`:`[${key}]`,fieldShape.describe);continue}let flag=op.cli?.flagNames?.[key]??`--${toKebab(key)}`,repeatable=op.cli?.repeatable?.includes(key)??!1,spec=fieldShape.kind==="boolean"?flag:`${flag} <${fieldShape.kind==="array"?"value":toKebab(key)}>`,option2=new Option(spec,fieldShape.describe+(repeatable?" (repeatable)":""));fieldShape.choices&&option2.choices(fieldShape.choices),op.cli?.hidden?.includes(key)&&option2.hideHelp(),repeatable&&option2.argParser(collect),command.addOption(option2),flagKeys.set(option2.attributeName(),key)}return op.cli?.configOptions!==!1&&addConfigOptions(command),"json"in shape||command.option("--json","Print JSON even where the command prints text by default."),command.action(async(...args2)=>{let opts=command.opts(),input2={};op.cli?.positional&&typeof args2[0]=="string"&&(input2[op.cli.positional]=args2[0]);for(let[attribute,key]of flagKeys){let value=opts[attribute];value!==void 0&&(input2[key]=op.cli?.jsonFlags?.includes(key)&&typeof value=="string"?parseJsonFlag(`--${toKebab(key)}`,value):value)}await onRun({operation:op,input:input2,configFlags:readConfigFlags(opts),json:opts.json===!0})}),command}var globalSettingNames,collect,init_program=__esm({"src/cli/program.ts"(){"use strict";init_esm8();init_config();init_errors3();init_zod_fields();globalSettingNames=["authUrl","apiUrl","scryptSalt","inboxDomain","timeoutMs","powWorkers","crontab","debug"],collect=(value,previous)=>[...previous??[],value]}});function createProgressLine(stream){if(!stream.isTTY)return{update(){},done(){}};let shown=!1,last=0;return{update(u){let now=Date.now();if(now-last<200)return;last=now;let width=Math.max(20,(stream.columns??80)-1);stream.write(`\r${u.message.slice(0,width).padEnd(width)}`),shown=!0},done(){shown&&stream.write("\r\x1B[2K")}}}var init_progress_bar=__esm({"src/cli/progress-bar.ts"(){"use strict"}});function renderSuccess2(streams,rendered,options){if(rendered.isPresented&&!options.json)streams.stdout.write(rendered.text.endsWith(`
 `)?rendered.text:`${rendered.text}
 `);else{for(let line of rendered.lead)streams.stderr.write(`${line}
 `);streams.stdout.write(`${options.json?JSON.stringify(rendered.structured):JSON.stringify(rendered.structured,null,2)}

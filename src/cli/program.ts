@@ -6,7 +6,7 @@ import type { Operation } from '../operations/define-operation.js';
 import { describeField, toKebab } from './zod-fields.js';
 
 /** Settings that every table command accepts as flags; the others are operation inputs. */
-const globalSettingNames: readonly SettingName[] = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'timeoutMs', 'crontab', 'debug'];
+const globalSettingNames: readonly SettingName[] = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'timeoutMs', 'powWorkers', 'crontab', 'debug'];
 
 /** What a table command's action hands to the runner. */
 export interface ParsedInvocation {
