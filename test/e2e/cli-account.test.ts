@@ -1,6 +1,7 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/operations/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
@@ -20,6 +21,17 @@ const env = {
 async function register(dir: string, username: string, extra: string[] = []) {
   return runCli(['register', '--username', username, '--watch', 'on-demand', '--credentials-dir', dir, ...extra], { env });
 }
+
+// The parallel-processes test needs an inbox whose tokens have expired (session 4 s, capability
+// 2 s). It is registered as the file starts, so the expiry runs out while the other tests run
+// instead of being waited for; run alone, the test waits for what is left of it.
+const expiredParent = await mkdtemp(join(tmpdir(), 'agent-mailbox-test-'));
+afterAll(() => rm(expiredParent, { recursive: true, force: true }));
+const expiredInbox = (async () => {
+  const dir = join(expiredParent, 'credentials');
+  const registered = await register(dir, 'cli-parallel');
+  return { dir, registered, expiresAt: Date.now() + 5_000 };
+})();
 
 describe('agent-mailbox CLI', () => {
   it('offers every command of the operations table, and only those', async () => {
@@ -94,12 +106,11 @@ describe('agent-mailbox CLI', () => {
   });
 
   it('runs ten parallel jmap_request processes on one directory with expired tokens: one proof of work, no corrupt file', async () => {
-    const dir = await tempCredentialsDir();
-    expect((await register(dir, 'cli-parallel')).code).toBe(0);
+    const { dir, registered, expiresAt } = await expiredInbox;
+    expect(registered.code, registered.stderr).toBe(0);
     const apiKey = (JSON.parse(await readFile(join(dir, 'credentials.json'), 'utf8')) as { apiKey: string }).apiKey;
-    // Let both the session (4 s) and the capability (2 s) expire.
-    const expiry = Date.now() + 5_000;
-    while (Date.now() < expiry) await new Promise((r) => setTimeout(r, 250));
+    // Both the session (4 s) and the capability (2 s) must have expired.
+    if (Date.now() < expiresAt) await new Promise((r) => setTimeout(r, expiresAt - Date.now()));
     const loginsBefore = sandbox.stats().logins;
     const runs = await Promise.all(
       Array.from({ length: 10 }, () => runCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env, timeoutMs: 90_000 })),
