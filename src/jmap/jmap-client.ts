@@ -48,6 +48,8 @@ const sessionMaxAgeMs = 24 * 60 * 60 * 1000;
  */
 export class JmapClient {
   private cached: JmapSessionInfo | undefined;
+  // One client serves one jmap_request: its settings cannot change meanwhile, so they are read once.
+  private config: ReturnType<Account['config']> | undefined;
   private isSessionStale = false;
 
   constructor(
@@ -57,7 +59,7 @@ export class JmapClient {
 
   /** The session facts: from memory or state.json when current, else fetched and cached. */
   async session(opts: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<JmapSessionInfo> {
-    const config = await this.account.config();
+    const config = await (this.config ??= this.account.config());
     const sessionUrl = `${config.apiUrl}${jmapSessionPath}`;
     if (!opts.refresh && !this.isSessionStale) {
       const known = this.cached ?? (await readCachedSession(this.account));
