@@ -38,7 +38,7 @@ const using = ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'];
 export async function runMcpOverheadBench(
   options: McpOverheadBenchOptions = {},
 ): Promise<{ title: string; lines: string[]; figures: McpOverheadFigures }> {
-  const iterations = options.iterations ?? 60;
+  const iterations = options.iterations ?? 300;
   const log = options.log ?? (() => undefined);
   const sandbox = await startSandbox({ difficulty: 4 });
   const workDir = await mkdtemp(join(tmpdir(), 'agent-mailbox-bench-'));
