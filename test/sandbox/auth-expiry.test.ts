@@ -17,7 +17,8 @@ async function errorOf(response: Response): Promise<{ status: number; message: s
   return { status: response.status, message: body.error?.message ?? '', hint: body.error?.hint ?? '' };
 }
 
-describe('expired tokens', () => {
+// Each test has its own challenge or inbox, so the three 2 s expiries are waited out side by side.
+describe.concurrent('expired tokens', () => {
   it('refuses an expired challenge even with a correct proof, and says to request a fresh one', async () => {
     const challenge = await requestChallenge(sandbox.authUrl);
     // An empty body is a 400 while the challenge holds (and does not spend it), a 401 once expired.
