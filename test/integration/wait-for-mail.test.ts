@@ -98,8 +98,7 @@ function sseResponse(source: { start?: (c: Controller) => void; pull?: (c: Contr
   return new Response(new ReadableStream(source), { status: 200, headers: { 'content-type': 'text/event-stream' } });
 }
 
-// Each test has its own inbox (newInbox), so the waits run side by side.
-describe.concurrent('wait_for_mail', () => {
+describe('wait_for_mail', () => {
   it('returns within 1.5 s of a delivery by push, and does not return it again', async () => {
     const { account, address } = await newInbox();
     const looks = countLooks();
