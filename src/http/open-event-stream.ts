@@ -1,3 +1,4 @@
+import { nodeHttpFetch } from './node-http-fetch.js';
 import type { FetchFunction } from './send-http.js';
 
 /** One server-sent event (WHATWG HTML §9.2): its type and joined data lines. */
@@ -60,7 +61,8 @@ export async function openEventStream(url: string, options: EventStreamOptions):
   }, options.connectTimeoutMs);
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(url, { method: 'GET', headers: { ...options.headers, accept: 'text/event-stream' }, signal: controller.signal });
+    // The same transport as every other request (send-http.ts): no undici start-up for a wait.
+    response = await (options.fetch ?? nodeHttpFetch)(url, { method: 'GET', headers: { ...options.headers, accept: 'text/event-stream' }, signal: controller.signal });
   } catch (error) {
     close();
     if (options.signal.aborted) throw new EventStreamFailure('cancelled', 'cancelled');
