@@ -1,4 +1,6 @@
 import type { NextStep } from '../errors.js';
+import { describeNext } from '../render/describe-next.js';
+import type { FrontDoor } from '../render/front-door.js';
 import { newUntrustedMarker, untrustedNotice } from './fence-untrusted.js';
 import type { JmapResponse } from './jmap-types.js';
 import { attachmentsOf, listingEntry, messageEntry, type Email } from './present-mail-views.js';
@@ -13,14 +15,13 @@ import { lineOf } from './summarize-response.js';
  * message's content once with a fresh, unguessable marker.
  */
 
-export type Door = 'cli' | 'mcp';
 
 /** Above this (≈ 15k tokens) the text says how to narrow the request; nothing is cut. */
 const largeTextChars = 60_000;
 
 export interface PresentOptions {
   marker?: string;
-  /** How the door words a call of the operations table; defaults to a plain wording per door. */
+  /** How the door words a call of the operations table; defaults to the doors' shared wording (src/render/). */
   describeNext?: (next: NextStep) => string;
 }
 
@@ -29,9 +30,9 @@ export interface Presentation {
   isFailure: boolean;
 }
 
-export function presentJmapResult(result: JmapRequestResult, door: Door, options: PresentOptions = {}): Presentation {
+export function presentJmapResult(result: JmapRequestResult, door: FrontDoor, options: PresentOptions = {}): Presentation {
   const marker = options.marker ?? newUntrustedMarker();
-  const describe = options.describeNext ?? ((next: NextStep) => defaultNextWording(next, door));
+  const describe = options.describeNext ?? ((next: NextStep) => describeNext(next, door));
   const body: string[] = [];
   const next: string[] = [];
   const responses = responsesOf(result);
@@ -116,20 +117,4 @@ function queryTotal(responses: JmapResponse[]): number | undefined {
     for (const [name, args] of response.methodResponses) if (name === 'Email/query' && typeof args.total === 'number') return args.total;
   }
   return undefined;
-}
-
-/** A plain wording per door: the lead replaces it with the doors' own describers at merge. */
-function defaultNextWording(next: NextStep, door: Door): string {
-  const input = Object.fromEntries(Object.entries(next.input ?? {}).filter(([, v]) => v !== undefined));
-  if (door === 'mcp') return Object.keys(input).length > 0 ? `call \`${next.operation}\` with ${JSON.stringify(input)}` : `call \`${next.operation}\``;
-  const parts = ['agent-mailbox', next.operation];
-  for (const [key, value] of Object.entries(input)) {
-    if (key === 'topic') parts.push(String(value));
-    else parts.push(`--${key.replace(/_/g, '-')}`, shellQuote(typeof value === 'string' ? value : JSON.stringify(value)));
-  }
-  return parts.join(' ');
-}
-
-function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./:@=+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,6 +1,5 @@
 import { presentJmapResult as presentJmapText } from '../jmap/present-jmap-result.js';
 import type { JmapRequestResult } from '../jmap/run-jmap-request.js';
-import { describeNext } from '../render/describe-next.js';
 import type { FrontDoor } from '../render/front-door.js';
 import type { Presentation } from '../render/present-result.js';
 
@@ -11,6 +10,6 @@ import type { Presentation } from '../render/present-result.js';
  */
 export function presentJmapResult(result: unknown, door: FrontDoor): Presentation {
   const typed = result as JmapRequestResult;
-  const shown = presentJmapText(typed, door, { describeNext: (next) => describeNext(next, door) });
+  const shown = presentJmapText(typed, door);
   return { text: shown.text, lead: [typed.summary], isError: shown.isFailure };
 }
