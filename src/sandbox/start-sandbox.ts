@@ -35,6 +35,8 @@ export interface SandboxOptions {
   /** Token bucket on POST /api/v1/challenge; `false` turns it off. */
   rateLimit?: RateLimit | false;
   log?: (line: string) => void;
+  /** Clock of token expiry and the challenge rate limit, in milliseconds since the epoch (tests move it). */
+  now?: () => number;
   /** Replaces the backend switch (tests of the auth host alone use a tiny fake store). */
   createBackend?: (ctx: BackendContext) => Promise<MailBackend>;
 }
@@ -115,6 +117,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       rateLimit: options.rateLimit ?? defaultRateLimit,
       createInbox: (address) => backend.createInbox(address),
       log,
+      now: options.now,
     });
     authHost = host;
 

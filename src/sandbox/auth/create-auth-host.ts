@@ -22,6 +22,8 @@ export interface AuthHostOptions {
   rateLimit: RateLimit | false;
   createInbox(address: string): Promise<void>;
   log(line: string): void;
+  /** Clock of token expiry and the rate limit (milliseconds since the epoch). */
+  now?: () => number;
 }
 
 /** The auth host: an HTTP handler plus the capability check the JMAP host relies on. */
@@ -35,7 +37,7 @@ export interface AuthHost {
 /** Builds the proof-of-work auth host of the sandbox (spec §4.3, §7.2). */
 export function createAuthHost(options: AuthHostOptions): AuthHost {
   const ctx: AuthHostContext = {
-    tokens: new TokenService(options.key, options.lifetimes),
+    tokens: new TokenService(options.key, options.lifetimes, options.now),
     accounts: options.accounts,
     lifetimes: options.lifetimes,
     difficulty: options.difficulty,
@@ -45,7 +47,7 @@ export function createAuthHost(options: AuthHostOptions): AuthHost {
     createInbox: options.createInbox,
     log: options.log,
   };
-  const bucket = options.rateLimit === false ? undefined : new TokenBucket(options.rateLimit);
+  const bucket = options.rateLimit === false ? undefined : new TokenBucket(options.rateLimit, options.now);
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!URL.canParse(req.url ?? '/', 'http://sandbox.invalid')) {

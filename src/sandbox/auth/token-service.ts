@@ -62,6 +62,8 @@ export class TokenService {
   constructor(
     private readonly key: SigningKey,
     private readonly lifetimes: TokenLifetimes,
+    /** Milliseconds since the epoch; tests move it to expire tokens without waiting. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** A fresh challenge JWT; the jti is 32 random bytes, so it cannot be guessed or precomputed. */
@@ -101,7 +103,7 @@ export class TokenService {
    * requests with one challenge cannot both pass between the check and the mark.
    */
   spendChallenge(claims: ChallengeClaims): void {
-    const now = Math.floor(Date.now() / 1000);
+    const now = this.nowSeconds();
     for (const [jti, exp] of this.spent) if (exp < now) this.spent.delete(jti);
     if (this.spent.has(claims.jti)) {
       throw new TokenError('reused', 'This challenge was already used; each challenge is good for one session request.');
@@ -109,8 +111,12 @@ export class TokenService {
     this.spent.set(claims.jti, claims.exp);
   }
 
+  private nowSeconds(): number {
+    return Math.floor(this.now() / 1000);
+  }
+
   private async sign(payload: JWTPayload, jti: string, ttlSeconds: number): Promise<string> {
-    const now = Math.floor(Date.now() / 1000);
+    const now = this.nowSeconds();
     return new SignJWT(payload)
       .setProtectedHeader({ alg: signingAlgorithm, typ: 'JWT', kid: this.key.kid })
       .setIssuer(tokenIssuer)
@@ -127,6 +133,7 @@ export class TokenService {
         algorithms: [signingAlgorithm],
         issuer: tokenIssuer,
         requiredClaims: ['exp', 'jti'],
+        currentDate: new Date(this.now()),
       }));
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) {
