@@ -1,21 +1,12 @@
-import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { installWatch, removeWatch, watchStatus } from '../../../src/watch/install-watch.js';
+import { createStandInCrontab } from '../../helpers/test-crontab.js';
 
-// A file-backed crontab(1) with the same interface (-l, - from stdin, "no crontab" on exit 1), so
-// these tests never touch the real user's table; test/e2e/watch-crontab.test.ts uses the real one.
-const fakeCrontab = `#!/bin/sh
-table="$(dirname "$0")/table"
-if [ "$1" = "-l" ]; then
-  if [ -f "$table" ]; then cat "$table"; exit 0; fi
-  echo "no crontab for tester" >&2; exit 1
-fi
-if [ "$1" = "-" ]; then cat > "$table"; exit 0; fi
-exit 2
-`;
-
+// The shared file-backed stand-in for crontab(1) (test/helpers/test-crontab.ts), so these tests
+// never touch the real user's table; test/e2e/watch-crontab.test.ts drives a real one.
 let base: string;
 let crontabBin: string;
 let table: string;
@@ -23,11 +14,9 @@ let dir: string;
 
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'watch-install-'));
-  crontabBin = join(base, 'crontab');
   table = join(base, 'table');
   dir = join(base, 'inbox');
-  await writeFile(crontabBin, fakeCrontab);
-  await chmod(crontabBin, 0o755);
+  crontabBin = (await createStandInCrontab(base)).bin;
 });
 afterEach(async () => {
   await rm(base, { recursive: true, force: true });
