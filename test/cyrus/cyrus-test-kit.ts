@@ -8,7 +8,7 @@ import { jmapCapabilities, scryptParams } from '../../src/wire-constants.js';
  */
 export function cyrusSkipReason(suite: string): string | undefined {
   const reason = cyrusUnavailableReason(process.getuid?.() === 0);
-  // eslint-disable-next-line no-console -- the test run's one line telling how to enable Cyrus
+  // The test run's one line telling how to enable Cyrus.
   if (reason) console.log(`[${suite}] skipped: ${reason}`);
   return reason;
 }
