@@ -41,6 +41,14 @@ export const errorCodes = [
 
 export type ErrorCode = (typeof errorCodes)[number];
 
+/**
+ * Names an input of the table inside a message or hint (`ops_file`, `credentials_dir`): each door
+ * spells it its own way when it renders the text (`--ops-file` in the CLI, `ops_file` over MCP).
+ */
+export function inputRef(key: string): string {
+  return `⟦${key}⟧`;
+}
+
 /** A follow-up operation from the table, with the input the caller should pass. */
 export interface NextStep {
   operation: string;

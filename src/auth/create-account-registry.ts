@@ -3,7 +3,7 @@ import { resolveConfig, type Config, type ConfigInputs } from '../config.js';
 import { CredentialStore } from '../credentials/credential-store.js';
 import { withDirectoryLock, type LockOptions } from '../credentials/directory-lock.js';
 import type { StoredCredentials } from '../credentials/stored-credentials.js';
-import { MailboxError } from '../errors.js';
+import { MailboxError, inputRef } from '../errors.js';
 import type { FetchFunction } from '../http/http-request.js';
 import type { Logger } from '../log.js';
 import type { AccountContext, AccountStats } from './account-context.js';
@@ -101,7 +101,7 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
     throw new MailboxError({
       code: 'credentials_missing',
       message: `No inbox is registered in ${dir} (no credentials.json).`,
-      hint: 'Call register with a username and the operator\'s watch choice first (or pass the credentials_dir of an existing inbox).',
+      hint: `Call register with a ${inputRef('username')} and the operator's ${inputRef('watch')} choice first (or give the ${inputRef('credentials_dir')} of an existing inbox).`,
       next: { operation: 'register' },
       details: { credentialsDir: dir },
     });

@@ -1,4 +1,4 @@
-import { MailboxError } from '../errors.js';
+import { MailboxError, inputRef } from '../errors.js';
 import { decodeJwtClaims, tokenClaims } from '../http/bearer-token.js';
 import { withDirectoryLock } from '../credentials/directory-lock.js';
 import { credentialsExistError, inboxLocalPart, isSameInbox } from '../credentials/credential-store.js';
@@ -120,6 +120,17 @@ async function signUp(ctx: AccountContext, chain: TokenChain, username: string, 
   return outcome(ctx, 'signup', credentials, accountId, solved.pow);
 }
 
+/** A refused key login: nothing was stored, and the only ways forward are the right key or a new inbox. */
+function refusedApiKey(error: MailboxError): MailboxError {
+  return new MailboxError({
+    code: 'auth_rejected',
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    message: error.message,
+    hint: 'Check that the whole apiKey was given, exactly as shown at sign-up (it starts with amk_); nothing was stored. The service shows an apiKey only once: if it is lost, that inbox cannot be reached, so register a new inbox with a username instead.',
+    cause: error,
+  });
+}
+
 async function logIn(
   ctx: AccountContext,
   chain: TokenChain,
@@ -132,7 +143,9 @@ async function logIn(
   const client = ctx.authClient(config);
   const solved = await client.solveChallenge(call);
   ctx.stats.powSolves += 1;
-  const opened = await client.openSession(solved, { apiKey }, call.signal);
+  const opened = await client.openSession(solved, { apiKey }, call.signal).catch((error: unknown) => {
+    throw error instanceof MailboxError && error.code === 'auth_rejected' ? refusedApiKey(error) : error;
+  });
   ctx.stats.sessionRenewals += 1;
   const capability = await client.mintCapability(opened.sessionJwt, call.signal);
   ctx.stats.capabilityMints += 1;
@@ -197,7 +210,7 @@ function outcome(
     next: [
       mode === 'existing'
         ? `This directory already holds ${inbox}; nothing was changed except the watch choice.`
-        : `Inbox ${inbox} is ready; read it with jmap_request and ops_file list_inbox.json.`,
+        : `Inbox ${inbox} is ready; list its mail with jmap_request ${inputRef('ops_file')} list_inbox.`,
       `The apiKey is stored in ${file} (mode 0600) and is the only way back into this inbox: back that file up and never share it.`,
     ],
   };

@@ -4,12 +4,14 @@ import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { MailboxError, toMailboxError } from '../errors.js';
 import { createLogger } from '../log.js';
+import { carryInboxChoice } from '../operations/carry-inbox-choice.js';
 import { cliPathOf, operationsFor, type AnyOperation } from '../operations/index.js';
 import { redactSecrets } from '../redact.js';
+import type { NextWording } from '../render/describe-next.js';
 import { renderResult } from '../render/present-result.js';
 import { renderError as renderErrorForDoor } from '../render/render-error.js';
 import { interruptSignal } from './interrupt-signal.js';
-import { buildTableCommand, type ParsedInvocation } from './program.js';
+import { buildTableCommand, cliSpellingOf, type ParsedInvocation } from './program.js';
 import { createProgressLine } from './progress-bar.js';
 import { exitCodes, renderError, renderSuccess, type CliStreams } from './render.js';
 
@@ -34,11 +36,12 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
   const selfReporting = operation.cli?.selfReporting === true;
   // A command that owns stdout (the MCP protocol, the sandbox banner) reports failures on stderr only.
   const fail = (error: MailboxError): number => {
-    if (!selfReporting) return renderError(streams, error);
-    const rendered = renderErrorForDoor(error, 'cli');
+    if (!selfReporting) return renderError(streams, error, wording);
+    const rendered = renderErrorForDoor(error, 'cli', wording);
     streams.stderr.write(`agent-mailbox ${cliPathOf(operation).join(' ')}: ${rendered.text}\n`);
     return rendered.exitCode;
   };
+  const wording: NextWording = { adjust: carryInboxChoice(invocation.input['credentials_dir'], operationsFor('cli')), cli: cliSpellingOf(operationsFor('cli')) };
   const schema = operation.cliInput ? operation.input.extend(operation.cliInput.shape) : operation.input;
   const parsed = schema.safeParse(invocation.input);
   if (!parsed.success) {
@@ -74,7 +77,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       const code = (result as { exitCode?: unknown } | undefined)?.exitCode;
       return typeof code === 'number' ? code : exitCodes.ok;
     }
-    return renderSuccess(streams, renderResult(result, 'cli', { present: operation.present, reveal: operation.cli?.reveal }), { json: invocation.json });
+    return renderSuccess(streams, renderResult(result, 'cli', { present: operation.present, reveal: operation.cli?.reveal, wording }), { json: invocation.json });
   } catch (error) {
     progressLine.done();
     return fail(toMailboxError(error));

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { settings, type SettingName } from '../config.js';
 import { MailboxError } from '../errors.js';
 import type { Operation } from '../operations/define-operation.js';
+import type { CliSpellingLookup } from '../render/describe-next.js';
 import { describeField, toKebab } from './zod-fields.js';
 
 /** Settings that every table command accepts as flags; the others are operation inputs. */
@@ -38,6 +39,12 @@ function readConfigFlags(opts: Record<string, unknown>): Partial<Record<SettingN
   return flags;
 }
 
+/** An example per JSON flag for the "not valid JSON" hint; others get a generic one. */
+const jsonFlagExamples: Readonly<Record<string, string>> = {
+  '--vars': `'{"TO": "bob@example.com", "SUBJECT": "Hi"}'`,
+  '--download': `'{"blob_id": "<blobId from read_message>", "name": "report.pdf"}'`,
+};
+
 function parseJsonFlag(flag: string, text: string): unknown {
   try {
     return JSON.parse(text);
@@ -45,10 +52,27 @@ function parseJsonFlag(flag: string, text: string): unknown {
     throw new MailboxError({
       code: 'usage',
       message: `${flag} is not valid JSON: ${(error as Error).message}`,
-      hint: `Quote the JSON for your shell, e.g. ${flag} '{"TO": "bob@example.com"}'.`,
+      hint: `Quote the JSON for your shell, e.g. ${flag} ${jsonFlagExamples[flag] ?? `'{"name": "value"}'`}.`,
       cause: error,
     });
   }
+}
+
+/** How the CLI spells each entry's inputs, for next steps worded as command lines (src/render/describe-next.ts). */
+export function cliSpellingOf(ops: readonly Operation<z.ZodObject, z.ZodType>[]): CliSpellingLookup {
+  const byName = new Map(ops.map((op) => [op.name, op]));
+  return (name, key) => {
+    const op = name === '*' ? ops.find((o) => key !== undefined && key in o.input.shape) : byName.get(name);
+    if (!op) return undefined;
+    const path = op.cli?.path ?? [op.name];
+    if (key === undefined) return { path };
+    return {
+      path,
+      flag: op.cli?.flagNames?.[key] ?? `--${toKebab(key)}`,
+      positional: op.cli?.positional === key,
+      repeatable: op.cli?.repeatable?.includes(key) ?? false,
+    };
+  };
 }
 
 /** Builds one commander command from a table entry; `onRun` receives the parsed invocation. */
@@ -69,8 +93,10 @@ export function buildTableCommand(
     const flag = op.cli?.flagNames?.[key] ?? `--${toKebab(key)}`;
     const repeatable = op.cli?.repeatable?.includes(key) ?? false;
     const spec = fieldShape.kind === 'boolean' ? flag : `${flag} <${fieldShape.kind === 'array' ? 'value' : toKebab(key)}>`;
-    const option = new Option(spec, fieldShape.describe + (repeatable ? ' (repeatable)' : ''));
-    if (fieldShape.choices) option.choices(fieldShape.choices);
+    // Choices are listed, not enforced by commander: the input schema refuses a wrong one with the
+    // same JSON error document and next step as every other bad input.
+    const choices = fieldShape.choices ? ` (choices: ${fieldShape.choices.map((c) => `"${c}"`).join(', ')})` : '';
+    const option = new Option(spec, fieldShape.describe + (repeatable ? ' (repeatable)' : '') + choices);
     if (op.cli?.hidden?.includes(key)) option.hideHelp();
     if (repeatable) option.argParser(collect);
     command.addOption(option);

@@ -1,4 +1,5 @@
 import type { MailboxError } from '../errors.js';
+import type { NextWording } from '../render/describe-next.js';
 import { renderError as renderErrorForDoor, exitCodes } from '../render/render-error.js';
 import type { RenderedResult } from '../render/present-result.js';
 
@@ -30,8 +31,8 @@ export function renderSuccess(streams: CliStreams, rendered: RenderedResult, opt
 }
 
 /** Prints an error: the fields as JSON on stdout, the message and next step on stderr; returns the exit code. */
-export function renderError(streams: CliStreams, error: MailboxError): number {
-  const rendered = renderErrorForDoor(error, 'cli');
+export function renderError(streams: CliStreams, error: MailboxError, wording?: NextWording): number {
+  const rendered = renderErrorForDoor(error, 'cli', wording);
   streams.stdout.write(`${JSON.stringify(rendered.structured, null, 2)}\n`);
   streams.stderr.write(`${rendered.text}\n`);
   return rendered.exitCode;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { MailboxError } from '../errors.js';
+import { MailboxError, inputRef } from '../errors.js';
 import { rm } from 'node:fs/promises';
 import { decodeJwt } from 'jose';
 import { maskApiKey, rememberSecret } from '../redact.js';
@@ -36,7 +36,7 @@ export function credentialsExistError(existing: StoredCredentials, dir: string, 
   return new MailboxError({
     code: 'credentials_exist',
     message: `Refused: replacing the credentials in ${dir} would lose access to the inbox ${stored} forever (its apiKey ${maskApiKey(existing.apiKey)} is the only way back in, and it cannot be recovered). They belong to ${stored}, not ${wanted}.`,
-    hint: `To use another inbox, pass a separate credentials_dir (e.g. --credentials-dir ${join(dir, '..', wanted.split('@')[0] ?? 'second-inbox')}); to keep using ${stored}, register again with username ${inboxLocalPart(existing.inboxId)}.`,
+    hint: `To use another inbox, give it its own directory with ${inputRef('credentials_dir')} (e.g. ${join(dir, '..', wanted.split('@')[0] ?? 'second-inbox')}); to keep using ${stored}, register again with username ${inboxLocalPart(existing.inboxId)}.`,
     details: { credentialsDir: dir, storedInbox: stored },
   });
 }

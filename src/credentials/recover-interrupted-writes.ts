@@ -1,6 +1,6 @@
 import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MailboxError } from '../errors.js';
+import { MailboxError, inputRef } from '../errors.js';
 import { rememberSecret } from '../redact.js';
 import { parseTempName, readPrivateFile } from './secure-file.js';
 import { storedCredentialsSchema } from './stored-credentials.js';
@@ -42,7 +42,7 @@ async function recoverCredentials(dir: string, tempPath: string, notice: (messag
     throw new MailboxError({
       code: 'credentials_corrupt',
       message: `An interrupted write left ${tempPath}, and it is not complete credentials; it may still hold the apiKey of an inbox created just before.`,
-      hint: `Open ${tempPath}: if it contains an apiKey, register with that apiKey (--api-key / api_key) to restore access; if not, delete the file and run the command again.`,
+      hint: `Open ${tempPath}: if it contains an apiKey, register with that apiKey (${inputRef('api_key')}) to restore access; if not, delete the file and run the command again.`,
       details: { path: tempPath },
     });
   }

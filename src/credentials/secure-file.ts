@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { MailboxError } from '../errors.js';
+import { MailboxError, inputRef } from '../errors.js';
 
 const isWindows = process.platform === 'win32';
 // O_NOFOLLOW makes the kernel refuse a symlink as the last path component (ELOOP); absent on Windows.
@@ -143,7 +143,7 @@ function symlinkError(path: string): MailboxError {
   return new MailboxError({
     code: 'credentials_symlink',
     message: `${path} is a symbolic link; agent-mailbox never reads, writes or changes permissions through a link in the credentials directory.`,
-    hint: `Replace the link with the real file (e.g. move the target to ${path}), or point --credentials-dir / AGENT_MAILBOX_CREDENTIALS_DIR at the directory that holds it.`,
+    hint: `Replace the link with the real file (e.g. move the target to ${path}), or point ${inputRef('credentials_dir')} / AGENT_MAILBOX_CREDENTIALS_DIR at the directory that holds it.`,
     details: { path },
   });
 }
@@ -176,7 +176,7 @@ function unwritable(path: string, cause: unknown): MailboxError {
   return new MailboxError({
     code: 'credentials_unwritable',
     message: `Cannot write ${path}: ${(cause as Error).message}.`,
-    hint: 'Choose a credentials directory this user can write (--credentials-dir or AGENT_MAILBOX_CREDENTIALS_DIR).',
+    hint: `Choose a credentials directory this user can write (${inputRef('credentials_dir')} or AGENT_MAILBOX_CREDENTIALS_DIR).`,
     cause,
   });
 }

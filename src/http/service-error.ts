@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MailboxError, type ErrorCode } from '../errors.js';
+import { MailboxError, type ErrorCode, inputRef } from '../errors.js';
 import { redactSecrets } from '../redact.js';
 
 /** Spec §7.2: the proof-of-work endpoints' error body. */
@@ -22,7 +22,7 @@ export function codeForStatus(status: number): ErrorCode {
 
 const fallbackHints: Partial<Record<ErrorCode, string>> = {
   auth_rejected: 'The service refused the credentials; run register again (same username) or check the stored apiKey.',
-  username_taken: 'Choose another username and call register again with it. If this inbox is yours, register with its apiKey (--api-key / api_key) instead.',
+  username_taken: `Choose another username and call register again with it. If this inbox is yours, register with its apiKey (${inputRef('api_key')}) instead.`,
   invalid_input: 'Correct the request as the message says and send it again.',
   rate_limited: 'Wait a minute before trying again.',
   server_error: 'The service has a problem on its side; try again in a few minutes.',

@@ -1,4 +1,4 @@
-import { MailboxError } from '../errors.js';
+import { MailboxError, inputRef } from '../errors.js';
 import type { HttpResponse } from '../http/send-http.js';
 import { redactDeep, redactSecrets } from '../redact.js';
 import { problemDetailsSchema } from './jmap-types.js';
@@ -21,7 +21,7 @@ export function httpError(response: HttpResponse, what: string): MailboxError {
       code: 'auth_rejected',
       status,
       message: `${what} was refused by the JMAP host (HTTP ${status}) even with a fresh capability${said ? `: ${said}` : ''}.`,
-      hint: 'Check that credentials.json belongs to this service (--api-url), or log in again with register --api-key.',
+      hint: `Check that credentials.json belongs to this service (--api-url), or log in again with register ${inputRef('api_key')}.`,
     });
   }
   if (status === 429) {

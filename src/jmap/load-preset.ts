@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { MailboxError } from '../errors.js';
+import { MailboxError, inputRef } from '../errors.js';
 import { listPackageDir, packageRoot, readPackageFile } from './package-root.js';
 import { presetSchema, type Preset } from './preset-schema.js';
 
@@ -70,7 +70,7 @@ async function readJsonFile(path: string): Promise<unknown> {
   } catch (error) {
     throw new MailboxError({
       code: 'ops_invalid',
-      message: `Cannot read ops_file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
+      message: `Cannot read ${inputRef('ops_file')} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
       hint: 'Give a bundled preset name (help topic "presets") or the path of an existing JSON file.',
       cause: error,
     });
@@ -80,7 +80,7 @@ async function readJsonFile(path: string): Promise<unknown> {
   } catch (error) {
     throw new MailboxError({
       code: 'ops_invalid',
-      message: `ops_file ${path} is not valid JSON: ${(error as Error).message}.`,
+      message: `${inputRef('ops_file')} ${path} is not valid JSON: ${(error as Error).message}.`,
       hint: 'Fix the JSON (a methodCalls array, an {"using", "methodCalls"} envelope, or a preset).',
       cause: error,
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MailboxError } from '../errors.js';
+import { MailboxError, inputRef } from '../errors.js';
 import { invocationSchema, type Invocation } from './jmap-types.js';
 
 /** Parsed `ops`: the method calls, and the envelope's own `using` when one was given. */
@@ -42,7 +42,7 @@ function opsInvalid(message: string): MailboxError {
   return new MailboxError({
     code: 'ops_invalid',
     message: `${message}.`,
-    hint: 'Write e.g. [["Email/query", {"accountId": "$ACCOUNT_ID", "limit": 10}, "q"]] or use a preset via ops_file (help topics "jmap" and "presets").',
+    hint: `Write e.g. [["Email/query", {"accountId": "$ACCOUNT_ID", "limit": 10}, "q"]] or use a preset via ${inputRef('ops_file')} (help topics "jmap" and "presets").`,
     next: { operation: 'help', input: { topic: 'jmap' } },
   });
 }

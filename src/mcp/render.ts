@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { MailboxError } from '../errors.js';
+import type { NextWording } from '../render/describe-next.js';
 import { renderResult, type Present } from '../render/present-result.js';
 import { renderError as renderErrorForDoor } from '../render/render-error.js';
 
@@ -23,14 +24,14 @@ export const mcpErrorSchema = z.looseObject({
 });
 
 /** Renders any failure: isError, "message / Next: …" text, and the fields in structuredContent.error. */
-export function renderError(error: MailboxError): CallToolResult {
-  const rendered = renderErrorForDoor(error, 'mcp');
+export function renderError(error: MailboxError, wording?: NextWording): CallToolResult {
+  const rendered = renderErrorForDoor(error, 'mcp', wording);
   return { isError: true, content: [{ type: 'text', text: rendered.text }], structuredContent: rendered.structured };
 }
 
 /** Renders an operation's success through its `present` hook (compact JSON without one). */
-export function renderSuccess(result: unknown, present?: Present): CallToolResult {
-  const rendered = renderResult(result, 'mcp', { present });
+export function renderSuccess(result: unknown, present?: Present, wording?: NextWording): CallToolResult {
+  const rendered = renderResult(result, 'mcp', { present, wording });
   return {
     content: [{ type: 'text', text: rendered.text }],
     structuredContent: rendered.structured,

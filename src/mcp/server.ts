@@ -5,6 +5,7 @@ import type { ConfigInputs } from '../config.js';
 import { toMailboxError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AccountRegistry } from '../auth/account-registry.js';
+import { carryInboxChoice } from '../operations/carry-inbox-choice.js';
 import type { Operation, OperationContext } from '../operations/define-operation.js';
 import { redactSecrets } from '../redact.js';
 import { createProgressReporter } from './progress.js';
@@ -83,6 +84,7 @@ function registerOperation(server: McpServer, op: AnyOperation, options: McpServ
         send: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
       });
       const started = Date.now();
+      const wording = { adjust: carryInboxChoice(args['credentials_dir'], options.operations) };
       try {
         const ctx: OperationContext = {
           configInputs: options.configInputs,
@@ -101,11 +103,11 @@ function registerOperation(server: McpServer, op: AnyOperation, options: McpServ
         if (!checked.success) {
           throw new Error(`${op.name} returned a result outside its output schema: ${checked.error.message}`);
         }
-        return renderSuccess(result, op.present);
+        return renderSuccess(result, op.present, wording);
       } catch (error) {
         const failure = toMailboxError(error);
         options.log.debug(`${op.name} failed after ${Date.now() - started} ms: ${failure.code}: ${failure.message}`);
-        return renderError(failure);
+        return renderError(failure, wording);
       } finally {
         reporter.stop();
         options.log.debug(`${op.name} took ${Date.now() - started} ms`);

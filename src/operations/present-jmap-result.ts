@@ -1,5 +1,6 @@
 import { presentJmapResult as presentJmapText } from '../jmap/present-jmap-result.js';
 import type { JmapRequestResult } from '../jmap/run-jmap-request.js';
+import type { NextStep } from '../errors.js';
 import type { FrontDoor } from '../render/front-door.js';
 import type { Presentation } from '../render/present-result.js';
 
@@ -8,8 +9,8 @@ import type { Presentation } from '../render/present-result.js';
  * message (src/jmap/present-jmap-result.ts), next steps worded for the door, and a failure when
  * any call or record failed. The summary leads, so the CLI can still show it beside --json.
  */
-export function presentJmapResult(result: unknown, door: FrontDoor): Presentation {
+export function presentJmapResult(result: unknown, door: FrontDoor, describeNext: (next: NextStep) => string): Presentation {
   const typed = result as JmapRequestResult;
-  const shown = presentJmapText(typed, door);
+  const shown = presentJmapText(typed, door, { describeNext });
   return { text: shown.text, lead: [typed.summary], isError: shown.isFailure };
 }

@@ -7,13 +7,38 @@ export function toKebab(key: string): string {
   return key.replace(/_/g, '-').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 }
 
+/** How the CLI spells one input of a table entry (from the entry's cli spec). */
+export interface CliSpelling {
+  /** Command words, e.g. ['watch', 'status']. */
+  path?: readonly string[];
+  flag?: string;
+  positional?: boolean;
+  repeatable?: boolean;
+}
+
+/** Looks up the CLI spelling of an entry's input ('*': any entry that has it); `key` undefined asks for the command words only. */
+export type CliSpellingLookup = (operation: string, key?: string) => CliSpelling | undefined;
+
+/**
+ * How a door words next steps: `adjust` fills in what the caller chose (the inbox, see
+ * src/operations/carry-inbox-choice.ts), `cli` spells flags as the table declares them.
+ */
+export interface NextWording {
+  adjust?: ((next: NextStep) => NextStep) | undefined;
+  cli?: CliSpellingLookup | undefined;
+}
+
 /** Words a table step as a shell command line. */
-export function describeNextForCli(next: NextStep): string {
-  const parts = ['agent-mailbox', next.operation];
+export function describeNextForCli(next: NextStep, spelling?: CliSpellingLookup): string {
+  const parts = ['agent-mailbox', ...(spelling?.(next.operation)?.path ?? [next.operation])];
   for (const [key, value] of Object.entries(next.input ?? {})) {
     if (value === undefined) continue;
-    if (key === 'topic') parts.push(String(value));
-    else parts.push(`--${toKebab(key)}`, shellQuote(typeof value === 'string' ? value : JSON.stringify(value)));
+    const spelled = spelling?.(next.operation, key);
+    const asWord = (v: unknown): string => shellQuote(typeof v === 'string' ? v : JSON.stringify(v));
+    if (spelled?.positional ?? key === 'topic') parts.push(asWord(value));
+    else if (spelled?.repeatable && Array.isArray(value)) for (const item of value) parts.push(spelled.flag ?? `--${toKebab(key)}`, asWord(item));
+    else if (value === true) parts.push(spelled?.flag ?? `--${toKebab(key)}`);
+    else parts.push(spelled?.flag ?? `--${toKebab(key)}`, asWord(value));
   }
   return parts.join(' ');
 }
@@ -24,6 +49,16 @@ export function describeNextForMcp(next: NextStep): string {
   return Object.keys(input).length > 0 ? `call \`${next.operation}\` with ${JSON.stringify(input)}` : `call \`${next.operation}\``;
 }
 
-export function describeNext(next: NextStep, door: FrontDoor): string {
-  return door === 'cli' ? describeNextForCli(next) : describeNextForMcp(next);
+export function describeNext(next: NextStep, door: FrontDoor, wording: NextWording = {}): string {
+  const step = wording.adjust ? wording.adjust(next) : next;
+  return door === 'cli' ? describeNextForCli(step, wording.cli) : describeNextForMcp(step);
+}
+
+/** Replaces each inputRef(key) in `text` with the door's spelling of that input. */
+export function wordInputs(text: string, door: FrontDoor, spelling?: CliSpellingLookup): string {
+  if (!text.includes('⟦')) return text;
+  return text.replace(/⟦([a-z_]+)⟧/g, (_whole, key: string) => {
+    if (door === 'mcp') return key;
+    return spelling?.('*', key)?.flag ?? `--${toKebab(key)}`;
+  });
 }

@@ -1,4 +1,6 @@
+import type { NextStep } from '../errors.js';
 import { redactDeep, redactSecrets } from '../redact.js';
+import { describeNext, wordInputs, type NextWording } from './describe-next.js';
 import type { FrontDoor } from './front-door.js';
 
 /**
@@ -13,7 +15,8 @@ export interface Presentation {
   isError?: boolean;
 }
 
-export type Present = (result: unknown, door: FrontDoor) => Presentation;
+/** `describe` words a next step for the door (with the caller's inbox carried into it). */
+export type Present = (result: unknown, door: FrontDoor, describe: (next: NextStep) => string) => Presentation;
 
 /** A success as both doors show it, already passed through the redactor. */
 export interface RenderedResult {
@@ -34,14 +37,20 @@ export interface RenderOptions {
    * redactor, which otherwise masks every secret it knows, wherever it appears.
    */
   reveal?: readonly string[] | undefined;
+  /** How next steps are filled in and worded (applied to the result's `next` list too). */
+  wording?: NextWording | undefined;
 }
 
 /** Results above this size (≈ 15k tokens) get a note on how to narrow them; nothing is cut. */
 export const largeResultChars = 60_000;
 
 /** The one renderer of successes for both doors; every string leaves through the redactor. */
-export function renderResult(result: unknown, door: FrontDoor, options: RenderOptions = {}): RenderedResult {
-  const shown = options.present?.(result, door) ?? {};
+export function renderResult(given: unknown, door: FrontDoor, options: RenderOptions = {}): RenderedResult {
+  const wording = options.wording ?? {};
+  const result = withWordedNext(given, door, wording);
+  // Steps of the result are adjusted already; adjusting twice changes nothing (it fills in only what is missing).
+  const describe = (next: NextStep): string => describeNext(next, door, wording);
+  const shown = options.present?.(result, door, describe) ?? {};
   const exact = isRecord(result) ? result : { result };
   const structured = redactDeep(exact);
   for (const key of options.reveal ?? []) if (key in exact) structured[key] = exact[key];
@@ -57,6 +66,20 @@ export function renderResult(result: unknown, door: FrontDoor, options: RenderOp
   }
   lines.push(json);
   return { text: lines.join('\n'), isPresented: false, lead, structured, isError };
+}
+
+/** The result with its `next` list in the door's words: steps adjusted, input names spelled. */
+function withWordedNext(result: unknown, door: FrontDoor, wording: NextWording): unknown {
+  if (!isRecord(result) || !Array.isArray(result.next)) return result;
+  const next = result.next.map((item: unknown) => {
+    if (typeof item === 'string') return wordInputs(item, door, wording.cli);
+    return isNextStep(item) && wording.adjust ? wording.adjust(item) : item;
+  });
+  return { ...result, next };
+}
+
+function isNextStep(value: unknown): value is NextStep {
+  return isRecord(value) && typeof value.operation === 'string';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

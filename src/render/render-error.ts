@@ -1,6 +1,6 @@
 import type { MailboxError } from '../errors.js';
 import { redactDeep, redactSecrets } from '../redact.js';
-import { describeNext } from './describe-next.js';
+import { describeNext, wordInputs, type NextWording } from './describe-next.js';
 import type { FrontDoor } from './front-door.js';
 
 /** A failure as both doors show it: text for a person or model, the fields for a program. */
@@ -14,7 +14,7 @@ export interface RenderedError {
 /** Exit codes of the CLI: 0 ok, 1 failure (including any refusal from a server), 2 usage. */
 export const exitCodes = { ok: 0, failure: 1, usage: 2 } as const;
 
-const inputCodes = new Set(['usage', 'invalid_input', 'watch_required', 'username_invalid', 'vars_invalid', 'vars_missing', 'ops_invalid', 'help_topic_unknown', 'preset_unknown']);
+const inputCodes = new Set(['usage', 'invalid_input', 'attachment_invalid', 'username_invalid', 'vars_invalid', 'vars_missing', 'ops_invalid', 'help_topic_unknown', 'preset_unknown']);
 
 /** 2 only for bad input caught here before any network; a server's answer (it has a status) is 1. */
 export function exitCodeOf(error: MailboxError): number {
@@ -25,16 +25,17 @@ export function exitCodeOf(error: MailboxError): number {
  * The one renderer of failures. Server text may quote a token back at us, so every field passes the
  * redactor; the next step is worded for the door (a command line or a tool call).
  */
-export function renderError(error: MailboxError, door: FrontDoor): RenderedError {
-  const fields = redactDeep(error.toJSON());
-  const next = error.next ? redactSecrets(describeNext(error.next, door)) : undefined;
-  const message = redactSecrets(error.message);
-  const hint = redactSecrets(error.hint);
+export function renderError(error: MailboxError, door: FrontDoor, wording: NextWording = {}): RenderedError {
+  const nextStep = error.next && wording.adjust ? wording.adjust(error.next) : error.next;
+  const fields: Record<string, unknown> = redactDeep({ ...error.toJSON(), ...(nextStep ? { next: nextStep } : {}) });
+  const next = nextStep ? redactSecrets(describeNext(nextStep, door, wording)) : undefined;
+  const message = redactSecrets(wordInputs(error.message, door, wording.cli));
+  const hint = redactSecrets(wordInputs(error.hint, door, wording.cli));
   const lines =
     door === 'cli'
       ? [`error: ${message}`, `next: ${hint}${next ? `\n  ${next}` : ''}`]
       : [message, `Next: ${hint}${next ? ` — ${next}` : ''}`];
   if (error.details) lines.push(JSON.stringify({ details: fields.details }));
   const nextKey = door === 'cli' ? 'nextCommand' : 'nextCall';
-  return { text: lines.join('\n'), structured: { error: { ...fields, ...(next ? { [nextKey]: next } : {}) } }, exitCode: exitCodeOf(error) };
+  return { text: lines.join('\n'), structured: { error: { ...fields, message, hint, ...(next ? { [nextKey]: next } : {}) } }, exitCode: exitCodeOf(error) };
 }

@@ -59,7 +59,7 @@ describe('register', () => {
     const error = (await registryFor(s).open(dir).register({ username: 'bobby', watch: 'on-demand' }).catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('credentials_exist');
     expect(error.message).toMatch(/^Refused: replacing the credentials in .* would lose access to the inbox alice@/);
-    expect(error.hint).toMatch(/^To use another inbox, pass a separate credentials_dir/);
+    expect(error.hint).toMatch(/^To use another inbox, give it its own directory with ⟦credentials_dir⟧/);
     expect(await readFile(join(dir, 'credentials.json'), 'utf8')).toBe(file);
     expect(s.stats().signups).toBe(1);
   });

@@ -44,7 +44,8 @@ describe('createAccountRegistry', () => {
     const error = (await account.capability().catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('credentials_missing');
     expect(error.next).toEqual({ operation: 'register' });
-    expect(error.hint).toBe("Call register with a username and the operator's watch choice first (or pass the credentials_dir of an existing inbox).");
+    // Input names are marked for the doors to spell (--credentials-dir, credentials_dir): test/unit/render/next-wording.test.ts.
+    expect(error.hint).toBe("Call register with a ⟦username⟧ and the operator's ⟦watch⟧ choice first (or give the ⟦credentials_dir⟧ of an existing inbox).");
   });
 
   it('applies concurrent state updates one after another without losing any', async () => {

@@ -41,7 +41,7 @@ describe('credential files under faults', () => {
     const error = (await new CredentialStore(dir).readCredentials().catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('credentials_corrupt');
     expect(error.message).toContain(join(dir, temp));
-    expect(error.hint).toMatch(/api-key/);
+    expect(error.hint).toMatch(/⟦api_key⟧/);
     expect(await readdir(dir)).toContain(temp);
   });
 
