@@ -50,6 +50,9 @@ export const presetStepSchema = z.object({
 });
 export type PresetStep = z.infer<typeof presetStepSchema>;
 
+const nextCondition = z.enum(['listed', 'more_changes']);
+export type NextCondition = z.infer<typeof nextCondition>;
+
 export const presetSchema = z.object({
   description: z.string(),
   variables: z.record(variableName, presetVariableSchema),
@@ -94,8 +97,20 @@ export const presetSchema = z.object({
    * original is automatic mail), unless the caller set `allowVariable`.
    */
   loopGuard: z.object({ reasonVariable: variableName, allowVariable: variableName }).optional(),
-  /** Next steps after a successful run: a sentence, or a table call with $VARS filled in. */
-  next: z.array(z.union([z.string(), z.object({ operation: z.string(), input: z.record(z.string(), z.unknown()) })])).optional(),
+  /**
+   * Next steps after a successful run: a sentence, or a table call with $VARS filled in. `when`
+   * keeps a step to the runs it fits: `listed` (at least one message from others was listed),
+   * `more_changes` (an Email/changes answered hasMoreChanges: true).
+   */
+  next: z
+    .array(
+      z.union([
+        z.string(),
+        z.object({ text: z.string(), when: nextCondition }),
+        z.object({ operation: z.string(), input: z.record(z.string(), z.unknown()), when: nextCondition.optional() }),
+      ]),
+    )
+    .optional(),
   steps: z.array(presetStepSchema).min(1),
 });
 export type Preset = z.infer<typeof presetSchema>;

@@ -7,8 +7,8 @@ import { JmapClient } from './jmap-client.js';
 import { readCachedSession } from './jmap-session.js';
 import type { JmapRequest, JmapResponse, JmapSessionInfo } from './jmap-types.js';
 import { attachmentVariables, checkAttachmentLimits, readAttachments } from './prepare-attachments.js';
+import { applicableNext } from './preset-next-steps.js';
 import { runPresetSteps, type StepRun, type StepsOutcome } from './run-preset-steps.js';
-import { substituteVariables } from './substitute-variables.js';
 import type { JmapFailure } from './summarize-response.js';
 import { untrustedPaths } from './untrusted-paths.js';
 import { waitForMail, type WaitContext, type WaitProgress } from './wait-for-mail.js';
@@ -139,7 +139,7 @@ async function settleAfterRun(
   signal: AbortSignal,
 ): Promise<(string | NextStep)[]> {
   const ok = outcome.failures.length === 0;
-  const next: (string | NextStep)[] = ok ? [...substituteVariables(plan.preset?.next ?? [], vars, { keepMissing: true }).value] : [];
+  const next: (string | NextStep)[] = ok ? applicableNext(plan.preset?.next ?? [], vars, { listed: listedFromOthers(outcome.done, vars), moreChanges: saysMoreChanges(outcome.done) }) : [];
   const cursor = plan.preset?.cursor;
   if (cursor) {
     const saved = vars[cursor.saveFrom];
@@ -159,6 +159,18 @@ async function settleAfterRun(
   const last = outcome.done[outcome.done.length - 1];
   if (last?.response?._next) next.push(...last.response._next);
   return next;
+}
+
+/** Whether the last listing held a message from others (own sent copies and drafts do not count). */
+function listedFromOthers(done: readonly StepRun[], vars: Readonly<Record<string, unknown>>): boolean {
+  const own = new Set(ownMailIds(done, vars));
+  const lists = done.flatMap((step) => (step.response?.methodResponses ?? []).filter(([method, args]) => method === 'Email/get' && Array.isArray(args.list)));
+  const last = lists[lists.length - 1]?.[1].list as { id?: unknown }[] | undefined;
+  return (last ?? []).some((email) => !own.has(String(email.id)));
+}
+
+function saysMoreChanges(done: readonly StepRun[]): boolean {
+  return done.some((step) => (step.response?.methodResponses ?? []).some(([method, args]) => method.endsWith('/changes') && args.hasMoreChanges === true));
 }
 
 function buildResult(

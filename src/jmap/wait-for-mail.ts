@@ -7,6 +7,7 @@ import type { JmapClient } from './jmap-client.js';
 import type { JmapRequestPlan } from './jmap-request-plan.js';
 import type { JmapResponse, JmapSessionInfo } from './jmap-types.js';
 import { openWakeSource, type WakeSourceOptions } from './mail-wake-source.js';
+import { applicableNext } from './preset-next-steps.js';
 import type { Preset, PresetStep } from './preset-schema.js';
 import type { JmapRequestContext, JmapRequestResult } from './run-jmap-request.js';
 import { substituteVariables } from './substitute-variables.js';
@@ -256,7 +257,7 @@ function buildResult(plan: JmapRequestPlan, preset: Preset, vars: Record<string,
     ],
   };
   const next: (string | NextStep)[] =
-    n > 0 ? [...substituteVariables(preset.next ?? [], vars, { keepMissing: true }).value] : [o.clamped ? 'Call wait_for_mail again to keep waiting.' : 'Call wait_for_mail again to keep waiting, or list_new to check later.'];
+    n > 0 ? applicableNext(preset.next ?? [], vars, { listed: true, moreChanges: false }) : [o.clamped ? 'Call wait_for_mail again to keep waiting.' : 'Call wait_for_mail again to keep waiting, or list_new to check later.'];
   const result: JmapRequestResult = {
     ok: true,
     summary,
