@@ -71,7 +71,10 @@ export async function sendHttp(url: string, init: RequestInit, options: SendOpti
     let waitMs: number | undefined;
     let refusedAnswer: HttpResponse | undefined;
     try {
+      const sentAt = Date.now();
       const response = await attemptOnce(url, init, options, attemptMs);
+      const target = `${init.method ?? 'GET'} ${url}`;
+      log.debug(`${target} → HTTP ${response.status}, ${response.size} bytes in ${Date.now() - sentAt} ms${options.what.includes(url) ? '' : ` (${options.what})`}`);
       const resend = retryableByAnyRule(response.status) || (options.retry === 'idempotent' && retryableIfIdempotent(response.status));
       if (!resend || attempt >= retries) return response;
       const asked = parseRetryAfter(response.headers.get('retry-after'));

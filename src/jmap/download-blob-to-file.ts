@@ -93,6 +93,6 @@ function refused(message: string): MailboxError {
   return new MailboxError({
     code: 'attachment_invalid',
     message,
-    hint: 'Download into the working directory or the directory the operator configured; paths from e-mails are never used.',
+    hint: 'Give a plain file name: downloads are saved only inside the working directory the command runs in, and paths from e-mails are never used.',
   });
 }

@@ -1,4 +1,4 @@
-import { MailboxError } from '../errors.js';
+import { MailboxError, inputRef } from '../errors.js';
 import { builtinVariableNames } from './builtin-variables.js';
 import type { JmapSessionInfo } from './jmap-types.js';
 import { loadOpsFile } from './load-preset.js';
@@ -27,8 +27,8 @@ export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan
   if ((input.ops === undefined) === (input.ops_file === undefined)) {
     throw new MailboxError({
       code: 'invalid_input',
-      message: input.ops === undefined ? 'jmap_request needs ops or ops_file.' : 'Give ops or ops_file, not both.',
-      hint: 'Use ops_file with a preset name (help topic "presets") or ops with JMAP method calls (help topic "jmap").',
+      message: input.ops === undefined ? `jmap_request needs ${inputRef('ops')} or ${inputRef('ops_file')}.` : `Give ${inputRef('ops')} or ${inputRef('ops_file')}, not both.`,
+      hint: `Use ${inputRef('ops_file')} with a preset name (help topic "presets") or ${inputRef('ops')} with JMAP method calls (help topic "jmap").`,
       next: { operation: 'help', input: { topic: 'presets' } },
     });
   }
@@ -48,17 +48,58 @@ export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan
     if (preset.needsAttachments && !input.attachments?.length) {
       throw new MailboxError({
         code: 'attachment_invalid',
-        message: `Preset ${name} sends files given with attachments, and none was given.`,
-        hint: 'Pass attachments: ["/path/to/file"] (CLI: --attachment PATH), or use send_mail for text only.',
+        message: `Preset ${name} sends files given with ${inputRef('attachments')}, and none was given.`,
+        hint: `Give each file's path with ${inputRef('attachments')}, or use send_mail for text only.`,
       });
     }
+    checkAttachmentsUsed(input, preset.steps, `Preset ${name}`, given);
     return { preset, presetName: name, steps: preset.steps, vars: presetVariables(preset, name, given) };
   }
   const parsed = parseOps(loaded?.kind === 'ops' ? loaded.ops : input.ops, loaded?.kind === 'ops' ? loaded.path : 'ops');
   const referenced = [...JSON.stringify(parsed.methodCalls).matchAll(/\$([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] ?? '');
   checkKnownVars(given, referenced, 'these ops');
   const step: PresetStep = { id: 'request', methodCalls: parsed.methodCalls, ...(parsed.using ? { using: parsed.using } : {}) };
+  checkAttachmentsUsed(input, [step], 'These ops', given);
   return { steps: [step], vars: { ...given } };
+}
+
+/**
+ * Files are uploaded only to be referenced as $ATTACHMENTS or $ATTACHMENT_<i>_…; a request that
+ * reads neither would send the mail without them and still report success.
+ */
+function checkAttachmentsUsed(input: PlanInput, steps: readonly PresetStep[], what: string, given: Readonly<Record<string, unknown>>): void {
+  if (!input.attachments?.length) return;
+  if (/\$ATTACHMENT(S\b|_\d+_)/.test(JSON.stringify(steps))) return;
+  throw new MailboxError({
+    code: 'attachment_invalid',
+    message: `${what} ${what.startsWith('Preset') ? 'does' : 'do'} not use files given with ${inputRef('attachments')}: the mail would go out without them. Nothing was sent.`,
+    hint: 'Send files with the send_mail_blob_attachment preset (same vars: TO, SUBJECT, BODY, CC), or reference $ATTACHMENTS in your own ops.',
+    next: { operation: 'jmap_request', input: { ops_file: 'send_mail_blob_attachment', vars: withoutInlineFile(given), attachments: input.attachments } },
+  });
+}
+
+/** `vars` as given: an object, or (from hosts that send every argument as text) its JSON text. */
+export function varsObject(vars: Record<string, unknown> | string | undefined): Record<string, unknown> | undefined {
+  if (typeof vars !== 'string') return vars;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(vars);
+  } catch (error) {
+    throw new MailboxError({
+      code: 'vars_invalid',
+      message: `vars is not valid JSON: ${(error as Error).message}.`,
+      hint: 'Pass vars as an object, e.g. {"TO": "bob@example.com", "SUBJECT": "Hi"}, or as that object\'s JSON text.',
+      cause: error,
+    });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new MailboxError({
+      code: 'vars_invalid',
+      message: 'vars must be a JSON object of NAME: value pairs.',
+      hint: 'Pass vars as an object, e.g. {"TO": "bob@example.com", "SUBJECT": "Hi"}.',
+    });
+  }
+  return parsed as Record<string, unknown>;
 }
 
 /** A var nobody reads is almost always a typo (SUBJET): refuse before anything is sent. */
@@ -76,6 +117,11 @@ function checkKnownVars(given: Readonly<Record<string, unknown>>, known: readonl
     hint: known.length > 0 ? `Use only: ${[...new Set(known)].join(', ')}.` : 'These ops use no $NAME placeholders; drop vars or add the placeholders.',
     next: { operation: 'help', input: { topic: 'presets' } },
   });
+}
+
+/** The base64 preset's own vars (ATTACHMENT_BASE64, _NAME, _TYPE) have no place in the upload preset. */
+function withoutInlineFile(vars: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(vars).filter(([name]) => !name.startsWith('ATTACHMENT_')));
 }
 
 function editDistance(a: string, b: string): number {

@@ -32,7 +32,11 @@ function emailPaths(item: unknown, base: string, found: Set<string>): void {
     const path = `${base}.${key}`;
     if ((key === 'subject' || key === 'preview') && typeof value === 'string') found.add(path);
     else if (key === 'bodyValues' && isRecord(value)) found.add(`${path}.*.value`);
-    else if (addressFields.has(key) && Array.isArray(value)) found.add(`${path}[*].name`);
+    else if (addressFields.has(key) && Array.isArray(value)) {
+      // A sender picks both: the display name and the address (its local part can carry any text).
+      found.add(`${path}[*].name`);
+      found.add(`${path}[*].email`);
+    }
     else if (key === 'headers' && Array.isArray(value)) found.add(`${path}[*].value`);
     else if (key.startsWith('header:') && value !== null) found.add(path);
     else if (bodyPartFields.has(key) && value !== null) partPaths(value, path, found);

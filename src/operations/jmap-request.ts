@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { downloadBlobToFile } from '../jmap/download-blob-to-file.js';
+import { varsObject } from '../jmap/jmap-request-plan.js';
 import { runJmapRequest } from '../jmap/run-jmap-request.js';
 import { defineOperation } from './define-operation.js';
 import { presentJmapResult } from './present-jmap-result.js';
@@ -18,9 +19,9 @@ const jmapRequestInput = z.object({
       'A bundled preset (list_inbox, list_new, wait_for_mail, list_sent, read_message, read_thread, search, send_mail, send_mail_attachment, send_mail_blob_attachment, reply, reply_all, mark_read, move_to_trash; see help topic "presets" for their vars) or a path to a JSON file of ops.',
     ),
   vars: z
-    .record(z.string(), z.unknown())
+    .union([z.record(z.string(), z.unknown()), z.string()])
     .optional()
-    .describe('Values for $NAME placeholders, e.g. {"TO": "bob@example.com", "SUBJECT": "Hi", "BODY": "..."}; names are UPPER_SNAKE_CASE.'),
+    .describe('Values for $NAME placeholders, e.g. {"TO": "bob@example.com", "SUBJECT": "Hi", "BODY": "..."} (an object, or the same as JSON text); names are UPPER_SNAKE_CASE.'),
   attachments: z
     .array(z.string())
     .optional()
@@ -78,7 +79,7 @@ export const jmapRequestOperation = defineOperation({
     // ops/ops_file checks live in runJmapRequest (jmap-request-plan.ts), once.
     const account = ctx.accounts.open(input.credentials_dir);
     const config = await account.config();
-    return runJmapRequest(account, input, {
+    return runJmapRequest(account, { ...input, vars: varsObject(input.vars) }, {
       signal: ctx.signal,
       log: ctx.log,
       timeoutMs: config.timeoutMs,

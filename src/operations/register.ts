@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MailboxError } from '../errors.js';
+import { MailboxError, inputRef } from '../errors.js';
 import { usernameLength } from '../wire-constants.js';
 import type { PowProgress } from '../pow/pow-progress.js';
 import type { RegisterOutcome } from '../auth/account-registry.js';
@@ -9,17 +9,24 @@ import { applyWatchChoice, watchReportSchema } from './watch-choice.js';
 const watchChoiceMessage =
   'watch is required and is the operator\'s decision: "scheduled" installs a daily 09:00 job that wakes an agent to read the inbox; "on-demand" installs nothing. Ask the operator which they want.';
 
+const usernameRule = `username must be ${usernameLength.min}–${usernameLength.max} characters: lowercase letters, digits, ".", "-" or "_", starting and ending with a letter or digit`;
+
 const registerInput = z.object({
   username: z
     .string()
-    .min(usernameLength.min, `username must be ${usernameLength.min}–${usernameLength.max} characters`)
-    .max(usernameLength.max, `username must be ${usernameLength.min}–${usernameLength.max} characters`)
+    .min(usernameLength.min, usernameRule)
+    .max(usernameLength.max, usernameRule)
     .optional()
     .describe(
       `Local part of the new inbox address, ${usernameLength.min}–${usernameLength.max} characters: lowercase letters, digits, ".", "-", "_", starting and ending with a letter or digit. Omit only when logging in with api_key.`,
     ),
   watch: z
-    .enum(['scheduled', 'on-demand'], { error: watchChoiceMessage })
+    .enum(['scheduled', 'on-demand'], {
+      error: (issue) =>
+        issue.input === undefined
+          ? watchChoiceMessage
+          : `watch must be "scheduled" (a daily 09:00 job wakes an agent to read the inbox) or "on-demand" (nothing installed), not ${JSON.stringify(issue.input)}; the choice is the operator's.`,
+    })
     .describe(watchChoiceMessage),
   credentials_dir: z
     .string()
@@ -131,7 +138,7 @@ export const registerOperation = defineOperation({
     if (input.username === undefined && input.api_key === undefined) {
       throw new MailboxError({
         code: 'invalid_input',
-        message: 'register needs a username (to sign up) or an api_key (to log in to an existing inbox).',
+        message: `register needs a ${inputRef('username')} (to sign up) or an ${inputRef('api_key')} (to log in to an existing inbox).`,
         hint: `Pass a username of ${usernameLength.min}–${usernameLength.max} characters.`,
       });
     }

@@ -138,7 +138,8 @@ async function describe(target: WatchTarget, dir: string, crontab: string | unde
       : ` No agent command is configured: it only writes the digest to ${paths.digest}.`;
   } else {
     summary = 'No daily job is installed for this credentials directory.';
-    next.push(`agent-mailbox watch install --credentials-dir ${dirArg} [--wake-command '<agent command with {prompt}>']`);
+    // Without a wake command the proposal below already names the install command.
+    if (settings.wakeCommand) next.push(`agent-mailbox watch install --credentials-dir ${dirArg}`);
   }
   if (!settings.wakeCommand) {
     next.push(

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/operations/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { builtCli, runCli, runShell } from '../helpers/run-cli.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
@@ -82,6 +82,18 @@ describe('agent-mailbox CLI', () => {
     expect((login.json as Record<string, unknown>).mode).toBe('login');
     expect((login.json as Record<string, unknown>).inbox).toBe(`cli-bobby@${sandbox.domain}`);
     expect(login.stdout).not.toContain(apiKey);
+
+    const wrongKey = `${apiKey.slice(0, -4)}0000`;
+    const refused = await runCli(['register', '--api-key', wrongKey, '--watch', 'on-demand', '--credentials-dir', await tempCredentialsDir()], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.json).toMatchObject({ error: { code: 'auth_rejected', hint: expect.stringMatching(/whole apiKey.*nothing was stored.*register a new inbox with a username/) } });
+    expect(refused.stdout + refused.stderr).not.toContain(wrongKey);
+  });
+
+  it('refuses a watch value that is neither choice with the same JSON error document and exit code 2', async () => {
+    const run = await runCli(['register', '--username', 'cli-badwatch', '--watch', 'daily', '--credentials-dir', await tempCredentialsDir()], { env });
+    expect(run.code).toBe(2);
+    expect(run.json).toMatchObject({ error: { code: 'usage', message: expect.stringMatching(/"scheduled".*"on-demand".*not "daily"/) } });
   });
 
   it('refuses register without watch, naming both values, with exit code 2', async () => {
@@ -130,10 +142,15 @@ describe('agent-mailbox CLI', () => {
     await mkdir(work, { recursive: true });
     const bytes = Buffer.from([0, 1, 2, 250, 251, 252, 10, 13, 0x7f]);
     await writeFile(join(work, 'payload.bin'), bytes);
-    const sent = await runCli(
-      ['jmap_request', '--ops-file', 'send_mail_blob_attachment', '--attachment', join(work, 'payload.bin'), '--vars', JSON.stringify({ TO: inbox, SUBJECT: 'file', BODY: 'see attachment' }), '--credentials-dir', dir],
-      { env },
-    );
+    // send_mail takes no files: refused here (exit 2), with the command that does send it as the next step.
+    const vars = JSON.stringify({ TO: inbox, SUBJECT: 'file', BODY: 'see attachment' });
+    const refused = await runCli(['jmap_request', '--ops-file', 'send_mail', '--attachment', join(work, 'payload.bin'), '--vars', vars, '--credentials-dir', dir], { env });
+    expect(refused.code).toBe(2);
+    const nextCommand = (refused.json as { error: { code: string; nextCommand: string } }).error.nextCommand;
+    expect((refused.json as { error: { code: string } }).error.code).toBe('attachment_invalid');
+    expect(nextCommand).toBe(`agent-mailbox jmap_request --ops-file send_mail_blob_attachment --vars '${vars}' --attachment ${join(work, 'payload.bin')} --credentials-dir ${dir}`);
+    // The suggested command line, run by a shell exactly as printed, sends the file.
+    const sent = await runShell(nextCommand.replace(/^agent-mailbox /, `${process.execPath} ${builtCli} `), env);
     expect(sent.code, sent.stderr + sent.stdout).toBe(0);
     const query = JSON.stringify([
       ['Email/query', { accountId: '$ACCOUNT_ID', filter: { inMailbox: '$INBOX_MAILBOX_ID', hasAttachment: true } }, 'q'],
@@ -146,6 +163,20 @@ describe('agent-mailbox CLI', () => {
     const saved = await runCli(['jmap_request', '--download', JSON.stringify({ blob_id: blobId, name: 'copy.bin' }), '--credentials-dir', dir], { env, cwd: work });
     expect(saved.code, saved.stderr + saved.stdout).toBe(0);
     expect(Buffer.compare(await readFile(join(work, 'copy.bin')), bytes)).toBe(0);
+  });
+
+  it('logs each HTTP exchange on stderr in debug mode, with no secret in it, and stdout unchanged', async () => {
+    const dir = await tempCredentialsDir();
+    expect((await register(dir, 'cli-debug')).code).toBe(0);
+    const { apiKey } = JSON.parse(await readFile(join(dir, 'credentials.json'), 'utf8')) as { apiKey: string };
+    const quiet = await runCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env });
+    const debug = await runCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: { ...env, AGENT_MAILBOX_DEBUG: '1' } });
+    expect(debug.code, debug.stderr).toBe(0);
+    expect(quiet.stderr).toBe('');
+    expect(debug.stderr).toMatch(/^agent-mailbox debug: POST http:\/\/127\.0\.0\.1:\d+\/jmap → HTTP 200, \d+ bytes in \d+ ms/m);
+    expect(debug.stdout.replace(/UNTRUSTED-MAIL-[0-9a-f]+/g, '')).toBe(quiet.stdout.replace(/UNTRUSTED-MAIL-[0-9a-f]+/g, ''));
+    expect(debug.stderr).not.toContain(apiKey);
+    expect(debug.stderr).not.toMatch(/eyJ[\w-]{10,}/);
   });
 
   it('answers an unknown help topic with exit code 2 and the list of topics', async () => {

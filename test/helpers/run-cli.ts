@@ -26,8 +26,17 @@ export interface RunCliOptions {
 
 /** Runs `node dist/bin.js …args` as a real subprocess and collects its output. */
 export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliRun> {
+  return runProcess(process.execPath, [builtCli, ...args], options);
+}
+
+/** Runs a command line through sh, as an agent pastes a suggested command into its shell. */
+export function runShell(commandLine: string, env: Record<string, string | undefined>): Promise<CliRun> {
+  return runProcess('sh', ['-c', commandLine], { env });
+}
+
+function runProcess(command: string, args: string[], options: RunCliOptions): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [builtCli, ...args], {
+    const child = spawn(command, args, {
       cwd: options.cwd,
       // A minimal environment, like an agent host gives: only what the test passes plus PATH/HOME.
       // No test may reach the invoking user's crontab: without a test crontab, watch finds none.

@@ -43,6 +43,7 @@ describe('untrustedPaths', () => {
     expect(untrustedPaths({ response })).toEqual([
       'response.methodResponses[0][1].list[*].attachments[*].name',
       'response.methodResponses[0][1].list[*].bodyValues.*.value',
+      'response.methodResponses[0][1].list[*].from[*].email',
       'response.methodResponses[0][1].list[*].from[*].name',
       'response.methodResponses[0][1].list[*].header:X-Custom:asText',
       'response.methodResponses[0][1].list[*].headers[*].value',

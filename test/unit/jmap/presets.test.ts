@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
+import { planJmapRequest, varsObject } from '../../../src/jmap/jmap-request-plan.js';
 import { listPresets, loadOpsFile } from '../../../src/jmap/load-preset.js';
+import { applicableNext } from '../../../src/jmap/preset-next-steps.js';
 import { presetVariables } from '../../../src/jmap/preset-variables.js';
 import { applyTransform, replySubject, resolvePointer } from '../../../src/jmap/preset-transforms.js';
 import { omitValue } from '../../../src/jmap/substitute-variables.js';
@@ -113,5 +115,55 @@ describe('capture transforms', () => {
   it('resolves RFC 6901 pointers with escapes', () => {
     expect(resolvePointer({ list: [{ 'a/b': { '~x': 1 } }] }, '/list/0/a~1b/~0x')).toBe(1);
     expect(resolvePointer({ list: [] }, '/list/0/subject')).toBeUndefined();
+  });
+});
+
+describe('jmap_request plan: files are never dropped silently', () => {
+  const files = ['./report.pdf'];
+  const vars = { TO: 'bob@example.com', SUBJECT: 'Report', BODY: 'attached' };
+
+  it('refuses attachments with a preset or ops that do not use them, before anything is read or sent', async () => {
+    for (const input of [
+      { ops_file: 'send_mail', vars, attachments: files },
+      { ops_file: 'send_mail_attachment', vars: { ...vars, ATTACHMENT_BASE64: 'eA==', ATTACHMENT_NAME: 'x.txt' }, attachments: files },
+      { ops: [['Email/query', { accountId: '$ACCOUNT_ID' }, 'q']], attachments: files },
+    ]) {
+      const error = (await planJmapRequest(input).catch((e: unknown) => e)) as MailboxError;
+      expect(error.code).toBe('attachment_invalid');
+      expect(error.message).toMatch(/would go out without them/);
+      expect(error.next).toEqual(input.ops_file ? { operation: 'jmap_request', input: { ops_file: 'send_mail_blob_attachment', vars, attachments: files } } : expect.anything());
+    }
+  });
+
+  it('accepts them where the request references $ATTACHMENTS', async () => {
+    await expect(planJmapRequest({ ops_file: 'send_mail_blob_attachment', vars, attachments: files })).resolves.toMatchObject({ presetName: 'send_mail_blob_attachment' });
+    await expect(planJmapRequest({ ops: [['Email/set', { accountId: '$ACCOUNT_ID', create: { d: { attachments: '$ATTACHMENTS' } } }, 's']], attachments: files })).resolves.toBeDefined();
+  });
+});
+
+describe('vars given as JSON text (hosts that send every argument as a string)', () => {
+  it('parses an object and refuses anything else with vars_invalid', () => {
+    expect(varsObject('{"TO": "bob@example.com"}')).toEqual({ TO: 'bob@example.com' });
+    expect(varsObject({ TO: 'x' })).toEqual({ TO: 'x' });
+    expect(varsObject(undefined)).toBeUndefined();
+    expect(() => varsObject('{TO: bob}')).toThrow(expect.objectContaining({ code: 'vars_invalid' }));
+    expect(() => varsObject('["TO"]')).toThrow(expect.objectContaining({ code: 'vars_invalid' }));
+  });
+});
+
+describe('conditional next steps of a preset', () => {
+  const items = [
+    { operation: 'jmap_request', input: { ops_file: 'read_message', vars: { MAIL_ID: '<id from the list>' } }, when: 'listed' as const },
+    { text: 'More changes are waiting: run list_new again.', when: 'more_changes' as const },
+    'Always said.',
+  ];
+
+  it('keeps each step only when the run fits it, without the condition', () => {
+    expect(applicableNext(items, {}, { listed: false, moreChanges: false })).toEqual(['Always said.']);
+    expect(applicableNext(items, {}, { listed: true, moreChanges: true })).toEqual([
+      { operation: 'jmap_request', input: { ops_file: 'read_message', vars: { MAIL_ID: '<id from the list>' } } },
+      'More changes are waiting: run list_new again.',
+      'Always said.',
+    ]);
   });
 });
