@@ -4,14 +4,15 @@ import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { MailboxError, toMailboxError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { carryInboxChoice } from '../operations/carry-inbox-choice.js';
+import { inboxChoiceCarrier } from '../operations/carry-inbox-choice.js';
+import { cliSpellingOf } from '../operations/cli-spelling.js';
 import { cliPathOf, operationsFor, type AnyOperation } from '../operations/index.js';
 import { redactSecrets } from '../redact.js';
 import type { NextWording } from '../render/describe-next.js';
 import { renderResult } from '../render/present-result.js';
 import { renderError as renderErrorForDoor } from '../render/render-error.js';
 import { interruptSignal } from './interrupt-signal.js';
-import { buildTableCommand, cliSpellingOf, type ParsedInvocation } from './program.js';
+import { buildTableCommand, type ParsedInvocation } from './program.js';
 import { createProgressLine } from './progress-bar.js';
 import { exitCodes, renderError, renderSuccess, type CliStreams } from './render.js';
 
@@ -41,7 +42,8 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
     streams.stderr.write(`agent-mailbox ${cliPathOf(operation).join(' ')}: ${rendered.text}\n`);
     return rendered.exitCode;
   };
-  const wording: NextWording = { adjust: carryInboxChoice(invocation.input['credentials_dir'], operationsFor('cli')), cli: cliSpellingOf(operationsFor('cli')) };
+  const table = operationsFor('cli');
+  const wording: NextWording = { adjust: inboxChoiceCarrier(table)(invocation.input['credentials_dir']), cli: cliSpellingOf(table) };
   const schema = operation.cliInput ? operation.input.extend(operation.cliInput.shape) : operation.input;
   const parsed = schema.safeParse(invocation.input);
   if (!parsed.success) {

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { settings, type SettingName } from '../config.js';
 import { MailboxError } from '../errors.js';
 import type { Operation } from '../operations/define-operation.js';
-import type { CliSpellingLookup } from '../render/describe-next.js';
+import { spellingOfInput } from '../operations/cli-spelling.js';
+import { shellQuote } from '../render/shell-quote.js';
 import { describeField, toKebab } from './zod-fields.js';
 
 /** Settings that every table command accepts as flags; the others are operation inputs. */
@@ -39,40 +40,17 @@ function readConfigFlags(opts: Record<string, unknown>): Partial<Record<SettingN
   return flags;
 }
 
-/** An example per JSON flag for the "not valid JSON" hint; others get a generic one. */
-const jsonFlagExamples: Readonly<Record<string, string>> = {
-  '--vars': `'{"TO": "bob@example.com", "SUBJECT": "Hi"}'`,
-  '--download': `'{"blob_id": "<blobId from read_message>", "name": "report.pdf"}'`,
-};
-
-function parseJsonFlag(flag: string, text: string): unknown {
+function parseJsonFlag(flag: string, text: string, example: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
     throw new MailboxError({
       code: 'usage',
       message: `${flag} is not valid JSON: ${(error as Error).message}`,
-      hint: `Quote the JSON for your shell, e.g. ${flag} ${jsonFlagExamples[flag] ?? `'{"name": "value"}'`}.`,
+      hint: `Quote the JSON for your shell, e.g. ${flag} ${shellQuote(example)}.`,
       cause: error,
     });
   }
-}
-
-/** How the CLI spells each entry's inputs, for next steps worded as command lines (src/render/describe-next.ts). */
-export function cliSpellingOf(ops: readonly Operation<z.ZodObject, z.ZodType>[]): CliSpellingLookup {
-  const byName = new Map(ops.map((op) => [op.name, op]));
-  return (name, key) => {
-    const op = name === '*' ? ops.find((o) => key !== undefined && key in o.input.shape) : byName.get(name);
-    if (!op) return undefined;
-    const path = op.cli?.path ?? [op.name];
-    if (key === undefined) return { path };
-    return {
-      path,
-      flag: op.cli?.flagNames?.[key] ?? `--${toKebab(key)}`,
-      positional: op.cli?.positional === key,
-      repeatable: op.cli?.repeatable?.includes(key) ?? false,
-    };
-  };
 }
 
 /** Builds one commander command from a table entry; `onRun` receives the parsed invocation. */
@@ -81,17 +59,16 @@ export function buildTableCommand(
   onRun: (invocation: ParsedInvocation) => Promise<void>,
 ): Command {
   const command = new Command(op.cli?.path?.at(-1) ?? op.name).description(op.description);
-  const flagKeys = new Map<string, string>();
+  const flagKeys = new Map<string, { key: string; flag: string }>();
   // Operator-only inputs become flags like any other; only this door offers them.
   const shape = { ...op.input.shape, ...(op.cliInput?.shape ?? {}) };
   for (const [key, field] of Object.entries(shape)) {
     const fieldShape = describeField(field as z.ZodType);
-    if (op.cli?.positional === key) {
+    const { flag, positional, repeatable } = spellingOfInput(op, key);
+    if (positional) {
       command.argument(fieldShape.required ? `<${key}>` : `[${key}]`, fieldShape.describe);
       continue;
     }
-    const flag = op.cli?.flagNames?.[key] ?? `--${toKebab(key)}`;
-    const repeatable = op.cli?.repeatable?.includes(key) ?? false;
     const spec = fieldShape.kind === 'boolean' ? flag : `${flag} <${fieldShape.kind === 'array' ? 'value' : toKebab(key)}>`;
     // Choices are listed, not enforced by commander: the input schema refuses a wrong one with the
     // same JSON error document and next step as every other bad input.
@@ -100,7 +77,7 @@ export function buildTableCommand(
     if (op.cli?.hidden?.includes(key)) option.hideHelp();
     if (repeatable) option.argParser(collect);
     command.addOption(option);
-    flagKeys.set(option.attributeName(), key);
+    flagKeys.set(option.attributeName(), { key, flag });
   }
   if (op.cli?.configOptions !== false) addConfigOptions(command);
   if (!('json' in shape)) command.option('--json', 'Print JSON even where the command prints text by default.');
@@ -108,10 +85,11 @@ export function buildTableCommand(
     const opts = command.opts<Record<string, unknown>>();
     const input: Record<string, unknown> = {};
     if (op.cli?.positional && typeof args[0] === 'string') input[op.cli.positional] = args[0];
-    for (const [attribute, key] of flagKeys) {
+    for (const [attribute, { key, flag }] of flagKeys) {
       const value = opts[attribute];
       if (value === undefined) continue;
-      input[key] = op.cli?.jsonFlags?.includes(key) && typeof value === 'string' ? parseJsonFlag(`--${toKebab(key)}`, value) : value;
+      const example = op.cli?.jsonFlags?.[key];
+      input[key] = example !== undefined && typeof value === 'string' ? parseJsonFlag(flag, value, example) : value;
     }
     await onRun({ operation: op, input, configFlags: readConfigFlags(opts), json: opts.json === true });
   });

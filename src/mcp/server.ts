@@ -5,7 +5,7 @@ import type { ConfigInputs } from '../config.js';
 import { toMailboxError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AccountRegistry } from '../auth/account-registry.js';
-import { carryInboxChoice } from '../operations/carry-inbox-choice.js';
+import { inboxChoiceCarrier } from '../operations/carry-inbox-choice.js';
 import type { Operation, OperationContext } from '../operations/define-operation.js';
 import { redactSecrets } from '../redact.js';
 import { createProgressReporter } from './progress.js';
@@ -68,6 +68,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
 }
 
 function registerOperation(server: McpServer, op: AnyOperation, options: McpServerOptions): void {
+  const carryInboxChoice = inboxChoiceCarrier(options.operations);
   const outputSchema = advertisedOutputSchema(op.output);
   server.registerTool(
     op.name,
@@ -84,7 +85,7 @@ function registerOperation(server: McpServer, op: AnyOperation, options: McpServ
         send: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
       });
       const started = Date.now();
-      const wording = { adjust: carryInboxChoice(args['credentials_dir'], options.operations) };
+      const wording = { adjust: carryInboxChoice(args['credentials_dir']) };
       try {
         const ctx: OperationContext = {
           configInputs: options.configInputs,

@@ -67,8 +67,8 @@ export interface CliSpec {
   logLevel?: 'warn' | 'info';
   /** Input key taken as a positional argument, e.g. `help [topic]`. */
   positional?: string;
-  /** Input keys given as JSON text on the command line (parsed before validation). */
-  jsonFlags?: readonly string[];
+  /** Input keys given as JSON text on the command line (parsed before validation), each with the example a parse error shows. */
+  jsonFlags?: Readonly<Record<string, string>>;
   /** Input keys whose flag may repeat, collected into an array. */
   repeatable?: readonly string[];
   /** Flag names that differ from the kebab-case key, e.g. attachments → `--attachment`. */

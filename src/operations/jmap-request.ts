@@ -60,7 +60,10 @@ export const jmapRequestOperation = defineOperation({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   present: presentJmapResult,
   cli: {
-    jsonFlags: ['vars', 'download'],
+    jsonFlags: {
+      vars: '{"TO": "bob@example.com", "SUBJECT": "Hi"}',
+      download: '{"blob_id": "<blobId from read_message>", "name": "report.pdf"}',
+    },
     repeatable: ['attachments'],
     flagNames: { attachments: '--attachment' },
   },

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { spellingOfInput } from './cli-spelling.js';
 import type { Operation } from './define-operation.js';
 
 /** A tool as the help text and generated docs describe it. */
@@ -20,7 +21,8 @@ export function summarizeOperations(ops: readonly Operation<z.ZodObject, z.ZodTy
     description: op.description,
     inputs: Object.entries(op.input.shape).map(([name, field]) => {
       const schema = field as z.ZodType;
-      const cliFlag = op.cli?.positional === name ? `[${name}]` : op.cli?.flagNames?.[name] ?? `--${name.replace(/_/g, '-')}`;
+      const spelled = spellingOfInput(op, name);
+      const cliFlag = spelled.positional ? `[${name}]` : spelled.flag;
       return { name, cliFlag, required: !schema.safeParse(undefined).success, describe: schema.description ?? '' };
     }),
   }));

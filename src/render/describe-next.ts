@@ -31,14 +31,15 @@ export interface NextWording {
 /** Words a table step as a shell command line. */
 export function describeNextForCli(next: NextStep, spelling?: CliSpellingLookup): string {
   const parts = ['agent-mailbox', ...(spelling?.(next.operation)?.path ?? [next.operation])];
+  const asWord = (value: unknown): string => shellQuote(typeof value === 'string' ? value : JSON.stringify(value));
   for (const [key, value] of Object.entries(next.input ?? {})) {
     if (value === undefined) continue;
     const spelled = spelling?.(next.operation, key);
-    const asWord = (v: unknown): string => shellQuote(typeof v === 'string' ? v : JSON.stringify(v));
+    const flag = spelled?.flag ?? `--${toKebab(key)}`;
     if (spelled?.positional ?? key === 'topic') parts.push(asWord(value));
-    else if (spelled?.repeatable && Array.isArray(value)) for (const item of value) parts.push(spelled.flag ?? `--${toKebab(key)}`, asWord(item));
-    else if (value === true) parts.push(spelled?.flag ?? `--${toKebab(key)}`);
-    else parts.push(spelled?.flag ?? `--${toKebab(key)}`, asWord(value));
+    else if (value === true) parts.push(flag);
+    else if (spelled?.repeatable && Array.isArray(value)) parts.push(...value.flatMap((item: unknown) => [flag, asWord(item)]));
+    else parts.push(flag, asWord(value));
   }
   return parts.join(' ');
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cliSpellingOf } from '../../../src/cli/program.js';
+import { cliSpellingOf } from '../../../src/operations/cli-spelling.js';
 import { MailboxError, inputRef } from '../../../src/errors.js';
-import { carryInboxChoice } from '../../../src/operations/carry-inbox-choice.js';
+import { inboxChoiceCarrier } from '../../../src/operations/carry-inbox-choice.js';
 import { operationsFor } from '../../../src/operations/index.js';
 import { renderResult } from '../../../src/render/present-result.js';
 import { renderError } from '../../../src/render/render-error.js';
@@ -12,7 +12,7 @@ const readMessage = { operation: 'jmap_request', input: { ops_file: 'read_messag
 
 describe('next steps carry the caller\'s inbox', () => {
   it('adds credentials_dir to every step of an entry that takes it, in the result, its text and an error', () => {
-    const adjust = carryInboxChoice('/tmp/inbox-b', operationsFor('mcp'));
+    const adjust = inboxChoiceCarrier(operationsFor('mcp'))('/tmp/inbox-b');
     const result = { next: [readMessage, 'a sentence stays', { operation: 'help', input: { topic: 'presets' } }] };
     const rendered = renderResult(result, 'mcp', { wording: { adjust }, present: (r, _door, describe) => ({ text: (r as typeof result).next.map((n) => (typeof n === 'string' ? n : describe(n))).join('\n') }) });
     expect(rendered.structured.next).toEqual([
@@ -30,8 +30,8 @@ describe('next steps carry the caller\'s inbox', () => {
   });
 
   it('changes nothing when the caller used the default inbox or named a directory in the step already', () => {
-    expect(carryInboxChoice(undefined, operationsFor('mcp'))).toBeUndefined();
-    const adjust = carryInboxChoice('/tmp/a', operationsFor('mcp'));
+    expect(inboxChoiceCarrier(operationsFor('mcp'))(undefined)).toBeUndefined();
+    const adjust = inboxChoiceCarrier(operationsFor('mcp'))('/tmp/a');
     const own = { operation: 'jmap_request', input: { credentials_dir: '/tmp/other' } };
     expect(adjust?.(own)).toBe(own);
   });
