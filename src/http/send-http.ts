@@ -73,8 +73,7 @@ export async function sendHttp(url: string, init: RequestInit, options: SendOpti
     try {
       const sentAt = Date.now();
       const response = await attemptOnce(url, init, options, attemptMs);
-      const target = `${init.method ?? 'GET'} ${url}`;
-      log.debug(`${target} → HTTP ${response.status}, ${response.size} bytes in ${Date.now() - sentAt} ms${options.what.includes(url) ? '' : ` (${options.what})`}`);
+      log.debug(`${init.method ?? 'GET'} ${url} → HTTP ${response.status}, ${response.size} bytes in ${Date.now() - sentAt} ms${options.what.includes(url) ? '' : ` (${options.what})`}`);
       const resend = retryableByAnyRule(response.status) || (options.retry === 'idempotent' && retryableIfIdempotent(response.status));
       if (!resend || attempt >= retries) return response;
       const asked = parseRetryAfter(response.headers.get('retry-after'));

@@ -18,7 +18,8 @@ export interface JmapRequestPlan {
 export interface PlanInput {
   ops?: unknown;
   ops_file?: string;
-  vars?: Record<string, unknown>;
+  /** An object, or its JSON text (hosts that send every argument as a string). */
+  vars?: Record<string, unknown> | string;
   attachments?: string[];
 }
 
@@ -32,7 +33,7 @@ export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan
       next: { operation: 'help', input: { topic: 'presets' } },
     });
   }
-  const given = input.vars ?? {};
+  const given = varsObject(input.vars) ?? {};
   const badNames = Object.keys(given).filter((name) => !variableNamePattern.test(name));
   if (badNames.length > 0) {
     throw new MailboxError({
@@ -52,14 +53,14 @@ export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan
         hint: `Give each file's path with ${inputRef('attachments')}, or use send_mail for text only.`,
       });
     }
-    checkAttachmentsUsed(input, preset.steps, `Preset ${name}`, given);
+    checkAttachmentsUsed(input, preset.steps, `preset ${name}`, given);
     return { preset, presetName: name, steps: preset.steps, vars: presetVariables(preset, name, given) };
   }
   const parsed = parseOps(loaded?.kind === 'ops' ? loaded.ops : input.ops, loaded?.kind === 'ops' ? loaded.path : 'ops');
   const referenced = [...JSON.stringify(parsed.methodCalls).matchAll(/\$([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] ?? '');
   checkKnownVars(given, referenced, 'these ops');
   const step: PresetStep = { id: 'request', methodCalls: parsed.methodCalls, ...(parsed.using ? { using: parsed.using } : {}) };
-  checkAttachmentsUsed(input, [step], 'These ops', given);
+  checkAttachmentsUsed(input, [step], 'these ops', given);
   return { steps: [step], vars: { ...given } };
 }
 
@@ -67,12 +68,12 @@ export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan
  * Files are uploaded only to be referenced as $ATTACHMENTS or $ATTACHMENT_<i>_…; a request that
  * reads neither would send the mail without them and still report success.
  */
-function checkAttachmentsUsed(input: PlanInput, steps: readonly PresetStep[], what: string, given: Readonly<Record<string, unknown>>): void {
+function checkAttachmentsUsed(input: PlanInput, steps: readonly PresetStep[], where: string, given: Readonly<Record<string, unknown>>): void {
   if (!input.attachments?.length) return;
   if (/\$ATTACHMENT(S\b|_\d+_)/.test(JSON.stringify(steps))) return;
   throw new MailboxError({
     code: 'attachment_invalid',
-    message: `${what} ${what.startsWith('Preset') ? 'does' : 'do'} not use files given with ${inputRef('attachments')}: the mail would go out without them. Nothing was sent.`,
+    message: `There is no $ATTACHMENTS placeholder in ${where}: the mail would go out without the files given with ${inputRef('attachments')}. Nothing was sent.`,
     hint: 'Send files with the send_mail_blob_attachment preset (same vars: TO, SUBJECT, BODY, CC), or reference $ATTACHMENTS in your own ops.',
     next: { operation: 'jmap_request', input: { ops_file: 'send_mail_blob_attachment', vars: withoutInlineFile(given), attachments: input.attachments } },
   });

@@ -16,7 +16,7 @@ import { waitForMail, type WaitContext, type WaitProgress } from './wait-for-mai
 export interface JmapRequestInput {
   ops?: unknown;
   ops_file?: string;
-  vars?: Record<string, unknown>;
+  vars?: Record<string, unknown> | string;
   attachments?: string[];
   dry_run?: boolean;
   /** Show the substituted request(s) in the result. */
@@ -108,8 +108,10 @@ export async function runJmapRequest(account: Account, input: JmapRequestInput, 
   }
   const outcome = await runPresetSteps(plan.steps, vars, { client, session, preset: plan.preset, dryRun, signal: ctx.signal });
   if (outcome.done.length === 0) throw new MailboxError({ code: 'internal', message: 'No step of the preset applied.', hint: 'Report this preset as broken.' });
-  const next = dryRun ? [] : await settleAfterRun(account, client, plan, vars, outcome, ctx.signal);
-  const result = buildResult(plan, vars, outcome, { dryRun, verbose: input.echo_request === true, next });
+  // Own sent copies and drafts: left out of list_new's text, and not "mail from others" for next steps.
+  const own = ownMailIds(outcome.done, vars);
+  const next = dryRun ? [] : await settleAfterRun(account, client, plan, vars, outcome, own, ctx.signal);
+  const result = buildResult(plan, vars, outcome, { dryRun, verbose: input.echo_request === true, next, own });
   if (attachments) result.attachments = attachments;
   return result;
 }
@@ -136,10 +138,11 @@ async function settleAfterRun(
   plan: JmapRequestPlan,
   vars: Record<string, unknown>,
   outcome: StepsOutcome,
+  own: readonly string[],
   signal: AbortSignal,
 ): Promise<(string | NextStep)[]> {
   const ok = outcome.failures.length === 0;
-  const next: (string | NextStep)[] = ok ? applicableNext(plan.preset?.next ?? [], vars, { listed: listedFromOthers(outcome.done, vars), moreChanges: saysMoreChanges(outcome.done) }) : [];
+  const next: (string | NextStep)[] = ok ? applicableNext(plan.preset?.next ?? [], vars, { listed: listedFromOthers(outcome.done, own), moreChanges: saysMoreChanges(outcome.done) }) : [];
   const cursor = plan.preset?.cursor;
   if (cursor) {
     const saved = vars[cursor.saveFrom];
@@ -162,8 +165,8 @@ async function settleAfterRun(
 }
 
 /** Whether the last listing held a message from others (own sent copies and drafts do not count). */
-function listedFromOthers(done: readonly StepRun[], vars: Readonly<Record<string, unknown>>): boolean {
-  const own = new Set(ownMailIds(done, vars));
+function listedFromOthers(done: readonly StepRun[], ownIds: readonly string[]): boolean {
+  const own = new Set(ownIds);
   const lists = done.flatMap((step) => (step.response?.methodResponses ?? []).filter(([method, args]) => method === 'Email/get' && Array.isArray(args.list)));
   const last = lists[lists.length - 1]?.[1].list as { id?: unknown }[] | undefined;
   return (last ?? []).some((email) => !own.has(String(email.id)));
@@ -177,7 +180,7 @@ function buildResult(
   plan: JmapRequestPlan,
   vars: Record<string, unknown>,
   outcome: StepsOutcome,
-  options: { dryRun: boolean; verbose: boolean; next: (string | NextStep)[] },
+  options: { dryRun: boolean; verbose: boolean; next: (string | NextStep)[]; own: readonly string[] },
 ): JmapRequestResult {
   const { done, failures } = outcome;
   const ok = failures.length === 0;
@@ -199,10 +202,7 @@ function buildResult(
   }
   const created = createdRecords(done);
   if (created.length > 0) result.created = created;
-  if (plan.preset?.excludeOwnMail) {
-    const own = ownMailIds(done, vars);
-    if (own.length > 0) result.ownMailIds = own;
-  }
+  if (plan.preset?.excludeOwnMail && options.own.length > 0) result.ownMailIds = [...options.own];
   if (plan.preset?.view === 'message' || plan.preset?.view === 'thread') {
     result.window = { offset: numberVar(vars.BODY_OFFSET, 0), maxChars: numberVar(vars.MAX_CHARS, 12_000) };
   }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { downloadBlobToFile } from '../jmap/download-blob-to-file.js';
-import { varsObject } from '../jmap/jmap-request-plan.js';
 import { runJmapRequest } from '../jmap/run-jmap-request.js';
 import { defineOperation } from './define-operation.js';
 import { presentJmapResult } from './present-jmap-result.js';
@@ -82,7 +81,7 @@ export const jmapRequestOperation = defineOperation({
     // ops/ops_file checks live in runJmapRequest (jmap-request-plan.ts), once.
     const account = ctx.accounts.open(input.credentials_dir);
     const config = await account.config();
-    return runJmapRequest(account, { ...input, vars: varsObject(input.vars) }, {
+    return runJmapRequest(account, input, {
       signal: ctx.signal,
       log: ctx.log,
       timeoutMs: config.timeoutMs,

@@ -130,7 +130,7 @@ describe('jmap_request plan: files are never dropped silently', () => {
     ]) {
       const error = (await planJmapRequest(input).catch((e: unknown) => e)) as MailboxError;
       expect(error.code).toBe('attachment_invalid');
-      expect(error.message).toMatch(/would go out without them/);
+      expect(error.message).toMatch(/would go out without the files/);
       expect(error.next).toEqual(input.ops_file ? { operation: 'jmap_request', input: { ops_file: 'send_mail_blob_attachment', vars, attachments: files } } : expect.anything());
     }
   });
