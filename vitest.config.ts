@@ -9,6 +9,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 3,
+    // Files share their worker's module cache instead of each importing src, zod and the SDK anew:
+    // measured in one session, 150 s → 120 s wall and 298 → 223 CPU-seconds for the whole suite.
+    // Files start their own servers and temp dirs and close them in their own hooks, so nothing
+    // else carries over between them.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // With CI=true a skipped test fails the run (test/helpers/ci-skip-reporter.ts).

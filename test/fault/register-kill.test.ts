@@ -37,7 +37,7 @@ async function registerKilledWhen(dir: string, username: string, pattern: RegExp
   return { killed };
 }
 
-describe.concurrent('register killed at any point', () => {
+describe('register killed at any point', () => {
   killPoints.forEach(([point, pattern], i) => {
     it(`leaves a usable inbox when killed as ${point}`, async () => {
       const dir = await freshDir();
