@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../dist/bin.js';
+// CommonJS (bin/package.json): a help page is answered before node starts its ES module loader.
+require('../dist/front.cjs');

@@ -8,7 +8,7 @@
 //
 // Why esbuild: one file per command path instead of ~400 modules resolved at every start (see the
 // README's cold-start figures). The output is deterministic: sorted inputs, no timestamps.
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -59,9 +59,12 @@ async function renderPages() {
   return pages;
 }
 
-async function assetsPlugin() {
+async function collectAssets() {
   const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-  const assets = { version: pkg.version, files: await packageFiles(), pages: await renderPages() };
+  return { version: pkg.version, files: await packageFiles(), pages: await renderPages() };
+}
+
+function assetsPlugin(assets) {
   return {
     name: 'bundled-assets',
     setup(b) {
@@ -100,7 +103,8 @@ const shared = (plugin) => ({
 });
 
 const args = new Set(process.argv.slice(2));
-const plugin = await assetsPlugin();
+const assets = await collectAssets();
+const plugin = assetsPlugin(assets);
 if (args.has('--check')) {
   const result = await build({ ...shared(plugin), outfile: skillScript, write: false });
   const fresh = result.outputFiles[0].text;
@@ -114,6 +118,21 @@ if (args.has('--check')) {
 // Chunk names carry content hashes: old ones would pile up (and ship) without this.
 await rm(join(root, 'dist', 'chunks'), { recursive: true, force: true });
 await build({ ...shared(plugin), outdir: join(root, 'dist'), splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+// The package entry's front (src/front.ts): CommonJS, so a help page is served before node starts
+// its ES module loader; the pages it serves sit beside it as JSON, which parses faster than code.
+await writeFile(join(root, 'dist', 'pages.json'), JSON.stringify(assets.pages));
+await build({
+  entryPoints: [join(root, 'src', 'front.ts')],
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: join(root, 'dist', 'front.cjs'),
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
 if (args.has('--skill')) {
   await build({ ...shared(plugin), outfile: skillScript });
 }

@@ -1,9 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { bundledAssets } from './bundle-assets.js';
+import { answerFromPage } from './prerendered-page.js';
 
 /**
- * The only module that starts anything: every command, `mcp` included, goes through the CLI built
- * from the operations table. process.env and process.argv are read here and nowhere else.
+ * The module that starts everything: every command, `mcp` included, goes through the CLI built
+ * from the operations table. process.env and process.argv are read here and, for help pages only,
+ * in the package entry's front (front.ts), and nowhere else.
  *
  * In a bundled build, `help`, `help <topic>` and every `--help` are answered from pages the build
  * rendered with the real program (scripts/build.mjs), before zod, commander or any command's code
@@ -29,12 +31,9 @@ async function serveMcp(): Promise<number> {
   }
 }
 
-const page = bundledAssets?.pages[argv.join('\0')];
-const plainOutput = !process.stdout.isTTY && !process.stderr.isTTY && !process.env.FORCE_COLOR && !process.env.CLICOLOR_FORCE;
-if (page && (!page.widthDependent || plainOutput)) {
-  process.stdout.write(page.stdout);
-  process.stderr.write(page.stderr);
-  process.exitCode = page.exitCode;
+const pageExit = answerFromPage(bundledAssets?.pages, { argv, env: process.env, stdout: process.stdout, stderr: process.stderr });
+if (pageExit !== undefined) {
+  process.exitCode = pageExit;
 } else if (argv.length === 1 && argv[0] === 'mcp') {
   process.exitCode = await serveMcp();
 } else {

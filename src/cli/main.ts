@@ -28,6 +28,8 @@ export interface CliEntry {
    * fetch's idle keep-alive machinery after the answer is out, on every step of a shell agent.
    */
   done?: (exitCode: number) => void;
+  /** Where downloads may be written; default: the process's working directory. */
+  cwd?: string;
 }
 
 const defaultCliPath = fileURLToPath(new URL('../bin.js', import.meta.url));
@@ -52,11 +54,13 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
   }
   const configInputs: ConfigInputs = { flags: invocation.configFlags, env: entry.env };
   let accounts: ReturnType<typeof createAccountRegistry> | undefined;
-  const progressLine = createProgressLine(process.stderr);
+  // An entry that brings its own streams (a test, the build's page renderer) gets the log and the
+  // progress line there too, not on the host process's stderr.
+  const progressLine = createProgressLine(entry.streams?.stderr ?? process.stderr);
   const interrupt = interruptSignal();
   try {
     const config = resolveConfig(configInputs);
-    const log = createLogger(process.stderr, config.debug ? 'debug' : (operation.cli?.logLevel ?? 'warn'));
+    const log = createLogger(entry.streams?.stderr ?? process.stderr, config.debug ? 'debug' : (operation.cli?.logLevel ?? 'warn'));
     accounts = createAccountRegistry({ configInputs, log });
     const result: unknown = await operation.run(parsed.data, {
       configInputs,
@@ -67,7 +71,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       accounts,
       frontDoor: 'cli',
       install: { nodePath: process.execPath, cliPath: entry.cliPath ?? defaultCliPath },
-      workingDir: process.cwd(),
+      workingDir: entry.cwd ?? process.cwd(),
       streams: { stdout: process.stdout, stderr: process.stderr },
       launchMcpServer: async (options) => {
         const { runMcpServer } = await import('../mcp/main.js');
@@ -102,7 +106,11 @@ export async function runCli(entry: CliEntry): Promise<number> {
   const groupDescriptions: Record<string, string> = {
     watch: 'Manage the daily 09:00 job that wakes an agent when new mail arrived (watch=scheduled). See `agent-mailbox help watch`.',
   };
-  for (const op of operationsFor('cli')) {
+  // Only the commands the first word names get built (commander and zod cost every command's
+  // options at each start); any other argv gets the whole program, for commander's own errors.
+  const all = operationsFor('cli');
+  const named = all.filter((op) => cliPathOf(op)[0] === entry.argv[0]);
+  for (const op of named.length > 0 ? named : all) {
     const path = cliPathOf(op);
     let parent = program;
     for (const word of path.slice(0, -1)) {

@@ -33,7 +33,7 @@ export interface WakeSourceOptions {
   fetch?: FetchFunction;
   /** Poll intervals, growing to the last; the last bounds how late a delivery is noticed. */
   pollDelaysMs?: readonly number[];
-  /** Seconds between the server's pings; the stream counts as dead after twice that plus 2 s of silence. */
+  /** Seconds between the server's pings; the stream counts as dead after twice that plus min(2 s, one ping) of silence. */
   pingSeconds?: number;
 }
 
@@ -74,7 +74,8 @@ class MailWakeSource implements WakeSource {
         this.stream = await openEventStream(url, {
           headers: { authorization: `Bearer ${jwt}` },
           connectTimeoutMs: this.options.timeoutMs,
-          idleTimeoutMs: 2 * ping * 1000 + 2000,
+          // Two missed pings plus slack for a slow network: at most 2 s, at most one ping's worth.
+          idleTimeoutMs: (2 * ping + Math.min(2, ping)) * 1000,
           ...eventStreamLimits,
           signal: this.options.signal,
           ...(this.options.fetch ? { fetch: this.options.fetch } : {}),

@@ -6,7 +6,8 @@ import { builtCli } from '../helpers/run-cli.js';
 
 /**
  * The committed single-file script must be what the sources build today, and the help pages the
- * bundles answer from (rendered at build time) must be what the full program prints.
+ * bundles and the package entry (bin/agent-mailbox.js → dist/front.cjs) answer from, rendered at
+ * build time, must be what the full program prints.
  */
 
 const run = promisify(execFile);
@@ -49,7 +50,15 @@ describe('bundled builds', () => {
     it(`answers \`${argv.join(' ') || '(no arguments)'}\` from its pre-rendered page exactly as the full program does`, async () => {
       const expected = await fullProgram(argv);
       expect(await bundled(builtCli, argv)).toEqual(expected);
+      expect(await bundled(`${root}bin/agent-mailbox.js`, argv)).toEqual(expected);
       expect(await bundled(`${root}skill/scripts/agent-mailbox.mjs`, argv)).toEqual(expected);
     });
   }
+
+  it('passes every other command from the package entry to the program, exit code and output unchanged', async () => {
+    const argv = ['register', '--username', 'abc', '--watch', 'on-demand'];
+    const direct = await bundled(builtCli, argv);
+    expect(direct.code).toBe(2);
+    expect(await bundled(`${root}bin/agent-mailbox.js`, argv)).toEqual(direct);
+  });
 });

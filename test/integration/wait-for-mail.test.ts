@@ -228,7 +228,7 @@ describe('wait_for_mail against a faulty event stream', () => {
       const looks = countLooks(withEventStream(stream));
       const started = wait(account, { TIMEOUT_SECONDS: 30 }, { fetch: looks.fetch, wake: { pingSeconds: 1 } });
       // The stream never reports a state change, so a second look means the waiter fell back to
-      // polling (pingSeconds 1: a silent stream counts as dead after 4 s).
+      // polling (pingSeconds 1: a silent stream counts as dead after 3 s).
       await looks.looked(2);
       const deliveredAt = await deliver(address, `after a stream that ${name}`);
       const result = await started;

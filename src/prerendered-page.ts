@@ -1,0 +1,25 @@
+import type { PrerenderedPage } from './bundle-assets.js';
+
+/** What answering from a page needs of the process: argv, the colour variables and the two streams. */
+export interface PageTarget {
+  argv: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  stdout: { isTTY?: boolean; write(text: string): unknown };
+  stderr: { isTTY?: boolean; write(text: string): unknown };
+}
+
+/**
+ * Answers `help`, `help <topic>` or a `--help` from a page the build rendered with the real
+ * program, or returns undefined when no page fits: then the program runs. A width-dependent page
+ * (commander wraps --help to the terminal) fits only output that is not a terminal and not asked
+ * to be coloured. Returns the exit code the real program would have given.
+ */
+export function answerFromPage(pages: Readonly<Record<string, PrerenderedPage>> | undefined, target: PageTarget): number | undefined {
+  const page = pages?.[target.argv.join('\0')];
+  if (!page) return undefined;
+  const plainOutput = !target.stdout.isTTY && !target.stderr.isTTY && !target.env['FORCE_COLOR'] && !target.env['CLICOLOR_FORCE'];
+  if (page.widthDependent && !plainOutput) return undefined;
+  target.stdout.write(page.stdout);
+  target.stderr.write(page.stderr);
+  return page.exitCode;
+}
