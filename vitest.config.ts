@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 // Tests spawn real processes and solve real (small) proofs of work on a 2-core machine, so files
 // run in forked workers with generous timeouts. Three at a time, not two: most test time is spent
 // waiting on child processes, sockets and timers, not on a core (measured on 2 quiet cores:
-// 106 s with two workers, 84 s with three, all green).
+// 106 s with two workers, 84 s with three, all green). Four were measured too, on a slower
+// machine: 102 s → 95 s, but the contention pushed three tests past 5 s of wall clock.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],

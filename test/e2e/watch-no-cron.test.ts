@@ -24,7 +24,8 @@ afterAll(async () => {
 
 function runNested(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vitestBin, 'run', 'test/e2e/watch-user-crontab.test.ts'], {
+    // One file in one worker thread: no forked worker to start, the nested run's largest cost.
+    const child = spawn(process.execPath, [vitestBin, 'run', 'test/e2e/watch-user-crontab.test.ts', '--pool=threads', '--maxWorkers=1'], {
       cwd: root,
       env: { PATH: bin, HOME: process.env.HOME ?? '/tmp', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
