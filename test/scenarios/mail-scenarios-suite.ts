@@ -62,11 +62,15 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
         const list = resultOf(run, 'get')['list'] as Array<{ id: string; subject: string; threadId: string; hasAttachment: boolean }>;
         return list;
       };
-      const findInInbox = async (who: 'alice' | 'bob', subject: string) => {
-        const found = (await listInbox(who)).find((m) => m.subject === subject);
-        if (!found) throw new Error(`"${subject}" is not in ${who}'s inbox`);
-        return found;
-      };
+      /**
+       * Delivery to a local inbox finishes after the sender's call returns (SMTP relay, LMTP on
+       * Cyrus), as on the live service: an agent lists again. A spawned CLI's start-up used to hide
+       * that; in process the listing can come first, so it is repeated for up to 5 s.
+       */
+      const findInInbox = async (who: 'alice' | 'bob', subject: string) =>
+        eventually(async () => (await listInbox(who)).find((m) => m.subject === subject), 5_000).catch(() => {
+          throw new Error(`"${subject}" is not in ${who}'s inbox after 5 s`);
+        });
       const readMessage = async (who: 'alice' | 'bob', id: string): Promise<Record<string, unknown>> => {
         const run = await preset(who, 'read_message', { MAIL_ID: id });
         ok(run);
