@@ -49,6 +49,16 @@ function forgetSecret(secret: string): void {
   }
 }
 
+/**
+ * Forgets every remembered secret, as a new process starts: for an entry that runs commands one
+ * after another inside a long-lived process as if each had its own (the tests' in-process CLI runs),
+ * so that fixture keys of earlier tests do not mask text of later ones.
+ */
+export function forgetAllSecrets(): void {
+  knownSecrets.clear();
+  knownFragments.clear();
+}
+
 /** Masks an apiKey for display: enough to recognise it, never enough to use it. */
 export function maskApiKey(apiKey: string): string {
   if (apiKey.length <= 8) return '****';

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runCli as runCliEntry } from '../../src/cli/main.js';
+import { forgetAllSecrets } from '../../src/redact.js';
 
 /** The built CLI entry; `npm test` builds before running vitest. */
 export const builtCli = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -40,6 +41,8 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
 export async function runCliInProcess(args: string[], options: Pick<RunCliOptions, 'env' | 'cwd'> = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
+  // A process starts knowing no secret; files that ran earlier in this worker taught it their fixtures'.
+  forgetAllSecrets();
   const code = await runCliEntry({
     env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, ...options.env },
     argv: args,
