@@ -35,8 +35,10 @@ const pageExit = answerFromPage(bundledAssets?.pages, { argv, env: process.env, 
 if (pageExit !== undefined) {
   process.exitCode = pageExit;
 } else if (argv.length === 1 && argv[0] === 'mcp') {
+  await import('./zod-jitless.js');
   process.exitCode = await serveMcp();
 } else {
+  await import('./zod-jitless.js');
   const { runCli } = await import('./cli/main.js');
   // This file is what a watch job must run again: the tsc entry, the package bundle or the skill's script.
   // Ends the process as soon as what was written has reached stdout and stderr (pipes may be async).
