@@ -86,6 +86,21 @@ const englishOnlyZod = {
   },
 };
 
+/**
+ * The MCP SDK's server module imports its Ajv provider (Ajv, ajv-formats, fast-uri: ~185 KB) for a
+ * default that src/mcp/server.ts always replaces (this server never asks for elicitation). The
+ * bundles carry a stand-in that refuses to be built, so no start compiles Ajv.
+ */
+const noSdkAjv = {
+  name: 'no-sdk-ajv',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
+      contents: 'export class AjvJsonSchemaValidator { constructor() { throw new Error("agent-mailbox bundles leave out Ajv: pass jsonSchemaValidator"); } }',
+      loader: 'js',
+    }));
+  },
+};
+
 const shared = (plugin) => ({
   entryPoints: [join(root, 'src', 'bin.ts')],
   absWorkingDir: root,
@@ -99,7 +114,7 @@ const shared = (plugin) => ({
   minifyWhitespace: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [plugin, englishOnlyZod],
+  plugins: [plugin, englishOnlyZod, noSdkAjv],
 });
 
 const args = new Set(process.argv.slice(2));
