@@ -50,7 +50,8 @@ export function advertisedOutputSchema(output: z.ZodType): z.ZodObject | undefin
 
 /**
  * The SDK checks JSON Schema only for answers to elicitation, which this server never asks for;
- * its default (Ajv, built with every format) costs ~6 ms of each start. Fails closed if ever used.
+ * its default (Ajv, built with every format) costs ~6 ms of each start, and the bundles leave Ajv out
+ * altogether (scripts/build.mjs). Fails closed if ever used.
  */
 const noElicitationValidator: jsonSchemaValidator = {
   getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'agent-mailbox does not ask for elicitation' }),
