@@ -24,4 +24,10 @@ const argv = process.argv.slice(2);
 const mayBeHelp = argv.length === 0 || argv[0] === 'help' || argv.includes('--help') || argv.includes('-h');
 const exitCode = mayBeHelp ? answerFromPage(readPages(), { argv, env: process.env, stdout: process.stdout, stderr: process.stderr }) : undefined;
 if (exitCode !== undefined) process.exitCode = exitCode;
-else void import(pathToFileURL(join(__dirname, 'bin.js')).href);
+else {
+  import(pathToFileURL(join(__dirname, 'bin.js')).href).catch((error: unknown) => {
+    // Only a broken installation gets here (the program reports its own failures).
+    process.stderr.write(`agent-mailbox: cannot load ${join(__dirname, 'bin.js')} (${error instanceof Error ? error.message : String(error)}).\nnext: in a checkout run \`npm run build\`; otherwise reinstall the package.\n`);
+    process.exitCode = 1;
+  });
+}
