@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli as runCliProcess, type CliRun, type RunCliOptions } from '../helpers/run-cli.js';
+import { runCliInProcess, type CliRun, type RunCliOptions } from '../helpers/run-cli.js';
 import { createTestCrontab, realCronSkipReason, type TestCrontab } from '../helpers/test-crontab.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { createRecorder, deliverMail, readStateFile, registerInbox } from './watch-fixtures.js';
@@ -17,8 +17,10 @@ if (realCronSkip) console.log(`[watch-crontab] real cron part skipped: ${realCro
 let base: string;
 let table: TestCrontab;
 const listCrontab = (): string => table.list();
-const runCli = (args: string[], options: RunCliOptions = {}): Promise<CliRun> =>
-  runCliProcess(args, { ...options, env: { AGENT_MAILBOX_CRONTAB: table.bin, ...options.env } });
+// The watch commands run in this process (what is tested is the crontab they write); the entry's
+// own command line still runs as a real process with an empty environment, as cron would run it.
+const runCli = (args: string[], options: Pick<RunCliOptions, 'env'> = {}): Promise<CliRun> =>
+  runCliInProcess(args, { env: { AGENT_MAILBOX_CRONTAB: table.bin, ...options.env } });
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'watch-crontab-'));

@@ -2,7 +2,7 @@ import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runCliInProcess } from '../helpers/run-cli.js';
 import type { FaultServer } from './fault-servers.js';
 import { findLeak, noteFigures, runCliMeasured, runMcpMeasured } from './run-measured.js';
 
@@ -44,10 +44,10 @@ export function baseEnv(sandbox: SandboxUrls): Record<string, string> {
   };
 }
 
-/** Registers one inbox against the real sandbox; cases work on copies of its directory. */
+/** Registers one inbox against the real sandbox (in this process: setup); cases work on copies of its directory. */
 export async function registeredDir(sandbox: SandboxUrls, username: string): Promise<string> {
   const dir = await freshDir();
-  const run = await runCli(['register', '--username', username, '--watch', 'on-demand', '--credentials-dir', dir], { env: baseEnv(sandbox) });
+  const run = await runCliInProcess(['register', '--username', username, '--watch', 'on-demand', '--credentials-dir', dir], { env: baseEnv(sandbox) });
   if (run.code !== 0) throw new Error(`setup register failed: ${run.stderr}`);
   return dir;
 }

@@ -3,7 +3,7 @@ import { watch } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtCli, runCli } from '../helpers/run-cli.js';
+import { builtCli, runCliInProcess } from '../helpers/run-cli.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { baseEnv, freshDir } from './fault-case.js';
 
@@ -44,7 +44,8 @@ describe('register killed at any point', () => {
       const { killed } = await registerKilledWhen(dir, `killed-at-${i}`, pattern);
       const leftBehind = await readdir(dir);
       if (process.env.FAULT_DEBUG) console.log(point, { killed, leftBehind });
-      const next = await runCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env });
+      // The next commands run in this process: a new PID all the same, and what matters is the directory.
+      const next = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env });
       const credentials = await readFile(join(dir, 'credentials.json'), 'utf8').catch(() => undefined);
       if (next.code !== 0) {
         // The only acceptable failure: the kill landed before the key was on disk, and the error names the file to open.
@@ -53,7 +54,7 @@ describe('register killed at any point', () => {
       }
       expect(credentials, `killed=${killed}`).toMatch(/"apiKey": "amk_/);
       expect((await readdir(dir)).filter((n) => /\.jwt\..*\.tmp$/.test(n)), 'token temp files left').toEqual([]);
-      const again = await runCli(['register', '--username', `killed-at-${i}`, '--watch', 'on-demand', '--credentials-dir', dir], { env });
+      const again = await runCliInProcess(['register', '--username', `killed-at-${i}`, '--watch', 'on-demand', '--credentials-dir', dir], { env });
       expect(again.code, again.stderr).toBe(0);
       expect((again.json as { mode: string }).mode).toBe('existing');
     });
