@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { MailboxError, inputRef } from '../errors.js';
 import { rm } from 'node:fs/promises';
-import { decodeJwt } from 'jose';
+import { decodeJwt } from 'jose/jwt/decode';
 import { maskApiKey, rememberSecret } from '../redact.js';
 import { recoverInterruptedWrites } from './recover-interrupted-writes.js';
 import { accountStateSchema, storedCredentialsSchema, type AccountState, type StoredCredentials } from './stored-credentials.js';

@@ -1,4 +1,4 @@
-import { decodeJwt } from 'jose';
+import { decodeJwt } from 'jose/jwt/decode';
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
 import { rememberSecret } from '../redact.js';
