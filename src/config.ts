@@ -6,7 +6,8 @@ import { liveEndpoints, liveScryptSalt } from './wire-constants.js';
  * Configuration, resolved in one place. Each setting is declared once (field, flag, environment
  * variable, parser, default); the CLI options, `help auth` and the README table are generated from
  * the declarations. Precedence: flag > environment > credentials.json > default; `undefined` never
- * overrides. Only the entry (src/bin.ts) reads process.env and hands it in.
+ * overrides. Only the entries read process.env and hand it in (src/bin.ts; src/front.ts only to
+ * decide whether a help page may be printed).
  */
 
 export type SettingSource = 'flag' | 'env' | 'credentials' | 'default';

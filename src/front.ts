@@ -25,9 +25,11 @@ const mayBeHelp = argv.length === 0 || argv[0] === 'help' || argv.includes('--he
 const exitCode = mayBeHelp ? answerFromPage(readPages(), { argv, env: process.env, stdout: process.stdout, stderr: process.stderr }) : undefined;
 if (exitCode !== undefined) process.exitCode = exitCode;
 else {
-  import(pathToFileURL(join(__dirname, 'bin.js')).href).catch((error: unknown) => {
-    // Only a broken installation gets here (the program reports its own failures).
-    process.stderr.write(`agent-mailbox: cannot load ${join(__dirname, 'bin.js')} (${error instanceof Error ? error.message : String(error)}).\nnext: in a checkout run \`npm run build\`; otherwise reinstall the package.\n`);
+  const entry = join(__dirname, 'bin.js');
+  import(pathToFileURL(entry).href).catch((error: unknown) => {
+    // Only a missing build gets the short answer; anything else is the program's own failure.
+    if ((error as { code?: unknown } | null)?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    process.stderr.write(`agent-mailbox: ${entry} is missing.\nnext: in a checkout run \`npm run build\`; otherwise reinstall the package.\n`);
     process.exitCode = 1;
   });
 }

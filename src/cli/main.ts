@@ -55,7 +55,8 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
   const configInputs: ConfigInputs = { flags: invocation.configFlags, env: entry.env };
   let accounts: ReturnType<typeof createAccountRegistry> | undefined;
   // An entry that brings its own streams (a test, the build's page renderer) gets the log and the
-  // progress line there too, not on the host process's stderr.
+  // progress line there too, not on the host process's stderr. Commands that own the process
+  // (sandbox, watch run, wake's agent output) still get the process's streams below.
   const progressLine = createProgressLine(entry.streams?.stderr ?? process.stderr);
   const interrupt = interruptSignal();
   try {

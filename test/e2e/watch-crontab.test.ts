@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliInProcess, type CliRun, type RunCliOptions } from '../helpers/run-cli.js';
+import { runCli as runCliProcess, runCliInProcess, type CliRun, type RunCliOptions } from '../helpers/run-cli.js';
 import { createTestCrontab, realCronSkipReason, type TestCrontab } from '../helpers/test-crontab.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { createRecorder, deliverMail, readStateFile, registerInbox } from './watch-fixtures.js';
@@ -53,7 +53,8 @@ describe('watch with a crontab that is not the invoking user\'s (issue 5, issue 
     table.write(userTable);
     const dir = join(base, 'first');
 
-    const installed = await runCli(['watch', 'install', '--credentials-dir', dir]);
+    // A real process: the entry line must name the file that entry runs from (dist/bin.js).
+    const installed = await runCliProcess(['watch', 'install', '--credentials-dir', dir], { env: { AGENT_MAILBOX_CRONTAB: table.bin } });
     expect(installed.code, installed.stderr).toBe(0);
     const status = installed.json as StatusJson;
     expect(status).toMatchObject({ installed: true, changed: true, schedule: '0 9 * * *' });

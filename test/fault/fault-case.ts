@@ -1,7 +1,8 @@
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
+import { cleanUpAfter } from '../helpers/clean-up-after.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
 import type { FaultServer } from './fault-servers.js';
 import { findLeak, noteFigures, runCliMeasured, runMcpMeasured } from './run-measured.js';
@@ -22,15 +23,14 @@ export interface SandboxUrls {
   domain: string;
 }
 
-// One root per test file, removed after it: the cases copy a directory registered once per file.
-const root = await mkdtemp(join(tmpdir(), 'agent-mailbox-fault-'));
-afterAll(() => rm(root, { recursive: true, force: true }));
-let made = 0;
-
-/** A fresh, not yet existing credentials directory under the file's root. */
+/**
+ * A fresh, not yet existing credentials directory in its own temp parent, removed when the test
+ * (or, at a file's top level, the file) ends.
+ */
 export async function freshDir(): Promise<string> {
-  made += 1;
-  return join(root, `dir-${made}`);
+  const parent = await mkdtemp(join(tmpdir(), 'agent-mailbox-fault-'));
+  cleanUpAfter(() => rm(parent, { recursive: true, force: true }));
+  return join(parent, 'credentials');
 }
 
 export function baseEnv(sandbox: SandboxUrls): Record<string, string> {

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll } from 'vitest';
+import { cleanUpAfter } from '../helpers/clean-up-after.js';
 
 /**
  * Deliberately broken hosts on 127.0.0.1 port 0. Each records the secrets it was sent (bearer
@@ -13,11 +13,6 @@ export interface FaultServer {
   seen: Set<string>;
   hits(): number;
 }
-
-const closers: Array<() => void> = [];
-afterAll(() => {
-  for (const close of closers.splice(0)) close();
-});
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string, server: FaultServer) => void;
 
@@ -42,7 +37,7 @@ export async function httpFault(handler: Handler): Promise<FaultServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const fault: FaultServer = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, hits: () => hits };
-  closers.push(() => {
+  cleanUpAfter(() => {
     server.closeAllConnections();
     server.close();
   });
@@ -105,7 +100,7 @@ export async function dripHeaders(): Promise<FaultServer> {
     socket.on('close', () => clearInterval(timer));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => {
+  cleanUpAfter(() => {
     for (const socket of sockets) socket.destroy();
     server.close();
   });

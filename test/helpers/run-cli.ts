@@ -34,7 +34,7 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
 /**
  * Runs the CLI's own entry (the code the build bundles, argv to exit code) inside the test process,
  * with its output captured: for steps where what is tested is the command, not the process. A
- * spawned node costs ~0.3 CPU-seconds, the bulk of the suite's time on 2 cores. Only `env` and
+ * spawned node costs 0.35–0.65 CPU-seconds, the bulk of the suite's time on 2 cores. Only `env` and
  * `cwd` of the options apply; the process-level parts (exit, stdout flushing, signals, the help
  * pages of bin.ts) are tested through runCli.
  */

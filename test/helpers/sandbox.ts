@@ -1,5 +1,5 @@
 import { scrypt } from 'node:crypto';
-import { afterAll, onTestFinished } from 'vitest';
+import { cleanUpAfter } from './clean-up-after.js';
 import type { BackendContext, MailBackend, OutboxEntry } from '../../src/sandbox/mail-backend.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/start-sandbox.js';
 
@@ -9,11 +9,7 @@ import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sr
  */
 export async function startTestSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const sandbox = await startSandbox({ difficulty: 2, ...options });
-  try {
-    onTestFinished(() => sandbox.close());
-  } catch {
-    afterAll(() => sandbox.close());
-  }
+  cleanUpAfter(() => sandbox.close());
   return sandbox;
 }
 
