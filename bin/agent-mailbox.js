@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // CommonJS (bin/package.json): a help page is answered before node starts its ES module loader.
+const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
-const front = join(__dirname, '..', 'dist', 'front.cjs');
-try {
-  require.resolve(front);
-} catch {
-  process.stderr.write(`agent-mailbox: ${front} is missing.\nnext: in a checkout run \`npm run build\`; otherwise reinstall the package.\n`);
-  process.exit(1);
+// Both entries of the build, checked here once: a checkout before `npm run build` gets a next step.
+const dist = join(__dirname, '..', 'dist');
+const missing = ['front.cjs', 'bin.js'].map((name) => join(dist, name)).find((file) => !existsSync(file));
+if (missing) {
+  process.stderr.write(`agent-mailbox: ${missing} is missing.\nnext: in a checkout run \`npm run build\`; otherwise reinstall the package.\n`);
+  process.exitCode = 1;
+} else {
+  require(join(dist, 'front.cjs'));
 }
-require(front);

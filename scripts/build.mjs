@@ -76,30 +76,41 @@ function assetsPlugin(assets) {
 }
 
 /**
+ * Replaces one dependency module with `contents` in the bundles. The build fails if the module was
+ * never met, so a dependency that moves its files cannot silently bring the original back.
+ */
+function standIn(name, filter, contents) {
+  return {
+    name,
+    setup(b) {
+      let met = false;
+      b.onLoad({ filter }, () => {
+        met = true;
+        return { contents, loader: 'js' };
+      });
+      b.onEnd((result) => {
+        if (!met && result.errors.length === 0) throw new Error(`${name}: no module matched ${filter}; update scripts/build.mjs`);
+      });
+    },
+  };
+}
+
+/**
  * zod's namespace re-exports every locale (~40 languages, the largest part of zod in a bundle);
  * messages here are English only, so the bundle keeps `en` and drops the rest from every start.
  */
-const englishOnlyZod = {
-  name: 'zod-english-only',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
-  },
-};
+const englishOnlyZod = standIn('zod-english-only', /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/, 'export { default as en } from "./en.js";');
 
 /**
  * The MCP SDK's server module imports its Ajv provider (Ajv, ajv-formats, fast-uri: ~185 KB) for a
  * default that src/mcp/server.ts always replaces (this server never asks for elicitation). The
  * bundles carry a stand-in that refuses to be built, so no start compiles Ajv.
  */
-const noSdkAjv = {
-  name: 'no-sdk-ajv',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
-      contents: 'export class AjvJsonSchemaValidator { constructor() { throw new Error("agent-mailbox bundles leave out Ajv: pass jsonSchemaValidator"); } }',
-      loader: 'js',
-    }));
-  },
-};
+const noSdkAjv = standIn(
+  'no-sdk-ajv',
+  /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/,
+  'export class AjvJsonSchemaValidator { constructor() { throw new Error("agent-mailbox bundles leave out Ajv: pass jsonSchemaValidator"); } }',
+);
 
 const shared = (plugin) => ({
   entryPoints: [join(root, 'src', 'bin.ts')],

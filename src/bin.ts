@@ -31,14 +31,8 @@ async function serveMcp(): Promise<number> {
   }
 }
 
-const pageExit = answerFromPage(bundledAssets?.pages, { argv, env: process.env, stdout: process.stdout, stderr: process.stderr });
-if (pageExit !== undefined) {
-  process.exitCode = pageExit;
-} else if (argv.length === 1 && argv[0] === 'mcp') {
-  await import('./zod-jitless.js');
-  process.exitCode = await serveMcp();
-} else {
-  await import('./zod-jitless.js');
+/** Any other command: through the CLI built from the table. */
+async function runCommand(): Promise<void> {
   const { runCli } = await import('./cli/main.js');
   // This file is what a watch job must run again: the tsc entry, the package bundle or the skill's script.
   // Ends the process as soon as what was written has reached stdout and stderr (pipes may be async).
@@ -46,4 +40,13 @@ if (pageExit !== undefined) {
     process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
   };
   process.exitCode = await runCli({ env: process.env, argv, cliPath: fileURLToPath(import.meta.url), done });
+}
+
+const pageExit = answerFromPage(bundledAssets?.pages, { argv, env: process.env, stdout: process.stdout, stderr: process.stderr });
+if (pageExit !== undefined) {
+  process.exitCode = pageExit;
+} else {
+  await import('./zod-jitless.js');
+  if (argv.length === 1 && argv[0] === 'mcp') process.exitCode = await serveMcp();
+  else await runCommand();
 }

@@ -8,7 +8,8 @@ import { answerFromPage } from './prerendered-page.js';
  * The package's entry (bin/agent-mailbox.js requires the CommonJS build of this file). It answers
  * help pages from dist/pages.json without starting node's ES module loader, which alone costs a
  * `help` about 7 ms on top of `node -e 0` (README, cold start); every other command goes on to the
- * ES module bundle, dist/bin.js. A missing or unreadable pages file only means no shortcut.
+ * ES module bundle, dist/bin.js (bin/agent-mailbox.js has checked that both files exist). A missing or
+ * unreadable pages file only means no shortcut.
  */
 
 function readPages(): Record<string, PrerenderedPage> | undefined {
@@ -24,12 +25,4 @@ const argv = process.argv.slice(2);
 const mayBeHelp = argv.length === 0 || argv[0] === 'help' || argv.includes('--help') || argv.includes('-h');
 const exitCode = mayBeHelp ? answerFromPage(readPages(), { argv, env: process.env, stdout: process.stdout, stderr: process.stderr }) : undefined;
 if (exitCode !== undefined) process.exitCode = exitCode;
-else {
-  const entry = join(__dirname, 'bin.js');
-  import(pathToFileURL(entry).href).catch((error: unknown) => {
-    // Only a missing build gets the short answer; anything else is the program's own failure.
-    if ((error as { code?: unknown } | null)?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    process.stderr.write(`agent-mailbox: ${entry} is missing.\nnext: in a checkout run \`npm run build\`; otherwise reinstall the package.\n`);
-    process.exitCode = 1;
-  });
-}
+else void import(pathToFileURL(join(__dirname, 'bin.js')).href);

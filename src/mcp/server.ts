@@ -63,13 +63,18 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     { name: 'agent-mailbox', title: 'Agent Mailbox', version: options.version },
     { instructions: serverInstructions, jsonSchemaValidator: noElicitationValidator },
   );
-  for (const op of options.operations) registerOperation(server, op, options);
+  const carryInboxChoice = inboxChoiceCarrier(options.operations);
+  for (const op of options.operations) registerOperation(server, op, options, carryInboxChoice);
   if (options.resources) registerResources(server, options.resources);
   return server;
 }
 
-function registerOperation(server: McpServer, op: AnyOperation, options: McpServerOptions): void {
-  const carryInboxChoice = inboxChoiceCarrier(options.operations);
+function registerOperation(
+  server: McpServer,
+  op: AnyOperation,
+  options: McpServerOptions,
+  carryInboxChoice: ReturnType<typeof inboxChoiceCarrier>,
+): void {
   const outputSchema = advertisedOutputSchema(op.output);
   server.registerTool(
     op.name,

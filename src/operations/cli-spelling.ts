@@ -1,14 +1,12 @@
 import type { z } from 'zod';
-import { toKebab, type CliSpellingLookup } from '../render/describe-next.js';
+import { toKebab, type CliSpellingLookup, type InputSpelling } from '../render/describe-next.js';
 import type { Operation } from './define-operation.js';
 
 type AnyOperation = Operation<z.ZodObject, z.ZodType>;
 
-/** How the CLI spells one input of an entry: the table's cli spec, else `--kebab-case` of the key. */
-export interface InputSpelling {
-  flag: string;
-  positional: boolean;
-  repeatable: boolean;
+/** The command words of an entry on the CLI, e.g. watch_status → ['watch', 'status']. */
+export function cliPathOf(op: AnyOperation): readonly string[] {
+  return op.cli?.path ?? [op.name];
 }
 
 /** The one place that decides an input's CLI spelling: the commander program, help and next steps read it. */
@@ -26,7 +24,7 @@ export function cliSpellingOf(ops: readonly AnyOperation[]): CliSpellingLookup {
   return (name, key) => {
     const op = name === '*' ? ops.find((o) => key !== undefined && key in o.input.shape) : byName.get(name);
     if (!op) return undefined;
-    const path = op.cli?.path ?? [op.name];
+    const path = cliPathOf(op);
     return key === undefined ? { path } : { path, ...spellingOfInput(op, key) };
   };
 }

@@ -34,7 +34,4 @@ export function operationsFor(door: FrontDoor, ops: readonly AnyOperation[] = op
   return ops.filter((op) => (op.doors ?? ['cli', 'mcp']).includes(door));
 }
 
-/** The command words of an entry on the CLI, e.g. watch_status → ['watch', 'status']. */
-export function cliPathOf(op: AnyOperation): readonly string[] {
-  return op.cli?.path ?? [op.name];
-}
+export { cliPathOf } from './cli-spelling.js';

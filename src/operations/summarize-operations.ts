@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { spellingOfInput } from './cli-spelling.js';
+import { cliPathOf, spellingOfInput } from './cli-spelling.js';
 import type { Operation } from './define-operation.js';
 
 /** A tool as the help text and generated docs describe it. */
@@ -16,7 +16,7 @@ export interface ToolSummary {
 export function summarizeOperations(ops: readonly Operation<z.ZodObject, z.ZodType>[]): ToolSummary[] {
   return ops.map((op) => ({
     name: op.name,
-    cliCommand: (op.cli?.path ?? [op.name]).join(' '),
+    cliCommand: cliPathOf(op).join(' '),
     title: op.title,
     description: op.description,
     inputs: Object.entries(op.input.shape).map(([name, field]) => {

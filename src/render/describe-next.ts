@@ -7,14 +7,15 @@ export function toKebab(key: string): string {
   return key.replace(/_/g, '-').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 }
 
-/** How the CLI spells one input of a table entry (from the entry's cli spec). */
-export interface CliSpelling {
-  /** Command words, e.g. ['watch', 'status']. */
-  path?: readonly string[];
-  flag?: string;
-  positional?: boolean;
-  repeatable?: boolean;
+/** How the CLI spells one input of an entry: the table's cli spec, else `--kebab-case` of the key. */
+export interface InputSpelling {
+  flag: string;
+  positional: boolean;
+  repeatable: boolean;
 }
+
+/** An entry's command words (e.g. ['watch', 'status']) and, when asked for one, an input's spelling. */
+export type CliSpelling = { path: readonly string[] } & Partial<InputSpelling>;
 
 /** Looks up the CLI spelling of an entry's input ('*': any entry that has it); `key` undefined asks for the command words only. */
 export type CliSpellingLookup = (operation: string, key?: string) => CliSpelling | undefined;

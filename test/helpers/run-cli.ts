@@ -26,6 +26,25 @@ export interface RunCliOptions {
   onStderr?: (chunk: string) => void;
 }
 
+/**
+ * A minimal environment, like an agent host gives: only what the test passes plus PATH/HOME. No
+ * test may reach the invoking user's crontab: without a test crontab, watch finds none.
+ */
+function cliEnv(env: RunCliOptions['env']): Record<string, string | undefined> {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, ...env };
+}
+
+/** A finished run, with stdout parsed when it is JSON. */
+function cliRun(code: number, stdout: string, stderr: string): CliRun {
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code, stdout, stderr, json };
+}
+
 /** Runs `node dist/bin.js …args` as a real subprocess and collects its output. */
 export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliRun> {
   return runProcess(process.execPath, [builtCli, ...args], options);
@@ -44,19 +63,13 @@ export async function runCliInProcess(args: string[], options: Pick<RunCliOption
   // A process starts knowing no secret; files that ran earlier in this worker taught it their fixtures'.
   forgetAllSecrets();
   const code = await runCliEntry({
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, ...options.env },
+    env: cliEnv(options.env),
     argv: args,
     cwd: options.cwd,
     cliPath: builtCli,
     streams: { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } },
   });
-  let json: unknown;
-  try {
-    json = JSON.parse(stdout);
-  } catch {
-    json = undefined;
-  }
-  return { code, stdout, stderr, json };
+  return cliRun(code, stdout, stderr);
 }
 
 /** Runs a command line through sh, as an agent pastes a suggested command into its shell. */
@@ -68,9 +81,7 @@ function runProcess(command: string, args: string[], options: RunCliOptions): Pr
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
-      // A minimal environment, like an agent host gives: only what the test passes plus PATH/HOME.
-      // No test may reach the invoking user's crontab: without a test crontab, watch finds none.
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, ...options.env },
+      env: cliEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -84,13 +95,7 @@ function runProcess(command: string, args: string[], options: RunCliOptions): Pr
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code: code ?? -1, stdout, stderr, json });
+      resolve(cliRun(code ?? -1, stdout, stderr));
     });
     child.stdin.end(options.input ?? '');
   });
