@@ -22,13 +22,23 @@ interface TokenLife {
   iat?: number | undefined;
 }
 
+// Every call asks whether the capability in hand is still usable; a token's claims never change, so
+// the few tokens alive at once are decoded once each instead of on every call.
+const lives = new Map<string, TokenLife | undefined>();
+const livesKept = 8;
+
 function life(jwt: string | undefined): TokenLife | undefined {
   if (!jwt) return undefined;
+  if (lives.has(jwt)) return lives.get(jwt);
+  let claims: TokenLife | undefined;
   try {
-    return decodeJwtClaims(jwt, tokenClaims, 'token');
+    claims = decodeJwtClaims(jwt, tokenClaims, 'token');
   } catch {
-    return undefined;
+    claims = undefined;
   }
+  if (lives.size >= livesKept) lives.delete(lives.keys().next().value as string);
+  lives.set(jwt, claims);
+  return claims;
 }
 
 /** Milliseconds since the epoch; injectable so tests move time instead of waiting for it. */

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { MailboxError, inputRef } from '../errors.js';
 import { rm } from 'node:fs/promises';
 import { decodeJwt } from 'jose/jwt/decode';
+import { deepFreeze } from '../deep-freeze.js';
 import { maskApiKey, rememberSecret } from '../redact.js';
 import { recoverInterruptedWrites } from './recover-interrupted-writes.js';
 import { accountStateSchema, storedCredentialsSchema, type AccountState, type StoredCredentials } from './stored-credentials.js';
@@ -57,9 +58,15 @@ export class CredentialStore {
     return join(this.dir, credentialFiles[file]);
   }
 
-  /** credentials.json, or undefined when there is none yet; a corrupt file is an error, never ignored. */
-  private lastCredentials: { text: string; value: StoredCredentials } | undefined;
+  /**
+   * The last value parsed per file, with the text it came from. The MCP server reads credentials and
+   * state on every call: an unchanged file (readPrivateFile hands back the same text) gives back the
+   * same deeply frozen value, so nothing is parsed or resolved again. Frozen because it is shared:
+   * callers derive new state with spreads, never by changing what they read.
+   */
+  private readonly parsed = new Map<string, { text: string; value: unknown }>();
 
+  /** credentials.json, or undefined when there is none yet; a corrupt file is an error, never ignored. */
   async readCredentials(): Promise<StoredCredentials | undefined> {
     // Every command reads credentials first, so this is where an interrupted write is finished.
     this.recovery ??= recoverInterruptedWrites(this.dir, this.notice).catch((error: unknown) => {
@@ -68,12 +75,7 @@ export class CredentialStore {
     });
     await this.recovery;
     const path = this.path('credentials');
-    const text = await readPrivateFile(path);
-    // The MCP server reads credentials on every call: an unchanged file (readPrivateFile hands back
-    // the same text) gives back the same frozen object, so nothing is parsed or resolved again.
-    if (text !== undefined && this.lastCredentials?.text === text) return this.lastCredentials.value;
-    const credentials = text === undefined ? undefined : Object.freeze(this.parseJson(path, text, storedCredentialsSchema));
-    if (credentials && text !== undefined) this.lastCredentials = { text, value: credentials };
+    const credentials = await this.readJson(path, storedCredentialsSchema);
     if (credentials) {
       rememberSecret(credentials.apiKey);
       this.inboxId = credentials.inboxId;
@@ -133,7 +135,12 @@ export class CredentialStore {
 
   private async readJson<T extends z.ZodType>(path: string, schema: T): Promise<z.infer<T> | undefined> {
     const text = await readPrivateFile(path);
-    return text === undefined ? undefined : this.parseJson(path, text, schema);
+    if (text === undefined) return undefined;
+    const last = this.parsed.get(path);
+    if (last?.text === text) return last.value as z.infer<T>;
+    const value = deepFreeze(this.parseJson(path, text, schema));
+    this.parsed.set(path, { text, value });
+    return value;
   }
 
   private parseJson<T extends z.ZodType>(path: string, text: string, schema: T): z.infer<T> {

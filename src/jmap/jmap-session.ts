@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Account } from '../auth/account-registry.js';
 import type { Config } from '../config.js';
+import { deepFreeze } from '../deep-freeze.js';
 import { MailboxError } from '../errors.js';
 import type { HttpResponse } from '../http/send-http.js';
 import { cachedJmapSessionSchema } from '../credentials/stored-credentials.js';
@@ -25,11 +26,21 @@ const cachedSessionSchema = cachedJmapSessionSchema.extend({
   mailboxIdsByRole: z.record(z.string(), z.string()).default({}),
 });
 
+/**
+ * Sessions already checked, by the state.json entry they came from: the store hands back the same
+ * frozen entry while the file is unchanged, so a long-lived server validates each one once.
+ */
+const checkedSessions = new WeakMap<object, JmapSessionInfo | undefined>();
+
 /** The cached session of state.json, or undefined when absent or written by an older client. */
 export async function readCachedSession(account: Account): Promise<JmapSessionInfo | undefined> {
-  const state = await account.readState();
-  const parsed = cachedSessionSchema.safeParse(state.session);
-  return parsed.success ? (parsed.data as JmapSessionInfo) : undefined;
+  const { session } = await account.readState();
+  if (session === undefined) return undefined;
+  if (checkedSessions.has(session)) return checkedSessions.get(session);
+  const parsed = cachedSessionSchema.safeParse(session);
+  const info = parsed.success ? deepFreeze(parsed.data as JmapSessionInfo) : undefined;
+  checkedSessions.set(session, info);
+  return info;
 }
 
 export interface FetchSessionDeps {

@@ -91,6 +91,20 @@ describe('CredentialStore', () => {
     expect(await new CredentialStore(dir).readToken('session')).toBeUndefined();
   });
 
+  it('hands back one frozen state while state.json is unchanged, and what another writer stored once it changes', async () => {
+    const dir = await tempCredentialsDir();
+    const reader = new CredentialStore(dir);
+    const writer = new CredentialStore(dir);
+    await writer.writeState({ listNewState: 's1', session: { sessionUrl: 'http://x/s', apiUrl: 'http://x/api', uploadUrl: 'http://x/u', downloadUrl: 'http://x/d', accountId: 'a', capabilities: [], fetchedAt: '2026-01-01T00:00:00Z' } });
+    const first = await reader.readState();
+    expect(await reader.readState()).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first.session)).toBe(true);
+    expect(() => ((first as { listNewState?: string }).listNewState = 'changed')).toThrow(TypeError);
+    await writer.writeState({ ...first, listNewState: 's2' });
+    expect((await reader.readState()).listNewState).toBe('s2');
+  });
+
   it('reports a corrupt state.json and says deleting it is safe', async () => {
     const dir = await tempCredentialsDir();
     await mkdir(dir, { recursive: true });

@@ -18,6 +18,12 @@ beforeAll(async () => {
       if (req.url === '/see-other') return res.writeHead(303, { location: '/target' }).end();
       if (req.url === '/temporary') return res.writeHead(307, { location: '/target' }).end();
       if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
+      if (req.url === '/large') {
+        // 4 MiB in 64 KiB writes: many chunks arrive while nobody reads.
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        for (let i = 0; i < 64; i++) res.write(Buffer.alloc(64 * 1024, i));
+        return res.end();
+      }
       if (req.url === '/endless') {
         // Headers, one chunk, then nothing: only an abort ends the read.
         res.writeHead(200, { 'content-type': 'text/plain' });
@@ -79,6 +85,30 @@ describe('nodeHttpFetch', () => {
     const error = await nodeHttpFetch(`http://127.0.0.1:${port}/`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect(((error as Error).cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
+  });
+
+  it('holds chunks that arrive while nobody reads and hands over every byte in order', async () => {
+    const response = await nodeHttpFetch(`${base}/large`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reader = response.body!.getReader();
+    const chunks: Buffer[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(Buffer.from(value));
+    }
+    const body = Buffer.concat(chunks);
+    expect(body.length).toBe(64 * 64 * 1024);
+    for (let i = 0; i < 64; i++) expect(body[i * 64 * 1024]).toBe(i);
+    expect(await reader.read()).toEqual({ done: true, value: undefined });
+  });
+
+  it('cancel() closes the connection and ends the read', async () => {
+    const response = await nodeHttpFetch(`${base}/endless`);
+    const reader = response.body!.getReader();
+    expect(Buffer.from((await reader.read()).value!).toString()).toBe('first');
+    await reader.cancel();
+    expect((await reader.read()).done).toBe(true);
   });
 
   it('an abort during the body ends the read with an error instead of waiting forever', async () => {
