@@ -18,6 +18,8 @@ export default defineConfig({
     isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // The invoking user's crontab must be the same after the run as before it (issue 9).
+    globalSetup: ['./test/helpers/user-crontab-guard.ts'],
     // With CI=true a skipped test fails the run (test/helpers/ci-skip-reporter.ts).
     reporters: ['default', './test/helpers/ci-skip-reporter.ts'],
   },
