@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { redactDeep, redactSecrets, rememberSecret } from '../../../src/redact.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { forgetAllSecrets, redactDeep, redactSecrets, rememberSecret } from '../../../src/redact.js';
 
 // Issue 10 item 3: one redactor that knows the secrets in play and the shapes of secrets.
 const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 const token = `${part({ alg: 'ES256', typ: 'JWT' })}.${part({ sub: 'bot@x.test', exp: 1 })}.Zm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eA`;
 
 describe('redactSecrets', () => {
+  // Each test starts knowing no secret, as a new process does: a key remembered by one test shares
+  // a 12-character stretch with another's text (a shuffled run caught that order dependency).
+  beforeEach(() => {
+    forgetAllSecrets();
+  });
+
   it('masks whole JWTs, their header or payload alone, Authorization echoes and amk_ keys', () => {
     const [header, payload] = token.split('.');
     const out = redactSecrets(`Authorization: Bearer ${token}; parts ${header} and ${payload}; key amk_0123456789abcdef`);
