@@ -8,6 +8,7 @@ export function renderPresetsTopic(presets: readonly { name: string; preset: Pre
     'Bundled JMAP flows for jmap_request: pass the name as ops_file and the variables as vars.',
     'Built-in placeholders ($ACCOUNT_ID, $INBOX, $INBOX_MAILBOX_ID, $IDENTITY_ID, ...) are filled by the client.',
     'Add dry_run: true to see the final request without sending anything, echo_request: true to see it with the result.',
+    'From a shell the same inputs are flags: --ops-file NAME --vars \'{"MAIL_ID":"..."}\' --dry-run --echo-request --attachment FILE.',
     'Results: a compact text to read (each message\'s content fenced once as untrusted), and the exact data in structuredContent',
     '(CLI: --json) with an "untrusted" list naming the mail-content values. list_inbox, list_new and search show one entry per',
     'message (id, date, flags, sender, subject, preview); read_message and read_thread show the text body, and say how to read more.',
