@@ -20,6 +20,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // The invoking user's crontab must be the same after the run as before it (issue 9).
     globalSetup: ['./test/helpers/user-crontab-guard.ts'],
+    // Closes what helpers started in a file's beforeAll (sandboxes, fault servers) after that file.
+    setupFiles: ['./test/helpers/per-file-clean-up.ts'],
     // With CI=true a skipped test fails the run (test/helpers/ci-skip-reporter.ts).
     reporters: ['default', './test/helpers/ci-skip-reporter.ts'],
   },

@@ -1,4 +1,4 @@
-import { mkdtemp, open, readFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -11,6 +11,7 @@ import { MailboxError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
 import { JmapClient } from '../../../src/jmap/jmap-client.js';
 import { runJmapRequest } from '../../../src/jmap/run-jmap-request.js';
+import { cleanUpAfter } from '../../helpers/clean-up-after.js';
 
 /**
  * The client against a small real HTTP server on 127.0.0.1:0 that behaves like Cyrus where it
@@ -166,7 +167,9 @@ describe('JmapClient', () => {
     const client = new JmapClient(fakeAccount(served.url, ['cap-1']), { log: silentLogger, timeoutMs: 5000 });
     expect(await client.upload(new TextEncoder().encode('hello'), 'text/plain')).toEqual({ blobId: 'B-up', type: 'text/plain', size: 5 });
     expect(served.requests.at(-1)?.path).toBe('/jmap/upload/bot%40custom.test/');
-    const file = join(await mkdtemp(join(tmpdir(), 'dl-')), 'out');
+    const dir = await mkdtemp(join(tmpdir(), 'dl-'));
+    cleanUpAfter(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'out');
     const handle = await open(file, 'wx');
     await client.download('B-1', handle, { name: 'a b.txt', type: 'text/plain' });
     await handle.close();
