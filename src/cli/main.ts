@@ -11,6 +11,7 @@ import { redactSecrets } from '../redact.js';
 import type { NextWording } from '../render/describe-next.js';
 import { renderResult } from '../render/present-result.js';
 import { renderError as renderErrorForDoor } from '../render/render-error.js';
+import { shellCommandFor } from '../render/shell-command.js';
 import { interruptSignal } from './interrupt-signal.js';
 import { buildTableCommand, type ParsedInvocation } from './program.js';
 import { createProgressLine } from './progress-bar.js';
@@ -45,12 +46,15 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
     return rendered.exitCode;
   };
   const table = operationsFor('cli');
-  const wording: NextWording = { adjust: inboxChoiceCarrier(table)(invocation.input['credentials_dir']), cli: cliSpellingOf(table) };
+  const cliPath = entry.cliPath ?? defaultCliPath;
+  const workingDir = entry.cwd ?? process.cwd();
+  const shellCommand = shellCommandFor({ cliPath, env: entry.env, cwd: workingDir });
+  const wording: NextWording = { adjust: inboxChoiceCarrier(table)(invocation.input['credentials_dir']), cli: cliSpellingOf(table), command: shellCommand };
   const schema = operation.cliInput ? operation.input.extend(operation.cliInput.shape) : operation.input;
   const parsed = schema.safeParse(invocation.input);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-    return fail(new MailboxError({ code: 'usage', message: problems, hint: `See: agent-mailbox ${cliPathOf(operation).join(' ')} --help` }));
+    return fail(new MailboxError({ code: 'usage', message: problems, hint: `See: ${shellCommand} ${cliPathOf(operation).join(' ')} --help` }));
   }
   const configInputs: ConfigInputs = { flags: invocation.configFlags, env: entry.env };
   let accounts: ReturnType<typeof createAccountRegistry> | undefined;
@@ -71,12 +75,12 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       log,
       accounts,
       frontDoor: 'cli',
-      install: { nodePath: process.execPath, cliPath: entry.cliPath ?? defaultCliPath },
-      workingDir: entry.cwd ?? process.cwd(),
+      install: { nodePath: process.execPath, cliPath, shellCommand },
+      workingDir,
       streams: { stdout: process.stdout, stderr: process.stderr },
       launchMcpServer: async (options) => {
         const { runMcpServer } = await import('../mcp/main.js');
-        await runMcpServer({ env: entry.env, cliPath: entry.cliPath ?? defaultCliPath, ...options });
+        await runMcpServer({ env: entry.env, cliPath, ...options });
       },
     });
     progressLine.done();

@@ -3,6 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { shellCommandFor } from '../render/shell-command.js';
+import { shellQuote } from '../render/shell-quote.js';
 import { startSandbox } from '../sandbox/start-sandbox.js';
 
 /**
@@ -11,6 +13,8 @@ import { startSandbox } from '../sandbox/start-sandbox.js';
  */
 
 const cli = fileURLToPath(new URL('../bin.js', import.meta.url));
+// The demo shows each command as the CLI itself spells it in the next steps it prints.
+const typed = shellCommandFor({ cliPath: cli, env: process.env, cwd: process.cwd() });
 const out = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
@@ -22,8 +26,7 @@ interface Step {
 
 /** `asAgentSees`: print the CLI's own text (what a shell agent reads) instead of reading JSON. */
 function agentMailbox(args: string[], env: Record<string, string>, options: { asAgentSees?: boolean } = {}): Promise<Step> {
-  const shown = args.map((a) => (/^[\w@./:=-]+$/.test(a) ? a : `'${a}'`)).join(' ');
-  out(`\n$ agent-mailbox ${shown}`);
+  out(`\n$ ${typed} ${args.map(shellQuote).join(' ')}`);
   return new Promise((resolve, reject) => {
     // The demo reads results as data: jmap_request prints its exact JSON only with --json.
     const argv = args[0] === 'jmap_request' && !options.asAgentSees ? [...args, '--json'] : args;

@@ -7,6 +7,7 @@ import { bundledAssets } from '../bundle-assets.js';
 import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { createLogger } from '../log.js';
+import { shellCommandFor } from '../render/shell-command.js';
 import { operationsFor } from '../operations/index.js';
 import { createMcpServer } from './server.js';
 import { createResourceSources } from './resource-sources.js';
@@ -47,16 +48,15 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   const accounts = createAccountRegistry({ configInputs, log, refreshAhead: true, ...(options.now ? { now: options.now } : {}) });
   // Only the entries offered through this door: operator-only commands never become tools.
   const operations = operationsFor('mcp');
+  // The built entry, as the CLI passes it (src/cli/main.ts): watch jobs run it with no PATH.
+  const cliPath = options.cliPath ?? fileURLToPath(new URL('../bin.js', import.meta.url));
   const server = createMcpServer({
     operations,
     accounts,
     configInputs,
     log,
-    install: {
-      nodePath: process.execPath,
-      // The built entry, as the CLI passes it (src/cli/main.ts): watch jobs run it with no PATH.
-      cliPath: options.cliPath ?? fileURLToPath(new URL('../bin.js', import.meta.url)),
-    },
+    // A host started this process in a directory of its choosing: the suggested command stays absolute.
+    install: { nodePath: process.execPath, cliPath, shellCommand: shellCommandFor({ cliPath, env: options.env }) },
     workingDir: process.cwd(),
     version: await packageVersion(),
     deadlineMs: options.toolDeadlineMs ?? defaultToolDeadlineMs,

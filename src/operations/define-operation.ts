@@ -33,8 +33,11 @@ export interface OperationContext {
    * A long proof of work then returns an actionable "call again" instead of being abandoned.
    */
   deadlineMs?: number;
-  /** Absolute paths of this installation, for jobs that must run with no PATH (watch). */
-  install: { nodePath: string; cliPath: string };
+  /**
+   * Absolute paths of this installation, for jobs that must run with no PATH (watch), and how the
+   * operator runs this CLI at a shell, for the command lines we suggest (src/render/shell-command.ts).
+   */
+  install: { nodePath: string; cliPath: string; shellCommand: string };
   /** Where downloads may be written: the directory the operator started the process in. */
   workingDir: string;
   /**

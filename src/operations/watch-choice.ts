@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { resolveConfig } from '../config.js';
 import { toMailboxError } from '../errors.js';
 import type { WatchMode } from '../auth/account-registry.js';
+import { resolve } from 'node:path';
+import { shellQuote } from '../render/shell-quote.js';
 import type { OperationContext } from './define-operation.js';
 
 /** What register reports about the daily job, whatever the watch choice. */
@@ -31,7 +33,7 @@ export async function applyWatchChoice(
     // Loaded here so that register's start does not pay for the watch code (node-cron, crontab).
     const { installWatch, removeWatchHint, watchStatus } = await import('../watch/index.js');
     const config = resolveConfig({ ...ctx.configInputs, flags: { ...ctx.configInputs.flags, ...(wakeCommand ? { wakeCommand } : {}) } });
-    const common = { credentialsDir, env, nodePath: ctx.install.nodePath, cliPath: ctx.install.cliPath, crontabBin: config.crontab };
+    const common = { credentialsDir, env, nodePath: ctx.install.nodePath, cliPath: ctx.install.cliPath, shellCommand: ctx.install.shellCommand, crontabBin: config.crontab };
     if (mode === 'scheduled') {
       const status = await installWatch({ ...common, ...(config.wakeCommand ? { wakeCommand: config.wakeCommand } : {}) });
       return {
@@ -39,7 +41,7 @@ export async function applyWatchChoice(
         installed: status.installed,
         summary: status.summary,
         verify: status.verify,
-        remove: removeWatchHint(credentialsDir),
+        remove: removeWatchHint(credentialsDir, ctx.install.shellCommand),
         next: status.next,
       };
     }
@@ -51,7 +53,7 @@ export async function applyWatchChoice(
         ? `on-demand: no job installed now, but a daily job from before still exists for this directory. ${status.summary}`
         : 'on-demand: no scheduled job; read the inbox when asked.',
       verify: status.verify,
-      ...(status.installed ? { remove: removeWatchHint(credentialsDir) } : {}),
+      ...(status.installed ? { remove: removeWatchHint(credentialsDir, ctx.install.shellCommand) } : {}),
       next: [],
     };
   } catch (error) {
@@ -61,7 +63,7 @@ export async function applyWatchChoice(
       installed: false,
       summary: `The inbox is registered, but the daily job could not be set up: ${failure.message}`,
       verify: [],
-      next: [failure.hint, 'agent-mailbox watch install --credentials-dir ' + JSON.stringify(credentialsDir)],
+      next: [failure.hint, `${ctx.install.shellCommand} watch install --credentials-dir ${shellQuote(resolve(credentialsDir))}`],
     };
   }
 }

@@ -36,6 +36,7 @@ export function watchTarget(ctx: OperationContext, input: { credentials_dir?: st
     env: ctx.configInputs.env ?? {},
     nodePath: ctx.install.nodePath,
     cliPath: ctx.install.cliPath,
+    shellCommand: ctx.install.shellCommand,
     crontabBin: config.crontab,
     ...(config.wakeCommand ? { wakeCommand: config.wakeCommand } : {}),
   };

@@ -22,16 +22,18 @@ export type CliSpellingLookup = (operation: string, key?: string) => CliSpelling
 
 /**
  * How a door words next steps: `adjust` fills in what the caller chose (the inbox, see
- * src/operations/carry-inbox-choice.ts), `cli` spells flags as the table declares them.
+ * src/operations/carry-inbox-choice.ts), `cli` spells flags as the table declares them, `command`
+ * is how this CLI is run at the operator's shell (src/render/shell-command.ts).
  */
 export interface NextWording {
   adjust?: ((next: NextStep) => NextStep) | undefined;
   cli?: CliSpellingLookup | undefined;
+  command?: string | undefined;
 }
 
 /** Words a table step as a shell command line. */
-export function describeNextForCli(next: NextStep, spelling?: CliSpellingLookup): string {
-  const parts = ['agent-mailbox', ...(spelling?.(next.operation)?.path ?? [next.operation])];
+export function describeNextForCli(next: NextStep, spelling?: CliSpellingLookup, command = 'agent-mailbox'): string {
+  const parts = [command, ...(spelling?.(next.operation)?.path ?? [next.operation])];
   const asWord = (value: unknown): string => shellQuote(typeof value === 'string' ? value : JSON.stringify(value));
   for (const [key, value] of Object.entries(next.input ?? {})) {
     if (value === undefined) continue;
@@ -53,7 +55,7 @@ export function describeNextForMcp(next: NextStep): string {
 
 export function describeNext(next: NextStep, door: FrontDoor, wording: NextWording = {}): string {
   const step = wording.adjust ? wording.adjust(next) : next;
-  return door === 'cli' ? describeNextForCli(step, wording.cli) : describeNextForMcp(step);
+  return door === 'cli' ? describeNextForCli(step, wording.cli, wording.command) : describeNextForMcp(step);
 }
 
 /** Replaces each inputRef(key) in `text` with the door's spelling of that input. */

@@ -19,6 +19,8 @@ export interface WatchTarget {
   cliPath: string;
   /** The crontab program (setting `crontab` in src/config.ts), resolved by the caller. */
   crontabBin: string;
+  /** How the operator runs this CLI at a shell, for the commands we suggest (src/render/shell-command.ts). */
+  shellCommand?: string;
   now?: Date;
 }
 
@@ -55,8 +57,8 @@ export interface WatchStatus {
 }
 
 /** The command that removes the job of a credentials directory. */
-export function removeWatchHint(credentialsDir: string): string {
-  return `agent-mailbox watch remove --credentials-dir ${shellQuote(resolve(credentialsDir))}`;
+export function removeWatchHint(credentialsDir: string, shellCommand = 'agent-mailbox'): string {
+  return `${shellCommand} watch remove --credentials-dir ${shellQuote(resolve(credentialsDir))}`;
 }
 
 /** Installs (or refreshes) the daily crontab entry of a credentials directory; idempotent. */
@@ -122,14 +124,15 @@ async function describe(target: WatchTarget, dir: string, crontab: string | unde
   const installed = line !== undefined;
   const proposal = settings.wakeCommand ? undefined : proposeWakeCommand(target.env, marker.slice(-8));
   const dirArg = shellQuote(dir);
+  const cli = target.shellCommand ?? 'agent-mailbox';
   const verify = crontab === undefined
-    ? [`agent-mailbox watch status --credentials-dir ${dirArg}`]
-    : ['crontab -l', `agent-mailbox watch status --credentials-dir ${dirArg}`];
+    ? [`${cli} watch status --credentials-dir ${dirArg}`]
+    : ['crontab -l', `${cli} watch status --credentials-dir ${dirArg}`];
   const next: string[] = [];
   let summary: string;
   if (crontab === undefined) {
     summary = 'No crontab program on this machine, so no daily job is installed.';
-    next.push(`Keep \`agent-mailbox watch run --credentials-dir ${dirArg}\` running: it fires the wake at 09:00 every day while it runs.`);
+    next.push(`Keep \`${cli} watch run --credentials-dir ${dirArg}\` running: it fires the wake at 09:00 every day while it runs.`);
   } else if (installed) {
     const next9 = nextDailyRun(target.now ?? new Date()).toString();
     summary = `A crontab job runs \`agent-mailbox wake\` for this inbox every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
@@ -139,13 +142,13 @@ async function describe(target: WatchTarget, dir: string, crontab: string | unde
   } else {
     summary = 'No daily job is installed for this credentials directory.';
     // Without a wake command the proposal below already names the install command.
-    if (settings.wakeCommand) next.push(`agent-mailbox watch install --credentials-dir ${dirArg}`);
+    if (settings.wakeCommand) next.push(`${cli} watch install --credentials-dir ${dirArg}`);
   }
   if (!settings.wakeCommand) {
     next.push(
       proposal
-        ? `${proposal.hostName} detected (${proposal.detectedBy}). To let the job wake it, the operator may run: agent-mailbox watch install --credentials-dir ${dirArg} --wake-command ${shellQuote(proposal.wakeCommand)}. ${proposal.hostScheduler}`
-        : `To wake an agent when mail arrives, the operator runs: agent-mailbox watch install --credentials-dir ${dirArg} --wake-command '<agent command; {prompt} becomes the prompt>'.`,
+        ? `${proposal.hostName} detected (${proposal.detectedBy}). To let the job wake it, the operator may run: ${cli} watch install --credentials-dir ${dirArg} --wake-command ${shellQuote(proposal.wakeCommand)}. ${proposal.hostScheduler}`
+        : `To wake an agent when mail arrives, the operator runs: ${cli} watch install --credentials-dir ${dirArg} --wake-command '<agent command; {prompt} becomes the prompt>'.`,
     );
   }
   if (!hasCredentials) next.push(`No credentials.json in ${dir} yet: register first, or the job has nothing to read.`);
@@ -167,7 +170,7 @@ async function describe(target: WatchTarget, dir: string, crontab: string | unde
     ...(proposal ? { proposal } : {}),
     summary,
     verify,
-    remove: removeWatchHint(dir),
+    remove: removeWatchHint(dir, cli),
     next,
   };
 }

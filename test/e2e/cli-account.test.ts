@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/operations/index.js';
-import { builtCli, runCli, runShell } from '../helpers/run-cli.js';
+import { repoBin, runCli, runShell } from '../helpers/run-cli.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
@@ -144,13 +144,14 @@ describe('agent-mailbox CLI', () => {
     await writeFile(join(work, 'payload.bin'), bytes);
     // send_mail takes no files: refused here (exit 2), with the command that does send it as the next step.
     const vars = JSON.stringify({ TO: inbox, SUBJECT: 'file', BODY: 'see attachment' });
-    const refused = await runCli(['jmap_request', '--ops-file', 'send_mail', '--attachment', join(work, 'payload.bin'), '--vars', vars, '--credentials-dir', dir], { env });
+    // Run from a directory outside the checkout: the suggested command names the entry absolutely.
+    const refused = await runCli(['jmap_request', '--ops-file', 'send_mail', '--attachment', join(work, 'payload.bin'), '--vars', vars, '--credentials-dir', dir], { env, cwd: work });
     expect(refused.code).toBe(2);
     const nextCommand = (refused.json as { error: { code: string; nextCommand: string } }).error.nextCommand;
     expect((refused.json as { error: { code: string } }).error.code).toBe('attachment_invalid');
-    expect(nextCommand).toBe(`agent-mailbox jmap_request --ops-file send_mail_blob_attachment --vars '${vars}' --attachment ${join(work, 'payload.bin')} --credentials-dir ${dir}`);
-    // The suggested command line, run by a shell exactly as printed, sends the file.
-    const sent = await runShell(nextCommand.replace(/^agent-mailbox /, `${process.execPath} ${builtCli} `), env);
+    expect(nextCommand).toBe(`node ${repoBin} jmap_request --ops-file send_mail_blob_attachment --vars '${vars}' --attachment ${join(work, 'payload.bin')} --credentials-dir ${dir}`);
+    // The suggested command line, run by a shell exactly as printed (no agent-mailbox on PATH), sends the file.
+    const sent = await runShell(nextCommand, env, work);
     expect(sent.code, sent.stderr + sent.stdout).toBe(0);
     const query = JSON.stringify([
       ['Email/query', { accountId: '$ACCOUNT_ID', filter: { inMailbox: '$INBOX_MAILBOX_ID', hasAttachment: true } }, 'q'],

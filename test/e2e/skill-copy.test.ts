@@ -76,9 +76,15 @@ describe('the skill folder copied on its own', () => {
     const registerLine = await exampleLine('node scripts/agent-mailbox.mjs register');
     const register = await runShell(registerLine);
     expect(register.code, register.stderr).toBe(0);
-    const registered = JSON.parse(register.stdout) as { mode: string; inbox: string };
+    const registered = JSON.parse(register.stdout) as { mode: string; inbox: string; watchJob: { verify: string[] } };
     expect(registered.mode).toBe('signup');
     expect(registered.inbox).toBe(`my-agent-07@${sandbox.domain}`);
+    // The commands it suggests are spelled the way this folder runs them (no agent-mailbox on PATH), and work pasted.
+    const verify = `node scripts/agent-mailbox.mjs watch status --credentials-dir ${join(home, 'credentials')}`;
+    expect(registered.watchJob.verify).toEqual([verify]);
+    const status = await runShell(verify);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ installed: false });
 
     const list = await runShell(await exampleLine('node scripts/agent-mailbox.mjs jmap_request --ops-file list_inbox'));
     expect(list.code, list.stderr).toBe(0);

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli as runCliProcess, runCliInProcess, type CliRun, type RunCliOptions } from '../helpers/run-cli.js';
+import { repoBin, runCli as runCliProcess, runCliInProcess, type CliRun, type RunCliOptions } from '../helpers/run-cli.js';
 import { createTestCrontab, realCronSkipReason, type TestCrontab } from '../helpers/test-crontab.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { createRecorder, deliverMail, readStateFile, registerInbox } from './watch-fixtures.js';
@@ -54,12 +54,14 @@ describe('watch with a crontab that is not the invoking user\'s (issue 5, issue 
     const dir = join(base, 'first');
 
     // A real process: the entry line must name the file that entry runs from (dist/bin.js).
-    const installed = await runCliProcess(['watch', 'install', '--credentials-dir', dir], { env: { AGENT_MAILBOX_CRONTAB: table.bin } });
+    const installed = await runCliProcess(['watch', 'install', '--credentials-dir', dir], { env: { AGENT_MAILBOX_CRONTAB: table.bin }, cwd: base });
     expect(installed.code, installed.stderr).toBe(0);
     const status = installed.json as StatusJson;
     expect(status).toMatchObject({ installed: true, changed: true, schedule: '0 9 * * *' });
     expect(status.verify).toContain('crontab -l');
-    expect(status.remove).toContain('agent-mailbox watch remove --credentials-dir');
+    // Spelled as this process was run (a checkout, outside it): pasted into a shell it works.
+    expect(status.remove).toBe(`node ${repoBin} watch remove --credentials-dir ${dir}`);
+    expect(status.verify).toContain(`node ${repoBin} watch status --credentials-dir ${dir}`);
     const afterInstall = listCrontab();
     expect(afterInstall.startsWith(userTable)).toBe(true);
     expect(afterInstall.split('\n').filter((l) => l.includes(status.marker))).toEqual([status.line]);

@@ -6,6 +6,9 @@ import { forgetAllSecrets } from '../../src/redact.js';
 /** The built CLI entry; `npm test` builds before running vitest. */
 export const builtCli = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 
+/** The package's bin file: what the CLI names in the command lines it suggests from a checkout. */
+export const repoBin = fileURLToPath(new URL('../../bin/agent-mailbox.js', import.meta.url));
+
 /** A crontab program that does not exist: the default for every spawned CLI and MCP server in tests. */
 export const noCrontab = '/nonexistent/agent-mailbox-test/crontab';
 
@@ -73,8 +76,8 @@ export async function runCliInProcess(args: string[], options: Pick<RunCliOption
 }
 
 /** Runs a command line through sh, as an agent pastes a suggested command into its shell. */
-export function runShell(commandLine: string, env: Record<string, string | undefined>): Promise<CliRun> {
-  return runProcess('sh', ['-c', commandLine], { env });
+export function runShell(commandLine: string, env: Record<string, string | undefined>, cwd?: string): Promise<CliRun> {
+  return runProcess('sh', ['-c', commandLine], { env, ...(cwd !== undefined ? { cwd } : {}) });
 }
 
 function runProcess(command: string, args: string[], options: RunCliOptions): Promise<CliRun> {

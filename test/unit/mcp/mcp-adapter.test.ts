@@ -139,7 +139,7 @@ async function connect(): Promise<Client> {
     accounts: unusedAccounts,
     configInputs: { env: {}, flags: {} },
     log: silentLogger,
-    install: { nodePath: process.execPath, cliPath: '/nonexistent/agent-mailbox.js' },
+    install: { nodePath: process.execPath, cliPath: '/nonexistent/agent-mailbox.js', shellCommand: 'agent-mailbox' },
     workingDir: process.cwd(),
     version: '0.0.0-test',
     resources,

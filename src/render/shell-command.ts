@@ -1,0 +1,60 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { shellQuote } from './shell-quote.js';
+
+/** The name the package's bin is installed under (package.json "bin"). */
+const binName = 'agent-mailbox';
+
+export interface ShellCommandSource {
+  /** The file this process runs as its CLI (dist/bin.js, or the skill's single-file bundle). */
+  cliPath: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The operator's working directory; without one (an MCP server a host started) paths stay absolute. */
+  cwd?: string | undefined;
+}
+
+/**
+ * The words that run this CLI again at the operator's shell, for the command lines we print (next
+ * steps, watch status). A bare `agent-mailbox` is right only when it is on PATH: a skill copied on
+ * its own, a checkout or an unpacked tarball has no such command, and an agent that pastes the line
+ * gets exit 127 — so those get `node <entry>`, relative to the working directory when inside it
+ * (the skill's own `node scripts/agent-mailbox.mjs`), and a run through npx gets npx again.
+ */
+export function shellCommandFor(source: ShellCommandSource): string {
+  if (source.env.npm_lifecycle_event === 'npx') return `npx -y ${binName}`;
+  const entry = userFacingEntry(source.cliPath);
+  if (isOnPath(entry, source.env.PATH)) return binName;
+  return `node ${shellQuote(spellPath(entry, source.cwd))}`;
+}
+
+/** A package's tsc entry (dist/bin.js) is reached through bin/agent-mailbox.js, the file people name. */
+function userFacingEntry(cliPath: string): string {
+  if (basename(cliPath) !== 'bin.js' || basename(dirname(cliPath)) !== 'dist') return cliPath;
+  const bin = join(dirname(dirname(cliPath)), 'bin', `${binName}.js`);
+  return existsSync(bin) ? bin : cliPath;
+}
+
+/**
+ * Only an npm install (global, or npm link) puts the bin on PATH, and then the entry lives under a
+ * node_modules directory; anything else skips the look-up (a few stat calls per PATH entry).
+ */
+function isOnPath(entry: string, path: string | undefined): boolean {
+  if (!path || !entry.split(/[\\/]/).includes('node_modules')) return false;
+  const target = realOrUndefined(entry);
+  if (!target) return false;
+  return path.split(process.platform === 'win32' ? ';' : ':').some((dir) => dir !== '' && realOrUndefined(join(dir, binName)) === target);
+}
+
+function realOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function spellPath(entry: string, cwd: string | undefined): string {
+  if (!cwd) return entry;
+  const inside = relative(cwd, entry);
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : entry;
+}
