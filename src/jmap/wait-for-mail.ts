@@ -15,9 +15,10 @@ import { lineOf, summarizeResponse } from './summarize-response.js';
 import { untrustedPaths } from './untrusted-paths.js';
 
 /**
- * wait_for_mail: returns as soon as mail from others arrives after the list_new cursor (or after
- * the call started), in list_new's shape, and advances that cursor — unless a filter left other
- * new mail behind, which list_new must still show (see settleCursor).
+ * wait_for_mail: returns as soon as mail from others arrives after the list_new cursor (before
+ * list_new has ever run: unread Inbox mail already there counts too), in list_new's shape, and
+ * advances that cursor — unless a filter left other new mail behind, which list_new must still
+ * show (see settleCursor).
  */
 
 export interface WaitContext extends JmapRequestContext {
@@ -71,17 +72,29 @@ export async function waitForMail(plan: JmapRequestPlan, vars: Record<string, un
   const ticker = setInterval(() => report(ctx.progress, now() - startedAt, seconds, source.mode), 1000);
   try {
     report(ctx.progress, 0, seconds, source.mode);
-    const startState = resumed && position.success ? position.data.at : (saved ?? (await currentEmailState(preset, vars, ctx)));
+    // Before list_new has ever run, unread Inbox mail already there is new too: a reply that came
+    // in before this call is what the caller waits for, and list_new's first run would list it.
+    const start: FirstLook = resumed && position.success ? { state: position.data.at } : saved !== undefined ? { state: saved } : await firstLook(preset, vars, ctx);
+    const startState = start.state;
     let since = startState;
     const matched: Email[] = [];
+    const seen = new Set<string>();
     let others = 0;
+    let earlierOthers = 0;
+    for (const email of start.unread ?? []) {
+      if (isOwnMail(email, vars)) continue;
+      seen.add(email.id);
+      if (matchesFilter(email, vars, preset.wait)) matched.push(email);
+      else earlierOthers += 1;
+    }
     let checks = 0;
     for (;;) {
       const found = await newMailSince(since, preset, vars, ctx);
       checks += 1;
       since = found.newState;
       for (const email of found.emails) {
-        if (isOwnMail(email, vars)) continue;
+        // The first look's state is read before its unread list: a delivery in between is in both.
+        if (isOwnMail(email, vars) || seen.has(email.id)) continue;
         if (matchesFilter(email, vars, preset.wait)) matched.push(email);
         else others += 1;
       }
@@ -92,6 +105,7 @@ export async function waitForMail(plan: JmapRequestPlan, vars: Record<string, un
     }
     const waitedMs = now() - startedAt;
     const cursorNote = await settleCursor(ctx.account, { saved, startState, since, resumed, others, matched: matched.length });
+    const notes = [cursorNote, earlierNote(earlierOthers, start.unreadTotal, start.unread?.length ?? 0)].filter((n): n is string => n !== undefined);
     return buildResult(plan, preset, vars, ctx.session, {
       matched,
       startState,
@@ -102,7 +116,7 @@ export async function waitForMail(plan: JmapRequestPlan, vars: Record<string, un
       mode: source.mode,
       fallbackReason: source.fallbackReason,
       checks,
-      ...(cursorNote ? { cursorNote } : {}),
+      notes,
     });
   } finally {
     clearInterval(ticker);
@@ -161,10 +175,32 @@ function argsOf(response: JmapResponse, callId: string): unknown {
   return response.methodResponses.find(([name, , id]) => id === callId && name !== 'error')?.[1];
 }
 
-async function currentEmailState(preset: Preset, vars: Record<string, unknown>, ctx: WaitContext): Promise<string> {
-  const parsed = z.object({ state: z.string() }).safeParse(argsOf(await runStep(preset, 'start', vars, ctx), 'state'));
-  if (!parsed.success) throw badAnswer('Email/get has no state');
-  return parsed.data.state;
+/** Where a wait starts; `unread` only on the first look of an inbox that has no cursor yet. */
+interface FirstLook {
+  state: string;
+  unread?: Email[];
+  unreadTotal?: number;
+}
+
+/** With no cursor: the current Email state, then the unread Inbox mail already there (newest first). */
+async function firstLook(preset: Preset, vars: Record<string, unknown>, ctx: WaitContext): Promise<Required<FirstLook>> {
+  const response = await runStep(preset, 'start', vars, ctx);
+  const state = z.object({ state: z.string() }).safeParse(argsOf(response, 'state'));
+  if (!state.success) throw badAnswer('Email/get has no state');
+  const total = z.looseObject({ ids: z.array(z.string()), total: z.number().int().nonnegative().optional() }).safeParse(argsOf(response, 'unread'));
+  const unread = emailListSchema.safeParse(argsOf(response, 'unread_get'));
+  if (!total.success || !unread.success) throw badAnswer('Email/query or Email/get of unread Inbox mail is not shaped as RFC 8621 says');
+  return { state: state.data.state, unread: unread.data.list, unreadTotal: total.data.total ?? total.data.ids.length };
+}
+
+/** What the first look over unread Inbox mail passed over, if anything. */
+function earlierNote(earlierOthers: number, unreadTotal: number | undefined, looked: number): string | undefined {
+  const parts: string[] = [];
+  if (earlierOthers > 0) {
+    parts.push(`${earlierOthers} other unread message${earlierOthers === 1 ? ' was' : 's were'} already in the Inbox and did not match the filter.`);
+  }
+  if (unreadTotal !== undefined && unreadTotal > looked) parts.push(`Only the newest ${looked} of ${unreadTotal} unread messages already in the Inbox were looked at.`);
+  return parts.length > 0 ? `${parts.join(' ')} list_inbox shows them all.` : undefined;
 }
 
 /** Every page of Email/changes since `since`, with the created messages' listing properties. */
@@ -239,7 +275,7 @@ interface Outcome {
   mode: 'push' | 'polling';
   fallbackReason: string | undefined;
   checks: number;
-  cursorNote?: string;
+  notes: string[];
 }
 
 function buildResult(plan: JmapRequestPlan, preset: Preset, vars: Record<string, unknown>, session: JmapSessionInfo, o: Outcome): JmapRequestResult {
@@ -269,7 +305,7 @@ function buildResult(plan: JmapRequestPlan, preset: Preset, vars: Record<string,
     next,
     waited: { mode: o.mode, seconds: o.seconds, waitedMs: o.waitedMs, checks: o.checks, clamped: o.clamped, ...(o.fallbackReason ? { fallbackReason: o.fallbackReason } : {}) },
   };
-  if (o.cursorNote) result.notes = [o.cursorNote];
+  if (o.notes.length > 0) result.notes = o.notes;
   const untrusted = untrustedPaths(result);
   if (untrusted.length > 0) result.untrusted = untrusted;
   return result;

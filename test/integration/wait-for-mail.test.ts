@@ -182,6 +182,41 @@ describe('wait_for_mail', () => {
     expect(listed(listNew).map((e) => e.subject)).toContain('from carol');
   });
 
+  it('before list_new has ever run, returns the unread mail already in the Inbox at once (not read mail), and not again', async () => {
+    const { account, address } = await newInbox();
+    await deliver(address, 'early one');
+    await deliver(address, 'early two');
+    await deliver(address, 'already read');
+    const found = await runJmapRequest(
+      account,
+      { ops: [['Email/query', { accountId: '$ACCOUNT_ID', filter: { inMailbox: '$INBOX_MAILBOX_ID', subject: 'already read' } }, 'q']] },
+      { signal: AbortSignal.timeout(10_000), log: silentLogger },
+    );
+    const readId = (found.response?.methodResponses[0]?.[1] as { ids: string[] }).ids[0];
+    expect(readId).toBeDefined();
+    const marked = await runJmapRequest(account, { ops_file: 'mark_read', vars: { MAIL_ID: readId } }, { signal: AbortSignal.timeout(10_000), log: silentLogger });
+    expect(marked.ok).toBe(true);
+
+    // A clock that ends the wait after its first look: the mail must come from that look, not a later delivery.
+    const result = await wait(account, { TIMEOUT_SECONDS: 30 }, { wake: endAfterFirstLook() });
+    expect(listed(result).map((e) => e.subject).sort()).toEqual(['early one', 'early two']);
+    expect(result.summary).toMatch(/^OK: 2 new messages from others/);
+
+    const again = await wait(account, { TIMEOUT_SECONDS: 1 }, { wake: endAfterFirstLook() });
+    expect(listed(again)).toEqual([]);
+    const listNew = await runJmapRequest(account, { ops_file: 'list_new' }, { signal: AbortSignal.timeout(10_000), log: silentLogger });
+    expect(listed(listNew)).toEqual([]);
+  });
+
+  it('before list_new has ever run, with FROM, returns only the matching unread mail and says what it passed over', async () => {
+    const { account, address } = await newInbox();
+    await deliver(address, 'early carol', 'Carol <carol@outside.test>');
+    await deliver(address, 'early dave', 'Dave <dave@outside.test>');
+    const result = await wait(account, { TIMEOUT_SECONDS: 30, FROM: 'dave@' }, { wake: endAfterFirstLook() });
+    expect(listed(result).map((e) => e.subject)).toEqual(['early dave']);
+    expect(result.notes?.join(' ')).toMatch(/1 other unread message was already in the Inbox and did not match the filter\. list_inbox shows them all\./);
+  });
+
   it('stops at once when cancelled', async () => {
     const { account } = await newInbox();
     const controller = new AbortController();
