@@ -16,7 +16,7 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
     const info = await lstat(dir);
     if (!isWindows && info.isDirectory() && (info.mode & 0o777) !== 0o700) await chmod(dir, 0o700);
   } catch (error) {
-    throw unwritable(dir, error);
+    throw unwritable(dir, error, true);
   }
 }
 
@@ -169,21 +169,31 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * A file where the credentials directory should be is a wrong path, not a permission problem:
+ * ENOTDIR when a file inside it is opened, EEXIST when it is created (mkdir of the directory).
+ */
+function fileInsteadOfDir(path: string, cause: unknown, isDir: boolean): string | undefined {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== 'ENOTDIR' && !(code === 'EEXIST' && isDir)) return undefined;
+  return `${isDir ? path : dirname(path)} is a file, not a directory: give ${inputRef('credentials_dir')} the directory that holds credentials.json (or a new one to register in).`;
+}
+
 function unreadable(path: string, cause: unknown): MailboxError {
   return new MailboxError({
     code: 'credentials_unwritable',
     message: `Cannot read ${path}: ${(cause as Error).message}.`,
-    hint: 'Check the permissions of the credentials directory (it should belong to this user, mode 0700).',
+    hint: fileInsteadOfDir(path, cause, false) ?? 'Check the permissions of the credentials directory (it should belong to this user, mode 0700).',
     cause,
   });
 }
 
-function unwritable(path: string, cause: unknown): MailboxError {
+function unwritable(path: string, cause: unknown, isDir = false): MailboxError {
   if (cause instanceof MailboxError) return cause;
   return new MailboxError({
     code: 'credentials_unwritable',
     message: `Cannot write ${path}: ${(cause as Error).message}.`,
-    hint: `Choose a credentials directory this user can write (${inputRef('credentials_dir')} or AGENT_MAILBOX_CREDENTIALS_DIR).`,
+    hint: fileInsteadOfDir(path, cause, isDir) ?? `Choose a credentials directory this user can write (${inputRef('credentials_dir')} or AGENT_MAILBOX_CREDENTIALS_DIR).`,
     cause,
   });
 }

@@ -62,6 +62,16 @@ describe('credential files under faults', () => {
     expect((await readdir(dir)).sort()).toEqual([live, 'credentials.json'].sort());
   });
 
+  it('says a credentials directory that is a file is the wrong path, not a permission problem', async () => {
+    const base = await dirWith({ 'not-a-dir': 'x' });
+    const error = await new CredentialStore(join(base, 'not-a-dir')).readCredentials().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MailboxError);
+    expect((error as MailboxError).hint).toMatch(/not-a-dir is a file, not a directory: give ⟦credentials_dir⟧ the directory/);
+    // Registering there (the directory is created first) says the same.
+    const writing = await new CredentialStore(join(base, 'not-a-dir')).writeCredentials(alice).catch((e: unknown) => e);
+    expect((writing as MailboxError).hint).toMatch(/not-a-dir is a file, not a directory/);
+  });
+
   it('tolerates a UTF-8 byte-order mark in credentials.json', async () => {
     const dir = await dirWith({ 'credentials.json': `\uFEFF${JSON.stringify(alice)}` });
     expect((await new CredentialStore(dir).readCredentials())?.apiKey).toBe(alice.apiKey);
