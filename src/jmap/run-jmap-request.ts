@@ -165,11 +165,12 @@ async function settleAfterRun(
 }
 
 /** Whether the last listing held a message from others (own sent copies and drafts do not count). */
-function listedFromOthers(done: readonly StepRun[], ownIds: readonly string[]): boolean {
+/** Ids of the messages from others in the run's last listing (Email/get), in its order. */
+function listedFromOthers(done: readonly StepRun[], ownIds: readonly string[]): string[] {
   const own = new Set(ownIds);
   const lists = done.flatMap((step) => (step.response?.methodResponses ?? []).filter(([method, args]) => method === 'Email/get' && Array.isArray(args.list)));
   const last = lists[lists.length - 1]?.[1].list as { id?: unknown }[] | undefined;
-  return (last ?? []).some((email) => !own.has(String(email.id)));
+  return (last ?? []).map((email) => String(email.id)).filter((id) => !own.has(id));
 }
 
 function saysMoreChanges(done: readonly StepRun[]): boolean {

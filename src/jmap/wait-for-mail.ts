@@ -293,7 +293,7 @@ function buildResult(plan: JmapRequestPlan, preset: Preset, vars: Record<string,
     ],
   };
   const next: (string | NextStep)[] =
-    n > 0 ? applicableNext(preset.next ?? [], vars, { listed: true, moreChanges: false }) : [o.clamped ? 'Call wait_for_mail again to keep waiting.' : 'Call wait_for_mail again to keep waiting, or list_new to check later.'];
+    n > 0 ? applicableNext(preset.next ?? [], vars, { listed: o.matched.map((e) => e.id), moreChanges: false }) : [o.clamped ? 'Call wait_for_mail again to keep waiting.' : 'Call wait_for_mail again to keep waiting, or list_new to check later.'];
   const result: JmapRequestResult = {
     ok: true,
     summary,

@@ -168,7 +168,8 @@ describe('register and jmap_request through the stdio server against the sandbox
     const listed = await call('jmap_request', { ops_file: 'list_inbox', vars: '{"LIMIT": 1}', credentials_dir: bobDir });
     expect(listed.isError, listed.text).toBe(false);
     expect(emailIdsIn(listed.content)).toHaveLength(1);
-    expect(listed.content.next).toEqual([{ operation: 'jmap_request', input: { ops_file: 'read_message', vars: { MAIL_ID: '<id from the list>' }, credentials_dir: bobDir } }]);
+    // One message listed: the next step names it, ready to call as given.
+    expect(listed.content.next).toEqual([{ operation: 'jmap_request', input: { ops_file: 'read_message', vars: { MAIL_ID: emailIdsIn(listed.content)[0] }, credentials_dir: bobDir } }]);
     expect(listed.text).toContain(`"credentials_dir":${JSON.stringify(bobDir)}`);
   });
 

@@ -159,10 +159,17 @@ describe('conditional next steps of a preset', () => {
   ];
 
   it('keeps each step only when the run fits it, without the condition', () => {
-    expect(applicableNext(items, {}, { listed: false, moreChanges: false })).toEqual(['Always said.']);
-    expect(applicableNext(items, {}, { listed: true, moreChanges: true })).toEqual([
+    expect(applicableNext(items, {}, { listed: [], moreChanges: false })).toEqual(['Always said.']);
+    expect(applicableNext(items, {}, { listed: ['M1', 'M2'], moreChanges: true })).toEqual([
       { operation: 'jmap_request', input: { ops_file: 'read_message', vars: { MAIL_ID: '<id from the list>' } } },
       'More changes are waiting: run list_new again.',
+      'Always said.',
+    ]);
+  });
+
+  it('fills in the id when the listing holds one message, so the step runs as given', () => {
+    expect(applicableNext(items, {}, { listed: ['M7'], moreChanges: false })).toEqual([
+      { operation: 'jmap_request', input: { ops_file: 'read_message', vars: { MAIL_ID: 'M7' } } },
       'Always said.',
     ]);
   });
