@@ -1,7 +1,7 @@
-import { open, rm } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { access, open, rm } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Account } from '../auth/account-registry.js';
-import { MailboxError } from '../errors.js';
+import { MailboxError, type NextStep } from '../errors.js';
 import type { Logger } from '../log.js';
 import { JmapClient } from './jmap-client.js';
 
@@ -21,6 +21,8 @@ export interface DownloadBlobContext {
   /** Directories a download may write into: the operator's configured one and/or the cwd. */
   allowedDirs: readonly string[];
   fetch?: typeof fetch;
+  /** The same download under another file name, as a next step (the caller knows its input's shape). */
+  saveAs?: (name: string) => NextStep;
 }
 
 /**
@@ -45,7 +47,8 @@ export async function downloadBlobToFile(
     // 'wx': never replace an existing file, whatever a message suggests.
     handle = await open(target, 'wx', 0o600);
   } catch (error) {
-    throw unwritable(target, error);
+    const taken = (error as NodeJS.ErrnoException).code === 'EEXIST';
+    throw unwritable(target, error, taken ? await freeNameBeside(target) : undefined, ctx.saveAs);
   }
   let size: number;
   try {
@@ -74,12 +77,36 @@ export function safeFileName(name: string): string {
   return base === '' ? 'attachment' : base;
 }
 
-function unwritable(target: string, error: unknown): MailboxError {
+/** The first of name-1.ext, name-2.ext, … not taken beside `target`; only a suggestion ('wx' still guards). */
+async function freeNameBeside(target: string): Promise<string | undefined> {
+  const ext = extname(target);
+  const stem = basename(target, ext);
+  for (let n = 1; n < 1000; n++) {
+    const name = `${stem}-${n}${ext}`;
+    try {
+      await access(join(dirname(target), name));
+    } catch {
+      return name;
+    }
+  }
+  return undefined;
+}
+
+function unwritable(target: string, error: unknown, freeName?: string, saveAs?: (name: string) => NextStep): MailboxError {
   const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EEXIST') {
+    return new MailboxError({
+      code: 'attachment_invalid',
+      message: `${target} already exists; it was not overwritten.`,
+      hint: freeName ? `Save it under a free name, e.g. "${freeName}", or remove the existing file first.` : 'Choose another file name or remove the existing file first.',
+      ...(freeName && saveAs ? { next: saveAs(freeName) } : {}),
+      cause: error,
+    });
+  }
   return new MailboxError({
     code: 'attachment_invalid',
-    message: code === 'EEXIST' ? `${target} already exists; it was not overwritten.` : `Cannot write ${target}: ${code ?? String(error)}.`,
-    hint: code === 'EEXIST' ? 'Choose another file name (path) or remove the existing file first.' : 'Check that the directory exists and is writable.',
+    message: `Cannot write ${target}: ${code ?? String(error)}.`,
+    hint: 'Check that the directory exists and is writable.',
     cause: error,
   });
 }

@@ -74,7 +74,13 @@ export const jmapRequestOperation = defineOperation({
         account,
         { blobId: input.download.blob_id, ...(input.download.name ? { name: input.download.name } : {}), ...(input.download.type ? { type: input.download.type } : {}) },
         // Downloads land only in the working directory the operator started us in: a path can never come from mail.
-        { signal: ctx.signal, log: ctx.log, timeoutMs: config.timeoutMs, allowedDirs: [ctx.workingDir] },
+        {
+          signal: ctx.signal,
+          log: ctx.log,
+          timeoutMs: config.timeoutMs,
+          allowedDirs: [ctx.workingDir],
+          saveAs: (name) => ({ operation: 'jmap_request', input: { download: { ...input.download, name } } }),
+        },
       );
       return { ok: true, summary: `Saved ${saved.size} bytes (${saved.type}) to ${saved.path}.`, dryRun: false, saved };
     }

@@ -164,6 +164,19 @@ describe('agent-mailbox CLI', () => {
     const saved = await runCli(['jmap_request', '--download', JSON.stringify({ blob_id: blobId, name: 'copy.bin' }), '--credentials-dir', dir], { env, cwd: work });
     expect(saved.code, saved.stderr + saved.stdout).toBe(0);
     expect(Buffer.compare(await readFile(join(work, 'copy.bin')), bytes)).toBe(0);
+
+    // Again: the file is never overwritten, and the next step saves under a free name.
+    await writeFile(join(work, 'copy.bin'), 'mine');
+    const again = await runCli(['jmap_request', '--download', JSON.stringify({ blob_id: blobId, name: 'copy.bin' }), '--credentials-dir', dir], { env, cwd: work });
+    expect(again.code).toBe(2);
+    const refusal = (again.json as { error: { code: string; hint: string; nextCommand: string } }).error;
+    expect(refusal.code).toBe('attachment_invalid');
+    expect(refusal.hint).toMatch(/free name, e\.g\. "copy-1\.bin"/);
+    expect(refusal.nextCommand).toBe(`node ${repoBin} jmap_request --download '${JSON.stringify({ blob_id: blobId, name: 'copy-1.bin' })}' --credentials-dir ${dir}`);
+    const savedAgain = await runShell(refusal.nextCommand, env, work);
+    expect(savedAgain.code, savedAgain.stderr + savedAgain.stdout).toBe(0);
+    expect(await readFile(join(work, 'copy.bin'), 'utf8')).toBe('mine');
+    expect(Buffer.compare(await readFile(join(work, 'copy-1.bin')), bytes)).toBe(0);
   });
 
   it('logs each HTTP exchange on stderr in debug mode, with no secret in it, and stdout unchanged', async () => {
