@@ -139,10 +139,20 @@ export async function runCli(entry: CliEntry): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return exitCodes.ok;
+      // Commander said what was wrong (with a "did you mean" where one is close); say where the right spelling is.
+      streams.stderr.write(`next: ${usageHelpCommand(entry, all)}\n`);
       return exitCodes.usage;
     }
     return renderError(streams, toMailboxError(error));
   }
   if (!ownsProcess) entry.done?.(exitCode);
   return exitCode;
+}
+
+/** The --help of the command the argv names (the longest table path it starts with), else the overview. */
+function usageHelpCommand(entry: CliEntry, ops: readonly AnyOperation[]): string {
+  const command = shellCommandFor({ cliPath: entry.cliPath ?? defaultCliPath, env: entry.env, cwd: entry.cwd ?? process.cwd() });
+  const paths = ops.map((op) => cliPathOf(op)).filter((path) => path.every((word, i) => entry.argv[i] === word));
+  const longest = paths.sort((a, b) => b.length - a.length)[0];
+  return longest ? `${command} ${longest.join(' ')} --help lists its options.` : `${command} --help lists the commands; ${command} help explains them.`;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/operations/index.js';
-import { repoBin, runCli, runShell } from '../helpers/run-cli.js';
+import { repoBin, runCli, runCliInProcess, runShell } from '../helpers/run-cli.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
@@ -103,6 +103,22 @@ describe('agent-mailbox CLI', () => {
     expect(run.stdout + run.stderr).toMatch(/scheduled/);
     expect(run.stdout + run.stderr).toMatch(/on-demand/);
     expect(run.stdout + run.stderr).toMatch(/operator/);
+  });
+
+  it('points a mistyped command or flag at the help that has the right one (exit 2)', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'cli-usage-'));
+    try {
+      const flag = await runCliInProcess(['watch', 'status', '--credentials', work], { env, cwd: work });
+      expect(flag.code).toBe(2);
+      expect(flag.stderr).toContain("unknown option '--credentials'");
+      expect(flag.stderr).toContain(`next: node ${repoBin} watch status --help lists its options.`);
+      const command = await runCliInProcess(['jmap-request'], { env, cwd: work });
+      expect(command.code).toBe(2);
+      expect(command.stderr).toContain('(Did you mean jmap_request?)');
+      expect(command.stderr).toContain(`next: node ${repoBin} --help lists the commands; node ${repoBin} help explains them.`);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   });
 
   it('reports forbiddenFrom as a failure with exit code 1', async () => {

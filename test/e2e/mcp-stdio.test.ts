@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
+import { relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { operationsFor } from '../../src/operations/index.js';
 import { assertCompilesAsJsonSchema, findTupleForms } from '../helpers/json-schema-walk.js';
 import { builtEntry, connectMcp, printStderrOnFailure, resultText, structured, type McpConnection } from '../helpers/connect-mcp.js';
-import { noCrontab, runCli } from '../helpers/run-cli.js';
+import { noCrontab, repoBin, runCli } from '../helpers/run-cli.js';
 import { pollUntil } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
@@ -151,6 +152,8 @@ describe('the server process', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/unknown option '--no-such-flag'/);
+    // …and where the right spelling is, as this checkout is run from the test's working directory.
+    expect(run.stderr).toContain(`next: node ${relative(process.cwd(), repoBin)} mcp --help lists its options.`);
   });
 
   it('exits 0 on SIGTERM', async () => {
