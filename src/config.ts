@@ -97,6 +97,14 @@ export const settings = {
     parse: parseText,
     defaultValue: () => 'crontab',
   },
+  downloadDir: {
+    flag: '--download-dir',
+    env: 'AGENT_MAILBOX_DOWNLOAD_DIR',
+    describe: 'Directory attachments are saved in (default: the working directory; set it for an MCP server, whose working directory the host chooses).',
+    parse: parseText,
+    // '': the working directory of the command (the CLI's, or wherever the host started the server).
+    defaultValue: () => '',
+  },
   powWorkers: {
     flag: '--pow-workers',
     env: 'AGENT_MAILBOX_POW_WORKERS',

@@ -8,7 +8,7 @@ import { shellQuote } from '../render/shell-quote.js';
 import { describeField, toKebab } from './zod-fields.js';
 
 /** Settings that every table command accepts as flags; the others are operation inputs. */
-const globalSettingNames: readonly SettingName[] = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'timeoutMs', 'powWorkers', 'crontab', 'debug'];
+const globalSettingNames: readonly SettingName[] = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'timeoutMs', 'downloadDir', 'powWorkers', 'crontab', 'debug'];
 
 /** What a table command's action hands to the runner. */
 export interface ParsedInvocation {

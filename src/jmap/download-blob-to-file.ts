@@ -1,4 +1,4 @@
-import { access, open, rm } from 'node:fs/promises';
+import { access, mkdir, open, rm } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError, type NextStep } from '../errors.js';
@@ -18,7 +18,7 @@ export interface DownloadBlobContext {
   signal: AbortSignal;
   log: Logger;
   timeoutMs?: number;
-  /** Directories a download may write into: the operator's configured one and/or the cwd. */
+  /** Directories a download may write into: the operator's download directory, else the working directory. */
   allowedDirs: readonly string[];
   fetch?: typeof fetch;
   /** The same download under another file name, as a next step (the caller knows its input's shape). */
@@ -42,6 +42,10 @@ export async function downloadBlobToFile(
     throw refused(`${target} is outside the allowed download directories (${roots.join(', ')}).`);
   }
   const client = new JmapClient(account, { log: ctx.log, timeoutMs: ctx.timeoutMs ?? 30_000, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) });
+  // A configured download directory may not exist yet; the working directory always does.
+  await mkdir(dirname(target), { recursive: true, mode: 0o700 }).catch((error: unknown) => {
+    throw unwritable(dirname(target), { code: (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'ENOTDIR' : (error as NodeJS.ErrnoException).code });
+  });
   let handle;
   try {
     // 'wx': never replace an existing file, whatever a message suggests.
@@ -106,7 +110,8 @@ function unwritable(target: string, error: unknown, freeName?: string, saveAs?: 
   return new MailboxError({
     code: 'attachment_invalid',
     message: `Cannot write ${target}: ${code ?? String(error)}.`,
-    hint: 'Check that the directory exists and is writable.',
+    // An MCP server's working directory is the host's choice (often / or an app folder).
+    hint: 'The operator sets a writable download directory: AGENT_MAILBOX_DOWNLOAD_DIR in the server\'s environment, or --download-dir on the command line.',
     cause: error,
   });
 }
@@ -120,6 +125,6 @@ function refused(message: string): MailboxError {
   return new MailboxError({
     code: 'attachment_invalid',
     message,
-    hint: 'Give a plain file name: downloads are saved only inside the working directory the command runs in, and paths from e-mails are never used.',
+    hint: 'Give a plain file name: downloads are saved only inside the download directory (the operator\'s AGENT_MAILBOX_DOWNLOAD_DIR, else the working directory), and paths from e-mails are never used.',
   });
 }

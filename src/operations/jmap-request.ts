@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { downloadBlobToFile } from '../jmap/download-blob-to-file.js';
 import { runJmapRequest } from '../jmap/run-jmap-request.js';
@@ -32,7 +33,7 @@ const jmapRequestInput = z.object({
       type: z.string().optional().describe('MIME type, e.g. application/pdf.'),
     })
     .optional()
-    .describe('Instead of ops: save one blob (an attachment) as a file in the current working directory. Existing files are never overwritten.'),
+    .describe('Instead of ops: save one blob (an attachment) as a file in the download directory (the operator\'s AGENT_MAILBOX_DOWNLOAD_DIR, else the working directory). Existing files are never overwritten.'),
   dry_run: z.boolean().optional().describe('Show the final request after substitution without sending anything.'),
   echo_request: z.boolean().optional().describe('Also show the substituted request(s) in the result (off by default to save context).'),
   credentials_dir: z.string().optional().describe('Credentials directory of the inbox to use; omit for the default inbox.'),
@@ -73,12 +74,12 @@ export const jmapRequestOperation = defineOperation({
       const saved = await downloadBlobToFile(
         account,
         { blobId: input.download.blob_id, ...(input.download.name ? { name: input.download.name } : {}), ...(input.download.type ? { type: input.download.type } : {}) },
-        // Downloads land only in the working directory the operator started us in: a path can never come from mail.
         {
           signal: ctx.signal,
           log: ctx.log,
           timeoutMs: config.timeoutMs,
-          allowedDirs: [ctx.workingDir],
+          // The operator's download directory, else the working directory; never a path from mail.
+          allowedDirs: [config.downloadDir ? resolve(ctx.workingDir, config.downloadDir) : ctx.workingDir],
           saveAs: (name) => ({ operation: 'jmap_request', input: { download: { ...input.download, name } } }),
         },
       );

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ afterAll(() => rm(workDir, { recursive: true, force: true }));
 const defaultDir = join(workDir, 'default');
 const aliceDir = join(workDir, 'alice');
 const bobDir = join(workDir, 'bob');
+const downloadDir = join(workDir, 'downloads', 'agent');
 
 describe('register and jmap_request through the stdio server against the sandbox', () => {
   let server: McpConnection | undefined;
@@ -24,7 +25,8 @@ describe('register and jmap_request through the stdio server against the sandbox
   printStderrOnFailure(() => [server]);
 
   beforeAll(async () => {
-    server = await connectMcp({ env: sandboxEnv(sandbox, defaultDir) });
+    // A download directory that does not exist yet: the operator's setting, created on first use.
+    server = await connectMcp({ env: { ...sandboxEnv(sandbox, defaultDir), AGENT_MAILBOX_DOWNLOAD_DIR: downloadDir } });
     const registered = await Promise.all(
       (['alice', 'bob'] as const).map(async (who) => {
         const result = await call('register', { username: `${who}-agent`, watch: 'on-demand', credentials_dir: who === 'alice' ? aliceDir : bobDir });
@@ -147,7 +149,18 @@ describe('register and jmap_request through the stdio server against the sandbox
     await writeFile(file, 'quarterly numbers\n');
     await preset('send_mail_blob_attachment', { TO: bob, SUBJECT: 'File attachment', BODY: 'Report attached.' }, { attachments: [file] });
     await waitForMail(bobDir, 'Inline attachment');
-    await waitForMail(bobDir, 'File attachment');
+    const id = await waitForMail(bobDir, 'File attachment');
+
+    // The recipient saves it: into the operator's download directory, never the host's working directory.
+    const read = await call('jmap_request', { ops_file: 'read_message', vars: { MAIL_ID: id }, credentials_dir: bobDir });
+    const got = methodResponsesIn(read.content).find(([name]) => name === 'Email/get')?.[1] as { list: { attachments?: { blobId: string }[] }[] };
+    const blobId = got.list[0]?.attachments?.[0]?.blobId;
+    expect(blobId).toBeDefined();
+    const saved = await call('jmap_request', { download: { blob_id: blobId, name: 'report.txt' }, credentials_dir: bobDir });
+    expect(saved.isError, saved.text).toBe(false);
+    expect((saved.content.saved as { path: string }).path).toBe(join(downloadDir, 'report.txt'));
+    expect(await readFile(join(downloadDir, 'report.txt'), 'utf8')).toBe('quarterly numbers\n');
+    expect((await stat(downloadDir)).mode & 0o777).toBe(0o700);
   });
 
   it('refuses a file with a preset that would drop it, and words next steps for the inbox the caller used', async () => {
