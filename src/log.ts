@@ -1,4 +1,4 @@
-import { redactSecrets } from './redact.js';
+import { redactCredentialEcho } from './redact.js';
 
 /** Logging for every mode: stderr only, because stdout is the MCP protocol in server mode. */
 
@@ -21,7 +21,7 @@ export interface LogSink {
 export function createLogger(sink: LogSink, level: LogLevel, prefix = 'agent-mailbox'): Logger {
   const emit = (at: LogLevel, message: string): void => {
     if (rank[at] > rank[level]) return;
-    sink.write(`${prefix} ${at}: ${redactSecrets(message)}\n`);
+    sink.write(`${prefix} ${at}: ${redactCredentialEcho(message)}\n`);
   };
   return {
     error: (m) => emit('error', m),

@@ -1,16 +1,18 @@
 /**
  * The one place secrets are masked before text leaves the process (logs, results, errors). It
- * knows two things: the shapes of secrets (JWTs and their parts, `amk_` keys, Authorization
- * echoes) and the secrets actually in play, which the credential store, the auth client and the
- * token chain register here as they read or receive them. A server may echo only a piece of a
+ * masks by knowledge: the secrets actually in play, which the credential store, the auth client and
+ * the token chain register here as they read or receive them. A server may echo only a piece of a
  * token, so any run of text sharing a long enough stretch with a known secret is masked whole.
+ * Mail, help text and `--json` values are otherwise exact: an ordinary "bearer" or "api_key:" in a
+ * mail is never touched. Token *shapes* are masked only in text about credentials that came from
+ * elsewhere (a server's error body, an echoed Authorization header, log lines): `redactCredentialEcho`.
  */
 
-// A JWT header or payload is base64url JSON and so starts with "eyJ"; either part alone is masked too.
 const jwtShape = /\beyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
 const apiKeyShape = /\bamk_[A-Za-z0-9_-]{6,}/g;
-const bearerShape = /((?:bearer|basic)\s+)[^\s"'\\]+/gi;
-const apiKeyField = /("?api_?key"?\s*[:=]\s*"?)([^"\s,}\\]+)/gi;
+// Only a credential-looking value after the scheme: "bearer of good news" is a sentence, not a header.
+const bearerShape = /\b((?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{16,}/gi;
+const apiKeyField = /("?api_?key"?\s*[:=]\s*"?)([A-Za-z0-9._~+/=-]{12,})/gi;
 // Secret alphabets (base64url, hex, JWT dots): runs of these are what a fragment can hide in.
 const secretRun = /[A-Za-z0-9_.+/-]{12,}/g;
 /** A shared stretch this long identifies a secret; shorter ones occur by chance in ids. */
@@ -21,12 +23,23 @@ const knownSecrets = new Map<string, { isToken: boolean }>();
 const knownFragments = new Map<string, number>();
 // Capability tokens rotate every 2 minutes: a long-running MCP server would otherwise index ever
 // more of them. Tokens (JWTs) beyond the newest few are forgotten (an expired token is worth
-// little, and its JWT shape is still masked); apiKeys are kept for the life of the process.
+// little); apiKeys are kept for the life of the process.
 const maxKnownTokens = 32;
 
+/**
+ * The stretches of a secret worth recognising. A JWT's header is the same for every token of one
+ * issuer and says nothing secret ("alg", "typ"): indexing it would mask any other JWT a mail quotes,
+ * so only its payload and signature are indexed (the whole token is still matched as one string).
+ */
+function secretBodyOf(secret: string): string {
+  const jwt = /^eyJ[^.]*\.(.+)$/.exec(secret);
+  return jwt?.[1] ?? secret;
+}
+
 function fragmentsOf(secret: string): string[] {
+  const body = secretBodyOf(secret);
   const out: string[] = [];
-  for (let i = 0; i + fragmentLength <= secret.length; i += 1) out.push(secret.slice(i, i + fragmentLength));
+  for (let i = 0; i + fragmentLength <= body.length; i += 1) out.push(body.slice(i, i + fragmentLength));
   return out;
 }
 
@@ -70,26 +83,33 @@ function containsKnownFragment(run: string): boolean {
   return false;
 }
 
-/** Replaces secrets found in free text: the known ones (and pieces of them) and anything shaped like one. */
+/** Masks the secrets this process holds (and pieces of them) wherever they appear; nothing else changes. */
 export function redactSecrets(text: string, extraSecrets: readonly string[] = []): string {
   for (const secret of extraSecrets) rememberSecret(secret);
-  let out = text;
-  if (knownFragments.size > 0) out = out.replace(secretRun, (run) => (containsKnownFragment(run) ? '<secret redacted>' : run));
-  return out
-    .replace(jwtShape, '<jwt redacted>')
-    .replace(apiKeyShape, '<apiKey redacted>')
+  if (knownFragments.size === 0) return text;
+  return text.replace(secretRun, (run) => (containsKnownFragment(run) ? '<secret redacted>' : run));
+}
+
+/**
+ * For text about credentials that did not come from this process's own knowledge: a server's error
+ * body, an echoed Authorization header, a log line. Known secrets, and anything shaped like a
+ * token (JWTs, `amk_` keys, a token after Bearer/Basic or an api_key field).
+ */
+export function redactCredentialEcho(text: string): string {
+  return redactSecrets(text)
     .replace(bearerShape, '$1<redacted>')
-    .replace(apiKeyField, (_m, prefix: string) => `${prefix}<redacted>`);
+    .replace(apiKeyField, (_m, prefix: string) => `${prefix}<redacted>`)
+    .replace(jwtShape, '<jwt redacted>')
+    .replace(apiKeyShape, '<apiKey redacted>');
 }
 
 /**
  * Redacts every string inside a value (object keys stay). Each string on its own: redacting the
  * serialised JSON would miss secrets behind escaped quotes.
  */
-export function redactDeep<T>(value: T, extraSecrets: readonly string[] = []): T {
-  for (const secret of extraSecrets) rememberSecret(secret);
+export function redactDeep<T>(value: T, redact: (text: string) => string = redactSecrets): T {
   const walk = (node: unknown): unknown => {
-    if (typeof node === 'string') return redactSecrets(node);
+    if (typeof node === 'string') return redact(node);
     if (Array.isArray(node)) return node.map(walk);
     if (node !== null && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]));
     return node;

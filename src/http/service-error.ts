@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MailboxError, type ErrorCode, inputRef } from '../errors.js';
-import { redactSecrets } from '../redact.js';
+import { redactCredentialEcho } from '../redact.js';
 
 /** Spec §7.2: the proof-of-work endpoints' error body. */
 const serviceErrorBody = z.object({
@@ -47,14 +47,14 @@ export function serviceError(status: number, bodyText: string, where: string): M
     return new MailboxError({
       code,
       status,
-      message: `${redactSecrets(message)} (HTTP ${status} from ${where})`,
+      message: `${redactCredentialEcho(message)} (HTTP ${status} from ${where})`,
       hint: ownHint(code, hint),
       ...(docsUrl ? { docsUrl } : {}),
     });
   }
   const problem = problemDetails.safeParse(parsed);
   const detail = problem.success ? (problem.data.detail ?? problem.data.title ?? problem.data.type) : undefined;
-  const text = redactSecrets(detail ?? bodyText.trim().slice(0, 300));
+  const text = redactCredentialEcho(detail ?? bodyText.trim().slice(0, 300));
   return new MailboxError({
     code,
     status,
@@ -68,6 +68,6 @@ export function serviceError(status: number, bodyText: string, where: string): M
  * client does those steps itself, so such a hint is replaced by one naming our own register call.
  */
 function ownHint(code: ErrorCode, hint: string | undefined): string {
-  if (hint && !/\/api\/v\d|\bPOST\b|same challenge|fresh challenge/i.test(hint)) return redactSecrets(hint);
+  if (hint && !/\/api\/v\d|\bPOST\b|same challenge|fresh challenge/i.test(hint)) return redactCredentialEcho(hint);
   return fallbackHints[code] ?? 'Try again later.';
 }

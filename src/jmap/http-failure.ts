@@ -1,15 +1,15 @@
 import { MailboxError, inputRef } from '../errors.js';
 import type { HttpResponse } from '../http/send-http.js';
-import { redactDeep, redactSecrets } from '../redact.js';
+import { redactCredentialEcho, redactDeep } from '../redact.js';
 import { problemDetailsSchema } from './jmap-types.js';
 
 /** Maps a non-2xx JMAP HTTP answer (RFC 8620 §3.6.1 problem details when present) to a MailboxError. */
 export function httpError(response: HttpResponse, what: string): MailboxError {
   // Server text may echo the request, Authorization header included: redacted before it is kept.
-  const text = redactSecrets(response.text());
+  const text = redactCredentialEcho(response.text());
   let problem: { type: string; detail?: string | undefined; limit?: string | undefined } | undefined;
   try {
-    const parsed = problemDetailsSchema.safeParse(redactDeep(JSON.parse(response.text()) as unknown));
+    const parsed = problemDetailsSchema.safeParse(redactDeep(JSON.parse(response.text()) as unknown, redactCredentialEcho));
     if (parsed.success) problem = parsed.data;
   } catch {
     // Not JSON: the status and a snippet of the body still say enough.

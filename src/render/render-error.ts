@@ -1,5 +1,5 @@
 import type { MailboxError } from '../errors.js';
-import { redactDeep, redactSecrets } from '../redact.js';
+import { redactCredentialEcho, redactDeep } from '../redact.js';
 import { describeNext, wordInputs, type NextWording } from './describe-next.js';
 import type { FrontDoor } from './front-door.js';
 
@@ -27,10 +27,10 @@ export function exitCodeOf(error: MailboxError): number {
  */
 export function renderError(error: MailboxError, door: FrontDoor, wording: NextWording = {}): RenderedError {
   const nextStep = error.next && wording.adjust ? wording.adjust(error.next) : error.next;
-  const fields: Record<string, unknown> = redactDeep({ ...error.toJSON(), ...(nextStep ? { next: nextStep } : {}) });
-  const next = nextStep ? redactSecrets(describeNext(nextStep, door, wording)) : undefined;
-  const message = redactSecrets(wordInputs(error.message, door, wording.cli));
-  const hint = redactSecrets(wordInputs(error.hint, door, wording.cli));
+  const fields: Record<string, unknown> = redactDeep({ ...error.toJSON(), ...(nextStep ? { next: nextStep } : {}) }, redactCredentialEcho);
+  const next = nextStep ? redactCredentialEcho(describeNext(nextStep, door, wording)) : undefined;
+  const message = redactCredentialEcho(wordInputs(error.message, door, wording.cli));
+  const hint = redactCredentialEcho(wordInputs(error.hint, door, wording.cli));
   const lines =
     door === 'cli'
       ? [`error: ${message}`, `next: ${hint}${next ? `\n  ${next}` : ''}`]
