@@ -36,6 +36,9 @@ export const errorCodes = [
   'watch_unsupported',
   'watch_failed',
   'cancelled',
+  'policy_refused',
+  'policy_unreadable',
+  'operator_required',
   'internal',
 ] as const;
 

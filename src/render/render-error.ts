@@ -11,13 +11,19 @@ export interface RenderedError {
   exitCode: number;
 }
 
-/** Exit codes of the CLI: 0 ok, 1 failure (including any refusal from a server), 2 usage. */
-export const exitCodes = { ok: 0, failure: 1, usage: 2 } as const;
+/**
+ * Exit codes of the CLI: 0 ok, 1 failure (including any refusal from a server), 2 usage, 3 refused
+ * by the operator's policy (or a change to it that needs the operator at a terminal).
+ */
+export const exitCodes = { ok: 0, failure: 1, usage: 2, policy: 3 } as const;
+
+const policyCodes = new Set(['policy_refused', 'operator_required']);
 
 const inputCodes = new Set(['usage', 'invalid_input', 'attachment_invalid', 'username_invalid', 'vars_invalid', 'vars_missing', 'ops_invalid', 'help_topic_unknown', 'preset_unknown']);
 
 /** 2 only for bad input caught here before any network; a server's answer (it has a status) is 1. */
 export function exitCodeOf(error: MailboxError): number {
+  if (policyCodes.has(error.code)) return exitCodes.policy;
   return inputCodes.has(error.code) && error.status === undefined ? exitCodes.usage : exitCodes.failure;
 }
 

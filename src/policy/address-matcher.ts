@@ -1,0 +1,103 @@
+import { domainToASCII } from 'node:url';
+import addressparser from 'nodemailer/lib/addressparser/index.js';
+
+/**
+ * Addresses and list entries as the operator's send and receive rules compare them. One matcher
+ * serves both directions, so "example.org" means the same thing in a send rule and a receive rule.
+ */
+
+/** A mailbox address split and normalised: domain in ASCII (IDN), lowercase, no trailing dot. */
+export interface NormalisedAddress {
+  /** local@domain, both parts lowercase. */
+  address: string;
+  local: string;
+  domain: string;
+}
+
+/** An operator's list entry: one address, or a domain that covers its subdomains too. */
+export type ListEntry = { kind: 'address'; address: string; local: string; domain: string } | { kind: 'domain'; domain: string };
+
+/** Lowercase ASCII form of a domain (IDN → punycode), trailing dot dropped; undefined when it is no domain. */
+export function normaliseDomain(domain: string): string | undefined {
+  const trimmed = domain.trim().replace(/\.$/, '');
+  if (trimmed === '' || /[\s@<>"(),;:\\[\]]/.test(trimmed)) return undefined;
+  const ascii = domainToASCII(trimmed.toLowerCase());
+  if (!ascii || ascii.startsWith('.') || ascii.includes('..')) return undefined;
+  return ascii;
+}
+
+/**
+ * Normalises one bare address (`local@domain`, the local part possibly quoted). Local parts are
+ * compared case-insensitively: RFC 5321 lets a server treat them as case-sensitive, but no mail
+ * service in use does, and a rule that `Bob@x` slips past while `bob@x` is blocked is worse.
+ * Sub-addresses are kept as written: `bob+x@d` is not `bob@d`.
+ */
+export function normaliseAddress(raw: string): NormalisedAddress | undefined {
+  const text = raw.trim();
+  const at = text.lastIndexOf('@');
+  if (at <= 0 || at === text.length - 1) return undefined;
+  let local = text.slice(0, at);
+  if (local.startsWith('"') && local.endsWith('"') && local.length >= 2) local = local.slice(1, -1).replace(/\\(.)/g, '$1');
+  else if (local.includes('@')) return undefined;
+  if (local === '' || /[\r\n]/.test(local)) return undefined;
+  const domain = normaliseDomain(text.slice(at + 1));
+  if (!domain) return undefined;
+  const lower = local.toLowerCase();
+  return { address: `${lower}@${domain}`, local: lower, domain };
+}
+
+/**
+ * Every mailbox address a header value or address list names, groups flattened, display names
+ * dropped: `"ceo@bank.test" <x@evil.test>` names x@evil.test only. Unparseable pieces are returned
+ * in `invalid` so a caller can refuse rather than guess.
+ */
+export function parseAddressList(value: string): { addresses: NormalisedAddress[]; invalid: string[] } {
+  const addresses: NormalisedAddress[] = [];
+  const invalid: string[] = [];
+  for (const entry of addressparser(value, { flatten: true })) {
+    if (!entry.address) {
+      // A bare group name or an empty element: no recipient, nothing to judge.
+      if (entry.name && /@/.test(entry.name)) invalid.push(entry.name);
+      continue;
+    }
+    const parsed = normaliseAddress(entry.address);
+    if (parsed) addresses.push(parsed);
+    else invalid.push(entry.address);
+  }
+  return { addresses, invalid };
+}
+
+/** Parses an operator's list entry: an address (`ana@example.org`) or a domain (`example.org`, `@example.org`). */
+export function parseListEntry(raw: string): ListEntry | undefined {
+  const text = raw.trim();
+  if (text.includes('@') && !text.startsWith('@')) {
+    const parsed = normaliseAddress(text);
+    return parsed ? { kind: 'address', ...parsed } : undefined;
+  }
+  const domain = normaliseDomain(text.replace(/^@/, ''));
+  return domain && domain.includes('.') ? { kind: 'domain', domain } : domain === 'localhost' ? { kind: 'domain', domain } : undefined;
+}
+
+/** The canonical spelling of an entry, as stored in a policy file and shown back. */
+export function formatListEntry(entry: ListEntry): string {
+  return entry.kind === 'address' ? entry.address : entry.domain;
+}
+
+/** Whether `domain` is `parent` or one of its subdomains; `example.org.evil.test` is neither. */
+export function isWithinDomain(domain: string, parent: string): boolean {
+  return domain === parent || domain.endsWith(`.${parent}`);
+}
+
+/** Whether an address is covered by an entry. */
+export function entryMatches(entry: ListEntry, address: NormalisedAddress): boolean {
+  return entry.kind === 'address' ? entry.address === address.address : isWithinDomain(address.domain, entry.domain);
+}
+
+/** The first entry of a list (stored spellings) that covers the address, if any. */
+export function findMatch(list: readonly string[], address: NormalisedAddress): string | undefined {
+  for (const stored of list) {
+    const entry = parseListEntry(stored);
+    if (entry && entryMatches(entry, address)) return stored;
+  }
+  return undefined;
+}

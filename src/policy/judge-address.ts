@@ -1,0 +1,78 @@
+import { findMatch, type NormalisedAddress } from './address-matcher.js';
+import { assertUsable, type LoadedLayer } from './policy-layers.js';
+import type { PolicyLayer } from './policy-schema.js';
+
+/**
+ * Per-address verdicts under every layer at once. Each layer judges with its own mode and its own
+ * allow-list (one layer's allow-list never widens another's mode); the block-lists of all layers
+ * apply in every mode; the strictest verdict of the layers wins: refuse > confirm > allow.
+ */
+
+/** The rule that decided a verdict, for the refusal text and the audit log. */
+export interface DecidingRule {
+  layer: PolicyLayer | 'default';
+  /** e.g. `send.block`, `send.mode=allowlist`, `receive.mode=allowlist`. */
+  rule: string;
+  /** The list entry that matched, for block-list refusals. */
+  entry?: string;
+}
+
+export type SendVerdict = { verdict: 'allow'; rule: DecidingRule } | { verdict: 'confirm' | 'refuse'; rule: DecidingRule };
+
+const verdictRank = { allow: 0, confirm: 1, refuse: 2 } as const;
+
+/**
+ * How a recipient is judged for sending. `isKnown`: this inbox has sent mail to the address, or the
+ * address wrote to it and its mail passed sender authentication (the caller works that out).
+ */
+export function judgeRecipient(layers: readonly LoadedLayer[], address: NormalisedAddress, facts: { isKnown: boolean }): SendVerdict {
+  assertUsable(layers);
+  for (const { layer, policy } of layers) {
+    const entry = findMatch(policy.send?.block ?? [], address);
+    if (entry) return { verdict: 'refuse', rule: { layer, rule: 'send.block', entry } };
+  }
+  let worst: SendVerdict = { verdict: 'allow', rule: { layer: 'default', rule: 'send.mode=open' } };
+  for (const { layer, policy } of layers) {
+    const mode = policy.send?.mode;
+    if (!mode || mode === 'open') continue;
+    const allowed = findMatch(policy.send?.allow ?? [], address) !== undefined;
+    const rule = { layer, rule: `send.mode=${mode}` };
+    let verdict: SendVerdict;
+    if (mode === 'off') verdict = { verdict: 'refuse', rule };
+    else if (allowed) verdict = { verdict: 'allow', rule };
+    else if (mode === 'known') verdict = facts.isKnown ? { verdict: 'allow', rule } : { verdict: 'refuse', rule };
+    else if (mode === 'confirm') verdict = { verdict: 'confirm', rule };
+    else verdict = { verdict: 'refuse', rule };
+    if (worst.rule.layer === 'default' || verdictRank[verdict.verdict] > verdictRank[worst.verdict]) worst = verdict;
+  }
+  return worst;
+}
+
+export type ReceiveVerdict = { verdict: 'show' } | { verdict: 'hold'; rule: DecidingRule };
+
+/**
+ * Whether mail from a sender is shown to the agent. An allow entry counts only when the mail's
+ * sender authentication passed for the From domain (`authenticated`): a forged news@good.test is
+ * not good.test. A block entry holds mail whatever its authentication says.
+ */
+export function judgeSender(layers: readonly LoadedLayer[], address: NormalisedAddress | undefined, facts: { authenticated: boolean }): ReceiveVerdict {
+  assertUsable(layers);
+  if (address) {
+    for (const { layer, policy } of layers) {
+      const entry = findMatch(policy.receive?.block ?? [], address);
+      if (entry) return { verdict: 'hold', rule: { layer, rule: 'receive.block', entry } };
+    }
+  }
+  for (const { layer, policy } of layers) {
+    if (policy.receive?.mode !== 'allowlist') continue;
+    const allowed = address !== undefined && facts.authenticated && findMatch(policy.receive.allow ?? [], address) !== undefined;
+    if (!allowed) return { verdict: 'hold', rule: { layer, rule: 'receive.mode=allowlist' } };
+  }
+  return { verdict: 'show' };
+}
+
+/** Whether any layer restricts what the agent reads: when none does, readers skip the work of judging. */
+export function restrictsReceiving(layers: readonly LoadedLayer[]): boolean {
+  assertUsable(layers);
+  return layers.some(({ policy }) => policy.receive?.mode === 'allowlist' || (policy.receive?.block?.length ?? 0) > 0);
+}

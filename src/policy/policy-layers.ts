@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MailboxError } from '../errors.js';
+import { readPrivateFile } from '../credentials/secure-file.js';
+import { emptyPolicy, policyFileSchema, type PolicyFile, type PolicyLayer } from './policy-schema.js';
+
+/**
+ * Where each layer of the operator's policy lives, and reading them back. The machine layer's path
+ * is fixed (never taken from the environment, which the agent may set); it is root's to write and
+ * everyone's to read, so it is read as a plain file. The user and inbox layers are private files.
+ */
+
+/** The machine-wide policy: binds every inbox of every user on this machine when present. */
+export const machinePolicyPath = '/etc/agent-mailbox/policy.json';
+/** File name of the user layer inside the user's config directory. */
+export const userPolicyFile = 'user-policy.json';
+/** File name of an inbox's own layer, beside its credentials. */
+export const inboxPolicyFile = 'policy.json';
+
+export interface PolicyPaths {
+  machine: string;
+  user: string;
+  /** The inbox's credentials directory; absent for commands that bind no inbox (`policy show --user`). */
+  inboxDir?: string;
+}
+
+/** One layer as read: its path, whether the file exists, and its rules (empty when absent). */
+export interface LoadedLayer {
+  layer: PolicyLayer;
+  path: string;
+  present: boolean;
+  policy: PolicyFile;
+  /** The file exists but cannot be used: every judgement under it fails closed with this error. */
+  error?: MailboxError;
+}
+
+/** The paths of the three layers for one inbox (or none), from the user's config directory. */
+export function policyPaths(options: { userConfigDir: string; inboxDir?: string; machinePath?: string }): PolicyPaths {
+  return {
+    machine: options.machinePath ?? machinePolicyPath,
+    user: join(options.userConfigDir, userPolicyFile),
+    ...(options.inboxDir !== undefined ? { inboxDir: options.inboxDir } : {}),
+  };
+}
+
+/** The path of one layer's file. */
+export function layerPath(paths: PolicyPaths, layer: PolicyLayer): string | undefined {
+  if (layer === 'machine') return paths.machine;
+  if (layer === 'user') return paths.user;
+  return paths.inboxDir === undefined ? undefined : join(paths.inboxDir, inboxPolicyFile);
+}
+
+/**
+ * Reads every layer that applies. A file that exists but cannot be read or is not a valid policy is
+ * kept with its error: judgements under it fail closed (`assertUsable`), while `policy show` can
+ * still say which file is broken.
+ */
+export async function loadPolicyLayers(paths: PolicyPaths): Promise<LoadedLayer[]> {
+  const layers: LoadedLayer[] = [];
+  for (const layer of ['machine', 'user', 'inbox'] as const) {
+    const path = layerPath(paths, layer);
+    if (path === undefined) continue;
+    try {
+      const text = layer === 'machine' ? await readWorldReadable(path) : await readPrivateFile(path);
+      layers.push(text === undefined ? { layer, path, present: false, policy: emptyPolicy } : { layer, path, present: true, policy: parsePolicyText(text, path) });
+    } catch (error) {
+      layers.push({ layer, path, present: true, policy: emptyPolicy, error: error instanceof MailboxError && error.code === 'policy_unreadable' ? error : unreadable(path, error) });
+    }
+  }
+  return layers;
+}
+
+/** Throws the first layer's error: rules nobody can read refuse everything they would judge. */
+export function assertUsable(layers: readonly LoadedLayer[]): void {
+  const broken = layers.find((layer) => layer.error);
+  if (broken?.error) throw broken.error;
+}
+
+/** Parses one policy file's text; a broken file is an error naming the file, never a silent empty policy. */
+export function parsePolicyText(text: string, path: string): PolicyFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw unreadable(path, new Error('it is not JSON'));
+  }
+  const parsed = policyFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const where = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`).join('; ');
+    throw unreadable(path, new Error(where));
+  }
+  return parsed.data;
+}
+
+async function readWorldReadable(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw unreadable(path, error);
+  }
+}
+
+function unreadable(path: string, cause: unknown): MailboxError {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return new MailboxError({
+    code: 'policy_unreadable',
+    message: `The operator's policy file ${path} cannot be used (${detail}); until it can, nothing is sent or read under it.`,
+    hint: 'Tell your operator: the policy file is theirs to repair (`policy show` names each file and what is wrong with it).',
+    cause,
+  });
+}

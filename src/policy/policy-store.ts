@@ -1,0 +1,40 @@
+import { dirname } from 'node:path';
+import { withDirectoryLock } from '../credentials/directory-lock.js';
+import { readPrivateFile, writeFileAtomic } from '../credentials/secure-file.js';
+import { applyPolicyChange, wideningChanges, type PolicyChange } from './policy-change.js';
+import { parsePolicyText } from './policy-layers.js';
+import { emptyPolicy, type PolicyFile } from './policy-schema.js';
+
+/** What a change did to one layer's file. */
+export interface PolicyUpdate {
+  path: string;
+  before: PolicyFile;
+  after: PolicyFile;
+  /** What it widens; empty when it only narrows. */
+  widens: string[];
+  changed: boolean;
+}
+
+/**
+ * Applies a change to one layer's file under the directory's lock, written atomically (0600 in a
+ * 0700 directory). `approveWidening` is asked, still under the lock, when the change widens what the
+ * agent may do; when it says no (or is absent) nothing is written and the update is returned with
+ * `changed: false`, so two writers can never slip a widening past the operator between read and write.
+ */
+export async function updatePolicyLayer(
+  path: string,
+  change: PolicyChange,
+  approveWidening: ((widens: string[], update: { before: PolicyFile; after: PolicyFile }) => Promise<boolean>) | undefined,
+): Promise<PolicyUpdate> {
+  return withDirectoryLock(dirname(path), 'policy', async () => {
+    const text = await readPrivateFile(path);
+    const before = text === undefined ? emptyPolicy : parsePolicyText(text, path);
+    const after = applyPolicyChange(before, change);
+    const changed = JSON.stringify(before) !== JSON.stringify(after);
+    const widens = wideningChanges(before, after);
+    if (!changed) return { path, before, after, widens, changed: false };
+    if (widens.length > 0 && !(await approveWidening?.(widens, { before, after }))) return { path, before, after, widens, changed: false };
+    await writeFileAtomic(path, `${JSON.stringify(after, null, 2)}\n`);
+    return { path, before, after, widens, changed: true };
+  });
+}
