@@ -83,6 +83,13 @@ function containsKnownFragment(run: string): boolean {
   return false;
 }
 
+/** Whether text carries a secret this process holds, or a long enough piece of one. */
+export function containsKnownSecret(text: string): boolean {
+  if (knownFragments.size === 0) return false;
+  for (const run of text.match(secretRun) ?? []) if (containsKnownFragment(run)) return true;
+  return false;
+}
+
 /** Masks the secrets this process holds (and pieces of them) wherever they appear; nothing else changes. */
 export function redactSecrets(text: string, extraSecrets: readonly string[] = []): string {
   for (const secret of extraSecrets) rememberSecret(secret);

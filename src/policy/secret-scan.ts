@@ -1,0 +1,81 @@
+import { containsKnownSecret } from '../redact.js';
+
+/**
+ * The outbound secret scan: refuses mail that carries this tool's own secrets (the inbox's apiKey,
+ * its tokens), private-key blocks or common credential formats. It catches mistakes and obvious
+ * exfiltration; a determined encoder (base64 inside a zip, a key spelt out in words) passes it.
+ * Findings name the kind and where it was found, never the value.
+ */
+
+/** One piece of an outgoing mail, named for the refusal ("subject", "attachment invoice.pdf"). */
+export interface ScanPart {
+  where: string;
+  text: string;
+}
+
+export interface SecretFinding {
+  where: string;
+  kind: string;
+}
+
+/** What the scan reads of one part: enough for any credential, bounded for a huge attachment. */
+export const scanBytesPerPart = 8 * 1024 * 1024;
+
+// The rule set's names, from its rule ids, as a refusal shows them.
+const kindByRule: Record<string, string> = {
+  '@secretlint/secretlint-rule-aws': 'an AWS credential',
+  '@secretlint/secretlint-rule-gcp': 'a Google Cloud credential',
+  '@secretlint/secretlint-rule-azure': 'an Azure credential',
+  '@secretlint/secretlint-rule-github': 'a GitHub token',
+  '@secretlint/secretlint-rule-slack': 'a Slack token',
+  '@secretlint/secretlint-rule-npm': 'an npm token',
+  '@secretlint/secretlint-rule-privatekey': 'a private key',
+  '@secretlint/secretlint-rule-basicauth': 'a password inside a URL',
+  '@secretlint/secretlint-rule-openai': 'an OpenAI API key',
+  '@secretlint/secretlint-rule-anthropic': 'an Anthropic API key',
+  '@secretlint/secretlint-rule-sendgrid': 'a SendGrid API key',
+  '@secretlint/secretlint-rule-shopify': 'a Shopify token',
+  '@secretlint/secretlint-rule-1password': 'a 1Password token',
+};
+
+// Formats the rule set leaves to others, checked here. A private-key block counts even when cut
+// short: half a key is still a leak.
+const ownShapes: { kind: string; pattern: RegExp }[] = [
+  { kind: 'a private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
+  { kind: 'an Agent Mailbox apiKey', pattern: /\bamk_[A-Za-z0-9_-]{16,}/ },
+  { kind: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}/ },
+];
+
+type Linter = (part: ScanPart) => Promise<string[]>;
+let linter: Promise<Linter> | undefined;
+
+/** secretlint's recommended rules, loaded on the first scan only (~30 ms): most commands never send. */
+function loadLinter(): Promise<Linter> {
+  linter ??= (async () => {
+    const [{ lintSource }, { creator: preset }] = await Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]);
+    return async (part: ScanPart) => {
+      const result = await lintSource({
+        source: { filePath: '/outgoing-mail.txt', content: part.text, contentType: 'text' },
+        options: { config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: preset }] }, maskSecrets: true },
+      });
+      return result.messages.map((message) => kindByRule[message.ruleId] ?? `a credential (${message.ruleId.replace('@secretlint/secretlint-rule-', '')})`);
+    };
+  })();
+  return linter;
+}
+
+/** Every secret found in the parts of one outgoing mail, each kind once per place. */
+export async function scanForSecrets(parts: readonly ScanPart[]): Promise<SecretFinding[]> {
+  const findings: SecretFinding[] = [];
+  const add = (where: string, kind: string): void => {
+    if (!findings.some((f) => f.where === where && f.kind === kind)) findings.push({ where, kind });
+  };
+  const lint = await loadLinter();
+  for (const part of parts) {
+    const text = part.text.length > scanBytesPerPart ? part.text.slice(0, scanBytesPerPart) : part.text;
+    if (containsKnownSecret(text)) add(part.where, "this inbox's own apiKey or token");
+    for (const { kind, pattern } of ownShapes) if (pattern.test(text)) add(part.where, kind);
+    for (const kind of await lint({ where: part.where, text })) add(part.where, kind);
+  }
+  return findings;
+}

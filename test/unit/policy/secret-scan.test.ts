@@ -1,0 +1,46 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { scanForSecrets } from '../../../src/policy/secret-scan.js';
+import { forgetAllSecrets, rememberSecret } from '../../../src/redact.js';
+
+describe('outbound secret scan', () => {
+  beforeEach(() => forgetAllSecrets());
+
+  it('lets ordinary words about passwords and tokens through', async () => {
+    const findings = await scanForSecrets([
+      { where: 'subject', text: 'Password reset and token rotation' },
+      { where: 'body', text: 'Your password is the one we agreed on; the bearer of this token may enter. api_key: ask Ana.' },
+    ]);
+    expect(findings).toEqual([]);
+  });
+
+  it('finds the inbox\'s own apiKey and a piece of its token wherever it is, naming the place and kind only', async () => {
+    const apiKey = 'amkx_9f8e7d6c5b4a39281706';
+    const token = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJib3RAeC50ZXN0IiwiZXhwIjoxfQ.c2lnbmF0dXJlLW9mLXRoZS1jYXBhYmlsaXR5';
+    rememberSecret(apiKey);
+    rememberSecret(token);
+    const findings = await scanForSecrets([
+      { where: 'display name of To', text: `Key ${apiKey}` },
+      { where: 'attachment notes.txt', text: `sig: ${token.split('.')[2]}` },
+    ]);
+    expect(findings).toEqual([
+      { where: 'display name of To', kind: "this inbox's own apiKey or token" },
+      { where: 'attachment notes.txt', kind: "this inbox's own apiKey or token" },
+    ]);
+    expect(JSON.stringify(findings)).not.toContain(apiKey.slice(5, 15));
+  });
+
+  it('finds private-key blocks, even cut short, and common credential formats from the rule set', async () => {
+    const findings = await scanForSecrets([
+      { where: 'body', text: 'here:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ' },
+      { where: 'header X-Note', text: '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' },
+      { where: 'subject', text: 'xoxb-123456789012-1234567890123-abcdefghijabcdefghijabcd' },
+      { where: 'html body', text: '<p>amk_live_0123456789abcdefghij</p>' },
+    ]);
+    expect(findings).toEqual([
+      { where: 'body', kind: 'a private key' },
+      { where: 'header X-Note', kind: 'a GitHub token' },
+      { where: 'subject', kind: 'a Slack token' },
+      { where: 'html body', kind: 'an Agent Mailbox apiKey' },
+    ]);
+  });
+});
