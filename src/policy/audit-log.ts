@@ -1,0 +1,73 @@
+import { constants } from 'node:fs';
+import { lstat, open, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { withDirectoryLock } from '../credentials/directory-lock.js';
+import { ensurePrivateDir, readPrivateFile } from '../credentials/secure-file.js';
+import { redactSecrets } from '../redact.js';
+
+/**
+ * The audit trail of every attempt to make mail leave: sent, refused (which rule), held, approved,
+ * discarded, declined. One JSON line each in the credentials directory (0600), secrets masked,
+ * rotated at a size so a busy inbox cannot fill the disk.
+ */
+
+export const auditLogFile = 'audit.log';
+export const auditLogMaxBytes = 1024 * 1024;
+
+export const auditVerdicts = ['sent', 'refused', 'held', 'approved', 'discarded', 'declined'] as const;
+
+export const auditEntrySchema = z.object({
+  at: z.string(),
+  door: z.enum(['cli', 'mcp', 'wake', 'operator']),
+  inbox: z.string(),
+  verdict: z.enum(auditVerdicts),
+  /** The deciding rule of a refusal or a hold, e.g. `inbox: send.mode=allowlist`. */
+  rule: z.string().optional(),
+  recipients: z.array(z.string()),
+  subject: z.string().optional(),
+  /** Email, submission and outbox ids this attempt concerned. */
+  ids: z.record(z.string(), z.string()).optional(),
+  note: z.string().optional(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+const noFollow = constants.O_NOFOLLOW ?? 0;
+
+/** Appends one entry; the log moves to audit.log.1 (replacing the older one) once it passes the size cap. */
+export async function appendAudit(dir: string, entry: AuditEntry): Promise<void> {
+  const line = `${JSON.stringify({ ...entry, ...(entry.subject !== undefined ? { subject: redactSecrets(entry.subject) } : {}), ...(entry.note !== undefined ? { note: redactSecrets(entry.note) } : {}) })}\n`;
+  await ensurePrivateDir(dir);
+  await withDirectoryLock(dir, 'audit', async () => {
+    const path = join(dir, auditLogFile);
+    const size = await lstat(path).then(
+      (info) => info.size,
+      () => 0,
+    );
+    if (size + line.length > auditLogMaxBytes && size > 0) await rename(path, `${path}.1`);
+    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow, 0o600);
+    try {
+      await handle.writeFile(line, 'utf8');
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/** The entries of the current log and the rotated one, oldest first; lines that do not parse are skipped. */
+export async function readAudit(dir: string): Promise<AuditEntry[]> {
+  const out: AuditEntry[] = [];
+  for (const name of [`${auditLogFile}.1`, auditLogFile]) {
+    const text = await readPrivateFile(join(dir, name));
+    for (const line of (text ?? '').split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        const parsed = auditEntrySchema.safeParse(JSON.parse(line));
+        if (parsed.success) out.push(parsed.data);
+      } catch {
+        // A line cut by a crash mid-write: the entries around it still count.
+      }
+    }
+  }
+  return out;
+}
