@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The one-click install for Claude Desktop: what `npm run build:mcpb` packs must be a valid bundle
+// whose server starts from the unpacked folder alone and offers the same tools as the package.
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const mcpb = join(root, 'node_modules/@anthropic-ai/mcpb/dist/cli/cli.js');
+const workDir = await mkdtemp(join(tmpdir(), 'agent-mailbox-mcpb-'));
+afterAll(() => rm(workDir, { recursive: true, force: true }));
+
+describe('the MCP Bundle', () => {
+  it('packs a valid manifest, and the unpacked server starts and lists its tools', async () => {
+    const bundle = join(workDir, 'agent-mailbox.mcpb');
+    await run(process.execPath, [join(root, 'scripts/build-mcpb.mjs'), '--out', bundle]);
+    const unpacked = join(workDir, 'unpacked');
+    await run(process.execPath, [mcpb, 'unpack', bundle, unpacked]);
+    const validated = await run(process.execPath, [mcpb, 'validate', join(unpacked, 'manifest.json')]);
+    expect(validated.stdout).toMatch(/valid/i);
+    const manifest = JSON.parse(await readFile(join(unpacked, 'manifest.json'), 'utf8')) as { version: string; server: { mcp_config: { args: string[] } }; tools: { name: string }[] };
+    expect(manifest.version).toBe((JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string }).version);
+
+    // Start it the way the host does: the manifest's own command line, ${__dirname} filled in.
+    const args = manifest.server.mcp_config.args.map((arg) => arg.replace('${__dirname}', unpacked));
+    const client = new Client({ name: 'mcpb-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env.PATH ?? '', HOME: workDir }, stderr: 'pipe' }));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(manifest.tools.map((t) => t.name).sort());
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['register', 'jmap_request', 'help']));
+    } finally {
+      await client.close();
+    }
+  });
+});
