@@ -27,7 +27,7 @@ export default tseslint.config(
   {
     // Build scripts run on node directly (plain ESM, no TypeScript step before them).
     files: ['scripts/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', URL: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
   },
   {
     // Tests print skip reasons and poke at loosely typed JMAP responses.
