@@ -180,7 +180,7 @@ describe.each([
 
   it.skipIf(skip)('keeps the proof-of-work path as it was: a capability JWT works with or without the header', async () => {
     const agent = await signUpInbox(sandbox, 'pow-agent-1');
-    for (const extra of [{}, { 'x-service-account-id': adaInbox.accountId }]) {
+    for (const extra of [{}, { 'x-service-account-id': adaInbox.accountId }] as Array<Record<string, string>>) {
       const response = await fetch(apiUrl, { method: 'POST', headers: { authorization: `Bearer ${agent.capability}`, 'content-type': 'application/json', ...extra }, body: JSON.stringify({ using: mailUsing, methodCalls: [['Mailbox/get', { properties: ['role'] }, 'm']] }) });
       expect(response.status).toBe(200);
       expect(resultOf((await response.json()) as Record<string, unknown>, 'm')['accountId']).toBe(agent.address);

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../helpers/sandbox.js';
 import { authorize, authorizeParams, pkce, register } from './oauth-test-client.js';
 
-let offsetMs = 0;
-const sandbox = await startTestSandbox({ now: () => Date.now() + offsetMs, oauth: { registrationRateLimit: false, autoApprove: [{ person: 'Ada', inboxes: ['ada-inbox'] }] } });
+const sandbox = await startTestSandbox({ oauth: { registrationRateLimit: false, autoApprove: [{ person: 'Ada', inboxes: ['ada-inbox'] }] } });
 
 describe('POST /oauth/register (RFC 7591)', () => {
   it('registers a public native client with a loopback redirect and echoes its metadata', async () => {
