@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeJsonAtomic } from '../auth/json-file-store.js';
+import { JsonStoreFile } from './json-store-file.js';
 
 /** A person: the owner of inboxes on the OAuth path (the sandbox's stand-in for a dashboard account). */
 export interface PersonRecord {
@@ -38,17 +38,19 @@ const directoryFile = z.object({
 export class AccountDirectory {
   private readonly people = new Map<string, PersonRecord>();
   private readonly inboxes = new Map<string, InboxRecord>();
-  private writeChain: Promise<void> = Promise.resolve();
+  private readonly file: JsonStoreFile<z.infer<typeof directoryFile>>;
 
   private constructor(
-    private readonly path: string | undefined,
+    path: string | undefined,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.file = new JsonStoreFile(path, () => ({ version: 1 as const, people: [...this.people.values()], inboxes: [...this.inboxes.values()] }));
+  }
 
   /** Opens the directory, loading what an earlier run kept in `dir`. */
   static async open(dir: string | undefined, now: () => number): Promise<AccountDirectory> {
     const directory = new AccountDirectory(dir === undefined ? undefined : join(dir, 'directory.json'), now);
-    const file = directory.path === undefined ? undefined : await readJsonFile(directory.path, directoryFile);
+    const file = await directory.file.read(directoryFile);
     for (const person of file?.people ?? []) directory.people.set(person.id, person);
     for (const inbox of file?.inboxes ?? []) directory.inboxes.set(inbox.accountId, inbox);
     return directory;
@@ -72,7 +74,7 @@ export class AccountDirectory {
     if (known) return known;
     const person: PersonRecord = { id: randomUUID(), name, createdAt: this.timestamp() };
     this.people.set(person.id, person);
-    await this.persist();
+    await this.file.save();
     return person;
   }
 
@@ -106,20 +108,12 @@ export class AccountDirectory {
     const at = this.timestamp();
     const inbox: InboxRecord = { accountId: randomUUID(), address: address.toLowerCase(), createdAt: at, ...(ownerId === undefined ? {} : { ownerId, linkedAt: at }) };
     this.inboxes.set(inbox.accountId, inbox);
-    await this.persist();
+    await this.file.save();
     return inbox;
   }
 
   private timestamp(): string {
     return new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  }
-
-  private persist(): Promise<void> {
-    const path = this.path;
-    if (path === undefined) return Promise.resolve();
-    const write = (): Promise<void> => writeJsonAtomic(path, { version: 1, people: [...this.people.values()], inboxes: [...this.inboxes.values()] });
-    this.writeChain = this.writeChain.then(write, write);
-    return this.writeChain;
   }
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeJsonAtomic } from '../auth/json-file-store.js';
+import { JsonStoreFile } from './json-store-file.js';
 import { oauthScopes, type OAuthScope } from './oauth-scopes.js';
 
 export const clientAuthMethods = ['none', 'client_secret_post'] as const;
@@ -44,15 +44,16 @@ export const clientSecretPrefix = 'amcs_';
 /** Registered clients, kept in `<dir>/clients.json` when a directory is given. */
 export class ClientRegistry {
   private readonly clients = new Map<string, ClientRecord>();
-  private writeChain: Promise<void> = Promise.resolve();
+  private readonly file: JsonStoreFile<z.infer<typeof clientsFile>>;
 
-  private constructor(private readonly path: string | undefined) {}
+  private constructor(path: string | undefined) {
+    this.file = new JsonStoreFile(path, () => ({ version: 1 as const, clients: [...this.clients.values()] }));
+  }
 
   /** Opens the registry with the clients an earlier run kept in `dir`. */
   static async open(dir: string | undefined): Promise<ClientRegistry> {
     const registry = new ClientRegistry(dir === undefined ? undefined : join(dir, 'clients.json'));
-    const file = registry.path === undefined ? undefined : await readJsonFile(registry.path, clientsFile);
-    for (const client of file?.clients ?? []) registry.clients.set(client.clientId, client);
+    for (const client of (await registry.file.read(clientsFile))?.clients ?? []) registry.clients.set(client.clientId, client);
     return registry;
   }
 
@@ -67,16 +68,8 @@ export class ClientRegistry {
     const secret = metadata.authMethod === 'client_secret_post' ? `${clientSecretPrefix}${randomBytes(32).toString('base64url')}` : undefined;
     const client: ClientRecord = { ...metadata, clientId, issuedAt, ...(secret === undefined ? {} : { secretHash: hashSecret(secret) }) };
     this.clients.set(clientId, client);
-    await this.persist();
+    await this.file.save();
     return secret === undefined ? { client } : { client, secret };
-  }
-
-  private persist(): Promise<void> {
-    const path = this.path;
-    if (path === undefined) return Promise.resolve();
-    const write = (): Promise<void> => writeJsonAtomic(path, { version: 1, clients: [...this.clients.values()] });
-    this.writeChain = this.writeChain.then(write, write);
-    return this.writeChain;
   }
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeJsonAtomic } from '../auth/json-file-store.js';
+import { JsonStoreFile } from './json-store-file.js';
 import { oauthScopes, type OAuthScope } from './oauth-scopes.js';
 
 /** Refresh tokens expire after 90 idle days; each rotation starts a new 90 days (spec §3, §8). */
@@ -57,15 +57,16 @@ export class GrantStore {
   private readonly grants = new Map<string, GrantRecord>();
   /** Refresh token hash → grant id, for current and superseded tokens alike. */
   private readonly byRefreshHash = new Map<string, string>();
-  private writeChain: Promise<void> = Promise.resolve();
+  private readonly file: JsonStoreFile<z.infer<typeof grantsFile>>;
 
-  private constructor(private readonly path: string | undefined) {}
+  private constructor(path: string | undefined) {
+    this.file = new JsonStoreFile(path, () => ({ version: 1 as const, grants: [...this.grants.values()] }));
+  }
 
   /** Opens the store with the grants an earlier run kept in `dir`. */
   static async open(dir: string | undefined): Promise<GrantStore> {
     const store = new GrantStore(dir === undefined ? undefined : join(dir, 'grants.json'));
-    const file = store.path === undefined ? undefined : await readJsonFile(store.path, grantsFile);
-    for (const grant of file?.grants ?? []) store.index(grant);
+    for (const grant of (await store.file.read(grantsFile))?.grants ?? []) store.index(grant);
     return store;
   }
 
@@ -89,7 +90,7 @@ export class GrantStore {
       refresh: { currentHash: hashToken(refreshToken), expiresAt: now + refreshLifetimeMs, superseded: [] },
     };
     this.index(grant);
-    await this.persist();
+    await this.file.save();
     return { grant, refreshToken };
   }
 
@@ -111,7 +112,7 @@ export class GrantStore {
     grant.refresh = { currentHash: hashToken(refreshToken), expiresAt: now + refreshLifetimeMs, superseded: [...kept, { hash: grant.refresh.currentHash, at: now }] };
     grant.lastRefreshedAt = now;
     this.byRefreshHash.set(grant.refresh.currentHash, grant.id);
-    await this.persist();
+    await this.file.save();
     return refreshToken;
   }
 
@@ -120,21 +121,13 @@ export class GrantStore {
     if (grant.revokedAt !== undefined) return;
     grant.revokedAt = now;
     grant.revokedBecause = because;
-    await this.persist();
+    await this.file.save();
   }
 
   private index(grant: GrantRecord): void {
     this.grants.set(grant.id, grant);
     this.byRefreshHash.set(grant.refresh.currentHash, grant.id);
     for (const entry of grant.refresh.superseded) this.byRefreshHash.set(entry.hash, grant.id);
-  }
-
-  private persist(): Promise<void> {
-    const path = this.path;
-    if (path === undefined) return Promise.resolve();
-    const write = (): Promise<void> => writeJsonAtomic(path, { version: 1, grants: [...this.grants.values()] });
-    this.writeChain = this.writeChain.then(write, write);
-    return this.writeChain;
   }
 }
 
