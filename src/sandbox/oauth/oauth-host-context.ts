@@ -1,13 +1,13 @@
-import type { AccountDirectory } from './account-directory.js';
-import type { AccessTokens } from './access-tokens.js';
-import type { AddressRateLimiter } from './address-rate-limiter.js';
-import type { AuthorizationCodes } from './authorization-codes.js';
-import type { BrowserSessions } from './browser-sessions.js';
-import type { ClientMetadataDocuments } from './client-metadata-documents.js';
-import type { ClientRecord, ClientRegistry } from './client-registry.js';
-import { ClientDocumentError, isClientIdUrl } from './client-metadata-documents.js';
-import type { GrantStore } from './grant-store.js';
-import type { InboxProvisionerDeps } from './inbox-provisioner.js';
+import type { AccountDirectory } from './accounts/account-directory.js';
+import type { AccessTokens } from './grants/access-tokens.js';
+import type { AddressRateLimiter } from './clients/address-rate-limiter.js';
+import type { AuthorizationCodes } from './grants/authorization-codes.js';
+import type { BrowserSessions } from './browser/browser-sessions.js';
+import type { ClientMetadataDocuments } from './clients/client-metadata-documents.js';
+import type { ClientRecord, ClientRegistry } from './clients/client-registry.js';
+import { ClientDocumentError, isClientIdUrl } from './clients/client-metadata-documents.js';
+import type { GrantStore } from './grants/grant-store.js';
+import type { InboxProvisionerDeps } from './accounts/inbox-provisioner.js';
 import type { ResourceIdentifiers } from './resource-indicators.js';
 
 /** A person whose authorizations are approved without a page (--oauth-auto-approve). */

@@ -1,4 +1,4 @@
-import { pagePaths } from './consent-pages.js';
+import { pagePaths } from './browser/consent-pages.js';
 
 /** The OAuth endpoints of the auth host (spec §4.1), besides the browser pages. */
 export const oauthPaths = {

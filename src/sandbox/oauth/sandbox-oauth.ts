@@ -3,9 +3,9 @@ import type { AccountStore } from '../auth/account-store.js';
 import type { RateLimit } from '../auth/rate-limiter.js';
 import type { SigningKey } from '../auth/signing-key.js';
 import { TokenService, type TokenLifetimes } from '../auth/token-service.js';
-import type { AutoApproveSpec } from './auto-approve.js';
+import type { AutoApproveSpec } from './accounts/auto-approve.js';
 import { createOAuthHost, defaultAccessTokenSeconds, defaultRegistrationRateLimit, type OAuthHost } from './create-oauth-host.js';
-import { guardJmapWithOAuth } from './jmap-oauth-gate.js';
+import { guardJmapWithOAuth } from './jmap-door/jmap-oauth-gate.js';
 import { oauthPaths } from './oauth-paths.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { approve, consentViewOf, deny, sendRedirect } from './authorize-endpoint.js';
 import { consentPage, pagePaths, signInPage } from './consent-pages.js';
-import { readForm } from './form-body.js';
+import { readForm } from '../form-body.js';
 import { errorPage, sendHtml } from './html-page.js';
-import { createOwnedInbox, InboxRequestError } from './inbox-provisioner.js';
-import { OAuthFailure } from './oauth-failure.js';
-import type { OAuthHostContext } from './oauth-host-context.js';
-import { isOAuthScope } from './oauth-scopes.js';
+import { createOwnedInbox, InboxRequestError } from '../accounts/inbox-provisioner.js';
+import { OAuthFailure } from '../oauth-failure.js';
+import type { OAuthHostContext } from '../oauth-host-context.js';
+import { isOAuthScope } from '../oauth-scopes.js';
 
 const startAgain = 'Go back to the application and start the connection again.';
 

@@ -1,6 +1,6 @@
-import type { ClientRecord } from './client-registry.js';
-import { parseScopeParameter, type OAuthScope } from './oauth-scopes.js';
-import { resourceTargetOf, type ResourceIdentifiers, type ResourceTarget } from './resource-indicators.js';
+import type { ClientRecord } from '../clients/client-registry.js';
+import { parseScopeParameter, type OAuthScope } from '../oauth-scopes.js';
+import { resourceTargetOf, type ResourceIdentifiers, type ResourceTarget } from '../resource-indicators.js';
 
 /** A valid request to GET /oauth/authorize (spec §4.1). */
 export interface AuthorizationRequest {

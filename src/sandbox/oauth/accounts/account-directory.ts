@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { JsonStoreFile } from './json-store-file.js';
+import { JsonStoreFile } from '../json-store-file.js';
 
 /** A person: the owner of inboxes on the OAuth path (the sandbox's stand-in for a dashboard account). */
 export interface PersonRecord {

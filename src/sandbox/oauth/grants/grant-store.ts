@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { JsonStoreFile } from './json-store-file.js';
-import { oauthScopes, type OAuthScope } from './oauth-scopes.js';
+import { JsonStoreFile } from '../json-store-file.js';
+import { oauthScopes, type OAuthScope } from '../oauth-scopes.js';
 
 /** Refresh tokens expire after 90 idle days; each rotation starts a new 90 days (spec §3, §8). */
 export const refreshLifetimeMs = 90 * 24 * 3600 * 1000;

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { isClientIdUrl } from './client-metadata-documents.js';
 import { isClientSecret, type ClientRecord } from './client-registry.js';
-import { requiredParam, singleParam } from './form-body.js';
-import { OAuthFailure } from './oauth-failure.js';
-import type { OAuthHostContext } from './oauth-host-context.js';
+import { requiredParam, singleParam } from '../form-body.js';
+import { OAuthFailure } from '../oauth-failure.js';
+import type { OAuthHostContext } from '../oauth-host-context.js';
 
 /** The client a token or revocation request comes from: its record, or a metadata-document URL (a public client). */
 export type AuthenticatedClient = { clientId: string; client?: ClientRecord };

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { authenticateClient } from './client-authentication.js';
-import { readForm, requiredParam } from './form-body.js';
+import { authenticateClient } from '../clients/client-authentication.js';
+import { readForm, requiredParam } from '../form-body.js';
 import type { GrantRecord } from './grant-store.js';
-import type { OAuthHostContext } from './oauth-host-context.js';
+import type { OAuthHostContext } from '../oauth-host-context.js';
 
 /**
  * POST /oauth/revoke (RFC 7009, spec §3): an access or refresh token ends its whole grant. The

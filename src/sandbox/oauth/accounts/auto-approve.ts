@@ -1,6 +1,6 @@
-import { SandboxError } from '../auth/sandbox-error.js';
+import { SandboxError } from '../../auth/sandbox-error.js';
 import { createOwnedInbox, inboxAddressOf, InboxRequestError, type InboxProvisionerDeps } from './inbox-provisioner.js';
-import type { AutoApprovedPerson } from './oauth-host-context.js';
+import type { AutoApprovedPerson } from '../oauth-host-context.js';
 
 /** One `--oauth-auto-approve PERSON:INBOX1,INBOX2`. */
 export interface AutoApproveSpec {

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson } from '../auth/auth-http.js';
+import { sendJson } from '../../auth/auth-http.js';
 import { checkClientMetadata } from './client-metadata.js';
-import { readCappedText } from './form-body.js';
-import { OAuthFailure } from './oauth-failure.js';
-import type { OAuthHostContext } from './oauth-host-context.js';
+import { readCappedText } from '../form-body.js';
+import { OAuthFailure } from '../oauth-failure.js';
+import type { OAuthHostContext } from '../oauth-host-context.js';
 
 const maxRegistrationBytes = 16 * 1024;
 

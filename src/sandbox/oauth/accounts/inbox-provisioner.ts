@@ -1,5 +1,5 @@
-import { usernameLength, usernamePattern } from '../../wire-constants.js';
-import type { AccountStore } from '../auth/account-store.js';
+import { usernameLength, usernamePattern } from '../../../wire-constants.js';
+import type { AccountStore } from '../../auth/account-store.js';
 import type { AccountDirectory, InboxRecord } from './account-directory.js';
 
 /** Why an inbox a person asked for cannot be made; the message is shown on the consent page. */

@@ -1,5 +1,5 @@
 import { escapeHtml, type HtmlPage } from './html-page.js';
-import { scopeDescriptions, type OAuthScope } from './oauth-scopes.js';
+import { scopeDescriptions, type OAuthScope } from '../oauth-scopes.js';
 
 /** Paths of the browser pages and their form targets. */
 export const pagePaths = {

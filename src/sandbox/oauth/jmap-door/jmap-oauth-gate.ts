@@ -1,13 +1,13 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
-import { AuthFailure, sendFailure } from '../auth/auth-http.js';
-import { AccessTokenError, looksLikeAccessToken, type AccessClaims } from './access-tokens.js';
-import type { AccountDirectory } from './account-directory.js';
-import { bearerTokenOf } from './agents-endpoint.js';
-import { readCappedBody } from './form-body.js';
+import { AuthFailure, sendFailure } from '../../auth/auth-http.js';
+import { AccessTokenError, looksLikeAccessToken, type AccessClaims } from '../grants/access-tokens.js';
+import type { AccountDirectory } from '../accounts/account-directory.js';
+import { bearerTokenOf } from '../accounts/agents-endpoint.js';
+import { readCappedBody } from '../form-body.js';
 import { jmapRequestKind, missingScopeOf, scopeForRequest } from './jmap-scope-rule.js';
-import { bearerChallenge, invalidToken, OAuthFailure, sendOAuthFailure } from './oauth-failure.js';
-import { oauthScopes, type OAuthScope } from './oauth-scopes.js';
-import { accountIdPattern, inboxResourcePrefix } from './resource-indicators.js';
+import { bearerChallenge, invalidToken, OAuthFailure, sendOAuthFailure } from '../oauth-failure.js';
+import { oauthScopes, type OAuthScope } from '../oauth-scopes.js';
+import { accountIdPattern, inboxResourcePrefix } from '../resource-indicators.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

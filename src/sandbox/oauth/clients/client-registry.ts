@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { JsonStoreFile } from './json-store-file.js';
-import { oauthScopes, type OAuthScope } from './oauth-scopes.js';
+import { JsonStoreFile } from '../json-store-file.js';
+import { oauthScopes, type OAuthScope } from '../oauth-scopes.js';
 
 export const clientAuthMethods = ['none', 'client_secret_post'] as const;
 export type ClientAuthMethod = (typeof clientAuthMethods)[number];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clientGrantTypes, type ClientAuthMethod, type ClientGrantType, type ClientRecord } from './client-registry.js';
-import { parseScopeParameter } from './oauth-scopes.js';
+import { parseScopeParameter } from '../oauth-scopes.js';
 import { redirectUriProblem } from './redirect-uri-rules.js';
 
 const optionalText = (max: number) => z.string().max(max, `must be at most ${max} characters`).optional();

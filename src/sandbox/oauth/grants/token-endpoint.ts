@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson } from '../auth/auth-http.js';
+import { sendJson } from '../../auth/auth-http.js';
 import { isPkceMatch } from './authorization-codes.js';
-import { authenticateClient, type AuthenticatedClient } from './client-authentication.js';
-import { readForm, requiredParam, singleParam } from './form-body.js';
+import { authenticateClient, type AuthenticatedClient } from '../clients/client-authentication.js';
+import { readForm, requiredParam, singleParam } from '../form-body.js';
 import type { GrantRecord } from './grant-store.js';
-import { OAuthFailure } from './oauth-failure.js';
-import type { OAuthHostContext } from './oauth-host-context.js';
-import { formatScope, parseScopeParameter, type OAuthScope } from './oauth-scopes.js';
+import { OAuthFailure } from '../oauth-failure.js';
+import type { OAuthHostContext } from '../oauth-host-context.js';
+import { formatScope, parseScopeParameter, type OAuthScope } from '../oauth-scopes.js';
 
 /** POST /oauth/token (spec §4.1, §2.2): the authorization_code and refresh_token grants. */
 export async function handleToken(ctx: OAuthHostContext, req: IncomingMessage, res: ServerResponse): Promise<void> {

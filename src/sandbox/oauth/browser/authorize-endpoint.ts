@@ -3,9 +3,9 @@ import { authorizationRedirect, checkAuthorizationRequest, type AuthorizationReq
 import type { PendingConsent } from './browser-sessions.js';
 import { consentPage, pagePaths, signInPage, type ConsentView } from './consent-pages.js';
 import { errorPage, sendHtml } from './html-page.js';
-import { findClient, type OAuthHostContext } from './oauth-host-context.js';
-import type { OAuthScope } from './oauth-scopes.js';
-import { formActionSourceOf } from './redirect-uri-rules.js';
+import { findClient, type OAuthHostContext } from '../oauth-host-context.js';
+import type { OAuthScope } from '../oauth-scopes.js';
+import { formActionSourceOf } from '../clients/redirect-uri-rules.js';
 
 /** GET /oauth/authorize (spec §4.1): checks the request, then signs the person in and asks for consent. */
 export async function handleAuthorize(ctx: OAuthHostContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

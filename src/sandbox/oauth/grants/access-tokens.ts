@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT, compactVerify, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { z } from 'zod';
-import { signingAlgorithm, type SigningKey } from '../auth/signing-key.js';
+import { signingAlgorithm, type SigningKey } from '../../auth/signing-key.js';
 import type { GrantRecord, GrantStore } from './grant-store.js';
-import { formatScope, parseScopeParameter, type OAuthScope } from './oauth-scopes.js';
+import { formatScope, parseScopeParameter, type OAuthScope } from '../oauth-scopes.js';
 
 /** The media type of an access token's `typ` header (RFC 9068 §2.1). */
 export const accessTokenType = 'at+jwt';

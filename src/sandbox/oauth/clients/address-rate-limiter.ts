@@ -1,4 +1,4 @@
-import { TokenBucket, type RateDecision, type RateLimit } from '../auth/rate-limiter.js';
+import { TokenBucket, type RateDecision, type RateLimit } from '../../auth/rate-limiter.js';
 
 /** Buckets kept before idle ones are dropped; an idle bucket is full again, so dropping it forgets nothing. */
 const maxBuckets = 1000;

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendRedirect } from './authorize-endpoint.js';
 import { pagePaths, signInPage } from './consent-pages.js';
-import { readForm } from './form-body.js';
-import type { GrantRecord } from './grant-store.js';
+import { readForm } from '../form-body.js';
+import type { GrantRecord } from '../grants/grant-store.js';
 import { errorPage, escapeHtml, sendHtml, type HtmlPage } from './html-page.js';
-import { OAuthFailure } from './oauth-failure.js';
-import type { OAuthHostContext } from './oauth-host-context.js';
+import { OAuthFailure } from '../oauth-failure.js';
+import type { OAuthHostContext } from '../oauth-host-context.js';
 
 /** GET /oauth/grants: the signed-in person's connected applications, each with a Revoke button (the dashboard's job). */
 export function handleGrantsPage(ctx: OAuthHostContext, req: IncomingMessage, res: ServerResponse): void {

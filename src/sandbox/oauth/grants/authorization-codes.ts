@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { OAuthScope } from './oauth-scopes.js';
+import type { OAuthScope } from '../oauth-scopes.js';
 
 /** Codes live a minute: long enough for a redirect and an exchange, short enough to be worth little (spec §8). */
 export const codeLifetimeMs = 60_000;
