@@ -1,14 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../../auth/auth-http.js';
-import { AccessTokenError, type AccessClaims } from '../grants/access-tokens.js';
+import { AccessTokenError, bearerTokenOf, type AccessClaims } from '../grants/access-tokens.js';
 import type { InboxRecord } from './account-directory.js';
 import { bearerChallenge, invalidToken, OAuthFailure } from '../oauth-failure.js';
 import type { OAuthHostContext } from '../oauth-host-context.js';
-
-/** The bearer of an Authorization header (scheme case-insensitive, RFC 6750 §2.1). */
-export function bearerTokenOf(req: IncomingMessage): string | undefined {
-  return /^\s*bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-}
 
 /** Verifies the request's access token for resources `isAccepted` allows; 401 with a challenge otherwise. */
 export async function requireAccessToken(ctx: OAuthHostContext, req: IncomingMessage, isAccepted: (audience: string) => boolean): Promise<AccessClaims> {

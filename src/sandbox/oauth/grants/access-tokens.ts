@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { SignJWT, compactVerify, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { z } from 'zod';
 import { signingAlgorithm, type SigningKey } from '../../auth/signing-key.js';
@@ -38,6 +39,11 @@ const claimsSchema = z.object({
   iat: z.number(),
   jti: z.string().min(1),
 });
+
+/** The bearer of an Authorization header (scheme case-insensitive, RFC 6750 §2.1). */
+export function bearerTokenOf(req: IncomingMessage): string | undefined {
+  return /^\s*bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+}
 
 /** Whether a bearer is an OAuth access token by its header (`typ` at+jwt or application/at+jwt), not yet verified. */
 export function looksLikeAccessToken(token: string): boolean {

@@ -1,8 +1,7 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import { AuthFailure, sendFailure } from '../../auth/auth-http.js';
-import { AccessTokenError, looksLikeAccessToken, type AccessClaims } from '../grants/access-tokens.js';
+import { AccessTokenError, bearerTokenOf, looksLikeAccessToken, type AccessClaims } from '../grants/access-tokens.js';
 import type { AccountDirectory } from '../accounts/account-directory.js';
-import { bearerTokenOf } from '../accounts/agents-endpoint.js';
 import { readCappedBody } from '../form-body.js';
 import { jmapRequestKind, missingScopeOf, scopeForRequest } from './jmap-scope-rule.js';
 import { bearerChallenge, invalidToken, OAuthFailure, sendOAuthFailure } from '../oauth-failure.js';
