@@ -15,7 +15,7 @@ export const sandboxOperation = defineOperation({
   output: z.object({ exitCode: z.number() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   doors: ['cli'],
-  cli: { selfReporting: true, configOptions: false },
+  cli: { selfReporting: true, configOptions: false, repeatable: ['oauth_auto_approve'] },
   async run(input, ctx) {
     if (!ctx.streams) throw new MailboxError({ code: 'internal', message: 'sandbox needs the process streams.', hint: 'Run it from the CLI.' });
     const { runSandboxCommand } = await import('../sandbox/sandbox-command.js');

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { z } from 'zod';
 import { sandboxCommandInput, sandboxOptionsOf } from './sandbox-command-input.js';
 import { runSandboxCommand } from './sandbox-command.js';
 
@@ -12,7 +13,7 @@ async function main(argv: string[]): Promise<number> {
   const flag = (key: string): string => key.replace(/_/g, '-');
   const { values } = parseArgs({
     args: argv,
-    options: Object.fromEntries(keys.map((key) => [flag(key), { type: key === 'json' ? ('boolean' as const) : ('string' as const) }])),
+    options: Object.fromEntries(keys.map((key) => [flag(key), { type: key === 'json' ? ('boolean' as const) : ('string' as const), multiple: isRepeatable(key) }])),
     strict: true,
   });
   const parsed = sandboxCommandInput.safeParse(Object.fromEntries(keys.map((key) => [key, values[flag(key)]])));
@@ -21,6 +22,13 @@ async function main(argv: string[]): Promise<number> {
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
   return runSandboxCommand(sandboxOptionsOf(parsed.data), { stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
+}
+
+/** Array-valued options (--oauth-auto-approve) may be given more than once. */
+function isRepeatable(key: string): boolean {
+  let field = sandboxCommandInput.shape[key as keyof typeof sandboxCommandInput.shape] as z.ZodType;
+  while (field.def.type === 'optional') field = (field.def as unknown as { innerType: z.ZodType }).innerType;
+  return field.def.type === 'array';
 }
 
 main(process.argv.slice(2)).then(

@@ -6,6 +6,9 @@ import { z } from 'zod';
 const wholeNumber = (what: string) =>
   z.coerce.number({ error: `${what} takes a whole number` }).int(`${what} takes a whole number`).min(0, `${what} takes a whole number`).optional();
 
+const autoApprovePattern = /^[^:,]*[^\s:,][^:,]*:\s*[^\s,]+(\s*,\s*[^\s,]+)*\s*$/;
+const autoApproveUsage = '--oauth-auto-approve takes PERSON:INBOX1,INBOX2, e.g. alice:alice-inbox,ops@acme.test';
+
 /**
  * The sandbox command's options, declared once: `agent-mailbox sandbox` (through the operations
  * table) and the direct entry src/sandbox/main.ts both build their flags from this object.
@@ -24,6 +27,16 @@ export const sandboxCommandInput = z.object({
   session_ttl: wholeNumber('--session-ttl').describe('Session JWT lifetime in seconds (default 3600).'),
   capability_ttl: wholeNumber('--capability-ttl').describe('Capability JWT lifetime in seconds (default 120).'),
   allow_host: z.string().optional().describe('Comma-separated host names, besides 127.0.0.1 and localhost, the hosts answer to.'),
+  oauth_auto_approve: z
+    .array(z.string().regex(autoApprovePattern, autoApproveUsage))
+    .optional()
+    .describe('PERSON:INBOX1,INBOX2 — OAuth authorization approves at once for this person, who owns these inboxes (created if new; a full address puts one on a custom domain; the first is the default).'),
+  oauth_access_ttl: z.coerce
+    .number({ error: '--oauth-access-ttl takes a whole number of seconds' })
+    .int('--oauth-access-ttl takes a whole number of seconds')
+    .min(1, '--oauth-access-ttl takes a whole number of seconds, at least 1')
+    .optional()
+    .describe('OAuth access token lifetime in seconds (default 900).'),
   json: z.boolean().optional().describe('Print one JSON line with the URLs once ready.'),
 });
 
@@ -44,6 +57,10 @@ export interface SandboxCommandOptions {
   capabilityTtl?: number | undefined;
   /** Comma-separated host names the auth and JMAP hosts answer to besides the loopback names. */
   allowHost?: string | undefined;
+  /** People whose OAuth authorizations are approved at once, with the inboxes they own. */
+  oauthAutoApprove?: Array<{ person: string; inboxes: string[] }> | undefined;
+  /** OAuth access token lifetime in seconds. */
+  oauthAccessTtl?: number | undefined;
 }
 
 /** The validated input as the command's options. */
@@ -59,6 +76,11 @@ export function sandboxOptionsOf(input: SandboxCommandInput): SandboxCommandOpti
     sessionTtl: input.session_ttl,
     capabilityTtl: input.capability_ttl,
     allowHost: input.allow_host,
+    oauthAutoApprove: input.oauth_auto_approve?.map((spec) => {
+      const colon = spec.indexOf(':');
+      return { person: spec.slice(0, colon).trim(), inboxes: spec.slice(colon + 1).split(',').map((inbox) => inbox.trim()) };
+    }),
+    oauthAccessTtl: input.oauth_access_ttl,
     json: input.json ?? false,
   };
 }

@@ -35,6 +35,10 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
       ...(opts.sessionTtl === undefined ? {} : { sessionTtlSeconds: opts.sessionTtl }),
       ...(opts.capabilityTtl === undefined ? {} : { capabilityTtlSeconds: opts.capabilityTtl }),
       ...(opts.allowHost === undefined ? {} : { allowedHosts: opts.allowHost.split(',').map((name) => name.trim()).filter(Boolean) }),
+      oauth: {
+        ...(opts.oauthAutoApprove === undefined ? {} : { autoApprove: opts.oauthAutoApprove }),
+        ...(opts.oauthAccessTtl === undefined ? {} : { accessTokenSeconds: opts.oauthAccessTtl }),
+      },
       log: (line) => io.stderr.write(`${line}\n`),
     });
   } catch (error) {
@@ -46,8 +50,8 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
 
   const env = sandboxClientEnv(sandbox);
   if (opts.json) {
-    const { authUrl, apiUrl, smtpPort, difficulty, salt, domain, backend } = sandbox;
-    io.stdout.write(`${JSON.stringify({ authUrl, apiUrl, smtpPort, difficulty, salt, domain, backend, env })}\n`);
+    const { authUrl, apiUrl, smtpPort, difficulty, salt, domain, backend, oauth } = sandbox;
+    io.stdout.write(`${JSON.stringify({ authUrl, apiUrl, smtpPort, difficulty, salt, domain, backend, oauth, env })}\n`);
   } else {
     io.stdout.write(renderBanner(sandbox, env, opts.dataDir));
   }
@@ -60,6 +64,18 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
   return 0;
 }
 
+function oauthLines(oauth: RunningSandbox['oauth']): string[] {
+  const people = oauth.autoApproved.map((entry) => `  auto-approve ${entry.person}: ${entry.inboxes.map((inbox) => `${inbox.address} (${inbox.accountId})`).join(', ')}`);
+  return [
+    'OAuth (a person\'s account, its inboxes chosen per request):',
+    `  metadata    ${oauth.metadataUrl}`,
+    `  resource    ${oauth.jmapResource}   (JMAP; send X-Service-Account-Id with the access token)`,
+    `  tokens      access ${oauth.accessTokenSeconds} s, refresh 90 days sliding; consent page, or auto-approve:`,
+    ...(people.length > 0 ? people : ['  (no --oauth-auto-approve: authorization shows the sign-in and consent pages)']),
+    `  grants      ${oauth.issuer}/oauth/grants   (a person's connected applications, with Revoke)`,
+  ];
+}
+
 function renderBanner(sandbox: RunningSandbox, env: Record<string, string>, dataDir: string | undefined): string {
   const exports = Object.entries(env).map(([name, value]) => `  export ${name}=${value}`);
   return [
@@ -70,6 +86,8 @@ function renderBanner(sandbox: RunningSandbox, env: Record<string, string>, data
     `  SMTP        127.0.0.1:${sandbox.smtpPort}   (mail in for *@${sandbox.domain})`,
     `  backend     ${sandbox.backend}; proof-of-work difficulty ${sandbox.difficulty}`,
     `  storage     ${dataDir === undefined ? 'in memory (gone when it stops; use --data-dir to keep it)' : dataDir}`,
+    '',
+    ...oauthLines(sandbox.oauth),
     '',
     'Point the client at it from another shell:',
     ...exports,

@@ -12,6 +12,7 @@ import { loadOrCreateSigningKey } from './auth/signing-key.js';
 import { defaultTokenLifetimes } from './auth/token-service.js';
 import type { BackendContext, MailBackend, OutboxEntry } from './mail-backend.js';
 import { guardHostHeader } from './host-header-guard.js';
+import { attachOAuth, type SandboxOAuthInfo, type SandboxOAuthOptions } from './oauth/sandbox-oauth.js';
 import { startSmtpListener, type SmtpListener } from './smtp-listener.js';
 
 export type SandboxBackendKind = 'embedded' | 'cyrus';
@@ -39,6 +40,10 @@ export interface SandboxOptions {
   now?: () => number;
   /** Replaces the backend switch (tests of the auth host alone use a tiny fake store). */
   createBackend?: (ctx: BackendContext) => Promise<MailBackend>;
+  /** The OAuth authorization server's settings: token lifetime, auto-approved people, test switches. */
+  oauth?: SandboxOAuthOptions;
+  /** `{mcp_url}` of a hosted MCP server, whose resource `{mcp_url}/mcp` authorization then accepts. */
+  mcpUrl?: string;
 }
 
 export interface RunningSandbox {
@@ -49,6 +54,7 @@ export interface RunningSandbox {
   salt: string;
   domain: string;
   backend: SandboxBackendKind;
+  oauth: SandboxOAuthInfo;
   stats(): AuthStats;
   outbox(): Promise<OutboxEntry[]>;
   close(): Promise<void>;
@@ -103,19 +109,35 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const backend = await (options.createBackend ?? ((c) => createMailBackend(kind, c)))(ctx);
     cleanups.push(() => backend.close());
 
+    const lifetimes = {
+      challengeSeconds: options.challengeTtlSeconds ?? defaultTokenLifetimes.challengeSeconds,
+      sessionSeconds: options.sessionTtlSeconds ?? defaultTokenLifetimes.sessionSeconds,
+      capabilitySeconds: options.capabilityTtlSeconds ?? defaultTokenLifetimes.capabilitySeconds,
+    };
+    let authUrl = '';
+    const oauth = await attachOAuth({
+      options: options.oauth ?? {},
+      ...(authDir === undefined ? {} : { dataDir: join(authDir, 'oauth') }),
+      domain,
+      authUrl: () => authUrl,
+      apiUrl: () => apiUrl,
+      mcpUrl: () => options.mcpUrl,
+      accounts,
+      powKey: key,
+      lifetimes,
+      createInbox: (address) => backend.createInbox(address),
+      now: options.now ?? Date.now,
+      log,
+    });
     const host = createAuthHost({
       key,
       accounts,
-      lifetimes: {
-        challengeSeconds: options.challengeTtlSeconds ?? defaultTokenLifetimes.challengeSeconds,
-        sessionSeconds: options.sessionTtlSeconds ?? defaultTokenLifetimes.sessionSeconds,
-        capabilitySeconds: options.capabilityTtlSeconds ?? defaultTokenLifetimes.capabilitySeconds,
-      },
+      lifetimes,
       difficulty,
       salt,
       domain,
       rateLimit: options.rateLimit ?? defaultRateLimit,
-      createInbox: (address) => backend.createInbox(address),
+      createInbox: (address) => oauth.createSignedUpInbox(address),
       log,
       now: options.now,
     });
@@ -123,12 +145,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
     const extraHosts = options.allowedHosts ?? [];
     // The guards read the port on each request, once the server listens.
-    const authServer: Server = await listenHttp(options.authPort ?? 0, guardHostHeader(() => portOf(authServer), extraHosts, (req, res) => host.handle(req, res)));
+    const authHandler = oauth.frontAuthHost((req, res) => host.handle(req, res));
+    const authServer: Server = await listenHttp(options.authPort ?? 0, guardHostHeader(() => portOf(authServer), extraHosts, authHandler));
     cleanups.push(() => closeHttp(authServer));
-    const apiServer: Server = await listenHttp(options.apiPort ?? 0, guardHostHeader(() => portOf(apiServer), extraHosts, (req, res) => backend.handle(req, res)));
+    const apiHandler = oauth.frontJmapHost((req, res) => backend.handle(req, res));
+    const apiServer: Server = await listenHttp(options.apiPort ?? 0, guardHostHeader(() => portOf(apiServer), extraHosts, apiHandler));
     cleanups.push(() => closeHttp(apiServer));
     apiUrl = `http://127.0.0.1:${(apiServer.address() as AddressInfo).port}`;
-    const authUrl = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;
+    authUrl = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;
 
     const smtp: SmtpListener = await startSmtpListener({
       port: options.smtpPort ?? 0,
@@ -149,6 +173,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       salt,
       domain,
       backend: backend.kind,
+      oauth: oauth.info(),
       stats: () => host.stats(),
       outbox: () => backend.outbox(),
       close: () => (closing ??= closeAll()),

@@ -43,7 +43,8 @@ const sameAddress = (a: string, b: string): boolean => a.trim().toLowerCase() ==
  * (spec §1 fact 3) — Cyrus itself never checks From.
  */
 export async function startSubmissionSmtpServer(options: SubmissionSmtpOptions): Promise<SubmissionSmtpServer> {
-  const isLocal = (address: string): boolean => sameAddress(address.slice(address.lastIndexOf('@') + 1), options.domain);
+  // An inbox on a custom domain is local too: the service hosts it.
+  const isLocal = (address: string): boolean => sameAddress(address.slice(address.lastIndexOf('@') + 1), options.domain) || options.isLocalInbox(address);
   const server = new SMTPServer({
     // AUTH must be advertised for Cyrus to put `AUTH=<user id>` on MAIL FROM; Cyrus itself never
     // authenticates (smtp_host ".../noauth"), hence authOptional.

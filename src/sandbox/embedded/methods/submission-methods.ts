@@ -123,7 +123,8 @@ async function submit(object: Record<string, unknown>, ctx: MethodContext): Prom
   const rcptTo = create.envelope?.rcptTo.map((entry) => entry.email) ?? [...(facts.to ?? []), ...(facts.cc ?? []), ...(facts.bcc ?? [])].map((entry) => entry.email);
   const recipients = [...new Set(rcptTo.map((entry) => entry.toLowerCase()))];
   if (!recipients.length) throw new MethodError('noRecipients', 'The message has no To, Cc or Bcc recipient and no envelope.');
-  const isLocal = (recipient: string): boolean => recipient.split('@')[1] === network.domain.toLowerCase();
+  // An inbox on a custom domain is local too: the service hosts it.
+  const isLocal = (recipient: string): boolean => recipient.split('@')[1] === network.domain.toLowerCase() || network.account(recipient) !== undefined;
   const unknown = recipients.filter((recipient) => isLocal(recipient) && !network.account(recipient));
   if (unknown.length) {
     throw new MethodError('invalidRecipients', `No sandbox inbox for ${unknown.join(', ')}; create it first or fix the address.`, { invalidRecipients: unknown });
