@@ -25,6 +25,8 @@ export const sandboxCommandInput = z.object({
   capability_ttl: wholeNumber('--capability-ttl').describe('Capability JWT lifetime in seconds (default 120).'),
   allow_host: z.string().optional().describe('Comma-separated host names, besides 127.0.0.1 and localhost, the hosts answer to.'),
   json: z.boolean().optional().describe('Print one JSON line with the URLs once ready.'),
+  dns_file: z.string().optional().describe('JSON file of the DNS records SPF, DKIM and DMARC checks see, e.g. {"TXT": {"example.org": ["v=spf1 ip4:127.0.0.1 -all"]}}; unlisted names do not exist.'),
+  authserv_id: z.string().optional().describe('authserv-id of the Authentication-Results the sandbox adds (default: its domain).'),
 });
 
 export type SandboxCommandInput = z.infer<typeof sandboxCommandInput>;
@@ -44,6 +46,10 @@ export interface SandboxCommandOptions {
   capabilityTtl?: number | undefined;
   /** Comma-separated host names the auth and JMAP hosts answer to besides the loopback names. */
   allowHost?: string | undefined;
+  /** JSON file of the DNS records sender authentication sees. */
+  dnsFile?: string | undefined;
+  /** authserv-id of the Authentication-Results the sandbox adds. */
+  authservId?: string | undefined;
 }
 
 /** The validated input as the command's options. */
@@ -60,6 +66,8 @@ export function sandboxOptionsOf(input: SandboxCommandInput): SandboxCommandOpti
     capabilityTtl: input.capability_ttl,
     allowHost: input.allow_host,
     json: input.json ?? false,
+    dnsFile: input.dns_file,
+    authservId: input.authserv_id,
   };
 }
 

@@ -12,6 +12,8 @@ import { loadOrCreateSigningKey } from './auth/signing-key.js';
 import { defaultTokenLifetimes } from './auth/token-service.js';
 import type { BackendContext, MailBackend, OutboxEntry } from './mail-backend.js';
 import { guardHostHeader } from './host-header-guard.js';
+import type { DnsRecords } from './mail-auth/dns-records.js';
+import { createMailAuthority } from './mail-auth/mail-authority.js';
 import { startSmtpListener, type SmtpListener } from './smtp-listener.js';
 
 export type SandboxBackendKind = 'embedded' | 'cyrus';
@@ -37,6 +39,10 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Clock of token expiry and the challenge rate limit, in milliseconds since the epoch (tests move it). */
   now?: () => number;
+  /** The world's DNS as the sandbox sees it (`--dns-file`); without it every outside name is unknown. */
+  dns?: DnsRecords;
+  /** The authserv-id of the Authentication-Results the sandbox writes; its domain by default. */
+  authservId?: string;
   /** Replaces the backend switch (tests of the auth host alone use a tiny fake store). */
   createBackend?: (ctx: BackendContext) => Promise<MailBackend>;
 }
@@ -49,6 +55,7 @@ export interface RunningSandbox {
   salt: string;
   domain: string;
   backend: SandboxBackendKind;
+  authservId: string;
   stats(): AuthStats;
   outbox(): Promise<OutboxEntry[]>;
   close(): Promise<void>;
@@ -76,11 +83,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const salt = options.salt ?? liveScryptSalt;
   const domain = (options.domain ?? defaultSandboxDomain).toLowerCase();
   const kind = options.backend ?? 'embedded';
-  checkOptions(difficulty, domain);
+  const authservId = (options.authservId ?? domain).toLowerCase();
+  checkOptions(difficulty, domain, authservId);
   const authDir = options.dataDir === undefined ? undefined : join(options.dataDir, 'auth');
   if (options.dataDir !== undefined) await ensurePrivateDir(options.dataDir);
 
   const key = await loadOrCreateSigningKey(authDir);
+  const authority = await createMailAuthority({ domain, authservId, ...(options.dns ? { dns: options.dns } : {}), ...(authDir === undefined ? {} : { keyDir: authDir }), ...(options.now ? { now: options.now } : {}) });
   const accounts = await AccountStore.open(authDir);
   const cleanups: Array<() => Promise<void>> = [];
   const closeAll = async (): Promise<void> => {
@@ -97,6 +106,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         return authHost.verifyCapability(bearer);
       },
       publicApiUrl: () => apiUrl,
+      ownMail: authority,
       log,
       ...(options.dataDir === undefined ? {} : { dataDir: join(options.dataDir, 'mail') }),
     };
@@ -135,6 +145,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       domain,
       isInbox: (address) => accounts.hasAddress(address),
       deliver: (raw, envelope) => backend.deliverInbound(raw, envelope),
+      authority,
       log,
     });
     cleanups.push(() => smtp.close());
@@ -149,6 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       salt,
       domain,
       backend: backend.kind,
+      authservId,
       stats: () => host.stats(),
       outbox: () => backend.outbox(),
       close: () => (closing ??= closeAll()),
@@ -159,12 +171,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
 }
 
-function checkOptions(difficulty: number, domain: string): void {
+const domainPattern = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
+
+function checkOptions(difficulty: number, domain: string, authservId: string): void {
   if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > 32) {
     throw new SandboxError(`Difficulty ${difficulty} is out of range.`, 'Pass a whole number of leading zero bits from 0 to 32 (7 is a few seconds on 2 cores).');
   }
-  if (!/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/.test(domain)) {
+  if (!domainPattern.test(domain)) {
     throw new SandboxError(`"${domain}" is not a domain name.`, 'Pass a domain such as agent-mailbox.test (a reserved test domain is safest).');
+  }
+  if (!domainPattern.test(authservId)) {
+    throw new SandboxError(`"${authservId}" is not an authserv-id.`, 'Pass the host name the service signs its verdicts with, such as mx.agent-mailbox.test (RFC 8601 §2.5); the default is the sandbox domain.');
   }
 }
 
