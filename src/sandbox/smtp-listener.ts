@@ -96,7 +96,7 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<S
           .then(async (outcome) => {
             if (outcome.kind === 'refused') return callback(smtpError(552, `5.3.4 ${outcome.reason}`));
             options.log(`sandbox smtp: ${from || '<>'} from ${session.remoteAddress}: ${outcome.results.map((result) => `${result.method}=${result.result}`).join(' ')}`);
-            const result = await options.deliver(outcome.stamp(Buffer.concat(chunks)), { from, to });
+            const result = await options.deliver(outcome.stamp(chunks), { from, to });
             options.log(`sandbox smtp: delivered to ${result.accepted.join(', ') || 'nobody'}${result.rejected.length ? `, rejected ${result.rejected.join(', ')}` : ''}`);
             if (result.accepted.length === 0) return callback(smtpError(550, '5.1.1 no recipient could be delivered to'));
             callback(null, 'queued in the sandbox');

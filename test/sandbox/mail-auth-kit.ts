@@ -65,12 +65,30 @@ export async function sendRaw(port: number, raw: Buffer, envelope: { from: strin
   }
 }
 
+/** The inbox's one-batch send (a draft in Drafts, then EmailSubmission/set) to `to`, with extra create properties. */
+export async function sendFromInbox(apiUrl: string, inbox: TestInbox, to: string, subject: string, extra: Record<string, unknown> = {}): Promise<void> {
+  const boxes = await jmap(apiUrl, inbox, [['Mailbox/get', { accountId: inbox.address, properties: ['role'] }, 'm']]);
+  const drafts = (resultOf(boxes.body, 'm')['list'] as Array<{ id: string; role: string | null }>).find((box) => box.role === 'drafts')?.id ?? '';
+  const draft = { mailboxIds: { [drafts]: true }, from: [{ email: inbox.address }], to: [{ email: to }], subject, bodyValues: { b: { value: 'from an inbox' } }, textBody: [{ partId: 'b', type: 'text/plain' }], ...extra };
+  const { body } = await jmap(apiUrl, inbox, [
+    ['Email/set', { accountId: inbox.address, create: { d: draft } }, 'e'],
+    ['EmailSubmission/set', { accountId: inbox.address, create: { s: { emailId: '#d', identityId: inbox.address } } }, 's'],
+  ]);
+  if (!(resultOf(body, 's')['created'] as Record<string, unknown> | null)?.['s']) throw new Error(`the send failed: ${JSON.stringify(body)}`);
+}
+
+/** The JMAP API URL of the sandbox's session. */
+export async function sessionApiUrl(apiUrl: string, inbox: TestInbox): Promise<string> {
+  const session = (await (await fetch(`${apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${await inbox.capability()}` } })).json()) as { apiUrl: string };
+  return session.apiUrl;
+}
+
 /** The header fields of the inbox's message with `subject`, in order, values unfolded. */
 export async function headersOf(apiUrl: string, inbox: TestInbox, subject: string): Promise<Array<{ name: string; value: string }>> {
-  const session = (await (await fetch(`${apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${await inbox.capability()}` } })).json()) as { apiUrl: string };
-  const boxes = await jmap(session.apiUrl, inbox, [['Mailbox/get', { accountId: inbox.address, properties: ['role'] }, 'm']]);
+  const endpoint = await sessionApiUrl(apiUrl, inbox);
+  const boxes = await jmap(endpoint, inbox, [['Mailbox/get', { accountId: inbox.address, properties: ['role'] }, 'm']]);
   const inboxId = (resultOf(boxes.body, 'm')['list'] as Array<{ id: string; role: string | null }>).find((box) => box.role === 'inbox')?.id;
-  const { body } = await jmap(session.apiUrl, inbox, [
+  const { body } = await jmap(endpoint, inbox, [
     ['Email/query', { accountId: inbox.address, filter: { inMailbox: inboxId } }, 'q'],
     ['Email/get', { accountId: inbox.address, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['subject', 'headers'] }, 'g'],
   ]);

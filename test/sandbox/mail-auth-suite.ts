@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox, type SandboxBackendKind } from '../../src/sandbox/start-sandbox.js';
-import { jmap, resultOf, signUp, type TestInbox } from '../cyrus/cyrus-test-kit.js';
-import { authenticationResults, composeMail, headersOf, outsideDomain, sendRaw, zoneOf } from './mail-auth-kit.js';
+import { signUp, type TestInbox } from '../cyrus/cyrus-test-kit.js';
+import { authenticationResults, composeMail, headersOf, outsideDomain, sendFromInbox, sendRaw, sessionApiUrl, zoneOf } from './mail-auth-kit.js';
 
 /**
  * Sender authentication as a recipient inbox sees it, run once per backend: the listener is
@@ -21,21 +21,11 @@ export function describeSenderAuthentication(backend: SandboxBackendKind, skipRe
       sandbox = await startSandbox({ backend, difficulty: 2, rateLimit: false, dns: zoneOf(example.records, bank.records) });
       alice = await signUp(sandbox.authUrl, `alice-auth-${backend}`.slice(0, 21), sandbox.salt);
       bob = await signUp(sandbox.authUrl, `bob-auth-${backend}`.slice(0, 21), sandbox.salt);
-      const session = (await (await fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${await alice.capability()}` } })).json()) as { apiUrl: string };
-      apiUrl = session.apiUrl;
+      apiUrl = await sessionApiUrl(sandbox.apiUrl, alice);
     });
     afterAll(() => sandbox?.close());
 
-    /** Alice's one-batch send (draft in Drafts, then EmailSubmission/set), with extra create properties. */
-    const sendAsAlice = async (to: string, subject: string, extra: Record<string, unknown> = {}): Promise<void> => {
-      const boxes = await jmap(apiUrl, alice, [['Mailbox/get', { accountId: alice.address, properties: ['role'] }, 'm']]);
-      const drafts = (resultOf(boxes.body, 'm')['list'] as Array<{ id: string; role: string | null }>).find((box) => box.role === 'drafts')?.id ?? '';
-      const { body } = await jmap(apiUrl, alice, [
-        ['Email/set', { accountId: alice.address, create: { d: { mailboxIds: { [drafts]: true }, from: [{ email: alice.address }], to: [{ email: to }], subject, bodyValues: { b: { value: 'from alice' } }, textBody: [{ partId: 'b', type: 'text/plain' }], ...extra } } }, 'e'],
-        ['EmailSubmission/set', { accountId: alice.address, create: { s: { emailId: '#d', identityId: alice.address } } }, 's'],
-      ]);
-      expect(resultOf(body, 's')['created']).toHaveProperty('s');
-    };
+    const sendAsAlice = (to: string, subject: string, extra: Record<string, unknown> = {}): Promise<void> => sendFromInbox(apiUrl, alice, to, subject, extra);
 
     it('records dkim=pass, spf=pass and dmarc=pass on top of a signed message from a domain that authorises 127.0.0.1', async () => {
       const raw = await example.sign(await composeMail({ from: 'News <news@example.org>', to: bob.address, subject: 'auth pass' }));

@@ -51,7 +51,9 @@ export async function loadDnsFile(path: string): Promise<DnsRecords> {
   }
   const parsed = dnsFileSchema.safeParse(json);
   if (!parsed.success) {
-    const problems = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join(' › ') || 'the top level'}: ${issue.message}`);
+    // zod files a bad record name as "Invalid key in record" and keeps the name's own complaint inside.
+    const messageOf = (issue: z.core.$ZodIssue): string => (issue.code === 'invalid_key' && issue.issues[0] ? issue.issues[0].message : issue.message);
+    const problems = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join(' › ') || 'the top level'}: ${messageOf(issue)}`);
     const more = parsed.error.issues.length > 5 ? `; and ${parsed.error.issues.length - 5} more` : '';
     throw new SandboxError(`The DNS file ${path} is not valid: ${problems.join('; ')}${more}.`, fileHint);
   }

@@ -19,8 +19,8 @@ export type CheckOutcome =
       results: MethodResult[];
       /** The Authentication-Results field (with its CRLF) the message gets on top. */
       field: string;
-      /** `raw` (the bytes the check read) with the field on top and the forged ones removed. */
-      stamp(raw: Buffer): Buffer;
+      /** The bytes the check read, with the field on top and the forged ones removed; chunks are joined in the one copy. */
+      stamp(raw: Buffer | Buffer[]): Buffer;
     }
   | { kind: 'refused'; reason: string };
 
@@ -45,6 +45,8 @@ export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckConte
   let refusal: string | undefined;
   let header: { fields: string[]; fieldsEnd: number } | undefined;
   let feedsBody = false;
+  // The tail of the body after its last line break, not yet given to the verifier (see feed).
+  let partialLine: Buffer[] = [];
   // A generous buffer: the SMTP stream pauses on backpressure, so this bounds what waits here.
   const input = new PassThrough({ highWaterMark: 1024 * 1024 });
   const verifying = dkimVerify(input, {
@@ -66,10 +68,26 @@ export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckConte
     headerText = '';
   };
 
+  /**
+   * Gives the verifier whole lines only. mailauth's relaxed body hash joins an unfinished line
+   * to each next chunk and scans it again, so a 25 MB line in 64 KiB chunks cost 8.5 s of CPU
+   * (38 s in 16 KiB chunks); held back until its line break, it is hashed once (0.1 s).
+   */
+  const feed = (chunk: Buffer): boolean => {
+    const lastBreak = chunk.lastIndexOf(0x0a);
+    if (lastBreak < 0) {
+      partialLine.push(chunk);
+      return true;
+    }
+    const lines = partialLine.length ? Buffer.concat([...partialLine, chunk.subarray(0, lastBreak + 1)]) : chunk.subarray(0, lastBreak + 1);
+    partialLine = lastBreak + 1 < chunk.length ? [chunk.subarray(lastBreak + 1)] : [];
+    return input.write(lines);
+  };
+
   return {
     write(chunk) {
       if (refusal !== undefined) return true;
-      if (header) return feedsBody ? input.write(chunk) : true;
+      if (header) return feedsBody ? feed(chunk) : true;
       const searchFrom = Math.max(0, headerText.length - 3);
       headerText += chunk.toString('latin1');
       const end = findHeaderEnd(headerText, searchFrom);
@@ -88,7 +106,7 @@ export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckConte
       }
       const rest = chunk.subarray(chunk.length - (headerText.length - end.bodyStart));
       beginBody(end.fieldsEnd);
-      return feedsBody && rest.length > 0 ? input.write(rest) : true;
+      return feedsBody && rest.length > 0 ? feed(rest) : true;
     },
     onDrain(listener) {
       input.once('drain', listener);
@@ -96,13 +114,14 @@ export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckConte
     abandon() {
       refusal ??= 'abandoned';
       headerText = '';
+      partialLine = [];
       input.destroy();
     },
     async finish() {
       if (refusal !== undefined) return { kind: 'refused', reason: refusal };
       // A message with no empty line is all header section (RFC 5322 §2.1: the body is optional).
       if (!header) beginBody(headerText.length);
-      input.end();
+      input.end(Buffer.concat(partialLine));
       const dkimResult = await verifying;
       const results = await judgeSender(dkimResult, identity, ctx);
       const field = formatAuthenticationResults(ctx.authservId, results.map((result) => result.text));
@@ -112,8 +131,22 @@ export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckConte
         kind: 'checked',
         results,
         field,
-        stamp: (raw) => Buffer.concat([Buffer.from(field + kept, 'latin1'), raw.subarray(fieldsEnd)]),
+        stamp: (raw) => Buffer.concat([Buffer.from(field + kept, 'latin1'), ...skipBytes(Array.isArray(raw) ? raw : [raw], fieldsEnd)]),
       };
     },
   };
+}
+
+/** `chunks` without their first `count` bytes, sharing memory with them. */
+function skipBytes(chunks: Buffer[], count: number): Buffer[] {
+  let left = count;
+  const rest: Buffer[] = [];
+  for (const chunk of chunks) {
+    if (left >= chunk.length) left -= chunk.length;
+    else {
+      rest.push(left > 0 ? chunk.subarray(left) : chunk);
+      left = 0;
+    }
+  }
+  return rest;
 }
