@@ -54,8 +54,15 @@ export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckConte
     ...(identity.sender ? { sender: identity.sender } : {}),
     curTime: new Date(ctx.now()),
   });
-  // A rejection before finish() is read must not become an unhandled one.
-  verifying.catch(() => undefined);
+  // If the verifier fails it stops reading: the caller, paused on backpressure, must not wait
+  // forever for a drain. Its bytes are then just kept, and finish() reports the failure.
+  let hasFailed = false;
+  const waiting = new Set<() => void>();
+  verifying.catch(() => {
+    hasFailed = true;
+    for (const listener of waiting) listener();
+    waiting.clear();
+  });
 
   const beginBody = (fieldsEnd: number): void => {
     const fields = splitHeaderFields(headerText.slice(0, fieldsEnd));
@@ -86,7 +93,7 @@ export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckConte
 
   return {
     write(chunk) {
-      if (refusal !== undefined) return true;
+      if (refusal !== undefined || hasFailed) return true;
       if (header) return feedsBody ? feed(chunk) : true;
       const searchFrom = Math.max(0, headerText.length - 3);
       headerText += chunk.toString('latin1');
@@ -109,7 +116,14 @@ export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckConte
       return feedsBody && rest.length > 0 ? feed(rest) : true;
     },
     onDrain(listener) {
-      input.once('drain', listener);
+      if (hasFailed) return listener();
+      const once = (): void => {
+        waiting.delete(once);
+        input.off('drain', once);
+        listener();
+      };
+      waiting.add(once);
+      input.on('drain', once);
     },
     abandon() {
       refusal ??= 'abandoned';
