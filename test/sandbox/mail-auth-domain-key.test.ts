@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateDomainKey } from '../../src/sandbox/mail-auth/domain-key.js';
+import { createMailAuthority } from '../../src/sandbox/mail-auth/mail-authority.js';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { signUp } from '../cyrus/cyrus-test-kit.js';
 import { authenticationResults, headersOf, sendFromInbox, sendRaw, sessionApiUrl } from './mail-auth-kit.js';
@@ -24,6 +25,15 @@ describe("the sandbox domain's DKIM key", () => {
     expect((await stat(join(keyDir, 'dkim-key.json'))).mode & 0o777).toBe(0o600);
     // Without a directory every start makes a new key, with a new selector.
     expect((await loadOrCreateDomainKey()).selector).not.toBe((await loadOrCreateDomainKey()).selector);
+  });
+
+  it("signs at the sandbox's clock, the one time it also verifies at, so the signature's t= is the signed one", async () => {
+    const at = Date.UTC(2030, 0, 2, 3, 4, 5);
+    const authority = await createMailAuthority({ domain: 'agent-mailbox.test', authservId: 'agent-mailbox.test', now: () => at });
+    const raw = Buffer.from('From: a@agent-mailbox.test\r\nTo: b@agent-mailbox.test\r\nSubject: clock\r\n\r\nbody\r\n');
+    const { signed, results } = await authority.authenticate(raw, 'a@agent-mailbox.test');
+    expect(signed.toString('latin1')).toMatch(new RegExp(`^DKIM-Signature: [^]*t=${at / 1000};`));
+    expect(results.map((result) => result.result)).toEqual(['pass', 'pass', 'pass']);
   });
 
   it('survives a restart with --data-dir: mail signed before it still verifies after it', async () => {

@@ -33,7 +33,9 @@ export function outsideDomain(domain: string, options: { spf?: string; dmarc?: s
     },
     async sign(raw) {
       const signing = { signingDomain: domain, selector, privateKey: privatePem, algorithm: 'rsa-sha256', canonicalization: 'relaxed/relaxed' };
-      const { signatures } = await dkimSign(raw, { ...signing, signatureData: [signing] });
+      // signTime is not optional in practice: without it mailauth reads the clock twice, and a
+      // second that turns between the two reads gives the header a t= it did not sign (1 in ~300).
+      const { signatures } = await dkimSign(raw, { ...signing, signTime: new Date(), signatureData: [signing] });
       return Buffer.concat([Buffer.from(signatures), raw]);
     },
   };
