@@ -8,7 +8,7 @@ import { jmap, resultOf, type TestInbox } from '../cyrus/cyrus-test-kit.js';
 /** A domain of the outside world that signs its mail: its key and the records that publish it. */
 export interface OutsideDomain {
   domain: string;
-  records: DnsRecordsInput;
+  records: { TXT: Record<string, string[][]> };
   /** The message with this domain's DKIM-Signature on top. */
   sign(raw: Buffer): Promise<Buffer>;
 }

@@ -15,8 +15,10 @@ export interface DnsRecords {
   PTR: Map<string, string[]>;
 }
 
-/** Records to add to a zone, keyed like the DNS file. */
-export type DnsRecordsInput = { TXT?: Record<string, string[][]> } & { [type in Exclude<DnsRecordType, 'TXT'>]?: Record<string, string[]> };
+/** Records to add to a zone: keyed like the DNS file, or another zone. */
+export type DnsRecordsInput =
+  | ({ TXT?: Record<string, string[][]> } & { [type in Exclude<DnsRecordType, 'TXT'>]?: Record<string, string[]> })
+  | DnsRecords;
 
 /**
  * Caps that keep one name from costing a delivery more than a real answer could: a DNS message
@@ -48,7 +50,8 @@ function recordBytes(record: string | string[]): number {
 export function mergeDnsRecords(zone: DnsRecords, more: DnsRecordsInput): string | undefined {
   for (const type of dnsRecordTypes) {
     const target = zone[type] as Map<string, Array<string | string[]>>;
-    for (const [name, records] of Object.entries(more[type] ?? {})) {
+    const names: Map<string, unknown[]> | Record<string, unknown[]> = more[type] ?? {};
+    for (const [name, records] of names instanceof Map ? names.entries() : Object.entries(names)) {
       const key = normalizeDnsName(name);
       const joined = [...(target.get(key) ?? []), ...(records as Array<string | string[]>)];
       if (joined.length > dnsLimits.maxRecordsPerName) return `${type} › ${key} has more than ${dnsLimits.maxRecordsPerName} records`;

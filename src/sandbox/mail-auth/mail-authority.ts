@@ -66,10 +66,7 @@ export async function createMailAuthority(options: MailAuthorityOptions): Promis
   const now = options.now ?? Date.now;
   const domainKey = await loadOrCreateDomainKey(options.keyDir);
   const zone = emptyDnsRecords();
-  const outside = options.dns ?? emptyDnsRecords();
-  const problem =
-    mergeDnsRecords(zone, ownDomainRecords(options.domain, domainKey)) ??
-    mergeDnsRecords(zone, Object.fromEntries(Object.entries(outside).map(([type, names]) => [type, Object.fromEntries(names as Map<string, never>)])));
+  const problem = mergeDnsRecords(zone, ownDomainRecords(options.domain, domainKey)) ?? mergeDnsRecords(zone, options.dns ?? {});
   if (problem) throw new SandboxError(`The DNS records cannot be published: ${problem}.`, "Shorten the DNS file's records for the sandbox's own domain.");
   const resolver = createSandboxResolver(zone);
   const context = { resolver, authservId: options.authservId, now };
