@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { BenchSection } from './bench-section.js';
 import { coldStartBenchSection } from './cold-start-bench.js';
+import { mailAuthBenchSection } from './mail-auth-bench.js';
 import { runMcpOverheadBench } from './mcp-overhead-bench.js';
 import { powBenchSection } from './pow-bench.js';
 import { tokenCostBenchSection } from './token-cost-bench.js';
@@ -20,7 +21,7 @@ const mcpOverheadSection: BenchSection = {
   },
 };
 
-const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection, coldStartBenchSection, mcpOverheadSection];
+const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection, coldStartBenchSection, mcpOverheadSection, mailAuthBenchSection];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, only: { type: 'string' } } });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { OwnMailAuthenticator } from './mail-auth/mail-authority.js';
 
 /**
  * The seam between the sandbox's auth host (which owns sign-up and tokens) and a mail store
@@ -31,6 +32,8 @@ export interface BackendContext {
   verifyCapability(bearer: string): Promise<CapabilityClaims>;
   /** Absolute base URL of the JMAP host, known once it listens (session URLs are built from it). */
   publicApiUrl(): string;
+  /** Signs mail the inboxes send (DKIM) and stamps the copies for other inboxes with the verdict. */
+  ownMail: OwnMailAuthenticator;
   dataDir?: string;
   log: (line: string) => void;
 }

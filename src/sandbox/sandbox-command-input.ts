@@ -38,6 +38,8 @@ export const sandboxCommandInput = z.object({
     .optional()
     .describe('OAuth access token lifetime in seconds (default 900).'),
   json: z.boolean().optional().describe('Print one JSON line with the URLs once ready.'),
+  dns_file: z.string().optional().describe('JSON file of the DNS records SPF, DKIM and DMARC checks see, e.g. {"TXT": {"example.org": ["v=spf1 ip4:127.0.0.1 -all"]}}; unlisted names do not exist.'),
+  authserv_id: z.string().optional().describe('authserv-id of the Authentication-Results the sandbox adds (default: its domain).'),
 });
 
 export type SandboxCommandInput = z.infer<typeof sandboxCommandInput>;
@@ -61,6 +63,10 @@ export interface SandboxCommandOptions {
   oauthAutoApprove?: Array<{ person: string; inboxes: string[] }> | undefined;
   /** OAuth access token lifetime in seconds. */
   oauthAccessTtl?: number | undefined;
+  /** JSON file of the DNS records sender authentication sees. */
+  dnsFile?: string | undefined;
+  /** authserv-id of the Authentication-Results the sandbox adds. */
+  authservId?: string | undefined;
 }
 
 /** The validated input as the command's options. */
@@ -82,6 +88,8 @@ export function sandboxOptionsOf(input: SandboxCommandInput): SandboxCommandOpti
     }),
     oauthAccessTtl: input.oauth_access_ttl,
     json: input.json ?? false,
+    dnsFile: input.dns_file,
+    authservId: input.authserv_id,
   };
 }
 

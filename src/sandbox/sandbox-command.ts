@@ -1,6 +1,8 @@
 import type { Writable } from 'node:stream';
 import { SandboxError } from './auth/sandbox-error.js';
 import { authPaths } from '../wire-constants.js';
+import { loadDnsFile } from './mail-auth/dns-file.js';
+import type { DnsRecords } from './mail-auth/dns-records.js';
 import type { SandboxCommandOptions } from './sandbox-command-input.js';
 import { startSandbox, type RunningSandbox } from './start-sandbox.js';
 
@@ -20,8 +22,16 @@ export function sandboxClientEnv(sandbox: RunningSandbox): Record<string, string
   };
 }
 
-/** `agent-mailbox sandbox`: runs the sandbox until `io.signal` aborts; 0 on a clean stop, 1 if it cannot start. */
+/** `agent-mailbox sandbox`: runs the sandbox until `io.signal` aborts; 0 on a clean stop, 1 if it cannot start, 2 for a bad --dns-file. */
 export async function runSandboxCommand(opts: SandboxCommandOptions, io: SandboxCommandIo): Promise<number> {
+  let dns: DnsRecords | undefined;
+  try {
+    if (opts.dnsFile !== undefined) dns = await loadDnsFile(opts.dnsFile);
+  } catch (error) {
+    const hint = error instanceof SandboxError ? error.hint : '';
+    io.stderr.write(`agent-mailbox sandbox: ${error instanceof Error ? error.message : String(error)}\n${hint}\n`);
+    return 2;
+  }
   let sandbox: RunningSandbox;
   try {
     sandbox = await startSandbox({
@@ -39,6 +49,8 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
         ...(opts.oauthAutoApprove === undefined ? {} : { autoApprove: opts.oauthAutoApprove }),
         ...(opts.oauthAccessTtl === undefined ? {} : { accessTokenSeconds: opts.oauthAccessTtl }),
       },
+      ...(dns === undefined ? {} : { dns }),
+      ...(opts.authservId === undefined ? {} : { authservId: opts.authservId }),
       log: (line) => io.stderr.write(`${line}\n`),
     });
   } catch (error) {
@@ -50,8 +62,8 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
 
   const env = sandboxClientEnv(sandbox);
   if (opts.json) {
-    const { authUrl, apiUrl, smtpPort, difficulty, salt, domain, backend, oauth } = sandbox;
-    io.stdout.write(`${JSON.stringify({ authUrl, apiUrl, smtpPort, difficulty, salt, domain, backend, oauth, env })}\n`);
+    const { authUrl, apiUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth } = sandbox;
+    io.stdout.write(`${JSON.stringify({ authUrl, apiUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth, env })}\n`);
   } else {
     io.stdout.write(renderBanner(sandbox, env, opts.dataDir));
   }
@@ -83,7 +95,7 @@ function renderBanner(sandbox: RunningSandbox, env: Record<string, string>, data
     '',
     `  auth host   ${sandbox.authUrl}   (POST ${authPaths.challenge}, ${authPaths.session}, ${authPaths.capability})`,
     `  JMAP host   ${sandbox.apiUrl}   (GET /.well-known/jmap)`,
-    `  SMTP        127.0.0.1:${sandbox.smtpPort}   (mail in for *@${sandbox.domain})`,
+    `  SMTP        127.0.0.1:${sandbox.smtpPort}   (mail in for *@${sandbox.domain}; SPF, DKIM and DMARC results in Authentication-Results: ${sandbox.authservId})`,
     `  backend     ${sandbox.backend}; proof-of-work difficulty ${sandbox.difficulty}`,
     `  storage     ${dataDir === undefined ? 'in memory (gone when it stops; use --data-dir to keep it)' : dataDir}`,
     '',

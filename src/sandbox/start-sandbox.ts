@@ -13,6 +13,8 @@ import { defaultTokenLifetimes } from './auth/token-service.js';
 import type { BackendContext, MailBackend, OutboxEntry } from './mail-backend.js';
 import { guardHostHeader } from './host-header-guard.js';
 import { attachOAuth, type SandboxOAuthInfo, type SandboxOAuthOptions } from './oauth/sandbox-oauth.js';
+import type { DnsRecords } from './mail-auth/dns-records.js';
+import { createMailAuthority } from './mail-auth/mail-authority.js';
 import { startSmtpListener, type SmtpListener } from './smtp-listener.js';
 
 export type SandboxBackendKind = 'embedded' | 'cyrus';
@@ -38,6 +40,10 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Clock of token expiry and the challenge rate limit, in milliseconds since the epoch (tests move it). */
   now?: () => number;
+  /** The world's DNS as the sandbox sees it (`--dns-file`); without it every outside name is unknown. */
+  dns?: DnsRecords;
+  /** The authserv-id of the Authentication-Results the sandbox writes; its domain by default. */
+  authservId?: string;
   /** Replaces the backend switch (tests of the auth host alone use a tiny fake store). */
   createBackend?: (ctx: BackendContext) => Promise<MailBackend>;
   /** The OAuth authorization server's settings: token lifetime, auto-approved people, test switches. */
@@ -55,6 +61,7 @@ export interface RunningSandbox {
   domain: string;
   backend: SandboxBackendKind;
   oauth: SandboxOAuthInfo;
+  authservId: string;
   stats(): AuthStats;
   outbox(): Promise<OutboxEntry[]>;
   close(): Promise<void>;
@@ -82,11 +89,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const salt = options.salt ?? liveScryptSalt;
   const domain = (options.domain ?? defaultSandboxDomain).toLowerCase();
   const kind = options.backend ?? 'embedded';
-  checkOptions(difficulty, domain);
+  const authservId = (options.authservId ?? domain).toLowerCase();
+  checkOptions(difficulty, domain, authservId);
   const authDir = options.dataDir === undefined ? undefined : join(options.dataDir, 'auth');
   if (options.dataDir !== undefined) await ensurePrivateDir(options.dataDir);
 
   const key = await loadOrCreateSigningKey(authDir);
+  const authority = await createMailAuthority({ domain, authservId, ...(options.dns ? { dns: options.dns } : {}), ...(authDir === undefined ? {} : { keyDir: authDir }), ...(options.now ? { now: options.now } : {}) });
   const accounts = await AccountStore.open(authDir);
   const cleanups: Array<() => Promise<void>> = [];
   const closeAll = async (): Promise<void> => {
@@ -103,6 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         return authHost.verifyCapability(bearer);
       },
       publicApiUrl: () => apiUrl,
+      ownMail: authority,
       log,
       ...(options.dataDir === undefined ? {} : { dataDir: join(options.dataDir, 'mail') }),
     };
@@ -157,8 +167,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const smtp: SmtpListener = await startSmtpListener({
       port: options.smtpPort ?? 0,
       domain,
-      isInbox: (address) => accounts.hasAddress(address),
+      // A person's inboxes may sit on a custom domain: the directory knows every inbox by address.
+      isInbox: (address) => accounts.hasAddress(address) || oauth.host.directory.inboxAt(address) !== undefined,
       deliver: (raw, envelope) => backend.deliverInbound(raw, envelope),
+      authority,
       log,
     });
     cleanups.push(() => smtp.close());
@@ -174,6 +186,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       domain,
       backend: backend.kind,
       oauth: oauth.info(),
+      authservId,
       stats: () => host.stats(),
       outbox: () => backend.outbox(),
       close: () => (closing ??= closeAll()),
@@ -184,12 +197,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
 }
 
-function checkOptions(difficulty: number, domain: string): void {
+const domainPattern = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
+
+function checkOptions(difficulty: number, domain: string, authservId: string): void {
   if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > 32) {
     throw new SandboxError(`Difficulty ${difficulty} is out of range.`, 'Pass a whole number of leading zero bits from 0 to 32 (7 is a few seconds on 2 cores).');
   }
-  if (!/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/.test(domain)) {
+  if (!domainPattern.test(domain)) {
     throw new SandboxError(`"${domain}" is not a domain name.`, 'Pass a domain such as agent-mailbox.test (a reserved test domain is safest).');
+  }
+  if (!domainPattern.test(authservId)) {
+    throw new SandboxError(`"${authservId}" is not an authserv-id.`, 'Pass the host name the service signs its verdicts with, such as mx.agent-mailbox.test (RFC 8601 §2.5); the default is the sandbox domain.');
   }
 }
 

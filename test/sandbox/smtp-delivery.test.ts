@@ -50,3 +50,22 @@ describe('SMTP listener', () => {
     expect(info.rejected).toEqual(['ghost-user@agent-mailbox.test']);
   });
 });
+
+describe('SMTP listener with a person\'s inbox on a custom domain', () => {
+  it('delivers to the custom-domain inbox and still refuses other addresses of that domain as relaying', async () => {
+    const store = createFakeBackend();
+    const withPeople = await startTestSandbox({ createBackend: store.factory, oauth: { autoApprove: [{ person: 'Ada', inboxes: ['ops@acme.test'] }] } });
+    const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: withPeople.smtpPort, secure: false, ignoreTLS: true });
+    try {
+      const info = await smtp.sendMail({ from: 'client@example.org', to: 'Ops@Acme.test', subject: 'invoice', text: 'attached' });
+      expect(info.accepted.map((a) => String(a).toLowerCase())).toEqual(['ops@acme.test']);
+      expect(store.delivered.at(-1)?.to).toEqual(['ops@acme.test']);
+      await expect(smtp.sendMail({ from: 'client@example.org', to: 'sales@acme.test', subject: 'x', text: 'x' })).rejects.toMatchObject({
+        responseCode: 550,
+        response: expect.stringMatching(/relay access denied/),
+      });
+    } finally {
+      smtp.close();
+    }
+  });
+});

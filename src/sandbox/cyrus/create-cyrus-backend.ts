@@ -43,6 +43,7 @@ export async function createCyrusBackend(ctx: BackendContext): Promise<MailBacke
     isLocalInbox: (address) => passwords.has(key(address)),
     deliverLocal: (from, recipients, raw) => deliverOverLmtp(lmtpPort(), from, recipients, raw),
     recordOutbox: (entry) => void sent.push(entry),
+    ownMail: ctx.ownMail,
     log: ctx.log,
   });
   try {

@@ -1,6 +1,6 @@
 import PostalMime from 'postal-mime';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerError } from 'smtp-server';
-import type { OutboxEntry } from '../mail-backend.js';
+import type { BackendContext, OutboxEntry } from '../mail-backend.js';
 import type { LmtpResult } from './lmtp-client.js';
 
 /** What the submission server needs from the backend around it. */
@@ -10,6 +10,8 @@ export interface SubmissionSmtpOptions {
   isLocalInbox(address: string): boolean;
   deliverLocal(from: string, recipients: string[], raw: Buffer): Promise<LmtpResult>;
   recordOutbox(entry: OutboxEntry): void;
+  /** Signs what an inbox sends and stamps the copies for other inboxes with the verdict. */
+  ownMail: BackendContext['ownMail'];
   log: (line: string) => void;
 }
 
@@ -58,6 +60,8 @@ export async function startSubmissionSmtpServer(options: SubmissionSmtpOptions):
     // [jmapError:NAME] tag from (the SetError would read forbiddenToSend, "AUTH"; smtpclient.c).
     size: maxMessageBytes,
     logger: false,
+    // smtp-server would look the client's name up in the network's DNS; the sandbox asks none.
+    disableReverseLookup: true,
     onAuth(_auth, _session, callback) {
       callback(smtpError(535, '5.7.8 authentication is not used on this relay'));
     },
@@ -102,8 +106,9 @@ export async function startSubmissionSmtpServer(options: SubmissionSmtpOptions):
     }
     const local = recipients.filter(isLocal);
     const external = recipients.filter((r) => !isLocal(r));
+    const { signed, stamped } = await options.ownMail.authenticate(raw, mailFrom);
     if (local.length > 0) {
-      const result = await options.deliverLocal(mailFrom, local, raw);
+      const result = await options.deliverLocal(mailFrom, local, stamped);
       if (result.refused.length > 0) {
         throw smtpError(451, `local delivery failed: ${result.refused.map((r) => `${r.recipient} ${r.reply}`).join('; ')}`);
       }
@@ -115,8 +120,8 @@ export async function startSubmissionSmtpServer(options: SubmissionSmtpOptions):
         to: external,
         subject: parsed.subject ?? '',
         ...(parsed.messageId ? { messageId: parsed.messageId } : {}),
-        size: raw.length,
-        rawBase64: raw.toString('base64'),
+        size: signed.length,
+        rawBase64: signed.toString('base64'),
       });
     }
     options.log(`cyrus smtp: ${mailFrom} → ${local.length} local, ${external.length} external`);

@@ -37,6 +37,7 @@ export async function createEmbeddedBackend(ctx: BackendContext): Promise<MailBa
   const network: MailNetwork = {
     domain: ctx.domain,
     account: (address) => accounts.get(address.toLowerCase()),
+    ownMail: ctx.ownMail,
     recordOutbox(entry) {
       outbox.push(entry);
       if (outboxFile) appendJsonLine(outboxFile, entry);

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEmbeddedBackend } from '../../../src/sandbox/embedded/create-embedded-backend.js';
+import { createMailAuthority } from '../../../src/sandbox/mail-auth/mail-authority.js';
 import type { MailBackend } from '../../../src/sandbox/mail-backend.js';
 import { jmapCapabilities } from '../../../src/wire-constants.js';
 
@@ -43,6 +44,7 @@ export async function startJmapTestHost(options: { dataDir?: string } = {}): Pro
       return { address: `${match[1]}@${testDomain}`, inboxId: match[1] };
     },
     publicApiUrl: () => baseUrl,
+    ownMail: await createMailAuthority({ domain: testDomain, authservId: testDomain }),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     log: (line) => logs.push(line),
   });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { OutboxEntry } from '../../mail-backend.js';
+import type { BackendContext, OutboxEntry } from '../../mail-backend.js';
 import type { InboxAccount } from '../inbox-account.js';
 import { MethodError } from '../method-error.js';
 
@@ -10,6 +10,8 @@ export interface MailNetwork {
   account(address: string): InboxAccount | undefined;
   /** Records a message that left the sandbox. */
   recordOutbox(entry: OutboxEntry): void;
+  /** Signs what an inbox sends and stamps the copies for other inboxes with the verdict. */
+  ownMail: BackendContext['ownMail'];
 }
 
 /** What every method call gets besides its arguments. */

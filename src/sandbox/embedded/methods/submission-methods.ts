@@ -129,14 +129,14 @@ async function submit(object: Record<string, unknown>, ctx: MethodContext): Prom
   if (unknown.length) {
     throw new MethodError('invalidRecipients', `No sandbox inbox for ${unknown.join(', ')}; create it first or fix the address.`, { invalidRecipients: unknown });
   }
-  const raw = account.raw(email.id);
+  // Bcc goes before signing (RFC 5322 §3.6.3), so the signature covers what every copy shows.
+  const { signed: sent, stamped } = await network.ownMail.authenticate(stripHeader(account.raw(email.id), 'bcc'), account.address);
   const outside = recipients.filter((recipient) => !isLocal(recipient));
   for (const recipient of recipients.filter(isLocal)) {
     const target = network.account(recipient);
-    if (target) await deliverLocal(target, raw, `${account.address} (jmap submission)`, network.domain);
+    if (target) await deliverLocal(target, stamped, `${account.address} (jmap submission)`, network.domain);
   }
   if (outside.length) {
-    const sent = stripHeader(raw, 'bcc');
     network.recordOutbox({
       at: new Date().toISOString(),
       from: account.address,

@@ -1,0 +1,3 @@
+import { describeSenderAuthentication } from './mail-auth-suite.js';
+
+describeSenderAuthentication('embedded');
