@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { BackendContext, MailBackend, OutboxEntry } from '../mail-backend.js';
-import { AccountFiles, appendJsonLine, readAccountIndexes } from './account-files.js';
-import { deliverLocal } from './deliver-message.js';
-import { InboxAccount } from './inbox-account.js';
-import { createJmapHttpHandler } from './jmap-http-handler.js';
+import { AccountFiles, appendJsonLine, readAccountIndexes } from './store/account-files.js';
+import { deliverLocal } from './store/deliver-message.js';
+import { InboxAccount } from './store/inbox-account.js';
+import { createJmapHttpHandler } from './http/jmap-http-handler.js';
 import type { MailNetwork } from './methods/method-context.js';
-import { PushHub } from './push-hub.js';
+import { PushHub } from './http/push-hub.js';
 
 const outboxEntry = z.object({
   at: z.string(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jmapCapabilities } from '../../../wire-constants.js';
-import type { TrackedType } from '../records.js';
+import type { TrackedType } from '../store/records.js';
 import { parseArgs, type MethodDefinition } from './method-context.js';
 
 const changesArgs = z.object({

@@ -1,10 +1,10 @@
-import { blobMethods } from './blob-methods.js';
-import { emailReadMethods } from './email-read-methods.js';
-import { emailSetMethods } from './email-set-method.js';
-import { mailboxMethods } from './mailbox-methods.js';
+import { blobMethods } from './blob/blob-methods.js';
+import { emailReadMethods } from './email/email-read-methods.js';
+import { emailSetMethods } from './email/email-set-method.js';
+import { mailboxMethods } from './mailbox/mailbox-methods.js';
 import type { MethodDefinition } from './method-context.js';
-import { searchSnippetMethods } from './search-snippet-method.js';
-import { submissionMethods } from './submission-methods.js';
+import { searchSnippetMethods } from './email/search-snippet-method.js';
+import { submissionMethods } from './submission/submission-methods.js';
 import { threadIdentityMethods } from './thread-identity-methods.js';
 
 /** Every method the embedded JMAP host answers, by name. */

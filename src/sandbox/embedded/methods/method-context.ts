@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { OutboxEntry } from '../../mail-backend.js';
-import type { InboxAccount } from '../inbox-account.js';
-import { MethodError } from '../method-error.js';
+import type { InboxAccount } from '../store/inbox-account.js';
+import { MethodError } from '../protocol/method-error.js';
 
 /** The sandbox's mail network as the sending methods see it. */
 export interface MailNetwork {

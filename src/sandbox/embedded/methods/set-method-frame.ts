@@ -1,5 +1,5 @@
-import { jmapLimits } from '../jmap-limits.js';
-import { MethodError, setError, type SetError } from '../method-error.js';
+import { jmapLimits } from '../protocol/jmap-limits.js';
+import { MethodError, setError, type SetError } from '../protocol/method-error.js';
 import { checkIfInState, checkObjectLimit, type MethodContext } from './method-context.js';
 
 /** The arguments every /set method shares (RFC 8620 §5.3). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jmapCapabilities } from '../../../wire-constants.js';
-import { jmapLimits } from '../jmap-limits.js';
+import { jmapLimits } from '../protocol/jmap-limits.js';
 import { checkObjectLimit, checkProperties, parseArgs, pickProperties, type MethodDefinition } from './method-context.js';
 import { changesMethod } from './changes-method.js';
 

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { jmapCapabilities } from '../../../../wire-constants.js';
+import { composeMessage, emailCreate } from '../../mime/compose-message.js';
+import { MethodError, setError, type SetError } from '../../protocol/method-error.js';
+import type { EmailRecord } from '../../store/records.js';
+import { beginSet, createEach, toSetError } from '../set-method-frame.js';
+import { parseArgs, resolveCreationId, type MethodContext, type MethodDefinition } from '../method-context.js';
+
+const setArgs = z.object({
+  accountId: z.string().optional(),
+  ifInState: z.string().nullable().optional(),
+  create: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().optional(),
+  update: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().optional(),
+  destroy: z.array(z.string()).nullable().optional(),
+});
+type SetArgs = z.infer<typeof setArgs>;
+
+/** Runs an Email/set; also used for the implicit Email/set of onSuccessUpdateEmail (RFC 8621 §7.5). */
+export async function runEmailSet(input: SetArgs, ctx: MethodContext): Promise<Record<string, unknown>> {
+  const { account } = ctx;
+  const oldState = beginSet(input, account.changes.Email.state);
+  const { created, notCreated } = await createEach(input, ctx, (object) => createEmail(object, ctx), (email) => ({
+    id: email.id,
+    blobId: email.blobId,
+    threadId: email.threadId,
+    size: email.size,
+  }));
+  const updated: Record<string, null> = {};
+  const notUpdated: Record<string, SetError> = {};
+  for (const [requested, patch] of Object.entries(input.update ?? {})) {
+    const id = resolveCreationId(requested, ctx) ?? requested;
+    const email = account.emails.get(id);
+    if (!email) {
+      notUpdated[requested] = setError('notFound', `No email ${requested} in this account.`);
+      continue;
+    }
+    try {
+      const next = applyPatch(email, patch, ctx);
+      account.updateEmail(id, next.mailboxIds, next.keywords);
+      updated[id] = null;
+    } catch (error) {
+      notUpdated[requested] = toSetError(error);
+    }
+  }
+  const destroyed: string[] = [];
+  const notDestroyed: Record<string, SetError> = {};
+  for (const requested of input.destroy ?? []) {
+    const id = resolveCreationId(requested, ctx) ?? requested;
+    if (!account.emails.has(id)) {
+      notDestroyed[requested] = setError('notFound', `No email ${requested} in this account.`);
+      continue;
+    }
+    account.destroyEmail(id);
+    destroyed.push(id);
+  }
+  return {
+    accountId: account.address,
+    oldState,
+    newState: account.changes.Email.state,
+    created: orNull(created),
+    updated: orNull(updated),
+    destroyed: destroyed.length ? destroyed : null,
+    notCreated: orNull(notCreated),
+    notUpdated: orNull(notUpdated),
+    notDestroyed: orNull(notDestroyed),
+  };
+}
+
+/** Email/set. */
+export const emailSetMethods: Record<string, MethodDefinition> = {
+  'Email/set': {
+    capability: jmapCapabilities.mail,
+    async run(args, ctx) {
+      return { response: await runEmailSet(parseArgs(setArgs, args), ctx) };
+    },
+  },
+};
+
+async function createEmail(object: Record<string, unknown>, ctx: MethodContext): Promise<EmailRecord> {
+  const parsed = emailCreate.safeParse(object);
+  if (!parsed.success) {
+    const property = String(parsed.error.issues[0]?.path[0] ?? '');
+    throw new MethodError('invalidProperties', `${property}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`, { properties: [property] });
+  }
+  const create = parsed.data;
+  for (const key of ['id', 'blobId', 'threadId', 'size', 'hasAttachment', 'preview', 'bodyStructure']) {
+    if (key in create) throw new MethodError('invalidProperties', `${key} cannot be set on create in this sandbox.`, { properties: [key] });
+  }
+  const mailboxIds = checkMailboxIds(Object.keys(create.mailboxIds), ctx);
+  const raw = await composeMessage(
+    create,
+    async (blobId) => (await ctx.account.resolveBlob(resolveCreationId(blobId, ctx) ?? blobId))?.data,
+    ctx.network.domain,
+  );
+  return ctx.account.addEmail(raw, {
+    mailboxIds,
+    keywords: lowerKeys(create.keywords ?? {}),
+    ...(create.receivedAt ? { receivedAt: create.receivedAt } : {}),
+  });
+}
+
+function applyPatch(email: EmailRecord, patch: Record<string, unknown>, ctx: MethodContext): { mailboxIds: Record<string, true>; keywords: Record<string, true> } {
+  let mailboxIds: Record<string, true> = { ...email.mailboxIds };
+  let keywords: Record<string, true> = { ...email.keywords };
+  for (const [path, value] of Object.entries(patch)) {
+    const [head, ...rest] = path.split('/');
+    const key = rest.join('/').replaceAll('~1', '/').replaceAll('~0', '~');
+    if (head === 'keywords' && rest.length === 0) keywords = lowerKeys(trueMap(value, 'keywords'));
+    else if (head === 'mailboxIds' && rest.length === 0) mailboxIds = checkMailboxIds(Object.keys(trueMap(value, 'mailboxIds')), ctx);
+    else if (head === 'keywords' && key) setFlag(keywords, key.toLowerCase(), value, path);
+    else if (head === 'mailboxIds' && key) {
+      checkMailboxIds([key], ctx);
+      setFlag(mailboxIds, key, value, path);
+    }
+    else throw new MethodError('invalidProperties', `${path} cannot be changed; only keywords and mailboxIds are mutable (RFC 8621 §4.6).`, { properties: [path] });
+  }
+  if (!Object.keys(mailboxIds).length) {
+    throw new MethodError('invalidProperties', 'An email must stay in at least one mailbox; destroy it instead.', { properties: ['mailboxIds'] });
+  }
+  return { mailboxIds, keywords };
+}
+
+function setFlag(target: Record<string, true>, key: string, value: unknown, path: string): void {
+  if (value === true) target[key] = true;
+  else if (value === null || value === false) delete target[key];
+  else throw new MethodError('invalidProperties', `${path} must be true or null.`, { properties: [path] });
+}
+
+function trueMap(value: unknown, property: string): Record<string, true> {
+  const parsed = z.record(z.string(), z.literal(true)).safeParse(value);
+  if (!parsed.success) throw new MethodError('invalidProperties', `${property} must map names to true.`, { properties: [property] });
+  return parsed.data;
+}
+
+function checkMailboxIds(ids: string[], ctx: MethodContext): Record<string, true> {
+  const out: Record<string, true> = {};
+  for (const id of ids) {
+    if (!ctx.account.mailboxes.some((mailbox) => mailbox.id === id)) {
+      throw new MethodError('invalidProperties', `Mailbox ${id} does not exist; use Mailbox/get or Mailbox/query to find ids.`, { properties: ['mailboxIds'] });
+    }
+    out[id] = true;
+  }
+  if (!ids.length) throw new MethodError('invalidProperties', 'mailboxIds needs at least one mailbox.', { properties: ['mailboxIds'] });
+  return out;
+}
+
+function lowerKeys(map: Record<string, true>): Record<string, true> {
+  return Object.fromEntries(Object.keys(map).map((key) => [key.toLowerCase(), true as const]));
+}
+
+function orNull<T>(record: Record<string, T>): Record<string, T> | null {
+  return Object.keys(record).length ? record : null;
+}
