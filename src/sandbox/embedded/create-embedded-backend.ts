@@ -6,8 +6,14 @@ import { AccountFiles, appendJsonLine, readAccountIndexes } from './store/accoun
 import { deliverLocal } from './store/deliver-message.js';
 import { InboxAccount } from './store/inbox-account.js';
 import { createJmapHttpHandler } from './http/jmap-http-handler.js';
-import type { MailNetwork } from './methods/method-context.js';
+import type { MailNetwork } from './store/mail-network.js';
 import { PushHub } from './http/push-hub.js';
+
+/** Options of the embedded store that only tests set. */
+export interface EmbeddedOptions {
+  /** The store's clock (receivedAt, vacation windows and reply periods). */
+  now?: () => Date;
+}
 
 const outboxEntry = z.object({
   at: z.string(),
@@ -24,7 +30,7 @@ const outboxEntry = z.object({
  * directory every inbox keeps its messages as .eml files plus a JSON index (see AccountFiles),
  * and outgoing mail to other domains is appended to `<dataDir>/outbox.jsonl`.
  */
-export async function createEmbeddedBackend(ctx: BackendContext): Promise<MailBackend> {
+export async function createEmbeddedBackend(ctx: BackendContext, options: EmbeddedOptions = {}): Promise<MailBackend> {
   const accounts = new Map<string, InboxAccount>();
   const { dataDir } = ctx;
   if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -40,8 +46,9 @@ export async function createEmbeddedBackend(ctx: BackendContext): Promise<MailBa
     recordOutbox(entry) {
       outbox.push(entry);
       if (outboxFile) appendJsonLine(outboxFile, entry);
-      ctx.log(`sandbox outbox: ${entry.from} -> ${entry.to.join(', ')} "${entry.subject}"`);
+      ctx.log(`sandbox outbox: ${entry.from || '<>'} -> ${entry.to.join(', ')} "${entry.subject}"`);
     },
+    now: options.now ?? (() => new Date()),
   };
 
   const push = new PushHub();
@@ -84,7 +91,7 @@ export async function createEmbeddedBackend(ctx: BackendContext): Promise<MailBa
             rejected.push(recipient);
             continue;
           }
-          await deliverLocal(target, raw, `${envelope.from || 'unknown'} (smtp)`, ctx.domain);
+          await deliverLocal(network, target, raw, { envelopeFrom: envelope.from, via: `${envelope.from || 'unknown'} (smtp)` });
           accepted.push(recipient);
         }
         return { accepted, rejected };

@@ -7,7 +7,7 @@ import type { InboxAccount } from '../store/inbox-account.js';
 import { jmapLimits } from '../protocol/jmap-limits.js';
 import { buildSession } from './jmap-session.js';
 import { RequestProblem } from '../protocol/method-error.js';
-import type { MailNetwork } from '../methods/method-context.js';
+import type { MailNetwork } from '../store/mail-network.js';
 import type { PushHub } from './push-hub.js';
 import { processJmapRequest } from '../protocol/process-jmap-request.js';
 

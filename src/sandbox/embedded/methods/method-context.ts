@@ -1,16 +1,7 @@
 import type { z } from 'zod';
-import type { OutboxEntry } from '../../mail-backend.js';
 import type { InboxAccount } from '../store/inbox-account.js';
+import type { MailNetwork } from '../store/mail-network.js';
 import { MethodError } from '../protocol/method-error.js';
-
-/** The sandbox's mail network as the sending methods see it. */
-export interface MailNetwork {
-  domain: string;
-  /** A sandbox inbox by address (case-insensitive), if createInbox made it. */
-  account(address: string): InboxAccount | undefined;
-  /** Records a message that left the sandbox. */
-  recordOutbox(entry: OutboxEntry): void;
-}
 
 /** What every method call gets besides its arguments. */
 export interface MethodContext {

@@ -1,4 +1,4 @@
-import { partBlobId } from '../store/inbox-account.js';
+import { partBlobId } from './part-blob-id.js';
 import { decodeText, type MimePart } from './parse-message.js';
 import { headerPropertyValue, parseHeaderProperty } from './header-forms.js';
 
@@ -64,8 +64,8 @@ function parseStructure(
 /** Default EmailBodyPart properties (RFC 8621 §4.2 bodyProperties). */
 export const defaultBodyProperties = ['partId', 'blobId', 'size', 'name', 'type', 'charset', 'disposition', 'cid', 'language', 'location'];
 
-/** Renders an EmailBodyPart with the requested properties. */
-export function renderBodyPart(emailId: string, part: MimePart, properties: string[]): Record<string, unknown> {
+/** Renders an EmailBodyPart of the message stored as `containerBlobId` with the requested properties. */
+export function renderBodyPart(containerBlobId: string, part: MimePart, properties: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const property of properties) {
     switch (property) {
@@ -73,7 +73,7 @@ export function renderBodyPart(emailId: string, part: MimePart, properties: stri
         out['partId'] = part.partId;
         break;
       case 'blobId':
-        out['blobId'] = part.partId === null ? null : partBlobId(emailId, part.partId);
+        out['blobId'] = part.partId === null ? null : partBlobId(containerBlobId, part.partId);
         break;
       case 'size':
         out['size'] = part.content.length;
@@ -82,7 +82,7 @@ export function renderBodyPart(emailId: string, part: MimePart, properties: stri
         out['headers'] = part.headers;
         break;
       case 'subParts':
-        out['subParts'] = part.subParts ? part.subParts.map((child) => renderBodyPart(emailId, child, properties)) : null;
+        out['subParts'] = part.subParts ? part.subParts.map((child) => renderBodyPart(containerBlobId, child, properties)) : null;
         break;
       case 'name':
       case 'type':
@@ -118,8 +118,12 @@ export function bodyValue(part: MimePart, maxBytes: number): { value: string; is
 /** Plain text of a part for previews and searches; HTML is stripped of tags. */
 export function plainText(part: MimePart): string {
   const { value } = decodeText(part);
-  if (part.type !== 'text/html') return value;
-  return value
+  return part.type === 'text/html' ? htmlToText(value) : value;
+}
+
+/** Text of an HTML document: scripts, styles and tags dropped, the common entities decoded. */
+export function htmlToText(html: string): string {
+  return html
     .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<[^>]+>/g, ' ')
     .replace(/&nbsp;/g, ' ')

@@ -5,7 +5,7 @@ import { exceedsJsonDepth } from './json-depth.js';
 import { jmapLimits, sandboxLimits, sandboxLimitsCapability } from './jmap-limits.js';
 import { MethodError, RequestProblem } from './method-error.js';
 import { jmapMethods } from '../methods/jmap-methods.js';
-import type { MailNetwork } from '../methods/method-context.js';
+import type { MailNetwork } from '../store/mail-network.js';
 import { resolveReferences, type Invocation } from './result-reference.js';
 
 const requestShape = z.object({

@@ -3,6 +3,7 @@ import type { InboxAccount } from '../store/inbox-account.js';
 import { sandboxLimits, sandboxLimitsCapability } from '../protocol/jmap-limits.js';
 import { MethodError } from '../protocol/method-error.js';
 import type { EmailRecord } from '../store/records.js';
+import { isUtcDate } from '../methods/email/email-fields.js';
 
 /** A filter tree of Email/query (RFC 8620 §5.5 operators, RFC 8621 §4.4.1 conditions). */
 export type Filter = { operator: 'AND' | 'OR' | 'NOT'; conditions: Filter[] } | Record<string, unknown>;
@@ -63,11 +64,6 @@ function isString(value: unknown): boolean {
 
 function isUnsignedInt(value: unknown): boolean {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-// RFC 8620 §1.4 UTCDate: "2014-10-30T06:12:00Z", fractional seconds allowed.
-function isUtcDate(value: unknown): boolean {
-  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value) && !Number.isNaN(Date.parse(value));
 }
 
 /**

@@ -5,7 +5,12 @@ export interface ChangeEntry {
   state: number;
   id: string;
   kind: 'created' | 'updated' | 'destroyed';
+  isCountsOnly?: true;
+  threadId?: string;
 }
+
+/** What a change may carry besides id and kind. */
+export type ChangeDetail = Pick<ChangeEntry, 'isCountsOnly' | 'threadId'>;
 
 /** What `/changes` answers. */
 export interface ChangesResult {
@@ -15,6 +20,8 @@ export interface ChangesResult {
   created: string[];
   updated: string[];
   destroyed: string[];
+  /** True when every entry behind `updated` moved counts only (Mailbox/changes' updatedProperties). */
+  isCountsOnly: boolean;
 }
 
 /** Serialized form kept in the account index. */
@@ -23,10 +30,16 @@ export interface ChangeLogSnapshot {
   entries: ChangeEntry[];
 }
 
+/** Each id changed since a state, with whether it was created after it (so it cannot have been in older results). */
+export interface ChangedSince {
+  ids: Map<string, { isNew: boolean; isGone: boolean }>;
+  threadIds: Set<string>;
+}
+
 /**
  * State of one JMAP type in one account: a counter bumped by every change, plus the full history,
- * so `/changes` can answer from any state this account ever reported. A sandbox holds little mail,
- * so the history is never trimmed.
+ * so `/changes` and `/queryChanges` can answer from any state this account ever reported. A
+ * sandbox holds little mail, so the history is never trimmed.
  */
 export class ChangeLog {
   private stateNumber: number;
@@ -43,17 +56,23 @@ export class ChangeLog {
   }
 
   /** Records one change and moves the state on. */
-  record(id: string, kind: ChangeEntry['kind']): void {
+  record(id: string, kind: ChangeEntry['kind'], detail: ChangeDetail = {}): void {
     this.stateNumber += 1;
-    this.entries.push({ state: this.stateNumber, id, kind });
+    this.entries.push({ state: this.stateNumber, id, kind, ...detail });
+  }
+
+  /** The state number a client's state string names; cannotCalculateChanges for anything this log never reported. */
+  parseState(state: string, argument = 'sinceState'): number {
+    const since = /^\d{1,15}$/.test(state) ? Number(state) : Number.NaN;
+    if (!Number.isSafeInteger(since) || since > this.stateNumber) {
+      throw new MethodError('cannotCalculateChanges', `${argument} "${state.slice(0, 40)}" is unknown to this account; fetch again from scratch.`);
+    }
+    return since;
   }
 
   /** Answers `/changes` (RFC 8620 §5.2); unknown states give cannotCalculateChanges. */
   changesSince(sinceState: string, maxChanges: number | undefined): ChangesResult {
-    const since = /^\d+$/.test(sinceState) ? Number(sinceState) : Number.NaN;
-    if (!Number.isSafeInteger(since) || since > this.stateNumber) {
-      throw new MethodError('cannotCalculateChanges', `State "${sinceState}" is unknown to this account; refetch from scratch.`);
-    }
+    const since = this.parseState(sinceState);
     const pending = this.entries.filter((entry) => entry.state > since);
     const taken: ChangeEntry[] = [];
     const ids = new Set<string>();
@@ -72,6 +91,19 @@ export class ChangeLog {
     return { oldState: String(since), newState: String(newState), hasMoreChanges, ...mergeChanges(taken) };
   }
 
+  /** Every id touched after `since` (a number from parseState), for `/queryChanges` (RFC 8620 §5.6). */
+  changedSince(since: number): ChangedSince {
+    const ids = new Map<string, { isNew: boolean; isGone: boolean }>();
+    const threadIds = new Set<string>();
+    for (const entry of this.entries) {
+      if (entry.state <= since) continue;
+      const seen = ids.get(entry.id);
+      ids.set(entry.id, { isNew: seen ? seen.isNew : entry.kind === 'created', isGone: entry.kind === 'destroyed' });
+      if (entry.threadId) threadIds.add(entry.threadId);
+    }
+    return { ids, threadIds };
+  }
+
   /** The serializable snapshot. */
   snapshot(): ChangeLogSnapshot {
     return { state: this.stateNumber, entries: [...this.entries] };
@@ -79,12 +111,14 @@ export class ChangeLog {
 }
 
 // RFC 8620 §5.2: an id created and destroyed in the window is left out; created-then-updated is only "created".
-function mergeChanges(entries: ChangeEntry[]): Pick<ChangesResult, 'created' | 'updated' | 'destroyed'> {
+function mergeChanges(entries: ChangeEntry[]): Pick<ChangesResult, 'created' | 'updated' | 'destroyed' | 'isCountsOnly'> {
   const first = new Map<string, ChangeEntry['kind']>();
   const last = new Map<string, ChangeEntry['kind']>();
+  const hasRealUpdate = new Set<string>();
   for (const entry of entries) {
     if (!first.has(entry.id)) first.set(entry.id, entry.kind);
     last.set(entry.id, entry.kind);
+    if (entry.kind === 'updated' && !entry.isCountsOnly) hasRealUpdate.add(entry.id);
   }
   const created: string[] = [];
   const updated: string[] = [];
@@ -99,5 +133,5 @@ function mergeChanges(entries: ChangeEntry[]): Pick<ChangesResult, 'created' | '
       updated.push(id);
     }
   }
-  return { created, updated, destroyed };
+  return { created, updated, destroyed, isCountsOnly: updated.length > 0 && updated.every((id) => !hasRealUpdate.has(id)) };
 }

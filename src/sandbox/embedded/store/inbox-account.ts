@@ -1,17 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { ChangeLog } from './change-log.js';
+import { ChangeLog, type ChangeDetail } from './change-log.js';
 import type { AccountFiles } from './account-files.js';
 import { asMessageIds } from '../mime/header-forms.js';
 import { findPart, parseMessage, type ParsedMessage } from '../mime/parse-message.js';
+import { splitPartBlobId } from '../mime/part-blob-id.js';
 import {
   roleMailboxes,
   trackedTypes,
+  vacationOff,
   type AccountIndex,
   type EmailRecord,
+  type IdentityRecord,
   type MailboxRecord,
   type SubmissionRecord,
   type TrackedType,
   type UploadRecord,
+  type VacationRecord,
 } from './records.js';
 
 /** A fresh JMAP id (RFC 8620 §1.2: URL-safe characters only). */
@@ -23,19 +27,38 @@ export function newId(prefix: string): string {
 export interface NewEmail {
   mailboxIds: Record<string, true>;
   keywords: Record<string, true>;
-  receivedAt?: string;
+  receivedAt: string;
 }
 
-/** One inbox: its mailboxes, messages, uploads, submissions and the states of each type. */
+/** The Thread a message with these ids joins (RFC 5256 style, by Message-ID), if any stored message is related. */
+export interface ThreadKeys {
+  messageId: string | null;
+  referenceIds: string[];
+}
+
+/** The identity every inbox has: its own address, with the id Cyrus requires (the address, cyrus.md). */
+export function primaryIdentity(address: string): IdentityRecord {
+  return { id: address, name: '', email: address, replyTo: null, bcc: null, textSignature: '', htmlSignature: '' };
+}
+
+/** Parsed forms of blobs that are not stored messages (uploads, attached messages), kept for a few lookups. */
+const parsedBlobCacheSize = 16;
+
+/** One inbox: its mailboxes, messages, uploads, submissions, identities, vacation response and the states of each type. */
 export class InboxAccount {
   readonly mailboxes: MailboxRecord[];
   readonly emails = new Map<string, EmailRecord>();
   readonly uploads = new Map<string, UploadRecord>();
   readonly submissions = new Map<string, SubmissionRecord>();
+  readonly identities: IdentityRecord[];
   readonly changes: Record<TrackedType, ChangeLog>;
+  vacation: VacationRecord;
+  /** Sender (lower-case) → when the vacation response last answered them (RFC 5230 §4.2). */
+  readonly vacationReplies: Map<string, string>;
   private readonly raws = new Map<string, Buffer>();
   private readonly uploadData = new Map<string, Buffer>();
   private readonly parsedCache = new Map<string, Promise<ParsedMessage>>();
+  private readonly parsedBlobs = new Map<string, Promise<ParsedMessage>>();
   private isDirty = false;
 
   constructor(
@@ -43,13 +66,11 @@ export class InboxAccount {
     private readonly files: AccountFiles | undefined,
     index?: AccountIndex,
   ) {
-    this.mailboxes = index?.mailboxes ?? roleMailboxes.map((mailbox) => ({ ...mailbox, id: newId('m') }));
-    this.changes = {
-      Mailbox: new ChangeLog(index?.changes.Mailbox),
-      Email: new ChangeLog(index?.changes.Email),
-      Thread: new ChangeLog(index?.changes.Thread),
-      EmailSubmission: new ChangeLog(index?.changes.EmailSubmission),
-    };
+    this.mailboxes = index?.mailboxes ?? roleMailboxes.map((mailbox) => ({ ...mailbox, id: newId('m'), parentId: null, isSubscribed: true }));
+    this.identities = index?.identities ?? [primaryIdentity(address)];
+    this.vacation = index?.vacation ?? { ...vacationOff };
+    this.vacationReplies = new Map(Object.entries(index?.vacationReplies ?? {}));
+    this.changes = Object.fromEntries(trackedTypes.map((type) => [type, new ChangeLog(index?.changes[type])])) as Record<TrackedType, ChangeLog>;
     for (const email of index?.emails ?? []) {
       this.emails.set(email.id, email);
       if (files) this.raws.set(email.id, files.readMessage(email.id));
@@ -69,33 +90,50 @@ export class InboxAccount {
     return mailbox;
   }
 
-  /** Stores a message; assigns its thread from In-Reply-To/References (RFC 5256 style, by Message-ID). */
+  /** A mailbox by id. */
+  mailbox(id: string): MailboxRecord | undefined {
+    return this.mailboxes.find((candidate) => candidate.id === id);
+  }
+
+  /** Records a created, changed or destroyed mailbox (the record itself is already in place or removed). */
+  recordMailbox(mailbox: MailboxRecord, kind: 'created' | 'updated' | 'destroyed'): void {
+    if (kind === 'created') this.mailboxes.push(mailbox);
+    if (kind === 'destroyed') this.mailboxes.splice(this.mailboxes.indexOf(mailbox), 1);
+    this.changes.Mailbox.record(mailbox.id, kind);
+    this.markDirty();
+  }
+
+  /** The thread a message with these keys would join: a stored message referring to it or referred to by it. */
+  relatedThread(keys: ThreadKeys): string | undefined {
+    const { messageId, referenceIds } = keys;
+    for (const email of this.emails.values()) {
+      if ((email.messageId !== null && referenceIds.includes(email.messageId)) || (messageId !== null && email.referenceIds.includes(messageId))) return email.threadId;
+    }
+    return undefined;
+  }
+
+  /** Stores a message; assigns its thread from In-Reply-To/References. */
   async addEmail(raw: Buffer, init: NewEmail): Promise<EmailRecord> {
     const parsed = await parseMessage(raw);
-    const header = (name: string): string | undefined => parsed.headers.findLast((entry) => entry.name.toLowerCase() === name)?.value;
-    const messageId = asMessageIds(header('message-id') ?? '')?.[0] ?? null;
-    const referenceIds = [...(asMessageIds(header('references') ?? '') ?? []), ...(asMessageIds(header('in-reply-to') ?? '') ?? [])];
-    const relative = [...this.emails.values()].find(
-      (email) => (email.messageId !== null && referenceIds.includes(email.messageId)) || (messageId !== null && email.referenceIds.includes(messageId)),
-    );
+    const keys = threadKeys(parsed);
+    const related = this.relatedThread(keys);
     const id = newId('M');
     const email: EmailRecord = {
       id,
       blobId: `B${id}`,
-      threadId: relative?.threadId ?? newId('T'),
+      threadId: related ?? newId('T'),
       mailboxIds: { ...init.mailboxIds },
       keywords: { ...init.keywords },
-      receivedAt: init.receivedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      receivedAt: init.receivedAt,
       size: raw.length,
-      messageId,
-      referenceIds,
+      ...keys,
     };
     this.emails.set(id, email);
     this.raws.set(id, raw);
     this.parsedCache.set(id, Promise.resolve(parsed));
     this.files?.writeMessage(id, raw);
-    this.changes.Email.record(id, 'created');
-    this.changes.Thread.record(email.threadId, relative ? 'updated' : 'created');
+    this.changes.Email.record(id, 'created', { threadId: email.threadId });
+    this.changes.Thread.record(email.threadId, related ? 'updated' : 'created');
     this.touchMailboxes(Object.keys(email.mailboxIds));
     return email;
   }
@@ -109,7 +147,7 @@ export class InboxAccount {
     const touched = [...affected].filter((mailboxId) => seenChanged || Boolean(email.mailboxIds[mailboxId]) !== Boolean(mailboxIds[mailboxId]));
     email.mailboxIds = { ...mailboxIds };
     email.keywords = { ...keywords };
-    this.changes.Email.record(id, 'updated');
+    this.changes.Email.record(id, 'updated', { threadId: email.threadId });
     this.touchMailboxes(touched);
   }
 
@@ -121,7 +159,7 @@ export class InboxAccount {
     this.raws.delete(id);
     this.parsedCache.delete(id);
     this.files?.deleteMessage(id);
-    this.changes.Email.record(id, 'destroyed');
+    this.changes.Email.record(id, 'destroyed', { threadId: email.threadId });
     const isThreadEmpty = ![...this.emails.values()].some((other) => other.threadId === email.threadId);
     this.changes.Thread.record(email.threadId, isThreadEmpty ? 'destroyed' : 'updated');
     this.touchMailboxes(Object.keys(email.mailboxIds));
@@ -162,18 +200,32 @@ export class InboxAccount {
     return upload;
   }
 
-  /** Resolves any blob of this account: uploads, whole messages (`B<emailId>`), parts (`B<emailId>_<partId>`). */
+  /** Resolves any blob of this account: uploads (`G…`), whole messages (`B<emailId>`) and their parts, at any depth (part-blob-id.ts). */
   async resolveBlob(blobId: string): Promise<{ data: Buffer; type: string } | undefined> {
-    const upload = this.uploads.get(blobId);
-    if (upload) {
-      const data = this.uploadData.get(blobId);
-      return data ? { data, type: upload.type } : undefined;
+    const split = splitPartBlobId(blobId);
+    if (!split) return undefined;
+    let blob = this.rootBlob(split.root);
+    let containerId = split.root;
+    for (const partId of split.partIds) {
+      if (!blob) return undefined;
+      const part = findPart((await this.parsedBlob(containerId, blob.data)).root, partId);
+      blob = part && part.subParts === null ? { data: part.content, type: part.type } : undefined;
+      containerId = `${containerId}_${partId.replaceAll('.', '-')}`;
     }
-    const match = /^B(M[0-9a-f]+)(?:_([0-9-]+))?$/.exec(blobId);
-    if (!match?.[1] || !this.emails.has(match[1])) return undefined;
-    if (!match[2]) return { data: this.raw(match[1]), type: 'message/rfc822' };
-    const part = findPart((await this.parsed(match[1])).root, match[2].replaceAll('-', '.'));
-    return part ? { data: part.content, type: part.type } : undefined;
+    return blob;
+  }
+
+  /** The parsed form of any blob of this account, by its id and bytes (stored messages use their own cache). */
+  parsedBlob(blobId: string, data: Buffer): Promise<ParsedMessage> {
+    const emailId = /^B(M[0-9a-f]+)$/.exec(blobId)?.[1];
+    if (emailId && this.emails.has(emailId)) return this.parsed(emailId);
+    let cached = this.parsedBlobs.get(blobId);
+    if (!cached) {
+      cached = parseMessage(data);
+      if (this.parsedBlobs.size >= parsedBlobCacheSize) this.parsedBlobs.delete(this.parsedBlobs.keys().next().value as string);
+      this.parsedBlobs.set(blobId, cached);
+    }
+    return cached;
   }
 
   /** Records a submission change. */
@@ -181,6 +233,28 @@ export class InboxAccount {
     if (kind === 'destroyed') this.submissions.delete(submission.id);
     else this.submissions.set(submission.id, submission);
     this.changes.EmailSubmission.record(submission.id, kind);
+    this.markDirty();
+  }
+
+  /** Records an identity change (the record is already changed in place). */
+  recordIdentity(identity: IdentityRecord, kind: 'created' | 'updated' | 'destroyed'): void {
+    if (kind === 'created') this.identities.push(identity);
+    if (kind === 'destroyed') this.identities.splice(this.identities.indexOf(identity), 1);
+    this.changes.Identity.record(identity.id, kind);
+    this.markDirty();
+  }
+
+  /** Replaces the vacation response; who was already answered starts over, as a new Sieve vacation handle would (RFC 5230 §4.2). */
+  setVacation(vacation: VacationRecord): void {
+    this.vacation = vacation;
+    this.vacationReplies.clear();
+    this.changes.VacationResponse.record('singleton', 'updated');
+    this.markDirty();
+  }
+
+  /** Notes that a sender got the vacation reply now. */
+  noteVacationReply(sender: string, at: string): void {
+    this.vacationReplies.set(sender.toLowerCase(), at);
     this.markDirty();
   }
 
@@ -196,8 +270,19 @@ export class InboxAccount {
     this.isDirty = false;
   }
 
+  private rootBlob(id: string): { data: Buffer; type: string } | undefined {
+    const upload = this.uploads.get(id);
+    if (upload) {
+      const data = this.uploadData.get(id);
+      return data ? { data, type: upload.type } : undefined;
+    }
+    const emailId = /^B(M[0-9a-f]+)$/.exec(id)?.[1];
+    return emailId && this.emails.has(emailId) ? { data: this.raw(emailId), type: 'message/rfc822' } : undefined;
+  }
+
   private touchMailboxes(mailboxIds: string[]): void {
-    for (const mailboxId of new Set(mailboxIds)) this.changes.Mailbox.record(mailboxId, 'updated');
+    const detail: ChangeDetail = { isCountsOnly: true };
+    for (const mailboxId of new Set(mailboxIds)) if (this.mailbox(mailboxId)) this.changes.Mailbox.record(mailboxId, 'updated', detail);
     this.markDirty();
   }
 
@@ -210,12 +295,19 @@ export class InboxAccount {
       emails: [...this.emails.values()],
       uploads: [...this.uploads.values()],
       submissions: [...this.submissions.values()],
+      identities: this.identities,
+      vacation: this.vacation,
+      vacationReplies: Object.fromEntries(this.vacationReplies),
       changes,
     };
   }
 }
 
-/** Blob id of a message part: partIds use dots, ids may not (RFC 8620 §1.2). */
-export function partBlobId(emailId: string, partId: string): string {
-  return `B${emailId}_${partId.replaceAll('.', '-')}`;
+/** The Message-ID of a parsed message and the ids it refers to (References, In-Reply-To). */
+export function threadKeys(parsed: ParsedMessage): ThreadKeys {
+  const header = (name: string): string | undefined => parsed.headers.findLast((entry) => entry.name.toLowerCase() === name)?.value;
+  return {
+    messageId: asMessageIds(header('message-id') ?? '')?.[0] ?? null,
+    referenceIds: [...(asMessageIds(header('references') ?? '') ?? []), ...(asMessageIds(header('in-reply-to') ?? '') ?? [])],
+  };
 }

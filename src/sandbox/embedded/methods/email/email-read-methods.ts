@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jmapCapabilities } from '../../../../wire-constants.js';
 import { FactsCache, checkQuery, matchesFilter, sortEmails, type Comparator, type Filter } from '../../query/email-query.js';
-import { defaultEmailProperties, isKnownEmailProperty, renderEmail } from './email-view.js';
+import { defaultEmailProperties, isKnownEmailProperty, renderEmail, storedEmailSource } from './email-view.js';
 import { EventLoopYielder } from '../../query/event-loop-yielder.js';
 import { accountLimits, jmapLimits, sandboxLimits, sandboxLimitsCapability } from '../../protocol/jmap-limits.js';
 import { MethodError } from '../../protocol/method-error.js';
@@ -59,7 +59,7 @@ export const emailReadMethods: Record<string, MethodDefinition> = {
           continue;
         }
         list.push(
-          await renderEmail(ctx.account, record, {
+          await renderEmail(storedEmailSource(ctx.account, record), {
             properties: input.properties ?? defaultEmailProperties,
             bodyProperties: input.bodyProperties,
             fetchTextBodyValues: input.fetchTextBodyValues ?? false,

@@ -4,7 +4,9 @@ import { composeMessage, emailCreate } from '../../mime/compose-message.js';
 import { MethodError, setError, type SetError } from '../../protocol/method-error.js';
 import type { EmailRecord } from '../../store/records.js';
 import { beginSet, createEach, toSetError } from '../set-method-frame.js';
+import { utcDate } from '../../store/mail-network.js';
 import { parseArgs, resolveCreationId, type MethodContext, type MethodDefinition } from '../method-context.js';
+import { checkKeywordName, checkKeywords, checkMailboxIds, checkMailboxMap, isUtcDate } from './email-fields.js';
 
 const setArgs = z.object({
   accountId: z.string().optional(),
@@ -86,17 +88,17 @@ async function createEmail(object: Record<string, unknown>, ctx: MethodContext):
   for (const key of ['id', 'blobId', 'threadId', 'size', 'hasAttachment', 'preview', 'bodyStructure']) {
     if (key in create) throw new MethodError('invalidProperties', `${key} cannot be set on create in this sandbox.`, { properties: [key] });
   }
-  const mailboxIds = checkMailboxIds(Object.keys(create.mailboxIds), ctx);
+  const mailboxIds = checkMailboxMap(create.mailboxIds, ctx);
+  const keywords = checkKeywords(create.keywords ?? {});
+  if (create.receivedAt !== undefined && !isUtcDate(create.receivedAt)) {
+    throw new MethodError('invalidProperties', 'receivedAt must be a UTCDate such as 2024-10-01T10:00:00Z (RFC 8620 §1.4).', { properties: ['receivedAt'] });
+  }
   const raw = await composeMessage(
     create,
     async (blobId) => (await ctx.account.resolveBlob(resolveCreationId(blobId, ctx) ?? blobId))?.data,
     ctx.network.domain,
   );
-  return ctx.account.addEmail(raw, {
-    mailboxIds,
-    keywords: lowerKeys(create.keywords ?? {}),
-    ...(create.receivedAt ? { receivedAt: create.receivedAt } : {}),
-  });
+  return ctx.account.addEmail(raw, { mailboxIds, keywords, receivedAt: create.receivedAt ?? utcDate(ctx.network.now()) });
 }
 
 function applyPatch(email: EmailRecord, patch: Record<string, unknown>, ctx: MethodContext): { mailboxIds: Record<string, true>; keywords: Record<string, true> } {
@@ -105,13 +107,10 @@ function applyPatch(email: EmailRecord, patch: Record<string, unknown>, ctx: Met
   for (const [path, value] of Object.entries(patch)) {
     const [head, ...rest] = path.split('/');
     const key = rest.join('/').replaceAll('~1', '/').replaceAll('~0', '~');
-    if (head === 'keywords' && rest.length === 0) keywords = lowerKeys(trueMap(value, 'keywords'));
-    else if (head === 'mailboxIds' && rest.length === 0) mailboxIds = checkMailboxIds(Object.keys(trueMap(value, 'mailboxIds')), ctx);
-    else if (head === 'keywords' && key) setFlag(keywords, key.toLowerCase(), value, path);
-    else if (head === 'mailboxIds' && key) {
-      checkMailboxIds([key], ctx);
-      setFlag(mailboxIds, key, value, path);
-    }
+    if (head === 'keywords' && rest.length === 0) keywords = checkKeywords(value);
+    else if (head === 'mailboxIds' && rest.length === 0) mailboxIds = checkMailboxMap(value, ctx);
+    else if (head === 'keywords' && key) setFlag(keywords, checkKeywordName(key, path), value, path);
+    else if (head === 'mailboxIds' && key) setFlag(mailboxIds, Object.keys(checkMailboxIds([key], ctx, path))[0] as string, value, path);
     else throw new MethodError('invalidProperties', `${path} cannot be changed; only keywords and mailboxIds are mutable (RFC 8621 §4.6).`, { properties: [path] });
   }
   if (!Object.keys(mailboxIds).length) {
@@ -124,28 +123,6 @@ function setFlag(target: Record<string, true>, key: string, value: unknown, path
   if (value === true) target[key] = true;
   else if (value === null || value === false) delete target[key];
   else throw new MethodError('invalidProperties', `${path} must be true or null.`, { properties: [path] });
-}
-
-function trueMap(value: unknown, property: string): Record<string, true> {
-  const parsed = z.record(z.string(), z.literal(true)).safeParse(value);
-  if (!parsed.success) throw new MethodError('invalidProperties', `${property} must map names to true.`, { properties: [property] });
-  return parsed.data;
-}
-
-function checkMailboxIds(ids: string[], ctx: MethodContext): Record<string, true> {
-  const out: Record<string, true> = {};
-  for (const id of ids) {
-    if (!ctx.account.mailboxes.some((mailbox) => mailbox.id === id)) {
-      throw new MethodError('invalidProperties', `Mailbox ${id} does not exist; use Mailbox/get or Mailbox/query to find ids.`, { properties: ['mailboxIds'] });
-    }
-    out[id] = true;
-  }
-  if (!ids.length) throw new MethodError('invalidProperties', 'mailboxIds needs at least one mailbox.', { properties: ['mailboxIds'] });
-  return out;
-}
-
-function lowerKeys(map: Record<string, true>): Record<string, true> {
-  return Object.fromEntries(Object.keys(map).map((key) => [key.toLowerCase(), true as const]));
 }
 
 function orNull<T>(record: Record<string, T>): Record<string, T> | null {

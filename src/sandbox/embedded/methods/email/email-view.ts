@@ -2,7 +2,7 @@ import { bodyValue, defaultBodyProperties, renderBodyPart } from '../../mime/bod
 import { emailFacts } from '../../mime/email-facts.js';
 import { headerPropertyValue, parseHeaderProperty } from '../../mime/header-forms.js';
 import type { InboxAccount } from '../../store/inbox-account.js';
-import type { MimePart } from '../../mime/parse-message.js';
+import type { MimePart, ParsedMessage } from '../../mime/parse-message.js';
 import type { EmailRecord } from '../../store/records.js';
 
 /** Every Email property this host knows besides `header:` forms (RFC 8621 §4.1). */
@@ -25,26 +25,35 @@ export interface EmailViewOptions {
   maxBodyValueBytes: number;
 }
 
+/** What an Email object is rendered from: its metadata properties and its parsed bytes. */
+export interface EmailSource {
+  /** id, blobId, threadId, mailboxIds, keywords, size, receivedAt; null where the message is not stored (Email/parse). */
+  metadata: Record<(typeof metadataProperties)[number], unknown>;
+  /** The blob the message's bytes are, which its part blob ids extend (part-blob-id.ts). */
+  blobId: string;
+  parsed(): Promise<ParsedMessage>;
+}
+
+/** The Email properties that come from the store rather than the message bytes (RFC 8621 §4.1.1). */
+export const metadataProperties = ['id', 'blobId', 'threadId', 'mailboxIds', 'keywords', 'size', 'receivedAt'] as const;
+
+/** The source of a stored message. */
+export function storedEmailSource(account: InboxAccount, record: EmailRecord): EmailSource {
+  return { metadata: record, blobId: record.blobId, parsed: () => account.parsed(record.id) };
+}
+
 /** Renders one Email object with the requested properties. */
-export async function renderEmail(account: InboxAccount, record: EmailRecord, options: EmailViewOptions): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = { id: record.id };
-  const metadata: Record<string, unknown> = {
-    blobId: record.blobId,
-    threadId: record.threadId,
-    mailboxIds: record.mailboxIds,
-    keywords: record.keywords,
-    size: record.size,
-    receivedAt: record.receivedAt,
-  };
-  const needsParse = options.properties.some((property) => !(property in metadata) && property !== 'id');
-  const facts = needsParse ? emailFacts(await account.parsed(record.id)) : undefined;
-  const parsed = needsParse ? await account.parsed(record.id) : undefined;
+export async function renderEmail(source: EmailSource, options: EmailViewOptions): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = { id: source.metadata.id };
+  const isMetadata = (property: string): property is (typeof metadataProperties)[number] => (metadataProperties as readonly string[]).includes(property);
+  const needsParse = options.properties.some((property) => !isMetadata(property));
+  const parsed = needsParse ? await source.parsed() : undefined;
+  const facts = parsed ? emailFacts(parsed) : undefined;
   const bodyProperties = options.bodyProperties ?? defaultBodyProperties;
-  const parts = (list: MimePart[]): Record<string, unknown>[] => list.map((part) => renderBodyPart(record.id, part, bodyProperties));
+  const parts = (list: MimePart[]): Record<string, unknown>[] => list.map((part) => renderBodyPart(source.blobId, part, bodyProperties));
   for (const property of options.properties) {
-    if (property === 'id') continue;
-    if (property in metadata) {
-      out[property] = metadata[property];
+    if (isMetadata(property)) {
+      out[property] = source.metadata[property];
       continue;
     }
     if (!facts || !parsed) continue;
@@ -53,7 +62,7 @@ export async function renderEmail(account: InboxAccount, record: EmailRecord, op
         out['headers'] = facts.headers;
         break;
       case 'bodyStructure':
-        out['bodyStructure'] = renderBodyPart(record.id, parsed.root, [...bodyProperties, 'subParts']);
+        out['bodyStructure'] = renderBodyPart(source.blobId, parsed.root, [...bodyProperties, 'subParts']);
         break;
       case 'textBody':
       case 'htmlBody':

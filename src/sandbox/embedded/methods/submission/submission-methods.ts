@@ -132,7 +132,7 @@ async function submit(object: Record<string, unknown>, ctx: MethodContext): Prom
   const outside = recipients.filter((recipient) => !isLocal(recipient));
   for (const recipient of recipients.filter(isLocal)) {
     const target = network.account(recipient);
-    if (target) await deliverLocal(target, raw, `${account.address} (jmap submission)`, network.domain);
+    if (target) await deliverLocal(network, target, raw, { envelopeFrom: account.address, via: `${account.address} (jmap submission)` });
   }
   if (outside.length) {
     const sent = stripHeader(raw, 'bcc');
