@@ -13,6 +13,7 @@ export function buildSession(address: string, baseUrl: string): Record<string, u
       [jmapCapabilities.core]: { ...jmapLimits, collationAlgorithms: [...jmapLimits.collationAlgorithms] },
       [jmapCapabilities.mail]: {},
       [jmapCapabilities.submission]: {},
+      [jmapCapabilities.vacationResponse]: {},
       [jmapCapabilities.blob]: {},
       [sandboxLimitsCapability]: { ...sandboxLimits },
     },
@@ -28,9 +29,11 @@ export function buildSession(address: string, baseUrl: string): Record<string, u
             maxSizeMailboxName: accountLimits.maxSizeMailboxName,
             maxSizeAttachmentsPerEmail: accountLimits.maxSizeAttachmentsPerEmail,
             emailQuerySortOptions,
-            mayCreateTopLevelMailbox: false,
+            mayCreateTopLevelMailbox: true,
           },
           [jmapCapabilities.submission]: { maxDelayedSend: accountLimits.maxDelayedSend, submissionExtensions: {} },
+          // RFC 8621 §1.3.3: the capability object is empty.
+          [jmapCapabilities.vacationResponse]: {},
           // RFC 9404 §4 names the type list `supportedTypeNames`.
           [jmapCapabilities.blob]: {
             maxSizeBlobSet: accountLimits.maxSizeBlobSet,
@@ -44,6 +47,7 @@ export function buildSession(address: string, baseUrl: string): Record<string, u
     primaryAccounts: {
       [jmapCapabilities.mail]: address,
       [jmapCapabilities.submission]: address,
+      [jmapCapabilities.vacationResponse]: address,
       [jmapCapabilities.blob]: address,
     },
     username: address,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { jmapLimits } from '../protocol/jmap-limits.js';
 import { MethodError, setError, type SetError } from '../protocol/method-error.js';
 import { checkIfInState, checkObjectLimit, type MethodContext } from './method-context.js';
@@ -43,4 +44,44 @@ export async function createEach<T extends { id: string }>(
 export function toSetError(error: unknown): SetError {
   if (error instanceof MethodError) return { ...error.extra, type: error.type, description: error.message };
   return setError('invalidProperties', error instanceof Error ? error.message : String(error));
+}
+
+/** The zod shape of the arguments every /set shares (RFC 8620 §5.3). */
+export const setArgsShape = {
+  accountId: z.string().optional(),
+  ifInState: z.string().nullable().optional(),
+  create: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().optional(),
+  update: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().optional(),
+  destroy: z.array(z.string()).nullable().optional(),
+};
+
+/** What a /set did, record by record. */
+export interface SetOutcome {
+  created: Record<string, unknown>;
+  notCreated: Record<string, SetError>;
+  updated: Record<string, unknown>;
+  notUpdated: Record<string, SetError>;
+  destroyed: string[];
+  notDestroyed: Record<string, SetError>;
+}
+
+/** An empty outcome to fill. */
+export function emptyOutcome(): SetOutcome {
+  return { created: {}, notCreated: {}, updated: {}, notUpdated: {}, destroyed: [], notDestroyed: {} };
+}
+
+/** The /set response (RFC 8620 §5.3): each map or list null when empty. */
+export function setResponse(accountId: string, oldState: string, newState: string, outcome: SetOutcome): Record<string, unknown> {
+  const orNull = <T>(record: Record<string, T>): Record<string, T> | null => (Object.keys(record).length ? record : null);
+  return {
+    accountId,
+    oldState,
+    newState,
+    created: orNull(outcome.created),
+    updated: orNull(outcome.updated),
+    destroyed: outcome.destroyed.length ? outcome.destroyed : null,
+    notCreated: orNull(outcome.notCreated),
+    notUpdated: orNull(outcome.notUpdated),
+    notDestroyed: orNull(outcome.notDestroyed),
+  };
 }

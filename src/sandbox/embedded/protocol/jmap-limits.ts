@@ -13,7 +13,7 @@ export const jmapLimits = {
 /** Mail and blob account limits (RFC 8621 §1.3.1, RFC 9404 §4). */
 export const accountLimits = {
   maxMailboxesPerEmail: null,
-  maxMailboxDepth: 1,
+  maxMailboxDepth: 10,
   maxSizeMailboxName: 255,
   maxSizeAttachmentsPerEmail: 25 * 1024 * 1024,
   maxSizeBlobSet: 25 * 1024 * 1024,
@@ -40,4 +40,8 @@ export const sandboxLimits = {
   maxFilterWork: 2_000_000,
   /** Open EventSource streams per account. */
   maxEventStreams: 4,
+  /** Mailboxes per account; Mailbox/set answers overQuota beyond (RFC 8620 §5.3). */
+  maxMailboxes: 1000,
+  /** Identities per account; Identity/set answers overQuota beyond. */
+  maxIdentities: 100,
 } as const;

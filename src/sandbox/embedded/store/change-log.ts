@@ -32,8 +32,12 @@ export interface ChangeLogSnapshot {
 
 /** Each id changed since a state, with whether it was created after it (so it cannot have been in older results). */
 export interface ChangedSince {
-  ids: Map<string, { isNew: boolean; isGone: boolean }>;
+  /** isCountsOnly: only a Mailbox's counts moved, which no query filters or sorts on. */
+  ids: Map<string, { isNew: boolean; isGone: boolean; isCountsOnly: boolean }>;
+  /** Threads of the changed Emails, destroyed ones included. */
   threadIds: Set<string>;
+  /** True when a destroyed record's thread is unknown (its entry predates thread hints). */
+  hasUntracedDestroy: boolean;
 }
 
 /**
@@ -93,15 +97,21 @@ export class ChangeLog {
 
   /** Every id touched after `since` (a number from parseState), for `/queryChanges` (RFC 8620 §5.6). */
   changedSince(since: number): ChangedSince {
-    const ids = new Map<string, { isNew: boolean; isGone: boolean }>();
+    const ids: ChangedSince['ids'] = new Map();
     const threadIds = new Set<string>();
+    let hasUntracedDestroy = false;
     for (const entry of this.entries) {
       if (entry.state <= since) continue;
       const seen = ids.get(entry.id);
-      ids.set(entry.id, { isNew: seen ? seen.isNew : entry.kind === 'created', isGone: entry.kind === 'destroyed' });
+      ids.set(entry.id, {
+        isNew: seen ? seen.isNew : entry.kind === 'created',
+        isGone: entry.kind === 'destroyed',
+        isCountsOnly: (seen ? seen.isCountsOnly : true) && entry.kind === 'updated' && entry.isCountsOnly === true,
+      });
       if (entry.threadId) threadIds.add(entry.threadId);
+      else if (entry.kind === 'destroyed') hasUntracedDestroy = true;
     }
-    return { ids, threadIds };
+    return { ids, threadIds, hasUntracedDestroy };
   }
 
   /** The serializable snapshot. */

@@ -39,14 +39,19 @@ describe('JMAP session discovery (RFC 8620 §2)', () => {
     expect(session['primaryAccounts']).toEqual({
       [jmapCapabilities.mail]: address,
       [jmapCapabilities.submission]: address,
+      [jmapCapabilities.vacationResponse]: address,
       [jmapCapabilities.blob]: address,
     });
     const account = session['accounts'][address];
     expect(account['accountCapabilities'][jmapCapabilities.mail]).toMatchObject({
       maxSizeAttachmentsPerEmail: expect.any(Number),
       emailQuerySortOptions: expect.arrayContaining(['receivedAt', 'subject']),
-      mayCreateTopLevelMailbox: false,
+      mayCreateTopLevelMailbox: true,
+      maxMailboxDepth: 10,
     });
+    // RFC 8621 §1.3.3: the VacationResponse capability object is empty, in the session and the account.
+    expect(session['capabilities'][jmapCapabilities.vacationResponse]).toEqual({});
+    expect(account['accountCapabilities'][jmapCapabilities.vacationResponse]).toEqual({});
     expect(account['accountCapabilities'][jmapCapabilities.submission]).toEqual({ maxDelayedSend: 0, submissionExtensions: {} });
     expect(account['accountCapabilities'][jmapCapabilities.blob]).toMatchObject({
       maxSizeBlobSet: expect.any(Number),

@@ -3,18 +3,12 @@ import { jmapCapabilities } from '../../../../wire-constants.js';
 import { composeMessage, emailCreate } from '../../mime/compose-message.js';
 import { MethodError, setError, type SetError } from '../../protocol/method-error.js';
 import type { EmailRecord } from '../../store/records.js';
-import { beginSet, createEach, toSetError } from '../set-method-frame.js';
+import { beginSet, createEach, setArgsShape, setResponse, toSetError } from '../set-method-frame.js';
 import { utcDate } from '../../store/mail-network.js';
 import { parseArgs, resolveCreationId, type MethodContext, type MethodDefinition } from '../method-context.js';
 import { checkKeywordName, checkKeywords, checkMailboxIds, checkMailboxMap, isUtcDate } from './email-fields.js';
 
-const setArgs = z.object({
-  accountId: z.string().optional(),
-  ifInState: z.string().nullable().optional(),
-  create: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().optional(),
-  update: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().optional(),
-  destroy: z.array(z.string()).nullable().optional(),
-});
+const setArgs = z.object(setArgsShape);
 type SetArgs = z.infer<typeof setArgs>;
 
 /** Runs an Email/set; also used for the implicit Email/set of onSuccessUpdateEmail (RFC 8621 §7.5). */
@@ -55,17 +49,7 @@ export async function runEmailSet(input: SetArgs, ctx: MethodContext): Promise<R
     account.destroyEmail(id);
     destroyed.push(id);
   }
-  return {
-    accountId: account.address,
-    oldState,
-    newState: account.changes.Email.state,
-    created: orNull(created),
-    updated: orNull(updated),
-    destroyed: destroyed.length ? destroyed : null,
-    notCreated: orNull(notCreated),
-    notUpdated: orNull(notUpdated),
-    notDestroyed: orNull(notDestroyed),
-  };
+  return setResponse(account.address, oldState, account.changes.Email.state, { created, notCreated, updated, notUpdated, destroyed, notDestroyed });
 }
 
 /** Email/set. */
@@ -123,8 +107,4 @@ function setFlag(target: Record<string, true>, key: string, value: unknown, path
   if (value === true) target[key] = true;
   else if (value === null || value === false) delete target[key];
   else throw new MethodError('invalidProperties', `${path} must be true or null.`, { properties: [path] });
-}
-
-function orNull<T>(record: Record<string, T>): Record<string, T> | null {
-  return Object.keys(record).length ? record : null;
 }

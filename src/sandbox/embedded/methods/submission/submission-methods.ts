@@ -106,8 +106,9 @@ async function submit(object: Record<string, unknown>, ctx: MethodContext): Prom
   const create = parsed.data;
   const { account, network } = ctx;
   const own = account.address.toLowerCase();
-  if (create.identityId !== undefined && create.identityId !== account.address) {
-    throw new MethodError('invalidProperties', `Identity ${create.identityId} does not exist; Identity/get lists the one identity (${account.address}).`, { properties: ['identityId'] });
+  const identityId = create.identityId === undefined ? account.address : resolveCreationId(create.identityId, ctx);
+  if (!account.identities.some((identity) => identity.id === identityId)) {
+    throw new MethodError('invalidProperties', `Identity ${create.identityId} does not exist; Identity/get lists this inbox's identities.`, { properties: ['identityId'] });
   }
   const emailId = resolveCreationId(create.emailId, ctx);
   const email = emailId ? account.emails.get(emailId) : undefined;
@@ -148,7 +149,7 @@ async function submit(object: Record<string, unknown>, ctx: MethodContext): Prom
   }
   const submission: SubmissionRecord = {
     id: newId('S'),
-    identityId: account.address,
+    identityId: identityId as string,
     emailId: email.id,
     threadId: email.threadId,
     envelope: create.envelope
