@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jmapLimits } from '../protocol/jmap-limits.js';
-import { MethodError, setError, type SetError } from '../protocol/method-error.js';
+import { MethodError, type SetError } from '../protocol/method-error.js';
 import { checkIfInState, checkObjectLimit, type MethodContext } from './method-context.js';
 
 /** The arguments every /set method shares (RFC 8620 §5.3). */
@@ -40,10 +40,14 @@ export async function createEach<T extends { id: string }>(
   return { created, notCreated };
 }
 
-/** Turns a thrown error into a SetError; unexpected errors keep their message for debugging. */
+/**
+ * Turns a refusal into a SetError. Anything else is a fault of the sandbox, not of the record:
+ * it goes on up, so the call answers serverFail and the log keeps the stack, rather than an
+ * invalidProperties that would blame the client and show it internal text.
+ */
 export function toSetError(error: unknown): SetError {
   if (error instanceof MethodError) return { ...error.extra, type: error.type, description: error.message };
-  return setError('invalidProperties', error instanceof Error ? error.message : String(error));
+  throw error;
 }
 
 /** The zod shape of the arguments every /set shares (RFC 8620 §5.3). */

@@ -81,6 +81,14 @@ describe('method calls (RFC 8620 §3.3–3.6.2)', () => {
     expect(responses[1]).toEqual(['Core/echo', { ok: true }, 'b']);
   });
 
+  it('answers every RFC 8621 method agents use with its own response, never unknownMethod', async () => {
+    const calls = ['Mailbox/set', 'Mailbox/query', 'Mailbox/queryChanges', 'Email/import', 'Email/copy', 'Email/parse', 'Email/queryChanges', 'Identity/set', 'Identity/changes', 'VacationResponse/get', 'VacationResponse/set'].map((name, index) => [name, { accountId: alice }, `c${index}`]);
+    const responses = await host.call('alice', calls);
+    for (const [index, response] of responses.entries()) {
+      expect(response[1]['type'], String(calls[index]?.[0])).not.toBe('unknownMethod');
+    }
+  });
+
   it('answers unknownMethod when the capability of a method is missing from using', async () => {
     const responses = await host.call('alice', [['Identity/get', { accountId: alice }, 'a']], [jmapCapabilities.core, jmapCapabilities.mail]);
     expect(responses[0]?.[1]).toMatchObject({ type: 'unknownMethod' });

@@ -77,11 +77,14 @@ async function createEmail(object: Record<string, unknown>, ctx: MethodContext):
   if (create.receivedAt !== undefined && !isUtcDate(create.receivedAt)) {
     throw new MethodError('invalidProperties', 'receivedAt must be a UTCDate such as 2024-10-01T10:00:00Z (RFC 8620 §1.4).', { properties: ['receivedAt'] });
   }
-  const raw = await composeMessage(
-    create,
-    async (blobId) => (await ctx.account.resolveBlob(resolveCreationId(blobId, ctx) ?? blobId))?.data,
-    ctx.network.domain,
-  );
+  let raw: Buffer;
+  try {
+    raw = await composeMessage(create, async (blobId) => (await ctx.account.resolveBlob(resolveCreationId(blobId, ctx) ?? blobId))?.data, ctx.network.domain);
+  } catch (error) {
+    if (error instanceof MethodError) throw error;
+    // The composer refuses input it cannot encode (RFC 8621 §4.6 invalidEmail); its reason is about the client's values.
+    throw new MethodError('invalidEmail', `The message cannot be built from these properties: ${error instanceof Error ? error.message : String(error)}`);
+  }
   return ctx.account.addEmail(raw, { mailboxIds, keywords, receivedAt: create.receivedAt ?? utcDate(ctx.network.now()) });
 }
 

@@ -40,13 +40,14 @@ export const submissionMethods: Record<string, MethodDefinition> = {
       checkProperties(input.properties, submissionProperties);
       const ids = input.ids ?? [...ctx.account.submissions.keys()];
       checkObjectLimit(ids.length, jmapLimits.maxObjectsInGet, 'maxObjectsInGet');
-      const found = ids.flatMap((id) => ctx.account.submissions.get(id) ?? []);
+      const lookup = (id: string) => ctx.account.submissions.get(resolveCreationId(id, ctx) ?? id);
+      const found = ids.flatMap((id) => lookup(id) ?? []);
       return {
         response: {
           accountId: ctx.account.address,
           state: ctx.account.changes.EmailSubmission.state,
           list: found.map((submission) => pickProperties(submission, input.properties ?? submissionProperties)),
-          notFound: ids.filter((id) => !ctx.account.submissions.has(id)),
+          notFound: ids.filter((id) => !lookup(id)),
         },
       };
     },
