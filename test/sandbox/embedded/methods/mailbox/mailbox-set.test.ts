@@ -16,7 +16,7 @@ afterAll(() => host.close());
 
 const setMailboxes = async (args: Record<string, unknown>) => resultOf(await host.call('alice', [['Mailbox/set', { accountId: alice, ...args }, 's']]), 's', 'Mailbox/set');
 const unique = (name: string): string => `${name} ${(counter += 1)}`;
-const getMailbox = async (id: string) => (resultOf(await host.call('alice', [['Mailbox/get', { accountId: alice, ids: [id] }, 'g']]), 'g')['list'] as Array<Record<string, any>>)[0];
+const getMailbox = async (id: string): Promise<Record<string, any>> => (resultOf(await host.call('alice', [['Mailbox/get', { accountId: alice, ids: [id] }, 'g']]), 'g')['list'] as Array<Record<string, any>>)[0] ?? {};
 const state = async (type: 'Mailbox' | 'Email' | 'Thread'): Promise<string> => resultOf(await host.call('alice', [[`${type}/get`, { accountId: alice, ids: [] }, 'g']]), 'g')['state'];
 const addEmail = async (mailboxes: string[], subject: string): Promise<string> => {
   const set = await host.call('alice', [['Email/set', { accountId: alice, create: { e: { mailboxIds: Object.fromEntries(mailboxes.map((id) => [id, true])), subject, from: [{ email: alice }], bodyValues: { b: { value: subject } }, textBody: [{ partId: 'b', type: 'text/plain' }] } } }, 'e']]);
