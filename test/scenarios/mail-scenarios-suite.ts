@@ -353,6 +353,12 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
         expect((resultOf(parsed, 'p')['parsed'] as Record<string, unknown>)[attached]).toMatchObject({ subject: `Inner ${kind}`, from: [{ email: 'dave@example.org' }], messageId: [`inner-${kind}@example.org`] });
       });
 
+      it('answers a method the server lacks with unknownMethod, and the hint points to help jmap rather than a typo', async () => {
+        const run = await ops('alice', [['Mailbox/archiveAll', { accountId: '$ACCOUNT_ID' }, 'x']]);
+        expect(run.code).toBe(1);
+        expect(failuresOf(run)).toEqual([expect.objectContaining({ method: 'Mailbox/archiveAll', level: 'method', type: 'unknownMethod', fix: expect.stringMatching(/does not implement this method.*help jmap/) })]);
+      });
+
       it('refuses Email/copy within one account with invalidArguments (RFC 8620 §5.4: two accounts)', async () => {
         const run = await ops('alice', [['Email/copy', { fromAccountId: '$ACCOUNT_ID', accountId: '$ACCOUNT_ID', create: { c: { id: 'M1', mailboxIds: { $INBOX_MAILBOX_ID: true } } } }, 'c']]);
         expect(run.code).toBe(1);
