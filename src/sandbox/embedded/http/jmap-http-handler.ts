@@ -128,7 +128,7 @@ async function handleUpload(req: IncomingMessage, res: ServerResponse, account: 
     return;
   }
   const type = mediaTypeOf(req.headers['content-type']) ?? 'application/octet-stream';
-  const upload = await deps.serialize(async () => account.addUpload(body, type));
+  const upload = await deps.serialize(async () => account.blobs.add(body, type));
   sendJson(res, 201, { accountId: account.address, blobId: upload.id, type: upload.type, size: upload.size });
 }
 
@@ -143,7 +143,7 @@ async function handleDownload(res: ServerResponse, account: InboxAccount, path: 
     sendServiceError(res, 400, 'The download URL has a malformed percent-encoding or type parameter.', 'Fill the session\'s downloadUrl template with encodeURIComponent for each part and a media type such as text/plain for {type}.');
     return;
   }
-  const blob = accountId === account.address ? await deps.serialize(() => account.resolveBlob(blobId)) : undefined;
+  const blob = accountId === account.address ? await deps.serialize(() => account.blobs.resolve(blobId)) : undefined;
   if (!blob) {
     sendServiceError(res, 404, `Blob ${blobId} was not found in ${accountId}.`, 'Take blobId values from Email/get (blobId, attachments) or from an upload of this account.');
     return;

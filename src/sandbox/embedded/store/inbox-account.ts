@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { ChangeLog, type ChangeDetail } from './change-log.js';
 import type { AccountFiles } from './account-files.js';
 import { asMessageIds } from '../mime/header-forms.js';
-import { findPart, parseMessage, type ParsedMessage } from '../mime/parse-message.js';
-import { splitPartBlobId } from '../mime/part-blob-id.js';
+import { parseMessage, type ParsedMessage } from '../mime/parse-message.js';
+import { AccountBlobs } from './account-blobs.js';
+import { newId } from './new-id.js';
 import {
   roleMailboxes,
   trackedTypes,
@@ -14,14 +14,8 @@ import {
   type MailboxRecord,
   type SubmissionRecord,
   type TrackedType,
-  type UploadRecord,
   type VacationRecord,
 } from './records.js';
-
-/** A fresh JMAP id (RFC 8620 §1.2: URL-safe characters only). */
-export function newId(prefix: string): string {
-  return `${prefix}${randomBytes(9).toString('hex')}`;
-}
 
 /** What a new message needs besides its bytes. */
 export interface NewEmail {
@@ -41,14 +35,10 @@ export function primaryIdentity(address: string): IdentityRecord {
   return { id: address, name: '', email: address, replyTo: null, bcc: null, textSignature: '', htmlSignature: '' };
 }
 
-/** Parsed forms of blobs that are not stored messages (uploads, attached messages), kept for a few lookups. */
-const parsedBlobCacheSize = 16;
-
 /** One inbox: its mailboxes, messages, uploads, submissions, identities, vacation response and the states of each type. */
 export class InboxAccount {
   readonly mailboxes: MailboxRecord[];
   readonly emails = new Map<string, EmailRecord>();
-  readonly uploads = new Map<string, UploadRecord>();
   readonly submissions = new Map<string, SubmissionRecord>();
   readonly identities: IdentityRecord[];
   readonly changes: Record<TrackedType, ChangeLog>;
@@ -56,9 +46,9 @@ export class InboxAccount {
   /** Sender (lower-case) → when the vacation response last answered them (RFC 5230 §4.2). */
   readonly vacationReplies: Map<string, string>;
   private readonly raws = new Map<string, Buffer>();
-  private readonly uploadData = new Map<string, Buffer>();
   private readonly parsedCache = new Map<string, Promise<ParsedMessage>>();
-  private readonly parsedBlobs = new Map<string, Promise<ParsedMessage>>();
+  /** Uploads, messages and their parts as blobs (RFC 8620 §6). */
+  readonly blobs: AccountBlobs;
   private isDirty = false;
 
   constructor(
@@ -75,10 +65,7 @@ export class InboxAccount {
       this.emails.set(email.id, email);
       if (files) this.raws.set(email.id, files.readMessage(email.id));
     }
-    for (const upload of index?.uploads ?? []) {
-      this.uploads.set(upload.id, upload);
-      if (files) this.uploadData.set(upload.id, files.readBlob(upload.id));
-    }
+    this.blobs = new AccountBlobs({ has: (id) => this.emails.has(id), raw: (id) => this.raw(id), parsed: (id) => this.parsed(id) }, files, () => this.markDirty(), index?.uploads);
     for (const submission of index?.submissions ?? []) this.submissions.set(submission.id, submission);
     if (!index) this.markDirty();
   }
@@ -190,44 +177,6 @@ export class InboxAccount {
       .map((email) => email.id);
   }
 
-  /** Stores an uploaded blob. */
-  addUpload(data: Buffer, type: string): UploadRecord {
-    const upload = { id: newId('G'), type, size: data.length, createdAt: new Date().toISOString() };
-    this.uploads.set(upload.id, upload);
-    this.uploadData.set(upload.id, data);
-    this.files?.writeBlob(upload.id, data);
-    this.markDirty();
-    return upload;
-  }
-
-  /** Resolves any blob of this account: uploads (`G…`), whole messages (`B<emailId>`) and their parts, at any depth (part-blob-id.ts). */
-  async resolveBlob(blobId: string): Promise<{ data: Buffer; type: string } | undefined> {
-    const split = splitPartBlobId(blobId);
-    if (!split) return undefined;
-    let blob = this.rootBlob(split.root);
-    let containerId = split.root;
-    for (const partId of split.partIds) {
-      if (!blob) return undefined;
-      const part = findPart((await this.parsedBlob(containerId, blob.data)).root, partId);
-      blob = part && part.subParts === null ? { data: part.content, type: part.type } : undefined;
-      containerId = `${containerId}_${partId.replaceAll('.', '-')}`;
-    }
-    return blob;
-  }
-
-  /** The parsed form of any blob of this account, by its id and bytes (stored messages use their own cache). */
-  parsedBlob(blobId: string, data: Buffer): Promise<ParsedMessage> {
-    const emailId = /^B(M[0-9a-f]+)$/.exec(blobId)?.[1];
-    if (emailId && this.emails.has(emailId)) return this.parsed(emailId);
-    let cached = this.parsedBlobs.get(blobId);
-    if (!cached) {
-      cached = parseMessage(data);
-      if (this.parsedBlobs.size >= parsedBlobCacheSize) this.parsedBlobs.delete(this.parsedBlobs.keys().next().value as string);
-      this.parsedBlobs.set(blobId, cached);
-    }
-    return cached;
-  }
-
   /** Records a submission change. */
   recordSubmission(submission: SubmissionRecord, kind: 'created' | 'updated' | 'destroyed'): void {
     if (kind === 'destroyed') this.submissions.delete(submission.id);
@@ -270,16 +219,6 @@ export class InboxAccount {
     this.isDirty = false;
   }
 
-  private rootBlob(id: string): { data: Buffer; type: string } | undefined {
-    const upload = this.uploads.get(id);
-    if (upload) {
-      const data = this.uploadData.get(id);
-      return data ? { data, type: upload.type } : undefined;
-    }
-    const emailId = /^B(M[0-9a-f]+)$/.exec(id)?.[1];
-    return emailId && this.emails.has(emailId) ? { data: this.raw(emailId), type: 'message/rfc822' } : undefined;
-  }
-
   private touchMailboxes(mailboxIds: string[]): void {
     const detail: ChangeDetail = { isCountsOnly: true };
     for (const mailboxId of new Set(mailboxIds)) if (this.mailbox(mailboxId)) this.changes.Mailbox.record(mailboxId, 'updated', detail);
@@ -293,7 +232,7 @@ export class InboxAccount {
       address: this.address,
       mailboxes: this.mailboxes,
       emails: [...this.emails.values()],
-      uploads: [...this.uploads.values()],
+      uploads: [...this.blobs.uploads.values()],
       submissions: [...this.submissions.values()],
       identities: this.identities,
       vacation: this.vacation,

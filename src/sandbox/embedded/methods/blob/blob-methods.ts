@@ -61,7 +61,7 @@ export const blobMethods: Record<string, MethodDefinition> = {
       const list: Record<string, unknown>[] = [];
       const notFound: string[] = [];
       for (const requested of input.ids) {
-        const blob = await ctx.account.resolveBlob(resolveCreationId(requested, ctx) ?? requested);
+        const blob = await ctx.account.blobs.resolve(resolveCreationId(requested, ctx) ?? requested);
         if (!blob) {
           notFound.push(requested);
           continue;
@@ -84,7 +84,7 @@ async function uploadOne(object: Record<string, unknown>, ctx: MethodContext): P
     if ('data:asText' in source) chunks.push(Buffer.from(source['data:asText'], 'utf8'));
     else if ('data:asBase64' in source) chunks.push(Buffer.from(source['data:asBase64'], 'base64'));
     else {
-      const blob = await ctx.account.resolveBlob(resolveCreationId(source.blobId, ctx) ?? source.blobId);
+      const blob = await ctx.account.blobs.resolve(resolveCreationId(source.blobId, ctx) ?? source.blobId);
       if (!blob) throw new MethodError('blobNotFound', `Blob ${source.blobId} is not in this account.`, { notFound: [source.blobId] });
       const start = source.offset ?? 0;
       const end = source.length != null ? start + source.length : blob.data.length;
@@ -94,7 +94,7 @@ async function uploadOne(object: Record<string, unknown>, ctx: MethodContext): P
   }
   const data = Buffer.concat(chunks);
   if (data.length > accountLimits.maxSizeBlobSet) throw new MethodError('tooLarge', `The blob exceeds maxSizeBlobSet (${accountLimits.maxSizeBlobSet} octets).`);
-  return ctx.account.addUpload(data, parsed.data.type ?? 'application/octet-stream');
+  return ctx.account.blobs.add(data, parsed.data.type ?? 'application/octet-stream');
 }
 
 function renderBlob(id: string, data: Buffer, properties: string[], offset: number, length: number | undefined): Record<string, unknown> {

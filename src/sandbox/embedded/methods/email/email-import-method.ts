@@ -36,7 +36,7 @@ async function importOne(object: Record<string, unknown>, ctx: MethodContext): P
   const keywords = checkKeywords(object['keywords'] ?? {});
   const receivedAt = object['receivedAt'] ?? utcDate(ctx.network.now());
   if (!isUtcDate(receivedAt)) throw invalid('receivedAt', 'use a UTCDate such as 2024-10-01T10:00:00Z (RFC 8620 §1.4).');
-  const blob = await ctx.account.resolveBlob(resolveCreationId(blobId, ctx) ?? blobId);
+  const blob = await ctx.account.blobs.resolve(resolveCreationId(blobId, ctx) ?? blobId);
   if (!blob) throw invalid('blobId', `blob ${blobId} is not in this account; upload the message first.`);
   const problem = messageProblem(blob.data);
   if (problem) throw new MethodError('invalidEmail', `The blob is not an RFC 5322 message: ${problem}.`);

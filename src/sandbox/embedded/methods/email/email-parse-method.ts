@@ -38,7 +38,7 @@ export const emailParseMethods: Record<string, MethodDefinition> = {
       const notFound: string[] = [];
       for (const requested of input.blobIds) {
         const blobId = resolveCreationId(requested, ctx) ?? requested;
-        const blob = await account.resolveBlob(blobId);
+        const blob = await account.blobs.resolve(blobId);
         if (!blob) {
           notFound.push(requested);
           continue;
@@ -47,7 +47,7 @@ export const emailParseMethods: Record<string, MethodDefinition> = {
           notParsable.push(requested);
           continue;
         }
-        const message = await account.parsedBlob(blobId, blob.data);
+        const message = await account.blobs.parsed(blobId, blob.data);
         parsed[requested] = await renderEmail(
           {
             metadata: { id: null, blobId, threadId: account.relatedThread(threadKeys(message)) ?? null, mailboxIds: null, keywords: null, size: blob.data.length, receivedAt: null },

@@ -79,7 +79,7 @@ async function createEmail(object: Record<string, unknown>, ctx: MethodContext):
   }
   let raw: Buffer;
   try {
-    raw = await composeMessage(create, async (blobId) => (await ctx.account.resolveBlob(resolveCreationId(blobId, ctx) ?? blobId))?.data, ctx.network.domain);
+    raw = await composeMessage(create, async (blobId) => (await ctx.account.blobs.resolve(resolveCreationId(blobId, ctx) ?? blobId))?.data, ctx.network.domain);
   } catch (error) {
     if (error instanceof MethodError) throw error;
     // The composer refuses input it cannot encode (RFC 8621 §4.6 invalidEmail); its reason is about the client's values.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isDeepStrictEqual } from 'node:util';
 import { jmapCapabilities } from '../../../../wire-constants.js';
-import { newId } from '../../store/inbox-account.js';
+import { newId } from '../../store/new-id.js';
 import type { IdentityRecord } from '../../store/records.js';
 import { jmapLimits, sandboxLimits } from '../../protocol/jmap-limits.js';
 import { MethodError, setError } from '../../protocol/method-error.js';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { jmapCapabilities } from '../../../../wire-constants.js';
 import { isDeepStrictEqual } from 'node:util';
-import { newId, type InboxAccount } from '../../store/inbox-account.js';
+import type { InboxAccount } from '../../store/inbox-account.js';
+import { newId } from '../../store/new-id.js';
 import type { MailboxRecord } from '../../store/records.js';
 import { sandboxLimits } from '../../protocol/jmap-limits.js';
 import { MethodError, setError } from '../../protocol/method-error.js';

@@ -4,7 +4,7 @@ import { deliverLocal, stripHeader } from '../../store/deliver-message.js';
 import { emailFacts } from '../../mime/email-facts.js';
 import { jmapLimits } from '../../protocol/jmap-limits.js';
 import { MethodError, setError, type SetError } from '../../protocol/method-error.js';
-import { newId } from '../../store/inbox-account.js';
+import { newId } from '../../store/new-id.js';
 import type { SubmissionRecord } from '../../store/records.js';
 import { changesMethod } from '../changes-method.js';
 import { runEmailSet } from '../email/email-set-method.js';
