@@ -26,7 +26,7 @@ const outboxEntry = z.object({
 });
 
 /**
- * The sandbox's own mail store and JMAP host (issue 2). In memory by default; with a data
+ * The sandbox's own mail store and JMAP host. In memory by default; with a data
  * directory every inbox keeps its messages as .eml files plus a JSON index (see AccountFiles),
  * and outgoing mail to other domains is appended to `<dataDir>/outbox.jsonl`.
  */

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { InboxAccount } from '../store/inbox-account.js';
 import type { MailNetwork } from '../store/mail-network.js';
 import { MethodError } from '../protocol/method-error.js';
@@ -23,6 +23,13 @@ export interface MethodDefinition {
   capability: string;
   run(args: Record<string, unknown>, ctx: MethodContext): Promise<MethodOutcome>;
 }
+
+/** The arguments of a standard /get (RFC 8620 §5.1). */
+export const getArgs = z.object({
+  accountId: z.string().optional(),
+  ids: z.array(z.string()).nullable().optional(),
+  properties: z.array(z.string()).nullable().optional(),
+});
 
 /** Validates method arguments; failures become invalidArguments naming the argument. */
 export function parseArgs<T extends z.ZodType>(schema: T, args: Record<string, unknown>): z.infer<T> {

@@ -4,18 +4,9 @@ import { messageProblem } from '../../mime/message-problem.js';
 import { jmapLimits } from '../../protocol/jmap-limits.js';
 import { threadKeys } from '../../store/inbox-account.js';
 import { checkObjectLimit, checkProperties, parseArgs, resolveCreationId, type MethodDefinition } from '../method-context.js';
-import { isKnownEmailProperty, renderEmail } from './email-view.js';
+import { bodyFetchArgs, isKnownEmailProperty, renderEmail, viewOptionsOf } from './email-view.js';
 
-const parseArgsShape = z.object({
-  accountId: z.string().optional(),
-  blobIds: z.array(z.string()),
-  properties: z.array(z.string()).nullable().optional(),
-  bodyProperties: z.array(z.string()).optional(),
-  fetchTextBodyValues: z.boolean().optional(),
-  fetchHTMLBodyValues: z.boolean().optional(),
-  fetchAllBodyValues: z.boolean().optional(),
-  maxBodyValueBytes: z.number().int().nonnegative().optional(),
-});
+const parseArgsShape = z.object({ accountId: z.string().optional(), blobIds: z.array(z.string()), ...bodyFetchArgs });
 
 /** Email/parse's default properties (RFC 8621 §4.9): the message's own, none of the store's. */
 const defaultParseProperties = ['messageId', 'inReplyTo', 'references', 'sender', 'from', 'to', 'cc', 'bcc', 'replyTo', 'subject', 'sentAt', 'hasAttachment', 'preview', 'bodyValues', 'textBody', 'htmlBody', 'attachments'];
@@ -54,14 +45,7 @@ export const emailParseMethods: Record<string, MethodDefinition> = {
             blobId,
             parsed: async () => message,
           },
-          {
-            properties: input.properties ?? defaultParseProperties,
-            bodyProperties: input.bodyProperties,
-            fetchTextBodyValues: input.fetchTextBodyValues ?? false,
-            fetchHTMLBodyValues: input.fetchHTMLBodyValues ?? false,
-            fetchAllBodyValues: input.fetchAllBodyValues ?? false,
-            maxBodyValueBytes: input.maxBodyValueBytes ?? 0,
-          },
+          viewOptionsOf(input, defaultParseProperties),
         );
       }
       const orNull = (list: string[]): string[] | null => (list.length ? list : null);

@@ -1,20 +1,11 @@
 import { z } from 'zod';
 import { jmapCapabilities } from '../../../../wire-constants.js';
-import { defaultEmailProperties, isKnownEmailProperty, renderEmail, storedEmailSource } from './email-view.js';
+import { bodyFetchArgs, defaultEmailProperties, isKnownEmailProperty, renderEmail, storedEmailSource, viewOptionsOf } from './email-view.js';
 import { jmapLimits } from '../../protocol/jmap-limits.js';
 import { changesMethod } from '../changes-method.js';
 import { checkObjectLimit, checkProperties, parseArgs, resolveCreationId, type MethodDefinition } from '../method-context.js';
 
-const getArgs = z.object({
-  accountId: z.string().optional(),
-  ids: z.array(z.string()).nullable().optional(),
-  properties: z.array(z.string()).nullable().optional(),
-  bodyProperties: z.array(z.string()).optional(),
-  fetchTextBodyValues: z.boolean().optional(),
-  fetchHTMLBodyValues: z.boolean().optional(),
-  fetchAllBodyValues: z.boolean().optional(),
-  maxBodyValueBytes: z.number().int().nonnegative().optional(),
-});
+const getArgs = z.object({ accountId: z.string().optional(), ids: z.array(z.string()).nullable().optional(), ...bodyFetchArgs });
 
 /** Email/get and Email/changes. */
 export const emailReadMethods: Record<string, MethodDefinition> = {
@@ -34,14 +25,7 @@ export const emailReadMethods: Record<string, MethodDefinition> = {
           continue;
         }
         list.push(
-          await renderEmail(storedEmailSource(ctx.account, record), {
-            properties: input.properties ?? defaultEmailProperties,
-            bodyProperties: input.bodyProperties,
-            fetchTextBodyValues: input.fetchTextBodyValues ?? false,
-            fetchHTMLBodyValues: input.fetchHTMLBodyValues ?? false,
-            fetchAllBodyValues: input.fetchAllBodyValues ?? false,
-            maxBodyValueBytes: input.maxBodyValueBytes ?? 0,
-          }),
+          await renderEmail(storedEmailSource(ctx.account, record), viewOptionsOf(input, defaultEmailProperties)),
         );
       }
       return { response: { accountId: ctx.account.address, state: ctx.account.changes.Email.state, list, notFound } };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { bodyValue, defaultBodyProperties, renderBodyPart } from '../../mime/body-parts.js';
 import { emailFacts } from '../../mime/email-facts.js';
 import { headerPropertyValue, parseHeaderProperty } from '../../mime/header-forms.js';
@@ -14,6 +15,28 @@ export const emailProperties = [
 
 /** Email/get's default properties (RFC 8621 §4.2). */
 export const defaultEmailProperties = emailProperties.filter((property) => !['headers', 'bodyStructure'].includes(property));
+
+/** The arguments of Email/get and Email/parse that shape the body (RFC 8621 §4.2, §4.9). */
+export const bodyFetchArgs = {
+  properties: z.array(z.string()).nullable().optional(),
+  bodyProperties: z.array(z.string()).optional(),
+  fetchTextBodyValues: z.boolean().optional(),
+  fetchHTMLBodyValues: z.boolean().optional(),
+  fetchAllBodyValues: z.boolean().optional(),
+  maxBodyValueBytes: z.number().int().nonnegative().optional(),
+};
+
+/** The view options of those arguments, with `defaults` where no properties were asked for. */
+export function viewOptionsOf(input: z.infer<z.ZodObject<typeof bodyFetchArgs>>, defaults: readonly string[]): EmailViewOptions {
+  return {
+    properties: input.properties ?? [...defaults],
+    bodyProperties: input.bodyProperties,
+    fetchTextBodyValues: input.fetchTextBodyValues ?? false,
+    fetchHTMLBodyValues: input.fetchHTMLBodyValues ?? false,
+    fetchAllBodyValues: input.fetchAllBodyValues ?? false,
+    maxBodyValueBytes: input.maxBodyValueBytes ?? 0,
+  };
+}
 
 /** Options of Email/get that shape the body (RFC 8621 §4.2). */
 export interface EmailViewOptions {

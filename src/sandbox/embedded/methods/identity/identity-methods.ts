@@ -6,10 +6,9 @@ import type { IdentityRecord } from '../../store/records.js';
 import { jmapLimits, sandboxLimits } from '../../protocol/jmap-limits.js';
 import { MethodError, setError } from '../../protocol/method-error.js';
 import { changesMethod } from '../changes-method.js';
-import { checkObjectLimit, checkProperties, parseArgs, pickProperties, resolveCreationId, type MethodContext, type MethodDefinition } from '../method-context.js';
+import { checkObjectLimit, checkProperties, getArgs, parseArgs, pickProperties, resolveCreationId, type MethodContext, type MethodDefinition } from '../method-context.js';
 import { beginSet, emptyOutcome, setArgsShape, setResponse, toSetError } from '../set-method-frame.js';
 
-const getArgs = z.object({ accountId: z.string().optional(), ids: z.array(z.string()).nullable().optional(), properties: z.array(z.string()).nullable().optional() });
 const identityProperties = ['id', 'name', 'email', 'replyTo', 'bcc', 'textSignature', 'htmlSignature', 'mayDelete'];
 
 const addresses = z.array(z.object({ name: z.string().nullable().optional(), email: z.string().min(1) }).strict()).nullable();

@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import { jmapCapabilities } from '../../../../wire-constants.js';
 import type { InboxAccount } from '../../store/inbox-account.js';
 import type { MailboxRecord } from '../../store/records.js';
 import { jmapLimits } from '../../protocol/jmap-limits.js';
 import { changesMethod } from '../changes-method.js';
-import { checkObjectLimit, checkProperties, parseArgs, pickProperties, resolveCreationId, type MethodDefinition } from '../method-context.js';
+import { checkObjectLimit, checkProperties, getArgs, parseArgs, pickProperties, resolveCreationId, type MethodDefinition } from '../method-context.js';
 
 /** Every Mailbox property (RFC 8621 §2). */
 export const mailboxProperties = ['id', 'name', 'parentId', 'role', 'sortOrder', 'totalEmails', 'unreadEmails', 'totalThreads', 'unreadThreads', 'myRights', 'isSubscribed'];
@@ -63,12 +62,6 @@ export function mailboxObject(mailbox: MailboxRecord, counts: MailboxCounts | un
     isSubscribed: mailbox.isSubscribed,
   };
 }
-
-const getArgs = z.object({
-  accountId: z.string().optional(),
-  ids: z.array(z.string()).nullable().optional(),
-  properties: z.array(z.string()).nullable().optional(),
-});
 
 /** Mailbox/get and Mailbox/changes (RFC 8621 §2.1, §2.2). */
 export const mailboxMethods: Record<string, MethodDefinition> = {

@@ -8,8 +8,8 @@ import { newId } from '../../store/new-id.js';
 import type { SubmissionRecord } from '../../store/records.js';
 import { changesMethod } from '../changes-method.js';
 import { runEmailSet } from '../email/email-set-method.js';
-import { beginSet, createEach } from '../set-method-frame.js';
-import { checkObjectLimit, checkProperties, parseArgs, pickProperties, resolveCreationId, type MethodContext, type MethodDefinition } from '../method-context.js';
+import { beginSet, createEach, setArgsShape } from '../set-method-frame.js';
+import { checkObjectLimit, checkProperties, getArgs, parseArgs, pickProperties, resolveCreationId, type MethodContext, type MethodDefinition } from '../method-context.js';
 
 const address = z.object({ email: z.string(), parameters: z.record(z.string(), z.string().nullable()).nullable().optional() });
 const submissionCreate = z.object({
@@ -19,16 +19,11 @@ const submissionCreate = z.object({
 });
 
 const setArgs = z.object({
-  accountId: z.string().optional(),
-  ifInState: z.string().nullable().optional(),
-  create: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().optional(),
-  update: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().optional(),
-  destroy: z.array(z.string()).nullable().optional(),
+  ...setArgsShape,
   onSuccessUpdateEmail: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().optional(),
   onSuccessDestroyEmail: z.array(z.string()).nullable().optional(),
 });
 
-const getArgs = z.object({ accountId: z.string().optional(), ids: z.array(z.string()).nullable().optional(), properties: z.array(z.string()).nullable().optional() });
 const submissionProperties = ['id', 'identityId', 'emailId', 'threadId', 'envelope', 'sendAt', 'undoStatus', 'deliveryStatus', 'dsnBlobIds', 'mdnBlobIds'];
 
 /** EmailSubmission/set, /get and /changes (RFC 8621 §7). */

@@ -1,14 +1,7 @@
-import { z } from 'zod';
 import { jmapCapabilities } from '../../../../wire-constants.js';
 import { jmapLimits } from '../../protocol/jmap-limits.js';
 import { changesMethod } from '../changes-method.js';
-import { checkObjectLimit, checkProperties, parseArgs, pickProperties, type MethodDefinition } from '../method-context.js';
-
-const getArgs = z.object({
-  accountId: z.string().optional(),
-  ids: z.array(z.string()).nullable().optional(),
-  properties: z.array(z.string()).nullable().optional(),
-});
+import { checkObjectLimit, checkProperties, getArgs, parseArgs, pickProperties, type MethodDefinition } from '../method-context.js';
 
 const threadProperties = ['id', 'emailIds'];
 

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { jmapCapabilities } from '../../../../wire-constants.js';
 import type { VacationRecord } from '../../store/records.js';
 import { MethodError, setError } from '../../protocol/method-error.js';
-import { checkProperties, parseArgs, pickProperties, type MethodDefinition } from '../method-context.js';
+import { checkProperties, getArgs, parseArgs, pickProperties, type MethodDefinition } from '../method-context.js';
 import { beginSet, emptyOutcome, setArgsShape, setResponse, toSetError } from '../set-method-frame.js';
 import { isUtcDate } from '../email/email-fields.js';
 
@@ -11,7 +11,6 @@ import { isUtcDate } from '../email/email-fields.js';
 const singletonId = 'singleton';
 const vacationProperties = ['id', 'isEnabled', 'fromDate', 'toDate', 'subject', 'textBody', 'htmlBody'];
 
-const getArgs = z.object({ accountId: z.string().optional(), ids: z.array(z.string()).nullable().optional(), properties: z.array(z.string()).nullable().optional() });
 
 const utcDateOrNull = z.string().refine(isUtcDate, 'must be a UTCDate such as 2024-10-01T00:00:00Z').nullable();
 const vacationPatch = z
