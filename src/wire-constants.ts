@@ -45,6 +45,7 @@ export const jmapCapabilities = {
   core: 'urn:ietf:params:jmap:core',
   mail: 'urn:ietf:params:jmap:mail',
   submission: 'urn:ietf:params:jmap:submission',
+  vacationResponse: 'urn:ietf:params:jmap:vacationresponse',
   blob: 'urn:ietf:params:jmap:blob',
 } as const;
 

@@ -43,7 +43,7 @@ const fixes: Record<string, string> = {
   stateMismatch: 'ifInState is stale: fetch the current state and retry.',
   invalidResultReference:
     'A #reference points at a call that failed or a path that is not in its result; fix the earlier call (listed too) or the path.',
-  unknownMethod: 'Check the method name (e.g. "Email/query") and that `using` lists its capability.',
+  unknownMethod: 'The server does not implement this method, or its capability is missing from `using`; check `help jmap` for what this server offers, or the spelling.',
   invalidArguments: 'Check argument names and types against RFC 8620/8621 (e.g. limit is a number, inMailbox a mailbox id).',
   accountNotFound: 'Use "$ACCOUNT_ID" for accountId (or omit it); run with a fresh session if it persists.',
   accountNotSupportedByMethod: 'This account lacks the capability the method needs on this server (e.g. submission or blob).',

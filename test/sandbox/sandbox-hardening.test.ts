@@ -36,8 +36,9 @@ function toJson(value: unknown): string {
 
 const badSegments = ['%E0%A4%A', '%', '%zz', '%00', '%C0%AF', '..', '%2e%2e', 'x'.repeat(3000), '%FF%FE', '\u00e9', '%0D%0A'];
 const oddValues: unknown[] = [null, true, -1, 1.5, 'yesterday', 'big', '', [], {}, [null], { a: null }, 'x'.repeat(5000), 1e308, ['a', 1]];
-const methodNames = ['Core/echo', 'Mailbox/get', 'Mailbox/query', 'Mailbox/set', 'Email/get', 'Email/query', 'Email/set', 'Email/changes', 'Thread/get', 'Identity/get', 'EmailSubmission/get', 'EmailSubmission/set', 'SearchSnippet/get', 'Blob/get', 'Blob/upload', 'Email/import', 'Email/parse', 'Nope/nope'];
-const argumentNames = ['accountId', 'ids', 'properties', 'filter', 'sort', 'position', 'limit', 'anchor', 'create', 'update', 'destroy', 'sinceState', 'maxChanges', 'emailIds', 'blobIds', 'bodyProperties', 'maxBodyValueBytes', '#ids', 'ifInState', 'onSuccessUpdateEmail'];
+const newMethodNames = ['Mailbox/set', 'Mailbox/queryChanges', 'Email/import', 'Email/copy', 'Email/parse', 'Email/queryChanges', 'Identity/set', 'Identity/changes', 'VacationResponse/get', 'VacationResponse/set'];
+const methodNames = ['Core/echo', 'Mailbox/get', 'Mailbox/query', 'Email/get', 'Email/query', 'Email/set', 'Email/changes', 'Thread/get', 'Identity/get', 'EmailSubmission/get', 'EmailSubmission/set', 'SearchSnippet/get', 'Blob/get', 'Blob/upload', 'Nope/nope', ...newMethodNames];
+const argumentNames = ['accountId', 'ids', 'properties', 'filter', 'sort', 'position', 'limit', 'anchor', 'create', 'update', 'destroy', 'sinceState', 'maxChanges', 'emailIds', 'blobIds', 'bodyProperties', 'maxBodyValueBytes', '#ids', 'ifInState', 'onSuccessUpdateEmail', 'emails', 'onDestroyRemoveEmails', 'sinceQueryState', 'upToId', 'fromAccountId', 'sortAsTree', 'filterAsTree', 'collapseThreads'];
 const filterValues: unknown[] = [
   { before: 'yesterday' }, { minSize: 'big' }, { maxSize: -3 }, { hasAttachment: 'yes' }, { header: [] }, { header: [1, 2, 3] },
   { inMailboxOtherThan: 'x' }, { operator: 'XOR', conditions: [] }, { operator: 'AND', conditions: [null] }, { operator: 'AND' },
@@ -108,6 +109,28 @@ describe('sandbox hardening', () => {
       }
     }
     console.log(`fuzz: 600 requests, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  it('answers 400 seeded odd calls of the new RFC 8621 methods without a serverFail', async () => {
+    const random = seeded(20261125);
+    const objectValues: unknown[] = [...oddValues, { name: null }, { name: 'x', parentId: {} }, { role: 5 }, { blobId: [], mailboxIds: 'x' }, { mailboxIds: { x: false } }, { email: null }, { isEnabled: 'yes', fromDate: 1 }, { sortOrder: -1 }, { keywords: { '': true } }];
+    const failures: string[] = [];
+    for (let index = 0; index < 400; index += 1) {
+      const args: Record<string, unknown> = { accountId: inbox.address };
+      for (let count = 1 + Math.floor(random() * 3); count > 0; count -= 1) {
+        const name = pick(random, ['create', 'update', 'emails', 'destroy', 'blobIds', 'sinceQueryState', 'fromAccountId', 'filter', 'sort', 'properties', 'ids', 'upToId', 'maxChanges']);
+        args[name] = ['create', 'update', 'emails'].includes(name) && random() < 0.7 ? { [pick(random, ['a', 'singleton', inbox.address, '#a'])]: pick(random, objectValues) } : pick(random, objectValues);
+      }
+      const method = pick(random, newMethodNames);
+      const response = await fetch(`${sandbox.apiUrl}/jmap`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${inbox.capability}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ using, methodCalls: [[method, args, 'c']] }),
+      });
+      const text = await response.text();
+      if (response.status !== 200 || /serverFail/.test(text)) failures.push(`${response.status} ${method} ${JSON.stringify(args).slice(0, 160)}: ${text.slice(0, 200)}`);
+    }
     expect(failures).toEqual([]);
   }, 120_000);
 

@@ -291,6 +291,122 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
         expect(elapsed).toBeLessThan(seconds * 1000 + 5000);
       });
 
+      /** Uploads bytes to the JMAP host's uploadUrl as `who`, the way a client attaches a file; returns the blobId. */
+      const uploadAs = async (who: 'alice' | 'bob', bytes: Buffer, type: string): Promise<string> => {
+        const stored = JSON.parse(await readFile(join(dirs[who], 'credentials.json'), 'utf8')) as { apiKey: string };
+        const capability = await capabilityFromApiKey(sandbox.authUrl, stored.apiKey, sandbox.salt);
+        const session = (await (await fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${capability}` } })).json()) as { uploadUrl: string };
+        const response = await fetch(session.uploadUrl.replace('{accountId}', encodeURIComponent(address[who])), { method: 'POST', headers: { authorization: `Bearer ${capability}`, 'content-type': type }, body: bytes });
+        expect(response.status).toBe(201);
+        return ((await response.json()) as { blobId: string }).blobId;
+      };
+      const ops = (who: 'alice' | 'bob', calls: unknown[]): Promise<CliRun> => jmap(who, ['--ops', JSON.stringify(calls)]);
+      const failuresOf = (run: CliRun): Array<Record<string, unknown>> => (run.json as JmapRun).failures ?? [];
+      const inboundSmtp = async (from: string, to: string, subject: string): Promise<void> => {
+        const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
+        try {
+          await transport.sendMail({ from, to, subject, text: 'hello from outside' });
+        } finally {
+          transport.close();
+        }
+      };
+
+      it('makes a folder, renames it, moves mail into it, and destroys it with its mail (Mailbox/set)', async () => {
+        ok(await preset('alice', 'send_mail', { TO: address.bob, SUBJECT: 'File me', BODY: 'for the folder' }));
+        const mail = await findInInbox('bob', 'File me');
+        const made = await ops('bob', [['Mailbox/set', { accountId: '$ACCOUNT_ID', create: { f: { name: `Projects ${kind}` } } }, 'm']]);
+        ok(made);
+        const folder = (resultOf(made, 'm')['created'] as Record<string, { id: string }>)['f']?.id as string;
+        const moved = await ops('bob', [
+          ['Mailbox/set', { accountId: '$ACCOUNT_ID', update: { [folder]: { name: `Clients ${kind}` } } }, 'r'],
+          ['Email/set', { accountId: '$ACCOUNT_ID', update: { [mail.id]: { 'mailboxIds/$INBOX_MAILBOX_ID': null, [`mailboxIds/${folder}`]: true } } }, 'e'],
+          ['Mailbox/get', { accountId: '$ACCOUNT_ID', ids: [folder], properties: ['name', 'totalEmails'] }, 'g'],
+        ]);
+        ok(moved);
+        expect((resultOf(moved, 'g')['list'] as unknown[])[0]).toMatchObject({ name: `Clients ${kind}`, totalEmails: 1 });
+        const refused = await ops('bob', [['Mailbox/set', { accountId: '$ACCOUNT_ID', destroy: [folder] }, 'd']]);
+        expect(refused.code).toBe(1);
+        expect(failuresOf(refused)).toContainEqual(expect.objectContaining({ method: 'Mailbox/set', type: 'mailboxHasEmail' }));
+        const destroyed = await ops('bob', [
+          ['Mailbox/set', { accountId: '$ACCOUNT_ID', destroy: [folder], onDestroyRemoveEmails: true }, 'd'],
+          ['Email/get', { accountId: '$ACCOUNT_ID', ids: [mail.id], properties: ['subject'] }, 'g'],
+        ]);
+        // The message lived only in the folder, so it went with it: Email/get reports it notFound.
+        expect(resultOf(destroyed, 'd')['destroyed']).toEqual([folder]);
+        expect(resultOf(destroyed, 'g')['notFound']).toEqual([mail.id]);
+      });
+
+      it('imports an uploaded message into a mailbox and parses its attached message without storing it (Email/import, Email/parse)', async () => {
+        const inner = `From: Dave <dave@example.org>\r\nSubject: Inner ${kind}\r\nMessage-ID: <inner-${kind}@example.org>\r\n\r\nthe inner body\r\n`;
+        const raw = Buffer.from([`From: Carol <carol@example.org>`, `To: ${address.alice}`, `Subject: Imported ${kind}`, `Message-ID: <imported-${kind}@example.org>`, 'MIME-Version: 1.0', 'Content-Type: multipart/mixed; boundary=XX', '', '--XX', 'Content-Type: text/plain', '', 'see attached', '--XX', 'Content-Type: message/rfc822', 'Content-Disposition: attachment; filename=note.eml', '', inner, '--XX--', ''].join('\r\n'));
+        const blobId = await uploadAs('alice', raw, 'message/rfc822');
+        const imported = await ops('alice', [
+          ['Email/import', { accountId: '$ACCOUNT_ID', emails: { i: { blobId, mailboxIds: { $INBOX_MAILBOX_ID: true }, keywords: { $seen: true }, receivedAt: '2024-10-02T08:00:00Z' } } }, 'i'],
+          ['Email/get', { accountId: '$ACCOUNT_ID', ids: ['#i'], properties: ['subject', 'keywords', 'receivedAt', 'attachments'] }, 'g'],
+        ]);
+        ok(imported);
+        const email = (resultOf(imported, 'g')['list'] as Array<Record<string, any>>)[0] ?? {};
+        expect(email).toMatchObject({ subject: `Imported ${kind}`, keywords: expect.objectContaining({ $seen: true }), receivedAt: '2024-10-02T08:00:00Z' });
+        const attached = email['attachments'][0].blobId as string;
+        const parsed = await ops('alice', [['Email/parse', { accountId: '$ACCOUNT_ID', blobIds: [attached], properties: ['subject', 'from', 'messageId'] }, 'p']]);
+        ok(parsed);
+        expect((resultOf(parsed, 'p')['parsed'] as Record<string, unknown>)[attached]).toMatchObject({ subject: `Inner ${kind}`, from: [{ email: 'dave@example.org' }], messageId: [`inner-${kind}@example.org`] });
+      });
+
+      it('answers a method the server lacks with unknownMethod, and the hint points to help jmap rather than a typo', async () => {
+        const run = await ops('alice', [['Mailbox/archiveAll', { accountId: '$ACCOUNT_ID' }, 'x']]);
+        expect(run.code).toBe(1);
+        expect(failuresOf(run)).toEqual([expect.objectContaining({ method: 'Mailbox/archiveAll', level: 'method', type: 'unknownMethod', fix: expect.stringMatching(/does not implement this method.*help jmap/) })]);
+      });
+
+      it('refuses Email/copy within one account with invalidArguments (RFC 8620 §5.4: two accounts)', async () => {
+        const run = await ops('alice', [['Email/copy', { fromAccountId: '$ACCOUNT_ID', accountId: '$ACCOUNT_ID', create: { c: { id: 'M1', mailboxIds: { $INBOX_MAILBOX_ID: true } } } }, 'c']]);
+        expect(run.code).toBe(1);
+        expect(failuresOf(run)).toContainEqual(expect.objectContaining({ method: 'Email/copy', level: 'method', type: 'invalidArguments' }));
+      });
+
+      it('lists a delivery in Email/queryChanges since the query state before it', async () => {
+        const query = { accountId: '$ACCOUNT_ID', filter: { inMailbox: '$INBOX_MAILBOX_ID' }, sort: [{ property: 'receivedAt', isAscending: false }] };
+        const before = await ops('bob', [['Email/query', query, 'q']]);
+        ok(before);
+        ok(await preset('alice', 'send_mail', { TO: address.bob, SUBJECT: 'Query change', BODY: 'new' }));
+        const arrived = await findInInbox('bob', 'Query change');
+        const changes = await ops('bob', [['Email/queryChanges', { ...query, sinceQueryState: resultOf(before, 'q')['queryState'] }, 'c']]);
+        ok(changes);
+        // The RFC lets a server list a new id under removed as well (Cyrus does); added is what counts.
+        expect(resultOf(changes, 'c')['added']).toContainEqual({ id: arrived.id, index: 0 });
+      });
+
+      it(kind === 'cyrus' ? 'has no Identity/set on Cyrus 3.6: unknownMethod, with a hint that does not blame the spelling' : 'adds an identity for the inbox\'s own address and refuses another address (Identity/set)', async () => {
+        const run = await ops('alice', [['Identity/set', { accountId: '$ACCOUNT_ID', create: { me: { name: 'Alice the agent', email: '$INBOX' }, other: { email: 'boss@example.org' } } }, 's'], ['Identity/get', { accountId: '$ACCOUNT_ID' }, 'g']]);
+        expect(run.code).toBe(1);
+        if (kind === 'cyrus') {
+          const [failure] = failuresOf(run);
+          expect(failure).toMatchObject({ method: 'Identity/set', type: 'unknownMethod', fix: expect.stringContaining('does not implement') });
+          return;
+        }
+        expect(failuresOf(run)).toEqual([expect.objectContaining({ method: 'Identity/set', recordId: 'other', type: 'forbiddenFrom' })]);
+        expect(resultOf(run, 'g')['list']).toContainEqual(expect.objectContaining({ name: 'Alice the agent', email: address.alice, mayDelete: true }));
+      });
+
+      it(kind === 'cyrus' ? 'cannot set a vacation response on Cyrus 3.6.1: its httpd crashes on VacationResponse, so the request fails (DIFFERENCES.md)' : 'sets a vacation response, which answers an outside sender once via the outbox (VacationResponse/set)', async () => {
+        const envelope = (calls: unknown[]) => ({ using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail', 'urn:ietf:params:jmap:vacationresponse'], methodCalls: calls });
+        const run = await jmap('bob', ['--ops', JSON.stringify(envelope([['VacationResponse/set', { accountId: '$ACCOUNT_ID', update: { singleton: { isEnabled: true, subject: 'Bob is away', textBody: 'Back on Monday.' } } }, 'v']]))]);
+        if (kind === 'cyrus') {
+          expect(run.code).toBe(1);
+          expect((run.json as JmapRun).error?.message ?? '').toMatch(/502/);
+          return;
+        }
+        ok(run);
+        const sender = `dan-${kind}@outside.test`;
+        await inboundSmtp(`Dan <${sender}>`, address.bob, 'Are you there?');
+        await inboundSmtp(`Dan <${sender}>`, address.bob, 'Still there?');
+        const replies = (await sandbox.outbox()).filter((entry) => entry.to.includes(sender));
+        expect(replies).toEqual([expect.objectContaining({ from: '', subject: 'Bob is away' })]);
+        expect(Buffer.from(replies[0]?.rawBase64 ?? '', 'base64').toString()).toMatch(/^Auto-Submitted: auto-replied\r$/m);
+        ok(await jmap('bob', ['--ops', JSON.stringify(envelope([['VacationResponse/set', { accountId: '$ACCOUNT_ID', update: { singleton: { isEnabled: false } } }, 'v']]))]));
+      });
+
       it('reports a bad request as a failure with a fix', async () => {
         const run = await jmap('alice', ['--ops', JSON.stringify([['Email/get', { accountId: '$ACCOUNT_ID', ids: 'not-a-list' }, 'g']])]);
         expect(run.code).toBe(1);

@@ -8,6 +8,8 @@ export interface CyrusPorts {
   imap: number;
   http: number;
   lmtp: number;
+  /** ManageSieve (RFC 5804): Sieve scripts, e.g. a vacation action, since Cyrus 3.6.1's JMAP VacationResponse crashes httpd (test/cyrus/DIFFERENCES.md). */
+  sieve: number;
   /** The harness's own SMTP server, which Cyrus's EmailSubmission talks to. */
   smtp: number;
 }
@@ -121,6 +123,7 @@ export function renderCyrusConf(layout: CyrusLayout, ports: CyrusPorts): string 
     // -a: no LMTP AUTH on the loopback TCP socket, so the harness can deliver test mail.
     `  lmtp cmd="lmtpd ${c} -a" listen="127.0.0.1:${ports.lmtp}" prefork=0`,
     `  lmtpunix cmd="lmtpd ${c}" listen="${join(layout.base, 'run', 'socket', 'lmtp')}" prefork=0`,
+    `  sieve cmd="timsieved ${c}" listen="127.0.0.1:${ports.sieve}" prefork=0`,
     '}',
     'EVENTS {',
     `  checkpoint cmd="ctl_cyrusdb ${c} -c" period=30`,

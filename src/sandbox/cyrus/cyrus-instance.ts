@@ -47,7 +47,7 @@ export async function startCyrusInstance(options: StartCyrusOptions): Promise<Cy
     rmSync(join(base, 'config', 'socket'), { recursive: true, force: true });
   }
   const layout = cyrusLayout(base);
-  const ports: CyrusPorts = { imap: await pickFreePort(), http: await pickFreePort(), lmtp: await pickFreePort(), smtp: options.smtpPort };
+  const ports: CyrusPorts = { imap: await pickFreePort(), http: await pickFreePort(), lmtp: await pickFreePort(), sieve: await pickFreePort(), smtp: options.smtpPort };
   const children: TetheredProcess[] = [];
   // The inode of the /dev/log socket our sink created: another instance's sink may replace it.
   let ownDevLog: number | undefined;
@@ -89,7 +89,7 @@ export async function startCyrusInstance(options: StartCyrusOptions): Promise<Cy
       },
       options.startTimeoutMs ?? 15_000,
     );
-    options.log(`cyrus: instance at ${base} ready in ${Date.now() - started} ms (master pid ${master.pid}, imap ${ports.imap}, http ${ports.http}, lmtp ${ports.lmtp})`);
+    options.log(`cyrus: instance at ${base} ready in ${Date.now() - started} ms (master pid ${master.pid}, imap ${ports.imap}, http ${ports.http}, lmtp ${ports.lmtp}, sieve ${ports.sieve})`);
   } catch (error) {
     const tail = readTail(layout.syslogFile, 20);
     await stopAll();

@@ -67,6 +67,9 @@ export async function startSubmissionSmtpServer(options: SubmissionSmtpOptions):
     },
     onMailFrom(address: SMTPServerAddress, _session, callback) {
       const authUser = address.args ? address.args['AUTH'] : undefined;
+      // Cyrus's own automatic mail (a Sieve vacation reply from lmtpd) comes with the empty sender
+      // of RFC 3834 §3.3, AUTH naming the inbox it speaks for; DATA checks it is one.
+      if (address.address === '') return callback();
       if (typeof authUser !== 'string' || authUser === '<>') {
         return callback(smtpError(554, '[jmapError:forbiddenToSend] This relay only takes submissions of an authenticated inbox.'));
       }
@@ -101,12 +104,19 @@ export async function startSubmissionSmtpServer(options: SubmissionSmtpOptions):
   async function relay(raw: Buffer, mailFrom: string, recipients: string[]): Promise<void> {
     const parsed = await PostalMime.parse(raw);
     const headerFrom = parsed.from && 'address' in parsed.from ? parsed.from.address : undefined;
-    if (headerFrom !== undefined && !sameAddress(headerFrom, mailFrom)) {
+    if (mailFrom === '') {
+      // RFC 3834 §5: an automatic reply says so in Auto-Submitted, and it speaks for one of our inboxes.
+      const autoSubmitted = parsed.headers.find((header) => header.key === 'auto-submitted')?.value.trim().toLowerCase() ?? 'no';
+      if (autoSubmitted.startsWith('no') || headerFrom === undefined || !isLocal(headerFrom) || !options.isLocalInbox(headerFrom)) {
+        throw smtpError(554, '[jmapError:forbiddenToSend] Only automatic replies of this service\'s inboxes may use the empty sender.');
+      }
+    } else if (headerFrom !== undefined && !sameAddress(headerFrom, mailFrom)) {
       throw smtpError(554, `[jmapError:forbiddenFrom] The From address ${headerFrom} is not this inbox's own address ${mailFrom}; send From the inbox's address.`);
     }
     const local = recipients.filter(isLocal);
     const external = recipients.filter((r) => !isLocal(r));
-    const { signed, stamped } = await options.ownMail.authenticate(raw, mailFrom);
+    // An automatic reply has no envelope sender: it is signed for the inbox its From names.
+    const { signed, stamped } = await options.ownMail.authenticate(raw, mailFrom || (headerFrom ?? ''));
     if (local.length > 0) {
       const result = await options.deliverLocal(mailFrom, local, stamped);
       if (result.refused.length > 0) {
@@ -124,7 +134,7 @@ export async function startSubmissionSmtpServer(options: SubmissionSmtpOptions):
         rawBase64: signed.toString('base64'),
       });
     }
-    options.log(`cyrus smtp: ${mailFrom} → ${local.length} local, ${external.length} external`);
+    options.log(`cyrus smtp: ${mailFrom || '<>'} → ${local.length} local, ${external.length} external`);
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -2,12 +2,18 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { BackendContext, MailBackend, OutboxEntry } from '../mail-backend.js';
-import { AccountFiles, appendJsonLine, readAccountIndexes } from './account-files.js';
-import { deliverLocal } from './deliver-message.js';
-import { InboxAccount } from './inbox-account.js';
-import { createJmapHttpHandler } from './jmap-http-handler.js';
-import type { MailNetwork } from './methods/method-context.js';
-import { PushHub } from './push-hub.js';
+import { AccountFiles, appendJsonLine, readAccountIndexes } from './store/account-files.js';
+import { deliverLocal } from './store/deliver-message.js';
+import { InboxAccount } from './store/inbox-account.js';
+import { createJmapHttpHandler } from './http/jmap-http-handler.js';
+import type { MailNetwork } from './store/mail-network.js';
+import { PushHub } from './http/push-hub.js';
+
+/** Options of the embedded store that only tests set. */
+export interface EmbeddedOptions {
+  /** The store's clock (receivedAt, vacation windows and reply periods). */
+  now?: () => Date;
+}
 
 const outboxEntry = z.object({
   at: z.string(),
@@ -20,11 +26,11 @@ const outboxEntry = z.object({
 });
 
 /**
- * The sandbox's own mail store and JMAP host (issue 2). In memory by default; with a data
+ * The sandbox's own mail store and JMAP host. In memory by default; with a data
  * directory every inbox keeps its messages as .eml files plus a JSON index (see AccountFiles),
  * and outgoing mail to other domains is appended to `<dataDir>/outbox.jsonl`.
  */
-export async function createEmbeddedBackend(ctx: BackendContext): Promise<MailBackend> {
+export async function createEmbeddedBackend(ctx: BackendContext, options: EmbeddedOptions = {}): Promise<MailBackend> {
   const accounts = new Map<string, InboxAccount>();
   const { dataDir } = ctx;
   if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -41,8 +47,9 @@ export async function createEmbeddedBackend(ctx: BackendContext): Promise<MailBa
     recordOutbox(entry) {
       outbox.push(entry);
       if (outboxFile) appendJsonLine(outboxFile, entry);
-      ctx.log(`sandbox outbox: ${entry.from} -> ${entry.to.join(', ')} "${entry.subject}"`);
+      ctx.log(`sandbox outbox: ${entry.from || '<>'} -> ${entry.to.join(', ')} "${entry.subject}"`);
     },
+    now: options.now ?? (() => new Date()),
   };
 
   const push = new PushHub();
@@ -85,7 +92,7 @@ export async function createEmbeddedBackend(ctx: BackendContext): Promise<MailBa
             rejected.push(recipient);
             continue;
           }
-          await deliverLocal(target, raw, `${envelope.from || 'unknown'} (smtp)`, ctx.domain);
+          await deliverLocal(network, target, raw, { envelopeFrom: envelope.from, via: `${envelope.from || 'unknown'} (smtp)` });
           accepted.push(recipient);
         }
         return { accepted, rejected };

@@ -32,8 +32,8 @@ export interface JmapResponse {
 /** Every capability the host knows. */
 export const allUsing: string[] = Object.values(jmapCapabilities);
 
-/** Starts a host; `dataDir` makes it persistent. */
-export async function startJmapTestHost(options: { dataDir?: string } = {}): Promise<JmapTestHost> {
+/** Starts a host; `dataDir` makes it persistent, `now` sets the store's clock. */
+export async function startJmapTestHost(options: { dataDir?: string; now?: () => Date } = {}): Promise<JmapTestHost> {
   const logs: string[] = [];
   let baseUrl = '';
   const backend = await createEmbeddedBackend({
@@ -47,7 +47,7 @@ export async function startJmapTestHost(options: { dataDir?: string } = {}): Pro
     ownMail: await createMailAuthority({ domain: testDomain, authservId: testDomain }),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     log: (line) => logs.push(line),
-  });
+  }, options.now ? { now: options.now } : {});
   const server: Server = createServer((req, res) => backend.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { jmapCapabilities } from '../../../wire-constants.js';
-import type { TrackedType } from '../records.js';
+import type { TrackedType } from '../store/records.js';
 import { parseArgs, type MethodDefinition } from './method-context.js';
+
+/** The Mailbox properties that move when mail comes, goes or is read (RFC 8621 §2). */
+export const mailboxCountProperties = ['totalEmails', 'unreadEmails', 'totalThreads', 'unreadThreads'] as const;
 
 const changesArgs = z.object({
   accountId: z.string().optional(),
@@ -15,10 +18,10 @@ export function changesMethod(type: TrackedType, capability: string = jmapCapabi
     capability,
     async run(args, ctx) {
       const input = parseArgs(changesArgs, args);
-      const result = ctx.account.changes[type].changesSince(input.sinceState, input.maxChanges ?? undefined);
+      const { isCountsOnly, ...result } = ctx.account.changes[type].changesSince(input.sinceState, input.maxChanges ?? undefined);
       const response: Record<string, unknown> = { accountId: ctx.account.address, ...result };
-      // Mailbox/changes also names which properties changed; ours are always the counts or nothing else.
-      if (type === 'Mailbox') response['updatedProperties'] = null;
+      // RFC 8621 §2.2: the count properties when nothing else of the updated mailboxes changed, else null.
+      if (type === 'Mailbox') response['updatedProperties'] = isCountsOnly ? [...mailboxCountProperties] : null;
       return { response };
     },
   };

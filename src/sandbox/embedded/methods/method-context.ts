@@ -1,18 +1,7 @@
-import type { z } from 'zod';
-import type { BackendContext, OutboxEntry } from '../../mail-backend.js';
-import type { InboxAccount } from '../inbox-account.js';
-import { MethodError } from '../method-error.js';
-
-/** The sandbox's mail network as the sending methods see it. */
-export interface MailNetwork {
-  domain: string;
-  /** A sandbox inbox by address (case-insensitive), if createInbox made it. */
-  account(address: string): InboxAccount | undefined;
-  /** Records a message that left the sandbox. */
-  recordOutbox(entry: OutboxEntry): void;
-  /** Signs what an inbox sends and stamps the copies for other inboxes with the verdict. */
-  ownMail: BackendContext['ownMail'];
-}
+import { z } from 'zod';
+import type { InboxAccount } from '../store/inbox-account.js';
+import type { MailNetwork } from '../store/mail-network.js';
+import { MethodError } from '../protocol/method-error.js';
 
 /** What every method call gets besides its arguments. */
 export interface MethodContext {
@@ -34,6 +23,13 @@ export interface MethodDefinition {
   capability: string;
   run(args: Record<string, unknown>, ctx: MethodContext): Promise<MethodOutcome>;
 }
+
+/** The arguments of a standard /get (RFC 8620 §5.1). */
+export const getArgs = z.object({
+  accountId: z.string().optional(),
+  ids: z.array(z.string()).nullable().optional(),
+  properties: z.array(z.string()).nullable().optional(),
+});
 
 /** Validates method arguments; failures become invalidArguments naming the argument. */
 export function parseArgs<T extends z.ZodType>(schema: T, args: Record<string, unknown>): z.infer<T> {

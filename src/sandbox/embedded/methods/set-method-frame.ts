@@ -1,5 +1,6 @@
-import { jmapLimits } from '../jmap-limits.js';
-import { MethodError, setError, type SetError } from '../method-error.js';
+import { z } from 'zod';
+import { jmapLimits } from '../protocol/jmap-limits.js';
+import { MethodError, type SetError } from '../protocol/method-error.js';
 import { checkIfInState, checkObjectLimit, type MethodContext } from './method-context.js';
 
 /** The arguments every /set method shares (RFC 8620 §5.3). */
@@ -39,8 +40,52 @@ export async function createEach<T extends { id: string }>(
   return { created, notCreated };
 }
 
-/** Turns a thrown error into a SetError; unexpected errors keep their message for debugging. */
+/**
+ * Turns a refusal into a SetError. Anything else is a fault of the sandbox, not of the record:
+ * it goes on up, so the call answers serverFail and the log keeps the stack, rather than an
+ * invalidProperties that would blame the client and show it internal text.
+ */
 export function toSetError(error: unknown): SetError {
   if (error instanceof MethodError) return { ...error.extra, type: error.type, description: error.message };
-  return setError('invalidProperties', error instanceof Error ? error.message : String(error));
+  throw error;
+}
+
+/** The zod shape of the arguments every /set shares (RFC 8620 §5.3). */
+export const setArgsShape = {
+  accountId: z.string().optional(),
+  ifInState: z.string().nullable().optional(),
+  create: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().optional(),
+  update: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().optional(),
+  destroy: z.array(z.string()).nullable().optional(),
+};
+
+/** What a /set did, record by record. */
+export interface SetOutcome {
+  created: Record<string, unknown>;
+  notCreated: Record<string, SetError>;
+  updated: Record<string, unknown>;
+  notUpdated: Record<string, SetError>;
+  destroyed: string[];
+  notDestroyed: Record<string, SetError>;
+}
+
+/** An empty outcome to fill. */
+export function emptyOutcome(): SetOutcome {
+  return { created: {}, notCreated: {}, updated: {}, notUpdated: {}, destroyed: [], notDestroyed: {} };
+}
+
+/** The /set response (RFC 8620 §5.3): each map or list null when empty. */
+export function setResponse(accountId: string, oldState: string, newState: string, outcome: SetOutcome): Record<string, unknown> {
+  const orNull = <T>(record: Record<string, T>): Record<string, T> | null => (Object.keys(record).length ? record : null);
+  return {
+    accountId,
+    oldState,
+    newState,
+    created: orNull(outcome.created),
+    updated: orNull(outcome.updated),
+    destroyed: outcome.destroyed.length ? outcome.destroyed : null,
+    notCreated: orNull(outcome.notCreated),
+    notUpdated: orNull(outcome.notUpdated),
+    notDestroyed: orNull(outcome.notDestroyed),
+  };
 }
