@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundledAssets } from '../bundle-assets.js';
+import { bundledAssets } from './bundle-assets.js';
 
 /**
  * The package's root folder: this file is src/jmap/ under vitest and dist/jmap/ when built, so

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import nodemailer from 'nodemailer';
-import { listPresets } from '../jmap/load-preset.js';
+import { listPresets } from '../presets/load-preset.js';
 import { startSandbox } from '../sandbox/start-sandbox.js';
 import type { BenchSection } from './bench-section.js';
 import { newsletterHtml, ordinaryMail } from './token-cost-fixtures.js';

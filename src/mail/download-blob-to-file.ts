@@ -3,7 +3,7 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError, type NextStep } from '../errors.js';
 import type { Logger } from '../log.js';
-import { JmapClient } from './jmap-client.js';
+import { JmapClient } from '../jmap/jmap-client.js';
 
 export interface DownloadBlobInput {
   blobId: string;

@@ -4,7 +4,7 @@ import { cancelledError } from '../http/http-errors.js';
 import { EventStreamFailure, openEventStream, type EventStream, type StreamEvent } from '../http/open-event-stream.js';
 import type { FetchFunction } from '../http/send-http.js';
 import type { Logger } from '../log.js';
-import { expandTemplate } from './jmap-client.js';
+import { expandTemplate } from '../jmap/jmap-client.js';
 
 /**
  * What wakes wait_for_mail to look for new mail: a JMAP push stream (RFC 8620 §7.3) when the

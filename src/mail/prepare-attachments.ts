@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import { MailboxError } from '../errors.js';
-import type { JmapLimits } from './jmap-types.js';
+import type { JmapLimits } from '../jmap/jmap-types.js';
 
 /** A local file the operator asked to attach, read and typed. */
 export interface LocalAttachment {

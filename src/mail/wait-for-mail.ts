@@ -1,18 +1,18 @@
-import { prepareHtmlToText } from './html-to-text.js';
+import { prepareHtmlToText } from '../present/html-to-text.js';
 import { z } from 'zod';
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError, type NextStep } from '../errors.js';
-import { inferUsing } from './infer-using.js';
-import type { JmapClient } from './jmap-client.js';
-import type { JmapRequestPlan } from './jmap-request-plan.js';
-import type { JmapResponse, JmapSessionInfo } from './jmap-types.js';
+import { inferUsing } from '../jmap/infer-using.js';
+import type { JmapClient } from '../jmap/jmap-client.js';
+import type { JmapRequestPlan } from '../request/plan-request.js';
+import type { JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import { openWakeSource, type WakeSourceOptions } from './mail-wake-source.js';
-import { applicableNext } from './preset-next-steps.js';
-import type { Preset, PresetStep } from './preset-schema.js';
-import type { JmapRequestContext, JmapRequestResult } from './run-jmap-request.js';
-import { substituteVariables } from './substitute-variables.js';
-import { lineOf, summarizeResponse } from './summarize-response.js';
-import { untrustedPaths } from './untrusted-paths.js';
+import { applicableNext } from '../presets/preset-next-steps.js';
+import type { Preset, PresetStep } from '../presets/preset-schema.js';
+import type { JmapRequestContext, JmapRequestResult } from '../request/run-jmap-request.js';
+import { substituteVariables } from '../presets/substitute-variables.js';
+import { lineOf, summarizeResponse } from '../jmap/summarize-response.js';
+import { untrustedPaths } from '../present/untrusted-paths.js';
 
 /**
  * wait_for_mail: returns as soon as mail from others arrives after the list_new cursor (before

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { downloadBlobToFile } from '../jmap/download-blob-to-file.js';
-import { runJmapRequest } from '../jmap/run-jmap-request.js';
+import { downloadBlobToFile } from '../mail/download-blob-to-file.js';
+import { runJmapRequest } from '../request/run-jmap-request.js';
 import { defineOperation } from './define-operation.js';
 import { presentJmapResult } from './present-jmap-result.js';
 

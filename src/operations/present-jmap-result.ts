@@ -1,5 +1,5 @@
-import { presentJmapResult as presentJmapText } from '../jmap/present-jmap-result.js';
-import type { JmapRequestResult } from '../jmap/run-jmap-request.js';
+import { presentJmapResult as presentJmapText } from '../present/present-jmap-result.js';
+import type { JmapRequestResult } from '../request/run-jmap-request.js';
 import type { NextStep } from '../errors.js';
 import type { FrontDoor } from '../render/front-door.js';
 import type { Presentation } from '../render/present-result.js';

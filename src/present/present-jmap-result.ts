@@ -2,11 +2,11 @@ import type { NextStep } from '../errors.js';
 import { describeNext } from '../render/describe-next.js';
 import type { FrontDoor } from '../render/front-door.js';
 import { newUntrustedMarker, untrustedNotice } from './fence-untrusted.js';
-import type { JmapResponse } from './jmap-types.js';
+import type { JmapResponse } from '../jmap/jmap-types.js';
 import { attachmentsOf, listingEntry, messageEntry, type Email } from './present-mail-views.js';
 import { presentRawResponse } from './present-raw-response.js';
-import type { JmapRequestResult } from './run-jmap-request.js';
-import { lineOf } from './summarize-response.js';
+import type { JmapRequestResult } from '../request/run-jmap-request.js';
+import { lineOf } from '../jmap/summarize-response.js';
 
 /**
  * The model/human-facing text of a jmap_request result, the same for both front doors except how

@@ -1,4 +1,4 @@
-import { automaticReason } from './automatic-mail.js';
+import { automaticReason } from '../mail/automatic-mail.js';
 import { fenceUntrusted } from './fence-untrusted.js';
 import { htmlToText } from './html-to-text.js';
 import { trimQuotedHistory, windowOf } from './mail-text.js';

@@ -1,5 +1,5 @@
 import { fenceUntrusted } from './fence-untrusted.js';
-import type { JmapResponse } from './jmap-types.js';
+import type { JmapResponse } from '../jmap/jmap-types.js';
 
 /**
  * Raw ops shown compactly: one line per method response, nulls left out, and each record of a

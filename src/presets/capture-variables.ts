@@ -1,7 +1,7 @@
-import type { JmapResponse } from './jmap-types.js';
+import type { JmapResponse } from '../jmap/jmap-types.js';
 import type { PresetStep } from './preset-schema.js';
 import { applyTransform, resolvePointer } from './preset-transforms.js';
-import type { JmapFailure } from './summarize-response.js';
+import type { JmapFailure } from '../jmap/summarize-response.js';
 
 /** Captures a step's declared variables; returns a failure when a required one is not found. */
 export function captureVariables(step: PresetStep, response: JmapResponse, vars: Record<string, unknown>): JmapFailure | undefined {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { MailboxError, inputRef } from '../errors.js';
-import { listPackageDir, packageRoot, readPackageFile } from './package-root.js';
+import { listPackageDir, packageRoot, readPackageFile } from '../package-root.js';
 import { presetSchema, type Preset } from './preset-schema.js';
 
 /** The bundled presets folder (presets/ at the package root). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invocationSchema } from './jmap-types.js';
+import { invocationSchema } from '../jmap/jmap-types.js';
 
 /**
  * A preset file (presets/*.json): data, read both by jmap_request and by the generated

@@ -1,6 +1,6 @@
-import { automaticReason } from './automatic-mail.js';
-import { htmlToText } from './html-to-text.js';
-import { quoteOriginal } from './mail-text.js';
+import { automaticReason } from '../mail/automatic-mail.js';
+import { htmlToText } from '../present/html-to-text.js';
+import { quoteOriginal } from '../present/mail-text.js';
 import type { Capture } from './preset-schema.js';
 
 /** The fixed set of capture transforms (reply threading rules from jmap.md "Replying"). */

@@ -1,11 +1,11 @@
 import { MailboxError, inputRef } from '../errors.js';
-import { builtinVariableNames } from './builtin-variables.js';
-import type { JmapSessionInfo } from './jmap-types.js';
-import { loadOpsFile } from './load-preset.js';
-import { parseOps } from './parse-ops.js';
-import type { Preset, PresetStep } from './preset-schema.js';
-import { presetVariables } from './preset-variables.js';
-import { variableNamePattern } from './substitute-variables.js';
+import { builtinVariableNames } from '../presets/builtin-variables.js';
+import type { JmapSessionInfo } from '../jmap/jmap-types.js';
+import { loadOpsFile } from '../presets/load-preset.js';
+import { parseOps } from '../jmap/parse-ops.js';
+import type { Preset, PresetStep } from '../presets/preset-schema.js';
+import { presetVariables } from '../presets/preset-variables.js';
+import { variableNamePattern } from '../presets/substitute-variables.js';
 
 /** What jmap_request will run: a preset's steps, or the caller's ops as one step, with the caller's vars. */
 export interface JmapRequestPlan {

@@ -1,17 +1,17 @@
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError, type NextStep } from '../errors.js';
 import type { Logger } from '../log.js';
-import { builtinVariables } from './builtin-variables.js';
-import { checkRequires, planJmapRequest, type JmapRequestPlan } from './jmap-request-plan.js';
-import { JmapClient } from './jmap-client.js';
-import { readCachedSession } from './jmap-session.js';
-import type { JmapRequest, JmapResponse, JmapSessionInfo } from './jmap-types.js';
-import { attachmentVariables, checkAttachmentLimits, readAttachments } from './prepare-attachments.js';
-import { applicableNext } from './preset-next-steps.js';
+import { builtinVariables } from '../presets/builtin-variables.js';
+import { checkRequires, planJmapRequest, type JmapRequestPlan } from './plan-request.js';
+import { JmapClient } from '../jmap/jmap-client.js';
+import { readCachedSession } from '../jmap/jmap-session.js';
+import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
+import { attachmentVariables, checkAttachmentLimits, readAttachments } from '../mail/prepare-attachments.js';
+import { applicableNext } from '../presets/preset-next-steps.js';
 import { runPresetSteps, type StepRun, type StepsOutcome } from './run-preset-steps.js';
-import type { JmapFailure } from './summarize-response.js';
-import { untrustedPaths } from './untrusted-paths.js';
-import { waitForMail, type WaitContext, type WaitProgress } from './wait-for-mail.js';
+import type { JmapFailure } from '../jmap/summarize-response.js';
+import { untrustedPaths } from '../present/untrusted-paths.js';
+import { waitForMail, type WaitContext, type WaitProgress } from '../mail/wait-for-mail.js';
 
 export interface JmapRequestInput {
   ops?: unknown;

@@ -1,11 +1,11 @@
-import { prepareHtmlToText } from './html-to-text.js';
-import { captureVariables } from './capture-variables.js';
-import { inferUsing } from './infer-using.js';
-import type { JmapClient } from './jmap-client.js';
-import type { JmapRequest, JmapResponse, JmapSessionInfo } from './jmap-types.js';
-import type { Preset, PresetStep } from './preset-schema.js';
-import { substituteVariables } from './substitute-variables.js';
-import { lineOf, summarizeResponse, type JmapFailure } from './summarize-response.js';
+import { prepareHtmlToText } from '../present/html-to-text.js';
+import { captureVariables } from '../presets/capture-variables.js';
+import { inferUsing } from '../jmap/infer-using.js';
+import type { JmapClient } from '../jmap/jmap-client.js';
+import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
+import type { Preset, PresetStep } from '../presets/preset-schema.js';
+import { substituteVariables } from '../presets/substitute-variables.js';
+import { lineOf, summarizeResponse, type JmapFailure } from '../jmap/summarize-response.js';
 import { MailboxError } from '../errors.js';
 
 /** One executed (or, in a dry run, shown) request of a preset. */

@@ -1,4 +1,4 @@
-import { automaticHeaderProperties, automaticReason } from '../jmap/automatic-mail.js';
+import { automaticHeaderProperties, automaticReason } from '../mail/automatic-mail.js';
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
 

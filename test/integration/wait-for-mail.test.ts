@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/auth/account-registry.js';
 import { createAccountRegistry, type ObservableAccountRegistry } from '../../src/auth/create-account-registry.js';
 import { silentLogger } from '../../src/log.js';
-import { runJmapRequest, type JmapRequestContext, type JmapRequestResult } from '../../src/jmap/run-jmap-request.js';
+import { runJmapRequest, type JmapRequestContext, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 

@@ -10,7 +10,7 @@ import type { AccountState } from '../../../src/credentials/stored-credentials.j
 import { MailboxError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
 import { JmapClient } from '../../../src/jmap/jmap-client.js';
-import { runJmapRequest } from '../../../src/jmap/run-jmap-request.js';
+import { runJmapRequest } from '../../../src/request/run-jmap-request.js';
 import { cleanUpAfter } from '../../helpers/clean-up-after.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fenceUntrusted, newUntrustedMarker } from '../../../src/jmap/fence-untrusted.js';
-import { untrustedPaths } from '../../../src/jmap/untrusted-paths.js';
+import { fenceUntrusted, newUntrustedMarker } from '../../../src/present/fence-untrusted.js';
+import { untrustedPaths } from '../../../src/present/untrusted-paths.js';
 
 describe('fenceUntrusted', () => {
   it('wraps text between the opening and closing marker', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { automaticReason } from '../../../src/jmap/automatic-mail.js';
-import { quoteOriginal, trimQuotedHistory, windowOf } from '../../../src/jmap/mail-text.js';
-import { applyTransform } from '../../../src/jmap/preset-transforms.js';
+import { automaticReason } from '../../../src/mail/automatic-mail.js';
+import { quoteOriginal, trimQuotedHistory, windowOf } from '../../../src/present/mail-text.js';
+import { applyTransform } from '../../../src/presets/preset-transforms.js';
 
 describe('quoted history and quoting', () => {
   it('folds a trailing quote with its attribution line, and keeps a body that is only a quote', () => {

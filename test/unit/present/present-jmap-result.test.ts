@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { presentJmapResult } from '../../../src/jmap/present-jmap-result.js';
-import type { JmapRequestResult } from '../../../src/jmap/run-jmap-request.js';
+import { presentJmapResult } from '../../../src/present/present-jmap-result.js';
+import type { JmapRequestResult } from '../../../src/request/run-jmap-request.js';
 
 const marker = 'UNTRUSTED-MAIL-0123456789ab';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
-import { planJmapRequest, varsObject } from '../../../src/jmap/jmap-request-plan.js';
-import { listPresets, loadOpsFile } from '../../../src/jmap/load-preset.js';
-import { applicableNext } from '../../../src/jmap/preset-next-steps.js';
-import { presetVariables } from '../../../src/jmap/preset-variables.js';
-import { applyTransform, replySubject, resolvePointer } from '../../../src/jmap/preset-transforms.js';
-import { omitValue } from '../../../src/jmap/substitute-variables.js';
+import { planJmapRequest, varsObject } from '../../../src/request/plan-request.js';
+import { listPresets, loadOpsFile } from '../../../src/presets/load-preset.js';
+import { applicableNext } from '../../../src/presets/preset-next-steps.js';
+import { presetVariables } from '../../../src/presets/preset-variables.js';
+import { applyTransform, replySubject, resolvePointer } from '../../../src/presets/preset-transforms.js';
+import { omitValue } from '../../../src/presets/substitute-variables.js';
 
 describe('bundled presets', () => {
   it('are all valid declarations, including the ten of issue 3', async () => {

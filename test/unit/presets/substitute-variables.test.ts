@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
-import { listPlaceholders, omitValue, substituteVariables } from '../../../src/jmap/substitute-variables.js';
+import { listPlaceholders, omitValue, substituteVariables } from '../../../src/presets/substitute-variables.js';
 
 describe('substituteVariables', () => {
   it('keeps quotes, backslashes, tabs, newlines and emoji intact inside the resulting JSON', () => {
