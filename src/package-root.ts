@@ -4,12 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { bundledAssets } from './bundle-assets.js';
 
 /**
- * The package's root folder: this file is src/jmap/ under vitest and dist/jmap/ when built, so
- * two levels up works from both, and from an npx install (presets/ and skill/ ship in `files`).
+ * The package's root folder: this file is src/ under vitest and dist/ when built, so one level up
+ * works from both, and from an npx install (presets/ and skill/ ship in `files`).
  * A bundled build carries those files inside itself instead (src/bundle-assets.ts).
  */
 export function packageRoot(): string {
-  return fileURLToPath(new URL('../../', import.meta.url));
+  return fileURLToPath(new URL('../', import.meta.url));
 }
 
 function bundledKey(path: string): string {

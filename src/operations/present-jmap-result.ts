@@ -6,7 +6,7 @@ import type { Presentation } from '../render/present-result.js';
 
 /**
  * jmap_request's presentation in both doors: the compact text with mail content fenced once per
- * message (src/jmap/present-jmap-result.ts), next steps worded for the door, and a failure when
+ * message (src/present/present-jmap-result.ts), next steps worded for the door, and a failure when
  * any call or record failed. The summary leads, so the CLI can still show it beside --json.
  */
 export function presentJmapResult(result: unknown, door: FrontDoor, describeNext: (next: NextStep) => string): Presentation {
