@@ -4,7 +4,7 @@ import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { MailboxError, toMailboxError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { inboxChoiceCarrier } from '../operations/carry-inbox-choice.js';
+import { inboxChoiceCarrier } from '../render/carry-inbox-choice.js';
 import { cliSpellingOf } from '../operations/cli-spelling.js';
 import { cliPathOf, operationsFor, type AnyOperation } from '../operations/index.js';
 import { redactSecrets } from '../redact.js';

@@ -5,7 +5,7 @@ import type { ConfigInputs } from '../config.js';
 import { toMailboxError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AccountRegistry } from '../auth/account-registry.js';
-import { inboxChoiceCarrier } from '../operations/carry-inbox-choice.js';
+import { inboxChoiceCarrier } from '../render/carry-inbox-choice.js';
 import type { Operation, OperationContext } from '../operations/define-operation.js';
 import { redactSecrets } from '../redact.js';
 import { createProgressReporter } from './progress.js';

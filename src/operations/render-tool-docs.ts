@@ -1,4 +1,4 @@
-import type { ToolSummary } from '../operations/summarize-operations.js';
+import type { ToolSummary } from './summarize-operations.js';
 
 /**
  * Markdown for the tool/command list, generated from the table for `help tools`, SKILL.md and the

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { operationsFor } from '../../../src/operations/index.js';
-import { renderToolDocs } from '../../../src/help/render-tool-docs.js';
+import { renderToolDocs } from '../../../src/operations/render-tool-docs.js';
 import { summarizeOperations } from '../../../src/operations/summarize-operations.js';
 import { renderSettingsTable } from '../../../src/config.js';
 
