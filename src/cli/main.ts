@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { MailboxError, toMailboxError } from '../errors.js';
+import { Deadline } from '../gate/deadline.js';
 import { createLogger } from '../log.js';
 import { inboxChoiceCarrier } from '../render/carry-inbox-choice.js';
 import { cliSpellingOf } from '../operations/cli-spelling.js';
@@ -75,6 +76,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       log,
       accounts,
       frontDoor: 'cli',
+      deadline: Deadline.start({ timeoutMs: config.timeoutMs }),
       install: { nodePath: process.execPath, cliPath, shellCommand },
       workingDir,
       streams: { stdout: process.stdout, stderr: process.stderr },

@@ -2,8 +2,7 @@ import { access, mkdir, open, rm } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError, type NextStep } from '../errors.js';
-import type { Logger } from '../log.js';
-import { JmapClient } from '../jmap/jmap-client.js';
+import { openServiceGate, type GateContext } from '../gate/service-gate.js';
 
 export interface DownloadBlobInput {
   blobId: string;
@@ -14,13 +13,9 @@ export interface DownloadBlobInput {
   path?: string;
 }
 
-export interface DownloadBlobContext {
-  signal: AbortSignal;
-  log: Logger;
-  timeoutMs?: number;
+export interface DownloadBlobContext extends GateContext {
   /** Directories a download may write into: the operator's download directory, else the working directory. */
   allowedDirs: readonly string[];
-  fetch?: typeof fetch;
   /** The same download under another file name, as a next step (the caller knows its input's shape). */
   saveAs?: (name: string) => NextStep;
 }
@@ -41,7 +36,7 @@ export async function downloadBlobToFile(
   if (!roots.some((dir) => isInside(target, dir))) {
     throw refused(`${target} is outside the allowed download directories (${roots.join(', ')}).`);
   }
-  const client = new JmapClient(account, { log: ctx.log, timeoutMs: ctx.timeoutMs ?? 30_000, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) });
+  const gate = openServiceGate(account, ctx);
   // A configured download directory may not exist yet; the working directory always does.
   await mkdir(dirname(target), { recursive: true, mode: 0o700 }).catch((error: unknown) => {
     throw unwritable(dirname(target), { code: (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'ENOTDIR' : (error as NodeJS.ErrnoException).code });
@@ -56,8 +51,7 @@ export async function downloadBlobToFile(
   }
   let size: number;
   try {
-    size = await client.download(input.blobId, handle, {
-      signal: ctx.signal,
+    size = await gate.download(input.blobId, handle, {
       ...(input.name ? { name: input.name } : {}),
       ...(input.type ? { type: input.type } : {}),
     });

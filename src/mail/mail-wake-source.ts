@@ -1,10 +1,9 @@
-import type { Account } from '../auth/account-registry.js';
 import { MailboxError } from '../errors.js';
+import type { ServiceGate } from '../gate/service-gate.js';
+import { EventStreamFailure, type EventStream, type StreamEvent } from '../http/event-stream.js';
 import { cancelledError } from '../http/http-errors.js';
-import { EventStreamFailure, openEventStream, type EventStream, type StreamEvent } from '../http/open-event-stream.js';
-import type { FetchFunction } from '../http/send-http.js';
+import { expandTemplate } from '../jmap/expand-template.js';
 import type { Logger } from '../log.js';
-import { expandTemplate } from '../jmap/jmap-client.js';
 
 /**
  * What wakes wait_for_mail to look for new mail: a JMAP push stream (RFC 8620 §7.3) when the
@@ -22,15 +21,13 @@ export interface WakeSource {
 }
 
 export interface WakeSourceOptions {
-  account: Account;
+  /** The call's gate: the stream opens through it, its head within the call's deadline. */
+  gate: ServiceGate;
   accountId: string;
   eventSourceUrl: string | undefined;
   signal: AbortSignal;
   log: Logger;
-  /** Head deadline of the stream request (the configured HTTP timeout). */
-  timeoutMs: number;
   now?: () => number;
-  fetch?: FetchFunction;
   /** Poll intervals, growing to the last; the last bounds how late a delivery is noticed. */
   pollDelaysMs?: readonly number[];
   /** Seconds between the server's pings; the stream counts as dead after twice that plus min(2 s, one ping) of silence. */
@@ -68,29 +65,18 @@ class MailWakeSource implements WakeSource {
     }
     const ping = this.options.pingSeconds ?? 5;
     const url = expandTemplate(template, { types: 'Email', closeafter: 'no', ping: String(ping) });
-    for (let reminted = false; ; reminted = true) {
-      const jwt = await this.options.account.capability({ signal: this.options.signal });
-      try {
-        this.stream = await openEventStream(url, {
-          headers: { authorization: `Bearer ${jwt}` },
-          connectTimeoutMs: this.options.timeoutMs,
-          // Two missed pings plus slack for a slow network: at most 2 s, at most one ping's worth.
-          idleTimeoutMs: (2 * ping + Math.min(2, ping)) * 1000,
-          ...eventStreamLimits,
-          signal: this.options.signal,
-          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-        });
-        this.mode = 'push';
-        return;
-      } catch (error) {
-        if (this.options.signal.aborted) throw cancelledError('Waiting for mail', this.options.signal.reason);
-        if (error instanceof EventStreamFailure && error.status === 401 && !reminted) {
-          this.options.account.invalidateCapability(jwt);
-          continue;
-        }
-        this.fallBack(error);
-        return;
-      }
+    try {
+      this.stream = await this.options.gate.openEvents(url, {
+        // Two missed pings plus slack for a slow network: at most 2 s, at most one ping's worth.
+        idleTimeoutMs: (2 * ping + Math.min(2, ping)) * 1000,
+        ...eventStreamLimits,
+      });
+      this.mode = 'push';
+    } catch (error) {
+      if (this.options.signal.aborted) throw cancelledError('Waiting for mail', this.options.signal.reason);
+      // Only the stream failed (a token that cannot be had fails the looks too, so it ends the wait).
+      if (!(error instanceof EventStreamFailure)) throw error;
+      this.fallBack(error);
     }
   }
 

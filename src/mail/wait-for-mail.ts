@@ -1,18 +1,18 @@
-import { prepareHtmlToText } from '../present/html-to-text.js';
 import { z } from 'zod';
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError, type NextStep } from '../errors.js';
+import type { ServiceGate } from '../gate/service-gate.js';
 import { inferUsing } from '../jmap/infer-using.js';
-import type { JmapClient } from '../jmap/jmap-client.js';
-import type { JmapRequestPlan } from '../request/plan-request.js';
 import type { JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
-import { openWakeSource, type WakeSourceOptions } from './mail-wake-source.js';
+import { lineOf, summarizeResponse } from '../jmap/summarize-response.js';
+import { prepareHtmlToText } from '../present/html-to-text.js';
+import { untrustedPaths } from '../present/untrusted-paths.js';
 import { applicableNext } from '../presets/preset-next-steps.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';
-import type { JmapRequestContext, JmapRequestResult } from '../request/run-jmap-request.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
-import { lineOf, summarizeResponse } from '../jmap/summarize-response.js';
-import { untrustedPaths } from '../present/untrusted-paths.js';
+import type { JmapRequestContext, JmapRequestResult, WaitProgress } from '../request/jmap-request-types.js';
+import type { RequestPlan } from '../request/plan-request.js';
+import { openWakeSource } from './mail-wake-source.js';
 
 /**
  * wait_for_mail: returns as soon as mail from others arrives after the list_new cursor (before
@@ -21,19 +21,15 @@ import { untrustedPaths } from '../present/untrusted-paths.js';
  * show (see settleCursor).
  */
 
-export interface WaitContext extends JmapRequestContext {
+export interface WaitContext extends Pick<JmapRequestContext, 'signal' | 'log' | 'progress' | 'wake'> {
   account: Account;
-  client: JmapClient;
-  session: JmapSessionInfo;
-  /** Test hooks: poll intervals and ping period of the wake source. */
-  wake?: Pick<WakeSourceOptions, 'pollDelaysMs' | 'pingSeconds' | 'now'>;
 }
 
-/** One progress report of a long wait (the operations' ProgressUpdate shape). */
-export interface WaitProgress {
-  progress: number;
-  total?: number;
-  message: string;
+/** What the looks of one wait share. */
+interface Looking {
+  gate: ServiceGate;
+  account: Account;
+  session: JmapSessionInfo;
 }
 
 /** Where the last filtered wait stopped while list_new's cursor stayed behind (state.json). */
@@ -47,26 +43,40 @@ const budgetReserveMs = 5000;
 /** At most this many Email/changes pages per check (200 changes each). */
 const maxPagesPerCheck = 50;
 
-export async function waitForMail(plan: JmapRequestPlan, vars: Record<string, unknown>, ctx: WaitContext): Promise<JmapRequestResult> {
+export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: WaitContext): Promise<JmapRequestResult> {
   const preset = plan.preset as Preset & { wait: NonNullable<Preset['wait']> };
+  const vars: Record<string, unknown> = { ...plan.vars };
+  // A waiting preset saves its own cursor (it may have to keep it behind mail a filter skipped).
+  delete vars[preset.cursor?.variable ?? 'SINCE_STATE'];
+  const { seconds, clamped } = waitSeconds(vars[preset.wait.timeoutVariable], preset.wait.maxSeconds, gate.deadline.budgetMs);
+  const looking: Looking = { gate, account: ctx.account, session: await gate.session() };
+  // The wait is the caller's: its window runs off the timeout's clock, each look still bounded by what is left of it.
+  return gate.deadline.offTheClock(() => waitWindow(plan, preset, vars, { seconds, clamped }, looking, ctx));
+}
+
+async function waitWindow(
+  plan: RequestPlan,
+  preset: Preset & { wait: NonNullable<Preset['wait']> },
+  vars: Record<string, unknown>,
+  { seconds, clamped }: { seconds: number; clamped: boolean },
+  looking: Looking,
+  ctx: WaitContext,
+): Promise<JmapRequestResult> {
   const now = ctx.wake?.now ?? Date.now;
   const startedAt = now();
-  const { seconds, clamped } = waitSeconds(vars[preset.wait.timeoutVariable], preset.wait.maxSeconds, ctx.deadlineMs);
   const endsAt = startedAt + seconds * 1000;
-
-  const state = await ctx.account.readState();
+  const { account, session } = looking;
+  const state = await account.readState();
   const saved = typeof state.listNewState === 'string' ? state.listNewState : undefined;
   const position = waitPositionSchema.safeParse(state.waitForMailPosition);
   const resumed = saved !== undefined && position.success && position.data.base === saved;
   // The stream opens before the first look, so a delivery between the two is never missed.
   const source = await openWakeSource({
-    account: ctx.account,
-    accountId: ctx.session.accountId,
-    eventSourceUrl: ctx.session.eventSourceUrl,
+    gate: looking.gate,
+    accountId: session.accountId,
+    eventSourceUrl: session.eventSourceUrl,
     signal: ctx.signal,
     log: ctx.log,
-    timeoutMs: ctx.timeoutMs ?? 30_000,
-    ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
     ...ctx.wake,
   });
   const ticker = setInterval(() => report(ctx.progress, now() - startedAt, seconds, source.mode), 1000);
@@ -74,7 +84,7 @@ export async function waitForMail(plan: JmapRequestPlan, vars: Record<string, un
     report(ctx.progress, 0, seconds, source.mode);
     // Before list_new has ever run, unread Inbox mail already there is new too: a reply that came
     // in before this call is what the caller waits for, and list_new's first run would list it.
-    const start: FirstLook = resumed && position.success ? { state: position.data.at } : saved !== undefined ? { state: saved } : await firstLook(preset, vars, ctx);
+    const start: FirstLook = resumed && position.success ? { state: position.data.at } : saved !== undefined ? { state: saved } : await firstLook(preset, vars, looking);
     const startState = start.state;
     let since = startState;
     const matched: Email[] = [];
@@ -89,7 +99,7 @@ export async function waitForMail(plan: JmapRequestPlan, vars: Record<string, un
     }
     let checks = 0;
     for (;;) {
-      const found = await newMailSince(since, preset, vars, ctx);
+      const found = await newMailSince(since, preset, vars, looking);
       checks += 1;
       since = found.newState;
       for (const email of found.emails) {
@@ -104,9 +114,9 @@ export async function waitForMail(plan: JmapRequestPlan, vars: Record<string, un
       await source.wait(endsAt);
     }
     const waitedMs = now() - startedAt;
-    const cursorNote = await settleCursor(ctx.account, { saved, startState, since, resumed, others, matched: matched.length });
+    const cursorNote = await settleCursor(account, { saved, startState, since, resumed, others, matched: matched.length });
     const notes = [cursorNote, earlierNote(earlierOthers, start.unreadTotal, start.unread?.length ?? 0)].filter((n): n is string => n !== undefined);
-    return buildResult(plan, preset, vars, ctx.session, {
+    return buildResult(plan, preset, vars, session, {
       matched,
       startState,
       since,
@@ -124,7 +134,7 @@ export async function waitForMail(plan: JmapRequestPlan, vars: Record<string, un
   }
 }
 
-function waitSeconds(value: unknown, maxSeconds: number, deadlineMs: number | undefined): { seconds: number; clamped: boolean } {
+function waitSeconds(value: unknown, maxSeconds: number, budgetMs: number | undefined): { seconds: number; clamped: boolean } {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > maxSeconds) {
     throw new MailboxError({
       code: 'vars_invalid',
@@ -132,8 +142,8 @@ function waitSeconds(value: unknown, maxSeconds: number, deadlineMs: number | un
       hint: 'Pass e.g. {"TIMEOUT_SECONDS": 30}.',
     });
   }
-  if (deadlineMs === undefined) return { seconds: value, clamped: false };
-  const budget = Math.max(1, Math.floor((deadlineMs - budgetReserveMs) / 1000));
+  if (budgetMs === undefined) return { seconds: value, clamped: false };
+  const budget = Math.max(1, Math.floor((budgetMs - budgetReserveMs) / 1000));
   return value > budget ? { seconds: budget, clamped: true } : { seconds: value, clamped: false };
 }
 
@@ -143,18 +153,18 @@ function report(progress: ((u: WaitProgress) => void) | undefined, elapsedMs: nu
 }
 
 /** The preset's step with this id, run once with the run's vars; a failed call becomes a clear error. */
-async function runStep(preset: Preset, id: string, vars: Record<string, unknown>, ctx: WaitContext): Promise<JmapResponse> {
+async function runStep(preset: Preset, id: string, vars: Record<string, unknown>, looking: Looking): Promise<JmapResponse> {
   const step: PresetStep | undefined = preset.steps.find((s) => s.id === id);
   if (!step) throw new MailboxError({ code: 'internal', message: `The wait_for_mail preset has no "${id}" step.`, hint: 'Report this preset as broken.' });
   const { value: methodCalls } = substituteVariables(step.methodCalls, vars);
-  const request = { using: inferUsing(methodCalls, ctx.session.capabilities, step.using), methodCalls };
-  const response = await ctx.client.call(request, { signal: ctx.signal });
+  const request = { using: inferUsing(methodCalls, looking.session.capabilities, step.using), methodCalls };
+  const response = await looking.gate.call(request);
   await prepareHtmlToText(response);
   const summary = summarizeResponse(request, response);
   if (!summary.ok) {
     const failure = summary.failures[0];
     if (failure && (preset.cursor?.resetOn ?? []).includes(failure.type)) {
-      await ctx.account.updateState((state) => ({ ...state, listNewState: undefined, waitForMailPosition: undefined }));
+      await looking.account.updateState((state) => ({ ...state, listNewState: undefined, waitForMailPosition: undefined }));
       throw new MailboxError({
         code: 'jmap_request_error',
         message: `The saved list_new cursor is too old for the server (${failure.type}) and has been reset.`,
@@ -183,8 +193,8 @@ interface FirstLook {
 }
 
 /** With no cursor: the current Email state, then the unread Inbox mail already there (newest first). */
-async function firstLook(preset: Preset, vars: Record<string, unknown>, ctx: WaitContext): Promise<Required<FirstLook>> {
-  const response = await runStep(preset, 'start', vars, ctx);
+async function firstLook(preset: Preset, vars: Record<string, unknown>, looking: Looking): Promise<Required<FirstLook>> {
+  const response = await runStep(preset, 'start', vars, looking);
   const state = z.object({ state: z.string() }).safeParse(argsOf(response, 'state'));
   if (!state.success) throw badAnswer('Email/get has no state');
   const total = z.looseObject({ ids: z.array(z.string()), total: z.number().int().nonnegative().optional() }).safeParse(argsOf(response, 'unread'));
@@ -204,11 +214,11 @@ function earlierNote(earlierOthers: number, unreadTotal: number | undefined, loo
 }
 
 /** Every page of Email/changes since `since`, with the created messages' listing properties. */
-async function newMailSince(since: string, preset: Preset, vars: Record<string, unknown>, ctx: WaitContext): Promise<{ newState: string; emails: Email[] }> {
+async function newMailSince(since: string, preset: Preset, vars: Record<string, unknown>, looking: Looking): Promise<{ newState: string; emails: Email[] }> {
   const emails: Email[] = [];
   let state = since;
   for (let page = 0; page < maxPagesPerCheck; page++) {
-    const response = await runStep(preset, 'changes', { ...vars, SINCE_STATE: state }, ctx);
+    const response = await runStep(preset, 'changes', { ...vars, SINCE_STATE: state }, looking);
     const changes = changesSchema.safeParse(argsOf(response, 'changes'));
     const got = emailListSchema.safeParse(argsOf(response, 'get'));
     if (!changes.success || !got.success) throw badAnswer('Email/changes or Email/get is not shaped as RFC 8620/8621 says');
@@ -278,7 +288,7 @@ interface Outcome {
   notes: string[];
 }
 
-function buildResult(plan: JmapRequestPlan, preset: Preset, vars: Record<string, unknown>, session: JmapSessionInfo, o: Outcome): JmapRequestResult {
+function buildResult(plan: RequestPlan, preset: Preset, vars: Record<string, unknown>, session: JmapSessionInfo, o: Outcome): JmapRequestResult {
   const how = o.mode === 'push' ? 'push (JMAP EventSource)' : `polling Email/changes${o.fallbackReason ? ` (${o.fallbackReason})` : ''}`;
   const waited = Math.round(o.waitedMs / 100) / 10;
   const n = o.matched.length;

@@ -1,11 +1,59 @@
+import type { Account } from '../auth/account-registry.js';
 import { MailboxError, inputRef } from '../errors.js';
-import { builtinVariableNames } from '../presets/builtin-variables.js';
+import type { ServiceGate } from '../gate/service-gate.js';
+import { readCachedSession } from '../jmap/jmap-session.js';
 import type { JmapSessionInfo } from '../jmap/jmap-types.js';
-import { loadOpsFile } from '../presets/load-preset.js';
 import { parseOps } from '../jmap/parse-ops.js';
+import { checkAttachmentLimits, readAttachments, type LocalAttachment } from '../mail/prepare-attachments.js';
+import { builtinVariableNames, builtinVariables } from '../presets/builtin-variables.js';
+import { loadOpsFile } from '../presets/load-preset.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';
 import { presetVariables } from '../presets/preset-variables.js';
 import { variableNamePattern } from '../presets/substitute-variables.js';
+import type { JmapRequestInput } from './jmap-request-types.js';
+
+/** What the plan stage settled before anything is sent: the steps, every variable known so far, the files. */
+export interface RequestPlan {
+  preset?: Preset;
+  presetName?: string;
+  steps: PresetStep[];
+  /** The caller's vars: they win over every other source, attachments included. */
+  given: Record<string, unknown>;
+  /** The built-ins from the session, the saved cursor and the caller's vars; the steps add what they capture. */
+  vars: Record<string, unknown>;
+  /** The session the request goes out under; in a dry run only what state.json knows, if anything. */
+  session: JmapSessionInfo | undefined;
+  /** Files to attach, read and checked against the session's limits; the send stage uploads them. */
+  files: LocalAttachment[];
+  dryRun: boolean;
+  /** Show the substituted request(s) in the result (echo_request). */
+  echo: boolean;
+  /** A waiting preset (wait_for_mail) in a real run: src/mail/wait-for-mail.ts runs it. */
+  waitsForMail: boolean;
+}
+
+/**
+ * The plan stage: the preset or ops with the caller's vars, the session (none fetched in a dry run),
+ * the built-in variables and the saved cursor, and the files to attach, each refused here when
+ * wrong, before anything is sent.
+ */
+export async function planRequest(account: Account, input: JmapRequestInput, gate: ServiceGate): Promise<RequestPlan> {
+  const plan = await planJmapRequest(input);
+  const dryRun = input.dry_run === true;
+  // A dry run makes no network call at all: only what state.json already knows.
+  const session = dryRun ? await readCachedSession(account) : await gate.session();
+  checkRequires(plan.preset, plan.presetName, session);
+  const vars: Record<string, unknown> = { ...(await builtinVariables(account, session)), ...plan.vars };
+  const files = input.attachments?.length ? await readAttachments(input.attachments) : [];
+  if (session) checkAttachmentLimits(files, session.limits);
+  const cursor = plan.preset?.cursor;
+  if (cursor && vars[cursor.variable] === undefined) {
+    const saved = (await account.readState())[cursor.stateField];
+    if (saved) vars[cursor.variable] = saved;
+  }
+  const waitsForMail = plan.preset?.wait !== undefined && !dryRun && session !== undefined;
+  return { ...plan, given: plan.vars, vars, session, files, dryRun, echo: input.echo_request === true, waitsForMail };
+}
 
 /** What jmap_request will run: a preset's steps, or the caller's ops as one step, with the caller's vars. */
 export interface JmapRequestPlan {

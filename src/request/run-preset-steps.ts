@@ -1,12 +1,12 @@
+import { MailboxError } from '../errors.js';
+import type { ServiceGate } from '../gate/service-gate.js';
+import { inferUsing } from '../jmap/infer-using.js';
+import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
+import { lineOf, summarizeResponse, type JmapFailure } from '../jmap/summarize-response.js';
 import { prepareHtmlToText } from '../present/html-to-text.js';
 import { captureVariables } from '../presets/capture-variables.js';
-import { inferUsing } from '../jmap/infer-using.js';
-import type { JmapClient } from '../jmap/jmap-client.js';
-import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
-import { lineOf, summarizeResponse, type JmapFailure } from '../jmap/summarize-response.js';
-import { MailboxError } from '../errors.js';
 
 /** One executed (or, in a dry run, shown) request of a preset. */
 export interface StepRun {
@@ -25,11 +25,10 @@ export interface StepsOutcome {
 }
 
 export interface RunStepsOptions {
-  client: JmapClient;
+  gate: ServiceGate;
   session: JmapSessionInfo | undefined;
   preset: Preset | undefined;
   dryRun: boolean;
-  signal: AbortSignal;
 }
 
 /** Runs the steps in order; stops at the first failed call, failed capture or loop-guard refusal. */
@@ -47,7 +46,7 @@ export async function runPresetSteps(steps: readonly PresetStep[], vars: Record<
       outcome.done.push({ id: step.id, request });
       continue;
     }
-    const response = await options.client.call(request, { signal: options.signal });
+    const response = await options.gate.call(request);
     await prepareHtmlToText(response);
     const summary = summarizeResponse(request, response);
     const run: StepRun = { id: step.id, request, response, summary: summary.summaryLine };
@@ -111,10 +110,10 @@ async function removeRefusedDrafts(response: JmapResponse, options: RunStepsOpti
   const accountId = options.session?.accountId;
   if (draftIds.length === 0 || !accountId) return [];
   try {
-    const cleanup = await options.client.call(
-      { using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'], methodCalls: [['Email/set', { accountId, destroy: draftIds }, 'cleanup']] },
-      { signal: options.signal },
-    );
+    const cleanup = await options.gate.call({
+      using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'],
+      methodCalls: [['Email/set', { accountId, destroy: draftIds }, 'cleanup']],
+    });
     const args = cleanup.methodResponses[0]?.[1];
     const destroyed = isRecord(args) && Array.isArray(args.destroyed) ? args.destroyed.length : 0;
     if (destroyed === draftIds.length) return [`The refused message's draft (${draftIds.join(', ')}) was deleted, so it will not show up as mail.`];
