@@ -10,7 +10,7 @@ import type { CallOptions, RegisterOutcome, RegisterRequest } from './account-re
 import { discoverJmapAccountId } from './discover-jmap-account.js';
 import type { TokenChain } from './token-chain.js';
 
-/** Sign-up, apiKey login or idempotent replay for one credentials directory (issue 3 "register"). */
+/** Sign-up, apiKey login or idempotent replay for one credentials directory. */
 export async function registerAccount(ctx: AccountContext, chain: TokenChain, request: RegisterRequest, call: CallOptions = {}): Promise<RegisterOutcome> {
   if (request.username !== undefined) checkUsername(request.username);
   else if (!request.apiKey) {

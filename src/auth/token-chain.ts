@@ -13,7 +13,7 @@ const capabilityMargin = { seconds: 15, share: 0.25 };
 const sessionMargin = { seconds: 30, share: 0.1 };
 // Refresh-ahead window: 5 min before the session's expiry, time for a live-difficulty PoW (spec §3:
 // seconds to a minute) to finish in the background. Only short-lived sandbox sessions use the share,
-// their last 20 %. Tests move an injected clock instead of widening this window (issue 9).
+// their last 20 %. Tests move an injected clock instead of widening this window.
 const refreshAheadSeconds = 300;
 const refreshAheadShare = 0.2;
 const backgroundRetryPauseMs = 10_000;
@@ -142,7 +142,7 @@ export class TokenChain {
           try {
             return await this.mint(session, call);
           } catch (error) {
-            // Spec §4.3 / issue 3: a session the auth host no longer accepts falls back to a PoW login.
+            // Spec §4.3: a session the auth host no longer accepts falls back to a PoW login.
             if (!(error instanceof MailboxError && error.code === 'auth_rejected')) throw error;
             this.ctx.log.info('The auth host refused the stored session; logging in again with a fresh proof of work.');
           }

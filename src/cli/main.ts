@@ -71,7 +71,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
     const result: unknown = await operation.run(parsed.data, {
       configInputs,
       signal: interrupt.signal,
-      // Progress leaves the process like results do: through the one redactor (issue 10).
+      // Progress leaves the process like results do: through the one redactor.
       progress: (u) => progressLine.update({ ...u, message: redactSecrets(u.message) }),
       log,
       accounts,

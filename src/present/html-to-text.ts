@@ -1,7 +1,7 @@
 import type { convert as Convert } from 'html-to-text';
 
 // html-to-text and its parser cost ~40 ms to load; most mail has a text part, so a process loads
-// it only when an answer holds HTML (issue 14: each command loads only what it uses).
+// it only when an answer holds HTML (each command loads only what it uses).
 let convert: typeof Convert | undefined;
 
 /** Loads the converter when a JMAP response carries an HTML part; cheap once loaded. */

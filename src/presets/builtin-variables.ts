@@ -2,7 +2,7 @@ import type { Account } from '../auth/account-registry.js';
 import type { JmapSessionInfo } from '../jmap/jmap-types.js';
 import { resolveInboxAddress } from '../jmap/resolve-inbox-address.js';
 
-/** Names the client fills itself (spec §2.9 plus the role mailboxes and identity, issue 3). */
+/** Names the client fills itself (spec §2.9 plus the role mailboxes and identity). */
 export const builtinVariableNames = [
   'ACCOUNT_ID',
   'INBOX',

@@ -36,7 +36,7 @@ export interface FetchNewMailOptions {
   /** wakeState of the last successful wake; absent on the first run. */
   sinceState?: string;
   now: Date;
-  /** First-run look-back; the issue asks for the last 24 hours. */
+  /** First-run look-back (default 24 hours: a daily job sees the day's mail). */
   windowMs?: number;
   maxItems?: number;
 }
