@@ -1,25 +1,17 @@
 import { z } from 'zod';
 import type { Account } from '../auth/account-registry.js';
-import { MailboxError, type NextStep } from '../errors.js';
+import { MailboxError } from '../errors.js';
 import type { ServiceGate } from '../gate/service-gate.js';
 import { inferUsing } from '../jmap/infer-using.js';
 import type { JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import { lineOf, summarizeResponse } from '../jmap/summarize-response.js';
 import { prepareHtmlToText } from '../present/html-to-text.js';
-import { untrustedPaths } from '../present/untrusted-paths.js';
-import { applicableNext } from '../presets/preset-next-steps.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
 import type { JmapRequestContext, JmapRequestResult, WaitProgress } from '../request/jmap-request-types.js';
 import type { RequestPlan } from '../request/plan-request.js';
 import { openWakeSource } from './mail-wake-source.js';
-
-/**
- * wait_for_mail: returns as soon as mail from others arrives after the list_new cursor (before
- * list_new has ever run: unread Inbox mail already there counts too), in list_new's shape, and
- * advances that cursor — unless a filter left other new mail behind, which list_new must still
- * show (see settleCursor).
- */
+import { presentWait, settleWaitCursor } from './wait-outcome.js';
 
 export interface WaitContext extends Pick<JmapRequestContext, 'signal' | 'log' | 'progress' | 'wake'> {
   account: Account;
@@ -43,6 +35,12 @@ const budgetReserveMs = 5000;
 /** At most this many Email/changes pages per check (200 changes each). */
 const maxPagesPerCheck = 50;
 
+/**
+ * wait_for_mail: returns as soon as mail from others arrives after the list_new cursor (before
+ * list_new has ever run: unread Inbox mail already there counts too), in list_new's shape, and
+ * advances that cursor — unless a filter left other new mail behind, which list_new must still
+ * show (settleWaitCursor, wait-outcome.ts). Every look goes out through the call's gate.
+ */
 export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: WaitContext): Promise<JmapRequestResult> {
   const preset = plan.preset as Preset & { wait: NonNullable<Preset['wait']> };
   const vars: Record<string, unknown> = { ...plan.vars };
@@ -114,9 +112,9 @@ async function waitWindow(
       await source.wait(endsAt);
     }
     const waitedMs = now() - startedAt;
-    const cursorNote = await settleCursor(account, { saved, startState, since, resumed, others, matched: matched.length });
+    const cursorNote = await settleWaitCursor(account, { saved, startState, since, resumed, others, matched: matched.length });
     const notes = [cursorNote, earlierNote(earlierOthers, start.unreadTotal, start.unread?.length ?? 0)].filter((n): n is string => n !== undefined);
-    return buildResult(plan, preset, vars, session, {
+    return presentWait(plan, preset, vars, session, {
       matched,
       startState,
       since,
@@ -251,72 +249,4 @@ function matchesFilter(email: Email, vars: Readonly<Record<string, unknown>>, wa
     return senders.some((s) => [s.email, s.name].some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)));
   }
   return true;
-}
-
-/**
- * Advances list_new's cursor past what this wait returned. When a filter passed over other new
- * mail from others, the cursor stays where it was (list_new must still show that mail) and the
- * wait's own position is kept beside it, so the next wait does not return the same mail again.
- */
-async function settleCursor(
-  account: Account,
-  w: { saved: string | undefined; startState: string; since: string; resumed: boolean; others: number; matched: number },
-): Promise<string | undefined> {
-  const leftBehind = w.others > 0 || w.resumed;
-  if (!leftBehind) {
-    if (w.matched === 0 && w.saved === undefined) return undefined;
-    await account.updateState((state) => ({ ...state, listNewState: w.since, waitForMailPosition: undefined }));
-    return undefined;
-  }
-  const base = w.saved ?? w.startState;
-  await account.updateState((state) => ({ ...state, listNewState: base, waitForMailPosition: { base, at: w.since } }));
-  return w.others > 0
-    ? `${w.others} other new message${w.others === 1 ? '' : 's'} from others did not match the filter: the list_new cursor was not moved past ${w.others === 1 ? 'it' : 'them'}, so list_new still shows ${w.others === 1 ? 'it' : 'them'}; the next wait_for_mail continues after this one.`
-    : 'Earlier filtered waits left other mail for list_new: its cursor stays until list_new runs; the next wait_for_mail continues after this one.';
-}
-
-interface Outcome {
-  matched: Email[];
-  startState: string;
-  since: string;
-  seconds: number;
-  clamped: boolean;
-  waitedMs: number;
-  mode: 'push' | 'polling';
-  fallbackReason: string | undefined;
-  checks: number;
-  notes: string[];
-}
-
-function buildResult(plan: RequestPlan, preset: Preset, vars: Record<string, unknown>, session: JmapSessionInfo, o: Outcome): JmapRequestResult {
-  const how = o.mode === 'push' ? 'push (JMAP EventSource)' : `polling Email/changes${o.fallbackReason ? ` (${o.fallbackReason})` : ''}`;
-  const waited = Math.round(o.waitedMs / 100) / 10;
-  const n = o.matched.length;
-  const summary =
-    n > 0
-      ? `OK: ${n} new message${n === 1 ? '' : 's'} from others after ${waited} s, waited by ${how}.`
-      : `OK: no new mail in ${o.seconds} s (waited by ${how}).${o.clamped ? ' The wait was shortened to fit this call\'s time budget: call again to keep waiting.' : ''}`;
-  const response: JmapResponse = {
-    methodResponses: [
-      ['Email/changes', { accountId: session.accountId, oldState: o.startState, newState: o.since, hasMoreChanges: false, created: o.matched.map((e) => e.id), updated: [], destroyed: [] }, 'changes'],
-      ['Email/get', { accountId: session.accountId, state: o.since, list: o.matched, notFound: [] }, 'get'],
-    ],
-  };
-  const next: (string | NextStep)[] =
-    n > 0 ? applicableNext(preset.next ?? [], vars, { listed: o.matched.map((e) => e.id), moreChanges: false }) : [o.clamped ? 'Call wait_for_mail again to keep waiting.' : 'Call wait_for_mail again to keep waiting, or list_new to check later.'];
-  const result: JmapRequestResult = {
-    ok: true,
-    summary,
-    dryRun: false,
-    preset: plan.presetName ?? 'wait_for_mail',
-    view: 'listing',
-    response,
-    failures: [],
-    next,
-    waited: { mode: o.mode, seconds: o.seconds, waitedMs: o.waitedMs, checks: o.checks, clamped: o.clamped, ...(o.fallbackReason ? { fallbackReason: o.fallbackReason } : {}) },
-  };
-  if (o.notes.length > 0) result.notes = o.notes;
-  const untrusted = untrustedPaths(result);
-  if (untrusted.length > 0) result.untrusted = untrusted;
-  return result;
 }
