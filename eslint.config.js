@@ -1,15 +1,50 @@
-// Guard rails (issue 9): typescript-eslint's recommended rules over src/ and test/, and no console
-// outside the front ends (CLI, entry, sandbox entry, bench and demo scripts); core logs through
-// src/log.ts to stderr so that stdout stays the MCP protocol.
+// Guard rails: typescript-eslint's recommended rules over src/ and test/; no console outside the
+// front ends (CLI, entry, sandbox entry, bench and demo scripts), because core logs through
+// src/log.ts to stderr and stdout stays the MCP protocol; no import cycle at run time; and nothing
+// but the gate sends to the service.
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
+/** Fixtures that break a rule on purpose; test/unit/architecture/lint-rules.test.ts lints them itself. */
+export const ruleFixtures = 'test/fixtures/lint/**';
+
+/**
+ * The HTTP layer's senders. Only the gate's one sending module may import them, so every request to
+ * the service passes the call's deadline (and, for JMAP, the check stage) in src/gate/.
+ */
+const httpSenders = ['**/http/send-http.js', '**/http/http-request.js', '**/http/open-event-stream.js', '**/http/node-http-fetch.js'];
+const gateSender = 'src/gate/send-to-service.ts';
+/** The JMAP client sends whatever it is asked to: only the gate, which checks first, may hold one. */
+const jmapClient = ['**/jmap/jmap-client.js'];
+
+const restricted = (groups) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: groups.map((group) => ({
+        group,
+        message: 'Requests to the service go through the gate (src/gate/): it owns the call\'s deadline and runs the check stage before every batch and upload.',
+      })),
+    },
+  ],
+});
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bin/**', 'coverage/**', 'skill/scripts/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'bin/**', 'coverage/**', 'skill/scripts/*.mjs', ruleFixtures] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // The modules a cycle runs through are parsed as TypeScript, and `./x.js` specifiers name the
+      // `.ts` source, as TypeScript's NodeNext resolution reads them.
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
     rules: {
       'no-console': 'error',
       // Sanitisers of mail text and file names match control characters on purpose.
@@ -18,7 +53,24 @@ export default tseslint.config(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Run-time cycles only: a type-only import is erased by tsc. A dynamic import() counts.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/http/**', 'src/gate/**', 'src/auth/**'],
+    rules: restricted([httpSenders, jmapClient, ['**/gate/send-to-service.js']]),
+  },
+  {
+    // The token chain renews tokens on the auth host through the gate's sender, under the call's deadline.
+    files: ['src/auth/**/*.ts'],
+    rules: restricted([httpSenders, jmapClient]),
+  },
+  {
+    files: ['src/gate/**/*.ts'],
+    ignores: [gateSender],
+    rules: restricted([httpSenders]),
   },
   {
     files: ['src/cli/**/*.ts', 'src/bin.ts', 'src/sandbox/main.ts', 'src/bench/**/*.ts', 'src/demo/**/*.ts'],

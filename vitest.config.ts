@@ -18,7 +18,7 @@ export default defineConfig({
     isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // The invoking user's crontab must be the same after the run as before it (issue 9).
+    // The invoking user's crontab must be the same after the run as before it.
     globalSetup: ['./test/helpers/user-crontab-guard.ts'],
     // Closes what helpers started in a file's beforeAll (sandboxes, fault servers) after that file.
     setupFiles: ['./test/helpers/per-file-clean-up.ts'],

@@ -78,7 +78,7 @@ export const settings = {
   timeoutMs: {
     flag: '--timeout-ms',
     env: 'AGENT_MAILBOX_TIMEOUT_MS',
-    describe: 'Timeout for each HTTP request, in milliseconds.',
+    describe: 'Time limit of one call to the service, in milliseconds: all its requests and retries share it (waits you ask for, such as wait_for_mail, come on top).',
     parse: parsePositiveInt,
     defaultValue: () => 30_000,
   },

@@ -1,8 +1,9 @@
 import type { Config } from '../config.js';
 import type { CredentialStore } from '../credentials/credential-store.js';
 import type { LockOptions } from '../credentials/directory-lock.js';
-import type { FetchFunction } from '../http/http-request.js';
+import type { FetchFunction } from '../http/http-types.js';
 import type { Logger } from '../log.js';
+import type { CallOptions } from './account-registry.js';
 import type { PowAuthClient } from './pow-auth-client.js';
 
 /** Counters of what an account did, for tests and the MCP server's diagnostics. */
@@ -27,6 +28,12 @@ export interface AccountContext {
   lock: LockOptions;
   config(): Promise<Config>;
   authClient(config: Config): PowAuthClient;
+}
+
+/** The account's lock options for one call: its cancel signal, and the lock wait off the call's clock. */
+export function lockFor(ctx: AccountContext, call: CallOptions): LockOptions {
+  const { deadline, signal } = call;
+  return { ...ctx.lock, ...(signal ? { signal } : {}), ...(deadline ? { whileWaiting: (wait) => deadline.offTheClock(wait) } : {}) };
 }
 
 /**

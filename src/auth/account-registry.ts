@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { AccountState, StoredCredentials } from '../credentials/stored-credentials.js';
+import type { Deadline } from '../gate/deadline.js';
 import type { PowProgress } from '../pow/pow-progress.js';
 
 /**
@@ -39,6 +40,8 @@ export interface RegisterOutcome {
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: PowProgress) => void;
+  /** The call's deadline: token renewal on the auth host counts against it, solving and lock waits do not. */
+  deadline?: Deadline;
 }
 
 export interface Account {

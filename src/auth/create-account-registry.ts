@@ -4,7 +4,7 @@ import { CredentialStore } from '../credentials/credential-store.js';
 import { withDirectoryLock, type LockOptions } from '../credentials/directory-lock.js';
 import type { StoredCredentials } from '../credentials/stored-credentials.js';
 import { MailboxError, inputRef } from '../errors.js';
-import type { FetchFunction } from '../http/http-request.js';
+import type { FetchFunction } from '../http/http-types.js';
 import type { Logger } from '../log.js';
 import type { AccountContext, AccountStats } from './account-context.js';
 import type { Account, AccountRegistry, CallOptions, RegisterOutcome, RegisterRequest } from './account-registry.js';

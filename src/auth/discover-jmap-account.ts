@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { httpRequest, type FetchFunction } from '../http/http-request.js';
+import { Deadline } from '../gate/deadline.js';
+import { requestService } from '../gate/send-to-service.js';
+import type { FetchFunction } from '../http/http-types.js';
 import type { Logger } from '../log.js';
 import { jmapCapabilities, jmapSessionPath } from '../wire-constants.js';
 
@@ -13,13 +15,21 @@ const sessionShape = z.looseObject({ primaryAccounts: z.record(z.string(), z.str
 export async function discoverJmapAccountId(
   apiUrl: string,
   capability: string,
-  options: { timeoutMs: number; log: Logger; fetch?: FetchFunction; signal?: AbortSignal },
+  options: { timeoutMs: number; log: Logger; fetch?: FetchFunction; signal?: AbortSignal; deadline?: Deadline },
 ): Promise<string | undefined> {
   try {
-    const response = await httpRequest(
+    const response = await requestService(
       `${apiUrl}${jmapSessionPath}`,
       { method: 'GET', headers: { authorization: `Bearer ${capability}`, accept: 'application/json' } },
-      { timeoutMs: options.timeoutMs, retry: 'idempotent', maxBytes: 1024 * 1024, log: options.log, retries: 1, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.signal ? { signal: options.signal } : {}) },
+      {
+        deadline: options.deadline ?? Deadline.start({ timeoutMs: options.timeoutMs }),
+        retry: 'idempotent',
+        maxBytes: 1024 * 1024,
+        log: options.log,
+        retries: 1,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
     );
     const parsed = sessionShape.safeParse(response.json());
     return parsed.success ? parsed.data.primaryAccounts[jmapCapabilities.mail] : undefined;

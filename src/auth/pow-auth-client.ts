@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { Deadline } from '../gate/deadline.js';
+import { requestService } from '../gate/send-to-service.js';
 import { challengeClaims, decodeJwtClaims, readBearerToken } from '../http/bearer-token.js';
-import { httpRequest, type FetchFunction } from '../http/http-request.js';
-import type { RetryRule } from '../http/send-http.js';
+import type { FetchFunction, RetryRule } from '../http/http-types.js';
 import { solvePow } from '../pow/solve-pow.js';
 import type { PowProgress } from '../pow/pow-progress.js';
 import { authPaths } from '../wire-constants.js';
@@ -38,6 +39,8 @@ export interface SessionResult {
 export interface AuthCallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: PowProgress) => void;
+  /** The call's deadline; without one, each request gets the configured timeout to itself. */
+  deadline?: Deadline;
 }
 
 const sessionBody = z.looseObject({ apiKey: z.string().min(1).optional(), inbox: z.string().min(1).optional() });
@@ -55,7 +58,7 @@ export class PowAuthClient {
     let elapsedMs = 0;
     for (let attempt = 1; ; attempt += 1) {
       // A challenge creates nothing an account could see twice, so it alone may be resent.
-      const challengeJwt = readBearerToken(await this.post(authPaths.challenge, undefined, call.signal, 'idempotent'), `POST ${authPaths.challenge}`);
+      const challengeJwt = readBearerToken(await this.post(authPaths.challenge, undefined, call, 'idempotent'), `POST ${authPaths.challenge}`);
       const claims = decodeJwtClaims(challengeJwt, challengeClaims, 'challenge JWT');
       const expired = new AbortController();
       const msLeft = claims.exp === undefined ? undefined : claims.exp * 1000 - Date.now();
@@ -64,14 +67,17 @@ export class PowAuthClient {
       const timer = msLeft === undefined || msLeft <= 0 ? undefined : setTimeout(() => expired.abort(), msLeft);
       const signal = call.signal ? AbortSignal.any([call.signal, expired.signal]) : expired.signal;
       try {
-        const solution = await solvePow({
-          challenge: claims.jti,
-          difficulty: claims.difficulty,
-          salt: this.options.salt,
-          signal,
-          ...(this.options.powWorkers !== undefined ? { workers: this.options.powWorkers } : {}),
-          ...(call.onProgress ? { onProgress: call.onProgress } : {}),
-        });
+        const solve = () =>
+          solvePow({
+            challenge: claims.jti,
+            difficulty: claims.difficulty,
+            salt: this.options.salt,
+            signal,
+            ...(this.options.powWorkers !== undefined ? { workers: this.options.powWorkers } : {}),
+            ...(call.onProgress ? { onProgress: call.onProgress } : {}),
+          });
+        // Solving is this machine's work, not the service's: it does not count against the call's timeout.
+        const solution = call.deadline ? await call.deadline.offTheClock(solve) : await solve();
         tried += solution.tried;
         elapsedMs += solution.elapsedMs;
         return {
@@ -98,9 +104,9 @@ export class PowAuthClient {
   }
 
   /** POST /api/v1/session with a solved challenge: sign-up (username) or login (apiKey). */
-  async openSession(solved: SolvedChallenge, who: { username: string } | { apiKey: string }, signal?: AbortSignal): Promise<SessionResult> {
+  async openSession(solved: SolvedChallenge, who: { username: string } | { apiKey: string }, call: AuthCallOptions = {}): Promise<SessionResult> {
     const body = JSON.stringify({ powHex: solved.powHex, nonce: solved.nonce, ...who });
-    const response = await this.post(authPaths.session, { bearer: solved.challengeJwt, body }, signal, 'once');
+    const response = await this.post(authPaths.session, { bearer: solved.challengeJwt, body }, call, 'once');
     const sessionJwt = readBearerToken(response, `POST ${authPaths.session}`);
     let parsed: z.infer<typeof sessionBody> = {};
     try {
@@ -113,22 +119,22 @@ export class PowAuthClient {
   }
 
   /** POST /api/v1/capability with the session JWT as bearer. */
-  async mintCapability(sessionJwt: string, signal?: AbortSignal): Promise<string> {
-    return readBearerToken(await this.post(authPaths.capability, { bearer: sessionJwt }, signal, 'once'), `POST ${authPaths.capability}`);
+  async mintCapability(sessionJwt: string, call: AuthCallOptions = {}): Promise<string> {
+    return readBearerToken(await this.post(authPaths.capability, { bearer: sessionJwt }, call, 'once'), `POST ${authPaths.capability}`);
   }
 
-  private post(path: string, request: { bearer?: string; body?: string } | undefined, signal: AbortSignal | undefined, retry: RetryRule) {
+  private post(path: string, request: { bearer?: string; body?: string } | undefined, call: AuthCallOptions, retry: RetryRule) {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (request?.bearer) headers.authorization = `Bearer ${request.bearer}`;
     if (request?.body) headers['content-type'] = 'application/json';
-    return httpRequest(
+    return requestService(
       `${this.options.authUrl}${path}`,
       { method: 'POST', headers, ...(request?.body ? { body: request.body } : {}) },
       {
-        timeoutMs: this.options.timeoutMs,
+        deadline: call.deadline ?? Deadline.start({ timeoutMs: this.options.timeoutMs }),
         retry,
         log: this.options.log,
-        ...(signal ? { signal } : {}),
+        ...(call.signal ? { signal: call.signal } : {}),
         ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       },
     );

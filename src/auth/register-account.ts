@@ -5,12 +5,12 @@ import { credentialsExistError, inboxLocalPart, isSameInbox } from '../credentia
 import type { StoredCredentials } from '../credentials/stored-credentials.js';
 import { maskApiKey, rememberSecret } from '../redact.js';
 import { usernameLength, usernamePattern } from '../wire-constants.js';
-import type { AccountContext } from './account-context.js';
+import { lockFor, type AccountContext } from './account-context.js';
 import type { CallOptions, RegisterOutcome, RegisterRequest } from './account-registry.js';
 import { discoverJmapAccountId } from './discover-jmap-account.js';
 import type { TokenChain } from './token-chain.js';
 
-/** Sign-up, apiKey login or idempotent replay for one credentials directory (issue 3 "register"). */
+/** Sign-up, apiKey login or idempotent replay for one credentials directory. */
 export async function registerAccount(ctx: AccountContext, chain: TokenChain, request: RegisterRequest, call: CallOptions = {}): Promise<RegisterOutcome> {
   if (request.username !== undefined) checkUsername(request.username);
   else if (!request.apiKey) {
@@ -33,7 +33,7 @@ export async function registerAccount(ctx: AccountContext, chain: TokenChain, re
       if (existing && existing.apiKey === request.apiKey) return replay(ctx, existing, request, existing.inboxId);
       return logIn(ctx, chain, request.apiKey ?? '', existing, request, call);
     },
-    { ...ctx.lock, ...(call.signal ? { signal: call.signal } : {}) },
+    lockFor(ctx, call),
   );
 }
 
@@ -78,7 +78,7 @@ async function signUp(ctx: AccountContext, chain: TokenChain, username: string, 
   const client = ctx.authClient(config);
   const solved = await client.solveChallenge(call);
   ctx.stats.powSolves += 1;
-  const opened = await client.openSession(solved, { username }, call.signal).catch((error: unknown) => {
+  const opened = await client.openSession(solved, { username }, call).catch((error: unknown) => {
     throw answerLost(error, username, ctx.dir);
   });
   rememberSecret(opened.apiKey);
@@ -109,7 +109,7 @@ async function signUp(ctx: AccountContext, chain: TokenChain, username: string, 
   // Nothing below may lose the inbox: a failed capability is retried by the next call's token chain.
   let accountId: string | undefined;
   try {
-    const capability = await client.mintCapability(opened.sessionJwt, call.signal);
+    const capability = await client.mintCapability(opened.sessionJwt, call);
     ctx.stats.capabilityMints += 1;
     await ctx.store.writeToken('capability', capability);
     chain.adopt(opened.sessionJwt, capability);
@@ -143,11 +143,11 @@ async function logIn(
   const client = ctx.authClient(config);
   const solved = await client.solveChallenge(call);
   ctx.stats.powSolves += 1;
-  const opened = await client.openSession(solved, { apiKey }, call.signal).catch((error: unknown) => {
+  const opened = await client.openSession(solved, { apiKey }, call).catch((error: unknown) => {
     throw error instanceof MailboxError && error.code === 'auth_rejected' ? refusedApiKey(error) : error;
   });
   ctx.stats.sessionRenewals += 1;
-  const capability = await client.mintCapability(opened.sessionJwt, call.signal);
+  const capability = await client.mintCapability(opened.sessionJwt, call);
   ctx.stats.capabilityMints += 1;
   const accountId = await discoverJmapAccountId(config.apiUrl, capability, discoveryOptions(ctx, config.timeoutMs, call));
   // The inbox comes from the service, never from the caller: the capability's inboxId claim
@@ -186,7 +186,7 @@ async function logIn(
 }
 
 function discoveryOptions(ctx: AccountContext, timeoutMs: number, call: CallOptions) {
-  return { timeoutMs, log: ctx.log, ...(ctx.fetch ? { fetch: ctx.fetch } : {}), ...(call.signal ? { signal: call.signal } : {}) };
+  return { timeoutMs, log: ctx.log, ...(ctx.fetch ? { fetch: ctx.fetch } : {}), ...(call.signal ? { signal: call.signal } : {}), ...(call.deadline ? { deadline: call.deadline } : {}) };
 }
 
 function outcome(

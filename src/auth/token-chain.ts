@@ -2,7 +2,8 @@ import { decodeJwtClaims, tokenClaims } from '../http/bearer-token.js';
 import { MailboxError } from '../errors.js';
 import { tryAcquireLock, withDirectoryLock } from '../credentials/directory-lock.js';
 import type { StoredCredentials } from '../credentials/stored-credentials.js';
-import { renewalMarginSeconds, type AccountContext } from './account-context.js';
+import { Deadline } from '../gate/deadline.js';
+import { lockFor, renewalMarginSeconds, type AccountContext } from './account-context.js';
 import type { CallOptions } from './account-registry.js';
 
 // Spec §3/§8: capability 2 min, session 1 h. Renew a capability 15 s and a session 30 s before `exp`,
@@ -12,7 +13,7 @@ const capabilityMargin = { seconds: 15, share: 0.25 };
 const sessionMargin = { seconds: 30, share: 0.1 };
 // Refresh-ahead window: 5 min before the session's expiry, time for a live-difficulty PoW (spec §3:
 // seconds to a minute) to finish in the background. Only short-lived sandbox sessions use the share,
-// their last 20 %. Tests move an injected clock instead of widening this window (issue 9).
+// their last 20 %. Tests move an injected clock instead of widening this window.
 const refreshAheadSeconds = 300;
 const refreshAheadShare = 0.2;
 const backgroundRetryPauseMs = 10_000;
@@ -122,7 +123,9 @@ export class TokenChain {
   private async renew(credentials: StoredCredentials, call: CallOptions): Promise<string> {
     // A PoW already running in the background of this process is cheaper to wait for than a second one.
     if (this.background && !isUsable(await this.ctx.store.readToken('session'), sessionMargin, this.now)) {
-      await this.background.catch(() => undefined);
+      const background = this.background;
+      const wait = (): Promise<void> => background.catch(() => undefined);
+      await (call.deadline ? call.deadline.offTheClock(wait) : wait());
     }
     return withDirectoryLock(
       this.ctx.dir,
@@ -137,9 +140,9 @@ export class TokenChain {
         const session = await this.ctx.store.readToken('session');
         if (isUsable(session, sessionMargin, this.now)) {
           try {
-            return await this.mint(session, call.signal);
+            return await this.mint(session, call);
           } catch (error) {
-            // Spec §4.3 / issue 3: a session the auth host no longer accepts falls back to a PoW login.
+            // Spec §4.3: a session the auth host no longer accepts falls back to a PoW login.
             if (!(error instanceof MailboxError && error.code === 'auth_rejected')) throw error;
             this.ctx.log.info('The auth host refused the stored session; logging in again with a fresh proof of work.');
           }
@@ -148,17 +151,17 @@ export class TokenChain {
         this.ctx.stats.powSolves += 1;
         // Re-read under the lock: another process may have logged in with a rotated apiKey.
         const apiKey = (await this.ctx.store.readCredentials())?.apiKey ?? credentials.apiKey;
-        const opened = await client.openSession(solved, { apiKey }, call.signal);
+        const opened = await client.openSession(solved, { apiKey }, call);
         await this.storeSession(opened.sessionJwt);
-        return this.mint(opened.sessionJwt, call.signal);
+        return this.mint(opened.sessionJwt, call);
       },
-      { ...this.ctx.lock, ...(call.signal ? { signal: call.signal } : {}) },
+      lockFor(this.ctx, call),
     );
   }
 
-  private async mint(session: string, signal?: AbortSignal): Promise<string> {
+  private async mint(session: string, call: CallOptions): Promise<string> {
     const client = this.ctx.authClient(await this.ctx.config());
-    const capability = await client.mintCapability(session, signal);
+    const capability = await client.mintCapability(session, call);
     decodeJwtClaims(capability, tokenClaims, 'capability JWT');
     this.ctx.stats.capabilityMints += 1;
     await this.ctx.store.writeToken('capability', capability);
@@ -203,10 +206,13 @@ export class TokenChain {
     if (!release) return;
     try {
       const signal = this.options.closeSignal;
-      const client = this.ctx.authClient(await this.ctx.config());
+      const config = await this.ctx.config();
+      const client = this.ctx.authClient(config);
+      // No call waits for this renewal: it gets the configured timeout of its own.
+      const deadline = Deadline.start({ timeoutMs: config.timeoutMs });
       this.ctx.stats.backgroundRenewals += 1;
       // Solve WITHOUT the auth lock, so foreground calls keep minting capabilities meanwhile.
-      const solved = await client.solveChallenge({ signal });
+      const solved = await client.solveChallenge({ signal, deadline });
       this.ctx.stats.powSolves += 1;
       await withDirectoryLock(
         this.ctx.dir,
@@ -214,7 +220,7 @@ export class TokenChain {
         async () => {
           const latest = life(await this.ctx.store.readToken('session'));
           if (latest && !isNearExpiry(latest, this.now)) return; // renewed by someone else meanwhile
-          const opened = await client.openSession(solved, { apiKey: credentials.apiKey }, signal);
+          const opened = await client.openSession(solved, { apiKey: credentials.apiKey }, { signal, deadline });
           await this.storeSession(opened.sessionJwt);
           this.ctx.log.debug('Session renewed ahead of expiry.');
         },

@@ -10,7 +10,7 @@ import { silentLogger } from '../log.js';
 import { startSandbox } from '../sandbox/start-sandbox.js';
 
 /**
- * Issue 4's figure: what one jmap_request through the spawned stdio server costs on top of the
+ * What one jmap_request through the spawned stdio server costs on top of the
  * same JMAP request sent straight to the sandbox with a capability token. Both are measured in
  * one run, interleaved call by call, so machine load affects them alike.
  */

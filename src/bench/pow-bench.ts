@@ -87,7 +87,7 @@ export async function runPowBench(seconds: number): Promise<PowBenchFigures> {
   return { cores: availableParallelism(), seconds: slice * rounds, solver: perSecond(solver), serialNative: perSecond(serial), scryptJs: perSecond(js) };
 }
 
-/** The printed report: rates and the ratios issue 3 asks for. */
+/** The printed report: rates, and how the solver compares with a serial native loop and with scrypt-js. */
 export function formatPowBench(f: PowBenchFigures): string {
   const rate = (n: number): string => `${n.toFixed(1).padStart(6)} hashes/s`;
   const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');

@@ -11,7 +11,7 @@ import { tokenCostBenchSection } from './token-cost-bench.js';
  * Usage: node dist/bench/run-bench.js [--seconds N] [--only <title word>]
  */
 
-// Issue 4's figure: what one jmap_request through the spawned stdio server costs on top of a raw
+// What one jmap_request through the spawned stdio server costs on top of a raw
 // JMAP round trip to the same sandbox.
 const mcpOverheadSection: BenchSection = {
   title: 'MCP server overhead per jmap_request',

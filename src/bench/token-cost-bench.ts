@@ -5,13 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import nodemailer from 'nodemailer';
-import { listPresets } from '../jmap/load-preset.js';
+import { listPresets } from '../presets/load-preset.js';
 import { startSandbox } from '../sandbox/start-sandbox.js';
 import type { BenchSection } from './bench-section.js';
 import { newsletterHtml, ordinaryMail } from './token-cost-fixtures.js';
 
 /**
- * Issue 13's figures: what the model reads (MCP `content` text, chars/4 ≈ tokens) for the common
+ * What the model reads (MCP `content` text, chars/4 ≈ tokens) for the common
  * reads, through the spawned stdio server against an in-process sandbox filled over SMTP. The
  * same section runs on any build, so a before/after comparison is one `npm run bench` on each.
  */

@@ -3,8 +3,9 @@ import { Command, CommanderError } from 'commander';
 import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { MailboxError, toMailboxError } from '../errors.js';
+import { Deadline } from '../gate/deadline.js';
 import { createLogger } from '../log.js';
-import { inboxChoiceCarrier } from '../operations/carry-inbox-choice.js';
+import { inboxChoiceCarrier } from '../render/carry-inbox-choice.js';
 import { cliSpellingOf } from '../operations/cli-spelling.js';
 import { cliPathOf, operationsFor, type AnyOperation } from '../operations/index.js';
 import { redactSecrets } from '../redact.js';
@@ -70,11 +71,12 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
     const result: unknown = await operation.run(parsed.data, {
       configInputs,
       signal: interrupt.signal,
-      // Progress leaves the process like results do: through the one redactor (issue 10).
+      // Progress leaves the process like results do: through the one redactor.
       progress: (u) => progressLine.update({ ...u, message: redactSecrets(u.message) }),
       log,
       accounts,
       frontDoor: 'cli',
+      deadline: Deadline.start({ timeoutMs: config.timeoutMs }),
       install: { nodePath: process.execPath, cliPath, shellCommand },
       workingDir,
       streams: { stdout: process.stdout, stderr: process.stderr },

@@ -12,6 +12,8 @@ export interface LockOptions {
   /** A lock whose heartbeat is older than this is taken over even if its owner looks alive. */
   staleMs?: number;
   signal?: AbortSignal;
+  /** Wraps the wait for another holder; a call's deadline runs it off its clock (src/gate/deadline.ts). */
+  whileWaiting?: <T>(wait: () => Promise<T>) => Promise<T>;
 }
 
 const ownerSchema = z.object({ pid: z.number(), host: z.string(), token: z.string(), createdAt: z.string() });
@@ -26,7 +28,8 @@ const pollMs = 25;
  * heartbeat, so a lock is stale when its owner's pid is gone (same host) or the heartbeat stopped.
  */
 export async function withDirectoryLock<T>(dir: string, name: string, task: () => Promise<T>, options: LockOptions = {}): Promise<T> {
-  const release = await acquireLock(dir, name, options);
+  const acquire = (): Promise<() => Promise<void>> => acquireLock(dir, name, options);
+  const release = await (options.whileWaiting ? options.whileWaiting(acquire) : acquire());
   try {
     return await task();
   } finally {

@@ -48,7 +48,7 @@ export const accountStateSchema = z.looseObject({
   session: cachedJmapSessionSchema.optional(),
   /** Email state after the last `list_new` preset run. */
   listNewState: z.string().optional(),
-  /** Email state after the last successful wake (watch issue). */
+  /** Email state after the last successful wake. */
   wakeState: z.string().optional(),
   lastWakeAt: z.string().optional(),
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { MailboxError } from '../errors.js';
-import { listPresets } from '../jmap/load-preset.js';
-import { packageRoot, readPackageFile } from '../jmap/package-root.js';
+import { listPresets } from '../presets/load-preset.js';
+import { packageRoot, readPackageFile } from '../package-root.js';
 import { renderPresetsTopic } from './render-presets-topic.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Preset } from '../jmap/preset-schema.js';
+import type { Preset } from '../presets/preset-schema.js';
 
 /** The `presets` help topic, generated from the preset declarations (presets/*.json). */
 export function renderPresetsTopic(presets: readonly { name: string; preset: Preset }[]): string {

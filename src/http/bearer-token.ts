@@ -2,7 +2,7 @@ import { decodeJwt } from 'jose/jwt/decode';
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
 import { rememberSecret } from '../redact.js';
-import type { HttpResponse } from './http-request.js';
+import type { HttpResponse } from './http-types.js';
 
 /** Reads the token of an `Authorization: Bearer <jwt>` RESPONSE header (spec §2.5); scheme case-insensitive. */
 export function readBearerToken(response: Pick<HttpResponse, 'headers'>, where: string): string {

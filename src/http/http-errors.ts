@@ -15,11 +15,16 @@ export function timeoutError(what: string, url: string, timeoutMs: number, mayHa
   return new MailboxError({
     code: 'timeout',
     message: `${what}: no complete answer from ${originOf(url)} within ${timeoutMs} ms.`,
-    hint: mayHaveActed
-      ? 'The request may still have taken effect, so it was not resent. Check its result (for a send: look in Sent) before trying again; raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS if the host is just slow.'
-      : 'Check the network and that the host is up, or raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS, then try again.',
+    hint: timeoutHint(mayHaveActed),
     cause,
   });
+}
+
+/** What to do after a request ran out of time: never a blind resend of one that may have acted. */
+export function timeoutHint(mayHaveActed: boolean): string {
+  return mayHaveActed
+    ? 'The request may still have taken effect, so it was not resent. Check its result (for a send: look in Sent) before trying again; raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS if the host is just slow.'
+    : 'Check the network and that the host is up, or raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS, then try again.';
 }
 
 export function networkError(what: string, url: string, cause: unknown, mayHaveActed: boolean): MailboxError {

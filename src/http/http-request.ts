@@ -1,22 +1,18 @@
 import type { Logger } from '../log.js';
-import { sendHttp, type FetchFunction, type HttpResponse, type RetryRule } from './send-http.js';
+import type { FetchFunction, HttpResponse } from './http-types.js';
+import { sendHttp, type SendOptions } from './send-http.js';
 import { serviceError } from './service-error.js';
 
-export { parseRetryAfter, type FetchFunction, type HttpResponse } from './send-http.js';
+export { parseRetryAfter } from './send-http.js';
+export type { FetchFunction, HttpResponse } from './http-types.js';
 
 /** The auth host answers small JSON bodies and tokens in headers; nothing it sends needs more. */
 export const authBodyLimitBytes = 64 * 1024;
 
-export interface HttpOptions {
-  timeoutMs: number;
-  retry: RetryRule;
+export interface HttpOptions extends Pick<SendOptions, 'timeoutMs' | 'retry' | 'retries' | 'retryBaseMs' | 'retryAfterCapMs' | 'budgetMs' | 'resendNeedsMs' | 'timeoutError'> {
   signal?: AbortSignal;
   fetch?: FetchFunction;
   log?: Logger;
-  retries?: number;
-  retryBaseMs?: number;
-  retryAfterCapMs?: number;
-  budgetMs?: number;
   maxBytes?: number;
 }
 

@@ -1,5 +1,5 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import type { FetchFunction } from './send-http.js';
+import type { FetchFunction } from './http-types.js';
 
 /**
  * The part of `fetch` the HTTP layer uses, over node:http. node's global fetch loads undici and

@@ -1,24 +1,6 @@
 import { nodeHttpFetch } from './node-http-fetch.js';
-import type { FetchFunction } from './send-http.js';
-
-/** One server-sent event (WHATWG HTML §9.2): its type and joined data lines. */
-export interface StreamEvent {
-  event: string;
-  data: string;
-}
-
-export type EventStreamFailureKind = 'status' | 'not_event_stream' | 'connect_timeout' | 'idle' | 'event_too_large' | 'total_too_large' | 'ended' | 'network' | 'cancelled';
-
-/** Why a stream could not be opened or stopped delivering: the caller falls back, it never hangs. */
-export class EventStreamFailure extends Error {
-  constructor(
-    readonly kind: EventStreamFailureKind,
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-}
+import { EventStreamFailure, type EventStream, type StreamEvent } from './event-stream.js';
+import type { FetchFunction } from './http-types.js';
 
 export interface EventStreamOptions {
   headers: Record<string, string>;
@@ -32,12 +14,6 @@ export interface EventStreamOptions {
   maxTotalBytes: number;
   signal: AbortSignal;
   fetch?: FetchFunction;
-}
-
-export interface EventStream {
-  /** The next event; rejects with EventStreamFailure when the stream is dead, too big, ended or cancelled. */
-  next(): Promise<StreamEvent>;
-  close(): void;
 }
 
 /**

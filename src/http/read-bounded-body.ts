@@ -11,8 +11,8 @@ export class BodyTooLarge extends Error {
 
 /**
  * Reads a body chunk by chunk and stops as soon as it passes `maxBytes`, so a server that streams
- * forever costs at most the cap (the old arrayBuffer() read grew to gigabytes). The caller's
- * deadline aborts the stream, which makes the pending read reject.
+ * forever costs at most the cap (reading it whole with arrayBuffer() would grow to gigabytes). The
+ * caller's deadline aborts the stream, which makes the pending read reject.
  */
 export async function readBoundedBody(response: Response, maxBytes: number, target: BodyTarget): Promise<{ body: Buffer; size: number }> {
   const declared = Number(response.headers.get('content-length'));

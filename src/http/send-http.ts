@@ -1,18 +1,11 @@
 import { MailboxError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
 import { cancelledError, failedBeforeSending, networkError, timeoutError, tooLargeError } from './http-errors.js';
+import type { FetchFunction, HttpResponse, RetryRule } from './http-types.js';
 import { BodyTooLarge, readBoundedBody, type BodyTarget } from './read-bounded-body.js';
 import { nodeHttpFetch } from './node-http-fetch.js';
 
-export type FetchFunction = typeof fetch;
-
-/**
- * Which failures may be resent. `idempotent`: anything transient (GETs, a fresh challenge).
- * `once`: only what the server cannot have acted on — a connection refused before sending, or a
- * 429/503 answer, which says the request was not processed. Sign-up, login, capability and every
- * JMAP POST are `once`: resending them could create twice or burn a single-use challenge.
- */
-export type RetryRule = 'idempotent' | 'once';
+export type { FetchFunction, HttpResponse, RetryRule } from './http-types.js';
 
 export interface SendOptions {
   /** What is being done, for messages ("JMAP request", "POST /api/v1/session"). */
@@ -22,6 +15,10 @@ export interface SendOptions {
   timeoutMs: number;
   /** All attempts and waits together; default three attempts' worth. */
   budgetMs?: number;
+  /** Time that must be left after a backoff for a resend to be made; default a whole attempt (`timeoutMs`). */
+  resendNeedsMs?: number;
+  /** The error of an attempt that ran out of time; default: one naming the attempt's own limit. */
+  timeoutError?: (what: string, url: string, mayHaveActed: boolean, cause: unknown) => MailboxError;
   /** Byte cap of a 2xx body; error bodies are read up to `errorBodyBytes`. */
   maxBytes: number;
   /** A download writes its 2xx body here instead of memory. */
@@ -35,18 +32,6 @@ export interface SendOptions {
   signal?: AbortSignal;
   fetch?: FetchFunction;
   log?: Logger;
-}
-
-/** A fully read (or, for a download, fully written) response. */
-export interface HttpResponse {
-  status: number;
-  headers: Headers;
-  /** Final URL after redirects. */
-  url: string;
-  body: Buffer;
-  size: number;
-  text(): string;
-  json(): unknown;
 }
 
 const errorBodyBytes = 64 * 1024;
@@ -90,8 +75,8 @@ export async function sendHttp(url: string, init: RequestInit, options: SendOpti
     }
     const backoff = (options.retryBaseMs ?? 250) * 2 ** attempt * (0.5 + Math.random() / 2);
     const wait = Math.max(waitMs ?? 0, backoff);
-    // Another attempt must fit in the budget with its full deadline, else stop with what we know.
-    if (Date.now() + wait + options.timeoutMs > budgetEnds) {
+    // Another attempt must fit in the budget (by default with its full deadline), else stop with what we know.
+    if (Date.now() + wait + (options.resendNeedsMs ?? options.timeoutMs) > budgetEnds) {
       if (refusedAnswer) return refusedAnswer;
       throw failure;
     }
@@ -138,7 +123,10 @@ async function attemptOnce(url: string, init: RequestInit, options: SendOptions,
   } catch (error) {
     if (error instanceof BodyTooLarge) throw new AttemptFailure('too_large', tooLargeError(options.what, url, error.limitBytes));
     if (options.signal?.aborted) throw new AttemptFailure('cancelled', cancelledError(options.what, options.signal.reason));
-    if (timedOut) throw new AttemptFailure('timeout', timeoutError(options.what, url, attemptMs, mayHaveActed, error));
+    if (timedOut) {
+      const failure = options.timeoutError?.(options.what, url, mayHaveActed, error) ?? timeoutError(options.what, url, attemptMs, mayHaveActed, error);
+      throw new AttemptFailure('timeout', failure);
+    }
     if (failedBeforeSending(error)) throw new AttemptFailure('refused', networkError(options.what, url, error, false));
     throw new AttemptFailure('network', networkError(options.what, url, error, mayHaveActed));
   } finally {

@@ -1,5 +1,5 @@
 import { MailboxError, inputRef } from '../errors.js';
-import type { HttpResponse } from '../http/send-http.js';
+import type { HttpResponse } from '../http/http-types.js';
 import { redactCredentialEcho, redactDeep } from '../redact.js';
 import { problemDetailsSchema } from './jmap-types.js';
 

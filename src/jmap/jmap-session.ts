@@ -3,7 +3,7 @@ import type { Account } from '../auth/account-registry.js';
 import type { Config } from '../config.js';
 import { deepFreeze } from '../deep-freeze.js';
 import { MailboxError } from '../errors.js';
-import type { HttpResponse } from '../http/send-http.js';
+import type { HttpResponse } from '../http/http-types.js';
 import { cachedJmapSessionSchema } from '../credentials/stored-credentials.js';
 import { jmapCapabilities } from '../wire-constants.js';
 import { jmapResponseSchema, sessionResourceSchema, type JmapLimits, type JmapRequest, type JmapResponse, type JmapSessionInfo } from './jmap-types.js';

@@ -84,8 +84,3 @@ export interface JmapSessionInfo {
   mailboxIdsByRole: Record<string, string>;
   fetchedAt: string;
 }
-
-/** Per-call options of the client. */
-export interface JmapCallOptions {
-  signal?: AbortSignal;
-}

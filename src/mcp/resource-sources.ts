@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { MailboxError } from '../errors.js';
 import { listHelpTopics, readHelpTopic } from '../help/index.js';
-import { listPresets } from '../jmap/load-preset.js';
+import { listPresets } from '../presets/load-preset.js';
 import type { Operation } from '../operations/define-operation.js';
 import { summarizeOperations } from '../operations/summarize-operations.js';
 import type { ResourceSources } from './resources.js';

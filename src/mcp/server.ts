@@ -1,11 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
-import type { ConfigInputs } from '../config.js';
+import { resolveConfig, type ConfigInputs } from '../config.js';
 import { toMailboxError } from '../errors.js';
+import { Deadline } from '../gate/deadline.js';
 import type { Logger } from '../log.js';
 import type { AccountRegistry } from '../auth/account-registry.js';
-import { inboxChoiceCarrier } from '../operations/carry-inbox-choice.js';
+import { inboxChoiceCarrier } from '../render/carry-inbox-choice.js';
 import type { Operation, OperationContext } from '../operations/define-operation.js';
 import { redactSecrets } from '../redact.js';
 import { createProgressReporter } from './progress.js';
@@ -64,7 +65,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     { instructions: serverInstructions, jsonSchemaValidator: noElicitationValidator },
   );
   const carryInboxChoice = inboxChoiceCarrier(options.operations);
-  for (const op of options.operations) registerOperation(server, op, options, carryInboxChoice);
+  // --timeout-ms comes from flags and environment only, fixed for the server's life.
+  const timeoutMs = resolveConfig(options.configInputs).timeoutMs;
+  for (const op of options.operations) registerOperation(server, op, { ...options, timeoutMs }, carryInboxChoice);
   if (options.resources) registerResources(server, options.resources);
   return server;
 }
@@ -72,7 +75,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
 function registerOperation(
   server: McpServer,
   op: AnyOperation,
-  options: McpServerOptions,
+  options: McpServerOptions & { timeoutMs: number },
   carryInboxChoice: ReturnType<typeof inboxChoiceCarrier>,
 ): void {
   const outputSchema = advertisedOutputSchema(op.output);
@@ -103,7 +106,8 @@ function registerOperation(
           frontDoor: 'mcp',
           install: options.install,
           workingDir: options.workingDir,
-          ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+          // One deadline per call: the configured timeout, within the host's budget for a tool call.
+          deadline: Deadline.start({ timeoutMs: options.timeoutMs, ...(options.deadlineMs !== undefined ? { budgetMs: options.deadlineMs } : {}) }),
         };
         const result: unknown = await op.run(args, ctx);
         const checked = op.output.safeParse(result);

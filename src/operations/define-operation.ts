@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { z } from 'zod';
 import type { ConfigInputs } from '../config.js';
+import type { Deadline } from '../gate/deadline.js';
 import type { Logger } from '../log.js';
 import type { AccountRegistry } from '../auth/account-registry.js';
 import type { FrontDoor } from '../render/front-door.js';
@@ -29,10 +30,11 @@ export interface OperationContext {
   /** Which front door called: wording of hints may differ, behaviour does not. */
   frontDoor: FrontDoor;
   /**
-   * Wall-clock budget for one call, when the caller has one (MCP hosts cut tool calls at ~60 s).
-   * A long proof of work then returns an actionable "call again" instead of being abandoned.
+   * The call's one deadline, started by the front door: the configured timeout (--timeout-ms) over
+   * everything the call sends to the service, and the door's budget for the call when it has one
+   * (MCP hosts cut tool calls at ~60 s; a long proof of work then answers "call again").
    */
-  deadlineMs?: number;
+  deadline: Deadline;
   /**
    * Absolute paths of this installation, for jobs that must run with no PATH (watch), and how the
    * operator runs this CLI at a shell, for the command lines we suggest (src/render/shell-command.ts).

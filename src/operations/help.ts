@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listHelpTopics, readHelpTopic } from '../help/index.js';
-import { defineOperation } from './define-operation.js';
+import { defineOperation, type Operation } from './define-operation.js';
 import { summarizeOperations } from './summarize-operations.js';
 
 const helpInput = z.object({
@@ -16,23 +16,26 @@ const helpOutput = z.object({
   topics: z.array(z.string()),
 });
 
-export const helpOperation = defineOperation({
-  name: 'help',
-  title: 'Help',
-  description:
-    'Built-in documentation: how to register, the JMAP cheatsheet, every preset with its variables, scheduled watching, several inboxes, troubleshooting of each error, and security rules. Call it when unsure; it needs no inbox.',
-  input: helpInput,
-  output: helpOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  cli: { positional: 'topic' },
-  // Both doors show the Markdown itself, not the JSON string that carries it.
-  present: (result) => ({ text: (result as { text: string }).text }),
-  async run(input) {
-    const topic = input.topic ?? 'overview';
-    // Imported lazily by name to avoid a cycle: the tools topic is generated from the table itself.
-    const { operationsFor } = await import('./index.js');
-    // The agent's tools: what an MCP host offers is what the skill's shell commands do too.
-    const text = await readHelpTopic(topic, { tools: summarizeOperations(operationsFor('mcp')) });
-    return { topic, text, topics: listHelpTopics() };
-  },
-});
+/**
+ * The `help` entry. Its tools topic is generated from the table that holds it, so the table is
+ * handed in (src/operations/index.ts) rather than imported, which would be an import cycle.
+ */
+export function helpOperationOver(tools: () => readonly Operation<z.ZodObject, z.ZodType>[]) {
+  return defineOperation({
+    name: 'help',
+    title: 'Help',
+    description:
+      'Built-in documentation: how to register, the JMAP cheatsheet, every preset with its variables, scheduled watching, several inboxes, troubleshooting of each error, and security rules. Call it when unsure; it needs no inbox.',
+    input: helpInput,
+    output: helpOutput,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    cli: { positional: 'topic' },
+    // Both doors show the Markdown itself, not the JSON string that carries it.
+    present: (result) => ({ text: (result as { text: string }).text }),
+    async run(input) {
+      const topic = input.topic ?? 'overview';
+      const text = await readHelpTopic(topic, { tools: summarizeOperations(tools()) });
+      return { topic, text, topics: listHelpTopics() };
+    },
+  });
+}

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { FrontDoor } from '../render/front-door.js';
 import type { Operation } from './define-operation.js';
-import { helpOperation } from './help.js';
+import { helpOperationOver } from './help.js';
 import { jmapRequestOperation } from './jmap-request.js';
 import { mcpOperation } from './mcp.js';
 import { registerOperation } from './register.js';
@@ -10,6 +10,9 @@ import { wakeOperation, watchRunOperation } from './wake.js';
 import { watchInstallOperation, watchRemoveOperation, watchStatusOperation } from './watch.js';
 
 export type AnyOperation = Operation<z.ZodObject, z.ZodType>;
+
+/** `help`, whose tools topic lists the agent's tools: what an MCP host offers is what the skill's shell commands do too. */
+export const helpOperation = helpOperationOver(() => operationsFor('mcp'));
 
 /**
  * THE table: every MCP tool and every CLI command comes from this list. The cast widens each

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { downloadBlobToFile } from '../jmap/download-blob-to-file.js';
-import { runJmapRequest } from '../jmap/run-jmap-request.js';
+import { downloadBlobToFile } from '../mail/download-blob-to-file.js';
+import { runJmapRequest } from '../request/run-jmap-request.js';
 import { defineOperation } from './define-operation.js';
 import { presentJmapResult } from './present-jmap-result.js';
 
@@ -77,7 +77,8 @@ export const jmapRequestOperation = defineOperation({
         {
           signal: ctx.signal,
           log: ctx.log,
-          timeoutMs: config.timeoutMs,
+          deadline: ctx.deadline,
+          frontDoor: ctx.frontDoor,
           // The operator's download directory, else the working directory; never a path from mail.
           allowedDirs: [config.downloadDir ? resolve(ctx.workingDir, config.downloadDir) : ctx.workingDir],
           saveAs: (name) => ({ operation: 'jmap_request', input: { download: { ...input.download, name } } }),
@@ -87,13 +88,6 @@ export const jmapRequestOperation = defineOperation({
     }
     // ops/ops_file checks live in runJmapRequest (jmap-request-plan.ts), once.
     const account = ctx.accounts.open(input.credentials_dir);
-    const config = await account.config();
-    return runJmapRequest(account, input, {
-      signal: ctx.signal,
-      log: ctx.log,
-      timeoutMs: config.timeoutMs,
-      progress: ctx.progress,
-      ...(ctx.deadlineMs !== undefined ? { deadlineMs: ctx.deadlineMs } : {}),
-    });
+    return runJmapRequest(account, input, { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor, progress: ctx.progress });
   },
 });

@@ -79,6 +79,8 @@ async function registerWithinDeadline(
       },
       {
         signal: worker.signal,
+        // The registration may outlive this call (the next identical call collects it): the door's budget stays out.
+        deadline: ctx.deadline.withoutBudget(),
         onProgress: (p) => {
           lastProgress = p;
           ctx.progress({ progress: p.tried, total: p.expected, message: describePowProgress(p) });
@@ -96,9 +98,10 @@ async function registerWithinDeadline(
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
   try {
-    if (ctx.deadlineMs === undefined) return await pending;
+    const budgetLeftMs = ctx.deadline.budgetLeftMs();
+    if (budgetLeftMs === undefined) return await pending;
     const deadline = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), ctx.deadlineMs);
+      timer = setTimeout(() => resolve('late'), budgetLeftMs);
     });
     const first = await Promise.race([pending, deadline]);
     if (first !== 'late') return first;

@@ -22,6 +22,7 @@ async function wakeOnce(input: { credentials_dir?: string | undefined; wake_comm
     env: ctx.configInputs.env ?? {},
     log: ctx.log,
     signal: ctx.signal,
+    deadline: ctx.deadline,
     agentOutput: agentOutput(ctx),
     ...(config.wakeCommand ? { wakeCommand: config.wakeCommand } : {}),
   });
@@ -76,7 +77,7 @@ export const watchRunOperation = defineOperation({
       onReady: (next) => streams.stderr.write(`agent-mailbox watch: running for ${dir}; next wake ${next ? next.toString() : 'unknown'}. Stop with Ctrl-C.\n`),
       fire: async () => {
         // One JSON line per wake, so a supervisor (or a test) can follow along.
-        streams.stdout.write(`${JSON.stringify(await wakeOnce(input, ctx))}\n`);
+        streams.stdout.write(`${JSON.stringify(await wakeOnce(input, { ...ctx, deadline: ctx.deadline.restarted() }))}\n`);
       },
     });
     streams.stderr.write(`agent-mailbox watch: stopped after ${outcome.fired} wake(s).\n`);

@@ -22,7 +22,7 @@ export type CliSpellingLookup = (operation: string, key?: string) => CliSpelling
 
 /**
  * How a door words next steps: `adjust` fills in what the caller chose (the inbox, see
- * src/operations/carry-inbox-choice.ts), `cli` spells flags as the table declares them, `command`
+ * src/render/carry-inbox-choice.ts), `cli` spells flags as the table declares them, `command`
  * is how this CLI is run at the operator's shell (src/render/shell-command.ts).
  */
 export interface NextWording {

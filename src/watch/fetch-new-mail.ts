@@ -1,4 +1,4 @@
-import { automaticHeaderProperties, automaticReason } from '../jmap/automatic-mail.js';
+import { automaticHeaderProperties, automaticReason } from '../mail/automatic-mail.js';
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
 
@@ -36,7 +36,7 @@ export interface FetchNewMailOptions {
   /** wakeState of the last successful wake; absent on the first run. */
   sinceState?: string;
   now: Date;
-  /** First-run look-back; the issue asks for the last 24 hours. */
+  /** First-run look-back (default 24 hours: a daily job sees the day's mail). */
   windowMs?: number;
   maxItems?: number;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
-import { fenceUntrusted, newUntrustedMarker, untrustedNotice } from '../jmap/fence-untrusted.js';
+import { fenceUntrusted, newUntrustedMarker, untrustedNotice } from '../present/fence-untrusted.js';
 import type { NewMail } from './fetch-new-mail.js';
 
 export interface DigestInput {

@@ -1,21 +1,35 @@
 import type { Account } from '../auth/account-registry.js';
-import { JmapClient } from '../jmap/jmap-client.js';
+import type { Deadline } from '../gate/deadline.js';
+import type { Check } from '../gate/outgoing.js';
+import { openServiceGate } from '../gate/service-gate.js';
 import type { Logger } from '../log.js';
 import { jmapCapabilities } from '../wire-constants.js';
-import type { JmapCall } from './fetch-new-mail.js';
-import type { WakeJmap } from './wake.js';
+import type { JmapCall, JmapCaller } from './fetch-new-mail.js';
 
-/** The wake's JMAP access through the shared client (session cache, 401 re-mint, retries). */
-export async function createWakeJmap(account: Account, log: Logger, signal?: AbortSignal): Promise<WakeJmap> {
-  const config = await account.config();
-  const client = new JmapClient(account, { log, timeoutMs: config.timeoutMs });
-  const opts = signal ? { signal } : {};
+/** The account's JMAP access as the wake uses it. */
+export interface WakeJmap extends JmapCaller {
+  /** The JMAP account id (from the session). */
+  accountId(): Promise<string>;
+}
+
+/**
+ * The wake's JMAP access through the gate of its run (session cache, 401 re-mint, the run's
+ * deadline), marked as a wake run for the check stage, which sees every read.
+ */
+export function createWakeJmap(account: Account, options: { log: Logger; deadline: Deadline; signal?: AbortSignal; check?: Check }): WakeJmap {
+  const gate = openServiceGate(account, {
+    log: options.log,
+    deadline: options.deadline,
+    signal: options.signal ?? new AbortController().signal,
+    isWake: true,
+    ...(options.check ? { check: options.check } : {}),
+  });
   return {
     async accountId() {
-      return (await client.session(opts)).accountId;
+      return (await gate.session()).accountId;
     },
     async request(methodCalls: JmapCall[]) {
-      const response = await client.call({ using: [jmapCapabilities.core, jmapCapabilities.mail], methodCalls }, opts);
+      const response = await gate.call({ using: [jmapCapabilities.core, jmapCapabilities.mail], methodCalls });
       return response.methodResponses;
     },
   };

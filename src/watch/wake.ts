@@ -1,26 +1,28 @@
 import { resolve } from 'node:path';
 import type { Account } from '../auth/account-registry.js';
 import { tryAcquireLock } from '../credentials/directory-lock.js';
+import { Deadline } from '../gate/deadline.js';
+import type { Check } from '../gate/outgoing.js';
 import type { Logger } from '../log.js';
-import { fetchNewMail, type JmapCaller, type NewMail } from './fetch-new-mail.js';
+import { fetchNewMail, type NewMail } from './fetch-new-mail.js';
 import { renderInboxDigest, writeInboxDigest } from './inbox-digest.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { runWakeCommand, type WakeCommandRun } from './run-wake-command.js';
 import { wakePrompt } from './wake-prompt.js';
-import { createWakeJmap } from './wake-jmap.js';
+import { createWakeJmap, type WakeJmap } from './wake-jmap.js';
 import { readWatchSettings, watchPaths } from './watch-settings.js';
 
-/** The account's JMAP access as the wake uses it. */
-export interface WakeJmap extends JmapCaller {
-  /** The JMAP account id (from the session). */
-  accountId(): Promise<string>;
-}
+export type { WakeJmap } from './wake-jmap.js';
 
 export interface WakeOptions {
   credentialsDir: string;
   account: Account;
-  /** Defaults to the shared JmapClient of the account (tests may pass their own). */
+  /** Defaults to the account's JMAP access through the gate (tests may pass their own). */
   jmap?: WakeJmap;
+  /** This run's deadline (each run of `watch run` is a call of its own); default: the configured timeout from now. */
+  deadline?: Deadline;
+  /** The check stage, replaced only by tests that record what passes it. */
+  check?: Check;
   /** The wake process's environment (cron gives almost none); passed on to the agent command. */
   env: Readonly<Record<string, string | undefined>>;
   /** The operator's setting `wakeCommand` (flag or environment, resolved by the caller); else watch.json. */
@@ -84,7 +86,10 @@ async function wakeLocked(options: WakeOptions, dir: string): Promise<WakeResult
   const { account, log } = options;
   const [credentials, state, settings] = await Promise.all([account.credentials(), account.readState(), readWatchSettings(dir)]);
   const inbox = credentials.inbox ?? credentials.accountId;
-  const jmap = options.jmap ?? (await createWakeJmap(account, log, options.signal));
+  const deadline = options.deadline ?? Deadline.start({ timeoutMs: (await account.config()).timeoutMs });
+  const jmap =
+    options.jmap ??
+    createWakeJmap(account, { log, deadline, ...(options.signal ? { signal: options.signal } : {}), ...(options.check ? { check: options.check } : {}) });
   const mail = await fetchNewMail({
     jmap,
     accountId: await jmap.accountId(),

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { listPresets } from '../../src/jmap/load-preset.js';
+import { listPresets } from '../../src/presets/load-preset.js';
 import { connectMcp, printStderrOnFailure, resultText, sandboxEnv, structured, type McpConnection } from '../helpers/connect-mcp.js';
 import { emailIdsIn, methodResponsesIn } from '../helpers/jmap-result-walk.js';
 import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';

@@ -5,8 +5,9 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/auth/account-registry.js';
 import { createAccountRegistry, type ObservableAccountRegistry } from '../../src/auth/create-account-registry.js';
+import { Deadline } from '../../src/gate/deadline.js';
 import { silentLogger } from '../../src/log.js';
-import { runJmapRequest, type JmapRequestContext, type JmapRequestResult } from '../../src/jmap/run-jmap-request.js';
+import { runJmapRequest, type JmapRequestContext, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 
@@ -152,7 +153,7 @@ describe('wait_for_mail', () => {
 
   it('clamps the wait to the per-call budget and says to call again', async () => {
     const { account } = await newInbox();
-    const result = await wait(account, { TIMEOUT_SECONDS: 600 }, { deadlineMs: 7000, wake: endAfterFirstLook() });
+    const result = await wait(account, { TIMEOUT_SECONDS: 600 }, { deadline: Deadline.start({ timeoutMs: 5000, budgetMs: 7000 }), wake: endAfterFirstLook() });
     expect(result.waited).toMatchObject({ seconds: 2, clamped: true });
     expect(result.summary).toMatch(/no new mail in 2 s .*call again to keep waiting/);
   });

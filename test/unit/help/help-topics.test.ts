@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errorCodes, MailboxError } from '../../../src/errors.js';
 import { helpReferencesDir, listHelpTopics, readHelpTopic } from '../../../src/help/index.js';
-import { listPresets } from '../../../src/jmap/load-preset.js';
+import { listPresets } from '../../../src/presets/load-preset.js';
 
 describe('help topics', () => {
   it('lists the nine topics in reading order', () => {

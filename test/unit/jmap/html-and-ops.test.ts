@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { htmlToText, prepareHtmlToText } from '../../../src/jmap/html-to-text.js';
+import { htmlToText, prepareHtmlToText } from '../../../src/present/html-to-text.js';
 import { resolveSessionUrl } from '../../../src/jmap/jmap-session.js';
-import { expandTemplate } from '../../../src/jmap/jmap-client.js';
+import { expandTemplate } from '../../../src/jmap/expand-template.js';
 import { parseOps } from '../../../src/jmap/parse-ops.js';
-import { safeFileName } from '../../../src/jmap/download-blob-to-file.js';
+import { safeFileName } from '../../../src/mail/download-blob-to-file.js';
 
 describe('parseOps', () => {
   it('accepts a bare array, an envelope, JSON text or a parsed value', () => {

@@ -9,8 +9,8 @@ import { resolveConfig } from '../../../src/config.js';
 import type { AccountState } from '../../../src/credentials/stored-credentials.js';
 import { MailboxError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
-import { JmapClient } from '../../../src/jmap/jmap-client.js';
-import { runJmapRequest } from '../../../src/jmap/run-jmap-request.js';
+import { openServiceGate, type ServiceGate } from '../../../src/gate/service-gate.js';
+import { runJmapRequest } from '../../../src/request/run-jmap-request.js';
 import { cleanUpAfter } from '../../helpers/clean-up-after.js';
 
 /**
@@ -108,11 +108,16 @@ function fakeAccount(apiUrl: string, tokens: string[]): Account & { invalidated:
   return account;
 }
 
+/** The JMAP client as every caller reaches it: through the gate of one call. */
+function gateOf(account: Account): ServiceGate {
+  return openServiceGate(account, { signal: new AbortController().signal, log: silentLogger, timeoutMs: 5000 });
+}
+
 describe('JmapClient', () => {
   it('follows the session redirect, resolves relative URLs and caches mailbox roles and the identity in state', async () => {
     served = await serve(new Set());
     const account = fakeAccount(served.url, ['cap-1']);
-    const session = await new JmapClient(account, { log: silentLogger, timeoutMs: 5000 }).session();
+    const session = await gateOf(account).session();
     expect(session).toMatchObject({
       apiUrl: `${served.url}/jmap/`,
       uploadUrl: `${served.url}/jmap/upload/{accountId}/`,
@@ -129,16 +134,16 @@ describe('JmapClient', () => {
   it('reuses the cached session without a round trip', async () => {
     served = await serve(new Set());
     const account = fakeAccount(served.url, ['cap-1']);
-    await new JmapClient(account, { log: silentLogger, timeoutMs: 5000 }).session();
+    await gateOf(account).session();
     const before = served.requests.length;
-    await new JmapClient(account, { log: silentLogger, timeoutMs: 5000 }).session();
+    await gateOf(account).session();
     expect(served.requests.length).toBe(before);
   });
 
   it('POSTs to the session apiUrl as application/json', async () => {
     served = await serve(new Set());
     const account = fakeAccount(served.url, ['cap-1']);
-    const client = new JmapClient(account, { log: silentLogger, timeoutMs: 5000 });
+    const client = gateOf(account);
     const response = await client.call({ using: ['urn:ietf:params:jmap:core'], methodCalls: [['Core/echo', { hello: 1 }, 'e']] });
     expect(response.methodResponses).toEqual([['Core/echo', { hello: 1 }, 'e']]);
     const post = served.requests.at(-1)!;
@@ -148,7 +153,7 @@ describe('JmapClient', () => {
   it('re-mints the capability after a 401 and retries exactly once', async () => {
     served = await serve(new Set(['cap-old']));
     const account = fakeAccount(served.url, ['cap-old', 'cap-new']);
-    const client = new JmapClient(account, { log: silentLogger, timeoutMs: 5000 });
+    const client = gateOf(account);
     await client.call({ using: [], methodCalls: [['Core/echo', {}, 'e']] });
     expect(account.invalidated).toEqual(['cap-old']);
     expect(served.requests.filter((r) => r.auth === 'Bearer cap-old')).toHaveLength(1);
@@ -157,15 +162,15 @@ describe('JmapClient', () => {
   it('gives up with auth_rejected when the fresh capability is refused too', async () => {
     served = await serve(new Set(['cap-a', 'cap-b']));
     const account = fakeAccount(served.url, ['cap-a', 'cap-b']);
-    const error = (await new JmapClient(account, { log: silentLogger, timeoutMs: 5000 }).session().catch((e: unknown) => e)) as MailboxError;
+    const error = (await gateOf(account).session().catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('auth_rejected');
     expect(served.requests).toHaveLength(2);
   });
 
   it('uploads to the expanded uploadUrl and downloads through the template', async () => {
     served = await serve(new Set());
-    const client = new JmapClient(fakeAccount(served.url, ['cap-1']), { log: silentLogger, timeoutMs: 5000 });
-    expect(await client.upload(new TextEncoder().encode('hello'), 'text/plain')).toEqual({ blobId: 'B-up', type: 'text/plain', size: 5 });
+    const client = gateOf(fakeAccount(served.url, ['cap-1']));
+    expect(await client.upload({ bytes: new TextEncoder().encode('hello'), type: 'text/plain', source: { kind: 'file', path: '/tmp/hello.txt' } })).toEqual({ blobId: 'B-up', type: 'text/plain', size: 5 });
     expect(served.requests.at(-1)?.path).toBe('/jmap/upload/bot%40custom.test/');
     const dir = await mkdtemp(join(tmpdir(), 'dl-'));
     cleanUpAfter(() => rm(dir, { recursive: true, force: true }));
@@ -181,7 +186,7 @@ describe('JmapClient', () => {
     const url = served.url;
     await served.close();
     served = undefined;
-    const error = (await new JmapClient(fakeAccount(url, ['c']), { log: silentLogger, timeoutMs: 5000 }).session().catch((e: unknown) => e)) as MailboxError;
+    const error = (await gateOf(fakeAccount(url, ['c'])).session().catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('network');
     expect(error.message).toContain(url);
   });
@@ -191,7 +196,7 @@ describe('runJmapRequest with a cached session', () => {
   it('resolves $INBOX from the session account id (spec §1.4 b) and $IDENTITY_ID without extra round trips', async () => {
     served = await serve(new Set());
     const account = fakeAccount(served.url, ['cap-1']);
-    await new JmapClient(account, { log: silentLogger, timeoutMs: 5000 }).session();
+    await gateOf(account).session();
     const before = served.requests.length;
     const result = await runJmapRequest(
       account,

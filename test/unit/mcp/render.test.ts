@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
-import { helpOperation } from '../../../src/operations/help.js';
+import { helpOperation } from '../../../src/operations/index.js';
 import { presentJmapResult } from '../../../src/operations/present-jmap-result.js';
 import { describeNextForMcp, largeResultChars, renderError, renderSuccess } from '../../../src/mcp/render.js';
 

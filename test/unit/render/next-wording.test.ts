@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cliSpellingOf } from '../../../src/operations/cli-spelling.js';
 import { MailboxError, inputRef } from '../../../src/errors.js';
-import { inboxChoiceCarrier } from '../../../src/operations/carry-inbox-choice.js';
+import { inboxChoiceCarrier } from '../../../src/render/carry-inbox-choice.js';
 import { operationsFor } from '../../../src/operations/index.js';
 import { renderResult } from '../../../src/render/present-result.js';
 import { renderError } from '../../../src/render/render-error.js';

@@ -1,0 +1,120 @@
+import { MailboxError } from '../errors.js';
+import { originOf, timeoutHint } from '../http/http-errors.js';
+
+export interface DeadlineOptions {
+  /** The configured timeout (--timeout-ms): all the time one call may spend on the service. */
+  timeoutMs: number;
+  /** The front door's wall-clock budget for the call (an MCP host cuts tool calls), when it has one. */
+  budgetMs?: number;
+  /** Milliseconds since the epoch; tests move it instead of waiting. */
+  now?: () => number;
+}
+
+/** The clock of one call, shared by every view of its deadline (withoutBudget). */
+interface CallClock {
+  readonly now: () => number;
+  readonly startedAt: number;
+  /** Time spent in waits the caller asked for, finished ones only. */
+  pausedMs: number;
+  /** Set while such a wait runs (nested waits count once). */
+  pausedSince: number | undefined;
+  pauses: number;
+}
+
+/**
+ * When one call to the service must be over: every attempt, retry, session fetch and token renewal
+ * shares the configured timeout, and nothing outlives the front door's budget. Waits the caller
+ * asked for (wait_for_mail's window, a proof of work, another process's credentials lock, a
+ * person's confirmation) run off the timeout's clock; the budget keeps running through them.
+ * The front door starts one per call; the gate (src/gate/) applies it to every request.
+ */
+export class Deadline {
+  private constructor(
+    private readonly clock: CallClock,
+    /** The configured timeout. */
+    readonly timeoutMs: number,
+    /** The front door's budget, when it has one. */
+    readonly budgetMs: number | undefined,
+  ) {}
+
+  /** A deadline whose clocks start now. */
+  static start(options: DeadlineOptions): Deadline {
+    const now = options.now ?? Date.now;
+    return new Deadline({ now, startedAt: now(), pausedMs: 0, pausedSince: undefined, pauses: 0 }, options.timeoutMs, options.budgetMs);
+  }
+
+  /** Wall-clock time since the call started. */
+  elapsedMs(): number {
+    return this.clock.now() - this.clock.startedAt;
+  }
+
+  /** Time the call has spent on the timeout's clock (waits the caller asked for left out). */
+  spentMs(): number {
+    const { now, pausedMs, pausedSince } = this.clock;
+    return this.elapsedMs() - pausedMs - (pausedSince === undefined ? 0 : now() - pausedSince);
+  }
+
+  /** What is left of the budget, or undefined without one. */
+  budgetLeftMs(): number | undefined {
+    return this.budgetMs === undefined ? undefined : Math.max(0, this.budgetMs - this.elapsedMs());
+  }
+
+  /** What is left for the service: the earlier of the timeout and the budget, never below zero. */
+  remainingMs(): number {
+    const timeoutLeft = this.timeoutMs - this.spentMs();
+    return Math.max(0, Math.min(timeoutLeft, this.budgetLeftMs() ?? Number.POSITIVE_INFINITY));
+  }
+
+  /** Runs a wait the caller asked for off the timeout's clock; the budget still runs. */
+  async offTheClock<T>(wait: () => Promise<T>): Promise<T> {
+    const clock = this.clock;
+    if (clock.pauses++ === 0) clock.pausedSince = clock.now();
+    try {
+      return await wait();
+    } finally {
+      if (--clock.pauses === 0 && clock.pausedSince !== undefined) {
+        clock.pausedMs += clock.now() - clock.pausedSince;
+        clock.pausedSince = undefined;
+      }
+    }
+  }
+
+  /**
+   * The same call's timeout without the door's budget, for work that outlives the call on purpose
+   * (a registration that keeps solving after the host's budget ran out; the next call collects it).
+   */
+  withoutBudget(): Deadline {
+    return new Deadline(this.clock, this.timeoutMs, undefined);
+  }
+
+  /** A new deadline with the same limits, starting now: each run of a long-lived command (watch run) is a call. */
+  restarted(): Deadline {
+    return Deadline.start({ timeoutMs: this.timeoutMs, ...(this.budgetMs !== undefined ? { budgetMs: this.budgetMs } : {}), now: this.clock.now });
+  }
+
+  /** The error of a request that got no complete answer in time: which host, which limit, how long in all. */
+  expiredError(what: string, url: string, mayHaveActed: boolean, cause?: unknown): MailboxError {
+    const host = originOf(url);
+    const budgetEnded = this.budgetMs !== undefined && this.budgetMs - this.elapsedMs() <= this.timeoutMs - this.spentMs();
+    if (budgetEnded) {
+      const waited = this.elapsedMs();
+      return new MailboxError({
+        code: 'timeout',
+        message: `${what}: no complete answer from ${host} within ${this.budgetMs} ms, the time one tool call may take here (the MCP server's --tool-deadline-ms); the call waited ${waited} ms in all.`,
+        hint: mayHaveActed
+          ? 'The request may still have taken effect, so it was not resent: check its result (for a send: look in Sent) before calling again.'
+          : 'Call again: the host cuts a tool call at about a minute, and the service did not answer in that time.',
+        details: { host, budgetMs: this.budgetMs, waitedMs: waited },
+        cause,
+      });
+    }
+    const waited = this.spentMs();
+    return new MailboxError({
+      code: 'timeout',
+      message: `${what}: no complete answer from ${host} within ${this.timeoutMs} ms, the time limit of the whole call (--timeout-ms); the call waited ${waited} ms for the service in all.`,
+      hint: timeoutHint(mayHaveActed),
+      details: { host, timeoutMs: this.timeoutMs, waitedMs: waited },
+      cause,
+    });
+  }
+}

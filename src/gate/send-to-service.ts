@@ -1,0 +1,60 @@
+import { httpRequest } from '../http/http-request.js';
+import type { FetchFunction, HttpResponse, RetryRule } from '../http/http-types.js';
+import type { EventStream } from '../http/event-stream.js';
+import { openEventStream, type EventStreamOptions } from '../http/open-event-stream.js';
+import type { BodyTarget } from '../http/read-bounded-body.js';
+import { sendHttp } from '../http/send-http.js';
+import type { Logger } from '../log.js';
+import type { Deadline } from './deadline.js';
+
+/**
+ * The one module that sends to the service (ESLint's no-restricted-imports keeps the HTTP layer's
+ * senders out of every other file). Each request runs under the call's deadline: its attempts,
+ * backoffs and Retry-After waits all fit in what is left, and a request that runs out says how long
+ * the call waited in all.
+ */
+
+export interface ServiceSendOptions {
+  deadline: Deadline;
+  /** What is being done, for messages ("JMAP request", "POST /api/v1/session"). */
+  what: string;
+  retry: RetryRule;
+  maxBytes: number;
+  target?: BodyTarget;
+  retries?: number;
+  signal?: AbortSignal;
+  fetch?: FetchFunction;
+  log?: Logger;
+}
+
+/** A resend is made only while this share of the timeout is left: less would be cut off anyway. */
+const resendShare = 0.25;
+
+function underDeadline(deadline: Deadline, what: string, url: string) {
+  const remaining = deadline.remainingMs();
+  if (remaining <= 0) throw deadline.expiredError(what, url, false);
+  return {
+    timeoutMs: remaining,
+    budgetMs: remaining,
+    resendNeedsMs: deadline.timeoutMs * resendShare,
+    timeoutError: (w: string, u: string, mayHaveActed: boolean, cause: unknown) => deadline.expiredError(w, u, mayHaveActed, cause),
+  };
+}
+
+/** Sends one request to the JMAP host; returns the final answer whatever its status. */
+export function sendToService(url: string, init: RequestInit, options: ServiceSendOptions): Promise<HttpResponse> {
+  const { deadline, ...rest } = options;
+  return sendHttp(url, init, { ...rest, ...underDeadline(deadline, options.what, url) });
+}
+
+/** A request whose answer outside 2xx becomes the service's own error (§7.2): the auth host, and session discovery at sign-up. */
+export function requestService(url: string, init: RequestInit, options: Omit<ServiceSendOptions, 'what' | 'target' | 'maxBytes'> & { maxBytes?: number }): Promise<HttpResponse> {
+  const { deadline, ...rest } = options;
+  return httpRequest(url, init, { ...rest, ...underDeadline(deadline, `${init.method ?? 'GET'} ${url}`, url) });
+}
+
+/** Opens the JMAP push stream (RFC 8620 §7.3); its response head must come within the call's deadline. */
+export function openServiceStream(url: string, options: Omit<EventStreamOptions, 'connectTimeoutMs'> & { deadline: Deadline }): Promise<EventStream> {
+  const { deadline, ...rest } = options;
+  return openEventStream(url, { ...rest, connectTimeoutMs: Math.max(1, deadline.remainingMs()) });
+}

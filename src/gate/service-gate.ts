@@ -1,0 +1,181 @@
+import type { FileHandle } from 'node:fs/promises';
+import type { Account } from '../auth/account-registry.js';
+import { settings } from '../config.js';
+import { MailboxError } from '../errors.js';
+import type { FetchFunction, HttpResponse } from '../http/http-types.js';
+import { EventStreamFailure, type EventStream } from '../http/event-stream.js';
+import { JmapClient } from '../jmap/jmap-client.js';
+import type { JmapExchange } from '../jmap/jmap-exchange.js';
+import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
+import type { Logger } from '../log.js';
+import type { FrontDoor } from '../render/front-door.js';
+import { checkOutgoing } from '../request/check-outgoing.js';
+import { Deadline } from './deadline.js';
+import type { Check, CheckContext, OutgoingUpload } from './outgoing.js';
+import { openServiceStream, sendToService } from './send-to-service.js';
+
+export interface ServiceGateOptions {
+  account: Account;
+  /** The call's deadline: every request of the call shares it. */
+  deadline: Deadline;
+  signal: AbortSignal;
+  log: Logger;
+  frontDoor: FrontDoor;
+  /** A wake run of the watch job. */
+  isWake?: boolean;
+  /** The check stage; src/request/check-outgoing.ts unless a test records what passes. */
+  check?: Check;
+  /** For tests: the HTTP implementation. */
+  fetch?: FetchFunction;
+}
+
+/** Bounds of the push stream's events, passed to the HTTP layer. */
+export interface EventStreamBounds {
+  idleTimeoutMs: number;
+  maxEventBytes: number;
+  maxTotalBytes: number;
+}
+
+/** Methods a check's own lookup may call: reads that change nothing on the server. */
+const readOnlyMethod = /\/(get|query|changes|queryChanges)$/;
+
+/**
+ * The gate of one call: everything the call sends to the JMAP host passes here — method calls of any
+ * stage or preset step, uploads, downloads, the session, the push stream — under the call's one
+ * deadline, with the capability renewed (and re-minted once after a 401) on the way out. Before a
+ * batch or an upload leaves, the check stage sees it and may stop it: the one place where the
+ * operator's rules are enforced. A check's own reads go out through `read`, past the check, so a
+ * check never recurses into itself.
+ */
+export class ServiceGate {
+  readonly deadline: Deadline;
+  private readonly client: JmapClient;
+  private readonly check: Check;
+  private readonly checkContext: CheckContext;
+
+  constructor(private readonly options: ServiceGateOptions) {
+    this.deadline = options.deadline;
+    this.check = options.check ?? checkOutgoing;
+    this.client = new JmapClient(options.account, { log: options.log, send: (exchange) => this.exchange(exchange) });
+    this.checkContext = {
+      credentialsDir: options.account.dir,
+      frontDoor: options.frontDoor,
+      isWake: options.isWake === true,
+      session: () => this.client.session(),
+      read: (request) => this.read(request),
+    };
+  }
+
+  /** The session facts: from memory or state.json when current, else fetched through the gate. */
+  session(opts: { refresh?: boolean } = {}): Promise<JmapSessionInfo> {
+    return this.client.session(opts);
+  }
+
+  /** One JMAP batch: checked, then sent. */
+  async call(request: JmapRequest): Promise<JmapResponse> {
+    await this.check({ kind: 'batch', request }, this.checkContext);
+    return this.client.call(request);
+  }
+
+  /** One upload: checked, then sent to the session's uploadUrl. */
+  async upload(upload: Omit<OutgoingUpload, 'kind'>): Promise<{ blobId: string; type: string; size: number }> {
+    await this.check({ kind: 'upload', ...upload }, this.checkContext);
+    return this.client.upload(upload.bytes, upload.type);
+  }
+
+  /** A blob written straight into an open file (RFC 8620 §6.2); returns its size. */
+  download(blobId: string, handle: FileHandle, opts: { name?: string; type?: string } = {}): Promise<number> {
+    return this.client.download(blobId, handle, opts);
+  }
+
+  /** Opens the push stream at `url` with a capability, re-minted once if the host refuses it. */
+  async openEvents(url: string, bounds: EventStreamBounds): Promise<EventStream> {
+    const { account, signal } = this.options;
+    for (let reminted = false; ; reminted = true) {
+      const jwt = await account.capability({ signal, deadline: this.deadline });
+      try {
+        return await openServiceStream(url, {
+          headers: { authorization: `Bearer ${jwt}` },
+          ...bounds,
+          signal,
+          deadline: this.deadline,
+          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        });
+      } catch (error) {
+        if (!(error instanceof EventStreamFailure && error.status === 401) || reminted) throw error;
+        account.invalidateCapability(jwt);
+      }
+    }
+  }
+
+  /** A check's own lookup: read-only, and not checked again. */
+  private async read(request: JmapRequest): Promise<JmapResponse> {
+    const writes = request.methodCalls.map(([method]) => method).filter((method) => !readOnlyMethod.test(method));
+    if (writes.length > 0) {
+      throw new MailboxError({
+        code: 'internal',
+        message: `A check may only read through the gate; it asked for ${writes.join(', ')}.`,
+        hint: 'Report this as a bug in the operator\'s rules.',
+      });
+    }
+    return this.client.call(request);
+  }
+
+  /**
+   * One exchange with the JMAP host: a capability on it, the call's deadline over it, and one
+   * re-mint after a 401 (a refused request took no effect, so it may be sent again).
+   */
+  private async exchange(exchange: JmapExchange): Promise<HttpResponse> {
+    const { account, signal, log } = this.options;
+    for (let reminted = false; ; reminted = true) {
+      const jwt = await account.capability({ signal, deadline: this.deadline });
+      const response = await sendToService(
+        exchange.url,
+        { method: exchange.method, headers: { ...exchange.headers, authorization: `Bearer ${jwt}`, accept: 'application/json' }, ...(exchange.body !== undefined ? { body: exchange.body } : {}) },
+        {
+          deadline: this.deadline,
+          what: exchange.what,
+          retry: exchange.idempotent ? 'idempotent' : 'once',
+          maxBytes: exchange.maxBytes,
+          log,
+          signal,
+          ...(exchange.target ? { target: exchange.target } : {}),
+          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        },
+      );
+      if (response.status !== 401 || reminted) return response;
+      account.invalidateCapability(jwt);
+      log.debug(`${exchange.what}: 401, minting a fresh capability and retrying once`);
+    }
+  }
+}
+
+/** What a core function that talks to the service is given by its caller, for its gate. */
+export interface GateContext {
+  signal: AbortSignal;
+  log: Logger;
+  /** The call's deadline, started by the front door; without one, a deadline of `timeoutMs` starts here. */
+  deadline?: Deadline;
+  /** Without a deadline: the configured timeout (default 30 s). */
+  timeoutMs?: number;
+  /** Default 'cli'. */
+  frontDoor?: FrontDoor;
+  isWake?: boolean;
+  /** The check stage, replaced only by tests that record what passes it. */
+  check?: Check;
+  fetch?: FetchFunction;
+}
+
+/** The gate of one call for `account` (see ServiceGate). */
+export function openServiceGate(account: Account, context: GateContext): ServiceGate {
+  return new ServiceGate({
+    account,
+    deadline: context.deadline ?? Deadline.start({ timeoutMs: context.timeoutMs ?? settings.timeoutMs.defaultValue() }),
+    signal: context.signal,
+    log: context.log,
+    frontDoor: context.frontDoor ?? 'cli',
+    ...(context.isWake ? { isWake: true } : {}),
+    ...(context.check ? { check: context.check } : {}),
+    ...(context.fetch ? { fetch: context.fetch } : {}),
+  });
+}

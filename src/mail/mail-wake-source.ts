@@ -1,0 +1,156 @@
+import { MailboxError } from '../errors.js';
+import type { ServiceGate } from '../gate/service-gate.js';
+import { EventStreamFailure, type EventStream, type StreamEvent } from '../http/event-stream.js';
+import { cancelledError } from '../http/http-errors.js';
+import { expandTemplate } from '../jmap/expand-template.js';
+import type { Logger } from '../log.js';
+
+/**
+ * What wakes wait_for_mail to look for new mail: a JMAP push stream (RFC 8620 §7.3) when the
+ * session offers one and it works, else a poll timer. A push stream that fails midway turns into
+ * polling without ending the wait.
+ */
+export interface WakeSource {
+  /** How it waits right now; `push` can become `polling`, never the other way. */
+  readonly mode: 'push' | 'polling';
+  /** Why push was not used or stopped, for the result. */
+  readonly fallbackReason: string | undefined;
+  /** Resolves when it is worth checking again (an event, a poll tick) or at `untilMs`; rejects only on cancel. */
+  wait(untilMs: number): Promise<void>;
+  close(): void;
+}
+
+export interface WakeSourceOptions {
+  /** The call's gate: the stream opens through it, its head within the call's deadline. */
+  gate: ServiceGate;
+  accountId: string;
+  eventSourceUrl: string | undefined;
+  signal: AbortSignal;
+  log: Logger;
+  now?: () => number;
+  /** Poll intervals, growing to the last; the last bounds how late a delivery is noticed. */
+  pollDelaysMs?: readonly number[];
+  /** Seconds between the server's pings; the stream counts as dead after twice that plus min(2 s, one ping) of silence. */
+  pingSeconds?: number;
+}
+
+/** Bounds of one push stream: an event is a small StateChange; the total lets a long wait run for hours. */
+export const eventStreamLimits = { maxEventBytes: 64 * 1024, maxTotalBytes: 8 * 1024 * 1024 } as const;
+const defaultPollDelaysMs = [250, 500, 1000] as const;
+
+export async function openWakeSource(options: WakeSourceOptions): Promise<WakeSource> {
+  const source = new MailWakeSource(options);
+  await source.start();
+  return source;
+}
+
+class MailWakeSource implements WakeSource {
+  mode: 'push' | 'polling' = 'polling';
+  fallbackReason: string | undefined;
+  private stream: EventStream | undefined;
+  /** A read left running when a wait ended at its deadline: the next wait takes it over. */
+  private pendingEvent: Promise<StreamEvent | EventStreamFailure> | undefined;
+  private polls = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly options: WakeSourceOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async start(): Promise<void> {
+    const template = this.options.eventSourceUrl;
+    if (!template) {
+      this.fallbackReason = 'the server offers no push (eventSourceUrl)';
+      return;
+    }
+    const ping = this.options.pingSeconds ?? 5;
+    const url = expandTemplate(template, { types: 'Email', closeafter: 'no', ping: String(ping) });
+    try {
+      this.stream = await this.options.gate.openEvents(url, {
+        // Two missed pings plus slack for a slow network: at most 2 s, at most one ping's worth.
+        idleTimeoutMs: (2 * ping + Math.min(2, ping)) * 1000,
+        ...eventStreamLimits,
+      });
+      this.mode = 'push';
+    } catch (error) {
+      if (this.options.signal.aborted) throw cancelledError('Waiting for mail', this.options.signal.reason);
+      // Only the stream failed (a token that cannot be had fails the looks too, so it ends the wait).
+      if (!(error instanceof EventStreamFailure)) throw error;
+      this.fallBack(error);
+    }
+  }
+
+  async wait(untilMs: number): Promise<void> {
+    const { signal } = this.options;
+    if (signal.aborted) throw cancelledError('Waiting for mail', signal.reason);
+    const remaining = Math.max(0, untilMs - this.now());
+    if (!this.stream) {
+      const delays = this.options.pollDelaysMs ?? defaultPollDelaysMs;
+      const delay = delays[Math.min(this.polls, delays.length - 1)] ?? 1000;
+      this.polls += 1;
+      await cancellableDelay(Math.min(delay, remaining), signal);
+      return;
+    }
+    const stream = this.stream;
+    for (;;) {
+      this.pendingEvent ??= stream.next().catch((error: unknown) => (error instanceof EventStreamFailure ? error : new EventStreamFailure('network', String(error))));
+      const outcome = await raceDeadline(this.pendingEvent, Math.max(0, untilMs - this.now()), signal);
+      if (outcome === 'deadline') return;
+      this.pendingEvent = undefined;
+      if (outcome instanceof EventStreamFailure) {
+        if (signal.aborted) throw cancelledError('Waiting for mail', signal.reason);
+        // Check at once: a delivery may have happened while the stream was failing.
+        this.fallBack(outcome);
+        return;
+      }
+      if (outcome.event === 'state') return;
+      // Pings and other events only prove the stream is alive; keep waiting.
+    }
+  }
+
+  close(): void {
+    this.stream?.close();
+    this.stream = undefined;
+  }
+
+  private fallBack(error: unknown): void {
+    this.close();
+    this.mode = 'polling';
+    const detail = error instanceof EventStreamFailure ? `${error.kind}: ${error.message}` : error instanceof MailboxError ? error.message : String(error);
+    this.fallbackReason = `the push stream failed (${detail})`;
+    this.options.log.debug(`wait_for_mail: ${this.fallbackReason}; polling Email/changes instead`);
+  }
+}
+
+/** The promise's value, or 'deadline' when `ms` pass first; rejects with a cancel error at once on abort. */
+function raceDeadline<T>(promise: Promise<T>, ms: number, signal: AbortSignal): Promise<T | 'deadline'> {
+  return new Promise((resolve, reject) => {
+    const finish = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    };
+    const onAbort = (): void => {
+      finish();
+      reject(cancelledError('Waiting for mail', signal.reason));
+    };
+    const timer = setTimeout(() => {
+      finish();
+      resolve('deadline');
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        finish();
+        resolve(value);
+      },
+      (error: unknown) => {
+        finish();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+function cancellableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return raceDeadline(new Promise<never>(() => undefined), ms, signal).then(() => undefined);
+}

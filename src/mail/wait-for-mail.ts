@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import type { Account } from '../auth/account-registry.js';
+import { MailboxError } from '../errors.js';
+import type { ServiceGate } from '../gate/service-gate.js';
+import { inferUsing } from '../jmap/infer-using.js';
+import type { JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
+import { lineOf, summarizeResponse } from '../jmap/summarize-response.js';
+import { prepareHtmlToText } from '../present/html-to-text.js';
+import type { Preset, PresetStep } from '../presets/preset-schema.js';
+import { substituteVariables } from '../presets/substitute-variables.js';
+import type { JmapRequestContext, JmapRequestResult, WaitProgress } from '../request/jmap-request-types.js';
+import type { RequestPlan } from '../request/plan-request.js';
+import { openWakeSource } from './mail-wake-source.js';
+import { presentWait, settleWaitCursor } from './wait-outcome.js';
+
+export interface WaitContext extends Pick<JmapRequestContext, 'signal' | 'log' | 'progress' | 'wake'> {
+  account: Account;
+}
+
+/** What the looks of one wait share. */
+interface Looking {
+  gate: ServiceGate;
+  account: Account;
+  session: JmapSessionInfo;
+}
+
+/** Where the last filtered wait stopped while list_new's cursor stayed behind (state.json). */
+const waitPositionSchema = z.object({ base: z.string(), at: z.string() });
+const changesSchema = z.looseObject({ newState: z.string(), hasMoreChanges: z.boolean(), created: z.array(z.string()) });
+const emailListSchema = z.looseObject({ list: z.array(z.looseObject({ id: z.string() })) });
+type Email = z.infer<typeof emailListSchema>['list'][number];
+
+/** An MCP call keeps this much of its budget for the final check and the answer. */
+const budgetReserveMs = 5000;
+/** At most this many Email/changes pages per check (200 changes each). */
+const maxPagesPerCheck = 50;
+
+/**
+ * wait_for_mail: returns as soon as mail from others arrives after the list_new cursor (before
+ * list_new has ever run: unread Inbox mail already there counts too), in list_new's shape, and
+ * advances that cursor — unless a filter left other new mail behind, which list_new must still
+ * show (settleWaitCursor, wait-outcome.ts). Every look goes out through the call's gate.
+ */
+export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: WaitContext): Promise<JmapRequestResult> {
+  const preset = plan.preset as Preset & { wait: NonNullable<Preset['wait']> };
+  const vars: Record<string, unknown> = { ...plan.vars };
+  // A waiting preset saves its own cursor (it may have to keep it behind mail a filter skipped).
+  delete vars[preset.cursor?.variable ?? 'SINCE_STATE'];
+  const { seconds, clamped } = waitSeconds(vars[preset.wait.timeoutVariable], preset.wait.maxSeconds, gate.deadline.budgetMs);
+  const looking: Looking = { gate, account: ctx.account, session: await gate.session() };
+  // The wait is the caller's: its window runs off the timeout's clock, each look still bounded by what is left of it.
+  return gate.deadline.offTheClock(() => waitWindow(plan, preset, vars, { seconds, clamped }, looking, ctx));
+}
+
+async function waitWindow(
+  plan: RequestPlan,
+  preset: Preset & { wait: NonNullable<Preset['wait']> },
+  vars: Record<string, unknown>,
+  { seconds, clamped }: { seconds: number; clamped: boolean },
+  looking: Looking,
+  ctx: WaitContext,
+): Promise<JmapRequestResult> {
+  const now = ctx.wake?.now ?? Date.now;
+  const startedAt = now();
+  const endsAt = startedAt + seconds * 1000;
+  const { account, session } = looking;
+  const state = await account.readState();
+  const saved = typeof state.listNewState === 'string' ? state.listNewState : undefined;
+  const position = waitPositionSchema.safeParse(state.waitForMailPosition);
+  const resumed = saved !== undefined && position.success && position.data.base === saved;
+  // The stream opens before the first look, so a delivery between the two is never missed.
+  const source = await openWakeSource({
+    gate: looking.gate,
+    accountId: session.accountId,
+    eventSourceUrl: session.eventSourceUrl,
+    signal: ctx.signal,
+    log: ctx.log,
+    ...ctx.wake,
+  });
+  const ticker = setInterval(() => report(ctx.progress, now() - startedAt, seconds, source.mode), 1000);
+  try {
+    report(ctx.progress, 0, seconds, source.mode);
+    // Before list_new has ever run, unread Inbox mail already there is new too: a reply that came
+    // in before this call is what the caller waits for, and list_new's first run would list it.
+    const start: FirstLook = resumed && position.success ? { state: position.data.at } : saved !== undefined ? { state: saved } : await firstLook(preset, vars, looking);
+    const startState = start.state;
+    let since = startState;
+    const matched: Email[] = [];
+    const seen = new Set<string>();
+    let others = 0;
+    let earlierOthers = 0;
+    for (const email of start.unread ?? []) {
+      if (isOwnMail(email, vars)) continue;
+      seen.add(email.id);
+      if (matchesFilter(email, vars, preset.wait)) matched.push(email);
+      else earlierOthers += 1;
+    }
+    let checks = 0;
+    for (;;) {
+      const found = await newMailSince(since, preset, vars, looking);
+      checks += 1;
+      since = found.newState;
+      for (const email of found.emails) {
+        // The first look's state is read before its unread list: a delivery in between is in both.
+        if (isOwnMail(email, vars) || seen.has(email.id)) continue;
+        if (matchesFilter(email, vars, preset.wait)) matched.push(email);
+        else others += 1;
+      }
+      if (matched.length > 0 || now() >= endsAt) break;
+      // Past the first look, any delivery is seen; said once, for --verbose and for tests that deliver then.
+      if (checks === 1) ctx.log.debug(`wait_for_mail: looked once; now waiting by ${source.mode}`);
+      await source.wait(endsAt);
+    }
+    const waitedMs = now() - startedAt;
+    const cursorNote = await settleWaitCursor(account, { saved, startState, since, resumed, others, matched: matched.length });
+    const notes = [cursorNote, earlierNote(earlierOthers, start.unreadTotal, start.unread?.length ?? 0)].filter((n): n is string => n !== undefined);
+    return presentWait(plan, preset, vars, session, {
+      matched,
+      startState,
+      since,
+      seconds,
+      clamped,
+      waitedMs,
+      mode: source.mode,
+      fallbackReason: source.fallbackReason,
+      checks,
+      notes,
+    });
+  } finally {
+    clearInterval(ticker);
+    source.close();
+  }
+}
+
+function waitSeconds(value: unknown, maxSeconds: number, budgetMs: number | undefined): { seconds: number; clamped: boolean } {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > maxSeconds) {
+    throw new MailboxError({
+      code: 'vars_invalid',
+      message: `TIMEOUT_SECONDS must be a whole number from 1 to ${maxSeconds}, got ${JSON.stringify(value)}.`,
+      hint: 'Pass e.g. {"TIMEOUT_SECONDS": 30}.',
+    });
+  }
+  if (budgetMs === undefined) return { seconds: value, clamped: false };
+  const budget = Math.max(1, Math.floor((budgetMs - budgetReserveMs) / 1000));
+  return value > budget ? { seconds: budget, clamped: true } : { seconds: value, clamped: false };
+}
+
+function report(progress: ((u: WaitProgress) => void) | undefined, elapsedMs: number, seconds: number, mode: string): void {
+  const elapsed = Math.min(seconds, Math.round(elapsedMs / 1000));
+  progress?.({ progress: elapsed, total: seconds, message: `Waiting for new mail (${mode === 'push' ? 'push' : 'polling'}): ${elapsed} of ${seconds} s` });
+}
+
+/** The preset's step with this id, run once with the run's vars; a failed call becomes a clear error. */
+async function runStep(preset: Preset, id: string, vars: Record<string, unknown>, looking: Looking): Promise<JmapResponse> {
+  const step: PresetStep | undefined = preset.steps.find((s) => s.id === id);
+  if (!step) throw new MailboxError({ code: 'internal', message: `The wait_for_mail preset has no "${id}" step.`, hint: 'Report this preset as broken.' });
+  const { value: methodCalls } = substituteVariables(step.methodCalls, vars);
+  const request = { using: inferUsing(methodCalls, looking.session.capabilities, step.using), methodCalls };
+  const response = await looking.gate.call(request);
+  await prepareHtmlToText(response);
+  const summary = summarizeResponse(request, response);
+  if (!summary.ok) {
+    const failure = summary.failures[0];
+    if (failure && (preset.cursor?.resetOn ?? []).includes(failure.type)) {
+      await looking.account.updateState((state) => ({ ...state, listNewState: undefined, waitForMailPosition: undefined }));
+      throw new MailboxError({
+        code: 'jmap_request_error',
+        message: `The saved list_new cursor is too old for the server (${failure.type}) and has been reset.`,
+        hint: 'Run list_new to see recent mail, then wait_for_mail again.',
+        next: { operation: 'jmap_request', input: { ops_file: 'list_new' } },
+      });
+    }
+    throw new MailboxError({
+      code: 'jmap_request_error',
+      message: `Waiting for mail failed: ${failure ? lineOf(failure) : summary.summaryLine}`,
+      hint: 'Check the inbox with list_new, then call wait_for_mail again.',
+    });
+  }
+  return response;
+}
+
+function argsOf(response: JmapResponse, callId: string): unknown {
+  return response.methodResponses.find(([name, , id]) => id === callId && name !== 'error')?.[1];
+}
+
+/** Where a wait starts; `unread` only on the first look of an inbox that has no cursor yet. */
+interface FirstLook {
+  state: string;
+  unread?: Email[];
+  unreadTotal?: number;
+}
+
+/** With no cursor: the current Email state, then the unread Inbox mail already there (newest first). */
+async function firstLook(preset: Preset, vars: Record<string, unknown>, looking: Looking): Promise<Required<FirstLook>> {
+  const response = await runStep(preset, 'start', vars, looking);
+  const state = z.object({ state: z.string() }).safeParse(argsOf(response, 'state'));
+  if (!state.success) throw badAnswer('Email/get has no state');
+  const total = z.looseObject({ ids: z.array(z.string()), total: z.number().int().nonnegative().optional() }).safeParse(argsOf(response, 'unread'));
+  const unread = emailListSchema.safeParse(argsOf(response, 'unread_get'));
+  if (!total.success || !unread.success) throw badAnswer('Email/query or Email/get of unread Inbox mail is not shaped as RFC 8621 says');
+  return { state: state.data.state, unread: unread.data.list, unreadTotal: total.data.total ?? total.data.ids.length };
+}
+
+/** What the first look over unread Inbox mail passed over, if anything. */
+function earlierNote(earlierOthers: number, unreadTotal: number | undefined, looked: number): string | undefined {
+  const parts: string[] = [];
+  if (earlierOthers > 0) {
+    parts.push(`${earlierOthers} other unread message${earlierOthers === 1 ? ' was' : 's were'} already in the Inbox and did not match the filter.`);
+  }
+  if (unreadTotal !== undefined && unreadTotal > looked) parts.push(`Only the newest ${looked} of ${unreadTotal} unread messages already in the Inbox were looked at.`);
+  return parts.length > 0 ? `${parts.join(' ')} list_inbox shows them all.` : undefined;
+}
+
+/** Every page of Email/changes since `since`, with the created messages' listing properties. */
+async function newMailSince(since: string, preset: Preset, vars: Record<string, unknown>, looking: Looking): Promise<{ newState: string; emails: Email[] }> {
+  const emails: Email[] = [];
+  let state = since;
+  for (let page = 0; page < maxPagesPerCheck; page++) {
+    const response = await runStep(preset, 'changes', { ...vars, SINCE_STATE: state }, looking);
+    const changes = changesSchema.safeParse(argsOf(response, 'changes'));
+    const got = emailListSchema.safeParse(argsOf(response, 'get'));
+    if (!changes.success || !got.success) throw badAnswer('Email/changes or Email/get is not shaped as RFC 8620/8621 says');
+    emails.push(...got.data.list);
+    state = changes.data.newState;
+    if (!changes.data.hasMoreChanges) break;
+  }
+  return { newState: state, emails };
+}
+
+function badAnswer(detail: string): MailboxError {
+  return new MailboxError({ code: 'bad_response', message: `The JMAP host's answer while waiting for mail was unusable: ${detail}.`, hint: 'Run list_new instead; report the server if it persists.' });
+}
+
+/** Drafts and copies only in Sent/Drafts are this inbox's own writing, as list_new treats them. */
+function isOwnMail(email: Email, vars: Readonly<Record<string, unknown>>): boolean {
+  const own = new Set([vars.SENT_MAILBOX_ID, vars.DRAFTS_MAILBOX_ID].filter((v): v is string => typeof v === 'string'));
+  const keywords = (email.keywords ?? {}) as Record<string, unknown>;
+  const boxes = Object.keys((email.mailboxIds ?? {}) as Record<string, unknown>);
+  return keywords.$draft === true || (boxes.length > 0 && boxes.every((b) => own.has(b)));
+}
+
+function matchesFilter(email: Email, vars: Readonly<Record<string, unknown>>, wait: NonNullable<Preset['wait']>): boolean {
+  const from = wait.fromVariable ? vars[wait.fromVariable] : undefined;
+  const thread = wait.threadVariable ? vars[wait.threadVariable] : undefined;
+  if (typeof thread === 'string' && email.threadId !== thread) return false;
+  if (typeof from === 'string') {
+    const needle = from.toLowerCase();
+    const senders = Array.isArray(email.from) ? (email.from as { email?: unknown; name?: unknown }[]) : [];
+    return senders.some((s) => [s.email, s.name].some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)));
+  }
+  return true;
+}

@@ -1,0 +1,32 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundledAssets } from './bundle-assets.js';
+
+/**
+ * The package's root folder: this file is src/ under vitest and dist/ when built, so one level up
+ * works from both, and from an npx install (presets/ and skill/ ship in `files`).
+ * A bundled build carries those files inside itself instead (src/bundle-assets.ts).
+ */
+export function packageRoot(): string {
+  return fileURLToPath(new URL('../', import.meta.url));
+}
+
+function bundledKey(path: string): string {
+  return relative(packageRoot(), path).split(sep).join('/');
+}
+
+/** A file of the package (bundled copy first); any other path is read from disk. */
+export async function readPackageFile(path: string): Promise<string> {
+  const bundled = bundledAssets?.files[bundledKey(path)];
+  return bundled ?? readFile(path, 'utf8');
+}
+
+/** The file names in one folder of the package (bundled copy first). */
+export async function listPackageDir(dir: string): Promise<string[]> {
+  if (!bundledAssets) return readdir(dir);
+  const prefix = `${bundledKey(dir)}/`;
+  return Object.keys(bundledAssets.files)
+    .filter((key) => key.startsWith(prefix) && !key.slice(prefix.length).includes('/'))
+    .map((key) => key.slice(prefix.length));
+}

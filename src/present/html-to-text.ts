@@ -1,0 +1,41 @@
+import type { convert as Convert } from 'html-to-text';
+
+// html-to-text and its parser cost ~40 ms to load; most mail has a text part, so a process loads
+// it only when an answer holds HTML (each command loads only what it uses).
+let convert: typeof Convert | undefined;
+
+/** Loads the converter when a JMAP response carries an HTML part; cheap once loaded. */
+export async function prepareHtmlToText(response: unknown): Promise<void> {
+  if (convert || !JSON.stringify(response).includes('text/html')) return;
+  ({ convert } = await import('html-to-text'));
+}
+
+/**
+ * HTML mail as text for a reader. `html-to-text` (maintained, used widely) handles what a regex
+ * cannot: nested tables, entities, <style>/<script>, whitespace. Tracking pixels and layout-only
+ * images are dropped; link targets are kept once, after their text, because an agent may need them.
+ */
+export function htmlToText(html: string): string {
+  // Every response passes prepareHtmlToText first (run-preset-steps.ts); an HTML part without a
+  // text/html type mention cannot reach here.
+  if (!convert) throw new Error('htmlToText called before prepareHtmlToText');
+  return convert(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: 'img', format: 'skip' },
+      { selector: 'a', options: { hideLinkHrefIfSameAsText: true, ignoreHref: false } },
+      // Mail uses tables for layout, not data: read them as blocks, not as aligned columns.
+      { selector: 'table', format: 'block' },
+      { selector: 'tr', format: 'block' },
+      { selector: 'td', format: 'block' },
+      { selector: 'th', format: 'block' },
+      { selector: 'h1', options: { uppercase: false } },
+      { selector: 'h2', options: { uppercase: false } },
+      { selector: 'h3', options: { uppercase: false } },
+    ],
+  })
+    .replace(/\u00a0/g, ' ')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

@@ -1,0 +1,120 @@
+import type { NextStep } from '../errors.js';
+import { describeNext } from '../render/describe-next.js';
+import type { FrontDoor } from '../render/front-door.js';
+import { newUntrustedMarker, untrustedNotice } from './fence-untrusted.js';
+import type { JmapResponse } from '../jmap/jmap-types.js';
+import { attachmentsOf, listingEntry, messageEntry, type Email } from './present-mail-views.js';
+import { presentRawResponse } from './present-raw-response.js';
+import type { JmapRequestResult } from '../request/run-jmap-request.js';
+import { lineOf } from '../jmap/summarize-response.js';
+
+/**
+ * The model/human-facing text of a jmap_request result, the same for both front doors except how
+ * a next step is worded. The structured result itself (MCP structuredContent, CLI --json) is the
+ * exact data; this text is compact, states the untrusted-content rule once, and fences each
+ * message's content once with a fresh, unguessable marker.
+ */
+
+
+/** Above this (≈ 15k tokens) the text says how to narrow the request; nothing is cut. */
+const largeTextChars = 60_000;
+
+export interface PresentOptions {
+  marker?: string;
+  /** How the door words a call of the operations table; defaults to the doors' shared wording (src/render/). */
+  describeNext?: (next: NextStep) => string;
+}
+
+export interface Presentation {
+  text: string;
+  isFailure: boolean;
+}
+
+export function presentJmapResult(result: JmapRequestResult, door: FrontDoor, options: PresentOptions = {}): Presentation {
+  const marker = options.marker ?? newUntrustedMarker();
+  const describe = options.describeNext ?? ((next: NextStep) => describeNext(next, door));
+  const body: string[] = [];
+  const next: string[] = [];
+  const responses = responsesOf(result);
+
+  if (result.dryRun || result.request || result.steps?.some((s) => s.request)) body.push(...requestLines(result));
+  const emails = lastEmailList(responses);
+  if (!result.dryRun && result.view && emails) {
+    if (result.view === 'listing') body.push(...listing(result, emails, marker, responses));
+    else body.push(...messages(result, emails, marker, describe));
+  } else if (!result.preset) {
+    for (const response of responses) body.push(...presentRawResponse(response, marker));
+  }
+  if (result.created?.length) body.push(`Created: ${result.created.map((c) => `${c.method.split('/')[0]} ${c.id} (${c.creationId})`).join(', ')}.`);
+  const failures = result.failures ?? [];
+  if (!result.ok && failures.length > 1) body.push('Failures:', ...failures.map((f) => `- ${lineOf(f)}`));
+  for (const note of result.notes ?? []) body.push(`Note: ${note}`);
+  for (const step of result.next ?? []) next.push(typeof step === 'string' ? step : describe(step));
+  if (next.length > 0) body.push(...next.map((n) => `Next: ${n}`));
+
+  const fenced = body.some((line) => line.includes(`<<<${marker}`));
+  const lead = fenced ? [result.summary, untrustedNotice(marker)] : [result.summary];
+  const size = body.reduce((n, line) => n + line.length + 1, 0);
+  if (size > largeTextChars) {
+    lead.push(`This result is ${Math.round(size / 1024)} KB. To narrow it, ask for fewer records (a smaller LIMIT or "limit"), fewer "properties", or read one message with the read_message preset.`);
+  }
+  return { text: [...lead, ...body].join('\n'), isFailure: !result.ok };
+}
+
+function listing(result: JmapRequestResult, emails: Email[], marker: string, responses: JmapResponse[]): string[] {
+  const own = new Set(result.ownMailIds ?? []);
+  const shown = emails.filter((e) => !own.has(String(e.id)));
+  const total = queryTotal(responses);
+  const head = [`${shown.length} message${shown.length === 1 ? '' : 's'}${total !== undefined && total > emails.length ? ` (of ${total})` : ''}, newest first.`];
+  if (own.size > 0) head.push(`${own.size} of your own sent copies or drafts left out (ids in ownMailIds).`);
+  return [...head, ...shown.map((email, i) => listingEntry(email, i + 1, marker))];
+}
+
+function messages(result: JmapRequestResult, emails: Email[], marker: string, describe: (n: NextStep) => string): string[] {
+  const window = result.window ?? { offset: 0, maxChars: 12_000 };
+  const ordered = result.view === 'thread' ? [...emails].sort((a, b) => String(a.receivedAt).localeCompare(String(b.receivedAt))) : emails;
+  const out: string[] = result.view === 'thread' ? [`Thread of ${ordered.length} message${ordered.length === 1 ? '' : 's'}, oldest first.`] : [];
+  ordered.forEach((email, i) => {
+    const label = result.view === 'thread' ? `[${i + 1}/${ordered.length}] ` : '';
+    const entry = messageEntry(email, marker, window, label);
+    out.push(entry.text);
+    const id = String(email.id);
+    if (entry.rest > 0) {
+      const offset = window.offset + window.maxChars;
+      const readMore: NextStep = { operation: 'jmap_request', input: { ops_file: 'read_message', vars: { MAIL_ID: id, BODY_OFFSET: offset } } };
+      out.push(`Truncated: ${entry.rest} more characters of ${id}'s text. Read on: ${describe(readMore)}`);
+    }
+    attachmentsOf(email).forEach((file, n) => {
+      const download: Record<string, string> = { blob_id: file.blobId, type: file.type };
+      // The exact name is what `download` saves under; a name that could break a line is left to the structured data.
+      if (file.name && !/[\u0000-\u001f\u007f]/.test(file.name) && file.name.length <= 120) download.name = file.name;
+      out.push(`Save attachment [${n + 1}] of ${id}: ${describe({ operation: 'jmap_request', input: { download } })}`);
+    });
+  });
+  return out;
+}
+
+function requestLines(result: JmapRequestResult): string[] {
+  if (result.request) return [`Request: ${JSON.stringify(result.request)}`];
+  return (result.steps ?? []).filter((s) => s.request).map((s) => `Request ${s.id}: ${JSON.stringify(s.request)}`);
+}
+
+function responsesOf(result: JmapRequestResult): JmapResponse[] {
+  if (result.response) return [result.response];
+  return (result.steps ?? []).flatMap((s) => (s.response ? [s.response] : []));
+}
+
+function lastEmailList(responses: JmapResponse[]): Email[] | undefined {
+  for (const response of [...responses].reverse()) {
+    const found = [...response.methodResponses].reverse().find(([name, args]) => name === 'Email/get' && Array.isArray(args.list));
+    if (found) return found[1].list as Email[];
+  }
+  return undefined;
+}
+
+function queryTotal(responses: JmapResponse[]): number | undefined {
+  for (const response of responses) {
+    for (const [name, args] of response.methodResponses) if (name === 'Email/query' && typeof args.total === 'number') return args.total;
+  }
+  return undefined;
+}

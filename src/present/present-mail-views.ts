@@ -1,0 +1,117 @@
+import { automaticReason } from '../mail/automatic-mail.js';
+import { fenceUntrusted } from './fence-untrusted.js';
+import { htmlToText } from './html-to-text.js';
+import { trimQuotedHistory, windowOf } from './mail-text.js';
+
+/**
+ * The mail-client views of the model-facing text: a listing line per message, a whole message,
+ * a thread. Everything a stranger wrote sits inside one fence per message; ids, dates and flags
+ * (the server's own values) stay outside, where the reader can rely on them.
+ */
+
+export type Email = Record<string, unknown>;
+
+const previewChars = 110;
+
+/** One listed message: a line of facts, then sender, subject and a one-line preview, fenced. */
+export function listingEntry(email: Email, index: number, marker: string): string {
+  const facts = [`${index}. ${str(email.id)}`, shortDate(email.receivedAt), ...flagsOf(email)].filter(Boolean).join(' · ');
+  const preview = str(email.preview).replace(/\s+/g, ' ').trim();
+  const lines = [`From: ${addresses(email.from)}`];
+  // Mail one sent (list_sent asks for `to`): whom it went to is what tells the entries apart.
+  if (Array.isArray(email.to) && email.to.length > 0) lines.push(`To: ${addresses(email.to)}`);
+  lines.push(`Subject: ${str(email.subject)}`);
+  if (preview) lines.push(`Preview: ${preview.length > previewChars ? `${[...preview].slice(0, previewChars).join('')}…` : preview}`);
+  return `${facts}\n${fenceUntrusted(lines.join('\n'), marker)}`;
+}
+
+export interface BodyWindow {
+  offset: number;
+  maxChars: number;
+}
+
+/** A whole message: facts, then headers, body (quoted history folded) and attachments, fenced. */
+export function messageEntry(email: Email, marker: string, window: BodyWindow, label = ''): { text: string; rest: number } {
+  const facts = [`${label}${str(email.id)}`, email.threadId ? `thread ${str(email.threadId)}` : '', shortDate(email.receivedAt), ...flagsOf(email)]
+    .filter(Boolean)
+    .join(' · ');
+  const headers = [`From: ${addresses(email.from)}`];
+  for (const [key, label] of [['to', 'To'], ['cc', 'Cc'], ['replyTo', 'Reply-To']] as const) {
+    if (Array.isArray(email[key]) && (email[key] as unknown[]).length > 0) headers.push(`${label}: ${addresses(email[key])}`);
+  }
+  if (typeof email.sentAt === 'string') headers.push(`Date: ${email.sentAt}`);
+  headers.push(`Subject: ${str(email.subject)}`);
+
+  const { text: body, trimmedLines, fromHtml } = bodyOf(email);
+  const shown = windowOf(body, window.offset, window.maxChars);
+  const parts = [headers.join('\n'), '', shown.text || (window.offset > 0 ? '(no more text)' : '(no text body)')];
+  if (trimmedLines > 0) parts.push(`[${trimmedLines} lines of quoted earlier messages folded]`);
+  const files = attachmentsOf(email);
+  if (files.length > 0) parts.push('', 'Attachments:', ...files.map((f, i) => `[${i + 1}] ${f.name || '(no name)'} · ${f.type} · ${kib(f.size)}`));
+  const notes: string[] = [];
+  if (fromHtml) notes.push('(HTML-only message, shown as text.)');
+  if (email.bodyValues && Object.values(email.bodyValues as Record<string, { isTruncated?: boolean }>).some((v) => v.isTruncated)) {
+    notes.push('(The server cut the body at MAX_BODY_BYTES.)');
+  }
+  return { text: [facts, fenceUntrusted(parts.join('\n'), marker), ...notes].join('\n'), rest: shown.rest };
+}
+
+/** The download call for each attachment, with exact values (the saving code reduces the name to a safe base name). */
+export function attachmentsOf(email: Email): { name: string; type: string; size: number; blobId: string }[] {
+  if (!Array.isArray(email.attachments)) return [];
+  return (email.attachments as Email[]).flatMap((part) =>
+    typeof part.blobId === 'string'
+      ? [{ name: str(part.name), type: str(part.type) || 'application/octet-stream', size: typeof part.size === 'number' ? part.size : 0, blobId: part.blobId }]
+      : [],
+  );
+}
+
+/** Facts about a message that come from the server (keywords) or mark it automatic (RFC 3834). */
+export function flagsOf(email: Email): string[] {
+  const keywords = (email.keywords ?? {}) as Record<string, unknown>;
+  const flags: string[] = [];
+  if (email.keywords && keywords.$seen !== true) flags.push('unread');
+  if (keywords.$flagged === true) flags.push('flagged');
+  if (keywords.$answered === true) flags.push('answered');
+  if (keywords.$draft === true) flags.push('draft');
+  if (email.hasAttachment === true) flags.push('attachment');
+  if (automaticReason(email)) flags.push('automatic: do not auto-reply');
+  return flags;
+}
+
+function bodyOf(email: Email): { text: string; trimmedLines: number; fromHtml: boolean } {
+  const parts = Array.isArray(email.textBody) ? (email.textBody as Email[]) : [];
+  const values = (email.bodyValues ?? {}) as Record<string, { value?: unknown }>;
+  let trimmedLines = 0;
+  let fromHtml = false;
+  const texts = parts.map((part) => {
+    const value = typeof part.partId === 'string' ? values[part.partId]?.value : undefined;
+    if (typeof value !== 'string') return '';
+    if (part.type === 'text/html') {
+      fromHtml = true;
+      return htmlToText(value);
+    }
+    const trimmed = trimQuotedHistory(value);
+    trimmedLines += trimmed.trimmedLines;
+    return trimmed.text;
+  });
+  return { text: texts.filter(Boolean).join('\n\n').trim(), trimmedLines, fromHtml };
+}
+
+function addresses(value: unknown): string {
+  if (!Array.isArray(value) || value.length === 0) return '(none)';
+  return (value as Email[]).map((a) => (a.name ? `${str(a.name)} <${str(a.email)}>` : str(a.email))).join(', ');
+}
+
+/** 2026-11-23T10:00:00Z → 2026-11-23 10:00Z: minutes are enough to tell mail apart. */
+export function shortDate(value: unknown): string {
+  return typeof value === 'string' ? value.replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)(:\d\d(\.\d+)?)?/, '$1 $2') : '';
+}
+
+function kib(size: number): string {
+  return size < 1024 ? `${size} B` : `${Math.round(size / 1024)} KB`;
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+}

@@ -1,0 +1,88 @@
+import { readFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { MailboxError, inputRef } from '../errors.js';
+import { listPackageDir, packageRoot, readPackageFile } from '../package-root.js';
+import { presetSchema, type Preset } from './preset-schema.js';
+
+/** The bundled presets folder (presets/ at the package root). */
+export function presetsDir(): string {
+  return join(packageRoot(), 'presets');
+}
+
+/** Every bundled preset, validated, sorted by name. */
+export async function listPresets(): Promise<{ name: string; preset: Preset }[]> {
+  const files = (await listPackageDir(presetsDir())).filter((f) => f.endsWith('.json')).sort();
+  return Promise.all(files.map(async (file) => ({ name: file.slice(0, -5), preset: await readPresetFile(join(presetsDir(), file)) })));
+}
+
+export type OpsFile = { kind: 'preset'; name: string; preset: Preset } | { kind: 'ops'; path: string; ops: unknown };
+
+/** Loads `ops_file`: a bundled preset name (`list_inbox` or `list_inbox.json`) or a path to JSON ops or a preset. */
+export async function loadOpsFile(opsFile: string): Promise<OpsFile> {
+  const bareName = /^[a-z][a-z0-9_]*(\.json)?$/.exec(opsFile);
+  if (bareName) {
+    const name = opsFile.replace(/\.json$/, '');
+    // Names from the folder listing: parsing every preset to find one cost ~10 ms per CLI start.
+    const names = (await listPackageDir(presetsDir())).filter((f) => f.endsWith('.json')).sort().map((f) => f.slice(0, -5));
+    if (names.includes(name)) return { kind: 'preset', name, preset: await readPresetFile(join(presetsDir(), `${name}.json`)) };
+    const exists = await readFile(resolve(opsFile)).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) {
+      throw new MailboxError({
+        code: 'preset_unknown',
+        message: `There is no preset named "${name}".`,
+        hint: `Use one of: ${names.join(', ')} (help topic "presets" lists their vars), or give a path to a JSON file.`,
+        next: { operation: 'help', input: { topic: 'presets' } },
+        details: { presets: names },
+      });
+    }
+  }
+  const path = resolve(opsFile);
+  const json = await readJsonFile(path);
+  if (json !== null && typeof json === 'object' && !Array.isArray(json) && 'steps' in json) {
+    return { kind: 'preset', name: basename(path).replace(/\.json$/, ''), preset: parsePreset(json, path) };
+  }
+  return { kind: 'ops', path, ops: json };
+}
+
+async function readPresetFile(path: string): Promise<Preset> {
+  return parsePreset(await readJsonFile(path), path);
+}
+
+function parsePreset(json: unknown, path: string): Preset {
+  const parsed = presetSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new MailboxError({
+      code: 'ops_invalid',
+      message: `The preset ${path} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`,
+      hint: 'Fix the file (compare with a bundled preset such as presets/send_mail.json).',
+    });
+  }
+  return parsed.data;
+}
+
+async function readJsonFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readPackageFile(path);
+  } catch (error) {
+    throw new MailboxError({
+      code: 'ops_invalid',
+      message: `Cannot read ${inputRef('ops_file')} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
+      hint: 'Give a bundled preset name (help topic "presets") or the path of an existing JSON file.',
+      cause: error,
+    });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new MailboxError({
+      code: 'ops_invalid',
+      message: `${inputRef('ops_file')} ${path} is not valid JSON: ${(error as Error).message}.`,
+      hint: 'Fix the JSON (a methodCalls array, an {"using", "methodCalls"} envelope, or a preset).',
+      cause: error,
+    });
+  }
+}

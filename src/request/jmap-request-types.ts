@@ -1,0 +1,78 @@
+import type { NextStep } from '../errors.js';
+import type { GateContext } from '../gate/service-gate.js';
+import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
+import type { JmapFailure } from '../jmap/summarize-response.js';
+import type { WakeSourceOptions } from '../mail/mail-wake-source.js';
+
+/** jmap_request's input as the operations table validated it (core spelling: the spec's keys). */
+export interface JmapRequestInput {
+  ops?: unknown;
+  ops_file?: string;
+  vars?: Record<string, unknown> | string;
+  attachments?: string[];
+  dry_run?: boolean;
+  /** Show the substituted request(s) in the result. */
+  echo_request?: boolean;
+}
+
+/** One progress report of a long wait (the operations' ProgressUpdate shape). */
+export interface WaitProgress {
+  progress: number;
+  total?: number;
+  message: string;
+}
+
+/** What one jmap_request runs with: the gate's context (deadline, door, check) and the wait's hooks. */
+export interface JmapRequestContext extends GateContext {
+  /** Reports a long wait (wait_for_mail) as it goes; MCP turns it into progress notifications. */
+  progress?: (update: WaitProgress) => void;
+  /** Test hooks of wait_for_mail's wake source (poll intervals, ping period, clock). */
+  wake?: Pick<WakeSourceOptions, 'pollDelaysMs' | 'pingSeconds' | 'now'>;
+}
+
+/** One step as the result shows it: the request only in a dry run or with echo_request. */
+export interface JmapStepResult {
+  id: string;
+  summary?: string;
+  request?: JmapRequest;
+  response?: JmapResponse;
+}
+
+/** A record a /set call created: what a multi-step summary names. */
+export interface CreatedRecord {
+  method: string;
+  creationId: string;
+  id: string;
+}
+
+// A type alias, not an interface: the operation's loose output schema needs an index-signature-compatible type.
+export type JmapRequestResult = {
+  ok: boolean;
+  /** One line: what happened in every step, or every failure with its fix. */
+  summary: string;
+  dryRun: boolean;
+  preset?: string;
+  /** How the model-facing text shows it (src/present/present-jmap-result.ts). */
+  view?: 'listing' | 'message' | 'thread';
+  /** The substituted request: only in a dry run or with echo_request (one step). */
+  request?: JmapRequest;
+  /** The server's response, unchanged (one step ran). */
+  response?: JmapResponse;
+  failures: JmapFailure[];
+  /** What to do next: a sentence, or a call of the operations table. */
+  next?: (string | NextStep)[];
+  /** Several steps ran: each with its own summary and response (request only in a dry run or with echo_request). */
+  steps?: JmapStepResult[];
+  created?: CreatedRecord[];
+  /** list_new: ids of the inbox's own sent copies and drafts, left out of the text. */
+  ownMailIds?: string[];
+  /** Paths (with [*] for every element) of values written by others: mail content. */
+  untrusted?: string[];
+  /** Body window of read_message/read_thread: characters from offset, at most maxChars. */
+  window?: { offset: number; maxChars: number };
+  unresolved?: string[];
+  notes?: string[];
+  attachments?: { name: string; type: string; size: number; blobId?: string }[];
+  /** wait_for_mail: how it waited (push or polling, and why not push), for how long, clamped or not. */
+  waited?: { mode: 'push' | 'polling'; seconds: number; waitedMs: number; checks: number; clamped: boolean; fallbackReason?: string };
+};

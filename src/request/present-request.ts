@@ -1,0 +1,82 @@
+import type { NextStep } from '../errors.js';
+import { untrustedPaths } from '../present/untrusted-paths.js';
+import type { CreatedRecord, JmapRequestResult } from './jmap-request-types.js';
+import type { RequestPlan } from './plan-request.js';
+import type { StepRun, StepsOutcome } from './run-preset-steps.js';
+import type { SentRequest } from './send-request.js';
+
+/**
+ * The present stage: the result both doors render (src/present/ turns it into what the model
+ * reads): one summary line, the responses unchanged, what was created, the next steps, and the
+ * paths of every value written by others.
+ */
+export function presentRequest(plan: RequestPlan, sent: SentRequest, next: (string | NextStep)[]): JmapRequestResult {
+  const { outcome } = sent;
+  const { done, failures } = outcome;
+  const showRequest = plan.dryRun || plan.echo;
+  const result: JmapRequestResult = { ok: failures.length === 0, summary: summaryOf(plan, outcome), dryRun: plan.dryRun, failures };
+  if (plan.presetName) result.preset = plan.presetName;
+  if (plan.preset?.view) result.view = plan.preset.view;
+  const only = done.length === 1 ? done[0] : undefined;
+  if (only) {
+    if (showRequest) result.request = only.request;
+    if (only.response) result.response = only.response;
+  } else {
+    result.steps = done.map((step) => ({
+      id: step.id,
+      ...(step.summary ? { summary: step.summary } : {}),
+      ...(showRequest ? { request: step.request } : {}),
+      ...(step.response ? { response: step.response } : {}),
+    }));
+  }
+  const created = createdRecords(done);
+  if (created.length > 0) result.created = created;
+  if (plan.preset?.excludeOwnMail && sent.own.length > 0) result.ownMailIds = [...sent.own];
+  if (plan.preset?.view === 'message' || plan.preset?.view === 'thread') {
+    result.window = { offset: numberVar(plan.vars.BODY_OFFSET, 0), maxChars: numberVar(plan.vars.MAX_CHARS, 12_000) };
+  }
+  if (next.length > 0) result.next = next;
+  if (outcome.unresolved.size > 0) result.unresolved = [...outcome.unresolved].sort();
+  if (outcome.notes.length > 0) result.notes = outcome.notes;
+  const untrusted = untrustedPaths(result);
+  if (untrusted.length > 0) result.untrusted = untrusted;
+  if (sent.attachments) result.attachments = sent.attachments;
+  return result;
+}
+
+function summaryOf(plan: RequestPlan, outcome: StepsOutcome): string {
+  const { done, unresolved } = outcome;
+  if (plan.dryRun) {
+    return (
+      `DRY RUN: nothing was sent. ${done.length === 1 ? 'This is the request' : `These are the ${done.length} requests`} that would be sent.` +
+      (unresolved.size > 0 ? ` Unresolved here (filled at run time from the server or an earlier step): ${[...unresolved].map((n) => `$${n}`).join(', ')}.` : '')
+    );
+  }
+  // Steps with a `when` are alternatives (list_new's first run or changes): not "skipped".
+  const skipped = plan.steps.filter((s) => !done.some((d) => d.id === s.id) && !s.when).map((s) => s.id);
+  const tail = skipped.length > 0 ? ` Not run: ${skipped.join(', ')}.` : '';
+  if (done.length === 1) return `${done[0]?.summary ?? ''}${tail}`;
+  const failed = done.find((step) => !/^OK:/.test(step.summary ?? ''));
+  const parts = done.map((step) => `${step.id}: ${(step.summary ?? '').replace(/^(OK|FAILED|REFUSED): /, '')}`);
+  return `${failed ? 'FAILED' : 'OK'}: ${parts.join(' | ')}${tail}`;
+}
+
+function createdRecords(done: readonly StepRun[]): CreatedRecord[] {
+  const out: CreatedRecord[] = [];
+  for (const step of done) {
+    for (const [method, args] of step.response?.methodResponses ?? []) {
+      if (!method.endsWith('/set') && method !== 'Blob/upload') continue;
+      const created = args.created;
+      if (!created || typeof created !== 'object') continue;
+      for (const [creationId, record] of Object.entries(created as Record<string, unknown>)) {
+        const id = record && typeof record === 'object' ? (record as { id?: unknown }).id : undefined;
+        if (typeof id === 'string') out.push({ method, creationId, id });
+      }
+    }
+  }
+  return out;
+}
+
+function numberVar(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fallback;
+}

@@ -1,0 +1,139 @@
+import { MailboxError } from '../errors.js';
+import type { ServiceGate } from '../gate/service-gate.js';
+import { inferUsing } from '../jmap/infer-using.js';
+import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
+import { lineOf, summarizeResponse, type JmapFailure } from '../jmap/summarize-response.js';
+import { prepareHtmlToText } from '../present/html-to-text.js';
+import { captureVariables } from '../presets/capture-variables.js';
+import type { Preset, PresetStep } from '../presets/preset-schema.js';
+import { substituteVariables } from '../presets/substitute-variables.js';
+
+/** One executed (or, in a dry run, shown) request of a preset. */
+export interface StepRun {
+  id: string;
+  request: JmapRequest;
+  response?: JmapResponse;
+  /** One line: what this step did (or why it failed). */
+  summary?: string;
+}
+
+export interface StepsOutcome {
+  done: StepRun[];
+  failures: JmapFailure[];
+  unresolved: Set<string>;
+  notes: string[];
+}
+
+export interface RunStepsOptions {
+  gate: ServiceGate;
+  session: JmapSessionInfo | undefined;
+  preset: Preset | undefined;
+  dryRun: boolean;
+}
+
+/** Runs the steps in order; stops at the first failed call, failed capture or loop-guard refusal. */
+export async function runPresetSteps(steps: readonly PresetStep[], vars: Record<string, unknown>, options: RunStepsOptions): Promise<StepsOutcome> {
+  const outcome: StepsOutcome = { done: [], failures: [], unresolved: new Set(), notes: [] };
+  for (const step of steps) {
+    if (step.when?.defined && vars[step.when.defined] === undefined) continue;
+    if (step.when?.missing && vars[step.when.missing] !== undefined) continue;
+    const { value: methodCalls, missing } = substituteVariables(step.methodCalls, vars, { keepMissing: options.dryRun });
+    missing.forEach((name) => outcome.unresolved.add(name));
+    if (step.note) outcome.notes.push(substituteVariables(step.note, vars, { keepMissing: true }).value);
+    const request: JmapRequest = { using: inferUsing(methodCalls, options.session?.capabilities, step.using), methodCalls };
+    checkCallCount(request, options.session);
+    if (options.dryRun) {
+      outcome.done.push({ id: step.id, request });
+      continue;
+    }
+    const response = await options.gate.call(request);
+    await prepareHtmlToText(response);
+    const summary = summarizeResponse(request, response);
+    const run: StepRun = { id: step.id, request, response, summary: summary.summaryLine };
+    outcome.done.push(run);
+    if (!summary.ok) {
+      outcome.failures.push(...summary.failures);
+      outcome.notes.push(...(await removeRefusedDrafts(response, options)));
+      break;
+    }
+    const captureFailure = captureVariables(step, response, vars);
+    if (captureFailure) {
+      outcome.failures.push(captureFailure);
+      run.summary = `FAILED: ${lineOf(captureFailure)}`;
+      break;
+    }
+    const refusal = loopGuardRefusal(options.preset, vars, step, response);
+    if (refusal) {
+      outcome.failures.push(refusal);
+      run.summary = `REFUSED: ${lineOf(refusal)}`;
+      break;
+    }
+  }
+  return outcome;
+}
+
+/**
+ * RFC 3834 §2: no automatic answer to automatic mail. The caller may still answer one on purpose
+ * (a person behind a mailing list), but must say so with the allow variable.
+ */
+function loopGuardRefusal(preset: Preset | undefined, vars: Record<string, unknown>, step: PresetStep, response: JmapResponse): JmapFailure | undefined {
+  const guard = preset?.loopGuard;
+  if (!guard || !step.capture || !(guard.reasonVariable in step.capture)) return undefined;
+  const reason = vars[guard.reasonVariable];
+  const allowed = vars[guard.allowVariable];
+  if (typeof reason !== 'string' || reason === '' || allowed === true || allowed === 'true') return undefined;
+  const [method = 'Email/get', , callId = ''] = response.methodResponses[0] ?? [];
+  return {
+    callId,
+    method,
+    level: 'method',
+    type: 'automaticMessage',
+    description: `the message is automatic mail (${reason})`,
+    fix: `Nothing was sent: answering automatic mail can start a mail loop (RFC 3834). Do not reply; if the operator really wants to, pass vars {"${guard.allowVariable}": true}.`,
+  };
+}
+
+/**
+ * A send whose submission was refused (forbiddenFrom, invalidRecipients…) leaves the Email it
+ * created in Drafts, where it would later show up as mail: it is destroyed. This is a new request
+ * about a known id, not a resend of the refused one.
+ */
+async function removeRefusedDrafts(response: JmapResponse, options: RunStepsOptions): Promise<string[]> {
+  const refused = response.methodResponses.some(
+    ([name, args]) => name === 'error' || (name === 'EmailSubmission/set' && isRecord(args.notCreated) && Object.keys(args.notCreated).length > 0),
+  );
+  const submitted = response.methodResponses.some(([name]) => name === 'EmailSubmission/set');
+  if (!refused || !submitted) return [];
+  const draftIds = response.methodResponses.flatMap(([name, args]) =>
+    name === 'Email/set' && isRecord(args.created) ? Object.values(args.created).flatMap((c) => (isRecord(c) && typeof c.id === 'string' ? [c.id] : [])) : [],
+  );
+  const accountId = options.session?.accountId;
+  if (draftIds.length === 0 || !accountId) return [];
+  try {
+    const cleanup = await options.gate.call({
+      using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'],
+      methodCalls: [['Email/set', { accountId, destroy: draftIds }, 'cleanup']],
+    });
+    const args = cleanup.methodResponses[0]?.[1];
+    const destroyed = isRecord(args) && Array.isArray(args.destroyed) ? args.destroyed.length : 0;
+    if (destroyed === draftIds.length) return [`The refused message's draft (${draftIds.join(', ')}) was deleted, so it will not show up as mail.`];
+  } catch {
+    // Reported below: the refusal itself is what the caller must see first.
+  }
+  return [`The refused message's draft ${draftIds.join(', ')} could not be deleted; delete it with move_to_trash or Email/set destroy.`];
+}
+
+function checkCallCount(request: JmapRequest, session: JmapSessionInfo | undefined): void {
+  const max = session?.limits.maxCallsInRequest;
+  if (max !== undefined && request.methodCalls.length > max) {
+    throw new MailboxError({
+      code: 'ops_invalid',
+      message: `The request has ${request.methodCalls.length} method calls; the server accepts ${max} (maxCallsInRequest).`,
+      hint: 'Split the calls over several jmap_request runs.',
+    });
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,53 @@
+import { MailboxError } from '../errors.js';
+import type { ServiceGate } from '../gate/service-gate.js';
+import { attachmentVariables } from '../mail/prepare-attachments.js';
+import type { JmapRequestResult } from './jmap-request-types.js';
+import type { RequestPlan } from './plan-request.js';
+import { runPresetSteps, type StepRun, type StepsOutcome } from './run-preset-steps.js';
+
+/** What the send stage did: the steps run (or, in a dry run, shown), and the files uploaded. */
+export interface SentRequest {
+  outcome: StepsOutcome;
+  /** The attached files as the result lists them. */
+  attachments?: JmapRequestResult['attachments'];
+  /** Drafts and the inbox's own sent copies among the mail the steps read. */
+  own: string[];
+}
+
+/**
+ * The send stage: the files first (their blob ids become $ATTACHMENT_… variables), then the steps in
+ * order. Every upload and every batch passes the check stage in the gate on its way out; a dry run
+ * sends nothing and shows the requests.
+ */
+export async function sendRequest(plan: RequestPlan, gate: ServiceGate): Promise<SentRequest> {
+  const blobIds: (string | undefined)[] = [];
+  for (const file of plan.files) {
+    blobIds.push(plan.dryRun ? undefined : (await gate.upload({ bytes: file.bytes, type: file.type, source: { kind: 'file', path: file.path } })).blobId);
+  }
+  if (plan.files.length > 0) Object.assign(plan.vars, attachmentVariables(plan.files, blobIds), plan.given);
+  const outcome = await runPresetSteps(plan.steps, plan.vars, { gate, session: plan.session, preset: plan.preset, dryRun: plan.dryRun });
+  if (outcome.done.length === 0) throw new MailboxError({ code: 'internal', message: 'No step of the preset applied.', hint: 'Report this preset as broken.' });
+  const sent: SentRequest = { outcome, own: ownMailIds(outcome.done, plan.vars) };
+  if (plan.files.length > 0) {
+    sent.attachments = plan.files.map((f, i) => ({ name: f.name, type: f.type, size: f.size, ...(blobIds[i] ? { blobId: blobIds[i] } : {}) }));
+  }
+  return sent;
+}
+
+/** Drafts, and mail that sits only in Sent or Drafts: written by this inbox, not new to it. */
+function ownMailIds(done: readonly StepRun[], vars: Readonly<Record<string, unknown>>): string[] {
+  const ownBoxes = new Set([vars.SENT_MAILBOX_ID, vars.DRAFTS_MAILBOX_ID].filter((v): v is string => typeof v === 'string'));
+  const ids: string[] = [];
+  for (const step of done) {
+    for (const [method, args] of step.response?.methodResponses ?? []) {
+      if (method !== 'Email/get' || !Array.isArray(args.list)) continue;
+      for (const email of args.list as Record<string, unknown>[]) {
+        const keywords = (email.keywords ?? {}) as Record<string, unknown>;
+        const boxes = Object.keys((email.mailboxIds ?? {}) as Record<string, unknown>);
+        const onlyOwn = boxes.length > 0 && boxes.every((box) => ownBoxes.has(box));
+        if ((keywords.$draft === true || onlyOwn) && typeof email.id === 'string') ids.push(email.id);
+      }
+    }
+  }
+  return ids;
+}

@@ -1,0 +1,57 @@
+import type { Account } from '../auth/account-registry.js';
+import type { NextStep } from '../errors.js';
+import type { ServiceGate } from '../gate/service-gate.js';
+import type { JmapFailure } from '../jmap/summarize-response.js';
+import { applicableNext } from '../presets/preset-next-steps.js';
+import type { RequestPlan } from './plan-request.js';
+import type { StepRun } from './run-preset-steps.js';
+import type { SentRequest } from './send-request.js';
+
+/**
+ * The settle stage, after a real run: the list_new cursor is saved or reset, a stale session
+ * refreshed; returns the next steps. A dry run changed nothing and has none.
+ */
+export async function settleRequest(account: Account, plan: RequestPlan, sent: SentRequest, gate: ServiceGate): Promise<(string | NextStep)[]> {
+  if (plan.dryRun) return [];
+  const { outcome } = sent;
+  const ok = outcome.failures.length === 0;
+  const next: (string | NextStep)[] = ok
+    ? applicableNext(plan.preset?.next ?? [], plan.vars, { listed: listedFromOthers(outcome.done, sent.own), moreChanges: saysMoreChanges(outcome.done) })
+    : [];
+  const cursor = plan.preset?.cursor;
+  if (cursor) {
+    const saved = plan.vars[cursor.saveFrom];
+    if (outcome.failures.some((f) => cursor.resetOn?.includes(f.type))) {
+      await account.updateState((state) => ({ ...state, [cursor.stateField]: undefined }));
+      next.unshift(`The saved ${plan.presetName} cursor was too old and has been reset: run ${plan.presetName} again to list recent mail.`);
+    } else if (ok && typeof saved === 'string') {
+      await account.updateState((state) => ({ ...state, [cursor.stateField]: saved }));
+    }
+  }
+  if (outcome.failures.some(isStaleSessionSymptom)) {
+    // Ids from the cached session (account, mailboxes, identity) may be stale. Other calls of the
+    // batch may have applied, so nothing is resent: refresh, and let the caller decide to rerun.
+    await gate.session({ refresh: true });
+    next.unshift('The cached JMAP session was refreshed because an id from it was rejected: run the request again.');
+  }
+  const last = outcome.done[outcome.done.length - 1];
+  if (last?.response?._next) next.push(...last.response._next);
+  return next;
+}
+
+/** Ids of the messages from others in the run's last listing (Email/get), in its order. */
+function listedFromOthers(done: readonly StepRun[], ownIds: readonly string[]): string[] {
+  const own = new Set(ownIds);
+  const lists = done.flatMap((step) => (step.response?.methodResponses ?? []).filter(([method, args]) => method === 'Email/get' && Array.isArray(args.list)));
+  const last = lists[lists.length - 1]?.[1].list as { id?: unknown }[] | undefined;
+  return (last ?? []).map((email) => String(email.id)).filter((id) => !own.has(id));
+}
+
+function saysMoreChanges(done: readonly StepRun[]): boolean {
+  return done.some((step) => (step.response?.methodResponses ?? []).some(([method, args]) => method.endsWith('/changes') && args.hasMoreChanges === true));
+}
+
+function isStaleSessionSymptom(failure: JmapFailure): boolean {
+  if (failure.type === 'accountNotFound') return true;
+  return failure.type === 'invalidProperties' && (failure.properties ?? []).some((p) => p.startsWith('mailboxIds') || p === 'identityId');
+}

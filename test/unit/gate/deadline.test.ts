@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { Deadline } from '../../../src/gate/deadline.js';
+
+/** A clock that moves only when the test moves it. */
+function movableClock(): { now: () => number; advance(ms: number): void } {
+  let t = 1_700_000_000_000;
+  return { now: () => t, advance: (ms) => void (t += ms) };
+}
+
+describe('Deadline', () => {
+  it('gives the whole call the configured timeout, not each request', () => {
+    const clock = movableClock();
+    const deadline = Deadline.start({ timeoutMs: 2000, now: clock.now });
+    clock.advance(1500);
+    expect(deadline.remainingMs()).toBe(500);
+    clock.advance(800);
+    expect(deadline.remainingMs()).toBe(0);
+  });
+
+  it('leaves waits the caller asked for off the timeout, and keeps the door\'s budget running through them', async () => {
+    const clock = movableClock();
+    const deadline = Deadline.start({ timeoutMs: 2000, budgetMs: 50_000, now: clock.now });
+    clock.advance(500);
+    await deadline.offTheClock(async () => {
+      clock.advance(10_000);
+      // Nested waits (a lock wait inside a proof of work) count once.
+      await deadline.offTheClock(async () => clock.advance(5_000));
+      expect(deadline.remainingMs()).toBe(1500);
+    });
+    expect(deadline.spentMs()).toBe(500);
+    expect(deadline.budgetLeftMs()).toBe(34_500);
+    clock.advance(1000);
+    expect(deadline.remainingMs()).toBe(500);
+  });
+
+  it('ends at the door\'s budget when that comes first', () => {
+    const clock = movableClock();
+    const deadline = Deadline.start({ timeoutMs: 30_000, budgetMs: 8000, now: clock.now });
+    clock.advance(6000);
+    expect(deadline.remainingMs()).toBe(2000);
+    const error = deadline.expiredError('JMAP request', 'http://127.0.0.1:9/jmap/?x=secret', true);
+    expect(error.code).toBe('timeout');
+    expect(error.message).toBe(
+      "JMAP request: no complete answer from http://127.0.0.1:9 within 8000 ms, the time one tool call may take here (the MCP server's --tool-deadline-ms); the call waited 6000 ms in all.",
+    );
+    expect(error.hint).toMatch(/not resent/);
+  });
+
+  it('names the host, the timeout and the time waited in all when the timeout ends the call', () => {
+    const clock = movableClock();
+    const deadline = Deadline.start({ timeoutMs: 2000, now: clock.now });
+    clock.advance(2004);
+    const error = deadline.expiredError('JMAP session discovery', 'http://127.0.0.1:4567/.well-known/jmap', false);
+    expect(error.message).toBe(
+      'JMAP session discovery: no complete answer from http://127.0.0.1:4567 within 2000 ms, the time limit of the whole call (--timeout-ms); the call waited 2004 ms for the service in all.',
+    );
+    expect(error.hint).toMatch(/raise --timeout-ms/);
+  });
+
+  it('keeps the call\'s timeout and drops the budget for work that outlives the call', async () => {
+    const clock = movableClock();
+    const deadline = Deadline.start({ timeoutMs: 30_000, budgetMs: 1000, now: clock.now });
+    const worker = deadline.withoutBudget();
+    await worker.offTheClock(async () => clock.advance(60_000));
+    expect(deadline.remainingMs()).toBe(0);
+    expect(worker.remainingMs()).toBe(30_000);
+    expect(worker.budgetLeftMs()).toBeUndefined();
+  });
+
+  it('starts a fresh clock for each run of a long-lived command', () => {
+    const clock = movableClock();
+    const deadline = Deadline.start({ timeoutMs: 2000, now: clock.now });
+    clock.advance(5000);
+    const next = deadline.restarted();
+    expect(deadline.remainingMs()).toBe(0);
+    expect(next.remainingMs()).toBe(2000);
+  });
+});

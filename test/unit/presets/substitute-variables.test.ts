@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { MailboxError } from '../../../src/errors.js';
+import { listPlaceholders, omitValue, substituteVariables } from '../../../src/presets/substitute-variables.js';
+
+describe('substituteVariables', () => {
+  it('keeps quotes, backslashes, tabs, newlines and emoji intact inside the resulting JSON', () => {
+    const body = 'He said "hi"\\ then\tleft.\nLine 2 🎉 \u2028 end';
+    const { value } = substituteVariables([['Email/set', { text: '$BODY' }, 'c']], { BODY: body });
+    const roundTrip = JSON.parse(JSON.stringify(value)) as [string, { text: string }, string][];
+    expect(roundTrip[0]?.[1].text).toBe(body);
+  });
+
+  it('replaces a placeholder inside a longer string with the value text', () => {
+    const { value } = substituteVariables({ s: 'Hello $NAME, 2 × $N items' }, { NAME: 'Bob "B"', N: 3 });
+    expect(value).toEqual({ s: 'Hello Bob "B", 2 × 3 items' });
+  });
+
+  it('gives a whole-string placeholder the variable JSON value, so a number stays a number', () => {
+    const { value } = substituteVariables({ limit: '$LIMIT', to: '$TO', flag: '$ON' }, { LIMIT: 20, TO: [{ email: 'a@b.c' }], ON: true });
+    expect(value).toEqual({ limit: 20, to: [{ email: 'a@b.c' }], flag: true });
+  });
+
+  it('never reads JMAP keywords like $Forwarded, $seen or $draft as variables', () => {
+    const input = { keywords: { $Forwarded: true, $seen: true, $draft: true }, s: 'x $Forwarded y' };
+    const { value } = substituteVariables(input, { F: 'boom' });
+    expect(value).toEqual(input);
+  });
+
+  it('ends a name at a word boundary', () => {
+    const { value } = substituteVariables({ s: '$ID-suffix $IDX' }, { ID: 'a' }, { keepMissing: true });
+    expect(value).toEqual({ s: 'a-suffix $IDX' });
+  });
+
+  it('writes $$ as a literal dollar sign', () => {
+    const { value } = substituteVariables({ s: 'costs $$5 and $$NAME stays' }, { NAME: 'x' });
+    expect(value).toEqual({ s: 'costs $5 and $NAME stays' });
+  });
+
+  it('substitutes inside object keys, whole and as a path segment', () => {
+    const { value } = substituteVariables(
+      { mailboxIds: { $INBOX_MAILBOX_ID: true }, update: { 'mailboxIds/$INBOX_MAILBOX_ID': null, 'keywords/$draft': null } },
+      { INBOX_MAILBOX_ID: 'mb1' },
+    );
+    expect(value).toEqual({ mailboxIds: { mb1: true }, update: { 'mailboxIds/mb1': null, 'keywords/$draft': null } });
+  });
+
+  it('reports every missing name in one vars_missing error', () => {
+    let caught: unknown;
+    try {
+      substituteVariables({ a: '$TO', b: 'x $SUBJECT', c: { $MAIL_ID: 1 }, d: '$TO' }, {});
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(MailboxError);
+    const error = caught as MailboxError;
+    expect(error.code).toBe('vars_missing');
+    expect(error.details?.missing).toEqual(['MAIL_ID', 'SUBJECT', 'TO']);
+    expect(error.message).toContain('$MAIL_ID, $SUBJECT, $TO');
+  });
+
+  it('leaves missing names visible when asked to keep them (dry run)', () => {
+    const { value, missing } = substituteVariables({ a: '$TO', b: 'x $SUBJECT' }, {}, { keepMissing: true });
+    expect(value).toEqual({ a: '$TO', b: 'x $SUBJECT' });
+    expect(missing).toEqual(['SUBJECT', 'TO']);
+  });
+
+  it('drops a property or array element whose optional variable was not given', () => {
+    const { value } = substituteVariables({ filter: { text: '$TEXT', from: '$FROM' }, list: ['$FROM', 'x'] }, { TEXT: 't', FROM: omitValue });
+    expect(value).toEqual({ filter: { text: 't' }, list: ['x'] });
+  });
+
+  it('does not alias the variable value between substitutions', () => {
+    const to = [{ email: 'a@b.c' }];
+    const { value } = substituteVariables({ a: '$TO', b: '$TO' }, { TO: to });
+    (value.a as unknown as { email: string }[])[0]!.email = 'changed';
+    expect(to[0]?.email).toBe('a@b.c');
+    expect((value.b as unknown as { email: string }[])[0]?.email).toBe('a@b.c');
+  });
+
+  it('lists the placeholders a value uses, keys included', () => {
+    expect(listPlaceholders({ a: '$TO', b: { 'x/$ID': '$$NOT' }, c: '$seen' })).toEqual(['ID', 'TO']);
+  });
+});
