@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, printStderrOnFailure, resultText, sandboxEnv, structured, type McpConnection } from '../helpers/connect-mcp.js';
 import { createFakeBackend, pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { busyCores } from '../helpers/process-cpu.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
 // A difficulty no test machine solves in minutes: the proof of work is still running whenever the
@@ -12,23 +13,6 @@ const sandbox = await startTestSandbox({ difficulty: 22, createBackend: createFa
 // One solver thread: these tests watch progress and cancellation, which do not depend on the
 // thread count, and a second thread at full speed for ~8 s only slows the tests running beside them.
 const powEnv = (dir: string): Record<string, string> => ({ ...sandboxEnv(sandbox, dir), AGENT_MAILBOX_POW_WORKERS: '1' });
-
-/** CPU seconds (user + system) the process has used so far, from /proc (Linux). */
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of proc(5) (utime, stime), counted after the ")" that ends the command name.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** Cores the process keeps busy over the next `windowMs`. */
-async function busyCores(pid: number, windowMs: number): Promise<number> {
-  const before = await cpuSeconds(pid);
-  const started = Date.now();
-  await pollUntil(() => (Date.now() - started >= windowMs ? true : undefined), windowMs + 1_000, 'measurement window');
-  const after = await cpuSeconds(pid);
-  return (after - before) / ((Date.now() - started) / 1000);
-}
 
 describe('a proof of work behind register', () => {
   let server: McpConnection | undefined;
