@@ -1,21 +1,35 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createRequestStateCodec, inputRequired, type ClientCapabilities, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  createRequestStateCodec,
+  inputRequired,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  type ProtocolEra,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import type { Logger } from '../log.js';
 import type { ConfirmAnswer, ConfirmRequest } from '../operations/define-operation.js';
 import { confirmForm, readConfirmAnswer } from './confirm-form.js';
 
 /**
- * The MCP door's `confirm`: form elicitation, one mechanism for both protocol eras. A confirm whose
- * answer is not here yet ends the run (its promise rejects) and the call returns `input_required`
- * with the question. A 2026-07-28 client asks the person and retries the call with the answer in
- * `inputResponses`; on a 2025-11-25 connection the SDK's legacy shim sends the question as an
- * `elicitation/create` request and re-enters the handler the same way. The operation then runs again
- * from the start and this time finds the answer at that confirm.
+ * The MCP door's `confirm`: form elicitation, in the way each protocol era has for it.
  *
- * Which answer belongs to which question travels in `requestState`, signed with a key this process
- * made (HMAC, the SDK's codec) and bound to the tool and its exact arguments: a retry cannot carry a
- * yes from another call, an unsolicited `inputResponses` is ignored, and a state that fails to verify
- * or has expired only means the person is asked again.
+ * 2025-11-25: an `elicitation/create` request to the client, sent while the call waits, as part of
+ * that call (it is cancelled with it). A request that fails or times out is a cancel, never a yes.
+ *
+ * 2026-07-28 has no requests from server to client. A confirm whose answer is not here yet ends the
+ * run (its promise rejects) and the call returns `input_required` with the question; the client asks
+ * the person and retries the call with the answer in `inputResponses`, and the operation runs again
+ * from the start, this time finding the answer at that confirm. Which answer belongs to which
+ * question travels in `requestState`, signed with a key this process made (HMAC, the SDK's codec)
+ * and bound to the tool and its exact arguments: a retry cannot carry a yes from another call, an
+ * unsolicited `inputResponses` is ignored, and a state that fails to verify or has expired only
+ * means the person is asked again.
+ *
+ * The SDK can also serve the second form to a 2025 client (its legacy shim sends the request and
+ * re-enters the handler); the first is used there instead because a failed request then stays in
+ * this code (an answer, not the shim's bare error text) and the operation runs only once.
  */
 
 /** The rejection a run gets at a confirm whose answer is still to come. */
@@ -35,6 +49,8 @@ export interface ConfirmRound {
 export interface ConfirmCall {
   tool: string;
   args: unknown;
+  /** The era this connection speaks (src/mcp/main.ts): how the question reaches the person. */
+  era: ProtocolEra;
   /** What the client declared: in its initialize request (2025 era) or on this request (2026 era). */
   clientCapabilities: ClientCapabilities | undefined;
 }
@@ -52,11 +68,13 @@ const stateSchema = z.object({
 });
 type ConfirmState = z.infer<typeof stateSchema>;
 
-/** Human-paced, like the SDK's own legs (10 min), with room for a retry. */
+/** A person answers at a person's pace: as long as the SDK gives its own elicitation legs. */
+const personTimeoutMs = 10 * 60_000;
+/** …with room for the retry that carries the answer. */
 const stateTtlSeconds = 15 * 60;
 
 /** One per server: the signing key lives as long as the process, so a restart simply asks again. */
-export function createElicitationConfirmer(): { begin(ctx: ServerContext, call: ConfirmCall): Promise<ConfirmRound> } {
+export function createElicitationConfirmer(log: Logger): { begin(ctx: ServerContext, call: ConfirmCall): Promise<ConfirmRound> } {
   const codec = createRequestStateCodec<ConfirmState>({ key: randomBytes(32), ttlSeconds: stateTtlSeconds });
   const verified = async (raw: unknown, ctx: ServerContext): Promise<ConfirmState | undefined> => {
     if (typeof raw !== 'string') return undefined;
@@ -71,6 +89,7 @@ export function createElicitationConfirmer(): { begin(ctx: ServerContext, call: 
   return {
     async begin(ctx, call) {
       if (!declaresFormElicitation(call.clientCapabilities)) return unavailableRound;
+      if (call.era === 'legacy') return askingRound(ctx, log);
       let argsDigest: string | undefined;
       const digestOfArgs = (): string => (argsDigest ??= digest(call.args));
       const state = await verified(ctx.mcpReq.requestState(), ctx);
@@ -108,6 +127,27 @@ export function createElicitationConfirmer(): { begin(ctx: ServerContext, call: 
         },
       };
     },
+  };
+}
+
+/** 2025-11-25: ask with an elicitation/create request, as part of the call. */
+function askingRound(ctx: ServerContext, log: Logger): ConfirmRound {
+  return {
+    async confirm(ask) {
+      try {
+        const reply = await ctx.mcpReq.send(
+          { method: 'elicitation/create', params: { mode: 'form', message: ask.message, requestedSchema: confirmForm(ask) } },
+          { signal: ctx.mcpReq.signal, timeout: personTimeoutMs },
+        );
+        return await readConfirmAnswer(reply, ask);
+      } catch (error) {
+        // The call itself was cancelled: that is the operation's to handle, not an answer.
+        if (ctx.mcpReq.signal.aborted) throw error;
+        log.warn(`a confirmation could not be asked (counted as cancel): ${error instanceof Error ? error.message : String(error)}`);
+        return { action: 'cancel' };
+      }
+    },
+    pendingResult: async () => undefined,
   };
 }
 

@@ -88,7 +88,7 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
     (construction) => {
       era = construction.era;
       log.debug(`serving the ${construction.era === 'modern' ? '2026-07-28' : '2025-era'} protocol`);
-      return createMcpServer(serverOptions);
+      return createMcpServer({ ...serverOptions, era: construction.era });
     },
     { transport: wire, onerror: (error) => log.debug(`protocol: ${error.message}`) },
   );

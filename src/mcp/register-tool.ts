@@ -4,6 +4,7 @@ import {
   type ClientCapabilities,
   type InputRequiredResult,
   type McpServer,
+  type ProtocolEra,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -22,6 +23,7 @@ type AnyOperation = Operation<z.ZodObject, z.ZodType>;
 /** What every tool of one server shares: the context fields of the table's entries and the confirmer. */
 export interface ToolDoor {
   context: Omit<OperationContext, 'signal' | 'progress' | 'confirm'>;
+  era: ProtocolEra;
   confirmer: ReturnType<typeof createElicitationConfirmer>;
   carryInboxChoice: ReturnType<typeof inboxChoiceCarrier>;
 }
@@ -54,7 +56,7 @@ export function registerOperationTool(server: McpServer, op: AnyOperation, door:
       });
       const started = Date.now();
       const wording = { adjust: door.carryInboxChoice(args['credentials_dir']) };
-      const round = await door.confirmer.begin(ctx, { tool: op.name, args, clientCapabilities: clientCapabilitiesOf(ctx, server) });
+      const round = await door.confirmer.begin(ctx, { tool: op.name, args, era: door.era, clientCapabilities: clientCapabilitiesOf(ctx, server) });
       try {
         const input = op.input.safeParse(args);
         if (!input.success) throw inputError(op, input.error);

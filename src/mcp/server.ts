@@ -1,4 +1,4 @@
-import { McpServer, type jsonSchemaValidator } from '@modelcontextprotocol/server';
+import { McpServer, type jsonSchemaValidator, type ProtocolEra } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { ConfigInputs } from '../config.js';
 import type { Logger } from '../log.js';
@@ -28,6 +28,8 @@ export interface McpServerOptions {
   /** Budget per tool call, below the hosts' ~60 s cut-off. */
   deadlineMs?: number;
   resources?: ResourceSources;
+  /** The protocol era of the connection this instance serves (default: 2025, as a hand-wired transport speaks). */
+  era?: ProtocolEra;
 }
 
 /** What the model reads before the tool list (common hosts put it in the system prompt). */
@@ -40,8 +42,8 @@ export const serverInstructions = [
 ].join('\n');
 
 /**
- * The SDK uses its JSON Schema validator only for answers to its own push-style elicitation, which
- * this server never sends (confirmations go through input_required, checked in confirm-form.ts).
+ * The SDK uses its JSON Schema validator only for answers to its own elicitInput, which this server
+ * never calls (confirmations are asked and their answers checked in elicitation-confirm.ts).
  * Its default (Ajv, built with every format) would cost each start; the bundles leave it out
  * altogether (scripts/build.mjs). Fails closed if ever used.
  */
@@ -66,7 +68,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       workingDir: options.workingDir,
       ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
     },
-    confirmer: createElicitationConfirmer(),
+    era: options.era ?? 'legacy',
+    confirmer: createElicitationConfirmer(options.log),
     carryInboxChoice: inboxChoiceCarrier(options.operations),
   };
   for (const op of options.operations) registerOperationTool(server, op, door);

@@ -82,9 +82,9 @@ export interface OperationContext {
   streams?: { stdout: Writable; stderr: Writable };
   /**
    * Asks the person behind the agent to confirm, where the door can (MCP: form elicitation, when the
-   * client declared it). Over MCP the call may be run again from the start once the answer arrives
-   * (the 2026-07-28 protocol answers by retrying the request): everything before a confirm must be
-   * free of side effects, and the rejection that ends such a first run must not be caught.
+   * client declared it; the CLI: unavailable for now). A 2026-07-28 MCP client answers by retrying
+   * the call, so the operation may run again from the start: everything before a confirm must be
+   * free of side effects. On such a first run the promise rejects and the run's outcome is dropped.
    */
   confirm: (ask: ConfirmRequest) => Promise<ConfirmAnswer>;
   /** Starts the stdio MCP server in this process (supplied by the CLI: core never imports a door). */

@@ -15,6 +15,8 @@ const env = { AGENT_MAILBOX_AUTH_URL: 'http://127.0.0.1:9', AGENT_MAILBOX_API_UR
 /** What a person answers in the host's form; undefined: the client declares no elicitation at all. */
 type Person = ((question: { message: string; requestedSchema: unknown }) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }) | undefined;
 
+const twoQuestions = { questions: 2 };
+
 interface ProbeConnection {
   pid: number;
   stderr(): string;
@@ -22,9 +24,10 @@ interface ProbeConnection {
   close(): Promise<void>;
 }
 
-const eras: { name: string; connect: (person: Person) => Promise<ProbeConnection> }[] = [
+const eras: { name: string; legacy: boolean; connect: (person: Person) => Promise<ProbeConnection> }[] = [
   {
     name: '2025-11-25 (SDK 1.x client, elicitation/create request)',
+    legacy: true,
     connect: async (person) => {
       const c = await connectMcp({ env, nodeArgs: [probeServer], ...(person ? { onElicit: (params) => person(params as never) as never } : {}) });
       const probe = async (args: Record<string, unknown>) => structured(await c.client.callTool({ name: 'confirm_probe', arguments: args })) as never;
@@ -33,6 +36,7 @@ const eras: { name: string; connect: (person: Person) => Promise<ProbeConnection
   },
   {
     name: '2026-07-28 (SDK 2.x client, input_required and retry)',
+    legacy: false,
     connect: async (person) => {
       const c = await connectMcp2026({ env, nodeArgs: [probeServer], ...(person ? { onElicit: (params) => person(params as never) as never } : {}) });
       expect(c.client.getProtocolEra()).toBe('modern');
@@ -95,11 +99,12 @@ for (const era of eras) {
         asked.push(question.message);
         return asked.length === 1 ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
       });
-      const result = await connection.probe({ questions: 2 });
+      const result = await connection.probe(twoQuestions);
       expect(asked).toEqual(['Send "the report" (question 1)?', 'Send "the report" (question 2)?']);
       expect(result.answers).toEqual([{ action: 'accept', content: { confirm: true } }, { action: 'decline' }]);
-      // The operation ran again after each answer: everything before a confirm must be free of side effects.
-      expect(result.runs).toBe(3);
+      // 2025: the call waits for each answer. 2026: the retry runs the operation again after each
+      // answer, so everything before a confirm must be free of side effects.
+      expect(result.runs).toBe(era.legacy ? 1 : 3);
     });
 
     it('answers unavailable, asking nobody, when the client declared no elicitation', async () => {
@@ -108,6 +113,22 @@ for (const era of eras) {
     });
   });
 }
+
+describe('confirm over MCP 2025-11-25, when asking fails', () => {
+  let connection: ProbeConnection | undefined;
+  printStderrOnFailure(() => [connection]);
+  afterEach(async () => {
+    await connection?.close();
+  });
+
+  it('counts a question the client fails to ask as cancel, and says so in the log', async () => {
+    connection = await eras[0]!.connect(() => {
+      throw new Error('the form could not be shown');
+    });
+    expect((await connection.probe({})).answers).toEqual([{ action: 'cancel' }]);
+    expect(connection.stderr()).toMatch(/a confirmation could not be asked \(counted as cancel\): .*the form could not be shown/);
+  });
+});
 
 /** The 2026-07-28 wire by hand: what the SDK client hides, and what a client must not be able to fake. */
 describe('confirm over MCP 2026-07-28, on the wire', () => {
