@@ -1,32 +1,21 @@
 import { spawn } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { builtEntry, connectMcp, connectMcp2026, printStderrOnFailure, resultText, sandboxEnv, structured } from '../helpers/connect-mcp.js';
-import { busyCores } from '../helpers/process-cpu.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtEntry, connectMcp, connectMcp2026, printStderrOnFailure, resultText, structured } from '../helpers/connect-mcp.js';
 import { noCrontab } from '../helpers/run-cli.js';
-import { createFakeBackend, pollUntil, startTestSandbox } from '../helpers/sandbox.js';
-import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
+import { pollUntil } from '../helpers/sandbox.js';
 
 // One built server, two protocol eras: a 2025-11-25 client (the SDK's 1.x Client, what hosts run
 // today: initialize first) and a 2026-07-28 client (the SDK's 2.x Client pinned to it: no
-// initialize, server/discover and the per-request envelope). Each gets the same tools, progress,
-// cancellation, resources, completion and error rendering.
+// initialize, server/discover and the per-request envelope). Each gets the same tools, resources,
+// completion and error rendering; progress and cancellation in both eras are in mcp-pow.test.ts,
+// beside the other proof-of-work tests, so no two solvers compete across test files.
 const offlineEnv = { AGENT_MAILBOX_AUTH_URL: 'http://127.0.0.1:9', AGENT_MAILBOX_API_URL: 'http://127.0.0.1:9', AGENT_MAILBOX_CREDENTIALS_DIR: '/nonexistent/agent-mailbox' };
-// No test machine solves difficulty 22 in minutes, so the proof of work runs while the test acts;
-// no sign-up completes, so the auth host alone is enough.
-const powSandbox = await startTestSandbox({ difficulty: 22, createBackend: createFakeBackend().factory });
-
-interface Progress {
-  progress: number;
-  total?: number | undefined;
-  message?: string | undefined;
-}
-
 /** What these tests need of either client, the same way round. */
 interface EraClient {
   pid: number;
   stderr(): string;
   listTools(): Promise<{ name: string }[]>;
-  callTool(name: string, args: Record<string, unknown>, options?: { onprogress?: (p: Progress) => void; signal?: AbortSignal }): Promise<unknown>;
+  callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
   listResources(): Promise<{ uri: string; name: string; title?: string | undefined }[]>;
   readResource(uri: string): Promise<{ contents: unknown[] }>;
   complete(template: string, argument: string, value: string): Promise<string[]>;
@@ -44,7 +33,7 @@ const eras: { era: string; resourceNotFound: number; connect: (env: Record<strin
         pid: c.pid,
         stderr: c.stderr,
         listTools: async () => (await c.client.listTools()).tools,
-        callTool: (name, args, options = {}) => c.client.callTool({ name, arguments: args }, undefined, { ...options, resetTimeoutOnProgress: true }),
+        callTool: (name, args) => c.client.callTool({ name, arguments: args }),
         listResources: async () => (await c.client.listResources()).resources,
         readResource: (uri) => c.client.readResource({ uri }),
         complete: async (uri, name, value) => (await c.client.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } })).completion.values,
@@ -63,7 +52,7 @@ const eras: { era: string; resourceNotFound: number; connect: (env: Record<strin
         pid: c.pid,
         stderr: c.stderr,
         listTools: async () => (await c.client.listTools()).tools,
-        callTool: (name, args, options = {}) => c.client.callTool({ name, arguments: args }, { ...options, resetTimeoutOnProgress: true }),
+        callTool: (name, args) => c.client.callTool({ name, arguments: args }),
         listResources: async () => (await c.client.listResources()).resources,
         readResource: (uri) => c.client.readResource({ uri }),
         complete: async (uri, name, value) => (await c.client.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } })).completion.values,
@@ -148,33 +137,6 @@ for (const { era, resourceNotFound, connect } of eras) {
       expect(info?.icons).toEqual([expect.objectContaining({ src: expect.stringMatching(/^data:image\/svg\+xml;base64,/), mimeType: 'image/svg+xml' })]);
       const svg = Buffer.from(String((info?.icons as { src: string }[])[0]?.src.split(',')[1]), 'base64').toString('utf8');
       expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>.*<\/svg>$/);
-    });
-  });
-
-  describe(`progress and cancellation to a ${era} client`, () => {
-    let client: EraClient | undefined;
-    printStderrOnFailure(() => [client]);
-    afterEach(async () => {
-      await client?.close();
-      client = undefined;
-    });
-
-    it('reports a running proof of work as increasing progress and stops it when the call is cancelled', async () => {
-      const dir = await tempCredentialsDir();
-      // One solver thread: progress and cancellation do not depend on the thread count.
-      client = await connect({ ...sandboxEnv(powSandbox, dir), AGENT_MAILBOX_POW_WORKERS: '1' });
-      const notices: Progress[] = [];
-      const controller = new AbortController();
-      const call = client.callTool('register', { username: `era-${era.replace(/-/g, '')}`, watch: 'on-demand' }, { signal: controller.signal, onprogress: (p) => notices.push(p) });
-      call.catch(() => undefined);
-      await pollUntil(() => (notices.length >= 2 ? true : undefined), 20_000, 'two progress notifications');
-      controller.abort('the user pressed stop');
-      await expect(call).rejects.toThrow();
-      expect(notices[1]!.progress).toBeGreaterThan(notices[0]!.progress);
-      expect(notices[0]).toMatchObject({ total: 4_194_304, message: expect.stringMatching(/^Solving proof of work: \d+ hashes tried/) });
-      // The solve stopped: under a tenth of a core within a few seconds.
-      await pollUntil(async () => ((await busyCores(client!.pid, 300)) < 0.1 ? true : undefined), 5_000, 'the server to go idle after the cancel');
-      expect(resultText(await client.callTool('help', {}))).toMatch(/^# /);
     });
   });
 }

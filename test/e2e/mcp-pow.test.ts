@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectMcp, printStderrOnFailure, resultText, sandboxEnv, structured, type McpConnection } from '../helpers/connect-mcp.js';
+import { connectMcp, connectMcp2026, printStderrOnFailure, resultText, sandboxEnv, structured, type McpConnection, type McpConnection2026 } from '../helpers/connect-mcp.js';
 import { createFakeBackend, pollUntil, startTestSandbox } from '../helpers/sandbox.js';
 import { busyCores } from '../helpers/process-cpu.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
@@ -15,7 +15,7 @@ const sandbox = await startTestSandbox({ difficulty: 22, createBackend: createFa
 const powEnv = (dir: string): Record<string, string> => ({ ...sandboxEnv(sandbox, dir), AGENT_MAILBOX_POW_WORKERS: '1' });
 
 describe('a proof of work behind register', () => {
-  let server: McpConnection | undefined;
+  let server: McpConnection | McpConnection2026 | undefined;
   printStderrOnFailure(() => [server]);
   afterEach(async () => {
     await server?.close();
@@ -69,6 +69,29 @@ describe('a proof of work behind register', () => {
 
     // The server is still healthy.
     const help = await server.client.callTool({ name: 'help', arguments: { topic: 'presets' } });
+    expect(help.isError, resultText(help)).toBeFalsy();
+  });
+
+  it('reports the same progress to a 2026-07-28 client and stops when that client cancels', async () => {
+    const dir = await tempCredentialsDir();
+    const modern = await connectMcp2026({ env: powEnv(dir) });
+    server = modern;
+    expect(modern.client.getProtocolEra()).toBe('modern');
+    const notices: { progress: number; total?: number; message?: string }[] = [];
+    const controller = new AbortController();
+    const call = modern.client.callTool(
+      { name: 'register', arguments: { username: 'modern-agent', watch: 'on-demand' } },
+      { signal: controller.signal, resetTimeoutOnProgress: true, onprogress: (p) => notices.push(p) },
+    );
+    call.catch(() => undefined);
+    await pollUntil(() => (notices.length >= 2 ? true : undefined), 20_000, 'two progress notifications');
+    controller.abort('the user pressed stop');
+    await expect(call).rejects.toThrow();
+    expect(notices[1]!.progress).toBeGreaterThan(notices[0]!.progress);
+    expect(notices[0]).toMatchObject({ total: 4_194_304, message: expect.stringMatching(/^Solving proof of work: \d+ hashes tried/) });
+    // The solve stopped: under a tenth of a core within a few seconds.
+    await pollUntil(async () => ((await busyCores(modern.pid, 300)) < 0.1 ? true : undefined), 5_000, 'the server to go idle after the cancel');
+    const help = await modern.client.callTool({ name: 'help', arguments: {} });
     expect(help.isError, resultText(help)).toBeFalsy();
   });
 
