@@ -14,8 +14,6 @@ import { serverIdentity } from './server-identity.js';
 
 type AnyOperation = Operation<z.ZodObject, z.ZodType>;
 
-export { advertisedOutputSchema } from './register-tool.js';
-
 export interface McpServerOptions {
   operations: readonly AnyOperation[];
   /** ONE registry for the server's lifetime: one cached session per credentials directory. */
