@@ -102,14 +102,15 @@ function standIn(name, filter, contents) {
 const englishOnlyZod = standIn('zod-english-only', /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/, 'export { default as en } from "./en.js";');
 
 /**
- * The MCP SDK's server module imports its Ajv provider (Ajv, ajv-formats, fast-uri: ~185 KB) for a
- * default that src/mcp/server.ts always replaces (this server never asks for elicitation). The
- * bundles carry a stand-in that refuses to be built, so no start compiles Ajv.
+ * The MCP SDK's server package imports its Ajv provider (Ajv with every format, ~295 KB) through its
+ * runtime shim, for a default that src/mcp/server.ts always replaces: answers to confirmations are
+ * checked by the SDK's smaller cfworker provider, loaded on the first answer (src/mcp/confirm-form.ts).
+ * The bundles carry a shim whose default refuses to be built, so no start loads Ajv.
  */
 const noSdkAjv = standIn(
   'no-sdk-ajv',
-  /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/,
-  'export class AjvJsonSchemaValidator { constructor() { throw new Error("agent-mailbox bundles leave out Ajv: pass jsonSchemaValidator"); } }',
+  /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]shimsNode\.mjs$/,
+  'import process from "node:process"; export class DefaultJsonSchemaValidator { constructor() { throw new Error("agent-mailbox bundles leave out Ajv: pass jsonSchemaValidator"); } } export { process };',
 );
 
 const shared = (plugin) => ({

@@ -80,6 +80,8 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       install: { nodePath: process.execPath, cliPath, shellCommand },
       workingDir,
       streams: { stdout: process.stdout, stderr: process.stderr },
+      // The operator's own terminal prompts come later; until then nobody is asked here.
+      confirm: async () => ({ action: 'unavailable' }),
       launchMcpServer: async (options) => {
         const { runMcpServer } = await import('../mcp/main.js');
         await runMcpServer({ env: entry.env, cliPath, ...options });

@@ -1,15 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { ProtocolEra } from '@modelcontextprotocol/server';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 import { bundledAssets } from '../bundle-assets.js';
 import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { createLogger } from '../log.js';
 import { shellCommandFor } from '../render/shell-command.js';
-import { operationsFor } from '../operations/index.js';
-import { createMcpServer } from './server.js';
+import { operationsFor, type AnyOperation } from '../operations/index.js';
+import { answerResourceNotFoundByEra } from './resource-not-found-code.js';
+import { createMcpServer, type McpServerOptions } from './server.js';
 import { createResourceSources } from './resource-sources.js';
 
 /**
@@ -30,6 +32,11 @@ export interface RunMcpServerOptions {
   stderr?: Writable;
   /** Clock for token expiry and refresh-ahead (ms since the epoch); tests move it instead of waiting. */
   now?: () => number;
+  /**
+   * Tools served beside the table's, for tests that need an entry no real tool offers (e.g. one
+   * that asks for a confirmation). Only code can pass them: no flag, setting or tool call can.
+   */
+  extraOperations?: readonly AnyOperation[];
 }
 
 /** Hosts cut tool calls at ~60 s (Codex ~120 s); a PoW still running then answers "call again". */
@@ -47,10 +54,10 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   const log = createLogger(stderr, verbose ? 'debug' : 'warn', 'agent-mailbox mcp');
   const accounts = createAccountRegistry({ configInputs, log, refreshAhead: true, ...(options.now ? { now: options.now } : {}) });
   // Only the entries offered through this door: operator-only commands never become tools.
-  const operations = operationsFor('mcp');
+  const operations = [...operationsFor('mcp'), ...(options.extraOperations ?? [])];
   // The built entry, as the CLI passes it (src/cli/main.ts): watch jobs run it with no PATH.
   const cliPath = options.cliPath ?? fileURLToPath(new URL('../bin.js', import.meta.url));
-  const server = createMcpServer({
+  const serverOptions: McpServerOptions = {
     operations,
     accounts,
     configInputs,
@@ -61,23 +68,36 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
     version: await packageVersion(),
     deadlineMs: options.toolDeadlineMs ?? defaultToolDeadlineMs,
     resources: createResourceSources(operations),
-  });
+  };
 
-  const transport = new StdioServerTransport(stdin, stdout);
+  // One definition for both protocol eras: the opening message decides (initialize: 2025-11-25;
+  // server/discover or a request carrying the 2026-07-28 envelope: 2026-07-28) and the connection
+  // stays on that era. The factory runs once per connection, plus once for a probe it may discard.
+  let era: ProtocolEra | undefined;
+  const wire = answerResourceNotFoundByEra(new StdioServerTransport(stdin, stdout), () => era === 'legacy');
   const disconnected = new Promise<string>((resolve) => {
+    // The entry owns the transport's callbacks; its close (stdin ended, stdout broke) is seen here.
+    const close = wire.close.bind(wire);
+    wire.close = () => close().finally(() => resolve('transport closed'));
     stdin.once('end', () => resolve('stdin closed'));
     stdin.once('close', () => resolve('stdin closed'));
-    transport.onclose = () => resolve('transport closed');
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
   });
-  await server.connect(transport);
-  log.info(`ready (${operations.length} tools, version ${await packageVersion()})`);
+  const connection = serveStdio(
+    (construction) => {
+      era = construction.era;
+      log.debug(`serving the ${construction.era === 'modern' ? '2026-07-28' : '2025-era'} protocol`);
+      return createMcpServer({ ...serverOptions, era: construction.era });
+    },
+    { transport: wire, onerror: (error) => log.debug(`protocol: ${error.message}`) },
+  );
+  log.info(`ready (${operations.length} tools, version ${serverOptions.version})`);
 
   const reason = await disconnected;
   log.info(`shutting down: ${reason}`);
   // Closing aborts every in-flight call (its PoW stops) and the registry stops refresh-ahead.
-  await server.close().catch(() => undefined);
+  await connection.close().catch(() => undefined);
   accounts.close();
   // A registration that outlived its call keeps solving in the background; it must not keep a
   // host's orphaned server alive after the host left.

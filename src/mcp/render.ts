@@ -1,4 +1,6 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CallToolResult, ResourceLink } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { MailboxError } from '../errors.js';
 import type { NextWording } from '../render/describe-next.js';
@@ -33,8 +35,22 @@ export function renderError(error: MailboxError, wording?: NextWording): CallToo
 export function renderSuccess(result: unknown, present?: Present, wording?: NextWording): CallToolResult {
   const rendered = renderResult(result, 'mcp', { present, wording });
   return {
-    content: [{ type: 'text', text: rendered.text }],
+    content: [{ type: 'text', text: rendered.text }, ...savedFileLinks(result)],
     structuredContent: rendered.structured,
     ...(rendered.isError ? { isError: true } : {}),
   };
+}
+
+/** A result's `saved` member: the file this call wrote (jmap_request's download). */
+const savedFile = z.object({ saved: z.object({ path: z.string(), size: z.number(), type: z.string() }) });
+
+/**
+ * A file the call saved, also as a `resource_link`, so a host can offer it to the user (open,
+ * attach) without parsing the text. The path is the one the text names; nothing is read here.
+ */
+function savedFileLinks(result: unknown): ResourceLink[] {
+  const parsed = savedFile.safeParse(result);
+  if (!parsed.success) return [];
+  const { path, size, type } = parsed.data.saved;
+  return [{ type: 'resource_link', uri: pathToFileURL(path).href, name: basename(path), mimeType: type, size }];
 }

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { MailboxError } from '../errors.js';
 import { listHelpTopics, readHelpTopic } from '../help/index.js';
 import { listPresets } from '../presets/load-preset.js';
 import type { Operation } from '../operations/define-operation.js';
@@ -10,18 +9,12 @@ import type { ResourceSources } from './resources.js';
 export function createResourceSources(operations: readonly Operation<z.ZodObject, z.ZodType>[]): ResourceSources {
   return {
     helpTopics: () => listHelpTopics(),
-    readHelp: (topic) => readHelpTopic(topic, { tools: summarizeOperations(operations) }),
+    readHelp: async (topic) =>
+      listHelpTopics().includes(topic) ? readHelpTopic(topic, { tools: summarizeOperations(operations) }) : undefined,
     presets: async () => (await listPresets()).map(({ name, preset }) => ({ name, description: preset.description })),
     readPreset: async (name) => {
       const found = (await listPresets()).find((p) => p.name === name);
-      if (!found) {
-        throw new MailboxError({
-          code: 'preset_unknown',
-          message: `There is no preset named "${name}".`,
-          hint: 'List the resources, or call `help` with topic "presets".',
-        });
-      }
-      return JSON.stringify(found.preset, null, 2);
+      return found ? JSON.stringify(found.preset, null, 2) : undefined;
     },
   };
 }

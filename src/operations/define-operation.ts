@@ -1,7 +1,8 @@
 import type { Writable } from 'node:stream';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ConfigInputs } from '../config.js';
 import type { Deadline } from '../gate/deadline.js';
+import type { ErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AccountRegistry } from '../auth/account-registry.js';
 import type { FrontDoor } from '../render/front-door.js';
@@ -18,6 +19,40 @@ export interface ProgressUpdate {
   total?: number;
   message: string;
 }
+
+/** One field of a confirmation form: flat, so every door can show it (a form, a prompt, a flag). */
+export type ConfirmField = { title: string; description?: string; required?: boolean } & (
+  | { type: 'boolean'; default?: boolean }
+  | { type: 'string'; minLength?: number; maxLength?: number }
+  | { type: 'number'; minimum?: number; maximum?: number }
+  | { type: 'choice'; options: readonly [string, ...string[]] }
+);
+
+/** A question for the person behind the agent (never the model): what to confirm and a few fields. */
+export interface ConfirmRequest {
+  /** One or two sentences: what happens on yes. */
+  message: string;
+  /** Keys are snake_case; none at all asks a plain yes or no (accept or decline). */
+  fields: Readonly<Record<string, ConfirmField>>;
+}
+
+/**
+ * The person's answer. Only `accept` is a yes, and its content has been checked against the fields;
+ * `cancel` (dismissed, or an answer that did not fit the form) is never a yes; `unavailable`: this
+ * door or its client cannot ask anyone, so the operation must decide without a person.
+ */
+export type ConfirmAnswer =
+  | { action: 'accept'; content: Readonly<Record<string, string | number | boolean>> }
+  | { action: 'decline' }
+  | { action: 'cancel' }
+  | { action: 'unavailable' };
+
+/**
+ * Error codes for inputs that fail their schema where a field has a more telling one than
+ * invalid_input (e.g. help's topic): `schema.register(inputErrorCodes, { code })`. A registry of
+ * its own, so nothing of it reaches the JSON Schema the doors publish.
+ */
+export const inputErrorCodes = z.registry<{ code: ErrorCode }>();
 
 export interface OperationContext {
   /** Flags and environment as given at the entry; resolved per credentials directory. */
@@ -47,6 +82,13 @@ export interface OperationContext {
    * as they go (sandbox banner, one JSON line per wake of `watch run`, the agent's output on wake).
    */
   streams?: { stdout: Writable; stderr: Writable };
+  /**
+   * Asks the person behind the agent to confirm, where the door can (MCP: form elicitation, when the
+   * client declared it; the CLI: unavailable for now). A 2026-07-28 MCP client answers by retrying
+   * the call, so the operation may run again from the start: everything before a confirm must be
+   * free of side effects. On such a first run the promise rejects and the run's outcome is dropped.
+   */
+  confirm: (ask: ConfirmRequest) => Promise<ConfirmAnswer>;
   /** Starts the stdio MCP server in this process (supplied by the CLI: core never imports a door). */
   launchMcpServer?: (options: { verbose: boolean; toolDeadlineMs?: number }) => Promise<void>;
 }

@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { listHelpTopics, readHelpTopic } from '../help/index.js';
-import { defineOperation, type Operation } from './define-operation.js';
+import { helpTopics, listHelpTopics, readHelpTopic } from '../help/index.js';
+import { defineOperation, inputErrorCodes, type Operation } from './define-operation.js';
 import { summarizeOperations } from './summarize-operations.js';
 
 const helpInput = z.object({
   topic: z
-    .string()
+    .enum(helpTopics)
     .optional()
-    .describe('One of: overview, tools, auth, jmap, presets, watch, multi_account, troubleshooting, security. Omit for the overview.'),
+    .describe(`One of: ${helpTopics.join(', ')}. Omit for the overview.`)
+    .register(inputErrorCodes, { code: 'help_topic_unknown' }),
 });
 
 const helpOutput = z.object({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { MailboxError, inputRef } from '../errors.js';
-import { usernameLength } from '../wire-constants.js';
+import { usernameLength, usernamePattern } from '../wire-constants.js';
 import type { PowProgress } from '../pow/pow-progress.js';
 import type { RegisterOutcome } from '../auth/account-registry.js';
-import { defineOperation, type OperationContext } from './define-operation.js';
+import { defineOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
 import { applyWatchChoice, watchReportSchema } from './watch-choice.js';
 
 const watchChoiceMessage =
@@ -16,10 +16,12 @@ const registerInput = z.object({
     .string()
     .min(usernameLength.min, usernameRule)
     .max(usernameLength.max, usernameRule)
+    .regex(usernamePattern, usernameRule)
     .optional()
     .describe(
       `Local part of the new inbox address, ${usernameLength.min}–${usernameLength.max} characters: lowercase letters, digits, ".", "-", "_", starting and ending with a letter or digit. Omit only when logging in with api_key.`,
-    ),
+    )
+    .register(inputErrorCodes, { code: 'username_invalid' }),
   watch: z
     .enum(['scheduled', 'on-demand'], {
       error: (issue) =>

@@ -18,13 +18,43 @@ export interface ShellCommandSource {
  * steps, watch status). A bare `agent-mailbox` is right only when it is on PATH: a skill copied on
  * its own, a checkout or an unpacked tarball has no such command, and an agent that pastes the line
  * gets exit 127 — so those get `node <entry>`, relative to the working directory when inside it
- * (the skill's own `node scripts/agent-mailbox.mjs`), and a run through npx gets npx again.
+ * (the skill's own `node scripts/agent-mailbox.mjs`), and a copy that npx fetched gets npx again.
  */
 export function shellCommandFor(source: ShellCommandSource): string {
-  if (source.env.npm_lifecycle_event === 'npx') return `npx -y ${binName}`;
+  if (isInNpxCache(source.cliPath, source.env)) return `npx -y ${binName}`;
   const entry = userFacingEntry(source.cliPath);
   if (isOnPath(entry, source.env.PATH)) return binName;
   return `node ${shellQuote(spellPath(entry, source.cwd))}`;
+}
+
+/**
+ * npx runs what it fetched from npm's cache, `<cache>/_npx/<hash>/node_modules/…`: an entry whose real
+ * path lies there was started by npx, and `npx -y agent-mailbox` runs it again. The environment
+ * cannot say so: `npm_lifecycle_event=npx` is inherited by everything a process started by npx
+ * starts (a host launched with npx starting an installed server), and that line would run whatever
+ * package holds the name on the registry.
+ */
+function isInNpxCache(cliPath: string, env: ShellCommandSource['env']): boolean {
+  const real = realOrUndefined(cliPath);
+  if (!real) return false;
+  return npmCacheDirs(env).some((cache) => {
+    const npxDir = realOrUndefined(join(cache, '_npx'));
+    if (!npxDir) return false;
+    const inside = relative(npxDir, real);
+    return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
+  });
+}
+
+/** The cache npm was told to use (npm passes its settings on as npm_config_*), and npm's default one. */
+function npmCacheDirs(env: ShellCommandSource['env']): string[] {
+  const dirs: string[] = [];
+  if (env.npm_config_cache) dirs.push(env.npm_config_cache);
+  if (process.platform === 'win32') {
+    if (env.LOCALAPPDATA) dirs.push(join(env.LOCALAPPDATA, 'npm-cache'));
+  } else if (env.HOME) {
+    dirs.push(join(env.HOME, '.npm'));
+  }
+  return dirs;
 }
 
 /** A package's tsc entry (dist/bin.js) is reached through bin/agent-mailbox.js, the file people name. */

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listPresets } from '../../src/presets/load-preset.js';
 import { connectMcp, printStderrOnFailure, resultText, sandboxEnv, structured, type McpConnection } from '../helpers/connect-mcp.js';
@@ -51,9 +52,9 @@ describe('register and jmap_request through the stdio server against the sandbox
     }
   });
 
-  async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; content: Record<string, unknown> }> {
+  async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; content: Record<string, unknown>; items: unknown[] }> {
     const result = await server!.client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
-    return { isError: result.isError === true, text: resultText(result), content: structured(result) };
+    return { isError: result.isError === true, text: resultText(result), content: structured(result), items: result.content as unknown[] };
   }
 
   async function preset(name: string, vars: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Awaited<ReturnType<typeof call>>> {
@@ -161,6 +162,8 @@ describe('register and jmap_request through the stdio server against the sandbox
     expect((saved.content.saved as { path: string }).path).toBe(join(downloadDir, 'report.txt'));
     expect(await readFile(join(downloadDir, 'report.txt'), 'utf8')).toBe('quarterly numbers\n');
     expect((await stat(downloadDir)).mode & 0o777).toBe(0o700);
+    // …and hands the host the file as a link it can open or attach, beside the text.
+    expect(saved.items).toContainEqual({ type: 'resource_link', uri: pathToFileURL(join(downloadDir, 'report.txt')).href, name: 'report.txt', mimeType: 'application/octet-stream', size: 18 });
   });
 
   it('refuses a file with a preset that would drop it, and words next steps for the inbox the caller used', async () => {

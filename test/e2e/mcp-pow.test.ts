@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectMcp, printStderrOnFailure, resultText, sandboxEnv, structured, type McpConnection } from '../helpers/connect-mcp.js';
+import { connectMcp, connectMcp2026, printStderrOnFailure, resultText, sandboxEnv, structured, type McpConnection, type McpConnection2026 } from '../helpers/connect-mcp.js';
 import { createFakeBackend, pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { busyCores } from '../helpers/process-cpu.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
 // A difficulty no test machine solves in minutes: the proof of work is still running whenever the
@@ -13,25 +14,8 @@ const sandbox = await startTestSandbox({ difficulty: 22, createBackend: createFa
 // thread count, and a second thread at full speed for ~8 s only slows the tests running beside them.
 const powEnv = (dir: string): Record<string, string> => ({ ...sandboxEnv(sandbox, dir), AGENT_MAILBOX_POW_WORKERS: '1' });
 
-/** CPU seconds (user + system) the process has used so far, from /proc (Linux). */
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of proc(5) (utime, stime), counted after the ")" that ends the command name.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** Cores the process keeps busy over the next `windowMs`. */
-async function busyCores(pid: number, windowMs: number): Promise<number> {
-  const before = await cpuSeconds(pid);
-  const started = Date.now();
-  await pollUntil(() => (Date.now() - started >= windowMs ? true : undefined), windowMs + 1_000, 'measurement window');
-  const after = await cpuSeconds(pid);
-  return (after - before) / ((Date.now() - started) / 1000);
-}
-
 describe('a proof of work behind register', () => {
-  let server: McpConnection | undefined;
+  let server: McpConnection | McpConnection2026 | undefined;
   printStderrOnFailure(() => [server]);
   afterEach(async () => {
     await server?.close();
@@ -85,6 +69,29 @@ describe('a proof of work behind register', () => {
 
     // The server is still healthy.
     const help = await server.client.callTool({ name: 'help', arguments: { topic: 'presets' } });
+    expect(help.isError, resultText(help)).toBeFalsy();
+  });
+
+  it('reports the same progress to a 2026-07-28 client and stops when that client cancels', async () => {
+    const dir = await tempCredentialsDir();
+    const modern = await connectMcp2026({ env: powEnv(dir) });
+    server = modern;
+    expect(modern.client.getProtocolEra()).toBe('modern');
+    const notices: { progress: number; total?: number; message?: string }[] = [];
+    const controller = new AbortController();
+    const call = modern.client.callTool(
+      { name: 'register', arguments: { username: 'modern-agent', watch: 'on-demand' } },
+      { signal: controller.signal, resetTimeoutOnProgress: true, onprogress: (p) => notices.push(p) },
+    );
+    call.catch(() => undefined);
+    await pollUntil(() => (notices.length >= 2 ? true : undefined), 20_000, 'two progress notifications');
+    controller.abort('the user pressed stop');
+    await expect(call).rejects.toThrow();
+    expect(notices[1]!.progress).toBeGreaterThan(notices[0]!.progress);
+    expect(notices[0]).toMatchObject({ total: 4_194_304, message: expect.stringMatching(/^Solving proof of work: \d+ hashes tried/) });
+    // The solve stopped: under a tenth of a core within a few seconds.
+    await pollUntil(async () => ((await busyCores(modern.pid, 300)) < 0.1 ? true : undefined), 5_000, 'the server to go idle after the cancel');
+    const help = await modern.client.callTool({ name: 'help', arguments: {} });
     expect(help.isError, resultText(help)).toBeFalsy();
   });
 

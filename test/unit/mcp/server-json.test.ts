@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { settings } from '../../../src/config.js';
+import { serverDescription, serverWebsite } from '../../../src/mcp/server-identity.js';
 
 const root = new URL('../../../', import.meta.url);
 
@@ -9,6 +10,7 @@ const serverJson = z.object({
   name: z.string(),
   version: z.string(),
   description: z.string().max(100),
+  websiteUrl: z.string(),
   packages: z.array(
     z.object({
       registryType: z.literal('npm'),
@@ -32,6 +34,12 @@ describe('server.json for the official MCP registry', () => {
     expect(server.name).toBe(pkg.mcpName);
     expect(server.version).toBe(pkg.version);
     expect(server.packages[0]).toMatchObject({ identifier: pkg.name, version: pkg.version });
+  });
+
+  it('describes the server as the running server describes itself (implementation info)', async () => {
+    const server = serverJson.parse(await readJson('server.json'));
+    expect(server.description).toBe(serverDescription);
+    expect(server.websiteUrl).toBe(serverWebsite);
   });
 
   it('starts the stdio server with the `mcp` argument', async () => {

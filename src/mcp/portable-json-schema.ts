@@ -1,0 +1,76 @@
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+/**
+ * Tool schemas as the major function-calling APIs accept them. Hosts hand a tool's JSON Schema to
+ * the model provider as is, and OpenAI, Gemini and others take only a subset: no `$schema`, no
+ * `propertyNames`, no empty `{}` schemas, `enum` rather than `const` (one schema they refuse breaks
+ * every tool of the server for them). zod's output is brought into that subset here by rewrites that
+ * change nothing a value may be; what has no such rewrite (a tuple, an array of anything) is left
+ * for the schema test (test/e2e/mcp-schema-subset.test.ts) to refuse, so it is fixed in the schema.
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+/** `schema` as JSON Schema in the portable subset (draft 2020-12 keywords, no `$schema`). */
+export function portableJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as JsonSchema;
+  return portable(json);
+}
+
+function portable(node: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    // Every JSON object key is a string: this says nothing.
+    if (key === 'propertyNames' && isOnlyStringType(value)) continue;
+    // `{}` and `true` allow any further member, as leaving the keyword out does.
+    if (key === 'additionalProperties' && (value === true || isEmptySchema(value))) continue;
+    if (key === 'const') {
+      out.enum = [value];
+      continue;
+    }
+    out[key] = rewriteChildren(key, value);
+  }
+  return out;
+}
+
+function rewriteChildren(key: string, value: unknown): unknown {
+  if (key === 'properties' && isRecord(value)) {
+    return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, isRecord(child) ? portable(child) : child]));
+  }
+  if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
+    return value.map((child: unknown) => (isRecord(child) ? portable(child) : child));
+  }
+  if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isRecord(value)) return portable(value);
+  return value;
+}
+
+function isOnlyStringType(value: unknown): boolean {
+  return isRecord(value) && Object.keys(value).length === 1 && value.type === 'string';
+}
+
+function isEmptySchema(value: unknown): boolean {
+  return isRecord(value) && Object.keys(value).length === 0;
+}
+
+function isRecord(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A schema the SDK publishes in tools/list but does not check: the handler validates with the
+ * operation's own zod schema, once, so a bad argument gets the project's error (code, hint, next
+ * step) instead of the SDK's bare "Input validation error" text.
+ */
+export function publishedSchema(schema: z.ZodType, io: 'input' | 'output'): StandardSchemaWithJSON<Record<string, unknown>> {
+  let json: JsonSchema | undefined;
+  const jsonSchema = (): JsonSchema => (json ??= portableJsonSchema(schema, io));
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'agent-mailbox',
+      validate: (value) => ({ value: isRecord(value) ? value : {} }),
+      jsonSchema: { input: jsonSchema, output: jsonSchema },
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+
+/**
+ * "Resource not found" in the code of the era a client speaks. MCP 2025-11-25 names -32002 for it
+ * (server/resources, "Error Handling"); 2026-07-28 moved it to -32602 Invalid Params with the URI in
+ * `data` (SEP-2164), and asks clients to accept -32002 as well. The SDK answers -32602 in both eras,
+ * so on a 2025-era connection the answer is rewritten as it leaves: an error whose `data` is exactly
+ * `{ uri }` is the SDK's ResourceNotFoundError, and nothing else has that shape.
+ */
+export function answerResourceNotFoundByEra<T extends Transport>(wire: T, isLegacyEra: () => boolean): T {
+  const send = wire.send.bind(wire);
+  wire.send = (message, options) => send(isLegacyEra() ? withLegacyCode(message) : message, options);
+  return wire;
+}
+
+const invalidParams = -32602;
+const resourceNotFound2025 = -32002;
+
+function withLegacyCode(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('error' in message) || message.error.code !== invalidParams) return message;
+  const data: unknown = message.error.data;
+  const isNotFound = typeof data === 'object' && data !== null && Object.keys(data).length === 1 && typeof (data as { uri?: unknown }).uri === 'string';
+  return isNotFound ? { ...message, error: { ...message.error, code: resourceNotFound2025 } } : message;
+}
