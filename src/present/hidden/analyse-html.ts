@@ -1,9 +1,11 @@
 import type { Document, Element, Text } from 'domhandler';
+import { addImpliedRoot } from './add-implied-root.js';
 import { hidingTechniques, type HidingTechnique } from './hiding-technique.js';
 import { StyleRuleMatcher } from './match-style-rules.js';
 import { parseHtmlDocument } from './parse-html-document.js';
 import { isStyleSheetParserLoaded, prepareStyleSheets, readStyleSheets, type StyleRule } from './read-style-sheets.js';
 import { renderVisibleHtml } from './render-visible-html.js';
+import { VariableWork } from './resolve-css-variables.js';
 import { walkVisibility } from './walk-visibility.js';
 
 /** A bound that cut the analysis short; what it means for the result is in the README of this folder. */
@@ -14,7 +16,8 @@ export type VisibilityLimit =
   | 'style-rules-capped'
   | 'style-unparsed'
   | 'selector-too-complex'
-  | 'selector-budget-spent';
+  | 'selector-budget-spent'
+  | 'variables-budget-spent';
 
 /** What a person sees of an HTML mail, and what they do not. */
 export interface HtmlVisibility {
@@ -51,6 +54,7 @@ export const visibilityLimits = {
   maxRules: 4000,
   maxCompounds: 12,
   workBudget: 25_000_000,
+  maxVariableChars: 4_000_000,
 } as const;
 
 /** Loads what analysing these HTML bodies needs (the style-sheet parser when one has a <style>). */
@@ -65,6 +69,7 @@ export async function prepareHtmlVisibility(htmls: string | readonly string[]): 
 export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): HtmlVisibility {
   const maxBytes = options.maxBytes ?? visibilityLimits.maxBytes;
   const parsed = parseHtmlDocument(html, { maxBytes, maxDepth: visibilityLimits.maxDepth, maxNodes: visibilityLimits.maxNodes });
+  const implied = addImpliedRoot(parsed.document);
   const limitsReached: VisibilityLimit[] = [...parsed.limitsReached];
   const sheets = styleSheetsOf(parsed.document);
   let rules: StyleRule[] = [];
@@ -75,12 +80,14 @@ export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): 
     limitsReached.push(...read.limitsReached);
   }
   const matcher = new StyleRuleMatcher(rules, parsed.document.children, parsed.isQuirks, visibilityLimits);
-  const walk = walkVisibility(parsed.document, matcher, parsed.isQuirks);
+  const variables = new VariableWork(visibilityLimits.maxVariableChars);
+  const walk = walkVisibility(parsed.document, matcher, { isQuirks: parsed.isQuirks, variables });
   limitsReached.push(...matcher.limitsReached);
+  if (variables.isSpent) limitsReached.push('variables-budget-spent');
   const charsByTechnique = Object.fromEntries([...walk.charsByTechnique].filter(([, chars]) => chars > 0)) as Partial<Record<HidingTechnique, number>>;
   const techniques = hidingTechniques.filter((t) => charsByTechnique[t]).sort((a, b) => (charsByTechnique[b] ?? 0) - (charsByTechnique[a] ?? 0));
   return {
-    visibleHtml: renderVisibleHtml(parsed.document, walk.hidden, walk.textHidden),
+    visibleHtml: renderVisibleHtml(parsed.document, walk.hidden, walk.textHidden, implied),
     visibleText: walk.visibleText,
     hiddenText: walk.hiddenText,
     hiddenChars: Object.values(charsByTechnique).reduce((sum, chars) => sum + chars, 0),

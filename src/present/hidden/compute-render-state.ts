@@ -7,7 +7,7 @@ import { resolveLength } from './css-length.js';
 import { longhandOf } from './css-shorthands.js';
 import type { HidingTechnique } from './hiding-technique.js';
 import type { RenderContext } from './render-context.js';
-import { inheritCustomProperties, resolveCssVariables, type CustomProperties } from './resolve-css-variables.js';
+import { inheritCustomProperties, resolveCssVariables, type CustomProperties, type VariableWork } from './resolve-css-variables.js';
 import { defaultDisplay, notRenderedElements } from './user-agent-style.js';
 
 /**
@@ -52,17 +52,27 @@ const fontKeywords: Readonly<Record<string, number>> = {
 };
 const wideKeyword = /^(inherit|initial|unset|revert|revert-layer)$/i;
 
+/** What stays the same for every element of one analysis. */
+export interface StyleEnvironment {
+  isQuirks: boolean;
+  variables: VariableWork;
+}
+
 /** The element's state from its parent's and its cascaded declarations, in one render context. */
-export function computeRenderState(element: Element, parent: RenderState, cascaded: Cascaded, context: RenderContext, isQuirks: boolean): RenderState {
+export function computeRenderState(element: Element, parent: RenderState, cascaded: Cascaded, context: RenderContext, environment: StyleEnvironment): RenderState {
   if (parent.hiddenBy) return parent;
-  const own = new Map<string, string>();
-  for (const [name, entry] of cascaded) if (name.startsWith('--')) own.set(name, entry.value);
-  const custom = own.size > 0 ? inheritCustomProperties(parent.custom, own) : parent.custom;
+  const { isQuirks, variables } = environment;
+  const own = new Map<string, { value: string }>();
+  for (const [name, entry] of cascaded) if (name.startsWith('--')) own.set(name, entry);
+  const custom = own.size > 0 ? inheritCustomProperties(parent.custom, own, variables) : parent.custom;
   const read = (property: string): string | undefined => {
     const entry = cascaded.get(property);
     if (!entry) return undefined;
     let value: string | undefined = entry.value;
-    if (value.includes('var(') || value.includes('VAR(')) value = resolveCssVariables(value, (name) => custom?.get(name));
+    if (/var\(/i.test(value)) {
+      value = variables.isSpent ? undefined : resolveCssVariables(value, (name) => custom?.get(name));
+      if (value !== undefined && !variables.charge(value)) value = undefined;
+    }
     // A var() that cannot be resolved makes the declaration behave as `unset` (CSS Variables §3.1).
     if (value === undefined) return 'unset';
     return (entry.property === property ? value : longhandOf(entry.property, property, value))?.trim();

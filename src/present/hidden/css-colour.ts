@@ -35,7 +35,9 @@ const platformColours = new Set([
   'captiontext', 'inactiveborder', 'inactivecaption', 'inactivecaptiontext', 'infobackground', 'infotext', 'menu', 'menutext', 'scrollbar',
   'threeddarkshadow', 'threedface', 'threedhighlight', 'threedlightshadow', 'threedshadow', 'window', 'windowframe', 'windowtext',
 ]);
-const colourFunctions = new Set(['rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab', 'lch', 'oklab', 'oklch', 'color', 'color-mix', 'light-dark', 'device-cmyk', 'contrast-color']);
+const colourFunctions = new Set(['rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab', 'lch', 'oklab', 'oklch', 'color', 'light-dark']);
+// Valid colours whose value this code does not compute.
+const unevaluatedFunctions = new Set(['color-mix', 'device-cmyk', 'contrast-color']);
 
 /**
  * A CSS colour value; undefined when the value is not a colour at all (a browser drops such a
@@ -64,6 +66,7 @@ function parseColourValue(value: string, currentColour: ParsedColour | undefined
   if (systemColours[value]) return systemColours[value];
   const call = functionCall(value);
   if (!call) return platformColours.has(value) ? unknownColour : undefined;
+  if (unevaluatedFunctions.has(call.name)) return unknownColour;
   if (!colourFunctions.has(call.name)) return undefined;
   if (call.name === 'light-dark') {
     const parts = splitComponents(call.args);
@@ -72,7 +75,9 @@ function parseColourValue(value: string, currentColour: ParsedColour | undefined
     const chosen = isDark ? parts.slice(comma + 1) : parts.slice(0, comma);
     return parseCssColour(chosen.join(' '), currentColour, isDark);
   }
-  return parseColourFunction(call.name, call.args) ?? unknownColour;
+  // Relative colours and math inside the arguments are valid, but not computed here.
+  if (/^\s*from\b|calc\(|min\(|max\(|clamp\(/.test(call.args)) return unknownColour;
+  return parseColourFunction(call.name, call.args);
 }
 
 function parseHex(hex: string): Rgba | undefined {
@@ -108,9 +113,9 @@ function hslToRgb(h: number, s: number, l: number): [number, number, number] {
   return [f(0), f(8), f(4)];
 }
 
-function parseColourFunction(name: string, args: string): Rgba | undefined {
+/** A colour function's value; undefined when malformed (a browser drops the declaration), unknown for a colour space not computed here. */
+function parseColourFunction(name: string, args: string): ParsedColour | undefined {
   const parts = splitComponents(args);
-  if (parts[0] === 'from') return undefined;
   const slash = parts.indexOf('/');
   const channels = (slash === -1 ? parts : parts.slice(0, slash)).filter((p) => p !== ',');
   let alphaText = slash === -1 ? undefined : parts[slash + 1];
@@ -127,7 +132,7 @@ function parseColourFunction(name: string, args: string): Rgba | undefined {
     const [x, y, z] = values as [number, number, number];
     if (space === 'srgb') rgb = [x, y, z].map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255)) as [number, number, number];
     else if (space === 'srgb-linear') rgb = linearToSrgb(x, y, z);
-    else return undefined;
+    else return unknownColour;
   } else if (extra !== undefined) {
     return undefined;
   } else if (name === 'rgb' || name === 'rgba') {

@@ -70,7 +70,7 @@ export function readStyleSheets(sheets: { text: string; media: string | undefine
     const contexts = sheet.media === undefined ? allContexts : contextMask(sheet.media, allContexts);
     let ast: CssNode;
     try {
-      ast = parseCss(text, { parseValue: false, parseAtrulePrelude: false, parseRulePrelude: false, parseCustomProperty: false, positions: false });
+      ast = parseSheet(text);
     } catch {
       limitsReached.add('style-unparsed');
       continue;
@@ -94,6 +94,12 @@ export function readStyleSheets(sheets: { text: string; media: string | undefine
   return { rules, limitsReached: [...limitsReached] };
 }
 
+/** Style sheet text as css-tree nodes, with selectors, values and at-rule preludes left raw for this module to read. */
+function parseSheet(text: string): CssNode {
+  if (!parseCss) throw new Error('readStyleSheets called before prepareStyleSheets');
+  return parseCss(text, { parseValue: false, parseAtrulePrelude: false, parseRulePrelude: false, parseCustomProperty: false, positions: false });
+}
+
 /** Keeps the rule's declarations; returns its nested rules to read next (CSS Nesting). */
 function readRule(node: Rule, frame: Frame, rules: StyleRule[]): Frame | undefined {
   const prelude = node.prelude.type === 'Raw' ? node.prelude.value.trim() : '';
@@ -103,6 +109,9 @@ function readRule(node: Rule, frame: Frame, rules: StyleRule[]): Frame | undefin
   const children: CssNode[] = [];
   for (const child of childrenOf(node.block)) {
     if (child.type === 'Declaration') declarations.push(declarationOf(child));
+    // css-tree leaves a nested rule that starts with a type, class or id selector (CSS Nesting's
+    // relaxed syntax, which browsers follow) as raw text: it is read again as rules.
+    else if (child.type === 'Raw' && child.value.includes('{') && frame.depth < maxNesting) children.push(...childrenOf(parseSheet(child.value) as StyleSheet));
     else children.push(child);
   }
   if (declarations.length > 0) rules.push({ selectorList, declarations, contexts: frame.contexts, order: rules.length });

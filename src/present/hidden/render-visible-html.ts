@@ -8,7 +8,7 @@ const isParent = (node: AnyNode): node is ParentNode & Element => node.type === 
  * it stands (white on white, zero font) is dropped when none of its text remains, so an empty
  * link or cell does not carry a hidden link's address into the converted text.
  */
-export function renderVisibleHtml(document: Document, hidden: ReadonlySet<AnyNode>, textHidden: ReadonlySet<Element>): string {
+export function renderVisibleHtml(document: Document, hidden: ReadonlySet<AnyNode>, textHidden: ReadonlySet<Element>, implied: ReadonlySet<Element>): string {
   const hasText = new Set<AnyNode>();
   const dropped = new Set<AnyNode>();
   // Iterative post-order: a parent is settled after its children.
@@ -30,7 +30,9 @@ export function renderVisibleHtml(document: Document, hidden: ReadonlySet<AnyNod
     if (kept.some((child) => hasText.has(child))) hasText.add(node);
     else if (textHidden.has(node as Element)) dropped.add(node);
   }
-  return render(document, { encodeEntities: 'utf8' });
+  // The <html> and <body> the analysis added are left out again: the mail did not have them.
+  const unwrap = (nodes: AnyNode[]): AnyNode[] => nodes.flatMap((node) => (implied.has(node as Element) ? unwrap((node as Element).children) : [node]));
+  return render(unwrap(document.children), { encodeEntities: 'utf8' });
 }
 
 function relink(parent: ParentNode, children: AnyNode[]): void {

@@ -36,19 +36,65 @@ export function resolveCssVariables(value: string, lookup: (name: string, depth:
 }
 
 /**
+ * What var() resolution may still cost in one analysis, in characters produced, and the custom
+ * properties already resolved for a parent and a set of declarations: a rule that defines
+ * variables for thousands of elements resolves them once per parent, not once per element.
+ */
+export class VariableWork {
+  charsLeft: number;
+  isSpent = false;
+  readonly settled = new WeakMap<object, Map<string, CustomProperties>>();
+  private readonly ids = new WeakMap<object, number>();
+  private nextId = 0;
+
+  /** A short stable name for a declaration object, to key what was resolved from it. */
+  idOf(declaration: object): number {
+    let id = this.ids.get(declaration);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.ids.set(declaration, id);
+    }
+    return id;
+  }
+
+  constructor(limit: number) {
+    this.charsLeft = limit;
+  }
+
+  /** Charges a resolved value; false (and spent for good) once the limit is passed. */
+  charge(value: string): boolean {
+    this.charsLeft -= value.length;
+    if (this.charsLeft < 0) this.isSpent = true;
+    return !this.isSpent;
+  }
+}
+
+const noParent = {};
+
+/**
  * The custom properties of an element: its parent's, overridden by its own declarations, each
  * resolved against the others (a cycle makes the properties in it invalid, CSS Variables §2.3).
  */
-export function inheritCustomProperties(parent: CustomProperties | undefined, own: ReadonlyMap<string, string>): CustomProperties {
+export function inheritCustomProperties(parent: CustomProperties | undefined, own: ReadonlyMap<string, { value: string }>, work: VariableWork): CustomProperties {
+  const signature = [...own.values()].map((declaration) => work.idOf(declaration)).join(' ');
+  let byOwn = work.settled.get(parent ?? noParent);
+  const known = byOwn?.get(signature);
+  if (known) return known;
   const resolved = new Map(parent);
+  // Each own property is resolved once: without this, `--b: var(--a) var(--a)` chains would be
+  // explored exponentially before the length bound could fail them.
+  const settled = new Map<string, string | undefined>();
   const resolving = new Set<string>();
   const lookup = (name: string, depth: number): string | undefined => {
-    const raw = own.get(name);
+    const raw = own.get(name)?.value;
     if (raw === undefined) return parent?.get(name);
-    if (resolving.has(name)) return undefined;
+    if (settled.has(name)) return settled.get(name);
+    if (resolving.has(name) || work.isSpent) return undefined;
     resolving.add(name);
-    const value = resolveCssVariables(raw, lookup, depth);
+    let value = resolveCssVariables(raw, lookup, depth);
+    if (value !== undefined && !work.charge(value)) value = undefined;
     resolving.delete(name);
+    settled.set(name, value);
     return value;
   };
   for (const name of own.keys()) {
@@ -56,6 +102,11 @@ export function inheritCustomProperties(parent: CustomProperties | undefined, ow
     if (value === undefined || value.trim().toLowerCase() === 'initial') resolved.delete(name);
     else resolved.set(name, value);
   }
+  if (!byOwn) {
+    byOwn = new Map();
+    work.settled.set(parent ?? noParent, byOwn);
+  }
+  byOwn.set(signature, resolved);
   return resolved;
 }
 

@@ -1,7 +1,7 @@
 import type { AnyNode, Comment, Document, Element, Text } from 'domhandler';
 import { stripInvisibleControls } from '../../jmap/fence-untrusted.js';
 import { cascadeDeclarations, type Cascaded, type ElementDeclarations } from './cascade-declarations.js';
-import { computeRenderState, isClosedDetails, rootRenderState, textHiding, type RenderState } from './compute-render-state.js';
+import { computeRenderState, isClosedDetails, rootRenderState, textHiding, type RenderState, type StyleEnvironment } from './compute-render-state.js';
 import type { HidingTechnique } from './hiding-technique.js';
 import type { StyleRuleMatcher } from './match-style-rules.js';
 import { parseDeclarations } from './parse-declarations.js';
@@ -32,7 +32,8 @@ const isBlockish = (display: string): boolean => !/^(inline|contents|ruby)/.test
  * Walks the document once, in order, deciding for each text node whether a person sees it on at
  * least one render context; a subtree hidden on all of them is taken whole without styling it.
  */
-export function walkVisibility(document: Document, matcher: StyleRuleMatcher, isQuirks: boolean): VisibilityWalk {
+export function walkVisibility(document: Document, matcher: StyleRuleMatcher, environment: StyleEnvironment): VisibilityWalk {
+  const { isQuirks } = environment;
   const visible = new TextBuilder();
   const hiddenBuilder = new TextBuilder();
   const result: VisibilityWalk = { visibleText: '', hiddenText: '', charsByTechnique: new Map(), scriptChars: 0, hidden: new Set(), textHidden: new Set() };
@@ -83,6 +84,7 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, is
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
     if ('leave' in frame) {
       visible.breakLine();
+      hiddenBuilder.breakLine();
       continue;
     }
     const { node, states } = frame;
@@ -107,7 +109,7 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, is
       continue;
     }
     const own = stylesOf(node, matcher, isQuirks);
-    const ownStates = renderContexts.map((context, i) => computeRenderState(node, states[i] as RenderState, own(1 << i), context, isQuirks));
+    const ownStates = renderContexts.map((context, i) => computeRenderState(node, states[i] as RenderState, own(1 << i), context, environment));
     const subtreeHidden = ownStates.map((s) => s.hiddenBy);
     if (subtreeHidden.every(Boolean)) {
       result.hidden.add(node);
@@ -118,6 +120,7 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, is
     const isBlock = node.name === 'br' || isBlockish(ownStates[0]?.display ?? 'inline');
     if (isBlock) {
       visible.breakLine();
+      hiddenBuilder.breakLine();
       stack.push({ leave: node });
     }
     for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i] as AnyNode, states: ownStates });
