@@ -67,12 +67,39 @@ export function boxHiding(read: Read, display: string, basis: LengthBasis): Hidi
   return undefined;
 }
 
+/**
+ * How much `transform` and `scale` shrink the element's content (the smaller axis; 1 when they
+ * do not). Text scaled below a readable size is hidden as tiny text is; scale(0) is caught whole.
+ */
+export function transformScale(read: Read, display: string): number {
+  if (display === 'inline' || display === 'contents') return 1;
+  let factor = 1;
+  const scale = read('scale');
+  if (scale && !/^(none|initial|inherit|unset)$/i.test(scale)) {
+    const axes = splitComponents(scale).slice(0, 2).map(numberOf);
+    if (axes.every((a) => a !== undefined)) factor *= Math.min(...axes.map((a) => Math.abs(a as number)));
+  }
+  for (const part of splitComponents(read('transform') ?? '')) {
+    const call = functionCall(part);
+    const args = call ? splitComponents(call.args).filter((a) => a !== ',').map(numberOf) : [];
+    if (call?.name === 'scale' || call?.name === 'scale3d') factor *= Math.min(...args.slice(0, 2).map((a) => Math.abs(a ?? 1)));
+    else if (call?.name === 'scalex' || call?.name === 'scaley') factor *= Math.abs(args[0] ?? 1);
+    else if (call?.name === 'matrix' && args.length === 6 && args.every((a) => a !== undefined)) {
+      const [a, b, c, d] = args as number[];
+      factor *= Math.sqrt(Math.abs((a as number) * (d as number) - (b as number) * (c as number)));
+    }
+  }
+  return factor;
+}
+
+function numberOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number.parseFloat(text);
+  return Number.isFinite(value) ? (text.trim().endsWith('%') ? value / 100 : value) : undefined;
+}
+
 function transformHiding(read: Read, basis: LengthBasis): HidingTechnique | undefined {
-  const number = (text: string | undefined): number | undefined => {
-    if (text === undefined) return undefined;
-    const value = Number.parseFloat(text);
-    return Number.isFinite(value) ? (text.trim().endsWith('%') ? value / 100 : value) : undefined;
-  };
+  const number = numberOf;
   const far = (text: string | undefined): boolean => {
     const value = text === undefined ? undefined : resolveLength(text, { ...basis, percentOf: undefined });
     return value !== undefined && value <= -Math.min(offScreenPx, basis.viewportWidth);

@@ -1,13 +1,12 @@
 import type { AnyNode, Element } from 'domhandler';
-import { boxHiding, offScreenPx } from './box-hiding.js';
+import { boxHiding, offScreenPx, transformScale } from './box-hiding.js';
 import type { Cascaded } from './cascade-declarations.js';
-import { blendOver, isColourOfBackground } from './colour-contrast.js';
-import { black, parseCssColour, unknownColour, white, type ParsedColour, type Rgba } from './css-colour.js';
 import { resolveLength } from './css-length.js';
 import { longhandOf } from './css-shorthands.js';
 import type { HidingTechnique } from './hiding-technique.js';
 import type { RenderContext } from './render-context.js';
 import { inheritCustomProperties, resolveCssVariables, type CustomProperties, type VariableWork } from './resolve-css-variables.js';
+import { computePaint, initialPaint, isPaintInvisible, type TextPaint } from './text-paint.js';
 import { defaultDisplay, notRenderedElements } from './user-agent-style.js';
 
 /**
@@ -24,26 +23,25 @@ export interface RenderState {
   hiddenBy: HidingTechnique | undefined;
   display: string;
   isVisible: boolean;
-  colour: ParsedColour;
-  /** -webkit-text-fill-color, which paints text instead of `color` where set. */
-  fill: ParsedColour | undefined;
+  /** Inside <svg> (and not inside its <foreignObject>): text is painted with `fill`. */
+  isSvg: boolean;
+  paint: TextPaint;
   fontPx: number;
   rootFontPx: number;
+  /** zoom and transform scale, multiplied down the tree. */
+  scale: number;
   textIndentPx: number;
   /** The first line is indented out of sight (the threshold depends on the screen, hence stored). */
   isIndentedAway: boolean;
-  backdrop: Rgba | typeof unknownColour;
   opacity: number;
-  hasShadow: boolean;
-  hasStroke: boolean;
   custom: CustomProperties | undefined;
 }
 
 /** The state above the root element: black text, 16px, on white (what a mail client shows by default). */
 export function rootRenderState(): RenderState {
   return {
-    hiddenBy: undefined, display: 'block', isVisible: true, colour: black, fill: undefined, fontPx: 16, rootFontPx: 16,
-    textIndentPx: 0, isIndentedAway: false, backdrop: white, opacity: 1, hasShadow: false, hasStroke: false, custom: undefined,
+    hiddenBy: undefined, display: 'block', isVisible: true, isSvg: false, paint: initialPaint, fontPx: 16, rootFontPx: 16, scale: 1,
+    textIndentPx: 0, isIndentedAway: false, opacity: 1, custom: undefined,
   };
 }
 
@@ -51,6 +49,8 @@ const fontKeywords: Readonly<Record<string, number>> = {
   'xx-small': 9, 'x-small': 10, small: 13, medium: 16, large: 18, 'x-large': 24, 'xx-large': 32, 'xxx-large': 48,
 };
 const wideKeyword = /^(inherit|initial|unset|revert|revert-layer)$/i;
+// CSS Display 3 §2: the display keywords and their two-keyword forms (with the prefixed boxes mail still uses).
+const displayValue = /^(none|contents|(inline|run-in|block)?\s*(flow|flow-root|table|flex|grid|ruby)?\s*(list-item)?|inline-(block|table|flex|grid)|table-(row-group|header-group|footer-group|row|cell|column-group|column|caption)|ruby-(base|text|base-container|text-container)|-webkit-(inline-)?box|-ms-(inline-)?flexbox)$/;
 
 /** What stays the same for every element of one analysis. */
 export interface StyleEnvironment {
@@ -79,12 +79,12 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
   };
   const inherited = (value: string | undefined): boolean => value === undefined || /^(inherit|unset)$/i.test(value);
 
-  const displayValue = read('display')?.toLowerCase();
+  const declaredDisplay = read('display')?.toLowerCase();
   const display =
-    displayValue === undefined || /^(revert|revert-layer)$/.test(displayValue) ? defaultDisplay(element.name)
-    : displayValue === 'inherit' ? parent.display
-    : displayValue === 'initial' || displayValue === 'unset' ? 'inline'
-    : displayValue;
+    declaredDisplay === 'inherit' ? parent.display
+    : declaredDisplay === 'initial' || declaredDisplay === 'unset' ? 'inline'
+    : declaredDisplay !== undefined && displayValue.test(declaredDisplay) ? declaredDisplay
+    : defaultDisplay(element.name);
 
   const fontValue = read('font-size')?.toLowerCase();
   let fontPx = parent.fontPx;
@@ -97,33 +97,26 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
   const rootFontPx = element.name === 'html' ? fontPx : parent.rootFontPx;
   const basis = { fontPx, rootFontPx, percentOf: undefined, viewportWidth: context.width, viewportHeight: context.height, isQuirks };
 
-  const colourValue = read('color');
-  const colour = inherited(colourValue) ? parent.colour : colourValue === 'initial' ? black : (parseCssColour(colourValue as string, parent.colour, context.isDark) ?? parent.colour);
-  const fillValue = read('-webkit-text-fill-color');
-  const fill = inherited(fillValue) ? parent.fill : fillValue === 'initial' || fillValue?.toLowerCase() === 'currentcolor' ? undefined : (parseCssColour(fillValue as string, colour, context.isDark) ?? parent.fill);
-
   const opacity = parent.opacity * ownOpacity(read('opacity'), read('filter'));
-  const hiddenBy = subtreeHiding(element, cascaded, read, display, opacity, basis);
+  const zoom = Number.parseFloat(read('zoom') ?? '');
+  // zoom: 0 is read as 1 by browsers, like `normal`.
+  const zoomFactor = Number.isFinite(zoom) && zoom > 0 ? (read('zoom')?.trim().endsWith('%') ? zoom / 100 : zoom) : 1;
   const visibility = read('visibility')?.toLowerCase();
-  const shadow = read('text-shadow')?.toLowerCase();
-  const stroke = read('-webkit-text-stroke-width');
   const indent = read('text-indent');
   const indentPx = indent === undefined || wideKeyword.test(indent) ? undefined : resolveLength(splitFirst(indent), { ...basis, percentOf: context.width });
   const textIndentPx = indent === 'initial' ? 0 : (indentPx ?? parent.textIndentPx);
   return {
-    hiddenBy,
+    hiddenBy: subtreeHiding(element, cascaded, read, display, opacity, basis),
     display,
     isVisible: inherited(visibility) ? parent.isVisible : visibility === 'initial' || visibility === 'visible' ? true : visibility === 'hidden' || visibility === 'collapse' ? false : parent.isVisible,
-    colour,
-    fill,
+    isSvg: element.name === 'svg' || (parent.isSvg && element.name !== 'foreignobject'),
+    paint: computePaint(read, parent.paint, context.isDark, basis),
     fontPx,
     rootFontPx,
+    scale: parent.scale * zoomFactor * transformScale(read, display),
     textIndentPx,
     isIndentedAway: textIndentPx <= -Math.min(offScreenPx, context.width),
-    backdrop: backdropOf(read('background-color'), read('background-image'), colour, parent.backdrop, context.isDark),
     opacity,
-    hasShadow: inherited(shadow) ? parent.hasShadow : shadow !== 'none' && shadow !== 'initial',
-    hasStroke: inherited(stroke) ? parent.hasStroke : (resolveLength(stroke as string, basis) ?? 0) > 0,
     custom,
   };
 }
@@ -133,14 +126,9 @@ export function textHiding(state: RenderState): HidingTechnique | undefined {
   if (state.hiddenBy) return state.hiddenBy;
   if (!state.isVisible) return 'visibility:hidden';
   if (state.fontPx < minReadableFontPx) return 'font-size:0';
+  if (state.fontPx * state.scale < minReadableFontPx) return 'scaled-to-zero';
   if (state.isIndentedAway) return 'off-screen';
-  const paint = state.fill ?? state.colour;
-  // An outline or shadow draws the glyphs whatever their fill.
-  if (paint === unknownColour || state.hasShadow || state.hasStroke) return undefined;
-  const alpha = paint.a * state.opacity;
-  if (alpha < minOpacity) return 'color-matches-background';
-  if (state.backdrop === unknownColour) return undefined;
-  return isColourOfBackground(blendOver(paint, alpha, state.backdrop), state.backdrop) ? 'color-matches-background' : undefined;
+  return isPaintInvisible(state.paint, state.opacity, state.isSvg, minOpacity) ? 'color-matches-background' : undefined;
 }
 
 function subtreeHiding(
@@ -184,18 +172,6 @@ function ownOpacity(opacity: string | undefined, filter: string | undefined): nu
   const call = filter ? /opacity\(\s*([^)]*)\)/i.exec(filter) : null;
   if (call) result *= number(call[1]) ?? 1;
   return result;
-}
-
-/** The colour behind the element's text: its own background over its parent's; unknown under an image. */
-function backdropOf(colourValue: string | undefined, image: string | undefined, colour: ParsedColour, parent: RenderState['backdrop'], isDark: boolean): RenderState['backdrop'] {
-  if (image !== undefined && !/^(none|initial|unset|inherit)$/i.test(image)) return unknownColour;
-  if (colourValue === undefined || wideKeyword.test(colourValue)) return parent;
-  const background = parseCssColour(colourValue, colour, isDark);
-  if (background === undefined) return parent;
-  if (background === unknownColour) return unknownColour;
-  if (background.a >= 0.99) return { ...background, a: 1 };
-  if (background.a <= 0.01) return parent;
-  return parent === unknownColour ? unknownColour : blendOver(background, background.a, parent);
 }
 
 function splitFirst(value: string): string {

@@ -69,10 +69,20 @@ export function userAgentDeclarations(element: Element, isQuirks: boolean): User
 const bgcolorElements = new Set(['body', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'marquee']);
 const backgroundElements = new Set(['body', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
 
-/** Presentational attributes as the declarations they map to (HTML §15.3 "presentational hints"). */
-export function presentationalHints(element: Element): CssDeclaration[] {
+// SVG 2 §6.6 presentation attributes that bear on visibility: `<text display="none">` hides as CSS does.
+const svgPresentationAttributes = ['display', 'visibility', 'opacity', 'font-size', 'fill', 'color', 'transform', 'clip-path'];
+
+/** Presentational attributes as the declarations they map to (HTML §15.3 "presentational hints", SVG 2 §6.6). */
+export function presentationalHints(element: Element, isSvg: boolean): CssDeclaration[] {
   const hints: CssDeclaration[] = [];
   const { name, attribs } = element;
+  if (isSvg) {
+    for (const attribute of svgPresentationAttributes) {
+      const value = attribs[attribute]?.trim();
+      if (value) hints.push({ property: attribute, value, isImportant: false });
+    }
+    return hints;
+  }
   const colour = (attribute: string | undefined, property: string): void => {
     const parsed = attribute === undefined ? undefined : parseLegacyColour(attribute);
     if (parsed) hints.push({ property, value: `rgb(${parsed.r} ${parsed.g} ${parsed.b})`, isImportant: false });

@@ -108,7 +108,7 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
       if (node.type === 'script') result.scriptChars += scriptLength(node);
       continue;
     }
-    const own = stylesOf(node, matcher, isQuirks);
+    const own = stylesOf(node, matcher, isQuirks, node.name === 'svg' || (states[0]?.isSvg === true && node.name !== 'foreignobject'));
     const ownStates = renderContexts.map((context, i) => computeRenderState(node, states[i] as RenderState, own(1 << i), context, environment));
     const subtreeHidden = ownStates.map((s) => s.hiddenBy);
     if (subtreeHidden.every(Boolean)) {
@@ -133,10 +133,10 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
 const noDeclarations: Cascaded = new Map();
 
 /** Gathers what styles `element` once; returns its cascade for a context bit (computed once when no @media tells them apart). */
-function stylesOf(element: Element, matcher: StyleRuleMatcher, isQuirks: boolean): (contextBit: number) => Cascaded {
+function stylesOf(element: Element, matcher: StyleRuleMatcher, isQuirks: boolean, isSvg: boolean): (contextBit: number) => Cascaded {
   const source: ElementDeclarations = {
     userAgent: userAgentDeclarations(element, isQuirks),
-    hints: presentationalHints(element),
+    hints: presentationalHints(element, isSvg),
     rules: matcher.match(element),
     inline: element.attribs.style ? parseDeclarations(element.attribs.style) : [],
   };

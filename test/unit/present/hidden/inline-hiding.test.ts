@@ -89,6 +89,11 @@ describe('text hidden by inline styles and attributes', () => {
     ['the fallback text of an <iframe>', `<iframe src="https://example.test/">${secret}</iframe>`, 'not-rendered'],
     ['an HTML comment', `<!-- ${secret} -->`, 'comment'],
     ['var() resolving to none', `<div style="--h:none;display:var(--h)">${secret}</div>`, 'display:none'],
+    ['zoom down to an unreadable size', `<div style="zoom:0.1">${secret}</div>`, 'scaled-to-zero'],
+    ['transform: scale(0.05)', `<div style="transform:scale(0.05)">${secret}</div>`, 'scaled-to-zero'],
+    ['an SVG display attribute', `<svg><text x="0" y="15" display="none">${secret}</text></svg>`, 'display:none'],
+    ['white SVG fill', `<svg><text x="0" y="15" fill="#fff">${secret}</text></svg>`, 'color-matches-background'],
+    ['an SVG font-size attribute of 0', `<svg><text x="0" y="15" font-size="0">${secret}</text></svg>`, 'font-size:0'],
   ])('hides text with %s', async (_name, html, technique) => {
     await expectHidden(html, technique);
   });
@@ -143,6 +148,11 @@ describe('text a person sees stays visible', () => {
     ['a display:none that author CSS turns back on over the hidden attribute', `<div hidden style="display:block">${secret}</div>`],
     ['an invalid display value, which a browser drops', `<div style="display:nonee">${secret}</div>`],
     ['an invalid colour under a visible one', `<p style="color:#000;color:whiteish">${secret}</p>`],
+    ['gradient text: transparent colour over a background clipped to the text', `<h1 style="background:linear-gradient(#f00,#00f);-webkit-background-clip:text;color:transparent">${secret}</h1>`],
+    ['white text turned dark by a filter', `<p style="color:#fff;filter:invert(1)">${secret}</p>`],
+    ['SVG text in its default black fill', `<svg><text x="0" y="15">${secret}</text></svg>`],
+    ['HTML inside an SVG foreignObject, painted by color', `<svg><foreignObject><p style="fill:#fff">${secret}</p></foreignObject></svg>`],
+    ['a zoom that keeps text readable', `<div style="zoom:0.5">${secret}</div>`],
   ])('keeps %s visible', async (_name, html) => {
     await expectVisible(html);
   });
