@@ -6,9 +6,14 @@ import { parseHtmlDocument } from './parse-html-document.js';
 import { isStyleSheetParserLoaded, prepareStyleSheets, readStyleSheets, type StyleRule } from './read-style-sheets.js';
 import { renderVisibleHtml } from './render-visible-html.js';
 import { VariableWork } from './resolve-css-variables.js';
+import { StyleMemo } from './style-memo.js';
 import { walkVisibility } from './walk-visibility.js';
 
-/** A bound that cut the analysis short; what it means for the result is in the README of this folder. */
+/**
+ * A bound that cut the analysis short. Parsing bounds (depth flattened past 512 levels, nodes
+ * dropped past 100,000) drop or move content; style bounds (text, rules, selectors, matching
+ * work, var() work) leave rules unapplied, so text they would hide may be reported visible.
+ */
 export type VisibilityLimit =
   | 'depth-flattened'
   | 'nodes-capped'
@@ -81,7 +86,7 @@ export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): 
   }
   const matcher = new StyleRuleMatcher(rules, parsed.document.children, parsed.isQuirks, visibilityLimits);
   const variables = new VariableWork(visibilityLimits.maxVariableChars);
-  const walk = walkVisibility(parsed.document, matcher, { isQuirks: parsed.isQuirks, variables });
+  const walk = walkVisibility(parsed.document, matcher, { isQuirks: parsed.isQuirks, variables, memo: new StyleMemo() });
   limitsReached.push(...matcher.limitsReached);
   if (variables.isSpent) limitsReached.push('variables-budget-spent');
   const charsByTechnique = Object.fromEntries([...walk.charsByTechnique].filter(([, chars]) => chars > 0)) as Partial<Record<HidingTechnique, number>>;

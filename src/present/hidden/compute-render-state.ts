@@ -5,6 +5,7 @@ import { resolveLength } from './css-length.js';
 import { longhandOf } from './css-shorthands.js';
 import type { HidingTechnique } from './hiding-technique.js';
 import type { RenderContext } from './render-context.js';
+import type { StyleMemo } from './style-memo.js';
 import { inheritCustomProperties, resolveCssVariables, type CustomProperties, type VariableWork } from './resolve-css-variables.js';
 import { computePaint, initialPaint, isPaintInvisible, type TextPaint } from './text-paint.js';
 import { defaultDisplay, notRenderedElements } from './user-agent-style.js';
@@ -56,6 +57,7 @@ const displayValue = /^(none|contents|(inline|run-in|block)?\s*(flow|flow-root|t
 export interface StyleEnvironment {
   isQuirks: boolean;
   variables: VariableWork;
+  memo: StyleMemo;
 }
 
 /** The element's state from its parent's and its cascaded declarations, in one render context. */

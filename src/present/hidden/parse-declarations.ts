@@ -13,39 +13,39 @@ export interface CssDeclaration {
 
 const closers: Readonly<Record<string, string>> = { '(': ')', '[': ']', '{': '}' };
 
-/** Calls `onPiece` with each top-level piece of `text` split at `separator`, comments removed. */
+/**
+ * Calls `onPiece` with each top-level piece of `text` split where `isSeparator` says, comments
+ * read as a space. Pieces are sliced from the text, not built a character at a time.
+ */
 function splitTopLevel(text: string, isSeparator: (char: string) => boolean, onPiece: (piece: string, separator: string) => void): void {
   const open: string[] = [];
-  let piece = '';
+  let done = '';
+  let start = 0;
   for (let i = 0; i < text.length; i++) {
     const char = text[i] as string;
     if (char === '\\') {
-      piece += text.slice(i, i + 2);
       i++;
     } else if (char === '"' || char === "'") {
       let end = i + 1;
       while (end < text.length && text[end] !== char && text[end] !== '\n') end += text[end] === '\\' ? 2 : 1;
-      piece += text.slice(i, end + 1);
       i = end;
     } else if (char === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
       // A comment separates tokens: `0/**/px` is two tokens, not `0px`.
-      piece += ' ';
+      done += `${text.slice(start, i)} `;
       i = end === -1 ? text.length : end + 1;
+      start = i + 1;
     } else if (closers[char]) {
       open.push(closers[char] as string);
-      piece += char;
     } else if (open.length > 0 && char === open[open.length - 1]) {
       open.pop();
-      piece += char;
     } else if (open.length === 0 && isSeparator(char)) {
-      onPiece(piece, char);
-      piece = '';
-    } else {
-      piece += char;
+      onPiece(done + text.slice(start, i), char);
+      done = '';
+      start = i + 1;
     }
   }
-  onPiece(piece, '');
+  onPiece(done + text.slice(start), '');
 }
 
 const importantSuffix = /!\s*important\s*$/i;

@@ -1,3 +1,5 @@
+import { ObjectIds } from './object-ids.js';
+
 /**
  * var() substitution (CSS Variables §3). `display: var(--x)` hides text as surely as `display:
  * none`, so values are resolved before they are read. Results are bounded in length and depth:
@@ -40,24 +42,13 @@ export function resolveCssVariables(value: string, lookup: (name: string, depth:
  * properties already resolved for a parent and a set of declarations: a rule that defines
  * variables for thousands of elements resolves them once per parent, not once per element.
  */
-export class VariableWork {
+export class VariableWork extends ObjectIds {
   charsLeft: number;
   isSpent = false;
   readonly settled = new WeakMap<object, Map<string, CustomProperties>>();
-  private readonly ids = new WeakMap<object, number>();
-  private nextId = 0;
-
-  /** A short stable name for a declaration object, to key what was resolved from it. */
-  idOf(declaration: object): number {
-    let id = this.ids.get(declaration);
-    if (id === undefined) {
-      id = this.nextId++;
-      this.ids.set(declaration, id);
-    }
-    return id;
-  }
 
   constructor(limit: number) {
+    super();
     this.charsLeft = limit;
   }
 

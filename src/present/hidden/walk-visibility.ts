@@ -4,10 +4,9 @@ import { cascadeDeclarations, type Cascaded, type ElementDeclarations } from './
 import { computeRenderState, isClosedDetails, rootRenderState, textHiding, type RenderState, type StyleEnvironment } from './compute-render-state.js';
 import type { HidingTechnique } from './hiding-technique.js';
 import type { StyleRuleMatcher } from './match-style-rules.js';
-import { parseDeclarations } from './parse-declarations.js';
 import { allContexts, renderContexts } from './render-context.js';
 import { TextBuilder } from './text-builder.js';
-import { defaultDisplay, presentationalHints, userAgentDeclarations } from './user-agent-style.js';
+import { defaultDisplay, presentationalHints, userAgentDeclarations, type UserAgentDeclaration } from './user-agent-style.js';
 
 /** What one pass over the document found. */
 export interface VisibilityWalk {
@@ -108,8 +107,15 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
       if (node.type === 'script') result.scriptChars += scriptLength(node);
       continue;
     }
-    const own = stylesOf(node, matcher, isQuirks, node.name === 'svg' || (states[0]?.isSvg === true && node.name !== 'foreignobject'));
-    const ownStates = renderContexts.map((context, i) => computeRenderState(node, states[i] as RenderState, own(1 << i), context, environment));
+    const own = stylesOf(node, matcher, environment, node.name === 'svg' || (states[0]?.isSvg === true && node.name !== 'foreignobject'));
+    // A state depends on the element only through its name, except under a closed <details>.
+    const canShare = !isClosedDetails(node.parent);
+    const ownStates = renderContexts.map((context, i) => {
+      const parent = states[i] as RenderState;
+      const cascaded = own(1 << i);
+      const compute = (): RenderState => computeRenderState(node, parent, cascaded, context, environment);
+      return canShare ? environment.memo.state(parent, `${i} ${node.name} ${environment.memo.idOf(cascaded)}`, compute) : compute();
+    });
     const subtreeHidden = ownStates.map((s) => s.hiddenBy);
     if (subtreeHidden.every(Boolean)) {
       result.hidden.add(node);
@@ -132,20 +138,28 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
 
 const noDeclarations: Cascaded = new Map();
 
-/** Gathers what styles `element` once; returns its cascade for a context bit (computed once when no @media tells them apart). */
-function stylesOf(element: Element, matcher: StyleRuleMatcher, isQuirks: boolean, isSvg: boolean): (contextBit: number) => Cascaded {
+/**
+ * Gathers what styles `element` once; returns its cascade for a context bit. Equal sources share
+ * one cascade, and one for all contexts when no @media rule tells them apart.
+ */
+function stylesOf(element: Element, matcher: StyleRuleMatcher, environment: StyleEnvironment, isSvg: boolean): (contextBit: number) => Cascaded {
+  const { memo } = environment;
   const source: ElementDeclarations = {
-    userAgent: userAgentDeclarations(element, isQuirks),
+    userAgent: userAgentDeclarations(element, environment.isQuirks),
     hints: presentationalHints(element, isSvg),
     rules: matcher.match(element),
-    inline: element.attribs.style ? parseDeclarations(element.attribs.style) : [],
+    inline: element.attribs.style ? memo.declarationsOf(element.attribs.style) : [],
   };
   if (source.userAgent.length + source.hints.length + source.rules.length + source.inline.length === 0) return () => noDeclarations;
-  if (source.rules.every((match) => match.rule.contexts === allContexts)) {
-    const everywhere = cascadeDeclarations(source, allContexts);
-    return () => everywhere;
-  }
-  return (contextBit) => cascadeDeclarations(source, contextBit);
+  const shown = (declarations: UserAgentDeclaration[]): string => declarations.map((d) => `${d.property}:${d.value}:${d.technique ?? ''}`).join(';');
+  // A rule's source order is unique in one analysis, so it names the rule.
+  const rules = source.rules.map((m) => `${m.rule.order}@${m.specificity}`).sort();
+  const key = `${shown(source.userAgent)}|${shown(source.hints)}|${rules.join(',')}|${element.attribs.style ?? ''}`;
+  const isUniform = source.rules.every((match) => match.rule.contexts === allContexts);
+  return (contextBit) => {
+    const bit = isUniform ? allContexts : contextBit;
+    return memo.cascade(`${bit}|${key}`, () => cascadeDeclarations(source, bit));
+  };
 }
 
 function scriptLength(script: Element): number {
