@@ -32,7 +32,6 @@ const isBlockish = (display: string): boolean => !/^(inline|contents|ruby)/.test
  * least one render context; a subtree hidden on all of them is taken whole without styling it.
  */
 export function walkVisibility(document: Document, matcher: StyleRuleMatcher, environment: StyleEnvironment): VisibilityWalk {
-  const { isQuirks } = environment;
   const visible = new TextBuilder();
   const hiddenBuilder = new TextBuilder();
   const result: VisibilityWalk = { visibleText: '', hiddenText: '', charsByTechnique: new Map(), scriptChars: 0, hidden: new Set(), textHidden: new Set() };
