@@ -3,6 +3,7 @@ import { boxHiding, offScreenPx, transformScale } from './box-hiding.js';
 import type { Cascaded } from './cascade-declarations.js';
 import { resolveLength } from './css-length.js';
 import { longhandOf } from './css-shorthands.js';
+import { cssWideKeyword, takesParentValue } from './css-wide-keywords.js';
 import type { HidingTechnique } from './hiding-technique.js';
 import type { RenderContext } from './render-context.js';
 import type { StyleMemo } from './style-memo.js';
@@ -49,7 +50,6 @@ export function rootRenderState(): RenderState {
 const fontKeywords: Readonly<Record<string, number>> = {
   'xx-small': 9, 'x-small': 10, small: 13, medium: 16, large: 18, 'x-large': 24, 'xx-large': 32, 'xxx-large': 48,
 };
-const wideKeyword = /^(inherit|initial|unset|revert|revert-layer)$/i;
 // CSS Display 3 §2: the display keywords and their two-keyword forms (with the prefixed boxes mail still uses).
 const displayValue = /^(none|contents|(inline|run-in|block)?\s*(flow|flow-root|table|flex|grid|ruby)?\s*(list-item)?|inline-(block|table|flex|grid)|table-(row-group|header-group|footer-group|row|cell|column-group|column|caption)|ruby-(base|text|base-container|text-container)|-webkit-(inline-)?box|-ms-(inline-)?flexbox)$/;
 
@@ -79,7 +79,6 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
     if (value === undefined) return 'unset';
     return (entry.property === property ? value : longhandOf(entry.property, property, value))?.trim();
   };
-  const inherited = (value: string | undefined): boolean => value === undefined || /^(inherit|unset)$/i.test(value);
 
   const declaredDisplay = read('display')?.toLowerCase();
   const display =
@@ -91,7 +90,7 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
   const fontValue = read('font-size')?.toLowerCase();
   let fontPx = parent.fontPx;
   if (fontValue === 'initial') fontPx = 16;
-  else if (fontValue && !wideKeyword.test(fontValue)) {
+  else if (fontValue && !cssWideKeyword.test(fontValue)) {
     const basis = { fontPx: parent.fontPx, rootFontPx: parent.rootFontPx, percentOf: parent.fontPx, viewportWidth: context.width, viewportHeight: context.height, isQuirks };
     const size = fontKeywords[fontValue] ?? (fontValue === 'smaller' ? parent.fontPx / 1.2 : fontValue === 'larger' ? parent.fontPx * 1.2 : resolveLength(fontValue, basis));
     if (size !== undefined && size >= 0) fontPx = size;
@@ -105,12 +104,12 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
   const zoomFactor = Number.isFinite(zoom) && zoom > 0 ? (read('zoom')?.trim().endsWith('%') ? zoom / 100 : zoom) : 1;
   const visibility = read('visibility')?.toLowerCase();
   const indent = read('text-indent');
-  const indentPx = indent === undefined || wideKeyword.test(indent) ? undefined : resolveLength(splitFirst(indent), { ...basis, percentOf: context.width });
+  const indentPx = indent === undefined || cssWideKeyword.test(indent) ? undefined : resolveLength(splitFirst(indent), { ...basis, percentOf: context.width });
   const textIndentPx = indent === 'initial' ? 0 : (indentPx ?? parent.textIndentPx);
   return {
     hiddenBy: subtreeHiding(element, cascaded, read, display, opacity, basis),
     display,
-    isVisible: inherited(visibility) ? parent.isVisible : visibility === 'initial' || visibility === 'visible' ? true : visibility === 'hidden' || visibility === 'collapse' ? false : parent.isVisible,
+    isVisible: takesParentValue(visibility) ? parent.isVisible : visibility === 'initial' || visibility === 'visible' ? true : visibility === 'hidden' || visibility === 'collapse' ? false : parent.isVisible,
     isSvg: element.name === 'svg' || (parent.isSvg && element.name !== 'foreignobject'),
     paint: computePaint(read, parent.paint, context.isDark, basis),
     fontPx,
@@ -166,7 +165,7 @@ function isInClosedDetails(element: Element): boolean {
 
 function ownOpacity(opacity: string | undefined, filter: string | undefined): number {
   const number = (text: string | undefined): number | undefined => {
-    if (text === undefined || wideKeyword.test(text)) return undefined;
+    if (text === undefined || cssWideKeyword.test(text)) return undefined;
     const value = Number.parseFloat(text);
     return Number.isFinite(value) ? Math.min(1, Math.max(0, text.trim().endsWith('%') ? value / 100 : value)) : undefined;
   };

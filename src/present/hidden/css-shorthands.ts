@@ -1,4 +1,5 @@
 import { parseCssColour, unknownColour } from './css-colour.js';
+import { cssWideKeyword } from './css-wide-keywords.js';
 import { functionCall, splitComponents } from './parse-declarations.js';
 
 /** The shorthands whose longhands bear on visibility, and those longhands. */
@@ -18,7 +19,7 @@ const fontPrefixKeywords = /^(normal|italic|oblique|small-caps|bold|bolder|light
 /** One longhand's value out of a shorthand's (resolved) value; undefined when the shorthand is invalid. */
 export function longhandOf(shorthand: string, longhand: string, value: string): string | undefined {
   const parts = splitComponents(value);
-  if (parts.length === 1 && /^(inherit|initial|unset|revert|revert-layer)$/i.test(parts[0] ?? '')) return parts[0];
+  if (parts.length === 1 && cssWideKeyword.test(parts[0] ?? '')) return parts[0];
   switch (shorthand) {
     case 'background':
       return longhand === 'background-color' ? backgroundColour(parts) : parts.some(isImage) ? 'url(shorthand)' : 'none';

@@ -1,6 +1,7 @@
 import { blendOver, isColourOfBackground } from './colour-contrast.js';
 import { black, parseCssColour, unknownColour, type ParsedColour, type Rgba } from './css-colour.js';
 import { resolveLength, type LengthBasis } from './css-length.js';
+import { cssWideKeyword, takesParentValue } from './css-wide-keywords.js';
 
 /** How an element's text is painted, and over what. */
 export interface TextPaint {
@@ -21,15 +22,13 @@ export const initialPaint: TextPaint = {
   colour: black, fill: undefined, svgFill: black, backdrop: { r: 255, g: 255, b: 255, a: 1 }, hasShadow: false, hasStroke: false, isPaintAltered: false,
 };
 
-const wideKeyword = /^(inherit|initial|unset|revert|revert-layer)$/i;
-const inherits = (value: string | undefined): boolean => value === undefined || /^(inherit|unset)$/i.test(value);
 
 /** The paint of an element from its declarations (`read`) and its parent's paint. */
 export function computePaint(read: (property: string) => string | undefined, parent: TextPaint, isDark: boolean, basis: LengthBasis): TextPaint {
   const colourValue = read('color');
-  const colour = inherits(colourValue) ? parent.colour : colourValue === 'initial' ? black : (parseCssColour(colourValue as string, parent.colour, isDark) ?? parent.colour);
+  const colour = takesParentValue(colourValue) ? parent.colour : colourValue === 'initial' ? black : (parseCssColour(colourValue as string, parent.colour, isDark) ?? parent.colour);
   const paintOf = (value: string | undefined, inheritedValue: ParsedColour | undefined, initial: ParsedColour | undefined): ParsedColour | undefined => {
-    if (inherits(value)) return inheritedValue;
+    if (takesParentValue(value)) return inheritedValue;
     const lower = (value as string).toLowerCase();
     if (lower === 'initial') return initial;
     if (lower === 'currentcolor') return colour;
@@ -48,11 +47,11 @@ export function computePaint(read: (property: string) => string | undefined, par
     fill,
     svgFill: paintOf(read('fill'), parent.svgFill, black) ?? black,
     backdrop: backdropOf(read('background-color'), read('background-image'), colour, parent.backdrop, isDark),
-    hasShadow: inherits(shadow) ? parent.hasShadow : shadow !== 'none' && shadow !== 'initial',
-    hasStroke: inherits(stroke) ? parent.hasStroke : (resolveLength(stroke as string, basis) ?? 0) > 0,
+    hasShadow: takesParentValue(shadow) ? parent.hasShadow : shadow !== 'none' && shadow !== 'initial',
+    hasStroke: takesParentValue(stroke) ? parent.hasStroke : (resolveLength(stroke as string, basis) ?? 0) > 0,
     isPaintAltered:
       parent.isPaintAltered ||
-      (filter !== undefined && !wideKeyword.test(filter) && !/^(none|(\s*(opacity|drop-shadow)\([^)]*\))+)$/i.test(filter.trim())) ||
+      (filter !== undefined && !cssWideKeyword.test(filter) && !/^(none|(\s*(opacity|drop-shadow)\([^)]*\))+)$/i.test(filter.trim())) ||
       (blend !== undefined && !/^(normal|initial|inherit|unset)$/i.test(blend)) ||
       /\btext\b/i.test(clip),
   };
@@ -75,7 +74,7 @@ export function isPaintInvisible(paint: TextPaint, opacity: number, isSvg: boole
 /** The colour behind the element's text: its own background over its parent's; unknown under an image. */
 function backdropOf(colourValue: string | undefined, image: string | undefined, colour: ParsedColour, parent: TextPaint['backdrop'], isDark: boolean): TextPaint['backdrop'] {
   if (image !== undefined && !/^(none|initial|unset|inherit)$/i.test(image)) return unknownColour;
-  if (colourValue === undefined || wideKeyword.test(colourValue)) return parent;
+  if (colourValue === undefined || cssWideKeyword.test(colourValue)) return parent;
   const background = parseCssColour(colourValue, colour, isDark);
   if (background === undefined) return parent;
   if (background === unknownColour) return unknownColour;
