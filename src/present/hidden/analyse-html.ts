@@ -69,7 +69,9 @@ export async function prepareHtmlVisibility(htmls: string | readonly string[]): 
 
 /**
  * Decides, with an HTML parser and the CSS cascade, which text of an HTML mail a person sees.
- * Pure and synchronous; call prepareHtmlVisibility with the same HTML first.
+ * Pure and synchronous; call prepareHtmlVisibility with the same HTML first. This module loads
+ * htmlparser2 and css-select (~5–8 ms after html-to-text): import it dynamically, as html-to-text
+ * is, where an answer holds HTML.
  */
 export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): HtmlVisibility {
   const maxBytes = options.maxBytes ?? visibilityLimits.maxBytes;

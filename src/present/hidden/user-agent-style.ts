@@ -41,7 +41,10 @@ export function defaultDisplay(name: string): string {
   return defaultDisplays[name] ?? (blockElements.has(name) ? 'block' : 'inline');
 }
 
-/** Elements whose content a browser never draws, whatever the style (template contents, iframe fallback). */
+/**
+ * Elements whose content a browser never draws, whatever the style (template contents, iframe
+ * fallback). Not <noscript>: mail is rendered with scripts off, where its content is shown.
+ */
 export const notRenderedElements = new Set(['template', 'iframe', 'noembed', 'noframes', 'datalist']);
 
 /** The user-agent rules of HTML §15.3 that bear on visibility, for one element. */
