@@ -1,12 +1,12 @@
 import type { Document, Element, Text } from 'domhandler';
 import { addImpliedRoot } from './add-implied-root.js';
 import { hidingTechniques, type HidingTechnique } from './hiding-technique.js';
-import { StyleRuleMatcher } from './match-style-rules.js';
+import { StyleRuleMatcher } from './css/match-style-rules.js';
 import { parseHtmlDocument } from './parse-html-document.js';
-import { isStyleSheetParserLoaded, prepareStyleSheets, readStyleSheets, type StyleRule } from './read-style-sheets.js';
+import { isStyleSheetParserLoaded, prepareStyleSheets, readStyleSheets, type StyleRule } from './css/read-style-sheets.js';
 import { renderVisibleHtml } from './render-visible-html.js';
-import { VariableWork } from './resolve-css-variables.js';
-import { StyleMemo } from './style-memo.js';
+import { VariableWork } from './css/resolve-css-variables.js';
+import { StyleMemo } from './css/style-memo.js';
 import { walkVisibility } from './walk-visibility.js';
 
 /**

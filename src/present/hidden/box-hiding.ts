@@ -1,6 +1,6 @@
-import { resolveLength, type LengthBasis } from './css-length.js';
+import { resolveLength, type LengthBasis } from './css/css-length.js';
 import type { HidingTechnique } from './hiding-technique.js';
-import { functionCall, splitComponents } from './parse-declarations.js';
+import { functionCall, splitComponents } from './css/parse-declarations.js';
 
 /**
  * How far a box must be moved out of place to count as off-screen: 500px, or the screen's width

@@ -1,15 +1,15 @@
 import type { AnyNode, Element } from 'domhandler';
 import { boxHiding, offScreenPx, transformScale } from './box-hiding.js';
-import type { Cascaded } from './cascade-declarations.js';
-import { resolveLength } from './css-length.js';
-import { longhandOf } from './css-shorthands.js';
-import { cssWideKeyword, takesParentValue } from './css-wide-keywords.js';
+import type { Cascaded } from './css/cascade-declarations.js';
+import { resolveLength } from './css/css-length.js';
+import { longhandOf } from './css/css-shorthands.js';
+import { cssWideKeyword, takesParentValue } from './css/css-wide-keywords.js';
 import type { HidingTechnique } from './hiding-technique.js';
 import type { RenderContext } from './render-context.js';
-import type { StyleMemo } from './style-memo.js';
-import { inheritCustomProperties, resolveCssVariables, type CustomProperties, type VariableWork } from './resolve-css-variables.js';
-import { computePaint, initialPaint, isPaintInvisible, type TextPaint } from './text-paint.js';
-import { defaultDisplay, notRenderedElements } from './user-agent-style.js';
+import type { StyleMemo } from './css/style-memo.js';
+import { inheritCustomProperties, resolveCssVariables, type CustomProperties, type VariableWork } from './css/resolve-css-variables.js';
+import { computePaint, initialPaint, isPaintInvisible, type TextPaint } from './colour/text-paint.js';
+import { defaultDisplay, notRenderedElements } from './css/user-agent-style.js';
 
 /**
  * Below 4 CSS px a line of text is a one- or two-pixel smear on an ordinary screen; from 4px up it

@@ -1,12 +1,12 @@
 import type { AnyNode, Comment, Document, Element, Text } from 'domhandler';
 import { stripInvisibleControls } from '../fence-untrusted.js';
-import { cascadeDeclarations, type Cascaded, type ElementDeclarations } from './cascade-declarations.js';
+import { cascadeDeclarations, type Cascaded, type ElementDeclarations } from './css/cascade-declarations.js';
 import { computeRenderState, isClosedDetails, rootRenderState, textHiding, type RenderState, type StyleEnvironment } from './compute-render-state.js';
 import type { HidingTechnique } from './hiding-technique.js';
-import type { StyleRuleMatcher } from './match-style-rules.js';
+import type { StyleRuleMatcher } from './css/match-style-rules.js';
 import { allContexts, renderContexts } from './render-context.js';
 import { TextBuilder } from './text-builder.js';
-import { defaultDisplay, presentationalHints, userAgentDeclarations, type UserAgentDeclaration } from './user-agent-style.js';
+import { defaultDisplay, presentationalHints, userAgentDeclarations, type UserAgentDeclaration } from './css/user-agent-style.js';
 
 /** What one pass over the document found. */
 export interface VisibilityWalk {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { contrastRatio, isColourOfBackground } from '../../../../src/present/hidden/colour-contrast.js';
-import { parseCssColour, unknownColour, white } from '../../../../src/present/hidden/css-colour.js';
-import { resolveLength, type LengthBasis } from '../../../../src/present/hidden/css-length.js';
-import { parseDeclarations, splitComponents } from '../../../../src/present/hidden/parse-declarations.js';
-import { parseLegacyColour } from '../../../../src/present/hidden/parse-legacy-colour.js';
+import { contrastRatio, isColourOfBackground } from '../../../../src/present/hidden/colour/colour-contrast.js';
+import { parseCssColour, unknownColour, white } from '../../../../src/present/hidden/colour/css-colour.js';
+import { resolveLength, type LengthBasis } from '../../../../src/present/hidden/css/css-length.js';
+import { parseDeclarations, splitComponents } from '../../../../src/present/hidden/css/parse-declarations.js';
+import { parseLegacyColour } from '../../../../src/present/hidden/colour/parse-legacy-colour.js';
 
 const rgb = (r: number, g: number, b: number, a = 1) => ({ r, g, b, a });
 

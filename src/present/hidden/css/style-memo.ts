@@ -1,6 +1,6 @@
 import type { Cascaded } from './cascade-declarations.js';
-import type { RenderState } from './compute-render-state.js';
-import { ObjectIds } from './object-ids.js';
+import type { RenderState } from '../compute-render-state.js';
+import { ObjectIds } from '../object-ids.js';
 import { parseDeclarations, type CssDeclaration } from './parse-declarations.js';
 
 /**

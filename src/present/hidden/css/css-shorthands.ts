@@ -1,4 +1,4 @@
-import { parseCssColour, unknownColour } from './css-colour.js';
+import { parseCssColour, unknownColour } from '../colour/css-colour.js';
 import { cssWideKeyword } from './css-wide-keywords.js';
 import { functionCall, splitComponents } from './parse-declarations.js';
 

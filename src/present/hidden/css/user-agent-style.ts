@@ -1,7 +1,7 @@
 import type { Element } from 'domhandler';
-import type { HidingTechnique } from './hiding-technique.js';
+import type { HidingTechnique } from '../hiding-technique.js';
 import type { CssDeclaration } from './parse-declarations.js';
-import { parseLegacyColour } from './parse-legacy-colour.js';
+import { parseLegacyColour } from '../colour/parse-legacy-colour.js';
 
 /** A declaration from the browser's own style sheet, with the technique to name if it hides text. */
 export interface UserAgentDeclaration extends CssDeclaration {

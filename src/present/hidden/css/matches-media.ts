@@ -1,6 +1,6 @@
 import { resolveLength } from './css-length.js';
 import { splitComponents } from './parse-declarations.js';
-import type { RenderContext } from './render-context.js';
+import type { RenderContext } from '../render-context.js';
 
 /**
  * Media Queries 4 evaluated for one render context. A query this cannot evaluate is false, as

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchesMedia } from '../../../../src/present/hidden/matches-media.js';
-import { renderContexts } from '../../../../src/present/hidden/render-context.js';
+import { matchesMedia } from '../../../../../src/present/hidden/css/matches-media.js';
+import { renderContexts } from '../../../../../src/present/hidden/render-context.js';
 
 const [desktop, phone] = renderContexts as [(typeof renderContexts)[0], (typeof renderContexts)[0]];
 const on = (query: string): [boolean, boolean] => [matchesMedia(query, desktop), matchesMedia(query, phone)];

@@ -1,6 +1,6 @@
 import colourNames from 'color-name';
 import { labToSrgb, linearToSrgb, oklabToSrgb } from './lab-to-srgb.js';
-import { functionCall, splitComponents } from './parse-declarations.js';
+import { functionCall, splitComponents } from '../css/parse-declarations.js';
 
 /** An sRGB colour, channels 0..255, alpha 0..1. */
 export interface Rgba {

@@ -1,7 +1,7 @@
 import { blendOver, isColourOfBackground } from './colour-contrast.js';
 import { black, parseCssColour, unknownColour, type ParsedColour, type Rgba } from './css-colour.js';
-import { resolveLength, type LengthBasis } from './css-length.js';
-import { cssWideKeyword, takesParentValue } from './css-wide-keywords.js';
+import { resolveLength, type LengthBasis } from '../css/css-length.js';
+import { cssWideKeyword, takesParentValue } from '../css/css-wide-keywords.js';
 
 /** How an element's text is painted, and over what. */
 export interface TextPaint {

@@ -2,7 +2,7 @@ import type { Atrule, CssNode, Declaration, Rule, StyleSheet } from 'css-tree';
 import type { parse as ParseCss } from 'css-tree';
 import { matchesMedia } from './matches-media.js';
 import { splitTopLevelCommas, type CssDeclaration } from './parse-declarations.js';
-import { allContexts, renderContexts } from './render-context.js';
+import { allContexts, renderContexts } from '../render-context.js';
 
 /** One style rule: a selector list, its declarations, the contexts its `@media` allows, its place in source order. */
 export interface StyleRule {

@@ -1,4 +1,4 @@
-import { ObjectIds } from './object-ids.js';
+import { ObjectIds } from '../object-ids.js';
 
 /**
  * var() substitution (CSS Variables §3). `display: var(--x)` hides text as surely as `display:
