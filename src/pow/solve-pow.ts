@@ -38,7 +38,7 @@ export interface PowSolution {
   engine: PowEngine;
 }
 
-// Beyond 2^31 nonces the shared Int32 counter would wrap; at ~50 hashes/s that is over a year.
+// Beyond 2^31 nonces the shared Int32 counter would wrap; at ~200 hashes/s that is over four months.
 const maxDifficulty = 30;
 
 const cancelledError = (cause: unknown): MailboxError =>
