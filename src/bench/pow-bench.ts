@@ -161,7 +161,7 @@ export async function runPowBench(seconds: number): Promise<PowBenchFigures> {
   };
 }
 
-/** The printed report: rates, their spread over slices, and the ratios issue 25 asks for. */
+/** The printed report: rates, their spread over slices, and how the kernel and the solver compare with node:crypto and scrypt-js. */
 export function formatPowBench(f: PowBenchFigures): string {
   const rate = (r: Rate): string =>
     `${r.perSecond.toFixed(1).padStart(6)} hashes/s (slices ${r.low.toFixed(1)}–${r.high.toFixed(1)}); ${r.perCpuSecond.toFixed(1)} per CPU-second`;

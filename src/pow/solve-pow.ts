@@ -5,11 +5,19 @@ import { MailboxError } from '../errors.js';
 import { computePowDigest, countLeadingZeroBits } from './pow-digest.js';
 import { powProgressAt, type PowProgress } from './pow-progress.js';
 import { powWorkerSource } from './pow-worker-source.js';
-import { romixKernel } from './romix-kernel.js';
 import { defaultWorkerCount } from './default-worker-count.js';
+import { romixKernel } from './romix-kernel.js';
 
 /** What hashes: the SIMD kernel (several nonces a pass) or node:crypto's scrypt (one at a time). */
 export type PowEngine = 'wasm-simd' | 'node-crypto';
+
+const MiB = 1024 * 1024;
+
+/**
+ * Memory one worker adds to the process, rounded up from `npm run bench` (README, Benchmarks): the
+ * kernel's four 16 MiB V arrays or scrypt's one, and the worker's isolate.
+ */
+export const workerMemoryBytes: Readonly<Record<PowEngine, number>> = { 'wasm-simd': 96 * MiB, 'node-crypto': 32 * MiB };
 
 export interface SolvePowInput {
   /** The challenge text (the challenge JWT's `jti`, spec §2.5). */
@@ -75,7 +83,7 @@ function solveInWorkers(input: SolvePowInput, started: number): Promise<PowSolut
   const kernel = input.engine === 'node-crypto' ? undefined : romixKernel();
   if (input.engine === 'wasm-simd' && !kernel) return Promise.reject(internalError('this Node runs no WebAssembly SIMD'));
   const engine: PowEngine = kernel ? 'wasm-simd' : 'node-crypto';
-  const count = Math.max(1, Math.floor(input.workers ?? defaultWorkerCount(availableParallelism(), freemem(), engine)));
+  const count = Math.max(1, Math.floor(input.workers ?? defaultWorkerCount(availableParallelism(), freemem(), workerMemoryBytes[engine])));
   const shared = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
   const cells = new Int32Array(shared);
   Atomics.store(cells, 1, 0x7fffffff);

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defaultWorkerCount, workerMemoryBytes } from '../../../src/pow/default-worker-count.js';
-import { solvePow } from '../../../src/pow/solve-pow.js';
+import { defaultWorkerCount } from '../../../src/pow/default-worker-count.js';
+import { solvePow, workerMemoryBytes } from '../../../src/pow/solve-pow.js';
 
 const { vectors } = z
   .object({ vectors: z.array(z.object({ challenge: z.string(), difficulty: z.number(), nonce: z.string(), powHex: z.string(), salt: z.string() })) })
@@ -24,9 +24,10 @@ describe('the proof-of-work engines', () => {
   });
 
   it('start one worker per core while half the free memory holds them, and never none', () => {
-    expect(defaultWorkerCount(2, 8192 * MiB, 'wasm-simd')).toBe(2);
-    expect(defaultWorkerCount(64, 8 * 1024 * MiB, 'wasm-simd')).toBe(Math.floor((4 * 1024 * MiB) / workerMemoryBytes['wasm-simd']));
-    expect(defaultWorkerCount(64, 8 * 1024 * MiB, 'node-crypto')).toBe(64);
-    expect(defaultWorkerCount(8, 10 * MiB, 'wasm-simd')).toBe(1);
+    const kernelWorker = workerMemoryBytes['wasm-simd'];
+    expect(defaultWorkerCount(2, 8192 * MiB, kernelWorker)).toBe(2);
+    expect(defaultWorkerCount(64, 8192 * MiB, kernelWorker)).toBe(Math.floor((4096 * MiB) / kernelWorker));
+    expect(defaultWorkerCount(64, 8192 * MiB, workerMemoryBytes['node-crypto'])).toBe(64);
+    expect(defaultWorkerCount(8, 10 * MiB, kernelWorker)).toBe(1);
   });
 });
