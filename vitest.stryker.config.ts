@@ -22,9 +22,11 @@ export const mutationTests = [
   'test/unit/watch/install-watch.test.ts',
   'test/unit/render/shell-command.test.ts',
   'test/integration/auth-token-chain.test.ts',
-  'test/integration/auth-register.test.ts',
   'test/sandbox/auth-pow-vectors.test.ts',
   'test/fault/crontab-arguments.test.ts',
+  'test/fault/stalled-body.test.ts',
+  'test/fault/lock-takeover.test.ts',
+  'test/fault/pow-smallest-nonce.test.ts',
 ];
 
 // Spread, not mergeConfig: that would append these globs to the suite's own and run everything.
