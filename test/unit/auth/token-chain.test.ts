@@ -57,6 +57,30 @@ interface Harness {
   logs: string[];
   script: Script;
   close: AbortController;
+  /** Lock acquisitions begun (the chain's wait for the auth lock, foreground or background). */
+  lockWaits(): number;
+  /** Reads of capability.jwt that have returned. */
+  capabilityReads(): number;
+}
+
+/** Waits, turn by turn of the event loop, until `condition` holds (a state the test can see, not a time). */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > 10_000) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Counts the waits a deadline runs off its clock. */
+function countWaitsOffTheClock(deadline: Deadline): () => number {
+  let waits = 0;
+  const offTheClock = deadline.offTheClock.bind(deadline);
+  deadline.offTheClock = (wait) => {
+    waits += 1;
+    return offTheClock(wait);
+  };
+  return () => waits;
 }
 
 async function harness(options: { refreshAhead?: boolean; script?: Partial<Script> } = {}): Promise<Harness> {
@@ -93,18 +117,32 @@ async function harness(options: { refreshAhead?: boolean; script?: Partial<Scrip
   };
   const store = new CredentialStore(dir);
   await store.writeCredentials(credentials);
+  let capabilityReads = 0;
+  const readToken = store.readToken.bind(store);
+  store.readToken = async (kind) => {
+    const token = await readToken(kind);
+    if (kind === 'capability') capabilityReads += 1;
+    return token;
+  };
+  let lockWaits = 0;
   const ctx: AccountContext = {
     dir,
     store,
     log,
     stats: { powSolves: 0, sessionRenewals: 0, capabilityMints: 0, backgroundRenewals: 0 },
-    lock: { waitMs: 5_000 },
+    lock: {
+      waitMs: 5_000,
+      whileWaiting: (wait) => {
+        lockWaits += 1;
+        return wait();
+      },
+    },
     config: async () => ({ timeoutMs: 4_321 }) as Config,
     authClient: () => auth as unknown as PowAuthClient,
   };
   const close = new AbortController();
   const chain = new TokenChain(ctx, { refreshAhead: options.refreshAhead ?? false, closeSignal: close.signal, now: clock.now });
-  return { chain, ctx, dir, clock, calls, logs, script, close };
+  return { chain, ctx, dir, clock, calls, logs, script, close, lockWaits: () => lockWaits, capabilityReads: () => capabilityReads };
 }
 
 /** A session and a capability on disk, living from now for the given seconds. */
@@ -196,7 +234,7 @@ describe('TokenChain: when a token is renewed', () => {
     h.clock.advance(2);
     const release = await acquireLock(h.dir, 'auth');
     const pending = h.chain.get(credentials);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => h.lockWaits() === 1, 'the chain to wait for the lock');
     const theirs = jwt({ iat: h.clock.seconds(), exp: h.clock.seconds() + 120 });
     await h.ctx.store.writeToken('capability', theirs);
     await release();
@@ -209,7 +247,7 @@ describe('TokenChain: when a token is renewed', () => {
     const { capability } = await tokensOnDisk(h, 3600, 120);
     const release = await acquireLock(h.dir, 'auth');
     try {
-      h.ctx.lock = { waitMs: 200 };
+      h.ctx.lock = { ...h.ctx.lock, waitMs: 200 };
       expect(await h.chain.get(credentials)).toBe(capability);
     } finally {
       await release();
@@ -222,8 +260,9 @@ describe('TokenChain: when a token is renewed', () => {
     h.clock.advance(2);
     const release = await acquireLock(h.dir, 'auth');
     const deadline = Deadline.start({ timeoutMs: 1_000, now: h.clock.now });
+    const waitsOffTheClock = countWaitsOffTheClock(deadline);
     const waiting = h.chain.get(credentials, { deadline });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => waitsOffTheClock() === 1, 'the lock wait off the clock');
     h.clock.advance(30);
     await release();
     expect(await waiting).toMatch(/^eyJ/);
@@ -236,7 +275,7 @@ describe('TokenChain: when a token is renewed', () => {
     try {
       const cancel = new AbortController();
       const pending = other.chain.get(credentials, { signal: cancel.signal });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await until(() => other.lockWaits() === 1, 'the chain to wait for the lock');
       cancel.abort();
       await expect(pending).rejects.toMatchObject({ code: 'cancelled' });
     } finally {
@@ -316,8 +355,11 @@ describe('TokenChain: a caller cancelled while others share its renewal', () => 
     await tokensOnDisk(h, 10, 1);
     h.clock.advance(20);
     const first = h.chain.get(credentials);
+    await until(() => h.calls.solves === 1, 'the first caller\'s renewal to reach the solver');
     const second = h.chain.get(credentials);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Its read of the file returned; the next turn it joins the renewal in progress.
+    await until(() => h.capabilityReads() === 3, 'the second caller\'s read');
+    await new Promise((resolve) => setImmediate(resolve));
     h.script.solveFailsOnce = new MailboxError({ code, message: 'cancelled', hint: 'h' });
     open();
     await expect(first).rejects.toMatchObject({ code });
@@ -341,8 +383,10 @@ describe('TokenChain: a caller cancelled while others share its renewal', () => 
     h.clock.advance(20);
     const mine = new AbortController();
     const first = h.chain.get(credentials);
+    await until(() => h.calls.solves === 1, 'the first caller\'s renewal to reach the solver');
     const second = h.chain.get(credentials, { signal: mine.signal });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => h.capabilityReads() === 3, 'the second caller\'s read');
+    await new Promise((resolve) => setImmediate(resolve));
     mine.abort();
     h.script.solveFails = new MailboxError({ code: 'cancelled', message: 'cancelled', hint: 'h' });
     open();
@@ -461,7 +505,9 @@ describe('TokenChain: refresh-ahead', () => {
     await h.chain.get(credentials);
     const release = await acquireLock(h.dir, 'auth');
     open();
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await until(() => h.lockWaits() === 1, 'the background renewal to wait for the lock');
+    // Not a synchronisation: a few of the waiter's 25–50 ms polls, in which an open without the lock would show.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(h.calls.sessions).toEqual([]);
     await release();
     await h.chain.settled();
@@ -477,7 +523,7 @@ describe('TokenChain: refresh-ahead', () => {
     const release = await acquireLock(h.dir, 'auth');
     try {
       open();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(() => h.lockWaits() === 1, 'the background renewal to wait for the lock');
       const closedAt = Date.now();
       h.close.abort();
       await h.chain.settled();
@@ -526,7 +572,7 @@ describe('TokenChain: refresh-ahead', () => {
     await tokensOnDisk(h, 3600, 3600);
     h.clock.advance(3500);
     await h.chain.get(credentials);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => h.calls.solves === 1, 'the background solve');
     const now = h.clock.seconds();
     await h.ctx.store.writeToken('session', jwt({ iat: now, exp: now + 3600 }));
     open();
@@ -544,8 +590,9 @@ describe('TokenChain: refresh-ahead', () => {
     // The session and the capability now run out while the background solve is still going.
     h.clock.advance(120);
     const deadline = Deadline.start({ timeoutMs: 1_000, now: h.clock.now });
+    const waitsOffTheClock = countWaitsOffTheClock(deadline);
     const waiting = h.chain.get(credentials, { deadline });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => waitsOffTheClock() === 1, 'the call to wait for the background solve');
     h.clock.advance(5);
     open();
     const capability = await waiting;
