@@ -89,9 +89,9 @@ describe('the SDK client\'s OAuth flow against the hosted MCP server', () => {
     expect((await callOk(client, 'run_preset', { preset: 'list_inbox', limit: 1 }))['messages']).toHaveLength(1);
 
     const raw = await callOk(client, 'jmap_request', { method_calls: [['Mailbox/get', { properties: ['role'] }, 'm']] });
-    const [[name, args]] = raw['methodResponses'] as Array<[string, { list: Array<{ role: string }> }]>;
-    expect(name).toBe('Mailbox/get');
-    expect(args.list.map((mailbox) => mailbox.role)).toContain('inbox');
+    const [response] = raw['methodResponses'] as Array<[string, { list: Array<{ role: string }> }]>;
+    expect(response?.[0]).toBe('Mailbox/get');
+    expect(response?.[1].list.map((mailbox) => mailbox.role)).toContain('inbox');
 
     expect(String((await callOk(client, 'help', { topic: 'tools' }))['text'])).toContain('run_preset:');
 

@@ -15,7 +15,11 @@ export function cleanMailText(text: string): string {
  * cannot end the fence early. A fence is hygiene for the model reading it, not a security boundary.
  */
 export function fenceUntrusted(text: string, what: string): string {
-  const marker = `UNTRUSTED-${randomBytes(8).toString('hex')}`;
+  return fenceWithMarker(text, what, `UNTRUSTED-${randomBytes(8).toString('hex')}`);
+}
+
+/** The fence with a given marker (fenceUntrusted makes a fresh one per call). */
+export function fenceWithMarker(text: string, what: string, marker: string): string {
   // Trailing line breaks only separate the text from the closing line.
   const body = cleanMailText(text).replace(/\n+$/, '').split(marker).join('[marker removed]');
   return [
