@@ -65,6 +65,15 @@ describe('a transport session', () => {
     expect((await postMcp(sandbox.mcpUrl, { ...session, authorization: `Bearer ${tokens.access_token}` }, list)).status).toBe(200);
   });
 
+  it('ends on DELETE by its own credential only, and is unknown afterwards', async () => {
+    const opened = await postMcp(sandbox.mcpUrl, { 'x-api-key': first.apiKey }, initializeRequest);
+    const session = { 'mcp-session-id': opened.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': '2025-11-25' };
+    const end = (headers: Record<string, string>) => fetch(`${sandbox.mcpUrl}/mcp`, { method: 'DELETE', headers: { ...session, ...headers } });
+    expect((await end({ 'x-api-key': second.apiKey })).status).toBe(403);
+    expect((await end({ 'x-api-key': first.apiKey })).status).toBe(200);
+    expect((await postMcp(sandbox.mcpUrl, { ...session, 'x-api-key': first.apiKey }, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(404);
+  });
+
   it('answers an unknown session id with 404 and a request without one that is not initialize with 400', async () => {
     const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
     expect((await postMcp(sandbox.mcpUrl, { 'x-api-key': first.apiKey, 'mcp-session-id': '00000000-0000-4000-8000-000000000000' }, list)).status).toBe(404);
