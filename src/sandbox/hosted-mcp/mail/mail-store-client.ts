@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jmapSessionPath } from '../../../wire-constants.js';
+import { readCappedResponse } from '../../read-capped-response.js';
 import { HostedToolError } from '../tools/hosted-tool-error.js';
 
 /** A JMAP method call or response: [name, arguments, call id] (RFC 8620 §3.2). */
@@ -51,7 +52,8 @@ export async function openInbox(deps: MailStoreDeps, address: string, signal: Ab
     let response: Response;
     try {
       response = await fetch(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${capability}` }, signal: AbortSignal.any([signal, deadline]), redirect: 'error' });
-      const text = await readCapped(response, deps.maxResponseBytes);
+      const text = await readCappedResponse(response, deps.maxResponseBytes);
+      if (text === undefined) throw storeFailure(`The mail store's answer is larger than ${Math.round(deps.maxResponseBytes / 1024)} KiB.`, 'Ask for less in one call: a smaller limit, fewer ids or properties.');
       if (!response.ok) throw storeFailure(`The mail store answered ${what} with HTTP ${response.status}.`);
       return JSON.parse(text) as unknown;
     } catch (error) {
@@ -85,25 +87,6 @@ export async function openInbox(deps: MailStoreDeps, address: string, signal: Ab
       return answer.data;
     },
   };
-}
-
-/** The answer's text, refused once it grows past `maxBytes` (a flooding server cannot fill memory). */
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw storeFailure(`The mail store's answer is larger than ${Math.round(maxBytes / 1024)} KiB.`, 'Ask for less in one call: a smaller limit, fewer ids or properties.');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function storeFailure(message: string, hint = 'Try again; if it repeats, the sandbox log on stderr has the details.'): HostedToolError {
