@@ -107,3 +107,18 @@ describe('request bodies', () => {
     expect(json).toMatchObject({ error: { code: -32700 } });
   });
 });
+
+describe('transport sessions', () => {
+  it('are kept up to a bound: past it the least recently used one is closed', async () => {
+    const small = await startTestSandbox({ hostedMcp: { maxSessions: 2 } });
+    const key = { 'x-api-key': (await signUpInbox(small, 'session-cap')).apiKey };
+    const open = async () => (await postMcp(small.mcpUrl, key, initializeRequest)).headers.get('mcp-session-id') ?? '';
+    const list = (sessionId: string) => postMcp(small.mcpUrl, { ...key, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const first = await open();
+    const second = await open();
+    expect((await list(first)).status).toBe(200);
+    await open();
+    expect((await list(second)).status).toBe(404);
+    expect((await list(first)).status).toBe(200);
+  });
+});

@@ -176,7 +176,7 @@ export function recordingBackend(seen: string[]): (ctx: BackendContext) => Promi
 }
 
 /** Delivers a message from outside through the sandbox's SMTP listener. */
-export async function deliverFromOutside(smtpPort: number, message: { from: string; to: string; subject: string; text: string; headers?: Record<string, string> }): Promise<void> {
+export async function deliverFromOutside(smtpPort: number, message: { from: string; to: string; subject: string; text: string; html?: string; headers?: Record<string, string> }): Promise<void> {
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true });
   try {
     await transport.sendMail(message);

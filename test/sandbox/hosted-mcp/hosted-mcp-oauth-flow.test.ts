@@ -100,4 +100,18 @@ describe('the SDK client\'s OAuth flow against the hosted MCP server', () => {
     expect(seen.every((header) => /^Bearer ey/.test(header) && decodeJwt(header.slice(7))['typ'] === 'capability')).toBe(true);
     expect(seen.some((header) => header.includes(accessToken))).toBe(false);
   });
+
+  it('reads HTML-only mail as text and marks a body past 256 KiB as truncated', async () => {
+    const { client } = await connectWithOAuth(sandbox.mcpUrl, new RecordingOAuthProvider());
+    await deliverFromOutside(sandbox.smtpPort, { from: 'news@example.org', to: adaSecond?.address ?? '', subject: 'HTML only', text: '', html: '<html><body><h1>Offer</h1><p>Click <a href="https://example.org/x">here</a></p><img src="https://t.example/p.gif"></body></html>' });
+    await deliverFromOutside(sandbox.smtpPort, { from: 'big@example.org', to: adaSecond?.address ?? '', subject: 'Long', text: 'x'.repeat(300 * 1024) });
+    const listed = (await callOk(client, 'read_inbox', { agent_id: adaSecond?.accountId }))['messages'] as Array<Record<string, unknown>>;
+    const idOf = (subject: string) => String(listed.find((message) => message['subject'] === subject)?.['id']);
+    const html = await callOk(client, 'read_message', { agent_id: adaSecond?.accountId, message_id: idOf('HTML only') });
+    expect(String(html['body'])).toMatch(/\nOffer\n\nClick here \[https:\/\/example\.org\/x\]\n/);
+    expect(String(html['body'])).not.toMatch(/<p>|p\.gif/);
+    const long = await callOk(client, 'read_message', { agent_id: adaSecond?.accountId, message_id: idOf('Long') });
+    expect(long['message']).toMatchObject({ body_truncated: true });
+    expect(String(long['body']).length).toBeLessThan(270 * 1024);
+  });
 });

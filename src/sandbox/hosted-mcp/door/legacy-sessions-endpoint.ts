@@ -61,7 +61,7 @@ export class LegacySessionsEndpoint {
       maxRequestBodySize: this.options.maxRequestBytes,
       onsessioninitialized: (id) => {
         opened = id;
-        this.sessions.add(id, { transport, server, bindingKey: caller.bindingKey, lastUsedAt: Date.now() });
+        this.sessions.add(id, { transport, server, bindingKey: caller.bindingKey });
       },
     });
     await server.connect(transport);

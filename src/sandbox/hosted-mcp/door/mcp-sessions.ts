@@ -6,7 +6,6 @@ export interface McpSession {
   server: McpServer;
   /** The grant (OAuth) or the apiKey (by hash) of the session's first request. */
   bindingKey: string;
-  lastUsedAt: number;
 }
 
 /**
@@ -15,6 +14,7 @@ export interface McpSession {
  * `maxSessions` the least recently used session is closed (clients that vanish never say DELETE).
  */
 export class McpSessions {
+  /** In order of last use, oldest first (a used session is moved to the end). */
   private readonly sessions = new Map<string, McpSession>();
 
   constructor(private readonly maxSessions: number) {}
@@ -22,17 +22,20 @@ export class McpSessions {
   /** A session by id, marked as used. */
   use(sessionId: string): McpSession | undefined {
     const session = this.sessions.get(sessionId);
-    if (session) session.lastUsedAt = Date.now();
+    if (session) {
+      this.sessions.delete(sessionId);
+      this.sessions.set(sessionId, session);
+    }
     return session;
   }
 
   /** Records a session once its transport has given it an id. */
   add(sessionId: string, session: McpSession): void {
     this.sessions.set(sessionId, session);
-    while (this.sessions.size > this.maxSessions) {
-      const oldest = [...this.sessions.entries()].reduce((a, b) => (b[1].lastUsedAt < a[1].lastUsedAt ? b : a));
-      this.sessions.delete(oldest[0]);
-      void closeSession(oldest[1]);
+    for (const [oldestId, oldest] of this.sessions) {
+      if (this.sessions.size <= this.maxSessions) break;
+      this.sessions.delete(oldestId);
+      void closeSession(oldest);
     }
   }
 

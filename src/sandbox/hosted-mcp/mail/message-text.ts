@@ -23,7 +23,10 @@ export async function bodyTextOf(email: Record<string, unknown>): Promise<{ text
 
 async function htmlAsText(html: string): Promise<string> {
   convert ??= (await import('html-to-text')).convert;
-  return convert(html, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }, { selector: 'table', format: 'block' }, { selector: 'tr', format: 'block' }, { selector: 'td', format: 'block' }] })
+  // Images (tracking pixels) are dropped; layout tables read as blocks; headings keep their case.
+  const blocks = ['table', 'tr', 'td', 'th'].map((selector) => ({ selector, format: 'block' }));
+  const headings = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } }));
+  return convert(html, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }, ...blocks, ...headings] })
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
