@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { AccountRecord } from '../auth/account-store.js';
 import { sendJson } from '../auth/auth-http.js';
 import type { AccountDirectory } from '../oauth/accounts/account-directory.js';
@@ -98,7 +98,7 @@ export function createHostedMcpHost(deps: HostedMcpDeps): HostedMcpHost {
       }
     }
     const request = webRequestOf(req, res, `http://${req.headers.host ?? '127.0.0.1'}`);
-    const authInfo = authInfoFor(caller, resource().resource) as AuthInfo;
+    const authInfo = authInfoFor(caller, resource().resource);
     const isLegacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxRequestBytes });
     const response = isLegacy ? await legacy.handle(request, parsedBody, caller, authInfo) : await modern.fetch(request, { parsedBody, authInfo });
     await writeWebResponse(res, withHeaders(response, cors));

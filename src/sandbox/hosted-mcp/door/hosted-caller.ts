@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { AccountRecord } from '../../auth/account-store.js';
 import type { AccountDirectory, InboxRecord } from '../../oauth/accounts/account-directory.js';
 import { AccessTokenError, type AccessClaims } from '../../oauth/grants/access-tokens.js';
@@ -99,7 +100,7 @@ const verifiedCallers = new WeakSet<HostedCaller>();
  * The auth info handed to the MCP transport with a request. It carries the verified caller, not
  * the credential: the token or apiKey stays at the door.
  */
-export function authInfoFor(caller: HostedCaller, resource: string): AuthInfoShape {
+export function authInfoFor(caller: HostedCaller, resource: string): AuthInfo {
   verifiedCallers.add(caller);
   return { token: '', clientId: caller.kind === 'oauth' ? caller.clientId : 'api-key', scopes: [...caller.scopes], resource: new URL(resource), extra: { caller } };
 }
@@ -108,13 +109,4 @@ export function authInfoFor(caller: HostedCaller, resource: string): AuthInfoSha
 export function callerOf(authInfo: { extra?: Record<string, unknown> } | undefined): HostedCaller | undefined {
   const caller = authInfo?.extra?.['caller'];
   return typeof caller === 'object' && caller !== null && verifiedCallers.has(caller as HostedCaller) ? (caller as HostedCaller) : undefined;
-}
-
-/** The fields of the SDK's AuthInfo the door fills. */
-export interface AuthInfoShape {
-  token: string;
-  clientId: string;
-  scopes: string[];
-  resource: URL;
-  extra: Record<string, unknown>;
 }
