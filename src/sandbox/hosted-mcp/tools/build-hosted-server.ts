@@ -1,4 +1,4 @@
-import { McpServer, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
+import { McpServer, type CallToolResult, type jsonSchemaValidator, type ServerContext } from '@modelcontextprotocol/server';
 import { callerOf } from '../door/hosted-caller.js';
 import type { HostedTool, ToolOutcome } from './hosted-tool.js';
 import type { HostedToolDeps } from './hosted-tool-deps.js';
@@ -12,9 +12,18 @@ const instructions = [
   'send_email and reply_to_message really send, and need the mail.send scope.',
 ].join('\n');
 
+/**
+ * The SDK's JSON Schema validator serves only answers to its own elicitInput, which the hosted server
+ * never calls. Its default (Ajv with every format) would be built with every session, and the
+ * package's bundles leave it out (scripts/build.mjs); this one fails closed if ever asked.
+ */
+const noElicitationValidator: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'the hosted MCP server asks no elicitation' }),
+};
+
 /** An McpServer offering `tools`, each call run with the caller the door verified for its request. */
 export function buildHostedServer(tools: readonly HostedTool[], deps: HostedToolDeps, log: (line: string) => void): McpServer {
-  const server = new McpServer({ name: 'agent-mailbox-hosted', title: 'Agent Mailbox (sandbox)', version: '1.0.0' }, { instructions });
+  const server = new McpServer({ name: 'agent-mailbox-hosted', title: 'Agent Mailbox (sandbox)', version: '1.0.0' }, { instructions, jsonSchemaValidator: noElicitationValidator });
   for (const tool of tools) {
     server.registerTool(
       tool.name,
