@@ -19,7 +19,7 @@ export const sandboxCommandInput = z.object({
   smtp_port: wholeNumber('--smtp-port').describe('SMTP port for mail from outside (0: any free port).'),
   difficulty: wholeNumber('--difficulty').describe('Proof-of-work difficulty in leading zero bits.'),
   domain: z.string().optional().describe('Inbox domain of the sandbox.'),
-  data_dir: z.string().optional().describe('Keep inboxes, mail and keys in this directory across restarts.'),
+  data_dir: z.string().optional().describe('Keep inboxes, mail and keys in this directory across restarts; the client\'s credentials/ and client.env go there too.'),
   backend: z
     .enum(['embedded', 'cyrus'], { error: '--backend is embedded or cyrus' })
     .optional()
