@@ -21,7 +21,9 @@ interface McpAdd {
   command: string;
   args: string[];
   env: string[];
+  headers: string[];
   scope: string;
+  transport: string;
 }
 
 function parseMcpAdd(line: string): McpAdd {
@@ -36,8 +38,8 @@ function parseMcpAdd(line: string): McpAdd {
     .argument('<name>')
     .argument('<commandOrUrl>')
     .argument('[args...]')
-    .action((name: string, command: string, args: string[], options: { env?: string[]; scope: string }) => {
-      parsed = { name, command, args, env: options.env ?? [], scope: options.scope };
+    .action((name: string, command: string, args: string[], options: { env?: string[]; header?: string[]; scope: string; transport?: string }) => {
+      parsed = { name, command, args, env: options.env ?? [], headers: options.header ?? [], scope: options.scope, transport: options.transport ?? 'stdio' };
     });
   const words = shellWords(line);
   expect(words.slice(0, 3)).toEqual(['claude', 'mcp', 'add']);
@@ -61,14 +63,26 @@ describe('the claude mcp add lines of the docs', () => {
     expect(wrong.env).toContain('agent-mailbox');
   });
 
+  it('reads an HTTP server line with its header after the URL', () => {
+    const http = parseMcpAdd('claude mcp add --transport http mailbox-sandbox http://127.0.0.1:8931/mcp --header "X-API-Key: amk_…"');
+    expect(http).toMatchObject({ name: 'mailbox-sandbox', command: 'http://127.0.0.1:8931/mcp', headers: ['X-API-Key: amk_…'], transport: 'http' });
+  });
+
   for (const file of files) {
-    it(`${file}: each adds a server named agent-mailbox that runs agent-mailbox mcp, every -e a KEY=value`, () => {
+    it(`${file}: a stdio line adds agent-mailbox running agent-mailbox mcp, an HTTP line a name and a URL; every -e a KEY=value`, () => {
       const lines = mcpAddLines(readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8'));
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) {
         const added = parseMcpAdd(line);
-        expect(added.name, line).toBe('agent-mailbox');
-        expect([added.command, ...added.args].join(' '), line).toMatch(/(^node \S+\/bin\/agent-mailbox\.js|^cmd \/c npx -y agent-mailbox|^npx -y agent-mailbox) mcp$/);
+        if (added.transport === 'stdio') {
+          expect(added.name, line).toBe('agent-mailbox');
+          expect([added.command, ...added.args].join(' '), line).toMatch(/(^node \S+\/bin\/agent-mailbox\.js|^cmd \/c npx -y agent-mailbox|^npx -y agent-mailbox) mcp$/);
+        } else {
+          expect(added.name, line).toMatch(/^[A-Za-z0-9_-]+$/);
+          expect(added.command, line).toMatch(/^https?:\/\/\S+$/);
+          expect(added.args, line).toEqual([]);
+          for (const header of added.headers) expect(header, line).toMatch(/^[A-Za-z0-9-]+: \S/);
+        }
         for (const pair of added.env) expect(pair, line).toMatch(/^AGENT_MAILBOX_[A-Z_]+=\S+$/);
         expect(['local', 'user', 'project']).toContain(added.scope);
       }
