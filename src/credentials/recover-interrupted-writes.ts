@@ -20,7 +20,8 @@ export async function recoverInterruptedWrites(dir: string, notice: (message: st
   }
   for (const name of names) {
     const temp = parseTempName(name);
-    if (!temp || isAlive(temp.pid)) continue;
+    // An OAuth directory's grant has recovery of its own (oauth-grant-store.ts): never removed here.
+    if (!temp || temp.target === 'oauth.json' || isAlive(temp.pid)) continue;
     const path = join(dir, name);
     if (temp.target !== 'credentials.json') {
       await rm(path, { force: true }).catch(() => undefined);
