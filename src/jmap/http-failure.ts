@@ -75,7 +75,7 @@ function oauthRefusal(response: HttpResponse): MailboxError | undefined {
       code: 'insufficient_scope',
       status: 403,
       message: `The service refused this request: the connected account's grant lacks the ${scope} scope (insufficient_scope${said}). Nothing was sent.`,
-      hint: `Only the operator can grant ${scope}: they run agent-mailbox connect --scope read,send for this credentials directory, and the person approves it on the consent page. Until then this inbox can only be read.`,
+      hint: `Only the operator can grant ${scope}: they run agent-mailbox connect --scope read,send for this credentials directory, and the person approves it on the consent page. Until then this inbox can only be read (and while a wake run is active for it, its tokens are read-only on purpose).`,
       details: { scope },
     });
   }

@@ -8,6 +8,7 @@ import type { Logger } from '../../log.js';
 import { oauthScopes } from '../../wire-constants.js';
 import type { CallOptions } from '../account-registry.js';
 import { Deadline } from '../../gate/deadline.js';
+import { shellQuote } from '../../render/shell-quote.js';
 import type { IssuedTokens } from './oauth-protocol.js';
 
 /** Which access token a call needs: the grant's whole scope, or one that can only read (wake runs). */
@@ -164,12 +165,16 @@ export class AccessTokenSource {
     } catch (error) {
       // The server answered with a refusal: it rotated nothing (or, on reuse, revoked everything).
       if (error instanceof MailboxError && (error.code === 'oauth_failed' || error.code === 'grant_revoked')) answered = true;
-      if (error instanceof MailboxError && error.code === 'grant_revoked' && interrupted) {
+      if (error instanceof MailboxError && error.code === 'grant_revoked') {
+        const why = interrupted
+          ? ` An earlier renewal (pid ${interrupted.pid}, ${interrupted.startedAt}) was interrupted after sending this refresh token and before its successor was stored, so the service saw the token twice and ended the grant.`
+          : '';
         throw new MailboxError({
           code: 'grant_revoked',
-          message: `${error.message} An earlier renewal (pid ${interrupted.pid}, ${interrupted.startedAt}) was interrupted after sending this refresh token and before its successor was stored, so the service saw the token twice and ended the grant.`,
-          hint: error.hint,
-          cause: error,
+          ...(error.status !== undefined ? { status: error.status } : {}),
+          message: `The connected account in ${this.options.dir} can no longer be used: ${error.message}${why}`,
+          hint: `The grant was revoked (by the person or the operator), went unused for 90 days, or was ended by the service. Only the operator can restore access: agent-mailbox connect --credentials-dir ${shellQuote(this.options.dir)} (the inboxes' state in this directory is kept).`,
+          details: { credentialsDir: this.options.dir },
         });
       }
       throw error;

@@ -48,7 +48,10 @@ export function gateFetch(http: OAuthHttp, onAnswer?: (response: HttpResponse) =
       },
     );
     await onAnswer?.(response);
-    return new Response(nullBodyStatuses.has(response.status) ? null : new Uint8Array(response.body), { status: response.status, headers: response.headers });
+    // The HTTP layer's headers are a minimal reader (get/has/forEach), not a Headers: copied into one.
+    const headers = new Headers();
+    response.headers.forEach((value, name) => headers.set(name, value));
+    return new Response(nullBodyStatuses.has(response.status) ? null : new Uint8Array(response.body), { status: response.status, headers });
   };
 }
 
