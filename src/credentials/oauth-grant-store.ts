@@ -14,6 +14,7 @@ import {
   type StoredGrant,
   type StoredInboxList,
 } from './oauth-grant-files.js';
+import { isWriterAlive } from './recover-interrupted-writes.js';
 import { parseTempName, readPrivateFile, writeFileAtomic } from './secure-file.js';
 
 /**
@@ -148,7 +149,7 @@ export async function recoverInterruptedGrantWrite(dir: string, notice: (message
   const own = new Set<string>([oauthFiles.grant, oauthFiles.accessTokens, oauthFiles.inboxes, oauthFiles.renewal]);
   for (const name of names) {
     const temp = parseTempName(name);
-    if (!temp || !own.has(temp.target) || isAlive(temp.pid)) continue;
+    if (!temp || !own.has(temp.target) || isWriterAlive(temp.pid)) continue;
     const path = join(dir, name);
     if (temp.target !== oauthFiles.grant) {
       await rm(path, { force: true }).catch(() => undefined);
@@ -164,15 +165,5 @@ export async function recoverInterruptedGrantWrite(dir: string, notice: (message
     } else {
       await rm(path, { force: true });
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
-import { chromium, type BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cleanUpAfter } from '../helpers/clean-up-after.js';
+import { chromiumSkipReason, launchHeadlessChromium } from '../helpers/headless-chromium.js';
 import { oauthCliEnv } from '../helpers/oauth-directory.js';
 import { builtCli, noCrontab, runCli } from '../helpers/run-cli.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
@@ -18,24 +17,10 @@ import { authorizeParams, pkce, registerClient } from '../sandbox/oauth/oauth-te
 // a real browser (Debian's chromium through playwright-core): sign in, choose the inbox, untick
 // mail.send, approve. Then the connection lists mail and the service refuses its send.
 
-const chromiumPath = '/usr/bin/chromium';
-const skipReason = existsSync(chromiumPath) ? undefined : `${chromiumPath} is missing; install it with apt-get install -y chromium (as root).`;
+const skipReason = chromiumSkipReason;
 if (skipReason) console.log(`[connect browser] skipped: ${skipReason}`);
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
-async function launchBrowser(): Promise<BrowserContext> {
-  const profile = await mkdtemp(join(tmpdir(), 'connect-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  cleanUpAfter(async () => {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
-  });
-  return context;
-}
 
 /** `connect --no-browser` as a real process: resolves with the link it prints, and later with its result. */
 function startConnect(args: string[], env: Record<string, string>): { link: Promise<string>; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
@@ -79,7 +64,7 @@ describe.skipIf(skipReason !== undefined)('connect with a person in a real brows
     const link = await connect.link;
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?/);
 
-    const context = await launchBrowser();
+    const context = await launchHeadlessChromium();
     const page = await context.newPage();
     await page.goto(link);
     await page.getByLabel('Your name').fill('Pat');
