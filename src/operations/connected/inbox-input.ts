@@ -6,7 +6,7 @@ export const inboxInput = z
   .string()
   .optional()
   .describe(
-    'Only for a connected account (a person\'s account with several inboxes): the inbox to act for, its address or accountId as list_inboxes shows it. Omit for the account\'s default inbox (or its only one); a directory of your own inbox ignores it unless it names another inbox.',
+    'Only for a connected account (a person\'s account with several inboxes): the inbox to act for, its address or accountId as list_inboxes shows it. Omit for the account\'s default inbox (or its only one). On a directory of your own inbox leave it out (it may only name that inbox).',
   );
 
 /**
