@@ -75,6 +75,12 @@ export class AccessTokenSource {
   async get(need: TokenNeed, call: CallOptions = {}): Promise<string> {
     const inHand = this.held.get(need);
     if (inHand && this.isUsable(inHand)) return inHand.token;
+    // Another process's token on disk needs no lock to be read; only a renewal takes it.
+    const onDisk = await this.usableOnDisk(need);
+    if (onDisk) {
+      this.held.set(need, onDisk);
+      return onDisk.token;
+    }
     let pending = this.renewing.get(need);
     if (!pending) {
       pending = this.renewLocked(need, call).finally(() => this.renewing.delete(need));
@@ -87,6 +93,13 @@ export class AccessTokenSource {
   invalidate(token: string): void {
     this.rejected.add(token);
     for (const [need, entry] of this.held) if (entry.token === token) this.held.delete(need);
+  }
+
+  private async usableOnDisk(need: TokenNeed): Promise<CachedToken | undefined> {
+    const grant = await this.options.store.readGrant();
+    const cached = await this.options.store.readAccessTokens();
+    if (!grant || cached?.connectedAt !== grant.connectedAt) return undefined;
+    return cached.tokens.find((entry) => fits(entry, need, grant) && this.isUsable(entry));
   }
 
   private isUsable(entry: CachedToken): boolean {
@@ -114,7 +127,7 @@ export class AccessTokenSource {
     // Another process may have renewed while this one waited for the lock.
     const cached = await store.readAccessTokens();
     const current = cached?.connectedAt === grant.connectedAt ? cached.tokens : [];
-    const found = current.find((entry) => fits(entry, need, grant) && this.isUsable(entry));
+    const found = await this.usableOnDisk(need);
     if (found) {
       this.held.set(need, found);
       return found.token;
