@@ -51,7 +51,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
   const cliPath = entry.cliPath ?? defaultCliPath;
   const workingDir = entry.cwd ?? process.cwd();
   const shellCommand = shellCommandFor({ cliPath, env: entry.env, cwd: workingDir });
-  const wording: NextWording = { adjust: inboxChoiceCarrier(table)(invocation.input['credentials_dir']), cli: cliSpellingOf(table), command: shellCommand };
+  const wording: NextWording = { adjust: inboxChoiceCarrier(table)(invocation.input['credentials_dir'], invocation.input['inbox']), cli: cliSpellingOf(table), command: shellCommand };
   const schema = operation.cliInput ? operation.input.extend(operation.cliInput.shape) : operation.input;
   const parsed = schema.safeParse(invocation.input);
   if (!parsed.success) {

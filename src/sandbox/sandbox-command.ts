@@ -20,13 +20,14 @@ export interface SandboxCommandIo {
  * with a credentials directory of the sandbox's own: a client that followed the banner must
  * never store a sandbox inbox where the operator's real one lives.
  */
-export function sandboxClientEnv(sandbox: RunningSandbox, credentialsDir: string): Record<string, string> {
+export function sandboxClientEnv(sandbox: RunningSandbox, credentialsDir?: string): Record<string, string> {
   return {
     AGENT_MAILBOX_AUTH_URL: sandbox.authUrl,
     AGENT_MAILBOX_API_URL: sandbox.apiUrl,
     AGENT_MAILBOX_SCRYPT_SALT: sandbox.salt,
     AGENT_MAILBOX_INBOX_DOMAIN: sandbox.domain,
-    AGENT_MAILBOX_CREDENTIALS_DIR: credentialsDir,
+    // Without one, each command names its own directory; the default one is refused for a sandbox.
+    ...(credentialsDir === undefined ? {} : { AGENT_MAILBOX_CREDENTIALS_DIR: credentialsDir }),
   };
 }
 

@@ -38,6 +38,15 @@ describe('a client pointed at a sandbox', () => {
     expect(existsSync(join(defaultDir, 'credentials.json'))).toBe(true);
   });
 
+  it('refuses to connect a person\'s account into the default credentials directory as well', async () => {
+    const sandbox = await startTestSandbox({ oauth: { autoApprove: [{ person: 'Ada', inboxes: ['ada-inbox'] }] } });
+    const env = { ...clientEnv(sandbox), HOME: home, XDG_CONFIG_HOME: '', BROWSER: '/nonexistent/browser' };
+    const refused = await runCliInProcess(['connect', '--no-browser'], { env });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect((refused.json as CliError).error).toMatchObject({ code: 'sandbox_in_default_dir' });
+    expect(existsSync(join(home, '.config', 'agent-mailbox', 'oauth.json'))).toBe(false);
+  });
+
   it('names the sandbox a directory was registered against in watch status, and in the error once it has stopped', async () => {
     const sandbox = await startSandbox({ difficulty: 2 });
     const dir = await tempCredentialsDir();
