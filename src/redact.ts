@@ -10,6 +10,8 @@
 
 const jwtShape = /\beyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
 const apiKeyShape = /\bamk_[A-Za-z0-9_-]{6,}/g;
+// The OAuth path's refresh tokens (amr_) and client secrets (amcs_).
+const oauthSecretShape = /\bam(?:r|cs)_[A-Za-z0-9_-]{6,}/g;
 // Only a credential-looking value after the scheme: "bearer of good news" is a sentence, not a header.
 const bearerShape = /\b((?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{16,}/gi;
 const apiKeyField = /("?api_?key"?\s*[:=]\s*"?)([A-Za-z0-9._~+/=-]{12,})/gi;
@@ -100,14 +102,16 @@ export function redactSecrets(text: string, extraSecrets: readonly string[] = []
 /**
  * For text about credentials that did not come from this process's own knowledge: a server's error
  * body, an echoed Authorization header, a log line. Known secrets, and anything shaped like a
- * token (JWTs, `amk_` keys, a token after Bearer/Basic or an api_key field).
+ * token (JWTs, `amk_` keys, `amr_` refresh tokens, `amcs_` client secrets, a token after
+ * Bearer/Basic or an api_key field).
  */
 export function redactCredentialEcho(text: string): string {
   return redactSecrets(text)
     .replace(bearerShape, '$1<redacted>')
     .replace(apiKeyField, (_m, prefix: string) => `${prefix}<redacted>`)
     .replace(jwtShape, '<jwt redacted>')
-    .replace(apiKeyShape, '<apiKey redacted>');
+    .replace(apiKeyShape, '<apiKey redacted>')
+    .replace(oauthSecretShape, '<token redacted>');
 }
 
 /**

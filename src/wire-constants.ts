@@ -51,3 +51,12 @@ export const jmapCapabilities = {
 
 /** Header that carries every token of the proof-of-work chain (spec §2.5). */
 export const tokenHeader = 'authorization';
+
+/** OAuth scopes of the service (spec §2.3): reading everything but sends, and sending. */
+export const oauthScopes = { read: 'mail.read', send: 'mail.send' } as const;
+
+/** The header that picks the inbox of a request on the OAuth path (spec §4.2 rules 1–3). */
+export const serviceAccountHeader = 'x-service-account-id';
+
+/** The inbox list of an OAuth access token's person, on the auth host (spec §4.1, §2.1). */
+export const inboxListPath = '/api/v1/agents';

@@ -16,6 +16,8 @@ export interface AccountStats {
   capabilityMints: number;
   /** Session renewals started ahead of expiry in the background (refresh-ahead). */
   backgroundRenewals: number;
+  /** Refreshes of a connected account's access token (each rotates its refresh token). */
+  accessTokenRenewals: number;
 }
 
 /** What the parts of one account share (one per credentials directory). */

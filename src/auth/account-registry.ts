@@ -44,6 +44,42 @@ export interface CallOptions {
   deadline?: Deadline;
 }
 
+/** Which inbox an account acts for, as every part that names or addresses it needs to know. */
+export interface InboxIdentity {
+  /** How the directory authenticates: one inbox by proof of work, or a person's connected account. */
+  kind: 'pow' | 'oauth';
+  /** The stored inbox id (spec §1 fact 4): a local name, or a full address on a custom domain. */
+  inboxId: string;
+  /** The full address, when known. */
+  address?: string;
+  /** The JMAP account id from the credentials, when stored. */
+  jmapAccountId?: string;
+  /** OAuth: the service's inbox UUID, sent as X-Service-Account-Id (spec §4.2). */
+  serviceAccountId?: string;
+  /** Where this inbox's own files live (state, watch, digest, wake lock). */
+  stateDir: string;
+  uploadUrl?: string;
+  downloadUrl?: string;
+}
+
+/** One inbox of the list a directory offers (list_inboxes). */
+export interface ListedInbox {
+  address: string;
+  inboxId: string;
+  /** OAuth: the service's inbox UUID. */
+  serviceAccountId?: string;
+  isDefault: boolean;
+  status?: string;
+}
+
+/** What a call chooses when it opens a directory. */
+export interface InboxChoice {
+  /** On a connected account: an address, accountId or inboxId from its list; default: the grant's default inbox. */
+  inbox?: string;
+  /** Use only tokens that cannot send (a wake run): the service itself then refuses every send. */
+  readOnly?: boolean;
+}
+
 export interface Account {
   readonly dir: string;
   /** Config resolved with this directory's credentials.json as a layer. */
@@ -59,11 +95,15 @@ export interface Account {
   updateState(mutate: (state: AccountState) => AccountState): Promise<AccountState>;
   /** Only for the operator's explicit `--show-api-key`. */
   revealApiKey(): Promise<string>;
+  /** The inbox this account acts for; on a connected account the call's choice is resolved here. */
+  inbox(options?: CallOptions): Promise<InboxIdentity>;
+  /** The inboxes this directory reaches (a connected account's list, fetched again when `refresh`). */
+  listInboxes(options?: CallOptions & { refresh?: boolean }): Promise<ListedInbox[]>;
 }
 
 export interface AccountRegistry {
-  /** The account of a credentials directory (the configured default when omitted); cached. */
-  open(credentialsDir?: string): Account;
+  /** The account of a credentials directory (the configured default when omitted) and inbox choice; cached. */
+  open(credentialsDir?: string, choice?: InboxChoice): Account;
   /** Stops background work (refresh-ahead timers). */
   close(): void;
 }

@@ -1,13 +1,17 @@
 import { resolve } from 'node:path';
 import { resolveConfig, type Config, type ConfigInputs } from '../config.js';
-import { CredentialStore } from '../credentials/credential-store.js';
+import { checkCredentialsTarget } from '../credentials/check-credentials-target.js';
+import { CredentialStore, inboxLocalPart } from '../credentials/credential-store.js';
+import { credentialsKindOf } from '../credentials/credentials-kind.js';
 import { withDirectoryLock, type LockOptions } from '../credentials/directory-lock.js';
 import type { StoredCredentials } from '../credentials/stored-credentials.js';
 import { MailboxError, inputRef } from '../errors.js';
 import type { FetchFunction } from '../http/http-types.js';
 import type { Logger } from '../log.js';
 import type { AccountContext, AccountStats } from './account-context.js';
-import type { Account, AccountRegistry, CallOptions, RegisterOutcome, RegisterRequest } from './account-registry.js';
+import type { Account, AccountRegistry, CallOptions, InboxChoice, InboxIdentity, RegisterOutcome, RegisterRequest } from './account-registry.js';
+import { OAuthGrant } from './oauth/oauth-grant.js';
+import { createOAuthInboxAccount } from './oauth/oauth-inbox-account.js';
 import { PowAuthClient } from './pow-auth-client.js';
 import { registerAccount } from './register-account.js';
 import { TokenChain, type Clock } from './token-chain.js';
@@ -34,34 +38,88 @@ export interface ObservableAccount extends Account {
 }
 
 export interface ObservableAccountRegistry extends AccountRegistry {
-  open(credentialsDir?: string): ObservableAccount;
+  open(credentialsDir?: string, choice?: InboxChoice): ObservableAccount;
 }
 
-/** One Account per credentials directory, created on first use and cached. */
+/**
+ * One Account per credentials directory, created on first use and cached; a connected account's
+ * directory (oauth.json) gives one per inbox choice, all sharing the grant's tokens.
+ */
 export function createAccountRegistry(options: AccountRegistryOptions): ObservableAccountRegistry {
   const accounts = new Map<string, ObservableAccount>();
+  const grants = new Map<string, { grant: OAuthGrant; stats: AccountStats }>();
   const closing = new AbortController();
   // The registry's inputs never change, so the default directory is resolved once, not per call.
   let defaultDir: string | undefined;
   return {
-    open(credentialsDir) {
+    open(credentialsDir, choice = {}) {
       const dir = resolve(credentialsDir ?? (defaultDir ??= resolveConfig(options.configInputs).credentialsDir));
+      // Asked on every open: a long-lived server may see a directory connected after its first use.
+      if (credentialsKindOf(dir) === 'oauth') return openConnectedInbox(dir, choice);
       let account = accounts.get(dir);
       if (!account) {
         account = createAccount(dir, options, closing.signal);
         accounts.set(dir, account);
       }
-      return account;
+      return choice.inbox === undefined ? account : withPowInboxCheck(account, choice.inbox);
     },
     close() {
       closing.abort();
+    },
+  };
+
+  function openConnectedInbox(dir: string, choice: InboxChoice): ObservableAccount {
+    const key = JSON.stringify([dir, choice.inbox?.trim().toLowerCase() ?? '', choice.readOnly === true]);
+    let account = accounts.get(key);
+    if (!account) {
+      let shared = grants.get(dir);
+      if (!shared) {
+        const stats = newStats();
+        const grant = new OAuthGrant({
+          dir,
+          configInputs: options.configInputs,
+          log: options.log,
+          lock: options.lock ?? {},
+          now: options.now ?? Date.now,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+          onRenewal: () => (stats.accessTokenRenewals += 1),
+        });
+        shared = { grant, stats };
+        grants.set(dir, shared);
+      }
+      account = createOAuthInboxAccount(shared.grant, choice, shared.stats);
+      accounts.set(key, account);
+    }
+    return account;
+  }
+}
+
+function newStats(): AccountStats {
+  return { powSolves: 0, sessionRenewals: 0, capabilityMints: 0, backgroundRenewals: 0, accessTokenRenewals: 0 };
+}
+
+/** A proof-of-work directory holds one inbox: an `inbox` choice must name it. */
+function withPowInboxCheck(account: ObservableAccount, wanted: string): ObservableAccount {
+  return {
+    ...account,
+    inbox: async (call) => {
+      const identity = await account.inbox(call);
+      const key = wanted.trim().toLowerCase();
+      const names = [identity.address, identity.inboxId, identity.jmapAccountId].filter((n): n is string => n !== undefined).map((n) => n.toLowerCase());
+      if (names.includes(key) || inboxLocalPart(key) === inboxLocalPart(identity.inboxId)) return identity;
+      throw new MailboxError({
+        code: 'inbox_unknown',
+        message: `${account.dir} holds one inbox, ${identity.address ?? identity.inboxId}, not ${JSON.stringify(wanted.slice(0, 200))}.`,
+        hint: `Leave ${inputRef('inbox')} out here, or give the ${inputRef('credentials_dir')} of the inbox you mean.`,
+        details: { credentialsDir: account.dir },
+      });
     },
   };
 }
 
 function createAccount(dir: string, options: AccountRegistryOptions, closeSignal: AbortSignal): ObservableAccount {
   const store = new CredentialStore(dir, (message) => options.log.warn(message));
-  const stats: AccountStats = { powSolves: 0, sessionRenewals: 0, capabilityMints: 0, backgroundRenewals: 0 };
+  const stats = newStats();
   let resolved: { stored: StoredCredentials | undefined; config: Config } | undefined;
   const config = async (): Promise<Config> => {
     const stored = await store.readCredentials();
@@ -72,6 +130,7 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
       flags: { ...options.configInputs.flags, credentialsDir: dir },
       ...(stored ? { credentials: stored } : {}),
     });
+    checkCredentialsTarget(config, dir);
     resolved = { stored, config };
     return config;
   };
@@ -110,7 +169,11 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
   return {
     dir,
     config,
-    register: (request: RegisterRequest, call?: CallOptions): Promise<RegisterOutcome> => registerAccount(ctx, chain, request, call),
+    // The settings are checked before the directory lock creates anything in the directory.
+    register: async (request: RegisterRequest, call?: CallOptions): Promise<RegisterOutcome> => {
+      await config();
+      return registerAccount(ctx, chain, request, call);
+    },
     capability: async (call?: CallOptions) => chain.get(await credentials(), call),
     invalidateCapability: (jwt) => chain.invalidate(jwt),
     credentials,
@@ -122,6 +185,22 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
         return next;
       }, ctx.lock),
     revealApiKey: async () => (await credentials()).apiKey,
+    inbox: async (): Promise<InboxIdentity> => {
+      const stored = await credentials();
+      return {
+        kind: 'pow',
+        inboxId: stored.inboxId,
+        ...(stored.inbox ? { address: stored.inbox } : {}),
+        ...(stored.accountId ? { jmapAccountId: stored.accountId } : {}),
+        stateDir: dir,
+        ...(stored.uploadUrl ? { uploadUrl: stored.uploadUrl } : {}),
+        ...(stored.downloadUrl ? { downloadUrl: stored.downloadUrl } : {}),
+      };
+    },
+    listInboxes: async () => {
+      const stored = await credentials();
+      return [{ address: stored.inbox ?? stored.inboxId, inboxId: stored.inboxId, isDefault: true }];
+    },
     stats: () => ({ ...stats }),
     settled: () => chain.settled(),
   };

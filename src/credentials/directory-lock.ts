@@ -43,6 +43,21 @@ export async function tryAcquireLock(dir: string, name: string, staleMs?: number
   return (await attempt(join(dir, `.${name}.lock`), staleMs ?? 30_000)) ?? undefined;
 }
 
+/**
+ * Whether another process holds the lock now (a live owner and a beating heart). A holder that died
+ * never counts, so a crashed holder cannot keep what the lock guards in force.
+ */
+export async function isLockHeld(dir: string, name: string, staleMs = 30_000): Promise<boolean> {
+  const path = join(dir, `.${name}.lock`);
+  try {
+    await stat(path);
+  } catch {
+    return false;
+  }
+  // An owner that has not written owner.json yet is about to: it counts as holding.
+  return (await staleLock(path, staleMs)) === undefined;
+}
+
 /** Waits for the lock and returns its release function. */
 export async function acquireLock(dir: string, name: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   await ensurePrivateDir(dir);

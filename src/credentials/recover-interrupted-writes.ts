@@ -20,7 +20,8 @@ export async function recoverInterruptedWrites(dir: string, notice: (message: st
   }
   for (const name of names) {
     const temp = parseTempName(name);
-    if (!temp || isAlive(temp.pid)) continue;
+    // An OAuth directory's grant has recovery of its own (oauth-grant-store.ts): never removed here.
+    if (!temp || temp.target === 'oauth.json' || isWriterAlive(temp.pid)) continue;
     const path = join(dir, name);
     if (temp.target !== 'credentials.json') {
       await rm(path, { force: true }).catch(() => undefined);
@@ -81,7 +82,8 @@ function parse(text: string | undefined) {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether the process that left a temp file may still be writing it (this process counts as alive). */
+export function isWriterAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

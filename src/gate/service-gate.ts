@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { Account } from '../auth/account-registry.js';
+import type { Account, ListedInbox } from '../auth/account-registry.js';
 import { settings } from '../config.js';
 import { MailboxError } from '../errors.js';
 import type { FetchFunction, HttpResponse } from '../http/http-types.js';
@@ -8,8 +8,10 @@ import { JmapClient } from '../jmap/jmap-client.js';
 import type { JmapExchange } from '../jmap/jmap-exchange.js';
 import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import type { Logger } from '../log.js';
+import { serviceAccountHeader } from '../wire-constants.js';
 import type { FrontDoor } from '../render/front-door.js';
 import { checkOutgoing } from '../request/check-outgoing.js';
+import { explainUnreachableSandbox } from '../credentials/explain-unreachable-sandbox.js';
 import { Deadline } from './deadline.js';
 import type { Check, CheckContext, OutgoingUpload } from './outgoing.js';
 import { openServiceStream, sendToService } from './send-to-service.js';
@@ -90,12 +92,19 @@ export class ServiceGate {
 
   /** Opens the push stream at `url` with a capability, re-minted once if the host refuses it. */
   async openEvents(url: string, bounds: EventStreamBounds): Promise<EventStream> {
+    return this.openEventsWithRemint(url, bounds).catch(async (error: unknown) => {
+      throw await this.explainFailure(error);
+    });
+  }
+
+  private async openEventsWithRemint(url: string, bounds: EventStreamBounds): Promise<EventStream> {
     const { account, signal } = this.options;
     for (let reminted = false; ; reminted = true) {
+      const inbox = await this.inboxHeader();
       const jwt = await account.capability({ signal, deadline: this.deadline });
       try {
         return await openServiceStream(url, {
-          headers: { authorization: `Bearer ${jwt}` },
+          headers: { ...inbox, authorization: `Bearer ${jwt}` },
           ...bounds,
           signal,
           deadline: this.deadline,
@@ -106,6 +115,20 @@ export class ServiceGate {
         account.invalidateCapability(jwt);
       }
     }
+  }
+
+  /** The inboxes the account's directory reaches (a connected account's list: GET /api/v1/agents on the auth host). */
+  listInboxes(refresh = false): Promise<ListedInbox[]> {
+    return this.options.account.listInboxes({ signal: this.options.signal, deadline: this.deadline, refresh });
+  }
+
+  /**
+   * On the OAuth path every request to the JMAP host names its inbox (spec §4.2 rules 1–3): the
+   * session, method calls, uploads, downloads and the event stream alike.
+   */
+  private async inboxHeader(): Promise<Record<string, string>> {
+    const { serviceAccountId } = await this.options.account.inbox({ signal: this.options.signal, deadline: this.deadline });
+    return serviceAccountId === undefined ? {} : { [serviceAccountHeader]: serviceAccountId };
   }
 
   /** A check's own lookup: read-only, and not checked again. */
@@ -126,12 +149,26 @@ export class ServiceGate {
    * re-mint after a 401 (a refused request took no effect, so it may be sent again).
    */
   private async exchange(exchange: JmapExchange): Promise<HttpResponse> {
+    return this.sendExchange(exchange).catch(async (error: unknown) => {
+      throw await this.explainFailure(error);
+    });
+  }
+
+  /** A local sandbox that stopped answering is named as such (the inbox's credentials say whether it was registered there). */
+  private async explainFailure(error: unknown): Promise<unknown> {
+    if (!(error instanceof MailboxError) || error.code !== 'network') return error;
+    const { account } = this.options;
+    return explainUnreachableSandbox(error, { dir: account.dir, credentials: await account.credentials().catch(() => undefined) });
+  }
+
+  private async sendExchange(exchange: JmapExchange): Promise<HttpResponse> {
     const { account, signal, log } = this.options;
     for (let reminted = false; ; reminted = true) {
+      const inbox = await this.inboxHeader();
       const jwt = await account.capability({ signal, deadline: this.deadline });
       const response = await sendToService(
         exchange.url,
-        { method: exchange.method, headers: { ...exchange.headers, authorization: `Bearer ${jwt}`, accept: 'application/json' }, ...(exchange.body !== undefined ? { body: exchange.body } : {}) },
+        { method: exchange.method, headers: { ...exchange.headers, ...inbox, authorization: `Bearer ${jwt}`, accept: 'application/json' }, ...(exchange.body !== undefined ? { body: exchange.body } : {}) },
         {
           deadline: this.deadline,
           what: exchange.what,

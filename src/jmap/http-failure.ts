@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { MailboxError, inputRef } from '../errors.js';
 import type { HttpResponse } from '../http/http-types.js';
 import { redactCredentialEcho, redactDeep } from '../redact.js';
@@ -15,6 +16,8 @@ export function httpError(response: HttpResponse, what: string): MailboxError {
     // Not JSON: the status and a snippet of the body still say enough.
   }
   const status = response.status;
+  const refusal = oauthRefusal(response);
+  if (refusal) return refusal;
   const said = problem ? `${problem.type}${problem.detail ? `: ${problem.detail}` : ''}${problem.limit ? ` (limit ${problem.limit})` : ''}` : text.slice(0, 200);
   if (status === 401 || status === 403) {
     return new MailboxError({
@@ -48,6 +51,44 @@ export function httpError(response: HttpResponse, what: string): MailboxError {
         : 'Check the JSON shape: {"using": [...], "methodCalls": [["Method/name", {...}, "c1"]]} (help topic "jmap").',
     details: problem ? { problem } : undefined,
   });
+}
+
+const oauthErrorBody = z.looseObject({ error: z.string(), error_description: z.string().optional() });
+
+/**
+ * The OAuth path's refusals (spec §7.1): a grant without the scope a request needs (403
+ * insufficient_scope, the scope named in WWW-Authenticate, RFC 6750 §3), or an inbox the person
+ * does not own (403 access_denied).
+ */
+function oauthRefusal(response: HttpResponse): MailboxError | undefined {
+  if (response.status !== 403) return undefined;
+  let body: z.infer<typeof oauthErrorBody> | undefined;
+  try {
+    body = oauthErrorBody.safeParse(JSON.parse(response.text())).data;
+  } catch {
+    body = undefined;
+  }
+  const said = body?.error_description ? `: ${redactCredentialEcho(body.error_description).slice(0, 300)}` : '';
+  if (body?.error === 'insufficient_scope') {
+    const scope = /scope="([^"]{1,100})"/.exec(response.headers.get('www-authenticate') ?? '')?.[1] ?? 'mail.send';
+    return new MailboxError({
+      code: 'insufficient_scope',
+      status: 403,
+      message: `The service refused this request: the connected account's grant lacks the ${scope} scope (insufficient_scope${said}). Nothing was sent.`,
+      hint: `Only the operator can grant ${scope}: they run agent-mailbox connect --scope read,send for this credentials directory, and the person approves it on the consent page. Until then this inbox can only be read (and while a wake run is active for it, its tokens are read-only on purpose).`,
+      details: { scope },
+    });
+  }
+  if (body?.error === 'access_denied') {
+    return new MailboxError({
+      code: 'inbox_unknown',
+      status: 403,
+      message: `The service refused this request: the chosen inbox does not belong to the connected account (access_denied${said}).`,
+      hint: 'Call list_inboxes to see the inboxes the account has now, and pick one of them.',
+      next: { operation: 'list_inboxes' },
+    });
+  }
+  return undefined;
 }
 
 export { originOf } from '../http/http-errors.js';

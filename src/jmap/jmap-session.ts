@@ -111,9 +111,9 @@ export async function fetchSessionInfo(deps: FetchSessionDeps): Promise<JmapSess
       if (!info.mailboxIdsByRole.sent && namedSent) info.mailboxIdsByRole.sent = namedSent.id;
     } else if (callId === 'identities' && name === 'Identity/get') {
       const identities = identityGetSchema.parse(args).list;
-      const credentials = await deps.account.credentials();
+      const { inboxId } = await deps.account.inbox();
       const { address } = resolveInboxAddress({
-        storedInboxId: credentials.inboxId,
+        storedInboxId: inboxId,
         sessionAccountId: accountId,
         ...(deps.config.sources.inboxDomain !== 'default' ? { configuredDomain: deps.config.inboxDomain } : {}),
       });

@@ -58,7 +58,7 @@ export function registerOperationTool(server: McpServer, op: AnyOperation, door:
         send: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...params } }),
       });
       const started = Date.now();
-      const wording = { adjust: door.carryInboxChoice(args['credentials_dir']) };
+      const wording = { adjust: door.carryInboxChoice(args['credentials_dir'], args['inbox']) };
       const round = await door.confirmer.begin(ctx, { tool: op.name, args, era: door.era, clientCapabilities: clientCapabilitiesOf(ctx, server) });
       try {
         const input = op.input.safeParse(args);

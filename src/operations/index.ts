@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import type { FrontDoor } from '../render/front-door.js';
 import type { Operation } from './define-operation.js';
+import { connectOperation } from './connected/connect.js';
+import { disconnectOperation } from './connected/disconnect.js';
+import { listInboxesOperation } from './connected/list-inboxes.js';
 import { helpOperationOver } from './help.js';
 import { jmapRequestOperation } from './jmap-request.js';
 import { mcpOperation } from './mcp.js';
@@ -22,12 +25,15 @@ export const helpOperation = helpOperationOver(() => operationsFor('mcp'));
 export const operations: readonly AnyOperation[] = [
   registerOperation,
   jmapRequestOperation,
+  listInboxesOperation,
   helpOperation,
   watchStatusOperation,
   watchInstallOperation,
   watchRemoveOperation,
   watchRunOperation,
   wakeOperation,
+  connectOperation,
+  disconnectOperation,
   sandboxOperation,
   mcpOperation,
 ] as unknown as readonly AnyOperation[];

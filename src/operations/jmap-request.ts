@@ -2,7 +2,9 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { downloadBlobToFile } from '../mail/download-blob-to-file.js';
 import { runJmapRequest } from '../request/run-jmap-request.js';
-import { defineOperation, inputErrorCodes } from './define-operation.js';
+import type { Account } from '../auth/account-registry.js';
+import { defineOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
+import { inboxInput, namingInbox } from './connected/inbox-input.js';
 import { presentJmapResult } from './present-jmap-result.js';
 
 // A method call ["Method/name", {arguments}, "callId"], described as an array (z.tuple's JSON form
@@ -45,6 +47,7 @@ const jmapRequestInput = z.object({
   dry_run: z.boolean().optional().describe('Show the final request after substitution without sending anything.'),
   echo_request: z.boolean().optional().describe('Also show the substituted request(s) in the result (off by default to save context).'),
   credentials_dir: z.string().optional().describe('Credentials directory of the inbox to use; omit for the default inbox.'),
+  inbox: inboxInput,
 });
 
 const jmapRequestOutput = z.looseObject({
@@ -77,26 +80,29 @@ export const jmapRequestOperation = defineOperation({
     flagNames: { attachments: '--attachment' },
   },
   async run(input, ctx) {
-    if (input.download) {
-      const account = ctx.accounts.open(input.credentials_dir);
-      const config = await account.config();
-      const saved = await downloadBlobToFile(
-        account,
-        { blobId: input.download.blob_id, ...(input.download.name ? { name: input.download.name } : {}), ...(input.download.type ? { type: input.download.type } : {}) },
-        {
-          signal: ctx.signal,
-          log: ctx.log,
-          deadline: ctx.deadline,
-          frontDoor: ctx.frontDoor,
-          // The operator's download directory, else the working directory; never a path from mail.
-          allowedDirs: [config.downloadDir ? resolve(ctx.workingDir, config.downloadDir) : ctx.workingDir],
-          saveAs: (name) => ({ operation: 'jmap_request', input: { download: { ...input.download, name } } }),
-        },
-      );
-      return { ok: true, summary: `Saved ${saved.size} bytes (${saved.type}) to ${saved.path}.`, dryRun: false, saved };
-    }
-    // ops/ops_file checks live in runJmapRequest (jmap-request-plan.ts), once.
-    const account = ctx.accounts.open(input.credentials_dir);
-    return runJmapRequest(account, input, { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor, progress: ctx.progress });
+    const account = ctx.accounts.open(input.credentials_dir, input.inbox !== undefined ? { inbox: input.inbox } : {});
+    return namingInbox(account, await runOn(account, input, ctx));
   },
 });
+
+async function runOn(account: Account, input: z.infer<typeof jmapRequestInput>, ctx: OperationContext): Promise<z.infer<typeof jmapRequestOutput>> {
+  if (input.download) {
+    const config = await account.config();
+    const saved = await downloadBlobToFile(
+      account,
+      { blobId: input.download.blob_id, ...(input.download.name ? { name: input.download.name } : {}), ...(input.download.type ? { type: input.download.type } : {}) },
+      {
+        signal: ctx.signal,
+        log: ctx.log,
+        deadline: ctx.deadline,
+        frontDoor: ctx.frontDoor,
+        // The operator's download directory, else the working directory; never a path from mail.
+        allowedDirs: [config.downloadDir ? resolve(ctx.workingDir, config.downloadDir) : ctx.workingDir],
+        saveAs: (name) => ({ operation: 'jmap_request', input: { download: { ...input.download, name } } }),
+      },
+    );
+    return { ok: true, summary: `Saved ${saved.size} bytes (${saved.type}) to ${saved.path}.`, dryRun: false, saved };
+  }
+  // ops/ops_file checks live in runJmapRequest (jmap-request-plan.ts), once.
+  return runJmapRequest(account, input, { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor, progress: ctx.progress });
+}

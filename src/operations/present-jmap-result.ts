@@ -10,7 +10,9 @@ import type { Presentation } from '../render/present-result.js';
  * any call or record failed. The summary leads, so the CLI can still show it beside --json.
  */
 export function presentJmapResult(result: unknown, door: FrontDoor, describeNext: (next: NextStep) => string): Presentation {
-  const typed = result as JmapRequestResult;
+  const typed = result as JmapRequestResult & { inbox?: string };
   const shown = presentJmapText(typed, door, { describeNext });
-  return { text: shown.text, lead: [typed.summary], isError: shown.isFailure };
+  // A connected account's result names the inbox it acted for (operations/connected/inbox-input.ts).
+  const text = typed.inbox === undefined ? shown.text : `Inbox: ${typed.inbox}\n${shown.text}`;
+  return { text, lead: [typed.summary], isError: shown.isFailure };
 }

@@ -13,12 +13,15 @@ const agentOutput = (ctx: OperationContext): { write(text: string): unknown } =>
   return ctx.streams.stderr;
 };
 
-async function wakeOnce(input: { credentials_dir?: string | undefined; wake_command?: string | undefined }, ctx: OperationContext): Promise<WakeResult & { at: string }> {
+const wakeInboxInput = z.string().optional().describe('Connected account only: the inbox to check (address or accountId); default: the account\'s default inbox.');
+
+async function wakeOnce(input: { credentials_dir?: string | undefined; inbox?: string | undefined; wake_command?: string | undefined }, ctx: OperationContext): Promise<WakeResult & { at: string }> {
   const config = resolveConfig(watchConfigInputs(ctx, input));
   const { wake } = await import('../watch/index.js');
   const result = await wake({
     credentialsDir: config.credentialsDir,
-    account: ctx.accounts.open(config.credentialsDir),
+    // Read-only: on a connected account the wake (and the agent it starts) get only mail.read tokens.
+    account: ctx.accounts.open(config.credentialsDir, { ...(input.inbox !== undefined ? { inbox: input.inbox } : {}), readOnly: true }),
     env: ctx.configInputs.env ?? {},
     log: ctx.log,
     signal: ctx.signal,
@@ -34,7 +37,7 @@ export const wakeOperation = defineOperation({
   title: 'Wake on new mail',
   description:
     'Check for new mail since the last successful wake, write the digest, and start the configured agent only if there is new mail (run by the daily job).',
-  input: z.object({ credentials_dir: credentialsDirInput, wake_command: wakeCommandInput }),
+  input: z.object({ credentials_dir: credentialsDirInput, inbox: wakeInboxInput, wake_command: wakeCommandInput }),
   output: z.looseObject({ at: z.string(), stateAdvanced: z.boolean(), mode: z.string(), summary: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   doors: ['cli'],
@@ -56,6 +59,7 @@ export const watchRunOperation = defineOperation({
     'Where there is no crontab: stay in the foreground and run the wake every day at 09:00 while running. Stop with Ctrl-C or SIGTERM.',
   input: z.object({
     credentials_dir: credentialsDirInput,
+    inbox: wakeInboxInput,
     wake_command: wakeCommandInput,
     // Tests use a near-future expression; production stays `0 9 * * *`.
     schedule: z.string().optional().describe('Cron expression (testing only).'),
@@ -70,11 +74,11 @@ export const watchRunOperation = defineOperation({
     if (!streams) throw new MailboxError({ code: 'internal', message: 'watch run needs the process streams.', hint: 'Run it from the CLI.' });
     const { runWatchDaemon, watchMarker } = await import('../watch/index.js');
     const outcome = await runWatchDaemon({
-      name: watchMarker(dir),
+      name: watchMarker(input.inbox === undefined ? dir : `${dir}#${input.inbox}`),
       signal: ctx.signal,
       log: ctx.log,
       ...(input.schedule ? { schedule: input.schedule } : {}),
-      onReady: (next) => streams.stderr.write(`agent-mailbox watch: running for ${dir}; next wake ${next ? next.toString() : 'unknown'}. Stop with Ctrl-C.\n`),
+      onReady: (next) => streams.stderr.write(`agent-mailbox watch: running for ${dir}${input.inbox === undefined ? '' : ` (${input.inbox})`}; next wake ${next ? next.toString() : 'unknown'}. Stop with Ctrl-C.\n`),
       fire: async () => {
         // One JSON line per wake, so a supervisor (or a test) can follow along.
         streams.stdout.write(`${JSON.stringify(await wakeOnce(input, { ...ctx, deadline: ctx.deadline.restarted() }))}\n`);

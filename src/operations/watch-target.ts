@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resolveConfig, type ConfigInputs } from '../config.js';
+import { credentialsKindOf } from '../credentials/credentials-kind.js';
 import type { WatchTarget } from '../watch/index.js';
 import type { OperationContext } from './define-operation.js';
 
@@ -8,6 +9,12 @@ export const credentialsDirInput = z
   .string()
   .optional()
   .describe('Credentials directory of the inbox (default: AGENT_MAILBOX_CREDENTIALS_DIR, then the per-user config dir).');
+
+/** On a connected account: the inboxes whose daily job this is (default: the grant's default inbox). */
+export const watchInboxesInput = z
+  .array(z.string())
+  .optional()
+  .describe('Connected account only: an inbox (address or accountId from list_inboxes) whose job this is; repeat for several. Default: the account\'s default inbox.');
 
 export const wakeCommandInput = z
   .string()
@@ -26,6 +33,27 @@ export function watchConfigInputs(ctx: OperationContext, input: { credentials_di
       ...(input.wake_command !== undefined ? { wakeCommand: input.wake_command } : {}),
     },
   };
+}
+
+/**
+ * The jobs a watch command is about: one per credentials directory, or on a connected account one
+ * per inbox named (default: its default inbox), each with its own folder.
+ */
+export async function watchTargets(ctx: OperationContext, input: { credentials_dir?: string | undefined; inbox?: string[] | undefined }): Promise<Array<WatchTarget & { wakeCommand?: string }>> {
+  const base = watchTarget(ctx, input);
+  const wanted = input.inbox?.length ? input.inbox : [undefined];
+  if (credentialsKindOf(base.credentialsDir) !== 'oauth') {
+    // A proof-of-work directory has one inbox: a name given must be it.
+    for (const name of input.inbox ?? []) await ctx.accounts.open(base.credentialsDir, { inbox: name }).inbox({ signal: ctx.signal, deadline: ctx.deadline });
+    return [base];
+  }
+  const targets: Array<WatchTarget & { wakeCommand?: string }> = [];
+  for (const name of wanted) {
+    const identity = await ctx.accounts.open(base.credentialsDir, name === undefined ? {} : { inbox: name }).inbox({ signal: ctx.signal, deadline: ctx.deadline });
+    if (targets.some((t) => t.inbox?.stateDir === identity.stateDir)) continue;
+    targets.push({ ...base, inbox: { address: identity.address ?? identity.inboxId, stateDir: identity.stateDir } });
+  }
+  return targets;
 }
 
 /** Where the job lives and what it runs, every setting read through the config table. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from './define-operation.js';
-import { credentialsDirInput, wakeCommandInput, watchTarget } from './watch-target.js';
+import type { WatchStatus } from '../watch/index.js';
+import { credentialsDirInput, wakeCommandInput, watchInboxesInput, watchTargets } from './watch-target.js';
 
 /** `watch status|install|remove`: the daily crontab job of one inbox. */
 
@@ -18,6 +19,26 @@ const watchStatusOutput = z.looseObject({
   next: z.array(z.string()),
 });
 
+/**
+ * One report for the jobs of several inboxes of a connected account: the first's fields, every
+ * summary and next step, and each job's own status under `inboxes`.
+ */
+function combined(statuses: WatchStatus[]): WatchStatus & { inboxes?: WatchStatus[] } {
+  const [first, ...rest] = statuses;
+  if (!first) throw new Error('no watch target');
+  if (rest.length === 0) return first;
+  return {
+    ...first,
+    installed: statuses.every((s) => s.installed),
+    changed: statuses.some((s) => s.changed),
+    summary: statuses.map((s) => `${s.inbox ?? s.credentialsDir}: ${s.summary}`).join(' '),
+    verify: [...new Set(statuses.flatMap((s) => s.verify))],
+    remove: statuses.map((s) => s.remove).join(' && '),
+    next: [...new Set(statuses.flatMap((s) => s.next))],
+    inboxes: statuses,
+  };
+}
+
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const editsCrontab = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -26,13 +47,15 @@ export const watchStatusOperation = defineOperation({
   title: 'Daily watch job status',
   description:
     'Show whether the daily 09:00 job that wakes an agent when new mail arrived is installed for an inbox, when it runs next, and how to verify and remove it. Changes nothing; installing or removing the job is the operator\'s decision, on their command line.',
-  input: z.object({ credentials_dir: credentialsDirInput }),
+  input: z.object({ credentials_dir: credentialsDirInput, inbox: watchInboxesInput }),
   output: watchStatusOutput,
   annotations: readOnly,
-  cli: { path: ['watch', 'status'] },
+  cli: { path: ['watch', 'status'], repeatable: ['inbox'] },
   async run(input, ctx) {
     const { watchStatus } = await loadWatch();
-    return { ...(await watchStatus(watchTarget(ctx, input))) };
+    const statuses: WatchStatus[] = [];
+    for (const target of await watchTargets(ctx, input)) statuses.push(await watchStatus(target));
+    return { ...combined(statuses) };
   },
 });
 
@@ -40,15 +63,17 @@ export const watchStatusOperation = defineOperation({
 export const watchInstallOperation = defineOperation({
   name: 'watch_install',
   title: 'Install the daily watch job',
-  description: 'Install (or refresh) the daily 09:00 crontab job for this inbox. Installing twice changes nothing.',
-  input: z.object({ credentials_dir: credentialsDirInput, wake_command: wakeCommandInput }),
+  description: 'Install (or refresh) the daily 09:00 crontab job for this inbox (on a connected account: its default inbox, or each one named with --inbox). Installing twice changes nothing.',
+  input: z.object({ credentials_dir: credentialsDirInput, inbox: watchInboxesInput, wake_command: wakeCommandInput }),
   output: watchStatusOutput,
   annotations: editsCrontab,
   doors: ['cli'],
-  cli: { path: ['watch', 'install'] },
+  cli: { path: ['watch', 'install'], repeatable: ['inbox'] },
   async run(input, ctx) {
     const { installWatch } = await loadWatch();
-    return { ...(await installWatch(watchTarget(ctx, input))) };
+    const statuses: WatchStatus[] = [];
+    for (const target of await watchTargets(ctx, input)) statuses.push(await installWatch(target));
+    return { ...combined(statuses) };
   },
 });
 
@@ -56,13 +81,15 @@ export const watchRemoveOperation = defineOperation({
   name: 'watch_remove',
   title: 'Remove the daily watch job',
   description: 'Remove exactly this inbox\'s daily job; other crontab lines stay untouched.',
-  input: z.object({ credentials_dir: credentialsDirInput }),
+  input: z.object({ credentials_dir: credentialsDirInput, inbox: watchInboxesInput }),
   output: watchStatusOutput,
   annotations: { ...editsCrontab, destructiveHint: true },
   doors: ['cli'],
-  cli: { path: ['watch', 'remove'] },
+  cli: { path: ['watch', 'remove'], repeatable: ['inbox'] },
   async run(input, ctx) {
     const { removeWatch } = await loadWatch();
-    return { ...(await removeWatch(watchTarget(ctx, input))) };
+    const statuses: WatchStatus[] = [];
+    for (const target of await watchTargets(ctx, input)) statuses.push(await removeWatch(target));
+    return { ...combined(statuses) };
   },
 });

@@ -15,18 +15,21 @@ export const builtinVariableNames = [
   'TRASH_MAILBOX_ID',
   'JUNK_MAILBOX_ID',
   'ARCHIVE_MAILBOX_ID',
+  'SERVICE_ACCOUNT_ID',
 ] as const;
 
 /**
- * The built-in placeholders from the session (fetched or cached) and credentials.json; names
- * without a known value are left out, so a dry run shows them unresolved.
+ * The built-in placeholders from the session (fetched or cached) and the chosen inbox (its
+ * credentials.json, or its entry in a connected account's inbox list); names without a known value
+ * are left out, so a dry run shows them unresolved. $ACCOUNT_ID is the JMAP account id;
+ * $SERVICE_ACCOUNT_ID, only on a connected account, is the service's inbox UUID (X-Service-Account-Id).
  */
 export async function builtinVariables(account: Account, session: JmapSessionInfo | undefined): Promise<Record<string, string>> {
-  const credentials = await account.credentials();
+  const identity = await account.inbox();
   const config = await account.config();
-  const accountId = session?.accountId ?? credentials.accountId;
+  const accountId = session?.accountId ?? identity.jmapAccountId;
   const inbox = resolveInboxAddress({
-    storedInboxId: credentials.inboxId,
+    storedInboxId: identity.inboxId,
     ...(accountId ? { sessionAccountId: accountId } : {}),
     ...(config.sources.inboxDomain !== 'default' ? { configuredDomain: config.inboxDomain } : {}),
   });
@@ -35,14 +38,15 @@ export async function builtinVariables(account: Account, session: JmapSessionInf
     ACCOUNT_ID: accountId,
     INBOX: inbox.address,
     INBOX_MAILBOX_ID: session?.inboxMailboxId ?? roles.inbox,
-    UPLOAD_URL: session?.uploadUrl ?? credentials.uploadUrl,
-    DOWNLOAD_URL: session?.downloadUrl ?? credentials.downloadUrl,
+    UPLOAD_URL: session?.uploadUrl ?? identity.uploadUrl,
+    DOWNLOAD_URL: session?.downloadUrl ?? identity.downloadUrl,
     IDENTITY_ID: session?.identityId,
     DRAFTS_MAILBOX_ID: roles.drafts,
     SENT_MAILBOX_ID: roles.sent,
     TRASH_MAILBOX_ID: roles.trash,
     JUNK_MAILBOX_ID: roles.junk,
     ARCHIVE_MAILBOX_ID: roles.archive,
+    SERVICE_ACCOUNT_ID: identity.serviceAccountId,
   };
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) if (value) out[name] = value;

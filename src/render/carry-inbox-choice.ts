@@ -2,18 +2,25 @@ import type { NextStep } from '../errors.js';
 
 /**
  * A suggested next call must name the inbox the caller used. An agent that copies
- * "read_message …" without the credentials directory would read the default inbox instead (a
- * notFound at best, another inbox's mail at worst). Each front door builds this once for its
- * table; per call it gives the adjuster the one renderer applies to every next step of a result,
- * its presentation and an error.
+ * "read_message …" without the credentials directory (or, on a connected account, without the
+ * inbox) would read the default inbox instead (a notFound at best, another inbox's mail at worst).
+ * Each front door builds this once for its table; per call it gives the adjuster the one renderer
+ * applies to every next step of a result, its presentation and an error.
  */
-export function inboxChoiceCarrier(operations: readonly { name: string; input: { shape: object } }[]): (credentialsDir: unknown) => ((next: NextStep) => NextStep) | undefined {
-  const takesDir = new Set(operations.filter((op) => 'credentials_dir' in op.input.shape).map((op) => op.name));
-  return (credentialsDir) => {
-    if (typeof credentialsDir !== 'string' || credentialsDir === '') return undefined;
+export function inboxChoiceCarrier(operations: readonly { name: string; input: { shape: object } }[]): (credentialsDir: unknown, inbox?: unknown) => ((next: NextStep) => NextStep) | undefined {
+  const takes = (key: string): Set<string> => new Set(operations.filter((op) => key in op.input.shape).map((op) => op.name));
+  const takesDir = takes('credentials_dir');
+  const takesInbox = takes('inbox');
+  return (credentialsDir, inbox) => {
+    const dir = typeof credentialsDir === 'string' && credentialsDir !== '' ? credentialsDir : undefined;
+    const chosen = typeof inbox === 'string' && inbox !== '' ? inbox : undefined;
+    if (dir === undefined && chosen === undefined) return undefined;
     return (next) => {
-      if (!takesDir.has(next.operation) || next.input?.['credentials_dir'] !== undefined) return next;
-      return { ...next, input: { ...next.input, credentials_dir: credentialsDir } };
+      const carried: Record<string, unknown> = {};
+      if (dir !== undefined && takesDir.has(next.operation) && next.input?.['credentials_dir'] === undefined) carried['credentials_dir'] = dir;
+      // A suggestion that already names an inbox (or a list the inbox is chosen from) keeps its own.
+      if (chosen !== undefined && takesInbox.has(next.operation) && next.input?.['inbox'] === undefined) carried['inbox'] = chosen;
+      return Object.keys(carried).length === 0 ? next : { ...next, input: { ...next.input, ...carried } };
     };
   };
 }

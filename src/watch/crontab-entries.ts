@@ -7,6 +7,8 @@ export interface CronEntrySpec {
   nodePath: string;
   cliPath: string;
   credentialsDir: string;
+  /** A connected account's inbox (its address): the wake reads that inbox only. */
+  inbox?: string;
   logPath: string;
   marker: string;
 }
@@ -22,6 +24,7 @@ export function buildWakeShellCommand(spec: Omit<CronEntrySpec, 'schedule' | 'ma
     'wake',
     '--credentials-dir',
     shellQuote(spec.credentialsDir),
+    ...(spec.inbox !== undefined ? ['--inbox', shellQuote(spec.inbox)] : []),
     '>>',
     shellQuote(spec.logPath),
     '2>&1',

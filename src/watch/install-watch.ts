@@ -1,5 +1,6 @@
 import { access } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { sandboxOfDirectory, type RegisteredSandbox } from '../credentials/loopback-endpoints.js';
 import { MailboxError } from '../errors.js';
 import { buildCronLine, commandOfCronLine, findCronEntry, removeCronEntry, upsertCronEntry } from './crontab-entries.js';
 import { noCrontabError, readCrontab, writeCrontab, type CrontabProgram } from './crontab-program.js';
@@ -12,6 +13,11 @@ import { readWatchSettings, watchPaths, writeWatchSettings } from './watch-setti
 /** Where the job lives and what it runs; every path ends up absolute in the crontab line. */
 export interface WatchTarget {
   credentialsDir: string;
+  /**
+   * One inbox of a connected account: its address (the wake's --inbox) and its own folder, where
+   * its job's marker, settings, log and digest live. Absent for a proof-of-work directory.
+   */
+  inbox?: { address: string; stateDir: string };
   env: Readonly<Record<string, string | undefined>>;
   /** Absolute node binary (process.execPath at the entry). */
   nodePath: string;
@@ -31,6 +37,8 @@ export interface InstallWatchOptions extends WatchTarget {
 
 export interface WatchStatus {
   credentialsDir: string;
+  /** The inbox of a connected account this job reads. */
+  inbox?: string;
   mechanism: 'crontab' | 'unavailable';
   crontabAvailable: boolean;
   installed: boolean;
@@ -44,6 +52,8 @@ export interface WatchStatus {
   nextRun?: string;
   wakeCommand?: string;
   hasCredentials: boolean;
+  /** The local sandbox this directory was registered against, if it was: the job reaches it only while it runs. */
+  sandbox?: RegisteredSandbox;
   logPath: string;
   digestPath: string;
   settingsPath: string;
@@ -56,19 +66,28 @@ export interface WatchStatus {
   next: string[];
 }
 
-/** The command that removes the job of a credentials directory. */
-export function removeWatchHint(credentialsDir: string, shellCommand = 'agent-mailbox'): string {
-  return `${shellCommand} watch remove --credentials-dir ${shellQuote(resolve(credentialsDir))}`;
+/** The command that removes the job of a credentials directory (of one of its inboxes, on a connected account). */
+export function removeWatchHint(credentialsDir: string, shellCommand = 'agent-mailbox', inbox?: string): string {
+  return `${shellCommand} watch remove --credentials-dir ${shellQuote(resolve(credentialsDir))}${inboxArg(inbox)}`;
+}
+
+function inboxArg(inbox: string | undefined): string {
+  return inbox === undefined ? '' : ` --inbox ${shellQuote(inbox)}`;
+}
+
+/** The folder of the job's own files: the credentials directory, or the inbox's folder on a connected account. */
+function jobDir(target: WatchTarget): string {
+  return target.inbox?.stateDir ?? resolve(target.credentialsDir);
 }
 
 /** Installs (or refreshes) the daily crontab entry of a credentials directory; idempotent. */
 export async function installWatch(options: InstallWatchOptions): Promise<WatchStatus> {
   const dir = absoluteDir(options);
   const program = crontabProgram(options);
-  const stored = await readWatchSettings(dir);
+  const stored = await readWatchSettings(jobDir(options));
   const wakeCommand = nonEmpty(options.wakeCommand) ?? stored.wakeCommand;
   const path = nonEmpty(options.env.PATH) ?? stored.path;
-  await writeWatchSettings(dir, {
+  await writeWatchSettings(jobDir(options), {
     ...stored,
     ...(wakeCommand ? { wakeCommand } : {}),
     ...(path ? { path } : {}),
@@ -76,7 +95,7 @@ export async function installWatch(options: InstallWatchOptions): Promise<WatchS
   });
   const current = await readCrontab(program);
   if (current === undefined) throw noCrontabError(program.bin);
-  const marker = watchMarker(dir);
+  const marker = watchMarker(jobDir(options));
   const line = entryLine(options, dir, marker);
   const changed = findCronEntry(current, marker) !== line;
   if (changed) await writeCrontab(program, upsertCronEntry(current, marker, line));
@@ -89,7 +108,7 @@ export async function removeWatch(target: WatchTarget): Promise<WatchStatus> {
   const program = crontabProgram(target);
   const current = await readCrontab(program);
   if (current === undefined) return describe(target, dir, undefined, false);
-  const marker = watchMarker(dir);
+  const marker = watchMarker(jobDir(target));
   const changed = findCronEntry(current, marker) !== undefined;
   if (changed) await writeCrontab(program, removeCronEntry(current, marker));
   return describe(target, dir, await readCrontab(program), changed);
@@ -111,19 +130,20 @@ function entryLine(target: WatchTarget, dir: string, marker: string): string {
       });
     }
   }
-  const logPath = watchPaths(dir).log;
-  return buildCronLine({ schedule: dailySchedule, nodePath: target.nodePath, cliPath: target.cliPath, credentialsDir: dir, logPath, marker });
+  const logPath = watchPaths(jobDir(target)).log;
+  return buildCronLine({ schedule: dailySchedule, nodePath: target.nodePath, cliPath: target.cliPath, credentialsDir: dir, ...(target.inbox ? { inbox: target.inbox.address } : {}), logPath, marker });
 }
 
 async function describe(target: WatchTarget, dir: string, crontab: string | undefined, changed: boolean): Promise<WatchStatus> {
-  const paths = watchPaths(dir);
-  const marker = watchMarker(dir);
-  const settings = await readWatchSettings(dir);
-  const hasCredentials = await exists(join(dir, 'credentials.json'));
+  const paths = watchPaths(jobDir(target));
+  const marker = watchMarker(jobDir(target));
+  const settings = await readWatchSettings(jobDir(target));
+  const hasCredentials = (await exists(join(dir, 'credentials.json'))) || (await exists(join(dir, 'oauth.json')));
+  const sandbox = hasCredentials ? await sandboxOfDirectory(dir) : undefined;
   const line = crontab === undefined ? undefined : findCronEntry(crontab, marker);
   const installed = line !== undefined;
   const proposal = settings.wakeCommand ? undefined : proposeWakeCommand(target.env, marker.slice(-8));
-  const dirArg = shellQuote(dir);
+  const dirArg = `${shellQuote(dir)}${inboxArg(target.inbox?.address)}`;
   const cli = target.shellCommand ?? 'agent-mailbox';
   const verify = crontab === undefined
     ? [`${cli} watch status --credentials-dir ${dirArg}`]
@@ -135,7 +155,7 @@ async function describe(target: WatchTarget, dir: string, crontab: string | unde
     next.push(`Keep \`${cli} watch run --credentials-dir ${dirArg}\` running: it fires the wake at 09:00 every day while it runs.`);
   } else if (installed) {
     const next9 = nextDailyRun(target.now ?? new Date()).toString();
-    summary = `A crontab job runs \`agent-mailbox wake\` for this inbox every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
+    summary = `A crontab job runs \`agent-mailbox wake\` for ${target.inbox ? target.inbox.address : 'this inbox'} every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
     summary += settings.wakeCommand
       ? ' When new mail arrived it starts the configured agent command with a fixed read-only prompt.'
       : ` No agent command is configured: it only writes the digest to ${paths.digest}.`;
@@ -152,8 +172,12 @@ async function describe(target: WatchTarget, dir: string, crontab: string | unde
     );
   }
   if (!hasCredentials) next.push(`No credentials.json in ${dir} yet: register first, or the job has nothing to read.`);
+  if (sandbox) {
+    summary += ` This directory was registered against a local sandbox (JMAP ${sandbox.apiUrl ?? '?'}, auth ${sandbox.authUrl ?? '?'}), not the service: the job and every call reach its inbox only while that sandbox runs.`;
+  }
   return {
     credentialsDir: dir,
+    ...(target.inbox ? { inbox: target.inbox.address } : {}),
     mechanism: crontab === undefined ? 'unavailable' : 'crontab',
     crontabAvailable: crontab !== undefined,
     installed,
@@ -163,14 +187,15 @@ async function describe(target: WatchTarget, dir: string, crontab: string | unde
     ...(line !== undefined ? { line, command: commandOfCronLine(line), nextRun: nextDailyRun(target.now ?? new Date()).toISOString() } : {}),
     ...(settings.wakeCommand ? { wakeCommand: settings.wakeCommand } : {}),
     hasCredentials,
+    ...(sandbox ? { sandbox } : {}),
     logPath: paths.log,
     digestPath: paths.digest,
     settingsPath: paths.settings,
-    hostPrompt: wakePrompt({ credentialsDir: dir }),
+    hostPrompt: wakePrompt({ credentialsDir: dir, ...(target.inbox ? { inbox: target.inbox.address, inboxInput: target.inbox.address } : {}) }),
     ...(proposal ? { proposal } : {}),
     summary,
     verify,
-    remove: removeWatchHint(dir, cli),
+    remove: removeWatchHint(dir, cli, target.inbox?.address),
     next,
   };
 }

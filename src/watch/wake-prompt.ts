@@ -6,6 +6,8 @@
 export interface WakePromptInput {
   credentialsDir: string;
   inbox?: string;
+  /** On a connected account (several inboxes): the inbox the agent must name in every call. */
+  inboxInput?: string;
   /** The digest written by `agent-mailbox wake`; absent when a host's own scheduler runs the prompt. */
   digestPath?: string;
 }
@@ -13,7 +15,7 @@ export interface WakePromptInput {
 /** The read-only wake prompt for one inbox. */
 export function wakePrompt(input: WakePromptInput): string {
   const inbox = input.inbox ? `the inbox ${input.inbox}` : 'your agent-mailbox inbox';
-  const where = `credentials_dir "${input.credentialsDir}"`;
+  const where = `credentials_dir "${input.credentialsDir}"${input.inboxInput ? ` and inbox "${input.inboxInput}"` : ''}`;
   const start = input.digestPath
     ? `New e-mail arrived in ${inbox}. A digest of the new messages (sender, subject, date) is in the file ${input.digestPath}; read it first.`
     : `Check ${inbox} for new e-mail: call the agent-mailbox jmap_request tool with the list_new preset (see the help tool, topic presets).`;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Account } from '../auth/account-registry.js';
+import type { Account, InboxIdentity } from '../auth/account-registry.js';
 import { tryAcquireLock } from '../credentials/directory-lock.js';
 import { Deadline } from '../gate/deadline.js';
 import type { Check } from '../gate/outgoing.js';
@@ -54,15 +54,19 @@ export interface WakeResult {
  * with the fixed read-only prompt → state stored only after exit 0, so a failed run is retried.
  */
 export async function wake(options: WakeOptions): Promise<WakeResult> {
-  const dir = resolve(options.credentialsDir);
-  // Fails with credentials_missing before the lock would create the directory.
-  await options.account.credentials();
-  // One wake per directory at a time, so an overlapping run never starts the agent twice.
+  const credentialsDir = resolve(options.credentialsDir);
+  // Fails with credentials_missing before the lock would create the directory. On a connected
+  // account this is the chosen inbox, whose files live in a folder of its own.
+  const identity = await options.account.inbox();
+  const dir = identity.stateDir;
+  // One wake per inbox at a time, so an overlapping run never starts the agent twice. While it is
+  // held, a connected account's inbox uses only read-only tokens (oauth-inbox-account.ts).
   const release = await tryAcquireLock(dir, 'wake');
   if (!release) {
     const digestPath = watchPaths(dir).digest;
     return {
-      credentialsDir: dir,
+      credentialsDir,
+      ...(identity.address ? { inbox: identity.address } : {}),
       mode: 'skipped',
       newMail: 0,
       digestPath,
@@ -74,18 +78,19 @@ export async function wake(options: WakeOptions): Promise<WakeResult> {
     };
   }
   try {
-    return await wakeLocked(options, dir);
+    return await wakeLocked(options, { credentialsDir, dir, identity });
   } finally {
     await release();
   }
 }
 
-async function wakeLocked(options: WakeOptions, dir: string): Promise<WakeResult> {
+async function wakeLocked(options: WakeOptions, where: { credentialsDir: string; dir: string; identity: InboxIdentity }): Promise<WakeResult> {
+  const { credentialsDir, dir, identity } = where;
   const now = options.now ?? (() => new Date());
   const startedAt = now();
   const { account, log } = options;
-  const [credentials, state, settings] = await Promise.all([account.credentials(), account.readState(), readWatchSettings(dir)]);
-  const inbox = credentials.inbox ?? credentials.accountId;
+  const [state, settings] = await Promise.all([account.readState(), readWatchSettings(dir)]);
+  const inbox = identity.address ?? identity.jmapAccountId;
   const deadline = options.deadline ?? Deadline.start({ timeoutMs: (await account.config()).timeoutMs });
   const jmap =
     options.jmap ??
@@ -101,7 +106,7 @@ async function wakeLocked(options: WakeOptions, dir: string): Promise<WakeResult
   log.info(`wake: ${mail.total} new message(s) (${mail.mode}); digest at ${paths.digest}`);
 
   const command = nonEmpty(options.wakeCommand) ?? settings.wakeCommand;
-  const base = { credentialsDir: dir, ...(inbox ? { inbox } : {}), mode: mail.mode, newMail: mail.total, digestPath: paths.digest, state: mail.state };
+  const base = { credentialsDir, ...(inbox ? { inbox } : {}), mode: mail.mode, newMail: mail.total, digestPath: paths.digest, state: mail.state };
   const advance = async (): Promise<void> => {
     await account.updateState((s) => ({ ...s, wakeState: mail.state, lastWakeAt: startedAt.toISOString() }));
   };
@@ -117,11 +122,11 @@ async function wakeLocked(options: WakeOptions, dir: string): Promise<WakeResult
       agent: { ran: false, reason: 'no wake command configured' },
       stateAdvanced: true,
       summary: `${mail.total} new message(s); the digest is at ${paths.digest}. No agent command is configured, so nobody was woken.`,
-      next: [`To wake an agent next time, the operator runs: agent-mailbox watch install --credentials-dir ${shellQuote(dir)} --wake-command '<command with {prompt}>'`],
+      next: [`To wake an agent next time, the operator runs: agent-mailbox watch install --credentials-dir ${shellQuote(credentialsDir)}${identity.kind === 'oauth' && inbox ? ` --inbox ${shellQuote(inbox)}` : ''} --wake-command '<command with {prompt}>'`],
     };
   }
 
-  const prompt = wakePrompt({ credentialsDir: dir, ...(inbox ? { inbox } : {}), digestPath: paths.digest });
+  const prompt = wakePrompt({ credentialsDir, ...(inbox ? { inbox } : {}), ...(identity.kind === 'oauth' && inbox ? { inboxInput: inbox } : {}), digestPath: paths.digest });
   log.info(`wake: starting the agent command for ${mail.total} new message(s)`);
   let run: WakeCommandRun;
   try {
@@ -129,7 +134,7 @@ async function wakeLocked(options: WakeOptions, dir: string): Promise<WakeResult
       command,
       prompt,
       digestPath: paths.digest,
-      credentialsDir: dir,
+      credentialsDir,
       env: options.env,
       ...(settings.path ? { path: settings.path } : {}),
       ...(options.agentOutput ? { output: options.agentOutput } : {}),

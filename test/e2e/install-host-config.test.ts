@@ -63,18 +63,18 @@ describe('host configs outside the npm registry', () => {
 
   it('{"command": "node", "args": ["<unpacked tarball>/bin/agent-mailbox.js", "mcp"]} starts the server and lists the tools', async () => {
     const { tools, version } = await listToolsWith({ command: 'node', args: [join(unpacked, 'bin', 'agent-mailbox.js'), 'mcp'] });
-    expect(tools).toEqual(['help', 'jmap_request', 'register', 'watch_status']);
+    expect(tools).toEqual(['help', 'jmap_request', 'list_inboxes', 'register', 'watch_status']);
     expect(version).toMatch(/^\d+\.\d+\.\d+/);
   }, 60_000);
 
   it('{"command": "node", "args": ["<checkout>/bin/agent-mailbox.js", "mcp"]} starts the server and lists the tools', async () => {
     const { tools } = await listToolsWith({ command: 'node', args: [join(root, 'bin', 'agent-mailbox.js'), 'mcp'] });
-    expect(tools).toEqual(['help', 'jmap_request', 'register', 'watch_status']);
+    expect(tools).toEqual(['help', 'jmap_request', 'list_inboxes', 'register', 'watch_status']);
   }, 60_000);
 
   it('the skill script in the tarball is an MCP server too ({"args": ["<skill>/scripts/agent-mailbox.mjs", "mcp"]})', async () => {
     const { tools } = await listToolsWith({ command: 'node', args: [join(unpacked, 'skill', 'scripts', 'agent-mailbox.mjs'), 'mcp'] });
-    expect(tools).toEqual(['help', 'jmap_request', 'register', 'watch_status']);
+    expect(tools).toEqual(['help', 'jmap_request', 'list_inboxes', 'register', 'watch_status']);
   }, 60_000);
 
   it('a bare `mcp` (served without building the CLI) refuses a bad setting exactly as the CLI path does', async () => {

@@ -75,7 +75,7 @@ for (const { era, resourceNotFound, connect } of eras) {
     });
 
     it('lists the tools and answers a call', async () => {
-      expect((await client!.listTools()).map((t) => t.name)).toEqual(['register', 'jmap_request', 'help', 'watch_status']);
+      expect((await client!.listTools()).map((t) => t.name)).toEqual(['register', 'jmap_request', 'list_inboxes', 'help', 'watch_status']);
       const help = await client!.callTool('help', { topic: 'presets' });
       expect(resultText(help).startsWith('# Presets')).toBe(true);
     });

@@ -29,7 +29,7 @@ describe('the stdio MCP server: tools, schemas and the protocol stream', () => {
 
   it('lists exactly the table entries offered through MCP with their titles and all four annotations', async () => {
     const { tools } = await server!.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['register', 'jmap_request', 'help', 'watch_status']);
+    expect(tools.map((t) => t.name)).toEqual(['register', 'jmap_request', 'list_inboxes', 'help', 'watch_status']);
     for (const op of operationsFor('mcp')) {
       const tool = tools.find((t) => t.name === op.name);
       expect(tool?.title).toBe(op.title);

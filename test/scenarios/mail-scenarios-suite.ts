@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/log.js';
 import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { capabilityFromApiKey, cyrusSkipReason, eventually } from '../cyrus/cyrus-test-kit.js';
+import { connectDirectory } from '../helpers/oauth-directory.js';
 import { repoBin, runCli, runCliInProcess, type CliRun } from '../helpers/run-cli.js';
 
 // Issue 6: one suite, run against the embedded store and against a real Cyrus IMAP 3.6, through
@@ -34,9 +35,15 @@ const resultOf = (run: CliRun, callId: string): Record<string, unknown> => {
   return response[1];
 };
 
-export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
+/**
+ * `door`: how the CLI reaches the inboxes. `pow`: Alice and Bob each register an inbox of their
+ * own by proof of work, one credentials directory each. `oauth`: one person's account with both
+ * inboxes, connected into one directory; every step picks its inbox with --inbox.
+ */
+export function describeMailScenarios(kind: 'embedded' | 'cyrus', door: 'pow' | 'oauth' = 'pow'): void {
   const cyrusSkip = kind === 'cyrus' ? cyrusSkipReason('mail scenarios on cyrus') : undefined;
-  describe(`mail scenarios on the ${kind} backend`, () => {
+  const isConnected = door === 'oauth';
+  describe(`mail scenarios on the ${kind} backend${isConnected ? ', on a connected account' : ''}`, () => {
     describe.skipIf(cyrusSkip !== undefined)('through the CLI', () => {
       let sandbox: RunningSandbox;
       let base: string;
@@ -48,12 +55,28 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
       let registry: ObservableAccountRegistry | undefined;
       /** Registers in-process, sparing a CLI start-up, where the inbox is a test's setup rather than what it tests. */
       const registerInbox = async (username: string, dir: string): Promise<string> => (await registry!.open(dir).register({ username, watch: 'on-demand' })).inbox;
-      const jmap = async (who: 'alice' | 'bob', args: string[]): Promise<CliRun> => cli(['jmap_request', ...args, '--credentials-dir', dirs[who], '--json']);
+      /** The CLI arguments that pick `who`'s inbox: its directory, and on a connected account its address. */
+      const target = (who: 'alice' | 'bob'): string[] => ['--credentials-dir', dirs[who], ...(isConnected ? ['--inbox', address[who]] : [])];
+      const jmap = async (who: 'alice' | 'bob', args: string[]): Promise<CliRun> => cli(['jmap_request', ...args, ...target(who), '--json']);
       const preset = (who: 'alice' | 'bob', name: string, vars: Record<string, unknown> = {}, extra: string[] = []): Promise<CliRun> =>
         jmap(who, ['--ops-file', name, '--vars', JSON.stringify(vars), ...extra]);
       const ok = (run: CliRun): JmapRun => {
         expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
         return run.json as JmapRun;
+      };
+      /**
+       * Headers for a request straight to the JMAP host as `who`: a capability minted with the
+       * stored apiKey, or on a connected account the stored access token and the inbox's X-Service-Account-Id.
+       */
+      const rawAuthOf = async (who: 'alice' | 'bob'): Promise<Record<string, string>> => {
+        if (!isConnected) {
+          const stored = JSON.parse(await readFile(join(dirs[who], 'credentials.json'), 'utf8')) as { apiKey: string };
+          return { authorization: `Bearer ${await capabilityFromApiKey(sandbox.authUrl, stored.apiKey, sandbox.salt)}` };
+        }
+        const tokens = JSON.parse(await readFile(join(dirs[who], 'access-tokens.json'), 'utf8')) as { tokens: Array<{ token: string; scope: string; expiresAt: number }> };
+        const token = tokens.tokens.filter((t) => t.scope.includes('mail.send')).sort((a, b) => b.expiresAt - a.expiresAt)[0]?.token ?? '';
+        const inboxes = JSON.parse(await readFile(join(dirs[who], 'inboxes.json'), 'utf8')) as { inboxes: Array<{ address: string; accountId: string }> };
+        return { authorization: `Bearer ${token}`, 'x-service-account-id': inboxes.inboxes.find((i) => i.address === address[who])?.accountId ?? '' };
       };
       /** Inbox listing as {id, subject}, newest first. */
       const listInbox = async (who: 'alice' | 'bob'): Promise<Array<{ id: string; subject: string; threadId: string; hasAttachment: boolean }>> => {
@@ -80,14 +103,22 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
       };
 
       beforeAll(async () => {
-        sandbox = await startSandbox({ backend: kind, difficulty: 2, rateLimit: false });
-        base = await mkdtemp(join(tmpdir(), `scenarios-${kind}-`));
-        env = { ...sandboxClientEnv(sandbox), HOME: join(base, 'home') };
+        const people = [{ person: `pat-${kind}`, inboxes: [`alice-${kind}`, `bob-${kind}`, `empty-${kind}`] }];
+        sandbox = await startSandbox({ backend: kind, difficulty: 2, rateLimit: false, ...(isConnected ? { oauth: { registrationRateLimit: false, autoApprove: people } } : {}) });
+        base = await mkdtemp(join(tmpdir(), `scenarios-${kind}-${door}-`));
+        env = { ...sandboxClientEnv(sandbox, join(base, 'credentials')), HOME: join(base, 'home') };
+        registry = createAccountRegistry({ configInputs: { flags: {}, env }, log: silentLogger, powWorkers: 1 });
+        if (isConnected) {
+          // One person owns both inboxes (and an empty third); `connect` stores the grant once.
+          dirs.alice = dirs.bob = join(base, 'connected');
+          await connectDirectory(sandbox, dirs.alice);
+          for (const who of ['alice', 'bob'] as const) address[who] = `${who}-${kind}@${sandbox.domain}`;
+          return;
+        }
         dirs.alice = join(base, 'alice');
         dirs.bob = join(base, 'bob');
         // Alice and Bob are every test's sender and recipient; a test that needs an inbox in a
         // particular state registers its own.
-        registry = createAccountRegistry({ configInputs: { flags: {}, env }, log: silentLogger, powWorkers: 1 });
         for (const who of ['alice', 'bob'] as const) address[who] = await registerInbox(`${who}-${kind}`, dirs[who]);
       });
       afterAll(async () => {
@@ -96,7 +127,8 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
         if (base) await rm(base, { recursive: true, force: true });
       });
 
-      it('registers two inboxes on the sandbox', async () => {
+      // Each door tests how its inboxes come to be (a skipped test fails CI, so the other door's is not declared).
+      if (!isConnected) it('registers two inboxes on the sandbox', async () => {
         const runs = await Promise.all(['carol', 'dave'].map((who) => runCli(['register', '--username', `${who}-${kind}`, '--watch', 'on-demand', '--credentials-dir', join(base, who)], { env })));
         for (const [i, who] of ['carol', 'dave'].entries()) {
           const run = runs[i]!;
@@ -106,10 +138,17 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
         }
       });
 
+      if (isConnected) it('lists the connected account\'s inboxes, Alice\'s the default', async () => {
+        const run = await cli(['list_inboxes', '--credentials-dir', dirs.alice, '--json']);
+        expect(run.code, run.stderr).toBe(0);
+        expect(run.json).toMatchObject({ kind: 'connected', default: address.alice, inboxes: [{ address: address.alice }, { address: address.bob }, { address: `empty-${kind}@${sandbox.domain}` }] });
+      });
+
       it('lists an empty inbox', async () => {
         const dir = join(base, 'empty');
-        await registerInbox(`empty-${kind}`, dir);
-        const run = await cli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir, '--json']);
+        if (!isConnected) await registerInbox(`empty-${kind}`, dir);
+        const choice = isConnected ? ['--credentials-dir', dirs.alice, '--inbox', `empty-${kind}@${sandbox.domain}`] : ['--credentials-dir', dir];
+        const run = await cli(['jmap_request', '--ops-file', 'list_inbox', ...choice, '--json']);
         ok(run);
         expect(resultOf(run, 'get')['list']).toEqual([]);
       });
@@ -128,7 +167,7 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
         ok(await preset('alice', 'send_mail', { TO: address.bob, SUBJECT: subject, BODY: 'hi' }));
         const listed = await findInInbox('bob', subject);
         expect(listed.subject).toBe(subject);
-        const text = await cli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dirs.bob]);
+        const text = await cli(['jmap_request', '--ops-file', 'list_inbox', ...target('bob')]);
         expect(text.code, text.stderr).toBe(0);
         const marker = /<<<(UNTRUSTED-MAIL-[0-9a-f]{12})\n/.exec(text.stdout)?.[1];
         expect(marker).toBeDefined();
@@ -138,6 +177,8 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
         expect(text.stdout.split('treat it as data').length).toBe(2);
         // The CLI runs from the checkout (the test's working directory), so it names its entry from there.
         expect(text.stdout).toContain(`Next: node ${relative(process.cwd(), repoBin)} jmap_request --ops-file read_message --vars`);
+        // The suggested call names the inbox it is about, so pasting it reads the same inbox.
+        if (isConnected) expect(text.stdout).toMatch(new RegExp(`Next: .*read_message .*--inbox ${address.bob.replace(/[.]/g, '\\.')}`));
       });
 
       it('finds the message by text search (Cyrus indexes asynchronously, so it polls)', async () => {
@@ -167,16 +208,15 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
         const message = await readMessage('bob', listed.id);
         const [attachment] = message['attachments'] as Array<{ blobId: string; name: string; type: string; size: number }>;
         expect(attachment?.name).toBe('report.csv');
-        // Downloads go to the JMAP host's downloadUrl with a capability, as the live service does.
-        const stored = JSON.parse(await readFile(join(dirs.bob, 'credentials.json'), 'utf8')) as { apiKey: string };
-        const capability = await capabilityFromApiKey(sandbox.authUrl, stored.apiKey, sandbox.salt);
-        const session = (await (await fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${capability}` } })).json()) as { downloadUrl: string };
+        // Downloads go to the JMAP host's downloadUrl with a capability (or on the OAuth path the access token and the inbox header), as the live service does.
+        const headers = await rawAuthOf('bob');
+        const session = (await (await fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers })).json()) as { downloadUrl: string };
         const url = session.downloadUrl
           .replace('{accountId}', encodeURIComponent(address.bob))
           .replace('{blobId}', attachment?.blobId ?? '')
           .replace('{name}', 'report.csv')
           .replace('{type}', encodeURIComponent('text/csv'));
-        const download = await fetch(url, { headers: { authorization: `Bearer ${capability}` } });
+        const download = await fetch(url, { headers });
         expect(download.status).toBe(200);
         expect(Buffer.from(await download.arrayBuffer()).toString()).toBe(bytes.toString());
       });
@@ -235,14 +275,14 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
         const wakeCommand = `touch ${marker}`;
         // The first wake looks back over the last day, so there must be mail for it to wake for.
         ok(await preset('alice', 'send_mail', { TO: address.bob, SUBJECT: 'Before the first wake', BODY: 'hello' }));
-        const first = await cli(['wake', '--credentials-dir', dirs.bob, '--wake-command', wakeCommand]);
+        const first = await cli(['wake', ...target('bob'), '--wake-command', wakeCommand]);
         expect(first.code, first.stderr).toBe(0);
         expect(first.json).toMatchObject({ agent: { ran: true } });
-        const quiet = await cli(['wake', '--credentials-dir', dirs.bob, '--wake-command', wakeCommand]);
+        const quiet = await cli(['wake', ...target('bob'), '--wake-command', wakeCommand]);
         expect(quiet.code, quiet.stderr).toBe(0);
         expect(quiet.json).toMatchObject({ newMail: 0, agent: { ran: false } });
         ok(await preset('alice', 'send_mail', { TO: address.bob, SUBJECT: 'Wake up', BODY: 'ping' }));
-        const woken = await cli(['wake', '--credentials-dir', dirs.bob, '--wake-command', wakeCommand]);
+        const woken = await cli(['wake', ...target('bob'), '--wake-command', wakeCommand]);
         expect(woken.json).toMatchObject({ newMail: 1, agent: { ran: true } });
       });
 
@@ -262,7 +302,7 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
         // latency below is the wait's own; mail delivered earlier would still count (it follows the cursor).
         let lookedOnce: () => void = () => undefined;
         const waitingNow = new Promise<void>((resolve) => (lookedOnce = resolve));
-        const waitArgs = ['jmap_request', '--ops-file', 'wait_for_mail', '--vars', JSON.stringify({ TIMEOUT_SECONDS: 30 }), '--credentials-dir', dirs.bob, '--json'];
+        const waitArgs = ['jmap_request', '--ops-file', 'wait_for_mail', '--vars', JSON.stringify({ TIMEOUT_SECONDS: 30 }), ...target('bob'), '--json'];
         const onStderr = (text: string): void => {
           if (text.includes('wait_for_mail: looked once')) lookedOnce();
         };
@@ -293,10 +333,9 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
 
       /** Uploads bytes to the JMAP host's uploadUrl as `who`, the way a client attaches a file; returns the blobId. */
       const uploadAs = async (who: 'alice' | 'bob', bytes: Buffer, type: string): Promise<string> => {
-        const stored = JSON.parse(await readFile(join(dirs[who], 'credentials.json'), 'utf8')) as { apiKey: string };
-        const capability = await capabilityFromApiKey(sandbox.authUrl, stored.apiKey, sandbox.salt);
-        const session = (await (await fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${capability}` } })).json()) as { uploadUrl: string };
-        const response = await fetch(session.uploadUrl.replace('{accountId}', encodeURIComponent(address[who])), { method: 'POST', headers: { authorization: `Bearer ${capability}`, 'content-type': type }, body: bytes });
+        const headers = await rawAuthOf(who);
+        const session = (await (await fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers })).json()) as { uploadUrl: string };
+        const response = await fetch(session.uploadUrl.replace('{accountId}', encodeURIComponent(address[who])), { method: 'POST', headers: { ...headers, 'content-type': type }, body: bytes });
         expect(response.status).toBe(201);
         return ((await response.json()) as { blobId: string }).blobId;
       };

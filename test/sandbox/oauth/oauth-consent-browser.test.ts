@@ -1,21 +1,17 @@
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
-import { chromium, type BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cleanUpAfter } from '../../helpers/clean-up-after.js';
+import { chromiumSkipReason, launchHeadlessChromium } from '../../helpers/headless-chromium.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
 import { FormBrowser, hiddenField } from './consent-form-client.js';
 import { authorizeParams, exchange, jmapAs, listAgents, pkce, registerClient, sendCalls } from './oauth-test-client.js';
 
-// Debian's chromium (installed by .ci/run), driven by playwright-core; never a downloaded browser.
-const chromiumPath = '/usr/bin/chromium';
-const skipReason = existsSync(chromiumPath) ? undefined : `${chromiumPath} is missing; install it with apt-get install -y chromium (as root).`;
+const skipReason = chromiumSkipReason;
 // The run's one line saying how to enable the browser test.
 if (skipReason) console.log(`[oauth consent browser] skipped: ${skipReason}`);
 const outputDir = fileURLToPath(new URL('../../../test-output/', import.meta.url));
@@ -38,20 +34,6 @@ async function listenForCallback(): Promise<{ redirectUri: string; callback: Pro
   return { redirectUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, callback };
 }
 
-/** A headless Chromium with a fresh profile, closed (and its profile removed) after the test. */
-async function launchBrowser(): Promise<BrowserContext> {
-  const profile = await mkdtemp(join(tmpdir(), 'oauth-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  cleanUpAfter(async () => {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
-  });
-  return context;
-}
 
 describe.skipIf(skipReason !== undefined)('the consent page in a real browser (headless Chromium)', () => {
   it('signs in, picks an inbox, unticks sending and approves; the grant reads mail, cannot send, and ends with Revoke', async () => {
@@ -74,7 +56,7 @@ describe.skipIf(skipReason !== undefined)('the consent page in a real browser (h
     const pair = pkce();
     const query = authorizeParams(sandbox, client, pair.challenge, { state: 'browser-state' });
 
-    const context = await launchBrowser();
+    const context = await launchHeadlessChromium();
     const page = await context.newPage();
     await page.goto(`${sandbox.authUrl}/oauth/authorize?${query.toString()}`);
     await page.getByLabel('Your name').fill('Pat');

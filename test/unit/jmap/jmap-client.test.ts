@@ -104,6 +104,8 @@ function fakeAccount(apiUrl: string, tokens: string[]): Account & { invalidated:
     readState: async () => account.state,
     updateState: async (mutate: (s: AccountState) => AccountState) => (account.state = mutate(account.state)),
     revealApiKey: async () => 'k',
+    inbox: async () => ({ kind: 'pow' as const, inboxId: 'bot', stateDir: '/nonexistent' }),
+    listInboxes: async () => [{ address: 'bot@custom.test', inboxId: 'bot', isDefault: true }],
   };
   return account;
 }

@@ -103,11 +103,12 @@ describe('solvePow', () => {
       signal: controller.signal,
       onProgress: (progress) => {
         reports.push({ at: Date.now(), progress });
-        if (reports.length >= 5) controller.abort();
+        // Five reports, and at least one finished pass of the lanes (a loaded machine may delay the first).
+        if (reports.length >= 5 && progress.tried > 0) controller.abort();
       },
     });
     await expect(running).rejects.toMatchObject({ code: 'pow_cancelled' });
-    expect(reports.length).toBe(5);
+    expect(reports.length).toBeGreaterThanOrEqual(5);
     for (let i = 1; i < reports.length; i += 1) {
       expect(reports[i]!.at - reports[i - 1]!.at).toBeLessThan(600);
       expect(reports[i]!.progress.tried).toBeGreaterThanOrEqual(reports[i - 1]!.progress.tried);

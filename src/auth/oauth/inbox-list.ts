@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { KnownInbox, StoredInboxList } from '../../credentials/oauth-grant-files.js';
+import { MailboxError } from '../../errors.js';
+import { sendToService } from '../../gate/send-to-service.js';
+import { serviceError } from '../../http/service-error.js';
+import { inboxListPath } from '../../wire-constants.js';
+import type { OAuthHttp } from './gate-fetch.js';
+
+// Spec §2.1: accountId is a UUID, and it goes into a request header: nothing else is accepted.
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const agentsSchema = z.looseObject({
+  agents: z.array(z.looseObject({ accountId: z.string(), inboxId: z.string().min(1).max(320), status: z.string().optional() })),
+  _next: z.array(z.string()).optional(),
+});
+
+/** The inbox list answer was refused because the token is no longer accepted (expired or revoked). */
+export class InboxListUnauthorized extends Error {}
+
+/**
+ * GET {auth_url}/api/v1/agents with the access token (spec §4.1, §2.1): the person's inboxes, each
+ * with the full address the client derives (spec §1 fact 4: an inboxId holding @ is used as it is,
+ * else the default domain). The inbox chosen at consent is not a field of the list; the service
+ * names it in the `_next` hints, so an accountId of the list that the hints name, and only one,
+ * is taken as the default.
+ */
+export async function fetchInboxList(authUrl: string, accessToken: string, inboxDomain: string, http: OAuthHttp): Promise<StoredInboxList> {
+  const url = `${authUrl}${inboxListPath}`;
+  const response = await sendToService(
+    url,
+    { method: 'GET', headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } },
+    {
+      deadline: http.deadline,
+      what: `GET ${inboxListPath}`,
+      retry: 'idempotent',
+      maxBytes: 1024 * 1024,
+      log: http.log,
+      ...(http.signal ? { signal: http.signal } : {}),
+      ...(http.fetch ? { fetch: http.fetch } : {}),
+    },
+  );
+  if (response.status === 401) throw new InboxListUnauthorized('the inbox list refused the access token');
+  if (response.status < 200 || response.status >= 300) throw serviceError(response.status, response.text(), `GET ${url}`);
+  let body: unknown;
+  try {
+    body = response.json();
+  } catch {
+    body = undefined;
+  }
+  const parsed = agentsSchema.safeParse(body);
+  if (!parsed.success) {
+    throw new MailboxError({ code: 'bad_response', message: `The inbox list (${url}) is not what spec §2.1 describes.`, hint: 'Check that --auth-url points at the Agent Mailbox Service.' });
+  }
+  const inboxes: KnownInbox[] = parsed.data.agents
+    .filter((agent) => uuid.test(agent.accountId))
+    .map((agent) => ({
+      accountId: agent.accountId.toLowerCase(),
+      inboxId: agent.inboxId,
+      address: agent.inboxId.includes('@') ? agent.inboxId : `${agent.inboxId}@${inboxDomain}`,
+      ...(agent.status !== undefined ? { status: agent.status } : {}),
+    }));
+  const hinted = inboxes.filter((inbox) => (parsed.data._next ?? []).some((line) => line.toLowerCase().includes(inbox.accountId)));
+  const [chosen] = hinted;
+  return { fetchedAt: new Date().toISOString(), ...(chosen && hinted.length === 1 ? { defaultAccountId: chosen.accountId } : {}), inboxes };
+}

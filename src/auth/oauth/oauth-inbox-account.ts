@@ -1,0 +1,77 @@
+import { CredentialStore } from '../../credentials/credential-store.js';
+import { kindConflictError, oauthInboxStateDir } from '../../credentials/credentials-kind.js';
+import { isLockHeld, withDirectoryLock } from '../../credentials/directory-lock.js';
+import type { KnownInbox } from '../../credentials/oauth-grant-files.js';
+import type { AccountStats } from '../account-context.js';
+import type { Account, CallOptions, InboxChoice, InboxIdentity, ListedInbox } from '../account-registry.js';
+import type { TokenNeed } from './access-token-source.js';
+import type { OAuthGrant } from './oauth-grant.js';
+
+/** An Account with its counters exposed (as create-account-registry's ObservableAccount). */
+export interface OAuthInboxAccount extends Account {
+  stats(): AccountStats;
+  settled(): Promise<void>;
+}
+
+/**
+ * One inbox of a connected account, as the operations, the gate and the watch job use an Account:
+ * the bearer is the grant's access token (spec §5.5: used as it is), the inbox goes in
+ * X-Service-Account-Id (the gate adds it from `inbox()`), and the inbox's state lives in its own
+ * folder. While a wake runs for this inbox (its wake lock is held) or when opened read-only, only
+ * tokens narrowed to mail.read are used, so the service itself refuses every send.
+ */
+export function createOAuthInboxAccount(grant: OAuthGrant, choice: InboxChoice, stats: AccountStats): OAuthInboxAccount {
+  const dir = grant.dir;
+  let chosen: Promise<KnownInbox> | undefined;
+  const resolve = (call: CallOptions = {}): Promise<KnownInbox> => {
+    chosen ??= grant.choose(choice.inbox, choice.readOnly ? 'read' : 'full', call).catch((error: unknown) => {
+      chosen = undefined;
+      throw error;
+    });
+    return chosen;
+  };
+  const stateDir = async (call?: CallOptions): Promise<string> => oauthInboxStateDir(dir, (await resolve(call)).address);
+  const need = async (call?: CallOptions): Promise<TokenNeed> => (choice.readOnly || (await isLockHeld(await stateDir(call), 'wake')) ? 'read' : 'full');
+  const stateStore = async (): Promise<CredentialStore> => new CredentialStore(await stateDir());
+
+  return {
+    dir,
+    config: () => grant.config(),
+    register: async () => {
+      throw kindConflictError(dir, 'oauth');
+    },
+    capability: async (call) => grant.tokens.get(await need(call), call),
+    invalidateCapability: (token) => grant.tokens.invalidate(token),
+    credentials: async () => {
+      throw kindConflictError(dir, 'oauth');
+    },
+    readState: async () => (await stateStore()).readState(),
+    updateState: async (mutate) => {
+      const store = await stateStore();
+      return withDirectoryLock(store.dir, 'state', async () => {
+        const next = mutate(await store.readState());
+        await store.writeState(next);
+        return next;
+      }, grant.options.lock);
+    },
+    revealApiKey: async () => {
+      throw kindConflictError(dir, 'oauth');
+    },
+    inbox: async (call): Promise<InboxIdentity> => {
+      const known = await resolve(call);
+      return { kind: 'oauth', inboxId: known.inboxId, address: known.address, serviceAccountId: known.accountId, stateDir: oauthInboxStateDir(dir, known.address) };
+    },
+    listInboxes: async (call = {}): Promise<ListedInbox[]> => {
+      const list = await grant.inboxList(choice.readOnly ? 'read' : 'full', call, call.refresh === true);
+      return list.inboxes.map((inbox) => ({
+        address: inbox.address,
+        inboxId: inbox.inboxId,
+        serviceAccountId: inbox.accountId,
+        isDefault: inbox.accountId === list.defaultAccountId || list.inboxes.length === 1,
+        ...(inbox.status !== undefined ? { status: inbox.status } : {}),
+      }));
+    },
+    stats: () => ({ ...stats }),
+    settled: async () => undefined,
+  };
+}

@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { MailboxError, inputRef } from '../errors.js';
+import { oauthFiles } from './oauth-grant-files.js';
+
+/**
+ * What a credentials directory holds: one proof-of-work inbox (credentials.json with its apiKey),
+ * a person's connected account (oauth.json: a grant over one or more inboxes), or nothing yet.
+ */
+export type CredentialsKind = 'pow' | 'oauth' | 'none';
+
+/** The kind of a directory, by the file that defines it (synchronous: a stat or two). */
+export function credentialsKindOf(dir: string): CredentialsKind {
+  if (existsSync(join(dir, 'credentials.json'))) return 'pow';
+  if (existsSync(join(dir, oauthFiles.grant))) return 'oauth';
+  return 'none';
+}
+
+const plainByte = /^[a-z0-9._@+-]$/;
+
+/**
+ * The folder of one inbox of an OAuth directory: its state.json (session cache, cursors), watch
+ * files, digest and wake lock. Every per-inbox path of an OAuth directory comes from here. The
+ * folder is named after the address, lowercased; anything outside a plain address's characters is
+ * percent-encoded, so no address can name a path outside `inboxes/`.
+ */
+export function oauthInboxStateDir(credentialsDir: string, inboxAddress: string): string {
+  const bytes = [...Buffer.from(inboxAddress.trim().toLowerCase(), 'utf8')];
+  const encode = (b: number): string => `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  // A name of dots alone ("." or "..") would name the folder itself or its parent.
+  const onlyDots = bytes.every((b) => b === 0x2e);
+  const name = bytes.map((b) => (!onlyDots && plainByte.test(String.fromCharCode(b)) ? String.fromCharCode(b) : encode(b))).join('') || '%00';
+  return join(credentialsDir, oauthFiles.inboxFolders, name);
+}
+
+/**
+ * The refusal to put one kind of credentials over the other: a proof-of-work directory holds the
+ * only copy of an apiKey, an OAuth directory a live grant. Neither is ever overwritten.
+ */
+export function kindConflictError(dir: string, holds: 'pow' | 'oauth'): MailboxError {
+  if (holds === 'pow') {
+    return new MailboxError({
+      code: 'credentials_exist',
+      message: `Refused: ${dir} holds a proof-of-work inbox (credentials.json with its apiKey, the only way back into it); a connected account never goes over it.`,
+      hint: `Connect the person's account into a directory of its own: ${inputRef('credentials_dir')} <another directory> (e.g. ${join(dir, '..', 'connected')}).`,
+      details: { credentialsDir: dir, holds },
+    });
+  }
+  return new MailboxError({
+    code: 'credentials_exist',
+    message: `Refused: ${dir} holds a connected account (oauth.json, a grant of a person's inboxes); an inbox registered by proof of work never goes over it.`,
+    hint: `Register the agent's own inbox in a directory of its own with ${inputRef('credentials_dir')}; to end the connection first, the operator runs agent-mailbox disconnect --credentials-dir ${dir}.`,
+    details: { credentialsDir: dir, holds },
+  });
+}

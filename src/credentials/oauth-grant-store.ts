@@ -1,0 +1,169 @@
+import { readdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { MailboxError } from '../errors.js';
+import { rememberSecret } from '../redact.js';
+import {
+  accessTokensSchema,
+  inboxListFileSchema,
+  oauthFiles,
+  oauthGrantSchema,
+  renewalJournalSchema,
+  type RenewalJournal,
+  type StoredAccessTokens,
+  type StoredGrant,
+  type StoredInboxList,
+} from './oauth-grant-files.js';
+import { isWriterAlive } from './recover-interrupted-writes.js';
+import { parseTempName, readPrivateFile, writeFileAtomic } from './secure-file.js';
+
+/**
+ * Reads and writes the files of an OAuth credentials directory. Callers hold the directory lock
+ * around every write of the grant (connect, renewal, disconnect): a refresh token is presented only
+ * by the process that holds the lock and has just read it here.
+ */
+export class OAuthGrantStore {
+  private recovery: Promise<void> | undefined;
+
+  constructor(
+    readonly dir: string,
+    private readonly notice: (message: string) => void = () => undefined,
+  ) {}
+
+  /** Path of one of the directory's files. */
+  path(file: Exclude<keyof typeof oauthFiles, 'inboxFolders'>): string {
+    return join(this.dir, oauthFiles[file]);
+  }
+
+  /** oauth.json, or undefined when the directory holds no grant; an interrupted rotation is finished first. */
+  async readGrant(): Promise<StoredGrant | undefined> {
+    this.recovery ??= recoverInterruptedGrantWrite(this.dir, this.notice).catch((error: unknown) => {
+      this.recovery = undefined;
+      throw error;
+    });
+    await this.recovery;
+    const grant = await readJson(this.path('grant'), oauthGrantSchema, grantCorruptHint);
+    if (grant) {
+      rememberSecret(grant.refreshToken);
+      rememberSecret(grant.clientSecret);
+    }
+    return grant;
+  }
+
+  /** Replaces oauth.json atomically (temp file, fsync, rename, directory fsync). */
+  async writeGrant(grant: StoredGrant): Promise<void> {
+    const checked = oauthGrantSchema.parse(grant);
+    rememberSecret(checked.refreshToken);
+    rememberSecret(checked.clientSecret);
+    await writeFileAtomic(this.path('grant'), `${JSON.stringify(checked, null, 2)}\n`);
+  }
+
+  /** The cached access tokens; a damaged cache counts as empty (it is renewable). */
+  async readAccessTokens(): Promise<StoredAccessTokens | undefined> {
+    const cached = await readJson(this.path('accessTokens'), accessTokensSchema, cacheHint).catch(() => undefined);
+    for (const entry of cached?.tokens ?? []) rememberSecret(entry.token);
+    return cached;
+  }
+
+  /** Replaces the access token cache. */
+  async writeAccessTokens(tokens: StoredAccessTokens): Promise<void> {
+    for (const entry of tokens.tokens) rememberSecret(entry.token);
+    await writeFileAtomic(this.path('accessTokens'), `${JSON.stringify(accessTokensSchema.parse(tokens))}\n`);
+  }
+
+  /** The last inbox list; a damaged one counts as absent (it is fetched again). */
+  async readInboxList(): Promise<StoredInboxList | undefined> {
+    return readJson(this.path('inboxes'), inboxListFileSchema, cacheHint).catch(() => undefined);
+  }
+
+  /** Replaces the inbox list. */
+  async writeInboxList(list: StoredInboxList): Promise<void> {
+    await writeFileAtomic(this.path('inboxes'), `${JSON.stringify(inboxListFileSchema.parse(list), null, 2)}\n`);
+  }
+
+  /** The journal of a renewal whose answer was never stored, if any. */
+  async readRenewalJournal(): Promise<RenewalJournal | undefined> {
+    return readJson(this.path('renewal'), renewalJournalSchema, cacheHint).catch(() => undefined);
+  }
+
+  /** Records that a refresh request is about to leave (durably, before it leaves). */
+  async writeRenewalJournal(journal: RenewalJournal): Promise<void> {
+    await writeFileAtomic(this.path('renewal'), `${JSON.stringify(journal)}\n`);
+  }
+
+  /** Clears the journal once the renewal's outcome is stored. */
+  async clearRenewalJournal(): Promise<void> {
+    await rm(this.path('renewal'), { force: true });
+  }
+
+  /** Removes the grant and its caches (disconnect); the inboxes' own folders are the caller's. */
+  async removeGrantFiles(): Promise<void> {
+    for (const file of ['accessTokens', 'renewal', 'inboxes', 'grant'] as const) await rm(this.path(file), { force: true });
+  }
+}
+
+const grantCorruptHint =
+  'The grant cannot be read, and a refresh token cannot be guessed: connect again (agent-mailbox connect --credentials-dir <this directory>) and remove this file once the new grant works.';
+const cacheHint = 'This file holds only caches: delete it and run the command again.';
+
+async function readJson<T extends z.ZodType>(path: string, schema: T, hint: string): Promise<z.infer<T> | undefined> {
+  const text = await readPrivateFile(path);
+  if (text === undefined) return undefined;
+  let raw: unknown;
+  let problem: string;
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    problem = `it does not have the expected fields (${parsed.error.issues.map((i) => i.path.join('.') || i.message).join(', ')})`;
+  } catch (error) {
+    problem = `it is not valid JSON (${(error as Error).message})`;
+  }
+  throw new MailboxError({ code: 'credentials_corrupt', message: `${path} is damaged: ${problem}. It was left untouched.`, hint, details: { path } });
+}
+
+function parseGrant(text: string | undefined): StoredGrant | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const parsed = oauthGrantSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A process killed between writing a new oauth.json to its temp file and renaming it left the only
+ * copy of the newest refresh token there (the server has already retired the previous one): that
+ * copy is put in place when it is complete and newer than the file. Older or partial copies are
+ * removed: presenting a retired refresh token would make the service revoke the whole grant.
+ * Temp files of the caches are removed.
+ */
+export async function recoverInterruptedGrantWrite(dir: string, notice: (message: string) => void): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  const own = new Set<string>([oauthFiles.grant, oauthFiles.accessTokens, oauthFiles.inboxes, oauthFiles.renewal]);
+  for (const name of names) {
+    const temp = parseTempName(name);
+    if (!temp || !own.has(temp.target) || isWriterAlive(temp.pid)) continue;
+    const path = join(dir, name);
+    if (temp.target !== oauthFiles.grant) {
+      await rm(path, { force: true }).catch(() => undefined);
+      continue;
+    }
+    const left = parseGrant(await readPrivateFile(path).catch(() => undefined));
+    const current = parseGrant(await readPrivateFile(join(dir, oauthFiles.grant)).catch(() => undefined));
+    const isNewer = left !== undefined && (current === undefined || left.connectedAt > current.connectedAt || (left.connectedAt === current.connectedAt && left.generation > current.generation));
+    if (isNewer) {
+      rememberSecret(left.refreshToken);
+      await rename(path, join(dir, oauthFiles.grant));
+      notice(`Recovered the newest refresh token of ${dir} from a renewal that was interrupted before it was put in place.`);
+    } else {
+      await rm(path, { force: true });
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import type { Account } from '../../auth/account-registry.js';
+
+/** The per-call inbox choice of every tool that reads or sends mail. */
+export const inboxInput = z
+  .string()
+  .optional()
+  .describe(
+    'Only for a connected account (a person\'s account with several inboxes): the inbox to act for, its address or accountId as list_inboxes shows it. Omit for the account\'s default inbox (or its only one). On a directory of your own inbox leave it out (it may only name that inbox).',
+  );
+
+/**
+ * A result on a connected account names the inbox it acted for (address and the service's
+ * accountId), so neither the model nor a program has to guess which of several it was.
+ */
+export async function namingInbox<T extends Record<string, unknown>>(account: Account, result: T): Promise<T> {
+  const identity = await account.inbox();
+  if (identity.kind !== 'oauth') return result;
+  return { ...result, inbox: identity.address ?? identity.inboxId, serviceAccountId: identity.serviceAccountId };
+}
