@@ -23,7 +23,6 @@ export const mutationTests = [
   'test/unit/watch/crontab-entries.test.ts',
   'test/unit/watch/install-watch.test.ts',
   'test/unit/render/shell-command.test.ts',
-  'test/integration/auth-token-chain.test.ts',
   'test/integration/oauth-renewal.test.ts',
   'test/integration/oauth-connect.test.ts',
   'test/sandbox/auth-pow-vectors.test.ts',

@@ -129,7 +129,7 @@ async function harness(options: { refreshAhead?: boolean; script?: Partial<Scrip
     dir,
     store,
     log,
-    stats: { powSolves: 0, sessionRenewals: 0, capabilityMints: 0, backgroundRenewals: 0 },
+    stats: { powSolves: 0, sessionRenewals: 0, capabilityMints: 0, backgroundRenewals: 0, accessTokenRenewals: 0 },
     lock: {
       waitMs: 5_000,
       whileWaiting: (wait) => {
