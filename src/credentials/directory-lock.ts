@@ -43,6 +43,19 @@ export async function tryAcquireLock(dir: string, name: string, staleMs?: number
   return (await attempt(join(dir, `.${name}.lock`), staleMs ?? 30_000)) ?? undefined;
 }
 
+/** Whether `name` in `dir` is held right now by an owner that is alive (a stale lock counts as free). */
+export async function isLockHeld(dir: string, name: string, staleMs = 30_000): Promise<boolean> {
+  const path = join(dir, `.${name}.lock`);
+  try {
+    await stat(path);
+  } catch {
+    return false;
+  }
+  const stale = await staleLock(path, staleMs);
+  // staleLock also answers undefined when the lock went away meanwhile: look once more.
+  return stale === undefined && (await stat(path).then(() => true, () => false));
+}
+
 /** Waits for the lock and returns its release function. */
 export async function acquireLock(dir: string, name: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   await ensurePrivateDir(dir);

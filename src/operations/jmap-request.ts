@@ -88,6 +88,7 @@ export const jmapRequestOperation = defineOperation({
           log: ctx.log,
           deadline: ctx.deadline,
           frontDoor: ctx.frontDoor,
+          guard: { confirm: ctx.confirm },
           // The operator's download directory, else the working directory; never a path from mail.
           allowedDirs: [config.downloadDir ? resolve(ctx.workingDir, config.downloadDir) : ctx.workingDir],
           saveAs: (name) => ({ operation: 'jmap_request', input: { download: { ...input.download, name } } }),
@@ -97,6 +98,6 @@ export const jmapRequestOperation = defineOperation({
     }
     // ops/ops_file checks live in runJmapRequest (jmap-request-plan.ts), once.
     const account = ctx.accounts.open(input.credentials_dir);
-    return runJmapRequest(account, input, { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor, progress: ctx.progress });
+    return runJmapRequest(account, input, { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor, progress: ctx.progress, guard: { confirm: ctx.confirm } });
   },
 });

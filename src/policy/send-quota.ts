@@ -35,7 +35,13 @@ export interface SendSlot {
 async function readLedger(path: string): Promise<Ledger> {
   const text = await readPrivateFile(path);
   if (text === undefined) return { version: 1, inboxes: {} };
-  const parsed = ledgerSchema.safeParse(JSON.parse(text));
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const parsed = ledgerSchema.safeParse(json);
   // A damaged ledger is rebuilt empty rather than blocking every send forever; the audit log keeps history.
   return parsed.success ? parsed.data : { version: 1, inboxes: {} };
 }
@@ -51,6 +57,40 @@ function whenFits(inWindow: readonly number[], windowMs: number, cap: number, co
   return leaving === undefined ? undefined : leaving + windowMs;
 }
 
+/** The refusal when `count` more sends do not fit the caps at `at`, or undefined when they fit. */
+function capRefusal(times: readonly number[], at: number, count: number, caps: SendCaps): MailboxError | undefined {
+  for (const [cap, windowMs, label, key] of [
+    [caps.perHour, hourMs, 'per hour', 'send.maxSendsPerHour'],
+    [caps.perDay, dayMs, 'per day', 'send.maxSendsPerDay'],
+  ] as const) {
+    if (!cap) continue;
+    const inWindow = times.filter((t) => t > at - windowMs);
+    if (inWindow.length + count <= cap.value) continue;
+    const fits = whenFits(inWindow, windowMs, cap.value, count);
+    const next = fits === undefined ? undefined : new Date(fits);
+    return new MailboxError({
+      code: 'policy_refused',
+      message: `Not sent: your operator's policy (${cap.from} layer, max sends ${label}: ${cap.value}) allows no more sends ${label} right now${next ? `; the next send is allowed at ${next.toISOString()}` : count > cap.value ? `; this request alone sends ${count}` : ''}.`,
+      hint: "This limit is your operator's rule. Wait until then, or ask your operator.",
+      details: { rule: { layer: cap.from, rule: key }, ...(next ? { nextAllowedAt: next.toISOString() } : {}) },
+    });
+  }
+  return undefined;
+}
+
+/** The sends of the last day for an inbox, as times. */
+function recentTimes(ledger: Ledger, inboxKey: string, at: number): { id: string; at: number }[] {
+  return (ledger.inboxes[inboxKey] ?? []).filter((entry) => entry.at > at - dayMs);
+}
+
+/** Throws the refusal when `count` more sends would not fit now; reserves nothing (a look before asking a person). */
+export async function checkSendSlots(dir: string, inboxKey: string, count: number, caps: SendCaps, now: () => number = Date.now): Promise<void> {
+  if (!caps.perHour && !caps.perDay) return;
+  const at = now();
+  const refusal = capRefusal(recentTimes(await readLedger(join(dir, sendLedgerFile)), inboxKey, at).map((e) => e.at), at, count, caps);
+  if (refusal) throw refusal;
+}
+
 /**
  * Reserves `count` sending slots (one per submission) for an inbox, or refuses with the time the
  * next send is allowed. `now` is injectable for tests.
@@ -60,25 +100,9 @@ export async function reserveSendSlots(dir: string, inboxKey: string, count: num
   return withDirectoryLock(dir, 'send-ledger', async () => {
     const ledger = await readLedger(path);
     const at = now();
-    const recent = (ledger.inboxes[inboxKey] ?? []).filter((entry) => entry.at > at - dayMs);
-    const times = recent.map((entry) => entry.at);
-    for (const [cap, windowMs, label] of [
-      [caps.perHour, hourMs, 'per hour'],
-      [caps.perDay, dayMs, 'per day'],
-    ] as const) {
-      if (!cap) continue;
-      const inWindow = times.filter((t) => t > at - windowMs);
-      if (inWindow.length + count > cap.value) {
-        const fits = whenFits(inWindow, windowMs, cap.value, count);
-        const next = fits === undefined ? undefined : new Date(fits);
-        throw new MailboxError({
-          code: 'policy_refused',
-          message: `Not sent: your operator's policy (${cap.from} layer, max sends ${label}: ${cap.value}) allows no more sends ${label} right now${next ? `; the next send is allowed at ${next.toISOString()}` : ''}.`,
-          hint: 'This limit is your operator\'s rule. Wait until then, or ask your operator.',
-          details: { rule: { layer: cap.from, rule: `send.maxSends${label === 'per hour' ? 'PerHour' : 'PerDay'}` }, ...(next ? { nextAllowedAt: next.toISOString() } : {}) },
-        });
-      }
-    }
+    const recent = recentTimes(ledger, inboxKey, at);
+    const refusal = capRefusal(recent.map((entry) => entry.at), at, count, caps);
+    if (refusal) throw refusal;
     const slots = Array.from({ length: count }, () => ({ id: randomUUID(), at }));
     ledger.inboxes[inboxKey] = [...recent, ...slots];
     await writeFileAtomic(path, JSON.stringify(ledger));
