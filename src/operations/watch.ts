@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from './define-operation.js';
+import { describeInboxPolicy } from './policy/describe-inbox-policy.js';
 import { credentialsDirInput, wakeCommandInput, watchTarget } from './watch-target.js';
 
 /** `watch status|install|remove`: the daily crontab job of one inbox. */
@@ -16,6 +17,8 @@ const watchStatusOutput = z.looseObject({
   verify: z.array(z.string()),
   remove: z.string(),
   next: z.array(z.string()),
+  /** watch_status only: the operator's rules in force for this inbox, in sentences. */
+  policy: z.object({ rules: z.array(z.string()), readOnlyNow: z.boolean() }).optional(),
 });
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -25,14 +28,15 @@ export const watchStatusOperation = defineOperation({
   name: 'watch_status',
   title: 'Daily watch job status',
   description:
-    'Show whether the daily 09:00 job that wakes an agent when new mail arrived is installed for an inbox, when it runs next, and how to verify and remove it. Changes nothing; installing or removing the job is the operator\'s decision, on their command line.',
+    'Show whether the daily 09:00 job that wakes an agent when new mail arrived is installed for an inbox, when it runs next, and how to verify and remove it; and the operator\'s rules in force for this inbox (who you may write to, caps, what needs their yes), so you can plan a send. Changes nothing; the job and the rules are the operator\'s decision, on their command line.',
   input: z.object({ credentials_dir: credentialsDirInput }),
   output: watchStatusOutput,
   annotations: readOnly,
   cli: { path: ['watch', 'status'] },
   async run(input, ctx) {
     const { watchStatus } = await loadWatch();
-    return { ...(await watchStatus(watchTarget(ctx, input))) };
+    const target = watchTarget(ctx, input);
+    return { ...(await watchStatus(target)), policy: await describeInboxPolicy(ctx, target.credentialsDir) };
   },
 });
 

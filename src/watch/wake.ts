@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Account } from '../auth/account-registry.js';
 import { tryAcquireLock } from '../credentials/directory-lock.js';
+import { markInboxWaking } from '../policy/wake-read-only.js';
 import { Deadline } from '../gate/deadline.js';
 import type { Check } from '../gate/outgoing.js';
 import type { Logger } from '../log.js';
@@ -74,7 +75,14 @@ export async function wake(options: WakeOptions): Promise<WakeResult> {
     };
   }
   try {
-    return await wakeLocked(options, dir);
+    // The inbox is read-only for every process of this user while this wake runs, whatever the door or directory.
+    const stored = await options.account.credentials();
+    const unmark = await markInboxWaking((await options.account.config()).userConfigDir, stored.inbox ?? stored.accountId ?? stored.inboxId);
+    try {
+      return await wakeLocked(options, dir);
+    } finally {
+      await unmark();
+    }
   } finally {
     await release();
   }

@@ -80,7 +80,7 @@ export function settleSends(options: { scope: GuardScope; context: CheckContext;
       const outcome = submissionOutcome(item, request, response);
       if (outcome.state === 'refused') await Promise.all(item.slots.map((slot) => slot.release()));
       await audit(scope, {
-        verdict: outcome.state,
+        verdict: outcome.state === 'sent' && context.guard.approved ? 'approved' : outcome.state,
         ...(outcome.state === 'refused' ? { rule: outcome.why } : {}),
         recipients: recipientsOf(item.send),
         ...(item.send.mail ? { subject: item.send.mail.subject } : {}),
