@@ -2,9 +2,9 @@ import type { Account } from '../auth/account-registry.js';
 import { MailboxError } from '../errors.js';
 import type { GateContext } from '../gate/service-gate.js';
 import { openServiceGate } from '../gate/service-gate.js';
-import { appendAudit } from '../policy/audit-log.js';
-import { inboxStateDir } from '../policy/inbox-state-dir.js';
-import { listOutbox, transitionHeld, type HeldMail } from '../policy/outbox-store.js';
+import { appendAudit } from '../policy/records/audit-log.js';
+import { inboxStateDir } from '../policy/records/inbox-state-dir.js';
+import { listOutbox, transitionHeld, type HeldMail } from '../policy/records/outbox-store.js';
 
 /**
  * The operator's decisions on held mail. An approval sends exactly the recorded draft to exactly

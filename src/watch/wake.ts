@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Account } from '../auth/account-registry.js';
 import { tryAcquireLock } from '../credentials/directory-lock.js';
-import { markInboxWaking } from '../policy/wake-read-only.js';
+import { markInboxWaking } from '../policy/records/wake-read-only.js';
 import { Deadline } from '../gate/deadline.js';
 import type { Check } from '../gate/outgoing.js';
 import type { Logger } from '../log.js';

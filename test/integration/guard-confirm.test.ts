@@ -4,8 +4,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MailboxError } from '../../src/errors.js';
 import { Deadline } from '../../src/gate/deadline.js';
 import type { GuardAnswer, GuardQuestion } from '../../src/gate/outgoing.js';
-import { readAudit } from '../../src/policy/audit-log.js';
-import { listOutbox } from '../../src/policy/outbox-store.js';
+import { readAudit } from '../../src/policy/records/audit-log.js';
+import { listOutbox } from '../../src/policy/records/outbox-store.js';
 import { startGuardWorld, type GuardWorld } from '../helpers/guard-world.js';
 
 /**

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MailboxError } from '../../src/errors.js';
-import { readAudit } from '../../src/policy/audit-log.js';
-import { isInboxWaking, markInboxWaking } from '../../src/policy/wake-read-only.js';
+import { readAudit } from '../../src/policy/records/audit-log.js';
+import { isInboxWaking, markInboxWaking } from '../../src/policy/records/wake-read-only.js';
 import { startGuardWorld, type GuardWorld } from '../helpers/guard-world.js';
 
 /**
@@ -170,7 +170,7 @@ describe('the audit log', () => {
 });
 
 describe('a wake run keeps the inbox read-only', () => {
-  const core = fileURLToPath(new URL('../../dist/policy/wake-read-only.js', import.meta.url));
+  const core = fileURLToPath(new URL('../../dist/policy/records/wake-read-only.js', import.meta.url));
 
   it('refuses sends and every change from any credentials directory of the inbox while the wake holds it, and lets reads through', async () => {
     const release = await markInboxWaking(world.userConfigDir, world.address.alice);

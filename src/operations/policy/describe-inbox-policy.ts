@@ -1,9 +1,9 @@
 import { resolveConfig } from '../../config.js';
 import { describePolicy } from '../../policy/describe-policy.js';
 import { effectivePolicy } from '../../policy/effective-policy.js';
-import { inboxStateDir } from '../../policy/inbox-state-dir.js';
+import { inboxStateDir } from '../../policy/records/inbox-state-dir.js';
 import { loadPolicyLayers, policyPaths } from '../../policy/policy-layers.js';
-import { isInboxWaking } from '../../policy/wake-read-only.js';
+import { isInboxWaking } from '../../policy/records/wake-read-only.js';
 import type { OperationContext } from '../define-operation.js';
 
 /** The operator's rules for one inbox as the model reads them in watch_status: sentences, plus whether a wake holds it read-only now. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { readAudit, type AuditEntry } from '../../policy/audit-log.js';
-import { inboxStateDir } from '../../policy/inbox-state-dir.js';
+import { readAudit, type AuditEntry } from '../../policy/records/audit-log.js';
+import { inboxStateDir } from '../../policy/records/inbox-state-dir.js';
 import { askOperator } from '../../policy/operator-terminal.js';
-import { listOutbox, type HeldMail } from '../../policy/outbox-store.js';
+import { listOutbox, type HeldMail } from '../../policy/records/outbox-store.js';
 import { approveHeldMail, discardHeldMail, findHeld } from '../../request/approve-held-mail.js';
 import { defineOperation, type OperationContext } from '../define-operation.js';
 

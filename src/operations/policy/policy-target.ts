@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { resolveConfig } from '../../config.js';
 import { MailboxError } from '../../errors.js';
-import { inboxStateDir } from '../../policy/inbox-state-dir.js';
+import { inboxStateDir } from '../../policy/records/inbox-state-dir.js';
 import { layerPath, policyPaths, type PolicyPaths } from '../../policy/policy-layers.js';
 import type { OperationContext } from '../define-operation.js';
 

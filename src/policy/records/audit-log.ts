@@ -2,9 +2,9 @@ import { constants } from 'node:fs';
 import { lstat, open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { withDirectoryLock } from '../credentials/directory-lock.js';
-import { ensurePrivateDir, readPrivateFile } from '../credentials/secure-file.js';
-import { redactSecrets } from '../redact.js';
+import { withDirectoryLock } from '../../credentials/directory-lock.js';
+import { ensurePrivateDir, readPrivateFile } from '../../credentials/secure-file.js';
+import { redactSecrets } from '../../redact.js';
 
 /**
  * The audit trail of every attempt to make mail leave: sent, refused (which rule), held, approved,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { MailboxError } from '../errors.js';
-import { withDirectoryLock } from '../credentials/directory-lock.js';
-import { readPrivateFile, writeFileAtomic } from '../credentials/secure-file.js';
+import { MailboxError } from '../../errors.js';
+import { withDirectoryLock } from '../../credentials/directory-lock.js';
+import { readPrivateFile, writeFileAtomic } from '../../credentials/secure-file.js';
 
 /**
  * The send caps' ledger: one timestamp per submission, per inbox, kept beside the credentials.

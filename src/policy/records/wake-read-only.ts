@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isLockHeld, tryAcquireLock } from '../credentials/directory-lock.js';
+import { isLockHeld, tryAcquireLock } from '../../credentials/directory-lock.js';
 import { inboxKey } from './inbox-state-dir.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { CheckContext, CheckOutcome, OutgoingUpload } from '../../gate/outgoing.js';
 import { checkNamedFile } from '../../policy/file-access.js';
-import { callMemo } from './blob-lookup.js';
+import { callMemo } from './mail/blob-lookup.js';
 import { guardScope } from './guard-scope.js';
 import { refuseWhileWaking } from './wake-guard.js';
 

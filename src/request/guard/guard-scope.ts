@@ -1,8 +1,8 @@
 import type { CheckContext } from '../../gate/outgoing.js';
-import type { AuditEntry } from '../../policy/audit-log.js';
-import { appendAudit } from '../../policy/audit-log.js';
+import type { AuditEntry } from '../../policy/records/audit-log.js';
+import { appendAudit } from '../../policy/records/audit-log.js';
 import { effectivePolicy, type EffectivePolicy } from '../../policy/effective-policy.js';
-import { inboxKey, inboxStateDir } from '../../policy/inbox-state-dir.js';
+import { inboxKey, inboxStateDir } from '../../policy/records/inbox-state-dir.js';
 import { assertUsable, loadPolicyLayers, policyPaths, type LoadedLayer } from '../../policy/policy-layers.js';
 
 /** Who a check acts for and under which rules: the inbox, its state folder, the layers in force. */

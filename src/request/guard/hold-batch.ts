@@ -1,5 +1,5 @@
 import type { JmapRequest, JmapResponse } from '../../jmap/jmap-types.js';
-import type { PlannedSubmission } from './batch-sends.js';
+import type { PlannedSubmission } from './mail/batch-sends.js';
 
 /**
  * Holding mail for the operator: the batch goes out without the held submissions (and their

@@ -3,10 +3,10 @@ import type { EffectivePolicy } from '../../policy/effective-policy.js';
 import { judgeRecipient, type DecidingRule } from '../../policy/judge-address.js';
 import type { LoadedLayer } from '../../policy/policy-layers.js';
 import { scanForSecrets, type ScanPart } from '../../policy/secret-scan.js';
-import type { PlannedSubmission } from './batch-sends.js';
+import type { PlannedSubmission } from './mail/batch-sends.js';
 import { policyRefusal, ruleName } from './guard-refusal.js';
 import type { MailboxError } from '../../errors.js';
-import type { OutgoingMail } from './outgoing-mail.js';
+import type { OutgoingMail } from './mail/outgoing-mail.js';
 
 /**
  * One send of a batch as the guard judges it, and the verdict: every recipient under every layer

@@ -1,8 +1,8 @@
 import { MailboxError } from '../../errors.js';
 import type { CheckContext, SettleAnswer } from '../../gate/outgoing.js';
 import type { JmapRequest, JmapResponse } from '../../jmap/jmap-types.js';
-import { recordHeld } from '../../policy/outbox-store.js';
-import type { SendSlot } from '../../policy/send-quota.js';
+import { recordHeld } from '../../policy/records/outbox-store.js';
+import type { SendSlot } from '../../policy/records/send-quota.js';
 import { audit, type GuardScope } from './guard-scope.js';
 import { heldEmailId } from './hold-batch.js';
 import type { SendUnderJudgement } from './send-judgement.js';

@@ -1,6 +1,6 @@
 import { MailboxError } from '../../errors.js';
 import type { CheckContext } from '../../gate/outgoing.js';
-import { isInboxWaking } from '../../policy/wake-read-only.js';
+import { isInboxWaking } from '../../policy/records/wake-read-only.js';
 
 /**
  * While a wake runs an agent for this inbox, nothing may change it: no /set, no submission, no

@@ -1,4 +1,4 @@
-import type { JmapRequest } from '../../jmap/jmap-types.js';
+import type { JmapRequest } from '../../../jmap/jmap-types.js';
 
 /**
  * What in one JMAP batch can make mail leave, found before any of it is sent: each

@@ -1,5 +1,5 @@
-import { MailboxError } from '../../errors.js';
-import type { CheckContext } from '../../gate/outgoing.js';
+import { MailboxError } from '../../../errors.js';
+import type { CheckContext } from '../../../gate/outgoing.js';
 
 /**
  * The bytes of a blob a mail references, for judging and scanning it: a file uploaded earlier in

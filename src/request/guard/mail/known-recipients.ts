@@ -1,6 +1,6 @@
-import type { CheckContext } from '../../gate/outgoing.js';
-import { normaliseAddress, type NormalisedAddress } from '../../policy/address-matcher.js';
-import { readAudit } from '../../policy/audit-log.js';
+import type { CheckContext } from '../../../gate/outgoing.js';
+import { normaliseAddress, type NormalisedAddress } from '../../../policy/address-matcher.js';
+import { readAudit } from '../../../policy/records/audit-log.js';
 
 /**
  * The `known` send mode's facts: an address is known when this inbox has sent mail to it (the

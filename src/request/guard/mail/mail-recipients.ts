@@ -1,4 +1,4 @@
-import { normaliseAddress, parseAddressList, type NormalisedAddress } from '../../policy/address-matcher.js';
+import { normaliseAddress, parseAddressList, type NormalisedAddress } from '../../../policy/address-matcher.js';
 
 /**
  * Everyone a mail goes to, from every place that can hold them. With an envelope, its rcptTo is the

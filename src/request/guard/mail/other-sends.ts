@@ -1,11 +1,11 @@
-import type { CheckContext } from '../../gate/outgoing.js';
-import { normaliseAddress, type NormalisedAddress } from '../../policy/address-matcher.js';
-import type { ScanPart } from '../../policy/secret-scan.js';
+import type { CheckContext } from '../../../gate/outgoing.js';
+import { normaliseAddress, type NormalisedAddress } from '../../../policy/address-matcher.js';
+import type { ScanPart } from '../../../policy/secret-scan.js';
 import { hasResultReference, type OtherSend } from './batch-sends.js';
 import { blobBytes } from './blob-lookup.js';
 import { recipientsOfHeaderList } from './mail-recipients.js';
 import { sieveActions } from './sieve-actions.js';
-import type { SendUnderJudgement } from './send-judgement.js';
+import type { SendUnderJudgement } from '../send-judgement.js';
 
 /**
  * Methods other than EmailSubmission/set that make mail leave, as sends to judge: a vacation

@@ -1,7 +1,7 @@
 import PostalMime from 'postal-mime';
-import { MailboxError } from '../../errors.js';
-import type { CheckContext } from '../../gate/outgoing.js';
-import type { ScanPart } from '../../policy/secret-scan.js';
+import { MailboxError } from '../../../errors.js';
+import type { CheckContext } from '../../../gate/outgoing.js';
+import type { ScanPart } from '../../../policy/secret-scan.js';
 import type { MailSource } from './batch-sends.js';
 import { blobBytes } from './blob-lookup.js';
 import { recipientsOfCreate, recipientsOfHeaderList, type Recipients } from './mail-recipients.js';
