@@ -34,11 +34,16 @@ export async function otherSendJudgements(send: OtherSend, context: CheckContext
 
 async function vacation(args: Readonly<Record<string, unknown>>, context: CheckContext): Promise<SendUnderJudgement[]> {
   const changes = [...Object.values(isRecord(args.update) ? args.update : {}), ...Object.values(isRecord(args.create) ? args.create : {})].filter(isRecord);
-  if (changes.length === 0) return [];
-  const { accountId } = await context.session();
-  const current = await context.read({ using: [...core, 'urn:ietf:params:jmap:vacationresponse'], methodCalls: [['VacationResponse/get', { accountId, ids: null }, 'v']] });
-  const list = current.methodResponses[0]?.[1].list;
-  const before = Array.isArray(list) && isRecord(list[0]) ? list[0] : {};
+  if (changes.length === 0 || changes.every((patch) => patch.isEnabled === false)) return [];
+  // The current response matters only where a change leaves isEnabled (or the texts) as they are.
+  const needsCurrent = changes.some((patch) => patch.isEnabled !== true || !('subject' in patch && 'textBody' in patch && 'htmlBody' in patch));
+  let before: Record<string, unknown> = {};
+  if (needsCurrent) {
+    const { accountId } = await context.session();
+    const current = await context.read({ using: [...core, 'urn:ietf:params:jmap:vacationresponse'], methodCalls: [['VacationResponse/get', { accountId, ids: null }, 'v']] });
+    const list = current.methodResponses[0]?.[1].list;
+    before = Array.isArray(list) && isRecord(list[0]) ? list[0] : {};
+  }
   return changes.flatMap((patch) => {
     const after = { ...before, ...patch };
     if (after.isEnabled !== true) return [];
