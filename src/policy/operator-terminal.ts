@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import { MailboxError } from '../errors.js';
 
 /**
@@ -27,11 +27,15 @@ export async function askOperator(terminal: OperatorTerminal | undefined, action
       hint: 'This loosens the operator\'s rules, so only a person at a terminal may do it: ask your operator to run the same command themselves.',
     });
   }
-  terminal.output.write(`${[...lines].join('\n')}\n`);
-  const reader = createInterface({ input: terminal.input, output: terminal.output as NodeJS.WritableStream, terminal: true });
-  let answer: string;
+  terminal.output.write(`${[...lines].join('\n')}\n${action}: type yes to go ahead: `);
+  // The terminal itself echoes and edits the line (cooked mode); one line is the answer.
+  const reader = createInterface({ input: terminal.input, crlfDelay: Infinity });
+  let answer = '';
   try {
-    answer = await reader.question(`${action}: type yes to go ahead: `);
+    for await (const line of reader) {
+      answer = line;
+      break;
+    }
   } finally {
     reader.close();
   }
