@@ -53,7 +53,16 @@ let linter: Promise<Linter> | undefined;
 /** secretlint's recommended rules, loaded on the first scan only (~30 ms): most commands never send. */
 function loadLinter(): Promise<Linter> {
   linter ??= (async () => {
-    const [{ lintSource }, { creator: preset }] = await Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]);
+    const [{ lintSource }, { creator: preset }, { secretLintProfiler }] = await Promise.all([
+      import('@secretlint/core'),
+      import('@secretlint/secretlint-rule-preset-recommend'),
+      import('@secretlint/profiler'),
+    ]);
+    // secretlint 12 profiles every lint into a list it never empties and scans on each mark: a send
+    // cost 20-60 ms after a few hundred, and a long-lived server grew without bound
+    // (https://github.com/secretlint/secretlint/issues/1633). The profiler is its own pinned
+    // dependency so this is the instance core marks through. Can go with secretlint 13 (Node 22).
+    secretLintProfiler.mark = () => undefined;
     return async (part: ScanPart) => {
       const result = await lintSource({
         source: { filePath: '/outgoing-mail.txt', content: part.text, contentType: 'text' },

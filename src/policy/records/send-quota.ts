@@ -1,25 +1,28 @@
 import { randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MailboxError } from '../../errors.js';
-import { withDirectoryLock } from '../../credentials/directory-lock.js';
-import { readPrivateFile, writeFileAtomic } from '../../credentials/secure-file.js';
+import { ensurePrivateDir } from '../../credentials/secure-file.js';
 
 /**
- * The send caps' ledger: one timestamp per submission, per inbox, kept beside the credentials.
- * A slot is reserved under the directory lock before anything is sent, so two processes can never
- * both take the last one; a send the server certainly refused gives its slot back.
+ * The send caps' ledger: one line per submission, per inbox, kept beside the credentials in a file
+ * per UTC day. Reserving needs no lock: a process appends its slots in one write (appends to a
+ * local file land whole and in one order for everyone), then reads the file back; its slots count
+ * after every slot written before them, so when two processes race for the last slot the earlier
+ * line wins and the later one frees its own and is refused. A slot is only ever counted too early,
+ * never too late, so a race can refuse a send that would have fit, but never let one past the cap.
+ * A send the server certainly refused frees its slot with a line of its own.
  */
 
-export const sendLedgerFile = 'send-ledger.json';
+export const sendLedgerPrefix = 'send-ledger-';
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
+const noFollow = constants.O_NOFOLLOW ?? 0;
 
-const ledgerSchema = z.object({
-  version: z.literal(1),
-  inboxes: z.record(z.string(), z.array(z.object({ id: z.string(), at: z.number() }))),
-});
-type Ledger = z.infer<typeof ledgerSchema>;
+const lineSchema = z.union([z.object({ k: z.string(), id: z.string(), at: z.number() }), z.object({ k: z.string(), free: z.string() })]);
+type LedgerLine = z.infer<typeof lineSchema>;
 
 export interface SendCaps {
   perHour?: { value: number; from: string };
@@ -32,18 +35,47 @@ export interface SendSlot {
   release(): Promise<void>;
 }
 
-async function readLedger(path: string): Promise<Ledger> {
-  const text = await readPrivateFile(path);
-  if (text === undefined) return { version: 1, inboxes: {} };
-  let json: unknown;
+function fileOf(at: number): string {
+  return `${sendLedgerPrefix}${new Date(at).toISOString().slice(0, 10)}.jsonl`;
+}
+
+async function appendLines(dir: string, at: number, lines: readonly LedgerLine[]): Promise<void> {
+  const path = join(dir, fileOf(at));
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow;
+  const handle = await open(path, flags, 0o600).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    await ensurePrivateDir(dir);
+    return open(path, flags, 0o600);
+  });
   try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
+    await handle.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  } finally {
+    await handle.close();
   }
-  const parsed = ledgerSchema.safeParse(json);
-  // A damaged ledger is rebuilt empty rather than blocking every send forever; the audit log keeps history.
-  return parsed.success ? parsed.data : { version: 1, inboxes: {} };
+}
+
+/** The lines of the last day (the files of the UTC days it touches), in file order. */
+async function readLines(dir: string, at: number): Promise<LedgerLine[]> {
+  const out: LedgerLine[] = [];
+  for (const name of [...new Set([fileOf(at - dayMs), fileOf(at)])]) {
+    const text = await readFile(join(dir, name), 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const parsed = lineSchema.safeParse(JSON.parse(line));
+        if (parsed.success) out.push(parsed.data);
+      } catch {
+        // A line cut by a crash counts for nothing; the lines around it still do.
+      }
+    }
+  }
+  return out;
+}
+
+/** Slot times of `key` still counting (not freed, within the last day), in file order, with their ids. */
+function countingSlots(lines: readonly LedgerLine[], key: string, at: number): { id: string; at: number }[] {
+  const freed = new Set(lines.flatMap((line) => ('free' in line && line.k === key ? [line.free] : [])));
+  return lines.flatMap((line) => ('id' in line && line.k === key && line.at > at - dayMs && !freed.has(line.id) ? [{ id: line.id, at: line.at }] : []));
 }
 
 /**
@@ -57,7 +89,7 @@ function whenFits(inWindow: readonly number[], windowMs: number, cap: number, co
   return leaving === undefined ? undefined : leaving + windowMs;
 }
 
-/** The refusal when `count` more sends do not fit the caps at `at`, or undefined when they fit. */
+/** The refusal when `count` more sends do not fit after `times`, or undefined when they fit. */
 function capRefusal(times: readonly number[], at: number, count: number, caps: SendCaps): MailboxError | undefined {
   for (const [cap, windowMs, label, key] of [
     [caps.perHour, hourMs, 'per hour', 'send.maxSendsPerHour'],
@@ -78,42 +110,47 @@ function capRefusal(times: readonly number[], at: number, count: number, caps: S
   return undefined;
 }
 
-/** The sends of the last day for an inbox, as times. */
-function recentTimes(ledger: Ledger, inboxKey: string, at: number): { id: string; at: number }[] {
-  return (ledger.inboxes[inboxKey] ?? []).filter((entry) => entry.at > at - dayMs);
-}
-
 /** Throws the refusal when `count` more sends would not fit now; reserves nothing (a look before asking a person). */
 export async function checkSendSlots(dir: string, inboxKey: string, count: number, caps: SendCaps, now: () => number = Date.now): Promise<void> {
   if (!caps.perHour && !caps.perDay) return;
   const at = now();
-  const refusal = capRefusal(recentTimes(await readLedger(join(dir, sendLedgerFile)), inboxKey, at).map((e) => e.at), at, count, caps);
+  const refusal = capRefusal(countingSlots(await readLines(dir, at), inboxKey, at).map((slot) => slot.at), at, count, caps);
   if (refusal) throw refusal;
+}
+
+/** Directories pruned today by this process: once a day each is enough. */
+const prunedOn = new Map<string, string>();
+
+/** Drops the files of days no window reaches any more (best effort, once a day per process). */
+async function pruneOldDays(dir: string, at: number): Promise<void> {
+  if (prunedOn.get(dir) === fileOf(at)) return;
+  prunedOn.set(dir, fileOf(at));
+  const keep = new Set([fileOf(at - dayMs), fileOf(at)]);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(names.filter((name) => name.startsWith(sendLedgerPrefix) && name.endsWith('.jsonl') && !keep.has(name)).map((name) => unlink(join(dir, name)).catch(() => undefined)));
 }
 
 /**
  * Reserves `count` sending slots (one per submission) for an inbox, or refuses with the time the
- * next send is allowed. `now` is injectable for tests.
+ * next send is allowed. Every send is recorded, caps or not, so a cap set later counts the day
+ * before it. `now` is injectable for tests.
  */
 export async function reserveSendSlots(dir: string, inboxKey: string, count: number, caps: SendCaps, now: () => number = Date.now): Promise<SendSlot[]> {
-  const path = join(dir, sendLedgerFile);
-  return withDirectoryLock(dir, 'send-ledger', async () => {
-    const ledger = await readLedger(path);
-    const at = now();
-    const recent = recentTimes(ledger, inboxKey, at);
-    const refusal = capRefusal(recent.map((entry) => entry.at), at, count, caps);
-    if (refusal) throw refusal;
-    const slots = Array.from({ length: count }, () => ({ id: randomUUID(), at }));
-    ledger.inboxes[inboxKey] = [...recent, ...slots];
-    await writeFileAtomic(path, JSON.stringify(ledger));
-    return slots.map((slot) => ({
-      id: slot.id,
-      release: () =>
-        withDirectoryLock(dir, 'send-ledger', async () => {
-          const current = await readLedger(path);
-          current.inboxes[inboxKey] = (current.inboxes[inboxKey] ?? []).filter((entry) => entry.id !== slot.id);
-          await writeFileAtomic(path, JSON.stringify(current));
-        }),
-    }));
-  });
+  if (count === 0) return [];
+  const at = now();
+  const mine = Array.from({ length: count }, () => ({ k: inboxKey, id: randomUUID(), at }));
+  await appendLines(dir, at, mine);
+  const release = (id: string) => () => appendLines(dir, now(), [{ k: inboxKey, free: id }]);
+  if (caps.perHour || caps.perDay) {
+    const slots = countingSlots(await readLines(dir, at), inboxKey, at);
+    const lastOfMine = Math.max(...mine.map((slot) => slots.findIndex((s) => s.id === slot.id)));
+    const before = slots.slice(0, lastOfMine + 1).filter((slot) => !mine.some((m) => m.id === slot.id));
+    const refusal = capRefusal(before.map((slot) => slot.at), at, count, caps);
+    if (refusal) {
+      await appendLines(dir, at, mine.map((slot) => ({ k: inboxKey, free: slot.id })));
+      throw refusal;
+    }
+  }
+  await pruneOldDays(dir, at);
+  return mine.map((slot) => ({ id: slot.id, release: release(slot.id) }));
 }

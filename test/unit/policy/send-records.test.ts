@@ -11,7 +11,7 @@ import { reserveSendSlots } from '../../../src/policy/records/send-quota.js';
 import { forgetAllSecrets, rememberSecret } from '../../../src/redact.js';
 
 const run = promisify(execFile);
-const builtQuota = fileURLToPath(new URL('../../../dist/policy/send-quota.js', import.meta.url));
+const builtQuota = fileURLToPath(new URL('../../../dist/policy/records/send-quota.js', import.meta.url));
 const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
