@@ -3,10 +3,9 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MailboxError } from '../../src/errors.js';
 import { readAudit } from '../../src/policy/records/audit-log.js';
 import { isInboxWaking, markInboxWaking } from '../../src/policy/records/wake-read-only.js';
-import { startGuardWorld, type GuardWorld } from '../helpers/guard-world.js';
+import { refusal, startGuardWorld, type GuardWorld } from '../helpers/guard-world.js';
 
 /**
  * The rules that bind every mode: caps per hour and day (a slot reserved before sending, given back
@@ -21,14 +20,6 @@ beforeAll(async () => {
 });
 afterEach(async () => world.clearPolicies());
 
-async function refusal(promise: Promise<unknown>): Promise<MailboxError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, 'the request should have been refused').toBeInstanceOf(MailboxError);
-  return error as MailboxError;
-}
 
 const send = (subject: string, extra: Record<string, unknown> = {}, to?: string) =>
   world.run(world.alice, { ops_file: 'send_mail', vars: { TO: to ?? world.address.bob, SUBJECT: subject, BODY: 'x', ...extra } }, {});

@@ -1,6 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MailboxError } from '../../src/errors.js';
-import { startGuardWorld, type GuardWorld } from '../helpers/guard-world.js';
+import { refusal, startGuardWorld, type GuardWorld } from '../helpers/guard-world.js';
 
 /**
  * Mail leaves by more doors than a plain submission: an imported message, a copy, an automatic
@@ -18,14 +17,6 @@ beforeAll(async () => {
 });
 afterEach(async () => world.clearPolicies());
 
-async function refusal(promise: Promise<unknown>): Promise<MailboxError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, 'the request should have been refused').toBeInstanceOf(MailboxError);
-  return error as MailboxError;
-}
 
 function rawMessage(from: string, to: string, subject: string, extra = ''): string {
   return `From: ${from}\r\nTo: ${to}\r\n${extra}Subject: ${subject}\r\nMessage-ID: <${Date.now()}.${Math.random()}@guard.test>\r\nContent-Type: text/plain\r\n\r\nimported body\r\n`;

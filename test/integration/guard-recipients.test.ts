@@ -1,6 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MailboxError } from '../../src/errors.js';
-import { startGuardWorld, type GuardWorld } from '../helpers/guard-world.js';
+import { refusal, startGuardWorld, type GuardWorld } from '../helpers/guard-world.js';
 
 /**
  * The operator's send rules against a model that controls its next request: every place a
@@ -25,14 +24,6 @@ function sendOps(subject: string, email: Record<string, unknown>, submission: Re
   ];
 }
 
-async function refusal(promise: Promise<unknown>): Promise<MailboxError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, 'the request should have been refused').toBeInstanceOf(MailboxError);
-  return error as MailboxError;
-}
 
 async function expectNoTrace(subject: string): Promise<void> {
   expect(await world.traces(subject)).toEqual({ alice: [], bob: [], outside: [] });

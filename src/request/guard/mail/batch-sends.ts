@@ -75,10 +75,18 @@ function createsOf(args: Readonly<Record<string, unknown>>, key: 'create' | 'ema
 /** Finds every send of a batch, in order, with the mail each would send. */
 export function findBatchSends(request: JmapRequest): BatchSends {
   const created = new Map<string, MailSource>();
+  // Mail whose content an update of this batch touches (JMAP forbids it; a server that allowed it
+  // would send what the guard never read): its submission is unreadable.
+  const touched = new Set<string>();
   const out: BatchSends = { submissions: [], blobCreates: new Map(), others: [], unknown: [], writes: [] };
   request.methodCalls.forEach(([method, args, callId], callIndex) => {
     if (isReadOnlyMethod(method)) return;
     out.writes.push(method);
+    if (method === 'Email/set') {
+      const updates = isRecord(args.update) ? args.update : {};
+      for (const [id, patch] of Object.entries(updates)) if (!isRecord(patch) || Object.keys(patch).some((key) => !/^(keywords|mailboxIds)(\/|$)/.test(key))) touched.add(id);
+      if ('#update' in args) touched.add('*');
+    }
     if (method === 'Email/set' || method === 'Email/import' || method === 'Email/copy') {
       const creates = createsOf(args, method === 'Email/import' ? 'emails' : 'create');
       for (const [creationId, create] of Object.entries(creates ?? {})) created.set(creationId, sourceOfCreate(method, creationId, callIndex, create));
@@ -88,7 +96,11 @@ export function findBatchSends(request: JmapRequest): BatchSends {
       for (const [creationId, create] of Object.entries(createsOf(args, 'create') ?? {})) out.blobCreates.set(creationId, create);
     }
     if (method === 'EmailSubmission/set') {
-      out.submissions.push(...submissionsOf(args, callId, callIndex, created, request.createdIds ?? {}));
+      for (const submission of submissionsOf(args, callId, callIndex, created, request.createdIds ?? {})) {
+        const id = typeof submission.emailId === 'string' ? submission.emailId : '';
+        const changed = touched.has('*') || touched.has(id) || (submission.source.kind === 'server' && touched.has(submission.source.emailId));
+        out.submissions.push(changed ? { ...submission, source: { kind: 'unreadable', why: `the same request changes the content of ${id} before sending it` } } : submission);
+      }
       return;
     }
     if (otherSenders.has(method)) out.others.push({ callIndex, method: method as OtherSend['method'], args });

@@ -69,3 +69,16 @@ describe('holding a batch', () => {
     expect(sends.submissions.map((s) => heldEmailId(s, request, response))).toEqual(['M1', 'M9']);
   });
 });
+
+describe('content changed before it is sent', () => {
+  it('calls a submission unreadable when the same batch updates more than the mail\'s keywords or mailboxes', () => {
+    const sends = findBatchSends({
+      using,
+      methodCalls: [
+        ['Email/set', { update: { M1: { 'header:Bcc': ' eve@evil.test' }, M2: { 'keywords/$seen': true, mailboxIds: { X: true } } } }, 'u'],
+        ['EmailSubmission/set', { create: { a: { emailId: 'M1' }, b: { emailId: 'M2' } } }, 's'],
+      ],
+    });
+    expect(sends.submissions.map((s) => s.source.kind)).toEqual(['unreadable', 'server']);
+  });
+});
