@@ -48,6 +48,24 @@ function shaped(result: unknown): { isError: boolean; text: string; content: Rec
   return { isError: (result as { isError?: boolean }).isError === true, text: resultText(result), content: structured(result) };
 }
 
+describe('the rules as the model can read them', () => {
+  it('watch_status names the rules in force for the inbox, without the commands that change them', async () => {
+    await world.writeUserPolicy({ send: { mode: 'confirm', allow: [world.address.bob], maxSendsPerDay: 30 } });
+    const c = await connectMcp({ env: { ...world.env, AGENT_MAILBOX_CREDENTIALS_DIR: world.alice.dir } });
+    try {
+      const status = structured(await c.client.callTool({ name: 'watch_status', arguments: {} }));
+      const policy = status.policy as { rules: string[]; readOnlyNow: boolean };
+      expect(policy.readOnlyNow).toBe(false);
+      expect(policy.rules.join('\n')).toContain(`needs your operator's yes`);
+      expect(policy.rules.join('\n')).toContain('at most 30 sends per day');
+      expect(policy.rules.join('\n')).not.toMatch(/allow-send|policy set/);
+    } finally {
+      await c.close();
+      await world.clearPolicies();
+    }
+  });
+});
+
 for (const era of eras) {
   describe(`the send guard over MCP, ${era.name}`, () => {
     let door: Door | undefined;
