@@ -1,0 +1,127 @@
+import type { Document, Element, Text } from 'domhandler';
+import { addImpliedRoot } from './add-implied-root.js';
+import { hidingTechniques, type HidingTechnique } from './hiding-technique.js';
+import { StyleRuleMatcher } from './css/match-style-rules.js';
+import { parseHtmlDocument } from './parse-html-document.js';
+import { isStyleSheetParserLoaded, prepareStyleSheets, readStyleSheets, type StyleRule } from './css/read-style-sheets.js';
+import { renderVisibleHtml } from './render-visible-html.js';
+import { VariableWork } from './css/resolve-css-variables.js';
+import { StyleMemo } from './css/style-memo.js';
+import { walkVisibility } from './walk-visibility.js';
+
+/**
+ * A bound that cut the analysis short. Parsing bounds (depth flattened past 512 levels, nodes
+ * dropped past 100,000) drop or move content; style bounds (text, rules, selectors, matching
+ * work, var() work) leave rules unapplied, so text they would hide may be reported visible.
+ */
+export type VisibilityLimit =
+  | 'depth-flattened'
+  | 'nodes-capped'
+  | 'style-text-capped'
+  | 'style-rules-capped'
+  | 'style-unparsed'
+  | 'selector-too-complex'
+  | 'selector-budget-spent'
+  | 'variables-budget-spent';
+
+/** What a person sees of an HTML mail, and what they do not. */
+export interface HtmlVisibility {
+  /** The HTML without hidden elements and text, comments, <script>, <style> and <title>: input for the HTML-to-text converter. */
+  visibleHtml: string;
+  /** The visible text, whitespace collapsed, a line per block: for previews and for comparison with a text/plain part. */
+  visibleText: string;
+  /** The text a person does not see, in document order, a line per hidden run. */
+  hiddenText: string;
+  /** Non-whitespace characters hidden, all techniques together (invisible control characters included). */
+  hiddenChars: number;
+  hiddenWords: number;
+  /** The techniques that hid anything, most characters first. */
+  techniques: HidingTechnique[];
+  charsByTechnique: Partial<Record<HidingTechnique, number>>;
+  /** Characters of <script> content: code, which no mail client runs or shows, and not counted as hidden text. */
+  scriptChars: number;
+  /** Only the first `maxBytes` were analysed; the rest is in none of the fields. */
+  truncated: boolean;
+  limitsReached: VisibilityLimit[];
+}
+
+export interface HtmlVisibilityOptions {
+  /** UTF-8 bytes of HTML analysed at most (default 1 MiB). */
+  maxBytes?: number;
+}
+
+/** The bounds of one analysis; each keeps a hostile mail from costing more than a large real one. */
+export const visibilityLimits = {
+  maxBytes: 1024 * 1024,
+  maxDepth: 512,
+  maxNodes: 100_000,
+  maxStyleChars: 256 * 1024,
+  maxRules: 4000,
+  maxCompounds: 12,
+  workBudget: 25_000_000,
+  maxVariableChars: 4_000_000,
+} as const;
+
+/** Loads what analysing these HTML bodies needs (the style-sheet parser when one has a <style>). */
+export async function prepareHtmlVisibility(htmls: string | readonly string[]): Promise<void> {
+  for (const html of typeof htmls === 'string' ? [htmls] : htmls) await prepareStyleSheets(html);
+}
+
+/**
+ * Decides, with an HTML parser and the CSS cascade, which text of an HTML mail a person sees.
+ * Pure and synchronous; call prepareHtmlVisibility with the same HTML first. This module loads
+ * htmlparser2 and css-select (~5–8 ms after html-to-text): import it dynamically, as html-to-text
+ * is, where an answer holds HTML.
+ */
+export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): HtmlVisibility {
+  const maxBytes = options.maxBytes ?? visibilityLimits.maxBytes;
+  const parsed = parseHtmlDocument(html, { maxBytes, maxDepth: visibilityLimits.maxDepth, maxNodes: visibilityLimits.maxNodes });
+  const implied = addImpliedRoot(parsed.document);
+  const limitsReached: VisibilityLimit[] = [...parsed.limitsReached];
+  const sheets = styleSheetsOf(parsed.document);
+  let rules: StyleRule[] = [];
+  if (sheets.length > 0) {
+    if (!isStyleSheetParserLoaded()) throw new Error('analyseHtml called before prepareHtmlVisibility for HTML with <style>');
+    const read = readStyleSheets(sheets, { maxChars: visibilityLimits.maxStyleChars, maxRules: visibilityLimits.maxRules });
+    rules = read.rules;
+    limitsReached.push(...read.limitsReached);
+  }
+  const matcher = new StyleRuleMatcher(rules, parsed.document.children, parsed.isQuirks, visibilityLimits);
+  const variables = new VariableWork(visibilityLimits.maxVariableChars);
+  const walk = walkVisibility(parsed.document, matcher, { isQuirks: parsed.isQuirks, variables, memo: new StyleMemo() });
+  limitsReached.push(...matcher.limitsReached);
+  if (variables.isSpent) limitsReached.push('variables-budget-spent');
+  const charsByTechnique = Object.fromEntries([...walk.charsByTechnique].filter(([, chars]) => chars > 0)) as Partial<Record<HidingTechnique, number>>;
+  const techniques = hidingTechniques.filter((t) => charsByTechnique[t]).sort((a, b) => (charsByTechnique[b] ?? 0) - (charsByTechnique[a] ?? 0));
+  return {
+    visibleHtml: renderVisibleHtml(parsed.document, walk.hidden, walk.textHidden, implied),
+    visibleText: walk.visibleText,
+    hiddenText: walk.hiddenText,
+    hiddenChars: Object.values(charsByTechnique).reduce((sum, chars) => sum + chars, 0),
+    hiddenWords: walk.hiddenText === '' ? 0 : walk.hiddenText.split(/\s+/).length,
+    techniques,
+    charsByTechnique,
+    scriptChars: walk.scriptChars,
+    truncated: parsed.isTruncated,
+    limitsReached,
+  };
+}
+
+/** The text and `media` of every <style> element, except inert ones inside a <template>. */
+function styleSheetsOf(document: Document): { text: string; media: string | undefined }[] {
+  const sheets: { text: string; media: string | undefined }[] = [];
+  const stack: Element[] = document.children.filter((n): n is Element => n.type === 'tag' || n.type === 'style').reverse();
+  for (let element = stack.pop(); element; element = stack.pop()) {
+    if (element.type === 'style') {
+      const text = element.children.map((child) => (child.type === 'text' ? (child as Text).data : '')).join('');
+      sheets.push({ text, media: element.attribs.media });
+      continue;
+    }
+    if (element.name === 'template') continue;
+    for (let i = element.children.length - 1; i >= 0; i--) {
+      const child = element.children[i];
+      if (child && (child.type === 'tag' || child.type === 'style')) stack.push(child as Element);
+    }
+  }
+  return sheets;
+}

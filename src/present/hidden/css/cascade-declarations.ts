@@ -1,0 +1,45 @@
+import { shorthandLonghands } from './css-shorthands.js';
+import type { RuleMatch } from './match-style-rules.js';
+import type { CssDeclaration } from './parse-declarations.js';
+import type { UserAgentDeclaration } from './user-agent-style.js';
+
+/**
+ * The winning declaration per longhand property. A longhand set by a shorthand maps to the
+ * shorthand's declaration (its `property` names the shorthand), read out when it is used.
+ */
+export type Cascaded = ReadonlyMap<string, UserAgentDeclaration>;
+
+/** Everything that can style one element, gathered once and cascaded per render context. */
+export interface ElementDeclarations {
+  userAgent: UserAgentDeclaration[];
+  hints: CssDeclaration[];
+  rules: RuleMatch[];
+  inline: CssDeclaration[];
+}
+
+/**
+ * CSS Cascade 5 §6 for one element in one context. Later wins, so declarations are applied from
+ * the weakest: user agent, presentational hints (author level, specificity 0, before every author
+ * rule: HTML §15.1), author rules by specificity then source order, the style attribute; then
+ * author !important rules the same way, then the style attribute's !important.
+ */
+export function cascadeDeclarations(source: ElementDeclarations, contextBit: number): Cascaded {
+  const cascaded = new Map<string, UserAgentDeclaration>();
+  const apply = (declaration: UserAgentDeclaration): void => {
+    const longhands = shorthandLonghands[declaration.property];
+    if (longhands) for (const longhand of longhands) cascaded.set(longhand, declaration);
+    else cascaded.set(declaration.property, declaration);
+  };
+  const rules = source.rules
+    .filter((match) => (match.rule.contexts & contextBit) !== 0)
+    .sort((a, b) => a.specificity - b.specificity || a.rule.order - b.rule.order);
+  for (const isImportant of [false, true]) {
+    if (!isImportant) {
+      for (const declaration of source.userAgent) apply(declaration);
+      for (const declaration of source.hints) apply(declaration);
+    }
+    for (const { rule } of rules) for (const declaration of rule.declarations) if (declaration.isImportant === isImportant) apply(declaration);
+    for (const declaration of source.inline) if (declaration.isImportant === isImportant) apply(declaration);
+  }
+  return cascaded;
+}

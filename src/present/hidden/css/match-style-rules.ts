@@ -1,0 +1,199 @@
+import { compile } from 'css-select';
+import { parse as parseSelectors } from 'css-what';
+import type { AnyNode, Element } from 'domhandler';
+import nthCheck from 'nth-check';
+import type { StyleRule } from './read-style-sheets.js';
+import { selectorFacts, staticallyFalsePseudoClasses, type SelectorFacts } from './selector-facts.js';
+
+/** A style rule that applies to an element, with the specificity of its most specific matching selector. */
+export interface RuleMatch {
+  rule: StyleRule;
+  specificity: number;
+}
+
+export interface MatcherLimits {
+  /** Compound selectors in one complex selector, at most; longer selectors are skipped. */
+  maxCompounds: number;
+  /** Units of matching work for the whole document (see `costOf`); past it, rules stop applying. */
+  workBudget: number;
+}
+
+interface CompiledSelector {
+  rule: StyleRule;
+  facts: SelectorFacts;
+  test: (element: Element) => boolean;
+}
+
+interface Position {
+  index: number;
+  fromEnd: number;
+  typeIndex: number;
+  typeFromEnd: number;
+  siblings: number;
+  depth: number;
+  subtree: number;
+}
+
+/**
+ * Matches style rules to elements with css-select, bounded: selectors are indexed by their
+ * rightmost id, class or tag (as browsers do), structural pseudo-classes read a precomputed
+ * position table in O(1) instead of scanning siblings, and every test is charged a cost that
+ * bounds its real work, so no document can make matching quadratic or exponential.
+ */
+export class StyleRuleMatcher {
+  readonly limitsReached = new Set<'selector-too-complex' | 'selector-budget-spent'>();
+  private readonly index = new Map<string, CompiledSelector[]>();
+  private readonly positions = new Map<Element, Position>();
+  private readonly nthTests = new Map<string, (index: number) => boolean>();
+  private work = 0;
+
+  constructor(
+    rules: readonly StyleRule[],
+    root: AnyNode[],
+    private readonly isQuirks: boolean,
+    private readonly limits: MatcherLimits,
+  ) {
+    if (rules.length === 0) return;
+    this.measurePositions(root);
+    for (const rule of rules) this.add(rule);
+  }
+
+  /** The rules that apply to `element`, in no particular order. */
+  match(element: Element): RuleMatch[] {
+    if (this.index.size === 0) return [];
+    const found = new Map<StyleRule, number>();
+    const position = this.positions.get(element);
+    const attribs = element.attribs;
+    const fold = (value: string): string => (this.isQuirks ? value.toLowerCase() : value);
+    let isSpent = this.test(this.index.get('*'), element, position, found) || this.test(this.index.get(element.name), element, position, found);
+    if (!isSpent && attribs.id) isSpent = this.test(this.index.get(`#${fold(attribs.id)}`), element, position, found);
+    if (!isSpent && attribs.class) {
+      const seen = new Set<string>();
+      for (const name of attribs.class.split(/[ \t\n\f\r]+/)) {
+        const key = `.${fold(name)}`;
+        if (!name || seen.has(key)) continue;
+        seen.add(key);
+        if ((isSpent = this.test(this.index.get(key), element, position, found))) break;
+      }
+    }
+    return [...found].map(([rule, specificity]) => ({ rule, specificity }));
+  }
+
+  /** Tests one bucket of candidates; true when the work budget ran out (matching then stops for good). */
+  private test(candidates: CompiledSelector[] | undefined, element: Element, position: Position | undefined, found: Map<StyleRule, number>): boolean {
+    for (const candidate of candidates ?? []) {
+      this.work += costOf(candidate.facts, position);
+      if (this.work > this.limits.workBudget) {
+        this.limitsReached.add('selector-budget-spent');
+        this.index.clear();
+        return true;
+      }
+      if ((found.get(candidate.rule) ?? -1) >= candidate.facts.specificity || !candidate.test(element)) continue;
+      found.set(candidate.rule, candidate.facts.specificity);
+    }
+    return false;
+  }
+
+  private add(rule: StyleRule): void {
+    let selectors;
+    try {
+      selectors = parseSelectors(rule.selectorList);
+    } catch {
+      return;
+    }
+    const compiled: CompiledSelector[] = [];
+    for (const selector of selectors) {
+      const facts = selectorFacts(selector, this.isQuirks);
+      // One invalid selector makes a browser drop the whole rule (Selectors 4 §3.1).
+      if (facts.problem === 'unsupported') return;
+      if (facts.problem === 'pseudo-element') continue;
+      if (facts.compounds > this.limits.maxCompounds || facts.siblingCombinators > 2) {
+        this.limitsReached.add('selector-too-complex');
+        continue;
+      }
+      try {
+        const test = compile<AnyNode, Element>([selector], { xmlMode: false, quirksMode: this.isQuirks, cacheResults: true, pseudos: this.pseudos });
+        compiled.push({ rule, facts, test });
+      } catch {
+        return;
+      }
+    }
+    for (const entry of compiled) {
+      const bucket = this.index.get(entry.facts.key);
+      if (bucket) bucket.push(entry);
+      else this.index.set(entry.facts.key, [entry]);
+    }
+  }
+
+  private nth(formula: string | null | undefined): (index: number) => boolean {
+    const text = formula ?? '';
+    let test = this.nthTests.get(text);
+    if (!test) {
+      try {
+        test = nthCheck(text);
+      } catch {
+        // A malformed An+B never matches (a browser drops the whole rule; here only this selector fails).
+        test = () => false;
+      }
+      this.nthTests.set(text, test);
+    }
+    return test;
+  }
+
+  private readonly pseudos: Record<string, (element: Element, data?: string | null) => boolean> = {
+    'first-child': (e) => this.position(e).index === 0,
+    'last-child': (e) => this.position(e).fromEnd === 0,
+    'only-child': (e) => this.position(e).siblings === 1,
+    'first-of-type': (e) => this.position(e).typeIndex === 0,
+    'last-of-type': (e) => this.position(e).typeFromEnd === 0,
+    'only-of-type': (e) => this.position(e).typeIndex === 0 && this.position(e).typeFromEnd === 0,
+    'nth-child': (e, data) => this.nth(data)(this.position(e).index),
+    'nth-last-child': (e, data) => this.nth(data)(this.position(e).fromEnd),
+    'nth-of-type': (e, data) => this.nth(data)(this.position(e).typeIndex),
+    'nth-last-of-type': (e, data) => this.nth(data)(this.position(e).typeFromEnd),
+    // A zero-parameter function also accepts an argument in css-select (`:lang(en)`).
+    ...Object.fromEntries(staticallyFalsePseudoClasses.map((name) => [name, (): boolean => false])),
+  };
+
+  private position(element: Element): Position {
+    return this.positions.get(element) ?? { index: 0, fromEnd: 0, typeIndex: 0, typeFromEnd: 0, siblings: 1, depth: 0, subtree: 1 };
+  }
+
+  /** One pass over the tree: each element's place among its siblings, its depth and its subtree size. */
+  private measurePositions(root: AnyNode[]): void {
+    const order: Element[] = [];
+    const stack: { nodes: AnyNode[]; depth: number }[] = [{ nodes: root, depth: 0 }];
+    for (let frame = stack.pop(); frame; frame = stack.pop()) {
+      const elements = frame.nodes.filter((n): n is Element => n.type === 'tag' || n.type === 'script' || n.type === 'style');
+      const typeCounts = new Map<string, number>();
+      elements.forEach((element, i) => {
+        const typeIndex = typeCounts.get(element.name) ?? 0;
+        typeCounts.set(element.name, typeIndex + 1);
+        this.positions.set(element, { index: i, fromEnd: elements.length - 1 - i, typeIndex, typeFromEnd: 0, siblings: elements.length, depth: frame.depth, subtree: 1 });
+        order.push(element);
+        if (element.children.length > 0) stack.push({ nodes: element.children, depth: frame.depth + 1 });
+      });
+      for (const element of elements) {
+        const position = this.positions.get(element) as Position;
+        position.typeFromEnd = (typeCounts.get(element.name) ?? 1) - 1 - position.typeIndex;
+      }
+    }
+    // Children were recorded after their parents, so a reverse walk sums subtrees bottom-up.
+    for (let i = order.length - 1; i >= 0; i--) {
+      const element = order[i] as Element;
+      const parent = element.parent;
+      const parentPosition = parent && parent.type !== 'root' ? this.positions.get(parent as Element) : undefined;
+      if (parentPosition) parentPosition.subtree += (this.positions.get(element) as Position).subtree;
+    }
+  }
+}
+
+/**
+ * An upper bound on one test's work: css-select walks every ancestor for each descendant
+ * combinator (its cache saves the tests, not the walk), every earlier sibling for `~`, and the
+ * subtree for :has(). The index and the O(1) pseudo-classes keep everything else constant.
+ */
+function costOf(facts: SelectorFacts, position: Position | undefined): number {
+  if (!position) return 1;
+  return 1 + facts.descendantCombinators * position.depth + facts.siblingCombinators * position.siblings + (facts.hasHas ? position.subtree : 0);
+}

@@ -1,0 +1,158 @@
+import type { Atrule, CssNode, Declaration, Rule, StyleSheet } from 'css-tree';
+import type { parse as ParseCss } from 'css-tree';
+import { matchesMedia } from './matches-media.js';
+import { splitTopLevelCommas, type CssDeclaration } from './parse-declarations.js';
+import { allContexts, renderContexts } from '../render-context.js';
+
+/** One style rule: a selector list, its declarations, the contexts its `@media` allows, its place in source order. */
+export interface StyleRule {
+  selectorList: string;
+  declarations: CssDeclaration[];
+  contexts: number;
+  order: number;
+}
+
+export interface StyleSheetLimits {
+  /** Characters of style sheet text read at most; the rest is ignored. */
+  maxChars: number;
+  /** Rules (selector lists) kept at most. */
+  maxRules: number;
+}
+
+export interface ReadStyleSheets {
+  rules: StyleRule[];
+  limitsReached: ('style-text-capped' | 'style-rules-capped' | 'style-unparsed')[];
+}
+
+// css-tree's parser and its tables cost several ms to load; only mail with a <style> needs it.
+let parseCss: typeof ParseCss | undefined;
+
+/** Loads the style-sheet parser when `html` has a <style> element; cheap once loaded. */
+export async function prepareStyleSheets(html: string): Promise<void> {
+  if (parseCss || !/<style/i.test(html)) return;
+  ({ default: parseCss } = await import('css-tree/parser'));
+}
+
+/** Whether prepareStyleSheets has loaded the parser. */
+export function isStyleSheetParserLoaded(): boolean {
+  return parseCss !== undefined;
+}
+
+// Deeper nesting of @media and nested rules than this is not something mail needs; it is skipped.
+const maxNesting = 16;
+
+interface Frame {
+  nodes: CssNode[];
+  next: number;
+  contexts: number;
+  parentSelector: string | undefined;
+  depth: number;
+}
+
+/**
+ * The rules of the <style> elements (each with its `media` attribute), parsed with CSS Syntax's
+ * error recovery (css-tree), so that a stray brace drops what a browser drops and keeps the rest.
+ * Rules are numbered in source order, which decides between rules of equal specificity.
+ */
+export function readStyleSheets(sheets: { text: string; media: string | undefined }[], limits: StyleSheetLimits): ReadStyleSheets {
+  if (!parseCss) throw new Error('readStyleSheets called before prepareStyleSheets');
+  const rules: StyleRule[] = [];
+  const limitsReached = new Set<ReadStyleSheets['limitsReached'][number]>();
+  let budget = limits.maxChars;
+  for (const sheet of sheets) {
+    if (budget <= 0) {
+      limitsReached.add('style-text-capped');
+      break;
+    }
+    const text = sheet.text.length > budget ? sheet.text.slice(0, budget) : sheet.text;
+    if (text.length < sheet.text.length) limitsReached.add('style-text-capped');
+    budget -= text.length;
+    const contexts = sheet.media === undefined ? allContexts : contextMask(sheet.media, allContexts);
+    let ast: CssNode;
+    try {
+      ast = parseSheet(text);
+    } catch {
+      limitsReached.add('style-unparsed');
+      continue;
+    }
+    const stack: Frame[] = [{ nodes: childrenOf(ast as StyleSheet), next: 0, contexts, parentSelector: undefined, depth: 0 }];
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1] as Frame;
+      const node = frame.nodes[frame.next++];
+      if (!node) {
+        stack.pop();
+        continue;
+      }
+      if (rules.length >= limits.maxRules) {
+        limitsReached.add('style-rules-capped');
+        break;
+      }
+      const inner = node.type === 'Rule' ? readRule(node, frame, rules) : node.type === 'Atrule' ? readAtRule(node, frame) : undefined;
+      if (inner && inner.depth <= maxNesting) stack.push(inner);
+    }
+  }
+  return { rules, limitsReached: [...limitsReached] };
+}
+
+/** Style sheet text as css-tree nodes, with selectors, values and at-rule preludes left raw for this module to read. */
+function parseSheet(text: string): CssNode {
+  if (!parseCss) throw new Error('readStyleSheets called before prepareStyleSheets');
+  return parseCss(text, { parseValue: false, parseAtrulePrelude: false, parseRulePrelude: false, parseCustomProperty: false, positions: false });
+}
+
+/** Keeps the rule's declarations; returns its nested rules to read next (CSS Nesting). */
+function readRule(node: Rule, frame: Frame, rules: StyleRule[]): Frame | undefined {
+  const prelude = node.prelude.type === 'Raw' ? node.prelude.value.trim() : '';
+  if (prelude === '') return undefined;
+  const selectorList = frame.parentSelector === undefined ? prelude : nestSelectors(frame.parentSelector, prelude);
+  const declarations: CssDeclaration[] = [];
+  const children: CssNode[] = [];
+  for (const child of childrenOf(node.block)) {
+    if (child.type === 'Declaration') declarations.push(declarationOf(child));
+    // css-tree leaves a nested rule that starts with a type, class or id selector (CSS Nesting's
+    // relaxed syntax, which browsers follow) as raw text: it is read again as rules.
+    else if (child.type === 'Raw' && child.value.includes('{') && frame.depth < maxNesting) children.push(...childrenOf(parseSheet(child.value) as StyleSheet));
+    else children.push(child);
+  }
+  if (declarations.length > 0) rules.push({ selectorList, declarations, contexts: frame.contexts, order: rules.length });
+  return children.length > 0 ? { nodes: children, next: 0, contexts: frame.contexts, parentSelector: selectorList, depth: frame.depth + 1 } : undefined;
+}
+
+/** The block of an @media, @supports or @layer rule to read next; other at-rules style no text. */
+function readAtRule(node: Atrule, frame: Frame): Frame | undefined {
+  if (!node.block) return undefined;
+  const name = node.name.toLowerCase();
+  const prelude = node.prelude?.type === 'Raw' ? node.prelude.value : '';
+  let contexts = frame.contexts;
+  if (name === 'media') contexts = contextMask(prelude, contexts);
+  // @supports: mail clients that honour it are modern; a condition that starts with `not` is taken as false.
+  else if (name === 'supports') contexts = /^\s*not\b/i.test(prelude) ? 0 : contexts;
+  else if (name !== 'layer') return undefined;
+  return contexts === 0 ? undefined : { nodes: childrenOf(node.block), next: 0, contexts, parentSelector: frame.parentSelector, depth: frame.depth + 1 };
+}
+
+function contextMask(query: string, within: number): number {
+  let mask = 0;
+  renderContexts.forEach((context, i) => {
+    if (within & (1 << i) && matchesMedia(query, context)) mask |= 1 << i;
+  });
+  return mask;
+}
+
+/** CSS Nesting §3: `&` stands for the parent's selector list; a nested selector without it is its descendant. */
+function nestSelectors(parent: string, nested: string): string {
+  const outer = `:is(${parent})`;
+  return splitTopLevelCommas(nested)
+    .map((selector) => (selector.includes('&') ? selector.split('&').join(outer) : `${outer} ${selector}`))
+    .join(', ');
+}
+
+function childrenOf(node: { children: { toArray(): CssNode[] } | null } | null | undefined): CssNode[] {
+  return node?.children ? node.children.toArray() : [];
+}
+
+function declarationOf(node: Declaration): CssDeclaration {
+  const value = node.value.type === 'Raw' ? node.value.value.trim() : '';
+  const isImportant = node.important === true || (typeof node.important === 'string' && node.important.toLowerCase() === 'important');
+  return { property: node.property.startsWith('--') ? node.property : node.property.toLowerCase(), value, isImportant };
+}

@@ -1,0 +1,128 @@
+import { ObjectIds } from '../object-ids.js';
+
+/**
+ * var() substitution (CSS Variables §3). `display: var(--x)` hides text as surely as `display:
+ * none`, so values are resolved before they are read. Results are bounded in length and depth:
+ * nested variables that double at each level would otherwise grow exponentially.
+ */
+
+/** Longest value a substitution may produce; longer is invalid, as browsers cap it too. */
+export const maxResolvedLength = 8192;
+const maxDepth = 16;
+
+/** Custom properties in scope: name → value, already resolved. */
+export type CustomProperties = ReadonlyMap<string, string>;
+
+/** `value` with every var() replaced; undefined when a reference cannot be resolved (the declaration is then invalid at computed-value time). */
+export function resolveCssVariables(value: string, lookup: (name: string, depth: number) => string | undefined, depth = 0): string | undefined {
+  if (depth > maxDepth) return undefined;
+  let result = '';
+  let from = 0;
+  const lower = value.toLowerCase();
+  for (let at = lower.indexOf('var(', from); at !== -1; at = lower.indexOf('var(', from)) {
+    const close = matchingParen(value, at + 3);
+    if (close === -1) return undefined;
+    const inner = value.slice(at + 4, close);
+    const comma = topLevelComma(inner);
+    const name = (comma === -1 ? inner : inner.slice(0, comma)).trim();
+    if (!name.startsWith('--')) return undefined;
+    let replacement = lookup(name, depth + 1);
+    if (replacement === undefined && comma !== -1) replacement = resolveCssVariables(inner.slice(comma + 1), lookup, depth + 1);
+    if (replacement === undefined) return undefined;
+    result += value.slice(from, at) + replacement;
+    if (result.length > maxResolvedLength) return undefined;
+    from = close + 1;
+  }
+  result += value.slice(from);
+  return result.length > maxResolvedLength ? undefined : result;
+}
+
+/**
+ * What var() resolution may still cost in one analysis, in characters produced, and the custom
+ * properties already resolved for a parent and a set of declarations: a rule that defines
+ * variables for thousands of elements resolves them once per parent, not once per element.
+ */
+export class VariableWork extends ObjectIds {
+  charsLeft: number;
+  isSpent = false;
+  readonly settled = new WeakMap<object, Map<string, CustomProperties>>();
+
+  constructor(limit: number) {
+    super();
+    this.charsLeft = limit;
+  }
+
+  /** Charges a resolved value; false (and spent for good) once the limit is passed. */
+  charge(value: string): boolean {
+    this.charsLeft -= value.length;
+    if (this.charsLeft < 0) this.isSpent = true;
+    return !this.isSpent;
+  }
+}
+
+const noParent = {};
+
+/**
+ * The custom properties of an element: its parent's, overridden by its own declarations, each
+ * resolved against the others (a cycle makes the properties in it invalid, CSS Variables §2.3).
+ */
+export function inheritCustomProperties(parent: CustomProperties | undefined, own: ReadonlyMap<string, { value: string }>, work: VariableWork): CustomProperties {
+  const signature = [...own.values()].map((declaration) => work.idOf(declaration)).join(' ');
+  let byOwn = work.settled.get(parent ?? noParent);
+  const known = byOwn?.get(signature);
+  if (known) return known;
+  const resolved = new Map(parent);
+  // Each own property is resolved once: without this, `--b: var(--a) var(--a)` chains would be
+  // explored exponentially before the length bound could fail them.
+  const settled = new Map<string, string | undefined>();
+  const resolving = new Set<string>();
+  const lookup = (name: string, depth: number): string | undefined => {
+    const raw = own.get(name)?.value;
+    if (raw === undefined) return parent?.get(name);
+    if (settled.has(name)) return settled.get(name);
+    if (resolving.has(name) || work.isSpent) return undefined;
+    resolving.add(name);
+    let value = resolveCssVariables(raw, lookup, depth);
+    if (value !== undefined && !work.charge(value)) value = undefined;
+    resolving.delete(name);
+    settled.set(name, value);
+    return value;
+  };
+  for (const name of own.keys()) {
+    const value = lookup(name, 0);
+    if (value === undefined || value.trim().toLowerCase() === 'initial') resolved.delete(name);
+    else resolved.set(name, value);
+  }
+  if (!byOwn) {
+    byOwn = new Map();
+    work.settled.set(parent ?? noParent, byOwn);
+  }
+  byOwn.set(signature, resolved);
+  return resolved;
+}
+
+function matchingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const char = text[i];
+    if (char === '(') depth++;
+    else if (char === ')' && --depth === 0) return i;
+    else if (char === '"' || char === "'") {
+      const end = text.indexOf(char, i + 1);
+      if (end === -1) return -1;
+      i = end;
+    }
+  }
+  return -1;
+}
+
+function topLevelComma(text: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '(') depth++;
+    else if (char === ')') depth--;
+    else if (char === ',' && depth === 0) return i;
+  }
+  return -1;
+}
