@@ -41,7 +41,7 @@ export async function startGuardWorld(kind: 'embedded' | 'cyrus', label: string)
   const sandbox = await startSandbox({ backend: kind, difficulty: 2, rateLimit: false });
   const base = await mkdtemp(join(tmpdir(), `guard-${label}-`));
   const userConfigDir = join(base, 'config', 'agent-mailbox');
-  const env = { ...sandboxClientEnv(sandbox), HOME: join(base, 'home'), XDG_CONFIG_HOME: join(base, 'config') };
+  const env = { ...sandboxClientEnv(sandbox, join(base, 'default')), HOME: join(base, 'home'), XDG_CONFIG_HOME: join(base, 'config') };
   const registry = createAccountRegistry({ configInputs: { flags: {}, env }, log: silentLogger, powWorkers: 1 });
   cleanUpAfter(async () => {
     registry.close();
