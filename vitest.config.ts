@@ -18,8 +18,9 @@ export default defineConfig({
     isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // The invoking user's crontab must be the same after the run as before it.
-    globalSetup: ['./test/helpers/user-crontab-guard.ts'],
+    // The invoking user's crontab and config directory must be the same after the run as before it;
+    // the run gets a temp HOME of its own (user-home-guard.ts).
+    globalSetup: ['./test/helpers/user-crontab-guard.ts', './test/helpers/user-home-guard.ts'],
     // Closes what helpers started in a file's beforeAll (sandboxes, fault servers) after that file.
     setupFiles: ['./test/helpers/per-file-clean-up.ts'],
     // With CI=true a skipped test fails the run (test/helpers/ci-skip-reporter.ts).

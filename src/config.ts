@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { MailboxError } from './errors.js';
 import { liveEndpoints, liveScryptSalt } from './wire-constants.js';
@@ -145,6 +147,23 @@ export type ConfigValues = { readonly [K in SettingName]: ValueOf<K> };
 export interface Config extends ConfigValues {
   /** Where each value came from, for `help troubleshooting` and debug logs. */
   readonly sources: { readonly [K in SettingName]: SettingSource };
+  /**
+   * The user's config directory (where the default inbox lives too): the operator's user-wide
+   * policy and the marks of running wakes are kept there. Not a setting: no flag moves it.
+   */
+  readonly userConfigDir: string;
+}
+
+/**
+ * The user's config directory from the given environment, as env-paths places it (the default
+ * credentials directory): the entry's environment, so a test's in-process run keeps to its own.
+ */
+export function resolveUserConfigDir(env: Readonly<Record<string, string | undefined>> = {}, platform: NodeJS.Platform = process.platform): string {
+  const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value);
+  const home = nonEmpty(platform === 'win32' ? env.USERPROFILE : env.HOME) ?? homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'agent-mailbox');
+  if (platform === 'win32') return join(nonEmpty(env.APPDATA) ?? join(home, 'AppData', 'Roaming'), 'agent-mailbox', 'Config');
+  return join(nonEmpty(env.XDG_CONFIG_HOME) ?? join(home, '.config'), 'agent-mailbox');
 }
 
 /** Raw inputs to resolution: flags by setting name, the environment, stored credentials. */
@@ -188,7 +207,7 @@ export function resolveConfig(inputs: ConfigInputs): Config {
       });
     }
   }
-  return Object.freeze({ ...values, sources: Object.freeze(sources) }) as Config;
+  return Object.freeze({ ...values, sources: Object.freeze(sources), userConfigDir: resolveUserConfigDir(inputs.env) }) as Config;
 }
 
 /** True for settings that are on/off switches: a bare flag on the command line. */

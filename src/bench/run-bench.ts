@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { BenchSection } from './bench-section.js';
 import { coldStartBenchSection } from './cold-start-bench.js';
+import { guardBenchSection } from './guard-bench.js';
 import { mailAuthBenchSection } from './mail-auth-bench.js';
 import { runMcpOverheadBench } from './mcp-overhead-bench.js';
 import { powBenchSection } from './pow-bench.js';
@@ -21,7 +22,7 @@ const mcpOverheadSection: BenchSection = {
   },
 };
 
-const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection, coldStartBenchSection, mcpOverheadSection, mailAuthBenchSection];
+const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection, coldStartBenchSection, mcpOverheadSection, mailAuthBenchSection, guardBenchSection];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, only: { type: 'string' } } });

@@ -81,8 +81,20 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       install: { nodePath: process.execPath, cliPath, shellCommand },
       workingDir,
       streams: { stdout: process.stdout, stderr: process.stderr },
-      // The operator's own terminal prompts come later; until then nobody is asked here.
+      // A shell agent runs these commands too: mail that needs a person's yes is held, never asked here.
       confirm: async () => ({ action: 'unavailable' }),
+      // Only a real process's own streams can be the operator's terminal; a test's captured ones never are.
+      // stdin is opened only when a command asks (a getter): most commands never read it.
+      ...(entry.streams
+        ? {}
+        : {
+            terminal: {
+              get input() {
+                return process.stdin;
+              },
+              output: process.stderr,
+            },
+          }),
       launchMcpServer: async (options) => {
         const { runMcpServer } = await import('../mcp/main.js');
         await runMcpServer({ env: entry.env, cliPath, ...options });
@@ -116,6 +128,8 @@ export async function runCli(entry: CliEntry): Promise<number> {
   const groups = new Map<string, Command>();
   const groupDescriptions: Record<string, string> = {
     watch: 'Manage the daily 09:00 job that wakes an agent when new mail arrived (watch=scheduled). See `agent-mailbox help watch`.',
+    policy: 'The operator\'s rules: who the agent may write to and hear from, caps, the secret scan. See `agent-mailbox help security`.',
+    outbox: 'Mail held for the operator\'s yes (list, approve, discard) and the audit log of every send.',
   };
   // Only the commands the first word names get built (commander and zod cost every command's
   // options at each start); any other argv gets the whole program, for commander's own errors.

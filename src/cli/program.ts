@@ -65,7 +65,8 @@ export function buildTableCommand(
     const fieldShape = describeField(field as z.ZodType);
     const { flag, positional, repeatable } = spellingOfInput(op, key);
     if (positional) {
-      command.argument(fieldShape.required ? `<${key}>` : `[${key}]`, fieldShape.describe);
+      const variadic = fieldShape.kind === 'array' ? '...' : '';
+      command.argument(fieldShape.required ? `<${key}${variadic}>` : `[${key}${variadic}]`, fieldShape.describe);
       continue;
     }
     const spec = fieldShape.kind === 'boolean' ? flag : `${flag} <${fieldShape.kind === 'array' ? 'value' : toKebab(key)}>`;
@@ -83,7 +84,7 @@ export function buildTableCommand(
   command.action(async (...args: unknown[]) => {
     const opts = command.opts<Record<string, unknown>>();
     const input: Record<string, unknown> = {};
-    if (op.cli?.positional && typeof args[0] === 'string') input[op.cli.positional] = args[0];
+    if (op.cli?.positional && (typeof args[0] === 'string' || Array.isArray(args[0]))) input[op.cli.positional] = args[0];
     for (const [attribute, { key, flag }] of flagKeys) {
       const value = opts[attribute];
       if (value === undefined) continue;

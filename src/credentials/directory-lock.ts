@@ -55,7 +55,9 @@ export async function isLockHeld(dir: string, name: string, staleMs = 30_000): P
     return false;
   }
   // An owner that has not written owner.json yet is about to: it counts as holding.
-  return (await staleLock(path, staleMs)) === undefined;
+  const stale = await staleLock(path, staleMs);
+  // staleLock also answers undefined when the lock went away meanwhile: look once more.
+  return stale === undefined && (await stat(path).then(() => true, () => false));
 }
 
 /** Waits for the lock and returns its release function. */

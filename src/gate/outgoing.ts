@@ -1,5 +1,7 @@
+import type { Config } from '../config.js';
 import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import type { FrontDoor } from '../render/front-door.js';
+import type { Deadline } from './deadline.js';
 
 /** One JMAP batch (RFC 8620 §3.3) about to be POSTed to the session's apiUrl. */
 export interface OutgoingBatch {
@@ -20,6 +22,43 @@ export interface OutgoingUpload {
 /** What leaves the machine for the service and passes the check stage first. */
 export type Outgoing = OutgoingBatch | OutgoingUpload;
 
+/**
+ * A question for the person behind the agent, as the check stage asks it: structurally the
+ * operations' ConfirmRequest with no fields (a plain yes or no), so the door's `confirm` fits here.
+ */
+export interface GuardQuestion {
+  message: string;
+  fields: Readonly<Record<string, never>>;
+}
+
+/** The person's answer (the operations' ConfirmAnswer): only `accept` is a yes. */
+export type GuardAnswer = { action: 'accept'; content?: unknown } | { action: 'decline' } | { action: 'cancel' } | { action: 'unavailable' };
+
+/** What the operator's guard needs from the caller beyond the gate itself; every field is optional. */
+export interface GuardOptions {
+  /** Asks the person in the host (MCP elicitation); absent: nobody can be asked, so mail is held. */
+  confirm?: (ask: GuardQuestion) => Promise<GuardAnswer>;
+  /** `outbox approve`: the operator approved exactly this held mail at a terminal. */
+  approved?: { outboxId: string; emailId: string; rcptTo: readonly string[] };
+  /** Tests only: the machine layer's file (production reads the fixed path). */
+  machinePolicyPath?: string;
+  /** Tests only: the clock of the send caps. */
+  now?: () => number;
+}
+
+/** What a batch's check asks the gate to do beyond letting it leave. */
+export interface CheckOutcome {
+  /** Send this batch instead (mail held for the operator: its submission left out). */
+  request?: JmapRequest;
+  /**
+   * Called once the service answered (or certainly or possibly did not): may record what happened
+   * and hand back the response the caller sees. Throwing here does not undo what was sent.
+   */
+  settle?: (answer: SettleAnswer) => Promise<JmapResponse | void>;
+}
+
+export type SettleAnswer = { kind: 'batch'; response: JmapResponse } | { kind: 'upload'; blobId: string } | { kind: 'failed'; error: unknown };
+
 /** Who is sending, and the lookups a check may make. */
 export interface CheckContext {
   /** The inbox the request acts for: its credentials directory. */
@@ -28,6 +67,14 @@ export interface CheckContext {
   frontDoor: FrontDoor;
   /** A wake run of the watch job: no person or model started this call. */
   isWake: boolean;
+  /** The call's one deadline: a person's answer is awaited only within its budget. */
+  deadline: Deadline;
+  /** The caller's guard options (confirm, an operator's approval); empty when it has none. */
+  guard: GuardOptions;
+  /** The account's resolved settings (where the user's policy lives, the inbox domain). */
+  config(): Promise<Config>;
+  /** The inbox's address (as stored with its credentials) and the folder of its rules and records. */
+  inbox(): Promise<{ inbox: string; stateDir: string }>;
   /** The JMAP session the request goes out under (account id, mailbox roles, identity). */
   session(): Promise<JmapSessionInfo>;
   /**
@@ -35,10 +82,27 @@ export interface CheckContext {
    * again: the check's own lookups, e.g. the draft an EmailSubmission/set would send.
    */
   read(request: JmapRequest): Promise<JmapResponse>;
+  /** A blob's bytes (RFC 8620 §6.2), read into memory up to `maxBytes` (more is an error): a check's own lookup. */
+  download(blobId: string, maxBytes: number): Promise<Uint8Array>;
+  /** Tells the caller something it must show with the result (mail held for the operator). */
+  notify(notice: GuardNotice): void;
+}
+
+/** A mail the guard held for the operator instead of sending it. */
+export interface GuardNotice {
+  kind: 'held';
+  outboxId: string;
+  emailId: string;
+  recipients: string[];
+  subject: string;
+  /** The rule that asks for a person's yes, e.g. `user: send.mode=confirm`. */
+  rule: string;
+  /** Why nobody said yes: nobody could be asked, or no answer came within the call's time. */
+  why: 'nobody to ask' | 'no answer in time';
 }
 
 /**
- * The check stage's signature: resolves to let `outgoing` leave, throws a MailboxError to stop it,
- * in which case nothing of it reaches the service.
+ * The check stage's signature: resolves to let `outgoing` leave (possibly rewritten, with a hook
+ * for the answer), throws a MailboxError to stop it, in which case nothing of it reaches the service.
  */
-export type Check = (outgoing: Outgoing, context: CheckContext) => Promise<void>;
+export type Check = (outgoing: Outgoing, context: CheckContext) => Promise<CheckOutcome | void>;

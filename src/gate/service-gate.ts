@@ -1,3 +1,4 @@
+import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 import type { FileHandle } from 'node:fs/promises';
 import type { Account, ListedInbox } from '../auth/account-registry.js';
 import { settings } from '../config.js';
@@ -13,7 +14,7 @@ import type { FrontDoor } from '../render/front-door.js';
 import { checkOutgoing } from '../request/check-outgoing.js';
 import { explainUnreachableSandbox } from '../credentials/explain-unreachable-sandbox.js';
 import { Deadline } from './deadline.js';
-import type { Check, CheckContext, OutgoingUpload } from './outgoing.js';
+import type { Check, CheckContext, CheckOutcome, GuardNotice, GuardOptions, OutgoingUpload } from './outgoing.js';
 import { openServiceStream, sendToService } from './send-to-service.js';
 
 export interface ServiceGateOptions {
@@ -27,6 +28,8 @@ export interface ServiceGateOptions {
   isWake?: boolean;
   /** The check stage; src/request/check-outgoing.ts unless a test records what passes. */
   check?: Check;
+  /** What the operator's guard needs from the caller (confirm, an approval). */
+  guard?: GuardOptions;
   /** For tests: the HTTP implementation. */
   fetch?: FetchFunction;
 }
@@ -54,17 +57,26 @@ export class ServiceGate {
   private readonly client: JmapClient;
   private readonly check: Check;
   private readonly checkContext: CheckContext;
+  /** What the check asked to be shown with the result (mail held for the operator). */
+  readonly notices: GuardNotice[] = [];
 
   constructor(private readonly options: ServiceGateOptions) {
     this.deadline = options.deadline;
     this.check = options.check ?? checkOutgoing;
     this.client = new JmapClient(options.account, { log: options.log, send: (exchange) => this.exchange(exchange) });
+    const { account } = options;
     this.checkContext = {
-      credentialsDir: options.account.dir,
+      credentialsDir: account.dir,
       frontDoor: options.frontDoor,
       isWake: options.isWake === true,
+      deadline: options.deadline,
+      guard: options.guard ?? {},
+      config: () => account.config(),
+      inbox: async () => guardedInbox(await account.inbox({ signal: options.signal, deadline: options.deadline })),
       session: () => this.client.session(),
       read: (request) => this.read(request),
+      download: (blobId, maxBytes) => this.client.downloadBytes(blobId, maxBytes),
+      notify: (notice) => this.notices.push(notice),
     };
   }
 
@@ -73,16 +85,19 @@ export class ServiceGate {
     return this.client.session(opts);
   }
 
-  /** One JMAP batch: checked, then sent. */
+  /** One JMAP batch: checked (and possibly rewritten), then sent; the check sees the answer first. */
   async call(request: JmapRequest): Promise<JmapResponse> {
-    await this.check({ kind: 'batch', request }, this.checkContext);
-    return this.client.call(request);
+    const outcome: CheckOutcome = (await this.check({ kind: 'batch', request }, this.checkContext)) ?? {};
+    const response = await settled(outcome, () => this.client.call(outcome.request ?? request));
+    return (await outcome.settle?.({ kind: 'batch', response })) ?? response;
   }
 
   /** One upload: checked, then sent to the session's uploadUrl. */
   async upload(upload: Omit<OutgoingUpload, 'kind'>): Promise<{ blobId: string; type: string; size: number }> {
-    await this.check({ kind: 'upload', ...upload }, this.checkContext);
-    return this.client.upload(upload.bytes, upload.type);
+    const outcome: CheckOutcome = (await this.check({ kind: 'upload', ...upload }, this.checkContext)) ?? {};
+    const uploaded = await settled(outcome, () => this.client.upload(upload.bytes, upload.type));
+    await outcome.settle?.({ kind: 'upload', blobId: uploaded.blobId });
+    return uploaded;
   }
 
   /** A blob written straight into an open file (RFC 8620 §6.2); returns its size. */
@@ -187,6 +202,16 @@ export class ServiceGate {
   }
 }
 
+/** Runs `send`; a failure goes to the check's settle hook before it reaches the caller. */
+async function settled<T>(outcome: CheckOutcome, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    await outcome.settle?.({ kind: 'failed', error });
+    throw error;
+  }
+}
+
 /** What a core function that talks to the service is given by its caller, for its gate. */
 export interface GateContext {
   signal: AbortSignal;
@@ -200,6 +225,8 @@ export interface GateContext {
   isWake?: boolean;
   /** The check stage, replaced only by tests that record what passes it. */
   check?: Check;
+  /** What the operator's guard needs from the caller (the door's confirm, an operator's approval). */
+  guard?: GuardOptions;
   fetch?: FetchFunction;
 }
 
@@ -213,6 +240,7 @@ export function openServiceGate(account: Account, context: GateContext): Service
     frontDoor: context.frontDoor ?? 'cli',
     ...(context.isWake ? { isWake: true } : {}),
     ...(context.check ? { check: context.check } : {}),
+    ...(context.guard ? { guard: context.guard } : {}),
     ...(context.fetch ? { fetch: context.fetch } : {}),
   });
 }

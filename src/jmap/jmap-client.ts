@@ -101,6 +101,14 @@ export class JmapClient {
     return response.size;
   }
 
+  /** A blob's bytes in memory, for a look at its content (the operator's guard); more than `maxBytes` is an error. */
+  async downloadBytes(blobId: string, maxBytes: number): Promise<Uint8Array> {
+    const session = await this.session();
+    const url = expandTemplate(session.downloadUrl, { accountId: session.accountId, blobId, name: 'blob', type: 'application/octet-stream' });
+    const response = await this.send({ url, method: 'GET', idempotent: true, what: 'Download', maxBytes: Math.min(maxBytes, downloadLimit(session)) });
+    return new Uint8Array(response.body.buffer, response.body.byteOffset, response.body.byteLength);
+  }
+
   private async post(apiUrl: string, request: JmapRequest): Promise<JmapResponse> {
     const response = await this.send({
       url: apiUrl,

@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import type { AccountRegistry } from '../auth/account-registry.js';
 import type { FrontDoor } from '../render/front-door.js';
 import type { Present } from '../render/present-result.js';
+import type { OperatorTerminal } from '../policy/operator-terminal.js';
 
 /**
  * One entry of THE table: both the MCP tool and the CLI subcommand are generated from it.
@@ -89,6 +90,11 @@ export interface OperationContext {
    * free of side effects. On such a first run the promise rejects and the run's outcome is dropped.
    */
   confirm: (ask: ConfirmRequest) => Promise<ConfirmAnswer>;
+  /**
+   * The operator's terminal (the CLI's stdin and stderr), for commands that widen what the agent may
+   * do: they need a person there who types yes. Absent where no person can be (MCP, tests' streams).
+   */
+  terminal?: OperatorTerminal;
   /** Starts the stdio MCP server in this process (supplied by the CLI: core never imports a door). */
   launchMcpServer?: (options: { verbose: boolean; toolDeadlineMs?: number }) => Promise<void>;
 }

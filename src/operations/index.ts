@@ -7,6 +7,10 @@ import { listInboxesOperation } from './connected/list-inboxes.js';
 import { helpOperationOver } from './help.js';
 import { jmapRequestOperation } from './jmap-request.js';
 import { mcpOperation } from './mcp.js';
+import { outboxApproveOperation, outboxDiscardOperation, outboxListOperation, outboxLogOperation } from './policy/outbox-commands.js';
+import { policyAllowReceiveOperation, policyAllowSendOperation, policyBlockReceiveOperation, policyBlockSendOperation, policyUnlistOperation } from './policy/policy-lists.js';
+import { policySetOperation } from './policy/policy-set.js';
+import { policyShowOperation } from './policy/policy-show.js';
 import { registerOperation } from './register.js';
 import { sandboxOperation } from './sandbox.js';
 import { wakeOperation, watchRunOperation } from './wake.js';
@@ -34,6 +38,17 @@ export const operations: readonly AnyOperation[] = [
   wakeOperation,
   connectOperation,
   disconnectOperation,
+  policyShowOperation,
+  policySetOperation,
+  policyAllowSendOperation,
+  policyBlockSendOperation,
+  policyAllowReceiveOperation,
+  policyBlockReceiveOperation,
+  policyUnlistOperation,
+  outboxListOperation,
+  outboxApproveOperation,
+  outboxDiscardOperation,
+  outboxLogOperation,
   sandboxOperation,
   mcpOperation,
 ] as unknown as readonly AnyOperation[];

@@ -96,6 +96,7 @@ async function runOn(account: Account, input: z.infer<typeof jmapRequestInput>, 
         log: ctx.log,
         deadline: ctx.deadline,
         frontDoor: ctx.frontDoor,
+        guard: { confirm: ctx.confirm },
         // The operator's download directory, else the working directory; never a path from mail.
         allowedDirs: [config.downloadDir ? resolve(ctx.workingDir, config.downloadDir) : ctx.workingDir],
         saveAs: (name) => ({ operation: 'jmap_request', input: { download: { ...input.download, name } } }),
@@ -104,5 +105,5 @@ async function runOn(account: Account, input: z.infer<typeof jmapRequestInput>, 
     return { ok: true, summary: `Saved ${saved.size} bytes (${saved.type}) to ${saved.path}.`, dryRun: false, saved };
   }
   // ops/ops_file checks live in runJmapRequest (jmap-request-plan.ts), once.
-  return runJmapRequest(account, input, { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor, progress: ctx.progress });
+  return runJmapRequest(account, input, { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor, progress: ctx.progress, guard: { confirm: ctx.confirm } });
 }

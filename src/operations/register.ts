@@ -5,6 +5,7 @@ import type { PowProgress } from '../pow/pow-progress.js';
 import type { RegisterOutcome } from '../auth/account-registry.js';
 import { defineOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
 import { applyWatchChoice, watchReportSchema } from './watch-choice.js';
+import { assertNewInboxAllowed } from '../policy/new-inboxes.js';
 
 const watchChoiceMessage =
   'watch is required and is the operator\'s decision: "scheduled" installs a daily 09:00 job that wakes an agent to read the inbox; "on-demand" installs nothing. Ask the operator which they want.';
@@ -147,6 +148,13 @@ export const registerOperation = defineOperation({
         hint: `Pass a username of ${usernameLength.min}–${usernameLength.max} characters.`,
       });
     }
+    // A directory that already holds an inbox only replays; any other is a new inbox or login.
+    const account = ctx.accounts.open(input.credentials_dir);
+    const hasInbox = await account.credentials().then(
+      () => true,
+      () => false,
+    );
+    if (!hasInbox) await assertNewInboxAllowed({ userConfigDir: (await account.config()).userConfigDir, credentialsDir: account.dir });
     const outcome = await registerWithinDeadline(input, ctx);
     const watchJob = await applyWatchChoice(outcome.credentialsDir, input.watch, ctx, input.wake_command);
     const result = { ...outcome, watchJob, next: [...outcome.next, ...watchJob.next] };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from './define-operation.js';
 import type { WatchStatus } from '../watch/index.js';
+import { describeInboxPolicy } from './policy/describe-inbox-policy.js';
 import { credentialsDirInput, wakeCommandInput, watchInboxesInput, watchTargets } from './watch-target.js';
 
 /** `watch status|install|remove`: the daily crontab job of one inbox. */
@@ -17,13 +18,15 @@ const watchStatusOutput = z.looseObject({
   verify: z.array(z.string()),
   remove: z.string(),
   next: z.array(z.string()),
+  /** watch_status only: the operator's rules in force for this inbox, in sentences. */
+  policy: z.object({ rules: z.array(z.string()), readOnlyNow: z.boolean() }).optional(),
 });
 
 /**
  * One report for the jobs of several inboxes of a connected account: the first's fields, every
  * summary and next step, and each job's own status under `inboxes`.
  */
-function combined(statuses: WatchStatus[]): WatchStatus & { inboxes?: WatchStatus[] } {
+function combined<S extends WatchStatus>(statuses: S[]): S & { inboxes?: S[] } {
   const [first, ...rest] = statuses;
   if (!first) throw new Error('no watch target');
   if (rest.length === 0) return first;
@@ -46,15 +49,17 @@ export const watchStatusOperation = defineOperation({
   name: 'watch_status',
   title: 'Daily watch job status',
   description:
-    'Show whether the daily 09:00 job that wakes an agent when new mail arrived is installed for an inbox, when it runs next, and how to verify and remove it. Changes nothing; installing or removing the job is the operator\'s decision, on their command line.',
+    'Show whether the daily 09:00 job that wakes an agent when new mail arrived is installed for an inbox, when it runs next, and how to verify and remove it; and the operator\'s rules in force for this inbox (who you may write to, caps, what needs their yes), so you can plan a send. Changes nothing; the job and the rules are the operator\'s decision, on their command line.',
   input: z.object({ credentials_dir: credentialsDirInput, inbox: watchInboxesInput }),
   output: watchStatusOutput,
   annotations: readOnly,
   cli: { path: ['watch', 'status'], repeatable: ['inbox'] },
   async run(input, ctx) {
     const { watchStatus } = await loadWatch();
-    const statuses: WatchStatus[] = [];
-    for (const target of await watchTargets(ctx, input)) statuses.push(await watchStatus(target));
+    const statuses: Array<WatchStatus & { policy: Awaited<ReturnType<typeof describeInboxPolicy>> }> = [];
+    for (const target of await watchTargets(ctx, input)) {
+      statuses.push({ ...(await watchStatus(target)), policy: await describeInboxPolicy(ctx, target.credentialsDir, target.inbox?.address) });
+    }
     return { ...combined(statuses) };
   },
 });

@@ -18,8 +18,9 @@ export interface SecretFinding {
   kind: string;
 }
 
-/** What the scan reads of one part: enough for any credential, bounded for a huge attachment. */
+/** The scan reads a long part in windows of this size, each overlapping the next, so a credential on a seam is still seen whole. */
 export const scanBytesPerPart = 8 * 1024 * 1024;
+const windowOverlap = 16 * 1024;
 
 // The rule set's names, from its rule ids, as a refusal shows them.
 const kindByRule: Record<string, string> = {
@@ -52,7 +53,16 @@ let linter: Promise<Linter> | undefined;
 /** secretlint's recommended rules, loaded on the first scan only (~30 ms): most commands never send. */
 function loadLinter(): Promise<Linter> {
   linter ??= (async () => {
-    const [{ lintSource }, { creator: preset }] = await Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]);
+    const [{ lintSource }, { creator: preset }, { secretLintProfiler }] = await Promise.all([
+      import('@secretlint/core'),
+      import('@secretlint/secretlint-rule-preset-recommend'),
+      import('@secretlint/profiler'),
+    ]);
+    // secretlint 12 profiles every lint into a list it never empties and scans on each mark: a send
+    // cost 20-60 ms after a few hundred, and a long-lived server grew without bound
+    // (https://github.com/secretlint/secretlint/issues/1633). The profiler is its own pinned
+    // dependency so this is the instance core marks through. Can go with secretlint 13 (Node 22).
+    secretLintProfiler.mark = () => undefined;
     return async (part: ScanPart) => {
       const result = await lintSource({
         source: { filePath: '/outgoing-mail.txt', content: part.text, contentType: 'text' },
@@ -72,10 +82,13 @@ export async function scanForSecrets(parts: readonly ScanPart[]): Promise<Secret
   };
   const lint = await loadLinter();
   for (const part of parts) {
-    const text = part.text.length > scanBytesPerPart ? part.text.slice(0, scanBytesPerPart) : part.text;
-    if (containsKnownSecret(text)) add(part.where, "this inbox's own apiKey or token");
-    for (const { kind, pattern } of ownShapes) if (pattern.test(text)) add(part.where, kind);
-    for (const kind of await lint({ where: part.where, text })) add(part.where, kind);
+    for (let start = 0; start < part.text.length; start += scanBytesPerPart - windowOverlap) {
+      const text = part.text.slice(start, start + scanBytesPerPart);
+      if (containsKnownSecret(text)) add(part.where, "this inbox's own apiKey or token");
+      for (const { kind, pattern } of ownShapes) if (pattern.test(text)) add(part.where, kind);
+      for (const kind of await lint({ where: part.where, text })) add(part.where, kind);
+      if (start + scanBytesPerPart >= part.text.length) break;
+    }
   }
   return findings;
 }

@@ -78,11 +78,19 @@ async function readJsonFile(path: string): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
+    // The parser's message quotes the file (`"root:x:0:0"... is not valid JSON`): only where it failed is shown.
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
     throw new MailboxError({
       code: 'ops_invalid',
-      message: `${inputRef('ops_file')} ${path} is not valid JSON: ${(error as Error).message}.`,
+      message: `${inputRef('ops_file')} ${path} is not valid JSON${position !== undefined ? ` (at ${lineAndColumn(text, Number(position))})` : ''}.`,
       hint: 'Fix the JSON (a methodCalls array, an {"using", "methodCalls"} envelope, or a preset).',
       cause: error,
     });
   }
+}
+
+/** `line L, column C` of a character offset, for a parse error that must not quote the file. */
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `line ${before.length}, column ${(before[before.length - 1]?.length ?? 0) + 1}`;
 }

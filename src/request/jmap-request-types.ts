@@ -73,6 +73,8 @@ export type JmapRequestResult = {
   unresolved?: string[];
   notes?: string[];
   attachments?: { name: string; type: string; size: number; blobId?: string }[];
+  /** Mail the operator's rules held for a person's yes instead of sending it: drafts awaiting `outbox approve`. */
+  held?: { outboxId: string; emailId: string; recipients: string[]; subject: string; rule: string }[];
   /** wait_for_mail: how it waited (push or polling, and why not push), for how long, clamped or not. */
   waited?: { mode: 'push' | 'polling'; seconds: number; waitedMs: number; checks: number; clamped: boolean; fallbackReason?: string };
 };

@@ -23,6 +23,7 @@ export const jmapResultKeys: { readonly [K in keyof Required<JmapRequestResult> 
   unresolved: 'in a dry run: placeholders that are filled at run time.',
   notes: 'when there is something to know, e.g. mail a `wait_for_mail` filter passed over.',
   attachments: 'with `attachments`: each uploaded file\'s name, type, size and blobId.',
+  held: 'when the operator\'s rules held mail for a person\'s yes instead of sending it: each draft\'s outbox id, email id, recipients, subject and rule (the summary starts with `HELD`).',
   waited: '`wait_for_mail`: how it waited (push or polling, and why not push), for how long, and whether the wait was clamped.',
   saved: 'with `download`: the file written (path, type, size).',
 };

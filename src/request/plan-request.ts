@@ -11,6 +11,7 @@ import type { Preset, PresetStep } from '../presets/preset-schema.js';
 import { presetVariables } from '../presets/preset-variables.js';
 import { variableNamePattern } from '../presets/substitute-variables.js';
 import type { JmapRequestInput } from './jmap-request-types.js';
+import { checkNamedFiles } from './guard/named-files.js';
 
 /** What the plan stage settled before anything is sent: the steps, every variable known so far, the files. */
 export interface RequestPlan {
@@ -38,6 +39,7 @@ export interface RequestPlan {
  * wrong, before anything is sent.
  */
 export async function planRequest(account: Account, input: JmapRequestInput, gate: ServiceGate): Promise<RequestPlan> {
+  await checkNamedFiles(account, input);
   const plan = await planJmapRequest(input);
   const dryRun = input.dry_run === true;
   // A dry run makes no network call at all: only what state.json already knows.

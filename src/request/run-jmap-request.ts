@@ -6,6 +6,7 @@ import { planRequest } from './plan-request.js';
 import { presentRequest } from './present-request.js';
 import { sendRequest } from './send-request.js';
 import { settleRequest } from './settle-request.js';
+import { withHeldMail } from './guard/held-result.js';
 
 export type { CreatedRecord, JmapRequestContext, JmapRequestInput, JmapRequestResult, JmapStepResult } from './jmap-request-types.js';
 
@@ -20,5 +21,5 @@ export async function runJmapRequest(account: Account, input: JmapRequestInput, 
   if (plan.waitsForMail) return waitForMail(plan, gate, { ...ctx, account });
   const sent = await sendRequest(plan, gate);
   const next = await settleRequest(account, plan, sent, gate);
-  return presentRequest(plan, sent, next);
+  return withHeldMail(presentRequest(plan, sent, next), gate.notices);
 }

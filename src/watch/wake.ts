@@ -1,6 +1,8 @@
+import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 import { resolve } from 'node:path';
 import type { Account, InboxIdentity } from '../auth/account-registry.js';
 import { tryAcquireLock } from '../credentials/directory-lock.js';
+import { markInboxWaking } from '../policy/records/wake-read-only.js';
 import { Deadline } from '../gate/deadline.js';
 import type { Check } from '../gate/outgoing.js';
 import type { Logger } from '../log.js';
@@ -78,7 +80,13 @@ export async function wake(options: WakeOptions): Promise<WakeResult> {
     };
   }
   try {
-    return await wakeLocked(options, { credentialsDir, dir, identity });
+    // The inbox is read-only for every process of this user while this wake runs, whatever the door or directory.
+    const unmark = await markInboxWaking((await options.account.config()).userConfigDir, guardedInbox(identity).inbox);
+    try {
+      return await wakeLocked(options, { credentialsDir, dir, identity });
+    } finally {
+      await unmark();
+    }
   } finally {
     await release();
   }

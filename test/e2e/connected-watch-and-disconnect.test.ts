@@ -75,7 +75,7 @@ describe('watch on a connected account', () => {
     expect((stranger.json as { error: { code: string } }).error.code).toBe('inbox_unknown');
   });
 
-  it('wakes for one inbox with a token that cannot send, and the woken agent\'s send is refused by the service', async () => {
+  it('wakes for one inbox with a token that cannot send: the woken agent\'s send is refused by the operator\'s wake rule, and the token in hand by the service', async () => {
     const dir = await connected();
     await deliver(own, 'Wake me up');
     const tokenFile = join(base, 'wake-token.txt');
@@ -83,12 +83,30 @@ describe('watch on a connected account', () => {
     const agent = `node ${builtCli} jmap_request --ops-file send_mail --vars '{"TO":"someone@example.org","SUBJECT":"Leaked","BODY":"x"}' --credentials-dir {credentials_dir} --inbox ${own} --json > ${join(base, 'agent-send.json')}; cp ${join(dir, 'access-tokens.json')} ${tokenFile}`;
     const woken = await runCli(['wake', '--credentials-dir', dir, '--wake-command', agent], { env: env() });
     expect(woken.json).toMatchObject({ inbox: own, newMail: 1, agent: { ran: true } });
-    const refused = JSON.parse(await readFile(join(base, 'agent-send.json'), 'utf8')) as { error: { code: string; details: { scope: string } } };
-    expect(refused.error).toMatchObject({ code: 'insufficient_scope', details: { scope: 'mail.send' } });
+    // The local guard refuses first: a wake keeps its inbox read-only, whatever the token could do.
+    const refused = JSON.parse(await readFile(join(base, 'agent-send.json'), 'utf8')) as { error: { code: string; details: { rule: { rule: string } } } };
+    expect(refused.error).toMatchObject({ code: 'policy_refused', details: { rule: { rule: 'wake.readOnly' } } });
     expect((await sandbox.outbox()).filter((m) => m.subject === 'Leaked')).toEqual([]);
-    // The tokens in hand while the wake ran: the narrowed one has mail.read only.
-    const tokens = (JSON.parse(await readFile(tokenFile, 'utf8')) as { tokens: Array<{ token: string }> }).tokens.map((t) => decodeJwt(t.token)['scope']);
-    expect(tokens).toContain('mail.read');
+    // The tokens in hand while the wake ran: the narrowed one has mail.read only, and the service
+    // itself refuses a submission made with it, should anything get past the local guard.
+    const held = (JSON.parse(await readFile(tokenFile, 'utf8')) as { tokens: Array<{ token: string }> }).tokens;
+    const readOnly = held.find((t) => decodeJwt(t.token)['scope'] === 'mail.read');
+    expect(readOnly).toBeDefined();
+    const listed = await cli(['list_inboxes', '--credentials-dir', dir]);
+    const serviceAccountId = (listed.json as { inboxes: Array<{ address: string; accountId: string }> }).inboxes.find((i) => i.address === own)?.accountId ?? '';
+    const headers = { authorization: `Bearer ${readOnly?.token ?? ''}`, 'x-service-account-id': serviceAccountId, 'content-type': 'application/json' };
+    const sessionResponse = await fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers });
+    const sessionText = await sessionResponse.text();
+    expect(sessionResponse.status, sessionText).toBe(200);
+    const session = JSON.parse(sessionText) as { apiUrl: string; primaryAccounts: Record<string, string> };
+    const accountId = session.primaryAccounts['urn:ietf:params:jmap:mail'] ?? '';
+    const submit = await fetch(session.apiUrl, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:submission'], methodCalls: [['EmailSubmission/set', { accountId, create: { s: { emailId: 'none' } } }, 'c0']] }),
+    });
+    expect(submit.status).toBe(403);
+    expect(submit.headers.get('www-authenticate')).toContain('insufficient_scope');
     // Outside a wake, the same grant sends.
     const later = await cli(['jmap_request', '--ops-file', 'send_mail', '--vars', JSON.stringify({ TO: 'someone@example.org', SUBJECT: 'Sent by day', BODY: 'x' }), '--credentials-dir', dir]);
     expect(later.code, later.stdout).toBe(0);

@@ -28,3 +28,12 @@ describe('the config table', () => {
     expect(both.sources.wakeCommand).toBe('flag');
   });
 });
+
+describe('the user config directory', () => {
+  it('follows the entry\'s environment as env-paths does, so the user policy sits beside the default inbox', async () => {
+    const { resolveUserConfigDir } = await import('../../../src/config.js');
+    expect(resolveUserConfigDir({ HOME: '/home/ana' }, 'linux')).toBe('/home/ana/.config/agent-mailbox');
+    expect(resolveUserConfigDir({ HOME: '/home/ana', XDG_CONFIG_HOME: '/cfg' }, 'linux')).toBe('/cfg/agent-mailbox');
+    expect(resolveUserConfigDir({ HOME: '/Users/ana' }, 'darwin')).toBe('/Users/ana/Library/Preferences/agent-mailbox');
+  });
+});

@@ -23,7 +23,7 @@ const operatorCommands = () =>
     .filter((op) => !mcpNames.has(op.name))
     .map((op) => {
       const doc = renderToolDocs(summarizeOperations([op], { cliInputs: true }), 'cli');
-      return op.cli?.configOptions === false ? `${doc}\n\nNo configuration flags: it is the service, not a client of it.` : doc;
+      return op.cli?.configOptions === false ? `${doc}\n\nTakes none of the configuration flags (\`--api-url\`, \`--timeout-ms\`, …).` : doc;
     })
     .join('\n\n');
 

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendAudit, auditLogMaxBytes, readAudit } from '../../../src/policy/audit-log.js';
-import { listOutbox, recordHeld, transitionHeld } from '../../../src/policy/outbox-store.js';
-import { reserveSendSlots } from '../../../src/policy/send-quota.js';
+import { appendAudit, auditLogMaxBytes, readAudit } from '../../../src/policy/records/audit-log.js';
+import { listOutbox, recordHeld, transitionHeld } from '../../../src/policy/records/outbox-store.js';
+import { reserveSendSlots } from '../../../src/policy/records/send-quota.js';
 import { forgetAllSecrets, rememberSecret } from '../../../src/redact.js';
 
 const run = promisify(execFile);
-const builtQuota = fileURLToPath(new URL('../../../dist/policy/send-quota.js', import.meta.url));
+const builtQuota = fileURLToPath(new URL('../../../dist/policy/records/send-quota.js', import.meta.url));
 const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { MailboxError } from '../errors.js';
-import { withDirectoryLock } from '../credentials/directory-lock.js';
-import { readPrivateFile, writeFileAtomic } from '../credentials/secure-file.js';
+import { MailboxError } from '../../errors.js';
+import { withDirectoryLock } from '../../credentials/directory-lock.js';
+import { readPrivateFile, writeFileAtomic } from '../../credentials/secure-file.js';
 
 /**
  * The local record of mail held for the operator. It, not the server's Drafts mailbox (which the

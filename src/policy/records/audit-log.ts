@@ -2,9 +2,9 @@ import { constants } from 'node:fs';
 import { lstat, open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { withDirectoryLock } from '../credentials/directory-lock.js';
-import { ensurePrivateDir, readPrivateFile } from '../credentials/secure-file.js';
-import { redactSecrets } from '../redact.js';
+import { withDirectoryLock } from '../../credentials/directory-lock.js';
+import { ensurePrivateDir, readPrivateFile } from '../../credentials/secure-file.js';
+import { redactSecrets } from '../../redact.js';
 
 /**
  * The audit trail of every attempt to make mail leave: sent, refused (which rule), held, approved,
@@ -34,24 +34,35 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 const noFollow = constants.O_NOFOLLOW ?? 0;
 
-/** Appends one entry; the log moves to audit.log.1 (replacing the older one) once it passes the size cap. */
+async function sizeOf(path: string): Promise<number> {
+  return lstat(path).then(
+    (info) => info.size,
+    () => 0,
+  );
+}
+
+/**
+ * Appends one entry; the log moves to audit.log.1 (replacing the older one) once it passes the size
+ * cap. An append is one write of one line to a file opened for appending, which lands whole among
+ * other processes' lines, so only the rotation takes the lock (two rotating at once would lose a log).
+ */
 export async function appendAudit(dir: string, entry: AuditEntry): Promise<void> {
   const line = `${JSON.stringify({ ...entry, ...(entry.subject !== undefined ? { subject: redactSecrets(entry.subject) } : {}), ...(entry.note !== undefined ? { note: redactSecrets(entry.note) } : {}) })}\n`;
-  await ensurePrivateDir(dir);
-  await withDirectoryLock(dir, 'audit', async () => {
-    const path = join(dir, auditLogFile);
-    const size = await lstat(path).then(
-      (info) => info.size,
-      () => 0,
-    );
-    if (size + line.length > auditLogMaxBytes && size > 0) await rename(path, `${path}.1`);
-    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow, 0o600);
-    try {
-      await handle.writeFile(line, 'utf8');
-    } finally {
-      await handle.close();
-    }
-  });
+  const path = join(dir, auditLogFile);
+  const size = await sizeOf(path);
+  if (size === 0) await ensurePrivateDir(dir);
+  if (size + line.length > auditLogMaxBytes) {
+    await withDirectoryLock(dir, 'audit', async () => {
+      const size = await sizeOf(path);
+      if (size + line.length > auditLogMaxBytes && size > 0) await rename(path, `${path}.1`);
+    });
+  }
+  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow, 0o600);
+  try {
+    await handle.write(line);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The entries of the current log and the rotated one, oldest first; lines that do not parse are skipped. */

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { readAudit, type AuditEntry } from '../../policy/records/audit-log.js';
+import { guardedInbox } from '../../policy/records/inbox-state-dir.js';
+import { askOperator } from '../../policy/operator-terminal.js';
+import { listOutbox, type HeldMail } from '../../policy/records/outbox-store.js';
+import { approveHeldMail, discardHeldMail, findHeld } from '../../request/approve-held-mail.js';
+import { defineOperation, type OperationContext } from '../define-operation.js';
+
+/**
+ * `outbox list|approve|discard|log`: the operator's side of held mail and the audit trail. The
+ * outbox is the local record of what was held and for whom (never whatever sits in Drafts, which
+ * the agent can write); approving sends that record's draft to its judged recipients, once.
+ */
+
+const credentialsDir = z.string().optional().describe('The inbox (its credentials directory); default: the default inbox.');
+const idInput = z.string().regex(/^h-[0-9a-f]{8}$/, 'an outbox id looks like h-1a2b3c4d').describe('The held mail\'s id, from outbox list.');
+const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+async function stateDir(ctx: OperationContext, dir: string | undefined): Promise<string> {
+  const account = ctx.accounts.open(dir);
+  return guardedInbox(await account.inbox({ signal: ctx.signal, deadline: ctx.deadline })).stateDir;
+}
+
+function heldLine(mail: HeldMail): string {
+  return `${mail.id}  ${mail.status.padEnd(9)} ${mail.createdAt}  to ${mail.rcptTo.join(', ')}  "${mail.subject}"  (${mail.reason})`;
+}
+
+function gateContext(ctx: OperationContext) {
+  return { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor };
+}
+
+export const outboxListOperation = defineOperation({
+  name: 'outbox_list',
+  title: 'List held mail',
+  description: 'List the mail the operator\'s rules held for a person\'s yes, with each one\'s id, state, recipients and subject.',
+  input: z.object({ credentials_dir: credentialsDir }),
+  output: z.looseObject({ held: z.array(z.looseObject({ id: z.string(), status: z.string() })) }),
+  annotations: readOnly,
+  doors: ['cli'],
+  cli: { path: ['outbox', 'list'] },
+  present: (result) => {
+    const held = (result as { held: HeldMail[] }).held;
+    return { text: held.length === 0 ? 'No held mail.' : held.map(heldLine).join('\n') };
+  },
+  async run(input, ctx) {
+    return { held: await listOutbox(await stateDir(ctx, input.credentials_dir)) };
+  },
+});
+
+export const outboxApproveOperation = defineOperation({
+  name: 'outbox_approve',
+  title: 'Approve held mail',
+  description: 'Send one held mail, exactly as held and to exactly the recipients judged, once. Needs the operator at a terminal; block-lists, caps and the secret scan are checked again.',
+  input: z.object({ id: idInput, credentials_dir: credentialsDir }),
+  output: z.looseObject({ id: z.string(), status: z.string(), summary: z.string() }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  doors: ['cli'],
+  cli: { path: ['outbox', 'approve'], positional: 'id' },
+  present: (result) => ({ lead: [(result as { summary: string }).summary] }),
+  async run(input, ctx) {
+    const account = ctx.accounts.open(input.credentials_dir);
+    const record = await findHeld(account, input.id);
+    if (record.status === 'held') {
+      await askOperator(ctx.terminal, `outbox approve ${record.id}`, [`Send this held mail (${record.reason})?`, `  To: ${record.rcptTo.join(', ')}`, `  Subject: ${record.subject}`, `  Draft: ${record.emailId}, held ${record.createdAt}`]);
+    }
+    const sent = await approveHeldMail(account, input.id, gateContext(ctx));
+    return { ...sent, summary: `Sent held mail ${sent.id} ("${sent.subject}") to ${sent.rcptTo.join(', ')}.` };
+  },
+});
+
+export const outboxDiscardOperation = defineOperation({
+  name: 'outbox_discard',
+  title: 'Discard held mail',
+  description: 'Discard one held mail: it will never be sent, and its draft is deleted.',
+  input: z.object({ id: idInput, credentials_dir: credentialsDir }),
+  output: z.looseObject({ id: z.string(), status: z.string(), summary: z.string() }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  doors: ['cli'],
+  cli: { path: ['outbox', 'discard'], positional: 'id' },
+  present: (result) => ({ lead: [(result as { summary: string }).summary] }),
+  async run(input, ctx) {
+    const { record, draftRemoved } = await discardHeldMail(ctx.accounts.open(input.credentials_dir), input.id, gateContext(ctx));
+    return { ...record, summary: `Discarded held mail ${record.id} ("${record.subject}")${draftRemoved ? ' and deleted its draft' : `; its draft ${record.emailId} could not be deleted now`}.` };
+  },
+});
+
+function auditLine(entry: AuditEntry): string {
+  const ids = entry.ids ? ` ${Object.entries(entry.ids).map(([k, v]) => `${k}=${v}`).join(' ')}` : '';
+  return `${entry.at}  ${entry.door.padEnd(8)} ${entry.verdict.padEnd(9)} to ${entry.recipients.join(', ') || '-'}${entry.subject !== undefined ? `  "${entry.subject}"` : ''}${entry.rule ? `  [${entry.rule}]` : ''}${ids}${entry.note ? `  ${entry.note}` : ''}`;
+}
+
+export const outboxLogOperation = defineOperation({
+  name: 'outbox_log',
+  title: 'Show the send audit log',
+  description: 'Print the audit log of every attempt to send: sent, refused (with the rule), held, approved, discarded, declined.',
+  input: z.object({ credentials_dir: credentialsDir }),
+  output: z.looseObject({ entries: z.array(z.looseObject({ at: z.string(), verdict: z.string() })) }),
+  annotations: readOnly,
+  doors: ['cli'],
+  cli: { path: ['outbox', 'log'] },
+  present: (result) => {
+    const entries = (result as { entries: AuditEntry[] }).entries;
+    return { text: entries.length === 0 ? 'The audit log is empty.' : entries.map(auditLine).join('\n') };
+  },
+  async run(input, ctx) {
+    return { entries: await readAudit(await stateDir(ctx, input.credentials_dir)) };
+  },
+});

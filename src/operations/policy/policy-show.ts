@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { describeLayers, effectivePolicy, type EffectivePolicy } from '../../policy/effective-policy.js';
+import { loadPolicyLayers } from '../../policy/policy-layers.js';
+import { defineOperation } from '../define-operation.js';
+import { policyTarget, policyTargetInput } from './policy-target.js';
+
+/** `policy show [--json]`: the effective policy with the source of each rule, and the layers as read. */
+
+const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+function sourced(value: { value: unknown; from: string } | null): string {
+  return value === null ? 'none' : `${String(value.value)} (${value.from})`;
+}
+
+function render(result: { policy?: EffectivePolicy; layers: EffectivePolicy['layers'] }): string {
+  const lines: string[] = [];
+  const p = result.policy;
+  if (p) {
+    const entries = (list: { entry: string; from: string }[]): string => (list.length === 0 ? 'none' : list.map((e) => `${e.entry} (${e.from})`).join(', '));
+    lines.push(
+      'Send (the strictest layer wins; block-lists apply in every mode):',
+      `  modes: ${p.send.modes.length === 0 ? 'open (default)' : p.send.modes.map((m) => `${m.value} (${m.from})`).join(', ')}`,
+      `  allow: ${entries(p.send.allow)}`,
+      `  block: ${entries(p.send.block)}`,
+      `  max sends per hour: ${sourced(p.send.maxSendsPerHour)}; per day: ${sourced(p.send.maxSendsPerDay)}; recipients per mail: ${sourced(p.send.maxRecipients)}`,
+      `  secret scan: ${sourced(p.send.secretScan)}`,
+      `  attachments from: ${p.send.attachFrom.length === 0 ? 'anywhere' : p.send.attachFrom.map((a) => `${a.value} (${a.from})`).join(' and ')}`,
+      'Receive:',
+      `  modes: ${p.receive.modes.length === 0 ? 'open (default)' : p.receive.modes.map((m) => `${m.value} (${m.from})`).join(', ')}`,
+      `  allow: ${entries(p.receive.allow)}`,
+      `  block: ${entries(p.receive.block)}`,
+      `New inboxes: ${sourced(p.newInboxes)}`,
+    );
+  } else lines.push('The effective policy cannot be computed: a layer is broken (below). Until it is repaired nothing is sent under it.');
+  lines.push('Layers:', ...result.layers.map((l) => `  ${l.layer}: ${l.path} ${l.error ? `BROKEN: ${l.error}` : l.present ? '(present)' : '(absent)'}`));
+  return lines.join('\n');
+}
+
+export const policyShowOperation = defineOperation({
+  name: 'policy_show',
+  title: 'Show the operator\'s policy',
+  description: 'Print the effective policy (send and receive rules, caps, secret scan, new inboxes) with the layer each rule comes from, and every layer file with its state.',
+  input: z.object(policyTargetInput),
+  output: z.looseObject({ layers: z.array(z.looseObject({ layer: z.string(), path: z.string(), present: z.boolean() })) }),
+  annotations: readOnly,
+  doors: ['cli'],
+  cli: { path: ['policy', 'show'] },
+  present: (result) => {
+    const shown = result as { send?: unknown; layers: EffectivePolicy['layers'] };
+    return { text: render({ layers: shown.layers, ...(shown.send ? { policy: shown as EffectivePolicy } : {}) }), isError: shown.send === undefined };
+  },
+  async run(input, ctx) {
+    const target = await policyTarget(ctx, input);
+    const layers = await loadPolicyLayers(target.paths);
+    const broken = layers.some((l) => l.error);
+    return broken ? { layers: describeLayers(layers) } : { ...effectivePolicy(layers) };
+  },
+});

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, readdir, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { MailboxError } from '../../errors.js';
+import { ensurePrivateDir } from '../../credentials/secure-file.js';
+
+/**
+ * The send caps' ledger: one line per submission, per inbox, kept beside the credentials in a file
+ * per UTC day. Reserving needs no lock: a process appends its slots in one write (appends to a
+ * local file land whole and in one order for everyone), then reads the file back; its slots count
+ * after every slot written before them, so when two processes race for the last slot the earlier
+ * line wins and the later one frees its own and is refused. A slot is only ever counted too early,
+ * never too late, so a race can refuse a send that would have fit, but never let one past the cap.
+ * A send the server certainly refused frees its slot with a line of its own.
+ */
+
+export const sendLedgerPrefix = 'send-ledger-';
+const hourMs = 60 * 60 * 1000;
+const dayMs = 24 * hourMs;
+const noFollow = constants.O_NOFOLLOW ?? 0;
+
+const lineSchema = z.union([z.object({ k: z.string(), id: z.string(), at: z.number() }), z.object({ k: z.string(), free: z.string() })]);
+type LedgerLine = z.infer<typeof lineSchema>;
+
+export interface SendCaps {
+  perHour?: { value: number; from: string };
+  perDay?: { value: number; from: string };
+}
+
+/** A reserved slot: `release` returns it when the send certainly did not happen. */
+export interface SendSlot {
+  id: string;
+  release(): Promise<void>;
+}
+
+function fileOf(at: number): string {
+  return `${sendLedgerPrefix}${new Date(at).toISOString().slice(0, 10)}.jsonl`;
+}
+
+async function appendLines(dir: string, at: number, lines: readonly LedgerLine[]): Promise<void> {
+  const path = join(dir, fileOf(at));
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow;
+  const handle = await open(path, flags, 0o600).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    await ensurePrivateDir(dir);
+    return open(path, flags, 0o600);
+  });
+  try {
+    await handle.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The lines of the last day (the files of the UTC days it touches), in file order. */
+async function readLines(dir: string, at: number): Promise<LedgerLine[]> {
+  const out: LedgerLine[] = [];
+  for (const name of [...new Set([fileOf(at - dayMs), fileOf(at)])]) {
+    const text = await readFile(join(dir, name), 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const parsed = lineSchema.safeParse(JSON.parse(line));
+        if (parsed.success) out.push(parsed.data);
+      } catch {
+        // A line cut by a crash counts for nothing; the lines around it still do.
+      }
+    }
+  }
+  return out;
+}
+
+/** Slot times of `key` still counting (not freed, within the last day), in file order, with their ids. */
+function countingSlots(lines: readonly LedgerLine[], key: string, at: number): { id: string; at: number }[] {
+  const freed = new Set(lines.flatMap((line) => ('free' in line && line.k === key ? [line.free] : [])));
+  return lines.flatMap((line) => ('id' in line && line.k === key && line.at > at - dayMs && !freed.has(line.id) ? [{ id: line.id, at: line.at }] : []));
+}
+
+/**
+ * When `count` more sends fit under `cap` in a sliding window: once no more than cap − count of the
+ * sends in it remain, i.e. when the (cap − count)-th newest (0-based) has left. Undefined: never.
+ */
+function whenFits(inWindow: readonly number[], windowMs: number, cap: number, count: number): number | undefined {
+  if (count > cap) return undefined;
+  const newestFirst = [...inWindow].sort((a, b) => b - a);
+  const leaving = newestFirst[cap - count];
+  return leaving === undefined ? undefined : leaving + windowMs;
+}
+
+/** The refusal when `count` more sends do not fit after `times`, or undefined when they fit. */
+function capRefusal(times: readonly number[], at: number, count: number, caps: SendCaps): MailboxError | undefined {
+  for (const [cap, windowMs, label, key] of [
+    [caps.perHour, hourMs, 'per hour', 'send.maxSendsPerHour'],
+    [caps.perDay, dayMs, 'per day', 'send.maxSendsPerDay'],
+  ] as const) {
+    if (!cap) continue;
+    const inWindow = times.filter((t) => t > at - windowMs);
+    if (inWindow.length + count <= cap.value) continue;
+    const fits = whenFits(inWindow, windowMs, cap.value, count);
+    const next = fits === undefined ? undefined : new Date(fits);
+    return new MailboxError({
+      code: 'policy_refused',
+      message: `Not sent: your operator's policy (${cap.from} layer, max sends ${label}: ${cap.value}) allows no more sends ${label} right now${next ? `; the next send is allowed at ${next.toISOString()}` : count > cap.value ? `; this request alone sends ${count}` : ''}.`,
+      hint: "This limit is your operator's rule. Wait until then, or ask your operator.",
+      details: { rule: { layer: cap.from, rule: key }, ...(next ? { nextAllowedAt: next.toISOString() } : {}) },
+    });
+  }
+  return undefined;
+}
+
+/** Throws the refusal when `count` more sends would not fit now; reserves nothing (a look before asking a person). */
+export async function checkSendSlots(dir: string, inboxKey: string, count: number, caps: SendCaps, now: () => number = Date.now): Promise<void> {
+  if (!caps.perHour && !caps.perDay) return;
+  const at = now();
+  const refusal = capRefusal(countingSlots(await readLines(dir, at), inboxKey, at).map((slot) => slot.at), at, count, caps);
+  if (refusal) throw refusal;
+}
+
+/** Directories pruned today by this process: once a day each is enough. */
+const prunedOn = new Map<string, string>();
+
+/** Drops the files of days no window reaches any more (best effort, once a day per process). */
+async function pruneOldDays(dir: string, at: number): Promise<void> {
+  if (prunedOn.get(dir) === fileOf(at)) return;
+  prunedOn.set(dir, fileOf(at));
+  const keep = new Set([fileOf(at - dayMs), fileOf(at)]);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(names.filter((name) => name.startsWith(sendLedgerPrefix) && name.endsWith('.jsonl') && !keep.has(name)).map((name) => unlink(join(dir, name)).catch(() => undefined)));
+}
+
+/**
+ * Reserves `count` sending slots (one per submission) for an inbox, or refuses with the time the
+ * next send is allowed. Every send is recorded, caps or not, so a cap set later counts the day
+ * before it. `now` is injectable for tests.
+ */
+export async function reserveSendSlots(dir: string, inboxKey: string, count: number, caps: SendCaps, now: () => number = Date.now): Promise<SendSlot[]> {
+  if (count === 0) return [];
+  const at = now();
+  const mine = Array.from({ length: count }, () => ({ k: inboxKey, id: randomUUID(), at }));
+  await appendLines(dir, at, mine);
+  const release = (id: string) => () => appendLines(dir, now(), [{ k: inboxKey, free: id }]);
+  if (caps.perHour || caps.perDay) {
+    const slots = countingSlots(await readLines(dir, at), inboxKey, at);
+    const lastOfMine = Math.max(...mine.map((slot) => slots.findIndex((s) => s.id === slot.id)));
+    const before = slots.slice(0, lastOfMine + 1).filter((slot) => !mine.some((m) => m.id === slot.id));
+    const refusal = capRefusal(before.map((slot) => slot.at), at, count, caps);
+    if (refusal) {
+      await appendLines(dir, at, mine.map((slot) => ({ k: inboxKey, free: slot.id })));
+      throw refusal;
+    }
+  }
+  await pruneOldDays(dir, at);
+  return mine.map((slot) => ({ id: slot.id, release: release(slot.id) }));
+}

@@ -1,0 +1,48 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isLockHeld, tryAcquireLock } from '../../credentials/directory-lock.js';
+import { inboxKey } from './inbox-state-dir.js';
+
+/**
+ * While a wake runs an agent for an inbox, that inbox is read-only for every process of this OS
+ * user, whichever door and whichever credentials directory it uses: the wake holds a mark named
+ * after the inbox's address in the user's config directory. The mark is a directory lock (owner
+ * pid and a heartbeat), so a wake that died leaves nothing behind that counts.
+ */
+
+const markerFolder = 'wakes-running';
+
+function markerPrefix(inbox: string): string {
+  return `wake-${createHash('sha256').update(inboxKey(inbox)).digest('hex').slice(0, 24)}-`;
+}
+
+/** The folder of the marks. */
+export function wakeMarkerDir(userConfigDir: string): string {
+  return join(userConfigDir, markerFolder);
+}
+
+/** Marks `inbox` as being woken until the returned function is called. */
+export async function markInboxWaking(userConfigDir: string, inbox: string): Promise<() => Promise<void>> {
+  const name = `${markerPrefix(inbox)}${randomBytes(6).toString('hex')}`;
+  const release = await tryAcquireLock(wakeMarkerDir(userConfigDir), name);
+  // A fresh random name is never held by anyone else.
+  return release ?? (async () => undefined);
+}
+
+/** Whether a live wake holds `inbox` read-only right now. */
+export async function isInboxWaking(userConfigDir: string, inbox: string): Promise<boolean> {
+  const dir = wakeMarkerDir(userConfigDir);
+  const prefix = markerPrefix(inbox);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return false;
+  }
+  for (const entry of names) {
+    const match = /^\.(.+)\.lock$/.exec(entry);
+    if (match?.[1]?.startsWith(prefix) && (await isLockHeld(dir, match[1]))) return true;
+  }
+  return false;
+}

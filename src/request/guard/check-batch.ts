@@ -1,0 +1,133 @@
+import type { CheckContext, CheckOutcome, OutgoingBatch } from '../../gate/outgoing.js';
+import { checkSendSlots, reserveSendSlots, type SendCaps } from '../../policy/records/send-quota.js';
+import { askPerson, confirmQuestion } from './ask-person.js';
+import { findBatchSends, type BatchSends } from './mail/batch-sends.js';
+import { declinedRefusal, policyRefusal, ruleName } from './guard-refusal.js';
+import { audit, guardScope, type GuardScope } from './guard-scope.js';
+import { holdSubmissions } from './hold-batch.js';
+import { isKnownRecipient } from './mail/known-recipients.js';
+import { otherSendJudgements } from './mail/other-sends.js';
+import { readOutgoingMail } from './mail/outgoing-mail.js';
+import { recipientsOfEnvelope } from './mail/mail-recipients.js';
+import { judgeSend, type SendUnderJudgement, type Verdict } from './send-judgement.js';
+import { settleSends, type GoingSend, type HeldSend } from './settle-sends.js';
+import { refuseWhileWaking } from './wake-guard.js';
+
+/**
+ * The operator's rules applied to one JMAP batch before it leaves: reads pass untouched; a wake
+ * run keeps the inbox read-only; every send (each EmailSubmission/set create, auto-replies, read
+ * receipts, Sieve redirects) is judged, and a batch with any refused part sends nothing. Order
+ * matters for the 2026-07-28 MCP era, where a person's answer comes with a rerun of the whole
+ * call: judge, then ask, and only then act (reserve caps slots, rewrite for holding, audit).
+ */
+
+function capsOf(scope: GuardScope): SendCaps {
+  const { maxSendsPerHour, maxSendsPerDay } = scope.policy.send;
+  return {
+    ...(maxSendsPerHour ? { perHour: { value: maxSendsPerHour.value, from: maxSendsPerHour.from } } : {}),
+    ...(maxSendsPerDay ? { perDay: { value: maxSendsPerDay.value, from: maxSendsPerDay.from } } : {}),
+  };
+}
+
+/** The sends of a batch, each read (mail content, recipients) for judging. */
+async function readSends(sends: BatchSends, context: CheckContext, accountId: string): Promise<SendUnderJudgement[]> {
+  const out: SendUnderJudgement[] = [];
+  for (const submission of sends.submissions) {
+    const label = `the mail of submission ${submission.creationId}`;
+    const base = { label, kind: 'mail' as const, slots: 1, submission };
+    if (submission.source.kind === 'unreadable') {
+      out.push({ ...base, recipients: [], unreadable: [submission.source.why], scanParts: [] });
+      continue;
+    }
+    if (submission.accountId !== undefined && submission.accountId !== accountId) {
+      out.push({ ...base, recipients: [], unreadable: [`it names another account (${String(submission.accountId)})`], scanParts: [] });
+      continue;
+    }
+    const mail = await readOutgoingMail(submission.source, context, sends.blobCreates);
+    const envelope = recipientsOfEnvelope(submission.envelope);
+    const recipients = envelope ?? mail.headerRecipients;
+    out.push({ ...base, label: `the mail "${mail.subject}"`, recipients: recipients.addresses, unreadable: recipients.unreadable, scanParts: mail.scanParts, mail });
+  }
+  for (const other of sends.others) out.push(...(await otherSendJudgements(other, context, sends.blobCreates)));
+  return out;
+}
+
+function isApproved(send: SendUnderJudgement, context: CheckContext): boolean {
+  const approved = context.guard.approved;
+  const submission = send.submission;
+  if (!approved || !submission || submission.source.kind !== 'server' || submission.source.emailId !== approved.emailId) return false;
+  if (send.recipients === 'anyone') return false;
+  const given = new Set(send.recipients.map((r) => r.address));
+  return given.size === approved.rcptTo.length && approved.rcptTo.every((r) => given.has(r));
+}
+
+/** Checks one batch; see the module comment. */
+export async function checkBatch(outgoing: OutgoingBatch, context: CheckContext): Promise<CheckOutcome | void> {
+  const sends = findBatchSends(outgoing.request);
+  if (sends.writes.length === 0) return;
+  await refuseWhileWaking(context, sends.writes.join(', '));
+  if (sends.submissions.length === 0 && sends.others.length === 0 && sends.unknown.length === 0) return;
+  const scope = await guardScope(context);
+  const { accountId, mailboxIdsByRole } = await context.session();
+  const strictMode = scope.policy.send.modes[0];
+  if (sends.unknown.length > 0 && strictMode) {
+    const error = policyRefusal(`${sends.unknown.join(', ')} cannot be judged by the guard, and outside "open" mode what cannot be judged does not run`, { layer: strictMode.from, rule: `send.mode=${strictMode.value}` });
+    await audit(scope, { verdict: 'refused', rule: ruleName({ layer: strictMode.from, rule: `send.mode=${strictMode.value}` }), recipients: [], note: sends.unknown.join(', ') });
+    throw error;
+  }
+  const judged: { send: SendUnderJudgement; verdict: Verdict }[] = [];
+  for (const send of await readSends(sends, context, accountId)) {
+    const verdict = await judgeSend(send, {
+      layers: scope.layers,
+      policy: scope.policy,
+      approved: isApproved(send, context),
+      isKnown: (address) => isKnownRecipient(address, { stateDir: scope.stateDir, authservId: scope.authservId, context }),
+    });
+    judged.push({ send, verdict });
+  }
+  for (const { send, verdict } of judged) {
+    if (verdict.kind !== 'refuse') continue;
+    await audit(scope, { verdict: 'refused', rule: verdict.rule, recipients: send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address), ...(send.mail ? { subject: send.mail.subject } : {}), note: send.label });
+    throw verdict.error;
+  }
+  const caps = capsOf(scope);
+  const slotsNeeded = judged.reduce((sum, { send }) => sum + send.slots, 0);
+  try {
+    await checkSendSlots(scope.stateDir, scope.ledgerKey, slotsNeeded, caps, context.guard.now);
+  } catch (error) {
+    await audit(scope, { verdict: 'refused', rule: 'caps', recipients: judged.flatMap(({ send }) => (send.recipients === 'anyone' ? [] : send.recipients.map((r) => r.address))) });
+    throw error;
+  }
+
+  const asking = judged.flatMap(({ send, verdict }) => (verdict.kind === 'confirm' ? [{ send, recipients: verdict.recipients, rule: ruleName(verdict.rule), deciding: verdict.rule }] : []));
+  const held: HeldSend[] = [];
+  let confirmed = false;
+  if (asking.length > 0) {
+    const answer = await askPerson(context, confirmQuestion(asking));
+    const first = asking[0]!;
+    if (answer.action === 'decline' || answer.action === 'cancel') {
+      for (const { send, rule } of asking) await audit(scope, { verdict: 'declined', rule, recipients: send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address), ...(send.mail ? { subject: send.mail.subject } : {}), note: answer.action });
+      throw declinedRefusal(asking.length === 1 ? first.send.label : `these ${asking.length} mails`, answer.action, first.deciding);
+    }
+    if (answer.action === 'accept') confirmed = true;
+    else {
+      const why = answer.action === 'timeout' ? 'no answer in time' : 'nobody to ask';
+      const unholdable = asking.find(({ send }) => !send.submission || send.submission.source.kind === 'unreadable');
+      if (unholdable) throw policyRefusal(`${unholdable.send.label} needs a person's yes, and ${why === 'nobody to ask' ? 'nobody can be asked here' : 'none came in time'}`, unholdable.deciding);
+      held.push(...asking.map(({ send, rule }) => ({ send, rule, why }) as HeldSend));
+    }
+  }
+
+  const heldSends = new Set(held.map((h) => h.send));
+  const going: GoingSend[] = [];
+  const slots = await reserveSendSlots(scope.stateDir, scope.ledgerKey, judged.filter(({ send }) => !heldSends.has(send)).reduce((sum, { send }) => sum + send.slots, 0), caps, context.guard.now);
+  for (const { send } of judged) {
+    if (heldSends.has(send)) continue;
+    going.push({ send, slots: slots.splice(0, send.slots), confirmed: confirmed && asking.some((a) => a.send === send) });
+  }
+  const request = held.length > 0 ? holdSubmissions(outgoing.request, held.map((h) => h.send.submission!), { accountId, draftsId: mailboxIdsByRole.drafts }) : undefined;
+  return {
+    ...(request ? { request } : {}),
+    settle: settleSends({ scope, context, request: outgoing.request, going, held, accountId }),
+  };
+}

@@ -1,0 +1,27 @@
+import type { CheckContext, CheckOutcome, OutgoingUpload } from '../../gate/outgoing.js';
+import { checkNamedFile } from '../../policy/file-access.js';
+import { callMemo } from './mail/blob-lookup.js';
+import { guardScope } from './guard-scope.js';
+import { refuseWhileWaking } from './wake-guard.js';
+
+/**
+ * An upload of a file the caller named: refused while a wake holds the inbox read-only, and
+ * outside the operator's attachment directories; its bytes are kept for the call, so the batch
+ * that sends the file is scanned without downloading it again.
+ */
+export async function checkUpload(outgoing: OutgoingUpload, context: CheckContext): Promise<CheckOutcome> {
+  await refuseWhileWaking(context, 'an upload');
+  const scope = await guardScope(context);
+  await checkNamedFile(outgoing.source.path, {
+    purpose: 'attachment',
+    credentialsDirs: [context.credentialsDir],
+    attachFrom: scope.policy.send.attachFrom.map((entry) => ({ dir: entry.value, from: entry.from })),
+  });
+  return {
+    settle: async (answer) => {
+      if (answer.kind !== 'upload') return;
+      const name = outgoing.source.path.split(/[\\/]/).pop() ?? outgoing.source.path;
+      callMemo(context).uploads.set(answer.blobId, { bytes: outgoing.bytes, name });
+    },
+  };
+}

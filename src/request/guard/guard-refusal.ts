@@ -1,0 +1,34 @@
+import { MailboxError } from '../../errors.js';
+import type { DecidingRule } from '../../policy/judge-address.js';
+
+/**
+ * The guard's refusals as the model reads them: what was not sent and which of the operator's
+ * rules stopped it (in structuredContent too), and that the operator is the one to ask. They never
+ * name a command that loosens a rule: the model is not the one to change it.
+ */
+
+/** A rule in the words the audit log and the refusal use, e.g. `user: send.mode=allowlist`. */
+export function ruleName(rule: DecidingRule): string {
+  return `${rule.layer}: ${rule.rule}${rule.entry ? ` (${rule.entry})` : ''}`;
+}
+
+/** The refusal of a send by one of the operator's rules. */
+export function policyRefusal(reason: string, rule: DecidingRule, details: Record<string, unknown> = {}): MailboxError {
+  const source = rule.layer === 'default' ? 'a rule of this tool that protects your operator' : `a rule your operator set (${rule.layer} policy, ${rule.rule}${rule.entry ? `, entry ${rule.entry}` : ''})`;
+  return new MailboxError({
+    code: 'policy_refused',
+    message: `Not sent: ${reason}. This is ${source}; nothing of this request reached the mail server.`,
+    hint: 'Ask your operator (the person you work for) whether this should go out; only they can change their rules.',
+    details: { rule, ...details },
+  });
+}
+
+/** The person in the host said no (or dismissed the question). */
+export function declinedRefusal(label: string, answer: 'decline' | 'cancel', rule: DecidingRule): MailboxError {
+  return new MailboxError({
+    code: 'policy_refused',
+    message: `Not sent: the person you work for ${answer === 'decline' ? 'declined' : 'did not confirm'} ${label} when asked; nothing was sent.`,
+    hint: answer === 'decline' ? 'Do not send it again unless they ask you to.' : 'Ask them in the conversation whether it should go, then try again if they say so.',
+    details: { rule, answer },
+  });
+}

@@ -1,0 +1,21 @@
+import type { GuardNotice } from '../../gate/outgoing.js';
+import type { JmapRequestResult } from '../jmap-request-types.js';
+
+/**
+ * A result in which mail was held for the operator says so first: the mail is a draft and was not
+ * sent, it waits for the operator, and the model's next step is to tell its person — not to send
+ * it again another way.
+ */
+export function withHeldMail(result: JmapRequestResult, notices: readonly GuardNotice[]): JmapRequestResult {
+  const held = notices.filter((n) => n.kind === 'held');
+  if (held.length === 0) return result;
+  const lines = held.map(
+    (n) => `"${n.subject}" to ${n.recipients.join(', ')} is held as a draft (${n.emailId}) and was NOT sent: your operator's policy (${n.rule}) needs a person's yes, and ${n.why === 'nobody to ask' ? 'nobody could be asked here' : 'no answer came in time'}. It awaits the operator (outbox id ${n.outboxId}).`,
+  );
+  return {
+    ...result,
+    summary: `HELD: ${lines.join(' ')} ${result.summary}`,
+    held: held.map(({ outboxId, emailId, recipients, subject, rule }) => ({ outboxId, emailId, recipients, subject, rule })),
+    next: ['Tell the person you work for that the mail awaits their approval (outbox id above); do not send it again another way.'],
+  };
+}

@@ -1,0 +1,75 @@
+import { MailboxError } from '../../../errors.js';
+import type { CheckContext } from '../../../gate/outgoing.js';
+
+/**
+ * The bytes of a blob a mail references, for judging and scanning it: a file uploaded earlier in
+ * this call (kept from its upload), a Blob/upload of the same batch (RFC 9404: text or base64
+ * data), or a download through the gate. A blob larger than the guard reads cannot be judged, and
+ * is refused rather than passed unread.
+ */
+
+/** What the guard reads of one blob at most. */
+export const maxBlobBytes = 50 * 1024 * 1024;
+
+/** What one call remembers between its uploads and the batch that sends them. */
+export interface CallMemo {
+  uploads: Map<string, { bytes: Uint8Array; name: string }>;
+  /** Bytes read once per call (a blob referenced twice is read once). */
+  blobs: Map<string, Promise<Uint8Array>>;
+}
+
+const memos = new WeakMap<CheckContext, CallMemo>();
+
+/** The memo of the call a check context belongs to (one context per gate, one gate per call). */
+export function callMemo(context: CheckContext): CallMemo {
+  let memo = memos.get(context);
+  if (!memo) {
+    memo = { uploads: new Map(), blobs: new Map() };
+    memos.set(context, memo);
+  }
+  return memo;
+}
+
+function unreadable(blobId: string, why: string): MailboxError {
+  return new MailboxError({
+    code: 'policy_refused',
+    message: `Not sent: the blob ${blobId} the mail carries cannot be checked against your operator's rules (${why}).`,
+    hint: 'Send the content another way the operator\'s rules can check (a smaller file, text in the body), or ask your operator.',
+    details: { rule: { layer: 'default', rule: 'unjudgeable' } },
+  });
+}
+
+/** The bytes of `blobId` as seen from a batch whose Blob/upload creates are `batchUploads`. */
+export async function blobBytes(context: CheckContext, blobId: string, batchUploads: ReadonlyMap<string, unknown>): Promise<Uint8Array> {
+  const memo = callMemo(context);
+  const uploaded = memo.uploads.get(blobId);
+  if (uploaded) return uploaded.bytes;
+  if (blobId.startsWith('#')) return bytesOfBlobUpload(context, blobId, batchUploads);
+  let pending = memo.blobs.get(blobId);
+  if (!pending) {
+    pending = context.download(blobId, maxBlobBytes).catch((error: unknown) => {
+      throw error instanceof MailboxError && error.code === 'response_too_large' ? unreadable(blobId, `larger than ${maxBlobBytes} bytes`) : error;
+    });
+    memo.blobs.set(blobId, pending);
+  }
+  return pending;
+}
+
+async function bytesOfBlobUpload(context: CheckContext, reference: string, batchUploads: ReadonlyMap<string, unknown>): Promise<Uint8Array> {
+  const create = batchUploads.get(reference.slice(1));
+  const data = typeof create === 'object' && create !== null ? (create as { data?: unknown }).data : undefined;
+  if (!Array.isArray(data)) throw unreadable(reference, 'it is created nowhere in this request');
+  const pieces: Uint8Array[] = [];
+  for (const source of data) {
+    const item = (typeof source === 'object' && source !== null ? source : {}) as Record<string, unknown>;
+    if (typeof item['data:asText'] === 'string') pieces.push(Buffer.from(item['data:asText'], 'utf8'));
+    else if (typeof item['data:asBase64'] === 'string') pieces.push(Buffer.from(item['data:asBase64'], 'base64'));
+    else if (typeof item.blobId === 'string' && !item.blobId.startsWith('#')) {
+      const whole = await blobBytes(context, item.blobId, batchUploads);
+      const offset = typeof item.offset === 'number' ? item.offset : 0;
+      const length = typeof item.length === 'number' ? item.length : whole.byteLength - offset;
+      pieces.push(whole.subarray(offset, offset + length));
+    } else throw unreadable(reference, 'one of its data sources cannot be read here');
+  }
+  return Buffer.concat(pieces);
+}

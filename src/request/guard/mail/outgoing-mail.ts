@@ -1,0 +1,119 @@
+import PostalMime from 'postal-mime';
+import { MailboxError } from '../../../errors.js';
+import type { CheckContext } from '../../../gate/outgoing.js';
+import type { ScanPart } from '../../../policy/secret-scan.js';
+import type { MailSource } from './batch-sends.js';
+import { blobBytes } from './blob-lookup.js';
+import { recipientsOfCreate, recipientsOfHeaderList, type Recipients } from './mail-recipients.js';
+
+/**
+ * What the guard knows of one mail about to be sent: who its headers send it to, what a person
+ * is shown when asked (subject, first lines, attachments by name and size), and every piece the
+ * secret scan reads. A mail created in the same batch is read from its create; one imported or
+ * already on the server from its raw message (RFC 5322, parsed with postal-mime, so encoded bodies
+ * and attachments are scanned decoded).
+ */
+
+export interface OutgoingMail {
+  /** Recipients named in the headers: they receive it when the submission has no envelope. */
+  headerRecipients: Recipients;
+  subject: string;
+  firstLines: string;
+  attachments: { name: string; size: number }[];
+  scanParts: ScanPart[];
+}
+
+const firstLineCount = 6;
+const firstLineChars = 500;
+
+function firstLinesOf(text: string): string {
+  const lines = text.replace(/\r\n/g, '\n').split('\n').slice(0, firstLineCount).join('\n');
+  return lines.length > firstLineChars ? `${lines.slice(0, firstLineChars)}…` : lines;
+}
+
+function asText(bytes: Uint8Array): string {
+  // One character per byte: credentials are ASCII, and a binary file stays the same length.
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Every string under a value, and every blob it references with the name it travels under. */
+function walk(value: unknown, strings: string[], blobs: { blobId: string; name: string }[], name = ''): void {
+  if (typeof value === 'string') strings.push(value);
+  else if (Array.isArray(value)) value.forEach((item) => walk(item, strings, blobs));
+  else if (isRecord(value)) {
+    const partName = typeof value.name === 'string' ? value.name : name;
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === 'blobId' && typeof inner === 'string') blobs.push({ blobId: inner, name: partName || inner });
+      else walk(inner, strings, blobs, partName);
+    }
+  }
+}
+
+/** Reads the mail a submission would send. */
+export async function readOutgoingMail(source: Exclude<MailSource, { kind: 'unreadable' }>, context: CheckContext, batchUploads: ReadonlyMap<string, unknown>): Promise<OutgoingMail> {
+  if (source.kind === 'create') return mailOfCreate(source.create, context, batchUploads);
+  const blobId = source.kind === 'import' ? source.blobId : await blobIdOfEmail(source.emailId, context);
+  return mailOfRaw(await blobBytes(context, blobId, batchUploads));
+}
+
+async function mailOfCreate(create: Readonly<Record<string, unknown>>, context: CheckContext, batchUploads: ReadonlyMap<string, unknown>): Promise<OutgoingMail> {
+  const { subject: rawSubject, bodyValues, ...rest } = create;
+  const subject = typeof rawSubject === 'string' ? rawSubject : '';
+  const bodies = isRecord(bodyValues) ? Object.values(bodyValues).flatMap((v) => (isRecord(v) && typeof v.value === 'string' ? [v.value] : [])) : [];
+  const strings: string[] = [];
+  const blobs: { blobId: string; name: string }[] = [];
+  walk(rest, strings, blobs);
+  const parts: ScanPart[] = [
+    { where: 'the subject', text: subject },
+    { where: 'the body', text: bodies.join('\n') },
+    { where: 'the header fields, addresses and names', text: strings.join('\n') },
+  ];
+  const attachments: OutgoingMail['attachments'] = [];
+  for (const { blobId, name } of blobs) {
+    const bytes = await blobBytes(context, blobId, batchUploads);
+    attachments.push({ name, size: bytes.byteLength });
+    parts.push({ where: `the attachment ${name}`, text: asText(bytes) });
+  }
+  return { headerRecipients: recipientsOfCreate(create), subject, firstLines: firstLinesOf(bodies[0] ?? ''), attachments, scanParts: parts };
+}
+
+async function mailOfRaw(bytes: Uint8Array): Promise<OutgoingMail> {
+  const parsed = await PostalMime.parse(bytes);
+  const headers = parsed.headers.map((h) => ({ name: h.key, value: h.value }));
+  const subject = parsed.subject ?? '';
+  const text = parsed.text ?? '';
+  const parts: ScanPart[] = [
+    { where: 'the subject', text: subject },
+    { where: 'the body', text: `${text}\n${parsed.html ?? ''}` },
+    { where: 'the header fields, addresses and names', text: headers.map((h) => `${h.name}: ${h.value}`).join('\n') },
+  ];
+  const attachments: OutgoingMail['attachments'] = [];
+  for (const file of parsed.attachments) {
+    const content = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : new Uint8Array(file.content);
+    const name = file.filename ?? file.mimeType;
+    attachments.push({ name, size: content.byteLength });
+    parts.push({ where: `the attachment ${name}`, text: `${name}\n${asText(content)}` });
+  }
+  return { headerRecipients: recipientsOfHeaderList(headers), subject, firstLines: firstLinesOf(text), attachments, scanParts: parts };
+}
+
+async function blobIdOfEmail(emailId: string, context: CheckContext): Promise<string> {
+  const { accountId } = await context.session();
+  const answer = await context.read({
+    using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'],
+    methodCalls: [['Email/get', { accountId, ids: [emailId], properties: ['blobId'] }, 'mail']],
+  });
+  const list = answer.methodResponses[0]?.[1].list;
+  const blobId = Array.isArray(list) && isRecord(list[0]) ? list[0].blobId : undefined;
+  if (typeof blobId === 'string') return blobId;
+  throw new MailboxError({
+    code: 'policy_refused',
+    message: `Not sent: the mail to send (${emailId}) is not in this inbox, so it cannot be checked against your operator's rules.`,
+    hint: 'Send a mail id from list_inbox, list_sent or a draft you created.',
+    details: { rule: { layer: 'default', rule: 'unjudgeable' } },
+  });
+}

@@ -1,0 +1,24 @@
+import type { Account } from '../../auth/account-registry.js';
+import { checkNamedFile } from '../../policy/file-access.js';
+import { listPackageDir } from '../../package-root.js';
+import { presetsDir } from '../../presets/load-preset.js';
+
+/**
+ * Files a request names, looked at before the plan stage reads them: never from a credentials
+ * directory (this inbox's, the user's config directory, or any directory holding a
+ * credentials.json above the file). A bundled preset's name reads nothing of the caller's.
+ */
+export async function checkNamedFiles(account: Account, input: { ops_file?: string | undefined; attachments?: readonly string[] | undefined }): Promise<void> {
+  const needsLook = (input.attachments?.length ?? 0) > 0 || (input.ops_file !== undefined && !(await isBundledPreset(input.ops_file)));
+  if (!needsLook) return;
+  const config = await account.config();
+  const credentialsDirs = [account.dir, config.userConfigDir];
+  if (input.ops_file !== undefined && !(await isBundledPreset(input.ops_file))) await checkNamedFile(input.ops_file, { purpose: 'ops_file', credentialsDirs });
+  for (const path of input.attachments ?? []) await checkNamedFile(path, { purpose: 'attachment', credentialsDirs });
+}
+
+async function isBundledPreset(opsFile: string): Promise<boolean> {
+  if (!/^[a-z][a-z0-9_]*(\.json)?$/.test(opsFile)) return false;
+  const names = await listPackageDir(presetsDir());
+  return names.includes(opsFile.endsWith('.json') ? opsFile : `${opsFile}.json`);
+}
