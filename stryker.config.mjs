@@ -1,44 +1,37 @@
 // @ts-check
+import { readFileSync } from 'node:fs';
+import process from 'node:process';
+import { URL } from 'node:url';
+
 /**
- * Mutation testing of the code that guards data, secrets and time (docs/mutation-testing.md).
- * `npm run mutate` runs it; the HTML report lands in reports/mutation/mutation.html.
- * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ * Mutation testing of the code that guards data, secrets and time (docs/mutation-testing.md), one
+ * area of mutation-areas.json per run: MUTATE_AREA names it (scripts/mutate.mjs sets it; `npm run
+ * mutate` runs every area). Each area keeps its own incremental file and HTML report under
+ * reports/mutation/<area>/.
  */
+const { areas } = JSON.parse(readFileSync(new URL('./mutation-areas.json', import.meta.url), 'utf8'));
+const name = process.env.MUTATE_AREA ?? '';
+const area = areas[name];
+if (!area) throw new Error(`MUTATE_AREA must name one of: ${Object.keys(areas).join(', ')} (npm run mutate runs them all)`);
+const out = `reports/mutation/${name}`;
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
+  // vitest.stryker.config.ts reads MUTATE_AREA too: the area's tests only.
   vitest: { configFile: 'vitest.stryker.config.ts', related: true },
-  mutate: [
-    'src/credentials/**/*.ts',
-    'src/redact.ts',
-    'src/present/fence-untrusted.ts',
-    'src/present/untrusted-paths.ts',
-    'src/http/**/*.ts',
-    'src/gate/deadline.ts',
-    'src/auth/token-chain.ts',
-    'src/auth/oauth/access-token-source.ts',
-    'src/auth/oauth/oauth-grant.ts',
-    'src/auth/oauth/oauth-protocol.ts',
-    'src/pow/solve-pow.ts',
-    'src/pow/pow-worker-source.ts',
-    'src/pow/pow-digest.ts',
-    'src/pow/default-worker-count.ts',
-    'src/sandbox/auth/verify-pow.ts',
-    'src/presets/substitute-variables.ts',
-    'src/presets/builtin-variables.ts',
-    'src/jmap/resolve-inbox-address.ts',
-    'src/watch/crontab-entries.ts',
-    'src/render/shell-quote.ts',
-  ],
+  mutate: area.mutate,
   coverageAnalysis: 'perTest',
   concurrency: 2,
   timeoutMS: 10_000,
   timeoutFactor: 2,
   incremental: true,
-  incrementalFile: 'reports/stryker-incremental.json',
-  reporters: ['html', 'clear-text', 'progress', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  incrementalFile: `${out}/incremental.json`,
+  reporters: ['html', 'json', 'clear-text', 'progress'],
+  htmlReporter: { fileName: `${out}/mutation.html` },
+  jsonReporter: { fileName: `${out}/mutation.json` },
+  clearTextReporter: { reportTests: false, reportMutants: false },
   thresholds: { high: 90, low: 80, break: null },
-  tempDirName: '.stryker-tmp',
+  tempDirName: `.stryker-tmp/${name}`,
   cleanTempDir: 'always',
 };
