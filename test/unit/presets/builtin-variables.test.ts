@@ -51,7 +51,7 @@ describe('builtinVariables', () => {
 
   it('without a session takes what the stored inbox knows and leaves the rest out', async () => {
     const values = await builtinVariables(account({ jmapAccountId: 'acc-7', uploadUrl: 'https://stored/upload', downloadUrl: 'https://stored/download' }), undefined);
-    expect(values).toEqual({ ACCOUNT_ID: 'acc-7', INBOX: `ada@${liveEndpoints.inboxDomain}`, UPLOAD_URL: 'https://stored/upload', DOWNLOAD_URL: 'https://stored/download' });
+    expect(values).toStrictEqual({ ACCOUNT_ID: 'acc-7', INBOX: `ada@${liveEndpoints.inboxDomain}`, UPLOAD_URL: 'https://stored/upload', DOWNLOAD_URL: 'https://stored/download' });
   });
 
   it('takes the inbox mailbox from the roles when the session names none', async () => {
@@ -62,6 +62,6 @@ describe('builtinVariables', () => {
   it('uses a configured inbox domain, and the service default only when none is configured', async () => {
     expect((await builtinVariables(account({}, { inboxDomain: 'mail.example.test' }), undefined)).INBOX).toBe('ada@mail.example.test');
     expect((await builtinVariables(account({ inboxId: 'ops@acme.test' }, { inboxDomain: 'mail.example.test' }), undefined)).INBOX).toBe('ops@acme.test');
-    expect(await builtinVariables(account({}), undefined)).toEqual({ INBOX: `ada@${liveEndpoints.inboxDomain}` });
+    expect(await builtinVariables(account({}), undefined)).toStrictEqual({ INBOX: `ada@${liveEndpoints.inboxDomain}` });
   });
 });
