@@ -117,6 +117,17 @@ describe('redactCredentialEcho', () => {
     expect(redactCredentialEcho('api_key=short-11ch')).toBe('api_key=short-11ch');
   });
 
+  it('masks a credential after several spaces or a tab after the scheme, and an api_key field spaced around its colon', () => {
+    expect(redactCredentialEcho('Bearer  abcdefghijklmnop')).toBe('Bearer  <redacted>');
+    expect(redactCredentialEcho('Basic\tabcdefghijklmnop')).toBe('Basic\t<redacted>');
+    expect(redactCredentialEcho('"api_key" :  "k3y-value-12ch"')).toBe('"api_key" :  "<redacted>"');
+  });
+
+  it('masks OAuth refresh tokens (amr_) and client secrets (amcs_) from six characters after the prefix', () => {
+    expect(redactCredentialEcho('refresh amr_abcdef and secret amcs_A1-b_2')).toBe('refresh <token redacted> and secret <token redacted>');
+    expect(redactCredentialEcho('short amr_abcde, other xamr_abcdefgh')).toBe('short amr_abcde, other xamr_abcdefgh');
+  });
+
   it('masks anything shaped like a JWT or an amk_ key', () => {
     expect(redactCredentialEcho('got eyJhbGciOiJI.eyJzdWIi.c2ln here')).toBe('got <jwt redacted> here');
     expect(redactCredentialEcho('got eyJhbGciOi alone')).toBe('got eyJhbGciOi alone');
