@@ -48,17 +48,19 @@ export function buildCronLine(spec: CronEntrySpec): string {
 }
 
 function refuseLineBreaks(spec: CronEntrySpec): void {
-  const paths = [
-    ['node binary', spec.nodePath],
-    ['CLI entry', spec.cliPath],
-    ['credentials directory', spec.credentialsDir],
-    ['log file', spec.logPath],
+  // The inbox address comes from the service's inbox list: a line break there would start a line of its own.
+  const values = [
+    ['node binary path', spec.nodePath],
+    ['CLI entry path', spec.cliPath],
+    ['credentials directory path', spec.credentialsDir],
+    ['log file path', spec.logPath],
+    ...(spec.inbox !== undefined ? [['inbox address', spec.inbox] as const] : []),
   ] as const;
-  for (const [name, path] of paths) {
+  for (const [name, path] of values) {
     if (!path.includes('\n')) continue;
     throw new MailboxError({
       code: 'watch_failed',
-      message: `The ${name} path ${JSON.stringify(path)} contains a line break; a crontab entry is a single line, so cron could not run it.`,
+      message: `The ${name} ${JSON.stringify(path)} contains a line break; a crontab entry is a single line, so cron could not run it.`,
       hint: 'Use a credentials directory (and node and CLI paths) without line breaks, then run watch install again.',
       details: { path },
     });

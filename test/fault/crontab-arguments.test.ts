@@ -102,10 +102,12 @@ async function argvAfterCron(line: string, logPath: string, variant: CronVariant
 describe('the crontab line as cron and /bin/sh read it', () => {
   it.each(nasty)('hands every argument over exactly when the paths hold %j', async (piece) => {
     const paths = await layout(piece);
-    const line = buildCronLine({ schedule: '0 9 * * *', marker: 'agent-mailbox-watch:0123456789abcdef', ...paths });
+    // A connected account's inbox is an address the service's inbox list gave.
+    const inbox = `${piece}@acme.test`;
+    const line = buildCronLine({ schedule: '0 9 * * *', marker: 'agent-mailbox-watch:0123456789abcdef', ...paths, inbox });
     expect(line.split('\n')).toHaveLength(1);
     expect(line.endsWith(' # agent-mailbox-watch:0123456789abcdef')).toBe(true);
-    const expected = [paths.nodePath, paths.cliPath, 'wake', '--credentials-dir', paths.credentialsDir];
+    const expected = [paths.nodePath, paths.cliPath, 'wake', '--credentials-dir', paths.credentialsDir, '--inbox', inbox];
     for (const variant of ['vixie', 'percent-only'] as const) {
       expect(await argvAfterCron(line, paths.logPath, variant), `${variant} cron`).toEqual(expected);
     }
@@ -115,14 +117,15 @@ describe('the crontab line as cron and /bin/sh read it', () => {
 
   it('hands over paths that hold every nasty piece at once', async () => {
     const paths = await layout(nasty.join(' '));
-    const line = buildCronLine({ schedule: '0 9 * * *', marker: 'agent-mailbox-watch:fedcba9876543210', ...paths });
+    const inbox = `${nasty.join(' ')}@acme.test`;
+    const line = buildCronLine({ schedule: '0 9 * * *', marker: 'agent-mailbox-watch:fedcba9876543210', ...paths, inbox });
     for (const variant of ['vixie', 'percent-only'] as const) {
-      expect(await argvAfterCron(line, paths.logPath, variant)).toEqual([paths.nodePath, paths.cliPath, 'wake', '--credentials-dir', paths.credentialsDir]);
+      expect(await argvAfterCron(line, paths.logPath, variant)).toEqual([paths.nodePath, paths.cliPath, 'wake', '--credentials-dir', paths.credentialsDir, '--inbox', inbox]);
     }
   });
 
-  it.each(['nodePath', 'cliPath', 'credentialsDir', 'logPath'] as const)('refuses a line break in %s instead of writing a broken crontab', (field) => {
-    const spec = { schedule: '0 9 * * *', marker: 'm', nodePath: '/usr/bin/node', cliPath: '/opt/am/bin.js', credentialsDir: '/home/a/inbox', logPath: '/home/a/inbox/wake.log' };
+  it.each(['nodePath', 'cliPath', 'credentialsDir', 'logPath', 'inbox'] as const)('refuses a line break in %s instead of writing a broken crontab', (field) => {
+    const spec = { schedule: '0 9 * * *', marker: 'm', nodePath: '/usr/bin/node', cliPath: '/opt/am/bin.js', credentialsDir: '/home/a/inbox', logPath: '/home/a/inbox/wake.log', inbox: 'ops@acme.test' };
     const error = (() => {
       try {
         buildCronLine({ ...spec, [field]: `${spec[field]}\n* * * * * /bin/evil` });

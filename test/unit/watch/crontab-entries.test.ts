@@ -63,10 +63,10 @@ describe('crontab entries', () => {
   });
 
   it('refuses a path with a line break and says how to go on', () => {
-    for (const key of ['nodePath', 'cliPath', 'credentialsDir', 'logPath'] as const) {
+    for (const [key, value] of [...(['nodePath', 'cliPath', 'credentialsDir', 'logPath'] as const).map((k) => [k, spec[k]] as const), ['inbox', 'ops@acme.test'] as const]) {
       const error = (() => {
         try {
-          buildCronLine({ ...spec, [key]: `${spec[key]}\nrm -rf ~` });
+          buildCronLine({ ...spec, [key]: `${value}\n* * * * * /bin/evil #` });
         } catch (caught) {
           return caught as MailboxError;
         }
