@@ -7,7 +7,7 @@ import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
 
 /** A refused connection to this machine, read as "the sandbox this inbox was registered against is not running". */
 
-function refused(address: string | undefined, port: number | undefined, code = 'network', socketCode = 'ECONNREFUSED'): MailboxError {
+function refused(address: string | undefined, port: number | undefined, code: 'network' | 'timeout' = 'network', socketCode = 'ECONNREFUSED'): MailboxError {
   const socket = Object.assign(new Error(`connect ${socketCode}`), { code: socketCode, address, port });
   return new MailboxError({ code, message: 'The request could not reach the host.', hint: 'Check the network.', cause: new Error('fetch failed', { cause: socket }) });
 }
