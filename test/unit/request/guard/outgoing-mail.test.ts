@@ -51,7 +51,7 @@ function context(server: Server): CheckContext {
     download: async (blobId: string, maxBytes: number): Promise<Uint8Array> => {
       server.downloads.push(blobId);
       const bytes = server.blobs[blobId];
-      if (!bytes) throw new MailboxError({ code: 'not_found', message: 'no blob', hint: 'x' });
+      if (!bytes) throw new MailboxError({ code: 'bad_response', message: 'no blob', hint: 'x' });
       if (bytes.byteLength > maxBytes) throw new MailboxError({ code: 'response_too_large', message: 'too large', hint: 'x' });
       return bytes;
     },
@@ -128,7 +128,7 @@ describe('the mail a submission of an existing mail sends', () => {
       expect(error.message, blobId).toMatch(why);
     }
     // Any other failure of the download is passed on as it was.
-    await expect(readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: 'blob-gone' }, context(s), new Map())).rejects.toMatchObject({ code: 'not_found' });
+    await expect(readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: 'blob-gone' }, context(s), new Map())).rejects.toMatchObject({ code: 'bad_response', message: 'no blob' });
   });
 
   it('shows at most 500 characters of the first lines of a created mail', async () => {
