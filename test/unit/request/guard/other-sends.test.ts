@@ -23,7 +23,7 @@ function context(server: Server): CheckContext {
       return { methodResponses: [[String(method), { list }, 'x']] } as unknown as JmapResponse;
     },
     download: async (blobId: string) => Buffer.from(server.blobs?.[blobId] ?? ''),
-  } as Partial<CheckContext> as CheckContext;
+  } as unknown as CheckContext;
 }
 
 const judge = (server: Server, method: string, args: Record<string, unknown>) => otherSendJudgements({ callIndex: 0, method: method as OtherSend['method'], args }, context(server), new Map());
