@@ -7,6 +7,7 @@ import { MailboxError } from '../../../src/errors.js';
 import { Deadline } from '../../../src/gate/deadline.js';
 import { silentLogger, type Logger } from '../../../src/log.js';
 import { scriptedServer, type ScriptedServer } from '../../helpers/scripted-http-server.js';
+import { grantFixture } from '../../helpers/grant-fixture.js';
 import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
 
 /**
@@ -50,20 +51,7 @@ async function harness(answers: (hit: number, form: Record<string, string>) => T
   });
   const dir = await tempCredentialsDir();
   const store = new OAuthGrantStore(dir);
-  await store.writeGrant({
-    kind: 'oauth',
-    version: 1,
-    server: { issuer: server.url, token_endpoint: `${server.url}/oauth/token` },
-    apiUrl: 'http://127.0.0.1:1',
-    resource: 'http://127.0.0.1:1/jmap',
-    clientId: 'client-1',
-    scope: 'mail.send mail.read',
-    refreshToken: 'rt-original-rrrrrrrrrrrrrrrrrrrrrrrr',
-    generation: 1,
-    rotatedAt: connectedAt,
-    connectedAt,
-    ...grant,
-  });
+  await store.writeGrant(grantFixture(server.url, { apiUrl: 'http://127.0.0.1:1', resource: 'http://127.0.0.1:1/jmap', scope: 'mail.send mail.read', refreshToken: 'rt-original-rrrrrrrrrrrrrrrrrrrrrrrr', ...grant }));
   let offset = 0;
   const start = Date.parse('2026-06-01T00:00:00Z');
   const clock = { now: () => start + offset, advance: (seconds: number) => void (offset += seconds * 1000) };

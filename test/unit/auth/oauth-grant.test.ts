@@ -6,6 +6,7 @@ import { MailboxError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
 import { inboxListPath } from '../../../src/wire-constants.js';
 import { scriptedServer, type ScriptedServer } from '../../helpers/scripted-http-server.js';
+import { grantFixture } from '../../helpers/grant-fixture.js';
 import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
 
 /**
@@ -44,21 +45,7 @@ async function scene(grantExtra: Partial<StoredGrant> = {}): Promise<Scene> {
   });
   const dir = await tempCredentialsDir();
   const store = new OAuthGrantStore(dir);
-  await store.writeGrant({
-    kind: 'oauth',
-    version: 1,
-    server: { issuer: server.url, token_endpoint: `${server.url}/oauth/token` },
-    apiUrl: 'http://127.0.0.1:9',
-    resource: 'http://127.0.0.1:9/jmap',
-    clientId: 'client-1',
-    scope: 'mail.read mail.send',
-    refreshToken: 'rt-0',
-    generation: 1,
-    rotatedAt: '2026-01-01T00:00:00.000Z',
-    connectedAt: '2026-01-01T00:00:00.000Z',
-    inboxDomain: 'agents.example.test',
-    ...grantExtra,
-  });
+  await store.writeGrant(grantFixture(server.url, { inboxDomain: 'agents.example.test', ...grantExtra }));
   const grant = new OAuthGrant({ dir, configInputs: { env: {} }, log: silentLogger, lock: { waitMs: 5_000 }, now: Date.now });
   const count = (path: string) => (): number => server.requests.filter((r) => r.url === path).length;
   return { grant, store, server, dir, listCalls: count(inboxListPath), tokenCalls: count('/oauth/token'), agents };

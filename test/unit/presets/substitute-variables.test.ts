@@ -2,6 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
 import { listPlaceholders, omitValue, substituteVariables, variableNamePattern } from '../../../src/presets/substitute-variables.js';
 
+/** The error substituting `value` with no variables throws. */
+function varsError(value: unknown): MailboxError {
+  try {
+    substituteVariables(value, {});
+  } catch (error) {
+    return error as MailboxError;
+  }
+  throw new Error('no error');
+}
+
 describe('substituteVariables', () => {
   it('keeps quotes, backslashes, tabs, newlines and emoji intact inside the resulting JSON', () => {
     const body = 'He said "hi"\\ then\tleft.\nLine 2 🎉 \u2028 end';
@@ -101,25 +111,11 @@ describe('substituteVariables', () => {
   });
 
   it('names one missing placeholder in the singular, several in the plural, and shows how to pass them', () => {
-    const one = (() => {
-      try {
-        substituteVariables({ a: '$TO' }, {});
-      } catch (error) {
-        return error as MailboxError;
-      }
-      throw new Error('no error');
-    })();
+    const one = varsError({ a: '$TO' });
     expect(one.message).toBe('No value for placeholder $TO.');
     expect(one.hint).toBe('Pass them in vars, e.g. {"TO": "…"}; write $$ for a literal dollar sign.');
     expect(one.next).toEqual({ operation: 'help', input: { topic: 'presets' } });
-    const several = (() => {
-      try {
-        substituteVariables({ a: '$TO $CC' }, {});
-      } catch (error) {
-        return error as MailboxError;
-      }
-      throw new Error('no error');
-    })();
+    const several = varsError({ a: '$TO $CC' });
     expect(several.message).toBe('No value for placeholders $CC, $TO.');
     expect(several.hint).toContain('{"CC": "…", "TO": "…"}');
   });
