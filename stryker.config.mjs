@@ -33,6 +33,8 @@ export default {
   jsonReporter: { fileName: `${out}/mutation.json` },
   clearTextReporter: { reportTests: false, reportMutants: false },
   thresholds: { high: 90, low: 80, break: null },
+  // Reports and test output are not copied into Stryker's sandbox.
+  ignorePatterns: ['/reports', '/test-output'],
   tempDirName: `.stryker-tmp/${name}`,
   cleanTempDir: 'always',
 };
