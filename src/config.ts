@@ -75,6 +75,14 @@ export const settings = {
     credentialsField: 'inboxDomain',
     defaultValue: () => liveEndpoints.inboxDomain,
   },
+  authservId: {
+    flag: '--authserv-id',
+    env: 'AGENT_MAILBOX_AUTHSERV_ID',
+    describe: 'The authserv-id your mail service writes its Authentication-Results under (RFC 8601); only the topmost such field is trusted for sender verdicts. Default: the inbox domain.',
+    parse: parseText,
+    // '': the inbox domain (authservIdOf), which is what the service and the sandbox both use.
+    defaultValue: () => '',
+  },
   timeoutMs: {
     flag: '--timeout-ms',
     env: 'AGENT_MAILBOX_TIMEOUT_MS',
@@ -174,6 +182,11 @@ export function resolveConfig(inputs: ConfigInputs): Config {
     }
   }
   return Object.freeze({ ...values, sources: Object.freeze(sources) }) as Config;
+}
+
+/** The authserv-id whose Authentication-Results are trusted: the setting, else the inbox domain. */
+export function authservIdOf(config: Pick<Config, 'authservId' | 'inboxDomain'>): string {
+  return (config.authservId || config.inboxDomain).trim().toLowerCase().replace(/\.$/, '');
 }
 
 /** The settings as a Markdown table, for the README and `help auth` (generated, never hand-kept). */

@@ -19,6 +19,7 @@ export function sandboxClientEnv(sandbox: RunningSandbox): Record<string, string
     AGENT_MAILBOX_API_URL: sandbox.apiUrl,
     AGENT_MAILBOX_SCRYPT_SALT: sandbox.salt,
     AGENT_MAILBOX_INBOX_DOMAIN: sandbox.domain,
+    AGENT_MAILBOX_AUTHSERV_ID: sandbox.authservId,
   };
 }
 
