@@ -79,7 +79,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       deadline: Deadline.start({ timeoutMs: config.timeoutMs }),
       install: { nodePath: process.execPath, cliPath, shellCommand },
       workingDir,
-      streams: { stdout: process.stdout, stderr: process.stderr },
+      streams: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
       // The operator's own terminal prompts come later; until then nobody is asked here.
       confirm: async () => ({ action: 'unavailable' }),
       launchMcpServer: async (options) => {

@@ -10,6 +10,7 @@ import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-ty
 import type { Logger } from '../log.js';
 import type { FrontDoor } from '../render/front-door.js';
 import { checkOutgoing } from '../request/check-outgoing.js';
+import { ReceiveScreen, type HeldReport } from '../screen/receive-screen.js';
 import { Deadline } from './deadline.js';
 import type { Check, CheckContext, OutgoingUpload } from './outgoing.js';
 import { openServiceStream, sendToService } from './send-to-service.js';
@@ -25,6 +26,8 @@ export interface ServiceGateOptions {
   isWake?: boolean;
   /** The check stage; src/request/check-outgoing.ts unless a test records what passes. */
   check?: Check;
+  /** The operator's view (`--include-held`, CLI at a terminal): the screen judges held mail but shows it. */
+  includeHeld?: boolean;
   /** For tests: the HTTP implementation. */
   fetch?: FetchFunction;
 }
@@ -52,6 +55,7 @@ export class ServiceGate {
   private readonly client: JmapClient;
   private readonly check: Check;
   private readonly checkContext: CheckContext;
+  private readonly screen: ReceiveScreen;
 
   constructor(private readonly options: ServiceGateOptions) {
     this.deadline = options.deadline;
@@ -64,6 +68,12 @@ export class ServiceGate {
       session: () => this.client.session(),
       read: (request) => this.read(request),
     };
+    this.screen = new ReceiveScreen({
+      account: options.account,
+      session: () => this.client.session(),
+      lookup: (request) => this.read(request),
+      ...(options.includeHeld ? { includeHeld: true } : {}),
+    });
   }
 
   /** The session facts: from memory or state.json when current, else fetched through the gate. */
@@ -71,10 +81,28 @@ export class ServiceGate {
     return this.client.session(opts);
   }
 
-  /** One JMAP batch: checked, then sent. */
+  /**
+   * One JMAP batch: checked, sent, then screened — mail the operator's receive rules hold back
+   * leaves the answer before any stage reads it.
+   */
   async call(request: JmapRequest): Promise<JmapResponse> {
     await this.check({ kind: 'batch', request }, this.checkContext);
-    return this.client.call(request);
+    return this.screen.screen(request, await this.client.call(request));
+  }
+
+  /** What the screen held back during this call, if anything. */
+  heldReport(): HeldReport | undefined {
+    return this.screen.report();
+  }
+
+  /** Held ids this call asked for by id (answered as notFound), for the summary's wording. */
+  requestedHeld(): ReadonlySet<string> {
+    return this.screen.requestedHeld();
+  }
+
+  /** Refuses a download of held mail (under receive rules it must name its message); before any file is opened. */
+  checkDownload(blobId: string, mailId: string | undefined): Promise<void> {
+    return this.screen.checkDownload(blobId, mailId);
   }
 
   /** One upload: checked, then sent to the session's uploadUrl. */
@@ -83,9 +111,11 @@ export class ServiceGate {
     return this.client.upload(upload.bytes, upload.type);
   }
 
-  /** A blob written straight into an open file (RFC 8620 §6.2); returns its size. */
-  download(blobId: string, handle: FileHandle, opts: { name?: string; type?: string } = {}): Promise<number> {
-    return this.client.download(blobId, handle, opts);
+  /** A blob written straight into an open file (RFC 8620 §6.2), once the screen lets it; returns its size. */
+  async download(blobId: string, handle: FileHandle, opts: { name?: string; type?: string; mailId?: string } = {}): Promise<number> {
+    await this.screen.checkDownload(blobId, opts.mailId);
+    const { mailId: _mailId, ...wire } = opts;
+    return this.client.download(blobId, handle, wire);
   }
 
   /** Opens the push stream at `url` with a capability, re-minted once if the host refuses it. */
@@ -163,6 +193,8 @@ export interface GateContext {
   isWake?: boolean;
   /** The check stage, replaced only by tests that record what passes it. */
   check?: Check;
+  /** The operator's view of held mail (`--include-held`). */
+  includeHeld?: boolean;
   fetch?: FetchFunction;
 }
 
@@ -176,6 +208,7 @@ export function openServiceGate(account: Account, context: GateContext): Service
     frontDoor: context.frontDoor ?? 'cli',
     ...(context.isWake ? { isWake: true } : {}),
     ...(context.check ? { check: context.check } : {}),
+    ...(context.includeHeld ? { includeHeld: true } : {}),
     ...(context.fetch ? { fetch: context.fetch } : {}),
   });
 }

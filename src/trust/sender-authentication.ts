@@ -61,6 +61,11 @@ export function singleSender(facts: SenderFacts): NormalisedAddress | undefined 
   return typeof email === 'string' ? normaliseAddress(email) : undefined;
 }
 
+/** Whether the message came in through the service: it carries a field of the service's authserv-id. */
+export function cameInThrough(facts: SenderFacts, authservId: string): boolean {
+  return facts.authenticationResults.some((value) => sameAuthservId(authservIdOf(value) ?? '', authservId));
+}
+
 /** The verdict for a message's From domain under the service's authserv-id. */
 export function authenticateSender(facts: SenderFacts, authservId: string): SenderAuthentication {
   const sender = singleSender(facts);
