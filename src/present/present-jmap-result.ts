@@ -115,7 +115,7 @@ function trustNotes(trust: MailTrust | undefined, id: string, result: JmapReques
     const readHidden: NextStep = { operation: 'jmap_request', input: { ops_file: result.preset ?? 'read_message', vars: { MAIL_ID: id, SHOW_HIDDEN: true } } };
     notes.push(
       result.showHidden
-        ? `Hidden text: ${parts.join('; ')}; it is shown above, marked, as SHOW_HIDDEN asked.`
+        ? `Hidden text: ${parts.join('; ')}; it is shown above, marked, as SHOW_HIDDEN asked (invisible characters are removed, never shown).`
         : `Hidden text: ${parts.join('; ')}. Shown is what a person sees. To read the hidden text too: ${describe(readHidden)}`,
     );
   }
