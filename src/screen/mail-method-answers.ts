@@ -82,7 +82,18 @@ export function removeHeld(request: JmapRequest, response: JmapResponse, isHeld:
       args.created = strings(args.created).filter((id) => !isHeld(id));
       args.updated = strings(args.updated).filter((id) => !isHeld(id));
     } else if (name === 'Thread/get') {
-      for (const thread of records(args.list)) thread.emailIds = strings(thread.emailIds).filter((id) => !isHeld(id));
+      // A thread of nothing but held mail is left out whole: its id alone says such mail exists.
+      const emptied = new Set<string>();
+      for (const thread of records(args.list)) {
+        const before = strings(thread.emailIds);
+        thread.emailIds = before.filter((id) => !isHeld(id));
+        if (before.length > 0 && (thread.emailIds as string[]).length === 0 && typeof thread.id === 'string') emptied.add(thread.id);
+      }
+      if (emptied.size > 0) {
+        args.list = records(args.list).filter((thread) => !emptied.has(thread.id as string));
+        const asked = strings(callOf(request, name, callId)?.[1].ids).filter((id) => emptied.has(id));
+        if (asked.length > 0) args.notFound = [...strings(args.notFound), ...asked];
+      }
     }
   });
   return removal;

@@ -7,6 +7,7 @@ import { createAccountRegistry, type ObservableAccountRegistry } from '../../src
 import { silentLogger } from '../../src/log.js';
 import type { PolicyChange } from '../../src/policy/policy-change.js';
 import { updatePolicyLayer } from '../../src/policy/policy-store.js';
+import { runJmapRequest } from '../../src/request/run-jmap-request.js';
 import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
 import { startSandbox, type RunningSandbox, type SandboxBackendKind } from '../../src/sandbox/start-sandbox.js';
 import { eventually } from '../cyrus/cyrus-test-kit.js';
@@ -62,6 +63,8 @@ export interface TrustWorld {
   preset(dir: string, name: string, vars?: Record<string, unknown>, extra?: string[]): Promise<CliRun>;
   /** A preset as the model reads it (the text, no --json). */
   text(dir: string, name: string, vars?: Record<string, unknown>, extra?: string[]): Promise<CliRun>;
+  /** Subjects of the Inbox as the operator sees it (held mail included), through the core in this process. */
+  operatorSubjects(dir: string): Promise<string[]>;
   /** Writes the inbox's own policy layer (no terminal needed in-process: this is the operator's file). */
   policy(dir: string, ...changes: PolicyChange[]): Promise<void>;
   close(): Promise<void>;
@@ -104,6 +107,11 @@ export async function startTrustWorld(kind: SandboxBackendKind, domains: Outside
     jmap: (dir, args, extraEnv) => jmap(dir, [...args, '--json'], extraEnv),
     preset: (dir, name, vars = {}, extra = []) => jmap(dir, ['--ops-file', name, '--vars', JSON.stringify(vars), ...extra, '--json']),
     text: (dir, name, vars = {}, extra = []) => jmap(dir, ['--ops-file', name, '--vars', JSON.stringify(vars), ...extra]),
+    async operatorSubjects(dir) {
+      const result = await runJmapRequest(registry.open(dir), { ops_file: 'list_inbox', vars: { LIMIT: 100 }, include_held: true }, { signal: new AbortController().signal, log: silentLogger });
+      const list = result.response?.methodResponses.find(([name]) => name === 'Email/get')?.[1].list as { subject?: string }[] | undefined;
+      return (list ?? []).map((m) => m.subject ?? '');
+    },
     async policy(dir, ...changes) {
       for (const change of changes) await updatePolicyLayer(join(dir, 'policy.json'), change, async () => true);
     },

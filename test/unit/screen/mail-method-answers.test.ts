@@ -12,7 +12,7 @@ describe('the receive screen\'s view of mail method answers', () => {
       ['Email/query', { accountId: 'a', limit: 4 }, 'q'],
       ['Email/get', { accountId: 'a', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' } }, 'g'],
       ['Email/get', { accountId: 'a', ids: ['H1', 'S9', 'H1'] }, 'byId'],
-      ['Thread/get', { accountId: 'a', ids: ['T1'] }, 't'],
+      ['Thread/get', { accountId: 'a', ids: ['T1', 'T2'] }, 't'],
       ['SearchSnippet/get', { accountId: 'a', emailIds: ['H2', 'S1'], filter: { text: 'x' } }, 's'],
       ['Email/changes', { accountId: 'a', sinceState: '1' }, 'c'],
       ['Email/queryChanges', { accountId: 'a', sinceQueryState: '1' }, 'qc'],
@@ -23,7 +23,7 @@ describe('the receive screen\'s view of mail method answers', () => {
       ['Email/query', { ids: ['S1', 'H1', 'S2', 'H2'], position: 0, total: 9 }, 'q'],
       ['Email/get', { list: [{ id: 'S1', from: [{ email: 'a@x.test' }], 'header:Authentication-Results:asRaw:all': [] }, { id: 'H1' }, { id: 'S2' }, { id: 'H2' }], notFound: [] }, 'g'],
       ['Email/get', { list: [{ id: 'H1' }, { id: 'S9' }], notFound: [] }, 'byId'],
-      ['Thread/get', { list: [{ id: 'T1', emailIds: ['S1', 'H1', 'S2'] }] }, 't'],
+      ['Thread/get', { list: [{ id: 'T1', emailIds: ['S1', 'H1', 'S2'] }, { id: 'T2', emailIds: ['H2'] }], notFound: [] }, 't'],
       ['SearchSnippet/get', { list: [{ emailId: 'H2', subject: 'held' }, { emailId: 'S1', subject: 'shown' }], notFound: null }, 's'],
       ['Email/changes', { created: ['H2', 'S3'], updated: ['H1', 'S1'], destroyed: ['H9'] }, 'c'],
       ['Email/queryChanges', { added: [{ id: 'H1', index: 0 }, { id: 'S4', index: 1 }], removed: ['H2'] }, 'qc'],
@@ -44,7 +44,7 @@ describe('the receive screen\'s view of mail method answers', () => {
     expect((args('g')?.list as { id: string }[]).map((e) => e.id)).toEqual(['S1', 'S2']);
     expect(args('g')?.notFound).toEqual([]);
     expect(args('byId')).toMatchObject({ list: [{ id: 'S9' }], notFound: ['H1'] });
-    expect(args('t')).toMatchObject({ list: [{ id: 'T1', emailIds: ['S1', 'S2'] }] });
+    expect(args('t')).toEqual({ list: [{ id: 'T1', emailIds: ['S1', 'S2'] }], notFound: ['T2'] });
     expect(args('s')).toMatchObject({ list: [{ emailId: 'S1', subject: 'shown' }], notFound: ['H2'] });
     expect(args('c')).toMatchObject({ created: ['S3'], updated: ['S1'], destroyed: ['H9'] });
     expect(args('qc')).toMatchObject({ added: [{ id: 'S4', index: 1 }], removed: ['H2'] });
