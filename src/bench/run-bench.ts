@@ -4,6 +4,7 @@ import { coldStartBenchSection } from './cold-start-bench.js';
 import { mailAuthBenchSection } from './mail-auth-bench.js';
 import { runMcpOverheadBench } from './mcp-overhead-bench.js';
 import { powBenchSection } from './pow-bench.js';
+import { receiveScreenBenchSection } from './receive-screen-bench.js';
 import { tokenCostBenchSection } from './token-cost-bench.js';
 
 /**
@@ -21,7 +22,7 @@ const mcpOverheadSection: BenchSection = {
   },
 };
 
-const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection, coldStartBenchSection, mcpOverheadSection, mailAuthBenchSection];
+const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection, receiveScreenBenchSection, coldStartBenchSection, mcpOverheadSection, mailAuthBenchSection];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, only: { type: 'string' } } });

@@ -12,8 +12,12 @@ import type { Email } from './present-mail-views.js';
  * structured result both read it.
  */
 
-/** The sender verdict as the result carries it. */
-export type SenderTrust = Pick<SenderAuthentication, 'verdict' | 'authenticated' | 'authservId' | 'dmarc' | 'reason' | 'results'>;
+/**
+ * The sender verdict as the result carries it: each method's result in a listing or thread
+ * (`methods`); reading one message, every result with its properties and the authserv-id they come from.
+ */
+export type SenderTrust = Pick<SenderAuthentication, 'verdict' | 'authenticated' | 'dmarc' | 'reason'> &
+  Partial<Pick<SenderAuthentication, 'authservId' | 'results'>> & { methods?: Record<string, string> };
 
 export interface HiddenSummary {
   /** Characters a person does not see (page titles and HTML comments left out: every template has them). */
@@ -35,6 +39,9 @@ export interface MailTrust {
   /** The operator's view (`--include-held`): the receive rules hold this message back from the agent. */
   held?: true;
 }
+
+/** A preview's length, as RFC 8621 §4.1.4 caps the server's. */
+const previewChars = 256;
 
 /** HTML read per listed message for its preview and hidden-text count; what lies beyond is neither previewed nor counted. */
 export const previewHtmlBytes = 64 * 1024;
@@ -78,7 +85,7 @@ export async function assessMail(emails: readonly Email[], options: AssessOption
       const seen = hidden.analyseHtml(html, { maxBytes: previewHtmlBytes });
       const entry = trust[id];
       if (!entry) continue;
-      entry.preview = seen.visibleText.replace(/\s+/g, ' ').trim();
+      entry.preview = [...seen.visibleText.replace(/\s+/g, ' ').trim()].slice(0, previewChars).join('');
       const summary = hiddenSummary(seen.charsByTechnique, isTruncated || seen.truncated);
       if (summary) entry.hidden = summary;
     }
@@ -113,7 +120,10 @@ function senderTrustOf(email: Email, options: AssessOptions): Pick<MailTrust, 's
   // The inbox's own drafts and sent copies never came in: there is nothing to verify.
   if (own && !cameInThrough(facts, options.authservId)) return out;
   const { verdict, authenticated, authservId, dmarc, reason, results } = authenticateSender(facts, options.authservId);
-  out.sender = { verdict, authenticated, authservId, ...(dmarc ? { dmarc } : {}), ...(reason ? { reason } : {}), ...(results ? { results } : {}) };
+  out.sender = { verdict, authenticated, ...(dmarc ? { dmarc } : {}), ...(reason ? { reason } : {}) };
+  // A listing of fifty, or a long thread, keeps its structured result small: each method's result, not every property.
+  if (results && options.view !== 'message') out.sender.methods = Object.fromEntries(results.map((r) => [r.method, r.result]));
+  else if (results) Object.assign(out.sender, { authservId, results });
   return out;
 }
 

@@ -104,7 +104,7 @@ function trustNotes(trust: MailTrust | undefined, id: string, result: JmapReques
   const notes: string[] = [];
   const sender = trust?.sender;
   if (sender && !sender.authenticated) {
-    notes.push(`Sender not verified: ${sender.reason ?? 'no dmarc result'} (Authentication-Results of ${sender.authservId}). The From address may be forged.`);
+    notes.push(`Sender not verified: ${sender.reason ?? 'no dmarc result'}${sender.authservId ? ` (Authentication-Results of ${sender.authservId})` : ''}. The From address may be forged.`);
   }
   if (trust?.nameClaim) notes.push(`The display name shows ${trust.nameClaim}, which is not the sender's address or domain.`);
   const hidden = trust?.hidden;

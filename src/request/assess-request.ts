@@ -38,10 +38,14 @@ export async function assessRequest(result: JmapRequestResult, plan: RequestPlan
   for (const response of responses) {
     for (const [name, args] of response.methodResponses) {
       if (name !== 'Email/get' || !Array.isArray(args.list)) continue;
-      for (const email of args.list as Record<string, unknown>[]) delete email[authenticationResultsProperty];
+      for (const email of args.list as Record<string, unknown>[]) {
+        delete email[authenticationResultsProperty];
+        // Listings and threads ask for the HTML parts only to read them as a person sees them; one message keeps them.
+        if (result.view !== 'message') delete email.htmlBody;
+      }
     }
   }
-  if (result.untrusted) result.untrusted = result.untrusted.filter((path) => !path.includes(authenticationResultsProperty));
+  if (result.untrusted) result.untrusted = result.untrusted.filter((path) => !path.includes(authenticationResultsProperty) && !(result.view !== 'message' && path.includes('.htmlBody')));
   return result;
 }
 
@@ -79,6 +83,7 @@ function untrustedTrustPaths(trust: Record<string, MailTrust>): string[] {
     if (entry.preview !== undefined) paths.add('trust.*.preview');
     if (entry.nameClaim !== undefined) paths.add('trust.*.nameClaim');
     if (entry.sender?.results?.length) paths.add('trust.*.sender.results[*].properties.*').add('trust.*.sender.results[*].reason');
+    if (entry.sender?.reason !== undefined) paths.add('trust.*.sender.reason');
   }
   return [...paths];
 }

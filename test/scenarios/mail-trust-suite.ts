@@ -81,10 +81,14 @@ export function describeMailTrust(kind: SandboxBackendKind): void {
 
     it('marks nothing for a DMARC pass, from outside or from another inbox, and carries the parsed results in structuredContent', async () => {
       const run = ok(await world.preset(reader.dir, 'list_inbox', { LIMIT: 100 }));
-      expect(run.trust?.[id('Verdict pass')]).toMatchObject({ sender: { verdict: 'pass', authenticated: true, authservId: world.sandbox.authservId, results: expect.arrayContaining([expect.objectContaining({ method: 'dmarc', result: 'pass', properties: expect.objectContaining({ 'header.from': 'example.org' }) })]) } });
+      expect(run.trust?.[id('Verdict pass')]).toEqual({ sender: { verdict: 'pass', authenticated: true, dmarc: 'pass', methods: { dkim: 'pass', spf: 'pass', dmarc: 'pass' } } });
       expect(run.trust?.[id('Verdict between inboxes')]).toMatchObject({ sender: { verdict: 'pass', authenticated: true } });
+      const read = ok(await world.preset(reader.dir, 'read_message', { MAIL_ID: id('Verdict pass') }));
+      expect(read.trust?.[id('Verdict pass')]).toMatchObject({
+        sender: { authservId: world.sandbox.authservId, results: expect.arrayContaining([expect.objectContaining({ method: 'dmarc', result: 'pass', properties: expect.objectContaining({ 'header.from': 'example.org' }) })]) },
+      });
       // The raw fields the preset asked for are replaced by their parsed form.
-      expect(JSON.stringify(run.response)).not.toContain('header:Authentication-Results');
+      expect(JSON.stringify([run.response, read.response])).not.toContain('header:Authentication-Results');
       const text = (await world.text(reader.dir, 'list_inbox', { LIMIT: 100 })).stdout;
       expect(text).toMatch(new RegExp(`\\d+\\. ${id('Verdict pass')} · [^\\n]*unread\\n`));
       expect(text).toMatch(new RegExp(`\\d+\\. ${id('Verdict between inboxes')} · [^\\n]*unread\\n`));
