@@ -1,27 +1,40 @@
 import { scryptParams } from '../wire-constants.js';
 import { scryptMaxmem } from './pow-digest.js';
+import { createScryptLanes } from './scrypt-lanes.js';
 
 /**
  * Source of the search worker, run with `new Worker(source, { eval: true })`.
  *
  * Why a string and not `new URL('./pow-worker.js', import.meta.url)`: vitest runs the .ts sources,
  * where no compiled worker file exists, and Node 20 workers cannot load .ts. With the source
- * inline, tests exercise exactly the code that ships in dist/, with no build step in between.
+ * inline, tests exercise exactly the code that ships in dist/, with no build step in between; the
+ * SIMD lanes come in as the source text of createScryptLanes, which the lanes' own tests run.
  * The body is plain CommonJS: eval workers are scripts unless they inherit `--input-type=module`,
  * which solvePow prevents with `execArgv: []`. The vector tests cover it.
  *
+ * workerData.kernel is the compiled ROMix kernel, or undefined for node:crypto's scrypt, one hash
+ * at a time. With the kernel, a worker takes one nonce per lane from the counter and hashes them
+ * in one pass.
+ *
  * Shared cells (Int32Array over a SharedArrayBuffer): 0 = next nonce to hand out, 1 = smallest
- * solving nonce so far, 2 = hashes tried, 3 = stop flag. Nonces come from one atomic counter, so
- * every nonce below the final best has been checked by some worker: the smallest nonce wins,
- * deterministically (reference/README.md).
+ * solving nonce so far, 2 = hashes tried, 3 = stop flag. Nonces come from one atomic counter and a
+ * worker hashes all it takes, so every nonce below the final best has been checked by some worker:
+ * the smallest nonce wins, deterministically (reference/README.md).
  */
 export const powWorkerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { scryptSync } = require('node:crypto');
-const { challenge, difficulty, salt, shared } = workerData;
+const { pbkdf2Sync, scryptSync } = require('node:crypto');
+const { challenge, difficulty, salt, shared, kernel } = workerData;
 const cells = new Int32Array(shared);
 const saltBytes = Buffer.from(salt, 'utf8');
-const options = { N: ${scryptParams.N}, r: ${scryptParams.r}, p: ${scryptParams.p}, maxmem: ${scryptMaxmem} };
+const cost = { N: ${scryptParams.N}, r: ${scryptParams.r}, p: ${scryptParams.p} };
+const dkLen = ${scryptParams.dkLen};
+const createScryptLanes = ${createScryptLanes.toString()};
+const lanes = kernel ? createScryptLanes(kernel, cost, pbkdf2Sync) : undefined;
+const batch = lanes ? lanes.lanes : 1;
+const hashAll = lanes
+  ? (passwords) => lanes.hash(passwords, saltBytes, dkLen)
+  : (passwords) => [scryptSync(passwords[0], saltBytes, dkLen, { ...cost, maxmem: ${scryptMaxmem} })];
 function zeroBits(digest) {
   let bits = 0;
   for (const byte of digest) {
@@ -32,19 +45,21 @@ function zeroBits(digest) {
 }
 for (;;) {
   if (Atomics.load(cells, 3) !== 0) break;
-  const nonce = Atomics.add(cells, 0, 1);
-  if (nonce > Atomics.load(cells, 1) || nonce >= 0x7fffffff) break;
-  const digest = scryptSync(Buffer.from(challenge + ':' + nonce, 'utf8'), saltBytes, ${scryptParams.dkLen}, options);
-  Atomics.add(cells, 2, 1);
-  if (zeroBits(digest) >= difficulty) {
+  const first = Atomics.add(cells, 0, batch);
+  if (first < 0 || first > Atomics.load(cells, 1) || first > 0x7fffffff - batch) break;
+  const nonces = Array.from({ length: batch }, (_, i) => first + i);
+  const digests = hashAll(nonces.map((nonce) => Buffer.from(challenge + ':' + nonce, 'utf8')));
+  Atomics.add(cells, 2, batch);
+  nonces.forEach((nonce, i) => {
+    if (zeroBits(digests[i]) < difficulty) return;
     let best = Atomics.load(cells, 1);
     while (nonce < best) {
       const seen = Atomics.compareExchange(cells, 1, best, nonce);
       if (seen === best) break;
       best = seen;
     }
-    parentPort.postMessage({ nonce, powHex: digest.toString('hex') });
-  }
+    parentPort.postMessage({ nonce, powHex: Buffer.from(digests[i]).toString('hex') });
+  });
 }
 parentPort.postMessage({ done: true });
 `;

@@ -1,10 +1,23 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, freemem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { MailboxError } from '../errors.js';
 import { computePowDigest, countLeadingZeroBits } from './pow-digest.js';
 import { powProgressAt, type PowProgress } from './pow-progress.js';
 import { powWorkerSource } from './pow-worker-source.js';
+import { defaultWorkerCount } from './default-worker-count.js';
+import { romixKernel } from './romix-kernel.js';
+
+/** What hashes: the SIMD kernel (several nonces a pass) or node:crypto's scrypt (one at a time). */
+export type PowEngine = 'wasm-simd' | 'node-crypto';
+
+const MiB = 1024 * 1024;
+
+/**
+ * Memory one worker adds to the process, rounded up from `npm run bench` (README, Benchmarks): the
+ * kernel's four 16 MiB V arrays or scrypt's one, and the worker's isolate.
+ */
+export const workerMemoryBytes: Readonly<Record<PowEngine, number>> = { 'wasm-simd': 96 * MiB, 'node-crypto': 32 * MiB };
 
 export interface SolvePowInput {
   /** The challenge text (the challenge JWT's `jti`, spec §2.5). */
@@ -15,8 +28,10 @@ export interface SolvePowInput {
   salt: string;
   signal?: AbortSignal;
   onProgress?: (progress: PowProgress) => void;
-  /** Worker threads to run; defaults to the machine's available parallelism. */
+  /** Worker threads to run; defaults to one per core, fewer if free memory is short. */
   workers?: number;
+  /** Defaults to 'wasm-simd' where WebAssembly SIMD runs, else 'node-crypto'. */
+  engine?: PowEngine;
   /** How often progress is reported; at most 500 ms. */
   progressIntervalMs?: number;
 }
@@ -28,9 +43,10 @@ export interface PowSolution {
   powHex: string;
   tried: number;
   elapsedMs: number;
+  engine: PowEngine;
 }
 
-// Beyond 2^31 nonces the shared Int32 counter would wrap; at ~50 hashes/s that is over a year.
+// Beyond 2^31 nonces the shared Int32 counter would wrap; at ~200 hashes/s that is over four months.
 const maxDifficulty = 30;
 
 const cancelledError = (cause: unknown): MailboxError =>
@@ -57,14 +73,17 @@ export async function solvePow(input: SolvePowInput): Promise<PowSolution> {
     // Nonce 0 always satisfies difficulty 0: one hash in process, no worker start-up cost.
     const digest = await computePowDigest(challenge, 0, salt);
     if (signal?.aborted) throw cancelledError(signal.reason);
-    return { nonce: '0', powHex: digest.toString('hex'), tried: 1, elapsedMs: performance.now() - started };
+    return { nonce: '0', powHex: digest.toString('hex'), tried: 1, elapsedMs: performance.now() - started, engine: 'node-crypto' };
   }
   return solveInWorkers(input, started);
 }
 
 function solveInWorkers(input: SolvePowInput, started: number): Promise<PowSolution> {
   const { challenge, difficulty, salt, signal, onProgress } = input;
-  const count = Math.max(1, Math.floor(input.workers ?? availableParallelism()));
+  const kernel = input.engine === 'node-crypto' ? undefined : romixKernel();
+  if (input.engine === 'wasm-simd' && !kernel) return Promise.reject(internalError('this Node runs no WebAssembly SIMD'));
+  const engine: PowEngine = kernel ? 'wasm-simd' : 'node-crypto';
+  const count = Math.max(1, Math.floor(input.workers ?? defaultWorkerCount(availableParallelism(), freemem(), workerMemoryBytes[engine])));
   const shared = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
   const cells = new Int32Array(shared);
   Atomics.store(cells, 1, 0x7fffffff);
@@ -85,7 +104,7 @@ function solveInWorkers(input: SolvePowInput, started: number): Promise<PowSolut
       Atomics.store(cells, 3, 1);
       if (timer) clearInterval(timer);
       signal?.removeEventListener('abort', onAbort);
-      // A native scryptSync cannot be interrupted; terminate() frees the thread after its current hash.
+      // terminate() stops the kernel mid-pass; a native scryptSync only after its current hash.
       for (const worker of workers) void worker.terminate();
       if ('solution' in outcome) resolve(outcome.solution);
       else reject(outcome.error);
@@ -95,7 +114,7 @@ function solveInWorkers(input: SolvePowInput, started: number): Promise<PowSolut
 
     for (let i = 0; i < count; i += 1) {
       // execArgv: [] so a parent started with --input-type=module does not turn the CommonJS source into ESM.
-      const worker = new Worker(powWorkerSource, { eval: true, execArgv: [], workerData: { challenge, difficulty, salt, shared } });
+      const worker = new Worker(powWorkerSource, { eval: true, execArgv: [], workerData: { challenge, difficulty, salt, shared, kernel } });
       workers.push(worker);
       worker.on('message', (message: { nonce?: number; powHex?: string; done?: boolean }) => {
         if (typeof message.nonce === 'number' && typeof message.powHex === 'string') {
@@ -111,7 +130,7 @@ function solveInWorkers(input: SolvePowInput, started: number): Promise<PowSolut
         }
         const tried = Atomics.load(cells, 2);
         onProgress?.(powProgressAt(tried, difficulty, elapsed()));
-        settle({ solution: { nonce: String(best.nonce), powHex: best.powHex, tried, elapsedMs: elapsed() } });
+        settle({ solution: { nonce: String(best.nonce), powHex: best.powHex, tried, elapsedMs: elapsed(), engine } });
       });
       worker.on('error', (error) => settle({ error: internalError(error.message, error) }));
       worker.on('exit', (code) => {

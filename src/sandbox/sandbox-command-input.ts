@@ -17,6 +17,7 @@ export const sandboxCommandInput = z.object({
   auth_port: wholeNumber('--auth-port').describe('Auth host port (0: any free port).'),
   api_port: wholeNumber('--api-port').describe('JMAP host port (0: any free port).'),
   smtp_port: wholeNumber('--smtp-port').describe('SMTP port for mail from outside (0: any free port).'),
+  mcp_port: wholeNumber('--mcp-port').describe('Hosted MCP server port, {mcp_url}/mcp over Streamable HTTP (0: any free port).'),
   difficulty: wholeNumber('--difficulty').describe('Proof-of-work difficulty in leading zero bits.'),
   domain: z.string().optional().describe('Inbox domain of the sandbox.'),
   data_dir: z.string().optional().describe('Keep inboxes, mail and keys in this directory across restarts.'),
@@ -37,6 +38,10 @@ export const sandboxCommandInput = z.object({
     .min(1, '--oauth-access-ttl takes a whole number of seconds, at least 1')
     .optional()
     .describe('OAuth access token lifetime in seconds (default 900).'),
+  hosted_jmap: z
+    .enum(['on', 'off'], { error: '--hosted-jmap is on or off' })
+    .optional()
+    .describe('Whether the hosted MCP server offers jmap_request (default on; run_preset stays either way).'),
   json: z.boolean().optional().describe('Print one JSON line with the URLs once ready.'),
   dns_file: z.string().optional().describe('JSON file of the DNS records SPF, DKIM and DMARC checks see, e.g. {"TXT": {"example.org": ["v=spf1 ip4:127.0.0.1 -all"]}}; unlisted names do not exist.'),
   authserv_id: z.string().optional().describe('authserv-id of the Authentication-Results the sandbox adds (default: its domain).'),
@@ -48,6 +53,10 @@ export interface SandboxCommandOptions {
   authPort?: number | undefined;
   apiPort?: number | undefined;
   smtpPort?: number | undefined;
+  /** Hosted MCP server port. */
+  mcpPort?: number | undefined;
+  /** false: the hosted MCP server leaves jmap_request out. */
+  hostedJmap?: boolean | undefined;
   difficulty?: number | undefined;
   domain?: string | undefined;
   dataDir?: string | undefined;
@@ -75,6 +84,8 @@ export function sandboxOptionsOf(input: SandboxCommandInput): SandboxCommandOpti
     authPort: input.auth_port,
     apiPort: input.api_port,
     smtpPort: input.smtp_port,
+    mcpPort: input.mcp_port,
+    hostedJmap: input.hosted_jmap === undefined ? undefined : input.hosted_jmap === 'on',
     difficulty: input.difficulty,
     domain: input.domain,
     dataDir: input.data_dir,

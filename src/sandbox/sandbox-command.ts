@@ -39,6 +39,8 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
       ...(opts.authPort === undefined ? {} : { authPort: opts.authPort }),
       ...(opts.apiPort === undefined ? {} : { apiPort: opts.apiPort }),
       ...(opts.smtpPort === undefined ? {} : { smtpPort: opts.smtpPort }),
+      ...(opts.mcpPort === undefined ? {} : { mcpPort: opts.mcpPort }),
+      ...(opts.hostedJmap === undefined ? {} : { hostedMcp: { jmapRequest: opts.hostedJmap } }),
       ...(opts.difficulty === undefined ? {} : { difficulty: opts.difficulty }),
       ...(opts.domain === undefined ? {} : { domain: opts.domain }),
       ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
@@ -63,10 +65,10 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
 
   const env = sandboxClientEnv(sandbox);
   if (opts.json) {
-    const { authUrl, apiUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth } = sandbox;
-    io.stdout.write(`${JSON.stringify({ authUrl, apiUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth, env })}\n`);
+    const { authUrl, apiUrl, mcpUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth } = sandbox;
+    io.stdout.write(`${JSON.stringify({ authUrl, apiUrl, mcpUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth, env })}\n`);
   } else {
-    io.stdout.write(renderBanner(sandbox, env, opts.dataDir));
+    io.stdout.write(renderBanner(sandbox, env, opts.dataDir, opts.hostedJmap ?? true));
   }
 
   if (!io.signal.aborted) {
@@ -89,13 +91,14 @@ function oauthLines(oauth: RunningSandbox['oauth']): string[] {
   ];
 }
 
-function renderBanner(sandbox: RunningSandbox, env: Record<string, string>, dataDir: string | undefined): string {
+function renderBanner(sandbox: RunningSandbox, env: Record<string, string>, dataDir: string | undefined, hostedJmap: boolean): string {
   const exports = Object.entries(env).map(([name, value]) => `  export ${name}=${value}`);
   return [
     'Agent Mailbox sandbox is running (loopback only).',
     '',
     `  auth host   ${sandbox.authUrl}   (POST ${authPaths.challenge}, ${authPaths.session}, ${authPaths.capability})`,
     `  JMAP host   ${sandbox.apiUrl}   (GET /.well-known/jmap)`,
+    `  MCP host    ${sandbox.mcpUrl}/mcp   (hosted MCP, Streamable HTTP: OAuth or an inbox apiKey; jmap_request ${hostedJmap ? 'on' : 'off'})`,
     `  SMTP        127.0.0.1:${sandbox.smtpPort}   (mail in for *@${sandbox.domain}; SPF, DKIM and DMARC results in Authentication-Results: ${sandbox.authservId})`,
     `  backend     ${sandbox.backend}; proof-of-work difficulty ${sandbox.difficulty}`,
     `  storage     ${dataDir === undefined ? 'in memory (gone when it stops; use --data-dir to keep it)' : dataDir}`,

@@ -9,9 +9,10 @@ import { ensurePrivateDir } from './auth/json-file-store.js';
 import { SandboxError } from './auth/sandbox-error.js';
 import { defaultRateLimit, type RateLimit } from './auth/rate-limiter.js';
 import { loadOrCreateSigningKey } from './auth/signing-key.js';
-import { defaultTokenLifetimes } from './auth/token-service.js';
+import { defaultTokenLifetimes, TokenService } from './auth/token-service.js';
 import type { BackendContext, MailBackend, OutboxEntry } from './mail-backend.js';
 import { guardHostHeader } from './host-header-guard.js';
+import type { HostedMcpOptions } from './hosted-mcp/create-hosted-mcp-host.js';
 import { attachOAuth, type SandboxOAuthInfo, type SandboxOAuthOptions } from './oauth/sandbox-oauth.js';
 import type { DnsRecords } from './mail-auth/dns-records.js';
 import { createMailAuthority } from './mail-auth/mail-authority.js';
@@ -48,13 +49,22 @@ export interface SandboxOptions {
   createBackend?: (ctx: BackendContext) => Promise<MailBackend>;
   /** The OAuth authorization server's settings: token lifetime, auto-approved people, test switches. */
   oauth?: SandboxOAuthOptions;
-  /** `{mcp_url}` of a hosted MCP server, whose resource `{mcp_url}/mcp` authorization then accepts. */
+  /** Hosted MCP server port (0 or absent: a free port). */
+  mcpPort?: number;
+  /**
+   * The public `{mcp_url}` of the hosted MCP server (behind a proxy); by default its own listener's
+   * URL. Authorization accepts `{mcp_url}/mcp` as a resource.
+   */
   mcpUrl?: string;
+  /** The hosted MCP server's settings: jmap_request on or off, deadlines and caps. */
+  hostedMcp?: HostedMcpOptions;
 }
 
 export interface RunningSandbox {
   authUrl: string;
   apiUrl: string;
+  /** `{mcp_url}`: the hosted MCP server is at `{mcp_url}/mcp`. */
+  mcpUrl: string;
   smtpPort: number;
   difficulty: number;
   salt: string;
@@ -125,13 +135,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       capabilitySeconds: options.capabilityTtlSeconds ?? defaultTokenLifetimes.capabilitySeconds,
     };
     let authUrl = '';
+    let mcpUrl = options.mcpUrl?.replace(/\/+$/, '') ?? '';
     const oauth = await attachOAuth({
       options: options.oauth ?? {},
       ...(authDir === undefined ? {} : { dataDir: join(authDir, 'oauth') }),
       domain,
       authUrl: () => authUrl,
       apiUrl: () => apiUrl,
-      mcpUrl: () => options.mcpUrl,
+      mcpUrl: () => (mcpUrl === '' ? undefined : mcpUrl),
       accounts,
       powKey: key,
       lifetimes,
@@ -164,6 +175,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     apiUrl = `http://127.0.0.1:${(apiServer.address() as AddressInfo).port}`;
     authUrl = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;
 
+    // Loaded with the sandbox, not with the client's CLI: the MCP SDK's server stays out of other commands.
+    const { createHostedMcpHost } = await import('./hosted-mcp/create-hosted-mcp-host.js');
+    const capabilities = new TokenService(key, lifetimes, options.now);
+    const hosted = createHostedMcpHost({
+      options: options.hostedMcp ?? {},
+      mcpUrl: () => mcpUrl,
+      authUrl: () => authUrl,
+      apiUrl: () => apiUrl,
+      domain,
+      extraHosts,
+      verifyAccessToken: oauth.host.verifyAccessToken,
+      findByApiKey: (apiKey) => accounts.findByApiKey(apiKey),
+      directory: oauth.host.directory,
+      mintCapability: (address) => capabilities.issueCapability(address),
+      log,
+    });
+    const mcpServer: Server = await listenHttp(options.mcpPort ?? 0, guardHostHeader(() => portOf(mcpServer), extraHosts, hosted.handle));
+    cleanups.push(() => closeHttp(mcpServer));
+    // Runs before the listener closes (clean-ups run newest first): sessions end, SSE streams with them.
+    cleanups.push(() => hosted.close());
+    if (mcpUrl === '') mcpUrl = `http://127.0.0.1:${portOf(mcpServer)}`;
+
     const smtp: SmtpListener = await startSmtpListener({
       port: options.smtpPort ?? 0,
       domain,
@@ -174,12 +207,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       log,
     });
     cleanups.push(() => smtp.close());
-    log(`sandbox: auth ${authUrl}, JMAP ${apiUrl}, SMTP 127.0.0.1:${smtp.port}, backend ${backend.kind}, difficulty ${difficulty}`);
+    log(`sandbox: auth ${authUrl}, JMAP ${apiUrl}, MCP ${mcpUrl}/mcp, SMTP 127.0.0.1:${smtp.port}, backend ${backend.kind}, difficulty ${difficulty}`);
 
     let closing: Promise<void> | undefined;
     return {
       authUrl,
       apiUrl,
+      mcpUrl,
       smtpPort: smtp.port,
       difficulty,
       salt,

@@ -7,11 +7,13 @@ import { builtCli, runCliInProcess } from '../helpers/run-cli.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { baseEnv, freshDir } from './fault-case.js';
 
-// Issue 10 "done when": killing register at any point never leaves the apiKey unrecoverable by the
+// Killing register at any point never leaves the apiKey unrecoverable by the
 // next command. Each case SIGKILLs a real `register` the moment a given file shows up in its
 // directory, then runs an ordinary command and checks the inbox is usable and no JWT temp is left.
 const sandbox = await startTestSandbox();
-const env = baseEnv(sandbox);
+// What is tested is recovery, not deadlines: the fault cases' 1 s limit for a whole call (capability,
+// session, JMAP) is too tight for a loaded 2-core machine against the real sandbox.
+const env = { ...baseEnv(sandbox), AGENT_MAILBOX_TIMEOUT_MS: '15000' };
 
 const killPoints: Array<[string, RegExp]> = [
   ['the credentials temp file appears', /^\.credentials\.json\..*\.tmp$/],

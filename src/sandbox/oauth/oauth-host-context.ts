@@ -14,8 +14,8 @@ import type { ResourceIdentifiers } from './resource-indicators.js';
 export interface AutoApprovedPerson {
   personId: string;
   name: string;
-  /** The first inbox named on the command line: the default of every grant. */
-  defaultAccountId: string;
+  /** The first inbox named on the command line: the default of every grant (none with `withoutDefault`). */
+  defaultAccountId: string | undefined;
   /** Every inbox named for the person, in command-line order. */
   accountIds: string[];
 }

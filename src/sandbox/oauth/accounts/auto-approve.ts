@@ -7,6 +7,11 @@ export interface AutoApproveSpec {
   person: string;
   /** Names on the sandbox's domain or full addresses (a custom domain); the first is every grant's default. */
   inboxes: string[];
+  /**
+   * Test-only (no CLI flag): grants approved for this person name no default inbox, as a grant
+   * whose default inbox is gone would; the hosted MCP server then asks for agent_id.
+   */
+  withoutDefault?: boolean;
 }
 
 /**
@@ -38,7 +43,7 @@ export async function provisionAutoApprove(deps: InboxProvisionerDeps, specs: re
     }
     const [defaultAccountId] = accountIds;
     if (defaultAccountId === undefined) throw new SandboxError(`--oauth-auto-approve ${spec.person}: no inbox named.`, 'Write PERSON:INBOX1,INBOX2 with at least one inbox.');
-    people.push({ personId: person.id, name: person.name, defaultAccountId, accountIds });
+    people.push({ personId: person.id, name: person.name, defaultAccountId: spec.withoutDefault ? undefined : defaultAccountId, accountIds });
   }
   return people;
 }

@@ -1,5 +1,6 @@
 import { checkClientMetadata } from './client-metadata.js';
 import type { ClientRecord } from './client-registry.js';
+import { readCappedResponse } from '../../read-capped-response.js';
 
 /** Why a client_id URL gave no usable client; shown on the authorization error page. */
 export class ClientDocumentError extends Error {
@@ -83,7 +84,9 @@ export class ClientMetadataDocuments {
         await response.body?.cancel();
         throw new ClientDocumentError('The client metadata document is not served as application/json.');
       }
-      text = await readCapped(response);
+      const capped = await readCappedResponse(response, maxClientDocumentBytes);
+      if (capped === undefined) throw new ClientDocumentError(`The client metadata document is larger than ${maxClientDocumentBytes} bytes.`);
+      text = capped;
     } catch (error) {
       if (error instanceof ClientDocumentError) throw error;
       if (signal.aborted) throw new ClientDocumentError(`Fetching the client metadata document took longer than ${this.options.timeoutMs} ms.`);
@@ -95,23 +98,4 @@ export class ClientMetadataDocuments {
       throw new ClientDocumentError('The client metadata document is not valid JSON.');
     }
   }
-}
-
-/** The body as text, stopping (and cancelling the rest) past the size cap. */
-async function readCapped(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxClientDocumentBytes) {
-      await reader.cancel();
-      throw new ClientDocumentError(`The client metadata document is larger than ${maxClientDocumentBytes} bytes.`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,0 +1,221 @@
+;; scrypt's ROMix (RFC 7914 §5) for four blocks at once, one per 32-bit lane of WebAssembly's
+;; 128-bit vectors: each Salsa20/8 step costs five vector operations for four lanes (add, shift
+;; left, shift right, or, xor: there is no vector rotate) where scalar code spends three (add,
+;; rotate, xor) on one block.
+;;
+;; Blocks are "interleaved" while they are mixed: word w of a block is the v128 at 16·w, holding
+;; that word of the four lanes, so a 64-byte Salsa20 sub-block takes 256 bytes and a 128·r-byte
+;; block takes 4·128·r. Each lane keeps its own V (N blocks of 128·r bytes, in the plain
+;; little-endian layout of RFC 7914), because in the second loop each lane jumps to its own block:
+;; blocks are transposed on their way into and out of V, four words of four lanes at a time.
+;;
+;; Memory is imported; the caller lays it out and passes the offsets to romix:
+;;   io   4 × 128·r    the four input blocks (B from PBKDF2), replaced by the four outputs
+;;   x, y 4 × 128·r    each: one interleaved block (the state and BlockMix's output)
+;;   v    4 × N·128·r  lane L's V starts at v + L·N·128·r
+;; N must be a power of two. Built by `npm run build:kernel` (wabt) into romix-simd-wasm.ts.
+(module
+  (import "env" "memory" (memory 1))
+
+  ;; BlockMix_salsa20/8 (RFC 7914 §4) of the interleaved block at $src into $dst (2·r sub-blocks).
+  ;; Y_i is written straight to its place in the output: even i to the first half, odd i to the
+  ;; second. The Salsa20/8 input is stored there first and read back for the final addition,
+  ;; which frees sixteen vector registers.
+  (func $blockmix (param $src i32) (param $dst i32) (param $r i32)
+    (local $i i32) (local $in i32) (local $out i32) (local $k i32) (local $t v128)
+    (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128) (local $x4 v128) (local $x5 v128) (local $x6 v128) (local $x7 v128)
+    (local $x8 v128) (local $x9 v128) (local $x10 v128) (local $x11 v128) (local $x12 v128) (local $x13 v128) (local $x14 v128) (local $x15 v128)
+    ;; X = B_(2r-1)
+    (local.set $in (i32.add (local.get $src) (i32.shl (i32.sub (i32.shl (local.get $r) (i32.const 1)) (i32.const 1)) (i32.const 8))))
+    (local.set $x0  (v128.load offset=0 (local.get $in)))
+    (local.set $x1  (v128.load offset=16 (local.get $in)))
+    (local.set $x2  (v128.load offset=32 (local.get $in)))
+    (local.set $x3  (v128.load offset=48 (local.get $in)))
+    (local.set $x4  (v128.load offset=64 (local.get $in)))
+    (local.set $x5  (v128.load offset=80 (local.get $in)))
+    (local.set $x6  (v128.load offset=96 (local.get $in)))
+    (local.set $x7  (v128.load offset=112 (local.get $in)))
+    (local.set $x8  (v128.load offset=128 (local.get $in)))
+    (local.set $x9  (v128.load offset=144 (local.get $in)))
+    (local.set $x10 (v128.load offset=160 (local.get $in)))
+    (local.set $x11 (v128.load offset=176 (local.get $in)))
+    (local.set $x12 (v128.load offset=192 (local.get $in)))
+    (local.set $x13 (v128.load offset=208 (local.get $in)))
+    (local.set $x14 (v128.load offset=224 (local.get $in)))
+    (local.set $x15 (v128.load offset=240 (local.get $in)))
+    (local.set $in (local.get $src))
+    (loop $sub_block
+      (local.set $out (i32.add (local.get $dst)
+        (i32.shl (i32.add (i32.shr_u (local.get $i) (i32.const 1)) (i32.mul (i32.and (local.get $i) (i32.const 1)) (local.get $r))) (i32.const 8))))
+      ;; X ^= B_i
+      (v128.store offset=0   (local.get $out) (local.tee $x0  (v128.xor (local.get $x0 ) (v128.load offset=0   (local.get $in)))))
+      (v128.store offset=16  (local.get $out) (local.tee $x1  (v128.xor (local.get $x1 ) (v128.load offset=16  (local.get $in)))))
+      (v128.store offset=32  (local.get $out) (local.tee $x2  (v128.xor (local.get $x2 ) (v128.load offset=32  (local.get $in)))))
+      (v128.store offset=48  (local.get $out) (local.tee $x3  (v128.xor (local.get $x3 ) (v128.load offset=48  (local.get $in)))))
+      (v128.store offset=64  (local.get $out) (local.tee $x4  (v128.xor (local.get $x4 ) (v128.load offset=64  (local.get $in)))))
+      (v128.store offset=80  (local.get $out) (local.tee $x5  (v128.xor (local.get $x5 ) (v128.load offset=80  (local.get $in)))))
+      (v128.store offset=96  (local.get $out) (local.tee $x6  (v128.xor (local.get $x6 ) (v128.load offset=96  (local.get $in)))))
+      (v128.store offset=112 (local.get $out) (local.tee $x7  (v128.xor (local.get $x7 ) (v128.load offset=112 (local.get $in)))))
+      (v128.store offset=128 (local.get $out) (local.tee $x8  (v128.xor (local.get $x8 ) (v128.load offset=128 (local.get $in)))))
+      (v128.store offset=144 (local.get $out) (local.tee $x9  (v128.xor (local.get $x9 ) (v128.load offset=144 (local.get $in)))))
+      (v128.store offset=160 (local.get $out) (local.tee $x10 (v128.xor (local.get $x10) (v128.load offset=160 (local.get $in)))))
+      (v128.store offset=176 (local.get $out) (local.tee $x11 (v128.xor (local.get $x11) (v128.load offset=176 (local.get $in)))))
+      (v128.store offset=192 (local.get $out) (local.tee $x12 (v128.xor (local.get $x12) (v128.load offset=192 (local.get $in)))))
+      (v128.store offset=208 (local.get $out) (local.tee $x13 (v128.xor (local.get $x13) (v128.load offset=208 (local.get $in)))))
+      (v128.store offset=224 (local.get $out) (local.tee $x14 (v128.xor (local.get $x14) (v128.load offset=224 (local.get $in)))))
+      (v128.store offset=240 (local.get $out) (local.tee $x15 (v128.xor (local.get $x15) (v128.load offset=240 (local.get $in)))))
+      ;; Salsa20/8: four double rounds, in the order of RFC 7914 §3
+      (local.set $k (i32.const 4))
+      (loop $double_round
+        ;; columns
+        (local.set $x4  (v128.xor (local.get $x4 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x0 ) (local.get $x12))) (i32.const  7)) (i32x4.shr_u (local.get $t) (i32.const 25)))))
+        (local.set $x8  (v128.xor (local.get $x8 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x4 ) (local.get $x0 ))) (i32.const  9)) (i32x4.shr_u (local.get $t) (i32.const 23)))))
+        (local.set $x12 (v128.xor (local.get $x12) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x8 ) (local.get $x4 ))) (i32.const 13)) (i32x4.shr_u (local.get $t) (i32.const 19)))))
+        (local.set $x0  (v128.xor (local.get $x0 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x12) (local.get $x8 ))) (i32.const 18)) (i32x4.shr_u (local.get $t) (i32.const 14)))))
+        (local.set $x9  (v128.xor (local.get $x9 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x5 ) (local.get $x1 ))) (i32.const  7)) (i32x4.shr_u (local.get $t) (i32.const 25)))))
+        (local.set $x13 (v128.xor (local.get $x13) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x9 ) (local.get $x5 ))) (i32.const  9)) (i32x4.shr_u (local.get $t) (i32.const 23)))))
+        (local.set $x1  (v128.xor (local.get $x1 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x13) (local.get $x9 ))) (i32.const 13)) (i32x4.shr_u (local.get $t) (i32.const 19)))))
+        (local.set $x5  (v128.xor (local.get $x5 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x1 ) (local.get $x13))) (i32.const 18)) (i32x4.shr_u (local.get $t) (i32.const 14)))))
+        (local.set $x14 (v128.xor (local.get $x14) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x10) (local.get $x6 ))) (i32.const  7)) (i32x4.shr_u (local.get $t) (i32.const 25)))))
+        (local.set $x2  (v128.xor (local.get $x2 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x14) (local.get $x10))) (i32.const  9)) (i32x4.shr_u (local.get $t) (i32.const 23)))))
+        (local.set $x6  (v128.xor (local.get $x6 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x2 ) (local.get $x14))) (i32.const 13)) (i32x4.shr_u (local.get $t) (i32.const 19)))))
+        (local.set $x10 (v128.xor (local.get $x10) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x6 ) (local.get $x2 ))) (i32.const 18)) (i32x4.shr_u (local.get $t) (i32.const 14)))))
+        (local.set $x3  (v128.xor (local.get $x3 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x15) (local.get $x11))) (i32.const  7)) (i32x4.shr_u (local.get $t) (i32.const 25)))))
+        (local.set $x7  (v128.xor (local.get $x7 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x3 ) (local.get $x15))) (i32.const  9)) (i32x4.shr_u (local.get $t) (i32.const 23)))))
+        (local.set $x11 (v128.xor (local.get $x11) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x7 ) (local.get $x3 ))) (i32.const 13)) (i32x4.shr_u (local.get $t) (i32.const 19)))))
+        (local.set $x15 (v128.xor (local.get $x15) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x11) (local.get $x7 ))) (i32.const 18)) (i32x4.shr_u (local.get $t) (i32.const 14)))))
+        ;; rows
+        (local.set $x1  (v128.xor (local.get $x1 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x0 ) (local.get $x3 ))) (i32.const  7)) (i32x4.shr_u (local.get $t) (i32.const 25)))))
+        (local.set $x2  (v128.xor (local.get $x2 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x1 ) (local.get $x0 ))) (i32.const  9)) (i32x4.shr_u (local.get $t) (i32.const 23)))))
+        (local.set $x3  (v128.xor (local.get $x3 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x2 ) (local.get $x1 ))) (i32.const 13)) (i32x4.shr_u (local.get $t) (i32.const 19)))))
+        (local.set $x0  (v128.xor (local.get $x0 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x3 ) (local.get $x2 ))) (i32.const 18)) (i32x4.shr_u (local.get $t) (i32.const 14)))))
+        (local.set $x6  (v128.xor (local.get $x6 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x5 ) (local.get $x4 ))) (i32.const  7)) (i32x4.shr_u (local.get $t) (i32.const 25)))))
+        (local.set $x7  (v128.xor (local.get $x7 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x6 ) (local.get $x5 ))) (i32.const  9)) (i32x4.shr_u (local.get $t) (i32.const 23)))))
+        (local.set $x4  (v128.xor (local.get $x4 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x7 ) (local.get $x6 ))) (i32.const 13)) (i32x4.shr_u (local.get $t) (i32.const 19)))))
+        (local.set $x5  (v128.xor (local.get $x5 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x4 ) (local.get $x7 ))) (i32.const 18)) (i32x4.shr_u (local.get $t) (i32.const 14)))))
+        (local.set $x11 (v128.xor (local.get $x11) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x10) (local.get $x9 ))) (i32.const  7)) (i32x4.shr_u (local.get $t) (i32.const 25)))))
+        (local.set $x8  (v128.xor (local.get $x8 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x11) (local.get $x10))) (i32.const  9)) (i32x4.shr_u (local.get $t) (i32.const 23)))))
+        (local.set $x9  (v128.xor (local.get $x9 ) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x8 ) (local.get $x11))) (i32.const 13)) (i32x4.shr_u (local.get $t) (i32.const 19)))))
+        (local.set $x10 (v128.xor (local.get $x10) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x9 ) (local.get $x8 ))) (i32.const 18)) (i32x4.shr_u (local.get $t) (i32.const 14)))))
+        (local.set $x12 (v128.xor (local.get $x12) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x15) (local.get $x14))) (i32.const  7)) (i32x4.shr_u (local.get $t) (i32.const 25)))))
+        (local.set $x13 (v128.xor (local.get $x13) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x12) (local.get $x15))) (i32.const  9)) (i32x4.shr_u (local.get $t) (i32.const 23)))))
+        (local.set $x14 (v128.xor (local.get $x14) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x13) (local.get $x12))) (i32.const 13)) (i32x4.shr_u (local.get $t) (i32.const 19)))))
+        (local.set $x15 (v128.xor (local.get $x15) (v128.or (i32x4.shl (local.tee $t (i32x4.add (local.get $x14) (local.get $x13))) (i32.const 18)) (i32x4.shr_u (local.get $t) (i32.const 14)))))
+        (br_if $double_round (local.tee $k (i32.sub (local.get $k) (i32.const 1)))))
+      ;; Y_i = X = Salsa20/8 output + input
+      (v128.store offset=0   (local.get $out) (local.tee $x0  (i32x4.add (local.get $x0 ) (v128.load offset=0   (local.get $out)))))
+      (v128.store offset=16  (local.get $out) (local.tee $x1  (i32x4.add (local.get $x1 ) (v128.load offset=16  (local.get $out)))))
+      (v128.store offset=32  (local.get $out) (local.tee $x2  (i32x4.add (local.get $x2 ) (v128.load offset=32  (local.get $out)))))
+      (v128.store offset=48  (local.get $out) (local.tee $x3  (i32x4.add (local.get $x3 ) (v128.load offset=48  (local.get $out)))))
+      (v128.store offset=64  (local.get $out) (local.tee $x4  (i32x4.add (local.get $x4 ) (v128.load offset=64  (local.get $out)))))
+      (v128.store offset=80  (local.get $out) (local.tee $x5  (i32x4.add (local.get $x5 ) (v128.load offset=80  (local.get $out)))))
+      (v128.store offset=96  (local.get $out) (local.tee $x6  (i32x4.add (local.get $x6 ) (v128.load offset=96  (local.get $out)))))
+      (v128.store offset=112 (local.get $out) (local.tee $x7  (i32x4.add (local.get $x7 ) (v128.load offset=112 (local.get $out)))))
+      (v128.store offset=128 (local.get $out) (local.tee $x8  (i32x4.add (local.get $x8 ) (v128.load offset=128 (local.get $out)))))
+      (v128.store offset=144 (local.get $out) (local.tee $x9  (i32x4.add (local.get $x9 ) (v128.load offset=144 (local.get $out)))))
+      (v128.store offset=160 (local.get $out) (local.tee $x10 (i32x4.add (local.get $x10) (v128.load offset=160 (local.get $out)))))
+      (v128.store offset=176 (local.get $out) (local.tee $x11 (i32x4.add (local.get $x11) (v128.load offset=176 (local.get $out)))))
+      (v128.store offset=192 (local.get $out) (local.tee $x12 (i32x4.add (local.get $x12) (v128.load offset=192 (local.get $out)))))
+      (v128.store offset=208 (local.get $out) (local.tee $x13 (i32x4.add (local.get $x13) (v128.load offset=208 (local.get $out)))))
+      (v128.store offset=224 (local.get $out) (local.tee $x14 (i32x4.add (local.get $x14) (v128.load offset=224 (local.get $out)))))
+      (v128.store offset=240 (local.get $out) (local.tee $x15 (i32x4.add (local.get $x15) (v128.load offset=240 (local.get $out)))))
+      (local.set $in (i32.add (local.get $in) (i32.const 256)))
+      (br_if $sub_block (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 1))) (i32.shl (local.get $r) (i32.const 1))))))
+
+  ;; Writes the interleaved block at $x as four plain blocks at $p0…$p3 ($bytes each).
+  (func $store_lanes (param $x i32) (param $p0 i32) (param $p1 i32) (param $p2 i32) (param $p3 i32) (param $bytes i32)
+    (local $at i32) (local $w0 v128) (local $w1 v128) (local $w2 v128) (local $w3 v128) (local $lo v128) (local $hi v128)
+    (loop $words
+      ;; four words, each for four lanes: transposed into four lanes, each with four words
+      (local.set $w0 (v128.load offset=0 (local.get $x)))
+      (local.set $w1 (v128.load offset=16 (local.get $x)))
+      (local.set $w2 (v128.load offset=32 (local.get $x)))
+      (local.set $w3 (v128.load offset=48 (local.get $x)))
+      (local.set $lo (i8x16.shuffle 0 1 2 3 16 17 18 19 4 5 6 7 20 21 22 23 (local.get $w0) (local.get $w1)))
+      (local.set $hi (i8x16.shuffle 0 1 2 3 16 17 18 19 4 5 6 7 20 21 22 23 (local.get $w2) (local.get $w3)))
+      (v128.store (i32.add (local.get $p0) (local.get $at)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo) (local.get $hi)))
+      (v128.store (i32.add (local.get $p1) (local.get $at)) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo) (local.get $hi)))
+      (local.set $lo (i8x16.shuffle 8 9 10 11 24 25 26 27 12 13 14 15 28 29 30 31 (local.get $w0) (local.get $w1)))
+      (local.set $hi (i8x16.shuffle 8 9 10 11 24 25 26 27 12 13 14 15 28 29 30 31 (local.get $w2) (local.get $w3)))
+      (v128.store (i32.add (local.get $p2) (local.get $at)) (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo) (local.get $hi)))
+      (v128.store (i32.add (local.get $p3) (local.get $at)) (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo) (local.get $hi)))
+      (local.set $x (i32.add (local.get $x) (i32.const 64)))
+      (br_if $words (i32.lt_u (local.tee $at (i32.add (local.get $at) (i32.const 16))) (local.get $bytes)))))
+
+  ;; XORs the four plain blocks at $p0…$p3 ($bytes each) into the interleaved block at $x.
+  (func $xor_lanes (param $x i32) (param $p0 i32) (param $p1 i32) (param $p2 i32) (param $p3 i32) (param $bytes i32)
+    (local $at i32) (local $l0 v128) (local $l1 v128) (local $l2 v128) (local $l3 v128) (local $lo v128) (local $hi v128)
+    (loop $words
+      ;; four words of each of four lanes: transposed into four words, each for four lanes
+      (local.set $l0 (v128.load (i32.add (local.get $p0) (local.get $at))))
+      (local.set $l1 (v128.load (i32.add (local.get $p1) (local.get $at))))
+      (local.set $l2 (v128.load (i32.add (local.get $p2) (local.get $at))))
+      (local.set $l3 (v128.load (i32.add (local.get $p3) (local.get $at))))
+      (local.set $lo (i8x16.shuffle 0 1 2 3 16 17 18 19 4 5 6 7 20 21 22 23 (local.get $l0) (local.get $l1)))
+      (local.set $hi (i8x16.shuffle 0 1 2 3 16 17 18 19 4 5 6 7 20 21 22 23 (local.get $l2) (local.get $l3)))
+      (v128.store offset=0 (local.get $x) (v128.xor (v128.load offset=0 (local.get $x))
+        (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo) (local.get $hi))))
+      (v128.store offset=16 (local.get $x) (v128.xor (v128.load offset=16 (local.get $x))
+        (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo) (local.get $hi))))
+      (local.set $lo (i8x16.shuffle 8 9 10 11 24 25 26 27 12 13 14 15 28 29 30 31 (local.get $l0) (local.get $l1)))
+      (local.set $hi (i8x16.shuffle 8 9 10 11 24 25 26 27 12 13 14 15 28 29 30 31 (local.get $l2) (local.get $l3)))
+      (v128.store offset=32 (local.get $x) (v128.xor (v128.load offset=32 (local.get $x))
+        (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo) (local.get $hi))))
+      (v128.store offset=48 (local.get $x) (v128.xor (v128.load offset=48 (local.get $x))
+        (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $lo) (local.get $hi))))
+      (local.set $x (i32.add (local.get $x) (i32.const 64)))
+      (br_if $words (i32.lt_u (local.tee $at (i32.add (local.get $at) (i32.const 16))) (local.get $bytes)))))
+
+  ;; ROMix of the four blocks at $io, in place (layout above).
+  (func (export "romix") (param $io i32) (param $x i32) (param $y i32) (param $v i32) (param $n i32) (param $r i32)
+    (local $block i32) (local $lane_v i32) (local $last i32) (local $mask i32) (local $i i32) (local $at i32) (local $swap i32)
+    (local.set $block (i32.shl (local.get $r) (i32.const 7)))
+    (local.set $lane_v (i32.mul (local.get $n) (local.get $block)))
+    (local.set $mask (i32.sub (local.get $n) (i32.const 1)))
+    ;; Integerify reads word 0 of the last sub-block: lane L's at $x + $last + 4·L
+    (local.set $last (i32.shl (i32.sub (i32.shl (local.get $r) (i32.const 1)) (i32.const 1)) (i32.const 8)))
+    ;; X = B
+    (memory.fill (local.get $x) (i32.const 0) (i32.shl (local.get $block) (i32.const 2)))
+    (call $xor_lanes (local.get $x)
+      (local.get $io)
+      (i32.add (local.get $io) (local.get $block))
+      (i32.add (local.get $io) (i32.shl (local.get $block) (i32.const 1)))
+      (i32.add (local.get $io) (i32.mul (local.get $block) (i32.const 3)))
+      (local.get $block))
+    ;; for i in 0…N-1: V_i = X; X = BlockMix(X)
+    (loop $fill
+      (local.set $at (i32.add (local.get $v) (i32.mul (local.get $i) (local.get $block))))
+      (call $store_lanes (local.get $x)
+        (local.get $at)
+        (i32.add (local.get $at) (local.get $lane_v))
+        (i32.add (local.get $at) (i32.shl (local.get $lane_v) (i32.const 1)))
+        (i32.add (local.get $at) (i32.mul (local.get $lane_v) (i32.const 3)))
+        (local.get $block))
+      (call $blockmix (local.get $x) (local.get $y) (local.get $r))
+      (local.set $swap (local.get $x)) (local.set $x (local.get $y)) (local.set $y (local.get $swap))
+      (br_if $fill (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 1))) (local.get $n))))
+    ;; for i in 0…N-1: j = Integerify(X) mod N, per lane; X = BlockMix(X ^ V_j)
+    (local.set $i (i32.const 0))
+    (loop $mix
+      (local.set $at (i32.add (local.get $x) (local.get $last)))
+      (call $xor_lanes (local.get $x)
+        (i32.add (local.get $v)
+          (i32.mul (local.get $block) (i32.and (local.get $mask) (i32.load offset=0 (local.get $at)))))
+        (i32.add (i32.add (local.get $v) (local.get $lane_v))
+          (i32.mul (local.get $block) (i32.and (local.get $mask) (i32.load offset=4 (local.get $at)))))
+        (i32.add (i32.add (local.get $v) (i32.shl (local.get $lane_v) (i32.const 1)))
+          (i32.mul (local.get $block) (i32.and (local.get $mask) (i32.load offset=8 (local.get $at)))))
+        (i32.add (i32.add (local.get $v) (i32.mul (local.get $lane_v) (i32.const 3)))
+          (i32.mul (local.get $block) (i32.and (local.get $mask) (i32.load offset=12 (local.get $at)))))
+        (local.get $block))
+      (call $blockmix (local.get $x) (local.get $y) (local.get $r))
+      (local.set $swap (local.get $x)) (local.set $x (local.get $y)) (local.set $y (local.get $swap))
+      (br_if $mix (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 1))) (local.get $n))))
+    ;; B' = X
+    (call $store_lanes (local.get $x)
+      (local.get $io)
+      (i32.add (local.get $io) (local.get $block))
+      (i32.add (local.get $io) (i32.shl (local.get $block) (i32.const 1)))
+      (i32.add (local.get $io) (i32.mul (local.get $block) (i32.const 3)))
+      (local.get $block)))
+)
