@@ -105,6 +105,14 @@ export function describeReceiveRules(kind: SandboxBackendKind): void {
       expect(text.stdout).toContain("heldByPolicy — Held back by your operator's receive rules: none of it is shown to you");
     });
 
+    it('refuses to reply to a held message: the reply reads it first, and nothing is sent', async () => {
+      const run = await world.preset(guarded.dir, 'reply', { MAIL_ID: id('Held spam one'), BODY: 'Thanks!' });
+      expect(run.code).toBe(1);
+      expect((run.json as JmapRun).failures).toEqual([expect.objectContaining({ type: 'heldByPolicy' })]);
+      noneHeld(run.stdout, [id('Held spam one')]);
+      expect((await world.sandbox.outbox()).filter((mail) => mail.to.includes('offers@spam.test'))).toEqual([]);
+    });
+
     it('reads a thread without the held message in it', async () => {
       const run = await world.text(guarded.dir, 'read_thread', { MAIL_ID: id('Shown example') });
       expect(run.code, run.stderr).toBe(0);
