@@ -39,8 +39,8 @@ export interface EventStreamBounds {
   maxTotalBytes: number;
 }
 
-/** Methods a check's own lookup may call: reads that change nothing on the server. */
-const readOnlyMethod = /\/(get|query|changes|queryChanges)$/;
+/** Methods a check's or the screen's own lookup may call: reads that change nothing on the server (Email/parse: RFC 8621 §4.9). */
+const readOnlyMethod = /\/(get|query|changes|queryChanges|parse)$/;
 
 /**
  * The gate of one call: everything the call sends to the JMAP host passes here — method calls of any

@@ -108,6 +108,18 @@ describe('the receive screen', () => {
     expect(again.lookups()).toBe(0);
   });
 
+  it('judges a message Email/parse reads from a blob by its own headers', async () => {
+    await rm(join(inbox.dir, 'policy.json'), { force: true });
+    const blobs = await run({ ops: [['Email/get', { accountId: '$ACCOUNT_ID', ids: [ids.spam, ids.fine], properties: ['id', 'blobId'] }, 'b']] });
+    const blobOf = new Map((blobs.response?.methodResponses[0]?.[1].list as { id: string; blobId: string }[]).map((e) => [e.id, e.blobId]));
+    await writeFile(join(inbox.dir, 'policy.json'), JSON.stringify({ version: 1, receive: { block: ['spam.test'] } }), { mode: 0o600 });
+    const parsed = await run({ ops: [['Email/parse', { accountId: '$ACCOUNT_ID', blobIds: [blobOf.get(ids.spam), blobOf.get(ids.fine)], properties: ['subject'] }, 'p']] });
+    const answer = parsed.response?.methodResponses[0]?.[1] as { parsed: Record<string, { subject: string }>; notFound: string[] };
+    expect(Object.values(answer.parsed).map((m) => m.subject)).toEqual(['Fine']);
+    expect(answer.notFound).toEqual([blobOf.get(ids.spam)]);
+    expect(JSON.stringify(parsed)).not.toContain('Spam');
+  });
+
   it('stops every read under a policy file it cannot read, naming the file', async () => {
     await writeFile(join(inbox.dir, 'policy.json'), '{"version": 1, "receive": {"mode": "allow-all"}}', { mode: 0o600 });
     const error = await failure(run({ ops_file: 'list_inbox' }));
