@@ -39,6 +39,7 @@ describe('agent-mailbox sandbox (runSandboxCommand)', () => {
       AGENT_MAILBOX_API_URL: ready['apiUrl'],
       AGENT_MAILBOX_SCRYPT_SALT: ready['salt'],
       AGENT_MAILBOX_INBOX_DOMAIN: 'agent-mailbox.test',
+      AGENT_MAILBOX_AUTHSERV_ID: 'agent-mailbox.test',
     });
     expect((await fetch(`${ready.authUrl}/api/v1/challenge`, { method: 'POST' })).status).toBe(200);
 
