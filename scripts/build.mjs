@@ -7,7 +7,7 @@
 //   node scripts/build.mjs --check    exit 1 when the committed skill script differs from a fresh build
 //
 // Why esbuild: one file per command path instead of ~400 modules resolved at every start (see the
-// README's cold-start figures). The output is deterministic: sorted inputs, no timestamps.
+// cold-start figures in docs/benchmarks.md). The output is deterministic: sorted inputs, no timestamps.
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,7 @@ async function renderPages() {
   const { runCli } = await import(join(root, 'dist/cli/main.js'));
   const { operationsFor, cliPathOf } = await import(join(root, 'dist/operations/index.js'));
   const { helpTopics } = await import(join(root, 'dist/help/index.js'));
-  const invocations = [[], ['--help'], ['-h'], ['help'], ...helpTopics.map((t) => ['help', t])];
+  const invocations = [[], ['--help'], ['-h'], ['--version'], ['-V'], ['help'], ...helpTopics.map((t) => ['help', t])];
   const seen = new Set();
   for (const op of operationsFor('cli')) {
     const path = cliPathOf(op);

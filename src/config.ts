@@ -4,7 +4,7 @@ import { liveEndpoints, liveScryptSalt } from './wire-constants.js';
 
 /**
  * Configuration, resolved in one place. Each setting is declared once (field, flag, environment
- * variable, parser, default); the CLI options, `help auth` and the README table are generated from
+ * variable, parser, default); the CLI options, `help auth` and the table in docs/reference.md are generated from
  * the declarations. Precedence: flag > environment > credentials.json > default; `undefined` never
  * overrides. Only the entries read process.env and hand it in (src/bin.ts; src/front.ts only to
  * decide whether a help page may be printed).
@@ -20,6 +20,8 @@ interface SettingDeclaration<T> {
   /** The credentials.json field that can supply this setting, when there is one. */
   credentialsField?: string;
   defaultValue: () => T;
+  /** The default as the generated docs show it, where the value alone says nothing (empty, 0, machine-specific). */
+  shownDefault?: string;
 }
 
 const parseUrl = (raw: string): string => {
@@ -42,6 +44,15 @@ export const settings = {
     parse: parseText,
     // env-paths reads XDG_* itself; this is the one other place the environment is consulted.
     defaultValue: () => envPaths('agent-mailbox', { suffix: '' }).config,
+    shownDefault: 'the per-user config dir, e.g. `~/.config/agent-mailbox`',
+  },
+  allowDefaultCredentialsDir: {
+    flag: '--allow-default-credentials-dir',
+    env: 'AGENT_MAILBOX_ALLOW_DEFAULT_CREDENTIALS_DIR',
+    describe: 'Let a client pointed at a loopback host (a local sandbox) use the default credentials directory, which is otherwise kept for real inboxes.',
+    parse: parseFlag,
+    defaultValue: () => false,
+    shownDefault: 'off',
   },
   authUrl: {
     flag: '--auth-url',
@@ -78,8 +89,9 @@ export const settings = {
   authservId: {
     flag: '--authserv-id',
     env: 'AGENT_MAILBOX_AUTHSERV_ID',
-    describe: 'The authserv-id your mail service writes its Authentication-Results under (RFC 8601); only the topmost such field is trusted for sender verdicts. Default: the inbox domain.',
+    describe: 'The authserv-id your mail service writes its Authentication-Results under (RFC 8601); only the topmost such field is trusted for sender verdicts.',
     parse: parseText,
+    shownDefault: 'the inbox domain',
     // '': the inbox domain (authservIdOf), which is what the service and the sandbox both use.
     defaultValue: () => '',
   },
@@ -97,6 +109,7 @@ export const settings = {
     parse: parseText,
     credentialsField: 'wakeCommand',
     defaultValue: () => '',
+    shownDefault: 'none (the job only writes the digest)',
   },
   crontab: {
     flag: '--crontab',
@@ -112,6 +125,7 @@ export const settings = {
     parse: parseText,
     // '': the working directory of the command (the CLI's, or wherever the host started the server).
     defaultValue: () => '',
+    shownDefault: 'the working directory',
   },
   powWorkers: {
     flag: '--pow-workers',
@@ -120,6 +134,7 @@ export const settings = {
     parse: parsePositiveInt,
     // 0: one per core, decided by the solver (src/pow/solve-pow.ts).
     defaultValue: (): number => 0,
+    shownDefault: 'one per core',
   },
   debug: {
     flag: '--verbose',
@@ -127,6 +142,7 @@ export const settings = {
     describe: 'Log debug details to stderr (secrets stay redacted).',
     parse: parseFlag,
     defaultValue: () => false,
+    shownDefault: 'off',
   },
 } satisfies Record<string, SettingDeclaration<unknown>>;
 
@@ -189,10 +205,22 @@ export function authservIdOf(config: Pick<Config, 'authservId' | 'inboxDomain'>)
   return (config.authservId || config.inboxDomain).trim().toLowerCase().replace(/\.$/, '');
 }
 
-/** The settings as a Markdown table, for the README and `help auth` (generated, never hand-kept). */
+/** True for settings that are on/off switches: a bare flag on the command line. */
+export function isSwitchSetting(name: SettingName): boolean {
+  return typeof settings[name].defaultValue() === 'boolean';
+}
+
+/** The default of a setting as the docs show it. */
+function shownDefaultOf(decl: SettingDeclaration<unknown>): string {
+  if (decl.shownDefault !== undefined) return decl.shownDefault;
+  const value = decl.defaultValue();
+  return `\`${String(value)}\``;
+}
+
+/** The settings as a Markdown table, for docs/reference.md and `help auth` (generated, never hand-kept). */
 export function renderSettingsTable(): string {
-  const rows = Object.values(settings).map(
-    (decl) => `| \`${decl.flag}\` | \`${decl.env}\` | ${'credentialsField' in decl ? `\`${decl.credentialsField}\`` : '—'} | ${decl.describe} |`,
+  const rows = (Object.values(settings) as SettingDeclaration<unknown>[]).map(
+    (decl) => `| \`${decl.flag}\` | \`${decl.env}\` | ${decl.credentialsField ? `\`${decl.credentialsField}\`` : '—'} | ${shownDefaultOf(decl)} | ${decl.describe} |`,
   );
-  return ['| flag | environment | credentials.json | what |', '| --- | --- | --- | --- |', ...rows].join('\n');
+  return ['| flag | environment | credentials.json | default | what |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }

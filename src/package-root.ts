@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundledAssets } from './bundle-assets.js';
 
@@ -29,4 +29,16 @@ export async function listPackageDir(dir: string): Promise<string[]> {
   return Object.keys(bundledAssets.files)
     .filter((key) => key.startsWith(prefix) && !key.slice(prefix.length).includes('/'))
     .map((key) => key.slice(prefix.length));
+}
+
+let cachedVersion: string | undefined;
+
+/** The package's version: written into a bundle by the build (the skill's script has no package.json beside it), else read from package.json. */
+export async function packageVersion(): Promise<string> {
+  if (cachedVersion !== undefined) return cachedVersion;
+  if (bundledAssets) return (cachedVersion = bundledAssets.version);
+  const raw: unknown = JSON.parse(await readFile(join(packageRoot(), 'package.json'), 'utf8'));
+  const version = typeof raw === 'object' && raw !== null && 'version' in raw ? raw.version : undefined;
+  if (typeof version !== 'string') throw new Error('package.json has no version');
+  return (cachedVersion = version);
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { resolveConfig, type Config, type ConfigInputs } from '../config.js';
+import { checkCredentialsTarget } from '../credentials/check-credentials-target.js';
 import { CredentialStore } from '../credentials/credential-store.js';
 import { withDirectoryLock, type LockOptions } from '../credentials/directory-lock.js';
 import type { StoredCredentials } from '../credentials/stored-credentials.js';
@@ -72,6 +73,7 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
       flags: { ...options.configInputs.flags, credentialsDir: dir },
       ...(stored ? { credentials: stored } : {}),
     });
+    checkCredentialsTarget(config, dir);
     resolved = { stored, config };
     return config;
   };
@@ -110,7 +112,11 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
   return {
     dir,
     config,
-    register: (request: RegisterRequest, call?: CallOptions): Promise<RegisterOutcome> => registerAccount(ctx, chain, request, call),
+    // The settings are checked before the directory lock creates anything in the directory.
+    register: async (request: RegisterRequest, call?: CallOptions): Promise<RegisterOutcome> => {
+      await config();
+      return registerAccount(ctx, chain, request, call);
+    },
     capability: async (call?: CallOptions) => chain.get(await credentials(), call),
     invalidateCapability: (jwt) => chain.invalidate(jwt),
     credentials,

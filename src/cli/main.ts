@@ -8,6 +8,7 @@ import { createLogger } from '../log.js';
 import { inboxChoiceCarrier } from '../render/carry-inbox-choice.js';
 import { cliSpellingOf } from '../operations/cli-spelling.js';
 import { cliPathOf, operationsFor, type AnyOperation } from '../operations/index.js';
+import { packageVersion } from '../package-root.js';
 import { redactSecrets } from '../redact.js';
 import type { NextWording } from '../render/describe-next.js';
 import { renderResult } from '../render/present-result.js';
@@ -109,6 +110,7 @@ export async function runCli(entry: CliEntry): Promise<number> {
   let ownsProcess = false;
   const program = new Command('agent-mailbox')
     .description('Give an AI agent its own e-mail inbox (Agent Mailbox Service, JMAP). Run `agent-mailbox mcp` for the MCP server.')
+    .version(await packageVersion(), '-V, --version', 'Print the version of agent-mailbox.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => streams.stdout.write(s), writeErr: (s) => streams.stderr.write(s) });
   const groups = new Map<string, Command>();

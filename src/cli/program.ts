@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { z } from 'zod';
-import { settings, type SettingName } from '../config.js';
+import { isSwitchSetting, settings, type SettingName } from '../config.js';
 import { MailboxError } from '../errors.js';
 import type { Operation } from '../operations/define-operation.js';
 import { spellingOfInput } from '../operations/cli-spelling.js';
@@ -8,7 +8,7 @@ import { shellQuote } from '../render/shell-quote.js';
 import { describeField, toKebab } from './zod-fields.js';
 
 /** Settings that every table command accepts as flags; the others are operation inputs. */
-const globalSettingNames: readonly SettingName[] = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'timeoutMs', 'downloadDir', 'powWorkers', 'crontab', 'debug'];
+const globalSettingNames: readonly SettingName[] = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'timeoutMs', 'downloadDir', 'powWorkers', 'crontab', 'allowDefaultCredentialsDir', 'debug'];
 
 /** What a table command's action hands to the runner. */
 export interface ParsedInvocation {
@@ -24,8 +24,7 @@ const collect = (value: string, previous: string[] | undefined): string[] => [..
 function addConfigOptions(command: Command): void {
   for (const name of globalSettingNames) {
     const decl = settings[name];
-    const isBoolean = name === 'debug';
-    command.addOption(new Option(isBoolean ? decl.flag : `${decl.flag} <value>`, `${decl.describe} [env ${decl.env}]`));
+    command.addOption(new Option(isSwitchSetting(name) ? decl.flag : `${decl.flag} <value>`, `${decl.describe} [env ${decl.env}]`));
   }
 }
 

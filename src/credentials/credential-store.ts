@@ -5,6 +5,7 @@ import { rm } from 'node:fs/promises';
 import { decodeJwt } from 'jose/jwt/decode';
 import { deepFreeze } from '../deep-freeze.js';
 import { maskApiKey, rememberSecret } from '../redact.js';
+import { registeredSandbox } from './loopback-endpoints.js';
 import { recoverInterruptedWrites } from './recover-interrupted-writes.js';
 import { accountStateSchema, storedCredentialsSchema, type AccountState, type StoredCredentials } from './stored-credentials.js';
 import { readPrivateFile, writeFileAtomic } from './secure-file.js';
@@ -34,11 +35,16 @@ export function isSameInbox(a: Pick<StoredCredentials, 'inboxId'>, b: Pick<Store
 /** The refusal for replacing one inbox's credentials with another's; it leads with the irreversible loss (live-service.md bug 11). */
 export function credentialsExistError(existing: StoredCredentials, dir: string, wanted: string): MailboxError {
   const stored = existing.inbox ?? existing.inboxId;
+  const sandbox = registeredSandbox(existing);
+  // A sandbox's inbox is still refused (a sandbox with --data-dir keeps it), but the way out is
+  // to move it aside, not to pick another directory for the real one.
+  const sandboxNote = sandbox ? ` ${stored} is an inbox of a local sandbox (${sandbox.apiUrl ?? sandbox.authUrl ?? 'a loopback host'}), not of the service.` : '';
+  const sandboxHint = sandbox ? ` To free this directory for an inbox of the service, move the sandbox's credentials aside (e.g. rename ${dir} to ${dir}-sandbox) and register again.` : '';
   return new MailboxError({
     code: 'credentials_exist',
-    message: `Refused: replacing the credentials in ${dir} would lose access to the inbox ${stored} forever (its apiKey ${maskApiKey(existing.apiKey)} is the only way back in, and it cannot be recovered). They belong to ${stored}, not ${wanted}.`,
-    hint: `To use another inbox, give it its own directory with ${inputRef('credentials_dir')} (e.g. ${join(dir, '..', wanted.split('@')[0] ?? 'second-inbox')}); to keep using ${stored}, register again with username ${inboxLocalPart(existing.inboxId)}.`,
-    details: { credentialsDir: dir, storedInbox: stored },
+    message: `Refused: replacing the credentials in ${dir} would lose access to the inbox ${stored} forever (its apiKey ${maskApiKey(existing.apiKey)} is the only way back in, and it cannot be recovered). They belong to ${stored}, not ${wanted}.${sandboxNote}`,
+    hint: `To use another inbox, give it its own directory with ${inputRef('credentials_dir')} (e.g. ${join(dir, '..', wanted.split('@')[0] ?? 'second-inbox')}); to keep using ${stored}, register again with username ${inboxLocalPart(existing.inboxId)}.${sandboxHint}`,
+    details: { credentialsDir: dir, storedInbox: stored, ...(sandbox ? { sandbox } : {}) },
   });
 }
 

@@ -100,7 +100,7 @@ function fileIdentity(info: { dev: bigint; ino: bigint; size: bigint; mtimeNs: b
  */
 export async function readPrivateFile(path: string): Promise<string | undefined> {
   // Synchronous on purpose: a local lstat takes microseconds, while the promise form's trip through
-  // the thread pool cost the MCP server ~0.08 ms of every call (three files per call; README bench).
+  // the thread pool cost the MCP server ~0.08 ms of every call (three files per call; docs/benchmarks.md).
   let seen;
   try {
     seen = lstatSync(path, { bigint: true, throwIfNoEntry: false });

@@ -10,6 +10,7 @@ import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-ty
 import type { Logger } from '../log.js';
 import type { FrontDoor } from '../render/front-door.js';
 import { checkOutgoing } from '../request/check-outgoing.js';
+import { explainUnreachableSandbox } from '../credentials/explain-unreachable-sandbox.js';
 import { ReceiveScreen, type HeldReport } from '../screen/receive-screen.js';
 import { Deadline } from './deadline.js';
 import type { Check, CheckContext, OutgoingUpload } from './outgoing.js';
@@ -120,6 +121,12 @@ export class ServiceGate {
 
   /** Opens the push stream at `url` with a capability, re-minted once if the host refuses it. */
   async openEvents(url: string, bounds: EventStreamBounds): Promise<EventStream> {
+    return this.openEventsWithRemint(url, bounds).catch(async (error: unknown) => {
+      throw await this.explainFailure(error);
+    });
+  }
+
+  private async openEventsWithRemint(url: string, bounds: EventStreamBounds): Promise<EventStream> {
     const { account, signal } = this.options;
     for (let reminted = false; ; reminted = true) {
       const jwt = await account.capability({ signal, deadline: this.deadline });
@@ -156,6 +163,19 @@ export class ServiceGate {
    * re-mint after a 401 (a refused request took no effect, so it may be sent again).
    */
   private async exchange(exchange: JmapExchange): Promise<HttpResponse> {
+    return this.sendExchange(exchange).catch(async (error: unknown) => {
+      throw await this.explainFailure(error);
+    });
+  }
+
+  /** A local sandbox that stopped answering is named as such (the inbox's credentials say whether it was registered there). */
+  private async explainFailure(error: unknown): Promise<unknown> {
+    if (!(error instanceof MailboxError) || error.code !== 'network') return error;
+    const { account } = this.options;
+    return explainUnreachableSandbox(error, { dir: account.dir, credentials: await account.credentials().catch(() => undefined) });
+  }
+
+  private async sendExchange(exchange: JmapExchange): Promise<HttpResponse> {
     const { account, signal, log } = this.options;
     for (let reminted = false; ; reminted = true) {
       const jwt = await account.capability({ signal, deadline: this.deadline });

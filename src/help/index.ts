@@ -44,7 +44,12 @@ export async function readHelpTopic(topic: string, options: { tools?: readonly H
   }
   if (name === 'presets') return renderPresetsTopic(await listPresets());
   if (name === 'tools') return renderToolsTopic(options.tools);
-  return readPackageFile(join(helpReferencesDir(), `${name}.md`));
+  return withoutGeneratedMarkers(await readPackageFile(join(helpReferencesDir(), `${name}.md`)));
+}
+
+/** Topic files carry the markers of their generated blocks (test/unit/docs); a reader needs only the block. */
+function withoutGeneratedMarkers(text: string): string {
+  return text.replace(/^<!-- generated:[a-z-]+:(start|end) -->\n/gm, '');
 }
 
 function renderToolsTopic(tools: readonly HelpToolSummary[] | undefined): string {

@@ -1,13 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
 import type { ProtocolEra } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { z } from 'zod';
-import { bundledAssets } from '../bundle-assets.js';
 import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { createLogger } from '../log.js';
+import { packageVersion } from '../package-root.js';
 import { shellCommandFor } from '../render/shell-command.js';
 import { operationsFor, type AnyOperation } from '../operations/index.js';
 import { answerResourceNotFoundByEra } from './resource-not-found-code.js';
@@ -102,15 +100,4 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   // A registration that outlived its call keeps solving in the background; it must not keep a
   // host's orphaned server alive after the host left.
   setTimeout(() => process.exit(0), 2_000).unref();
-}
-
-let cachedVersion: string | undefined;
-
-async function packageVersion(): Promise<string> {
-  if (cachedVersion) return cachedVersion;
-  // A bundle has no package.json beside it (the skill's script): the build wrote the version in.
-  if (bundledAssets) return (cachedVersion = bundledAssets.version);
-  const raw = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
-  cachedVersion = z.object({ version: z.string() }).parse(JSON.parse(raw)).version;
-  return cachedVersion;
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { cliPathOf, spellingOfInput } from './cli-spelling.js';
-import type { Operation } from './define-operation.js';
+import type { Operation, OperationAnnotations } from './define-operation.js';
 
 /** A tool as the help text and generated docs describe it. */
 export interface ToolSummary {
@@ -9,21 +9,28 @@ export interface ToolSummary {
   cliCommand: string;
   title: string;
   description: string;
-  inputs: { name: string; cliFlag: string; required: boolean; describe: string }[];
+  annotations: OperationAnnotations;
+  inputs: { name: string; cliFlag: string; required: boolean; describe: string; cliOnly: boolean }[];
 }
 
-/** Summarises table entries for `help tools`, SKILL.md and the README (callers pick the entries an agent can reach). */
-export function summarizeOperations(ops: readonly Operation<z.ZodObject, z.ZodType>[]): ToolSummary[] {
+/**
+ * Summarises table entries for `help tools`, SKILL.md and the README (callers pick the entries an
+ * agent can reach). `cliInputs`: also the operator-only flags, leaving out hidden testing aids.
+ */
+export function summarizeOperations(ops: readonly Operation<z.ZodObject, z.ZodType>[], options: { cliInputs?: boolean } = {}): ToolSummary[] {
   return ops.map((op) => ({
     name: op.name,
     cliCommand: cliPathOf(op).join(' '),
     title: op.title,
     description: op.description,
-    inputs: Object.entries(op.input.shape).map(([name, field]) => {
-      const schema = field as z.ZodType;
-      const spelled = spellingOfInput(op, name);
-      const cliFlag = spelled.positional ? `[${name}]` : spelled.flag;
-      return { name, cliFlag, required: !schema.safeParse(undefined).success, describe: schema.description ?? '' };
-    }),
+    annotations: op.annotations,
+    inputs: Object.entries(options.cliInputs ? { ...op.input.shape, ...(op.cliInput?.shape ?? {}) } : op.input.shape)
+      .filter(([name]) => !(options.cliInputs && op.cli?.hidden?.includes(name)))
+      .map(([name, field]) => {
+        const schema = field as z.ZodType;
+        const spelled = spellingOfInput(op, name);
+        const cliFlag = spelled.positional ? `[${name}]` : spelled.flag;
+        return { name, cliFlag, required: !schema.safeParse(undefined).success, describe: schema.description ?? '', cliOnly: !(name in op.input.shape) };
+      }),
   }));
 }

@@ -1,4 +1,4 @@
-import type { MailboxError } from '../errors.js';
+import type { ErrorCode, MailboxError } from '../errors.js';
 import { redactCredentialEcho, redactDeep } from '../redact.js';
 import { describeNext, wordInputs, type NextWording } from './describe-next.js';
 import type { FrontDoor } from './front-door.js';
@@ -17,9 +17,22 @@ export interface RenderedError {
  */
 export const exitCodes = { ok: 0, failure: 1, usage: 2, policy: 3 } as const;
 
-const policyCodes = new Set(['policy_refused', 'operator_required']);
+/** Codes that exit 3: the operator's policy, or a change that needs the operator. */
+export const policyCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['policy_refused', 'operator_required']);
 
-const inputCodes = new Set(['usage', 'invalid_input', 'attachment_invalid', 'username_invalid', 'vars_invalid', 'vars_missing', 'ops_invalid', 'help_topic_unknown', 'preset_unknown']);
+/** Codes that exit 2 when raised here, before anything was sent: the input or the settings. */
+export const inputCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'usage',
+  'invalid_input',
+  'attachment_invalid',
+  'username_invalid',
+  'vars_invalid',
+  'vars_missing',
+  'ops_invalid',
+  'help_topic_unknown',
+  'preset_unknown',
+  'sandbox_in_default_dir',
+]);
 
 /** 2 only for bad input caught here before any network; a server's answer (it has a status) is 1. */
 export function exitCodeOf(error: MailboxError): number {

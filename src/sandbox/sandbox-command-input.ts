@@ -20,7 +20,7 @@ export const sandboxCommandInput = z.object({
   mcp_port: wholeNumber('--mcp-port').describe('Hosted MCP server port, {mcp_url}/mcp over Streamable HTTP (0: any free port).'),
   difficulty: wholeNumber('--difficulty').describe('Proof-of-work difficulty in leading zero bits.'),
   domain: z.string().optional().describe('Inbox domain of the sandbox.'),
-  data_dir: z.string().optional().describe('Keep inboxes, mail and keys in this directory across restarts.'),
+  data_dir: z.string().optional().describe('Keep inboxes, mail and keys in this directory across restarts; the client\'s credentials/ and client.env go there too.'),
   backend: z
     .enum(['embedded', 'cyrus'], { error: '--backend is embedded or cyrus' })
     .optional()

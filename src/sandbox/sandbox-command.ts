@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { SandboxError } from './auth/sandbox-error.js';
 import { authPaths } from '../wire-constants.js';
@@ -12,15 +15,52 @@ export interface SandboxCommandIo {
   signal: AbortSignal;
 }
 
-/** The client's settings that point it at this sandbox (names as declared in src/config.ts). */
-export function sandboxClientEnv(sandbox: RunningSandbox): Record<string, string> {
+/**
+ * The client's settings that point it at this sandbox (names as declared in src/config.ts),
+ * with a credentials directory of the sandbox's own: a client that followed the banner must
+ * never store a sandbox inbox where the operator's real one lives.
+ */
+export function sandboxClientEnv(sandbox: RunningSandbox, credentialsDir: string): Record<string, string> {
   return {
     AGENT_MAILBOX_AUTH_URL: sandbox.authUrl,
     AGENT_MAILBOX_API_URL: sandbox.apiUrl,
     AGENT_MAILBOX_SCRYPT_SALT: sandbox.salt,
     AGENT_MAILBOX_INBOX_DOMAIN: sandbox.domain,
     AGENT_MAILBOX_AUTHSERV_ID: sandbox.authservId,
+    AGENT_MAILBOX_CREDENTIALS_DIR: credentialsDir,
   };
+}
+
+/** Where the client's files for this run go: the credentials directory and client.env, and what to remove on stop. */
+interface ClientFiles {
+  credentialsDir: string;
+  envFile: string;
+  /** A temp folder of an in-memory sandbox, removed with it. */
+  removeOnStop?: string;
+}
+
+/**
+ * With --data-dir the client's credentials live beside the sandbox's own data and last as long as
+ * its inboxes do. An in-memory sandbox's inboxes die with the process, so its credentials go to a
+ * temp folder removed on stop: kept anywhere else they would only point at an inbox that no longer
+ * exists.
+ */
+async function clientFilesFor(dataDir: string | undefined): Promise<ClientFiles> {
+  if (dataDir !== undefined) return { credentialsDir: join(resolve(dataDir), 'credentials'), envFile: join(resolve(dataDir), 'client.env') };
+  const folder = await mkdtemp(join(tmpdir(), 'agent-mailbox-sandbox-'));
+  return { credentialsDir: join(folder, 'credentials'), envFile: join(folder, 'client.env'), removeOnStop: folder };
+}
+
+/** One POSIX sh word (the sandbox shares no code with the client, so not the client's quoter). */
+function shWord(text: string): string {
+  return /^[A-Za-z0-9_./:@=+,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** client.env: the variables as `export` lines, for `. client.env` in the shell that runs the agent. */
+function clientEnvText(env: Record<string, string>, smtpPort: number): string {
+  const exports = Object.entries(env).map(([name, value]) => `export ${name}=${shWord(value)}`);
+  // Not a client setting: where mail from outside goes in (the README's sandbox recipe uses it).
+  return ['# agent-mailbox sandbox: the client settings that point at it (rewritten at each start).', ...exports, `SANDBOX_SMTP_PORT=${smtpPort}`, ''].join('\n');
 }
 
 /** `agent-mailbox sandbox`: runs the sandbox until `io.signal` aborts; 0 on a clean stop, 1 if it cannot start, 2 for a bad --dns-file. */
@@ -63,18 +103,28 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
     return 1;
   }
 
-  const env = sandboxClientEnv(sandbox);
-  if (opts.json) {
-    const { authUrl, apiUrl, mcpUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth } = sandbox;
-    io.stdout.write(`${JSON.stringify({ authUrl, apiUrl, mcpUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth, env })}\n`);
-  } else {
-    io.stdout.write(renderBanner(sandbox, env, opts.dataDir, opts.hostedJmap ?? true));
+  let client: ClientFiles | undefined;
+  try {
+    client = await clientFilesFor(opts.dataDir);
+    const env = sandboxClientEnv(sandbox, client.credentialsDir);
+    await writeFile(client.envFile, clientEnvText(env, sandbox.smtpPort), { mode: 0o600 });
+    if (opts.json) {
+      const { authUrl, apiUrl, mcpUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth } = sandbox;
+      const { credentialsDir, envFile } = client;
+      io.stdout.write(`${JSON.stringify({ authUrl, apiUrl, mcpUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth, credentialsDir, envFile, env })}\n`);
+    } else {
+      io.stdout.write(renderBanner(sandbox, env, opts.dataDir, client, opts.hostedJmap ?? true));
+    }
+    if (!io.signal.aborted) {
+      await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }));
+    }
+  } catch (error) {
+    io.stderr.write(`agent-mailbox sandbox: ${error instanceof Error ? error.message : String(error)}\nCheck that the data directory (or the temp folder) is writable.\n`);
+    return 1;
+  } finally {
+    await sandbox.close();
+    if (client?.removeOnStop) await rm(client.removeOnStop, { recursive: true, force: true });
   }
-
-  if (!io.signal.aborted) {
-    await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }));
-  }
-  await sandbox.close();
   if (!opts.json) io.stdout.write('Sandbox stopped.\n');
   return 0;
 }
@@ -91,8 +141,8 @@ function oauthLines(oauth: RunningSandbox['oauth']): string[] {
   ];
 }
 
-function renderBanner(sandbox: RunningSandbox, env: Record<string, string>, dataDir: string | undefined, hostedJmap: boolean): string {
-  const exports = Object.entries(env).map(([name, value]) => `  export ${name}=${value}`);
+function renderBanner(sandbox: RunningSandbox, env: Record<string, string>, dataDir: string | undefined, client: ClientFiles, hostedJmap: boolean): string {
+  const exports = Object.entries(env).map(([name, value]) => `  export ${name}=${shWord(value)}`);
   return [
     'Agent Mailbox sandbox is running (loopback only).',
     '',
@@ -101,11 +151,13 @@ function renderBanner(sandbox: RunningSandbox, env: Record<string, string>, data
     `  MCP host    ${sandbox.mcpUrl}/mcp   (hosted MCP, Streamable HTTP: OAuth or an inbox apiKey; jmap_request ${hostedJmap ? 'on' : 'off'})`,
     `  SMTP        127.0.0.1:${sandbox.smtpPort}   (mail in for *@${sandbox.domain}; SPF, DKIM and DMARC results in Authentication-Results: ${sandbox.authservId})`,
     `  backend     ${sandbox.backend}; proof-of-work difficulty ${sandbox.difficulty}`,
-    `  storage     ${dataDir === undefined ? 'in memory (gone when it stops; use --data-dir to keep it)' : dataDir}`,
+    `  storage     ${dataDir === undefined ? 'in memory (gone when it stops; use --data-dir to keep it)' : resolve(dataDir)}`,
+    `  client      credentials in ${client.credentialsDir}${client.removeOnStop ? ' (removed when it stops)' : ''}; never your real credentials directory`,
     '',
     ...oauthLines(sandbox.oauth),
     '',
-    'Point the client at it from another shell:',
+    'Point the client at it from another shell (the same variables are in the file):',
+    `  . ${shWord(client.envFile)}`,
     ...exports,
     '  agent-mailbox register --username my-agent-01 --watch on-demand',
     '',

@@ -32,8 +32,8 @@ function smtpError(responseCode: number, message: string): Error {
  * Mail from the outside world into sandbox inboxes. Loopback only, so no AUTH and no STARTTLS;
  * recipients are checked at RCPT so a sender learns at once which addresses bounce (RFC 5321 §3.3).
  * Each message is authenticated as it streams in and delivered with the service's
- * Authentication-Results on top; a failing verdict is recorded, not refused (README, "Sender
- * authentication"), as receivers do unless told to enforce DMARC.
+ * Authentication-Results on top; a failing verdict is recorded, not refused (docs/sandbox.md,
+ * "Sender authentication"), as receivers do unless told to enforce DMARC.
  */
 export async function startSmtpListener(options: SmtpListenerOptions): Promise<SmtpListener> {
   const domain = options.domain.toLowerCase();

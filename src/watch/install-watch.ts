@@ -1,5 +1,6 @@
 import { access } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { sandboxOfDirectory, type RegisteredSandbox } from '../credentials/loopback-endpoints.js';
 import { MailboxError } from '../errors.js';
 import { buildCronLine, commandOfCronLine, findCronEntry, removeCronEntry, upsertCronEntry } from './crontab-entries.js';
 import { noCrontabError, readCrontab, writeCrontab, type CrontabProgram } from './crontab-program.js';
@@ -44,6 +45,8 @@ export interface WatchStatus {
   nextRun?: string;
   wakeCommand?: string;
   hasCredentials: boolean;
+  /** The local sandbox this directory was registered against, if it was: the job reaches it only while it runs. */
+  sandbox?: RegisteredSandbox;
   logPath: string;
   digestPath: string;
   settingsPath: string;
@@ -120,6 +123,7 @@ async function describe(target: WatchTarget, dir: string, crontab: string | unde
   const marker = watchMarker(dir);
   const settings = await readWatchSettings(dir);
   const hasCredentials = await exists(join(dir, 'credentials.json'));
+  const sandbox = hasCredentials ? await sandboxOfDirectory(dir) : undefined;
   const line = crontab === undefined ? undefined : findCronEntry(crontab, marker);
   const installed = line !== undefined;
   const proposal = settings.wakeCommand ? undefined : proposeWakeCommand(target.env, marker.slice(-8));
@@ -152,6 +156,9 @@ async function describe(target: WatchTarget, dir: string, crontab: string | unde
     );
   }
   if (!hasCredentials) next.push(`No credentials.json in ${dir} yet: register first, or the job has nothing to read.`);
+  if (sandbox) {
+    summary += ` This directory was registered against a local sandbox (JMAP ${sandbox.apiUrl ?? '?'}, auth ${sandbox.authUrl ?? '?'}), not the service: the job and every call reach its inbox only while that sandbox runs.`;
+  }
   return {
     credentialsDir: dir,
     mechanism: crontab === undefined ? 'unavailable' : 'crontab',
@@ -163,6 +170,7 @@ async function describe(target: WatchTarget, dir: string, crontab: string | unde
     ...(line !== undefined ? { line, command: commandOfCronLine(line), nextRun: nextDailyRun(target.now ?? new Date()).toISOString() } : {}),
     ...(settings.wakeCommand ? { wakeCommand: settings.wakeCommand } : {}),
     hasCredentials,
+    ...(sandbox ? { sandbox } : {}),
     logPath: paths.log,
     digestPath: paths.digest,
     settingsPath: paths.settings,

@@ -29,6 +29,8 @@ describe('the MCP Bundle', () => {
 
     // Start it the way the host does: the manifest's own command line, ${__dirname} filled in.
     const args = manifest.server.mcp_config.args.map((arg) => arg.replace('${__dirname}', unpacked));
+    // The bundled server knows the version it was packed as.
+    expect((await run(process.execPath, [args[0]!, '--version'])).stdout).toBe(`${manifest.version}\n`);
     const client = new Client({ name: 'mcpb-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env.PATH ?? '', HOME: workDir }, stderr: 'pipe' }));
     try {

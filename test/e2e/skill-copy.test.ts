@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,38 +8,45 @@ import { noCrontab } from '../helpers/run-cli.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue 14's "install anywhere": the skill folder copied alone into a temp dir, with no checkout,
- * no node_modules and no agent-mailbox on PATH, runs SKILL.md's own example lines against the sandbox.
+ * "Install anywhere": the skill folder copied alone into a temp dir, with no checkout, no
+ * node_modules and no agent-mailbox on PATH, runs SKILL.md's own example lines against the sandbox,
+ * from the user's project directory as SKILL.md says (`<skill dir>` filled in), so relative paths
+ * of files to attach are the project's.
  */
 
 const skillDir = fileURLToPath(new URL('../../skill/', import.meta.url));
 const sandbox = await startTestSandbox();
 let home: string;
 let copy: string;
+let project: string;
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'agent-mailbox-skill-'));
   copy = join(home, 'skills', 'agent-mailbox');
   await cp(skillDir, copy, { recursive: true });
+  project = join(home, 'project');
+  await mkdir(project);
 });
 afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-/** The example lines of SKILL.md (the copy's own), by the command they start with. */
+const script = 'node <skill dir>/scripts/agent-mailbox.mjs';
+
+/** The example lines of SKILL.md (the copy's own), by the command they start with, with `<skill dir>` filled in. */
 async function exampleLine(startsWith: string): Promise<string> {
   const text = await readFile(join(copy, 'SKILL.md'), 'utf8');
-  const block = /Examples:\n\n```sh\n([\s\S]*?)```/.exec(text)?.[1] ?? '';
-  const line = block.split('\n').find((l) => l.startsWith(startsWith));
-  if (!line) throw new Error(`SKILL.md has no example line starting with "${startsWith}"`);
-  return line;
+  const block = /Examples \(from the user's project directory\):\n\n```sh\n([\s\S]*?)```/.exec(text)?.[1] ?? '';
+  const line = block.split('\n').find((l) => l.startsWith(`${script} ${startsWith}`));
+  if (!line) throw new Error(`SKILL.md has no example line starting with "${script} ${startsWith}"`);
+  return line.replaceAll('<skill dir>', copy);
 }
 
 function runShell(line: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     // PATH holds node's own folder and the system's, not this checkout's bins.
     const child = spawn('/bin/sh', ['-c', line], {
-      cwd: copy,
+      cwd: project,
       env: {
         PATH: `${join(process.execPath, '..')}:/usr/bin:/bin`,
         HOME: home,
@@ -67,33 +74,41 @@ describe('the skill folder copied on its own', () => {
     expect((await readdir(join(copy, 'scripts'))).sort()).toEqual(['agent-mailbox', 'agent-mailbox.mjs']);
   });
 
-  it('runs help, register (proof of work in worker threads) and list_inbox exactly as SKILL.md writes them', async () => {
-    const help = await runShell(await exampleLine('node scripts/agent-mailbox.mjs help'));
+  it('runs help, register (proof of work in worker threads), list_inbox and a send with a relative attachment exactly as SKILL.md writes them', async () => {
+    const help = await runShell(await exampleLine('help'));
     expect(help.stderr).toBe('');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('# agent-mailbox: overview');
 
-    const registerLine = await exampleLine('node scripts/agent-mailbox.mjs register');
+    const registerLine = await exampleLine('register');
     const register = await runShell(registerLine);
     expect(register.code, register.stderr).toBe(0);
     const registered = JSON.parse(register.stdout) as { mode: string; inbox: string; watchJob: { verify: string[] } };
     expect(registered.mode).toBe('signup');
     expect(registered.inbox).toBe(`my-agent-07@${sandbox.domain}`);
-    // The commands it suggests are spelled the way this folder runs them (no agent-mailbox on PATH), and work pasted.
-    const verify = `node scripts/agent-mailbox.mjs watch status --credentials-dir ${join(home, 'credentials')}`;
+    // The commands it suggests are spelled the way this copy runs (no agent-mailbox on PATH; the
+    // script outside the working directory, so by its absolute path), and work pasted.
+    const verify = `node ${join(copy, 'scripts', 'agent-mailbox.mjs')} watch status --credentials-dir ${join(home, 'credentials')}`;
     expect(registered.watchJob.verify).toEqual([verify]);
     const status = await runShell(verify);
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ installed: false });
 
-    const list = await runShell(await exampleLine('node scripts/agent-mailbox.mjs jmap_request --ops-file list_inbox'));
+    const list = await runShell(await exampleLine('jmap_request --ops-file list_inbox'));
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/^OK: 2 responses/);
     expect(list.stdout).toContain('0 messages');
+
+    // ./report.pdf is the project's file: the skill folder has none.
+    await writeFile(join(project, 'report.pdf'), '%PDF-1.4 the report\n');
+    const send = await runShell(await exampleLine('jmap_request --ops-file send_mail_blob_attachment'));
+    expect(send.code, send.stderr).toBe(0);
+    expect(send.stdout).toMatch(/^OK/);
+    expect((await sandbox.outbox()).map((mail) => mail.to)).toContainEqual(['ana@example.com']);
   });
 
-  it('the shell launcher beside the script runs it too', async () => {
-    const topic = await runShell('sh scripts/agent-mailbox help presets');
+  it('the shell launcher beside the script runs it too, from the project', async () => {
+    const topic = await runShell(`sh ${join(copy, 'scripts', 'agent-mailbox')} help presets`);
     expect(topic.code, topic.stderr).toBe(0);
     expect(topic.stdout).toContain('list_inbox');
   });

@@ -1,4 +1,8 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -31,7 +35,7 @@ describe('agent-mailbox sandbox (runSandboxCommand)', () => {
     const controller = new AbortController();
     const running = runSandboxCommand({ json: true, difficulty: 2 }, { stdout: stdout.stream, stderr: stderr.stream, signal: controller.signal });
     const line = await waitForOutput(running, () => (stdout.text().includes('\n') ? stdout.text() : undefined), stderr.text);
-    const ready = JSON.parse(line) as Record<string, unknown> & { authUrl: string; env: Record<string, string> };
+    const ready = JSON.parse(line) as Record<string, unknown> & { authUrl: string; credentialsDir: string; envFile: string; env: Record<string, string> };
     expect(ready).toMatchObject({ difficulty: 2, salt: expect.any(String), domain: 'agent-mailbox.test', backend: 'embedded', smtpPort: expect.any(Number) });
     expect(ready.authUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.env).toEqual({
@@ -40,13 +44,43 @@ describe('agent-mailbox sandbox (runSandboxCommand)', () => {
       AGENT_MAILBOX_SCRYPT_SALT: ready['salt'],
       AGENT_MAILBOX_INBOX_DOMAIN: 'agent-mailbox.test',
       AGENT_MAILBOX_AUTHSERV_ID: 'agent-mailbox.test',
+      AGENT_MAILBOX_CREDENTIALS_DIR: ready.credentialsDir,
     });
+    // In memory: a credentials directory of its own in a temp folder, with client.env beside it.
+    expect(dirname(ready.credentialsDir)).toBe(dirname(ready.envFile));
+    expect(dirname(ready.credentialsDir).startsWith(tmpdir())).toBe(true);
+    expect(await readFile(ready.envFile, 'utf8')).toContain(`export AGENT_MAILBOX_CREDENTIALS_DIR=${ready.credentialsDir}\n`);
     expect((await fetch(`${ready.authUrl}/api/v1/challenge`, { method: 'POST' })).status).toBe(200);
 
     controller.abort();
     expect(await running).toBe(0);
     expect(stdout.text().split('\n').filter(Boolean)).toHaveLength(1);
     await expect(fetch(`${ready.authUrl}/api/v1/challenge`, { method: 'POST' })).rejects.toThrow();
+    // Its inboxes died with it, and so did the folder that held their credentials.
+    expect(existsSync(dirname(ready.credentialsDir))).toBe(false);
+  });
+
+  it('with --data-dir keeps the client\'s credentials directory and client.env (0600, every variable of the banner) in the data directory', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-command-data-'));
+    try {
+      const stdout = capture();
+      const stderr = capture();
+      const controller = new AbortController();
+      const running = runSandboxCommand({ difficulty: 2, dataDir }, { stdout: stdout.stream, stderr: stderr.stream, signal: controller.signal });
+      const banner = await waitForOutput(running, () => (stdout.text().includes('Ctrl+C') ? stdout.text() : undefined), stderr.text);
+      const envFile = join(dataDir, 'client.env');
+      expect(banner).toContain(`  . ${envFile}\n`);
+      expect(banner).toContain(`export AGENT_MAILBOX_CREDENTIALS_DIR=${join(dataDir, 'credentials')}\n`);
+      const file = await readFile(envFile, 'utf8');
+      for (const line of banner.split('\n').filter((l) => l.startsWith('  export '))) expect(file).toContain(`${line.trim()}\n`);
+      expect(file).toMatch(/^SANDBOX_SMTP_PORT=\d+$/m);
+      expect((await stat(envFile)).mode & 0o777).toBe(0o600);
+      controller.abort();
+      expect(await running).toBe(0);
+      expect(existsSync(envFile)).toBe(true);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('without --json prints a banner with the URLs and the environment variables for the client', async () => {

@@ -82,7 +82,7 @@ export function describeMailScenarios(kind: 'embedded' | 'cyrus'): void {
       beforeAll(async () => {
         sandbox = await startSandbox({ backend: kind, difficulty: 2, rateLimit: false });
         base = await mkdtemp(join(tmpdir(), `scenarios-${kind}-`));
-        env = { ...sandboxClientEnv(sandbox), HOME: join(base, 'home') };
+        env = { ...sandboxClientEnv(sandbox, join(base, 'credentials')), HOME: join(base, 'home') };
         dirs.alice = join(base, 'alice');
         dirs.bob = join(base, 'bob');
         // Alice and Bob are every test's sender and recipient; a test that needs an inbox in a

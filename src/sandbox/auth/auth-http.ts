@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** Where every error body points; the README's sandbox section documents each failure. */
+/** Where every error body points; docs/sandbox.md documents each failure. */
 export const sandboxDocsUrl = 'https://github.com/agent-mailbox/agent-mailbox#sandbox';
 
 /** A refusal of the auth host, rendered as `{"error": {message, hint, docs_url}}` (spec §7.2). */

@@ -18,6 +18,15 @@ describe('help topics', () => {
     }
   });
 
+  it('serves the generated blocks of a topic file without their markers, the block itself intact', async () => {
+    const file = await readFile(join(helpReferencesDir(), 'troubleshooting.md'), 'utf8');
+    expect(file).toContain('<!-- generated:exit-codes:start -->');
+    const text = await readHelpTopic('troubleshooting');
+    expect(text).not.toContain('<!-- generated:');
+    expect(text).toContain('| 3 | refused by the operator');
+    for (const topic of listHelpTopics()) expect(await readHelpTopic(topic), topic).not.toContain('<!-- generated:');
+  });
+
   it('rejects an unknown topic with help_topic_unknown listing the topics', async () => {
     const error = await readHelpTopic('nope').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MailboxError);

@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { readPrivateFile } from './secure-file.js';
+import { storedCredentialsSchema, type StoredCredentials } from './stored-credentials.js';
+
+/**
+ * Hosts on this machine. A client whose endpoints are loopback talks to a local sandbox (or
+ * another local stand-in of the service): never the live service, whose inboxes the default
+ * credentials directory is kept for.
+ */
+
+const ipv4Loopback = /^127(\.\d{1,3}){3}$/;
+// WHATWG URL writes ::ffff:127.x.y.z as hex: ::ffff:7fxx:xxxx.
+const mappedIpv4Loopback = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/;
+
+/** True when the URL's host is this machine: 127.0.0.0/8, ::1, localhost or a name under .localhost. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || ipv4Loopback.test(host) || mappedIpv4Loopback.test(host);
+}
+
+/** The endpoints a directory was registered against, when they are a local sandbox's. */
+export interface RegisteredSandbox {
+  authUrl: string | undefined;
+  apiUrl: string | undefined;
+}
+
+/** The sandbox a credentials.json names (either stored endpoint loopback), else undefined. */
+export function registeredSandbox(credentials: Pick<StoredCredentials, 'authUrl' | 'apiUrl'>): RegisteredSandbox | undefined {
+  const { authUrl, apiUrl } = credentials;
+  if (!(authUrl !== undefined && isLoopbackUrl(authUrl)) && !(apiUrl !== undefined && isLoopbackUrl(apiUrl))) return undefined;
+  return { authUrl, apiUrl };
+}
+
+/** The sandbox the credentials.json of `dir` was registered against; undefined when none, or the file cannot be read (status must not fail on it). */
+export async function sandboxOfDirectory(dir: string): Promise<RegisteredSandbox | undefined> {
+  try {
+    const text = await readPrivateFile(join(dir, 'credentials.json'));
+    if (text === undefined) return undefined;
+    const parsed = storedCredentialsSchema.safeParse(JSON.parse(text.replace(/^\uFEFF/, '')));
+    return parsed.success ? registeredSandbox(parsed.data) : undefined;
+  } catch {
+    return undefined;
+  }
+}
