@@ -73,7 +73,7 @@ export interface TrustWorld {
 export async function startTrustWorld(kind: SandboxBackendKind, domains: OutsideDomain[]): Promise<TrustWorld> {
   const sandbox = await startSandbox({ backend: kind, difficulty: 2, rateLimit: false, dns: zoneOf(...domains.map((d) => d.records)) });
   const base = await mkdtemp(join(tmpdir(), `trust-${kind}-`));
-  const env = { ...sandboxClientEnv(sandbox), HOME: join(base, 'home') };
+  const env = { ...sandboxClientEnv(sandbox, join(base, 'credentials')), HOME: join(base, 'home') };
   const registry: ObservableAccountRegistry = createAccountRegistry({ configInputs: { flags: {}, env }, log: silentLogger, powWorkers: 1 });
   const jmap = (dir: string, args: string[], extraEnv: Record<string, string> = {}) =>
     runCliInProcess(['jmap_request', ...args, '--credentials-dir', dir], { env: { ...env, ...extraEnv } });
