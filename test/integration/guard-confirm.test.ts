@@ -91,7 +91,7 @@ describe('confirm mode', () => {
     expect(result.ok).toBe(true);
     expect(result.summary).toMatch(/^HELD: /);
     expect(result.summary).toContain('NOT sent');
-    const [held] = result.held ?? [];
+    const [held] = result.awaitingApproval ?? [];
     expect(held).toMatchObject({ recipients: [outside], subject, rule: 'user: send.mode=confirm' });
     const traces = await world.traces(subject);
     expect(traces.outside).toEqual([]);
