@@ -88,6 +88,15 @@ export const settings = {
     credentialsField: 'inboxDomain',
     defaultValue: () => liveEndpoints.inboxDomain,
   },
+  authservId: {
+    flag: '--authserv-id',
+    env: 'AGENT_MAILBOX_AUTHSERV_ID',
+    describe: 'The authserv-id your mail service writes its Authentication-Results under (RFC 8601); only the topmost such field is trusted for sender verdicts.',
+    parse: parseText,
+    shownDefault: 'the inbox domain',
+    // '': the inbox domain (authservIdOf), which is what the service and the sandbox both use.
+    defaultValue: () => '',
+  },
   timeoutMs: {
     flag: '--timeout-ms',
     env: 'AGENT_MAILBOX_TIMEOUT_MS',
@@ -208,6 +217,11 @@ export function resolveConfig(inputs: ConfigInputs): Config {
     }
   }
   return Object.freeze({ ...values, sources: Object.freeze(sources), userConfigDir: resolveUserConfigDir(inputs.env) }) as Config;
+}
+
+/** The authserv-id whose Authentication-Results are trusted: the setting, else the inbox domain. */
+export function authservIdOf(config: Pick<Config, 'authservId' | 'inboxDomain'>): string {
+  return (config.authservId || config.inboxDomain).trim().toLowerCase().replace(/\.$/, '');
 }
 
 /** True for settings that are on/off switches: a bare flag on the command line. */

@@ -5,6 +5,7 @@ import { guardBenchSection } from './guard-bench.js';
 import { mailAuthBenchSection } from './mail-auth-bench.js';
 import { runMcpOverheadBench } from './mcp-overhead-bench.js';
 import { powBenchSection } from './pow-bench.js';
+import { receiveScreenBenchSection } from './receive-screen-bench.js';
 import { tokenCostBenchSection } from './token-cost-bench.js';
 
 /**
@@ -22,7 +23,7 @@ const mcpOverheadSection: BenchSection = {
   },
 };
 
-const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection, coldStartBenchSection, mcpOverheadSection, mailAuthBenchSection, guardBenchSection];
+const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection, receiveScreenBenchSection, coldStartBenchSection, mcpOverheadSection, mailAuthBenchSection, guardBenchSection];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, only: { type: 'string' } } });

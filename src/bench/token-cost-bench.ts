@@ -8,7 +8,7 @@ import nodemailer from 'nodemailer';
 import { listPresets } from '../presets/load-preset.js';
 import { startSandbox } from '../sandbox/start-sandbox.js';
 import type { BenchSection } from './bench-section.js';
-import { newsletterHtml, ordinaryMail } from './token-cost-fixtures.js';
+import { benchDnsRecords, newsletterHtml, ordinaryMail } from './token-cost-fixtures.js';
 
 /**
  * What the model reads (MCP `content` text, chars/4 ≈ tokens) for the common
@@ -24,13 +24,14 @@ interface TextResult {
 
 /** Runs every measurement; returns one printed line per figure. */
 export async function runTokenCostBench(log: (line: string) => void = () => undefined): Promise<string[]> {
-  const sandbox = await startSandbox({ difficulty: 4 });
+  const sandbox = await startSandbox({ difficulty: 4, dns: benchDnsRecords() });
   const workDir = await mkdtemp(join(tmpdir(), 'agent-mailbox-tokens-'));
   const env = {
     AGENT_MAILBOX_AUTH_URL: sandbox.authUrl,
     AGENT_MAILBOX_API_URL: sandbox.apiUrl,
     AGENT_MAILBOX_SCRYPT_SALT: sandbox.salt,
     AGENT_MAILBOX_INBOX_DOMAIN: sandbox.domain,
+    AGENT_MAILBOX_AUTHSERV_ID: sandbox.authservId,
     AGENT_MAILBOX_CREDENTIALS_DIR: join(workDir, 'credentials'),
   };
   const client = new Client({ name: 'agent-mailbox-token-bench', version: '0' });
@@ -49,9 +50,12 @@ export async function runTokenCostBench(log: (line: string) => void = () => unde
     if (registered.isError) throw new Error('register failed');
     const inbox = `token-bench@${sandbox.domain}`;
 
-    log('token bench: delivering 50 ordinary mails, a newsletter and a 10-message thread over SMTP');
+    log('token bench: delivering 50 ordinary mails (5 forged, 5 with a display name claiming another sender, 7 HTML with a hidden pre-header), a newsletter and a 10-message thread over SMTP');
     const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
-    for (let i = 0; i < 50; i++) await smtp.sendMail({ ...ordinaryMail(i), to: inbox });
+    for (let i = 0; i < 50; i++) {
+      const { envelopeFrom, ...mail } = ordinaryMail(i);
+      await smtp.sendMail({ ...mail, to: inbox, ...(envelopeFrom ? { envelope: { from: envelopeFrom, to: inbox } } : {}) });
+    }
     await smtp.sendMail({ from: 'News <news@example.org>', to: inbox, subject: 'Weekly digest', html: newsletterHtml(43_000) });
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) {

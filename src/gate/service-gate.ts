@@ -13,6 +13,7 @@ import { serviceAccountHeader } from '../wire-constants.js';
 import type { FrontDoor } from '../render/front-door.js';
 import { checkOutgoing } from '../request/check-outgoing.js';
 import { explainUnreachableSandbox } from '../credentials/explain-unreachable-sandbox.js';
+import { ReceiveScreen, type HeldReport } from '../screen/receive-screen.js';
 import { Deadline } from './deadline.js';
 import type { Check, CheckContext, CheckOutcome, GuardNotice, GuardOptions, OutgoingUpload } from './outgoing.js';
 import { openServiceStream, sendToService } from './send-to-service.js';
@@ -30,6 +31,8 @@ export interface ServiceGateOptions {
   check?: Check;
   /** What the operator's guard needs from the caller (confirm, an approval). */
   guard?: GuardOptions;
+  /** The operator's view (`--include-held`, CLI at a terminal): the screen judges held mail but shows it. */
+  includeHeld?: boolean;
   /** For tests: the HTTP implementation. */
   fetch?: FetchFunction;
 }
@@ -41,8 +44,8 @@ export interface EventStreamBounds {
   maxTotalBytes: number;
 }
 
-/** Methods a check's own lookup may call: reads that change nothing on the server. */
-const readOnlyMethod = /\/(get|query|changes|queryChanges)$/;
+/** Methods a check's or the screen's own lookup may call: reads that change nothing on the server (Email/parse: RFC 8621 §4.9). */
+const readOnlyMethod = /\/(get|query|changes|queryChanges|parse)$/;
 
 /**
  * The gate of one call: everything the call sends to the JMAP host passes here — method calls of any
@@ -59,6 +62,7 @@ export class ServiceGate {
   private readonly checkContext: CheckContext;
   /** What the check asked to be shown with the result (mail held for the operator). */
   readonly notices: GuardNotice[] = [];
+  private readonly screen: ReceiveScreen;
 
   constructor(private readonly options: ServiceGateOptions) {
     this.deadline = options.deadline;
@@ -78,6 +82,12 @@ export class ServiceGate {
       download: (blobId, maxBytes) => this.client.downloadBytes(blobId, maxBytes),
       notify: (notice) => this.notices.push(notice),
     };
+    this.screen = new ReceiveScreen({
+      account: options.account,
+      session: () => this.client.session(),
+      lookup: (request) => this.read(request),
+      ...(options.includeHeld ? { includeHeld: true } : {}),
+    });
   }
 
   /** The session facts: from memory or state.json when current, else fetched through the gate. */
@@ -85,11 +95,31 @@ export class ServiceGate {
     return this.client.session(opts);
   }
 
-  /** One JMAP batch: checked (and possibly rewritten), then sent; the check sees the answer first. */
+  /**
+   * One JMAP batch: checked (and possibly rewritten), sent, then screened. The check sees the raw
+   * answer first (its own bookkeeping); mail the operator's receive rules hold back leaves the answer
+   * before any stage reads it.
+   */
   async call(request: JmapRequest): Promise<JmapResponse> {
     const outcome: CheckOutcome = (await this.check({ kind: 'batch', request }, this.checkContext)) ?? {};
-    const response = await settled(outcome, () => this.client.call(outcome.request ?? request));
-    return (await outcome.settle?.({ kind: 'batch', response })) ?? response;
+    const sent = outcome.request ?? request;
+    const response = await settled(outcome, () => this.client.call(sent));
+    return this.screen.screen(sent, (await outcome.settle?.({ kind: 'batch', response })) ?? response);
+  }
+
+  /** What the screen held back during this call, if anything. */
+  heldReport(): HeldReport | undefined {
+    return this.screen.report();
+  }
+
+  /** Held ids this call asked for by id (answered as notFound), for the summary's wording. */
+  requestedHeld(): ReadonlySet<string> {
+    return this.screen.requestedHeld();
+  }
+
+  /** Refuses a download of held mail (under receive rules it must name its message); before any file is opened. */
+  checkDownload(blobId: string, mailId: string | undefined): Promise<void> {
+    return this.screen.checkDownload(blobId, mailId);
   }
 
   /** One upload: checked, then sent to the session's uploadUrl. */
@@ -100,9 +130,11 @@ export class ServiceGate {
     return uploaded;
   }
 
-  /** A blob written straight into an open file (RFC 8620 §6.2); returns its size. */
-  download(blobId: string, handle: FileHandle, opts: { name?: string; type?: string } = {}): Promise<number> {
-    return this.client.download(blobId, handle, opts);
+  /** A blob written straight into an open file (RFC 8620 §6.2), once the screen lets it; returns its size. */
+  async download(blobId: string, handle: FileHandle, opts: { name?: string; type?: string; mailId?: string } = {}): Promise<number> {
+    await this.screen.checkDownload(blobId, opts.mailId);
+    const { mailId: _mailId, ...wire } = opts;
+    return this.client.download(blobId, handle, wire);
   }
 
   /** Opens the push stream at `url` with a capability, re-minted once if the host refuses it. */
@@ -227,6 +259,8 @@ export interface GateContext {
   check?: Check;
   /** What the operator's guard needs from the caller (the door's confirm, an operator's approval). */
   guard?: GuardOptions;
+  /** The operator's view of held mail (`--include-held`). */
+  includeHeld?: boolean;
   fetch?: FetchFunction;
 }
 
@@ -241,6 +275,7 @@ export function openServiceGate(account: Account, context: GateContext): Service
     ...(context.isWake ? { isWake: true } : {}),
     ...(context.check ? { check: context.check } : {}),
     ...(context.guard ? { guard: context.guard } : {}),
+    ...(context.includeHeld ? { includeHeld: true } : {}),
     ...(context.fetch ? { fetch: context.fetch } : {}),
   });
 }

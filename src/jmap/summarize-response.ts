@@ -36,6 +36,7 @@ const fixes: Record<string, string> = {
   invalidProperties: 'Fix the listed properties (names and types per RFC 8621), then retry.',
   blobNotFound: 'The blobId is unknown or expired (unreferenced blobs vanish after about an hour); upload the file again.',
   notFound: 'That id does not exist (any more): take a current id from list_inbox, list_new or search.',
+  heldByPolicy: "Held back by your operator's receive rules: none of it is shown to you, and it stays in the mailbox. Your operator set these rules; ask them if you need it.",
   overQuota: 'The mailbox is full; move old mail to Trash and empty it, or ask the operator.',
   alreadyExists: 'A record like this already exists; fetch it instead of creating it.',
   mailboxHasEmail: 'Move or destroy the mailbox\'s messages first, or pass onDestroyRemoveEmails.',
@@ -61,8 +62,11 @@ const fixes: Record<string, string> = {
   rateLimit: 'Too many requests: wait a while before retrying.',
 };
 
-/** Summarises a JMAP response: one line, plus every method- and record-level failure. */
-export function summarizeResponse(request: JmapRequest, response: JmapResponse): ResponseSummary {
+/**
+ * Summarises a JMAP response: one line, plus every method- and record-level failure. `held`: ids
+ * the receive screen answered as notFound because the operator's rules hold them back.
+ */
+export function summarizeResponse(request: JmapRequest, response: JmapResponse, options: { held?: ReadonlySet<string> } = {}): ResponseSummary {
   const methodOfCall = new Map<string, string>();
   for (const [method, , callId] of request.methodCalls) if (!methodOfCall.has(callId)) methodOfCall.set(callId, method);
 
@@ -79,7 +83,9 @@ export function summarizeResponse(request: JmapRequest, response: JmapResponse):
     // A read of an id that does not exist is an answer, not a success (RFC 8620 §5.1 notFound).
     if (name.endsWith('/get') && Array.isArray(args.notFound)) {
       for (const recordId of args.notFound) {
-        if (typeof recordId === 'string') failures.push({ callId, method, level: 'record', set: 'notFound', recordId, type: 'notFound', fix: fixFor('notFound') });
+        if (typeof recordId !== 'string') continue;
+        const type = options.held?.has(recordId) ? 'heldByPolicy' : 'notFound';
+        failures.push({ callId, method, level: 'record', set: 'notFound', recordId, type, fix: fixFor(type) });
       }
     }
     for (const set of ['notCreated', 'notUpdated', 'notDestroyed'] as const) {

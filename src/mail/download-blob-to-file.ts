@@ -9,6 +9,8 @@ export interface DownloadBlobInput {
   /** File name as the mail gives it; only its base name is used, sanitised. */
   name?: string;
   type?: string;
+  /** The message the blob belongs to: under the operator's receive rules, required and judged. */
+  mailId?: string;
   /** Target file; must lie inside one of `allowedDirs`. Default: `<allowedDirs[0]>/<name>`. */
   path?: string;
 }
@@ -37,6 +39,8 @@ export async function downloadBlobToFile(
     throw refused(`${target} is outside the allowed download directories (${roots.join(', ')}).`);
   }
   const gate = openServiceGate(account, ctx);
+  // Held mail is refused before a file exists, so a refusal leaves nothing behind.
+  await gate.checkDownload(input.blobId, input.mailId);
   // A configured download directory may not exist yet; the working directory always does.
   await mkdir(dirname(target), { recursive: true, mode: 0o700 }).catch((error: unknown) => {
     throw unwritable(dirname(target), { code: (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'ENOTDIR' : (error as NodeJS.ErrnoException).code });
@@ -54,6 +58,7 @@ export async function downloadBlobToFile(
     size = await gate.download(input.blobId, handle, {
       ...(input.name ? { name: input.name } : {}),
       ...(input.type ? { type: input.type } : {}),
+      ...(input.mailId ? { mailId: input.mailId } : {}),
     });
   } catch (error) {
     // A cut-off or failed download must not look like a finished file.

@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
 import type { ConfigInputs } from '../config.js';
 import type { Deadline } from '../gate/deadline.js';
@@ -82,7 +82,7 @@ export interface OperationContext {
    * The process's own streams, given only to CLI-only commands that run until stopped and report
    * as they go (sandbox banner, one JSON line per wake of `watch run`, the agent's output on wake).
    */
-  streams?: { stdout: Writable; stderr: Writable };
+  streams?: { stdout: Writable; stderr: Writable; stdin?: Readable };
   /**
    * Asks the person behind the agent to confirm, where the door can (MCP: form elicitation, when the
    * client declared it; the CLI: unavailable for now). A 2026-07-28 MCP client answers by retrying

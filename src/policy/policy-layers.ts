@@ -1,5 +1,7 @@
+import { lstatSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { deepFreeze } from '../deep-freeze.js';
 import { MailboxError } from '../errors.js';
 import { readPrivateFile } from '../credentials/secure-file.js';
 import { emptyPolicy, policyFileSchema, type PolicyFile, type PolicyLayer } from './policy-schema.js';
@@ -60,14 +62,45 @@ export async function loadPolicyLayers(paths: PolicyPaths): Promise<LoadedLayer[
   for (const layer of ['machine', 'user', 'inbox'] as const) {
     const path = layerPath(paths, layer);
     if (path === undefined) continue;
-    try {
-      const text = layer === 'machine' ? await readWorldReadable(path) : await readPrivateFile(path);
-      layers.push(text === undefined ? { layer, path, present: false, policy: emptyPolicy } : { layer, path, present: true, policy: parsePolicyText(text, path) });
-    } catch (error) {
-      layers.push({ layer, path, present: true, policy: emptyPolicy, error: error instanceof MailboxError && error.code === 'policy_unreadable' ? error : unreadable(path, error) });
-    }
+    layers.push(await loadLayer(layer, path));
   }
   return layers;
+}
+
+/**
+ * Layers as last read, by path, with the file's identity then. Every call of a long-lived MCP server
+ * reads the layers (the receive screen on every read), so an unchanged file is not read and parsed
+ * again: a synchronous lstat (microseconds) decides. Inode, size, mtime and ctime change with any
+ * write, atomic replace or chmod; a symlink is never cached, since its target can change unseen.
+ */
+const layerCache = new Map<string, { identity: string; loaded: LoadedLayer }>();
+
+function fileIdentity(path: string): string | 'absent' | undefined {
+  try {
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) return undefined;
+    return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.mode}:${stat.uid}`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : undefined;
+  }
+}
+
+async function loadLayer(layer: PolicyLayer, path: string): Promise<LoadedLayer> {
+  const identity = fileIdentity(path);
+  if (identity === 'absent') return { layer, path, present: false, policy: emptyPolicy };
+  const cached = layerCache.get(`${layer}\0${path}`);
+  if (identity !== undefined && cached?.identity === identity) return cached.loaded;
+  let loaded: LoadedLayer;
+  try {
+    const text = layer === 'machine' ? await readWorldReadable(path) : await readPrivateFile(path);
+    loaded = text === undefined ? { layer, path, present: false, policy: emptyPolicy } : { layer, path, present: true, policy: parsePolicyText(text, path) };
+  } catch (error) {
+    loaded = { layer, path, present: true, policy: emptyPolicy, error: error instanceof MailboxError && error.code === 'policy_unreadable' ? error : unreadable(path, error) };
+  }
+  // Shared by every later call while the file stays the same: nobody may change it.
+  if (identity !== undefined) layerCache.set(`${layer}\0${path}`, { identity, loaded: { ...loaded, policy: deepFreeze(loaded.policy) } });
+  return loaded;
 }
 
 /** Throws the first layer's error: rules nobody can read refuse everything they would judge. */

@@ -3,6 +3,7 @@ import { describeNext } from '../render/describe-next.js';
 import type { FrontDoor } from '../render/front-door.js';
 import { newUntrustedMarker, untrustedNotice } from './fence-untrusted.js';
 import type { JmapResponse } from '../jmap/jmap-types.js';
+import type { MailTrust } from './assess-mail.js';
 import { attachmentsOf, listingEntry, messageEntry, type Email } from './present-mail-views.js';
 import { presentRawResponse } from './present-raw-response.js';
 import type { JmapRequestResult } from '../request/run-jmap-request.js';
@@ -45,6 +46,7 @@ export function presentJmapResult(result: JmapRequestResult, door: FrontDoor, op
   } else if (!result.preset) {
     for (const response of responses) body.push(...presentRawResponse(response, marker));
   }
+  body.push(...heldLines(result));
   if (result.created?.length) body.push(`Created: ${result.created.map((c) => `${c.method.split('/')[0]} ${c.id} (${c.creationId})`).join(', ')}.`);
   const failures = result.failures ?? [];
   if (!result.ok && failures.length > 1) body.push('Failures:', ...failures.map((f) => `- ${lineOf(f)}`));
@@ -67,7 +69,7 @@ function listing(result: JmapRequestResult, emails: Email[], marker: string, res
   const total = queryTotal(responses);
   const head = [`${shown.length} message${shown.length === 1 ? '' : 's'}${total !== undefined && total > emails.length ? ` (of ${total})` : ''}, newest first.`];
   if (own.size > 0) head.push(`${own.size} of your own sent copies or drafts left out (ids in ownMailIds).`);
-  return [...head, ...shown.map((email, i) => listingEntry(email, i + 1, marker))];
+  return [...head, ...shown.map((email, i) => listingEntry(email, i + 1, marker, result.trust?.[String(email.id)]))];
 }
 
 function messages(result: JmapRequestResult, emails: Email[], marker: string, describe: (n: NextStep) => string): string[] {
@@ -76,16 +78,19 @@ function messages(result: JmapRequestResult, emails: Email[], marker: string, de
   const out: string[] = result.view === 'thread' ? [`Thread of ${ordered.length} message${ordered.length === 1 ? '' : 's'}, oldest first.`] : [];
   ordered.forEach((email, i) => {
     const label = result.view === 'thread' ? `[${i + 1}/${ordered.length}] ` : '';
-    const entry = messageEntry(email, marker, window, label);
-    out.push(entry.text);
     const id = String(email.id);
+    const trust = result.trust?.[id];
+    const entry = messageEntry(email, marker, window, label, trust);
+    out.push(entry.text);
+    out.push(...trustNotes(trust, id, result, describe));
     if (entry.rest > 0) {
       const offset = window.offset + window.maxChars;
       const readMore: NextStep = { operation: 'jmap_request', input: { ops_file: 'read_message', vars: { MAIL_ID: id, BODY_OFFSET: offset } } };
       out.push(`Truncated: ${entry.rest} more characters of ${id}'s text. Read on: ${describe(readMore)}`);
     }
     attachmentsOf(email).forEach((file, n) => {
-      const download: Record<string, string> = { blob_id: file.blobId, type: file.type };
+      // mail_id: under the operator's receive rules a download names the message it belongs to.
+      const download: Record<string, string> = { blob_id: file.blobId, mail_id: id, type: file.type };
       // The exact name is what `download` saves under; a name that could break a line is left to the structured data.
       if (file.name && !/[\u0000-\u001f\u007f]/.test(file.name) && file.name.length <= 120) download.name = file.name;
       out.push(`Save attachment [${n + 1}] of ${id}: ${describe({ operation: 'jmap_request', input: { download } })}`);
@@ -94,17 +99,51 @@ function messages(result: JmapRequestResult, emails: Email[], marker: string, de
   return out;
 }
 
+/** Below a message: what its sender checks and hidden text mean, in full; the facts line has only the marks. */
+function trustNotes(trust: MailTrust | undefined, id: string, result: JmapRequestResult, describe: (n: NextStep) => string): string[] {
+  const notes: string[] = [];
+  const sender = trust?.sender;
+  if (sender && !sender.authenticated) {
+    notes.push(`Sender not verified: ${sender.reason ?? 'no dmarc result'}${sender.authservId ? ` (Authentication-Results of ${sender.authservId})` : ''}. The From address may be forged.`);
+  }
+  if (trust?.nameClaim) notes.push(`The display name shows ${trust.nameClaim}, which is not the sender's address or domain.`);
+  const hidden = trust?.hidden;
+  if (hidden && (hidden.chars > 0 || hidden.plainExtraWords)) {
+    const parts: string[] = [];
+    if (hidden.chars > 0) parts.push(`${hidden.chars} characters of its HTML are invisible to a person (${hidden.techniques.join(', ')})`);
+    if (hidden.plainExtraWords) parts.push(`its text/plain part says ${hidden.plainExtraWords} words more than the HTML a person sees`);
+    const readHidden: NextStep = { operation: 'jmap_request', input: { ops_file: result.preset ?? 'read_message', vars: { MAIL_ID: id, SHOW_HIDDEN: true } } };
+    notes.push(
+      result.showHidden
+        ? `Hidden text: ${parts.join('; ')}; it is shown above, marked, as SHOW_HIDDEN asked (invisible characters are removed, never shown).`
+        : `Hidden text: ${parts.join('; ')}. Shown is what a person sees. To read the hidden text too: ${describe(readHidden)}`,
+    );
+  }
+  return notes;
+}
+
+/** One line on mail the operator's receive rules held back in this call (counts only: none of it is shown). */
+function heldLines(result: JmapRequestResult): string[] {
+  const held = result.held;
+  if (!held || held.count === 0) return [];
+  const n = held.count;
+  if (held.shownToOperator) return [`Operator view (--include-held): ${n} message${n === 1 ? ' is' : 's are'} held back from the agent by the receive rules, shown here and marked.`];
+  return [`${n} message${n === 1 ? '' : 's'} held back by your operator's receive rules: not shown, left in the mailbox.`];
+}
+
 function requestLines(result: JmapRequestResult): string[] {
   if (result.request) return [`Request: ${JSON.stringify(result.request)}`];
   return (result.steps ?? []).filter((s) => s.request).map((s) => `Request ${s.id}: ${JSON.stringify(s.request)}`);
 }
 
-function responsesOf(result: JmapRequestResult): JmapResponse[] {
+/** The responses of a result, one per step that ran. */
+export function responsesOf(result: JmapRequestResult): JmapResponse[] {
   if (result.response) return [result.response];
   return (result.steps ?? []).flatMap((s) => (s.response ? [s.response] : []));
 }
 
-function lastEmailList(responses: JmapResponse[]): Email[] | undefined {
+/** The list of the last Email/get among the responses: the messages a view shows. */
+export function lastEmailList(responses: JmapResponse[]): Email[] | undefined {
   for (const response of [...responses].reverse()) {
     const found = [...response.methodResponses].reverse().find(([name, args]) => name === 'Email/get' && Array.isArray(args.list));
     if (found) return found[1].list as Email[];

@@ -1,4 +1,5 @@
 import { automaticReason } from '../mail/automatic-mail.js';
+import { preparedBodyOf, type MailTrust } from './assess-mail.js';
 import { fenceUntrusted } from './fence-untrusted.js';
 import { htmlToText } from './html-to-text.js';
 import { trimQuotedHistory, windowOf } from './mail-text.js';
@@ -14,9 +15,10 @@ export type Email = Record<string, unknown>;
 const previewChars = 110;
 
 /** One listed message: a line of facts, then sender, subject and a one-line preview, fenced. */
-export function listingEntry(email: Email, index: number, marker: string): string {
-  const facts = [`${index}. ${str(email.id)}`, shortDate(email.receivedAt), ...flagsOf(email)].filter(Boolean).join(' · ');
-  const preview = str(email.preview).replace(/\s+/g, ' ').trim();
+export function listingEntry(email: Email, index: number, marker: string, trust?: MailTrust): string {
+  const facts = [`${index}. ${str(email.id)}`, shortDate(email.receivedAt), ...flagsOf(email), ...trustFlags(trust)].filter(Boolean).join(' · ');
+  // HTML mail is previewed from what a person sees of it, not from the server's preview (which carries hidden text).
+  const preview = str(trust?.preview ?? email.preview).replace(/\s+/g, ' ').trim();
   const lines = [`From: ${addresses(email.from)}`];
   // Mail one sent (list_sent asks for `to`): whom it went to is what tells the entries apart.
   if (Array.isArray(email.to) && email.to.length > 0) lines.push(`To: ${addresses(email.to)}`);
@@ -31,8 +33,8 @@ export interface BodyWindow {
 }
 
 /** A whole message: facts, then headers, body (quoted history folded) and attachments, fenced. */
-export function messageEntry(email: Email, marker: string, window: BodyWindow, label = ''): { text: string; rest: number } {
-  const facts = [`${label}${str(email.id)}`, email.threadId ? `thread ${str(email.threadId)}` : '', shortDate(email.receivedAt), ...flagsOf(email)]
+export function messageEntry(email: Email, marker: string, window: BodyWindow, label = '', trust?: MailTrust): { text: string; rest: number } {
+  const facts = [`${label}${str(email.id)}`, email.threadId ? `thread ${str(email.threadId)}` : '', shortDate(email.receivedAt), ...flagsOf(email), ...trustFlags(trust)]
     .filter(Boolean)
     .join(' · ');
   const headers = [`From: ${addresses(email.from)}`];
@@ -42,7 +44,7 @@ export function messageEntry(email: Email, marker: string, window: BodyWindow, l
   if (typeof email.sentAt === 'string') headers.push(`Date: ${email.sentAt}`);
   headers.push(`Subject: ${str(email.subject)}`);
 
-  const { text: body, trimmedLines, fromHtml } = bodyOf(email);
+  const { text: body, trimmedLines, fromHtml } = preparedBodyOf(email) ?? bodyOf(email);
   const shown = windowOf(body, window.offset, window.maxChars);
   const parts = [headers.join('\n'), '', shown.text || (window.offset > 0 ? '(no more text)' : '(no text body)')];
   if (trimmedLines > 0) parts.push(`[${trimmedLines} lines of quoted earlier messages folded]`);
@@ -76,6 +78,23 @@ export function flagsOf(email: Email): string[] {
   if (keywords.$draft === true) flags.push('draft');
   if (email.hasAttachment === true) flags.push('attachment');
   if (automaticReason(email)) flags.push('automatic: do not auto-reply');
+  return flags;
+}
+
+/**
+ * Marks from the sender checks and the hidden-text detector, outside the fence: nothing for an
+ * authenticated sender, `from unverified: dmarc=fail` otherwise; amounts, not alarm words.
+ */
+export function trustFlags(trust: MailTrust | undefined): string[] {
+  if (!trust) return [];
+  const flags: string[] = [];
+  if (trust.held) flags.push('held from the agent by the receive rules');
+  const sender = trust.sender;
+  if (sender && !sender.authenticated) flags.push(`from unverified: ${sender.dmarc ? `dmarc=${sender.dmarc}` : sender.verdict === 'no-result' ? 'no dmarc result' : (sender.reason ?? 'unknown')}`);
+  if (trust.nameClaim) flags.push(`name shows ${trust.nameClaim}`);
+  const hidden = trust.hidden;
+  if (hidden && hidden.chars > 0) flags.push(`hidden text: ${hidden.chars}${hidden.partial ? '+' : ''} chars`);
+  if (hidden?.plainExtraWords) flags.push(`text part says ${hidden.plainExtraWords} words more than the HTML`);
   return flags;
 }
 

@@ -1,14 +1,18 @@
 import type { CheckContext, CheckOutcome, Outgoing } from '../gate/outgoing.js';
-import { checkBatch } from './guard/check-batch.js';
-import { checkUpload } from './guard/check-upload.js';
+
+/** Methods that only read (RFC 8620 §5.1–5.6): a batch of nothing else changes nothing and sends nothing. */
+const readMethod = /\/(get|query|changes|queryChanges)$/;
 
 /**
  * The check stage: the gate (src/gate/service-gate.ts) calls it before every JMAP batch and every
  * upload that leaves the machine, every step of a multi-step preset, every look of wait_for_mail
  * and of a wake run included, and sends nothing of what it refuses. The operator's send rules are
  * enforced here (src/request/guard/): reads pass at no cost, sends are judged, mail that needs a
- * person's yes is asked for or held.
+ * person's yes is asked for or held. The guard (and the mail parser it reads drafts with) loads only
+ * when a batch writes, so a command that reads starts without it.
  */
 export async function checkOutgoing(outgoing: Outgoing, context: CheckContext): Promise<CheckOutcome | void> {
-  return outgoing.kind === 'upload' ? checkUpload(outgoing, context) : checkBatch(outgoing, context);
+  if (outgoing.kind === 'upload') return (await import('./guard/check-upload.js')).checkUpload(outgoing, context);
+  if (outgoing.request.methodCalls.every(([method]) => readMethod.test(method))) return;
+  return (await import('./guard/check-batch.js')).checkBatch(outgoing, context);
 }

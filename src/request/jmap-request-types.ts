@@ -3,6 +3,8 @@ import type { GateContext } from '../gate/service-gate.js';
 import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
 import type { JmapFailure } from '../jmap/summarize-response.js';
 import type { WakeSourceOptions } from '../mail/mail-wake-source.js';
+import type { MailTrust } from '../present/assess-mail.js';
+import type { HeldReport } from '../screen/receive-screen.js';
 
 /** jmap_request's input as the operations table validated it (core spelling: the spec's keys). */
 export interface JmapRequestInput {
@@ -13,6 +15,8 @@ export interface JmapRequestInput {
   dry_run?: boolean;
   /** Show the substituted request(s) in the result. */
   echo_request?: boolean;
+  /** The operator's view of mail the receive rules hold back (CLI at a terminal only). */
+  include_held?: boolean;
 }
 
 /** One progress report of a long wait (the operations' ProgressUpdate shape). */
@@ -56,7 +60,7 @@ export type JmapRequestResult = {
   view?: 'listing' | 'message' | 'thread';
   /** The substituted request: only in a dry run or with echo_request (one step). */
   request?: JmapRequest;
-  /** The server's response, unchanged (one step ran). */
+  /** The server's response (one step ran), with mail the operator's receive rules hold back taken out. */
   response?: JmapResponse;
   failures: JmapFailure[];
   /** What to do next: a sentence, or a call of the operations table. */
@@ -68,13 +72,22 @@ export type JmapRequestResult = {
   ownMailIds?: string[];
   /** Paths (with [*] for every element) of values written by others: mail content. */
   untrusted?: string[];
+  /**
+   * Per message id of a listing or message view: the sender's authentication (parsed
+   * Authentication-Results), a display name claiming another sender, hidden text, HTML previews.
+   */
+  trust?: Record<string, MailTrust>;
+  /** Mail the operator's receive rules held back during this call: counts only. */
+  held?: HeldReport;
+  /** read_message/read_thread with SHOW_HIDDEN: hidden text is shown, marked. */
+  showHidden?: boolean;
   /** Body window of read_message/read_thread: characters from offset, at most maxChars. */
   window?: { offset: number; maxChars: number };
   unresolved?: string[];
   notes?: string[];
   attachments?: { name: string; type: string; size: number; blobId?: string }[];
   /** Mail the operator's rules held for a person's yes instead of sending it: drafts awaiting `outbox approve`. */
-  held?: { outboxId: string; emailId: string; recipients: string[]; subject: string; rule: string }[];
+  awaitingApproval?: { outboxId: string; emailId: string; recipients: string[]; subject: string; rule: string }[];
   /** wait_for_mail: how it waited (push or polling, and why not push), for how long, clamped or not. */
   waited?: { mode: 'push' | 'polling'; seconds: number; waitedMs: number; checks: number; clamped: boolean; fallbackReason?: string };
 };

@@ -1,4 +1,5 @@
 import type { Account } from '../auth/account-registry.js';
+import { authservIdOf } from '../config.js';
 import { MailboxError, inputRef } from '../errors.js';
 import type { ServiceGate } from '../gate/service-gate.js';
 import { readCachedSession } from '../jmap/jmap-session.js';
@@ -31,6 +32,8 @@ export interface RequestPlan {
   echo: boolean;
   /** A waiting preset (wait_for_mail) in a real run: src/mail/wait-for-mail.ts runs it. */
   waitsForMail: boolean;
+  /** Whose Authentication-Results are trusted for sender verdicts (the setting, else the inbox domain). */
+  authservId: string;
 }
 
 /**
@@ -54,7 +57,8 @@ export async function planRequest(account: Account, input: JmapRequestInput, gat
     if (saved) vars[cursor.variable] = saved;
   }
   const waitsForMail = plan.preset?.wait !== undefined && !dryRun && session !== undefined;
-  return { ...plan, given: plan.vars, vars, session, files, dryRun, echo: input.echo_request === true, waitsForMail };
+  const authservId = authservIdOf(await account.config());
+  return { ...plan, given: plan.vars, vars, session, files, dryRun, echo: input.echo_request === true, waitsForMail, authservId };
 }
 
 /** What jmap_request will run: a preset's steps, or the caller's ops as one step, with the caller's vars. */

@@ -48,7 +48,7 @@ export async function runPresetSteps(steps: readonly PresetStep[], vars: Record<
     }
     const response = await options.gate.call(request);
     await prepareHtmlToText(response);
-    const summary = summarizeResponse(request, response);
+    const summary = summarizeResponse(request, response, { held: options.gate.requestedHeld() });
     const run: StepRun = { id: step.id, request, response, summary: summary.summaryLine };
     outcome.done.push(run);
     if (!summary.ok) {

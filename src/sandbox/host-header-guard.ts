@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sandboxDocsUrl } from './auth/auth-http.js';
+import { sandboxDocsUrl } from './sandbox-docs-url.js';
 
 /** Host names a browser on this machine may use for a loopback listener. */
 const loopbackNames = ['127.0.0.1', 'localhost', '[::1]'];

@@ -26,6 +26,7 @@ export function sandboxClientEnv(sandbox: RunningSandbox, credentialsDir?: strin
     AGENT_MAILBOX_API_URL: sandbox.apiUrl,
     AGENT_MAILBOX_SCRYPT_SALT: sandbox.salt,
     AGENT_MAILBOX_INBOX_DOMAIN: sandbox.domain,
+    AGENT_MAILBOX_AUTHSERV_ID: sandbox.authservId,
     // Without one, each command names its own directory; the default one is refused for a sandbox.
     ...(credentialsDir === undefined ? {} : { AGENT_MAILBOX_CREDENTIALS_DIR: credentialsDir }),
   };

@@ -98,7 +98,7 @@ describe.skipIf(ptySkip !== undefined)('held mail and outbox approve', () => {
     const subject = 'Guard CLI: needs a yes';
     const sent = await cli(['jmap_request', '--ops-file', 'send_mail', '--vars', JSON.stringify({ TO: world.address.bob, SUBJECT: subject, BODY: 'x' }), '--credentials-dir', world.alice.dir, '--json']);
     expect(sent.code, sent.stderr).toBe(0);
-    const held = (sent.json as { held: { outboxId: string }[] }).held[0]!;
+    const held = (sent.json as { awaitingApproval: { outboxId: string }[] }).awaitingApproval[0]!;
     expect((await world.traces(subject)).bob).toEqual([]);
     const list = await cli(['outbox', 'list', '--credentials-dir', world.alice.dir]);
     expect(list.stdout).toContain(`${held.outboxId}  held`);
@@ -128,7 +128,7 @@ describe.skipIf(ptySkip !== undefined)('held mail and outbox approve', () => {
     await world.writeUserPolicy({ send: { mode: 'confirm' } });
     const subject = 'Guard CLI: discard me';
     const sent = await cli(['jmap_request', '--ops-file', 'send_mail', '--vars', JSON.stringify({ TO: world.address.bob, SUBJECT: subject, BODY: 'x' }), '--credentials-dir', world.alice.dir, '--json']);
-    const id = (sent.json as { held: { outboxId: string }[] }).held[0]!.outboxId;
+    const id = (sent.json as { awaitingApproval: { outboxId: string }[] }).awaitingApproval[0]!.outboxId;
     const discarded = await cli(['outbox', 'discard', id, '--credentials-dir', world.alice.dir]);
     expect(discarded.code, discarded.stderr).toBe(0);
     expect(await world.traces(subject)).toEqual({ alice: [], bob: [], outside: [] });

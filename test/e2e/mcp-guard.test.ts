@@ -128,7 +128,7 @@ for (const era of eras) {
       expect(result.isError, result.text).toBe(false);
       expect(result.text).toMatch(/^HELD: /);
       expect(result.text).toContain('awaits the operator');
-      const held = (result.content.held as { outboxId: string }[])[0]!;
+      const held = (result.content.awaitingApproval as { outboxId: string }[])[0]!;
       expect((await world.traces(subject)).outside).toEqual([]);
       const approved = await runCliInTerminal(['outbox', 'approve', held.outboxId, '--credentials-dir', world.alice.dir], { env: world.env, answer: 'yes\n' });
       expect(approved.code, approved.stdout).toBe(0);

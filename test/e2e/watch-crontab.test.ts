@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoBin, runCli as runCliProcess, runCliInProcess, type CliRun, type RunCliOptions } from '../helpers/run-cli.js';
@@ -99,7 +99,7 @@ describe('watch with a crontab that is not the invoking user\'s (issue 5, issue 
     expect(listCrontab()).toBe(userTable);
   });
 
-  it("the entry's command, run by hand with an empty environment, wakes against the sandbox", async () => {
+  it("the entry's command, run by hand with cron's environment and nothing else, wakes against the sandbox", async () => {
     const sandbox = await startTestSandbox();
     const dir = join(base, 'cron-inbox');
     const inbox = await registerInbox(sandbox, dir, 'cronbot');
@@ -112,7 +112,10 @@ describe('watch with a crontab that is not the invoking user\'s (issue 5, issue 
 
     // Asynchronous: the sandbox lives in this process and must keep answering meanwhile.
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn('env', ['-i', '/bin/sh', '-c', status.command], { stdio: 'ignore' });
+      // What cron gives a job: HOME, LOGNAME, SHELL and PATH=/usr/bin:/bin. HOME is the run's own
+      // (test/helpers/user-home-guard.ts), so the wake's marks stay out of the user's config directory.
+      const cronEnv = [`HOME=${process.env.HOME ?? ''}`, `LOGNAME=${userInfo().username}`, 'SHELL=/bin/sh', 'PATH=/usr/bin:/bin'];
+      const child = spawn('env', ['-i', ...cronEnv, '/bin/sh', '-c', status.command], { stdio: 'ignore' });
       child.on('error', reject);
       child.on('close', resolve);
     });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,8 @@ describe('policy files', () => {
     const error = await refusal(send('Guard: broken policy'));
     expect(error.code).toBe('policy_unreadable');
     expect(error.message).toContain(join(world.alice.dir, 'policy.json'));
+    // A broken file stops reading too (the receive screen fails closed): repaired, then looked at.
+    await rm(join(world.alice.dir, 'policy.json'));
     expect(await world.traces('Guard: broken policy')).toEqual({ alice: [], bob: [], outside: [] });
   });
 

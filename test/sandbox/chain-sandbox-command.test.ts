@@ -43,6 +43,7 @@ describe('agent-mailbox sandbox (runSandboxCommand)', () => {
       AGENT_MAILBOX_API_URL: ready['apiUrl'],
       AGENT_MAILBOX_SCRYPT_SALT: ready['salt'],
       AGENT_MAILBOX_INBOX_DOMAIN: 'agent-mailbox.test',
+      AGENT_MAILBOX_AUTHSERV_ID: 'agent-mailbox.test',
       AGENT_MAILBOX_CREDENTIALS_DIR: ready.credentialsDir,
     });
     // In memory: a credentials directory of its own in a temp folder, with client.env beside it.

@@ -111,7 +111,7 @@ export function describeGuardScenarios(kind: 'embedded' | 'cyrus'): void {
       const subject = `Guard ${kind}: held`;
       const run = await send({ TO: world.address.bob, SUBJECT: subject });
       expect(run.code, run.stderr).toBe(0);
-      const held = (run.json as { held: { outboxId: string }[] }).held[0]!;
+      const held = (run.json as { awaitingApproval: { outboxId: string }[] }).awaitingApproval[0]!;
       const traces = await world.traces(subject);
       expect(traces.bob).toEqual([]);
       expect(traces.alice).toEqual([expect.objectContaining({ keywords: expect.objectContaining({ $draft: true }) })]);

@@ -15,7 +15,7 @@ export function withHeldMail(result: JmapRequestResult, notices: readonly GuardN
   return {
     ...result,
     summary: `HELD: ${lines.join(' ')} ${result.summary}`,
-    held: held.map(({ outboxId, emailId, recipients, subject, rule }) => ({ outboxId, emailId, recipients, subject, rule })),
+    awaitingApproval: held.map(({ outboxId, emailId, recipients, subject, rule }) => ({ outboxId, emailId, recipients, subject, rule })),
     next: ['Tell the person you work for that the mail awaits their approval (outbox id above); do not send it again another way.'],
   };
 }

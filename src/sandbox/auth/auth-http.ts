@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-/** Where every error body points; docs/sandbox.md documents each failure. */
-export const sandboxDocsUrl = 'https://github.com/agent-mailbox/agent-mailbox#sandbox';
+import { sandboxDocsUrl } from '../sandbox-docs-url.js';
 
 /** A refusal of the auth host, rendered as `{"error": {message, hint, docs_url}}` (spec §7.2). */
 export class AuthFailure extends Error {

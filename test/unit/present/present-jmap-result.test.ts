@@ -87,7 +87,7 @@ describe('presentJmapResult: reading', () => {
     expect(text).toContain('[3 lines of quoted earlier messages folded]');
     expect(text).not.toContain('> older');
     expect(text).toContain('[1] pic 1.png · image/png · 2 KB');
-    expect(text).toContain('Save attachment [1] of M5: call `jmap_request` with {"download":{"blob_id":"B7","type":"image/png","name":"pic 1.png"}}');
+    expect(text).toContain('Save attachment [1] of M5: call `jmap_request` with {"download":{"blob_id":"B7","mail_id":"M5","type":"image/png","name":"pic 1.png"}}');
   });
 
   it('caps a long body and says how to read the rest', () => {

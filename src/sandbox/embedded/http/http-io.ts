@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-/** Where users read about the sandbox; the same link the auth host's errors carry (spec §7.2). */
-export const sandboxDocsUrl = 'https://github.com/agent-mailbox/agent-mailbox#sandbox';
+import { sandboxDocsUrl } from '../../sandbox-docs-url.js';
 
 /** Reads a request body up to a byte limit; `undefined` means the limit was exceeded. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {

@@ -1,0 +1,89 @@
+import type { ServiceGate } from '../gate/service-gate.js';
+import { assessMail, previewHtmlBytes, type MailTrust } from '../present/assess-mail.js';
+import { lastEmailList, responsesOf } from '../present/present-jmap-result.js';
+import { authenticationResultsProperty } from '../trust/sender-authentication.js';
+import { jmapCapabilities } from '../wire-constants.js';
+import type { JmapRequestResult } from './jmap-request-types.js';
+import type { RequestPlan } from './plan-request.js';
+
+/** HTML bodies fetched per request for listing previews: a page of big newsletters stays well under the answer cap. */
+const htmlPerRequest = 40;
+
+/**
+ * The last part of the present stage, for the mail views: what the operator's receive rules held
+ * back, and per message its sender's authentication, a display name that claims someone else, and
+ * its hidden text (listing previews of HTML mail come from the HTML a person sees, fetched through
+ * the gate). The raw Authentication-Results the presets ask for are replaced by their parsed form.
+ */
+export async function assessRequest(result: JmapRequestResult, plan: RequestPlan, gate: ServiceGate): Promise<JmapRequestResult> {
+  const held = gate.heldReport();
+  if (held) result.held = held;
+  if (result.dryRun || !result.view) return result;
+  const responses = responsesOf(result);
+  const emails = lastEmailList(responses) ?? [];
+  const showHidden = plan.vars.SHOW_HIDDEN === true || plan.vars.SHOW_HIDDEN === 'true';
+  if (showHidden && result.view !== 'listing') result.showHidden = true;
+  const trust = await assessMail(emails, {
+    authservId: plan.authservId,
+    ...(typeof plan.vars.INBOX === 'string' ? { inbox: plan.vars.INBOX } : {}),
+    view: result.view,
+    fetchHtml: (ids) => fetchPreviewHtml(ids, gate),
+    showHidden,
+    ...(held?.shownToOperator ? { held: new Set(held.shownToOperator) } : {}),
+  });
+  if (Object.keys(trust).length > 0) {
+    result.trust = trust;
+    result.untrusted = [...new Set([...(result.untrusted ?? []), ...untrustedTrustPaths(trust)])].sort();
+  }
+  for (const response of responses) {
+    for (const [name, args] of response.methodResponses) {
+      if (name !== 'Email/get' || !Array.isArray(args.list)) continue;
+      for (const email of args.list as Record<string, unknown>[]) {
+        delete email[authenticationResultsProperty];
+        // Listings and threads ask for the HTML parts only to read them as a person sees them; one message keeps them.
+        if (result.view !== 'message') delete email.htmlBody;
+      }
+    }
+  }
+  if (result.untrusted) result.untrusted = result.untrusted.filter((path) => !path.includes(authenticationResultsProperty) && !(result.view !== 'message' && path.includes('.htmlBody')));
+  return result;
+}
+
+/** The HTML parts of listed messages, each cut at previewHtmlBytes by the server (isTruncated says so). */
+async function fetchPreviewHtml(ids: string[], gate: ServiceGate): Promise<Map<string, { html: string; isTruncated: boolean }>> {
+  const { accountId } = await gate.session();
+  const out = new Map<string, { html: string; isTruncated: boolean }>();
+  for (let at = 0; at < ids.length; at += htmlPerRequest) {
+    const response = await gate.call({
+      using: [jmapCapabilities.core, jmapCapabilities.mail],
+      methodCalls: [
+        [
+          'Email/get',
+          { accountId, ids: ids.slice(at, at + htmlPerRequest), properties: ['id', 'htmlBody', 'bodyValues'], bodyProperties: ['partId', 'type'], fetchHTMLBodyValues: true, maxBodyValueBytes: previewHtmlBytes },
+          'html',
+        ],
+      ],
+    });
+    const list = response.methodResponses.find(([name, , id]) => name === 'Email/get' && id === 'html')?.[1].list;
+    for (const email of Array.isArray(list) ? (list as Record<string, unknown>[]) : []) {
+      const values = (email.bodyValues ?? {}) as Record<string, { value?: unknown; isTruncated?: unknown }>;
+      const parts = (Array.isArray(email.htmlBody) ? email.htmlBody : []) as { partId?: unknown; type?: unknown }[];
+      const html = parts.filter((p) => p.type === 'text/html' && typeof p.partId === 'string').map((p) => values[p.partId as string]);
+      if (typeof email.id !== 'string' || html.length === 0) continue;
+      out.set(email.id, { html: html.map((v) => (typeof v?.value === 'string' ? v.value : '')).join('\n'), isTruncated: html.some((v) => v?.isTruncated === true) });
+    }
+  }
+  return out;
+}
+
+/** Values in the assessment that come from the mail: previews, claimed names, what senders put in the checked fields. */
+function untrustedTrustPaths(trust: Record<string, MailTrust>): string[] {
+  const paths = new Set<string>();
+  for (const entry of Object.values(trust)) {
+    if (entry.preview !== undefined) paths.add('trust.*.preview');
+    if (entry.nameClaim !== undefined) paths.add('trust.*.nameClaim');
+    if (entry.sender?.results?.length) paths.add('trust.*.sender.results[*].properties.*').add('trust.*.sender.results[*].reason');
+    if (entry.sender?.reason !== undefined) paths.add('trust.*.sender.reason');
+  }
+  return [...paths];
+}

@@ -1,0 +1,131 @@
+import type { Invocation, JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
+import { senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
+
+/**
+ * The answers of the mail methods that name messages, read and rewritten for the receive screen:
+ * which email ids a response names, which sender facts it already carries, and the same response
+ * with held messages taken out of every place that names them.
+ */
+
+type Args = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Args => typeof value === 'object' && value !== null && !Array.isArray(value);
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const records = (value: unknown): Args[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+
+/** Every email id the answers name (Email/get, /query, /queryChanges, /changes, Thread/get, SearchSnippet/get). */
+export function namedEmailIds(response: JmapResponse): Set<string> {
+  const ids = new Set<string>();
+  for (const [name, args] of response.methodResponses) {
+    if (name === 'Email/get') records(args.list).forEach((e) => typeof e.id === 'string' && ids.add(e.id));
+    else if (name === 'Email/query') strings(args.ids).forEach((id) => ids.add(id));
+    else if (name === 'Email/queryChanges') records(args.added).forEach((a) => typeof a.id === 'string' && ids.add(a.id));
+    else if (name === 'Email/changes') [...strings(args.created), ...strings(args.updated)].forEach((id) => ids.add(id));
+    else if (name === 'Thread/get') records(args.list).forEach((t) => strings(t.emailIds).forEach((id) => ids.add(id)));
+    else if (name === 'SearchSnippet/get') records(args.list).forEach((s) => typeof s.emailId === 'string' && ids.add(s.emailId));
+  }
+  return ids;
+}
+
+/** Sender facts the response's Email/get lists already carry (when they asked for From and Authentication-Results). */
+export function factsInResponse(response: JmapResponse): Map<string, SenderFacts> {
+  const facts = new Map<string, SenderFacts>();
+  for (const [name, args] of response.methodResponses) {
+    if (name !== 'Email/get') continue;
+    for (const email of records(args.list)) {
+      const found = typeof email.id === 'string' ? senderFactsOf(email) : undefined;
+      if (found) facts.set(email.id as string, found);
+    }
+  }
+  return facts;
+}
+
+/** What taking held messages out did to one response. */
+export interface Removal {
+  /** Index in methodResponses of each Email/query answer that lost ids → how many it lost. */
+  queries: Map<number, { removed: number; served: number }>;
+  /** Held ids the request named literally (Email/get ids, SearchSnippet/get emailIds): answered as notFound. */
+  requested: Set<string>;
+}
+
+/** The call of the request that produced a response (same method, same call id). */
+export function callOf(request: JmapRequest, name: string, callId: string): Invocation | undefined {
+  return request.methodCalls.find(([method, , id]) => method === name && id === callId);
+}
+
+/** Takes held messages out of every answer, in place; held ids the caller asked for by id become notFound. */
+export function removeHeld(request: JmapRequest, response: JmapResponse, isHeld: (id: string) => boolean): Removal {
+  const removal: Removal = { queries: new Map(), requested: new Set() };
+  response.methodResponses.forEach(([name, args, callId], index) => {
+    if (name === 'Email/get' || name === 'SearchSnippet/get') {
+      const key = name === 'Email/get' ? 'id' : 'emailId';
+      const list = records(args.list);
+      const kept = list.filter((item) => !(typeof item[key] === 'string' && isHeld(item[key] as string)));
+      if (kept.length !== list.length) args.list = kept;
+      const asked = strings(callOf(request, name, callId)?.[1][name === 'Email/get' ? 'ids' : 'emailIds']);
+      const heldAsked = [...new Set(asked.filter(isHeld))];
+      if (heldAsked.length > 0) {
+        heldAsked.forEach((id) => removal.requested.add(id));
+        args.notFound = [...strings(args.notFound), ...heldAsked.filter((id) => !strings(args.notFound).includes(id))];
+      }
+    } else if (name === 'Email/query') {
+      const ids = strings(args.ids);
+      const kept = ids.filter((id) => !isHeld(id));
+      if (kept.length !== ids.length) {
+        args.ids = kept;
+        if (typeof args.total === 'number') args.total = Math.max(0, args.total - (ids.length - kept.length));
+        removal.queries.set(index, { removed: ids.length - kept.length, served: ids.length });
+      }
+    } else if (name === 'Email/queryChanges') {
+      args.added = records(args.added).filter((a) => !(typeof a.id === 'string' && isHeld(a.id)));
+    } else if (name === 'Email/changes') {
+      args.created = strings(args.created).filter((id) => !isHeld(id));
+      args.updated = strings(args.updated).filter((id) => !isHeld(id));
+    } else if (name === 'Thread/get') {
+      // A thread of nothing but held mail is left out whole: its id alone says such mail exists.
+      const emptied = new Set<string>();
+      for (const thread of records(args.list)) {
+        const before = strings(thread.emailIds);
+        thread.emailIds = before.filter((id) => !isHeld(id));
+        if (before.length > 0 && (thread.emailIds as string[]).length === 0 && typeof thread.id === 'string') emptied.add(thread.id);
+      }
+      if (emptied.size > 0) {
+        args.list = records(args.list).filter((thread) => !emptied.has(thread.id as string));
+        const asked = strings(callOf(request, name, callId)?.[1].ids).filter((id) => emptied.has(id));
+        if (asked.length > 0) args.notFound = [...strings(args.notFound), ...asked];
+      }
+    }
+  });
+  return removal;
+}
+
+/** Blob/get reads any blob by id, and no method says which message a blob belongs to: under receive rules its answers are withheld. */
+export function withholdBlobReads(response: JmapResponse): number {
+  let withheld = 0;
+  for (const [name, args] of response.methodResponses) {
+    if (name !== 'Blob/get') continue;
+    const ids = records(args.list).flatMap((blob) => (typeof blob.id === 'string' ? [blob.id] : []));
+    withheld += ids.length;
+    args.list = [];
+    args.notFound = [...strings(args.notFound), ...ids];
+  }
+  return withheld;
+}
+
+/** Email/parse answers: each parsed message by its blob id, for judging by its own headers. */
+export function parsedMessages(response: JmapResponse): { index: number; blobId: string; email: Args }[] {
+  const out: { index: number; blobId: string; email: Args }[] = [];
+  response.methodResponses.forEach(([name, args], index) => {
+    if (name !== 'Email/parse' || !isRecord(args.parsed)) return;
+    for (const [blobId, email] of Object.entries(args.parsed)) if (isRecord(email)) out.push({ index, blobId, email });
+  });
+  return out;
+}
+
+/** Drops one parsed message from an Email/parse answer, naming its blob in notFound. */
+export function dropParsed(response: JmapResponse, index: number, blobId: string): void {
+  const args = response.methodResponses[index]?.[1];
+  if (!args || !isRecord(args.parsed)) return;
+  delete args.parsed[blobId];
+  args.notFound = [...strings(args.notFound), blobId];
+}

@@ -1,0 +1,65 @@
+import type { Account } from '../auth/account-registry.js';
+import { authservIdOf } from '../config.js';
+import { resolveInboxAddress } from '../jmap/resolve-inbox-address.js';
+import type { JmapSessionInfo } from '../jmap/jmap-types.js';
+import { normaliseAddress, type NormalisedAddress } from '../policy/address-matcher.js';
+import { judgeSender, restrictsReceiving, type DecidingRule } from '../policy/judge-address.js';
+import { guardedInbox } from '../policy/records/inbox-state-dir.js';
+import { loadPolicyLayers, policyPaths, type LoadedLayer } from '../policy/policy-layers.js';
+import { authenticateSender, cameInThrough, type SenderAuthentication, type SenderFacts } from '../trust/sender-authentication.js';
+
+/** What judging a received message needs: the operator's layers, whose verdicts count, and who this inbox is. */
+export interface ReceiveRules {
+  layers: readonly LoadedLayer[];
+  authservId: string;
+  inbox: NormalisedAddress | undefined;
+}
+
+/** A message as the screen decided it. */
+export interface ReceivedJudgement {
+  held: boolean;
+  rule?: DecidingRule;
+  authentication: SenderAuthentication;
+}
+
+/**
+ * The operator's layers for this inbox (machine, user, inbox). Read once per call: a file the
+ * operator changed applies from the next call on.
+ */
+export async function loadInboxLayers(account: Account): Promise<LoadedLayer[]> {
+  // The inbox's layer sits in its state folder: the directory itself, or on a connected account
+  // the chosen inbox's own folder, where the policy commands write it.
+  const [config, identity] = await Promise.all([account.config(), account.inbox()]);
+  return loadPolicyLayers(policyPaths({ userConfigDir: config.userConfigDir, inboxDir: guardedInbox(identity).stateDir }));
+}
+
+/**
+ * The receive rules of a call, or undefined when no layer restricts receiving: then nothing is
+ * judged and nothing fetched. A layer whose file is broken throws (policy_unreadable): nothing is
+ * read under rules nobody can read.
+ */
+export async function receiveRulesOf(layers: readonly LoadedLayer[], account: Account, session: () => Promise<JmapSessionInfo>): Promise<ReceiveRules | undefined> {
+  if (!restrictsReceiving(layers)) return undefined;
+  const [config, identity, info] = await Promise.all([account.config(), account.inbox(), session()]);
+  const inbox = identity.address !== undefined ? { address: identity.address } : resolveInboxAddress({
+    storedInboxId: identity.inboxId,
+    sessionAccountId: info.accountId,
+    ...(config.sources.inboxDomain !== 'default' ? { configuredDomain: config.inboxDomain } : {}),
+  });
+  return { layers, authservId: authservIdOf(config), inbox: normaliseAddress(inbox.address) };
+}
+
+/**
+ * Judges one received message. The inbox's own writing (its drafts and sent copies: From is its
+ * own address and the message never came in from outside, or came in authenticated) is never
+ * held; everything else is judged by its From address and its sender authentication.
+ */
+export function judgeReceived(facts: SenderFacts, rules: ReceiveRules): ReceivedJudgement {
+  const authentication = authenticateSender(facts, rules.authservId);
+  const sender = authentication.sender;
+  if (sender && rules.inbox && sender.address === rules.inbox.address) {
+    if (!cameInThrough(facts, rules.authservId) || authentication.authenticated) return { held: false, authentication };
+  }
+  const verdict = judgeSender(rules.layers, sender, { authenticated: authentication.authenticated });
+  return verdict.verdict === 'hold' ? { held: true, rule: verdict.rule, authentication } : { held: false, authentication };
+}

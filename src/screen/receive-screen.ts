@@ -1,0 +1,204 @@
+import type { Account } from '../auth/account-registry.js';
+import { MailboxError } from '../errors.js';
+import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
+import type { DecidingRule } from '../policy/judge-address.js';
+import type { LoadedLayer } from '../policy/policy-layers.js';
+import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
+import { jmapCapabilities } from '../wire-constants.js';
+import { dropParsed, factsInResponse, namedEmailIds, parsedMessages, removeHeld, withholdBlobReads } from './mail-method-answers.js';
+import { judgeReceived, loadInboxLayers, receiveRulesOf, type ReceiveRules } from './receive-rules.js';
+import { refillQueryPage } from './refill-query-page.js';
+import { senderFactsCacheFor } from './sender-facts-cache.js';
+import { checkDownloadedMessage } from './screen-download.js';
+
+export interface ReceiveScreenOptions {
+  account: Account;
+  session: () => Promise<JmapSessionInfo>;
+  /** A read-only lookup through the gate: neither checked nor screened again. */
+  lookup: (request: JmapRequest) => Promise<JmapResponse>;
+  /** The operator's view (`--include-held`): held mail is judged and counted, and shown. */
+  includeHeld?: boolean;
+  /** The layers, when a test gives them instead of the files. */
+  layers?: () => Promise<LoadedLayer[]>;
+}
+
+/** What the screen held back in one call: how many messages, under which rules. */
+export interface HeldReport {
+  count: number;
+  rules: { layer: string; rule: string; count: number }[];
+  /** Held ids the caller asked for by id (they were answered as notFound). */
+  requested: string[];
+  /** The operator's view: these were shown anyway (their ids, for the text's marks). */
+  shownToOperator?: string[];
+  /** Blob/get answers withheld (no method says which message a blob belongs to). */
+  blobsWithheld?: number;
+}
+
+/** Ids per Email/get lookup call, well under every server's maxObjectsInGet. */
+const lookupChunk = 500;
+
+/**
+ * The screen stage of one call: after each batch's answer arrives, before anything reads it,
+ * messages the operator's receive rules hold back are taken out of every answer that names them,
+ * and a listing page that lost some is filled again. With no rule that restricts receiving it
+ * reads the policy files once per call and does nothing else.
+ */
+export class ReceiveScreen {
+  private rules: Promise<ReceiveRules | undefined> | undefined;
+  private readonly held = new Map<string, DecidingRule>();
+  private readonly requested = new Set<string>();
+  private blobsWithheld = 0;
+  private readonly downloadsChecked = new Set<string>();
+
+  constructor(private readonly options: ReceiveScreenOptions) {}
+
+  /** The call's receive rules (read once), or undefined when none restricts receiving. */
+  rulesOfCall(): Promise<ReceiveRules | undefined> {
+    this.rules ??= (async () => {
+      const layers = await (this.options.layers ?? (() => loadInboxLayers(this.options.account)))();
+      return receiveRulesOf(layers, this.options.account, this.options.session);
+    })();
+    return this.rules;
+  }
+
+  /** Screens one answer of `request`, in place, and returns it. */
+  async screen(request: JmapRequest, response: JmapResponse): Promise<JmapResponse> {
+    const rules = await this.rulesOfCall();
+    if (!rules) return response;
+    const held = await this.judge([...namedEmailIds(response)], factsInResponse(response), rules);
+    await this.screenParsed(response, rules);
+    if (this.options.includeHeld) return response;
+    this.blobsWithheld += withholdBlobReads(response);
+    const removal = removeHeld(request, response, (id) => held.has(id));
+    removal.requested.forEach((id) => this.requested.add(id));
+    const accountId = (await this.options.session()).accountId;
+    for (const [index, page] of removal.queries) {
+      await refillQueryPage(request, response, index, page, { accountId, lookup: this.options.lookup, judge: (ids, known) => this.judge(ids, known, rules) });
+    }
+    return response;
+  }
+
+  /** Refuses a download unless it names a shown message the blob belongs to (only under receive rules). */
+  async checkDownload(blobId: string, mailId: string | undefined): Promise<void> {
+    const rules = await this.rulesOfCall();
+    const key = `${mailId ?? ''}/${blobId}`;
+    if (!rules || this.options.includeHeld || this.downloadsChecked.has(key)) return;
+    await checkDownloadedMessage(blobId, mailId, {
+      accountId: (await this.options.session()).accountId,
+      lookup: this.options.lookup,
+      isHeld: async (id, facts) => (await this.judge([id], new Map([[id, facts]]), rules)).has(id),
+    });
+    this.downloadsChecked.add(key);
+  }
+
+  /** What this call held back, or undefined when nothing was. */
+  report(): HeldReport | undefined {
+    if (this.held.size === 0 && this.blobsWithheld === 0) return undefined;
+    const rules = new Map<string, { layer: string; rule: string; count: number }>();
+    for (const rule of this.held.values()) {
+      const key = `${rule.layer} ${rule.rule}`;
+      const entry = rules.get(key) ?? { layer: rule.layer, rule: rule.rule, count: 0 };
+      entry.count += 1;
+      rules.set(key, entry);
+    }
+    return {
+      count: this.held.size,
+      rules: [...rules.values()],
+      requested: [...this.requested],
+      ...(this.options.includeHeld ? { shownToOperator: [...this.held.keys()] } : {}),
+      ...(this.blobsWithheld > 0 ? { blobsWithheld: this.blobsWithheld } : {}),
+    };
+  }
+
+  /** Held ids the caller asked for by id, for the summary's wording. */
+  requestedHeld(): ReadonlySet<string> {
+    return this.requested;
+  }
+
+  /** Judges ids (facts from the answer, the cache, else one lookup batch); records and returns the held ones. */
+  private async judge(ids: readonly string[], known: ReadonlyMap<string, SenderFacts>, rules: ReceiveRules): Promise<Set<string>> {
+    const cache = senderFactsCacheFor(this.options.account);
+    const facts = new Map<string, SenderFacts>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const found = known.get(id) ?? cache.get(id);
+      if (found) {
+        cache.set(id, found);
+        facts.set(id, found);
+      } else missing.push(id);
+    }
+    for (const [id, found] of await this.lookupFacts(missing)) {
+      cache.set(id, found);
+      facts.set(id, found);
+    }
+    // An id the server no longer has carries no content to hold.
+    const held = new Set<string>();
+    for (const [id, found] of facts) {
+      const judgement = judgeReceived(found, rules);
+      if (judgement.held && judgement.rule) {
+        held.add(id);
+        this.held.set(id, judgement.rule);
+      }
+    }
+    return held;
+  }
+
+  private async lookupFacts(ids: readonly string[]): Promise<Map<string, SenderFacts>> {
+    const facts = new Map<string, SenderFacts>();
+    if (ids.length === 0) return facts;
+    const { accountId, limits } = await this.options.session();
+    const perRequest = Math.max(1, limits.maxCallsInRequest ?? 16);
+    const chunks: string[][] = [];
+    for (let at = 0; at < ids.length; at += lookupChunk) chunks.push(ids.slice(at, at + lookupChunk));
+    for (let at = 0; at < chunks.length; at += perRequest) {
+      const response = await this.options.lookup({
+        using: [jmapCapabilities.core, jmapCapabilities.mail],
+        methodCalls: chunks.slice(at, at + perRequest).map((chunk, i) => ['Email/get', { accountId, ids: chunk, properties: ['id', ...senderFactProperties] }, `f${i}`]),
+      });
+      for (const [name, args] of response.methodResponses) {
+        if (name === 'error') throw lookupFailed(args);
+        for (const email of Array.isArray(args.list) ? (args.list as Record<string, unknown>[]) : []) {
+          const found = senderFactsOf(email);
+          if (found && typeof email.id === 'string') facts.set(email.id, found);
+        }
+      }
+    }
+    return facts;
+  }
+
+  /** Email/parse reads a message from a blob: it is judged by its own headers, like any received mail. */
+  private async screenParsed(response: JmapResponse, rules: ReceiveRules): Promise<void> {
+    const parsed = parsedMessages(response);
+    if (parsed.length === 0) return;
+    const lacking = parsed.filter((p) => !senderFactsOf(p.email)).map((p) => p.blobId);
+    const looked = new Map<string, SenderFacts>();
+    if (lacking.length > 0) {
+      const { accountId } = await this.options.session();
+      const answer = await this.options.lookup({
+        using: [jmapCapabilities.core, jmapCapabilities.mail],
+        methodCalls: [['Email/parse', { accountId, blobIds: lacking, properties: [...senderFactProperties] }, 'p']],
+      });
+      const got = answer.methodResponses[0]?.[1].parsed;
+      for (const [blobId, email] of Object.entries(got && typeof got === 'object' ? (got as Record<string, Record<string, unknown>>) : {})) {
+        const found = senderFactsOf(email);
+        if (found) looked.set(blobId, found);
+      }
+    }
+    for (const { index, blobId, email } of parsed) {
+      const facts = senderFactsOf(email) ?? looked.get(blobId);
+      // A parsed message whose headers cannot be read is not shown under rules that must judge it.
+      const judgement = facts ? judgeReceived(facts, rules) : undefined;
+      if (judgement && !judgement.held) continue;
+      this.held.set(`blob:${blobId}`, judgement?.rule ?? { layer: 'default', rule: 'receive.unjudged' });
+      if (!this.options.includeHeld) dropParsed(response, index, blobId);
+    }
+  }
+}
+
+function lookupFailed(args: Record<string, unknown>): MailboxError {
+  return new MailboxError({
+    code: 'jmap_request_error',
+    message: `Checking senders against the operator's receive rules failed: Email/get answered ${String(args.type ?? 'an error')}.`,
+    hint: 'Nothing was shown. Run the request again; if it keeps failing, tell your operator.',
+  });
+}

@@ -1,0 +1,98 @@
+import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
+import { jmapCapabilities } from '../wire-constants.js';
+import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
+import { callOf } from './mail-method-answers.js';
+
+/**
+ * A page of Email/query results that lost held messages is filled again from the mail after it,
+ * so a listing of 20 still shows 20 when there are 20 to show. The follow-up pages and the
+ * listing's own Email/get (or SearchSnippet/get) for the added ids go out as read-only lookups.
+ */
+
+type Args = Record<string, unknown>;
+
+export interface RefillDeps {
+  accountId: string;
+  lookup(request: JmapRequest): Promise<JmapResponse>;
+  /** Judges ids (recording the held ones for the call); returns the held ones. */
+  judge(ids: readonly string[], known: ReadonlyMap<string, SenderFacts>): Promise<ReadonlySet<string>>;
+}
+
+/** At most this many follow-up pages per query: a flood of held mail ends the refill, not the call. */
+const maxRounds = 5;
+const maxPage = 256;
+
+const isRecord = (value: unknown): value is Args => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Fills the query answer at `index` back up by `missing` ids, and the calls that read its ids; in place. */
+export async function refillQueryPage(request: JmapRequest, response: JmapResponse, index: number, page: { removed: number; served: number }, deps: RefillDeps): Promise<void> {
+  const [, answer, callId] = response.methodResponses[index] ?? [];
+  const call = answer && callId !== undefined ? callOf(request, 'Email/query', callId) : undefined;
+  if (!answer || !call || Object.keys(call[1]).some((key) => key.startsWith('#'))) return;
+  const args = call[1];
+  const limit = typeof args.limit === 'number' ? args.limit : page.served;
+  // The server gave less than a full page: there is nothing after it.
+  if (page.served < limit) return;
+  const { anchor: _anchor, anchorOffset: _offset, calculateTotal: _total, ...query } = args;
+  const start = typeof answer.position === 'number' ? answer.position : 0;
+  let scanned = page.served;
+  const added: string[] = [];
+  for (let round = 0; round < maxRounds && added.length < page.removed; round++) {
+    const size = Math.min(maxPage, Math.max(20, (page.removed - added.length) * 2));
+    const next = await deps.lookup({
+      using: [jmapCapabilities.core, jmapCapabilities.mail],
+      methodCalls: [
+        ['Email/query', { ...query, position: start + scanned, limit: size }, 'q'],
+        ['Email/get', { accountId: deps.accountId, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['id', ...senderFactProperties] }, 'f'],
+      ],
+    });
+    const ids = idsOf(next);
+    scanned += ids.length;
+    const held = await deps.judge(ids, factsOf(next));
+    for (const id of ids) if (!held.has(id) && added.length < page.removed) added.push(id);
+    if (typeof answer.total === 'number') answer.total = Math.max(0, answer.total - ids.filter((id) => held.has(id)).length);
+    if (ids.length < size) break;
+  }
+  if (added.length === 0) return;
+  answer.ids = [...(Array.isArray(answer.ids) ? answer.ids : []), ...added];
+  await refillReaders(request, response, callId as string, added, deps);
+}
+
+/** The calls that read the query's ids through a back-reference, run again for the added ids, their answers appended. */
+async function refillReaders(request: JmapRequest, response: JmapResponse, queryCallId: string, added: string[], deps: RefillDeps): Promise<void> {
+  const readers = request.methodCalls.flatMap(([method, args, callId]) => {
+    const key = method === 'Email/get' ? '#ids' : method === 'SearchSnippet/get' ? '#emailIds' : undefined;
+    const reference = key ? args[key] : undefined;
+    if (!key || !isRecord(reference) || reference.resultOf !== queryCallId || reference.name !== 'Email/query' || !['/ids', '/ids/*'].includes(String(reference.path))) return [];
+    const { [key]: _reference, ...rest } = args;
+    if (Object.keys(rest).some((k) => k.startsWith('#'))) return [];
+    return [{ method, callId, args: { ...rest, [key.slice(1)]: added } }];
+  });
+  if (readers.length === 0) return;
+  const answers = await deps.lookup({
+    using: request.using,
+    methodCalls: readers.map((r, i) => [r.method, r.args, `r${i}`] as [string, Args, string]),
+  });
+  readers.forEach((reader, i) => {
+    const got = answers.methodResponses.find(([name, , id]) => name === reader.method && id === `r${i}`)?.[1];
+    const target = response.methodResponses.find(([name, , id]) => name === reader.method && id === reader.callId)?.[1];
+    if (!got || !target) return;
+    target.list = [...(Array.isArray(target.list) ? target.list : []), ...(Array.isArray(got.list) ? got.list : [])];
+    if (Array.isArray(got.notFound) && got.notFound.length > 0) target.notFound = [...(Array.isArray(target.notFound) ? target.notFound : []), ...got.notFound];
+  });
+}
+
+function idsOf(response: JmapResponse): string[] {
+  const ids = response.methodResponses.find(([name, , id]) => name === 'Email/query' && id === 'q')?.[1].ids;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}
+
+function factsOf(response: JmapResponse): Map<string, SenderFacts> {
+  const facts = new Map<string, SenderFacts>();
+  const list = response.methodResponses.find(([name, , id]) => name === 'Email/get' && id === 'f')?.[1].list;
+  for (const email of Array.isArray(list) ? list : []) {
+    const found = isRecord(email) && typeof email.id === 'string' ? senderFactsOf(email) : undefined;
+    if (found) facts.set(email.id as string, found);
+  }
+  return facts;
+}

@@ -1,0 +1,68 @@
+import { MailboxError } from '../errors.js';
+import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
+import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
+import { jmapCapabilities } from '../wire-constants.js';
+
+/**
+ * A download under receive rules names the message its blob belongs to: no JMAP method says which
+ * message holds a blob on every server (RFC 9404 Blob/lookup is optional; Cyrus 3.6 lacks it), so
+ * the message is judged, and the blob must be the message itself or one of its parts.
+ */
+
+export interface DownloadCheckDeps {
+  accountId: string;
+  lookup(request: JmapRequest): Promise<JmapResponse>;
+  isHeld(emailId: string, facts: SenderFacts): Promise<boolean>;
+}
+
+/** Throws unless `blobId` belongs to message `mailId` and that message is shown. */
+export async function checkDownloadedMessage(blobId: string, mailId: string | undefined, deps: DownloadCheckDeps): Promise<void> {
+  if (!mailId) {
+    throw new MailboxError({
+      code: 'invalid_input',
+      message: "Your operator's receive rules apply to this inbox, so a download names the message it comes from: download.mail_id is missing.",
+      hint: 'Give download.mail_id: the id of the message whose attachment this is (read_message shows the download call with it).',
+    });
+  }
+  const answer = await deps.lookup({
+    using: [jmapCapabilities.core, jmapCapabilities.mail],
+    methodCalls: [['Email/get', { accountId: deps.accountId, ids: [mailId], properties: ['id', 'blobId', 'bodyStructure', ...senderFactProperties], bodyProperties: ['blobId', 'subParts'] }, 'm']],
+  });
+  const email = (answer.methodResponses[0]?.[1].list as Record<string, unknown>[] | undefined)?.[0];
+  const facts = email ? senderFactsOf(email) : undefined;
+  if (!email || !facts) {
+    throw new MailboxError({
+      code: 'attachment_invalid',
+      message: `There is no message ${mailId} in this inbox; nothing was downloaded.`,
+      hint: 'Take the message id and its attachment\'s blob id from read_message.',
+    });
+  }
+  if (await deps.isHeld(mailId, facts)) {
+    throw new MailboxError({
+      code: 'policy_refused',
+      message: `Message ${mailId} is held back by your operator's receive rules: none of it is shown to you, its attachments included. Nothing was downloaded.`,
+      hint: 'Your operator set these rules; ask them if you need this message.',
+    });
+  }
+  if (!blobsOf(email).has(blobId)) {
+    throw new MailboxError({
+      code: 'attachment_invalid',
+      message: `Blob ${blobId} is not part of message ${mailId}; nothing was downloaded.`,
+      hint: 'Use the download call read_message shows for the attachment: it names the message and the blob together.',
+    });
+  }
+}
+
+/** The message's own blob and every part's. */
+function blobsOf(email: Record<string, unknown>): Set<string> {
+  const blobs = new Set<string>();
+  if (typeof email.blobId === 'string') blobs.add(email.blobId);
+  const stack: unknown[] = [email.bodyStructure];
+  for (let part = stack.pop(); part !== undefined; part = stack.pop()) {
+    if (typeof part !== 'object' || part === null) continue;
+    const record = part as Record<string, unknown>;
+    if (typeof record.blobId === 'string') blobs.add(record.blobId);
+    if (Array.isArray(record.subParts)) stack.push(...(record.subParts as unknown[]));
+  }
+  return blobs;
+}

@@ -1,0 +1,155 @@
+/**
+ * Reading an Authentication-Results field (RFC 8601 §2.2) as a receiving service wrote it:
+ * `authserv-id [version] ; method=result [reason=…] ptype.property=value … ; …`, with comments and
+ * folding anywhere CFWS may stand. A value that does not follow the grammar yields no result rather
+ * than a guess: an unreadable verdict is never read as a pass.
+ */
+
+/** One `method=result` statement and what it says it checked. */
+export interface AuthResult {
+  /** Lower case, without a version: `dmarc`, `dkim`, `spf`. */
+  method: string;
+  /** Lower case: `pass`, `fail`, `none`, `softfail`, `temperror`, … */
+  result: string;
+  reason?: string;
+  /** `ptype.property` in lower case → its value as written, e.g. `header.from` → `example.org`. */
+  properties: Record<string, string>;
+}
+
+export interface AuthenticationResults {
+  /** As written, without comments; compare with sameAuthservId. */
+  authservId: string;
+  /** Empty for `none` (the service checked nothing). */
+  results: AuthResult[];
+}
+
+/** Unfolds a raw header value (RFC 5322 §2.2.3): CRLF before white space goes. */
+export function unfoldHeaderValue(raw: string): string {
+  return raw.replace(/\r?\n(?=[ \t])/g, '').replace(/\r?\n$/, '');
+}
+
+/** Whether two authserv-ids name the same service: case-insensitive, a trailing dot ignored. */
+export function sameAuthservId(a: string, b: string): boolean {
+  const norm = (id: string): string => id.trim().toLowerCase().replace(/\.$/, '');
+  return norm(a) !== '' && norm(a) === norm(b);
+}
+
+/** The authserv-id a field claims, read even when the rest of it is broken; undefined when it names none. */
+export function authservIdOf(value: string): string | undefined {
+  const head = splitStatements(unfoldHeaderValue(value))?.[0];
+  const word = head === undefined ? undefined : wordsOf(head)?.[0];
+  return word === undefined ? undefined : unquote(word);
+}
+
+/** Parses one field's value (raw or unfolded); undefined when it does not follow RFC 8601. */
+export function parseAuthenticationResults(value: string): AuthenticationResults | undefined {
+  const segments = splitStatements(unfoldHeaderValue(value));
+  if (!segments) return undefined;
+  const [head = '', ...statements] = segments;
+  const headWords = wordsOf(head);
+  const authservId = headWords?.[0] === undefined ? undefined : unquote(headWords[0]);
+  // §2.2: the optional version is digits; anything else after the id breaks the grammar.
+  if (!headWords || !authservId || headWords.length > 2 || (headWords[1] !== undefined && !/^\d+$/.test(headWords[1]))) return undefined;
+  if (statements.length === 1 && statements[0]?.trim().toLowerCase() === 'none') return { authservId, results: [] };
+  const results: AuthResult[] = [];
+  for (const statement of statements) {
+    const result = parseStatement(statement);
+    if (!result) return undefined;
+    results.push(result);
+  }
+  return results.length > 0 ? { authservId, results } : undefined;
+}
+
+/**
+ * Splits at the `;` between statements and drops comments (nested, with quoted-pairs); quoted
+ * strings are kept whole, so a `;` or `(` inside one is text. Undefined when a quote or comment
+ * never closes.
+ */
+function splitStatements(value: string): string[] | undefined {
+  const segments: string[] = [];
+  let current = '';
+  let depth = 0;
+  let quoted = false;
+  for (let at = 0; at < value.length; at++) {
+    const char = value.charAt(at);
+    if (quoted) {
+      current += char;
+      if (char === '\\' && at + 1 < value.length) current += value.charAt(++at);
+      else if (char === '"') quoted = false;
+    } else if (depth > 0) {
+      if (char === '\\') at++;
+      else if (char === '(') depth++;
+      else if (char === ')' && --depth === 0) current += ' ';
+    } else if (char === '(') depth = 1;
+    else if (char === '"') {
+      quoted = true;
+      current += char;
+    } else if (char === ';') {
+      segments.push(current);
+      current = '';
+    } else current += char;
+  }
+  if (quoted || depth > 0) return undefined;
+  segments.push(current);
+  return segments;
+}
+
+/**
+ * The words of a comment-free segment, with the white space CFWS allows around `=`, `.` and `/`
+ * taken out first, so `dmarc = pass` and `header . from=x` read as one word each. Quoted strings
+ * stay one word. Undefined for an empty segment.
+ */
+function wordsOf(segment: string): string[] | undefined {
+  const words: string[] = [];
+  let current = '';
+  let quoted = false;
+  const text = segment.replace(/("(?:[^"\\]|\\.)*")|\s*([=./])\s*/g, (match, quotedText: string | undefined, operator: string | undefined) => quotedText ?? operator ?? match);
+  for (let at = 0; at < text.length; at++) {
+    const char = text.charAt(at);
+    if (quoted) {
+      current += char;
+      if (char === '\\' && at + 1 < text.length) current += text.charAt(++at);
+      else if (char === '"') quoted = false;
+    } else if (/\s/.test(char)) {
+      if (current) words.push(current);
+      current = '';
+    } else {
+      if (char === '"') quoted = true;
+      current += char;
+    }
+  }
+  if (current) words.push(current);
+  return words.length > 0 ? words : undefined;
+}
+
+const keyword = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
+
+/** `method[/version]=result [reason=value] ptype.property=value…` */
+function parseStatement(statement: string): AuthResult | undefined {
+  const words = wordsOf(statement);
+  if (!words) return undefined;
+  const [methodSpec = '', ...rest] = words;
+  const eq = methodSpec.indexOf('=');
+  if (eq <= 0) return undefined;
+  const method = methodSpec.slice(0, eq).replace(/\/\d+$/, '');
+  const result = methodSpec.slice(eq + 1);
+  if (!keyword.test(method) || !keyword.test(result)) return undefined;
+  const out: AuthResult = { method: method.toLowerCase(), result: result.toLowerCase(), properties: {} };
+  for (const word of rest) {
+    const at = word.indexOf('=');
+    if (at <= 0) return undefined;
+    const key = word.slice(0, at).toLowerCase();
+    const value = unquote(word.slice(at + 1));
+    if (value === undefined) return undefined;
+    if (key === 'reason' && out.reason === undefined && Object.keys(out.properties).length === 0) out.reason = value;
+    else if (/^[a-z0-9-]+\.[a-z0-9_-]+$/.test(key)) out.properties[key] = value;
+    else return undefined;
+  }
+  return out;
+}
+
+/** A value: a quoted-string (unescaped) or a token-like run; undefined when empty. */
+function unquote(value: string): string | undefined {
+  if (value.startsWith('"')) return value.endsWith('"') && value.length >= 2 ? value.slice(1, -1).replace(/\\(.)/g, '$1') : undefined;
+  return value === '' ? undefined : value;
+}

@@ -1,0 +1,108 @@
+import { normaliseAddress, normaliseDomain, type NormalisedAddress } from '../policy/address-matcher.js';
+import { authservIdOf, parseAuthenticationResults, sameAuthservId, type AuthResult } from './authentication-results.js';
+
+/**
+ * Whether a received message's From domain is authenticated, as the receiving service recorded
+ * it. Only the topmost Authentication-Results field with the service's authserv-id counts: the
+ * service adds its own above everything and removes forged ones with its id (RFC 8601 §5), so a
+ * field further down, or one under another id, is the sender's word or another hop's.
+ * Authenticated means DMARC passed for the domain in From (RFC 7489 §3): SPF or DKIM alone can
+ * pass for a domain other than the one the reader sees.
+ */
+
+/** The property a message's Authentication-Results fields are read through (RFC 8621 §4.1.3): raw, every instance, in order. */
+export const authenticationResultsProperty = 'header:Authentication-Results:asRaw:all';
+
+/** The Email properties sender facts come from. */
+export const senderFactProperties = ['from', authenticationResultsProperty] as const;
+
+/** What the message itself says: its From addresses and its Authentication-Results fields, top first. */
+export interface SenderFacts {
+  from: { name?: string | null; email?: string | null }[];
+  authenticationResults: string[];
+}
+
+export type SenderVerdict =
+  /** DMARC passed for the From domain. */
+  | 'pass'
+  /** Our field holds a DMARC result for the From domain other than pass (fail, none, temperror…). */
+  | 'unverified'
+  /** No field of ours, or ours holds no DMARC result for the From domain. */
+  | 'no-result';
+
+export interface SenderAuthentication {
+  verdict: SenderVerdict;
+  authenticated: boolean;
+  authservId: string;
+  /** The single From address, normalised; absent when From holds none or several. */
+  sender?: NormalisedAddress;
+  /** DMARC's result for the From domain, lower case (`fail`, `none`, …), when our field holds one. */
+  dmarc?: string;
+  /** Short, for a listing: `dmarc=fail`, `no Authentication-Results from agent-mailbox.test`. */
+  reason?: string;
+  /** Every result of the field that was trusted. */
+  results?: AuthResult[];
+}
+
+/** Reads a message's sender facts from an Email object; undefined when it lacks either property. */
+export function senderFactsOf(email: Readonly<Record<string, unknown>>): SenderFacts | undefined {
+  const from = email.from;
+  const fields = email[authenticationResultsProperty];
+  if (from !== null && !Array.isArray(from)) return undefined;
+  if (!Array.isArray(fields) || !fields.every((field) => typeof field === 'string')) return undefined;
+  const addresses = (from ?? []).filter((a): a is { name?: string | null; email?: string | null } => typeof a === 'object' && a !== null);
+  return { from: addresses, authenticationResults: fields as string[] };
+}
+
+/** The sender's address when From holds exactly one that parses. */
+export function singleSender(facts: SenderFacts): NormalisedAddress | undefined {
+  if (facts.from.length !== 1) return undefined;
+  const email = facts.from[0]?.email;
+  return typeof email === 'string' ? normaliseAddress(email) : undefined;
+}
+
+/** Whether the message came in through the service: it carries a field of the service's authserv-id. */
+export function cameInThrough(facts: SenderFacts, authservId: string): boolean {
+  return facts.authenticationResults.some((value) => sameAuthservId(authservIdOf(value) ?? '', authservId));
+}
+
+/** The verdict for a message's From domain under the service's authserv-id. */
+export function authenticateSender(facts: SenderFacts, authservId: string): SenderAuthentication {
+  const sender = singleSender(facts);
+  const base = { authservId, ...(sender ? { sender } : {}) };
+  const field = facts.authenticationResults.find((value) => {
+    const id = authservIdOf(value);
+    return id !== undefined && sameAuthservId(id, authservId);
+  });
+  if (field === undefined) return { ...base, verdict: 'no-result', authenticated: false, reason: `no Authentication-Results from ${authservId}` };
+  // The topmost field of ours decides even when it cannot be read: a forged one further down never stands in for it.
+  const ours = parseAuthenticationResults(field);
+  if (!ours) return { ...base, verdict: 'no-result', authenticated: false, reason: `unreadable Authentication-Results from ${authservId}` };
+  if (!sender) {
+    const count = facts.from.length;
+    return { ...base, verdict: 'unverified', authenticated: false, reason: count === 0 ? 'no From address' : `${count} From addresses`, results: ours.results };
+  }
+  const dmarc = ours.results.filter((r) => r.method === 'dmarc' && appliesTo(r, sender.domain));
+  if (dmarc.length === 0) return { ...base, verdict: 'no-result', authenticated: false, reason: 'no dmarc result', results: ours.results };
+  const passed = dmarc.find((r) => r.result === 'pass');
+  if (passed) return { ...base, verdict: 'pass', authenticated: true, dmarc: 'pass', results: ours.results };
+  const result = dmarc[0]?.result ?? 'none';
+  return { ...base, verdict: 'unverified', authenticated: false, dmarc: result, reason: `dmarc=${result}`, results: ours.results };
+}
+
+/**
+ * Whether a message's sender is authenticated for its From domain: what the send guard's `known`
+ * mode asks of mail that wrote first. The message must carry `senderFactProperties`; one that does
+ * not is not authenticated.
+ */
+export function isAuthenticatedSender(email: Readonly<Record<string, unknown>>, authservId: string): boolean {
+  const facts = senderFactsOf(email);
+  return facts !== undefined && authenticateSender(facts, authservId).authenticated;
+}
+
+/** A DMARC result speaks for the From domain it names (header.from); one that names none is taken as about From. */
+function appliesTo(result: AuthResult, domain: string): boolean {
+  const named = result.properties['header.from'];
+  if (named === undefined) return true;
+  return normaliseDomain(named.replace(/^.*@/, '')) === domain;
+}

@@ -1,0 +1,3 @@
+import { describeMailTrust } from './mail-trust-suite.js';
+
+describeMailTrust('embedded');

@@ -1,0 +1,3 @@
+import { describeReceiveRules } from './receive-rules-suite.js';
+
+describeReceiveRules('cyrus');

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { JmapRequest, JmapResponse } from '../../../src/jmap/jmap-types.js';
+import { factsInResponse, namedEmailIds, removeHeld, withholdBlobReads } from '../../../src/screen/mail-method-answers.js';
+
+const held = new Set(['H1', 'H2']);
+const isHeld = (id: string): boolean => held.has(id);
+
+describe('the receive screen\'s view of mail method answers', () => {
+  const request: JmapRequest = {
+    using: [],
+    methodCalls: [
+      ['Email/query', { accountId: 'a', limit: 4 }, 'q'],
+      ['Email/get', { accountId: 'a', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' } }, 'g'],
+      ['Email/get', { accountId: 'a', ids: ['H1', 'S9', 'H1'] }, 'byId'],
+      ['Thread/get', { accountId: 'a', ids: ['T1', 'T2'] }, 't'],
+      ['SearchSnippet/get', { accountId: 'a', emailIds: ['H2', 'S1'], filter: { text: 'x' } }, 's'],
+      ['Email/changes', { accountId: 'a', sinceState: '1' }, 'c'],
+      ['Email/queryChanges', { accountId: 'a', sinceQueryState: '1' }, 'qc'],
+    ],
+  };
+  const response = (): JmapResponse => ({
+    methodResponses: [
+      ['Email/query', { ids: ['S1', 'H1', 'S2', 'H2'], position: 0, total: 9 }, 'q'],
+      ['Email/get', { list: [{ id: 'S1', from: [{ email: 'a@x.test' }], 'header:Authentication-Results:asRaw:all': [] }, { id: 'H1' }, { id: 'S2' }, { id: 'H2' }], notFound: [] }, 'g'],
+      ['Email/get', { list: [{ id: 'H1' }, { id: 'S9' }], notFound: [] }, 'byId'],
+      ['Thread/get', { list: [{ id: 'T1', emailIds: ['S1', 'H1', 'S2'] }, { id: 'T2', emailIds: ['H2'] }], notFound: [] }, 't'],
+      ['SearchSnippet/get', { list: [{ emailId: 'H2', subject: 'held' }, { emailId: 'S1', subject: 'shown' }], notFound: null }, 's'],
+      ['Email/changes', { created: ['H2', 'S3'], updated: ['H1', 'S1'], destroyed: ['H9'] }, 'c'],
+      ['Email/queryChanges', { added: [{ id: 'H1', index: 0 }, { id: 'S4', index: 1 }], removed: ['H2'] }, 'qc'],
+    ],
+  });
+
+  it('names every email id the answers mention, and takes sender facts only from records that carry both properties', () => {
+    const answer = response();
+    expect([...namedEmailIds(answer)].sort()).toEqual(['H1', 'H2', 'S1', 'S2', 'S3', 'S4', 'S9']);
+    expect([...factsInResponse(answer).keys()]).toEqual(['S1']);
+  });
+
+  it('takes held messages out of every answer, answers a held id asked for by id as notFound, and says which query pages lost ids', () => {
+    const answer = response();
+    const removal = removeHeld(request, answer, isHeld);
+    const args = (callId: string) => answer.methodResponses.find(([, , id]) => id === callId)?.[1];
+    expect(args('q')).toMatchObject({ ids: ['S1', 'S2'], total: 7 });
+    expect((args('g')?.list as { id: string }[]).map((e) => e.id)).toEqual(['S1', 'S2']);
+    expect(args('g')?.notFound).toEqual([]);
+    expect(args('byId')).toMatchObject({ list: [{ id: 'S9' }], notFound: ['H1'] });
+    expect(args('t')).toEqual({ list: [{ id: 'T1', emailIds: ['S1', 'S2'] }], notFound: ['T2'] });
+    expect(args('s')).toMatchObject({ list: [{ emailId: 'S1', subject: 'shown' }], notFound: ['H2'] });
+    expect(args('c')).toMatchObject({ created: ['S3'], updated: ['S1'], destroyed: ['H9'] });
+    expect(args('qc')).toMatchObject({ added: [{ id: 'S4', index: 1 }], removed: ['H2'] });
+    expect([...removal.requested].sort()).toEqual(['H1', 'H2']);
+    expect([...removal.queries]).toEqual([[0, { removed: 2, served: 4 }]]);
+  });
+
+  it('leaves an answer without held mail exactly as it was', () => {
+    const answer = response();
+    const before = JSON.stringify(answer);
+    const removal = removeHeld(request, answer, () => false);
+    expect(JSON.stringify(answer)).toBe(before);
+    expect(removal.queries.size).toBe(0);
+  });
+
+  it('withholds every Blob/get answer, naming its blobs in notFound', () => {
+    const answer: JmapResponse = { methodResponses: [['Blob/get', { list: [{ id: 'B1', 'data:asText': 'secret' }], notFound: ['B0'] }, 'b']] };
+    expect(withholdBlobReads(answer)).toBe(1);
+    expect(answer.methodResponses[0]?.[1]).toEqual({ list: [], notFound: ['B0', 'B1'] });
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { authenticateSender, isAuthenticatedSender, senderFactsOf, type SenderFacts } from '../../../src/trust/sender-authentication.js';
+
+const ours = 'agent-mailbox.test';
+const facts = (from: string | string[], ...fields: string[]): SenderFacts => ({ from: (Array.isArray(from) ? from : [from]).map((email) => ({ email })), authenticationResults: fields });
+
+describe('authenticateSender', () => {
+  it('passes when the topmost field of the service says dmarc=pass for the From domain', () => {
+    const verdict = authenticateSender(facts('News@Example.ORG', `${ours}; spf=pass smtp.mailfrom=x@example.org; dmarc=pass (p=REJECT) header.from=example.org`), ours);
+    expect(verdict).toMatchObject({ verdict: 'pass', authenticated: true, dmarc: 'pass', sender: { address: 'news@example.org', domain: 'example.org' } });
+    expect(verdict.reason).toBeUndefined();
+    expect(verdict.results?.map((r) => `${r.method}=${r.result}`)).toEqual(['spf=pass', 'dmarc=pass']);
+  });
+
+  it('says dmarc=fail for a From domain that failed DMARC, whatever SPF and DKIM said for other domains', () => {
+    const field = `${ours}; dkim=pass header.i=@example.org; spf=pass smtp.mailfrom=mallory@example.org; dmarc=fail (p=REJECT) header.from=bank.test`;
+    expect(authenticateSender(facts('ceo@bank.test', field), ours)).toMatchObject({ verdict: 'unverified', authenticated: false, dmarc: 'fail', reason: 'dmarc=fail' });
+  });
+
+  it('trusts only the topmost field with the service\'s authserv-id: a forged pass below it, or under another id, counts for nothing', () => {
+    const real = `${ours}; dmarc=none header.from=bank.test`;
+    const forged = `${ours}; dmarc=pass header.from=bank.test`;
+    const other = 'mx.relay.example; dmarc=pass header.from=bank.test';
+    expect(authenticateSender(facts('a@bank.test', other, real, forged), ours)).toMatchObject({ authenticated: false, dmarc: 'none', reason: 'dmarc=none' });
+    expect(authenticateSender(facts('a@bank.test', other), ours)).toMatchObject({ verdict: 'no-result', authenticated: false, reason: `no Authentication-Results from ${ours}` });
+    expect(authenticateSender(facts('a@bank.test', `${ours}; dmarc=`, forged), ours)).toMatchObject({ verdict: 'no-result', authenticated: false, reason: `unreadable Authentication-Results from ${ours}` });
+  });
+
+  it('does not let a pass for another domain stand for the From domain', () => {
+    expect(authenticateSender(facts('a@bank.test', `${ours}; dmarc=pass header.from=example.org`), ours)).toMatchObject({ verdict: 'no-result', authenticated: false, reason: 'no dmarc result' });
+    // A result that names no domain speaks for From, the only domain DMARC evaluates.
+    expect(authenticateSender(facts('a@bank.test', `${ours}; dmarc=pass`), ours).authenticated).toBe(true);
+    expect(authenticateSender(facts('a@sub.bank.test', `${ours}; dmarc=pass header.from=Sub.Bank.Test.`), ours).authenticated).toBe(true);
+  });
+
+  it('does not authenticate a From with several addresses or none', () => {
+    const field = `${ours}; dmarc=pass header.from=bank.test`;
+    expect(authenticateSender(facts(['a@bank.test', 'b@bank.test'], field), ours)).toMatchObject({ authenticated: false, reason: '2 From addresses' });
+    expect(authenticateSender(facts([], field), ours)).toMatchObject({ authenticated: false, reason: 'no From address' });
+  });
+});
+
+describe('isAuthenticatedSender (for the send guard\'s known mode)', () => {
+  it('reads the Email properties and answers yes only for a DMARC pass under the given authserv-id', () => {
+    const email = { id: 'M1', from: [{ name: 'Ana', email: 'ana@example.org' }], 'header:Authentication-Results:asRaw:all': [` ${ours}; dmarc=pass header.from=example.org`] };
+    expect(isAuthenticatedSender(email, ours)).toBe(true);
+    expect(isAuthenticatedSender(email, 'other.example')).toBe(false);
+    expect(isAuthenticatedSender({ id: 'M1', from: email.from }, ours)).toBe(false);
+    expect(senderFactsOf({ from: null, 'header:Authentication-Results:asRaw:all': [] })).toEqual({ from: [], authenticationResults: [] });
+    expect(senderFactsOf({ from: [], 'header:Authentication-Results:asRaw:all': [3] })).toBeUndefined();
+  });
+});
