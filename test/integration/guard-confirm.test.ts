@@ -119,7 +119,7 @@ describe('confirm mode', () => {
     await confirmMode();
     const subject = 'Guard: approved as held';
     const result = await world.run(world.alice, { ops_file: 'send_mail', vars: { TO: outside, SUBJECT: subject, BODY: 'x' } });
-    const [held] = result.held ?? [];
+    const [held] = result.awaitingApproval ?? [];
     expect(held?.outboxId).toBeTypeOf('string');
     const approved = { outboxId: held!.outboxId, emailId: held!.emailId, rcptTo: [outside] };
     const submit = (rcptTo: string[]) => [
