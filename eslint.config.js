@@ -32,7 +32,8 @@ const restricted = (groups) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bin/**', 'coverage/**', 'skill/scripts/*.mjs', ruleFixtures] },
+  // .stryker-tmp/ holds Stryker's sandbox copies while npm run mutate runs; reports/ its output.
+  { ignores: ['dist/**', 'node_modules/**', 'bin/**', 'coverage/**', 'skill/scripts/*.mjs', '.stryker-tmp/**', 'reports/**', ruleFixtures] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

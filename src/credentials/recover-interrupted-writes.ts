@@ -34,7 +34,15 @@ export async function recoverInterruptedWrites(dir: string, notice: (message: st
 async function recoverCredentials(dir: string, tempPath: string, notice: (message: string) => void): Promise<void> {
   const target = join(dir, 'credentials.json');
   const parsed = parse(await readPrivateFile(tempPath));
-  const current = parse(await readPrivateFile(target).catch(() => undefined));
+  let currentText: string | undefined;
+  let targetExists = true;
+  try {
+    currentText = await readPrivateFile(target);
+    targetExists = currentText !== undefined;
+  } catch {
+    // There but unreadable (a link, a permission): it may hold a key, so it is never replaced.
+  }
+  const current = parse(currentText);
   if (!parsed) {
     if (current) {
       notice(`${tempPath} was left by an interrupted write and cannot be read as credentials; it was kept for you to inspect (credentials.json is intact).`);
@@ -48,16 +56,17 @@ async function recoverCredentials(dir: string, tempPath: string, notice: (messag
     });
   }
   rememberSecret(parsed.apiKey);
-  if (!current) {
+  if (!targetExists) {
     await rename(tempPath, target);
     notice(`Recovered the credentials of ${parsed.inbox ?? parsed.inboxId} from an interrupted write (${tempPath} → ${target}).`);
     return;
   }
-  if (current.apiKey === parsed.apiKey) {
+  if (current?.apiKey === parsed.apiKey) {
     await rm(tempPath, { force: true });
     return;
   }
-  // A different key: never lose either one. Keep the newer under a name a person will see.
+  // A different key, or a credentials.json that cannot be read (it may still hold a key): never
+  // lose either one. Keep the newer under a name a person will see.
   const kept = join(dir, `credentials.json.recovered-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   await rename(tempPath, kept);
   notice(`An interrupted write left other credentials (${parsed.inbox ?? parsed.inboxId}); they were kept in ${kept}. credentials.json is unchanged.`);

@@ -31,6 +31,7 @@ export async function builtinVariables(account: Account, session: JmapSessionInf
   const inbox = resolveInboxAddress({
     storedInboxId: identity.inboxId,
     ...(accountId ? { sessionAccountId: accountId } : {}),
+    // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, the default inbox domain is the service's, which resolveInboxAddress falls back to
     ...(config.sources.inboxDomain !== 'default' ? { configuredDomain: config.inboxDomain } : {}),
   });
   const roles = session?.mailboxIdsByRole ?? {};

@@ -1,3 +1,4 @@
+import { MailboxError } from '../errors.js';
 import { shellQuote } from '../render/shell-quote.js';
 
 /** What the crontab line of one credentials directory runs. */
@@ -32,17 +33,43 @@ export function buildWakeShellCommand(spec: Omit<CronEntrySpec, 'schedule' | 'ma
 
 /**
  * The full crontab line. The marker rides as a trailing shell comment so the entry stays one line
- * (removal can never take a neighbour). crontab(5) turns an unescaped `%` into a newline, so it
- * is escaped.
+ * (removal can never take a neighbour). Before /bin/sh sees the command, cron (crontab(5)) cuts it
+ * at the first unescaped `%` (the rest becomes stdin) and turns `\%` into `%`; Vixie cron, Debian's,
+ * also turns `\\` into `\`. So every `%` is escaped, and a backslash that a backslash or `%` follows
+ * (always inside single quotes here) gets `''` behind it, which sh reads as nothing, so that no cron
+ * takes it for an escape. A line break cannot be carried in a crontab line at all: refused.
  */
 export function buildCronLine(spec: CronEntrySpec): string {
-  const command = buildWakeShellCommand(spec).replace(/%/g, '\\%');
+  refuseLineBreaks(spec);
+  const command = buildWakeShellCommand(spec)
+    .replace(/\\(?=[\\%])/g, "\\''")
+    .replace(/%/g, '\\%');
   return `${spec.schedule} ${command} # ${spec.marker}`;
 }
 
-/** The shell command of a crontab line as cron would run it (schedule dropped, `\%` restored). */
+function refuseLineBreaks(spec: CronEntrySpec): void {
+  // The inbox address comes from the service's inbox list: a line break there would start a line of its own.
+  const values = [
+    ['node binary path', spec.nodePath],
+    ['CLI entry path', spec.cliPath],
+    ['credentials directory path', spec.credentialsDir],
+    ['log file path', spec.logPath],
+    ...(spec.inbox !== undefined ? [['inbox address', spec.inbox] as const] : []),
+  ] as const;
+  for (const [name, path] of values) {
+    if (!path.includes('\n')) continue;
+    throw new MailboxError({
+      code: 'watch_failed',
+      message: `The ${name} ${JSON.stringify(path)} contains a line break; a crontab entry is a single line, so cron could not run it.`,
+      hint: 'Use a credentials directory (and node and CLI paths) without line breaks, then run watch install again.',
+      details: { path },
+    });
+  }
+}
+
+/** The shell command of a crontab line as Vixie cron would run it (schedule dropped, `\%` and `\\` unescaped). */
 export function commandOfCronLine(line: string): string {
-  return line.replace(/^\s*(?:\S+\s+){5}/, '').replace(/\\%/g, '%');
+  return line.replace(/^\s*(?:\S+\s+){5}/, '').replace(/\\([\\%])/g, '$1');
 }
 
 function isEntryOf(line: string, marker: string): boolean {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { connectMcp, resultText, structured } from '../helpers/connect-mcp.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
 import { freshDir } from './fault-case.js';
-import { hang, type FaultServer } from './fault-servers.js';
+import { hang, stallMidBody, type FaultServer } from './fault-servers.js';
 
 /**
  * One deadline per call: a JMAP host that accepts and never answers ends jmap_request when the
@@ -13,7 +13,8 @@ import { hang, type FaultServer } from './fault-servers.js';
  * session) and --timeout-ms 2000 held it 4.3 s. The subject is the command, not the process, so the
  * CLI's entry runs in the test process (a node start under a loaded suite costs seconds of its own:
  * test/fault/FIGURES.md has the spawned figures). Each case gets its own hung host and runs beside
- * the others, so the file costs about the longest case (the 30 s default), not their sum.
+ * the others, so the file costs about the longest case (the 30 s default), not their sum. A host
+ * that answers the head and part of the body and then stalls is held to the same deadline.
  */
 
 const inboxId = 'deadline';
@@ -73,8 +74,8 @@ interface Case {
 }
 
 /** A hung host and an inbox pointed at it. Made at the file's top level: tests that run side by side must not close each other's. */
-async function hungInbox(cachedSession: boolean): Promise<{ fault: FaultServer; dir: string }> {
-  const fault = await hang();
+async function hungInbox(cachedSession: boolean, host: () => Promise<FaultServer> = hang): Promise<{ fault: FaultServer; dir: string }> {
+  const fault = await host();
   return { fault, dir: await inboxAt(fault, cachedSession) };
 }
 
@@ -83,6 +84,7 @@ const defaultCached = await hungInbox(true);
 const shortFresh = await hungInbox(false);
 const shortCached = await hungInbox(true);
 const mcpCached = await hungInbox(true);
+const stalledCached = await hungInbox(true, stallMidBody);
 
 async function expectEndsInTime(c: Case, { fault, dir }: { fault: FaultServer; dir: string }): Promise<void> {
   const env = { ...baseEnv(fault), ...(c.timeoutMs !== undefined ? { AGENT_MAILBOX_TIMEOUT_MS: String(c.timeoutMs) } : {}) };
@@ -115,6 +117,9 @@ describe.concurrent('a JMAP host that never answers ends jmap_request at the cal
   });
   it('--timeout-ms 2000, cached session: ends within 3 s', async () => {
     await expectEndsInTime({ timeoutMs: 2000, what: 'JMAP request', atMostMs: 3_000 }, shortCached);
+  });
+  it('--timeout-ms 2000, cached session, the host stalls after the head and part of the body: ends within 3 s', async () => {
+    await expectEndsInTime({ timeoutMs: 2000, what: 'JMAP request', atMostMs: 3_000 }, stalledCached);
   });
   it('an MCP call ends at the host\'s per-call budget when that comes before the timeout, saying so', async () => {
     const { fault, dir } = mcpCached;

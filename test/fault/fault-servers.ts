@@ -60,6 +60,13 @@ export const streamForever = (): Promise<FaultServer> =>
     pump();
   });
 
+/** Answers the head and the first bytes of a body that promises more, then sends nothing, never closing. */
+export const stallMidBody = (): Promise<FaultServer> =>
+  httpFault((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4000' });
+    res.write('{"sessionState":"s1","methodResponses":[["Email/query",');
+  });
+
 /** Promises 100 000 bytes, sends a few, then resets the connection. */
 export const resetMidBody = (): Promise<FaultServer> =>
   httpFault((_req, res) => {

@@ -114,4 +114,25 @@ describe('confirm mode', () => {
     expect(result.summary).toContain('no answer came in time');
     expect((await world.traces(subject)).outside).toEqual([]);
   });
+
+  it('sends held mail the operator approved to exactly its recipients, and judges a submission of it to anyone more as new mail', async () => {
+    await confirmMode();
+    const subject = 'Guard: approved as held';
+    const result = await world.run(world.alice, { ops_file: 'send_mail', vars: { TO: outside, SUBJECT: subject, BODY: 'x' } });
+    const [held] = result.awaitingApproval ?? [];
+    expect(held?.outboxId).toBeTypeOf('string');
+    const approved = { outboxId: held!.outboxId, emailId: held!.emailId, rcptTo: [outside] };
+    const submit = (rcptTo: string[]) => [
+      ['EmailSubmission/set', { accountId: '$ACCOUNT_ID', create: { s: { emailId: held!.emailId, identityId: '$IDENTITY_ID', envelope: { mailFrom: { email: world.address.alice }, rcptTo: rcptTo.map((email) => ({ email })) } } } }, 's'],
+    ];
+    // The approval names one recipient; this submission adds another: the guard asks again, nobody can answer, it is held.
+    const widened = await world.ops(world.alice, submit([outside, 'eve@partner.example.org']), { guard: { approved } });
+    expect(widened.summary).toMatch(/^HELD: /);
+    expect((await world.traces(subject)).outside).toEqual([]);
+    // The same recipients as approved: sent, and audited as approved.
+    const sent = await world.ops(world.alice, submit([outside]), { guard: { approved } });
+    expect(sent.summary).not.toMatch(/HELD/);
+    expect((await world.traces(subject)).outside).toHaveLength(1);
+    expect((await readAudit(world.alice.dir)).filter((e) => e.subject === subject).map((e) => e.verdict)).toEqual(['held', 'held', 'approved']);
+  });
 });

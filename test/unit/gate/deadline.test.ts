@@ -75,4 +75,49 @@ describe('Deadline', () => {
     expect(deadline.remainingMs()).toBe(0);
     expect(next.remainingMs()).toBe(2000);
   });
+
+  it('keeps a wait off the clock until the outermost one ends, and runs later waits off it too', async () => {
+    const clock = movableClock();
+    const deadline = Deadline.start({ timeoutMs: 2000, now: clock.now });
+    await deadline.offTheClock(async () => {
+      await deadline.offTheClock(async () => clock.advance(1000));
+      clock.advance(3000);
+      expect(deadline.spentMs()).toBe(0);
+    });
+    await deadline.offTheClock(async () => clock.advance(7000));
+    clock.advance(100);
+    expect(deadline.spentMs()).toBe(100);
+    expect(deadline.remainingMs()).toBe(1900);
+  });
+
+  it('keeps the door\'s budget in each fresh run of a long-lived command', () => {
+    const clock = movableClock();
+    const deadline = Deadline.start({ timeoutMs: 2000, budgetMs: 9000, now: clock.now });
+    clock.advance(5000);
+    expect(deadline.restarted().budgetLeftMs()).toBe(9000);
+  });
+
+  it('blames the timeout when it ends first though a budget is set, and the budget when both end together', () => {
+    const clock = movableClock();
+    const deadline = Deadline.start({ timeoutMs: 1000, budgetMs: 60_000, now: clock.now });
+    clock.advance(1000);
+    const timeout = deadline.expiredError('GET /x', 'http://127.0.0.1:9/x', false);
+    expect(timeout.message).toContain('within 1000 ms, the time limit of the whole call (--timeout-ms)');
+    expect(timeout.details).toEqual({ host: 'http://127.0.0.1:9', timeoutMs: 1000, waitedMs: 1000 });
+
+    const even = Deadline.start({ timeoutMs: 3000, budgetMs: 3000, now: clock.now });
+    clock.advance(3000);
+    const budget = even.expiredError('GET /x', 'http://127.0.0.1:9/x', false);
+    expect(budget.message).toContain('within 3000 ms, the time one tool call may take here');
+    expect(budget.details).toEqual({ host: 'http://127.0.0.1:9', budgetMs: 3000, waitedMs: 3000 });
+    expect(budget.hint).toBe('Call again: the host cuts a tool call at about a minute, and the service did not answer in that time.');
+  });
+
+  it('blames the budget when waits off the clock used it up', async () => {
+    const clock = movableClock();
+    const deadline = Deadline.start({ timeoutMs: 2000, budgetMs: 5000, now: clock.now });
+    await deadline.offTheClock(async () => clock.advance(4500));
+    clock.advance(600);
+    expect(deadline.expiredError('GET /x', 'http://127.0.0.1:9/x', false).details).toMatchObject({ budgetMs: 5000, waitedMs: 5100 });
+  });
 });

@@ -166,6 +166,27 @@ describe('httpRequest', () => {
   });
 });
 
+describe('httpRequest: naming and limits', () => {
+  it('names the request by method, host and path, never its query', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(404);
+      res.end('gone');
+    });
+    const error = (await httpRequest(`${server.url}/api/v1/thing?token=abc123`, {}, fast).catch((e: unknown) => e)) as MailboxError;
+    expect(error.message).toBe(`HTTP 404 from GET ${server.url}/api/v1/thing: gone`);
+  });
+
+  it('caps an auth host answer at 64 KiB unless told otherwise', async () => {
+    const server = await serve((req, res) => {
+      res.writeHead(200);
+      res.end('x'.repeat(req.url === '/over' ? 64 * 1024 + 1 : 64 * 1024));
+    });
+    expect((await httpRequest(`${server.url}/exact`, {}, fast)).size).toBe(64 * 1024);
+    await expect(httpRequest(`${server.url}/over`, {}, fast)).rejects.toMatchObject({ code: 'response_too_large' });
+    expect((await httpRequest(`${server.url}/over`, {}, { ...fast, maxBytes: 100_000 })).size).toBe(64 * 1024 + 1);
+  });
+});
+
 describe('readBearerToken', () => {
   it('reads the token from the response header with any scheme case', () => {
     expect(readBearerToken({ headers: new Headers({ authorization: 'BEARER a.b.c' }) }, 'x')).toBe('a.b.c');

@@ -7,15 +7,29 @@ import { nodeHttpFetch } from '../../../src/http/node-http-fetch.js';
 
 let server: Server;
 let base: string;
-const seen: Array<{ method: string; url: string; body: string }> = [];
+const seen: Array<{ method: string; url: string; body: string; headers: import('node:http').IncomingHttpHeaders }> = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8').on('data', (d: string) => (body += d));
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', body });
+      seen.push({ method: req.method ?? '', url: req.url ?? '', body, headers: req.headers });
       if (req.url === '/see-other') return res.writeHead(303, { location: '/target' }).end();
+      if (req.url === '/moved') return res.writeHead(301, { location: '/target' }).end();
+      if (req.url === '/found') return res.writeHead(302, { location: '/target' }).end();
+      if (req.url === '/found-nowhere') return res.writeHead(302).end('no location');
+      if (req.url === '/not-modified') return res.writeHead(304, { location: '/target' }).end();
+      if (req.url === '/empty') return res.writeHead(204).end();
+      if (req.url === '/hops') return res.writeHead(302, { location: '/hop/1' }).end();
+      if (req.url?.startsWith('/hop/')) {
+        const n = Number(req.url.slice(5));
+        return res.writeHead(302, { location: n >= 19 ? '/target' : `/hop/${n + 1}` }).end();
+      }
+      if (req.url === '/headers') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(req.headers));
+      }
       if (req.url === '/temporary') return res.writeHead(307, { location: '/target' }).end();
       if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
       if (req.url === '/large') {
@@ -24,6 +38,7 @@ beforeAll(async () => {
         for (let i = 0; i < 64; i++) res.write(Buffer.alloc(64 * 1024, i));
         return res.end();
       }
+      if (req.url === '/slow-head') return void setTimeout(() => res.writeHead(200).end('late'), 2_000);
       if (req.url === '/endless') {
         // Headers, one chunk, then nothing: only an abort ends the read.
         res.writeHead(200, { 'content-type': 'text/plain' });
@@ -125,5 +140,122 @@ describe('nodeHttpFetch', () => {
     const controller = new AbortController();
     controller.abort(new Error('stop'));
     await expect(nodeHttpFetch(`${base}/echo`, { signal: controller.signal })).rejects.toThrow('stop');
+  });
+});
+
+const lastSeen = () => seen.at(-1)!;
+
+describe('nodeHttpFetch: requests as fetch sends them', () => {
+  it('sends headers given as an object, an array of pairs or a Headers, names lowercased', async () => {
+    for (const headers of [{ 'X-One': 'a' }, [['X-One', 'a']] as [string, string][], new Headers({ 'X-One': 'a' })]) {
+      const response = await nodeHttpFetch(`${base}/headers`, { headers });
+      expect((JSON.parse(await text(response)) as Record<string, string>)['x-one']).toBe('a');
+    }
+  });
+
+  it('sends a byte body with its length, and a string body as UTF-8', async () => {
+    const bytes = new TextEncoder().encode('héllo').subarray(1);
+    await text(await nodeHttpFetch(`${base}/echo`, { method: 'PUT', body: bytes }));
+    expect(lastSeen()).toMatchObject({ method: 'PUT', body: 'éllo' });
+    expect(lastSeen().headers['content-length']).toBe(String(bytes.byteLength));
+    await text(await nodeHttpFetch(`${base}/echo`, { method: 'post', body: 'ünï' }));
+    expect(lastSeen()).toMatchObject({ method: 'POST', body: 'ünï' });
+    expect(lastSeen().headers['content-length']).toBe('5');
+    await text(await nodeHttpFetch(`${base}/echo`));
+    expect(lastSeen().headers['content-length']).toBeUndefined();
+  });
+
+  it('refuses a body it cannot send', async () => {
+    await expect(nodeHttpFetch(`${base}/echo`, { method: 'POST', body: new URLSearchParams('a=1') })).rejects.toThrow('node-http-fetch sends string and byte bodies only');
+  });
+
+  it('takes the URL as a string, a URL or a Request', async () => {
+    for (const input of [`${base}/echo`, new URL(`${base}/echo`), new Request(`${base}/echo`)]) {
+      expect((await nodeHttpFetch(input)).status).toBe(200);
+    }
+  });
+
+  it('answers status, statusText, ok, url and redirected as fetch does', async () => {
+    const direct = await nodeHttpFetch(`${base}/echo`);
+    expect(direct).toMatchObject({ status: 200, statusText: 'OK', ok: true, url: `${base}/echo`, redirected: false });
+    expect(direct.headers.has('content-type')).toBe(true);
+    expect(direct.headers.has('x-missing')).toBe(false);
+    const names: string[] = [];
+    direct.headers.forEach((value, name) => names.push(`${name}=${value}`));
+    expect(names).toContain('x-two=a, b');
+    const moved = await nodeHttpFetch(`${base}/found`);
+    expect(moved).toMatchObject({ status: 200, url: `${base}/target`, redirected: true });
+    const notFound = await nodeHttpFetch(`${base}/found-nowhere`);
+    expect(notFound).toMatchObject({ status: 302, ok: false, redirected: false });
+  });
+
+  it('continues 301 and 302 after a POST as a GET without the body, but keeps a GET a GET', async () => {
+    for (const path of ['/moved', '/found']) {
+      const after = await nodeHttpFetch(`${base}${path}`, { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain', 'x-kept': 'yes' } });
+      expect(JSON.parse(await text(after))).toEqual({ method: 'GET', body: '' });
+      expect(lastSeen().headers['content-type']).toBeUndefined();
+      expect(lastSeen().headers['x-kept']).toBe('yes');
+    }
+    const put = await nodeHttpFetch(`${base}/moved`, { method: 'PUT', body: 'kept' });
+    expect(JSON.parse(await text(put))).toEqual({ method: 'PUT', body: 'kept' });
+  });
+
+  it('follows up to 20 redirects, and refuses with redirect: error', async () => {
+    expect((await nodeHttpFetch(`${base}/hops`)).url).toBe(`${base}/target`);
+    const refused = await nodeHttpFetch(`${base}/found`, { redirect: 'error' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TypeError);
+    expect(((refused as Error).cause as Error).message).toBe('redirect refused after 1 hop(s)');
+    const loop = await nodeHttpFetch(`${base}/loop`).catch((e: unknown) => e);
+    expect(((loop as Error).cause as Error).message).toBe('redirect refused after 21 hop(s)');
+  });
+
+  it('gives no body for HEAD, 204 and 304, and a 304 is not followed', async () => {
+    expect((await nodeHttpFetch(`${base}/echo`, { method: 'HEAD' })).body).toBeNull();
+    expect((await nodeHttpFetch(`${base}/empty`)).body).toBeNull();
+    const notModified = await nodeHttpFetch(`${base}/not-modified`);
+    expect(notModified.status).toBe(304);
+    expect(notModified.body).toBeNull();
+  });
+
+  it('refuses a protocol other than http and https like fetch', async () => {
+    const error = await nodeHttpFetch('ftp://127.0.0.1/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(((error as Error).cause as Error).message).toBe('unsupported protocol ftp:');
+  });
+
+  it('rejects with the signal\'s reason when aborted before the answer, and frees the socket', async () => {
+    const controller = new AbortController();
+    const pending = nodeHttpFetch(`${base}/slow-head`, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('gave up')), 50);
+    const started = Date.now();
+    await expect(pending).rejects.toThrow('gave up');
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('speaks https to an https URL (here a plain server, so the handshake fails as a network error)', async () => {
+    const error = await nodeHttpFetch(base.replace('http:', 'https:')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe('fetch failed');
+  });
+});
+
+describe('nodeHttpFetch: the body reader', () => {
+  it('ends a read with an error when the server breaks the connection mid-body', async () => {
+    const response = await nodeHttpFetch(`${base}/endless`);
+    const reader = response.body!.getReader();
+    await reader.read();
+    const pending = reader.read();
+    server.closeAllConnections();
+    await expect(pending).rejects.toThrow();
+    await expect(reader.read()).rejects.toThrow();
+  });
+
+  it('after cancel() reads as done, with nothing held back', async () => {
+    const response = await nodeHttpFetch(`${base}/large`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reader = response.body!.getReader();
+    await reader.cancel();
+    expect(await reader.read()).toEqual({ done: true, value: undefined });
+    reader.releaseLock();
   });
 });

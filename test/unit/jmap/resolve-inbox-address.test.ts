@@ -39,4 +39,22 @@ describe('resolveInboxAddress', () => {
     expect(resolveInboxAddress({ storedInboxId: 'alice' })).toEqual({ address: 'alice@atomicmail.ai', rule: 'service-domain' });
     expect(resolveInboxAddress({ storedInboxId: 'alice', serviceDomain: 's.test' }).address).toBe('alice@s.test');
   });
+
+  it('(b) is skipped when the session account id with the same local part is no address: no domain, spaces', () => {
+    for (const sessionAccountId of ['alice@', 'alice@custom example', 'alice@custom\texample']) {
+      expect(resolveInboxAddress({ storedInboxId: 'alice', sessionAccountId, configuredDomain: 'c.test' }), sessionAccountId).toEqual({ address: 'alice@c.test', rule: 'configured-domain' });
+    }
+    // An empty local part is no address either, even for an empty stored id.
+    expect(resolveInboxAddress({ storedInboxId: '', sessionAccountId: '@custom.example', configuredDomain: 'c.test' }).rule).toBe('configured-domain');
+  });
+
+  it('(b) accepts the shortest address, one character on each side of the @', () => {
+    expect(resolveInboxAddress({ storedInboxId: 'a', sessionAccountId: 'a@b' })).toEqual({ address: 'a@b', rule: 'session-account' });
+  });
+
+  it('ignores spaces around the stored id, the session account id and the configured domain', () => {
+    expect(resolveInboxAddress({ storedInboxId: ' alice ', sessionAccountId: ' alice@custom.example ' })).toEqual({ address: 'alice@custom.example', rule: 'session-account' });
+    expect(resolveInboxAddress({ storedInboxId: ' alice ', configuredDomain: ' c.test ' })).toEqual({ address: 'alice@c.test', rule: 'configured-domain' });
+    expect(resolveInboxAddress({ storedInboxId: 'alice', configuredDomain: '   ' }).rule).toBe('service-domain');
+  });
 });

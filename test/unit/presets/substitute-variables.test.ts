@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
-import { listPlaceholders, omitValue, substituteVariables } from '../../../src/presets/substitute-variables.js';
+import { listPlaceholders, omitValue, substituteVariables, variableNamePattern } from '../../../src/presets/substitute-variables.js';
+
+/** The error substituting `value` with no variables throws. */
+function varsError(value: unknown): MailboxError {
+  try {
+    substituteVariables(value, {});
+  } catch (error) {
+    return error as MailboxError;
+  }
+  throw new Error('no error');
+}
 
 describe('substituteVariables', () => {
   it('keeps quotes, backslashes, tabs, newlines and emoji intact inside the resulting JSON', () => {
@@ -79,5 +89,39 @@ describe('substituteVariables', () => {
 
   it('lists the placeholders a value uses, keys included', () => {
     expect(listPlaceholders({ a: '$TO', b: { 'x/$ID': '$$NOT' }, c: '$seen' })).toEqual(['ID', 'TO']);
+  });
+
+  it('lists placeholders at any depth of arrays and objects, and nothing from null, numbers or booleans', () => {
+    expect(listPlaceholders([['$A'], { b: [{ c: 'x $C y' }] }, null, 5, true])).toEqual(['A', 'C']);
+    expect(listPlaceholders(null)).toEqual([]);
+  });
+
+  it('counts a variable given as undefined as missing', () => {
+    expect(() => substituteVariables({ a: '$TO' }, { TO: undefined })).toThrow(MailboxError);
+    expect(() => substituteVariables({ a: 'to $TO' }, { TO: undefined })).toThrow(MailboxError);
+  });
+
+  it('writes an omitted optional variable inside a longer string as nothing', () => {
+    expect(substituteVariables({ a: 'from:$FROM;' }, { FROM: omitValue }).value).toEqual({ a: 'from:;' });
+  });
+
+  it('writes a non-string value inside a longer string as its JSON', () => {
+    expect(substituteVariables({ a: 'ids $IDS and $N' }, { IDS: ['x', 'y'], N: 3 }).value).toEqual({ a: 'ids ["x","y"] and 3' });
+    expect(substituteVariables({ a: 'o=$O' }, { O: { k: 'v' } }).value).toEqual({ a: 'o={"k":"v"}' });
+  });
+
+  it('names one missing placeholder in the singular, several in the plural, and shows how to pass them', () => {
+    const one = varsError({ a: '$TO' });
+    expect(one.message).toBe('No value for placeholder $TO.');
+    expect(one.hint).toBe('Pass them in vars, e.g. {"TO": "…"}; write $$ for a literal dollar sign.');
+    expect(one.next).toEqual({ operation: 'help', input: { topic: 'presets' } });
+    const several = varsError({ a: '$TO $CC' });
+    expect(several.message).toBe('No value for placeholders $CC, $TO.');
+    expect(several.hint).toContain('{"CC": "…", "TO": "…"}');
+  });
+
+  it('accepts as a variable name only capitals, digits and underscores starting with a capital', () => {
+    for (const name of ['TO', 'A1', 'MAIL_ID']) expect(variableNamePattern.test(name), name).toBe(true);
+    for (const name of ['to', '1A', '_A', 'xTO', 'TO-x', 'TO ', ' TO', '']) expect(variableNamePattern.test(name), name).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCronLine, commandOfCronLine, findCronEntry, removeCronEntry, upsertCronEntry } from '../../../src/watch/crontab-entries.js';
+import { MailboxError } from '../../../src/errors.js';
+import { buildCronLine, buildWakeShellCommand, commandOfCronLine, findCronEntry, removeCronEntry, upsertCronEntry } from '../../../src/watch/crontab-entries.js';
 
 const spec = {
   schedule: '0 9 * * *',
@@ -54,5 +55,41 @@ describe('crontab entries', () => {
     const table = upsertCronEntry('', spec.marker, line);
     expect(table).toBe(`${line}\n`);
     expect(removeCronEntry(table, spec.marker)).toBe('');
+  });
+
+  it('names the inbox of a connected account, quoted, only when there is one', () => {
+    expect(buildWakeShellCommand({ ...spec, inbox: "ops@acme.test's" })).toContain(" wake --credentials-dir '/home/o'\\''neil/100%/inbox' --inbox 'ops@acme.test'\\''s' >> ");
+    expect(buildWakeShellCommand(spec)).not.toContain('--inbox');
+  });
+
+  it('refuses a path with a line break and says how to go on', () => {
+    for (const [key, value] of [...(['nodePath', 'cliPath', 'credentialsDir', 'logPath'] as const).map((k) => [k, spec[k]] as const), ['inbox', 'ops@acme.test'] as const]) {
+      const error = (() => {
+        try {
+          buildCronLine({ ...spec, [key]: `${value}\n* * * * * /bin/evil #` });
+        } catch (caught) {
+          return caught as MailboxError;
+        }
+        throw new Error(`no error for ${key}`);
+      })();
+      expect(error).toBeInstanceOf(MailboxError);
+      expect(error.code).toBe('watch_failed');
+      expect(error.hint).toContain('without line breaks, then run watch install again');
+    }
+  });
+
+  it('reads the command back from a line with spaces before and between the schedule fields', () => {
+    expect(commandOfCronLine('  */15  9-17 *\t* 1-5   /usr/bin/node cli.js wake 100\\% \\\\x')).toBe('/usr/bin/node cli.js wake 100% \\x');
+  });
+
+  it('finds an entry with spaces after its marker, and not a commented-out one indented', () => {
+    const line = buildCronLine(spec);
+    expect(findCronEntry(`${line}   \n`, spec.marker)).toBe(`${line}   `);
+    expect(findCronEntry(`   # ${line}\n`, spec.marker)).toBeUndefined();
+  });
+
+  it('replaces an entry on the first line in place', () => {
+    const table = upsertCronEntry('', spec.marker, 'old # ' + spec.marker);
+    expect(upsertCronEntry(`${table}30 2 * * * /usr/local/bin/backup\n`, spec.marker, buildCronLine(spec))).toBe(`${buildCronLine(spec)}\n30 2 * * * /usr/local/bin/backup\n`);
   });
 });

@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import { decodeJwtClaims, readBearerToken, secondsUntilExpiry, tokenClaims, challengeClaims } from '../../../src/http/bearer-token.js';
+import { cancelledError, errorDetail, failedBeforeSending, networkError, originOf, timeoutError, timeoutHint, tooLargeError } from '../../../src/http/http-errors.js';
+import { codeForStatus, serviceError } from '../../../src/http/service-error.js';
+import { forgetAllSecrets, rememberSecret } from '../../../src/redact.js';
+
+/**
+ * What a failed request tells the user: which host (never the path or query, which may carry ids
+ * or tokens), what happened, and a next step that never blindly resends what may have acted; the
+ * service's own words kept, its raw-HTTP advice replaced, and any secret it echoes masked.
+ */
+
+const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+const jwt = (claims: Record<string, unknown>): string => `${part({ alg: 'none' })}.${part(claims)}.`;
+
+describe('the HTTP layer\'s own errors', () => {
+  it('name the host alone, or "the configured host" when the URL cannot be read', () => {
+    expect(originOf('https://auth.example:8443/api/v1/session?token=secret')).toBe('https://auth.example:8443');
+    expect(originOf('not a url')).toBe('the configured host');
+  });
+
+  it('word a timeout by whether the request may have acted', () => {
+    const acted = timeoutError('POST /api/v1/session', 'http://127.0.0.1:9/api/v1/session?x=1', 1500, true, 'cause');
+    expect(acted).toMatchObject({ code: 'timeout', cause: 'cause' });
+    expect(acted.message).toBe('POST /api/v1/session: no complete answer from http://127.0.0.1:9 within 1500 ms.');
+    expect(acted.hint).toBe(timeoutHint(true));
+    expect(timeoutHint(true)).toBe(
+      'The request may still have taken effect, so it was not resent. Check its result (for a send: look in Sent) before trying again; raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS if the host is just slow.',
+    );
+    expect(timeoutHint(false)).toBe('Check the network and that the host is up, or raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS, then try again.');
+    expect(timeoutError('GET x', 'http://h', 1, false).hint).toBe(timeoutHint(false));
+  });
+
+  it('word a broken connection by whether the request may have reached the server', () => {
+    const cause = new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+    const acted = networkError('JMAP request', 'http://127.0.0.1:9/jmap/', cause, true);
+    expect(acted).toMatchObject({ code: 'network', cause });
+    expect(acted.message).toBe('JMAP request: the connection to http://127.0.0.1:9 failed (ECONNRESET: socket hang up).');
+    expect(acted.hint).toBe('The request may have reached the server before the connection broke, so it was not resent. Check its result before trying again.');
+    expect(networkError('x', 'http://h', cause, false).hint).toBe('Check the network connection and the configured --auth-url / --api-url, then try again.');
+  });
+
+  it('say what was cancelled and what is too large, with the limit', () => {
+    expect(cancelledError('Session discovery', 'why')).toMatchObject({ code: 'cancelled', message: 'Session discovery was cancelled before it finished.', hint: 'Run it again when ready.', cause: 'why' });
+    const large = tooLargeError('JMAP request', 'http://127.0.0.1:9/jmap/?q', 1024);
+    expect(large).toMatchObject({ code: 'response_too_large', details: { host: 'http://127.0.0.1:9', limitBytes: 1024 } });
+    expect(large.message).toBe('JMAP request: the answer from http://127.0.0.1:9 exceeded the limit of 1024 bytes, so it was cut off and not used.');
+    expect(large.hint).toMatch(/^Check that --auth-url \/ --api-url point at the Agent Mailbox Service; for JMAP, ask for fewer or smaller objects/);
+  });
+
+  it('take the most specific detail of a fetch failure', () => {
+    expect(errorDetail('plain text')).toBe('plain text');
+    expect(errorDetail(new Error('no code'))).toBe('no code');
+    expect(errorDetail(Object.assign(new Error('boom'), { code: 'EPIPE' }))).toBe('EPIPE: boom');
+    expect(errorDetail(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 1.2.3.4:5'), { code: 'ECONNREFUSED' }) }))).toBe(
+      'connect ECONNREFUSED 1.2.3.4:5',
+    );
+    expect(errorDetail(new TypeError('fetch failed', { cause: new Error('inner') }))).toBe('inner');
+    expect(errorDetail(new TypeError('fetch failed', { cause: 'not an error' }))).toBe('fetch failed');
+  });
+
+  it('know the failures where the request never left this machine', () => {
+    const failed = (code: string, wrapped = true): boolean => {
+      const socket = Object.assign(new Error(code), { code });
+      return failedBeforeSending(wrapped ? new TypeError('fetch failed', { cause: socket }) : socket);
+    };
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']) {
+      expect(failed(code), code).toBe(true);
+      expect(failed(code, false), `${code} unwrapped`).toBe(true);
+    }
+    for (const code of ['ECONNRESET', 'EPIPE', 'ETIMEDOUT']) expect(failed(code), code).toBe(false);
+    expect(failedBeforeSending(undefined)).toBe(false);
+    expect(failedBeforeSending(new Error('no code'))).toBe(false);
+  });
+});
+
+describe('serviceError: a non-2xx answer', () => {
+  it('maps each final status to its code', () => {
+    const codes = Object.fromEntries([400, 401, 403, 404, 409, 413, 422, 429, 499, 500, 503].map((s) => [s, codeForStatus(s)]));
+    expect(codes).toEqual({
+      400: 'invalid_input',
+      401: 'auth_rejected',
+      403: 'auth_rejected',
+      404: 'bad_response',
+      409: 'username_taken',
+      413: 'bad_response',
+      422: 'invalid_input',
+      429: 'rate_limited',
+      499: 'bad_response',
+      500: 'server_error',
+      503: 'server_error',
+    });
+  });
+
+  it('keeps the service\'s message, hint and docs link (spec §7.2), naming status and endpoint', () => {
+    const error = serviceError(429, JSON.stringify({ error: { message: 'Slow down.', hint: 'Wait for 60 seconds.', docs_url: 'https://docs.example/limits' } }), 'POST http://h/api/v1/challenge');
+    expect(error).toMatchObject({ code: 'rate_limited', status: 429, message: 'Slow down. (HTTP 429 from POST http://h/api/v1/challenge)', hint: 'Wait for 60 seconds.', docsUrl: 'https://docs.example/limits' });
+    const bare = serviceError(500, JSON.stringify({ error: { message: 'Oops.' } }), 'GET x');
+    expect(bare.hint).toBe('The service has a problem on its side; try again in a few minutes.');
+    expect(bare.docsUrl).toBeUndefined();
+  });
+
+  it.each([
+    'Request a new challenge with POST /api/v1/challenge.',
+    'Use the same challenge again.',
+    'Ask for a fresh challenge.',
+    'See /api/v2/docs for raw clients',
+  ])('replaces a hint written for raw HTTP clients: %s', (hint) => {
+    const error = serviceError(401, JSON.stringify({ error: { message: 'Bad proof.', hint } }), 'POST x');
+    expect(error.hint).toBe('The service refused the credentials; run register again (same username) or check the stored apiKey.');
+  });
+
+  it('falls back to a hint per code, and a generic one for codes without', () => {
+    const hints = [400, 409, 429, 404].map((status) => serviceError(status, JSON.stringify({ error: { message: 'm' } }), 'x').hint);
+    expect(hints).toEqual([
+      'Correct the request as the message says and send it again.',
+      'Choose another username and call register again with it. If this inbox is yours, register with its apiKey (⟦api_key⟧) instead.',
+      'Wait a minute before trying again.',
+      'Check that the configured auth/API URLs point at the Agent Mailbox Service.',
+    ]);
+  });
+
+  it('reads a problem-details answer: detail, else title, else type', () => {
+    const problem = (body: object): string => serviceError(400, JSON.stringify(body), 'POST http://h/jmap/').message;
+    expect(problem({ type: 'urn:ietf:params:jmap:error:notRequest', title: 'Not a request', detail: 'Missing using' })).toBe('HTTP 400 from POST http://h/jmap/: Missing using');
+    expect(problem({ type: 'urn:ietf:params:jmap:error:notRequest', title: 'Not a request' })).toBe('HTTP 400 from POST http://h/jmap/: Not a request');
+    expect(problem({ type: 'urn:ietf:params:jmap:error:limit' })).toBe('HTTP 400 from POST http://h/jmap/: urn:ietf:params:jmap:error:limit');
+    expect(serviceError(400, '{}', 'POST http://h/jmap/').message).toBe('HTTP 400 from POST http://h/jmap/: {}');
+  });
+
+  it('quotes a plain body trimmed and cut at 300 characters, and nothing when it is empty', () => {
+    expect(serviceError(502, `  ${'b'.repeat(400)}  `, 'GET x').message).toBe(`HTTP 502 from GET x: ${'b'.repeat(300)}`);
+    expect(serviceError(502, '   ', 'GET x').message).toBe('HTTP 502 from GET x');
+    expect(serviceError(502, '', 'GET x').hint).toBe('The service has a problem on its side; try again in a few minutes.');
+  });
+
+  it('masks secrets the service echoes in its message, hint and problem details', () => {
+    forgetAllSecrets();
+    const key = 'amk_echoed_key_0123456789';
+    rememberSecret(key);
+    const token = jwt({ exp: 1, sub: 'someone' });
+    const echoed = serviceError(401, JSON.stringify({ error: { message: `Bad key ${key}`, hint: `Retry with Authorization: Bearer ${token}` } }), 'x');
+    expect(echoed.message).not.toContain(key);
+    expect(echoed.hint).not.toContain(token);
+    const problem = serviceError(400, JSON.stringify({ detail: `token ${token}` }), 'x');
+    expect(problem.message).not.toContain(token);
+    forgetAllSecrets();
+  });
+});
+
+describe('tokens in answers', () => {
+  it('reads the bearer token of a response header, any scheme case, and refuses anything else', () => {
+    expect(readBearerToken({ headers: new Headers({ authorization: '  Bearer abc.def.ghi  ' }) }, 'x')).toBe('abc.def.ghi');
+    for (const header of ['Basic abc', 'Bearer', 'Bearer a b', 'xBearer abc', '']) {
+      expect(() => readBearerToken({ headers: new Headers(header ? { authorization: header } : {}) }, 'POST /api/v1/session'), header).toThrow(
+        'POST /api/v1/session answered without an "Authorization: Bearer" token header.',
+      );
+    }
+  });
+
+  it('decodes claims without verifying them, and says which claims are missing', () => {
+    expect(decodeJwtClaims(jwt({ jti: 'c1', difficulty: 4, extra: true }), challengeClaims, 'challenge JWT')).toEqual({ jti: 'c1', difficulty: 4, extra: true });
+    const unreadable = (() => {
+      try {
+        decodeJwtClaims('not-a-jwt', tokenClaims, 'session JWT');
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(unreadable).toMatchObject({ code: 'bad_response', message: 'The session JWT is not a readable JWT.' });
+    expect(() => decodeJwtClaims(jwt({ difficulty: -1 }), challengeClaims, 'challenge JWT')).toThrow('The challenge JWT lacks expected claims: jti, difficulty.');
+    expect(() => decodeJwtClaims(jwt({ iat: 1 }), tokenClaims, 'capability JWT')).toThrow(/^The capability JWT lacks expected claims: exp\.$/);
+  });
+
+  it('tells the seconds until a token expires, or minus infinity when it cannot', () => {
+    expect(secondsUntilExpiry(jwt({ exp: 1_000 }), 400_000)).toBe(600);
+    expect(secondsUntilExpiry(jwt({ iat: 1 }), 0)).toBe(Number.NEGATIVE_INFINITY);
+    expect(secondsUntilExpiry('garbage')).toBe(Number.NEGATIVE_INFINITY);
+  });
+});

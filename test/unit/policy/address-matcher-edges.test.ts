@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { normaliseAddress, parseAddressList, parseListEntry } from '../../../src/policy/address-matcher.js';
+
+/** The matcher's edges: quoted local parts, names that hold an address, list entries with spaces, `localhost`. */
+
+describe('address matcher edges', () => {
+  it('unquotes a quoted local part with its escapes, and refuses an unquoted one holding @', () => {
+    expect(normaliseAddress('"Ana Smith"@Example.org')).toEqual({ address: 'ana smith@example.org', local: 'ana smith', domain: 'example.org' });
+    expect(normaliseAddress('"a\\"b"@example.org')?.local).toBe('a"b');
+    expect(normaliseAddress('"@"@example.org')?.local).toBe('@');
+    expect(normaliseAddress('a@b@example.org')).toBeUndefined();
+    expect(normaliseAddress('""@example.org')).toBeUndefined();
+  });
+
+  it('skips an empty group and names an address it cannot read', () => {
+    expect(parseAddressList('Team:;')).toEqual({ addresses: [], invalid: [] });
+    expect(parseAddressList('"Bob" bob@')).toEqual({ addresses: [], invalid: ['"Bob bob"@'] });
+  });
+
+  it('reads a list entry with spaces around it, and takes localhost as the one domain without a dot', () => {
+    expect(parseListEntry('  ana@example.org  ')).toMatchObject({ kind: 'address', address: 'ana@example.org' });
+    expect(parseListEntry(' example.org ')).toEqual({ kind: 'domain', domain: 'example.org' });
+    expect(parseListEntry('localhost')).toEqual({ kind: 'domain', domain: 'localhost' });
+    expect(parseListEntry('@localhost')).toEqual({ kind: 'domain', domain: 'localhost' });
+    expect(parseListEntry('intranet')).toBeUndefined();
+    expect(parseListEntry('ana@')).toBeUndefined();
+  });
+});

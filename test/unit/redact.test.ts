@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { containsKnownSecret, forgetAllSecrets, maskApiKey, redactCredentialEcho, redactDeep, redactSecrets, rememberSecret } from '../../src/redact.js';
+
+/**
+ * The redactor's edges: which secrets it learns, how much of one identifies it, how many tokens it
+ * keeps, and exactly what it masks in text a server sent about credentials. test/unit/http/redact.test.ts
+ * has the broader cases; each test here starts, as a new process does, knowing no secret.
+ */
+
+const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+const hash = (text: string): string => createHash('sha256').update(text).digest('base64url');
+/** A token of one issuer: the same header, a payload and a signature no other token shares a stretch of. */
+const token = (n: number): string => `${part({ alg: 'ES256', typ: 'JWT' })}.${part({ h: hash(`payload ${n}`) })}.${hash(`signature ${n}`)}`;
+
+beforeEach(() => {
+  forgetAllSecrets();
+});
+
+describe('rememberSecret', () => {
+  it('learns a secret of 12 characters or more, up to 16 KiB, and ignores anything shorter, longer or absent', () => {
+    rememberSecret(undefined);
+    rememberSecret('');
+    rememberSecret('short-11chr');
+    expect(containsKnownSecret('short-11chr')).toBe(false);
+    expect(redactSecrets('x short-11chr y')).toBe('x short-11chr y');
+    rememberSecret('exactly-12ch');
+    expect(redactSecrets('x exactly-12ch y')).toBe('x <secret redacted> y');
+    const huge = 'h'.repeat(16_385);
+    rememberSecret(huge);
+    expect(containsKnownSecret(huge)).toBe(false);
+    const largest = `${'k'.repeat(16_383)}L`;
+    rememberSecret(largest);
+    expect(containsKnownSecret(largest.slice(-12))).toBe(true);
+  });
+
+  it('recognises a secret by any 12 characters of it, not by 11', () => {
+    const secret = 'Zq8Wm3Lp0Rt6Yv2Nb5Xc';
+    rememberSecret(secret);
+    expect(containsKnownSecret(`said ${secret.slice(5, 17)} here`)).toBe(true);
+    expect(containsKnownSecret(`said ${secret.slice(5, 16)} here`)).toBe(false);
+    expect(redactSecrets(`a ${secret.slice(0, 12)} b ${secret.slice(8)} c`)).toBe('a <secret redacted> b <secret redacted> c');
+    expect(redactSecrets(`a ${secret.slice(0, 11)} b`)).toBe(`a ${secret.slice(0, 11)} b`);
+  });
+
+  it('knows nothing until a secret is remembered, and forgets all at once', () => {
+    expect(containsKnownSecret('anything at all 0123456789')).toBe(false);
+    rememberSecret('amk_forget_me_0123456789');
+    expect(containsKnownSecret('amk_forget_me_0123456789')).toBe(true);
+    forgetAllSecrets();
+    expect(containsKnownSecret('amk_forget_me_0123456789')).toBe(false);
+    expect(redactSecrets('amk_forget_me_0123456789')).toBe('amk_forget_me_0123456789');
+  });
+
+  it('keeps the 32 newest tokens and every apiKey, forgetting older tokens', () => {
+    const apiKey = 'amk_kept_for_ever_0123456789';
+    rememberSecret(apiKey);
+    const tokens = Array.from({ length: 40 }, (_, i) => token(i));
+    for (const t of tokens) rememberSecret(t);
+    const signature = (t: string): string => t.split('.')[2]!;
+    for (const [i, t] of tokens.entries()) expect(containsKnownSecret(signature(t)), `token ${i}`).toBe(i >= 8);
+    expect(containsKnownSecret(apiKey)).toBe(true);
+  });
+
+  it('still masks a stretch two secrets share after one of them is forgotten', () => {
+    const shared = 'SHAREDstretchOF20chr';
+    const apiKey = `amk_${shared}_first`;
+    rememberSecret(apiKey);
+    const withShared = `${part({ alg: 'ES256' })}.${part({ n: 1 })}.${shared}tail`;
+    rememberSecret(withShared);
+    for (let i = 0; i < 32; i += 1) rememberSecret(token(100 + i));
+    // The token is forgotten; the apiKey, which holds the same stretch, is not.
+    expect(redactSecrets(`echo ${shared}`)).toBe('echo <secret redacted>');
+  });
+
+  it('forgets a forgotten token\'s own stretches', () => {
+    const first = token(1);
+    rememberSecret(first);
+    for (let i = 0; i < 32; i += 1) rememberSecret(token(200 + i));
+    expect(redactSecrets(`quoted ${first}`)).toBe(`quoted ${first}`);
+  });
+
+  it('indexes a JWT without its header, so another token of the same issuer is shown exactly', () => {
+    const ours = token(7);
+    rememberSecret(ours);
+    const header = ours.split('.')[0]!;
+    expect(containsKnownSecret(`${header}.e30.c2ln`)).toBe(false);
+    expect(containsKnownSecret(ours.split('.')[1]!)).toBe(true);
+  });
+
+  it('learns extra secrets passed to one redaction for the later ones too', () => {
+    expect(redactSecrets('the key amk_passed_in_0123456789', ['amk_passed_in_0123456789'])).toBe('the key <secret redacted>');
+    expect(redactSecrets('again amk_passed_in_0123456789')).toBe('again <secret redacted>');
+  });
+});
+
+describe('maskApiKey', () => {
+  it('shows four characters at each end of a long key and nothing of a short one', () => {
+    expect(maskApiKey('amk_0123456789abcdef')).toBe('amk_…cdef');
+    expect(maskApiKey('123456789')).toBe('1234…6789');
+    expect(maskApiKey('12345678')).toBe('****');
+    expect(maskApiKey('')).toBe('****');
+  });
+});
+
+describe('redactCredentialEcho', () => {
+  it('masks a credential after Bearer or Basic from 16 characters, and leaves shorter words alone', () => {
+    expect(redactCredentialEcho('Authorization: Bearer abcdefghijklmnop')).toBe('Authorization: Bearer <redacted>');
+    expect(redactCredentialEcho('authorization: basic dXNlcjpwYXNzd29yZA==')).toBe('authorization: basic <redacted>');
+    expect(redactCredentialEcho('Bearer abcdefghijklmno')).toBe('Bearer abcdefghijklmno');
+  });
+
+  it('masks the value of an api_key field from 12 characters, keeping the field', () => {
+    expect(redactCredentialEcho('{"apiKey": "k3y-value-12ch"}')).toBe('{"apiKey": "<redacted>"}');
+    expect(redactCredentialEcho('api_key=k3y-value-12ch&x=1')).toBe('api_key=<redacted>&x=1');
+    expect(redactCredentialEcho('APIKEY: k3y-value-12ch')).toBe('APIKEY: <redacted>');
+    expect(redactCredentialEcho('api_key=short-11ch')).toBe('api_key=short-11ch');
+  });
+
+  it('masks a credential after several spaces or a tab after the scheme, and an api_key field spaced around its colon', () => {
+    expect(redactCredentialEcho('Bearer  abcdefghijklmnop')).toBe('Bearer  <redacted>');
+    expect(redactCredentialEcho('Basic\tabcdefghijklmnop')).toBe('Basic\t<redacted>');
+    expect(redactCredentialEcho('"api_key" :  "k3y-value-12ch"')).toBe('"api_key" :  "<redacted>"');
+  });
+
+  it('masks OAuth refresh tokens (amr_) and client secrets (amcs_) from six characters after the prefix', () => {
+    expect(redactCredentialEcho('refresh amr_abcdef and secret amcs_A1-b_2')).toBe('refresh <token redacted> and secret <token redacted>');
+    expect(redactCredentialEcho('short amr_abcde, other xamr_abcdefgh')).toBe('short amr_abcde, other xamr_abcdefgh');
+  });
+
+  it('masks anything shaped like a JWT or an amk_ key', () => {
+    expect(redactCredentialEcho('got eyJhbGciOiJI.eyJzdWIi.c2ln here')).toBe('got <jwt redacted> here');
+    expect(redactCredentialEcho('got eyJhbGciOi alone')).toBe('got eyJhbGciOi alone');
+    expect(redactCredentialEcho('got eyJhbGciOiJ alone')).toBe('got <jwt redacted> alone');
+    expect(redactCredentialEcho('key amk_abcdef, short amk_abcde')).toBe('key <apiKey redacted>, short amk_abcde');
+  });
+
+  it('masks known secrets first, with their own marker', () => {
+    rememberSecret('plainsecretvalue');
+    expect(redactCredentialEcho('echo plainsecretvalue')).toBe('echo <secret redacted>');
+  });
+});
+
+describe('redactDeep', () => {
+  it('redacts every string of nested arrays and objects, leaving keys and other values', () => {
+    rememberSecret('amk_deep_secret_0123456789');
+    const value = { 'amk_deep_secret_0123456789': ['amk_deep_secret_0123456789', 1, null, true, { inner: 'x amk_deep_secret_0123456789' }], n: 2 };
+    expect(redactDeep(value)).toEqual({ 'amk_deep_secret_0123456789': ['<secret redacted>', 1, null, true, { inner: 'x <secret redacted>' }], n: 2 });
+    expect(redactDeep('amk_deep_secret_0123456789')).toBe('<secret redacted>');
+    expect(redactDeep(undefined)).toBeUndefined();
+    expect(redactDeep({ s: 'eyJhbGciOiJ.x' }, redactCredentialEcho)).toEqual({ s: '<jwt redacted>' });
+  });
+});
