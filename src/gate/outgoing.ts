@@ -3,6 +3,18 @@ import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-ty
 import type { FrontDoor } from '../render/front-door.js';
 import type { Deadline } from './deadline.js';
 
+/** Methods that only read (RFC 8620 §5.1–5.6, Email/parse, Sieve validation, lookups). */
+const readOnlyMethod = /\/(get|query|changes|queryChanges|parse|validate|lookup)$/;
+
+/**
+ * Whether a method only reads: the check stage lets a batch of nothing else pass without loading
+ * the guard, the guard counts everything else as a write, and a check's own lookups may call only
+ * these. One list for all three, so they cannot disagree.
+ */
+export function isReadOnlyMethod(method: string): boolean {
+  return readOnlyMethod.test(method) || method === 'Core/echo';
+}
+
 /** One JMAP batch (RFC 8620 §3.3) about to be POSTed to the session's apiUrl. */
 export interface OutgoingBatch {
   kind: 'batch';

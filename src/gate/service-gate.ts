@@ -1,4 +1,3 @@
-import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 import type { FileHandle } from 'node:fs/promises';
 import type { Account, ListedInbox } from '../auth/account-registry.js';
 import { settings } from '../config.js';
@@ -10,12 +9,13 @@ import type { JmapExchange } from '../jmap/jmap-exchange.js';
 import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import type { Logger } from '../log.js';
 import { serviceAccountHeader } from '../wire-constants.js';
+import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 import type { FrontDoor } from '../render/front-door.js';
 import { checkOutgoing } from '../request/check-outgoing.js';
 import { explainUnreachableSandbox } from '../credentials/explain-unreachable-sandbox.js';
 import { ReceiveScreen, type HeldReport } from '../screen/receive-screen.js';
 import { Deadline } from './deadline.js';
-import type { Check, CheckContext, CheckOutcome, GuardNotice, GuardOptions, OutgoingUpload } from './outgoing.js';
+import { isReadOnlyMethod, type Check, type CheckContext, type CheckOutcome, type GuardNotice, type GuardOptions, type OutgoingUpload } from './outgoing.js';
 import { openServiceStream, sendToService } from './send-to-service.js';
 
 export interface ServiceGateOptions {
@@ -44,8 +44,6 @@ export interface EventStreamBounds {
   maxTotalBytes: number;
 }
 
-/** Methods a check's or the screen's own lookup may call: reads that change nothing on the server (Email/parse: RFC 8621 §4.9). */
-const readOnlyMethod = /\/(get|query|changes|queryChanges|parse)$/;
 
 /**
  * The gate of one call: everything the call sends to the JMAP host passes here — method calls of any
@@ -180,7 +178,7 @@ export class ServiceGate {
 
   /** A check's own lookup: read-only, and not checked again. */
   private async read(request: JmapRequest): Promise<JmapResponse> {
-    const writes = request.methodCalls.map(([method]) => method).filter((method) => !readOnlyMethod.test(method));
+    const writes = request.methodCalls.map(([method]) => method).filter((method) => !isReadOnlyMethod(method));
     if (writes.length > 0) {
       throw new MailboxError({
         code: 'internal',

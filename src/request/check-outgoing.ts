@@ -1,7 +1,4 @@
-import type { CheckContext, CheckOutcome, Outgoing } from '../gate/outgoing.js';
-
-/** Methods that only read (RFC 8620 §5.1–5.6): a batch of nothing else changes nothing and sends nothing. */
-const readMethod = /\/(get|query|changes|queryChanges)$/;
+import { isReadOnlyMethod, type CheckContext, type CheckOutcome, type Outgoing } from '../gate/outgoing.js';
 
 /**
  * The check stage: the gate (src/gate/service-gate.ts) calls it before every JMAP batch and every
@@ -13,6 +10,6 @@ const readMethod = /\/(get|query|changes|queryChanges)$/;
  */
 export async function checkOutgoing(outgoing: Outgoing, context: CheckContext): Promise<CheckOutcome | void> {
   if (outgoing.kind === 'upload') return (await import('./guard/check-upload.js')).checkUpload(outgoing, context);
-  if (outgoing.request.methodCalls.every(([method]) => readMethod.test(method))) return;
+  if (outgoing.request.methodCalls.every(([method]) => isReadOnlyMethod(method))) return;
   return (await import('./guard/check-batch.js')).checkBatch(outgoing, context);
 }

@@ -1,4 +1,3 @@
-import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 import { resolve } from 'node:path';
 import type { Account, InboxIdentity } from '../auth/account-registry.js';
 import { tryAcquireLock } from '../credentials/directory-lock.js';
@@ -13,6 +12,7 @@ import { runWakeCommand, type WakeCommandRun } from './run-wake-command.js';
 import { wakePrompt } from './wake-prompt.js';
 import { createWakeJmap, type WakeJmap } from './wake-jmap.js';
 import { readWatchSettings, watchPaths } from './watch-settings.js';
+import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 
 export type { WakeJmap } from './wake-jmap.js';
 

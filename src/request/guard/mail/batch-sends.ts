@@ -1,4 +1,5 @@
 import type { JmapRequest } from '../../../jmap/jmap-types.js';
+import { isReadOnlyMethod } from '../../../gate/outgoing.js';
 
 /**
  * What in one JMAP batch can make mail leave, found before any of it is sent: each
@@ -45,15 +46,9 @@ export interface BatchSends {
   writes: string[];
 }
 
-const readOnlyMethod = /\/(get|query|changes|queryChanges|parse|validate|lookup)$/;
 /** Writes that change this inbox but send nothing by themselves. */
 const quietWrites = new Set(['Email/set', 'Email/import', 'Email/copy', 'Mailbox/set', 'Identity/set', 'Blob/upload', 'Blob/copy']);
 const otherSenders = new Set(['VacationResponse/set', 'MDN/send', 'SieveScript/set']);
-
-/** Whether a method only reads. */
-export function isReadOnlyMethod(method: string): boolean {
-  return readOnlyMethod.test(method) || method === 'Core/echo';
-}
 
 /** Whether a value carries a result reference anywhere in its keys (`#name`). */
 export function hasResultReference(value: unknown): boolean {
