@@ -58,7 +58,7 @@ export const watchStatusOperation = defineOperation({
     const { watchStatus } = await loadWatch();
     const statuses: Array<WatchStatus & { policy: Awaited<ReturnType<typeof describeInboxPolicy>> }> = [];
     for (const target of await watchTargets(ctx, input)) {
-      statuses.push({ ...(await watchStatus(target)), policy: await describeInboxPolicy(ctx, target.credentialsDir, target.inbox?.address) });
+      statuses.push({ ...(await watchStatus(target)), policy: await describeInboxPolicy(ctx, target.credentialsDir, target.inbox ? { inbox: target.inbox.address, stateDir: target.inbox.stateDir } : undefined) });
     }
     return { ...combined(statuses) };
   },

@@ -20,13 +20,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-async function stateDirOf(account: Account): Promise<string> {
+/** The folder of the account's inbox holding its outbox and audit log (on a connected account, the chosen inbox's own). */
+export async function heldMailDir(account: Account): Promise<string> {
   return guardedInbox(await account.inbox()).stateDir;
 }
 
 /** One held record, or invalid_input naming the outbox command that lists them. */
 export async function findHeld(account: Account, id: string): Promise<HeldMail> {
-  const record = (await listOutbox(await stateDirOf(account))).find((held) => held.id === id);
+  const record = (await listOutbox(await heldMailDir(account))).find((held) => held.id === id);
   if (record) return record;
   throw new MailboxError({ code: 'invalid_input', message: `No held mail with the id ${id} in this inbox's outbox.`, hint: 'List the held mail and their ids with `outbox list`.' });
 }
@@ -43,7 +44,7 @@ function alreadyDecided(record: HeldMail): MailboxError {
 
 /** Sends a held mail the operator approved; returns the updated record. */
 export async function approveHeldMail(account: Account, id: string, context: GateContext): Promise<HeldMail> {
-  const stateDir = await stateDirOf(account);
+  const stateDir = await heldMailDir(account);
   const { record, previous } = await transitionHeld(stateDir, id, ['held'], 'sending');
   if (previous !== 'held') throw alreadyDecided(record);
   const gate = openServiceGate(account, { ...context, guard: { ...context.guard, approved: { outboxId: record.id, emailId: record.emailId, rcptTo: record.rcptTo } } });
@@ -86,7 +87,7 @@ export async function approveHeldMail(account: Account, id: string, context: Gat
 
 /** Discards a held mail: the record says so and the draft is destroyed (a narrowing, so nobody needs to be at a terminal). */
 export async function discardHeldMail(account: Account, id: string, context: GateContext): Promise<{ record: HeldMail; draftRemoved: boolean }> {
-  const stateDir = await stateDirOf(account);
+  const stateDir = await heldMailDir(account);
   const { record, previous } = await transitionHeld(stateDir, id, ['held'], 'discarded', { decidedAt: new Date().toISOString() });
   if (previous !== 'held') throw alreadyDecided(record);
   await appendAudit(stateDir, { at: new Date().toISOString(), door: context.frontDoor ?? 'cli', inbox: record.inbox, verdict: 'discarded', recipients: record.rcptTo, subject: record.subject, ids: { email: record.emailId, outbox: record.id } });

@@ -80,6 +80,21 @@ describe('the operator\'s rules on a connected account', () => {
     expect(await listing(own)).not.toContain(`Spam for ${own}`);
   });
 
+  it('holds mail in the outbox of the inbox that sent it, and the outbox commands read it with --inbox', async () => {
+    expect((await cli(['policy', 'set', '--send', 'confirm', '--credentials-dir', dir, '--inbox', ops])).code).toBe(0);
+    const sent = await send('ana@example.org', 'Needs a yes from ops', ops);
+    expect(sent.code, sent.stdout).toBe(0);
+    const id = (sent.json as { awaitingApproval: { outboxId: string }[] }).awaitingApproval[0]?.outboxId;
+    expect(id).toMatch(/^h-/);
+    const listed = await cli(['outbox', 'list', '--credentials-dir', dir, '--inbox', ops]);
+    expect((listed.json as { held: { id: string }[] }).held.map((h) => h.id)).toEqual([id]);
+    const other = await cli(['outbox', 'list', '--credentials-dir', dir]);
+    expect((other.json as { held: unknown[] }).held).toEqual([]);
+    const log = await cli(['outbox', 'log', '--credentials-dir', dir, '--inbox', ops]);
+    expect(JSON.stringify(log.json)).toContain('Needs a yes from ops');
+    expect(await sentSubjects()).not.toContain('Needs a yes from ops');
+  });
+
   it('refuses a policy command whose inbox the account cannot name, writing nothing', async () => {
     const run = await cli(['policy', 'block-send', 'x@evil.test', '--credentials-dir', dir, '--inbox', 'stranger@else.test']);
     expect(run.code).not.toBe(0);

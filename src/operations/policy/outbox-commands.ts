@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { readAudit, type AuditEntry } from '../../policy/records/audit-log.js';
-import { guardedInbox } from '../../policy/records/inbox-state-dir.js';
 import { askOperator } from '../../policy/operator-terminal.js';
 import { listOutbox, type HeldMail } from '../../policy/records/outbox-store.js';
-import { approveHeldMail, discardHeldMail, findHeld } from '../../request/approve-held-mail.js';
+import type { Account } from '../../auth/account-registry.js';
+import { approveHeldMail, discardHeldMail, findHeld, heldMailDir } from '../../request/approve-held-mail.js';
+import { inboxInput } from '../connected/inbox-input.js';
 import { defineOperation, type OperationContext } from '../define-operation.js';
 
 /**
@@ -16,9 +17,9 @@ const credentialsDir = z.string().optional().describe('The inbox (its credential
 const idInput = z.string().regex(/^h-[0-9a-f]{8}$/, 'an outbox id looks like h-1a2b3c4d').describe('The held mail\'s id, from outbox list.');
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-async function stateDir(ctx: OperationContext, dir: string | undefined): Promise<string> {
-  const account = ctx.accounts.open(dir);
-  return guardedInbox(await account.inbox({ signal: ctx.signal, deadline: ctx.deadline })).stateDir;
+/** The account and inbox a command acts for: on a connected account, --inbox picks one (default: its default inbox). */
+function accountOf(ctx: OperationContext, input: { credentials_dir?: string | undefined; inbox?: string | undefined }): Account {
+  return ctx.accounts.open(input.credentials_dir, input.inbox !== undefined ? { inbox: input.inbox } : {});
 }
 
 function heldLine(mail: HeldMail): string {
@@ -33,7 +34,7 @@ export const outboxListOperation = defineOperation({
   name: 'outbox_list',
   title: 'List held mail',
   description: 'List the mail the operator\'s rules held for a person\'s yes, with each one\'s id, state, recipients and subject.',
-  input: z.object({ credentials_dir: credentialsDir }),
+  input: z.object({ credentials_dir: credentialsDir, inbox: inboxInput }),
   output: z.looseObject({ held: z.array(z.looseObject({ id: z.string(), status: z.string() })) }),
   annotations: readOnly,
   doors: ['cli'],
@@ -43,7 +44,7 @@ export const outboxListOperation = defineOperation({
     return { text: held.length === 0 ? 'No held mail.' : held.map(heldLine).join('\n') };
   },
   async run(input, ctx) {
-    return { held: await listOutbox(await stateDir(ctx, input.credentials_dir)) };
+    return { held: await listOutbox(await heldMailDir(accountOf(ctx, input))) };
   },
 });
 
@@ -51,14 +52,14 @@ export const outboxApproveOperation = defineOperation({
   name: 'outbox_approve',
   title: 'Approve held mail',
   description: 'Send one held mail, exactly as held and to exactly the recipients judged, once. Needs the operator at a terminal; block-lists, caps and the secret scan are checked again.',
-  input: z.object({ id: idInput, credentials_dir: credentialsDir }),
+  input: z.object({ id: idInput, credentials_dir: credentialsDir, inbox: inboxInput }),
   output: z.looseObject({ id: z.string(), status: z.string(), summary: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   doors: ['cli'],
   cli: { path: ['outbox', 'approve'], positional: 'id' },
   present: (result) => ({ lead: [(result as { summary: string }).summary] }),
   async run(input, ctx) {
-    const account = ctx.accounts.open(input.credentials_dir);
+    const account = accountOf(ctx, input);
     const record = await findHeld(account, input.id);
     if (record.status === 'held') {
       await askOperator(ctx.terminal, `outbox approve ${record.id}`, [`Send this held mail (${record.reason})?`, `  To: ${record.rcptTo.join(', ')}`, `  Subject: ${record.subject}`, `  Draft: ${record.emailId}, held ${record.createdAt}`]);
@@ -72,14 +73,14 @@ export const outboxDiscardOperation = defineOperation({
   name: 'outbox_discard',
   title: 'Discard held mail',
   description: 'Discard one held mail: it will never be sent, and its draft is deleted.',
-  input: z.object({ id: idInput, credentials_dir: credentialsDir }),
+  input: z.object({ id: idInput, credentials_dir: credentialsDir, inbox: inboxInput }),
   output: z.looseObject({ id: z.string(), status: z.string(), summary: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   doors: ['cli'],
   cli: { path: ['outbox', 'discard'], positional: 'id' },
   present: (result) => ({ lead: [(result as { summary: string }).summary] }),
   async run(input, ctx) {
-    const { record, draftRemoved } = await discardHeldMail(ctx.accounts.open(input.credentials_dir), input.id, gateContext(ctx));
+    const { record, draftRemoved } = await discardHeldMail(accountOf(ctx, input), input.id, gateContext(ctx));
     return { ...record, summary: `Discarded held mail ${record.id} ("${record.subject}")${draftRemoved ? ' and deleted its draft' : `; its draft ${record.emailId} could not be deleted now`}.` };
   },
 });
@@ -93,7 +94,7 @@ export const outboxLogOperation = defineOperation({
   name: 'outbox_log',
   title: 'Show the send audit log',
   description: 'Print the audit log of every attempt to send: sent, refused (with the rule), held, approved, discarded, declined.',
-  input: z.object({ credentials_dir: credentialsDir }),
+  input: z.object({ credentials_dir: credentialsDir, inbox: inboxInput }),
   output: z.looseObject({ entries: z.array(z.looseObject({ at: z.string(), verdict: z.string() })) }),
   annotations: readOnly,
   doors: ['cli'],
@@ -103,6 +104,6 @@ export const outboxLogOperation = defineOperation({
     return { text: entries.length === 0 ? 'The audit log is empty.' : entries.map(auditLine).join('\n') };
   },
   async run(input, ctx) {
-    return { entries: await readAudit(await stateDir(ctx, input.credentials_dir)) };
+    return { entries: await readAudit(await heldMailDir(accountOf(ctx, input))) };
   },
 });
