@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runSandboxCommand } from '../../src/sandbox/sandbox-command.js';
 import { pollUntil } from '../helpers/sandbox.js';
+import { withReadyLine } from '../helpers/sandbox-process.js';
 
 const builtSandboxMain = fileURLToPath(new URL('../../dist/sandbox/main.js', import.meta.url));
 
@@ -106,24 +106,9 @@ describe('agent-mailbox sandbox (runSandboxCommand)', () => {
 
 describe('the sandbox entry as a real process (dist/sandbox/main.js, built by npm test)', () => {
   it('prints its ready line with --json and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [builtSandboxMain, '--json', '--difficulty', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    try {
-      const line = await pollUntil(() => {
-        if (child.exitCode !== null) throw new Error(`the sandbox exited early (${child.exitCode}): ${stderr}`);
-        return stdout.includes('\n') ? stdout : undefined;
-      }, 20_000, 'the ready line');
-      const ready = JSON.parse(line) as { authUrl: string };
+    const stdout = await withReadyLine<{ authUrl: string }>([builtSandboxMain, '--json', '--difficulty', '2'], async (ready) => {
       expect((await fetch(`${ready.authUrl}/api/v1/challenge`, { method: 'POST' })).status).toBe(200);
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-      expect(stdout.trim().split('\n')).toHaveLength(1);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    });
+    expect(stdout.trim().split('\n')).toHaveLength(1);
   });
 });

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sandboxCommandInput, sandboxOptionsOf } from '../../../src/sandbox/sandbox-command-input.js';
 import { runSandboxCommand } from '../../../src/sandbox/sandbox-command.js';
 import { pollUntil, signUpInbox } from '../../helpers/sandbox.js';
+import { withReadyLine } from '../../helpers/sandbox-process.js';
 import { callFailing, callOk, connectWithApiKey } from './hosted-mcp-kit.js';
 
 const builtCli = fileURLToPath(new URL('../../../dist/bin.js', import.meta.url));
@@ -62,26 +62,11 @@ describe('agent-mailbox sandbox and the hosted MCP server', () => {
 
 describe('the built package', () => {
   it('serves the hosted MCP tools from `agent-mailbox sandbox` as bundled (dist/bin.js)', async () => {
-    const child = spawn(process.execPath, [builtCli, 'sandbox', '--json', '--difficulty', '2'], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'], HOME: process.env['HOME'] } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    try {
-      const line = await pollUntil(() => {
-        if (child.exitCode !== null) throw new Error(`exited early (${child.exitCode}): ${stderr}`);
-        return stdout.includes('\n') ? stdout : undefined;
-      }, 20_000, 'the ready line');
-      const ready = JSON.parse(line) as { mcpUrl: string; authUrl: string; salt: string };
+    await withReadyLine<{ mcpUrl: string; authUrl: string; salt: string }>([builtCli, 'sandbox', '--json', '--difficulty', '2'], async (ready) => {
       const inbox = await signUpInbox(ready, 'bundled-agent');
       const { client } = await connectWithApiKey(ready.mcpUrl, { 'x-api-key': inbox.apiKey });
       expect(((await callOk(client, 'read_inbox'))['inbox'] as Record<string, unknown>)['address']).toBe('bundled-agent@agent-mailbox.test');
       await client.close();
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    });
   });
 });

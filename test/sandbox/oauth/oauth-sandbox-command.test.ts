@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sandboxCommandInput, sandboxOptionsOf } from '../../../src/sandbox/sandbox-command-input.js';
 import { runSandboxCommand } from '../../../src/sandbox/sandbox-command.js';
 import { pollUntil } from '../../helpers/sandbox.js';
+import { withReadyLine } from '../../helpers/sandbox-process.js';
 import { connect } from './oauth-test-client.js';
 
 const builtCli = fileURLToPath(new URL('../../../dist/bin.js', import.meta.url));
@@ -14,27 +14,6 @@ interface ReadyLine {
   authUrl: string;
   apiUrl: string;
   oauth: { metadataUrl: string; issuer: string; jmapResource: string; accessTokenSeconds: number; autoApproved: Array<{ person: string; personId: string; inboxes: Array<{ accountId: string; address: string }> }> };
-}
-
-/** Runs a built entry with args until its --json line is out, hands it to `check`, then stops it with SIGTERM. */
-async function withReadyLine(args: string[], check: (ready: ReadyLine) => Promise<void>): Promise<void> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: process.env.HOME } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  try {
-    const line = await pollUntil(() => {
-      if (child.exitCode !== null) throw new Error(`exited early (${child.exitCode}): ${stderr}`);
-      return stdout.includes('\n') ? stdout : undefined;
-    }, 20_000, 'the ready line');
-    await check(JSON.parse(line) as ReadyLine);
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-  } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  }
 }
 
 describe('--oauth-auto-approve and --oauth-access-ttl', () => {
@@ -106,7 +85,7 @@ describe('--oauth-auto-approve and --oauth-access-ttl', () => {
 
   it('take repeated flags in the built CLI and the direct sandbox entry, and the lifetime shows in expires_in', async () => {
     for (const entry of [[builtCli, 'sandbox'], [builtSandboxMain]]) {
-      await withReadyLine([...entry, '--json', '--difficulty', '2', '--oauth-auto-approve', 'ada:ada-inbox', '--oauth-auto-approve', 'bob:bob-inbox,ops@acme.test', '--oauth-access-ttl', '5'], async (ready) => {
+      await withReadyLine<ReadyLine>([...entry, '--json', '--difficulty', '2', '--oauth-auto-approve', 'ada:ada-inbox', '--oauth-auto-approve', 'bob:bob-inbox,ops@acme.test', '--oauth-access-ttl', '5'], async (ready) => {
         expect(ready.oauth.autoApproved.map((person) => [person.person, person.inboxes.map((inbox) => inbox.address)])).toEqual([
           ['ada', ['ada-inbox@agent-mailbox.test']],
           ['bob', ['bob-inbox@agent-mailbox.test', 'ops@acme.test']],
