@@ -13,6 +13,7 @@ describe('solvePow at its edges', () => {
       expect(error, String(difficulty)).toBeInstanceOf(MailboxError);
       expect(error.code).toBe('bad_response');
       expect(error.message).toBe(`The auth host asked for a proof of work of difficulty ${difficulty}, outside 0–30.`);
+      expect(error.hint).toMatch(/--auth-url/);
     }
   });
 
