@@ -130,12 +130,16 @@ function solveInWorkers(input: SolvePowInput, started: number, runtime: PowRunti
     for (let i = 0; i < count; i += 1) {
       const worker = runtime.startWorker({ challenge, difficulty, salt, shared, kernel });
       workers.push(worker);
+      let done = false;
       worker.on('message', (message) => {
+        // A report can still arrive after a cancel; the caller has its answer and hears no more.
+        if (settled) return;
         if (!('done' in message)) {
           // Stryker disable next-line EqualityOperator: no nonce is hashed twice, so two reports never share one
           if (!best || message.nonce < best.nonce) best = { nonce: message.nonce, powHex: message.powHex };
           return;
         }
+        done = true;
         finished += 1;
         if (finished < count) return;
         if (!best) {
@@ -147,8 +151,10 @@ function solveInWorkers(input: SolvePowInput, started: number, runtime: PowRunti
         settle({ solution: { nonce: String(best.nonce), powHex: best.powHex, tried: progress.tried, elapsedMs: progress.elapsedMs, engine } });
       });
       worker.on('error', (error) => settle({ error: internalError(error.message, error) }));
+      // A worker's messages all arrive before its exit: one that exits without saying it is done
+      // has crashed or been stopped, and the nonces it took were never all checked.
       worker.on('exit', (code) => {
-        if (!settled && code !== 0) settle({ error: internalError(`a worker exited with code ${code}`) });
+        if (!done) settle({ error: internalError(`a worker stopped (exit code ${code}) before finishing its search`) });
       });
     }
   });

@@ -79,4 +79,19 @@ describe('proof-of-work progress', () => {
     vi.advanceTimersByTime(5_000);
     expect(reports).toHaveLength(2);
   });
+
+  it('is heard no more once cancelled, even from a report already on its way', async () => {
+    const reports: PowProgress[] = [];
+    const controller = new AbortController();
+    const runtime = scriptedRuntime();
+    const running = solvePow({ ...search, signal: controller.signal, progressIntervalMs: 100, onProgress: (p) => reports.push(p) }, runtime);
+    vi.advanceTimersByTime(300);
+    controller.abort();
+    // Messages the workers posted before they were terminated are still delivered.
+    runtime.workers[0]!.solved(12);
+    for (const worker of runtime.workers) worker.finish();
+    await expect(running).rejects.toMatchObject({ code: 'pow_cancelled' });
+    vi.advanceTimersByTime(5_000);
+    expect(reports).toHaveLength(3);
+  });
 });

@@ -107,14 +107,14 @@ describe('the proof-of-work search across workers', () => {
   });
 
   it('ends with an error, not a hang, when a worker exits before finishing its search', async () => {
-    for (const code of [3]) {
+    for (const code of [3, 0]) {
       const runtime = scriptedRuntime();
       const running = solvePow({ ...search, workers: 2 }, runtime);
       runtime.workers[1]!.solved(2);
       runtime.workers[0]!.exit(code);
       const error = await failure(running);
       expect(error.code).toBe('internal');
-      expect(error.message).toBe(`The proof-of-work search failed: a worker exited with code ${code}.`);
+      expect(error.message).toBe(`The proof-of-work search failed: a worker stopped (exit code ${code}) before finishing its search.`);
       expectAllStopped(runtime.workers);
     }
   });
@@ -214,6 +214,6 @@ describe('real worker threads that fail', () => {
 
   it('a worker thread that exits mid-search ends the search with its exit code', async () => {
     const error = await failure(solvePow({ ...search, workers: 1 }, { startWorker: () => new Worker('process.exit(7)', { eval: true }), simdKernel: () => undefined }));
-    expect(error.message).toBe('The proof-of-work search failed: a worker exited with code 7.');
+    expect(error.message).toBe('The proof-of-work search failed: a worker stopped (exit code 7) before finishing its search.');
   });
 });
