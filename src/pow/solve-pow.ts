@@ -111,7 +111,6 @@ function solveInWorkers(input: SolvePowInput, started: number, runtime: PowRunti
     const timer = onProgress ? setInterval(() => onProgress(progressNow()), interval) : undefined;
 
     const settle = (outcome: { solution: PowSolution } | { error: unknown }): void => {
-      // Stryker disable next-line ConditionalExpression: settling twice repeats only idempotent steps (stop flag, clearInterval, terminate) and the promise keeps its first outcome
       if (settled) return;
       settled = true;
       Atomics.store(cells, 3, 1);
@@ -135,7 +134,6 @@ function solveInWorkers(input: SolvePowInput, started: number, runtime: PowRunti
         // A report can still arrive after a cancel; the caller has its answer and hears no more.
         if (settled) return;
         if (!('done' in message)) {
-          // Stryker disable next-line EqualityOperator: no nonce is hashed twice, so two reports never share one
           if (!best || message.nonce < best.nonce) best = { nonce: message.nonce, powHex: message.powHex };
           return;
         }

@@ -10,6 +10,7 @@ import type { PowWorker, PowWorkerData, PowWorkerMessage } from '../../../src/po
  */
 export class ScriptedWorker extends EventEmitter implements PowWorker {
   terminated = 0;
+  private exited = false;
 
   constructor(readonly data: PowWorkerData) {
     super();
@@ -31,23 +32,30 @@ export class ScriptedWorker extends EventEmitter implements PowWorker {
   /** Reports that it stopped taking nonces, then ends as a worker thread does, with code 0. */
   finish(): void {
     this.post({ done: true });
-    this.emit('exit', 0);
+    this.end(0);
   }
 
   crash(error: Error): void {
     this.emit('error', error);
-    this.emit('exit', 1);
+    this.end(1);
   }
 
   exit(code: number): void {
-    this.emit('exit', code);
+    this.end(code);
   }
 
   terminate(): Promise<number> {
     this.terminated += 1;
     // A terminated thread ends with code 1, after the call returns, as node:worker_threads' Worker does.
-    queueMicrotask(() => this.emit('exit', 1));
+    queueMicrotask(() => this.end(1));
     return Promise.resolve(1);
+  }
+
+  /** 'exit' is a worker's last event, emitted once however many times it is terminated. */
+  private end(code: number): void {
+    if (this.exited) return;
+    this.exited = true;
+    this.emit('exit', code);
   }
 
   private post(message: PowWorkerMessage): void {
