@@ -1,12 +1,11 @@
 import { availableParallelism, freemem } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
 import { MailboxError } from '../errors.js';
 import { computePowDigest, countLeadingZeroBits } from './pow-digest.js';
 import { powProgressAt, type PowProgress } from './pow-progress.js';
-import { powWorkerSource } from './pow-worker-source.js';
 import { defaultWorkerCount } from './default-worker-count.js';
 import { romixKernel } from './romix-kernel.js';
+import { startPowWorker, type PowWorker, type StartPowWorker } from './start-pow-worker.js';
 
 /** What hashes: the SIMD kernel (several nonces a pass) or node:crypto's scrypt (one at a time). */
 export type PowEngine = 'wasm-simd' | 'node-crypto';
@@ -57,8 +56,21 @@ const cancelledError = (cause: unknown): MailboxError =>
     cause,
   });
 
+/**
+ * What the search runs on. Tests pass their own: a worker that crashes, exits early or reports in
+ * an order they choose, and a runtime without SIMD, none of which real scrypt workers on this
+ * machine can be made to do on demand. Every caller in src uses the default.
+ */
+export interface PowRuntime {
+  startWorker: StartPowWorker;
+  /** The compiled SIMD kernel, undefined where WebAssembly SIMD does not run. */
+  simdKernel: () => WebAssembly.Module | undefined;
+}
+
+const nodeRuntime: PowRuntime = { startWorker: startPowWorker, simdKernel: romixKernel };
+
 /** Finds the smallest nonce whose scrypt digest has `difficulty` leading zero bits (spec §4.3). */
-export async function solvePow(input: SolvePowInput): Promise<PowSolution> {
+export async function solvePow(input: SolvePowInput, runtime: PowRuntime = nodeRuntime): Promise<PowSolution> {
   const { challenge, difficulty, salt, signal } = input;
   if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > maxDifficulty) {
     throw new MailboxError({
@@ -75,12 +87,12 @@ export async function solvePow(input: SolvePowInput): Promise<PowSolution> {
     if (signal?.aborted) throw cancelledError(signal.reason);
     return { nonce: '0', powHex: digest.toString('hex'), tried: 1, elapsedMs: performance.now() - started, engine: 'node-crypto' };
   }
-  return solveInWorkers(input, started);
+  return solveInWorkers(input, started, runtime);
 }
 
-function solveInWorkers(input: SolvePowInput, started: number): Promise<PowSolution> {
+function solveInWorkers(input: SolvePowInput, started: number, runtime: PowRuntime): Promise<PowSolution> {
   const { challenge, difficulty, salt, signal, onProgress } = input;
-  const kernel = input.engine === 'node-crypto' ? undefined : romixKernel();
+  const kernel = input.engine === 'node-crypto' ? undefined : runtime.simdKernel();
   if (input.engine === 'wasm-simd' && !kernel) return Promise.reject(internalError('this Node runs no WebAssembly SIMD'));
   const engine: PowEngine = kernel ? 'wasm-simd' : 'node-crypto';
   const count = Math.max(1, Math.floor(input.workers ?? defaultWorkerCount(availableParallelism(), freemem(), workerMemoryBytes[engine])));
@@ -90,51 +102,57 @@ function solveInWorkers(input: SolvePowInput, started: number): Promise<PowSolut
   const interval = Math.min(500, Math.max(20, input.progressIntervalMs ?? 250));
 
   return new Promise<PowSolution>((resolve, reject) => {
-    const workers: Worker[] = [];
+    const workers: PowWorker[] = [];
     let best: { nonce: number; powHex: string } | undefined;
     let finished = 0;
     let settled = false;
     const elapsed = (): number => performance.now() - started;
-    const report = (): void => onProgress?.(powProgressAt(Atomics.load(cells, 2), difficulty, elapsed()));
-    const timer = onProgress ? setInterval(report, interval) : undefined;
+    const progressNow = (): PowProgress => powProgressAt(Atomics.load(cells, 2), difficulty, elapsed());
+    const timer = onProgress ? setInterval(() => onProgress(progressNow()), interval) : undefined;
 
     const settle = (outcome: { solution: PowSolution } | { error: unknown }): void => {
       if (settled) return;
       settled = true;
       Atomics.store(cells, 3, 1);
-      if (timer) clearInterval(timer);
+      clearInterval(timer);
       signal?.removeEventListener('abort', onAbort);
       // terminate() stops the kernel mid-pass; a native scryptSync only after its current hash.
       for (const worker of workers) void worker.terminate();
       if ('solution' in outcome) resolve(outcome.solution);
       else reject(outcome.error);
     };
+    // Stryker disable next-line OptionalChaining: onAbort is only ever registered on a signal that exists
     const onAbort = (): void => settle({ error: cancelledError(signal?.reason) });
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // Not { once: true }: settle removes it on every outcome, the abort included.
+    signal?.addEventListener('abort', onAbort);
 
     for (let i = 0; i < count; i += 1) {
-      // execArgv: [] so a parent started with --input-type=module does not turn the CommonJS source into ESM.
-      const worker = new Worker(powWorkerSource, { eval: true, execArgv: [], workerData: { challenge, difficulty, salt, shared, kernel } });
+      const worker = runtime.startWorker({ challenge, difficulty, salt, shared, kernel });
       workers.push(worker);
-      worker.on('message', (message: { nonce?: number; powHex?: string; done?: boolean }) => {
-        if (typeof message.nonce === 'number' && typeof message.powHex === 'string') {
+      let done = false;
+      worker.on('message', (message) => {
+        // A report can still arrive after a cancel; the caller has its answer and hears no more.
+        if (settled) return;
+        if (!('done' in message)) {
           if (!best || message.nonce < best.nonce) best = { nonce: message.nonce, powHex: message.powHex };
           return;
         }
-        if (message.done !== true) return;
+        done = true;
         finished += 1;
         if (finished < count) return;
         if (!best) {
           settle({ error: internalError('every worker stopped without a solution') });
           return;
         }
-        const tried = Atomics.load(cells, 2);
-        onProgress?.(powProgressAt(tried, difficulty, elapsed()));
-        settle({ solution: { nonce: String(best.nonce), powHex: best.powHex, tried, elapsedMs: elapsed(), engine } });
+        const progress = progressNow();
+        onProgress?.(progress);
+        settle({ solution: { nonce: String(best.nonce), powHex: best.powHex, tried: progress.tried, elapsedMs: progress.elapsedMs, engine } });
       });
       worker.on('error', (error) => settle({ error: internalError(error.message, error) }));
+      // A worker's messages all arrive before its exit: one that exits without saying it is done
+      // has crashed or been stopped, and the nonces it took were never all checked.
       worker.on('exit', (code) => {
-        if (!settled && code !== 0) settle({ error: internalError(`a worker exited with code ${code}`) });
+        if (!done) settle({ error: internalError(`a worker stopped (exit code ${code}) before finishing its search`) });
       });
     }
   });

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
 import { computePowDigest } from '../../../src/pow/pow-digest.js';
@@ -13,13 +14,25 @@ describe('solvePow at its edges', () => {
       expect(error, String(difficulty)).toBeInstanceOf(MailboxError);
       expect(error.code).toBe('bad_response');
       expect(error.message).toBe(`The auth host asked for a proof of work of difficulty ${difficulty}, outside 0–30.`);
+      expect(error.hint).toMatch(/--auth-url/);
     }
   });
 
   it('answers difficulty 0 with nonce 0 and its digest, in one hash', async () => {
+    const before = performance.now();
     const solution = await solvePow({ challenge: 'zero', difficulty: 0, salt: 'salt' });
+    const took = performance.now() - before;
     expect(solution).toMatchObject({ nonce: '0', tried: 1, engine: 'node-crypto', powHex: (await computePowDigest('zero', 0, 'salt')).toString('hex') });
     expect(solution.elapsedMs).toBeGreaterThanOrEqual(0);
+    expect(solution.elapsedMs).toBeLessThanOrEqual(took);
+  });
+
+  it('is cancelled by a signal that fires during the one hash of difficulty 0', async () => {
+    const controller = new AbortController();
+    const running = solvePow({ challenge: 'zero', difficulty: 0, salt: 'salt', signal: controller.signal });
+    // The hash runs on the libuv pool, so it cannot have finished before this line.
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ code: 'pow_cancelled' });
   });
 
   it('does not start when the call is already cancelled', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defaultWorkerCount } from '../../../src/pow/default-worker-count.js';
 import { solvePow, workerMemoryBytes } from '../../../src/pow/solve-pow.js';
+import { scryptParams } from '../../../src/wire-constants.js';
 
 const { vectors } = z
   .object({ vectors: z.array(z.object({ challenge: z.string(), difficulty: z.number(), nonce: z.string(), powHex: z.string(), salt: z.string() })) })
@@ -21,6 +22,13 @@ describe('the proof-of-work engines', () => {
   it("find the same smallest nonce with node:crypto's scrypt when asked for it", async () => {
     const solution = await solvePow({ challenge: alpha.challenge, difficulty: alpha.difficulty, salt: alpha.salt, workers: 1, engine: 'node-crypto' });
     expect(solution).toMatchObject({ engine: 'node-crypto', nonce: alpha.nonce, powHex: alpha.powHex, tried: 5 });
+  });
+
+  it('count on each worker at least the memory its hashes take', () => {
+    // scrypt's V array is 128·N·r bytes; a kernel pass holds one per lane, four lanes.
+    const perHash = 128 * scryptParams.N * scryptParams.r;
+    expect(workerMemoryBytes['node-crypto']).toBeGreaterThanOrEqual(perHash);
+    expect(workerMemoryBytes['wasm-simd']).toBeGreaterThanOrEqual(4 * perHash);
   });
 
   it('start one worker per core while half the free memory holds them, and never none', () => {

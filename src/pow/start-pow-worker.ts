@@ -1,0 +1,32 @@
+import { Worker } from 'node:worker_threads';
+import { powWorkerSource } from './pow-worker-source.js';
+
+/** What one search worker is given (read by powWorkerSource as workerData). */
+export interface PowWorkerData {
+  challenge: string;
+  difficulty: number;
+  salt: string;
+  /** The Int32 cells shared by every worker of a search (see powWorkerSource). */
+  shared: SharedArrayBuffer;
+  /** The compiled ROMix kernel, or undefined for node:crypto's scrypt. */
+  kernel: WebAssembly.Module | undefined;
+}
+
+/** What a search worker posts: a solving nonce with its digest, or that it has stopped taking nonces. */
+export type PowWorkerMessage = { nonce: number; powHex: string } | { done: true };
+
+/** The part of a worker thread the solver uses; node:worker_threads' Worker is one. */
+export interface PowWorker {
+  on(event: 'message', listener: (message: PowWorkerMessage) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'exit', listener: (code: number) => void): unknown;
+  terminate(): Promise<number>;
+}
+
+export type StartPowWorker = (data: PowWorkerData) => PowWorker;
+
+/** Starts one search worker thread running powWorkerSource. */
+export const startPowWorker: StartPowWorker = (workerData) =>
+  // execArgv: [] so a parent started with --input-type=module does not turn the CommonJS source into ESM.
+  // Stryker disable next-line ArrayDeclaration: any list given stops the parent's flags being inherited; a non-flag entry is ignored
+  new Worker(powWorkerSource, { eval: true, execArgv: [], workerData });
