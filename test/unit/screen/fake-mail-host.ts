@@ -100,7 +100,7 @@ export function receiveLayer(receive: NonNullable<PolicyFile['receive']>, layer:
 
 /** The session the screen reads its account id and limits from. */
 export function sessionOf(limits: JmapSessionInfo['limits'] = {}, accountId = 'acc-1'): () => Promise<JmapSessionInfo> {
-  const info: JmapSessionInfo = { sessionUrl: 'http://127.0.0.1/s', apiUrl: 'http://127.0.0.1/api', uploadUrl: 'http://127.0.0.1/up', downloadUrl: 'http://127.0.0.1/down', accountId, capabilities: [], accountCapabilities: [], limits };
+  const info: JmapSessionInfo = { sessionUrl: 'http://127.0.0.1/s', apiUrl: 'http://127.0.0.1/api', uploadUrl: 'http://127.0.0.1/up', downloadUrl: 'http://127.0.0.1/down', accountId, capabilities: [], accountCapabilities: [], limits, mailboxIdsByRole: {}, fetchedAt: '2026-11-25T00:00:00Z' };
   return async () => info;
 }
 
