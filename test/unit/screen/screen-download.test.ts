@@ -26,10 +26,12 @@ describe('checkDownloadedMessage', () => {
   it('refuses a held message before looking at its parts, and judges it with the facts it read', async () => {
     const email = { id: 'M1', ...facts, blobId: 'raw' };
     const judged: unknown[] = [];
-    const deps = { ...answering([email]), isHeld: async (id: string, found: unknown) => {
-      judged.push([id, found]);
-      return true;
-    },
+    const deps: DownloadCheckDeps = {
+      ...answering([email]),
+      isHeld: async (id, found) => {
+        judged.push([id, found]);
+        return true;
+      },
     };
     await expect(checkDownloadedMessage('elsewhere', 'M1', deps)).rejects.toMatchObject({ code: 'policy_refused', hint: 'Your operator set these rules; ask them if you need this message.' });
     expect(judged).toEqual([['M1', { from: facts.from, authenticationResults: facts['header:Authentication-Results:asRaw:all'] }]]);

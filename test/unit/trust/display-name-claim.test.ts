@@ -9,10 +9,13 @@ describe('displayNameClaim', () => {
     expect(displayNameClaim('ceo@bank.test', from('x@evil.test'))).toBe('ceo@bank.test');
     expect(displayNameClaim('CEO (CEO@Bank.test)', from('x@evil.test'))).toBe('ceo@bank.test');
     expect(displayNameClaim('Reply to support@bank.test.', from('x@evil.test'))).toBe('support@bank.test');
+    expect(displayNameClaim('Reply to support@bank.test...', from('x@evil.test'))).toBe('support@bank.test');
   });
 
   it('flags a display name holding another domain, IDN look-alikes included', () => {
     expect(displayNameClaim('PayPal.com Support', from('x@evil.test'))).toBe('paypal.com');
+    expect(displayNameClaim('Support PayPal.com', from('x@evil.test'))).toBe('paypal.com');
+    expect(displayNameClaim('Support (x@evil.test) 2fa.paypal.com', from('x@evil.test'))).toBe('2fa.paypal.com');
     expect(displayNameClaim('bänk.test', from('x@evil.test'))).toBe('xn--bnk-qla.test');
   });
 
