@@ -34,6 +34,9 @@ export interface HeldReport {
   blobsWithheld?: number;
 }
 
+/** Why a message whose sender could not be read was held. */
+const unjudged: DecidingRule = { layer: 'default', rule: 'receive.unjudged' };
+
 /** Ids per Email/get lookup call, well under every server's maxObjectsInGet. */
 const lookupChunk = 500;
 
@@ -127,12 +130,18 @@ export class ReceiveScreen {
         facts.set(id, found);
       } else missing.push(id);
     }
+    const held = new Set<string>();
     for (const [id, found] of await this.lookupFacts(missing)) {
-      cache.set(id, found);
-      facts.set(id, found);
+      if (found) {
+        cache.set(id, found);
+        facts.set(id, found);
+      } else {
+        // Listed without its sender: it cannot be judged, so it is not shown under rules that must judge it.
+        held.add(id);
+        this.held.set(id, unjudged);
+      }
     }
     // An id the server no longer has carries no content to hold.
-    const held = new Set<string>();
     for (const [id, found] of facts) {
       const judgement = judgeReceived(found, rules);
       if (judgement.held && judgement.rule) {
@@ -143,8 +152,9 @@ export class ReceiveScreen {
     return held;
   }
 
-  private async lookupFacts(ids: readonly string[]): Promise<Map<string, SenderFacts>> {
-    const facts = new Map<string, SenderFacts>();
+  /** The sender facts of each message the server lists (undefined: listed without them). */
+  private async lookupFacts(ids: readonly string[]): Promise<Map<string, SenderFacts | undefined>> {
+    const facts = new Map<string, SenderFacts | undefined>();
     if (ids.length === 0) return facts;
     const { accountId, limits } = await this.options.session();
     const perRequest = Math.max(1, limits.maxCallsInRequest ?? 16);
@@ -157,9 +167,8 @@ export class ReceiveScreen {
       });
       for (const [name, args] of response.methodResponses) {
         if (name === 'error') throw lookupFailed(args);
-        for (const email of Array.isArray(args.list) ? (args.list as Record<string, unknown>[]) : []) {
-          const found = senderFactsOf(email);
-          if (found && typeof email.id === 'string') facts.set(email.id, found);
+        for (const email of Array.isArray(args.list) ? (args.list as (Record<string, unknown> | null)[]) : []) {
+          if (typeof email?.id === 'string') facts.set(email.id, senderFactsOf(email));
         }
       }
     }
@@ -189,7 +198,7 @@ export class ReceiveScreen {
       // A parsed message whose headers cannot be read is not shown under rules that must judge it.
       const judgement = facts ? judgeReceived(facts, rules) : undefined;
       if (judgement && !judgement.held) continue;
-      this.held.set(`blob:${blobId}`, judgement?.rule ?? { layer: 'default', rule: 'receive.unjudged' });
+      this.held.set(`blob:${blobId}`, judgement?.rule ?? unjudged);
       if (!this.options.includeHeld) dropParsed(response, index, blobId);
     }
   }

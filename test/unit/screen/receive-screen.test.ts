@@ -113,6 +113,27 @@ describe('ReceiveScreen under receive rules', () => {
     expect(bare.message).toBe("Checking senders against the operator's receive rules failed: Email/get answered an error.");
   });
 
+  it('holds a message the server lists without its sender, since it cannot be judged, and looks it up again next time', async () => {
+    const host = fakeMailHost(mailbox);
+    const withoutSender = async (request: JmapRequest): Promise<JmapResponse> => {
+      const answer = await host.lookup(request);
+      const list = answer.methodResponses[0]?.[1].list as Record<string, unknown>[];
+      list.splice(0, 1, { id: 'M1', from: [{ email: 'friend1@fine.test' }] });
+      list.push(null as unknown as Record<string, unknown>);
+      return answer;
+    };
+    const account = fakeAccount();
+    const screen = screenOf(host, { account, lookup: withoutSender });
+    const request = byIds(['M1', 'M2']);
+    const answer = await host.lookup(request);
+    await screen.screen(request, answer);
+    expect(answer.methodResponses[0]?.[1]).toEqual({ list: [{ id: 'M2', subject: 'subject M2' }], notFound: ['M1'] });
+    expect(screen.report()).toEqual({ count: 1, rules: [{ layer: 'default', rule: 'receive.unjudged', count: 1 }], requested: ['M1'] });
+    const later = host.requests.length;
+    await screenOf(host, { account }).screen(request, await host.lookup(request));
+    expect(host.requests.slice(later + 1).flatMap((r) => r.methodCalls.map(([, args]) => args.ids))).toEqual([['M1']]);
+  });
+
   it('holds nothing for an id the server no longer has', async () => {
     const host = fakeMailHost(mailbox);
     const screen = screenOf(host);
