@@ -57,6 +57,8 @@ describe('receiveRulesOf', () => {
 
   it('names the inbox by its address and trusts the configured authserv-id, else the inbox domain', async () => {
     expect(await receiveRulesOf(blocking, fakeAccount(), sessionOf())).toEqual({ layers: blocking, authservId: 'agent-mailbox.test', inbox: expect.objectContaining({ address: inboxAddress }) });
+    const custom = await receiveRulesOf(blocking, fakeAccount({ identity: { inboxId: 'ana', address: 'Ana@Custom.test' } }), sessionOf());
+    expect(custom?.inbox).toEqual({ address: 'ana@custom.test', local: 'ana', domain: 'custom.test' });
     const configured = await receiveRulesOf(blocking, fakeAccount({ flags: { authservId: 'MX.Example.' } }), sessionOf());
     expect(configured?.authservId).toBe('mx.example');
   });

@@ -86,9 +86,9 @@ describe('ReceiveScreen under receive rules', () => {
 
   it('looks many senders up 500 ids per Email/get, as many calls per request as the server allows', async () => {
     const many: FakeMessage[] = Array.from({ length: 1201 }, (_, i) => ({ id: `N${i}`, from: i === 1200 ? 'last@spam.test' : `n${i}@fine.test` }));
-    const all = many.map((m) => m.id);
-    const calls = async (limits: { maxCallsInRequest?: number }): Promise<{ perRequest: number[][]; callIds: string[] }> => {
-      const host = fakeMailHost(many);
+    const calls = async (limits: { maxCallsInRequest?: number }, mailbox = many): Promise<{ perRequest: number[][]; callIds: string[] }> => {
+      const all = mailbox.map((m) => m.id);
+      const host = fakeMailHost(mailbox);
       const screen = screenOf(host, { session: sessionOf(limits) });
       const answer = await host.lookup(byIds(all));
       await screen.screen(byIds(all), answer);
@@ -100,6 +100,7 @@ describe('ReceiveScreen under receive rules', () => {
     expect(await calls({ maxCallsInRequest: 2 })).toEqual({ perRequest: [[500, 500], [201]], callIds: ['f0', 'f1', 'f0'] });
     expect((await calls({})).perRequest).toEqual([[500, 500, 201]]);
     expect((await calls({ maxCallsInRequest: 0 })).perRequest).toEqual([[500], [500], [201]]);
+    expect((await calls({}, many.slice(201))).perRequest).toEqual([[500, 500]]);
   });
 
   it('fails the read, showing nothing, when its lookup answers an error', async () => {
@@ -109,6 +110,7 @@ describe('ReceiveScreen under receive rules', () => {
     expect(error).toBeInstanceOf(MailboxError);
     expect(error.code).toBe('jmap_request_error');
     expect(error.message).toBe("Checking senders against the operator's receive rules failed: Email/get answered serverFail.");
+    expect(error.hint).toBe('Nothing was shown. Run the request again; if it keeps failing, tell your operator.');
     const bare = await failure(screenOf(host, { lookup: async () => ({ methodResponses: [['error', {}, 'f0']] }) }).screen(byIds(['M0']), answer));
     expect(bare.message).toBe("Checking senders against the operator's receive rules failed: Email/get answered an error.");
   });
@@ -269,6 +271,10 @@ describe('ReceiveScreen and Email/parse', () => {
     const answer: JmapResponse = { methodResponses: [['Email/parse', { parsed: { 'blob-M1': { subject: 'fine' } } }, 'p']] };
     await screen.screen(parse(['blob-M1'], ['subject']), answer);
     expect(answer.methodResponses[0]?.[1]).toEqual({ parsed: {}, notFound: ['blob-M1'] });
+    const silent = screenOf(fakeMailHost(mailbox), { lookup: async () => ({ methodResponses: [] }) });
+    const again: JmapResponse = { methodResponses: [['Email/parse', { parsed: { 'blob-M1': { subject: 'fine' } } }, 'p']] };
+    await silent.screen(parse(['blob-M1'], ['subject']), again);
+    expect(again.methodResponses[0]?.[1]).toEqual({ parsed: {}, notFound: ['blob-M1'] });
   });
 });
 
@@ -292,14 +298,33 @@ describe('ReceiveScreen.checkDownload', () => {
     const host = fakeMailHost(messages);
     const screen = screenOf(host);
     const missing = await failure(screen.checkDownload('img-1', undefined));
-    expect(missing).toMatchObject({ code: 'invalid_input', message: "Your operator's receive rules apply to this inbox, so a download names the message it comes from: download.mail_id is missing." });
-    expect(await failure(screen.checkDownload('img-1', 'M9'))).toMatchObject({ code: 'attachment_invalid', message: 'There is no message M9 in this inbox; nothing was downloaded.' });
+    expect(missing).toMatchObject({
+      code: 'invalid_input',
+      message: "Your operator's receive rules apply to this inbox, so a download names the message it comes from: download.mail_id is missing.",
+      hint: 'Give download.mail_id: the id of the message whose attachment this is (read_message shows the download call with it).',
+    });
+    expect(await failure(screen.checkDownload('img-1', 'M9'))).toMatchObject({
+      code: 'attachment_invalid',
+      message: 'There is no message M9 in this inbox; nothing was downloaded.',
+      hint: "Take the message id and its attachment's blob id from read_message.",
+    });
     const held = await failure(screen.checkDownload('img-0', 'M0'));
     expect(held).toMatchObject({ code: 'policy_refused', message: "Message M0 is held back by your operator's receive rules: none of it is shown to you, its attachments included. Nothing was downloaded." });
     expect(await failure(screen.checkDownload('img-0', 'M0'))).toMatchObject({ code: 'policy_refused' });
-    expect(await failure(screen.checkDownload('img-0', 'M1'))).toMatchObject({ code: 'attachment_invalid', message: 'Blob img-0 is not part of message M1; nothing was downloaded.' });
+    expect(await failure(screen.checkDownload('img-0', 'M1'))).toMatchObject({
+      code: 'attachment_invalid',
+      message: 'Blob img-0 is not part of message M1; nothing was downloaded.',
+      hint: 'Use the download call read_message shows for the attachment: it names the message and the blob together.',
+    });
     expect(await failure(screen.checkDownload('img-0', 'M1'))).toMatchObject({ code: 'attachment_invalid' });
     expect(screen.report()).toEqual({ count: 1, rules: [{ layer: 'inbox', rule: 'receive.block', count: 1 }], requested: [] });
+  });
+
+  it('does not let a blob checked with one message through with another', async () => {
+    const host = fakeMailHost([...messages, { id: 'M2', from: 'offers@spam.test', parts: ['img-1'] }]);
+    const screen = screenOf(host);
+    await screen.checkDownload('img-1', 'M1');
+    expect(await failure(screen.checkDownload('img-1', 'M2'))).toMatchObject({ code: 'policy_refused' });
   });
 
   it('checks nothing for the operator\'s view', async () => {
