@@ -256,6 +256,16 @@ describe('ReceiveScreen and Email/parse', () => {
     ]);
   });
 
+  it('reads an Email/parse answer that parsed nothing, or holds entries that are not messages, without failing', async () => {
+    const host = fakeMailHost(mailbox);
+    const screen = screenOf(host);
+    const answer: JmapResponse = { methodResponses: [['Email/parse', { parsed: null, notFound: ['b1'] }, 'p'], ['Email/parse', { parsed: { b2: null }, notFound: [] }, 'p2']] };
+    const before = structuredClone(answer);
+    await screen.screen(parse(['b1'], ['subject']), answer);
+    expect(answer).toEqual(before);
+    expect(host.requests).toEqual([]);
+  });
+
   it('shows the operator parsed messages it would hold, counting them by blob', async () => {
     const host = fakeMailHost(mailbox);
     const screen = screenOf(host, { includeHeld: true });
