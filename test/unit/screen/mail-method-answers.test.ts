@@ -68,7 +68,8 @@ describe('the receive screen\'s view of mail method answers', () => {
     expect(alone('Email/changes', { created: ['A'], updated: ['B'], destroyed: ['D'] })).toEqual(['A', 'B']);
     expect(alone('Thread/get', { list: [{ id: 'T', emailIds: ['A', 'B'] }] })).toEqual(['A', 'B']);
     expect(alone('SearchSnippet/get', { list: [{ emailId: 'A' }] })).toEqual(['A']);
-    expect(alone('Mailbox/get', { list: [{ id: 'MB', emailIds: ['A'] }], ids: ['B'], created: ['C'] })).toEqual([]);
+    expect(alone('Mailbox/get', { list: [{ id: 'MB', emailIds: ['A'], emailId: 'D' }], ids: ['B'], created: ['C'], added: [{ id: 'E' }] })).toEqual([]);
+    expect(alone('Email/queryChanges', { added: [{ index: 0 }, { id: 7, index: 1 }, { id: 'A', index: 2 }] })).toEqual(['A']);
   });
 
   it('reads past malformed entries without failing, never naming or showing what is not a held id\'s record', () => {

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
 import type { JmapRequest, JmapResponse } from '../../../src/jmap/jmap-types.js';
@@ -223,6 +226,24 @@ describe('ReceiveScreen under receive rules', () => {
     await screen.screen(request, answer);
     expect(ids(answer.methodResponses[0]?.[1].list)).toEqual(['M1', 'M2']);
     expect(screen.report()?.rules).toEqual([{ layer: 'user', rule: 'receive.block', count: 1 }, { layer: 'inbox', rule: 'receive.mode=allowlist', count: 2 }]);
+  });
+});
+
+describe('ReceiveScreen reading the operator\'s files', () => {
+  it('reads the inbox\'s policy file when no layers are given', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'receive-screen-'));
+    try {
+      await writeFile(join(dir, 'policy.json'), JSON.stringify({ version: 1, receive: { block: ['spam.test'] } }), { mode: 0o600 });
+      const host = fakeMailHost(mailbox);
+      const screen = new ReceiveScreen({ account: fakeAccount({ dir, home: dir }), session: sessionOf(), lookup: host.lookup });
+      const request = byIds(['M0', 'M1']);
+      const answer = await host.lookup(request);
+      await screen.screen(request, answer);
+      expect(answer.methodResponses[0]?.[1].notFound).toEqual(['M0']);
+      expect(screen.report()?.rules).toEqual([{ layer: 'inbox', rule: 'receive.block', count: 1 }]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

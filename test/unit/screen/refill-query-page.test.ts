@@ -202,6 +202,41 @@ describe('refillQueryPage, the calls that read the page', () => {
     ]);
   });
 
+  it('gives each of two Email/get readers of the page its own answer', async () => {
+    const host = fakeMailHost(messages);
+    const request: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [
+        ['Email/query', { accountId: 'a', limit: 2 }, 'query'],
+        ['Email/get', { accountId: 'a', '#ids': ref('query'), properties: ['subject'] }, 'subjects'],
+        ['Email/get', { accountId: 'a', '#ids': ref('query'), properties: ['blobId'] }, 'blobs'],
+      ],
+    };
+    const response: JmapResponse = {
+      methodResponses: [
+        ['Email/query', { ids: ['M0'], position: 0 }, 'query'],
+        ['Email/get', { list: [{ id: 'M0', subject: 'subject M0' }] }, 'subjects'],
+        ['Email/get', { list: [{ id: 'M0', blobId: 'blob-M0' }] }, 'blobs'],
+      ],
+    };
+    await refillQueryPage(request, response, 0, { removed: 1, served: 2 }, { accountId: 'acc-1', lookup: host.lookup, judge: async () => new Set() });
+    expect(response.methodResponses.map(([, args]) => args.list)).toEqual([undefined, [{ id: 'M0', subject: 'subject M0' }, { id: 'M2', subject: 'subject M2' }], [{ id: 'M0', blobId: 'blob-M0' }, { id: 'M2', blobId: 'blob-M2' }]]);
+  });
+
+  it('leaves the readers\' answers as they were when reading the added ids again fails, or when a reader had failed itself', async () => {
+    const host = fakeMailHost(messages);
+    const failingReads = async (request: JmapRequest): Promise<JmapResponse> =>
+      request.methodCalls[0]?.[2] === 'r0' ? { methodResponses: [['error', { type: 'serverFail' }, 'r0']] } : host.lookup(request);
+    const request: JmapRequest = { using: [core, mail], methodCalls: [['Email/query', { accountId: 'a', limit: 2 }, 'query'], ['Email/get', { accountId: 'a', '#ids': ref('query') }, 'get']] };
+    const page = (): JmapResponse => ({ methodResponses: [['Email/query', { ids: ['M0'], position: 0 }, 'query'], ['Email/get', { list: [{ id: 'M0' }] }, 'get']] });
+    const failed = page();
+    await refillQueryPage(request, failed, 0, { removed: 1, served: 2 }, { accountId: 'acc-1', lookup: failingReads, judge: async () => new Set() });
+    expect(failed.methodResponses.map(([, args]) => args)).toEqual([{ ids: ['M0', 'M2'], position: 0 }, { list: [{ id: 'M0' }] }]);
+    const readerFailed: JmapResponse = { methodResponses: [['Email/query', { ids: ['M0'], position: 0 }, 'query'], ['error', { type: 'invalidArguments' }, 'get']] };
+    await refillQueryPage(request, readerFailed, 0, { removed: 1, served: 2 }, { accountId: 'acc-1', lookup: host.lookup, judge: async () => new Set() });
+    expect(readerFailed.methodResponses[1]).toEqual(['error', { type: 'invalidArguments' }, 'get']);
+  });
+
   it('names an added message gone by the time it is read again in the reader\'s notFound, and sends nothing when nothing reads the page', async () => {
     const host = fakeMailHost(messages.slice(0, 4));
     const gone = async (request: JmapRequest): Promise<JmapResponse> => {

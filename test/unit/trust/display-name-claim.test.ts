@@ -21,6 +21,7 @@ describe('displayNameClaim', () => {
     expect(displayNameClaim('Support at x.com', from('x@evil.test'))).toBe('x.com');
     expect(displayNameClaim('web3pay.com wallet', from('x@evil.test'))).toBe('web3pay.com');
     expect(displayNameClaim('Team pay2.com', from('x@evil.test'))).toBe('pay2.com');
+    expect(displayNameClaim('2fa.paypal.com', from('x@evil.test'))).toBe('2fa.paypal.com');
   });
 
   it('claims nothing with a dotted word whose last label is not a domain\'s, not even its beginning', () => {
