@@ -1,13 +1,16 @@
 import type { Account, InboxIdentity } from '../../../src/auth/account-registry.js';
 import { resolveConfig, type Config } from '../../../src/config.js';
 import type { Invocation, JmapRequest, JmapResponse, JmapSessionInfo } from '../../../src/jmap/jmap-types.js';
+import { MailboxError } from '../../../src/errors.js';
 import type { LoadedLayer } from '../../../src/policy/policy-layers.js';
 import type { PolicyFile, PolicyLayer } from '../../../src/policy/policy-schema.js';
+import { ReceiveScreen, type ReceiveScreenOptions } from '../../../src/screen/receive-screen.js';
 
 /**
  * What the receive screen's unit tests stand on: a mailbox held in memory that answers the read-only
  * methods the screen looks things up with (Email/query, Email/get, Email/parse, SearchSnippet/get,
- * with back-references), an account that says who the inbox is, and policy layers built in place.
+ * with back-references), an account that says who the inbox is, policy layers built in place, and
+ * a screen over them.
  */
 
 export const authservId = 'agent-mailbox.test';
@@ -130,3 +133,14 @@ export function fakeAccount(options: { dir?: string; identity?: Partial<InboxIde
     configReads: () => reads,
   };
 }
+
+/** Thirty messages, newest first: every third one comes from spam.test. */
+export const mailbox: FakeMessage[] = Array.from({ length: 30 }, (_, i) => ({ id: `M${i}`, from: i % 3 === 0 ? `offers${i}@spam.test` : `friend${i}@fine.test` }));
+
+/** A screen over `host` on a fresh account, under an inbox layer that blocks spam.test unless told otherwise. */
+export function screenOf(host: FakeMailHost, extra: Partial<ReceiveScreenOptions> = {}): ReceiveScreen {
+  return new ReceiveScreen({ account: fakeAccount(), session: sessionOf(), lookup: host.lookup, layers: async () => [receiveLayer({ block: ['spam.test'] })], ...extra });
+}
+
+/** The MailboxError a call fails with (a call that succeeds fails the test). */
+export const failure = (promise: Promise<unknown>): Promise<MailboxError> => promise.then(() => Promise.reject(new Error('it did not fail')), (error: unknown) => error as MailboxError);
