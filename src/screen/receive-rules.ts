@@ -44,6 +44,7 @@ export async function receiveRulesOf(layers: readonly LoadedLayer[], account: Ac
   const inbox = identity.address !== undefined ? { address: identity.address } : resolveInboxAddress({
     storedInboxId: identity.inboxId,
     sessionAccountId: info.accountId,
+    // Stryker disable next-line ConditionalExpression,StringLiteral: the default inbox domain is the service's, which resolveInboxAddress falls back to anyway
     ...(config.sources.inboxDomain !== 'default' ? { configuredDomain: config.inboxDomain } : {}),
   });
   return { layers, authservId: authservIdOf(config), inbox: normaliseAddress(inbox.address) };

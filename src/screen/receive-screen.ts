@@ -34,6 +34,9 @@ export interface HeldReport {
   blobsWithheld?: number;
 }
 
+/** Why a message whose sender could not be read was held. */
+const unjudged: DecidingRule = { layer: 'default', rule: 'receive.unjudged' };
+
 /** Ids per Email/get lookup call, well under every server's maxObjectsInGet. */
 const lookupChunk = 500;
 
@@ -81,6 +84,7 @@ export class ReceiveScreen {
   /** Refuses a download unless it names a shown message the blob belongs to (only under receive rules). */
   async checkDownload(blobId: string, mailId: string | undefined): Promise<void> {
     const rules = await this.rulesOfCall();
+    // Stryker disable next-line StringLiteral: a download without a mail id is refused before its key is stored
     const key = `${mailId ?? ''}/${blobId}`;
     if (!rules || this.options.includeHeld || this.downloadsChecked.has(key)) return;
     await checkDownloadedMessage(blobId, mailId, {
@@ -127,14 +131,21 @@ export class ReceiveScreen {
         facts.set(id, found);
       } else missing.push(id);
     }
+    const held = new Set<string>();
     for (const [id, found] of await this.lookupFacts(missing)) {
-      cache.set(id, found);
-      facts.set(id, found);
+      if (found) {
+        cache.set(id, found);
+        facts.set(id, found);
+      } else {
+        // Listed without its sender: it cannot be judged, so it is not shown under rules that must judge it.
+        held.add(id);
+        this.held.set(id, unjudged);
+      }
     }
     // An id the server no longer has carries no content to hold.
-    const held = new Set<string>();
     for (const [id, found] of facts) {
       const judgement = judgeReceived(found, rules);
+      // Stryker disable next-line LogicalOperator: judgeReceived gives a rule exactly when it holds
       if (judgement.held && judgement.rule) {
         held.add(id);
         this.held.set(id, judgement.rule);
@@ -143,8 +154,10 @@ export class ReceiveScreen {
     return held;
   }
 
-  private async lookupFacts(ids: readonly string[]): Promise<Map<string, SenderFacts>> {
-    const facts = new Map<string, SenderFacts>();
+  /** The sender facts of each message the server lists (undefined: listed without them). */
+  private async lookupFacts(ids: readonly string[]): Promise<Map<string, SenderFacts | undefined>> {
+    const facts = new Map<string, SenderFacts | undefined>();
+    // Stryker disable next-line ConditionalExpression: a shortcut; with no ids there are no chunks and nothing is sent
     if (ids.length === 0) return facts;
     const { accountId, limits } = await this.options.session();
     const perRequest = Math.max(1, limits.maxCallsInRequest ?? 16);
@@ -157,9 +170,8 @@ export class ReceiveScreen {
       });
       for (const [name, args] of response.methodResponses) {
         if (name === 'error') throw lookupFailed(args);
-        for (const email of Array.isArray(args.list) ? (args.list as Record<string, unknown>[]) : []) {
-          const found = senderFactsOf(email);
-          if (found && typeof email.id === 'string') facts.set(email.id, found);
+        for (const email of Array.isArray(args.list) ? (args.list as (Record<string, unknown> | null)[]) : []) {
+          if (typeof email?.id === 'string') facts.set(email.id, senderFactsOf(email));
         }
       }
     }
@@ -169,6 +181,7 @@ export class ReceiveScreen {
   /** Email/parse reads a message from a blob: it is judged by its own headers, like any received mail. */
   private async screenParsed(response: JmapResponse, rules: ReceiveRules): Promise<void> {
     const parsed = parsedMessages(response);
+    // Stryker disable next-line ConditionalExpression: a shortcut; with nothing parsed nothing lacks facts and nothing is judged
     if (parsed.length === 0) return;
     const lacking = parsed.filter((p) => !senderFactsOf(p.email)).map((p) => p.blobId);
     const looked = new Map<string, SenderFacts>();
@@ -181,6 +194,7 @@ export class ReceiveScreen {
       const got = answer.methodResponses[0]?.[1].parsed;
       for (const [blobId, email] of Object.entries(got && typeof got === 'object' ? (got as Record<string, Record<string, unknown>>) : {})) {
         const found = senderFactsOf(email);
+        // Stryker disable next-line ConditionalExpression: an undefined entry reads the same as a missing one below
         if (found) looked.set(blobId, found);
       }
     }
@@ -189,7 +203,7 @@ export class ReceiveScreen {
       // A parsed message whose headers cannot be read is not shown under rules that must judge it.
       const judgement = facts ? judgeReceived(facts, rules) : undefined;
       if (judgement && !judgement.held) continue;
-      this.held.set(`blob:${blobId}`, judgement?.rule ?? { layer: 'default', rule: 'receive.unjudged' });
+      this.held.set(`blob:${blobId}`, judgement?.rule ?? unjudged);
       if (!this.options.includeHeld) dropParsed(response, index, blobId);
     }
   }

@@ -19,6 +19,7 @@ export class SenderFactsCache {
     if (this.entries.size >= this.maxEntries) {
       // Oldest first: Map keeps insertion order.
       const oldest = this.entries.keys().next().value;
+      // Stryker disable next-line ConditionalExpression: the map is full here, so it has an oldest key
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     this.entries.set(emailId, facts);

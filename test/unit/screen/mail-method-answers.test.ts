@@ -60,6 +60,61 @@ describe('the receive screen\'s view of mail method answers', () => {
     expect(removal.queries.size).toBe(0);
   });
 
+  it('names the ids of each method\'s answer on its own', () => {
+    const alone = (name: string, args: Record<string, unknown>): string[] => [...namedEmailIds({ methodResponses: [[name, args, 'x']] })];
+    expect(alone('Email/get', { list: [{ id: 'A' }] })).toEqual(['A']);
+    expect(alone('Email/query', { ids: ['A', 'B'] })).toEqual(['A', 'B']);
+    expect(alone('Email/queryChanges', { added: [{ id: 'A', index: 0 }], removed: ['R'] })).toEqual(['A']);
+    expect(alone('Email/changes', { created: ['A'], updated: ['B'], destroyed: ['D'] })).toEqual(['A', 'B']);
+    expect(alone('Thread/get', { list: [{ id: 'T', emailIds: ['A', 'B'] }] })).toEqual(['A', 'B']);
+    expect(alone('SearchSnippet/get', { list: [{ emailId: 'A' }] })).toEqual(['A']);
+    expect(alone('Mailbox/get', { list: [{ id: 'MB', emailIds: ['A'], emailId: 'D' }], ids: ['B'], created: ['C'], added: [{ id: 'E' }] })).toEqual([]);
+    expect(alone('Email/queryChanges', { added: [{ index: 0 }, { id: 7, index: 1 }, { id: 'A', index: 2 }] })).toEqual(['A']);
+  });
+
+  it('reads past malformed entries without failing, never naming or showing what is not a held id\'s record', () => {
+    const junk: JmapResponse = {
+      methodResponses: [
+        ['Email/get', { list: [null, 'H1', ['H1'], { id: 5 }, { from: [], 'header:Authentication-Results:asRaw:all': [] }, { id: 'H1' }, { id: 'S1' }], notFound: [] }, 'g'],
+        ['Email/query', { ids: ['H1', 5, null, 'S1'], position: 0 }, 'q'],
+        ['Thread/get', { list: [null, { emailIds: ['S2'] }, { id: 'T0', emailIds: [] }, { id: 'T1', emailIds: ['H2', 7] }], notFound: null }, 't'],
+        ['SearchSnippet/get', { list: [{ emailId: 9 }, { emailId: 'S1' }] }, 's'],
+        ['Email/changes', { created: ['H2', 3], updated: null }, 'c'],
+        ['Blob/get', { list: [{ id: 'B1' }, { size: 3 }, 'B2'] }, 'b'],
+      ],
+    };
+    expect([...namedEmailIds(junk)].sort()).toEqual(['H1', 'H2', 'S1', 'S2']);
+    expect([...factsInResponse(junk).keys()]).toEqual([]);
+    // None of these answers has its call in the request (the call ids differ), so nothing was asked for by id.
+    const removal = removeHeld({ using: [], methodCalls: [] }, junk, isHeld);
+    expect(junk.methodResponses.map(([, args]) => args)).toEqual([
+      { list: [{ id: 5 }, { from: [], 'header:Authentication-Results:asRaw:all': [] }, { id: 'S1' }], notFound: [] },
+      { ids: ['S1'], position: 0 },
+      { list: [{ emailIds: ['S2'] }, { id: 'T0', emailIds: [] }], notFound: null },
+      { list: [{ emailId: 9 }, { emailId: 'S1' }] },
+      { created: [], updated: [] },
+      { list: [{ id: 'B1' }, { size: 3 }, 'B2'] },
+    ]);
+    expect(removal.requested.size).toBe(0);
+    expect(withholdBlobReads(junk)).toBe(1);
+    expect(junk.methodResponses[5]?.[1]).toEqual({ list: [], notFound: ['B1'] });
+  });
+
+  it('matches each answer to its own call when two calls of a request share a call id', () => {
+    const shared: JmapRequest = { using: [], methodCalls: [['Email/query', { accountId: 'a' }, 'x'], ['Email/get', { accountId: 'a', ids: ['H1'] }, 'x'], ['Thread/get', { accountId: 'a', ids: ['T2'] }, 'x']] };
+    const answer: JmapResponse = {
+      methodResponses: [
+        ['Email/query', { ids: ['H1', 'S1'] }, 'x'],
+        ['Email/get', { list: [{ id: 'H1' }], notFound: [] }, 'x'],
+        ['Thread/get', { list: [{ id: 'T2', emailIds: ['H2'] }], notFound: [] }, 'x'],
+      ],
+    };
+    const removal = removeHeld(shared, answer, isHeld);
+    expect(answer.methodResponses.map(([, args]) => args)).toEqual([{ ids: ['S1'] }, { list: [], notFound: ['H1'] }, { list: [], notFound: ['T2'] }]);
+    expect([...removal.requested]).toEqual(['H1']);
+    expect([...removal.queries]).toEqual([[0, { removed: 1, served: 2 }]]);
+  });
+
   it('withholds every Blob/get answer, naming its blobs in notFound', () => {
     const answer: JmapResponse = { methodResponses: [['Blob/get', { list: [{ id: 'B1', 'data:asText': 'secret' }], notFound: ['B0'] }, 'b']] };
     expect(withholdBlobReads(answer)).toBe(1);

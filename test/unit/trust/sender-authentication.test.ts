@@ -23,6 +23,8 @@ describe('authenticateSender', () => {
     const other = 'mx.relay.example; dmarc=pass header.from=bank.test';
     expect(authenticateSender(facts('a@bank.test', other, real, forged), ours)).toMatchObject({ authenticated: false, dmarc: 'none', reason: 'dmarc=none' });
     expect(authenticateSender(facts('a@bank.test', other), ours)).toMatchObject({ verdict: 'no-result', authenticated: false, reason: `no Authentication-Results from ${ours}` });
+    // A field that names no authserv-id at all is nobody's: the service's own below it decides.
+    expect(authenticateSender(facts('a@bank.test', '(only a comment)', forged), ours)).toMatchObject({ verdict: 'pass', authenticated: true });
     expect(authenticateSender(facts('a@bank.test', `${ours}; dmarc=`, forged), ours)).toMatchObject({ verdict: 'no-result', authenticated: false, reason: `unreadable Authentication-Results from ${ours}` });
   });
 
@@ -31,12 +33,18 @@ describe('authenticateSender', () => {
     // A result that names no domain speaks for From, the only domain DMARC evaluates.
     expect(authenticateSender(facts('a@bank.test', `${ours}; dmarc=pass`), ours).authenticated).toBe(true);
     expect(authenticateSender(facts('a@sub.bank.test', `${ours}; dmarc=pass header.from=Sub.Bank.Test.`), ours).authenticated).toBe(true);
+    // Some services write header.from as the whole address.
+    expect(authenticateSender(facts('a@bank.test', `${ours}; dmarc=pass header.from=ceo.office@bank.test`), ours).authenticated).toBe(true);
+    expect(authenticateSender(facts('a@bank.test', `${ours}; dmarc=pass header.from=ceo@evil.test`), ours).authenticated).toBe(false);
   });
 
   it('does not authenticate a From with several addresses or none', () => {
     const field = `${ours}; dmarc=pass header.from=bank.test`;
     expect(authenticateSender(facts(['a@bank.test', 'b@bank.test'], field), ours)).toMatchObject({ authenticated: false, reason: '2 From addresses' });
-    expect(authenticateSender(facts([], field), ours)).toMatchObject({ authenticated: false, reason: 'no From address' });
+    expect(authenticateSender(facts([], field), ours)).toMatchObject({ verdict: 'unverified', authenticated: false, reason: 'no From address' });
+    const nameOnly: SenderFacts = { from: [{ name: 'Bank', email: null }], authenticationResults: [field] };
+    expect(authenticateSender(nameOnly, ours)).toMatchObject({ verdict: 'unverified', authenticated: false, reason: '1 From addresses' });
+    expect(authenticateSender(nameOnly, ours).sender).toBeUndefined();
   });
 });
 
@@ -48,5 +56,8 @@ describe('isAuthenticatedSender (for the send guard\'s known mode)', () => {
     expect(isAuthenticatedSender({ id: 'M1', from: email.from }, ours)).toBe(false);
     expect(senderFactsOf({ from: null, 'header:Authentication-Results:asRaw:all': [] })).toEqual({ from: [], authenticationResults: [] });
     expect(senderFactsOf({ from: [], 'header:Authentication-Results:asRaw:all': [3] })).toBeUndefined();
+    expect(senderFactsOf({ 'header:Authentication-Results:asRaw:all': [] })).toBeUndefined();
+    expect(senderFactsOf({ from: 'ana@example.org', 'header:Authentication-Results:asRaw:all': [] })).toBeUndefined();
+    expect(senderFactsOf({ from: [null, 'ana@example.org', { email: 'ana@example.org' }], 'header:Authentication-Results:asRaw:all': ['x'] })).toEqual({ from: [{ email: 'ana@example.org' }], authenticationResults: ['x'] });
   });
 });
