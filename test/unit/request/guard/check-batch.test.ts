@@ -200,7 +200,7 @@ describe('mail that needs a person\'s yes', () => {
     const outcome = await checkBatch({ kind: 'batch', request }, check.context);
     // The held submission is left out and its mail made a draft; the other one goes.
     expect(outcome?.request?.methodCalls[1]).toEqual(['EmailSubmission/set', { accountId: 'acc-1', create: { s1: { emailId: '#d1', identityId: 'id-1' } } }, 'c1']);
-    expect((outcome?.request?.methodCalls[0]?.[1].create as Record<string, { keywords: unknown }>).d0.keywords).toEqual({ $draft: true });
+    expect((outcome?.request?.methodCalls[0]?.[1].create as Record<string, { keywords: unknown }>).d0?.keywords).toEqual({ $draft: true });
     await outcome!.settle!({ kind: 'batch', response: mailBatchAnswer(2) });
     expect(check.notices).toEqual([{ kind: 'held', outboxId: expect.stringMatching(/^h-/), emailId: 'M0', recipients: ['bob@example.test'], subject: 'Needs a yes', rule: 'inbox: send.mode=confirm', why: 'nobody to ask' }]);
     expect(await listOutbox(check.stateDir)).toMatchObject([{ emailId: 'M0', rcptTo: ['bob@example.test'], status: 'held', reason: 'inbox: send.mode=confirm' }]);
