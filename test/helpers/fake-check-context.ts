@@ -63,7 +63,7 @@ export async function fakeCheck(options: FakeCheckOptions = {}): Promise<FakeChe
     isWake: options.isWake ?? false,
     deadline: options.deadline ?? Deadline.start({ timeoutMs: 30_000 }),
     guard,
-    config: async () => ({ userConfigDir, inboxDomain: 'agent-mailbox.test' }) as Partial<Config> as Config,
+    config: async () => ({ userConfigDir, inboxDomain: 'agent-mailbox.test' }) as unknown as Config,
     inbox: async () => ({ inbox, stateDir }),
     session: async () => ({ accountId: 'acc-1', mailboxIdsByRole: { drafts: 'mb-drafts', sent: 'mb-sent' }, ...options.session }) as JmapSessionInfo,
     read: async (request: JmapRequest): Promise<JmapResponse> => {
