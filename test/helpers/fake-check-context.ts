@@ -18,6 +18,8 @@ export interface FakeStore {
   emails: Record<string, string>;
   /** Blob bytes by blob id (an email's raw message is stored under `blob-<id>`). */
   blobs: Record<string, Uint8Array>;
+  /** Mail received, as the `known` mode's lookup by sender reads it: from and Authentication-Results fields. */
+  received: { from: string; authenticationResults: string[] }[];
 }
 
 export interface FakeCheck {
@@ -40,6 +42,8 @@ export interface FakeCheckOptions {
   isWake?: boolean;
   deadline?: Deadline;
   session?: Partial<JmapSessionInfo> & { mailboxIdsByRole?: Record<string, string> };
+  /** Settings of the account's config beyond the user's config folder and the inbox domain. */
+  config?: Record<string, unknown>;
 }
 
 async function writePolicy(path: string, dir: string, policy: Record<string, unknown>): Promise<void> {
@@ -55,7 +59,7 @@ export async function fakeCheck(options: FakeCheckOptions = {}): Promise<FakeChe
   const inbox = 'ada@agent-mailbox.test';
   const notices: GuardNotice[] = [];
   const reads: JmapRequest[] = [];
-  const store: FakeStore = { emails: {}, blobs: {} };
+  const store: FakeStore = { emails: {}, blobs: {}, received: [] };
   const guard: GuardOptions = { machinePolicyPath: join(root, 'no-machine-policy.json'), ...options.guard };
   const context: CheckContext = {
     credentialsDir: stateDir,
@@ -63,12 +67,19 @@ export async function fakeCheck(options: FakeCheckOptions = {}): Promise<FakeChe
     isWake: options.isWake ?? false,
     deadline: options.deadline ?? Deadline.start({ timeoutMs: 30_000 }),
     guard,
-    config: async () => ({ userConfigDir, inboxDomain: 'agent-mailbox.test' }) as unknown as Config,
+    config: async () => ({ userConfigDir, inboxDomain: 'agent-mailbox.test', authservId: '', ...options.config }) as unknown as Config,
     inbox: async () => ({ inbox, stateDir }),
     session: async () => ({ accountId: 'acc-1', mailboxIdsByRole: { drafts: 'mb-drafts', sent: 'mb-sent' }, ...options.session }) as JmapSessionInfo,
     read: async (request: JmapRequest): Promise<JmapResponse> => {
       reads.push(request);
       const [method, args, callId] = request.methodCalls[0]!;
+      const filter = JSON.stringify(args.filter ?? {});
+      if (method === 'Email/query') {
+        // The known mode's lookups: mail in Sent (none here), mail received from an address.
+        const from = (args.filter as { from?: string } | undefined)?.from;
+        const list = filter.includes('inMailbox') ? [] : store.received.filter((mail) => mail.from === from).map((mail) => ({ from: [{ email: mail.from }], 'header:Authentication-Results:asText:all': mail.authenticationResults }));
+        return { methodResponses: [['Email/query', { ids: [] }, callId], ['Email/get', { list }, 'g']], sessionState: 's' } as JmapResponse;
+      }
       const ids = Array.isArray(args.ids) ? (args.ids as string[]) : [];
       const list = method === 'Email/get' ? ids.filter((id) => id in store.emails).map((id) => ({ id, blobId: `blob-${id}` })) : [];
       return { methodResponses: [[method, { list }, callId]], sessionState: 's' } as JmapResponse;

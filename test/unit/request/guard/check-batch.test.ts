@@ -264,3 +264,25 @@ describe('mail the operator approved at a terminal', () => {
     expect((await refusedBy(checkBatch({ kind: 'batch', request: submit(['bob@example.test']) }, check.context))).details).toMatchObject({ rule: { rule: 'send.block' } });
   });
 });
+
+describe('the known mode', () => {
+  const writesIn = (authservId: string) => `${authservId}; spf=pass smtp.mailfrom=example.test; dmarc=pass (p=reject) header.from=example.test`;
+
+  it('knows an address whose mail passed DMARC at the inbox\'s own authserv-id, and no other', async () => {
+    const check = await fakeCheck();
+    await check.inboxPolicy({ send: { mode: 'known' } });
+    check.store.received.push({ from: 'bob@example.test', authenticationResults: [writesIn('agent-mailbox.test')] }, { from: 'eve@example.test', authenticationResults: [writesIn('elsewhere.test')] });
+    expect(await checkBatch({ kind: 'batch', request: mailBatch([{ to: ['bob@example.test'], subject: 'Known' }]) }, check.context)).toMatchObject({ settle: expect.any(Function) });
+    expect((await refusedBy(checkBatch({ kind: 'batch', request: mailBatch([{ to: ['eve@example.test'], subject: 'Unknown' }]) }, check.context))).details).toMatchObject({ rule: { layer: 'inbox', rule: 'send.mode=known' } });
+  });
+
+  it('trusts the authserv-id the account is configured with, not a field a sender wrote under the inbox domain', async () => {
+    const check = await fakeCheck({ config: { authservId: 'MX.Mail-Service.test.' } });
+    await check.inboxPolicy({ send: { mode: 'known' } });
+    // The service stamps its verdicts as mx.mail-service.test; a field under the inbox domain is the sender's own words.
+    check.store.received.push({ from: 'eve@example.test', authenticationResults: [writesIn('agent-mailbox.test'), 'mx.mail-service.test; dmarc=fail header.from=example.test'] });
+    check.store.received.push({ from: 'bob@example.test', authenticationResults: [writesIn('mx.mail-service.test')] });
+    await refusedBy(checkBatch({ kind: 'batch', request: mailBatch([{ to: ['eve@example.test'], subject: 'Forged' }]) }, check.context));
+    expect(await checkBatch({ kind: 'batch', request: mailBatch([{ to: ['bob@example.test'], subject: 'Known' }]) }, check.context)).toMatchObject({ settle: expect.any(Function) });
+  });
+});
