@@ -91,3 +91,19 @@ describe('the shapes the scan knows itself', () => {
     expect(await kinds('xamk_0123456789abcdef')).toEqual([]);
   });
 });
+
+describe('the kinds the rule set finds', () => {
+  it('names each credential by its kind in words, and one it has no words for by its rule', async () => {
+    const a20 = 'aB3dE5gH7jK9mN1pQ2sT';
+    const samples: [string, string][] = [
+      [`npm_${a20}${a20.slice(0, 16)}`, 'an npm token'],
+      ['see https://deploy:hunter2secret@build.example.com/', 'a password inside a URL'],
+      [`sk-${a20}T3BlbkFJ${a20}`, 'an OpenAI API key'],
+      [`sk-ant-api03-${a20.repeat(5)}AA`, 'an Anthropic API key'],
+      [`SG.${a20}xy.${a20}${a20}abc`, 'a SendGrid API key'],
+      [`shpat_${'0123456789abcdef'.repeat(2)}`, 'a Shopify token'],
+      [`glpat-${a20}`, 'a credential (gitlab)'],
+    ];
+    for (const [text, kind] of samples) expect((await scanForSecrets([{ where: 'the body', text }])).map((f) => f.kind), kind).toEqual([kind]);
+  });
+});
