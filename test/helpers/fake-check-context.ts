@@ -113,7 +113,7 @@ export function mailBatch(mails: readonly { to: string[]; subject: string; body?
     mails.map((mail, i) => [
       `d${i}`,
       {
-        mailboxIds: { 'mb-drafts': true },
+        mailboxIds: { 'mb-sent': true },
         from: [{ email: 'ada@agent-mailbox.test' }],
         to: mail.to.map((email) => ({ email })),
         ...(mail.cc ? { cc: mail.cc.map((email) => ({ email })) } : {}),

@@ -143,6 +143,16 @@ describe('the send caps', () => {
     expect(error.details).toMatchObject({ rule: { layer: 'user', rule: 'send.maxSendsPerDay' }, nextAllowedAt: '2030-01-02T10:00:00.000Z' });
   });
 
+  it('refuses every send under a cap of 0, recording the mail\'s recipients and not an auto-reply\'s "anyone"', async () => {
+    const check = await fakeCheck({ guard: { now: clock('2030-01-01T10:00:00Z') } });
+    await check.userPolicy({ send: { maxSendsPerDay: 0 } });
+    const request = mailBatch([{ to: ['bob@example.test'], subject: 'None allowed' }]);
+    request.methodCalls.unshift(['VacationResponse/set', { accountId: 'acc-1', update: { singleton: { isEnabled: true, subject: 'Away', textBody: 'Back Monday.', htmlBody: null } } }, 'v']);
+    const error = await refusedBy(checkBatch({ kind: 'batch', request }, check.context));
+    expect(error.details).toMatchObject({ rule: { layer: 'user', rule: 'send.maxSendsPerDay' } });
+    expect(await readAudit(check.stateDir)).toMatchObject([{ verdict: 'refused', rule: 'caps', recipients: ['bob@example.test'] }]);
+  });
+
   it('does not ask a person about a batch the caps refuse', async () => {
     const asked: GuardQuestion[] = [];
     const check = await fakeCheck({ guard: { confirm: async (q) => (asked.push(q), { action: 'accept' }), now: clock('2030-01-01T10:00:00Z') } });
@@ -200,7 +210,10 @@ describe('mail that needs a person\'s yes', () => {
     const outcome = await checkBatch({ kind: 'batch', request }, check.context);
     // The held submission is left out and its mail made a draft; the other one goes.
     expect(outcome?.request?.methodCalls[1]).toEqual(['EmailSubmission/set', { accountId: 'acc-1', create: { s1: { emailId: '#d1', identityId: 'id-1' } } }, 'c1']);
-    expect((outcome?.request?.methodCalls[0]?.[1].create as Record<string, { keywords: unknown }>).d0?.keywords).toEqual({ $draft: true });
+    const creates = outcome?.request?.methodCalls[0]?.[1].create as Record<string, Record<string, unknown>>;
+    expect(creates.d0).toMatchObject({ keywords: { $draft: true }, mailboxIds: { 'mb-drafts': true }, subject: 'Needs a yes' });
+    expect(creates.d1).toMatchObject({ mailboxIds: { 'mb-sent': true }, subject: 'Goes' });
+    expect(creates.d1?.keywords).toBeUndefined();
     await outcome!.settle!({ kind: 'batch', response: mailBatchAnswer(2) });
     expect(check.notices).toEqual([{ kind: 'held', outboxId: expect.stringMatching(/^h-/), emailId: 'M0', recipients: ['bob@example.test'], subject: 'Needs a yes', rule: 'inbox: send.mode=confirm', why: 'nobody to ask' }]);
     expect(await listOutbox(check.stateDir)).toMatchObject([{ emailId: 'M0', rcptTo: ['bob@example.test'], status: 'held', reason: 'inbox: send.mode=confirm' }]);
