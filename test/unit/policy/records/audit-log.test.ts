@@ -48,6 +48,15 @@ describe('appendAudit', () => {
     expect((await readAudit(dir)).map((e) => e.note)).toEqual(['after the first rotation', 'after the second rotation']);
   });
 
+  it('rotates once when several writers find the log full at the same time, losing neither the old log nor any entry', async () => {
+    const dir = await tempCredentialsDir();
+    await appendAudit(dir, entry({ note: 'old' }));
+    await appendFile(join(dir, 'audit.log'), `${'x'.repeat(auditLogMaxBytes)}\n`);
+    await Promise.all(['a', 'b', 'c', 'd'].map((note) => appendAudit(dir, entry({ note }))));
+    expect((await readAudit(dir)).map((e) => e.note).sort()).toEqual(['a', 'b', 'c', 'd', 'old']);
+    expect((await stat(join(dir, 'audit.log.1'))).size).toBeGreaterThan(auditLogMaxBytes);
+  });
+
   it('writes an entry larger than the cap to an empty log, with no rotation', async () => {
     const dir = await tempCredentialsDir();
     await appendAudit(dir, entry({ subject: 's'.repeat(auditLogMaxBytes) }));
