@@ -85,6 +85,22 @@ describe('the daily cap', () => {
   });
 });
 
+describe('racing reservations', () => {
+  it('never let more than the cap through, and the refused ones count for nothing afterwards', async () => {
+    const dir = await tempCredentialsDir();
+    const now = () => t('2030-03-01T10:00:00Z');
+    const caps = perHour(5);
+    const counts = [2, 1, 2, 1, 2, 1, 2];
+    const results = await Promise.all(counts.map((count) => reserveSendSlots(dir, 'ada@agent-mailbox.test', count, caps, now).then((slots) => slots.length, () => 0)));
+    const granted = results.reduce((sum, n) => sum + n, 0);
+    // Never past the cap; the batch whose lines came first in the ledger always fits.
+    expect(granted).toBeLessThanOrEqual(5);
+    expect(granted).toBeGreaterThanOrEqual(1);
+    await refusal(checkSendSlots(dir, 'ada@agent-mailbox.test', 5 - granted + 1, caps, now));
+    await checkSendSlots(dir, 'ada@agent-mailbox.test', 5 - granted, caps, now);
+  });
+});
+
 describe('checkSendSlots', () => {
   it('looks without counting: the same send can be checked again and again', async () => {
     const dir = await tempCredentialsDir();
