@@ -91,7 +91,7 @@ describe('the mail a submission of an existing mail sends', () => {
   it('takes a file uploaded earlier in the call from memory', async () => {
     const s = server();
     const ctx = context(s);
-    callMemo(ctx).uploads.set('blob-up', { bytes: Buffer.from(raw), name: 'mail.eml' });
+    callMemo(ctx).uploads.set('blob-up', { bytes: Buffer.from(raw) });
     expect((await readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: 'blob-up' }, ctx, new Map())).subject).toBe('Quarterly figures');
     expect(s.downloads).toEqual([]);
   });
