@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +75,25 @@ describe('loadPolicyLayers', () => {
     expect(broken!.error!.message).toMatch(new RegExp(`^The operator's policy file ${machine} cannot be used \\(.*EISDIR.*\\); until it can, nothing is sent or read under it\\.$`));
     expect(broken!.error!.hint).toBe('Tell your operator: the policy file is theirs to repair (`policy show` names each file and what is wrong with it).');
     expect(() => assertUsable(layers)).toThrow(broken!.error!);
+  });
+
+  it('takes a layer whose path cannot even be looked at as broken, never as absent', async () => {
+    const dir = await folder();
+    await symlink('loop', join(dir, 'loop'));
+    const machine = join(dir, 'loop', 'policy.json');
+    const [layer] = await loadPolicyLayers(policyPaths({ userConfigDir: dir, machinePath: machine }));
+    expect(layer).toMatchObject({ layer: 'machine', present: true });
+    expect(layer!.error?.code).toBe('policy_unreadable');
+    expect(layer!.error?.message).toContain(machine);
+  });
+
+  it('names the policy file, in the policy\'s own words, when a private layer is a link it will not follow', async () => {
+    const dir = await folder();
+    await writeFile(join(dir, 'elsewhere.json'), JSON.stringify({ version: 1 }), { mode: 0o600 });
+    await symlink(join(dir, 'elsewhere.json'), join(dir, 'user-policy.json'));
+    const [, user] = await loadPolicyLayers(policyPaths({ userConfigDir: dir, machinePath: join(dir, 'none.json') }));
+    expect(user!.error?.code).toBe('policy_unreadable');
+    expect(user!.error?.message).toMatch(new RegExp(`^The operator's policy file ${join(dir, 'user-policy.json')} cannot be used \\(.*symbolic link.*\\)`));
   });
 
   it('tightens a private layer left readable by others, and reads it', async () => {
