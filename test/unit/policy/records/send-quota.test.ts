@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../../src/errors.js';
@@ -131,7 +131,18 @@ describe('the ledger file', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as unknown);
     expect(lines).toEqual(slots.map((s) => ({ k: 'Ada@Agent-Mailbox.test', id: s.id, at: t('2030-03-01T10:00:00Z') })));
-    expect(await reserveSendSlots(dir, 'a', 0, perHour(1), () => t('2030-03-01T10:00:00Z'))).toEqual([]);
+  });
+
+  it('writes nothing for a request that sends nothing, and never writes through a link planted as the day\'s file', async () => {
+    const dir = await tempCredentialsDir();
+    expect(await reserveSendSlots(dir, 'a', 0, {}, () => t('2030-03-01T10:00:00Z'))).toEqual([]);
+    await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const elsewhere = join(dir, '..', 'elsewhere.txt');
+    await writeFile(elsewhere, 'untouched\n');
+    await symlink(elsewhere, join(dir, 'send-ledger-2030-03-01.jsonl'));
+    await expect(sendAt(dir, t('2030-03-01T10:00:00Z'), {})).rejects.toMatchObject({ code: 'ELOOP' });
+    expect(await readFile(elsewhere, 'utf8')).toBe('untouched\n');
   });
 
   it('counts the sound lines around a damaged one', async () => {
@@ -157,8 +168,8 @@ describe('the ledger file', () => {
   it('drops the files of days no window reaches any more, and nothing else', async () => {
     const dir = await tempCredentialsDir();
     await mkdir(dir, { recursive: true });
-    for (const name of ['send-ledger-2030-02-26.jsonl', 'send-ledger-2030-02-27.jsonl', 'send-ledger-2030-02-28.jsonl', 'send-ledger-2030-02-26.txt', 'audit.log']) await writeFile(join(dir, name), '');
+    for (const name of ['send-ledger-2030-02-26.jsonl', 'send-ledger-2030-02-27.jsonl', 'send-ledger-2030-02-28.jsonl', 'send-ledger-2030-02-26.txt', 'notes-2030-02-26.jsonl', 'audit.log']) await writeFile(join(dir, name), '');
     await sendAt(dir, t('2030-03-01T10:00:00Z') + hour, {});
-    expect((await readdir(dir)).sort()).toEqual(['audit.log', 'send-ledger-2030-02-26.txt', 'send-ledger-2030-02-28.jsonl', 'send-ledger-2030-03-01.jsonl']);
+    expect((await readdir(dir)).sort()).toEqual(['audit.log', 'notes-2030-02-26.jsonl', 'send-ledger-2030-02-26.txt', 'send-ledger-2030-02-28.jsonl', 'send-ledger-2030-03-01.jsonl']);
   });
 });
