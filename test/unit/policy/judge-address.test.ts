@@ -96,6 +96,11 @@ describe('judging a sender under several layers', () => {
     expect(() => restrictsReceiving([broken])).toThrow('broken inbox file');
   });
 
+  it('shows mail without a readable sender under block-lists alone, and holds it under an allow-list', () => {
+    expect(judgeSender([layer('user', { receive: { block: ['spam.test'] } })], undefined, { authenticated: false })).toEqual({ verdict: 'show' });
+    expect(judgeSender([layer('user', { receive: { block: ['spam.test'] } }), layer('inbox', { receive: { mode: 'allowlist', allow: ['spam.test'] } })], undefined, { authenticated: true })).toEqual({ verdict: 'hold', rule: { layer: 'inbox', rule: 'receive.mode=allowlist' } });
+  });
+
   it('holds a blocked sender from a later layer before any allow-list is asked', () => {
     const layers = [layer('user', { receive: { mode: 'allowlist', allow: ['good.test'] } }), layer('inbox', { receive: { block: ['boss@good.test'] } })];
     expect(judgeSender(layers, addr('boss@good.test'), { authenticated: true })).toEqual({ verdict: 'hold', rule: { layer: 'inbox', rule: 'receive.block', entry: 'boss@good.test' } });
