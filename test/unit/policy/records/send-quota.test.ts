@@ -1,9 +1,9 @@
 import { appendFile, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MailboxError } from '../../../../src/errors.js';
 import { checkSendSlots, reserveSendSlots, type SendCaps } from '../../../../src/policy/records/send-quota.js';
 import { tempCredentialsDir } from '../../../helpers/temp-credentials-dir.js';
+import { refusal } from '../../../helpers/mailbox-refusal.js';
 
 /**
  * The send caps as the operator set them: exactly the cap in any sliding hour or day, the time
@@ -16,14 +16,6 @@ const t = (iso: string): number => Date.parse(iso);
 const perHour = (value: number): SendCaps => ({ perHour: { value, from: 'inbox' } });
 const perDay = (value: number): SendCaps => ({ perDay: { value, from: 'user' } });
 
-async function refusal(promise: Promise<unknown>): Promise<MailboxError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, 'the send should have been refused').toBeInstanceOf(MailboxError);
-  return error as MailboxError;
-}
 
 async function sendAt(dir: string, at: number, caps: SendCaps, count = 1): Promise<void> {
   await reserveSendSlots(dir, 'ada@agent-mailbox.test', count, caps, () => at);

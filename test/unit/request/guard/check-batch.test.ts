@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { Deadline } from '../../../../src/gate/deadline.js';
 import type { GuardAnswer, GuardQuestion } from '../../../../src/gate/outgoing.js';
 import type { JmapRequest } from '../../../../src/jmap/jmap-types.js';
-import { MailboxError } from '../../../../src/errors.js';
 import { readAudit } from '../../../../src/policy/records/audit-log.js';
 import { listOutbox } from '../../../../src/policy/records/outbox-store.js';
 import { markInboxWaking } from '../../../../src/policy/records/wake-read-only.js';
 import { checkBatch } from '../../../../src/request/guard/check-batch.js';
 import { fakeCheck, mailBatch, mailBatchAnswer, type FakeCheckOptions } from '../../../helpers/fake-check-context.js';
+import { refusal as refusedBy } from '../../../helpers/mailbox-refusal.js';
 
 /**
  * One batch under the operator's rules, from the check stage's side: what passes untouched, what is
@@ -18,14 +18,6 @@ import { fakeCheck, mailBatch, mailBatchAnswer, type FakeCheckOptions } from '..
 const using = ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'];
 const clock = (iso: string) => () => Date.parse(iso);
 
-async function refusedBy(promise: Promise<unknown>): Promise<MailboxError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, 'the batch should have been refused').toBeInstanceOf(MailboxError);
-  return error as MailboxError;
-}
 
 const asking = (answer: GuardAnswer, asked: GuardQuestion[] = []): FakeCheckOptions => ({ guard: { confirm: async (q) => (asked.push(q), answer) } });
 

@@ -1,12 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MailboxError } from '../../../../src/errors.js';
 import type { JmapRequest } from '../../../../src/jmap/jmap-types.js';
 import { markInboxWaking } from '../../../../src/policy/records/wake-read-only.js';
 import { checkBatch } from '../../../../src/request/guard/check-batch.js';
 import { checkUpload } from '../../../../src/request/guard/check-upload.js';
 import { fakeCheck, type FakeCheck } from '../../../helpers/fake-check-context.js';
+import { refusal as refusedBy } from '../../../helpers/mailbox-refusal.js';
 
 /**
  * An upload of a file the caller named: where the operator lets attachments come from, never from a
@@ -14,14 +14,6 @@ import { fakeCheck, type FakeCheck } from '../../../helpers/fake-check-context.j
  * what the batch sending them is scanned on.
  */
 
-async function refusedBy(promise: Promise<unknown>): Promise<MailboxError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, 'the upload should have been refused').toBeInstanceOf(MailboxError);
-  return error as MailboxError;
-}
 
 async function file(check: FakeCheck, relative: string, text: string): Promise<string> {
   const path = join(check.root, relative);
