@@ -44,6 +44,17 @@ describe('the hourly cap', () => {
     await sendAt(dir, t('2030-03-01T11:10:00Z'), caps, 2);
   });
 
+  it('names, for a batch as large as the cap, the time the newest send in the window leaves it', async () => {
+    const dir = await tempCredentialsDir();
+    const caps = perHour(2);
+    await sendAt(dir, t('2030-03-01T10:00:00Z'), caps);
+    await sendAt(dir, t('2030-03-01T10:20:00Z'), caps);
+    const error = await refusal(sendAt(dir, t('2030-03-01T10:30:00Z'), caps, 2));
+    expect(error.details).toMatchObject({ nextAllowedAt: '2030-03-01T11:20:00.000Z' });
+    await refusal(sendAt(dir, t('2030-03-01T11:19:59Z'), caps, 2));
+    await sendAt(dir, t('2030-03-01T11:20:00Z'), caps, 2);
+  });
+
   it('says a batch larger than the cap never fits, naming no time', async () => {
     const dir = await tempCredentialsDir();
     const error = await refusal(sendAt(dir, t('2030-03-01T10:00:00Z'), perHour(2), 3));
