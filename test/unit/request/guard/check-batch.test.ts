@@ -98,6 +98,14 @@ describe('a refused send', () => {
     ]);
   });
 
+  it('judges a submission that names no account as the session\'s own', async () => {
+    const check = await fakeCheck();
+    await check.inboxPolicy({ send: { mode: 'allowlist', allow: ['example.test'] } });
+    const request = mailBatch([{ to: ['eve@evil.test'], subject: 'No account' }]);
+    delete (request.methodCalls[1]![1] as { accountId?: string }).accountId;
+    expect((await refusedBy(checkBatch({ kind: 'batch', request }, check.context))).details).toMatchObject({ recipient: 'eve@evil.test', rule: { rule: 'send.mode=allowlist' } });
+  });
+
   it('judges a mail already on the server by its headers, and the envelope over the headers when there is one', async () => {
     const check = await fakeCheck();
     await check.inboxPolicy({ send: { mode: 'allowlist', allow: ['example.test'] } });
