@@ -44,6 +44,9 @@ export interface FakeCheckOptions {
   session?: Partial<JmapSessionInfo> & { mailboxIdsByRole?: Record<string, string> };
   /** Settings of the account's config beyond the user's config folder and the inbox domain. */
   config?: Record<string, unknown>;
+  /** The inbox's address as stored with its credentials, and the root folder to use (to share state between contexts). */
+  inbox?: string;
+  root?: string;
 }
 
 async function writePolicy(path: string, dir: string, policy: Record<string, unknown>): Promise<void> {
@@ -52,11 +55,11 @@ async function writePolicy(path: string, dir: string, policy: Record<string, unk
 }
 
 export async function fakeCheck(options: FakeCheckOptions = {}): Promise<FakeCheck> {
-  const root = await mkdtemp(join(tmpdir(), 'agent-mailbox-check-'));
-  onTestFinished(() => rm(root, { recursive: true, force: true }));
+  const root = options.root ?? (await mkdtemp(join(tmpdir(), 'agent-mailbox-check-')));
+  if (options.root === undefined) onTestFinished(() => rm(root, { recursive: true, force: true }));
   const stateDir = join(root, 'inbox');
   const userConfigDir = join(root, 'config');
-  const inbox = 'ada@agent-mailbox.test';
+  const inbox = options.inbox ?? 'ada@agent-mailbox.test';
   const notices: GuardNotice[] = [];
   const reads: JmapRequest[] = [];
   const store: FakeStore = { emails: {}, blobs: {}, received: [] };

@@ -153,6 +153,15 @@ describe('the send caps', () => {
     expect(await readAudit(check.stateDir)).toMatchObject([{ verdict: 'refused', rule: 'caps', recipients: ['bob@example.test'] }]);
   });
 
+  it('counts an inbox once however its address is spelt in the credentials', async () => {
+    const now = clock('2030-01-01T10:00:00Z');
+    const first = await fakeCheck({ guard: { now }, inbox: 'Ada@Agent-Mailbox.TEST' });
+    const second = await fakeCheck({ guard: { now }, inbox: 'ada@agent-mailbox.test', root: first.root });
+    await first.inboxPolicy({ send: { maxSendsPerHour: 1 } });
+    await checkBatch({ kind: 'batch', request: mailBatch([{ to: ['bob@example.test'], subject: 'One' }]) }, first.context);
+    await refusedBy(checkBatch({ kind: 'batch', request: mailBatch([{ to: ['bob@example.test'], subject: 'Two' }]) }, second.context));
+  });
+
   it('does not ask a person about a batch the caps refuse', async () => {
     const asked: GuardQuestion[] = [];
     const check = await fakeCheck({ guard: { confirm: async (q) => (asked.push(q), { action: 'accept' }), now: clock('2030-01-01T10:00:00Z') } });
