@@ -96,6 +96,25 @@ describe('loadPolicyLayers', () => {
     expect(user!.error?.message).toMatch(new RegExp(`^The operator's policy file ${join(dir, 'user-policy.json')} cannot be used \\(.*symbolic link.*\\)`));
   });
 
+  it('sees the new rules of a machine layer that is a link, as soon as its target changes', async () => {
+    const dir = await folder();
+    const target = join(dir, 'managed.json');
+    await writeFile(target, JSON.stringify({ version: 1, send: { mode: 'open' } }), { mode: 0o644 });
+    const machine = join(dir, 'policy.json');
+    await symlink(target, machine);
+    const paths = policyPaths({ userConfigDir: dir, machinePath: machine });
+    expect((await loadPolicyLayers(paths))[0]!.policy.send?.mode).toBe('open');
+    await writeFile(target, JSON.stringify({ version: 1, send: { mode: 'off' } }), { mode: 0o644 });
+    expect((await loadPolicyLayers(paths))[0]!.policy.send?.mode).toBe('off');
+  });
+
+  it('says once, naming the file, what is wrong with a layer that is not a valid policy', async () => {
+    const dir = await folder();
+    await writeFile(join(dir, 'user-policy.json'), '{"version": 1,', { mode: 0o600 });
+    const [, user] = await loadPolicyLayers(policyPaths({ userConfigDir: dir, machinePath: join(dir, 'none.json') }));
+    expect(user!.error?.message).toBe(`The operator's policy file ${join(dir, 'user-policy.json')} cannot be used (it is not JSON); until it can, nothing is sent or read under it.`);
+  });
+
   it('tightens a private layer left readable by others, and reads it', async () => {
     const dir = await folder();
     await writeFile(join(dir, 'user-policy.json'), JSON.stringify({ version: 1, newInboxes: 'off' }), { mode: 0o644 });
