@@ -84,9 +84,10 @@ describe('judgeSend', () => {
     expect((await judge(layers, send({ recipients: [addr('ana@friends.test'), addr('bob@example.test')] }), { known: ['bob@example.test'], lookups })).kind).toBe('allow');
     expect(lookups).toEqual(['bob@example.test']);
     expect(refusal(await judge(layers, send(), { known: [] })).rule).toBe('inbox: send.mode=known');
-    const confirmOnly = [layer('inbox', { send: { mode: 'confirm' } })];
     const none: string[] = [];
-    await judge(confirmOnly, send(), { lookups: none });
+    await judge([layer('inbox', { send: { mode: 'confirm' } })], send(), { lookups: none });
+    await judge([layer('inbox', { send: { mode: 'allowlist' } })], send(), { lookups: none, known: ['bob@example.test'] });
+    await judge([layer('inbox', { send: { mode: 'known', block: ['bob@example.test'] } })], send(), { lookups: none, known: ['bob@example.test'] });
     expect(none).toEqual([]);
   });
 
@@ -94,6 +95,12 @@ describe('judgeSend', () => {
     const layers = [layer('user', { send: { mode: 'confirm', allow: ['friends.test'] } })];
     const verdict = await judge(layers, send({ recipients: [addr('bob@example.test'), addr('ana@friends.test'), addr('carol@example.test')] }));
     expect(verdict).toEqual({ kind: 'confirm', rule: { layer: 'user', rule: 'send.mode=confirm' }, recipients: ['bob@example.test', 'carol@example.test'] });
+  });
+
+  it('names the rule of the first recipient that needs a yes when several rules ask', async () => {
+    const layers = [layer('machine', { send: { mode: 'confirm', allow: ['a.test'] } }), layer('inbox', { send: { mode: 'confirm', allow: ['b.test'] } })];
+    const verdict = await judge(layers, send({ recipients: [addr('x@a.test'), addr('y@b.test')] }));
+    expect(verdict).toEqual({ kind: 'confirm', rule: { layer: 'inbox', rule: 'send.mode=confirm' }, recipients: ['x@a.test', 'y@b.test'] });
   });
 
   it('lets an approved send past the modes, but never past a block-list or the scan', async () => {
