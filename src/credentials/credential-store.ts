@@ -8,6 +8,7 @@ import { maskApiKey, rememberSecret } from '../redact.js';
 import { registeredSandbox } from './loopback-endpoints.js';
 import { recoverInterruptedWrites } from './recover-interrupted-writes.js';
 import { accountStateSchema, storedCredentialsSchema, type AccountState, type StoredCredentials } from './stored-credentials.js';
+import { damagedFileError, parseStoredJson } from './parse-stored-json.js';
 import { readPrivateFile, writeFileAtomic } from './secure-file.js';
 
 /** The files of one credentials directory (spec §2.9: credentials, session JWT, capability JWT; plus state). */
@@ -38,12 +39,12 @@ export function credentialsExistError(existing: StoredCredentials, dir: string, 
   const sandbox = registeredSandbox(existing);
   // A sandbox's inbox is still refused (a sandbox with --data-dir keeps it), but the way out is
   // to move it aside, not to pick another directory for the real one.
-  const sandboxNote = sandbox ? ` ${stored} is an inbox of a local sandbox (${sandbox.apiUrl ?? sandbox.authUrl ?? 'a loopback host'}), not of the service.` : '';
+  const sandboxNote = sandbox ? ` ${stored} is an inbox of a local sandbox (${sandbox.apiUrl ?? sandbox.authUrl}), not of the service.` : '';
   const sandboxHint = sandbox ? ` To free this directory for an inbox of the service, move the sandbox's credentials aside (e.g. rename ${dir} to ${dir}-sandbox) and register again.` : '';
   return new MailboxError({
     code: 'credentials_exist',
     message: `Refused: replacing the credentials in ${dir} would lose access to the inbox ${stored} forever (its apiKey ${maskApiKey(existing.apiKey)} is the only way back in, and it cannot be recovered). They belong to ${stored}, not ${wanted}.${sandboxNote}`,
-    hint: `To use another inbox, give it its own directory with ${inputRef('credentials_dir')} (e.g. ${join(dir, '..', wanted.split('@')[0] ?? 'second-inbox')}); to keep using ${stored}, register again with username ${inboxLocalPart(existing.inboxId)}.${sandboxHint}`,
+    hint: `To use another inbox, give it its own directory with ${inputRef('credentials_dir')} (e.g. ${join(dir, '..', inboxLocalPart(wanted))}); to keep using ${stored}, register again with username ${inboxLocalPart(existing.inboxId)}.${sandboxHint}`,
     details: { credentialsDir: dir, storedInbox: stored, ...(sandbox ? { sandbox } : {}) },
   });
 }
@@ -117,6 +118,7 @@ export class CredentialStore {
     if (this.inboxId !== undefined && !tokenBelongsTo(text, this.inboxId)) {
       // Another inbox's token would fail every call until it expired: drop it so a fresh one is minted.
       this.notice(`${this.path(kind)} belonged to another inbox than ${this.inboxId}; it was discarded and will be renewed.`);
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: the file was read a moment ago; `force` only spares a race with another process removing it
       await rm(this.path(kind), { force: true });
       return undefined;
     }
@@ -150,28 +152,12 @@ export class CredentialStore {
   }
 
   private parseJson<T extends z.ZodType>(path: string, text: string, schema: T): z.infer<T> {
-    let raw: unknown;
-    let problem: string | undefined;
-    try {
-      // Editors on Windows like to add a byte-order mark; it is not damage.
-      raw = JSON.parse(text.replace(/^\uFEFF/, ''));
-    } catch (error) {
-      problem = `it is not valid JSON (${(error as Error).message})`;
-    }
-    if (problem === undefined) {
-      const parsed = schema.safeParse(raw);
-      if (parsed.success) return parsed.data;
-      problem = `it does not have the expected fields (${parsed.error.issues.map((i) => i.path.join('.') || i.message).join(', ')})`;
-    }
-    const isCredentials = path.endsWith(credentialFiles.credentials);
-    throw new MailboxError({
-      code: 'credentials_corrupt',
-      message: `${path} is damaged: ${problem}. It was left untouched.`,
-      hint: isCredentials
-        ? 'Restore it from a credentials.json.bak-* file in the same directory or from your own backup (it holds the apiKey, the only way into the inbox); do not delete it unless the inbox is no longer needed.'
-        : 'This file holds only caches and cursors: fix it or delete it, then run the command again.',
-      details: { path },
-    });
+    const read = parseStoredJson(text, schema);
+    if ('value' in read) return read.value;
+    const hint = path.endsWith(credentialFiles.credentials)
+      ? 'Restore it from a credentials.json.bak-* file in the same directory or from your own backup (it holds the apiKey, the only way into the inbox); do not delete it unless the inbox is no longer needed.'
+      : 'This file holds only caches and cursors: fix it or delete it, then run the command again.';
+    throw damagedFileError(path, read.problem, hint);
   }
 }
 
@@ -179,6 +165,7 @@ export class CredentialStore {
 function tokenBelongsTo(jwt: string, inboxId: string): boolean {
   try {
     const claim = decodeJwt(jwt).inboxId;
+    // Stryker disable next-line ConditionalExpression: without the type test a claim that is not a string throws in inboxLocalPart, and the catch below gives the same answer
     return typeof claim !== 'string' || inboxLocalPart(claim) === inboxLocalPart(inboxId);
   } catch {
     return true; // unreadable tokens are judged by the server, as before

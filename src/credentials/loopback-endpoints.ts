@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { storedJsonOrUndefined } from './parse-stored-json.js';
 import { readPrivateFile } from './secure-file.js';
 import { storedCredentialsSchema, type StoredCredentials } from './stored-credentials.js';
 
@@ -40,10 +41,8 @@ export function registeredSandbox(credentials: Pick<StoredCredentials, 'authUrl'
 /** The sandbox the credentials.json of `dir` was registered against; undefined when none, or the file cannot be read (status must not fail on it). */
 export async function sandboxOfDirectory(dir: string): Promise<RegisteredSandbox | undefined> {
   try {
-    const text = await readPrivateFile(join(dir, 'credentials.json'));
-    if (text === undefined) return undefined;
-    const parsed = storedCredentialsSchema.safeParse(JSON.parse(text.replace(/^\uFEFF/, '')));
-    return parsed.success ? registeredSandbox(parsed.data) : undefined;
+    const stored = storedJsonOrUndefined(await readPrivateFile(join(dir, 'credentials.json')), storedCredentialsSchema);
+    return stored && registeredSandbox(stored);
   } catch {
     return undefined;
   }

