@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../../../../src/gate/deadline.js';
 import type { GuardAnswer, GuardQuestion } from '../../../../src/gate/outgoing.js';
@@ -82,6 +83,14 @@ describe('a refused send', () => {
     expect(error.message).toBe("Not sent: your operator's policy does not allow mail to eve@evil.test. This is a rule your operator set (inbox policy, send.mode=allowlist); nothing of this request reached the mail server.");
     expect(error.details).toMatchObject({ rule: { layer: 'inbox', rule: 'send.mode=allowlist' }, send: 'the mail "Not fine"', recipient: 'eve@evil.test' });
     expect(await readAudit(check.stateDir)).toMatchObject([{ verdict: 'refused', rule: 'inbox: send.mode=allowlist', recipients: ['eve@evil.test'], subject: 'Not fine', note: 'the mail "Not fine"' }]);
+  });
+
+  it('applies the machine layer: its block-list binds whatever the inbox allows', async () => {
+    const check = await fakeCheck();
+    await writeFile(check.context.guard.machinePolicyPath!, JSON.stringify({ version: 1, send: { block: ['evil.test'] } }));
+    await check.inboxPolicy({ send: { mode: 'allowlist', allow: ['evil.test'] } });
+    const error = await refusedBy(checkBatch({ kind: 'batch', request: mailBatch([{ to: ['eve@evil.test'], subject: 'Blocked' }]) }, check.context));
+    expect(error.details).toMatchObject({ rule: { layer: 'machine', rule: 'send.block', entry: 'evil.test' } });
   });
 
   it('refuses a submission for another account and one whose mail is created nowhere, recording no recipients', async () => {
