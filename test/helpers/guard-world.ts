@@ -1,10 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
 import type { Account } from '../../src/auth/account-registry.js';
 import { createAccountRegistry, type ObservableAccountRegistry } from '../../src/auth/create-account-registry.js';
-import { MailboxError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { runJmapRequest, type JmapRequestContext, type JmapRequestInput, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
 import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
@@ -98,12 +96,4 @@ export async function startGuardWorld(kind: 'embedded' | 'cyrus', label: string)
   };
 }
 
-/** The MailboxError a refused request ends with; fails the test when it was not refused. */
-export async function refusal(promise: Promise<unknown>): Promise<MailboxError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, 'the request should have been refused').toBeInstanceOf(MailboxError);
-  return error as MailboxError;
-}
+export { refusal } from './mailbox-refusal.js';

@@ -20,8 +20,7 @@ export async function checkUpload(outgoing: OutgoingUpload, context: CheckContex
   return {
     settle: async (answer) => {
       if (answer.kind !== 'upload') return;
-      const name = outgoing.source.path.split(/[\\/]/).pop() ?? outgoing.source.path;
-      callMemo(context).uploads.set(answer.blobId, { bytes: outgoing.bytes, name });
+      callMemo(context).uploads.set(answer.blobId, { bytes: outgoing.bytes });
     },
   };
 }

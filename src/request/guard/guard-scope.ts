@@ -1,3 +1,4 @@
+import { authservIdOf } from '../../config.js';
 import type { CheckContext } from '../../gate/outgoing.js';
 import type { AuditEntry } from '../../policy/records/audit-log.js';
 import { appendAudit } from '../../policy/records/audit-log.js';
@@ -31,7 +32,7 @@ export async function guardScope(context: CheckContext): Promise<GuardScope> {
     stateDir,
     ledgerKey: inboxKey(inbox),
     userConfigDir: config.userConfigDir,
-    authservId: config.inboxDomain,
+    authservId: authservIdOf(config),
     layers,
     policy: effectivePolicy(layers),
     door: context.isWake ? 'wake' : context.guard.approved ? 'operator' : context.frontDoor,

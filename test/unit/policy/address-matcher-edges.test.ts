@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseAddress, parseAddressList, parseListEntry } from '../../../src/policy/address-matcher.js';
+import { normaliseAddress, normaliseDomain, parseAddressList, parseListEntry } from '../../../src/policy/address-matcher.js';
 
 /** The matcher's edges: quoted local parts, names that hold an address, list entries with spaces, `localhost`. */
 
@@ -24,5 +24,22 @@ describe('address matcher edges', () => {
     expect(parseListEntry('@localhost')).toEqual({ kind: 'domain', domain: 'localhost' });
     expect(parseListEntry('intranet')).toBeUndefined();
     expect(parseListEntry('ana@')).toBeUndefined();
+  });
+});
+
+describe('what is no domain', () => {
+  it('refuses empty labels and the punctuation of address syntax, which IDN conversion lets through', () => {
+    for (const domain of ['', ' ', '.example.org', 'a..b.org', 'a,b.org', 'a;b.org', '(a).org', 'a)b.org', '"a".org', 'a\\b.org', 'a:b.org', '[1.2.3.4]', 'a@b.org', 'a b.org']) {
+      expect(normaliseDomain(domain), domain).toBeUndefined();
+      expect(normaliseAddress(`x@${domain}`), domain).toBeUndefined();
+    }
+    expect(normaliseDomain(' Example.ORG. ')).toBe('example.org');
+  });
+
+  it('refuses a local part holding a line break, which could start a header or an SMTP command', () => {
+    expect(normaliseAddress('"a\r\nRCPT TO:<x@evil.test>"@example.org')).toBeUndefined();
+    expect(normaliseAddress('"a\nb"@example.org')).toBeUndefined();
+    expect(normaliseAddress('@example.org')).toBeUndefined();
+    expect(normaliseAddress('ana@')).toBeUndefined();
   });
 });

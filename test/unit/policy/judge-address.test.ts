@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseAddress } from '../../../src/policy/address-matcher.js';
-import { judgeRecipient, judgeSender } from '../../../src/policy/judge-address.js';
+import { judgeRecipient, judgeSender, restrictsReceiving } from '../../../src/policy/judge-address.js';
 import type { LoadedLayer } from '../../../src/policy/policy-layers.js';
 import { MailboxError } from '../../../src/errors.js';
 import type { PolicyFile, PolicyLayer } from '../../../src/policy/policy-schema.js';
@@ -57,5 +57,61 @@ describe('judging a sender under the receive rules', () => {
     const layers = [layer('inbox', { receive: { block: ['spam.test'] } })];
     expect(judgeSender(layers, addr('a@spam.test'), { authenticated: true })).toEqual({ verdict: 'hold', rule: { layer: 'inbox', rule: 'receive.block', entry: 'spam.test' } });
     expect(judgeSender(layers, addr('a@ok.test'), { authenticated: false })).toEqual({ verdict: 'show' });
+  });
+});
+
+describe('which layer decides a recipient', () => {
+  it('names the layer whose rule allowed the address, and the default when no layer restricts', () => {
+    expect(judgeRecipient([layer('user', { send: { mode: 'open' } })], addr('a@x.test'), unknown)).toEqual({ verdict: 'allow', rule: { layer: 'default', rule: 'send.mode=open' } });
+    expect(judgeRecipient([layer('inbox', { send: { mode: 'allowlist', allow: ['x.test'] } })], addr('a@x.test'), unknown)).toEqual({ verdict: 'allow', rule: { layer: 'inbox', rule: 'send.mode=allowlist' } });
+    expect(judgeRecipient([layer('inbox', { send: { mode: 'known' } })], addr('a@x.test'), { isKnown: true })).toEqual({ verdict: 'allow', rule: { layer: 'inbox', rule: 'send.mode=known' } });
+  });
+
+  it('keeps the first of equally strict layers, and lets a later stricter one win over an earlier milder one', () => {
+    const both = [layer('machine', { send: { mode: 'allowlist' } }), layer('inbox', { send: { mode: 'off' } })];
+    expect(judgeRecipient(both, addr('a@x.test'), unknown)).toEqual({ verdict: 'refuse', rule: { layer: 'machine', rule: 'send.mode=allowlist' } });
+    const confirmThenAllow = [layer('user', { send: { mode: 'confirm' } }), layer('inbox', { send: { mode: 'allowlist', allow: ['x.test'] } })];
+    expect(judgeRecipient(confirmThenAllow, addr('a@x.test'), unknown)).toEqual({ verdict: 'confirm', rule: { layer: 'user', rule: 'send.mode=confirm' } });
+    const allowThenConfirm = [layer('user', { send: { mode: 'allowlist', allow: ['x.test'] } }), layer('inbox', { send: { mode: 'confirm' } })];
+    expect(judgeRecipient(allowThenConfirm, addr('a@x.test'), unknown)).toEqual({ verdict: 'confirm', rule: { layer: 'inbox', rule: 'send.mode=confirm' } });
+    const allowThenRefuse = [layer('machine', { send: { mode: 'allowlist', allow: ['x.test'] } }), layer('user', { send: { mode: 'known' } })];
+    expect(judgeRecipient(allowThenRefuse, addr('a@x.test'), unknown)).toEqual({ verdict: 'refuse', rule: { layer: 'user', rule: 'send.mode=known' } });
+  });
+
+  it('applies a block entry of any layer, whichever layer sets the mode', () => {
+    const layers = [layer('machine', { send: { mode: 'allowlist', allow: ['x.test'] } }), layer('user', {}), layer('inbox', { send: { block: ['bad@x.test'] } })];
+    expect(judgeRecipient(layers, addr('bad@x.test'), { isKnown: true })).toEqual({ verdict: 'refuse', rule: { layer: 'inbox', rule: 'send.block', entry: 'bad@x.test' } });
+    expect(judgeRecipient(layers, addr('good@x.test'), unknown).verdict).toBe('allow');
+  });
+});
+
+describe('judging a sender under several layers', () => {
+  it('holds mail any allowlist layer does not allow, naming that layer, and fails closed on a broken file', () => {
+    const layers = [layer('user', { receive: { mode: 'allowlist', allow: ['good.test', 'other.test'] } }), layer('inbox', { receive: { mode: 'allowlist', allow: ['good.test'] } })];
+    expect(judgeSender(layers, addr('a@good.test'), { authenticated: true })).toEqual({ verdict: 'show' });
+    expect(judgeSender(layers, addr('a@other.test'), { authenticated: true })).toEqual({ verdict: 'hold', rule: { layer: 'inbox', rule: 'receive.mode=allowlist' } });
+    expect(judgeSender([layer('user', { receive: { mode: 'open', allow: ['good.test'] } })], addr('a@else.test'), { authenticated: false })).toEqual({ verdict: 'show' });
+    const broken: LoadedLayer = { layer: 'inbox', path: '/x/inbox.json', present: true, policy: { version: 1 }, error: new MailboxError({ code: 'policy_unreadable', message: 'broken inbox file', hint: 'ask' }) };
+    expect(() => judgeSender([broken], addr('a@good.test'), { authenticated: true })).toThrow('broken inbox file');
+    expect(() => restrictsReceiving([broken])).toThrow('broken inbox file');
+  });
+
+  it('shows mail without a readable sender under block-lists alone, and holds it under an allow-list', () => {
+    expect(judgeSender([layer('user', { receive: { block: ['spam.test'] } })], undefined, { authenticated: false })).toEqual({ verdict: 'show' });
+    expect(judgeSender([layer('user', { receive: { block: ['spam.test'] } }), layer('inbox', { receive: { mode: 'allowlist', allow: ['spam.test'] } })], undefined, { authenticated: true })).toEqual({ verdict: 'hold', rule: { layer: 'inbox', rule: 'receive.mode=allowlist' } });
+  });
+
+  it('holds a blocked sender from a later layer before any allow-list is asked', () => {
+    const layers = [layer('user', { receive: { mode: 'allowlist', allow: ['good.test'] } }), layer('inbox', { receive: { block: ['boss@good.test'] } })];
+    expect(judgeSender(layers, addr('boss@good.test'), { authenticated: true })).toEqual({ verdict: 'hold', rule: { layer: 'inbox', rule: 'receive.block', entry: 'boss@good.test' } });
+  });
+});
+
+describe('restrictsReceiving', () => {
+  it('is true only when some layer has an allow-list mode or a non-empty block-list', () => {
+    expect(restrictsReceiving([])).toBe(false);
+    expect(restrictsReceiving([layer('user', { receive: { mode: 'open', allow: ['x.test'], block: [] } }), layer('inbox', { send: { mode: 'off', block: ['x.test'] } })])).toBe(false);
+    expect(restrictsReceiving([layer('user', {}), layer('inbox', { receive: { mode: 'allowlist' } })])).toBe(true);
+    expect(restrictsReceiving([layer('user', {}), layer('inbox', { receive: { block: ['spam.test'] } })])).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { scanForSecrets } from '../../../src/policy/secret-scan.js';
+import { scanBytesPerPart, scanForSecrets } from '../../../src/policy/secret-scan.js';
 import { forgetAllSecrets, rememberSecret } from '../../../src/redact.js';
 
 describe('outbound secret scan', () => {
@@ -51,5 +51,59 @@ describe('the scan over time', () => {
     const before = performance.getEntriesByType('mark').length;
     for (let n = 0; n < 20; n += 1) await scanForSecrets([{ where: 'the body', text: `hello ${n}` }]);
     expect(performance.getEntriesByType('mark').length).toBe(before);
+  });
+});
+
+describe('the scan of a long part', () => {
+  beforeEach(() => forgetAllSecrets());
+  const filler = (length: number): string => 'lorem ipsum '.repeat(Math.ceil(length / 12)).slice(0, length);
+
+  it('finds a key past the first window, and one lying across the seam of two windows', async () => {
+    const late = `${filler(scanBytesPerPart + 100_000)} amk_0123456789abcdefghij end`;
+    expect(await scanForSecrets([{ where: 'the attachment big.txt', text: late }])).toEqual([{ where: 'the attachment big.txt', kind: 'an Agent Mailbox apiKey' }]);
+    const seam = `${filler(scanBytesPerPart - 10)} amk_0123456789abcdefghij ${filler(1000)}`;
+    expect(await scanForSecrets([{ where: 'the body', text: seam }])).toEqual([{ where: 'the body', kind: 'an Agent Mailbox apiKey' }]);
+  });
+
+  it('names each kind once per place, however often and in however many windows it occurs', async () => {
+    rememberSecret('amk_the_inbox_own_key_0123456789');
+    const key = 'amk_the_inbox_own_key_0123456789';
+    const text = `${key} ${filler(scanBytesPerPart)} ${key} ${key}`;
+    expect(await scanForSecrets([{ where: 'the body', text }, { where: 'the subject', text: key }])).toEqual([
+      { where: 'the body', kind: "this inbox's own apiKey or token" },
+      { where: 'the body', kind: 'an Agent Mailbox apiKey' },
+      { where: 'the subject', kind: "this inbox's own apiKey or token" },
+      { where: 'the subject', kind: 'an Agent Mailbox apiKey' },
+    ]);
+  });
+});
+
+describe('the shapes the scan knows itself', () => {
+  it('finds every private-key block header, a JSON Web Token, and an apiKey only at its full length', async () => {
+    const kinds = async (text: string) => (await scanForSecrets([{ where: 'the body', text }])).map((f) => f.kind);
+    for (const header of ['-----BEGIN PRIVATE KEY-----', '-----BEGIN EC PRIVATE KEY-----', '-----BEGIN ENCRYPTED PRIVATE KEY-----', '-----BEGIN PGP PRIVATE KEY BLOCK-----']) {
+      expect(await kinds(`x\n${header}\nMIIB`), header).toContain('a private key');
+    }
+    expect(await kinds('-----BEGIN PUBLIC KEY-----\nMIIB')).toEqual([]);
+    expect(await kinds('token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U')).toContain('a JSON Web Token');
+    expect(await kinds('amk_0123456789abcdef')).toEqual(['an Agent Mailbox apiKey']);
+    expect(await kinds('amk_0123456789abcde')).toEqual([]);
+    expect(await kinds('xamk_0123456789abcdef')).toEqual([]);
+  });
+});
+
+describe('the kinds the rule set finds', () => {
+  it('names each credential by its kind in words, and one it has no words for by its rule', async () => {
+    const a20 = 'aB3dE5gH7jK9mN1pQ2sT';
+    const samples: [string, string][] = [
+      [`npm_${a20}${a20.slice(0, 16)}`, 'an npm token'],
+      ['see https://deploy:hunter2secret@build.example.com/', 'a password inside a URL'],
+      [`sk-${a20}T3BlbkFJ${a20}`, 'an OpenAI API key'],
+      [`sk-ant-api03-${a20.repeat(5)}AA`, 'an Anthropic API key'],
+      [`SG.${a20}xy.${a20}${a20}abc`, 'a SendGrid API key'],
+      [`shpat_${'0123456789abcdef'.repeat(2)}`, 'a Shopify token'],
+      [`glpat-${a20}`, 'a credential (gitlab)'],
+    ];
+    for (const [text, kind] of samples) expect((await scanForSecrets([{ where: 'the body', text }])).map((f) => f.kind), kind).toEqual([kind]);
   });
 });

@@ -13,7 +13,7 @@ export const maxBlobBytes = 50 * 1024 * 1024;
 
 /** What one call remembers between its uploads and the batch that sends them. */
 export interface CallMemo {
-  uploads: Map<string, { bytes: Uint8Array; name: string }>;
+  uploads: Map<string, { bytes: Uint8Array }>;
   /** Bytes read once per call (a blob referenced twice is read once). */
   blobs: Map<string, Promise<Uint8Array>>;
 }

@@ -79,6 +79,11 @@ describe('askPerson', () => {
     expect(asked).toBe(false);
   });
 
+  it('waits as long as the person takes when the call has no budget', async () => {
+    const later = (): Promise<GuardAnswer> => new Promise((resolve) => setTimeout(() => resolve({ action: 'accept' }), 30));
+    expect(await askPerson(context(later, Deadline.start({ timeoutMs: 10_000 })), question)).toEqual({ action: 'accept' });
+  });
+
   it('takes an answer that comes within the budget', async () => {
     expect(await askPerson(context(async () => ({ action: 'accept' }), still(20_000)), question)).toEqual({ action: 'accept' });
   });

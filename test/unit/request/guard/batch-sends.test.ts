@@ -82,3 +82,26 @@ describe('content changed before it is sent', () => {
     expect(sends.submissions.map((s) => s.source.kind)).toEqual(['unreadable', 'server']);
   });
 });
+
+describe('what the guard cannot read before a batch runs', () => {
+  const submitting = (before: [string, Record<string, unknown>, string][], submission: Record<string, unknown>) =>
+    findBatchSends({ using, methodCalls: [...before, ['EmailSubmission/set', { accountId: 'A', create: { s: submission } }, 'sub']] }).submissions.map((s) => s.source);
+
+  it('calls a submission unreadable when an update from a result reference could change its mail, or one of a property beyond keywords and mailboxes', () => {
+    expect(submitting([['Email/set', { '#update': { resultOf: 'q', name: 'Email/query', path: '/ids' } }, 'e']], { emailId: 'M1' })).toEqual([{ kind: 'unreadable', why: 'the same request changes the content of M1 before sending it' }]);
+    for (const key of ['keywordsExtra', 'mailboxIdsAndMore/x', 'subject']) {
+      expect(submitting([['Email/set', { update: { M1: { [key]: true } } }, 'e']], { emailId: 'M1' })[0]?.kind, key).toBe('unreadable');
+    }
+    expect(submitting([['Email/set', { update: { M1: { 'keywords/$seen': true, mailboxIds: { x: true } } } }, 'e']], { emailId: 'M1' })).toEqual([{ kind: 'server', emailId: 'M1' }]);
+  });
+
+  it('judges a submission whose follow-up updates come from result references like any other', () => {
+    const sends = findBatchSends({ using, methodCalls: [['EmailSubmission/set', { accountId: 'A', create: { s: { emailId: 'M1' } }, '#onSuccessUpdateEmail': { resultOf: 'x', name: 'y', path: '/z' }, '#onSuccessDestroyEmail': { resultOf: 'x', name: 'y', path: '/z' } }, 'sub']] });
+    expect(sends.submissions.map((s) => s.source)).toEqual([{ kind: 'server', emailId: 'M1' }]);
+  });
+
+  it('calls unreadable a copy of a mail created in the same batch, and a submission naming an empty emailId', () => {
+    expect(submitting([['Email/copy', { create: { c: { id: '#d' } } }, 'cp']], { emailId: '#c' })).toEqual([{ kind: 'unreadable', why: 'Email/copy c has no plain source id' }]);
+    expect(submitting([], { emailId: '' })).toEqual([{ kind: 'unreadable', why: 'the submission names no emailId' }]);
+  });
+});

@@ -46,6 +46,13 @@ describe('a vacation response', () => {
     expect(await judge({ reads: [] }, 'VacationResponse/set', { update: { singleton: { subject: 'x' } } })).toEqual([]);
   });
 
+  it('reads the current texts when it is turned on without all of them, and scans them', async () => {
+    const server: Server = { reads: [], vacation: { isEnabled: false, subject: 'Away', textBody: 'key amk_0123456789abcdefghij', htmlBody: null } };
+    const [send] = await judge(server, 'VacationResponse/set', { update: { singleton: { isEnabled: true, subject: 'Out' } } });
+    expect(send?.scanParts).toEqual([{ where: 'the vacation response', text: 'Out\nkey amk_0123456789abcdefghij' }]);
+    expect(server.reads).toHaveLength(1);
+  });
+
   it('sends nothing when it is turned off or nothing changes', async () => {
     const server: Server = { reads: [], vacation: { isEnabled: true } };
     expect(await judge(server, 'VacationResponse/set', { update: { singleton: { isEnabled: false } } })).toEqual([]);

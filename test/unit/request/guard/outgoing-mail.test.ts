@@ -91,7 +91,7 @@ describe('the mail a submission of an existing mail sends', () => {
   it('takes a file uploaded earlier in the call from memory', async () => {
     const s = server();
     const ctx = context(s);
-    callMemo(ctx).uploads.set('blob-up', { bytes: Buffer.from(raw), name: 'mail.eml' });
+    callMemo(ctx).uploads.set('blob-up', { bytes: Buffer.from(raw) });
     expect((await readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: 'blob-up' }, ctx, new Map())).subject).toBe('Quarterly figures');
     expect(s.downloads).toEqual([]);
   });
@@ -111,6 +111,18 @@ describe('the mail a submission of an existing mail sends', () => {
     const uploads = new Map<string, unknown>([['up', { data: [{ 'data:asText': raw.slice(0, 100) }, { blobId: 'blob-tail' }] }], ['up2', { data: [{ blobId: 'blob-raw', offset: 0 }] }]]);
     expect((await readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: '#up' }, context(s), uploads)).subject).toBe('Quarterly figures');
     expect((await readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: '#up2' }, context(s), uploads)).subject).toBe('Quarterly figures');
+  });
+
+  it('scans an attachment the batch assembles byte for byte: text, base64 and exactly the range asked of another blob', async () => {
+    const s = server();
+    s.blobs['blob-digits'] = Buffer.from('0123456789');
+    const uploads = new Map<string, unknown>([
+      ['up', { data: [{ 'data:asText': 'AB' }, { 'data:asBase64': Buffer.from('cd').toString('base64') }, { blobId: 'blob-digits', offset: 2, length: 3 }, { blobId: 'blob-digits', offset: 8 }] }],
+    ]);
+    const create = { subject: 'S', attachments: [{ blobId: '#up', name: 'a.txt', type: 'text/plain' }] };
+    const mail = await readOutgoingMail({ kind: 'create', creationId: 'c', callIndex: 0, create }, context(s), uploads);
+    expect(mail.attachments).toEqual([{ name: 'a.txt', size: 9 }]);
+    expect(mail.scanParts.find((p) => p.where === 'the attachment a.txt')?.text).toBe('ABcd23489');
   });
 
   it('refuses a blob it cannot read: created nowhere, from a source it cannot follow, or too large', async () => {
