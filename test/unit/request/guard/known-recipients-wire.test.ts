@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckContext } from '../../../../src/gate/outgoing.js';
+import type { JmapRequest, JmapResponse } from '../../../../src/jmap/jmap-types.js';
+import { normaliseAddress, type NormalisedAddress } from '../../../../src/policy/address-matcher.js';
+import { appendAudit } from '../../../../src/policy/records/audit-log.js';
+import { isKnownRecipient, passedDmarcFor } from '../../../../src/request/guard/mail/known-recipients.js';
+import { tempCredentialsDir } from '../../../helpers/temp-credentials-dir.js';
+
+/**
+ * The `known` mode's two lookups as the server receives them (a wrong capability, back-reference or
+ * property list would make a real server answer an error or nothing, and the address would never
+ * become known), answers that are not what was asked, and the parsing of Authentication-Results
+ * fields at the edges RFC 8601 allows: comments with escapes, quoted ids, tabs, trailing dots.
+ */
+
+const ours = 'agent-mailbox.test';
+const bob = normaliseAddress('bob@example.test') as NormalisedAddress;
+
+function context(answer: (request: JmapRequest) => unknown[], requests: JmapRequest[]): CheckContext {
+  return {
+    session: async () => ({ accountId: 'acc-1', mailboxIdsByRole: { sent: 'mb-sent' } }),
+    read: async (request: JmapRequest): Promise<JmapResponse> => {
+      requests.push(request);
+      return { methodResponses: answer(request), sessionState: 's' } as unknown as JmapResponse;
+    },
+  } as unknown as CheckContext;
+}
+
+async function lookUp(answer: (request: JmapRequest) => unknown[], audit: string[] = []): Promise<{ known: boolean; requests: JmapRequest[] }> {
+  const stateDir = await tempCredentialsDir();
+  if (audit.length > 0) await appendAudit(stateDir, { at: '2026-01-01T00:00:00Z', door: 'cli', inbox: 'ada@agent-mailbox.test', verdict: 'sent', recipients: audit });
+  const requests: JmapRequest[] = [];
+  return { known: await isKnownRecipient(bob, { stateDir, authservId: ours, context: context(answer, requests) }), requests };
+}
+
+describe('the known mode\'s lookups on the wire', () => {
+  it('ask the Sent mailbox for mail to the address, then mail from it with its Authentication-Results, each with the mail capability and a back-reference', async () => {
+    const { known, requests } = await lookUp(() => [['Email/query', { ids: [] }, 'q'], ['Email/get', { list: [] }, 'g']]);
+    expect(known).toBe(false);
+    const using = ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'];
+    const ids = { resultOf: 'q', name: 'Email/query', path: '/ids' };
+    expect(requests).toEqual([
+      {
+        using,
+        methodCalls: [
+          ['Email/query', { accountId: 'acc-1', filter: { operator: 'AND', conditions: [{ inMailbox: 'mb-sent' }, { operator: 'OR', conditions: [{ to: 'bob@example.test' }, { cc: 'bob@example.test' }, { bcc: 'bob@example.test' }] }] }, limit: 25 }, 'q'],
+          ['Email/get', { accountId: 'acc-1', '#ids': ids, properties: ['to', 'cc', 'bcc'] }, 'g'],
+        ],
+      },
+      {
+        using,
+        methodCalls: [
+          ['Email/query', { accountId: 'acc-1', filter: { from: 'bob@example.test' }, limit: 25 }, 'q'],
+          ['Email/get', { accountId: 'acc-1', '#ids': ids, properties: ['from', 'header:Authentication-Results:asText:all'] }, 'g'],
+        ],
+      },
+    ]);
+  });
+
+  it('know nothing from answers that carry an error instead of Email/get', async () => {
+    const { known } = await lookUp(() => [['error', { type: 'serverFail' }, 'q']]);
+    expect(known).toBe(false);
+  });
+
+  it('need the address among the recipients of a sent mail, not only some recipient', async () => {
+    const { known } = await lookUp((request) =>
+      JSON.stringify(request).includes('inMailbox')
+        ? [['Email/get', { list: [{ to: [{ email: 'bob@example.test' }, { email: 'carol@example.test' }] }] }, 'g']]
+        : [['Email/get', { list: [] }, 'g']],
+    );
+    expect(known).toBe(true);
+    const other = await lookUp((request) => (JSON.stringify(request).includes('inMailbox') ? [['Email/get', { list: [null, { to: [{ email: 'carol@example.test' }, 'bob@example.test'] }] }, 'g']] : [['Email/get', { list: [] }, 'g']]));
+    expect(other.known).toBe(false);
+  });
+
+  it('count only sent or approved audit entries naming the address', async () => {
+    expect((await lookUp(() => [['Email/get', { list: [] }, 'g']], ['carol@example.test'])).known).toBe(false);
+    expect((await lookUp(() => [['Email/get', { list: [] }, 'g']], ['not an address', 'BOB@example.test'])).known).toBe(true);
+  });
+
+  it('take no mail without a From list as proof', async () => {
+    const { known } = await lookUp((request) =>
+      JSON.stringify(request).includes('inMailbox') ? [['Email/get', { list: [] }, 'g']] : [['Email/get', { list: [{ 'header:Authentication-Results:asText:all': [`${ours}; dmarc=pass header.from=example.test`] }] }, 'g']],
+    );
+    expect(known).toBe(false);
+  });
+
+  it('read the Authentication-Results fields that are text and skip the rest', async () => {
+    const { known } = await lookUp((request) =>
+      JSON.stringify(request).includes('inMailbox')
+        ? [['Email/get', { list: [] }, 'g']]
+        : [['Email/get', { list: [{ from: [{ email: 'bob@example.test' }], 'header:Authentication-Results:asText:all': [null, 7, `${ours}; dmarc=pass header.from=example.test`] }] }, 'g']],
+    );
+    expect(known).toBe(true);
+  });
+});
+
+describe('a DMARC pass in Authentication-Results', () => {
+  const pass = (id: string, rest = 'dmarc=pass header.from=example.test'): boolean => passedDmarcFor([`${id}; ${rest}`], ours, 'example.test');
+
+  it('is read under the configured id whatever its case, quoting, version or trailing dot', () => {
+    expect(pass(ours)).toBe(true);
+    expect(pass('Agent-Mailbox.TEST.')).toBe(true);
+    expect(pass(`"${ours}"`)).toBe(true);
+    expect(pass(`${ours} 1`)).toBe(true);
+    expect(pass(`${ours}\t1`)).toBe(true);
+    expect(passedDmarcFor([`${ours}; dmarc=pass header.from=example.test`], ` ${ours}. `, 'example.test')).toBe(true);
+  });
+
+  it('is not read under another id, or one that only starts or ends like it', () => {
+    expect(pass(`x${ours}`)).toBe(false);
+    expect(pass(`${ours}x`)).toBe(false);
+    expect(pass(`"x"${ours}`)).toBe(false);
+    expect(pass(`${ours}"x"`)).toBe(false);
+  });
+
+  it('is found with words separated by tabs or several spaces, and a trailing dot on the domain', () => {
+    expect(pass(ours, 'dmarc=pass\theader.from=example.test.')).toBe(true);
+    expect(pass(ours, 'dmarc=pass  (p=none)  header.from=example.test')).toBe(true);
+  });
+
+  it('ignores semicolons and results inside comments, escaped parentheses included', () => {
+    expect(pass(ours, 'spf=pass (a comment; dmarc=pass header.from=example.test) smtp.mailfrom=x')).toBe(false);
+    expect(pass(ours, 'dmarc=fail (escaped \\) still; dmarc=pass header.from=example.test) header.from=example.test')).toBe(false);
+    expect(pass(ours, 'dmarc=pass (nested (deep) still) header.from=example.test')).toBe(true);
+    expect(pass(ours, 'dmarc=pass) header.from=example.test')).toBe(false);
+  });
+
+  it('keeps a backslash outside comments as text', () => {
+    expect(passedDmarcFor([`${ours}; dmarc=pass header.from=a\\b.test`], ours, 'a\\b.test')).toBe(true);
+  });
+});
