@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CredentialStore } from '../../../src/credentials/credential-store.js';
-import { MailboxError } from '../../../src/errors.js';
+import { refusal } from '../../helpers/mailbox-refusal.js';
 import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
 
 /**
@@ -13,14 +13,6 @@ import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
 
 const alice = { apiKey: 'ak_alice_0123456789abcdef', inboxId: 'alice', inbox: 'alice@agent-mailbox.test' };
 
-async function failure(run: () => Promise<unknown>): Promise<MailboxError> {
-  const error = await run().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(MailboxError);
-  return error as MailboxError;
-}
 
 async function withFile(name: string, text: string): Promise<{ dir: string; path: string }> {
   const dir = await tempCredentialsDir();
@@ -43,7 +35,7 @@ describe('a directory with nothing in it yet', () => {
 describe('a damaged file', () => {
   it('that is not JSON is named as such, with its path in the details', async () => {
     const { dir, path } = await withFile('credentials.json', '{"apiKey": ');
-    const error = await failure(() => new CredentialStore(dir).readCredentials());
+    const error = await refusal(new CredentialStore(dir).readCredentials());
     expect(error.code).toBe('credentials_corrupt');
     expect(error.message).toMatch(/is damaged: it is not valid JSON \(.+\)\. It was left untouched\.$/);
     expect(error.details).toEqual({ path });
@@ -52,7 +44,7 @@ describe('a damaged file', () => {
   it('that lacks a field names the missing field, and the file is left as it was', async () => {
     const text = JSON.stringify({ inboxId: 'alice' });
     const { dir, path } = await withFile('credentials.json', text);
-    const error = await failure(() => new CredentialStore(dir).readCredentials());
+    const error = await refusal(new CredentialStore(dir).readCredentials());
     expect(error.code).toBe('credentials_corrupt');
     expect(error.message).toBe(`${path} is damaged: it does not have the expected fields (apiKey). It was left untouched.`);
     expect(await readFile(path, 'utf8')).toBe(text);
@@ -60,14 +52,14 @@ describe('a damaged file', () => {
 
   it('whose whole value has the wrong shape says what zod found, not an empty list', async () => {
     const { dir, path } = await withFile('state.json', '"a string"');
-    const error = await failure(() => new CredentialStore(dir).readState());
+    const error = await refusal(new CredentialStore(dir).readState());
     expect(error.message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged: it does not have the expected fields \\(.+\\)\\.`));
     expect(error.message).not.toContain('fields ()');
   });
 
   it('with a cached session missing its fields is refused rather than handed on half-filled', async () => {
     const { dir } = await withFile('state.json', JSON.stringify({ session: { apiUrl: 'http://127.0.0.1:1/jmap' } }));
-    const error = await failure(() => new CredentialStore(dir).readState());
+    const error = await refusal(new CredentialStore(dir).readState());
     expect(error.code).toBe('credentials_corrupt');
     expect(error.message).toContain('session.sessionUrl');
   });
@@ -76,7 +68,7 @@ describe('a damaged file', () => {
 describe('a state file read back', () => {
   it('with a cursor of the wrong type is refused, naming the cursor', async () => {
     const { dir } = await withFile('state.json', JSON.stringify({ listNewState: 5 }));
-    const error = await failure(() => new CredentialStore(dir).readState());
+    const error = await refusal(new CredentialStore(dir).readState());
     expect(error.message).toContain('(listNewState)');
   });
 
@@ -105,7 +97,7 @@ describe('the refusal to replace another inbox\'s credentials', () => {
     const dir = await tempCredentialsDir();
     const store = new CredentialStore(dir);
     await store.writeCredentials(alice);
-    const error = await failure(() => store.writeCredentials({ apiKey: 'ak_bob_0123456789abcdef', inboxId: 'bobby', inbox: 'bobby@agent-mailbox.test' }));
+    const error = await refusal(store.writeCredentials({ apiKey: 'ak_bob_0123456789abcdef', inboxId: 'bobby', inbox: 'bobby@agent-mailbox.test' }));
     expect(error.message).toContain('They belong to alice@agent-mailbox.test, not bobby@agent-mailbox.test.');
     expect(error.hint).toContain(`(e.g. ${join(dir, '..', 'bobby')})`);
     expect(error.hint).toContain('register again with username alice.');
@@ -117,7 +109,7 @@ describe('the refusal to replace another inbox\'s credentials', () => {
     const store = new CredentialStore(dir);
     const sandboxed = { ...alice, authUrl: 'http://127.0.0.1:4100', apiUrl: 'http://127.0.0.1:4101/jmap' };
     await store.writeCredentials(sandboxed);
-    const error = await failure(() => store.writeCredentials({ apiKey: 'ak_bob_0123456789abcdef', inboxId: 'bobby' }));
+    const error = await refusal(store.writeCredentials({ apiKey: 'ak_bob_0123456789abcdef', inboxId: 'bobby' }));
     expect(error.message).toContain('alice@agent-mailbox.test is an inbox of a local sandbox (http://127.0.0.1:4101/jmap), not of the service.');
     expect(error.hint).toContain(`move the sandbox's credentials aside (e.g. rename ${dir} to ${dir}-sandbox) and register again.`);
     expect(error.details).toEqual({ credentialsDir: dir, storedInbox: 'alice@agent-mailbox.test', sandbox: { authUrl: sandboxed.authUrl, apiUrl: sandboxed.apiUrl } });

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensurePrivateDir, readPrivateFile, writeFileAtomic } from '../../../src/credentials/secure-file.js';
-import { MailboxError } from '../../../src/errors.js';
+import { refusal } from '../../helpers/mailbox-refusal.js';
 import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
 
 /**
@@ -15,14 +15,6 @@ import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
 
 const mode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
 
-async function failure(run: () => Promise<unknown>): Promise<MailboxError> {
-  const error = await run().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(MailboxError);
-  return error as MailboxError;
-}
 
 describe('the credentials directory behind a link', () => {
   it('is used but never chmod-ed, neither when ensured nor when a file in it is read', async () => {
@@ -46,7 +38,7 @@ describe('what stands where a file or directory should be', () => {
     await mkdir(base, { recursive: true });
     const dir = join(base, 'creds');
     await writeFile(dir, 'not a directory');
-    const error = await failure(() => ensurePrivateDir(dir));
+    const error = await refusal(ensurePrivateDir(dir));
     expect(error.code).toBe('credentials_unwritable');
     expect(error.message).toContain(`Cannot write ${dir}`);
     expect(error.hint).toContain(`${dir} is a file, not a directory`);
@@ -57,7 +49,7 @@ describe('what stands where a file or directory should be', () => {
     await mkdir(base, { recursive: true });
     const dir = join(base, 'creds');
     await writeFile(dir, 'not a directory');
-    const error = await failure(() => readPrivateFile(join(dir, 'credentials.json')));
+    const error = await refusal(readPrivateFile(join(dir, 'credentials.json')));
     expect(error.code).toBe('credentials_unwritable');
     expect(error.message).toContain(`Cannot read ${join(dir, 'credentials.json')}`);
     expect(error.hint).toContain(`${dir} is a file, not a directory`);
@@ -66,7 +58,7 @@ describe('what stands where a file or directory should be', () => {
   it('names a directory where a file should be as not a regular file, and points at the permissions', async () => {
     const dir = await tempCredentialsDir();
     await mkdir(join(dir, 'state.json'), { recursive: true });
-    const error = await failure(() => readPrivateFile(join(dir, 'state.json')));
+    const error = await refusal(readPrivateFile(join(dir, 'state.json')));
     expect(error.code).toBe('credentials_unwritable');
     expect(error.message).toBe(`Cannot read ${join(dir, 'state.json')}: not a regular file.`);
     expect(error.hint).toContain('Check the permissions of the credentials directory');
@@ -75,7 +67,7 @@ describe('what stands where a file or directory should be', () => {
   it('fails a write onto a directory, names it, and leaves no temp file', async () => {
     const dir = await tempCredentialsDir();
     await mkdir(join(dir, 'session.jwt', 'inner'), { recursive: true });
-    const error = await failure(() => writeFileAtomic(join(dir, 'session.jwt'), 'x'));
+    const error = await refusal(writeFileAtomic(join(dir, 'session.jwt'), 'x'));
     expect(error.code).toBe('credentials_unwritable');
     expect(error.message).toContain(`Cannot write ${join(dir, 'session.jwt')}`);
     expect(error.hint).toContain('Choose a credentials directory this user can write');
@@ -87,7 +79,7 @@ describe('what stands where a file or directory should be', () => {
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'elsewhere'), '{}');
     await symlink(join(dir, 'elsewhere'), join(dir, 'credentials.json'));
-    const error = await failure(() => readPrivateFile(join(dir, 'credentials.json')));
+    const error = await refusal(readPrivateFile(join(dir, 'credentials.json')));
     expect(error.hint).toContain(`move the target to ${join(dir, 'credentials.json')}`);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MailboxError } from '../../../../src/errors.js';
 import type { CheckContext } from '../../../../src/gate/outgoing.js';
 import type { JmapRequest, JmapResponse } from '../../../../src/jmap/jmap-types.js';
 import { readOutgoingMail } from '../../../../src/request/guard/mail/outgoing-mail.js';
+import { refusal } from '../../../helpers/mailbox-refusal.js';
 
 /**
  * Exactly what the secret scan reads of a mail about to leave, and under which name it tells the
@@ -128,8 +128,7 @@ describe('a mail already on the server', () => {
   });
 
   it('is refused with a way forward when the server answers nothing about it', async () => {
-    const error = (await readOutgoingMail({ kind: 'server', emailId: 'm9' }, context(() => ({ methodResponses: [] }) as unknown as JmapResponse), new Map()).catch((e: unknown) => e)) as MailboxError;
-    expect(error).toBeInstanceOf(MailboxError);
+    const error = await refusal(readOutgoingMail({ kind: 'server', emailId: 'm9' }, context(() => ({ methodResponses: [] }) as unknown as JmapResponse), new Map()));
     expect(error.code).toBe('policy_refused');
     expect(error.hint).toBe('Send a mail id from list_inbox, list_sent or a draft you created.');
   });
