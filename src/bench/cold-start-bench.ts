@@ -10,6 +10,7 @@ import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { silentLogger } from '../log.js';
 import { startSandbox } from '../sandbox/start-sandbox.js';
 import type { BenchSection } from './bench-section.js';
+import { median } from './median.js';
 
 /**
  * Cold start: what a shell agent pays on every step. Each case is a whole process (spawn to exit,
@@ -118,12 +119,6 @@ async function watchChallenges(target: string): Promise<{ url: string; next(): P
       server.close(() => resolve());
     }),
   };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 export interface ColdStartOptions {

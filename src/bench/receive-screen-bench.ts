@@ -7,9 +7,11 @@ import { createAccountRegistry } from '../auth/create-account-registry.js';
 import { silentLogger } from '../log.js';
 import { policyVersion, type PolicyFile } from '../policy/policy-schema.js';
 import { runJmapRequest } from '../request/run-jmap-request.js';
+import { sandboxClientEnv } from '../sandbox/sandbox-command.js';
 import { startSandbox } from '../sandbox/start-sandbox.js';
 import { loadInboxLayers } from '../screen/receive-rules.js';
 import type { BenchSection } from './bench-section.js';
+import { median } from './median.js';
 import { benchDnsRecords } from './token-cost-fixtures.js';
 
 /**
@@ -25,16 +27,10 @@ const cases: { label: string; policy: PolicyFile | undefined }[] = [
   { label: 'allow-list holding half', policy: { version: policyVersion, receive: { mode: 'allowlist', allow: ['example.com'] } } },
 ];
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
 export async function runReceiveScreenBench(rounds = 15): Promise<string[]> {
   const sandbox = await startSandbox({ difficulty: 2, rateLimit: false, dns: benchDnsRecords() });
   const base = await mkdtemp(join(tmpdir(), 'agent-mailbox-screen-bench-'));
-  const env = { AGENT_MAILBOX_AUTH_URL: sandbox.authUrl, AGENT_MAILBOX_API_URL: sandbox.apiUrl, AGENT_MAILBOX_SCRYPT_SALT: sandbox.salt, AGENT_MAILBOX_INBOX_DOMAIN: sandbox.domain };
-  const registry = createAccountRegistry({ configInputs: { flags: {}, env }, log: silentLogger, powWorkers: 1 });
+  const registry = createAccountRegistry({ configInputs: { flags: {}, env: sandboxClientEnv(sandbox) }, log: silentLogger, powWorkers: 1 });
   try {
     const dir = join(base, 'inbox');
     const account = registry.open(dir);

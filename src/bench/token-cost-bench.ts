@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import nodemailer from 'nodemailer';
 import { listPresets } from '../presets/load-preset.js';
+import { sandboxClientEnv } from '../sandbox/sandbox-command.js';
 import { startSandbox } from '../sandbox/start-sandbox.js';
 import type { BenchSection } from './bench-section.js';
 import { benchDnsRecords, newsletterHtml, ordinaryMail } from './token-cost-fixtures.js';
@@ -26,14 +27,7 @@ interface TextResult {
 export async function runTokenCostBench(log: (line: string) => void = () => undefined): Promise<string[]> {
   const sandbox = await startSandbox({ difficulty: 4, dns: benchDnsRecords() });
   const workDir = await mkdtemp(join(tmpdir(), 'agent-mailbox-tokens-'));
-  const env = {
-    AGENT_MAILBOX_AUTH_URL: sandbox.authUrl,
-    AGENT_MAILBOX_API_URL: sandbox.apiUrl,
-    AGENT_MAILBOX_SCRYPT_SALT: sandbox.salt,
-    AGENT_MAILBOX_INBOX_DOMAIN: sandbox.domain,
-    AGENT_MAILBOX_AUTHSERV_ID: sandbox.authservId,
-    AGENT_MAILBOX_CREDENTIALS_DIR: join(workDir, 'credentials'),
-  };
+  const env = sandboxClientEnv(sandbox, join(workDir, 'credentials'));
   const client = new Client({ name: 'agent-mailbox-token-bench', version: '0' });
   try {
     await client.connect(
