@@ -5,7 +5,7 @@ import { askOperator } from '../policy/operator-terminal.js';
 import { runJmapRequest } from '../request/run-jmap-request.js';
 import type { Account } from '../auth/account-registry.js';
 import { defineOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
-import { inboxInput, namingInbox } from './connected/inbox-input.js';
+import { chosenInbox, inboxInput, namingInbox } from './connected/inbox-input.js';
 import { presentJmapResult } from './present-jmap-result.js';
 
 // A method call ["Method/name", {arguments}, "callId"], described as an array (z.tuple's JSON form
@@ -94,7 +94,7 @@ export const jmapRequestOperation = defineOperation({
     if (input.include_held) {
       await askOperator(ctx.terminal, 'jmap_request --include-held', ['include-held shows this inbox\'s mail that your receive rules hold back from the agent, in this run\'s output only.']);
     }
-    const account = ctx.accounts.open(input.credentials_dir, input.inbox !== undefined ? { inbox: input.inbox } : {});
+    const account = ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
     return namingInbox(account, await runOn(account, input, ctx));
   },
 });

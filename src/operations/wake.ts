@@ -3,6 +3,7 @@ import { resolveConfig } from '../config.js';
 import { MailboxError } from '../errors.js';
 // The watch code (node-cron, crontab) loads only when a watch command runs, not on every CLI start.
 import type { WakeResult } from '../watch/index.js';
+import { chosenInbox } from './connected/inbox-input.js';
 import { defineOperation, type OperationContext } from './define-operation.js';
 import { credentialsDirInput, wakeCommandInput, watchConfigInputs } from './watch-target.js';
 
@@ -21,7 +22,7 @@ async function wakeOnce(input: { credentials_dir?: string | undefined; inbox?: s
   const result = await wake({
     credentialsDir: config.credentialsDir,
     // Read-only: on a connected account the wake (and the agent it starts) get only mail.read tokens.
-    account: ctx.accounts.open(config.credentialsDir, { ...(input.inbox !== undefined ? { inbox: input.inbox } : {}), readOnly: true }),
+    account: ctx.accounts.open(config.credentialsDir, { ...chosenInbox(input.inbox), readOnly: true }),
     env: ctx.configInputs.env ?? {},
     log: ctx.log,
     signal: ctx.signal,

@@ -1,5 +1,5 @@
 import type { ServiceGate } from '../gate/service-gate.js';
-import { assessMail, previewHtmlBytes, type MailTrust } from '../present/assess-mail.js';
+import { assessMail, htmlPartIds, previewHtmlBytes, type MailTrust } from '../present/assess-mail.js';
 import { lastEmailList, responsesOf } from '../present/present-jmap-result.js';
 import { authenticationResultsProperty } from '../trust/sender-authentication.js';
 import { jmapCapabilities } from '../wire-constants.js';
@@ -67,8 +67,7 @@ async function fetchPreviewHtml(ids: string[], gate: ServiceGate): Promise<Map<s
     const list = response.methodResponses.find(([name, , id]) => name === 'Email/get' && id === 'html')?.[1].list;
     for (const email of Array.isArray(list) ? (list as Record<string, unknown>[]) : []) {
       const values = (email.bodyValues ?? {}) as Record<string, { value?: unknown; isTruncated?: unknown }>;
-      const parts = (Array.isArray(email.htmlBody) ? email.htmlBody : []) as { partId?: unknown; type?: unknown }[];
-      const html = parts.filter((p) => p.type === 'text/html' && typeof p.partId === 'string').map((p) => values[p.partId as string]);
+      const html = htmlPartIds(email).map((partId) => values[partId]);
       if (typeof email.id !== 'string' || html.length === 0) continue;
       out.set(email.id, { html: html.map((v) => (typeof v?.value === 'string' ? v.value : '')).join('\n'), isTruncated: html.some((v) => v?.isTruncated === true) });
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Account } from '../../auth/account-registry.js';
+import type { Account, InboxChoice } from '../../auth/account-registry.js';
 
 /** The per-call inbox choice of every tool that reads or sends mail. */
 export const inboxInput = z
@@ -8,6 +8,11 @@ export const inboxInput = z
   .describe(
     'Only for a connected account (a person\'s account with several inboxes): the inbox to act for, its address or accountId as list_inboxes shows it. Omit for the account\'s default inbox (or its only one). On a directory of your own inbox leave it out (it may only name that inbox).',
   );
+
+/** How a tool opens its account for the `inbox` input: the inbox named, else the directory's own or the grant's default. */
+export function chosenInbox(inbox: string | undefined): InboxChoice {
+  return inbox === undefined ? {} : { inbox };
+}
 
 /**
  * A result on a connected account names the inbox it acted for (address and the service's

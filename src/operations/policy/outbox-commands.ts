@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { readAudit, type AuditEntry } from '../../policy/records/audit-log.js';
+import type { Account } from '../../auth/account-registry.js';
 import { askOperator } from '../../policy/operator-terminal.js';
 import { listOutbox, type HeldMail } from '../../policy/records/outbox-store.js';
-import type { Account } from '../../auth/account-registry.js';
 import { approveHeldMail, discardHeldMail, findHeld, heldMailDir } from '../../request/approve-held-mail.js';
-import { inboxInput } from '../connected/inbox-input.js';
+import { chosenInbox, inboxInput } from '../connected/inbox-input.js';
 import { defineOperation, type OperationContext } from '../define-operation.js';
 
 /**
@@ -19,7 +19,7 @@ const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: t
 
 /** The account and inbox a command acts for: on a connected account, --inbox picks one (default: its default inbox). */
 function accountOf(ctx: OperationContext, input: { credentials_dir?: string | undefined; inbox?: string | undefined }): Account {
-  return ctx.accounts.open(input.credentials_dir, input.inbox !== undefined ? { inbox: input.inbox } : {});
+  return ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
 }
 
 function heldLine(mail: HeldMail): string {

@@ -4,6 +4,7 @@ import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { MailboxError } from '../../errors.js';
 import { guardedInbox } from '../../policy/records/inbox-state-dir.js';
 import { layerPath, policyPaths, type PolicyPaths } from '../../policy/policy-layers.js';
+import { chosenInbox } from '../connected/inbox-input.js';
 import type { OperationContext } from '../define-operation.js';
 
 /** Which layer a `policy` command acts on: the user's (`--user`) or one inbox's (`--credentials-dir`, else the default inbox). */
@@ -34,7 +35,7 @@ export async function policyTarget(ctx: OperationContext, input: { user?: boolea
     const paths = policyPaths({ userConfigDir: config.userConfigDir });
     return { layer: 'user', path: paths.user, paths };
   }
-  const account = ctx.accounts.open(config.credentialsDir, input.inbox !== undefined ? { inbox: input.inbox } : {});
+  const account = ctx.accounts.open(config.credentialsDir, chosenInbox(input.inbox));
   // A connected account keeps rules per inbox, in the folder the guard reads; when that inbox cannot
   // be named, a rule written elsewhere would silently bind nothing, so the command fails instead. A
   // proof-of-work directory is its inbox's folder, registered yet or not.
