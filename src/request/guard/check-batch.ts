@@ -1,6 +1,7 @@
 import type { CheckContext, CheckOutcome, OutgoingBatch } from '../../gate/outgoing.js';
 import { checkSendSlots, reserveSendSlots, type SendCaps } from '../../policy/records/send-quota.js';
 import { askPerson, confirmQuestion } from './ask-person.js';
+import { refuseUnjudgeableShape } from './batch-shape.js';
 import { findBatchSends, type BatchSends } from './mail/batch-sends.js';
 import { declinedRefusal, policyRefusal, ruleName } from './guard-refusal.js';
 import { audit, guardScope, type GuardScope } from './guard-scope.js';
@@ -66,6 +67,7 @@ export async function checkBatch(outgoing: OutgoingBatch, context: CheckContext)
   const sends = findBatchSends(outgoing.request);
   if (sends.writes.length === 0) return;
   await refuseWhileWaking(context, sends.writes.join(', '));
+  await refuseUnjudgeableShape(outgoing.request, context);
   if (sends.submissions.length === 0 && sends.others.length === 0 && sends.unknown.length === 0) return;
   const scope = await guardScope(context);
   const { accountId, mailboxIdsByRole } = await context.session();

@@ -18,6 +18,16 @@ export interface Recipients {
 export const recipientFields = new Set(['to', 'cc', 'bcc', 'resent-to', 'resent-cc', 'resent-bcc']);
 const propertyFields = ['to', 'cc', 'bcc'] as const;
 
+/**
+ * A field name as a lenient composer or parser reads it: compatibility forms folded, whitespace,
+ * control characters, DEL, ':' and invisible joiners dropped, lower case. Matching on this (the
+ * create rules refuse such names before they leave) keeps `B cc` or `Bcc\u00a0` from passing as
+ * some other field should one slip through.
+ */
+export function fieldKey(name: string): string {
+  return name.normalize('NFKC').replace(/[\s\x00-\x20\x7f:\u200b-\u200d\u2060\ufeff]/gu, '').toLowerCase();
+}
+
 function collector(): Recipients & { add(found: Recipients): void } {
   const addresses: NormalisedAddress[] = [];
   const unreadable: string[] = [];
@@ -88,7 +98,7 @@ export function recipientsOfCreate(create: Readonly<Record<string, unknown>>): R
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer)) {
       const match = headerProperty.exec(key);
-      if (match?.[1] && recipientFields.has(match[1].toLowerCase())) all.add(fromHeaderProperty(match[2]?.toLowerCase(), match[3] !== undefined, value, key));
+      if (match?.[1] && recipientFields.has(fieldKey(match[1]))) all.add(fromHeaderProperty(match[2]?.toLowerCase(), match[3] !== undefined, value, key));
     }
     all.add(recipientsOfHeaderList(layer.headers, 'headers'));
   }
@@ -106,7 +116,7 @@ export function recipientsOfHeaderList(headers: unknown, where = 'headers'): Rec
       all.add({ addresses: [], unreadable: [where] });
       continue;
     }
-    if (recipientFields.has(name.trim().toLowerCase())) all.add(fromRaw(value, `${where} ${name}`));
+    if (recipientFields.has(fieldKey(name))) all.add(fromRaw(value, `${where} ${name}`));
   }
   return all;
 }

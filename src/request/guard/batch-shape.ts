@@ -1,0 +1,31 @@
+import { MailboxError } from '../../errors.js';
+import type { CheckContext } from '../../gate/outgoing.js';
+import type { JmapRequest } from '../../jmap/jmap-types.js';
+import type { DecidingRule } from '../../policy/judge-address.js';
+import { ruleName } from './guard-refusal.js';
+import { audit, guardScope } from './guard-scope.js';
+import { forbiddenCreateProblems } from './mail/create-rules.js';
+import { creationIdProblems } from './mail/creation-ids.js';
+
+/**
+ * A batch whose meaning the server settles only while it runs (a creation id defined twice) or
+ * that a conforming server refuses while a lenient one would compose something else (a header
+ * name outside RFC 5322) cannot be judged: it is refused in every mode, whatever it sends, and
+ * the refusal is recorded.
+ */
+
+const rule: DecidingRule = { layer: 'default', rule: 'unjudgeable' };
+
+/** Throws a policy refusal naming every problem when the batch's ids or creates cannot be judged. */
+export async function refuseUnjudgeableShape(request: JmapRequest, context: CheckContext): Promise<void> {
+  const problems = [...creationIdProblems(request), ...forbiddenCreateProblems(request)];
+  if (problems.length === 0) return;
+  const scope = await guardScope(context);
+  await audit(scope, { verdict: 'refused', rule: ruleName(rule), recipients: [], note: problems.join('; ') });
+  throw new MailboxError({
+    code: 'policy_refused',
+    message: `Not sent: this request cannot be checked against your operator's rules before it runs: ${problems.join('; ')}. This is a rule of this tool that protects your operator; nothing of this request reached the mail server.`,
+    hint: 'Give every create of the request its own creation id, and set each header field once, as header:Name:asForm with a plain field name (or as from, to, cc, bcc, subject), then send again.',
+    details: { rule, problems },
+  });
+}

@@ -1,0 +1,60 @@
+import { isReadOnlyMethod } from '../../../gate/outgoing.js';
+import type { JmapRequest } from '../../../jmap/jmap-types.js';
+
+/**
+ * The creation ids of one batch, checked before it leaves. RFC 8620 §5.3 gives a batch one creation-id
+ * namespace, shared by every method that creates (and by the request's `createdIds`), and has the
+ * server map `#id` to the record most recently created under that id. Which of two creates under one
+ * id succeeds is known only after the batch ran, so a batch that defines an id twice, or defines
+ * one its `createdIds` already lists, could send a mail other than the one the guard judged.
+ * A creation map taken from a result reference defines ids nobody can see before the batch runs,
+ * so any later `#id` may name one of them.
+ */
+
+/** The argument holding a method's creation map, for the methods that create. */
+export function creationMapKey(method: string): string | undefined {
+  if (method === 'MDN/send') return 'send';
+  if (method === 'Email/import') return 'emails';
+  // Blob/copy takes blobIds and answers with ids it keeps, not creation ids (RFC 8620 §6.3).
+  if (method === 'Blob/copy') return undefined;
+  if (method === 'Blob/upload' || method.endsWith('/set') || method.endsWith('/copy')) return 'create';
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether a value holds, anywhere, a string that reads as a creation-id reference. */
+function holdsCreationReference(value: unknown): boolean {
+  if (typeof value === 'string') return value.startsWith('#');
+  if (Array.isArray(value)) return value.some(holdsCreationReference);
+  if (!isRecord(value)) return false;
+  return Object.entries(value).some(([key, inner]) => key.startsWith('#') || holdsCreationReference(inner));
+}
+
+/** What is wrong with the creation ids of a batch, one sentence each; empty when nothing is. */
+export function creationIdProblems(request: JmapRequest): string[] {
+  const problems: string[] = [];
+  const listed = request.createdIds ?? {};
+  const definedBy = new Map<string, string>();
+  let hidden: string | undefined;
+  request.methodCalls.forEach(([method, args, callId]) => {
+    const call = `${method} (call ${callId})`;
+    if (hidden !== undefined && !isReadOnlyMethod(method) && holdsCreationReference(args)) {
+      problems.push(`${call} names a creation id or result, and ${hidden} takes what it creates from a result reference, so which record that names cannot be known before the request runs`);
+    }
+    const key = creationMapKey(method);
+    if (key === undefined) return;
+    if (`#${key}` in args) hidden ??= call;
+    const creates = args[key];
+    if (!isRecord(creates)) return;
+    for (const id of Object.keys(creates)) {
+      const earlier = definedBy.get(id);
+      if (earlier !== undefined) problems.push(`the creation id "${id}" is defined twice, by ${earlier} and by ${call}; the server maps #${id} to whichever create succeeds last, which is known only after the request ran`);
+      else if (id in listed) problems.push(`the creation id "${id}" is created by ${call} and also listed in the request's createdIds, so #${id} may name either`);
+      definedBy.set(id, call);
+    }
+  });
+  return problems;
+}
