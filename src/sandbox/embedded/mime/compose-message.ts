@@ -35,7 +35,6 @@ export const emailCreate = z
     htmlBody: z.array(bodyPart).optional(),
     attachments: z.array(bodyPart).optional(),
     bodyValues: z.record(z.string(), z.object({ value: z.string() }).loose()).optional(),
-    headers: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
   })
   .catchall(z.unknown());
 /** A validated Email/set create object. */
@@ -49,13 +48,15 @@ export type BlobLoader = (blobId: string) => Promise<Buffer | undefined>;
 
 /** Composes a real RFC 5322 message from an Email/set create object with nodemailer's MailComposer. */
 export async function composeMessage(create: EmailCreate, loadBlob: BlobLoader, fallbackDomain: string): Promise<Buffer> {
-  const headers: { key: string; value: string }[] = (create.headers ?? []).map((header) => ({ key: header.name, value: header.value.trim() }));
+  const headers: { key: string; value: string }[] = [];
   for (const [key, value] of Object.entries(create)) {
-    // header:Name[:asRaw|:asText] create properties (RFC 8621 §4.6); other forms need structure we do not build.
-    const match = /^header:([^:]+)(?::as(Raw|Text))?$/.exec(key);
+    // header:Name[:asRaw|:asText][:all] create properties (RFC 8621 §4.6), their names checked by
+    // the caller; other forms need structure we do not build.
+    const match = /^header:([^:]+)(?::as(Raw|Text))?(:all)?$/.exec(key);
     if (!match?.[1]) continue;
-    if (typeof value !== 'string') throw invalid(key, 'must be a string');
-    headers.push({ key: match[1], value: value.trim() });
+    const values: unknown = match[3] ? value : [value];
+    if (!Array.isArray(values) || !values.every((one) => typeof one === 'string')) throw invalid(key, match[3] ? 'must be a list of strings' : 'must be a string');
+    for (const one of values) headers.push({ key: match[1], value: one.trim() });
   }
   const text = await bodyContent(create.textBody, create, loadBlob, 'textBody');
   const html = await bodyContent(create.htmlBody, create, loadBlob, 'htmlBody');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emailCreateProblems, fieldNameProblem, forbiddenCreateProblems } from '../../../../src/request/guard/mail/create-rules.js';
 import { fieldKey, recipientsOfCreate, recipientsOfHeaderList } from '../../../../src/request/guard/mail/mail-recipients.js';
+import { bccSpellings } from '../../../helpers/bcc-spellings.js';
 
 /**
  * The Email/set creates RFC 8621 §4.6 forbids, each refused with a sentence that names the place:
@@ -12,18 +13,6 @@ const base = { mailboxIds: { D: true }, subject: 'x', to: [{ email: 'bob@example
 const check = (extra: Record<string, unknown>) => emailCreateProblems({ ...base, ...extra }, 'the mail d');
 const eve = ' eve@evil.test';
 
-/** Spellings a composer that drops whitespace, control characters, DEL and ':' reads as Bcc. */
-export const bccSpellings: Record<string, string> = {
-  'trailing space': 'Bcc ',
-  tab: 'Bcc\t',
-  'no-break space': 'Bcc\u00a0',
-  'inner space': 'B cc',
-  NUL: 'Bcc\u0000',
-  DEL: 'B\u007fcc',
-  'line feed': 'Bcc\n',
-  'fullwidth letters': 'Ｂｃｃ',
-  'zero-width space': 'B\u200bcc',
-};
 
 describe('header field names', () => {
   it('accepts printable US-ASCII but the colon, and nothing else', () => {

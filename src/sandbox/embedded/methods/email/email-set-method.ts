@@ -6,6 +6,7 @@ import type { EmailRecord } from '../../store/records.js';
 import { beginSet, createEach, setArgsShape, setResponse, toSetError } from '../set-method-frame.js';
 import { utcDate } from '../../store/mail-network.js';
 import { parseArgs, resolveCreationId, type MethodContext, type MethodDefinition } from '../method-context.js';
+import { checkCreateHeaders } from './email-create-rules.js';
 import { checkKeywordName, checkKeywords, checkMailboxIds, checkMailboxMap, isUtcDate } from './email-fields.js';
 
 const setArgs = z.object(setArgsShape);
@@ -63,6 +64,7 @@ export const emailSetMethods: Record<string, MethodDefinition> = {
 };
 
 async function createEmail(object: Record<string, unknown>, ctx: MethodContext): Promise<EmailRecord> {
+  checkCreateHeaders(object);
   const parsed = emailCreate.safeParse(object);
   if (!parsed.success) {
     const property = String(parsed.error.issues[0]?.path[0] ?? '');

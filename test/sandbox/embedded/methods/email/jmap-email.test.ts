@@ -110,7 +110,8 @@ describe('Email/set create and Email/get', () => {
   it('returns the header: forms asText, asAddresses, asMessageIds, asRaw, asDate, asURLs and :all', async () => {
     const created = await createDraft({
       'header:X-Tracking:asText': 'één ✓',
-      headers: [{ name: 'List-Unsubscribe', value: '<mailto:leave@example.org>, <https://example.org/leave>' }, { name: 'X-Multi', value: 'one' }, { name: 'X-Multi', value: 'two' }],
+      'header:List-Unsubscribe': ' <mailto:leave@example.org>, <https://example.org/leave>',
+      'header:X-Multi:all': [' one', ' two'],
     });
     const responses = await host.call('alice', [
       ['Email/get', {
