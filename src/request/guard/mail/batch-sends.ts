@@ -133,7 +133,11 @@ function submissionsOf(
       return { ...base, emailId: undefined, envelope: undefined, source: { kind: 'unreadable', why: `submission ${creationId} is built from a result reference` } };
     }
     const { emailId, envelope, identityId } = create;
-    const source = sourceOfEmailId(emailId, created, createdIds);
+    // An identity created in the same request is one the guard has not seen (its From, its Bcc).
+    const source: MailSource =
+      typeof identityId === 'string' && identityId.startsWith('#')
+        ? { kind: 'unreadable', why: `its identityId ${identityId} names an identity created in this request` }
+        : sourceOfEmailId(emailId, created, createdIds);
     return { ...base, emailId, envelope, ...(typeof identityId === 'string' ? { identityId } : {}), source };
   });
 }
