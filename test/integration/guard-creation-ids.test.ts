@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../../src/policy/records/audit-log.js';
+import { cyrusSkipReason } from '../cyrus/cyrus-test-kit.js';
 import { refusal, startGuardWorld, type GuardWorld } from '../helpers/guard-world.js';
 
 /**
@@ -8,16 +9,11 @@ import { refusal, startGuardWorld, type GuardWorld } from '../helpers/guard-worl
  * by a harmless one under the same id that is made to fail would send the forbidden mail while the
  * guard judged the harmless one. Every such batch is refused whatever the mode; the blocked
  * recipient receives nothing, nothing is left anywhere, and the audit log records the refusal and
- * no send.
+ * no send. On the embedded store and, where it runs, on Cyrus.
  */
 
 let world: GuardWorld;
 const eve = 'eve@evil.test';
-
-beforeAll(async () => {
-  world = await startGuardWorld('embedded', 'cids');
-});
-afterEach(async () => world.clearPolicies());
 
 function draft(subject: string, to: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { mailboxIds: { $DRAFTS_MAILBOX_ID: true }, keywords: { $draft: true }, from: [{ email: '$INBOX' }], to: [{ email: to }], subject, textBody: [{ partId: 'b', type: 'text/plain' }], bodyValues: { b: { value: 'hello' } }, ...extra };
@@ -44,82 +40,92 @@ async function expectRefusedAndNoTrace(ops: unknown[], subject: string, problem:
   expect(audit.at(-1)).toMatchObject({ verdict: 'refused', rule: 'default: unjudgeable', recipients: [], note: expect.stringContaining(problem) });
 }
 
-describe('one creation id defined twice', () => {
-  it('refuses a forbidden draft followed by a failing harmless one under the same id, across two Email/set calls', async () => {
-    await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
-    const subject = 'Ids: two Email/set calls';
-    const ops = [
-      ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: draft(subject, eve) } }, 'e1'],
-      ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: failing('Ids: decoy') } }, 'e2'],
-      submit('#d'),
-    ];
-    await expectRefusedAndNoTrace(ops, subject, 'the creation id "d" is defined twice, by Email/set (call e1) and by Email/set (call e2)');
-  });
+function suite(backend: 'embedded' | 'cyrus'): void {
+  describe(`one creation id defined twice (${backend})`, () => {
+    beforeAll(async () => {
+      world = await startGuardWorld(backend, `cids-${backend}`);
+    });
+    afterEach(async () => world.clearPolicies());
 
-  it('refuses it in open mode too, with only a block-list, and when the harmless create comes second and succeeds', async () => {
-    await world.writeInboxPolicy(world.alice.dir, { send: { block: ['evil.test'] } });
-    const subject = 'Ids: open mode';
-    const ops = [
-      ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: draft(subject, eve) } }, 'e1'],
-      ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: draft('Ids: open decoy', world.address.bob) } }, 'e2'],
-      submit('#d'),
-    ];
-    await expectRefusedAndNoTrace(ops, subject, '"d" is defined twice');
-    expect(await world.traces('Ids: open decoy')).toEqual({ alice: [], bob: [], outside: [] });
-  });
+    it('refuses a forbidden draft followed by a failing harmless one under the same id, across two Email/set calls', async () => {
+      await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
+      const subject = 'Ids: two Email/set calls';
+      const ops = [
+        ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: draft(subject, eve) } }, 'e1'],
+        ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: failing('Ids: decoy') } }, 'e2'],
+        submit('#d'),
+      ];
+      await expectRefusedAndNoTrace(ops, subject, 'the creation id "d" is defined twice, by Email/set (call e1) and by Email/set (call e2)');
+    });
 
-  it('refuses an Email/import of a forbidden message and a failing Email/set under one id', async () => {
-    await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
-    const subject = 'Ids: import then set';
-    const ops = [
-      ['Blob/upload', { accountId: '$ACCOUNT_ID', create: { u: { data: [{ 'data:asText': raw(subject, eve) }], type: 'message/rfc822' } } }, 'b'],
-      ['Email/import', { accountId: '$ACCOUNT_ID', emails: { d: { blobId: '#u', mailboxIds: { $DRAFTS_MAILBOX_ID: true }, keywords: { $draft: true } } } }, 'i'],
-      ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: failing('Ids: import decoy') } }, 'e'],
-      submit('#d'),
-    ];
-    await expectRefusedAndNoTrace(ops, subject, 'by Email/import (call i) and by Email/set (call e)');
-  });
+    it('refuses it in open mode too, with only a block-list, and when the harmless create comes second and succeeds', async () => {
+      await world.writeInboxPolicy(world.alice.dir, { send: { block: ['evil.test'] } });
+      const subject = 'Ids: open mode';
+      const ops = [
+        ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: draft(subject, eve) } }, 'e1'],
+        ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: draft('Ids: open decoy', world.address.bob) } }, 'e2'],
+        submit('#d'),
+      ];
+      await expectRefusedAndNoTrace(ops, subject, '"d" is defined twice');
+      expect(await world.traces('Ids: open decoy')).toEqual({ alice: [], bob: [], outside: [] });
+    });
 
-  it('refuses two Blob/upload creates under one id, the later one made to fail, before an import of #id', async () => {
-    await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
-    const subject = 'Ids: two uploads';
-    const ops = [
-      ['Blob/upload', { accountId: '$ACCOUNT_ID', create: { u: { data: [{ 'data:asText': raw(subject, eve) }], type: 'message/rfc822' } } }, 'b1'],
-      // A harmless message the guard can read and the server refuses (a type that is no string).
-      ['Blob/upload', { accountId: '$ACCOUNT_ID', create: { u: { data: [{ 'data:asText': raw('Ids: upload decoy', world.address.bob) }], type: 5 } } }, 'b2'],
-      ['Email/import', { accountId: '$ACCOUNT_ID', emails: { d: { blobId: '#u', mailboxIds: { $DRAFTS_MAILBOX_ID: true } } } }, 'i'],
-      submit('#d'),
-    ];
-    await expectRefusedAndNoTrace(ops, subject, 'the creation id "u" is defined twice, by Blob/upload (call b1) and by Blob/upload (call b2)');
-  });
+    it('refuses an Email/import of a forbidden message and a failing Email/set under one id', async () => {
+      await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
+      const subject = 'Ids: import then set';
+      const ops = [
+        ['Blob/upload', { accountId: '$ACCOUNT_ID', create: { u: { data: [{ 'data:asText': raw(subject, eve) }], type: 'message/rfc822' } } }, 'b'],
+        ['Email/import', { accountId: '$ACCOUNT_ID', emails: { d: { blobId: '#u', mailboxIds: { $DRAFTS_MAILBOX_ID: true }, keywords: { $draft: true } } } }, 'i'],
+        ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: failing('Ids: import decoy') } }, 'e'],
+        submit('#d'),
+      ];
+      await expectRefusedAndNoTrace(ops, subject, 'by Email/import (call i) and by Email/set (call e)');
+    });
 
-  it('refuses an id shared by a Blob/upload and the Email/set whose draft it would stand in for', async () => {
-    await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
-    const subject = 'Ids: upload and set';
-    const ops = [
-      ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: draft(subject, eve) } }, 'e'],
-      ['Blob/upload', { accountId: '$ACCOUNT_ID', create: { d: { data: [{ 'data:asText': 'x' }] } } }, 'b'],
-      submit('#d'),
-    ];
-    await expectRefusedAndNoTrace(ops, subject, 'by Email/set (call e) and by Blob/upload (call b)');
-  });
+    it('refuses two Blob/upload creates under one id, the later one made to fail, before an import of #id', async () => {
+      await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
+      const subject = 'Ids: two uploads';
+      const ops = [
+        ['Blob/upload', { accountId: '$ACCOUNT_ID', create: { u: { data: [{ 'data:asText': raw(subject, eve) }], type: 'message/rfc822' } } }, 'b1'],
+        // A harmless message the guard can read and the server refuses (a type that is no string).
+        ['Blob/upload', { accountId: '$ACCOUNT_ID', create: { u: { data: [{ 'data:asText': raw('Ids: upload decoy', world.address.bob) }], type: 5 } } }, 'b2'],
+        ['Email/import', { accountId: '$ACCOUNT_ID', emails: { d: { blobId: '#u', mailboxIds: { $DRAFTS_MAILBOX_ID: true } } } }, 'i'],
+        submit('#d'),
+      ];
+      await expectRefusedAndNoTrace(ops, subject, 'the creation id "u" is defined twice, by Blob/upload (call b1) and by Blob/upload (call b2)');
+    });
 
-  it('refuses a submission whose #emailId names a Blob/upload, not a mail', async () => {
-    const subject = 'Ids: emailId is a blob';
-    const ops = [['Blob/upload', { accountId: '$ACCOUNT_ID', create: { u: { data: [{ 'data:asText': raw(subject, eve) }] } } }, 'b'], submit('#u')];
-    const error = await refusal(world.ops(world.alice, ops));
-    expect(error.details).toMatchObject({ rule: { layer: 'default', rule: 'unjudgeable' } });
-    expect(error.message).toContain('#u is created nowhere before the submission');
-    expect(await world.traces(subject)).toEqual({ alice: [], bob: [], outside: [] });
-  });
+    it('refuses an id shared by a Blob/upload and the Email/set whose draft it would stand in for', async () => {
+      await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
+      const subject = 'Ids: upload and set';
+      const ops = [
+        ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: draft(subject, eve) } }, 'e'],
+        ['Blob/upload', { accountId: '$ACCOUNT_ID', create: { d: { data: [{ 'data:asText': 'x' }] } } }, 'b'],
+        submit('#d'),
+      ];
+      await expectRefusedAndNoTrace(ops, subject, 'by Email/set (call e) and by Blob/upload (call b)');
+    });
 
-  it('lets a batch with distinct ids through and records exactly the mail that left', async () => {
-    await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
-    const subject = 'Ids: distinct';
-    const result = await world.ops(world.alice, [['Email/set', { accountId: '$ACCOUNT_ID', create: { d: draft(subject, world.address.bob), e: draft('Ids: kept draft', eve) } }, 'e'], submit('#d')]);
-    expect(result.ok, result.summary).toBe(true);
-    expect((await world.traces(subject)).bob).toHaveLength(1);
-    expect((await world.traces('Ids: kept draft')).outside).toEqual([]);
-    expect((await readAudit(world.alice.dir)).filter((entry) => entry.verdict === 'sent').at(-1)).toMatchObject({ subject, recipients: [world.address.bob] });
+    it('refuses a submission whose #emailId names a Blob/upload, not a mail', async () => {
+      const subject = 'Ids: emailId is a blob';
+      const ops = [['Blob/upload', { accountId: '$ACCOUNT_ID', create: { u: { data: [{ 'data:asText': raw(subject, eve) }] } } }, 'b'], submit('#u')];
+      const error = await refusal(world.ops(world.alice, ops));
+      expect(error.details).toMatchObject({ rule: { layer: 'default', rule: 'unjudgeable' } });
+      expect(error.message).toContain('#u is created nowhere before the submission');
+      expect(await world.traces(subject)).toEqual({ alice: [], bob: [], outside: [] });
+    });
+
+    it('lets a batch with distinct ids through and records exactly the mail that left', async () => {
+      await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
+      const subject = 'Ids: distinct';
+      const result = await world.ops(world.alice, [['Email/set', { accountId: '$ACCOUNT_ID', create: { d: draft(subject, world.address.bob), e: draft('Ids: kept draft', eve) } }, 'e'], submit('#d')]);
+      expect(result.ok, result.summary).toBe(true);
+      expect((await world.traces(subject)).bob).toHaveLength(1);
+      expect((await world.traces('Ids: kept draft')).outside).toEqual([]);
+      expect((await readAudit(world.alice.dir)).filter((entry) => entry.verdict === 'sent').at(-1)).toMatchObject({ subject, recipients: [world.address.bob] });
+    });
   });
-});
+}
+
+suite('embedded');
+if (!cyrusSkipReason('guard-creation-ids')) suite('cyrus');
