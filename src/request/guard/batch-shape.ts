@@ -18,14 +18,20 @@ const rule: DecidingRule = { layer: 'default', rule: 'unjudgeable' };
 
 /** Throws a policy refusal naming every problem when the batch's ids or creates cannot be judged. */
 export async function refuseUnjudgeableShape(request: JmapRequest, context: CheckContext): Promise<void> {
-  const problems = [...creationIdProblems(request), ...forbiddenCreateProblems(request)];
+  const ids = creationIdProblems(request);
+  const creates = forbiddenCreateProblems(request);
+  const problems = [...ids, ...creates];
   if (problems.length === 0) return;
+  const steps = [
+    ...(ids.length > 0 ? ['give every create of the request its own creation id, and reference only creates whose ids the request spells out'] : []),
+    ...(creates.length > 0 ? ['set each header field once, as header:Name:asForm with a plain field name (or as from, to, cc, bcc, subject), never as headers'] : []),
+  ];
   const scope = await guardScope(context);
   await audit(scope, { verdict: 'refused', rule: ruleName(rule), recipients: [], note: problems.join('; ') });
   throw new MailboxError({
     code: 'policy_refused',
     message: `Not sent: this request cannot be checked against your operator's rules before it runs: ${problems.join('; ')}. This is a rule of this tool that protects your operator; nothing of this request reached the mail server.`,
-    hint: 'Give every create of the request its own creation id, and set each header field once, as header:Name:asForm with a plain field name (or as from, to, cc, bcc, subject), then send again.',
+    hint: `Rewrite the request: ${steps.join('; ')}. Then send it again.`,
     details: { rule, problems },
   });
 }

@@ -29,7 +29,7 @@ describe('a batch the guard cannot judge by its shape', () => {
     expect(error.code).toBe('policy_refused');
     expect(error.message).toContain('the creation id "d" is defined twice, by Email/set (call e1) and by Email/set (call e2)');
     expect(error.message).toMatch(/^Not sent: this request cannot be checked against your operator's rules before it runs: /);
-    expect(error.hint).toContain('its own creation id');
+    expect(error.hint).toBe('Rewrite the request: give every create of the request its own creation id, and reference only creates whose ids the request spells out. Then send it again.');
     expect(error.details).toEqual({ rule: { layer: 'default', rule: 'unjudgeable' }, problems: [expect.stringContaining('"d" is defined twice')] });
     expect(await readAudit(check.stateDir)).toMatchObject([{ verdict: 'refused', rule: 'default: unjudgeable', recipients: [], note: expect.stringContaining('"d" is defined twice') }]);
     expect(check.reads).toEqual([]);
@@ -40,9 +40,11 @@ describe('a batch the guard cannot judge by its shape', () => {
     const quiet: JmapRequest = { using, methodCalls: [['Email/set', { create: { d: draft('bob@example.test', 'Draft', { 'header:Bcc\u00a0': ' eve@evil.test' }) } }, 'e']] };
     const error = await refusal(checkBatch({ kind: 'batch', request: quiet }, check.context));
     expect(error.message).toContain('names in "header:Bcc\\u{A0}" the field name "Bcc\\u{A0}"');
+    expect(error.hint).toBe('Rewrite the request: set each header field once, as header:Name:asForm with a plain field name (or as from, to, cc, bcc, subject), never as headers. Then send it again.');
     const both: Invocation[] = [...quiet.methodCalls, ['Mailbox/set', { create: { d: { name: 'x' } } }, 'm']];
     const twice = await refusal(checkBatch({ kind: 'batch', request: { using, methodCalls: both } }, check.context));
     expect(twice.details?.problems).toHaveLength(2);
+    expect(twice.hint).toContain('own creation id, and reference only creates whose ids the request spells out; set each header field once');
   });
 
   it('lets an ordinary batch through to the send rules', async () => {
