@@ -149,7 +149,7 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
   const paint = computePaint(read, parent.paint, context.isDark, basis);
   const hiddenBy =
     svg.hiddenBy ??
-    subtreeHiding(element, cascaded, read, display, opacity, doubt) ??
+    subtreeHiding(element, cascaded, read, display, opacity, context, doubt) ??
     box ??
     (filter.blurPx > 0 && filter.blurPx >= fontPx * maxReadableBlurPerFontPx ? 'blurred' : undefined) ??
     letterSpacingHiding(read('letter-spacing'), basis, doubt) ??
@@ -199,6 +199,7 @@ function subtreeHiding(
   read: (property: string) => string | undefined,
   display: string,
   opacity: number,
+  context: RenderContext,
   doubt: (reason: string) => void,
 ): HidingTechnique | undefined {
   if (notRenderedElements.has(element.name)) return 'not-rendered';
@@ -209,9 +210,8 @@ function subtreeHiding(
   const contentVisibility = read('content-visibility')?.toLowerCase();
   if (contentVisibility === 'hidden') return cascaded.get('content-visibility')?.technique ?? 'content-visibility:hidden';
   if (contentVisibility !== undefined && !cssWideKeyword.test(contentVisibility) && !/^(visible|auto)$/.test(contentVisibility)) doubt('content-visibility');
-  const msoHide = read('mso-hide')?.toLowerCase();
-  // Outlook on Windows hides the subtree: a person reading the mail there does not see it.
-  if (msoHide === 'all') return 'mso-hide:all';
+  // Outlook on Windows, a desktop client without media queries, hides the subtree; every other client shows it.
+  if (context.name === 'desktop' && read('mso-hide')?.toLowerCase() === 'all') doubt('mso-hide:all (hidden in Outlook only)');
   if (opacity < minOpacity) return 'opacity:0';
   return undefined;
 }

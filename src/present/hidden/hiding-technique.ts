@@ -15,7 +15,6 @@ export const hidingTechniques = [
   'scaled-to-zero',
   'blurred',
   'letters-overlapped',
-  'mso-hide:all',
   'content-visibility:hidden',
   'closed-details',
   'not-rendered',

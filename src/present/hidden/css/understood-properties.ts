@@ -48,7 +48,7 @@ const inertNames = [
   'transition-delay', 'will-change', 'isolation', 'z-index', 'accent-color', 'caret-color', 'scroll-behavior', 'touch-action',
   'transform-origin', 'color-scheme', 'supported-color-schemes', 'forced-color-adjust', 'print-color-adjust',
   '-webkit-print-color-adjust', 'orphans', 'widows', 'page-break-before', 'page-break-after', 'page-break-inside', 'break-before',
-  'break-after', 'break-inside', 'speak', 'src', 'unicode-range',
+  'break-after', 'break-inside', 'speak', 'src', 'unicode-range', 'page', 'size', 'nbsp-mode', 'line-break', 'font-smoothing', 'box-orient',
 ];
 
 export const inertProperties: ReadonlySet<string> = new Set(inertNames);
@@ -58,5 +58,9 @@ export const inertProperties: ReadonlySet<string> = new Set(inertNames);
  * Word's renderer and style no other client; `mso-hide` is the one that hides and is evaluated.
  */
 export function isUnderstoodProperty(property: string): boolean {
-  return property.startsWith('--') || evaluatedProperties.has(property) || inertProperties.has(property) || (property.startsWith('mso-') && property !== 'mso-hide');
+  if (property.startsWith('--') || evaluatedProperties.has(property) || inertProperties.has(property)) return true;
+  if (property.startsWith('mso-')) return property !== 'mso-hide';
+  // A prefixed form of an inert property (-moz-hyphens, -ms-user-select) is as inert; -webkit-mask is not.
+  const unprefixed = /^-(webkit|moz|ms|o)-(.+)$/.exec(property)?.[2];
+  return unprefixed !== undefined && inertProperties.has(unprefixed);
 }

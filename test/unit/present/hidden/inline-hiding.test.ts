@@ -33,7 +33,6 @@ beforeAll(async () => {
 describe('text hidden by inline styles and attributes', () => {
   it.each<[string, string, HidingTechnique]>([
     ['display:none', `<div style="display:none">${secret}</div>`, 'display:none'],
-    ['mso-hide:all, which Outlook on Windows hides', `<div style="mso-hide:all">${secret}</div>`, 'mso-hide:all'],
     ['display:none !important in a span', `<span style="display: none !important">${secret}</span>`, 'display:none'],
     ['visibility:hidden', `<div style="visibility:hidden">${secret}</div>`, 'visibility:hidden'],
     ['visibility:collapse', `<div style="visibility:collapse">${secret}</div>`, 'visibility:hidden'],
@@ -145,6 +144,7 @@ describe('text a person sees stays visible', () => {
     ['an open <details>', `<details open><summary>More</summary><p>${secret}</p></details>`],
     ['the summary of a closed <details>', `<details><summary>${secret}</summary><p>more</p></details>`],
     ['<noscript>, shown where scripts do not run, as in mail', `<noscript>${secret}</noscript>`],
+    ['mso-hide:all, which hides from Outlook only', `<div style="mso-hide:all">${secret}</div>`],
     ['a display:none that author CSS turns back on over the hidden attribute', `<div hidden style="display:block">${secret}</div>`],
     ['an invalid display value, which a browser drops', `<div style="display:nonee">${secret}</div>`],
     ['an invalid colour under a visible one', `<p style="color:#000;color:whiteish">${secret}</p>`],
