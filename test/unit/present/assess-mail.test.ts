@@ -141,8 +141,8 @@ describe('assessMail: message views', () => {
     const fence = fenceOf(more.text);
     expect(fence).toContain('Hello Ana, the meeting moved to Tuesday at ten in room four.');
     expect(fence).not.toContain('collect the passwords');
-    expect(more.text).toMatch(/M1 · thread T1 · text part says \d+ words more than the HTML/);
-    expect(more.text).toMatch(/its text\/plain part says \d+ words more than the HTML a person sees/);
+    expect(more.text).toMatch(/M1 · thread T1 · text part differs from the HTML in \d+ words/);
+    expect(more.text).toMatch(/its text\/plain part differs in \d+ words from the HTML a person sees, so the HTML's visible text is shown instead/);
     const shown = await read(message({ text: `Hello Ana.${extra}`, html: visible }), true);
     expect(shown.text).toContain('[The text/plain part, which a mail client showing the HTML does not show:]');
     expect(shown.text).toContain('collect the passwords');
