@@ -276,7 +276,7 @@ function clipPathHiding(value: string | undefined, basis: LengthBasis, doubt: (r
         area += x1 * y2 - x2 * y1;
       });
       if (Math.abs(area) / 2 < 1) return 'clipped';
-      const isWholeBox = points.flat().every((c) => percent(c) !== undefined) && Math.abs(area) / 2 >= 100 * 100 * 0.95;
+      const isWholeBox = points.flat().every((c) => percent(c) !== undefined || px(c) === 0) && Math.abs(area) / 2 >= 100 * 100 * 0.95;
       if (isWholeBox) return undefined;
     }
     doubt('clip-path: polygon');

@@ -69,7 +69,7 @@ export function computePaint(read: (property: string) => string | undefined, par
       parent.alteredBy ??
       (blend !== undefined && !/^(normal|initial|inherit|unset)$/i.test(blend) ? 'mix-blend-mode'
       : /\btext\b/i.test(clip) ? 'background-clip: text'
-      : filter !== undefined && !cssWideKeyword.test(filter) && !/^(none|(\s*(opacity|blur|drop-shadow)\([^)]*\))+)$/i.test(filter.trim()) ? 'filter'
+      : filter !== undefined && !cssWideKeyword.test(filter) && !/^(none|(\s*(opacity|blur|drop-shadow|grayscale|sepia|hue-rotate|saturate)\([^)]*\))+)$/i.test(filter.trim()) ? 'filter'
       : undefined),
     unreadable: shadow.unreadable ?? stroke.unreadable ?? parent.unreadable,
   };

@@ -108,5 +108,5 @@ export function functionCall(component: string): { name: string; args: string } 
   const open = component.indexOf('(');
   if (open <= 0 || !component.endsWith(')')) return undefined;
   const name = component.slice(0, open);
-  return /^[a-z-]+$/i.test(name) ? { name: name.toLowerCase(), args: component.slice(open + 1, -1) } : undefined;
+  return /^-?[a-z][a-z0-9-]*$/i.test(name) ? { name: name.toLowerCase(), args: component.slice(open + 1, -1) } : undefined;
 }

@@ -13,7 +13,7 @@ export const evaluatedProperties: ReadonlySet<string> = new Set([
   'text-shadow', '-webkit-text-stroke-width', 'filter', 'mix-blend-mode', 'background-clip', '-webkit-background-clip', 'zoom',
   'transform', 'scale', 'translate', 'rotate', 'text-indent', 'position', 'top', 'right', 'bottom', 'left', 'float',
   'margin-top', 'margin-left', 'overflow-x', 'overflow-y', 'width', 'height', 'max-width', 'max-height', 'clip', 'clip-path',
-  'content-visibility', 'line-height', 'letter-spacing', 'white-space', 'mso-hide', 'backface-visibility',
+  'content-visibility', 'line-height', 'letter-spacing', 'white-space', 'mso-hide', 'backface-visibility', '-webkit-text-stroke-color',
 ]);
 
 const inertNames = [
@@ -26,7 +26,7 @@ const inertNames = [
   'text-size-adjust', '-webkit-text-size-adjust', '-ms-text-size-adjust', '-moz-text-size-adjust', '-webkit-font-smoothing',
   '-moz-osx-font-smoothing', 'font-smoothing', 'word-spacing', 'word-break', 'word-wrap', 'overflow-wrap', 'hyphens', '-webkit-hyphens',
   '-ms-word-break', 'line-break', 'tab-size', 'text-wrap', 'white-space-collapse', 'text-wrap-mode', 'vertical-align', 'direction',
-  'unicode-bidi', 'quotes', '-webkit-text-stroke-color', '-webkit-locale', 'font-display',
+  'unicode-bidi', 'quotes', '-webkit-locale', 'font-display',
   // The box's edges, drawn behind the content of in-flow boxes.
   'padding', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left', 'margin', 'margin-right', 'margin-bottom',
   'border', 'border-top', 'border-right', 'border-bottom', 'border-left', 'border-width', 'border-style', 'border-color',
