@@ -39,7 +39,12 @@ export interface BoxFacts {
   lineHeightPx: number | undefined;
   textIndentPx: number;
   isNoWrap: boolean;
+  /** A box of fixed height that clips its overflow: how many characters of text it shows at most. */
+  clipCapacity: (characters: number) => void;
 }
+
+/** Narrow glyphs average about 0.4em: a generous estimate of the characters a line holds, so ordinary text fits. */
+const minCharWidthPerFontPx = 0.4;
 
 /**
  * Hiding by the box an element makes: a zero-size box (or lines of zero height) with its overflow
@@ -72,6 +77,13 @@ export function boxHiding(read: Read, display: string, basis: LengthBasis, facts
     // Lines of (nearly) no height in a box of automatic height: the box is as tall as its lines.
     if (facts.lineHeightPx !== undefined && facts.lineHeightPx < minVisibleBoxPx && read('height') === undefined) return 'zero-size-box';
     if (facts.isNoWrap && facts.textIndentPx >= Math.min(offScreenPx, basis.viewportWidth)) return 'clipped';
+    // A box of fixed height shows its first lines; text past them is cut off.
+    const heights = [length('height', undefined), length('max-height', undefined)].filter((h): h is number => h !== undefined);
+    if (heights.length > 0) {
+      const lines = Math.max(1, Math.floor(Math.min(...heights) / (facts.lineHeightPx ?? basis.fontPx * 1.2)));
+      const width = Math.min(length('width', basis.viewportWidth) ?? basis.viewportWidth, length('max-width', basis.viewportWidth) ?? basis.viewportWidth);
+      facts.clipCapacity(Math.ceil(lines * (width / (basis.fontPx * minCharWidthPerFontPx))));
+    }
   }
   const [farX, farY] = [Math.min(offScreenPx, basis.viewportWidth), Math.min(offScreenPx, basis.viewportHeight)];
   if (position === 'relative' || isOutOfFlow || position === 'sticky') {

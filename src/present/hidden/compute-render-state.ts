@@ -55,13 +55,15 @@ export interface RenderState {
   doubt: string | undefined;
   /** Styling of this element that may lay its box over other text (absolute position, a large shift). */
   overlay: string | undefined;
+  /** The nearest box of fixed height that clips its overflow, with the characters it can show. */
+  clip: { capacity: number } | undefined;
 }
 
 /** The state above the root element: black text, 16px, on white (what a mail client shows by default). */
 export function rootRenderState(): RenderState {
   return {
     hiddenBy: undefined, display: 'block', isVisible: true, isSvg: false, svgBox: undefined, paint: initialPaint, fontPx: 16, rootFontPx: 16,
-    lineHeight: undefined, isNoWrap: false, scale: 1, textIndentPx: 0, isIndentedAway: false, opacity: 1, custom: undefined, doubt: undefined, overlay: undefined,
+    lineHeight: undefined, isNoWrap: false, scale: 1, textIndentPx: 0, isIndentedAway: false, opacity: 1, custom: undefined, doubt: undefined, overlay: undefined, clip: undefined,
   };
 }
 
@@ -143,7 +145,11 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
   const lineHeightPx = lineHeight === undefined ? undefined : 'px' in lineHeight ? lineHeight.px : lineHeight.factor * fontPx;
   const far = Math.min(offScreenPx, context.width);
   const overlays: string[] = [];
-  const box = boxHiding(read, display, basis, { doubt, overlay: (reason) => overlays.push(reason), lineHeightPx, textIndentPx, isNoWrap });
+  let clip = parent.clip;
+  const clipCapacity = (capacity: number): void => {
+    clip = { capacity };
+  };
+  const box = boxHiding(read, display, basis, { doubt, overlay: (reason) => overlays.push(reason), lineHeightPx, textIndentPx, isNoWrap, clipCapacity });
   const isSvg = element.name === 'svg' || (parent.isSvg && element.name !== 'foreignobject');
   const svg = isSvg ? svgHiding(element, parent.svgBox, fontPx, doubt) : { hiddenBy: undefined, box: parent.svgBox };
   const paint = computePaint(read, parent.paint, context.isDark, basis);
@@ -173,6 +179,7 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
     custom,
     doubt: parent.doubt ?? doubts[0],
     overlay: overlays[0],
+    clip,
   };
 }
 

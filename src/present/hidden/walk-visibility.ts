@@ -90,6 +90,18 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
     });
   };
 
+  // Text in a box of fixed height that clips its overflow, counted per box: past what the box shows, some of it is cut off.
+  const clipped = new Map<object, number>();
+  const noteClipped = (states: RenderState[], techniques: (HidingTechnique | undefined)[], text: string): void => {
+    const chars = text.replace(/\s/g, '').length;
+    states.forEach((state, i) => {
+      if (!state.clip || techniques[i] !== undefined) return;
+      const total = (clipped.get(state.clip) ?? 0) + chars;
+      clipped.set(state.clip, total);
+      if (total > state.clip.capacity && result.unassessed.size < maxUnassessed) result.unassessed.add('height with overflow hidden (text may be cut off)');
+    });
+  };
+
   const stack: Frame[] = [];
   const rootStates = renderContexts.map(() => rootRenderState());
   for (let i = document.children.length - 1; i >= 0; i--) stack.push({ node: document.children[i] as AnyNode, states: rootStates });
@@ -109,7 +121,10 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
         addHidden((node as Text).data, technique);
       } else {
         addVisible(node as Text);
-        if ((node as Text).data.trim() !== '') noteDoubt(states, techniques);
+        if ((node as Text).data.trim() !== '') {
+          noteDoubt(states, techniques);
+          noteClipped(states, techniques, (node as Text).data);
+        }
       }
       continue;
     }
@@ -131,6 +146,10 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
       const cascaded = own(1 << i);
       const compute = (): RenderState => computeRenderState(node, parent, cascaded, context, environment);
       return canShare ? environment.memo.state(parent, `${i} ${node.name} ${environment.memo.idOf(cascaded)}`, compute) : compute();
+    });
+    // States are shared between elements styled alike; a clipping box counts its own text, so it gets its own.
+    ownStates.forEach((s, i) => {
+      if (s.clip && s.clip !== states[i]?.clip) ownStates[i] = { ...s, clip: { capacity: s.clip.capacity } };
     });
     const subtreeHidden = ownStates.map((s) => s.hiddenBy);
     ownStates.forEach((s) => {

@@ -41,7 +41,8 @@ const inertNames = [
   'table-layout', 'caption-side', 'empty-cells', 'list-style', 'list-style-type', 'list-style-position', 'list-style-image',
   'flex', 'flex-direction', 'flex-wrap', 'flex-flow', 'flex-grow', 'flex-shrink', 'flex-basis', 'justify-content', 'align-items',
   'align-content', 'align-self', 'justify-items', 'justify-self', 'gap', 'row-gap', 'column-gap', 'order', 'object-fit',
-  'object-position', 'image-rendering', '-ms-interpolation-mode', 'aspect-ratio', 'text-overflow',
+  'object-position', 'image-rendering', '-ms-interpolation-mode', 'aspect-ratio', 'text-overflow', 'place-items', 'place-content',
+  'place-self', 'counter-reset', 'counter-increment', 'shape-outside', 'overscroll-behavior', 'scrollbar-width', 'scrollbar-color',
   // Interaction, motion that does not start on its own, and hints.
   'cursor', 'pointer-events', 'user-select', '-webkit-user-select', '-webkit-tap-highlight-color', '-webkit-appearance',
   '-moz-appearance', 'appearance', 'resize', 'transition', 'transition-property', 'transition-duration', 'transition-timing-function',

@@ -41,6 +41,7 @@ const flaggedByDesign = new Set([
   'filter: brightness(0) on black', 'relative colour with alpha 0', '::first-line font-size 0', 'a white box laid over the text',
   'a box pulled up over the text by a negative margin', 'canvas fallback text', 'video fallback text', 'mso-hide:all',
   'backdrop-filter over the text', 'animation to opacity 0', '-webkit-line-clamp one line', 'white text under a white-fallback image',
+  'a one-line box of fixed height cutting off what follows',
 ]);
 
 describe('hiding techniques', () => {

@@ -63,6 +63,15 @@ describe('styling the detector does not understand is named, never trusted', () 
     expect(result.unassessed).toContain(named);
   });
 
+  it('names a fixed-height clipped box holding more text than it shows, counted per box', async () => {
+    const long = `${secret}. `.repeat(20);
+    expect((await see(`<div style="height:20px;overflow:hidden">Short first line.<br>${long}</div>`)).unassessed).toEqual(['height with overflow hidden (text may be cut off)']);
+    // Text that fits, in many boxes styled alike: each box shows all of its own.
+    const boxes = '<div style="height:40px;overflow:hidden">Order 4411 shipped.</div>'.repeat(30);
+    expect((await see(boxes)).unassessed).toEqual([]);
+    expect((await see(`<div style="height:200px;overflow:hidden">${secret}</div>`)).unassessed).toEqual([]);
+  });
+
   it('bounds the names it keeps', async () => {
     const properties = Array.from({ length: 50 }, (_, i) => `x-made-up-${i}:1`).join(';');
     const result = await see(`<p style="${properties}">${secret}</p>`);
