@@ -108,7 +108,8 @@ export function boxHiding(read: Read, display: string, basis: LengthBasis, facts
 }
 
 function isSizeKeywordOrPercent(value: string): boolean {
-  return /^(auto|none|initial|inherit|unset|revert|revert-layer|fit-content|max-content|min-content|-webkit-fill-available|-moz-available|stretch)$/i.test(value) || /^(\d+\.?\d*|\.\d+)%$/.test(value.trim());
+  // A percentage (alone or in calc()) is of a containing block the detector does not lay out: taken as room enough.
+  return /^(auto|none|initial|inherit|unset|revert|revert-layer|fit-content|max-content|min-content|-webkit-fill-available|-moz-available|stretch)$/i.test(value) || value.includes('%');
 }
 
 /**
