@@ -25,6 +25,8 @@ export interface HiddenSummary {
   techniques: HidingTechnique[];
   /** Words the text/plain part says beyond what a person sees of the HTML, when it says substantially more. */
   plainExtraWords?: number;
+  /** Styling the detector cannot assess (a property or technique it does not understand): text reported visible may not be. */
+  unassessed?: string[];
   /** Only the first part of a large HTML body was read (listing previews: previewHtmlBytes). */
   partial?: boolean;
 }
@@ -86,7 +88,7 @@ export async function assessMail(emails: readonly Email[], options: AssessOption
       const entry = trust[id];
       if (!entry) continue;
       entry.preview = [...seen.visibleText.replace(/\s+/g, ' ').trim()].slice(0, previewChars).join('');
-      const summary = hiddenSummary(seen.charsByTechnique, isTruncated || seen.truncated);
+      const summary = hiddenSummary(seen.charsByTechnique, isTruncated || seen.truncated, undefined, seen.unassessed);
       if (summary) entry.hidden = summary;
     }
   } else {
@@ -94,7 +96,7 @@ export async function assessMail(emails: readonly Email[], options: AssessOption
     for (const email of withHtml) {
       const body = await readMessageBody(email, { analyse: hidden, comparePlainToVisible, prepare: hidden.prepareHtmlVisibility, showHidden: options.showHidden === true });
       bodies.set(email, body);
-      const summary = hiddenSummary(body.charsByTechnique, false, body.plainExtraWords);
+      const summary = hiddenSummary(body.charsByTechnique, false, body.plainExtraWords, body.unassessed);
       const entry = trust[email.id as string];
       if (summary && entry) entry.hidden = summary;
     }
@@ -127,14 +129,15 @@ function senderTrustOf(email: Email, options: AssessOptions): Pick<MailTrust, 's
   return out;
 }
 
-function hiddenSummary(chars: Partial<Record<HidingTechnique, number>>, partial: boolean, plainExtraWords?: number): HiddenSummary | undefined {
+function hiddenSummary(chars: Partial<Record<HidingTechnique, number>>, partial: boolean, plainExtraWords?: number, unassessed: readonly string[] = []): HiddenSummary | undefined {
   const counted = Object.entries(chars).filter(([technique, n]) => technique !== 'title' && technique !== 'comment' && (n ?? 0) > 0) as [HidingTechnique, number][];
   const total = counted.reduce((sum, [, n]) => sum + n, 0);
-  if (total === 0 && !plainExtraWords) return undefined;
+  if (total === 0 && !plainExtraWords && unassessed.length === 0) return undefined;
   return {
     chars: total,
     techniques: counted.sort((a, b) => b[1] - a[1]).map(([technique]) => technique),
     ...(plainExtraWords ? { plainExtraWords } : {}),
+    ...(unassessed.length > 0 ? { unassessed: [...unassessed] } : {}),
     ...(partial ? { partial: true } : {}),
   };
 }

@@ -108,10 +108,13 @@ function trustNotes(trust: MailTrust | undefined, id: string, result: JmapReques
   }
   if (trust?.nameClaim) notes.push(`The display name shows ${trust.nameClaim}, which is not the sender's address or domain.`);
   const hidden = trust?.hidden;
+  if (hidden?.unassessed?.length) {
+    notes.push(`Styling this tool cannot assess (${hidden.unassessed.join(', ')}): text shown as visible may not be seen by a person. Read it with that in mind.`);
+  }
   if (hidden && (hidden.chars > 0 || hidden.plainExtraWords)) {
     const parts: string[] = [];
     if (hidden.chars > 0) parts.push(`${hidden.chars} characters of its HTML are invisible to a person (${hidden.techniques.join(', ')})`);
-    if (hidden.plainExtraWords) parts.push(`its text/plain part says ${hidden.plainExtraWords} words more than the HTML a person sees`);
+    if (hidden.plainExtraWords) parts.push(`its text/plain part differs in ${hidden.plainExtraWords} words from the HTML a person sees, so the HTML's visible text is shown instead`);
     const readHidden: NextStep = { operation: 'jmap_request', input: { ops_file: result.preset ?? 'read_message', vars: { MAIL_ID: id, SHOW_HIDDEN: true } } };
     notes.push(
       result.showHidden

@@ -94,7 +94,8 @@ export function trustFlags(trust: MailTrust | undefined): string[] {
   if (trust.nameClaim) flags.push(`name shows ${trust.nameClaim}`);
   const hidden = trust.hidden;
   if (hidden && hidden.chars > 0) flags.push(`hidden text: ${hidden.chars}${hidden.partial ? '+' : ''} chars`);
-  if (hidden?.plainExtraWords) flags.push(`text part says ${hidden.plainExtraWords} words more than the HTML`);
+  if (hidden?.plainExtraWords) flags.push(`text part differs from the HTML in ${hidden.plainExtraWords} words`);
+  if (hidden?.unassessed?.length) flags.push(`styling this tool cannot assess: ${hidden.unassessed.join(', ')}`);
   return flags;
 }
 

@@ -8,8 +8,9 @@ import type { Email } from './present-mail-views.js';
 /**
  * The body a message view shows: what a person sees. HTML is read through the hidden-text
  * detector and only its visible part converted to text. A text/plain alternative is shown instead
- * (it reads better) unless it says substantially more than the visible HTML: then a model would
- * read what no person reading the mail in a client sees, and the visible HTML is shown.
+ * (it reads better) unless it says materially different things from the visible HTML (compared in
+ * order): then a model would read what no person reading the mail in a client sees, and the
+ * visible HTML is shown.
  */
 
 export interface MessageBody {
@@ -19,6 +20,8 @@ export interface MessageBody {
   charsByTechnique: Partial<Record<HidingTechnique, number>>;
   /** Words the plain part says beyond the visible HTML, when it says substantially more. */
   plainExtraWords?: number;
+  /** Styling the hidden-text detector cannot assess, by property: the text shown may hold text a person does not see. */
+  unassessed: string[];
   /** SHOW_HIDDEN: the hidden text was appended to `text`. */
   hiddenAppended: boolean;
 }
@@ -78,6 +81,7 @@ export async function readMessageBody(email: Email, readers: BodyReaders): Promi
     trimmedLines,
     charsByTechnique,
     ...(comparison?.saysMore ? { plainExtraWords: comparison.extraWords } : {}),
+    unassessed: [...new Set(seen.flatMap((s) => s.unassessed))],
     hiddenAppended,
   };
 }

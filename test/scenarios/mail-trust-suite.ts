@@ -20,6 +20,10 @@ const styleTechniques: { name: string; css: string }[] = [
   { name: 'zero height box', css: 'height:0;max-height:0;overflow:hidden' },
   { name: 'white on white', css: 'color:#ffffff;background-color:#ffffff' },
   { name: 'off screen', css: 'position:absolute;left:-9999px' },
+  { name: 'indented past a clipped edge', css: 'text-indent:100%;white-space:nowrap;overflow:hidden' },
+  { name: 'logical margin', css: 'margin-inline-start:-9999px' },
+  { name: 'escaped property', css: 'dis\\play:none' },
+  { name: 'edge-on turn', css: 'transform:rotateY(90deg)' },
 ];
 
 interface HidingCase {

@@ -8,6 +8,8 @@ import { renderVisibleHtml } from './render-visible-html.js';
 import { VariableWork } from './css/resolve-css-variables.js';
 import { StyleMemo } from './css/style-memo.js';
 import { walkVisibility } from './walk-visibility.js';
+import { prepareColourMixing } from './colour/color-mix.js';
+import { inertProperties } from './css/understood-properties.js';
 
 /**
  * A bound that cut the analysis short. Parsing bounds (depth flattened past 512 levels, nodes
@@ -43,6 +45,12 @@ export interface HtmlVisibility {
   /** Only the first `maxBytes` were analysed; the rest is in none of the fields. */
   truncated: boolean;
   limitsReached: VisibilityLimit[];
+  /**
+   * Styling this tool cannot assess, by property or technique (`mask-image`, `clip-path: polygon`,
+   * `position: absolute (a box that may lie over other text)`): text it bears on is reported
+   * visible, but may not be. Empty when every style that bears on visible text is understood.
+   */
+  unassessed: string[];
 }
 
 export interface HtmlVisibilityOptions {
@@ -64,7 +72,7 @@ export const visibilityLimits = {
 
 /** Loads what analysing these HTML bodies needs (the style-sheet parser when one has a <style>). */
 export async function prepareHtmlVisibility(htmls: string | readonly string[]): Promise<void> {
-  for (const html of typeof htmls === 'string' ? [htmls] : htmls) await prepareStyleSheets(html);
+  for (const html of typeof htmls === 'string' ? [htmls] : htmls) await Promise.all([prepareStyleSheets(html), prepareColourMixing(html)]);
 }
 
 /**
@@ -104,7 +112,21 @@ export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): 
     scriptChars: walk.scriptChars,
     truncated: parsed.isTruncated,
     limitsReached,
+    unassessed: [...pseudoElementDoubts(rules), ...walk.unassessed].slice(0, 8),
   };
+}
+
+/**
+ * Rules for ::first-line and ::first-letter style part of an element's text, which the detector
+ * does not split off: any of them that sets more than typography is named.
+ */
+function pseudoElementDoubts(rules: readonly StyleRule[]): string[] {
+  const found = new Set<string>();
+  for (const rule of rules) {
+    const pseudo = /::?(first-line|first-letter)\b/i.exec(rule.selectorList)?.[1]?.toLowerCase();
+    if (pseudo && rule.declarations.some((d) => !d.property.startsWith('--') && !inertProperties.has(d.property))) found.add(`::${pseudo}`);
+  }
+  return [...found];
 }
 
 /** The text and `media` of every <style> element, except inert ones inside a <template>. */

@@ -27,12 +27,33 @@ function clipsOverflow(read: Read): boolean {
   return [read('overflow-x'), read('overflow-y')].some((v) => v !== undefined && /^(hidden|clip|scroll|auto|overlay)$/i.test(v));
 }
 
+/** A box moved by less than this stays in its own place: a nudge for alignment, not over other content. */
+export const maxNudgePx = 20;
+
+/** What boxHiding reports besides a verdict, and what it needs from the element's state. */
+export interface BoxFacts {
+  /** Styling the detector cannot assess, for the element's own text. */
+  doubt: (reason: string) => void;
+  /** Styling that may lay the element's box over other text. */
+  overlay: (reason: string) => void;
+  lineHeightPx: number | undefined;
+  textIndentPx: number;
+  isNoWrap: boolean;
+  /** A box of fixed height that clips its overflow: how many characters of text it shows at most. */
+  clipCapacity: (characters: number) => void;
+}
+
+/** Narrow glyphs average about 0.4em: a generous estimate of the characters a line holds, so ordinary text fits. */
+const minCharWidthPerFontPx = 0.4;
+
 /**
- * Hiding by the box an element makes: a zero-size box with its overflow clipped, a box placed far
- * off-screen, clipped to nothing, or scaled to nothing. Undefined when the box shows its content.
+ * Hiding by the box an element makes: a zero-size box (or lines of zero height) with its overflow
+ * clipped, a box placed far off-screen, clipped to nothing, scaled or turned edge-on, its one line
+ * indented past its clipped edge. Undefined when the box shows its content.
  */
-export function boxHiding(read: Read, display: string, basis: LengthBasis): HidingTechnique | undefined {
+export function boxHiding(read: Read, display: string, basis: LengthBasis, facts: BoxFacts): HidingTechnique | undefined {
   const position = (read('position') ?? 'static').toLowerCase();
+  if (!/^(static|relative|absolute|fixed|sticky|initial|inherit|unset|revert|revert-layer)$/.test(position)) facts.doubt('position');
   const isOutOfFlow = position === 'absolute' || position === 'fixed';
   const float = (read('float') ?? 'none').toLowerCase();
   // Absolute positioning and floats make an inline box a block (CSS 2 §9.7).
@@ -43,33 +64,58 @@ export function boxHiding(read: Read, display: string, basis: LengthBasis): Hidi
   };
   const isTransformable = boxDisplay !== 'inline' && boxDisplay !== 'contents';
   if (isTransformable) {
-    const transformed = transformHiding(read, basis);
+    const transformed = transformHiding(read, basis, facts);
     if (transformed) return transformed;
   }
   if (takesSize(boxDisplay) && clipsOverflow(read)) {
     for (const property of ['height', 'max-height', 'width', 'max-width']) {
+      const value = read(property);
       const size = length(property, undefined);
       if (size !== undefined && size < minVisibleBoxPx) return 'zero-size-box';
+      if (size === undefined && value !== undefined && !isSizeKeywordOrPercent(value)) facts.doubt(property);
+    }
+    // Lines of (nearly) no height in a box of automatic height: the box is as tall as its lines.
+    if (facts.lineHeightPx !== undefined && facts.lineHeightPx < minVisibleBoxPx && read('height') === undefined) return 'zero-size-box';
+    if (facts.isNoWrap && facts.textIndentPx >= Math.min(offScreenPx, basis.viewportWidth)) return 'clipped';
+    // A box of fixed height shows its first lines; text past them is cut off.
+    const heights = [length('height', undefined), length('max-height', undefined)].filter((h): h is number => h !== undefined);
+    if (heights.length > 0) {
+      const lines = Math.max(1, Math.floor(Math.min(...heights) / (facts.lineHeightPx ?? basis.fontPx * 1.2)));
+      const width = Math.min(length('width', basis.viewportWidth) ?? basis.viewportWidth, length('max-width', basis.viewportWidth) ?? basis.viewportWidth);
+      facts.clipCapacity(Math.ceil(lines * (width / (basis.fontPx * minCharWidthPerFontPx))));
     }
   }
   const [farX, farY] = [Math.min(offScreenPx, basis.viewportWidth), Math.min(offScreenPx, basis.viewportHeight)];
-  if (position === 'relative' || isOutOfFlow) {
+  if (position === 'relative' || isOutOfFlow || position === 'sticky') {
     const [left, top] = [length('left', basis.viewportWidth), length('top', basis.viewportHeight)];
     const [right, bottom] = [length('right', basis.viewportWidth), length('bottom', basis.viewportHeight)];
     if ((left ?? 0) <= -farX || (top ?? 0) <= -farY || (right ?? 0) >= farX || (bottom ?? 0) >= farY) return 'off-screen';
+    if (isOutOfFlow || position === 'sticky') facts.overlay(`position: ${position}`);
+    else if ([left, top, right, bottom].some((v) => Math.abs(v ?? 0) >= maxNudgePx)) facts.overlay('position: relative');
+    for (const side of ['left', 'top', 'right', 'bottom']) if (read(side) !== undefined && length(side, basis.viewportWidth) === undefined && !/^auto$/i.test(read(side) ?? '')) facts.doubt(side);
   }
   const marginLeft = length('margin-left', basis.viewportWidth);
   // Vertical margins do not move an inline box (CSS 2 §10.6.1).
   const marginTop = boxDisplay === 'inline' ? undefined : length('margin-top', basis.viewportWidth);
   if ((marginLeft ?? 0) <= -farX || (marginTop ?? 0) <= -farY) return 'off-screen';
-  if (isOutOfFlow && isClipRectEmpty(read('clip'), basis)) return 'clipped';
-  if (isClipPathEmpty(read('clip-path'), basis)) return 'clipped';
-  return undefined;
+  // A negative margin pulls the box back over what came before it.
+  if ((marginLeft ?? 0) <= -maxNudgePx) facts.overlay('margin-left');
+  if ((marginTop ?? 0) <= -maxNudgePx) facts.overlay('margin-top');
+  const clip = read('clip');
+  if (isOutOfFlow && isClipRectEmpty(clip, basis)) return 'clipped';
+  if (clip !== undefined && !/^(auto|initial|inherit|unset)$/i.test(clip) && functionCall(clip.trim())?.name !== 'rect') facts.doubt('clip');
+  return clipPathHiding(read('clip-path'), basis, facts.doubt);
+}
+
+function isSizeKeywordOrPercent(value: string): boolean {
+  // A percentage (alone or in calc()) is of a containing block the detector does not lay out: taken as room enough.
+  return /^(auto|none|initial|inherit|unset|revert|revert-layer|fit-content|max-content|min-content|-webkit-fill-available|-moz-available|stretch)$/i.test(value) || value.includes('%');
 }
 
 /**
  * How much `transform` and `scale` shrink the element's content (the smaller axis; 1 when they
  * do not). Text scaled below a readable size is hidden as tiny text is; scale(0) is caught whole.
+ * A turn about the x or y axis shrinks that axis by the cosine of the angle.
  */
 export function transformScale(read: Read, display: string): number {
   if (display === 'inline' || display === 'contents') return 1;
@@ -84,6 +130,7 @@ export function transformScale(read: Read, display: string): number {
     const args = call ? splitComponents(call.args).filter((a) => a !== ',').map(numberOf) : [];
     if (call?.name === 'scale' || call?.name === 'scale3d') factor *= Math.min(...args.slice(0, 2).map((a) => Math.abs(a ?? 1)));
     else if (call?.name === 'scalex' || call?.name === 'scaley') factor *= Math.abs(args[0] ?? 1);
+    else if (call?.name === 'rotatex' || call?.name === 'rotatey') factor *= Math.abs(Math.cos(((angleOf(call.args) ?? 0) * Math.PI) / 180));
     else if (call?.name === 'matrix' && args.length === 6 && args.every((a) => a !== undefined)) {
       const [a, b, c, d] = args as number[];
       factor *= Math.sqrt(Math.abs((a as number) * (d as number) - (b as number) * (c as number)));
@@ -98,32 +145,83 @@ function numberOf(text: string | undefined): number | undefined {
   return Number.isFinite(value) ? (text.trim().endsWith('%') ? value / 100 : value) : undefined;
 }
 
-function transformHiding(read: Read, basis: LengthBasis): HidingTechnique | undefined {
+/** An angle in degrees; undefined when it is not one. */
+function angleOf(text: string): number | undefined {
+  const units: Record<string, number> = { deg: 1, grad: 0.9, rad: 180 / Math.PI, turn: 360 };
+  const match = /^\s*([+-]?(?:\d+\.?\d*|\.\d+))(deg|grad|rad|turn)?\s*$/i.exec(text);
+  if (!match) return undefined;
+  const unit = match[2]?.toLowerCase();
+  if (unit === undefined && Number(match[1]) !== 0) return undefined;
+  return Number(match[1]) * (units[unit ?? 'deg'] ?? 1);
+}
+
+/** Whether an angle leaves (nearly) no width: within 3° of a quarter or three-quarter turn. */
+function isEdgeOn(degrees: number): boolean {
+  return Math.abs(Math.cos((degrees * Math.PI) / 180)) < 0.05;
+}
+
+// Transform functions that keep text in the plane, read below; anything else (matrix3d(), perspective(), rotate3d(), translateZ()) is named.
+const planeTransforms = /^(translate|translatex|translatey|translate3d|scale|scalex|scaley|scale3d|matrix|rotate|rotatez|rotatex|rotatey|skew|skewx|skewy)$/;
+
+function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): HidingTechnique | undefined {
   const number = numberOf;
+  const lengthOf = (text: string | undefined): number | undefined => (text === undefined ? undefined : resolveLength(text, { ...basis, percentOf: undefined }));
   const far = (text: string | undefined): boolean => {
-    const value = text === undefined ? undefined : resolveLength(text, { ...basis, percentOf: undefined });
+    const value = lengthOf(text);
     return value !== undefined && value <= -Math.min(offScreenPx, basis.viewportWidth);
+  };
+  const shifted = (parts: string[]): void => {
+    if (parts.some((p) => Math.abs(lengthOf(p) ?? 0) >= maxNudgePx || (lengthOf(p) === undefined && !/^[+-]?0*\.?0*%$/.test(p)))) facts.overlay('transform: translate');
   };
   const scale = read('scale');
   if (scale && scale !== 'none' && splitComponents(scale).some((part) => number(part) === 0)) return 'scaled-to-zero';
   const translate = read('translate');
-  if (translate && splitComponents(translate).some(far)) return 'off-screen';
-  for (const part of splitComponents(read('transform') ?? '')) {
+  if (translate && !/^(none|initial|inherit|unset)$/i.test(translate)) {
+    const parts = splitComponents(translate);
+    if (parts.some(far)) return 'off-screen';
+    shifted(parts.slice(0, 2));
+    if (parts[2] !== undefined) facts.doubt('translate');
+  }
+  const rotate = read('rotate');
+  if (rotate && !/^(none|initial|inherit|unset)$/i.test(rotate) && angleOf(rotate) === undefined) facts.doubt('rotate');
+  const transform = read('transform');
+  if (transform === undefined || /^(none|initial|inherit|unset)$/i.test(transform.trim())) return undefined;
+  let isEdgeOnTurn = false;
+  for (const part of splitComponents(transform)) {
     const call = functionCall(part);
-    if (!call) continue;
+    if (!call || !planeTransforms.test(call.name)) {
+      facts.doubt(`transform: ${call?.name ?? part.slice(0, 20)}`);
+      continue;
+    }
     const args = splitComponents(call.args).filter((a) => a !== ',');
     if (/^scale(x|y|3d)?$/.test(call.name)) {
       const axes = call.name === 'scale3d' ? args.slice(0, 2) : args;
       if (axes.some((a) => number(a) === 0)) return 'scaled-to-zero';
     } else if (/^translate(x|y|3d)?$/.test(call.name)) {
       if (args.slice(0, 2).some(far)) return 'off-screen';
+      shifted(args.slice(0, 2));
+      if (call.name === 'translate3d' && lengthOf(args[2]) !== 0) facts.doubt('transform: translate3d');
     } else if (call.name === 'matrix' && args.length === 6) {
       const [a, b, c, d, e, f] = args.map(number);
       if (a !== undefined && b !== undefined && c !== undefined && d !== undefined && a * d - b * c === 0) return 'scaled-to-zero';
       if ((e ?? 0) <= -offScreenPx || (f ?? 0) <= -offScreenPx) return 'off-screen';
+      if (Math.abs(e ?? 0) >= maxNudgePx || Math.abs(f ?? 0) >= maxNudgePx) facts.overlay('transform: matrix');
+    } else if (/^skew[xy]?$/.test(call.name)) {
+      const angles = args.map(angleOf);
+      if (angles.some((a) => a === undefined)) facts.doubt('transform: skew');
+      // A skew of a quarter turn stretches the text into a line of no width.
+      else if (angles.some((a) => isEdgeOn(a as number))) return 'scaled-to-zero';
+    } else if (call.name === 'rotatex' || call.name === 'rotatey') {
+      const angle = angleOf(call.args);
+      if (angle === undefined) facts.doubt(`transform: ${call.name}`);
+      else if (isEdgeOn(angle)) isEdgeOnTurn = true;
+      // Turned past a quarter turn the element shows its back: mirrored, or nothing with backface-visibility: hidden.
+      else if (Math.cos((angle * Math.PI) / 180) < 0) facts.doubt(`transform: ${call.name}`);
+    } else if (call.name === 'rotate' || call.name === 'rotatez') {
+      if (angleOf(call.args) === undefined) facts.doubt('transform: rotate');
     }
   }
-  return undefined;
+  return isEdgeOnTurn ? 'scaled-to-zero' : undefined;
 }
 
 /** `clip: rect(top right bottom left)` (CSS 2 §11.1.2) that leaves less than a sliver; `auto` sides do not clip. */
@@ -138,23 +236,65 @@ function isClipRectEmpty(value: string | undefined, basis: LengthBasis): boolean
   return (top !== undefined && bottom !== undefined && bottom - top < minVisibleBoxPx) || (left !== undefined && right !== undefined && right - left < minVisibleBoxPx);
 }
 
-/** `clip-path: inset(50%)`, `circle(0)`, `ellipse(0 0)`: shapes that keep nothing of the box. */
-function isClipPathEmpty(value: string | undefined, basis: LengthBasis): boolean {
-  const call = value === undefined ? undefined : functionCall(value.trim());
-  if (!call) return false;
+/**
+ * clip-path: `inset()`, `circle()`, `ellipse()` and `polygon()` are measured (nothing kept:
+ * clipped; most of the box kept: shown); a shape keeping only part of the box, a path(), a url()
+ * or a box keyword with a shape is named.
+ */
+function clipPathHiding(value: string | undefined, basis: LengthBasis, doubt: (reason: string) => void): HidingTechnique | undefined {
+  if (value === undefined || /^(none|initial|inherit|unset|revert|revert-layer)$/i.test(value.trim())) return undefined;
+  const call = functionCall(value.trim());
+  const px = (v: string | undefined): number | undefined => (v === undefined ? undefined : resolveLength(v, { ...basis, percentOf: undefined }));
+  const percent = (v: string | undefined): number | undefined => (v !== undefined && /^[+-]?(\d+\.?\d*|\.\d+)%$/.test(v) ? Number.parseFloat(v) : undefined);
+  if (!call) {
+    doubt('clip-path');
+    return undefined;
+  }
   const args = splitComponents(call.args).filter((a) => a !== ',');
   if (call.name === 'circle' || call.name === 'ellipse') {
-    const radius = args[0] === undefined || args[0] === 'at' ? undefined : resolveLength(args[0], { ...basis, percentOf: undefined });
-    return radius !== undefined && radius <= 0;
+    const radii = args.slice(0, Math.max(0, args.indexOf('at') === -1 ? args.length : args.indexOf('at'))).slice(0, call.name === 'circle' ? 1 : 2);
+    if (radii.length === 0) return undefined;
+    if (radii.some((r) => (px(r) ?? Infinity) < minVisibleBoxPx / 2 || percent(r) === 0)) return 'clipped';
+    if (radii.every((r) => (percent(r) ?? 0) >= 50 || /^(closest-side|farthest-side)$/i.test(r) || (px(r) ?? 0) >= basis.viewportWidth)) return undefined;
+    doubt(`clip-path: ${call.name}`);
+    return undefined;
   }
-  if (call.name !== 'inset') return false;
-  const round = args.indexOf('round');
-  const [top, right = top, bottom = top, left = right] = round === -1 ? args : args.slice(0, round);
-  const percent = (a: string | undefined, b: string | undefined): number | undefined =>
-    a?.endsWith('%') && b?.endsWith('%') ? Number.parseFloat(a) + Number.parseFloat(b) : undefined;
-  const px = (a: string | undefined, b: string | undefined): number | undefined => {
-    const [x, y] = [a, b].map((v) => (v === undefined ? undefined : resolveLength(v, { ...basis, percentOf: undefined })));
-    return x !== undefined && y !== undefined ? x + y : undefined;
-  };
-  return (percent(top, bottom) ?? 0) >= 100 || (percent(left, right) ?? 0) >= 100 || (px(left, right) ?? 0) >= basis.viewportWidth;
+  if (call.name === 'inset') {
+    const round = args.indexOf('round');
+    const [top, right = top, bottom = top, left = right] = round === -1 ? args : args.slice(0, round);
+    const sum = (a: string | undefined, b: string | undefined): { percent: number | undefined; px: number | undefined } => ({
+      percent: percent(a) !== undefined && percent(b) !== undefined ? (percent(a) as number) + (percent(b) as number) : undefined,
+      px: px(a) !== undefined && px(b) !== undefined ? (px(a) as number) + (px(b) as number) : undefined,
+    });
+    const [vertical, horizontal] = [sum(top, bottom), sum(left, right)];
+    if ((vertical.percent ?? 0) >= 100 || (horizontal.percent ?? 0) >= 100 || (horizontal.px ?? 0) >= basis.viewportWidth) return 'clipped';
+    // Small insets trim a border; more than a quarter of the box may cut lines of text away.
+    if ([vertical, horizontal].every((s) => (s.percent !== undefined && s.percent <= 25) || (s.px !== undefined && s.px <= 2 * maxNudgePx))) return undefined;
+    doubt('clip-path: inset');
+    return undefined;
+  }
+  if (call.name === 'polygon') {
+    const points = splitComponents(call.args)
+      .join(' ')
+      .split(',')
+      .map((point) => point.trim().split(/\s+/).filter((p) => !/^(nonzero|evenodd)$/i.test(p)))
+      .filter((point) => point.length > 0);
+    // Coordinates in one unit (all % or all px) are compared; an area of (nearly) nothing keeps nothing.
+    const coordinates = points.map((point) => point.map((c) => percent(c) ?? px(c)));
+    if (points.every((p) => p.length === 2) && coordinates.every((p) => p.every((c) => c !== undefined))) {
+      const xy = coordinates as [number, number][];
+      let area = 0;
+      xy.forEach(([x1, y1], i) => {
+        const [x2, y2] = xy[(i + 1) % xy.length] as [number, number];
+        area += x1 * y2 - x2 * y1;
+      });
+      if (Math.abs(area) / 2 < 1) return 'clipped';
+      const isWholeBox = points.flat().every((c) => percent(c) !== undefined || px(c) === 0) && Math.abs(area) / 2 >= 100 * 100 * 0.95;
+      if (isWholeBox) return undefined;
+    }
+    doubt('clip-path: polygon');
+    return undefined;
+  }
+  doubt(`clip-path: ${call.name}`);
+  return undefined;
 }

@@ -1,42 +1,109 @@
+import { diffArrays } from 'diff';
 import { stripInvisibleControls } from '../fence-untrusted.js';
 
-/** How much a text/plain part says that the HTML part, as a person sees it, does not. */
+/** How far a text/plain part says other things than the HTML part, as a person sees it. */
 export interface PlainComparison {
   plainWords: number;
-  /** Words of the plain part left over after matching each against one visible word. */
+  /**
+   * Words the plain part says differently: its words outside the longest common word sequence
+   * with the visible HTML, and words of the HTML it drops from inside that sequence (a `not`
+   * left out). Order counts: the same words rearranged into another sentence differ.
+   */
   extraWords: number;
   /** extraWords / plainWords (0 for an empty plain part). */
   ratio: number;
+  /** The plain part says materially different things: show the HTML's visible text instead. */
   saysMore: boolean;
+  /** Past `plainComparisonLimits`, the texts were compared as bags of words (order not weighed). */
+  isApproximate: boolean;
 }
 
 /**
- * The plain part "says more" past both bounds: over 30 words and over 20% of it. Ordinary
- * alternatives differ by a "view in browser" line, a footer spelled out, image alt text: a few
- * to a few dozen words, a small share of a long mail and few words of a short one. Text written
- * for the model alone is a paragraph or more, and the bulk of the plain part.
+ * The plain part "says more" when it drops a negation (`not`, `never`) from inside a sentence the
+ * HTML shows, when at least 4 words differ and they are 5% of it or more, or 40
+ * words or more whatever the share, or when it inserts a run of 12 words or more the HTML does not
+ * show there. Ordinary alternatives are converted from the HTML and differ by a "view in browser"
+ * line or a footer spelled out (addresses are left out of the comparison); an instruction written
+ * for the model alone is a sentence or more, and a rearranged one changes several words' places.
  */
-export const plainSaysMore = { minExtraWords: 30, minRatio: 0.2 } as const;
+export const plainSaysMore = { minWords: 4, minRatio: 0.05, anyShareWords: 40, runWords: 12 } as const;
+
+/**
+ * Bounds that keep the comparison near linear: words read per side, and edits the sequence
+ * comparison (Myers' O((N+M)·D) diff) looks for before falling back to counting words.
+ */
+export const plainComparisonLimits = { maxWords: 20_000, maxEdits: 500 } as const;
+
+/** Words dropped from inside the common sequence count when the gap is this short: `not`, `never`, a name. */
+const maxDroppedGap = 3;
 
 // Addresses are written out in a plain part and hidden behind link text in HTML: not prose.
 const addresses = /\b(?:https?:\/\/|www\.|mailto:)\S+/gi;
 const word = /[\p{L}\p{N}]+/gu;
 
 function wordsOf(text: string): string[] {
-  return stripInvisibleControls(text).replace(addresses, ' ').toLowerCase().match(word) ?? [];
+  const words = stripInvisibleControls(text).replace(addresses, ' ').toLowerCase().match(word) ?? [];
+  return words.length > plainComparisonLimits.maxWords ? words.slice(0, plainComparisonLimits.maxWords) : words;
 }
 
-/** Compares a text/plain part with the visible text of its HTML alternative, word for word (as a multiset). */
+/** Compares a text/plain part with the visible text of its HTML alternative, word by word, in order. */
 export function comparePlainToVisible(plain: string, visibleText: string): PlainComparison {
-  const available = new Map<string, number>();
-  for (const w of wordsOf(visibleText)) available.set(w, (available.get(w) ?? 0) + 1);
   const plainWords = wordsOf(plain);
+  const visibleWords = wordsOf(visibleText);
+  if (plainWords.length === 0) return { plainWords: 0, extraWords: 0, ratio: 0, saysMore: false, isApproximate: false };
+  // Words the plain part has more of than the HTML differ in any order: when they alone decide, no sequence is needed.
+  const bagExtra = bagDifference(plainWords, visibleWords);
+  if (bagExtra >= plainSaysMore.anyShareWords) return verdict(plainWords.length, bagExtra, 0, true);
+  // A word of the HTML the plain part never uses cannot be in their common sequence; dropping it
+  // keeps the diff's edit count to what the plain part rearranges (negations stay, to be seen dropped).
+  const plainVocabulary = new Set(plainWords);
+  const visibleInPlain = visibleWords.filter((w) => plainVocabulary.has(w) || negations.has(w));
+  const changes = diffArrays(visibleInPlain, plainWords, { maxEditLength: plainComparisonLimits.maxEdits });
+  if (!changes) return verdict(plainWords.length, bagExtra, 0, true);
+  const isCommon = (change: { added: boolean; removed: boolean }): boolean => !change.added && !change.removed;
+  const firstCommon = changes.findIndex(isCommon);
+  const lastCommon = changes.findLastIndex(isCommon);
   let extraWords = 0;
-  for (const w of plainWords) {
+  let longestRun = 0;
+  let dropsNegation = false;
+  changes.forEach((change, i) => {
+    if (change.added) {
+      extraWords += change.count;
+      longestRun = Math.max(longestRun, change.count);
+    } else if (change.removed) {
+      const isInside = firstCommon !== -1 && i > firstCommon && i < lastCommon;
+      const isReplaced = changes[i + 1]?.added === true || changes[i - 1]?.added === true;
+      if (isInside && !isReplaced && change.count <= maxDroppedGap) {
+        extraWords += change.count;
+        dropsNegation ||= change.value.some((w) => negations.has(w));
+      }
+    }
+  });
+  return verdict(plainWords.length, extraWords, longestRun, false, dropsNegation);
+}
+
+// A plain part that leaves one of these out of a sentence the HTML shows says its opposite.
+const negations = new Set(['not', 'no', 'never', 'nor', 'don', 'doesn', 'didn', 'isn', 'aren', 'won', 'cannot', 'can', 'without', 'neither', 'nothing', 'nobody']);
+
+function verdict(plainWords: number, extraWords: number, longestRun: number, isApproximate: boolean, dropsNegation = false): PlainComparison {
+  const ratio = extraWords / plainWords;
+  const saysMore =
+    dropsNegation ||
+    (extraWords >= plainSaysMore.minWords && ratio >= plainSaysMore.minRatio) ||
+    extraWords >= plainSaysMore.anyShareWords ||
+    longestRun >= plainSaysMore.runWords;
+  return { plainWords, extraWords, ratio, saysMore, isApproximate };
+}
+
+/** Words of `plain` left after matching each against one word of `visible` (a multiset difference). */
+function bagDifference(plain: readonly string[], visible: readonly string[]): number {
+  const available = new Map<string, number>();
+  for (const w of visible) available.set(w, (available.get(w) ?? 0) + 1);
+  let extra = 0;
+  for (const w of plain) {
     const left = available.get(w) ?? 0;
     if (left > 0) available.set(w, left - 1);
-    else extraWords++;
+    else extra++;
   }
-  const ratio = plainWords.length === 0 ? 0 : extraWords / plainWords.length;
-  return { plainWords: plainWords.length, extraWords, ratio, saysMore: extraWords > plainSaysMore.minExtraWords && ratio > plainSaysMore.minRatio };
+  return extra;
 }

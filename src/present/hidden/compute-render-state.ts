@@ -1,15 +1,19 @@
 import type { AnyNode, Element } from 'domhandler';
 import { boxHiding, offScreenPx, transformScale } from './box-hiding.js';
 import type { Cascaded } from './css/cascade-declarations.js';
-import { resolveLength } from './css/css-length.js';
+import { resolveLength, type LengthBasis } from './css/css-length.js';
 import { longhandOf } from './css/css-shorthands.js';
 import { cssWideKeyword, takesParentValue } from './css/css-wide-keywords.js';
+import { functionCall, splitComponents } from './css/parse-declarations.js';
+import { decodeEscapes } from './css/property-name.js';
 import type { HidingTechnique } from './hiding-technique.js';
 import type { RenderContext } from './render-context.js';
 import type { StyleMemo } from './css/style-memo.js';
 import { inheritCustomProperties, resolveCssVariables, type CustomProperties, type VariableWork } from './css/resolve-css-variables.js';
-import { computePaint, initialPaint, isPaintInvisible, type TextPaint } from './colour/text-paint.js';
-import { defaultDisplay, notRenderedElements } from './css/user-agent-style.js';
+import { computePaint, initialPaint, paintVisibility, type TextPaint } from './colour/text-paint.js';
+import { isUnderstoodProperty } from './css/understood-properties.js';
+import { svgHiding } from './svg-hiding.js';
+import { defaultDisplay, notRenderedElements, unassessedFallbackElements } from './css/user-agent-style.js';
 
 /**
  * Below 4 CSS px a line of text is a one- or two-pixel smear on an ordinary screen; from 4px up it
@@ -18,6 +22,10 @@ import { defaultDisplay, notRenderedElements } from './css/user-agent-style.js';
 export const minReadableFontPx = 4;
 /** Text (or a subtree) drawn at under 2% opacity leaves at most ~5/255 of contrast: nothing shows. */
 export const minOpacity = 0.02;
+/** A blur radius past a fifth of the font size smears strokes into their neighbours: the text cannot be read. */
+export const maxReadableBlurPerFontPx = 0.2;
+/** Letter spacing below −0.3em draws each glyph over the one before it. */
+export const minLetterSpacingPerFontPx = -0.3;
 
 /** What an element passes on to its content in one render context. */
 export interface RenderState {
@@ -27,9 +35,15 @@ export interface RenderState {
   isVisible: boolean;
   /** Inside <svg> (and not inside its <foreignObject>): text is painted with `fill`. */
   isSvg: boolean;
+  /** The nearest <svg>'s size from its attributes, when given in px. */
+  svgBox: { width: number | undefined; height: number | undefined; hasViewBox: boolean } | undefined;
   paint: TextPaint;
   fontPx: number;
   rootFontPx: number;
+  /** Line height in px, or as a factor of the font size (unitless values inherit as the factor). */
+  lineHeight: { px: number } | { factor: number } | undefined;
+  /** white-space keeps lines from wrapping. */
+  isNoWrap: boolean;
   /** zoom and transform scale, multiplied down the tree. */
   scale: number;
   textIndentPx: number;
@@ -37,13 +51,19 @@ export interface RenderState {
   isIndentedAway: boolean;
   opacity: number;
   custom: CustomProperties | undefined;
+  /** Styling of this element or an ancestor that the detector cannot assess, which affects this subtree's text. */
+  doubt: string | undefined;
+  /** Styling of this element that may lay its box over other text (absolute position, a large shift). */
+  overlay: string | undefined;
+  /** The nearest box of fixed height that clips its overflow, with the characters it can show. */
+  clip: { capacity: number } | undefined;
 }
 
 /** The state above the root element: black text, 16px, on white (what a mail client shows by default). */
 export function rootRenderState(): RenderState {
   return {
-    hiddenBy: undefined, display: 'block', isVisible: true, isSvg: false, paint: initialPaint, fontPx: 16, rootFontPx: 16, scale: 1,
-    textIndentPx: 0, isIndentedAway: false, opacity: 1, custom: undefined,
+    hiddenBy: undefined, display: 'block', isVisible: true, isSvg: false, svgBox: undefined, paint: initialPaint, fontPx: 16, rootFontPx: 16,
+    lineHeight: undefined, isNoWrap: false, scale: 1, textIndentPx: 0, isIndentedAway: false, opacity: 1, custom: undefined, doubt: undefined, overlay: undefined, clip: undefined,
   };
 }
 
@@ -65,7 +85,14 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
   if (parent.hiddenBy) return parent;
   const { isQuirks, variables } = environment;
   const own = new Map<string, { value: string }>();
-  for (const [name, entry] of cascaded) if (name.startsWith('--')) own.set(name, entry);
+  const doubts: string[] = [];
+  const doubt = (reason: string): void => {
+    doubts.push(reason);
+  };
+  for (const [name, entry] of cascaded) {
+    if (name.startsWith('--')) own.set(name, entry);
+    else if (!isUnderstoodProperty(name)) doubt(name);
+  }
   const custom = own.size > 0 ? inheritCustomProperties(parent.custom, own, variables) : parent.custom;
   const read = (property: string): string | undefined => {
     const entry = cascaded.get(property);
@@ -77,10 +104,12 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
     }
     // A var() that cannot be resolved makes the declaration behave as `unset` (CSS Variables §3.1).
     if (value === undefined) return 'unset';
+    if (value.includes('\\')) value = decodeEscapes(value);
     return (entry.property === property ? value : longhandOf(entry.property, property, value))?.trim();
   };
 
   const declaredDisplay = read('display')?.toLowerCase();
+  if (declaredDisplay !== undefined && !cssWideKeyword.test(declaredDisplay) && !displayValue.test(declaredDisplay)) doubt('display');
   const display =
     declaredDisplay === 'inherit' ? parent.display
     : declaredDisplay === 'initial' || declaredDisplay === 'unset' ? 'inline'
@@ -94,42 +123,81 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
     const basis = { fontPx: parent.fontPx, rootFontPx: parent.rootFontPx, percentOf: parent.fontPx, viewportWidth: context.width, viewportHeight: context.height, isQuirks };
     const size = fontKeywords[fontValue] ?? (fontValue === 'smaller' ? parent.fontPx / 1.2 : fontValue === 'larger' ? parent.fontPx * 1.2 : resolveLength(fontValue, basis));
     if (size !== undefined && size >= 0) fontPx = size;
+    else doubt('font-size');
   }
   const rootFontPx = element.name === 'html' ? fontPx : parent.rootFontPx;
-  const basis = { fontPx, rootFontPx, percentOf: undefined, viewportWidth: context.width, viewportHeight: context.height, isQuirks };
+  const basis: LengthBasis = { fontPx, rootFontPx, percentOf: undefined, viewportWidth: context.width, viewportHeight: context.height, isQuirks };
 
-  const opacity = parent.opacity * ownOpacity(read('opacity'), read('filter'));
+  const filter = readFilter(read('filter'), basis, doubt);
+  const opacity = parent.opacity * ownOpacity(read('opacity'), doubt) * filter.opacity;
   const zoom = Number.parseFloat(read('zoom') ?? '');
   // zoom: 0 is read as 1 by browsers, like `normal`.
   const zoomFactor = Number.isFinite(zoom) && zoom > 0 ? (read('zoom')?.trim().endsWith('%') ? zoom / 100 : zoom) : 1;
   const visibility = read('visibility')?.toLowerCase();
+  if (visibility !== undefined && !cssWideKeyword.test(visibility) && !/^(visible|hidden|collapse)$/.test(visibility)) doubt('visibility');
   const indent = read('text-indent');
   const indentPx = indent === undefined || cssWideKeyword.test(indent) ? undefined : resolveLength(splitFirst(indent), { ...basis, percentOf: context.width });
+  if (indent !== undefined && !cssWideKeyword.test(indent) && indentPx === undefined) doubt('text-indent');
   const textIndentPx = indent === 'initial' ? 0 : (indentPx ?? parent.textIndentPx);
+  const whiteSpace = read('white-space')?.toLowerCase();
+  const isNoWrap = takesParentValue(whiteSpace) ? parent.isNoWrap : /^(nowrap|pre)$/.test(whiteSpace ?? '');
+  const lineHeight = readLineHeight(read('line-height'), parent.lineHeight, basis, doubt);
+  const lineHeightPx = lineHeight === undefined ? undefined : 'px' in lineHeight ? lineHeight.px : lineHeight.factor * fontPx;
+  const far = Math.min(offScreenPx, context.width);
+  const overlays: string[] = [];
+  let clip = parent.clip;
+  const clipCapacity = (capacity: number): void => {
+    clip = { capacity };
+  };
+  const box = boxHiding(read, display, basis, { doubt, overlay: (reason) => overlays.push(reason), lineHeightPx, textIndentPx, isNoWrap, clipCapacity });
+  const isSvg = element.name === 'svg' || (parent.isSvg && element.name !== 'foreignobject');
+  const svg = isSvg ? svgHiding(element, parent.svgBox, fontPx, doubt) : { hiddenBy: undefined, box: parent.svgBox };
+  const paint = computePaint(read, parent.paint, context.isDark, basis);
+  const hiddenBy =
+    svg.hiddenBy ??
+    subtreeHiding(element, cascaded, read, display, opacity, context, doubt) ??
+    box ??
+    (filter.blurPx > 0 && filter.blurPx >= fontPx * maxReadableBlurPerFontPx ? 'blurred' : undefined) ??
+    letterSpacingHiding(read('letter-spacing'), basis, doubt) ??
+    (textIndentPx >= context.width && isNoWrap ? 'off-screen' : undefined);
+  if (hiddenBy === undefined && textIndentPx >= far && isNoWrap) doubt('text-indent');
   return {
-    hiddenBy: subtreeHiding(element, cascaded, read, display, opacity, basis),
+    hiddenBy,
     display,
     isVisible: takesParentValue(visibility) ? parent.isVisible : visibility === 'initial' || visibility === 'visible' ? true : visibility === 'hidden' || visibility === 'collapse' ? false : parent.isVisible,
-    isSvg: element.name === 'svg' || (parent.isSvg && element.name !== 'foreignobject'),
-    paint: computePaint(read, parent.paint, context.isDark, basis),
+    isSvg,
+    svgBox: svg.box,
+    paint,
     fontPx,
     rootFontPx,
+    lineHeight,
+    isNoWrap,
     scale: parent.scale * zoomFactor * transformScale(read, display),
     textIndentPx,
-    isIndentedAway: textIndentPx <= -Math.min(offScreenPx, context.width),
+    isIndentedAway: textIndentPx <= -far,
     opacity,
     custom,
+    doubt: parent.doubt ?? doubts[0],
+    overlay: overlays[0],
+    clip,
   };
 }
 
-/** Why text directly inside an element with this state is hidden, or undefined when a person sees it. */
+/** Why text directly inside an element with this state is hidden, or undefined when a person sees it (or it cannot be told: see textDoubt). */
 export function textHiding(state: RenderState): HidingTechnique | undefined {
   if (state.hiddenBy) return state.hiddenBy;
   if (!state.isVisible) return 'visibility:hidden';
   if (state.fontPx < minReadableFontPx) return 'font-size:0';
   if (state.fontPx * state.scale < minReadableFontPx) return 'scaled-to-zero';
   if (state.isIndentedAway) return 'off-screen';
-  return isPaintInvisible(state.paint, state.opacity, state.isSvg, minOpacity) ? 'color-matches-background' : undefined;
+  return paintVisibility(state.paint, state.opacity, state.isSvg, minOpacity) === 'hidden' ? 'color-matches-background' : undefined;
+}
+
+/** For text textHiding calls visible: the styling that keeps the detector from knowing, if any. */
+export function textDoubt(state: RenderState): string | undefined {
+  if (state.doubt) return state.doubt;
+  const paint = paintVisibility(state.paint, state.opacity, state.isSvg, minOpacity);
+  return typeof paint === 'object' ? paint.doubt : undefined;
 }
 
 function subtreeHiding(
@@ -138,15 +206,21 @@ function subtreeHiding(
   read: (property: string) => string | undefined,
   display: string,
   opacity: number,
-  basis: Parameters<typeof boxHiding>[2],
+  context: RenderContext,
+  doubt: (reason: string) => void,
 ): HidingTechnique | undefined {
   if (notRenderedElements.has(element.name)) return 'not-rendered';
+  if (unassessedFallbackElements.has(element.name)) doubt(`<${element.name}> fallback content`);
   if (element.name === 'title') return 'title';
   if (isInClosedDetails(element)) return 'closed-details';
   if (display === 'none') return cascaded.get('display')?.technique ?? 'display:none';
-  if (read('content-visibility')?.toLowerCase() === 'hidden') return cascaded.get('content-visibility')?.technique ?? 'content-visibility:hidden';
+  const contentVisibility = read('content-visibility')?.toLowerCase();
+  if (contentVisibility === 'hidden') return cascaded.get('content-visibility')?.technique ?? 'content-visibility:hidden';
+  if (contentVisibility !== undefined && !cssWideKeyword.test(contentVisibility) && !/^(visible|auto)$/.test(contentVisibility)) doubt('content-visibility');
+  // Outlook on Windows, a desktop client without media queries, hides the subtree; every other client shows it.
+  if (context.name === 'desktop' && read('mso-hide')?.toLowerCase() === 'all') doubt('mso-hide:all (hidden in Outlook only)');
   if (opacity < minOpacity) return 'opacity:0';
-  return boxHiding(read, display, basis);
+  return undefined;
 }
 
 const firstSummaries = new WeakMap<Element, AnyNode | undefined>();
@@ -163,16 +237,65 @@ function isInClosedDetails(element: Element): boolean {
   return firstSummaries.get(parent) !== element;
 }
 
-function ownOpacity(opacity: string | undefined, filter: string | undefined): number {
-  const number = (text: string | undefined): number | undefined => {
-    if (text === undefined || cssWideKeyword.test(text)) return undefined;
-    const value = Number.parseFloat(text);
-    return Number.isFinite(value) ? Math.min(1, Math.max(0, text.trim().endsWith('%') ? value / 100 : value)) : undefined;
-  };
-  let result = number(opacity) ?? 1;
-  const call = filter ? /opacity\(\s*([^)]*)\)/i.exec(filter) : null;
-  if (call) result *= number(call[1]) ?? 1;
+function number(text: string | undefined): number | undefined {
+  if (text === undefined || cssWideKeyword.test(text)) return undefined;
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?%?$/i.test(text.trim())) return undefined;
+  const value = Number.parseFloat(text);
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, text.trim().endsWith('%') ? value / 100 : value)) : undefined;
+}
+
+function ownOpacity(opacity: string | undefined, doubt: (reason: string) => void): number {
+  if (opacity === undefined || cssWideKeyword.test(opacity)) return 1;
+  const value = number(opacity);
+  if (value === undefined) doubt('opacity');
+  return value ?? 1;
+}
+
+// Filters that keep the contrast between text and its background: hue, saturation, sepia, a shadow.
+const keptContrastFilters = /^(grayscale|sepia|hue-rotate|saturate|drop-shadow)$/;
+
+/** filter: opacity() multiplies, blur() is measured, the filters that keep contrast pass; any other (brightness(), contrast(), invert(), url()) is named. */
+function readFilter(value: string | undefined, basis: LengthBasis, doubt: (reason: string) => void): { opacity: number; blurPx: number } {
+  const result = { opacity: 1, blurPx: 0 };
+  if (value === undefined || cssWideKeyword.test(value) || value.trim().toLowerCase() === 'none') return result;
+  for (const part of splitComponents(value)) {
+    const call = functionCall(part);
+    if (call?.name === 'opacity') {
+      const amount = call.args.trim() === '' ? 0 : number(call.args.trim());
+      if (amount === undefined) doubt('filter');
+      else result.opacity *= amount;
+    } else if (call?.name === 'blur') {
+      const radius = call.args.trim() === '' ? 0 : resolveLength(call.args, basis);
+      if (radius === undefined) doubt('filter');
+      else result.blurPx += radius;
+    } else if (!call || !keptContrastFilters.test(call.name)) {
+      doubt(`filter: ${call?.name ?? 'url'}`);
+    }
+  }
   return result;
+}
+
+function readLineHeight(value: string | undefined, parent: RenderState['lineHeight'], basis: LengthBasis, doubt: (reason: string) => void): RenderState['lineHeight'] {
+  if (takesParentValue(value)) return parent;
+  const lower = (value as string).toLowerCase();
+  if (lower === 'normal' || lower === 'initial') return undefined;
+  if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(lower)) return { factor: Number(lower) };
+  const px = resolveLength(lower, { ...basis, percentOf: basis.fontPx, isQuirks: false });
+  if (px === undefined) {
+    doubt('line-height');
+    return parent;
+  }
+  return { px };
+}
+
+function letterSpacingHiding(value: string | undefined, basis: LengthBasis, doubt: (reason: string) => void): HidingTechnique | undefined {
+  if (value === undefined || cssWideKeyword.test(value) || value.toLowerCase() === 'normal') return undefined;
+  const px = resolveLength(value, { ...basis, percentOf: basis.fontPx });
+  if (px === undefined) {
+    doubt('letter-spacing');
+    return undefined;
+  }
+  return px <= basis.fontPx * minLetterSpacingPerFontPx ? 'letters-overlapped' : undefined;
 }
 
 function splitFirst(value: string): string {

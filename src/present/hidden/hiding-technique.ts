@@ -13,6 +13,8 @@ export const hidingTechniques = [
   'off-screen',
   'clipped',
   'scaled-to-zero',
+  'blurred',
+  'letters-overlapped',
   'content-visibility:hidden',
   'closed-details',
   'not-rendered',

@@ -1,7 +1,7 @@
 import type { AnyNode, Comment, Document, Element, Text } from 'domhandler';
 import { stripInvisibleControls } from '../fence-untrusted.js';
 import { cascadeDeclarations, type Cascaded, type ElementDeclarations } from './css/cascade-declarations.js';
-import { computeRenderState, isClosedDetails, rootRenderState, textHiding, type RenderState, type StyleEnvironment } from './compute-render-state.js';
+import { computeRenderState, isClosedDetails, rootRenderState, textDoubt, textHiding, type RenderState, type StyleEnvironment } from './compute-render-state.js';
 import type { HidingTechnique } from './hiding-technique.js';
 import type { StyleRuleMatcher } from './css/match-style-rules.js';
 import { allContexts, renderContexts } from './render-context.js';
@@ -20,9 +20,14 @@ export interface VisibilityWalk {
   hidden: Set<AnyNode>;
   /** Elements whose text is hidden where they stand (colour, size, visibility), though their box is there. */
   textHidden: Set<Element>;
+  /** Styling the detector cannot assess that bears on text a person may see (a property, a technique), in document order. */
+  unassessed: Set<string>;
 }
 
 type Frame = { node: AnyNode; states: RenderState[] } | { leave: Element };
+
+/** Distinct unassessed stylings kept: enough to name what to look at, bounded against a flood. */
+const maxUnassessed = 8;
 
 const isElement = (node: AnyNode): node is Element => node.type === 'tag' || node.type === 'script' || node.type === 'style';
 const isBlockish = (display: string): boolean => !/^(inline|contents|ruby)/.test(display);
@@ -34,7 +39,7 @@ const isBlockish = (display: string): boolean => !/^(inline|contents|ruby)/.test
 export function walkVisibility(document: Document, matcher: StyleRuleMatcher, environment: StyleEnvironment): VisibilityWalk {
   const visible = new TextBuilder();
   const hiddenBuilder = new TextBuilder();
-  const result: VisibilityWalk = { visibleText: '', hiddenText: '', charsByTechnique: new Map(), scriptChars: 0, hidden: new Set(), textHidden: new Set() };
+  const result: VisibilityWalk = { visibleText: '', hiddenText: '', charsByTechnique: new Map(), scriptChars: 0, hidden: new Set(), textHidden: new Set(), unassessed: new Set() };
   let lastTechnique: HidingTechnique | undefined;
   const addHidden = (text: string, technique: HidingTechnique): void => {
     if (technique !== lastTechnique) hiddenBuilder.breakLine();
@@ -76,6 +81,27 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
     addHidden(comment.data, 'comment');
   };
 
+  // Text judged visible counts as such only where nothing about its styling is beyond the detector.
+  const noteDoubt = (states: RenderState[], techniques: (HidingTechnique | undefined)[]): void => {
+    if (result.unassessed.size >= maxUnassessed) return;
+    states.forEach((state, i) => {
+      const doubt = techniques[i] === undefined ? textDoubt(state) : undefined;
+      if (doubt !== undefined) result.unassessed.add(doubt);
+    });
+  };
+
+  // Text in a box of fixed height that clips its overflow, counted per box: past what the box shows, some of it is cut off.
+  const clipped = new Map<object, number>();
+  const noteClipped = (states: RenderState[], techniques: (HidingTechnique | undefined)[], text: string): void => {
+    const chars = text.replace(/\s/g, '').length;
+    states.forEach((state, i) => {
+      if (!state.clip || techniques[i] !== undefined) return;
+      const total = (clipped.get(state.clip) ?? 0) + chars;
+      clipped.set(state.clip, total);
+      if (total > state.clip.capacity && result.unassessed.size < maxUnassessed) result.unassessed.add('height with overflow hidden (text may be cut off)');
+    });
+  };
+
   const stack: Frame[] = [];
   const rootStates = renderContexts.map(() => rootRenderState());
   for (let i = document.children.length - 1; i >= 0; i--) stack.push({ node: document.children[i] as AnyNode, states: rootStates });
@@ -93,7 +119,13 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
       if (technique) {
         result.hidden.add(node);
         addHidden((node as Text).data, technique);
-      } else addVisible(node as Text);
+      } else {
+        addVisible(node as Text);
+        if ((node as Text).data.trim() !== '') {
+          noteDoubt(states, techniques);
+          noteClipped(states, techniques, (node as Text).data);
+        }
+      }
       continue;
     }
     if (node.type === 'comment') {
@@ -107,15 +139,22 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
       continue;
     }
     const own = stylesOf(node, matcher, environment, node.name === 'svg' || (states[0]?.isSvg === true && node.name !== 'foreignobject'));
-    // A state depends on the element only through its name, except under a closed <details>.
-    const canShare = !isClosedDetails(node.parent);
+    // A state depends on the element only through its name, except under a closed <details> and in SVG (positions are attributes).
+    const canShare = !isClosedDetails(node.parent) && node.name !== 'svg' && states[0]?.isSvg !== true;
     const ownStates = renderContexts.map((context, i) => {
       const parent = states[i] as RenderState;
       const cascaded = own(1 << i);
       const compute = (): RenderState => computeRenderState(node, parent, cascaded, context, environment);
       return canShare ? environment.memo.state(parent, `${i} ${node.name} ${environment.memo.idOf(cascaded)}`, compute) : compute();
     });
+    // States are shared between elements styled alike; a clipping box counts its own text, so it gets its own.
+    ownStates.forEach((s, i) => {
+      if (s.clip && s.clip !== states[i]?.clip) ownStates[i] = { ...s, clip: { capacity: s.clip.capacity } };
+    });
     const subtreeHidden = ownStates.map((s) => s.hiddenBy);
+    ownStates.forEach((s) => {
+      if (s.overlay !== undefined && s.hiddenBy === undefined && result.unassessed.size < maxUnassessed) result.unassessed.add(`${s.overlay} (a box that may lie over other text)`);
+    });
     if (subtreeHidden.every(Boolean)) {
       result.hidden.add(node);
       takeSubtree(node, subtreeHidden[0] as HidingTechnique);

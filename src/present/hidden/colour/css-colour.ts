@@ -1,4 +1,5 @@
 import colourNames from 'color-name';
+import { mixColours } from './color-mix.js';
 import { labToSrgb, linearToSrgb, oklabToSrgb } from './lab-to-srgb.js';
 import { functionCall, splitComponents } from '../css/parse-declarations.js';
 
@@ -10,7 +11,7 @@ export interface Rgba {
   a: number;
 }
 
-/** A colour this code cannot evaluate (color-mix(), a system colour): never compared. */
+/** A colour this code cannot evaluate (a relative colour, a platform's system colour): text in it cannot be assessed. */
 export const unknownColour = 'unknown';
 export type ParsedColour = Rgba | typeof unknownColour;
 
@@ -37,7 +38,7 @@ const platformColours = new Set([
 ]);
 const colourFunctions = new Set(['rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab', 'lch', 'oklab', 'oklch', 'color', 'light-dark']);
 // Valid colours whose value this code does not compute.
-const unevaluatedFunctions = new Set(['color-mix', 'device-cmyk', 'contrast-color']);
+const unevaluatedFunctions = new Set(['device-cmyk', 'contrast-color']);
 
 /**
  * A CSS colour value; undefined when the value is not a colour at all (a browser drops such a
@@ -48,7 +49,7 @@ export function parseCssColour(text: string, currentColour: ParsedColour | undef
   // Mail repeats a handful of colours on every element; values that depend on the arguments are not kept.
   if (parsedColours.has(value)) return parsedColours.get(value);
   const parsed = parseColourValue(value, currentColour, isDark);
-  if (!value.includes('currentcolor') && !value.includes('light-dark')) {
+  if (!value.includes('currentcolor') && !value.includes('light-dark') && !value.includes('color-mix')) {
     if (parsedColours.size >= 512) parsedColours.clear();
     parsedColours.set(value, parsed);
   }
@@ -67,6 +68,7 @@ function parseColourValue(value: string, currentColour: ParsedColour | undefined
   const call = functionCall(value);
   if (!call) return platformColours.has(value) ? unknownColour : undefined;
   if (unevaluatedFunctions.has(call.name)) return unknownColour;
+  if (call.name === 'color-mix') return mixColours(call.args, (part) => parseCssColour(part, currentColour, isDark));
   if (!colourFunctions.has(call.name)) return undefined;
   if (call.name === 'light-dark') {
     const parts = splitComponents(call.args);

@@ -9,7 +9,7 @@ export const shorthandLonghands: Readonly<Record<string, readonly string[]>> = {
   overflow: ['overflow-x', 'overflow-y'],
   margin: ['margin-top', 'margin-left'],
   inset: ['top', 'right', 'bottom', 'left'],
-  '-webkit-text-stroke': ['-webkit-text-stroke-width'],
+  '-webkit-text-stroke': ['-webkit-text-stroke-width', '-webkit-text-stroke-color'],
 };
 
 const imageFunctions = /^(url|image|image-set|-webkit-image-set|cross-fade|element|(repeating-)?(linear|radial|conic)-gradient|-webkit-(repeating-)?(linear|radial|gradient)|-webkit-gradient)$/;
@@ -34,7 +34,7 @@ export function longhandOf(shorthand: string, longhand: string, value: string): 
       return { top, right, bottom, left }[longhand];
     }
     case '-webkit-text-stroke':
-      return parts.find((p) => /^[\d.]/.test(p)) ?? '0';
+      return longhand === '-webkit-text-stroke-width' ? (parts.find((p) => /^[\d.]/.test(p)) ?? '0') : (parts.find((p) => !/^[\d.]/.test(p)) ?? 'currentcolor');
     default:
       return undefined;
   }

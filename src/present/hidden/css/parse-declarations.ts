@@ -1,3 +1,5 @@
+import { normalisePropertyName } from './property-name.js';
+
 /**
  * CSS declaration lists as a `style` attribute holds them. Inline styles are in nearly every HTML
  * mail, so they are read here (CSS Syntax's rules for strings, escapes, comments and blocks)
@@ -49,7 +51,7 @@ function splitTopLevel(text: string, isSeparator: (char: string) => boolean, onP
 }
 
 const importantSuffix = /!\s*important\s*$/i;
-const propertyName = /^(--[^\s:]*|-?[a-z_][a-z0-9_-]*)$/i;
+const propertyName = /^(--[^\s:]*|-?(?:[a-z_]|\\[^\n])(?:[a-z0-9_-]|\\[^\n])*)$/i;
 
 /** The declarations of a `style` attribute (or a block body), in order; malformed ones are dropped as CSS drops them. */
 export function parseDeclarations(text: string): CssDeclaration[] {
@@ -67,7 +69,7 @@ export function parseDeclarations(text: string): CssDeclaration[] {
       if (isImportant) value = value.replace(importantSuffix, '');
       value = value.trim();
       if (value === '' && !name.startsWith('--')) return;
-      declarations.push({ property: name.startsWith('--') ? name : name.toLowerCase(), value, isImportant });
+      declarations.push({ property: normalisePropertyName(name), value, isImportant });
     },
   );
   return declarations;
@@ -106,5 +108,5 @@ export function functionCall(component: string): { name: string; args: string } 
   const open = component.indexOf('(');
   if (open <= 0 || !component.endsWith(')')) return undefined;
   const name = component.slice(0, open);
-  return /^[a-z-]+$/i.test(name) ? { name: name.toLowerCase(), args: component.slice(open + 1, -1) } : undefined;
+  return /^-?[a-z][a-z0-9-]*$/i.test(name) ? { name: name.toLowerCase(), args: component.slice(open + 1, -1) } : undefined;
 }

@@ -2,6 +2,7 @@ import type { Atrule, CssNode, Declaration, Rule, StyleSheet } from 'css-tree';
 import type { parse as ParseCss } from 'css-tree';
 import { matchesMedia } from './matches-media.js';
 import { splitTopLevelCommas, type CssDeclaration } from './parse-declarations.js';
+import { normalisePropertyName } from './property-name.js';
 import { allContexts, renderContexts } from '../render-context.js';
 
 /** One style rule: a selector list, its declarations, the contexts its `@media` allows, its place in source order. */
@@ -154,5 +155,5 @@ function childrenOf(node: { children: { toArray(): CssNode[] } | null } | null |
 function declarationOf(node: Declaration): CssDeclaration {
   const value = node.value.type === 'Raw' ? node.value.value.trim() : '';
   const isImportant = node.important === true || (typeof node.important === 'string' && node.important.toLowerCase() === 'important');
-  return { property: node.property.startsWith('--') ? node.property : node.property.toLowerCase(), value, isImportant };
+  return { property: normalisePropertyName(node.property), value, isImportant };
 }

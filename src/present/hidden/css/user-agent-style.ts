@@ -47,6 +47,13 @@ export function defaultDisplay(name: string): string {
  */
 export const notRenderedElements = new Set(['template', 'iframe', 'noembed', 'noframes', 'datalist']);
 
+/**
+ * Elements whose fallback content shows or not depending on what the reader's client supports
+ * (<canvas> shows it with scripts off, <video> where video is not supported, <object> when its
+ * data does not load): not assessed.
+ */
+export const unassessedFallbackElements = new Set(['canvas', 'video', 'audio', 'object', 'embed', 'applet']);
+
 /** The user-agent rules of HTML §15.3 that bear on visibility, for one element. */
 export function userAgentDeclarations(element: Element, isQuirks: boolean): UserAgentDeclaration[] {
   const declarations: UserAgentDeclaration[] = [];

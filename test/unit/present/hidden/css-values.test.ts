@@ -1,3 +1,4 @@
+import { prepareColourMixing } from '../../../../src/present/hidden/colour/color-mix.js';
 import { describe, expect, it } from 'vitest';
 import { contrastRatio, isColourOfBackground } from '../../../../src/present/hidden/colour/colour-contrast.js';
 import { parseCssColour, unknownColour, white } from '../../../../src/present/hidden/colour/css-colour.js';
@@ -37,13 +38,27 @@ describe('CSS colours', () => {
   });
 
   it('tells a colour it cannot evaluate from a value that is no colour', () => {
-    expect(parseCssColour('color-mix(in srgb, red, blue)', undefined, false)).toBe(unknownColour);
+    expect(parseCssColour('contrast-color(red)', undefined, false)).toBe(unknownColour);
     expect(parseCssColour('ButtonFace', undefined, false)).toBe(unknownColour);
     expect(parseCssColour('whiteish', undefined, false)).toBeUndefined();
     expect(parseCssColour('#ffff1', undefined, false)).toBeUndefined();
     expect(parseCssColour('rgb(1, 2)', undefined, false)).toBeUndefined();
     expect(parseCssColour('color(display-p3 1 1 1)', undefined, false)).toBe(unknownColour);
     expect(parseCssColour('rgb(from red r g b)', undefined, false)).toBe(unknownColour);
+  });
+
+  it('mixes colours with color-mix() as CSS Color 5 normalises the percentages', async () => {
+    await prepareColourMixing('color-mix');
+    expect(parseCssColour('color-mix(in srgb, red, blue)', undefined, false)).toEqual({ r: 128, g: 0, b: 128, a: 1 });
+    expect(parseCssColour('color-mix(in srgb, white 100%, black 0%)', undefined, false)).toEqual({ r: 255, g: 255, b: 255, a: 1 });
+    expect(parseCssColour('color-mix(in oklab, #fff 70%, #fff)', undefined, false)).toEqual({ r: 255, g: 255, b: 255, a: 1 });
+    // Percentages summing under 100% scale the alpha (CSS Color 5 §2.1).
+    expect(parseCssColour('color-mix(in srgb, white 30%, white 20%)', undefined, false)).toMatchObject({ r: 255, a: 0.5 });
+    expect(parseCssColour('color-mix(in srgb, currentcolor, white)', { r: 0, g: 0, b: 0, a: 1 }, false)).toMatchObject({ r: 128, g: 128, b: 128 });
+    expect(parseCssColour('color-mix(in display-p3, red, blue)', undefined, false)).toBe(unknownColour);
+    expect(parseCssColour('color-mix(in srgb, rgb(from red r g b), blue)', undefined, false)).toBe(unknownColour);
+    expect(parseCssColour('color-mix(srgb, red, blue)', undefined, false)).toBeUndefined();
+    expect(parseCssColour('color-mix(in srgb, red)', undefined, false)).toBeUndefined();
   });
 
   it('parses legacy colour attributes as browsers do', () => {
