@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { resolveConfig } from '../config.js';
 import { MailboxError, inputRef } from '../errors.js';
 import { usernameLength, usernamePattern } from '../wire-constants.js';
 import type { PowProgress } from '../pow/pow-progress.js';
 import type { RegisterOutcome } from '../auth/account-registry.js';
 import { defineOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
 import { applyWatchChoice, watchReportSchema } from './watch-choice.js';
-import { assertNewInboxAllowed } from '../policy/new-inboxes.js';
+import { assertNewInboxAllowed, assertNoWakeRunning } from '../policy/new-inboxes.js';
 
 const watchChoiceMessage =
   'watch is required and is the operator\'s decision: "scheduled" installs a daily 09:00 job that wakes an agent to read the inbox; "on-demand" installs nothing. Ask the operator which they want.';
@@ -154,7 +155,9 @@ export const registerOperation = defineOperation({
       () => true,
       () => false,
     );
-    if (!hasInbox) await assertNewInboxAllowed({ userConfigDir: (await account.config()).userConfigDir, credentialsDir: account.dir });
+    const { userConfigDir } = await account.config();
+    await assertNoWakeRunning(userConfigDir);
+    if (!hasInbox) await assertNewInboxAllowed({ userConfigDir, credentialsDir: account.dir, knownDirs: [resolveConfig(ctx.configInputs).credentialsDir] });
     const outcome = await registerWithinDeadline(input, ctx);
     const watchJob = await applyWatchChoice(outcome.credentialsDir, input.watch, ctx, input.wake_command);
     const result = { ...outcome, watchJob, next: [...outcome.next, ...watchJob.next] };
