@@ -138,7 +138,6 @@ describe('a JMAP session that names another origin is not used', () => {
   }
 
   it('refuses a template whose host is a placeholder', async () => {
-    const other = await elsewhere();
     const api = await front(sandbox.apiUrl, rewriteSession((session) => ({ ...session, downloadUrl: 'http://{accountId}/download/{blobId}/{name}?type={type}' })));
     const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', await copyDir(inbox, ['state.json'])], { env: { ...baseEnv(sandbox), AGENT_MAILBOX_API_URL: api.url } });
     expect(errorOf(run.stdout).message).toContain('downloadUrl (a host a template placeholder would choose)');
