@@ -7,6 +7,7 @@ import type { RegisterOutcome } from '../auth/account-registry.js';
 import { defineOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
 import { applyWatchChoice, watchReportSchema } from './watch-choice.js';
 import { assertNewInboxAllowed, assertNoWakeRunning } from '../policy/new-inboxes.js';
+import { rememberInboxDir } from '../policy/records/inbox-dirs.js';
 
 const watchChoiceMessage =
   'watch is required and is the operator\'s decision: "scheduled" installs a daily 09:00 job that wakes an agent to read the inbox; "on-demand" installs nothing. Ask the operator which they want.';
@@ -159,6 +160,8 @@ export const registerOperation = defineOperation({
     await assertNoWakeRunning(userConfigDir);
     if (!hasInbox) await assertNewInboxAllowed({ userConfigDir, credentialsDir: account.dir, knownDirs: [resolveConfig(ctx.configInputs).credentialsDir] });
     const outcome = await registerWithinDeadline(input, ctx);
+    // Its own layer now binds every later new inbox too, wherever that one is registered.
+    await rememberInboxDir(userConfigDir, outcome.credentialsDir);
     const watchJob = await applyWatchChoice(outcome.credentialsDir, input.watch, ctx, input.wake_command);
     const result = { ...outcome, watchJob, next: [...outcome.next, ...watchJob.next] };
     if (input.show_api_key === true) {

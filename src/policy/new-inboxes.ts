@@ -4,6 +4,7 @@ import { isLockHeld } from '../credentials/directory-lock.js';
 import { oauthFiles } from '../credentials/oauth-grant-files.js';
 import { MailboxError } from '../errors.js';
 import { assertUsable, loadPolicyLayers, policyPaths, type LoadedLayer } from './policy-layers.js';
+import { knownInboxDirs } from './records/inbox-dirs.js';
 import { wakeMarkerDir } from './records/wake-read-only.js';
 
 /**
@@ -18,7 +19,7 @@ export interface NewInboxScope {
   userConfigDir: string;
   /** The directory being registered into. */
   credentialsDir: string;
-  /** Other credentials directories this process knows of (its configured default). */
+  /** Other credentials directories this process knows of (its configured default); those registered before are read from the user's list. */
   knownDirs?: readonly string[];
   machinePath?: string;
 }
@@ -71,7 +72,8 @@ export async function anyWakeRunning(userConfigDir: string): Promise<boolean> {
 
 /** The machine and user layers, and the inbox layer of every directory and connected inbox found. */
 async function everyLayer(scope: NewInboxScope): Promise<LoadedLayer[]> {
-  const dirs = [...new Set([scope.credentialsDir, scope.userConfigDir, ...(scope.knownDirs ?? [])].map((dir) => resolve(dir)))];
+  const recorded = await knownInboxDirs(scope.userConfigDir);
+  const dirs = [...new Set([scope.credentialsDir, scope.userConfigDir, ...(scope.knownDirs ?? []), ...recorded].map((dir) => resolve(dir)))];
   const inboxDirs = (await Promise.all(dirs.map(async (dir) => [dir, ...(await connectedInboxDirs(dir))]))).flat();
   const base = policyPaths({ userConfigDir: scope.userConfigDir, ...(scope.machinePath ? { machinePath: scope.machinePath } : {}) });
   const shared = await loadPolicyLayers(base);
