@@ -10,7 +10,8 @@ import { authPaths } from '../../src/wire-constants.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import type { ScriptedServer } from '../helpers/scripted-http-server.js';
-import { baseEnv, copyDir, freshDir, registeredDir, secretsIn } from './fault-case.js';
+import { baseEnv, copyDir, expectBothDoorsKeepPromises, freshDir, registeredDir, secretsIn } from './fault-case.js';
+import { httpFault } from './fault-servers.js';
 import { elsewhere, everythingSent, front, redirectWhen, rewriteSession, type FrontRule } from './origin-servers.js';
 
 /**
@@ -165,5 +166,38 @@ describe('a JMAP session that names another origin is not used', () => {
     expect(run.code).not.toBe(0);
     expect(errorOf(run.stdout).message).not.toContain('another origin');
     expect(other.hits()).toBeGreaterThan(0);
+  });
+});
+
+// Both doors as spawned processes, with the fault suite's promises (time, memory, no secret shown).
+describe('through the CLI and the MCP server', () => {
+  it('a sign-up whose session POST is redirected to another origin', async () => {
+    const other = await httpFault((_req, res) => res.end('{}'));
+    const auth = await front(sandbox.authUrl, redirectWhen('POST', new RegExp(`^${authPaths.session}`), other.url));
+    await expectBothDoorsKeepPromises({
+      name: 'origin-signup-redirect',
+      op: { kind: 'register', username: 'origin-both' },
+      env: { ...baseEnv(sandbox), AGENT_MAILBOX_AUTH_URL: auth.url },
+      dir: freshDir,
+      fault: other,
+      code: /^bad_response$/,
+      says: new RegExp(`redirect to ${other.url.replace(/\./g, '\\.')}, another origin`),
+    });
+    expect(other.hits()).toBe(0);
+  });
+
+  it('a session whose apiUrl names another origin', async () => {
+    const other = await httpFault((_req, res) => res.end('{}'));
+    const api = await front(sandbox.apiUrl, sessionNaming('apiUrl', other.url));
+    await expectBothDoorsKeepPromises({
+      name: 'origin-session-apiurl',
+      op: { kind: 'jmap' },
+      env: { ...baseEnv(sandbox), AGENT_MAILBOX_API_URL: api.url },
+      dir: () => copyDir(inbox, ['state.json']),
+      fault: other,
+      code: /^bad_response$/,
+      says: /names another origin for apiUrl/,
+    });
+    expect(other.hits()).toBe(0);
   });
 });
