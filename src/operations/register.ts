@@ -160,8 +160,11 @@ export const registerOperation = defineOperation({
     await assertNoWakeRunning(userConfigDir);
     if (!hasInbox) await assertNewInboxAllowed({ userConfigDir, credentialsDir: account.dir, knownDirs: [resolveConfig(ctx.configInputs).credentialsDir] });
     const outcome = await registerWithinDeadline(input, ctx);
-    // Its own layer now binds every later new inbox too, wherever that one is registered.
-    await rememberInboxDir(userConfigDir, outcome.credentialsDir);
+    // Its own layer now binds every later new inbox too, wherever that one is registered. The
+    // apiKey is stored by now, so a list that cannot be written must not fail the registration.
+    await rememberInboxDir(userConfigDir, outcome.credentialsDir).catch((error: unknown) =>
+      ctx.log.warn(`Could not add ${outcome.credentialsDir} to this user's list of inbox directories (${(error as Error).message}); its policy layer binds new inboxes only when named.`),
+    );
     const watchJob = await applyWatchChoice(outcome.credentialsDir, input.watch, ctx, input.wake_command);
     const result = { ...outcome, watchJob, next: [...outcome.next, ...watchJob.next] };
     if (input.show_api_key === true) {

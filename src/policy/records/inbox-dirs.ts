@@ -34,9 +34,10 @@ export async function knownInboxDirs(userConfigDir: string): Promise<string[]> {
 export async function rememberInboxDir(userConfigDir: string, dir: string): Promise<void> {
   const path = resolve(dir);
   await ensurePrivateDir(userConfigDir);
+  // Another register holds it for a moment at most; a long wait means something is stuck.
   await withDirectoryLock(userConfigDir, 'inbox-dirs', async () => {
     const dirs = await knownInboxDirs(userConfigDir);
     if (dirs.includes(path)) return;
     await writeFileAtomic(join(userConfigDir, fileName), `${JSON.stringify({ dirs: [...dirs, path] }, null, 2)}\n`);
-  });
+  }, { waitMs: 10_000 });
 }
