@@ -33,6 +33,9 @@ describe('redirects keep to the origin asked', () => {
       return undefined;
     })();
     expect(refused).toMatchObject({ from: 'https://api.example', to: 'http://api.example' });
+    expect(refused?.message).toBe('redirect from https://api.example to http://api.example refused: credentials go only to the configured origin');
+    // A scheme without an origin of its own is still named by its host.
+    expect(() => checkRedirect(from, new URL('foo://api.example/x'))).toThrow('to foo://api.example refused');
   });
 
   it('follows within the origin, default ports included', () => {
@@ -67,6 +70,7 @@ describe('redirects keep to the origin asked', () => {
     expect((error as MailboxError).code).toBe('bad_response');
     expect((error as MailboxError).message).toBe(`Download: ${first.url} answered with a redirect to ${other.url}, another origin; the request carries credentials, so it was not followed.`);
     expect((error as MailboxError).hint).toMatch(/--auth-url \/ --api-url/);
+    expect((error as MailboxError).details).toEqual({ from: first.url, to: other.url });
     expect(first.hits()).toBe(1);
     expect(other.hits()).toBe(0);
   });
@@ -77,7 +81,7 @@ describe('the origin of a session URL or template', () => {
     expect(originOfTemplate('https://api.example/download/{accountId}/{blobId}/{name}?type={type}')).toBe('https://api.example');
     expect(originOfTemplate('HTTPS://API.example:443/x')).toBe('https://api.example');
     expect(originOfTemplate('http://127.0.0.1:9/eventsource/?types={types}')).toBe('http://127.0.0.1:9');
-    for (const bad of ['https://{accountId}/x', 'https://api.example{x}/', 'https://{u}@api.example/', 'https://api.example:{port}/', '/relative/{x}', 'ftp://api.example/', 'https:///x', 'not a url']) {
+    for (const bad of ['https://{accountId}/x', 'https://api.example{x}/', 'https://{u}@api.example/', 'https://api.example:{port}/', '/relative/{x}', 'ftp://api.example/', 'https:///x', 'not a url', 'see https://api.example/', 'https://exa mple.example/']) {
       expect(originOfTemplate(bad), bad).toBeUndefined();
     }
   });
