@@ -42,7 +42,7 @@ describe('newInboxes off in any layer found binds a new directory', () => {
 
   it('is refused by the machine layer, the user layer and the new directory\'s own', async () => {
     await writeFile(machinePath, JSON.stringify({ version: 1, newInboxes: 'off' }));
-    expect((await refusal())?.details).toMatchObject({ rule: { layer: 'machine', path: machinePath } });
+    expect((await refusal())?.details).toEqual({ rule: { layer: 'machine', path: machinePath, rule: 'newInboxes=off' } });
     await rm(machinePath);
     const user = await writePolicy(userConfigDir, { newInboxes: 'off' }, 'user-policy.json');
     expect((await refusal())?.details).toMatchObject({ rule: { layer: 'user', path: user } });
@@ -89,6 +89,7 @@ describe('newInboxes off in any layer found binds a new directory', () => {
     const error = await refusal();
     expect(error?.code).toBe('policy_unreadable');
     expect(error?.message).toContain('inbox-dirs.json');
+    expect(error?.hint).toBe(`The operator fixes or removes ${join(userConfigDir, 'inbox-dirs.json')}; it lists credentials directories, one per inbox, as {"dirs": [...]}.`);
   });
 });
 
@@ -112,11 +113,17 @@ describe('no register while a wake runs', () => {
   it('sees a live wake of any inbox, and none once it ended', async () => {
     expect(await anyWakeRunning(userConfigDir)).toBe(false);
     await expect(assertNoWakeRunning(userConfigDir)).resolves.toBeUndefined();
+    // Other files in the marks' folder are no wake.
+    await mkdir(join(userConfigDir, 'wakes-running'), { recursive: true });
+    await writeFile(join(userConfigDir, 'wakes-running', 'notes.txt'), 'x');
+    expect(await anyWakeRunning(userConfigDir)).toBe(false);
     const release = await markInboxWaking(userConfigDir, 'someone-else@agent-mailbox.test');
     expect(await anyWakeRunning(userConfigDir)).toBe(true);
     const error = await assertNoWakeRunning(userConfigDir).catch((e: unknown) => e as MailboxError);
     expect(error).toMatchObject({ code: 'policy_refused' });
     expect((error as MailboxError).message).toContain('a wake is running');
+    expect((error as MailboxError).hint).toBe('Finish reading the mail you were woken for; your operator registers inboxes when no wake runs.');
+    expect((error as MailboxError).details).toEqual({ rule: { rule: 'no register during a wake' } });
     await release();
     expect(await anyWakeRunning(userConfigDir)).toBe(false);
   });
