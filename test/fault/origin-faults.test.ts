@@ -10,7 +10,7 @@ import { authPaths } from '../../src/wire-constants.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import type { ScriptedServer } from '../helpers/scripted-http-server.js';
-import { baseEnv, copyDir, expectBothDoorsKeepPromises, freshDir, registeredDir, secretsIn } from './fault-case.js';
+import { baseEnv, copyDir, expectBothDoorsKeepPromises, freshDir, secretsIn } from './fault-case.js';
 import { httpFault } from './fault-servers.js';
 import { elsewhere, everythingSent, front, redirectWhen, rewriteSession, type FrontRule } from './origin-servers.js';
 
@@ -22,7 +22,11 @@ import { elsewhere, everythingSent, front, redirectWhen, rewriteSession, type Fr
  */
 
 const sandbox = await startTestSandbox();
-const inbox = await registeredDir(sandbox, 'origin-faults');
+/** The healthy legs of these cases go to the real sandbox: a machine under load must not time them out. */
+const roomy = (): Record<string, string> => ({ ...baseEnv(sandbox), AGENT_MAILBOX_TIMEOUT_MS: '15000' });
+const inbox = await freshDir();
+const setup = await runCliInProcess(['register', '--username', 'origin-faults', '--watch', 'on-demand', '--credentials-dir', inbox], { env: roomy() });
+if (setup.code !== 0) throw new Error(`setup register failed: ${setup.stderr}`);
 const apiKey = (JSON.parse(await readFile(join(inbox, 'credentials.json'), 'utf8')) as { apiKey: string }).apiKey;
 
 function errorOf(stdout: string): { code: string; message: string; hint: string } {
@@ -45,7 +49,7 @@ describe('credentials never follow a redirect to another origin', () => {
       const other = await elsewhere();
       const auth = await front(sandbox.authUrl, redirectWhen('POST', new RegExp(`^${authPaths.session}`), other.url, status));
       const dir = await freshDir();
-      const run = await runCliInProcess(['register', '--api-key', apiKey, '--watch', 'on-demand', '--credentials-dir', dir], { env: { ...baseEnv(sandbox), AGENT_MAILBOX_AUTH_URL: auth.url } });
+      const run = await runCliInProcess(['register', '--api-key', apiKey, '--watch', 'on-demand', '--credentials-dir', dir], { env: { ...roomy(), AGENT_MAILBOX_AUTH_URL: auth.url } });
       expect(run.code, run.stderr).not.toBe(0);
       const error = errorOf(run.stdout);
       expect(error.message).toContain(`redirect to ${other.url}`);
@@ -59,7 +63,7 @@ describe('credentials never follow a redirect to another origin', () => {
   it('sign-up: the session POST is not resent to another origin either', async () => {
     const other = await elsewhere();
     const auth = await front(sandbox.authUrl, redirectWhen('POST', new RegExp(`^${authPaths.session}`), other.url));
-    const run = await runCliInProcess(['register', '--username', 'origin-signup', '--watch', 'on-demand', '--credentials-dir', await freshDir()], { env: { ...baseEnv(sandbox), AGENT_MAILBOX_AUTH_URL: auth.url } });
+    const run = await runCliInProcess(['register', '--username', 'origin-signup', '--watch', 'on-demand', '--credentials-dir', await freshDir()], { env: { ...roomy(), AGENT_MAILBOX_AUTH_URL: auth.url } });
     expect(run.code).not.toBe(0);
     expect(errorOf(run.stdout).message).toContain(other.url);
     expect(other.hits()).toBe(0);
@@ -69,7 +73,7 @@ describe('credentials never follow a redirect to another origin', () => {
     const other = await elsewhere();
     const auth = await front(sandbox.authUrl, redirectWhen('POST', new RegExp(`^${authPaths.capability}`), other.url));
     const dir = await copyDir(inbox, ['capability.jwt']);
-    const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: { ...baseEnv(sandbox), AGENT_MAILBOX_AUTH_URL: auth.url } });
+    const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: { ...roomy(), AGENT_MAILBOX_AUTH_URL: auth.url } });
     expect(run.code).not.toBe(0);
     expect(errorOf(run.stdout).message).toContain(`redirect to ${other.url}`);
     expect(auth.redirected).toBeGreaterThan(0);
@@ -80,7 +84,7 @@ describe('credentials never follow a redirect to another origin', () => {
     const other = await elsewhere();
     const api = await front(sandbox.apiUrl, redirectWhen('GET', /^\/\.well-known\/jmap/, other.url, 301));
     const dir = await copyDir(inbox, ['state.json']);
-    const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: { ...baseEnv(sandbox), AGENT_MAILBOX_API_URL: api.url } });
+    const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: { ...roomy(), AGENT_MAILBOX_API_URL: api.url } });
     expect(run.code).not.toBe(0);
     expect(errorOf(run.stdout).message).toMatch(/JMAP session discovery: .* redirect to http:\/\/127\.0\.0\.1:\d+, another origin/);
     await expectNothingReached(other, [dir]);
@@ -90,7 +94,7 @@ describe('credentials never follow a redirect to another origin', () => {
     const other = await elsewhere();
     const api = await front(sandbox.apiUrl, redirectWhen('POST', /^\/jmap/, other.url));
     const dir = await copyDir(inbox, ['state.json']);
-    const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: { ...baseEnv(sandbox), AGENT_MAILBOX_API_URL: api.url } });
+    const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: { ...roomy(), AGENT_MAILBOX_API_URL: api.url } });
     expect(run.code).not.toBe(0);
     expect(errorOf(run.stdout).message).toContain(`redirect to ${other.url}`);
     await expectNothingReached(other, [dir]);
@@ -100,7 +104,7 @@ describe('credentials never follow a redirect to another origin', () => {
     const other = await elsewhere();
     const api = await front(sandbox.apiUrl, (req) => (/^\/(upload|download|eventsource)\//.test(req.url ?? '') ? { redirect: `${other.url}${req.url ?? ''}`, status: 307 } : undefined));
     const dir = await copyDir(inbox, ['state.json']);
-    const registry = createAccountRegistry({ configInputs: { flags: { credentialsDir: dir }, env: { ...baseEnv(sandbox), AGENT_MAILBOX_API_URL: api.url, AGENT_MAILBOX_TIMEOUT_MS: '10000' } }, log: silentLogger });
+    const registry = createAccountRegistry({ configInputs: { flags: { credentialsDir: dir }, env: { ...roomy(), AGENT_MAILBOX_API_URL: api.url } }, log: silentLogger });
     const gate = openServiceGate(registry.open(dir), { signal: new AbortController().signal, log: silentLogger, timeoutMs: 10_000, check: async () => undefined });
     const session = await gate.session();
     expect(session.uploadUrl.startsWith(api.url)).toBe(true);
@@ -129,7 +133,7 @@ describe('a JMAP session that names another origin is not used', () => {
       const other = await elsewhere();
       const api = await front(sandbox.apiUrl, sessionNaming(field, other.url));
       const dir = await copyDir(inbox, ['state.json']);
-      const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: { ...baseEnv(sandbox), AGENT_MAILBOX_API_URL: api.url } });
+      const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: { ...roomy(), AGENT_MAILBOX_API_URL: api.url } });
       expect(run.code).not.toBe(0);
       const error = errorOf(run.stdout);
       expect(error.message).toContain(`names another origin for ${field} (${other.url})`);
@@ -140,20 +144,20 @@ describe('a JMAP session that names another origin is not used', () => {
 
   it('refuses a template whose host is a placeholder', async () => {
     const api = await front(sandbox.apiUrl, rewriteSession((session) => ({ ...session, downloadUrl: 'http://{accountId}/download/{blobId}/{name}?type={type}' })));
-    const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', await copyDir(inbox, ['state.json'])], { env: { ...baseEnv(sandbox), AGENT_MAILBOX_API_URL: api.url } });
+    const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', await copyDir(inbox, ['state.json'])], { env: { ...roomy(), AGENT_MAILBOX_API_URL: api.url } });
     expect(errorOf(run.stdout).message).toContain('downloadUrl (a host a template placeholder would choose)');
   });
 
   it('does not reuse a cached session that names another origin', async () => {
     const other = await elsewhere();
     const dir = await copyDir(inbox);
-    const warm = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: baseEnv(sandbox) });
+    const warm = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: roomy() });
     expect(warm.code, warm.stdout).toBe(0);
     const statePath = join(dir, 'state.json');
     const state = JSON.parse(await readFile(statePath, 'utf8')) as { session: Record<string, unknown> };
     state.session['apiUrl'] = `${other.url}/jmap`;
     await writeFile(statePath, JSON.stringify(state), { mode: 0o600 });
-    const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: baseEnv(sandbox) });
+    const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: roomy() });
     expect(run.code, run.stdout).toBe(0);
     await expectNothingReached(other, [dir]);
   });
@@ -162,7 +166,7 @@ describe('a JMAP session that names another origin is not used', () => {
     const other = await elsewhere();
     const api = await front(sandbox.apiUrl, sessionNaming('apiUrl', other.url));
     const dir = await copyDir(inbox, ['state.json']);
-    const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: { ...baseEnv(sandbox), AGENT_MAILBOX_API_URL: api.url, AGENT_MAILBOX_ALLOWED_ORIGINS: `https://unrelated.example, ${other.url}` } });
+    const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env: { ...roomy(), AGENT_MAILBOX_API_URL: api.url, AGENT_MAILBOX_ALLOWED_ORIGINS: `https://unrelated.example, ${other.url}` } });
     expect(run.code).not.toBe(0);
     expect(errorOf(run.stdout).message).not.toContain('another origin');
     expect(other.hits()).toBeGreaterThan(0);
@@ -177,7 +181,7 @@ describe('through the CLI and the MCP server', () => {
     await expectBothDoorsKeepPromises({
       name: 'origin-signup-redirect',
       op: { kind: 'register', username: 'origin-both' },
-      env: { ...baseEnv(sandbox), AGENT_MAILBOX_AUTH_URL: auth.url },
+      env: { ...roomy(), AGENT_MAILBOX_AUTH_URL: auth.url },
       dir: freshDir,
       fault: other,
       code: /^bad_response$/,
@@ -192,7 +196,7 @@ describe('through the CLI and the MCP server', () => {
     await expectBothDoorsKeepPromises({
       name: 'origin-session-apiurl',
       op: { kind: 'jmap' },
-      env: { ...baseEnv(sandbox), AGENT_MAILBOX_API_URL: api.url },
+      env: { ...roomy(), AGENT_MAILBOX_API_URL: api.url },
       dir: () => copyDir(inbox, ['state.json']),
       fault: other,
       code: /^bad_response$/,
