@@ -31,6 +31,18 @@ const parseUrl = (raw: string): string => {
   return url.toString().replace(/\/$/, '');
 };
 const parseText = (raw: string): string => raw;
+/** A list of origins (scheme, host, port), by commas or spaces; a path or anything but http(s) is refused, as a typo. */
+const parseOrigins = (raw: string): readonly string[] =>
+  raw
+    .split(/[\s,]+/)
+    .filter((item) => item !== '')
+    .map((item) => {
+      const url = new URL(item);
+      if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') {
+        throw new Error(`"${item}" is not an origin (scheme://host[:port], nothing after it)`);
+      }
+      return url.origin;
+    });
 const parseFlag = (raw: string): boolean => raw !== '' && raw !== '0' && raw.toLowerCase() !== 'false';
 const parsePositiveInt = (raw: string): number => {
   const n = Number(raw);
@@ -71,6 +83,14 @@ export const settings = {
     parse: parseUrl,
     credentialsField: 'apiUrl',
     defaultValue: () => liveEndpoints.apiUrl,
+  },
+  allowedOrigins: {
+    flag: '--allowed-origins',
+    env: 'AGENT_MAILBOX_ALLOWED_ORIGINS',
+    describe: 'Other origins (scheme://host[:port], comma-separated) the JMAP session may name for its API, uploads, downloads and push stream; credentials go to no origin but the configured hosts and these.',
+    parse: parseOrigins,
+    defaultValue: (): readonly string[] => [],
+    shownDefault: 'none',
   },
   scryptSalt: {
     flag: '--scrypt-salt',

@@ -1,12 +1,14 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { FetchFunction } from './http-types.js';
+import { checkRedirect } from './origin-rule.js';
 
 /**
  * The part of `fetch` the HTTP layer uses, over node:http. node's global fetch loads undici and
  * its WebAssembly HTTP parser on first use: ~25 ms and ~40 MiB of peak memory in a process that
  * makes one request, which a shell agent pays on every step. Same contract as fetch for the
  * caller: rejects with TypeError("fetch failed", { cause }) on network errors and with the
- * signal's reason on abort; follows redirects like fetch; the body offers the reader of a web
+ * signal's reason on abort; follows redirects like fetch, but only within the origin asked
+ * (origin-rule.ts: every request it carries holds a credential); the body offers the reader of a web
  * ReadableStream (getReader, cancel), which is all the HTTP layer uses.
  */
 
@@ -157,7 +159,9 @@ export const nodeHttpFetch: FetchFunction = async (input, init = {}) => {
     if (status >= 300 && status < 400 && status !== 304 && location && (init.redirect ?? 'follow') !== 'manual') {
       res.resume();
       if (init.redirect === 'error' || hops >= maxRedirects) throw new TypeError('fetch failed', { cause: new Error(`redirect refused after ${hops + 1} hop(s)`) });
-      url = new URL(location, url);
+      const next = new URL(location, url);
+      checkRedirect(url, next);
+      url = next;
       // As fetch does: 303, and 301/302 after a POST, continue as a GET without a body.
       if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
         method = 'GET';

@@ -1,4 +1,5 @@
 import { nodeHttpFetch } from './node-http-fetch.js';
+import { RedirectRefused } from './origin-rule.js';
 import { EventStreamFailure, type EventStream, type StreamEvent } from './event-stream.js';
 import type { FetchFunction } from './http-types.js';
 
@@ -43,6 +44,7 @@ export async function openEventStream(url: string, options: EventStreamOptions):
     close();
     if (options.signal.aborted) throw new EventStreamFailure('cancelled', 'cancelled');
     if (connectTimedOut) throw new EventStreamFailure('connect_timeout', `no answer within ${options.connectTimeoutMs} ms`);
+    if (error instanceof RedirectRefused) throw new EventStreamFailure('redirect_refused', error.message);
     throw new EventStreamFailure('network', error instanceof Error ? error.message : String(error));
   } finally {
     clearTimeout(connectTimer);

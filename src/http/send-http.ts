@@ -4,6 +4,7 @@ import { cancelledError, failedBeforeSending, networkError, timeoutError, tooLar
 import type { FetchFunction, HttpResponse, RetryRule } from './http-types.js';
 import { BodyTooLarge, readBoundedBody, type BodyTarget } from './read-bounded-body.js';
 import { nodeHttpFetch } from './node-http-fetch.js';
+import { RedirectRefused, redirectRefusedError } from './origin-rule.js';
 
 export type { FetchFunction, HttpResponse, RetryRule } from './http-types.js';
 
@@ -85,7 +86,7 @@ export async function sendHttp(url: string, init: RequestInit, options: SendOpti
   }
 }
 
-type FailureKind = 'timeout' | 'refused' | 'network' | 'too_large' | 'cancelled';
+type FailureKind = 'timeout' | 'refused' | 'network' | 'too_large' | 'cancelled' | 'redirect';
 
 class AttemptFailure extends Error {
   constructor(
@@ -122,6 +123,8 @@ async function attemptOnce(url: string, init: RequestInit, options: SendOptions,
     };
   } catch (error) {
     if (error instanceof BodyTooLarge) throw new AttemptFailure('too_large', tooLargeError(options.what, url, error.limitBytes));
+    // The same request would meet the same redirect: never resent.
+    if (error instanceof RedirectRefused) throw new AttemptFailure('redirect', redirectRefusedError(options.what, error));
     if (options.signal?.aborted) throw new AttemptFailure('cancelled', cancelledError(options.what, options.signal.reason));
     if (timedOut) {
       const failure = options.timeoutError?.(options.what, url, mayHaveActed, error) ?? timeoutError(options.what, url, attemptMs, mayHaveActed, error);

@@ -8,7 +8,7 @@ import { expandTemplate } from './expand-template.js';
 import type { JmapExchange, SendExchange } from './jmap-exchange.js';
 import { httpError } from './http-failure.js';
 import { jmapResponseSchema, uploadResponseSchema, type JmapRequest, type JmapResponse, type JmapSessionInfo } from './jmap-types.js';
-import { fetchSessionInfo, readCachedSession } from './jmap-session.js';
+import { fetchSessionInfo, foreignSessionUrls, readCachedSession } from './jmap-session.js';
 
 export interface JmapClientOptions {
   log: Logger;
@@ -48,7 +48,8 @@ export class JmapClient {
       // A cache made for another JMAP host (the operator changed --api-url) is never reused, and
       // a day-old one is refetched so renamed or recreated mailboxes are picked up.
       const isFresh = known !== undefined && Date.now() - Date.parse(known.fetchedAt) < sessionMaxAgeMs;
-      if (known && isFresh && known.sessionUrl === sessionUrl) return (this.cached = known);
+      // A cache whose URLs lead elsewhere (written before the rule, or by hand) is fetched again and judged then.
+      if (known && isFresh && known.sessionUrl === sessionUrl && foreignSessionUrls(known, config.allowedOrigins).length === 0) return (this.cached = known);
     }
     const info = await fetchSessionInfo({
       sessionUrl,

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { deepFreeze } from '../deep-freeze.js';
 import { MailboxError } from '../errors.js';
 import type { HttpResponse } from '../http/http-types.js';
+import { isOriginAllowed, originOfTemplate } from '../http/origin-rule.js';
 import { cachedJmapSessionSchema } from '../credentials/stored-credentials.js';
 import { jmapCapabilities } from '../wire-constants.js';
 import { jmapResponseSchema, sessionResourceSchema, type JmapLimits, type JmapRequest, type JmapResponse, type JmapSessionInfo } from './jmap-types.js';
@@ -92,6 +93,7 @@ export async function fetchSessionInfo(deps: FetchSessionDeps): Promise<JmapSess
     mailboxIdsByRole: {},
     fetchedAt: new Date().toISOString(),
   };
+  assertSessionOrigins(info, deps.config.allowedOrigins);
 
   const canSubmit = capabilities.includes(jmapCapabilities.submission) && (accountCapabilities.length === 0 || accountCapabilities.includes(jmapCapabilities.submission));
   const request: JmapRequest = {
@@ -126,6 +128,38 @@ export async function fetchSessionInfo(deps: FetchSessionDeps): Promise<JmapSess
   }
   if (info.mailboxIdsByRole.inbox) info.inboxMailboxId = info.mailboxIdsByRole.inbox;
   return info;
+}
+
+const sessionUrlFields = ['apiUrl', 'uploadUrl', 'downloadUrl', 'eventSourceUrl'] as const;
+
+type SessionUrls = Pick<JmapSessionInfo, 'sessionUrl' | (typeof sessionUrlFields)[number]>;
+
+/** The session's URLs that lead off the session's own origin to one the operator did not allow. */
+export function foreignSessionUrls(info: SessionUrls, allowed: readonly string[]): { field: string; origin: string }[] {
+  const own = originOfTemplate(info.sessionUrl) ?? '';
+  const out: { field: string; origin: string }[] = [];
+  for (const field of sessionUrlFields) {
+    const url = info[field];
+    if (url === undefined || isOriginAllowed(url, own, allowed)) continue;
+    out.push({ field, origin: originOfTemplate(url) ?? 'a host a template placeholder would choose' });
+  }
+  return out;
+}
+
+/**
+ * Every request to these URLs carries the inbox's capability or access token, so a session that
+ * names another origin (a hostile or misconfigured JMAP host) would hand them to it.
+ */
+export function assertSessionOrigins(info: SessionUrls, allowed: readonly string[]): void {
+  const foreign = foreignSessionUrls(info, allowed);
+  if (foreign.length === 0) return;
+  const own = originOfTemplate(info.sessionUrl) ?? info.sessionUrl;
+  throw new MailboxError({
+    code: 'bad_response',
+    message: `The JMAP session at ${own} names another origin for ${foreign.map((f) => `${f.field} (${f.origin})`).join(', ')}; credentials go only to the configured origins, so the session was not used and nothing was sent there.`,
+    hint: 'Check --api-url / AGENT_MAILBOX_API_URL. If that origin really belongs to your mail service, the operator allows it with --allowed-origins / AGENT_MAILBOX_ALLOWED_ORIGINS.',
+    details: { session: own, foreign },
+  });
 }
 
 /**

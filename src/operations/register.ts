@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { resolveConfig } from '../config.js';
 import { MailboxError, inputRef } from '../errors.js';
 import { usernameLength, usernamePattern } from '../wire-constants.js';
 import type { PowProgress } from '../pow/pow-progress.js';
 import type { RegisterOutcome } from '../auth/account-registry.js';
 import { defineOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
 import { applyWatchChoice, watchReportSchema } from './watch-choice.js';
-import { assertNewInboxAllowed } from '../policy/new-inboxes.js';
+import { assertNewInboxAllowed, assertNoWakeRunning } from '../policy/new-inboxes.js';
+import { rememberInboxDir } from '../policy/records/inbox-dirs.js';
 
 const watchChoiceMessage =
   'watch is required and is the operator\'s decision: "scheduled" installs a daily 09:00 job that wakes an agent to read the inbox; "on-demand" installs nothing. Ask the operator which they want.';
@@ -154,8 +156,15 @@ export const registerOperation = defineOperation({
       () => true,
       () => false,
     );
-    if (!hasInbox) await assertNewInboxAllowed({ userConfigDir: (await account.config()).userConfigDir, credentialsDir: account.dir });
+    const { userConfigDir } = await account.config();
+    await assertNoWakeRunning(userConfigDir);
+    if (!hasInbox) await assertNewInboxAllowed({ userConfigDir, credentialsDir: account.dir, knownDirs: [resolveConfig(ctx.configInputs).credentialsDir] });
     const outcome = await registerWithinDeadline(input, ctx);
+    // Its own layer now binds every later new inbox too, wherever that one is registered. The
+    // apiKey is stored by now, so a list that cannot be written must not fail the registration.
+    await rememberInboxDir(userConfigDir, outcome.credentialsDir).catch((error: unknown) =>
+      ctx.log.warn(`Could not add ${outcome.credentialsDir} to this user's list of inbox directories (${(error as Error).message}); its policy layer binds new inboxes only when named.`),
+    );
     const watchJob = await applyWatchChoice(outcome.credentialsDir, input.watch, ctx, input.wake_command);
     const result = { ...outcome, watchJob, next: [...outcome.next, ...watchJob.next] };
     if (input.show_api_key === true) {

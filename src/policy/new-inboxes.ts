@@ -1,20 +1,98 @@
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { isLockHeld } from '../credentials/directory-lock.js';
+import { oauthFiles } from '../credentials/oauth-grant-files.js';
 import { MailboxError } from '../errors.js';
-import { effectivePolicy } from './effective-policy.js';
-import { loadPolicyLayers, policyPaths } from './policy-layers.js';
+import { assertUsable, loadPolicyLayers, policyPaths, type LoadedLayer } from './policy-layers.js';
+import { knownInboxDirs } from './records/inbox-dirs.js';
+import { wakeMarkerDir } from './records/wake-read-only.js';
 
 /**
- * `policy set --new-inboxes off`: the agent may not sign up for or log in to another inbox. A
- * credentials directory that already holds an inbox is no new inbox (registering it again only
- * replays); any other is refused before any proof of work runs.
+ * `policy set --new-inboxes off`: the agent may not sign up for or log in to another inbox. The
+ * rule is about inboxes the operator does not know of yet, so the new directory's own layer (empty,
+ * or written by the agent) cannot be what decides: an `off` in any layer this user's tool can find
+ * binds every new directory. A credentials directory that already holds an inbox is no new inbox
+ * (registering it again only replays).
  */
-export async function assertNewInboxAllowed(options: { userConfigDir: string; credentialsDir: string; machinePath?: string }): Promise<void> {
-  const layers = await loadPolicyLayers(policyPaths({ userConfigDir: options.userConfigDir, inboxDir: options.credentialsDir, ...(options.machinePath ? { machinePath: options.machinePath } : {}) }));
-  const rule = effectivePolicy(layers).newInboxes;
-  if (rule.value === 'on') return;
+
+export interface NewInboxScope {
+  userConfigDir: string;
+  /** The directory being registered into. */
+  credentialsDir: string;
+  /** Other credentials directories this process knows of (its configured default); those registered before are read from the user's list. */
+  knownDirs?: readonly string[];
+  machinePath?: string;
+}
+
+/** Refuses before any proof of work runs when any layer found says newInboxes=off, or one cannot be read. */
+export async function assertNewInboxAllowed(scope: NewInboxScope): Promise<void> {
+  for (const layer of await everyLayer(scope)) {
+    // A layer nobody can read may hold the rule: fail closed, naming the file.
+    assertUsable([layer]);
+    if (layer.policy.newInboxes !== 'off') continue;
+    throw new MailboxError({
+      code: 'policy_refused',
+      message: `Not registered: your operator's policy (${layer.layer} layer at ${layer.path}, newInboxes=off) allows no new inbox and no login to another one, in any directory.`,
+      hint: 'Use the inbox you have; ask your operator (the person you work for) if you need another.',
+      details: { rule: { layer: layer.layer, path: layer.path, rule: 'newInboxes=off' } },
+    });
+  }
+}
+
+/**
+ * A woken agent reads its inbox and nothing more: an inbox registered or logged in to during a
+ * wake would be one the read-only wake does not bind. Any live wake of this user counts, since the
+ * process asking cannot tell whether a wake started it.
+ */
+export async function assertNoWakeRunning(userConfigDir: string): Promise<void> {
+  if (!(await anyWakeRunning(userConfigDir))) return;
   throw new MailboxError({
     code: 'policy_refused',
-    message: `Not registered: your operator's policy (${rule.from} layer, newInboxes=off) allows no new inbox and no login to another one here.`,
-    hint: 'Use the inbox you have; ask your operator (the person you work for) if you need another.',
-    details: { rule: { layer: rule.from, rule: 'newInboxes=off' } },
+    message: 'Not registered: a wake is running for an inbox of this user, and no inbox may be registered or logged in to until it ends.',
+    hint: 'Finish reading the mail you were woken for; your operator registers inboxes when no wake runs.',
+    details: { rule: { rule: 'no register during a wake' } },
   });
+}
+
+/** Whether any live wake holds a mark in the user's config directory. */
+export async function anyWakeRunning(userConfigDir: string): Promise<boolean> {
+  const dir = wakeMarkerDir(userConfigDir);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return false;
+  }
+  for (const entry of names) {
+    // Stryker disable next-line Regex: isLockHeld looks the lock up again by the captured name, so a name an anchor would refuse is never held
+    const match = /^\.(wake-.+)\.lock$/.exec(entry);
+    if (match?.[1] !== undefined && (await isLockHeld(dir, match[1]))) return true;
+  }
+  return false;
+}
+
+/** The machine and user layers, and the inbox layer of every directory and connected inbox found. */
+async function everyLayer(scope: NewInboxScope): Promise<LoadedLayer[]> {
+  const recorded = await knownInboxDirs(scope.userConfigDir);
+  // Stryker disable next-line ArrayDeclaration: a made-up relative directory holds no layer, like none at all
+  const dirs = [...new Set([scope.credentialsDir, scope.userConfigDir, ...(scope.knownDirs ?? []), ...recorded].map((dir) => resolve(dir)))];
+  const inboxDirs = (await Promise.all(dirs.map(async (dir) => [dir, ...(await connectedInboxDirs(dir))]))).flat();
+  const base = policyPaths({ userConfigDir: scope.userConfigDir, ...(scope.machinePath ? { machinePath: scope.machinePath } : {}) });
+  const shared = await loadPolicyLayers(base);
+  // Stryker disable next-line MethodExpression,ConditionalExpression: the machine and user layers again would only repeat what `shared` already holds
+  const own = await Promise.all(inboxDirs.map(async (inboxDir) => (await loadPolicyLayers({ ...base, inboxDir })).filter((layer) => layer.layer === 'inbox')));
+  return [...shared, ...own.flat()];
+}
+
+/** The per-inbox folders of a connected account's directory (each holds its inbox's own layer). */
+async function connectedInboxDirs(dir: string): Promise<string[]> {
+  const folder = join(dir, oauthFiles.inboxFolders);
+  try {
+    const entries = await readdir(folder, { withFileTypes: true });
+    // Stryker disable next-line MethodExpression: a file there would read as a folder holding no layer
+    return entries.filter((entry) => entry.isDirectory()).map((entry) => join(folder, entry.name));
+  } catch {
+    // Stryker disable next-line ArrayDeclaration: a made-up relative directory holds no layer, like none at all
+    return [];
+  }
 }

@@ -80,7 +80,7 @@ export async function connectGrant(request: ConnectRequest): Promise<ConnectOutc
   const store = new OAuthGrantStore(dir, (message) => request.log.warn(message));
   const previous = kind === 'oauth' ? await store.readGrant().catch(() => undefined) : undefined;
   const http: OAuthHttp = { deadline: request.deadline, log: request.log, signal: request.signal, ...(request.fetch ? { fetch: request.fetch } : {}) };
-  const server = await discoverServer(config.authUrl, http);
+  const server = await discoverServer(config.authUrl, http, config.allowedOrigins);
   const receiver = await listenOnLoopback();
   try {
     const client = await registerClient(server, receiver.redirectUri, http);

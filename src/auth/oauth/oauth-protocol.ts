@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { StoredGrant } from '../../credentials/oauth-grant-files.js';
 import { MailboxError } from '../../errors.js';
 import type { HttpResponse } from '../../http/http-types.js';
+import { isOriginAllowed } from '../../http/origin-rule.js';
 import { rememberSecret } from '../../redact.js';
 import { gateFetch, type OAuthHttp } from './gate-fetch.js';
 import { oauthFailure, type OAuthStep } from './oauth-failure.js';
@@ -63,10 +64,23 @@ async function step<T>(what: OAuthStep, where: string, run: () => Promise<T>): P
   }
 }
 
-/** GET {authUrl}/.well-known/oauth-authorization-server; the issuer must be the auth URL itself. */
-export async function discoverServer(authUrl: string, http: OAuthHttp): Promise<AuthorizationServer> {
+/**
+ * GET {authUrl}/.well-known/oauth-authorization-server; the issuer must be the auth URL itself, and
+ * every endpoint that is sent a secret (the code, a refresh token, a client secret) must be on the
+ * auth URL's origin or one the operator allowed: metadata naming another host would send them there.
+ */
+export async function discoverServer(authUrl: string, http: OAuthHttp, allowedOrigins: readonly string[] = []): Promise<AuthorizationServer> {
   const issuer = new URL(authUrl);
   const server = await step('discovery', authUrl, async () => oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...options(http, authUrl) })));
+  const credentialed = { token_endpoint: server.token_endpoint, registration_endpoint: server.registration_endpoint, revocation_endpoint: server.revocation_endpoint };
+  const foreign = Object.entries(credentialed).filter(([, url]) => url !== undefined && !isOriginAllowed(url, issuer.origin, allowedOrigins));
+  if (foreign.length > 0) {
+    throw new MailboxError({
+      code: 'bad_response',
+      message: `The authorization server at ${issuer.origin} names another origin for ${foreign.map(([name, url]) => `${name} (${originOr(url)})`).join(', ')}; secrets go only to the configured origins, so nothing was sent there.`,
+      hint: 'Check --auth-url / AGENT_MAILBOX_AUTH_URL. If that origin really belongs to the service, the operator allows it with --allowed-origins / AGENT_MAILBOX_ALLOWED_ORIGINS.',
+    });
+  }
   const lacks = [
     server.authorization_endpoint ? undefined : 'authorization_endpoint',
     server.registration_endpoint ? undefined : 'registration_endpoint',
@@ -80,6 +94,14 @@ export async function discoverServer(authUrl: string, http: OAuthHttp): Promise<
     });
   }
   return server;
+}
+
+function originOr(url: string | undefined): string {
+  try {
+    return new URL(url ?? '').origin;
+  } catch {
+    return 'an unreadable URL';
+  }
 }
 
 /** Registers this run's client with its exact loopback redirect URI (RFC 7591; RFC 8252 §7.3, §8.4: a public client). */

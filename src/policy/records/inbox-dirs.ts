@@ -1,0 +1,44 @@
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { withDirectoryLock } from '../../credentials/directory-lock.js';
+import { ensurePrivateDir, readPrivateFile, writeFileAtomic } from '../../credentials/secure-file.js';
+import { MailboxError } from '../../errors.js';
+
+/**
+ * The credentials directories this OS user registered inboxes in, kept in the user's config
+ * directory. An inbox's own policy layer lives beside its credentials, anywhere on disk; without a
+ * list the rules that bind every inbox (newInboxes) could only be read from the directories a
+ * process happens to be told about.
+ */
+
+const fileName = 'inbox-dirs.json';
+const listSchema = z.object({ dirs: z.array(z.string()) });
+
+/** The directories recorded so far; a list that exists but cannot be read is an error (the rules it leads to may say off). */
+export async function knownInboxDirs(userConfigDir: string): Promise<string[]> {
+  const path = join(userConfigDir, fileName);
+  try {
+    const text = await readPrivateFile(path);
+    return text === undefined ? [] : listSchema.parse(JSON.parse(text)).dirs;
+  } catch (error) {
+    throw new MailboxError({
+      code: 'policy_unreadable',
+      message: `The list of this user's inbox directories (${path}) cannot be read, so the operator's rules in them cannot be checked.`,
+      hint: `The operator fixes or removes ${path}; it lists credentials directories, one per inbox, as {"dirs": [...]}.`,
+      cause: error,
+    });
+  }
+}
+
+/** Adds `dir` to the list (once), under a lock so two registrations at once both stay. */
+export async function rememberInboxDir(userConfigDir: string, dir: string): Promise<void> {
+  const path = resolve(dir);
+  await ensurePrivateDir(userConfigDir);
+  // Another register holds it for a moment at most; a long wait means something is stuck.
+  // Stryker disable next-line StringLiteral,ObjectLiteral: the lock's name and wait only matter when two registrations meet
+  await withDirectoryLock(userConfigDir, 'inbox-dirs', async () => {
+    const dirs = await knownInboxDirs(userConfigDir);
+    if (dirs.includes(path)) return;
+    await writeFileAtomic(join(userConfigDir, fileName), `${JSON.stringify({ dirs: [...dirs, path] }, null, 2)}\n`);
+  }, { waitMs: 10_000 });
+}
