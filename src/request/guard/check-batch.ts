@@ -10,6 +10,7 @@ import { otherSendJudgements } from './mail/other-sends.js';
 import { readOutgoingMail } from './mail/outgoing-mail.js';
 import { recipientsOfEnvelope } from './mail/mail-recipients.js';
 import { judgeSend, type SendUnderJudgement, type Verdict } from './send-judgement.js';
+import { withCreatedMail } from './mail/stamped-results.js';
 import { settleSends, type GoingSend, type HeldSend } from './settle-sends.js';
 import { refuseWhileWaking } from './wake-guard.js';
 
@@ -61,8 +62,12 @@ function isApproved(send: SendUnderJudgement, context: CheckContext): boolean {
   return given.size === approved.rcptTo.length && approved.rcptTo.every((r) => given.has(r));
 }
 
-/** Checks one batch; see the module comment. */
+/** Checks one batch; see the module comment. Mail the batch writes into the inbox is checked and recorded around it. */
 export async function checkBatch(outgoing: OutgoingBatch, context: CheckContext): Promise<CheckOutcome | void> {
+  return withCreatedMail(outgoing.request, context, () => checkSends(outgoing, context));
+}
+
+async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promise<CheckOutcome | void> {
   const sends = findBatchSends(outgoing.request);
   if (sends.writes.length === 0) return;
   await refuseWhileWaking(context, sends.writes.join(', '));
