@@ -22,7 +22,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** A field name as the composer and parsers end up reading it: no whitespace, controls, DEL or colon, any case. */
 export function fieldNameKey(name: string): string {
-  // eslint-disable-next-line no-control-regex
   return name.replace(/[\s\u0000-\u001f\u007f:\u00a0\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/g, '').toLowerCase();
 }
 
