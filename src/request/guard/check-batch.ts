@@ -1,5 +1,6 @@
 import type { CheckContext, CheckOutcome, OutgoingBatch } from '../../gate/outgoing.js';
 import { checkSendSlots, reserveSendSlots, type SendCaps } from '../../policy/records/send-quota.js';
+import { aroundBatch } from './around-batch.js';
 import { askPerson, confirmQuestion } from './ask-person.js';
 import { findBatchSends, type BatchSends } from './mail/batch-sends.js';
 import { declinedRefusal, policyRefusal, ruleName } from './guard-refusal.js';
@@ -10,7 +11,6 @@ import { otherSendJudgements } from './mail/other-sends.js';
 import { readOutgoingMail } from './mail/outgoing-mail.js';
 import { recipientsOfEnvelope } from './mail/mail-recipients.js';
 import { judgeSend, type SendUnderJudgement, type Verdict } from './send-judgement.js';
-import { withCreatedMail } from './mail/stamped-results.js';
 import { settleSends, type GoingSend, type HeldSend } from './settle-sends.js';
 import { refuseWhileWaking } from './wake-guard.js';
 
@@ -62,9 +62,9 @@ function isApproved(send: SendUnderJudgement, context: CheckContext): boolean {
   return given.size === approved.rcptTo.length && approved.rcptTo.every((r) => given.has(r));
 }
 
-/** Checks one batch; see the module comment. Mail the batch writes into the inbox is checked and recorded around it. */
+/** Checks one batch; see the module comment. What every batch needs whether or not it sends runs around it. */
 export async function checkBatch(outgoing: OutgoingBatch, context: CheckContext): Promise<CheckOutcome | void> {
-  return withCreatedMail(outgoing.request, context, () => checkSends(outgoing, context));
+  return aroundBatch(outgoing, context, () => checkSends(outgoing, context));
 }
 
 async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promise<CheckOutcome | void> {
