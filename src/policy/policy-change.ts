@@ -112,3 +112,16 @@ export function wideningChanges(before: PolicyFile, after: PolicyFile): string[]
   if ((before.receive?.mode ?? 'open') === 'allowlist' && (after.receive?.mode ?? 'open') === 'open') out.push('receive mode allowlist → open');
   return out;
 }
+
+/**
+ * Whether a change may newly refuse an auto-reply (which answers anyone): a send mode other than
+ * open, a block entry added, or the secret scan switched on. The inbox's auto-reply is then looked
+ * at once, instead of at its next use.
+ */
+export function tightensAutoReplies(before: PolicyFile, after: PolicyFile): boolean {
+  const b = before.send ?? {};
+  const a = after.send ?? {};
+  if ((a.mode ?? 'open') !== 'open' && a.mode !== b.mode) return true;
+  if ((a.block ?? []).some((entry) => !(b.block ?? []).includes(entry))) return true;
+  return (b.secretScan ?? 'on') === 'off' && (a.secretScan ?? 'on') === 'on';
+}
