@@ -115,13 +115,12 @@ export function wideningChanges(before: PolicyFile, after: PolicyFile): string[]
 
 /**
  * Whether a change may newly refuse an auto-reply (which answers anyone): a send mode other than
- * open, a block entry added, or the secret scan switched on. The inbox's auto-reply is then looked
- * at once, instead of at its next use.
+ * open, or a block entry added. The inbox's auto-reply is then looked at once, instead of at its
+ * next use. (Its text met the secret scan when it was enabled.)
  */
 export function tightensAutoReplies(before: PolicyFile, after: PolicyFile): boolean {
   const b = before.send ?? {};
   const a = after.send ?? {};
   if ((a.mode ?? 'open') !== 'open' && a.mode !== b.mode) return true;
-  if ((a.block ?? []).some((entry) => !(b.block ?? []).includes(entry))) return true;
-  return (b.secretScan ?? 'on') === 'off' && (a.secretScan ?? 'on') === 'on';
+  return (a.block ?? []).some((entry) => !(b.block ?? []).includes(entry));
 }

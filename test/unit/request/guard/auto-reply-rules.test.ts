@@ -126,11 +126,11 @@ describe('an auto-reply left alone', () => {
 });
 
 describe('which changes reach an auto-reply at once', () => {
-  it('a send mode other than open, a new block entry, the scan switched on', () => {
+  it('a send mode other than open, a new block entry; not the scan, which met the text when it was enabled', () => {
     expect(tightensAutoReplies({ version: 1 }, { version: 1, send: { mode: 'allowlist' } })).toBe(true);
     expect(tightensAutoReplies({ version: 1, send: { mode: 'confirm' } }, { version: 1, send: { mode: 'known' } })).toBe(true);
     expect(tightensAutoReplies({ version: 1 }, { version: 1, send: { block: ['eve@evil.test'] } })).toBe(true);
-    expect(tightensAutoReplies({ version: 1, send: { secretScan: 'off' } }, { version: 1, send: { secretScan: 'on' } })).toBe(true);
+    expect(tightensAutoReplies({ version: 1, send: { secretScan: 'off' } }, { version: 1, send: { secretScan: 'on' } })).toBe(false);
     expect(tightensAutoReplies({ version: 1, send: { mode: 'off', block: ['a.test'] } }, { version: 1, send: { mode: 'off', block: [] } })).toBe(false);
     expect(tightensAutoReplies({ version: 1 }, { version: 1, send: { mode: 'open', maxSendsPerHour: 3 } })).toBe(false);
   });
