@@ -1,6 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { readAudit } from '../../src/policy/records/audit-log.js';
+import { markInboxWaking } from '../../src/policy/records/wake-read-only.js';
+import { runCli } from '../helpers/run-cli.js';
 import { refusal, startGuardWorld, type GuardWorld } from '../helpers/guard-world.js';
 
 /**
@@ -82,7 +86,7 @@ describe('a secret sent as a slice', () => {
     const key = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const stored = await world.ops(world.alice, [['Blob/upload', { accountId: '$ACCOUNT_ID', create: { key: { data: [{ 'data:asText': `notes\n${key}` }], type: 'text/plain' } } }, 'u']]);
     expect(stored.ok, stored.summary).toBe(true);
-    const blobId = (stored.response?.methodResponses[0]?.[1].created as Record<string, { id: string }>).key.id;
+    const blobId = (stored.response?.methodResponses[0]?.[1].created as Record<string, { id: string }>).key!.id;
     const start = `notes\n${key}`.indexOf('\n', 6) + 1;
     const length = `notes\n${key}`.indexOf('-----END') - start;
     const subject = 'Guard: sliced key';
@@ -116,5 +120,25 @@ describe('an auto-reply after the rules tighten', () => {
     expect((await world.ops(world.bob, sendOps(world.address.alice, subject))).ok).toBe(true);
     const replies = (await world.traces('Auto: Guard: anyone there?')).bob.concat((await world.traces('Away')).bob);
     expect(replies).toEqual([]);
+  });
+
+  it('is switched off at once by policy set on the inbox\'s own layer, even while a wake holds the inbox', async () => {
+    const ops = (isEnabled: boolean) => ({ using: [core, mail, vacation], methodCalls: [['VacationResponse/set', { accountId: '$ACCOUNT_ID', update: { singleton: { isEnabled, subject: 'Away', textBody: 'Back Monday.' } } }, 'v']] });
+    const get = { using: [core, mail, vacation], methodCalls: [['VacationResponse/get', { accountId: '$ACCOUNT_ID', ids: null }, 'g']] };
+    expect((await world.run(world.alice, { ops: ops(true) })).ok).toBe(true);
+    const release = await markInboxWaking(world.userConfigDir, world.address.alice);
+    try {
+      const run = await runCli(['policy', 'set', '--credentials-dir', world.alice.dir, '--send', 'allowlist'], { env: world.env });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain("Switched off the inbox's auto-reply (vacation response): the new rules refuse it.");
+    } finally {
+      await release();
+      await rm(join(world.alice.dir, 'policy.json'), { force: true });
+    }
+    const state = await world.run(world.alice, { ops: get });
+    expect((state.response?.methodResponses[0]?.[1].list as { isEnabled: boolean }[])[0]?.isEnabled).toBe(false);
+    // Nothing to switch off: the command says nothing about it.
+    const quiet = await runCli(['policy', 'set', '--credentials-dir', world.alice.dir, '--send', 'off'], { env: world.env });
+    expect(quiet.stdout).not.toContain('auto-reply');
   });
 });
