@@ -72,12 +72,26 @@ async function knownDirs(userConfigDir: string, dir: string): Promise<string[]> 
   return [...listed, dir];
 }
 
+/** How long one look stays good: a send costs no directory walk, and a new inbox is known within seconds. */
+export const lookValidMs = 10_000;
+const lastLook = new Map<string, { at: number; secrets: string[] }>();
+
 /** Finds and remembers the secrets (see above); `inUse` is the credentials directory of the call. */
-export async function rememberLocalSecrets(options: { inUse: string; defaultDir: string | undefined; userConfigDir: string }): Promise<void> {
+export async function rememberLocalSecrets(options: { inUse: string; defaultDir: string | undefined; userConfigDir: string; now?: () => number }): Promise<void> {
   const inUse = resolve(options.inUse);
+  const now = (options.now ?? Date.now)();
+  const key = JSON.stringify([inUse, options.defaultDir, options.userConfigDir]);
+  const last = lastLook.get(key);
+  if (last !== undefined && now - last.at >= 0 && now - last.at < lookValidMs) {
+    // Remembered again: the redactor may have been emptied since (a new in-process run).
+    for (const secret of last.secrets) rememberSecret(secret);
+    return;
+  }
   const roots = [...new Set([options.defaultDir, options.userConfigDir].flatMap((dir) => (dir ? [resolve(dir)] : [])))];
   const dirs = new Set([...roots, ...(await Promise.all(roots.map(subdirectories))).flat(), ...(await knownDirs(resolve(options.userConfigDir), inUse))]);
   // Tokens are left to the scan's structural match: the redactor keeps only the newest few, and
   // a crowd of other directories' tokens must not push out the ones this process is using.
-  for (const secrets of await Promise.all([...dirs].map(secretsOfDir))) for (const secret of secrets) if (!jwtLike.test(secret)) rememberSecret(secret);
+  const secrets = (await Promise.all([...dirs].map(secretsOfDir))).flat().filter((secret) => !jwtLike.test(secret));
+  for (const secret of secrets) rememberSecret(secret);
+  lastLook.set(key, { at: now, secrets });
 }

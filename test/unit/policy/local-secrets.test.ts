@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { knownDirsFile, rememberLocalSecrets, secretsOfDir } from '../../../src/policy/local-secrets.js';
+import { knownDirsFile, lookValidMs, rememberLocalSecrets, secretsOfDir } from '../../../src/policy/local-secrets.js';
 import { scanForSecrets } from '../../../src/policy/secret-scan.js';
 import { containsKnownSecret, forgetAllSecrets, rememberSecret } from '../../../src/redact.js';
 
@@ -74,5 +74,21 @@ describe('the secrets of this OS user\'s credentials', () => {
     await put(join(root, 'busy'), { 'access-tokens.json': { tokens } });
     await rememberLocalSecrets({ inUse: join(root, 'busy'), defaultDir: undefined, userConfigDir: join(root, 'config') });
     expect(containsKnownSecret(live)).toBe(true);
+  });
+
+  it('are looked for again only after a while, and remembered again in between', async () => {
+    let clock = 1_000_000;
+    const options = { inUse: join(root, 'in-use'), defaultDir: join(root, 'default'), userConfigDir: join(root, 'config'), now: () => clock };
+    await put(join(root, 'default', 'first'), { 'credentials.json': { apiKey, inboxId: 'a' } });
+    await rememberLocalSecrets(options);
+    await put(join(root, 'default', 'second'), { 'oauth.json': { refreshToken } });
+    forgetAllSecrets();
+    clock += lookValidMs - 1;
+    await rememberLocalSecrets(options);
+    expect(containsKnownSecret(apiKey)).toBe(true);
+    expect(containsKnownSecret(refreshToken)).toBe(false);
+    clock += 1;
+    await rememberLocalSecrets(options);
+    expect(containsKnownSecret(refreshToken)).toBe(true);
   });
 });
