@@ -1,11 +1,13 @@
 import { access, realpath } from 'node:fs/promises';
 import { dirname, relative, resolve, isAbsolute, join } from 'node:path';
+import { oauthFiles } from '../credentials/oauth-grant-files.js';
 import { MailboxError } from '../errors.js';
 
 /**
  * Files the model names (attachments, an `ops_file` path) are looked at here before anything reads
  * them. None is ever read from a credentials directory — any directory above the file that holds a
- * credentials.json, and the configured ones — and, when the operator set attachment directories,
+ * credentials file (an inbox's credentials.json, a connected account's grant or its access tokens),
+ * and the configured ones — and, when the operator set attachment directories,
  * an attachment must lie inside each. Symlinks are resolved first, so a link cannot lead out.
  * Refusals name the path, never a byte of the file.
  */
@@ -25,6 +27,14 @@ export function isInsideDir(path: string, dir: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
+/** The files whose presence makes a directory a credentials directory. */
+export const credentialsFileNames = ['credentials.json', oauthFiles.grant, oauthFiles.accessTokens] as const;
+
+async function holdsCredentials(dir: string): Promise<boolean> {
+  const found = await Promise.all(credentialsFileNames.map((name) => access(join(dir, name)).then(() => true, () => false)));
+  return found.includes(true);
+}
+
 async function realOrResolved(path: string): Promise<string> {
   return realpath(path).catch(() => resolve(path));
 }
@@ -35,7 +45,7 @@ export async function checkNamedFile(given: string, rules: NamedFileRules): Prom
   const dirs = await Promise.all(rules.credentialsDirs.map(realOrResolved));
   let holder = dirs.find((dir) => isInsideDir(path, dir));
   for (let dir = dirname(path); holder === undefined; dir = dirname(dir)) {
-    if (await access(join(dir, 'credentials.json')).then(() => true, () => false)) holder = dir;
+    if (await holdsCredentials(dir)) holder = dir;
     if (dirname(dir) === dir) break;
   }
   if (holder !== undefined) {

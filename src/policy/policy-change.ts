@@ -112,3 +112,15 @@ export function wideningChanges(before: PolicyFile, after: PolicyFile): string[]
   if ((before.receive?.mode ?? 'open') === 'allowlist' && (after.receive?.mode ?? 'open') === 'open') out.push('receive mode allowlist → open');
   return out;
 }
+
+/**
+ * Whether a change may newly refuse an auto-reply (which answers anyone): a send mode other than
+ * open, or a block entry added. The inbox's auto-reply is then looked at once, instead of at its
+ * next use. (Its text met the secret scan when it was enabled.)
+ */
+export function tightensAutoReplies(before: PolicyFile, after: PolicyFile): boolean {
+  const b = before.send ?? {};
+  const a = after.send ?? {};
+  if ((a.mode ?? 'open') !== 'open' && a.mode !== b.mode) return true;
+  return (a.block ?? []).some((entry) => !(b.block ?? []).includes(entry));
+}

@@ -1,8 +1,10 @@
 import { containsKnownSecret } from '../redact.js';
 
 /**
- * The outbound secret scan: refuses mail that carries this tool's own secrets (the inbox's apiKey,
- * its tokens), private-key blocks or common credential formats. It catches mistakes and obvious
+ * The outbound secret scan: refuses mail that carries this tool's own secrets (every apiKey, refresh
+ * token, client secret and access token of this OS user's credentials and grant files the tool can
+ * find, see local-secrets.ts, and whatever this process holds), tokens by their shape, private-key
+ * blocks or common credential formats. It catches mistakes and obvious
  * exfiltration; a determined encoder (base64 inside a zip, a key spelt out in words) passes it.
  * Findings name the kind and where it was found, never the value.
  */
@@ -41,11 +43,37 @@ const kindByRule: Record<string, string> = {
 
 // Formats the rule set leaves to others, checked here. A private-key block counts even when cut
 // short: half a key is still a leak.
+// The apiKey, refresh-token and client-secret shapes are the redactor's (src/redact.ts).
 const ownShapes: { kind: string; pattern: RegExp }[] = [
   { kind: 'a private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
-  { kind: 'an Agent Mailbox apiKey', pattern: /\bamk_[A-Za-z0-9_-]{16,}/ },
-  { kind: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}/ },
+  { kind: 'an Agent Mailbox apiKey', pattern: /\bamk_[A-Za-z0-9_-]{6,}/ },
+  { kind: 'an Agent Mailbox refresh token', pattern: /\bamr_[A-Za-z0-9_-]{6,}/ },
+  { kind: 'an Agent Mailbox client secret', pattern: /\bamcs_[A-Za-z0-9_-]{6,}/ },
 ];
+
+// Three base64url segments (JWS) or five (JWE); what makes one a token is its header.
+// Anchored at the start of a run and bounded, so a long run without dots is walked once, not once
+// per character (an unbounded run of megabytes overflows the regexp engine's stack).
+const jwtCandidate = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{4,2048}\.[A-Za-z0-9_-]{4,65536}\.[A-Za-z0-9_-]{0,16384}(?:\.[A-Za-z0-9_-]{0,65536}\.[A-Za-z0-9_-]{0,16384})?/g;
+
+/**
+ * A JSON Web Token by structure (RFC 7519, 7515 §7.1): a first segment that decodes to a JSON
+ * object naming an `alg`, whatever its key order or spacing (so not only `eyJ…`).
+ */
+export function containsJwt(text: string): boolean {
+  for (const [candidate] of text.matchAll(jwtCandidate)) {
+    const header = candidate.slice(0, candidate.indexOf('.'));
+    const json = Buffer.from(header, 'base64url').toString('utf8');
+    if (!json.trimStart().startsWith('{')) continue;
+    try {
+      const parsed: unknown = JSON.parse(json);
+      if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { alg?: unknown }).alg === 'string') return true;
+    } catch {
+      // Not JSON: not a token header.
+    }
+  }
+  return false;
+}
 
 type Linter = (part: ScanPart) => Promise<string[]>;
 let linter: Promise<Linter> | undefined;
@@ -86,6 +114,7 @@ export async function scanForSecrets(parts: readonly ScanPart[]): Promise<Secret
       const text = part.text.slice(start, start + scanBytesPerPart);
       if (containsKnownSecret(text)) add(part.where, "this inbox's own apiKey or token");
       for (const { kind, pattern } of ownShapes) if (pattern.test(text)) add(part.where, kind);
+      if (containsJwt(text)) add(part.where, 'a JSON Web Token');
       for (const kind of await lint({ where: part.where, text })) add(part.where, kind);
       if (start + scanBytesPerPart >= part.text.length) break;
     }

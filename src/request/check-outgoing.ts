@@ -4,12 +4,13 @@ import { isReadOnlyMethod, type CheckContext, type CheckOutcome, type Outgoing }
  * The check stage: the gate (src/gate/service-gate.ts) calls it before every JMAP batch and every
  * upload that leaves the machine, every step of a multi-step preset, every look of wait_for_mail
  * and of a wake run included, and sends nothing of what it refuses. The operator's send rules are
- * enforced here (src/request/guard/): reads pass at no cost, sends are judged, mail that needs a
- * person's yes is asked for or held. The guard (and the mail parser it reads drafts with) loads only
- * when a batch writes, so a command that reads starts without it.
+ * enforced here (src/request/guard/): reads pass (only an auto-reply the rules now refuse is switched
+ * off on them), sends are judged, mail that needs a person's yes is asked for or held. The guard
+ * (and the mail parser it reads drafts with) loads only when a batch writes.
  */
 export async function checkOutgoing(outgoing: Outgoing, context: CheckContext): Promise<CheckOutcome | void> {
   if (outgoing.kind === 'upload') return (await import('./guard/check-upload.js')).checkUpload(outgoing, context);
-  if (outgoing.request.methodCalls.every(([method]) => isReadOnlyMethod(method))) return;
+  // A read is the inbox's use too: an auto-reply the rules now refuse is switched off on it.
+  if (outgoing.request.methodCalls.every(([method]) => isReadOnlyMethod(method))) return (await import('./guard/auto-reply-rules.js')).withAutoReplyRules(outgoing, context, undefined);
   return (await import('./guard/check-batch.js')).checkBatch(outgoing, context);
 }

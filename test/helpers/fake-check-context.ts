@@ -80,7 +80,7 @@ export async function fakeCheck(options: FakeCheckOptions = {}): Promise<FakeChe
       if (method === 'Email/query') {
         // The known mode's lookups: mail in Sent (none here), mail received from an address.
         const from = (args.filter as { from?: string } | undefined)?.from;
-        const list = filter.includes('inMailbox') ? [] : store.received.filter((mail) => mail.from === from).map((mail) => ({ from: [{ email: mail.from }], 'header:Authentication-Results:asText:all': mail.authenticationResults }));
+        const list = filter.includes('inMailbox') ? [] : store.received.filter((mail) => mail.from === from).map((mail, i) => ({ id: `R${i}`, from: [{ email: mail.from }], 'header:Authentication-Results:asText:all': mail.authenticationResults }));
         return { methodResponses: [['Email/query', { ids: [] }, callId], ['Email/get', { list }, 'g']], sessionState: 's' } as JmapResponse;
       }
       const ids = Array.isArray(args.ids) ? (args.ids as string[]) : [];

@@ -1,5 +1,6 @@
 import type { CheckContext, CheckOutcome, OutgoingBatch } from '../../gate/outgoing.js';
 import { checkSendSlots, reserveSendSlots, type SendCaps } from '../../policy/records/send-quota.js';
+import { aroundBatch } from './around-batch.js';
 import { askPerson, confirmQuestion } from './ask-person.js';
 import { refuseUnjudgeableShape } from './batch-shape.js';
 import { findBatchSends, type BatchSends } from './mail/batch-sends.js';
@@ -62,8 +63,12 @@ function isApproved(send: SendUnderJudgement, context: CheckContext): boolean {
   return given.size === approved.rcptTo.length && approved.rcptTo.every((r) => given.has(r));
 }
 
-/** Checks one batch; see the module comment. */
+/** Checks one batch; see the module comment. What every batch needs whether or not it sends runs around it. */
 export async function checkBatch(outgoing: OutgoingBatch, context: CheckContext): Promise<CheckOutcome | void> {
+  return aroundBatch(outgoing, context, () => checkSends(outgoing, context));
+}
+
+async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promise<CheckOutcome | void> {
   const sends = findBatchSends(outgoing.request);
   if (sends.writes.length === 0) return;
   await refuseWhileWaking(context, sends.writes.join(', '));

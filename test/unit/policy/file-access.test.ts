@@ -30,6 +30,22 @@ describe('files the model names', () => {
     expect((await refusal(checkNamedFile(join(base, 'inbox', 'sub', 'deep.txt'), { purpose: 'ops_file', credentialsDirs: [] }))).code).toBe('ops_invalid');
   });
 
+  it('refuses any file under a directory holding a connected account\'s grant or access tokens', async () => {
+    for (const file of ['oauth.json', 'access-tokens.json']) {
+      const dir = join(base, `grant-${file}`);
+      await mkdir(join(dir, 'inboxes', 'ada'), { recursive: true });
+      await writeFile(join(dir, file), '{}');
+      await writeFile(join(dir, 'inboxes', 'ada', 'notes.txt'), 'x');
+      for (const path of [join(dir, file), join(dir, 'inboxes', 'ada', 'notes.txt')]) {
+        const error = await refusal(checkNamedFile(path, { purpose: 'attachment', credentialsDirs: [] }));
+        expect(error.code, path).toBe('attachment_invalid');
+        expect(error.message).toContain(dir);
+        expect((await refusal(checkNamedFile(path, { purpose: 'ops_file', credentialsDirs: [] }))).code).toBe('ops_invalid');
+      }
+    }
+    await expect(checkNamedFile(join(base, 'out', 'ok.txt'), { purpose: 'attachment', credentialsDirs: [] })).resolves.toBe(join(base, 'out', 'ok.txt'));
+  });
+
   it('refuses files in the configured credentials directories even without a credentials.json', async () => {
     expect((await refusal(checkNamedFile(join(base, 'other.txt'), { purpose: 'attachment', credentialsDirs: [base] }))).code).toBe('attachment_invalid');
   });

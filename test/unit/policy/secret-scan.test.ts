@@ -79,7 +79,7 @@ describe('the scan of a long part', () => {
 });
 
 describe('the shapes the scan knows itself', () => {
-  it('finds every private-key block header, a JSON Web Token, and an apiKey only at its full length', async () => {
+  it('finds every private-key block header, a JSON Web Token, and the apiKey, refresh-token and client-secret shapes the redactor knows', async () => {
     const kinds = async (text: string) => (await scanForSecrets([{ where: 'the body', text }])).map((f) => f.kind);
     for (const header of ['-----BEGIN PRIVATE KEY-----', '-----BEGIN EC PRIVATE KEY-----', '-----BEGIN ENCRYPTED PRIVATE KEY-----', '-----BEGIN PGP PRIVATE KEY BLOCK-----']) {
       expect(await kinds(`x\n${header}\nMIIB`), header).toContain('a private key');
@@ -87,8 +87,39 @@ describe('the shapes the scan knows itself', () => {
     expect(await kinds('-----BEGIN PUBLIC KEY-----\nMIIB')).toEqual([]);
     expect(await kinds('token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U')).toContain('a JSON Web Token');
     expect(await kinds('amk_0123456789abcdef')).toEqual(['an Agent Mailbox apiKey']);
-    expect(await kinds('amk_0123456789abcde')).toEqual([]);
+    expect(await kinds('amk_012345')).toEqual(['an Agent Mailbox apiKey']);
+    expect(await kinds('amk_01234')).toEqual([]);
     expect(await kinds('xamk_0123456789abcdef')).toEqual([]);
+    expect(await kinds('refresh=amr_Zx9y8w7v6u')).toEqual(['an Agent Mailbox refresh token']);
+    expect(await kinds('"amcs_Q1w2e3r4t5"')).toEqual(['an Agent Mailbox client secret']);
+    expect(await kinds('amr_12345 amcs_1234')).toEqual([]);
+  });
+});
+
+describe('a JSON Web Token by structure', () => {
+  const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const kinds = async (text: string) => (await scanForSecrets([{ where: 'the body', text }])).map((f) => f.kind);
+
+  it('is found whatever its header\'s key order or spacing, unsigned, or encrypted (five segments)', async () => {
+    const payload = segment({ sub: 'ada@agent-mailbox.test', scope: 'mail' });
+    const spaced = Buffer.from('{\r\n "typ":"JWT",\r\n "alg":"EdDSA"}').toString('base64url');
+    expect(spaced.startsWith('eyJ')).toBe(false);
+    expect(await kinds(`t=${spaced}.${payload}.c2lnbmF0dXJl`)).toEqual(['a JSON Web Token']);
+    expect(await kinds(`${segment({ kid: 'k1', alg: 'ES256' })}.${payload}.sig`)).toEqual(['a JSON Web Token']);
+    expect(await kinds(`${segment({ alg: 'none' })}.${payload}.`)).toEqual(['a JSON Web Token']);
+    expect(await kinds(`${segment({ alg: 'RSA-OAEP', enc: 'A256GCM' })}.a2V5a2V5.aXZpdg.Y2lwaGVy.dGFn`)).toEqual(['a JSON Web Token']);
+  });
+
+  it('is not a dotted name, a version or base64 that is no token header', async () => {
+    expect(await kinds('see www.example.test.and.more or 1.2.3 or report.final.v2.pdf')).toEqual([]);
+    expect(await kinds(`${segment({ name: 'x' })}.${segment({ a: 1 })}.c2ln`)).toEqual([]);
+    expect(await kinds(`${segment(['alg'])}.${segment({ a: 1 })}.c2ln`)).toEqual([]);
+  });
+
+  it('keeps a long run of token characters cheap', async () => {
+    const started = Date.now();
+    await scanForSecrets([{ where: 'the attachment', text: 'a'.repeat(4 * 1024 * 1024) }]);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
 

@@ -1,16 +1,21 @@
 import type { CheckContext } from '../../../gate/outgoing.js';
 import { normaliseAddress, type NormalisedAddress } from '../../../policy/address-matcher.js';
 import { readAudit } from '../../../policy/records/audit-log.js';
+import { readCreatedMail } from '../../../policy/records/created-mail.js';
 
 /**
- * The `known` send mode's facts: an address is known when this inbox has sent mail to it (the
- * audit log's sent and approved entries, then the Sent mailbox), or when mail from it passed
- * sender authentication for its From domain: DMARC pass in the topmost Authentication-Results
- * field of the service's own authserv-id (RFC 8601; the service removes forged ones). Writing
- * first from an unauthenticated address never makes a sender known.
+ * The `known` send mode's facts: an address is known when mail really went to it (the audit log's
+ * sent and approved entries, then the service's EmailSubmission records), or when mail from it
+ * passed sender authentication for its From domain: DMARC pass in the topmost
+ * Authentication-Results field of the service's own authserv-id (RFC 8601; the service removes
+ * forged ones on delivery). What lies in Sent or any mailbox proves nothing: a mail can be filed
+ * there without being sent, and mail this tool created, imported or copied is skipped, since its
+ * writer chose its header fields. Writing first from an unauthenticated address never makes a
+ * sender known.
  */
 
 const lookLimit = 25;
+const submissionLookLimit = 100;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -47,40 +52,54 @@ export function passedDmarcFor(fields: readonly string[], authservId: string, do
   return false;
 }
 
+/** Recipients the service's own submission records name (RFC 8621 §7): mail that really left, whoever sent it. */
+async function submittedTo(address: NormalisedAddress, context: CheckContext): Promise<boolean> {
+  const session = await context.session();
+  const using = ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail', 'urn:ietf:params:jmap:submission'];
+  const properties = ['envelope', 'undoStatus'];
+  let answer = await context.read({
+    using,
+    methodCalls: [
+      ['EmailSubmission/query', { accountId: session.accountId, sort: [{ property: 'sentAt', isAscending: false }], limit: submissionLookLimit }, 'q'],
+      ['EmailSubmission/get', { accountId: session.accountId, '#ids': { resultOf: 'q', name: 'EmailSubmission/query', path: '/ids' }, properties }, 'g'],
+    ],
+  });
+  // A server without the query method (it is optional in practice) is asked for all of them.
+  if (answer.methodResponses[0]?.[0] === 'error') answer = await context.read({ using, methodCalls: [['EmailSubmission/get', { accountId: session.accountId, ids: null, properties }, 'g']] });
+  const list = answer.methodResponses.find(([name]) => name === 'EmailSubmission/get')?.[1].list;
+  if (!Array.isArray(list)) return false;
+  return list.some((submission) => {
+    // A cancelled submission never left; a pending one may still be, so only a final one counts.
+    if (!isRecord(submission) || submission.undoStatus !== 'final' || !isRecord(submission.envelope)) return false;
+    return namesAddress(submission.envelope.rcptTo, address);
+  });
+}
+
 async function sentBefore(address: NormalisedAddress, stateDir: string, context: CheckContext): Promise<boolean> {
   const audited = await readAudit(stateDir);
   if (audited.some((entry) => (entry.verdict === 'sent' || entry.verdict === 'approved') && entry.recipients.some((r) => normaliseAddress(r)?.address === address.address))) return true;
-  const session = await context.session();
-  const sent = session.mailboxIdsByRole.sent;
-  if (!sent) return false;
-  const answer = await context.read({
-    using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'],
-    methodCalls: [
-      ['Email/query', { accountId: session.accountId, filter: { operator: 'AND', conditions: [{ inMailbox: sent }, { operator: 'OR', conditions: [{ to: address.address }, { cc: address.address }, { bcc: address.address }] }] }, limit: lookLimit }, 'q'],
-      ['Email/get', { accountId: session.accountId, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['to', 'cc', 'bcc'] }, 'g'],
-    ],
-  });
-  const list = answer.methodResponses.find(([name]) => name === 'Email/get')?.[1].list;
-  return Array.isArray(list) && list.some((email) => isRecord(email) && ['to', 'cc', 'bcc'].some((field) => namesAddress(email[field], address)));
+  return submittedTo(address, context);
 }
 
 function namesAddress(list: unknown, address: NormalisedAddress): boolean {
   return Array.isArray(list) && list.some((item) => isRecord(item) && typeof item.email === 'string' && normaliseAddress(item.email)?.address === address.address);
 }
 
-async function wroteAuthenticated(address: NormalisedAddress, authservId: string, context: CheckContext): Promise<boolean> {
+async function wroteAuthenticated(address: NormalisedAddress, stateDir: string, authservId: string, context: CheckContext): Promise<boolean> {
   const session = await context.session();
+  const created = await readCreatedMail(stateDir);
   const answer = await context.read({
     using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'],
     methodCalls: [
       ['Email/query', { accountId: session.accountId, filter: { from: address.address }, limit: lookLimit }, 'q'],
-      ['Email/get', { accountId: session.accountId, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['from', 'header:Authentication-Results:asText:all'] }, 'g'],
+      ['Email/get', { accountId: session.accountId, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['id', 'from', 'header:Authentication-Results:asText:all'] }, 'g'],
     ],
   });
   const list = answer.methodResponses.find(([name]) => name === 'Email/get')?.[1].list;
   if (!Array.isArray(list)) return false;
   return list.some((email) => {
-    if (!isRecord(email)) return false;
+    // Mail this tool wrote carries the fields its writer chose, and one without an id cannot be told apart from it.
+    if (!isRecord(email) || typeof email.id !== 'string' || created.has(email.id)) return false;
     const from = Array.isArray(email.from) ? email.from : [];
     // One From, and it is this address: a list of several authors proves none of them.
     if (from.length !== 1 || !namesAddress(from, address)) return false;
@@ -92,6 +111,6 @@ async function wroteAuthenticated(address: NormalisedAddress, authservId: string
 /** Whether `address` counts as known to this inbox (see above); each answer is one lookup per call. */
 export async function isKnownRecipient(address: NormalisedAddress, options: { stateDir: string; authservId: string; context: CheckContext }): Promise<boolean> {
   if (await sentBefore(address, options.stateDir, options.context)) return true;
-  return wroteAuthenticated(address, options.authservId, options.context);
+  return wroteAuthenticated(address, options.stateDir, options.authservId, options.context);
 }
 

@@ -34,27 +34,37 @@ async function lookUp(answer: (request: JmapRequest) => unknown[], audit: string
 }
 
 describe('the known mode\'s lookups on the wire', () => {
-  it('ask the Sent mailbox for mail to the address, then mail from it with its Authentication-Results, each with the mail capability and a back-reference', async () => {
+  it('ask the service for its latest submissions, then mail from the address with its Authentication-Results, each with the right capabilities and a back-reference', async () => {
     const { known, requests } = await lookUp(() => [['Email/query', { ids: [] }, 'q'], ['Email/get', { list: [] }, 'g']]);
     expect(known).toBe(false);
     const using = ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'];
-    const ids = { resultOf: 'q', name: 'Email/query', path: '/ids' };
     expect(requests).toEqual([
       {
-        using,
+        using: [...using, 'urn:ietf:params:jmap:submission'],
         methodCalls: [
-          ['Email/query', { accountId: 'acc-1', filter: { operator: 'AND', conditions: [{ inMailbox: 'mb-sent' }, { operator: 'OR', conditions: [{ to: 'bob@example.test' }, { cc: 'bob@example.test' }, { bcc: 'bob@example.test' }] }] }, limit: 25 }, 'q'],
-          ['Email/get', { accountId: 'acc-1', '#ids': ids, properties: ['to', 'cc', 'bcc'] }, 'g'],
+          ['EmailSubmission/query', { accountId: 'acc-1', sort: [{ property: 'sentAt', isAscending: false }], limit: 100 }, 'q'],
+          ['EmailSubmission/get', { accountId: 'acc-1', '#ids': { resultOf: 'q', name: 'EmailSubmission/query', path: '/ids' }, properties: ['envelope', 'undoStatus'] }, 'g'],
         ],
       },
       {
         using,
         methodCalls: [
           ['Email/query', { accountId: 'acc-1', filter: { from: 'bob@example.test' }, limit: 25 }, 'q'],
-          ['Email/get', { accountId: 'acc-1', '#ids': ids, properties: ['from', 'header:Authentication-Results:asText:all'] }, 'g'],
+          ['Email/get', { accountId: 'acc-1', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['id', 'from', 'header:Authentication-Results:asText:all'] }, 'g'],
         ],
       },
     ]);
+  });
+
+  it('ask for every submission when the server has no EmailSubmission/query', async () => {
+    const { known, requests } = await lookUp((request) => {
+      const first = request.methodCalls[0]?.[0];
+      if (first === 'EmailSubmission/query') return [['error', { type: 'unknownMethod' }, 'q'], ['error', { type: 'invalidResultReference' }, 'g']];
+      if (first === 'EmailSubmission/get') return [['EmailSubmission/get', { list: [{ undoStatus: 'final', envelope: { rcptTo: [{ email: 'bob@example.test' }] } }] }, 'g']];
+      return [['Email/get', { list: [] }, 'g']];
+    });
+    expect(known).toBe(true);
+    expect(requests[1]?.methodCalls).toEqual([['EmailSubmission/get', { accountId: 'acc-1', ids: null, properties: ['envelope', 'undoStatus'] }, 'g']]);
   });
 
   it('know nothing from answers that carry an error instead of Email/get', async () => {
@@ -62,15 +72,21 @@ describe('the known mode\'s lookups on the wire', () => {
     expect(known).toBe(false);
   });
 
-  it('need the address among the recipients of a sent mail, not only some recipient', async () => {
-    const { known } = await lookUp((request) =>
-      JSON.stringify(request).includes('inMailbox')
-        ? [['Email/get', { list: [{ to: [{ email: 'bob@example.test' }, { email: 'carol@example.test' }] }] }, 'g']]
-        : [['Email/get', { list: [] }, 'g']],
-    );
-    expect(known).toBe(true);
-    const other = await lookUp((request) => (JSON.stringify(request).includes('inMailbox') ? [['Email/get', { list: [null, { to: [{ email: 'carol@example.test' }, 'bob@example.test'] }] }, 'g']] : [['Email/get', { list: [] }, 'g']]));
-    expect(other.known).toBe(false);
+  it('need the address among the envelope recipients of a final submission, not only some recipient', async () => {
+    const submissions = (list: unknown[]) => (request: JmapRequest) => (JSON.stringify(request).includes('EmailSubmission') ? [['EmailSubmission/get', { list }, 'g']] : [['Email/get', { list: [] }, 'g']]);
+    const to = (...emails: unknown[]) => ({ rcptTo: emails.map((email) => (typeof email === 'string' ? { email } : email)) });
+    expect((await lookUp(submissions([{ undoStatus: 'final', envelope: to('carol@example.test', 'BOB@example.test') }]))).known).toBe(true);
+    for (const list of [
+      [{ undoStatus: 'final', envelope: to('carol@example.test') }],
+      [{ undoStatus: 'canceled', envelope: to('bob@example.test') }],
+      [{ undoStatus: 'pending', envelope: to('bob@example.test') }],
+      [{ envelope: to('bob@example.test') }],
+      [{ undoStatus: 'final', envelope: null }, { undoStatus: 'final' }, null, 'x'],
+      [{ undoStatus: 'final', envelope: { rcptTo: 'bob@example.test' } }],
+      [{ undoStatus: 'final', envelope: to(null, 42) }],
+    ]) {
+      expect((await lookUp(submissions(list))).known, JSON.stringify(list)).toBe(false);
+    }
   });
 
   it('count only sent or approved audit entries naming the address', async () => {
@@ -80,16 +96,16 @@ describe('the known mode\'s lookups on the wire', () => {
 
   it('take no mail without a From list as proof', async () => {
     const { known } = await lookUp((request) =>
-      JSON.stringify(request).includes('inMailbox') ? [['Email/get', { list: [] }, 'g']] : [['Email/get', { list: [{ 'header:Authentication-Results:asText:all': [`${ours}; dmarc=pass header.from=example.test`] }] }, 'g']],
+      JSON.stringify(request).includes('EmailSubmission') ? [['Email/get', { list: [] }, 'g']] : [['Email/get', { list: [{ 'header:Authentication-Results:asText:all': [`${ours}; dmarc=pass header.from=example.test`] }] }, 'g']],
     );
     expect(known).toBe(false);
   });
 
   it('read the Authentication-Results fields that are text and skip the rest', async () => {
     const { known } = await lookUp((request) =>
-      JSON.stringify(request).includes('inMailbox')
+      JSON.stringify(request).includes('EmailSubmission')
         ? [['Email/get', { list: [] }, 'g']]
-        : [['Email/get', { list: [{ from: [{ email: 'bob@example.test' }], 'header:Authentication-Results:asText:all': [null, 7, `${ours}; dmarc=pass header.from=example.test`] }] }, 'g']],
+        : [['Email/get', { list: [{ id: 'M1', from: [{ email: 'bob@example.test' }], 'header:Authentication-Results:asText:all': [null, 7, `${ours}; dmarc=pass header.from=example.test`] }] }, 'g']],
     );
     expect(known).toBe(true);
   });

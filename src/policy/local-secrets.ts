@@ -1,0 +1,97 @@
+import { constants } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { credentialFiles } from '../credentials/credential-store.js';
+import { oauthFiles } from '../credentials/oauth-grant-files.js';
+import { ensurePrivateDir, readPrivateFile } from '../credentials/secure-file.js';
+import { rememberSecret } from '../redact.js';
+
+/**
+ * Every secret of this OS user's credentials and grant files the tool can find, made known to the
+ * secret scan (and the redactor) by value: apiKeys, refresh tokens, client secrets, and access
+ * tokens that are not JWTs (those the scan finds by structure). Found in the directory in use, the configured default, the
+ * directories below the default and the user's config folder, and every directory a check ever
+ * ran for (recorded in the user's config folder), so a secret of another inbox is known even when
+ * this process never loaded it.
+ */
+
+export const knownDirsFile = 'credentials-dirs.list';
+
+const noFollow = constants.O_NOFOLLOW ?? 0;
+const jwtLike = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\./;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+async function readJson(path: string): Promise<Record<string, unknown>> {
+  try {
+    const parsed: unknown = JSON.parse((await readPrivateFile(path)) ?? '{}');
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    // A damaged or linked file: the tool refuses to use it elsewhere, and it holds nothing to learn here.
+    return {};
+  }
+}
+
+async function readText(path: string): Promise<string> {
+  return (await readPrivateFile(path).catch(() => undefined))?.trim() ?? '';
+}
+
+/** The secret values one credentials directory holds (none when it holds no credentials). */
+export async function secretsOfDir(dir: string): Promise<string[]> {
+  const [credentials, grant, tokens, session, capability] = await Promise.all([
+    readJson(join(dir, credentialFiles.credentials)),
+    readJson(join(dir, oauthFiles.grant)),
+    readJson(join(dir, oauthFiles.accessTokens)),
+    readText(join(dir, credentialFiles.session)),
+    readText(join(dir, credentialFiles.capability)),
+  ]);
+  const held = Array.isArray(tokens.tokens) ? tokens.tokens.map((entry) => (isRecord(entry) ? entry.token : undefined)) : [];
+  return [credentials.apiKey, grant.refreshToken, grant.clientSecret, ...held, session, capability].filter((value): value is string => typeof value === 'string' && value.length > 0);
+}
+
+async function subdirectories(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((entry) => entry.isDirectory()).map((entry) => join(dir, entry.name));
+}
+
+/** The directories recorded so far, and `dir` recorded too when it is new. */
+async function knownDirs(userConfigDir: string, dir: string): Promise<string[]> {
+  const path = join(userConfigDir, knownDirsFile);
+  const listed = ((await readPrivateFile(path).catch(() => undefined)) ?? '').split('\n').filter((line) => line.length > 0);
+  if (!listed.includes(dir) && !/[\r\n]/.test(dir)) {
+    await ensurePrivateDir(userConfigDir);
+    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow, 0o600);
+    try {
+      await handle.write(`${dir}\n`);
+    } finally {
+      await handle.close();
+    }
+  }
+  return [...listed, dir];
+}
+
+/** How long one look stays good: a send costs no directory walk, and a new inbox is known within seconds. */
+export const lookValidMs = 10_000;
+const lastLook = new Map<string, { at: number; secrets: string[] }>();
+
+/** Finds and remembers the secrets (see above); `inUse` is the credentials directory of the call. */
+export async function rememberLocalSecrets(options: { inUse: string; defaultDir: string | undefined; userConfigDir: string; now?: () => number }): Promise<void> {
+  const inUse = resolve(options.inUse);
+  const now = (options.now ?? Date.now)();
+  const key = JSON.stringify([inUse, options.defaultDir, options.userConfigDir]);
+  const last = lastLook.get(key);
+  if (last !== undefined && now - last.at >= 0 && now - last.at < lookValidMs) {
+    // Remembered again: the redactor may have been emptied since (a new in-process run).
+    for (const secret of last.secrets) rememberSecret(secret);
+    return;
+  }
+  const roots = [...new Set([options.defaultDir, options.userConfigDir].flatMap((dir) => (dir ? [resolve(dir)] : [])))];
+  const dirs = new Set([...roots, ...(await Promise.all(roots.map(subdirectories))).flat(), ...(await knownDirs(resolve(options.userConfigDir), inUse))]);
+  // Tokens are left to the scan's structural match: the redactor keeps only the newest few, and
+  // a crowd of other directories' tokens must not push out the ones this process is using.
+  const secrets = (await Promise.all([...dirs].map(secretsOfDir))).flat().filter((secret) => !jwtLike.test(secret));
+  for (const secret of secrets) rememberSecret(secret);
+  lastLook.set(key, { at: now, secrets });
+}

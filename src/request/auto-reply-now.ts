@@ -1,0 +1,30 @@
+import type { Account } from '../auth/account-registry.js';
+import { openServiceGate, type GateContext } from '../gate/service-gate.js';
+import { guardedInbox } from '../policy/records/inbox-state-dir.js';
+import { readAutoReplyState, writeAutoReplyState } from '../policy/records/auto-reply-state.js';
+
+/**
+ * Right after the operator changed an inbox's own rules: one look at its auto-reply through the
+ * gate, so the check stage switches it off now if the new rules refuse it (src/request/guard/
+ * auto-reply-rules.ts; a read, so a running wake does not stop it). When the service cannot be
+ * reached, the switch is owed and happens at the inbox's next use.
+ */
+
+export type AutoReplyNow = { kind: 'switched off' } | { kind: 'unchanged' } | { kind: 'owed'; why: string };
+
+export async function applyAutoReplyRulesNow(account: Account, context: GateContext): Promise<AutoReplyNow> {
+  let stateDir: string | undefined;
+  try {
+    stateDir = guardedInbox(await account.inbox()).stateDir;
+    const before = await readAutoReplyState(stateDir);
+    const gate = openServiceGate(account, context);
+    const session = await gate.session();
+    await gate.call({ using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:vacationresponse'], methodCalls: [['VacationResponse/get', { accountId: session.accountId, ids: null, properties: ['id', 'isEnabled'] }, 'v']] });
+    const after = await readAutoReplyState(stateDir);
+    if (after.pending) return { kind: 'owed', why: 'the service did not switch it off' };
+    return after.switchedOffAt !== undefined && after.switchedOffAt !== before.switchedOffAt ? { kind: 'switched off' } : { kind: 'unchanged' };
+  } catch (error) {
+    if (stateDir !== undefined) await writeAutoReplyState(stateDir, { ...(await readAutoReplyState(stateDir)), pending: true }).catch(() => undefined);
+    return { kind: 'owed', why: error instanceof Error ? error.message : String(error) };
+  }
+}

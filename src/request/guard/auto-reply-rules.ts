@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import type { CheckContext, CheckOutcome, OutgoingBatch, SettleAnswer } from '../../gate/outgoing.js';
+import type { JmapResponse } from '../../jmap/jmap-types.js';
+import { readAutoReplyState, writeAutoReplyState } from '../../policy/records/auto-reply-state.js';
+import { guardScope, type GuardScope } from './guard-scope.js';
+import { judgeSend } from './send-judgement.js';
+
+/**
+ * A tightening of the send rules always reaches the inbox's auto-reply (RFC 8621 §8 vacation
+ * response), which the service sends by itself to whoever writes, with no batch for the guard to
+ * judge. On each use of an inbox (every batch, reads included) the guard compares the rules with
+ * those it last looked under; when they changed, or a switch-off is still owed, it reads the
+ * vacation response and, when the rules would refuse it as a send now, switches it off by adding
+ * `VacationResponse/set isEnabled:false` to the batch going out (a narrowing, so a wake's batch
+ * carries it too). The caller never sees the added call's answer. When the service did not
+ * switch it off, it is owed, and tried again at the next use.
+ */
+
+const vacationCapability = 'urn:ietf:params:jmap:vacationresponse';
+const using = ['urn:ietf:params:jmap:core', vacationCapability];
+const callIdBase = 'agent-mailbox-auto-reply-off';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function rulesDigest(scope: GuardScope): string {
+  return createHash('sha256').update(JSON.stringify(scope.policy.send)).digest('hex').slice(0, 32);
+}
+
+/** Whether the rules in force would refuse this vacation response as a send. */
+async function refusedNow(vacation: Readonly<Record<string, unknown>>, scope: GuardScope): Promise<boolean> {
+  const text = ['subject', 'textBody', 'htmlBody'].flatMap((key) => (typeof vacation[key] === 'string' ? [vacation[key]] : [])).join('\n');
+  const verdict = await judgeSend(
+    { label: 'the vacation response', kind: 'auto-reply', recipients: 'anyone', unreadable: [], scanParts: [{ where: 'the vacation response', text }], slots: 0 },
+    { layers: scope.layers, policy: scope.policy, isKnown: async () => false },
+  );
+  return verdict.kind !== 'allow';
+}
+
+function stripCall(response: JmapResponse, callId: string): JmapResponse {
+  return { ...response, methodResponses: response.methodResponses.filter(([, , id]) => id !== callId) };
+}
+
+function switchedOff(response: JmapResponse, callId: string): boolean {
+  const answer = response.methodResponses.find(([, , id]) => id === callId);
+  return answer?.[0] === 'VacationResponse/set' && isRecord(answer[1].updated) && 'singleton' in answer[1].updated;
+}
+
+/**
+ * Adds the switch-off to a checked batch's outcome when it is owed (see above). `outcome` is what
+ * the rest of the check decided (undefined for a batch that only reads).
+ */
+export async function withAutoReplyRules(outgoing: OutgoingBatch, context: CheckContext, outcome: CheckOutcome | void): Promise<CheckOutcome | void> {
+  let scope: GuardScope;
+  try {
+    scope = await guardScope(context);
+  } catch {
+    // Broken rules stop every send already, and the batch that writes says why; a read goes on.
+    return outcome;
+  }
+  const digest = rulesDigest(scope);
+  const state = await readAutoReplyState(scope.stateDir);
+  const kept = state.switchedOffAt ? { switchedOffAt: state.switchedOffAt } : {};
+  if (state.checked === digest && !state.pending) return outcome;
+  const opensToAnyone = !scope.policy.send.modes[0] && !scope.policy.send.block[0];
+  const session = await context.session();
+  if ((opensToAnyone && !state.pending) || !(session.accountCapabilities ?? []).includes(vacationCapability)) {
+    await writeAutoReplyState(scope.stateDir, { ...kept, checked: digest });
+    return outcome;
+  }
+  const answer = await context.read({ using, methodCalls: [['VacationResponse/get', { accountId: session.accountId, ids: null }, 'v']] });
+  const list = answer.methodResponses[0]?.[1].list;
+  const vacation = Array.isArray(list) && isRecord(list[0]) ? list[0] : undefined;
+  if (!vacation || vacation.isEnabled !== true || !(await refusedNow(vacation, scope))) {
+    await writeAutoReplyState(scope.stateDir, { ...kept, checked: digest });
+    return outcome;
+  }
+  await writeAutoReplyState(scope.stateDir, { ...kept, checked: digest, pending: true });
+  const request = outcome?.request ?? outgoing.request;
+  const taken = new Set(request.methodCalls.map(([, , id]) => id));
+  let callId = callIdBase;
+  for (let n = 2; taken.has(callId); n += 1) callId = `${callIdBase}-${n}`;
+  return {
+    request: {
+      ...request,
+      using: [...new Set([...request.using, ...using])],
+      methodCalls: [['VacationResponse/set', { accountId: session.accountId, update: { singleton: { isEnabled: false } } }, callId], ...request.methodCalls],
+    },
+    settle: async (settled: SettleAnswer) => {
+      if (settled.kind === 'batch' && switchedOff(settled.response, callId)) await writeAutoReplyState(scope.stateDir, { checked: digest, switchedOffAt: new Date(context.guard.now?.() ?? Date.now()).toISOString() });
+      const seen = await outcome?.settle?.(settled);
+      if (settled.kind !== 'batch') return seen;
+      return stripCall(seen ?? settled.response, callId);
+    },
+  };
+}
