@@ -5,9 +5,10 @@ import type { DecidingRule } from '../policy/judge-address.js';
 import type { LoadedLayer } from '../policy/policy-layers.js';
 import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
 import { jmapCapabilities } from '../wire-constants.js';
-import { dropParsed, factsInResponse, namedEmailIds, parsedMessages, removeHeld, withholdBlobReads } from './mail-method-answers.js';
+import { callOf, dropParsed, factsInResponse, namedEmailIds, parsedMessages, removeHeld, withholdBlobReads } from './mail-method-answers.js';
 import { judgeReceived, loadInboxLayers, receiveRulesOf, type ReceiveRules } from './receive-rules.js';
 import { refillQueryPage } from './refill-query-page.js';
+import { countsPastPage, screenedCaps, screenQueryChanges, screenQueryOrder, type ScreenedCaps } from './screened-order.js';
 import { senderFactsCacheFor } from './sender-facts-cache.js';
 import { checkDownloadedMessage } from './screen-download.js';
 
@@ -20,6 +21,8 @@ export interface ReceiveScreenOptions {
   includeHeld?: boolean;
   /** The layers, when a test gives them instead of the files. */
   layers?: () => Promise<LoadedLayer[]>;
+  /** How many matches a screened total or position may count (tests give small ones). */
+  caps?: ScreenedCaps;
 }
 
 /** What the screen held back in one call: how many messages, under which rules. */
@@ -75,8 +78,24 @@ export class ReceiveScreen {
     const removal = removeHeld(request, response, (id) => held.has(id));
     removal.requested.forEach((id) => this.requested.add(id));
     const accountId = (await this.options.session()).accountId;
+    const deps = {
+      accountId,
+      lookup: this.options.lookup,
+      judge: (ids: readonly string[], known: ReadonlyMap<string, SenderFacts>) => this.judge(ids, known, rules),
+      shownOf: (ids: readonly string[]) => this.shownOf(ids, rules),
+      pageSize: lookupChunk,
+      caps: this.options.caps ?? screenedCaps,
+    };
+    const counted = new Set<number>();
+    for (const [index, [name, answer, callId]] of response.methodResponses.entries()) {
+      const call = callOf(request, name, callId);
+      if (name === 'Email/query' && call && countsPastPage(call[1], answer)) {
+        counted.add(index);
+        await screenQueryOrder(request, response, index, deps);
+      } else if (name === 'Email/queryChanges' && call) await screenQueryChanges(request, response, index, deps);
+    }
     for (const [index, page] of removal.queries) {
-      await refillQueryPage(request, response, index, page, { accountId, lookup: this.options.lookup, judge: (ids, known) => this.judge(ids, known, rules) });
+      if (!counted.has(index)) await refillQueryPage(request, response, index, page, deps);
     }
     return response;
   }
@@ -152,6 +171,24 @@ export class ReceiveScreen {
       }
     }
     return held;
+  }
+
+  /** Which of `ids` exist and are shown under the rules; nothing is recorded (a vanished id is simply not shown). */
+  private async shownOf(ids: readonly string[], rules: ReceiveRules): Promise<Set<string>> {
+    const cache = senderFactsCacheFor(this.options.account);
+    const facts = new Map<string, SenderFacts>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const found = cache.get(id);
+      if (found) facts.set(id, found);
+      else missing.push(id);
+    }
+    for (const [id, found] of await this.lookupFacts(missing)) {
+      if (!found) continue;
+      cache.set(id, found);
+      facts.set(id, found);
+    }
+    return new Set([...facts].filter(([, found]) => !judgeReceived(found, rules).held).map(([id]) => id));
   }
 
   /** The sender facts of each message the server lists (undefined: listed without them). */
