@@ -7,6 +7,7 @@ import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/
 import { jmapCapabilities } from '../wire-constants.js';
 import { callOf, dropParsed, factsInResponse, namedEmailIds, parsedMessages, removeHeld, withholdBlobReads } from './mail-method-answers.js';
 import { judgeReceived, loadInboxLayers, receiveRulesOf, type ReceiveRules } from './receive-rules.js';
+import { contentAnswerIndexes } from './content-queries.js';
 import { refillQueryPage } from './refill-query-page.js';
 import { countsPastPage, screenedCaps, screenQueryChanges, screenQueryOrder, type ScreenedCaps } from './screened-order.js';
 import { senderFactsCacheFor } from './sender-facts-cache.js';
@@ -71,31 +72,37 @@ export class ReceiveScreen {
   async screen(request: JmapRequest, response: JmapResponse): Promise<JmapResponse> {
     const rules = await this.rulesOfCall();
     if (!rules) return response;
-    const held = await this.judge([...namedEmailIds(response)], factsInResponse(response), rules);
+    // Held mail a content filter found is held without a count, so the count cannot tell what it says.
+    const byContent = contentAnswerIndexes(request, response);
+    const reported = namedEmailIds({ methodResponses: response.methodResponses.filter((_, index) => !byContent.has(index)) });
+    const named = [...namedEmailIds(response)];
+    const known = factsInResponse(response);
+    const held = await this.judge(named.filter((id) => reported.has(id)), known, rules, true);
+    for (const id of await this.judge(named.filter((id) => !reported.has(id)), known, rules, false)) held.add(id);
     await this.screenParsed(response, rules);
     if (this.options.includeHeld) return response;
     this.blobsWithheld += withholdBlobReads(response);
     const removal = removeHeld(request, response, (id) => held.has(id));
     removal.requested.forEach((id) => this.requested.add(id));
     const accountId = (await this.options.session()).accountId;
-    const deps = {
+    const depsOf = (index: number) => ({
       accountId,
       lookup: this.options.lookup,
-      judge: (ids: readonly string[], known: ReadonlyMap<string, SenderFacts>) => this.judge(ids, known, rules),
+      judge: (ids: readonly string[], facts: ReadonlyMap<string, SenderFacts>) => this.judge(ids, facts, rules, !byContent.has(index)),
       shownOf: (ids: readonly string[]) => this.shownOf(ids, rules),
       pageSize: lookupChunk,
       caps: this.options.caps ?? screenedCaps,
-    };
+    });
     const counted = new Set<number>();
     for (const [index, [name, answer, callId]] of response.methodResponses.entries()) {
       const call = callOf(request, name, callId);
       if (name === 'Email/query' && call && countsPastPage(call[1], answer)) {
         counted.add(index);
-        await screenQueryOrder(request, response, index, deps);
-      } else if (name === 'Email/queryChanges' && call) await screenQueryChanges(request, response, index, deps);
+        await screenQueryOrder(request, response, index, depsOf(index));
+      } else if (name === 'Email/queryChanges' && call) await screenQueryChanges(request, response, index, depsOf(index));
     }
     for (const [index, page] of removal.queries) {
-      if (!counted.has(index)) await refillQueryPage(request, response, index, page, deps);
+      if (!counted.has(index)) await refillQueryPage(request, response, index, page, depsOf(index));
     }
     return response;
   }
@@ -109,7 +116,7 @@ export class ReceiveScreen {
     await checkDownloadedMessage(blobId, mailId, {
       accountId: (await this.options.session()).accountId,
       lookup: this.options.lookup,
-      isHeld: async (id, facts) => (await this.judge([id], new Map([[id, facts]]), rules)).has(id),
+      isHeld: async (id, facts) => (await this.judge([id], new Map([[id, facts]]), rules, true)).has(id),
     });
     this.downloadsChecked.add(key);
   }
@@ -138,8 +145,11 @@ export class ReceiveScreen {
     return this.requested;
   }
 
-  /** Judges ids (facts from the answer, the cache, else one lookup batch); records and returns the held ones. */
-  private async judge(ids: readonly string[], known: ReadonlyMap<string, SenderFacts>, rules: ReceiveRules): Promise<Set<string>> {
+  /** Judges ids (facts from the answer, the cache, else one lookup batch); returns the held ones, and records them for the report when `reported`. */
+  private async judge(ids: readonly string[], known: ReadonlyMap<string, SenderFacts>, rules: ReceiveRules, reported: boolean): Promise<Set<string>> {
+    const record = (id: string, rule: DecidingRule) => {
+      if (reported || this.options.includeHeld) this.held.set(id, rule);
+    };
     const cache = senderFactsCacheFor(this.options.account);
     const facts = new Map<string, SenderFacts>();
     const missing: string[] = [];
@@ -158,7 +168,7 @@ export class ReceiveScreen {
       } else {
         // Listed without its sender: it cannot be judged, so it is not shown under rules that must judge it.
         held.add(id);
-        this.held.set(id, unjudged);
+        record(id, unjudged);
       }
     }
     // An id the server no longer has carries no content to hold.
@@ -167,7 +177,7 @@ export class ReceiveScreen {
       // Stryker disable next-line LogicalOperator: judgeReceived gives a rule exactly when it holds
       if (judgement.held && judgement.rule) {
         held.add(id);
-        this.held.set(id, judgement.rule);
+        record(id, judgement.rule);
       }
     }
     return held;
