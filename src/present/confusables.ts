@@ -110,6 +110,8 @@ function asciiFoldOf(codePoint: string): string {
 
 const marks = /\p{M}/gu;
 const markerFolds = new Map<string, string>();
+// The folds of the Basic Multilingual Plane by character code: a map lookup per character is most of the time.
+const bmpMarkerFolds: (string | undefined)[] = new Array<string | undefined>(0x10000).fill(undefined);
 
 /** One code point as the marker match sees it: its prototype in lower case, marks gone, `i` read as `l`. */
 function markerFoldOf(codePoint: string): string {
@@ -129,22 +131,37 @@ function markerFoldOf(codePoint: string): string {
  */
 export function lookAlikeSpans(text: string, word: string): { start: number; end: number }[] {
   const needle = [...word].map(markerFoldOf).join('');
-  let folded = '';
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let at = 0;
-  for (const codePoint of text) {
-    const fold = markerFoldOf(codePoint);
-    for (let k = 0; k < fold.length; k++) {
-      starts.push(at);
-      ends.push(at + codePoint.length);
-    }
-    folded += fold;
-    at += codePoint.length;
-  }
   const spans: { start: number; end: number }[] = [];
-  for (let found = folded.indexOf(needle); found >= 0 && needle.length > 0; found = folded.indexOf(needle, found + needle.length)) {
-    spans.push({ start: starts[found] as number, end: ends[found + needle.length - 1] as number });
+  // Stryker disable next-line ConditionalExpression: a word that folds to nothing matches nowhere either way
+  if (needle.length === 0) return spans;
+  // Knuth–Morris–Pratt over the folded characters as they come: no folded copy of the text is built.
+  const fallback = new Int32Array(needle.length);
+  for (let i = 1, k = 0; i < needle.length; i++) {
+    while (k > 0 && needle[i] !== needle[k]) k = fallback[k - 1] as number;
+    if (needle[i] === needle[k]) k++;
+    fallback[i] = k;
+  }
+  // Where in `text` the code point of each of the last folded characters starts.
+  const origin = new Int32Array(needle.length);
+  let matched = 0;
+  let count = 0;
+  for (let at = 0; at < text.length; ) {
+    const unit = text.charCodeAt(at);
+    const wide = unit >= 0xd800 && unit <= 0xdbff && at + 1 < text.length;
+    const fold = wide ? markerFoldOf(text.slice(at, at + 2)) : (bmpMarkerFolds[unit] ??= markerFoldOf(text[at] as string));
+    const next = at + (wide ? 2 : 1);
+    for (let k = 0; k < fold.length; k++) {
+      const c = fold[k];
+      origin[count++ % needle.length] = at;
+      while (matched > 0 && c !== needle[matched]) matched = fallback[matched - 1] as number;
+      if (c === needle[matched]) matched++;
+      if (matched === needle.length) {
+        spans.push({ start: origin[count % needle.length] as number, end: next });
+        // Spans do not overlap: the next one starts after this one.
+        matched = 0;
+      }
+    }
+    at = next;
   }
   return spans;
 }
