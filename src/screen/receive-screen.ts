@@ -9,7 +9,7 @@ import { callOf, dropParsed, factsInResponse, namedEmailIds, parsedMessages, rem
 import { judgeReceived, loadInboxLayers, receiveRulesOf, type ReceiveRules } from './receive-rules.js';
 import { contentAnswerIndexes } from './content-queries.js';
 import { refillQueryPage } from './refill-query-page.js';
-import { countsPastPage, screenedCaps, screenQueryChanges, screenQueryOrder, type ScreenedCaps } from './screened-order.js';
+import { countsPastPage, screenedCaps, screenQueryChanges, screenQueryOrder, screenTooManyChanges, type ScreenedCaps } from './screened-order.js';
 import { senderFactsCacheFor } from './sender-facts-cache.js';
 import { checkDownloadedMessage } from './screen-download.js';
 
@@ -100,6 +100,7 @@ export class ReceiveScreen {
         counted.add(index);
         await screenQueryOrder(request, response, index, depsOf(index));
       } else if (name === 'Email/queryChanges' && call) await screenQueryChanges(request, response, index, depsOf(index));
+      else if (name === 'error' && answer.type === 'tooManyChanges') await screenTooManyChanges(request, response, index, depsOf(index));
     }
     for (const [index, page] of removal.queries) {
       if (!counted.has(index)) await refillQueryPage(request, response, index, page, depsOf(index));

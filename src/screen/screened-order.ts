@@ -90,6 +90,25 @@ export async function screenQueryChanges(request: JmapRequest, response: JmapRes
   if (args.calculateTotal === true || typeof answer.total === 'number') answer.total = shown.length;
 }
 
+/**
+ * A `tooManyChanges` error counts held changes too: the changes are asked again without
+ * `maxChanges`, screened, and the limit applied to what is shown.
+ */
+export async function screenTooManyChanges(request: JmapRequest, response: JmapResponse, index: number, deps: ScreenedOrderDeps & { shownOf(ids: readonly string[]): Promise<ReadonlySet<string>> }): Promise<void> {
+  const callId = response.methodResponses[index]?.[2] as string;
+  const args = callOf(request, 'Email/queryChanges', callId)?.[1];
+  if (typeof args?.maxChanges !== 'number') return;
+  const { maxChanges, ...unlimited } = args;
+  const again: JmapRequest = { using: request.using, methodCalls: [['Email/queryChanges', unlimited, callId]] };
+  const answer = await deps.lookup(again);
+  // Stryker disable next-line ConditionalExpression: an error answered again (the state expired meanwhile) keeps the first error
+  if (answer.methodResponses[0]?.[0] !== 'Email/queryChanges') return;
+  await screenQueryChanges(again, answer, 0, deps);
+  const changes = answer.methodResponses[0][1];
+  if (strings(changes.removed).length + (Array.isArray(changes.added) ? changes.added.length : 0) > maxChanges) return;
+  response.methodResponses[index] = ['Email/queryChanges', changes, callId];
+}
+
 /** The ids a query matches that the screen shows, in the server's order, read from the start. */
 async function shownMatches(args: Args, method: string, deps: ScreenedOrderDeps): Promise<string[]> {
   if (Object.keys(args).some((key) => key.startsWith('#'))) throw cannotCount(method, 'its arguments refer to another call\'s results', 'Pass the filter and sort literally');

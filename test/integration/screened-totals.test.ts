@@ -86,6 +86,14 @@ describe('guessing a held message\'s words', () => {
     });
   });
 
+  it('gets through maxChanges the answer a word nobody wrote gets', async () => {
+    const changes = async (word: string) => answers(await run(ops(['Email/queryChanges', { filter: { text: word }, sinceQueryState: stateBefore, maxChanges: 0 }, 'c'])));
+    const nobody = await changes('zebra');
+    expect(nobody).toEqual([expect.objectContaining({ name: 'Email/queryChanges', added: [], removed: [] })]);
+    expect(await changes('4471')).toEqual(nobody);
+    expect(await changes('funds')).toEqual([expect.objectContaining({ name: 'error', type: 'tooManyChanges' })]);
+  });
+
   it('counts a word it shares with shown mail as the shown mail alone, at every position', async () => {
     const shared = (await probe('funds')) as { answers: Args[]; held: unknown };
     expect(shared.answers[0]).toMatchObject({ total: 1, position: 0 });

@@ -168,6 +168,43 @@ describe('Email/queryChanges under receive rules', () => {
   });
 });
 
+describe('Email/queryChanges\' maxChanges under receive rules', () => {
+  /** A host that answers Email/queryChanges with `changes` (and counts how often it was asked), everything else from the mailbox. */
+  function changesHost(changes: Args) {
+    const host = fakeMailHost(mailbox);
+    let asked = 0;
+    const lookup = async (request: JmapRequest): Promise<JmapResponse> => {
+      const [name, args, callId] = request.methodCalls[0] ?? [];
+      if (name !== 'Email/queryChanges') return host.lookup(request);
+      asked += 1;
+      return { methodResponses: [typeof args?.maxChanges === 'number' ? ['error', { type: 'tooManyChanges' }, callId as string] : ['Email/queryChanges', structuredClone(changes), callId as string]] };
+    };
+    return { lookup, asked: () => asked };
+  }
+  const request = (maxChanges: number): JmapRequest => ({ using: [core, mail], methodCalls: [['Email/queryChanges', { accountId: 'acc-1', sinceQueryState: '1', maxChanges }, 'qc']] });
+  const tooMany = (): JmapResponse => ({ methodResponses: [['error', { type: 'tooManyChanges' }, 'qc']] });
+  const changes = { oldQueryState: '1', newQueryState: '2', removed: ['M6'], added: [{ id: 'M0', index: 0 }, { id: 'M1', index: 1 }, { id: 'M3', index: 3 }] };
+
+  it('answers the changes when the shown ones are within maxChanges, though the held ones made the server refuse', async () => {
+    const host = changesHost(changes);
+    const answer = tooMany();
+    await screenOf(fakeMailHost(mailbox), { lookup: host.lookup }).screen(request(1), answer);
+    expect(answer.methodResponses[0]).toEqual(['Email/queryChanges', { oldQueryState: '1', newQueryState: '2', removed: [], added: [{ id: 'M1', index: 0 }] }, 'qc']);
+    expect(host.asked()).toBe(1);
+  });
+
+  it('keeps the error when the shown changes alone are too many, and any other error as it came', async () => {
+    const answer = tooMany();
+    await screenOf(fakeMailHost(mailbox), { lookup: changesHost(changes).lookup }).screen(request(0), answer);
+    expect(answer).toEqual(tooMany());
+    const other: JmapResponse = { methodResponses: [['error', { type: 'cannotCalculateChanges' }, 'qc']] };
+    const host = changesHost(changes);
+    await screenOf(fakeMailHost(mailbox), { lookup: host.lookup }).screen(request(0), other);
+    expect(other.methodResponses[0]).toEqual(['error', { type: 'cannotCalculateChanges' }, 'qc']);
+    expect(host.asked()).toBe(0);
+  });
+});
+
 describe('SearchSnippet/get under receive rules', () => {
   it('answers a held id as not found whether or not it matches, and a back-referenced page only for shown ids', async () => {
     const words = said({ 0: 'secret', 1: 'secret' });
