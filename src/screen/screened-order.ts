@@ -1,6 +1,5 @@
 import { MailboxError } from '../errors.js';
 import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
-import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
 import { jmapCapabilities } from '../wire-constants.js';
 import { callOf } from './mail-method-answers.js';
 import { refillReaders, type RefillDeps } from './refill-query-page.js';
@@ -117,16 +116,14 @@ async function shownMatches(args: Args, method: string, deps: ScreenedOrderDeps)
   let scanned = 0;
   for (;;) {
     const size = Math.max(1, Math.min(deps.pageSize, deps.caps.scanned + 1 - scanned));
+    // Ids only: senders already judged in this process come from the cache, the rest in one lookup.
     const next = await deps.lookup({
       using: [jmapCapabilities.core, jmapCapabilities.mail],
-      methodCalls: [
-        ['Email/query', { ...query, accountId: deps.accountId, position: scanned, limit: size, calculateTotal: true }, 'q'],
-        ['Email/get', { accountId: deps.accountId, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['id', ...senderFactProperties] }, 'f'],
-      ],
+      methodCalls: [['Email/query', { ...query, accountId: deps.accountId, position: scanned, limit: size, calculateTotal: true }, 'q']],
     });
     const page = answerOf(next, 'Email/query', 'q');
     const ids = strings(page.ids);
-    const held = await deps.judge(ids, factsOf(answerOf(next, 'Email/get', 'f')));
+    const held = await deps.judge(ids, new Map());
     for (const id of ids) if (!held.has(id)) shown.push(id);
     scanned += ids.length;
     if (shown.length > deps.caps.shown) throw cannotCount(method, `it matches more than ${deps.caps.shown} messages the operator's receive rules show`, 'Narrow the filter (a mailbox, `after`, `before`)');
@@ -183,15 +180,6 @@ function answerOf(response: JmapResponse, name: string, callId: string): Args {
     });
   }
   return found[1];
-}
-
-function factsOf(answer: Args): Map<string, SenderFacts> {
-  const facts = new Map<string, SenderFacts>();
-  for (const email of Array.isArray(answer.list) ? answer.list.filter(isRecord) : []) {
-    const found = typeof email.id === 'string' ? senderFactsOf(email) : undefined;
-    if (found) facts.set(email.id as string, found);
-  }
-  return facts;
 }
 
 function cannotCount(method: string, why: string, next: string): MailboxError {
