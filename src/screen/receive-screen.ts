@@ -5,9 +5,11 @@ import type { DecidingRule } from '../policy/judge-address.js';
 import type { LoadedLayer } from '../policy/policy-layers.js';
 import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
 import { jmapCapabilities } from '../wire-constants.js';
-import { dropParsed, factsInResponse, namedEmailIds, parsedMessages, removeHeld, withholdBlobReads } from './mail-method-answers.js';
+import { callOf, dropParsed, factsInResponse, namedEmailIds, parsedMessages, removeHeld, withholdBlobReads } from './mail-method-answers.js';
 import { judgeReceived, loadInboxLayers, receiveRulesOf, type ReceiveRules } from './receive-rules.js';
+import { contentAnswerIndexes } from './content-queries.js';
 import { refillQueryPage } from './refill-query-page.js';
+import { countsPastPage, screenedCaps, screenQueryChanges, screenQueryOrder, screenTooManyChanges, type ScreenedCaps } from './screened-order.js';
 import { senderFactsCacheFor } from './sender-facts-cache.js';
 import { checkDownloadedMessage } from './screen-download.js';
 
@@ -20,6 +22,8 @@ export interface ReceiveScreenOptions {
   includeHeld?: boolean;
   /** The layers, when a test gives them instead of the files. */
   layers?: () => Promise<LoadedLayer[]>;
+  /** How many matches a screened total or position may count (tests give small ones). */
+  caps?: ScreenedCaps;
 }
 
 /** What the screen held back in one call: how many messages, under which rules. */
@@ -68,15 +72,38 @@ export class ReceiveScreen {
   async screen(request: JmapRequest, response: JmapResponse): Promise<JmapResponse> {
     const rules = await this.rulesOfCall();
     if (!rules) return response;
-    const held = await this.judge([...namedEmailIds(response)], factsInResponse(response), rules);
+    // Held mail a content filter found is held without a count, so the count cannot tell what it says.
+    const byContent = contentAnswerIndexes(request, response);
+    const reported = namedEmailIds({ methodResponses: response.methodResponses.filter((_, index) => !byContent.has(index)) });
+    const named = [...namedEmailIds(response)];
+    const known = factsInResponse(response);
+    const held = await this.judge(named.filter((id) => reported.has(id)), known, rules, true);
+    for (const id of await this.judge(named.filter((id) => !reported.has(id)), known, rules, false)) held.add(id);
     await this.screenParsed(response, rules);
     if (this.options.includeHeld) return response;
     this.blobsWithheld += withholdBlobReads(response);
     const removal = removeHeld(request, response, (id) => held.has(id));
     removal.requested.forEach((id) => this.requested.add(id));
     const accountId = (await this.options.session()).accountId;
+    const depsOf = (index: number) => ({
+      accountId,
+      lookup: this.options.lookup,
+      judge: (ids: readonly string[], facts: ReadonlyMap<string, SenderFacts>) => this.judge(ids, facts, rules, !byContent.has(index)),
+      shownOf: (ids: readonly string[]) => this.shownOf(ids, rules),
+      pageSize: lookupChunk,
+      caps: this.options.caps ?? screenedCaps,
+    });
+    const counted = new Set<number>();
+    for (const [index, [name, answer, callId]] of response.methodResponses.entries()) {
+      const call = callOf(request, name, callId);
+      if (name === 'Email/query' && call && countsPastPage(call[1], answer)) {
+        counted.add(index);
+        await screenQueryOrder(request, response, index, depsOf(index));
+      } else if (name === 'Email/queryChanges' && call) await screenQueryChanges(request, response, index, depsOf(index));
+      else if (name === 'error' && answer.type === 'tooManyChanges') await screenTooManyChanges(request, response, index, depsOf(index));
+    }
     for (const [index, page] of removal.queries) {
-      await refillQueryPage(request, response, index, page, { accountId, lookup: this.options.lookup, judge: (ids, known) => this.judge(ids, known, rules) });
+      if (!counted.has(index)) await refillQueryPage(request, response, index, page, depsOf(index));
     }
     return response;
   }
@@ -90,7 +117,7 @@ export class ReceiveScreen {
     await checkDownloadedMessage(blobId, mailId, {
       accountId: (await this.options.session()).accountId,
       lookup: this.options.lookup,
-      isHeld: async (id, facts) => (await this.judge([id], new Map([[id, facts]]), rules)).has(id),
+      isHeld: async (id, facts) => (await this.judge([id], new Map([[id, facts]]), rules, true)).has(id),
     });
     this.downloadsChecked.add(key);
   }
@@ -119,8 +146,11 @@ export class ReceiveScreen {
     return this.requested;
   }
 
-  /** Judges ids (facts from the answer, the cache, else one lookup batch); records and returns the held ones. */
-  private async judge(ids: readonly string[], known: ReadonlyMap<string, SenderFacts>, rules: ReceiveRules): Promise<Set<string>> {
+  /** Judges ids (facts from the answer, the cache, else one lookup batch); returns the held ones, and records them for the report when `reported`. */
+  private async judge(ids: readonly string[], known: ReadonlyMap<string, SenderFacts>, rules: ReceiveRules, reported: boolean): Promise<Set<string>> {
+    const record = (id: string, rule: DecidingRule) => {
+      if (reported || this.options.includeHeld) this.held.set(id, rule);
+    };
     const cache = senderFactsCacheFor(this.options.account);
     const facts = new Map<string, SenderFacts>();
     const missing: string[] = [];
@@ -139,7 +169,7 @@ export class ReceiveScreen {
       } else {
         // Listed without its sender: it cannot be judged, so it is not shown under rules that must judge it.
         held.add(id);
-        this.held.set(id, unjudged);
+        record(id, unjudged);
       }
     }
     // An id the server no longer has carries no content to hold.
@@ -148,10 +178,28 @@ export class ReceiveScreen {
       // Stryker disable next-line LogicalOperator: judgeReceived gives a rule exactly when it holds
       if (judgement.held && judgement.rule) {
         held.add(id);
-        this.held.set(id, judgement.rule);
+        record(id, judgement.rule);
       }
     }
     return held;
+  }
+
+  /** Which of `ids` exist and are shown under the rules; nothing is recorded (a vanished id is simply not shown). */
+  private async shownOf(ids: readonly string[], rules: ReceiveRules): Promise<Set<string>> {
+    const cache = senderFactsCacheFor(this.options.account);
+    const facts = new Map<string, SenderFacts>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const found = cache.get(id);
+      if (found) facts.set(id, found);
+      else missing.push(id);
+    }
+    for (const [id, found] of await this.lookupFacts(missing)) {
+      if (!found) continue;
+      cache.set(id, found);
+      facts.set(id, found);
+    }
+    return new Set([...facts].filter(([, found]) => !judgeReceived(found, rules).held).map(([id]) => id));
   }
 
   /** The sender facts of each message the server lists (undefined: listed without them). */

@@ -60,7 +60,7 @@ export async function refillQueryPage(request: JmapRequest, response: JmapRespon
 }
 
 /** The calls that read the query's ids through a back-reference, run again for the added ids, their answers appended. */
-async function refillReaders(request: JmapRequest, response: JmapResponse, queryCallId: string, added: string[], deps: RefillDeps): Promise<void> {
+export async function refillReaders(request: JmapRequest, response: JmapResponse, queryCallId: string, added: string[], deps: RefillDeps): Promise<void> {
   const readers = request.methodCalls.flatMap(([method, args, callId]) => {
     const key = method === 'Email/get' ? '#ids' : method === 'SearchSnippet/get' ? '#emailIds' : undefined;
     const reference = key ? args[key] : undefined;

@@ -87,11 +87,12 @@ export function describeReceiveRules(kind: SandboxBackendKind): void {
       const fresh = await world.preset(guarded.dir, 'list_new', { LIMIT: 100 });
       expect(listed(ok(fresh)).map((m) => m.subject).sort()).toEqual([...shown].sort());
       noneHeld(fresh.stdout);
-      const search = await eventually(async () => {
-        const run = await world.preset(guarded.dir, 'search', { FROM: 'spam.test' });
-        return (run.json as JmapRun).held?.count ? run : undefined;
-      }, 15_000);
+      // The search index has the batch once it finds the allowed mail sent around the held mail.
+      await eventually(async () => (listed(ok(await world.preset(guarded.dir, 'search', { FROM: 'good.test' }))).length === 2 ? true : undefined), 15_000);
+      const search = await world.preset(guarded.dir, 'search', { FROM: 'spam.test' });
       expect(listed(ok(search))).toEqual([]);
+      // A search by what the sender wrote holds its matches without a count: a count would say who wrote the held mail.
+      expect((search.json as JmapRun).held).toBeUndefined();
       noneHeld(search.stdout);
     });
 

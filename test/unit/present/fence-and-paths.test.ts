@@ -8,8 +8,8 @@ import { untrustedPaths } from '../../../src/present/untrusted-paths.js';
  */
 
 describe('stripInvisibleControls', () => {
-  const removed = ['\u200B', '\u200C', '\u200D', '\u200E', '\u200F', '\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\u2066', '\u2067', '\u2068', '\u2069', '\u061C', '\uFEFF'];
-  const kept = ['\u200A', '\u2010', '\u2029', '\u202F', '\u205F', '\u2065', '\u206A', '\u061B', '\u061D', '\uFEFE', '\uFF00'];
+  const removed = ['\u200B', '\u200C', '\u200D', '\u200E', '\u200F', '\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\u2065', '\u2066', '\u2067', '\u2068', '\u2069', '\u206A', '\u206F', '\u061C', '\uFEFF'];
+  const kept = ['\u200A', '\u2010', '\u2029', '\u202F', '\u205F', '\u2070', '\u061B', '\u061D', '\uFEFE', '\uFF00'];
 
   it.each(removed.map((c) => [`U+${c.charCodeAt(0).toString(16).toUpperCase()}`, c]))('removes %s wherever it appears', (_name, c) => {
     expect(stripInvisibleControls(`${c}a${c}b${c}`)).toBe('ab');

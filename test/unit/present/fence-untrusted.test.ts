@@ -36,7 +36,9 @@ describe('fenceUntrusted', () => {
     expect(stripInvisibleControls('pass\u00ADword')).toBe('password');
     expect(stripInvisibleControls('a\u115Fb\u1160c\u3164d\uFFA0e')).toBe('abcde');
     expect(stripInvisibleControls('한국어 \u00AC\u00AEx')).toBe('한국어 \u00AC\u00AEx');
-    expect(stripInvisibleControls('\u{E0080}')).toBe('\u{E0080}');
+    // The whole reserved block of tags is default-ignorable; the plane beyond it is not.
+    expect(stripInvisibleControls('\u{E0080}\u{E0FFF}')).toBe('');
+    expect(stripInvisibleControls('\u{E1000}')).toBe('\u{E1000}');
   });
 });
 

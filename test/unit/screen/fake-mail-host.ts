@@ -24,6 +24,8 @@ export interface FakeMessage {
   results?: string[];
   /** Blob ids of its parts (the message's own blob is `blob-<id>`). */
   parts?: string[];
+  /** Its body, for a `text` filter. */
+  text?: string;
 }
 
 /** The service's own verdict on a message from `address`. */
@@ -58,7 +60,7 @@ export interface FakeMailHost {
 }
 
 /** A mailbox of `messages`, newest first, answering like a JMAP server would. */
-export function fakeMailHost(messages: FakeMessage[], options: { failWith?: string } = {}): FakeMailHost {
+export function fakeMailHost(messages: FakeMessage[], options: { failWith?: string; maxLimit?: number } = {}): FakeMailHost {
   const requests: JmapRequest[] = [];
   const byId = new Map(messages.map((m) => [m.id, emailOf(m)]));
   const byBlob = new Map(messages.map((m) => [`blob-${m.id}`, emailOf(m)]));
@@ -74,9 +76,15 @@ export function fakeMailHost(messages: FakeMessage[], options: { failWith?: stri
       if (options.failWith) return ['error', { type: options.failWith }, callId];
       let answer: Record<string, unknown>;
       if (name === 'Email/query') {
-        const position = typeof args.position === 'number' ? args.position : 0;
-        const ids = messages.slice(position, position + (typeof args.limit === 'number' ? args.limit : messages.length)).map((m) => m.id);
-        answer = { ids, position, total: messages.length };
+        const text = (args.filter as { text?: string } | undefined)?.text;
+        const matches = messages.filter((m) => text === undefined || (m.text ?? '').includes(text)).map((m) => m.id);
+        let position = typeof args.position === 'number' ? args.position : 0;
+        if (typeof args.anchor === 'string') {
+          if (!matches.includes(args.anchor)) return ['error', { type: 'anchorNotFound' }, callId];
+          position = Math.max(0, matches.indexOf(args.anchor) + (typeof args.anchorOffset === 'number' ? args.anchorOffset : 0));
+        } else if (position < 0) position = Math.max(0, matches.length + position);
+        const limit = Math.min(typeof args.limit === 'number' ? args.limit : Infinity, options.maxLimit ?? Infinity);
+        answer = { ids: matches.slice(position, position + limit), position, ...(args.calculateTotal === true ? { total: matches.length } : {}), ...(options.maxLimit !== undefined && limit === options.maxLimit ? { limit } : {}) };
       } else if (name === 'Email/get') {
         const ids = idsFrom(args, 'ids');
         answer = { list: ids.flatMap((id) => (byId.has(id) ? [pick(byId.get(id)!, args.properties)] : [])), notFound: ids.filter((id) => !byId.has(id)) };

@@ -161,12 +161,13 @@ describe('ReceiveScreen under receive rules', () => {
     expect(answer.methodResponses.map(([, args]) => args)).toEqual([
       { list: [{ id: 'T1', emailIds: ['M2'] }], notFound: ['T2'] },
       { list: [{ emailId: 'M7', subject: 'y' }], notFound: ['M6'] },
-      { added: [{ id: 'M13', index: 1 }], removed: [] },
+      // Its index counts only shown mail: M13 follows eight shown messages (M0, M3, M6, M9, M12 held).
+      { added: [{ id: 'M13', index: 8 }], removed: [] },
     ]);
-    expect(screen.report()).toMatchObject({ count: 4, requested: ['M6'] });
+    expect(screen.report()).toMatchObject({ count: 10, requested: ['M6'] });
   });
 
-  it('fills a listing page that lost held mail back to its limit, its Email/get included, and counts what it met', async () => {
+  it('fills a listing page that lost held mail back to its limit, its Email/get included, and totals the shown matches', async () => {
     const host = fakeMailHost(mailbox);
     const screen = screenOf(host);
     const listing: JmapRequest = {
@@ -179,11 +180,11 @@ describe('ReceiveScreen under receive rules', () => {
     const answer = await host.lookup(listing);
     await screen.screen(listing, answer);
     const shown = ['M1', 'M2', 'M4', 'M5', 'M7', 'M8'];
-    // The total loses the two held ones of the page and the seven the refill met (M6 … M24).
-    expect(answer.methodResponses[0]?.[1]).toEqual({ ids: shown, position: 0, total: 21 });
+    // The total counts the shown mail of all the matches (20 of 30), not the page's guess.
+    expect(answer.methodResponses[0]?.[1]).toEqual({ ids: shown, position: 0, total: 20 });
     expect(ids(answer.methodResponses[1]?.[1].list)).toEqual(shown);
     expect(JSON.stringify(answer)).not.toContain('spam.test');
-    expect(screen.report()).toEqual({ count: 9, rules: [{ layer: 'inbox', rule: 'receive.block', count: 9 }], requested: [] });
+    expect(screen.report()).toEqual({ count: 10, rules: [{ layer: 'inbox', rule: 'receive.block', count: 10 }], requested: [] });
   });
 
   it('shows the operator everything it held, still counting it and naming the ids', async () => {
