@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, printStderrOnFailure, resultText, structured, type McpConnection } from '../helpers/connect-mcp.js';
 import { runCli } from '../helpers/run-cli.js';
 import { pollUntil } from '../helpers/sandbox.js';
-import { runSandboxCommandUntilReady, type SandboxCommandRun } from '../helpers/sandbox-command-run.js';
+import { runSandboxCommandFailing, runSandboxCommandUntilReady, type SandboxCommandRun } from '../helpers/sandbox-command-run.js';
 
 // Hosts such as Codex and Claude Desktop start the server with next to no environment: all a
 // sandbox's settings must travel in the arguments, and a directory must never leave its side.
@@ -124,5 +125,25 @@ describe('agent-mailbox mcp --sandbox DATA_DIR', () => {
     expect(run.code, run.stderr).toBe(2);
     expect(run.json).toMatchObject({ error: { code: 'sandbox_settings_missing' } });
     expect(run.stderr).toContain('agent-mailbox sandbox --data-dir');
+  });
+
+  it('names a kept port that another program took, with the flag that chooses another, and starts on a free one with it', async () => {
+    const dataDir = join(work, 'taken');
+    sandbox = await runSandboxCommandUntilReady({ dataDir, difficulty: 4 });
+    const apiPort = Number(new URL(sandbox.ready.apiUrl).port);
+    await sandbox.stop();
+    sandbox = undefined;
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(apiPort, '127.0.0.1', resolve));
+    try {
+      const failed = await runSandboxCommandFailing({ dataDir, difficulty: 4 });
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toContain(`port ${apiPort} is taken: the sandbox kept it for --api-port from its last start with --data-dir ${dataDir}`);
+      expect(failed.stderr).toContain('--api-port 0: any free port');
+      sandbox = await runSandboxCommandUntilReady({ dataDir, difficulty: 4, apiPort: 0 });
+      expect(sandbox.ready.apiUrl).not.toBe(`http://127.0.0.1:${apiPort}`);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
   });
 });
