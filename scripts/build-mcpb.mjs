@@ -51,7 +51,14 @@ await rm(stage, { recursive: true, force: true });
 await mkdir(join(stage, 'server'), { recursive: true });
 await copyFile(bundle, join(stage, 'server', 'agent-mailbox.mjs'));
 const tools = await listTools(join(stage, 'server', 'agent-mailbox.mjs'));
-const firstSentence = (text) => (text.split(/(?<=\.)\s/)[0] ?? text).slice(0, 200);
+// The manifest caps a tool's description at 200 characters: a longer first sentence is cut at the
+// last word that fits, never inside one, and says it goes on.
+const firstSentence = (text) => {
+  const sentence = text.split(/(?<=\.)\s/)[0] ?? text;
+  if (sentence.length <= 200) return sentence;
+  const cut = sentence.slice(0, 199);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 1)).replace(/[\s,;:(–-]+$/, '')}…`;
+};
 
 const manifest = {
   manifest_version: '0.3',
@@ -70,7 +77,13 @@ const manifest = {
     mcp_config: {
       command: 'node',
       args: ['${__dirname}/server/agent-mailbox.mjs', 'mcp'],
-      env: { AGENT_MAILBOX_DOWNLOAD_DIR: '${user_config.download_dir}' },
+      // Empty when not chosen, which the server reads as unset. The sandbox's data directory carries
+      // every setting of a local sandbox: Claude Desktop passes the server no other environment.
+      env: {
+        AGENT_MAILBOX_DOWNLOAD_DIR: '${user_config.download_dir}',
+        AGENT_MAILBOX_CREDENTIALS_DIR: '${user_config.credentials_dir}',
+        AGENT_MAILBOX_SANDBOX: '${user_config.sandbox_dir}',
+      },
     },
   },
   tools: tools.map((tool) => ({ name: tool.name, description: firstSentence(tool.description ?? '') })),
@@ -81,6 +94,18 @@ const manifest = {
       description: 'Where attachments the agent downloads are saved.',
       required: false,
       default: '${DOWNLOADS}',
+    },
+    credentials_dir: {
+      type: 'directory',
+      title: 'Credentials folder',
+      description: 'Folder holding the inbox credentials (one inbox per folder). Leave empty for the default per-user folder.',
+      required: false,
+    },
+    sandbox_dir: {
+      type: 'directory',
+      title: 'Local sandbox (testing only)',
+      description: 'The --data-dir of a running agent-mailbox sandbox: the server then uses that sandbox and its credentials folder, never the real service. Leave empty for real mail.',
+      required: false,
     },
   },
   compatibility: { platforms: ['darwin', 'win32', 'linux'], runtimes: { node: '>=20.0.0' } },

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { MailboxError } from './errors.js';
+import { readSandboxSettings } from './sandbox-settings.js';
 import { liveEndpoints, liveScryptSalt } from './wire-constants.js';
 
 /**
@@ -12,7 +13,8 @@ import { liveEndpoints, liveScryptSalt } from './wire-constants.js';
  * decide whether a help page may be printed).
  */
 
-export type SettingSource = 'flag' | 'env' | 'credentials' | 'default';
+/** 'sandbox': from the settings file of the sandbox `--sandbox` names (between flag and environment). */
+export type SettingSource = 'flag' | 'sandbox' | 'env' | 'credentials' | 'default';
 
 interface SettingDeclaration<T> {
   flag: string;
@@ -67,6 +69,14 @@ export const settings = {
     parse: parseFlag,
     defaultValue: () => false,
     shownDefault: 'off',
+  },
+  sandbox: {
+    flag: '--sandbox',
+    env: 'AGENT_MAILBOX_SANDBOX',
+    describe: 'Use the local sandbox whose --data-dir this is: its hosts, salt, domain and credentials directory come from the sandbox.json it wrote there (a flag of one of those settings still wins). Hosts that pass no environment need this form.',
+    parse: parseText,
+    defaultValue: () => '',
+    shownDefault: 'none (the service)',
   },
   authUrl: {
     flag: '--auth-url',
@@ -236,7 +246,23 @@ export function resolveConfig(inputs: ConfigInputs): Config {
       });
     }
   }
+  if (typeof values.sandbox === 'string' && values.sandbox !== '') overlaySandboxSettings(values.sandbox, values, sources);
   return Object.freeze({ ...values, sources: Object.freeze(sources), userConfigDir: resolveUserConfigDir(inputs.env) }) as Config;
+}
+
+/**
+ * The sandbox's own settings replace the environment's and credentials.json's: a host that keeps
+ * an old client.env in its environment must not send a sandbox inbox's key to another host. A
+ * flag naming one of them is the operator's explicit choice and stays.
+ */
+function overlaySandboxSettings(dataDir: string, values: Record<string, unknown>, sources: Record<string, SettingSource>): void {
+  const file = readSandboxSettings(dataDir);
+  const taken = { authUrl: parseUrl(file.authUrl), apiUrl: parseUrl(file.apiUrl), scryptSalt: file.scryptSalt, inboxDomain: file.inboxDomain, authservId: file.authservId, credentialsDir: file.credentialsDir };
+  for (const [name, value] of Object.entries(taken)) {
+    if (sources[name] === 'flag') continue;
+    values[name] = value;
+    sources[name] = 'sandbox';
+  }
 }
 
 /** The authserv-id whose Authentication-Results are trusted: the setting, else the inbox domain. */

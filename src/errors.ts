@@ -14,6 +14,8 @@ export const errorCodes = [
   'credentials_unwritable',
   'credentials_symlink',
   'sandbox_in_default_dir',
+  'credentials_wrong_service',
+  'sandbox_settings_missing',
   'lock_timeout',
   'pow_cancelled',
   'pow_too_slow',

@@ -60,3 +60,12 @@ export const serviceAccountHeader = 'x-service-account-id';
 
 /** The inbox list of an OAuth access token's person, on the auth host (spec §4.1, §2.1). */
 export const inboxListPath = '/api/v1/agents';
+
+/**
+ * The sandbox's settings file, written into its data directory at every start (next to
+ * client.env) and read by the client's `--sandbox DATA_DIR`: JSON with `format` set to
+ * `sandboxSettingsFormat`, then authUrl, apiUrl, scryptSalt, inboxDomain, authservId (strings),
+ * credentialsDir (absolute), mcpUrl and smtpPort. A reader refuses any other format.
+ */
+export const sandboxSettingsFile = 'sandbox.json';
+export const sandboxSettingsFormat = 'agent-mailbox-sandbox-settings/1';

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { resolveConfig, type Config, type ConfigInputs } from '../config.js';
 import { checkCredentialsTarget } from '../credentials/check-credentials-target.js';
+import { checkRegisteredOrigin } from '../credentials/check-registered-origin.js';
 import { CredentialStore, inboxLocalPart } from '../credentials/credential-store.js';
 import { credentialsKindOf } from '../credentials/credentials-kind.js';
 import { withDirectoryLock, type LockOptions } from '../credentials/directory-lock.js';
@@ -131,6 +132,7 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
       ...(stored ? { credentials: stored } : {}),
     });
     checkCredentialsTarget(config, dir);
+    checkRegisteredOrigin(config, dir, stored);
     resolved = { stored, config };
     return config;
   };

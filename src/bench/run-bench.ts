@@ -7,6 +7,7 @@ import { runMcpOverheadBench } from './mcp-overhead-bench.js';
 import { powBenchSection } from './pow-bench.js';
 import { receiveScreenBenchSection } from './receive-screen-bench.js';
 import { tokenCostBenchSection } from './token-cost-bench.js';
+import { toolListBenchSection } from './tool-list-bench.js';
 
 /**
  * `npm run bench`: runs each section in turn and prints its report on stdout.
@@ -23,7 +24,7 @@ const mcpOverheadSection: BenchSection = {
   },
 };
 
-const sections: BenchSection[] = [powBenchSection, tokenCostBenchSection, receiveScreenBenchSection, coldStartBenchSection, mcpOverheadSection, mailAuthBenchSection, guardBenchSection];
+const sections: BenchSection[] = [toolListBenchSection, powBenchSection, tokenCostBenchSection, receiveScreenBenchSection, coldStartBenchSection, mcpOverheadSection, mailAuthBenchSection, guardBenchSection];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, only: { type: 'string' } } });

@@ -8,7 +8,7 @@ import { shellQuote } from '../render/shell-quote.js';
 import { describeField, toKebab } from './zod-fields.js';
 
 /** Settings that every table command accepts as flags; the others are operation inputs. */
-const globalSettingNames: readonly SettingName[] = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'timeoutMs', 'downloadDir', 'powWorkers', 'crontab', 'allowDefaultCredentialsDir', 'debug'];
+const globalSettingNames: readonly SettingName[] = ['sandbox', 'authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'timeoutMs', 'downloadDir', 'powWorkers', 'crontab', 'allowDefaultCredentialsDir', 'debug'];
 
 /** What a table command's action hands to the runner. */
 export interface ParsedInvocation {

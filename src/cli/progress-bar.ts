@@ -6,25 +6,54 @@ interface TtyLike {
   write(text: string): unknown;
 }
 
+/** Lines of their own come at most this often: a narrow terminal scrolls, it should not flood. */
+const lineModeIntervalMs = 1_000;
+
 /**
  * A one-line progress display on stderr for a proof of work. The search is memoryless, so a bar
  * of tried ÷ expected would stall at 99 %; the line shows hashes, rate and the mean time left.
+ * It is rewritten in place when it fits the terminal (asides in parentheses dropped first); on a
+ * narrower terminal, or one that reports no width (0 columns), each update is a line of its own,
+ * since a cut line would lose the rate and a wrapped one cannot be rewritten.
  */
-export function createProgressLine(stream: TtyLike): { update(u: ProgressUpdate): void; done(): void } {
+export function createProgressLine(stream: TtyLike, now: () => number = Date.now): { update(u: ProgressUpdate): void; done(): void } {
   if (!stream.isTTY) return { update() {}, done() {} };
   let shown = false;
-  let last = 0;
+  let last = Number.NEGATIVE_INFINITY;
   return {
     update(u) {
-      const now = Date.now();
-      if (now - last < 200) return;
-      last = now;
-      const width = Math.max(20, (stream.columns ?? 80) - 1);
-      stream.write(`\r${u.message.slice(0, width).padEnd(width)}`);
-      shown = true;
+      const width = (stream.columns ?? 80) - 1;
+      const text = fitting(u.message, width);
+      const inPlace = text !== undefined;
+      const at = now();
+      if (at - last < (inPlace ? 200 : lineModeIntervalMs)) return;
+      last = at;
+      if (inPlace) {
+        stream.write(`\r${text.padEnd(width)}`);
+        shown = true;
+      } else {
+        // A rewritten line in progress is ended first, so the next one starts on a line of its own.
+        stream.write(`${shown ? '\r\x1b[2K' : ''}${u.message}\n`);
+        shown = false;
+      }
     },
     done() {
       if (shown) stream.write('\r\x1b[2K');
     },
   };
+}
+
+/**
+ * The message if it fits `width`; else without its parenthesised asides; else with its last
+ * comma-separated parts dropped (the first two, hashes and rate, always kept); else undefined.
+ */
+function fitting(message: string, width: number): string | undefined {
+  if (width < 20) return undefined;
+  if (message.length <= width) return message;
+  const parts = message.replace(/\s*\([^()]*\)/g, '').replace(/\.$/, '').split(', ');
+  for (let keep = parts.length; keep >= Math.min(2, parts.length); keep--) {
+    const short = `${parts.slice(0, keep).join(', ')}${keep < parts.length ? ' …' : '.'}`;
+    if (short.length <= width) return short;
+  }
+  return undefined;
 }

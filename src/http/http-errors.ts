@@ -34,7 +34,7 @@ export function networkError(what: string, url: string, cause: unknown, mayHaveA
     message: `${what}: the connection to ${originOf(url)} failed (${detail}).`,
     hint: mayHaveActed
       ? 'The request may have reached the server before the connection broke, so it was not resent. Check its result before trying again.'
-      : 'Check the network connection and the configured --auth-url / --api-url, then try again.',
+      : 'Check the network connection, then try again. If it keeps failing, the operator checks the service URLs this client was started with (AGENT_MAILBOX_AUTH_URL / AGENT_MAILBOX_API_URL, or --auth-url / --api-url on its command line or in the server config of the host); a tool call cannot change them.',
     cause,
   });
 }

@@ -23,6 +23,8 @@ export interface RunMcpServerOptions {
   /** Options of `agent-mailbox mcp`, declared in the operations table (src/operations/mcp.ts). */
   verbose?: boolean;
   toolDeadlineMs?: number;
+  /** The setting flags given to `agent-mailbox mcp` (--sandbox, --auth-url, …): hosts that pass no environment rely on them. */
+  configFlags?: ConfigInputs['flags'];
   /** The entry file that started this process, for watch jobs; default: the tsc build's. */
   cliPath?: string;
   stdin?: Readable;
@@ -45,7 +47,7 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const configInputs: ConfigInputs = { env: options.env, flags: options.verbose ? { debug: true } : {} };
+  const configInputs: ConfigInputs = { env: options.env, flags: { ...options.configFlags, ...(options.verbose ? { debug: true } : {}) } };
   // A bad setting throws MailboxError invalid_input here, before stdout carries any protocol.
   const verbose = resolveConfig(configInputs).debug;
   // Quiet by default: hosts show a server's stderr as its log, and warnings are enough there.

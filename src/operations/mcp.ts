@@ -24,7 +24,7 @@ export const mcpOperation = defineOperation({
   cli: { selfReporting: true },
   async run(input, ctx) {
     if (!ctx.launchMcpServer) throw new MailboxError({ code: 'internal', message: 'No MCP server to start from this door.', hint: 'Run `agent-mailbox mcp`.' });
-    await ctx.launchMcpServer({ verbose: ctx.configInputs.flags?.debug === true, ...(input.tool_deadline_ms !== undefined ? { toolDeadlineMs: input.tool_deadline_ms } : {}) });
+    await ctx.launchMcpServer({ verbose: ctx.configInputs.flags?.debug === true, ...(ctx.configInputs.flags ? { configFlags: ctx.configInputs.flags } : {}), ...(input.tool_deadline_ms !== undefined ? { toolDeadlineMs: input.tool_deadline_ms } : {}) });
     return { stopped: true as const };
   },
 });

@@ -69,6 +69,8 @@ function listing(result: JmapRequestResult, emails: Email[], marker: string, res
   const total = queryTotal(responses);
   const head = [`${shown.length} message${shown.length === 1 ? '' : 's'}${total !== undefined && total > emails.length ? ` (of ${total})` : ''}, newest first.`];
   if (own.size > 0) head.push(`${own.size} of your own sent copies or drafts left out (ids in ownMailIds).`);
+  // An empty page is where an agent stalls: name the two ways on.
+  if (shown.length === 0) head.push('Nothing here yet: the preset wait_for_mail {TIMEOUT_SECONDS} waits for new mail; search {TEXT|FROM|SUBJECT} looks through older mail.');
   return [...head, ...shown.map((email, i) => listingEntry(email, i + 1, marker, result.trust?.[String(email.id)]))];
 }
 

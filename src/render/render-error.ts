@@ -32,6 +32,8 @@ export const inputCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'help_topic_unknown',
   'preset_unknown',
   'sandbox_in_default_dir',
+  'credentials_wrong_service',
+  'sandbox_settings_missing',
 ]);
 
 /** 2 only for bad input caught here before any network; a server's answer (it has a status) is 1. */

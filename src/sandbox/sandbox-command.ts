@@ -1,9 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { SandboxError } from './auth/sandbox-error.js';
-import { authPaths } from '../wire-constants.js';
+import { authPaths, sandboxSettingsFile, sandboxSettingsFormat } from '../wire-constants.js';
 import { loadDnsFile } from './mail-auth/dns-file.js';
 import type { DnsRecords } from './mail-auth/dns-records.js';
 import type { SandboxCommandOptions } from './sandbox-command-input.js';
@@ -36,6 +36,10 @@ export function sandboxClientEnv(sandbox: RunningSandbox, credentialsDir?: strin
 interface ClientFiles {
   credentialsDir: string;
   envFile: string;
+  /** sandbox.json: what `--sandbox <folder>` reads (format in src/wire-constants.ts). */
+  settingsFile: string;
+  /** The folder holding them: what `--sandbox` names. */
+  folder: string;
   /** A temp folder of an in-memory sandbox, removed with it. */
   removeOnStop?: string;
 }
@@ -47,9 +51,28 @@ interface ClientFiles {
  * exists.
  */
 async function clientFilesFor(dataDir: string | undefined): Promise<ClientFiles> {
-  if (dataDir !== undefined) return { credentialsDir: join(resolve(dataDir), 'credentials'), envFile: join(resolve(dataDir), 'client.env') };
+  const files = (folder: string): ClientFiles => ({ credentialsDir: join(folder, 'credentials'), envFile: join(folder, 'client.env'), settingsFile: join(folder, sandboxSettingsFile), folder });
+  if (dataDir !== undefined) return files(resolve(dataDir));
   const folder = await mkdtemp(join(tmpdir(), 'agent-mailbox-sandbox-'));
-  return { credentialsDir: join(folder, 'credentials'), envFile: join(folder, 'client.env'), removeOnStop: folder };
+  return { ...files(folder), removeOnStop: folder };
+}
+
+/** sandbox.json: the client's settings in a versioned JSON file, for hosts that pass no environment. */
+function settingsFileText(sandbox: RunningSandbox, client: ClientFiles): string {
+  const { authUrl, apiUrl, mcpUrl, smtpPort, salt, domain, authservId } = sandbox;
+  return `${JSON.stringify({ format: sandboxSettingsFormat, authUrl, apiUrl, scryptSalt: salt, inboxDomain: domain, authservId, credentialsDir: client.credentialsDir, mcpUrl, smtpPort }, null, 2)}\n`;
+}
+
+/** The command a host starts, in each host's own form: `--sandbox` carries every setting. */
+export function hostReadyLines(folder: string): string[] {
+  const dir = shWord(folder);
+  return [
+    `  shell       agent-mailbox register --sandbox ${dir} --username my-agent-01 --watch on-demand`,
+    `  Claude Code claude mcp add agent-mailbox-sandbox -- agent-mailbox mcp --sandbox ${dir}`,
+    `  Codex       codex mcp add agent-mailbox-sandbox -- agent-mailbox mcp --sandbox ${dir}`,
+    `  Gemini CLI  gemini mcp add agent-mailbox-sandbox agent-mailbox mcp --sandbox ${dir}`,
+    `  any host    command "agent-mailbox", args ["mcp", "--sandbox", ${JSON.stringify(folder)}]`,
+  ];
 }
 
 /** One POSIX sh word (the sandbox shares no code with the client, so not the client's quoter). */
@@ -58,10 +81,60 @@ function shWord(text: string): string {
 }
 
 /** client.env: the variables as `export` lines, for `. client.env` in the shell that runs the agent. */
-function clientEnvText(env: Record<string, string>, smtpPort: number): string {
+function clientEnvText(env: Record<string, string>, smtpPort: number, folder: string): string {
   const exports = Object.entries(env).map(([name, value]) => `export ${name}=${shWord(value)}`);
-  // Not a client setting: where mail from outside goes in (the README's sandbox recipe uses it).
-  return ['# agent-mailbox sandbox: the client settings that point at it (rewritten at each start).', ...exports, `SANDBOX_SMTP_PORT=${smtpPort}`, ''].join('\n');
+  return [
+    '# agent-mailbox sandbox: the client settings that point at it (rewritten at each start).',
+    '# Hosts that start servers without your shell\'s environment (Codex, Claude Desktop) need',
+    '# the argument form instead, which carries the same settings:',
+    ...hostReadyLines(folder).map((line) => `#${line}`),
+    ...exports,
+    // Not a client setting: where mail from outside goes in (the README's sandbox recipe uses it).
+    `SANDBOX_SMTP_PORT=${smtpPort}`,
+    '',
+  ].join('\n');
+}
+
+type PortName = 'authPort' | 'apiPort' | 'smtpPort' | 'mcpPort';
+const portFlags: Record<PortName, string> = { authPort: '--auth-port', apiPort: '--api-port', smtpPort: '--smtp-port', mcpPort: '--mcp-port' };
+
+/**
+ * The ports of the last start with this data directory (its sandbox.json), so that every host
+ * configuration written for it keeps working across restarts. None when there is no usable file.
+ */
+async function previousPorts(dataDir: string | undefined): Promise<Partial<Record<PortName, number>>> {
+  if (dataDir === undefined) return {};
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(await readFile(join(resolve(dataDir), sandboxSettingsFile), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+  if (record.format !== sandboxSettingsFormat) return {};
+  const portOfUrl = (url: unknown): number | undefined => {
+    try {
+      const port = typeof url === 'string' ? Number(new URL(url).port) : NaN;
+      return Number.isInteger(port) && port > 0 ? port : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const smtp = typeof record.smtpPort === 'number' && Number.isInteger(record.smtpPort) && record.smtpPort > 0 ? record.smtpPort : undefined;
+  const found: Partial<Record<PortName, number | undefined>> = { authPort: portOfUrl(record.authUrl), apiPort: portOfUrl(record.apiUrl), mcpPort: portOfUrl(record.mcpUrl), smtpPort: smtp };
+  return Object.fromEntries(Object.entries(found).filter(([, port]) => port !== undefined)) as Partial<Record<PortName, number>>;
+}
+
+/** A port of the last start that something else holds now: which one, and the two ways on. */
+function takenPortMessage(error: unknown, kept: Partial<Record<PortName, number>>, dataDir: string | undefined): { message: string; hint: string } | undefined {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return undefined;
+  const port = (error as { port?: number }).port;
+  const name = (Object.keys(kept) as PortName[]).find((key) => kept[key] === port);
+  if (name === undefined || dataDir === undefined) return undefined;
+  const flag = portFlags[name];
+  return {
+    message: `port ${port} is taken: the sandbox kept it for ${flag} from its last start with --data-dir ${resolve(dataDir)}, and another program listens there now.`,
+    hint: `Stop the program on port ${port} (e.g. \`ss -ltnp 'sport = :${port}'\` names it), or choose another with ${flag} <port> (${flag} 0: any free port; hosts configured with the old port must then be updated, while --sandbox users need nothing).`,
+  };
 }
 
 /** `agent-mailbox sandbox`: runs the sandbox until `io.signal` aborts; 0 on a clean stop, 1 if it cannot start, 2 for a bad --dns-file. */
@@ -75,12 +148,12 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
     return 2;
   }
   let sandbox: RunningSandbox;
+  // A port given on the command line wins; 0 asks for any free one.
+  const kept = Object.fromEntries(Object.entries(await previousPorts(opts.dataDir)).filter(([name]) => opts[name as PortName] === undefined)) as Partial<Record<PortName, number>>;
+  const ports = { ...kept, ...Object.fromEntries((Object.keys(portFlags) as PortName[]).filter((name) => opts[name] !== undefined).map((name) => [name, opts[name]])) };
   try {
     sandbox = await startSandbox({
-      ...(opts.authPort === undefined ? {} : { authPort: opts.authPort }),
-      ...(opts.apiPort === undefined ? {} : { apiPort: opts.apiPort }),
-      ...(opts.smtpPort === undefined ? {} : { smtpPort: opts.smtpPort }),
-      ...(opts.mcpPort === undefined ? {} : { mcpPort: opts.mcpPort }),
+      ...ports,
       ...(opts.hostedJmap === undefined ? {} : { hostedMcp: { jmapRequest: opts.hostedJmap } }),
       ...(opts.difficulty === undefined ? {} : { difficulty: opts.difficulty }),
       ...(opts.domain === undefined ? {} : { domain: opts.domain }),
@@ -98,8 +171,9 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
       log: (line) => io.stderr.write(`${line}\n`),
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const hint = error instanceof SandboxError ? error.hint : 'Check that the ports are free and the data directory is writable; the error above says which.';
+    const taken = takenPortMessage(error, kept, opts.dataDir);
+    const message = taken?.message ?? (error instanceof Error ? error.message : String(error));
+    const hint = taken?.hint ?? (error instanceof SandboxError ? error.hint : 'Check that the ports are free and the data directory is writable; the error above says which.');
     io.stderr.write(`agent-mailbox sandbox: ${message}\n${hint}\n`);
     return 1;
   }
@@ -108,11 +182,12 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
   try {
     client = await clientFilesFor(opts.dataDir);
     const env = sandboxClientEnv(sandbox, client.credentialsDir);
-    await writeFile(client.envFile, clientEnvText(env, sandbox.smtpPort), { mode: 0o600 });
+    await writeFile(client.settingsFile, settingsFileText(sandbox, client), { mode: 0o600 });
+    await writeFile(client.envFile, clientEnvText(env, sandbox.smtpPort, client.folder), { mode: 0o600 });
     if (opts.json) {
       const { authUrl, apiUrl, mcpUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth } = sandbox;
-      const { credentialsDir, envFile } = client;
-      io.stdout.write(`${JSON.stringify({ authUrl, apiUrl, mcpUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth, credentialsDir, envFile, env })}\n`);
+      const { credentialsDir, envFile, settingsFile } = client;
+      io.stdout.write(`${JSON.stringify({ authUrl, apiUrl, mcpUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth, credentialsDir, envFile, settingsFile, env })}\n`);
     } else {
       io.stdout.write(renderBanner(sandbox, env, opts.dataDir, client, opts.hostedJmap ?? true));
     }
@@ -157,10 +232,12 @@ function renderBanner(sandbox: RunningSandbox, env: Record<string, string>, data
     '',
     ...oauthLines(sandbox.oauth),
     '',
-    'Point the client at it from another shell (the same variables are in the file):',
+    `Point a client at it: --sandbox carries every setting (hosts may pass no environment)${client.removeOnStop ? '; with --data-dir the folder and its ports outlast a restart' : ''}:`,
+    ...hostReadyLines(client.folder),
+    '',
+    'Or, in a shell, load the same settings as variables (they are in the file):',
     `  . ${shWord(client.envFile)}`,
     ...exports,
-    '  agent-mailbox register --username my-agent-01 --watch on-demand',
     '',
     'Press Ctrl+C to stop.',
     '',

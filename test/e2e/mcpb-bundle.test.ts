@@ -24,7 +24,7 @@ describe('the MCP Bundle', () => {
     await run(process.execPath, [mcpb, 'unpack', bundle, unpacked]);
     const validated = await run(process.execPath, [mcpb, 'validate', join(unpacked, 'manifest.json')]);
     expect(validated.stdout).toMatch(/valid/i);
-    const manifest = JSON.parse(await readFile(join(unpacked, 'manifest.json'), 'utf8')) as { version: string; server: { mcp_config: { args: string[] } }; tools: { name: string }[] };
+    const manifest = JSON.parse(await readFile(join(unpacked, 'manifest.json'), 'utf8')) as { version: string; server: { mcp_config: { args: string[]; env: Record<string, string> } }; tools: { name: string; description: string }[]; user_config: Record<string, unknown> };
     expect(manifest.version).toBe((JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string }).version);
 
     // Start it the way the host does: the manifest's own command line, ${__dirname} filled in.
@@ -37,6 +37,16 @@ describe('the MCP Bundle', () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(manifest.tools.map((t) => t.name).sort());
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['register', 'jmap_request', 'help']));
+      // Within the manifest's 200 characters, and each a prefix of the tool's own text up to a word's end.
+      for (const { name, description } of manifest.tools) {
+        expect(description.length, name).toBeLessThanOrEqual(200);
+        const full = tools.find((t) => t.name === name)?.description ?? '';
+        const kept = description.replace(/…$/, '');
+        expect(full.startsWith(kept), name).toBe(true);
+        expect(full.slice(kept.length), name).toMatch(/^($|[\s.,;:)–-])/);
+      }
+      expect(manifest.user_config).toMatchObject({ sandbox_dir: { type: 'directory' }, credentials_dir: { type: 'directory' } });
+      expect(manifest.server.mcp_config.env).toMatchObject({ AGENT_MAILBOX_SANDBOX: '${user_config.sandbox_dir}', AGENT_MAILBOX_CREDENTIALS_DIR: '${user_config.credentials_dir}' });
     } finally {
       await client.close();
     }

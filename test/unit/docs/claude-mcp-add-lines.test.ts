@@ -75,8 +75,12 @@ describe('the claude mcp add lines of the docs', () => {
       for (const line of lines) {
         const added = parseMcpAdd(line);
         if (added.transport === 'stdio') {
-          expect(added.name, line).toBe('agent-mailbox');
-          expect([added.command, ...added.args].join(' '), line).toMatch(/(^node \S+\/bin\/agent-mailbox\.js|^cmd \/c npx -y agent-mailbox|^npx -y agent-mailbox) mcp$/);
+          // A sandbox's server is added beside the real one under a name of its own, never shadowing it.
+          const sandbox = added.args.includes('--sandbox');
+          expect(added.name, line).toBe(sandbox ? 'agent-mailbox-sandbox' : 'agent-mailbox');
+          expect([added.command, ...added.args].join(' '), line).toMatch(
+            sandbox ? /(^node \S+\/bin\/agent-mailbox\.js|^agent-mailbox|^npx -y agent-mailbox) mcp --sandbox \S+$/ : /(^node \S+\/bin\/agent-mailbox\.js|^cmd \/c npx -y agent-mailbox|^npx -y agent-mailbox) mcp$/,
+          );
         } else {
           expect(added.name, line).toMatch(/^[A-Za-z0-9_-]+$/);
           expect(added.command, line).toMatch(/^https?:\/\/\S+$/);

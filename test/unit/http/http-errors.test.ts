@@ -37,7 +37,7 @@ describe('the HTTP layer\'s own errors', () => {
     expect(acted).toMatchObject({ code: 'network', cause });
     expect(acted.message).toBe('JMAP request: the connection to http://127.0.0.1:9 failed (ECONNRESET: socket hang up).');
     expect(acted.hint).toBe('The request may have reached the server before the connection broke, so it was not resent. Check its result before trying again.');
-    expect(networkError('x', 'http://h', cause, false).hint).toBe('Check the network connection and the configured --auth-url / --api-url, then try again.');
+    expect(networkError('x', 'http://h', cause, false).hint).toBe('Check the network connection, then try again. If it keeps failing, the operator checks the service URLs this client was started with (AGENT_MAILBOX_AUTH_URL / AGENT_MAILBOX_API_URL, or --auth-url / --api-url on its command line or in the server config of the host); a tool call cannot change them.');
   });
 
   it('say what was cancelled and what is too large, with the limit', () => {

@@ -150,7 +150,7 @@ describe('sendHttp: failures without an answer', () => {
       const error = await failure(sendHttp('http://127.0.0.1:9/', { method: 'POST' }, { ...base, retry, fetch: failingFetch('ECONNREFUSED', calls) }));
       expect(calls.n).toBe(3);
       expect(error.code).toBe('network');
-      expect(error.hint).toBe('Check the network connection and the configured --auth-url / --api-url, then try again.');
+      expect(error.hint).toBe('Check the network connection, then try again. If it keeps failing, the operator checks the service URLs this client was started with (AGENT_MAILBOX_AUTH_URL / AGENT_MAILBOX_API_URL, or --auth-url / --api-url on its command line or in the server config of the host); a tool call cannot change them.');
     }
   });
 

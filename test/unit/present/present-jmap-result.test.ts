@@ -45,6 +45,15 @@ describe('presentJmapResult: listings', () => {
     expect(preview.length).toBeLessThan(130);
   });
 
+  it('offers the two ways on from an empty listing, and only from an empty one', () => {
+    const empty = presentJmapResult(listed([]), 'mcp', { marker }).text;
+    expect(empty).toContain('0 messages (of 9), newest first.');
+    expect(empty).toContain('wait_for_mail {TIMEOUT_SECONDS} waits for new mail; search {TEXT|FROM|SUBJECT}');
+    const onlyOwn = presentJmapResult(listed([{ id: 'M9', subject: 'mine' }], { preset: 'list_new', ownMailIds: ['M9'] }), 'mcp', { marker }).text;
+    expect(onlyOwn).toContain('wait_for_mail');
+    expect(presentJmapResult(listed([hostile]), 'mcp', { marker }).text).not.toContain('wait_for_mail');
+  });
+
   it('leaves own mail out of a list_new text and says so', () => {
     const { text } = presentJmapResult(listed([hostile, { id: 'M9', subject: 'mine' }], { preset: 'list_new', ownMailIds: ['M9'] }), 'cli', { marker });
     expect(text).toContain('1 message (of 9), newest first.');

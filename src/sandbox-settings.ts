@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { MailboxError } from './errors.js';
+import { sandboxSettingsFile, sandboxSettingsFormat } from './wire-constants.js';
+
+/**
+ * The client's side of `--sandbox DATA_DIR`: the settings a sandbox wrote into its data directory.
+ * Read as a documented file, never by importing the sandbox's code (which the package may not even
+ * carry), so any sandbox of this format, started from any copy, can be named.
+ */
+export interface SandboxSettings {
+  authUrl: string;
+  apiUrl: string;
+  scryptSalt: string;
+  inboxDomain: string;
+  authservId: string;
+  credentialsDir: string;
+}
+
+const stringFields = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'authservId', 'credentialsDir'] as const;
+
+/** The settings file of a sandbox data directory. */
+export function sandboxSettingsPath(dataDir: string): string {
+  return join(resolve(dataDir), sandboxSettingsFile);
+}
+
+/** Reads DATA_DIR/sandbox.json; refuses a missing, unreadable or foreign file with the way to make one. */
+export function readSandboxSettings(dataDir: string): SandboxSettings {
+  const path = sandboxSettingsPath(dataDir);
+  const refuse = (why: string, cause?: unknown): MailboxError =>
+    new MailboxError({
+      code: 'sandbox_settings_missing',
+      message: `--sandbox ${resolve(dataDir)}: ${why} Nothing was sent.`,
+      hint: `Name the --data-dir of an agent-mailbox sandbox that has started at least once (\`agent-mailbox sandbox --data-dir ${resolve(dataDir)}\` writes ${sandboxSettingsFile} there), or leave --sandbox out to use the service.`,
+      details: { sandboxSettings: path },
+      ...(cause === undefined ? {} : { cause }),
+    });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw refuse(missing ? `no ${sandboxSettingsFile} there, so it is not a sandbox's data directory (or the sandbox never started).` : `${path} cannot be read as JSON (${(error as Error).message}).`, error);
+  }
+  const record = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  if (record.format !== sandboxSettingsFormat) {
+    throw refuse(`${path} is not in the format this client reads (${sandboxSettingsFormat}); a sandbox of this version rewrites it at start.`);
+  }
+  const settings: Partial<SandboxSettings> = {};
+  for (const field of stringFields) {
+    const value = record[field];
+    if (typeof value !== 'string' || value === '') throw refuse(`${path} has no ${field}; start the sandbox again to rewrite it.`);
+    settings[field] = value;
+  }
+  if (!isAbsolute(settings.credentialsDir as string)) throw refuse(`${path} names a relative credentialsDir; start the sandbox again to rewrite it.`);
+  return settings as SandboxSettings;
+}
