@@ -89,30 +89,41 @@ export function cameInThrough(facts: SenderFacts, authservId: string): boolean {
 export function authenticateSender(facts: SenderFacts, authservId: string): SenderAuthentication {
   const sender = singleSender(facts);
   const base = { authservId, ...(sender ? { sender } : {}) };
-  const field = facts.authenticationResults.find((value) => {
+  if (sender) return { ...base, ...judgeDomain(facts.authenticationResults, authservId, sender.domain) };
+  const judged = judgeDomain(facts.authenticationResults, authservId, undefined);
+  if (!judged.results) return { ...base, ...judged };
+  const count = facts.from.length;
+  return { ...base, verdict: 'unverified', authenticated: false, reason: count === 0 ? 'no From address' : `${count} From addresses`, results: judged.results };
+}
+
+/**
+ * What the topmost field of `authservId` says of DMARC for `domain` (undefined: From names no
+ * single domain, and only the field itself is read). Exported for the send guard's `known` mode,
+ * which asks it of one address's mail.
+ */
+export function judgeDomain(fields: readonly string[], authservId: string, domain: string | undefined): Omit<SenderAuthentication, 'authservId' | 'sender'> {
+  const field = fields.find((value) => {
     const id = authservIdOf(value);
     return id !== undefined && sameAuthservId(id, authservId);
   });
-  if (field === undefined) return { ...base, verdict: 'no-result', authenticated: false, reason: `no Authentication-Results from ${authservId}` };
+  if (field === undefined) return { verdict: 'no-result', authenticated: false, reason: `no Authentication-Results from ${authservId}` };
   // The topmost field of ours decides even when it cannot be read: a forged one further down never stands in for it.
   const ours = parseAuthenticationResults(field);
-  if (!ours) return { ...base, verdict: 'no-result', authenticated: false, reason: `unreadable Authentication-Results from ${authservId}` };
-  if (!sender) {
-    const count = facts.from.length;
-    return { ...base, verdict: 'unverified', authenticated: false, reason: count === 0 ? 'no From address' : `${count} From addresses`, results: ours.results };
-  }
+  if (!ours) return { verdict: 'no-result', authenticated: false, reason: `unreadable Authentication-Results from ${authservId}` };
+  const results = ours.results;
+  if (domain === undefined) return { verdict: 'unverified', authenticated: false, results };
   // A service writes one DMARC result per message (RFC 7489 §6.6.1). Several in its field mean
   // text that is not the service's stands in it: no one of them is taken, pass or not.
-  const dmarc = ours.results.filter((r) => r.method === 'dmarc');
+  const dmarc = results.filter((r) => r.method === 'dmarc');
   if (dmarc.length > 1) {
     const distinct = new Set(dmarc.map((r) => r.result)).size;
-    return { ...base, verdict: 'unverified', authenticated: false, reason: `${dmarc.length} ${distinct > 1 ? 'conflicting ' : ''}dmarc results`, results: ours.results };
+    return { verdict: 'unverified', authenticated: false, reason: `${dmarc.length} ${distinct > 1 ? 'conflicting ' : ''}dmarc results`, results };
   }
   const [only] = dmarc;
-  if (only === undefined) return { ...base, verdict: 'no-result', authenticated: false, reason: 'no dmarc result', results: ours.results };
-  if (!appliesTo(only, sender.domain)) return { ...base, verdict: 'no-result', authenticated: false, reason: 'dmarc result for another domain', results: ours.results };
-  if (only.result === 'pass') return { ...base, verdict: 'pass', authenticated: true, dmarc: 'pass', results: ours.results };
-  return { ...base, verdict: 'unverified', authenticated: false, dmarc: only.result, reason: `dmarc=${only.result}`, results: ours.results };
+  if (only === undefined) return { verdict: 'no-result', authenticated: false, reason: 'no dmarc result', results };
+  if (!appliesTo(only, domain)) return { verdict: 'no-result', authenticated: false, reason: 'dmarc result for another domain', results };
+  if (only.result === 'pass') return { verdict: 'pass', authenticated: true, dmarc: 'pass', results };
+  return { verdict: 'unverified', authenticated: false, dmarc: only.result, reason: `dmarc=${only.result}`, results };
 }
 
 /**
