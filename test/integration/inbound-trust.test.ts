@@ -8,6 +8,8 @@ import { silentLogger } from '../../src/log.js';
 import { presentJmapResult } from '../../src/present/present-jmap-result.js';
 import { runJmapRequest, type JmapRequestInput, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import { startSandbox } from '../../src/sandbox/start-sandbox.js';
+import { cyrusSkipReason } from '../cyrus/cyrus-test-kit.js';
 import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
 import { composeMail, sendRaw } from '../sandbox/mail-auth-kit.js';
 
@@ -71,28 +73,28 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  work = await mkdtemp(join(tmpdir(), 'inbound-trust-'));
-  registry = createAccountRegistry({
-    configInputs: { flags: { authUrl: sandbox.authUrl, apiUrl: sandbox.apiUrl, scryptSalt: sandbox.salt, inboxDomain: sandbox.domain }, env: {} },
-    log: silentLogger,
-    powWorkers: 1,
+describe('inbound trust against a hostile sender over SMTP, embedded backend', () => {
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    work = await mkdtemp(join(tmpdir(), 'inbound-trust-'));
+    registry = createAccountRegistry({
+      configInputs: { flags: { authUrl: sandbox.authUrl, apiUrl: sandbox.apiUrl, scryptSalt: sandbox.salt, inboxDomain: sandbox.domain }, env: {} },
+      log: silentLogger,
+      powWorkers: 1,
+    });
+    for (const which of ['target', 'hostile', 'plain'] as const) {
+      const account = registry.open(join(work, which));
+      const address = (await account.register({ username: `${which}-${process.pid % 1000}`, watch: 'on-demand' })).inbox;
+      inboxes[which] = { account, address };
+      // The same ordinary mail in every inbox: the listings compared differ only by the hostile message.
+      for (let i = 0; i < 12; i += 1) await send(address, await composeMail({ from: `friend${i}@fine.test`, to: address, subject: `ordinary ${i}` }), `friend${i}@fine.test`);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    registry?.close();
+    await rm(work, { recursive: true, force: true });
   });
-  for (const which of ['target', 'hostile', 'plain'] as const) {
-    const account = registry.open(join(work, which));
-    const address = (await account.register({ username: `${which}-${process.pid % 1000}`, watch: 'on-demand' })).inbox;
-    inboxes[which] = { account, address };
-    // The same ordinary mail in every inbox: the listings compared differ only by the hostile message.
-    for (let i = 0; i < 12; i += 1) await send(address, await composeMail({ from: `friend${i}@fine.test`, to: address, subject: `ordinary ${i}` }), `friend${i}@fine.test`);
-  }
-}, 120_000);
-afterAll(async () => {
-  registry?.close();
-  await rm(work, { recursive: true, force: true });
-});
 
-describe('inbound trust against a hostile sender over SMTP', () => {
   it('refuses the folded first line that would continue the service\'s verdict, and shows no pass for the forged CEO', async () => {
     const { address, account } = inboxes.target;
     const forged = await composeMail({ from: 'CEO <ceo@bank.test>', to: address, subject: 'forged ceo' });
@@ -171,5 +173,52 @@ describe('inbound trust against a hostile sender over SMTP', () => {
     );
     // What the client adds for the hostile message (verdicts, claim, presentation) stays within half of a listing.
     expect(hostile - serverExtra).toBeLessThanOrEqual(1.5 * plain);
+  }, 120_000);
+});
+
+describe.skipIf(cyrusSkipReason('inbound trust on cyrus') !== undefined)('inbound trust against a hostile sender over SMTP, cyrus backend', () => {
+  let cyrus: RunningSandbox;
+  let dir: string;
+  let account: Account;
+  let address = '';
+  let cyrusRegistry: ObservableAccountRegistry;
+  const deliver = (raw: Buffer, from = 'mallory@evil.test'): Promise<{ response: string }> => sendRaw(cyrus.smtpPort, raw, { from, to: address });
+
+  beforeAll(async () => {
+    cyrus = await startSandbox({ backend: 'cyrus', difficulty: 2, rateLimit: false });
+    dir = await mkdtemp(join(tmpdir(), 'inbound-trust-cyrus-'));
+    cyrusRegistry = createAccountRegistry({
+      configInputs: { flags: { authUrl: cyrus.authUrl, apiUrl: cyrus.apiUrl, scryptSalt: cyrus.salt, inboxDomain: cyrus.domain }, env: {} },
+      log: silentLogger,
+      powWorkers: 1,
+    });
+    account = cyrusRegistry.open(join(dir, 'inbox'));
+    address = (await account.register({ username: `cyrus-trust-${process.pid % 1000}`, watch: 'on-demand' })).inbox;
+  }, 120_000);
+  afterAll(async () => {
+    cyrusRegistry?.close();
+    await cyrus?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses the folded first line, holds a blocked second author or Sender, and marks several authors unverified', async () => {
+    const forged = await composeMail({ from: 'CEO <ceo@bank.test>', to: address, subject: 'forged ceo' });
+    await expect(deliver(Buffer.concat([Buffer.from(' ; dmarc=pass header.from=bank.test\r\n'), forged]))).rejects.toMatchObject({ responseCode: 550 });
+    await deliver(forged);
+    await deliver(await composeMail({ from: 'ceo@bank.test, mallory@evil.test', to: address, subject: 'second author' }));
+    await deliver(await composeMail({ from: 'ceo@bank.test', to: address, subject: 'blocked sender field', headers: ['Sender: bulk@evil.test'] }));
+    await deliver(await composeMail({ from: 'ceo@bank.test, cfo@bank.test', to: address, subject: 'two bank authors' }), 'ceo@bank.test');
+    const before = await pollUntil(async () => {
+      const text = await listing(account);
+      return ['forged ceo', 'second author', 'blocked sender field', 'two bank authors'].every((subject) => text.includes(subject)) ? text : undefined;
+    }, 30_000);
+    const entry = (text: string, subject: string): string => text.split(/\n(?=\d+\. )/).find((part) => part.includes(subject)) ?? '';
+    expect(entry(before, 'forged ceo')).toMatch(/from unverified: dmarc=none/);
+    await writeFile(join(account.dir, 'policy.json'), JSON.stringify({ version: 1, receive: { block: ['evil.test'] } }), { mode: 0o600 });
+    const text = await listing(account);
+    expect(text).not.toContain('second author');
+    expect(text).not.toContain('blocked sender field');
+    expect(text).toMatch(/2 messages held back by your operator's receive rules/);
+    expect(entry(text, 'two bank authors')).toMatch(/from unverified: 2 From addresses/);
   }, 120_000);
 });
