@@ -3,6 +3,7 @@ import { displayNameClaim } from '../trust/display-name-claim.js';
 import { authenticateSender, cameInThrough, senderFactsOf, type SenderAuthentication } from '../trust/sender-authentication.js';
 import type { HidingTechnique } from './hidden/hiding-technique.js';
 import { readMessageBody, type MessageBody } from './read-message-body.js';
+import { shownName } from './shown-limits.js';
 import type { Email } from './present-mail-views.js';
 
 /**
@@ -110,12 +111,14 @@ export function htmlPartIds(email: Email): string[] {
   return parts.flatMap((part) => (part.type === 'text/html' && typeof part.partId === 'string' ? [part.partId] : []));
 }
 
-function senderTrustOf(email: Email, options: AssessOptions): Pick<MailTrust, 'sender' | 'nameClaim'> {
+/** The sender verdict and display-name claim of one message, as listings show them (the wake digest shows the same). */
+export function senderTrustOf(email: Email, options: Pick<AssessOptions, 'authservId' | 'inbox' | 'view'>): Pick<MailTrust, 'sender' | 'nameClaim'> {
   const facts = senderFactsOf(email);
   const from = Array.isArray(email.from) ? (email.from as Email[]) : [];
   const single = from.length === 1 && typeof from[0]?.email === 'string' ? normaliseAddress(from[0].email) : undefined;
   const out: Pick<MailTrust, 'sender' | 'nameClaim'> = {};
-  const claim = single ? displayNameClaim(typeof from[0]?.name === 'string' ? from[0].name : undefined, single) : undefined;
+  // Judged on the name as shown: a claim past what the reader sees is not made to the reader, and the check's cost stays bounded.
+  const claim = single ? displayNameClaim(typeof from[0]?.name === 'string' ? shownName(from[0].name) : undefined, single) : undefined;
   if (claim) out.nameClaim = claim;
   if (!facts) return out;
   const own = single !== undefined && options.inbox !== undefined && single.address === normaliseAddress(options.inbox)?.address;

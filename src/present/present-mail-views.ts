@@ -2,6 +2,7 @@ import { automaticReason } from '../mail/automatic-mail.js';
 import { preparedBodyOf, type MailTrust } from './assess-mail.js';
 import { fenceUntrusted } from './fence-untrusted.js';
 import { htmlToText } from './html-to-text.js';
+import { clip, shownLimits, shownName } from './shown-limits.js';
 import { trimQuotedHistory, windowOf } from './mail-text.js';
 
 /**
@@ -19,10 +20,10 @@ export function listingEntry(email: Email, index: number, marker: string, trust?
   const facts = [`${index}. ${str(email.id)}`, shortDate(email.receivedAt), ...flagsOf(email), ...trustFlags(trust)].filter(Boolean).join(' · ');
   // HTML mail is previewed from what a person sees of it, not from the server's preview (which carries hidden text).
   const preview = str(trust?.preview ?? email.preview).replace(/\s+/g, ' ').trim();
-  const lines = [`From: ${addresses(email.from)}`];
+  const lines = [`From: ${addresses(email.from, shownLimits.listingAddresses)}`];
   // Mail one sent (list_sent asks for `to`): whom it went to is what tells the entries apart.
-  if (Array.isArray(email.to) && email.to.length > 0) lines.push(`To: ${addresses(email.to)}`);
-  lines.push(`Subject: ${str(email.subject)}`);
+  if (Array.isArray(email.to) && email.to.length > 0) lines.push(`To: ${addresses(email.to, shownLimits.listingAddresses)}`);
+  lines.push(`Subject: ${clip(str(email.subject), shownLimits.listingSubjectChars)}`);
   if (preview) lines.push(`Preview: ${preview.length > previewChars ? `${[...preview].slice(0, previewChars).join('')}…` : preview}`);
   return `${facts}\n${fenceUntrusted(lines.join('\n'), marker)}`;
 }
@@ -37,9 +38,9 @@ export function messageEntry(email: Email, marker: string, window: BodyWindow, l
   const facts = [`${label}${str(email.id)}`, email.threadId ? `thread ${str(email.threadId)}` : '', shortDate(email.receivedAt), ...flagsOf(email), ...trustFlags(trust)]
     .filter(Boolean)
     .join(' · ');
-  const headers = [`From: ${addresses(email.from)}`];
+  const headers = [`From: ${addresses(email.from, shownLimits.messageAddresses)}`];
   for (const [key, label] of [['to', 'To'], ['cc', 'Cc'], ['replyTo', 'Reply-To']] as const) {
-    if (Array.isArray(email[key]) && (email[key] as unknown[]).length > 0) headers.push(`${label}: ${addresses(email[key])}`);
+    if (Array.isArray(email[key]) && (email[key] as unknown[]).length > 0) headers.push(`${label}: ${addresses(email[key], shownLimits.messageAddresses)}`);
   }
   if (typeof email.sentAt === 'string') headers.push(`Date: ${email.sentAt}`);
   headers.push(`Subject: ${str(email.subject)}`);
@@ -118,9 +119,13 @@ function bodyOf(email: Email): { text: string; trimmedLines: number; fromHtml: b
   return { text: texts.filter(Boolean).join('\n\n').trim(), trimmedLines, fromHtml };
 }
 
-function addresses(value: unknown): string {
+function addresses(value: unknown, most: number): string {
   if (!Array.isArray(value) || value.length === 0) return '(none)';
-  return (value as Email[]).map((a) => (a.name ? `${str(a.name)} <${str(a.email)}>` : str(a.email))).join(', ');
+  const shown = (value as Email[]).slice(0, most).map((a) => {
+    const email = clip(str(a.email), shownLimits.addressChars);
+    return a.name ? `${shownName(a.name)} <${email}>` : email;
+  });
+  return `${shown.join(', ')}${value.length > most ? `, and ${value.length - most} more` : ''}`;
 }
 
 /** 2026-11-23T10:00:00Z → 2026-11-23 10:00Z: minutes are enough to tell mail apart. */

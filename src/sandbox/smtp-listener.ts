@@ -33,7 +33,9 @@ function smtpError(responseCode: number, message: string): Error {
  * recipients are checked at RCPT so a sender learns at once which addresses bounce (RFC 5321 §3.3).
  * Each message is authenticated as it streams in and delivered with the service's
  * Authentication-Results on top; a failing verdict is recorded, not refused (docs/sandbox.md,
- * "Sender authentication"), as receivers do unless told to enforce DMARC.
+ * "Sender authentication"), as receivers do unless told to enforce DMARC. A header section that
+ * is not RFC 5322 fields (a folded first line, a line without a name and colon) is refused: the
+ * service's field goes on top of it, and only well-formed fields keep it whole.
  */
 export async function startSmtpListener(options: SmtpListenerOptions): Promise<SmtpListener> {
   const domain = options.domain.toLowerCase();
@@ -95,7 +97,10 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<S
         check
           .finish()
           .then(async (outcome) => {
-            if (outcome.kind === 'refused') return callback(smtpError(552, `5.3.4 ${outcome.reason}`));
+            if (outcome.kind === 'refused') {
+              // 5.6.0: the content is at fault (RFC 3463 §3.7); resending it as is will fail again.
+              return callback(outcome.malformed ? smtpError(550, `5.6.0 ${outcome.reason}; write every header line as "Name: value" and start the message with a field`) : smtpError(552, `5.3.4 ${outcome.reason}`));
+            }
             options.log(`sandbox smtp: ${from || '<>'} from ${session.remoteAddress}: ${outcome.results.map((result) => `${result.method}=${result.result}`).join(' ')}`);
             const result = await options.deliver(outcome.stamp(chunks), { from, to });
             options.log(`sandbox smtp: delivered to ${result.accepted.join(', ') || 'nobody'}${result.rejected.length ? `, rejected ${result.rejected.join(', ')}` : ''}`);

@@ -27,13 +27,13 @@ export function namedEmailIds(response: JmapResponse): Set<string> {
   return ids;
 }
 
-/** Sender facts the response's Email/get lists already carry (when they asked for From and Authentication-Results). */
+/** Sender facts the response's Email/get lists already carry (when they asked for From, Sender and Authentication-Results). */
 export function factsInResponse(response: JmapResponse): Map<string, SenderFacts> {
   const facts = new Map<string, SenderFacts>();
   for (const [name, args] of response.methodResponses) {
     if (name !== 'Email/get') continue;
     for (const email of records(args.list)) {
-      const found = typeof email.id === 'string' ? senderFactsOf(email) : undefined;
+      const found = typeof email.id === 'string' ? senderFactsOf(email, { withSender: true }) : undefined;
       if (found) facts.set(email.id as string, found);
     }
   }

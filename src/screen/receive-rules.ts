@@ -2,7 +2,7 @@ import type { Account } from '../auth/account-registry.js';
 import { authservIdOf } from '../config.js';
 import { resolveInboxAddress } from '../jmap/resolve-inbox-address.js';
 import type { JmapSessionInfo } from '../jmap/jmap-types.js';
-import { normaliseAddress, type NormalisedAddress } from '../policy/address-matcher.js';
+import { findMatch, normaliseAddress, type NormalisedAddress } from '../policy/address-matcher.js';
 import { judgeSender, restrictsReceiving, type DecidingRule } from '../policy/judge-address.js';
 import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 import { loadPolicyLayers, policyPaths, type LoadedLayer } from '../policy/policy-layers.js';
@@ -53,7 +53,9 @@ export async function receiveRulesOf(layers: readonly LoadedLayer[], account: Ac
 /**
  * Judges one received message. The inbox's own writing (its drafts and sent copies: From is its
  * own address and the message never came in from outside, or came in authenticated) is never
- * held; everything else is judged by its From address and its sender authentication.
+ * held; everything else is held when any of its From addresses or its Sender is blocked, and
+ * otherwise judged by its one From address and its sender authentication (several From
+ * addresses pass no allow-list).
  */
 export function judgeReceived(facts: SenderFacts, rules: ReceiveRules): ReceivedJudgement {
   const authentication = authenticateSender(facts, rules.authservId);
@@ -61,6 +63,28 @@ export function judgeReceived(facts: SenderFacts, rules: ReceiveRules): Received
   if (sender && rules.inbox && sender.address === rules.inbox.address) {
     if (!cameInThrough(facts, rules.authservId) || authentication.authenticated) return { held: false, authentication };
   }
+  const blocked = blockingRule(rules.layers, facts);
+  if (blocked) return { held: true, rule: blocked, authentication };
   const verdict = judgeSender(rules.layers, sender, { authenticated: authentication.authenticated });
   return verdict.verdict === 'hold' ? { held: true, rule: verdict.rule, authentication } : { held: false, authentication };
+}
+
+/**
+ * The block entry any named address matches: every From address and the Sender, whatever their
+ * count. An address the matcher cannot read is held under a block-list too: whether it names a
+ * blocked sender cannot be told, and the server's reading of it may differ from ours.
+ */
+function blockingRule(layers: readonly LoadedLayer[], facts: SenderFacts): DecidingRule | undefined {
+  const blocks = layers.filter(({ policy }) => (policy.receive?.block?.length ?? 0) > 0);
+  if (blocks.length === 0) return undefined;
+  for (const named of [...facts.from, ...(facts.sender ?? [])]) {
+    if (typeof named.email !== 'string') continue;
+    const address = normaliseAddress(named.email);
+    for (const { layer, policy } of blocks) {
+      if (!address) return { layer, rule: 'receive.block', entry: '(an address that cannot be read)' };
+      const entry = findMatch(policy.receive?.block ?? [], address);
+      if (entry) return { layer, rule: 'receive.block', entry };
+    }
+  }
+  return undefined;
 }

@@ -219,7 +219,7 @@ export class ReceiveScreen {
       for (const [name, args] of response.methodResponses) {
         if (name === 'error') throw lookupFailed(args);
         for (const email of Array.isArray(args.list) ? (args.list as (Record<string, unknown> | null)[]) : []) {
-          if (typeof email?.id === 'string') facts.set(email.id, senderFactsOf(email));
+          if (typeof email?.id === 'string') facts.set(email.id, senderFactsOf(email, { withSender: true }));
         }
       }
     }
@@ -231,7 +231,7 @@ export class ReceiveScreen {
     const parsed = parsedMessages(response);
     // Stryker disable next-line ConditionalExpression: a shortcut; with nothing parsed nothing lacks facts and nothing is judged
     if (parsed.length === 0) return;
-    const lacking = parsed.filter((p) => !senderFactsOf(p.email)).map((p) => p.blobId);
+    const lacking = parsed.filter((p) => !senderFactsOf(p.email, { withSender: true })).map((p) => p.blobId);
     const looked = new Map<string, SenderFacts>();
     if (lacking.length > 0) {
       const { accountId } = await this.options.session();
@@ -241,13 +241,13 @@ export class ReceiveScreen {
       });
       const got = answer.methodResponses[0]?.[1].parsed;
       for (const [blobId, email] of Object.entries(got && typeof got === 'object' ? (got as Record<string, Record<string, unknown>>) : {})) {
-        const found = senderFactsOf(email);
+        const found = senderFactsOf(email, { withSender: true });
         // Stryker disable next-line ConditionalExpression: an undefined entry reads the same as a missing one below
         if (found) looked.set(blobId, found);
       }
     }
     for (const { index, blobId, email } of parsed) {
-      const facts = senderFactsOf(email) ?? looked.get(blobId);
+      const facts = senderFactsOf(email, { withSender: true }) ?? looked.get(blobId);
       // A parsed message whose headers cannot be read is not shown under rules that must judge it.
       const judgement = facts ? judgeReceived(facts, rules) : undefined;
       if (judgement && !judgement.held) continue;

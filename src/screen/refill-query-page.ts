@@ -92,7 +92,7 @@ function factsOf(response: JmapResponse): Map<string, SenderFacts> {
   const facts = new Map<string, SenderFacts>();
   const list = response.methodResponses.find(([name, , id]) => name === 'Email/get' && id === 'f')?.[1].list;
   for (const email of Array.isArray(list) ? list : []) {
-    const found = isRecord(email) && typeof email.id === 'string' ? senderFactsOf(email) : undefined;
+    const found = isRecord(email) && typeof email.id === 'string' ? senderFactsOf(email, { withSender: true }) : undefined;
     if (found) facts.set(email.id as string, found);
   }
   return facts;

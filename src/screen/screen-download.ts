@@ -29,7 +29,7 @@ export async function checkDownloadedMessage(blobId: string, mailId: string | un
     methodCalls: [['Email/get', { accountId: deps.accountId, ids: [mailId], properties: ['id', 'blobId', 'bodyStructure', ...senderFactProperties], bodyProperties: ['blobId', 'subParts'] }, 'm']],
   });
   const email = (answer.methodResponses[0]?.[1].list as Record<string, unknown>[] | undefined)?.[0];
-  const facts = email ? senderFactsOf(email) : undefined;
+  const facts = email ? senderFactsOf(email, { withSender: true }) : undefined;
   if (!email || !facts) {
     throw new MailboxError({
       code: 'attachment_invalid',

@@ -99,25 +99,37 @@ function splitStatements(value: string): string[] | undefined {
 
 /**
  * The words of a comment-free segment, with the white space CFWS allows around `=`, `.` and `/`
- * taken out first, so `dmarc = pass` and `header . from=x` read as one word each. Quoted strings
- * stay one word. Undefined for an empty segment.
+ * taken out, so `dmarc = pass` and `header . from=x` read as one word each. Quoted strings
+ * stay one word. One pass over the text: a sender writes these fields, and a pattern that
+ * backtracks over a long run of white space would cost time in the square of its length.
+ * Undefined for an empty segment.
  */
 function wordsOf(segment: string): string[] | undefined {
   const words: string[] = [];
   let current = '';
   let quoted = false;
-  const text = segment.replace(/("(?:[^"\\]|\\.)*")|\s*([=./])\s*/g, (match, quotedText: string | undefined, operator: string | undefined) => quotedText ?? operator ?? match);
+  // White space seen since the last character of the word; it ends the word unless an operator is next to it.
+  let spaced = false;
+  let afterOperator = false;
   // Stryker disable next-line EqualityOperator: as above
-  for (let at = 0; at < text.length; at++) {
-    const char = text.charAt(at);
+  for (let at = 0; at < segment.length; at++) {
+    const char = segment.charAt(at);
     if (quoted) {
       current += char;
-      if (char === '\\' && at + 1 < text.length) current += text.charAt(++at);
+      if (char === '\\' && at + 1 < segment.length) current += segment.charAt(++at);
       else if (char === '"') quoted = false;
-    } else if (/\s/.test(char)) {
-      if (current) words.push(current);
-      current = '';
+    } else if (/\s/.test(char)) spaced = true;
+    else if (char === '=' || char === '.' || char === '/') {
+      current += char;
+      spaced = false;
+      afterOperator = true;
     } else {
+      if (spaced && !afterOperator && current) {
+        words.push(current);
+        current = '';
+      }
+      spaced = false;
+      afterOperator = false;
       if (char === '"') quoted = true;
       current += char;
     }

@@ -13,19 +13,23 @@ import { authservIdOf, parseAuthenticationResults, sameAuthservId, type AuthResu
 /** The property a message's Authentication-Results fields are read through (RFC 8621 §4.1.3): raw, every instance, in order. */
 export const authenticationResultsProperty = 'header:Authentication-Results:asRaw:all';
 
-/** The Email properties sender facts come from. */
-export const senderFactProperties = ['from', authenticationResultsProperty] as const;
+/** The Email properties sender facts come from: every author address and the Sender are judged. */
+export const senderFactProperties = ['from', 'sender', authenticationResultsProperty] as const;
 
-/** What the message itself says: its From addresses and its Authentication-Results fields, top first. */
+type AddressObject = { name?: string | null; email?: string | null };
+
+/** What the message itself says: its From addresses, its Sender, and its Authentication-Results fields, top first. */
 export interface SenderFacts {
-  from: { name?: string | null; email?: string | null }[];
+  from: AddressObject[];
+  /** The Sender field's addresses; undefined when the answer did not carry the property. */
+  sender?: AddressObject[];
   authenticationResults: string[];
 }
 
 export type SenderVerdict =
   /** DMARC passed for the From domain. */
   | 'pass'
-  /** Our field holds a DMARC result for the From domain other than pass (fail, none, temperror…). */
+  /** Our field holds a DMARC result for the From domain other than pass (fail, none, temperror…), several, or From is not one address. */
   | 'unverified'
   /** No field of ours, or ours holds no DMARC result for the From domain. */
   | 'no-result';
@@ -36,7 +40,7 @@ export interface SenderAuthentication {
   authservId: string;
   /** The single From address, normalised; absent when From holds none or several. */
   sender?: NormalisedAddress;
-  /** DMARC's result for the From domain, lower case (`fail`, `none`, …), when our field holds one. */
+  /** DMARC's result for the From domain, lower case (`fail`, `none`, …), when our field holds exactly one. */
   dmarc?: string;
   /** Short, for a listing: `dmarc=fail`, `no Authentication-Results from agent-mailbox.test`. */
   reason?: string;
@@ -44,15 +48,27 @@ export interface SenderAuthentication {
   results?: AuthResult[];
 }
 
-/** Reads a message's sender facts from an Email object; undefined when it lacks either property. */
-export function senderFactsOf(email: Readonly<Record<string, unknown>>): SenderFacts | undefined {
+/**
+ * Reads a message's sender facts from an Email object; undefined when it lacks `from` or the
+ * Authentication-Results property, or (`withSender`, what the receive screen needs) `sender`.
+ */
+export function senderFactsOf(email: Readonly<Record<string, unknown>>, options: { withSender?: boolean } = {}): SenderFacts | undefined {
   const from = email.from;
   const fields = email[authenticationResultsProperty];
   if (from !== null && !Array.isArray(from)) return undefined;
   if (!Array.isArray(fields) || !fields.every((field) => typeof field === 'string')) return undefined;
-  // Stryker disable next-line ArrayDeclaration: the filter keeps only objects, so a null From reads as empty whatever stands in for it
-  const addresses = (from ?? []).filter((a): a is { name?: string | null; email?: string | null } => typeof a === 'object' && a !== null);
-  return { from: addresses, authenticationResults: fields as string[] };
+  const sender = email.sender;
+  if (options.withSender === true && sender !== null && !Array.isArray(sender)) return undefined;
+  return {
+    from: addressObjects(from),
+    ...(sender === null || Array.isArray(sender) ? { sender: addressObjects(sender) } : {}),
+    authenticationResults: fields as string[],
+  };
+}
+
+function addressObjects(list: unknown[] | null): AddressObject[] {
+  // Stryker disable next-line ArrayDeclaration: the filter keeps only objects, so a null list reads as empty whatever stands in for it
+  return (list ?? []).filter((a): a is AddressObject => typeof a === 'object' && a !== null);
 }
 
 /** The sender's address when From holds exactly one that parses. */
@@ -73,25 +89,41 @@ export function cameInThrough(facts: SenderFacts, authservId: string): boolean {
 export function authenticateSender(facts: SenderFacts, authservId: string): SenderAuthentication {
   const sender = singleSender(facts);
   const base = { authservId, ...(sender ? { sender } : {}) };
-  const field = facts.authenticationResults.find((value) => {
+  if (sender) return { ...base, ...judgeDomain(facts.authenticationResults, authservId, sender.domain) };
+  const judged = judgeDomain(facts.authenticationResults, authservId, undefined);
+  if (!judged.results) return { ...base, ...judged };
+  const count = facts.from.length;
+  return { ...base, verdict: 'unverified', authenticated: false, reason: count === 0 ? 'no From address' : `${count} From addresses`, results: judged.results };
+}
+
+/**
+ * What the topmost field of `authservId` says of DMARC for `domain` (undefined: From names no
+ * single domain, and only the field itself is read). Exported for the send guard's `known` mode,
+ * which asks it of one address's mail.
+ */
+export function judgeDomain(fields: readonly string[], authservId: string, domain: string | undefined): Omit<SenderAuthentication, 'authservId' | 'sender'> {
+  const field = fields.find((value) => {
     const id = authservIdOf(value);
     return id !== undefined && sameAuthservId(id, authservId);
   });
-  if (field === undefined) return { ...base, verdict: 'no-result', authenticated: false, reason: `no Authentication-Results from ${authservId}` };
+  if (field === undefined) return { verdict: 'no-result', authenticated: false, reason: `no Authentication-Results from ${authservId}` };
   // The topmost field of ours decides even when it cannot be read: a forged one further down never stands in for it.
   const ours = parseAuthenticationResults(field);
-  if (!ours) return { ...base, verdict: 'no-result', authenticated: false, reason: `unreadable Authentication-Results from ${authservId}` };
-  if (!sender) {
-    const count = facts.from.length;
-    return { ...base, verdict: 'unverified', authenticated: false, reason: count === 0 ? 'no From address' : `${count} From addresses`, results: ours.results };
+  if (!ours) return { verdict: 'no-result', authenticated: false, reason: `unreadable Authentication-Results from ${authservId}` };
+  const results = ours.results;
+  if (domain === undefined) return { verdict: 'unverified', authenticated: false, results };
+  // A service writes one DMARC result per message (RFC 7489 §6.6.1). Several in its field mean
+  // text that is not the service's stands in it: no one of them is taken, pass or not.
+  const dmarc = results.filter((r) => r.method === 'dmarc');
+  if (dmarc.length > 1) {
+    const distinct = new Set(dmarc.map((r) => r.result)).size;
+    return { verdict: 'unverified', authenticated: false, reason: `${dmarc.length} ${distinct > 1 ? 'conflicting ' : ''}dmarc results`, results };
   }
-  const dmarc = ours.results.filter((r) => r.method === 'dmarc' && appliesTo(r, sender.domain));
-  if (dmarc.length === 0) return { ...base, verdict: 'no-result', authenticated: false, reason: 'no dmarc result', results: ours.results };
-  const passed = dmarc.find((r) => r.result === 'pass');
-  if (passed) return { ...base, verdict: 'pass', authenticated: true, dmarc: 'pass', results: ours.results };
-  // Stryker disable next-line OptionalChaining,LogicalOperator,StringLiteral: dmarc holds at least one result here
-  const result = dmarc[0]?.result ?? 'none';
-  return { ...base, verdict: 'unverified', authenticated: false, dmarc: result, reason: `dmarc=${result}`, results: ours.results };
+  const [only] = dmarc;
+  if (only === undefined) return { verdict: 'no-result', authenticated: false, reason: 'no dmarc result', results };
+  if (!appliesTo(only, domain)) return { verdict: 'no-result', authenticated: false, reason: 'dmarc result for another domain', results };
+  if (only.result === 'pass') return { verdict: 'pass', authenticated: true, dmarc: 'pass', results };
+  return { verdict: 'unverified', authenticated: false, dmarc: only.result, reason: `dmarc=${only.result}`, results };
 }
 
 /**

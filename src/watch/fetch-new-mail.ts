@@ -1,6 +1,8 @@
 import { automaticHeaderProperties, automaticReason } from '../mail/automatic-mail.js';
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
+import { clip, shownLimits, shownName } from '../present/shown-limits.js';
+import { senderFactProperties } from '../trust/sender-authentication.js';
 
 /** One JMAP invocation: [name, arguments, call id] (RFC 8620 §3.2). */
 export type JmapCall = [string, Record<string, unknown>, string];
@@ -17,6 +19,8 @@ export interface NewMailItem {
   receivedAt: string;
   /** Why the message is automatic mail (RFC 3834), when it is: never to be answered automatically. */
   automatic?: string;
+  /** The Email's sender facts (From, Sender, Authentication-Results), for the digest's sender verdict. */
+  senderFacts?: Record<string, unknown>;
 }
 
 export interface NewMail {
@@ -53,7 +57,7 @@ const mailboxGetSchema = z.looseObject({ list: z.array(z.looseObject({ id: z.str
 const changesSchema = z.looseObject({ newState: z.string(), hasMoreChanges: z.boolean(), created: z.array(z.string()) });
 const querySchema = z.looseObject({ ids: z.array(z.string()), total: z.number().optional() });
 
-const emailProperties = ['from', 'subject', 'receivedAt', 'mailboxIds', ...automaticHeaderProperties];
+const emailProperties = ['subject', 'receivedAt', 'mailboxIds', ...senderFactProperties, ...automaticHeaderProperties];
 // RFC 8620 §5.2 lets the server cap changes per call; a bound on rounds keeps a huge backlog finite.
 const maxChangeRounds = 20;
 
@@ -145,10 +149,16 @@ function inInbox(email: z.infer<typeof emailSchema>, inboxIds: Set<string>): boo
 }
 
 function toItem(email: z.infer<typeof emailSchema>): NewMailItem {
-  const sender = email.from?.[0];
-  const from = sender ? (sender.name ? `${sender.name} <${sender.email ?? ''}>` : (sender.email ?? '')) : '';
+  // Every author is named (a second From is how a blocked sender hid), each bounded as listings bound them.
+  const authors = email.from ?? [];
+  const named = authors.slice(0, shownLimits.listingAddresses).map((a) => {
+    const address = clip(a.email ?? '', shownLimits.addressChars);
+    return a.name ? `${shownName(a.name)} <${address}>` : address;
+  });
+  const from = `${named.join(', ')}${authors.length > named.length ? `, and ${authors.length - named.length} more` : ''}`;
   const automatic = automaticReason(email);
-  return { id: email.id, from, subject: email.subject ?? '', receivedAt: email.receivedAt ?? '', ...(automatic ? { automatic } : {}) };
+  const senderFacts = Object.fromEntries(senderFactProperties.filter((key) => key in email).map((key) => [key, email[key]]));
+  return { id: email.id, from, subject: clip(email.subject ?? '', shownLimits.listingSubjectChars), receivedAt: email.receivedAt ?? '', ...(automatic ? { automatic } : {}), senderFacts };
 }
 
 function newestFirst(a: NewMailItem, b: NewMailItem): number {

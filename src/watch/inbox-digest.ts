@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
+import { senderTrustOf } from '../present/assess-mail.js';
 import { fenceUntrusted, newUntrustedMarker, untrustedNotice } from '../present/fence-untrusted.js';
+import { trustFlags } from '../present/present-mail-views.js';
 import type { NewMail } from './fetch-new-mail.js';
 
 export interface DigestInput {
@@ -9,11 +11,15 @@ export interface DigestInput {
   generatedAt: Date;
   /** When the last successful wake ran; absent on the first run. */
   since?: string;
+  /** Whose Authentication-Results count for the sender verdicts (the setting, else the inbox domain). */
+  authservId: string;
 }
 
 /**
- * The digest the woken agent reads first: sender, subject and date only. Sender and subject are
- * written by strangers, so each is fenced with one per-digest random marker.
+ * The digest the woken agent reads first: sender, subject and date only, with each sender's
+ * verdict as listings mark it (`from unverified: dmarc=fail`, `name shows …`). Sender and subject
+ * are written by strangers, so each is fenced with one per-digest random marker; the verdicts are
+ * ours and stand outside the fences.
  */
 export function renderInboxDigest(input: DigestInput, marker: string = newUntrustedMarker()): string {
   const { mail } = input;
@@ -32,7 +38,9 @@ export function renderInboxDigest(input: DigestInput, marker: string = newUntrus
   mail.items.forEach((item, index) => {
     // The automatic mark is ours, outside the fences: RFC 3834 says never to answer such mail automatically.
     const automatic = item.automatic ? ` — automatic mail (${item.automatic.split(':')[0]}): do not auto-reply` : '';
-    lines.push('', `## ${index + 1}. received ${item.receivedAt || 'at an unknown time'} (id ${item.id})${automatic}`, 'From:', fenceUntrusted(item.from, marker), 'Subject:', fenceUntrusted(item.subject, marker));
+    const trust = trustFlags(senderTrustOf(item.senderFacts ?? {}, { authservId: input.authservId, ...(input.inbox ? { inbox: input.inbox } : {}), view: 'listing' }));
+    const verdict = trust.length > 0 ? ` — ${trust.join(' · ')}` : '';
+    lines.push('', `## ${index + 1}. received ${item.receivedAt || 'at an unknown time'} (id ${item.id})${automatic}${verdict}`, 'From:', fenceUntrusted(item.from, marker), 'Subject:', fenceUntrusted(item.subject, marker));
   });
   if (mail.total > mail.items.length) lines.push('', `…and ${mail.total - mail.items.length} more; list them with jmap_request (preset list_new).`);
   return `${lines.join('\n')}\n`;

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Account, InboxIdentity } from '../auth/account-registry.js';
+import { authservIdOf } from '../config.js';
 import { tryAcquireLock } from '../credentials/directory-lock.js';
 import { markInboxWaking } from '../policy/records/wake-read-only.js';
 import { Deadline } from '../gate/deadline.js';
@@ -110,7 +111,7 @@ async function wakeLocked(options: WakeOptions, where: { credentialsDir: string;
     now: startedAt,
   });
   const paths = watchPaths(dir);
-  await writeInboxDigest(paths.digest, renderInboxDigest({ ...(inbox ? { inbox } : {}), mail, generatedAt: startedAt, ...(state.lastWakeAt ? { since: state.lastWakeAt } : {}) }));
+  await writeInboxDigest(paths.digest, renderInboxDigest({ ...(inbox ? { inbox } : {}), mail, generatedAt: startedAt, authservId: authservIdOf(await account.config()), ...(state.lastWakeAt ? { since: state.lastWakeAt } : {}) }));
   log.info(`wake: ${mail.total} new message(s) (${mail.mode}); digest at ${paths.digest}`);
 
   const command = nonEmpty(options.wakeCommand) ?? settings.wakeCommand;

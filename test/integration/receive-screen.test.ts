@@ -18,7 +18,7 @@ import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
  * broken policy file stops every read.
  */
 
-const lookupSignature = '"properties":["id","from","header:Authentication-Results:asRaw:all"]';
+const lookupSignature = '"properties":["id","from","sender","header:Authentication-Results:asRaw:all"]';
 
 /** A fetch that counts the screen's lookups and can answer them itself. */
 function watchedFetch(answerLookup?: (init: RequestInit | undefined) => Promise<Response>): { fetch: typeof fetch; lookups: () => number } {

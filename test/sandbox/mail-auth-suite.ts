@@ -79,6 +79,36 @@ export function describeSenderAuthentication(backend: SandboxBackendKind, skipRe
       expect(headers.filter((header) => header.name.toLowerCase() === 'arc-authentication-results').map((header) => header.value)).toEqual(['i=1; agent-mailbox.test; dmarc=pass']);
     });
 
+    it('refuses (550 5.6.0) a header section whose first line is folded, so it can never continue the service\'s field', async () => {
+      // Written under the service's field, this line would add a dmarc=pass for the bank to the service's own verdict.
+      for (const [index, fold] of [' ; dmarc=pass header.from=bank.test', '\t;dmarc=pass (p=REJECT) header.from=bank.test header.d=bank.test', ' '].entries()) {
+        const subject = `folded first line ${index}`;
+        const signed = await example.sign(await composeMail({ from: 'CEO <ceo@bank.test>', to: bob.address, subject }));
+        const raw = Buffer.concat([Buffer.from(`${fold}\r\n`), signed]);
+        await expect(sendRaw(sandbox.smtpPort, raw, { from: 'mallory@example.org', to: bob.address })).rejects.toMatchObject({
+          responseCode: 550,
+          response: expect.stringMatching(/5\.6\.0 the header section begins with a folded line/),
+        });
+        await expect(headersOf(sandbox.apiUrl, bob, subject)).rejects.toThrow(/no message/);
+      }
+    });
+
+    it('refuses (550 5.6.0) a header line that is neither a field nor a fold, and takes "Name : value" (RFC 5322 §4.5)', async () => {
+      for (const [index, line] of ['From mallory@example.org Sat Nov 28 04:00:00 2026', 'no colon here', ': no name', 'Bad Name: spaces in the name', 'N\u00e4me: eight-bit name'].entries()) {
+        const subject = `broken line ${index}`;
+        const raw = await composeMail({ from: 'CEO <ceo@bank.test>', to: bob.address, subject, headers: ['X-First: fine', line] });
+        await expect(sendRaw(sandbox.smtpPort, raw, { from: 'mallory@example.org', to: bob.address })).rejects.toMatchObject({
+          responseCode: 550,
+          response: expect.stringMatching(/5\.6\.0 header field 2 is not a field name followed by a colon/),
+        });
+        await expect(headersOf(sandbox.apiUrl, bob, subject)).rejects.toThrow(/no message/);
+      }
+      await sendRaw(sandbox.smtpPort, await composeMail({ from: 'news@example.org', to: bob.address, subject: 'obsolete colon', headers: ['X-Old-Style : value', 'X-Folded: a', '\tb'] }), { from: 'news@example.org', to: bob.address });
+      const headers = await headersOf(sandbox.apiUrl, bob, 'obsolete colon');
+      expect(authenticationResults(headers)).toHaveLength(1);
+      expect(headers.find((header) => header.name.toLowerCase() === 'x-folded')?.value).toMatch(/^a\s*b$/);
+    });
+
     it("authenticates mail between the service's inboxes with the domain's own key, and drops the verdict an inbox wrote itself", async () => {
       await sendAsAlice(bob.address, 'inbox to inbox', { 'header:Authentication-Results:asText': 'agent-mailbox.test; dmarc=pass (trust me)' });
       const results = authenticationResults(await headersOf(sandbox.apiUrl, bob, 'inbox to inbox'));

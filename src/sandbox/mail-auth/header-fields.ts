@@ -14,6 +14,23 @@ export function splitHeaderFields(section: string): string[] {
   return fields;
 }
 
+// RFC 5322 §2.2: a name of printable ASCII but the colon; §4.5 (obsolete syntax) allows white space before the colon.
+const fieldStart = /^[\x21-\x39\x3b-\x7e]+[ \t]*:/;
+
+/**
+ * Why a header section cannot be taken as RFC 5322 fields, or undefined when it can. A section
+ * whose first line is folded has no field to continue: written under the service's own field it
+ * would become part of it, so the sender could add statements to the service's verdict. A line
+ * that is neither a field nor a fold cannot be told apart from a body line or a broken field.
+ */
+export function headerSectionProblem(fields: readonly string[]): string | undefined {
+  const first = fields[0];
+  if (first !== undefined && (first.startsWith(' ') || first.startsWith('\t'))) return 'the header section begins with a folded line (white space before the first field)';
+  const broken = fields.findIndex((field) => !fieldStart.test(field));
+  // The line itself is not echoed: an SMTP reply is ASCII, and the sender knows what it wrote.
+  return broken < 0 ? undefined : `header field ${broken + 1} is not a field name followed by a colon`;
+}
+
 /** The field's name in lower case; RFC 5322 §4.5 allows white space before the colon. */
 export function fieldNameOf(field: string): string {
   const colon = field.indexOf(':');

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { claimsAuthservId, formatAuthenticationResults } from './authentication-results.js';
-import { fieldNameOf, findHeaderEnd, splitHeaderFields } from './header-fields.js';
+import { fieldNameOf, findHeaderEnd, headerSectionProblem, splitHeaderFields } from './header-fields.js';
 import { judgeSender, type MethodResult, type SmtpIdentity, type VerdictContext } from './sender-verdict.js';
 
 /**
@@ -22,7 +22,8 @@ export type CheckOutcome =
       /** The bytes the check read, with the field on top and the forged ones removed; chunks are joined in the one copy. */
       stamp(raw: Buffer | Buffer[]): Buffer;
     }
-  | { kind: 'refused'; reason: string };
+  /** `malformed`: the message itself is malformed (5.6.0), not merely too large (5.3.4). */
+  | { kind: 'refused'; reason: string; malformed?: true };
 
 /** A message being read: chunks in, then a verdict. */
 export interface MessageCheck {
@@ -43,6 +44,7 @@ export interface MessageCheckContext extends VerdictContext {
 export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckContext): MessageCheck {
   let headerText = '';
   let refusal: string | undefined;
+  let malformed = false;
   let header: { fields: string[]; fieldsEnd: number } | undefined;
   let feedsBody = false;
   // The tail of the body after its last line break, not yet given to the verifier (see feed).
@@ -67,6 +69,16 @@ export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckConte
   const beginBody = (fieldsEnd: number): void => {
     const fields = splitHeaderFields(headerText.slice(0, fieldsEnd));
     header = { fields, fieldsEnd };
+    // Refused rather than repaired: any repair guesses what the sender meant, and a guess about
+    // where the service's own field ends is what an attacker writes for.
+    const problem = headerSectionProblem(fields);
+    if (problem !== undefined) {
+      refusal = problem;
+      malformed = true;
+      headerText = '';
+      input.destroy();
+      return;
+    }
     let signatures = 0;
     const verified = fields.filter((field) => fieldNameOf(field) !== 'dkim-signature' || (signatures += 1) <= messageCheckLimits.maxDkimSignatures);
     // Without a signature there is no body hash to compute: the body need not pass through at all.
@@ -132,9 +144,10 @@ export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckConte
       input.destroy();
     },
     async finish() {
-      if (refusal !== undefined) return { kind: 'refused', reason: refusal };
+      if (refusal !== undefined) return { kind: 'refused', reason: refusal, ...(malformed ? { malformed: true as const } : {}) };
       // A message with no empty line is all header section (RFC 5322 §2.1: the body is optional).
       if (!header) beginBody(headerText.length);
+      if (refusal !== undefined) return { kind: 'refused', reason: refusal, malformed: true };
       input.end(Buffer.concat(partialLine));
       const dkimResult = await verifying;
       const results = await judgeSender(dkimResult, identity, ctx);

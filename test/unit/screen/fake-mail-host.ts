@@ -20,6 +20,8 @@ export interface FakeMessage {
   id: string;
   from: string | string[];
   name?: string;
+  /** The Sender field's address; none by default. */
+  sender?: string;
   /** Authentication-Results fields, top first; a DMARC pass of the service by default. */
   results?: string[];
   /** Blob ids of its parts (the message's own blob is `blob-<id>`). */
@@ -40,6 +42,7 @@ export function emailOf(message: FakeMessage): Record<string, unknown> {
     threadId: `thread-${message.id}`,
     subject: `subject ${message.id}`,
     from: from.map((email) => ({ name: message.name ?? null, email })),
+    sender: message.sender === undefined ? null : [{ name: null, email: message.sender }],
     'header:Authentication-Results:asRaw:all': message.results ?? from.map((address) => dmarc('pass', address)).slice(0, 1),
     bodyStructure: { type: 'multipart/mixed', subParts: [{ type: 'text/plain', blobId: `text-${message.id}` }, ...(message.parts ?? []).map((blobId) => ({ type: 'multipart/related', subParts: [{ type: 'image/png', blobId }] }))] },
   };

@@ -21,7 +21,7 @@ describe('the receive screen\'s view of mail method answers', () => {
   const response = (): JmapResponse => ({
     methodResponses: [
       ['Email/query', { ids: ['S1', 'H1', 'S2', 'H2'], position: 0, total: 9 }, 'q'],
-      ['Email/get', { list: [{ id: 'S1', from: [{ email: 'a@x.test' }], 'header:Authentication-Results:asRaw:all': [] }, { id: 'H1' }, { id: 'S2' }, { id: 'H2' }], notFound: [] }, 'g'],
+      ['Email/get', { list: [{ id: 'S1', from: [{ email: 'a@x.test' }], sender: null, 'header:Authentication-Results:asRaw:all': [] }, { id: 'H1' }, { id: 'S2' }, { id: 'H2' }], notFound: [] }, 'g'],
       ['Email/get', { list: [{ id: 'H1' }, { id: 'S9' }], notFound: [] }, 'byId'],
       ['Thread/get', { list: [{ id: 'T1', emailIds: ['S1', 'H1', 'S2'] }, { id: 'T2', emailIds: ['H2'] }], notFound: [] }, 't'],
       ['SearchSnippet/get', { list: [{ emailId: 'H2', subject: 'held' }, { emailId: 'S1', subject: 'shown' }], notFound: null }, 's'],
@@ -30,7 +30,7 @@ describe('the receive screen\'s view of mail method answers', () => {
     ],
   });
 
-  it('names every email id the answers mention, and takes sender facts only from records that carry both properties', () => {
+  it('names every email id the answers mention, and takes sender facts only from records that carry From, Sender and Authentication-Results', () => {
     const answer = response();
     expect([...namedEmailIds(answer)].sort()).toEqual(['H1', 'H2', 'S1', 'S2', 'S3', 'S4', 'S9']);
     expect([...factsInResponse(answer).keys()]).toEqual(['S1']);

@@ -33,6 +33,31 @@ describe('judgeReceived', () => {
     expect(judgeReceived({ from: [], authenticationResults: [dmarc('pass', 'x@fine.test')] }, allowOnly()).held).toBe(true);
   });
 
+  it('holds mail when any From address or the Sender is blocked, whatever their count', () => {
+    const rules = allowOnly([receiveLayer({ block: ['evil.test'] }, 'machine'), receiveLayer({ mode: 'open' })]);
+    const pass = dmarc('pass', 'ceo@bank.test');
+    const held = { held: true, rule: { layer: 'machine', rule: 'receive.block', entry: 'evil.test' } };
+    expect(judgeReceived({ from: [{ email: 'ceo@bank.test' }, { email: 'Mallory@Sub.EVIL.test' }], authenticationResults: [pass] }, rules)).toMatchObject(held);
+    expect(judgeReceived({ from: [{ email: 'mallory@evil.test' }, { email: 'ceo@bank.test' }], authenticationResults: [pass] }, rules)).toMatchObject(held);
+    expect(judgeReceived({ from: Array.from({ length: 40 }, (_, i) => ({ email: i === 39 ? 'x@evil.test' : `p${i}@bank.test` })), authenticationResults: [pass] }, rules)).toMatchObject(held);
+    expect(judgeReceived({ from: [{ email: 'ceo@bank.test' }], sender: [{ email: 'bulk@evil.test' }], authenticationResults: [pass] }, rules)).toMatchObject(held);
+    // Several authors pass no block entry they do not match, and are not verified.
+    expect(judgeReceived({ from: [{ email: 'ceo@bank.test' }, { email: 'cfo@bank.test' }], sender: [], authenticationResults: [pass] }, rules)).toMatchObject({ held: false, authentication: { authenticated: false, reason: '2 From addresses' } });
+    expect(judgeReceived({ from: [{ email: 'ceo@bank.test' }], sender: [{ email: 'ceo@bank.test' }], authenticationResults: [pass] }, rules).held).toBe(false);
+  });
+
+  it('holds mail naming an address the matcher cannot read when a block-list applies, and lets several authors past no allow-list', () => {
+    const blocking = allowOnly([receiveLayer({ block: ['evil.test'] })]);
+    expect(judgeReceived({ from: [{ email: 'ceo@bank.test' }, { email: 'x@@evil.test' }], authenticationResults: [] }, blocking)).toMatchObject({ held: true, rule: { rule: 'receive.block', entry: '(an address that cannot be read)' } });
+    expect(judgeReceived({ from: [{ email: 'ceo@bank.test' }], sender: [{ email: 'no-domain@' }], authenticationResults: [] }, blocking).held).toBe(true);
+    // A group name without an address names nobody.
+    expect(judgeReceived({ from: [{ email: 'ceo@bank.test' }, { name: 'undisclosed', email: null }], authenticationResults: [] }, blocking).held).toBe(false);
+    // Without a block-list an unreadable address has nothing to be matched against.
+    expect(judgeReceived({ from: [{ email: 'x@@evil.test' }], authenticationResults: [] }, allowOnly([receiveLayer({ mode: 'open' })])).held).toBe(false);
+    const both = [{ email: 'ana@fine.test' }, { email: 'bob@fine.test' }];
+    expect(judgeReceived({ from: both, authenticationResults: [dmarc('pass', 'ana@fine.test')] }, allowOnly())).toMatchObject({ held: true, rule: { rule: 'receive.mode=allowlist' } });
+  });
+
   it('trusts only the configured authserv-id\'s verdict', () => {
     const rules = { ...allowOnly(), authservId: 'mx.example' };
     expect(judgeReceived(facts('ana@fine.test', dmarc('pass', 'ana@fine.test')), rules)).toMatchObject({ held: true, authentication: { verdict: 'no-result', authservId: 'mx.example' } });

@@ -13,7 +13,7 @@ describe('ReceiveScreen and Email/parse', () => {
   it('judges a parsed message by the headers it was parsed with, and drops a held one naming its blob', async () => {
     const host = fakeMailHost(mailbox);
     const screen = screenOf(host);
-    const request = parse(['blob-M0', 'blob-M1'], ['subject', 'from', 'header:Authentication-Results:asRaw:all']);
+    const request = parse(['blob-M0', 'blob-M1'], ['subject', 'from', 'sender', 'header:Authentication-Results:asRaw:all']);
     const answer = await host.lookup(request);
     await screen.screen(request, answer);
     expect(Object.keys(answer.methodResponses[0]?.[1].parsed as object)).toEqual(['blob-M1']);
@@ -29,7 +29,7 @@ describe('ReceiveScreen and Email/parse', () => {
       methodResponses: [['Email/parse', { parsed: { 'blob-M0': { subject: 'spam' }, 'blob-M1': { subject: 'fine' }, 'blob-odd': { subject: 'no headers' } }, notFound: ['blob-none'] }, 'p']],
     };
     await screen.screen(parse(['blob-M0', 'blob-M1', 'blob-odd', 'blob-none'], ['subject']), answer);
-    expect(host.requests).toEqual([{ using: [core, mail], methodCalls: [['Email/parse', { accountId: 'acc-1', blobIds: ['blob-M0', 'blob-M1', 'blob-odd'], properties: ['from', 'header:Authentication-Results:asRaw:all'] }, 'p']] }]);
+    expect(host.requests).toEqual([{ using: [core, mail], methodCalls: [['Email/parse', { accountId: 'acc-1', blobIds: ['blob-M0', 'blob-M1', 'blob-odd'], properties: ['from', 'sender', 'header:Authentication-Results:asRaw:all'] }, 'p']] }]);
     expect(answer.methodResponses[0]?.[1]).toEqual({ parsed: { 'blob-M1': { subject: 'fine' } }, notFound: ['blob-none', 'blob-M0', 'blob-odd'] });
     expect(screen.report()?.rules).toEqual([
       { layer: 'inbox', rule: 'receive.block', count: 1 },
@@ -70,7 +70,7 @@ describe('ReceiveScreen and Email/parse', () => {
 });
 
 describe('ReceiveScreen.checkDownload', () => {
-  const download = { properties: ['id', 'blobId', 'bodyStructure', 'from', 'header:Authentication-Results:asRaw:all'], bodyProperties: ['blobId', 'subParts'] };
+  const download = { properties: ['id', 'blobId', 'bodyStructure', 'from', 'sender', 'header:Authentication-Results:asRaw:all'], bodyProperties: ['blobId', 'subParts'] };
   const messages: FakeMessage[] = [{ id: 'M1', from: 'ana@fine.test', parts: ['img-1'] }, { id: 'M0', from: 'offers@spam.test', parts: ['img-0'] }];
 
   it('lets a download of a shown message\'s own blob or any of its parts through, checking each pair once per call', async () => {

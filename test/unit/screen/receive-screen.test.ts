@@ -9,7 +9,7 @@ import { failure, fakeAccount, fakeMailHost, mailbox, receiveLayer, screenOf, se
 
 const core = 'urn:ietf:params:jmap:core';
 const mail = 'urn:ietf:params:jmap:mail';
-const factProperties = ['id', 'from', 'header:Authentication-Results:asRaw:all'];
+const factProperties = ['id', 'from', 'sender', 'header:Authentication-Results:asRaw:all'];
 
 const byIds = (ids: string[], properties: string[] = ['subject']): JmapRequest => ({ using: [core, mail], methodCalls: [['Email/get', { accountId: 'acc-1', ids, properties }, 'g']] });
 const ids = (list: unknown): string[] => (list as { id: string }[]).map((e) => e.id);
@@ -54,7 +54,7 @@ describe('ReceiveScreen under receive rules', () => {
   it('judges from the sender facts an answer already carries, without a lookup', async () => {
     const host = fakeMailHost(mailbox);
     const screen = screenOf(host);
-    const request = byIds(['M0', 'M1'], ['from', 'header:Authentication-Results:asRaw:all', 'subject']);
+    const request = byIds(['M0', 'M1'], ['from', 'sender', 'header:Authentication-Results:asRaw:all', 'subject']);
     const answer = await host.lookup(request);
     await screen.screen(request, answer);
     expect(ids(answer.methodResponses[0]?.[1].list)).toEqual(['M1']);

@@ -108,7 +108,7 @@ describe('refillQueryPage, the follow-up it asks for', () => {
       using: [core, mail],
       methodCalls: [
         ['Email/query', { accountId: 'a', filter: { inMailbox: 'inbox' }, limit: 30, position: 85 }, 'q'],
-        ['Email/get', { accountId: 'acc-1', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['id', 'from', 'header:Authentication-Results:asRaw:all'] }, 'f'],
+        ['Email/get', { accountId: 'acc-1', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['id', 'from', 'sender', 'header:Authentication-Results:asRaw:all'] }, 'f'],
       ],
     });
     expect(host.requests[1]?.methodCalls[0]?.[1]).toMatchObject({ position: 115, limit: 28 });

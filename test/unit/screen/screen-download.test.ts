@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JmapResponse } from '../../../src/jmap/jmap-types.js';
 import { checkDownloadedMessage, type DownloadCheckDeps } from '../../../src/screen/screen-download.js';
 
-const facts = { from: [{ email: 'ana@fine.test' }], 'header:Authentication-Results:asRaw:all': [' agent-mailbox.test; dmarc=pass'] };
+const facts = { from: [{ email: 'ana@fine.test' }], sender: null, 'header:Authentication-Results:asRaw:all': [' agent-mailbox.test; dmarc=pass'] };
 const answering = (list: unknown, held = false): DownloadCheckDeps => ({
   accountId: 'acc-1',
   lookup: async (): Promise<JmapResponse> => ({ methodResponses: [['Email/get', { list, notFound: [] }, 'm']] }),
@@ -34,6 +34,6 @@ describe('checkDownloadedMessage', () => {
       },
     };
     await expect(checkDownloadedMessage('elsewhere', 'M1', deps)).rejects.toMatchObject({ code: 'policy_refused', hint: 'Your operator set these rules; ask them if you need this message.' });
-    expect(judged).toEqual([['M1', { from: facts.from, authenticationResults: facts['header:Authentication-Results:asRaw:all'] }]]);
+    expect(judged).toEqual([['M1', { from: facts.from, sender: [], authenticationResults: facts['header:Authentication-Results:asRaw:all'] }]]);
   });
 });

@@ -28,8 +28,26 @@ describe('authenticateSender', () => {
     expect(authenticateSender(facts('a@bank.test', `${ours}; dmarc=`, forged), ours)).toMatchObject({ verdict: 'no-result', authenticated: false, reason: `unreadable Authentication-Results from ${ours}` });
   });
 
+  it('takes no DMARC result when the service\'s field holds several: a line spliced into it would add one', () => {
+    // A folded first line written under the service's field continues it (the SMTP side refuses that; this is the second wall).
+    const spliced = `${ours};\r\n dkim=none;\r\n dmarc=none header.from=bank.test\r\n ; dmarc=pass header.from=bank.test`;
+    expect(authenticateSender(facts('ceo@bank.test', spliced), ours)).toMatchObject({ verdict: 'unverified', authenticated: false, reason: '2 conflicting dmarc results' });
+    expect(authenticateSender(facts('ceo@bank.test', `${ours}; dmarc=pass header.from=bank.test; dmarc=pass header.from=bank.test`), ours)).toMatchObject({ verdict: 'unverified', authenticated: false, reason: '2 dmarc results' });
+    // One for another domain does not make room for a pass: still two DMARC results in one field.
+    expect(authenticateSender(facts('ceo@bank.test', `${ours}; dmarc=fail header.from=evil.test; dmarc=pass header.from=bank.test`), ours)).toMatchObject({ authenticated: false, reason: '2 conflicting dmarc results' });
+    expect(authenticateSender(facts('ceo@bank.test', `${ours}; dmarc=pass; dmarc=fail; dmarc=pass header.from=bank.test`), ours)).toMatchObject({ authenticated: false, reason: '3 conflicting dmarc results' });
+    expect(authenticateSender(facts('ceo@bank.test', `${ours}; dmarc=pass header.from=bank.test`), ours).authenticated).toBe(true);
+  });
+
+  it('cannot tell a spliced DMARC result from the service\'s own when the service wrote none: the MTA\'s refusal is the wall', () => {
+    // The residual risk docs/mail-trust.md states: a field of ours without DMARC, and one line after it.
+    const spliced = `${ours};\r\n spf=pass smtp.mailfrom=x@example.org\r\n ; dmarc=pass header.from=bank.test`;
+    expect(authenticateSender(facts('ceo@bank.test', spliced), ours).authenticated).toBe(true);
+    expect(authenticateSender(facts('ceo@bank.test', `${ours}; spf=pass smtp.mailfrom=x@example.org`), ours)).toMatchObject({ verdict: 'no-result', authenticated: false, reason: 'no dmarc result' });
+  });
+
   it('does not let a pass for another domain stand for the From domain', () => {
-    expect(authenticateSender(facts('a@bank.test', `${ours}; dmarc=pass header.from=example.org`), ours)).toMatchObject({ verdict: 'no-result', authenticated: false, reason: 'no dmarc result' });
+    expect(authenticateSender(facts('a@bank.test', `${ours}; dmarc=pass header.from=example.org`), ours)).toMatchObject({ verdict: 'no-result', authenticated: false, reason: 'dmarc result for another domain' });
     // A result that names no domain speaks for From, the only domain DMARC evaluates.
     expect(authenticateSender(facts('a@bank.test', `${ours}; dmarc=pass`), ours).authenticated).toBe(true);
     expect(authenticateSender(facts('a@sub.bank.test', `${ours}; dmarc=pass header.from=Sub.Bank.Test.`), ours).authenticated).toBe(true);
@@ -59,5 +77,14 @@ describe('isAuthenticatedSender (for the send guard\'s known mode)', () => {
     expect(senderFactsOf({ 'header:Authentication-Results:asRaw:all': [] })).toBeUndefined();
     expect(senderFactsOf({ from: 'ana@example.org', 'header:Authentication-Results:asRaw:all': [] })).toBeUndefined();
     expect(senderFactsOf({ from: [null, 'ana@example.org', { email: 'ana@example.org' }], 'header:Authentication-Results:asRaw:all': ['x'] })).toEqual({ from: [{ email: 'ana@example.org' }], authenticationResults: ['x'] });
+  });
+
+  it('reads the Sender too, and for the receive screen counts an answer without it as lacking facts', () => {
+    const fields = { 'header:Authentication-Results:asRaw:all': [] };
+    expect(senderFactsOf({ from: [], sender: [{ email: 's@evil.test' }, 7], ...fields })).toEqual({ from: [], sender: [{ email: 's@evil.test' }], authenticationResults: [] });
+    expect(senderFactsOf({ from: [], sender: null, ...fields }, { withSender: true })).toEqual({ from: [], sender: [], authenticationResults: [] });
+    expect(senderFactsOf({ from: [], ...fields }, { withSender: true })).toBeUndefined();
+    expect(senderFactsOf({ from: [], sender: 's@evil.test', ...fields }, { withSender: true })).toBeUndefined();
+    expect(senderFactsOf({ from: [], ...fields })).toEqual({ from: [], authenticationResults: [] });
   });
 });

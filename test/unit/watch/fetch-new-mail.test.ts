@@ -71,4 +71,19 @@ describe('fetchNewMail', () => {
     const jmap = scriptedJmap({ 'Email/changes': () => ['error', { type: 'serverFail' }] });
     await expect(fetchNewMail({ jmap, accountId: 'acc', sinceState: '1', now: new Date() })).rejects.toMatchObject({ code: 'jmap_method_error' });
   });
+
+  it('names every author, bounded as listings bound them, and keeps the sender facts for the digest\'s verdict', async () => {
+    const ar = 'header:Authentication-Results:asRaw:all';
+    const authors = [{ name: 'N'.repeat(5_000), email: 'ceo@bank.test' }, ...Array.from({ length: 7 }, (_, i) => ({ name: null, email: `p${i}@evil.test` }))];
+    const jmap = scriptedJmap({
+      'Email/changes': () => ({ newState: '6', hasMoreChanges: false, created: ['A'] }),
+      'Email/get': () => ({ state: '6', list: [{ id: 'A', from: authors, sender: null, [ar]: [' agent-mailbox.test; dmarc=pass'], subject: 'S'.repeat(50_000), receivedAt: '', mailboxIds: { inbox1: true } }] }),
+      'Mailbox/get': mailboxes,
+    });
+    const [item] = (await fetchNewMail({ jmap, accountId: 'acc', sinceState: '5', now: new Date() })).items;
+    expect(item?.from).toBe(`${'N'.repeat(200)}… <ceo@bank.test>, p0@evil.test, p1@evil.test, p2@evil.test, p3@evil.test, and 3 more`);
+    expect(item?.subject).toHaveLength(301);
+    expect(item?.senderFacts).toEqual({ from: authors, sender: null, [ar]: [' agent-mailbox.test; dmarc=pass'] });
+    expect(jmap.asked.find((call) => call[0] === 'Email/get')?.[1].properties).toEqual(expect.arrayContaining(['from', 'sender', ar]));
+  });
 });

@@ -2,6 +2,7 @@ import type { CheckContext } from '../../../gate/outgoing.js';
 import { normaliseAddress, type NormalisedAddress } from '../../../policy/address-matcher.js';
 import { readAudit } from '../../../policy/records/audit-log.js';
 import { readCreatedMail } from '../../../policy/records/created-mail.js';
+import { judgeDomain } from '../../../trust/sender-authentication.js';
 
 /**
  * The `known` send mode's facts: an address is known when mail really went to it (the audit log's
@@ -21,35 +22,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Drops RFC 5322 comments (nested), so `;` and `=` inside them do not split results. */
-function withoutComments(value: string): string {
-  let out = '';
-  let depth = 0;
-  for (let i = 0; i < value.length; i += 1) {
-    const char = value.charAt(i);
-    if (char === '\\' && depth > 0) i += 1;
-    else if (char === '(') depth += 1;
-    else if (char === ')' && depth > 0) depth -= 1;
-    else if (depth === 0) out += char;
-  }
-  return out;
-}
-
-/** Whether the Authentication-Results fields (topmost first) of `authservId` record a DMARC pass for `domain`. */
+/** Whether the Authentication-Results fields (topmost first) of `authservId` record a DMARC pass for `domain`: the sender verdict listings show. */
 export function passedDmarcFor(fields: readonly string[], authservId: string, domain: string): boolean {
-  const want = authservId.trim().toLowerCase().replace(/\.$/, '');
-  for (const field of fields) {
-    const [id = '', ...results] = withoutComments(field).split(';').map((part) => part.trim());
-    if (id.replace(/^"|"$/g, '').toLowerCase().split(/\s+/)[0]?.replace(/\.$/, '') !== want) continue;
-    // The topmost field of our own id is the service's verdict; later ones are not trusted.
-    return results.some((result) => {
-      const words = result.toLowerCase().split(/\s+/);
-      if (words[0] !== 'dmarc=pass') return false;
-      const from = words.find((word) => word.startsWith('header.from='))?.slice('header.from='.length);
-      return from !== undefined && from.replace(/\.$/, '') === domain;
-    });
-  }
-  return false;
+  return judgeDomain(fields, authservId, domain).authenticated;
 }
 
 /** Recipients the service's own submission records name (RFC 8621 §7): mail that really left, whoever sent it. */
