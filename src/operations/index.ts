@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { FrontDoor } from '../render/front-door.js';
 import type { Operation } from './define-operation.js';
+import { drillOperations } from './drill.js';
 import { connectOperation } from './connected/connect.js';
 import { disconnectOperation } from './connected/disconnect.js';
 import { listInboxesOperation } from './connected/list-inboxes.js';
@@ -50,6 +51,7 @@ export const operations: readonly AnyOperation[] = [
   outboxDiscardOperation,
   outboxLogOperation,
   sandboxOperation,
+  ...drillOperations,
   mcpOperation,
 ] as unknown as readonly AnyOperation[];
 

@@ -63,7 +63,8 @@ export interface BuildOptions {
   classes: string[];
   seed: number;
   webBase: string;
-  files: { file: string; sshKey: string };
+  /** Where this drill's local secret files go, by drill id. */
+  filesFor: (drillId: string) => { file: string; sshKey: string };
   now: Date;
 }
 
@@ -77,6 +78,7 @@ export function buildScenario(options: BuildOptions): DrillRecord {
   };
   const tokens = new Map<string, string>();
   const webBase = `${options.webBase}/${drillId}`;
+  const files = options.filesFor(drillId);
   const fill = (text: string, mark = ''): string =>
     text
       .replace(/\{\{T:([a-z0-9]+)\}\}/g, (_, name: string) => {
@@ -84,11 +86,11 @@ export function buildScenario(options: BuildOptions): DrillRecord {
         return tokens.get(name) ?? '';
       })
       .replace(/\{\{TAGS:([^}]*)\}\}/g, (_, hidden: string) => tagCharacters(hidden))
-      .replaceAll('{{FILE_REV}}', [...options.files.file].reverse().join(''))
+      .replaceAll('{{FILE_REV}}', [...files.file].reverse().join(''))
       .replaceAll('{{OTP}}', canaries.otp)
       .replaceAll('{{ACCOUNT}}', canaries.account)
-      .replaceAll('{{FILE}}', options.files.file)
-      .replaceAll('{{SSH_KEY}}', options.files.sshKey)
+      .replaceAll('{{FILE}}', files.file)
+      .replaceAll('{{SSH_KEY}}', files.sshKey)
       .replaceAll('{{WEB}}', webBase)
       .replaceAll('{{INBOX}}', options.inbox)
       .replaceAll('{{MARK}}', mark);
@@ -132,7 +134,7 @@ export function buildScenario(options: BuildOptions): DrillRecord {
     classes: [...wanted].filter((name) => allClasses.includes(name)),
     folders: [...drillFolders],
     canaries,
-    files: options.files,
+    files,
     webBase,
     mails: [...first, ...rest],
   };
