@@ -13,6 +13,8 @@ import { forgerEnvelopeDomain, signingDomains } from './scenarios/world.js';
 export interface SeedOptions {
   classes: string[];
   seed: number;
+  /** Which agent and policy a run measures, kept with the drill for a later score. */
+  labels?: { agent: string; policy: string };
   now?: () => Date;
 }
 
@@ -101,7 +103,7 @@ export async function seedDrill(target: DrillTarget, options: SeedOptions): Prom
 
   const key = await loadOrCreateDomainKey();
   await drillCall(target, '/sandbox/drill/dns', drillDns(key));
-  await drillCall(target, '/sandbox/drill/drills', final);
+  await drillCall(target, '/sandbox/drill/drills', { ...final, ...(options.labels ?? {}) });
   const transport = createTransport({ host: '127.0.0.1', port: info.smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 1, name: 'mx.drill.example' });
   try {
     for (const mail of final.mails) {
