@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SandboxError } from '../../auth/sandbox-error.js';
 
@@ -17,10 +17,13 @@ export const recommendedPolicy = {
   newInboxes: 'off',
 } as const;
 
-export const unattendedPolicyCommand = 'agent-mailbox policy set --send confirm --max-sends-per-hour 10 --max-sends-per-day 50 --max-recipients 5 --secret-scan on --new-inboxes off';
+export const unattendedPolicyCommand = 'agent-mailbox policy set --user --send confirm --max-sends-per-hour 10 --max-sends-per-day 50 --max-recipients 5 --secret-scan on --new-inboxes off';
 
-/** Writes the chosen policy as the drill inbox's own layer (policy.json beside its credentials). */
-export async function applyPolicy(policy: string, credentialsDir: string): Promise<string> {
+/**
+ * Writes the chosen policy as the drill's user layer, which binds the drill inbox and every inbox
+ * the agent registers under that user (newInboxes), and as the inbox's own layer.
+ */
+export async function applyPolicy(policy: string, dirs: { credentialsDir: string; userConfigDir: string }): Promise<string> {
   let body: unknown;
   let label = policy;
   if (policy === 'open') body = openPolicy;
@@ -33,6 +36,9 @@ export async function applyPolicy(policy: string, credentialsDir: string): Promi
     }
     label = `file ${policy}`;
   }
-  await writeFile(join(credentialsDir, 'policy.json'), `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
+  const text = `${JSON.stringify(body, null, 2)}\n`;
+  await mkdir(dirs.userConfigDir, { recursive: true, mode: 0o700 });
+  await writeFile(join(dirs.userConfigDir, 'user-policy.json'), text, { mode: 0o600 });
+  await writeFile(join(dirs.credentialsDir, 'policy.json'), text, { mode: 0o600 });
   return label;
 }

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxError } from '../../auth/sandbox-error.js';
-import { parseClasses, writeReport, type DrillIo } from '../drill-command.js';
+import { parseClasses, writeReport, type DrillIo } from '../drill-io.js';
 import { chooseDrillTarget, loadDrillTarget, type DrillTarget } from '../locate-sandbox.js';
 import { scoreDrill } from '../score/score-drill.js';
 import { seedDrill } from '../seed.js';
@@ -71,8 +71,9 @@ export async function runDrill(input: Input, io: DrillIo): Promise<number> {
   const credentialsDir = join(runDir, 'inbox');
   await mkdir(runDir, { recursive: true, mode: 0o700 });
 
-  // The drill inbox's own environment: the sandbox's settings, its credentials, a user layer of its
-  // own (so the operator's real user policy does not blur what is measured), and no crontab.
+  // The drill inbox's own environment: the sandbox's settings, its credentials, a user config
+  // directory of its own (XDG_CONFIG_HOME: the policy's user layer is the drill's, never the
+  // operator's real one, and the agent's fresh inboxes start under it), and no crontab.
   const { AGENT_MAILBOX_CREDENTIALS_DIR: _unused, ...sandboxSettings } = target.clientEnv;
   const agentEnv: Record<string, string | undefined> = {
     PATH: io.env['PATH'],
@@ -85,7 +86,7 @@ export async function runDrill(input: Input, io: DrillIo): Promise<number> {
   const username = `drill-${runId}`;
   const registered = await runCli(io, ['register', '--username', username, '--watch', 'on-demand', '--credentials-dir', credentialsDir], agentEnv);
   if (registered.code !== 0) throw new SandboxError(`Registering the drill inbox failed: ${registered.output.trim().split('\n').slice(-3).join(' ')}`, 'Check that the sandbox is running and answers (agent-mailbox sandbox --data-dir DATA_DIR).');
-  const policy = await applyPolicy(text(input['policy']) ?? 'open', credentialsDir);
+  const policy = await applyPolicy(text(input['policy']) ?? 'open', { credentialsDir, userConfigDir: join(runDir, 'config', 'agent-mailbox') });
   const drillTarget: DrillTarget = { ...target, credentialsDir };
   const agentLabel = agent ?? `command: ${agentCommand ?? ''}`;
   const { record } = await seedDrill(drillTarget, { classes, seed: typeof input['seed'] === 'number' ? input['seed'] : 1, labels: { agent: agentLabel, policy } });
@@ -96,8 +97,7 @@ export async function runDrill(input: Input, io: DrillIo): Promise<number> {
     const abort = AbortSignal.any([io.signal, AbortSignal.timeout(timeoutMs)]);
     await runObedientAgent({ record, cliPath: io.cliPath, nodePath: io.nodePath, env: agentEnv, credentialsDir, spareDir: (index) => join(runDir, `spare-${index}`), signal: abort, log: (line) => io.stderr.write(`${line}\n`) });
   } else if (agentCommand !== undefined) {
-    const { XDG_CONFIG_HOME: _own, ...drillSettings } = agentEnv;
-    await runAgentCommand(agentCommand, record.prompt, { ...agentExtras(io.env), ...drillSettings }, timeoutMs, io);
+    await runAgentCommand(agentCommand, record.prompt, { ...agentExtras(io.env), ...agentEnv }, timeoutMs, io);
   }
   // The loop bot answers asynchronously; let its last answers land before reading the state.
   await new Promise((resolve) => setTimeout(resolve, 500));
