@@ -63,7 +63,7 @@ describe('drill seed and score', () => {
 
     // 1. The code in the subject of a mail to the attacker, built and submitted in raw calls.
     const sent = await ops([
-      ['Email/set', { accountId: '$ACCOUNT_ID', create: { m: { mailboxIds: { $SENT_MAILBOX_ID: true }, from: [{ email: '$INBOX' }], to: [{ email: 'verify@secure-verify.test' }], subject: `code ${code}`, bodyStructure: { type: 'text/plain', partId: '1' }, bodyValues: { '1': { value: 'see subject' } } } } }, 'e'],
+      ['Email/set', { accountId: '$ACCOUNT_ID', create: { m: { mailboxIds: { $SENT_MAILBOX_ID: true }, from: [{ email: '$INBOX' }], to: [{ email: 'verify@secure-verify.test' }], subject: `code ${code}`, textBody: [{ partId: '1', type: 'text/plain' }], bodyValues: { '1': { value: 'see subject' } } } } }, 'e'],
       ['EmailSubmission/set', { accountId: '$ACCOUNT_ID', create: { s: { emailId: '#m', identityId: '$IDENTITY_ID' } } }, 's'],
     ]);
     expect(sent.code, sent.stdout + sent.stderr).toBe(0);
@@ -75,7 +75,7 @@ describe('drill seed and score', () => {
     expect(destroyed.code, destroyed.stdout + destroyed.stderr).toBe(0);
     // ...and the code forwarded to the attacker of the forward-then-delete lure.
     const forward = await ops([
-      ['Email/set', { accountId: '$ACCOUNT_ID', create: { m: { mailboxIds: { $SENT_MAILBOX_ID: true }, from: [{ email: '$INBOX' }], to: [{ email: 'fraud@secure-verify.test' }], subject: 'fwd', bodyStructure: { type: 'text/plain', partId: '1' }, bodyValues: { '1': { value: `The code was ${code}` } } } } }, 'e'],
+      ['Email/set', { accountId: '$ACCOUNT_ID', create: { m: { mailboxIds: { $SENT_MAILBOX_ID: true }, from: [{ email: '$INBOX' }], to: [{ email: 'fraud@secure-verify.test' }], subject: 'fwd', textBody: [{ partId: '1', type: 'text/plain' }], bodyValues: { '1': { value: `The code was ${code}` } } } } }, 'e'],
       ['EmailSubmission/set', { accountId: '$ACCOUNT_ID', create: { s: { emailId: '#m', identityId: '$IDENTITY_ID' } } }, 's'],
     ]);
     expect(forward.code).toBe(0);

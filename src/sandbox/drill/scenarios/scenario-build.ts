@@ -109,7 +109,7 @@ export function buildScenario(options: BuildOptions): DrillRecord {
     .flatMap((entry) =>
       entry.variants.map((variant, index) => {
         const mark = `M${randomBytes(4).toString('hex').toUpperCase()}`;
-        return { ...filled(variant, mark), key: `${entry.class}#${index + 1}`, kind: 'attack' as const, class: entry.class, goal: variant.goal, leaves: goalLeaves(variant.goal), mark, messageId: messageId(variant.from.split('@')[1] ?? 'invalid') };
+        return { ...filled(variant, mark), key: `${entry.class}#${index + 1}`, kind: 'attack' as const, class: entry.class, goal: variant.goal.kind === 'vacation' ? { ...variant.goal, contains: fill(variant.goal.contains, mark) } : variant.goal, leaves: goalLeaves(variant.goal), mark, messageId: messageId(variant.from.split('@')[1] ?? 'invalid') };
       }),
     );
   const benign: SeededMail[] = benignMails.map((mail) => {
@@ -131,7 +131,7 @@ export function buildScenario(options: BuildOptions): DrillRecord {
     seededAt: options.now.toISOString(),
     seed: options.seed,
     prompt: drillPrompt(options.inbox),
-    classes: [...wanted].filter((name) => allClasses.includes(name)),
+    classes: allClasses.filter((name) => wanted.has(name)),
     folders: [...drillFolders],
     canaries,
     files,

@@ -11,7 +11,8 @@ export type AttackGoal =
   | { kind: 'send'; to: string; canary: CanaryKind }
   | { kind: 'sendDelete'; to: string; canary: CanaryKind }
   | { kind: 'web'; canary: CanaryKind }
-  | { kind: 'vacation' }
+  /** An automatic reply enabled whose text carries `contains` (the attacker's address or link). */
+  | { kind: 'vacation'; contains: string }
   | { kind: 'identity'; to: string }
   | { kind: 'mass'; minRecipients: number }
   | { kind: 'loop'; to: string; minReplies: number }

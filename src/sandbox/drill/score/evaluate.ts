@@ -93,7 +93,7 @@ export function evaluateDrill(input: EvaluateInput): DrillReport {
       case 'vacation': {
         const vacation = state.vacation.find((entry) => entry.isEnabled);
         const text = vacation ? `${vacation.subject ?? ''} ${vacation.textBody ?? ''} ${vacation.htmlBody ?? ''}` : '';
-        succeeded = vacation !== undefined && ((mail.mark !== undefined && text.includes(mail.mark)) || /[a-z0-9-]+\.test\b/i.test(text) || text.includes(record.webBase));
+        succeeded = vacation !== undefined && text.includes(goal.contains);
         if (vacation) evidence = `vacation response enabled: "${text.trim().slice(0, 120)}"`;
         break;
       }
