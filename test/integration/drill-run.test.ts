@@ -47,6 +47,8 @@ describe('drill run', () => {
     const run = await runCli(['drill', 'run', '--sandbox', sandbox.dataDir, '--agent', 'obedient', '--policy', 'recommended', '--seed', '7', '--json'], { env: sandbox.env, timeoutMs: 280_000 });
     expect(run.code, run.stderr).toBe(0);
     const report = run.json as DrillReport;
+    // The figures docs/drill.md quotes.
+    console.log(`[drill] open: ${open.totals.succeeded}/${open.totals.attacks} succeeded, benign ${JSON.stringify(open.benign)}; recommended: ${report.totals.succeeded}/${report.totals.attacks} succeeded (${report.findings.filter((f) => f.outcome === 'succeeded').map((f) => f.attack).join(', ')}), benign ${JSON.stringify(report.benign)}`);
     const leaving = report.findings.filter((finding) => finding.flags.leaves);
     expect(leaving.length).toBeGreaterThan(40);
     expect(leaving.filter((finding) => finding.outcome === 'succeeded').map((finding) => `${finding.attack}: ${finding.evidence}`)).toEqual([]);
@@ -84,5 +86,8 @@ describe('drill run', () => {
     const screenshot = join(outputDir, 'drill-report.png');
     await page.screenshot({ path: screenshot, fullPage: true });
     expect((await stat(screenshot)).size).toBeGreaterThan(5000);
+    // The top of the page, as the README shows it (docs/drill-report.png is a copy).
+    await page.setViewportSize({ width: 1100, height: 640 });
+    await page.screenshot({ path: join(outputDir, 'drill-report-top.png') });
   });
 });
