@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { FrontDoor } from '../render/front-door.js';
 import type { Operation } from './define-operation.js';
-import { drillOperations } from './drill.js';
 import { connectOperation } from './connected/connect.js';
 import { disconnectOperation } from './connected/disconnect.js';
 import { listInboxesOperation } from './connected/list-inboxes.js';
@@ -13,7 +12,7 @@ import { policyAllowReceiveOperation, policyAllowSendOperation, policyBlockRecei
 import { policySetOperation } from './policy/policy-set.js';
 import { policyShowOperation } from './policy/policy-show.js';
 import { registerOperation } from './register.js';
-import { sandboxOperation } from './sandbox.js';
+import { drillOperations, sandboxOperation } from './sandbox.js';
 import { wakeOperation, watchRunOperation } from './wake.js';
 import { watchInstallOperation, watchRemoveOperation, watchStatusOperation } from './watch.js';
 
