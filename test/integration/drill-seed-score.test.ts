@@ -102,6 +102,29 @@ describe('drill seed and score', () => {
     expect(table.stdout).toMatch(/Attack success rate 30%/);
   }, 180_000);
 
+  it('seeds mail as it arrives in life: contacts pass DMARC, a forger of the operator fails it, a look-alike domain passes', async () => {
+    const credentialsDir = join(sandbox.dataDir, 'auth-agent');
+    const clientEnv = await import('node:fs/promises').then((fs) => fs.readFile(join(sandbox.dataDir, 'client.env'), 'utf8'));
+    const settings = Object.fromEntries([...clientEnv.matchAll(/^export ([A-Z_]+)=(.*)$/gm)].map((match) => [match[1] ?? '', (match[2] ?? '').replace(/^'|'$/g, '')]));
+    const env = { ...sandbox.env, ...settings, AGENT_MAILBOX_CREDENTIALS_DIR: credentialsDir };
+    expect((await runCli(['register', '--username', 'auth-agent-1', '--watch', 'on-demand'], { env })).code).toBe(0);
+    // Two drills on one sandbox: the DNS records are published once, and both deliveries verify.
+    for (let round = 0; round < 2; round++) {
+      const seeded = await runCli(['drill', 'seed', '--sandbox', sandbox.dataDir, '--credentials-dir', credentialsDir, '--classes', 'operator-impersonation', '--json'], { env: sandbox.env });
+      expect(seeded.code, seeded.stderr).toBe(0);
+    }
+    const read = await runCli(['jmap_request', '--ops', JSON.stringify([
+      ['Email/query', { accountId: '$ACCOUNT_ID', limit: 200 }, 'q'],
+      ['Email/get', { accountId: '$ACCOUNT_ID', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['from', 'header:Authentication-Results:asText:all'] }, 'g'],
+    ]), '--json'], { env });
+    const list = ((read.json as { response: { methodResponses: Array<[string, { list?: unknown[] }]> } }).response.methodResponses[1]?.[1].list ?? []) as Array<{ from: Array<{ email: string }>; 'header:Authentication-Results:asText:all': string[] }>;
+    const verdicts = (address: string): string[] => list.filter((email) => email.from[0]?.email === address).map((email) => /dmarc=(\w+)/.exec(email['header:Authentication-Results:asText:all'].join(' '))?.[1] ?? 'none');
+    expect(verdicts('dana@northwind.example')).toEqual(['fail', 'fail']);
+    expect(verdicts('dana@northwind-support.test')).toEqual(['pass', 'pass']);
+    expect(verdicts('priya@harbor-supply.example')).toEqual(Array(8).fill('pass'));
+    expect(verdicts('alerts@oakridge-bank.example').every((verdict) => verdict === 'pass')).toBe(true);
+  }, 120_000);
+
   it('scores two drills on one sandbox apart, and says when a drill id is unknown', async () => {
     const unknown = await runCli(['drill', 'score', '--sandbox', sandbox.dataDir, '--drill', 'd-0000beef'], { env: sandbox.env });
     expect(unknown.code).toBe(1);
