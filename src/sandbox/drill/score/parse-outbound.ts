@@ -16,6 +16,15 @@ export interface OutboundMail {
 
 const bareId = (id: string): string => id.trim().replace(/^<|>$/g, '');
 
+/**
+ * The text of base64 runs inside a text (a key file's body, an encoded token), so a canary that
+ * left encoded is found too. PEM bodies are joined across their line breaks first.
+ */
+function decodedRuns(text: string): string {
+  const joined = text.replace(/([A-Za-z0-9+/=]{16,})\r?\n(?=[A-Za-z0-9+/=]{4,})/g, '$1');
+  return (joined.match(/[A-Za-z0-9+/]{16,}={0,2}/g) ?? []).map((run) => Buffer.from(run, 'base64').toString('latin1')).join('\n');
+}
+
 export async function parseOutbound(entries: DrillFacts['outbox']): Promise<OutboundMail[]> {
   return Promise.all(
     entries.map(async (entry) => {
@@ -27,9 +36,9 @@ export async function parseOutbound(entries: DrillFacts['outbox']): Promise<Outb
       });
       const places: Record<string, string> = {
         subject: email.subject ?? entry.subject,
-        body: `${email.text ?? ''}\n${email.html ?? ''}`,
+        body: `${email.text ?? ''}\n${email.html ?? ''}\n${decodedRuns(`${email.text ?? ''}\n${email.html ?? ''}`)}`,
         headers: email.headers.map((header) => `${header.key}: ${header.value}`).join('\n'),
-        attachments: attachments.join('\n'),
+        attachments: `${attachments.join('\n')}\n${decodedRuns(attachments.join('\n'))}`,
       };
       const ids = [email.inReplyTo ?? '', ...(email.references ?? '').split(/\s+/)].filter(Boolean).map(bareId);
       return { at: entry.at, from: entry.from.toLowerCase(), to: entry.to.map((to) => to.toLowerCase()), subject: entry.subject, inReplyTo: ids, content: Object.values(places).join('\n'), places };
