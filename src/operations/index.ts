@@ -12,7 +12,7 @@ import { policyAllowReceiveOperation, policyAllowSendOperation, policyBlockRecei
 import { policySetOperation } from './policy/policy-set.js';
 import { policyShowOperation } from './policy/policy-show.js';
 import { registerOperation } from './register.js';
-import { sandboxOperation } from './sandbox.js';
+import { drillOperations, sandboxOperation } from './sandbox.js';
 import { wakeOperation, watchRunOperation } from './wake.js';
 import { watchInstallOperation, watchRemoveOperation, watchStatusOperation } from './watch.js';
 
@@ -50,6 +50,7 @@ export const operations: readonly AnyOperation[] = [
   outboxDiscardOperation,
   outboxLogOperation,
   sandboxOperation,
+  ...drillOperations,
   mcpOperation,
 ] as unknown as readonly AnyOperation[];
 

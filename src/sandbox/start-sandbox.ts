@@ -17,6 +17,7 @@ import { attachOAuth, type SandboxOAuthInfo, type SandboxOAuthOptions } from './
 import type { DnsRecords } from './mail-auth/dns-records.js';
 import { createMailAuthority } from './mail-auth/mail-authority.js';
 import { startSmtpListener, type SmtpListener } from './smtp-listener.js';
+import { createDrillService } from './drill/service/drill-service.js';
 
 export type SandboxBackendKind = 'embedded' | 'cyrus';
 
@@ -129,6 +130,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const backend = await (options.createBackend ?? ((c) => createMailBackend(kind, c)))(ctx);
     cleanups.push(() => backend.close());
 
+    let smtpPort = 0;
+    const drillCapabilities = (address: string): Promise<string> => new TokenService(key, lifetimes, options.now).issueCapability(address);
+    const drill = createDrillService({ domain, smtpPort: () => smtpPort, apiUrl: () => apiUrl, publishDns: (records) => authority.publish(records), outbox: () => backend.outbox(), mintCapability: drillCapabilities });
+    cleanups.push(() => drill.close());
     const lifetimes = {
       challengeSeconds: options.challengeTtlSeconds ?? defaultTokenLifetimes.challengeSeconds,
       sessionSeconds: options.sessionTtlSeconds ?? defaultTokenLifetimes.sessionSeconds,
@@ -158,7 +163,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       salt,
       domain,
       rateLimit: options.rateLimit ?? defaultRateLimit,
-      createInbox: (address) => oauth.createSignedUpInbox(address),
+      createInbox: (address) => oauth.createSignedUpInbox(address).then(() => drill.noteInbox(address)),
       log,
       now: options.now,
     });
@@ -169,7 +174,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const authHandler = oauth.frontAuthHost((req, res) => host.handle(req, res));
     const authServer: Server = await listenHttp(options.authPort ?? 0, guardHostHeader(() => portOf(authServer), extraHosts, authHandler));
     cleanups.push(() => closeHttp(authServer));
-    const apiHandler = oauth.frontJmapHost((req, res) => backend.handle(req, res));
+    const apiHandler = oauth.frontJmapHost((req, res) => drill.handle(req, res) || backend.handle(req, res));
     const apiServer: Server = await listenHttp(options.apiPort ?? 0, guardHostHeader(() => portOf(apiServer), extraHosts, apiHandler));
     cleanups.push(() => closeHttp(apiServer));
     apiUrl = `http://127.0.0.1:${(apiServer.address() as AddressInfo).port}`;
@@ -207,6 +212,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       log,
     });
     cleanups.push(() => smtp.close());
+    smtpPort = smtp.port;
     log(`sandbox: auth ${authUrl}, JMAP ${apiUrl}, MCP ${mcpUrl}/mcp, SMTP 127.0.0.1:${smtp.port}, backend ${backend.kind}, difficulty ${difficulty}`);
 
     let closing: Promise<void> | undefined;

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { dkimSign } from 'mailauth/lib/dkim/sign.js';
 import { SandboxError } from '../auth/sandbox-error.js';
-import { emptyDnsRecords, mergeDnsRecords, type DnsRecords, type DnsRecordsInput } from './dns-records.js';
+import { emptyDnsRecords, mergeDnsRecords, normalizeDnsName, type DnsRecords, type DnsRecordsInput } from './dns-records.js';
 import { loadOrCreateDomainKey, type DomainKey } from './domain-key.js';
 import { startMessageCheck, type MessageCheck } from './message-check.js';
 import { createSandboxResolver, type SandboxResolver } from './sandbox-resolver.js';
@@ -35,6 +35,8 @@ export interface MailAuthority extends OwnMailAuthenticator {
   resolver: SandboxResolver;
   /** Checks a message from outside as it arrives over SMTP. */
   checkInbound(identity: SmtpIdentity): MessageCheck;
+  /** Publishes records for names the zone does not list yet (the drill's domains); what is wrong, if anything. */
+  publish(records: DnsRecordsInput): string | undefined;
 }
 
 export interface MailAuthorityOptions {
@@ -86,6 +88,7 @@ export async function createMailAuthority(options: MailAuthorityOptions): Promis
     domainKey,
     resolver,
     checkInbound: (identity) => startMessageCheck(identity, context),
+    publish: (records) => mergeDnsRecords(zone, withoutListedNames(zone, records)),
     async authenticate(raw, sender) {
       const signing = {
         signingDomain: options.domain,
@@ -105,4 +108,12 @@ export async function createMailAuthority(options: MailAuthorityOptions): Promis
       return { signed, stamped, results };
     },
   };
+}
+
+/** `records` less the names `zone` already lists: a name's published records are never appended to. */
+function withoutListedNames(zone: DnsRecords, records: DnsRecordsInput): DnsRecordsInput {
+  const listed = (name: string): boolean => Object.values(zone).some((names: Map<string, unknown>) => names.has(normalizeDnsName(name)));
+  const keep = <T>(names: Map<string, T> | Record<string, T> | undefined): Record<string, T> =>
+    Object.fromEntries([...(names instanceof Map ? names.entries() : Object.entries(names ?? {}))].filter(([name]) => !listed(name)));
+  return { TXT: keep(records.TXT), MX: keep(records.MX), A: keep(records.A), AAAA: keep(records.AAAA), PTR: keep(records.PTR) } as DnsRecordsInput;
 }

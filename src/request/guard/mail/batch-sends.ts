@@ -31,7 +31,7 @@ export interface PlannedSubmission {
 /** A method other than EmailSubmission/set that makes mail leave, or may. */
 export interface OtherSend {
   callIndex: number;
-  method: 'VacationResponse/set' | 'MDN/send' | 'SieveScript/set';
+  method: 'VacationResponse/set' | 'MDN/send' | 'SieveScript/set' | 'Identity/set';
   args: Readonly<Record<string, unknown>>;
 }
 
@@ -47,8 +47,9 @@ export interface BatchSends {
 }
 
 /** Writes that change this inbox but send nothing by themselves. */
-const quietWrites = new Set(['Email/set', 'Email/import', 'Email/copy', 'Mailbox/set', 'Identity/set', 'Blob/upload', 'Blob/copy']);
-const otherSenders = new Set(['VacationResponse/set', 'MDN/send', 'SieveScript/set']);
+const quietWrites = new Set(['Email/set', 'Email/import', 'Email/copy', 'Mailbox/set', 'Blob/upload', 'Blob/copy']);
+// Identity/set: an identity's Bcc copies every mail sent with it, its Reply-To takes the answers.
+const otherSenders = new Set(['VacationResponse/set', 'MDN/send', 'SieveScript/set', 'Identity/set']);
 
 /** Whether a value carries a result reference anywhere in its keys (`#name`). */
 export function hasResultReference(value: unknown): boolean {

@@ -29,6 +29,7 @@ export async function otherSendJudgements(send: OtherSend, context: CheckContext
   if (hasResultReference(send.args)) return [{ label: `${send.method}`, kind: 'other', recipients: [], unreadable: [`${send.method} takes its arguments from a result reference`], scanParts: [], slots: 0 }];
   if (send.method === 'VacationResponse/set') return vacation(send.args, context);
   if (send.method === 'MDN/send') return receipts(send.args, context);
+  if (send.method === 'Identity/set') return identityAddresses(send.args);
   return sieveScripts(send.args, context, batchUploads);
 }
 
@@ -49,6 +50,35 @@ async function vacation(args: Readonly<Record<string, unknown>>, context: CheckC
     if (after.isEnabled !== true) return [];
     return [{ label: 'the vacation response (an automatic reply to whoever writes)', kind: 'auto-reply', recipients: 'anyone', unreadable: [], scanParts: [{ where: 'the vacation response', text: textsOf(after, ['subject', 'textBody', 'htmlBody']) }], slots: 0 }];
   });
+}
+
+/**
+ * An identity's Bcc gets a copy of every mail a client sends with it, and its Reply-To the answers
+ * to them (RFC 8621 §6.1): setting either to an address is judged as a send there.
+ */
+function identityAddresses(args: Readonly<Record<string, unknown>>): SendUnderJudgement[] {
+  const changes = [...Object.entries(isRecord(args.create) ? args.create : {}), ...Object.entries(isRecord(args.update) ? args.update : {})];
+  const out: SendUnderJudgement[] = [];
+  for (const [id, patch] of changes) {
+    if (!isRecord(patch)) continue;
+    const recipients: NormalisedAddress[] = [];
+    const unreadable: string[] = [];
+    for (const field of ['bcc', 'replyTo'] as const) {
+      const value = patch[field];
+      if (value === undefined || value === null) continue;
+      if (!Array.isArray(value)) {
+        unreadable.push(`the identity's ${field} is not a list of addresses`);
+        continue;
+      }
+      for (const entry of value) {
+        const address = isRecord(entry) && typeof entry.email === 'string' ? normaliseAddress(entry.email) : undefined;
+        if (address) recipients.push(address);
+        else unreadable.push(`an address of the identity's ${field} cannot be read`);
+      }
+    }
+    if (recipients.length > 0 || unreadable.length > 0) out.push({ label: `the identity ${id}'s Bcc and Reply-To (a copy of every mail sent with it, the answers to it)`, kind: 'other', recipients, unreadable, scanParts: [], slots: 0 });
+  }
+  return out;
 }
 
 async function receipts(args: Readonly<Record<string, unknown>>, context: CheckContext): Promise<SendUnderJudgement[]> {

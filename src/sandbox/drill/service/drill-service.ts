@@ -1,0 +1,178 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { DnsRecordsInput } from '../../mail-auth/dns-records.js';
+import type { OutboxEntry } from '../../mail-backend.js';
+import { startAutoResponder, type AutoResponder } from './auto-responder.js';
+
+/**
+ * The sandbox's side of the mail drill, under /sandbox/drill/ on the JMAP host: it publishes the
+ * drill's DNS records, keeps each drill's record, counts requests to the attacker's web endpoint,
+ * notes inboxes registered, answers mail to the loop bot, and reads an inbox's state as the
+ * service sees it. The scorer reads everything from here, never from files the agent can edit.
+ */
+export interface DrillServiceDeps {
+  domain: string;
+  smtpPort: () => number;
+  apiUrl: () => string;
+  /** Adds records for names the zone does not list yet; names already there keep theirs. */
+  publishDns: (records: DnsRecordsInput) => string | undefined;
+  outbox: () => Promise<OutboxEntry[]>;
+  mintCapability: (address: string) => Promise<string>;
+  now?: () => number;
+}
+
+export interface DrillService {
+  /** Answers a /sandbox/drill/ request; false when the path is not the drill's. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  noteInbox(address: string): void;
+  close(): Promise<void>;
+}
+
+export interface WebHit {
+  at: string;
+  drillId: string;
+  path: string;
+  query: string;
+}
+
+const maxBody = 4 * 1024 * 1024;
+const maxHits = 10_000;
+const drillIdPattern = /^d-[0-9a-f]{8}$/;
+const recordSchema = z.looseObject({ drillId: z.string().regex(drillIdPattern), inbox: z.string(), seededAt: z.string() });
+const dnsSchema = z.object({
+  TXT: z.record(z.string(), z.array(z.array(z.string()))).optional(),
+  A: z.record(z.string(), z.array(z.string())).optional(),
+  MX: z.record(z.string(), z.array(z.string())).optional(),
+});
+
+const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+export function createDrillService(deps: DrillServiceDeps): DrillService {
+  const now = deps.now ?? Date.now;
+  const records = new Map<string, Record<string, unknown>>();
+  const hits: WebHit[] = [];
+  const inboxes: Array<{ at: string; address: string }> = [];
+  let responder: AutoResponder | undefined;
+  const ensureResponder = (): void => {
+    responder ??= startAutoResponder({ outbox: deps.outbox, smtpPort: deps.smtpPort, domain: deps.domain, now });
+  };
+
+  const routes = async (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> => {
+    const method = req.method ?? 'GET';
+    if (method === 'GET' && path === '/sandbox/drill/info') return json(res, 200, { smtpPort: deps.smtpPort(), domain: deps.domain, webBase: `${deps.apiUrl()}/sandbox/drill/web` });
+    const web = /^\/sandbox\/drill\/web\/(d-[0-9a-f]{8})(\/.*)?$/.exec(path);
+    if (web && (method === 'GET' || method === 'HEAD' || method === 'POST')) {
+      if (hits.length < maxHits) hits.push({ at: new Date(now()).toISOString(), drillId: web[1] ?? '', path: web[2] ?? '/', query: query.toString() });
+      res.writeHead(200, { 'content-type': 'image/gif', 'cache-control': 'no-store' });
+      res.end(gif);
+      return;
+    }
+    if (method === 'POST' && path === '/sandbox/drill/dns') {
+      const parsed = dnsSchema.safeParse(await jsonBody(req));
+      if (!parsed.success) return json(res, 400, { error: { message: 'The DNS records are not valid.', hint: 'Send {"TXT": {"name": [["record"]]}}.' } });
+      const problem = deps.publishDns(parsed.data);
+      return problem ? json(res, 400, { error: { message: problem, hint: 'Shorten the records.' } }) : json(res, 200, { ok: true });
+    }
+    if (method === 'POST' && path === '/sandbox/drill/drills') {
+      const parsed = recordSchema.safeParse(await jsonBody(req));
+      if (!parsed.success) return json(res, 400, { error: { message: 'The drill record is not valid.', hint: 'Seed with agent-mailbox drill seed.' } });
+      if (records.has(parsed.data.drillId)) return json(res, 409, { error: { message: `Drill ${parsed.data.drillId} exists.`, hint: 'Seed again: each seed picks a new id.' } });
+      records.set(parsed.data.drillId, parsed.data);
+      const folders = z.array(z.string().min(1).max(100)).max(50).catch([]).parse(parsed.data['folders']);
+      await createFolders(deps, parsed.data.inbox, folders);
+      ensureResponder();
+      return json(res, 200, { ok: true });
+    }
+    const facts = /^\/sandbox\/drill\/drills\/(d-[0-9a-f]{8})$/.exec(path);
+    if (method === 'GET' && facts) {
+      const record = records.get(facts[1] ?? '');
+      if (!record) return json(res, 404, { error: { message: `No drill ${facts[1]} in this sandbox.`, hint: 'Pass the drillId that drill seed printed, on the sandbox it seeded (drills live as long as the sandbox process).' } });
+      const since = Date.parse(String(record['seededAt']));
+      const inbox = String(record['inbox']);
+      const outbox = (await deps.outbox()).filter((entry) => Date.parse(entry.at) >= since);
+      return json(res, 200, {
+        record,
+        outbox,
+        webHits: hits.filter((hit) => hit.drillId === facts[1]),
+        newInboxes: inboxes.filter((entry) => Date.parse(entry.at) >= since),
+        state: await readState(deps, inbox),
+        autoReplies: responder?.sent().filter((entry) => Date.parse(entry.at) >= since) ?? [],
+      });
+    }
+    json(res, 404, { error: { message: `No drill endpoint ${method} ${path}.`, hint: 'The drill commands of agent-mailbox call these endpoints.' } });
+  };
+
+  return {
+    handle(req, res) {
+      const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+      if (!url.pathname.startsWith('/sandbox/drill/')) return false;
+      routes(req, res, url.pathname, url.searchParams).catch((error: unknown) => {
+        if (!res.headersSent) json(res, 500, { error: { message: error instanceof Error ? error.message : String(error), hint: 'See the sandbox log.' } });
+        else res.end();
+      });
+      return true;
+    },
+    noteInbox(address) {
+      inboxes.push({ at: new Date(now()).toISOString(), address });
+    },
+    async close() {
+      await responder?.close();
+    },
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+async function jsonBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBody) throw new Error('The request body is too large.');
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const using = ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail', 'urn:ietf:params:jmap:submission', 'urn:ietf:params:jmap:vacationresponse'];
+const emailProperties = ['id', 'messageId', 'mailboxIds', 'keywords', 'from', 'to', 'cc', 'bcc', 'subject', 'inReplyTo', 'references', 'receivedAt', 'textBody', 'bodyValues'];
+
+async function jmap(deps: DrillServiceDeps, address: string, methodCalls: unknown[]): Promise<Record<string, Record<string, unknown>>> {
+  const capability = await deps.mintCapability(address);
+  const response = await fetch(`${deps.apiUrl()}/jmap`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${capability}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ using, methodCalls }),
+  });
+  if (!response.ok) throw new Error(`the JMAP host answered HTTP ${response.status} for ${address}`);
+  const body = (await response.json()) as { methodResponses: Array<[string, Record<string, unknown>, string]> };
+  return Object.fromEntries(body.methodResponses.map(([name, args, id]) => [id, name === 'error' ? { error: args } : args]));
+}
+
+/** The folders the drill's prompt names, made as a person would have made them before. */
+async function createFolders(deps: DrillServiceDeps, address: string, names: string[]): Promise<void> {
+  const existing = await jmap(deps, address, [['Mailbox/get', { accountId: address, ids: null, properties: ['name'] }, 'm']]);
+  const have = new Set(((existing['m']?.['list'] ?? []) as Array<{ name: string }>).map((box) => box.name));
+  const create = Object.fromEntries(names.filter((name) => !have.has(name)).map((name, index) => [`f${index}`, { name, parentId: null }]));
+  if (Object.keys(create).length > 0) await jmap(deps, address, [['Mailbox/set', { accountId: address, create }, 's']]);
+}
+
+/** The inbox as the service holds it: mailboxes, every message, vacation response, identities. */
+async function readState(deps: DrillServiceDeps, address: string): Promise<unknown> {
+  const methodCalls = [
+    ['Mailbox/get', { accountId: address, ids: null, properties: ['id', 'name', 'role'] }, 'm'],
+    ['Email/query', { accountId: address, limit: 1000 }, 'q'],
+    ['Email/get', { accountId: address, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: emailProperties, fetchTextBodyValues: true, maxBodyValueBytes: 20_000 }, 'e'],
+    ['VacationResponse/get', { accountId: address, ids: null }, 'v'],
+    ['Identity/get', { accountId: address, ids: null }, 'i'],
+  ];
+  const byId = await jmap(deps, address, methodCalls);
+  return { mailboxes: byId['m']?.['list'] ?? [], emails: byId['e']?.['list'] ?? [], vacation: byId['v']?.['list'] ?? [], identities: byId['i']?.['list'] ?? [] };
+}
