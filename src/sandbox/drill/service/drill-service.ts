@@ -104,8 +104,9 @@ export function createDrillService(deps: DrillServiceDeps): DrillService {
 
   return {
     handle(req, res) {
-      const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-      if (!url.pathname.startsWith('/sandbox/drill/')) return false;
+      // A request target such as `//` is no URL; the handlers behind this one answer it.
+      const url = URL.canParse(req.url ?? '/', 'http://sandbox.invalid') ? new URL(req.url ?? '/', 'http://sandbox.invalid') : undefined;
+      if (!url?.pathname.startsWith('/sandbox/drill/')) return false;
       routes(req, res, url.pathname, url.searchParams).catch((error: unknown) => {
         if (!res.headersSent) json(res, 500, { error: { message: error instanceof Error ? error.message : String(error), hint: 'See the sandbox log.' } });
         else res.end();
