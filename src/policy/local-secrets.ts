@@ -1,23 +1,21 @@
-import { constants } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { credentialFiles } from '../credentials/credential-store.js';
 import { oauthFiles } from '../credentials/oauth-grant-files.js';
-import { ensurePrivateDir, readPrivateFile } from '../credentials/secure-file.js';
+import { readPrivateFile } from '../credentials/secure-file.js';
 import { rememberSecret } from '../redact.js';
+import { knownInboxDirs } from './records/inbox-dirs.js';
 
 /**
  * Every secret of this OS user's credentials and grant files the tool can find, made known to the
  * secret scan (and the redactor) by value: apiKeys, refresh tokens, client secrets, and access
  * tokens that are not JWTs (those the scan finds by structure). Found in the directory in use, the configured default, the
- * directories below the default and the user's config folder, and every directory a check ever
- * ran for (recorded in the user's config folder), so a secret of another inbox is known even when
- * this process never loaded it.
+ * directories below the default and the user's config folder, and every directory an inbox was
+ * registered in (this user's list of inbox directories, which `register` keeps), so a secret of
+ * another inbox is known even when this process never loaded it. Nothing is written here: a check
+ * runs on every batch, and the list has one writer.
  */
 
-export const knownDirsFile = 'credentials-dirs.list';
-
-const noFollow = constants.O_NOFOLLOW ?? 0;
 const jwtLike = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\./;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -56,20 +54,9 @@ async function subdirectories(dir: string): Promise<string[]> {
   return entries.filter((entry) => entry.isDirectory()).map((entry) => join(dir, entry.name));
 }
 
-/** The directories recorded so far, and `dir` recorded too when it is new. */
-async function knownDirs(userConfigDir: string, dir: string): Promise<string[]> {
-  const path = join(userConfigDir, knownDirsFile);
-  const listed = ((await readPrivateFile(path).catch(() => undefined)) ?? '').split('\n').filter((line) => line.length > 0);
-  if (!listed.includes(dir) && !/[\r\n]/.test(dir)) {
-    await ensurePrivateDir(userConfigDir);
-    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow, 0o600);
-    try {
-      await handle.write(`${dir}\n`);
-    } finally {
-      await handle.close();
-    }
-  }
-  return [...listed, dir];
+/** The registered inbox directories; a list that cannot be read adds none (the scan still has the rest). */
+async function registeredDirs(userConfigDir: string): Promise<string[]> {
+  return knownInboxDirs(userConfigDir).catch(() => []);
 }
 
 /** How long one look stays good: a send costs no directory walk, and a new inbox is known within seconds. */
@@ -88,7 +75,7 @@ export async function rememberLocalSecrets(options: { inUse: string; defaultDir:
     return;
   }
   const roots = [...new Set([options.defaultDir, options.userConfigDir].flatMap((dir) => (dir ? [resolve(dir)] : [])))];
-  const dirs = new Set([...roots, ...(await Promise.all(roots.map(subdirectories))).flat(), ...(await knownDirs(resolve(options.userConfigDir), inUse))]);
+  const dirs = new Set([...roots, ...(await Promise.all(roots.map(subdirectories))).flat(), inUse, ...(await registeredDirs(resolve(options.userConfigDir)))]);
   // Tokens are left to the scan's structural match: the redactor keeps only the newest few, and
   // a crowd of other directories' tokens must not push out the ones this process is using.
   const secrets = (await Promise.all([...dirs].map(secretsOfDir))).flat().filter((secret) => !jwtLike.test(secret));

@@ -58,8 +58,9 @@ describe('agent-mailbox mcp --sandbox DATA_DIR', () => {
     expect(registered.content).toMatchObject({ mode: 'signup', credentialsDir: join(dataDir, 'credentials'), inbox: `flag-agent@${first.domain}` });
     const stored = JSON.parse(await readFile(join(dataDir, 'credentials', 'credentials.json'), 'utf8')) as Record<string, string>;
     expect(stored).toMatchObject({ authUrl: first.authUrl, apiUrl: first.apiUrl });
-    // Nothing went near the default directory under HOME.
-    expect(existsSync(join(home, '.config'))).toBe(false);
+    // No inbox landed in the default directory under HOME (this user's list of inbox directories
+    // may name the sandbox's, so its rules bind new inboxes too).
+    expect(existsSync(join(home, '.config', 'agent-mailbox', 'credentials.json'))).toBe(false);
 
     const address = String(registered.content.inbox);
     const sent = await call(server, 'jmap_request', { ops_file: 'send_mail', vars: { TO: address, SUBJECT: 'Before the restart', BODY: 'One.' } });

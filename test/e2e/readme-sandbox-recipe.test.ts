@@ -78,7 +78,7 @@ describe("the README's sandbox recipe", () => {
     const registered = await terminal(registerBlock, '');
     expect(registered.code, registered.stderr).toBe(0);
     expect(JSON.parse(registered.stdout)).toMatchObject({ mode: 'signup', inbox: 'my-agent-01@agent-mailbox.test', credentialsDir: join(project, 'sandbox-data', 'credentials') });
-    expect(existsSync(join(home, '.config', 'agent-mailbox'))).toBe(false);
+    expect(existsSync(join(home, '.config', 'agent-mailbox', 'credentials.json'))).toBe(false);
 
     const delivered = await terminal(deliver, load);
     expect(delivered.code, delivered.stderr).toBe(0);

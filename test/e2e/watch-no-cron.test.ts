@@ -16,9 +16,13 @@ const vitestBin = join(root, 'node_modules/vitest/vitest.mjs');
 const bin = await mkdtemp(join(tmpdir(), 'no-cron-bin-'));
 for (const tool of ['sh', 'env', 'cat', 'dirname', 'rm', 'chmod']) await symlink(`/bin/${tool}`, join(bin, tool));
 await symlink(process.execPath, join(bin, 'node'));
+// A home of the nested runs' own: its guard compares the config directory before and after, and
+// the outer run's other files register inboxes under the outer home meanwhile.
+const home = await mkdtemp(join(tmpdir(), 'no-cron-home-'));
 afterAll(async () => {
   await Promise.allSettled([withoutCi, underCi]);
   await rm(bin, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true });
 });
 
 function runNested(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -26,7 +30,7 @@ function runNested(env: Record<string, string>): Promise<{ code: number | null; 
     // One file in one worker thread: no forked worker to start, the nested run's largest cost.
     const child = spawn(process.execPath, [vitestBin, 'run', 'test/e2e/watch-user-crontab.test.ts', '--pool=threads', '--maxWorkers=1'], {
       cwd: root,
-      env: { PATH: bin, HOME: process.env.HOME ?? '/tmp', ...env },
+      env: { PATH: bin, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -1,8 +1,10 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { knownDirsFile, lookValidMs, rememberLocalSecrets, secretsOfDir } from '../../../src/policy/local-secrets.js';
+import { lookValidMs, rememberLocalSecrets, secretsOfDir } from '../../../src/policy/local-secrets.js';
+import { rememberInboxDir } from '../../../src/policy/records/inbox-dirs.js';
 import { scanForSecrets } from '../../../src/policy/secret-scan.js';
 import { containsKnownSecret, forgetAllSecrets, rememberSecret } from '../../../src/redact.js';
 
@@ -44,27 +46,32 @@ describe('the secrets of this OS user\'s credentials', () => {
     expect(await secretsOfDir(join(root, 'bad'))).toEqual([]);
   });
 
-  it('are found in the default directory, those below it, the directory in use and every one a check ran for', async () => {
+  it('are found in the default directory, those below it, the directory in use and every registered one', async () => {
     const defaultDir = join(root, 'default');
     const userConfigDir = join(root, 'config');
     await put(join(defaultDir, 'second-inbox'), { 'credentials.json': { apiKey, inboxId: 'b' } });
     await put(join(root, 'elsewhere', 'grant'), { 'oauth.json': { refreshToken, clientSecret } });
     await put(join(root, 'in-use'), { 'access-tokens.json': { tokens: [{ token: opaqueToken }] } });
-    await rememberLocalSecrets({ inUse: join(root, 'elsewhere', 'grant'), defaultDir, userConfigDir });
-    forgetAllSecrets();
-    // A later call from another directory still knows the grant seen before, from the record.
+    await rememberInboxDir(userConfigDir, join(root, 'elsewhere', 'grant'));
     await rememberLocalSecrets({ inUse: join(root, 'in-use'), defaultDir, userConfigDir });
     for (const secret of [apiKey, refreshToken, clientSecret, opaqueToken]) expect(await found(`here: ${secret}`), secret).toEqual(["this inbox's own apiKey or token"]);
     expect(await found(`a piece: ${apiKey.slice(2, 16)}`)).toEqual(["this inbox's own apiKey or token"]);
-    expect((await readFile(join(userConfigDir, knownDirsFile), 'utf8')).split('\n').filter(Boolean)).toEqual([join(root, 'elsewhere', 'grant'), join(root, 'in-use')]);
   });
 
-  it('record each directory once, and miss what lies in no directory the tool knows', async () => {
+  it('write nothing, and miss what lies in no directory the tool knows', async () => {
     const userConfigDir = join(root, 'config');
     await put(join(root, 'unknown'), { 'credentials.json': { apiKey, inboxId: 'c' } });
-    for (let i = 0; i < 2; i += 1) await rememberLocalSecrets({ inUse: join(root, 'in-use'), defaultDir: undefined, userConfigDir });
-    expect(await readFile(join(userConfigDir, knownDirsFile), 'utf8')).toBe(`${join(root, 'in-use')}\n`);
+    await rememberLocalSecrets({ inUse: join(root, 'in-use'), defaultDir: undefined, userConfigDir });
+    expect(existsSync(userConfigDir)).toBe(false);
     expect(containsKnownSecret(apiKey)).toBe(false);
+  });
+
+  it('read past a list of inbox directories that cannot be read', async () => {
+    const userConfigDir = join(root, 'config');
+    await put(userConfigDir, { 'inbox-dirs.json': 'not json' });
+    await put(join(root, 'in-use'), { 'credentials.json': { apiKey, inboxId: 'd' } });
+    await rememberLocalSecrets({ inUse: join(root, 'in-use'), defaultDir: undefined, userConfigDir });
+    expect(containsKnownSecret(apiKey)).toBe(true);
   });
 
   it('do not push the tokens this process uses out of the redactor', async () => {
