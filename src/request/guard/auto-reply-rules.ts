@@ -13,7 +13,8 @@ import { judgeSend } from './send-judgement.js';
  * vacation response and, when the rules would refuse it as a send now, switches it off by adding
  * `VacationResponse/set isEnabled:false` to the batch going out (a narrowing, so a wake's batch
  * carries it too). The caller never sees the added call's answer. When the service did not
- * switch it off, it is owed, and tried again at the next use.
+ * switch it off, or the vacation response could not be read, it is owed, and tried again at the
+ * next use; the batch itself goes on either way.
  */
 
 const vacationCapability = 'urn:ietf:params:jmap:vacationresponse';
@@ -47,6 +48,26 @@ function switchedOff(response: JmapResponse, callId: string): boolean {
   return answer?.[0] === 'VacationResponse/set' && isRecord(answer[1].updated) && 'singleton' in answer[1].updated;
 }
 
+type VacationLook = { kind: 'read'; vacation: Readonly<Record<string, unknown>> | undefined } | { kind: 'failed' };
+
+/**
+ * Reads the inbox's vacation response. A request the service fails (Cyrus 3.6's httpd crashes on
+ * VacationResponse/get for an account with no vacation Sieve script, which the gateway answers with
+ * HTTP 502: test/cyrus/DIFFERENCES.md row 41) or a method error is a failed look, not "none".
+ */
+async function lookAtVacation(context: CheckContext, accountId: string): Promise<VacationLook> {
+  let answer: JmapResponse;
+  try {
+    answer = await context.read({ using, methodCalls: [['VacationResponse/get', { accountId, ids: null }, 'v']] });
+  } catch {
+    return { kind: 'failed' };
+  }
+  const got = answer.methodResponses.find(([, , id]) => id === 'v');
+  if (got?.[0] !== 'VacationResponse/get' || !Array.isArray(got[1].list)) return { kind: 'failed' };
+  const first: unknown = got[1].list[0];
+  return { kind: 'read', vacation: isRecord(first) ? first : undefined };
+}
+
 /**
  * Adds the switch-off to a checked batch's outcome when it is owed (see above). `outcome` is what
  * the rest of the check decided (undefined for a batch that only reads).
@@ -69,9 +90,12 @@ export async function withAutoReplyRules(outgoing: OutgoingBatch, context: Check
     await writeAutoReplyState(scope.stateDir, { ...kept, checked: digest });
     return outcome;
   }
-  const answer = await context.read({ using, methodCalls: [['VacationResponse/get', { accountId: session.accountId, ids: null }, 'v']] });
-  const list = answer.methodResponses[0]?.[1].list;
-  const vacation = Array.isArray(list) && isRecord(list[0]) ? list[0] : undefined;
+  const looked = await lookAtVacation(context, session.accountId);
+  // The look failed: the batch goes on (a service that cannot answer this must not stop every use
+  // of the inbox), and the record stays as it was, so the look (and any switch-off) is still owed
+  // and is tried again at the next use.
+  if (looked.kind === 'failed') return outcome;
+  const vacation = looked.vacation;
   if (!vacation || vacation.isEnabled !== true || !(await refusedNow(vacation, scope))) {
     await writeAutoReplyState(scope.stateDir, { ...kept, checked: digest });
     return outcome;

@@ -157,9 +157,15 @@ export function createJmapGateway(options: JmapGatewayOptions): (req: IncomingMe
       if (res.headersSent) return void res.destroy();
       if (error instanceof GatewayFailure) return sendJson(res, error.status, problem(error.status, error.message, error.hint), error.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
       options.log(`cyrus gateway: ${req.method} ${req.url} failed: ${error instanceof Error ? error.stack : String(error)}`);
+      if (hungUp(error)) return sendJson(res, 502, problem(502, 'Cyrus closed the connection without answering (its httpd may have crashed on this request).', 'Retry; if this request fails each time, Cyrus cannot serve it (test/cyrus/DIFFERENCES.md); check the sandbox\'s stderr.'));
       sendJson(res, 502, problem(502, 'The JMAP gateway could not reach Cyrus.', 'Retry; if it repeats, check the sandbox\'s stderr.'));
     });
   };
+}
+
+/** Cyrus took the connection and dropped it with no answer (a crashed httpd child), as opposed to not being reachable. */
+function hungUp(error: unknown): boolean {
+  return error instanceof Error && ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || error.message === 'socket hang up');
 }
 
 function endToEnd(headers: IncomingHttpHeaders): Record<string, string | string[]> {

@@ -22,6 +22,8 @@ interface World {
   context: CheckContext;
   vacation: Record<string, unknown>;
   lookups: number;
+  /** How the next lookups fail: the request (e.g. Cyrus's gateway answering HTTP 502), or the method. */
+  failing?: 'request' | 'method';
 }
 
 async function world(vacation: Record<string, unknown> = { id: 'singleton', isEnabled: true, subject: 'Away', textBody: 'Back Monday.' }, capabilities = [vacationCapability]): Promise<World> {
@@ -32,6 +34,8 @@ async function world(vacation: Record<string, unknown> = { id: 'singleton', isEn
     read: async (request: JmapRequest): Promise<JmapResponse> => {
       if (request.methodCalls[0]?.[0] !== 'VacationResponse/get') return check.context.read(request);
       out.lookups += 1;
+      if (out.failing === 'request') throw new Error('JMAP request failed on the server (HTTP 502)');
+      if (out.failing === 'method') return { methodResponses: [['error', { type: 'serverFail' }, 'v']], sessionState: 's' } as JmapResponse;
       return { methodResponses: [['VacationResponse/get', { list: [out.vacation] }, 'v']], sessionState: 's' } as JmapResponse;
     },
   };
@@ -69,6 +73,20 @@ describe('an enabled auto-reply after the rules tighten', () => {
     await failed?.settle?.({ kind: 'failed', error: new Error('offline') });
     const again = await checkOutgoing({ kind: 'batch', request: reads }, w.context);
     expect(again?.request?.methodCalls[0]).toEqual(switchOff);
+    expect(w.lookups).toBe(3);
+  });
+
+  it('when the vacation response cannot be read, lets the batch go on and looks again at the next use', async () => {
+    const w = await world();
+    await w.check.inboxPolicy({ send: { mode: 'allowlist', allow: ['bob@example.test'] } });
+    w.failing = 'request';
+    expect(await checkOutgoing({ kind: 'batch', request: reads }, w.context)).toBeUndefined();
+    w.failing = 'method';
+    expect(await checkOutgoing({ kind: 'batch', request: reads }, w.context)).toBeUndefined();
+    expect((await readAutoReplyState(w.check.stateDir)).checked).toBeUndefined();
+    delete w.failing;
+    const again = await checkOutgoing({ kind: 'batch', request: reads }, w.context);
+    expect(again?.request?.methodCalls).toEqual([switchOff, ...reads.methodCalls]);
     expect(w.lookups).toBe(3);
   });
 
