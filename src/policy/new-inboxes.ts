@@ -1,11 +1,10 @@
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { isLockHeld } from '../credentials/directory-lock.js';
 import { oauthFiles } from '../credentials/oauth-grant-files.js';
 import { MailboxError } from '../errors.js';
 import { assertUsable, loadPolicyLayers, policyPaths, type LoadedLayer } from './policy-layers.js';
 import { knownInboxDirs } from './records/inbox-dirs.js';
-import { wakeMarkerDir } from './records/wake-read-only.js';
+import { anyWakeRunning } from './records/wake-read-only.js';
 
 /**
  * `policy set --new-inboxes off`: the agent may not sign up for or log in to another inbox. The
@@ -52,23 +51,6 @@ export async function assertNoWakeRunning(userConfigDir: string): Promise<void> 
     hint: 'Finish reading the mail you were woken for; your operator registers inboxes when no wake runs.',
     details: { rule: { rule: 'no register during a wake' } },
   });
-}
-
-/** Whether any live wake holds a mark in the user's config directory. */
-export async function anyWakeRunning(userConfigDir: string): Promise<boolean> {
-  const dir = wakeMarkerDir(userConfigDir);
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return false;
-  }
-  for (const entry of names) {
-    // Stryker disable next-line Regex: isLockHeld looks the lock up again by the captured name, so a name an anchor would refuse is never held
-    const match = /^\.(wake-.+)\.lock$/.exec(entry);
-    if (match?.[1] !== undefined && (await isLockHeld(dir, match[1]))) return true;
-  }
-  return false;
 }
 
 /** The machine and user layers, and the inbox layer of every directory and connected inbox found. */

@@ -30,10 +30,9 @@ export async function markInboxWaking(userConfigDir: string, inbox: string): Pro
   return release ?? (async () => undefined);
 }
 
-/** Whether a live wake holds `inbox` read-only right now. */
-export async function isInboxWaking(userConfigDir: string, inbox: string): Promise<boolean> {
+/** Whether a live wake holds a mark whose name starts with `prefix`. */
+async function wakeMarkHeld(userConfigDir: string, prefix: string): Promise<boolean> {
   const dir = wakeMarkerDir(userConfigDir);
-  const prefix = markerPrefix(inbox);
   let names: string[];
   try {
     names = await readdir(dir);
@@ -47,4 +46,14 @@ export async function isInboxWaking(userConfigDir: string, inbox: string): Promi
     if (match?.[1]?.startsWith(prefix) && (await isLockHeld(dir, match[1]))) return true;
   }
   return false;
+}
+
+/** Whether a live wake holds `inbox` read-only right now. */
+export async function isInboxWaking(userConfigDir: string, inbox: string): Promise<boolean> {
+  return wakeMarkHeld(userConfigDir, markerPrefix(inbox));
+}
+
+/** Whether a live wake of any inbox of this user holds its mark. */
+export async function anyWakeRunning(userConfigDir: string): Promise<boolean> {
+  return wakeMarkHeld(userConfigDir, 'wake-');
 }

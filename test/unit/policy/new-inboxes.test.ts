@@ -3,9 +3,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
-import { anyWakeRunning, assertNewInboxAllowed, assertNoWakeRunning } from '../../../src/policy/new-inboxes.js';
+import { assertNewInboxAllowed, assertNoWakeRunning } from '../../../src/policy/new-inboxes.js';
 import { knownInboxDirs, rememberInboxDir } from '../../../src/policy/records/inbox-dirs.js';
-import { markInboxWaking } from '../../../src/policy/records/wake-read-only.js';
+import { anyWakeRunning, markInboxWaking } from '../../../src/policy/records/wake-read-only.js';
 
 let base: string;
 let userConfigDir: string;
