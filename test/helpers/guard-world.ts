@@ -8,6 +8,7 @@ import { runJmapRequest, type JmapRequestContext, type JmapRequestInput, type Jm
 import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cleanUpAfter } from './clean-up-after.js';
+import { forgetAllSecrets } from '../../src/redact.js';
 
 /**
  * A sandbox with a sending inbox (alice) and a receiving one (bob), an operator's user config
@@ -46,6 +47,9 @@ export async function startGuardWorld(kind: 'embedded' | 'cyrus', label: string)
     await sandbox.close();
     await rm(base, { recursive: true, force: true });
   });
+  // Secrets an earlier file of this worker made known (a unit test's fake token of repeated
+  // letters, say) would match this world's mail by value; a new process knows none of them.
+  forgetAllSecrets();
   const alice = registry.open(join(base, 'alice'));
   const bob = registry.open(join(base, 'bob'));
   const suffix = `${label}-${process.pid % 1000}`.slice(0, 12);

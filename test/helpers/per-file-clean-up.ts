@@ -1,6 +1,20 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { runOwedCleanUps } from './clean-up-after.js';
 
 // A setup file: vitest evaluates it before every test file, even with `isolate: false`, so this
 // hook belongs to each file in turn. Registered before the file's own hooks, it runs after them.
 afterAll(runOwedCleanUps);
+
+// Each file gets a user config directory of its own, inside the run's home: what one user's
+// directory holds binds every inbox of that user (the list of inbox directories, their
+// `newInboxes` rules, the marks of running wakes, which refuse any register), and files in other
+// workers run at the same time. Files of one worker run one after the other, so setting it here holds
+// for the whole file; spawned processes inherit it.
+const runHome = process.env.HOME;
+if (runHome !== undefined && runHome.includes('agent-mailbox-test-home-')) {
+  const configHome = mkdtempSync(join(runHome, 'config-'));
+  process.env.XDG_CONFIG_HOME = configHome;
+  afterAll(() => rmSync(configHome, { recursive: true, force: true }));
+}
