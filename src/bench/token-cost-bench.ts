@@ -10,6 +10,7 @@ import { sandboxClientEnv } from '../sandbox/sandbox-command.js';
 import { startSandbox } from '../sandbox/start-sandbox.js';
 import type { BenchSection } from './bench-section.js';
 import { benchDnsRecords, newsletterHtml, ordinaryMail } from './token-cost-fixtures.js';
+import { isRecord } from '../is-record.js';
 
 /**
  * What the model reads (MCP `content` text, chars/4 ≈ tokens) for the common
@@ -136,10 +137,6 @@ function firstEmailId(node: unknown): string | undefined {
     if (id) return id;
   }
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export const tokenCostBenchSection: BenchSection = {

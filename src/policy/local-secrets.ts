@@ -5,6 +5,7 @@ import { oauthFiles } from '../credentials/oauth-grant-files.js';
 import { readPrivateFile } from '../credentials/secure-file.js';
 import { rememberSecret } from '../redact.js';
 import { knownInboxDirs } from './records/inbox-dirs.js';
+import { isRecord } from '../is-record.js';
 
 /**
  * Every secret of this OS user's credentials and grant files the tool can find, made known to the
@@ -17,10 +18,6 @@ import { knownInboxDirs } from './records/inbox-dirs.js';
  */
 
 const jwtLike = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\./;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 async function readJson(path: string): Promise<Record<string, unknown>> {
   try {

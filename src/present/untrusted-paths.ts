@@ -1,3 +1,5 @@
+import { isRecord } from '../is-record.js';
+
 /**
  * Which values of a jmap_request result were written by others (mail content): paths such as
  * `response.methodResponses[1][1].list[*].subject`, with [*] for every element. The values stay
@@ -54,6 +56,3 @@ function partPaths(value: unknown, path: string, found: Set<string>): void {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

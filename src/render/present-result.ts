@@ -2,6 +2,7 @@ import type { NextStep } from '../errors.js';
 import { redactDeep, redactSecrets } from '../redact.js';
 import { describeNext, wordInputs, type NextWording } from './describe-next.js';
 import type { FrontDoor } from './front-door.js';
+import { isRecord } from '../is-record.js';
 
 /**
  * What an operation's `present` hook returns. `text` is the whole text a person or model reads
@@ -82,6 +83,3 @@ function isNextStep(value: unknown): value is NextStep {
   return isRecord(value) && typeof value.operation === 'string';
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

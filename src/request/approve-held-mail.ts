@@ -5,6 +5,7 @@ import { openServiceGate } from '../gate/service-gate.js';
 import { appendAudit } from '../policy/records/audit-log.js';
 import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 import { listOutbox, transitionHeld, type HeldMail } from '../policy/records/outbox-store.js';
+import { isRecord } from '../is-record.js';
 
 /**
  * The operator's decisions on held mail. An approval sends exactly the recorded draft to exactly
@@ -15,10 +16,6 @@ import { listOutbox, transitionHeld, type HeldMail } from '../policy/records/out
  */
 
 const using = ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail', 'urn:ietf:params:jmap:submission'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The folder of the account's inbox holding its outbox and audit log (on a connected account, the chosen inbox's own). */
 export async function heldMailDir(account: Account): Promise<string> {

@@ -7,6 +7,7 @@ import { prepareHtmlToText } from '../present/html-to-text.js';
 import { captureVariables } from '../presets/capture-variables.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
+import { isRecord } from '../is-record.js';
 
 /** One executed (or, in a dry run, shown) request of a preset. */
 export interface StepRun {
@@ -134,6 +135,3 @@ function checkCallCount(request: JmapRequest, session: JmapSessionInfo | undefin
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

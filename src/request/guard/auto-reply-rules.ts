@@ -4,6 +4,7 @@ import type { JmapResponse } from '../../jmap/jmap-types.js';
 import { readAutoReplyState, writeAutoReplyState } from '../../policy/records/auto-reply-state.js';
 import { guardScope, type GuardScope } from './guard-scope.js';
 import { judgeSend } from './send-judgement.js';
+import { isRecord } from '../../is-record.js';
 
 /**
  * A tightening of the send rules always reaches the inbox's auto-reply (RFC 8621 §8 vacation
@@ -20,10 +21,6 @@ import { judgeSend } from './send-judgement.js';
 const vacationCapability = 'urn:ietf:params:jmap:vacationresponse';
 const using = ['urn:ietf:params:jmap:core', vacationCapability];
 const callIdBase = 'agent-mailbox-auto-reply-off';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function rulesDigest(scope: GuardScope): string {
   return createHash('sha256').update(JSON.stringify(scope.policy.send)).digest('hex').slice(0, 32);

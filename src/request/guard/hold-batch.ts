@@ -1,15 +1,12 @@
 import type { JmapRequest, JmapResponse } from '../../jmap/jmap-types.js';
 import type { PlannedSubmission } from './mail/batch-sends.js';
+import { isRecord } from '../../is-record.js';
 
 /**
  * Holding mail for the operator: the batch goes out without the held submissions (and their
  * onSuccess updates), and the mail they would have sent is made a draft — in Drafts, with
  * `$draft` — so it stays put until the operator approves or discards it.
  */
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Marks a created mail as a draft in Drafts. */
 function asDraft(create: Record<string, unknown>, draftsId: string | undefined): Record<string, unknown> {

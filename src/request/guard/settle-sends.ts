@@ -6,6 +6,7 @@ import type { SendSlot } from '../../policy/records/send-quota.js';
 import { audit, type GuardScope } from './guard-scope.js';
 import { heldEmailId } from './hold-batch.js';
 import type { SendUnderJudgement } from './send-judgement.js';
+import { isRecord } from '../../is-record.js';
 
 /**
  * After a checked batch ran: each send that went out is recorded in the audit log, a send the
@@ -25,10 +26,6 @@ export interface HeldSend {
   send: SendUnderJudgement;
   rule: string;
   why: 'nobody to ask' | 'no answer in time';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function recipientsOf(send: SendUnderJudgement): string[] {

@@ -1,5 +1,6 @@
 import type { JmapRequest } from '../../../jmap/jmap-types.js';
 import { isReadOnlyMethod } from '../../../gate/outgoing.js';
+import { isRecord } from '../../../is-record.js';
 
 /**
  * What in one JMAP batch can make mail leave, found before any of it is sent: each
@@ -56,10 +57,6 @@ export function hasResultReference(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasResultReference);
   if (typeof value !== 'object' || value === null) return false;
   return Object.entries(value).some(([key, inner]) => key.startsWith('#') || hasResultReference(inner));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The creates of a /set or /import call, or undefined when they come from a result reference. */

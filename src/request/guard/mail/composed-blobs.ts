@@ -3,6 +3,7 @@ import { scanForSecrets, type ScanPart } from '../../../policy/secret-scan.js';
 import { guardScope } from '../guard-scope.js';
 import { policyRefusal } from '../guard-refusal.js';
 import { blobBytes } from './blob-lookup.js';
+import { isRecord } from '../../../is-record.js';
 
 /**
  * Blobs made from other blobs (RFC 9404 Blob/upload data items `{blobId, offset, length}`): a slice
@@ -12,10 +13,6 @@ import { blobBytes } from './blob-lookup.js';
  * on the server was ever composed from a source that carries a secret. A source that cannot be
  * read is refused.
  */
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function asText(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');

@@ -1,5 +1,6 @@
 import type { JmapRequest } from '../../../jmap/jmap-types.js';
 import { recipientFields } from './mail-recipients.js';
+import { isRecord } from '../../../is-record.js';
 
 /**
  * The Email/set creates a conforming server refuses (RFC 8621 §4.6), refused here before they leave,
@@ -27,10 +28,6 @@ const formsOfField = new Map<string, string>([
 /** The header field each convenience property of an Email or a body part stands for. */
 const emailFieldOf: Record<string, string> = { from: 'from', sender: 'sender', replyTo: 'reply-to', to: 'to', cc: 'cc', bcc: 'bcc', subject: 'subject', sentAt: 'date', messageId: 'message-id', inReplyTo: 'in-reply-to', references: 'references' };
 const partFieldOf: Record<string, string> = { type: 'content-type', charset: 'content-type', disposition: 'content-disposition', cid: 'content-id', language: 'content-language', location: 'content-location' };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A name as the model can read it back: anything but printable ASCII as \u{…}. */
 function shown(name: string): string {

@@ -1,5 +1,6 @@
 import { isReadOnlyMethod } from '../../../gate/outgoing.js';
 import type { JmapRequest } from '../../../jmap/jmap-types.js';
+import { isRecord } from '../../../is-record.js';
 
 /**
  * The creation ids of one batch, checked before it leaves. RFC 8620 §5.3 gives a batch one creation-id
@@ -19,10 +20,6 @@ export function creationMapKey(method: string): string | undefined {
   if (method === 'Blob/copy') return undefined;
   if (method === 'Blob/upload' || method.endsWith('/set') || method.endsWith('/copy')) return 'create';
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Whether a value holds, anywhere, a string that reads as a creation-id reference. */

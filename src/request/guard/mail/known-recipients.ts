@@ -3,6 +3,7 @@ import { normaliseAddress, type NormalisedAddress } from '../../../policy/addres
 import { readAudit } from '../../../policy/records/audit-log.js';
 import { readCreatedMail } from '../../../policy/records/created-mail.js';
 import { judgeDomain } from '../../../trust/sender-authentication.js';
+import { isRecord } from '../../../is-record.js';
 
 /**
  * The `known` send mode's facts: an address is known when mail really went to it (the audit log's
@@ -17,10 +18,6 @@ import { judgeDomain } from '../../../trust/sender-authentication.js';
 
 const lookLimit = 25;
 const submissionLookLimit = 100;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Whether the Authentication-Results fields (topmost first) of `authservId` record a DMARC pass for `domain`: the sender verdict listings show. */
 export function passedDmarcFor(fields: readonly string[], authservId: string, domain: string): boolean {

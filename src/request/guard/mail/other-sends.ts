@@ -6,6 +6,7 @@ import { blobBytes } from './blob-lookup.js';
 import { recipientsOfHeaderList } from './mail-recipients.js';
 import { sieveActions } from './sieve-actions.js';
 import type { SendUnderJudgement } from '../send-judgement.js';
+import { isRecord } from '../../../is-record.js';
 
 /**
  * Methods other than EmailSubmission/set that make mail leave, as sends to judge: a vacation
@@ -15,10 +16,6 @@ import type { SendUnderJudgement } from '../send-judgement.js';
  */
 
 const core = ['urn:ietf:params:jmap:core'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function textsOf(record: Readonly<Record<string, unknown>>, keys: readonly string[]): string {
   return keys.flatMap((key) => (typeof record[key] === 'string' ? [record[key]] : [])).join('\n');

@@ -5,6 +5,7 @@ import type { ScanPart } from '../../../policy/secret-scan.js';
 import type { MailSource } from './batch-sends.js';
 import { blobBytes } from './blob-lookup.js';
 import { recipientsOfCreate, recipientsOfHeaderList, type Recipients } from './mail-recipients.js';
+import { isRecord } from '../../../is-record.js';
 
 /**
  * What the guard knows of one mail about to be sent: who its headers send it to, what a person
@@ -34,10 +35,6 @@ function firstLinesOf(text: string): string {
 function asText(bytes: Uint8Array): string {
   // One character per byte: credentials are ASCII, and a binary file stays the same length.
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Every string under a value, and every blob it references with the name it travels under. */

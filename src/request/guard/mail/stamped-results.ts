@@ -4,6 +4,7 @@ import type { JmapRequest, JmapResponse } from '../../../jmap/jmap-types.js';
 import { recordCreatedMail } from '../../../policy/records/created-mail.js';
 import { policyRefusal } from '../guard-refusal.js';
 import { blobBytes } from './blob-lookup.js';
+import { isRecord } from '../../../is-record.js';
 
 /**
  * Mail the agent writes into its own inbox (Email/set creates, Email/import, Email/copy). An
@@ -15,10 +16,6 @@ import { blobBytes } from './blob-lookup.js';
  */
 
 const emailWrites = new Set(['Email/set', 'Email/import', 'Email/copy']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A field name as the composer and parsers end up reading it: no whitespace, controls, DEL or colon, any case. */
 export function fieldNameKey(name: string): string {
