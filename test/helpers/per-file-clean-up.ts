@@ -7,14 +7,20 @@ import { runOwedCleanUps } from './clean-up-after.js';
 // hook belongs to each file in turn. Registered before the file's own hooks, it runs after them.
 afterAll(runOwedCleanUps);
 
-// Each file gets a user config directory of its own, inside the run's home: what one user's
-// directory holds binds every inbox of that user (the list of inbox directories, their
+// Each file gets a home and a user config directory of its own, inside the run's home: what one
+// user's directory holds binds every inbox of that user (the list of inbox directories, their
 // `newInboxes` rules, the marks of running wakes, which refuse any register), and files in other
-// workers run at the same time. Files of one worker run one after the other, so setting it here holds
-// for the whole file; spawned processes inherit it.
+// workers run at the same time. Helpers that spawn with only HOME fall back to HOME/.config, so
+// both move. Files of one worker run one after the other, so setting them here holds for the whole
+// file; spawned processes inherit them.
 const runHome = process.env.HOME;
 if (runHome !== undefined && runHome.includes('agent-mailbox-test-home-')) {
-  const configHome = mkdtempSync(join(runHome, 'config-'));
-  process.env.XDG_CONFIG_HOME = configHome;
-  afterAll(() => rmSync(configHome, { recursive: true, force: true }));
+  const fileHome = mkdtempSync(join(runHome, 'file-'));
+  process.env.HOME = fileHome;
+  process.env.XDG_CONFIG_HOME = join(fileHome, '.config');
+  afterAll(() => {
+    process.env.HOME = runHome;
+    process.env.XDG_CONFIG_HOME = join(runHome, '.config');
+    rmSync(fileHome, { recursive: true, force: true });
+  });
 }
