@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { BenchSection } from './bench-section.js';
 import { coldStartBenchSection } from './cold-start-bench.js';
 import { guardBenchSection } from './guard-bench.js';
+import { hostileHeaderBenchSection } from './hostile-header-bench.js';
 import { mailAuthBenchSection } from './mail-auth-bench.js';
 import { runMcpOverheadBench } from './mcp-overhead-bench.js';
 import { powBenchSection } from './pow-bench.js';
@@ -24,7 +25,7 @@ const mcpOverheadSection: BenchSection = {
   },
 };
 
-const sections: BenchSection[] = [toolListBenchSection, powBenchSection, tokenCostBenchSection, receiveScreenBenchSection, coldStartBenchSection, mcpOverheadSection, mailAuthBenchSection, guardBenchSection];
+const sections: BenchSection[] = [toolListBenchSection, powBenchSection, tokenCostBenchSection, receiveScreenBenchSection, hostileHeaderBenchSection, coldStartBenchSection, mcpOverheadSection, mailAuthBenchSection, guardBenchSection];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, only: { type: 'string' } } });

@@ -11,55 +11,25 @@ import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cyrusSkipReason } from '../cyrus/cyrus-test-kit.js';
 import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { hostileHeaders } from '../../src/bench/hostile-header-fixtures.js';
 import { composeMail, sendRaw } from '../sandbox/mail-auth-kit.js';
 
 /**
  * A hostile sender with nothing but SMTP into the sandbox, read back through list_inbox: a verdict
  * the sender writes into the service's field, a blocked sender hiding behind a second From or a
- * Sender, and a header section just under the sandbox's 256 KiB cap that must cost the listing
- * neither time nor length.
+ * Sender, and a header section just under the sandbox's 256 KiB cap that must not lengthen the
+ * listing (its time is a benchmark's concern).
  */
 
 let sandbox: RunningSandbox;
 let registry: ObservableAccountRegistry;
 let work: string;
-const inboxes: Record<'target' | 'hostile' | 'plain', { account: Account; address: string }> = {} as never;
+const inboxes: Record<'target' | 'hostile', { account: Account; address: string }> = {} as never;
 
 const run = (account: Account, input: JmapRequestInput): Promise<JmapRequestResult> =>
   runJmapRequest(account, input, { signal: AbortSignal.timeout(60_000), log: silentLogger, timeoutMs: 30_000 });
 const listing = async (account: Account): Promise<string> => presentJmapResult(await run(account, { ops_file: 'list_inbox', vars: { LIMIT: 20 } }), 'mcp').text;
 const send = (to: string, raw: Buffer, from = 'mallory@evil.test'): Promise<{ response: string }> => sendRaw(sandbox.smtpPort, raw, { from, to });
-
-/** Folds `text` into lines of 76 characters at its spaces, so no line breaks SMTP's limits. */
-function folded(name: string, text: string): string {
-  const words = text.split(' ');
-  const lines: string[] = [];
-  let line = `${name}:`;
-  for (const word of words) {
-    if (line.length + 1 + word.length > 76) {
-      lines.push(line);
-      line = '';
-    }
-    line += ` ${word}`;
-  }
-  lines.push(line);
-  return lines.join('\r\n');
-}
-
-/** A header section of about 250 KB (under the sandbox's 262,144): a huge display name, subject and address lists, and many fields of other hops. */
-function hostileHeaders(): string[] {
-  const name = Array.from({ length: 9_000 }, (_, i) => (i % 50 === 49 ? 'ceo@bank.test' : 'Chief')).join(' ');
-  const subject = `URGENT ${Array.from({ length: 9_000 }, () => 'wire').join(' ')}`;
-  const many = (n: number, domain: string): string => Array.from({ length: n }, (_, i) => `p${i}@${domain}`).join(', ');
-  const otherHops = Array.from({ length: 40 }, (_, i) => folded('Authentication-Results', `mx${i}.relay.example; ${' '.repeat(1)}dmarc=pass${' x'.repeat(400)} header.from=bank.test`));
-  const fields = [folded('From', `"${name}" <ceo@bank.test>`), folded('Subject', subject), folded('Cc', many(1_500, 'bank.test')), folded('Reply-To', many(1_000, 'evil.test')), ...otherHops];
-  // White space runs to fill the section up to 250,000 bytes: what backtracking parsers choke on.
-  const room = 250_000 - fields.join('\r\n').length;
-  const filler = (words: number): string => folded('X-Filler', Array.from({ length: words }, () => `${' '.repeat(30)}=.`).join(' '));
-  let words = Math.floor(room / 33);
-  while (filler(words).length > room) words -= 10;
-  return [...fields, filler(words)];
-}
 
 async function rawWith(headers: string[], subject: string, to: string): Promise<Buffer> {
   const body = await composeMail({ from: 'placeholder@evil.test', to, subject });
@@ -68,10 +38,6 @@ async function rawWith(headers: string[], subject: string, to: string): Promise<
   return Buffer.concat([Buffer.from(headers.map((line) => `${line}\r\n`).join(''), 'latin1'), Buffer.from(text, 'latin1')]);
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
 
 describe('inbound trust against a hostile sender over SMTP, embedded backend', () => {
   beforeAll(async () => {
@@ -82,11 +48,10 @@ describe('inbound trust against a hostile sender over SMTP, embedded backend', (
       log: silentLogger,
       powWorkers: 1,
     });
-    for (const which of ['target', 'hostile', 'plain'] as const) {
+    for (const which of ['target', 'hostile'] as const) {
       const account = registry.open(join(work, which));
       const address = (await account.register({ username: `${which}-${process.pid % 1000}`, watch: 'on-demand' })).inbox;
       inboxes[which] = { account, address };
-      // The same ordinary mail in every inbox: the listings compared differ only by the hostile message.
       for (let i = 0; i < 12; i += 1) await send(address, await composeMail({ from: `friend${i}@fine.test`, to: address, subject: `ordinary ${i}` }), `friend${i}@fine.test`);
     }
   }, 120_000);
@@ -127,15 +92,13 @@ describe('inbound trust against a hostile sender over SMTP, embedded backend', (
     }
   });
 
-  it('lists an inbox holding a header section just under 256 KiB, bounded, the client adding within 1.5× of the same listing without it', async () => {
+  it('lists an inbox holding a header section just under 256 KiB as one bounded entry (npm run bench measures what it costs)', async () => {
     const headers = hostileHeaders();
     const size = headers.join('\r\n').length;
     expect(size).toBeGreaterThan(240_000);
     expect(size).toBeLessThan(256 * 1024 - 2_000);
-    const { hostile: target, plain: twin } = inboxes;
+    const target = inboxes.hostile;
     await send(target.address, await rawWith(headers, 'hostile', target.address));
-    await send(twin.address, await composeMail({ from: 'CEO <ceo@bank.test>', to: twin.address, subject: 'URGENT wire' }));
-    await pollUntil(async () => ((await listing(twin.account)).includes('URGENT wire') ? true : undefined));
     const text = await pollUntil(async () => {
       const listed = await listing(target.account);
       return listed.includes('URGENT wire wire') ? listed : undefined;
@@ -145,34 +108,6 @@ describe('inbound trust against a hostile sender over SMTP, embedded backend', (
     expect(entry.length).toBeLessThan(1_200);
     expect(entry).toContain('…');
     expect(text.length).toBeLessThan(8_000);
-
-    // The server's share is measured beside it: the same Email/get the listing sends, raw (no verdicts, no presentation).
-    // The embedded store parses a message's header section for each such Email/get, so a 250 KB one costs the server too.
-    const raw: JmapRequestInput = {
-      ops: [
-        ['Email/query', { accountId: '$ACCOUNT_ID', filter: { inMailbox: '$INBOX_MAILBOX_ID' }, sort: [{ property: 'receivedAt', isAscending: false }], limit: 20 }, 'q'],
-        ['Email/get', { accountId: '$ACCOUNT_ID', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['id', 'threadId', 'from', 'sender', 'header:Authentication-Results:asRaw:all', 'subject', 'receivedAt', 'keywords', 'preview', 'hasAttachment', 'htmlBody'] }, 'g'],
-      ],
-    };
-    const times = { listing: { hostile: [] as number[], plain: [] as number[] }, server: { hostile: [] as number[], plain: [] as number[] } };
-    for (let round = 0; round < 9; round += 1) {
-      for (const which of round % 2 === 0 ? (['hostile', 'plain'] as const) : (['plain', 'hostile'] as const)) {
-        let started = performance.now();
-        await listing(inboxes[which].account);
-        times.listing[which].push(performance.now() - started);
-        started = performance.now();
-        await run(inboxes[which].account, raw);
-        times.server[which].push(performance.now() - started);
-      }
-    }
-    const [hostile, plain] = [median(times.listing.hostile), median(times.listing.plain)];
-    const serverExtra = Math.max(0, median(times.server.hostile) - median(times.server.plain));
-    console.log(
-      `list_inbox of 20 (medians of 9, alternated): with a ${size}-byte hostile header section ${hostile.toFixed(1)} ms, without ${plain.toFixed(1)} ms; ` +
-        `the same Email/get raw ${median(times.server.hostile).toFixed(1)} vs ${median(times.server.plain).toFixed(1)} ms`,
-    );
-    // What the client adds for the hostile message (verdicts, claim, presentation) stays within half of a listing.
-    expect(hostile - serverExtra).toBeLessThanOrEqual(1.5 * plain);
   }, 120_000);
 });
 
