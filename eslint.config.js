@@ -14,7 +14,12 @@ export const ruleFixtures = 'test/fixtures/lint/**';
  * The HTTP layer's senders. Only the gate's one sending module may import them, so every request to
  * the service passes the call's deadline (and, for JMAP, the check stage) in src/gate/.
  */
-const httpSenders = ['**/http/send-http.js', '**/http/http-request.js', '**/http/open-event-stream.js', '**/http/node-http-fetch.js'];
+const httpSenders = [
+  '**/http/send-http.js',
+  '**/http/http-request.js',
+  '**/http/open-event-stream.js',
+  '**/http/node-http-fetch.js',
+];
 const gateSender = 'src/gate/send-to-service.ts';
 /** The JMAP client sends whatever it is asked to: only the gate, which checks first, may hold one. */
 const jmapClient = ['**/jmap/jmap-client.js'];
@@ -25,7 +30,8 @@ const restricted = (groups) => ({
     {
       patterns: groups.map((group) => ({
         group,
-        message: 'Requests to the service go through the gate (src/gate/): it owns the call\'s deadline and runs the check stage before every batch and upload.',
+        message:
+          "Requests to the service go through the gate (src/gate/): it owns the call's deadline and runs the check stage before every batch and upload.",
       })),
     },
   ],
@@ -33,7 +39,18 @@ const restricted = (groups) => ({
 
 export default tseslint.config(
   // .stryker-tmp/ holds Stryker's sandbox copies while npm run mutate runs; reports/ its output.
-  { ignores: ['dist/**', 'node_modules/**', 'bin/**', 'coverage/**', 'skill/scripts/*.mjs', '.stryker-tmp/**', 'reports/**', ruleFixtures] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'bin/**',
+      'coverage/**',
+      'skill/scripts/*.mjs',
+      '.stryker-tmp/**',
+      'reports/**',
+      ruleFixtures,
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -80,7 +97,15 @@ export default tseslint.config(
   {
     // Build scripts run on node directly (plain ESM, no TypeScript step before them).
     files: ['scripts/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        URL: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
+    },
   },
   {
     // Tests print skip reasons and poke at loosely typed JMAP responses.

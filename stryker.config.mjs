@@ -12,7 +12,8 @@ import { URL } from 'node:url';
 const { areas } = JSON.parse(readFileSync(new URL('./mutation-areas.json', import.meta.url), 'utf8'));
 const name = process.env.MUTATE_AREA ?? '';
 const area = areas[name];
-if (!area) throw new Error(`MUTATE_AREA must name one of: ${Object.keys(areas).join(', ')} (npm run mutate runs them all)`);
+if (!area)
+  throw new Error(`MUTATE_AREA must name one of: ${Object.keys(areas).join(', ')} (npm run mutate runs them all)`);
 const out = `reports/mutation/${name}`;
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

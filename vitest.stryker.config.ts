@@ -9,9 +9,13 @@ import base from './vitest.config.js';
  * in its sandbox, not dist/), and the end-to-end files spend their time in process start-up, so
  * they are left out. Stryker's vitest runner runs these files in one worker thread per runner.
  */
-const { areas } = JSON.parse(readFileSync(new URL('./mutation-areas.json', import.meta.url), 'utf8')) as { areas: Record<string, { tests: string[] }> };
+const { areas } = JSON.parse(readFileSync(new URL('./mutation-areas.json', import.meta.url), 'utf8')) as {
+  areas: Record<string, { tests: string[] }>;
+};
 const chosen = process.env['MUTATE_AREA'];
-export const mutationTests = chosen ? (areas[chosen]?.tests ?? []) : [...new Set(Object.values(areas).flatMap((area) => area.tests))];
+export const mutationTests = chosen
+  ? (areas[chosen]?.tests ?? [])
+  : [...new Set(Object.values(areas).flatMap((area) => area.tests))];
 
 // Spread, not mergeConfig: that would append these globs to the suite's own and run everything.
 export default defineConfig({ ...base, test: { ...base.test, include: mutationTests } });

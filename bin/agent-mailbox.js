@@ -7,7 +7,9 @@ const { join } = require('node:path');
 const dist = join(__dirname, '..', 'dist');
 const missing = ['front.cjs', 'bin.js'].map((name) => join(dist, name)).find((file) => !existsSync(file));
 if (missing) {
-  process.stderr.write(`agent-mailbox: ${missing} is missing.\nnext: in a checkout run \`npm run build\`; otherwise reinstall the package.\n`);
+  process.stderr.write(
+    `agent-mailbox: ${missing} is missing.\nnext: in a checkout run \`npm run build\`; otherwise reinstall the package.\n`,
+  );
   process.exitCode = 1;
 } else {
   require(join(dist, 'front.cjs'));

@@ -23,7 +23,10 @@ const { values } = parseArgs({
 });
 
 const wabt = await wabtInit();
-const parsed = wabt.parseWat(basename(values.source), await readFile(values.source, 'utf8'), { simd: true, bulk_memory: true });
+const parsed = wabt.parseWat(basename(values.source), await readFile(values.source, 'utf8'), {
+  simd: true,
+  bulk_memory: true,
+});
 let wasm;
 try {
   parsed.validate();
@@ -44,7 +47,9 @@ ${lines.join(' +\n')};
 if (values.check) {
   const committed = await readFile(values.module, 'utf8').catch(() => '');
   if (committed !== moduleText) {
-    process.stderr.write(`${values.module} is out of date with ${values.source}: run \`npm run build:kernel\` and commit it.\n`);
+    process.stderr.write(
+      `${values.module} is out of date with ${values.source}: run \`npm run build:kernel\` and commit it.\n`,
+    );
     process.exit(1);
   }
 } else {

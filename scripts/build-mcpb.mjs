@@ -19,7 +19,10 @@ const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 /** Asks the bundled server for its tools over stdio, as a host would. */
 function listTools(entry) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [entry, 'mcp'], { stdio: ['pipe', 'pipe', 'ignore'], env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    const child = spawn(process.execPath, [entry, 'mcp'], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
     let buffer = '';
     const timer = setTimeout(() => {
       child.kill();
@@ -65,9 +68,10 @@ const manifest = {
   name: pkg.name,
   display_name: 'Agent Mailbox',
   version: pkg.version,
-  description: 'Gives the agent its own e-mail inbox on the Agent Mailbox Service: register, read, search, send and reply over JMAP.',
+  description:
+    'Gives the agent its own e-mail inbox on the Agent Mailbox Service: register, read, search, send and reply over JMAP.',
   long_description:
-    'agent-mailbox is a local MCP server: the agent registers an inbox of its own (a proof of work, no account needed), then reads and sends mail through bundled JMAP presets. Mail content is fenced as untrusted; the operator\'s policy (who the agent may write to, caps, a person\'s yes) is enforced in the tool.',
+    "agent-mailbox is a local MCP server: the agent registers an inbox of its own (a proof of work, no account needed), then reads and sends mail through bundled JMAP presets. Mail content is fenced as untrusted; the operator's policy (who the agent may write to, caps, a person's yes) is enforced in the tool.",
   author: { name: 'agent-mailbox contributors' },
   license: pkg.license,
   keywords: ['email', 'jmap', 'inbox', 'agent', 'mail'],
@@ -98,13 +102,15 @@ const manifest = {
     credentials_dir: {
       type: 'directory',
       title: 'Credentials folder',
-      description: 'Folder holding the inbox credentials (one inbox per folder). Leave empty for the default per-user folder.',
+      description:
+        'Folder holding the inbox credentials (one inbox per folder). Leave empty for the default per-user folder.',
       required: false,
     },
     sandbox_dir: {
       type: 'directory',
       title: 'Local sandbox (testing only)',
-      description: 'The --data-dir of a running agent-mailbox sandbox: the server then uses that sandbox and its credentials folder, never the real service. Leave empty for real mail.',
+      description:
+        'The --data-dir of a running agent-mailbox sandbox: the server then uses that sandbox and its credentials folder, never the real service. Leave empty for real mail.',
       required: false,
     },
   },

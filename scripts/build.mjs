@@ -19,7 +19,10 @@ const assetsModule = join(root, 'src', 'bundle-assets.ts');
 
 async function packageFiles() {
   const files = {};
-  for (const [dir, ext] of [['presets', '.json'], ['skill/references', '.md']]) {
+  for (const [dir, ext] of [
+    ['presets', '.json'],
+    ['skill/references', '.md'],
+  ]) {
     for (const name of (await readdir(join(root, dir))).filter((n) => n.endsWith(ext)).sort()) {
       files[`${dir}/${name}`] = await readFile(join(root, dir, name), 'utf8');
     }
@@ -45,7 +48,8 @@ async function renderPages() {
   }
   // Pages are what a non-terminal sees (the only case bin.ts uses them): commander wraps and colours
   // --help by process.stdout and these variables, so a build run in a terminal renders the same.
-  for (const stream of [process.stdout, process.stderr]) Object.defineProperty(stream, 'isTTY', { value: false, configurable: true });
+  for (const stream of [process.stdout, process.stderr])
+    Object.defineProperty(stream, 'isTTY', { value: false, configurable: true });
   for (const name of ['FORCE_COLOR', 'CLICOLOR_FORCE', 'NO_COLOR', 'COLUMNS']) delete process.env[name];
   const pages = {};
   for (const argv of invocations) {
@@ -69,7 +73,9 @@ function assetsPlugin(assets) {
     name: 'bundled-assets',
     setup(b) {
       b.onLoad({ filter: /bundle-assets\.ts$/ }, (args) =>
-        args.path === assetsModule ? { contents: `export const bundledAssets = ${JSON.stringify(assets)};`, loader: 'js' } : undefined,
+        args.path === assetsModule
+          ? { contents: `export const bundledAssets = ${JSON.stringify(assets)};`, loader: 'js' }
+          : undefined,
       );
     },
   };
@@ -89,7 +95,8 @@ function standIn(name, filter, contents) {
         return { contents, loader: 'js' };
       });
       b.onEnd((result) => {
-        if (!met && result.errors.length === 0) throw new Error(`${name}: no module matched ${filter}; update scripts/build.mjs`);
+        if (!met && result.errors.length === 0)
+          throw new Error(`${name}: no module matched ${filter}; update scripts/build.mjs`);
       });
     },
   };
@@ -99,7 +106,11 @@ function standIn(name, filter, contents) {
  * zod's namespace re-exports every locale (~40 languages, the largest part of zod in a bundle);
  * messages here are English only, so the bundle keeps `en` and drops the rest from every start.
  */
-const englishOnlyZod = standIn('zod-english-only', /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/, 'export { default as en } from "./en.js";');
+const englishOnlyZod = standIn(
+  'zod-english-only',
+  /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/,
+  'export { default as en } from "./en.js";',
+);
 
 /**
  * The MCP SDK's server package imports its Ajv provider (Ajv with every format, ~295 KB) through its
@@ -121,7 +132,9 @@ const shared = (plugin) => ({
   format: 'esm',
   target: 'node20',
   // CommonJS dependencies (nodemailer, smtp-server) call require() for node built-ins.
-  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __amCreateRequire } from 'node:module';\nconst require = __amCreateRequire(import.meta.url);" },
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __amCreateRequire } from 'node:module';\nconst require = __amCreateRequire(import.meta.url);",
+  },
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: 'none',
@@ -137,7 +150,9 @@ if (args.has('--check')) {
   const fresh = result.outputFiles[0].text;
   const committed = await readFile(skillScript, 'utf8').catch(() => '');
   if (fresh !== committed) {
-    process.stderr.write('skill/scripts/agent-mailbox.mjs is out of date with the sources: run `npm run build:skill` and commit it.\n');
+    process.stderr.write(
+      'skill/scripts/agent-mailbox.mjs is out of date with the sources: run `npm run build:skill` and commit it.\n',
+    );
     process.exit(1);
   }
   process.exit(0);

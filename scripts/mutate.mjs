@@ -19,7 +19,10 @@ let failed = false;
 for (const name of chosen) {
   process.stderr.write(`\n== mutate ${name}: ${areas[name].why}\n`);
   const started = Date.now();
-  const run = spawnSync('npx', ['stryker', 'run', ...forwarded], { stdio: 'inherit', env: { ...process.env, MUTATE_AREA: name } });
+  const run = spawnSync('npx', ['stryker', 'run', ...forwarded], {
+    stdio: 'inherit',
+    env: { ...process.env, MUTATE_AREA: name },
+  });
   seconds[name] = Math.round((Date.now() - started) / 1000);
   if (run.status !== 0) {
     failed = true;
@@ -32,7 +35,14 @@ function score(mutants) {
   const count = (status) => mutants.filter((m) => m.status === status).length;
   const detected = count('Killed') + count('Timeout');
   const valid = mutants.length - count('CompileError') - count('RuntimeError') - count('Ignored');
-  return { detected, survived: count('Survived'), noCoverage: count('NoCoverage'), ignored: count('Ignored'), valid, score: valid === 0 ? 100 : (100 * detected) / valid };
+  return {
+    detected,
+    survived: count('Survived'),
+    noCoverage: count('NoCoverage'),
+    ignored: count('Ignored'),
+    valid,
+    score: valid === 0 ? 100 : (100 * detected) / valid,
+  };
 }
 
 const rows = [];
@@ -40,16 +50,23 @@ for (const name of Object.keys(areas)) {
   const path = `reports/mutation/${name}/mutation.json`;
   if (!existsSync(path)) continue;
   const report = JSON.parse(readFileSync(path, 'utf8'));
-  for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) rows.push({ area: name, file, ...score(mutants) });
+  for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b)))
+    rows.push({ area: name, file, ...score(mutants) });
 }
 const lines = [
   '| area | module | score | killed+timeout | survived | no coverage | ignored |',
   '|---|---|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.area} | ${r.file} | ${r.score.toFixed(1)}% | ${r.detected}/${r.valid} | ${r.survived} | ${r.noCoverage} | ${r.ignored} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.area} | ${r.file} | ${r.score.toFixed(1)}% | ${r.detected}/${r.valid} | ${r.survived} | ${r.noCoverage} | ${r.ignored} |`,
+  ),
 ];
 const times = chosen.map((name) => `${name} ${seconds[name]} s`).join(', ');
 writeFileSync('reports/mutation/summary.md', `${lines.join('\n')}\n\nThis run: ${times}.\n`);
-process.stdout.write(`\n${lines.join('\n')}\n\nThis run: ${times}. Reports: reports/mutation/<area>/mutation.html; table: reports/mutation/summary.md\n`);
+process.stdout.write(
+  `\n${lines.join('\n')}\n\nThis run: ${times}. Reports: reports/mutation/<area>/mutation.html; table: reports/mutation/summary.md\n`,
+);
 const below = rows.filter((r) => r.score < 80);
-if (below.length > 0) process.stdout.write(`Below 80%: ${below.map((r) => `${r.file} ${r.score.toFixed(1)}%`).join(', ')}\n`);
+if (below.length > 0)
+  process.stdout.write(`Below 80%: ${below.map((r) => `${r.file} ${r.score.toFixed(1)}%`).join(', ')}\n`);
 process.exit(failed ? 1 : 0);

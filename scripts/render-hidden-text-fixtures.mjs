@@ -37,7 +37,12 @@ for (const file of readdirSync(join(here, 'inky')).sort()) {
 <html xmlns="http://www.w3.org/1999/xhtml"><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8"><meta name="viewport" content="width=device-width"><title>${basename(file, '.html')}</title><style>${foundationCss}</style></head>
 <body><table class="body" data-made-with-foundation=""><tr><td class="float-center" align="center" valign="top"><center>${body}</center></td></tr></table></body></html>
 `;
-  const html = juice(page, { preserveMediaQueries: true, removeStyleTags: true, applyWidthAttributes: true, applyHeightAttributes: true });
+  const html = juice(page, {
+    preserveMediaQueries: true,
+    removeStyleTags: true,
+    applyWidthAttributes: true,
+    applyHeightAttributes: true,
+  });
   const name = `inky-${basename(file)}`;
   writeFileSync(join(out, name), html);
   const preview = /<span class="preheader">([^<]*)<\/span>/.exec(source)?.[1];

@@ -23,6 +23,8 @@ child.on('error', (error) => {
 child.on('close', (code, signal) => {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const exit = code ?? 1;
-  process.stderr.write(exit === 0 ? `✔ ${name} (${seconds} s)\n` : `✖ ${name} failed (${signal ?? `exit ${exit}`}, ${seconds} s)\n`);
+  process.stderr.write(
+    exit === 0 ? `✔ ${name} (${seconds} s)\n` : `✖ ${name} failed (${signal ?? `exit ${exit}`}, ${seconds} s)\n`,
+  );
   process.exit(exit);
 });

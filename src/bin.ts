@@ -24,7 +24,10 @@ async function serveMcp(): Promise<number> {
     await runMcpServer({ env: process.env, cliPath: fileURLToPath(import.meta.url) });
     return 0;
   } catch (error) {
-    const [{ toMailboxError }, { renderError }] = await Promise.all([import('./errors.js'), import('./render/render-error.js')]);
+    const [{ toMailboxError }, { renderError }] = await Promise.all([
+      import('./errors.js'),
+      import('./render/render-error.js'),
+    ]);
     const rendered = renderError(toMailboxError(error), 'cli');
     process.stderr.write(`agent-mailbox mcp: ${rendered.text}\n`);
     return rendered.exitCode;
@@ -42,7 +45,12 @@ async function runCommand(): Promise<void> {
   process.exitCode = await runCli({ env: process.env, argv, cliPath: fileURLToPath(import.meta.url), done });
 }
 
-const pageExit = answerFromPage(bundledAssets?.pages, { argv, env: process.env, stdout: process.stdout, stderr: process.stderr });
+const pageExit = answerFromPage(bundledAssets?.pages, {
+  argv,
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+});
 if (pageExit !== undefined) {
   process.exitCode = pageExit;
 } else {

@@ -40,7 +40,14 @@ const parseOrigins = (raw: string): readonly string[] =>
     .filter((item) => item !== '')
     .map((item) => {
       const url = new URL(item);
-      if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') {
+      if (
+        (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+        url.username !== '' ||
+        url.password !== '' ||
+        url.pathname !== '/' ||
+        url.search !== '' ||
+        url.hash !== ''
+      ) {
         throw new Error(`"${item}" is not an origin (scheme://host[:port], nothing after it)`);
       }
       return url.origin;
@@ -65,7 +72,8 @@ export const settings = {
   allowDefaultCredentialsDir: {
     flag: '--allow-default-credentials-dir',
     env: 'AGENT_MAILBOX_ALLOW_DEFAULT_CREDENTIALS_DIR',
-    describe: 'Let a client pointed at a loopback host (a local sandbox) use the default credentials directory, which is otherwise kept for real inboxes.',
+    describe:
+      'Let a client pointed at a loopback host (a local sandbox) use the default credentials directory, which is otherwise kept for real inboxes.',
     parse: parseFlag,
     defaultValue: () => false,
     shownDefault: 'off',
@@ -73,7 +81,8 @@ export const settings = {
   sandbox: {
     flag: '--sandbox',
     env: 'AGENT_MAILBOX_SANDBOX',
-    describe: 'Use the local sandbox whose --data-dir this is: its hosts, salt, domain and credentials directory come from the sandbox.json it wrote there (a flag of one of those settings still wins). Hosts that pass no environment need this form.',
+    describe:
+      'Use the local sandbox whose --data-dir this is: its hosts, salt, domain and credentials directory come from the sandbox.json it wrote there (a flag of one of those settings still wins). Hosts that pass no environment need this form.',
     parse: parseText,
     defaultValue: () => '',
     shownDefault: 'none (the service)',
@@ -97,7 +106,8 @@ export const settings = {
   allowedOrigins: {
     flag: '--allowed-origins',
     env: 'AGENT_MAILBOX_ALLOWED_ORIGINS',
-    describe: 'Other origins (scheme://host[:port], comma-separated) the JMAP session may name for its API, uploads, downloads and push stream; credentials go to no origin but the configured hosts and these.',
+    describe:
+      'Other origins (scheme://host[:port], comma-separated) the JMAP session may name for its API, uploads, downloads and push stream; credentials go to no origin but the configured hosts and these.',
     parse: parseOrigins,
     defaultValue: (): readonly string[] => [],
     shownDefault: 'none',
@@ -121,7 +131,8 @@ export const settings = {
   authservId: {
     flag: '--authserv-id',
     env: 'AGENT_MAILBOX_AUTHSERV_ID',
-    describe: 'The authserv-id your mail service writes its Authentication-Results under (RFC 8601); only the topmost such field is trusted for sender verdicts.',
+    describe:
+      'The authserv-id your mail service writes its Authentication-Results under (RFC 8601); only the topmost such field is trusted for sender verdicts.',
     parse: parseText,
     shownDefault: 'the inbox domain',
     // '': the inbox domain (authservIdOf), which is what the service and the sandbox both use.
@@ -130,14 +141,15 @@ export const settings = {
   timeoutMs: {
     flag: '--timeout-ms',
     env: 'AGENT_MAILBOX_TIMEOUT_MS',
-    describe: 'Time limit of one call to the service, in milliseconds: all its requests and retries share it (waits you ask for, such as wait_for_mail, come on top).',
+    describe:
+      'Time limit of one call to the service, in milliseconds: all its requests and retries share it (waits you ask for, such as wait_for_mail, come on top).',
     parse: parsePositiveInt,
     defaultValue: () => 30_000,
   },
   wakeCommand: {
     flag: '--wake-command',
     env: 'AGENT_MAILBOX_WAKE_COMMAND',
-    describe: 'Command the daily wake job runs when new mail arrived (the operator\'s choice only).',
+    describe: "Command the daily wake job runs when new mail arrived (the operator's choice only).",
     parse: parseText,
     credentialsField: 'wakeCommand',
     defaultValue: () => '',
@@ -153,7 +165,8 @@ export const settings = {
   downloadDir: {
     flag: '--download-dir',
     env: 'AGENT_MAILBOX_DOWNLOAD_DIR',
-    describe: 'Directory attachments are saved in (default: the working directory; set it for an MCP server, whose working directory the host chooses).',
+    describe:
+      'Directory attachments are saved in (default: the working directory; set it for an MCP server, whose working directory the host chooses).',
     parse: parseText,
     // '': the working directory of the command (the CLI's, or wherever the host started the server).
     defaultValue: () => '',
@@ -197,11 +210,16 @@ export interface Config extends ConfigValues {
  * The user's config directory from the given environment, as env-paths places it (the default
  * credentials directory): the entry's environment, so a test's in-process run keeps to its own.
  */
-export function resolveUserConfigDir(env: Readonly<Record<string, string | undefined>> = {}, platform: NodeJS.Platform = process.platform): string {
-  const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value);
+export function resolveUserConfigDir(
+  env: Readonly<Record<string, string | undefined>> = {},
+  platform: NodeJS.Platform = process.platform,
+): string {
+  const nonEmpty = (value: string | undefined): string | undefined =>
+    value === undefined || value === '' ? undefined : value;
   const home = nonEmpty(platform === 'win32' ? env.USERPROFILE : env.HOME) ?? homedir();
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'agent-mailbox');
-  if (platform === 'win32') return join(nonEmpty(env.APPDATA) ?? join(home, 'AppData', 'Roaming'), 'agent-mailbox', 'Config');
+  if (platform === 'win32')
+    return join(nonEmpty(env.APPDATA) ?? join(home, 'AppData', 'Roaming'), 'agent-mailbox', 'Config');
   return join(nonEmpty(env.XDG_CONFIG_HOME) ?? join(home, '.config'), 'agent-mailbox');
 }
 
@@ -211,7 +229,6 @@ export interface ConfigInputs {
   env?: Readonly<Record<string, string | undefined>>;
   credentials?: Readonly<Record<string, unknown>>;
 }
-
 
 /** Resolves every setting by precedence and freezes the result. */
 export function resolveConfig(inputs: ConfigInputs): Config {
@@ -236,7 +253,8 @@ export function resolveConfig(inputs: ConfigInputs): Config {
         sources[name] = 'default';
       }
     } catch (error) {
-      const where = flag !== undefined ? decl.flag : envRaw !== undefined ? decl.env : `credentials.json ${decl.credentialsField}`;
+      const where =
+        flag !== undefined ? decl.flag : envRaw !== undefined ? decl.env : `credentials.json ${decl.credentialsField}`;
       // A bad setting is the operator's input: the same code as any other invalid input (exit 2).
       throw new MailboxError({
         code: 'invalid_input',
@@ -246,8 +264,13 @@ export function resolveConfig(inputs: ConfigInputs): Config {
       });
     }
   }
-  if (typeof values.sandbox === 'string' && values.sandbox !== '') overlaySandboxSettings(values.sandbox, values, sources);
-  return Object.freeze({ ...values, sources: Object.freeze(sources), userConfigDir: resolveUserConfigDir(inputs.env) }) as Config;
+  if (typeof values.sandbox === 'string' && values.sandbox !== '')
+    overlaySandboxSettings(values.sandbox, values, sources);
+  return Object.freeze({
+    ...values,
+    sources: Object.freeze(sources),
+    userConfigDir: resolveUserConfigDir(inputs.env),
+  }) as Config;
 }
 
 /**
@@ -255,9 +278,20 @@ export function resolveConfig(inputs: ConfigInputs): Config {
  * an old client.env in its environment must not send a sandbox inbox's key to another host. A
  * flag naming one of them is the operator's explicit choice and stays.
  */
-function overlaySandboxSettings(dataDir: string, values: Record<string, unknown>, sources: Record<string, SettingSource>): void {
+function overlaySandboxSettings(
+  dataDir: string,
+  values: Record<string, unknown>,
+  sources: Record<string, SettingSource>,
+): void {
   const file = readSandboxSettings(dataDir);
-  const taken = { authUrl: parseUrl(file.authUrl), apiUrl: parseUrl(file.apiUrl), scryptSalt: file.scryptSalt, inboxDomain: file.inboxDomain, authservId: file.authservId, credentialsDir: file.credentialsDir };
+  const taken = {
+    authUrl: parseUrl(file.authUrl),
+    apiUrl: parseUrl(file.apiUrl),
+    scryptSalt: file.scryptSalt,
+    inboxDomain: file.inboxDomain,
+    authservId: file.authservId,
+    credentialsDir: file.credentialsDir,
+  };
   for (const [name, value] of Object.entries(taken)) {
     if (sources[name] === 'flag') continue;
     values[name] = value;
@@ -285,7 +319,12 @@ function shownDefaultOf(decl: SettingDeclaration<unknown>): string {
 /** The settings as a Markdown table, for docs/reference.md and `help auth` (generated, never hand-kept). */
 export function renderSettingsTable(): string {
   const rows = (Object.values(settings) as SettingDeclaration<unknown>[]).map(
-    (decl) => `| \`${decl.flag}\` | \`${decl.env}\` | ${decl.credentialsField ? `\`${decl.credentialsField}\`` : '—'} | ${shownDefaultOf(decl)} | ${decl.describe} |`,
+    (decl) =>
+      `| \`${decl.flag}\` | \`${decl.env}\` | ${decl.credentialsField ? `\`${decl.credentialsField}\`` : '—'} | ${shownDefaultOf(decl)} | ${decl.describe} |`,
   );
-  return ['| flag | environment | credentials.json | default | what |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+  return [
+    '| flag | environment | credentials.json | default | what |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
 }

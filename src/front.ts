@@ -22,7 +22,15 @@ function readPages(): Record<string, PrerenderedPage> | undefined {
 
 const argv = process.argv.slice(2);
 // Only an argv that can be a help or version request pays for reading the pages.
-const mayBeHelp = argv.length === 0 || argv[0] === 'help' || argv.includes('--help') || argv.includes('-h') || argv[0] === '--version' || argv[0] === '-V';
-const exitCode = mayBeHelp ? answerFromPage(readPages(), { argv, env: process.env, stdout: process.stdout, stderr: process.stderr }) : undefined;
+const mayBeHelp =
+  argv.length === 0 ||
+  argv[0] === 'help' ||
+  argv.includes('--help') ||
+  argv.includes('-h') ||
+  argv[0] === '--version' ||
+  argv[0] === '-V';
+const exitCode = mayBeHelp
+  ? answerFromPage(readPages(), { argv, env: process.env, stdout: process.stdout, stderr: process.stderr })
+  : undefined;
 if (exitCode !== undefined) process.exitCode = exitCode;
 else void import(pathToFileURL(join(__dirname, 'bin.js')).href);

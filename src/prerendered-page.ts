@@ -14,10 +14,14 @@ export interface PageTarget {
  * (commander wraps --help to the terminal) fits only output that is not a terminal and not asked
  * to be coloured. Returns the exit code the real program would have given.
  */
-export function answerFromPage(pages: Readonly<Record<string, PrerenderedPage>> | undefined, target: PageTarget): number | undefined {
+export function answerFromPage(
+  pages: Readonly<Record<string, PrerenderedPage>> | undefined,
+  target: PageTarget,
+): number | undefined {
   const page = pages?.[target.argv.join('\0')];
   if (!page) return undefined;
-  const plainOutput = !target.stdout.isTTY && !target.stderr.isTTY && !target.env['FORCE_COLOR'] && !target.env['CLICOLOR_FORCE'];
+  const plainOutput =
+    !target.stdout.isTTY && !target.stderr.isTTY && !target.env['FORCE_COLOR'] && !target.env['CLICOLOR_FORCE'];
   if (page.widthDependent && !plainOutput) return undefined;
   target.stdout.write(page.stdout);
   target.stderr.write(page.stderr);

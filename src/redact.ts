@@ -84,7 +84,8 @@ export function maskApiKey(apiKey: string): string {
 
 function containsKnownFragment(run: string): boolean {
   // Stryker disable next-line ArithmeticOperator: equivalent, a slice shorter than 12 characters is never a known fragment
-  for (let i = 0; i + fragmentLength <= run.length; i += 1) if (knownFragments.has(run.slice(i, i + fragmentLength))) return true;
+  for (let i = 0; i + fragmentLength <= run.length; i += 1)
+    if (knownFragments.has(run.slice(i, i + fragmentLength))) return true;
   return false;
 }
 
@@ -129,7 +130,8 @@ export function redactDeep<T>(value: T, redact: (text: string) => string = redac
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return redact(node);
     if (Array.isArray(node)) return node.map(walk);
-    if (node !== null && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]));
+    if (node !== null && typeof node === 'object')
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]));
     return node;
   };
   return walk(value) as T;

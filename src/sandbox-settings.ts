@@ -40,18 +40,27 @@ export function readSandboxSettings(dataDir: string): SandboxSettings {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw refuse(missing ? `no ${sandboxSettingsFile} there, so it is not a sandbox's data directory (or the sandbox never started).` : `${path} cannot be read as JSON (${(error as Error).message}).`, error);
+    throw refuse(
+      missing
+        ? `no ${sandboxSettingsFile} there, so it is not a sandbox's data directory (or the sandbox never started).`
+        : `${path} cannot be read as JSON (${(error as Error).message}).`,
+      error,
+    );
   }
   const record = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
   if (record.format !== sandboxSettingsFormat) {
-    throw refuse(`${path} is not in the format this client reads (${sandboxSettingsFormat}); a sandbox of this version rewrites it at start.`);
+    throw refuse(
+      `${path} is not in the format this client reads (${sandboxSettingsFormat}); a sandbox of this version rewrites it at start.`,
+    );
   }
   const settings: Partial<SandboxSettings> = {};
   for (const field of stringFields) {
     const value = record[field];
-    if (typeof value !== 'string' || value === '') throw refuse(`${path} has no ${field}; start the sandbox again to rewrite it.`);
+    if (typeof value !== 'string' || value === '')
+      throw refuse(`${path} has no ${field}; start the sandbox again to rewrite it.`);
     settings[field] = value;
   }
-  if (!isAbsolute(settings.credentialsDir as string)) throw refuse(`${path} names a relative credentialsDir; start the sandbox again to rewrite it.`);
+  if (!isAbsolute(settings.credentialsDir as string))
+    throw refuse(`${path} names a relative credentialsDir; start the sandbox again to rewrite it.`);
   return settings as SandboxSettings;
 }

@@ -35,14 +35,22 @@ export interface AccountContext {
 /** The account's lock options for one call: its cancel signal, and the lock wait off the call's clock. */
 export function lockFor(ctx: AccountContext, call: CallOptions): LockOptions {
   const { deadline, signal } = call;
-  return { ...ctx.lock, ...(signal ? { signal } : {}), ...(deadline ? { whileWaiting: (wait) => deadline.offTheClock(wait) } : {}) };
+  return {
+    ...ctx.lock,
+    ...(signal ? { signal } : {}),
+    ...(deadline ? { whileWaiting: (wait) => deadline.offTheClock(wait) } : {}),
+  };
 }
 
 /**
  * Seconds before `exp` at which a token counts as used up: `margin`, or `share` of the lifetime
  * when that is smaller (short sandbox TTLs in tests).
  */
-export function renewalMarginSeconds(claims: { exp: number; iat?: number | undefined }, margin: number, share: number): number {
+export function renewalMarginSeconds(
+  claims: { exp: number; iat?: number | undefined },
+  margin: number,
+  share: number,
+): number {
   if (claims.iat === undefined) return margin;
   return Math.min(margin, (claims.exp - claims.iat) * share);
 }

@@ -10,7 +10,15 @@ import { MailboxError, inputRef } from '../errors.js';
 import type { FetchFunction } from '../http/http-types.js';
 import type { Logger } from '../log.js';
 import type { AccountContext, AccountStats } from './account-context.js';
-import type { Account, AccountRegistry, CallOptions, InboxChoice, InboxIdentity, RegisterOutcome, RegisterRequest } from './account-registry.js';
+import type {
+  Account,
+  AccountRegistry,
+  CallOptions,
+  InboxChoice,
+  InboxIdentity,
+  RegisterOutcome,
+  RegisterRequest,
+} from './account-registry.js';
 import { OAuthGrant } from './oauth/oauth-grant.js';
 import { createOAuthInboxAccount } from './oauth/oauth-inbox-account.js';
 import { PowAuthClient } from './pow-auth-client.js';
@@ -106,7 +114,9 @@ function withPowInboxCheck(account: ObservableAccount, wanted: string): Observab
     inbox: async (call) => {
       const identity = await account.inbox(call);
       const key = wanted.trim().toLowerCase();
-      const names = [identity.address, identity.inboxId, identity.jmapAccountId].filter((n): n is string => n !== undefined).map((n) => n.toLowerCase());
+      const names = [identity.address, identity.inboxId, identity.jmapAccountId]
+        .filter((n): n is string => n !== undefined)
+        .map((n) => n.toLowerCase());
       if (names.includes(key) || inboxLocalPart(key) === inboxLocalPart(identity.inboxId)) return identity;
       throw new MailboxError({
         code: 'inbox_unknown',
@@ -154,7 +164,11 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
       }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
-  const chain = new TokenChain(ctx, { refreshAhead: options.refreshAhead ?? false, closeSignal, ...(options.now ? { now: options.now } : {}) });
+  const chain = new TokenChain(ctx, {
+    refreshAhead: options.refreshAhead ?? false,
+    closeSignal,
+    ...(options.now ? { now: options.now } : {}),
+  });
 
   const credentials = async (): Promise<StoredCredentials> => {
     const stored = await store.readCredentials();
@@ -181,11 +195,16 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
     credentials,
     readState: () => store.readState(),
     updateState: (mutate) =>
-      withDirectoryLock(dir, 'state', async () => {
-        const next = mutate(await store.readState());
-        await store.writeState(next);
-        return next;
-      }, ctx.lock),
+      withDirectoryLock(
+        dir,
+        'state',
+        async () => {
+          const next = mutate(await store.readState());
+          await store.writeState(next);
+          return next;
+        },
+        ctx.lock,
+      ),
     revealApiKey: async () => (await credentials()).apiKey,
     inbox: async (): Promise<InboxIdentity> => {
       const stored = await credentials();

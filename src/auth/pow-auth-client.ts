@@ -58,7 +58,10 @@ export class PowAuthClient {
     let elapsedMs = 0;
     for (let attempt = 1; ; attempt += 1) {
       // A challenge creates nothing an account could see twice, so it alone may be resent.
-      const challengeJwt = readBearerToken(await this.post(authPaths.challenge, undefined, call, 'idempotent'), `POST ${authPaths.challenge}`);
+      const challengeJwt = readBearerToken(
+        await this.post(authPaths.challenge, undefined, call, 'idempotent'),
+        `POST ${authPaths.challenge}`,
+      );
       const claims = decodeJwtClaims(challengeJwt, challengeClaims, 'challenge JWT');
       const expired = new AbortController();
       const msLeft = claims.exp === undefined ? undefined : claims.exp * 1000 - Date.now();
@@ -96,7 +99,9 @@ export class PowAuthClient {
             hint: 'This machine is too slow or too busy for the current difficulty; free some CPU and try again.',
           });
         }
-        this.options.log.info(`The challenge expired while solving (difficulty ${claims.difficulty}); fetching a fresh one (attempt ${attempt + 1}/${maxChallengeAttempts}).`);
+        this.options.log.info(
+          `The challenge expired while solving (difficulty ${claims.difficulty}); fetching a fresh one (attempt ${attempt + 1}/${maxChallengeAttempts}).`,
+        );
       } finally {
         if (timer) clearTimeout(timer);
       }
@@ -104,7 +109,11 @@ export class PowAuthClient {
   }
 
   /** POST /api/v1/session with a solved challenge: sign-up (username) or login (apiKey). */
-  async openSession(solved: SolvedChallenge, who: { username: string } | { apiKey: string }, call: AuthCallOptions = {}): Promise<SessionResult> {
+  async openSession(
+    solved: SolvedChallenge,
+    who: { username: string } | { apiKey: string },
+    call: AuthCallOptions = {},
+  ): Promise<SessionResult> {
     const body = JSON.stringify({ powHex: solved.powHex, nonce: solved.nonce, ...who });
     const response = await this.post(authPaths.session, { bearer: solved.challengeJwt, body }, call, 'once');
     const sessionJwt = readBearerToken(response, `POST ${authPaths.session}`);
@@ -115,15 +124,27 @@ export class PowAuthClient {
     } catch {
       // A login answer may have no body; sign-up is checked by the caller.
     }
-    return { sessionJwt, ...(parsed.apiKey ? { apiKey: parsed.apiKey } : {}), ...(parsed.inbox ? { inbox: parsed.inbox } : {}) };
+    return {
+      sessionJwt,
+      ...(parsed.apiKey ? { apiKey: parsed.apiKey } : {}),
+      ...(parsed.inbox ? { inbox: parsed.inbox } : {}),
+    };
   }
 
   /** POST /api/v1/capability with the session JWT as bearer. */
   async mintCapability(sessionJwt: string, call: AuthCallOptions = {}): Promise<string> {
-    return readBearerToken(await this.post(authPaths.capability, { bearer: sessionJwt }, call, 'once'), `POST ${authPaths.capability}`);
+    return readBearerToken(
+      await this.post(authPaths.capability, { bearer: sessionJwt }, call, 'once'),
+      `POST ${authPaths.capability}`,
+    );
   }
 
-  private post(path: string, request: { bearer?: string; body?: string } | undefined, call: AuthCallOptions, retry: RetryRule) {
+  private post(
+    path: string,
+    request: { bearer?: string; body?: string } | undefined,
+    call: AuthCallOptions,
+    retry: RetryRule,
+  ) {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (request?.bearer) headers.authorization = `Bearer ${request.bearer}`;
     if (request?.body) headers['content-type'] = 'application/json';

@@ -11,7 +11,12 @@ import { discoverJmapAccountId } from './discover-jmap-account.js';
 import type { TokenChain } from './token-chain.js';
 
 /** Sign-up, apiKey login or idempotent replay for one credentials directory. */
-export async function registerAccount(ctx: AccountContext, chain: TokenChain, request: RegisterRequest, call: CallOptions = {}): Promise<RegisterOutcome> {
+export async function registerAccount(
+  ctx: AccountContext,
+  chain: TokenChain,
+  request: RegisterRequest,
+  call: CallOptions = {},
+): Promise<RegisterOutcome> {
   if (request.username !== undefined) checkUsername(request.username);
   else if (!request.apiKey) {
     throw new MailboxError({
@@ -43,7 +48,11 @@ export async function registerAccount(ctx: AccountContext, chain: TokenChain, re
  */
 function answerLost(error: unknown, username: string, dir: string): unknown {
   if (!(error instanceof MailboxError)) return error;
-  const lost = error.code === 'timeout' || error.code === 'network' || (error.code === 'server_error' && error.status !== 503) || error.code === 'response_too_large';
+  const lost =
+    error.code === 'timeout' ||
+    error.code === 'network' ||
+    (error.code === 'server_error' && error.status !== 503) ||
+    error.code === 'response_too_large';
   if (!lost) return error;
   return new MailboxError({
     code: 'signup_answer_lost',
@@ -64,16 +73,33 @@ function checkUsername(username: string): void {
   }
 }
 
-async function replay(ctx: AccountContext, existing: StoredCredentials, request: RegisterRequest, wanted: string): Promise<RegisterOutcome> {
-  if (inboxLocalPart(existing.inboxId) !== inboxLocalPart(wanted)) throw credentialsExistError(existing, ctx.dir, wanted);
+async function replay(
+  ctx: AccountContext,
+  existing: StoredCredentials,
+  request: RegisterRequest,
+  wanted: string,
+): Promise<RegisterOutcome> {
+  if (inboxLocalPart(existing.inboxId) !== inboxLocalPart(wanted))
+    throw credentialsExistError(existing, ctx.dir, wanted);
   // The watch choice is the operator's and may change; everything else stays as stored.
-  const updated = { ...existing, watch: request.watch, ...(request.wakeCommand !== undefined ? { wakeCommand: request.wakeCommand } : {}) };
-  if (updated.watch !== existing.watch || updated.wakeCommand !== existing.wakeCommand) await ctx.store.writeCredentials(updated);
+  const updated = {
+    ...existing,
+    watch: request.watch,
+    ...(request.wakeCommand !== undefined ? { wakeCommand: request.wakeCommand } : {}),
+  };
+  if (updated.watch !== existing.watch || updated.wakeCommand !== existing.wakeCommand)
+    await ctx.store.writeCredentials(updated);
   const state = await ctx.store.readState().catch(() => ({}) as { session?: { accountId: string } });
   return outcome(ctx, 'existing', updated, state.session?.accountId);
 }
 
-async function signUp(ctx: AccountContext, chain: TokenChain, username: string, request: RegisterRequest, call: CallOptions): Promise<RegisterOutcome> {
+async function signUp(
+  ctx: AccountContext,
+  chain: TokenChain,
+  username: string,
+  request: RegisterRequest,
+  call: CallOptions,
+): Promise<RegisterOutcome> {
   const config = await ctx.config();
   const client = ctx.authClient(config);
   const solved = await client.solveChallenge(call);
@@ -115,7 +141,9 @@ async function signUp(ctx: AccountContext, chain: TokenChain, username: string, 
     chain.adopt(opened.sessionJwt, capability);
     accountId = await discoverJmapAccountId(config.apiUrl, capability, discoveryOptions(ctx, config.timeoutMs, call));
   } catch (error) {
-    ctx.log.warn(`The inbox was created and its apiKey stored, but minting the first capability failed: ${(error as Error).message}`);
+    ctx.log.warn(
+      `The inbox was created and its apiKey stored, but minting the first capability failed: ${(error as Error).message}`,
+    );
   }
   return outcome(ctx, 'signup', credentials, accountId, solved.pow);
 }
@@ -149,7 +177,11 @@ async function logIn(
   ctx.stats.sessionRenewals += 1;
   const capability = await client.mintCapability(opened.sessionJwt, call);
   ctx.stats.capabilityMints += 1;
-  const accountId = await discoverJmapAccountId(config.apiUrl, capability, discoveryOptions(ctx, config.timeoutMs, call));
+  const accountId = await discoverJmapAccountId(
+    config.apiUrl,
+    capability,
+    discoveryOptions(ctx, config.timeoutMs, call),
+  );
   // The inbox comes from the service, never from the caller: the capability's inboxId claim
   // (live-service.md), else the login body or the JMAP account id (an address, spec §1.4 b).
   const claimed = decodeJwtClaims(capability, tokenClaims, 'capability JWT').inboxId;
@@ -162,7 +194,8 @@ async function logIn(
       hint: 'Check that --auth-url and --api-url point at the Agent Mailbox Service.',
     });
   }
-  const inbox = address && inboxLocalPart(address) === inboxLocalPart(inboxId) ? address : `${inboxId}@${config.inboxDomain}`;
+  const inbox =
+    address && inboxLocalPart(address) === inboxLocalPart(inboxId) ? address : `${inboxId}@${config.inboxDomain}`;
   if (existing && !isSameInbox(existing, { inboxId })) throw credentialsExistError(existing, ctx.dir, inbox);
   const credentials: StoredCredentials = {
     ...existing,
@@ -186,7 +219,13 @@ async function logIn(
 }
 
 function discoveryOptions(ctx: AccountContext, timeoutMs: number, call: CallOptions) {
-  return { timeoutMs, log: ctx.log, ...(ctx.fetch ? { fetch: ctx.fetch } : {}), ...(call.signal ? { signal: call.signal } : {}), ...(call.deadline ? { deadline: call.deadline } : {}) };
+  return {
+    timeoutMs,
+    log: ctx.log,
+    ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
+    ...(call.signal ? { signal: call.signal } : {}),
+    ...(call.deadline ? { deadline: call.deadline } : {}),
+  };
 }
 
 function outcome(

@@ -99,7 +99,8 @@ export class TokenChain {
         return capability;
       } catch (error) {
         // Another caller's cancellation ended the shared renewal; this caller still wants a token.
-        const cancelled = error instanceof MailboxError && (error.code === 'cancelled' || error.code === 'pow_cancelled');
+        const cancelled =
+          error instanceof MailboxError && (error.code === 'cancelled' || error.code === 'pow_cancelled');
         if (mine || !cancelled || call.signal?.aborted) throw error;
       }
     }
@@ -191,7 +192,9 @@ export class TokenChain {
       .catch((error: unknown) => {
         if (this.options.closeSignal.aborted) return;
         this.backgroundPausedUntil = this.now() + backgroundRetryPauseMs;
-        this.ctx.log.warn(`Background session renewal failed (the next request will retry): ${(error as Error).message}`);
+        this.ctx.log.warn(
+          `Background session renewal failed (the next request will retry): ${(error as Error).message}`,
+        );
       })
       .finally(() => {
         this.background = undefined;
@@ -238,6 +241,9 @@ export class TokenChain {
 
 function isNearExpiry(claims: TokenLife, now: Clock): boolean {
   const left = claims.exp - now() / 1000;
-  const window = claims.iat === undefined ? refreshAheadSeconds : Math.min(refreshAheadSeconds, (claims.exp - claims.iat) * refreshAheadShare);
+  const window =
+    claims.iat === undefined
+      ? refreshAheadSeconds
+      : Math.min(refreshAheadSeconds, (claims.exp - claims.iat) * refreshAheadShare);
   return left <= window;
 }

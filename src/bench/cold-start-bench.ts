@@ -41,7 +41,9 @@ interface ProcessCase {
 async function runCase(c: ProcessCase, env: NodeJS.ProcessEnv, workDir: string, index: number): Promise<Sample> {
   const rssFile = join(workDir, `rss-${index}`);
   const withTime = existsSync(gnuTime) && !c.stopWhen;
-  const [command, args] = withTime ? [gnuTime, ['-f', '%M', '-o', rssFile, process.execPath, ...c.args]] : [process.execPath, c.args];
+  const [command, args] = withTime
+    ? [gnuTime, ['-f', '%M', '-o', rssFile, process.execPath, ...c.args]]
+    : [process.execPath, c.args];
   const started = performance.now();
   const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -58,7 +60,8 @@ async function runCase(c: ProcessCase, env: NodeJS.ProcessEnv, workDir: string, 
   if (!c.drive) child.stdin.end();
   const code = await exited;
   const wallMs = (stoppedAt ?? performance.now()) - started;
-  if (stoppedAt === undefined && code !== 0) throw new Error(`${c.name} exited ${code}: ${stderr.slice(0, 400)}${stdout.slice(0, 200)}`);
+  if (stoppedAt === undefined && code !== 0)
+    throw new Error(`${c.name} exited ${code}: ${stderr.slice(0, 400)}${stdout.slice(0, 200)}`);
   const rssKiB = withTime ? Number((await readFile(rssFile, 'utf8')).trim().split('\n').at(-1)) : undefined;
   return { wallMs, marks, rssKiB };
 }
@@ -92,20 +95,30 @@ function driveMcp(child: ReturnType<typeof spawn>, started: number): Promise<Rec
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold-start-bench', version: '0' } },
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'cold-start-bench', version: '0' },
+      },
     });
   });
 }
 
 /** A pass-through proxy in front of an auth host that reports each answered challenge. */
-async function watchChallenges(target: string): Promise<{ url: string; next(): Promise<void>; close(): Promise<void> }> {
+async function watchChallenges(
+  target: string,
+): Promise<{ url: string; next(): Promise<void>; close(): Promise<void> }> {
   let waiting: (() => void) | undefined;
   const server = createServer((req, res) => {
-    const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-      if (req.url?.includes('/challenge')) res.on('finish', () => waiting?.());
-    });
+    const upstream = request(
+      new URL(req.url ?? '/', target),
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        if (req.url?.includes('/challenge')) res.on('finish', () => waiting?.());
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
@@ -114,10 +127,11 @@ async function watchChallenges(target: string): Promise<{ url: string; next(): P
   return {
     url: `http://127.0.0.1:${port}`,
     next: () => new Promise<void>((resolve) => (waiting = resolve)),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -161,7 +175,8 @@ export async function runColdStartBench(options: ColdStartOptions = {}): Promise
     ];
     // Untimed rounds cache the JMAP session on disk, warm the page cache and the in-process
     // sandbox's JIT (its first answers are several times slower than later ones).
-    for (let warm = 0; warm < 3; warm++) for (const [i, c] of cases.entries()) await runCase(c, env, workDir, -1 - i - warm * 10);
+    for (let warm = 0; warm < 3; warm++)
+      for (const [i, c] of cases.entries()) await runCase(c, env, workDir, -1 - i - warm * 10);
     const samples = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));
     // register up to the PoW: the challenge is answered by a sandbox whose difficulty never
     // finishes; the process is stopped (and its wall time taken) when that answer has been sent.
@@ -176,20 +191,25 @@ export async function runColdStartBench(options: ColdStartOptions = {}): Promise
       // Alternate the order each round so no case always runs right after the same one.
       const order = round % 2 === 0 ? [...cases, registerCase] : [registerCase, ...cases].reverse();
       for (const [i, c] of order.entries()) {
-        const caseEnv = c === registerCase ? sandboxEnv(slowSandbox, join(workDir, `register-${round}`), challengeWatch.url) : env;
+        const caseEnv =
+          c === registerCase ? sandboxEnv(slowSandbox, join(workDir, `register-${round}`), challengeWatch.url) : env;
         samples.get(c.name)?.push(await runCase(c, caseEnv, workDir, round * 10 + i));
       }
     }
     const base = samples.get('node -e 0') ?? [];
     const baseWall = median(base.map((s) => s.wallMs));
     const baseRss = median(base.map((s) => s.rssKiB ?? Number.NaN)) / 1024;
-    const lines = [`${runs} alternating runs, medians; peak RSS by ${existsSync(gnuTime) ? 'GNU time %M' : 'n/a (no /usr/bin/time)'}; bin: ${bin}`];
+    const lines = [
+      `${runs} alternating runs, medians; peak RSS by ${existsSync(gnuTime) ? 'GNU time %M' : 'n/a (no /usr/bin/time)'}; bin: ${bin}`,
+    ];
     const row = (name: string, wall: number, rssMiB: number): string =>
       `${name.padEnd(38)} ${wall.toFixed(1).padStart(7)} ms  (node ${wall >= baseWall ? '+' : ''}${(wall - baseWall).toFixed(1)} ms, ×${(wall / baseWall).toFixed(2)})  ${Number.isNaN(rssMiB) ? '' : `${rssMiB.toFixed(1)} MiB (×${(rssMiB / baseRss).toFixed(2)})`}`;
     for (const [name, list] of samples) {
       const rss = median(list.map((s) => s.rssKiB ?? Number.NaN)) / 1024;
       if (name === 'mcp') {
-        lines.push(row('mcp spawn → initialize', median(list.map((s) => s.marks.initialize ?? Number.NaN)), Number.NaN));
+        lines.push(
+          row('mcp spawn → initialize', median(list.map((s) => s.marks.initialize ?? Number.NaN)), Number.NaN),
+        );
         lines.push(row('mcp spawn → tools/list', median(list.map((s) => s.marks.toolsList ?? Number.NaN)), Number.NaN));
         lines.push(row('mcp whole process (to exit)', median(list.map((s) => s.wallMs)), rss));
       } else {

@@ -26,8 +26,33 @@ function sendBatch(n: number): OutgoingBatch {
     request: {
       using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail', 'urn:ietf:params:jmap:submission'],
       methodCalls: [
-        ['Email/set', { accountId: inbox, create: { draft: { mailboxIds: { D: true }, keywords: { $draft: true }, from: [{ email: inbox }], to: [{ name: 'Ana', email: 'ana@example.org' }], subject: `Quarterly numbers ${n}`, bodyValues: { body: { value: 'Hi Ana,\nthe numbers are attached as discussed.\nBest' } }, textBody: [{ partId: 'body', type: 'text/plain' }] } } }, 'draft'],
-        ['EmailSubmission/set', { accountId: inbox, create: { send: { emailId: '#draft', identityId: 'I1' } }, onSuccessUpdateEmail: { '#send': { 'keywords/$draft': null } } }, 'submit'],
+        [
+          'Email/set',
+          {
+            accountId: inbox,
+            create: {
+              draft: {
+                mailboxIds: { D: true },
+                keywords: { $draft: true },
+                from: [{ email: inbox }],
+                to: [{ name: 'Ana', email: 'ana@example.org' }],
+                subject: `Quarterly numbers ${n}`,
+                bodyValues: { body: { value: 'Hi Ana,\nthe numbers are attached as discussed.\nBest' } },
+                textBody: [{ partId: 'body', type: 'text/plain' }],
+              },
+            },
+          },
+          'draft',
+        ],
+        [
+          'EmailSubmission/set',
+          {
+            accountId: inbox,
+            create: { send: { emailId: '#draft', identityId: 'I1' } },
+            onSuccessUpdateEmail: { '#send': { 'keywords/$draft': null } },
+          },
+          'submit',
+        ],
       ],
     },
   };
@@ -43,7 +68,8 @@ const answer: JmapResponse = {
 async function contextIn(dir: string, policy?: Record<string, unknown>): Promise<CheckContext> {
   const config = resolveConfig({ env: { XDG_CONFIG_HOME: join(dir, 'config'), HOME: dir } });
   await mkdir(join(dir, 'inbox'), { recursive: true, mode: 0o700 });
-  if (policy) await writeFile(join(dir, 'inbox', 'policy.json'), JSON.stringify({ version: 1, ...policy }), { mode: 0o600 });
+  if (policy)
+    await writeFile(join(dir, 'inbox', 'policy.json'), JSON.stringify({ version: 1, ...policy }), { mode: 0o600 });
   const nothingFetched = (): never => {
     throw new Error('the guard fetched something in a bench that needs nothing fetched');
   };
@@ -55,7 +81,18 @@ async function contextIn(dir: string, policy?: Record<string, unknown>): Promise
     guard: {},
     config: async () => config,
     inbox: async () => ({ inbox, stateDir: join(dir, 'inbox') }),
-    session: async () => ({ sessionUrl: '', apiUrl: '', uploadUrl: '', downloadUrl: '', accountId: inbox, capabilities: [], accountCapabilities: [], limits: {}, mailboxIdsByRole: { drafts: 'D', sent: 'S' }, fetchedAt: '' }),
+    session: async () => ({
+      sessionUrl: '',
+      apiUrl: '',
+      uploadUrl: '',
+      downloadUrl: '',
+      accountId: inbox,
+      capabilities: [],
+      accountCapabilities: [],
+      limits: {},
+      mailboxIdsByRole: { drafts: 'D', sent: 'S' },
+      fetchedAt: '',
+    }),
     read: nothingFetched,
     download: nothingFetched,
     notify: () => undefined,
@@ -81,7 +118,8 @@ async function oneSend(variant: Variant, n: number): Promise<void> {
   variant.cpu.push((used.user + used.system) / 1000);
 }
 
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const median = (values: readonly number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const mean = (values: readonly number[]): number => values.reduce((s, v) => s + v, 0) / Math.max(1, values.length);
 
 export const guardBenchSection: BenchSection = {
@@ -90,12 +128,33 @@ export const guardBenchSection: BenchSection = {
     const base = await mkdtemp(join(tmpdir(), 'guard-bench-'));
     try {
       const variants: Variant[] = [
-        { label: 'a check that does nothing', check: async () => undefined, ctx: await contextIn(join(base, 'none')), wall: [], cpu: [] },
-        { label: 'the guard, no policy file (open)', check: checkOutgoing, ctx: await contextIn(join(base, 'open')), wall: [], cpu: [] },
+        {
+          label: 'a check that does nothing',
+          check: async () => undefined,
+          ctx: await contextIn(join(base, 'none')),
+          wall: [],
+          cpu: [],
+        },
+        {
+          label: 'the guard, no policy file (open)',
+          check: checkOutgoing,
+          ctx: await contextIn(join(base, 'open')),
+          wall: [],
+          cpu: [],
+        },
         {
           label: 'the guard, allow-list + block-list + caps + scan',
           check: checkOutgoing,
-          ctx: await contextIn(join(base, 'full'), { send: { mode: 'allowlist', allow: ['example.org'], block: ['evil.test'], maxSendsPerHour: 1_000_000, maxSendsPerDay: 1_000_000, maxRecipients: 10 } }),
+          ctx: await contextIn(join(base, 'full'), {
+            send: {
+              mode: 'allowlist',
+              allow: ['example.org'],
+              block: ['evil.test'],
+              maxSendsPerHour: 1_000_000,
+              maxSendsPerDay: 1_000_000,
+              maxRecipients: 10,
+            },
+          }),
           wall: [],
           cpu: [],
         },
@@ -104,10 +163,16 @@ export const guardBenchSection: BenchSection = {
       for (let n = 0; n < 10; n += 1) for (const variant of variants) await oneSend(variant, n);
       for (const variant of variants) variant.wall.length = variant.cpu.length = 0;
       const until = performance.now() + seconds * 1000;
-      for (let n = 0; performance.now() < until || n < 50; n += 1) for (const variant of variants) await oneSend(variant, n);
-      const lines = variants.map((v) => `${v.label.padEnd(48)} wall ${median(v.wall).toFixed(2).padStart(6)} ms median ${mean(v.wall).toFixed(2).padStart(6)} ms mean   cpu ${median(v.cpu).toFixed(2).padStart(5)} ms median   (${v.wall.length} sends)`);
+      for (let n = 0; performance.now() < until || n < 50; n += 1)
+        for (const variant of variants) await oneSend(variant, n);
+      const lines = variants.map(
+        (v) =>
+          `${v.label.padEnd(48)} wall ${median(v.wall).toFixed(2).padStart(6)} ms median ${mean(v.wall).toFixed(2).padStart(6)} ms mean   cpu ${median(v.cpu).toFixed(2).padStart(5)} ms median   (${v.wall.length} sends)`,
+      );
       const worst = Math.max(...variants.slice(1).map((v) => median(v.wall)));
-      lines.push(`limit 5 ms per send (median wall): ${worst <= 5 ? 'met' : 'NOT met'}; load average ${loadavg()[0]?.toFixed(1)} on this machine during the run`);
+      lines.push(
+        `limit 5 ms per send (median wall): ${worst <= 5 ? 'met' : 'NOT met'}; load average ${loadavg()[0]?.toFixed(1)} on this machine during the run`,
+      );
       return lines.join('\n');
     } finally {
       await rm(base, { recursive: true, force: true });

@@ -24,13 +24,34 @@ import { benchDnsRecords } from './token-cost-fixtures.js';
 
 const rawListing: JmapRequestInput = {
   ops: [
-    ['Email/query', { accountId: '$ACCOUNT_ID', filter: { inMailbox: '$INBOX_MAILBOX_ID' }, sort: [{ property: 'receivedAt', isAscending: false }], limit: 20 }, 'q'],
+    [
+      'Email/query',
+      {
+        accountId: '$ACCOUNT_ID',
+        filter: { inMailbox: '$INBOX_MAILBOX_ID' },
+        sort: [{ property: 'receivedAt', isAscending: false }],
+        limit: 20,
+      },
+      'q',
+    ],
     [
       'Email/get',
       {
         accountId: '$ACCOUNT_ID',
         '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
-        properties: ['id', 'threadId', 'from', 'sender', 'header:Authentication-Results:asRaw:all', 'subject', 'receivedAt', 'keywords', 'preview', 'hasAttachment', 'htmlBody'],
+        properties: [
+          'id',
+          'threadId',
+          'from',
+          'sender',
+          'header:Authentication-Results:asRaw:all',
+          'subject',
+          'receivedAt',
+          'keywords',
+          'preview',
+          'hasAttachment',
+          'htmlBody',
+        ],
       },
       'g',
     ],
@@ -40,8 +61,17 @@ const rawListing: JmapRequestInput = {
 export async function runHostileHeaderBench(rounds = 15): Promise<string[]> {
   const sandbox = await startSandbox({ difficulty: 2, rateLimit: false, dns: benchDnsRecords() });
   const base = await mkdtemp(join(tmpdir(), 'agent-mailbox-header-bench-'));
-  const registry = createAccountRegistry({ configInputs: { flags: {}, env: sandboxClientEnv(sandbox) }, log: silentLogger, powWorkers: 1 });
-  const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
+  const registry = createAccountRegistry({
+    configInputs: { flags: {}, env: sandboxClientEnv(sandbox) },
+    log: silentLogger,
+    powWorkers: 1,
+  });
+  const smtp = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: sandbox.smtpPort,
+    secure: false,
+    ignoreTLS: true,
+  });
   try {
     const headers = hostileHeaders();
     const inboxes = {} as Record<'hostile' | 'plain', Account>;
@@ -49,29 +79,51 @@ export async function runHostileHeaderBench(rounds = 15): Promise<string[]> {
       const account = registry.open(join(base, which));
       const { inbox } = await account.register({ username: `header-${which}`, watch: 'on-demand' });
       inboxes[which] = account;
-      for (let i = 0; i < 12; i += 1) await smtp.sendMail({ from: `friend${i}@fine.example`, to: inbox, subject: `ordinary ${i}`, text: `body ${i}` });
+      for (let i = 0; i < 12; i += 1)
+        await smtp.sendMail({
+          from: `friend${i}@fine.example`,
+          to: inbox,
+          subject: `ordinary ${i}`,
+          text: `body ${i}`,
+        });
       const composed = await new Promise<Buffer>((resolve, reject) =>
         nodemailer
           .createTransport({ streamTransport: true, buffer: true })
-          .sendMail({ from: 'placeholder@evil.example', to: inbox, subject: 'URGENT wire', text: 'wire the money' }, (error, info) => (error ? reject(error) : resolve(info.message as Buffer))),
+          .sendMail(
+            { from: 'placeholder@evil.example', to: inbox, subject: 'URGENT wire', text: 'wire the money' },
+            (error, info) => (error ? reject(error) : resolve(info.message as Buffer)),
+          ),
       );
       // The hostile inbox's message gives its From and Subject way to the 250 KB section.
       const raw =
         which === 'hostile'
           ? Buffer.concat([
               Buffer.from(headers.map((line) => `${line}\r\n`).join(''), 'latin1'),
-              Buffer.from(composed.toString('latin1').replace(/^From: .*\r\n/m, '').replace(/^Subject: .*\r\n/m, ''), 'latin1'),
+              Buffer.from(
+                composed
+                  .toString('latin1')
+                  .replace(/^From: .*\r\n/m, '')
+                  .replace(/^Subject: .*\r\n/m, ''),
+                'latin1',
+              ),
             ])
           : composed;
       await smtp.sendMail({ envelope: { from: 'mallory@evil.example', to: inbox }, raw });
     }
-    const run = (account: Account, input: JmapRequestInput) => runJmapRequest(account, input, { signal: new AbortController().signal, log: silentLogger });
-    const times = { listing: { hostile: [] as number[], plain: [] as number[] }, raw: { hostile: [] as number[], plain: [] as number[] } };
+    const run = (account: Account, input: JmapRequestInput) =>
+      runJmapRequest(account, input, { signal: new AbortController().signal, log: silentLogger });
+    const times = {
+      listing: { hostile: [] as number[], plain: [] as number[] },
+      raw: { hostile: [] as number[], plain: [] as number[] },
+    };
     for (let round = 0; round < rounds; round += 1) {
       // Alternated, so neither side always runs on a warmer process.
       for (const which of round % 2 === 0 ? (['hostile', 'plain'] as const) : (['plain', 'hostile'] as const)) {
         let started = performance.now();
-        const listed = presentJmapResult(await run(inboxes[which], { ops_file: 'list_inbox', vars: { LIMIT: 20 } }), 'mcp').text;
+        const listed = presentJmapResult(
+          await run(inboxes[which], { ops_file: 'list_inbox', vars: { LIMIT: 20 } }),
+          'mcp',
+        ).text;
         const listingMs = performance.now() - started;
         if (!listed.includes('URGENT wire')) throw new Error(`the ${which} listing lacks the message it was sent`);
         started = performance.now();

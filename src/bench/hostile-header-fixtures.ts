@@ -25,11 +25,23 @@ export function hostileHeaders(): string[] {
   const name = Array.from({ length: 9_000 }, (_, i) => (i % 50 === 49 ? 'ceo@bank.test' : 'Chief')).join(' ');
   const subject = `URGENT ${Array.from({ length: 9_000 }, () => 'wire').join(' ')}`;
   const many = (n: number, domain: string): string => Array.from({ length: n }, (_, i) => `p${i}@${domain}`).join(', ');
-  const otherHops = Array.from({ length: 40 }, (_, i) => folded('Authentication-Results', `mx${i}.relay.example; ${' '.repeat(1)}dmarc=pass${' x'.repeat(400)} header.from=bank.test`));
-  const fields = [folded('From', `"${name}" <ceo@bank.test>`), folded('Subject', subject), folded('Cc', many(1_500, 'bank.test')), folded('Reply-To', many(1_000, 'evil.test')), ...otherHops];
+  const otherHops = Array.from({ length: 40 }, (_, i) =>
+    folded(
+      'Authentication-Results',
+      `mx${i}.relay.example; ${' '.repeat(1)}dmarc=pass${' x'.repeat(400)} header.from=bank.test`,
+    ),
+  );
+  const fields = [
+    folded('From', `"${name}" <ceo@bank.test>`),
+    folded('Subject', subject),
+    folded('Cc', many(1_500, 'bank.test')),
+    folded('Reply-To', many(1_000, 'evil.test')),
+    ...otherHops,
+  ];
   // White space runs to fill the section up to 250,000 bytes: what backtracking parsers choke on.
   const room = 250_000 - fields.join('\r\n').length;
-  const filler = (words: number): string => folded('X-Filler', Array.from({ length: words }, () => `${' '.repeat(30)}=.`).join(' '));
+  const filler = (words: number): string =>
+    folded('X-Filler', Array.from({ length: words }, () => `${' '.repeat(30)}=.`).join(' '));
   let words = Math.floor(room / 33);
   while (filler(words).length > room) words -= 10;
   return [...fields, filler(words)];

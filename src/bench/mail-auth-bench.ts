@@ -12,10 +12,20 @@ const bodyBytes = 8 * 1024 * 1024;
 /** A message signed by example.org whose body is `body`, and the record that verifies it. */
 async function signedMessage(body: string): Promise<{ raw: Buffer; record: string }> {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const signing = { signingDomain: 'example.org', selector: 's', privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), algorithm: 'ed25519-sha256', canonicalization: 'relaxed/relaxed' };
+  const signing = {
+    signingDomain: 'example.org',
+    selector: 's',
+    privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    algorithm: 'ed25519-sha256',
+    canonicalization: 'relaxed/relaxed',
+  };
   const raw = Buffer.from(`From: a@example.org\r\nTo: b@agent-mailbox.test\r\nSubject: bench\r\n\r\n${body}`);
   // Without signTime mailauth reads the clock twice and may sign a t= other than the one it writes.
-  const { signatures } = await dkimSign(Readable.from([raw]), { ...signing, signTime: new Date(), signatureData: [signing] });
+  const { signatures } = await dkimSign(Readable.from([raw]), {
+    ...signing,
+    signTime: new Date(),
+    signatureData: [signing],
+  });
   const key = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
   return { raw: Buffer.concat([Buffer.from(signatures), raw]), record: `v=DKIM1; k=ed25519; p=${key}` };
 }
@@ -36,15 +46,26 @@ async function plainVerify(raw: Buffer, record: string): Promise<number> {
 
 /** The sandbox's check fed the same chunks: lines go to the verifier whole. */
 async function sandboxCheck(raw: Buffer, record: string): Promise<number> {
-  const zone = { TXT: new Map([['s._domainkey.example.org', [[record]]]]), MX: new Map(), A: new Map(), AAAA: new Map(), PTR: new Map() };
-  const authority = await createMailAuthority({ domain: 'agent-mailbox.test', authservId: 'agent-mailbox.test', dns: zone });
+  const zone = {
+    TXT: new Map([['s._domainkey.example.org', [[record]]]]),
+    MX: new Map(),
+    A: new Map(),
+    AAAA: new Map(),
+    PTR: new Map(),
+  };
+  const authority = await createMailAuthority({
+    domain: 'agent-mailbox.test',
+    authservId: 'agent-mailbox.test',
+    dns: zone,
+  });
   const started = performance.now();
   const check = authority.checkInbound({ ip: '127.0.0.1', helo: 'client.example.org', sender: 'a@example.org' });
   for (let at = 0; at < raw.length; at += chunkBytes) {
     if (!check.write(raw.subarray(at, at + chunkBytes))) await new Promise<void>((resolve) => check.onDrain(resolve));
   }
   const outcome = await check.finish();
-  if (outcome.kind !== 'checked' || outcome.results[0]?.result !== 'pass') throw new Error('the sandbox check did not pass the message');
+  if (outcome.kind !== 'checked' || outcome.results[0]?.result !== 'pass')
+    throw new Error('the sandbox check did not pass the message');
   return performance.now() - started;
 }
 
@@ -69,7 +90,9 @@ export const mailAuthBenchSection: BenchSection = {
         plain = Math.min(plain, await plainVerify(raw, record));
         ours = Math.min(ours, await sandboxCheck(raw, record));
       }
-      lines.push(`${label.padEnd(20)} mailauth fed chunks ${plain.toFixed(0).padStart(6)} ms   sandbox check ${ours.toFixed(0).padStart(5)} ms   ratio ${(plain / ours).toFixed(1)}×`);
+      lines.push(
+        `${label.padEnd(20)} mailauth fed chunks ${plain.toFixed(0).padStart(6)} ms   sandbox check ${ours.toFixed(0).padStart(5)} ms   ratio ${(plain / ours).toFixed(1)}×`,
+      );
     }
     return lines.join('\n');
   },

@@ -69,7 +69,11 @@ async function sampleSolver(seconds: number, engine: PowEngine): Promise<Sample>
     signal: controller.signal,
     progressIntervalMs: 100,
     onProgress: (p) => {
-      sample = { hashes: p.tried, ...since(start), extraRss: Math.max(sample.extraRss ?? 0, process.memoryUsage.rss() - rssBefore) };
+      sample = {
+        hashes: p.tried,
+        ...since(start),
+        extraRss: Math.max(sample.extraRss ?? 0, process.memoryUsage.rss() - rssBefore),
+      };
       if (p.elapsedMs >= seconds * 1000) controller.abort();
     },
   });
@@ -83,7 +87,9 @@ function sampleKernel(seconds: number, lanes: ReturnType<typeof createScryptLane
   const start = now();
   let hashes = 0;
   while (performance.now() - start.wall < seconds * 1000) {
-    const passwords = Array.from({ length: lanes.lanes }, (_, lane) => Buffer.from(`bench-kernel:${hashes + lane}`, 'utf8'));
+    const passwords = Array.from({ length: lanes.lanes }, (_, lane) =>
+      Buffer.from(`bench-kernel:${hashes + lane}`, 'utf8'),
+    );
     lanes.hash(passwords, salt, scryptParams.dkLen);
     hashes += lanes.lanes;
   }
@@ -119,7 +125,18 @@ const rateOf = (samples: Sample[]): Rate => {
   const per = (hashes: number, ms: number): number => (ms > 0 ? (hashes * 1000) / ms : 0);
   const each = samples.map((s) => per(s.hashes, s.ms));
   const hashes = total((s) => s.hashes);
-  return { perSecond: per(hashes, total((s) => s.ms)), low: Math.min(...each), high: Math.max(...each), perCpuSecond: per(hashes, total((s) => s.cpuMs)) };
+  return {
+    perSecond: per(
+      hashes,
+      total((s) => s.ms),
+    ),
+    low: Math.min(...each),
+    high: Math.max(...each),
+    perCpuSecond: per(
+      hashes,
+      total((s) => s.cpuMs),
+    ),
+  };
 };
 
 /**
@@ -136,7 +153,13 @@ export async function runPowBench(seconds: number): Promise<PowBenchFigures> {
   const rounds = Math.max(1, Math.round(seconds / slice));
   const cores = availableParallelism();
   const loadBefore = loadavg()[0]!;
-  const samples = { kernel: [] as Sample[], serial: [] as Sample[], js: [] as Sample[], solver: [] as Sample[], nativeSolver: [] as Sample[] };
+  const samples = {
+    kernel: [] as Sample[],
+    serial: [] as Sample[],
+    js: [] as Sample[],
+    solver: [] as Sample[],
+    nativeSolver: [] as Sample[],
+  };
   for (let round = 0; round < rounds; round += 1) {
     samples.solver.push(await sampleSolver(slice, 'wasm-simd'));
     samples.kernel.push(sampleKernel(slice, lanes));
@@ -166,7 +189,8 @@ export function formatPowBench(f: PowBenchFigures): string {
   const rate = (r: Rate): string =>
     `${r.perSecond.toFixed(1).padStart(6)} hashes/s (slices ${r.low.toFixed(1)}–${r.high.toFixed(1)}); ${r.perCpuSecond.toFixed(1)} per CPU-second`;
   const times = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
-  const ratio = (a: Rate, b: Rate, cores = 1): string => `${times(a.perSecond, cores * b.perSecond)} (per CPU-second: ${times(a.perCpuSecond, b.perCpuSecond)})`;
+  const ratio = (a: Rate, b: Rate, cores = 1): string =>
+    `${times(a.perSecond, cores * b.perSecond)} (per CPU-second: ${times(a.perCpuSecond, b.perCpuSecond)})`;
   const row = (label: string, value: string): string => `  ${label.padEnd(44)} ${value}`;
   const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
   return [

@@ -56,5 +56,8 @@ async function cancelOnce(afterMs: number): Promise<CancelFigures> {
 export async function measureSolverCancel(): Promise<CancelFigures> {
   const runs: CancelFigures[] = [];
   for (const afterMs of [700, 1030, 1260]) runs.push(await cancelOnce(afterMs));
-  return { rejectMs: Math.max(...runs.map((r) => r.rejectMs)), threadsGoneMs: Math.max(...runs.map((r) => r.threadsGoneMs)) };
+  return {
+    rejectMs: Math.max(...runs.map((r) => r.rejectMs)),
+    threadsGoneMs: Math.max(...runs.map((r) => r.threadsGoneMs)),
+  };
 }

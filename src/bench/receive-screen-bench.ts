@@ -23,23 +23,49 @@ import { benchDnsRecords } from './token-cost-fixtures.js';
 
 const cases: { label: string; policy: PolicyFile | undefined }[] = [
   { label: 'no receive rules', policy: undefined },
-  { label: 'block-list, nothing held', policy: { version: policyVersion, receive: { block: ['nobody@elsewhere.example'] } } },
-  { label: 'allow-list holding half', policy: { version: policyVersion, receive: { mode: 'allowlist', allow: ['example.com'] } } },
+  {
+    label: 'block-list, nothing held',
+    policy: { version: policyVersion, receive: { block: ['nobody@elsewhere.example'] } },
+  },
+  {
+    label: 'allow-list holding half',
+    policy: { version: policyVersion, receive: { mode: 'allowlist', allow: ['example.com'] } },
+  },
 ];
 
 export async function runReceiveScreenBench(rounds = 15): Promise<string[]> {
   const sandbox = await startSandbox({ difficulty: 2, rateLimit: false, dns: benchDnsRecords() });
   const base = await mkdtemp(join(tmpdir(), 'agent-mailbox-screen-bench-'));
-  const registry = createAccountRegistry({ configInputs: { flags: {}, env: sandboxClientEnv(sandbox) }, log: silentLogger, powWorkers: 1 });
+  const registry = createAccountRegistry({
+    configInputs: { flags: {}, env: sandboxClientEnv(sandbox) },
+    log: silentLogger,
+    powWorkers: 1,
+  });
   try {
     const dir = join(base, 'inbox');
     const account = registry.open(dir);
     const { inbox } = await account.register({ username: 'screen-bench', watch: 'on-demand' });
-    const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
+    const smtp = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: sandbox.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
     // Alternating senders, so every page of the listing holds some of each.
-    for (let i = 0; i < 120; i++) await smtp.sendMail({ from: i % 2 === 0 ? `a${i}@example.com` : `b${i}@example.org`, to: inbox, subject: `Mail ${i}`, text: `body ${i}` });
+    for (let i = 0; i < 120; i++)
+      await smtp.sendMail({
+        from: i % 2 === 0 ? `a${i}@example.com` : `b${i}@example.org`,
+        to: inbox,
+        subject: `Mail ${i}`,
+        text: `body ${i}`,
+      });
     smtp.close();
-    const list = () => runJmapRequest(account, { ops_file: 'list_inbox', vars: { LIMIT: 50 } }, { signal: new AbortController().signal, log: silentLogger });
+    const list = () =>
+      runJmapRequest(
+        account,
+        { ops_file: 'list_inbox', vars: { LIMIT: 50 } },
+        { signal: new AbortController().signal, log: silentLogger },
+      );
     const times = new Map<string, number[]>(cases.map((c) => [c.label, []]));
     const policyFile = join(dir, 'policy.json');
     for (let round = 0; round < rounds; round++) {

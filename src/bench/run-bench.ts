@@ -25,12 +25,23 @@ const mcpOverheadSection: BenchSection = {
   },
 };
 
-const sections: BenchSection[] = [toolListBenchSection, powBenchSection, tokenCostBenchSection, receiveScreenBenchSection, hostileHeaderBenchSection, coldStartBenchSection, mcpOverheadSection, mailAuthBenchSection, guardBenchSection];
+const sections: BenchSection[] = [
+  toolListBenchSection,
+  powBenchSection,
+  tokenCostBenchSection,
+  receiveScreenBenchSection,
+  hostileHeaderBenchSection,
+  coldStartBenchSection,
+  mcpOverheadSection,
+  mailAuthBenchSection,
+  guardBenchSection,
+];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, only: { type: 'string' } } });
   const seconds = Number(values.seconds);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`--seconds must be a positive number, got ${values.seconds}`);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new Error(`--seconds must be a positive number, got ${values.seconds}`);
   const chosen = sections.filter((s) => !values.only || s.title.toLowerCase().includes(values.only.toLowerCase()));
   for (const section of chosen) {
     process.stdout.write(`\n== ${section.title} ==\n`);

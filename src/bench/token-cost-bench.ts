@@ -32,26 +32,55 @@ export async function runTokenCostBench(log: (line: string) => void = () => unde
   const client = new Client({ name: 'agent-mailbox-token-bench', version: '0' });
   try {
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [fileURLToPath(new URL('../bin.js', import.meta.url)), 'mcp'], env, stderr: 'ignore' }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [fileURLToPath(new URL('../bin.js', import.meta.url)), 'mcp'],
+        env,
+        stderr: 'ignore',
+      }),
     );
     const call = async (args: Record<string, unknown>): Promise<TextResult> => {
       const result = await client.callTool({ name: 'jmap_request', arguments: args }, undefined, { timeout: 120_000 });
       const content = Array.isArray(result.content) ? (result.content as { type: string; text?: string }[]) : [];
-      return { text: content.map((c) => c.text ?? '').join('\n'), structured: result.structuredContent, isError: result.isError === true };
+      return {
+        text: content.map((c) => c.text ?? '').join('\n'),
+        structured: result.structuredContent,
+        isError: result.isError === true,
+      };
     };
-    const registered = await client.callTool({ name: 'register', arguments: { username: 'token-bench', watch: 'on-demand' } }, undefined, {
-      timeout: 120_000,
-    });
+    const registered = await client.callTool(
+      { name: 'register', arguments: { username: 'token-bench', watch: 'on-demand' } },
+      undefined,
+      {
+        timeout: 120_000,
+      },
+    );
     if (registered.isError) throw new Error('register failed');
     const inbox = `token-bench@${sandbox.domain}`;
 
-    log('token bench: delivering 50 ordinary mails (5 forged, 5 with a display name claiming another sender, 7 HTML with a hidden pre-header), a newsletter and a 10-message thread over SMTP');
-    const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
+    log(
+      'token bench: delivering 50 ordinary mails (5 forged, 5 with a display name claiming another sender, 7 HTML with a hidden pre-header), a newsletter and a 10-message thread over SMTP',
+    );
+    const smtp = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: sandbox.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
     for (let i = 0; i < 50; i++) {
       const { envelopeFrom, ...mail } = ordinaryMail(i);
-      await smtp.sendMail({ ...mail, to: inbox, ...(envelopeFrom ? { envelope: { from: envelopeFrom, to: inbox } } : {}) });
+      await smtp.sendMail({
+        ...mail,
+        to: inbox,
+        ...(envelopeFrom ? { envelope: { from: envelopeFrom, to: inbox } } : {}),
+      });
     }
-    await smtp.sendMail({ from: 'News <news@example.org>', to: inbox, subject: 'Weekly digest', html: newsletterHtml(43_000) });
+    await smtp.sendMail({
+      from: 'News <news@example.org>',
+      to: inbox,
+      subject: 'Weekly digest',
+      html: newsletterHtml(43_000),
+    });
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) {
       const messageId = `<thread-${i}@example.net>`;
@@ -77,11 +106,18 @@ export async function runTokenCostBench(log: (line: string) => void = () => unde
     // list_new first, so its first run sees all 61 mails (it lists LIMIT of them).
     measure('list_new first run, LIMIT 50', await call({ ops_file: 'list_new', vars: { LIMIT: 50 } }));
     measure('list_inbox, LIMIT 50', await call({ ops_file: 'list_inbox', vars: { LIMIT: 50 } }));
-    measure('search over 50 (FROM example.com)', await call({ ops_file: 'search', vars: { FROM: 'example.com', LIMIT: 50 } }));
+    measure(
+      'search over 50 (FROM example.com)',
+      await call({ ops_file: 'search', vars: { FROM: 'example.com', LIMIT: 50 } }),
+    );
 
     const found = await call({ ops_file: 'search', vars: { SUBJECT: 'Weekly digest', LIMIT: 1 } });
     const newsletterId = firstEmailId(found.structured);
-    if (newsletterId) measure('read_message, 43 KB HTML newsletter', await call({ ops_file: 'read_message', vars: { MAIL_ID: newsletterId } }));
+    if (newsletterId)
+      measure(
+        'read_message, 43 KB HTML newsletter',
+        await call({ ops_file: 'read_message', vars: { MAIL_ID: newsletterId } }),
+      );
 
     const threadHit = await call({ ops_file: 'search', vars: { SUBJECT: 'offsite', LIMIT: 1 } });
     const threadMailId = firstEmailId(threadHit.structured);
@@ -104,7 +140,11 @@ export async function runTokenCostBench(log: (line: string) => void = () => unde
 function threadOps(mailId: string): unknown[] {
   return [
     ['Email/get', { accountId: '$ACCOUNT_ID', ids: [mailId], properties: ['threadId'] }, 'm'],
-    ['Thread/get', { accountId: '$ACCOUNT_ID', '#ids': { resultOf: 'm', name: 'Email/get', path: '/list/*/threadId' } }, 't'],
+    [
+      'Thread/get',
+      { accountId: '$ACCOUNT_ID', '#ids': { resultOf: 'm', name: 'Email/get', path: '/list/*/threadId' } },
+      't',
+    ],
     [
       'Email/get',
       {

@@ -6,8 +6,19 @@ import { emptyDnsRecords, mergeDnsRecords, type DnsRecords } from '../sandbox/ma
  * a hidden pre-header), one large HTML newsletter, and the DNS that makes those verdicts so.
  */
 
-const senders = ['Ana Lima <ana@example.com>', 'Ben Ode <ben@example.com>', 'Chloé Martin <chloe@example.com>', 'Dev Ops <ops@example.com>'];
-const topics = ['Invoice for October', 'Lunch on Friday?', 'Build failed on main', 'Contract draft v3', 'Photos from the trip'];
+const senders = [
+  'Ana Lima <ana@example.com>',
+  'Ben Ode <ben@example.com>',
+  'Chloé Martin <chloe@example.com>',
+  'Dev Ops <ops@example.com>',
+];
+const topics = [
+  'Invoice for October',
+  'Lunch on Friday?',
+  'Build failed on main',
+  'Contract draft v3',
+  'Photos from the trip',
+];
 
 /** The domains the bench's senders write from: SPF lets loopback send for them; bank.example's mail fails DMARC from anywhere else. */
 export function benchDnsRecords(): DnsRecords {
@@ -46,8 +57,18 @@ export interface BenchMail {
 export function ordinaryMail(i: number): BenchMail {
   const topic = topics[i % topics.length] ?? 'Hello';
   const text = `Hi,\n\n${`about ${topic.toLowerCase()}: here are a few details you asked for, with dates and numbers ${i}. `.repeat(4)}\n\nBest,\nthe sender`;
-  const from = i % 10 === 9 ? 'CEO <ceo@bank.example>' : i % 10 === 4 ? '"support@bank.example" <help@example.com>' : (senders[i % senders.length] ?? 'someone@example.com');
-  const mail: BenchMail = { from, subject: `${topic} #${i}`, text, ...(i % 10 === 9 ? { envelopeFrom: 'mallory@example.com' } : {}) };
+  const from =
+    i % 10 === 9
+      ? 'CEO <ceo@bank.example>'
+      : i % 10 === 4
+        ? '"support@bank.example" <help@example.com>'
+        : (senders[i % senders.length] ?? 'someone@example.com');
+  const mail: BenchMail = {
+    from,
+    subject: `${topic} #${i}`,
+    text,
+    ...(i % 10 === 9 ? { envelopeFrom: 'mallory@example.com' } : {}),
+  };
   if (i % 7 === 3) {
     mail.html = `<div style="display:none;max-height:0;overflow:hidden">Don't miss this week's offers, open now</div><p>${text.replace(/\n/g, '<br>')}</p>`;
   }

@@ -22,7 +22,8 @@ export interface ToolListSize {
   perTool: { name: string; descriptionBytes: number; inputBytes: number; outputBytes: number; totalBytes: number }[];
 }
 
-const bytes = (value: unknown): number => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value ?? {}));
+const bytes = (value: unknown): number =>
+  Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value ?? {}));
 
 /** The byte counts of a tools/list result (UTF-8, compact JSON as hosts send it). */
 export function measureToolList(tools: readonly ListedTool[]): ToolListSize {
@@ -33,7 +34,10 @@ export function measureToolList(tools: readonly ListedTool[]): ToolListSize {
     outputBytes: tool.outputSchema === undefined ? 0 : bytes(tool.outputSchema),
     totalBytes: bytes(tool),
   }));
-  const callBytes = tools.reduce((sum, tool) => sum + bytes(tool.name) + bytes(tool.description ?? '') + bytes(tool.inputSchema), 0);
+  const callBytes = tools.reduce(
+    (sum, tool) => sum + bytes(tool.name) + bytes(tool.description ?? '') + bytes(tool.inputSchema),
+    0,
+  );
   return { totalBytes: bytes({ tools }), callBytes, perTool };
 }
 
@@ -42,7 +46,14 @@ export async function listBuiltTools(): Promise<ListedTool[]> {
   const home = await mkdtemp(join(tmpdir(), 'agent-mailbox-tool-list-'));
   const client = new Client({ name: 'agent-mailbox-tool-list-bench', version: '0' });
   try {
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [fileURLToPath(new URL('../bin.js', import.meta.url)), 'mcp'], env: { PATH: process.env.PATH ?? '', HOME: home }, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [fileURLToPath(new URL('../bin.js', import.meta.url)), 'mcp'],
+        env: { PATH: process.env.PATH ?? '', HOME: home },
+        stderr: 'ignore',
+      }),
+    );
     return (await client.listTools()).tools;
   } finally {
     await client.close();
@@ -56,7 +67,10 @@ export const toolListBenchSection: BenchSection = {
     const size = measureToolList(await listBuiltTools());
     return [
       `tools/list in all: ${size.totalBytes} bytes (≈${Math.round(size.totalBytes / 4)} tokens); names + descriptions + input schemas: ${size.callBytes} bytes`,
-      ...size.perTool.map((t) => `  ${t.name.padEnd(14)} description ${String(t.descriptionBytes).padStart(5)}  input ${String(t.inputBytes).padStart(5)}  output ${String(t.outputBytes).padStart(5)}  all ${String(t.totalBytes).padStart(5)}`),
+      ...size.perTool.map(
+        (t) =>
+          `  ${t.name.padEnd(14)} description ${String(t.descriptionBytes).padStart(5)}  input ${String(t.inputBytes).padStart(5)}  output ${String(t.outputBytes).padStart(5)}  all ${String(t.totalBytes).padStart(5)}`,
+      ),
     ].join('\n');
   },
 };

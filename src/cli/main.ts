@@ -51,12 +51,22 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
   const cliPath = entry.cliPath ?? defaultCliPath;
   const workingDir = entry.cwd ?? process.cwd();
   const shellCommand = shellCommandFor({ cliPath, env: entry.env, cwd: workingDir });
-  const wording: NextWording = { adjust: inboxChoiceCarrier(table)(invocation.input['credentials_dir'], invocation.input['inbox']), cli: cliSpellingOf(table), command: shellCommand };
+  const wording: NextWording = {
+    adjust: inboxChoiceCarrier(table)(invocation.input['credentials_dir'], invocation.input['inbox']),
+    cli: cliSpellingOf(table),
+    command: shellCommand,
+  };
   const schema = operation.cliInput ? operation.input.extend(operation.cliInput.shape) : operation.input;
   const parsed = schema.safeParse(invocation.input);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-    return fail(new MailboxError({ code: 'usage', message: problems, hint: `See: ${shellCommand} ${cliPathOf(operation).join(' ')} --help` }));
+    return fail(
+      new MailboxError({
+        code: 'usage',
+        message: problems,
+        hint: `See: ${shellCommand} ${cliPathOf(operation).join(' ')} --help`,
+      }),
+    );
   }
   const configInputs: ConfigInputs = { flags: invocation.configFlags, env: entry.env };
   let accounts: ReturnType<typeof createAccountRegistry> | undefined;
@@ -67,7 +77,10 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
   const interrupt = interruptSignal();
   try {
     const config = resolveConfig(configInputs);
-    const log = createLogger(entry.streams?.stderr ?? process.stderr, config.debug ? 'debug' : (operation.cli?.logLevel ?? 'warn'));
+    const log = createLogger(
+      entry.streams?.stderr ?? process.stderr,
+      config.debug ? 'debug' : (operation.cli?.logLevel ?? 'warn'),
+    );
     accounts = createAccountRegistry({ configInputs, log });
     const result: unknown = await operation.run(parsed.data, {
       configInputs,
@@ -105,7 +118,11 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       const code = (result as { exitCode?: unknown } | undefined)?.exitCode;
       return typeof code === 'number' ? code : exitCodes.ok;
     }
-    return renderSuccess(streams, renderResult(result, 'cli', { present: operation.present, reveal: operation.cli?.reveal, wording }), { json: invocation.json });
+    return renderSuccess(
+      streams,
+      renderResult(result, 'cli', { present: operation.present, reveal: operation.cli?.reveal, wording }),
+      { json: invocation.json },
+    );
   } catch (error) {
     progressLine.done();
     return fail(toMailboxError(error));
@@ -121,15 +138,19 @@ export async function runCli(entry: CliEntry): Promise<number> {
   let exitCode: number = exitCodes.ok;
   let ownsProcess = false;
   const program = new Command('agent-mailbox')
-    .description('Give an AI agent its own e-mail inbox (Agent Mailbox Service, JMAP). Run `agent-mailbox mcp` for the MCP server.')
+    .description(
+      'Give an AI agent its own e-mail inbox (Agent Mailbox Service, JMAP). Run `agent-mailbox mcp` for the MCP server.',
+    )
     .version(await packageVersion(), '-V, --version', 'Print the version of agent-mailbox.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => streams.stdout.write(s), writeErr: (s) => streams.stderr.write(s) });
   const groups = new Map<string, Command>();
   const groupDescriptions: Record<string, string> = {
-    watch: 'Manage the daily 09:00 job that wakes an agent when new mail arrived (watch=scheduled). See `agent-mailbox help watch`.',
-    policy: 'The operator\'s rules: who the agent may write to and hear from, caps, the secret scan. See `agent-mailbox help security`.',
-    outbox: 'Mail held for the operator\'s yes (list, approve, discard) and the audit log of every send.',
+    watch:
+      'Manage the daily 09:00 job that wakes an agent when new mail arrived (watch=scheduled). See `agent-mailbox help watch`.',
+    policy:
+      "The operator's rules: who the agent may write to and hear from, caps, the secret scan. See `agent-mailbox help security`.",
+    outbox: "Mail held for the operator's yes (list, approve, discard) and the audit log of every send.",
   };
   // Only the commands the first word names get built (commander and zod cost every command's
   // options at each start); any other argv gets the whole program, for commander's own errors.
@@ -158,7 +179,12 @@ export async function runCli(entry: CliEntry): Promise<number> {
     await program.parseAsync(entry.argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return exitCodes.ok;
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      )
+        return exitCodes.ok;
       // Commander said what was wrong (with a "did you mean" where one is close); say where the right spelling is.
       streams.stderr.write(`next: ${usageHelpCommand(entry, all)}\n`);
       return exitCodes.usage;
@@ -171,8 +197,14 @@ export async function runCli(entry: CliEntry): Promise<number> {
 
 /** The --help of the command the argv names (the longest table path it starts with), else the overview. */
 function usageHelpCommand(entry: CliEntry, ops: readonly AnyOperation[]): string {
-  const command = shellCommandFor({ cliPath: entry.cliPath ?? defaultCliPath, env: entry.env, cwd: entry.cwd ?? process.cwd() });
+  const command = shellCommandFor({
+    cliPath: entry.cliPath ?? defaultCliPath,
+    env: entry.env,
+    cwd: entry.cwd ?? process.cwd(),
+  });
   const paths = ops.map((op) => cliPathOf(op)).filter((path) => path.every((word, i) => entry.argv[i] === word));
   const longest = paths.sort((a, b) => b.length - a.length)[0];
-  return longest ? `${command} ${longest.join(' ')} --help lists its options.` : `${command} --help lists the commands; ${command} help explains them.`;
+  return longest
+    ? `${command} ${longest.join(' ')} --help lists its options.`
+    : `${command} --help lists the commands; ${command} help explains them.`;
 }

@@ -8,7 +8,19 @@ import { shellQuote } from '../render/shell-quote.js';
 import { describeField, toKebab } from './zod-fields.js';
 
 /** Settings that every table command accepts as flags; the others are operation inputs. */
-const globalSettingNames: readonly SettingName[] = ['sandbox', 'authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'timeoutMs', 'downloadDir', 'powWorkers', 'crontab', 'allowDefaultCredentialsDir', 'debug'];
+const globalSettingNames: readonly SettingName[] = [
+  'sandbox',
+  'authUrl',
+  'apiUrl',
+  'scryptSalt',
+  'inboxDomain',
+  'timeoutMs',
+  'downloadDir',
+  'powWorkers',
+  'crontab',
+  'allowDefaultCredentialsDir',
+  'debug',
+];
 
 /** What a table command's action hands to the runner. */
 export interface ParsedInvocation {
@@ -24,7 +36,9 @@ const collect = (value: string, previous: string[] | undefined): string[] => [..
 function addConfigOptions(command: Command): void {
   for (const name of globalSettingNames) {
     const decl = settings[name];
-    command.addOption(new Option(isSwitchSetting(name) ? decl.flag : `${decl.flag} <value>`, `${decl.describe} [env ${decl.env}]`));
+    command.addOption(
+      new Option(isSwitchSetting(name) ? decl.flag : `${decl.flag} <value>`, `${decl.describe} [env ${decl.env}]`),
+    );
   }
 }
 
@@ -69,7 +83,8 @@ export function buildTableCommand(
       command.argument(fieldShape.required ? `<${key}${variadic}>` : `[${key}${variadic}]`, fieldShape.describe);
       continue;
     }
-    const spec = fieldShape.kind === 'boolean' ? flag : `${flag} <${fieldShape.kind === 'array' ? 'value' : toKebab(key)}>`;
+    const spec =
+      fieldShape.kind === 'boolean' ? flag : `${flag} <${fieldShape.kind === 'array' ? 'value' : toKebab(key)}>`;
     // Choices are listed, not enforced by commander: the input schema refuses a wrong one with the
     // same JSON error document and next step as every other bad input.
     const choices = fieldShape.choices ? ` (choices: ${fieldShape.choices.map((c) => `"${c}"`).join(', ')})` : '';
@@ -84,7 +99,8 @@ export function buildTableCommand(
   command.action(async (...args: unknown[]) => {
     const opts = command.opts<Record<string, unknown>>();
     const input: Record<string, unknown> = {};
-    if (op.cli?.positional && (typeof args[0] === 'string' || Array.isArray(args[0]))) input[op.cli.positional] = args[0];
+    if (op.cli?.positional && (typeof args[0] === 'string' || Array.isArray(args[0])))
+      input[op.cli.positional] = args[0];
     for (const [attribute, { key, flag }] of flagKeys) {
       const value = opts[attribute];
       if (value === undefined) continue;

@@ -16,7 +16,10 @@ const lineModeIntervalMs = 1_000;
  * narrower terminal, or one that reports no width (0 columns), each update is a line of its own,
  * since a cut line would lose the rate and a wrapped one cannot be rewritten.
  */
-export function createProgressLine(stream: TtyLike, now: () => number = Date.now): { update(u: ProgressUpdate): void; done(): void } {
+export function createProgressLine(
+  stream: TtyLike,
+  now: () => number = Date.now,
+): { update(u: ProgressUpdate): void; done(): void } {
   if (!stream.isTTY) return { update() {}, done() {} };
   let shown = false;
   let last = Number.NEGATIVE_INFINITY;
@@ -50,7 +53,10 @@ export function createProgressLine(stream: TtyLike, now: () => number = Date.now
 function fitting(message: string, width: number): string | undefined {
   if (width < 20) return undefined;
   if (message.length <= width) return message;
-  const parts = message.replace(/\s*\([^()]*\)/g, '').replace(/\.$/, '').split(', ');
+  const parts = message
+    .replace(/\s*\([^()]*\)/g, '')
+    .replace(/\.$/, '')
+    .split(', ');
   for (let keep = parts.length; keep >= Math.min(2, parts.length); keep--) {
     const short = `${parts.slice(0, keep).join(', ')}${keep < parts.length ? ' …' : '.'}`;
     if (short.length <= width) return short;

@@ -25,7 +25,9 @@ export function renderSuccess(streams: CliStreams, rendered: RenderedResult, opt
     streams.stdout.write(rendered.text.endsWith('\n') ? rendered.text : `${rendered.text}\n`);
   } else {
     for (const line of rendered.lead) streams.stderr.write(`${line}\n`);
-    streams.stdout.write(`${options.json ? JSON.stringify(rendered.structured) : JSON.stringify(rendered.structured, null, 2)}\n`);
+    streams.stdout.write(
+      `${options.json ? JSON.stringify(rendered.structured) : JSON.stringify(rendered.structured, null, 2)}\n`,
+    );
   }
   return rendered.isError ? exitCodes.failure : exitCodes.ok;
 }

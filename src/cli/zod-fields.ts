@@ -17,7 +17,12 @@ export function describeField(field: z.ZodType): FieldShape {
   }
   const type = inner.def.type;
   const kind: FieldShape['kind'] =
-    type === 'string' || type === 'boolean' || type === 'number' || type === 'array' || type === 'record' || type === 'enum'
+    type === 'string' ||
+    type === 'boolean' ||
+    type === 'number' ||
+    type === 'array' ||
+    type === 'record' ||
+    type === 'enum'
       ? type
       : 'other';
   const shape: FieldShape = {

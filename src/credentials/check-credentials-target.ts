@@ -16,7 +16,11 @@ type TargetConfig = Pick<Config, 'authUrl' | 'apiUrl' | 'allowDefaultCredentials
 export function checkCredentialsTarget(config: TargetConfig, dir: string): void {
   if (config.allowDefaultCredentialsDir) return;
   if (resolve(dir) !== resolve(settings.credentialsDir.defaultValue())) return;
-  const local = (['authUrl', 'apiUrl'] as const).find((name) => (config.sources[name] === 'flag' || config.sources[name] === 'sandbox' || config.sources[name] === 'env') && isLoopbackUrl(config[name]));
+  const local = (['authUrl', 'apiUrl'] as const).find(
+    (name) =>
+      (config.sources[name] === 'flag' || config.sources[name] === 'sandbox' || config.sources[name] === 'env') &&
+      isLoopbackUrl(config[name]),
+  );
   if (local === undefined) return;
   const allow = settings.allowDefaultCredentialsDir;
   const origin = new URL(config[local]).origin;

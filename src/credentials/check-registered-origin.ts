@@ -25,7 +25,9 @@ function sandboxOwning(dir: string): RecordedOrigin | undefined {
   if (basename(resolve(dir)) !== 'credentials' || !existsSync(sandboxSettingsPath(dataDir))) return undefined;
   try {
     const file = readSandboxSettings(dataDir);
-    return resolve(file.credentialsDir) === resolve(dir) ? { authUrl: file.authUrl, apiUrl: file.apiUrl, sandboxDataDir: dataDir } : undefined;
+    return resolve(file.credentialsDir) === resolve(dir)
+      ? { authUrl: file.authUrl, apiUrl: file.apiUrl, sandboxDataDir: dataDir }
+      : undefined;
   } catch {
     // A broken file still says the directory is a sandbox's: judged as one, with no endpoints to show.
     return { sandboxDataDir: dataDir };
@@ -46,19 +48,27 @@ const originOf = (url: string | undefined): string | undefined => {
  * machine, and one registered on the service never talks to a local port. The endpoints a
  * directory's own credentials.json supplies are the ones it was registered on, so they pass.
  */
-export function checkRegisteredOrigin(config: OriginConfig, dir: string, stored: Pick<StoredCredentials, 'authUrl' | 'apiUrl'> | undefined): void {
+export function checkRegisteredOrigin(
+  config: OriginConfig,
+  dir: string,
+  stored: Pick<StoredCredentials, 'authUrl' | 'apiUrl'> | undefined,
+): void {
   const registered = stored !== undefined && (stored.authUrl !== undefined || stored.apiUrl !== undefined);
   // An inbox's own record decides; the sandbox beside the directory only names the way out.
-  const recorded: RecordedOrigin | undefined = registered ? { authUrl: stored.authUrl, apiUrl: stored.apiUrl } : sandboxOwning(dir);
+  const recorded: RecordedOrigin | undefined = registered
+    ? { authUrl: stored.authUrl, apiUrl: stored.apiUrl }
+    : sandboxOwning(dir);
   if (recorded === undefined) return;
-  const recordedLocal = registered ? [recorded.authUrl, recorded.apiUrl].some((url) => url !== undefined && isLoopbackUrl(url)) : true;
+  const recordedLocal = registered
+    ? [recorded.authUrl, recorded.apiUrl].some((url) => url !== undefined && isLoopbackUrl(url))
+    : true;
   const target = [config.authUrl, config.apiUrl].find((url) => isLoopbackUrl(url) !== recordedLocal);
   if (target === undefined) return;
   const where = resolve(dir);
   const was = originOf(recorded.apiUrl ?? recorded.authUrl);
   if (recordedLocal) {
     const dataDir = recorded.sandboxDataDir ?? sandboxOwning(dir)?.sandboxDataDir;
-    const sandboxFlag = dataDir !== undefined ? `--sandbox ${dataDir}` : '--sandbox <the sandbox\'s --data-dir>';
+    const sandboxFlag = dataDir !== undefined ? `--sandbox ${dataDir}` : "--sandbox <the sandbox's --data-dir>";
     throw new MailboxError({
       code: 'credentials_wrong_service',
       message: `Refused: ${where} belongs to a local sandbox${was ? ` (${was})` : ''}, and this client points at ${originOf(target) ?? target}, a host off this machine. Nothing was sent or written.`,

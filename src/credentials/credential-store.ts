@@ -7,7 +7,12 @@ import { deepFreeze } from '../deep-freeze.js';
 import { maskApiKey, rememberSecret } from '../redact.js';
 import { registeredSandbox } from './loopback-endpoints.js';
 import { recoverInterruptedWrites } from './recover-interrupted-writes.js';
-import { accountStateSchema, storedCredentialsSchema, type AccountState, type StoredCredentials } from './stored-credentials.js';
+import {
+  accountStateSchema,
+  storedCredentialsSchema,
+  type AccountState,
+  type StoredCredentials,
+} from './stored-credentials.js';
 import { damagedFileError, parseStoredJson } from './parse-stored-json.js';
 import { readPrivateFile, writeFileAtomic } from './secure-file.js';
 
@@ -39,8 +44,12 @@ export function credentialsExistError(existing: StoredCredentials, dir: string, 
   const sandbox = registeredSandbox(existing);
   // A sandbox's inbox is still refused (a sandbox with --data-dir keeps it), but the way out is
   // to move it aside, not to pick another directory for the real one.
-  const sandboxNote = sandbox ? ` ${stored} is an inbox of a local sandbox (${sandbox.apiUrl ?? sandbox.authUrl}), not of the service.` : '';
-  const sandboxHint = sandbox ? ` To free this directory for an inbox of the service, move the sandbox's credentials aside (e.g. rename ${dir} to ${dir}-sandbox) and register again.` : '';
+  const sandboxNote = sandbox
+    ? ` ${stored} is an inbox of a local sandbox (${sandbox.apiUrl ?? sandbox.authUrl}), not of the service.`
+    : '';
+  const sandboxHint = sandbox
+    ? ` To free this directory for an inbox of the service, move the sandbox's credentials aside (e.g. rename ${dir} to ${dir}-sandbox) and register again.`
+    : '';
   return new MailboxError({
     code: 'credentials_exist',
     message: `Refused: replacing the credentials in ${dir} would lose access to the inbox ${stored} forever (its apiKey ${maskApiKey(existing.apiKey)} is the only way back in, and it cannot be recovered). They belong to ${stored}, not ${wanted}.${sandboxNote}`,
@@ -102,7 +111,8 @@ export class CredentialStore {
     const text = `${JSON.stringify(checked, null, 2)}\n`;
     if (existingText !== undefined) {
       const existing = this.parseJson(path, existingText, storedCredentialsSchema);
-      if (!isSameInbox(existing, checked)) throw credentialsExistError(existing, this.dir, checked.inbox ?? checked.inboxId);
+      if (!isSameInbox(existing, checked))
+        throw credentialsExistError(existing, this.dir, checked.inbox ?? checked.inboxId);
       if (existingText === text) return;
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       await writeFileAtomic(`${path}.bak-${stamp}`, existingText);
@@ -117,7 +127,9 @@ export class CredentialStore {
     rememberSecret(text);
     if (this.inboxId !== undefined && !tokenBelongsTo(text, this.inboxId)) {
       // Another inbox's token would fail every call until it expired: drop it so a fresh one is minted.
-      this.notice(`${this.path(kind)} belonged to another inbox than ${this.inboxId}; it was discarded and will be renewed.`);
+      this.notice(
+        `${this.path(kind)} belonged to another inbox than ${this.inboxId}; it was discarded and will be renewed.`,
+      );
       // Stryker disable next-line ObjectLiteral,BooleanLiteral: the file was read a moment ago; `force` only spares a race with another process removing it
       await rm(this.path(kind), { force: true });
       return undefined;

@@ -29,7 +29,10 @@ export function oauthInboxStateDir(credentialsDir: string, inboxAddress: string)
   const encode = (b: number): string => `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   // A name of dots alone ("." or "..") would name the folder itself or its parent.
   const onlyDots = bytes.every((b) => b === 0x2e);
-  const name = bytes.map((b) => (!onlyDots && plainByte.test(String.fromCharCode(b)) ? String.fromCharCode(b) : encode(b))).join('') || '%00';
+  const name =
+    bytes
+      .map((b) => (!onlyDots && plainByte.test(String.fromCharCode(b)) ? String.fromCharCode(b) : encode(b)))
+      .join('') || '%00';
   return join(credentialsDir, oauthFiles.inboxFolders, name);
 }
 

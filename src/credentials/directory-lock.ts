@@ -27,7 +27,12 @@ const pollMs = 25;
  * every filesystem we care about) holding owner.json. A holder refreshes the directory's mtime as a
  * heartbeat, so a lock is stale when its owner's pid is gone (same host) or the heartbeat stopped.
  */
-export async function withDirectoryLock<T>(dir: string, name: string, task: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+export async function withDirectoryLock<T>(
+  dir: string,
+  name: string,
+  task: () => Promise<T>,
+  options: LockOptions = {},
+): Promise<T> {
   const acquire = (): Promise<() => Promise<void>> => acquireLock(dir, name, options);
   const release = await (options.whileWaiting ? options.whileWaiting(acquire) : acquire());
   try {
@@ -38,7 +43,11 @@ export async function withDirectoryLock<T>(dir: string, name: string, task: () =
 }
 
 /** Takes the lock only if it is free right now; returns the release function or undefined. */
-export async function tryAcquireLock(dir: string, name: string, staleMs?: number): Promise<(() => Promise<void>) | undefined> {
+export async function tryAcquireLock(
+  dir: string,
+  name: string,
+  staleMs?: number,
+): Promise<(() => Promise<void>) | undefined> {
   await ensurePrivateDir(dir);
   return (await attempt(join(dir, `.${name}.lock`), staleMs ?? 30_000)) ?? undefined;
 }
@@ -52,7 +61,13 @@ export async function isLockHeld(dir: string, name: string, staleMs = 30_000): P
   // An owner that has not written owner.json yet is about to: it counts as holding.
   const stale = await staleLock(path, staleMs);
   // staleLock answers undefined for a fresh lock and for no lock at all: look whether there is one.
-  return stale === undefined && (await stat(path).then(() => true, () => false));
+  return (
+    stale === undefined &&
+    (await stat(path).then(
+      () => true,
+      () => false,
+    ))
+  );
 }
 
 /** Waits for the lock and returns its release function. */
@@ -64,7 +79,11 @@ export async function acquireLock(dir: string, name: string, options: LockOption
     const release = await attempt(path, options.staleMs ?? 30_000);
     if (release) return release;
     if (options.signal?.aborted) {
-      throw new MailboxError({ code: 'cancelled', message: 'Cancelled while waiting for the credentials lock.', hint: 'Run it again when ready.' });
+      throw new MailboxError({
+        code: 'cancelled',
+        message: 'Cancelled while waiting for the credentials lock.',
+        hint: 'Run it again when ready.',
+      });
     }
     // Stryker disable next-line EqualityOperator: one millisecond either way of a wait of minutes
     if (Date.now() > deadline) {
@@ -82,7 +101,12 @@ export async function acquireLock(dir: string, name: string, options: LockOption
 }
 
 async function attempt(path: string, staleMs: number): Promise<(() => Promise<void>) | undefined> {
-  const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex'), createdAt: new Date().toISOString() };
+  const owner: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    token: randomBytes(8).toString('hex'),
+    createdAt: new Date().toISOString(),
+  };
   try {
     await mkdir(path, { mode: 0o700 });
   } catch (error) {
@@ -124,9 +148,14 @@ async function takeOverIfStale(path: string, staleMs: number): Promise<void> {
   }
   try {
     // Stryker disable next-line StringLiteral: the guard's token is never compared
-    await writeFile(join(guard, 'owner.json'), JSON.stringify({ pid: process.pid, host: hostname(), token: 'takeover', createdAt: new Date().toISOString() }), { mode: 0o600 });
+    await writeFile(
+      join(guard, 'owner.json'),
+      JSON.stringify({ pid: process.pid, host: hostname(), token: 'takeover', createdAt: new Date().toISOString() }),
+      { mode: 0o600 },
+    );
     const again = await staleLock(path, staleMs);
-    if (again && again.token === judged.token && again.mtimeMs === judged.mtimeMs) await rm(path, { recursive: true, force: true });
+    if (again && again.token === judged.token && again.mtimeMs === judged.mtimeMs)
+      await rm(path, { recursive: true, force: true });
   } finally {
     // Stryker disable next-line BooleanLiteral: the guard was made above; `force` only spares a race with a waiter clearing it as abandoned
     await rm(guard, { recursive: true, force: true });
@@ -134,7 +163,10 @@ async function takeOverIfStale(path: string, staleMs: number): Promise<void> {
 }
 
 /** The lock's identity when it is stale (owner gone on this host, or heartbeat stopped), else undefined. */
-async function staleLock(path: string, staleMs: number): Promise<{ token: string | undefined; mtimeMs: number } | undefined> {
+async function staleLock(
+  path: string,
+  staleMs: number,
+): Promise<{ token: string | undefined; mtimeMs: number } | undefined> {
   let mtimeMs: number;
   try {
     mtimeMs = (await stat(path)).mtimeMs;

@@ -67,7 +67,9 @@ export function explainUnreachableSandbox(error: unknown, inbox: InboxOfCall): u
   }
   const address = inbox.credentials.inbox ?? inbox.credentials.inboxId;
   const { restart, knowsDataDir } = restartCommand(inbox.dir, sandbox);
-  const inMemory = knowsDataDir ? '' : " An in-memory sandbox's inboxes are gone with it: register a new one against a running sandbox.";
+  const inMemory = knowsDataDir
+    ? ''
+    : " An in-memory sandbox's inboxes are gone with it: register a new one against a running sandbox.";
   return new MailboxError({
     code: 'sandbox_not_running',
     message: `The inbox ${address} in ${inbox.dir} was registered against a local sandbox (auth ${sandbox.authUrl ?? '?'}, JMAP ${sandbox.apiUrl ?? '?'}), which is not running: the connection to port ${port} was refused.`,

@@ -22,7 +22,13 @@ export function isLoopbackUrl(url: string): boolean {
     return false;
   }
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || ipv4Loopback.test(host) || mappedIpv4Loopback.test(host);
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    ipv4Loopback.test(host) ||
+    mappedIpv4Loopback.test(host)
+  );
 }
 
 /** The endpoints a directory was registered against, when they are a local sandbox's. */
@@ -32,9 +38,12 @@ export interface RegisteredSandbox {
 }
 
 /** The sandbox a credentials.json names (either stored endpoint loopback), else undefined. */
-export function registeredSandbox(credentials: Pick<StoredCredentials, 'authUrl' | 'apiUrl'>): RegisteredSandbox | undefined {
+export function registeredSandbox(
+  credentials: Pick<StoredCredentials, 'authUrl' | 'apiUrl'>,
+): RegisteredSandbox | undefined {
   const { authUrl, apiUrl } = credentials;
-  if (!(authUrl !== undefined && isLoopbackUrl(authUrl)) && !(apiUrl !== undefined && isLoopbackUrl(apiUrl))) return undefined;
+  if (!(authUrl !== undefined && isLoopbackUrl(authUrl)) && !(apiUrl !== undefined && isLoopbackUrl(apiUrl)))
+    return undefined;
   return { authUrl, apiUrl };
 }
 

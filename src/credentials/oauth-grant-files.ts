@@ -53,7 +53,9 @@ export type StoredGrant = z.infer<typeof oauthGrantSchema>;
 export const accessTokensSchema = z.object({
   /** The grant generation they came with: a reconnect makes older tokens worthless. */
   connectedAt: z.string(),
-  tokens: z.array(z.object({ token: z.string().min(1), scope: z.string(), expiresAt: z.number(), lifetimeSeconds: z.number() })),
+  tokens: z.array(
+    z.object({ token: z.string().min(1), scope: z.string(), expiresAt: z.number(), lifetimeSeconds: z.number() }),
+  ),
 });
 export type StoredAccessTokens = z.infer<typeof accessTokensSchema>;
 

@@ -99,7 +99,8 @@ export class OAuthGrantStore {
 
   /** Removes the grant and its caches (disconnect); the inboxes' own folders are the caller's. */
   async removeGrantFiles(): Promise<void> {
-    for (const file of ['accessTokens', 'renewal', 'inboxes', 'grant'] as const) await rm(this.path(file), { force: true });
+    for (const file of ['accessTokens', 'renewal', 'inboxes', 'grant'] as const)
+      await rm(this.path(file), { force: true });
   }
 }
 
@@ -148,11 +149,17 @@ export async function recoverInterruptedGrantWrite(dir: string, notice: (message
     }
     const left = parseGrant(await readPrivateFile(path).catch(() => undefined));
     const current = parseGrant(await readPrivateFile(join(dir, oauthFiles.grant)).catch(() => undefined));
-    const isNewer = left !== undefined && (current === undefined || left.connectedAt > current.connectedAt || (left.connectedAt === current.connectedAt && left.generation > current.generation));
+    const isNewer =
+      left !== undefined &&
+      (current === undefined ||
+        left.connectedAt > current.connectedAt ||
+        (left.connectedAt === current.connectedAt && left.generation > current.generation));
     if (isNewer) {
       rememberSecret(left.refreshToken);
       await rename(path, join(dir, oauthFiles.grant));
-      notice(`Recovered the newest refresh token of ${dir} from a renewal that was interrupted before it was put in place.`);
+      notice(
+        `Recovered the newest refresh token of ${dir} from a renewal that was interrupted before it was put in place.`,
+      );
     } else {
       // Stryker disable next-line ObjectLiteral,BooleanLiteral: the file was listed a moment ago; `force` only spares a race with another recovery
       await rm(path, { force: true });

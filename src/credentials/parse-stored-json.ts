@@ -17,11 +17,16 @@ export function parseStoredJson<T extends z.ZodType>(text: string, schema: T): S
   }
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { value: parsed.data };
-  return { problem: `it does not have the expected fields (${parsed.error.issues.map((issue) => issue.path.join('.') || issue.message).join(', ')})` };
+  return {
+    problem: `it does not have the expected fields (${parsed.error.issues.map((issue) => issue.path.join('.') || issue.message).join(', ')})`,
+  };
 }
 
 /** The value, or undefined when there is no file or it is damaged: for caches (fetched again) and for recovery's candidates. */
-export function storedJsonOrUndefined<T extends z.ZodType>(text: string | undefined, schema: T): z.infer<T> | undefined {
+export function storedJsonOrUndefined<T extends z.ZodType>(
+  text: string | undefined,
+  schema: T,
+): z.infer<T> | undefined {
   if (text === undefined) return undefined;
   const read = parseStoredJson(text, schema);
   return 'value' in read ? read.value : undefined;
@@ -29,5 +34,10 @@ export function storedJsonOrUndefined<T extends z.ZodType>(text: string | undefi
 
 /** A damaged file that must not be guessed past: named with what is wrong, left as it is, and what to do. */
 export function damagedFileError(path: string, problem: string, hint: string): MailboxError {
-  return new MailboxError({ code: 'credentials_corrupt', message: `${path} is damaged: ${problem}. It was left untouched.`, hint, details: { path } });
+  return new MailboxError({
+    code: 'credentials_corrupt',
+    message: `${path} is damaged: ${problem}. It was left untouched.`,
+    hint,
+    details: { path },
+  });
 }

@@ -46,7 +46,9 @@ async function recoverCredentials(dir: string, tempPath: string, notice: (messag
   const current = parse(currentText);
   if (!parsed) {
     if (current) {
-      notice(`${tempPath} was left by an interrupted write and cannot be read as credentials; it was kept for you to inspect (credentials.json is intact).`);
+      notice(
+        `${tempPath} was left by an interrupted write and cannot be read as credentials; it was kept for you to inspect (credentials.json is intact).`,
+      );
       return;
     }
     throw new MailboxError({
@@ -59,7 +61,9 @@ async function recoverCredentials(dir: string, tempPath: string, notice: (messag
   rememberSecret(parsed.apiKey);
   if (!targetExists) {
     await rename(tempPath, target);
-    notice(`Recovered the credentials of ${parsed.inbox ?? parsed.inboxId} from an interrupted write (${tempPath} → ${target}).`);
+    notice(
+      `Recovered the credentials of ${parsed.inbox ?? parsed.inboxId} from an interrupted write (${tempPath} → ${target}).`,
+    );
     return;
   }
   if (current?.apiKey === parsed.apiKey) {
@@ -70,10 +74,13 @@ async function recoverCredentials(dir: string, tempPath: string, notice: (messag
   // lose either one. Keep the newer under a name a person will see.
   const kept = join(dir, `credentials.json.recovered-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   await rename(tempPath, kept);
-  notice(`An interrupted write left other credentials (${parsed.inbox ?? parsed.inboxId}); they were kept in ${kept}. credentials.json is unchanged.`);
+  notice(
+    `An interrupted write left other credentials (${parsed.inbox ?? parsed.inboxId}); they were kept in ${kept}. credentials.json is unchanged.`,
+  );
 }
 
-const parse = (text: string | undefined): StoredCredentials | undefined => storedJsonOrUndefined(text, storedCredentialsSchema);
+const parse = (text: string | undefined): StoredCredentials | undefined =>
+  storedJsonOrUndefined(text, storedCredentialsSchema);
 
 /** Whether the process that left a temp file may still be writing it (this process counts as alive). */
 export function isWriterAlive(pid: number): boolean {

@@ -117,7 +117,8 @@ export async function readPrivateFile(path: string): Promise<string | undefined>
   if (seen?.isSymbolicLink()) throw symlinkError(path);
   const cached = readCache.get(path);
   // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: a chmod changes the ctime in the identity, so a loosened file never hits the cache; the mode test only guards against clocks that do not tick
-  if (seen && cached && cached.identity === fileIdentity(seen) && (isWindows || (seen.mode & 0o777n) === 0o600n)) return cached.text;
+  if (seen && cached && cached.identity === fileIdentity(seen) && (isWindows || (seen.mode & 0o777n) === 0o600n))
+    return cached.text;
   let handle;
   try {
     handle = await open(path, constants.O_RDONLY | noFollow);
@@ -135,7 +136,8 @@ export async function readPrivateFile(path: string): Promise<string | undefined>
     if (!isWindows && (info.mode & 0o777) !== 0o600) await handle.chmod(0o600).catch(() => undefined);
     // Directories made by older clients may be group/world readable: tighten on sight (never via a link).
     const dir = await lstat(dirname(path));
-    if (!isWindows && dir.isDirectory() && (dir.mode & 0o777) !== 0o700) await chmod(dirname(path), 0o700).catch(() => undefined);
+    if (!isWindows && dir.isDirectory() && (dir.mode & 0o777) !== 0o700)
+      await chmod(dirname(path), 0o700).catch(() => undefined);
     const text = await handle.readFile('utf8');
     // The identity of the file just read (after any chmod), so the next unchanged read hits.
     // Stryker disable next-line ObjectLiteral,BooleanLiteral: a wrong identity only makes the next read miss the cache
@@ -197,7 +199,9 @@ function unreadable(path: string, cause: unknown): MailboxError {
   return new MailboxError({
     code: 'credentials_unwritable',
     message: `Cannot read ${path}: ${(cause as Error).message}.`,
-    hint: fileInsteadOfDir(path, cause, false) ?? 'Check the permissions of the credentials directory (it should belong to this user, mode 0700).',
+    hint:
+      fileInsteadOfDir(path, cause, false) ??
+      'Check the permissions of the credentials directory (it should belong to this user, mode 0700).',
     cause,
   });
 }
@@ -207,7 +211,9 @@ function unwritable(path: string, cause: unknown, isDir = false): MailboxError {
   return new MailboxError({
     code: 'credentials_unwritable',
     message: `Cannot write ${path}: ${(cause as Error).message}.`,
-    hint: fileInsteadOfDir(path, cause, isDir) ?? `Choose a credentials directory this user can write (${inputRef('credentials_dir')} or AGENT_MAILBOX_CREDENTIALS_DIR).`,
+    hint:
+      fileInsteadOfDir(path, cause, isDir) ??
+      `Choose a credentials directory this user can write (${inputRef('credentials_dir')} or AGENT_MAILBOX_CREDENTIALS_DIR).`,
     cause,
   });
 }

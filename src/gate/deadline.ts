@@ -40,7 +40,11 @@ export class Deadline {
   /** A deadline whose clocks start now. */
   static start(options: DeadlineOptions): Deadline {
     const now = options.now ?? Date.now;
-    return new Deadline({ now, startedAt: now(), pausedMs: 0, pausedSince: undefined, pauses: 0 }, options.timeoutMs, options.budgetMs);
+    return new Deadline(
+      { now, startedAt: now(), pausedMs: 0, pausedSince: undefined, pauses: 0 },
+      options.timeoutMs,
+      options.budgetMs,
+    );
   }
 
   /** Wall-clock time since the call started. */
@@ -89,13 +93,18 @@ export class Deadline {
 
   /** A new deadline with the same limits, starting now: each run of a long-lived command (watch run) is a call. */
   restarted(): Deadline {
-    return Deadline.start({ timeoutMs: this.timeoutMs, ...(this.budgetMs !== undefined ? { budgetMs: this.budgetMs } : {}), now: this.clock.now });
+    return Deadline.start({
+      timeoutMs: this.timeoutMs,
+      ...(this.budgetMs !== undefined ? { budgetMs: this.budgetMs } : {}),
+      now: this.clock.now,
+    });
   }
 
   /** The error of a request that got no complete answer in time: which host, which limit, how long in all. */
   expiredError(what: string, url: string, mayHaveActed: boolean, cause?: unknown): MailboxError {
     const host = originOf(url);
-    const budgetEnded = this.budgetMs !== undefined && this.budgetMs - this.elapsedMs() <= this.timeoutMs - this.spentMs();
+    const budgetEnded =
+      this.budgetMs !== undefined && this.budgetMs - this.elapsedMs() <= this.timeoutMs - this.spentMs();
     if (budgetEnded) {
       const waited = this.elapsedMs();
       return new MailboxError({

@@ -44,7 +44,8 @@ export interface GuardQuestion {
 }
 
 /** The person's answer (the operations' ConfirmAnswer): only `accept` is a yes. */
-export type GuardAnswer = { action: 'accept'; content?: unknown } | { action: 'decline' } | { action: 'cancel' } | { action: 'unavailable' };
+export type GuardAnswer =
+  { action: 'accept'; content?: unknown } | { action: 'decline' } | { action: 'cancel' } | { action: 'unavailable' };
 
 /** What the operator's guard needs from the caller beyond the gate itself; every field is optional. */
 export interface GuardOptions {
@@ -69,7 +70,8 @@ export interface CheckOutcome {
   settle?: (answer: SettleAnswer) => Promise<JmapResponse | void>;
 }
 
-export type SettleAnswer = { kind: 'batch'; response: JmapResponse } | { kind: 'upload'; blobId: string } | { kind: 'failed'; error: unknown };
+export type SettleAnswer =
+  { kind: 'batch'; response: JmapResponse } | { kind: 'upload'; blobId: string } | { kind: 'failed'; error: unknown };
 
 /** Who is sending, and the lookups a check may make. */
 export interface CheckContext {

@@ -37,7 +37,8 @@ function underDeadline(deadline: Deadline, what: string, url: string) {
     timeoutMs: remaining,
     budgetMs: remaining,
     resendNeedsMs: deadline.timeoutMs * resendShare,
-    timeoutError: (w: string, u: string, mayHaveActed: boolean, cause: unknown) => deadline.expiredError(w, u, mayHaveActed, cause),
+    timeoutError: (w: string, u: string, mayHaveActed: boolean, cause: unknown) =>
+      deadline.expiredError(w, u, mayHaveActed, cause),
   };
 }
 
@@ -48,13 +49,20 @@ export function sendToService(url: string, init: RequestInit, options: ServiceSe
 }
 
 /** A request whose answer outside 2xx becomes the service's own error (§7.2): the auth host, and session discovery at sign-up. */
-export function requestService(url: string, init: RequestInit, options: Omit<ServiceSendOptions, 'what' | 'target' | 'maxBytes'> & { maxBytes?: number }): Promise<HttpResponse> {
+export function requestService(
+  url: string,
+  init: RequestInit,
+  options: Omit<ServiceSendOptions, 'what' | 'target' | 'maxBytes'> & { maxBytes?: number },
+): Promise<HttpResponse> {
   const { deadline, ...rest } = options;
   return httpRequest(url, init, { ...rest, ...underDeadline(deadline, `${init.method ?? 'GET'} ${url}`, url) });
 }
 
 /** Opens the JMAP push stream (RFC 8620 §7.3); its response head must come within the call's deadline. */
-export function openServiceStream(url: string, options: Omit<EventStreamOptions, 'connectTimeoutMs'> & { deadline: Deadline }): Promise<EventStream> {
+export function openServiceStream(
+  url: string,
+  options: Omit<EventStreamOptions, 'connectTimeoutMs'> & { deadline: Deadline },
+): Promise<EventStream> {
   const { deadline, ...rest } = options;
   return openEventStream(url, { ...rest, connectTimeoutMs: Math.max(1, deadline.remainingMs()) });
 }

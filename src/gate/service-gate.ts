@@ -15,7 +15,15 @@ import { checkOutgoing } from '../request/check-outgoing.js';
 import { explainUnreachableSandbox } from '../credentials/explain-unreachable-sandbox.js';
 import { ReceiveScreen, type HeldReport } from '../screen/receive-screen.js';
 import { Deadline } from './deadline.js';
-import { isReadOnlyMethod, type Check, type CheckContext, type CheckOutcome, type GuardNotice, type GuardOptions, type OutgoingUpload } from './outgoing.js';
+import {
+  isReadOnlyMethod,
+  type Check,
+  type CheckContext,
+  type CheckOutcome,
+  type GuardNotice,
+  type GuardOptions,
+  type OutgoingUpload,
+} from './outgoing.js';
 import { openServiceStream, sendToService } from './send-to-service.js';
 
 export interface ServiceGateOptions {
@@ -43,7 +51,6 @@ export interface EventStreamBounds {
   maxEventBytes: number;
   maxTotalBytes: number;
 }
-
 
 /**
  * The gate of one call: everything the call sends to the JMAP host passes here — method calls of any
@@ -129,7 +136,11 @@ export class ServiceGate {
   }
 
   /** A blob written straight into an open file (RFC 8620 §6.2), once the screen lets it; returns its size. */
-  async download(blobId: string, handle: FileHandle, opts: { name?: string; type?: string; mailId?: string } = {}): Promise<number> {
+  async download(
+    blobId: string,
+    handle: FileHandle,
+    opts: { name?: string; type?: string; mailId?: string } = {},
+  ): Promise<number> {
     await this.screen.checkDownload(blobId, opts.mailId);
     const { mailId: _mailId, ...wire } = opts;
     return this.client.download(blobId, handle, wire);
@@ -172,7 +183,10 @@ export class ServiceGate {
    * session, method calls, uploads, downloads and the event stream alike.
    */
   private async inboxHeader(): Promise<Record<string, string>> {
-    const { serviceAccountId } = await this.options.account.inbox({ signal: this.options.signal, deadline: this.deadline });
+    const { serviceAccountId } = await this.options.account.inbox({
+      signal: this.options.signal,
+      deadline: this.deadline,
+    });
     return serviceAccountId === undefined ? {} : { [serviceAccountHeader]: serviceAccountId };
   }
 
@@ -183,7 +197,7 @@ export class ServiceGate {
       throw new MailboxError({
         code: 'internal',
         message: `A check may only read through the gate; it asked for ${writes.join(', ')}.`,
-        hint: 'Report this as a bug in the operator\'s rules.',
+        hint: "Report this as a bug in the operator's rules.",
       });
     }
     return this.client.call(request);
@@ -203,7 +217,10 @@ export class ServiceGate {
   private async explainFailure(error: unknown): Promise<unknown> {
     if (!(error instanceof MailboxError) || error.code !== 'network') return error;
     const { account } = this.options;
-    return explainUnreachableSandbox(error, { dir: account.dir, credentials: await account.credentials().catch(() => undefined) });
+    return explainUnreachableSandbox(error, {
+      dir: account.dir,
+      credentials: await account.credentials().catch(() => undefined),
+    });
   }
 
   private async sendExchange(exchange: JmapExchange): Promise<HttpResponse> {
@@ -213,7 +230,11 @@ export class ServiceGate {
       const jwt = await account.capability({ signal, deadline: this.deadline });
       const response = await sendToService(
         exchange.url,
-        { method: exchange.method, headers: { ...exchange.headers, ...inbox, authorization: `Bearer ${jwt}`, accept: 'application/json' }, ...(exchange.body !== undefined ? { body: exchange.body } : {}) },
+        {
+          method: exchange.method,
+          headers: { ...exchange.headers, ...inbox, authorization: `Bearer ${jwt}`, accept: 'application/json' },
+          ...(exchange.body !== undefined ? { body: exchange.body } : {}),
+        },
         {
           deadline: this.deadline,
           what: exchange.what,

@@ -9,7 +9,17 @@ import { renderPresetsTopic } from './render-presets-topic.js';
  * as references), except `tools` (from the operations table) and `presets` (from presets/*.json).
  */
 
-export const helpTopics = ['overview', 'tools', 'auth', 'jmap', 'presets', 'watch', 'multi_account', 'troubleshooting', 'security'] as const;
+export const helpTopics = [
+  'overview',
+  'tools',
+  'auth',
+  'jmap',
+  'presets',
+  'watch',
+  'multi_account',
+  'troubleshooting',
+  'security',
+] as const;
 export type HelpTopic = (typeof helpTopics)[number];
 
 /** A tool as the `tools` topic shows it (structurally the operations table's ToolSummary). */
@@ -31,7 +41,10 @@ export function helpReferencesDir(): string {
 }
 
 /** The text of one topic; throws help_topic_unknown (listing the topics) for any other name. */
-export async function readHelpTopic(topic: string, options: { tools?: readonly HelpToolSummary[] } = {}): Promise<string> {
+export async function readHelpTopic(
+  topic: string,
+  options: { tools?: readonly HelpToolSummary[] } = {},
+): Promise<string> {
   const name = topic.trim().toLowerCase().replace(/-/g, '_');
   if (!(helpTopics as readonly string[]).includes(name)) {
     throw new MailboxError({
@@ -53,11 +66,18 @@ function withoutGeneratedMarkers(text: string): string {
 }
 
 function renderToolsTopic(tools: readonly HelpToolSummary[] | undefined): string {
-  if (!tools?.length) return '# Tools\n\nregister, jmap_request and help. Run help with topic "overview" for the workflow.\n';
-  const lines = ['# Tools', '', 'The same operations exist as MCP tools and as CLI subcommands (agent-mailbox <name> --<input-in-kebab-case>).', ''];
+  if (!tools?.length)
+    return '# Tools\n\nregister, jmap_request and help. Run help with topic "overview" for the workflow.\n';
+  const lines = [
+    '# Tools',
+    '',
+    'The same operations exist as MCP tools and as CLI subcommands (agent-mailbox <name> --<input-in-kebab-case>).',
+    '',
+  ];
   for (const tool of tools) {
     lines.push(`## ${tool.name}: ${tool.title}`, '', tool.description, '');
-    for (const input of tool.inputs) lines.push(`- ${input.name}${input.required ? ' (required)' : ''}: ${input.describe}`);
+    for (const input of tool.inputs)
+      lines.push(`- ${input.name}${input.required ? ' (required)' : ''}: ${input.describe}`);
     lines.push('');
   }
   return lines.join('\n');

@@ -6,7 +6,17 @@ export interface StreamEvent {
   data: string;
 }
 
-export type EventStreamFailureKind = 'status' | 'not_event_stream' | 'connect_timeout' | 'idle' | 'event_too_large' | 'total_too_large' | 'ended' | 'network' | 'cancelled' | 'redirect_refused';
+export type EventStreamFailureKind =
+  | 'status'
+  | 'not_event_stream'
+  | 'connect_timeout'
+  | 'idle'
+  | 'event_too_large'
+  | 'total_too_large'
+  | 'ended'
+  | 'network'
+  | 'cancelled'
+  | 'redirect_refused';
 
 /** Why a stream could not be opened or stopped delivering: the caller falls back, it never hangs. */
 export class EventStreamFailure extends Error {

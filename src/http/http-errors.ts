@@ -11,7 +11,13 @@ export function originOf(url: string): string {
   }
 }
 
-export function timeoutError(what: string, url: string, timeoutMs: number, mayHaveActed: boolean, cause?: unknown): MailboxError {
+export function timeoutError(
+  what: string,
+  url: string,
+  timeoutMs: number,
+  mayHaveActed: boolean,
+  cause?: unknown,
+): MailboxError {
   return new MailboxError({
     code: 'timeout',
     message: `${what}: no complete answer from ${originOf(url)} within ${timeoutMs} ms.`,
@@ -70,5 +76,11 @@ export function errorDetail(error: unknown): string {
 export function failedBeforeSending(error: unknown): boolean {
   const inner = error instanceof Error && error.cause ? error.cause : error;
   const code = (inner as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENETUNREACH' || code === 'EHOSTUNREACH';
+  return (
+    code === 'ECONNREFUSED' ||
+    code === 'ENOTFOUND' ||
+    code === 'EAI_AGAIN' ||
+    code === 'ENETUNREACH' ||
+    code === 'EHOSTUNREACH'
+  );
 }

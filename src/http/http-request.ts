@@ -9,7 +9,10 @@ export type { FetchFunction, HttpResponse } from './http-types.js';
 /** The auth host answers small JSON bodies and tokens in headers; nothing it sends needs more. */
 export const authBodyLimitBytes = 64 * 1024;
 
-export interface HttpOptions extends Pick<SendOptions, 'timeoutMs' | 'retry' | 'retries' | 'retryBaseMs' | 'retryAfterCapMs' | 'budgetMs' | 'resendNeedsMs' | 'timeoutError'> {
+export interface HttpOptions extends Pick<
+  SendOptions,
+  'timeoutMs' | 'retry' | 'retries' | 'retryBaseMs' | 'retryAfterCapMs' | 'budgetMs' | 'resendNeedsMs' | 'timeoutError'
+> {
   signal?: AbortSignal;
   fetch?: FetchFunction;
   log?: Logger;

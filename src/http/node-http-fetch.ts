@@ -115,19 +115,33 @@ class NodeBodyReader {
 /** What the HTTP layer reads of a body: getReader() and cancel(), as on a web ReadableStream. */
 function nodeBody(res: IncomingMessage): ReadableStream<Uint8Array> {
   const reader = new NodeBodyReader(res);
-  return { getReader: () => reader, cancel: () => reader.cancel(), locked: false } as unknown as ReadableStream<Uint8Array>;
+  return {
+    getReader: () => reader,
+    cancel: () => reader.cancel(),
+    locked: false,
+  } as unknown as ReadableStream<Uint8Array>;
 }
 
-function once(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+function once(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  signal: AbortSignal | undefined,
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const send = (requestFn: typeof httpRequest): void => {
-      const req = requestFn(url, { method, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } }, (res) => {
-        signal?.removeEventListener('abort', onAbort);
-        // An abort during the body still has to stop the transfer.
-        signal?.addEventListener('abort', () => res.destroy(), { once: true });
-        resolve(res);
-      });
+      const req = requestFn(
+        url,
+        { method, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } },
+        (res) => {
+          signal?.removeEventListener('abort', onAbort);
+          // An abort during the body still has to stop the transfer.
+          signal?.addEventListener('abort', () => res.destroy(), { once: true });
+          resolve(res);
+        },
+      );
       const onAbort = (): void => {
         req.destroy();
         reject(signal?.reason);
@@ -140,7 +154,8 @@ function once(url: URL, method: string, headers: Record<string, string>, body: B
       req.end(body);
     };
     if (url.protocol === 'http:') return send(httpRequest);
-    if (url.protocol !== 'https:') return reject(new TypeError('fetch failed', { cause: new Error(`unsupported protocol ${url.protocol}`) }));
+    if (url.protocol !== 'https:')
+      return reject(new TypeError('fetch failed', { cause: new Error(`unsupported protocol ${url.protocol}`) }));
     // TLS is loaded only for https hosts (the live service), never for the local sandbox.
     import('node:https').then(({ request }) => send(request), reject);
   });
@@ -158,7 +173,8 @@ export const nodeHttpFetch: FetchFunction = async (input, init = {}) => {
     const location = res.headers.location;
     if (status >= 300 && status < 400 && status !== 304 && location && (init.redirect ?? 'follow') !== 'manual') {
       res.resume();
-      if (init.redirect === 'error' || hops >= maxRedirects) throw new TypeError('fetch failed', { cause: new Error(`redirect refused after ${hops + 1} hop(s)`) });
+      if (init.redirect === 'error' || hops >= maxRedirects)
+        throw new TypeError('fetch failed', { cause: new Error(`redirect refused after ${hops + 1} hop(s)`) });
       const next = new URL(location, url);
       checkRedirect(url, next);
       url = next;

@@ -39,11 +39,16 @@ export async function openEventStream(url: string, options: EventStreamOptions):
   let response: Response;
   try {
     // The same transport as every other request (send-http.ts): no undici start-up for a wait.
-    response = await (options.fetch ?? nodeHttpFetch)(url, { method: 'GET', headers: { ...options.headers, accept: 'text/event-stream' }, signal: controller.signal });
+    response = await (options.fetch ?? nodeHttpFetch)(url, {
+      method: 'GET',
+      headers: { ...options.headers, accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
   } catch (error) {
     close();
     if (options.signal.aborted) throw new EventStreamFailure('cancelled', 'cancelled');
-    if (connectTimedOut) throw new EventStreamFailure('connect_timeout', `no answer within ${options.connectTimeoutMs} ms`);
+    if (connectTimedOut)
+      throw new EventStreamFailure('connect_timeout', `no answer within ${options.connectTimeoutMs} ms`);
     if (error instanceof RedirectRefused) throw new EventStreamFailure('redirect_refused', error.message);
     throw new EventStreamFailure('network', error instanceof Error ? error.message : String(error));
   } finally {
@@ -57,7 +62,10 @@ export async function openEventStream(url: string, options: EventStreamOptions):
   if (!(response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')) {
     await response.body.cancel().catch(() => undefined);
     close();
-    throw new EventStreamFailure('not_event_stream', `content-type ${response.headers.get('content-type') ?? 'missing'}`);
+    throw new EventStreamFailure(
+      'not_event_stream',
+      `content-type ${response.headers.get('content-type') ?? 'missing'}`,
+    );
   }
   const reader = response.body.getReader();
   const parser = new EventParser(options.maxEventBytes);
@@ -94,7 +102,8 @@ export async function openEventStream(url: string, options: EventStreamOptions):
           const chunk = await readChunk();
           if (!chunk) throw new EventStreamFailure('ended', 'the server ended the stream');
           total += chunk.byteLength;
-          if (total > options.maxTotalBytes) throw new EventStreamFailure('total_too_large', `more than ${options.maxTotalBytes} bytes in all`);
+          if (total > options.maxTotalBytes)
+            throw new EventStreamFailure('total_too_large', `more than ${options.maxTotalBytes} bytes in all`);
           parser.push(chunk);
         }
       } catch (error) {
@@ -127,7 +136,8 @@ class EventParser {
       this.pending = this.pending.slice(match.index + match[0].length);
       this.line(line);
     }
-    if (this.eventBytes > this.maxEventBytes) throw new EventStreamFailure('event_too_large', `one event passed ${this.maxEventBytes} bytes`);
+    if (this.eventBytes > this.maxEventBytes)
+      throw new EventStreamFailure('event_too_large', `one event passed ${this.maxEventBytes} bytes`);
   }
 
   take(): StreamEvent | undefined {

@@ -14,7 +14,11 @@ export class BodyTooLarge extends Error {
  * forever costs at most the cap (reading it whole with arrayBuffer() would grow to gigabytes). The
  * caller's deadline aborts the stream, which makes the pending read reject.
  */
-export async function readBoundedBody(response: Response, maxBytes: number, target: BodyTarget): Promise<{ body: Buffer; size: number }> {
+export async function readBoundedBody(
+  response: Response,
+  maxBytes: number,
+  target: BodyTarget,
+): Promise<{ body: Buffer; size: number }> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);

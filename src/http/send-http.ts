@@ -59,18 +59,29 @@ export async function sendHttp(url: string, init: RequestInit, options: SendOpti
     try {
       const sentAt = Date.now();
       const response = await attemptOnce(url, init, options, attemptMs);
-      log.debug(`${init.method ?? 'GET'} ${url} → HTTP ${response.status}, ${response.size} bytes in ${Date.now() - sentAt} ms${options.what.includes(url) ? '' : ` (${options.what})`}`);
-      const resend = retryableByAnyRule(response.status) || (options.retry === 'idempotent' && retryableIfIdempotent(response.status));
+      log.debug(
+        `${init.method ?? 'GET'} ${url} → HTTP ${response.status}, ${response.size} bytes in ${Date.now() - sentAt} ms${options.what.includes(url) ? '' : ` (${options.what})`}`,
+      );
+      const resend =
+        retryableByAnyRule(response.status) ||
+        (options.retry === 'idempotent' && retryableIfIdempotent(response.status));
       if (!resend || attempt >= retries) return response;
       const asked = parseRetryAfter(response.headers.get('retry-after'));
       const cap = options.retryAfterCapMs ?? 10_000;
       if (asked !== undefined && (asked > cap || Date.now() + asked > budgetEnds)) return response;
       waitMs = asked;
       refusedAnswer = response;
-      failure = new MailboxError({ code: 'server_error', status: response.status, message: `HTTP ${response.status}`, hint: '' });
+      failure = new MailboxError({
+        code: 'server_error',
+        status: response.status,
+        message: `HTTP ${response.status}`,
+        hint: '',
+      });
     } catch (error) {
       if (!(error instanceof AttemptFailure)) throw error;
-      const resend = error.kind === 'refused' || (options.retry === 'idempotent' && (error.kind === 'timeout' || error.kind === 'network'));
+      const resend =
+        error.kind === 'refused' ||
+        (options.retry === 'idempotent' && (error.kind === 'timeout' || error.kind === 'network'));
       if (!resend || attempt >= retries) throw error.mailboxError;
       failure = error.mailboxError;
     }
@@ -81,7 +92,9 @@ export async function sendHttp(url: string, init: RequestInit, options: SendOpti
       if (refusedAnswer) return refusedAnswer;
       throw failure;
     }
-    log.debug(`${options.what} failed (${failure.message}); resend ${attempt + 1}/${retries} in ${Math.round(wait)} ms`);
+    log.debug(
+      `${options.what} failed (${failure.message}); resend ${attempt + 1}/${retries} in ${Math.round(wait)} ms`,
+    );
     await abortableDelay(wait, options.signal, options.what);
   }
 }
@@ -97,7 +110,12 @@ class AttemptFailure extends Error {
   }
 }
 
-async function attemptOnce(url: string, init: RequestInit, options: SendOptions, attemptMs: number): Promise<HttpResponse> {
+async function attemptOnce(
+  url: string,
+  init: RequestInit,
+  options: SendOptions,
+  attemptMs: number,
+): Promise<HttpResponse> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -108,10 +126,18 @@ async function attemptOnce(url: string, init: RequestInit, options: SendOptions,
   options.signal?.addEventListener('abort', onCancel, { once: true });
   const mayHaveActed = options.retry === 'once' && (init.method ?? 'GET') !== 'GET';
   try {
-    const response = await (options.fetch ?? nodeHttpFetch)(url, { ...init, redirect: init.redirect ?? 'follow', signal: controller.signal });
+    const response = await (options.fetch ?? nodeHttpFetch)(url, {
+      ...init,
+      redirect: init.redirect ?? 'follow',
+      signal: controller.signal,
+    });
     const ok = response.status >= 200 && response.status < 300;
     const limit = ok ? options.maxBytes : Math.min(options.maxBytes, errorBodyBytes);
-    const { body, size } = await readBoundedBody(response, limit, ok && options.target ? options.target : { kind: 'memory' });
+    const { body, size } = await readBoundedBody(
+      response,
+      limit,
+      ok && options.target ? options.target : { kind: 'memory' },
+    );
     return {
       status: response.status,
       headers: response.headers,
@@ -122,12 +148,17 @@ async function attemptOnce(url: string, init: RequestInit, options: SendOptions,
       json: () => JSON.parse(body.toString('utf8')) as unknown,
     };
   } catch (error) {
-    if (error instanceof BodyTooLarge) throw new AttemptFailure('too_large', tooLargeError(options.what, url, error.limitBytes));
+    if (error instanceof BodyTooLarge)
+      throw new AttemptFailure('too_large', tooLargeError(options.what, url, error.limitBytes));
     // The same request would meet the same redirect: never resent.
-    if (error instanceof RedirectRefused) throw new AttemptFailure('redirect', redirectRefusedError(options.what, error));
-    if (options.signal?.aborted) throw new AttemptFailure('cancelled', cancelledError(options.what, options.signal.reason));
+    if (error instanceof RedirectRefused)
+      throw new AttemptFailure('redirect', redirectRefusedError(options.what, error));
+    if (options.signal?.aborted)
+      throw new AttemptFailure('cancelled', cancelledError(options.what, options.signal.reason));
     if (timedOut) {
-      const failure = options.timeoutError?.(options.what, url, mayHaveActed, error) ?? timeoutError(options.what, url, attemptMs, mayHaveActed, error);
+      const failure =
+        options.timeoutError?.(options.what, url, mayHaveActed, error) ??
+        timeoutError(options.what, url, attemptMs, mayHaveActed, error);
       throw new AttemptFailure('timeout', failure);
     }
     if (failedBeforeSending(error)) throw new AttemptFailure('refused', networkError(options.what, url, error, false));

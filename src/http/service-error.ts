@@ -8,7 +8,11 @@ const serviceErrorBody = z.object({
 });
 
 /** RFC 8620 §3.6.1 / RFC 7807 problem details, as the JMAP host answers request-level errors. */
-const problemDetails = z.looseObject({ type: z.string().optional(), detail: z.string().optional(), title: z.string().optional() });
+const problemDetails = z.looseObject({
+  type: z.string().optional(),
+  detail: z.string().optional(),
+  title: z.string().optional(),
+});
 
 /** The error code for a final HTTP status (only statuses that are not retried or retries ran out). */
 export function codeForStatus(status: number): ErrorCode {

@@ -10,7 +10,9 @@ export function httpError(response: HttpResponse, what: string): MailboxError {
   const text = redactCredentialEcho(response.text());
   let problem: { type: string; detail?: string | undefined; limit?: string | undefined } | undefined;
   try {
-    const parsed = problemDetailsSchema.safeParse(redactDeep(JSON.parse(response.text()) as unknown, redactCredentialEcho));
+    const parsed = problemDetailsSchema.safeParse(
+      redactDeep(JSON.parse(response.text()) as unknown, redactCredentialEcho),
+    );
     if (parsed.success) problem = parsed.data;
   } catch {
     // Not JSON: the status and a snippet of the body still say enough.
@@ -18,7 +20,9 @@ export function httpError(response: HttpResponse, what: string): MailboxError {
   const status = response.status;
   const refusal = oauthRefusal(response);
   if (refusal) return refusal;
-  const said = problem ? `${problem.type}${problem.detail ? `: ${problem.detail}` : ''}${problem.limit ? ` (limit ${problem.limit})` : ''}` : text.slice(0, 200);
+  const said = problem
+    ? `${problem.type}${problem.detail ? `: ${problem.detail}` : ''}${problem.limit ? ` (limit ${problem.limit})` : ''}`
+    : text.slice(0, 200);
   if (status === 401 || status === 403) {
     return new MailboxError({
       code: 'auth_rejected',
@@ -37,7 +41,12 @@ export function httpError(response: HttpResponse, what: string): MailboxError {
     });
   }
   if (status >= 500) {
-    return new MailboxError({ code: 'server_error', status, message: `${what} failed on the server (HTTP ${status})${said ? `: ${said}` : ''}.`, hint: 'Retry in a minute; if it persists the service is down.' });
+    return new MailboxError({
+      code: 'server_error',
+      status,
+      message: `${what} failed on the server (HTTP ${status})${said ? `: ${said}` : ''}.`,
+      hint: 'Retry in a minute; if it persists the service is down.',
+    });
   }
   const unknownCapability = problem?.type.endsWith('unknownCapability');
   return new MailboxError({

@@ -6,7 +6,11 @@ import type { Invocation } from './jmap-types.js';
  * gets the spec's default (core + mail, §2.9) plus what its methods need, when the server
  * advertises it: listing an unknown capability fails the whole request (RFC 8620 §3.6.1).
  */
-export function inferUsing(methodCalls: readonly Invocation[], advertised: readonly string[] | undefined, envelopeUsing?: readonly string[]): string[] {
+export function inferUsing(
+  methodCalls: readonly Invocation[],
+  advertised: readonly string[] | undefined,
+  envelopeUsing?: readonly string[],
+): string[] {
   if (envelopeUsing) return [...envelopeUsing];
   const using: string[] = [jmapCapabilities.core, jmapCapabilities.mail];
   const needs = new Set<string>();

@@ -7,7 +7,13 @@ import { jmapSessionPath } from '../wire-constants.js';
 import { expandTemplate } from './expand-template.js';
 import type { JmapExchange, SendExchange } from './jmap-exchange.js';
 import { httpError } from './http-failure.js';
-import { jmapResponseSchema, uploadResponseSchema, type JmapRequest, type JmapResponse, type JmapSessionInfo } from './jmap-types.js';
+import {
+  jmapResponseSchema,
+  uploadResponseSchema,
+  type JmapRequest,
+  type JmapResponse,
+  type JmapSessionInfo,
+} from './jmap-types.js';
 import { fetchSessionInfo, foreignSessionUrls, readCachedSession } from './jmap-session.js';
 
 export interface JmapClientOptions {
@@ -20,7 +26,12 @@ export interface JmapClientOptions {
  * Body caps. The session resource is a few KB; a JMAP answer can carry many messages, so it gets a
  * generous ceiling that still keeps the process far below a few hundred MB; downloads go to disk.
  */
-export const jmapBodyLimits = { session: 1024 * 1024, api: 32 * 1024 * 1024, upload: 64 * 1024, downloadCeiling: 1024 * 1024 * 1024 } as const;
+export const jmapBodyLimits = {
+  session: 1024 * 1024,
+  api: 32 * 1024 * 1024,
+  upload: 64 * 1024,
+  downloadCeiling: 1024 * 1024 * 1024,
+} as const;
 const sessionMaxAgeMs = 24 * 60 * 60 * 1000;
 
 /**
@@ -49,13 +60,26 @@ export class JmapClient {
       // a day-old one is refetched so renamed or recreated mailboxes are picked up.
       const isFresh = known !== undefined && Date.now() - Date.parse(known.fetchedAt) < sessionMaxAgeMs;
       // A cache whose URLs lead elsewhere (written before the rule, or by hand) is fetched again and judged then.
-      if (known && isFresh && known.sessionUrl === sessionUrl && foreignSessionUrls(known, config.allowedOrigins).length === 0) return (this.cached = known);
+      if (
+        known &&
+        isFresh &&
+        known.sessionUrl === sessionUrl &&
+        foreignSessionUrls(known, config.allowedOrigins).length === 0
+      )
+        return (this.cached = known);
     }
     const info = await fetchSessionInfo({
       sessionUrl,
       account: this.account,
       config,
-      get: (url) => this.send({ url, method: 'GET', idempotent: true, what: 'JMAP session discovery', maxBytes: jmapBodyLimits.session }),
+      get: (url) =>
+        this.send({
+          url,
+          method: 'GET',
+          idempotent: true,
+          what: 'JMAP session discovery',
+          maxBytes: jmapBodyLimits.session,
+        }),
       post: (apiUrl, request) => this.post(apiUrl, request),
     });
     await this.account.updateState((state) => ({ ...state, session: { ...info } }));
@@ -80,7 +104,15 @@ export class JmapClient {
   async upload(bytes: Uint8Array, type: string): Promise<{ blobId: string; type: string; size: number }> {
     const session = await this.session();
     const url = expandTemplate(session.uploadUrl, { accountId: session.accountId });
-    const response = await this.send({ url, method: 'POST', headers: { 'content-type': type }, body: bytes, idempotent: false, what: 'Upload', maxBytes: jmapBodyLimits.upload });
+    const response = await this.send({
+      url,
+      method: 'POST',
+      headers: { 'content-type': type },
+      body: bytes,
+      idempotent: false,
+      what: 'Upload',
+      maxBytes: jmapBodyLimits.upload,
+    });
     const parsed = uploadResponseSchema.safeParse(readJson(response, 'Upload'));
     if (!parsed.success) throw badResponse('upload', parsed.error.message);
     return { blobId: parsed.data.blobId, type: parsed.data.type, size: parsed.data.size };
@@ -98,15 +130,33 @@ export class JmapClient {
       name: opts.name ?? 'download',
       type: opts.type ?? 'application/octet-stream',
     });
-    const response = await this.send({ url, method: 'GET', idempotent: true, what: 'Download', maxBytes: downloadLimit(session), target: { kind: 'file', handle } });
+    const response = await this.send({
+      url,
+      method: 'GET',
+      idempotent: true,
+      what: 'Download',
+      maxBytes: downloadLimit(session),
+      target: { kind: 'file', handle },
+    });
     return response.size;
   }
 
   /** A blob's bytes in memory, for a look at its content (the operator's guard); more than `maxBytes` is an error. */
   async downloadBytes(blobId: string, maxBytes: number): Promise<Uint8Array> {
     const session = await this.session();
-    const url = expandTemplate(session.downloadUrl, { accountId: session.accountId, blobId, name: 'blob', type: 'application/octet-stream' });
-    const response = await this.send({ url, method: 'GET', idempotent: true, what: 'Download', maxBytes: Math.min(maxBytes, downloadLimit(session)) });
+    const url = expandTemplate(session.downloadUrl, {
+      accountId: session.accountId,
+      blobId,
+      name: 'blob',
+      type: 'application/octet-stream',
+    });
+    const response = await this.send({
+      url,
+      method: 'GET',
+      idempotent: true,
+      what: 'Download',
+      maxBytes: Math.min(maxBytes, downloadLimit(session)),
+    });
     return new Uint8Array(response.body.buffer, response.body.byteOffset, response.body.byteLength);
   }
 

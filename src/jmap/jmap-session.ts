@@ -7,7 +7,14 @@ import type { HttpResponse } from '../http/http-types.js';
 import { isOriginAllowed, originOfTemplate } from '../http/origin-rule.js';
 import { cachedJmapSessionSchema } from '../credentials/stored-credentials.js';
 import { jmapCapabilities } from '../wire-constants.js';
-import { jmapResponseSchema, sessionResourceSchema, type JmapLimits, type JmapRequest, type JmapResponse, type JmapSessionInfo } from './jmap-types.js';
+import {
+  jmapResponseSchema,
+  sessionResourceSchema,
+  type JmapLimits,
+  type JmapRequest,
+  type JmapResponse,
+  type JmapSessionInfo,
+} from './jmap-types.js';
 import { resolveInboxAddress } from './resolve-inbox-address.js';
 
 /** The state.json `session` entry as this module writes it (extra fields on the loose schema). */
@@ -52,7 +59,9 @@ export interface FetchSessionDeps {
   post(apiUrl: string, request: JmapRequest): Promise<JmapResponse>;
 }
 
-const mailboxGetSchema = z.object({ list: z.array(z.looseObject({ id: z.string(), role: z.string().nullable().optional(), name: z.string().optional() })) });
+const mailboxGetSchema = z.object({
+  list: z.array(z.looseObject({ id: z.string(), role: z.string().nullable().optional(), name: z.string().optional() })),
+});
 
 /** Names mail clients give a Sent folder that carries no role (older IMAP stores, hand-made folders). */
 const sentFolderNames = /^(sent|sent items|sent messages|sent mail)$/i;
@@ -72,7 +81,8 @@ export async function fetchSessionInfo(deps: FetchSessionDeps): Promise<JmapSess
     throw sessionError('its body is not JSON');
   }
   const parsed = sessionResourceSchema.safeParse(body);
-  if (!parsed.success) throw sessionError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!parsed.success)
+    throw sessionError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const session = parsed.data;
   const accountId = session.primaryAccounts[jmapCapabilities.mail];
   if (!accountId) throw sessionError(`primaryAccounts has no ${jmapCapabilities.mail} entry`);
@@ -95,7 +105,9 @@ export async function fetchSessionInfo(deps: FetchSessionDeps): Promise<JmapSess
   };
   assertSessionOrigins(info, deps.config.allowedOrigins);
 
-  const canSubmit = capabilities.includes(jmapCapabilities.submission) && (accountCapabilities.length === 0 || accountCapabilities.includes(jmapCapabilities.submission));
+  const canSubmit =
+    capabilities.includes(jmapCapabilities.submission) &&
+    (accountCapabilities.length === 0 || accountCapabilities.includes(jmapCapabilities.submission));
   const request: JmapRequest = {
     using: [jmapCapabilities.core, jmapCapabilities.mail, ...(canSubmit ? [jmapCapabilities.submission] : [])],
     methodCalls: [

@@ -34,23 +34,28 @@ const fixes: Record<string, string> = {
   noRecipients: 'Give at least one recipient in To, Cc or Bcc.',
   tooLarge: 'The message or attachment is too large for the server; send fewer or smaller attachments.',
   invalidProperties: 'Fix the listed properties (names and types per RFC 8621), then retry.',
-  blobNotFound: 'The blobId is unknown or expired (unreferenced blobs vanish after about an hour); upload the file again.',
+  blobNotFound:
+    'The blobId is unknown or expired (unreferenced blobs vanish after about an hour); upload the file again.',
   notFound: 'That id does not exist (any more): take a current id from list_inbox, list_new or search.',
-  heldByPolicy: "Held back by your operator's receive rules: none of it is shown to you, and it stays in the mailbox. Your operator set these rules; ask them if you need it.",
+  heldByPolicy:
+    "Held back by your operator's receive rules: none of it is shown to you, and it stays in the mailbox. Your operator set these rules; ask them if you need it.",
   overQuota: 'The mailbox is full; move old mail to Trash and empty it, or ask the operator.',
   alreadyExists: 'A record like this already exists; fetch it instead of creating it.',
-  mailboxHasEmail: 'Move or destroy the mailbox\'s messages first, or pass onDestroyRemoveEmails.',
+  mailboxHasEmail: "Move or destroy the mailbox's messages first, or pass onDestroyRemoveEmails.",
   invalidEmail: 'The message could not be built from these properties; check headers, body parts and attachments.',
   stateMismatch: 'ifInState is stale: fetch the current state and retry.',
   invalidResultReference:
     'A #reference points at a call that failed or a path that is not in its result; fix the earlier call (listed too) or the path.',
-  unknownMethod: 'The server does not implement this method, or its capability is missing from `using`; check `help jmap` for what this server offers, or the spelling.',
-  invalidArguments: 'Check argument names and types against RFC 8620/8621 (e.g. limit is a number, inMailbox a mailbox id).',
+  unknownMethod:
+    'The server does not implement this method, or its capability is missing from `using`; check `help jmap` for what this server offers, or the spelling.',
+  invalidArguments:
+    'Check argument names and types against RFC 8620/8621 (e.g. limit is a number, inMailbox a mailbox id).',
   accountNotFound: 'Use "$ACCOUNT_ID" for accountId (or omit it); run with a fresh session if it persists.',
-  accountNotSupportedByMethod: 'This account lacks the capability the method needs on this server (e.g. submission or blob).',
+  accountNotSupportedByMethod:
+    'This account lacks the capability the method needs on this server (e.g. submission or blob).',
   accountReadOnly: 'This account is read-only; it cannot change mail.',
   forbidden: 'The server does not allow this action for this inbox.',
-  serverFail: 'The server failed on this call; retry later. Text searches need the server\'s search index.',
+  serverFail: "The server failed on this call; retry later. Text searches need the server's search index.",
   serverUnavailable: 'The server is temporarily unavailable; retry in a minute.',
   serverPartialFail: 'Some changes may have been applied; fetch current state before retrying.',
   cannotCalculateChanges: 'The saved state is too old to compute changes; query again without sinceState.',
@@ -66,7 +71,11 @@ const fixes: Record<string, string> = {
  * Summarises a JMAP response: one line, plus every method- and record-level failure. `held`: ids
  * the receive screen answered as notFound because the operator's rules hold them back.
  */
-export function summarizeResponse(request: JmapRequest, response: JmapResponse, options: { held?: ReadonlySet<string> } = {}): ResponseSummary {
+export function summarizeResponse(
+  request: JmapRequest,
+  response: JmapResponse,
+  options: { held?: ReadonlySet<string> } = {},
+): ResponseSummary {
   const methodOfCall = new Map<string, string>();
   for (const [method, , callId] of request.methodCalls) if (!methodOfCall.has(callId)) methodOfCall.set(callId, method);
 
@@ -121,7 +130,8 @@ function fixFor(type: string): string {
 function describe(args: Record<string, unknown>): { description?: string; properties?: string[] } {
   const out: { description?: string; properties?: string[] } = {};
   if (typeof args.description === 'string') out.description = args.description;
-  if (Array.isArray(args.properties)) out.properties = args.properties.filter((p): p is string => typeof p === 'string');
+  if (Array.isArray(args.properties))
+    out.properties = args.properties.filter((p): p is string => typeof p === 'string');
   return out;
 }
 
@@ -130,7 +140,11 @@ function countOf(name: string, args: Record<string, unknown>): string {
   if (name.endsWith('/query') && Array.isArray(args.ids)) return ` ${args.ids.length}`;
   if (name.endsWith('/set')) {
     const n = (k: string): number => (args[k] && typeof args[k] === 'object' ? Object.keys(args[k]).length : 0);
-    const parts = [['created', n('created')], ['updated', n('updated')], ['destroyed', n('destroyed')]].filter(([, c]) => c !== 0);
+    const parts = [
+      ['created', n('created')],
+      ['updated', n('updated')],
+      ['destroyed', n('destroyed')],
+    ].filter(([, c]) => c !== 0);
     return parts.length ? ` ${parts.map(([k, c]) => `${c} ${k}`).join(' ')}` : '';
   }
   return '';

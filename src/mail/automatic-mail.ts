@@ -3,7 +3,11 @@
  * be answered automatically, or two agents answer each other forever. These are the Email
  * properties that carry the signs; every listing and reading preset asks for them.
  */
-export const automaticHeaderProperties = ['header:Auto-Submitted:asText', 'header:Precedence:asText', 'header:List-Id:asText'] as const;
+export const automaticHeaderProperties = [
+  'header:Auto-Submitted:asText',
+  'header:Precedence:asText',
+  'header:List-Id:asText',
+] as const;
 
 /** Why a message counts as automatic (for example "Auto-Submitted: auto-replied"), or undefined. */
 export function automaticReason(email: Record<string, unknown>): string | undefined {
@@ -13,7 +17,8 @@ export function automaticReason(email: Record<string, unknown>): string | undefi
   };
   const autoSubmitted = header('Auto-Submitted');
   // "no" is the only value that means a person sent it; parameters may follow a ";".
-  if (autoSubmitted && autoSubmitted.split(';')[0]?.trim().toLowerCase() !== 'no') return `Auto-Submitted: ${autoSubmitted}`;
+  if (autoSubmitted && autoSubmitted.split(';')[0]?.trim().toLowerCase() !== 'no')
+    return `Auto-Submitted: ${autoSubmitted}`;
   const precedence = header('Precedence')?.toLowerCase();
   if (precedence && ['bulk', 'list', 'junk'].includes(precedence)) return `Precedence: ${precedence}`;
   const listId = header('List-Id');

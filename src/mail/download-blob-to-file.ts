@@ -43,7 +43,9 @@ export async function downloadBlobToFile(
   await gate.checkDownload(input.blobId, input.mailId);
   // A configured download directory may not exist yet; the working directory always does.
   await mkdir(dirname(target), { recursive: true, mode: 0o700 }).catch((error: unknown) => {
-    throw unwritable(dirname(target), { code: (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'ENOTDIR' : (error as NodeJS.ErrnoException).code });
+    throw unwritable(dirname(target), {
+      code: (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'ENOTDIR' : (error as NodeJS.ErrnoException).code,
+    });
   });
   let handle;
   try {
@@ -95,13 +97,20 @@ async function freeNameBeside(target: string): Promise<string | undefined> {
   return undefined;
 }
 
-function unwritable(target: string, error: unknown, freeName?: string, saveAs?: (name: string) => NextStep): MailboxError {
+function unwritable(
+  target: string,
+  error: unknown,
+  freeName?: string,
+  saveAs?: (name: string) => NextStep,
+): MailboxError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EEXIST') {
     return new MailboxError({
       code: 'attachment_invalid',
       message: `${target} already exists; it was not overwritten.`,
-      hint: freeName ? `Save it under a free name, e.g. "${freeName}", or remove the existing file first.` : 'Choose another file name or remove the existing file first.',
+      hint: freeName
+        ? `Save it under a free name, e.g. "${freeName}", or remove the existing file first.`
+        : 'Choose another file name or remove the existing file first.',
       ...(freeName && saveAs ? { next: saveAs(freeName) } : {}),
       cause: error,
     });
@@ -110,7 +119,7 @@ function unwritable(target: string, error: unknown, freeName?: string, saveAs?: 
     code: 'attachment_invalid',
     message: `Cannot write ${target}: ${code ?? String(error)}.`,
     // An MCP server's working directory is the host's choice (often / or an app folder).
-    hint: 'The operator sets a writable download directory: AGENT_MAILBOX_DOWNLOAD_DIR in the server\'s environment, or --download-dir on the command line.',
+    hint: "The operator sets a writable download directory: AGENT_MAILBOX_DOWNLOAD_DIR in the server's environment, or --download-dir on the command line.",
     cause: error,
   });
 }
@@ -124,6 +133,6 @@ function refused(message: string): MailboxError {
   return new MailboxError({
     code: 'attachment_invalid',
     message,
-    hint: 'Give a plain file name: downloads are saved only inside the download directory (the operator\'s AGENT_MAILBOX_DOWNLOAD_DIR, else the working directory), and paths from e-mails are never used.',
+    hint: "Give a plain file name: downloads are saved only inside the download directory (the operator's AGENT_MAILBOX_DOWNLOAD_DIR, else the working directory), and paths from e-mails are never used.",
   });
 }

@@ -93,7 +93,11 @@ class MailWakeSource implements WakeSource {
     }
     const stream = this.stream;
     for (;;) {
-      this.pendingEvent ??= stream.next().catch((error: unknown) => (error instanceof EventStreamFailure ? error : new EventStreamFailure('network', String(error))));
+      this.pendingEvent ??= stream
+        .next()
+        .catch((error: unknown) =>
+          error instanceof EventStreamFailure ? error : new EventStreamFailure('network', String(error)),
+        );
       const outcome = await raceDeadline(this.pendingEvent, Math.max(0, untilMs - this.now()), signal);
       if (outcome === 'deadline') return;
       this.pendingEvent = undefined;
@@ -116,7 +120,12 @@ class MailWakeSource implements WakeSource {
   private fallBack(error: unknown): void {
     this.close();
     this.mode = 'polling';
-    const detail = error instanceof EventStreamFailure ? `${error.kind}: ${error.message}` : error instanceof MailboxError ? error.message : String(error);
+    const detail =
+      error instanceof EventStreamFailure
+        ? `${error.kind}: ${error.message}`
+        : error instanceof MailboxError
+          ? error.message
+          : String(error);
     this.fallbackReason = `the push stream failed (${detail})`;
     this.options.log.debug(`wait_for_mail: ${this.fallbackReason}; polling Email/changes instead`);
   }

@@ -68,7 +68,9 @@ export async function readAttachments(paths: readonly string[]): Promise<LocalAt
 export function checkAttachmentLimits(files: readonly LocalAttachment[], limits: JmapLimits): void {
   for (const file of files) {
     if (limits.maxSizeUpload !== undefined && file.size > limits.maxSizeUpload) {
-      throw tooLarge(`${file.name} is ${file.size} bytes; the server accepts uploads up to ${limits.maxSizeUpload} bytes (maxSizeUpload).`);
+      throw tooLarge(
+        `${file.name} is ${file.size} bytes; the server accepts uploads up to ${limits.maxSizeUpload} bytes (maxSizeUpload).`,
+      );
     }
   }
   const total = files.reduce((sum, f) => sum + f.size, 0);
@@ -82,7 +84,10 @@ export function checkAttachmentLimits(files: readonly LocalAttachment[], limits:
 }
 
 /** `$ATTACHMENT_<i>_BLOB_ID/_NAME/_TYPE/_SIZE` and `$ATTACHMENTS` (ready for an Email's attachments). */
-export function attachmentVariables(files: readonly LocalAttachment[], blobIds: readonly (string | undefined)[]): Record<string, unknown> {
+export function attachmentVariables(
+  files: readonly LocalAttachment[],
+  blobIds: readonly (string | undefined)[],
+): Record<string, unknown> {
   const vars: Record<string, unknown> = {};
   const list: Record<string, unknown>[] = [];
   files.forEach((file, i) => {
@@ -91,7 +96,12 @@ export function attachmentVariables(files: readonly LocalAttachment[], blobIds: 
     vars[`ATTACHMENT_${i}_NAME`] = file.name;
     vars[`ATTACHMENT_${i}_TYPE`] = file.type;
     vars[`ATTACHMENT_${i}_SIZE`] = file.size;
-    list.push({ blobId: blobId ?? `$ATTACHMENT_${i}_BLOB_ID`, type: file.type, name: file.name, disposition: 'attachment' });
+    list.push({
+      blobId: blobId ?? `$ATTACHMENT_${i}_BLOB_ID`,
+      type: file.type,
+      name: file.name,
+      disposition: 'attachment',
+    });
   });
   if (files.length > 0) vars.ATTACHMENTS = list;
   return vars;

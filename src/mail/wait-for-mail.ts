@@ -26,7 +26,11 @@ interface Looking {
 
 /** Where the last filtered wait stopped while list_new's cursor stayed behind (state.json). */
 const waitPositionSchema = z.object({ base: z.string(), at: z.string() });
-const changesSchema = z.looseObject({ newState: z.string(), hasMoreChanges: z.boolean(), created: z.array(z.string()) });
+const changesSchema = z.looseObject({
+  newState: z.string(),
+  hasMoreChanges: z.boolean(),
+  created: z.array(z.string()),
+});
 const emailListSchema = z.looseObject({ list: z.array(z.looseObject({ id: z.string() })) });
 type Email = z.infer<typeof emailListSchema>['list'][number];
 
@@ -46,7 +50,11 @@ export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: Wai
   const vars: Record<string, unknown> = { ...plan.vars };
   // A waiting preset saves its own cursor (it may have to keep it behind mail a filter skipped).
   delete vars[preset.cursor?.variable ?? 'SINCE_STATE'];
-  const { seconds, clamped } = waitSeconds(vars[preset.wait.timeoutVariable], preset.wait.maxSeconds, gate.deadline.budgetMs);
+  const { seconds, clamped } = waitSeconds(
+    vars[preset.wait.timeoutVariable],
+    preset.wait.maxSeconds,
+    gate.deadline.budgetMs,
+  );
   const looking: Looking = { gate, account: ctx.account, session: await gate.session() };
   // The wait is the caller's: its window runs off the timeout's clock, each look still bounded by what is left of it.
   return gate.deadline.offTheClock(() => waitWindow(plan, preset, vars, { seconds, clamped }, looking, ctx));
@@ -82,7 +90,12 @@ async function waitWindow(
     report(ctx.progress, 0, seconds, source.mode);
     // Before list_new has ever run, unread Inbox mail already there is new too: a reply that came
     // in before this call is what the caller waits for, and list_new's first run would list it.
-    const start: FirstLook = resumed && position.success ? { state: position.data.at } : saved !== undefined ? { state: saved } : await firstLook(preset, vars, looking);
+    const start: FirstLook =
+      resumed && position.success
+        ? { state: position.data.at }
+        : saved !== undefined
+          ? { state: saved }
+          : await firstLook(preset, vars, looking);
     const startState = start.state;
     let since = startState;
     const matched: Email[] = [];
@@ -112,8 +125,17 @@ async function waitWindow(
       await source.wait(endsAt);
     }
     const waitedMs = now() - startedAt;
-    const cursorNote = await settleWaitCursor(account, { saved, startState, since, resumed, others, matched: matched.length });
-    const notes = [cursorNote, earlierNote(earlierOthers, start.unreadTotal, start.unread?.length ?? 0)].filter((n): n is string => n !== undefined);
+    const cursorNote = await settleWaitCursor(account, {
+      saved,
+      startState,
+      since,
+      resumed,
+      others,
+      matched: matched.length,
+    });
+    const notes = [cursorNote, earlierNote(earlierOthers, start.unreadTotal, start.unread?.length ?? 0)].filter(
+      (n): n is string => n !== undefined,
+    );
     return presentWait(plan, preset, vars, session, {
       matched,
       startState,
@@ -132,7 +154,11 @@ async function waitWindow(
   }
 }
 
-function waitSeconds(value: unknown, maxSeconds: number, budgetMs: number | undefined): { seconds: number; clamped: boolean } {
+function waitSeconds(
+  value: unknown,
+  maxSeconds: number,
+  budgetMs: number | undefined,
+): { seconds: number; clamped: boolean } {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > maxSeconds) {
     throw new MailboxError({
       code: 'vars_invalid',
@@ -145,15 +171,34 @@ function waitSeconds(value: unknown, maxSeconds: number, budgetMs: number | unde
   return value > budget ? { seconds: budget, clamped: true } : { seconds: value, clamped: false };
 }
 
-function report(progress: ((u: WaitProgress) => void) | undefined, elapsedMs: number, seconds: number, mode: string): void {
+function report(
+  progress: ((u: WaitProgress) => void) | undefined,
+  elapsedMs: number,
+  seconds: number,
+  mode: string,
+): void {
   const elapsed = Math.min(seconds, Math.round(elapsedMs / 1000));
-  progress?.({ progress: elapsed, total: seconds, message: `Waiting for new mail (${mode === 'push' ? 'push' : 'polling'}): ${elapsed} of ${seconds} s` });
+  progress?.({
+    progress: elapsed,
+    total: seconds,
+    message: `Waiting for new mail (${mode === 'push' ? 'push' : 'polling'}): ${elapsed} of ${seconds} s`,
+  });
 }
 
 /** The preset's step with this id, run once with the run's vars; a failed call becomes a clear error. */
-async function runStep(preset: Preset, id: string, vars: Record<string, unknown>, looking: Looking): Promise<JmapResponse> {
+async function runStep(
+  preset: Preset,
+  id: string,
+  vars: Record<string, unknown>,
+  looking: Looking,
+): Promise<JmapResponse> {
   const step: PresetStep | undefined = preset.steps.find((s) => s.id === id);
-  if (!step) throw new MailboxError({ code: 'internal', message: `The wait_for_mail preset has no "${id}" step.`, hint: 'Report this preset as broken.' });
+  if (!step)
+    throw new MailboxError({
+      code: 'internal',
+      message: `The wait_for_mail preset has no "${id}" step.`,
+      hint: 'Report this preset as broken.',
+    });
   const { value: methodCalls } = substituteVariables(step.methodCalls, vars);
   const request = { using: inferUsing(methodCalls, looking.session.capabilities, step.using), methodCalls };
   const response = await looking.gate.call(request);
@@ -162,7 +207,11 @@ async function runStep(preset: Preset, id: string, vars: Record<string, unknown>
   if (!summary.ok) {
     const failure = summary.failures[0];
     if (failure && (preset.cursor?.resetOn ?? []).includes(failure.type)) {
-      await looking.account.updateState((state) => ({ ...state, listNewState: undefined, waitForMailPosition: undefined }));
+      await looking.account.updateState((state) => ({
+        ...state,
+        listNewState: undefined,
+        waitForMailPosition: undefined,
+      }));
       throw new MailboxError({
         code: 'jmap_request_error',
         message: `The saved list_new cursor is too old for the server (${failure.type}) and has been reset.`,
@@ -191,13 +240,20 @@ interface FirstLook {
 }
 
 /** With no cursor: the current Email state, then the unread Inbox mail already there (newest first). */
-async function firstLook(preset: Preset, vars: Record<string, unknown>, looking: Looking): Promise<Required<FirstLook>> {
+async function firstLook(
+  preset: Preset,
+  vars: Record<string, unknown>,
+  looking: Looking,
+): Promise<Required<FirstLook>> {
   const response = await runStep(preset, 'start', vars, looking);
   const state = z.object({ state: z.string() }).safeParse(argsOf(response, 'state'));
   if (!state.success) throw badAnswer('Email/get has no state');
-  const total = z.looseObject({ ids: z.array(z.string()), total: z.number().int().nonnegative().optional() }).safeParse(argsOf(response, 'unread'));
+  const total = z
+    .looseObject({ ids: z.array(z.string()), total: z.number().int().nonnegative().optional() })
+    .safeParse(argsOf(response, 'unread'));
   const unread = emailListSchema.safeParse(argsOf(response, 'unread_get'));
-  if (!total.success || !unread.success) throw badAnswer('Email/query or Email/get of unread Inbox mail is not shaped as RFC 8621 says');
+  if (!total.success || !unread.success)
+    throw badAnswer('Email/query or Email/get of unread Inbox mail is not shaped as RFC 8621 says');
   return { state: state.data.state, unread: unread.data.list, unreadTotal: total.data.total ?? total.data.ids.length };
 }
 
@@ -205,21 +261,30 @@ async function firstLook(preset: Preset, vars: Record<string, unknown>, looking:
 function earlierNote(earlierOthers: number, unreadTotal: number | undefined, looked: number): string | undefined {
   const parts: string[] = [];
   if (earlierOthers > 0) {
-    parts.push(`${earlierOthers} other unread message${earlierOthers === 1 ? ' was' : 's were'} already in the Inbox and did not match the filter.`);
+    parts.push(
+      `${earlierOthers} other unread message${earlierOthers === 1 ? ' was' : 's were'} already in the Inbox and did not match the filter.`,
+    );
   }
-  if (unreadTotal !== undefined && unreadTotal > looked) parts.push(`Only the newest ${looked} of ${unreadTotal} unread messages already in the Inbox were looked at.`);
+  if (unreadTotal !== undefined && unreadTotal > looked)
+    parts.push(`Only the newest ${looked} of ${unreadTotal} unread messages already in the Inbox were looked at.`);
   return parts.length > 0 ? `${parts.join(' ')} list_inbox shows them all.` : undefined;
 }
 
 /** Every page of Email/changes since `since`, with the created messages' listing properties. */
-async function newMailSince(since: string, preset: Preset, vars: Record<string, unknown>, looking: Looking): Promise<{ newState: string; emails: Email[] }> {
+async function newMailSince(
+  since: string,
+  preset: Preset,
+  vars: Record<string, unknown>,
+  looking: Looking,
+): Promise<{ newState: string; emails: Email[] }> {
   const emails: Email[] = [];
   let state = since;
   for (let page = 0; page < maxPagesPerCheck; page++) {
     const response = await runStep(preset, 'changes', { ...vars, SINCE_STATE: state }, looking);
     const changes = changesSchema.safeParse(argsOf(response, 'changes'));
     const got = emailListSchema.safeParse(argsOf(response, 'get'));
-    if (!changes.success || !got.success) throw badAnswer('Email/changes or Email/get is not shaped as RFC 8620/8621 says');
+    if (!changes.success || !got.success)
+      throw badAnswer('Email/changes or Email/get is not shaped as RFC 8620/8621 says');
     emails.push(...got.data.list);
     state = changes.data.newState;
     if (!changes.data.hasMoreChanges) break;
@@ -228,7 +293,11 @@ async function newMailSince(since: string, preset: Preset, vars: Record<string, 
 }
 
 function badAnswer(detail: string): MailboxError {
-  return new MailboxError({ code: 'bad_response', message: `The JMAP host's answer while waiting for mail was unusable: ${detail}.`, hint: 'Run list_new instead; report the server if it persists.' });
+  return new MailboxError({
+    code: 'bad_response',
+    message: `The JMAP host's answer while waiting for mail was unusable: ${detail}.`,
+    hint: 'Run list_new instead; report the server if it persists.',
+  });
 }
 
 /** Drafts and copies only in Sent/Drafts are this inbox's own writing, as list_new treats them. */
@@ -239,14 +308,20 @@ function isOwnMail(email: Email, vars: Readonly<Record<string, unknown>>): boole
   return keywords.$draft === true || (boxes.length > 0 && boxes.every((b) => own.has(b)));
 }
 
-function matchesFilter(email: Email, vars: Readonly<Record<string, unknown>>, wait: NonNullable<Preset['wait']>): boolean {
+function matchesFilter(
+  email: Email,
+  vars: Readonly<Record<string, unknown>>,
+  wait: NonNullable<Preset['wait']>,
+): boolean {
   const from = wait.fromVariable ? vars[wait.fromVariable] : undefined;
   const thread = wait.threadVariable ? vars[wait.threadVariable] : undefined;
   if (typeof thread === 'string' && email.threadId !== thread) return false;
   if (typeof from === 'string') {
     const needle = from.toLowerCase();
     const senders = Array.isArray(email.from) ? (email.from as { email?: unknown; name?: unknown }[]) : [];
-    return senders.some((s) => [s.email, s.name].some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)));
+    return senders.some((s) =>
+      [s.email, s.name].some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)),
+    );
   }
   return true;
 }

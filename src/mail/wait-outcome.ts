@@ -19,7 +19,14 @@ export type WaitEmail = { id: string } & Record<string, unknown>;
  */
 export async function settleWaitCursor(
   account: Account,
-  w: { saved: string | undefined; startState: string; since: string; resumed: boolean; others: number; matched: number },
+  w: {
+    saved: string | undefined;
+    startState: string;
+    since: string;
+    resumed: boolean;
+    others: number;
+    matched: number;
+  },
 ): Promise<string | undefined> {
   const leftBehind = w.others > 0 || w.resumed;
   if (!leftBehind) {
@@ -49,22 +56,49 @@ export interface WaitOutcome {
 }
 
 /** The wait's result, in list_new's shape so both doors present it alike. */
-export function presentWait(plan: RequestPlan, preset: Preset, vars: Record<string, unknown>, session: JmapSessionInfo, o: WaitOutcome): JmapRequestResult {
-  const how = o.mode === 'push' ? 'push (JMAP EventSource)' : `polling Email/changes${o.fallbackReason ? ` (${o.fallbackReason})` : ''}`;
+export function presentWait(
+  plan: RequestPlan,
+  preset: Preset,
+  vars: Record<string, unknown>,
+  session: JmapSessionInfo,
+  o: WaitOutcome,
+): JmapRequestResult {
+  const how =
+    o.mode === 'push'
+      ? 'push (JMAP EventSource)'
+      : `polling Email/changes${o.fallbackReason ? ` (${o.fallbackReason})` : ''}`;
   const waited = Math.round(o.waitedMs / 100) / 10;
   const n = o.matched.length;
   const summary =
     n > 0
       ? `OK: ${n} new message${n === 1 ? '' : 's'} from others after ${waited} s, waited by ${how}.`
-      : `OK: no new mail in ${o.seconds} s (waited by ${how}).${o.clamped ? ' The wait was shortened to fit this call\'s time budget: call again to keep waiting.' : ''}`;
+      : `OK: no new mail in ${o.seconds} s (waited by ${how}).${o.clamped ? " The wait was shortened to fit this call's time budget: call again to keep waiting." : ''}`;
   const response: JmapResponse = {
     methodResponses: [
-      ['Email/changes', { accountId: session.accountId, oldState: o.startState, newState: o.since, hasMoreChanges: false, created: o.matched.map((e) => e.id), updated: [], destroyed: [] }, 'changes'],
+      [
+        'Email/changes',
+        {
+          accountId: session.accountId,
+          oldState: o.startState,
+          newState: o.since,
+          hasMoreChanges: false,
+          created: o.matched.map((e) => e.id),
+          updated: [],
+          destroyed: [],
+        },
+        'changes',
+      ],
       ['Email/get', { accountId: session.accountId, state: o.since, list: o.matched, notFound: [] }, 'get'],
     ],
   };
   const next: (string | NextStep)[] =
-    n > 0 ? applicableNext(preset.next ?? [], vars, { listed: o.matched.map((e) => e.id), moreChanges: false }) : [o.clamped ? 'Call wait_for_mail again to keep waiting.' : 'Call wait_for_mail again to keep waiting, or list_new to check later.'];
+    n > 0
+      ? applicableNext(preset.next ?? [], vars, { listed: o.matched.map((e) => e.id), moreChanges: false })
+      : [
+          o.clamped
+            ? 'Call wait_for_mail again to keep waiting.'
+            : 'Call wait_for_mail again to keep waiting, or list_new to check later.',
+        ];
   const result: JmapRequestResult = {
     ok: true,
     summary,
@@ -74,7 +108,14 @@ export function presentWait(plan: RequestPlan, preset: Preset, vars: Record<stri
     response,
     failures: [],
     next,
-    waited: { mode: o.mode, seconds: o.seconds, waitedMs: o.waitedMs, checks: o.checks, clamped: o.clamped, ...(o.fallbackReason ? { fallbackReason: o.fallbackReason } : {}) },
+    waited: {
+      mode: o.mode,
+      seconds: o.seconds,
+      waitedMs: o.waitedMs,
+      checks: o.checks,
+      clamped: o.clamped,
+      ...(o.fallbackReason ? { fallbackReason: o.fallbackReason } : {}),
+    },
   };
   if (o.notes.length > 0) result.notes = o.notes;
   const untrusted = untrustedPaths(result);

@@ -13,7 +13,9 @@ export type RequestedSchema = ElicitRequestFormParams['requestedSchema'];
 export function confirmForm(ask: ConfirmRequest): RequestedSchema {
   const properties: Record<string, PrimitiveSchemaDefinition> = {};
   for (const [key, field] of Object.entries(ask.fields)) properties[key] = formField(field);
-  const required = Object.entries(ask.fields).filter(([, field]) => field.required === true).map(([key]) => key);
+  const required = Object.entries(ask.fields)
+    .filter(([, field]) => field.required === true)
+    .map(([key]) => key);
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
 
@@ -23,9 +25,19 @@ function formField(field: ConfirmField): PrimitiveSchemaDefinition {
     case 'boolean':
       return { type: 'boolean', ...common, ...(field.default !== undefined ? { default: field.default } : {}) };
     case 'string':
-      return { type: 'string', ...common, ...(field.minLength !== undefined ? { minLength: field.minLength } : {}), ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}) };
+      return {
+        type: 'string',
+        ...common,
+        ...(field.minLength !== undefined ? { minLength: field.minLength } : {}),
+        ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
+      };
     case 'number':
-      return { type: 'number', ...common, ...(field.minimum !== undefined ? { minimum: field.minimum } : {}), ...(field.maximum !== undefined ? { maximum: field.maximum } : {}) };
+      return {
+        type: 'number',
+        ...common,
+        ...(field.minimum !== undefined ? { minimum: field.minimum } : {}),
+        ...(field.maximum !== undefined ? { maximum: field.maximum } : {}),
+      };
     case 'choice':
       return { type: 'string', ...common, enum: [...field.options] };
   }
@@ -58,8 +70,15 @@ export async function readConfirmAnswer(reply: unknown, ask: ConfirmRequest): Pr
   const { action, content } = reply as { action?: unknown; content?: unknown };
   if (action === 'decline') return { action: 'decline' };
   if (action !== 'accept') return { action: 'cancel' };
-  const given = typeof content === 'object' && content !== null && !Array.isArray(content) ? (content as Record<string, unknown>) : {};
-  const kept = Object.fromEntries(Object.keys(ask.fields).filter((key) => key in given).map((key) => [key, given[key]]));
+  const given =
+    typeof content === 'object' && content !== null && !Array.isArray(content)
+      ? (content as Record<string, unknown>)
+      : {};
+  const kept = Object.fromEntries(
+    Object.keys(ask.fields)
+      .filter((key) => key in given)
+      .map((key) => [key, given[key]]),
+  );
   const fits = await loadValidator().then((validate) => validate(confirmForm(ask), kept));
   return fits ? { action: 'accept', content: kept as Record<string, string | number | boolean> } : { action: 'cancel' };
 }

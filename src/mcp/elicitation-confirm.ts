@@ -56,7 +56,10 @@ export interface ConfirmCall {
 }
 
 const answerSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('accept'), content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])) }),
+  z.object({
+    action: z.literal('accept'),
+    content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  }),
   z.object({ action: z.enum(['decline', 'cancel', 'unavailable']) }),
 ]);
 
@@ -74,7 +77,9 @@ const personTimeoutMs = 10 * 60_000;
 const stateTtlSeconds = 15 * 60;
 
 /** One per server: the signing key lives as long as the process, so a restart simply asks again. */
-export function createElicitationConfirmer(log: Logger): { begin(ctx: ServerContext, call: ConfirmCall): Promise<ConfirmRound> } {
+export function createElicitationConfirmer(log: Logger): {
+  begin(ctx: ServerContext, call: ConfirmCall): Promise<ConfirmRound>;
+} {
   const codec = createRequestStateCodec<ConfirmState>({ key: randomBytes(32), ttlSeconds: stateTtlSeconds });
   const verified = async (raw: unknown, ctx: ServerContext): Promise<ConfirmState | undefined> => {
     if (typeof raw !== 'string') return undefined;
@@ -95,7 +100,8 @@ export function createElicitationConfirmer(log: Logger): { begin(ctx: ServerCont
       const state = await verified(ctx.mcpReq.requestState(), ctx);
       const ours = state !== undefined && state.tool === call.tool && state.args === digestOfArgs();
       let answered: ConfirmState['answered'] = ours ? [...state.answered] : [];
-      let reply = ours && state.asked ? { ...state.asked, raw: ctx.mcpReq.inputResponses?.[state.asked.key] } : undefined;
+      let reply =
+        ours && state.asked ? { ...state.asked, raw: ctx.mcpReq.inputResponses?.[state.asked.key] } : undefined;
       let pending: { index: number; ask: ConfirmRequest; digest: string } | undefined;
       let calls = 0;
 
@@ -119,9 +125,20 @@ export function createElicitationConfirmer(log: Logger): { begin(ctx: ServerCont
         async pendingResult() {
           if (!pending) return undefined;
           const key = `confirm_${pending.index}`;
-          const next: ConfirmState = { tool: call.tool, args: digestOfArgs(), answered: answered.slice(0, pending.index), asked: { key, index: pending.index, ask: pending.digest } };
+          const next: ConfirmState = {
+            tool: call.tool,
+            args: digestOfArgs(),
+            answered: answered.slice(0, pending.index),
+            asked: { key, index: pending.index, ask: pending.digest },
+          };
           return inputRequired({
-            inputRequests: { [key]: inputRequired.elicit({ mode: 'form', message: pending.ask.message, requestedSchema: confirmForm(pending.ask) }) },
+            inputRequests: {
+              [key]: inputRequired.elicit({
+                mode: 'form',
+                message: pending.ask.message,
+                requestedSchema: confirmForm(pending.ask),
+              }),
+            },
             requestState: await codec.mint(next),
           });
         },
@@ -136,14 +153,19 @@ function askingRound(ctx: ServerContext, log: Logger): ConfirmRound {
     async confirm(ask) {
       try {
         const reply = await ctx.mcpReq.send(
-          { method: 'elicitation/create', params: { mode: 'form', message: ask.message, requestedSchema: confirmForm(ask) } },
+          {
+            method: 'elicitation/create',
+            params: { mode: 'form', message: ask.message, requestedSchema: confirmForm(ask) },
+          },
           { signal: ctx.mcpReq.signal, timeout: personTimeoutMs },
         );
         return await readConfirmAnswer(reply, ask);
       } catch (error) {
         // The call itself was cancelled: that is the operation's to handle, not an answer.
         if (ctx.mcpReq.signal.aborted) throw error;
-        log.warn(`a confirmation could not be asked (counted as cancel): ${error instanceof Error ? error.message : String(error)}`);
+        log.warn(
+          `a confirmation could not be asked (counted as cancel): ${error instanceof Error ? error.message : String(error)}`,
+        );
         return { action: 'cancel' };
       }
     },
@@ -171,7 +193,9 @@ function digest(value: unknown): string {
 function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

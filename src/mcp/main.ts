@@ -47,12 +47,20 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const configInputs: ConfigInputs = { env: options.env, flags: { ...options.configFlags, ...(options.verbose ? { debug: true } : {}) } };
+  const configInputs: ConfigInputs = {
+    env: options.env,
+    flags: { ...options.configFlags, ...(options.verbose ? { debug: true } : {}) },
+  };
   // A bad setting throws MailboxError invalid_input here, before stdout carries any protocol.
   const verbose = resolveConfig(configInputs).debug;
   // Quiet by default: hosts show a server's stderr as its log, and warnings are enough there.
   const log = createLogger(stderr, verbose ? 'debug' : 'warn', 'agent-mailbox mcp');
-  const accounts = createAccountRegistry({ configInputs, log, refreshAhead: true, ...(options.now ? { now: options.now } : {}) });
+  const accounts = createAccountRegistry({
+    configInputs,
+    log,
+    refreshAhead: true,
+    ...(options.now ? { now: options.now } : {}),
+  });
   // Only the entries offered through this door: operator-only commands never become tools.
   const operations = [...operationsFor('mcp'), ...(options.extraOperations ?? [])];
   // The built entry, as the CLI passes it (src/cli/main.ts): watch jobs run it with no PATH.

@@ -36,7 +36,9 @@ function portable(node: JsonSchema): JsonSchema {
 
 function rewriteChildren(key: string, value: unknown): unknown {
   if (key === 'properties' && isRecord(value)) {
-    return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, isRecord(child) ? portable(child) : child]));
+    return Object.fromEntries(
+      Object.entries(value).map(([name, child]) => [name, isRecord(child) ? portable(child) : child]),
+    );
   }
   if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
     return value.map((child: unknown) => (isRecord(child) ? portable(child) : child));
@@ -62,7 +64,10 @@ function isRecord(value: unknown): value is JsonSchema {
  * operation's own zod schema, once, so a bad argument gets the project's error (code, hint, next
  * step) instead of the SDK's bare "Input validation error" text.
  */
-export function publishedSchema(schema: z.ZodType, io: 'input' | 'output'): StandardSchemaWithJSON<Record<string, unknown>> {
+export function publishedSchema(
+  schema: z.ZodType,
+  io: 'input' | 'output',
+): StandardSchemaWithJSON<Record<string, unknown>> {
   let json: JsonSchema | undefined;
   const jsonSchema = (): JsonSchema => (json ??= portableJsonSchema(schema, io));
   return {

@@ -59,7 +59,12 @@ export function registerOperationTool(server: McpServer, op: AnyOperation, door:
       });
       const started = Date.now();
       const wording = { adjust: door.carryInboxChoice(args['credentials_dir'], args['inbox']) };
-      const round = await door.confirmer.begin(ctx, { tool: op.name, args, era: door.era, clientCapabilities: clientCapabilitiesOf(ctx, server) });
+      const round = await door.confirmer.begin(ctx, {
+        tool: op.name,
+        args,
+        era: door.era,
+        clientCapabilities: clientCapabilitiesOf(ctx, server),
+      });
       try {
         const input = op.input.safeParse(args);
         if (!input.success) throw inputError(op, input.error);
@@ -74,14 +79,17 @@ export function registerOperationTool(server: McpServer, op: AnyOperation, door:
         const pending = await round.pendingResult();
         if (pending) return pending;
         const checked = op.output.safeParse(result);
-        if (!checked.success) throw new Error(`${op.name} returned a result outside its output schema: ${checked.error.message}`);
+        if (!checked.success)
+          throw new Error(`${op.name} returned a result outside its output schema: ${checked.error.message}`);
         return renderSuccess(result, op.present, wording);
       } catch (error) {
         // A run that stopped at an unanswered confirm asks its question, whatever it threw on the way out.
         const pending = await round.pendingResult();
         if (pending) return pending;
         const failure = toMailboxError(error);
-        door.context.log.debug(`${op.name} failed after ${Date.now() - started} ms: ${failure.code}: ${failure.message}`);
+        door.context.log.debug(
+          `${op.name} failed after ${Date.now() - started} ms: ${failure.code}: ${failure.message}`,
+        );
         return renderError(failure, wording);
       } finally {
         reporter.stop();

@@ -19,6 +19,10 @@ const resourceNotFound2025 = -32002;
 function withLegacyCode(message: JSONRPCMessage): JSONRPCMessage {
   if (!('error' in message) || message.error.code !== invalidParams) return message;
   const data: unknown = message.error.data;
-  const isNotFound = typeof data === 'object' && data !== null && Object.keys(data).length === 1 && typeof (data as { uri?: unknown }).uri === 'string';
+  const isNotFound =
+    typeof data === 'object' &&
+    data !== null &&
+    Object.keys(data).length === 1 &&
+    typeof (data as { uri?: unknown }).uri === 'string';
   return isNotFound ? { ...message, error: { ...message.error, code: resourceNotFound2025 } } : message;
 }

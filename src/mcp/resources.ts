@@ -1,4 +1,9 @@
-import { ResourceNotFoundError, ResourceTemplate, type McpServer, type ReadResourceResult } from '@modelcontextprotocol/server';
+import {
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type McpServer,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/server';
 
 /**
  * Presets and help topics as read-only resources, for hosts that let a user attach them to a
@@ -49,7 +54,12 @@ export function registerResources(server: McpServer, sources: ResourceSources): 
       mimeType: 'application/json',
     },
     async (uri, { name }) =>
-      textResource(uri.href, 'application/json', await sources.readPreset(single(name)), 'There is no such preset: list the resources, or call help with topic "presets".'),
+      textResource(
+        uri.href,
+        'application/json',
+        await sources.readPreset(single(name)),
+        'There is no such preset: list the resources, or call help with topic "presets".',
+      ),
   );
 
   server.registerResource(
@@ -71,7 +81,12 @@ export function registerResources(server: McpServer, sources: ResourceSources): 
       mimeType: 'text/markdown',
     },
     async (uri, { topic }) =>
-      textResource(uri.href, 'text/markdown', await sources.readHelp(single(topic)), `There is no such help topic; the topics are ${sources.helpTopics().join(', ')}.`),
+      textResource(
+        uri.href,
+        'text/markdown',
+        await sources.readHelp(single(topic)),
+        `There is no such help topic; the topics are ${sources.helpTopics().join(', ')}.`,
+      ),
   );
 }
 

@@ -6,7 +6,8 @@ import type { Implementation } from '@modelcontextprotocol/server';
  * keeps the two equal), and an icon carried inline so no host has to fetch anything.
  */
 
-export const serverDescription = "Your AI agent's own e-mail inbox: register once, then read, search and send mail over JMAP.";
+export const serverDescription =
+  "Your AI agent's own e-mail inbox: register once, then read, search and send mail over JMAP.";
 export const serverWebsite = 'https://github.com/agent-mailbox/agent-mailbox';
 
 // An envelope, 64×64, drawn for this project.
@@ -22,6 +23,12 @@ export function serverIdentity(version: string): Implementation {
     version,
     description: serverDescription,
     websiteUrl: serverWebsite,
-    icons: [{ src: `data:image/svg+xml;base64,${Buffer.from(iconSvg).toString('base64')}`, mimeType: 'image/svg+xml', sizes: ['any'] }],
+    icons: [
+      {
+        src: `data:image/svg+xml;base64,${Buffer.from(iconSvg).toString('base64')}`,
+        mimeType: 'image/svg+xml',
+        sizes: ['any'],
+      },
+    ],
   };
 }

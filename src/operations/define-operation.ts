@@ -96,7 +96,11 @@ export interface OperationContext {
    */
   terminal?: OperatorTerminal;
   /** Starts the stdio MCP server in this process (supplied by the CLI: core never imports a door). */
-  launchMcpServer?: (options: { verbose: boolean; toolDeadlineMs?: number; configFlags?: ConfigInputs['flags'] }) => Promise<void>;
+  launchMcpServer?: (options: {
+    verbose: boolean;
+    toolDeadlineMs?: number;
+    configFlags?: ConfigInputs['flags'];
+  }) => Promise<void>;
 }
 
 export interface OperationAnnotations {

@@ -7,8 +7,19 @@ import { listInboxesOperation } from './connected/list-inboxes.js';
 import { helpOperationOver } from './help.js';
 import { jmapRequestOperation } from './jmap-request.js';
 import { mcpOperation } from './mcp.js';
-import { outboxApproveOperation, outboxDiscardOperation, outboxListOperation, outboxLogOperation } from './policy/outbox-commands.js';
-import { policyAllowReceiveOperation, policyAllowSendOperation, policyBlockReceiveOperation, policyBlockSendOperation, policyUnlistOperation } from './policy/policy-lists.js';
+import {
+  outboxApproveOperation,
+  outboxDiscardOperation,
+  outboxListOperation,
+  outboxLogOperation,
+} from './policy/outbox-commands.js';
+import {
+  policyAllowReceiveOperation,
+  policyAllowSendOperation,
+  policyBlockReceiveOperation,
+  policyBlockSendOperation,
+  policyUnlistOperation,
+} from './policy/policy-lists.js';
 import { policySetOperation } from './policy/policy-set.js';
 import { policyShowOperation } from './policy/policy-show.js';
 import { registerOperation } from './register.js';

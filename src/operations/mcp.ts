@@ -9,7 +9,8 @@ import { defineOperation } from './define-operation.js';
 export const mcpOperation = defineOperation({
   name: 'mcp',
   title: 'Run the MCP server',
-  description: 'Run the stdio MCP server (for agent hosts: npx -y agent-mailbox mcp). stdout carries the protocol only.',
+  description:
+    'Run the stdio MCP server (for agent hosts: npx -y agent-mailbox mcp). stdout carries the protocol only.',
   input: z.object({
     tool_deadline_ms: z.coerce
       .number({ error: '--tool-deadline-ms needs a positive whole number of milliseconds' })
@@ -23,8 +24,17 @@ export const mcpOperation = defineOperation({
   doors: ['cli'],
   cli: { selfReporting: true },
   async run(input, ctx) {
-    if (!ctx.launchMcpServer) throw new MailboxError({ code: 'internal', message: 'No MCP server to start from this door.', hint: 'Run `agent-mailbox mcp`.' });
-    await ctx.launchMcpServer({ verbose: ctx.configInputs.flags?.debug === true, ...(ctx.configInputs.flags ? { configFlags: ctx.configInputs.flags } : {}), ...(input.tool_deadline_ms !== undefined ? { toolDeadlineMs: input.tool_deadline_ms } : {}) });
+    if (!ctx.launchMcpServer)
+      throw new MailboxError({
+        code: 'internal',
+        message: 'No MCP server to start from this door.',
+        hint: 'Run `agent-mailbox mcp`.',
+      });
+    await ctx.launchMcpServer({
+      verbose: ctx.configInputs.flags?.debug === true,
+      ...(ctx.configInputs.flags ? { configFlags: ctx.configInputs.flags } : {}),
+      ...(input.tool_deadline_ms !== undefined ? { toolDeadlineMs: input.tool_deadline_ms } : {}),
+    });
     return { stopped: true as const };
   },
 });

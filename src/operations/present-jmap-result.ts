@@ -9,7 +9,11 @@ import type { Presentation } from '../render/present-result.js';
  * message (src/present/present-jmap-result.ts), next steps worded for the door, and a failure when
  * any call or record failed. The summary leads, so the CLI can still show it beside --json.
  */
-export function presentJmapResult(result: unknown, door: FrontDoor, describeNext: (next: NextStep) => string): Presentation {
+export function presentJmapResult(
+  result: unknown,
+  door: FrontDoor,
+  describeNext: (next: NextStep) => string,
+): Presentation {
   const typed = result as JmapRequestResult & { inbox?: string };
   const shown = presentJmapText(typed, door, { describeNext });
   // A connected account's result names the inbox it acted for (operations/connected/inbox-input.ts).

@@ -36,11 +36,15 @@ const registerInput = z.object({
   credentials_dir: z
     .string()
     .optional()
-    .describe('Directory for this inbox\'s credentials. Omit for the default; use a separate directory per additional inbox.'),
+    .describe(
+      "Directory for this inbox's credentials. Omit for the default; use a separate directory per additional inbox.",
+    ),
   api_key: z
     .string()
     .optional()
-    .describe('Log in to an existing inbox (e.g. one created in the dashboard on a custom domain) instead of signing up. Only when the operator supplies it.'),
+    .describe(
+      'Log in to an existing inbox (e.g. one created in the dashboard on a custom domain) instead of signing up. Only when the operator supplies it.',
+    ),
 });
 
 const registerOutput = z.looseObject({
@@ -58,7 +62,9 @@ const registerOutput = z.looseObject({
 
 /** A one-line progress message for a running proof of work. */
 export function describePowProgress(p: PowProgress): string {
-  const eta = Number.isFinite(p.etaSeconds) ? `~${Math.max(1, Math.round(p.etaSeconds))} s left on average` : 'estimating';
+  const eta = Number.isFinite(p.etaSeconds)
+    ? `~${Math.max(1, Math.round(p.etaSeconds))} s left on average`
+    : 'estimating';
   return `Solving proof of work: ${p.tried} hashes tried (mean ${p.expected} for difficulty ${p.difficulty}), ${p.rate.toFixed(1)} hashes/s, ${eta}.`;
 }
 
@@ -129,7 +135,7 @@ export const registerOperation = defineOperation({
   name: 'register',
   title: 'Register an inbox',
   description: [
-    'Create this agent\'s own e-mail inbox (or log in to an existing one with api_key) and store its credentials locally. Call it once, before jmap_request.',
+    "Create this agent's own e-mail inbox (or log in to an existing one with api_key) and store its credentials locally. Call it once, before jmap_request.",
     'It solves a proof of work (usually a few seconds to a minute; progress is reported) and afterwards renews tokens by itself.',
     'watch is required and is the OPERATOR\'s choice: "scheduled" (a daily 09:00 job wakes an agent to read new mail) or "on-demand" (no job). Ask them if you do not know.',
     'Calling again with the same username is harmless. A different username over existing credentials is refused, because it would lose access to the stored inbox: use a separate credentials_dir for a second inbox.',
@@ -140,7 +146,10 @@ export const registerOperation = defineOperation({
   cli: { reveal: ['apiKey'] },
   cliInput: z.object({
     show_api_key: z.boolean().optional().describe('Print the full apiKey (operators only; never in logs).'),
-    wake_command: z.string().optional().describe('Agent command the daily job runs when mail arrived (watch=scheduled).'),
+    wake_command: z
+      .string()
+      .optional()
+      .describe('Agent command the daily job runs when mail arrived (watch=scheduled).'),
   }),
   async run(input, ctx) {
     if (input.username === undefined && input.api_key === undefined) {
@@ -158,12 +167,19 @@ export const registerOperation = defineOperation({
     );
     const { userConfigDir } = await account.config();
     await assertNoWakeRunning(userConfigDir);
-    if (!hasInbox) await assertNewInboxAllowed({ userConfigDir, credentialsDir: account.dir, knownDirs: [resolveConfig(ctx.configInputs).credentialsDir] });
+    if (!hasInbox)
+      await assertNewInboxAllowed({
+        userConfigDir,
+        credentialsDir: account.dir,
+        knownDirs: [resolveConfig(ctx.configInputs).credentialsDir],
+      });
     const outcome = await registerWithinDeadline(input, ctx);
     // Its own layer now binds every later new inbox too, wherever that one is registered. The
     // apiKey is stored by now, so a list that cannot be written must not fail the registration.
     await rememberInboxDir(userConfigDir, outcome.credentialsDir).catch((error: unknown) =>
-      ctx.log.warn(`Could not add ${outcome.credentialsDir} to this user's list of inbox directories (${(error as Error).message}); its policy layer binds new inboxes only when named.`),
+      ctx.log.warn(
+        `Could not add ${outcome.credentialsDir} to this user's list of inbox directories (${(error as Error).message}); its policy layer binds new inboxes only when named.`,
+      ),
     );
     const watchJob = await applyWatchChoice(outcome.credentialsDir, input.watch, ctx, input.wake_command);
     const result = { ...outcome, watchJob, next: [...outcome.next, ...watchJob.next] };

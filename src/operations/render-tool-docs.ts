@@ -8,8 +8,18 @@ import type { ToolSummary } from './summarize-operations.js';
 
 /** The annotations as a reader weighs them: may it change anything, may it destroy anything. */
 export function describeHints(hints: OperationAnnotations): string {
-  const effect = hints.readOnlyHint ? 'read-only' : hints.destructiveHint ? 'may change or delete (destructive)' : 'changes things, deletes nothing';
-  return [effect, hints.idempotentHint ? 'idempotent' : undefined, hints.openWorldHint ? 'reaches the service' : 'local'].filter(Boolean).join(' · ');
+  const effect = hints.readOnlyHint
+    ? 'read-only'
+    : hints.destructiveHint
+      ? 'may change or delete (destructive)'
+      : 'changes things, deletes nothing';
+  return [
+    effect,
+    hints.idempotentHint ? 'idempotent' : undefined,
+    hints.openWorldHint ? 'reaches the service' : 'local',
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** Each tool or command with its hints, description and inputs. */
@@ -33,6 +43,9 @@ const yesNo = (value: boolean): string => (value ? 'yes' : 'no');
 
 /** One row per tool: its name, title and the two hints a host shows before a call. */
 export function renderToolTable(tools: readonly ToolSummary[]): string {
-  const rows = tools.map((tool) => `| \`${tool.name}\` | ${tool.title} | ${yesNo(tool.annotations.readOnlyHint)} | ${yesNo(tool.annotations.destructiveHint)} |`);
+  const rows = tools.map(
+    (tool) =>
+      `| \`${tool.name}\` | ${tool.title} | ${yesNo(tool.annotations.readOnlyHint)} | ${yesNo(tool.annotations.destructiveHint)} |`,
+  );
   return ['| tool | what it does | read-only | destructive |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }

@@ -17,7 +17,10 @@ export interface ToolSummary {
  * Summarises table entries for `help tools`, SKILL.md and the README (callers pick the entries an
  * agent can reach). `cliInputs`: also the operator-only flags, leaving out hidden testing aids.
  */
-export function summarizeOperations(ops: readonly Operation<z.ZodObject, z.ZodType>[], options: { cliInputs?: boolean } = {}): ToolSummary[] {
+export function summarizeOperations(
+  ops: readonly Operation<z.ZodObject, z.ZodType>[],
+  options: { cliInputs?: boolean } = {},
+): ToolSummary[] {
   return ops.map((op) => ({
     name: op.name,
     cliCommand: cliPathOf(op).join(' '),
@@ -30,7 +33,13 @@ export function summarizeOperations(ops: readonly Operation<z.ZodObject, z.ZodTy
         const schema = field as z.ZodType;
         const spelled = spellingOfInput(op, name);
         const cliFlag = spelled.positional ? `[${name}]` : spelled.flag;
-        return { name, cliFlag, required: !schema.safeParse(undefined).success, describe: schema.description ?? '', cliOnly: !(name in op.input.shape) };
+        return {
+          name,
+          cliFlag,
+          required: !schema.safeParse(undefined).success,
+          describe: schema.description ?? '',
+          cliOnly: !(name in op.input.shape),
+        };
       }),
   }));
 }

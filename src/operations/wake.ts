@@ -10,13 +10,24 @@ import { credentialsDirInput, wakeCommandInput, watchConfigInputs } from './watc
 /** `wake` (what the daily job runs) and `watch run` (the foreground scheduler): CLI only, they start the operator's agent command. */
 
 const agentOutput = (ctx: OperationContext): { write(text: string): unknown } => {
-  if (!ctx.streams) throw new MailboxError({ code: 'internal', message: 'wake needs the process streams for the agent output.', hint: 'Run it from the CLI.' });
+  if (!ctx.streams)
+    throw new MailboxError({
+      code: 'internal',
+      message: 'wake needs the process streams for the agent output.',
+      hint: 'Run it from the CLI.',
+    });
   return ctx.streams.stderr;
 };
 
-const wakeInboxInput = z.string().optional().describe('Connected account only: the inbox to check (address or accountId); default: the account\'s default inbox.');
+const wakeInboxInput = z
+  .string()
+  .optional()
+  .describe("Connected account only: the inbox to check (address or accountId); default: the account's default inbox.");
 
-async function wakeOnce(input: { credentials_dir?: string | undefined; inbox?: string | undefined; wake_command?: string | undefined }, ctx: OperationContext): Promise<WakeResult & { at: string }> {
+async function wakeOnce(
+  input: { credentials_dir?: string | undefined; inbox?: string | undefined; wake_command?: string | undefined },
+  ctx: OperationContext,
+): Promise<WakeResult & { at: string }> {
   const config = resolveConfig(watchConfigInputs(ctx, input));
   const { wake } = await import('../watch/index.js');
   const result = await wake({
@@ -72,17 +83,27 @@ export const watchRunOperation = defineOperation({
   async run(input, ctx) {
     const dir = resolveConfig(watchConfigInputs(ctx, input)).credentialsDir;
     const streams = ctx.streams;
-    if (!streams) throw new MailboxError({ code: 'internal', message: 'watch run needs the process streams.', hint: 'Run it from the CLI.' });
+    if (!streams)
+      throw new MailboxError({
+        code: 'internal',
+        message: 'watch run needs the process streams.',
+        hint: 'Run it from the CLI.',
+      });
     const { runWatchDaemon, watchMarker } = await import('../watch/index.js');
     const outcome = await runWatchDaemon({
       name: watchMarker(input.inbox === undefined ? dir : `${dir}#${input.inbox}`),
       signal: ctx.signal,
       log: ctx.log,
       ...(input.schedule ? { schedule: input.schedule } : {}),
-      onReady: (next) => streams.stderr.write(`agent-mailbox watch: running for ${dir}${input.inbox === undefined ? '' : ` (${input.inbox})`}; next wake ${next ? next.toString() : 'unknown'}. Stop with Ctrl-C.\n`),
+      onReady: (next) =>
+        streams.stderr.write(
+          `agent-mailbox watch: running for ${dir}${input.inbox === undefined ? '' : ` (${input.inbox})`}; next wake ${next ? next.toString() : 'unknown'}. Stop with Ctrl-C.\n`,
+        ),
       fire: async () => {
         // One JSON line per wake, so a supervisor (or a test) can follow along.
-        streams.stdout.write(`${JSON.stringify(await wakeOnce(input, { ...ctx, deadline: ctx.deadline.restarted() }))}\n`);
+        streams.stdout.write(
+          `${JSON.stringify(await wakeOnce(input, { ...ctx, deadline: ctx.deadline.restarted() }))}\n`,
+        );
       },
     });
     streams.stderr.write(`agent-mailbox watch: stopped after ${outcome.fired} wake(s).\n`);

@@ -32,10 +32,23 @@ export async function applyWatchChoice(
   try {
     // Loaded here so that register's start does not pay for the watch code (node-cron, crontab).
     const { installWatch, removeWatchHint, watchStatus } = await import('../watch/index.js');
-    const config = resolveConfig({ ...ctx.configInputs, flags: { ...ctx.configInputs.flags, ...(wakeCommand ? { wakeCommand } : {}) } });
-    const common = { credentialsDir, env, nodePath: ctx.install.nodePath, cliPath: ctx.install.cliPath, shellCommand: ctx.install.shellCommand, crontabBin: config.crontab };
+    const config = resolveConfig({
+      ...ctx.configInputs,
+      flags: { ...ctx.configInputs.flags, ...(wakeCommand ? { wakeCommand } : {}) },
+    });
+    const common = {
+      credentialsDir,
+      env,
+      nodePath: ctx.install.nodePath,
+      cliPath: ctx.install.cliPath,
+      shellCommand: ctx.install.shellCommand,
+      crontabBin: config.crontab,
+    };
     if (mode === 'scheduled') {
-      const status = await installWatch({ ...common, ...(config.wakeCommand ? { wakeCommand: config.wakeCommand } : {}) });
+      const status = await installWatch({
+        ...common,
+        ...(config.wakeCommand ? { wakeCommand: config.wakeCommand } : {}),
+      });
       return {
         mode,
         installed: status.installed,
@@ -63,7 +76,10 @@ export async function applyWatchChoice(
       installed: false,
       summary: `The inbox is registered, but the daily job could not be set up: ${failure.message}`,
       verify: [],
-      next: [failure.hint, `${ctx.install.shellCommand} watch install --credentials-dir ${shellQuote(resolve(credentialsDir))}`],
+      next: [
+        failure.hint,
+        `${ctx.install.shellCommand} watch install --credentials-dir ${shellQuote(resolve(credentialsDir))}`,
+      ],
     };
   }
 }

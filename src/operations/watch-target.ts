@@ -8,13 +8,17 @@ import type { OperationContext } from './define-operation.js';
 export const credentialsDirInput = z
   .string()
   .optional()
-  .describe('Credentials directory of the inbox (default: AGENT_MAILBOX_CREDENTIALS_DIR, then the per-user config dir).');
+  .describe(
+    'Credentials directory of the inbox (default: AGENT_MAILBOX_CREDENTIALS_DIR, then the per-user config dir).',
+  );
 
 /** On a connected account: the inboxes whose daily job this is (default: the grant's default inbox). */
 export const watchInboxesInput = z
   .array(z.string())
   .optional()
-  .describe('Connected account only: an inbox (address or accountId from list_inboxes) whose job this is; repeat for several. Default: the account\'s default inbox.');
+  .describe(
+    "Connected account only: an inbox (address or accountId from list_inboxes) whose job this is; repeat for several. Default: the account's default inbox.",
+  );
 
 export const wakeCommandInput = z
   .string()
@@ -24,7 +28,10 @@ export const wakeCommandInput = z
   );
 
 /** The config inputs with this command's directory and wake command as flags (flag > env > default). */
-export function watchConfigInputs(ctx: OperationContext, input: { credentials_dir?: string | undefined; wake_command?: string | undefined }): ConfigInputs {
+export function watchConfigInputs(
+  ctx: OperationContext,
+  input: { credentials_dir?: string | undefined; wake_command?: string | undefined },
+): ConfigInputs {
   return {
     ...ctx.configInputs,
     flags: {
@@ -39,17 +46,25 @@ export function watchConfigInputs(ctx: OperationContext, input: { credentials_di
  * The jobs a watch command is about: one per credentials directory, or on a connected account one
  * per inbox named (default: its default inbox), each with its own folder.
  */
-export async function watchTargets(ctx: OperationContext, input: { credentials_dir?: string | undefined; inbox?: string[] | undefined }): Promise<Array<WatchTarget & { wakeCommand?: string }>> {
+export async function watchTargets(
+  ctx: OperationContext,
+  input: { credentials_dir?: string | undefined; inbox?: string[] | undefined },
+): Promise<Array<WatchTarget & { wakeCommand?: string }>> {
   const base = watchTarget(ctx, input);
   const wanted = input.inbox?.length ? input.inbox : [undefined];
   if (credentialsKindOf(base.credentialsDir) !== 'oauth') {
     // A proof-of-work directory has one inbox: a name given must be it.
-    for (const name of input.inbox ?? []) await ctx.accounts.open(base.credentialsDir, { inbox: name }).inbox({ signal: ctx.signal, deadline: ctx.deadline });
+    for (const name of input.inbox ?? [])
+      await ctx.accounts
+        .open(base.credentialsDir, { inbox: name })
+        .inbox({ signal: ctx.signal, deadline: ctx.deadline });
     return [base];
   }
   const targets: Array<WatchTarget & { wakeCommand?: string }> = [];
   for (const name of wanted) {
-    const identity = await ctx.accounts.open(base.credentialsDir, name === undefined ? {} : { inbox: name }).inbox({ signal: ctx.signal, deadline: ctx.deadline });
+    const identity = await ctx.accounts
+      .open(base.credentialsDir, name === undefined ? {} : { inbox: name })
+      .inbox({ signal: ctx.signal, deadline: ctx.deadline });
     if (targets.some((t) => t.inbox?.stateDir === identity.stateDir)) continue;
     targets.push({ ...base, inbox: { address: identity.address ?? identity.inboxId, stateDir: identity.stateDir } });
   }
@@ -57,7 +72,10 @@ export async function watchTargets(ctx: OperationContext, input: { credentials_d
 }
 
 /** Where the job lives and what it runs, every setting read through the config table. */
-export function watchTarget(ctx: OperationContext, input: { credentials_dir?: string | undefined }): WatchTarget & { wakeCommand?: string } {
+export function watchTarget(
+  ctx: OperationContext,
+  input: { credentials_dir?: string | undefined },
+): WatchTarget & { wakeCommand?: string } {
   const config = resolveConfig(watchConfigInputs(ctx, input));
   return {
     credentialsDir: config.credentialsDir,

@@ -49,7 +49,7 @@ export const watchStatusOperation = defineOperation({
   name: 'watch_status',
   title: 'Daily watch job status',
   description:
-    'Show whether the daily 09:00 job that wakes an agent when new mail arrived is installed for an inbox, when it runs next, and how to verify and remove it; and the operator\'s rules in force for this inbox (who you may write to, caps, what needs their yes), so you can plan a send. Changes nothing; the job and the rules are the operator\'s decision, on their command line.',
+    "Show whether the daily 09:00 job that wakes an agent when new mail arrived is installed for an inbox, when it runs next, and how to verify and remove it; and the operator's rules in force for this inbox (who you may write to, caps, what needs their yes), so you can plan a send. Changes nothing; the job and the rules are the operator's decision, on their command line.",
   input: z.object({ credentials_dir: credentialsDirInput, inbox: watchInboxesInput }),
   output: watchStatusOutput,
   annotations: readOnly,
@@ -58,7 +58,14 @@ export const watchStatusOperation = defineOperation({
     const { watchStatus } = await loadWatch();
     const statuses: Array<WatchStatus & { policy: Awaited<ReturnType<typeof describeInboxPolicy>> }> = [];
     for (const target of await watchTargets(ctx, input)) {
-      statuses.push({ ...(await watchStatus(target)), policy: await describeInboxPolicy(ctx, target.credentialsDir, target.inbox ? { inbox: target.inbox.address, stateDir: target.inbox.stateDir } : undefined) });
+      statuses.push({
+        ...(await watchStatus(target)),
+        policy: await describeInboxPolicy(
+          ctx,
+          target.credentialsDir,
+          target.inbox ? { inbox: target.inbox.address, stateDir: target.inbox.stateDir } : undefined,
+        ),
+      });
     }
     return { ...combined(statuses) };
   },
@@ -68,7 +75,8 @@ export const watchStatusOperation = defineOperation({
 export const watchInstallOperation = defineOperation({
   name: 'watch_install',
   title: 'Install the daily watch job',
-  description: 'Install (or refresh) the daily 09:00 crontab job for this inbox (on a connected account: its default inbox, or each one named with --inbox). Installing twice changes nothing.',
+  description:
+    'Install (or refresh) the daily 09:00 crontab job for this inbox (on a connected account: its default inbox, or each one named with --inbox). Installing twice changes nothing.',
   input: z.object({ credentials_dir: credentialsDirInput, inbox: watchInboxesInput, wake_command: wakeCommandInput }),
   output: watchStatusOutput,
   annotations: editsCrontab,
@@ -85,7 +93,7 @@ export const watchInstallOperation = defineOperation({
 export const watchRemoveOperation = defineOperation({
   name: 'watch_remove',
   title: 'Remove the daily watch job',
-  description: 'Remove exactly this inbox\'s daily job; other crontab lines stay untouched.',
+  description: "Remove exactly this inbox's daily job; other crontab lines stay untouched.",
   input: z.object({ credentials_dir: credentialsDirInput, inbox: watchInboxesInput }),
   output: watchStatusOutput,
   annotations: { ...editsCrontab, destructiveHint: true },

@@ -15,7 +15,8 @@ export interface NormalisedAddress {
 }
 
 /** An operator's list entry: one address, or a domain that covers its subdomains too. */
-export type ListEntry = { kind: 'address'; address: string; local: string; domain: string } | { kind: 'domain'; domain: string };
+export type ListEntry =
+  { kind: 'address'; address: string; local: string; domain: string } | { kind: 'domain'; domain: string };
 
 /** Lowercase ASCII form of a domain (IDN → punycode), trailing dot dropped; undefined when it is no domain. */
 export function normaliseDomain(domain: string): string | undefined {
@@ -37,7 +38,8 @@ export function normaliseAddress(raw: string): NormalisedAddress | undefined {
   const at = text.lastIndexOf('@');
   if (at <= 0 || at === text.length - 1) return undefined;
   let local = text.slice(0, at);
-  if (local.startsWith('"') && local.endsWith('"') && local.length >= 2) local = local.slice(1, -1).replace(/\\(.)/g, '$1');
+  if (local.startsWith('"') && local.endsWith('"') && local.length >= 2)
+    local = local.slice(1, -1).replace(/\\(.)/g, '$1');
   else if (local.includes('@')) return undefined;
   if (local === '' || /[\r\n]/.test(local)) return undefined;
   const domain = normaliseDomain(text.slice(at + 1));
@@ -75,7 +77,11 @@ export function parseListEntry(raw: string): ListEntry | undefined {
     return parsed ? { kind: 'address', ...parsed } : undefined;
   }
   const domain = normaliseDomain(text.replace(/^@/, ''));
-  return domain && domain.includes('.') ? { kind: 'domain', domain } : domain === 'localhost' ? { kind: 'domain', domain } : undefined;
+  return domain && domain.includes('.')
+    ? { kind: 'domain', domain }
+    : domain === 'localhost'
+      ? { kind: 'domain', domain }
+      : undefined;
 }
 
 /** The canonical spelling of an entry, as stored in a policy file and shown back. */

@@ -40,7 +40,10 @@ export interface EffectivePolicy {
   newInboxes: Sourced<OnOff>;
 }
 
-function lowest(layers: readonly LoadedLayer[], pick: (layer: LoadedLayer) => number | undefined): Sourced<number> | null {
+function lowest(
+  layers: readonly LoadedLayer[],
+  pick: (layer: LoadedLayer) => number | undefined,
+): Sourced<number> | null {
   let best: Sourced<number> | null = null;
   for (const layer of layers) {
     const value = pick(layer);
@@ -50,20 +53,33 @@ function lowest(layers: readonly LoadedLayer[], pick: (layer: LoadedLayer) => nu
 }
 
 /** `off` anywhere wins for a switch whose `on` is the strict side; `on` anywhere wins for the other. */
-function strictSwitch(layers: readonly LoadedLayer[], pick: (layer: LoadedLayer) => OnOff | undefined, strict: OnOff, fallback: OnOff): Sourced<OnOff> {
+function strictSwitch(
+  layers: readonly LoadedLayer[],
+  pick: (layer: LoadedLayer) => OnOff | undefined,
+  strict: OnOff,
+  fallback: OnOff,
+): Sourced<OnOff> {
   const strictLayer = layers.find((layer) => pick(layer) === strict);
   if (strictLayer) return { value: strict, from: strictLayer.layer };
   const set = layers.find((layer) => pick(layer) !== undefined);
   return set ? { value: pick(set) as OnOff, from: set.layer } : { value: fallback, from: 'default' };
 }
 
-function entries(layers: readonly LoadedLayer[], pick: (layer: LoadedLayer) => readonly string[] | undefined): SourcedEntry[] {
+function entries(
+  layers: readonly LoadedLayer[],
+  pick: (layer: LoadedLayer) => readonly string[] | undefined,
+): SourcedEntry[] {
   return layers.flatMap((layer) => (pick(layer) ?? []).map((entry) => ({ entry, from: layer.layer })));
 }
 
 /** Describes the layers as read, without failing on a broken one (for `policy show`). */
 export function describeLayers(layers: readonly LoadedLayer[]): EffectivePolicy['layers'] {
-  return layers.map(({ layer, path, present, error }) => ({ layer, path, present, ...(error ? { error: error.message } : {}) }));
+  return layers.map(({ layer, path, present, error }) => ({
+    layer,
+    path,
+    present,
+    ...(error ? { error: error.message } : {}),
+  }));
 }
 
 /** The effective policy of the layers; throws when a layer's file is broken (rules nobody can read refuse). */
@@ -73,17 +89,25 @@ export function effectivePolicy(layers: readonly LoadedLayer[]): EffectivePolicy
     version: policyVersion,
     layers: describeLayers(layers),
     send: {
-      modes: layers.flatMap((l) => (l.policy.send?.mode && l.policy.send.mode !== 'open' ? [{ value: l.policy.send.mode, from: l.layer }] : [])),
+      modes: layers.flatMap((l) =>
+        l.policy.send?.mode && l.policy.send.mode !== 'open' ? [{ value: l.policy.send.mode, from: l.layer }] : [],
+      ),
       allow: entries(layers, (l) => l.policy.send?.allow),
       block: entries(layers, (l) => l.policy.send?.block),
       maxSendsPerHour: lowest(layers, (l) => l.policy.send?.maxSendsPerHour),
       maxSendsPerDay: lowest(layers, (l) => l.policy.send?.maxSendsPerDay),
       maxRecipients: lowest(layers, (l) => l.policy.send?.maxRecipients),
       secretScan: strictSwitch(layers, (l) => l.policy.send?.secretScan, 'on', 'on'),
-      attachFrom: layers.flatMap((l) => (l.policy.send?.attachFrom ? [{ value: l.policy.send.attachFrom, from: l.layer }] : [])),
+      attachFrom: layers.flatMap((l) =>
+        l.policy.send?.attachFrom ? [{ value: l.policy.send.attachFrom, from: l.layer }] : [],
+      ),
     },
     receive: {
-      modes: layers.flatMap((l) => (l.policy.receive?.mode && l.policy.receive.mode !== 'open' ? [{ value: l.policy.receive.mode, from: l.layer }] : [])),
+      modes: layers.flatMap((l) =>
+        l.policy.receive?.mode && l.policy.receive.mode !== 'open'
+          ? [{ value: l.policy.receive.mode, from: l.layer }]
+          : [],
+      ),
       allow: entries(layers, (l) => l.policy.receive?.allow),
       block: entries(layers, (l) => l.policy.receive?.block),
     },

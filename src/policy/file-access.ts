@@ -31,7 +31,14 @@ export function isInsideDir(path: string, dir: string): boolean {
 export const credentialsFileNames = ['credentials.json', oauthFiles.grant, oauthFiles.accessTokens] as const;
 
 async function holdsCredentials(dir: string): Promise<boolean> {
-  const found = await Promise.all(credentialsFileNames.map((name) => access(join(dir, name)).then(() => true, () => false)));
+  const found = await Promise.all(
+    credentialsFileNames.map((name) =>
+      access(join(dir, name)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   return found.includes(true);
 }
 
@@ -52,7 +59,10 @@ export async function checkNamedFile(given: string, rules: NamedFileRules): Prom
     throw new MailboxError({
       code: rules.purpose === 'attachment' ? 'attachment_invalid' : 'ops_invalid',
       message: `${given} lies in a credentials directory (${holder}); files there are never read for a request. Nothing was sent.`,
-      hint: rules.purpose === 'attachment' ? 'Attach a file from elsewhere; credentials never travel by mail.' : 'Keep ops files outside credentials directories.',
+      hint:
+        rules.purpose === 'attachment'
+          ? 'Attach a file from elsewhere; credentials never travel by mail.'
+          : 'Keep ops files outside credentials directories.',
     });
   }
   if (rules.purpose === 'attachment') {
@@ -61,7 +71,7 @@ export async function checkNamedFile(given: string, rules: NamedFileRules): Prom
       throw new MailboxError({
         code: 'policy_refused',
         message: `Not sent: your operator's policy (${from} layer) allows attachments only from ${dir}, and ${given} is not there.`,
-        hint: 'This rule is your operator\'s. Attach a file from that directory, or ask your operator.',
+        hint: "This rule is your operator's. Attach a file from that directory, or ask your operator.",
         details: { rule: { layer: from, rule: 'send.attachFrom' }, path: given },
       });
     }

@@ -17,7 +17,8 @@ export interface DecidingRule {
   entry?: string;
 }
 
-export type SendVerdict = { verdict: 'allow'; rule: DecidingRule } | { verdict: 'confirm' | 'refuse'; rule: DecidingRule };
+export type SendVerdict =
+  { verdict: 'allow'; rule: DecidingRule } | { verdict: 'confirm' | 'refuse'; rule: DecidingRule };
 
 const verdictRank = { allow: 0, confirm: 1, refuse: 2 } as const;
 
@@ -25,7 +26,11 @@ const verdictRank = { allow: 0, confirm: 1, refuse: 2 } as const;
  * How a recipient is judged for sending. `isKnown`: this inbox has sent mail to the address, or the
  * address wrote to it and its mail passed sender authentication (the caller works that out).
  */
-export function judgeRecipient(layers: readonly LoadedLayer[], address: NormalisedAddress, facts: { isKnown: boolean }): SendVerdict {
+export function judgeRecipient(
+  layers: readonly LoadedLayer[],
+  address: NormalisedAddress,
+  facts: { isKnown: boolean },
+): SendVerdict {
   assertUsable(layers);
   for (const { layer, policy } of layers) {
     const entry = findMatch(policy.send?.block ?? [], address);
@@ -55,7 +60,11 @@ export type ReceiveVerdict = { verdict: 'show' } | { verdict: 'hold'; rule: Deci
  * sender authentication passed for the From domain (`authenticated`): a forged news@good.test is
  * not good.test. A block entry holds mail whatever its authentication says.
  */
-export function judgeSender(layers: readonly LoadedLayer[], address: NormalisedAddress | undefined, facts: { authenticated: boolean }): ReceiveVerdict {
+export function judgeSender(
+  layers: readonly LoadedLayer[],
+  address: NormalisedAddress | undefined,
+  facts: { authenticated: boolean },
+): ReceiveVerdict {
   assertUsable(layers);
   if (address) {
     for (const { layer, policy } of layers) {
@@ -65,7 +74,8 @@ export function judgeSender(layers: readonly LoadedLayer[], address: NormalisedA
   }
   for (const { layer, policy } of layers) {
     if (policy.receive?.mode !== 'allowlist') continue;
-    const allowed = address !== undefined && facts.authenticated && findMatch(policy.receive.allow ?? [], address) !== undefined;
+    const allowed =
+      address !== undefined && facts.authenticated && findMatch(policy.receive.allow ?? [], address) !== undefined;
     if (!allowed) return { verdict: 'hold', rule: { layer, rule: 'receive.mode=allowlist' } };
   }
   return { verdict: 'show' };

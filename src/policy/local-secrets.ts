@@ -42,8 +42,12 @@ export async function secretsOfDir(dir: string): Promise<string[]> {
     readText(join(dir, credentialFiles.session)),
     readText(join(dir, credentialFiles.capability)),
   ]);
-  const held = Array.isArray(tokens.tokens) ? tokens.tokens.map((entry) => (isRecord(entry) ? entry.token : undefined)) : [];
-  return [credentials.apiKey, grant.refreshToken, grant.clientSecret, ...held, session, capability].filter((value): value is string => typeof value === 'string' && value.length > 0);
+  const held = Array.isArray(tokens.tokens)
+    ? tokens.tokens.map((entry) => (isRecord(entry) ? entry.token : undefined))
+    : [];
+  return [credentials.apiKey, grant.refreshToken, grant.clientSecret, ...held, session, capability].filter(
+    (value): value is string => typeof value === 'string' && value.length > 0,
+  );
 }
 
 async function subdirectories(dir: string): Promise<string[]> {
@@ -61,7 +65,12 @@ export const lookValidMs = 10_000;
 const lastLook = new Map<string, { at: number; secrets: string[] }>();
 
 /** Finds and remembers the secrets (see above); `inUse` is the credentials directory of the call. */
-export async function rememberLocalSecrets(options: { inUse: string; defaultDir: string | undefined; userConfigDir: string; now?: () => number }): Promise<void> {
+export async function rememberLocalSecrets(options: {
+  inUse: string;
+  defaultDir: string | undefined;
+  userConfigDir: string;
+  now?: () => number;
+}): Promise<void> {
   const inUse = resolve(options.inUse);
   const now = (options.now ?? Date.now)();
   const key = JSON.stringify([inUse, options.defaultDir, options.userConfigDir]);
@@ -72,7 +81,12 @@ export async function rememberLocalSecrets(options: { inUse: string; defaultDir:
     return;
   }
   const roots = [...new Set([options.defaultDir, options.userConfigDir].flatMap((dir) => (dir ? [resolve(dir)] : [])))];
-  const dirs = new Set([...roots, ...(await Promise.all(roots.map(subdirectories))).flat(), inUse, ...(await registeredDirs(resolve(options.userConfigDir)))]);
+  const dirs = new Set([
+    ...roots,
+    ...(await Promise.all(roots.map(subdirectories))).flat(),
+    inUse,
+    ...(await registeredDirs(resolve(options.userConfigDir))),
+  ]);
   // Tokens are left to the scan's structural match: the redactor keeps only the newest few, and
   // a crowd of other directories' tokens must not push out the ones this process is using.
   const secrets = (await Promise.all([...dirs].map(secretsOfDir))).flat().filter((secret) => !jwtLike.test(secret));

@@ -47,7 +47,8 @@ export async function assertNoWakeRunning(userConfigDir: string): Promise<void> 
   if (!(await anyWakeRunning(userConfigDir))) return;
   throw new MailboxError({
     code: 'policy_refused',
-    message: 'Not registered: a wake is running for an inbox of this user, and no inbox may be registered or logged in to until it ends.',
+    message:
+      'Not registered: a wake is running for an inbox of this user, and no inbox may be registered or logged in to until it ends.',
     hint: 'Finish reading the mail you were woken for; your operator registers inboxes when no wake runs.',
     details: { rule: { rule: 'no register during a wake' } },
   });
@@ -57,12 +58,23 @@ export async function assertNoWakeRunning(userConfigDir: string): Promise<void> 
 async function everyLayer(scope: NewInboxScope): Promise<LoadedLayer[]> {
   const recorded = await knownInboxDirs(scope.userConfigDir);
   // Stryker disable next-line ArrayDeclaration: a made-up relative directory holds no layer, like none at all
-  const dirs = [...new Set([scope.credentialsDir, scope.userConfigDir, ...(scope.knownDirs ?? []), ...recorded].map((dir) => resolve(dir)))];
+  const dirs = [
+    ...new Set(
+      [scope.credentialsDir, scope.userConfigDir, ...(scope.knownDirs ?? []), ...recorded].map((dir) => resolve(dir)),
+    ),
+  ];
   const inboxDirs = (await Promise.all(dirs.map(async (dir) => [dir, ...(await connectedInboxDirs(dir))]))).flat();
-  const base = policyPaths({ userConfigDir: scope.userConfigDir, ...(scope.machinePath ? { machinePath: scope.machinePath } : {}) });
+  const base = policyPaths({
+    userConfigDir: scope.userConfigDir,
+    ...(scope.machinePath ? { machinePath: scope.machinePath } : {}),
+  });
   const shared = await loadPolicyLayers(base);
   // Stryker disable next-line MethodExpression,ConditionalExpression: the machine and user layers again would only repeat what `shared` already holds
-  const own = await Promise.all(inboxDirs.map(async (inboxDir) => (await loadPolicyLayers({ ...base, inboxDir })).filter((layer) => layer.layer === 'inbox')));
+  const own = await Promise.all(
+    inboxDirs.map(async (inboxDir) =>
+      (await loadPolicyLayers({ ...base, inboxDir })).filter((layer) => layer.layer === 'inbox'),
+    ),
+  );
   return [...shared, ...own.flat()];
 }
 

@@ -19,12 +19,16 @@ export function isOperatorTerminal(terminal: OperatorTerminal | undefined): term
 }
 
 /** Throws unless the operator, at a terminal, read `lines` and typed yes. Nothing must have changed before. */
-export async function askOperator(terminal: OperatorTerminal | undefined, action: string, lines: readonly string[]): Promise<void> {
+export async function askOperator(
+  terminal: OperatorTerminal | undefined,
+  action: string,
+  lines: readonly string[],
+): Promise<void> {
   if (!isOperatorTerminal(terminal)) {
     throw new MailboxError({
       code: 'operator_required',
       message: `${action} needs the operator at a terminal (stdin and stderr must be a terminal); nothing was changed.`,
-      hint: 'This loosens the operator\'s rules, so only a person at a terminal may do it: ask your operator to run the same command themselves.',
+      hint: "This loosens the operator's rules, so only a person at a terminal may do it: ask your operator to run the same command themselves.",
     });
   }
   terminal.output.write(`${[...lines].join('\n')}\n${action}: type yes to go ahead: `);
@@ -40,6 +44,10 @@ export async function askOperator(terminal: OperatorTerminal | undefined, action
     reader.close();
   }
   if (answer.trim().toLowerCase() !== 'yes') {
-    throw new MailboxError({ code: 'cancelled', message: `${action}: the answer was not yes; nothing was changed.`, hint: 'Run the command again and type yes to go ahead.' });
+    throw new MailboxError({
+      code: 'cancelled',
+      message: `${action}: the answer was not yes; nothing was changed.`,
+      hint: 'Run the command again and type yes to go ahead.',
+    });
   }
 }

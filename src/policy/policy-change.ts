@@ -66,10 +66,13 @@ export function applyPolicyChange(before: PolicyFile, change: PolicyChange): Pol
     target[change.list] = [...new Set([...((target[change.list] as string[] | undefined) ?? []), ...change.entries])];
   } else {
     for (const target of [send, receive]) {
-      for (const list of ['allow', 'block'] as const) target[list] = ((target[list] as string[] | undefined) ?? []).filter((e) => !change.entries.includes(e));
+      for (const list of ['allow', 'block'] as const)
+        target[list] = ((target[list] as string[] | undefined) ?? []).filter((e) => !change.entries.includes(e));
     }
   }
-  for (const target of [send, receive]) for (const list of ['allow', 'block'] as const) if ((target[list] as string[] | undefined)?.length === 0) delete target[list];
+  for (const target of [send, receive])
+    for (const list of ['allow', 'block'] as const)
+      if ((target[list] as string[] | undefined)?.length === 0) delete target[list];
   if (Object.keys(send).length > 0) after.send = send as PolicyFile['send'];
   else delete after.send;
   if (Object.keys(receive).length > 0) after.receive = receive as PolicyFile['receive'];
@@ -95,21 +98,26 @@ export function wideningChanges(before: PolicyFile, after: PolicyFile): string[]
   const a = after.send ?? {};
   const bMode = b.mode ?? 'open';
   const aMode = a.mode ?? 'open';
-  if (bMode !== aMode && (sendModeRank[aMode] < sendModeRank[bMode] || sendModeRank[aMode] === sendModeRank[bMode])) out.push(`send mode ${bMode} → ${aMode}`);
+  if (bMode !== aMode && (sendModeRank[aMode] < sendModeRank[bMode] || sendModeRank[aMode] === sendModeRank[bMode]))
+    out.push(`send mode ${bMode} → ${aMode}`);
   for (const key of ['maxSendsPerHour', 'maxSendsPerDay', 'maxRecipients'] as const) {
     if (capWidens(b[key], a[key])) out.push(`${key} ${b[key] ?? 'none'} → ${a[key] ?? 'none'}`);
   }
   if ((b.secretScan ?? 'on') === 'on' && (a.secretScan ?? 'on') === 'off') out.push('secret scan on → off');
-  if (b.attachFrom !== undefined && a.attachFrom !== b.attachFrom) out.push(`attachments from ${b.attachFrom} → ${a.attachFrom ?? 'anywhere'}`);
+  if (b.attachFrom !== undefined && a.attachFrom !== b.attachFrom)
+    out.push(`attachments from ${b.attachFrom} → ${a.attachFrom ?? 'anywhere'}`);
   if ((before.newInboxes ?? 'on') === 'off' && (after.newInboxes ?? 'on') === 'on') out.push('new inboxes off → on');
   for (const [direction, bList, aList] of [
     ['send', b, a],
     ['receive', before.receive ?? {}, after.receive ?? {}],
   ] as const) {
-    for (const entry of aList.allow ?? []) if (!(bList.allow ?? []).includes(entry)) out.push(`${direction} allow + ${entry}`);
-    for (const entry of bList.block ?? []) if (!(aList.block ?? []).includes(entry)) out.push(`${direction} block − ${entry}`);
+    for (const entry of aList.allow ?? [])
+      if (!(bList.allow ?? []).includes(entry)) out.push(`${direction} allow + ${entry}`);
+    for (const entry of bList.block ?? [])
+      if (!(aList.block ?? []).includes(entry)) out.push(`${direction} block − ${entry}`);
   }
-  if ((before.receive?.mode ?? 'open') === 'allowlist' && (after.receive?.mode ?? 'open') === 'open') out.push('receive mode allowlist → open');
+  if ((before.receive?.mode ?? 'open') === 'allowlist' && (after.receive?.mode ?? 'open') === 'open')
+    out.push('receive mode allowlist → open');
   return out;
 }
 

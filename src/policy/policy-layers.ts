@@ -94,12 +94,22 @@ async function loadLayer(layer: PolicyLayer, path: string): Promise<LoadedLayer>
   let loaded: LoadedLayer;
   try {
     const text = layer === 'machine' ? await readWorldReadable(path) : await readPrivateFile(path);
-    loaded = text === undefined ? { layer, path, present: false, policy: emptyPolicy } : { layer, path, present: true, policy: parsePolicyText(text, path) };
+    loaded =
+      text === undefined
+        ? { layer, path, present: false, policy: emptyPolicy }
+        : { layer, path, present: true, policy: parsePolicyText(text, path) };
   } catch (error) {
-    loaded = { layer, path, present: true, policy: emptyPolicy, error: error instanceof MailboxError && error.code === 'policy_unreadable' ? error : unreadable(path, error) };
+    loaded = {
+      layer,
+      path,
+      present: true,
+      policy: emptyPolicy,
+      error: error instanceof MailboxError && error.code === 'policy_unreadable' ? error : unreadable(path, error),
+    };
   }
   // Shared by every later call while the file stays the same: nobody may change it.
-  if (identity !== undefined) layerCache.set(`${layer}\0${path}`, { identity, loaded: { ...loaded, policy: deepFreeze(loaded.policy) } });
+  if (identity !== undefined)
+    layerCache.set(`${layer}\0${path}`, { identity, loaded: { ...loaded, policy: deepFreeze(loaded.policy) } });
   return loaded;
 }
 
@@ -119,7 +129,9 @@ export function parsePolicyText(text: string, path: string): PolicyFile {
   }
   const parsed = policyFileSchema.safeParse(json);
   if (!parsed.success) {
-    const where = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`).join('; ');
+    const where = parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`)
+      .join('; ');
     throw unreadable(path, new Error(where));
   }
   return parsed.data;
@@ -130,7 +142,8 @@ async function readWorldReadable(path: string): Promise<string | undefined> {
     return await readFile(path, 'utf8');
   } catch (error) {
     // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: loadLayer's lstat has already answered absent for both; reached only when the file goes away between the lstat and the read
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return undefined;
     throw unreadable(path, error);
   }
 }

@@ -24,7 +24,8 @@ export interface PolicyUpdate {
 export async function updatePolicyLayer(
   path: string,
   change: PolicyChange,
-  approveWidening: ((widens: string[], update: { before: PolicyFile; after: PolicyFile }) => Promise<boolean>) | undefined,
+  approveWidening:
+    ((widens: string[], update: { before: PolicyFile; after: PolicyFile }) => Promise<boolean>) | undefined,
 ): Promise<PolicyUpdate> {
   return withDirectoryLock(dirname(path), 'policy', async () => {
     const text = await readPrivateFile(path);
@@ -33,7 +34,8 @@ export async function updatePolicyLayer(
     const changed = JSON.stringify(before) !== JSON.stringify(after);
     const widens = wideningChanges(before, after);
     if (!changed) return { path, before, after, widens, changed: false };
-    if (widens.length > 0 && !(await approveWidening?.(widens, { before, after }))) return { path, before, after, widens, changed: false };
+    if (widens.length > 0 && !(await approveWidening?.(widens, { before, after })))
+      return { path, before, after, widens, changed: false };
     await writeFileAtomic(path, `${JSON.stringify(after, null, 2)}\n`);
     return { path, before, after, widens, changed: true };
   });

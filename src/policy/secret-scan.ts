@@ -54,7 +54,8 @@ const ownShapes: { kind: string; pattern: RegExp }[] = [
 // Three base64url segments (JWS) or five (JWE); what makes one a token is its header.
 // Anchored at the start of a run and bounded, so a long run without dots is walked once, not once
 // per character (an unbounded run of megabytes overflows the regexp engine's stack).
-const jwtCandidate = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{4,2048}\.[A-Za-z0-9_-]{4,65536}\.[A-Za-z0-9_-]{0,16384}(?:\.[A-Za-z0-9_-]{0,65536}\.[A-Za-z0-9_-]{0,16384})?/g;
+const jwtCandidate =
+  /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{4,2048}\.[A-Za-z0-9_-]{4,65536}\.[A-Za-z0-9_-]{0,16384}(?:\.[A-Za-z0-9_-]{0,65536}\.[A-Za-z0-9_-]{0,16384})?/g;
 
 /**
  * A JSON Web Token by structure (RFC 7519, 7515 §7.1): a first segment that decodes to a JSON
@@ -67,7 +68,8 @@ export function containsJwt(text: string): boolean {
     if (!json.trimStart().startsWith('{')) continue;
     try {
       const parsed: unknown = JSON.parse(json);
-      if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { alg?: unknown }).alg === 'string') return true;
+      if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { alg?: unknown }).alg === 'string')
+        return true;
     } catch {
       // Not JSON: not a token header.
     }
@@ -94,9 +96,15 @@ function loadLinter(): Promise<Linter> {
     return async (part: ScanPart) => {
       const result = await lintSource({
         source: { filePath: '/outgoing-mail.txt', content: part.text, contentType: 'text' },
-        options: { config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: preset }] }, maskSecrets: true },
+        options: {
+          config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: preset }] },
+          maskSecrets: true,
+        },
       });
-      return result.messages.map((message) => kindByRule[message.ruleId] ?? `a credential (${message.ruleId.replace('@secretlint/secretlint-rule-', '')})`);
+      return result.messages.map(
+        (message) =>
+          kindByRule[message.ruleId] ?? `a credential (${message.ruleId.replace('@secretlint/secretlint-rule-', '')})`,
+      );
     };
   })();
   return linter;

@@ -13,8 +13,12 @@ export function powPassword(challenge: string, nonce: number | string): Buffer {
 export function computePowDigest(challenge: string, nonce: number | string, salt: string): Promise<Buffer> {
   const { N, r, p, dkLen } = scryptParams;
   return new Promise((resolve, reject) => {
-    scrypt(powPassword(challenge, nonce), Buffer.from(salt, 'utf8'), dkLen, { N, r, p, maxmem: scryptMaxmem }, (error, key) =>
-      error ? reject(error) : resolve(key),
+    scrypt(
+      powPassword(challenge, nonce),
+      Buffer.from(salt, 'utf8'),
+      dkLen,
+      { N, r, p, maxmem: scryptMaxmem },
+      (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }

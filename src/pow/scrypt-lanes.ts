@@ -1,5 +1,11 @@
 /** node:crypto's pbkdf2Sync, as far as the lanes use it. */
-export type Pbkdf2Sync = (password: Uint8Array, salt: Uint8Array, iterations: number, keylen: number, digest: 'sha256') => Uint8Array;
+export type Pbkdf2Sync = (
+  password: Uint8Array,
+  salt: Uint8Array,
+  iterations: number,
+  keylen: number,
+  digest: 'sha256',
+) => Uint8Array;
 
 export interface ScryptCost {
   N: number;
@@ -40,10 +46,13 @@ export function createScryptLanes(kernel: WebAssembly.Module, cost: ScryptCost, 
   const v = 3 * lanes * block;
   const memoryBytes = v + lanes * N * block;
   // The kernel's offsets are 32-bit; V8 caps a memory at 65,536 pages of 64 KiB.
-  if (memoryBytes > 2 ** 32 - 65536) throw new RangeError(`scrypt N=${N}, r=${r} needs ${lanes} × 128·N·r bytes, over WebAssembly's 4 GiB`);
+  if (memoryBytes > 2 ** 32 - 65536)
+    throw new RangeError(`scrypt N=${N}, r=${r} needs ${lanes} × 128·N·r bytes, over WebAssembly's 4 GiB`);
   const pages = Math.ceil(memoryBytes / 65536);
   const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
-  const romix = new WebAssembly.Instance(kernel, { env: { memory } }).exports['romix'] as (...offsets: number[]) => void;
+  const romix = new WebAssembly.Instance(kernel, { env: { memory } }).exports['romix'] as (
+    ...offsets: number[]
+  ) => void;
   const heap = new Uint8Array(memory.buffer);
 
   return {
@@ -51,7 +60,9 @@ export function createScryptLanes(kernel: WebAssembly.Module, cost: ScryptCost, 
     memoryBytes: pages * 65536,
     hash(passwords, salt, dkLen) {
       const expanded = passwords.map((password) => pbkdf2Sync(password, salt, 1, p * block, 'sha256'));
-      const blocks = expanded.flatMap((b) => Array.from({ length: p }, (_, i) => b.subarray(i * block, (i + 1) * block)));
+      const blocks = expanded.flatMap((b) =>
+        Array.from({ length: p }, (_, i) => b.subarray(i * block, (i + 1) * block)),
+      );
       for (let first = 0; first < blocks.length; first += lanes) {
         // A last pass with fewer blocks than lanes mixes what the spare lanes held before, unread.
         const pass = blocks.slice(first, first + lanes);

@@ -16,7 +16,10 @@ const MiB = 1024 * 1024;
  * Memory one worker adds to the process, rounded up from `npm run bench` (README, Benchmarks): the
  * kernel's four 16 MiB V arrays or scrypt's one, and the worker's isolate.
  */
-export const workerMemoryBytes: Readonly<Record<PowEngine, number>> = { 'wasm-simd': 96 * MiB, 'node-crypto': 32 * MiB };
+export const workerMemoryBytes: Readonly<Record<PowEngine, number>> = {
+  'wasm-simd': 96 * MiB,
+  'node-crypto': 32 * MiB,
+};
 
 export interface SolvePowInput {
   /** The challenge text (the challenge JWT's `jti`, spec §2.5). */
@@ -85,7 +88,13 @@ export async function solvePow(input: SolvePowInput, runtime: PowRuntime = nodeR
     // Nonce 0 always satisfies difficulty 0: one hash in process, no worker start-up cost.
     const digest = await computePowDigest(challenge, 0, salt);
     if (signal?.aborted) throw cancelledError(signal.reason);
-    return { nonce: '0', powHex: digest.toString('hex'), tried: 1, elapsedMs: performance.now() - started, engine: 'node-crypto' };
+    return {
+      nonce: '0',
+      powHex: digest.toString('hex'),
+      tried: 1,
+      elapsedMs: performance.now() - started,
+      engine: 'node-crypto',
+    };
   }
   return solveInWorkers(input, started, runtime);
 }
@@ -93,9 +102,13 @@ export async function solvePow(input: SolvePowInput, runtime: PowRuntime = nodeR
 function solveInWorkers(input: SolvePowInput, started: number, runtime: PowRuntime): Promise<PowSolution> {
   const { challenge, difficulty, salt, signal, onProgress } = input;
   const kernel = input.engine === 'node-crypto' ? undefined : runtime.simdKernel();
-  if (input.engine === 'wasm-simd' && !kernel) return Promise.reject(internalError('this Node runs no WebAssembly SIMD'));
+  if (input.engine === 'wasm-simd' && !kernel)
+    return Promise.reject(internalError('this Node runs no WebAssembly SIMD'));
   const engine: PowEngine = kernel ? 'wasm-simd' : 'node-crypto';
-  const count = Math.max(1, Math.floor(input.workers ?? defaultWorkerCount(availableParallelism(), freemem(), workerMemoryBytes[engine])));
+  const count = Math.max(
+    1,
+    Math.floor(input.workers ?? defaultWorkerCount(availableParallelism(), freemem(), workerMemoryBytes[engine])),
+  );
   const shared = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
   const cells = new Int32Array(shared);
   Atomics.store(cells, 1, 0x7fffffff);
@@ -146,7 +159,15 @@ function solveInWorkers(input: SolvePowInput, started: number, runtime: PowRunti
         }
         const progress = progressNow();
         onProgress?.(progress);
-        settle({ solution: { nonce: String(best.nonce), powHex: best.powHex, tried: progress.tried, elapsedMs: progress.elapsedMs, engine } });
+        settle({
+          solution: {
+            nonce: String(best.nonce),
+            powHex: best.powHex,
+            tried: progress.tried,
+            elapsedMs: progress.elapsedMs,
+            engine,
+          },
+        });
       });
       worker.on('error', (error) => settle({ error: internalError(error.message, error) }));
       // A worker's messages all arrive before its exit: one that exits without saying it is done

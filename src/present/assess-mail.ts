@@ -1,6 +1,11 @@
 import { normaliseAddress } from '../policy/address-matcher.js';
 import { displayNameClaim } from '../trust/display-name-claim.js';
-import { authenticateSender, cameInThrough, senderFactsOf, type SenderAuthentication } from '../trust/sender-authentication.js';
+import {
+  authenticateSender,
+  cameInThrough,
+  senderFactsOf,
+  type SenderAuthentication,
+} from '../trust/sender-authentication.js';
 import type { HidingTechnique } from './hidden/hiding-technique.js';
 import { readMessageBody, type MessageBody } from './read-message-body.js';
 import { shownName } from './shown-limits.js';
@@ -95,7 +100,12 @@ export async function assessMail(emails: readonly Email[], options: AssessOption
   } else {
     const { comparePlainToVisible } = await import('./hidden/compare-plain-to-visible.js');
     for (const email of withHtml) {
-      const body = await readMessageBody(email, { analyse: hidden, comparePlainToVisible, prepare: hidden.prepareHtmlVisibility, showHidden: options.showHidden === true });
+      const body = await readMessageBody(email, {
+        analyse: hidden,
+        comparePlainToVisible,
+        prepare: hidden.prepareHtmlVisibility,
+        showHidden: options.showHidden === true,
+      });
       bodies.set(email, body);
       const summary = hiddenSummary(body.charsByTechnique, false, body.plainExtraWords, body.unassessed);
       const entry = trust[email.id as string];
@@ -112,28 +122,42 @@ export function htmlPartIds(email: Email): string[] {
 }
 
 /** The sender verdict and display-name claim of one message, as listings show them (the wake digest shows the same). */
-export function senderTrustOf(email: Email, options: Pick<AssessOptions, 'authservId' | 'inbox' | 'view'>): Pick<MailTrust, 'sender' | 'nameClaim'> {
+export function senderTrustOf(
+  email: Email,
+  options: Pick<AssessOptions, 'authservId' | 'inbox' | 'view'>,
+): Pick<MailTrust, 'sender' | 'nameClaim'> {
   const facts = senderFactsOf(email);
   const from = Array.isArray(email.from) ? (email.from as Email[]) : [];
   const single = from.length === 1 && typeof from[0]?.email === 'string' ? normaliseAddress(from[0].email) : undefined;
   const out: Pick<MailTrust, 'sender' | 'nameClaim'> = {};
   // Judged on the name as shown: a claim past what the reader sees is not made to the reader, and the check's cost stays bounded.
-  const claim = single ? displayNameClaim(typeof from[0]?.name === 'string' ? shownName(from[0].name) : undefined, single) : undefined;
+  const claim = single
+    ? displayNameClaim(typeof from[0]?.name === 'string' ? shownName(from[0].name) : undefined, single)
+    : undefined;
   if (claim) out.nameClaim = claim;
   if (!facts) return out;
-  const own = single !== undefined && options.inbox !== undefined && single.address === normaliseAddress(options.inbox)?.address;
+  const own =
+    single !== undefined && options.inbox !== undefined && single.address === normaliseAddress(options.inbox)?.address;
   // The inbox's own drafts and sent copies never came in: there is nothing to verify.
   if (own && !cameInThrough(facts, options.authservId)) return out;
   const { verdict, authenticated, authservId, dmarc, reason, results } = authenticateSender(facts, options.authservId);
   out.sender = { verdict, authenticated, ...(dmarc ? { dmarc } : {}), ...(reason ? { reason } : {}) };
   // A listing of fifty, or a long thread, keeps its structured result small: each method's result, not every property.
-  if (results && options.view !== 'message') out.sender.methods = Object.fromEntries(results.map((r) => [r.method, r.result]));
+  if (results && options.view !== 'message')
+    out.sender.methods = Object.fromEntries(results.map((r) => [r.method, r.result]));
   else if (results) Object.assign(out.sender, { authservId, results });
   return out;
 }
 
-function hiddenSummary(chars: Partial<Record<HidingTechnique, number>>, partial: boolean, plainExtraWords?: number, unassessed: readonly string[] = []): HiddenSummary | undefined {
-  const counted = Object.entries(chars).filter(([technique, n]) => technique !== 'title' && technique !== 'comment' && (n ?? 0) > 0) as [HidingTechnique, number][];
+function hiddenSummary(
+  chars: Partial<Record<HidingTechnique, number>>,
+  partial: boolean,
+  plainExtraWords?: number,
+  unassessed: readonly string[] = [],
+): HiddenSummary | undefined {
+  const counted = Object.entries(chars).filter(
+    ([technique, n]) => technique !== 'title' && technique !== 'comment' && (n ?? 0) > 0,
+  ) as [HidingTechnique, number][];
   const total = counted.reduce((sum, [, n]) => sum + n, 0);
   if (total === 0 && !plainExtraWords && unassessed.length === 0) return undefined;
   return {

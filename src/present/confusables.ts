@@ -19,8 +19,27 @@ const zwj = '\u200D';
 // Scripts whose spelling needs a joiner or non-joiner between two of their letters (cursive joining
 // and Brahmic conjuncts), after the IDNA context rules (RFC 5892 appendix A.1, A.2) and UTS #39.
 const joiningScripts = [
-  'Arabic', 'Syriac', 'Nko', 'Mongolian', 'Mandaic', 'Thaana', 'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu',
-  'Kannada', 'Malayalam', 'Sinhala', 'Tibetan', 'Myanmar', 'Khmer', 'Balinese', 'Javanese',
+  'Arabic',
+  'Syriac',
+  'Nko',
+  'Mongolian',
+  'Mandaic',
+  'Thaana',
+  'Devanagari',
+  'Bengali',
+  'Gurmukhi',
+  'Gujarati',
+  'Oriya',
+  'Tamil',
+  'Telugu',
+  'Kannada',
+  'Malayalam',
+  'Sinhala',
+  'Tibetan',
+  'Myanmar',
+  'Khmer',
+  'Balinese',
+  'Javanese',
 ].map((script) => new RegExp(`^(?=[\\p{L}\\p{M}])\\p{scx=${script}}$`, 'u'));
 const pictograph = /^\p{Extended_Pictographic}$/u;
 // What may sit between a pictograph and the joiner of an emoji sequence: presentation selectors and skin tones.
@@ -29,7 +48,9 @@ const emojiTrail = /^(?:\uFE0E|\uFE0F|[\u{1F3FB}-\u{1F3FF}])$/u;
 /** The code point before `index` (a whole surrogate pair), or '' at the start. */
 function before(text: string, index: number): string {
   const low = text.charCodeAt(index - 1);
-  return index >= 2 && low >= 0xdc00 && low <= 0xdfff ? text.slice(index - 2, index) : text.slice(Math.max(0, index - 1), index);
+  return index >= 2 && low >= 0xdc00 && low <= 0xdfff
+    ? text.slice(index - 2, index)
+    : text.slice(Math.max(0, index - 1), index);
 }
 
 function after(text: string, index: number): string {
@@ -58,7 +79,9 @@ function joinerNeeded(text: string, index: number): boolean {
  * two letters of one script that needs it, or a joiner inside an emoji sequence.
  */
 export function stripDefaultIgnorables(text: string): string {
-  return text.replace(ignorables, (found: string, index: number) => ((found === zwj || found === zwnj) && joinerNeeded(text, index) ? found : ''));
+  return text.replace(ignorables, (found: string, index: number) =>
+    (found === zwj || found === zwnj) && joinerNeeded(text, index) ? found : '',
+  );
 }
 
 /** Whether a code point is default-ignorable (draws nothing). */
@@ -145,10 +168,12 @@ export function lookAlikeSpans(text: string, word: string): { start: number; end
   const origin = new Int32Array(needle.length);
   let matched = 0;
   let count = 0;
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const unit = text.charCodeAt(at);
     const wide = unit >= 0xd800 && unit <= 0xdbff && at + 1 < text.length;
-    const fold = wide ? markerFoldOf(text.slice(at, at + 2)) : (bmpMarkerFolds[unit] ??= markerFoldOf(text[at] as string));
+    const fold = wide
+      ? markerFoldOf(text.slice(at, at + 2))
+      : (bmpMarkerFolds[unit] ??= markerFoldOf(text[at] as string));
     const next = at + (wide ? 2 : 1);
     for (let k = 0; k < fold.length; k++) {
       const c = fold[k];

@@ -4,7 +4,8 @@
  */
 
 // "On Mon, 1 Jan 2026, Ana <ana@x> wrote:" and its common variants, as the line before a quote.
-const attributionLine = /^(on .{4,200} wrote:|.{2,120} (schrieb|a écrit|escribió) .{0,80}:|-{2,} ?original message ?-{2,})\s*$/i;
+const attributionLine =
+  /^(on .{4,200} wrote:|.{2,120} (schrieb|a écrit|escribió) .{0,80}:|-{2,} ?original message ?-{2,})\s*$/i;
 
 export interface TrimmedBody {
   text: string;

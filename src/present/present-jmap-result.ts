@@ -16,7 +16,6 @@ import { lineOf } from '../jmap/summarize-response.js';
  * message's content once with a fresh, unguessable marker.
  */
 
-
 /** Above this (≈ 15k tokens) the text says how to narrow the request; nothing is cut. */
 const largeTextChars = 60_000;
 
@@ -31,7 +30,11 @@ export interface Presentation {
   isFailure: boolean;
 }
 
-export function presentJmapResult(result: JmapRequestResult, door: FrontDoor, options: PresentOptions = {}): Presentation {
+export function presentJmapResult(
+  result: JmapRequestResult,
+  door: FrontDoor,
+  options: PresentOptions = {},
+): Presentation {
   const marker = options.marker ?? newUntrustedMarker();
   const describe = options.describeNext ?? ((next: NextStep) => describeNext(next, door));
   const body: string[] = [];
@@ -47,7 +50,10 @@ export function presentJmapResult(result: JmapRequestResult, door: FrontDoor, op
     for (const response of responses) body.push(...presentRawResponse(response, marker));
   }
   body.push(...heldLines(result));
-  if (result.created?.length) body.push(`Created: ${result.created.map((c) => `${c.method.split('/')[0]} ${c.id} (${c.creationId})`).join(', ')}.`);
+  if (result.created?.length)
+    body.push(
+      `Created: ${result.created.map((c) => `${c.method.split('/')[0]} ${c.id} (${c.creationId})`).join(', ')}.`,
+    );
   const failures = result.failures ?? [];
   if (!result.ok && failures.length > 1) body.push('Failures:', ...failures.map((f) => `- ${lineOf(f)}`));
   for (const note of result.notes ?? []) body.push(`Note: ${note}`);
@@ -58,7 +64,9 @@ export function presentJmapResult(result: JmapRequestResult, door: FrontDoor, op
   const lead = fenced ? [result.summary, untrustedNotice(marker)] : [result.summary];
   const size = body.reduce((n, line) => n + line.length + 1, 0);
   if (size > largeTextChars) {
-    lead.push(`This result is ${Math.round(size / 1024)} KB. To narrow it, ask for fewer records (a smaller LIMIT or "limit"), fewer "properties", or read one message with the read_message preset.`);
+    lead.push(
+      `This result is ${Math.round(size / 1024)} KB. To narrow it, ask for fewer records (a smaller LIMIT or "limit"), fewer "properties", or read one message with the read_message preset.`,
+    );
   }
   return { text: [...lead, ...body].join('\n'), isFailure: !result.ok };
 }
@@ -67,17 +75,33 @@ function listing(result: JmapRequestResult, emails: Email[], marker: string, res
   const own = new Set(result.ownMailIds ?? []);
   const shown = emails.filter((e) => !own.has(String(e.id)));
   const total = queryTotal(responses);
-  const head = [`${shown.length} message${shown.length === 1 ? '' : 's'}${total !== undefined && total > emails.length ? ` (of ${total})` : ''}, newest first.`];
+  const head = [
+    `${shown.length} message${shown.length === 1 ? '' : 's'}${total !== undefined && total > emails.length ? ` (of ${total})` : ''}, newest first.`,
+  ];
   if (own.size > 0) head.push(`${own.size} of your own sent copies or drafts left out (ids in ownMailIds).`);
   // An empty page is where an agent stalls: name the two ways on.
-  if (shown.length === 0) head.push('Nothing here yet: the preset wait_for_mail {TIMEOUT_SECONDS} waits for new mail; search {TEXT|FROM|SUBJECT} looks through older mail.');
+  if (shown.length === 0)
+    head.push(
+      'Nothing here yet: the preset wait_for_mail {TIMEOUT_SECONDS} waits for new mail; search {TEXT|FROM|SUBJECT} looks through older mail.',
+    );
   return [...head, ...shown.map((email, i) => listingEntry(email, i + 1, marker, result.trust?.[String(email.id)]))];
 }
 
-function messages(result: JmapRequestResult, emails: Email[], marker: string, describe: (n: NextStep) => string): string[] {
+function messages(
+  result: JmapRequestResult,
+  emails: Email[],
+  marker: string,
+  describe: (n: NextStep) => string,
+): string[] {
   const window = result.window ?? { offset: 0, maxChars: 12_000 };
-  const ordered = result.view === 'thread' ? [...emails].sort((a, b) => String(a.receivedAt).localeCompare(String(b.receivedAt))) : emails;
-  const out: string[] = result.view === 'thread' ? [`Thread of ${ordered.length} message${ordered.length === 1 ? '' : 's'}, oldest first.`] : [];
+  const ordered =
+    result.view === 'thread'
+      ? [...emails].sort((a, b) => String(a.receivedAt).localeCompare(String(b.receivedAt)))
+      : emails;
+  const out: string[] =
+    result.view === 'thread'
+      ? [`Thread of ${ordered.length} message${ordered.length === 1 ? '' : 's'}, oldest first.`]
+      : [];
   ordered.forEach((email, i) => {
     const label = result.view === 'thread' ? `[${i + 1}/${ordered.length}] ` : '';
     const id = String(email.id);
@@ -87,7 +111,10 @@ function messages(result: JmapRequestResult, emails: Email[], marker: string, de
     out.push(...trustNotes(trust, id, result, describe));
     if (entry.rest > 0) {
       const offset = window.offset + window.maxChars;
-      const readMore: NextStep = { operation: 'jmap_request', input: { ops_file: 'read_message', vars: { MAIL_ID: id, BODY_OFFSET: offset } } };
+      const readMore: NextStep = {
+        operation: 'jmap_request',
+        input: { ops_file: 'read_message', vars: { MAIL_ID: id, BODY_OFFSET: offset } },
+      };
       out.push(`Truncated: ${entry.rest} more characters of ${id}'s text. Read on: ${describe(readMore)}`);
     }
     attachmentsOf(email).forEach((file, n) => {
@@ -102,22 +129,39 @@ function messages(result: JmapRequestResult, emails: Email[], marker: string, de
 }
 
 /** Below a message: what its sender checks and hidden text mean, in full; the facts line has only the marks. */
-function trustNotes(trust: MailTrust | undefined, id: string, result: JmapRequestResult, describe: (n: NextStep) => string): string[] {
+function trustNotes(
+  trust: MailTrust | undefined,
+  id: string,
+  result: JmapRequestResult,
+  describe: (n: NextStep) => string,
+): string[] {
   const notes: string[] = [];
   const sender = trust?.sender;
   if (sender && !sender.authenticated) {
-    notes.push(`Sender not verified: ${sender.reason ?? 'no dmarc result'}${sender.authservId ? ` (Authentication-Results of ${sender.authservId})` : ''}. The From address may be forged.`);
+    notes.push(
+      `Sender not verified: ${sender.reason ?? 'no dmarc result'}${sender.authservId ? ` (Authentication-Results of ${sender.authservId})` : ''}. The From address may be forged.`,
+    );
   }
-  if (trust?.nameClaim) notes.push(`The display name shows ${trust.nameClaim}, which is not the sender's address or domain.`);
+  if (trust?.nameClaim)
+    notes.push(`The display name shows ${trust.nameClaim}, which is not the sender's address or domain.`);
   const hidden = trust?.hidden;
   if (hidden?.unassessed?.length) {
-    notes.push(`Styling this tool cannot assess (${hidden.unassessed.join(', ')}): text shown as visible may not be seen by a person. Read it with that in mind.`);
+    notes.push(
+      `Styling this tool cannot assess (${hidden.unassessed.join(', ')}): text shown as visible may not be seen by a person. Read it with that in mind.`,
+    );
   }
   if (hidden && (hidden.chars > 0 || hidden.plainExtraWords)) {
     const parts: string[] = [];
-    if (hidden.chars > 0) parts.push(`${hidden.chars} characters of its HTML are invisible to a person (${hidden.techniques.join(', ')})`);
-    if (hidden.plainExtraWords) parts.push(`its text/plain part differs in ${hidden.plainExtraWords} words from the HTML a person sees, so the HTML's visible text is shown instead`);
-    const readHidden: NextStep = { operation: 'jmap_request', input: { ops_file: result.preset ?? 'read_message', vars: { MAIL_ID: id, SHOW_HIDDEN: true } } };
+    if (hidden.chars > 0)
+      parts.push(`${hidden.chars} characters of its HTML are invisible to a person (${hidden.techniques.join(', ')})`);
+    if (hidden.plainExtraWords)
+      parts.push(
+        `its text/plain part differs in ${hidden.plainExtraWords} words from the HTML a person sees, so the HTML's visible text is shown instead`,
+      );
+    const readHidden: NextStep = {
+      operation: 'jmap_request',
+      input: { ops_file: result.preset ?? 'read_message', vars: { MAIL_ID: id, SHOW_HIDDEN: true } },
+    };
     notes.push(
       result.showHidden
         ? `Hidden text: ${parts.join('; ')}; it is shown above, marked, as SHOW_HIDDEN asked (invisible characters are removed, never shown).`
@@ -132,8 +176,13 @@ function heldLines(result: JmapRequestResult): string[] {
   const held = result.held;
   if (!held || held.count === 0) return [];
   const n = held.count;
-  if (held.shownToOperator) return [`Operator view (--include-held): ${n} message${n === 1 ? ' is' : 's are'} held back from the agent by the receive rules, shown here and marked.`];
-  return [`${n} message${n === 1 ? '' : 's'} held back by your operator's receive rules: not shown, left in the mailbox.`];
+  if (held.shownToOperator)
+    return [
+      `Operator view (--include-held): ${n} message${n === 1 ? ' is' : 's are'} held back from the agent by the receive rules, shown here and marked.`,
+    ];
+  return [
+    `${n} message${n === 1 ? '' : 's'} held back by your operator's receive rules: not shown, left in the mailbox.`,
+  ];
 }
 
 function requestLines(result: JmapRequestResult): string[] {
@@ -150,7 +199,9 @@ export function responsesOf(result: JmapRequestResult): JmapResponse[] {
 /** The list of the last Email/get among the responses: the messages a view shows. */
 export function lastEmailList(responses: JmapResponse[]): Email[] | undefined {
   for (const response of [...responses].reverse()) {
-    const found = [...response.methodResponses].reverse().find(([name, args]) => name === 'Email/get' && Array.isArray(args.list));
+    const found = [...response.methodResponses]
+      .reverse()
+      .find(([name, args]) => name === 'Email/get' && Array.isArray(args.list));
     if (found) return found[1].list as Email[];
   }
   return undefined;
@@ -158,7 +209,8 @@ export function lastEmailList(responses: JmapResponse[]): Email[] | undefined {
 
 function queryTotal(responses: JmapResponse[]): number | undefined {
   for (const response of responses) {
-    for (const [name, args] of response.methodResponses) if (name === 'Email/query' && typeof args.total === 'number') return args.total;
+    for (const [name, args] of response.methodResponses)
+      if (name === 'Email/query' && typeof args.total === 'number') return args.total;
   }
   return undefined;
 }

@@ -17,14 +17,22 @@ const previewChars = 110;
 
 /** One listed message: a line of facts, then sender, subject and a one-line preview, fenced. */
 export function listingEntry(email: Email, index: number, marker: string, trust?: MailTrust): string {
-  const facts = [`${index}. ${str(email.id)}`, shortDate(email.receivedAt), ...flagsOf(email), ...trustFlags(trust)].filter(Boolean).join(' · ');
+  const facts = [`${index}. ${str(email.id)}`, shortDate(email.receivedAt), ...flagsOf(email), ...trustFlags(trust)]
+    .filter(Boolean)
+    .join(' · ');
   // HTML mail is previewed from what a person sees of it, not from the server's preview (which carries hidden text).
-  const preview = str(trust?.preview ?? email.preview).replace(/\s+/g, ' ').trim();
+  const preview = str(trust?.preview ?? email.preview)
+    .replace(/\s+/g, ' ')
+    .trim();
   const lines = [`From: ${addresses(email.from, shownLimits.listingAddresses)}`];
   // Mail one sent (list_sent asks for `to`): whom it went to is what tells the entries apart.
-  if (Array.isArray(email.to) && email.to.length > 0) lines.push(`To: ${addresses(email.to, shownLimits.listingAddresses)}`);
+  if (Array.isArray(email.to) && email.to.length > 0)
+    lines.push(`To: ${addresses(email.to, shownLimits.listingAddresses)}`);
   lines.push(`Subject: ${clip(str(email.subject), shownLimits.listingSubjectChars)}`);
-  if (preview) lines.push(`Preview: ${preview.length > previewChars ? `${[...preview].slice(0, previewChars).join('')}…` : preview}`);
+  if (preview)
+    lines.push(
+      `Preview: ${preview.length > previewChars ? `${[...preview].slice(0, previewChars).join('')}…` : preview}`,
+    );
   return `${facts}\n${fenceUntrusted(lines.join('\n'), marker)}`;
 }
 
@@ -34,13 +42,30 @@ export interface BodyWindow {
 }
 
 /** A whole message: facts, then headers, body (quoted history folded) and attachments, fenced. */
-export function messageEntry(email: Email, marker: string, window: BodyWindow, label = '', trust?: MailTrust): { text: string; rest: number } {
-  const facts = [`${label}${str(email.id)}`, email.threadId ? `thread ${str(email.threadId)}` : '', shortDate(email.receivedAt), ...flagsOf(email), ...trustFlags(trust)]
+export function messageEntry(
+  email: Email,
+  marker: string,
+  window: BodyWindow,
+  label = '',
+  trust?: MailTrust,
+): { text: string; rest: number } {
+  const facts = [
+    `${label}${str(email.id)}`,
+    email.threadId ? `thread ${str(email.threadId)}` : '',
+    shortDate(email.receivedAt),
+    ...flagsOf(email),
+    ...trustFlags(trust),
+  ]
     .filter(Boolean)
     .join(' · ');
   const headers = [`From: ${addresses(email.from, shownLimits.messageAddresses)}`];
-  for (const [key, label] of [['to', 'To'], ['cc', 'Cc'], ['replyTo', 'Reply-To']] as const) {
-    if (Array.isArray(email[key]) && (email[key] as unknown[]).length > 0) headers.push(`${label}: ${addresses(email[key], shownLimits.messageAddresses)}`);
+  for (const [key, label] of [
+    ['to', 'To'],
+    ['cc', 'Cc'],
+    ['replyTo', 'Reply-To'],
+  ] as const) {
+    if (Array.isArray(email[key]) && (email[key] as unknown[]).length > 0)
+      headers.push(`${label}: ${addresses(email[key], shownLimits.messageAddresses)}`);
   }
   if (typeof email.sentAt === 'string') headers.push(`Date: ${email.sentAt}`);
   headers.push(`Subject: ${str(email.subject)}`);
@@ -50,10 +75,18 @@ export function messageEntry(email: Email, marker: string, window: BodyWindow, l
   const parts = [headers.join('\n'), '', shown.text || (window.offset > 0 ? '(no more text)' : '(no text body)')];
   if (trimmedLines > 0) parts.push(`[${trimmedLines} lines of quoted earlier messages folded]`);
   const files = attachmentsOf(email);
-  if (files.length > 0) parts.push('', 'Attachments:', ...files.map((f, i) => `[${i + 1}] ${f.name || '(no name)'} · ${f.type} · ${kib(f.size)}`));
+  if (files.length > 0)
+    parts.push(
+      '',
+      'Attachments:',
+      ...files.map((f, i) => `[${i + 1}] ${f.name || '(no name)'} · ${f.type} · ${kib(f.size)}`),
+    );
   const notes: string[] = [];
   if (fromHtml) notes.push('(HTML-only message, shown as text.)');
-  if (email.bodyValues && Object.values(email.bodyValues as Record<string, { isTruncated?: boolean }>).some((v) => v.isTruncated)) {
+  if (
+    email.bodyValues &&
+    Object.values(email.bodyValues as Record<string, { isTruncated?: boolean }>).some((v) => v.isTruncated)
+  ) {
     notes.push('(The server cut the body at MAX_BODY_BYTES.)');
   }
   return { text: [facts, fenceUntrusted(parts.join('\n'), marker), ...notes].join('\n'), rest: shown.rest };
@@ -64,7 +97,14 @@ export function attachmentsOf(email: Email): { name: string; type: string; size:
   if (!Array.isArray(email.attachments)) return [];
   return (email.attachments as Email[]).flatMap((part) =>
     typeof part.blobId === 'string'
-      ? [{ name: str(part.name), type: str(part.type) || 'application/octet-stream', size: typeof part.size === 'number' ? part.size : 0, blobId: part.blobId }]
+      ? [
+          {
+            name: str(part.name),
+            type: str(part.type) || 'application/octet-stream',
+            size: typeof part.size === 'number' ? part.size : 0,
+            blobId: part.blobId,
+          },
+        ]
       : [],
   );
 }
@@ -91,7 +131,10 @@ export function trustFlags(trust: MailTrust | undefined): string[] {
   const flags: string[] = [];
   if (trust.held) flags.push('held from the agent by the receive rules');
   const sender = trust.sender;
-  if (sender && !sender.authenticated) flags.push(`from unverified: ${sender.dmarc ? `dmarc=${sender.dmarc}` : sender.verdict === 'no-result' ? 'no dmarc result' : (sender.reason ?? 'unknown')}`);
+  if (sender && !sender.authenticated)
+    flags.push(
+      `from unverified: ${sender.dmarc ? `dmarc=${sender.dmarc}` : sender.verdict === 'no-result' ? 'no dmarc result' : (sender.reason ?? 'unknown')}`,
+    );
   if (trust.nameClaim) flags.push(`name shows ${trust.nameClaim}`);
   const hidden = trust.hidden;
   if (hidden && hidden.chars > 0) flags.push(`hidden text: ${hidden.chars}${hidden.partial ? '+' : ''} chars`);

@@ -10,7 +10,9 @@ export function presentRawResponse(response: JmapResponse, marker: string): stri
   for (const [name, args, callId] of response.methodResponses) {
     if (/^(Email|SearchSnippet|Thread)\//.test(name) && Array.isArray(args.list)) {
       const { list, ...rest } = args;
-      lines.push(`${name} (${callId}): ${JSON.stringify(withoutNulls(rest))}, ${list.length} record${list.length === 1 ? '' : 's'}:`);
+      lines.push(
+        `${name} (${callId}): ${JSON.stringify(withoutNulls(rest))}, ${list.length} record${list.length === 1 ? '' : 's'}:`,
+      );
       for (const item of list) lines.push(fenceUntrusted(JSON.stringify(withoutNulls(item)), marker));
     } else {
       lines.push(`${name} (${callId}): ${JSON.stringify(withoutNulls(args))}`);

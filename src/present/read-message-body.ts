@@ -52,7 +52,9 @@ export async function readMessageBody(email: Email, readers: BodyReaders): Promi
     .filter((part) => part.type !== 'text/html' && !htmlIds.has(part.partId))
     .map((part) => valueOf(part) ?? '')
     .join('\n\n');
-  const comparison = plain.trim() ? readers.comparePlainToVisible(plain, seen.map((s) => s.visibleText).join('\n')) : undefined;
+  const comparison = plain.trim()
+    ? readers.comparePlainToVisible(plain, seen.map((s) => s.visibleText).join('\n'))
+    : undefined;
   const showHtml = comparison === undefined || comparison.saysMore;
 
   let trimmedLines = 0;
@@ -65,16 +67,23 @@ export async function readMessageBody(email: Email, readers: BodyReaders): Promi
         return trimmed.text;
       });
   let text = shown.filter(Boolean).join('\n\n').trim();
-  const hiddenText = seen.map((s) => s.hiddenText).filter(Boolean).join('\n').trim();
+  const hiddenText = seen
+    .map((s) => s.hiddenText)
+    .filter(Boolean)
+    .join('\n')
+    .trim();
   const hiddenPlain = comparison?.saysMore ? plain.trim() : '';
   let hiddenAppended = false;
   if (readers.showHidden && (hiddenText || hiddenPlain)) {
     hiddenAppended = true;
     if (hiddenText) text += `\n\n[Text in this mail that a person reading it does not see:]\n${hiddenText}`;
-    if (hiddenPlain) text += `\n\n[The text/plain part, which a mail client showing the HTML does not show:]\n${hiddenPlain}`;
+    if (hiddenPlain)
+      text += `\n\n[The text/plain part, which a mail client showing the HTML does not show:]\n${hiddenPlain}`;
   }
   const charsByTechnique: Partial<Record<HidingTechnique, number>> = {};
-  for (const s of seen) for (const [technique, n] of Object.entries(s.charsByTechnique) as [HidingTechnique, number][]) charsByTechnique[technique] = (charsByTechnique[technique] ?? 0) + n;
+  for (const s of seen)
+    for (const [technique, n] of Object.entries(s.charsByTechnique) as [HidingTechnique, number][])
+      charsByTechnique[technique] = (charsByTechnique[technique] ?? 0) + n;
   return {
     text,
     fromHtml: showHtml,
@@ -87,5 +96,7 @@ export async function readMessageBody(email: Email, readers: BodyReaders): Promi
 }
 
 function partsOf(value: unknown): Email[] {
-  return Array.isArray(value) ? (value as unknown[]).filter((p): p is Email => typeof p === 'object' && p !== null) : [];
+  return Array.isArray(value)
+    ? (value as unknown[]).filter((p): p is Email => typeof p === 'object' && p !== null)
+    : [];
 }

@@ -4,7 +4,13 @@
  * listing names at most 5 addresses per field (a message view 50), then says how many more. A
  * header section may hold 256 KiB; a listing line must stay a line.
  */
-export const shownLimits = { nameChars: 200, addressChars: 254, listingSubjectChars: 300, listingAddresses: 5, messageAddresses: 50 } as const;
+export const shownLimits = {
+  nameChars: 200,
+  addressChars: 254,
+  listingSubjectChars: 300,
+  listingAddresses: 5,
+  messageAddresses: 50,
+} as const;
 
 /** A display name as every view shows it, and as the display-name claim is judged: at most 200 characters. */
 export function shownName(name: unknown): string {

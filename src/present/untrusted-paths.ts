@@ -38,8 +38,7 @@ function emailPaths(item: unknown, base: string, found: Set<string>): void {
       // A sender picks both: the display name and the address (its local part can carry any text).
       found.add(`${path}[*].name`);
       found.add(`${path}[*].email`);
-    }
-    else if (key === 'headers' && Array.isArray(value)) found.add(`${path}[*].value`);
+    } else if (key === 'headers' && Array.isArray(value)) found.add(`${path}[*].value`);
     else if (key.startsWith('header:') && value !== null) found.add(path);
     else if (bodyPartFields.has(key) && value !== null) partPaths(value, path, found);
   }
@@ -55,4 +54,3 @@ function partPaths(value: unknown, path: string, found: Set<string>): void {
     if (part.subParts !== undefined) partPaths(part.subParts, `${base}.subParts`, found);
   }
 }
-

@@ -24,7 +24,10 @@ export const builtinVariableNames = [
  * are left out, so a dry run shows them unresolved. $ACCOUNT_ID is the JMAP account id;
  * $SERVICE_ACCOUNT_ID, only on a connected account, is the service's inbox UUID (X-Service-Account-Id).
  */
-export async function builtinVariables(account: Account, session: JmapSessionInfo | undefined): Promise<Record<string, string>> {
+export async function builtinVariables(
+  account: Account,
+  session: JmapSessionInfo | undefined,
+): Promise<Record<string, string>> {
   const identity = await account.inbox();
   const config = await account.config();
   const accountId = session?.accountId ?? identity.jmapAccountId;

@@ -4,7 +4,11 @@ import { applyTransform, resolvePointer } from './preset-transforms.js';
 import type { JmapFailure } from '../jmap/summarize-response.js';
 
 /** Captures a step's declared variables; returns a failure when a required one is not found. */
-export function captureVariables(step: PresetStep, response: JmapResponse, vars: Record<string, unknown>): JmapFailure | undefined {
+export function captureVariables(
+  step: PresetStep,
+  response: JmapResponse,
+  vars: Record<string, unknown>,
+): JmapFailure | undefined {
   for (const [name, capture] of Object.entries(step.capture ?? {})) {
     const found = response.methodResponses.find(([method, , callId]) => callId === capture.from && method !== 'error');
     const raw = found ? resolvePointer(found[1], capture.pointer) : undefined;

@@ -12,7 +12,9 @@ export function presetsDir(): string {
 /** Every bundled preset, validated, sorted by name. */
 export async function listPresets(): Promise<{ name: string; preset: Preset }[]> {
   const files = (await listPackageDir(presetsDir())).filter((f) => f.endsWith('.json')).sort();
-  return Promise.all(files.map(async (file) => ({ name: file.slice(0, -5), preset: await readPresetFile(join(presetsDir(), file)) })));
+  return Promise.all(
+    files.map(async (file) => ({ name: file.slice(0, -5), preset: await readPresetFile(join(presetsDir(), file)) })),
+  );
 }
 
 export type OpsFile = { kind: 'preset'; name: string; preset: Preset } | { kind: 'ops'; path: string; ops: unknown };
@@ -23,8 +25,12 @@ export async function loadOpsFile(opsFile: string): Promise<OpsFile> {
   if (bareName) {
     const name = opsFile.replace(/\.json$/, '');
     // Names from the folder listing: parsing every preset to find one cost ~10 ms per CLI start.
-    const names = (await listPackageDir(presetsDir())).filter((f) => f.endsWith('.json')).sort().map((f) => f.slice(0, -5));
-    if (names.includes(name)) return { kind: 'preset', name, preset: await readPresetFile(join(presetsDir(), `${name}.json`)) };
+    const names = (await listPackageDir(presetsDir()))
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => f.slice(0, -5));
+    if (names.includes(name))
+      return { kind: 'preset', name, preset: await readPresetFile(join(presetsDir(), `${name}.json`)) };
     const exists = await readFile(resolve(opsFile)).then(
       () => true,
       () => false,

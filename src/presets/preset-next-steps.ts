@@ -16,8 +16,13 @@ export const listedIdPlaceholder = '<id from the list>';
  * The preset's next steps that fit this run, with $VARS filled in and the conditions dropped. When
  * the listing holds one message, its id replaces the placeholder: the step is then ready to run.
  */
-export function applicableNext(items: NonNullable<Preset['next']>, vars: Readonly<Record<string, unknown>>, facts: NextFacts): (string | NextStep)[] {
-  const fits = (when: NextCondition | undefined): boolean => when === undefined || (when === 'listed' ? facts.listed.length > 0 : facts.moreChanges);
+export function applicableNext(
+  items: NonNullable<Preset['next']>,
+  vars: Readonly<Record<string, unknown>>,
+  facts: NextFacts,
+): (string | NextStep)[] {
+  const fits = (when: NextCondition | undefined): boolean =>
+    when === undefined || (when === 'listed' ? facts.listed.length > 0 : facts.moreChanges);
   const kept = items.flatMap((item): (string | NextStep)[] => {
     if (typeof item === 'string') return [item];
     if (!fits(item.when)) return [];
@@ -25,12 +30,17 @@ export function applicableNext(items: NonNullable<Preset['next']>, vars: Readonl
   });
   const filled = [...substituteVariables(kept, vars, { keepMissing: true }).value];
   const only = facts.listed.length === 1 ? facts.listed[0] : undefined;
-  return only === undefined ? filled : filled.map((step) => (typeof step === 'string' ? step : (replaceValue(step, listedIdPlaceholder, only) as NextStep)));
+  return only === undefined
+    ? filled
+    : filled.map((step) =>
+        typeof step === 'string' ? step : (replaceValue(step, listedIdPlaceholder, only) as NextStep),
+      );
 }
 
 function replaceValue(value: unknown, from: string, to: string): unknown {
   if (value === from) return to;
   if (Array.isArray(value)) return value.map((item) => replaceValue(item, from, to));
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceValue(v, from, to)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceValue(v, from, to)]));
   return value;
 }

@@ -22,7 +22,14 @@ export const presetVariableSchema = z.object({
 });
 
 /** Transforms a capture may apply; implemented in preset-transforms.ts. */
-export const captureTransforms = ['reply_subject', 'reply_to', 'reply_references', 'reply_all_cc', 'quote_original', 'automatic_reason'] as const;
+export const captureTransforms = [
+  'reply_subject',
+  'reply_to',
+  'reply_references',
+  'reply_all_cc',
+  'quote_original',
+  'automatic_reason',
+] as const;
 
 export const captureSchema = z.object({
   /** Call id of the method response to read. */

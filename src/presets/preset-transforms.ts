@@ -36,14 +36,23 @@ const transforms: Record<NonNullable<Capture['transform']>, Transform> = {
     if (text === '') return '';
     const sender = addressesOf(record.from)[0];
     const fromLabel = sender ? (sender.name ? `${sender.name} <${sender.email}>` : sender.email) : 'the sender';
-    const date = typeof record.sentAt === 'string' ? record.sentAt : typeof record.receivedAt === 'string' ? record.receivedAt : undefined;
+    const date =
+      typeof record.sentAt === 'string'
+        ? record.sentAt
+        : typeof record.receivedAt === 'string'
+          ? record.receivedAt
+          : undefined;
     return `\n\n${quoteOriginal({ fromLabel, text, ...(date ? { date } : {}) })}`;
   },
   automatic_reason: (email) => automaticReason(asRecord(email)) ?? '',
 };
 
 /** Applies a named capture transform; `vars` are the run's variables so far (e.g. $INBOX). */
-export function applyTransform(name: Capture['transform'], value: unknown, vars: Readonly<Record<string, unknown>> = {}): unknown {
+export function applyTransform(
+  name: Capture['transform'],
+  value: unknown,
+  vars: Readonly<Record<string, unknown>> = {},
+): unknown {
   return name ? transforms[name](value, vars) : value;
 }
 
@@ -90,9 +99,13 @@ function bodyText(email: Record<string, unknown>): string {
 
 function addressesOf(value: unknown): { name?: string; email: string }[] {
   if (!Array.isArray(value)) return [];
-  return value.map(asRecord).flatMap((a) =>
-    typeof a.email === 'string' ? [{ email: a.email, ...(typeof a.name === 'string' && a.name !== '' ? { name: a.name } : {}) }] : [],
-  );
+  return value
+    .map(asRecord)
+    .flatMap((a) =>
+      typeof a.email === 'string'
+        ? [{ email: a.email, ...(typeof a.name === 'string' && a.name !== '' ? { name: a.name } : {}) }]
+        : [],
+    );
 }
 
 function strings(value: unknown): string[] {

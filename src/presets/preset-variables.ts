@@ -7,7 +7,11 @@ import { omitValue, varsMissingError } from './substitute-variables.js';
  * 20; an address list becomes [{email}]), required ones checked all at once, and optional ones
  * that were not given marked for omission.
  */
-export function presetVariables(preset: Preset, name: string, given: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function presetVariables(
+  preset: Preset,
+  name: string,
+  given: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const vars: Record<string, unknown> = { ...given };
   const missing: string[] = [];
   for (const [key, decl] of Object.entries(preset.variables)) {
@@ -33,20 +37,31 @@ export function presetVariables(preset: Preset, name: string, given: Readonly<Re
   return vars;
 }
 
-function normalise(value: unknown, format: Preset['variables'][string]['format'], key: string, preset: string): unknown {
+function normalise(
+  value: unknown,
+  format: Preset['variables'][string]['format'],
+  key: string,
+  preset: string,
+): unknown {
   if (format === 'integer') {
     const n = typeof value === 'number' ? value : Number(String(value).trim());
-    if (!Number.isInteger(n) || n < 0) throw invalid(`${key} must be a whole number, got ${JSON.stringify(value)}`, preset);
+    if (!Number.isInteger(n) || n < 0)
+      throw invalid(`${key} must be a whole number, got ${JSON.stringify(value)}`, preset);
     return n;
   }
   if (format === 'address_list') return addressList(value, key, preset);
-  if (format === 'string' && typeof value !== 'string') return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+  if (format === 'string' && typeof value !== 'string')
+    return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
   return value;
 }
 
 /** "a@x, Bob <b@y>" or ["a@x"] or [{email, name}] → [{email, name?}]. */
 function addressList(value: unknown, key: string, preset: string): { email: string; name?: string }[] {
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[,;](?=(?:[^"]*"[^"]*")*[^"]*$)/) : [value];
+  const items = Array.isArray(value)
+    ? value
+    : typeof value === 'string'
+      ? value.split(/[,;](?=(?:[^"]*"[^"]*")*[^"]*$)/)
+      : [value];
   const list = items
     .map((item) => {
       if (item && typeof item === 'object' && typeof (item as { email?: unknown }).email === 'string') {

@@ -7,8 +7,11 @@ import type { NextStep } from '../errors.js';
  * Each front door builds this once for its table; per call it gives the adjuster the one renderer
  * applies to every next step of a result, its presentation and an error.
  */
-export function inboxChoiceCarrier(operations: readonly { name: string; input: { shape: object } }[]): (credentialsDir: unknown, inbox?: unknown) => ((next: NextStep) => NextStep) | undefined {
-  const takes = (key: string): Set<string> => new Set(operations.filter((op) => key in op.input.shape).map((op) => op.name));
+export function inboxChoiceCarrier(
+  operations: readonly { name: string; input: { shape: object } }[],
+): (credentialsDir: unknown, inbox?: unknown) => ((next: NextStep) => NextStep) | undefined {
+  const takes = (key: string): Set<string> =>
+    new Set(operations.filter((op) => key in op.input.shape).map((op) => op.name));
   const takesDir = takes('credentials_dir');
   const takesInbox = takes('inbox');
   return (credentialsDir, inbox) => {
@@ -17,9 +20,11 @@ export function inboxChoiceCarrier(operations: readonly { name: string; input: {
     if (dir === undefined && chosen === undefined) return undefined;
     return (next) => {
       const carried: Record<string, unknown> = {};
-      if (dir !== undefined && takesDir.has(next.operation) && next.input?.['credentials_dir'] === undefined) carried['credentials_dir'] = dir;
+      if (dir !== undefined && takesDir.has(next.operation) && next.input?.['credentials_dir'] === undefined)
+        carried['credentials_dir'] = dir;
       // A suggestion that already names an inbox (or a list the inbox is chosen from) keeps its own.
-      if (chosen !== undefined && takesInbox.has(next.operation) && next.input?.['inbox'] === undefined) carried['inbox'] = chosen;
+      if (chosen !== undefined && takesInbox.has(next.operation) && next.input?.['inbox'] === undefined)
+        carried['inbox'] = chosen;
       return Object.keys(carried).length === 0 ? next : { ...next, input: { ...next.input, ...carried } };
     };
   };

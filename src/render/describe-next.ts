@@ -4,7 +4,10 @@ import { shellQuote } from './shell-quote.js';
 
 /** snake_case or camelCase key → kebab-case flag name. */
 export function toKebab(key: string): string {
-  return key.replace(/_/g, '-').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  return key
+    .replace(/_/g, '-')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase();
 }
 
 /** How the CLI spells one input of an entry: the table's cli spec, else `--kebab-case` of the key. */
@@ -41,7 +44,8 @@ export function describeNextForCli(next: NextStep, spelling?: CliSpellingLookup,
     const flag = spelled?.flag ?? `--${toKebab(key)}`;
     if (spelled?.positional ?? key === 'topic') parts.push(asWord(value));
     else if (value === true) parts.push(flag);
-    else if (spelled?.repeatable && Array.isArray(value)) parts.push(...value.flatMap((item: unknown) => [flag, asWord(item)]));
+    else if (spelled?.repeatable && Array.isArray(value))
+      parts.push(...value.flatMap((item: unknown) => [flag, asWord(item)]));
     else parts.push(flag, asWord(value));
   }
   return parts.join(' ');
@@ -50,7 +54,9 @@ export function describeNextForCli(next: NextStep, spelling?: CliSpellingLookup,
 /** Words a table step the MCP way: "call `register` with {…}". */
 export function describeNextForMcp(next: NextStep): string {
   const input = Object.fromEntries(Object.entries(next.input ?? {}).filter(([, value]) => value !== undefined));
-  return Object.keys(input).length > 0 ? `call \`${next.operation}\` with ${JSON.stringify(input)}` : `call \`${next.operation}\``;
+  return Object.keys(input).length > 0
+    ? `call \`${next.operation}\` with ${JSON.stringify(input)}`
+    : `call \`${next.operation}\``;
 }
 
 export function describeNext(next: NextStep, door: FrontDoor, wording: NextWording = {}): string {

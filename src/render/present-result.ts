@@ -57,7 +57,8 @@ export function renderResult(given: unknown, door: FrontDoor, options: RenderOpt
   for (const key of options.reveal ?? []) if (key in exact) structured[key] = exact[key];
   const lead = (shown.lead ?? []).map((line) => redactSecrets(line));
   const isError = shown.isError ?? false;
-  if (shown.text !== undefined) return { text: redactSecrets(shown.text), isPresented: true, lead, structured, isError };
+  if (shown.text !== undefined)
+    return { text: redactSecrets(shown.text), isPresented: true, lead, structured, isError };
   const json = JSON.stringify(structured);
   const lines = [...lead];
   if (json.length > largeResultChars) {
@@ -82,4 +83,3 @@ function withWordedNext(result: unknown, door: FrontDoor, wording: NextWording):
 function isNextStep(value: unknown): value is NextStep {
   return isRecord(value) && typeof value.operation === 'string';
 }
-

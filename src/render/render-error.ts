@@ -48,7 +48,10 @@ export function exitCodeOf(error: MailboxError): number {
  */
 export function renderError(error: MailboxError, door: FrontDoor, wording: NextWording = {}): RenderedError {
   const nextStep = error.next && wording.adjust ? wording.adjust(error.next) : error.next;
-  const fields: Record<string, unknown> = redactDeep({ ...error.toJSON(), ...(nextStep ? { next: nextStep } : {}) }, redactCredentialEcho);
+  const fields: Record<string, unknown> = redactDeep(
+    { ...error.toJSON(), ...(nextStep ? { next: nextStep } : {}) },
+    redactCredentialEcho,
+  );
   const next = nextStep ? redactCredentialEcho(describeNext(nextStep, door, wording)) : undefined;
   const message = redactCredentialEcho(wordInputs(error.message, door, wording.cli));
   const hint = redactCredentialEcho(wordInputs(error.hint, door, wording.cli));
@@ -58,5 +61,9 @@ export function renderError(error: MailboxError, door: FrontDoor, wording: NextW
       : [message, `Next: ${hint}${next ? ` — ${next}` : ''}`];
   if (error.details) lines.push(JSON.stringify({ details: fields.details }));
   const nextKey = door === 'cli' ? 'nextCommand' : 'nextCall';
-  return { text: lines.join('\n'), structured: { error: { ...fields, message, hint, ...(next ? { [nextKey]: next } : {}) } }, exitCode: exitCodeOf(error) };
+  return {
+    text: lines.join('\n'),
+    structured: { error: { ...fields, message, hint, ...(next ? { [nextKey]: next } : {}) } },
+    exitCode: exitCodeOf(error),
+  };
 }

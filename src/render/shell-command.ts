@@ -72,7 +72,9 @@ function isOnPath(entry: string, path: string | undefined): boolean {
   if (!path || !entry.split(/[\\/]/).includes('node_modules')) return false;
   const target = realOrUndefined(entry);
   if (!target) return false;
-  return path.split(process.platform === 'win32' ? ';' : ':').some((dir) => dir !== '' && realOrUndefined(join(dir, binName)) === target);
+  return path
+    .split(process.platform === 'win32' ? ';' : ':')
+    .some((dir) => dir !== '' && realOrUndefined(join(dir, binName)) === target);
 }
 
 function realOrUndefined(path: string): string | undefined {

@@ -15,7 +15,11 @@ const htmlPerRequest = 40;
  * its hidden text (listing previews of HTML mail come from the HTML a person sees, fetched through
  * the gate). The raw Authentication-Results the presets ask for are replaced by their parsed form.
  */
-export async function assessRequest(result: JmapRequestResult, plan: RequestPlan, gate: ServiceGate): Promise<JmapRequestResult> {
+export async function assessRequest(
+  result: JmapRequestResult,
+  plan: RequestPlan,
+  gate: ServiceGate,
+): Promise<JmapRequestResult> {
   const held = gate.heldReport();
   if (held) result.held = held;
   if (result.dryRun || !result.view) return result;
@@ -45,12 +49,19 @@ export async function assessRequest(result: JmapRequestResult, plan: RequestPlan
       }
     }
   }
-  if (result.untrusted) result.untrusted = result.untrusted.filter((path) => !path.includes(authenticationResultsProperty) && !(result.view !== 'message' && path.includes('.htmlBody')));
+  if (result.untrusted)
+    result.untrusted = result.untrusted.filter(
+      (path) =>
+        !path.includes(authenticationResultsProperty) && !(result.view !== 'message' && path.includes('.htmlBody')),
+    );
   return result;
 }
 
 /** The HTML parts of listed messages, each cut at previewHtmlBytes by the server (isTruncated says so). */
-async function fetchPreviewHtml(ids: string[], gate: ServiceGate): Promise<Map<string, { html: string; isTruncated: boolean }>> {
+async function fetchPreviewHtml(
+  ids: string[],
+  gate: ServiceGate,
+): Promise<Map<string, { html: string; isTruncated: boolean }>> {
   const { accountId } = await gate.session();
   const out = new Map<string, { html: string; isTruncated: boolean }>();
   for (let at = 0; at < ids.length; at += htmlPerRequest) {
@@ -59,7 +70,14 @@ async function fetchPreviewHtml(ids: string[], gate: ServiceGate): Promise<Map<s
       methodCalls: [
         [
           'Email/get',
-          { accountId, ids: ids.slice(at, at + htmlPerRequest), properties: ['id', 'htmlBody', 'bodyValues'], bodyProperties: ['partId', 'type'], fetchHTMLBodyValues: true, maxBodyValueBytes: previewHtmlBytes },
+          {
+            accountId,
+            ids: ids.slice(at, at + htmlPerRequest),
+            properties: ['id', 'htmlBody', 'bodyValues'],
+            bodyProperties: ['partId', 'type'],
+            fetchHTMLBodyValues: true,
+            maxBodyValueBytes: previewHtmlBytes,
+          },
           'html',
         ],
       ],
@@ -69,7 +87,10 @@ async function fetchPreviewHtml(ids: string[], gate: ServiceGate): Promise<Map<s
       const values = (email.bodyValues ?? {}) as Record<string, { value?: unknown; isTruncated?: unknown }>;
       const html = htmlPartIds(email).map((partId) => values[partId]);
       if (typeof email.id !== 'string' || html.length === 0) continue;
-      out.set(email.id, { html: html.map((v) => (typeof v?.value === 'string' ? v.value : '')).join('\n'), isTruncated: html.some((v) => v?.isTruncated === true) });
+      out.set(email.id, {
+        html: html.map((v) => (typeof v?.value === 'string' ? v.value : '')).join('\n'),
+        isTruncated: html.some((v) => v?.isTruncated === true),
+      });
     }
   }
   return out;
@@ -81,7 +102,8 @@ function untrustedTrustPaths(trust: Record<string, MailTrust>): string[] {
   for (const entry of Object.values(trust)) {
     if (entry.preview !== undefined) paths.add('trust.*.preview');
     if (entry.nameClaim !== undefined) paths.add('trust.*.nameClaim');
-    if (entry.sender?.results?.length) paths.add('trust.*.sender.results[*].properties.*').add('trust.*.sender.results[*].reason');
+    if (entry.sender?.results?.length)
+      paths.add('trust.*.sender.results[*].properties.*').add('trust.*.sender.results[*].reason');
     if (entry.sender?.reason !== undefined) paths.add('trust.*.sender.reason');
   }
   return [...paths];

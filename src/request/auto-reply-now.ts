@@ -19,12 +19,22 @@ export async function applyAutoReplyRulesNow(account: Account, context: GateCont
     const before = await readAutoReplyState(stateDir);
     const gate = openServiceGate(account, context);
     const session = await gate.session();
-    await gate.call({ using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:vacationresponse'], methodCalls: [['VacationResponse/get', { accountId: session.accountId, ids: null, properties: ['id', 'isEnabled'] }, 'v']] });
+    await gate.call({
+      using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:vacationresponse'],
+      methodCalls: [
+        ['VacationResponse/get', { accountId: session.accountId, ids: null, properties: ['id', 'isEnabled'] }, 'v'],
+      ],
+    });
     const after = await readAutoReplyState(stateDir);
     if (after.pending) return { kind: 'owed', why: 'the service did not switch it off' };
-    return after.switchedOffAt !== undefined && after.switchedOffAt !== before.switchedOffAt ? { kind: 'switched off' } : { kind: 'unchanged' };
+    return after.switchedOffAt !== undefined && after.switchedOffAt !== before.switchedOffAt
+      ? { kind: 'switched off' }
+      : { kind: 'unchanged' };
   } catch (error) {
-    if (stateDir !== undefined) await writeAutoReplyState(stateDir, { ...(await readAutoReplyState(stateDir)), pending: true }).catch(() => undefined);
+    if (stateDir !== undefined)
+      await writeAutoReplyState(stateDir, { ...(await readAutoReplyState(stateDir)), pending: true }).catch(
+        () => undefined,
+      );
     return { kind: 'owed', why: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -11,6 +11,7 @@ import { isReadOnlyMethod, type CheckContext, type CheckOutcome, type Outgoing }
 export async function checkOutgoing(outgoing: Outgoing, context: CheckContext): Promise<CheckOutcome | void> {
   if (outgoing.kind === 'upload') return (await import('./guard/check-upload.js')).checkUpload(outgoing, context);
   // A read is the inbox's use too: an auto-reply the rules now refuse is switched off on it.
-  if (outgoing.request.methodCalls.every(([method]) => isReadOnlyMethod(method))) return (await import('./guard/auto-reply-rules.js')).withAutoReplyRules(outgoing, context, undefined);
+  if (outgoing.request.methodCalls.every(([method]) => isReadOnlyMethod(method)))
+    return (await import('./guard/auto-reply-rules.js')).withAutoReplyRules(outgoing, context, undefined);
   return (await import('./guard/check-batch.js')).checkBatch(outgoing, context);
 }

@@ -89,5 +89,12 @@ export type JmapRequestResult = {
   /** Mail the operator's rules held for a person's yes instead of sending it: drafts awaiting `outbox approve`. */
   awaitingApproval?: { outboxId: string; emailId: string; recipients: string[]; subject: string; rule: string }[];
   /** wait_for_mail: how it waited (push or polling, and why not push), for how long, clamped or not. */
-  waited?: { mode: 'push' | 'polling'; seconds: number; waitedMs: number; checks: number; clamped: boolean; fallbackReason?: string };
+  waited?: {
+    mode: 'push' | 'polling';
+    seconds: number;
+    waitedMs: number;
+    checks: number;
+    clamped: boolean;
+    fallbackReason?: string;
+  };
 };

@@ -58,7 +58,17 @@ export async function planRequest(account: Account, input: JmapRequestInput, gat
   }
   const waitsForMail = plan.preset?.wait !== undefined && !dryRun && session !== undefined;
   const authservId = authservIdOf(await account.config());
-  return { ...plan, given: plan.vars, vars, session, files, dryRun, echo: input.echo_request === true, waitsForMail, authservId };
+  return {
+    ...plan,
+    given: plan.vars,
+    vars,
+    session,
+    files,
+    dryRun,
+    echo: input.echo_request === true,
+    waitsForMail,
+    authservId,
+  };
 }
 
 /** What jmap_request will run: a preset's steps, or the caller's ops as one step, with the caller's vars. */
@@ -82,7 +92,10 @@ export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan
   if ((input.ops === undefined) === (input.ops_file === undefined)) {
     throw new MailboxError({
       code: 'invalid_input',
-      message: input.ops === undefined ? `jmap_request needs ${inputRef('ops')} or ${inputRef('ops_file')}.` : `Give ${inputRef('ops')} or ${inputRef('ops_file')}, not both.`,
+      message:
+        input.ops === undefined
+          ? `jmap_request needs ${inputRef('ops')} or ${inputRef('ops_file')}.`
+          : `Give ${inputRef('ops')} or ${inputRef('ops_file')}, not both.`,
       hint: `Use ${inputRef('ops_file')} with a preset name (help topic "presets") or ${inputRef('ops')} with JMAP method calls (help topic "jmap").`,
       next: { operation: 'help', input: { topic: 'presets' } },
     });
@@ -110,10 +123,17 @@ export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan
     checkAttachmentsUsed(input, preset.steps, `preset ${name}`, given);
     return { preset, presetName: name, steps: preset.steps, vars: presetVariables(preset, name, given) };
   }
-  const parsed = parseOps(loaded?.kind === 'ops' ? loaded.ops : input.ops, loaded?.kind === 'ops' ? loaded.path : 'ops');
+  const parsed = parseOps(
+    loaded?.kind === 'ops' ? loaded.ops : input.ops,
+    loaded?.kind === 'ops' ? loaded.path : 'ops',
+  );
   const referenced = [...JSON.stringify(parsed.methodCalls).matchAll(/\$([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] ?? '');
   checkKnownVars(given, referenced, 'these ops');
-  const step: PresetStep = { id: 'request', methodCalls: parsed.methodCalls, ...(parsed.using ? { using: parsed.using } : {}) };
+  const step: PresetStep = {
+    id: 'request',
+    methodCalls: parsed.methodCalls,
+    ...(parsed.using ? { using: parsed.using } : {}),
+  };
   checkAttachmentsUsed(input, [step], 'these ops', given);
   return { steps: [step], vars: { ...given } };
 }
@@ -122,14 +142,22 @@ export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan
  * Files are uploaded only to be referenced as $ATTACHMENTS or $ATTACHMENT_<i>_…; a request that
  * reads neither would send the mail without them and still report success.
  */
-function checkAttachmentsUsed(input: PlanInput, steps: readonly PresetStep[], where: string, given: Readonly<Record<string, unknown>>): void {
+function checkAttachmentsUsed(
+  input: PlanInput,
+  steps: readonly PresetStep[],
+  where: string,
+  given: Readonly<Record<string, unknown>>,
+): void {
   if (!input.attachments?.length) return;
   if (/\$ATTACHMENT(S\b|_\d+_)/.test(JSON.stringify(steps))) return;
   throw new MailboxError({
     code: 'attachment_invalid',
     message: `There is no $ATTACHMENTS placeholder in ${where}: the mail would go out without the files given with ${inputRef('attachments')}. Nothing was sent.`,
     hint: 'Send files with the send_mail_blob_attachment preset (same vars: TO, SUBJECT, BODY, CC), or reference $ATTACHMENTS in your own ops.',
-    next: { operation: 'jmap_request', input: { ops_file: 'send_mail_blob_attachment', vars: withoutInlineFile(given), attachments: input.attachments } },
+    next: {
+      operation: 'jmap_request',
+      input: { ops_file: 'send_mail_blob_attachment', vars: withoutInlineFile(given), attachments: input.attachments },
+    },
   });
 }
 
@@ -169,7 +197,10 @@ function checkKnownVars(given: Readonly<Record<string, unknown>>, known: readonl
   throw new MailboxError({
     code: 'vars_invalid',
     message: `Unknown vars for ${where}: ${guesses.join(', ')}.`,
-    hint: known.length > 0 ? `Use only: ${[...new Set(known)].join(', ')}.` : 'These ops use no $NAME placeholders; drop vars or add the placeholders.',
+    hint:
+      known.length > 0
+        ? `Use only: ${[...new Set(known)].join(', ')}.`
+        : 'These ops use no $NAME placeholders; drop vars or add the placeholders.',
     next: { operation: 'help', input: { topic: 'presets' } },
   });
 }
@@ -194,7 +225,11 @@ function editDistance(a: string, b: string): number {
 }
 
 /** A preset that needs a capability this server lacks is refused before anything is sent. */
-export function checkRequires(preset: Preset | undefined, name: string | undefined, session: JmapSessionInfo | undefined): void {
+export function checkRequires(
+  preset: Preset | undefined,
+  name: string | undefined,
+  session: JmapSessionInfo | undefined,
+): void {
   const lacking = (preset?.requires ?? []).filter((urn) => session && !session.capabilities.includes(urn));
   if (lacking.length === 0) return;
   throw new MailboxError({

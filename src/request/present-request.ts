@@ -14,7 +14,12 @@ export function presentRequest(plan: RequestPlan, sent: SentRequest, next: (stri
   const { outcome } = sent;
   const { done, failures } = outcome;
   const showRequest = plan.dryRun || plan.echo;
-  const result: JmapRequestResult = { ok: failures.length === 0, summary: summaryOf(plan, outcome), dryRun: plan.dryRun, failures };
+  const result: JmapRequestResult = {
+    ok: failures.length === 0,
+    summary: summaryOf(plan, outcome),
+    dryRun: plan.dryRun,
+    failures,
+  };
   if (plan.presetName) result.preset = plan.presetName;
   if (plan.preset?.view) result.view = plan.preset.view;
   const only = done.length === 1 ? done[0] : undefined;
@@ -49,7 +54,9 @@ function summaryOf(plan: RequestPlan, outcome: StepsOutcome): string {
   if (plan.dryRun) {
     return (
       `DRY RUN: nothing was sent. ${done.length === 1 ? 'This is the request' : `These are the ${done.length} requests`} that would be sent.` +
-      (unresolved.size > 0 ? ` Unresolved here (filled at run time from the server or an earlier step): ${[...unresolved].map((n) => `$${n}`).join(', ')}.` : '')
+      (unresolved.size > 0
+        ? ` Unresolved here (filled at run time from the server or an earlier step): ${[...unresolved].map((n) => `$${n}`).join(', ')}.`
+        : '')
     );
   }
   // Steps with a `when` are alternatives (list_new's first run or changes): not "skipped".

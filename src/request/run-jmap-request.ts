@@ -9,7 +9,13 @@ import { sendRequest } from './send-request.js';
 import { settleRequest } from './settle-request.js';
 import { withHeldMail } from './guard/held-result.js';
 
-export type { CreatedRecord, JmapRequestContext, JmapRequestInput, JmapRequestResult, JmapStepResult } from './jmap-request-types.js';
+export type {
+  CreatedRecord,
+  JmapRequestContext,
+  JmapRequestInput,
+  JmapRequestResult,
+  JmapStepResult,
+} from './jmap-request-types.js';
 
 /**
  * Runs jmap_request, a preset or ops, as named stages: plan → check → send → screen → settle →
@@ -17,7 +23,11 @@ export type { CreatedRecord, JmapRequestContext, JmapRequestInput, JmapRequestRe
  * which every batch and upload of the call passes on its way out and every answer on its way
  * back, so no stage can send around the one or read around the other.
  */
-export async function runJmapRequest(account: Account, input: JmapRequestInput, ctx: JmapRequestContext): Promise<JmapRequestResult> {
+export async function runJmapRequest(
+  account: Account,
+  input: JmapRequestInput,
+  ctx: JmapRequestContext,
+): Promise<JmapRequestResult> {
   const gate = openServiceGate(account, { ...ctx, ...(input.include_held ? { includeHeld: true } : {}) });
   const plan = await planRequest(account, input, gate);
   if (plan.waitsForMail) return assessRequest(await waitForMail(plan, gate, { ...ctx, account }), plan, gate);

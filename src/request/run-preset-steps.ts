@@ -33,15 +33,24 @@ export interface RunStepsOptions {
 }
 
 /** Runs the steps in order; stops at the first failed call, failed capture or loop-guard refusal. */
-export async function runPresetSteps(steps: readonly PresetStep[], vars: Record<string, unknown>, options: RunStepsOptions): Promise<StepsOutcome> {
+export async function runPresetSteps(
+  steps: readonly PresetStep[],
+  vars: Record<string, unknown>,
+  options: RunStepsOptions,
+): Promise<StepsOutcome> {
   const outcome: StepsOutcome = { done: [], failures: [], unresolved: new Set(), notes: [] };
   for (const step of steps) {
     if (step.when?.defined && vars[step.when.defined] === undefined) continue;
     if (step.when?.missing && vars[step.when.missing] !== undefined) continue;
-    const { value: methodCalls, missing } = substituteVariables(step.methodCalls, vars, { keepMissing: options.dryRun });
+    const { value: methodCalls, missing } = substituteVariables(step.methodCalls, vars, {
+      keepMissing: options.dryRun,
+    });
     missing.forEach((name) => outcome.unresolved.add(name));
     if (step.note) outcome.notes.push(substituteVariables(step.note, vars, { keepMissing: true }).value);
-    const request: JmapRequest = { using: inferUsing(methodCalls, options.session?.capabilities, step.using), methodCalls };
+    const request: JmapRequest = {
+      using: inferUsing(methodCalls, options.session?.capabilities, step.using),
+      methodCalls,
+    };
     checkCallCount(request, options.session);
     if (options.dryRun) {
       outcome.done.push({ id: step.id, request });
@@ -77,7 +86,12 @@ export async function runPresetSteps(steps: readonly PresetStep[], vars: Record<
  * RFC 3834 §2: no automatic answer to automatic mail. The caller may still answer one on purpose
  * (a person behind a mailing list), but must say so with the allow variable.
  */
-function loopGuardRefusal(preset: Preset | undefined, vars: Record<string, unknown>, step: PresetStep, response: JmapResponse): JmapFailure | undefined {
+function loopGuardRefusal(
+  preset: Preset | undefined,
+  vars: Record<string, unknown>,
+  step: PresetStep,
+  response: JmapResponse,
+): JmapFailure | undefined {
   const guard = preset?.loopGuard;
   if (!guard || !step.capture || !(guard.reasonVariable in step.capture)) return undefined;
   const reason = vars[guard.reasonVariable];
@@ -101,12 +115,16 @@ function loopGuardRefusal(preset: Preset | undefined, vars: Record<string, unkno
  */
 async function removeRefusedDrafts(response: JmapResponse, options: RunStepsOptions): Promise<string[]> {
   const refused = response.methodResponses.some(
-    ([name, args]) => name === 'error' || (name === 'EmailSubmission/set' && isRecord(args.notCreated) && Object.keys(args.notCreated).length > 0),
+    ([name, args]) =>
+      name === 'error' ||
+      (name === 'EmailSubmission/set' && isRecord(args.notCreated) && Object.keys(args.notCreated).length > 0),
   );
   const submitted = response.methodResponses.some(([name]) => name === 'EmailSubmission/set');
   if (!refused || !submitted) return [];
   const draftIds = response.methodResponses.flatMap(([name, args]) =>
-    name === 'Email/set' && isRecord(args.created) ? Object.values(args.created).flatMap((c) => (isRecord(c) && typeof c.id === 'string' ? [c.id] : [])) : [],
+    name === 'Email/set' && isRecord(args.created)
+      ? Object.values(args.created).flatMap((c) => (isRecord(c) && typeof c.id === 'string' ? [c.id] : []))
+      : [],
   );
   const accountId = options.session?.accountId;
   if (draftIds.length === 0 || !accountId) return [];
@@ -117,11 +135,14 @@ async function removeRefusedDrafts(response: JmapResponse, options: RunStepsOpti
     });
     const args = cleanup.methodResponses[0]?.[1];
     const destroyed = isRecord(args) && Array.isArray(args.destroyed) ? args.destroyed.length : 0;
-    if (destroyed === draftIds.length) return [`The refused message's draft (${draftIds.join(', ')}) was deleted, so it will not show up as mail.`];
+    if (destroyed === draftIds.length)
+      return [`The refused message's draft (${draftIds.join(', ')}) was deleted, so it will not show up as mail.`];
   } catch {
     // Reported below: the refusal itself is what the caller must see first.
   }
-  return [`The refused message's draft ${draftIds.join(', ')} could not be deleted; delete it with move_to_trash or Email/set destroy.`];
+  return [
+    `The refused message's draft ${draftIds.join(', ')} could not be deleted; delete it with move_to_trash or Email/set destroy.`,
+  ];
 }
 
 function checkCallCount(request: JmapRequest, session: JmapSessionInfo | undefined): void {
@@ -134,4 +155,3 @@ function checkCallCount(request: JmapRequest, session: JmapSessionInfo | undefin
     });
   }
 }
-

@@ -22,21 +22,42 @@ export interface SentRequest {
 export async function sendRequest(plan: RequestPlan, gate: ServiceGate): Promise<SentRequest> {
   const blobIds: (string | undefined)[] = [];
   for (const file of plan.files) {
-    blobIds.push(plan.dryRun ? undefined : (await gate.upload({ bytes: file.bytes, type: file.type, source: { kind: 'file', path: file.path } })).blobId);
+    blobIds.push(
+      plan.dryRun
+        ? undefined
+        : (await gate.upload({ bytes: file.bytes, type: file.type, source: { kind: 'file', path: file.path } })).blobId,
+    );
   }
   if (plan.files.length > 0) Object.assign(plan.vars, attachmentVariables(plan.files, blobIds), plan.given);
-  const outcome = await runPresetSteps(plan.steps, plan.vars, { gate, session: plan.session, preset: plan.preset, dryRun: plan.dryRun });
-  if (outcome.done.length === 0) throw new MailboxError({ code: 'internal', message: 'No step of the preset applied.', hint: 'Report this preset as broken.' });
+  const outcome = await runPresetSteps(plan.steps, plan.vars, {
+    gate,
+    session: plan.session,
+    preset: plan.preset,
+    dryRun: plan.dryRun,
+  });
+  if (outcome.done.length === 0)
+    throw new MailboxError({
+      code: 'internal',
+      message: 'No step of the preset applied.',
+      hint: 'Report this preset as broken.',
+    });
   const sent: SentRequest = { outcome, own: ownMailIds(outcome.done, plan.vars) };
   if (plan.files.length > 0) {
-    sent.attachments = plan.files.map((f, i) => ({ name: f.name, type: f.type, size: f.size, ...(blobIds[i] ? { blobId: blobIds[i] } : {}) }));
+    sent.attachments = plan.files.map((f, i) => ({
+      name: f.name,
+      type: f.type,
+      size: f.size,
+      ...(blobIds[i] ? { blobId: blobIds[i] } : {}),
+    }));
   }
   return sent;
 }
 
 /** Drafts, and mail that sits only in Sent or Drafts: written by this inbox, not new to it. */
 function ownMailIds(done: readonly StepRun[], vars: Readonly<Record<string, unknown>>): string[] {
-  const ownBoxes = new Set([vars.SENT_MAILBOX_ID, vars.DRAFTS_MAILBOX_ID].filter((v): v is string => typeof v === 'string'));
+  const ownBoxes = new Set(
+    [vars.SENT_MAILBOX_ID, vars.DRAFTS_MAILBOX_ID].filter((v): v is string => typeof v === 'string'),
+  );
   const ids: string[] = [];
   for (const step of done) {
     for (const [method, args] of step.response?.methodResponses ?? []) {

@@ -11,19 +11,29 @@ import type { SentRequest } from './send-request.js';
  * The settle stage, after a real run: the list_new cursor is saved or reset, a stale session
  * refreshed; returns the next steps. A dry run changed nothing and has none.
  */
-export async function settleRequest(account: Account, plan: RequestPlan, sent: SentRequest, gate: ServiceGate): Promise<(string | NextStep)[]> {
+export async function settleRequest(
+  account: Account,
+  plan: RequestPlan,
+  sent: SentRequest,
+  gate: ServiceGate,
+): Promise<(string | NextStep)[]> {
   if (plan.dryRun) return [];
   const { outcome } = sent;
   const ok = outcome.failures.length === 0;
   const next: (string | NextStep)[] = ok
-    ? applicableNext(plan.preset?.next ?? [], plan.vars, { listed: listedFromOthers(outcome.done, sent.own), moreChanges: saysMoreChanges(outcome.done) })
+    ? applicableNext(plan.preset?.next ?? [], plan.vars, {
+        listed: listedFromOthers(outcome.done, sent.own),
+        moreChanges: saysMoreChanges(outcome.done),
+      })
     : [];
   const cursor = plan.preset?.cursor;
   if (cursor) {
     const saved = plan.vars[cursor.saveFrom];
     if (outcome.failures.some((f) => cursor.resetOn?.includes(f.type))) {
       await account.updateState((state) => ({ ...state, [cursor.stateField]: undefined }));
-      next.unshift(`The saved ${plan.presetName} cursor was too old and has been reset: run ${plan.presetName} again to list recent mail.`);
+      next.unshift(
+        `The saved ${plan.presetName} cursor was too old and has been reset: run ${plan.presetName} again to list recent mail.`,
+      );
     } else if (ok && typeof saved === 'string') {
       await account.updateState((state) => ({ ...state, [cursor.stateField]: saved }));
     }
@@ -42,16 +52,27 @@ export async function settleRequest(account: Account, plan: RequestPlan, sent: S
 /** Ids of the messages from others in the run's last listing (Email/get), in its order. */
 function listedFromOthers(done: readonly StepRun[], ownIds: readonly string[]): string[] {
   const own = new Set(ownIds);
-  const lists = done.flatMap((step) => (step.response?.methodResponses ?? []).filter(([method, args]) => method === 'Email/get' && Array.isArray(args.list)));
+  const lists = done.flatMap((step) =>
+    (step.response?.methodResponses ?? []).filter(
+      ([method, args]) => method === 'Email/get' && Array.isArray(args.list),
+    ),
+  );
   const last = lists[lists.length - 1]?.[1].list as { id?: unknown }[] | undefined;
   return (last ?? []).map((email) => String(email.id)).filter((id) => !own.has(id));
 }
 
 function saysMoreChanges(done: readonly StepRun[]): boolean {
-  return done.some((step) => (step.response?.methodResponses ?? []).some(([method, args]) => method.endsWith('/changes') && args.hasMoreChanges === true));
+  return done.some((step) =>
+    (step.response?.methodResponses ?? []).some(
+      ([method, args]) => method.endsWith('/changes') && args.hasMoreChanges === true,
+    ),
+  );
 }
 
 function isStaleSessionSymptom(failure: JmapFailure): boolean {
   if (failure.type === 'accountNotFound') return true;
-  return failure.type === 'invalidProperties' && (failure.properties ?? []).some((p) => p.startsWith('mailboxIds') || p === 'identityId');
+  return (
+    failure.type === 'invalidProperties' &&
+    (failure.properties ?? []).some((p) => p.startsWith('mailboxIds') || p === 'identityId')
+  );
 }

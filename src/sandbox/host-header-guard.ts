@@ -28,7 +28,12 @@ export function guardHostHeader(
       },
     });
     // 421 Misdirected Request (RFC 9110 §15.5.20): the request reached a server that is not the one it named.
-    res.writeHead(421, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', connection: 'close' });
+    res.writeHead(421, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+      connection: 'close',
+    });
     res.end(body);
   };
 }

@@ -45,7 +45,10 @@ export interface MailBackend {
   /** Creates the inbox and its role mailboxes (inbox, drafts, sent, trash, junk, archive). */
   createInbox(address: string): Promise<void>;
   /** Mail arriving from outside (the SMTP listener): delivered to local recipients. */
-  deliverInbound(raw: Buffer, envelope: { from: string; to: string[] }): Promise<{ accepted: string[]; rejected: string[] }>;
+  deliverInbound(
+    raw: Buffer,
+    envelope: { from: string; to: string[] },
+  ): Promise<{ accepted: string[]; rejected: string[] }>;
   outbox(): Promise<OutboxEntry[]>;
   close(): Promise<void>;
 }

@@ -13,7 +13,12 @@ async function main(argv: string[]): Promise<number> {
   const flag = (key: string): string => key.replace(/_/g, '-');
   const { values } = parseArgs({
     args: argv,
-    options: Object.fromEntries(keys.map((key) => [flag(key), { type: key === 'json' ? ('boolean' as const) : ('string' as const), multiple: isRepeatable(key) }])),
+    options: Object.fromEntries(
+      keys.map((key) => [
+        flag(key),
+        { type: key === 'json' ? ('boolean' as const) : ('string' as const), multiple: isRepeatable(key) },
+      ]),
+    ),
     strict: true,
   });
   const parsed = sandboxCommandInput.safeParse(Object.fromEntries(keys.map((key) => [key, values[flag(key)]])));
@@ -21,7 +26,11 @@ async function main(argv: string[]): Promise<number> {
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
-  return runSandboxCommand(sandboxOptionsOf(parsed.data), { stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
+  return runSandboxCommand(sandboxOptionsOf(parsed.data), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    signal: controller.signal,
+  });
 }
 
 /** Array-valued options (--oauth-auto-approve) may be given more than once. */

@@ -4,7 +4,11 @@ import { z } from 'zod';
 // when `agent-mailbox sandbox` runs.
 
 const wholeNumber = (what: string) =>
-  z.coerce.number({ error: `${what} takes a whole number` }).int(`${what} takes a whole number`).min(0, `${what} takes a whole number`).optional();
+  z.coerce
+    .number({ error: `${what} takes a whole number` })
+    .int(`${what} takes a whole number`)
+    .min(0, `${what} takes a whole number`)
+    .optional();
 
 const autoApprovePattern = /^[^:,]*[^\s:,][^:,]*:\s*[^\s,]+(\s*,\s*[^\s,]+)*\s*$/;
 const autoApproveUsage = '--oauth-auto-approve takes PERSON:INBOX1,INBOX2, e.g. alice:alice-inbox,ops@acme.test';
@@ -17,21 +21,33 @@ export const sandboxCommandInput = z.object({
   auth_port: wholeNumber('--auth-port').describe('Auth host port (0: any free port).'),
   api_port: wholeNumber('--api-port').describe('JMAP host port (0: any free port).'),
   smtp_port: wholeNumber('--smtp-port').describe('SMTP port for mail from outside (0: any free port).'),
-  mcp_port: wholeNumber('--mcp-port').describe('Hosted MCP server port, {mcp_url}/mcp over Streamable HTTP (0: any free port).'),
+  mcp_port: wholeNumber('--mcp-port').describe(
+    'Hosted MCP server port, {mcp_url}/mcp over Streamable HTTP (0: any free port).',
+  ),
   difficulty: wholeNumber('--difficulty').describe('Proof-of-work difficulty in leading zero bits.'),
   domain: z.string().optional().describe('Inbox domain of the sandbox.'),
-  data_dir: z.string().optional().describe('Keep inboxes, mail and keys in this directory across restarts; the client\'s credentials/ and client.env go there too.'),
+  data_dir: z
+    .string()
+    .optional()
+    .describe(
+      "Keep inboxes, mail and keys in this directory across restarts; the client's credentials/ and client.env go there too.",
+    ),
   backend: z
     .enum(['embedded', 'cyrus'], { error: '--backend is embedded or cyrus' })
     .optional()
     .describe('Mail store: embedded (default) or cyrus (a private Cyrus IMAP instance).'),
   session_ttl: wholeNumber('--session-ttl').describe('Session JWT lifetime in seconds (default 3600).'),
   capability_ttl: wholeNumber('--capability-ttl').describe('Capability JWT lifetime in seconds (default 120).'),
-  allow_host: z.string().optional().describe('Comma-separated host names, besides 127.0.0.1 and localhost, the hosts answer to.'),
+  allow_host: z
+    .string()
+    .optional()
+    .describe('Comma-separated host names, besides 127.0.0.1 and localhost, the hosts answer to.'),
   oauth_auto_approve: z
     .array(z.string().regex(autoApprovePattern, autoApproveUsage))
     .optional()
-    .describe('PERSON:INBOX1,INBOX2 — OAuth authorization approves at once for this person, who owns these inboxes (created if new; a full address puts one on a custom domain; the first is the default).'),
+    .describe(
+      'PERSON:INBOX1,INBOX2 — OAuth authorization approves at once for this person, who owns these inboxes (created if new; a full address puts one on a custom domain; the first is the default).',
+    ),
   oauth_access_ttl: z.coerce
     .number({ error: '--oauth-access-ttl takes a whole number of seconds' })
     .int('--oauth-access-ttl takes a whole number of seconds')
@@ -43,8 +59,16 @@ export const sandboxCommandInput = z.object({
     .optional()
     .describe('Whether the hosted MCP server offers jmap_request (default on; run_preset stays either way).'),
   json: z.boolean().optional().describe('Print one JSON line with the URLs once ready.'),
-  dns_file: z.string().optional().describe('JSON file of the DNS records SPF, DKIM and DMARC checks see, e.g. {"TXT": {"example.org": ["v=spf1 ip4:127.0.0.1 -all"]}}; unlisted names do not exist.'),
-  authserv_id: z.string().optional().describe('authserv-id of the Authentication-Results the sandbox adds (default: its domain).'),
+  dns_file: z
+    .string()
+    .optional()
+    .describe(
+      'JSON file of the DNS records SPF, DKIM and DMARC checks see, e.g. {"TXT": {"example.org": ["v=spf1 ip4:127.0.0.1 -all"]}}; unlisted names do not exist.',
+    ),
+  authserv_id: z
+    .string()
+    .optional()
+    .describe('authserv-id of the Authentication-Results the sandbox adds (default: its domain).'),
 });
 
 export type SandboxCommandInput = z.infer<typeof sandboxCommandInput>;
@@ -95,7 +119,13 @@ export function sandboxOptionsOf(input: SandboxCommandInput): SandboxCommandOpti
     allowHost: input.allow_host,
     oauthAutoApprove: input.oauth_auto_approve?.map((spec) => {
       const colon = spec.indexOf(':');
-      return { person: spec.slice(0, colon).trim(), inboxes: spec.slice(colon + 1).split(',').map((inbox) => inbox.trim()) };
+      return {
+        person: spec.slice(0, colon).trim(),
+        inboxes: spec
+          .slice(colon + 1)
+          .split(',')
+          .map((inbox) => inbox.trim()),
+      };
     }),
     oauthAccessTtl: input.oauth_access_ttl,
     json: input.json ?? false,
@@ -103,4 +133,3 @@ export function sandboxOptionsOf(input: SandboxCommandInput): SandboxCommandOpti
     authservId: input.authserv_id,
   };
 }
-

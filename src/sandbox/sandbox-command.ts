@@ -51,7 +51,12 @@ interface ClientFiles {
  * exists.
  */
 async function clientFilesFor(dataDir: string | undefined): Promise<ClientFiles> {
-  const files = (folder: string): ClientFiles => ({ credentialsDir: join(folder, 'credentials'), envFile: join(folder, 'client.env'), settingsFile: join(folder, sandboxSettingsFile), folder });
+  const files = (folder: string): ClientFiles => ({
+    credentialsDir: join(folder, 'credentials'),
+    envFile: join(folder, 'client.env'),
+    settingsFile: join(folder, sandboxSettingsFile),
+    folder,
+  });
   if (dataDir !== undefined) return files(resolve(dataDir));
   const folder = await mkdtemp(join(tmpdir(), 'agent-mailbox-sandbox-'));
   return { ...files(folder), removeOnStop: folder };
@@ -85,7 +90,7 @@ function clientEnvText(env: Record<string, string>, smtpPort: number, folder: st
   const exports = Object.entries(env).map(([name, value]) => `export ${name}=${shWord(value)}`);
   return [
     '# agent-mailbox sandbox: the client settings that point at it (rewritten at each start).',
-    '# Hosts that start servers without your shell\'s environment (Codex, Claude Desktop) need',
+    "# Hosts that start servers without your shell's environment (Codex, Claude Desktop) need",
     '# the argument form instead, which carries the same settings:',
     ...hostReadyLines(folder).map((line) => `#${line}`),
     ...exports,
@@ -96,7 +101,12 @@ function clientEnvText(env: Record<string, string>, smtpPort: number, folder: st
 }
 
 type PortName = 'authPort' | 'apiPort' | 'smtpPort' | 'mcpPort';
-const portFlags: Record<PortName, string> = { authPort: '--auth-port', apiPort: '--api-port', smtpPort: '--smtp-port', mcpPort: '--mcp-port' };
+const portFlags: Record<PortName, string> = {
+  authPort: '--auth-port',
+  apiPort: '--api-port',
+  smtpPort: '--smtp-port',
+  mcpPort: '--mcp-port',
+};
 
 /**
  * The ports of the last start with this data directory (its sandbox.json), so that every host
@@ -119,13 +129,27 @@ async function previousPorts(dataDir: string | undefined): Promise<Partial<Recor
       return undefined;
     }
   };
-  const smtp = typeof record.smtpPort === 'number' && Number.isInteger(record.smtpPort) && record.smtpPort > 0 ? record.smtpPort : undefined;
-  const found: Partial<Record<PortName, number | undefined>> = { authPort: portOfUrl(record.authUrl), apiPort: portOfUrl(record.apiUrl), mcpPort: portOfUrl(record.mcpUrl), smtpPort: smtp };
-  return Object.fromEntries(Object.entries(found).filter(([, port]) => port !== undefined)) as Partial<Record<PortName, number>>;
+  const smtp =
+    typeof record.smtpPort === 'number' && Number.isInteger(record.smtpPort) && record.smtpPort > 0
+      ? record.smtpPort
+      : undefined;
+  const found: Partial<Record<PortName, number | undefined>> = {
+    authPort: portOfUrl(record.authUrl),
+    apiPort: portOfUrl(record.apiUrl),
+    mcpPort: portOfUrl(record.mcpUrl),
+    smtpPort: smtp,
+  };
+  return Object.fromEntries(Object.entries(found).filter(([, port]) => port !== undefined)) as Partial<
+    Record<PortName, number>
+  >;
 }
 
 /** A port of the last start that something else holds now: which one, and the two ways on. */
-function takenPortMessage(error: unknown, kept: Partial<Record<PortName, number>>, dataDir: string | undefined): { message: string; hint: string } | undefined {
+function takenPortMessage(
+  error: unknown,
+  kept: Partial<Record<PortName, number>>,
+  dataDir: string | undefined,
+): { message: string; hint: string } | undefined {
   if ((error as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return undefined;
   const port = (error as { port?: number }).port;
   const name = (Object.keys(kept) as PortName[]).find((key) => kept[key] === port);
@@ -149,8 +173,17 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
   }
   let sandbox: RunningSandbox;
   // A port given on the command line wins; 0 asks for any free one.
-  const kept = Object.fromEntries(Object.entries(await previousPorts(opts.dataDir)).filter(([name]) => opts[name as PortName] === undefined)) as Partial<Record<PortName, number>>;
-  const ports = { ...kept, ...Object.fromEntries((Object.keys(portFlags) as PortName[]).filter((name) => opts[name] !== undefined).map((name) => [name, opts[name]])) };
+  const kept = Object.fromEntries(
+    Object.entries(await previousPorts(opts.dataDir)).filter(([name]) => opts[name as PortName] === undefined),
+  ) as Partial<Record<PortName, number>>;
+  const ports = {
+    ...kept,
+    ...Object.fromEntries(
+      (Object.keys(portFlags) as PortName[])
+        .filter((name) => opts[name] !== undefined)
+        .map((name) => [name, opts[name]]),
+    ),
+  };
   try {
     sandbox = await startSandbox({
       ...ports,
@@ -161,7 +194,14 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
       ...(opts.backend === undefined ? {} : { backend: opts.backend }),
       ...(opts.sessionTtl === undefined ? {} : { sessionTtlSeconds: opts.sessionTtl }),
       ...(opts.capabilityTtl === undefined ? {} : { capabilityTtlSeconds: opts.capabilityTtl }),
-      ...(opts.allowHost === undefined ? {} : { allowedHosts: opts.allowHost.split(',').map((name) => name.trim()).filter(Boolean) }),
+      ...(opts.allowHost === undefined
+        ? {}
+        : {
+            allowedHosts: opts.allowHost
+              .split(',')
+              .map((name) => name.trim())
+              .filter(Boolean),
+          }),
       oauth: {
         ...(opts.oauthAutoApprove === undefined ? {} : { autoApprove: opts.oauthAutoApprove }),
         ...(opts.oauthAccessTtl === undefined ? {} : { accessTokenSeconds: opts.oauthAccessTtl }),
@@ -173,7 +213,11 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
   } catch (error) {
     const taken = takenPortMessage(error, kept, opts.dataDir);
     const message = taken?.message ?? (error instanceof Error ? error.message : String(error));
-    const hint = taken?.hint ?? (error instanceof SandboxError ? error.hint : 'Check that the ports are free and the data directory is writable; the error above says which.');
+    const hint =
+      taken?.hint ??
+      (error instanceof SandboxError
+        ? error.hint
+        : 'Check that the ports are free and the data directory is writable; the error above says which.');
     io.stderr.write(`agent-mailbox sandbox: ${message}\n${hint}\n`);
     return 1;
   }
@@ -187,7 +231,9 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
     if (opts.json) {
       const { authUrl, apiUrl, mcpUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth } = sandbox;
       const { credentialsDir, envFile, settingsFile } = client;
-      io.stdout.write(`${JSON.stringify({ authUrl, apiUrl, mcpUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth, credentialsDir, envFile, settingsFile, env })}\n`);
+      io.stdout.write(
+        `${JSON.stringify({ authUrl, apiUrl, mcpUrl, smtpPort, difficulty, salt, domain, backend, authservId, oauth, credentialsDir, envFile, settingsFile, env })}\n`,
+      );
     } else {
       io.stdout.write(renderBanner(sandbox, env, opts.dataDir, client, opts.hostedJmap ?? true));
     }
@@ -195,7 +241,9 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
       await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }));
     }
   } catch (error) {
-    io.stderr.write(`agent-mailbox sandbox: ${error instanceof Error ? error.message : String(error)}\nCheck that the data directory (or the temp folder) is writable.\n`);
+    io.stderr.write(
+      `agent-mailbox sandbox: ${error instanceof Error ? error.message : String(error)}\nCheck that the data directory (or the temp folder) is writable.\n`,
+    );
     return 1;
   } finally {
     await sandbox.close();
@@ -206,18 +254,29 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
 }
 
 function oauthLines(oauth: RunningSandbox['oauth']): string[] {
-  const people = oauth.autoApproved.map((entry) => `  auto-approve ${entry.person}: ${entry.inboxes.map((inbox) => `${inbox.address} (${inbox.accountId})`).join(', ')}`);
+  const people = oauth.autoApproved.map(
+    (entry) =>
+      `  auto-approve ${entry.person}: ${entry.inboxes.map((inbox) => `${inbox.address} (${inbox.accountId})`).join(', ')}`,
+  );
   return [
-    'OAuth (a person\'s account, its inboxes chosen per request):',
+    "OAuth (a person's account, its inboxes chosen per request):",
     `  metadata    ${oauth.metadataUrl}`,
     `  resource    ${oauth.jmapResource}   (JMAP; send X-Service-Account-Id with the access token)`,
     `  tokens      access ${oauth.accessTokenSeconds} s, refresh 90 days sliding; consent page, or auto-approve:`,
-    ...(people.length > 0 ? people : ['  (no --oauth-auto-approve: authorization shows the sign-in and consent pages)']),
+    ...(people.length > 0
+      ? people
+      : ['  (no --oauth-auto-approve: authorization shows the sign-in and consent pages)']),
     `  grants      ${oauth.issuer}/oauth/grants   (a person's connected applications, with Revoke)`,
   ];
 }
 
-function renderBanner(sandbox: RunningSandbox, env: Record<string, string>, dataDir: string | undefined, client: ClientFiles, hostedJmap: boolean): string {
+function renderBanner(
+  sandbox: RunningSandbox,
+  env: Record<string, string>,
+  dataDir: string | undefined,
+  client: ClientFiles,
+  hostedJmap: boolean,
+): string {
   const exports = Object.entries(env).map(([name, value]) => `  export ${name}=${shWord(value)}`);
   return [
     'Agent Mailbox sandbox is running (loopback only).',

@@ -56,7 +56,12 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<S
       const at = recipient.lastIndexOf('@');
       // Inboxes on custom domains are local too: only what no inbox owns is a relay attempt.
       if (at < 0 || (recipient.slice(at + 1).toLowerCase() !== domain && !options.isInbox(recipient))) {
-        return callback(smtpError(550, `5.7.1 <${recipient}>: relay access denied; this sandbox only accepts mail for its own inboxes (@${domain} and its people's custom domains)`));
+        return callback(
+          smtpError(
+            550,
+            `5.7.1 <${recipient}>: relay access denied; this sandbox only accepts mail for its own inboxes (@${domain} and its people's custom domains)`,
+          ),
+        );
       }
       if (!options.isInbox(recipient)) {
         return callback(smtpError(550, `5.1.1 <${recipient}>: no such inbox in this sandbox`));
@@ -65,7 +70,11 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<S
     },
     onData(stream, session, callback) {
       const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
-      const check = options.authority.checkInbound({ ip: session.remoteAddress, helo: session.hostNameAppearsAs, sender: from });
+      const check = options.authority.checkInbound({
+        ip: session.remoteAddress,
+        helo: session.hostNameAppearsAs,
+        sender: from,
+      });
       const chunks: Buffer[] = [];
       let received = 0;
       stream.on('data', (chunk: Buffer) => {
@@ -99,12 +108,24 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<S
           .then(async (outcome) => {
             if (outcome.kind === 'refused') {
               // 5.6.0: the content is at fault (RFC 3463 §3.7); resending it as is will fail again.
-              return callback(outcome.malformed ? smtpError(550, `5.6.0 ${outcome.reason}; write every header line as "Name: value" and start the message with a field`) : smtpError(552, `5.3.4 ${outcome.reason}`));
+              return callback(
+                outcome.malformed
+                  ? smtpError(
+                      550,
+                      `5.6.0 ${outcome.reason}; write every header line as "Name: value" and start the message with a field`,
+                    )
+                  : smtpError(552, `5.3.4 ${outcome.reason}`),
+              );
             }
-            options.log(`sandbox smtp: ${from || '<>'} from ${session.remoteAddress}: ${outcome.results.map((result) => `${result.method}=${result.result}`).join(' ')}`);
+            options.log(
+              `sandbox smtp: ${from || '<>'} from ${session.remoteAddress}: ${outcome.results.map((result) => `${result.method}=${result.result}`).join(' ')}`,
+            );
             const result = await options.deliver(outcome.stamp(chunks), { from, to });
-            options.log(`sandbox smtp: delivered to ${result.accepted.join(', ') || 'nobody'}${result.rejected.length ? `, rejected ${result.rejected.join(', ')}` : ''}`);
-            if (result.accepted.length === 0) return callback(smtpError(550, '5.1.1 no recipient could be delivered to'));
+            options.log(
+              `sandbox smtp: delivered to ${result.accepted.join(', ') || 'nobody'}${result.rejected.length ? `, rejected ${result.rejected.join(', ')}` : ''}`,
+            );
+            if (result.accepted.length === 0)
+              return callback(smtpError(550, '5.1.1 no recipient could be delivered to'));
             callback(null, 'queued in the sandbox');
           })
           .catch((error: unknown) => {

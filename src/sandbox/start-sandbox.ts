@@ -106,11 +106,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (options.dataDir !== undefined) await ensurePrivateDir(options.dataDir);
 
   const key = await loadOrCreateSigningKey(authDir);
-  const authority = await createMailAuthority({ domain, authservId, ...(options.dns ? { dns: options.dns } : {}), ...(authDir === undefined ? {} : { keyDir: authDir }), ...(options.now ? { now: options.now } : {}) });
+  const authority = await createMailAuthority({
+    domain,
+    authservId,
+    ...(options.dns ? { dns: options.dns } : {}),
+    ...(authDir === undefined ? {} : { keyDir: authDir }),
+    ...(options.now ? { now: options.now } : {}),
+  });
   const accounts = await AccountStore.open(authDir);
   const cleanups: Array<() => Promise<void>> = [];
   const closeAll = async (): Promise<void> => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((error: unknown) => log(`sandbox: close failed: ${String(error)}`));
+    for (const cleanup of cleanups.splice(0).reverse())
+      await cleanup().catch((error: unknown) => log(`sandbox: close failed: ${String(error)}`));
   };
 
   try {
@@ -131,8 +138,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     cleanups.push(() => backend.close());
 
     let smtpPort = 0;
-    const drillCapabilities = (address: string): Promise<string> => new TokenService(key, lifetimes, options.now).issueCapability(address);
-    const drill = createDrillService({ domain, smtpPort: () => smtpPort, apiUrl: () => apiUrl, publishDns: (records) => authority.publish(records), outbox: () => backend.outbox(), mintCapability: drillCapabilities });
+    const drillCapabilities = (address: string): Promise<string> =>
+      new TokenService(key, lifetimes, options.now).issueCapability(address);
+    const drill = createDrillService({
+      domain,
+      smtpPort: () => smtpPort,
+      apiUrl: () => apiUrl,
+      publishDns: (records) => authority.publish(records),
+      outbox: () => backend.outbox(),
+      mintCapability: drillCapabilities,
+    });
     cleanups.push(() => drill.close());
     const lifetimes = {
       challengeSeconds: options.challengeTtlSeconds ?? defaultTokenLifetimes.challengeSeconds,
@@ -172,10 +187,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const extraHosts = options.allowedHosts ?? [];
     // The guards read the port on each request, once the server listens.
     const authHandler = oauth.frontAuthHost((req, res) => host.handle(req, res));
-    const authServer: Server = await listenHttp(options.authPort ?? 0, guardHostHeader(() => portOf(authServer), extraHosts, authHandler));
+    const authServer: Server = await listenHttp(
+      options.authPort ?? 0,
+      guardHostHeader(() => portOf(authServer), extraHosts, authHandler),
+    );
     cleanups.push(() => closeHttp(authServer));
     const apiHandler = oauth.frontJmapHost((req, res) => drill.handle(req, res) || backend.handle(req, res));
-    const apiServer: Server = await listenHttp(options.apiPort ?? 0, guardHostHeader(() => portOf(apiServer), extraHosts, apiHandler));
+    const apiServer: Server = await listenHttp(
+      options.apiPort ?? 0,
+      guardHostHeader(() => portOf(apiServer), extraHosts, apiHandler),
+    );
     cleanups.push(() => closeHttp(apiServer));
     apiUrl = `http://127.0.0.1:${(apiServer.address() as AddressInfo).port}`;
     authUrl = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;
@@ -196,7 +217,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       mintCapability: (address) => capabilities.issueCapability(address),
       log,
     });
-    const mcpServer: Server = await listenHttp(options.mcpPort ?? 0, guardHostHeader(() => portOf(mcpServer), extraHosts, hosted.handle));
+    const mcpServer: Server = await listenHttp(
+      options.mcpPort ?? 0,
+      guardHostHeader(() => portOf(mcpServer), extraHosts, hosted.handle),
+    );
     cleanups.push(() => closeHttp(mcpServer));
     // Runs before the listener closes (clean-ups run newest first): sessions end, SSE streams with them.
     cleanups.push(() => hosted.close());
@@ -213,7 +237,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
     cleanups.push(() => smtp.close());
     smtpPort = smtp.port;
-    log(`sandbox: auth ${authUrl}, JMAP ${apiUrl}, MCP ${mcpUrl}/mcp, SMTP 127.0.0.1:${smtp.port}, backend ${backend.kind}, difficulty ${difficulty}`);
+    log(
+      `sandbox: auth ${authUrl}, JMAP ${apiUrl}, MCP ${mcpUrl}/mcp, SMTP 127.0.0.1:${smtp.port}, backend ${backend.kind}, difficulty ${difficulty}`,
+    );
 
     let closing: Promise<void> | undefined;
     return {
@@ -241,13 +267,22 @@ const domainPattern = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]
 
 function checkOptions(difficulty: number, domain: string, authservId: string): void {
   if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > 32) {
-    throw new SandboxError(`Difficulty ${difficulty} is out of range.`, 'Pass a whole number of leading zero bits from 0 to 32 (7 is a few seconds on 2 cores).');
+    throw new SandboxError(
+      `Difficulty ${difficulty} is out of range.`,
+      'Pass a whole number of leading zero bits from 0 to 32 (7 is a few seconds on 2 cores).',
+    );
   }
   if (!domainPattern.test(domain)) {
-    throw new SandboxError(`"${domain}" is not a domain name.`, 'Pass a domain such as agent-mailbox.test (a reserved test domain is safest).');
+    throw new SandboxError(
+      `"${domain}" is not a domain name.`,
+      'Pass a domain such as agent-mailbox.test (a reserved test domain is safest).',
+    );
   }
   if (!domainPattern.test(authservId)) {
-    throw new SandboxError(`"${authservId}" is not an authserv-id.`, 'Pass the host name the service signs its verdicts with, such as mx.agent-mailbox.test (RFC 8601 §2.5); the default is the sandbox domain.');
+    throw new SandboxError(
+      `"${authservId}" is not an authserv-id.`,
+      'Pass the host name the service signs its verdicts with, such as mx.agent-mailbox.test (RFC 8601 §2.5); the default is the sandbox domain.',
+    );
   }
 }
 

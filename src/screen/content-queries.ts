@@ -10,12 +10,24 @@ import { callOf } from './mail-method-answers.js';
 
 type Args = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Args => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Args =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // RFC 8621 §4.4.1 conditions on where a message is, when it came, its size and flags; any other
 // condition (text, from, subject, body, header) or one unknown here reads what the sender wrote.
 const placeConditions = new Set([
-  'inMailbox', 'inMailboxOtherThan', 'before', 'after', 'minSize', 'maxSize', 'allInThreadHaveKeyword', 'someInThreadHaveKeyword', 'noneInThreadHaveKeyword', 'hasKeyword', 'notKeyword', 'hasAttachment',
+  'inMailbox',
+  'inMailboxOtherThan',
+  'before',
+  'after',
+  'minSize',
+  'maxSize',
+  'allInThreadHaveKeyword',
+  'someInThreadHaveKeyword',
+  'noneInThreadHaveKeyword',
+  'hasKeyword',
+  'notKeyword',
+  'hasAttachment',
 ]);
 
 /** Whether a filter (conditions and operators, nested) reads what a message says, not only where it is. */
@@ -30,13 +42,21 @@ export function readsContent(filter: unknown): boolean {
 export function contentAnswerIndexes(request: JmapRequest, response: JmapResponse): Set<number> {
   const byContent = new Set<string>();
   for (const [method, args, callId] of request.methodCalls) {
-    if ((method === 'Email/query' || method === 'Email/queryChanges') && (readsContent(args.filter) || '#filter' in args)) byContent.add(callId);
+    if (
+      (method === 'Email/query' || method === 'Email/queryChanges') &&
+      (readsContent(args.filter) || '#filter' in args)
+    )
+      byContent.add(callId);
   }
   const indexes = new Set<number>();
   response.methodResponses.forEach(([name, , callId], index) => {
     const args = callOf(request, name, callId)?.[1];
     const reference = args?.['#ids'] ?? args?.['#emailIds'];
-    if (byContent.has(callId) || (isRecord(reference) && typeof reference.resultOf === 'string' && byContent.has(reference.resultOf))) indexes.add(index);
+    if (
+      byContent.has(callId) ||
+      (isRecord(reference) && typeof reference.resultOf === 'string' && byContent.has(reference.resultOf))
+    )
+      indexes.add(index);
   });
   return indexes;
 }

@@ -9,8 +9,10 @@ import { senderFactsOf, type SenderFacts } from '../trust/sender-authentication.
 
 type Args = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Args => typeof value === 'object' && value !== null && !Array.isArray(value);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const isRecord = (value: unknown): value is Args =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 const records = (value: unknown): Args[] => (Array.isArray(value) ? value.filter(isRecord) : []);
 
 /** Every email id the answers name (Email/get, /query, /queryChanges, /changes, Thread/get, SearchSnippet/get). */
@@ -19,10 +21,13 @@ export function namedEmailIds(response: JmapResponse): Set<string> {
   for (const [name, args] of response.methodResponses) {
     if (name === 'Email/get') records(args.list).forEach((e) => typeof e.id === 'string' && ids.add(e.id));
     else if (name === 'Email/query') strings(args.ids).forEach((id) => ids.add(id));
-    else if (name === 'Email/queryChanges') records(args.added).forEach((a) => typeof a.id === 'string' && ids.add(a.id));
-    else if (name === 'Email/changes') [...strings(args.created), ...strings(args.updated)].forEach((id) => ids.add(id));
+    else if (name === 'Email/queryChanges')
+      records(args.added).forEach((a) => typeof a.id === 'string' && ids.add(a.id));
+    else if (name === 'Email/changes')
+      [...strings(args.created), ...strings(args.updated)].forEach((id) => ids.add(id));
     else if (name === 'Thread/get') records(args.list).forEach((t) => strings(t.emailIds).forEach((id) => ids.add(id)));
-    else if (name === 'SearchSnippet/get') records(args.list).forEach((s) => typeof s.emailId === 'string' && ids.add(s.emailId));
+    else if (name === 'SearchSnippet/get')
+      records(args.list).forEach((s) => typeof s.emailId === 'string' && ids.add(s.emailId));
   }
   return ids;
 }
@@ -87,7 +92,8 @@ export function removeHeld(request: JmapRequest, response: JmapResponse, isHeld:
       for (const thread of records(args.list)) {
         const before = strings(thread.emailIds);
         thread.emailIds = before.filter((id) => !isHeld(id));
-        if (before.length > 0 && (thread.emailIds as string[]).length === 0 && typeof thread.id === 'string') emptied.add(thread.id);
+        if (before.length > 0 && (thread.emailIds as string[]).length === 0 && typeof thread.id === 'string')
+          emptied.add(thread.id);
       }
       if (emptied.size > 0) {
         args.list = records(args.list).filter((thread) => !emptied.has(thread.id as string));

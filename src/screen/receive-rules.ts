@@ -6,7 +6,12 @@ import { findMatch, normaliseAddress, type NormalisedAddress } from '../policy/a
 import { judgeSender, restrictsReceiving, type DecidingRule } from '../policy/judge-address.js';
 import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 import { loadPolicyLayers, policyPaths, type LoadedLayer } from '../policy/policy-layers.js';
-import { authenticateSender, cameInThrough, type SenderAuthentication, type SenderFacts } from '../trust/sender-authentication.js';
+import {
+  authenticateSender,
+  cameInThrough,
+  type SenderAuthentication,
+  type SenderFacts,
+} from '../trust/sender-authentication.js';
 
 /** What judging a received message needs: the operator's layers, whose verdicts count, and who this inbox is. */
 export interface ReceiveRules {
@@ -30,7 +35,9 @@ export async function loadInboxLayers(account: Account): Promise<LoadedLayer[]> 
   // The inbox's layer sits in its state folder: the directory itself, or on a connected account
   // the chosen inbox's own folder, where the policy commands write it.
   const [config, identity] = await Promise.all([account.config(), account.inbox()]);
-  return loadPolicyLayers(policyPaths({ userConfigDir: config.userConfigDir, inboxDir: guardedInbox(identity).stateDir }));
+  return loadPolicyLayers(
+    policyPaths({ userConfigDir: config.userConfigDir, inboxDir: guardedInbox(identity).stateDir }),
+  );
 }
 
 /**
@@ -38,15 +45,22 @@ export async function loadInboxLayers(account: Account): Promise<LoadedLayer[]> 
  * judged and nothing fetched. A layer whose file is broken throws (policy_unreadable): nothing is
  * read under rules nobody can read.
  */
-export async function receiveRulesOf(layers: readonly LoadedLayer[], account: Account, session: () => Promise<JmapSessionInfo>): Promise<ReceiveRules | undefined> {
+export async function receiveRulesOf(
+  layers: readonly LoadedLayer[],
+  account: Account,
+  session: () => Promise<JmapSessionInfo>,
+): Promise<ReceiveRules | undefined> {
   if (!restrictsReceiving(layers)) return undefined;
   const [config, identity, info] = await Promise.all([account.config(), account.inbox(), session()]);
-  const inbox = identity.address !== undefined ? { address: identity.address } : resolveInboxAddress({
-    storedInboxId: identity.inboxId,
-    sessionAccountId: info.accountId,
-    // Stryker disable next-line ConditionalExpression,StringLiteral: the default inbox domain is the service's, which resolveInboxAddress falls back to anyway
-    ...(config.sources.inboxDomain !== 'default' ? { configuredDomain: config.inboxDomain } : {}),
-  });
+  const inbox =
+    identity.address !== undefined
+      ? { address: identity.address }
+      : resolveInboxAddress({
+          storedInboxId: identity.inboxId,
+          sessionAccountId: info.accountId,
+          // Stryker disable next-line ConditionalExpression,StringLiteral: the default inbox domain is the service's, which resolveInboxAddress falls back to anyway
+          ...(config.sources.inboxDomain !== 'default' ? { configuredDomain: config.inboxDomain } : {}),
+        });
   return { layers, authservId: authservIdOf(config), inbox: normaliseAddress(inbox.address) };
 }
 
@@ -66,7 +80,9 @@ export function judgeReceived(facts: SenderFacts, rules: ReceiveRules): Received
   const blocked = blockingRule(rules.layers, facts);
   if (blocked) return { held: true, rule: blocked, authentication };
   const verdict = judgeSender(rules.layers, sender, { authenticated: authentication.authenticated });
-  return verdict.verdict === 'hold' ? { held: true, rule: verdict.rule, authentication } : { held: false, authentication };
+  return verdict.verdict === 'hold'
+    ? { held: true, rule: verdict.rule, authentication }
+    : { held: false, authentication };
 }
 
 /**

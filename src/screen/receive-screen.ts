@@ -5,11 +5,26 @@ import type { DecidingRule } from '../policy/judge-address.js';
 import type { LoadedLayer } from '../policy/policy-layers.js';
 import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
 import { jmapCapabilities } from '../wire-constants.js';
-import { callOf, dropParsed, factsInResponse, namedEmailIds, parsedMessages, removeHeld, withholdBlobReads } from './mail-method-answers.js';
+import {
+  callOf,
+  dropParsed,
+  factsInResponse,
+  namedEmailIds,
+  parsedMessages,
+  removeHeld,
+  withholdBlobReads,
+} from './mail-method-answers.js';
 import { judgeReceived, loadInboxLayers, receiveRulesOf, type ReceiveRules } from './receive-rules.js';
 import { contentAnswerIndexes } from './content-queries.js';
 import { refillQueryPage } from './refill-query-page.js';
-import { countsPastPage, screenedCaps, screenQueryChanges, screenQueryOrder, screenTooManyChanges, type ScreenedCaps } from './screened-order.js';
+import {
+  countsPastPage,
+  screenedCaps,
+  screenQueryChanges,
+  screenQueryOrder,
+  screenTooManyChanges,
+  type ScreenedCaps,
+} from './screened-order.js';
 import { senderFactsCacheFor } from './sender-facts-cache.js';
 import { checkDownloadedMessage } from './screen-download.js';
 
@@ -74,11 +89,24 @@ export class ReceiveScreen {
     if (!rules) return response;
     // Held mail a content filter found is held without a count, so the count cannot tell what it says.
     const byContent = contentAnswerIndexes(request, response);
-    const reported = namedEmailIds({ methodResponses: response.methodResponses.filter((_, index) => !byContent.has(index)) });
+    const reported = namedEmailIds({
+      methodResponses: response.methodResponses.filter((_, index) => !byContent.has(index)),
+    });
     const named = [...namedEmailIds(response)];
     const known = factsInResponse(response);
-    const held = await this.judge(named.filter((id) => reported.has(id)), known, rules, true);
-    for (const id of await this.judge(named.filter((id) => !reported.has(id)), known, rules, false)) held.add(id);
+    const held = await this.judge(
+      named.filter((id) => reported.has(id)),
+      known,
+      rules,
+      true,
+    );
+    for (const id of await this.judge(
+      named.filter((id) => !reported.has(id)),
+      known,
+      rules,
+      false,
+    ))
+      held.add(id);
     await this.screenParsed(response, rules);
     if (this.options.includeHeld) return response;
     this.blobsWithheld += withholdBlobReads(response);
@@ -88,7 +116,8 @@ export class ReceiveScreen {
     const depsOf = (index: number) => ({
       accountId,
       lookup: this.options.lookup,
-      judge: (ids: readonly string[], facts: ReadonlyMap<string, SenderFacts>) => this.judge(ids, facts, rules, !byContent.has(index)),
+      judge: (ids: readonly string[], facts: ReadonlyMap<string, SenderFacts>) =>
+        this.judge(ids, facts, rules, !byContent.has(index)),
       shownOf: (ids: readonly string[]) => this.shownOf(ids, rules),
       pageSize: lookupChunk,
       caps: this.options.caps ?? screenedCaps,
@@ -99,8 +128,10 @@ export class ReceiveScreen {
       if (name === 'Email/query' && call && countsPastPage(call[1], answer)) {
         counted.add(index);
         await screenQueryOrder(request, response, index, depsOf(index));
-      } else if (name === 'Email/queryChanges' && call) await screenQueryChanges(request, response, index, depsOf(index));
-      else if (name === 'error' && answer.type === 'tooManyChanges') await screenTooManyChanges(request, response, index, depsOf(index));
+      } else if (name === 'Email/queryChanges' && call)
+        await screenQueryChanges(request, response, index, depsOf(index));
+      else if (name === 'error' && answer.type === 'tooManyChanges')
+        await screenTooManyChanges(request, response, index, depsOf(index));
     }
     for (const [index, page] of removal.queries) {
       if (!counted.has(index)) await refillQueryPage(request, response, index, page, depsOf(index));
@@ -147,7 +178,12 @@ export class ReceiveScreen {
   }
 
   /** Judges ids (facts from the answer, the cache, else one lookup batch); returns the held ones, and records them for the report when `reported`. */
-  private async judge(ids: readonly string[], known: ReadonlyMap<string, SenderFacts>, rules: ReceiveRules, reported: boolean): Promise<Set<string>> {
+  private async judge(
+    ids: readonly string[],
+    known: ReadonlyMap<string, SenderFacts>,
+    rules: ReceiveRules,
+    reported: boolean,
+  ): Promise<Set<string>> {
     const record = (id: string, rule: DecidingRule) => {
       if (reported || this.options.includeHeld) this.held.set(id, rule);
     };
@@ -214,7 +250,13 @@ export class ReceiveScreen {
     for (let at = 0; at < chunks.length; at += perRequest) {
       const response = await this.options.lookup({
         using: [jmapCapabilities.core, jmapCapabilities.mail],
-        methodCalls: chunks.slice(at, at + perRequest).map((chunk, i) => ['Email/get', { accountId, ids: chunk, properties: ['id', ...senderFactProperties] }, `f${i}`]),
+        methodCalls: chunks
+          .slice(at, at + perRequest)
+          .map((chunk, i) => [
+            'Email/get',
+            { accountId, ids: chunk, properties: ['id', ...senderFactProperties] },
+            `f${i}`,
+          ]),
       });
       for (const [name, args] of response.methodResponses) {
         if (name === 'error') throw lookupFailed(args);
@@ -240,7 +282,9 @@ export class ReceiveScreen {
         methodCalls: [['Email/parse', { accountId, blobIds: lacking, properties: [...senderFactProperties] }, 'p']],
       });
       const got = answer.methodResponses[0]?.[1].parsed;
-      for (const [blobId, email] of Object.entries(got && typeof got === 'object' ? (got as Record<string, Record<string, unknown>>) : {})) {
+      for (const [blobId, email] of Object.entries(
+        got && typeof got === 'object' ? (got as Record<string, Record<string, unknown>>) : {},
+      )) {
         const found = senderFactsOf(email, { withSender: true });
         // Stryker disable next-line ConditionalExpression: an undefined entry reads the same as a missing one below
         if (found) looked.set(blobId, found);

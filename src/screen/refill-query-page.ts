@@ -22,10 +22,17 @@ export interface RefillDeps {
 const maxRounds = 5;
 const maxPage = 256;
 
-const isRecord = (value: unknown): value is Args => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Args =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Fills the query answer at `index` back up by `missing` ids, and the calls that read its ids; in place. */
-export async function refillQueryPage(request: JmapRequest, response: JmapResponse, index: number, page: { removed: number; served: number }, deps: RefillDeps): Promise<void> {
+export async function refillQueryPage(
+  request: JmapRequest,
+  response: JmapResponse,
+  index: number,
+  page: { removed: number; served: number },
+  deps: RefillDeps,
+): Promise<void> {
   const [, answer, callId] = response.methodResponses[index] ?? [];
   const call = answer && callId !== undefined ? callOf(request, 'Email/query', callId) : undefined;
   if (!answer || !call || Object.keys(call[1]).some((key) => key.startsWith('#'))) return;
@@ -44,14 +51,23 @@ export async function refillQueryPage(request: JmapRequest, response: JmapRespon
       using: [jmapCapabilities.core, jmapCapabilities.mail],
       methodCalls: [
         ['Email/query', { ...query, position: start + scanned, limit: size }, 'q'],
-        ['Email/get', { accountId: deps.accountId, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['id', ...senderFactProperties] }, 'f'],
+        [
+          'Email/get',
+          {
+            accountId: deps.accountId,
+            '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
+            properties: ['id', ...senderFactProperties],
+          },
+          'f',
+        ],
       ],
     });
     const ids = idsOf(next);
     scanned += ids.length;
     const held = await deps.judge(ids, factsOf(next));
     for (const id of ids) if (!held.has(id) && added.length < page.removed) added.push(id);
-    if (typeof answer.total === 'number') answer.total = Math.max(0, answer.total - ids.filter((id) => held.has(id)).length);
+    if (typeof answer.total === 'number')
+      answer.total = Math.max(0, answer.total - ids.filter((id) => held.has(id)).length);
     if (ids.length < size) break;
   }
   if (added.length === 0) return;
@@ -60,11 +76,24 @@ export async function refillQueryPage(request: JmapRequest, response: JmapRespon
 }
 
 /** The calls that read the query's ids through a back-reference, run again for the added ids, their answers appended. */
-export async function refillReaders(request: JmapRequest, response: JmapResponse, queryCallId: string, added: string[], deps: RefillDeps): Promise<void> {
+export async function refillReaders(
+  request: JmapRequest,
+  response: JmapResponse,
+  queryCallId: string,
+  added: string[],
+  deps: RefillDeps,
+): Promise<void> {
   const readers = request.methodCalls.flatMap(([method, args, callId]) => {
     const key = method === 'Email/get' ? '#ids' : method === 'SearchSnippet/get' ? '#emailIds' : undefined;
     const reference = key ? args[key] : undefined;
-    if (!key || !isRecord(reference) || reference.resultOf !== queryCallId || reference.name !== 'Email/query' || !['/ids', '/ids/*'].includes(String(reference.path))) return [];
+    if (
+      !key ||
+      !isRecord(reference) ||
+      reference.resultOf !== queryCallId ||
+      reference.name !== 'Email/query' ||
+      !['/ids', '/ids/*'].includes(String(reference.path))
+    )
+      return [];
     const { [key]: _reference, ...rest } = args;
     if (Object.keys(rest).some((k) => k.startsWith('#'))) return [];
     return [{ method, callId, args: { ...rest, [key.slice(1)]: added } }];
@@ -79,7 +108,8 @@ export async function refillReaders(request: JmapRequest, response: JmapResponse
     const target = response.methodResponses.find(([name, , id]) => name === reader.method && id === reader.callId)?.[1];
     if (!got || !target) return;
     target.list = [...(Array.isArray(target.list) ? target.list : []), ...(Array.isArray(got.list) ? got.list : [])];
-    if (Array.isArray(got.notFound) && got.notFound.length > 0) target.notFound = [...(Array.isArray(target.notFound) ? target.notFound : []), ...got.notFound];
+    if (Array.isArray(got.notFound) && got.notFound.length > 0)
+      target.notFound = [...(Array.isArray(target.notFound) ? target.notFound : []), ...got.notFound];
   });
 }
 
@@ -92,7 +122,8 @@ function factsOf(response: JmapResponse): Map<string, SenderFacts> {
   const facts = new Map<string, SenderFacts>();
   const list = response.methodResponses.find(([name, , id]) => name === 'Email/get' && id === 'f')?.[1].list;
   for (const email of Array.isArray(list) ? list : []) {
-    const found = isRecord(email) && typeof email.id === 'string' ? senderFactsOf(email, { withSender: true }) : undefined;
+    const found =
+      isRecord(email) && typeof email.id === 'string' ? senderFactsOf(email, { withSender: true }) : undefined;
     if (found) facts.set(email.id as string, found);
   }
   return facts;

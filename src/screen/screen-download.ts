@@ -16,17 +16,33 @@ export interface DownloadCheckDeps {
 }
 
 /** Throws unless `blobId` belongs to message `mailId` and that message is shown. */
-export async function checkDownloadedMessage(blobId: string, mailId: string | undefined, deps: DownloadCheckDeps): Promise<void> {
+export async function checkDownloadedMessage(
+  blobId: string,
+  mailId: string | undefined,
+  deps: DownloadCheckDeps,
+): Promise<void> {
   if (!mailId) {
     throw new MailboxError({
       code: 'invalid_input',
-      message: "Your operator's receive rules apply to this inbox, so a download names the message it comes from: download.mail_id is missing.",
+      message:
+        "Your operator's receive rules apply to this inbox, so a download names the message it comes from: download.mail_id is missing.",
       hint: 'Give download.mail_id: the id of the message whose attachment this is (read_message shows the download call with it).',
     });
   }
   const answer = await deps.lookup({
     using: [jmapCapabilities.core, jmapCapabilities.mail],
-    methodCalls: [['Email/get', { accountId: deps.accountId, ids: [mailId], properties: ['id', 'blobId', 'bodyStructure', ...senderFactProperties], bodyProperties: ['blobId', 'subParts'] }, 'm']],
+    methodCalls: [
+      [
+        'Email/get',
+        {
+          accountId: deps.accountId,
+          ids: [mailId],
+          properties: ['id', 'blobId', 'bodyStructure', ...senderFactProperties],
+          bodyProperties: ['blobId', 'subParts'],
+        },
+        'm',
+      ],
+    ],
   });
   const email = (answer.methodResponses[0]?.[1].list as Record<string, unknown>[] | undefined)?.[0];
   const facts = email ? senderFactsOf(email, { withSender: true }) : undefined;
@@ -34,7 +50,7 @@ export async function checkDownloadedMessage(blobId: string, mailId: string | un
     throw new MailboxError({
       code: 'attachment_invalid',
       message: `There is no message ${mailId} in this inbox; nothing was downloaded.`,
-      hint: 'Take the message id and its attachment\'s blob id from read_message.',
+      hint: "Take the message id and its attachment's blob id from read_message.",
     });
   }
   if (await deps.isHeld(mailId, facts)) {

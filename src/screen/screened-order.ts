@@ -29,20 +29,32 @@ export interface ScreenedCaps {
 /** The default caps: a listing's count of up to 2,000 shown messages; a flood of held mail stops the count at 10,000 read. */
 export const screenedCaps: ScreenedCaps = { shown: 2_000, scanned: 10_000 };
 
-const isRecord = (value: unknown): value is Args => typeof value === 'object' && value !== null && !Array.isArray(value);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const isRecord = (value: unknown): value is Args =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 const paging = new Set(['position', 'anchor', 'anchorOffset', 'limit', 'calculateTotal']);
 
 /** Whether an Email/query answer's numbers depend on mail after its first page: a total, a position past 0, an anchor. */
 export function countsPastPage(args: Args, answer: Args): boolean {
-  return args.calculateTotal === true || typeof answer.total === 'number' || (typeof args.position === 'number' && args.position !== 0) || args.anchor != null;
+  return (
+    args.calculateTotal === true ||
+    typeof answer.total === 'number' ||
+    (typeof args.position === 'number' && args.position !== 0) ||
+    args.anchor != null
+  );
 }
 
 /**
  * Rewrites the Email/query answer at `index` over the shown matches: its page (ids, position, the
  * anchor's place), its total, and the calls that read its ids. Held mail is then as if it did not exist.
  */
-export async function screenQueryOrder(request: JmapRequest, response: JmapResponse, index: number, deps: ScreenedOrderDeps): Promise<void> {
+export async function screenQueryOrder(
+  request: JmapRequest,
+  response: JmapResponse,
+  index: number,
+  deps: ScreenedOrderDeps,
+): Promise<void> {
   const [, answer, callId] = response.methodResponses[index] as [string, Args, string];
   const args = callOf(request, 'Email/query', callId)?.[1] ?? {};
   const shown = await shownMatches(args, 'Email/query', deps);
@@ -51,7 +63,11 @@ export async function screenQueryOrder(request: JmapRequest, response: JmapRespo
     const at = shown.indexOf(String(args.anchor));
     if (at < 0) {
       // A held anchor is answered as the server answers an id it does not have.
-      response.methodResponses[index] = ['error', { type: 'anchorNotFound', description: 'The anchor is not in the results; query again without it.' }, callId];
+      response.methodResponses[index] = [
+        'error',
+        { type: 'anchorNotFound', description: 'The anchor is not in the results; query again without it.' },
+        callId,
+      ];
       failReaders(request, response, callId);
       return;
     }
@@ -60,7 +76,10 @@ export async function screenQueryOrder(request: JmapRequest, response: JmapRespo
     const position = typeof args.position === 'number' ? args.position : 0;
     start = position < 0 ? Math.max(0, shown.length + position) : position;
   }
-  const limit = Math.min(typeof args.limit === 'number' ? args.limit : Infinity, typeof answer.limit === 'number' ? answer.limit : Infinity);
+  const limit = Math.min(
+    typeof args.limit === 'number' ? args.limit : Infinity,
+    typeof answer.limit === 'number' ? answer.limit : Infinity,
+  );
   const ids = shown.slice(start, start + limit);
   answer.ids = ids;
   answer.position = start;
@@ -73,7 +92,12 @@ export async function screenQueryOrder(request: JmapRequest, response: JmapRespo
  * `removed` (the reader never had them), held ids out of `added`, each added index and the total
  * counted over the shown matches now.
  */
-export async function screenQueryChanges(request: JmapRequest, response: JmapResponse, index: number, deps: ScreenedOrderDeps & { shownOf(ids: readonly string[]): Promise<ReadonlySet<string>> }): Promise<void> {
+export async function screenQueryChanges(
+  request: JmapRequest,
+  response: JmapResponse,
+  index: number,
+  deps: ScreenedOrderDeps & { shownOf(ids: readonly string[]): Promise<ReadonlySet<string>> },
+): Promise<void> {
   const [, answer, callId] = response.methodResponses[index] as [string, Args, string];
   const args = callOf(request, 'Email/queryChanges', callId)?.[1] ?? {};
   const removed = strings(answer.removed);
@@ -85,7 +109,9 @@ export async function screenQueryChanges(request: JmapRequest, response: JmapRes
   if (added.length === 0 && args.calculateTotal !== true && typeof answer.total !== 'number') return;
   const shown = await shownMatches(args, 'Email/queryChanges', deps);
   const at = new Map(shown.map((id, i) => [id, i]));
-  answer.added = added.flatMap((item) => (typeof item.id === 'string' && at.has(item.id) ? [{ ...item, index: at.get(item.id) }] : []));
+  answer.added = added.flatMap((item) =>
+    typeof item.id === 'string' && at.has(item.id) ? [{ ...item, index: at.get(item.id) }] : [],
+  );
   if (args.calculateTotal === true || typeof answer.total === 'number') answer.total = shown.length;
 }
 
@@ -93,7 +119,12 @@ export async function screenQueryChanges(request: JmapRequest, response: JmapRes
  * A `tooManyChanges` error counts held changes too: the changes are asked again without
  * `maxChanges`, screened, and the limit applied to what is shown.
  */
-export async function screenTooManyChanges(request: JmapRequest, response: JmapResponse, index: number, deps: ScreenedOrderDeps & { shownOf(ids: readonly string[]): Promise<ReadonlySet<string>> }): Promise<void> {
+export async function screenTooManyChanges(
+  request: JmapRequest,
+  response: JmapResponse,
+  index: number,
+  deps: ScreenedOrderDeps & { shownOf(ids: readonly string[]): Promise<ReadonlySet<string>> },
+): Promise<void> {
   const callId = response.methodResponses[index]?.[2] as string;
   const args = callOf(request, 'Email/queryChanges', callId)?.[1];
   if (typeof args?.maxChanges !== 'number') return;
@@ -110,8 +141,13 @@ export async function screenTooManyChanges(request: JmapRequest, response: JmapR
 
 /** The ids a query matches that the screen shows, in the server's order, read from the start. */
 async function shownMatches(args: Args, method: string, deps: ScreenedOrderDeps): Promise<string[]> {
-  if (Object.keys(args).some((key) => key.startsWith('#'))) throw cannotCount(method, 'its arguments refer to another call\'s results', 'Pass the filter and sort literally');
-  const query = Object.fromEntries(Object.entries(args).filter(([key]) => !paging.has(key) && !['sinceQueryState', 'maxChanges', 'upToId'].includes(key)));
+  if (Object.keys(args).some((key) => key.startsWith('#')))
+    throw cannotCount(method, "its arguments refer to another call's results", 'Pass the filter and sort literally');
+  const query = Object.fromEntries(
+    Object.entries(args).filter(
+      ([key]) => !paging.has(key) && !['sinceQueryState', 'maxChanges', 'upToId'].includes(key),
+    ),
+  );
   const shown: string[] = [];
   let scanned = 0;
   for (;;) {
@@ -119,27 +155,51 @@ async function shownMatches(args: Args, method: string, deps: ScreenedOrderDeps)
     // Ids only: senders already judged in this process come from the cache, the rest in one lookup.
     const next = await deps.lookup({
       using: [jmapCapabilities.core, jmapCapabilities.mail],
-      methodCalls: [['Email/query', { ...query, accountId: deps.accountId, position: scanned, limit: size, calculateTotal: true }, 'q']],
+      methodCalls: [
+        [
+          'Email/query',
+          { ...query, accountId: deps.accountId, position: scanned, limit: size, calculateTotal: true },
+          'q',
+        ],
+      ],
     });
     const page = answerOf(next, 'Email/query', 'q');
     const ids = strings(page.ids);
     const held = await deps.judge(ids, new Map());
     for (const id of ids) if (!held.has(id)) shown.push(id);
     scanned += ids.length;
-    if (shown.length > deps.caps.shown) throw cannotCount(method, `it matches more than ${deps.caps.shown} messages the operator's receive rules show`, 'Narrow the filter (a mailbox, `after`, `before`)');
-    if (scanned > deps.caps.scanned) throw cannotCount(method, `it matches more than ${deps.caps.scanned} messages`, 'Narrow the filter (a mailbox, `after`, `before`)');
+    if (shown.length > deps.caps.shown)
+      throw cannotCount(
+        method,
+        `it matches more than ${deps.caps.shown} messages the operator's receive rules show`,
+        'Narrow the filter (a mailbox, `after`, `before`)',
+      );
+    if (scanned > deps.caps.scanned)
+      throw cannotCount(
+        method,
+        `it matches more than ${deps.caps.scanned} messages`,
+        'Narrow the filter (a mailbox, `after`, `before`)',
+      );
     const total = typeof page.total === 'number' ? page.total : undefined;
     if (ids.length === 0 || (total !== undefined && scanned >= total)) return shown;
   }
 }
 
 /** Each call reading the query's ids by back-reference now lists exactly the new page, in its order. */
-async function matchReaders(request: JmapRequest, response: JmapResponse, queryCallId: string, ids: string[], deps: RefillDeps): Promise<void> {
+async function matchReaders(
+  request: JmapRequest,
+  response: JmapResponse,
+  queryCallId: string,
+  ids: string[],
+  deps: RefillDeps,
+): Promise<void> {
   const wanted = new Set(ids);
   const readers = readerAnswers(request, response, queryCallId);
   const listed = new Set<string>();
   for (const { answer, key } of readers) {
-    answer.list = (Array.isArray(answer.list) ? answer.list.filter(isRecord) : []).filter((item) => wanted.has(item[key] as string));
+    answer.list = (Array.isArray(answer.list) ? answer.list.filter(isRecord) : []).filter((item) =>
+      wanted.has(item[key] as string),
+    );
     answer.notFound = strings(answer.notFound).filter((id) => wanted.has(id));
     (answer.list as Args[]).forEach((item) => listed.add(item[key] as string));
     strings(answer.notFound).forEach((id) => listed.add(id));
@@ -148,7 +208,10 @@ async function matchReaders(request: JmapRequest, response: JmapResponse, queryC
   if (readers.length > 0 && missing.length > 0) await refillReaders(request, response, queryCallId, missing, deps);
   const order = new Map(ids.map((id, i) => [id, i]));
   for (const { answer, key } of readers) {
-    if (Array.isArray(answer.list)) answer.list = (answer.list as Args[]).slice().sort((a, b) => (order.get(a[key] as string) ?? 0) - (order.get(b[key] as string) ?? 0));
+    if (Array.isArray(answer.list))
+      answer.list = (answer.list as Args[])
+        .slice()
+        .sort((a, b) => (order.get(a[key] as string) ?? 0) - (order.get(b[key] as string) ?? 0));
   }
 }
 
@@ -156,15 +219,24 @@ async function matchReaders(request: JmapRequest, response: JmapResponse, queryC
 function failReaders(request: JmapRequest, response: JmapResponse, queryCallId: string): void {
   for (const { callId } of readerAnswers(request, response, queryCallId)) {
     const at = response.methodResponses.findIndex(([, , id]) => id === callId);
-    response.methodResponses[at] = ['error', { type: 'invalidResultReference', description: 'The query it refers to failed.' }, callId];
+    response.methodResponses[at] = [
+      'error',
+      { type: 'invalidResultReference', description: 'The query it refers to failed.' },
+      callId,
+    ];
   }
 }
 
-function readerAnswers(request: JmapRequest, response: JmapResponse, queryCallId: string): { answer: Args; key: string; callId: string }[] {
+function readerAnswers(
+  request: JmapRequest,
+  response: JmapResponse,
+  queryCallId: string,
+): { answer: Args; key: string; callId: string }[] {
   return request.methodCalls.flatMap(([method, args, callId]) => {
     const key = method === 'Email/get' ? 'ids' : method === 'SearchSnippet/get' ? 'emailIds' : undefined;
     const reference = key ? args[`#${key}`] : undefined;
-    if (!key || !isRecord(reference) || reference.resultOf !== queryCallId || reference.name !== 'Email/query') return [];
+    if (!key || !isRecord(reference) || reference.resultOf !== queryCallId || reference.name !== 'Email/query')
+      return [];
     const answer = response.methodResponses.find(([name, , id]) => name === method && id === callId)?.[1];
     return answer ? [{ answer, key: key === 'ids' ? 'id' : 'emailId', callId }] : [];
   });

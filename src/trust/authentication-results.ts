@@ -50,7 +50,8 @@ export function parseAuthenticationResults(value: string): AuthenticationResults
   const headWords = wordsOf(head);
   const authservId = headWords?.[0] === undefined ? undefined : unquote(headWords[0]);
   // §2.2: the optional version is digits; anything else after the id breaks the grammar.
-  if (!headWords || !authservId || headWords.length > 2 || (headWords[1] !== undefined && !/^\d+$/.test(headWords[1]))) return undefined;
+  if (!headWords || !authservId || headWords.length > 2 || (headWords[1] !== undefined && !/^\d+$/.test(headWords[1])))
+    return undefined;
   // Stryker disable next-line OptionalChaining: one statement is there when the length is 1
   if (statements.length === 1 && statements[0]?.trim().toLowerCase() === 'none') return { authservId, results: [] };
   const results: AuthResult[] = [];
@@ -170,6 +171,7 @@ function parseStatement(statement: string): AuthResult | undefined {
 
 /** A value: a quoted-string (unescaped) or a token-like run; undefined when empty. */
 function unquote(value: string): string | undefined {
-  if (value.startsWith('"')) return value.endsWith('"') && value.length >= 2 ? value.slice(1, -1).replace(/\\(.)/g, '$1') : undefined;
+  if (value.startsWith('"'))
+    return value.endsWith('"') && value.length >= 2 ? value.slice(1, -1).replace(/\\(.)/g, '$1') : undefined;
   return value === '' ? undefined : value;
 }

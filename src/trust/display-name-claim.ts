@@ -1,5 +1,10 @@
 import { foldToAscii } from '../present/confusables.js';
-import { isWithinDomain, normaliseAddress, normaliseDomain, type NormalisedAddress } from '../policy/address-matcher.js';
+import {
+  isWithinDomain,
+  normaliseAddress,
+  normaliseDomain,
+  type NormalisedAddress,
+} from '../policy/address-matcher.js';
 
 /**
  * A display name that names another sender: `"ceo@bank.test" <x@evil.test>` or
@@ -12,7 +17,8 @@ import { isWithinDomain, normaliseAddress, normaliseDomain, type NormalisedAddre
 // keeps the check linear in the name's length: a pattern that scans for `@` from every start is not.
 const separators = /[\s<>"'()[\],;:]+/u;
 // A domain-like word: labels of letters, digits and hyphens, a last label of 2–24 letters.
-const domainInName = /(?<![\p{L}\p{N}@._-])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,24}(?![\p{L}\p{N}_-]|\.[\p{L}\p{N}])/gu;
+const domainInName =
+  /(?<![\p{L}\p{N}@._-])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,24}(?![\p{L}\p{N}_-]|\.[\p{L}\p{N}])/gu;
 // Longer than any address (RFC 5321: 64 + 1 + 255) or domain: no claim a parser would accept.
 const longestAddress = 320;
 

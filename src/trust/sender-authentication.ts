@@ -52,7 +52,10 @@ export interface SenderAuthentication {
  * Reads a message's sender facts from an Email object; undefined when it lacks `from` or the
  * Authentication-Results property, or (`withSender`, what the receive screen needs) `sender`.
  */
-export function senderFactsOf(email: Readonly<Record<string, unknown>>, options: { withSender?: boolean } = {}): SenderFacts | undefined {
+export function senderFactsOf(
+  email: Readonly<Record<string, unknown>>,
+  options: { withSender?: boolean } = {},
+): SenderFacts | undefined {
   const from = email.from;
   const fields = email[authenticationResultsProperty];
   if (from !== null && !Array.isArray(from)) return undefined;
@@ -93,7 +96,13 @@ export function authenticateSender(facts: SenderFacts, authservId: string): Send
   const judged = judgeDomain(facts.authenticationResults, authservId, undefined);
   if (!judged.results) return { ...base, ...judged };
   const count = facts.from.length;
-  return { ...base, verdict: 'unverified', authenticated: false, reason: count === 0 ? 'no From address' : `${count} From addresses`, results: judged.results };
+  return {
+    ...base,
+    verdict: 'unverified',
+    authenticated: false,
+    reason: count === 0 ? 'no From address' : `${count} From addresses`,
+    results: judged.results,
+  };
 }
 
 /**
@@ -101,15 +110,25 @@ export function authenticateSender(facts: SenderFacts, authservId: string): Send
  * single domain, and only the field itself is read). Exported for the send guard's `known` mode,
  * which asks it of one address's mail.
  */
-export function judgeDomain(fields: readonly string[], authservId: string, domain: string | undefined): Omit<SenderAuthentication, 'authservId' | 'sender'> {
+export function judgeDomain(
+  fields: readonly string[],
+  authservId: string,
+  domain: string | undefined,
+): Omit<SenderAuthentication, 'authservId' | 'sender'> {
   const field = fields.find((value) => {
     const id = authservIdOf(value);
     return id !== undefined && sameAuthservId(id, authservId);
   });
-  if (field === undefined) return { verdict: 'no-result', authenticated: false, reason: `no Authentication-Results from ${authservId}` };
+  if (field === undefined)
+    return { verdict: 'no-result', authenticated: false, reason: `no Authentication-Results from ${authservId}` };
   // The topmost field of ours decides even when it cannot be read: a forged one further down never stands in for it.
   const ours = parseAuthenticationResults(field);
-  if (!ours) return { verdict: 'no-result', authenticated: false, reason: `unreadable Authentication-Results from ${authservId}` };
+  if (!ours)
+    return {
+      verdict: 'no-result',
+      authenticated: false,
+      reason: `unreadable Authentication-Results from ${authservId}`,
+    };
   const results = ours.results;
   if (domain === undefined) return { verdict: 'unverified', authenticated: false, results };
   // A service writes one DMARC result per message (RFC 7489 §6.6.1). Several in its field mean
@@ -117,11 +136,17 @@ export function judgeDomain(fields: readonly string[], authservId: string, domai
   const dmarc = results.filter((r) => r.method === 'dmarc');
   if (dmarc.length > 1) {
     const distinct = new Set(dmarc.map((r) => r.result)).size;
-    return { verdict: 'unverified', authenticated: false, reason: `${dmarc.length} ${distinct > 1 ? 'conflicting ' : ''}dmarc results`, results };
+    return {
+      verdict: 'unverified',
+      authenticated: false,
+      reason: `${dmarc.length} ${distinct > 1 ? 'conflicting ' : ''}dmarc results`,
+      results,
+    };
   }
   const [only] = dmarc;
   if (only === undefined) return { verdict: 'no-result', authenticated: false, reason: 'no dmarc result', results };
-  if (!appliesTo(only, domain)) return { verdict: 'no-result', authenticated: false, reason: 'dmarc result for another domain', results };
+  if (!appliesTo(only, domain))
+    return { verdict: 'no-result', authenticated: false, reason: 'dmarc result for another domain', results };
   if (only.result === 'pass') return { verdict: 'pass', authenticated: true, dmarc: 'pass', results };
   return { verdict: 'unverified', authenticated: false, dmarc: only.result, reason: `dmarc=${only.result}`, results };
 }

@@ -53,8 +53,14 @@ const emailSchema = z.looseObject({
   mailboxIds: z.record(z.string(), z.boolean()).nullish(),
 });
 const getSchema = z.looseObject({ state: z.string(), list: z.array(emailSchema) });
-const mailboxGetSchema = z.looseObject({ list: z.array(z.looseObject({ id: z.string(), role: z.string().nullish() })) });
-const changesSchema = z.looseObject({ newState: z.string(), hasMoreChanges: z.boolean(), created: z.array(z.string()) });
+const mailboxGetSchema = z.looseObject({
+  list: z.array(z.looseObject({ id: z.string(), role: z.string().nullish() })),
+});
+const changesSchema = z.looseObject({
+  newState: z.string(),
+  hasMoreChanges: z.boolean(),
+  created: z.array(z.string()),
+});
 const querySchema = z.looseObject({ ids: z.array(z.string()), total: z.number().optional() });
 
 const emailProperties = ['subject', 'receivedAt', 'mailboxIds', ...senderFactProperties, ...automaticHeaderProperties];
@@ -91,7 +97,11 @@ export async function fetchNewMail(options: FetchNewMailOptions): Promise<NewMai
   return { state: sinceState, items: items.slice(0, maxItems), total: items.length, mode: 'changes' };
 }
 
-async function fetchRecent(options: FetchNewMailOptions, mode: 'first-run' | 'resync', maxItems: number): Promise<NewMail> {
+async function fetchRecent(
+  options: FetchNewMailOptions,
+  mode: 'first-run' | 'resync',
+  maxItems: number,
+): Promise<NewMail> {
   const { jmap, accountId } = options;
   // The state is read before the query: mail landing in between is reported again next time
   // rather than missed.
@@ -102,16 +112,32 @@ async function fetchRecent(options: FetchNewMailOptions, mode: 'first-run' | 're
   const state = pick(head, 'Email/get', 's', getSchema).state;
   const inboxId = [...inboxMailboxIds(pick(head, 'Mailbox/get', 'm', mailboxGetSchema))][0];
   if (inboxId === undefined) {
-    throw new MailboxError({ code: 'bad_response', message: 'The JMAP account has no mailbox with role "inbox".', hint: 'Check the account in the dashboard; the wake job needs an inbox to read.' });
+    throw new MailboxError({
+      code: 'bad_response',
+      message: 'The JMAP account has no mailbox with role "inbox".',
+      hint: 'Check the account in the dashboard; the wake job needs an inbox to read.',
+    });
   }
-  const after = new Date(options.now.getTime() - (options.windowMs ?? 24 * 3600_000)).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const after = new Date(options.now.getTime() - (options.windowMs ?? 24 * 3600_000))
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
   const responses = await jmap.request([
     [
       'Email/query',
-      { accountId, filter: { inMailbox: inboxId, after }, sort: [{ property: 'receivedAt', isAscending: false }], limit: maxItems, calculateTotal: true },
+      {
+        accountId,
+        filter: { inMailbox: inboxId, after },
+        sort: [{ property: 'receivedAt', isAscending: false }],
+        limit: maxItems,
+        calculateTotal: true,
+      },
       'q',
     ],
-    ['Email/get', { accountId, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: emailProperties }, 'g'],
+    [
+      'Email/get',
+      { accountId, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: emailProperties },
+      'g',
+    ],
   ]);
   const query = pick(responses, 'Email/query', 'q', querySchema);
   const items = pick(responses, 'Email/get', 'g', getSchema).list.map(toItem).sort(newestFirst);
@@ -157,8 +183,17 @@ function toItem(email: z.infer<typeof emailSchema>): NewMailItem {
   });
   const from = `${named.join(', ')}${authors.length > named.length ? `, and ${authors.length - named.length} more` : ''}`;
   const automatic = automaticReason(email);
-  const senderFacts = Object.fromEntries(senderFactProperties.filter((key) => key in email).map((key) => [key, email[key]]));
-  return { id: email.id, from, subject: clip(email.subject ?? '', shownLimits.listingSubjectChars), receivedAt: email.receivedAt ?? '', ...(automatic ? { automatic } : {}), senderFacts };
+  const senderFacts = Object.fromEntries(
+    senderFactProperties.filter((key) => key in email).map((key) => [key, email[key]]),
+  );
+  return {
+    id: email.id,
+    from,
+    subject: clip(email.subject ?? '', shownLimits.listingSubjectChars),
+    receivedAt: email.receivedAt ?? '',
+    ...(automatic ? { automatic } : {}),
+    senderFacts,
+  };
 }
 
 function newestFirst(a: NewMailItem, b: NewMailItem): number {

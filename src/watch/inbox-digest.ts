@@ -38,11 +38,25 @@ export function renderInboxDigest(input: DigestInput, marker: string = newUntrus
   mail.items.forEach((item, index) => {
     // The automatic mark is ours, outside the fences: RFC 3834 says never to answer such mail automatically.
     const automatic = item.automatic ? ` — automatic mail (${item.automatic.split(':')[0]}): do not auto-reply` : '';
-    const trust = trustFlags(senderTrustOf(item.senderFacts ?? {}, { authservId: input.authservId, ...(input.inbox ? { inbox: input.inbox } : {}), view: 'listing' }));
+    const trust = trustFlags(
+      senderTrustOf(item.senderFacts ?? {}, {
+        authservId: input.authservId,
+        ...(input.inbox ? { inbox: input.inbox } : {}),
+        view: 'listing',
+      }),
+    );
     const verdict = trust.length > 0 ? ` — ${trust.join(' · ')}` : '';
-    lines.push('', `## ${index + 1}. received ${item.receivedAt || 'at an unknown time'} (id ${item.id})${automatic}${verdict}`, 'From:', fenceUntrusted(item.from, marker), 'Subject:', fenceUntrusted(item.subject, marker));
+    lines.push(
+      '',
+      `## ${index + 1}. received ${item.receivedAt || 'at an unknown time'} (id ${item.id})${automatic}${verdict}`,
+      'From:',
+      fenceUntrusted(item.from, marker),
+      'Subject:',
+      fenceUntrusted(item.subject, marker),
+    );
   });
-  if (mail.total > mail.items.length) lines.push('', `…and ${mail.total - mail.items.length} more; list them with jmap_request (preset list_new).`);
+  if (mail.total > mail.items.length)
+    lines.push('', `…and ${mail.total - mail.items.length} more; list them with jmap_request (preset list_new).`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -2,7 +2,13 @@ import { access } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { sandboxOfDirectory, type RegisteredSandbox } from '../credentials/loopback-endpoints.js';
 import { MailboxError } from '../errors.js';
-import { buildCronLine, commandOfCronLine, findCronEntry, removeCronEntry, upsertCronEntry } from './crontab-entries.js';
+import {
+  buildCronLine,
+  commandOfCronLine,
+  findCronEntry,
+  removeCronEntry,
+  upsertCronEntry,
+} from './crontab-entries.js';
 import { noCrontabError, readCrontab, writeCrontab, type CrontabProgram } from './crontab-program.js';
 import { proposeWakeCommand, type WakeCommandProposal } from './propose-wake-command.js';
 import { shellQuote } from '../render/shell-quote.js';
@@ -121,7 +127,10 @@ export async function watchStatus(target: WatchTarget): Promise<WatchStatus> {
 }
 
 function entryLine(target: WatchTarget, dir: string, marker: string): string {
-  for (const [name, value] of [['node binary', target.nodePath], ['CLI entry', target.cliPath]] as const) {
+  for (const [name, value] of [
+    ['node binary', target.nodePath],
+    ['CLI entry', target.cliPath],
+  ] as const) {
     if (!isAbsolute(value)) {
       throw new MailboxError({
         code: 'watch_failed',
@@ -131,10 +140,23 @@ function entryLine(target: WatchTarget, dir: string, marker: string): string {
     }
   }
   const logPath = watchPaths(jobDir(target)).log;
-  return buildCronLine({ schedule: dailySchedule, nodePath: target.nodePath, cliPath: target.cliPath, credentialsDir: dir, ...(target.inbox ? { inbox: target.inbox.address } : {}), logPath, marker });
+  return buildCronLine({
+    schedule: dailySchedule,
+    nodePath: target.nodePath,
+    cliPath: target.cliPath,
+    credentialsDir: dir,
+    ...(target.inbox ? { inbox: target.inbox.address } : {}),
+    logPath,
+    marker,
+  });
 }
 
-async function describe(target: WatchTarget, dir: string, crontab: string | undefined, changed: boolean): Promise<WatchStatus> {
+async function describe(
+  target: WatchTarget,
+  dir: string,
+  crontab: string | undefined,
+  changed: boolean,
+): Promise<WatchStatus> {
   const paths = watchPaths(jobDir(target));
   const marker = watchMarker(jobDir(target));
   const settings = await readWatchSettings(jobDir(target));
@@ -145,14 +167,17 @@ async function describe(target: WatchTarget, dir: string, crontab: string | unde
   const proposal = settings.wakeCommand ? undefined : proposeWakeCommand(target.env, marker.slice(-8));
   const dirArg = `${shellQuote(dir)}${inboxArg(target.inbox?.address)}`;
   const cli = target.shellCommand ?? 'agent-mailbox';
-  const verify = crontab === undefined
-    ? [`${cli} watch status --credentials-dir ${dirArg}`]
-    : ['crontab -l', `${cli} watch status --credentials-dir ${dirArg}`];
+  const verify =
+    crontab === undefined
+      ? [`${cli} watch status --credentials-dir ${dirArg}`]
+      : ['crontab -l', `${cli} watch status --credentials-dir ${dirArg}`];
   const next: string[] = [];
   let summary: string;
   if (crontab === undefined) {
     summary = 'No crontab program on this machine, so no daily job is installed.';
-    next.push(`Keep \`${cli} watch run --credentials-dir ${dirArg}\` running: it fires the wake at 09:00 every day while it runs.`);
+    next.push(
+      `Keep \`${cli} watch run --credentials-dir ${dirArg}\` running: it fires the wake at 09:00 every day while it runs.`,
+    );
   } else if (installed) {
     const next9 = nextDailyRun(target.now ?? new Date()).toString();
     summary = `A crontab job runs \`agent-mailbox wake\` for ${target.inbox ? target.inbox.address : 'this inbox'} every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
@@ -184,14 +209,19 @@ async function describe(target: WatchTarget, dir: string, crontab: string | unde
     changed,
     marker,
     schedule: dailySchedule,
-    ...(line !== undefined ? { line, command: commandOfCronLine(line), nextRun: nextDailyRun(target.now ?? new Date()).toISOString() } : {}),
+    ...(line !== undefined
+      ? { line, command: commandOfCronLine(line), nextRun: nextDailyRun(target.now ?? new Date()).toISOString() }
+      : {}),
     ...(settings.wakeCommand ? { wakeCommand: settings.wakeCommand } : {}),
     hasCredentials,
     ...(sandbox ? { sandbox } : {}),
     logPath: paths.log,
     digestPath: paths.digest,
     settingsPath: paths.settings,
-    hostPrompt: wakePrompt({ credentialsDir: dir, ...(target.inbox ? { inbox: target.inbox.address, inboxInput: target.inbox.address } : {}) }),
+    hostPrompt: wakePrompt({
+      credentialsDir: dir,
+      ...(target.inbox ? { inbox: target.inbox.address, inboxInput: target.inbox.address } : {}),
+    }),
     ...(proposal ? { proposal } : {}),
     summary,
     verify,

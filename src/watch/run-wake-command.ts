@@ -25,7 +25,10 @@ export interface WakeCommandRun {
 }
 
 /** The command line with `{prompt}`, `{digest}` and `{credentials_dir}` replaced, each shell-quoted. */
-export function expandWakeCommand(command: string, values: { prompt: string; digestPath: string; credentialsDir: string }): string {
+export function expandWakeCommand(
+  command: string,
+  values: { prompt: string; digestPath: string; credentialsDir: string },
+): string {
   return command
     .replaceAll('{prompt}', shellQuote(values.prompt))
     .replaceAll('{digest}', shellQuote(values.digestPath))
@@ -56,10 +59,13 @@ export function runWakeCommand(options: RunWakeCommandOptions): Promise<WakeComm
         }
       }
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill();
-    }, options.timeoutMs ?? 30 * 60_000);
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        kill();
+      },
+      options.timeoutMs ?? 30 * 60_000,
+    );
     const onAbort = (): void => kill();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (d: Buffer) => options.output?.write(d.toString('utf8')));

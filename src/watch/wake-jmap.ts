@@ -16,7 +16,10 @@ export interface WakeJmap extends JmapCaller {
  * The wake's JMAP access through the gate of its run (session cache, 401 re-mint, the run's
  * deadline), marked as a wake run for the check stage, which sees every read.
  */
-export function createWakeJmap(account: Account, options: { log: Logger; deadline: Deadline; signal?: AbortSignal; check?: Check }): WakeJmap {
+export function createWakeJmap(
+  account: Account,
+  options: { log: Logger; deadline: Deadline; signal?: AbortSignal; check?: Check },
+): WakeJmap {
   const gate = openServiceGate(account, {
     log: options.log,
     deadline: options.deadline,

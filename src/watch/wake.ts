@@ -44,7 +44,14 @@ export interface WakeResult {
   mode: NewMail['mode'] | 'skipped';
   newMail: number;
   digestPath: string;
-  agent: { ran: boolean; command?: string; exitCode?: number | null; timedOut?: boolean; durationMs?: number; reason: string };
+  agent: {
+    ran: boolean;
+    command?: string;
+    exitCode?: number | null;
+    timedOut?: boolean;
+    durationMs?: number;
+    reason: string;
+  };
   /** True when wakeState moved forward, so this mail is not reported again. */
   stateAdvanced: boolean;
   state: string;
@@ -93,7 +100,10 @@ export async function wake(options: WakeOptions): Promise<WakeResult> {
   }
 }
 
-async function wakeLocked(options: WakeOptions, where: { credentialsDir: string; dir: string; identity: InboxIdentity }): Promise<WakeResult> {
+async function wakeLocked(
+  options: WakeOptions,
+  where: { credentialsDir: string; dir: string; identity: InboxIdentity },
+): Promise<WakeResult> {
   const { credentialsDir, dir, identity } = where;
   const now = options.now ?? (() => new Date());
   const startedAt = now();
@@ -103,7 +113,12 @@ async function wakeLocked(options: WakeOptions, where: { credentialsDir: string;
   const deadline = options.deadline ?? Deadline.start({ timeoutMs: (await account.config()).timeoutMs });
   const jmap =
     options.jmap ??
-    createWakeJmap(account, { log, deadline, ...(options.signal ? { signal: options.signal } : {}), ...(options.check ? { check: options.check } : {}) });
+    createWakeJmap(account, {
+      log,
+      deadline,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.check ? { check: options.check } : {}),
+    });
   const mail = await fetchNewMail({
     jmap,
     accountId: await jmap.accountId(),
@@ -111,18 +126,40 @@ async function wakeLocked(options: WakeOptions, where: { credentialsDir: string;
     now: startedAt,
   });
   const paths = watchPaths(dir);
-  await writeInboxDigest(paths.digest, renderInboxDigest({ ...(inbox ? { inbox } : {}), mail, generatedAt: startedAt, authservId: authservIdOf(await account.config()), ...(state.lastWakeAt ? { since: state.lastWakeAt } : {}) }));
+  await writeInboxDigest(
+    paths.digest,
+    renderInboxDigest({
+      ...(inbox ? { inbox } : {}),
+      mail,
+      generatedAt: startedAt,
+      authservId: authservIdOf(await account.config()),
+      ...(state.lastWakeAt ? { since: state.lastWakeAt } : {}),
+    }),
+  );
   log.info(`wake: ${mail.total} new message(s) (${mail.mode}); digest at ${paths.digest}`);
 
   const command = nonEmpty(options.wakeCommand) ?? settings.wakeCommand;
-  const base = { credentialsDir, ...(inbox ? { inbox } : {}), mode: mail.mode, newMail: mail.total, digestPath: paths.digest, state: mail.state };
+  const base = {
+    credentialsDir,
+    ...(inbox ? { inbox } : {}),
+    mode: mail.mode,
+    newMail: mail.total,
+    digestPath: paths.digest,
+    state: mail.state,
+  };
   const advance = async (): Promise<void> => {
     await account.updateState((s) => ({ ...s, wakeState: mail.state, lastWakeAt: startedAt.toISOString() }));
   };
 
   if (mail.total === 0) {
     await advance();
-    return { ...base, agent: { ran: false, reason: 'no new mail' }, stateAdvanced: true, summary: 'No new mail since the last check; no agent was started.', next: [] };
+    return {
+      ...base,
+      agent: { ran: false, reason: 'no new mail' },
+      stateAdvanced: true,
+      summary: 'No new mail since the last check; no agent was started.',
+      next: [],
+    };
   }
   if (!command) {
     await advance();
@@ -131,11 +168,18 @@ async function wakeLocked(options: WakeOptions, where: { credentialsDir: string;
       agent: { ran: false, reason: 'no wake command configured' },
       stateAdvanced: true,
       summary: `${mail.total} new message(s); the digest is at ${paths.digest}. No agent command is configured, so nobody was woken.`,
-      next: [`To wake an agent next time, the operator runs: agent-mailbox watch install --credentials-dir ${shellQuote(credentialsDir)}${identity.kind === 'oauth' && inbox ? ` --inbox ${shellQuote(inbox)}` : ''} --wake-command '<command with {prompt}>'`],
+      next: [
+        `To wake an agent next time, the operator runs: agent-mailbox watch install --credentials-dir ${shellQuote(credentialsDir)}${identity.kind === 'oauth' && inbox ? ` --inbox ${shellQuote(inbox)}` : ''} --wake-command '<command with {prompt}>'`,
+      ],
     };
   }
 
-  const prompt = wakePrompt({ credentialsDir, ...(inbox ? { inbox } : {}), ...(identity.kind === 'oauth' && inbox ? { inboxInput: inbox } : {}), digestPath: paths.digest });
+  const prompt = wakePrompt({
+    credentialsDir,
+    ...(inbox ? { inbox } : {}),
+    ...(identity.kind === 'oauth' && inbox ? { inboxInput: inbox } : {}),
+    digestPath: paths.digest,
+  });
   log.info(`wake: starting the agent command for ${mail.total} new message(s)`);
   let run: WakeCommandRun;
   try {
@@ -157,9 +201,19 @@ async function wakeLocked(options: WakeOptions, where: { credentialsDir: string;
   const agent = { ran: true, command, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs };
   if (run.exitCode === 0) {
     await advance();
-    return { ...base, agent: { ...agent, reason: 'new mail' }, stateAdvanced: true, summary: `${mail.total} new message(s); the agent command ran and finished (exit 0).`, next: [] };
+    return {
+      ...base,
+      agent: { ...agent, reason: 'new mail' },
+      stateAdvanced: true,
+      summary: `${mail.total} new message(s); the agent command ran and finished (exit 0).`,
+      next: [],
+    };
   }
-  const how = run.timedOut ? 'timed out' : run.exitCode === null ? `was stopped (${run.signal ?? 'did not start'})` : `exited with ${run.exitCode}`;
+  const how = run.timedOut
+    ? 'timed out'
+    : run.exitCode === null
+      ? `was stopped (${run.signal ?? 'did not start'})`
+      : `exited with ${run.exitCode}`;
   log.warn(`wake: the agent command ${how}; the state was kept so the next wake retries this mail`);
   return {
     ...base,

@@ -25,7 +25,11 @@ export interface WatchDaemonOptions {
 export async function runWatchDaemon(options: WatchDaemonOptions): Promise<{ fired: number; failed: number }> {
   const expression = options.schedule ?? dailySchedule;
   if (!cron.validate(expression)) {
-    throw new MailboxError({ code: 'usage', message: `"${expression}" is not a valid cron expression.`, hint: `Use five or six fields, e.g. "${dailySchedule}".` });
+    throw new MailboxError({
+      code: 'usage',
+      message: `"${expression}" is not a valid cron expression.`,
+      hint: `Use five or six fields, e.g. "${dailySchedule}".`,
+    });
   }
   const { log } = options;
   let fired = 0;

@@ -24,10 +24,13 @@ describe.skipIf(skip)('the sandbox with the Cyrus backend', () => {
   const mailboxes = new Map<string, Record<string, string>>();
 
   const getSession = async (inbox: TestInbox): Promise<{ status: number; body: Session }> => {
-    const res = await fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${await inbox.capability()}` } });
+    const res = await fetch(`${sandbox.apiUrl}/.well-known/jmap`, {
+      headers: { authorization: `Bearer ${await inbox.capability()}` },
+    });
     return { status: res.status, body: (await res.json()) as Session };
   };
-  const call = (inbox: TestInbox, calls: Parameters<typeof jmap>[2], using?: string[]) => jmap(session.apiUrl, inbox, calls, using);
+  const call = (inbox: TestInbox, calls: Parameters<typeof jmap>[2], using?: string[]) =>
+    jmap(session.apiUrl, inbox, calls, using);
 
   /** Role → mailbox id of an inbox (Drafts and Sent are needed to send). */
   const rolesOf = async (inbox: TestInbox): Promise<Record<string, string>> => {
@@ -41,7 +44,10 @@ describe.skipIf(skip)('the sandbox with the Cyrus backend', () => {
   };
 
   /** The send batch of shared/reference/jmap.md: draft in Drafts, submit, move to Sent. */
-  const send = async (inbox: TestInbox, mail: { from?: string; to: string[]; subject: string; text: string; attachments?: unknown[] }) => {
+  const send = async (
+    inbox: TestInbox,
+    mail: { from?: string; to: string[]; subject: string; text: string; attachments?: unknown[] },
+  ) => {
     const roles = await rolesOf(inbox);
     const email: Record<string, unknown> = {
       mailboxIds: { [roles['drafts'] ?? '']: true },
@@ -60,7 +66,13 @@ describe.skipIf(skip)('the sandbox with the Cyrus backend', () => {
         {
           accountId: inbox.address,
           create: { sub: { emailId: '#draft', identityId: inbox.address } },
-          onSuccessUpdateEmail: { '#sub': { [`mailboxIds/${roles['drafts']}`]: null, [`mailboxIds/${roles['sent']}`]: true, 'keywords/$draft': null } },
+          onSuccessUpdateEmail: {
+            '#sub': {
+              [`mailboxIds/${roles['drafts']}`]: null,
+              [`mailboxIds/${roles['sent']}`]: true,
+              'keywords/$draft': null,
+            },
+          },
         },
         's',
       ],
@@ -69,14 +81,30 @@ describe.skipIf(skip)('the sandbox with the Cyrus backend', () => {
 
   const inboxIds = async (inbox: TestInbox, filter: Record<string, unknown> = {}): Promise<string[]> => {
     const roles = await rolesOf(inbox);
-    const { body } = await call(inbox, [['Email/query', { accountId: inbox.address, filter: { inMailbox: roles['inbox'], ...filter }, sort: [{ property: 'receivedAt', isAscending: false }] }, 'q']]);
+    const { body } = await call(inbox, [
+      [
+        'Email/query',
+        {
+          accountId: inbox.address,
+          filter: { inMailbox: roles['inbox'], ...filter },
+          sort: [{ property: 'receivedAt', isAscending: false }],
+        },
+        'q',
+      ],
+    ]);
     return resultOf(body, 'q')['ids'] as string[];
   };
 
   /** The inbox message with `subject` (receivedAt has one-second resolution, so "latest" is ambiguous). */
-  const findBySubject = async (inbox: TestInbox, subject: string, properties: string[]): Promise<Record<string, unknown>> => {
+  const findBySubject = async (
+    inbox: TestInbox,
+    subject: string,
+    properties: string[],
+  ): Promise<Record<string, unknown>> => {
     const ids = await inboxIds(inbox);
-    const { body } = await call(inbox, [['Email/get', { accountId: inbox.address, ids, properties: ['subject', ...properties] }, 'g']]);
+    const { body } = await call(inbox, [
+      ['Email/get', { accountId: inbox.address, ids, properties: ['subject', ...properties] }, 'g'],
+    ]);
     const found = (resultOf(body, 'g')['list'] as Array<Record<string, unknown>>).find((m) => m['subject'] === subject);
     if (!found) throw new Error(`no message "${subject}" in ${inbox.address}`);
     return found;
@@ -84,7 +112,12 @@ describe.skipIf(skip)('the sandbox with the Cyrus backend', () => {
 
   beforeAll(async () => {
     const started = Date.now();
-    sandbox = await startSandbox({ backend: 'cyrus', difficulty: 2, rateLimit: false, ...(process.env['CYRUS_DEBUG'] ? { log: (line: string) => process.stderr.write(`${line}\n`) } : {}) });
+    sandbox = await startSandbox({
+      backend: 'cyrus',
+      difficulty: 2,
+      rateLimit: false,
+      ...(process.env['CYRUS_DEBUG'] ? { log: (line: string) => process.stderr.write(`${line}\n`) } : {}),
+    });
     startMs = Date.now() - started;
     alice = await signUp(sandbox.authUrl, 'alice-cyrus', sandbox.salt);
     bob = await signUp(sandbox.authUrl, 'bob-cyrus', sandbox.salt);
@@ -106,7 +139,9 @@ describe.skipIf(skip)('the sandbox with the Cyrus backend', () => {
     expect(body.uploadUrl).toBe(`${sandbox.apiUrl}/jmap/upload/{accountId}/`);
     expect(body.downloadUrl).toBe(`${sandbox.apiUrl}/jmap/download/{accountId}/{blobId}/{name}?accept={type}`);
     expect(body.primaryAccounts['urn:ietf:params:jmap:mail']).toBe(bob.address);
-    expect(Object.keys(body.accounts[bob.address]?.accountCapabilities ?? {})).toContain('urn:ietf:params:jmap:submission');
+    expect(Object.keys(body.accounts[bob.address]?.accountCapabilities ?? {})).toContain(
+      'urn:ietf:params:jmap:submission',
+    );
     expect(body.capabilities).not.toHaveProperty('urn:ietf:params:jmap:blob');
   });
 
@@ -117,7 +152,11 @@ describe.skipIf(skip)('the sandbox with the Cyrus backend', () => {
   it('refuses a request without a valid capability token', async () => {
     const none = await fetch(`${sandbox.apiUrl}/.well-known/jmap`);
     expect(none.status).toBe(401);
-    const forged = await fetch(session.apiUrl, { method: 'POST', headers: { authorization: 'Bearer not.a.jwt', 'content-type': 'application/json' }, body: '{}' });
+    const forged = await fetch(session.apiUrl, {
+      method: 'POST',
+      headers: { authorization: 'Bearer not.a.jwt', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(forged.status).toBe(401);
     expect(await forged.json()).toMatchObject({ status: 401, hint: expect.stringContaining('capability') });
   });
@@ -128,36 +167,78 @@ describe.skipIf(skip)('the sandbox with the Cyrus backend', () => {
     const { status, body } = await send(carol, { to: [bob.address], subject: 'Hello Bob', text: 'first message' });
     expect(status).toBe(200);
     expect(resultOf(body, 's')['created']).toHaveProperty('sub');
-    expect(await findBySubject(bob, 'Hello Bob', ['from', 'preview'])).toMatchObject({ from: [{ email: carol.address }], preview: expect.stringMatching(/^first message\s*$/) });
+    expect(await findBySubject(bob, 'Hello Bob', ['from', 'preview'])).toMatchObject({
+      from: [{ email: carol.address }],
+      preview: expect.stringMatching(/^first message\s*$/),
+    });
     const roles = await rolesOf(carol);
-    const sent = await call(carol, [['Email/query', { accountId: carol.address, filter: { inMailbox: roles['sent'] } }, 'q']]);
+    const sent = await call(carol, [
+      ['Email/query', { accountId: carol.address, filter: { inMailbox: roles['sent'] } }, 'q'],
+    ]);
     expect(resultOf(sent.body, 'q')['ids']).toHaveLength(1);
   });
 
-  it('refuses a From that is not the inbox\'s own address with forbiddenFrom', async () => {
+  it("refuses a From that is not the inbox's own address with forbiddenFrom", async () => {
     const { body } = await send(alice, { from: bob.address, to: [bob.address], subject: 'spoof', text: 'x' });
     expect(resultOf(body, 's')['notCreated']).toMatchObject({ sub: { type: 'forbiddenFrom' } });
   });
 
-  it('refuses a From header that is not the inbox\'s own address even under a correct envelope', async () => {
+  it("refuses a From header that is not the inbox's own address even under a correct envelope", async () => {
     const roles = await rolesOf(alice);
     const { body } = await call(alice, [
-      ['Email/set', { accountId: alice.address, create: { d: { mailboxIds: { [roles['drafts'] ?? '']: true }, from: [{ email: bob.address }], to: [{ email: bob.address }], subject: 'header spoof', bodyValues: { b: { value: 'x' } }, textBody: [{ partId: 'b', type: 'text/plain' }] } } }, 'e'],
-      ['EmailSubmission/set', { accountId: alice.address, create: { sub: { emailId: '#d', identityId: alice.address, envelope: { mailFrom: { email: alice.address }, rcptTo: [{ email: bob.address }] } } } }, 's'],
+      [
+        'Email/set',
+        {
+          accountId: alice.address,
+          create: {
+            d: {
+              mailboxIds: { [roles['drafts'] ?? '']: true },
+              from: [{ email: bob.address }],
+              to: [{ email: bob.address }],
+              subject: 'header spoof',
+              bodyValues: { b: { value: 'x' } },
+              textBody: [{ partId: 'b', type: 'text/plain' }],
+            },
+          },
+        },
+        'e',
+      ],
+      [
+        'EmailSubmission/set',
+        {
+          accountId: alice.address,
+          create: {
+            sub: {
+              emailId: '#d',
+              identityId: alice.address,
+              envelope: { mailFrom: { email: alice.address }, rcptTo: [{ email: bob.address }] },
+            },
+          },
+        },
+        's',
+      ],
     ]);
-    expect(resultOf(body, 's')['notCreated']).toMatchObject({ sub: { type: 'forbiddenFrom', description: expect.stringContaining(bob.address) } });
+    expect(resultOf(body, 's')['notCreated']).toMatchObject({
+      sub: { type: 'forbiddenFrom', description: expect.stringContaining(bob.address) },
+    });
   });
 
   it('refuses an unknown inbox of its own domain at RCPT time', async () => {
     const { body } = await send(alice, { to: [`nobody-here@${sandbox.domain}`], subject: 'lost', text: 'x' });
-    expect(resultOf(body, 's')['notCreated']).toMatchObject({ sub: { type: 'invalidRecipients', invalidRecipients: [`nobody-here@${sandbox.domain}`] } });
+    expect(resultOf(body, 's')['notCreated']).toMatchObject({
+      sub: { type: 'invalidRecipients', invalidRecipients: [`nobody-here@${sandbox.domain}`] },
+    });
   });
 
   it('records mail to another domain in the outbox', async () => {
     const { body } = await send(alice, { to: ['someone@example.org'], subject: 'To the world', text: 'outside' });
     expect(resultOf(body, 's')['created']).toHaveProperty('sub');
-    const outbox = (await (await fetch(`${sandbox.apiUrl}/sandbox/outbox`)).json()) as { outbox: Array<{ to: string[]; subject: string; from: string }> };
-    expect(outbox.outbox).toContainEqual(expect.objectContaining({ from: alice.address, to: ['someone@example.org'], subject: 'To the world' }));
+    const outbox = (await (await fetch(`${sandbox.apiUrl}/sandbox/outbox`)).json()) as {
+      outbox: Array<{ to: string[]; subject: string; from: string }>;
+    };
+    expect(outbox.outbox).toContainEqual(
+      expect.objectContaining({ from: alice.address, to: ['someone@example.org'], subject: 'To the world' }),
+    );
     expect(await sandbox.outbox()).toHaveLength(outbox.outbox.length);
   });
 
@@ -171,12 +252,23 @@ describe.skipIf(skip)('the sandbox with the Cyrus backend', () => {
     expect(upload.status).toBe(201);
     const blob = (await upload.json()) as { blobId: string; size: number };
     expect(blob.size).toBe(bytes.length);
-    const { body } = await send(alice, { to: [bob.address], subject: 'With attachment', text: 'see file', attachments: [{ blobId: blob.blobId, type: 'application/pdf', name: 'doc.pdf', disposition: 'attachment' }] });
+    const { body } = await send(alice, {
+      to: [bob.address],
+      subject: 'With attachment',
+      text: 'see file',
+      attachments: [{ blobId: blob.blobId, type: 'application/pdf', name: 'doc.pdf', disposition: 'attachment' }],
+    });
     expect(resultOf(body, 's')['created']).toHaveProperty('sub');
-    const received = (await findBySubject(bob, 'With attachment', ['attachments'])) as { attachments: Array<{ blobId: string; name: string }> };
+    const received = (await findBySubject(bob, 'With attachment', ['attachments'])) as {
+      attachments: Array<{ blobId: string; name: string }>;
+    };
     const attachment = received.attachments[0];
     expect(attachment?.name).toBe('doc.pdf');
-    const url = session.downloadUrl.replace('{accountId}', bob.address).replace('{blobId}', attachment?.blobId ?? '').replace('{name}', 'doc.pdf').replace('{type}', 'application/pdf');
+    const url = session.downloadUrl
+      .replace('{accountId}', bob.address)
+      .replace('{blobId}', attachment?.blobId ?? '')
+      .replace('{name}', 'doc.pdf')
+      .replace('{type}', 'application/pdf');
     const download = await fetch(url, { headers: { authorization: `Bearer ${await bob.capability()}` } });
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer())).toEqual(bytes);
@@ -185,7 +277,9 @@ describe.skipIf(skip)('the sandbox with the Cyrus backend', () => {
   it('reports inbound mail through Email/changes since a saved state', async () => {
     const before = await call(bob, [['Email/get', { accountId: bob.address, ids: [] }, 'g']]);
     const since = resultOf(before.body, 'g')['state'] as string;
-    const raw = Buffer.from(`From: carol@example.org\r\nTo: ${bob.address}\r\nSubject: From outside\r\nMessage-ID: <outside-1@example.org>\r\n\r\nhello from outside\r\n`);
+    const raw = Buffer.from(
+      `From: carol@example.org\r\nTo: ${bob.address}\r\nSubject: From outside\r\nMessage-ID: <outside-1@example.org>\r\n\r\nhello from outside\r\n`,
+    );
     await sendOverSmtp(sandbox.smtpPort, 'carol@example.org', bob.address, raw);
     const changes = await call(bob, [['Email/changes', { accountId: bob.address, sinceState: since }, 'c']]);
     expect(resultOf(changes.body, 'c')['created']).toHaveLength(1);

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox.js';
-import { capabilityFromApiKey, cyrusSkipReason, eventually, jmap, resultOf, signUp, type TestInbox } from './cyrus-test-kit.js';
+import {
+  capabilityFromApiKey,
+  cyrusSkipReason,
+  eventually,
+  jmap,
+  resultOf,
+  signUp,
+  type TestInbox,
+} from './cyrus-test-kit.js';
 
 // Issue 11 item 6: --data-dir keeps Cyrus inboxes and mail across restarts.
 const skip = cyrusSkipReason('cyrus persistence');
@@ -18,7 +26,13 @@ describe.skipIf(skip)('the Cyrus backend with a data dir', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
   const start = async (): Promise<RunningSandbox> => {
-    const sandbox = await startSandbox({ backend: 'cyrus', difficulty: 2, rateLimit: false, dataDir, ...(process.env['CYRUS_DEBUG'] ? { log: (line: string) => process.stderr.write(`${line}\n`) } : {}) });
+    const sandbox = await startSandbox({
+      backend: 'cyrus',
+      difficulty: 2,
+      rateLimit: false,
+      dataDir,
+      ...(process.env['CYRUS_DEBUG'] ? { log: (line: string) => process.stderr.write(`${line}\n`) } : {}),
+    });
     running.push(sandbox);
     return sandbox;
   };
@@ -26,7 +40,15 @@ describe.skipIf(skip)('the Cyrus backend with a data dir', () => {
     const apiUrl = `${sandbox.apiUrl}/jmap/`;
     const { body } = await jmap(apiUrl, inbox, [
       ['Email/query', { accountId: inbox.address }, 'q'],
-      ['Email/get', { accountId: inbox.address, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['subject'] }, 'g'],
+      [
+        'Email/get',
+        {
+          accountId: inbox.address,
+          '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
+          properties: ['subject'],
+        },
+        'g',
+      ],
     ]);
     return (resultOf(body, 'g')['list'] as Array<{ subject: string }>).map((email) => email.subject);
   };
@@ -34,8 +56,15 @@ describe.skipIf(skip)('the Cyrus backend with a data dir', () => {
   it('keeps an inbox and its mail when the sandbox starts again on the same data dir', async () => {
     const first = await start();
     const inbox = await signUp(first.authUrl, 'keeper', first.salt);
-    await createTransport({ host: '127.0.0.1', port: first.smtpPort, secure: false, ignoreTLS: true }).sendMail({ from: 'outside@example.org', to: inbox.address, subject: 'kept across restarts', text: 'still here' });
-    await eventually(async () => ((await subjectsIn(first, inbox)).includes('kept across restarts') ? true : undefined));
+    await createTransport({ host: '127.0.0.1', port: first.smtpPort, secure: false, ignoreTLS: true }).sendMail({
+      from: 'outside@example.org',
+      to: inbox.address,
+      subject: 'kept across restarts',
+      text: 'still here',
+    });
+    await eventually(async () =>
+      (await subjectsIn(first, inbox)).includes('kept across restarts') ? true : undefined,
+    );
     await first.close();
 
     const second = await start();

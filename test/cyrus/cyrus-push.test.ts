@@ -19,10 +19,14 @@ describe.skipIf(skip)('EventSource with the Cyrus backend', () => {
 
   it('leaves eventSourceUrl out of the session and says so on the Cyrus path', async () => {
     const capability = await inbox.capability();
-    const session = (await (await fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${capability}` } })).json()) as Record<string, unknown>;
+    const session = (await (
+      await fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${capability}` } })
+    ).json()) as Record<string, unknown>;
     expect(session['apiUrl']).toMatch(/^http:\/\/127\.0\.0\.1:/);
     expect(session).not.toHaveProperty('eventSourceUrl');
-    const guessed = await fetch(`${sandbox.apiUrl}/jmap/eventsource/?types=*&closeafter=no&ping=0`, { headers: { authorization: `Bearer ${capability}` } });
+    const guessed = await fetch(`${sandbox.apiUrl}/jmap/eventsource/?types=*&closeafter=no&ping=0`, {
+      headers: { authorization: `Bearer ${capability}` },
+    });
     expect(guessed.status).toBe(501);
     expect(((await guessed.json()) as { hint: string }).hint).toMatch(/Email\/changes/);
   });

@@ -23,7 +23,12 @@ export interface TestInbox {
 /** Solves a challenge the way the spec describes it (§4.3); tests keep the difficulty ≤ 4. */
 function solve(jti: string, difficulty: number, salt: string): { nonce: string; powHex: string } {
   for (let nonce = 0; ; nonce += 1) {
-    const digest = scryptSync(`${jti}:${nonce}`, Buffer.from(salt, 'utf8'), scryptParams.dkLen, { N: scryptParams.N, r: scryptParams.r, p: scryptParams.p, maxmem: 64 * 1024 * 1024 });
+    const digest = scryptSync(`${jti}:${nonce}`, Buffer.from(salt, 'utf8'), scryptParams.dkLen, {
+      N: scryptParams.N,
+      r: scryptParams.r,
+      p: scryptParams.p,
+      maxmem: 64 * 1024 * 1024,
+    });
     let zeros = 0;
     for (const byte of digest) {
       if (byte === 0) zeros += 8;
@@ -47,40 +52,63 @@ function bearerOf(res: Response): string {
 export async function signUp(authUrl: string, username: string, salt: string): Promise<TestInbox> {
   const challengeRes = await fetch(`${authUrl}/api/v1/challenge`, { method: 'POST' });
   const challenge = bearerOf(challengeRes);
-  const payload = JSON.parse(Buffer.from(challenge.split('.')[1] ?? '', 'base64url').toString('utf8')) as { jti: string; difficulty: number };
+  const payload = JSON.parse(Buffer.from(challenge.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+    jti: string;
+    difficulty: number;
+  };
   const proof = solve(payload.jti, payload.difficulty, salt);
   const sessionRes = await fetch(`${authUrl}/api/v1/session`, {
     method: 'POST',
     headers: { authorization: `Bearer ${challenge}`, 'content-type': 'application/json' },
     body: JSON.stringify({ ...proof, username }),
   });
-  if (sessionRes.status !== 200) throw new Error(`sign-up of ${username} failed: HTTP ${sessionRes.status} ${await sessionRes.text()}`);
+  if (sessionRes.status !== 200)
+    throw new Error(`sign-up of ${username} failed: HTTP ${sessionRes.status} ${await sessionRes.text()}`);
   const session = bearerOf(sessionRes);
   const body = (await sessionRes.json()) as { apiKey: string; inbox: string };
   return {
     address: body.inbox,
     apiKey: body.apiKey,
-    capability: async () => bearerOf(await fetch(`${authUrl}/api/v1/capability`, { method: 'POST', headers: { authorization: `Bearer ${session}` } })),
+    capability: async () =>
+      bearerOf(
+        await fetch(`${authUrl}/api/v1/capability`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${session}` },
+        }),
+      ),
   };
 }
 
 /** Logs in with an apiKey (spec §4.3 login) and returns a capability JWT: for checks the CLI does not cover. */
 export async function capabilityFromApiKey(authUrl: string, apiKey: string, salt: string): Promise<string> {
   const challenge = bearerOf(await fetch(`${authUrl}/api/v1/challenge`, { method: 'POST' }));
-  const payload = JSON.parse(Buffer.from(challenge.split('.')[1] ?? '', 'base64url').toString('utf8')) as { jti: string; difficulty: number };
+  const payload = JSON.parse(Buffer.from(challenge.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+    jti: string;
+    difficulty: number;
+  };
   const sessionRes = await fetch(`${authUrl}/api/v1/session`, {
     method: 'POST',
     headers: { authorization: `Bearer ${challenge}`, 'content-type': 'application/json' },
     body: JSON.stringify({ ...solve(payload.jti, payload.difficulty, salt), apiKey }),
   });
   if (sessionRes.status !== 200) throw new Error(`login failed: HTTP ${sessionRes.status}`);
-  return bearerOf(await fetch(`${authUrl}/api/v1/capability`, { method: 'POST', headers: { authorization: `Bearer ${bearerOf(sessionRes)}` } }));
+  return bearerOf(
+    await fetch(`${authUrl}/api/v1/capability`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearerOf(sessionRes)}` },
+    }),
+  );
 }
 
 export type MethodCall = [string, Record<string, unknown>, string];
 
 /** One JMAP request with a fresh capability; returns the HTTP status and the parsed body. */
-export async function jmap(apiUrl: string, inbox: TestInbox, methodCalls: MethodCall[], using: string[] = [jmapCapabilities.core, jmapCapabilities.mail, jmapCapabilities.submission]): Promise<{ status: number; body: { methodResponses: MethodCall[] } & Record<string, unknown> }> {
+export async function jmap(
+  apiUrl: string,
+  inbox: TestInbox,
+  methodCalls: MethodCall[],
+  using: string[] = [jmapCapabilities.core, jmapCapabilities.mail, jmapCapabilities.submission],
+): Promise<{ status: number; body: { methodResponses: MethodCall[] } & Record<string, unknown> }> {
   const res = await fetch(apiUrl, {
     method: 'POST',
     headers: { authorization: `Bearer ${await inbox.capability()}`, 'content-type': 'application/json' },

@@ -32,9 +32,21 @@ describe.skipIf(skip)('Cyrus vacation replies through the relay', () => {
     sandbox = await startSandbox({ backend: 'cyrus', difficulty: 2, rateLimit: false, dataDir });
     alice = await signUp(sandbox.authUrl, 'alice-away', sandbox.salt);
     // The test owns this data directory: the inbox's Cyrus password and the ManageSieve port are in it.
-    const accounts = JSON.parse(await readFile(join(dataDir, 'mail', 'cyrus-accounts.json'), 'utf8')) as { passwords: Record<string, string> };
-    const sievePort = Number(/sieve cmd=.* listen="127\.0\.0\.1:(\d+)"/.exec(await readFile(join(dataDir, 'mail', 'cyrus', 'etc', 'cyrus.conf'), 'utf8'))?.[1]);
-    await putActiveSieveScript(sievePort, alice.address, accounts.passwords[alice.address] ?? '', 'away', 'require ["vacation"];\r\nvacation :days 1 :subject "Away (sieve)" "I am away this week.";\r\n');
+    const accounts = JSON.parse(await readFile(join(dataDir, 'mail', 'cyrus-accounts.json'), 'utf8')) as {
+      passwords: Record<string, string>;
+    };
+    const sievePort = Number(
+      /sieve cmd=.* listen="127\.0\.0\.1:(\d+)"/.exec(
+        await readFile(join(dataDir, 'mail', 'cyrus', 'etc', 'cyrus.conf'), 'utf8'),
+      )?.[1],
+    );
+    await putActiveSieveScript(
+      sievePort,
+      alice.address,
+      accounts.passwords[alice.address] ?? '',
+      'away',
+      'require ["vacation"];\r\nvacation :days 1 :subject "Away (sieve)" "I am away this week.";\r\n',
+    );
   });
   afterAll(async () => {
     await sandbox?.close();

@@ -5,7 +5,14 @@ import { connect } from 'node:net';
  * PUTSCRIPT with a non-synchronizing literal, SETACTIVE. Enough for a test to turn on Cyrus's
  * own vacation action; each reply must be OK within the deadline.
  */
-export async function putActiveSieveScript(port: number, user: string, password: string, name: string, script: string, timeoutMs = 10_000): Promise<void> {
+export async function putActiveSieveScript(
+  port: number,
+  user: string,
+  password: string,
+  name: string,
+  script: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const socket = connect({ host: '127.0.0.1', port });
   socket.setTimeout(timeoutMs, () => socket.destroy(new Error('ManageSieve timed out')));
   let buffered = '';

@@ -1,7 +1,10 @@
 import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxEntry } from '../../src/sandbox/mail-backend.js';
-import { startSubmissionSmtpServer, type SubmissionSmtpServer } from '../../src/sandbox/cyrus/submission-smtp-server.js';
+import {
+  startSubmissionSmtpServer,
+  type SubmissionSmtpServer,
+} from '../../src/sandbox/cyrus/submission-smtp-server.js';
 import { createMailAuthority } from '../../src/sandbox/mail-auth/mail-authority.js';
 
 // The relay Cyrus submits to, without Cyrus: how it treats the empty envelope sender that Cyrus's
@@ -36,21 +39,42 @@ async function send(raw: string, to: string): Promise<void> {
 }
 
 describe('the submission relay and the empty envelope sender', () => {
-  it('carries an inbox\'s automatic reply to the outside world, recorded with the empty sender', async () => {
-    await send('From: <alice@agent-mailbox.test>\r\nTo: <dan@outside.test>\r\nSubject: Away\r\nAuto-Submitted: auto-replied (vacation)\r\n\r\nI am away.\r\n', 'dan@outside.test');
+  it("carries an inbox's automatic reply to the outside world, recorded with the empty sender", async () => {
+    await send(
+      'From: <alice@agent-mailbox.test>\r\nTo: <dan@outside.test>\r\nSubject: Away\r\nAuto-Submitted: auto-replied (vacation)\r\n\r\nI am away.\r\n',
+      'dan@outside.test',
+    );
     expect(outbox).toEqual([expect.objectContaining({ from: '', to: ['dan@outside.test'], subject: 'Away' })]);
   });
 
   it('delivers an automatic reply to a local inbox with the empty sender', async () => {
-    await send('From: <alice@agent-mailbox.test>\r\nTo: <bob@agent-mailbox.test>\r\nSubject: Away\r\nAuto-Submitted: auto-replied\r\n\r\nI am away.\r\n', 'bob@agent-mailbox.test');
+    await send(
+      'From: <alice@agent-mailbox.test>\r\nTo: <bob@agent-mailbox.test>\r\nSubject: Away\r\nAuto-Submitted: auto-replied\r\n\r\nI am away.\r\n',
+      'bob@agent-mailbox.test',
+    );
     expect(delivered).toEqual([{ from: '', recipients: ['bob@agent-mailbox.test'] }]);
   });
 
   it('refuses the empty sender for mail that is not an automatic reply, or not from one of its inboxes', async () => {
     const before = outbox.length;
-    await expect(send('From: <alice@agent-mailbox.test>\r\nTo: <dan@outside.test>\r\nSubject: Not automatic\r\n\r\nhi\r\n', 'dan@outside.test')).rejects.toThrow(/forbiddenToSend/);
-    await expect(send('From: <mallory@outside.test>\r\nTo: <dan@outside.test>\r\nSubject: Spoof\r\nAuto-Submitted: auto-replied\r\n\r\nhi\r\n', 'dan@outside.test')).rejects.toThrow(/forbiddenToSend/);
-    await expect(send('From: <alice@agent-mailbox.test>\r\nTo: <dan@outside.test>\r\nSubject: No\r\nAuto-Submitted: no\r\n\r\nhi\r\n', 'dan@outside.test')).rejects.toThrow(/forbiddenToSend/);
+    await expect(
+      send(
+        'From: <alice@agent-mailbox.test>\r\nTo: <dan@outside.test>\r\nSubject: Not automatic\r\n\r\nhi\r\n',
+        'dan@outside.test',
+      ),
+    ).rejects.toThrow(/forbiddenToSend/);
+    await expect(
+      send(
+        'From: <mallory@outside.test>\r\nTo: <dan@outside.test>\r\nSubject: Spoof\r\nAuto-Submitted: auto-replied\r\n\r\nhi\r\n',
+        'dan@outside.test',
+      ),
+    ).rejects.toThrow(/forbiddenToSend/);
+    await expect(
+      send(
+        'From: <alice@agent-mailbox.test>\r\nTo: <dan@outside.test>\r\nSubject: No\r\nAuto-Submitted: no\r\n\r\nhi\r\n',
+        'dan@outside.test',
+      ),
+    ).rejects.toThrow(/forbiddenToSend/);
     expect(outbox).toHaveLength(before);
   });
 });

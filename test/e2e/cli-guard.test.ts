@@ -45,13 +45,17 @@ describe.skipIf(ptySkip !== undefined)('policy commands', () => {
       ['policy', 'block-send', '--user', 'Evil.Test.'],
       ['policy', 'set', '--user', '--max-sends-per-hour', '50'],
       ['policy', 'set', '--user', '--max-sends-per-hour', '20', '--secret-scan', 'on'],
-    ]) expect(code(await cli(args))).toBe(0);
+    ])
+      expect(code(await cli(args))).toBe(0);
     const stored = JSON.parse(await readFile(userPolicy(), 'utf8')) as { send: Record<string, unknown> };
     expect(stored.send).toMatchObject({ block: ['evil.test'], maxSendsPerHour: 20, secretScan: 'on' });
   });
 
   it('widens at a terminal once the operator typed yes, after showing the change', async () => {
-    const run = await runCliInTerminal(['policy', 'allow-send', '--user', 'Ana@Example.ORG', 'partner.example'], { env: world.env, answer: 'yes\n' });
+    const run = await runCliInTerminal(['policy', 'allow-send', '--user', 'Ana@Example.ORG', 'partner.example'], {
+      env: world.env,
+      answer: 'yes\n',
+    });
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain('send allow + ana@example.org');
     expect(run.stdout).toContain('type yes to go ahead');
@@ -61,7 +65,10 @@ describe.skipIf(ptySkip !== undefined)('policy commands', () => {
 
   it('changes nothing at a terminal when the answer is not yes', async () => {
     const before = await readFile(userPolicy(), 'utf8');
-    const run = await runCliInTerminal(['policy', 'set', '--user', '--max-sends-per-hour', 'none'], { env: world.env, answer: 'no\n' });
+    const run = await runCliInTerminal(['policy', 'set', '--user', '--max-sends-per-hour', 'none'], {
+      env: world.env,
+      answer: 'no\n',
+    });
     expect(run.code).toBe(1);
     expect(await readFile(userPolicy(), 'utf8')).toBe(before);
   });
@@ -79,8 +86,17 @@ describe.skipIf(ptySkip !== undefined)('policy commands', () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.json).toMatchObject({
       version: 1,
-      send: { modes: [{ value: 'allowlist', from: 'user' }], block: [{ entry: 'evil.test', from: 'user' }], maxSendsPerHour: { value: 20, from: 'user' }, secretScan: { value: 'on', from: 'user' } },
-      layers: [{ layer: 'machine' }, { layer: 'user', present: true }, { layer: 'inbox', path: join(world.alice.dir, 'policy.json'), present: false }],
+      send: {
+        modes: [{ value: 'allowlist', from: 'user' }],
+        block: [{ entry: 'evil.test', from: 'user' }],
+        maxSendsPerHour: { value: 20, from: 'user' },
+        secretScan: { value: 'on', from: 'user' },
+      },
+      layers: [
+        { layer: 'machine' },
+        { layer: 'user', present: true },
+        { layer: 'inbox', path: join(world.alice.dir, 'policy.json'), present: false },
+      ],
     });
     const text = await cli(['policy', 'show', '--credentials-dir', world.alice.dir]);
     expect(text.stdout).toContain('modes: allowlist (user)');
@@ -93,10 +109,19 @@ describe.skipIf(ptySkip !== undefined)('policy commands', () => {
 });
 
 describe.skipIf(ptySkip !== undefined)('held mail and outbox approve', () => {
-  it('holds a send that needs a yes, sends it once on the operator\'s approval at a terminal, and says so on a second approval', async () => {
+  it("holds a send that needs a yes, sends it once on the operator's approval at a terminal, and says so on a second approval", async () => {
     await world.writeUserPolicy({ send: { mode: 'confirm', allow: [] } });
     const subject = 'Guard CLI: needs a yes';
-    const sent = await cli(['jmap_request', '--ops-file', 'send_mail', '--vars', JSON.stringify({ TO: world.address.bob, SUBJECT: subject, BODY: 'x' }), '--credentials-dir', world.alice.dir, '--json']);
+    const sent = await cli([
+      'jmap_request',
+      '--ops-file',
+      'send_mail',
+      '--vars',
+      JSON.stringify({ TO: world.address.bob, SUBJECT: subject, BODY: 'x' }),
+      '--credentials-dir',
+      world.alice.dir,
+      '--json',
+    ]);
     expect(sent.code, sent.stderr).toBe(0);
     const held = (sent.json as { awaitingApproval: { outboxId: string }[] }).awaitingApproval[0]!;
     expect((await world.traces(subject)).bob).toEqual([]);
@@ -107,14 +132,20 @@ describe.skipIf(ptySkip !== undefined)('held mail and outbox approve', () => {
     expect(noTerminal.code).toBe(3);
     expect((await world.traces(subject)).bob).toEqual([]);
 
-    const approved = await runCliInTerminal(['outbox', 'approve', held.outboxId, '--credentials-dir', world.alice.dir], { env: world.env, answer: 'yes\n' });
+    const approved = await runCliInTerminal(
+      ['outbox', 'approve', held.outboxId, '--credentials-dir', world.alice.dir],
+      { env: world.env, answer: 'yes\n' },
+    );
     expect(approved.code, approved.stdout).toBe(0);
     expect(approved.stdout).toContain(`To: ${world.address.bob}`);
     const arrived = await world.traces(subject);
     expect(arrived.bob).toHaveLength(1);
     expect(arrived.alice.filter((m) => (m.keywords as Record<string, boolean>).$draft)).toEqual([]);
 
-    const again = await runCliInTerminal(['outbox', 'approve', held.outboxId, '--credentials-dir', world.alice.dir], { env: world.env, answer: 'yes\n' });
+    const again = await runCliInTerminal(['outbox', 'approve', held.outboxId, '--credentials-dir', world.alice.dir], {
+      env: world.env,
+      answer: 'yes\n',
+    });
     expect(again.code).toBe(2);
     expect(again.stdout).toContain('was already sent');
     expect((await world.traces(subject)).bob).toHaveLength(1);
@@ -127,12 +158,24 @@ describe.skipIf(ptySkip !== undefined)('held mail and outbox approve', () => {
   it('discards held mail without a terminal: the draft goes and it can never be approved', async () => {
     await world.writeUserPolicy({ send: { mode: 'confirm' } });
     const subject = 'Guard CLI: discard me';
-    const sent = await cli(['jmap_request', '--ops-file', 'send_mail', '--vars', JSON.stringify({ TO: world.address.bob, SUBJECT: subject, BODY: 'x' }), '--credentials-dir', world.alice.dir, '--json']);
+    const sent = await cli([
+      'jmap_request',
+      '--ops-file',
+      'send_mail',
+      '--vars',
+      JSON.stringify({ TO: world.address.bob, SUBJECT: subject, BODY: 'x' }),
+      '--credentials-dir',
+      world.alice.dir,
+      '--json',
+    ]);
     const id = (sent.json as { awaitingApproval: { outboxId: string }[] }).awaitingApproval[0]!.outboxId;
     const discarded = await cli(['outbox', 'discard', id, '--credentials-dir', world.alice.dir]);
     expect(discarded.code, discarded.stderr).toBe(0);
     expect(await world.traces(subject)).toEqual({ alice: [], bob: [], outside: [] });
-    const approve = await runCliInTerminal(['outbox', 'approve', id, '--credentials-dir', world.alice.dir], { env: world.env, answer: 'yes\n' });
+    const approve = await runCliInTerminal(['outbox', 'approve', id, '--credentials-dir', world.alice.dir], {
+      env: world.env,
+      answer: 'yes\n',
+    });
     expect(approve.code).toBe(2);
     expect(approve.stdout).toContain('was discarded');
     await world.clearPolicies();
@@ -140,13 +183,29 @@ describe.skipIf(ptySkip !== undefined)('held mail and outbox approve', () => {
 });
 
 describe('new inboxes', () => {
-  it('binds an inbox the agent registers in a new directory by the user\'s rules', async () => {
+  it("binds an inbox the agent registers in a new directory by the user's rules", async () => {
     await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
     const dir = join(world.base, 'agent-made');
-    const registered = await cli(['register', '--username', `gnew-${process.pid % 1000}`, '--watch', 'on-demand', '--credentials-dir', dir]);
+    const registered = await cli([
+      'register',
+      '--username',
+      `gnew-${process.pid % 1000}`,
+      '--watch',
+      'on-demand',
+      '--credentials-dir',
+      dir,
+    ]);
     expect(registered.code, registered.stderr).toBe(0);
     const subject = 'Guard CLI: from a new inbox';
-    const refused = await cli(['jmap_request', '--ops-file', 'send_mail', '--vars', JSON.stringify({ TO: 'eve@evil.test', SUBJECT: subject, BODY: 'x' }), '--credentials-dir', dir]);
+    const refused = await cli([
+      'jmap_request',
+      '--ops-file',
+      'send_mail',
+      '--vars',
+      JSON.stringify({ TO: 'eve@evil.test', SUBJECT: subject, BODY: 'x' }),
+      '--credentials-dir',
+      dir,
+    ]);
     expect(refused.code).toBe(3);
     expect(refused.json).toMatchObject({ error: { code: 'policy_refused', details: { rule: { layer: 'user' } } } });
     expect((await world.sandbox.outbox()).filter((e) => e.subject === subject)).toEqual([]);
@@ -157,13 +216,39 @@ describe('new inboxes', () => {
     await world.writeUserPolicy({ newInboxes: 'off' });
     const signups = world.sandbox.stats();
     const dir = join(world.base, 'forbidden');
-    const run = await cli(['register', '--username', `gno-${process.pid % 1000}`, '--watch', 'on-demand', '--credentials-dir', dir]);
+    const run = await cli([
+      'register',
+      '--username',
+      `gno-${process.pid % 1000}`,
+      '--watch',
+      'on-demand',
+      '--credentials-dir',
+      dir,
+    ]);
     expect(run.code).toBe(3);
-    expect(run.json).toMatchObject({ error: { code: 'policy_refused', details: { rule: { layer: 'user', rule: 'newInboxes=off' } } } });
-    const login = await cli(['register', '--api-key', await world.bob.revealApiKey(), '--watch', 'on-demand', '--credentials-dir', join(world.base, 'forbidden-login')]);
+    expect(run.json).toMatchObject({
+      error: { code: 'policy_refused', details: { rule: { layer: 'user', rule: 'newInboxes=off' } } },
+    });
+    const login = await cli([
+      'register',
+      '--api-key',
+      await world.bob.revealApiKey(),
+      '--watch',
+      'on-demand',
+      '--credentials-dir',
+      join(world.base, 'forbidden-login'),
+    ]);
     expect(login.code).toBe(3);
     expect(world.sandbox.stats()).toEqual(signups);
-    const replay = await cli(['register', '--username', world.address.alice.split('@')[0]!, '--watch', 'on-demand', '--credentials-dir', world.alice.dir]);
+    const replay = await cli([
+      'register',
+      '--username',
+      world.address.alice.split('@')[0]!,
+      '--watch',
+      'on-demand',
+      '--credentials-dir',
+      world.alice.dir,
+    ]);
     expect(replay.code, replay.stderr).toBe(0);
     await world.clearPolicies();
   });

@@ -14,7 +14,12 @@ const home = await mkdtemp(join(tmpdir(), 'agent-mailbox-home-'));
 afterAll(() => rm(home, { recursive: true, force: true }));
 
 function clientEnv(sandbox: { authUrl: string; apiUrl: string; salt: string; domain: string }): Record<string, string> {
-  return { AGENT_MAILBOX_AUTH_URL: sandbox.authUrl, AGENT_MAILBOX_API_URL: sandbox.apiUrl, AGENT_MAILBOX_SCRYPT_SALT: sandbox.salt, AGENT_MAILBOX_INBOX_DOMAIN: sandbox.domain };
+  return {
+    AGENT_MAILBOX_AUTH_URL: sandbox.authUrl,
+    AGENT_MAILBOX_API_URL: sandbox.apiUrl,
+    AGENT_MAILBOX_SCRYPT_SALT: sandbox.salt,
+    AGENT_MAILBOX_INBOX_DOMAIN: sandbox.domain,
+  };
 }
 
 interface CliError {
@@ -29,16 +34,22 @@ describe('a client pointed at a sandbox', () => {
     const refused = await runCli(['register', '--username', 'my-agent-01', '--watch', 'on-demand'], { env });
     expect(refused.code, refused.stderr).toBe(2);
     const defaultDir = join(home, '.config', 'agent-mailbox');
-    expect((refused.json as CliError).error).toMatchObject({ code: 'sandbox_in_default_dir', details: { credentialsDir: defaultDir, endpoint: sandbox.authUrl } });
+    expect((refused.json as CliError).error).toMatchObject({
+      code: 'sandbox_in_default_dir',
+      details: { credentialsDir: defaultDir, endpoint: sandbox.authUrl },
+    });
     expect(refused.stderr).toContain('--allow-default-credentials-dir');
     expect(existsSync(join(home, '.config'))).toBe(false);
 
-    const allowed = await runCli(['register', '--username', 'my-agent-01', '--watch', 'on-demand', '--allow-default-credentials-dir'], { env });
+    const allowed = await runCli(
+      ['register', '--username', 'my-agent-01', '--watch', 'on-demand', '--allow-default-credentials-dir'],
+      { env },
+    );
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(existsSync(join(defaultDir, 'credentials.json'))).toBe(true);
   });
 
-  it('refuses to connect a person\'s account into the default credentials directory as well', async () => {
+  it("refuses to connect a person's account into the default credentials directory as well", async () => {
     const sandbox = await startTestSandbox({ oauth: { autoApprove: [{ person: 'Ada', inboxes: ['ada-inbox'] }] } });
     const env = { ...clientEnv(sandbox), HOME: home, XDG_CONFIG_HOME: '', BROWSER: '/nonexistent/browser' };
     const refused = await runCliInProcess(['connect', '--no-browser'], { env });
@@ -52,20 +63,30 @@ describe('a client pointed at a sandbox', () => {
     const dir = await tempCredentialsDir();
     const env = { ...clientEnv(sandbox), AGENT_MAILBOX_CREDENTIALS_DIR: dir };
     try {
-      const registered = await runCliInProcess(['register', '--username', 'gone-agent', '--watch', 'on-demand'], { env });
+      const registered = await runCliInProcess(['register', '--username', 'gone-agent', '--watch', 'on-demand'], {
+        env,
+      });
       expect(registered.code, registered.stderr).toBe(0);
       const status = await runCliInProcess(['watch', 'status'], { env });
       expect(status.json).toMatchObject({ sandbox: { authUrl: sandbox.authUrl, apiUrl: sandbox.apiUrl } });
-      expect((status.json as { summary: string }).summary).toContain(`registered against a local sandbox (JMAP ${sandbox.apiUrl}, auth ${sandbox.authUrl})`);
+      expect((status.json as { summary: string }).summary).toContain(
+        `registered against a local sandbox (JMAP ${sandbox.apiUrl}, auth ${sandbox.authUrl})`,
+      );
     } finally {
       await sandbox.close();
     }
     // The variables of that shell are gone too: only credentials.json still names the sandbox.
-    const list = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox'], { env: { AGENT_MAILBOX_CREDENTIALS_DIR: dir } });
+    const list = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox'], {
+      env: { AGENT_MAILBOX_CREDENTIALS_DIR: dir },
+    });
     expect(list.code).toBe(1);
     const { error } = list.json as CliError;
     expect(error.code).toBe('sandbox_not_running');
-    expect(error.message).toMatch(new RegExp(`^The inbox gone-agent@agent-mailbox\\.test in ${dir} was registered against a local sandbox \\(auth ${sandbox.authUrl}, JMAP ${sandbox.apiUrl}\\), which is not running`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^The inbox gone-agent@agent-mailbox\\.test in ${dir} was registered against a local sandbox \\(auth ${sandbox.authUrl}, JMAP ${sandbox.apiUrl}\\), which is not running`,
+      ),
+    );
     const [authPort, apiPort] = [new URL(sandbox.authUrl).port, new URL(sandbox.apiUrl).port];
     expect(error.hint).toContain(`--auth-port ${authPort} --api-port ${apiPort}`);
     expect(list.stderr).toMatch(/^error: The inbox gone-agent/);

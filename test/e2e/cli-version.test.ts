@@ -7,12 +7,18 @@ import { builtCli, repoBin } from '../helpers/run-cli.js';
 
 const run = promisify(execFile);
 const skillScript = fileURLToPath(new URL('../../skill/scripts/agent-mailbox.mjs', import.meta.url));
-const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 describe('agent-mailbox --version', () => {
   // The package entry answers from the pages the build rendered, the bundle from the real program,
   // and the skill's single file (also what the MCP Bundle runs) has no package.json beside it.
-  for (const [entry, path] of [['the package entry (bin/agent-mailbox.js)', repoBin], ['the bundle (dist/bin.js)', builtCli], ["the skill's single file", skillScript]] as const) {
+  for (const [entry, path] of [
+    ['the package entry (bin/agent-mailbox.js)', repoBin],
+    ['the bundle (dist/bin.js)', builtCli],
+    ["the skill's single file", skillScript],
+  ] as const) {
     it(`prints the package version and exits 0 from ${entry}, as --version and -V`, async () => {
       for (const flag of ['--version', '-V']) {
         const { stdout, stderr } = await run(process.execPath, [path, flag], { env: { PATH: process.env.PATH ?? '' } });

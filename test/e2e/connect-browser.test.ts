@@ -21,10 +21,15 @@ const skipReason = chromiumSkipReason;
 if (skipReason) console.log(`[connect browser] skipped: ${skipReason}`);
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
-
 /** `connect --no-browser` as a real process: resolves with the link it prints, and later with its result. */
-function startConnect(args: string[], env: Record<string, string>): { link: Promise<string>; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [builtCli, 'connect', ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startConnect(
+  args: string[],
+  env: Record<string, string>,
+): { link: Promise<string>; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, [builtCli, 'connect', ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   cleanUpAfter(() => void child.kill('SIGKILL'));
   let stdout = '';
   let stderr = '';
@@ -36,7 +41,9 @@ function startConnect(args: string[], env: Record<string, string>): { link: Prom
     const printed = /^(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)$/m.exec(stderr)?.[1];
     if (printed) found(printed);
   });
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
   void done.then((result) => found(`(connect ended before printing a link: ${result.stderr})`));
   return { link, done };
 }
@@ -49,11 +56,38 @@ describe.skipIf(skipReason !== undefined)('connect with a person in a real brows
     const form = new FormBrowser(sandbox.authUrl);
     for (const name of ['pat-first', 'pat-second']) {
       const page = await form.get(`/oauth/authorize?${authorizeParams(sandbox, setup, pkce().challenge).toString()}`);
-      const consent = page.html.includes('name="request"') ? page : await form.get((await form.post('/oauth/sign-in', { csrf: hiddenField(page.html, 'csrf'), return_to: hiddenField(page.html, 'return_to'), name: 'Pat' })).location ?? '');
-      await form.post('/oauth/consent', { csrf: hiddenField(consent.html, 'csrf'), request: hiddenField(consent.html, 'request'), inbox: 'new', new_inbox: name, scope: 'mail.read', decision: 'approve' });
+      const consent = page.html.includes('name="request"')
+        ? page
+        : await form.get(
+            (
+              await form.post('/oauth/sign-in', {
+                csrf: hiddenField(page.html, 'csrf'),
+                return_to: hiddenField(page.html, 'return_to'),
+                name: 'Pat',
+              })
+            ).location ?? '',
+          );
+      await form.post('/oauth/consent', {
+        csrf: hiddenField(consent.html, 'csrf'),
+        request: hiddenField(consent.html, 'request'),
+        inbox: 'new',
+        new_inbox: name,
+        scope: 'mail.read',
+        decision: 'approve',
+      });
     }
-    const mail = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
-    await mail.sendMail({ from: 'friend@example.test', to: 'pat-second@agent-mailbox.test', subject: 'Waiting in the second inbox', text: 'hello' });
+    const mail = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: sandbox.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
+    await mail.sendMail({
+      from: 'friend@example.test',
+      to: 'pat-second@agent-mailbox.test',
+      subject: 'Waiting in the second inbox',
+      text: 'hello',
+    });
     mail.close();
 
     const base = await mkdtemp(join(tmpdir(), 'connect-browser-'));
@@ -85,9 +119,22 @@ describe.skipIf(skipReason !== undefined)('connect with a person in a real brows
 
     const connected = await connect.done;
     expect(connected.code, connected.stderr).toBe(0);
-    const outcome = JSON.parse(connected.stdout) as { scope: string; requestedScope: string; defaultInbox: string; inboxes: Array<{ address: string }>; next: string[] };
-    expect(outcome).toMatchObject({ scope: 'mail.read', requestedScope: 'mail.read mail.send', defaultInbox: 'pat-second@agent-mailbox.test' });
-    expect(outcome.inboxes.map((inbox) => inbox.address)).toEqual(['pat-first@agent-mailbox.test', 'pat-second@agent-mailbox.test']);
+    const outcome = JSON.parse(connected.stdout) as {
+      scope: string;
+      requestedScope: string;
+      defaultInbox: string;
+      inboxes: Array<{ address: string }>;
+      next: string[];
+    };
+    expect(outcome).toMatchObject({
+      scope: 'mail.read',
+      requestedScope: 'mail.read mail.send',
+      defaultInbox: 'pat-second@agent-mailbox.test',
+    });
+    expect(outcome.inboxes.map((inbox) => inbox.address)).toEqual([
+      'pat-first@agent-mailbox.test',
+      'pat-second@agent-mailbox.test',
+    ]);
     expect(outcome.next[0]).toBe('The person unticked mail.send on the consent page: this connection can only read.');
 
     const listed = await runCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env });
@@ -95,7 +142,19 @@ describe.skipIf(skipReason !== undefined)('connect with a person in a real brows
     expect(listed.stdout.split('\n')[0]).toBe('Inbox: pat-second@agent-mailbox.test');
     expect(listed.stdout).toContain('Waiting in the second inbox');
 
-    const refused = await runCli(['jmap_request', '--ops-file', 'send_mail', '--vars', JSON.stringify({ TO: 'friend@example.test', SUBJECT: 'Must not leave', BODY: 'no' }), '--credentials-dir', dir, '--json'], { env });
+    const refused = await runCli(
+      [
+        'jmap_request',
+        '--ops-file',
+        'send_mail',
+        '--vars',
+        JSON.stringify({ TO: 'friend@example.test', SUBJECT: 'Must not leave', BODY: 'no' }),
+        '--credentials-dir',
+        dir,
+        '--json',
+      ],
+      { env },
+    );
     expect(refused.code).toBe(1);
     expect((refused.json as { error: { code: string; message: string; hint: string } }).error).toMatchObject({
       code: 'insufficient_scope',

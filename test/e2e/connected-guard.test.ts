@@ -27,15 +27,26 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-const env = (): Record<string, string> => oauthCliEnv(sandbox, { HOME: join(base, 'home'), XDG_CONFIG_HOME: join(base, 'config') });
+const env = (): Record<string, string> =>
+  oauthCliEnv(sandbox, { HOME: join(base, 'home'), XDG_CONFIG_HOME: join(base, 'config') });
 const cli = (args: string[]): Promise<CliRun> => runCliInProcess([...args, '--json'], { env: env() });
 const send = (to: string, subject: string, inbox?: string): Promise<CliRun> =>
-  cli(['jmap_request', '--ops-file', 'send_mail', '--vars', JSON.stringify({ TO: to, SUBJECT: subject, BODY: 'x' }), '--credentials-dir', dir, ...(inbox ? ['--inbox', inbox] : [])]);
+  cli([
+    'jmap_request',
+    '--ops-file',
+    'send_mail',
+    '--vars',
+    JSON.stringify({ TO: to, SUBJECT: subject, BODY: 'x' }),
+    '--credentials-dir',
+    dir,
+    ...(inbox ? ['--inbox', inbox] : []),
+  ]);
 const sentSubjects = async (): Promise<string[]> => (await sandbox.outbox()).map((m) => m.subject);
-const errorOf = (run: CliRun): { code: string; details?: { rule?: { layer: string; rule: string } } } => (run.json as { error: { code: string } }).error;
+const errorOf = (run: CliRun): { code: string; details?: { rule?: { layer: string; rule: string } } } =>
+  (run.json as { error: { code: string } }).error;
 
-describe('the operator\'s rules on a connected account', () => {
-  it('keeps each inbox\'s own layer in its own folder, and the guard applies it to that inbox alone', async () => {
+describe("the operator's rules on a connected account", () => {
+  it("keeps each inbox's own layer in its own folder, and the guard applies it to that inbox alone", async () => {
     const blocked = await cli(['policy', 'block-send', 'eve@evil.test', '--credentials-dir', dir, '--inbox', ops]);
     expect(blocked.code, blocked.stderr).toBe(0);
     await access(join(dir, 'inboxes', ops, 'policy.json'));
@@ -43,7 +54,10 @@ describe('the operator\'s rules on a connected account', () => {
 
     const refused = await send('eve@evil.test', 'From ops to eve', ops);
     expect(refused.code).toBe(3);
-    expect(errorOf(refused)).toMatchObject({ code: 'policy_refused', details: { rule: { layer: 'inbox', rule: 'send.block' } } });
+    expect(errorOf(refused)).toMatchObject({
+      code: 'policy_refused',
+      details: { rule: { layer: 'inbox', rule: 'send.block' } },
+    });
     const allowed = await send('eve@evil.test', 'From the default inbox to eve');
     expect(allowed.code, allowed.stdout).toBe(0);
     const subjects = await sentSubjects();
@@ -61,15 +75,26 @@ describe('the operator\'s rules on a connected account', () => {
     for (const inbox of [own, ops]) {
       const refused = await send('mallory@evil.test', `To mallory from ${inbox}`, inbox);
       expect(refused.code).toBe(3);
-      expect(errorOf(refused)).toMatchObject({ code: 'policy_refused', details: { rule: { layer: 'user', rule: 'send.block' } } });
+      expect(errorOf(refused)).toMatchObject({
+        code: 'policy_refused',
+        details: { rule: { layer: 'user', rule: 'send.block' } },
+      });
     }
     expect((await sentSubjects()).filter((s) => s.startsWith('To mallory'))).toEqual([]);
   });
 
   it('holds mail from a blocked sender back from the inbox whose layer blocks it, not from the other', async () => {
-    expect((await cli(['policy', 'block-receive', 'spam@outside.test', '--credentials-dir', dir, '--inbox', own])).code).toBe(0);
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
-    for (const to of [own, ops]) await transport.sendMail({ from: 'spam@outside.test', to, subject: `Spam for ${to}`, text: 'buy' });
+    expect(
+      (await cli(['policy', 'block-receive', 'spam@outside.test', '--credentials-dir', dir, '--inbox', own])).code,
+    ).toBe(0);
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: sandbox.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
+    for (const to of [own, ops])
+      await transport.sendMail({ from: 'spam@outside.test', to, subject: `Spam for ${to}`, text: 'buy' });
     transport.close();
     const listing = async (inbox: string): Promise<string> => {
       const run = await cli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir, '--inbox', inbox]);
@@ -96,7 +121,15 @@ describe('the operator\'s rules on a connected account', () => {
   });
 
   it('refuses a policy command whose inbox the account cannot name, writing nothing', async () => {
-    const run = await cli(['policy', 'block-send', 'x@evil.test', '--credentials-dir', dir, '--inbox', 'stranger@else.test']);
+    const run = await cli([
+      'policy',
+      'block-send',
+      'x@evil.test',
+      '--credentials-dir',
+      dir,
+      '--inbox',
+      'stranger@else.test',
+    ]);
     expect(run.code).not.toBe(0);
     expect(errorOf(run).code).toBe('inbox_unknown');
     await expect(access(join(dir, 'inboxes', 'stranger@else.test'))).rejects.toThrow();

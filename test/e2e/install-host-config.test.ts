@@ -22,7 +22,10 @@ let unpacked: string;
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'agent-mailbox-install-'));
   // npm pack writes what `files` in package.json ships; unpacked with no node_modules around it.
-  await run('npm', ['pack', '--pack-destination', work, '--ignore-scripts', '--silent'], { cwd: root, env: { ...process.env, npm_config_offline: 'true' } });
+  await run('npm', ['pack', '--pack-destination', work, '--ignore-scripts', '--silent'], {
+    cwd: root,
+    env: { ...process.env, npm_config_offline: 'true' },
+  });
   const tarball = (await readdir(work)).find((f) => f.endsWith('.tgz'));
   if (!tarball) throw new Error('npm pack wrote no tarball');
   await run('tar', ['-xzf', join(work, tarball), '-C', work]);
@@ -41,7 +44,12 @@ async function listToolsWith(config: HostConfig): Promise<{ tools: string[]; ver
   const transport = new StdioClientTransport({
     command: config.command,
     args: config.args,
-    env: { PATH: process.env.PATH ?? '', HOME: work, AGENT_MAILBOX_CREDENTIALS_DIR: join(work, 'credentials'), AGENT_MAILBOX_CRONTAB: noCrontab },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: work,
+      AGENT_MAILBOX_CREDENTIALS_DIR: join(work, 'credentials'),
+      AGENT_MAILBOX_CRONTAB: noCrontab,
+    },
     cwd: work,
     stderr: 'pipe',
   });
@@ -57,12 +65,17 @@ async function listToolsWith(config: HostConfig): Promise<{ tools: string[]; ver
 
 describe('host configs outside the npm registry', () => {
   it('the unpacked tarball ships a self-contained bundle (no node_modules needed)', async () => {
-    expect((await readdir(unpacked)).sort()).toEqual(expect.arrayContaining(['bin', 'dist', 'package.json', 'presets', 'skill']));
+    expect((await readdir(unpacked)).sort()).toEqual(
+      expect.arrayContaining(['bin', 'dist', 'package.json', 'presets', 'skill']),
+    );
     expect(await readdir(unpacked)).not.toContain('node_modules');
   });
 
   it('{"command": "node", "args": ["<unpacked tarball>/bin/agent-mailbox.js", "mcp"]} starts the server and lists the tools', async () => {
-    const { tools, version } = await listToolsWith({ command: 'node', args: [join(unpacked, 'bin', 'agent-mailbox.js'), 'mcp'] });
+    const { tools, version } = await listToolsWith({
+      command: 'node',
+      args: [join(unpacked, 'bin', 'agent-mailbox.js'), 'mcp'],
+    });
     expect(tools).toEqual(['help', 'jmap_request', 'list_inboxes', 'register', 'watch_status']);
     expect(version).toMatch(/^\d+\.\d+\.\d+/);
   }, 60_000);
@@ -73,15 +86,24 @@ describe('host configs outside the npm registry', () => {
   }, 60_000);
 
   it('the skill script in the tarball is an MCP server too ({"args": ["<skill>/scripts/agent-mailbox.mjs", "mcp"]})', async () => {
-    const { tools } = await listToolsWith({ command: 'node', args: [join(unpacked, 'skill', 'scripts', 'agent-mailbox.mjs'), 'mcp'] });
+    const { tools } = await listToolsWith({
+      command: 'node',
+      args: [join(unpacked, 'skill', 'scripts', 'agent-mailbox.mjs'), 'mcp'],
+    });
     expect(tools).toEqual(['help', 'jmap_request', 'list_inboxes', 'register', 'watch_status']);
   }, 60_000);
 
   it('a bare `mcp` (served without building the CLI) refuses a bad setting exactly as the CLI path does', async () => {
     const start = (args: string[]) =>
-      run(process.execPath, [builtCli, ...args], { env: { PATH: process.env.PATH, HOME: work, AGENT_MAILBOX_TIMEOUT_MS: 'soon' } }).then(
+      run(process.execPath, [builtCli, ...args], {
+        env: { PATH: process.env.PATH, HOME: work, AGENT_MAILBOX_TIMEOUT_MS: 'soon' },
+      }).then(
         () => ({ code: 0, stdout: '', stderr: '' }),
-        (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+        (error: { code: number; stdout: string; stderr: string }) => ({
+          code: error.code,
+          stdout: error.stdout,
+          stderr: error.stderr,
+        }),
       );
     const direct = await start(['mcp']);
     const viaCli = await start(['mcp', '--tool-deadline-ms', '50000']);

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp, printStderrOnFailure, resultText, sandboxEnv, structured, type McpConnection } from '../helpers/connect-mcp.js';
+import {
+  connectMcp,
+  printStderrOnFailure,
+  resultText,
+  sandboxEnv,
+  structured,
+  type McpConnection,
+} from '../helpers/connect-mcp.js';
 import { emailIdsIn } from '../helpers/jmap-result-walk.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
 import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
@@ -19,10 +26,16 @@ const env = sandboxEnv(sandbox, dir);
 const subject = 'Bearer of good news';
 const body = 'The bearer for JMAP is here. api_key: see the docs.';
 // Someone else's token quoted in a mail: not a secret of this tool, so it is shown as written.
-const foreignJwt = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzb21lb25lIGVsc2UifQ.c29tZW9uZS1lbHNlcy1zaWduYXR1cmU';
+const foreignJwt =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzb21lb25lIGVsc2UifQ.c29tZW9uZS1lbHNlcy1zaWduYXR1cmU';
 
 async function deliver(message: { subject: string; text: string }): Promise<void> {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: sandbox.smtpPort,
+    secure: false,
+    ignoreTLS: true,
+  });
   try {
     await transport.sendMail({ from: 'Stranger <stranger@outside.test>', to: inbox, ...message });
   } finally {
@@ -34,7 +47,10 @@ let inbox = '';
 let apiKey = '';
 
 beforeAll(async () => {
-  const registered = await runCliInProcess(['register', '--username', 'exact-reader', '--watch', 'on-demand', '--json'], { env });
+  const registered = await runCliInProcess(
+    ['register', '--username', 'exact-reader', '--watch', 'on-demand', '--json'],
+    { env },
+  );
   expect(registered.code, registered.stderr).toBe(0);
   inbox = String((registered.json as { inbox: string }).inbox);
   apiKey = (JSON.parse(await readFile(join(dir, 'credentials.json'), 'utf8')) as { apiKey: string }).apiKey;
@@ -68,14 +84,20 @@ describe('mail is shown exactly as it was written', () => {
   printStderrOnFailure(() => [server]);
   afterAll(() => server?.close());
 
-  it('lists and reads the subject and body unchanged in the CLI text and --json, and masks only the inbox\'s own apiKey', async () => {
+  it("lists and reads the subject and body unchanged in the CLI text and --json, and masks only the inbox's own apiKey", async () => {
     const ids = await mailIds();
     const listingText = (await cli(['--ops-file', 'list_inbox'])).stdout;
     const listingJson = JSON.stringify((await cli(['--ops-file', 'list_inbox', '--json'])).json);
-    const readText = (await cli(['--ops-file', 'read_message', '--vars', JSON.stringify({ MAIL_ID: ids.exact })])).stdout;
-    const readJson = (await cli(['--ops-file', 'read_message', '--vars', JSON.stringify({ MAIL_ID: ids.exact }), '--json'])).json;
-    const leakText = (await cli(['--ops-file', 'read_message', '--vars', JSON.stringify({ MAIL_ID: ids.leak })])).stdout;
-    const leakJson = JSON.stringify((await cli(['--ops-file', 'read_message', '--vars', JSON.stringify({ MAIL_ID: ids.leak }), '--json'])).json);
+    const readText = (await cli(['--ops-file', 'read_message', '--vars', JSON.stringify({ MAIL_ID: ids.exact })]))
+      .stdout;
+    const readJson = (
+      await cli(['--ops-file', 'read_message', '--vars', JSON.stringify({ MAIL_ID: ids.exact }), '--json'])
+    ).json;
+    const leakText = (await cli(['--ops-file', 'read_message', '--vars', JSON.stringify({ MAIL_ID: ids.leak })]))
+      .stdout;
+    const leakJson = JSON.stringify(
+      (await cli(['--ops-file', 'read_message', '--vars', JSON.stringify({ MAIL_ID: ids.leak }), '--json'])).json,
+    );
 
     expect(listingText).toContain(subject);
     expect(listingJson).toContain(JSON.stringify(subject));
@@ -99,7 +121,11 @@ describe('mail is shown exactly as it was written', () => {
     const ids = await mailIds();
     server = await connectMcp({ env });
     const call = async (vars: Record<string, unknown>, ops_file: string): Promise<{ text: string; values: string }> => {
-      const result = await server!.client.callTool({ name: 'jmap_request', arguments: { ops_file, vars, credentials_dir: dir } }, undefined, { timeout: 60_000 });
+      const result = await server!.client.callTool(
+        { name: 'jmap_request', arguments: { ops_file, vars, credentials_dir: dir } },
+        undefined,
+        { timeout: 60_000 },
+      );
       expect(result.isError, resultText(result)).not.toBe(true);
       return { text: resultText(result), values: JSON.stringify(structured(result)) };
     };

@@ -10,10 +10,19 @@ import { pollUntil } from '../helpers/sandbox.js';
 // retry of a 2026-07-28 client. No real tool asks yet, so the built server is started through a
 // test entry that adds one (test/fixtures/confirm-probe-server.mjs explains why that is safe).
 const probeServer = fileURLToPath(new URL('../fixtures/confirm-probe-server.mjs', import.meta.url));
-const env = { AGENT_MAILBOX_AUTH_URL: 'http://127.0.0.1:9', AGENT_MAILBOX_API_URL: 'http://127.0.0.1:9', AGENT_MAILBOX_CREDENTIALS_DIR: '/nonexistent/agent-mailbox' };
+const env = {
+  AGENT_MAILBOX_AUTH_URL: 'http://127.0.0.1:9',
+  AGENT_MAILBOX_API_URL: 'http://127.0.0.1:9',
+  AGENT_MAILBOX_CREDENTIALS_DIR: '/nonexistent/agent-mailbox',
+};
 
 /** What a person answers in the host's form; undefined: the client declares no elicitation at all. */
-type Person = ((question: { message: string; requestedSchema: unknown }) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }) | undefined;
+type Person =
+  | ((question: { message: string; requestedSchema: unknown }) => {
+      action: 'accept' | 'decline' | 'cancel';
+      content?: Record<string, unknown>;
+    })
+  | undefined;
 
 const twoQuestions = { questions: 2 };
 
@@ -29,8 +38,13 @@ const eras: { name: string; legacy: boolean; connect: (person: Person) => Promis
     name: '2025-11-25 (SDK 1.x client, elicitation/create request)',
     legacy: true,
     connect: async (person) => {
-      const c = await connectMcp({ env, nodeArgs: [probeServer], ...(person ? { onElicit: (params) => person(params as never) as never } : {}) });
-      const probe = async (args: Record<string, unknown>) => structured(await c.client.callTool({ name: 'confirm_probe', arguments: args })) as never;
+      const c = await connectMcp({
+        env,
+        nodeArgs: [probeServer],
+        ...(person ? { onElicit: (params) => person(params as never) as never } : {}),
+      });
+      const probe = async (args: Record<string, unknown>) =>
+        structured(await c.client.callTool({ name: 'confirm_probe', arguments: args })) as never;
       return { pid: c.pid, stderr: c.stderr, probe, close: c.close };
     },
   },
@@ -38,9 +52,14 @@ const eras: { name: string; legacy: boolean; connect: (person: Person) => Promis
     name: '2026-07-28 (SDK 2.x client, input_required and retry)',
     legacy: false,
     connect: async (person) => {
-      const c = await connectMcp2026({ env, nodeArgs: [probeServer], ...(person ? { onElicit: (params) => person(params as never) as never } : {}) });
+      const c = await connectMcp2026({
+        env,
+        nodeArgs: [probeServer],
+        ...(person ? { onElicit: (params) => person(params as never) as never } : {}),
+      });
       expect(c.client.getProtocolEra()).toBe('modern');
-      const probe = async (args: Record<string, unknown>) => structured(await c.client.callTool({ name: 'confirm_probe', arguments: args })) as never;
+      const probe = async (args: Record<string, unknown>) =>
+        structured(await c.client.callTool({ name: 'confirm_probe', arguments: args })) as never;
       return { pid: c.pid, stderr: c.stderr, probe, close: c.close };
     },
   },
@@ -87,10 +106,16 @@ for (const era of eras) {
     });
 
     it('never counts an accept whose content does not fit the form as a yes', async () => {
-      const contents: Record<string, unknown>[] = [{ confirm: 'yes' }, { priority: 'high' }, { confirm: true, priority: 'urgent' }, { confirm: true, note: 'x'.repeat(41) }];
+      const contents: Record<string, unknown>[] = [
+        { confirm: 'yes' },
+        { priority: 'high' },
+        { confirm: true, priority: 'urgent' },
+        { confirm: true, note: 'x'.repeat(41) },
+      ];
       let next = 0;
       connection = await era.connect(() => ({ action: 'accept', content: contents[next++]! }));
-      for (let i = 0; i < contents.length; i++) expect((await connection.probe({})).answers, JSON.stringify(contents[i])).toEqual([{ action: 'cancel' }]);
+      for (let i = 0; i < contents.length; i++)
+        expect((await connection.probe({})).answers, JSON.stringify(contents[i])).toEqual([{ action: 'cancel' }]);
     });
 
     it('asks questions in a row one by one and keeps each answer with its question', async () => {
@@ -126,7 +151,9 @@ describe('confirm over MCP 2025-11-25, when asking fails', () => {
       throw new Error('the form could not be shown');
     });
     expect((await connection.probe({})).answers).toEqual([{ action: 'cancel' }]);
-    expect(connection.stderr()).toMatch(/a confirmation could not be asked \(counted as cancel\): .*the form could not be shown/);
+    expect(connection.stderr()).toMatch(
+      /a confirmation could not be asked \(counted as cancel\): .*the form could not be shown/,
+    );
   });
 });
 
@@ -148,7 +175,10 @@ describe('confirm over MCP 2026-07-28, on the wire', () => {
 
   function start(): (params: Record<string, unknown>) => Promise<Record<string, unknown>> {
     stderr = '';
-    const spawned = spawn(process.execPath, [probeServer], { env: { PATH: process.env.PATH, AGENT_MAILBOX_CRONTAB: noCrontab, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const spawned = spawn(process.execPath, [probeServer], {
+      env: { PATH: process.env.PATH, AGENT_MAILBOX_CRONTAB: noCrontab, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     child = spawned;
     spawned.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const answers = new Map<number, Record<string, unknown>>();
@@ -165,7 +195,9 @@ describe('confirm over MCP 2026-07-28, on the wire', () => {
     let id = 0;
     return async (params) => {
       const mine = ++id;
-      spawned.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: mine, method: 'tools/call', params: { name: 'confirm_probe', _meta: meta, ...params } })}\n`);
+      spawned.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: mine, method: 'tools/call', params: { name: 'confirm_probe', _meta: meta, ...params } })}\n`,
+      );
       return pollUntil(() => answers.get(mine), 10_000, `the answer to request ${mine}`);
     };
   }
@@ -175,10 +207,18 @@ describe('confirm over MCP 2026-07-28, on the wire', () => {
     const first = (await call({ arguments: { subject: 'wire' } })).result as Record<string, unknown>;
     expect(first).toMatchObject({
       resultType: 'input_required',
-      inputRequests: { confirm_0: { method: 'elicitation/create', params: { mode: 'form', message: 'Send "wire" (question 1)?' } } },
+      inputRequests: {
+        confirm_0: { method: 'elicitation/create', params: { mode: 'form', message: 'Send "wire" (question 1)?' } },
+      },
     });
     expect(typeof first.requestState).toBe('string');
-    const done = (await call({ arguments: { subject: 'wire' }, requestState: first.requestState, inputResponses: { confirm_0: { action: 'accept', content: { confirm: true } } } })).result;
+    const done = (
+      await call({
+        arguments: { subject: 'wire' },
+        requestState: first.requestState,
+        inputResponses: { confirm_0: { action: 'accept', content: { confirm: true } } },
+      })
+    ).result;
     expect(done).toMatchObject({ structuredContent: { answers: [{ action: 'accept', content: { confirm: true } }] } });
   });
 
@@ -189,11 +229,15 @@ describe('confirm over MCP 2026-07-28, on the wire', () => {
     expect((await call({ arguments: {}, inputResponses: yes })).result).toMatchObject({ resultType: 'input_required' });
     // A state minted for other arguments, though its first question reads the same.
     const other = (await call({ arguments: { questions: 2 } })).result as { requestState: string };
-    expect((await call({ arguments: {}, requestState: other.requestState, inputResponses: yes })).result).toMatchObject({ resultType: 'input_required' });
+    expect((await call({ arguments: {}, requestState: other.requestState, inputResponses: yes })).result).toMatchObject(
+      { resultType: 'input_required' },
+    );
     // A state whose signature does not match its content.
     const mine = (await call({ arguments: {} })).result as { requestState: string };
     const forged = `${mine.requestState.slice(0, -4)}AAAA`;
-    expect((await call({ arguments: {}, requestState: forged, inputResponses: yes })).result).toMatchObject({ resultType: 'input_required' });
+    expect((await call({ arguments: {}, requestState: forged, inputResponses: yes })).result).toMatchObject({
+      resultType: 'input_required',
+    });
     // The genuine one still works.
     expect((await call({ arguments: {}, requestState: mine.requestState, inputResponses: yes })).result).toMatchObject({
       structuredContent: { answers: [{ action: 'accept', content: { confirm: true } }] },

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
-import { connectMcp, printStderrOnFailure, resultText, sandboxEnv, structured, type McpConnection } from '../helpers/connect-mcp.js';
+import {
+  connectMcp,
+  printStderrOnFailure,
+  resultText,
+  sandboxEnv,
+  structured,
+  type McpConnection,
+} from '../helpers/connect-mcp.js';
 import { cleanUpAfter } from '../helpers/clean-up-after.js';
 import { connectDirectory, startOAuthSandbox } from '../helpers/oauth-directory.js';
 
@@ -24,7 +31,10 @@ beforeAll(async () => {
   sandbox = await startOAuthSandbox();
 });
 
-async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; data: Record<string, unknown>; isError: boolean }> {
+async function call(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ text: string; data: Record<string, unknown>; isError: boolean }> {
   const result = await server!.client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
   return { text: resultText(result), data: structured(result), isError: result.isError === true };
 }
@@ -47,13 +57,21 @@ describe('the MCP server on a connected account', () => {
     const listed = await call('list_inboxes', {});
     expect(listed.isError).toBe(false);
     const inboxes = listed.data['inboxes'] as Array<{ address: string; accountId: string; isDefault: boolean }>;
-    expect(inboxes.map((i) => [i.address, i.isDefault])).toEqual([[own, true], [ops, false]]);
+    expect(inboxes.map((i) => [i.address, i.isDefault])).toEqual([
+      [own, true],
+      [ops, false],
+    ]);
     for (const inbox of inboxes) expect(inbox.accountId).toMatch(/^[0-9a-f-]{36}$/);
     expect(listed.text).toContain(`- ${ops} (accountId ${inboxes[1]?.accountId})`);
   });
 
   it('reads the default inbox without a choice and the chosen one with it, each result naming its inbox', async () => {
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: sandbox.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
     await transport.sendMail({ from: 'friend@outside.test', to: own, subject: 'For the default inbox', text: 'hello' });
     transport.close();
     const fallback = await call('jmap_request', { ops_file: 'list_inbox' });
@@ -88,21 +106,32 @@ describe('the MCP server on a connected account', () => {
   });
 
   it('refuses a send on a read-only grant with insufficient_scope, naming the scope and that the operator grants it', async () => {
-    const refused = await call('jmap_request', { ops_file: 'send_mail', vars: { TO: 'someone@example.org', SUBJECT: 'Must not leave', BODY: 'no' } });
+    const refused = await call('jmap_request', {
+      ops_file: 'send_mail',
+      vars: { TO: 'someone@example.org', SUBJECT: 'Must not leave', BODY: 'no' },
+    });
     expect(refused.isError).toBe(true);
     expect(refused.data['error']).toMatchObject({ code: 'insufficient_scope', details: { scope: 'mail.send' } });
     expect(refused.text).toContain('lacks the mail.send scope');
-    expect(refused.text).toContain('Only the operator can grant mail.send: they run agent-mailbox connect --scope read,send');
+    expect(refused.text).toContain(
+      'Only the operator can grant mail.send: they run agent-mailbox connect --scope read,send',
+    );
     expect(await sandbox.outbox()).toEqual([]);
   });
 
   it('sends from the custom-domain inbox of a grant that may send, and the other inbox receives it', async () => {
     const sender = await connectMcp({ env: sandboxEnv(sandbox, sendingDir) });
     try {
-      const sent = await sender.client.callTool({ name: 'jmap_request', arguments: { ops_file: 'send_mail', inbox: ops, vars: { TO: own, SUBJECT: 'From the ops desk', BODY: 'hi' } } });
+      const sent = await sender.client.callTool({
+        name: 'jmap_request',
+        arguments: { ops_file: 'send_mail', inbox: ops, vars: { TO: own, SUBJECT: 'From the ops desk', BODY: 'hi' } },
+      });
       expect(sent.isError === true, resultText(sent)).toBe(false);
       expect(structured(sent)['inbox']).toBe(ops);
-      const received = await sender.client.callTool({ name: 'jmap_request', arguments: { ops_file: 'list_inbox', inbox: own } });
+      const received = await sender.client.callTool({
+        name: 'jmap_request',
+        arguments: { ops_file: 'list_inbox', inbox: own },
+      });
       expect(resultText(received)).toContain('From the ops desk');
       expect(resultText(received)).toContain(ops);
     } finally {
@@ -114,8 +143,18 @@ describe('the MCP server on a connected account', () => {
     await call('jmap_request', { ops_file: 'list_new' });
     const waiting = call('jmap_request', { ops_file: 'wait_for_mail', vars: { TIMEOUT_SECONDS: 30 } });
     // Delivered after the wait's first look (it reports progress once it waits); a delivery before it counts too.
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
-    await transport.sendMail({ from: 'friend@outside.test', to: own, subject: 'Awaited on the connected inbox', text: 'here' });
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: sandbox.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
+    await transport.sendMail({
+      from: 'friend@outside.test',
+      to: own,
+      subject: 'Awaited on the connected inbox',
+      text: 'here',
+    });
     transport.close();
     const waited = await waiting;
     expect(waited.isError, waited.text).toBe(false);

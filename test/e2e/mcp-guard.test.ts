@@ -18,7 +18,8 @@ beforeAll(async () => {
   world = await startGuardWorld('embedded', 'mcp');
 });
 
-type Person = ((message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }) | undefined;
+type Person =
+  ((message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }) | undefined;
 
 interface Door {
   pid: number;
@@ -31,21 +32,43 @@ const eras: { name: string; connect: (person: Person) => Promise<Door> }[] = [
   {
     name: '2025-11-25',
     connect: async (person) => {
-      const c = await connectMcp({ env: { ...world.env, AGENT_MAILBOX_CREDENTIALS_DIR: world.alice.dir }, ...(person ? { onElicit: (params) => person(params.message) as never } : {}) });
-      return { pid: c.pid, stderr: c.stderr, close: c.close, send: async (vars) => shaped(await c.client.callTool({ name: 'jmap_request', arguments: { ops_file: 'send_mail', vars } })) };
+      const c = await connectMcp({
+        env: { ...world.env, AGENT_MAILBOX_CREDENTIALS_DIR: world.alice.dir },
+        ...(person ? { onElicit: (params) => person(params.message) as never } : {}),
+      });
+      return {
+        pid: c.pid,
+        stderr: c.stderr,
+        close: c.close,
+        send: async (vars) =>
+          shaped(await c.client.callTool({ name: 'jmap_request', arguments: { ops_file: 'send_mail', vars } })),
+      };
     },
   },
   {
     name: '2026-07-28',
     connect: async (person) => {
-      const c = await connectMcp2026({ env: { ...world.env, AGENT_MAILBOX_CREDENTIALS_DIR: world.alice.dir }, ...(person ? { onElicit: (params) => person(params.message) as never } : {}) });
-      return { pid: c.pid, stderr: c.stderr, close: c.close, send: async (vars) => shaped(await c.client.callTool({ name: 'jmap_request', arguments: { ops_file: 'send_mail', vars } })) };
+      const c = await connectMcp2026({
+        env: { ...world.env, AGENT_MAILBOX_CREDENTIALS_DIR: world.alice.dir },
+        ...(person ? { onElicit: (params) => person(params.message) as never } : {}),
+      });
+      return {
+        pid: c.pid,
+        stderr: c.stderr,
+        close: c.close,
+        send: async (vars) =>
+          shaped(await c.client.callTool({ name: 'jmap_request', arguments: { ops_file: 'send_mail', vars } })),
+      };
     },
   },
 ];
 
 function shaped(result: unknown): { isError: boolean; text: string; content: Record<string, unknown> } {
-  return { isError: (result as { isError?: boolean }).isError === true, text: resultText(result), content: structured(result) };
+  return {
+    isError: (result as { isError?: boolean }).isError === true,
+    text: resultText(result),
+    content: structured(result),
+  };
 }
 
 describe('the rules as the model can read them', () => {
@@ -82,7 +105,10 @@ for (const era of eras) {
       const subject = `Guard MCP ${era.name}: refused`;
       const result = await door.send({ TO: outside, SUBJECT: subject, BODY: 'x' });
       expect(result.isError).toBe(true);
-      expect(result.content.error).toMatchObject({ code: 'policy_refused', details: { rule: { layer: 'user', rule: 'send.mode=allowlist' }, recipient: outside } });
+      expect(result.content.error).toMatchObject({
+        code: 'policy_refused',
+        details: { rule: { layer: 'user', rule: 'send.mode=allowlist' }, recipient: outside },
+      });
       expect(result.text).toContain('your operator set');
       expect(result.text).toContain('Ask your operator');
       expect(result.text).not.toMatch(/allow-send|policy set|agent-mailbox /);
@@ -120,19 +146,25 @@ for (const era of eras) {
       });
     }
 
-    it.skipIf(terminalSkipReason() !== undefined)('holds the mail when the host cannot ask, and outbox approve at a terminal sends it once', async () => {
-      await world.writeUserPolicy({ send: { mode: 'confirm' } });
-      door = await era.connect(undefined);
-      const subject = `Guard MCP ${era.name}: held`;
-      const result = await door.send({ TO: outside, SUBJECT: subject, BODY: 'x' });
-      expect(result.isError, result.text).toBe(false);
-      expect(result.text).toMatch(/^HELD: /);
-      expect(result.text).toContain('awaits the operator');
-      const held = (result.content.awaitingApproval as { outboxId: string }[])[0]!;
-      expect((await world.traces(subject)).outside).toEqual([]);
-      const approved = await runCliInTerminal(['outbox', 'approve', held.outboxId, '--credentials-dir', world.alice.dir], { env: world.env, answer: 'yes\n' });
-      expect(approved.code, approved.stdout).toBe(0);
-      expect((await world.traces(subject)).outside).toHaveLength(1);
-    });
+    it.skipIf(terminalSkipReason() !== undefined)(
+      'holds the mail when the host cannot ask, and outbox approve at a terminal sends it once',
+      async () => {
+        await world.writeUserPolicy({ send: { mode: 'confirm' } });
+        door = await era.connect(undefined);
+        const subject = `Guard MCP ${era.name}: held`;
+        const result = await door.send({ TO: outside, SUBJECT: subject, BODY: 'x' });
+        expect(result.isError, result.text).toBe(false);
+        expect(result.text).toMatch(/^HELD: /);
+        expect(result.text).toContain('awaits the operator');
+        const held = (result.content.awaitingApproval as { outboxId: string }[])[0]!;
+        expect((await world.traces(subject)).outside).toEqual([]);
+        const approved = await runCliInTerminal(
+          ['outbox', 'approve', held.outboxId, '--credentials-dir', world.alice.dir],
+          { env: world.env, answer: 'yes\n' },
+        );
+        expect(approved.code, approved.stdout).toBe(0);
+        expect((await world.traces(subject)).outside).toHaveLength(1);
+      },
+    );
   });
 }

@@ -26,7 +26,11 @@ afterEach(() => world.clearPolicies());
 printStderrOnFailure(() => [server]);
 
 async function register(args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
-  const result = await server.client.callTool({ name: 'register', arguments: { watch: 'on-demand', ...args } }, undefined, { timeout: 60_000 });
+  const result = await server.client.callTool(
+    { name: 'register', arguments: { watch: 'on-demand', ...args } },
+    undefined,
+    { timeout: 60_000 },
+  );
   return { isError: (result as { isError?: boolean }).isError === true, text: resultText(result) };
 }
 
@@ -59,7 +63,7 @@ describe('newInboxes off on the default inbox binds every new directory', () => 
     expect(world.sandbox.stats()).toEqual(before);
   });
 
-  it('is not undone by the new directory\'s own layer saying on', async () => {
+  it("is not undone by the new directory's own layer saying on", async () => {
     await world.writeInboxPolicy(world.alice.dir, { newInboxes: 'off' });
     const dir = freshDir();
     await mkdir(dir, { recursive: true, mode: 0o700 });

@@ -1,7 +1,16 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectMcp, connectMcp2026, printStderrOnFailure, resultText, sandboxEnv, structured, type McpConnection, type McpConnection2026 } from '../helpers/connect-mcp.js';
+import {
+  connectMcp,
+  connectMcp2026,
+  printStderrOnFailure,
+  resultText,
+  sandboxEnv,
+  structured,
+  type McpConnection,
+  type McpConnection2026,
+} from '../helpers/connect-mcp.js';
 import { createFakeBackend, pollUntil, startTestSandbox } from '../helpers/sandbox.js';
 import { busyCores } from '../helpers/process-cpu.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
@@ -12,7 +21,10 @@ import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 const sandbox = await startTestSandbox({ difficulty: 22, createBackend: createFakeBackend().factory });
 // One solver thread: these tests watch progress and cancellation, which do not depend on the
 // thread count, and a second thread at full speed for ~8 s only slows the tests running beside them.
-const powEnv = (dir: string): Record<string, string> => ({ ...sandboxEnv(sandbox, dir), AGENT_MAILBOX_POW_WORKERS: '1' });
+const powEnv = (dir: string): Record<string, string> => ({
+  ...sandboxEnv(sandbox, dir),
+  AGENT_MAILBOX_POW_WORKERS: '1',
+});
 
 describe('a proof of work behind register', () => {
   let server: McpConnection | McpConnection2026 | undefined;
@@ -27,17 +39,25 @@ describe('a proof of work behind register', () => {
     server = await connectMcp({ env: powEnv(dir) });
     const notices: { at: number; progress: number; total?: number; message?: string }[] = [];
     const controller = new AbortController();
-    const call = server.client.callTool({ name: 'register', arguments: { username: 'slow-agent', watch: 'on-demand' } }, undefined, {
-      signal: controller.signal,
-      resetTimeoutOnProgress: true,
-      onprogress: (p) => notices.push({ at: Date.now(), ...p }),
-    });
+    const call = server.client.callTool(
+      { name: 'register', arguments: { username: 'slow-agent', watch: 'on-demand' } },
+      undefined,
+      {
+        signal: controller.signal,
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => notices.push({ at: Date.now(), ...p }),
+      },
+    );
     call.catch(() => undefined);
     // Three notices: two intervals to hold to the 2 s promise, each second of solving costs a core.
     await pollUntil(() => (notices.length >= 3 ? true : undefined), 20_000, 'three progress notifications');
     // The solver is really working: above the idle line the cancel is measured against (a tenth of a
     // core). Sampled until then: on a shared 2-core machine other processes can take its slices.
-    await pollUntil(async () => ((await busyCores(server!.pid, 500)) > 0.2 ? true : undefined), 20_000, 'the solver to keep a fifth of a core busy');
+    await pollUntil(
+      async () => ((await busyCores(server!.pid, 500)) > 0.2 ? true : undefined),
+      20_000,
+      'the solver to keep a fifth of a core busy',
+    );
 
     const cancelledAt = Date.now();
     controller.abort('the user pressed stop');
@@ -59,7 +79,11 @@ describe('a proof of work behind register', () => {
     expect(idleAt - cancelledAt).toBeLessThanOrEqual(1_000 + 300);
 
     // Locks released, no temp files, nothing half-written (the sign-up never completed).
-    await pollUntil(async () => ((await safeReaddir(dir)).some((f) => f.endsWith('.lock')) ? undefined : true), 3_000, 'locks released');
+    await pollUntil(
+      async () => ((await safeReaddir(dir)).some((f) => f.endsWith('.lock')) ? undefined : true),
+      3_000,
+      'locks released',
+    );
     const left = await safeReaddir(dir);
     expect(left.filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(left).not.toContain('credentials.json');
@@ -89,9 +113,16 @@ describe('a proof of work behind register', () => {
     controller.abort('the user pressed stop');
     await expect(call).rejects.toThrow();
     expect(notices[1]!.progress).toBeGreaterThan(notices[0]!.progress);
-    expect(notices[0]).toMatchObject({ total: 4_194_304, message: expect.stringMatching(/^Solving proof of work: \d+ hashes tried/) });
+    expect(notices[0]).toMatchObject({
+      total: 4_194_304,
+      message: expect.stringMatching(/^Solving proof of work: \d+ hashes tried/),
+    });
     // The solve stopped: under a tenth of a core within a few seconds.
-    await pollUntil(async () => ((await busyCores(modern.pid, 300)) < 0.1 ? true : undefined), 5_000, 'the server to go idle after the cancel');
+    await pollUntil(
+      async () => ((await busyCores(modern.pid, 300)) < 0.1 ? true : undefined),
+      5_000,
+      'the server to go idle after the cancel',
+    );
     const help = await modern.client.callTool({ name: 'help', arguments: {} });
     expect(help.isError, resultText(help)).toBeFalsy();
   });
@@ -100,7 +131,10 @@ describe('a proof of work behind register', () => {
     const dir = await tempCredentialsDir();
     server = await connectMcp({ env: powEnv(dir), args: ['--tool-deadline-ms', '1000'] });
     const started = Date.now();
-    const result = await server.client.callTool({ name: 'register', arguments: { username: 'late-agent', watch: 'on-demand' } });
+    const result = await server.client.callTool({
+      name: 'register',
+      arguments: { username: 'late-agent', watch: 'on-demand' },
+    });
     const took = Date.now() - started;
     expect(result.isError).toBe(true);
     expect(structured(result)).toMatchObject({ error: { code: 'pow_too_slow', next: { operation: 'register' } } });

@@ -2,7 +2,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectMcp, printStderrOnFailure, resultText, sandboxEnv, type McpConnection } from '../helpers/connect-mcp.js';
+import {
+  connectMcp,
+  printStderrOnFailure,
+  resultText,
+  sandboxEnv,
+  type McpConnection,
+} from '../helpers/connect-mcp.js';
 import { decodeJwt, pollUntil, startTestSandbox } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
@@ -38,7 +44,10 @@ describe('refresh-ahead in the MCP server', () => {
       env: { ...sandboxEnv(sandbox, dir), AGENT_MAILBOX_DEBUG: '1' },
       nodeArgs: ['--input-type=module', '-e', startWithClock, offsetFile],
     });
-    const registered = await server.client.callTool({ name: 'register', arguments: { username: 'steady-agent', watch: 'on-demand' } });
+    const registered = await server.client.callTool({
+      name: 'register',
+      arguments: { username: 'steady-agent', watch: 'on-demand' },
+    });
     expect(registered.isError, resultText(registered)).toBeFalsy();
 
     for (let expiry = 1; expiry <= 3; expiry++) {
@@ -50,9 +59,17 @@ describe('refresh-ahead in the MCP server', () => {
       const result = await server.client.callTool({ name: 'jmap_request', arguments: { ops: cheapOps } });
       expect(result.isError, resultText(result)).toBeFalsy();
       // The background login replaces the stored session; the request did not wait for it.
-      await pollUntil(async () => ((await readSession(dir)) !== session ? true : undefined), 20_000, `the background renewal ${expiry}`);
+      await pollUntil(
+        async () => ((await readSession(dir)) !== session ? true : undefined),
+        20_000,
+        `the background renewal ${expiry}`,
+      );
       expect(sandbox.stats().logins - before.logins, `expiry ${expiry}`).toBe(1);
     }
-    await pollUntil(() => (server?.stderr().split('Session renewed ahead of expiry.').length === 4 ? true : undefined), 5_000, 'three renewals in the log');
+    await pollUntil(
+      () => (server?.stderr().split('Session renewed ahead of expiry.').length === 4 ? true : undefined),
+      5_000,
+      'three renewals in the log',
+    );
   });
 });

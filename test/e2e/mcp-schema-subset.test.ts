@@ -1,12 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listHelpTopics } from '../../src/help/index.js';
 import { usernameLength, usernamePattern } from '../../src/wire-constants.js';
-import { connectMcp, connectMcp2026, printStderrOnFailure, type McpConnection, type McpConnection2026 } from '../helpers/connect-mcp.js';
+import {
+  connectMcp,
+  connectMcp2026,
+  printStderrOnFailure,
+  type McpConnection,
+  type McpConnection2026,
+} from '../helpers/connect-mcp.js';
 import { maxDescriptionChars, propertyKey, subsetViolations } from '../helpers/function-calling-subset.js';
 
 // The real tools/list of the built server, in both protocol eras, against the schema subset that
 // OpenAI, Gemini and the hosts passing MCP tools on to them accept (test/helpers/function-calling-subset.ts).
-const offlineEnv = { AGENT_MAILBOX_AUTH_URL: 'http://127.0.0.1:9', AGENT_MAILBOX_API_URL: 'http://127.0.0.1:9', AGENT_MAILBOX_CREDENTIALS_DIR: '/nonexistent/agent-mailbox' };
+const offlineEnv = {
+  AGENT_MAILBOX_AUTH_URL: 'http://127.0.0.1:9',
+  AGENT_MAILBOX_API_URL: 'http://127.0.0.1:9',
+  AGENT_MAILBOX_CREDENTIALS_DIR: '/nonexistent/agent-mailbox',
+};
 
 interface ListedTool {
   name: string;
@@ -48,7 +58,8 @@ describe('the tools/list JSON of the built server', () => {
       for (const tool of tools) {
         expect(tool.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
         expect(tool.description?.length ?? 0, `${era} ${tool.name}`).toBeLessThanOrEqual(maxDescriptionChars);
-        for (const key of Object.keys((tool.inputSchema.properties as object | undefined) ?? {})) expect(key).toMatch(propertyKey);
+        for (const key of Object.keys((tool.inputSchema.properties as object | undefined) ?? {}))
+          expect(key).toMatch(propertyKey);
       }
     }
   });
@@ -58,7 +69,12 @@ describe('the tools/list JSON of the built server', () => {
       const properties = (name: string): Record<string, Record<string, unknown>> =>
         tools.find((t) => t.name === name)?.inputSchema.properties as Record<string, Record<string, unknown>>;
       expect(properties('help').topic?.enum, era).toEqual(listHelpTopics());
-      expect(properties('register').username, era).toMatchObject({ type: 'string', minLength: usernameLength.min, maxLength: usernameLength.max, pattern: usernamePattern.source });
+      expect(properties('register').username, era).toMatchObject({
+        type: 'string',
+        minLength: usernameLength.min,
+        maxLength: usernameLength.max,
+        pattern: usernamePattern.source,
+      });
       const pattern = new RegExp(String(properties('register').username?.pattern));
       expect(['my-agent', 'a.b_c-1', 'agent7'].filter((name) => !pattern.test(name))).toEqual([]);
       expect(['-agent', 'agent.', 'Agent', 'my agent'].filter((name) => pattern.test(name))).toEqual([]);
@@ -66,7 +82,15 @@ describe('the tools/list JSON of the built server', () => {
   });
 
   it('describes a JMAP method call to the model as an array of strings and objects', () => {
-    const ops = (lists[0]!.tools.find((t) => t.name === 'jmap_request')?.inputSchema.properties as Record<string, { anyOf: unknown[] }>).ops;
-    expect(ops?.anyOf).toContainEqual({ type: 'array', items: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object' }] } } });
+    const ops = (
+      lists[0]!.tools.find((t) => t.name === 'jmap_request')?.inputSchema.properties as Record<
+        string,
+        { anyOf: unknown[] }
+      >
+    ).ops;
+    expect(ops?.anyOf).toContainEqual({
+      type: 'array',
+      items: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object' }] } },
+    });
   });
 });

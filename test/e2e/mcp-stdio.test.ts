@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { operationsFor } from '../../src/operations/index.js';
 import { assertCompilesAsJsonSchema, findTupleForms } from '../helpers/json-schema-walk.js';
-import { builtEntry, connectMcp, printStderrOnFailure, resultText, structured, type McpConnection } from '../helpers/connect-mcp.js';
+import {
+  builtEntry,
+  connectMcp,
+  printStderrOnFailure,
+  resultText,
+  structured,
+  type McpConnection,
+} from '../helpers/connect-mcp.js';
 import { noCrontab, repoBin, runCli } from '../helpers/run-cli.js';
 import { pollUntil } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
@@ -67,7 +74,7 @@ describe('the stdio MCP server: tools, schemas and the protocol stream', () => {
     expect(resultText(result)).toMatch(/\nNext: /);
   });
 
-  it('refuses register without watch, naming it as the operator\'s decision', async () => {
+  it("refuses register without watch, naming it as the operator's decision", async () => {
     const result = await server!.client.callTool({ name: 'register', arguments: { username: 'some-agent' } });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/watch/);
@@ -108,10 +115,20 @@ describe('the stdio MCP server: tools, schemas and the protocol stream', () => {
 
 describe('the server process', () => {
   /** Spawns the server with raw pipes, so every stdout byte can be inspected. */
-  async function spawnRaw(): Promise<{ child: ReturnType<typeof spawn>; lines: string[]; exit: Promise<number | null> }> {
+  async function spawnRaw(): Promise<{
+    child: ReturnType<typeof spawn>;
+    lines: string[];
+    exit: Promise<number | null>;
+  }> {
     const dir = await tempCredentialsDir();
     const child = spawn(process.execPath, [builtEntry, 'mcp'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, AGENT_MAILBOX_DEBUG: '1', ...offlineEnv(dir) },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        AGENT_MAILBOX_CRONTAB: noCrontab,
+        AGENT_MAILBOX_DEBUG: '1',
+        ...offlineEnv(dir),
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const lines: string[] = [];
@@ -133,12 +150,27 @@ describe('the server process', () => {
 
   it('writes only JSON-RPC lines to stdout, even with debug logging on, and exits 0 when stdin closes', async () => {
     const { child, lines, exit } = await spawnRaw();
-    send(child, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    send(child, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
     send(child, { jsonrpc: '2.0', method: 'notifications/initialized' });
     send(child, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
     send(child, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'help', arguments: {} } });
-    send(child, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'jmap_request', arguments: { ops_file: 'list_inbox' } } });
-    send(child, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'register', arguments: { username: 'x' } } });
+    send(child, {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'jmap_request', arguments: { ops_file: 'list_inbox' } },
+    });
+    send(child, {
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'register', arguments: { username: 'x' } },
+    });
     await pollUntil(() => (lines.length >= 5 ? true : undefined), 20_000, 'five responses');
     child.stdin!.end();
     const code = await Promise.race([exit, pollUntil(() => undefined, 5_000, 'exit after stdin closed')]);
@@ -158,7 +190,12 @@ describe('the server process', () => {
 
   it('exits 0 on SIGTERM', async () => {
     const { child, lines, exit } = await spawnRaw();
-    send(child, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    send(child, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
     await pollUntil(() => (lines.length >= 1 ? true : undefined), 20_000, 'initialize response');
     child.kill('SIGTERM');
     const code = await Promise.race([exit, pollUntil(() => undefined, 5_000, 'exit after SIGTERM')]);

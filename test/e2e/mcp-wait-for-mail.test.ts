@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp, printStderrOnFailure, resultText, sandboxEnv, structured, type McpConnection } from '../helpers/connect-mcp.js';
+import {
+  connectMcp,
+  printStderrOnFailure,
+  resultText,
+  sandboxEnv,
+  structured,
+  type McpConnection,
+} from '../helpers/connect-mcp.js';
 import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
 
 // wait_for_mail through the built stdio server and the SDK Client: progress while it waits, an
@@ -19,8 +26,15 @@ describe('wait_for_mail through the MCP server', () => {
   printStderrOnFailure(() => [server]);
 
   beforeAll(async () => {
-    server = await connectMcp({ env: { ...sandboxEnv(sandbox, join(workDir, 'agent')), AGENT_MAILBOX_DEBUG: '1' }, args: ['--tool-deadline-ms', '8000'] });
-    const registered = await server.client.callTool({ name: 'register', arguments: { username: 'mcp-waiter', watch: 'on-demand' } }, undefined, { timeout: 60_000 });
+    server = await connectMcp({
+      env: { ...sandboxEnv(sandbox, join(workDir, 'agent')), AGENT_MAILBOX_DEBUG: '1' },
+      args: ['--tool-deadline-ms', '8000'],
+    });
+    const registered = await server.client.callTool(
+      { name: 'register', arguments: { username: 'mcp-waiter', watch: 'on-demand' } },
+      undefined,
+      { timeout: 60_000 },
+    );
     expect(registered.isError, resultText(registered)).toBeFalsy();
     address = String(structured(registered).inbox);
   });
@@ -29,7 +43,12 @@ describe('wait_for_mail through the MCP server', () => {
   });
 
   async function deliver(subject: string): Promise<number> {
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: sandbox.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
     await transport.sendMail({ from: 'Carol <carol@outside.test>', to: address, subject, text: 'hello' });
     transport.close();
     return performance.now();
@@ -37,17 +56,25 @@ describe('wait_for_mail through the MCP server', () => {
 
   /** Resolves once the server logs (debug) that the wait begun after `offset` in its stderr is past its first look. */
   function lookedOnce(offset: number): Promise<true> {
-    return pollUntil(() => (server!.stderr().slice(offset).includes('wait_for_mail: looked once') ? true : undefined), 10_000, 'the server to be waiting');
+    return pollUntil(
+      () => (server!.stderr().slice(offset).includes('wait_for_mail: looked once') ? true : undefined),
+      10_000,
+      'the server to be waiting',
+    );
   }
 
   it('reports progress while waiting and answers within 1.5 s of a delivery, fenced like list_new', async () => {
     const progress: string[] = [];
     const offset = server!.stderr().length;
     const call = server!.client
-      .callTool({ name: 'jmap_request', arguments: { ops_file: 'wait_for_mail', vars: { TIMEOUT_SECONDS: 30 } } }, undefined, {
-        timeout: 60_000,
-        onprogress: (p) => progress.push(p.message ?? ''),
-      })
+      .callTool(
+        { name: 'jmap_request', arguments: { ops_file: 'wait_for_mail', vars: { TIMEOUT_SECONDS: 30 } } },
+        undefined,
+        {
+          timeout: 60_000,
+          onprogress: (p) => progress.push(p.message ?? ''),
+        },
+      )
       .then((result) => ({ result, at: performance.now() }));
     await lookedOnce(offset);
     const deliveredAt = await deliver('MCP awaited');
@@ -59,12 +86,20 @@ describe('wait_for_mail through the MCP server', () => {
     const text = resultText(result);
     expect(text).toMatch(/^OK: 1 new message from others after .* push/);
     expect(text).toMatch(/<<<UNTRUSTED-MAIL-[0-9a-f]+\n[\s\S]*MCP awaited/);
-    expect(structured(result)).toMatchObject({ ok: true, preset: 'wait_for_mail', waited: { mode: 'push', seconds: 3, clamped: true } });
+    expect(structured(result)).toMatchObject({
+      ok: true,
+      preset: 'wait_for_mail',
+      waited: { mode: 'push', seconds: 3, clamped: true },
+    });
   });
 
   it('clamps a long wait to the per-call budget and says to call again, without repeating returned mail', async () => {
     const started = performance.now();
-    const result = await server!.client.callTool({ name: 'jmap_request', arguments: { ops_file: 'wait_for_mail', vars: { TIMEOUT_SECONDS: 600 } } }, undefined, { timeout: 60_000 });
+    const result = await server!.client.callTool(
+      { name: 'jmap_request', arguments: { ops_file: 'wait_for_mail', vars: { TIMEOUT_SECONDS: 600 } } },
+      undefined,
+      { timeout: 60_000 },
+    );
     const took = performance.now() - started;
     const text = resultText(result);
     expect(result.isError, text).toBeFalsy();
@@ -77,14 +112,22 @@ describe('wait_for_mail through the MCP server', () => {
   it('stops waiting within 1 s of a cancel, and stays usable', async () => {
     const controller = new AbortController();
     const offset = server!.stderr().length;
-    const call = server!.client.callTool({ name: 'jmap_request', arguments: { ops_file: 'wait_for_mail', vars: { TIMEOUT_SECONDS: 30 } } }, undefined, { timeout: 60_000, signal: controller.signal });
+    const call = server!.client.callTool(
+      { name: 'jmap_request', arguments: { ops_file: 'wait_for_mail', vars: { TIMEOUT_SECONDS: 30 } } },
+      undefined,
+      { timeout: 60_000, signal: controller.signal },
+    );
     call.catch(() => undefined);
     await lookedOnce(offset);
     const before = server!.stderr().length;
     const cancelledAt = performance.now();
     controller.abort();
     // The server logs the end of the call (debug): it must come within a second of the cancel.
-    await pollUntil(() => (/jmap_request failed after \d+ ms: cancelled/.test(server!.stderr().slice(before)) ? true : undefined), 5000, 'the server to end the cancelled wait');
+    await pollUntil(
+      () => (/jmap_request failed after \d+ ms: cancelled/.test(server!.stderr().slice(before)) ? true : undefined),
+      5000,
+      'the server to end the cancelled wait',
+    );
     expect(performance.now() - cancelledAt).toBeLessThan(1000);
     const help = await server!.client.callTool({ name: 'help', arguments: { topic: 'presets' } });
     expect(resultText(help)).toContain('## wait_for_mail');

@@ -24,15 +24,29 @@ describe('the MCP Bundle', () => {
     await run(process.execPath, [mcpb, 'unpack', bundle, unpacked]);
     const validated = await run(process.execPath, [mcpb, 'validate', join(unpacked, 'manifest.json')]);
     expect(validated.stdout).toMatch(/valid/i);
-    const manifest = JSON.parse(await readFile(join(unpacked, 'manifest.json'), 'utf8')) as { version: string; server: { mcp_config: { args: string[]; env: Record<string, string> } }; tools: { name: string; description: string }[]; user_config: Record<string, unknown> };
-    expect(manifest.version).toBe((JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string }).version);
+    const manifest = JSON.parse(await readFile(join(unpacked, 'manifest.json'), 'utf8')) as {
+      version: string;
+      server: { mcp_config: { args: string[]; env: Record<string, string> } };
+      tools: { name: string; description: string }[];
+      user_config: Record<string, unknown>;
+    };
+    expect(manifest.version).toBe(
+      (JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string }).version,
+    );
 
     // Start it the way the host does: the manifest's own command line, ${__dirname} filled in.
     const args = manifest.server.mcp_config.args.map((arg) => arg.replace('${__dirname}', unpacked));
     // The bundled server knows the version it was packed as.
     expect((await run(process.execPath, [args[0]!, '--version'])).stdout).toBe(`${manifest.version}\n`);
     const client = new Client({ name: 'mcpb-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env.PATH ?? '', HOME: workDir }, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args,
+        env: { PATH: process.env.PATH ?? '', HOME: workDir },
+        stderr: 'pipe',
+      }),
+    );
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(manifest.tools.map((t) => t.name).sort());
@@ -45,8 +59,14 @@ describe('the MCP Bundle', () => {
         expect(full.startsWith(kept), name).toBe(true);
         expect(full.slice(kept.length), name).toMatch(/^($|[\s.,;:)–-])/);
       }
-      expect(manifest.user_config).toMatchObject({ sandbox_dir: { type: 'directory' }, credentials_dir: { type: 'directory' } });
-      expect(manifest.server.mcp_config.env).toMatchObject({ AGENT_MAILBOX_SANDBOX: '${user_config.sandbox_dir}', AGENT_MAILBOX_CREDENTIALS_DIR: '${user_config.credentials_dir}' });
+      expect(manifest.user_config).toMatchObject({
+        sandbox_dir: { type: 'directory' },
+        credentials_dir: { type: 'directory' },
+      });
+      expect(manifest.server.mcp_config.env).toMatchObject({
+        AGENT_MAILBOX_SANDBOX: '${user_config.sandbox_dir}',
+        AGENT_MAILBOX_CREDENTIALS_DIR: '${user_config.credentials_dir}',
+      });
     } finally {
       await client.close();
     }

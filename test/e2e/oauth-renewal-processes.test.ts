@@ -5,7 +5,15 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanUpAfter } from '../helpers/clean-up-after.js';
-import { connectDirectory, expireAccessTokens, oauthCliEnv, refreshDirectly, rewriteGrant, startOAuthSandbox, storedGrant } from '../helpers/oauth-directory.js';
+import {
+  connectDirectory,
+  expireAccessTokens,
+  oauthCliEnv,
+  refreshDirectly,
+  rewriteGrant,
+  startOAuthSandbox,
+  storedGrant,
+} from '../helpers/oauth-directory.js';
 import { builtCli, noCrontab, runCli } from '../helpers/run-cli.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
@@ -23,14 +31,20 @@ async function connected(): Promise<string> {
 }
 
 /** A token endpoint in front of the sandbox's that lets the test decide what happens to each refresh. */
-async function tokenProxy(onRefresh: (forward: () => Promise<{ status: number; body: string }>, res: ServerResponse) => void): Promise<string> {
+async function tokenProxy(
+  onRefresh: (forward: () => Promise<{ status: number; body: string }>, res: ServerResponse) => void,
+): Promise<string> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString();
       const forward = async (): Promise<{ status: number; body: string }> => {
-        const answer = await fetch(`${sandbox.authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+        const answer = await fetch(`${sandbox.authUrl}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        });
         return { status: answer.status, body: await answer.text() };
       };
       onRefresh(forward, res);
@@ -45,7 +59,10 @@ async function tokenProxy(onRefresh: (forward: () => Promise<{ status: number; b
 }
 
 function spawnCli(args: string[]): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [builtCli, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, ...env }, stdio: 'ignore' });
+  const child = spawn(process.execPath, [builtCli, ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, ...env },
+    stdio: 'ignore',
+  });
   cleanUpAfter(() => void child.kill('SIGKILL'));
   return { child, exited: new Promise((resolve) => child.on('close', (code) => resolve(code))) };
 }
@@ -53,9 +70,15 @@ function spawnCli(args: string[]): { child: ChildProcess; exited: Promise<number
 describe('renewal across processes', () => {
   it('ten CLI processes that all need a new access token at once renew it once, and the grant survives', async () => {
     const dir = await connected();
-    const runs = await Promise.all(Array.from({ length: 10 }, () => runCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir, '--json'], { env })));
+    const runs = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        runCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir, '--json'], { env }),
+      ),
+    );
     for (const run of runs) expect(run.code, run.stderr).toBe(0);
-    expect(runs.map((run) => (run.json as { inbox: string }).inbox)).toEqual(Array(10).fill('ada-inbox@agent-mailbox.test'));
+    expect(runs.map((run) => (run.json as { inbox: string }).inbox)).toEqual(
+      Array(10).fill('ada-inbox@agent-mailbox.test'),
+    );
     expect((await storedGrant(dir))['generation']).toBe(2);
     expect((await refreshDirectly(sandbox, dir)).status).toBe(200);
   });
@@ -68,15 +91,27 @@ describe('renewal across processes', () => {
     const endpoint = await tokenProxy(() => arrived());
     await rewriteGrant(dir, (grant) => ({ ...grant, server: { ...grant['server'], token_endpoint: endpoint } }));
     const before = await storedGrant(dir);
-    const { child, exited } = spawnCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir, '--json']);
+    const { child, exited } = spawnCli([
+      'jmap_request',
+      '--ops-file',
+      'list_inbox',
+      '--credentials-dir',
+      dir,
+      '--json',
+    ]);
     await held;
     child.kill('SIGKILL');
     await exited;
     expect(await storedGrant(dir)).toEqual(before);
     // The journal says a refresh with this token went out unanswered.
     expect(JSON.parse(await readFile(join(dir, 'renewal-pending.json'), 'utf8'))).toMatchObject({ pid: child.pid });
-    await rewriteGrant(dir, (grant) => ({ ...grant, server: { ...grant['server'], token_endpoint: `${sandbox.authUrl}/oauth/token` } }));
-    const after = await runCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir, '--json'], { env });
+    await rewriteGrant(dir, (grant) => ({
+      ...grant,
+      server: { ...grant['server'], token_endpoint: `${sandbox.authUrl}/oauth/token` },
+    }));
+    const after = await runCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir, '--json'], {
+      env,
+    });
     expect(after.code, after.stderr).toBe(0);
     expect((await storedGrant(dir))['generation']).toBe(2);
     await expect(stat(join(dir, 'renewal-pending.json'))).rejects.toMatchObject({ code: 'ENOENT' });
@@ -89,16 +124,32 @@ describe('renewal across processes', () => {
     // The service rotates; its answer never reaches the client, which is killed meanwhile.
     const endpoint = await tokenProxy((forward) => void forward().then(() => answered()));
     await rewriteGrant(dir, (grant) => ({ ...grant, server: { ...grant['server'], token_endpoint: endpoint } }));
-    const { child, exited } = spawnCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir, '--json']);
+    const { child, exited } = spawnCli([
+      'jmap_request',
+      '--ops-file',
+      'list_inbox',
+      '--credentials-dir',
+      dir,
+      '--json',
+    ]);
     await rotated;
     child.kill('SIGKILL');
     await exited;
-    await rewriteGrant(dir, (grant) => ({ ...grant, server: { ...grant['server'], token_endpoint: `${sandbox.authUrl}/oauth/token` } }));
-    const after = await runCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir, '--json'], { env });
+    await rewriteGrant(dir, (grant) => ({
+      ...grant,
+      server: { ...grant['server'], token_endpoint: `${sandbox.authUrl}/oauth/token` },
+    }));
+    const after = await runCli(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir, '--json'], {
+      env,
+    });
     expect(after.code).toBe(1);
     const error = (after.json as { error: { code: string; message: string; hint: string } }).error;
     expect(error.code).toBe('grant_revoked');
-    expect(error.message).toMatch(new RegExp(`An earlier renewal \\(pid ${child.pid}, [^)]+\\) was interrupted after sending this refresh token and before its successor was stored`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `An earlier renewal \\(pid ${child.pid}, [^)]+\\) was interrupted after sending this refresh token and before its successor was stored`,
+      ),
+    );
     expect(error.hint).toContain(`agent-mailbox connect --credentials-dir ${dir}`);
   });
 });

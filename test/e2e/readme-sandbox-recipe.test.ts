@@ -64,7 +64,7 @@ async function terminal(commands: string, load: string): Promise<{ code: number;
 }
 
 describe("the README's sandbox recipe", () => {
-  it('starts the sandbox, registers the agent in the sandbox\'s own directory, delivers mail over SMTP, answers it and shows the answer in the outbox', async () => {
+  it("starts the sandbox, registers the agent in the sandbox's own directory, delivers mail over SMTP, answers it and shows the answer in the outbox", async () => {
     expect(aliasLine).not.toBe('');
     expect(blocks).toHaveLength(5);
     const [start, registerBlock, deliver, agent, outbox] = blocks as [string, string, string, string, string];
@@ -77,7 +77,11 @@ describe("the README's sandbox recipe", () => {
     expect(load).toBe('. ./sandbox-data/client.env');
     const registered = await terminal(registerBlock, '');
     expect(registered.code, registered.stderr).toBe(0);
-    expect(JSON.parse(registered.stdout)).toMatchObject({ mode: 'signup', inbox: 'my-agent-01@agent-mailbox.test', credentialsDir: join(project, 'sandbox-data', 'credentials') });
+    expect(JSON.parse(registered.stdout)).toMatchObject({
+      mode: 'signup',
+      inbox: 'my-agent-01@agent-mailbox.test',
+      credentialsDir: join(project, 'sandbox-data', 'credentials'),
+    });
     expect(existsSync(join(home, '.config', 'agent-mailbox', 'credentials.json'))).toBe(false);
 
     const delivered = await terminal(deliver, load);
@@ -98,6 +102,12 @@ describe("the README's sandbox recipe", () => {
     const shown = await terminal(outbox, load);
     expect(shown.code, shown.stderr).toBe(0);
     const sent = JSON.parse(shown.stdout) as { from: string; to: string[]; subject: string }[];
-    expect(sent).toEqual([expect.objectContaining({ from: 'my-agent-01@agent-mailbox.test', to: ['ana@example.org'], subject: 'Re: The report' })]);
+    expect(sent).toEqual([
+      expect.objectContaining({
+        from: 'my-agent-01@agent-mailbox.test',
+        to: ['ana@example.org'],
+        subject: 'Re: The report',
+      }),
+    ]);
   });
 });

@@ -9,7 +9,9 @@ import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 // An operator's terminal of any width sees the proof of work go on: hashes and rate at least every
 // 2 s. A difficulty no machine here solves in the test's time keeps the work running throughout.
 const skip = terminalSkipReason();
-const sandbox = skip ? undefined : await startTestSandbox({ difficulty: 22, createBackend: createFakeBackend().factory });
+const sandbox = skip
+  ? undefined
+  : await startTestSandbox({ difficulty: 22, createBackend: createFakeBackend().factory });
 const watchMs = 6_500;
 
 const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
@@ -19,7 +21,13 @@ async function registerInTerminal(columns: number): Promise<{ at: number; text: 
   const dir = await tempCredentialsDir();
   const line = `stty cols ${columns} rows 24; exec ${[process.execPath, builtCli, 'register', '--username', 'slow-agent', '--watch', 'on-demand'].map(quote).join(' ')}`;
   const child = spawn('script', ['-qfec', line, '/dev/null'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, AGENT_MAILBOX_POW_WORKERS: '1', ...sandboxEnv(sandbox!, dir) },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      AGENT_MAILBOX_CRONTAB: noCrontab,
+      AGENT_MAILBOX_POW_WORKERS: '1',
+      ...sandboxEnv(sandbox!, dir),
+    },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   const chunks: { at: number; text: string }[] = [];
@@ -39,7 +47,11 @@ describe.skipIf(skip !== undefined)('register at a terminal', () => {
       expect(shown.length, JSON.stringify(chunks.map((c) => c.text))).toBeGreaterThanOrEqual(3);
       for (let i = 1; i < shown.length; i++) expect(shown[i]!.at - shown[i - 1]!.at).toBeLessThanOrEqual(2_300);
       // Rewritten in place where the line fits, a line of its own where it cannot.
-      if (columns === 80) expect(shown.every((chunk) => chunk.text.startsWith('\r') && !chunk.text.includes('\n')), JSON.stringify(shown.filter((chunk) => !chunk.text.startsWith('\r') || chunk.text.includes('\n')))).toBe(true);
+      if (columns === 80)
+        expect(
+          shown.every((chunk) => chunk.text.startsWith('\r') && !chunk.text.includes('\n')),
+          JSON.stringify(shown.filter((chunk) => !chunk.text.startsWith('\r') || chunk.text.includes('\n'))),
+        ).toBe(true);
       else expect(shown.every((chunk) => chunk.text.includes('\n'))).toBe(true);
     });
   }

@@ -15,7 +15,15 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 type Answer = { stdout: string; stderr: string; code: number };
 
-const invocations = [['help'], ['help', 'presets'], ['help', 'tools'], ['--help'], ['jmap_request', '--help'], ['watch', 'status', '--help'], []];
+const invocations = [
+  ['help'],
+  ['help', 'presets'],
+  ['help', 'tools'],
+  ['--help'],
+  ['jmap_request', '--help'],
+  ['watch', 'status', '--help'],
+  [],
+];
 
 /**
  * Runs the tsc build's CLI (commander, zod, the whole table) for every invocation in one plain child
@@ -33,7 +41,10 @@ async function fullProgram(argvs: string[][]): Promise<Answer[]> {
       answers.push({ stdout, stderr, code });
     }
     process.stdout.write(JSON.stringify(answers));`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH }, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+    env: { PATH: process.env.PATH },
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return JSON.parse(stdout) as Answer[];
 }
 const expectedAnswers = fullProgram(invocations);

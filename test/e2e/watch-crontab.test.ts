@@ -3,7 +3,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoBin, runCli as runCliProcess, runCliInProcess, type CliRun, type RunCliOptions } from '../helpers/run-cli.js';
+import {
+  repoBin,
+  runCli as runCliProcess,
+  runCliInProcess,
+  type CliRun,
+  type RunCliOptions,
+} from '../helpers/run-cli.js';
 import { createTestCrontab, realCronSkipReason, type TestCrontab } from '../helpers/test-crontab.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { createRecorder, deliverMail, readStateFile, registerInbox } from './watch-fixtures.js';
@@ -11,7 +17,8 @@ import { createRecorder, deliverMail, readStateFile, registerInbox } from './wat
 // Issue 5 "Done when", without ever touching the invoking user's crontab (issue 9): the product is
 // pointed at a throwaway user's real crontab (root with cron) or a stand-in, through its `crontab` setting.
 
-const userTable = 'MAILTO=""\n# the operator\'s own jobs\n17 3 * * * /usr/bin/true nightly\n*/5 * * * * /usr/bin/true every-five-minutes\n';
+const userTable =
+  'MAILTO=""\n# the operator\'s own jobs\n17 3 * * * /usr/bin/true nightly\n*/5 * * * * /usr/bin/true every-five-minutes\n';
 const realCronSkip = realCronSkipReason();
 if (realCronSkip) console.log(`[watch-crontab] real cron part skipped: ${realCronSkip}`);
 let base: string;
@@ -44,7 +51,7 @@ interface StatusJson {
   wakeCommand?: string;
 }
 
-describe('watch with a crontab that is not the invoking user\'s (issue 5, issue 9)', () => {
+describe("watch with a crontab that is not the invoking user's (issue 5, issue 9)", () => {
   it.skipIf(realCronSkip)('drives the real crontab(1) of a throwaway user when cron is installed', () => {
     expect(table.kind).toBe('throwaway-user');
   });
@@ -54,7 +61,10 @@ describe('watch with a crontab that is not the invoking user\'s (issue 5, issue 
     const dir = join(base, 'first');
 
     // A real process: the entry line must name the file that entry runs from (dist/bin.js).
-    const installed = await runCliProcess(['watch', 'install', '--credentials-dir', dir], { env: { AGENT_MAILBOX_CRONTAB: table.bin }, cwd: base });
+    const installed = await runCliProcess(['watch', 'install', '--credentials-dir', dir], {
+      env: { AGENT_MAILBOX_CRONTAB: table.bin },
+      cwd: base,
+    });
     expect(installed.code, installed.stderr).toBe(0);
     const status = installed.json as StatusJson;
     expect(status).toMatchObject({ installed: true, changed: true, schedule: '0 9 * * *' });
@@ -65,7 +75,9 @@ describe('watch with a crontab that is not the invoking user\'s (issue 5, issue 
     const afterInstall = listCrontab();
     expect(afterInstall.startsWith(userTable)).toBe(true);
     expect(afterInstall.split('\n').filter((l) => l.includes(status.marker))).toEqual([status.line]);
-    expect(status.line).toMatch(/^0 9 \* \* \* \/\S+\/node \/\S+\/dist\/bin\.js wake --credentials-dir \/\S+ >> \/\S+\/wake\.log 2>&1 # agent-mailbox-watch:[0-9a-f]{16}$/);
+    expect(status.line).toMatch(
+      /^0 9 \* \* \* \/\S+\/node \/\S+\/dist\/bin\.js wake --credentials-dir \/\S+ >> \/\S+\/wake\.log 2>&1 # agent-mailbox-watch:[0-9a-f]{16}$/,
+    );
 
     const again = await runCli(['watch', 'install', '--credentials-dir', dir]);
     expect(again.code).toBe(0);
@@ -82,7 +94,9 @@ describe('watch with a crontab that is not the invoking user\'s (issue 5, issue 
 
   it('takes the wake command from AGENT_MAILBOX_WAKE_COMMAND (the config table) when no flag is given', async () => {
     const dir = join(base, 'env-command');
-    const installed = await runCli(['watch', 'install', '--credentials-dir', dir], { env: { AGENT_MAILBOX_WAKE_COMMAND: 'from-env {prompt}' } });
+    const installed = await runCli(['watch', 'install', '--credentials-dir', dir], {
+      env: { AGENT_MAILBOX_WAKE_COMMAND: 'from-env {prompt}' },
+    });
     expect(installed.code, installed.stderr).toBe(0);
     expect(installed.json).toMatchObject({ installed: true, wakeCommand: 'from-env {prompt}' });
     await runCli(['watch', 'remove', '--credentials-dir', dir]);
@@ -104,7 +118,14 @@ describe('watch with a crontab that is not the invoking user\'s (issue 5, issue 
     const dir = join(base, 'cron-inbox');
     const inbox = await registerInbox(sandbox, dir, 'cronbot');
     const recorder = await createRecorder(base);
-    const installed = await runCli(['watch', 'install', '--credentials-dir', dir, '--wake-command', recorder.command(0)]);
+    const installed = await runCli([
+      'watch',
+      'install',
+      '--credentials-dir',
+      dir,
+      '--wake-command',
+      recorder.command(0),
+    ]);
     expect(installed.code, installed.stderr).toBe(0);
     const status = installed.json as StatusJson;
     expect(status.line).not.toContain('recorder.mjs');
@@ -114,7 +135,12 @@ describe('watch with a crontab that is not the invoking user\'s (issue 5, issue 
     const code = await new Promise<number | null>((resolve, reject) => {
       // What cron gives a job: HOME, LOGNAME, SHELL and PATH=/usr/bin:/bin. HOME is the run's own
       // (test/helpers/user-home-guard.ts), so the wake's marks stay out of the user's config directory.
-      const cronEnv = [`HOME=${process.env.HOME ?? ''}`, `LOGNAME=${userInfo().username}`, 'SHELL=/bin/sh', 'PATH=/usr/bin:/bin'];
+      const cronEnv = [
+        `HOME=${process.env.HOME ?? ''}`,
+        `LOGNAME=${userInfo().username}`,
+        'SHELL=/bin/sh',
+        'PATH=/usr/bin:/bin',
+      ];
       const child = spawn('env', ['-i', ...cronEnv, '/bin/sh', '-c', status.command], { stdio: 'ignore' });
       child.on('error', reject);
       child.on('close', resolve);

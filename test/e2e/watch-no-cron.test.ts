@@ -28,11 +28,15 @@ afterAll(async () => {
 function runNested(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     // One file in one worker thread: no forked worker to start, the nested run's largest cost.
-    const child = spawn(process.execPath, [vitestBin, 'run', 'test/e2e/watch-user-crontab.test.ts', '--pool=threads', '--maxWorkers=1'], {
-      cwd: root,
-      env: { PATH: bin, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [vitestBin, 'run', 'test/e2e/watch-user-crontab.test.ts', '--pool=threads', '--maxWorkers=1'],
+      {
+        cwd: root,
+        env: { PATH: bin, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));

@@ -50,7 +50,9 @@ describe.skipIf(!crontab)("the invoking user's crontab", () => {
     expect(install.code, install.stdout).toBe(1);
     expect(install.json).toMatchObject({ error: { code: 'watch_unsupported' } });
     expect(install.stderr).toContain(noCrontab);
-    expect((await runCli(['watch', 'status', '--credentials-dir', dir])).json).toMatchObject({ crontabAvailable: false });
+    expect((await runCli(['watch', 'status', '--credentials-dir', dir])).json).toMatchObject({
+      crontabAvailable: false,
+    });
     expect((await runCli(['watch', 'remove', '--credentials-dir', dir])).code).toBe(0);
 
     expect(listUserTable()).toBe(before.table);
@@ -63,7 +65,9 @@ describe.skipIf(!crontab)("the invoking user's crontab", () => {
   it('is not reached by the default crontab setting when crontab is not on PATH either', async () => {
     const dir = join(base, 'no-path');
     // Unset the test default: the product falls back to `crontab` on a PATH that has none.
-    const run = await runCli(['watch', 'install', '--credentials-dir', dir], { env: { AGENT_MAILBOX_CRONTAB: '', PATH: join(base, 'empty-bin') } });
+    const run = await runCli(['watch', 'install', '--credentials-dir', dir], {
+      env: { AGENT_MAILBOX_CRONTAB: '', PATH: join(base, 'empty-bin') },
+    });
     expect(run.code, run.stderr).toBe(1);
     expect(run.json).toMatchObject({ error: { code: 'watch_unsupported' } });
     expect(run.stderr).toContain('Install cron');

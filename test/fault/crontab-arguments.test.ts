@@ -88,7 +88,12 @@ async function layout(name: string): Promise<Layout> {
   const nodePath = join(binDir, 'node');
   await writeFile(nodePath, '#!/bin/sh\nprintf \'%s\\0\' "$0" "$@"\n');
   await chmod(nodePath, 0o755);
-  return { nodePath, cliPath: join(root, 'dist', 'bin.js'), credentialsDir, logPath: join(credentialsDir, `wake ${name}.log`) };
+  return {
+    nodePath,
+    cliPath: join(root, 'dist', 'bin.js'),
+    credentialsDir,
+    logPath: join(credentialsDir, `wake ${name}.log`),
+  };
 }
 
 /** What the job's program received, run from `line` as cron would run it. */
@@ -104,10 +109,23 @@ describe('the crontab line as cron and /bin/sh read it', () => {
     const paths = await layout(piece);
     // A connected account's inbox is an address the service's inbox list gave.
     const inbox = `${piece}@acme.test`;
-    const line = buildCronLine({ schedule: '0 9 * * *', marker: 'agent-mailbox-watch:0123456789abcdef', ...paths, inbox });
+    const line = buildCronLine({
+      schedule: '0 9 * * *',
+      marker: 'agent-mailbox-watch:0123456789abcdef',
+      ...paths,
+      inbox,
+    });
     expect(line.split('\n')).toHaveLength(1);
     expect(line.endsWith(' # agent-mailbox-watch:0123456789abcdef')).toBe(true);
-    const expected = [paths.nodePath, paths.cliPath, 'wake', '--credentials-dir', paths.credentialsDir, '--inbox', inbox];
+    const expected = [
+      paths.nodePath,
+      paths.cliPath,
+      'wake',
+      '--credentials-dir',
+      paths.credentialsDir,
+      '--inbox',
+      inbox,
+    ];
     for (const variant of ['vixie', 'percent-only'] as const) {
       expect(await argvAfterCron(line, paths.logPath, variant), `${variant} cron`).toEqual(expected);
     }
@@ -118,24 +136,48 @@ describe('the crontab line as cron and /bin/sh read it', () => {
   it('hands over paths that hold every nasty piece at once', async () => {
     const paths = await layout(nasty.join(' '));
     const inbox = `${nasty.join(' ')}@acme.test`;
-    const line = buildCronLine({ schedule: '0 9 * * *', marker: 'agent-mailbox-watch:fedcba9876543210', ...paths, inbox });
+    const line = buildCronLine({
+      schedule: '0 9 * * *',
+      marker: 'agent-mailbox-watch:fedcba9876543210',
+      ...paths,
+      inbox,
+    });
     for (const variant of ['vixie', 'percent-only'] as const) {
-      expect(await argvAfterCron(line, paths.logPath, variant)).toEqual([paths.nodePath, paths.cliPath, 'wake', '--credentials-dir', paths.credentialsDir, '--inbox', inbox]);
+      expect(await argvAfterCron(line, paths.logPath, variant)).toEqual([
+        paths.nodePath,
+        paths.cliPath,
+        'wake',
+        '--credentials-dir',
+        paths.credentialsDir,
+        '--inbox',
+        inbox,
+      ]);
     }
   });
 
-  it.each(['nodePath', 'cliPath', 'credentialsDir', 'logPath', 'inbox'] as const)('refuses a line break in %s instead of writing a broken crontab', (field) => {
-    const spec = { schedule: '0 9 * * *', marker: 'm', nodePath: '/usr/bin/node', cliPath: '/opt/am/bin.js', credentialsDir: '/home/a/inbox', logPath: '/home/a/inbox/wake.log', inbox: 'ops@acme.test' };
-    const error = (() => {
-      try {
-        buildCronLine({ ...spec, [field]: `${spec[field]}\n* * * * * /bin/evil` });
-      } catch (caught) {
-        return caught;
-      }
-      return undefined;
-    })();
-    expect(error).toBeInstanceOf(MailboxError);
-    expect(error).toMatchObject({ code: 'watch_failed', details: { path: `${spec[field]}\n* * * * * /bin/evil` } });
-    expect((error as MailboxError).message).toMatch(/contains a line break; a crontab entry is a single line/);
-  });
+  it.each(['nodePath', 'cliPath', 'credentialsDir', 'logPath', 'inbox'] as const)(
+    'refuses a line break in %s instead of writing a broken crontab',
+    (field) => {
+      const spec = {
+        schedule: '0 9 * * *',
+        marker: 'm',
+        nodePath: '/usr/bin/node',
+        cliPath: '/opt/am/bin.js',
+        credentialsDir: '/home/a/inbox',
+        logPath: '/home/a/inbox/wake.log',
+        inbox: 'ops@acme.test',
+      };
+      const error = (() => {
+        try {
+          buildCronLine({ ...spec, [field]: `${spec[field]}\n* * * * * /bin/evil` });
+        } catch (caught) {
+          return caught;
+        }
+        return undefined;
+      })();
+      expect(error).toBeInstanceOf(MailboxError);
+      expect(error).toMatchObject({ code: 'watch_failed', details: { path: `${spec[field]}\n* * * * * /bin/evil` } });
+      expect((error as MailboxError).message).toMatch(/contains a line break; a crontab entry is a single line/);
+    },
+  );
 });

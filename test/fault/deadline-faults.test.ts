@@ -37,7 +37,18 @@ async function inboxAt(fault: FaultServer, cachedSession: boolean): Promise<stri
     await writeFile(join(dir, name), text, { mode: 0o600 });
     await chmod(join(dir, name), 0o600);
   };
-  await write('credentials.json', JSON.stringify({ apiKey: `amk_${'d'.repeat(32)}`, inboxId, inbox: `${inboxId}@example.test`, authUrl: fault.url, apiUrl: fault.url, inboxDomain: 'example.test', watch: 'on-demand' }));
+  await write(
+    'credentials.json',
+    JSON.stringify({
+      apiKey: `amk_${'d'.repeat(32)}`,
+      inboxId,
+      inbox: `${inboxId}@example.test`,
+      authUrl: fault.url,
+      apiUrl: fault.url,
+      inboxDomain: 'example.test',
+      watch: 'on-demand',
+    }),
+  );
   await write('session.jwt', `${token()}\n`);
   await write('capability.jwt', `${token()}\n`);
   if (cachedSession) {
@@ -74,7 +85,10 @@ interface Case {
 }
 
 /** A hung host and an inbox pointed at it. Made at the file's top level: tests that run side by side must not close each other's. */
-async function hungInbox(cachedSession: boolean, host: () => Promise<FaultServer> = hang): Promise<{ fault: FaultServer; dir: string }> {
+async function hungInbox(
+  cachedSession: boolean,
+  host: () => Promise<FaultServer> = hang,
+): Promise<{ fault: FaultServer; dir: string }> {
   const fault = await host();
   return { fault, dir: await inboxAt(fault, cachedSession) };
 }
@@ -87,7 +101,10 @@ const mcpCached = await hungInbox(true);
 const stalledCached = await hungInbox(true, stallMidBody);
 
 async function expectEndsInTime(c: Case, { fault, dir }: { fault: FaultServer; dir: string }): Promise<void> {
-  const env = { ...baseEnv(fault), ...(c.timeoutMs !== undefined ? { AGENT_MAILBOX_TIMEOUT_MS: String(c.timeoutMs) } : {}) };
+  const env = {
+    ...baseEnv(fault),
+    ...(c.timeoutMs !== undefined ? { AGENT_MAILBOX_TIMEOUT_MS: String(c.timeoutMs) } : {}),
+  };
   const started = Date.now();
   const run = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env });
   const ms = Date.now() - started;
@@ -98,14 +115,16 @@ async function expectEndsInTime(c: Case, { fault, dir }: { fault: FaultServer; d
   const error = (JSON.parse(run.stdout) as { error: { code: string; message: string; hint: string } }).error;
   expect(error.code).toBe('timeout');
   expect(error.message).toMatch(
-    new RegExp(`^${c.what}: no complete answer from ${fault.url.replace(/\./g, '\\.')} within ${limit} ms, the time limit of the whole call \\(--timeout-ms\\); the call waited \\d+ ms for the service in all\\.$`),
+    new RegExp(
+      `^${c.what}: no complete answer from ${fault.url.replace(/\./g, '\\.')} within ${limit} ms, the time limit of the whole call \\(--timeout-ms\\); the call waited \\d+ ms for the service in all\\.$`,
+    ),
   );
   expect(error.hint).toMatch(/--timeout-ms/);
   // Nothing was sent twice: a GET that used the whole deadline has no time for another attempt, a POST is never resent.
   expect(fault.hits()).toBe(1);
 }
 
-describe.concurrent('a JMAP host that never answers ends jmap_request at the call\'s deadline', () => {
+describe.concurrent("a JMAP host that never answers ends jmap_request at the call's deadline", () => {
   it('default settings, no cached session: ends within 35 s', async () => {
     await expectEndsInTime({ timeoutMs: undefined, what: 'JMAP session discovery', atMostMs: 35_000 }, defaultFresh);
   });
@@ -121,18 +140,26 @@ describe.concurrent('a JMAP host that never answers ends jmap_request at the cal
   it('--timeout-ms 2000, cached session, the host stalls after the head and part of the body: ends within 3 s', async () => {
     await expectEndsInTime({ timeoutMs: 2000, what: 'JMAP request', atMostMs: 3_000 }, stalledCached);
   });
-  it('an MCP call ends at the host\'s per-call budget when that comes before the timeout, saying so', async () => {
+  it("an MCP call ends at the host's per-call budget when that comes before the timeout, saying so", async () => {
     const { fault, dir } = mcpCached;
-    const server = await connectMcp({ env: { ...baseEnv(fault), AGENT_MAILBOX_TIMEOUT_MS: '30000' }, args: ['--tool-deadline-ms', '1500'] });
+    const server = await connectMcp({
+      env: { ...baseEnv(fault), AGENT_MAILBOX_TIMEOUT_MS: '30000' },
+      args: ['--tool-deadline-ms', '1500'],
+    });
     try {
       const started = Date.now();
-      const result = await server.client.callTool({ name: 'jmap_request', arguments: { ops_file: 'list_inbox', credentials_dir: dir } });
+      const result = await server.client.callTool({
+        name: 'jmap_request',
+        arguments: { ops_file: 'list_inbox', credentials_dir: dir },
+      });
       const ms = Date.now() - started;
       expect(ms).toBeGreaterThanOrEqual(1500);
       expect(ms).toBeLessThanOrEqual(2500);
       expect(result.isError).toBe(true);
       expect(structured(result)).toMatchObject({ error: { code: 'timeout' } });
-      expect(resultText(result)).toMatch(/^JMAP request: no complete answer from http:\/\/127\.0\.0\.1:\d+ within 1500 ms, the time one tool call may take here/);
+      expect(resultText(result)).toMatch(
+        /^JMAP request: no complete answer from http:\/\/127\.0\.0\.1:\d+ within 1500 ms, the time one tool call may take here/,
+      );
     } finally {
       await server.close();
     }

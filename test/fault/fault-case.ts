@@ -47,7 +47,10 @@ export function baseEnv(sandbox: SandboxUrls): Record<string, string> {
 /** Registers one inbox against the real sandbox (in this process: setup); cases work on copies of its directory. */
 export async function registeredDir(sandbox: SandboxUrls, username: string): Promise<string> {
   const dir = await freshDir();
-  const run = await runCliInProcess(['register', '--username', username, '--watch', 'on-demand', '--credentials-dir', dir], { env: baseEnv(sandbox) });
+  const run = await runCliInProcess(
+    ['register', '--username', username, '--watch', 'on-demand', '--credentials-dir', dir],
+    { env: baseEnv(sandbox) },
+  );
   if (run.code !== 0) throw new Error(`setup register failed: ${run.stderr}`);
   return dir;
 }
@@ -87,12 +90,14 @@ export interface FaultCase {
 /** Runs a case through the CLI and the MCP server at once and checks every promise of issue 10. */
 export async function expectBothDoorsKeepPromises(c: FaultCase): Promise<void> {
   const [cliDir, mcpDir] = await Promise.all([c.dir(), c.dir()]);
-  const cliArgs = c.op.kind === 'jmap'
-    ? ['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', cliDir]
-    : ['register', '--username', c.op.username, '--watch', 'on-demand', '--credentials-dir', cliDir];
-  const mcpArgs = c.op.kind === 'jmap'
-    ? { ops_file: 'list_inbox', credentials_dir: mcpDir }
-    : { username: `${c.op.username}m`, watch: 'on-demand', credentials_dir: mcpDir };
+  const cliArgs =
+    c.op.kind === 'jmap'
+      ? ['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', cliDir]
+      : ['register', '--username', c.op.username, '--watch', 'on-demand', '--credentials-dir', cliDir];
+  const mcpArgs =
+    c.op.kind === 'jmap'
+      ? { ops_file: 'list_inbox', credentials_dir: mcpDir }
+      : { username: `${c.op.username}m`, watch: 'on-demand', credentials_dir: mcpDir };
   const [cli, mcp] = await Promise.all([
     runCliMeasured(cliArgs, c.env),
     runMcpMeasured(c.op.kind === 'jmap' ? 'jmap_request' : 'register', mcpArgs, c.env),
@@ -102,8 +107,26 @@ export async function expectBothDoorsKeepPromises(c: FaultCase): Promise<void> {
   const cliOut = `${cli.stdout}\n${cli.stderr}`;
   const cliCode = /"code": "([a-z_]+)"/.exec(cli.stdout)?.[1];
   const mcpCode = /"code":"([a-z_]+)"/.exec(mcp.output)?.[1];
-  noteFigures({ name: c.name, door: 'cli', ms: cli.ms, peakMb: cli.peakMb, guardKilled: cli.guardKilled, exit: cli.code, code: cliCode, leak: findLeak(cliOut, secrets) ?? null });
-  noteFigures({ name: c.name, door: 'mcp', ms: mcp.ms, peakMb: mcp.peakMb, guardKilled: mcp.guardKilled, isError: mcp.isError, code: mcpCode, leak: findLeak(mcp.output, secrets) ?? null });
+  noteFigures({
+    name: c.name,
+    door: 'cli',
+    ms: cli.ms,
+    peakMb: cli.peakMb,
+    guardKilled: cli.guardKilled,
+    exit: cli.code,
+    code: cliCode,
+    leak: findLeak(cliOut, secrets) ?? null,
+  });
+  noteFigures({
+    name: c.name,
+    door: 'mcp',
+    ms: mcp.ms,
+    peakMb: mcp.peakMb,
+    guardKilled: mcp.guardKilled,
+    isError: mcp.isError,
+    code: mcpCode,
+    leak: findLeak(mcp.output, secrets) ?? null,
+  });
   expect(cli.guardKilled, `${c.name} CLI had to be killed (${cli.peakMb} MB, ${cli.ms} ms)`).toBe(false);
   expect(cli.ms, `${c.name} CLI time`).toBeLessThan(maxMs);
   expect(cli.peakMb, `${c.name} CLI peak RSS`).toBeLessThan(maxPeakMb);

@@ -36,7 +36,11 @@ export async function httpFault(handler: Handler): Promise<FaultServer> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const fault: FaultServer = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, hits: () => hits };
+  const fault: FaultServer = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    hits: () => hits,
+  };
   cleanUpAfter(() => {
     server.closeAllConnections();
     server.close();
@@ -91,7 +95,14 @@ export const echoSecrets = (status: number): Promise<FaultServer> =>
     const apiKey = /"apiKey"\s*:\s*"([^"]+)"/.exec(body)?.[1] ?? '';
     const detail = `Rejected request with Authorization: ${auth}; token parts ${header}.${payload} and ${signature}; key ${apiKey} / ${apiKey.slice(4, 30)}; body ${body}`;
     res.writeHead(status, { 'content-type': 'application/problem+json' });
-    res.end(JSON.stringify({ type: 'urn:ietf:params:jmap:error:notRequest', status, detail, error: { message: detail, hint: `Send ${token} again` } }));
+    res.end(
+      JSON.stringify({
+        type: 'urn:ietf:params:jmap:error:notRequest',
+        status,
+        detail,
+        error: { message: detail, hint: `Send ${token} again` },
+      }),
+    );
   });
 
 /** Sends a status line and then one header byte every 100 ms, forever. */
@@ -119,7 +130,10 @@ export async function dripHeaders(): Promise<FaultServer> {
  * created) and then drops the client's connection instead of answering; `echoOn` answers that
  * path itself with a refusal (403 unless told) echoing what it was sent.
  */
-export async function authProxy(upstream: string, mode: { loseSignUp?: true; echoOn?: string; echoStatus?: number }): Promise<FaultServer & { signUps(): number }> {
+export async function authProxy(
+  upstream: string,
+  mode: { loseSignUp?: true; echoOn?: string; echoStatus?: number },
+): Promise<FaultServer & { signUps(): number }> {
   let signUps = 0;
   const echo = mode.echoOn ? await echoSecrets(mode.echoStatus ?? 403) : undefined;
   const fault = await httpFault((req, res, body, self) => {
@@ -128,7 +142,9 @@ export async function authProxy(upstream: string, mode: { loseSignUp?: true; ech
     const target = echo && req.url === mode.echoOn ? echo.url : upstream;
     void fetch(`${target}${req.url ?? '/'}`, {
       method: req.method ?? 'GET',
-      headers: Object.fromEntries(Object.entries(req.headers).filter(([k, v]) => typeof v === 'string' && k !== 'host' && k !== 'content-length')) as Record<string, string>,
+      headers: Object.fromEntries(
+        Object.entries(req.headers).filter(([k, v]) => typeof v === 'string' && k !== 'host' && k !== 'content-length'),
+      ) as Record<string, string>,
       ...(req.method === 'POST' ? { body } : {}),
     }).then(async (answer) => {
       const text = await answer.text();

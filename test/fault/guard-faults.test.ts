@@ -31,7 +31,11 @@ async function proxy(upstream: string, fault: Fault): Promise<{ url: string; pos
       if (req.method === 'POST') posts.push(body);
       void fetch(`${upstream}${req.url ?? '/'}`, {
         method: req.method ?? 'GET',
-        headers: Object.fromEntries(Object.entries(req.headers).filter(([k, v]) => typeof v === 'string' && !['host', 'content-length'].includes(k))) as Record<string, string>,
+        headers: Object.fromEntries(
+          Object.entries(req.headers).filter(
+            ([k, v]) => typeof v === 'string' && !['host', 'content-length'].includes(k),
+          ),
+        ) as Record<string, string>,
         ...(req.method === 'POST' ? { body } : {}),
       }).then(async (answer) => {
         // The session names the upstream's URLs: they are this proxy's to the client.
@@ -74,7 +78,26 @@ function misbehave(fault: Fault, req: IncomingMessage, res: ServerResponse): voi
 
 beforeAll(async () => {
   world = await startGuardWorld('embedded', 'fault');
-  const saved = await world.ops(world.alice, [['Email/set', { accountId: '$ACCOUNT_ID', create: { d: { mailboxIds: { $DRAFTS_MAILBOX_ID: true }, keywords: { $draft: true }, from: [{ email: '$INBOX' }], to: [{ email: world.address.bob }], subject: 'Guard fault: draft', bodyValues: { b: { value: 'x' } }, textBody: [{ partId: 'b', type: 'text/plain' }] } } }, 'e']]);
+  const saved = await world.ops(world.alice, [
+    [
+      'Email/set',
+      {
+        accountId: '$ACCOUNT_ID',
+        create: {
+          d: {
+            mailboxIds: { $DRAFTS_MAILBOX_ID: true },
+            keywords: { $draft: true },
+            from: [{ email: '$INBOX' }],
+            to: [{ email: world.address.bob }],
+            subject: 'Guard fault: draft',
+            bodyValues: { b: { value: 'x' } },
+            textBody: [{ partId: 'b', type: 'text/plain' }],
+          },
+        },
+      },
+      'e',
+    ],
+  ]);
   draftId = saved.created?.[0]?.id ?? '';
 });
 
@@ -87,11 +110,26 @@ describe('a JMAP host that breaks its promises while the guard reads the mail to
   ] as const) {
     it(`${fault}: nothing is submitted, the failure says what happened, and no token is in it`, async () => {
       const { url, posts } = await proxy(world.env.AGENT_MAILBOX_API_URL!, fault);
-      const registry = createAccountRegistry({ configInputs: { flags: {}, env: { ...world.env, AGENT_MAILBOX_API_URL: url } }, log: silentLogger });
+      const registry = createAccountRegistry({
+        configInputs: { flags: {}, env: { ...world.env, AGENT_MAILBOX_API_URL: url } },
+        log: silentLogger,
+      });
       cleanUpAfter(() => registry.close());
       const account = registry.open(world.alice.dir);
       const started = Date.now();
-      const error = await runJmapRequest(account, { ops: [['EmailSubmission/set', { accountId: '$ACCOUNT_ID', create: { s: { emailId: draftId, identityId: '$IDENTITY_ID' } } }, 's']] }, { signal: AbortSignal.timeout(30_000), log: silentLogger, timeoutMs: 2_000 }).catch((e: unknown) => e);
+      const error = await runJmapRequest(
+        account,
+        {
+          ops: [
+            [
+              'EmailSubmission/set',
+              { accountId: '$ACCOUNT_ID', create: { s: { emailId: draftId, identityId: '$IDENTITY_ID' } } },
+              's',
+            ],
+          ],
+        },
+        { signal: AbortSignal.timeout(30_000), log: silentLogger, timeoutMs: 2_000 },
+      ).catch((e: unknown) => e);
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(error).toBeInstanceOf(MailboxError);
       expect((error as MailboxError).code).toBe(code);
@@ -102,4 +140,3 @@ describe('a JMAP host that breaks its promises while the guard reads the mail to
     });
   }
 });
-

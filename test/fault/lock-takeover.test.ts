@@ -21,7 +21,10 @@ async function deadPid(): Promise<number> {
 
 async function plant(path: string, owner: { pid: number; token: string }, ageMs: number): Promise<void> {
   await mkdir(path, { recursive: true });
-  await writeFile(join(path, 'owner.json'), JSON.stringify({ ...owner, host: hostname(), createdAt: new Date().toISOString() }));
+  await writeFile(
+    join(path, 'owner.json'),
+    JSON.stringify({ ...owner, host: hostname(), createdAt: new Date().toISOString() }),
+  );
   const then = new Date(Date.now() - ageMs);
   await utimes(path, then, then);
 }
@@ -49,7 +52,7 @@ describe('a lock taken over as stale', () => {
     await third!();
   });
 
-  it('lets exactly one of several waiters take over a dead holder\'s lock at a time', async () => {
+  it("lets exactly one of several waiters take over a dead holder's lock at a time", async () => {
     const dir = await tempCredentialsDir();
     await plant(join(dir, '.auth.lock'), { pid: await deadPid(), token: 'dead' }, 0);
     let inside = 0;
@@ -88,7 +91,9 @@ describe('a lock taken over as stale', () => {
     const dir = await tempCredentialsDir();
     const lock = join(dir, '.auth.lock');
     await plant(lock, { pid: process.pid, token: 'alive' }, 0);
-    await expect(withDirectoryLock(dir, 'auth', async () => 'in', { waitMs: 300, staleMs: 30_000 })).rejects.toMatchObject({ code: 'lock_timeout' });
+    await expect(
+      withDirectoryLock(dir, 'auth', async () => 'in', { waitMs: 300, staleMs: 30_000 }),
+    ).rejects.toMatchObject({ code: 'lock_timeout' });
     expect(await ownerOf(lock)).toMatchObject({ token: 'alive' });
   });
 });

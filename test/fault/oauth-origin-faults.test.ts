@@ -6,7 +6,14 @@ import { MailboxError } from '../../src/errors.js';
 import { Deadline } from '../../src/gate/deadline.js';
 import { silentLogger } from '../../src/log.js';
 import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
-import { autoApproveBrowser, connectDirectory, expireAccessTokens, rewriteGrant, startOAuthSandbox, storedGrant } from '../helpers/oauth-directory.js';
+import {
+  autoApproveBrowser,
+  connectDirectory,
+  expireAccessTokens,
+  rewriteGrant,
+  startOAuthSandbox,
+  storedGrant,
+} from '../helpers/oauth-directory.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 import { elsewhere, everythingSent, front, redirectWhen, type FrontRule } from './origin-servers.js';
 
@@ -20,12 +27,22 @@ const sandbox = await startOAuthSandbox();
 const metadataPath = /^\/\.well-known\/oauth-authorization-server/;
 
 function metadataNaming(field: string, other: string): FrontRule {
-  return (req) => (req.method === 'GET' && metadataPath.test(req.url ?? '') ? { rewrite: (metadata) => ({ ...metadata, [field]: `${other}/oauth/elsewhere` }) } : undefined);
+  return (req) =>
+    req.method === 'GET' && metadataPath.test(req.url ?? '')
+      ? { rewrite: (metadata) => ({ ...metadata, [field]: `${other}/oauth/elsewhere` }) }
+      : undefined;
 }
 
 async function connectThrough(authUrl: string, allowedOrigins?: string): Promise<unknown> {
   const dir = await tempCredentialsDir();
-  const config = resolveConfig({ flags: { credentialsDir: dir }, env: { ...sandboxClientEnv(sandbox), AGENT_MAILBOX_AUTH_URL: authUrl, ...(allowedOrigins ? { AGENT_MAILBOX_ALLOWED_ORIGINS: allowedOrigins } : {}) } });
+  const config = resolveConfig({
+    flags: { credentialsDir: dir },
+    env: {
+      ...sandboxClientEnv(sandbox),
+      AGENT_MAILBOX_AUTH_URL: authUrl,
+      ...(allowedOrigins ? { AGENT_MAILBOX_ALLOWED_ORIGINS: allowedOrigins } : {}),
+    },
+  });
   return connectGrant({
     dir,
     config,
@@ -76,10 +93,19 @@ describe('OAuth: secrets go only to the configured origin', () => {
     const dir = await tempCredentialsDir();
     await connectDirectory(sandbox, dir);
     const auth = await front(sandbox.authUrl, redirectWhen('POST', /^\/oauth\/token/, other.url));
-    await rewriteGrant(dir, (grant) => ({ ...grant, server: { ...grant['server'], token_endpoint: `${auth.url}/oauth/token` } }));
+    await rewriteGrant(dir, (grant) => ({
+      ...grant,
+      server: { ...grant['server'], token_endpoint: `${auth.url}/oauth/token` },
+    }));
     await expireAccessTokens(dir);
-    const registry = createAccountRegistry({ configInputs: { flags: { credentialsDir: dir }, env: sandboxClientEnv(sandbox) }, log: silentLogger });
-    const error = await registry.open(dir).capability().catch((e: unknown) => e);
+    const registry = createAccountRegistry({
+      configInputs: { flags: { credentialsDir: dir }, env: sandboxClientEnv(sandbox) },
+      log: silentLogger,
+    });
+    const error = await registry
+      .open(dir)
+      .capability()
+      .catch((e: unknown) => e);
     registry.close();
     expect(error).toBeInstanceOf(MailboxError);
     expect(auth.redirected).toBe(1);
@@ -92,8 +118,17 @@ describe('OAuth: secrets go only to the configured origin', () => {
     const dir = await tempCredentialsDir();
     await connectDirectory(sandbox, dir);
     const auth = await front(sandbox.authUrl, redirectWhen('GET', /^\/api\/v1\/agents/, other.url));
-    const registry = createAccountRegistry({ configInputs: { flags: { credentialsDir: dir }, env: { ...sandboxClientEnv(sandbox), AGENT_MAILBOX_AUTH_URL: auth.url } }, log: silentLogger });
-    const error = await registry.open(dir).listInboxes({ refresh: true }).catch((e: unknown) => e);
+    const registry = createAccountRegistry({
+      configInputs: {
+        flags: { credentialsDir: dir },
+        env: { ...sandboxClientEnv(sandbox), AGENT_MAILBOX_AUTH_URL: auth.url },
+      },
+      log: silentLogger,
+    });
+    const error = await registry
+      .open(dir)
+      .listInboxes({ refresh: true })
+      .catch((e: unknown) => e);
     registry.close();
     expect(error).toBeInstanceOf(MailboxError);
     expect((error as MailboxError).message).toContain(`redirect to ${other.url}`);

@@ -1,7 +1,15 @@
 import { cp, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connectDirectory, expireAccessTokens, oauthCliEnv, refreshDirectly, rewriteGrant, startOAuthSandbox, storedGrant } from '../helpers/oauth-directory.js';
+import {
+  connectDirectory,
+  expireAccessTokens,
+  oauthCliEnv,
+  refreshDirectly,
+  rewriteGrant,
+  startOAuthSandbox,
+  storedGrant,
+} from '../helpers/oauth-directory.js';
 import { freshDir, maxMs, maxPeakMb, timeoutMs } from './fault-case.js';
 import { hang, httpFault, resetMidBody, streamForever, type FaultServer } from './fault-servers.js';
 import { findLeak, runCliMeasured, runMcpMeasured } from './run-measured.js';
@@ -11,11 +19,17 @@ import { findLeak, runCliMeasured, runMcpMeasured } from './run-measured.js';
 // secret) comes back out, and the stored grant is never lost to a fault on the wire.
 
 const sandbox = await startOAuthSandbox();
-const env = { ...oauthCliEnv(sandbox), AGENT_MAILBOX_TIMEOUT_MS: String(timeoutMs), AGENT_MAILBOX_CRONTAB: '/nonexistent/crontab' };
+const env = {
+  ...oauthCliEnv(sandbox),
+  AGENT_MAILBOX_TIMEOUT_MS: String(timeoutMs),
+  AGENT_MAILBOX_CRONTAB: '/nonexistent/crontab',
+};
 const connected = await freshDir();
 await connectDirectory(sandbox, connected);
 const { refreshToken } = await storedGrant(connected);
-const cachedAccessToken = (JSON.parse(await readFile(join(connected, 'access-tokens.json'), 'utf8')) as { tokens: Array<{ token: string }> }).tokens[0]?.token ?? '';
+const cachedAccessToken =
+  (JSON.parse(await readFile(join(connected, 'access-tokens.json'), 'utf8')) as { tokens: Array<{ token: string }> })
+    .tokens[0]?.token ?? '';
 
 /** A copy of the connected directory whose access token must be renewed at `endpoint`. */
 async function needingRenewalAt(endpoint: string): Promise<string> {
@@ -28,7 +42,10 @@ async function needingRenewalAt(endpoint: string): Promise<string> {
 
 /** Both doors list the inbox through `fault` as the token endpoint; each keeps its promises. */
 async function expectBothDoors(fault: FaultServer, code: RegExp, says: RegExp): Promise<string[]> {
-  const [cliDir, mcpDir] = await Promise.all([needingRenewalAt(`${fault.url}/oauth/token`), needingRenewalAt(`${fault.url}/oauth/token`)]);
+  const [cliDir, mcpDir] = await Promise.all([
+    needingRenewalAt(`${fault.url}/oauth/token`),
+    needingRenewalAt(`${fault.url}/oauth/token`),
+  ]);
   const before = await storedGrant(cliDir);
   const [cli, mcp] = await Promise.all([
     runCliMeasured(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', cliDir], env),
@@ -36,7 +53,10 @@ async function expectBothDoors(fault: FaultServer, code: RegExp, says: RegExp): 
   ]);
   const secrets = [String(refreshToken), cachedAccessToken, ...fault.seen];
   const cliOut = `${cli.stdout}\n${cli.stderr}`;
-  for (const [door, output, ms, peakMb] of [['cli', cliOut, cli.ms, cli.peakMb], ['mcp', mcp.output, mcp.ms, mcp.peakMb]] as const) {
+  for (const [door, output, ms, peakMb] of [
+    ['cli', cliOut, cli.ms, cli.peakMb],
+    ['mcp', mcp.output, mcp.ms, mcp.peakMb],
+  ] as const) {
     expect(ms, `${door} time`).toBeLessThan(maxMs);
     expect(peakMb, `${door} peak RSS`).toBeLessThan(maxPeakMb);
     expect(findLeak(output, secrets), `${door} leaked`).toBeUndefined();
@@ -58,7 +78,9 @@ describe('a token endpoint that breaks its promises, through the CLI and the MCP
   it('never answers a refresh: the deadline fires, and the journal remembers the token went out', async () => {
     const fault = await hang();
     const [cliDir] = await expectBothDoors(fault, /^timeout$/, new RegExp(`within ${timeoutMs} ms`));
-    expect(JSON.parse(await readFile(join(cliDir ?? '', 'renewal-pending.json'), 'utf8'))).toMatchObject({ refreshTokenDigest: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(JSON.parse(await readFile(join(cliDir ?? '', 'renewal-pending.json'), 'utf8'))).toMatchObject({
+      refreshTokenDigest: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     // A refresh that may have taken effect is never resent.
     expect(fault.hits()).toBe(2);
   });
@@ -75,7 +97,12 @@ describe('a token endpoint that breaks its promises, through the CLI and the MCP
     const fault = await httpFault((_req, res, body) => {
       const presented = new URLSearchParams(body).get('refresh_token') ?? '';
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'invalid_request', error_description: `Refused ${presented} (piece ${presented.slice(6, 26)}), last access token ${cachedAccessToken} / ${cachedAccessToken.split('.')[1] ?? ''}; body was ${body}` }));
+      res.end(
+        JSON.stringify({
+          error: 'invalid_request',
+          error_description: `Refused ${presented} (piece ${presented.slice(6, 26)}), last access token ${cachedAccessToken} / ${cachedAccessToken.split('.')[1] ?? ''}; body was ${body}`,
+        }),
+      );
     });
     await expectBothDoors(fault, /^oauth_failed$/, /The renewal was refused by .*invalid_request/);
   });
@@ -83,7 +110,11 @@ describe('a token endpoint that breaks its promises, through the CLI and the MCP
   it('answers in a shape the client refuses, after rotating: the new refresh token was stored first and the grant lives on', async () => {
     // A proxy that forwards to the real token endpoint and spoils the answer it relays.
     const proxy = await httpFault((_req, res, body) => {
-      void fetch(`${sandbox.authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }).then(async (answer) => {
+      void fetch(`${sandbox.authUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      }).then(async (answer) => {
         const json = (await answer.json()) as Record<string, unknown>;
         res.writeHead(answer.status, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ ...json, token_type: 'mac' }));

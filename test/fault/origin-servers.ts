@@ -17,7 +17,12 @@ export function elsewhere(): Promise<ScriptedServer> {
   });
 }
 
-export type FrontRule = (req: IncomingMessage) => { redirect: string; status?: number } | { rewrite: (json: Record<string, unknown>, front: string) => Record<string, unknown> } | undefined;
+export type FrontRule = (
+  req: IncomingMessage,
+) =>
+  | { redirect: string; status?: number }
+  | { rewrite: (json: Record<string, unknown>, front: string) => Record<string, unknown> }
+  | undefined;
 
 export interface Front {
   url: string;
@@ -70,12 +75,16 @@ export async function front(target: string, rule: FrontRule): Promise<Front> {
 
 /** A rule that redirects requests whose method and path match, and passes the rest through. */
 export function redirectWhen(method: string, path: RegExp, to: string, status = 307): FrontRule {
-  return (req) => (req.method === method && path.test(req.url ?? '') ? { redirect: `${to}${req.url ?? '/'}`, status } : undefined);
+  return (req) =>
+    req.method === method && path.test(req.url ?? '') ? { redirect: `${to}${req.url ?? '/'}`, status } : undefined;
 }
 
 /** A rule that rewrites the JMAP session resource's answer. */
-export function rewriteSession(change: (session: Record<string, unknown>, front: string) => Record<string, unknown>): FrontRule {
-  return (req) => (req.method === 'GET' && (req.url ?? '').startsWith('/.well-known/jmap') ? { rewrite: change } : undefined);
+export function rewriteSession(
+  change: (session: Record<string, unknown>, front: string) => Record<string, unknown>,
+): FrontRule {
+  return (req) =>
+    req.method === 'GET' && (req.url ?? '').startsWith('/.well-known/jmap') ? { rewrite: change } : undefined;
 }
 
 /** Every request `server` received, as text: what a credential would look like there. */

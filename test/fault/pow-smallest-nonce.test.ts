@@ -22,11 +22,20 @@ function zeroBits(digest: Uint8Array): number {
 }
 
 /** The smallest nonce with `difficulty` leading zero bits, and every solving nonce below `upTo`. */
-function serialSearch(challenge: string, difficulty: number, upTo: number): { smallest: number; powHex: string; solving: number[] } {
+function serialSearch(
+  challenge: string,
+  difficulty: number,
+  upTo: number,
+): { smallest: number; powHex: string; solving: number[] } {
   const solving: number[] = [];
   const digests = new Map<number, string>();
   for (let nonce = 0; nonce < upTo; nonce += 1) {
-    const digest = scryptSync(Buffer.from(`${challenge}:${nonce}`, 'utf8'), Buffer.from(salt, 'utf8'), 64, { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const digest = scryptSync(Buffer.from(`${challenge}:${nonce}`, 'utf8'), Buffer.from(salt, 'utf8'), 64, {
+      N: 16384,
+      r: 8,
+      p: 1,
+      maxmem: 64 * 1024 * 1024,
+    });
     if (zeroBits(digest) >= difficulty) {
       solving.push(nonce);
       digests.set(nonce, digest.toString('hex'));
@@ -53,16 +62,27 @@ const races: Race[] = [
 ];
 
 describe('several workers reporting solutions at once', () => {
-  it.each(races)('$challenge at difficulty $difficulty, $workers $engine worker(s): the smallest nonce wins', async (race) => {
-    const firstTaken = race.engine === 'wasm-simd' ? 4 * race.workers : race.workers;
-    const oracle = serialSearch(race.challenge, race.difficulty, firstTaken);
-    expect(oracle.solving.length, 'the race is real: several of the first nonces taken solve').toBeGreaterThanOrEqual(2);
-    expect(oracle.smallest, 'and the smallest is not simply nonce 0').toBeGreaterThan(0);
+  it.each(races)(
+    '$challenge at difficulty $difficulty, $workers $engine worker(s): the smallest nonce wins',
+    async (race) => {
+      const firstTaken = race.engine === 'wasm-simd' ? 4 * race.workers : race.workers;
+      const oracle = serialSearch(race.challenge, race.difficulty, firstTaken);
+      expect(oracle.solving.length, 'the race is real: several of the first nonces taken solve').toBeGreaterThanOrEqual(
+        2,
+      );
+      expect(oracle.smallest, 'and the smallest is not simply nonce 0').toBeGreaterThan(0);
 
-    const solution = await solvePow({ challenge: race.challenge, difficulty: race.difficulty, salt, engine: race.engine, workers: race.workers });
-    expect(solution.nonce).toBe(String(oracle.smallest));
-    expect(solution.powHex).toBe(oracle.powHex);
-    expect(solution.engine).toBe(race.engine);
-    expect(solution.tried).toBeGreaterThanOrEqual(oracle.smallest + 1);
-  });
+      const solution = await solvePow({
+        challenge: race.challenge,
+        difficulty: race.difficulty,
+        salt,
+        engine: race.engine,
+        workers: race.workers,
+      });
+      expect(solution.nonce).toBe(String(oracle.smallest));
+      expect(solution.powHex).toBe(oracle.powHex);
+      expect(solution.engine).toBe(race.engine);
+      expect(solution.tried).toBeGreaterThanOrEqual(oracle.smallest + 1);
+    },
+  );
 });

@@ -24,10 +24,14 @@ const killPoints: Array<[string, RegExp]> = [
 
 async function registerKilledWhen(dir: string, username: string, pattern: RegExp): Promise<{ killed: boolean }> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const child = spawn(process.execPath, [builtCli, 'register', '--username', username, '--watch', 'on-demand', '--credentials-dir', dir], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    [builtCli, 'register', '--username', username, '--watch', 'on-demand', '--credentials-dir', dir],
+    {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: 'ignore',
+    },
+  );
   let killed = false;
   const watcher = watch(dir, (_event, name) => {
     if (!killed && name && pattern.test(name)) {
@@ -47,7 +51,9 @@ describe('register killed at any point', () => {
       const leftBehind = await readdir(dir);
       if (process.env.FAULT_DEBUG) console.log(point, { killed, leftBehind });
       // The next commands run in this process: a new PID all the same, and what matters is the directory.
-      const next = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], { env });
+      const next = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--credentials-dir', dir], {
+        env,
+      });
       const credentials = await readFile(join(dir, 'credentials.json'), 'utf8').catch(() => undefined);
       if (next.code !== 0) {
         // The only acceptable failure: the kill landed before the key was on disk, and the error names the file to open.
@@ -55,8 +61,14 @@ describe('register killed at any point', () => {
         return;
       }
       expect(credentials, `killed=${killed}`).toMatch(/"apiKey": "amk_/);
-      expect((await readdir(dir)).filter((n) => /\.jwt\..*\.tmp$/.test(n)), 'token temp files left').toEqual([]);
-      const again = await runCliInProcess(['register', '--username', `killed-at-${i}`, '--watch', 'on-demand', '--credentials-dir', dir], { env });
+      expect(
+        (await readdir(dir)).filter((n) => /\.jwt\..*\.tmp$/.test(n)),
+        'token temp files left',
+      ).toEqual([]);
+      const again = await runCliInProcess(
+        ['register', '--username', `killed-at-${i}`, '--watch', 'on-demand', '--credentials-dir', dir],
+        { env },
+      );
       expect(again.code, again.stderr).toBe(0);
       expect((again.json as { mode: string }).mode).toBe('existing');
     });

@@ -61,7 +61,10 @@ export interface CliMeasured extends Measured {
 export function runCliMeasured(args: string[], env: Record<string, string>): Promise<CliMeasured> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -82,8 +85,17 @@ export interface McpMeasured extends Measured {
   text: string;
 }
 
-export async function runMcpMeasured(tool: string, args: Record<string, unknown>, env: Record<string, string>): Promise<McpMeasured> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe' });
+export async function runMcpMeasured(
+  tool: string,
+  args: Record<string, unknown>,
+  env: Record<string, string>,
+): Promise<McpMeasured> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp'],
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new Client({ name: 'fault-suite', version: '0' });

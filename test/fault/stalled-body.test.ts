@@ -54,10 +54,19 @@ async function settledWithin<T>(call: Promise<T>, ms: number): Promise<{ error: 
   const started = Date.now();
   let guard: NodeJS.Timeout | undefined;
   const hung = new Promise<never>((_, reject) => {
-    guard = setTimeout(() => reject(new Error(`the call was still waiting after ${ms} ms: its deadline did not end it`)), ms);
+    guard = setTimeout(
+      () => reject(new Error(`the call was still waiting after ${ms} ms: its deadline did not end it`)),
+      ms,
+    );
   });
   try {
-    const error = await Promise.race([call.then(() => undefined, (e: unknown) => e), hung]);
+    const error = await Promise.race([
+      call.then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+      hung,
+    ]);
     return { error, ms: Date.now() - started };
   } finally {
     clearTimeout(guard);
@@ -71,7 +80,10 @@ describe('a host that sends headers and part of a body, then stalls', () => {
     ['drips a byte every 50 ms', drip],
   ])('ends a GET at its deadline when the host %s', async (_name, stall) => {
     const host = await stallingHost(stall);
-    const { error, ms } = await settledWithin(httpRequest(`${host.url}/.well-known/jmap`, {}, { timeoutMs: 400, retries: 0, retry: 'idempotent' }), 5_000);
+    const { error, ms } = await settledWithin(
+      httpRequest(`${host.url}/.well-known/jmap`, {}, { timeoutMs: 400, retries: 0, retry: 'idempotent' }),
+      5_000,
+    );
     expect(error).toBeInstanceOf(MailboxError);
     expect(error).toMatchObject({ code: 'timeout' });
     expect((error as MailboxError).message).toMatch(/no complete answer from http:\/\/127\.0\.0\.1:\d+ within 400 ms/);
@@ -82,22 +94,35 @@ describe('a host that sends headers and part of a body, then stalls', () => {
 
   it('ends a POST that may have acted at its deadline and never resends it', async () => {
     const host = await stallingHost(stallAfterPart);
-    const { error, ms } = await settledWithin(httpRequest(`${host.url}/jmap/`, { method: 'POST', body: '{}' }, { timeoutMs: 400, retry: 'once', retryBaseMs: 10 }), 5_000);
+    const { error, ms } = await settledWithin(
+      httpRequest(
+        `${host.url}/jmap/`,
+        { method: 'POST', body: '{}' },
+        { timeoutMs: 400, retry: 'once', retryBaseMs: 10 },
+      ),
+      5_000,
+    );
     expect(error).toMatchObject({ code: 'timeout' });
     expect((error as MailboxError).hint).toMatch(/may still have taken effect, so it was not resent/);
     expect(ms).toBeLessThan(3_000);
     expect(host.hits()).toBe(1);
   });
 
-  it('ends the whole call at the call\'s deadline when the stall comes through the gate', async () => {
+  it("ends the whole call at the call's deadline when the stall comes through the gate", async () => {
     const host = await stallingHost(drip);
     const started = Date.now();
     const deadline = Deadline.start({ timeoutMs: 600 });
-    const call = sendToService(`${host.url}/jmap/`, { method: 'POST', body: '{}' }, { deadline, what: 'JMAP request', retry: 'once', maxBytes: 1_000_000 });
+    const call = sendToService(
+      `${host.url}/jmap/`,
+      { method: 'POST', body: '{}' },
+      { deadline, what: 'JMAP request', retry: 'once', maxBytes: 1_000_000 },
+    );
     const { error } = await settledWithin(call, 5_000);
     const ms = Date.now() - started;
     expect(error).toMatchObject({ code: 'timeout' });
-    expect((error as MailboxError).message).toMatch(/^JMAP request: no complete answer from http:\/\/127\.0\.0\.1:\d+ within 600 ms, the time limit of the whole call \(--timeout-ms\)/);
+    expect((error as MailboxError).message).toMatch(
+      /^JMAP request: no complete answer from http:\/\/127\.0\.0\.1:\d+ within 600 ms, the time limit of the whole call \(--timeout-ms\)/,
+    );
     expect(ms).toBeGreaterThanOrEqual(600);
     expect(ms).toBeLessThan(3_000);
     expect(host.hits()).toBe(1);

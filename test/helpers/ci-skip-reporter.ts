@@ -12,7 +12,9 @@ export default class CiSkipReporter implements Reporter {
       for (const test of module.children.allTests('skipped')) skipped.push(`${module.moduleId}: ${test.fullName}`);
     }
     if (skipped.length === 0) return;
-    process.stderr.write(`\nCI=true but ${skipped.length} test(s) were skipped; every prerequisite must be installed in CI:\n${skipped.map((s) => `  - ${s}`).join('\n')}\n`);
+    process.stderr.write(
+      `\nCI=true but ${skipped.length} test(s) were skipped; every prerequisite must be installed in CI:\n${skipped.map((s) => `  - ${s}`).join('\n')}\n`,
+    );
     process.exitCode = 1;
   }
 }

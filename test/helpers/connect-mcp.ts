@@ -1,5 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { Client as Client2026, type ElicitRequest as ElicitRequest2026, type ElicitResult as ElicitResult2026 } from '@modelcontextprotocol/client';
+import {
+  Client as Client2026,
+  type ElicitRequest as ElicitRequest2026,
+  type ElicitResult as ElicitResult2026,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransport2026 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -46,7 +50,11 @@ export function sandboxEnv(
 }
 
 /** How both clients start the server: `node dist/bin.js mcp …args`, or the given node arguments. */
-function serverProcess(options: { env: Record<string, string>; args?: string[] | undefined; nodeArgs?: string[] | undefined }) {
+function serverProcess(options: {
+  env: Record<string, string>;
+  args?: string[] | undefined;
+  nodeArgs?: string[] | undefined;
+}) {
   return {
     command: process.execPath,
     args: options.nodeArgs ?? [builtEntry, 'mcp', ...(options.args ?? [])],
@@ -64,7 +72,14 @@ function captured(stream: NodeJS.EventEmitter | null): () => string {
 }
 
 /** Connects either SDK's client, collecting what it reports as protocol errors (a non-JSON-RPC stdout line lands there). */
-async function connected<T extends { pid: number | null }, C extends { onerror?: ((error: Error) => void) | undefined; connect(transport: T): Promise<void>; close(): Promise<void> }>(
+async function connected<
+  T extends { pid: number | null },
+  C extends {
+    onerror?: ((error: Error) => void) | undefined;
+    connect(transport: T): Promise<void>;
+    close(): Promise<void>;
+  },
+>(
   client: C,
   transport: T,
   stderr: () => string,
@@ -82,7 +97,10 @@ export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnect
   const transport = new StdioClientTransport(serverProcess(options));
   const stderr = captured(transport.stderr);
   const onElicit = options.onElicit;
-  const client = new Client({ name: 'agent-mailbox-e2e', version: '0' }, onElicit ? { capabilities: { elicitation: { form: {} } } } : {});
+  const client = new Client(
+    { name: 'agent-mailbox-e2e', version: '0' },
+    onElicit ? { capabilities: { elicitation: { form: {} } } } : {},
+  );
   if (onElicit) client.setRequestHandler(ElicitRequestSchema, (request) => onElicit(request.params));
   return connected(client, transport, stderr);
 }
@@ -104,18 +122,24 @@ export async function connectMcp2026(options: ConnectMcp2026Options): Promise<Mc
   const onElicit = options.onElicit;
   const client = new Client2026(
     { name: 'agent-mailbox-e2e-2026', version: '0' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } }, ...(onElicit ? { capabilities: { elicitation: { form: {} } } } : {}) },
+    {
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      ...(onElicit ? { capabilities: { elicitation: { form: {} } } } : {}),
+    },
   );
   if (onElicit) client.setRequestHandler('elicitation/create', (request) => onElicit(request.params));
   return connected(client, transport, stderr);
 }
 
 /** Prints the server's stderr after any failed test of the calling file (it is the server's log). */
-export function printStderrOnFailure(connections: () => readonly (Pick<McpConnection, 'pid' | 'stderr'> | undefined)[]): void {
+export function printStderrOnFailure(
+  connections: () => readonly (Pick<McpConnection, 'pid' | 'stderr'> | undefined)[],
+): void {
   afterEach((context) => {
     if (context.task.result?.state !== 'fail') return;
     for (const connection of connections()) {
-      if (connection) process.stderr.write(`\n--- server stderr (pid ${connection.pid}) ---\n${connection.stderr()}\n---\n`);
+      if (connection)
+        process.stderr.write(`\n--- server stderr (pid ${connection.pid}) ---\n${connection.stderr()}\n---\n`);
     }
   });
 }

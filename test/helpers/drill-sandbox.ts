@@ -17,8 +17,16 @@ export interface DrillSandbox {
 export async function startDrillSandbox(): Promise<DrillSandbox> {
   const root = await mkdtemp(join(tmpdir(), 'drill-test-'));
   const dataDir = join(root, 'data');
-  const env = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? root, XDG_CONFIG_HOME: join(root, 'config'), AGENT_MAILBOX_CRONTAB: noCrontab };
-  const child = spawn(process.execPath, [builtCli, 'sandbox', '--data-dir', dataDir, '--difficulty', '2', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    HOME: process.env['HOME'] ?? root,
+    XDG_CONFIG_HOME: join(root, 'config'),
+    AGENT_MAILBOX_CRONTAB: noCrontab,
+  };
+  const child = spawn(process.execPath, [builtCli, 'sandbox', '--data-dir', dataDir, '--difficulty', '2', '--json'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -31,10 +39,14 @@ export async function startDrillSandbox(): Promise<DrillSandbox> {
     }
     await rm(root, { recursive: true, force: true });
   });
-  const line = await pollUntil(() => {
-    if (child.exitCode !== null) throw new Error(`the sandbox exited early (${child.exitCode}): ${stderr}`);
-    return stdout.includes('\n') ? stdout : undefined;
-  }, 30_000, 'the sandbox ready line');
+  const line = await pollUntil(
+    () => {
+      if (child.exitCode !== null) throw new Error(`the sandbox exited early (${child.exitCode}): ${stderr}`);
+      return stdout.includes('\n') ? stdout : undefined;
+    },
+    30_000,
+    'the sandbox ready line',
+  );
   const ready = JSON.parse(line) as { apiUrl: string };
   return { dataDir, apiUrl: ready.apiUrl, env };
 }

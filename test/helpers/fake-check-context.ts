@@ -70,9 +70,15 @@ export async function fakeCheck(options: FakeCheckOptions = {}): Promise<FakeChe
     isWake: options.isWake ?? false,
     deadline: options.deadline ?? Deadline.start({ timeoutMs: 30_000 }),
     guard,
-    config: async () => ({ userConfigDir, inboxDomain: 'agent-mailbox.test', authservId: '', ...options.config }) as unknown as Config,
+    config: async () =>
+      ({ userConfigDir, inboxDomain: 'agent-mailbox.test', authservId: '', ...options.config }) as unknown as Config,
     inbox: async () => ({ inbox, stateDir }),
-    session: async () => ({ accountId: 'acc-1', mailboxIdsByRole: { drafts: 'mb-drafts', sent: 'mb-sent' }, ...options.session }) as JmapSessionInfo,
+    session: async () =>
+      ({
+        accountId: 'acc-1',
+        mailboxIdsByRole: { drafts: 'mb-drafts', sent: 'mb-sent' },
+        ...options.session,
+      }) as JmapSessionInfo,
     read: async (request: JmapRequest): Promise<JmapResponse> => {
       reads.push(request);
       const [method, args, callId] = request.methodCalls[0]!;
@@ -80,11 +86,28 @@ export async function fakeCheck(options: FakeCheckOptions = {}): Promise<FakeChe
       if (method === 'Email/query') {
         // The known mode's lookups: mail in Sent (none here), mail received from an address.
         const from = (args.filter as { from?: string } | undefined)?.from;
-        const list = filter.includes('inMailbox') ? [] : store.received.filter((mail) => mail.from === from).map((mail, i) => ({ id: `R${i}`, from: [{ email: mail.from }], 'header:Authentication-Results:asText:all': mail.authenticationResults }));
-        return { methodResponses: [['Email/query', { ids: [] }, callId], ['Email/get', { list }, 'g']], sessionState: 's' } as JmapResponse;
+        const list = filter.includes('inMailbox')
+          ? []
+          : store.received
+              .filter((mail) => mail.from === from)
+              .map((mail, i) => ({
+                id: `R${i}`,
+                from: [{ email: mail.from }],
+                'header:Authentication-Results:asText:all': mail.authenticationResults,
+              }));
+        return {
+          methodResponses: [
+            ['Email/query', { ids: [] }, callId],
+            ['Email/get', { list }, 'g'],
+          ],
+          sessionState: 's',
+        } as JmapResponse;
       }
       const ids = Array.isArray(args.ids) ? (args.ids as string[]) : [];
-      const list = method === 'Email/get' ? ids.filter((id) => id in store.emails).map((id) => ({ id, blobId: `blob-${id}` })) : [];
+      const list =
+        method === 'Email/get'
+          ? ids.filter((id) => id in store.emails).map((id) => ({ id, blobId: `blob-${id}` }))
+          : [];
       return { methodResponses: [[method, { list }, callId]], sessionState: 's' } as JmapResponse;
     },
     download: async (blobId: string): Promise<Uint8Array> => {
@@ -111,7 +134,10 @@ export async function fakeCheck(options: FakeCheckOptions = {}): Promise<FakeChe
 }
 
 /** A batch that creates one mail and submits it (what send_mail sends). */
-export function mailBatch(mails: readonly { to: string[]; subject: string; body?: string; cc?: string[] }[], extra: { accountId?: string } = {}): JmapRequest {
+export function mailBatch(
+  mails: readonly { to: string[]; subject: string; body?: string; cc?: string[] }[],
+  extra: { accountId?: string } = {},
+): JmapRequest {
   const create = Object.fromEntries(
     mails.map((mail, i) => [
       `d${i}`,

@@ -13,8 +13,10 @@ export function subsetViolations(schema: unknown, path = '#'): string[] {
   for (const key of keys) if (!allowedKeywords.has(key)) found.push(`${path}/${key}: keyword outside the subset`);
   if (!('type' in node) && !('anyOf' in node) && !('enum' in node)) found.push(`${path}: no type`);
   if (Array.isArray(node.type)) found.push(`${path}/type: a list of types (use anyOf)`);
-  if (node.type === 'array' && !('items' in node)) found.push(`${path}: array without items (Gemini: "items: missing field")`);
-  if ('additionalProperties' in node && node.additionalProperties !== false) found.push(`${path}/additionalProperties: only false is portable`);
+  if (node.type === 'array' && !('items' in node))
+    found.push(`${path}: array without items (Gemini: "items: missing field")`);
+  if ('additionalProperties' in node && node.additionalProperties !== false)
+    found.push(`${path}/additionalProperties: only false is portable`);
   if (typeof node.pattern === 'string') {
     try {
       new RegExp(node.pattern, 'u');
@@ -32,7 +34,8 @@ export function subsetViolations(schema: unknown, path = '#'): string[] {
     if (Array.isArray(node.items)) found.push(`${path}/items: tuple form`);
     else found.push(...subsetViolations(node.items, `${path}/items`));
   }
-  if (Array.isArray(node.anyOf)) node.anyOf.forEach((child, i) => found.push(...subsetViolations(child, `${path}/anyOf/${i}`)));
+  if (Array.isArray(node.anyOf))
+    node.anyOf.forEach((child, i) => found.push(...subsetViolations(child, `${path}/anyOf/${i}`)));
   return found;
 }
 

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import type { Account } from '../../src/auth/account-registry.js';
 import { createAccountRegistry, type ObservableAccountRegistry } from '../../src/auth/create-account-registry.js';
 import { silentLogger } from '../../src/log.js';
-import { runJmapRequest, type JmapRequestContext, type JmapRequestInput, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
+import {
+  runJmapRequest,
+  type JmapRequestContext,
+  type JmapRequestInput,
+  type JmapRequestResult,
+} from '../../src/request/run-jmap-request.js';
 import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cleanUpAfter } from './clean-up-after.js';
@@ -31,7 +36,9 @@ export interface GuardWorld {
   clearPolicies(): Promise<void>;
   run(account: Account, input: JmapRequestInput, extra?: Partial<JmapRequestContext>): Promise<JmapRequestResult>;
   /** Every trace of mails with this subject: alice's own (drafts, Sent), bob's, and mail that left for the outside. */
-  traces(subject: string): Promise<{ alice: Record<string, unknown>[]; bob: Record<string, unknown>[]; outside: unknown[] }>;
+  traces(
+    subject: string,
+  ): Promise<{ alice: Record<string, unknown>[]; bob: Record<string, unknown>[]; outside: unknown[] }>;
   /** Raw JMAP for an account, past nothing but the gate's check (a model's ops). */
   ops(account: Account, methodCalls: unknown[], extra?: Partial<JmapRequestContext>): Promise<JmapRequestResult>;
 }
@@ -40,7 +47,11 @@ export async function startGuardWorld(kind: 'embedded' | 'cyrus', label: string)
   const sandbox = await startSandbox({ backend: kind, difficulty: 2, rateLimit: false });
   const base = await mkdtemp(join(tmpdir(), `guard-${label}-`));
   const userConfigDir = join(base, 'config', 'agent-mailbox');
-  const env = { ...sandboxClientEnv(sandbox, join(base, 'default')), HOME: join(base, 'home'), XDG_CONFIG_HOME: join(base, 'config') };
+  const env = {
+    ...sandboxClientEnv(sandbox, join(base, 'default')),
+    HOME: join(base, 'home'),
+    XDG_CONFIG_HOME: join(base, 'config'),
+  };
   const registry = createAccountRegistry({ configInputs: { flags: {}, env }, log: silentLogger, powWorkers: 1 });
   cleanUpAfter(async () => {
     registry.close();
@@ -62,17 +73,37 @@ export async function startGuardWorld(kind: 'embedded' | 'cyrus', label: string)
     await writeFile(path, JSON.stringify({ version: 1, ...policy }), { mode: 0o600 });
   };
   const run: GuardWorld['run'] = (account, input, extra = {}) =>
-    runJmapRequest(account, input, { signal: AbortSignal.timeout(60_000), log: silentLogger, timeoutMs: 20_000, ...extra });
+    runJmapRequest(account, input, {
+      signal: AbortSignal.timeout(60_000),
+      log: silentLogger,
+      timeoutMs: 20_000,
+      ...extra,
+    });
   // Every message of the account, filtered here: a search filter would lean on the server's index,
   // which Cyrus fills a moment after storing mail, and an unindexed draft would look like no trace.
   const subjectsOf = async (account: Account, subject: string): Promise<Record<string, unknown>[]> => {
     const result = await run(account, {
       ops: [
-        ['Email/query', { accountId: '$ACCOUNT_ID', sort: [{ property: 'receivedAt', isAscending: false }], limit: 500 }, 'q'],
-        ['Email/get', { accountId: '$ACCOUNT_ID', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['subject', 'mailboxIds', 'keywords'] }, 'g'],
+        [
+          'Email/query',
+          { accountId: '$ACCOUNT_ID', sort: [{ property: 'receivedAt', isAscending: false }], limit: 500 },
+          'q',
+        ],
+        [
+          'Email/get',
+          {
+            accountId: '$ACCOUNT_ID',
+            '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
+            properties: ['subject', 'mailboxIds', 'keywords'],
+          },
+          'g',
+        ],
       ],
     });
-    const list = (result.response?.methodResponses.find(([name]) => name === 'Email/get')?.[1].list ?? []) as Record<string, unknown>[];
+    const list = (result.response?.methodResponses.find(([name]) => name === 'Email/get')?.[1].list ?? []) as Record<
+      string,
+      unknown
+    >[];
     return list.filter((email) => email.subject === subject);
   };
   return {

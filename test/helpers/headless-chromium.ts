@@ -9,7 +9,9 @@ import { cleanUpAfter } from './clean-up-after.js';
 export const chromiumPath = '/usr/bin/chromium';
 
 /** Why the real-browser tests cannot run here, or undefined when they can. */
-export const chromiumSkipReason = existsSync(chromiumPath) ? undefined : `${chromiumPath} is missing; install it with apt-get install -y chromium (as root).`;
+export const chromiumSkipReason = existsSync(chromiumPath)
+  ? undefined
+  : `${chromiumPath} is missing; install it with apt-get install -y chromium (as root).`;
 
 /** A headless Chromium with a fresh profile, closed (and its profile removed) after the test. */
 export async function launchHeadlessChromium(): Promise<BrowserContext> {
@@ -17,7 +19,15 @@ export async function launchHeadlessChromium(): Promise<BrowserContext> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   cleanUpAfter(async () => {
     await context.close();

@@ -12,8 +12,14 @@ import { startTestSandbox } from './sandbox.js';
 export const ada = { person: 'ada', inboxes: ['ada-inbox', 'ops@acme.test'] };
 
 /** A sandbox whose authorization approves at once for `people` (the first inbox of each is the default). */
-export function startOAuthSandbox(people: Array<{ person: string; inboxes: string[] }> = [ada], options: SandboxOptions = {}): Promise<RunningSandbox> {
-  return startTestSandbox({ ...options, oauth: { registrationRateLimit: false, autoApprove: people, ...options.oauth } });
+export function startOAuthSandbox(
+  people: Array<{ person: string; inboxes: string[] }> = [ada],
+  options: SandboxOptions = {},
+): Promise<RunningSandbox> {
+  return startTestSandbox({
+    ...options,
+    oauth: { registrationRateLimit: false, autoApprove: people, ...options.oauth },
+  });
 }
 
 /**
@@ -21,14 +27,19 @@ export function startOAuthSandbox(people: Array<{ person: string; inboxes: strin
  * URL, takes the redirect the sandbox answers with, lets `tamper` change it, and follows it to the
  * client's loopback listener, as a browser would.
  */
-export function autoApproveBrowser(tamper: (callback: URL) => URL = (callback) => callback, seen: string[] = []): (url: string) => Promise<void> {
+export function autoApproveBrowser(
+  tamper: (callback: URL) => URL = (callback) => callback,
+  seen: string[] = [],
+): (url: string) => Promise<void> {
   return async (url) => {
     seen.push(url);
     const answer = await fetch(url, { redirect: 'manual' });
     const location = answer.headers.get('location');
     await answer.text();
     if (!location) throw new Error(`authorization answered ${answer.status} without a redirect`);
-    void fetch(tamper(new URL(location))).then((page) => page.text()).catch(() => undefined);
+    void fetch(tamper(new URL(location)))
+      .then((page) => page.text())
+      .catch(() => undefined);
   };
 }
 
@@ -60,7 +71,10 @@ export async function storedGrant(dir: string): Promise<Record<string, any>> {
 }
 
 /** Rewrites oauth.json (tests point an endpoint at a fault server or a proxy). */
-export async function rewriteGrant(dir: string, change: (grant: Record<string, any>) => Record<string, any>): Promise<void> {
+export async function rewriteGrant(
+  dir: string,
+  change: (grant: Record<string, any>) => Record<string, any>,
+): Promise<void> {
   await writeFile(join(dir, 'oauth.json'), JSON.stringify(change(await storedGrant(dir)), null, 2), { mode: 0o600 });
 }
 
@@ -73,12 +87,21 @@ export async function expireAccessTokens(dir: string): Promise<void> {
 }
 
 /** POST /oauth/token with the stored refresh token, as another client would: returns status and body. */
-export async function refreshDirectly(sandbox: RunningSandbox, dir: string, extra: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function refreshDirectly(
+  sandbox: RunningSandbox,
+  dir: string,
+  extra: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const grant = await storedGrant(dir);
   const response = await fetch(`${sandbox.authUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: String(grant['refreshToken']), client_id: String(grant['clientId']), ...extra }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: String(grant['refreshToken']),
+      client_id: String(grant['clientId']),
+      ...extra,
+    }).toString(),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }

@@ -60,7 +60,10 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
  * `cwd` of the options apply; the process-level parts (exit, stdout flushing, signals, the help
  * pages of bin.ts) are tested through runCli.
  */
-export async function runCliInProcess(args: string[], options: Pick<RunCliOptions, 'env' | 'cwd'> = {}): Promise<CliRun> {
+export async function runCliInProcess(
+  args: string[],
+  options: Pick<RunCliOptions, 'env' | 'cwd'> = {},
+): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   // A process starts knowing no secret; files that ran earlier in this worker taught it their fixtures'.
@@ -70,7 +73,10 @@ export async function runCliInProcess(args: string[], options: Pick<RunCliOption
     argv: args,
     cwd: options.cwd,
     cliPath: builtCli,
-    streams: { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } },
+    streams: {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+    },
   });
   return cliRun(code, stdout, stderr);
 }

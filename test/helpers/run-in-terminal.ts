@@ -8,14 +8,19 @@ import { builtCli, noCrontab, type CliRun } from './run-cli.js';
 
 /** Why pty tests cannot run here, or undefined when `script` is available. */
 export function terminalSkipReason(): string | undefined {
-  return spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0 ? undefined : 'util-linux script(1) is not installed';
+  return spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0
+    ? undefined
+    : 'util-linux script(1) is not installed';
 }
 
 function quote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-export function runCliInTerminal(args: string[], options: { env: Record<string, string>; answer: string; timeoutMs?: number }): Promise<CliRun> {
+export function runCliInTerminal(
+  args: string[],
+  options: { env: Record<string, string>; answer: string; timeoutMs?: number },
+): Promise<CliRun> {
   const line = [process.execPath, builtCli, ...args].map(quote).join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', line, '/dev/null'], {

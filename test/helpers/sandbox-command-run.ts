@@ -41,11 +41,18 @@ export async function runSandboxCommandUntilReady(options: SandboxCommandOptions
   const stderr = collector();
   const controller = new AbortController();
   let exitCode: number | undefined;
-  const finished = runSandboxCommand({ ...options, json: true }, { stdout: stdout.stream, stderr: stderr.stream, signal: controller.signal }).then((code) => (exitCode = code));
-  const line = await pollUntil(() => {
-    if (exitCode !== undefined) throw new Error(`the sandbox exited (${exitCode}): ${stderr.text()}`);
-    return stdout.text().includes('\n') ? stdout.text() : undefined;
-  }, 20_000, 'the sandbox ready line');
+  const finished = runSandboxCommand(
+    { ...options, json: true },
+    { stdout: stdout.stream, stderr: stderr.stream, signal: controller.signal },
+  ).then((code) => (exitCode = code));
+  const line = await pollUntil(
+    () => {
+      if (exitCode !== undefined) throw new Error(`the sandbox exited (${exitCode}): ${stderr.text()}`);
+      return stdout.text().includes('\n') ? stdout.text() : undefined;
+    },
+    20_000,
+    'the sandbox ready line',
+  );
   return {
     ready: JSON.parse(line) as SandboxReady,
     stderr: stderr.text,
@@ -57,10 +64,15 @@ export async function runSandboxCommandUntilReady(options: SandboxCommandOptions
 }
 
 /** Runs it to the end when it cannot start: its exit code and stderr. */
-export async function runSandboxCommandFailing(options: SandboxCommandOptions): Promise<{ code: number; stderr: string }> {
+export async function runSandboxCommandFailing(
+  options: SandboxCommandOptions,
+): Promise<{ code: number; stderr: string }> {
   const stdout = collector();
   const stderr = collector();
   const controller = new AbortController();
-  const code = await runSandboxCommand({ ...options, json: true }, { stdout: stdout.stream, stderr: stderr.stream, signal: controller.signal });
+  const code = await runSandboxCommand(
+    { ...options, json: true },
+    { stdout: stdout.stream, stderr: stderr.stream, signal: controller.signal },
+  );
   return { code, stderr: stderr.text() };
 }

@@ -8,17 +8,24 @@ import { pollUntil } from './sandbox.js';
  * Resolves to everything it printed on stdout. A process still running afterwards is killed.
  */
 export async function withReadyLine<Ready>(args: string[], check: (ready: Ready) => Promise<void>): Promise<string> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'], HOME: process.env['HOME'] } });
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'] },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
-    const line = await pollUntil(() => {
-      if (child.exitCode !== null) throw new Error(`the sandbox exited early (${child.exitCode}): ${stderr}`);
-      return stdout.includes('\n') ? stdout : undefined;
-    }, 20_000, 'the ready line');
+    const line = await pollUntil(
+      () => {
+        if (child.exitCode !== null) throw new Error(`the sandbox exited early (${child.exitCode}): ${stderr}`);
+        return stdout.includes('\n') ? stdout : undefined;
+      },
+      20_000,
+      'the ready line',
+    );
     await check(JSON.parse(line) as Ready);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

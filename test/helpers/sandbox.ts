@@ -14,7 +14,11 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Ru
 }
 
 /** A stand-in mail store for auth-only tests: records inboxes and mail, checks capabilities on GET /.well-known/jmap. */
-export function createFakeBackend(): { factory: (ctx: BackendContext) => Promise<MailBackend>; inboxes: Set<string>; delivered: Array<{ raw: Buffer; to: string[] }> } {
+export function createFakeBackend(): {
+  factory: (ctx: BackendContext) => Promise<MailBackend>;
+  inboxes: Set<string>;
+  delivered: Array<{ raw: Buffer; to: string[] }>;
+} {
   const inboxes = new Set<string>();
   const delivered: Array<{ raw: Buffer; to: string[] }> = [];
   const factory = async (ctx: BackendContext): Promise<MailBackend> => ({
@@ -50,8 +54,12 @@ export function createFakeBackend(): { factory: (ctx: BackendContext) => Promise
 /** scrypt digest of `<challenge>:<nonce>` exactly as spec §4.3 defines it. */
 export function powDigest(challenge: string, nonce: string, salt: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(`${challenge}:${nonce}`, Buffer.from(salt, 'utf8'), 64, { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(key),
+    scrypt(
+      `${challenge}:${nonce}`,
+      Buffer.from(salt, 'utf8'),
+      64,
+      { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 },
+      (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }
@@ -67,7 +75,11 @@ export function zeroBits(digest: Buffer): number {
 }
 
 /** The smallest nonce that meets `difficulty` (a serial loop: tests keep difficulty ≤ 4). */
-export async function solvePow(challenge: string, difficulty: number, salt: string): Promise<{ nonce: string; powHex: string }> {
+export async function solvePow(
+  challenge: string,
+  difficulty: number,
+  salt: string,
+): Promise<{ nonce: string; powHex: string }> {
   for (let nonce = 0; ; nonce += 1) {
     const digest = await powDigest(challenge, String(nonce), salt);
     if (zeroBits(digest) >= difficulty) return { nonce: String(nonce), powHex: digest.toString('hex') };
@@ -75,7 +87,11 @@ export async function solvePow(challenge: string, difficulty: number, salt: stri
 }
 
 /** A nonce whose digest does NOT meet `difficulty` (for the "too few zero bits" case). */
-export async function findWeakNonce(challenge: string, difficulty: number, salt: string): Promise<{ nonce: string; powHex: string }> {
+export async function findWeakNonce(
+  challenge: string,
+  difficulty: number,
+  salt: string,
+): Promise<{ nonce: string; powHex: string }> {
   for (let nonce = 0; ; nonce += 1) {
     const digest = await powDigest(challenge, String(nonce), salt);
     if (zeroBits(digest) < difficulty) return { nonce: String(nonce), powHex: digest.toString('hex') };
@@ -97,7 +113,9 @@ export function bearerOf(response: Response): string {
 }
 
 /** POST /api/v1/challenge; returns the challenge JWT and its claims. */
-export async function requestChallenge(authUrl: string): Promise<{ token: string; jti: string; difficulty: number; exp: number }> {
+export async function requestChallenge(
+  authUrl: string,
+): Promise<{ token: string; jti: string; difficulty: number; exp: number }> {
   const response = await fetch(`${authUrl}/api/v1/challenge`, { method: 'POST' });
   if (response.status !== 200) throw new Error(`challenge answered ${response.status}: ${await response.text()}`);
   const token = bearerOf(response);
@@ -120,7 +138,10 @@ export function postCapability(authUrl: string, session: string): Promise<Respon
 }
 
 /** Challenge, solve, and POST /session with `fields` (username or apiKey); returns the raw response. */
-export async function solveAndPostSession(sandbox: Pick<RunningSandbox, 'authUrl' | 'salt'>, fields: Record<string, string>): Promise<Response> {
+export async function solveAndPostSession(
+  sandbox: Pick<RunningSandbox, 'authUrl' | 'salt'>,
+  fields: Record<string, string>,
+): Promise<Response> {
   const challenge = await requestChallenge(sandbox.authUrl);
   const proof = await solvePow(challenge.jti, challenge.difficulty, sandbox.salt);
   return postSession(sandbox.authUrl, challenge.token, { ...proof, ...fields });
@@ -134,7 +155,10 @@ export interface SignedUpInbox {
 }
 
 /** The whole chain over plain HTTP: sign-up, then a capability. */
-export async function signUpInbox(sandbox: Pick<RunningSandbox, 'authUrl' | 'salt'>, username: string): Promise<SignedUpInbox> {
+export async function signUpInbox(
+  sandbox: Pick<RunningSandbox, 'authUrl' | 'salt'>,
+  username: string,
+): Promise<SignedUpInbox> {
   const response = await solveAndPostSession(sandbox, { username });
   if (response.status !== 200) throw new Error(`sign-up answered ${response.status}: ${await response.text()}`);
   const session = bearerOf(response);
@@ -145,7 +169,11 @@ export async function signUpInbox(sandbox: Pick<RunningSandbox, 'authUrl' | 'sal
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function pollUntil<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function pollUntil<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -19,7 +19,9 @@ export interface ScriptedServer {
  * An HTTP server on 127.0.0.1 (port 0) that answers as `handler` says, once it has read each
  * request's body; `hit` counts from 1. Closed when the test (or, at a file's top level, the file) ends.
  */
-export async function scriptedServer(handler: (req: IncomingMessage, res: ServerResponse, hit: number, body: string) => void): Promise<ScriptedServer> {
+export async function scriptedServer(
+  handler: (req: IncomingMessage, res: ServerResponse, hit: number, body: string) => void,
+): Promise<ScriptedServer> {
   const requests: SeenRequest[] = [];
   const server = createServer((req, res) => {
     let body = '';

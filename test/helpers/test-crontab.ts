@@ -41,7 +41,8 @@ export function systemCrontab(): string | undefined {
 export function realCronSkipReason(): string | undefined {
   if (systemCrontab() === undefined) return 'no crontab program on PATH (apt-get install cron to run it)';
   if (process.getuid?.() !== 0) return 'needs root to create a throwaway crontab user (CI runs it as root)';
-  if (spawnSync('sh', ['-c', 'command -v useradd'], { encoding: 'utf8' }).status !== 0) return 'no useradd to create a throwaway user';
+  if (spawnSync('sh', ['-c', 'command -v useradd'], { encoding: 'utf8' }).status !== 0)
+    return 'no useradd to create a throwaway user';
   return undefined;
 }
 

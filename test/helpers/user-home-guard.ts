@@ -57,6 +57,8 @@ export default function guardUserHome(): () => void {
     if (changed.length === 0) return;
     // A thrown teardown error is only logged by vitest; the run must fail.
     process.exitCode = 1;
-    process.stderr.write(`\nThe test run changed the invoking user's config directory ${userConfigDir} (it must never touch it):\n${changed.join('\n')}\n`);
+    process.stderr.write(
+      `\nThe test run changed the invoking user's config directory ${userConfigDir} (it must never touch it):\n${changed.join('\n')}\n`,
+    );
   };
 }

@@ -15,7 +15,10 @@ async function sandbox(): Promise<RunningSandbox> {
 
 function registryFor(s: RunningSandbox, fetch?: FetchFunction) {
   const registry = createAccountRegistry({
-    configInputs: { flags: { authUrl: s.authUrl, apiUrl: s.apiUrl, scryptSalt: s.salt, inboxDomain: s.domain }, env: {} },
+    configInputs: {
+      flags: { authUrl: s.authUrl, apiUrl: s.apiUrl, scryptSalt: s.salt, inboxDomain: s.domain },
+      env: {},
+    },
     log: silentLogger,
     ...(fetch ? { fetch } : {}),
   });
@@ -29,13 +32,26 @@ describe('register', () => {
     const account = registryFor(s).open(dir);
     const outcome = await account.register({ username: 'alice', watch: 'on-demand' });
     const stored = await account.credentials();
-    expect(outcome).toMatchObject({ mode: 'signup', inbox: `alice@${s.domain}`, credentialsDir: dir, watch: 'on-demand' });
+    expect(outcome).toMatchObject({
+      mode: 'signup',
+      inbox: `alice@${s.domain}`,
+      credentialsDir: dir,
+      watch: 'on-demand',
+    });
     expect(outcome.pow?.difficulty).toBe(s.difficulty);
     expect(outcome.apiKeyMasked).not.toContain(stored.apiKey);
     expect(JSON.stringify(outcome)).not.toContain(stored.apiKey);
-    expect(stored).toMatchObject({ inboxId: 'alice', inbox: `alice@${s.domain}`, authUrl: s.authUrl, apiUrl: s.apiUrl, scryptSalt: s.salt, watch: 'on-demand' });
+    expect(stored).toMatchObject({
+      inboxId: 'alice',
+      inbox: `alice@${s.domain}`,
+      authUrl: s.authUrl,
+      apiUrl: s.apiUrl,
+      scryptSalt: s.salt,
+      watch: 'on-demand',
+    });
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
-    for (const file of ['credentials.json', 'session.jwt', 'capability.jwt']) expect((await stat(join(dir, file))).mode & 0o777).toBe(0o600);
+    for (const file of ['credentials.json', 'session.jwt', 'capability.jwt'])
+      expect((await stat(join(dir, file))).mode & 0o777).toBe(0o600);
     expect(s.stats()).toMatchObject({ signups: 1, capabilitiesIssued: 1 });
   });
 
@@ -56,7 +72,10 @@ describe('register', () => {
     const dir = await tempCredentialsDir();
     await registryFor(s).open(dir).register({ username: 'alice', watch: 'on-demand' });
     const file = await readFile(join(dir, 'credentials.json'), 'utf8');
-    const error = (await registryFor(s).open(dir).register({ username: 'bobby', watch: 'on-demand' }).catch((e: unknown) => e)) as MailboxError;
+    const error = (await registryFor(s)
+      .open(dir)
+      .register({ username: 'bobby', watch: 'on-demand' })
+      .catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('credentials_exist');
     expect(error.message).toMatch(/^Refused: replacing the credentials in .* would lose access to the inbox alice@/);
     expect(error.hint).toMatch(/^To use another inbox, give it its own directory with ⟦credentials_dir⟧/);
@@ -81,7 +100,9 @@ describe('register', () => {
     const dir = await tempCredentialsDir();
     await registryFor(s).open(dir).register({ username: 'alice', watch: 'on-demand' });
     const file = await readFile(join(dir, 'credentials.json'), 'utf8');
-    await expect(registryFor(s).open(dir).register({ apiKey: other.apiKey, watch: 'on-demand' })).rejects.toMatchObject({ code: 'credentials_exist' });
+    await expect(registryFor(s).open(dir).register({ apiKey: other.apiKey, watch: 'on-demand' })).rejects.toMatchObject(
+      { code: 'credentials_exist' },
+    );
     expect(await readFile(join(dir, 'credentials.json'), 'utf8')).toBe(file);
     expect((await readdir(dir)).some((f) => f.includes('.bak-'))).toBe(false);
   });
@@ -89,7 +110,10 @@ describe('register', () => {
   it('reports a taken username with the service message and a hint naming our register call', async () => {
     const s = await sandbox();
     await signUpInbox(s, 'erin1');
-    const error = (await registryFor(s).open(await tempCredentialsDir()).register({ username: 'erin1', watch: 'on-demand' }).catch((e: unknown) => e)) as MailboxError;
+    const error = (await registryFor(s)
+      .open(await tempCredentialsDir())
+      .register({ username: 'erin1', watch: 'on-demand' })
+      .catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('username_taken');
     expect(error.status).toBe(409);
     expect(error.message).toMatch(/^The username "erin1" is already taken\. \(HTTP 409 from POST /);
@@ -104,7 +128,9 @@ describe('register', () => {
       if (String(input).endsWith('/api/v1/capability')) throw new TypeError('fetch failed');
       return fetch(input, init);
     };
-    const outcome = await registryFor(s, failingAfterSignup).open(dir).register({ username: 'frank', watch: 'on-demand' });
+    const outcome = await registryFor(s, failingAfterSignup)
+      .open(dir)
+      .register({ username: 'frank', watch: 'on-demand' });
     expect(outcome.mode).toBe('signup');
     // The next process recovers the inbox with the stored key and session.
     const account = registryFor(s).open(dir);
@@ -115,14 +141,20 @@ describe('register', () => {
 
   it('signs up against the embedded mail store and reports the address as the JMAP account id', async () => {
     const s = await startTestSandbox({ rateLimit: false });
-    const outcome = await registryFor(s).open(await tempCredentialsDir()).register({ username: 'grace', watch: 'on-demand' });
+    const outcome = await registryFor(s)
+      .open(await tempCredentialsDir())
+      .register({ username: 'grace', watch: 'on-demand' });
     expect(outcome.accountId).toBe(`grace@${s.domain}`);
     expect(outcome.inbox).toBe(`grace@${s.domain}`);
   });
 
   it('rejects an invalid username before any network call', async () => {
     const s = await sandbox();
-    await expect(registryFor(s).open(await tempCredentialsDir()).register({ username: 'Bad Name', watch: 'on-demand' })).rejects.toMatchObject({ code: 'username_invalid' });
+    await expect(
+      registryFor(s)
+        .open(await tempCredentialsDir())
+        .register({ username: 'Bad Name', watch: 'on-demand' }),
+    ).rejects.toMatchObject({ code: 'username_invalid' });
     expect(s.stats().challenges).toBe(0);
   });
 });

@@ -27,7 +27,8 @@ function registryFor(s: RunningSandbox, extra: Partial<AccountRegistryOptions> =
 
 const unsignedJwt = (claims: Record<string, unknown>): string =>
   `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`;
-const expiredToken = (): string => unsignedJwt({ exp: Math.floor(Date.now() / 1000) - 60, iat: Math.floor(Date.now() / 1000) - 120 });
+const expiredToken = (): string =>
+  unsignedJwt({ exp: Math.floor(Date.now() / 1000) - 60, iat: Math.floor(Date.now() / 1000) - 120 });
 
 async function registered(s: RunningSandbox, username = 'alice'): Promise<string> {
   const dir = await tempCredentialsDir();
@@ -130,7 +131,9 @@ describe('the token chain', () => {
       [1, 2, 3, 4].map(
         () =>
           new Promise<string>((resolve, reject) => {
-            const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+            const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+              stdio: ['ignore', 'pipe', 'inherit'],
+            });
             let out = '';
             child.stdout.on('data', (d: Buffer) => (out += d.toString()));
             child.on('error', reject);
@@ -193,7 +196,9 @@ describe('the token chain', () => {
     const hangingFetch: typeof fetch = (input, init) => {
       if (!String(input).endsWith('/api/v1/challenge')) return fetch(input, init);
       challengeRequested();
-      return new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+      return new Promise((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+      );
     };
     const registry = registryFor(s, { refreshAhead: true, fetch: hangingFetch });
     const account = registry.open(dir);

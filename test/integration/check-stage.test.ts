@@ -29,8 +29,14 @@ function recordingCheck(): { check: Check; seen: Seen[]; outgoing: Outgoing[] } 
   const outgoing: Outgoing[] = [];
   const check: Check = async (item, context) => {
     outgoing.push(item);
-    const what = item.kind === 'batch' ? `batch ${item.request.methodCalls.map(([method]) => method).join(' + ')}` : `upload ${item.type} ${item.source.path}`;
-    seen.push({ what, context: { credentialsDir: context.credentialsDir, frontDoor: context.frontDoor, isWake: context.isWake } });
+    const what =
+      item.kind === 'batch'
+        ? `batch ${item.request.methodCalls.map(([method]) => method).join(' + ')}`
+        : `upload ${item.type} ${item.source.path}`;
+    seen.push({
+      what,
+      context: { credentialsDir: context.credentialsDir, frontDoor: context.frontDoor, isWake: context.isWake },
+    });
   };
   return { check, seen, outgoing };
 }
@@ -55,14 +61,31 @@ let bob: Account;
 let aliceAddress: string;
 let bobAddress: string;
 
-const run = (account: Account, input: JmapRequestInput, extra: Partial<Parameters<typeof runJmapRequest>[2]> = {}): Promise<JmapRequestResult> =>
-  runJmapRequest(account, input, { signal: AbortSignal.timeout(30_000), log: silentLogger, timeoutMs: 10_000, ...extra });
+const run = (
+  account: Account,
+  input: JmapRequestInput,
+  extra: Partial<Parameters<typeof runJmapRequest>[2]> = {},
+): Promise<JmapRequestResult> =>
+  runJmapRequest(account, input, {
+    signal: AbortSignal.timeout(30_000),
+    log: silentLogger,
+    timeoutMs: 10_000,
+    ...extra,
+  });
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
   work = await mkdtemp(join(tmpdir(), 'check-stage-'));
   registry = createAccountRegistry({
-    configInputs: { flags: { authUrl: sandbox.authUrl, apiUrl: sandbox.apiUrl, scryptSalt: sandbox.salt, inboxDomain: sandbox.domain }, env: {} },
+    configInputs: {
+      flags: {
+        authUrl: sandbox.authUrl,
+        apiUrl: sandbox.apiUrl,
+        scryptSalt: sandbox.salt,
+        inboxDomain: sandbox.domain,
+      },
+      env: {},
+    },
     log: silentLogger,
     powWorkers: 1,
   });
@@ -83,7 +106,15 @@ describe('the check stage', () => {
     const table = join(work, 'table.csv');
     await writeFile(notes, 'meeting notes');
     await writeFile(table, 'a,b\n1,2\n');
-    const result = await run(alice, { ops_file: 'send_mail_blob_attachment', vars: { TO: bobAddress, SUBJECT: 'Files', BODY: 'Two files.' }, attachments: [notes, table] }, { check, frontDoor: 'mcp' });
+    const result = await run(
+      alice,
+      {
+        ops_file: 'send_mail_blob_attachment',
+        vars: { TO: bobAddress, SUBJECT: 'Files', BODY: 'Two files.' },
+        attachments: [notes, table],
+      },
+      { check, frontDoor: 'mcp' },
+    );
     expect(result.ok).toBe(true);
     const context = { credentialsDir: alice.dir, frontDoor: 'mcp', isWake: false };
     expect(seen).toEqual([
@@ -99,22 +130,37 @@ describe('the check stage', () => {
   });
 
   it('sees every step of a multi-step preset: reply reads, then sends, then marks the original answered', async () => {
-    await run(bob, { ops_file: 'send_mail', vars: { TO: aliceAddress, SUBJECT: 'Question for the check', BODY: 'Are you there?' } });
+    await run(bob, {
+      ops_file: 'send_mail',
+      vars: { TO: aliceAddress, SUBJECT: 'Question for the check', BODY: 'Are you there?' },
+    });
     const original = await pollUntil(
-      async () => ((await run(alice, { ops_file: 'list_inbox' })).response?.methodResponses.find(([, , id]) => id === 'get')?.[1].list as { id: string; subject: string }[]).find((e) => e.subject === 'Question for the check'),
+      async () =>
+        (
+          (await run(alice, { ops_file: 'list_inbox' })).response?.methodResponses.find(([, , id]) => id === 'get')?.[1]
+            .list as { id: string; subject: string }[]
+        ).find((e) => e.subject === 'Question for the check'),
       10_000,
-      'the question in alice\'s inbox',
+      "the question in alice's inbox",
     );
     const { check, seen } = recordingCheck();
     const result = await run(alice, { ops_file: 'reply', vars: { MAIL_ID: original.id, BODY: 'Yes.' } }, { check });
     expect(result.ok).toBe(true);
-    expect(seen.map((s) => s.what)).toEqual(['batch Email/get', 'batch Email/set + EmailSubmission/set', 'batch Email/set']);
+    expect(seen.map((s) => s.what)).toEqual([
+      'batch Email/get',
+      'batch Email/set + EmailSubmission/set',
+      'batch Email/set',
+    ]);
     expect(seen.every((s) => s.context.frontDoor === 'cli' && !s.context.isWake)).toBe(true);
   });
 
   it('sees every look of wait_for_mail', async () => {
     const { check, seen } = recordingCheck();
-    const result = await run(bob, { ops_file: 'wait_for_mail', vars: { TIMEOUT_SECONDS: 1 } }, { check, wake: { pollDelaysMs: [100] } });
+    const result = await run(
+      bob,
+      { ops_file: 'wait_for_mail', vars: { TIMEOUT_SECONDS: 1 } },
+      { check, wake: { pollDelaysMs: [100] } },
+    );
     expect(result.ok).toBe(true);
     const looks = seen.map((s) => s.what);
     expect(looks[0]).toBe('batch Email/get + Email/query + Email/get');
@@ -123,14 +169,25 @@ describe('the check stage', () => {
   });
 
   it('stops a batch it refuses: nothing of it reaches the service', async () => {
-    const refusal = new MailboxError({ code: 'invalid_input', message: 'Sending is not allowed here.', hint: 'Ask the operator.' });
+    const refusal = new MailboxError({
+      code: 'invalid_input',
+      message: 'Sending is not allowed here.',
+      hint: 'Ask the operator.',
+    });
     const refuseSends: Check = async (item) => {
-      if (item.kind === 'batch' && item.request.methodCalls.some(([method]) => method === 'EmailSubmission/set')) throw refusal;
+      if (item.kind === 'batch' && item.request.methodCalls.some(([method]) => method === 'EmailSubmission/set'))
+        throw refusal;
     };
     const sent = sentBodies();
-    const error = await run(alice, { ops_file: 'send_mail', vars: { TO: bobAddress, SUBJECT: 'Refused by the check', BODY: 'Never sent.' } }, { check: refuseSends, fetch: sent.fetch }).catch((e: unknown) => e);
+    const error = await run(
+      alice,
+      { ops_file: 'send_mail', vars: { TO: bobAddress, SUBJECT: 'Refused by the check', BODY: 'Never sent.' } },
+      { check: refuseSends, fetch: sent.fetch },
+    ).catch((e: unknown) => e);
     expect(error).toBe(refusal);
-    expect(sent.bodies.some((body) => body.includes('EmailSubmission/set') || body.includes('Refused by the check'))).toBe(false);
+    expect(
+      sent.bodies.some((body) => body.includes('EmailSubmission/set') || body.includes('Refused by the check')),
+    ).toBe(false);
   });
 
   it('lets a check read through the gate without checking its own reads, and only read', async () => {
@@ -139,15 +196,26 @@ describe('the check stage', () => {
     let writeRefused: unknown;
     const lookingCheck: Check = async (item, context) => {
       seen.push(item.kind === 'batch' ? item.request.methodCalls.map(([method]) => method).join(' + ') : 'upload');
-      if (item.kind !== 'batch' || !item.request.methodCalls.some(([method]) => method === 'EmailSubmission/set')) return;
+      if (item.kind !== 'batch' || !item.request.methodCalls.some(([method]) => method === 'EmailSubmission/set'))
+        return;
       const { accountId } = await context.session();
-      const read = await context.read({ using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'], methodCalls: [['Mailbox/get', { accountId, ids: null }, 'm']] });
+      const read = await context.read({
+        using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'],
+        methodCalls: [['Mailbox/get', { accountId, ids: null }, 'm']],
+      });
       looked = read.methodResponses[0]?.[0];
       writeRefused = await context
-        .read({ using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'], methodCalls: [['Email/set', { accountId, destroy: ['x'] }, 'w']] })
+        .read({
+          using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'],
+          methodCalls: [['Email/set', { accountId, destroy: ['x'] }, 'w']],
+        })
         .catch((e: unknown) => e);
     };
-    const result = await run(alice, { ops_file: 'send_mail', vars: { TO: bobAddress, SUBJECT: 'Looked at first', BODY: 'Checked.' } }, { check: lookingCheck });
+    const result = await run(
+      alice,
+      { ops_file: 'send_mail', vars: { TO: bobAddress, SUBJECT: 'Looked at first', BODY: 'Checked.' } },
+      { check: lookingCheck },
+    );
     expect(result.ok).toBe(true);
     expect(seen).toEqual(['Email/set + EmailSubmission/set']);
     expect(looked).toBe('Mailbox/get');
@@ -156,9 +224,18 @@ describe('the check stage', () => {
 
   it('sees the reads of a wake run, marked as one', async () => {
     const { check, seen } = recordingCheck();
-    const result = await wake({ credentialsDir: bob.dir, account: bob, env: {}, log: silentLogger, check, agentOutput: { write: () => undefined } });
+    const result = await wake({
+      credentialsDir: bob.dir,
+      account: bob,
+      env: {},
+      log: silentLogger,
+      check,
+      agentOutput: { write: () => undefined },
+    });
     expect(result.stateAdvanced).toBe(true);
     expect(seen.length).toBeGreaterThan(0);
-    expect(seen.every((s) => s.what.startsWith('batch ') && s.context.isWake && s.context.credentialsDir === bob.dir)).toBe(true);
+    expect(
+      seen.every((s) => s.what.startsWith('batch ') && s.context.isWake && s.context.credentialsDir === bob.dir),
+    ).toBe(true);
   });
 });

@@ -16,13 +16,28 @@ let world: GuardWorld;
 const eve = 'eve@evil.test';
 
 function draft(subject: string, to: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { mailboxIds: { $DRAFTS_MAILBOX_ID: true }, keywords: { $draft: true }, from: [{ email: '$INBOX' }], to: [{ email: to }], subject, textBody: [{ partId: 'b', type: 'text/plain' }], bodyValues: { b: { value: 'hello' } }, ...extra };
+  return {
+    mailboxIds: { $DRAFTS_MAILBOX_ID: true },
+    keywords: { $draft: true },
+    from: [{ email: '$INBOX' }],
+    to: [{ email: to }],
+    subject,
+    textBody: [{ partId: 'b', type: 'text/plain' }],
+    bodyValues: { b: { value: 'hello' } },
+    ...extra,
+  };
 }
 
 /** A draft to an allowed recipient that the server refuses (no such mailbox), so an earlier create under its id stands. */
-const failing = (subject: string): Record<string, unknown> => draft(subject, world.address.bob, { mailboxIds: { 'no-such-mailbox': true } });
-const raw = (subject: string, to: string): string => `From: <$INBOX>\r\nTo: <${to}>\r\nSubject: ${subject}\r\nMessage-ID: <${Date.now()}.${Math.random()}@agent-mailbox.test>\r\n\r\nhello\r\n`;
-const submit = (emailId: string): unknown => ['EmailSubmission/set', { accountId: '$ACCOUNT_ID', create: { s: { emailId, identityId: '$IDENTITY_ID' } } }, 's'];
+const failing = (subject: string): Record<string, unknown> =>
+  draft(subject, world.address.bob, { mailboxIds: { 'no-such-mailbox': true } });
+const raw = (subject: string, to: string): string =>
+  `From: <$INBOX>\r\nTo: <${to}>\r\nSubject: ${subject}\r\nMessage-ID: <${Date.now()}.${Math.random()}@agent-mailbox.test>\r\n\r\nhello\r\n`;
+const submit = (emailId: string): unknown => [
+  'EmailSubmission/set',
+  { accountId: '$ACCOUNT_ID', create: { s: { emailId, identityId: '$IDENTITY_ID' } } },
+  's',
+];
 
 async function expectRefusedAndNoTrace(ops: unknown[], subject: string, problem: string): Promise<void> {
   const attempt = world.ops(world.alice, ops);
@@ -37,7 +52,12 @@ async function expectRefusedAndNoTrace(ops: unknown[], subject: string, problem:
   expect(error.message).toContain(problem);
   const audit = await readAudit(world.alice.dir);
   expect(audit.filter((entry) => entry.verdict === 'sent' && entry.subject === subject)).toEqual([]);
-  expect(audit.at(-1)).toMatchObject({ verdict: 'refused', rule: 'default: unjudgeable', recipients: [], note: expect.stringContaining(problem) });
+  expect(audit.at(-1)).toMatchObject({
+    verdict: 'refused',
+    rule: 'default: unjudgeable',
+    recipients: [],
+    note: expect.stringContaining(problem),
+  });
 }
 
 function suite(backend: 'embedded' | 'cyrus'): void {
@@ -55,7 +75,11 @@ function suite(backend: 'embedded' | 'cyrus'): void {
         ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: failing('Ids: decoy') } }, 'e2'],
         submit('#d'),
       ];
-      await expectRefusedAndNoTrace(ops, subject, 'the creation id "d" is defined twice, by Email/set (call e1) and by Email/set (call e2)');
+      await expectRefusedAndNoTrace(
+        ops,
+        subject,
+        'the creation id "d" is defined twice, by Email/set (call e1) and by Email/set (call e2)',
+      );
     });
 
     it('refuses it in open mode too, with only a block-list, and when the harmless create comes second and succeeds', async () => {
@@ -74,8 +98,22 @@ function suite(backend: 'embedded' | 'cyrus'): void {
       await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
       const subject = 'Ids: import then set';
       const ops = [
-        ['Blob/upload', { accountId: '$ACCOUNT_ID', create: { u: { data: [{ 'data:asText': raw(subject, eve) }], type: 'message/rfc822' } } }, 'b'],
-        ['Email/import', { accountId: '$ACCOUNT_ID', emails: { d: { blobId: '#u', mailboxIds: { $DRAFTS_MAILBOX_ID: true }, keywords: { $draft: true } } } }, 'i'],
+        [
+          'Blob/upload',
+          {
+            accountId: '$ACCOUNT_ID',
+            create: { u: { data: [{ 'data:asText': raw(subject, eve) }], type: 'message/rfc822' } },
+          },
+          'b',
+        ],
+        [
+          'Email/import',
+          {
+            accountId: '$ACCOUNT_ID',
+            emails: { d: { blobId: '#u', mailboxIds: { $DRAFTS_MAILBOX_ID: true }, keywords: { $draft: true } } },
+          },
+          'i',
+        ],
         ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: failing('Ids: import decoy') } }, 'e'],
         submit('#d'),
       ];
@@ -86,13 +124,35 @@ function suite(backend: 'embedded' | 'cyrus'): void {
       await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
       const subject = 'Ids: two uploads';
       const ops = [
-        ['Blob/upload', { accountId: '$ACCOUNT_ID', create: { u: { data: [{ 'data:asText': raw(subject, eve) }], type: 'message/rfc822' } } }, 'b1'],
+        [
+          'Blob/upload',
+          {
+            accountId: '$ACCOUNT_ID',
+            create: { u: { data: [{ 'data:asText': raw(subject, eve) }], type: 'message/rfc822' } },
+          },
+          'b1',
+        ],
         // A harmless message the guard can read and the server refuses (a type that is no string).
-        ['Blob/upload', { accountId: '$ACCOUNT_ID', create: { u: { data: [{ 'data:asText': raw('Ids: upload decoy', world.address.bob) }], type: 5 } } }, 'b2'],
-        ['Email/import', { accountId: '$ACCOUNT_ID', emails: { d: { blobId: '#u', mailboxIds: { $DRAFTS_MAILBOX_ID: true } } } }, 'i'],
+        [
+          'Blob/upload',
+          {
+            accountId: '$ACCOUNT_ID',
+            create: { u: { data: [{ 'data:asText': raw('Ids: upload decoy', world.address.bob) }], type: 5 } },
+          },
+          'b2',
+        ],
+        [
+          'Email/import',
+          { accountId: '$ACCOUNT_ID', emails: { d: { blobId: '#u', mailboxIds: { $DRAFTS_MAILBOX_ID: true } } } },
+          'i',
+        ],
         submit('#d'),
       ];
-      await expectRefusedAndNoTrace(ops, subject, 'the creation id "u" is defined twice, by Blob/upload (call b1) and by Blob/upload (call b2)');
+      await expectRefusedAndNoTrace(
+        ops,
+        subject,
+        'the creation id "u" is defined twice, by Blob/upload (call b1) and by Blob/upload (call b2)',
+      );
     });
 
     it('refuses an id shared by a Blob/upload and the Email/set whose draft it would stand in for', async () => {
@@ -108,7 +168,14 @@ function suite(backend: 'embedded' | 'cyrus'): void {
 
     it('refuses a submission whose #emailId names a Blob/upload, not a mail', async () => {
       const subject = 'Ids: emailId is a blob';
-      const ops = [['Blob/upload', { accountId: '$ACCOUNT_ID', create: { u: { data: [{ 'data:asText': raw(subject, eve) }] } } }, 'b'], submit('#u')];
+      const ops = [
+        [
+          'Blob/upload',
+          { accountId: '$ACCOUNT_ID', create: { u: { data: [{ 'data:asText': raw(subject, eve) }] } } },
+          'b',
+        ],
+        submit('#u'),
+      ];
       const error = await refusal(world.ops(world.alice, ops));
       expect(error.details).toMatchObject({ rule: { layer: 'default', rule: 'unjudgeable' } });
       expect(error.message).toContain('#u is created nowhere before the submission');
@@ -118,11 +185,24 @@ function suite(backend: 'embedded' | 'cyrus'): void {
     it('lets a batch with distinct ids through and records exactly the mail that left', async () => {
       await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
       const subject = 'Ids: distinct';
-      const result = await world.ops(world.alice, [['Email/set', { accountId: '$ACCOUNT_ID', create: { d: draft(subject, world.address.bob), e: draft('Ids: kept draft', eve) } }, 'e'], submit('#d')]);
+      const result = await world.ops(world.alice, [
+        [
+          'Email/set',
+          {
+            accountId: '$ACCOUNT_ID',
+            create: { d: draft(subject, world.address.bob), e: draft('Ids: kept draft', eve) },
+          },
+          'e',
+        ],
+        submit('#d'),
+      ]);
       expect(result.ok, result.summary).toBe(true);
       expect((await world.traces(subject)).bob).toHaveLength(1);
       expect((await world.traces('Ids: kept draft')).outside).toEqual([]);
-      expect((await readAudit(world.alice.dir)).filter((entry) => entry.verdict === 'sent').at(-1)).toMatchObject({ subject, recipients: [world.address.bob] });
+      expect((await readAudit(world.alice.dir)).filter((entry) => entry.verdict === 'sent').at(-1)).toMatchObject({
+        subject,
+        recipients: [world.address.bob],
+      });
     });
   });
 }

@@ -19,8 +19,30 @@ const eve = 'eve@evil.test';
 
 function sendOps(subject: string, email: Record<string, unknown>): unknown[] {
   return [
-    ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: { mailboxIds: { $DRAFTS_MAILBOX_ID: true }, keywords: { $draft: true }, from: [{ email: '$INBOX' }], to: [{ email: world.address.bob }], subject, textBody: [{ partId: 'b', type: 'text/plain' }], bodyValues: { b: { value: 'hello' } }, ...email } } }, 'e'],
-    ['EmailSubmission/set', { accountId: '$ACCOUNT_ID', create: { s: { emailId: '#d', identityId: '$IDENTITY_ID' } } }, 's'],
+    [
+      'Email/set',
+      {
+        accountId: '$ACCOUNT_ID',
+        create: {
+          d: {
+            mailboxIds: { $DRAFTS_MAILBOX_ID: true },
+            keywords: { $draft: true },
+            from: [{ email: '$INBOX' }],
+            to: [{ email: world.address.bob }],
+            subject,
+            textBody: [{ partId: 'b', type: 'text/plain' }],
+            bodyValues: { b: { value: 'hello' } },
+            ...email,
+          },
+        },
+      },
+      'e',
+    ],
+    [
+      'EmailSubmission/set',
+      { accountId: '$ACCOUNT_ID', create: { s: { emailId: '#d', identityId: '$IDENTITY_ID' } } },
+      's',
+    ],
   ];
 }
 
@@ -48,22 +70,36 @@ function suite(backend: 'embedded' | 'cyrus'): void {
     afterEach(async () => world.clearPolicies());
 
     describe(`header names a composer would read as Bcc (${backend})`, () => {
-      for (const [label, name] of Object.entries(spellings).filter(([label]) => backend === 'embedded' || ['trailing space', 'no-break space', 'NUL', 'colon'].includes(label))) {
+      for (const [label, name] of Object.entries(spellings).filter(
+        ([label]) => backend === 'embedded' || ['trailing space', 'no-break space', 'NUL', 'colon'].includes(label),
+      )) {
         if (label !== 'colon') {
           it(`refuses a header:Bcc property spelt with a ${label}, to a blocked address in open mode`, async () => {
             await world.writeInboxPolicy(world.alice.dir, { send: { block: ['evil.test'] } });
-            await expectRefused(`Names: property, ${label}`, { [`header:${name}`]: ` ${eve}` }, 'does not allow in one');
+            await expectRefused(
+              `Names: property, ${label}`,
+              { [`header:${name}`]: ` ${eve}` },
+              'does not allow in one',
+            );
           });
         }
         it(`refuses a Bcc spelt with a ${label} in the headers list, under an allow-list`, async () => {
           await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
-          await expectRefused(`Names: headers, ${label}`, { headers: [{ name, value: ` ${eve}` }] }, 'has the headers property');
+          await expectRefused(
+            `Names: headers, ${label}`,
+            { headers: [{ name, value: ` ${eve}` }] },
+            'has the headers property',
+          );
         });
       }
 
-      it('refuses a recipient field on a body part, whose fields can become the message\'s own', async () => {
+      it("refuses a recipient field on a body part, whose fields can become the message's own", async () => {
         await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
-        await expectRefused('Names: body part Bcc', { textBody: [{ partId: 'b', type: 'text/plain', 'header:Bcc': ` ${eve}` }] }, 'sets Bcc on a body part');
+        await expectRefused(
+          'Names: body part Bcc',
+          { textBody: [{ partId: 'b', type: 'text/plain', 'header:Bcc': ` ${eve}` }] },
+          'sets Bcc on a body part',
+        );
       });
     });
 
@@ -71,18 +107,37 @@ function suite(backend: 'embedded' | 'cyrus'): void {
       it('refuses one field given twice, a form the field does not allow, and Content-* on the Email', async () => {
         await world.writeInboxPolicy(world.alice.dir, { send: { block: ['evil.test'] } });
         await expectRefused('Rules: twice', { 'header:to:asAddresses': [{ email: eve }] }, 'sets the field to twice');
-        await expectRefused('Rules: case', { 'header:X-A': ' a', 'header:x-a:asText': 'b' }, 'sets the field x-a twice');
-        await expectRefused('Rules: form', { 'header:Subject:asAddresses': [{ email: eve }] }, 'Subject asAddresses, a form RFC 8621 does not allow');
-        await expectRefused('Rules: content', { 'header:Content-Type': ' multipart/mixed; boundary=x' }, 'sets Content-Type on the Email itself');
+        await expectRefused(
+          'Rules: case',
+          { 'header:X-A': ' a', 'header:x-a:asText': 'b' },
+          'sets the field x-a twice',
+        );
+        await expectRefused(
+          'Rules: form',
+          { 'header:Subject:asAddresses': [{ email: eve }] },
+          'Subject asAddresses, a form RFC 8621 does not allow',
+        );
+        await expectRefused(
+          'Rules: content',
+          { 'header:Content-Type': ' multipart/mixed; boundary=x' },
+          'sets Content-Type on the Email itself',
+        );
       });
 
       it('lets an ordinary create with its own header fields through, and it arrives', async () => {
         await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
         const subject = 'Rules: ordinary';
-        const result = await world.ops(world.alice, sendOps(subject, { 'header:X-Tag:asText': 'tag', cc: [{ email: world.address.bob }] }));
+        const result = await world.ops(
+          world.alice,
+          sendOps(subject, { 'header:X-Tag:asText': 'tag', cc: [{ email: world.address.bob }] }),
+        );
         expect(result.ok, result.summary).toBe(true);
         expect((await world.traces(subject)).bob).toHaveLength(1);
-        expect((await readAudit(world.alice.dir)).at(-1)).toMatchObject({ verdict: 'sent', subject, recipients: [world.address.bob] });
+        expect((await readAudit(world.alice.dir)).at(-1)).toMatchObject({
+          verdict: 'sent',
+          subject,
+          recipients: [world.address.bob],
+        });
       });
     });
   });

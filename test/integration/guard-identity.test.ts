@@ -17,16 +17,33 @@ beforeAll(async () => {
 });
 afterEach(async () => world.clearPolicies());
 
-const setIdentity = (patch: Record<string, unknown>) => ({ using: [core, submission], methodCalls: [['Identity/set', { accountId: '$ACCOUNT_ID', update: { $IDENTITY_ID: patch } }, 's']] });
-const createIdentity = (patch: Record<string, unknown>) => ({ using: [core, submission], methodCalls: [['Identity/set', { accountId: '$ACCOUNT_ID', create: { n: { email: world.address.alice, name: 'Second', ...patch } } }, 's']] });
+const setIdentity = (patch: Record<string, unknown>) => ({
+  using: [core, submission],
+  methodCalls: [['Identity/set', { accountId: '$ACCOUNT_ID', update: { $IDENTITY_ID: patch } }, 's']],
+});
+const createIdentity = (patch: Record<string, unknown>) => ({
+  using: [core, submission],
+  methodCalls: [
+    [
+      'Identity/set',
+      { accountId: '$ACCOUNT_ID', create: { n: { email: world.address.alice, name: 'Second', ...patch } } },
+      's',
+    ],
+  ],
+});
 
 async function identityAddresses(): Promise<string[]> {
-  const state = await world.run(world.alice, { ops: { using: [core, submission], methodCalls: [['Identity/get', { accountId: '$ACCOUNT_ID', ids: null }, 'g']] } });
-  const list = (state.response?.methodResponses[0]?.[1].list ?? []) as Array<{ bcc: Array<{ email: string }> | null; replyTo: Array<{ email: string }> | null }>;
+  const state = await world.run(world.alice, {
+    ops: { using: [core, submission], methodCalls: [['Identity/get', { accountId: '$ACCOUNT_ID', ids: null }, 'g']] },
+  });
+  const list = (state.response?.methodResponses[0]?.[1].list ?? []) as Array<{
+    bcc: Array<{ email: string }> | null;
+    replyTo: Array<{ email: string }> | null;
+  }>;
   return list.flatMap((identity) => [...(identity.bcc ?? []), ...(identity.replyTo ?? [])].map((entry) => entry.email));
 }
 
-describe('the send guard on an identity\'s Bcc and Reply-To', () => {
+describe("the send guard on an identity's Bcc and Reply-To", () => {
   it('refuses a Bcc to an address the allow-list does not hold, and the identity is unchanged', async () => {
     await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
     const error = await refusal(world.run(world.alice, { ops: setIdentity({ bcc: [{ name: null, email: eve }] }) }));
@@ -56,7 +73,9 @@ describe('the send guard on an identity\'s Bcc and Reply-To', () => {
 
   it('lets an allowed Bcc and a change of name through', async () => {
     await world.writeUserPolicy({ send: { mode: 'allowlist', allow: [world.address.bob] } });
-    expect((await world.run(world.alice, { ops: setIdentity({ bcc: [{ name: null, email: world.address.bob }] }) })).ok).toBe(true);
+    expect(
+      (await world.run(world.alice, { ops: setIdentity({ bcc: [{ name: null, email: world.address.bob }] }) })).ok,
+    ).toBe(true);
     expect((await world.run(world.alice, { ops: setIdentity({ name: 'Alice', bcc: null }) })).ok).toBe(true);
     expect(await identityAddresses()).toEqual([]);
   });

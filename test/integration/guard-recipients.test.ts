@@ -19,11 +19,31 @@ afterEach(async () => world.clearPolicies());
 /** A draft and its submission in one batch, as a model would write it by hand. */
 function sendOps(subject: string, email: Record<string, unknown>, submission: Record<string, unknown> = {}): unknown[] {
   return [
-    ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: { mailboxIds: { $DRAFTS_MAILBOX_ID: true }, keywords: { $draft: true }, from: [{ email: '$INBOX' }], subject, textBody: [{ partId: 'b', type: 'text/plain' }], bodyValues: { b: { value: 'hello' } }, ...email } } }, 'e'],
-    ['EmailSubmission/set', { accountId: '$ACCOUNT_ID', create: { s: { emailId: '#d', identityId: '$IDENTITY_ID', ...submission } } }, 's'],
+    [
+      'Email/set',
+      {
+        accountId: '$ACCOUNT_ID',
+        create: {
+          d: {
+            mailboxIds: { $DRAFTS_MAILBOX_ID: true },
+            keywords: { $draft: true },
+            from: [{ email: '$INBOX' }],
+            subject,
+            textBody: [{ partId: 'b', type: 'text/plain' }],
+            bodyValues: { b: { value: 'hello' } },
+            ...email,
+          },
+        },
+      },
+      'e',
+    ],
+    [
+      'EmailSubmission/set',
+      { accountId: '$ACCOUNT_ID', create: { s: { emailId: '#d', identityId: '$IDENTITY_ID', ...submission } } },
+      's',
+    ],
   ];
 }
-
 
 async function expectNoTrace(subject: string): Promise<void> {
   expect(await world.traces(subject)).toEqual({ alice: [], bob: [], outside: [] });
@@ -37,7 +57,10 @@ describe('the send guard on recipients', () => {
   it('lets mail to an allowed address through: it arrives', async () => {
     await allowOnlyBob();
     const subject = 'Guard: allowed';
-    const result = await world.run(world.alice, { ops_file: 'send_mail', vars: { TO: world.address.bob, SUBJECT: subject, BODY: 'hi' } });
+    const result = await world.run(world.alice, {
+      ops_file: 'send_mail',
+      vars: { TO: world.address.bob, SUBJECT: subject, BODY: 'hi' },
+    });
     expect(result.ok, result.summary).toBe(true);
     const traces = await world.traces(subject);
     expect(traces.bob).toHaveLength(1);
@@ -47,11 +70,15 @@ describe('the send guard on recipients', () => {
   it('refuses mail to an address outside the allow-list, names the rule, says to ask the operator, and leaves nothing anywhere', async () => {
     await allowOnlyBob();
     const subject = 'Guard: outside the list';
-    const error = await refusal(world.run(world.alice, { ops_file: 'send_mail', vars: { TO: eve, SUBJECT: subject, BODY: 'hi' } }));
+    const error = await refusal(
+      world.run(world.alice, { ops_file: 'send_mail', vars: { TO: eve, SUBJECT: subject, BODY: 'hi' } }),
+    );
     expect(error.code).toBe('policy_refused');
     expect(error.details).toMatchObject({ rule: { layer: 'user', rule: 'send.mode=allowlist' }, recipient: eve });
     expect(error.message).toContain('your operator set');
-    expect(error.hint).toBe('Ask your operator (the person you work for) whether this should go out; only they can change their rules.');
+    expect(error.hint).toBe(
+      'Ask your operator (the person you work for) whether this should go out; only they can change their rules.',
+    );
     expect(`${error.message} ${error.hint}`).not.toMatch(/allow-send|policy set|agent-mailbox/);
     await expectNoTrace(subject);
   });
@@ -59,7 +86,9 @@ describe('the send guard on recipients', () => {
   it('refuses a Bcc the model hides among allowed recipients', async () => {
     await allowOnlyBob();
     const subject = 'Guard: hidden bcc';
-    await refusal(world.ops(world.alice, sendOps(subject, { to: [{ email: world.address.bob }], bcc: [{ email: eve }] })));
+    await refusal(
+      world.ops(world.alice, sendOps(subject, { to: [{ email: world.address.bob }], bcc: [{ email: eve }] })),
+    );
     await expectNoTrace(subject);
   });
 
@@ -102,13 +131,23 @@ describe('the send guard on recipients', () => {
   it('refuses a recipient in the raw headers list, whatever the case of the field name', async () => {
     await allowOnlyBob();
     const subject = 'Guard: headers list';
-    await refusal(world.ops(world.alice, sendOps(subject, { to: [{ email: world.address.bob }], headers: [{ name: 'bCc', value: ` ${eve}` }] })));
+    await refusal(
+      world.ops(
+        world.alice,
+        sendOps(subject, { to: [{ email: world.address.bob }], headers: [{ name: 'bCc', value: ` ${eve}` }] }),
+      ),
+    );
     await expectNoTrace(subject);
   });
 
   it('refuses a recipient form it cannot read rather than guessing (header:To:asDate)', async () => {
     const subject = 'Guard: unreadable form';
-    const error = await refusal(world.ops(world.alice, sendOps(subject, { to: [{ email: world.address.bob }], 'header:To:asDate': '2024-01-01T00:00:00Z' })));
+    const error = await refusal(
+      world.ops(
+        world.alice,
+        sendOps(subject, { to: [{ email: world.address.bob }], 'header:To:asDate': '2024-01-01T00:00:00Z' }),
+      ),
+    );
     expect(error.details).toMatchObject({ rule: { layer: 'default', rule: 'unjudgeable' } });
     await expectNoTrace(subject);
   });
@@ -126,11 +165,19 @@ describe('the send guard on recipients', () => {
   it('matches domains exactly: example.org covers its subdomains in any case, never example.org.evil.test', async () => {
     await world.writeUserPolicy({ send: { mode: 'allowlist', allow: ['example.org', world.address.bob] } });
     const lookAlike = 'Guard: look-alike';
-    const error = await refusal(world.run(world.alice, { ops_file: 'send_mail', vars: { TO: 'ceo@example.org.evil.test', SUBJECT: lookAlike, BODY: 'x' } }));
+    const error = await refusal(
+      world.run(world.alice, {
+        ops_file: 'send_mail',
+        vars: { TO: 'ceo@example.org.evil.test', SUBJECT: lookAlike, BODY: 'x' },
+      }),
+    );
     expect(error.details).toMatchObject({ recipient: 'ceo@example.org.evil.test' });
     await expectNoTrace(lookAlike);
     const sub = 'Guard: subdomain in capitals';
-    const result = await world.run(world.alice, { ops_file: 'send_mail', vars: { TO: 'Ana@Mail.EXAMPLE.org.', SUBJECT: sub, BODY: 'x' } });
+    const result = await world.run(world.alice, {
+      ops_file: 'send_mail',
+      vars: { TO: 'Ana@Mail.EXAMPLE.org.', SUBJECT: sub, BODY: 'x' },
+    });
     expect(result.ok, result.summary).toBe(true);
     expect((await world.traces(sub)).outside).toHaveLength(1);
   });
@@ -138,7 +185,12 @@ describe('the send guard on recipients', () => {
   it('applies the block-list in open mode, to subdomains and any case', async () => {
     await world.writeInboxPolicy(world.alice.dir, { send: { block: ['evil.test'] } });
     const subject = 'Guard: blocked';
-    const error = await refusal(world.run(world.alice, { ops_file: 'send_mail', vars: { TO: 'Boss@Mail.EVIL.Test', SUBJECT: subject, BODY: 'x' } }));
+    const error = await refusal(
+      world.run(world.alice, {
+        ops_file: 'send_mail',
+        vars: { TO: 'Boss@Mail.EVIL.Test', SUBJECT: subject, BODY: 'x' },
+      }),
+    );
     expect(error.details).toMatchObject({ rule: { layer: 'inbox', rule: 'send.block', entry: 'evil.test' } });
     await expectNoTrace(subject);
   });
@@ -150,7 +202,15 @@ describe('the send guard on recipients', () => {
     expect(saved.ok, saved.summary).toBe(true);
     const draftId = saved.created?.[0]?.id;
     expect(draftId).toBeDefined();
-    await refusal(world.ops(world.alice, [['EmailSubmission/set', { accountId: '$ACCOUNT_ID', create: { s: { emailId: draftId, identityId: '$IDENTITY_ID' } } }, 's']]));
+    await refusal(
+      world.ops(world.alice, [
+        [
+          'EmailSubmission/set',
+          { accountId: '$ACCOUNT_ID', create: { s: { emailId: draftId, identityId: '$IDENTITY_ID' } } },
+          's',
+        ],
+      ]),
+    );
     const traces = await world.traces(subject);
     expect(traces.outside).toEqual([]);
     expect(traces.alice).toHaveLength(1);
@@ -161,11 +221,42 @@ describe('the send guard on recipients', () => {
     await allowOnlyBob();
     const [okSubject, badSubject] = ['Guard: batch ok part', 'Guard: batch bad part'];
     const ops = [
-      ['Email/set', { accountId: '$ACCOUNT_ID', create: {
-        a: { mailboxIds: { $DRAFTS_MAILBOX_ID: true }, from: [{ email: '$INBOX' }], to: [{ email: world.address.bob }], subject: okSubject, bodyValues: { b: { value: 'x' } }, textBody: [{ partId: 'b', type: 'text/plain' }] },
-        b: { mailboxIds: { $DRAFTS_MAILBOX_ID: true }, from: [{ email: '$INBOX' }], to: [{ email: eve }], subject: badSubject, bodyValues: { b: { value: 'x' } }, textBody: [{ partId: 'b', type: 'text/plain' }] },
-      } }, 'e'],
-      ['EmailSubmission/set', { accountId: '$ACCOUNT_ID', create: { s1: { emailId: '#a', identityId: '$IDENTITY_ID' }, s2: { emailId: '#b', identityId: '$IDENTITY_ID' } } }, 's'],
+      [
+        'Email/set',
+        {
+          accountId: '$ACCOUNT_ID',
+          create: {
+            a: {
+              mailboxIds: { $DRAFTS_MAILBOX_ID: true },
+              from: [{ email: '$INBOX' }],
+              to: [{ email: world.address.bob }],
+              subject: okSubject,
+              bodyValues: { b: { value: 'x' } },
+              textBody: [{ partId: 'b', type: 'text/plain' }],
+            },
+            b: {
+              mailboxIds: { $DRAFTS_MAILBOX_ID: true },
+              from: [{ email: '$INBOX' }],
+              to: [{ email: eve }],
+              subject: badSubject,
+              bodyValues: { b: { value: 'x' } },
+              textBody: [{ partId: 'b', type: 'text/plain' }],
+            },
+          },
+        },
+        'e',
+      ],
+      [
+        'EmailSubmission/set',
+        {
+          accountId: '$ACCOUNT_ID',
+          create: {
+            s1: { emailId: '#a', identityId: '$IDENTITY_ID' },
+            s2: { emailId: '#b', identityId: '$IDENTITY_ID' },
+          },
+        },
+        's',
+      ],
     ];
     await refusal(world.ops(world.alice, ops));
     await expectNoTrace(okSubject);
@@ -176,7 +267,11 @@ describe('the send guard on recipients', () => {
     const subject = 'Guard: result reference';
     const ops = [
       sendOps(subject, { to: [{ email: eve }] })[0],
-      ['EmailSubmission/set', { accountId: '$ACCOUNT_ID', '#create': { resultOf: 'e', name: 'Email/set', path: '/created' } }, 's'],
+      [
+        'EmailSubmission/set',
+        { accountId: '$ACCOUNT_ID', '#create': { resultOf: 'e', name: 'Email/set', path: '/created' } },
+        's',
+      ],
     ];
     const error = await refusal(world.ops(world.alice, ops));
     expect(error.details).toMatchObject({ rule: { rule: 'unjudgeable' } });
@@ -185,7 +280,15 @@ describe('the send guard on recipients', () => {
 
   it('refuses a submission whose emailId is a creation nobody made in the batch', async () => {
     await allowOnlyBob();
-    const error = await refusal(world.ops(world.alice, [['EmailSubmission/set', { accountId: '$ACCOUNT_ID', create: { s: { emailId: '#nowhere', identityId: '$IDENTITY_ID' } } }, 's']]));
+    const error = await refusal(
+      world.ops(world.alice, [
+        [
+          'EmailSubmission/set',
+          { accountId: '$ACCOUNT_ID', create: { s: { emailId: '#nowhere', identityId: '$IDENTITY_ID' } } },
+          's',
+        ],
+      ]),
+    );
     expect(error.message).toContain('#nowhere');
   });
 });

@@ -25,12 +25,17 @@ const countingFetch: typeof fetch = async (input, init) => {
   return response;
 };
 
-const configInputs = () => ({ flags: { authUrl: sandbox.authUrl, apiUrl: sandbox.apiUrl, scryptSalt: sandbox.salt, inboxDomain: sandbox.domain }, env: {} });
+const configInputs = () => ({
+  flags: { authUrl: sandbox.authUrl, apiUrl: sandbox.apiUrl, scryptSalt: sandbox.salt, inboxDomain: sandbox.domain },
+  env: {},
+});
 const ctx = () => ({ signal: AbortSignal.timeout(30_000), log: silentLogger, timeoutMs: 10_000, fetch: countingFetch });
-const run = (account: Account, input: JmapRequestInput): Promise<JmapRequestResult> => runJmapRequest(account, input, ctx());
+const run = (account: Account, input: JmapRequestInput): Promise<JmapRequestResult> =>
+  runJmapRequest(account, input, ctx());
 let carol: Account;
 let carolAddress: string;
-const registry = () => createAccountRegistry({ configInputs: configInputs(), log: silentLogger, powWorkers: 1, fetch: countingFetch });
+const registry = () =>
+  createAccountRegistry({ configInputs: configInputs(), log: silentLogger, powWorkers: 1, fetch: countingFetch });
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
@@ -59,7 +64,11 @@ describe('jmap_request against the sandbox', () => {
     const result = await run(registry().open(join(work, 'carol')), { ops_file: 'list_inbox', dry_run: true });
     expect(result.unresolved).toBeUndefined();
     const session = (await carol.readState()).session!;
-    expect(result.request?.methodCalls[0]?.[1]).toMatchObject({ accountId: carolAddress, filter: { inMailbox: session.inboxMailboxId }, limit: 20 });
+    expect(result.request?.methodCalls[0]?.[1]).toMatchObject({
+      accountId: carolAddress,
+      filter: { inMailbox: session.inboxMailboxId },
+      limit: 20,
+    });
   });
 
   it('recovers from a capability the JMAP host rejects (401) by minting a fresh one and retrying once', async () => {
@@ -72,11 +81,16 @@ describe('jmap_request against the sandbox', () => {
     const result = await run(fresh, { ops_file: 'list_inbox' });
     expect(result.ok).toBe(true);
     expect(statuses.filter((s) => s.url.startsWith(sandbox.apiUrl)).map((s) => s.status)).toEqual([401, 200]);
-    expect((fresh as unknown as { stats(): { capabilityMints: number; powSolves: number } }).stats()).toMatchObject({ capabilityMints: 1, powSolves: 0 });
+    expect((fresh as unknown as { stats(): { capabilityMints: number; powSolves: number } }).stats()).toMatchObject({
+      capabilityMints: 1,
+      powSolves: 0,
+    });
   });
 
   it('reports a capability the server does not know as jmap_request_error with the problem type', async () => {
-    const error = (await run(carol, { ops: { using: ['urn:ietf:params:jmap:core', 'urn:example:nope'], methodCalls: [['Core/echo', {}, 'e']] } }).catch((e: unknown) => e)) as MailboxError;
+    const error = (await run(carol, {
+      ops: { using: ['urn:ietf:params:jmap:core', 'urn:example:nope'], methodCalls: [['Core/echo', {}, 'e']] },
+    }).catch((e: unknown) => e)) as MailboxError;
     expect(error).toBeInstanceOf(MailboxError);
     expect(error.code).toBe('jmap_request_error');
     expect(error.status).toBe(400);
@@ -86,11 +100,18 @@ describe('jmap_request against the sandbox', () => {
   it('reports an unknown method as a failure of that call, with ok false', async () => {
     const result = await run(carol, { ops: '[["Email/frobnicate", {}, "x"]]' });
     expect(result.ok).toBe(false);
-    expect(result.failures).toEqual([expect.objectContaining({ callId: 'x', method: 'Email/frobnicate', type: 'unknownMethod' })]);
+    expect(result.failures).toEqual([
+      expect.objectContaining({ callId: 'x', method: 'Email/frobnicate', type: 'unknownMethod' }),
+    ]);
   });
 
   it('renders HTML-only mail as text in read_message, and fences it with the subject when output', async () => {
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: sandbox.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
     await transport.sendMail({
       from: 'Mallory <mallory@outside.test>',
       to: carolAddress,

@@ -2,7 +2,14 @@ import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../src/errors.js';
-import { ada, autoApproveBrowser, connectDirectory, refreshDirectly, startOAuthSandbox, storedGrant } from '../helpers/oauth-directory.js';
+import {
+  ada,
+  autoApproveBrowser,
+  connectDirectory,
+  refreshDirectly,
+  startOAuthSandbox,
+  storedGrant,
+} from '../helpers/oauth-directory.js';
 import { decodeJwt } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
@@ -12,15 +19,27 @@ const sandbox = await startOAuthSandbox();
 const mode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
 
 describe('connect (RFC 8252 native app, PKCE, RFC 9207, RFC 8707)', () => {
-  it('stores the grant in a 0700 directory of 0600 files, with the person\'s inboxes and the consent\'s default', async () => {
+  it("stores the grant in a 0700 directory of 0600 files, with the person's inboxes and the consent's default", async () => {
     const dir = await tempCredentialsDir();
     const outcome = await connectDirectory(sandbox, dir, { scope: 'mail.read' });
-    expect(outcome).toMatchObject({ scope: 'mail.read', resource: `${sandbox.apiUrl}/jmap`, defaultInbox: 'ada-inbox@agent-mailbox.test', reconnected: false });
+    expect(outcome).toMatchObject({
+      scope: 'mail.read',
+      resource: `${sandbox.apiUrl}/jmap`,
+      defaultInbox: 'ada-inbox@agent-mailbox.test',
+      reconnected: false,
+    });
     expect(outcome.inboxes.map((inbox) => inbox.address)).toEqual(['ada-inbox@agent-mailbox.test', 'ops@acme.test']);
     expect(await mode(dir)).toBe(0o700);
     for (const file of await readdir(dir)) expect(await mode(join(dir, file)), file).toBe(0o600);
     const grant = await storedGrant(dir);
-    expect(grant).toMatchObject({ kind: 'oauth', scope: 'mail.read', generation: 1, resource: `${sandbox.apiUrl}/jmap`, apiUrl: sandbox.apiUrl, server: { issuer: sandbox.authUrl } });
+    expect(grant).toMatchObject({
+      kind: 'oauth',
+      scope: 'mail.read',
+      generation: 1,
+      resource: `${sandbox.apiUrl}/jmap`,
+      apiUrl: sandbox.apiUrl,
+      server: { issuer: sandbox.authUrl },
+    });
     expect(String(grant['refreshToken'])).toMatch(/^amr_/);
     // The refresh token works: it is the current one of a live grant.
     expect((await refreshDirectly(sandbox, dir)).status).toBe(200);
@@ -33,7 +52,12 @@ describe('connect (RFC 8252 native app, PKCE, RFC 9207, RFC 8707)', () => {
     const url = new URL(seen[0] ?? '');
     expect(`${url.origin}${url.pathname}`).toBe(`${sandbox.authUrl}/oauth/authorize`);
     const params = Object.fromEntries(url.searchParams);
-    expect(params).toMatchObject({ response_type: 'code', code_challenge_method: 'S256', scope: 'mail.read mail.send', resource: `${sandbox.apiUrl}/jmap` });
+    expect(params).toMatchObject({
+      response_type: 'code',
+      code_challenge_method: 'S256',
+      scope: 'mail.read mail.send',
+      resource: `${sandbox.apiUrl}/jmap`,
+    });
     expect(params['code_challenge']).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(params['state']?.length).toBeGreaterThanOrEqual(32);
     // RFC 8252 §7.3: the loopback IP literal with an ephemeral port, registered exactly for this run.
@@ -52,7 +76,9 @@ describe('connect (RFC 8252 native app, PKCE, RFC 9207, RFC 8707)', () => {
       callback.searchParams.set('iss', 'https://evil.example');
       return callback;
     });
-    const error = (await connectDirectory(sandbox, dir, { openBrowser: forged }).catch((e: unknown) => e)) as MailboxError;
+    const error = (await connectDirectory(sandbox, dir, { openBrowser: forged }).catch(
+      (e: unknown) => e,
+    )) as MailboxError;
     expect(error).toBeInstanceOf(MailboxError);
     expect(error.code).toBe('bad_response');
     expect(error.message).toMatch(/iss/);
@@ -65,7 +91,9 @@ describe('connect (RFC 8252 native app, PKCE, RFC 9207, RFC 8707)', () => {
       callback.searchParams.delete('iss');
       return callback;
     });
-    const error = (await connectDirectory(sandbox, dir, { openBrowser: stripped }).catch((e: unknown) => e)) as MailboxError;
+    const error = (await connectDirectory(sandbox, dir, { openBrowser: stripped }).catch(
+      (e: unknown) => e,
+    )) as MailboxError;
     expect(error.message).toMatch(/"iss" \(issuer\) missing/);
     await expect(stat(join(dir, 'oauth.json'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
@@ -95,15 +123,24 @@ describe('connect (RFC 8252 native app, PKCE, RFC 9207, RFC 8707)', () => {
       answer.searchParams.set('iss', callback.searchParams.get('iss') ?? '');
       return answer;
     });
-    const error = (await connectDirectory(sandbox, dir, { openBrowser: declined }).catch((e: unknown) => e)) as MailboxError;
-    expect(error).toMatchObject({ code: 'oauth_failed', hint: 'The person declined (or unticked every scope). Run connect again when they want to connect.' });
+    const error = (await connectDirectory(sandbox, dir, { openBrowser: declined }).catch(
+      (e: unknown) => e,
+    )) as MailboxError;
+    expect(error).toMatchObject({
+      code: 'oauth_failed',
+      hint: 'The person declined (or unticked every scope). Run connect again when they want to connect.',
+    });
     await expect(stat(join(dir, 'oauth.json'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('never goes over a proof-of-work inbox, and register never goes over a connected account', async () => {
     const powDir = await tempCredentialsDir();
     await mkdir(powDir, { recursive: true, mode: 0o700 });
-    const credentials = JSON.stringify({ apiKey: 'amk_only_copy_of_this_key_0123', inboxId: 'mine', inbox: 'mine@agent-mailbox.test' });
+    const credentials = JSON.stringify({
+      apiKey: 'amk_only_copy_of_this_key_0123',
+      inboxId: 'mine',
+      inbox: 'mine@agent-mailbox.test',
+    });
     await writeFile(join(powDir, 'credentials.json'), credentials, { mode: 0o600 });
     const refused = (await connectDirectory(sandbox, powDir).catch((e: unknown) => e)) as MailboxError;
     expect(refused.code).toBe('credentials_exist');
@@ -113,9 +150,15 @@ describe('connect (RFC 8252 native app, PKCE, RFC 9207, RFC 8707)', () => {
 
     const connected = await tempCredentialsDir();
     await connectDirectory(sandbox, connected);
-    const run = await runCliInProcess(['register', '--username', 'someone-new', '--watch', 'on-demand', '--credentials-dir', connected, '--json'], { env: sandboxClientEnv(sandbox) });
+    const run = await runCliInProcess(
+      ['register', '--username', 'someone-new', '--watch', 'on-demand', '--credentials-dir', connected, '--json'],
+      { env: sandboxClientEnv(sandbox) },
+    );
     expect(run.code).toBe(1);
-    expect((run.json as { error: { code: string; message: string } }).error).toMatchObject({ code: 'credentials_exist', message: expect.stringMatching(/holds a connected account/) });
+    expect((run.json as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'credentials_exist',
+      message: expect.stringMatching(/holds a connected account/),
+    });
     expect(await readdir(connected)).not.toContain('credentials.json');
   });
 
@@ -130,7 +173,11 @@ describe('connect (RFC 8252 native app, PKCE, RFC 9207, RFC 8707)', () => {
     const old = await fetch(`${sandbox.authUrl}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: String(before['refreshToken']), client_id: String(before['clientId']) }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: String(before['refreshToken']),
+        client_id: String(before['clientId']),
+      }).toString(),
     });
     expect(old.status).toBe(400);
     expect(((await old.json()) as { error: string }).error).toBe('invalid_grant');
@@ -140,15 +187,19 @@ describe('connect (RFC 8252 native app, PKCE, RFC 9207, RFC 8707)', () => {
   it('binds the tokens to the resource it asked for: {api_url}/jmap by default, or one inbox', async () => {
     const dir = await tempCredentialsDir();
     await connectDirectory(sandbox, dir);
-    const cache = JSON.parse(await readFile(join(dir, 'access-tokens.json'), 'utf8')) as { tokens: Array<{ token: string }> };
+    const cache = JSON.parse(await readFile(join(dir, 'access-tokens.json'), 'utf8')) as {
+      tokens: Array<{ token: string }>;
+    };
     expect(decodeJwt(cache.tokens[0]?.token ?? '')['aud']).toBe(`${sandbox.apiUrl}/jmap`);
     const wrong = await tempCredentialsDir();
-    const error = (await connectDirectory(sandbox, wrong, { resource: `${sandbox.apiUrl}/jmap/` }).catch((e: unknown) => e)) as MailboxError;
+    const error = (await connectDirectory(sandbox, wrong, { resource: `${sandbox.apiUrl}/jmap/` }).catch(
+      (e: unknown) => e,
+    )) as MailboxError;
     expect(error.code).toBe('oauth_failed');
     expect(error.message).toMatch(/invalid_request/);
   });
 
-  it('gives the person\'s first inbox as the default of an auto-approved grant for another person', async () => {
+  it("gives the person's first inbox as the default of an auto-approved grant for another person", async () => {
     const people = await startOAuthSandbox([ada, { person: 'bob', inboxes: ['bob-inbox'] }]);
     const dir = await tempCredentialsDir();
     const outcome = await connectDirectory(people, dir, { loginHint: 'bob' });

@@ -7,7 +7,13 @@ import { MailboxError } from '../../src/errors.js';
 import { openServiceGate } from '../../src/gate/service-gate.js';
 import { silentLogger } from '../../src/log.js';
 import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
-import { connectDirectory, expireAccessTokens, refreshDirectly, startOAuthSandbox, storedGrant } from '../helpers/oauth-directory.js';
+import {
+  connectDirectory,
+  expireAccessTokens,
+  refreshDirectly,
+  startOAuthSandbox,
+  storedGrant,
+} from '../helpers/oauth-directory.js';
 import type { MovableClock } from '../helpers/movable-clock.js';
 import { decodeJwt } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
@@ -16,8 +22,14 @@ import { jmapAs, mailUsing, resultOf } from '../sandbox/oauth/oauth-test-client.
 const sandbox = await startOAuthSandbox();
 
 /** Moves `clock` so the newest cached access token has `secondsLeft` by the client's own reckoning (expires_in). */
-async function moveToCachedExpiry(clock: { set(offsetMs: number): void }, dir: string, secondsLeft: number): Promise<void> {
-  const cache = JSON.parse(await readFile(join(dir, 'access-tokens.json'), 'utf8')) as { tokens: Array<{ expiresAt: number }> };
+async function moveToCachedExpiry(
+  clock: { set(offsetMs: number): void },
+  dir: string,
+  secondsLeft: number,
+): Promise<void> {
+  const cache = JSON.parse(await readFile(join(dir, 'access-tokens.json'), 'utf8')) as {
+    tokens: Array<{ expiresAt: number }>;
+  };
   const newest = Math.max(...cache.tokens.map((t) => t.expiresAt));
   clock.set(newest - secondsLeft * 1000 - Date.now());
 }
@@ -28,7 +40,11 @@ function settableClock(): { now: () => number; set(offsetMs: number): void } {
 }
 
 function registry(clock?: Pick<MovableClock, 'now'>): ObservableAccountRegistry {
-  const opened = createAccountRegistry({ configInputs: { flags: {}, env: sandboxClientEnv(sandbox) }, log: silentLogger, ...(clock ? { now: clock.now } : {}) });
+  const opened = createAccountRegistry({
+    configInputs: { flags: {}, env: sandboxClientEnv(sandbox) },
+    log: silentLogger,
+    ...(clock ? { now: clock.now } : {}),
+  });
   return opened;
 }
 
@@ -61,7 +77,9 @@ describe('access tokens of a connected account', () => {
     expect(after['connectedAt']).toBe(before['connectedAt']);
     // The renewal left no journal behind: its outcome is stored.
     await expect(stat(join(dir, 'renewal-pending.json'))).rejects.toMatchObject({ code: 'ENOENT' });
-    const cache = JSON.parse(await readFile(join(dir, 'access-tokens.json'), 'utf8')) as { tokens: Array<{ token: string }> };
+    const cache = JSON.parse(await readFile(join(dir, 'access-tokens.json'), 'utf8')) as {
+      tokens: Array<{ token: string }>;
+    };
     expect(cache.tokens.map((t) => t.token)).toEqual([second]);
   });
 
@@ -92,14 +110,44 @@ describe('access tokens of a connected account', () => {
     expect(decodeJwt(full)['scope']).toBe('mail.read mail.send');
     expect(decodeJwt(narrowed)['scope']).toBe('mail.read');
     const { serviceAccountId } = await readOnly.inbox();
-    const drafts = resultOf((await jmapAs(`${sandbox.apiUrl}/jmap`, narrowed, serviceAccountId, [['Mailbox/query', { filter: { role: 'drafts' } }, 'd']])).body, 'd')['ids'] as string[];
-    const send = await jmapAs(`${sandbox.apiUrl}/jmap`, narrowed, serviceAccountId, [
-      ['Email/set', { create: { d: { mailboxIds: { [drafts[0] ?? '']: true }, from: [{ email: 'ada-inbox@agent-mailbox.test' }], to: [{ email: 'x@example.org' }], subject: 'no', textBody: [{ partId: 'b', type: 'text/plain' }], bodyValues: { b: { value: 'x' } } } } }, 'e'],
-      ['EmailSubmission/set', { create: { s: { emailId: '#d', identityId: 'ada-inbox@agent-mailbox.test' } } }, 's'],
-    ], mailUsing);
+    const drafts = resultOf(
+      (
+        await jmapAs(`${sandbox.apiUrl}/jmap`, narrowed, serviceAccountId, [
+          ['Mailbox/query', { filter: { role: 'drafts' } }, 'd'],
+        ])
+      ).body,
+      'd',
+    )['ids'] as string[];
+    const send = await jmapAs(
+      `${sandbox.apiUrl}/jmap`,
+      narrowed,
+      serviceAccountId,
+      [
+        [
+          'Email/set',
+          {
+            create: {
+              d: {
+                mailboxIds: { [drafts[0] ?? '']: true },
+                from: [{ email: 'ada-inbox@agent-mailbox.test' }],
+                to: [{ email: 'x@example.org' }],
+                subject: 'no',
+                textBody: [{ partId: 'b', type: 'text/plain' }],
+                bodyValues: { b: { value: 'x' } },
+              },
+            },
+          },
+          'e',
+        ],
+        ['EmailSubmission/set', { create: { s: { emailId: '#d', identityId: 'ada-inbox@agent-mailbox.test' } } }, 's'],
+      ],
+      mailUsing,
+    );
     expect(send).toMatchObject({ status: 403, body: { error: 'insufficient_scope' } });
     // Both are cached: the next full call does not renew, and neither does the next read-only one.
-    const cache = JSON.parse(await readFile(join(dir, 'access-tokens.json'), 'utf8')) as { tokens: Array<{ scope: string }> };
+    const cache = JSON.parse(await readFile(join(dir, 'access-tokens.json'), 'utf8')) as {
+      tokens: Array<{ scope: string }>;
+    };
     expect(cache.tokens.map((t) => t.scope).sort()).toEqual(['mail.read', 'mail.read mail.send']);
     const again = registry();
     expect(await again.open(dir).capability()).toBe(full);
@@ -116,18 +164,32 @@ describe('access tokens of a connected account', () => {
     entry.token = `${entry.token.slice(0, -6)}AAAAAA`;
     await writeFile(path, JSON.stringify(cache), { mode: 0o600 });
     const account = registry().open(dir);
-    const gate = openServiceGate(account, { signal: new AbortController().signal, log: silentLogger, timeoutMs: 10_000 });
+    const gate = openServiceGate(account, {
+      signal: new AbortController().signal,
+      log: silentLogger,
+      timeoutMs: 10_000,
+    });
     const session = await gate.session();
     expect(session.accountId).toBe('ada-inbox@agent-mailbox.test');
     expect(account.stats().accessTokenRenewals).toBe(1);
   });
 
-  it('says the grant is gone when it was revoked, naming the directory and the operator\'s connect', async () => {
+  it("says the grant is gone when it was revoked, naming the directory and the operator's connect", async () => {
     const dir = await connected();
     const grant = await storedGrant(dir);
-    await fetch(`${sandbox.authUrl}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: String(grant['refreshToken']), client_id: String(grant['clientId']) }).toString() });
+    await fetch(`${sandbox.authUrl}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        token: String(grant['refreshToken']),
+        client_id: String(grant['clientId']),
+      }).toString(),
+    });
     await expireAccessTokens(dir);
-    const error = (await registry().open(dir).capability().catch((e: unknown) => e)) as MailboxError;
+    const error = (await registry()
+      .open(dir)
+      .capability()
+      .catch((e: unknown) => e)) as MailboxError;
     expect(error).toBeInstanceOf(MailboxError);
     expect(error.code).toBe('grant_revoked');
     expect(error.message).toContain(`The connected account in ${dir} can no longer be used`);
@@ -139,19 +201,40 @@ describe('access tokens of a connected account', () => {
     const dir = await connected();
     const grant = await storedGrant(dir);
     // A renewal sent this refresh token and died before storing the answer: the journal says so…
-    await writeFile(join(dir, 'renewal-pending.json'), JSON.stringify({ pid: 999_999, startedAt: '2026-01-01T00:00:00.000Z', refreshTokenDigest: refreshTokenDigest(String(grant['refreshToken'])) }), { mode: 0o600 });
+    await writeFile(
+      join(dir, 'renewal-pending.json'),
+      JSON.stringify({
+        pid: 999_999,
+        startedAt: '2026-01-01T00:00:00.000Z',
+        refreshTokenDigest: refreshTokenDigest(String(grant['refreshToken'])),
+      }),
+      { mode: 0o600 },
+    );
     // …and the service did rotate it.
     expect((await refreshDirectly(sandbox, dir)).status).toBe(200);
     await expireAccessTokens(dir);
-    const error = (await registry().open(dir).capability().catch((e: unknown) => e)) as MailboxError;
+    const error = (await registry()
+      .open(dir)
+      .capability()
+      .catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('grant_revoked');
-    expect(error.message).toMatch(/An earlier renewal \(pid 999999, 2026-01-01T00:00:00\.000Z\) was interrupted after sending this refresh token/);
+    expect(error.message).toMatch(
+      /An earlier renewal \(pid 999999, 2026-01-01T00:00:00\.000Z\) was interrupted after sending this refresh token/,
+    );
   });
 
   it('keeps the grant when an interrupted renewal never reached the service: the journal is cleared by the next one', async () => {
     const dir = await connected();
     const grant = await storedGrant(dir);
-    await writeFile(join(dir, 'renewal-pending.json'), JSON.stringify({ pid: 999_999, startedAt: '2026-01-01T00:00:00.000Z', refreshTokenDigest: refreshTokenDigest(String(grant['refreshToken'])) }), { mode: 0o600 });
+    await writeFile(
+      join(dir, 'renewal-pending.json'),
+      JSON.stringify({
+        pid: 999_999,
+        startedAt: '2026-01-01T00:00:00.000Z',
+        refreshTokenDigest: refreshTokenDigest(String(grant['refreshToken'])),
+      }),
+      { mode: 0o600 },
+    );
     await expireAccessTokens(dir);
     const account = registry().open(dir);
     await account.capability();

@@ -32,9 +32,11 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
   let dave: { account: Account; address: string };
 
   const ctx = () => ({ signal: AbortSignal.timeout(30_000), log: silentLogger, timeoutMs: 10_000 });
-  const run = (account: Account, input: JmapRequestInput): Promise<JmapRequestResult> => runJmapRequest(account, input, ctx());
+  const run = (account: Account, input: JmapRequestInput): Promise<JmapRequestResult> =>
+    runJmapRequest(account, input, ctx());
   const listOf = (result: JmapRequestResult, callId: string): Email[] =>
-    ((result.response?.methodResponses.find(([, , id]) => id === callId)?.[1] as { list?: Email[] } | undefined)?.list ?? []);
+    (result.response?.methodResponses.find(([, , id]) => id === callId)?.[1] as { list?: Email[] } | undefined)?.list ??
+    [];
 
   async function inboxSubjects(account: Account): Promise<string[]> {
     return listOf(await run(account, { ops_file: 'list_inbox' }), 'get').map((e) => e.subject as string);
@@ -42,7 +44,11 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
 
   /** Waits until the account's Inbox holds a message with this subject, and returns it. */
   async function waitForMessage(account: Account, subject: string): Promise<Email> {
-    return pollUntil(async () => listOf(await run(account, { ops_file: 'list_inbox' }), 'get').find((e) => e.subject === subject), 10_000, `"${subject}"`);
+    return pollUntil(
+      async () => listOf(await run(account, { ops_file: 'list_inbox' }), 'get').find((e) => e.subject === subject),
+      10_000,
+      `"${subject}"`,
+    );
   }
 
   async function registerInbox(name: string): Promise<{ account: Account; address: string }> {
@@ -54,7 +60,15 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
     sandbox = await startTestSandbox({ backend });
     work = await mkdtemp(join(tmpdir(), 'presets-e2e-'));
     registry = createAccountRegistry({
-      configInputs: { flags: { authUrl: sandbox.authUrl, apiUrl: sandbox.apiUrl, scryptSalt: sandbox.salt, inboxDomain: sandbox.domain }, env: {} },
+      configInputs: {
+        flags: {
+          authUrl: sandbox.authUrl,
+          apiUrl: sandbox.apiUrl,
+          scryptSalt: sandbox.salt,
+          inboxDomain: sandbox.domain,
+        },
+        env: {},
+      },
       log: silentLogger,
       powWorkers: 1,
     });
@@ -76,7 +90,10 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
 
     it('send_mail delivers a multi-line body with quotes, tabs and emoji intact, and files the sent copy in Sent', async () => {
       const body = 'Hi Bob,\n\t"quoted" \\ backslash\nPrice: $$5 🎉\nBye';
-      const sent = await run(alice, { ops_file: 'send_mail', vars: { TO: bobAddress, SUBJECT: 'Hello $$ friend', BODY: body } });
+      const sent = await run(alice, {
+        ops_file: 'send_mail',
+        vars: { TO: bobAddress, SUBJECT: 'Hello $$ friend', BODY: body },
+      });
       expect(sent.summary).toMatch(/^OK/);
       expect(sent.ok).toBe(true);
 
@@ -89,7 +106,18 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
 
       const session = (await alice.readState()).session!;
       const copy = await run(alice, {
-        ops: [['Email/query', { accountId: '$ACCOUNT_ID', filter: { inMailbox: '$SENT_MAILBOX_ID' } }, 'q'], ['Email/get', { accountId: '$ACCOUNT_ID', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['subject', 'mailboxIds', 'keywords'] }, 'g']],
+        ops: [
+          ['Email/query', { accountId: '$ACCOUNT_ID', filter: { inMailbox: '$SENT_MAILBOX_ID' } }, 'q'],
+          [
+            'Email/get',
+            {
+              accountId: '$ACCOUNT_ID',
+              '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
+              properties: ['subject', 'mailboxIds', 'keywords'],
+            },
+            'g',
+          ],
+        ],
       });
       const sentCopy = listOf(copy, 'g').find((e) => e.subject === 'Hello $$ friend')!;
       expect(Object.keys(sentCopy.mailboxIds)).toEqual([session.mailboxIdsByRole!.sent]);
@@ -99,7 +127,10 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
     it('reply threads on the recipient side: To from the sender, Re: once, In-Reply-To and References', async () => {
       await run(alice, { ops_file: 'send_mail', vars: { TO: bobAddress, SUBJECT: 'Thread me', BODY: 'first' } });
       const original = await waitForMessage(bob, 'Thread me');
-      const originalFull = listOf(await run(bob, { ops_file: 'read_message', vars: { MAIL_ID: original.id } }), 'read')[0]!;
+      const originalFull = listOf(
+        await run(bob, { ops_file: 'read_message', vars: { MAIL_ID: original.id } }),
+        'read',
+      )[0]!;
 
       const replied = await run(bob, { ops_file: 'reply', vars: { MAIL_ID: original.id, BODY: 'second' } });
       expect(replied.ok).toBe(true);
@@ -118,7 +149,12 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
       const secondFull = listOf(await run(bob, { ops_file: 'read_message', vars: { MAIL_ID: second.id } }), 'read')[0]!;
       expect(secondFull.references).toEqual([...originalFull.messageId, ...replyFull.messageId]);
 
-      const marked = listOf(await run(bob, { ops: [['Email/get', { accountId: '$ACCOUNT_ID', ids: [original.id], properties: ['keywords'] }, 'g']] }), 'g')[0]!;
+      const marked = listOf(
+        await run(bob, {
+          ops: [['Email/get', { accountId: '$ACCOUNT_ID', ids: [original.id], properties: ['keywords'] }, 'g']],
+        }),
+        'g',
+      )[0]!;
       expect(marked.keywords.$answered).toBe(true);
     });
 
@@ -147,7 +183,10 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
       }
       // Full-text indexes lag delivery slightly on Cyrus (jmap.md): poll instead of asserting once.
       const bySubject = await pollUntil(async () => {
-        const subjects = listOf(await run(dave.account, { ops_file: 'search', vars: { SUBJECT: 'Only this' } }), 'get').map((e) => e.subject);
+        const subjects = listOf(
+          await run(dave.account, { ops_file: 'search', vars: { SUBJECT: 'Only this' } }),
+          'get',
+        ).map((e) => e.subject);
         return subjects.length > 0 ? subjects : undefined;
       });
       expect(bySubject).toEqual(['Only this one']);
@@ -160,10 +199,18 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
     });
 
     it('mark_read sets $seen and move_to_trash moves the message out of the Inbox', async () => {
-      await run(alice, { ops_file: 'send_mail', vars: { TO: bobAddress, SUBJECT: 'Mark and trash me', BODY: 'done soon' } });
+      await run(alice, {
+        ops_file: 'send_mail',
+        vars: { TO: bobAddress, SUBJECT: 'Mark and trash me', BODY: 'done soon' },
+      });
       const target = await waitForMessage(bob, 'Mark and trash me');
       expect((await run(bob, { ops_file: 'mark_read', vars: { MAIL_ID: target.id } })).ok).toBe(true);
-      const seen = listOf(await run(bob, { ops: [['Email/get', { accountId: '$ACCOUNT_ID', ids: [target.id], properties: ['keywords'] }, 'g']] }), 'g')[0]!;
+      const seen = listOf(
+        await run(bob, {
+          ops: [['Email/get', { accountId: '$ACCOUNT_ID', ids: [target.id], properties: ['keywords'] }, 'g']],
+        }),
+        'g',
+      )[0]!;
       expect(seen.keywords.$seen).toBe(true);
 
       expect((await run(bob, { ops_file: 'move_to_trash', vars: { MAIL_ID: target.id } })).ok).toBe(true);
@@ -174,9 +221,15 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
       const file = join(work, 'report.csv');
       const bytes = 'a,b\n1,"two"\n€,😀\n';
       await writeFile(file, bytes);
-      const sent = await run(alice, { ops_file: 'send_mail_blob_attachment', vars: { TO: bobAddress, SUBJECT: 'With file', BODY: 'see attached' }, attachments: [file] });
+      const sent = await run(alice, {
+        ops_file: 'send_mail_blob_attachment',
+        vars: { TO: bobAddress, SUBJECT: 'With file', BODY: 'see attached' },
+        attachments: [file],
+      });
       expect(sent.ok).toBe(true);
-      expect(sent.attachments).toEqual([expect.objectContaining({ name: 'report.csv', type: 'text/csv', size: Buffer.byteLength(bytes) })]);
+      expect(sent.attachments).toEqual([
+        expect.objectContaining({ name: 'report.csv', type: 'text/csv', size: Buffer.byteLength(bytes) }),
+      ]);
 
       const message = await waitForMessage(bob, 'With file');
       const email = listOf(await run(bob, { ops_file: 'read_message', vars: { MAIL_ID: message.id } }), 'read')[0]!;
@@ -185,19 +238,38 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
 
       const downloads = join(work, 'downloads');
       await (await import('node:fs/promises')).mkdir(downloads);
-      const saved = await downloadBlobToFile(bob, { blobId: attachment.blobId, name: attachment.name, type: attachment.type }, { ...ctx(), allowedDirs: [downloads] });
+      const saved = await downloadBlobToFile(
+        bob,
+        { blobId: attachment.blobId, name: attachment.name, type: attachment.type },
+        { ...ctx(), allowedDirs: [downloads] },
+      );
       expect(saved.path).toBe(join(downloads, 'report.csv'));
       expect(await readFile(saved.path, 'utf8')).toBe(bytes);
-      await expect(downloadBlobToFile(bob, { blobId: attachment.blobId, path: '../escape.csv' }, { ...ctx(), allowedDirs: [downloads] })).rejects.toMatchObject({
+      await expect(
+        downloadBlobToFile(
+          bob,
+          { blobId: attachment.blobId, path: '../escape.csv' },
+          { ...ctx(), allowedDirs: [downloads] },
+        ),
+      ).rejects.toMatchObject({
         code: 'attachment_invalid',
       });
     });
 
     it('send_mail_attachment sends inline base64 through Blob/upload, or says clearly that the server lacks RFC 9404', async () => {
-      const vars = { TO: bobAddress, SUBJECT: 'Inline file', BODY: 'inline', ATTACHMENT_BASE64: Buffer.from('hello inline').toString('base64'), ATTACHMENT_TYPE: 'text/plain', ATTACHMENT_NAME: 'hello.txt' };
+      const vars = {
+        TO: bobAddress,
+        SUBJECT: 'Inline file',
+        BODY: 'inline',
+        ATTACHMENT_BASE64: Buffer.from('hello inline').toString('base64'),
+        ATTACHMENT_TYPE: 'text/plain',
+        ATTACHMENT_NAME: 'hello.txt',
+      };
       const session = (await alice.readState()).session!;
       if (!session.capabilities.includes('urn:ietf:params:jmap:blob')) {
-        await expect(run(alice, { ops_file: 'send_mail_attachment', vars })).rejects.toMatchObject({ code: 'jmap_request_error' });
+        await expect(run(alice, { ops_file: 'send_mail_attachment', vars })).rejects.toMatchObject({
+          code: 'jmap_request_error',
+        });
         return;
       }
       const sent = await run(alice, { ops_file: 'send_mail_attachment', vars, echo_request: true });
@@ -206,15 +278,39 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
       const message = await waitForMessage(bob, 'Inline file');
       const email = listOf(await run(bob, { ops_file: 'read_message', vars: { MAIL_ID: message.id } }), 'read')[0]!;
       const attachment = email.attachments.find((a: Email) => a.name === 'hello.txt');
-      const saved = await downloadBlobToFile(bob, { blobId: attachment.blobId, name: 'hello.txt' }, { ...ctx(), allowedDirs: [work] });
+      const saved = await downloadBlobToFile(
+        bob,
+        { blobId: attachment.blobId, name: 'hello.txt' },
+        { ...ctx(), allowedDirs: [work] },
+      );
       expect(await readFile(saved.path, 'utf8')).toBe('hello inline');
     });
 
     it('reports a From other than $INBOX as forbiddenFrom with ok false', async () => {
       const result = await run(alice, {
         ops: JSON.stringify([
-          ['Email/set', { accountId: '$ACCOUNT_ID', create: { d: { mailboxIds: { $DRAFTS_MAILBOX_ID: true }, from: [{ email: bobAddress }], to: [{ email: bobAddress }], subject: 'spoof', bodyValues: { b: { value: 'x' } }, textBody: [{ partId: 'b', type: 'text/plain' }] } } }, 'c'],
-          ['EmailSubmission/set', { accountId: '$ACCOUNT_ID', create: { s: { emailId: '#d', identityId: '$IDENTITY_ID' } } }, 's'],
+          [
+            'Email/set',
+            {
+              accountId: '$ACCOUNT_ID',
+              create: {
+                d: {
+                  mailboxIds: { $DRAFTS_MAILBOX_ID: true },
+                  from: [{ email: bobAddress }],
+                  to: [{ email: bobAddress }],
+                  subject: 'spoof',
+                  bodyValues: { b: { value: 'x' } },
+                  textBody: [{ partId: 'b', type: 'text/plain' }],
+                },
+              },
+            },
+            'c',
+          ],
+          [
+            'EmailSubmission/set',
+            { accountId: '$ACCOUNT_ID', create: { s: { emailId: '#d', identityId: '$IDENTITY_ID' } } },
+            's',
+          ],
         ]),
       });
       expect(result.ok).toBe(false);
@@ -224,7 +320,9 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
       const draftId = result.created?.find((c) => c.creationId === 'd')?.id;
       expect(draftId).toBeTruthy();
       expect(result.notes?.join(' ')).toContain('was deleted');
-      const left = await run(alice, { ops: [['Email/get', { accountId: '$ACCOUNT_ID', ids: [draftId], properties: ['id'] }, 'g']] });
+      const left = await run(alice, {
+        ops: [['Email/get', { accountId: '$ACCOUNT_ID', ids: [draftId], properties: ['id'] }, 'g']],
+      });
       expect(left.failures).toEqual([expect.objectContaining({ type: 'notFound', recordId: draftId })]);
     });
 
@@ -238,7 +336,9 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
     });
 
     it('names every missing variable of a preset in one error', async () => {
-      const error = (await run(alice, { ops_file: 'send_mail', vars: { TO: bobAddress } }).catch((e: unknown) => e)) as MailboxError;
+      const error = (await run(alice, { ops_file: 'send_mail', vars: { TO: bobAddress } }).catch(
+        (e: unknown) => e,
+      )) as MailboxError;
       expect(error.code).toBe('vars_missing');
       expect(error.details?.missing).toEqual(['BODY', 'SUBJECT']);
     });

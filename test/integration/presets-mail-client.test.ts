@@ -33,17 +33,34 @@ function mailClientSuite(backend: 'embedded' | 'cyrus'): void {
   const run = (account: Account, input: JmapRequestInput): Promise<JmapRequestResult> =>
     runJmapRequest(account, input, { signal: AbortSignal.timeout(30_000), log: silentLogger, timeoutMs: 10_000 });
   const emailsOf = (result: JmapRequestResult): Email[] => {
-    const responses = result.response ? [result.response] : (result.steps ?? []).flatMap((s) => (s.response ? [s.response] : []));
-    const gets = responses.flatMap((r) => r.methodResponses).filter(([name, args]) => name === 'Email/get' && Array.isArray(args.list));
+    const responses = result.response
+      ? [result.response]
+      : (result.steps ?? []).flatMap((s) => (s.response ? [s.response] : []));
+    const gets = responses
+      .flatMap((r) => r.methodResponses)
+      .filter(([name, args]) => name === 'Email/get' && Array.isArray(args.list));
     return (gets[gets.length - 1]?.[1].list as Email[] | undefined) ?? [];
   };
   const waitFor = (account: Account, subject: string): Promise<Email> =>
-    pollUntil(async () => emailsOf(await run(account, { ops_file: 'list_inbox' })).find((e) => e.subject === subject), 10_000, `"${subject}"`);
-  const readEmail = async (account: Account, id: string): Promise<Email> => emailsOf(await run(account, { ops_file: 'read_message', vars: { MAIL_ID: id } }))[0]!;
-  const bodyOf = (email: Email): string => String(email.bodyValues[email.textBody[0].partId].value).replace(/\r\n/g, '\n');
+    pollUntil(
+      async () => emailsOf(await run(account, { ops_file: 'list_inbox' })).find((e) => e.subject === subject),
+      10_000,
+      `"${subject}"`,
+    );
+  const readEmail = async (account: Account, id: string): Promise<Email> =>
+    emailsOf(await run(account, { ops_file: 'read_message', vars: { MAIL_ID: id } }))[0]!;
+  const bodyOf = (email: Email): string =>
+    String(email.bodyValues[email.textBody[0].partId].value).replace(/\r\n/g, '\n');
 
-  async function deliver(message: Parameters<ReturnType<typeof nodemailer.createTransport>['sendMail']>[0]): Promise<void> {
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
+  async function deliver(
+    message: Parameters<ReturnType<typeof nodemailer.createTransport>['sendMail']>[0],
+  ): Promise<void> {
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: sandbox.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
     try {
       await transport.sendMail(message);
     } finally {
@@ -55,7 +72,15 @@ function mailClientSuite(backend: 'embedded' | 'cyrus'): void {
     sandbox = await startTestSandbox({ backend });
     work = await mkdtemp(join(tmpdir(), 'presets-mail-client-'));
     registry = createAccountRegistry({
-      configInputs: { flags: { authUrl: sandbox.authUrl, apiUrl: sandbox.apiUrl, scryptSalt: sandbox.salt, inboxDomain: sandbox.domain }, env: {} },
+      configInputs: {
+        flags: {
+          authUrl: sandbox.authUrl,
+          apiUrl: sandbox.apiUrl,
+          scryptSalt: sandbox.salt,
+          inboxDomain: sandbox.domain,
+        },
+        env: {},
+      },
       log: silentLogger,
       powWorkers: 1,
     });
@@ -72,7 +97,10 @@ function mailClientSuite(backend: 'embedded' | 'cyrus'): void {
 
   describe(`mail-client presets on the ${backend} store`, () => {
     it('reply quotes the original below the answer, threads, says Re: once, and read_thread shows both sides', async () => {
-      await run(alice, { ops_file: 'send_mail', vars: { TO: bobAddress, SUBJECT: 'Quote me', BODY: 'Line one\nLine two' } });
+      await run(alice, {
+        ops_file: 'send_mail',
+        vars: { TO: bobAddress, SUBJECT: 'Quote me', BODY: 'Line one\nLine two' },
+      });
       const original = await waitFor(bob, 'Quote me');
       const replied = await run(bob, { ops_file: 'reply', vars: { MAIL_ID: original.id, BODY: 'My answer' } });
       expect(replied.ok, replied.summary).toBe(true);
@@ -96,19 +124,37 @@ function mailClientSuite(backend: 'embedded' | 'cyrus'): void {
     });
 
     it('reply_all copies everyone else who got the message, never this inbox', async () => {
-      await deliver({ from: 'Ana <ana@outside.test>', to: [bobAddress, 'dan@outside.test'], cc: ['eve@outside.test', aliceAddress], subject: 'To all of you', text: 'Hello all' });
+      await deliver({
+        from: 'Ana <ana@outside.test>',
+        to: [bobAddress, 'dan@outside.test'],
+        cc: ['eve@outside.test', aliceAddress],
+        subject: 'To all of you',
+        text: 'Hello all',
+      });
       const original = await waitFor(bob, 'To all of you');
       const replied = await run(bob, { ops_file: 'reply_all', vars: { MAIL_ID: original.id, BODY: 'Hi everyone' } });
       expect(replied.ok, replied.summary).toBe(true);
       const sentId = replied.created?.find((c) => c.method === 'Email/set')?.id;
-      const sent = emailsOf(await run(bob, { ops: [['Email/get', { accountId: '$ACCOUNT_ID', ids: [sentId], properties: ['to', 'cc', 'subject'] }, 'g']] }))[0]!;
+      const sent = emailsOf(
+        await run(bob, {
+          ops: [['Email/get', { accountId: '$ACCOUNT_ID', ids: [sentId], properties: ['to', 'cc', 'subject'] }, 'g']],
+        }),
+      )[0]!;
       expect(sent.to.map((a: Email) => a.email)).toEqual(['ana@outside.test']);
-      expect(sent.cc.map((a: Email) => a.email).sort()).toEqual([aliceAddress, 'dan@outside.test', 'eve@outside.test'].sort());
+      expect(sent.cc.map((a: Email) => a.email).sort()).toEqual(
+        [aliceAddress, 'dan@outside.test', 'eve@outside.test'].sort(),
+      );
       expect(sent.subject).toBe('Re: To all of you');
     });
 
     it('refuses to answer automatic mail (RFC 3834) unless ALLOW_AUTOMATIC is true, and marks it in listings', async () => {
-      await deliver({ from: 'Robot <robot@outside.test>', to: bobAddress, subject: 'Out of office', text: 'I am away.', headers: { 'Auto-Submitted': 'auto-replied' } });
+      await deliver({
+        from: 'Robot <robot@outside.test>',
+        to: bobAddress,
+        subject: 'Out of office',
+        text: 'I am away.',
+        headers: { 'Auto-Submitted': 'auto-replied' },
+      });
       const auto = await waitFor(bob, 'Out of office');
       const refused = await run(bob, { ops_file: 'reply', vars: { MAIL_ID: auto.id, BODY: 'Thanks' } });
       expect(refused.ok).toBe(false);
@@ -121,11 +167,14 @@ function mailClientSuite(backend: 'embedded' | 'cyrus'): void {
       const line = listing.split('\n').find((l) => l.includes(auto.id));
       expect(line).toContain('automatic: do not auto-reply');
 
-      const allowed = await run(bob, { ops_file: 'reply', vars: { MAIL_ID: auto.id, BODY: 'Thanks anyway', ALLOW_AUTOMATIC: true } });
+      const allowed = await run(bob, {
+        ops_file: 'reply',
+        vars: { MAIL_ID: auto.id, BODY: 'Thanks anyway', ALLOW_AUTOMATIC: true },
+      });
       expect(allowed.ok, allowed.summary).toBe(true);
     });
 
-    it('list_new leaves out this inbox\'s own sent copies and drafts', async () => {
+    it("list_new leaves out this inbox's own sent copies and drafts", async () => {
       await run(alice, { ops_file: 'list_new' });
       await run(alice, { ops_file: 'send_mail', vars: { TO: bobAddress, SUBJECT: 'Mine, not new', BODY: 'x' } });
       await run(bob, { ops_file: 'send_mail', vars: { TO: aliceAddress, SUBJECT: 'From Bob, new', BODY: 'y' } });
@@ -150,7 +199,9 @@ function mailClientSuite(backend: 'embedded' | 'cyrus'): void {
     });
 
     it('reports unknown vars before sending anything', async () => {
-      const error = (await run(alice, { ops_file: 'search', vars: { SUBJET: 'x' } }).catch((e: unknown) => e)) as MailboxError;
+      const error = (await run(alice, { ops_file: 'search', vars: { SUBJET: 'x' } }).catch(
+        (e: unknown) => e,
+      )) as MailboxError;
       expect(error.code).toBe('vars_invalid');
       expect(error.message).toContain('SUBJET (did you mean SUBJECT?)');
     });

@@ -13,7 +13,10 @@ import { startTestSandbox } from '../helpers/sandbox.js';
 // src/request/jmap-result-keys.ts) are the keys the code returns, present when the docs say.
 const sandbox = await startTestSandbox();
 const work = await mkdtemp(join(tmpdir(), 'result-keys-'));
-const configInputs = { flags: { authUrl: sandbox.authUrl, apiUrl: sandbox.apiUrl, scryptSalt: sandbox.salt, inboxDomain: sandbox.domain }, env: {} };
+const configInputs = {
+  flags: { authUrl: sandbox.authUrl, apiUrl: sandbox.apiUrl, scryptSalt: sandbox.salt, inboxDomain: sandbox.domain },
+  env: {},
+};
 const registry = createAccountRegistry({ configInputs, log: silentLogger, powWorkers: 1 });
 const dir = join(work, 'credentials');
 const account = registry.open(dir);
@@ -31,7 +34,8 @@ describe("jmap_request's result keys", () => {
     const echoed = await runJmapRequest(account, { ops_file: 'list_inbox', echo_request: true }, ctx());
     const dry = await runJmapRequest(account, { ops_file: 'list_inbox', dry_run: true }, ctx());
     for (const result of [plain, echoed, dry]) {
-      for (const key of Object.keys(result)) expect(Object.keys(jmapResultKeys), `undocumented key ${key}`).toContain(key);
+      for (const key of Object.keys(result))
+        expect(Object.keys(jmapResultKeys), `undocumented key ${key}`).toContain(key);
     }
     expect(plain).not.toHaveProperty('request');
     expect(echoed.request?.methodCalls.length).toBeGreaterThan(0);
@@ -40,12 +44,19 @@ describe("jmap_request's result keys", () => {
   });
 
   it('reach a shell only with --json: by default the CLI prints text to read', async () => {
-    const env = { AGENT_MAILBOX_AUTH_URL: sandbox.authUrl, AGENT_MAILBOX_API_URL: sandbox.apiUrl, AGENT_MAILBOX_SCRYPT_SALT: sandbox.salt, AGENT_MAILBOX_CREDENTIALS_DIR: dir };
+    const env = {
+      AGENT_MAILBOX_AUTH_URL: sandbox.authUrl,
+      AGENT_MAILBOX_API_URL: sandbox.apiUrl,
+      AGENT_MAILBOX_SCRYPT_SALT: sandbox.salt,
+      AGENT_MAILBOX_CREDENTIALS_DIR: dir,
+    };
     const text = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox'], { env });
     expect(text.code, text.stderr).toBe(0);
     expect(text.json).toBeUndefined();
     expect(text.stdout).toMatch(/^OK: /);
     const json = await runCliInProcess(['jmap_request', '--ops-file', 'list_inbox', '--json'], { env });
-    expect(Object.keys(json.json as object)).toEqual(expect.arrayContaining(['ok', 'summary', 'dryRun', 'response', 'failures']));
+    expect(Object.keys(json.json as object)).toEqual(
+      expect.arrayContaining(['ok', 'summary', 'dryRun', 'response', 'failures']),
+    );
   });
 });

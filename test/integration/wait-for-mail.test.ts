@@ -27,7 +27,15 @@ beforeAll(async () => {
   sandbox = await startTestSandbox();
   work = await mkdtemp(join(tmpdir(), 'wait-for-mail-'));
   registry = createAccountRegistry({
-    configInputs: { flags: { authUrl: sandbox.authUrl, apiUrl: sandbox.apiUrl, scryptSalt: sandbox.salt, inboxDomain: sandbox.domain }, env: {} },
+    configInputs: {
+      flags: {
+        authUrl: sandbox.authUrl,
+        apiUrl: sandbox.apiUrl,
+        scryptSalt: sandbox.salt,
+        inboxDomain: sandbox.domain,
+      },
+      env: {},
+    },
     log: silentLogger,
     powWorkers: 1,
   });
@@ -41,23 +49,40 @@ afterAll(async () => {
 async function newInbox(): Promise<{ account: Account; address: string }> {
   seq += 1;
   const account = registry.open(join(work, `inbox${seq}`));
-  const address = (await account.register({ username: `waiter-${seq}-${process.pid % 1000}`, watch: 'on-demand' })).inbox;
+  const address = (await account.register({ username: `waiter-${seq}-${process.pid % 1000}`, watch: 'on-demand' }))
+    .inbox;
   return { account, address };
 }
 
 async function deliver(to: string, subject: string, from = 'Carol <carol@outside.test>'): Promise<number> {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: sandbox.smtpPort,
+    secure: false,
+    ignoreTLS: true,
+  });
   await transport.sendMail({ from, to, subject, text: `body of ${subject}` });
   transport.close();
   return performance.now();
 }
 
-function wait(account: Account, vars: Record<string, unknown>, extra: Partial<JmapRequestContext> = {}): Promise<JmapRequestResult> {
-  return runJmapRequest(account, { ops_file: 'wait_for_mail', vars }, { signal: AbortSignal.timeout(60_000), log: silentLogger, timeoutMs: 5000, ...extra });
+function wait(
+  account: Account,
+  vars: Record<string, unknown>,
+  extra: Partial<JmapRequestContext> = {},
+): Promise<JmapRequestResult> {
+  return runJmapRequest(
+    account,
+    { ops_file: 'wait_for_mail', vars },
+    { signal: AbortSignal.timeout(60_000), log: silentLogger, timeoutMs: 5000, ...extra },
+  );
 }
 
 function listed(result: JmapRequestResult): Email[] {
-  return ((result.response?.methodResponses.find(([name]) => name === 'Email/get')?.[1] as { list?: Email[] } | undefined)?.list ?? []);
+  return (
+    (result.response?.methodResponses.find(([name]) => name === 'Email/get')?.[1] as { list?: Email[] } | undefined)
+      ?.list ?? []
+  );
 }
 
 /** A fetch that answers the EventSource URL itself with `stream` and passes everything else on. */
@@ -80,7 +105,10 @@ function countLooks(inner: typeof fetch = fetch): { fetch: typeof fetch; looked:
     }
     return response;
   };
-  return { fetch: counted, looked: (n) => (looks >= n ? Promise.resolve() : new Promise((resolve) => waiting.push({ n, resolve }))) };
+  return {
+    fetch: counted,
+    looked: (n) => (looks >= n ? Promise.resolve() : new Promise((resolve) => waiting.push({ n, resolve }))),
+  };
 }
 
 /**
@@ -119,7 +147,11 @@ describe('wait_for_mail', () => {
     expect(listed(again)).toEqual([]);
     expect(again.summary).toMatch(/no new mail in 1 s/);
     // list_new shares the cursor: nothing new there either.
-    const listNew = await runJmapRequest(account, { ops_file: 'list_new' }, { signal: AbortSignal.timeout(10_000), log: silentLogger });
+    const listNew = await runJmapRequest(
+      account,
+      { ops_file: 'list_new' },
+      { signal: AbortSignal.timeout(10_000), log: silentLogger },
+    );
     expect(listed(listNew)).toEqual([]);
   });
 
@@ -153,7 +185,11 @@ describe('wait_for_mail', () => {
 
   it('clamps the wait to the per-call budget and says to call again', async () => {
     const { account } = await newInbox();
-    const result = await wait(account, { TIMEOUT_SECONDS: 600 }, { deadline: Deadline.start({ timeoutMs: 5000, budgetMs: 7000 }), wake: endAfterFirstLook() });
+    const result = await wait(
+      account,
+      { TIMEOUT_SECONDS: 600 },
+      { deadline: Deadline.start({ timeoutMs: 5000, budgetMs: 7000 }), wake: endAfterFirstLook() },
+    );
     expect(result.waited).toMatchObject({ seconds: 2, clamped: true });
     expect(result.summary).toMatch(/no new mail in 2 s .*call again to keep waiting/);
   });
@@ -179,7 +215,11 @@ describe('wait_for_mail', () => {
     const again = await wait(account, { TIMEOUT_SECONDS: 1 }, { wake: endAfterFirstLook() });
     expect(listed(again)).toEqual([]);
     // … and list_new still shows carol's.
-    const listNew = await runJmapRequest(account, { ops_file: 'list_new' }, { signal: AbortSignal.timeout(10_000), log: silentLogger });
+    const listNew = await runJmapRequest(
+      account,
+      { ops_file: 'list_new' },
+      { signal: AbortSignal.timeout(10_000), log: silentLogger },
+    );
     expect(listed(listNew).map((e) => e.subject)).toContain('from carol');
   });
 
@@ -190,22 +230,42 @@ describe('wait_for_mail', () => {
     await deliver(address, 'already read');
     const found = await runJmapRequest(
       account,
-      { ops: [['Email/query', { accountId: '$ACCOUNT_ID', filter: { inMailbox: '$INBOX_MAILBOX_ID', subject: 'already read' } }, 'q']] },
+      {
+        ops: [
+          [
+            'Email/query',
+            { accountId: '$ACCOUNT_ID', filter: { inMailbox: '$INBOX_MAILBOX_ID', subject: 'already read' } },
+            'q',
+          ],
+        ],
+      },
       { signal: AbortSignal.timeout(10_000), log: silentLogger },
     );
     const readId = (found.response?.methodResponses[0]?.[1] as { ids: string[] }).ids[0];
     expect(readId).toBeDefined();
-    const marked = await runJmapRequest(account, { ops_file: 'mark_read', vars: { MAIL_ID: readId } }, { signal: AbortSignal.timeout(10_000), log: silentLogger });
+    const marked = await runJmapRequest(
+      account,
+      { ops_file: 'mark_read', vars: { MAIL_ID: readId } },
+      { signal: AbortSignal.timeout(10_000), log: silentLogger },
+    );
     expect(marked.ok).toBe(true);
 
     // A clock that ends the wait after its first look: the mail must come from that look, not a later delivery.
     const result = await wait(account, { TIMEOUT_SECONDS: 30 }, { wake: endAfterFirstLook() });
-    expect(listed(result).map((e) => e.subject).sort()).toEqual(['early one', 'early two']);
+    expect(
+      listed(result)
+        .map((e) => e.subject)
+        .sort(),
+    ).toEqual(['early one', 'early two']);
     expect(result.summary).toMatch(/^OK: 2 new messages from others/);
 
     const again = await wait(account, { TIMEOUT_SECONDS: 1 }, { wake: endAfterFirstLook() });
     expect(listed(again)).toEqual([]);
-    const listNew = await runJmapRequest(account, { ops_file: 'list_new' }, { signal: AbortSignal.timeout(10_000), log: silentLogger });
+    const listNew = await runJmapRequest(
+      account,
+      { ops_file: 'list_new' },
+      { signal: AbortSignal.timeout(10_000), log: silentLogger },
+    );
     expect(listed(listNew)).toEqual([]);
   });
 
@@ -215,7 +275,9 @@ describe('wait_for_mail', () => {
     await deliver(address, 'early dave', 'Dave <dave@outside.test>');
     const result = await wait(account, { TIMEOUT_SECONDS: 30, FROM: 'dave@' }, { wake: endAfterFirstLook() });
     expect(listed(result).map((e) => e.subject)).toEqual(['early dave']);
-    expect(result.notes?.join(' ')).toMatch(/1 other unread message was already in the Inbox and did not match the filter\. list_inbox shows them all\./);
+    expect(result.notes?.join(' ')).toMatch(
+      /1 other unread message was already in the Inbox and did not match the filter\. list_inbox shows them all\./,
+    );
   });
 
   it('stops at once when cancelled', async () => {
@@ -249,12 +311,13 @@ describe('wait_for_mail against a faulty event stream', () => {
       });
     },
     // A ping, then the connection breaks.
-    resets: () => sseResponse({
-      start: (c: Controller) => {
-        c.enqueue(new TextEncoder().encode('event: ping\ndata: {"interval":1}\n\n'));
-        setTimeout(() => c.error(new Error('connection reset')), 200);
-      },
-    }),
+    resets: () =>
+      sseResponse({
+        start: (c: Controller) => {
+          c.enqueue(new TextEncoder().encode('event: ping\ndata: {"interval":1}\n\n'));
+          setTimeout(() => c.error(new Error('connection reset')), 200);
+        },
+      }),
   };
 
   for (const [name, stream] of Object.entries(streams)) {
@@ -269,7 +332,9 @@ describe('wait_for_mail against a faulty event stream', () => {
       const deliveredAt = await deliver(address, `after a stream that ${name}`);
       const result = await started;
       expect(result.waited?.mode).toBe('polling');
-      expect(result.waited?.fallbackReason).toMatch(name === 'hangs' ? /idle/ : name === 'floods' ? /event_too_large/ : /network|ended/);
+      expect(result.waited?.fallbackReason).toMatch(
+        name === 'hangs' ? /idle/ : name === 'floods' ? /event_too_large/ : /network|ended/,
+      );
       expect(listed(result).map((e) => e.subject)).toEqual([`after a stream that ${name}`]);
       expect(performance.now() - deliveredAt).toBeLessThan(1500);
       expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(8 * 1024 * 1024);
@@ -279,7 +344,11 @@ describe('wait_for_mail against a faulty event stream', () => {
   it('ends by its timeout when the stream hangs past it', async () => {
     const { account } = await newInbox();
     const t0 = performance.now();
-    const result = await wait(account, { TIMEOUT_SECONDS: 2 }, { fetch: withEventStream(streams.hangs!), wake: { pingSeconds: 30 } });
+    const result = await wait(
+      account,
+      { TIMEOUT_SECONDS: 2 },
+      { fetch: withEventStream(streams.hangs!), wake: { pingSeconds: 30 } },
+    );
     expect(result.summary).toMatch(/no new mail in 2 s/);
     expect(performance.now() - t0).toBeLessThan(4000);
   });

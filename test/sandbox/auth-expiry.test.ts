@@ -1,13 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import {
-  createFakeBackend, postCapability, postSession, requestChallenge, signUpInbox, solvePow, startTestSandbox,
+  createFakeBackend,
+  postCapability,
+  postSession,
+  requestChallenge,
+  signUpInbox,
+  solvePow,
+  startTestSandbox,
 } from '../helpers/sandbox.js';
 
 // The sandbox's clock is moved instead of waited on, so the spec's own lifetimes (§8: challenge
 // 5 min, session 1 h, capability 2 min) are tested in milliseconds and a slow machine cannot let a
 // token expire before the test has proved it works. Tests run one after another: they share the clock.
 let offsetMs = 0;
-const sandbox = await startTestSandbox({ createBackend: createFakeBackend().factory, now: () => Date.now() + offsetMs });
+const sandbox = await startTestSandbox({
+  createBackend: createFakeBackend().factory,
+  now: () => Date.now() + offsetMs,
+});
 const advanceSeconds = (seconds: number): void => {
   offsetMs += seconds * 1000;
 };
@@ -26,8 +35,16 @@ describe('expired tokens', () => {
     advanceSeconds(295);
     expect((await postSession(sandbox.authUrl, challenge.token, '')).status).toBe(400);
     advanceSeconds(6);
-    const refused = await errorOf(await postSession(sandbox.authUrl, challenge.token, { ...proof, username: 'late-user' }));
-    expect(refused).toEqual({ status: 401, message: 'The challenge has expired.', hint: expect.stringMatching(/^Request a fresh challenge with POST \/api\/v1\/challenge, solve it, and retry within/) });
+    const refused = await errorOf(
+      await postSession(sandbox.authUrl, challenge.token, { ...proof, username: 'late-user' }),
+    );
+    expect(refused).toEqual({
+      status: 401,
+      message: 'The challenge has expired.',
+      hint: expect.stringMatching(
+        /^Request a fresh challenge with POST \/api\/v1\/challenge, solve it, and retry within/,
+      ),
+    });
   });
 
   it('refuses an expired session at /api/v1/capability and says to log in again with the apiKey', async () => {
@@ -36,12 +53,17 @@ describe('expired tokens', () => {
     expect((await postCapability(sandbox.authUrl, inbox.session)).status).toBe(200);
     advanceSeconds(6);
     const refused = await errorOf(await postCapability(sandbox.authUrl, inbox.session));
-    expect(refused).toEqual({ status: 401, message: 'The session has expired.', hint: expect.stringMatching(/^Log in again: .*"apiKey"/) });
+    expect(refused).toEqual({
+      status: 401,
+      message: 'The session has expired.',
+      hint: expect.stringMatching(/^Log in again: .*"apiKey"/),
+    });
   });
 
   it('refuses an expired capability at the JMAP host', async () => {
     const inbox = await signUpInbox(sandbox, 'cap-ttl-user');
-    const jmap = (): Promise<Response> => fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${inbox.capability}` } });
+    const jmap = (): Promise<Response> =>
+      fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${inbox.capability}` } });
     advanceSeconds(115);
     expect((await jmap()).status).toBe(200);
     advanceSeconds(6);

@@ -26,7 +26,14 @@ describe('sandbox with --data-dir', () => {
       expect(login.status).toBe(200);
       expect(decodeJwt(bearerOf(login))).toMatchObject({ sub: 'persist-me@agent-mailbox.test' });
       // Same key: a session minted before the restart still buys a capability.
-      expect((await fetch(`${second.authUrl}/api/v1/capability`, { method: 'POST', headers: { authorization: `Bearer ${inbox.session}` } })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${second.authUrl}/api/v1/capability`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${inbox.session}` },
+          })
+        ).status,
+      ).toBe(200);
       expect((await solveAndPostSession(second, { username: 'persist-me' })).status).toBe(409);
     } finally {
       await second.close();

@@ -4,9 +4,19 @@ import { z } from 'zod';
 import { countLeadingZeroBits, verifyPow } from '../../src/sandbox/auth/verify-pow.js';
 
 const vectorFile = z.object({
-  vectors: z.array(z.object({ challenge: z.string(), difficulty: z.number(), nonce: z.string(), powHex: z.string(), salt: z.string() })),
+  vectors: z.array(
+    z.object({
+      challenge: z.string(),
+      difficulty: z.number(),
+      nonce: z.string(),
+      powHex: z.string(),
+      salt: z.string(),
+    }),
+  ),
 });
-const { vectors } = vectorFile.parse(JSON.parse(readFileSync(new URL('../fixtures/pow-vectors.json', import.meta.url), 'utf8')));
+const { vectors } = vectorFile.parse(
+  JSON.parse(readFileSync(new URL('../fixtures/pow-vectors.json', import.meta.url), 'utf8')),
+);
 
 describe('sandbox proof-of-work verifier (spec §4.3, fixtures/pow-vectors.json)', () => {
   it.each(vectors)('accepts the published solution of "$challenge" at difficulty $difficulty', async (vector) => {
@@ -16,7 +26,10 @@ describe('sandbox proof-of-work verifier (spec §4.3, fixtures/pow-vectors.json)
   it.each(vectors)('rejects "$challenge" when one digest byte is tampered with', async (vector) => {
     const bytes = Buffer.from(vector.powHex, 'hex');
     bytes[63] = (bytes[63] ?? 0) ^ 0x01;
-    expect(await verifyPow({ ...vector, powHex: bytes.toString('hex') })).toMatchObject({ ok: false, reason: 'digest_mismatch' });
+    expect(await verifyPow({ ...vector, powHex: bytes.toString('hex') })).toMatchObject({
+      ok: false,
+      reason: 'digest_mismatch',
+    });
   });
 
   it('rejects a correct digest sent with another nonce', async () => {

@@ -2,7 +2,15 @@ import { importJWK, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { liveScryptSalt } from '../../src/wire-constants.js';
 import {
-  bearerOf, createFakeBackend, decodeJwt, findWeakNonce, postSession, requestChallenge, solveAndPostSession, solvePow, startTestSandbox,
+  bearerOf,
+  createFakeBackend,
+  decodeJwt,
+  findWeakNonce,
+  postSession,
+  requestChallenge,
+  solveAndPostSession,
+  solvePow,
+  startTestSandbox,
 } from '../helpers/sandbox.js';
 
 const fake = createFakeBackend();
@@ -10,7 +18,11 @@ const sandbox = await startTestSandbox({ difficulty: 2, createBackend: fake.fact
 
 async function expectError(response: Response, status: number, message: RegExp, hint: RegExp): Promise<void> {
   const body = (await response.json()) as { error: { message: string; hint: string; docs_url: string } };
-  expect({ status: response.status, ...body.error }).toMatchObject({ status, message: expect.stringMatching(message), hint: expect.stringMatching(hint) });
+  expect({ status: response.status, ...body.error }).toMatchObject({
+    status,
+    message: expect.stringMatching(message),
+    hint: expect.stringMatching(hint),
+  });
   expect(body.error.docs_url).toMatch(/^https:\/\//);
 }
 
@@ -25,7 +37,9 @@ describe('POST /api/v1/challenge', () => {
     expect(Number(claims['exp']) - Number(claims['iat'])).toBe(300);
     expect(((await response.json()) as { _next: string[] })._next.length).toBeGreaterThan(0);
 
-    const jwks = (await (await fetch(`${sandbox.authUrl}/.well-known/jwks.json`)).json()) as { keys: Array<Record<string, string>> };
+    const jwks = (await (await fetch(`${sandbox.authUrl}/.well-known/jwks.json`)).json()) as {
+      keys: Array<Record<string, string>>;
+    };
     const jwk = jwks.keys[0]!;
     expect(jwk).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA' });
     expect(jwk['d']).toBeUndefined();
@@ -56,7 +70,12 @@ describe('POST /api/v1/session: sign-up', () => {
 
   it('refuses a username that is already taken with 409', async () => {
     expect((await solveAndPostSession(sandbox, { username: 'taken-name' })).status).toBe(200);
-    await expectError(await solveAndPostSession(sandbox, { username: 'taken-name' }), 409, /already taken/, /Choose another username/);
+    await expectError(
+      await solveAndPostSession(sandbox, { username: 'taken-name' }),
+      409,
+      /already taken/,
+      /Choose another username/,
+    );
   });
 
   it.each([
@@ -68,7 +87,12 @@ describe('POST /api/v1/session: sign-up', () => {
   ])('refuses the invalid username %j with 422 and names the rule it breaks', async (username, message) => {
     const challenge = await requestChallenge(sandbox.authUrl);
     const proof = await solvePow(challenge.jti, challenge.difficulty, sandbox.salt);
-    await expectError(await postSession(sandbox.authUrl, challenge.token, { ...proof, username }), 422, message, /Choose a username/);
+    await expectError(
+      await postSession(sandbox.authUrl, challenge.token, { ...proof, username }),
+      422,
+      message,
+      /Choose a username/,
+    );
   });
 });
 
@@ -86,7 +110,12 @@ describe('POST /api/v1/session: refused proofs', () => {
     const wrongSalt = Buffer.from(liveScryptSalt, 'hex').toString('latin1');
     const proof = await solvePow(challenge.jti, challenge.difficulty, wrongSalt);
     const before = sandbox.stats().powFailures;
-    await expectError(await postSession(sandbox.authUrl, challenge.token, { ...proof, username: 'wrong-salt' }), 401, /proof of work is wrong/, /do not hex-decode/);
+    await expectError(
+      await postSession(sandbox.authUrl, challenge.token, { ...proof, username: 'wrong-salt' }),
+      401,
+      /proof of work is wrong/,
+      /do not hex-decode/,
+    );
     expect(sandbox.stats().powFailures).toBe(before + 1);
   });
 
@@ -94,36 +123,77 @@ describe('POST /api/v1/session: refused proofs', () => {
     const challenge = await requestChallenge(sandbox.authUrl);
     const proof = await solvePow(challenge.jti, challenge.difficulty, sandbox.salt);
     const body = { powHex: proof.powHex, nonce: String(Number(proof.nonce) + 1), username: 'wrong-nonce' };
-    await expectError(await postSession(sandbox.authUrl, challenge.token, body), 401, /proof of work is wrong/, /fresh challenge/);
+    await expectError(
+      await postSession(sandbox.authUrl, challenge.token, body),
+      401,
+      /proof of work is wrong/,
+      /fresh challenge/,
+    );
   });
 
   it('refuses a powHex that matches no digest with 401', async () => {
     const challenge = await requestChallenge(sandbox.authUrl);
-    await expectError(await postSession(sandbox.authUrl, challenge.token, { powHex: '0'.repeat(128), nonce: '0', username: 'zero-hex' }), 401, /proof of work is wrong/, /fresh challenge/);
+    await expectError(
+      await postSession(sandbox.authUrl, challenge.token, {
+        powHex: '0'.repeat(128),
+        nonce: '0',
+        username: 'zero-hex',
+      }),
+      401,
+      /proof of work is wrong/,
+      /fresh challenge/,
+    );
   });
 
   it('refuses an honest digest with too few leading zero bits with 401', async () => {
     const challenge = await requestChallenge(sandbox.authUrl);
     const weak = await findWeakNonce(challenge.jti, challenge.difficulty, sandbox.salt);
-    await expectError(await postSession(sandbox.authUrl, challenge.token, { ...weak, username: 'too-weak' }), 401, /too weak.*requires 2/, /zero bits/);
+    await expectError(
+      await postSession(sandbox.authUrl, challenge.token, { ...weak, username: 'too-weak' }),
+      401,
+      /too weak.*requires 2/,
+      /zero bits/,
+    );
   });
 
   it('refuses a request with no bearer, or with a forged or foreign token, with 401', async () => {
-    await expectError(await fetch(`${sandbox.authUrl}/api/v1/session`, { method: 'POST', body: '{}' }), 401, /No challenge JWT/, /fresh challenge/);
+    await expectError(
+      await fetch(`${sandbox.authUrl}/api/v1/session`, { method: 'POST', body: '{}' }),
+      401,
+      /No challenge JWT/,
+      /fresh challenge/,
+    );
     const challenge = await requestChallenge(sandbox.authUrl);
     const [head, payload] = challenge.token.split('.');
-    await expectError(await postSession(sandbox.authUrl, `${head}.${payload}.AAAA`, { powHex: '0'.repeat(128), nonce: '1', username: 'forged-x' }), 401, /not valid/, /fresh challenge/);
+    await expectError(
+      await postSession(sandbox.authUrl, `${head}.${payload}.AAAA`, {
+        powHex: '0'.repeat(128),
+        nonce: '1',
+        username: 'forged-x',
+      }),
+      401,
+      /not valid/,
+      /fresh challenge/,
+    );
   });
 
   const hex = 'ab'.repeat(64);
   it.each([
     ['broken JSON', '{not json', /not valid JSON/],
     ['no powHex', JSON.stringify({ nonce: '1', username: 'abcdef' }), /powHex is missing/],
-    ['a numeric nonce', JSON.stringify({ powHex: hex, nonce: 12, username: 'abcdef' }), /nonce is missing or not a string/],
+    [
+      'a numeric nonce',
+      JSON.stringify({ powHex: hex, nonce: 12, username: 'abcdef' }),
+      /nonce is missing or not a string/,
+    ],
     ['a hex nonce', JSON.stringify({ powHex: hex, nonce: '0x1f', username: 'abcdef' }), /not a decimal string/],
     ['a short powHex', JSON.stringify({ powHex: 'abc', nonce: '1', username: 'abcdef' }), /128 hex digits/],
     ['neither username nor apiKey', JSON.stringify({ powHex: hex, nonce: '1' }), /Neither username/],
-    ['both username and apiKey', JSON.stringify({ powHex: hex, nonce: '1', username: 'abcdef', apiKey: 'amk_x' }), /not both/],
+    [
+      'both username and apiKey',
+      JSON.stringify({ powHex: hex, nonce: '1', username: 'abcdef', apiKey: 'amk_x' }),
+      /not both/,
+    ],
   ])('answers 400 to a body with %s, without spending the challenge', async (_label, body, message) => {
     const challenge = await requestChallenge(sandbox.authUrl);
     await expectError(await postSession(sandbox.authUrl, challenge.token, body), 400, message, /JSON body of the form/);
@@ -145,6 +215,11 @@ describe('POST /api/v1/session: login', () => {
   });
 
   it('refuses an unknown apiKey with 401', async () => {
-    await expectError(await solveAndPostSession(sandbox, { apiKey: 'amk_not-a-real-key' }), 401, /apiKey is not known/, /sign up|fresh challenge/);
+    await expectError(
+      await solveAndPostSession(sandbox, { apiKey: 'amk_not-a-real-key' }),
+      401,
+      /apiKey is not known/,
+      /sign up|fresh challenge/,
+    );
   });
 });

@@ -16,15 +16,24 @@ describe('sandbox with --data-dir and the embedded store', () => {
       await first.close();
       throw error;
     });
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: first.smtpPort, secure: false, ignoreTLS: true });
-    await transport.sendMail({ from: 'a@example.org', to: inbox.address, subject: 'before restart', text: 'kept' }).finally(() => first.close());
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: first.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
+    await transport
+      .sendMail({ from: 'a@example.org', to: inbox.address, subject: 'before restart', text: 'kept' })
+      .finally(() => first.close());
 
     const second = await startSandbox({ difficulty: 2, dataDir });
     try {
       const login = await solveAndPostSession(second, { apiKey: inbox.apiKey });
       expect(login.status).toBe(200);
       const capability = bearerOf(await postCapability(second.authUrl, bearerOf(login)));
-      const session = (await (await fetch(`${second.apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${capability}` } })).json()) as { apiUrl: string };
+      const session = (await (
+        await fetch(`${second.apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${capability}` } })
+      ).json()) as { apiUrl: string };
       const response = await fetch(session.apiUrl, {
         method: 'POST',
         headers: { authorization: `Bearer ${capability}`, 'content-type': 'application/json' },
@@ -32,12 +41,22 @@ describe('sandbox with --data-dir and the embedded store', () => {
           using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'],
           methodCalls: [
             ['Email/query', { accountId: inbox.address }, 'q'],
-            ['Email/get', { accountId: inbox.address, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['subject'] }, 'g'],
+            [
+              'Email/get',
+              {
+                accountId: inbox.address,
+                '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
+                properties: ['subject'],
+              },
+              'g',
+            ],
           ],
         }),
       });
       expect(response.status).toBe(200);
-      const body = (await response.json()) as { methodResponses: Array<[string, { list?: Array<{ subject: string }> }, string]> };
+      const body = (await response.json()) as {
+        methodResponses: Array<[string, { list?: Array<{ subject: string }> }, string]>;
+      };
       expect(body.methodResponses[1]?.[1].list?.map((email) => email.subject)).toEqual(['before restart']);
     } finally {
       await second.close();

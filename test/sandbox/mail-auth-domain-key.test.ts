@@ -29,7 +29,11 @@ describe("the sandbox domain's DKIM key", () => {
 
   it("signs at the sandbox's clock, the one time it also verifies at, so the signature's t= is the signed one", async () => {
     const at = Date.UTC(2030, 0, 2, 3, 4, 5);
-    const authority = await createMailAuthority({ domain: 'agent-mailbox.test', authservId: 'agent-mailbox.test', now: () => at });
+    const authority = await createMailAuthority({
+      domain: 'agent-mailbox.test',
+      authservId: 'agent-mailbox.test',
+      now: () => at,
+    });
     const raw = Buffer.from('From: a@agent-mailbox.test\r\nTo: b@agent-mailbox.test\r\nSubject: clock\r\n\r\nbody\r\n');
     const { signed, results } = await authority.authenticate(raw, 'a@agent-mailbox.test');
     expect(signed.toString('latin1')).toMatch(new RegExp(`^DKIM-Signature: [^]*t=${at / 1000};`));
@@ -42,8 +46,16 @@ describe("the sandbox domain's DKIM key", () => {
     let raw: Buffer;
     try {
       const alice = await signUp(first.authUrl, 'alice-keeps', first.salt);
-      await sendFromInbox(await sessionApiUrl(first.apiUrl, alice), alice, 'someone@example.org', 'signed before the restart');
-      raw = Buffer.from((await first.outbox()).find((entry) => entry.subject === 'signed before the restart')?.rawBase64 ?? '', 'base64');
+      await sendFromInbox(
+        await sessionApiUrl(first.apiUrl, alice),
+        alice,
+        'someone@example.org',
+        'signed before the restart',
+      );
+      raw = Buffer.from(
+        (await first.outbox()).find((entry) => entry.subject === 'signed before the restart')?.rawBase64 ?? '',
+        'base64',
+      );
     } finally {
       await first.close();
     }
@@ -52,7 +64,9 @@ describe("the sandbox domain's DKIM key", () => {
       const bob = await signUp(second.authUrl, 'bob-after-restart', second.salt);
       await sendRaw(second.smtpPort, raw, { from: 'alice-keeps@agent-mailbox.test', to: bob.address });
       const [ours = ''] = authenticationResults(await headersOf(second.apiUrl, bob, 'signed before the restart'));
-      expect(ours).toMatch(/dkim=pass header\.i=@agent-mailbox\.test header\.s=sandbox-[0-9a-f]{8} header\.a=ed25519-sha256/);
+      expect(ours).toMatch(
+        /dkim=pass header\.i=@agent-mailbox\.test header\.s=sandbox-[0-9a-f]{8} header\.a=ed25519-sha256/,
+      );
     } finally {
       await second.close();
     }

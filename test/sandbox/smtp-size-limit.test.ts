@@ -19,16 +19,26 @@ function rssOf(pid: number): number {
 }
 
 /** Starts `agent-mailbox sandbox --json` as a child and returns its first JSON line. */
-async function spawnSandbox(): Promise<{ child: ChildProcess; ready: { authUrl: string; salt: string; smtpPort: number } }> {
-  const child = spawn(process.execPath, [builtEntry, 'sandbox', '--json', '--difficulty', '2'], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function spawnSandbox(): Promise<{
+  child: ChildProcess;
+  ready: { authUrl: string; salt: string; smtpPort: number };
+}> {
+  const child = spawn(process.execPath, [builtEntry, 'sandbox', '--json', '--difficulty', '2'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  for await (const line of lines) return { child, ready: JSON.parse(line) as { authUrl: string; salt: string; smtpPort: number } };
+  for await (const line of lines)
+    return { child, ready: JSON.parse(line) as { authUrl: string; salt: string; smtpPort: number } };
   throw new Error('the sandbox exited before printing its URLs');
 }
 
 /** A minimal SMTP client that reads one reply per command. */
-function smtpSession(port: number): { socket: Socket; reply(): Promise<string>; command(line: string): Promise<string> } {
+function smtpSession(port: number): {
+  socket: Socket;
+  reply(): Promise<string>;
+  command(line: string): Promise<string>;
+} {
   const socket = connect(port, '127.0.0.1');
   let buffer = '';
   const waiting: Array<(reply: string) => void> = [];
@@ -36,13 +46,24 @@ function smtpSession(port: number): { socket: Socket; reply(): Promise<string>; 
   socket.on('data', (chunk: string) => {
     buffer += chunk;
     // A reply ends with a line "NNN text" (no dash after the code).
-    for (let match = /^(?:\d{3}-.*\r\n)*\d{3}(?: .*)?\r\n/.exec(buffer); match; match = /^(?:\d{3}-.*\r\n)*\d{3}(?: .*)?\r\n/.exec(buffer)) {
+    for (
+      let match = /^(?:\d{3}-.*\r\n)*\d{3}(?: .*)?\r\n/.exec(buffer);
+      match;
+      match = /^(?:\d{3}-.*\r\n)*\d{3}(?: .*)?\r\n/.exec(buffer)
+    ) {
       buffer = buffer.slice(match[0].length);
       waiting.shift()?.(match[0]);
     }
   });
   const reply = () => new Promise<string>((resolve) => waiting.push(resolve));
-  return { socket, reply, command: (line) => { socket.write(`${line}\r\n`); return reply(); } };
+  return {
+    socket,
+    reply,
+    command: (line) => {
+      socket.write(`${line}\r\n`);
+      return reply();
+    },
+  };
 }
 
 describe('SMTP size limit while streaming', () => {
@@ -75,7 +96,9 @@ describe('SMTP size limit while streaming', () => {
     clearInterval(sampler);
     peak = Math.max(peak, rssOf(pid));
     const growth = peak - baseline;
-    console.log(`250 MB DATA: ${answer.trim()} after ${Math.round(performance.now() - started)} ms; sandbox RSS ${Math.round(baseline / 2 ** 20)} MB -> peak ${Math.round(peak / 2 ** 20)} MB (+${Math.round(growth / 2 ** 20)} MB)`);
+    console.log(
+      `250 MB DATA: ${answer.trim()} after ${Math.round(performance.now() - started)} ms; sandbox RSS ${Math.round(baseline / 2 ** 20)} MB -> peak ${Math.round(peak / 2 ** 20)} MB (+${Math.round(growth / 2 ** 20)} MB)`,
+    );
     expect(answer).toMatch(/^552/);
     expect(growth).toBeLessThan(100 * 1024 * 1024);
     // The session survives the refusal.

@@ -71,10 +71,19 @@ export interface TrustWorld {
 }
 
 export async function startTrustWorld(kind: SandboxBackendKind, domains: OutsideDomain[]): Promise<TrustWorld> {
-  const sandbox = await startSandbox({ backend: kind, difficulty: 2, rateLimit: false, dns: zoneOf(...domains.map((d) => d.records)) });
+  const sandbox = await startSandbox({
+    backend: kind,
+    difficulty: 2,
+    rateLimit: false,
+    dns: zoneOf(...domains.map((d) => d.records)),
+  });
   const base = await mkdtemp(join(tmpdir(), `trust-${kind}-`));
   const env = { ...sandboxClientEnv(sandbox, join(base, 'credentials')), HOME: join(base, 'home') };
-  const registry: ObservableAccountRegistry = createAccountRegistry({ configInputs: { flags: {}, env }, log: silentLogger, powWorkers: 1 });
+  const registry: ObservableAccountRegistry = createAccountRegistry({
+    configInputs: { flags: {}, env },
+    log: silentLogger,
+    powWorkers: 1,
+  });
   const jmap = (dir: string, args: string[], extraEnv: Record<string, string> = {}) =>
     runCliInProcess(['jmap_request', ...args, '--credentials-dir', dir], { env: { ...env, ...extraEnv } });
   return {
@@ -83,7 +92,9 @@ export async function startTrustWorld(kind: SandboxBackendKind, domains: Outside
     env,
     async register(name) {
       const dir = join(base, name);
-      const outcome = await registry.open(dir).register({ username: `${name}-${kind}`.slice(0, 21), watch: 'on-demand' });
+      const outcome = await registry
+        .open(dir)
+        .register({ username: `${name}-${kind}`.slice(0, 21), watch: 'on-demand' });
       return { address: outcome.inbox, dir };
     },
     async send(mail) {
@@ -99,17 +110,27 @@ export async function startTrustWorld(kind: SandboxBackendKind, domains: Outside
       })
         .compile()
         .build();
-      const raw = Buffer.concat([Buffer.from((mail.headers ?? []).map((line) => `${line}\r\n`).join(''), 'latin1'), built]);
+      const raw = Buffer.concat([
+        Buffer.from((mail.headers ?? []).map((line) => `${line}\r\n`).join(''), 'latin1'),
+        built,
+      ]);
       const signed = mail.signedBy ? await mail.signedBy.sign(raw) : raw;
       const envelopeFrom = mail.envelopeFrom ?? /<([^>]+)>\s*$/.exec(mail.from)?.[1] ?? mail.from;
       await sendRaw(sandbox.smtpPort, signed, { from: envelopeFrom, to: mail.to });
     },
     jmap: (dir, args, extraEnv) => jmap(dir, [...args, '--json'], extraEnv),
-    preset: (dir, name, vars = {}, extra = []) => jmap(dir, ['--ops-file', name, '--vars', JSON.stringify(vars), ...extra, '--json']),
-    text: (dir, name, vars = {}, extra = []) => jmap(dir, ['--ops-file', name, '--vars', JSON.stringify(vars), ...extra]),
+    preset: (dir, name, vars = {}, extra = []) =>
+      jmap(dir, ['--ops-file', name, '--vars', JSON.stringify(vars), ...extra, '--json']),
+    text: (dir, name, vars = {}, extra = []) =>
+      jmap(dir, ['--ops-file', name, '--vars', JSON.stringify(vars), ...extra]),
     async operatorSubjects(dir) {
-      const result = await runJmapRequest(registry.open(dir), { ops_file: 'list_inbox', vars: { LIMIT: 100 }, include_held: true }, { signal: new AbortController().signal, log: silentLogger });
-      const list = result.response?.methodResponses.find(([name]) => name === 'Email/get')?.[1].list as { subject?: string }[] | undefined;
+      const result = await runJmapRequest(
+        registry.open(dir),
+        { ops_file: 'list_inbox', vars: { LIMIT: 100 }, include_held: true },
+        { signal: new AbortController().signal, log: silentLogger },
+      );
+      const list = result.response?.methodResponses.find(([name]) => name === 'Email/get')?.[1].list as
+        { subject?: string }[] | undefined;
       return (list ?? []).map((m) => m.subject ?? '');
     },
     async policy(dir, ...changes) {
@@ -145,7 +166,11 @@ export function listed(run: JmapRun): Array<{ id: string; subject: string } & Re
 }
 
 /** Lists the inbox until every subject is there (delivery finishes after SMTP's answer, on Cyrus over LMTP). */
-export async function untilListed(world: TrustWorld, dir: string, subjects: readonly string[]): Promise<Map<string, string>> {
+export async function untilListed(
+  world: TrustWorld,
+  dir: string,
+  subjects: readonly string[],
+): Promise<Map<string, string>> {
   return eventually(async () => {
     const run = await world.preset(dir, 'list_inbox', { LIMIT: 100 });
     const ids = new Map(listed(ok(run)).map((m) => [m.subject, m.id]));

@@ -41,21 +41,95 @@ export function describeReceiveRules(kind: SandboxBackendKind): void {
       world = await startTrustWorld(kind, [good, spam, example]);
       guarded = await world.register('guarded');
       const colleague = await world.register('colleague2');
-      startState = String(resultOf(ok(await world.jmap(guarded.dir, ['--ops', JSON.stringify([['Email/get', { accountId: '$ACCOUNT_ID', ids: [] }, 's']])])), 's')['state']);
+      startState = String(
+        resultOf(
+          ok(
+            await world.jmap(guarded.dir, [
+              '--ops',
+              JSON.stringify([['Email/get', { accountId: '$ACCOUNT_ID', ids: [] }, 's']]),
+            ]),
+          ),
+          's',
+        )['state'],
+      );
       // Different bytes: Cyrus names a blob by its content, and a blob a shown message holds too is the shown message's.
       const file = { filename: 'report.txt', content: 'quarterly numbers\n', contentType: 'text/plain' };
       const heldFile = { ...file, content: 'numbers the operator keeps out\n' };
-      await world.send({ from: 'Good <news@good.test>', to: guarded.address, subject: 'Shown good', text: 'from an allowed domain', signedBy: good });
-      await world.send({ from: 'Spam <offers@spam.test>', to: guarded.address, subject: 'Held spam one', text: 'buy now', signedBy: spam });
-      await world.send({ from: 'Ana <ana@example.org>', to: guarded.address, subject: 'Shown example', text: 'hello', signedBy: example, messageId: '<shown-example@example.org>' });
-      await world.send({ from: 'Good <news@good.test>', envelopeFrom: 'x@example.org', to: guarded.address, subject: 'Held forged good', text: 'forged', signedBy: example });
-      await world.send({ from: 'Blocked <blocked@example.org>', to: guarded.address, subject: 'Held blocked', text: 'see file', signedBy: example, attachments: [heldFile] });
-      await world.send({ from: 'Good <news@good.test>', to: guarded.address, subject: 'Shown attachment', text: 'see file', signedBy: good, attachments: [file] });
-      await world.send({ from: 'Spam <offers@spam.test>', to: guarded.address, subject: 'Held spam two', text: 'buy again', signedBy: spam });
-      ok(await world.preset(colleague.dir, 'send_mail', { TO: guarded.address, SUBJECT: 'Shown colleague', BODY: 'from another inbox' }));
-      await world.send({ from: 'Spam <offers@spam.test>', to: guarded.address, subject: 'Re: Shown example', text: 'butting in', signedBy: spam, inReplyTo: '<shown-example@example.org>' });
+      await world.send({
+        from: 'Good <news@good.test>',
+        to: guarded.address,
+        subject: 'Shown good',
+        text: 'from an allowed domain',
+        signedBy: good,
+      });
+      await world.send({
+        from: 'Spam <offers@spam.test>',
+        to: guarded.address,
+        subject: 'Held spam one',
+        text: 'buy now',
+        signedBy: spam,
+      });
+      await world.send({
+        from: 'Ana <ana@example.org>',
+        to: guarded.address,
+        subject: 'Shown example',
+        text: 'hello',
+        signedBy: example,
+        messageId: '<shown-example@example.org>',
+      });
+      await world.send({
+        from: 'Good <news@good.test>',
+        envelopeFrom: 'x@example.org',
+        to: guarded.address,
+        subject: 'Held forged good',
+        text: 'forged',
+        signedBy: example,
+      });
+      await world.send({
+        from: 'Blocked <blocked@example.org>',
+        to: guarded.address,
+        subject: 'Held blocked',
+        text: 'see file',
+        signedBy: example,
+        attachments: [heldFile],
+      });
+      await world.send({
+        from: 'Good <news@good.test>',
+        to: guarded.address,
+        subject: 'Shown attachment',
+        text: 'see file',
+        signedBy: good,
+        attachments: [file],
+      });
+      await world.send({
+        from: 'Spam <offers@spam.test>',
+        to: guarded.address,
+        subject: 'Held spam two',
+        text: 'buy again',
+        signedBy: spam,
+      });
+      ok(
+        await world.preset(colleague.dir, 'send_mail', {
+          TO: guarded.address,
+          SUBJECT: 'Shown colleague',
+          BODY: 'from another inbox',
+        }),
+      );
+      await world.send({
+        from: 'Spam <offers@spam.test>',
+        to: guarded.address,
+        subject: 'Re: Shown example',
+        text: 'butting in',
+        signedBy: spam,
+        inReplyTo: '<shown-example@example.org>',
+      });
       ids = await untilListed(world, guarded.dir, [...shown, ...held]);
-      const attachmentOf = async (subject: string) => ((resultOf(ok(await world.preset(guarded.dir, 'read_message', { MAIL_ID: id(subject) })), 'read')['list'] as { attachments: { blobId: string }[] }[])[0]?.attachments[0]?.blobId ?? '');
+      const attachmentOf = async (subject: string) =>
+        (
+          resultOf(ok(await world.preset(guarded.dir, 'read_message', { MAIL_ID: id(subject) })), 'read')['list'] as {
+            attachments: { blobId: string }[];
+          }[]
+        )[0]?.attachments[0]?.blobId ?? '';
       blobs.held = await attachmentOf('Held blocked');
       blobs.shown = await attachmentOf('Shown attachment');
       await world.policy(
@@ -70,14 +144,20 @@ export function describeReceiveRules(kind: SandboxBackendKind): void {
     it('lists only allowed, authenticated senders, says how many were held, and fills a short page from the mail after it', async () => {
       const all = await world.preset(guarded.dir, 'list_inbox', { LIMIT: 100 });
       const run = ok(all);
-      expect(listed(run).map((m) => m.subject).sort()).toEqual([...shown].sort());
+      expect(
+        listed(run)
+          .map((m) => m.subject)
+          .sort(),
+      ).toEqual([...shown].sort());
       expect(run.held).toMatchObject({ count: held.length, requested: [] });
       noneHeld(all.stdout);
       const page = await world.preset(guarded.dir, 'list_inbox', { LIMIT: 2 });
       expect(listed(ok(page))).toHaveLength(2);
       noneHeld(page.stdout);
       const text = await world.text(guarded.dir, 'list_inbox', { LIMIT: 2 });
-      expect(text.stdout).toMatch(/\n\d+ messages? held back by your operator's receive rules: not shown, left in the mailbox\.\n/);
+      expect(text.stdout).toMatch(
+        /\n\d+ messages? held back by your operator's receive rules: not shown, left in the mailbox\.\n/,
+      );
       noneHeld(text.stdout);
       // Nothing is moved or deleted: the operator still sees every message.
       expect((await world.operatorSubjects(guarded.dir)).sort()).toEqual([...shown, ...held].sort());
@@ -85,10 +165,18 @@ export function describeReceiveRules(kind: SandboxBackendKind): void {
 
     it('leaves held mail out of list_new and search', async () => {
       const fresh = await world.preset(guarded.dir, 'list_new', { LIMIT: 100 });
-      expect(listed(ok(fresh)).map((m) => m.subject).sort()).toEqual([...shown].sort());
+      expect(
+        listed(ok(fresh))
+          .map((m) => m.subject)
+          .sort(),
+      ).toEqual([...shown].sort());
       noneHeld(fresh.stdout);
       // The search index has the batch once it finds the allowed mail sent around the held mail.
-      await eventually(async () => (listed(ok(await world.preset(guarded.dir, 'search', { FROM: 'good.test' }))).length === 2 ? true : undefined), 15_000);
+      await eventually(
+        async () =>
+          listed(ok(await world.preset(guarded.dir, 'search', { FROM: 'good.test' }))).length === 2 ? true : undefined,
+        15_000,
+      );
       const search = await world.preset(guarded.dir, 'search', { FROM: 'spam.test' });
       expect(listed(ok(search))).toEqual([]);
       // A search by what the sender wrote holds its matches without a count: a count would say who wrote the held mail.
@@ -99,11 +187,15 @@ export function describeReceiveRules(kind: SandboxBackendKind): void {
     it('answers read_message of a held id that it is held back, showing none of it', async () => {
       const run = await world.preset(guarded.dir, 'read_message', { MAIL_ID: id('Held blocked') });
       expect(run.code).toBe(1);
-      expect((run.json as JmapRun).failures).toEqual([expect.objectContaining({ type: 'heldByPolicy', recordId: id('Held blocked') })]);
+      expect((run.json as JmapRun).failures).toEqual([
+        expect.objectContaining({ type: 'heldByPolicy', recordId: id('Held blocked') }),
+      ]);
       noneHeld(run.stdout, [id('Held blocked')]);
       expect(run.stdout).not.toContain('see file');
       const text = await world.text(guarded.dir, 'read_message', { MAIL_ID: id('Held blocked') });
-      expect(text.stdout).toContain("heldByPolicy — Held back by your operator's receive rules: none of it is shown to you");
+      expect(text.stdout).toContain(
+        "heldByPolicy — Held back by your operator's receive rules: none of it is shown to you",
+      );
     });
 
     it('refuses to reply to a held message: the reply reads it first, and nothing is sent', async () => {
@@ -124,54 +216,101 @@ export function describeReceiveRules(kind: SandboxBackendKind): void {
 
     it('screens raw Email/get, Email/query, Thread/get, SearchSnippet/get and Email/changes', async () => {
       const ops = [
-        ['Email/get', { accountId: '$ACCOUNT_ID', ids: [id('Held spam one'), id('Shown good')], properties: ['subject', 'threadId'] }, 'byId'],
+        [
+          'Email/get',
+          {
+            accountId: '$ACCOUNT_ID',
+            ids: [id('Held spam one'), id('Shown good')],
+            properties: ['subject', 'threadId'],
+          },
+          'byId',
+        ],
         ['Email/query', { accountId: '$ACCOUNT_ID', filter: { inMailbox: '$INBOX_MAILBOX_ID' } }, 'q'],
-        ['Thread/get', { accountId: '$ACCOUNT_ID', '#ids': { resultOf: 'byId', name: 'Email/get', path: '/list/*/threadId' } }, 't'],
+        [
+          'Thread/get',
+          { accountId: '$ACCOUNT_ID', '#ids': { resultOf: 'byId', name: 'Email/get', path: '/list/*/threadId' } },
+          't',
+        ],
         ['Email/changes', { accountId: '$ACCOUNT_ID', sinceState: startState }, 'c'],
       ];
       const run = await world.jmap(guarded.dir, ['--ops', JSON.stringify(ops)]);
       expect(run.code).toBe(1);
       const json = run.json as JmapRun;
-      expect(resultOf(json, 'byId')).toMatchObject({ list: [expect.objectContaining({ subject: 'Shown good' })], notFound: [id('Held spam one')] });
+      expect(resultOf(json, 'byId')).toMatchObject({
+        list: [expect.objectContaining({ subject: 'Shown good' })],
+        notFound: [id('Held spam one')],
+      });
       expect((resultOf(json, 'q')['ids'] as string[]).sort()).toEqual(shown.map(id).sort());
       expect(resultOf(json, 't')['list']).toEqual([expect.objectContaining({ emailIds: [id('Shown good')] })]);
       expect((resultOf(json, 'c')['created'] as string[]).sort()).toEqual(shown.map(id).sort());
       noneHeld(run.stdout, [id('Held spam one')]);
-      const snippets = await world.jmap(guarded.dir, ['--ops', JSON.stringify([['SearchSnippet/get', { accountId: '$ACCOUNT_ID', emailIds: [id('Held spam two'), id('Shown good')], filter: { subject: 'e' } }, 's']])]);
-      expect((resultOf(snippets.json as JmapRun, 's')['list'] as { emailId: string }[]).map((s) => s.emailId)).toEqual([id('Shown good')]);
+      const snippets = await world.jmap(guarded.dir, [
+        '--ops',
+        JSON.stringify([
+          [
+            'SearchSnippet/get',
+            { accountId: '$ACCOUNT_ID', emailIds: [id('Held spam two'), id('Shown good')], filter: { subject: 'e' } },
+            's',
+          ],
+        ]),
+      ]);
+      expect((resultOf(snippets.json as JmapRun, 's')['list'] as { emailId: string }[]).map((s) => s.emailId)).toEqual([
+        id('Shown good'),
+      ]);
       noneHeld(snippets.stdout, [id('Held spam two')]);
     });
 
     it('downloads an attachment only from a shown message named with mail_id', async () => {
       const downloads = join(world.base, 'downloads');
       await mkdir(downloads, { recursive: true });
-      const download = (value: Record<string, string>) => world.jmap(guarded.dir, ['--download', JSON.stringify(value)], { AGENT_MAILBOX_DOWNLOAD_DIR: downloads });
+      const download = (value: Record<string, string>) =>
+        world.jmap(guarded.dir, ['--download', JSON.stringify(value)], { AGENT_MAILBOX_DOWNLOAD_DIR: downloads });
       const refused = await download({ blob_id: blobs.held, mail_id: id('Held blocked'), name: 'held.txt' });
       expect(refused.code).toBe(3);
       expect((refused.json as JmapRun).error?.code).toBe('policy_refused');
       await expect(access(join(downloads, 'held.txt'))).rejects.toThrow();
       expect((await download({ blob_id: blobs.held, name: 'nameless.txt' })).code).toBe(2);
-      expect(((await download({ blob_id: blobs.held, mail_id: id('Shown attachment'), name: 'borrowed.txt' })).json as JmapRun).error?.code).toBe('attachment_invalid');
+      expect(
+        (
+          (await download({ blob_id: blobs.held, mail_id: id('Shown attachment'), name: 'borrowed.txt' }))
+            .json as JmapRun
+        ).error?.code,
+      ).toBe('attachment_invalid');
       ok(await download({ blob_id: blobs.shown, mail_id: id('Shown attachment'), name: 'shown.txt' }));
       expect(await readFile(join(downloads, 'shown.txt'), 'utf8')).toBe('quarterly numbers\n');
     });
 
     it('does not return from wait_for_mail for held mail, and never runs a wake agent for it', async () => {
       const recorder = await createRecorder(world.base);
-      const wake = () => runCliInProcess(['wake', '--credentials-dir', guarded.dir, '--wake-command', recorder.command(0)], { env: world.env });
+      const wake = () =>
+        runCliInProcess(['wake', '--credentials-dir', guarded.dir, '--wake-command', recorder.command(0)], {
+          env: world.env,
+        });
       const first = await wake();
       expect(first.code, first.stderr).toBe(0);
       expect(first.json).toMatchObject({ newMail: shown.length, agent: { ran: true } });
       noneHeld(await readFile(join(guarded.dir, 'inbox-digest.md'), 'utf8'));
       ok(await world.preset(guarded.dir, 'list_new'));
 
-      await world.send({ from: 'Spam <offers@spam.test>', to: guarded.address, subject: 'Held late', text: 'wake up', signedBy: spam });
-      await eventually(async () => ((await world.operatorSubjects(guarded.dir)).includes('Held late') ? true : undefined), 15_000);
+      await world.send({
+        from: 'Spam <offers@spam.test>',
+        to: guarded.address,
+        subject: 'Held late',
+        text: 'wake up',
+        signedBy: spam,
+      });
+      await eventually(
+        async () => ((await world.operatorSubjects(guarded.dir)).includes('Held late') ? true : undefined),
+        15_000,
+      );
       const waited = await eventually(async () => {
         const run = await world.preset(guarded.dir, 'wait_for_mail', { TIMEOUT_SECONDS: 1 });
         return (run.json as JmapRun).held ? run : undefined;
       }, 20_000);
-      expect(ok(waited)).toMatchObject({ summary: expect.stringMatching(/^OK: no new mail in 1 s/), held: { count: 1 } });
+      expect(ok(waited)).toMatchObject({
+        summary: expect.stringMatching(/^OK: no new mail in 1 s/),
+        held: { count: 1 },
+      });
       expect(waited.stdout).not.toContain('Held late');
       const second = await wake();
       expect(second.code, second.stderr).toBe(0);
@@ -184,7 +323,19 @@ export function describeReceiveRules(kind: SandboxBackendKind): void {
       expect(agent.code).toBe(3);
       expect((agent.json as JmapRun).error?.code).toBe('operator_required');
       noneHeld(agent.stdout);
-      const run = await runCliInTerminal(['jmap_request', '--ops-file', 'list_inbox', '--vars', '{"LIMIT":100}', '--include-held', '--credentials-dir', guarded.dir], { env: world.env, answer: 'yes\n' });
+      const run = await runCliInTerminal(
+        [
+          'jmap_request',
+          '--ops-file',
+          'list_inbox',
+          '--vars',
+          '{"LIMIT":100}',
+          '--include-held',
+          '--credentials-dir',
+          guarded.dir,
+        ],
+        { env: world.env, answer: 'yes\n' },
+      );
       expect(run.code, run.stdout).toBe(0);
       const operator = run.stdout;
       expect(operator).toContain('type yes to go ahead');

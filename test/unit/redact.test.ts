@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { containsKnownSecret, forgetAllSecrets, maskApiKey, redactCredentialEcho, redactDeep, redactSecrets, rememberSecret } from '../../src/redact.js';
+import {
+  containsKnownSecret,
+  forgetAllSecrets,
+  maskApiKey,
+  redactCredentialEcho,
+  redactDeep,
+  redactSecrets,
+  rememberSecret,
+} from '../../src/redact.js';
 
 /**
  * The redactor's edges: which secrets it learns, how much of one identifies it, how many tokens it
@@ -11,7 +19,8 @@ import { containsKnownSecret, forgetAllSecrets, maskApiKey, redactCredentialEcho
 const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 const hash = (text: string): string => createHash('sha256').update(text).digest('base64url');
 /** A token of one issuer: the same header, a payload and a signature no other token shares a stretch of. */
-const token = (n: number): string => `${part({ alg: 'ES256', typ: 'JWT' })}.${part({ h: hash(`payload ${n}`) })}.${hash(`signature ${n}`)}`;
+const token = (n: number): string =>
+  `${part({ alg: 'ES256', typ: 'JWT' })}.${part({ h: hash(`payload ${n}`) })}.${hash(`signature ${n}`)}`;
 
 beforeEach(() => {
   forgetAllSecrets();
@@ -39,7 +48,9 @@ describe('rememberSecret', () => {
     rememberSecret(secret);
     expect(containsKnownSecret(`said ${secret.slice(5, 17)} here`)).toBe(true);
     expect(containsKnownSecret(`said ${secret.slice(5, 16)} here`)).toBe(false);
-    expect(redactSecrets(`a ${secret.slice(0, 12)} b ${secret.slice(8)} c`)).toBe('a <secret redacted> b <secret redacted> c');
+    expect(redactSecrets(`a ${secret.slice(0, 12)} b ${secret.slice(8)} c`)).toBe(
+      'a <secret redacted> b <secret redacted> c',
+    );
     expect(redactSecrets(`a ${secret.slice(0, 11)} b`)).toBe(`a ${secret.slice(0, 11)} b`);
   });
 
@@ -73,7 +84,7 @@ describe('rememberSecret', () => {
     expect(redactSecrets(`echo ${shared}`)).toBe('echo <secret redacted>');
   });
 
-  it('forgets a forgotten token\'s own stretches', () => {
+  it("forgets a forgotten token's own stretches", () => {
     const first = token(1);
     rememberSecret(first);
     for (let i = 0; i < 32; i += 1) rememberSecret(token(200 + i));
@@ -89,7 +100,9 @@ describe('rememberSecret', () => {
   });
 
   it('learns extra secrets passed to one redaction for the later ones too', () => {
-    expect(redactSecrets('the key amk_passed_in_0123456789', ['amk_passed_in_0123456789'])).toBe('the key <secret redacted>');
+    expect(redactSecrets('the key amk_passed_in_0123456789', ['amk_passed_in_0123456789'])).toBe(
+      'the key <secret redacted>',
+    );
     expect(redactSecrets('again amk_passed_in_0123456789')).toBe('again <secret redacted>');
   });
 });
@@ -124,7 +137,9 @@ describe('redactCredentialEcho', () => {
   });
 
   it('masks OAuth refresh tokens (amr_) and client secrets (amcs_) from six characters after the prefix', () => {
-    expect(redactCredentialEcho('refresh amr_abcdef and secret amcs_A1-b_2')).toBe('refresh <token redacted> and secret <token redacted>');
+    expect(redactCredentialEcho('refresh amr_abcdef and secret amcs_A1-b_2')).toBe(
+      'refresh <token redacted> and secret <token redacted>',
+    );
     expect(redactCredentialEcho('short amr_abcde, other xamr_abcdefgh')).toBe('short amr_abcde, other xamr_abcdefgh');
   });
 
@@ -144,8 +159,20 @@ describe('redactCredentialEcho', () => {
 describe('redactDeep', () => {
   it('redacts every string of nested arrays and objects, leaving keys and other values', () => {
     rememberSecret('amk_deep_secret_0123456789');
-    const value = { 'amk_deep_secret_0123456789': ['amk_deep_secret_0123456789', 1, null, true, { inner: 'x amk_deep_secret_0123456789' }], n: 2 };
-    expect(redactDeep(value)).toEqual({ 'amk_deep_secret_0123456789': ['<secret redacted>', 1, null, true, { inner: 'x <secret redacted>' }], n: 2 });
+    const value = {
+      amk_deep_secret_0123456789: [
+        'amk_deep_secret_0123456789',
+        1,
+        null,
+        true,
+        { inner: 'x amk_deep_secret_0123456789' },
+      ],
+      n: 2,
+    };
+    expect(redactDeep(value)).toEqual({
+      amk_deep_secret_0123456789: ['<secret redacted>', 1, null, true, { inner: 'x <secret redacted>' }],
+      n: 2,
+    });
     expect(redactDeep('amk_deep_secret_0123456789')).toBe('<secret redacted>');
     expect(redactDeep(undefined)).toBeUndefined();
     expect(redactDeep({ s: 'eyJhbGciOiJ.x' }, redactCredentialEcho)).toEqual({ s: '<jwt redacted>' });

@@ -110,7 +110,11 @@ export class AccessTokenSource {
 
   private async renewLocked(need: TokenNeed, call: CallOptions): Promise<string> {
     const { deadline, signal } = call;
-    const lock: LockOptions = { ...this.options.lock, ...(signal ? { signal } : {}), ...(deadline ? { whileWaiting: (wait) => deadline.offTheClock(wait) } : {}) };
+    const lock: LockOptions = {
+      ...this.options.lock,
+      ...(signal ? { signal } : {}),
+      ...(deadline ? { whileWaiting: (wait) => deadline.offTheClock(wait) } : {}),
+    };
     return withDirectoryLock(this.options.dir, 'oauth', () => this.renewHoldingLock(need, call), lock);
   }
 
@@ -133,7 +137,12 @@ export class AccessTokenSource {
       return found.token;
     }
     const issued = await this.refresh(grant, need, call);
-    const entry: CachedToken = { token: issued.accessToken, scope: issued.scope, expiresAt: this.options.now() + issued.expiresIn * 1000, lifetimeSeconds: issued.expiresIn };
+    const entry: CachedToken = {
+      token: issued.accessToken,
+      scope: issued.scope,
+      expiresAt: this.options.now() + issued.expiresIn * 1000,
+      lifetimeSeconds: issued.expiresIn,
+    };
     if (need === 'read' && scopeSet(issued.scope) !== oauthScopes.read) {
       // The service must narrow on request (RFC 6749 §6); a wake run never works with a token that can send.
       throw new MailboxError({
@@ -143,10 +152,12 @@ export class AccessTokenSource {
       });
     }
     const kept = current.filter((other) => !fits(other, need, grant) && this.isUsable(other));
-    await store.writeAccessTokens({ connectedAt: grant.connectedAt, tokens: [...kept, entry] }).catch((error: unknown) => {
-      // The refresh token is already stored; a lost cache only costs the next call a renewal.
-      this.options.log.warn(`Could not cache the new access token: ${(error as Error).message}`);
-    });
+    await store
+      .writeAccessTokens({ connectedAt: grant.connectedAt, tokens: [...kept, entry] })
+      .catch((error: unknown) => {
+        // The refresh token is already stored; a lost cache only costs the next call a renewal.
+        this.options.log.warn(`Could not cache the new access token: ${(error as Error).message}`);
+      });
     this.held.set(need, entry);
     return entry.token;
   }
@@ -162,22 +173,42 @@ export class AccessTokenSource {
     const digest = refreshTokenDigest(grant.refreshToken);
     const earlier = await store.readRenewalJournal();
     const interrupted = earlier?.refreshTokenDigest === digest ? earlier : undefined;
-    await store.writeRenewalJournal({ pid: process.pid, startedAt: new Date(now()).toISOString(), refreshTokenDigest: digest });
+    await store.writeRenewalJournal({
+      pid: process.pid,
+      startedAt: new Date(now()).toISOString(),
+      refreshTokenDigest: digest,
+    });
     const deadline = call.deadline ?? Deadline.start({ timeoutMs: await this.options.timeoutMs() });
     // The OAuth library loads on the first renewal, not on every start of the CLI or the server.
     const { refreshGrant } = await import('./oauth-protocol.js');
     this.options.onRenewal?.();
     let answered = false;
     try {
-      const issued = await refreshGrant(grant, askedScope(need), { deadline, log: this.options.log, ...(call.signal ? { signal: call.signal } : {}), ...(this.options.fetch ? { fetch: this.options.fetch } : {}) }, async (refreshToken) => {
-        await store.writeGrant({ ...grant, refreshToken, generation: grant.generation + 1, rotatedAt: new Date(now()).toISOString() });
-        answered = true;
-      });
+      const issued = await refreshGrant(
+        grant,
+        askedScope(need),
+        {
+          deadline,
+          log: this.options.log,
+          ...(call.signal ? { signal: call.signal } : {}),
+          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        },
+        async (refreshToken) => {
+          await store.writeGrant({
+            ...grant,
+            refreshToken,
+            generation: grant.generation + 1,
+            rotatedAt: new Date(now()).toISOString(),
+          });
+          answered = true;
+        },
+      );
       answered = true;
       return issued;
     } catch (error) {
       // The server answered with a refusal: it rotated nothing (or, on reuse, revoked everything).
-      if (error instanceof MailboxError && (error.code === 'oauth_failed' || error.code === 'grant_revoked')) answered = true;
+      if (error instanceof MailboxError && (error.code === 'oauth_failed' || error.code === 'grant_revoked'))
+        answered = true;
       if (error instanceof MailboxError && error.code === 'grant_revoked') {
         const why = interrupted
           ? ` An earlier renewal (pid ${interrupted.pid}, ${interrupted.startedAt}) was interrupted after sending this refresh token and before its successor was stored, so the service saw the token twice and ended the grant.`

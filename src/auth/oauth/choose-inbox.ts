@@ -4,7 +4,12 @@ import { MailboxError, inputRef } from '../../errors.js';
 /** The inbox an `inbox` input names: its accountId, its address or its inboxId, in any case. */
 export function findInbox(list: StoredInboxList, wanted: string): KnownInbox | undefined {
   const key = wanted.trim().toLowerCase();
-  return list.inboxes.find((inbox) => inbox.accountId.toLowerCase() === key || inbox.address.toLowerCase() === key || inbox.inboxId.toLowerCase() === key);
+  return list.inboxes.find(
+    (inbox) =>
+      inbox.accountId.toLowerCase() === key ||
+      inbox.address.toLowerCase() === key ||
+      inbox.inboxId.toLowerCase() === key,
+  );
 }
 
 /** The grant's default inbox (chosen at consent), else the only one, else none. */
@@ -25,7 +30,10 @@ export function describeInbox(inbox: KnownInbox): string {
  */
 export function chooseInbox(list: StoredInboxList, wanted: string | undefined, dir: string): KnownInbox {
   const listed = list.inboxes.map(describeInbox);
-  const details = { credentialsDir: dir, inboxes: list.inboxes.map((inbox) => ({ address: inbox.address, accountId: inbox.accountId })) };
+  const details = {
+    credentialsDir: dir,
+    inboxes: list.inboxes.map((inbox) => ({ address: inbox.address, accountId: inbox.accountId })),
+  };
   if (list.inboxes.length === 0) {
     throw new MailboxError({
       code: 'inbox_unknown',

@@ -13,7 +13,16 @@ import type { Logger } from '../../log.js';
 import type { OAuthHttp } from './gate-fetch.js';
 import { fetchInboxList } from './inbox-list.js';
 import { listenOnLoopback } from './loopback-receiver.js';
-import { checkAuthorizationResponse, discoverServer, exchangeCode, insecureAllowed, registerClient, revokeGrant, type AuthorizationServer, type IssuedTokens } from './oauth-protocol.js';
+import {
+  checkAuthorizationResponse,
+  discoverServer,
+  exchangeCode,
+  insecureAllowed,
+  registerClient,
+  revokeGrant,
+  type AuthorizationServer,
+  type IssuedTokens,
+} from './oauth-protocol.js';
 import type { BrowserOpener } from './open-browser.js';
 
 export interface ConnectRequest {
@@ -57,7 +66,11 @@ function authorizationUrl(server: AuthorizationServer, fields: Record<string, st
   const endpoint = server.authorization_endpoint ?? '';
   const url = new URL(endpoint);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && insecureAllowed(endpoint))) {
-    throw new MailboxError({ code: 'bad_response', message: `The authorization endpoint ${endpoint.slice(0, 200)} is not an https address; it was not opened.`, hint: 'Check that --auth-url points at the Agent Mailbox Service.' });
+    throw new MailboxError({
+      code: 'bad_response',
+      message: `The authorization endpoint ${endpoint.slice(0, 200)} is not an https address; it was not opened.`,
+      hint: 'Check that --auth-url points at the Agent Mailbox Service.',
+    });
   }
   for (const [name, value] of Object.entries(fields)) url.searchParams.set(name, value);
   return url;
@@ -79,7 +92,12 @@ export async function connectGrant(request: ConnectRequest): Promise<ConnectOutc
   if (kind === 'pow') throw kindConflictError(dir, 'pow');
   const store = new OAuthGrantStore(dir, (message) => request.log.warn(message));
   const previous = kind === 'oauth' ? await store.readGrant().catch(() => undefined) : undefined;
-  const http: OAuthHttp = { deadline: request.deadline, log: request.log, signal: request.signal, ...(request.fetch ? { fetch: request.fetch } : {}) };
+  const http: OAuthHttp = {
+    deadline: request.deadline,
+    log: request.log,
+    signal: request.signal,
+    ...(request.fetch ? { fetch: request.fetch } : {}),
+  };
   const server = await discoverServer(config.authUrl, http, config.allowedOrigins);
   const receiver = await listenOnLoopback();
   try {
@@ -123,25 +141,58 @@ export async function connectGrant(request: ConnectRequest): Promise<ConnectOutc
       });
       await ensurePrivateDir(dir);
       // Under the renewal lock: no process of this directory renews with the old grant meanwhile.
-      const tokens = await withDirectoryLock(dir, 'oauth', async () => {
-        let stored: StoredGrant | undefined;
-        const issued = await exchangeCode(server, client, { callback, redirectUri: receiver.redirectUri, verifier, resource: request.resource, scope: request.scope }, http, async (refreshToken) => {
-          stored = grantOf(refreshToken);
-          await store.writeGrant(stored);
-        });
-        if (!stored) throw new MailboxError({ code: 'bad_response', message: 'The token answer held no refresh token, so the connection could not be kept.', hint: 'Check that --auth-url points at the Agent Mailbox Service.' });
-        // The granted scope, which the person may have narrowed, is what the grant is.
-        await store.writeGrant({ ...stored, scope: issued.scope });
-        await store.writeAccessTokens({ connectedAt, tokens: [{ token: issued.accessToken, scope: issued.scope, expiresAt: now() + issued.expiresIn * 1000, lifetimeSeconds: issued.expiresIn }] });
-        await store.clearRenewalJournal();
-        return issued;
-      }, request.lock ?? {});
-      const list = await fetchInboxList(config.authUrl, tokens.accessToken, config.inboxDomain, http).catch((error: unknown) => {
-        request.log.warn(`The grant is stored, but the inbox list could not be read yet: ${toMailboxError(error).message}`);
-        return undefined;
-      });
+      const tokens = await withDirectoryLock(
+        dir,
+        'oauth',
+        async () => {
+          let stored: StoredGrant | undefined;
+          const issued = await exchangeCode(
+            server,
+            client,
+            { callback, redirectUri: receiver.redirectUri, verifier, resource: request.resource, scope: request.scope },
+            http,
+            async (refreshToken) => {
+              stored = grantOf(refreshToken);
+              await store.writeGrant(stored);
+            },
+          );
+          if (!stored)
+            throw new MailboxError({
+              code: 'bad_response',
+              message: 'The token answer held no refresh token, so the connection could not be kept.',
+              hint: 'Check that --auth-url points at the Agent Mailbox Service.',
+            });
+          // The granted scope, which the person may have narrowed, is what the grant is.
+          await store.writeGrant({ ...stored, scope: issued.scope });
+          await store.writeAccessTokens({
+            connectedAt,
+            tokens: [
+              {
+                token: issued.accessToken,
+                scope: issued.scope,
+                expiresAt: now() + issued.expiresIn * 1000,
+                lifetimeSeconds: issued.expiresIn,
+              },
+            ],
+          });
+          await store.clearRenewalJournal();
+          return issued;
+        },
+        request.lock ?? {},
+      );
+      const list = await fetchInboxList(config.authUrl, tokens.accessToken, config.inboxDomain, http).catch(
+        (error: unknown) => {
+          request.log.warn(
+            `The grant is stored, but the inbox list could not be read yet: ${toMailboxError(error).message}`,
+          );
+          return undefined;
+        },
+      );
       if (list) await store.writeInboxList(list);
-      if (previous) await revokeGrant(previous, http).catch((error: unknown) => request.log.warn(`The previous connection of ${dir} could not be revoked: ${toMailboxError(error).message}`));
+      if (previous)
+        await revokeGrant(previous, http).catch((error: unknown) =>
+          request.log.warn(`The previous connection of ${dir} could not be revoked: ${toMailboxError(error).message}`),
+        );
       answer.finish({ ok: true, message: 'agent-mailbox is connected to your account. You can close this window.' });
       return outcome(request, tokens, list, previous !== undefined);
     } catch (error) {
@@ -172,21 +223,44 @@ function pickServer(server: AuthorizationServer): StoredGrant['server'] {
     ...(server.authorization_endpoint ? { authorization_endpoint: server.authorization_endpoint } : {}),
     ...(server.revocation_endpoint ? { revocation_endpoint: server.revocation_endpoint } : {}),
     ...(server.registration_endpoint ? { registration_endpoint: server.registration_endpoint } : {}),
-    ...(server.authorization_response_iss_parameter_supported !== undefined ? { authorization_response_iss_parameter_supported: server.authorization_response_iss_parameter_supported } : {}),
+    ...(server.authorization_response_iss_parameter_supported !== undefined
+      ? { authorization_response_iss_parameter_supported: server.authorization_response_iss_parameter_supported }
+      : {}),
   };
 }
 
-function outcome(request: ConnectRequest, tokens: IssuedTokens, list: StoredInboxList | undefined, reconnected: boolean): ConnectOutcome {
-  const inboxes = (list?.inboxes ?? []).map((inbox) => ({ address: inbox.address, accountId: inbox.accountId, isDefault: inbox.accountId === list?.defaultAccountId || list?.inboxes.length === 1 }));
+function outcome(
+  request: ConnectRequest,
+  tokens: IssuedTokens,
+  list: StoredInboxList | undefined,
+  reconnected: boolean,
+): ConnectOutcome {
+  const inboxes = (list?.inboxes ?? []).map((inbox) => ({
+    address: inbox.address,
+    accountId: inbox.accountId,
+    isDefault: inbox.accountId === list?.defaultAccountId || list?.inboxes.length === 1,
+  }));
   const chosen = inboxes.find((inbox) => inbox.isDefault);
   const canSend = tokens.scope.split(/\s+/).includes('mail.send');
   const next = [
-    list ? `${inboxes.length} inbox${inboxes.length === 1 ? '' : 'es'} reachable${chosen ? `; calls without an inbox choice use ${chosen.address}` : '; none is the default, so every call names its inbox (list_inboxes shows them)'}.` : 'Run list_inboxes once the service answers, to see the inboxes.',
+    list
+      ? `${inboxes.length} inbox${inboxes.length === 1 ? '' : 'es'} reachable${chosen ? `; calls without an inbox choice use ${chosen.address}` : '; none is the default, so every call names its inbox (list_inboxes shows them)'}.`
+      : 'Run list_inboxes once the service answers, to see the inboxes.',
     canSend
       ? 'This grant can send mail. For an agent that only reads, connect with --scope read: the service itself then refuses every send.'
       : 'Read-only: the service refuses every send with this grant. To allow sending, run connect again with --scope read,send.',
     `The refresh token is stored in ${request.dir}/oauth.json (mode 0600) and rotates on every renewal; never copy it elsewhere (an old copy presented again ends the grant).`,
   ];
-  if (!tokens.scope.split(/\s+/).includes('mail.send') && request.scope.includes('mail.send')) next.unshift('The person unticked mail.send on the consent page: this connection can only read.');
-  return { credentialsDir: request.dir, scope: tokens.scope, requestedScope: request.scope, resource: request.resource, inboxes, ...(chosen ? { defaultInbox: chosen.address } : {}), reconnected, next };
+  if (!tokens.scope.split(/\s+/).includes('mail.send') && request.scope.includes('mail.send'))
+    next.unshift('The person unticked mail.send on the consent page: this connection can only read.');
+  return {
+    credentialsDir: request.dir,
+    scope: tokens.scope,
+    requestedScope: request.scope,
+    resource: request.resource,
+    inboxes,
+    ...(chosen ? { defaultInbox: chosen.address } : {}),
+    reconnected,
+    next,
+  };
 }

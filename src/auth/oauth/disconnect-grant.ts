@@ -27,7 +27,11 @@ export async function connectedInboxes(dir: string): Promise<KnownInbox[]> {
  * folders. When the revocation fails nothing is removed, so it can be tried again; `localOnly`
  * removes the files without asking the service (the person then revokes in the dashboard).
  */
-export async function disconnectGrant(dir: string, http: OAuthHttp, options: { localOnly: boolean; lock?: LockOptions }): Promise<DisconnectOutcome> {
+export async function disconnectGrant(
+  dir: string,
+  http: OAuthHttp,
+  options: { localOnly: boolean; lock?: LockOptions },
+): Promise<DisconnectOutcome> {
   const kind = credentialsKindOf(dir);
   if (kind === 'pow') {
     throw new MailboxError({
@@ -45,21 +49,26 @@ export async function disconnectGrant(dir: string, http: OAuthHttp, options: { l
     });
   }
   const store = new OAuthGrantStore(dir, (message) => http.log.warn(message));
-  return withDirectoryLock(dir, 'oauth', async () => {
-    const grant = await store.readGrant().catch(() => undefined);
-    const inboxes = (await store.readInboxList())?.inboxes.map((inbox) => inbox.address) ?? [];
-    if (!options.localOnly) {
-      if (!grant) {
-        throw new MailboxError({
-          code: 'credentials_corrupt',
-          message: `${join(dir, oauthFiles.grant)} cannot be read, so the grant cannot be revoked from here.`,
-          hint: 'The person revokes the connection in the service\'s dashboard; then disconnect --local-only removes the files.',
-        });
+  return withDirectoryLock(
+    dir,
+    'oauth',
+    async () => {
+      const grant = await store.readGrant().catch(() => undefined);
+      const inboxes = (await store.readInboxList())?.inboxes.map((inbox) => inbox.address) ?? [];
+      if (!options.localOnly) {
+        if (!grant) {
+          throw new MailboxError({
+            code: 'credentials_corrupt',
+            message: `${join(dir, oauthFiles.grant)} cannot be read, so the grant cannot be revoked from here.`,
+            hint: "The person revokes the connection in the service's dashboard; then disconnect --local-only removes the files.",
+          });
+        }
+        await revokeGrant(grant, http);
       }
-      await revokeGrant(grant, http);
-    }
-    await rm(join(dir, oauthFiles.inboxFolders), { recursive: true, force: true });
-    await store.removeGrantFiles();
-    return { credentialsDir: dir, revoked: !options.localOnly, inboxes };
-  }, options.lock ?? {});
+      await rm(join(dir, oauthFiles.inboxFolders), { recursive: true, force: true });
+      await store.removeGrantFiles();
+      return { credentialsDir: dir, revoked: !options.localOnly, inboxes };
+    },
+    options.lock ?? {},
+  );
 }

@@ -31,9 +31,17 @@ const nullBodyStatuses = new Set([101, 204, 205, 304]);
  * twice: the second would present a retired refresh token). `onAnswer` sees each raw answer
  * before oauth4webapi does, so a new refresh token can be stored before any check can fail.
  */
-export function gateFetch(http: OAuthHttp, onAnswer?: (response: HttpResponse) => Promise<void>): (url: string, init: CustomFetchInit) => Promise<Response> {
+export function gateFetch(
+  http: OAuthHttp,
+  onAnswer?: (response: HttpResponse) => Promise<void>,
+): (url: string, init: CustomFetchInit) => Promise<Response> {
   return async (url, init) => {
-    const body = init.body instanceof URLSearchParams ? init.body.toString() : typeof init.body === 'string' ? init.body : undefined;
+    const body =
+      init.body instanceof URLSearchParams
+        ? init.body.toString()
+        : typeof init.body === 'string'
+          ? init.body
+          : undefined;
     const response = await sendToService(
       url,
       { method: init.method, headers: init.headers, redirect: 'manual', ...(body !== undefined ? { body } : {}) },
@@ -51,7 +59,10 @@ export function gateFetch(http: OAuthHttp, onAnswer?: (response: HttpResponse) =
     // The HTTP layer's headers are a minimal reader (get/has/forEach), not a Headers: copied into one.
     const headers = new Headers();
     response.headers.forEach((value, name) => headers.set(name, value));
-    return new Response(nullBodyStatuses.has(response.status) ? null : new Uint8Array(response.body), { status: response.status, headers });
+    return new Response(nullBodyStatuses.has(response.status) ? null : new Uint8Array(response.body), {
+      status: response.status,
+      headers,
+    });
   };
 }
 

@@ -10,7 +10,9 @@ import type { OAuthHttp } from './gate-fetch.js';
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const agentsSchema = z.looseObject({
-  agents: z.array(z.looseObject({ accountId: z.string(), inboxId: z.string().min(1).max(320), status: z.string().optional() })),
+  agents: z.array(
+    z.looseObject({ accountId: z.string(), inboxId: z.string().min(1).max(320), status: z.string().optional() }),
+  ),
   _next: z.array(z.string()).optional(),
 });
 
@@ -24,7 +26,12 @@ export class InboxListUnauthorized extends Error {}
  * names it in the `_next` hints, so an accountId of the list that the hints name, and only one,
  * is taken as the default.
  */
-export async function fetchInboxList(authUrl: string, accessToken: string, inboxDomain: string, http: OAuthHttp): Promise<StoredInboxList> {
+export async function fetchInboxList(
+  authUrl: string,
+  accessToken: string,
+  inboxDomain: string,
+  http: OAuthHttp,
+): Promise<StoredInboxList> {
   const url = `${authUrl}${inboxListPath}`;
   const response = await sendToService(
     url,
@@ -40,7 +47,8 @@ export async function fetchInboxList(authUrl: string, accessToken: string, inbox
     },
   );
   if (response.status === 401) throw new InboxListUnauthorized('the inbox list refused the access token');
-  if (response.status < 200 || response.status >= 300) throw serviceError(response.status, response.text(), `GET ${url}`);
+  if (response.status < 200 || response.status >= 300)
+    throw serviceError(response.status, response.text(), `GET ${url}`);
   let body: unknown;
   try {
     body = response.json();
@@ -49,7 +57,11 @@ export async function fetchInboxList(authUrl: string, accessToken: string, inbox
   }
   const parsed = agentsSchema.safeParse(body);
   if (!parsed.success) {
-    throw new MailboxError({ code: 'bad_response', message: `The inbox list (${url}) is not what spec §2.1 describes.`, hint: 'Check that --auth-url points at the Agent Mailbox Service.' });
+    throw new MailboxError({
+      code: 'bad_response',
+      message: `The inbox list (${url}) is not what spec §2.1 describes.`,
+      hint: 'Check that --auth-url points at the Agent Mailbox Service.',
+    });
   }
   const inboxes: KnownInbox[] = parsed.data.agents
     .filter((agent) => uuid.test(agent.accountId))
@@ -59,7 +71,13 @@ export async function fetchInboxList(authUrl: string, accessToken: string, inbox
       address: agent.inboxId.includes('@') ? agent.inboxId : `${agent.inboxId}@${inboxDomain}`,
       ...(agent.status !== undefined ? { status: agent.status } : {}),
     }));
-  const hinted = inboxes.filter((inbox) => (parsed.data._next ?? []).some((line) => line.toLowerCase().includes(inbox.accountId)));
+  const hinted = inboxes.filter((inbox) =>
+    (parsed.data._next ?? []).some((line) => line.toLowerCase().includes(inbox.accountId)),
+  );
   const [chosen] = hinted;
-  return { fetchedAt: new Date().toISOString(), ...(chosen && hinted.length === 1 ? { defaultAccountId: chosen.accountId } : {}), inboxes };
+  return {
+    fetchedAt: new Date().toISOString(),
+    ...(chosen && hinted.length === 1 ? { defaultAccountId: chosen.accountId } : {}),
+    inboxes,
+  };
 }

@@ -31,7 +31,9 @@ function page(res: ServerResponse, status: number, title: string, message: strin
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
     'x-frame-options': 'DENY',
   });
-  res.end(`<!doctype html><meta charset="utf-8"><title>${escape(title)}</title><h1>${escape(title)}</h1><p>${escape(message)}</p>`);
+  res.end(
+    `<!doctype html><meta charset="utf-8"><title>${escape(title)}</title><h1>${escape(title)}</h1><p>${escape(message)}</p>`,
+  );
 }
 
 /**
@@ -45,9 +47,15 @@ export async function listenOnLoopback(): Promise<LoopbackReceiver> {
   let expected: string | undefined;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (req.method !== 'GET' || url.pathname !== callbackPath) return page(res, 404, 'Not found', 'Nothing is served here.');
+    if (req.method !== 'GET' || url.pathname !== callbackPath)
+      return page(res, 404, 'Not found', 'Nothing is served here.');
     if (expected === undefined || url.searchParams.get('state') !== expected || !deliver) {
-      return page(res, 400, 'Not for this sign-in', 'This answer does not belong to the connection agent-mailbox is waiting for. Start again from the link agent-mailbox printed.');
+      return page(
+        res,
+        400,
+        'Not for this sign-in',
+        'This answer does not belong to the connection agent-mailbox is waiting for. Start again from the link agent-mailbox printed.',
+      );
     }
     const receive = deliver;
     deliver = undefined;
@@ -58,7 +66,14 @@ export async function listenOnLoopback(): Promise<LoopbackReceiver> {
       clearTimeout(timer);
       page(res, outcome.ok ? 200 : 400, outcome.ok ? 'Connected' : 'Not connected', outcome.message);
     };
-    const timer = setTimeout(() => finish({ ok: true, message: 'agent-mailbox received the answer; see its terminal for the outcome. You can close this window.' }), finishWaitMs);
+    const timer = setTimeout(
+      () =>
+        finish({
+          ok: true,
+          message: 'agent-mailbox received the answer; see its terminal for the outcome. You can close this window.',
+        }),
+      finishWaitMs,
+    );
     receive({ params: url.searchParams, finish });
   });
   server.headersTimeout = 10_000;
@@ -80,7 +95,13 @@ export async function listenOnLoopback(): Promise<LoopbackReceiver> {
         const onAbort = (): void => {
           done();
           deliver = undefined;
-          reject(new MailboxError({ code: 'cancelled', message: 'Cancelled while waiting for the person to sign in and approve.', hint: 'Run connect again when they are ready.' }));
+          reject(
+            new MailboxError({
+              code: 'cancelled',
+              message: 'Cancelled while waiting for the person to sign in and approve.',
+              hint: 'Run connect again when they are ready.',
+            }),
+          );
         };
         const timer = setTimeout(() => {
           done();

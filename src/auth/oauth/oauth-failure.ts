@@ -37,7 +37,10 @@ export function oauthFailure(error: unknown, step: OAuthStep, where: string): Ma
   return new MailboxError({
     code: 'bad_response',
     message: `The ${step} with ${where} failed: ${message}.`,
-    hint: step === 'discovery' || step === 'registration' ? 'Check that --auth-url points at the Agent Mailbox Service\'s authorization server.' : 'Try again; if it keeps failing, connect again (agent-mailbox connect).',
+    hint:
+      step === 'discovery' || step === 'registration'
+        ? "Check that --auth-url points at the Agent Mailbox Service's authorization server."
+        : 'Try again; if it keeps failing, connect again (agent-mailbox connect).',
   });
 }
 
@@ -45,9 +48,12 @@ function hintFor(step: OAuthStep, error: string | undefined): string {
   if (step === 'renewal') {
     return 'The grant is no longer valid (revoked by the person or the operator, unused for 90 days, or ended by the service). The operator connects the account again: agent-mailbox connect --credentials-dir <this directory>.';
   }
-  if (step === 'authorization' && error === 'access_denied') return 'The person declined (or unticked every scope). Run connect again when they want to connect.';
-  if (step === 'registration') return 'The service refused to register this application; wait a minute (registration is rate-limited) and run connect again.';
-  if (step === 'revocation') return 'Run disconnect again; if the service stays unreachable, --local-only removes the files and the person revokes the grant in the dashboard.';
+  if (step === 'authorization' && error === 'access_denied')
+    return 'The person declined (or unticked every scope). Run connect again when they want to connect.';
+  if (step === 'registration')
+    return 'The service refused to register this application; wait a minute (registration is rate-limited) and run connect again.';
+  if (step === 'revocation')
+    return 'Run disconnect again; if the service stays unreachable, --local-only removes the files and the person revokes the grant in the dashboard.';
   return 'Run connect again; the authorization and its code are single-use and short-lived.';
 }
 

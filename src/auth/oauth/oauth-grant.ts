@@ -63,7 +63,7 @@ export class OAuthGrant {
     throw new MailboxError({
       code: 'credentials_missing',
       message: `${this.dir} holds no connected account (no oauth.json).`,
-      hint: 'The operator connects the person\'s account: agent-mailbox connect --credentials-dir <this directory>.',
+      hint: "The operator connects the person's account: agent-mailbox connect --credentials-dir <this directory>.",
       details: { credentialsDir: this.dir },
     });
   }
@@ -71,9 +71,14 @@ export class OAuthGrant {
   /** Config resolved with the grant's hosts as the credentials layer (flag > env > grant > default). */
   async config(): Promise<Config> {
     const grant = await this.grant();
-    if (this.resolved?.grant.connectedAt === grant.connectedAt && this.resolved.grant.apiUrl === grant.apiUrl) return this.resolved.config;
+    if (this.resolved?.grant.connectedAt === grant.connectedAt && this.resolved.grant.apiUrl === grant.apiUrl)
+      return this.resolved.config;
     const inputs = this.options.configInputs;
-    const config = resolveConfig({ ...inputs, flags: { ...inputs.flags, credentialsDir: this.dir }, credentials: grantSettings(grant) });
+    const config = resolveConfig({
+      ...inputs,
+      flags: { ...inputs.flags, credentialsDir: this.dir },
+      credentials: grantSettings(grant),
+    });
     this.resolved = { grant, config };
     return config;
   }
@@ -101,21 +106,35 @@ export class OAuthGrant {
   private async fetchList(need: TokenNeed, call: CallOptions): Promise<StoredInboxList> {
     const config = await this.config();
     const deadline = call.deadline ?? Deadline.start({ timeoutMs: config.timeoutMs });
-    const http = { deadline, log: this.options.log, ...(call.signal ? { signal: call.signal } : {}), ...(this.options.fetch ? { fetch: this.options.fetch } : {}) };
+    const http = {
+      deadline,
+      log: this.options.log,
+      ...(call.signal ? { signal: call.signal } : {}),
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+    };
     for (let renewed = false; ; renewed = true) {
       const token = await this.tokens.get(need, { ...call, deadline });
       try {
         const list = await fetchInboxList(config.authUrl, token, config.inboxDomain, http);
         const before = await this.store.readInboxList();
         // A list whose hints name no default keeps the default learned before (at connect).
-        const kept = list.defaultAccountId ?? (before?.defaultAccountId && list.inboxes.some((i) => i.accountId === before.defaultAccountId) ? before.defaultAccountId : undefined);
+        const kept =
+          list.defaultAccountId ??
+          (before?.defaultAccountId && list.inboxes.some((i) => i.accountId === before.defaultAccountId)
+            ? before.defaultAccountId
+            : undefined);
         const stored: StoredInboxList = { ...list, ...(kept ? { defaultAccountId: kept } : {}) };
         await this.store.writeInboxList(stored);
         return stored;
       } catch (error) {
         if (!(error instanceof InboxListUnauthorized) || renewed) {
           if (error instanceof InboxListUnauthorized) {
-            throw new MailboxError({ code: 'auth_rejected', status: 401, message: 'The inbox list refused a freshly renewed access token.', hint: 'The operator connects the account again: agent-mailbox connect --credentials-dir <this directory>.' });
+            throw new MailboxError({
+              code: 'auth_rejected',
+              status: 401,
+              message: 'The inbox list refused a freshly renewed access token.',
+              hint: 'The operator connects the account again: agent-mailbox connect --credentials-dir <this directory>.',
+            });
           }
           throw error;
         }

@@ -20,7 +20,11 @@ export interface OAuthInboxAccount extends Account {
  * folder. While a wake runs for this inbox (its wake lock is held) or when opened read-only, only
  * tokens narrowed to mail.read are used, so the service itself refuses every send.
  */
-export function createOAuthInboxAccount(grant: OAuthGrant, choice: InboxChoice, stats: AccountStats): OAuthInboxAccount {
+export function createOAuthInboxAccount(
+  grant: OAuthGrant,
+  choice: InboxChoice,
+  stats: AccountStats,
+): OAuthInboxAccount {
   const dir = grant.dir;
   let chosen: Promise<KnownInbox> | undefined;
   const resolve = (call: CallOptions = {}): Promise<KnownInbox> => {
@@ -30,8 +34,10 @@ export function createOAuthInboxAccount(grant: OAuthGrant, choice: InboxChoice, 
     });
     return chosen;
   };
-  const stateDir = async (call?: CallOptions): Promise<string> => oauthInboxStateDir(dir, (await resolve(call)).address);
-  const need = async (call?: CallOptions): Promise<TokenNeed> => (choice.readOnly || (await isLockHeld(await stateDir(call), 'wake')) ? 'read' : 'full');
+  const stateDir = async (call?: CallOptions): Promise<string> =>
+    oauthInboxStateDir(dir, (await resolve(call)).address);
+  const need = async (call?: CallOptions): Promise<TokenNeed> =>
+    choice.readOnly || (await isLockHeld(await stateDir(call), 'wake')) ? 'read' : 'full';
   const stateStore = async (): Promise<CredentialStore> => new CredentialStore(await stateDir());
 
   return {
@@ -48,18 +54,29 @@ export function createOAuthInboxAccount(grant: OAuthGrant, choice: InboxChoice, 
     readState: async () => (await stateStore()).readState(),
     updateState: async (mutate) => {
       const store = await stateStore();
-      return withDirectoryLock(store.dir, 'state', async () => {
-        const next = mutate(await store.readState());
-        await store.writeState(next);
-        return next;
-      }, grant.options.lock);
+      return withDirectoryLock(
+        store.dir,
+        'state',
+        async () => {
+          const next = mutate(await store.readState());
+          await store.writeState(next);
+          return next;
+        },
+        grant.options.lock,
+      );
     },
     revealApiKey: async () => {
       throw kindConflictError(dir, 'oauth');
     },
     inbox: async (call): Promise<InboxIdentity> => {
       const known = await resolve(call);
-      return { kind: 'oauth', inboxId: known.inboxId, address: known.address, serviceAccountId: known.accountId, stateDir: oauthInboxStateDir(dir, known.address) };
+      return {
+        kind: 'oauth',
+        inboxId: known.inboxId,
+        address: known.address,
+        serviceAccountId: known.accountId,
+        stateDir: oauthInboxStateDir(dir, known.address),
+      };
     },
     listInboxes: async (call = {}): Promise<ListedInbox[]> => {
       const list = await grant.inboxList(choice.readOnly ? 'read' : 'full', call, call.refresh === true);

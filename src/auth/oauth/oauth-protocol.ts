@@ -45,7 +45,10 @@ export function insecureAllowed(url: string): boolean {
 }
 
 function options(http: OAuthHttp, url: string, onAnswer?: (response: HttpResponse) => Promise<void>) {
-  return { [oauth.customFetch]: gateFetch(http, onAnswer), ...(insecureAllowed(url) ? { [oauth.allowInsecureRequests]: true } : {}) };
+  return {
+    [oauth.customFetch]: gateFetch(http, onAnswer),
+    ...(insecureAllowed(url) ? { [oauth.allowInsecureRequests]: true } : {}),
+  };
 }
 
 function clientOf(client: RegisteredClient): oauth.Client {
@@ -69,11 +72,26 @@ async function step<T>(what: OAuthStep, where: string, run: () => Promise<T>): P
  * every endpoint that is sent a secret (the code, a refresh token, a client secret) must be on the
  * auth URL's origin or one the operator allowed: metadata naming another host would send them there.
  */
-export async function discoverServer(authUrl: string, http: OAuthHttp, allowedOrigins: readonly string[] = []): Promise<AuthorizationServer> {
+export async function discoverServer(
+  authUrl: string,
+  http: OAuthHttp,
+  allowedOrigins: readonly string[] = [],
+): Promise<AuthorizationServer> {
   const issuer = new URL(authUrl);
-  const server = await step('discovery', authUrl, async () => oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...options(http, authUrl) })));
-  const credentialed = { token_endpoint: server.token_endpoint, registration_endpoint: server.registration_endpoint, revocation_endpoint: server.revocation_endpoint };
-  const foreign = Object.entries(credentialed).filter(([, url]) => url !== undefined && !isOriginAllowed(url, issuer.origin, allowedOrigins));
+  const server = await step('discovery', authUrl, async () =>
+    oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...options(http, authUrl) }),
+    ),
+  );
+  const credentialed = {
+    token_endpoint: server.token_endpoint,
+    registration_endpoint: server.registration_endpoint,
+    revocation_endpoint: server.revocation_endpoint,
+  };
+  const foreign = Object.entries(credentialed).filter(
+    ([, url]) => url !== undefined && !isOriginAllowed(url, issuer.origin, allowedOrigins),
+  );
   if (foreign.length > 0) {
     throw new MailboxError({
       code: 'bad_response',
@@ -84,13 +102,15 @@ export async function discoverServer(authUrl: string, http: OAuthHttp, allowedOr
   const lacks = [
     server.authorization_endpoint ? undefined : 'authorization_endpoint',
     server.registration_endpoint ? undefined : 'registration_endpoint',
-    server.code_challenge_methods_supported && !server.code_challenge_methods_supported.includes('S256') ? 'PKCE S256' : undefined,
+    server.code_challenge_methods_supported && !server.code_challenge_methods_supported.includes('S256')
+      ? 'PKCE S256'
+      : undefined,
   ].filter((x): x is string => x !== undefined);
   if (lacks.length > 0) {
     throw new MailboxError({
       code: 'bad_response',
       message: `The authorization server at ${authUrl} does not offer what connect needs: ${lacks.join(', ')}.`,
-      hint: 'Check that --auth-url points at the Agent Mailbox Service\'s auth host.',
+      hint: "Check that --auth-url points at the Agent Mailbox Service's auth host.",
     });
   }
   return server;
@@ -105,7 +125,11 @@ function originOr(url: string | undefined): string {
 }
 
 /** Registers this run's client with its exact loopback redirect URI (RFC 7591; RFC 8252 §7.3, §8.4: a public client). */
-export async function registerClient(server: AuthorizationServer, redirectUri: string, http: OAuthHttp): Promise<RegisteredClient> {
+export async function registerClient(
+  server: AuthorizationServer,
+  redirectUri: string,
+  http: OAuthHttp,
+): Promise<RegisteredClient> {
   const endpoint = server.registration_endpoint ?? '';
   const metadata = {
     client_name: 'agent-mailbox',
@@ -115,14 +139,26 @@ export async function registerClient(server: AuthorizationServer, redirectUri: s
     response_types: ['code'],
     application_type: 'native',
   };
-  const registered = await step('registration', endpoint, async () => oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(server, metadata, options(http, endpoint))));
-  const secret = typeof registered.client_secret === 'string' && registered.client_secret !== '' ? registered.client_secret : undefined;
+  const registered = await step('registration', endpoint, async () =>
+    oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(server, metadata, options(http, endpoint)),
+    ),
+  );
+  const secret =
+    typeof registered.client_secret === 'string' && registered.client_secret !== ''
+      ? registered.client_secret
+      : undefined;
   rememberSecret(secret);
   return { clientId: registered.client_id, ...(secret !== undefined ? { clientSecret: secret } : {}) };
 }
 
 /** The authorization response as the loopback listener received it, checked: state, then iss (RFC 9207), then error. */
-export function checkAuthorizationResponse(server: AuthorizationServer, client: RegisteredClient, parameters: URLSearchParams, state: string): URLSearchParams {
+export function checkAuthorizationResponse(
+  server: AuthorizationServer,
+  client: RegisteredClient,
+  parameters: URLSearchParams,
+  state: string,
+): URLSearchParams {
   try {
     return oauth.validateAuthResponse(server, clientOf(client), parameters, state);
   } catch (error) {
@@ -151,9 +187,18 @@ function refreshTokenOf(response: HttpResponse): string | undefined {
 function issued(result: oauth.TokenEndpointResponse, askedScope: string): IssuedTokens {
   rememberSecret(result.access_token);
   if (typeof result.expires_in !== 'number' || result.expires_in <= 0) {
-    throw new MailboxError({ code: 'bad_response', message: 'The token answer did not say how long the access token lives (expires_in).', hint: 'Check that --auth-url points at the Agent Mailbox Service.' });
+    throw new MailboxError({
+      code: 'bad_response',
+      message: 'The token answer did not say how long the access token lives (expires_in).',
+      hint: 'Check that --auth-url points at the Agent Mailbox Service.',
+    });
   }
-  return { accessToken: result.access_token, expiresIn: result.expires_in, scope: result.scope ?? askedScope, ...(result.refresh_token ? { refreshToken: result.refresh_token } : {}) };
+  return {
+    accessToken: result.access_token,
+    expiresIn: result.expires_in,
+    scope: result.scope ?? askedScope,
+    ...(result.refresh_token ? { refreshToken: result.refresh_token } : {}),
+  };
 }
 
 /** Exchanges the code (PKCE verifier, same redirect URI, the resource); `persist` stores the refresh token first. */
@@ -169,16 +214,29 @@ export async function exchangeCode(
     if (token !== undefined) await persist(token);
   };
   return step('code exchange', server.token_endpoint ?? server.issuer, async () => {
-    const response = await oauth.authorizationCodeGrantRequest(server, clientOf(client), authOf(client), request.callback, request.redirectUri, request.verifier, {
-      additionalParameters: { resource: request.resource },
-      ...options(http, server.token_endpoint ?? server.issuer, onAnswer),
-    });
+    const response = await oauth.authorizationCodeGrantRequest(
+      server,
+      clientOf(client),
+      authOf(client),
+      request.callback,
+      request.redirectUri,
+      request.verifier,
+      {
+        additionalParameters: { resource: request.resource },
+        ...options(http, server.token_endpoint ?? server.issuer, onAnswer),
+      },
+    );
     return issued(await oauth.processAuthorizationCodeResponse(server, clientOf(client), response), request.scope);
   });
 }
 
 /** One refresh (rotation); `scope` narrows the access token (RFC 6749 §6); `persist` stores the new refresh token first. */
-export async function refreshGrant(grant: StoredGrant, scope: string | undefined, http: OAuthHttp, persist: (refreshToken: string) => Promise<void>): Promise<IssuedTokens> {
+export async function refreshGrant(
+  grant: StoredGrant,
+  scope: string | undefined,
+  http: OAuthHttp,
+  persist: (refreshToken: string) => Promise<void>,
+): Promise<IssuedTokens> {
   const server = grant.server as AuthorizationServer;
   const client = { clientId: grant.clientId, ...(grant.clientSecret ? { clientSecret: grant.clientSecret } : {}) };
   const onAnswer = async (response: HttpResponse): Promise<void> => {
@@ -186,10 +244,16 @@ export async function refreshGrant(grant: StoredGrant, scope: string | undefined
     if (token !== undefined) await persist(token);
   };
   return step('renewal', grant.server.token_endpoint, async () => {
-    const response = await oauth.refreshTokenGrantRequest(server, clientOf(client), authOf(client), grant.refreshToken, {
-      ...(scope !== undefined ? { additionalParameters: { scope } } : {}),
-      ...options(http, grant.server.token_endpoint, onAnswer),
-    });
+    const response = await oauth.refreshTokenGrantRequest(
+      server,
+      clientOf(client),
+      authOf(client),
+      grant.refreshToken,
+      {
+        ...(scope !== undefined ? { additionalParameters: { scope } } : {}),
+        ...options(http, grant.server.token_endpoint, onAnswer),
+      },
+    );
     return issued(await oauth.processRefreshTokenResponse(server, clientOf(client), response), scope ?? grant.scope);
   });
 }
@@ -201,14 +265,17 @@ export async function revokeGrant(grant: StoredGrant, http: OAuthHttp): Promise<
     throw new MailboxError({
       code: 'oauth_failed',
       message: 'The authorization server offers no revocation endpoint, so the grant cannot be ended from here.',
-      hint: 'The person revokes the connection in the service\'s dashboard; then disconnect --local-only removes the files.',
+      hint: "The person revokes the connection in the service's dashboard; then disconnect --local-only removes the files.",
     });
   }
   const server = grant.server as AuthorizationServer;
   const client = { clientId: grant.clientId, ...(grant.clientSecret ? { clientSecret: grant.clientSecret } : {}) };
   await step('revocation', endpoint, async () =>
     oauth.processRevocationResponse(
-      await oauth.revocationRequest(server, clientOf(client), authOf(client), grant.refreshToken, { additionalParameters: { token_type_hint: 'refresh_token' }, ...options(http, endpoint) }),
+      await oauth.revocationRequest(server, clientOf(client), authOf(client), grant.refreshToken, {
+        additionalParameters: { token_type_hint: 'refresh_token' },
+        ...options(http, endpoint),
+      }),
     ),
   );
 }

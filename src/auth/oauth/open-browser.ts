@@ -10,7 +10,9 @@ export type BrowserOpener = (url: string) => Promise<void>;
  * as an argument, never as shell text.
  */
 export function browserOpener(env: Readonly<Record<string, string | undefined>>): BrowserOpener {
-  const browser = env.BROWSER?.split(':').map((entry) => entry.trim()).find((entry) => entry !== '');
+  const browser = env.BROWSER?.split(':')
+    .map((entry) => entry.trim())
+    .find((entry) => entry !== '');
   if (browser !== undefined) return (url) => runBrowserCommand(browser, url);
   return async (url) => {
     // Loaded only here: connect is the one command that opens a browser.
@@ -22,7 +24,9 @@ export function browserOpener(env: Readonly<Record<string, string | undefined>>)
 
 function runBrowserCommand(command: string, url: string): Promise<void> {
   const isWindows = process.platform === 'win32';
-  const line = command.includes('%s') ? command.replaceAll('%s', isWindows ? `"${url}"` : '"$1"') : `${command} ${isWindows ? `"${url}"` : '"$1"'}`;
+  const line = command.includes('%s')
+    ? command.replaceAll('%s', isWindows ? `"${url}"` : '"$1"')
+    : `${command} ${isWindows ? `"${url}"` : '"$1"'}`;
   const child = isWindows
     ? spawn(line, { shell: true, detached: true, stdio: 'ignore', windowsHide: true })
     : spawn('/bin/sh', ['-c', line, 'browser', url], { detached: true, stdio: 'ignore' });

@@ -8,32 +8,67 @@ const scopeChoices = { read: oauthScopes.read, 'read,send': `${oauthScopes.read}
 
 const connectInput = z.object({
   scope: z
-    .enum(['read', 'read,send'], { error: 'scope must be "read" (recommended: the service refuses every send) or "read,send"' })
+    .enum(['read', 'read,send'], {
+      error: 'scope must be "read" (recommended: the service refuses every send) or "read,send"',
+    })
     .optional()
-    .describe('What the person is asked to grant: "read" (mail.read; recommended, the service itself refuses every send) or "read,send" (also mail.send). Default: read.'),
-  credentials_dir: z.string().optional().describe('Directory of its own for the connection (never one holding a registered inbox). Default: AGENT_MAILBOX_CREDENTIALS_DIR, then the per-user config dir.'),
-  resource: z.string().optional().describe('The resource the tokens are for (RFC 8707). Default: {api_url}/jmap exactly.'),
-  browser: z.boolean().optional().describe('--no-browser: do not open a browser; print the sign-in link on stderr instead.'),
+    .describe(
+      'What the person is asked to grant: "read" (mail.read; recommended, the service itself refuses every send) or "read,send" (also mail.send). Default: read.',
+    ),
+  credentials_dir: z
+    .string()
+    .optional()
+    .describe(
+      'Directory of its own for the connection (never one holding a registered inbox). Default: AGENT_MAILBOX_CREDENTIALS_DIR, then the per-user config dir.',
+    ),
+  resource: z
+    .string()
+    .optional()
+    .describe('The resource the tokens are for (RFC 8707). Default: {api_url}/jmap exactly.'),
+  browser: z
+    .boolean()
+    .optional()
+    .describe('--no-browser: do not open a browser; print the sign-in link on stderr instead.'),
   login_hint: z.string().max(200).optional().describe('Who is expected to sign in, passed on to the sign-in page.'),
-  wait_seconds: z.number().int().min(10).max(3600).optional().describe('How long to wait for the person to sign in and approve (default 600).'),
+  wait_seconds: z
+    .number()
+    .int()
+    .min(10)
+    .max(3600)
+    .optional()
+    .describe('How long to wait for the person to sign in and approve (default 600).'),
 });
 
 /** `agent-mailbox connect`: the operator connects a person's account (CLI only; a model never starts it). */
 export const connectOperation = defineOperation({
   name: 'connect',
-  title: 'Connect a person\'s account',
+  title: "Connect a person's account",
   description:
-    'Connect a person\'s Agent Mailbox account (their inboxes, custom domains included) through the service\'s sign-in and consent page in a browser, and store the grant in a credentials directory of its own. Read-only (--scope read) is recommended: the service itself then refuses every send.',
+    "Connect a person's Agent Mailbox account (their inboxes, custom domains included) through the service's sign-in and consent page in a browser, and store the grant in a credentials directory of its own. Read-only (--scope read) is recommended: the service itself then refuses every send.",
   input: connectInput,
-  output: z.looseObject({ credentialsDir: z.string(), scope: z.string(), inboxes: z.array(z.looseObject({ address: z.string(), accountId: z.string() })), next: z.array(z.string()) }),
+  output: z.looseObject({
+    credentialsDir: z.string(),
+    scope: z.string(),
+    inboxes: z.array(z.looseObject({ address: z.string(), accountId: z.string() })),
+    next: z.array(z.string()),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   doors: ['cli'],
   cli: { flagNames: { browser: '--no-browser' }, hidden: ['wait_seconds'] },
   async run(input, ctx) {
-    const config = resolveConfig({ ...ctx.configInputs, flags: { ...ctx.configInputs.flags, ...(input.credentials_dir !== undefined ? { credentialsDir: input.credentials_dir } : {}) } });
+    const config = resolveConfig({
+      ...ctx.configInputs,
+      flags: {
+        ...ctx.configInputs.flags,
+        ...(input.credentials_dir !== undefined ? { credentialsDir: input.credentials_dir } : {}),
+      },
+    });
     const stderr = ctx.streams?.stderr;
     // The OAuth client loads only when connect runs, not on every start of the CLI.
-    const [{ connectGrant }, { browserOpener }] = await Promise.all([import('../../auth/oauth/connect-grant.js'), import('../../auth/oauth/open-browser.js')]);
+    const [{ connectGrant }, { browserOpener }] = await Promise.all([
+      import('../../auth/oauth/connect-grant.js'),
+      import('../../auth/oauth/open-browser.js'),
+    ]);
     const outcome = await connectGrant({
       dir: resolve(config.credentialsDir),
       config,

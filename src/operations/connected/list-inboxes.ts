@@ -29,24 +29,35 @@ export const listInboxesOperation = defineOperation({
   name: 'list_inboxes',
   title: 'List the inboxes you can use',
   description: [
-    'List the inboxes this credentials directory reaches: on a connected account (a person\'s account, possibly with several inboxes and custom domains) each inbox\'s address and accountId, and which one is the default; for your own inbox, that one.',
+    "List the inboxes this credentials directory reaches: on a connected account (a person's account, possibly with several inboxes and custom domains) each inbox's address and accountId, and which one is the default; for your own inbox, that one.",
     'Pass an address or accountId from here as `inbox` to jmap_request to act for that inbox. Changes nothing.',
   ].join(' '),
   input: z.object({
     credentials_dir: z.string().optional().describe('Credentials directory; omit for the default one.'),
-    refresh: z.boolean().optional().describe('Ask the service again instead of using the list kept since the last look (connected accounts).'),
+    refresh: z
+      .boolean()
+      .optional()
+      .describe('Ask the service again instead of using the list kept since the last look (connected accounts).'),
   }),
   output: listInboxesOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   present: (result) => {
     const typed = result as z.infer<typeof listInboxesOutput>;
-    const lines = typed.inboxes.map((inbox) => `- ${inbox.address}${inbox.accountId ? ` (accountId ${inbox.accountId})` : ''}${inbox.isDefault ? ', default' : ''}`);
+    const lines = typed.inboxes.map(
+      (inbox) =>
+        `- ${inbox.address}${inbox.accountId ? ` (accountId ${inbox.accountId})` : ''}${inbox.isDefault ? ', default' : ''}`,
+    );
     return { text: [typed.summary, ...lines].join('\n') };
   },
   async run(input, ctx) {
     const account = ctx.accounts.open(input.credentials_dir);
     const isConnected = credentialsKindOf(account.dir) === 'oauth';
-    const gate = openServiceGate(account, { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor });
+    const gate = openServiceGate(account, {
+      signal: ctx.signal,
+      log: ctx.log,
+      deadline: ctx.deadline,
+      frontDoor: ctx.frontDoor,
+    });
     const listed = await gate.listInboxes(input.refresh === true);
     const inboxes = listed.map((inbox) => ({
       address: inbox.address,
@@ -59,6 +70,12 @@ export const listInboxesOperation = defineOperation({
     const summary = isConnected
       ? `${inboxes.length} inbox${inboxes.length === 1 ? '' : 'es'} of the connected account in ${account.dir}; ${chosen ? `without an inbox choice, calls use ${chosen.address}` : 'none is the default, so every call names its inbox'}.`
       : `${account.dir} holds your own inbox ${inboxes[0]?.address ?? ''}.`;
-    return { credentialsDir: account.dir, kind: isConnected ? ('connected' as const) : ('own' as const), inboxes, ...(chosen ? { default: chosen.address } : {}), summary };
+    return {
+      credentialsDir: account.dir,
+      kind: isConnected ? ('connected' as const) : ('own' as const),
+      inboxes,
+      ...(chosen ? { default: chosen.address } : {}),
+      summary,
+    };
   },
 });

@@ -14,10 +14,17 @@ export async function describeInboxPolicy(
   known?: { inbox: string; stateDir: string },
 ): Promise<{ rules: string[]; readOnlyNow: boolean }> {
   const { userConfigDir } = resolveConfig(ctx.configInputs);
-  const identity = known ?? (await ctx.accounts.open(credentialsDir).inbox({ signal: ctx.signal, deadline: ctx.deadline }).then(guardedInbox, () => undefined));
+  const identity =
+    known ??
+    (await ctx.accounts
+      .open(credentialsDir)
+      .inbox({ signal: ctx.signal, deadline: ctx.deadline })
+      .then(guardedInbox, () => undefined));
   const inbox = identity?.inbox;
   const layers = await loadPolicyLayers(policyPaths({ userConfigDir, inboxDir: identity?.stateDir ?? credentialsDir }));
   const broken = layers.find((l) => l.error);
-  const rules = broken ? [`Your operator's policy file ${broken.path} is broken: nothing is sent until they repair it.`] : describePolicy(effectivePolicy(layers));
+  const rules = broken
+    ? [`Your operator's policy file ${broken.path} is broken: nothing is sent until they repair it.`]
+    : describePolicy(effectivePolicy(layers));
   return { rules, readOnlyNow: inbox !== undefined && (await isInboxWaking(userConfigDir, inbox)) };
 }

@@ -13,12 +13,21 @@ import { defineOperation, type OperationContext } from '../define-operation.js';
  * the agent can write); approving sends that record's draft to its judged recipients, once.
  */
 
-const credentialsDir = z.string().optional().describe('The inbox (its credentials directory); default: the default inbox.');
-const idInput = z.string().regex(/^h-[0-9a-f]{8}$/, 'an outbox id looks like h-1a2b3c4d').describe('The held mail\'s id, from outbox list.');
+const credentialsDir = z
+  .string()
+  .optional()
+  .describe('The inbox (its credentials directory); default: the default inbox.');
+const idInput = z
+  .string()
+  .regex(/^h-[0-9a-f]{8}$/, 'an outbox id looks like h-1a2b3c4d')
+  .describe("The held mail's id, from outbox list.");
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** The account and inbox a command acts for: on a connected account, --inbox picks one (default: its default inbox). */
-function accountOf(ctx: OperationContext, input: { credentials_dir?: string | undefined; inbox?: string | undefined }): Account {
+function accountOf(
+  ctx: OperationContext,
+  input: { credentials_dir?: string | undefined; inbox?: string | undefined },
+): Account {
   return ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
 }
 
@@ -33,7 +42,8 @@ function gateContext(ctx: OperationContext) {
 export const outboxListOperation = defineOperation({
   name: 'outbox_list',
   title: 'List held mail',
-  description: 'List the mail the operator\'s rules held for a person\'s yes, with each one\'s id, state, recipients and subject.',
+  description:
+    "List the mail the operator's rules held for a person's yes, with each one's id, state, recipients and subject.",
   input: z.object({ credentials_dir: credentialsDir, inbox: inboxInput }),
   output: z.looseObject({ held: z.array(z.looseObject({ id: z.string(), status: z.string() })) }),
   annotations: readOnly,
@@ -51,7 +61,8 @@ export const outboxListOperation = defineOperation({
 export const outboxApproveOperation = defineOperation({
   name: 'outbox_approve',
   title: 'Approve held mail',
-  description: 'Send one held mail, exactly as held and to exactly the recipients judged, once. Needs the operator at a terminal; block-lists, caps and the secret scan are checked again.',
+  description:
+    'Send one held mail, exactly as held and to exactly the recipients judged, once. Needs the operator at a terminal; block-lists, caps and the secret scan are checked again.',
   input: z.object({ id: idInput, credentials_dir: credentialsDir, inbox: inboxInput }),
   output: z.looseObject({ id: z.string(), status: z.string(), summary: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -62,7 +73,12 @@ export const outboxApproveOperation = defineOperation({
     const account = accountOf(ctx, input);
     const record = await findHeld(account, input.id);
     if (record.status === 'held') {
-      await askOperator(ctx.terminal, `outbox approve ${record.id}`, [`Send this held mail (${record.reason})?`, `  To: ${record.rcptTo.join(', ')}`, `  Subject: ${record.subject}`, `  Draft: ${record.emailId}, held ${record.createdAt}`]);
+      await askOperator(ctx.terminal, `outbox approve ${record.id}`, [
+        `Send this held mail (${record.reason})?`,
+        `  To: ${record.rcptTo.join(', ')}`,
+        `  Subject: ${record.subject}`,
+        `  Draft: ${record.emailId}, held ${record.createdAt}`,
+      ]);
     }
     const sent = await approveHeldMail(account, input.id, gateContext(ctx));
     return { ...sent, summary: `Sent held mail ${sent.id} ("${sent.subject}") to ${sent.rcptTo.join(', ')}.` };
@@ -81,19 +97,27 @@ export const outboxDiscardOperation = defineOperation({
   present: (result) => ({ lead: [(result as { summary: string }).summary] }),
   async run(input, ctx) {
     const { record, draftRemoved } = await discardHeldMail(accountOf(ctx, input), input.id, gateContext(ctx));
-    return { ...record, summary: `Discarded held mail ${record.id} ("${record.subject}")${draftRemoved ? ' and deleted its draft' : `; its draft ${record.emailId} could not be deleted now`}.` };
+    return {
+      ...record,
+      summary: `Discarded held mail ${record.id} ("${record.subject}")${draftRemoved ? ' and deleted its draft' : `; its draft ${record.emailId} could not be deleted now`}.`,
+    };
   },
 });
 
 function auditLine(entry: AuditEntry): string {
-  const ids = entry.ids ? ` ${Object.entries(entry.ids).map(([k, v]) => `${k}=${v}`).join(' ')}` : '';
+  const ids = entry.ids
+    ? ` ${Object.entries(entry.ids)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`
+    : '';
   return `${entry.at}  ${entry.door.padEnd(8)} ${entry.verdict.padEnd(9)} to ${entry.recipients.join(', ') || '-'}${entry.subject !== undefined ? `  "${entry.subject}"` : ''}${entry.rule ? `  [${entry.rule}]` : ''}${ids}${entry.note ? `  ${entry.note}` : ''}`;
 }
 
 export const outboxLogOperation = defineOperation({
   name: 'outbox_log',
   title: 'Show the send audit log',
-  description: 'Print the audit log of every attempt to send: sent, refused (with the rule), held, approved, discarded, declined.',
+  description:
+    'Print the audit log of every attempt to send: sent, refused (with the rule), held, approved, discarded, declined.',
   input: z.object({ credentials_dir: credentialsDir, inbox: inboxInput }),
   output: z.looseObject({ entries: z.array(z.looseObject({ at: z.string(), verdict: z.string() })) }),
   annotations: readOnly,

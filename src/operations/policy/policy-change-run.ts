@@ -24,23 +24,54 @@ export const policyChangeOutput = z.looseObject({
   summary: z.string(),
 });
 
-export async function runPolicyChange(ctx: OperationContext, input: { user?: boolean | undefined; credentials_dir?: string | undefined; inbox?: string | undefined }, change: PolicyChange, what: string): Promise<z.infer<typeof policyChangeOutput>> {
+export async function runPolicyChange(
+  ctx: OperationContext,
+  input: { user?: boolean | undefined; credentials_dir?: string | undefined; inbox?: string | undefined },
+  change: PolicyChange,
+  what: string,
+): Promise<z.infer<typeof policyChangeOutput>> {
   const target = await policyTarget(ctx, input);
   const update = await updatePolicyLayer(target.path, change, async (widens) => {
-    await askOperator(ctx.terminal, what, [`This widens what the agent may do (${target.layer} layer, ${target.path}):`, ...widens.map((w) => `  - ${w}`)]);
+    await askOperator(ctx.terminal, what, [
+      `This widens what the agent may do (${target.layer} layer, ${target.path}):`,
+      ...widens.map((w) => `  - ${w}`),
+    ]);
     return true;
   });
-  const summary = update.changed ? `Changed the ${target.layer} layer (${target.path})${update.widens.length > 0 ? `; widened: ${update.widens.join(', ')}` : ''}.` : `Nothing to change in the ${target.layer} layer (${target.path}).`;
+  const summary = update.changed
+    ? `Changed the ${target.layer} layer (${target.path})${update.widens.length > 0 ? `; widened: ${update.widens.join(', ')}` : ''}.`
+    : `Nothing to change in the ${target.layer} layer (${target.path}).`;
   // The inbox's own rule reaches its auto-reply now; a user rule does on each inbox's next use.
   const dir = target.credentialsDir;
-  const reachesAutoReply = update.changed && dir !== undefined && credentialsKindOf(dir) !== 'none' && tightensAutoReplies(update.before, update.after);
-  const autoReply = reachesAutoReply ? autoReplyLine(await applyAutoReplyRulesNow(ctx.accounts.open(dir, chosenInbox(input.inbox)), { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor })) : undefined;
-  return { layer: target.layer, path: target.path, changed: update.changed, widens: update.widens, summary: autoReply ? `${summary} ${autoReply}` : summary };
+  const reachesAutoReply =
+    update.changed &&
+    dir !== undefined &&
+    credentialsKindOf(dir) !== 'none' &&
+    tightensAutoReplies(update.before, update.after);
+  const autoReply = reachesAutoReply
+    ? autoReplyLine(
+        await applyAutoReplyRulesNow(ctx.accounts.open(dir, chosenInbox(input.inbox)), {
+          signal: ctx.signal,
+          log: ctx.log,
+          deadline: ctx.deadline,
+          frontDoor: ctx.frontDoor,
+        }),
+      )
+    : undefined;
+  return {
+    layer: target.layer,
+    path: target.path,
+    changed: update.changed,
+    widens: update.widens,
+    summary: autoReply ? `${summary} ${autoReply}` : summary,
+  };
 }
 
 function autoReplyLine(result: AutoReplyNow): string | undefined {
-  if (result.kind === 'switched off') return 'Switched off the inbox\'s auto-reply (vacation response): the new rules refuse it.';
-  if (result.kind === 'owed') return `The inbox's auto-reply could not be checked or switched off now (${result.why}); if the new rules refuse it, the tool switches it off at the inbox's next use.`;
+  if (result.kind === 'switched off')
+    return "Switched off the inbox's auto-reply (vacation response): the new rules refuse it.";
+  if (result.kind === 'owed')
+    return `The inbox's auto-reply could not be checked or switched off now (${result.why}); if the new rules refuse it, the tool switches it off at the inbox's next use.`;
   return undefined;
 }
 

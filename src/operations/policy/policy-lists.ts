@@ -10,10 +10,18 @@ import { policyTargetInput } from './policy-target.js';
  * Allowing and unlisting widen (the operator at a terminal); blocking narrows.
  */
 
-const entriesInput = z.array(z.string()).min(1, 'give at least one address or domain').describe('Addresses (ana@example.org) or domains (example.org, covering its subdomains).');
+const entriesInput = z
+  .array(z.string())
+  .min(1, 'give at least one address or domain')
+  .describe('Addresses (ana@example.org) or domains (example.org, covering its subdomains).');
 const writes = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-function listCommand(name: string, words: readonly [string, string], description: string, change: (entries: string[]) => PolicyChange) {
+function listCommand(
+  name: string,
+  words: readonly [string, string],
+  description: string,
+  change: (entries: string[]) => PolicyChange,
+) {
   return defineOperation({
     name,
     title: description.split('.')[0] ?? name,
@@ -32,8 +40,33 @@ function listCommand(name: string, words: readonly [string, string], description
   });
 }
 
-export const policyAllowSendOperation = listCommand('policy_allow_send', ['policy', 'allow-send'], 'Allow sending to addresses or domains. Needs the operator at a terminal.', (entries) => ({ kind: 'list', direction: 'send', list: 'allow', entries }));
-export const policyBlockSendOperation = listCommand('policy_block_send', ['policy', 'block-send'], 'Block sending to addresses or domains, in every mode.', (entries) => ({ kind: 'list', direction: 'send', list: 'block', entries }));
-export const policyAllowReceiveOperation = listCommand('policy_allow_receive', ['policy', 'allow-receive'], 'Allow mail from addresses or domains (when its sender authentication passed). Needs the operator at a terminal.', (entries) => ({ kind: 'list', direction: 'receive', list: 'allow', entries }));
-export const policyBlockReceiveOperation = listCommand('policy_block_receive', ['policy', 'block-receive'], 'Hold back mail from addresses or domains, in every mode.', (entries) => ({ kind: 'list', direction: 'receive', list: 'block', entries }));
-export const policyUnlistOperation = listCommand('policy_unlist', ['policy', 'unlist'], 'Remove addresses or domains from every send and receive list of the layer. Needs the operator at a terminal (it may lift a block).', (entries) => ({ kind: 'unlist', entries }));
+export const policyAllowSendOperation = listCommand(
+  'policy_allow_send',
+  ['policy', 'allow-send'],
+  'Allow sending to addresses or domains. Needs the operator at a terminal.',
+  (entries) => ({ kind: 'list', direction: 'send', list: 'allow', entries }),
+);
+export const policyBlockSendOperation = listCommand(
+  'policy_block_send',
+  ['policy', 'block-send'],
+  'Block sending to addresses or domains, in every mode.',
+  (entries) => ({ kind: 'list', direction: 'send', list: 'block', entries }),
+);
+export const policyAllowReceiveOperation = listCommand(
+  'policy_allow_receive',
+  ['policy', 'allow-receive'],
+  'Allow mail from addresses or domains (when its sender authentication passed). Needs the operator at a terminal.',
+  (entries) => ({ kind: 'list', direction: 'receive', list: 'allow', entries }),
+);
+export const policyBlockReceiveOperation = listCommand(
+  'policy_block_receive',
+  ['policy', 'block-receive'],
+  'Hold back mail from addresses or domains, in every mode.',
+  (entries) => ({ kind: 'list', direction: 'receive', list: 'block', entries }),
+);
+export const policyUnlistOperation = listCommand(
+  'policy_unlist',
+  ['policy', 'unlist'],
+  'Remove addresses or domains from every send and receive list of the layer. Needs the operator at a terminal (it may lift a block).',
+  (entries) => ({ kind: 'unlist', entries }),
+);

@@ -15,26 +15,40 @@ const capInput = (what: string) =>
     .string()
     .regex(/^(\d{1,7}|none)$/, `${what} must be a whole number or "none"`)
     .optional()
-    .describe(`${what}: a whole number, or "none" to remove the cap (removing or raising one needs the operator at a terminal).`);
+    .describe(
+      `${what}: a whole number, or "none" to remove the cap (removing or raising one needs the operator at a terminal).`,
+    );
 
-const capValue = (raw: string | undefined): number | null | undefined => (raw === undefined ? undefined : raw === 'none' ? null : Number(raw));
+const capValue = (raw: string | undefined): number | null | undefined =>
+  raw === undefined ? undefined : raw === 'none' ? null : Number(raw);
 
 const writes = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 export const policySetOperation = defineOperation({
   name: 'policy_set',
-  title: 'Set the operator\'s policy',
+  title: "Set the operator's policy",
   description:
     'Set send and receive rules of one layer (--user for every inbox of this user, else one inbox): who the agent may write to (open, known, allowlist, confirm, off), caps, the secret scan, where attachments may come from, whether new inboxes may be registered. Anything that widens what the agent may do needs the operator at a terminal and a typed yes.',
   input: z.object({
-    send: z.enum(sendModes).optional().describe('Send mode: open (anyone not blocked), known, allowlist, confirm (anyone else needs a person\'s yes) or off.'),
+    send: z
+      .enum(sendModes)
+      .optional()
+      .describe(
+        "Send mode: open (anyone not blocked), known, allowlist, confirm (anyone else needs a person's yes) or off.",
+      ),
     max_sends_per_hour: capInput('Sends per hour'),
     max_sends_per_day: capInput('Sends per day'),
     max_recipients: capInput('Recipients per mail'),
     secret_scan: z.enum(onOff).optional().describe('Refuse mail carrying credentials (on by default).'),
-    attach_from: z.string().optional().describe('The only directory attachments may come from, or "none" to lift the limit.'),
+    attach_from: z
+      .string()
+      .optional()
+      .describe('The only directory attachments may come from, or "none" to lift the limit.'),
     new_inboxes: z.enum(onOff).optional().describe('off: the agent may not register or log in to further inboxes.'),
-    receive: z.enum(receiveModes).optional().describe('Receive mode: open, or allowlist (only allowed, authenticated senders are shown).'),
+    receive: z
+      .enum(receiveModes)
+      .optional()
+      .describe('Receive mode: open, or allowlist (only allowed, authenticated senders are shown).'),
     ...policyTargetInput,
   }),
   output: policyChangeOutput,
@@ -52,9 +66,15 @@ export const policySetOperation = defineOperation({
       ...(input.new_inboxes ? { newInboxes: input.new_inboxes } : {}),
       ...(input.receive ? { receiveMode: input.receive } : {}),
     };
-    if (input.attach_from !== undefined) settings.attachFrom = input.attach_from === 'none' ? null : await existingDir(resolve(ctx.workingDir, input.attach_from));
+    if (input.attach_from !== undefined)
+      settings.attachFrom =
+        input.attach_from === 'none' ? null : await existingDir(resolve(ctx.workingDir, input.attach_from));
     if (Object.keys(settings).length === 0) {
-      throw new MailboxError({ code: 'usage', message: 'policy set needs at least one setting.', hint: 'For example: --send allowlist, --max-sends-per-hour 20, --secret-scan on.' });
+      throw new MailboxError({
+        code: 'usage',
+        message: 'policy set needs at least one setting.',
+        hint: 'For example: --send allowlist, --max-sends-per-hour 20, --secret-scan on.',
+      });
     }
     return runPolicyChange(ctx, input, { kind: 'set', settings }, 'policy set');
   },
@@ -62,6 +82,11 @@ export const policySetOperation = defineOperation({
 
 async function existingDir(path: string): Promise<string> {
   const info = await stat(path).catch(() => undefined);
-  if (!info?.isDirectory()) throw new MailboxError({ code: 'invalid_input', message: `${path} is not a directory; nothing was changed.`, hint: 'Give an existing directory for --attach-from.' });
+  if (!info?.isDirectory())
+    throw new MailboxError({
+      code: 'invalid_input',
+      message: `${path} is not a directory; nothing was changed.`,
+      hint: 'Give an existing directory for --attach-from.',
+    });
   return path;
 }

@@ -16,7 +16,8 @@ function render(result: { policy?: EffectivePolicy; layers: EffectivePolicy['lay
   const lines: string[] = [];
   const p = result.policy;
   if (p) {
-    const entries = (list: { entry: string; from: string }[]): string => (list.length === 0 ? 'none' : list.map((e) => `${e.entry} (${e.from})`).join(', '));
+    const entries = (list: { entry: string; from: string }[]): string =>
+      list.length === 0 ? 'none' : list.map((e) => `${e.entry} (${e.from})`).join(', ');
     lines.push(
       'Send (the strictest layer wins; block-lists apply in every mode):',
       `  modes: ${p.send.modes.length === 0 ? 'open (default)' : p.send.modes.map((m) => `${m.value} (${m.from})`).join(', ')}`,
@@ -31,23 +32,37 @@ function render(result: { policy?: EffectivePolicy; layers: EffectivePolicy['lay
       `  block: ${entries(p.receive.block)}`,
       `New inboxes: ${sourced(p.newInboxes)}`,
     );
-  } else lines.push('The effective policy cannot be computed: a layer is broken (below). Until it is repaired nothing is sent under it.');
-  lines.push('Layers:', ...result.layers.map((l) => `  ${l.layer}: ${l.path} ${l.error ? `BROKEN: ${l.error}` : l.present ? '(present)' : '(absent)'}`));
+  } else
+    lines.push(
+      'The effective policy cannot be computed: a layer is broken (below). Until it is repaired nothing is sent under it.',
+    );
+  lines.push(
+    'Layers:',
+    ...result.layers.map(
+      (l) => `  ${l.layer}: ${l.path} ${l.error ? `BROKEN: ${l.error}` : l.present ? '(present)' : '(absent)'}`,
+    ),
+  );
   return lines.join('\n');
 }
 
 export const policyShowOperation = defineOperation({
   name: 'policy_show',
-  title: 'Show the operator\'s policy',
-  description: 'Print the effective policy (send and receive rules, caps, secret scan, new inboxes) with the layer each rule comes from, and every layer file with its state.',
+  title: "Show the operator's policy",
+  description:
+    'Print the effective policy (send and receive rules, caps, secret scan, new inboxes) with the layer each rule comes from, and every layer file with its state.',
   input: z.object(policyTargetInput),
-  output: z.looseObject({ layers: z.array(z.looseObject({ layer: z.string(), path: z.string(), present: z.boolean() })) }),
+  output: z.looseObject({
+    layers: z.array(z.looseObject({ layer: z.string(), path: z.string(), present: z.boolean() })),
+  }),
   annotations: readOnly,
   doors: ['cli'],
   cli: { path: ['policy', 'show'] },
   present: (result) => {
     const shown = result as { send?: unknown; layers: EffectivePolicy['layers'] };
-    return { text: render({ layers: shown.layers, ...(shown.send ? { policy: shown as EffectivePolicy } : {}) }), isError: shown.send === undefined };
+    return {
+      text: render({ layers: shown.layers, ...(shown.send ? { policy: shown as EffectivePolicy } : {}) }),
+      isError: shown.send === undefined,
+    };
   },
   async run(input, ctx) {
     const target = await policyTarget(ctx, input);

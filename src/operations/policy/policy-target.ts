@@ -10,9 +10,20 @@ import type { OperationContext } from '../define-operation.js';
 /** Which layer a `policy` command acts on: the user's (`--user`) or one inbox's (`--credentials-dir`, else the default inbox). */
 
 export const policyTargetInput = {
-  user: z.boolean().optional().describe('The user layer: binds every inbox of this OS user, ones registered later included.'),
-  credentials_dir: z.string().optional().describe('The inbox whose own layer to use (its credentials directory); default: the default inbox.'),
-  inbox: z.string().optional().describe('Connected account only: the inbox (address or accountId from list_inboxes) whose own layer to use; default: the account\'s default inbox.'),
+  user: z
+    .boolean()
+    .optional()
+    .describe('The user layer: binds every inbox of this OS user, ones registered later included.'),
+  credentials_dir: z
+    .string()
+    .optional()
+    .describe('The inbox whose own layer to use (its credentials directory); default: the default inbox.'),
+  inbox: z
+    .string()
+    .optional()
+    .describe(
+      "Connected account only: the inbox (address or accountId from list_inboxes) whose own layer to use; default: the account's default inbox.",
+    ),
 };
 
 export interface PolicyTarget {
@@ -26,11 +37,24 @@ export interface PolicyTarget {
 }
 
 /** Resolves the target from the flags; both at once is a usage error. */
-export async function policyTarget(ctx: OperationContext, input: { user?: boolean | undefined; credentials_dir?: string | undefined; inbox?: string | undefined }): Promise<PolicyTarget> {
+export async function policyTarget(
+  ctx: OperationContext,
+  input: { user?: boolean | undefined; credentials_dir?: string | undefined; inbox?: string | undefined },
+): Promise<PolicyTarget> {
   if (input.user === true && (input.credentials_dir !== undefined || input.inbox !== undefined)) {
-    throw new MailboxError({ code: 'usage', message: 'Give --user or an inbox (--credentials-dir, --inbox), not both.', hint: '--user for every inbox of this user, --credentials-dir for one inbox.' });
+    throw new MailboxError({
+      code: 'usage',
+      message: 'Give --user or an inbox (--credentials-dir, --inbox), not both.',
+      hint: '--user for every inbox of this user, --credentials-dir for one inbox.',
+    });
   }
-  const config = resolveConfig({ ...ctx.configInputs, flags: { ...ctx.configInputs.flags, ...(input.credentials_dir !== undefined ? { credentialsDir: input.credentials_dir } : {}) } });
+  const config = resolveConfig({
+    ...ctx.configInputs,
+    flags: {
+      ...ctx.configInputs.flags,
+      ...(input.credentials_dir !== undefined ? { credentialsDir: input.credentials_dir } : {}),
+    },
+  });
   if (input.user === true) {
     const paths = policyPaths({ userConfigDir: config.userConfigDir });
     return { layer: 'user', path: paths.user, paths };
@@ -39,10 +63,12 @@ export async function policyTarget(ctx: OperationContext, input: { user?: boolea
   // A connected account keeps rules per inbox, in the folder the guard reads; when that inbox cannot
   // be named, a rule written elsewhere would silently bind nothing, so the command fails instead. A
   // proof-of-work directory is its inbox's folder, registered yet or not.
-  const identity = await account.inbox({ signal: ctx.signal, deadline: ctx.deadline }).then(guardedInbox, (error: unknown) => {
-    if (credentialsKindOf(account.dir) === 'oauth') throw error;
-    return undefined;
-  });
+  const identity = await account
+    .inbox({ signal: ctx.signal, deadline: ctx.deadline })
+    .then(guardedInbox, (error: unknown) => {
+      if (credentialsKindOf(account.dir) === 'oauth') throw error;
+      return undefined;
+    });
   const paths = policyPaths({ userConfigDir: config.userConfigDir, inboxDir: identity?.stateDir ?? account.dir });
   return { layer: 'inbox', path: layerPath(paths, 'inbox') as string, paths, credentialsDir: account.dir };
 }

@@ -23,7 +23,11 @@ export async function readAutoReplyState(stateDir: string): Promise<AutoReplySta
     const parsed: unknown = JSON.parse((await readPrivateFile(join(stateDir, autoReplyStateFile))) ?? '{}');
     if (typeof parsed !== 'object' || parsed === null) return { pending: true };
     const { checked, pending, switchedOffAt } = parsed as Record<string, unknown>;
-    return { ...(typeof checked === 'string' ? { checked } : {}), ...(pending === true ? { pending } : {}), ...(typeof switchedOffAt === 'string' ? { switchedOffAt } : {}) };
+    return {
+      ...(typeof checked === 'string' ? { checked } : {}),
+      ...(pending === true ? { pending } : {}),
+      ...(typeof switchedOffAt === 'string' ? { switchedOffAt } : {}),
+    };
   } catch {
     // A damaged record owes a look: the switch must not be forgotten.
     return { pending: true };

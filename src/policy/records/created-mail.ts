@@ -19,7 +19,11 @@ export async function recordCreatedMail(dir: string, ids: readonly string[]): Pr
   const clean = ids.filter((id) => id.length > 0 && !/[\r\n]/.test(id));
   if (clean.length === 0) return;
   await ensurePrivateDir(dir);
-  const handle = await open(join(dir, createdMailFile), constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow, 0o600);
+  const handle = await open(
+    join(dir, createdMailFile),
+    constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow,
+    0o600,
+  );
   try {
     await handle.write(clean.map((id) => `${id}\n`).join(''));
   } finally {

@@ -36,9 +36,14 @@ export async function rememberInboxDir(userConfigDir: string, dir: string): Prom
   await ensurePrivateDir(userConfigDir);
   // Another register holds it for a moment at most; a long wait means something is stuck.
   // Stryker disable next-line StringLiteral,ObjectLiteral: the lock's name and wait only matter when two registrations meet
-  await withDirectoryLock(userConfigDir, 'inbox-dirs', async () => {
-    const dirs = await knownInboxDirs(userConfigDir);
-    if (dirs.includes(path)) return;
-    await writeFileAtomic(join(userConfigDir, fileName), `${JSON.stringify({ dirs: [...dirs, path] }, null, 2)}\n`);
-  }, { waitMs: 10_000 });
+  await withDirectoryLock(
+    userConfigDir,
+    'inbox-dirs',
+    async () => {
+      const dirs = await knownInboxDirs(userConfigDir);
+      if (dirs.includes(path)) return;
+      await writeFileAtomic(join(userConfigDir, fileName), `${JSON.stringify({ dirs: [...dirs, path] }, null, 2)}\n`);
+    },
+    { waitMs: 10_000 },
+  );
 }

@@ -62,10 +62,19 @@ export async function listOutbox(dir: string): Promise<HeldMail[]> {
 }
 
 /** Records a held mail and returns its outbox id (short, for a person to type). */
-export async function recordHeld(dir: string, mail: Omit<HeldMail, 'id' | 'status' | 'createdAt'>, now: Date = new Date()): Promise<HeldMail> {
+export async function recordHeld(
+  dir: string,
+  mail: Omit<HeldMail, 'id' | 'status' | 'createdAt'>,
+  now: Date = new Date(),
+): Promise<HeldMail> {
   return withDirectoryLock(dir, 'outbox', async () => {
     const outbox = await readOutbox(dir);
-    const record: HeldMail = { ...mail, id: `h-${randomBytes(4).toString('hex')}`, status: 'held', createdAt: now.toISOString() };
+    const record: HeldMail = {
+      ...mail,
+      id: `h-${randomBytes(4).toString('hex')}`,
+      status: 'held',
+      createdAt: now.toISOString(),
+    };
     outbox.held.push(record);
     await writeFileAtomic(join(dir, outboxFile), JSON.stringify(outbox, null, 2));
     return record;

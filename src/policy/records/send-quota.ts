@@ -21,7 +21,10 @@ const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
 const noFollow = constants.O_NOFOLLOW ?? 0;
 
-const lineSchema = z.union([z.object({ k: z.string(), id: z.string(), at: z.number() }), z.object({ k: z.string(), free: z.string() })]);
+const lineSchema = z.union([
+  z.object({ k: z.string(), id: z.string(), at: z.number() }),
+  z.object({ k: z.string(), free: z.string() }),
+]);
 type LedgerLine = z.infer<typeof lineSchema>;
 
 export interface SendCaps {
@@ -75,7 +78,9 @@ async function readLines(dir: string, at: number): Promise<LedgerLine[]> {
 /** Slot times of `key` still counting (not freed, within the last day), in file order, with their ids. */
 function countingSlots(lines: readonly LedgerLine[], key: string, at: number): { id: string; at: number }[] {
   const freed = new Set(lines.flatMap((line) => ('free' in line && line.k === key ? [line.free] : [])));
-  return lines.flatMap((line) => ('id' in line && line.k === key && line.at > at - dayMs && !freed.has(line.id) ? [{ id: line.id, at: line.at }] : []));
+  return lines.flatMap((line) =>
+    'id' in line && line.k === key && line.at > at - dayMs && !freed.has(line.id) ? [{ id: line.id, at: line.at }] : [],
+  );
 }
 
 /**
@@ -111,10 +116,21 @@ function capRefusal(times: readonly number[], at: number, count: number, caps: S
 }
 
 /** Throws the refusal when `count` more sends would not fit now; reserves nothing (a look before asking a person). */
-export async function checkSendSlots(dir: string, inboxKey: string, count: number, caps: SendCaps, now: () => number = Date.now): Promise<void> {
+export async function checkSendSlots(
+  dir: string,
+  inboxKey: string,
+  count: number,
+  caps: SendCaps,
+  now: () => number = Date.now,
+): Promise<void> {
   if (!caps.perHour && !caps.perDay) return;
   const at = now();
-  const refusal = capRefusal(countingSlots(await readLines(dir, at), inboxKey, at).map((slot) => slot.at), at, count, caps);
+  const refusal = capRefusal(
+    countingSlots(await readLines(dir, at), inboxKey, at).map((slot) => slot.at),
+    at,
+    count,
+    caps,
+  );
   if (refusal) throw refusal;
 }
 
@@ -127,7 +143,11 @@ async function pruneOldDays(dir: string, at: number): Promise<void> {
   prunedOn.set(dir, fileOf(at));
   const keep = new Set([fileOf(at - dayMs), fileOf(at)]);
   const names = await readdir(dir).catch(() => [] as string[]);
-  await Promise.all(names.filter((name) => name.startsWith(sendLedgerPrefix) && name.endsWith('.jsonl') && !keep.has(name)).map((name) => unlink(join(dir, name)).catch(() => undefined)));
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(sendLedgerPrefix) && name.endsWith('.jsonl') && !keep.has(name))
+      .map((name) => unlink(join(dir, name)).catch(() => undefined)),
+  );
 }
 
 /**
@@ -135,7 +155,13 @@ async function pruneOldDays(dir: string, at: number): Promise<void> {
  * next send is allowed. Every send is recorded, caps or not, so a cap set later counts the day
  * before it. `now` is injectable for tests.
  */
-export async function reserveSendSlots(dir: string, inboxKey: string, count: number, caps: SendCaps, now: () => number = Date.now): Promise<SendSlot[]> {
+export async function reserveSendSlots(
+  dir: string,
+  inboxKey: string,
+  count: number,
+  caps: SendCaps,
+  now: () => number = Date.now,
+): Promise<SendSlot[]> {
   if (count === 0) return [];
   const at = now();
   const mine = Array.from({ length: count }, () => ({ k: inboxKey, id: randomUUID(), at }));
@@ -145,9 +171,18 @@ export async function reserveSendSlots(dir: string, inboxKey: string, count: num
     const slots = countingSlots(await readLines(dir, at), inboxKey, at);
     const lastOfMine = Math.max(...mine.map((slot) => slots.findIndex((s) => s.id === slot.id)));
     const before = slots.slice(0, lastOfMine + 1).filter((slot) => !mine.some((m) => m.id === slot.id));
-    const refusal = capRefusal(before.map((slot) => slot.at), at, count, caps);
+    const refusal = capRefusal(
+      before.map((slot) => slot.at),
+      at,
+      count,
+      caps,
+    );
     if (refusal) {
-      await appendLines(dir, at, mine.map((slot) => ({ k: inboxKey, free: slot.id })));
+      await appendLines(
+        dir,
+        at,
+        mine.map((slot) => ({ k: inboxKey, free: slot.id })),
+      );
       throw refusal;
     }
   }

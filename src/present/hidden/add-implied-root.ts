@@ -1,6 +1,7 @@
 import { Element, type ChildNode, type Document, type ParentNode } from 'domhandler';
 
-const isTag = (node: ChildNode, name: string): node is Element => node.type === 'tag' && (node as Element).name === name;
+const isTag = (node: ChildNode, name: string): node is Element =>
+  node.type === 'tag' && (node as Element).name === name;
 
 /**
  * Gives the document the <html> and <body> a browser always builds (HTML §13.2.6.4), which
@@ -14,20 +15,31 @@ export function addImpliedRoot(document: Document): Set<Element> {
   if (!html) {
     html = new Element('html', {});
     made.add(html);
-    adopt(html, document.children.filter((node) => node.type !== 'directive'));
+    adopt(
+      html,
+      document.children.filter((node) => node.type !== 'directive'),
+    );
     adopt(document, [...document.children.filter((node) => node.type === 'directive'), html]);
   }
-  const outside = new Set(document.children.filter((node) => node !== html && node.type !== 'directive' && node.type !== 'comment'));
+  const outside = new Set(
+    document.children.filter((node) => node !== html && node.type !== 'directive' && node.type !== 'comment'),
+  );
   let body = html.children.find((node): node is Element => isTag(node, 'body'));
   if (!body) {
     body = new Element('body', {});
     made.add(body);
-    adopt(body, html.children.filter((node) => !isTag(node, 'head')));
+    adopt(
+      body,
+      html.children.filter((node) => !isTag(node, 'head')),
+    );
     adopt(html, [...html.children.filter((node) => isTag(node, 'head')), body]);
   }
   // Content after </html> or </body> is content of the body (HTML §13.2.6.4.19–22).
   if (outside.size > 0) {
-    adopt(document, document.children.filter((node) => !outside.has(node)));
+    adopt(
+      document,
+      document.children.filter((node) => !outside.has(node)),
+    );
     adopt(body, [...body.children, ...outside]);
   }
   return made;

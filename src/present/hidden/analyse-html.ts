@@ -3,7 +3,12 @@ import { addImpliedRoot } from './add-implied-root.js';
 import { hidingTechniques, type HidingTechnique } from './hiding-technique.js';
 import { StyleRuleMatcher } from './css/match-style-rules.js';
 import { parseHtmlDocument } from './parse-html-document.js';
-import { isStyleSheetParserLoaded, prepareStyleSheets, readStyleSheets, type StyleRule } from './css/read-style-sheets.js';
+import {
+  isStyleSheetParserLoaded,
+  prepareStyleSheets,
+  readStyleSheets,
+  type StyleRule,
+} from './css/read-style-sheets.js';
 import { renderVisibleHtml } from './render-visible-html.js';
 import { VariableWork } from './css/resolve-css-variables.js';
 import { StyleMemo } from './css/style-memo.js';
@@ -72,7 +77,8 @@ export const visibilityLimits = {
 
 /** Loads what analysing these HTML bodies needs (the style-sheet parser when one has a <style>). */
 export async function prepareHtmlVisibility(htmls: string | readonly string[]): Promise<void> {
-  for (const html of typeof htmls === 'string' ? [htmls] : htmls) await Promise.all([prepareStyleSheets(html), prepareColourMixing(html)]);
+  for (const html of typeof htmls === 'string' ? [htmls] : htmls)
+    await Promise.all([prepareStyleSheets(html), prepareColourMixing(html)]);
 }
 
 /**
@@ -83,24 +89,40 @@ export async function prepareHtmlVisibility(htmls: string | readonly string[]): 
  */
 export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): HtmlVisibility {
   const maxBytes = options.maxBytes ?? visibilityLimits.maxBytes;
-  const parsed = parseHtmlDocument(html, { maxBytes, maxDepth: visibilityLimits.maxDepth, maxNodes: visibilityLimits.maxNodes });
+  const parsed = parseHtmlDocument(html, {
+    maxBytes,
+    maxDepth: visibilityLimits.maxDepth,
+    maxNodes: visibilityLimits.maxNodes,
+  });
   const implied = addImpliedRoot(parsed.document);
   const limitsReached: VisibilityLimit[] = [...parsed.limitsReached];
   const sheets = styleSheetsOf(parsed.document);
   let rules: StyleRule[] = [];
   if (sheets.length > 0) {
-    if (!isStyleSheetParserLoaded()) throw new Error('analyseHtml called before prepareHtmlVisibility for HTML with <style>');
-    const read = readStyleSheets(sheets, { maxChars: visibilityLimits.maxStyleChars, maxRules: visibilityLimits.maxRules });
+    if (!isStyleSheetParserLoaded())
+      throw new Error('analyseHtml called before prepareHtmlVisibility for HTML with <style>');
+    const read = readStyleSheets(sheets, {
+      maxChars: visibilityLimits.maxStyleChars,
+      maxRules: visibilityLimits.maxRules,
+    });
     rules = read.rules;
     limitsReached.push(...read.limitsReached);
   }
   const matcher = new StyleRuleMatcher(rules, parsed.document.children, parsed.isQuirks, visibilityLimits);
   const variables = new VariableWork(visibilityLimits.maxVariableChars);
-  const walk = walkVisibility(parsed.document, matcher, { isQuirks: parsed.isQuirks, variables, memo: new StyleMemo() });
+  const walk = walkVisibility(parsed.document, matcher, {
+    isQuirks: parsed.isQuirks,
+    variables,
+    memo: new StyleMemo(),
+  });
   limitsReached.push(...matcher.limitsReached);
   if (variables.isSpent) limitsReached.push('variables-budget-spent');
-  const charsByTechnique = Object.fromEntries([...walk.charsByTechnique].filter(([, chars]) => chars > 0)) as Partial<Record<HidingTechnique, number>>;
-  const techniques = hidingTechniques.filter((t) => charsByTechnique[t]).sort((a, b) => (charsByTechnique[b] ?? 0) - (charsByTechnique[a] ?? 0));
+  const charsByTechnique = Object.fromEntries([...walk.charsByTechnique].filter(([, chars]) => chars > 0)) as Partial<
+    Record<HidingTechnique, number>
+  >;
+  const techniques = hidingTechniques
+    .filter((t) => charsByTechnique[t])
+    .sort((a, b) => (charsByTechnique[b] ?? 0) - (charsByTechnique[a] ?? 0));
   return {
     visibleHtml: renderVisibleHtml(parsed.document, walk.hidden, walk.textHidden, implied),
     visibleText: walk.visibleText,
@@ -124,7 +146,8 @@ function pseudoElementDoubts(rules: readonly StyleRule[]): string[] {
   const found = new Set<string>();
   for (const rule of rules) {
     const pseudo = /::?(first-line|first-letter)\b/i.exec(rule.selectorList)?.[1]?.toLowerCase();
-    if (pseudo && rule.declarations.some((d) => !d.property.startsWith('--') && !inertProperties.has(d.property))) found.add(`::${pseudo}`);
+    if (pseudo && rule.declarations.some((d) => !d.property.startsWith('--') && !inertProperties.has(d.property)))
+      found.add(`::${pseudo}`);
   }
   return [...found];
 }
@@ -132,7 +155,9 @@ function pseudoElementDoubts(rules: readonly StyleRule[]): string[] {
 /** The text and `media` of every <style> element, except inert ones inside a <template>. */
 function styleSheetsOf(document: Document): { text: string; media: string | undefined }[] {
   const sheets: { text: string; media: string | undefined }[] = [];
-  const stack: Element[] = document.children.filter((n): n is Element => n.type === 'tag' || n.type === 'style').reverse();
+  const stack: Element[] = document.children
+    .filter((n): n is Element => n.type === 'tag' || n.type === 'style')
+    .reverse();
   for (let element = stack.pop(); element; element = stack.pop()) {
     if (element.type === 'style') {
       const text = element.children.map((child) => (child.type === 'text' ? (child as Text).data : '')).join('');

@@ -24,7 +24,9 @@ function takesSize(display: string): boolean {
 }
 
 function clipsOverflow(read: Read): boolean {
-  return [read('overflow-x'), read('overflow-y')].some((v) => v !== undefined && /^(hidden|clip|scroll|auto|overlay)$/i.test(v));
+  return [read('overflow-x'), read('overflow-y')].some(
+    (v) => v !== undefined && /^(hidden|clip|scroll|auto|overlay)$/i.test(v),
+  );
 }
 
 /** A box moved by less than this stays in its own place: a nudge for alignment, not over other content. */
@@ -51,13 +53,20 @@ const minCharWidthPerFontPx = 0.4;
  * clipped, a box placed far off-screen, clipped to nothing, scaled or turned edge-on, its one line
  * indented past its clipped edge. Undefined when the box shows its content.
  */
-export function boxHiding(read: Read, display: string, basis: LengthBasis, facts: BoxFacts): HidingTechnique | undefined {
+export function boxHiding(
+  read: Read,
+  display: string,
+  basis: LengthBasis,
+  facts: BoxFacts,
+): HidingTechnique | undefined {
   const position = (read('position') ?? 'static').toLowerCase();
-  if (!/^(static|relative|absolute|fixed|sticky|initial|inherit|unset|revert|revert-layer)$/.test(position)) facts.doubt('position');
+  if (!/^(static|relative|absolute|fixed|sticky|initial|inherit|unset|revert|revert-layer)$/.test(position))
+    facts.doubt('position');
   const isOutOfFlow = position === 'absolute' || position === 'fixed';
   const float = (read('float') ?? 'none').toLowerCase();
   // Absolute positioning and floats make an inline box a block (CSS 2 §9.7).
-  const boxDisplay = (isOutOfFlow || (float !== 'none' && float !== 'initial')) && /^inline/.test(display) ? 'block' : display;
+  const boxDisplay =
+    (isOutOfFlow || (float !== 'none' && float !== 'initial')) && /^inline/.test(display) ? 'block' : display;
   const length = (property: string, percentOf: number | undefined): number | undefined => {
     const value = read(property);
     return value === undefined ? undefined : resolveLength(value, { ...basis, percentOf });
@@ -75,13 +84,19 @@ export function boxHiding(read: Read, display: string, basis: LengthBasis, facts
       if (size === undefined && value !== undefined && !isSizeKeywordOrPercent(value)) facts.doubt(property);
     }
     // Lines of (nearly) no height in a box of automatic height: the box is as tall as its lines.
-    if (facts.lineHeightPx !== undefined && facts.lineHeightPx < minVisibleBoxPx && read('height') === undefined) return 'zero-size-box';
+    if (facts.lineHeightPx !== undefined && facts.lineHeightPx < minVisibleBoxPx && read('height') === undefined)
+      return 'zero-size-box';
     if (facts.isNoWrap && facts.textIndentPx >= Math.min(offScreenPx, basis.viewportWidth)) return 'clipped';
     // A box of fixed height shows its first lines; text past them is cut off.
-    const heights = [length('height', undefined), length('max-height', undefined)].filter((h): h is number => h !== undefined);
+    const heights = [length('height', undefined), length('max-height', undefined)].filter(
+      (h): h is number => h !== undefined,
+    );
     if (heights.length > 0) {
       const lines = Math.max(1, Math.floor(Math.min(...heights) / (facts.lineHeightPx ?? basis.fontPx * 1.2)));
-      const width = Math.min(length('width', basis.viewportWidth) ?? basis.viewportWidth, length('max-width', basis.viewportWidth) ?? basis.viewportWidth);
+      const width = Math.min(
+        length('width', basis.viewportWidth) ?? basis.viewportWidth,
+        length('max-width', basis.viewportWidth) ?? basis.viewportWidth,
+      );
       facts.clipCapacity(Math.ceil(lines * (width / (basis.fontPx * minCharWidthPerFontPx))));
     }
   }
@@ -89,10 +104,18 @@ export function boxHiding(read: Read, display: string, basis: LengthBasis, facts
   if (position === 'relative' || isOutOfFlow || position === 'sticky') {
     const [left, top] = [length('left', basis.viewportWidth), length('top', basis.viewportHeight)];
     const [right, bottom] = [length('right', basis.viewportWidth), length('bottom', basis.viewportHeight)];
-    if ((left ?? 0) <= -farX || (top ?? 0) <= -farY || (right ?? 0) >= farX || (bottom ?? 0) >= farY) return 'off-screen';
+    if ((left ?? 0) <= -farX || (top ?? 0) <= -farY || (right ?? 0) >= farX || (bottom ?? 0) >= farY)
+      return 'off-screen';
     if (isOutOfFlow || position === 'sticky') facts.overlay(`position: ${position}`);
-    else if ([left, top, right, bottom].some((v) => Math.abs(v ?? 0) >= maxNudgePx)) facts.overlay('position: relative');
-    for (const side of ['left', 'top', 'right', 'bottom']) if (read(side) !== undefined && length(side, basis.viewportWidth) === undefined && !/^auto$/i.test(read(side) ?? '')) facts.doubt(side);
+    else if ([left, top, right, bottom].some((v) => Math.abs(v ?? 0) >= maxNudgePx))
+      facts.overlay('position: relative');
+    for (const side of ['left', 'top', 'right', 'bottom'])
+      if (
+        read(side) !== undefined &&
+        length(side, basis.viewportWidth) === undefined &&
+        !/^auto$/i.test(read(side) ?? '')
+      )
+        facts.doubt(side);
   }
   const marginLeft = length('margin-left', basis.viewportWidth);
   // Vertical margins do not move an inline box (CSS 2 §10.6.1).
@@ -103,13 +126,18 @@ export function boxHiding(read: Read, display: string, basis: LengthBasis, facts
   if ((marginTop ?? 0) <= -maxNudgePx) facts.overlay('margin-top');
   const clip = read('clip');
   if (isOutOfFlow && isClipRectEmpty(clip, basis)) return 'clipped';
-  if (clip !== undefined && !/^(auto|initial|inherit|unset)$/i.test(clip) && functionCall(clip.trim())?.name !== 'rect') facts.doubt('clip');
+  if (clip !== undefined && !/^(auto|initial|inherit|unset)$/i.test(clip) && functionCall(clip.trim())?.name !== 'rect')
+    facts.doubt('clip');
   return clipPathHiding(read('clip-path'), basis, facts.doubt);
 }
 
 function isSizeKeywordOrPercent(value: string): boolean {
   // A percentage (alone or in calc()) is of a containing block the detector does not lay out: taken as room enough.
-  return /^(auto|none|initial|inherit|unset|revert|revert-layer|fit-content|max-content|min-content|-webkit-fill-available|-moz-available|stretch)$/i.test(value) || value.includes('%');
+  return (
+    /^(auto|none|initial|inherit|unset|revert|revert-layer|fit-content|max-content|min-content|-webkit-fill-available|-moz-available|stretch)$/i.test(
+      value,
+    ) || value.includes('%')
+  );
 }
 
 /**
@@ -127,10 +155,16 @@ export function transformScale(read: Read, display: string): number {
   }
   for (const part of splitComponents(read('transform') ?? '')) {
     const call = functionCall(part);
-    const args = call ? splitComponents(call.args).filter((a) => a !== ',').map(numberOf) : [];
-    if (call?.name === 'scale' || call?.name === 'scale3d') factor *= Math.min(...args.slice(0, 2).map((a) => Math.abs(a ?? 1)));
+    const args = call
+      ? splitComponents(call.args)
+          .filter((a) => a !== ',')
+          .map(numberOf)
+      : [];
+    if (call?.name === 'scale' || call?.name === 'scale3d')
+      factor *= Math.min(...args.slice(0, 2).map((a) => Math.abs(a ?? 1)));
     else if (call?.name === 'scalex' || call?.name === 'scaley') factor *= Math.abs(args[0] ?? 1);
-    else if (call?.name === 'rotatex' || call?.name === 'rotatey') factor *= Math.abs(Math.cos(((angleOf(call.args) ?? 0) * Math.PI) / 180));
+    else if (call?.name === 'rotatex' || call?.name === 'rotatey')
+      factor *= Math.abs(Math.cos(((angleOf(call.args) ?? 0) * Math.PI) / 180));
     else if (call?.name === 'matrix' && args.length === 6 && args.every((a) => a !== undefined)) {
       const [a, b, c, d] = args as number[];
       factor *= Math.sqrt(Math.abs((a as number) * (d as number) - (b as number) * (c as number)));
@@ -161,17 +195,24 @@ function isEdgeOn(degrees: number): boolean {
 }
 
 // Transform functions that keep text in the plane, read below; anything else (matrix3d(), perspective(), rotate3d(), translateZ()) is named.
-const planeTransforms = /^(translate|translatex|translatey|translate3d|scale|scalex|scaley|scale3d|matrix|rotate|rotatez|rotatex|rotatey|skew|skewx|skewy)$/;
+const planeTransforms =
+  /^(translate|translatex|translatey|translate3d|scale|scalex|scaley|scale3d|matrix|rotate|rotatez|rotatex|rotatey|skew|skewx|skewy)$/;
 
 function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): HidingTechnique | undefined {
   const number = numberOf;
-  const lengthOf = (text: string | undefined): number | undefined => (text === undefined ? undefined : resolveLength(text, { ...basis, percentOf: undefined }));
+  const lengthOf = (text: string | undefined): number | undefined =>
+    text === undefined ? undefined : resolveLength(text, { ...basis, percentOf: undefined });
   const far = (text: string | undefined): boolean => {
     const value = lengthOf(text);
     return value !== undefined && value <= -Math.min(offScreenPx, basis.viewportWidth);
   };
   const shifted = (parts: string[]): void => {
-    if (parts.some((p) => Math.abs(lengthOf(p) ?? 0) >= maxNudgePx || (lengthOf(p) === undefined && !/^[+-]?0*\.?0*%$/.test(p)))) facts.overlay('transform: translate');
+    if (
+      parts.some(
+        (p) => Math.abs(lengthOf(p) ?? 0) >= maxNudgePx || (lengthOf(p) === undefined && !/^[+-]?0*\.?0*%$/.test(p)),
+      )
+    )
+      facts.overlay('transform: translate');
   };
   const scale = read('scale');
   if (scale && scale !== 'none' && splitComponents(scale).some((part) => number(part) === 0)) return 'scaled-to-zero';
@@ -203,7 +244,8 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
       if (call.name === 'translate3d' && lengthOf(args[2]) !== 0) facts.doubt('transform: translate3d');
     } else if (call.name === 'matrix' && args.length === 6) {
       const [a, b, c, d, e, f] = args.map(number);
-      if (a !== undefined && b !== undefined && c !== undefined && d !== undefined && a * d - b * c === 0) return 'scaled-to-zero';
+      if (a !== undefined && b !== undefined && c !== undefined && d !== undefined && a * d - b * c === 0)
+        return 'scaled-to-zero';
       if ((e ?? 0) <= -offScreenPx || (f ?? 0) <= -offScreenPx) return 'off-screen';
       if (Math.abs(e ?? 0) >= maxNudgePx || Math.abs(f ?? 0) >= maxNudgePx) facts.overlay('transform: matrix');
     } else if (/^skew[xy]?$/.test(call.name)) {
@@ -230,10 +272,15 @@ function isClipRectEmpty(value: string | undefined, basis: LengthBasis): boolean
   if (!call || call.name !== 'rect') return false;
   const sides = splitComponents(call.args)
     .filter((a) => a !== ',')
-    .map((side) => (side.toLowerCase() === 'auto' ? undefined : resolveLength(side, { ...basis, percentOf: undefined })));
+    .map((side) =>
+      side.toLowerCase() === 'auto' ? undefined : resolveLength(side, { ...basis, percentOf: undefined }),
+    );
   if (sides.length !== 4) return false;
   const [top, right, bottom, left] = sides;
-  return (top !== undefined && bottom !== undefined && bottom - top < minVisibleBoxPx) || (left !== undefined && right !== undefined && right - left < minVisibleBoxPx);
+  return (
+    (top !== undefined && bottom !== undefined && bottom - top < minVisibleBoxPx) ||
+    (left !== undefined && right !== undefined && right - left < minVisibleBoxPx)
+  );
 }
 
 /**
@@ -241,35 +288,65 @@ function isClipRectEmpty(value: string | undefined, basis: LengthBasis): boolean
  * clipped; most of the box kept: shown); a shape keeping only part of the box, a path(), a url()
  * or a box keyword with a shape is named.
  */
-function clipPathHiding(value: string | undefined, basis: LengthBasis, doubt: (reason: string) => void): HidingTechnique | undefined {
+function clipPathHiding(
+  value: string | undefined,
+  basis: LengthBasis,
+  doubt: (reason: string) => void,
+): HidingTechnique | undefined {
   if (value === undefined || /^(none|initial|inherit|unset|revert|revert-layer)$/i.test(value.trim())) return undefined;
   const call = functionCall(value.trim());
-  const px = (v: string | undefined): number | undefined => (v === undefined ? undefined : resolveLength(v, { ...basis, percentOf: undefined }));
-  const percent = (v: string | undefined): number | undefined => (v !== undefined && /^[+-]?(\d+\.?\d*|\.\d+)%$/.test(v) ? Number.parseFloat(v) : undefined);
+  const px = (v: string | undefined): number | undefined =>
+    v === undefined ? undefined : resolveLength(v, { ...basis, percentOf: undefined });
+  const percent = (v: string | undefined): number | undefined =>
+    v !== undefined && /^[+-]?(\d+\.?\d*|\.\d+)%$/.test(v) ? Number.parseFloat(v) : undefined;
   if (!call) {
     doubt('clip-path');
     return undefined;
   }
   const args = splitComponents(call.args).filter((a) => a !== ',');
   if (call.name === 'circle' || call.name === 'ellipse') {
-    const radii = args.slice(0, Math.max(0, args.indexOf('at') === -1 ? args.length : args.indexOf('at'))).slice(0, call.name === 'circle' ? 1 : 2);
+    const radii = args
+      .slice(0, Math.max(0, args.indexOf('at') === -1 ? args.length : args.indexOf('at')))
+      .slice(0, call.name === 'circle' ? 1 : 2);
     if (radii.length === 0) return undefined;
     if (radii.some((r) => (px(r) ?? Infinity) < minVisibleBoxPx / 2 || percent(r) === 0)) return 'clipped';
-    if (radii.every((r) => (percent(r) ?? 0) >= 50 || /^(closest-side|farthest-side)$/i.test(r) || (px(r) ?? 0) >= basis.viewportWidth)) return undefined;
+    if (
+      radii.every(
+        (r) =>
+          (percent(r) ?? 0) >= 50 || /^(closest-side|farthest-side)$/i.test(r) || (px(r) ?? 0) >= basis.viewportWidth,
+      )
+    )
+      return undefined;
     doubt(`clip-path: ${call.name}`);
     return undefined;
   }
   if (call.name === 'inset') {
     const round = args.indexOf('round');
     const [top, right = top, bottom = top, left = right] = round === -1 ? args : args.slice(0, round);
-    const sum = (a: string | undefined, b: string | undefined): { percent: number | undefined; px: number | undefined } => ({
-      percent: percent(a) !== undefined && percent(b) !== undefined ? (percent(a) as number) + (percent(b) as number) : undefined,
+    const sum = (
+      a: string | undefined,
+      b: string | undefined,
+    ): { percent: number | undefined; px: number | undefined } => ({
+      percent:
+        percent(a) !== undefined && percent(b) !== undefined
+          ? (percent(a) as number) + (percent(b) as number)
+          : undefined,
       px: px(a) !== undefined && px(b) !== undefined ? (px(a) as number) + (px(b) as number) : undefined,
     });
     const [vertical, horizontal] = [sum(top, bottom), sum(left, right)];
-    if ((vertical.percent ?? 0) >= 100 || (horizontal.percent ?? 0) >= 100 || (horizontal.px ?? 0) >= basis.viewportWidth) return 'clipped';
+    if (
+      (vertical.percent ?? 0) >= 100 ||
+      (horizontal.percent ?? 0) >= 100 ||
+      (horizontal.px ?? 0) >= basis.viewportWidth
+    )
+      return 'clipped';
     // Small insets trim a border; more than a quarter of the box may cut lines of text away.
-    if ([vertical, horizontal].every((s) => (s.percent !== undefined && s.percent <= 25) || (s.px !== undefined && s.px <= 2 * maxNudgePx))) return undefined;
+    if (
+      [vertical, horizontal].every(
+        (s) => (s.percent !== undefined && s.percent <= 25) || (s.px !== undefined && s.px <= 2 * maxNudgePx),
+      )
+    )
+      return undefined;
     doubt('clip-path: inset');
     return undefined;
   }
@@ -277,7 +354,12 @@ function clipPathHiding(value: string | undefined, basis: LengthBasis, doubt: (r
     const points = splitComponents(call.args)
       .join(' ')
       .split(',')
-      .map((point) => point.trim().split(/\s+/).filter((p) => !/^(nonzero|evenodd)$/i.test(p)))
+      .map((point) =>
+        point
+          .trim()
+          .split(/\s+/)
+          .filter((p) => !/^(nonzero|evenodd)$/i.test(p)),
+      )
       .filter((point) => point.length > 0);
     // Coordinates in one unit (all % or all px) are compared; an area of (nearly) nothing keeps nothing.
     const coordinates = points.map((point) => point.map((c) => percent(c) ?? px(c)));
@@ -289,7 +371,8 @@ function clipPathHiding(value: string | undefined, basis: LengthBasis, doubt: (r
         area += x1 * y2 - x2 * y1;
       });
       if (Math.abs(area) / 2 < 1) return 'clipped';
-      const isWholeBox = points.flat().every((c) => percent(c) !== undefined || px(c) === 0) && Math.abs(area) / 2 >= 100 * 100 * 0.95;
+      const isWholeBox =
+        points.flat().every((c) => percent(c) !== undefined || px(c) === 0) && Math.abs(area) / 2 >= 100 * 100 * 0.95;
       if (isWholeBox) return undefined;
     }
     doubt('clip-path: polygon');

@@ -83,9 +83,32 @@ export function comparePlainToVisible(plain: string, visibleText: string): Plain
 }
 
 // A plain part that leaves one of these out of a sentence the HTML shows says its opposite.
-const negations = new Set(['not', 'no', 'never', 'nor', 'don', 'doesn', 'didn', 'isn', 'aren', 'won', 'cannot', 'can', 'without', 'neither', 'nothing', 'nobody']);
+const negations = new Set([
+  'not',
+  'no',
+  'never',
+  'nor',
+  'don',
+  'doesn',
+  'didn',
+  'isn',
+  'aren',
+  'won',
+  'cannot',
+  'can',
+  'without',
+  'neither',
+  'nothing',
+  'nobody',
+]);
 
-function verdict(plainWords: number, extraWords: number, longestRun: number, isApproximate: boolean, dropsNegation = false): PlainComparison {
+function verdict(
+  plainWords: number,
+  extraWords: number,
+  longestRun: number,
+  isApproximate: boolean,
+  dropsNegation = false,
+): PlainComparison {
   const ratio = extraWords / plainWords;
   const saysMore =
     dropsNegation ||

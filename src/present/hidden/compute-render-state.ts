@@ -9,7 +9,12 @@ import { decodeEscapes } from './css/property-name.js';
 import type { HidingTechnique } from './hiding-technique.js';
 import type { RenderContext } from './render-context.js';
 import type { StyleMemo } from './css/style-memo.js';
-import { inheritCustomProperties, resolveCssVariables, type CustomProperties, type VariableWork } from './css/resolve-css-variables.js';
+import {
+  inheritCustomProperties,
+  resolveCssVariables,
+  type CustomProperties,
+  type VariableWork,
+} from './css/resolve-css-variables.js';
 import { computePaint, initialPaint, paintVisibility, type TextPaint } from './colour/text-paint.js';
 import { isUnderstoodProperty } from './css/understood-properties.js';
 import { svgHiding } from './svg-hiding.js';
@@ -62,16 +67,40 @@ export interface RenderState {
 /** The state above the root element: black text, 16px, on white (what a mail client shows by default). */
 export function rootRenderState(): RenderState {
   return {
-    hiddenBy: undefined, display: 'block', isVisible: true, isSvg: false, svgBox: undefined, paint: initialPaint, fontPx: 16, rootFontPx: 16,
-    lineHeight: undefined, isNoWrap: false, scale: 1, textIndentPx: 0, isIndentedAway: false, opacity: 1, custom: undefined, doubt: undefined, overlay: undefined, clip: undefined,
+    hiddenBy: undefined,
+    display: 'block',
+    isVisible: true,
+    isSvg: false,
+    svgBox: undefined,
+    paint: initialPaint,
+    fontPx: 16,
+    rootFontPx: 16,
+    lineHeight: undefined,
+    isNoWrap: false,
+    scale: 1,
+    textIndentPx: 0,
+    isIndentedAway: false,
+    opacity: 1,
+    custom: undefined,
+    doubt: undefined,
+    overlay: undefined,
+    clip: undefined,
   };
 }
 
 const fontKeywords: Readonly<Record<string, number>> = {
-  'xx-small': 9, 'x-small': 10, small: 13, medium: 16, large: 18, 'x-large': 24, 'xx-large': 32, 'xxx-large': 48,
+  'xx-small': 9,
+  'x-small': 10,
+  small: 13,
+  medium: 16,
+  large: 18,
+  'x-large': 24,
+  'xx-large': 32,
+  'xxx-large': 48,
 };
 // CSS Display 3 §2: the display keywords and their two-keyword forms (with the prefixed boxes mail still uses).
-const displayValue = /^(none|contents|(inline|run-in|block)?\s*(flow|flow-root|table|flex|grid|ruby)?\s*(list-item)?|inline-(block|table|flex|grid)|table-(row-group|header-group|footer-group|row|cell|column-group|column|caption)|ruby-(base|text|base-container|text-container)|-webkit-(inline-)?box|-ms-(inline-)?flexbox)$/;
+const displayValue =
+  /^(none|contents|(inline|run-in|block)?\s*(flow|flow-root|table|flex|grid|ruby)?\s*(list-item)?|inline-(block|table|flex|grid)|table-(row-group|header-group|footer-group|row|cell|column-group|column|caption)|ruby-(base|text|base-container|text-container)|-webkit-(inline-)?box|-ms-(inline-)?flexbox)$/;
 
 /** What stays the same for every element of one analysis. */
 export interface StyleEnvironment {
@@ -81,7 +110,13 @@ export interface StyleEnvironment {
 }
 
 /** The element's state from its parent's and its cascaded declarations, in one render context. */
-export function computeRenderState(element: Element, parent: RenderState, cascaded: Cascaded, context: RenderContext, environment: StyleEnvironment): RenderState {
+export function computeRenderState(
+  element: Element,
+  parent: RenderState,
+  cascaded: Cascaded,
+  context: RenderContext,
+  environment: StyleEnvironment,
+): RenderState {
   if (parent.hiddenBy) return parent;
   const { isQuirks, variables } = environment;
   const own = new Map<string, { value: string }>();
@@ -109,24 +144,48 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
   };
 
   const declaredDisplay = read('display')?.toLowerCase();
-  if (declaredDisplay !== undefined && !cssWideKeyword.test(declaredDisplay) && !displayValue.test(declaredDisplay)) doubt('display');
+  if (declaredDisplay !== undefined && !cssWideKeyword.test(declaredDisplay) && !displayValue.test(declaredDisplay))
+    doubt('display');
   const display =
-    declaredDisplay === 'inherit' ? parent.display
-    : declaredDisplay === 'initial' || declaredDisplay === 'unset' ? 'inline'
-    : declaredDisplay !== undefined && displayValue.test(declaredDisplay) ? declaredDisplay
-    : defaultDisplay(element.name);
+    declaredDisplay === 'inherit'
+      ? parent.display
+      : declaredDisplay === 'initial' || declaredDisplay === 'unset'
+        ? 'inline'
+        : declaredDisplay !== undefined && displayValue.test(declaredDisplay)
+          ? declaredDisplay
+          : defaultDisplay(element.name);
 
   const fontValue = read('font-size')?.toLowerCase();
   let fontPx = parent.fontPx;
   if (fontValue === 'initial') fontPx = 16;
   else if (fontValue && !cssWideKeyword.test(fontValue)) {
-    const basis = { fontPx: parent.fontPx, rootFontPx: parent.rootFontPx, percentOf: parent.fontPx, viewportWidth: context.width, viewportHeight: context.height, isQuirks };
-    const size = fontKeywords[fontValue] ?? (fontValue === 'smaller' ? parent.fontPx / 1.2 : fontValue === 'larger' ? parent.fontPx * 1.2 : resolveLength(fontValue, basis));
+    const basis = {
+      fontPx: parent.fontPx,
+      rootFontPx: parent.rootFontPx,
+      percentOf: parent.fontPx,
+      viewportWidth: context.width,
+      viewportHeight: context.height,
+      isQuirks,
+    };
+    const size =
+      fontKeywords[fontValue] ??
+      (fontValue === 'smaller'
+        ? parent.fontPx / 1.2
+        : fontValue === 'larger'
+          ? parent.fontPx * 1.2
+          : resolveLength(fontValue, basis));
     if (size !== undefined && size >= 0) fontPx = size;
     else doubt('font-size');
   }
   const rootFontPx = element.name === 'html' ? fontPx : parent.rootFontPx;
-  const basis: LengthBasis = { fontPx, rootFontPx, percentOf: undefined, viewportWidth: context.width, viewportHeight: context.height, isQuirks };
+  const basis: LengthBasis = {
+    fontPx,
+    rootFontPx,
+    percentOf: undefined,
+    viewportWidth: context.width,
+    viewportHeight: context.height,
+    isQuirks,
+  };
 
   const filter = readFilter(read('filter'), basis, doubt);
   const opacity = parent.opacity * ownOpacity(read('opacity'), doubt) * filter.opacity;
@@ -134,22 +193,34 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
   // zoom: 0 is read as 1 by browsers, like `normal`.
   const zoomFactor = Number.isFinite(zoom) && zoom > 0 ? (read('zoom')?.trim().endsWith('%') ? zoom / 100 : zoom) : 1;
   const visibility = read('visibility')?.toLowerCase();
-  if (visibility !== undefined && !cssWideKeyword.test(visibility) && !/^(visible|hidden|collapse)$/.test(visibility)) doubt('visibility');
+  if (visibility !== undefined && !cssWideKeyword.test(visibility) && !/^(visible|hidden|collapse)$/.test(visibility))
+    doubt('visibility');
   const indent = read('text-indent');
-  const indentPx = indent === undefined || cssWideKeyword.test(indent) ? undefined : resolveLength(splitFirst(indent), { ...basis, percentOf: context.width });
+  const indentPx =
+    indent === undefined || cssWideKeyword.test(indent)
+      ? undefined
+      : resolveLength(splitFirst(indent), { ...basis, percentOf: context.width });
   if (indent !== undefined && !cssWideKeyword.test(indent) && indentPx === undefined) doubt('text-indent');
   const textIndentPx = indent === 'initial' ? 0 : (indentPx ?? parent.textIndentPx);
   const whiteSpace = read('white-space')?.toLowerCase();
   const isNoWrap = takesParentValue(whiteSpace) ? parent.isNoWrap : /^(nowrap|pre)$/.test(whiteSpace ?? '');
   const lineHeight = readLineHeight(read('line-height'), parent.lineHeight, basis, doubt);
-  const lineHeightPx = lineHeight === undefined ? undefined : 'px' in lineHeight ? lineHeight.px : lineHeight.factor * fontPx;
+  const lineHeightPx =
+    lineHeight === undefined ? undefined : 'px' in lineHeight ? lineHeight.px : lineHeight.factor * fontPx;
   const far = Math.min(offScreenPx, context.width);
   const overlays: string[] = [];
   let clip = parent.clip;
   const clipCapacity = (capacity: number): void => {
     clip = { capacity };
   };
-  const box = boxHiding(read, display, basis, { doubt, overlay: (reason) => overlays.push(reason), lineHeightPx, textIndentPx, isNoWrap, clipCapacity });
+  const box = boxHiding(read, display, basis, {
+    doubt,
+    overlay: (reason) => overlays.push(reason),
+    lineHeightPx,
+    textIndentPx,
+    isNoWrap,
+    clipCapacity,
+  });
   const isSvg = element.name === 'svg' || (parent.isSvg && element.name !== 'foreignobject');
   const svg = isSvg ? svgHiding(element, parent.svgBox, fontPx, doubt) : { hiddenBy: undefined, box: parent.svgBox };
   const paint = computePaint(read, parent.paint, context.isDark, basis);
@@ -164,7 +235,13 @@ export function computeRenderState(element: Element, parent: RenderState, cascad
   return {
     hiddenBy,
     display,
-    isVisible: takesParentValue(visibility) ? parent.isVisible : visibility === 'initial' || visibility === 'visible' ? true : visibility === 'hidden' || visibility === 'collapse' ? false : parent.isVisible,
+    isVisible: takesParentValue(visibility)
+      ? parent.isVisible
+      : visibility === 'initial' || visibility === 'visible'
+        ? true
+        : visibility === 'hidden' || visibility === 'collapse'
+          ? false
+          : parent.isVisible,
     isSvg,
     svgBox: svg.box,
     paint,
@@ -190,7 +267,9 @@ export function textHiding(state: RenderState): HidingTechnique | undefined {
   if (state.fontPx < minReadableFontPx) return 'font-size:0';
   if (state.fontPx * state.scale < minReadableFontPx) return 'scaled-to-zero';
   if (state.isIndentedAway) return 'off-screen';
-  return paintVisibility(state.paint, state.opacity, state.isSvg, minOpacity) === 'hidden' ? 'color-matches-background' : undefined;
+  return paintVisibility(state.paint, state.opacity, state.isSvg, minOpacity) === 'hidden'
+    ? 'color-matches-background'
+    : undefined;
 }
 
 /** For text textHiding calls visible: the styling that keeps the detector from knowing, if any. */
@@ -215,10 +294,17 @@ function subtreeHiding(
   if (isInClosedDetails(element)) return 'closed-details';
   if (display === 'none') return cascaded.get('display')?.technique ?? 'display:none';
   const contentVisibility = read('content-visibility')?.toLowerCase();
-  if (contentVisibility === 'hidden') return cascaded.get('content-visibility')?.technique ?? 'content-visibility:hidden';
-  if (contentVisibility !== undefined && !cssWideKeyword.test(contentVisibility) && !/^(visible|auto)$/.test(contentVisibility)) doubt('content-visibility');
+  if (contentVisibility === 'hidden')
+    return cascaded.get('content-visibility')?.technique ?? 'content-visibility:hidden';
+  if (
+    contentVisibility !== undefined &&
+    !cssWideKeyword.test(contentVisibility) &&
+    !/^(visible|auto)$/.test(contentVisibility)
+  )
+    doubt('content-visibility');
   // Outlook on Windows, a desktop client without media queries, hides the subtree; every other client shows it.
-  if (context.name === 'desktop' && read('mso-hide')?.toLowerCase() === 'all') doubt('mso-hide:all (hidden in Outlook only)');
+  if (context.name === 'desktop' && read('mso-hide')?.toLowerCase() === 'all')
+    doubt('mso-hide:all (hidden in Outlook only)');
   if (opacity < minOpacity) return 'opacity:0';
   return undefined;
 }
@@ -233,7 +319,11 @@ export function isClosedDetails(node: AnyNode | null): node is Element {
 function isInClosedDetails(element: Element): boolean {
   const parent = element.parent;
   if (!isClosedDetails(parent)) return false;
-  if (!firstSummaries.has(parent)) firstSummaries.set(parent, parent.children.find((child) => child.type === 'tag' && (child as Element).name === 'summary'));
+  if (!firstSummaries.has(parent))
+    firstSummaries.set(
+      parent,
+      parent.children.find((child) => child.type === 'tag' && (child as Element).name === 'summary'),
+    );
   return firstSummaries.get(parent) !== element;
 }
 
@@ -255,7 +345,11 @@ function ownOpacity(opacity: string | undefined, doubt: (reason: string) => void
 const keptContrastFilters = /^(grayscale|sepia|hue-rotate|saturate|drop-shadow)$/;
 
 /** filter: opacity() multiplies, blur() is measured, the filters that keep contrast pass; any other (brightness(), contrast(), invert(), url()) is named. */
-function readFilter(value: string | undefined, basis: LengthBasis, doubt: (reason: string) => void): { opacity: number; blurPx: number } {
+function readFilter(
+  value: string | undefined,
+  basis: LengthBasis,
+  doubt: (reason: string) => void,
+): { opacity: number; blurPx: number } {
   const result = { opacity: 1, blurPx: 0 };
   if (value === undefined || cssWideKeyword.test(value) || value.trim().toLowerCase() === 'none') return result;
   for (const part of splitComponents(value)) {
@@ -275,7 +369,12 @@ function readFilter(value: string | undefined, basis: LengthBasis, doubt: (reaso
   return result;
 }
 
-function readLineHeight(value: string | undefined, parent: RenderState['lineHeight'], basis: LengthBasis, doubt: (reason: string) => void): RenderState['lineHeight'] {
+function readLineHeight(
+  value: string | undefined,
+  parent: RenderState['lineHeight'],
+  basis: LengthBasis,
+  doubt: (reason: string) => void,
+): RenderState['lineHeight'] {
   if (takesParentValue(value)) return parent;
   const lower = (value as string).toLowerCase();
   if (lower === 'normal' || lower === 'initial') return undefined;
@@ -288,7 +387,11 @@ function readLineHeight(value: string | undefined, parent: RenderState['lineHeig
   return { px };
 }
 
-function letterSpacingHiding(value: string | undefined, basis: LengthBasis, doubt: (reason: string) => void): HidingTechnique | undefined {
+function letterSpacingHiding(
+  value: string | undefined,
+  basis: LengthBasis,
+  doubt: (reason: string) => void,
+): HidingTechnique | undefined {
   if (value === undefined || cssWideKeyword.test(value) || value.toLowerCase() === 'normal') return undefined;
   const px = resolveLength(value, { ...basis, percentOf: basis.fontPx });
   if (px === undefined) {

@@ -100,11 +100,19 @@ export function parseHtmlDocument(html: string, limits: HtmlDocumentLimits): Par
   let isTruncated = false;
   if (html.length * 3 > limits.maxBytes && Buffer.byteLength(html, 'utf8') > limits.maxBytes) {
     // A cut inside a multi-byte character decodes to U+FFFD; that one character is dropped.
-    input = Buffer.from(html, 'utf8').subarray(0, limits.maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+    input = Buffer.from(html, 'utf8')
+      .subarray(0, limits.maxBytes)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
     isTruncated = true;
   }
   const handler = new BoundedHandler(limits);
-  const parser = new Parser(handler, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false });
+  const parser = new Parser(handler, {
+    decodeEntities: true,
+    lowerCaseTags: true,
+    lowerCaseAttributeNames: true,
+    recognizeSelfClosing: false,
+  });
   (parser as unknown as { stack: string[] }).stack = new IndexedTagStack();
   parser.end(input);
   const limitsReached: ParsedHtml['limitsReached'] = [];
@@ -114,11 +122,19 @@ export function parseHtmlDocument(html: string, limits: HtmlDocumentLimits): Par
 }
 
 // Public identifiers that put a browser in quirks mode (HTML §13.2.6.4.1), the ones mail carries.
-const quirkyPublicIds = ['-//w3c//dtd html 3', '-//w3c//dtd html 4.0 transitional', '-//w3c//dtd html 4.0 frameset', '-//ietf//dtd html', '-//w3o//dtd w3 html'];
+const quirkyPublicIds = [
+  '-//w3c//dtd html 3',
+  '-//w3c//dtd html 4.0 transitional',
+  '-//w3c//dtd html 4.0 frameset',
+  '-//ietf//dtd html',
+  '-//w3o//dtd w3 html',
+];
 const quirkyWithoutSystemId = ['-//w3c//dtd html 4.01 transitional', '-//w3c//dtd html 4.01 frameset'];
 
 function isQuirks(nodes: ChildNode[]): boolean {
-  const doctype = nodes.find((n): n is ProcessingInstruction => n.type === 'directive' && n.name.toLowerCase() === '!doctype');
+  const doctype = nodes.find(
+    (n): n is ProcessingInstruction => n.type === 'directive' && n.name.toLowerCase() === '!doctype',
+  );
   if (!doctype) return true;
   const text = doctype.data.toLowerCase();
   if (!/^!doctype\s+html\b/.test(text)) return true;

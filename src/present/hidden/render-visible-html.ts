@@ -8,7 +8,12 @@ const isParent = (node: AnyNode): node is ParentNode & Element => node.type === 
  * it stands (white on white, zero font) is dropped when none of its text remains, so an empty
  * link or cell does not carry a hidden link's address into the converted text.
  */
-export function renderVisibleHtml(document: Document, hidden: ReadonlySet<AnyNode>, textHidden: ReadonlySet<Element>, implied: ReadonlySet<Element>): string {
+export function renderVisibleHtml(
+  document: Document,
+  hidden: ReadonlySet<AnyNode>,
+  textHidden: ReadonlySet<Element>,
+  implied: ReadonlySet<Element>,
+): string {
   const hasText = new Set<AnyNode>();
   const dropped = new Set<AnyNode>();
   // Iterative post-order: a parent is settled after its children.
@@ -31,7 +36,8 @@ export function renderVisibleHtml(document: Document, hidden: ReadonlySet<AnyNod
     else if (textHidden.has(node as Element)) dropped.add(node);
   }
   // The <html> and <body> the analysis added are left out again: the mail did not have them.
-  const unwrap = (nodes: AnyNode[]): AnyNode[] => nodes.flatMap((node) => (implied.has(node as Element) ? unwrap((node as Element).children) : [node]));
+  const unwrap = (nodes: AnyNode[]): AnyNode[] =>
+    nodes.flatMap((node) => (implied.has(node as Element) ? unwrap((node as Element).children) : [node]));
   return render(unwrap(document.children), { encodeEntities: 'utf8' });
 }
 

@@ -6,7 +6,20 @@ type SvgBox = { width: number | undefined; height: number | undefined; hasViewBo
 
 // SVG elements whose content is never drawn where it stands: descriptions, definitions, paint servers.
 const undrawnSvgElements = new Set([
-  'desc', 'title', 'metadata', 'defs', 'symbol', 'clippath', 'mask', 'pattern', 'marker', 'lineargradient', 'radialgradient', 'filter', 'style', 'script',
+  'desc',
+  'title',
+  'metadata',
+  'defs',
+  'symbol',
+  'clippath',
+  'mask',
+  'pattern',
+  'marker',
+  'lineargradient',
+  'radialgradient',
+  'filter',
+  'style',
+  'script',
 ]);
 
 /** An SVG length attribute in user units (a plain number or px); undefined for anything relative. */
@@ -21,21 +34,44 @@ function userUnits(value: string | undefined): number | undefined {
  * placed beyond the <svg>'s box (or left at y = 0, where the text sits above the top edge) is not
  * seen. Positions the detector cannot place (a viewBox scaling them, dx/dy, a text path) are named.
  */
-export function svgHiding(element: Element, parentBox: SvgBox | undefined, fontPx: number, doubt: (reason: string) => void): { hiddenBy: HidingTechnique | undefined; box: SvgBox | undefined } {
+export function svgHiding(
+  element: Element,
+  parentBox: SvgBox | undefined,
+  fontPx: number,
+  doubt: (reason: string) => void,
+): { hiddenBy: HidingTechnique | undefined; box: SvgBox | undefined } {
   const { name, attribs } = element;
   if (name === 'svg') {
-    const box = { width: userUnits(attribs.width), height: userUnits(attribs.height), hasViewBox: attribs.viewbox !== undefined };
-    const isEmpty = (box.width !== undefined && box.width < minVisibleBoxPx) || (box.height !== undefined && box.height < minVisibleBoxPx);
+    const box = {
+      width: userUnits(attribs.width),
+      height: userUnits(attribs.height),
+      hasViewBox: attribs.viewbox !== undefined,
+    };
+    const isEmpty =
+      (box.width !== undefined && box.width < minVisibleBoxPx) ||
+      (box.height !== undefined && box.height < minVisibleBoxPx);
     return { hiddenBy: isEmpty ? 'zero-size-box' : undefined, box };
   }
   if (undrawnSvgElements.has(name)) return { hiddenBy: 'not-rendered', box: parentBox };
-  if (name === 'textpath' || ((name === 'text' || name === 'tspan') && (attribs.dx !== undefined || attribs.dy !== undefined || attribs.rotate !== undefined))) {
+  if (
+    name === 'textpath' ||
+    ((name === 'text' || name === 'tspan') &&
+      (attribs.dx !== undefined || attribs.dy !== undefined || attribs.rotate !== undefined))
+  ) {
     doubt(`SVG <${name}> placement`);
     return { hiddenBy: undefined, box: parentBox };
   }
-  if (name !== 'text' && !(name === 'tspan' && (attribs.x !== undefined || attribs.y !== undefined))) return { hiddenBy: undefined, box: parentBox };
+  if (name !== 'text' && !(name === 'tspan' && (attribs.x !== undefined || attribs.y !== undefined)))
+    return { hiddenBy: undefined, box: parentBox };
   const [x, y] = [attribs.x ?? '0', attribs.y ?? '0'].map((v) => userUnits(v.trim().split(/[\s,]+/)[0]));
-  if (x === undefined || y === undefined || !parentBox || parentBox.hasViewBox || parentBox.width === undefined || parentBox.height === undefined) {
+  if (
+    x === undefined ||
+    y === undefined ||
+    !parentBox ||
+    parentBox.hasViewBox ||
+    parentBox.width === undefined ||
+    parentBox.height === undefined
+  ) {
     doubt('SVG text placement');
     return { hiddenBy: undefined, box: parentBox };
   }

@@ -1,12 +1,25 @@
 import type { AnyNode, Comment, Document, Element, Text } from 'domhandler';
 import { stripInvisibleControls } from '../fence-untrusted.js';
 import { cascadeDeclarations, type Cascaded, type ElementDeclarations } from './css/cascade-declarations.js';
-import { computeRenderState, isClosedDetails, rootRenderState, textDoubt, textHiding, type RenderState, type StyleEnvironment } from './compute-render-state.js';
+import {
+  computeRenderState,
+  isClosedDetails,
+  rootRenderState,
+  textDoubt,
+  textHiding,
+  type RenderState,
+  type StyleEnvironment,
+} from './compute-render-state.js';
 import type { HidingTechnique } from './hiding-technique.js';
 import type { StyleRuleMatcher } from './css/match-style-rules.js';
 import { allContexts, renderContexts } from './render-context.js';
 import { TextBuilder } from './text-builder.js';
-import { defaultDisplay, presentationalHints, userAgentDeclarations, type UserAgentDeclaration } from './css/user-agent-style.js';
+import {
+  defaultDisplay,
+  presentationalHints,
+  userAgentDeclarations,
+  type UserAgentDeclaration,
+} from './css/user-agent-style.js';
 
 /** What one pass over the document found. */
 export interface VisibilityWalk {
@@ -29,30 +42,49 @@ type Frame = { node: AnyNode; states: RenderState[] } | { leave: Element };
 /** Distinct unassessed stylings kept: enough to name what to look at, bounded against a flood. */
 const maxUnassessed = 8;
 
-const isElement = (node: AnyNode): node is Element => node.type === 'tag' || node.type === 'script' || node.type === 'style';
+const isElement = (node: AnyNode): node is Element =>
+  node.type === 'tag' || node.type === 'script' || node.type === 'style';
 const isBlockish = (display: string): boolean => !/^(inline|contents|ruby)/.test(display);
 
 /**
  * Walks the document once, in order, deciding for each text node whether a person sees it on at
  * least one render context; a subtree hidden on all of them is taken whole without styling it.
  */
-export function walkVisibility(document: Document, matcher: StyleRuleMatcher, environment: StyleEnvironment): VisibilityWalk {
+export function walkVisibility(
+  document: Document,
+  matcher: StyleRuleMatcher,
+  environment: StyleEnvironment,
+): VisibilityWalk {
   const visible = new TextBuilder();
   const hiddenBuilder = new TextBuilder();
-  const result: VisibilityWalk = { visibleText: '', hiddenText: '', charsByTechnique: new Map(), scriptChars: 0, hidden: new Set(), textHidden: new Set(), unassessed: new Set() };
+  const result: VisibilityWalk = {
+    visibleText: '',
+    hiddenText: '',
+    charsByTechnique: new Map(),
+    scriptChars: 0,
+    hidden: new Set(),
+    textHidden: new Set(),
+    unassessed: new Set(),
+  };
   let lastTechnique: HidingTechnique | undefined;
   const addHidden = (text: string, technique: HidingTechnique): void => {
     if (technique !== lastTechnique) hiddenBuilder.breakLine();
     const appended = hiddenBuilder.append(stripInvisibleControls(text));
     if (appended === '') return;
     lastTechnique = technique;
-    result.charsByTechnique.set(technique, (result.charsByTechnique.get(technique) ?? 0) + appended.replace(/\s/g, '').length);
+    result.charsByTechnique.set(
+      technique,
+      (result.charsByTechnique.get(technique) ?? 0) + appended.replace(/\s/g, '').length,
+    );
   };
   const addVisible = (node: Text): void => {
     const clean = stripInvisibleControls(node.data);
     const removed = node.data.length - clean.length;
     if (removed > 0) {
-      result.charsByTechnique.set('invisible-characters', (result.charsByTechnique.get('invisible-characters') ?? 0) + removed);
+      result.charsByTechnique.set(
+        'invisible-characters',
+        (result.charsByTechnique.get('invisible-characters') ?? 0) + removed,
+      );
       node.data = clean;
     }
     if (visible.append(clean) !== '' && lastTechnique !== undefined) {
@@ -98,13 +130,15 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
       if (!state.clip || techniques[i] !== undefined) return;
       const total = (clipped.get(state.clip) ?? 0) + chars;
       clipped.set(state.clip, total);
-      if (total > state.clip.capacity && result.unassessed.size < maxUnassessed) result.unassessed.add('height with overflow hidden (text may be cut off)');
+      if (total > state.clip.capacity && result.unassessed.size < maxUnassessed)
+        result.unassessed.add('height with overflow hidden (text may be cut off)');
     });
   };
 
   const stack: Frame[] = [];
   const rootStates = renderContexts.map(() => rootRenderState());
-  for (let i = document.children.length - 1; i >= 0; i--) stack.push({ node: document.children[i] as AnyNode, states: rootStates });
+  for (let i = document.children.length - 1; i >= 0; i--)
+    stack.push({ node: document.children[i] as AnyNode, states: rootStates });
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
     if ('leave' in frame) {
       visible.breakLine();
@@ -115,7 +149,11 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
     if (node.type === 'text') {
       const parent = node.parent;
       const techniques = states.map(textHiding);
-      const technique = isClosedDetails(parent) ? 'closed-details' : techniques.every(Boolean) ? techniques[0] : undefined;
+      const technique = isClosedDetails(parent)
+        ? 'closed-details'
+        : techniques.every(Boolean)
+          ? techniques[0]
+          : undefined;
       if (technique) {
         result.hidden.add(node);
         addHidden((node as Text).data, technique);
@@ -138,14 +176,21 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
       if (node.type === 'script') result.scriptChars += scriptLength(node);
       continue;
     }
-    const own = stylesOf(node, matcher, environment, node.name === 'svg' || (states[0]?.isSvg === true && node.name !== 'foreignobject'));
+    const own = stylesOf(
+      node,
+      matcher,
+      environment,
+      node.name === 'svg' || (states[0]?.isSvg === true && node.name !== 'foreignobject'),
+    );
     // A state depends on the element only through its name, except under a closed <details> and in SVG (positions are attributes).
     const canShare = !isClosedDetails(node.parent) && node.name !== 'svg' && states[0]?.isSvg !== true;
     const ownStates = renderContexts.map((context, i) => {
       const parent = states[i] as RenderState;
       const cascaded = own(1 << i);
       const compute = (): RenderState => computeRenderState(node, parent, cascaded, context, environment);
-      return canShare ? environment.memo.state(parent, `${i} ${node.name} ${environment.memo.idOf(cascaded)}`, compute) : compute();
+      return canShare
+        ? environment.memo.state(parent, `${i} ${node.name} ${environment.memo.idOf(cascaded)}`, compute)
+        : compute();
     });
     // States are shared between elements styled alike; a clipping box counts its own text, so it gets its own.
     ownStates.forEach((s, i) => {
@@ -153,7 +198,8 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
     });
     const subtreeHidden = ownStates.map((s) => s.hiddenBy);
     ownStates.forEach((s) => {
-      if (s.overlay !== undefined && s.hiddenBy === undefined && result.unassessed.size < maxUnassessed) result.unassessed.add(`${s.overlay} (a box that may lie over other text)`);
+      if (s.overlay !== undefined && s.hiddenBy === undefined && result.unassessed.size < maxUnassessed)
+        result.unassessed.add(`${s.overlay} (a box that may lie over other text)`);
     });
     if (subtreeHidden.every(Boolean)) {
       result.hidden.add(node);
@@ -167,7 +213,8 @@ export function walkVisibility(document: Document, matcher: StyleRuleMatcher, en
       hiddenBuilder.breakLine();
       stack.push({ leave: node });
     }
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i] as AnyNode, states: ownStates });
+    for (let i = node.children.length - 1; i >= 0; i--)
+      stack.push({ node: node.children[i] as AnyNode, states: ownStates });
   }
   result.visibleText = visible.toString();
   result.hiddenText = hiddenBuilder.toString();
@@ -180,7 +227,12 @@ const noDeclarations: Cascaded = new Map();
  * Gathers what styles `element` once; returns its cascade for a context bit. Equal sources share
  * one cascade, and one for all contexts when no @media rule tells them apart.
  */
-function stylesOf(element: Element, matcher: StyleRuleMatcher, environment: StyleEnvironment, isSvg: boolean): (contextBit: number) => Cascaded {
+function stylesOf(
+  element: Element,
+  matcher: StyleRuleMatcher,
+  environment: StyleEnvironment,
+  isSvg: boolean,
+): (contextBit: number) => Cascaded {
   const { memo } = environment;
   const source: ElementDeclarations = {
     userAgent: userAgentDeclarations(element, environment.isQuirks),
@@ -188,8 +240,10 @@ function stylesOf(element: Element, matcher: StyleRuleMatcher, environment: Styl
     rules: matcher.match(element),
     inline: element.attribs.style ? memo.declarationsOf(element.attribs.style) : [],
   };
-  if (source.userAgent.length + source.hints.length + source.rules.length + source.inline.length === 0) return () => noDeclarations;
-  const shown = (declarations: UserAgentDeclaration[]): string => declarations.map((d) => `${d.property}:${d.value}:${d.technique ?? ''}`).join(';');
+  if (source.userAgent.length + source.hints.length + source.rules.length + source.inline.length === 0)
+    return () => noDeclarations;
+  const shown = (declarations: UserAgentDeclaration[]): string =>
+    declarations.map((d) => `${d.property}:${d.value}:${d.technique ?? ''}`).join(';');
   // A rule's source order is unique in one analysis, so it names the rule.
   const rules = source.rules.map((m) => `${m.rule.order}@${m.specificity}`).sort();
   const key = `${shown(source.userAgent)}|${shown(source.hints)}|${rules.join(',')}|${element.attribs.style ?? ''}`;

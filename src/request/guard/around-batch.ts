@@ -11,9 +11,17 @@ import { withCreatedMail } from './mail/stamped-results.js';
  * the service's own Authentication-Results and recorded once the server created it; an auto-reply
  * the rules now refuse is switched off (auto-reply-rules.ts, which reads run through too).
  */
-export async function aroundBatch(outgoing: OutgoingBatch, context: CheckContext, next: () => Promise<CheckOutcome | void>): Promise<CheckOutcome | void> {
+export async function aroundBatch(
+  outgoing: OutgoingBatch,
+  context: CheckContext,
+  next: () => Promise<CheckOutcome | void>,
+): Promise<CheckOutcome | void> {
   const config = await context.config();
-  await rememberLocalSecrets({ inUse: context.credentialsDir, defaultDir: config.credentialsDir, userConfigDir: config.userConfigDir });
+  await rememberLocalSecrets({
+    inUse: context.credentialsDir,
+    defaultDir: config.credentialsDir,
+    userConfigDir: config.userConfigDir,
+  });
   await checkComposedBlobs(outgoing, context);
   return withAutoReplyRules(outgoing, context, await withCreatedMail(outgoing.request, context, next));
 }

@@ -23,7 +23,8 @@ export function confirmQuestion(sends: readonly { send: SendUnderJudgement; reci
     const mail = send.mail;
     const to = send.recipients === 'anyone' ? 'anyone who writes' : send.recipients.map((r) => r.address).join(', ');
     const lines = [`To: ${to}`, `Subject: ${mail?.subject ?? '(none)'}`];
-    if (mail?.attachments.length) lines.push(`Attachments: ${mail.attachments.map((a) => `${a.name} (${size(a.size)})`).join(', ')}`);
+    if (mail?.attachments.length)
+      lines.push(`Attachments: ${mail.attachments.map((a) => `${a.name} (${size(a.size)})`).join(', ')}`);
     if (mail?.firstLines) lines.push('', mail.firstLines);
     return lines.join('\n');
   });

@@ -28,9 +28,18 @@ function rulesDigest(scope: GuardScope): string {
 
 /** Whether the rules in force would refuse this vacation response as a send. */
 async function refusedNow(vacation: Readonly<Record<string, unknown>>, scope: GuardScope): Promise<boolean> {
-  const text = ['subject', 'textBody', 'htmlBody'].flatMap((key) => (typeof vacation[key] === 'string' ? [vacation[key]] : [])).join('\n');
+  const text = ['subject', 'textBody', 'htmlBody']
+    .flatMap((key) => (typeof vacation[key] === 'string' ? [vacation[key]] : []))
+    .join('\n');
   const verdict = await judgeSend(
-    { label: 'the vacation response', kind: 'auto-reply', recipients: 'anyone', unreadable: [], scanParts: [{ where: 'the vacation response', text }], slots: 0 },
+    {
+      label: 'the vacation response',
+      kind: 'auto-reply',
+      recipients: 'anyone',
+      unreadable: [],
+      scanParts: [{ where: 'the vacation response', text }],
+      slots: 0,
+    },
     { layers: scope.layers, policy: scope.policy, isKnown: async () => false },
   );
   return verdict.kind !== 'allow';
@@ -69,7 +78,11 @@ async function lookAtVacation(context: CheckContext, accountId: string): Promise
  * Adds the switch-off to a checked batch's outcome when it is owed (see above). `outcome` is what
  * the rest of the check decided (undefined for a batch that only reads).
  */
-export async function withAutoReplyRules(outgoing: OutgoingBatch, context: CheckContext, outcome: CheckOutcome | void): Promise<CheckOutcome | void> {
+export async function withAutoReplyRules(
+  outgoing: OutgoingBatch,
+  context: CheckContext,
+  outcome: CheckOutcome | void,
+): Promise<CheckOutcome | void> {
   let scope: GuardScope;
   try {
     scope = await guardScope(context);
@@ -106,10 +119,17 @@ export async function withAutoReplyRules(outgoing: OutgoingBatch, context: Check
     request: {
       ...request,
       using: [...new Set([...request.using, ...using])],
-      methodCalls: [['VacationResponse/set', { accountId: session.accountId, update: { singleton: { isEnabled: false } } }, callId], ...request.methodCalls],
+      methodCalls: [
+        ['VacationResponse/set', { accountId: session.accountId, update: { singleton: { isEnabled: false } } }, callId],
+        ...request.methodCalls,
+      ],
     },
     settle: async (settled: SettleAnswer) => {
-      if (settled.kind === 'batch' && switchedOff(settled.response, callId)) await writeAutoReplyState(scope.stateDir, { checked: digest, switchedOffAt: new Date(context.guard.now?.() ?? Date.now()).toISOString() });
+      if (settled.kind === 'batch' && switchedOff(settled.response, callId))
+        await writeAutoReplyState(scope.stateDir, {
+          checked: digest,
+          switchedOffAt: new Date(context.guard.now?.() ?? Date.now()).toISOString(),
+        });
       const seen = await outcome?.settle?.(settled);
       if (settled.kind !== 'batch') return seen;
       return stripCall(seen ?? settled.response, callId);

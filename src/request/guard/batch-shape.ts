@@ -23,8 +23,16 @@ export async function refuseUnjudgeableShape(request: JmapRequest, context: Chec
   const problems = [...ids, ...creates];
   if (problems.length === 0) return;
   const steps = [
-    ...(ids.length > 0 ? ['give every create of the request its own creation id, and reference only creates whose ids the request spells out'] : []),
-    ...(creates.length > 0 ? ['set each header field once, as header:Name:asForm with a plain field name (or as from, to, cc, bcc, subject), never as headers'] : []),
+    ...(ids.length > 0
+      ? [
+          'give every create of the request its own creation id, and reference only creates whose ids the request spells out',
+        ]
+      : []),
+    ...(creates.length > 0
+      ? [
+          'set each header field once, as header:Name:asForm with a plain field name (or as from, to, cc, bcc, subject), never as headers',
+        ]
+      : []),
   ];
   const scope = await guardScope(context);
   await audit(scope, { verdict: 'refused', rule: ruleName(rule), recipients: [], note: problems.join('; ') });

@@ -42,13 +42,25 @@ async function readSends(sends: BatchSends, context: CheckContext, accountId: st
       continue;
     }
     if (submission.accountId !== undefined && submission.accountId !== accountId) {
-      out.push({ ...base, recipients: [], unreadable: [`it names another account (${String(submission.accountId)})`], scanParts: [] });
+      out.push({
+        ...base,
+        recipients: [],
+        unreadable: [`it names another account (${String(submission.accountId)})`],
+        scanParts: [],
+      });
       continue;
     }
     const mail = await readOutgoingMail(submission.source, context, sends.blobCreates);
     const envelope = recipientsOfEnvelope(submission.envelope);
     const recipients = envelope ?? mail.headerRecipients;
-    out.push({ ...base, label: `the mail "${mail.subject}"`, recipients: recipients.addresses, unreadable: recipients.unreadable, scanParts: mail.scanParts, mail });
+    out.push({
+      ...base,
+      label: `the mail "${mail.subject}"`,
+      recipients: recipients.addresses,
+      unreadable: recipients.unreadable,
+      scanParts: mail.scanParts,
+      mail,
+    });
   }
   for (const other of sends.others) out.push(...(await otherSendJudgements(other, context, sends.blobCreates)));
   return out;
@@ -57,7 +69,8 @@ async function readSends(sends: BatchSends, context: CheckContext, accountId: st
 function isApproved(send: SendUnderJudgement, context: CheckContext): boolean {
   const approved = context.guard.approved;
   const submission = send.submission;
-  if (!approved || !submission || submission.source.kind !== 'server' || submission.source.emailId !== approved.emailId) return false;
+  if (!approved || !submission || submission.source.kind !== 'server' || submission.source.emailId !== approved.emailId)
+    return false;
   if (send.recipients === 'anyone') return false;
   const given = new Set(send.recipients.map((r) => r.address));
   return given.size === approved.rcptTo.length && approved.rcptTo.every((r) => given.has(r));
@@ -78,8 +91,16 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
   const { accountId, mailboxIdsByRole } = await context.session();
   const strictMode = scope.policy.send.modes[0];
   if (sends.unknown.length > 0 && strictMode) {
-    const error = policyRefusal(`${sends.unknown.join(', ')} cannot be judged by the guard, and outside "open" mode what cannot be judged does not run`, { layer: strictMode.from, rule: `send.mode=${strictMode.value}` });
-    await audit(scope, { verdict: 'refused', rule: ruleName({ layer: strictMode.from, rule: `send.mode=${strictMode.value}` }), recipients: [], note: sends.unknown.join(', ') });
+    const error = policyRefusal(
+      `${sends.unknown.join(', ')} cannot be judged by the guard, and outside "open" mode what cannot be judged does not run`,
+      { layer: strictMode.from, rule: `send.mode=${strictMode.value}` },
+    );
+    await audit(scope, {
+      verdict: 'refused',
+      rule: ruleName({ layer: strictMode.from, rule: `send.mode=${strictMode.value}` }),
+      recipients: [],
+      note: sends.unknown.join(', '),
+    });
     throw error;
   }
   const judged: { send: SendUnderJudgement; verdict: Verdict }[] = [];
@@ -88,13 +109,20 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
       layers: scope.layers,
       policy: scope.policy,
       approved: isApproved(send, context),
-      isKnown: (address) => isKnownRecipient(address, { stateDir: scope.stateDir, authservId: scope.authservId, context }),
+      isKnown: (address) =>
+        isKnownRecipient(address, { stateDir: scope.stateDir, authservId: scope.authservId, context }),
     });
     judged.push({ send, verdict });
   }
   for (const { send, verdict } of judged) {
     if (verdict.kind !== 'refuse') continue;
-    await audit(scope, { verdict: 'refused', rule: verdict.rule, recipients: send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address), ...(send.mail ? { subject: send.mail.subject } : {}), note: send.label });
+    await audit(scope, {
+      verdict: 'refused',
+      rule: verdict.rule,
+      recipients: send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address),
+      ...(send.mail ? { subject: send.mail.subject } : {}),
+      note: send.label,
+    });
     throw verdict.error;
   }
   const caps = capsOf(scope);
@@ -102,37 +130,79 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
   try {
     await checkSendSlots(scope.stateDir, scope.ledgerKey, slotsNeeded, caps, context.guard.now);
   } catch (error) {
-    await audit(scope, { verdict: 'refused', rule: 'caps', recipients: judged.flatMap(({ send }) => (send.recipients === 'anyone' ? [] : send.recipients.map((r) => r.address))) });
+    await audit(scope, {
+      verdict: 'refused',
+      rule: 'caps',
+      recipients: judged.flatMap(({ send }) =>
+        send.recipients === 'anyone' ? [] : send.recipients.map((r) => r.address),
+      ),
+    });
     throw error;
   }
 
-  const asking = judged.flatMap(({ send, verdict }) => (verdict.kind === 'confirm' ? [{ send, recipients: verdict.recipients, rule: ruleName(verdict.rule), deciding: verdict.rule }] : []));
+  const asking = judged.flatMap(({ send, verdict }) =>
+    verdict.kind === 'confirm'
+      ? [{ send, recipients: verdict.recipients, rule: ruleName(verdict.rule), deciding: verdict.rule }]
+      : [],
+  );
   const held: HeldSend[] = [];
   let confirmed = false;
   if (asking.length > 0) {
     const answer = await askPerson(context, confirmQuestion(asking));
     const first = asking[0]!;
     if (answer.action === 'decline' || answer.action === 'cancel') {
-      for (const { send, rule } of asking) await audit(scope, { verdict: 'declined', rule, recipients: send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address), ...(send.mail ? { subject: send.mail.subject } : {}), note: answer.action });
-      throw declinedRefusal(asking.length === 1 ? first.send.label : `these ${asking.length} mails`, answer.action, first.deciding);
+      for (const { send, rule } of asking)
+        await audit(scope, {
+          verdict: 'declined',
+          rule,
+          recipients: send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address),
+          ...(send.mail ? { subject: send.mail.subject } : {}),
+          note: answer.action,
+        });
+      throw declinedRefusal(
+        asking.length === 1 ? first.send.label : `these ${asking.length} mails`,
+        answer.action,
+        first.deciding,
+      );
     }
     if (answer.action === 'accept') confirmed = true;
     else {
       const why = answer.action === 'timeout' ? 'no answer in time' : 'nobody to ask';
       const unholdable = asking.find(({ send }) => !send.submission || send.submission.source.kind === 'unreadable');
-      if (unholdable) throw policyRefusal(`${unholdable.send.label} needs a person's yes, and ${why === 'nobody to ask' ? 'nobody can be asked here' : 'none came in time'}`, unholdable.deciding);
+      if (unholdable)
+        throw policyRefusal(
+          `${unholdable.send.label} needs a person's yes, and ${why === 'nobody to ask' ? 'nobody can be asked here' : 'none came in time'}`,
+          unholdable.deciding,
+        );
       held.push(...asking.map(({ send, rule }) => ({ send, rule, why }) as HeldSend));
     }
   }
 
   const heldSends = new Set(held.map((h) => h.send));
   const going: GoingSend[] = [];
-  const slots = await reserveSendSlots(scope.stateDir, scope.ledgerKey, judged.filter(({ send }) => !heldSends.has(send)).reduce((sum, { send }) => sum + send.slots, 0), caps, context.guard.now);
+  const slots = await reserveSendSlots(
+    scope.stateDir,
+    scope.ledgerKey,
+    judged.filter(({ send }) => !heldSends.has(send)).reduce((sum, { send }) => sum + send.slots, 0),
+    caps,
+    context.guard.now,
+  );
   for (const { send } of judged) {
     if (heldSends.has(send)) continue;
-    going.push({ send, slots: slots.splice(0, send.slots), confirmed: confirmed && asking.some((a) => a.send === send) });
+    going.push({
+      send,
+      slots: slots.splice(0, send.slots),
+      confirmed: confirmed && asking.some((a) => a.send === send),
+    });
   }
-  const request = held.length > 0 ? holdSubmissions(outgoing.request, held.map((h) => h.send.submission!), { accountId, draftsId: mailboxIdsByRole.drafts }) : undefined;
+  const request =
+    held.length > 0
+      ? holdSubmissions(
+          outgoing.request,
+          held.map((h) => h.send.submission!),
+          { accountId, draftsId: mailboxIdsByRole.drafts },
+        )
+      : undefined;
   return {
     ...(request ? { request } : {}),
     settle: settleSends({ scope, context, request: outgoing.request, going, held, accountId }),

@@ -14,7 +14,10 @@ export function ruleName(rule: DecidingRule): string {
 
 /** The refusal of a send by one of the operator's rules. */
 export function policyRefusal(reason: string, rule: DecidingRule, details: Record<string, unknown> = {}): MailboxError {
-  const source = rule.layer === 'default' ? 'a rule of this tool that protects your operator' : `a rule your operator set (${rule.layer} policy, ${rule.rule}${rule.entry ? `, entry ${rule.entry}` : ''})`;
+  const source =
+    rule.layer === 'default'
+      ? 'a rule of this tool that protects your operator'
+      : `a rule your operator set (${rule.layer} policy, ${rule.rule}${rule.entry ? `, entry ${rule.entry}` : ''})`;
   return new MailboxError({
     code: 'policy_refused',
     message: `Not sent: ${reason}. This is ${source}; nothing of this request reached the mail server.`,
@@ -28,7 +31,10 @@ export function declinedRefusal(label: string, answer: 'decline' | 'cancel', rul
   return new MailboxError({
     code: 'policy_refused',
     message: `Not sent: the person you work for ${answer === 'decline' ? 'declined' : 'did not confirm'} ${label} when asked; nothing was sent.`,
-    hint: answer === 'decline' ? 'Do not send it again unless they ask you to.' : 'Ask them in the conversation whether it should go, then try again if they say so.',
+    hint:
+      answer === 'decline'
+        ? 'Do not send it again unless they ask you to.'
+        : 'Ask them in the conversation whether it should go, then try again if they say so.',
     details: { rule, answer },
   });
 }

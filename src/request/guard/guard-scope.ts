@@ -24,7 +24,11 @@ export interface GuardScope {
 export async function guardScope(context: CheckContext): Promise<GuardScope> {
   const [config, { inbox, stateDir }] = await Promise.all([context.config(), context.inbox()]);
   const layers = await loadPolicyLayers(
-    policyPaths({ userConfigDir: config.userConfigDir, inboxDir: stateDir, ...(context.guard.machinePolicyPath ? { machinePath: context.guard.machinePolicyPath } : {}) }),
+    policyPaths({
+      userConfigDir: config.userConfigDir,
+      inboxDir: stateDir,
+      ...(context.guard.machinePolicyPath ? { machinePath: context.guard.machinePolicyPath } : {}),
+    }),
   );
   assertUsable(layers);
   return {
@@ -40,6 +44,10 @@ export async function guardScope(context: CheckContext): Promise<GuardScope> {
 }
 
 /** Appends an audit entry for this scope's inbox. */
-export function audit(scope: GuardScope, entry: Omit<AuditEntry, 'at' | 'door' | 'inbox'>, now: Date = new Date()): Promise<void> {
+export function audit(
+  scope: GuardScope,
+  entry: Omit<AuditEntry, 'at' | 'door' | 'inbox'>,
+  now: Date = new Date(),
+): Promise<void> {
   return appendAudit(scope.stateDir, { at: now.toISOString(), door: scope.door, inbox: scope.inbox, ...entry });
 }

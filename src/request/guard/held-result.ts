@@ -10,12 +10,21 @@ export function withHeldMail(result: JmapRequestResult, notices: readonly GuardN
   const held = notices.filter((n) => n.kind === 'held');
   if (held.length === 0) return result;
   const lines = held.map(
-    (n) => `"${n.subject}" to ${n.recipients.join(', ')} is held as a draft (${n.emailId}) and was NOT sent: your operator's policy (${n.rule}) needs a person's yes, and ${n.why === 'nobody to ask' ? 'nobody could be asked here' : 'no answer came in time'}. It awaits the operator (outbox id ${n.outboxId}).`,
+    (n) =>
+      `"${n.subject}" to ${n.recipients.join(', ')} is held as a draft (${n.emailId}) and was NOT sent: your operator's policy (${n.rule}) needs a person's yes, and ${n.why === 'nobody to ask' ? 'nobody could be asked here' : 'no answer came in time'}. It awaits the operator (outbox id ${n.outboxId}).`,
   );
   return {
     ...result,
     summary: `HELD: ${lines.join(' ')} ${result.summary}`,
-    awaitingApproval: held.map(({ outboxId, emailId, recipients, subject, rule }) => ({ outboxId, emailId, recipients, subject, rule })),
-    next: ['Tell the person you work for that the mail awaits their approval (outbox id above); do not send it again another way.'],
+    awaitingApproval: held.map(({ outboxId, emailId, recipients, subject, rule }) => ({
+      outboxId,
+      emailId,
+      recipients,
+      subject,
+      rule,
+    })),
+    next: [
+      'Tell the person you work for that the mail awaits their approval (outbox id above); do not send it again another way.',
+    ],
   };
 }

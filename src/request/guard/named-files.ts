@@ -8,12 +8,17 @@ import { presetsDir } from '../../presets/load-preset.js';
  * directory (this inbox's, the user's config directory, or any directory holding a
  * credentials.json above the file). A bundled preset's name reads nothing of the caller's.
  */
-export async function checkNamedFiles(account: Account, input: { ops_file?: string | undefined; attachments?: readonly string[] | undefined }): Promise<void> {
-  const needsLook = (input.attachments?.length ?? 0) > 0 || (input.ops_file !== undefined && !(await isBundledPreset(input.ops_file)));
+export async function checkNamedFiles(
+  account: Account,
+  input: { ops_file?: string | undefined; attachments?: readonly string[] | undefined },
+): Promise<void> {
+  const needsLook =
+    (input.attachments?.length ?? 0) > 0 || (input.ops_file !== undefined && !(await isBundledPreset(input.ops_file)));
   if (!needsLook) return;
   const config = await account.config();
   const credentialsDirs = [account.dir, config.userConfigDir];
-  if (input.ops_file !== undefined && !(await isBundledPreset(input.ops_file))) await checkNamedFile(input.ops_file, { purpose: 'ops_file', credentialsDirs });
+  if (input.ops_file !== undefined && !(await isBundledPreset(input.ops_file)))
+    await checkNamedFile(input.ops_file, { purpose: 'ops_file', credentialsDirs });
   for (const path of input.attachments ?? []) await checkNamedFile(path, { purpose: 'attachment', credentialsDirs });
 }
 

@@ -44,7 +44,12 @@ export interface JudgeOptions {
 
 const rank = { allow: 0, confirm: 1, refuse: 2 } as const;
 
-function refuse(reason: string, rule: DecidingRule, send: SendUnderJudgement, extra: Record<string, unknown> = {}): Verdict {
+function refuse(
+  reason: string,
+  rule: DecidingRule,
+  send: SendUnderJudgement,
+  extra: Record<string, unknown> = {},
+): Verdict {
   return { kind: 'refuse', error: policyRefusal(reason, rule, { send: send.label, ...extra }), rule: ruleName(rule) };
 }
 
@@ -52,27 +57,49 @@ function refuse(reason: string, rule: DecidingRule, send: SendUnderJudgement, ex
 export async function judgeSend(send: SendUnderJudgement, options: JudgeOptions): Promise<Verdict> {
   const { layers, policy } = options;
   if (send.unreadable.length > 0) {
-    return refuse(`${send.label} cannot be checked against your operator's rules before it runs (${send.unreadable.join('; ')})`, { layer: 'default', rule: 'unjudgeable' }, send);
+    return refuse(
+      `${send.label} cannot be checked against your operator's rules before it runs (${send.unreadable.join('; ')})`,
+      { layer: 'default', rule: 'unjudgeable' },
+      send,
+    );
   }
   let verdict: Verdict = { kind: 'allow', rule: 'default: send.mode=open' };
   if (send.recipients === 'anyone') {
     const mode = policy.send.modes[0];
     const block = policy.send.block[0];
-    if (mode) return refuse(`${send.label} would go to anyone who writes, and your operator's policy lets mail go only where its ${mode.value} rule says`, { layer: mode.from, rule: `send.mode=${mode.value}` }, send);
-    if (block) return refuse(`${send.label} would go to anyone who writes, blocked addresses included`, { layer: block.from, rule: 'send.block', entry: block.entry }, send);
+    if (mode)
+      return refuse(
+        `${send.label} would go to anyone who writes, and your operator's policy lets mail go only where its ${mode.value} rule says`,
+        { layer: mode.from, rule: `send.mode=${mode.value}` },
+        send,
+      );
+    if (block)
+      return refuse(
+        `${send.label} would go to anyone who writes, blocked addresses included`,
+        { layer: block.from, rule: 'send.block', entry: block.entry },
+        send,
+      );
   } else {
     const max = policy.send.maxRecipients;
     if (max && send.recipients.length > max.value) {
-      return refuse(`${send.label} has ${send.recipients.length} recipients; your operator's policy allows at most ${max.value} per mail`, { layer: max.from, rule: 'send.maxRecipients' }, send);
+      return refuse(
+        `${send.label} has ${send.recipients.length} recipients; your operator's policy allows at most ${max.value} per mail`,
+        { layer: max.from, rule: 'send.maxRecipients' },
+        send,
+      );
     }
     const needYes: string[] = [];
     let confirmRule: DecidingRule | undefined;
     for (const address of send.recipients) {
       let judged = judgeRecipient(layers, address, { isKnown: false });
-      if (judged.verdict === 'refuse' && judged.rule.rule === 'send.mode=known' && (await options.isKnown(address))) judged = judgeRecipient(layers, address, { isKnown: true });
+      if (judged.verdict === 'refuse' && judged.rule.rule === 'send.mode=known' && (await options.isKnown(address)))
+        judged = judgeRecipient(layers, address, { isKnown: true });
       if (options.approved && judged.verdict !== 'allow' && judged.rule.rule.startsWith('send.mode=')) continue;
       if (judged.verdict === 'refuse') {
-        const reason = judged.rule.rule === 'send.block' ? `${address.address} is on your operator's block-list` : `your operator's policy does not allow mail to ${address.address}`;
+        const reason =
+          judged.rule.rule === 'send.block'
+            ? `${address.address} is on your operator's block-list`
+            : `your operator's policy does not allow mail to ${address.address}`;
         return refuse(reason, judged.rule, send, { recipient: address.address });
       }
       if (judged.verdict === 'confirm') {
@@ -80,14 +107,20 @@ export async function judgeSend(send: SendUnderJudgement, options: JudgeOptions)
         confirmRule ??= judged.rule;
       }
     }
-    if (confirmRule && rank.confirm > rank[verdict.kind]) verdict = { kind: 'confirm', rule: confirmRule, recipients: needYes };
+    if (confirmRule && rank.confirm > rank[verdict.kind])
+      verdict = { kind: 'confirm', rule: confirmRule, recipients: needYes };
   }
   if (policy.send.secretScan.value === 'on') {
     const findings = await scanForSecrets(send.scanParts);
     const first = findings[0];
     if (first) {
       const found = findings.map((f) => `${f.kind} in ${f.where}`).join('; ');
-      return refuse(`${send.label} carries what looks like a secret (${found})`, { layer: policy.send.secretScan.from, rule: 'send.secretScan' }, send, { findings });
+      return refuse(
+        `${send.label} carries what looks like a secret (${found})`,
+        { layer: policy.send.secretScan.from, rule: 'send.secretScan' },
+        send,
+        { findings },
+      );
     }
   }
   return verdict;

@@ -40,7 +40,11 @@ function certainlyNotDone(error: unknown): boolean {
 }
 
 /** How one submission fared in the response: created, refused (with why), or no answer for it. */
-function submissionOutcome(going: GoingSend, request: JmapRequest, response: JmapResponse): { state: 'sent'; id?: string } | { state: 'refused'; why: string } {
+function submissionOutcome(
+  going: GoingSend,
+  request: JmapRequest,
+  response: JmapResponse,
+): { state: 'sent'; id?: string } | { state: 'refused'; why: string } {
   const submission = going.send.submission;
   if (!submission) return { state: 'sent' };
   const callId = request.methodCalls[submission.callIndex]?.[2];
@@ -54,7 +58,14 @@ function submissionOutcome(going: GoingSend, request: JmapRequest, response: Jma
 }
 
 /** The settle hook of a checked batch. */
-export function settleSends(options: { scope: GuardScope; context: CheckContext; request: JmapRequest; going: GoingSend[]; held: HeldSend[]; accountId: string }) {
+export function settleSends(options: {
+  scope: GuardScope;
+  context: CheckContext;
+  request: JmapRequest;
+  going: GoingSend[];
+  held: HeldSend[];
+  accountId: string;
+}) {
   const { scope, context, request, going, held } = options;
   return async (answer: SettleAnswer): Promise<JmapResponse | void> => {
     if (answer.kind === 'upload') return;
@@ -91,7 +102,13 @@ export function settleSends(options: { scope: GuardScope; context: CheckContext;
       const recipients = recipientsOf(send);
       const subject = send.mail?.subject ?? '';
       if (!submission || !emailId) {
-        await audit(scope, { verdict: 'refused', rule, recipients, subject, note: 'to be held, but the mail was not created' });
+        await audit(scope, {
+          verdict: 'refused',
+          rule,
+          recipients,
+          subject,
+          note: 'to be held, but the mail was not created',
+        });
         continue;
       }
       const record = await recordHeld(scope.stateDir, {
@@ -103,7 +120,14 @@ export function settleSends(options: { scope: GuardScope; context: CheckContext;
         subject,
         reason: rule,
       });
-      await audit(scope, { verdict: 'held', rule, recipients, subject, ids: { email: emailId, outbox: record.id }, note: why });
+      await audit(scope, {
+        verdict: 'held',
+        rule,
+        recipients,
+        subject,
+        ids: { email: emailId, outbox: record.id },
+        note: why,
+      });
       context.notify({ kind: 'held', outboxId: record.id, emailId, recipients, subject, rule, why });
     }
   };

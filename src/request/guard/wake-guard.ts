@@ -15,7 +15,7 @@ export async function refuseWhileWaking(context: CheckContext, what: string): Pr
   throw new MailboxError({
     code: 'policy_refused',
     message: `Not done: a scheduled wake is running for this inbox, and while it runs the inbox is read-only (${what} would change it). Nothing was sent.`,
-    hint: 'Read and report what you find; your operator acts on it after the wake. This is a rule of the operator\'s watch, not something to work around.',
+    hint: "Read and report what you find; your operator acts on it after the wake. This is a rule of the operator's watch, not something to work around.",
     details: { rule: { layer: 'default', rule: 'wake.readOnly' } },
   });
 }

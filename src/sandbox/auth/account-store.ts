@@ -80,7 +80,12 @@ export class AccountStore {
   /** Turns a reservation into an account with a fresh apiKey, persists it, and returns the key once. */
   async commit(username: string, address: string): Promise<{ apiKey: string; record: AccountRecord }> {
     const apiKey = `${apiKeyPrefix}${randomBytes(32).toString('base64url')}`;
-    const record: AccountRecord = { username, address, apiKeyHash: hashApiKey(apiKey), createdAt: new Date().toISOString() };
+    const record: AccountRecord = {
+      username,
+      address,
+      apiKeyHash: hashApiKey(apiKey),
+      createdAt: new Date().toISOString(),
+    };
     this.reserved.delete(username);
     this.index(record);
     await this.persist();

@@ -15,7 +15,12 @@ export class AuthFailure extends Error {
 }
 
 /** Writes a JSON body with the given status and extra headers. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -43,7 +48,11 @@ export async function readBodyText(req: IncomingMessage): Promise<string> {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
     if (size > maxBodyBytes) {
-      throw new AuthFailure(413, `The request body is larger than ${maxBodyBytes} bytes.`, 'Send only {powHex, nonce, username} or {powHex, nonce, apiKey}.');
+      throw new AuthFailure(
+        413,
+        `The request body is larger than ${maxBodyBytes} bytes.`,
+        'Send only {powHex, nonce, username} or {powHex, nonce, apiKey}.',
+      );
     }
     chunks.push(buffer);
   }
@@ -54,11 +63,19 @@ export async function readBodyText(req: IncomingMessage): Promise<string> {
 export async function readJsonBody(req: IncomingMessage, expected: string): Promise<unknown> {
   const text = await readBodyText(req);
   if (text.trim() === '') {
-    throw new AuthFailure(400, 'The request body is empty; a JSON object was expected.', `Send a JSON body of the form ${expected} with content-type application/json.`);
+    throw new AuthFailure(
+      400,
+      'The request body is empty; a JSON object was expected.',
+      `Send a JSON body of the form ${expected} with content-type application/json.`,
+    );
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new AuthFailure(400, 'The request body is not valid JSON.', `Send a JSON body of the form ${expected} with content-type application/json.`);
+    throw new AuthFailure(
+      400,
+      'The request body is not valid JSON.',
+      `Send a JSON body of the form ${expected} with content-type application/json.`,
+    );
   }
 }

@@ -51,7 +51,11 @@ export function createAuthHost(options: AuthHostOptions): AuthHost {
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!URL.canParse(req.url ?? '/', 'http://sandbox.invalid')) {
-      throw new AuthFailure(400, 'The request target is not a valid URL path.', `Use POST ${authPaths.challenge}, POST ${authPaths.session} or POST ${authPaths.capability}.`);
+      throw new AuthFailure(
+        400,
+        'The request target is not a valid URL path.',
+        `Use POST ${authPaths.challenge}, POST ${authPaths.session} or POST ${authPaths.capability}.`,
+      );
     }
     const path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
     const method = req.method ?? 'GET';
@@ -61,11 +65,25 @@ export function createAuthHost(options: AuthHostOptions): AuthHost {
       const decision = bucket?.take() ?? { allowed: true };
       if (!decision.allowed) {
         const wait = decision.retryAfterSeconds;
-        throw new AuthFailure(429, 'Too many challenge requests.', `Wait ${wait} seconds (see the Retry-After header), then request the challenge again.`, { 'retry-after': String(wait) });
+        throw new AuthFailure(
+          429,
+          'Too many challenge requests.',
+          `Wait ${wait} seconds (see the Retry-After header), then request the challenge again.`,
+          { 'retry-after': String(wait) },
+        );
       }
       const challenge = await ctx.tokens.issueChallenge(ctx.difficulty);
       ctx.stats.challenges += 1;
-      sendJson(res, 200, { _next: [`Solve the challenge, then POST ${authPaths.session} with it as bearer within ${ctx.lifetimes.challengeSeconds} seconds.`] }, { authorization: `Bearer ${challenge}` });
+      sendJson(
+        res,
+        200,
+        {
+          _next: [
+            `Solve the challenge, then POST ${authPaths.session} with it as bearer within ${ctx.lifetimes.challengeSeconds} seconds.`,
+          ],
+        },
+        { authorization: `Bearer ${challenge}` },
+      );
     } else if (path === authPaths.session) {
       requireMethod(method, 'POST');
       await handleSession(ctx, req, res);
@@ -82,7 +100,11 @@ export function createAuthHost(options: AuthHostOptions): AuthHost {
     } else {
       // Includes /api/v1/capability/<anything>: internal delegation endpoints answer 404 from outside (spec §5 fact 9).
       req.resume();
-      throw new AuthFailure(404, `No endpoint ${method} ${path} on this auth host.`, `Use POST ${authPaths.challenge}, POST ${authPaths.session} or POST ${authPaths.capability}.`);
+      throw new AuthFailure(
+        404,
+        `No endpoint ${method} ${path} on this auth host.`,
+        `Use POST ${authPaths.challenge}, POST ${authPaths.session} or POST ${authPaths.capability}.`,
+      );
     }
   };
 
@@ -92,8 +114,17 @@ export function createAuthHost(options: AuthHostOptions): AuthHost {
         if (res.headersSent) return void res.destroy();
         req.resume();
         if (error instanceof AuthFailure) return sendFailure(res, error);
-        options.log(`sandbox auth: internal error on ${req.method} ${req.url}: ${error instanceof Error ? error.stack : String(error)}`);
-        sendFailure(res, new AuthFailure(500, 'The sandbox auth host failed unexpectedly.', 'Retry; if it repeats, check the sandbox\'s stderr and report it.'));
+        options.log(
+          `sandbox auth: internal error on ${req.method} ${req.url}: ${error instanceof Error ? error.stack : String(error)}`,
+        );
+        sendFailure(
+          res,
+          new AuthFailure(
+            500,
+            'The sandbox auth host failed unexpectedly.',
+            "Retry; if it repeats, check the sandbox's stderr and report it.",
+          ),
+        );
       });
     },
     stats: () => ({ ...ctx.stats }),
@@ -109,18 +140,32 @@ async function handleCapability(ctx: AuthHostContext, req: IncomingMessage, res:
     throw error instanceof TokenError ? sessionTokenFailure(error) : error;
   }
   if (!ctx.accounts.hasAddress(address)) {
-    throw new AuthFailure(401, `The inbox ${address} of this session no longer exists.`, 'Sign up again with POST /api/v1/challenge and POST /api/v1/session {powHex, nonce, username}.');
+    throw new AuthFailure(
+      401,
+      `The inbox ${address} of this session no longer exists.`,
+      'Sign up again with POST /api/v1/challenge and POST /api/v1/session {powHex, nonce, username}.',
+    );
   }
   const capability = await ctx.tokens.issueCapability(address);
   ctx.stats.capabilitiesIssued += 1;
-  sendJson(res, 200, { _next: [`Use the capability JWT as bearer on the JMAP host; mint a new one before it expires in ${ctx.lifetimes.capabilitySeconds} seconds.`] }, { authorization: `Bearer ${capability}` });
+  sendJson(
+    res,
+    200,
+    {
+      _next: [
+        `Use the capability JWT as bearer on the JMAP host; mint a new one before it expires in ${ctx.lifetimes.capabilitySeconds} seconds.`,
+      ],
+    },
+    { authorization: `Bearer ${capability}` },
+  );
 }
 
 async function verifyCapabilityToken(ctx: AuthHostContext, bearer: string): Promise<CapabilityClaims> {
   try {
     const token = /^\s*bearer\s/i.test(bearer) ? parseBearer(bearer) : bearer.trim();
     const claims = await ctx.tokens.verifyCapability(token);
-    if (!ctx.accounts.hasAddress(claims.address)) throw new TokenError('invalid', `The inbox ${claims.address} does not exist.`);
+    if (!ctx.accounts.hasAddress(claims.address))
+      throw new TokenError('invalid', `The inbox ${claims.address} does not exist.`);
     return { address: claims.address, inboxId: claims.inboxId };
   } catch (error) {
     if (!(error instanceof TokenError)) throw error;

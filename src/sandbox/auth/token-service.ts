@@ -106,7 +106,10 @@ export class TokenService {
     const now = this.nowSeconds();
     for (const [jti, exp] of this.spent) if (exp < now) this.spent.delete(jti);
     if (this.spent.has(claims.jti)) {
-      throw new TokenError('reused', 'This challenge was already used; each challenge is good for one session request.');
+      throw new TokenError(
+        'reused',
+        'This challenge was already used; each challenge is good for one session request.',
+      );
     }
     this.spent.set(claims.jti, claims.exp);
   }
@@ -139,7 +142,10 @@ export class TokenService {
       if (error instanceof joseErrors.JWTExpired) {
         throw new TokenError('expired', `The ${kind} token has expired.`);
       }
-      throw new TokenError('invalid', `The ${kind} token is not valid: it was not issued by this sandbox or is damaged.`);
+      throw new TokenError(
+        'invalid',
+        `The ${kind} token is not valid: it was not issued by this sandbox or is damaged.`,
+      );
     }
     if (payload['typ'] !== kind) {
       const actual = typeof payload['typ'] === 'string' ? payload['typ'] : 'unknown';

@@ -13,8 +13,7 @@ export interface PowSubmission {
 }
 
 export type PowVerdict =
-  | { ok: true }
-  | { ok: false; reason: 'digest_mismatch' | 'too_few_zero_bits'; zeroBits: number };
+  { ok: true } | { ok: false; reason: 'digest_mismatch' | 'too_few_zero_bits'; zeroBits: number };
 
 /** A nonce is a decimal string (spec §2.5); 20 digits bounds it without rejecting any real solver. */
 export const decimalNoncePattern = /^[0-9]{1,20}$/;

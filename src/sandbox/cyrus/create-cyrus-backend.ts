@@ -23,7 +23,10 @@ import { startSubmissionSmtpServer } from './submission-smtp-server.js';
 export async function createCyrusBackend(ctx: BackendContext): Promise<MailBackend> {
   const unavailable = cyrusUnavailableReason(process.getuid?.() === 0);
   if (unavailable) {
-    throw new SandboxError(`The Cyrus backend cannot start on this machine. ${unavailable}`, 'Install Cyrus with `bash test/cyrus/install-cyrus.sh` (as root), or start the sandbox with --backend embedded.');
+    throw new SandboxError(
+      `The Cyrus backend cannot start on this machine. ${unavailable}`,
+      'Install Cyrus with `bash test/cyrus/install-cyrus.sh` (as root), or start the sandbox with --backend embedded.',
+    );
   }
   const kept = ctx.dataDir === undefined ? undefined : cyrusDataPaths(ctx.dataDir);
   if (ctx.dataDir !== undefined) await openDataDirToCyrus(ctx.dataDir);
@@ -50,7 +53,12 @@ export async function createCyrusBackend(ctx: BackendContext): Promise<MailBacke
     instance = await startCyrusInstance({ smtpPort: smtp.port, log: ctx.log, ...(kept ? { baseDir: kept.base } : {}) });
   } catch (error) {
     await smtp.close();
-    throw new SandboxError(`Cyrus IMAP failed to start: ${error instanceof Error ? error.message : String(error)}`, 'Check that the Cyrus packages are complete (bash test/cyrus/install-cyrus.sh, as root), then retry.', undefined, { cause: error });
+    throw new SandboxError(
+      `Cyrus IMAP failed to start: ${error instanceof Error ? error.message : String(error)}`,
+      'Check that the Cyrus packages are complete (bash test/cyrus/install-cyrus.sh, as root), then retry.',
+      undefined,
+      { cause: error },
+    );
   }
   const running = instance;
 
@@ -78,7 +86,10 @@ export async function createCyrusBackend(ctx: BackendContext): Promise<MailBacke
         await pollUntil(`the Cyrus account ${user}`, () => hasInboxMailbox(running.ports.http, user, password), 10_000);
       } catch (error) {
         const tail = running.logTail(15);
-        throw new Error(`creating ${user} in Cyrus failed: ${error instanceof Error ? error.message : String(error)}${tail ? `\nCyrus log:\n${tail}` : ''}`, { cause: error });
+        throw new Error(
+          `creating ${user} in Cyrus failed: ${error instanceof Error ? error.message : String(error)}${tail ? `\nCyrus log:\n${tail}` : ''}`,
+          { cause: error },
+        );
       }
       passwords.set(user, password);
       if (kept) await writeCyrusAccounts(kept.accountsFile, passwords);
@@ -121,7 +132,11 @@ function hasInboxMailbox(port: number, user: string, password: string): Promise<
         port,
         path: '/jmap/',
         method: 'POST',
-        headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
       },
       (res) => {
         let text = '';
@@ -135,7 +150,11 @@ function hasInboxMailbox(port: number, user: string, password: string): Promise<
           }
           const parsed = mailboxQueryResponse.safeParse(json);
           const [first] = parsed.success ? parsed.data.methodResponses : [];
-          resolve(res.statusCode === 200 && first?.[0] === 'Mailbox/query' && (first[1].ids?.length ?? 0) > 0 ? true : undefined);
+          resolve(
+            res.statusCode === 200 && first?.[0] === 'Mailbox/query' && (first[1].ids?.length ?? 0) > 0
+              ? true
+              : undefined,
+          );
         });
       },
     );

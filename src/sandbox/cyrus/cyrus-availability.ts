@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { cyrusBinDir } from './cyrus-config.js';
 
 /** The one line a test run prints when the Cyrus backend cannot run on this machine. */
-export const enableCyrusHint = 'Cyrus IMAP is not installed: run `bash test/cyrus/install-cyrus.sh` as root to enable the Cyrus backend and its tests.';
+export const enableCyrusHint =
+  'Cyrus IMAP is not installed: run `bash test/cyrus/install-cyrus.sh` as root to enable the Cyrus backend and its tests.';
 
 /** The uid of user `cyrus` and the gid of group `mail`, which own a private instance's files. */
 export interface CyrusIds {
@@ -14,7 +15,9 @@ export interface CyrusIds {
 /** Reads the ids of user cyrus and group mail from /etc/passwd and /etc/group; undefined if absent. */
 export function lookupCyrusIds(): CyrusIds | undefined {
   const field = (file: string, name: string, index: number): number | undefined => {
-    const line = readFileSync(file, 'utf8').split('\n').find((l) => l.startsWith(`${name}:`));
+    const line = readFileSync(file, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${name}:`));
     const value = line?.split(':')[index];
     return value === undefined ? undefined : Number(value);
   };
@@ -41,6 +44,7 @@ export function cyrusUnavailableReason(isRoot: boolean): string | undefined {
     }
   }
   if (!lookupCyrusIds()) return enableCyrusHint;
-  if (!isRoot) return 'Cyrus IMAP is installed but its master process must be started as root: run the Cyrus tests as root.';
+  if (!isRoot)
+    return 'Cyrus IMAP is installed but its master process must be started as root: run the Cyrus tests as root.';
   return undefined;
 }

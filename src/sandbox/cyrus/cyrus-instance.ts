@@ -1,9 +1,27 @@
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lookupCyrusIds, type CyrusIds } from './cyrus-availability.js';
-import { cyrusBinDir, cyrusLayout, renderCyrusConf, renderImapdConf, type CyrusLayout, type CyrusPorts } from './cyrus-config.js';
+import {
+  cyrusBinDir,
+  cyrusLayout,
+  renderCyrusConf,
+  renderImapdConf,
+  type CyrusLayout,
+  type CyrusPorts,
+} from './cyrus-config.js';
 import { pickFreePort } from './free-port.js';
 import { pollUntil } from './poll-until.js';
 import { spawnTethered, type TetheredProcess } from './tethered-process.js';
@@ -47,7 +65,13 @@ export async function startCyrusInstance(options: StartCyrusOptions): Promise<Cy
     rmSync(join(base, 'config', 'socket'), { recursive: true, force: true });
   }
   const layout = cyrusLayout(base);
-  const ports: CyrusPorts = { imap: await pickFreePort(), http: await pickFreePort(), lmtp: await pickFreePort(), sieve: await pickFreePort(), smtp: options.smtpPort };
+  const ports: CyrusPorts = {
+    imap: await pickFreePort(),
+    http: await pickFreePort(),
+    lmtp: await pickFreePort(),
+    sieve: await pickFreePort(),
+    smtp: options.smtpPort,
+  };
   const children: TetheredProcess[] = [];
   // The inode of the /dev/log socket our sink created: another instance's sink may replace it.
   let ownDevLog: number | undefined;
@@ -72,12 +96,19 @@ export async function startCyrusInstance(options: StartCyrusOptions): Promise<Cy
     // socket file nobody is bound to (left by a killed sink) is replaced.
     if (!hasLiveSyslog() && existsSync('/bin/busybox')) {
       if (existsSync(devLog)) unlinkSync(devLog);
-      children.push(await spawnTethered('/bin/busybox', ['syslogd', '-n', '-O', layout.syslogFile], options.log, 'syslog sink'));
+      children.push(
+        await spawnTethered('/bin/busybox', ['syslogd', '-n', '-O', layout.syslogFile], options.log, 'syslog sink'),
+      );
       ownDevLog = await pollUntil('the syslog sink', () => inodeOf(devLog), 2_000);
     }
 
     const started = Date.now();
-    const master = await spawnTethered(join(cyrusBinDir, 'master'), ['-C', layout.imapdConf, '-M', layout.cyrusConf, '-p', layout.pidFile], options.log, 'cyrus master');
+    const master = await spawnTethered(
+      join(cyrusBinDir, 'master'),
+      ['-C', layout.imapdConf, '-M', layout.cyrusConf, '-p', layout.pidFile],
+      options.log,
+      'cyrus master',
+    );
     children.push(master);
     let exitCode: number | undefined;
     void master.exited.then((code) => (exitCode = code));
@@ -89,11 +120,15 @@ export async function startCyrusInstance(options: StartCyrusOptions): Promise<Cy
       },
       options.startTimeoutMs ?? 15_000,
     );
-    options.log(`cyrus: instance at ${base} ready in ${Date.now() - started} ms (master pid ${master.pid}, imap ${ports.imap}, http ${ports.http}, lmtp ${ports.lmtp}, sieve ${ports.sieve})`);
+    options.log(
+      `cyrus: instance at ${base} ready in ${Date.now() - started} ms (master pid ${master.pid}, imap ${ports.imap}, http ${ports.http}, lmtp ${ports.lmtp}, sieve ${ports.sieve})`,
+    );
   } catch (error) {
     const tail = readTail(layout.syslogFile, 20);
     await stopAll();
-    throw new Error(`${error instanceof Error ? error.message : String(error)}${tail ? `\nCyrus log:\n${tail}` : ''}`, { cause: error });
+    throw new Error(`${error instanceof Error ? error.message : String(error)}${tail ? `\nCyrus log:\n${tail}` : ''}`, {
+      cause: error,
+    });
   }
 
   return {
@@ -118,7 +153,9 @@ function writeOwned(file: string, text: string, ids: CyrusIds): void {
 /** True when a process is bound to /dev/log: /proc/net/unix lists only live sockets. */
 function hasLiveSyslog(): boolean {
   try {
-    return readFileSync('/proc/net/unix', 'utf8').split('\n').some((line) => line.endsWith(` ${devLog}`));
+    return readFileSync('/proc/net/unix', 'utf8')
+      .split('\n')
+      .some((line) => line.endsWith(` ${devLog}`));
   } catch {
     return existsSync(devLog);
   }

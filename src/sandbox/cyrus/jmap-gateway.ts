@@ -26,7 +26,19 @@ const cyrusSessionSchema = z.looseObject({
 const sessionUrlFields = ['apiUrl', 'downloadUrl', 'uploadUrl'] as const;
 
 /** Headers that describe one hop, not the message (RFC 9110 §7.6.1), plus Cyrus's h2c offer. */
-const hopHeaders = new Set(['connection', 'keep-alive', 'upgrade', 'alt-svc', 'transfer-encoding', 'host', 'authorization', 'accept-encoding', 'proxy-authorization', 'te', 'trailer']);
+const hopHeaders = new Set([
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'alt-svc',
+  'transfer-encoding',
+  'host',
+  'authorization',
+  'accept-encoding',
+  'proxy-authorization',
+  'te',
+  'trailer',
+]);
 
 class GatewayFailure extends Error {
   constructor(
@@ -47,7 +59,11 @@ export function createJmapGateway(options: JmapGatewayOptions): (req: IncomingMe
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!URL.canParse(req.url ?? '/', 'http://gateway.invalid')) {
       req.resume();
-      throw new GatewayFailure(400, 'The request target is not a valid URL path.', `Discover the endpoints with GET ${jmapSessionPath}.`);
+      throw new GatewayFailure(
+        400,
+        'The request target is not a valid URL path.',
+        `Discover the endpoints with GET ${jmapSessionPath}.`,
+      );
     }
     const url = new URL(req.url ?? '/', 'http://gateway.invalid');
     const method = req.method ?? 'GET';
@@ -55,22 +71,35 @@ export function createJmapGateway(options: JmapGatewayOptions): (req: IncomingMe
       // Cyrus 3.6 advertises eventSourceUrl but answers every request on it with 204 and no stream
       // (test/cyrus/DIFFERENCES.md); the session leaves the URL out, and a guessed one gets this.
       req.resume();
-      throw new GatewayFailure(501, 'Push (EventSource) is not available with the Cyrus backend.', 'Poll with Email/changes from your last state, or run the sandbox with --backend embedded for push.');
+      throw new GatewayFailure(
+        501,
+        'Push (EventSource) is not available with the Cyrus backend.',
+        'Poll with Email/changes from your last state, or run the sandbox with --backend embedded for push.',
+      );
     }
     if (url.pathname === '/sandbox/outbox' && method === 'GET') {
       req.resume();
       return sendJson(res, 200, { outbox: options.outbox() });
     }
-    const isSession = method === 'GET' && (url.pathname === jmapSessionPath || url.pathname === '/jmap' || url.pathname === '/jmap/');
+    const isSession =
+      method === 'GET' && (url.pathname === jmapSessionPath || url.pathname === '/jmap' || url.pathname === '/jmap/');
     if (!isSession && !url.pathname.startsWith('/jmap/')) {
       req.resume();
-      throw new GatewayFailure(404, `No endpoint ${method} ${url.pathname} on this JMAP host.`, `Discover the endpoints with GET ${jmapSessionPath}.`);
+      throw new GatewayFailure(
+        404,
+        `No endpoint ${method} ${url.pathname} on this JMAP host.`,
+        `Discover the endpoints with GET ${jmapSessionPath}.`,
+      );
     }
     const claims = await authenticate(req);
     const password = options.passwordOf(claims.address);
     if (password === undefined) {
       req.resume();
-      throw new GatewayFailure(401, `The inbox ${claims.address} does not exist on this sandbox.`, 'Sign up again on the auth host and use the new capability token.');
+      throw new GatewayFailure(
+        401,
+        `The inbox ${claims.address} does not exist on this sandbox.`,
+        'Sign up again on the auth host and use the new capability token.',
+      );
     }
     const basic = `Basic ${Buffer.from(`${claims.address}:${password}`).toString('base64')}`;
     if (isSession) {
@@ -83,13 +112,21 @@ export function createJmapGateway(options: JmapGatewayOptions): (req: IncomingMe
   async function authenticate(req: IncomingMessage): Promise<CapabilityClaims> {
     const header = req.headers.authorization;
     if (!header || !/^bearer\s+\S/i.test(header)) {
-      throw new GatewayFailure(401, 'The JMAP host needs a capability token.', 'Send Authorization: Bearer <capability JWT> from POST /api/v1/capability on the auth host.');
+      throw new GatewayFailure(
+        401,
+        'The JMAP host needs a capability token.',
+        'Send Authorization: Bearer <capability JWT> from POST /api/v1/capability on the auth host.',
+      );
     }
     try {
       return await options.verifyCapability(header);
     } catch (error) {
       const detail = error instanceof Error ? error.message : 'invalid token';
-      throw new GatewayFailure(401, `The capability token was refused: ${detail}`, 'Mint a fresh capability JWT with POST /api/v1/capability and retry.');
+      throw new GatewayFailure(
+        401,
+        `The capability token was refused: ${detail}`,
+        'Mint a fresh capability JWT with POST /api/v1/capability and retry.',
+      );
     }
   }
 
@@ -102,7 +139,12 @@ export function createJmapGateway(options: JmapGatewayOptions): (req: IncomingMe
         path = new URL(reply.location, 'http://cyrus.invalid').pathname;
         continue;
       }
-      if (reply.status !== 200) throw new GatewayFailure(502, `Cyrus answered the session request with HTTP ${reply.status}.`, 'Check the sandbox log (Cyrus syslog) and retry.');
+      if (reply.status !== 200)
+        throw new GatewayFailure(
+          502,
+          `Cyrus answered the session request with HTTP ${reply.status}.`,
+          'Check the sandbox log (Cyrus syslog) and retry.',
+        );
       const session = cyrusSessionSchema.parse(JSON.parse(reply.body));
       const base = options.publicApiUrl().replace(/\/+$/, '');
       const { eventSourceUrl: _unusable, ...rest } = session;
@@ -110,21 +152,41 @@ export function createJmapGateway(options: JmapGatewayOptions): (req: IncomingMe
       for (const field of sessionUrlFields) {
         const value = session[field];
         // String concatenation, not new URL(): the templates' {braces} must stay unescaped (RFC 6570).
-        if (value !== undefined) rewritten[field] = value.startsWith('/') ? `${base}${value}` : value.replace(/^https?:\/\/[^/]+/, base);
+        if (value !== undefined)
+          rewritten[field] = value.startsWith('/') ? `${base}${value}` : value.replace(/^https?:\/\/[^/]+/, base);
       }
       return rewritten;
     }
-    throw new GatewayFailure(502, 'Cyrus redirected the session request too often.', 'Check the Cyrus configuration of the sandbox.');
+    throw new GatewayFailure(
+      502,
+      'Cyrus redirected the session request too often.',
+      'Check the Cyrus configuration of the sandbox.',
+    );
   }
 
   function cyrusGet(path: string, basic: string): Promise<{ status: number; location?: string; body: string }> {
     return new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: options.cyrusHttpPort, path, method: 'GET', headers: { authorization: basic, accept: 'application/json' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ...(res.headers.location ? { location: res.headers.location } : {}), body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: options.cyrusHttpPort,
+          path,
+          method: 'GET',
+          headers: { authorization: basic, accept: 'application/json' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              ...(res.headers.location ? { location: res.headers.location } : {}),
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -134,11 +196,18 @@ export function createJmapGateway(options: JmapGatewayOptions): (req: IncomingMe
   function forward(req: IncomingMessage, res: ServerResponse, path: string, basic: string): Promise<void> {
     return new Promise((resolve, reject) => {
       const upstream = request(
-        { host: '127.0.0.1', port: options.cyrusHttpPort, path, method: req.method ?? 'GET', headers: { ...endToEnd(req.headers), authorization: basic } },
+        {
+          host: '127.0.0.1',
+          port: options.cyrusHttpPort,
+          path,
+          method: req.method ?? 'GET',
+          headers: { ...endToEnd(req.headers), authorization: basic },
+        },
         (reply) => {
           const headers = endToEnd(reply.headers);
           const location = reply.headers.location;
-          if (location) headers['location'] = location.replace(/^https?:\/\/[^/]+/, options.publicApiUrl().replace(/\/+$/, ''));
+          if (location)
+            headers['location'] = location.replace(/^https?:\/\/[^/]+/, options.publicApiUrl().replace(/\/+$/, ''));
           res.writeHead(reply.statusCode ?? 502, headers);
           reply.pipe(res);
           reply.on('end', resolve);
@@ -155,17 +224,41 @@ export function createJmapGateway(options: JmapGatewayOptions): (req: IncomingMe
   return (req, res) => {
     route(req, res).catch((error: unknown) => {
       if (res.headersSent) return void res.destroy();
-      if (error instanceof GatewayFailure) return sendJson(res, error.status, problem(error.status, error.message, error.hint), error.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
-      options.log(`cyrus gateway: ${req.method} ${req.url} failed: ${error instanceof Error ? error.stack : String(error)}`);
-      if (hungUp(error)) return sendJson(res, 502, problem(502, 'Cyrus closed the connection without answering (its httpd may have crashed on this request).', 'Retry; if this request fails each time, Cyrus cannot serve it (test/cyrus/DIFFERENCES.md); check the sandbox\'s stderr.'));
-      sendJson(res, 502, problem(502, 'The JMAP gateway could not reach Cyrus.', 'Retry; if it repeats, check the sandbox\'s stderr.'));
+      if (error instanceof GatewayFailure)
+        return sendJson(
+          res,
+          error.status,
+          problem(error.status, error.message, error.hint),
+          error.status === 401 ? { 'www-authenticate': 'Bearer' } : {},
+        );
+      options.log(
+        `cyrus gateway: ${req.method} ${req.url} failed: ${error instanceof Error ? error.stack : String(error)}`,
+      );
+      if (hungUp(error))
+        return sendJson(
+          res,
+          502,
+          problem(
+            502,
+            'Cyrus closed the connection without answering (its httpd may have crashed on this request).',
+            "Retry; if this request fails each time, Cyrus cannot serve it (test/cyrus/DIFFERENCES.md); check the sandbox's stderr.",
+          ),
+        );
+      sendJson(
+        res,
+        502,
+        problem(502, 'The JMAP gateway could not reach Cyrus.', "Retry; if it repeats, check the sandbox's stderr."),
+      );
     });
   };
 }
 
 /** Cyrus took the connection and dropped it with no answer (a crashed httpd child), as opposed to not being reachable. */
 function hungUp(error: unknown): boolean {
-  return error instanceof Error && ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || error.message === 'socket hang up');
+  return (
+    error instanceof Error &&
+    ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || error.message === 'socket hang up')
+  );
 }
 
 function endToEnd(headers: IncomingHttpHeaders): Record<string, string | string[]> {
@@ -183,6 +276,11 @@ function problem(status: number, detail: string, hint: string): Record<string, u
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...headers,
+  });
   res.end(text);
 }

@@ -15,7 +15,13 @@ interface Reply {
  * Delivers `raw` to `recipients` over LMTP on a loopback port (Cyrus lmtpd -a, no auth) and
  * resolves once every recipient has its final answer, so the mail is in the store afterwards.
  */
-export async function deliverOverLmtp(port: number, from: string, recipients: string[], raw: Buffer, timeoutMs = 15_000): Promise<LmtpResult> {
+export async function deliverOverLmtp(
+  port: number,
+  from: string,
+  recipients: string[],
+  raw: Buffer,
+  timeoutMs = 15_000,
+): Promise<LmtpResult> {
   const socket = connect({ host: '127.0.0.1', port });
   socket.setTimeout(timeoutMs, () => socket.destroy(new Error('LMTP delivery timed out')));
   const replies = replyReader(socket);

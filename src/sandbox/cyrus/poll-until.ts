@@ -4,7 +4,12 @@ import { setTimeout as delay } from 'node:timers/promises';
  * Calls `probe` until it returns a value other than undefined, or throws after `timeoutMs`.
  * Used to wait for a condition (a port answering, a process gone), never as a fixed sleep.
  */
-export async function pollUntil<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number, intervalMs = 25): Promise<T> {
+export async function pollUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+  intervalMs = 25,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

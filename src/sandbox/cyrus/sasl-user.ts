@@ -19,7 +19,9 @@ export function createSaslUser(sasldb: string, address: string, password: string
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`saslpasswd2 exited ${code}: ${stderr.trim()}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`saslpasswd2 exited ${code}: ${stderr.trim()}`)),
+    );
     child.stdin.end(password);
   });
 }

@@ -46,7 +46,8 @@ const sameAddress = (a: string, b: string): boolean => a.trim().toLowerCase() ==
  */
 export async function startSubmissionSmtpServer(options: SubmissionSmtpOptions): Promise<SubmissionSmtpServer> {
   // An inbox on a custom domain is local too: the service hosts it.
-  const isLocal = (address: string): boolean => sameAddress(address.slice(address.lastIndexOf('@') + 1), options.domain) || options.isLocalInbox(address);
+  const isLocal = (address: string): boolean =>
+    sameAddress(address.slice(address.lastIndexOf('@') + 1), options.domain) || options.isLocalInbox(address);
   const server = new SMTPServer({
     // AUTH must be advertised for Cyrus to put `AUTH=<user id>` on MAIL FROM; Cyrus itself never
     // authenticates (smtp_host ".../noauth"), hence authOptional.
@@ -71,10 +72,17 @@ export async function startSubmissionSmtpServer(options: SubmissionSmtpOptions):
       // of RFC 3834 §3.3, AUTH naming the inbox it speaks for; DATA checks it is one.
       if (address.address === '') return callback();
       if (typeof authUser !== 'string' || authUser === '<>') {
-        return callback(smtpError(554, '[jmapError:forbiddenToSend] This relay only takes submissions of an authenticated inbox.'));
+        return callback(
+          smtpError(554, '[jmapError:forbiddenToSend] This relay only takes submissions of an authenticated inbox.'),
+        );
       }
       if (!sameAddress(authUser, address.address)) {
-        return callback(smtpError(554, `[jmapError:forbiddenFrom] The sender ${address.address} is not this inbox's own address ${authUser}; send From the inbox's address.`));
+        return callback(
+          smtpError(
+            554,
+            `[jmapError:forbiddenFrom] The sender ${address.address} is not this inbox's own address ${authUser}; send From the inbox's address.`,
+          ),
+        );
       }
       callback();
     },
@@ -106,12 +114,27 @@ export async function startSubmissionSmtpServer(options: SubmissionSmtpOptions):
     const headerFrom = parsed.from && 'address' in parsed.from ? parsed.from.address : undefined;
     if (mailFrom === '') {
       // RFC 3834 §5: an automatic reply says so in Auto-Submitted, and it speaks for one of our inboxes.
-      const autoSubmitted = parsed.headers.find((header) => header.key === 'auto-submitted')?.value.trim().toLowerCase() ?? 'no';
-      if (autoSubmitted.startsWith('no') || headerFrom === undefined || !isLocal(headerFrom) || !options.isLocalInbox(headerFrom)) {
-        throw smtpError(554, '[jmapError:forbiddenToSend] Only automatic replies of this service\'s inboxes may use the empty sender.');
+      const autoSubmitted =
+        parsed.headers
+          .find((header) => header.key === 'auto-submitted')
+          ?.value.trim()
+          .toLowerCase() ?? 'no';
+      if (
+        autoSubmitted.startsWith('no') ||
+        headerFrom === undefined ||
+        !isLocal(headerFrom) ||
+        !options.isLocalInbox(headerFrom)
+      ) {
+        throw smtpError(
+          554,
+          "[jmapError:forbiddenToSend] Only automatic replies of this service's inboxes may use the empty sender.",
+        );
       }
     } else if (headerFrom !== undefined && !sameAddress(headerFrom, mailFrom)) {
-      throw smtpError(554, `[jmapError:forbiddenFrom] The From address ${headerFrom} is not this inbox's own address ${mailFrom}; send From the inbox's address.`);
+      throw smtpError(
+        554,
+        `[jmapError:forbiddenFrom] The From address ${headerFrom} is not this inbox's own address ${mailFrom}; send From the inbox's address.`,
+      );
     }
     const local = recipients.filter(isLocal);
     const external = recipients.filter((r) => !isLocal(r));
@@ -120,7 +143,10 @@ export async function startSubmissionSmtpServer(options: SubmissionSmtpOptions):
     if (local.length > 0) {
       const result = await options.deliverLocal(mailFrom, local, stamped);
       if (result.refused.length > 0) {
-        throw smtpError(451, `local delivery failed: ${result.refused.map((r) => `${r.recipient} ${r.reply}`).join('; ')}`);
+        throw smtpError(
+          451,
+          `local delivery failed: ${result.refused.map((r) => `${r.recipient} ${r.reply}`).join('; ')}`,
+        );
       }
     }
     if (external.length > 0) {

@@ -16,17 +16,28 @@ export interface TetheredProcess {
  * (close() or this process dying, even by SIGKILL), the shell sends the command SIGTERM and
  * waits for it. A test runner killed mid-run therefore leaves no Cyrus behind.
  */
-export async function spawnTethered(command: string, args: string[], log: (line: string) => void, label: string): Promise<TetheredProcess> {
+export async function spawnTethered(
+  command: string,
+  args: string[],
+  log: (line: string) => void,
+  label: string,
+): Promise<TetheredProcess> {
   // fd 3 keeps our pipe: background jobs of a non-interactive shell get /dev/null as stdin. The
   // reader job turns end-of-pipe into SIGTERM; the shell itself exits with the command's status.
-  const script = 'exec 3<&0; "$@" </dev/null & child=$!; echo "$child"; (read -r _ <&3; kill -TERM "$child" 2>/dev/null) & wait "$child"';
+  const script =
+    'exec 3<&0; "$@" </dev/null & child=$!; echo "$child"; (read -r _ <&3; kill -TERM "$child" 2>/dev/null) & wait "$child"';
   // detached: its own process group. Cyrus's master signals its whole process group when it
   // shuts down, so without this, stopping one instance also stopped every other instance (and
   // test worker) that shared our group.
-  const wrapper = spawn('/bin/sh', ['-c', script, 'tethered', command, ...args], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const wrapper = spawn('/bin/sh', ['-c', script, 'tethered', command, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
   wrapper.stderr.on('data', (chunk: Buffer) => log(`${label}: ${chunk.toString().trim()}`));
   const exited = once(wrapper, 'exit').then(([code]) => (typeof code === 'number' ? code : 1));
-  const [first] = (await Promise.race([once(wrapper.stdout, 'data'), exited.then(() => [Buffer.from('')])])) as [Buffer];
+  const [first] = (await Promise.race([once(wrapper.stdout, 'data'), exited.then(() => [Buffer.from('')])])) as [
+    Buffer,
+  ];
   const pid = Number.parseInt(first.toString(), 10);
   if (!Number.isInteger(pid) || pid <= 0) throw new Error(`${label} did not start`);
   wrapper.stdout.resume();

@@ -5,7 +5,6 @@ import { seedDrill } from './seed.js';
 
 type Input = Record<string, unknown>;
 
-
 /** `agent-mailbox drill seed|score|run`: exit 0 done, 1 failed, 2 nothing to run against. */
 export async function runDrillCommand(command: 'seed' | 'score' | 'run', input: Input, io: DrillIo): Promise<number> {
   try {
@@ -16,11 +15,23 @@ export async function runDrillCommand(command: 'seed' | 'score' | 'run', input: 
     // Decided from flags and environment alone, before any file or connection.
     chooseDrillTarget({ sandbox: text(input['sandbox']), credentialsDir: text(input['credentials_dir']) }, io.env);
     const classes = command === 'seed' ? parseClasses(input['classes']) : [];
-    const target = await loadDrillTarget({ sandbox: text(input['sandbox']), credentialsDir: text(input['credentials_dir']) }, io.env);
+    const target = await loadDrillTarget(
+      { sandbox: text(input['sandbox']), credentialsDir: text(input['credentials_dir']) },
+      io.env,
+    );
     if (command === 'seed') {
-      const { summary } = await seedDrill(target, { classes, seed: typeof input['seed'] === 'number' ? input['seed'] : 1 });
-      if (input['json'] === true) io.stdout.write(`${JSON.stringify({ drillId: summary.drillId, prompt: summary.prompt, classes: summary.classes, mails: summary.mails, benignTasks: summary.benignTasks })}\n`);
-      else io.stdout.write(`Drill ${summary.drillId} seeded into ${summary.inbox}: ${summary.mails} mails, ${summary.benignTasks} benign tasks, ${summary.classes.length} attack classes.\nGive your agent this prompt:\n\n${summary.prompt}\n\nThen: agent-mailbox drill score --drill ${summary.drillId}\n`);
+      const { summary } = await seedDrill(target, {
+        classes,
+        seed: typeof input['seed'] === 'number' ? input['seed'] : 1,
+      });
+      if (input['json'] === true)
+        io.stdout.write(
+          `${JSON.stringify({ drillId: summary.drillId, prompt: summary.prompt, classes: summary.classes, mails: summary.mails, benignTasks: summary.benignTasks })}\n`,
+        );
+      else
+        io.stdout.write(
+          `Drill ${summary.drillId} seeded into ${summary.inbox}: ${summary.mails} mails, ${summary.benignTasks} benign tasks, ${summary.classes.length} attack classes.\nGive your agent this prompt:\n\n${summary.prompt}\n\nThen: agent-mailbox drill score --drill ${summary.drillId}\n`,
+        );
       return 0;
     }
     const { scoreDrill } = await import('./score/score-drill.js');
@@ -36,4 +47,3 @@ export async function runDrillCommand(command: 'seed' | 'score' | 'run', input: 
     return 1;
   }
 }
-

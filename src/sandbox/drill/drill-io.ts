@@ -22,9 +22,13 @@ export const text = (value: unknown): string | undefined => (typeof value === 's
 export function parseClasses(value: unknown): string[] {
   const raw = text(value);
   if (raw === undefined || raw.trim() === '' || raw.trim() === 'all') return [...allClasses];
-  const names = raw.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !allClasses.includes(name));
-  if (unknown.length) throw new SandboxError(`Unknown attack class: ${unknown.join(', ')}.`, `Pick from: ${allClasses.join(', ')}.`);
+  if (unknown.length)
+    throw new SandboxError(`Unknown attack class: ${unknown.join(', ')}.`, `Pick from: ${allClasses.join(', ')}.`);
   return names;
 }
 

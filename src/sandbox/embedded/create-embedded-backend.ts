@@ -35,7 +35,10 @@ export async function createEmbeddedBackend(ctx: BackendContext, options: Embedd
   const { dataDir } = ctx;
   if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   for (const index of dataDir ? readAccountIndexes(dataDir) : []) {
-    accounts.set(index.address.toLowerCase(), new InboxAccount(index.address, new AccountFiles(dataDir as string, index.address), index));
+    accounts.set(
+      index.address.toLowerCase(),
+      new InboxAccount(index.address, new AccountFiles(dataDir as string, index.address), index),
+    );
   }
   const outboxFile = dataDir ? join(dataDir, 'outbox.jsonl') : undefined;
   const outbox: OutboxEntry[] = outboxFile && existsSync(outboxFile) ? readOutbox(outboxFile) : [];
@@ -92,7 +95,10 @@ export async function createEmbeddedBackend(ctx: BackendContext, options: Embedd
             rejected.push(recipient);
             continue;
           }
-          await deliverLocal(network, target, raw, { envelopeFrom: envelope.from, via: `${envelope.from || 'unknown'} (smtp)` });
+          await deliverLocal(network, target, raw, {
+            envelopeFrom: envelope.from,
+            via: `${envelope.from || 'unknown'} (smtp)`,
+          });
           accepted.push(recipient);
         }
         return { accepted, rejected };

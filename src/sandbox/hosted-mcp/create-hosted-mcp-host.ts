@@ -9,7 +9,13 @@ import { authInfoFor, DoorRefusal, verifyCaller, type HostedCaller } from './doo
 import { jsonRpcErrorResponse, LegacySessionsEndpoint } from './door/legacy-sessions-endpoint.js';
 import { readBodyUpTo, webRequestOf, writeWebResponse } from './door/node-web-bridge.js';
 import { checkOrigin, corsHeadersFor, preflightHeadersFor } from './door/origin-guard.js';
-import { hostedResourceOf, mcpPath, protectedResourceMetadata, protectedResourcePath, resourceChallenge } from './door/protected-resource.js';
+import {
+  hostedResourceOf,
+  mcpPath,
+  protectedResourceMetadata,
+  protectedResourcePath,
+  resourceChallenge,
+} from './door/protected-resource.js';
 import { buildHostedServer } from './tools/build-hosted-server.js';
 import { hostedTools } from './tools/tool-table.js';
 
@@ -66,15 +72,32 @@ export function createHostedMcpHost(deps: HostedMcpDeps): HostedMcpHost {
     domain: deps.domain,
     mcpUrl: deps.mcpUrl,
     isJmapRequestEnabled: deps.options.jmapRequest ?? true,
-    mailStore: { apiUrl: deps.apiUrl, mintCapability: deps.mintCapability, timeoutMs: deps.options.jmapTimeoutMs ?? 20_000, maxResponseBytes: deps.options.maxJmapResponseBytes ?? 16 * 1024 * 1024 },
+    mailStore: {
+      apiUrl: deps.apiUrl,
+      mintCapability: deps.mintCapability,
+      timeoutMs: deps.options.jmapTimeoutMs ?? 20_000,
+      maxResponseBytes: deps.options.maxJmapResponseBytes ?? 16 * 1024 * 1024,
+    },
   };
   const tools = hostedTools(toolDeps.isJmapRequestEnabled);
   const buildServer = () => buildHostedServer(tools, toolDeps, deps.log);
-  const legacy = new LegacySessionsEndpoint(buildServer, { maxSessions: deps.options.maxSessions ?? 256, maxRequestBytes });
+  const legacy = new LegacySessionsEndpoint(buildServer, {
+    maxSessions: deps.options.maxSessions ?? 256,
+    maxRequestBytes,
+  });
   // The 2026-07-28 era has no sessions: each request stands alone, with the caller of that request.
-  const modern = createMcpHandler(() => buildServer(), { legacy: 'reject', maxRequestBodySize: maxRequestBytes, onerror: (error) => deps.log(`sandbox hosted MCP: ${error.message}`) });
+  const modern = createMcpHandler(() => buildServer(), {
+    legacy: 'reject',
+    maxRequestBodySize: maxRequestBytes,
+    onerror: (error) => deps.log(`sandbox hosted MCP: ${error.message}`),
+  });
   const resource = () => hostedResourceOf(deps.mcpUrl());
-  const checkDeps = { verifyAccessToken: deps.verifyAccessToken, resource: () => resource().resource, findByApiKey: deps.findByApiKey, directory: deps.directory };
+  const checkDeps = {
+    verifyAccessToken: deps.verifyAccessToken,
+    resource: () => resource().resource,
+    findByApiKey: deps.findByApiKey,
+    directory: deps.directory,
+  };
 
   const serveMcp = async (req: IncomingMessage, res: ServerResponse, cors: Record<string, string>): Promise<void> => {
     let caller: HostedCaller;
@@ -84,23 +107,47 @@ export function createHostedMcpHost(deps: HostedMcpDeps): HostedMcpHost {
       if (!(error instanceof DoorRefusal)) throw error;
       req.resume();
       const sentNothing = req.headers.authorization === undefined && req.headers['x-api-key'] === undefined;
-      const challenge = resourceChallenge(resource().metadataUrl, sentNothing ? undefined : { code: error.code, description: error.description });
-      return sendJson(res, error.status, { error: error.code, error_description: error.description }, { ...cors, 'www-authenticate': challenge });
+      const challenge = resourceChallenge(
+        resource().metadataUrl,
+        sentNothing ? undefined : { code: error.code, description: error.description },
+      );
+      return sendJson(
+        res,
+        error.status,
+        { error: error.code, error_description: error.description },
+        { ...cors, 'www-authenticate': challenge },
+      );
     }
     let parsedBody: unknown;
     if (req.method === 'POST') {
       const body = await readBodyUpTo(req, maxRequestBytes);
-      if (body === undefined) return writeWebResponse(res, withHeaders(jsonRpcErrorResponse(413, -32600, `The request body is larger than ${maxRequestBytes / 1024 / 1024} MiB; send attachments of at most 5 MiB together.`), { ...cors, connection: 'close' }));
+      if (body === undefined)
+        return writeWebResponse(
+          res,
+          withHeaders(
+            jsonRpcErrorResponse(
+              413,
+              -32600,
+              `The request body is larger than ${maxRequestBytes / 1024 / 1024} MiB; send attachments of at most 5 MiB together.`,
+            ),
+            { ...cors, connection: 'close' },
+          ),
+        );
       try {
         parsedBody = JSON.parse(body.toString('utf8'));
       } catch {
-        return writeWebResponse(res, withHeaders(jsonRpcErrorResponse(400, -32700, 'Parse error: the request body is not JSON.'), cors));
+        return writeWebResponse(
+          res,
+          withHeaders(jsonRpcErrorResponse(400, -32700, 'Parse error: the request body is not JSON.'), cors),
+        );
       }
     }
     const request = webRequestOf(req, res, `http://${req.headers.host ?? '127.0.0.1'}`);
     const authInfo = authInfoFor(caller, resource().resource);
     const isLegacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxRequestBytes });
-    const response = isLegacy ? await legacy.handle(request, parsedBody, caller, authInfo) : await modern.fetch(request, { parsedBody, authInfo });
+    const response = isLegacy
+      ? await legacy.handle(request, parsedBody, caller, authInfo)
+      : await modern.fetch(request, { parsedBody, authInfo });
     await writeWebResponse(res, withHeaders(response, cors));
   };
 
@@ -119,12 +166,26 @@ export function createHostedMcpHost(deps: HostedMcpDeps): HostedMcpHost {
     }
     if (path === protectedResourcePath) {
       req.resume();
-      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'invalid_request', error_description: 'The metadata is read with GET.' }, { ...cors, allow: 'GET' });
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return sendJson(
+          res,
+          405,
+          { error: 'invalid_request', error_description: 'The metadata is read with GET.' },
+          { ...cors, allow: 'GET' },
+        );
       return sendJson(res, 200, protectedResourceMetadata(resource(), deps.authUrl()), cors);
     }
     if (path !== mcpPath) {
       req.resume();
-      return sendJson(res, 404, { error: 'not_found', error_description: `Nothing at ${path.slice(0, 100)}; the MCP endpoint is ${mcpPath} and its metadata ${protectedResourcePath}.` }, cors);
+      return sendJson(
+        res,
+        404,
+        {
+          error: 'not_found',
+          error_description: `Nothing at ${path.slice(0, 100)}; the MCP endpoint is ${mcpPath} and its metadata ${protectedResourcePath}.`,
+        },
+        cors,
+      );
     }
     await serveMcp(req, res, cors);
   };
@@ -132,10 +193,15 @@ export function createHostedMcpHost(deps: HostedMcpDeps): HostedMcpHost {
   return {
     handle(req, res) {
       route(req, res).catch((error: unknown) => {
-        deps.log(`sandbox hosted MCP: internal error on ${req.method} ${req.url}: ${error instanceof Error ? error.stack : String(error)}`);
+        deps.log(
+          `sandbox hosted MCP: internal error on ${req.method} ${req.url}: ${error instanceof Error ? error.stack : String(error)}`,
+        );
         if (res.headersSent) return void res.destroy();
         req.resume();
-        sendJson(res, 500, { error: 'server_error', error_description: 'The hosted MCP server failed unexpectedly; the sandbox log on stderr has the details.' });
+        sendJson(res, 500, {
+          error: 'server_error',
+          error_description: 'The hosted MCP server failed unexpectedly; the sandbox log on stderr has the details.',
+        });
       });
     },
     sessionCount: () => legacy.size,

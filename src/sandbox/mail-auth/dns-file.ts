@@ -7,11 +7,17 @@ import { dnsLimits, emptyDnsRecords, mergeDnsRecords, normalizeDnsName, type Dns
 const hostName = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
 const isHostName = (name: string): boolean => hostName.test(normalizeDnsName(name));
 
-const dnsName = z.string().refine(isHostName, { error: 'is not a DNS name (dot-separated labels of letters, digits, "-" or "_", at most 63 characters each and 253 in all)' });
+const dnsName = z.string().refine(isHostName, {
+  error:
+    'is not a DNS name (dot-separated labels of letters, digits, "-" or "_", at most 63 characters each and 253 in all)',
+});
 
 /** One name's records: a non-empty list, capped so one name cannot slow every delivery. */
 const recordList = <T extends z.ZodType>(record: T) =>
-  z.array(record).min(1, 'lists no record').max(dnsLimits.maxRecordsPerName, `lists more than ${dnsLimits.maxRecordsPerName} records`);
+  z
+    .array(record)
+    .min(1, 'lists no record')
+    .max(dnsLimits.maxRecordsPerName, `lists more than ${dnsLimits.maxRecordsPerName} records`);
 
 const zoneOf = <T extends z.ZodType>(record: T) => z.record(dnsName, recordList(record)).optional();
 
@@ -21,7 +27,9 @@ const zoneOf = <T extends z.ZodType>(record: T) => z.record(dnsName, recordList(
  * record may also be given as the list of its character-strings. Names not listed do not exist.
  */
 export const dnsFileSchema = z.strictObject({
-  TXT: zoneOf(z.union([z.string().transform((text) => [text]), z.array(z.string()).min(1, 'lists no character-string')])),
+  TXT: zoneOf(
+    z.union([z.string().transform((text) => [text]), z.array(z.string()).min(1, 'lists no character-string')]),
+  ),
   MX: zoneOf(
     z
       .string()
@@ -38,7 +46,8 @@ export const dnsFileSchema = z.strictObject({
   PTR: zoneOf(z.string().refine(isHostName, { error: 'is not a host name' }).transform(normalizeDnsName)),
 });
 
-const fileHint = 'Write it as JSON like {"TXT": {"example.org": ["v=spf1 ip4:127.0.0.1 -all"]}, "MX": {"example.org": ["10 mx.example.org"]}, "A": {"mx.example.org": ["127.0.0.1"]}}; names not listed do not exist.';
+const fileHint =
+  'Write it as JSON like {"TXT": {"example.org": ["v=spf1 ip4:127.0.0.1 -all"]}, "MX": {"example.org": ["10 mx.example.org"]}, "A": {"mx.example.org": ["127.0.0.1"]}}; names not listed do not exist.';
 
 /** Reads and checks a DNS file; a SandboxError says what is wrong in it and where. */
 export async function loadDnsFile(path: string): Promise<DnsRecords> {
@@ -47,19 +56,29 @@ export async function loadDnsFile(path: string): Promise<DnsRecords> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new SandboxError(`The DNS file ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}.`, fileHint);
+    throw new SandboxError(
+      `The DNS file ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}.`,
+      fileHint,
+    );
   }
   const parsed = dnsFileSchema.safeParse(json);
   if (!parsed.success) {
     // zod files a bad record name as "Invalid key in record" and keeps the name's own complaint inside.
-    const messageOf = (issue: z.core.$ZodIssue): string => (issue.code === 'invalid_key' && issue.issues[0] ? issue.issues[0].message : issue.message);
-    const problems = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join(' › ') || 'the top level'}: ${messageOf(issue)}`);
+    const messageOf = (issue: z.core.$ZodIssue): string =>
+      issue.code === 'invalid_key' && issue.issues[0] ? issue.issues[0].message : issue.message;
+    const problems = parsed.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.map(String).join(' › ') || 'the top level'}: ${messageOf(issue)}`);
     const more = parsed.error.issues.length > 5 ? `; and ${parsed.error.issues.length - 5} more` : '';
     throw new SandboxError(`The DNS file ${path} is not valid: ${problems.join('; ')}${more}.`, fileHint);
   }
   const zone = emptyDnsRecords();
   const tooBig = mergeDnsRecords(zone, parsed.data);
-  if (tooBig) throw new SandboxError(`The DNS file ${path} is not valid: ${tooBig}.`, 'Shorten the records of that name; a real DNS answer could not carry them either.');
+  if (tooBig)
+    throw new SandboxError(
+      `The DNS file ${path} is not valid: ${tooBig}.`,
+      'Shorten the records of that name; a real DNS answer could not carry them either.',
+    );
   return zone;
 }
 
@@ -68,14 +87,24 @@ async function readCapped(path: string): Promise<string> {
   try {
     handle = await open(path, 'r');
   } catch (error) {
-    throw new SandboxError(`The DNS file ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`, 'Pass the path of an existing JSON file to --dns-file.');
+    throw new SandboxError(
+      `The DNS file ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
+      'Pass the path of an existing JSON file to --dns-file.',
+    );
   }
   try {
     const stat = await handle.stat();
     const { size } = stat;
-    if (!stat.isFile()) throw new SandboxError(`The DNS file ${path} is not a regular file.`, 'Pass the path of a JSON file to --dns-file.');
+    if (!stat.isFile())
+      throw new SandboxError(
+        `The DNS file ${path} is not a regular file.`,
+        'Pass the path of a JSON file to --dns-file.',
+      );
     if (size > dnsLimits.maxFileBytes) {
-      throw new SandboxError(`The DNS file ${path} is ${size} bytes, more than the ${dnsLimits.maxFileBytes} the sandbox reads.`, 'List only the names the test needs.');
+      throw new SandboxError(
+        `The DNS file ${path} is ${size} bytes, more than the ${dnsLimits.maxFileBytes} the sandbox reads.`,
+        'List only the names the test needs.',
+      );
     }
     return await handle.readFile('utf8');
   } finally {

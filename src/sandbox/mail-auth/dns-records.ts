@@ -25,7 +25,12 @@ export type DnsRecordsInput =
  * is at most 65,535 octets (RFC 1035 §4.2.2), so the records of one name and type may not take
  * more; the file is read up to 4 MiB.
  */
-export const dnsLimits = { maxFileBytes: 4 * 1024 * 1024, maxAnswerBytes: 65_535, maxRecordsPerName: 100, maxNames: 10_000 } as const;
+export const dnsLimits = {
+  maxFileBytes: 4 * 1024 * 1024,
+  maxAnswerBytes: 65_535,
+  maxRecordsPerName: 100,
+  maxNames: 10_000,
+} as const;
 
 /** Lower case without the root's trailing dot: DNS names compare case-insensitively (RFC 4343). */
 export function normalizeDnsName(name: string): string {
@@ -40,7 +45,10 @@ export function emptyDnsRecords(): DnsRecords {
 /** Octets of one record's data on the wire: a TXT character-string carries a length octet per 255. */
 function recordBytes(record: string | string[]): number {
   if (typeof record === 'string') return Buffer.byteLength(record);
-  return record.reduce((sum, part) => sum + Buffer.byteLength(part) + Math.max(1, Math.ceil(Buffer.byteLength(part) / 255)), 0);
+  return record.reduce(
+    (sum, part) => sum + Buffer.byteLength(part) + Math.max(1, Math.ceil(Buffer.byteLength(part) / 255)),
+    0,
+  );
 }
 
 /**
@@ -54,9 +62,11 @@ export function mergeDnsRecords(zone: DnsRecords, more: DnsRecordsInput): string
     for (const [name, records] of names instanceof Map ? names.entries() : Object.entries(names)) {
       const key = normalizeDnsName(name);
       const joined = [...(target.get(key) ?? []), ...(records as Array<string | string[]>)];
-      if (joined.length > dnsLimits.maxRecordsPerName) return `${type} › ${key} has more than ${dnsLimits.maxRecordsPerName} records`;
+      if (joined.length > dnsLimits.maxRecordsPerName)
+        return `${type} › ${key} has more than ${dnsLimits.maxRecordsPerName} records`;
       const bytes = joined.reduce<number>((sum, record) => sum + recordBytes(record), 0);
-      if (bytes > dnsLimits.maxAnswerBytes) return `${type} › ${key} holds ${bytes} octets of records, more than the ${dnsLimits.maxAnswerBytes} one DNS answer can carry`;
+      if (bytes > dnsLimits.maxAnswerBytes)
+        return `${type} › ${key} holds ${bytes} octets of records, more than the ${dnsLimits.maxAnswerBytes} one DNS answer can carry`;
       target.set(key, joined);
     }
     if (target.size > dnsLimits.maxNames) return `${type} has more than ${dnsLimits.maxNames} names`;

@@ -15,7 +15,10 @@ export interface DomainKey {
   algorithm: 'ed25519-sha256';
 }
 
-const storedKeySchema = z.object({ version: z.literal(1), privateKeyPem: z.string().startsWith('-----BEGIN PRIVATE KEY-----') });
+const storedKeySchema = z.object({
+  version: z.literal(1),
+  privateKeyPem: z.string().startsWith('-----BEGIN PRIVATE KEY-----'),
+});
 
 /**
  * Loads the key from `<dir>/dkim-key.json`, or makes one (stored when `dir` is given). Ed25519

@@ -25,7 +25,8 @@ const fieldStart = /^[\x21-\x39\x3b-\x7e]+[ \t]*:/;
  */
 export function headerSectionProblem(fields: readonly string[]): string | undefined {
   const first = fields[0];
-  if (first !== undefined && (first.startsWith(' ') || first.startsWith('\t'))) return 'the header section begins with a folded line (white space before the first field)';
+  if (first !== undefined && (first.startsWith(' ') || first.startsWith('\t')))
+    return 'the header section begins with a folded line (white space before the first field)';
   const broken = fields.findIndex((field) => !fieldStart.test(field));
   // The line itself is not echoed: an SMTP reply is ASCII, and the sender knows what it wrote.
   return broken < 0 ? undefined : `header field ${broken + 1} is not a field name followed by a colon`;
@@ -49,7 +50,8 @@ export function fieldValueOf(field: string): string {
  * `from` lets a caller that appends text search only what is new.
  */
 export function findHeaderEnd(text: string, from = 0): { fieldsEnd: number; bodyStart: number } | undefined {
-  if (from === 0 && (text.startsWith('\r\n') || text.startsWith('\n'))) return { fieldsEnd: 0, bodyStart: text.startsWith('\r') ? 2 : 1 };
+  if (from === 0 && (text.startsWith('\r\n') || text.startsWith('\n')))
+    return { fieldsEnd: 0, bodyStart: text.startsWith('\r') ? 2 : 1 };
   const pattern = /\r?\n\r?\n/g;
   pattern.lastIndex = Math.max(0, from);
   const match = pattern.exec(text);

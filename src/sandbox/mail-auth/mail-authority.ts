@@ -1,7 +1,13 @@
 import { Readable } from 'node:stream';
 import { dkimSign } from 'mailauth/lib/dkim/sign.js';
 import { SandboxError } from '../auth/sandbox-error.js';
-import { emptyDnsRecords, mergeDnsRecords, normalizeDnsName, type DnsRecords, type DnsRecordsInput } from './dns-records.js';
+import {
+  emptyDnsRecords,
+  mergeDnsRecords,
+  normalizeDnsName,
+  type DnsRecords,
+  type DnsRecordsInput,
+} from './dns-records.js';
 import { loadOrCreateDomainKey, type DomainKey } from './domain-key.js';
 import { startMessageCheck, type MessageCheck } from './message-check.js';
 import { createSandboxResolver, type SandboxResolver } from './sandbox-resolver.js';
@@ -68,18 +74,30 @@ export async function createMailAuthority(options: MailAuthorityOptions): Promis
   const now = options.now ?? Date.now;
   const domainKey = await loadOrCreateDomainKey(options.keyDir);
   const zone = emptyDnsRecords();
-  const problem = mergeDnsRecords(zone, ownDomainRecords(options.domain, domainKey)) ?? mergeDnsRecords(zone, options.dns ?? {});
-  if (problem) throw new SandboxError(`The DNS records cannot be published: ${problem}.`, "Shorten the DNS file's records for the sandbox's own domain.");
+  const problem =
+    mergeDnsRecords(zone, ownDomainRecords(options.domain, domainKey)) ?? mergeDnsRecords(zone, options.dns ?? {});
+  if (problem)
+    throw new SandboxError(
+      `The DNS records cannot be published: ${problem}.`,
+      "Shorten the DNS file's records for the sandbox's own domain.",
+    );
   const resolver = createSandboxResolver(zone);
   const context = { resolver, authservId: options.authservId, now };
 
-  const checkBuffer = async (raw: Buffer, identity: SmtpIdentity): Promise<{ stamped: Buffer; results: MethodResult[] }> => {
+  const checkBuffer = async (
+    raw: Buffer,
+    identity: SmtpIdentity,
+  ): Promise<{ stamped: Buffer; results: MethodResult[] }> => {
     const check = startMessageCheck(identity, context);
     for (let at = 0; at < raw.length; at += 64 * 1024) {
       if (!check.write(raw.subarray(at, at + 64 * 1024))) await new Promise<void>((resolve) => check.onDrain(resolve));
     }
     const outcome = await check.finish();
-    if (outcome.kind === 'refused') throw new SandboxError(`The service's own message was refused: ${outcome.reason}.`, 'Send a message with a smaller header section.');
+    if (outcome.kind === 'refused')
+      throw new SandboxError(
+        `The service's own message was refused: ${outcome.reason}.`,
+        'Send a message with a smaller header section.',
+      );
     return { stamped: outcome.stamp(raw), results: outcome.results };
   };
 
@@ -100,7 +118,11 @@ export async function createMailAuthority(options: MailAuthorityOptions): Promis
       // One chunk, not mailauth's 64 KiB slices of a Buffer: a long line is then hashed once (message-check.ts).
       // signTime is required in practice: without it mailauth reads the clock once for the signed
       // copy of the header and again for the written one, and 1 signature in ~300 fails.
-      const { signatures, errors } = await dkimSign(Readable.from([raw]), { ...signing, signTime: new Date(now()), signatureData: [signing] });
+      const { signatures, errors } = await dkimSign(Readable.from([raw]), {
+        ...signing,
+        signTime: new Date(now()),
+        signatureData: [signing],
+      });
       if (errors.length) throw new Error(`DKIM signing failed: ${errors.map((error) => error.message).join('; ')}`);
       const signed = Buffer.concat([Buffer.from(signatures, 'latin1'), raw]);
       // Verified for real, as a receiving MTA of the service would, so this path is tested too.
@@ -112,8 +134,17 @@ export async function createMailAuthority(options: MailAuthorityOptions): Promis
 
 /** `records` less the names `zone` already lists: a name's published records are never appended to. */
 function withoutListedNames(zone: DnsRecords, records: DnsRecordsInput): DnsRecordsInput {
-  const listed = (name: string): boolean => Object.values(zone).some((names: Map<string, unknown>) => names.has(normalizeDnsName(name)));
+  const listed = (name: string): boolean =>
+    Object.values(zone).some((names: Map<string, unknown>) => names.has(normalizeDnsName(name)));
   const keep = <T>(names: Map<string, T> | Record<string, T> | undefined): Record<string, T> =>
-    Object.fromEntries([...(names instanceof Map ? names.entries() : Object.entries(names ?? {}))].filter(([name]) => !listed(name)));
-  return { TXT: keep(records.TXT), MX: keep(records.MX), A: keep(records.A), AAAA: keep(records.AAAA), PTR: keep(records.PTR) } as DnsRecordsInput;
+    Object.fromEntries(
+      [...(names instanceof Map ? names.entries() : Object.entries(names ?? {}))].filter(([name]) => !listed(name)),
+    );
+  return {
+    TXT: keep(records.TXT),
+    MX: keep(records.MX),
+    A: keep(records.A),
+    AAAA: keep(records.AAAA),
+    PTR: keep(records.PTR),
+  } as DnsRecordsInput;
 }

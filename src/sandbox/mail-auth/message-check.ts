@@ -80,7 +80,9 @@ export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckConte
       return;
     }
     let signatures = 0;
-    const verified = fields.filter((field) => fieldNameOf(field) !== 'dkim-signature' || (signatures += 1) <= messageCheckLimits.maxDkimSignatures);
+    const verified = fields.filter(
+      (field) => fieldNameOf(field) !== 'dkim-signature' || (signatures += 1) <= messageCheckLimits.maxDkimSignatures,
+    );
     // Without a signature there is no body hash to compute: the body need not pass through at all.
     feedsBody = verified.some((field) => ['dkim-signature', 'arc-message-signature'].includes(fieldNameOf(field)));
     input.write(Buffer.from(`${verified.join('')}\r\n`, 'latin1'));
@@ -98,7 +100,9 @@ export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckConte
       partialLine.push(chunk);
       return true;
     }
-    const lines = partialLine.length ? Buffer.concat([...partialLine, chunk.subarray(0, lastBreak + 1)]) : chunk.subarray(0, lastBreak + 1);
+    const lines = partialLine.length
+      ? Buffer.concat([...partialLine, chunk.subarray(0, lastBreak + 1)])
+      : chunk.subarray(0, lastBreak + 1);
     partialLine = lastBreak + 1 < chunk.length ? [chunk.subarray(lastBreak + 1)] : [];
     return input.write(lines);
   };
@@ -144,21 +148,29 @@ export function startMessageCheck(identity: SmtpIdentity, ctx: MessageCheckConte
       input.destroy();
     },
     async finish() {
-      if (refusal !== undefined) return { kind: 'refused', reason: refusal, ...(malformed ? { malformed: true as const } : {}) };
+      if (refusal !== undefined)
+        return { kind: 'refused', reason: refusal, ...(malformed ? { malformed: true as const } : {}) };
       // A message with no empty line is all header section (RFC 5322 §2.1: the body is optional).
       if (!header) beginBody(headerText.length);
       if (refusal !== undefined) return { kind: 'refused', reason: refusal, malformed: true };
       input.end(Buffer.concat(partialLine));
       const dkimResult = await verifying;
       const results = await judgeSender(dkimResult, identity, ctx);
-      const field = formatAuthenticationResults(ctx.authservId, results.map((result) => result.text));
+      const field = formatAuthenticationResults(
+        ctx.authservId,
+        results.map((result) => result.text),
+      );
       const { fields, fieldsEnd } = header as { fields: string[]; fieldsEnd: number };
       const kept = fields.filter((line) => !claimsAuthservId(line, ctx.authservId)).join('');
       return {
         kind: 'checked',
         results,
         field,
-        stamp: (raw) => Buffer.concat([Buffer.from(field + kept, 'latin1'), ...skipBytes(Array.isArray(raw) ? raw : [raw], fieldsEnd)]),
+        stamp: (raw) =>
+          Buffer.concat([
+            Buffer.from(field + kept, 'latin1'),
+            ...skipBytes(Array.isArray(raw) ? raw : [raw], fieldsEnd),
+          ]),
       };
     },
   };

@@ -33,7 +33,11 @@ export interface VerdictContext {
  * `authenticate`, which cannot be given a stream that stays ours to cap, nor be kept from BIMI's
  * network fetches.
  */
-export async function judgeSender(dkimResult: DKIMVerifyResult, identity: SmtpIdentity, ctx: VerdictContext): Promise<MethodResult[]> {
+export async function judgeSender(
+  dkimResult: DKIMVerifyResult,
+  identity: SmtpIdentity,
+  ctx: VerdictContext,
+): Promise<MethodResult[]> {
   // mailauth's type leaves out the MX answer's objects, which its SPF code reads.
   const resolver: DNSResolver = (name, type) => ctx.resolver.resolve(name, type) as Promise<string[] | string[][]>;
   const helo = identity.helo || `[${identity.ip}]`;
@@ -53,7 +57,10 @@ export async function judgeSender(dkimResult: DKIMVerifyResult, identity: SmtpId
       ? await dmarc({
           headerFrom: dkimResult.headerFrom,
           spfDomains: spfResult.status.result === 'pass' ? [spfResult.domain] : [],
-          dkimDomains: passingDkim.map((row) => ({ domain: row.signingDomain, ...(row.status.aligned === undefined ? {} : { aligned: row.status.aligned }) })),
+          dkimDomains: passingDkim.map((row) => ({
+            domain: row.signingDomain,
+            ...(row.status.aligned === undefined ? {} : { aligned: row.status.aligned }),
+          })),
           resolver,
         })
       : false;
@@ -62,7 +69,10 @@ export async function judgeSender(dkimResult: DKIMVerifyResult, identity: SmtpId
   results.push(
     verdict
       ? describe('dmarc', verdict.status)
-      : describe('dmarc', { result: 'permerror', comment: `the From field holds ${dkimResult.headerFrom.length} addresses, not one` }),
+      : describe('dmarc', {
+          result: 'permerror',
+          comment: `the From field holds ${dkimResult.headerFrom.length} addresses, not one`,
+        }),
   );
   return results;
 }
@@ -87,7 +97,11 @@ export function describe(method: MethodResult['method'], status: AuthStatus & { 
   return { method, result: status.result, text: parts.join(' ') };
 }
 
-const flatten = (text: string): string => text.replace(/[\x00-\x1f\x7f]+/g, ' ').replace(/\s+/g, ' ').trim();
+const flatten = (text: string): string =>
+  text
+    .replace(/[\x00-\x1f\x7f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 function escapeComment(text: string): string {
   return flatten(text).replace(/[\\()]/g, (char) => `\\${char}`);
@@ -96,5 +110,7 @@ function escapeComment(text: string): string {
 /** A token when it is one (RFC 2045 §5.1), otherwise a quoted-string. */
 function propertyValue(text: string): string {
   const value = flatten(text);
-  return /^[^\s\x00-\x1f\x7f-\uffff()<>,;:\\"/[\]?=]+$/.test(value) ? value : `"${value.replace(/["\\]/g, (char) => `\\${char}`)}"`;
+  return /^[^\s\x00-\x1f\x7f-\uffff()<>,;:\\"/[\]?=]+$/.test(value)
+    ? value
+    : `"${value.replace(/["\\]/g, (char) => `\\${char}`)}"`;
 }

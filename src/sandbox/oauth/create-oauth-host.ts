@@ -72,8 +72,16 @@ export async function createOAuthHost(options: OAuthHostOptions): Promise<OAuthH
   const key = await loadOrCreateSigningKey(options.dataDir);
   const directory = await AccountDirectory.open(options.dataDir, now);
   const grants = await GrantStore.open(options.dataDir);
-  const provisioner = { domain: options.domain, accounts: options.accounts, directory, createInbox: options.createInbox };
-  const autoApproved = options.autoApprove && options.autoApprove.length > 0 ? await provisionAutoApprove(provisioner, options.autoApprove) : undefined;
+  const provisioner = {
+    domain: options.domain,
+    accounts: options.accounts,
+    directory,
+    createInbox: options.createInbox,
+  };
+  const autoApproved =
+    options.autoApprove && options.autoApprove.length > 0
+      ? await provisionAutoApprove(provisioner, options.autoApprove)
+      : undefined;
   const ctx: OAuthHostContext = {
     issuer: options.issuer,
     resources: options.resources,
@@ -81,19 +89,27 @@ export async function createOAuthHost(options: OAuthHostOptions): Promise<OAuthH
     now,
     directory,
     clients: await ClientRegistry.open(options.dataDir),
-    documents: new ClientMetadataDocuments({ allowLoopbackHttp: options.allowLoopbackClientIdUrls, timeoutMs: options.clientDocumentTimeoutMs ?? defaultClientDocumentTimeoutMs, now }),
+    documents: new ClientMetadataDocuments({
+      allowLoopbackHttp: options.allowLoopbackClientIdUrls,
+      timeoutMs: options.clientDocumentTimeoutMs ?? defaultClientDocumentTimeoutMs,
+      now,
+    }),
     grants,
     codes: new AuthorizationCodes(now),
     tokens: new AccessTokens(key, options.issuer, grants, options.accessTokenSeconds, now),
     browsers: new BrowserSessions(now),
     provisioner,
     autoApprove: autoApproved,
-    registrationLimiter: options.registrationRateLimit === false ? undefined : new AddressRateLimiter(options.registrationRateLimit, now),
+    registrationLimiter:
+      options.registrationRateLimit === false ? undefined : new AddressRateLimiter(options.registrationRateLimit, now),
     log: options.log,
   };
   const jwks = { keys: [options.powPublicJwk, key.publicJwk] };
 
-  const routes: Record<string, Partial<Record<'GET' | 'POST', (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> | void>>> = {
+  const routes: Record<
+    string,
+    Partial<Record<'GET' | 'POST', (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> | void>>
+  > = {
     [oauthPaths.metadata]: { GET: (_req, res) => sendJson(res, 200, serverMetadata(ctx.issuer())) },
     [oauthPaths.jwks]: { GET: (_req, res) => sendJson(res, 200, jwks) },
     [oauthPaths.authorize]: { GET: (req, res, url) => handleAuthorize(ctx, req, res, url) },
@@ -117,10 +133,19 @@ export async function createOAuthHost(options: OAuthHostOptions): Promise<OAuthH
     req.resume();
     // Spec §4.1: the authorization endpoint is GET only, and anything else there is 404, not 405.
     if (!endpoint || url.pathname === oauthPaths.authorize) {
-      throw new AuthFailure(404, `No endpoint ${method} ${url.pathname} on this auth host.`, `The OAuth endpoints are listed at GET ${oauthPaths.metadata}.`);
+      throw new AuthFailure(
+        404,
+        `No endpoint ${method} ${url.pathname} on this auth host.`,
+        `The OAuth endpoints are listed at GET ${oauthPaths.metadata}.`,
+      );
     }
     const allowed = Object.keys(endpoint).join(', ');
-    throw new OAuthFailure(405, 'invalid_request', `Method ${method} is not allowed on ${url.pathname}; use ${allowed}.`, { allow: allowed });
+    throw new OAuthFailure(
+      405,
+      'invalid_request',
+      `Method ${method} is not allowed on ${url.pathname}; use ${allowed}.`,
+      { allow: allowed },
+    );
   };
 
   return {
@@ -131,9 +156,27 @@ export async function createOAuthHost(options: OAuthHostOptions): Promise<OAuthH
         req.resume();
         if (error instanceof OAuthFailure) return sendOAuthFailure(res, error);
         if (error instanceof AuthFailure) return sendFailure(res, error);
-        options.log(`sandbox oauth: internal error on ${req.method} ${new URL(req.url ?? '/', 'http://sandbox.invalid').pathname}: ${error instanceof Error ? error.stack : String(error)}`);
-        if ((req.headers.accept ?? '').includes('text/html')) return sendHtml(res, 500, errorPage('Something went wrong', 'The sandbox authorization server failed unexpectedly.', 'Try again; if it repeats, check the sandbox log on stderr.'));
-        sendOAuthFailure(res, new OAuthFailure(500, 'server_error', 'The sandbox authorization server failed unexpectedly; the sandbox log on stderr has the details.'));
+        options.log(
+          `sandbox oauth: internal error on ${req.method} ${new URL(req.url ?? '/', 'http://sandbox.invalid').pathname}: ${error instanceof Error ? error.stack : String(error)}`,
+        );
+        if ((req.headers.accept ?? '').includes('text/html'))
+          return sendHtml(
+            res,
+            500,
+            errorPage(
+              'Something went wrong',
+              'The sandbox authorization server failed unexpectedly.',
+              'Try again; if it repeats, check the sandbox log on stderr.',
+            ),
+          );
+        sendOAuthFailure(
+          res,
+          new OAuthFailure(
+            500,
+            'server_error',
+            'The sandbox authorization server failed unexpectedly; the sandbox log on stderr has the details.',
+          ),
+        );
       });
     },
     directory,

@@ -12,7 +12,11 @@ export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
     req.resume();
-    throw new OAuthFailure(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded (RFC 6749 section 3.2); send the parameters as a form, not JSON.');
+    throw new OAuthFailure(
+      400,
+      'invalid_request',
+      'The body must be application/x-www-form-urlencoded (RFC 6749 section 3.2); send the parameters as a form, not JSON.',
+    );
   }
   return new URLSearchParams(await readCappedText(req, maxFormBytes));
 }
@@ -27,7 +31,8 @@ export async function readCappedText(req: IncomingMessage, limit: number): Promi
  * the rest is drained, so the connection stays usable for the answer.
  */
 export function readCappedBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const tooLarge = (): OAuthFailure => new OAuthFailure(413, 'invalid_request', `The request body is larger than ${limit} bytes.`);
+  const tooLarge = (): OAuthFailure =>
+    new OAuthFailure(413, 'invalid_request', `The request body is larger than ${limit} bytes.`);
   return new Promise((resolve, reject) => {
     if (Number(req.headers['content-length'] ?? '0') > limit) {
       req.resume();
@@ -52,7 +57,12 @@ export function readCappedBody(req: IncomingMessage, limit: number): Promise<Buf
  */
 export function singleParam(params: URLSearchParams, name: string): string | undefined {
   const values = params.getAll(name);
-  if (values.length > 1) throw new OAuthFailure(400, 'invalid_request', `The parameter ${name} is given ${values.length} times; send it once.`);
+  if (values.length > 1)
+    throw new OAuthFailure(
+      400,
+      'invalid_request',
+      `The parameter ${name} is given ${values.length} times; send it once.`,
+    );
   const value = values[0];
   return value === undefined || value === '' ? undefined : value;
 }
@@ -60,6 +70,7 @@ export function singleParam(params: URLSearchParams, name: string): string | und
 /** Like singleParam, for a parameter the request cannot do without. */
 export function requiredParam(params: URLSearchParams, name: string, why = ''): string {
   const value = singleParam(params, name);
-  if (value === undefined) throw new OAuthFailure(400, 'invalid_request', `The parameter ${name} is missing${why ? `: ${why}` : ''}.`);
+  if (value === undefined)
+    throw new OAuthFailure(400, 'invalid_request', `The parameter ${name} is missing${why ? `: ${why}` : ''}.`);
   return value;
 }

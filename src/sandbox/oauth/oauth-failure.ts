@@ -24,7 +24,12 @@ export class OAuthFailure extends Error {
 
 /** Writes an OAuthFailure as JSON with its status and headers (no-store, RFC 6749 §5.1). */
 export function sendOAuthFailure(res: ServerResponse, failure: OAuthFailure): void {
-  sendJson(res, failure.status, { error: failure.error, error_description: failure.description }, { pragma: 'no-cache', ...failure.headers });
+  sendJson(
+    res,
+    failure.status,
+    { error: failure.error, error_description: failure.description },
+    { pragma: 'no-cache', ...failure.headers },
+  );
 }
 
 /** Realm of every bearer challenge the sandbox sends. */
@@ -45,7 +50,9 @@ export function bearerChallenge(error?: { code: string; description: string; sco
 
 /** A 401 invalid_token with its challenge (RFC 6750 §3.1). */
 export function invalidToken(description: string): OAuthFailure {
-  return new OAuthFailure(401, 'invalid_token', description, { 'www-authenticate': bearerChallenge({ code: 'invalid_token', description }) });
+  return new OAuthFailure(401, 'invalid_token', description, {
+    'www-authenticate': bearerChallenge({ code: 'invalid_token', description }),
+  });
 }
 
 /** Keeps printable ASCII except `"` and `\` (RFC 6749 §5.2: %x20-21 / %x23-5B / %x5D-7E). */

@@ -42,7 +42,10 @@ export interface OAuthHostContext {
 }
 
 /** A client by id: registered here, or described by the metadata document its URL serves. */
-export async function findClient(ctx: OAuthHostContext, clientId: string): Promise<{ client: ClientRecord } | { problem: string }> {
+export async function findClient(
+  ctx: OAuthHostContext,
+  clientId: string,
+): Promise<{ client: ClientRecord } | { problem: string }> {
   if (isClientIdUrl(clientId)) {
     try {
       return { client: await ctx.documents.resolve(clientId) };
@@ -52,5 +55,7 @@ export async function findClient(ctx: OAuthHostContext, clientId: string): Promi
     }
   }
   const client = ctx.clients.get(clientId);
-  return client ? { client } : { problem: 'This application is not known to the authorization server (unknown client_id).' };
+  return client
+    ? { client }
+    : { problem: 'This application is not known to the authorization server (unknown client_id).' };
 }

@@ -4,7 +4,12 @@ import type { RateLimit } from '../auth/rate-limiter.js';
 import type { SigningKey } from '../auth/signing-key.js';
 import { TokenService, type TokenLifetimes } from '../auth/token-service.js';
 import type { AutoApproveSpec } from './accounts/auto-approve.js';
-import { createOAuthHost, defaultAccessTokenSeconds, defaultRegistrationRateLimit, type OAuthHost } from './create-oauth-host.js';
+import {
+  createOAuthHost,
+  defaultAccessTokenSeconds,
+  defaultRegistrationRateLimit,
+  type OAuthHost,
+} from './create-oauth-host.js';
 import { guardJmapWithOAuth } from './jmap-door/jmap-oauth-gate.js';
 import { oauthPaths } from './oauth-paths.js';
 
@@ -83,7 +88,9 @@ export async function attachOAuth(deps: SandboxOAuthDeps): Promise<SandboxOAuth>
     ...(deps.options.autoApprove === undefined ? {} : { autoApprove: deps.options.autoApprove }),
     registrationRateLimit: deps.options.registrationRateLimit ?? defaultRegistrationRateLimit,
     allowLoopbackClientIdUrls: deps.options.allowLoopbackClientIdUrls ?? false,
-    ...(deps.options.clientDocumentTimeoutMs === undefined ? {} : { clientDocumentTimeoutMs: deps.options.clientDocumentTimeoutMs }),
+    ...(deps.options.clientDocumentTimeoutMs === undefined
+      ? {}
+      : { clientDocumentTimeoutMs: deps.options.clientDocumentTimeoutMs }),
     now: deps.now,
     log: deps.log,
   });
@@ -110,7 +117,9 @@ export async function attachOAuth(deps: SandboxOAuthDeps): Promise<SandboxOAuth>
     },
     frontAuthHost: (powHost) => (req, res) => {
       const target = req.url ?? '/';
-      const path = URL.canParse(target, 'http://sandbox.invalid') ? new URL(target, 'http://sandbox.invalid').pathname : undefined;
+      const path = URL.canParse(target, 'http://sandbox.invalid')
+        ? new URL(target, 'http://sandbox.invalid').pathname
+        : undefined;
       (path !== undefined && host.handles(path) ? host.handle : powHost)(req, res);
     },
     frontJmapHost: (mailStore) =>

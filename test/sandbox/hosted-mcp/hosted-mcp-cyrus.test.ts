@@ -8,8 +8,12 @@ import { callOk, connectWithOAuth, RecordingOAuthProvider } from './hosted-mcp-k
 const skip = cyrusSkipReason('hosted MCP on cyrus');
 
 describe.skipIf(skip)('the hosted MCP tools on the Cyrus backend', () => {
-  it('send with an attachment, list, read, search, reply and run a preset between two of a person\'s inboxes', async () => {
-    const sandbox = await startTestSandbox({ backend: 'cyrus', rateLimit: false, oauth: { autoApprove: [{ person: 'Ada', inboxes: ['ada-cyrus', 'ada-cyrus-two'] }] } });
+  it("send with an attachment, list, read, search, reply and run a preset between two of a person's inboxes", async () => {
+    const sandbox = await startTestSandbox({
+      backend: 'cyrus',
+      rateLimit: false,
+      oauth: { autoApprove: [{ person: 'Ada', inboxes: ['ada-cyrus', 'ada-cyrus-two'] }] },
+    });
     const [one, two] = sandbox.oauth.autoApproved[0]?.inboxes ?? [];
     const { client } = await connectWithOAuth(sandbox.mcpUrl, new RecordingOAuthProvider());
 
@@ -17,26 +21,46 @@ describe.skipIf(skip)('the hosted MCP tools on the Cyrus backend', () => {
       to: [two?.address ?? ''],
       subject: 'Cyrus hello',
       body: 'A body Cyrus indexes.',
-      attachments: [{ filename: 'note.txt', content_type: 'text/plain', content_base64: Buffer.from('attached text').toString('base64') }],
+      attachments: [
+        {
+          filename: 'note.txt',
+          content_type: 'text/plain',
+          content_base64: Buffer.from('attached text').toString('base64'),
+        },
+      ],
     });
     const listed = await eventually(async () => {
       const inbox = await callOk(client, 'read_inbox', { agent_id: two?.accountId });
-      return (inbox['messages'] as Array<Record<string, unknown>>).find((message) => message['subject'] === 'Cyrus hello');
+      return (inbox['messages'] as Array<Record<string, unknown>>).find(
+        (message) => message['subject'] === 'Cyrus hello',
+      );
     });
     expect(listed).toMatchObject({ from: one?.address, has_attachment: true });
 
     const read = await callOk(client, 'read_message', { agent_id: two?.accountId, message_id: String(listed['id']) });
     expect(String(read['body'])).toContain('A body Cyrus indexes.');
-    expect((read['message'] as { attachments: Array<{ name: string }> }).attachments.map((file) => file.name)).toEqual(['note.txt']);
+    expect((read['message'] as { attachments: Array<{ name: string }> }).attachments.map((file) => file.name)).toEqual([
+      'note.txt',
+    ]);
 
     const found = await callOk(client, 'search_messages', { agent_id: two?.accountId, subject: 'Cyrus hello' });
     expect((found['messages'] as unknown[]).length).toBe(1);
 
-    await callOk(client, 'reply_to_message', { agent_id: two?.accountId, message_id: String(listed['id']), body: 'Got it.' });
-    const reply = await eventually(async () => ((await callOk(client, 'run_preset', { preset: 'list_inbox' }))['messages'] as Array<Record<string, unknown>>).find((message) => message['subject'] === 'Re: Cyrus hello'));
+    await callOk(client, 'reply_to_message', {
+      agent_id: two?.accountId,
+      message_id: String(listed['id']),
+      body: 'Got it.',
+    });
+    const reply = await eventually(async () =>
+      (
+        (await callOk(client, 'run_preset', { preset: 'list_inbox' }))['messages'] as Array<Record<string, unknown>>
+      ).find((message) => message['subject'] === 'Re: Cyrus hello'),
+    );
     expect(reply['from']).toBe(two?.address);
 
-    const raw = await callOk(client, 'jmap_request', { method_calls: [['Mailbox/get', { properties: ['role'] }, 'm']] });
+    const raw = await callOk(client, 'jmap_request', {
+      method_calls: [['Mailbox/get', { properties: ['role'] }, 'm']],
+    });
     expect(JSON.stringify(raw['methodResponses'])).toContain('"role":"sent"');
   });
 });

@@ -23,7 +23,9 @@ describe('the protected-resource metadata', () => {
   });
 
   it('is read with GET only, and nothing else is served besides /mcp', async () => {
-    expect((await fetch(`${sandbox.mcpUrl}/.well-known/oauth-protected-resource/mcp`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${sandbox.mcpUrl}/.well-known/oauth-protected-resource/mcp`, { method: 'POST' })).status).toBe(
+      405,
+    );
     const other = await fetch(`${sandbox.mcpUrl}/.well-known/oauth-protected-resource`);
     expect(other.status).toBe(404);
     expect(await other.json()).toMatchObject({ error: 'not_found' });
@@ -37,27 +39,52 @@ describe('the protected-resource metadata', () => {
 
 describe('credentials at the door', () => {
   it('answers a refused token with 401 invalid_token and a challenge naming the metadata and the error', async () => {
-    const { status, headers, json } = await postMcp(sandbox.mcpUrl, { authorization: 'Bearer eyJhbGciOiJFZERTQSIsInR5cCI6ImF0K2p3dCJ9.e30.c2ln' }, initializeRequest);
+    const { status, headers, json } = await postMcp(
+      sandbox.mcpUrl,
+      { authorization: 'Bearer eyJhbGciOiJFZERTQSIsInR5cCI6ImF0K2p3dCJ9.e30.c2ln' },
+      initializeRequest,
+    );
     expect(status).toBe(401);
     expect(json).toMatchObject({ error: 'invalid_token' });
-    expect(headers.get('www-authenticate')).toMatch(new RegExp(`^Bearer realm="agent-mailbox", resource_metadata="${sandbox.mcpUrl}/\\.well-known/oauth-protected-resource/mcp", error="invalid_token", error_description="[^"]+"$`));
+    expect(headers.get('www-authenticate')).toMatch(
+      new RegExp(
+        `^Bearer realm="agent-mailbox", resource_metadata="${sandbox.mcpUrl}/\\.well-known/oauth-protected-resource/mcp", error="invalid_token", error_description="[^"]+"$`,
+      ),
+    );
   });
 
   it('refuses an access token for the JMAP resource (audience checked)', async () => {
     const { tokens } = await connect(sandbox);
-    const { status, json } = await postMcp(sandbox.mcpUrl, { authorization: `Bearer ${tokens.access_token}` }, initializeRequest);
+    const { status, json } = await postMcp(
+      sandbox.mcpUrl,
+      { authorization: `Bearer ${tokens.access_token}` },
+      initializeRequest,
+    );
     expect(status).toBe(401);
-    expect(String(json?.['error_description'])).toContain(`is for the resource ${sandbox.apiUrl}/jmap, not for this one`);
+    expect(String(json?.['error_description'])).toContain(
+      `is for the resource ${sandbox.apiUrl}/jmap, not for this one`,
+    );
   });
 
   it('refuses an apiKey that opens no inbox, and two credentials that disagree', async () => {
     const unknown = await postMcp(sandbox.mcpUrl, { 'x-api-key': 'amk_not-a-key' }, initializeRequest);
     expect(unknown.status).toBe(401);
-    expect(unknown.json).toMatchObject({ error: 'invalid_token', error_description: expect.stringContaining('opens no inbox') });
-    const both = await postMcp(sandbox.mcpUrl, { authorization: `ApiKey ${signedUp.apiKey}`, 'x-api-key': 'amk_other' }, initializeRequest);
+    expect(unknown.json).toMatchObject({
+      error: 'invalid_token',
+      error_description: expect.stringContaining('opens no inbox'),
+    });
+    const both = await postMcp(
+      sandbox.mcpUrl,
+      { authorization: `ApiKey ${signedUp.apiKey}`, 'x-api-key': 'amk_other' },
+      initializeRequest,
+    );
     expect(both.status).toBe(400);
     expect(both.json).toMatchObject({ error: 'invalid_request' });
-    const scheme = await postMcp(sandbox.mcpUrl, { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }, initializeRequest);
+    const scheme = await postMcp(
+      sandbox.mcpUrl,
+      { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+      initializeRequest,
+    );
     expect(scheme.status).toBe(400);
   });
 
@@ -71,19 +98,41 @@ describe('credentials at the door', () => {
 
 describe('DNS rebinding and browsers', () => {
   it('answers 421 for a Host that is not a loopback name', async () => {
-    const response = await rawHttp(mcpPort, buildRequest('POST', '/mcp', { host: `rebound.example:${mcpPort}`, 'content-type': 'application/json', 'x-api-key': signedUp.apiKey }, JSON.stringify(initializeRequest)));
+    const response = await rawHttp(
+      mcpPort,
+      buildRequest(
+        'POST',
+        '/mcp',
+        { host: `rebound.example:${mcpPort}`, 'content-type': 'application/json', 'x-api-key': signedUp.apiKey },
+        JSON.stringify(initializeRequest),
+      ),
+    );
     expect(response.status).toBe(421);
   });
 
   it('refuses a page from another origin with 403 and serves a loopback origin with CORS headers', async () => {
-    const foreign = await postMcp(sandbox.mcpUrl, { origin: 'https://evil.example', 'x-api-key': signedUp.apiKey }, initializeRequest);
+    const foreign = await postMcp(
+      sandbox.mcpUrl,
+      { origin: 'https://evil.example', 'x-api-key': signedUp.apiKey },
+      initializeRequest,
+    );
     expect(foreign.status).toBe(403);
-    expect(foreign.json).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('origin') });
-    const local = await postMcp(sandbox.mcpUrl, { origin: 'http://localhost:6274', 'x-api-key': signedUp.apiKey }, initializeRequest);
+    expect(foreign.json).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringContaining('origin'),
+    });
+    const local = await postMcp(
+      sandbox.mcpUrl,
+      { origin: 'http://localhost:6274', 'x-api-key': signedUp.apiKey },
+      initializeRequest,
+    );
     expect(local.status).toBe(200);
     expect(local.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
     expect(local.headers.get('access-control-expose-headers')).toContain('mcp-session-id');
-    const preflight = await fetch(`${sandbox.mcpUrl}/mcp`, { method: 'OPTIONS', headers: { origin: 'http://127.0.0.1:6274', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`${sandbox.mcpUrl}/mcp`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://127.0.0.1:6274', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toContain('x-api-key');
   });
@@ -97,7 +146,16 @@ describe('request bodies', () => {
     const chunks = async function* (): AsyncGenerator<Uint8Array> {
       for (let sent = 0; sent < 9; sent += 1) yield Buffer.alloc(1024 * 1024, 0x20);
     };
-    const streamed = await fetch(`${sandbox.mcpUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': signedUp.apiKey }, body: ReadableStream.from(chunks()), duplex: 'half' } as RequestInit);
+    const streamed = await fetch(`${sandbox.mcpUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-api-key': signedUp.apiKey,
+      },
+      body: ReadableStream.from(chunks()),
+      duplex: 'half',
+    } as RequestInit);
     expect(streamed.status).toBe(413);
   });
 
@@ -113,7 +171,12 @@ describe('transport sessions', () => {
     const small = await startTestSandbox({ hostedMcp: { maxSessions: 2 } });
     const key = { 'x-api-key': (await signUpInbox(small, 'session-cap')).apiKey };
     const open = async () => (await postMcp(small.mcpUrl, key, initializeRequest)).headers.get('mcp-session-id') ?? '';
-    const list = (sessionId: string) => postMcp(small.mcpUrl, { ...key, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const list = (sessionId: string) =>
+      postMcp(
+        small.mcpUrl,
+        { ...key, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      );
     const first = await open();
     const second = await open();
     expect((await list(first)).status).toBe(200);

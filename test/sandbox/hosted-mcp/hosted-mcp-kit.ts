@@ -40,7 +40,13 @@ export class RecordingOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata() {
-    return { client_name: this.name, redirect_uris: [mcpTestRedirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: this.name,
+      redirect_uris: [mcpTestRedirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
 
   state(): string {
@@ -100,7 +106,8 @@ export type PersonAtBrowser = (authorizationUrl: URL) => Promise<URL>;
 export const autoApprovingPerson: PersonAtBrowser = async (url) => {
   const response = await fetch(url, { redirect: 'manual' });
   const location = response.headers.get('location');
-  if (response.status !== 302 || location === null) throw new Error(`authorization answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 302 || location === null)
+    throw new Error(`authorization answered ${response.status}: ${await response.text()}`);
   return new URL(location);
 };
 
@@ -116,7 +123,11 @@ export interface Connected {
  * the authorization URL (PKCE S256, resource); the redirect's code and iss finish it; a second
  * connect opens the session.
  */
-export async function connectWithOAuth(mcpUrl: string, provider: RecordingOAuthProvider, person: PersonAtBrowser = autoApprovingPerson): Promise<Connected> {
+export async function connectWithOAuth(
+  mcpUrl: string,
+  provider: RecordingOAuthProvider,
+  person: PersonAtBrowser = autoApprovingPerson,
+): Promise<Connected> {
   const endpoint = new URL(`${mcpUrl}/mcp`);
   const client = new Client({ name: 'hosted-mcp-test', version: '1.0.0' });
   const first = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
@@ -143,14 +154,22 @@ export async function connectWithApiKey(mcpUrl: string, headers: Record<string, 
 }
 
 /** Calls a tool and returns its structured content, failing on an error result. */
-export async function callOk(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+export async function callOk(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   return result.structuredContent as Record<string, unknown>;
 }
 
 /** Calls a tool that must fail; returns the error fields and the text a model reads. */
-export async function callFailing(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ error: Record<string, unknown>; text: string }> {
+export async function callFailing(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ error: Record<string, unknown>; text: string }> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   expect(result.isError, `${name} should fail`).toBe(true);
   const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
@@ -176,7 +195,10 @@ export function recordingBackend(seen: string[]): (ctx: BackendContext) => Promi
 }
 
 /** Delivers a message from outside through the sandbox's SMTP listener. */
-export async function deliverFromOutside(smtpPort: number, message: { from: string; to: string; subject: string; text: string; html?: string; headers?: Record<string, string> }): Promise<void> {
+export async function deliverFromOutside(
+  smtpPort: number,
+  message: { from: string; to: string; subject: string; text: string; html?: string; headers?: Record<string, string> },
+): Promise<void> {
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true });
   try {
     await transport.sendMail(message);
@@ -186,7 +208,11 @@ export async function deliverFromOutside(smtpPort: number, message: { from: stri
 }
 
 /** One JSON-RPC exchange over raw HTTP (fetch), for what the SDK client never sends. */
-export async function postMcp(mcpUrl: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; headers: Headers; json: Record<string, unknown> | undefined; text: string }> {
+export async function postMcp(
+  mcpUrl: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; headers: Headers; json: Record<string, unknown> | undefined; text: string }> {
   const response = await fetch(`${mcpUrl}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
@@ -205,4 +231,9 @@ export async function postMcp(mcpUrl: string, headers: Record<string, string>, b
 }
 
 /** The initialize request of the 2025-11-25 protocol. */
-export const initializeRequest = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-test', version: '1' } } };
+export const initializeRequest = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-test', version: '1' } },
+};

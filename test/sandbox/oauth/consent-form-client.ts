@@ -15,8 +15,16 @@ export class FormBrowser {
   /** POST form fields (repeated keys allowed as arrays). */
   async post(path: string, fields: Record<string, string | string[]>): Promise<PageResponse> {
     const body = new URLSearchParams();
-    for (const [name, value] of Object.entries(fields)) for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
-    return this.keep(await fetch(new URL(path, this.baseUrl), { method: 'POST', redirect: 'manual', headers: { ...this.headers(), 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() }));
+    for (const [name, value] of Object.entries(fields))
+      for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+    return this.keep(
+      await fetch(new URL(path, this.baseUrl), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...this.headers(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: body.toString(),
+      }),
+    );
   }
 
   /** Forgets the cookie (a fresh browser). */
@@ -31,7 +39,13 @@ export class FormBrowser {
   private async keep(response: Response): Promise<PageResponse> {
     const set = response.headers.get('set-cookie');
     if (set) this.cookie = set.split(';')[0];
-    return { status: response.status, location: response.headers.get('location') ?? undefined, html: await response.text(), headers: response.headers, setCookie: set ?? undefined };
+    return {
+      status: response.status,
+      location: response.headers.get('location') ?? undefined,
+      html: await response.text(),
+      headers: response.headers,
+      setCookie: set ?? undefined,
+    };
   }
 }
 
@@ -47,7 +61,12 @@ export interface PageResponse {
 export function hiddenField(html: string, name: string): string {
   const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(html);
   if (!match?.[1]) throw new Error(`no hidden ${name} field in the page`);
-  return match[1].replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return match[1]
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 }
 
 /** The values of the inbox radio buttons of a consent page, in order. */

@@ -17,7 +17,13 @@ async function startDocumentServer(): Promise<{ base: string; hits: Map<string, 
       res.writeHead(200, { 'content-type': type });
       res.end(JSON.stringify(body));
     };
-    const document = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ client_id: `${base}${path}`, client_name: 'Doc client', redirect_uris: [testRedirectUri], token_endpoint_auth_method: 'none', ...extra });
+    const document = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+      client_id: `${base}${path}`,
+      client_name: 'Doc client',
+      redirect_uris: [testRedirectUri],
+      token_endpoint_auth_method: 'none',
+      ...extra,
+    });
     switch (path) {
       case '/good.json':
         return json(document());
@@ -80,7 +86,13 @@ function flood(res: ServerResponse): void {
 }
 
 const docs = await startDocumentServer();
-const sandbox = await startTestSandbox({ oauth: { allowLoopbackClientIdUrls: true, clientDocumentTimeoutMs: 500, autoApprove: [{ person: 'Ada', inboxes: ['ada-inbox'] }] } });
+const sandbox = await startTestSandbox({
+  oauth: {
+    allowLoopbackClientIdUrls: true,
+    clientDocumentTimeoutMs: 500,
+    autoApprove: [{ person: 'Ada', inboxes: ['ada-inbox'] }],
+  },
+});
 
 describe('client ID metadata documents (spec §2.7, §5.2)', () => {
   it('authorizes a client whose client_id is the URL of its metadata, and its code exchanges as a public client', async () => {
@@ -99,7 +111,11 @@ describe('client ID metadata documents (spec §2.7, §5.2)', () => {
   it.each([
     ['a document naming another client_id', '/other-id.json', /names a different client_id/],
     ['a document with a client_secret', '/with-secret.json', /carries a client_secret/],
-    ['a confidential auth method', '/confidential.json', /token_endpoint_auth_method client_secret_post is not supported/],
+    [
+      'a confidential auth method',
+      '/confidential.json',
+      /token_endpoint_auth_method client_secret_post is not supported/,
+    ],
     ['a document served as text/plain', '/text.json', /not served as application\/json/],
     ['a 404', '/missing.json', /answered HTTP 404/],
     ['a redirect (not followed)', '/redirect.json', /could not be fetched/],
@@ -109,7 +125,10 @@ describe('client ID metadata documents (spec §2.7, §5.2)', () => {
     ['a connection reset', '/reset.json', /could not be fetched/],
   ])('shows an error page, never a redirect, for %s', async (_what, path, message) => {
     const started = Date.now();
-    const { status, body, location } = await authorize(sandbox, authorizeParams(sandbox, { clientId: `${docs.base}${path}`, redirectUri: testRedirectUri }, pkce().challenge));
+    const { status, body, location } = await authorize(
+      sandbox,
+      authorizeParams(sandbox, { clientId: `${docs.base}${path}`, redirectUri: testRedirectUri }, pkce().challenge),
+    );
     expect(status).toBe(400);
     expect(location).toBeUndefined();
     expect(body).toMatch(message);
@@ -117,7 +136,14 @@ describe('client ID metadata documents (spec §2.7, §5.2)', () => {
   });
 
   it('refuses a redirect URI the document does not list', async () => {
-    const { status, body } = await authorize(sandbox, authorizeParams(sandbox, { clientId: `${docs.base}/good.json`, redirectUri: 'http://127.0.0.1:49152/other' }, pkce().challenge));
+    const { status, body } = await authorize(
+      sandbox,
+      authorizeParams(
+        sandbox,
+        { clientId: `${docs.base}/good.json`, redirectUri: 'http://127.0.0.1:49152/other' },
+        pkce().challenge,
+      ),
+    );
     expect(status).toBe(400);
     expect(body).toMatch(/is not registered/);
   });
@@ -125,14 +151,20 @@ describe('client ID metadata documents (spec §2.7, §5.2)', () => {
   it('refuses a loopback http client_id URL without the test-only switch, and fetches nothing', async () => {
     const strict = await startTestSandbox({ oauth: { autoApprove: [{ person: 'Ada', inboxes: ['ada-inbox'] }] } });
     const before = docs.hits.get('/good.json');
-    const { status, body } = await authorize(strict, authorizeParams(strict, { clientId: `${docs.base}/good.json`, redirectUri: testRedirectUri }, pkce().challenge));
+    const { status, body } = await authorize(
+      strict,
+      authorizeParams(strict, { clientId: `${docs.base}/good.json`, redirectUri: testRedirectUri }, pkce().challenge),
+    );
     expect(status).toBe(400);
     expect(body).toMatch(/must use https/);
     expect(docs.hits.get('/good.json')).toBe(before);
   });
 
   it('refuses a client_id URL without a path', async () => {
-    const { status, body } = await authorize(sandbox, authorizeParams(sandbox, { clientId: `${docs.base}/`, redirectUri: testRedirectUri }, pkce().challenge));
+    const { status, body } = await authorize(
+      sandbox,
+      authorizeParams(sandbox, { clientId: `${docs.base}/`, redirectUri: testRedirectUri }, pkce().challenge),
+    );
     expect(status).toBe(400);
     expect(body).toMatch(/needs a path/);
   });

@@ -23,17 +23,21 @@ async function listenForCallback(): Promise<{ redirectUri: string; callback: Pro
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/callback') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Connected</title><p>You can close this window.</p>');
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end('<!doctype html><title>Connected</title><p>You can close this window.</p>');
     deliver(url.searchParams);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanUpAfter(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  cleanUpAfter(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { redirectUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, callback };
 }
-
 
 describe.skipIf(skipReason !== undefined)('the consent page in a real browser (headless Chromium)', () => {
   it('signs in, picks an inbox, unticks sending and approves; the grant reads mail, cannot send, and ends with Revoke', async () => {
@@ -43,16 +47,46 @@ describe.skipIf(skipReason !== undefined)('the consent page in a real browser (h
     const form = new FormBrowser(sandbox.authUrl);
     for (const name of ['pat-first', 'pat-second']) {
       const page = await form.get(`/oauth/authorize?${authorizeParams(sandbox, setup, pkce().challenge).toString()}`);
-      const consent = page.html.includes('name="request"') ? page : await form.get((await form.post('/oauth/sign-in', { csrf: hiddenField(page.html, 'csrf'), return_to: hiddenField(page.html, 'return_to'), name: 'Pat' })).location ?? '');
-      const answered = await form.post('/oauth/consent', { csrf: hiddenField(consent.html, 'csrf'), request: hiddenField(consent.html, 'request'), inbox: 'new', new_inbox: name, scope: 'mail.read', decision: 'approve' });
+      const consent = page.html.includes('name="request"')
+        ? page
+        : await form.get(
+            (
+              await form.post('/oauth/sign-in', {
+                csrf: hiddenField(page.html, 'csrf'),
+                return_to: hiddenField(page.html, 'return_to'),
+                name: 'Pat',
+              })
+            ).location ?? '',
+          );
+      const answered = await form.post('/oauth/consent', {
+        csrf: hiddenField(consent.html, 'csrf'),
+        request: hiddenField(consent.html, 'request'),
+        inbox: 'new',
+        new_inbox: name,
+        scope: 'mail.read',
+        decision: 'approve',
+      });
       expect(answered.status).toBe(303);
     }
-    const mail = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
-    await mail.sendMail({ from: 'friend@example.test', to: 'pat-second@agent-mailbox.test', subject: 'For the second inbox', text: 'hello' });
+    const mail = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: sandbox.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
+    await mail.sendMail({
+      from: 'friend@example.test',
+      to: 'pat-second@agent-mailbox.test',
+      subject: 'For the second inbox',
+      text: 'hello',
+    });
 
     // The client: dynamic registration with its exact loopback redirect URI, PKCE, state.
     const { redirectUri, callback } = await listenForCallback();
-    const client = await registerClient(sandbox.authUrl, { redirect_uris: [redirectUri], client_name: 'Browser test client' });
+    const client = await registerClient(sandbox.authUrl, {
+      redirect_uris: [redirectUri],
+      client_name: 'Browser test client',
+    });
     const pair = pkce();
     const query = authorizeParams(sandbox, client, pair.challenge, { state: 'browser-state' });
 
@@ -80,7 +114,10 @@ describe.skipIf(skipReason !== undefined)('the consent page in a real browser (h
     const tokens = await exchange(sandbox, { ...client, redirectUri }, back.get('code') ?? '', pair.verifier);
     expect(tokens.scope).toBe('mail.read');
 
-    const agents = (await listAgents(sandbox.authUrl, tokens.access_token)).body['agents'] as Array<{ accountId: string; inboxId: string }>;
+    const agents = (await listAgents(sandbox.authUrl, tokens.access_token)).body['agents'] as Array<{
+      accountId: string;
+      inboxId: string;
+    }>;
     const second = agents.find((agent) => agent.inboxId === 'pat-second');
     expect(agents.map((agent) => agent.inboxId)).toEqual(['pat-first', 'pat-second']);
     const apiUrl = `${sandbox.apiUrl}/jmap`;
@@ -91,16 +128,26 @@ describe.skipIf(skipReason !== undefined)('the consent page in a real browser (h
     ]);
     expect(listed.status).toBe(200);
     const responses = listed.body['methodResponses'] as Array<[string, Record<string, unknown>, string]>;
-    expect((responses[1]?.[1]['list'] as Array<{ subject: string }>).map((email) => email.subject)).toEqual(['For the second inbox']);
+    expect((responses[1]?.[1]['list'] as Array<{ subject: string }>).map((email) => email.subject)).toEqual([
+      'For the second inbox',
+    ]);
     const drafts = (responses[2]?.[1]['ids'] as string[])[0] ?? '';
-    const refused = await jmapAs(apiUrl, tokens.access_token, second?.accountId, sendCalls('pat-second@agent-mailbox.test', 'friend@example.test', drafts, 'must not leave'));
+    const refused = await jmapAs(
+      apiUrl,
+      tokens.access_token,
+      second?.accountId,
+      sendCalls('pat-second@agent-mailbox.test', 'friend@example.test', drafts, 'must not leave'),
+    );
     expect(refused).toMatchObject({ status: 403, body: { error: 'insufficient_scope' } });
     expect(await sandbox.outbox()).toEqual([]);
 
     // The person revokes the connection on the grants page of the same browser.
     await page.goto(`${sandbox.authUrl}/oauth/grants`);
     await page.getByRole('button', { name: 'Revoke Browser test client' }).click();
-    await page.getByText(/Revoked \d{4}-/).first().waitFor();
+    await page
+      .getByText(/Revoked \d{4}-/)
+      .first()
+      .waitFor();
     const after = await listAgents(sandbox.authUrl, tokens.access_token);
     expect(after.status).toBe(401);
     expect(after.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);

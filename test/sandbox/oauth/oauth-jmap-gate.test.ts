@@ -7,16 +7,27 @@ import { connect, mailUsing } from './oauth-test-client.js';
 const sandbox = await startTestSandbox({ oauth: { autoApprove: [{ person: 'Ada', inboxes: ['ada-inbox'] }] } });
 const readOnly = (await connect(sandbox, { scope: 'mail.read' })).tokens;
 const accountId = sandbox.oauth.autoApproved[0]?.inboxes[0]?.accountId ?? '';
-const headers = { authorization: `Bearer ${readOnly.access_token}`, 'x-service-account-id': accountId, 'content-type': 'application/json' };
+const headers = {
+  authorization: `Bearer ${readOnly.access_token}`,
+  'x-service-account-id': accountId,
+  'content-type': 'application/json',
+};
 
 /** POSTs /jmap with the body in the given chunks (chunked transfer encoding when there is no length). */
-function postChunks(chunks: Array<string | Buffer>, extraHeaders: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function postChunks(
+  chunks: Array<string | Buffer>,
+  extraHeaders: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${sandbox.apiUrl}/jmap`, { method: 'POST', headers: { ...headers, ...extraHeaders } }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      `${sandbox.apiUrl}/jmap`,
+      { method: 'POST', headers: { ...headers, ...extraHeaders } },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     for (const chunk of chunks) req.write(chunk);
     req.end();
@@ -28,7 +39,9 @@ describe('the JMAP gate reading a body for the scope check', () => {
     const text = JSON.stringify({ using: mailUsing, methodCalls: [['Mailbox/get', { properties: ['role'] }, 'm']] });
     const { status, body } = await postChunks([text.slice(0, 20), text.slice(20)]);
     expect(status).toBe(200);
-    expect(JSON.parse(body)).toMatchObject({ methodResponses: [['Mailbox/get', { accountId: 'ada-inbox@agent-mailbox.test' }, 'm']] });
+    expect(JSON.parse(body)).toMatchObject({
+      methodResponses: [['Mailbox/get', { accountId: 'ada-inbox@agent-mailbox.test' }, 'm']],
+    });
   });
 
   it('leaves a body that is no JSON to the mail store, which answers notJSON', async () => {
@@ -41,7 +54,10 @@ describe('the JMAP gate reading a body for the scope check', () => {
     const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0x20);
     const declared = await postChunks([big], { 'content-length': String(big.length) });
     expect(declared.status).toBe(413);
-    expect(JSON.parse(declared.body)).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/larger than 10485760 bytes/) });
+    expect(JSON.parse(declared.body)).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/larger than 10485760 bytes/),
+    });
     const streamed = await postChunks([big.subarray(0, 6 * 1024 * 1024), big.subarray(6 * 1024 * 1024)]);
     expect(streamed.status).toBe(413);
   });

@@ -34,9 +34,22 @@ describe('authorization server metadata (spec §2.3, RFC 8414)', () => {
     const metadata = (await (await fetch(sandbox.oauth.metadataUrl)).json()) as Record<string, string>;
     const calls: Array<[string, RequestInit]> = [
       [metadata['authorization_endpoint'] ?? '', {}],
-      [metadata['token_endpoint'] ?? '', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=refresh_token' }],
-      [metadata['revocation_endpoint'] ?? '', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=x' }],
-      [metadata['registration_endpoint'] ?? '', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
+      [
+        metadata['token_endpoint'] ?? '',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'grant_type=refresh_token',
+        },
+      ],
+      [
+        metadata['revocation_endpoint'] ?? '',
+        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=x' },
+      ],
+      [
+        metadata['registration_endpoint'] ?? '',
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+      ],
       [metadata['jwks_uri'] ?? '', {}],
     ];
     for (const [url, init] of calls) {
@@ -49,13 +62,29 @@ describe('authorization server metadata (spec §2.3, RFC 8414)', () => {
 
   it('publishes an Ed25519 key in the JWKS that verifies its access tokens offline, with typ at+jwt', async () => {
     const { tokens } = await connect(sandbox);
-    const jwks = (await (await fetch(`${sandbox.authUrl}/.well-known/jwks.json`)).json()) as { keys: Array<Record<string, string>> };
+    const jwks = (await (await fetch(`${sandbox.authUrl}/.well-known/jwks.json`)).json()) as {
+      keys: Array<Record<string, string>>;
+    };
     const header = decodeProtectedHeader(tokens.access_token);
     expect(header).toMatchObject({ alg: 'EdDSA', typ: 'at+jwt' });
-    expect(jwks.keys.find((key) => key['kid'] === header.kid)).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
+    expect(jwks.keys.find((key) => key['kid'] === header.kid)).toMatchObject({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      alg: 'EdDSA',
+      use: 'sig',
+    });
     expect(jwks.keys.every((key) => key['d'] === undefined)).toBe(true);
-    const { payload } = await jwtVerify(tokens.access_token, createLocalJWKSet(jwks as never), { issuer: sandbox.authUrl, audience: sandbox.oauth.jmapResource, typ: 'at+jwt' });
-    expect(payload).toMatchObject({ scope: 'mail.read mail.send', client_id: expect.any(String), sub: sandbox.oauth.autoApproved[0]?.personId, grant_id: expect.any(String) });
+    const { payload } = await jwtVerify(tokens.access_token, createLocalJWKSet(jwks as never), {
+      issuer: sandbox.authUrl,
+      audience: sandbox.oauth.jmapResource,
+      typ: 'at+jwt',
+    });
+    expect(payload).toMatchObject({
+      scope: 'mail.read mail.send',
+      client_id: expect.any(String),
+      sub: sandbox.oauth.autoApproved[0]?.personId,
+      grant_id: expect.any(String),
+    });
     expect(Number(payload.exp) - Number(payload.iat)).toBe(900);
     expect(tokens.expires_in).toBe(900);
   });

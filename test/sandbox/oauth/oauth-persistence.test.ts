@@ -11,7 +11,11 @@ describe('the OAuth server with --data-dir', () => {
   it('keeps its key, clients, grants, people and inbox UUIDs across a restart, in 0600 files', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'oauth-persist-'));
     cleanUpAfter(() => rm(dataDir, { recursive: true, force: true }));
-    const options = { difficulty: 2, dataDir, oauth: { autoApprove: [{ person: 'Ada', inboxes: ['ada-inbox', 'ops@acme.test'] }] } };
+    const options = {
+      difficulty: 2,
+      dataDir,
+      oauth: { autoApprove: [{ person: 'Ada', inboxes: ['ada-inbox', 'ops@acme.test'] }] },
+    };
 
     const first = await startSandbox(options);
     let jwksBefore: unknown;
@@ -25,7 +29,11 @@ describe('the OAuth server with --data-dir', () => {
       await first.close();
     }
 
-    const second = await startSandbox({ ...options, authPort: Number(new URL(first.authUrl).port), apiPort: Number(new URL(first.apiUrl).port) });
+    const second = await startSandbox({
+      ...options,
+      authPort: Number(new URL(first.authUrl).port),
+      apiPort: Number(new URL(first.apiUrl).port),
+    });
     try {
       expect(await (await fetch(`${second.authUrl}/.well-known/jwks.json`)).json()).toEqual(jwksBefore);
       expect(second.oauth.autoApproved).toEqual(first.oauth.autoApproved);
@@ -33,7 +41,10 @@ describe('the OAuth server with --data-dir', () => {
       const agents = await listAgents(second.authUrl, connected.tokens.access_token);
       expect(agents.status).toBe(200);
       const accountId = first.oauth.autoApproved[0]?.inboxes[1]?.accountId ?? '';
-      expect((await jmapAs(`${second.apiUrl}/jmap`, connected.tokens.access_token, accountId, [['Mailbox/get', {}, 'm']])).status).toBe(200);
+      expect(
+        (await jmapAs(`${second.apiUrl}/jmap`, connected.tokens.access_token, accountId, [['Mailbox/get', {}, 'm']]))
+          .status,
+      ).toBe(200);
       expect((await refresh(second, connected.client, connected.tokens.refresh_token)).status).toBe(200);
     } finally {
       await second.close();
@@ -43,9 +54,15 @@ describe('the OAuth server with --data-dir', () => {
     for (const file of ['signing-key.json', 'clients.json', 'grants.json', 'directory.json']) {
       expect(((await stat(join(oauthDir, file))).mode & 0o777).toString(8), file).toBe('600');
     }
-    const directory = JSON.parse(await readFile(join(oauthDir, 'directory.json'), 'utf8')) as { inboxes: Array<{ address: string; accountId: string; ownerId?: string }> };
+    const directory = JSON.parse(await readFile(join(oauthDir, 'directory.json'), 'utf8')) as {
+      inboxes: Array<{ address: string; accountId: string; ownerId?: string }>;
+    };
     // An inbox an agent signed up for gets a UUID too, owned by nobody.
-    expect(directory.inboxes.find((inbox) => inbox.address === powAddress)).toEqual({ address: powAddress, accountId: expect.stringMatching(/^[0-9a-f-]{36}$/), createdAt: expect.any(String) });
+    expect(directory.inboxes.find((inbox) => inbox.address === powAddress)).toEqual({
+      address: powAddress,
+      accountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      createdAt: expect.any(String),
+    });
     const grants = await readFile(join(oauthDir, 'grants.json'), 'utf8');
     expect(grants).not.toContain(connected.tokens.refresh_token);
   });

@@ -5,7 +5,12 @@ import { connect, listAgents, postForm, refresh, registerClient } from './oauth-
 const mcpUrl = 'http://127.0.0.1:9/hosted';
 const sandbox = await startTestSandbox({
   mcpUrl,
-  oauth: { autoApprove: [{ person: 'Ada', inboxes: ['ada-inbox', 'ops@acme.test'] }, { person: 'Bob', inboxes: ['bob-inbox'] }] },
+  oauth: {
+    autoApprove: [
+      { person: 'Ada', inboxes: ['ada-inbox', 'ops@acme.test'] },
+      { person: 'Bob', inboxes: ['bob-inbox'] },
+    ],
+  },
 });
 const revokeUrl = `${sandbox.authUrl}/oauth/revoke`;
 const [ada, bob] = sandbox.oauth.autoApproved;
@@ -25,13 +30,23 @@ describe('POST /oauth/revoke (RFC 7009, spec §3)', () => {
     const after = await listAgents(sandbox.authUrl, tokens.access_token);
     expect(after.status).toBe(401);
     expect(after.body).toEqual({ error: 'invalid_token', error_description: expect.stringMatching(/revoked/) });
-    expect(after.headers.get('www-authenticate')).toMatch(/^Bearer realm="agent-mailbox", error="invalid_token", error_description="[^"]*revoked/);
+    expect(after.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="agent-mailbox", error="invalid_token", error_description="[^"]*revoked/,
+    );
     expect((await refresh(sandbox, client, tokens.refresh_token)).body).toMatchObject({ error: 'invalid_grant' });
   });
 
   it('revokes the grant by its access token, even an expired one', async () => {
     const { client, tokens } = await connect(sandbox);
-    expect((await postForm(revokeUrl, { token: tokens.access_token, token_type_hint: 'access_token', client_id: client.clientId })).status).toBe(200);
+    expect(
+      (
+        await postForm(revokeUrl, {
+          token: tokens.access_token,
+          token_type_hint: 'access_token',
+          client_id: client.clientId,
+        })
+      ).status,
+    ).toBe(200);
     expect((await refresh(sandbox, client, tokens.refresh_token)).body).toMatchObject({ error: 'invalid_grant' });
   });
 
@@ -43,20 +58,33 @@ describe('POST /oauth/revoke (RFC 7009, spec §3)', () => {
   });
 
   it('refuses an unknown client and a missing token', async () => {
-    expect(await postForm(revokeUrl, { token: 'x', client_id: 'amc_nobody' })).toMatchObject({ status: 400, body: { error: 'invalid_client' } });
+    expect(await postForm(revokeUrl, { token: 'x', client_id: 'amc_nobody' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_client' },
+    });
     const client = await registerClient(sandbox.authUrl);
-    expect(await postForm(revokeUrl, { client_id: client.clientId })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(await postForm(revokeUrl, { client_id: client.clientId })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
   });
 });
 
 describe('GET /api/v1/agents (spec §2.1, §4.1)', () => {
-  it('lists only the token owner\'s inboxes in the spec §2.1 shape, with _next', async () => {
+  it("lists only the token owner's inboxes in the spec §2.1 shape, with _next", async () => {
     const { tokens } = await connect(sandbox);
     const { status, body } = await listAgents(sandbox.authUrl, tokens.access_token);
     expect(status).toBe(200);
     const agents = body['agents'] as Array<Record<string, unknown>>;
     expect(agents.map((agent) => agent['accountId'])).toEqual(ada?.inboxes.map((inbox) => inbox.accountId));
-    expect(agents[0]).toEqual({ accountId: expect.stringMatching(/^[0-9a-f-]{36}$/), inboxId: 'ada-inbox', status: 'active', reputation: 0, linkedAt: expect.stringMatching(/Z$/), activatedAt: expect.stringMatching(/Z$/) });
+    expect(agents[0]).toEqual({
+      accountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      inboxId: 'ada-inbox',
+      status: 'active',
+      reputation: 0,
+      linkedAt: expect.stringMatching(/Z$/),
+      activatedAt: expect.stringMatching(/Z$/),
+    });
     // A custom-domain inbox's id is its full address (spec §1 fact 4a).
     expect(agents[1]?.['inboxId']).toBe('ops@acme.test');
     expect(body['_next']).toEqual(expect.arrayContaining([expect.stringContaining('X-Service-Account-Id')]));

@@ -18,7 +18,10 @@ export interface EventStreamReader {
 /** Opens `url` with a bearer and parses the event stream (WHATWG HTML §9.2 framing, enough for tests). */
 export async function openEventStream(url: string, bearer: string): Promise<EventStreamReader> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { authorization: `Bearer ${bearer}`, accept: 'text/event-stream' }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: { authorization: `Bearer ${bearer}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
   const reader = response.body?.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -48,7 +51,10 @@ export async function openEventStream(url: string, bearer: string): Promise<Even
         if (!reader) return undefined;
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no event within ${timeoutMs} ms`)), Math.max(0, deadline - performance.now()));
+          timer = setTimeout(
+            () => reject(new Error(`no event within ${timeoutMs} ms`)),
+            Math.max(0, deadline - performance.now()),
+          );
         });
         try {
           const chunk = await Promise.race([reader.read(), timeout]);

@@ -36,18 +36,21 @@ export const allUsing: string[] = Object.values(jmapCapabilities);
 export async function startJmapTestHost(options: { dataDir?: string; now?: () => Date } = {}): Promise<JmapTestHost> {
   const logs: string[] = [];
   let baseUrl = '';
-  const backend = await createEmbeddedBackend({
-    domain: testDomain,
-    async verifyCapability(bearer) {
-      const match = /^token-([a-z0-9._-]+)$/.exec(bearer);
-      if (!match?.[1]) throw new Error('bad token');
-      return { address: `${match[1]}@${testDomain}`, inboxId: match[1] };
+  const backend = await createEmbeddedBackend(
+    {
+      domain: testDomain,
+      async verifyCapability(bearer) {
+        const match = /^token-([a-z0-9._-]+)$/.exec(bearer);
+        if (!match?.[1]) throw new Error('bad token');
+        return { address: `${match[1]}@${testDomain}`, inboxId: match[1] };
+      },
+      publicApiUrl: () => baseUrl,
+      ownMail: await createMailAuthority({ domain: testDomain, authservId: testDomain }),
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      log: (line) => logs.push(line),
     },
-    publicApiUrl: () => baseUrl,
-    ownMail: await createMailAuthority({ domain: testDomain, authservId: testDomain }),
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    log: (line) => logs.push(line),
-  }, options.now ? { now: options.now } : {});
+    options.now ? { now: options.now } : {},
+  );
   const server: Server = createServer((req, res) => backend.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -82,7 +85,11 @@ export async function startJmapTestHost(options: { dataDir?: string; now?: () =>
 }
 
 /** The arguments of the response with a call id, failing loudly when it is an error. */
-export function resultOf(responses: [string, Record<string, unknown>, string][], callId: string, name?: string): Record<string, any> {
+export function resultOf(
+  responses: [string, Record<string, unknown>, string][],
+  callId: string,
+  name?: string,
+): Record<string, any> {
   const found = responses.find((response) => response[2] === callId && (name === undefined || response[0] === name));
   if (!found) throw new Error(`No response ${callId}: ${JSON.stringify(responses)}`);
   if (found[0] === 'error' && name !== 'error') throw new Error(`Call ${callId} failed: ${JSON.stringify(found[1])}`);

@@ -22,7 +22,11 @@ export function rawHttp(port: number, request: string | Buffer, timeoutMs = 10_0
       chunks.push(chunk);
       // An event stream that was accepted never ends by itself: its head is the answer.
       const head = Buffer.concat(chunks).toString('latin1');
-      if (head.includes('\r\n\r\n') && /content-type: text\/event-stream/i.test(head.slice(0, head.indexOf('\r\n\r\n')))) socket.destroy();
+      if (
+        head.includes('\r\n\r\n') &&
+        /content-type: text\/event-stream/i.test(head.slice(0, head.indexOf('\r\n\r\n')))
+      )
+        socket.destroy();
     });
     socket.on('error', (error) => {
       clearTimeout(timer);
@@ -43,7 +47,10 @@ export function rawHttp(port: number, request: string | Buffer, timeoutMs = 10_0
 
 /** Builds a request with a body and the usual headers; `target` and header values go out verbatim. */
 export function buildRequest(method: string, target: string, headers: Record<string, string>, body = ''): Buffer {
-  const lines = [`${method} ${target} HTTP/1.1`, ...Object.entries({ connection: 'close', ...headers }).map(([name, value]) => `${name}: ${value}`)];
+  const lines = [
+    `${method} ${target} HTTP/1.1`,
+    ...Object.entries({ connection: 'close', ...headers }).map(([name, value]) => `${name}: ${value}`),
+  ];
   if (body || method === 'POST') lines.push(`content-length: ${Buffer.byteLength(body)}`);
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), Buffer.from(body)]);
 }

@@ -21,8 +21,12 @@ const files = listSources(srcRoot).map((full) => ({
 }));
 
 function localImports(file: { path: string; text: string }): string[] {
-  const specs = [...file.text.matchAll(/(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)];
-  return specs.map((m) => relative(srcRoot, resolve(srcRoot, dirname(file.path), (m[1] ?? m[2]) as string)).replace(/\\/g, '/'));
+  const specs = [
+    ...file.text.matchAll(/(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g),
+  ];
+  return specs.map((m) =>
+    relative(srcRoot, resolve(srcRoot, dirname(file.path), (m[1] ?? m[2]) as string)).replace(/\\/g, '/'),
+  );
 }
 
 const layerOf = (path: string): string => (path.includes('/') ? path.split('/')[0]! : path.replace(/\.ts$/, ''));
@@ -34,7 +38,9 @@ describe('dependency rule', () => {
     const offenders = files.flatMap((file) =>
       frontDoors.has(layerOf(file.path))
         ? []
-        : localImports(file).filter((target) => frontDoors.has(layerOf(target))).map((target) => `${file.path} → ${target}`),
+        : localImports(file)
+            .filter((target) => frontDoors.has(layerOf(target)))
+            .map((target) => `${file.path} → ${target}`),
     );
     expect(offenders).toEqual([]);
   });
@@ -43,7 +49,9 @@ describe('dependency rule', () => {
     const offenders = files.flatMap((file) =>
       entryLayers.has(layerOf(file.path)) || layerOf(file.path) === 'operations'
         ? []
-        : localImports(file).filter((target) => layerOf(target) === 'operations').map((target) => `${file.path} → ${target}`),
+        : localImports(file)
+            .filter((target) => layerOf(target) === 'operations')
+            .map((target) => `${file.path} → ${target}`),
     );
     expect(offenders).toEqual([]);
   });
@@ -53,7 +61,10 @@ describe('dependency rule', () => {
       layerOf(file.path) !== 'sandbox'
         ? []
         : localImports(file)
-            .filter((target) => layerOf(target) !== 'sandbox' && target !== 'wire-constants.js' && target !== 'wire-constants')
+            .filter(
+              (target) =>
+                layerOf(target) !== 'sandbox' && target !== 'wire-constants.js' && target !== 'wire-constants',
+            )
             .map((target) => `${file.path} → ${target}`),
     );
     expect(offenders).toEqual([]);
@@ -63,7 +74,9 @@ describe('dependency rule', () => {
     const offenders = files.flatMap((file) =>
       ['sandbox', 'cli', 'bench', 'demo'].includes(layerOf(file.path)) || file.path === 'operations/sandbox.ts'
         ? []
-        : localImports(file).filter((target) => layerOf(target) === 'sandbox').map((target) => `${file.path} → ${target}`),
+        : localImports(file)
+            .filter((target) => layerOf(target) === 'sandbox')
+            .map((target) => `${file.path} → ${target}`),
     );
     expect(offenders).toEqual([]);
   });
@@ -71,7 +84,9 @@ describe('dependency rule', () => {
   it('core code has no console, process.env or process.exit', () => {
     const offenders = files
       .filter((file) => !entryLayers.has(layerOf(file.path)))
-      .filter((file) => /\bconsole\.|process\.env|process\.exit\(/.test(file.text.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')))
+      .filter((file) =>
+        /\bconsole\.|process\.env|process\.exit\(/.test(file.text.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')),
+      )
       .map((file) => file.path);
     expect(offenders).toEqual([]);
   });

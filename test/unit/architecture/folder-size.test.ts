@@ -10,7 +10,10 @@ const maxFilesPerFolder = 15;
 
 function folders(dir: string): { path: string; files: number }[] {
   const entries = readdirSync(dir, { withFileTypes: true });
-  const own = { path: relative(srcRoot, dir).replace(/\\/g, '/') || '.', files: entries.filter((e) => e.isFile()).length };
+  const own = {
+    path: relative(srcRoot, dir).replace(/\\/g, '/') || '.',
+    files: entries.filter((e) => e.isFile()).length,
+  };
   return [own, ...entries.filter((e) => e.isDirectory()).flatMap((e) => folders(join(dir, e.name)))];
 }
 

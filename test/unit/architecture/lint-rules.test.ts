@@ -10,7 +10,9 @@ const eslint = new ESLint({ cwd: root, ignore: false });
 
 async function ruleIds(files: string[]): Promise<string[]> {
   const results = await eslint.lintFiles(files.map((f) => resolve(root, f)));
-  return results.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(root.length + 1)}: ${m.ruleId ?? m.message}`));
+  return results.flatMap((r) =>
+    r.messages.map((m) => `${r.filePath.slice(root.length + 1)}: ${m.ruleId ?? m.message}`),
+  );
 }
 
 /** The rules that fire on `code` were it the file at `path` of src/. */
@@ -28,29 +30,61 @@ describe('lint rules', () => {
   });
 
   it('count a dynamic import() in a cycle', async () => {
-    expect(await ruleIds(['test/fixtures/lint/dynamic-cycle/table.ts', 'test/fixtures/lint/dynamic-cycle/entry.ts'])).toEqual([
+    expect(
+      await ruleIds(['test/fixtures/lint/dynamic-cycle/table.ts', 'test/fixtures/lint/dynamic-cycle/entry.ts']),
+    ).toEqual([
       'test/fixtures/lint/dynamic-cycle/table.ts: import-x/no-cycle',
       'test/fixtures/lint/dynamic-cycle/entry.ts: import-x/no-cycle',
     ]);
   });
 
   it('let type-only imports that point back at each other pass: tsc erases them', async () => {
-    expect(await ruleIds(['test/fixtures/lint/type-only/left.ts', 'test/fixtures/lint/type-only/right.ts'])).toEqual([]);
+    expect(await ruleIds(['test/fixtures/lint/type-only/left.ts', 'test/fixtures/lint/type-only/right.ts'])).toEqual(
+      [],
+    );
   });
 
-  it('let only the gate send to the service: no other module imports the HTTP layer\'s senders or the JMAP client', async () => {
+  it("let only the gate send to the service: no other module imports the HTTP layer's senders or the JMAP client", async () => {
     const bypasses: [string, string][] = [
-      ['src/request/send-around.ts', "import { sendHttp } from '../http/send-http.js';\nexport const send = sendHttp;\n"],
-      ['src/mail/send-around.ts', "import { httpRequest } from '../http/http-request.js';\nexport const send = httpRequest;\n"],
-      ['src/watch/send-around.ts', "import { openEventStream } from '../http/open-event-stream.js';\nexport const open = openEventStream;\n"],
-      ['src/presets/send-around.ts', "import { JmapClient } from '../jmap/jmap-client.js';\nexport const client = JmapClient;\n"],
-      ['src/operations/send-around.ts', "import { sendToService } from '../gate/send-to-service.js';\nexport const send = sendToService;\n"],
+      [
+        'src/request/send-around.ts',
+        "import { sendHttp } from '../http/send-http.js';\nexport const send = sendHttp;\n",
+      ],
+      [
+        'src/mail/send-around.ts',
+        "import { httpRequest } from '../http/http-request.js';\nexport const send = httpRequest;\n",
+      ],
+      [
+        'src/watch/send-around.ts',
+        "import { openEventStream } from '../http/open-event-stream.js';\nexport const open = openEventStream;\n",
+      ],
+      [
+        'src/presets/send-around.ts',
+        "import { JmapClient } from '../jmap/jmap-client.js';\nexport const client = JmapClient;\n",
+      ],
+      [
+        'src/operations/send-around.ts',
+        "import { sendToService } from '../gate/send-to-service.js';\nexport const send = sendToService;\n",
+      ],
       ['src/gate/send-around.ts', "import { sendHttp } from '../http/send-http.js';\nexport const send = sendHttp;\n"],
-      ['src/auth/send-around.ts', "import { nodeHttpFetch } from '../http/node-http-fetch.js';\nexport const send = nodeHttpFetch;\n"],
+      [
+        'src/auth/send-around.ts',
+        "import { nodeHttpFetch } from '../http/node-http-fetch.js';\nexport const send = nodeHttpFetch;\n",
+      ],
     ];
     for (const [path, code] of bypasses) expect(await ruleIdsAt(path, code), path).toEqual(['no-restricted-imports']);
     // The gate's own sender, and the token chain through it, are what every request passes.
-    expect(await ruleIdsAt('src/gate/send-to-service.ts', "import { sendHttp } from '../http/send-http.js';\nexport const send = sendHttp;\n")).toEqual([]);
-    expect(await ruleIdsAt('src/auth/renew.ts', "import { requestService } from '../gate/send-to-service.js';\nexport const send = requestService;\n")).toEqual([]);
+    expect(
+      await ruleIdsAt(
+        'src/gate/send-to-service.ts',
+        "import { sendHttp } from '../http/send-http.js';\nexport const send = sendHttp;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIdsAt(
+        'src/auth/renew.ts',
+        "import { requestService } from '../gate/send-to-service.js';\nexport const send = requestService;\n",
+      ),
+    ).toEqual([]);
   });
 });

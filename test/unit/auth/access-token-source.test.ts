@@ -41,25 +41,56 @@ let issued = 0;
 /** A 200 token answer: a fresh access token of `expires_in` seconds and a rotated refresh token. */
 function grantAnswer(fields: Record<string, unknown> = {}): TokenAnswer {
   issued += 1;
-  return { body: { access_token: `at-${issued}-${'a'.repeat(24)}`, token_type: 'Bearer', expires_in: 3600, scope: 'mail.read mail.send', refresh_token: `rt-${issued}-${'r'.repeat(24)}`, ...fields } };
+  return {
+    body: {
+      access_token: `at-${issued}-${'a'.repeat(24)}`,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'mail.read mail.send',
+      refresh_token: `rt-${issued}-${'r'.repeat(24)}`,
+      ...fields,
+    },
+  };
 }
 
-async function harness(answers: (hit: number, form: Record<string, string>) => TokenAnswer, grant: Partial<StoredGrant> = {}): Promise<Harness> {
+async function harness(
+  answers: (hit: number, form: Record<string, string>) => TokenAnswer,
+  grant: Partial<StoredGrant> = {},
+): Promise<Harness> {
   const server = await scriptedServer((_req, res, hit, body) => {
     const answer = answers(hit, Object.fromEntries(new URLSearchParams(body)));
-    res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(answer.body));
+    res
+      .writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(JSON.stringify(answer.body));
   });
   const dir = await tempCredentialsDir();
   const store = new OAuthGrantStore(dir);
-  await store.writeGrant(grantFixture(server.url, { apiUrl: 'http://127.0.0.1:1', resource: 'http://127.0.0.1:1/jmap', scope: 'mail.send mail.read', refreshToken: 'rt-original-rrrrrrrrrrrrrrrrrrrrrrrr', ...grant }));
+  await store.writeGrant(
+    grantFixture(server.url, {
+      apiUrl: 'http://127.0.0.1:1',
+      resource: 'http://127.0.0.1:1/jmap',
+      scope: 'mail.send mail.read',
+      refreshToken: 'rt-original-rrrrrrrrrrrrrrrrrrrrrrrr',
+      ...grant,
+    }),
+  );
   let offset = 0;
   const start = Date.parse('2026-06-01T00:00:00Z');
   const clock = { now: () => start + offset, advance: (seconds: number) => void (offset += seconds * 1000) };
   let renewals = 0;
   const warnings: string[] = [];
   const log: Logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
-  const source = new AccessTokenSource({ dir, store, log, lock: { waitMs: 5_000 }, now: clock.now, timeoutMs: async () => 5_000, onRenewal: () => void (renewals += 1) });
-  const forms = (): Array<Record<string, string>> => server.requests.map((request) => Object.fromEntries(new URLSearchParams(request.body)));
+  const source = new AccessTokenSource({
+    dir,
+    store,
+    log,
+    lock: { waitMs: 5_000 },
+    now: clock.now,
+    timeoutMs: async () => 5_000,
+    onRenewal: () => void (renewals += 1),
+  });
+  const forms = (): Array<Record<string, string>> =>
+    server.requests.map((request) => Object.fromEntries(new URLSearchParams(request.body)));
   return { source, store, dir, server, clock, renewals: () => renewals, warnings, forms };
 }
 
@@ -74,10 +105,17 @@ describe('access tokens of a connected account', () => {
     expect(grant?.rotatedAt).toBe('2026-06-01T00:00:00.000Z');
     expect(await h.store.readRenewalJournal()).toBeUndefined();
     const form = h.forms()[0];
-    expect(form).toMatchObject({ grant_type: 'refresh_token', refresh_token: 'rt-original-rrrrrrrrrrrrrrrrrrrrrrrr', client_id: 'client-1' });
+    expect(form).toMatchObject({
+      grant_type: 'refresh_token',
+      refresh_token: 'rt-original-rrrrrrrrrrrrrrrrrrrrrrrr',
+      client_id: 'client-1',
+    });
     expect(form).not.toHaveProperty('scope');
     const cache = await h.store.readAccessTokens();
-    expect(cache).toEqual({ connectedAt, tokens: [{ token, scope: 'mail.read mail.send', expiresAt: h.clock.now() + 3_600_000, lifetimeSeconds: 3600 }] });
+    expect(cache).toEqual({
+      connectedAt,
+      tokens: [{ token, scope: 'mail.read mail.send', expiresAt: h.clock.now() + 3_600_000, lifetimeSeconds: 3600 }],
+    });
   });
 
   it('uses a token while more than 60 seconds are left and renews at 60', async () => {
@@ -104,7 +142,12 @@ describe('access tokens of a connected account', () => {
 
   it('takes a usable token another process cached, without a renewal, only for the same connection', async () => {
     const h = await harness(() => grantAnswer());
-    const theirs = { token: 'at-from-another-process-aaaaaaaa', scope: 'mail.send mail.read', expiresAt: h.clock.now() + 600_000, lifetimeSeconds: 3600 };
+    const theirs = {
+      token: 'at-from-another-process-aaaaaaaa',
+      scope: 'mail.send mail.read',
+      expiresAt: h.clock.now() + 600_000,
+      lifetimeSeconds: 3600,
+    };
     await h.store.writeAccessTokens({ connectedAt, tokens: [theirs] });
     expect(await h.source.get('full')).toBe(theirs.token);
     expect(h.renewals()).toBe(0);
@@ -117,14 +160,21 @@ describe('access tokens of a connected account', () => {
 
   it('does not take a full-scope token for a read-only need, nor a read-only token for a full one', async () => {
     const h = await harness((_hit, form) => grantAnswer(form['scope'] === 'mail.read' ? { scope: 'mail.read' } : {}));
-    const readOnly = { token: 'at-read-only-aaaaaaaaaaaaaaaaaaaa', scope: 'mail.read', expiresAt: h.clock.now() + 600_000, lifetimeSeconds: 3600 };
+    const readOnly = {
+      token: 'at-read-only-aaaaaaaaaaaaaaaaaaaa',
+      scope: 'mail.read',
+      expiresAt: h.clock.now() + 600_000,
+      lifetimeSeconds: 3600,
+    };
     await h.store.writeAccessTokens({ connectedAt, tokens: [readOnly] });
     expect(await h.source.get('read')).toBe(readOnly.token);
     const full = await h.source.get('full');
     expect(full).not.toBe(readOnly.token);
     expect(h.forms().map((form) => form['scope'])).toEqual([undefined]);
     // Both stay cached: each fits a need of its own.
-    expect((await h.store.readAccessTokens())?.tokens.map((t) => t.token).sort()).toEqual([full, readOnly.token].sort());
+    expect((await h.store.readAccessTokens())?.tokens.map((t) => t.token).sort()).toEqual(
+      [full, readOnly.token].sort(),
+    );
   });
 
   it('asks for mail.read only on a read-only renewal and refuses an answer that can send', async () => {
@@ -139,8 +189,18 @@ describe('access tokens of a connected account', () => {
 
   it('drops expired tokens from the cache when it stores a new one, and keeps usable ones of the other need', async () => {
     const h = await harness(() => grantAnswer());
-    const expired = { token: 'at-expired-aaaaaaaaaaaaaaaaaaaaaa', scope: 'mail.read', expiresAt: h.clock.now() - 1, lifetimeSeconds: 3600 };
-    const stale = { token: 'at-stale-full-aaaaaaaaaaaaaaaaaaa', scope: 'mail.read mail.send', expiresAt: h.clock.now() + 30_000, lifetimeSeconds: 3600 };
+    const expired = {
+      token: 'at-expired-aaaaaaaaaaaaaaaaaaaaaa',
+      scope: 'mail.read',
+      expiresAt: h.clock.now() - 1,
+      lifetimeSeconds: 3600,
+    };
+    const stale = {
+      token: 'at-stale-full-aaaaaaaaaaaaaaaaaaa',
+      scope: 'mail.read mail.send',
+      expiresAt: h.clock.now() + 30_000,
+      lifetimeSeconds: 3600,
+    };
     await h.store.writeAccessTokens({ connectedAt, tokens: [expired, stale] });
     const token = await h.source.get('full');
     expect((await h.store.readAccessTokens())?.tokens.map((t) => t.token)).toEqual([token]);
@@ -174,14 +234,20 @@ describe('access tokens of a connected account', () => {
   it('refuses a token answer without a positive lifetime', async () => {
     for (const expires of [0, undefined]) {
       const h = await harness(() => ({ body: { ...grantAnswer().body, expires_in: expires } }));
-      await expect(h.source.get('full')).rejects.toMatchObject({ code: 'bad_response', message: expect.stringContaining('expires_in') });
+      await expect(h.source.get('full')).rejects.toMatchObject({
+        code: 'bad_response',
+        message: expect.stringContaining('expires_in'),
+      });
       // The rotated refresh token was stored before the answer was judged.
       expect((await h.store.readGrant())?.generation).toBe(2);
     }
   });
 
   it('on invalid_grant says the grant is revoked, names the directory and keeps the old refresh token', async () => {
-    const h = await harness(() => ({ status: 400, body: { error: 'invalid_grant', error_description: 'refresh token revoked' } }));
+    const h = await harness(() => ({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'refresh token revoked' },
+    }));
     const error = (await h.source.get('full').catch((e: unknown) => e)) as MailboxError;
     expect(error).toMatchObject({ code: 'grant_revoked', status: 400, details: { credentialsDir: h.dir } });
     expect(error.message).toContain(`The connected account in ${h.dir} can no longer be used`);
@@ -193,25 +259,42 @@ describe('access tokens of a connected account', () => {
 
   it('explains a revocation that followed a renewal interrupted with the same refresh token', async () => {
     const h = await harness(() => ({ status: 400, body: { error: 'invalid_grant' } }));
-    await h.store.writeRenewalJournal({ pid: 4242, startedAt: '2026-05-31T23:59:00.000Z', refreshTokenDigest: refreshTokenDigest('rt-original-rrrrrrrrrrrrrrrrrrrrrrrr') });
+    await h.store.writeRenewalJournal({
+      pid: 4242,
+      startedAt: '2026-05-31T23:59:00.000Z',
+      refreshTokenDigest: refreshTokenDigest('rt-original-rrrrrrrrrrrrrrrrrrrrrrrr'),
+    });
     const error = (await h.source.get('full').catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('grant_revoked');
     expect(error.message).toContain('An earlier renewal (pid 4242, 2026-05-31T23:59:00.000Z) was interrupted');
 
     const unrelated = await harness(() => ({ status: 400, body: { error: 'invalid_grant' } }));
-    await unrelated.store.writeRenewalJournal({ pid: 4242, startedAt: '2026-05-31T23:59:00.000Z', refreshTokenDigest: refreshTokenDigest('rt-some-other-token') });
-    expect(((await unrelated.source.get('full').catch((e: unknown) => e)) as MailboxError).message).not.toContain('interrupted');
+    await unrelated.store.writeRenewalJournal({
+      pid: 4242,
+      startedAt: '2026-05-31T23:59:00.000Z',
+      refreshTokenDigest: refreshTokenDigest('rt-some-other-token'),
+    });
+    expect(((await unrelated.source.get('full').catch((e: unknown) => e)) as MailboxError).message).not.toContain(
+      'interrupted',
+    );
   });
 
   it('keeps the journal when the token endpoint never answered, so the next renewal can explain', async () => {
     const h = await harness(() => grantAnswer());
     const closed = await scriptedServer(() => undefined);
-    await h.store.writeGrant({ ...(await h.store.readGrant())!, server: { issuer: closed.url, token_endpoint: `${closed.url}/oauth/token` } });
+    await h.store.writeGrant({
+      ...(await h.store.readGrant())!,
+      server: { issuer: closed.url, token_endpoint: `${closed.url}/oauth/token` },
+    });
     const error = await h.source.get('full', { deadline: Deadline.start({ timeoutMs: 300 }) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MailboxError);
     expect((error as MailboxError).code).toMatch(/timeout/);
     const journal = await h.store.readRenewalJournal();
-    expect(journal).toMatchObject({ pid: process.pid, refreshTokenDigest: refreshTokenDigest('rt-original-rrrrrrrrrrrrrrrrrrrrrrrr'), startedAt: '2026-06-01T00:00:00.000Z' });
+    expect(journal).toMatchObject({
+      pid: process.pid,
+      refreshTokenDigest: refreshTokenDigest('rt-original-rrrrrrrrrrrrrrrrrrrrrrrr'),
+      startedAt: '2026-06-01T00:00:00.000Z',
+    });
   });
 
   it('hands out the new token even when the cache cannot be written, and says so', async () => {

@@ -15,7 +15,11 @@ import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
  * again, and one renewal when the list refuses an access token.
  */
 
-const ids = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222', '33333333-3333-4333-8333-333333333333'];
+const ids = [
+  '11111111-1111-4111-8111-111111111111',
+  '22222222-2222-4222-8222-222222222222',
+  '33333333-3333-4333-8333-333333333333',
+];
 
 interface Scene {
   grant: OAuthGrant;
@@ -34,28 +38,52 @@ async function scene(grantExtra: Partial<StoredGrant> = {}): Promise<Scene> {
   const server = await scriptedServer((req, res) => {
     if (req.url === '/oauth/token') {
       tokens += 1;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: `at-${tokens}`, token_type: 'Bearer', expires_in: 3600, scope: 'mail.read mail.send', refresh_token: `rt-${tokens}` }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          access_token: `at-${tokens}`,
+          token_type: 'Bearer',
+          expires_in: 3600,
+          scope: 'mail.read mail.send',
+          refresh_token: `rt-${tokens}`,
+        }),
+      );
       return;
     }
     const status = agents.status.shift() ?? 200;
     if (status !== 200) return void res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
     res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({ agents: agents.ids.map((accountId, i) => ({ accountId, inboxId: i === 1 ? 'ops@acme.test' : `inbox-${i}` })), _next: agents.hinted.map((id) => `GET /jmap with X-Service-Account-Id: ${id}`) }),
+      JSON.stringify({
+        agents: agents.ids.map((accountId, i) => ({ accountId, inboxId: i === 1 ? 'ops@acme.test' : `inbox-${i}` })),
+        _next: agents.hinted.map((id) => `GET /jmap with X-Service-Account-Id: ${id}`),
+      }),
     );
   });
   const dir = await tempCredentialsDir();
   const store = new OAuthGrantStore(dir);
   await store.writeGrant(grantFixture(server.url, { inboxDomain: 'agents.example.test', ...grantExtra }));
-  const grant = new OAuthGrant({ dir, configInputs: { env: {} }, log: silentLogger, lock: { waitMs: 5_000 }, now: Date.now });
+  const grant = new OAuthGrant({
+    dir,
+    configInputs: { env: {} },
+    log: silentLogger,
+    lock: { waitMs: 5_000 },
+    now: Date.now,
+  });
   const count = (path: string) => (): number => server.requests.filter((r) => r.url === path).length;
   return { grant, store, server, dir, listCalls: count(inboxListPath), tokenCalls: count('/oauth/token'), agents };
 }
 
 describe('grantSettings', () => {
   it('takes the hosts from the grant and its inbox domain only when it has one', () => {
-    const base = { server: { issuer: 'https://auth.example.test', token_endpoint: 'x' }, apiUrl: 'https://api.example.test' } as StoredGrant;
+    const base = {
+      server: { issuer: 'https://auth.example.test', token_endpoint: 'x' },
+      apiUrl: 'https://api.example.test',
+    } as StoredGrant;
     expect(grantSettings(base)).toEqual({ authUrl: 'https://auth.example.test', apiUrl: 'https://api.example.test' });
-    expect(grantSettings({ ...base, inboxDomain: 'mail.example.test' })).toEqual({ authUrl: 'https://auth.example.test', apiUrl: 'https://api.example.test', inboxDomain: 'mail.example.test' });
+    expect(grantSettings({ ...base, inboxDomain: 'mail.example.test' })).toEqual({
+      authUrl: 'https://auth.example.test',
+      apiUrl: 'https://api.example.test',
+      inboxDomain: 'mail.example.test',
+    });
     expect(grantSettings({ ...base, inboxDomain: 42 })).not.toHaveProperty('inboxDomain');
   });
 });
@@ -64,11 +92,20 @@ describe('a connected account', () => {
   it('resolves its configuration from the grant and again after a reconnect', async () => {
     const s = await scene();
     const first = await s.grant.config();
-    expect(first).toMatchObject({ authUrl: s.server.url, apiUrl: 'http://127.0.0.1:9', inboxDomain: 'agents.example.test', credentialsDir: s.dir });
+    expect(first).toMatchObject({
+      authUrl: s.server.url,
+      apiUrl: 'http://127.0.0.1:9',
+      inboxDomain: 'agents.example.test',
+      credentialsDir: s.dir,
+    });
     expect(await s.grant.config()).toBe(first);
     await s.store.writeGrant({ ...(await s.grant.grant()), apiUrl: 'http://127.0.0.1:10' });
     expect((await s.grant.config()).apiUrl).toBe('http://127.0.0.1:10');
-    await s.store.writeGrant({ ...(await s.grant.grant()), connectedAt: '2026-02-01T00:00:00.000Z', server: { issuer: 'http://127.0.0.1:11', token_endpoint: 'x' } });
+    await s.store.writeGrant({
+      ...(await s.grant.grant()),
+      connectedAt: '2026-02-01T00:00:00.000Z',
+      server: { issuer: 'http://127.0.0.1:11', token_endpoint: 'x' },
+    });
     expect((await s.grant.config()).authUrl).toBe('http://127.0.0.1:11');
   });
 

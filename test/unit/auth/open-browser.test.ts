@@ -19,16 +19,20 @@ async function recordingBrowser(): Promise<{ script: string; out: string }> {
 
 const url = 'http://127.0.0.1:1/oauth/authorize?a=1&b=$(touch /tmp/never)&c=`x`;d';
 
-describe.skipIf(process.platform === 'win32')('the person\'s browser from BROWSER', () => {
+describe.skipIf(process.platform === 'win32')("the person's browser from BROWSER", () => {
   it('appends the URL as one argument, never as shell text', async () => {
     const { script, out } = await recordingBrowser();
     await browserOpener({ BROWSER: script })(url);
-    expect(await pollUntil(async () => (await readFile(out, 'utf8').catch(() => '')) || undefined, 5000)).toBe(`${url}\n`);
+    expect(await pollUntil(async () => (await readFile(out, 'utf8').catch(() => '')) || undefined, 5000)).toBe(
+      `${url}\n`,
+    );
   });
 
   it('puts the URL where %s stands, and takes the first of several commands', async () => {
     const { script, out } = await recordingBrowser();
     await browserOpener({ BROWSER: `${script} --new-window %s:/nonexistent/other-browser` })(url);
-    expect(await pollUntil(async () => (await readFile(out, 'utf8').catch(() => '')) || undefined, 5000)).toBe(`--new-window\n${url}\n`);
+    expect(await pollUntil(async () => (await readFile(out, 'utf8').catch(() => '')) || undefined, 5000)).toBe(
+      `--new-window\n${url}\n`,
+    );
   });
 });

@@ -13,7 +13,9 @@ const closers: Array<() => void> = [];
 afterEach(() => closers.splice(0).forEach((close) => close()));
 
 /** A scripted auth host: challenge number i expires `lifetimes[i]` seconds from now. */
-async function scriptedAuthHost(lifetimes: number[]): Promise<{ url: string; challenges: () => number; sessionBodies: unknown[] }> {
+async function scriptedAuthHost(
+  lifetimes: number[],
+): Promise<{ url: string; challenges: () => number; sessionBodies: unknown[] }> {
   let challenges = 0;
   const sessionBodies: unknown[] = [];
   const server = createServer((req, res) => {
@@ -23,13 +25,20 @@ async function scriptedAuthHost(lifetimes: number[]): Promise<{ url: string; cha
       if (req.url === '/api/v1/challenge') {
         const lifetime = lifetimes[Math.min(challenges, lifetimes.length - 1)]!;
         challenges += 1;
-        const jwt = unsignedJwt({ jti: `challenge-${challenges}`, difficulty: 2, exp: Math.floor(Date.now() / 1000) + lifetime });
+        const jwt = unsignedJwt({
+          jti: `challenge-${challenges}`,
+          difficulty: 2,
+          exp: Math.floor(Date.now() / 1000) + lifetime,
+        });
         res.writeHead(200, { authorization: `Bearer ${jwt}` });
         return res.end('{}');
       }
       if (req.url === '/api/v1/session') {
         sessionBodies.push(JSON.parse(body));
-        res.writeHead(200, { authorization: `bearer ${unsignedJwt({ exp: Math.floor(Date.now() / 1000) + 3600 })}`, 'content-type': 'application/json' });
+        res.writeHead(200, {
+          authorization: `bearer ${unsignedJwt({ exp: Math.floor(Date.now() / 1000) + 3600 })}`,
+          'content-type': 'application/json',
+        });
         return res.end(JSON.stringify({ apiKey: 'ak_new_key_123456', inbox: 'carol@example.test' }));
       }
       res.writeHead(404);
@@ -41,10 +50,15 @@ async function scriptedAuthHost(lifetimes: number[]): Promise<{ url: string; cha
     server.closeAllConnections();
     server.close();
   });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, challenges: () => challenges, sessionBodies };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    challenges: () => challenges,
+    sessionBodies,
+  };
 }
 
-const client = (url: string): PowAuthClient => new PowAuthClient({ authUrl: url, salt: 'test-salt', timeoutMs: 5_000, log: silentLogger });
+const client = (url: string): PowAuthClient =>
+  new PowAuthClient({ authUrl: url, salt: 'test-salt', timeoutMs: 5_000, log: silentLogger });
 
 describe('PowAuthClient', () => {
   it('fetches a fresh challenge when one expires before it is solved', async () => {

@@ -86,11 +86,20 @@ function countWaitsOffTheClock(deadline: Deadline): () => number {
 async function harness(options: { refreshAhead?: boolean; script?: Partial<Script> } = {}): Promise<Harness> {
   const dir = await tempCredentialsDir();
   let nowMs = 1_800_000_000_000;
-  const clock = { now: () => nowMs, advance: (seconds: number) => void (nowMs += seconds * 1000), seconds: () => nowMs / 1000 };
+  const clock = {
+    now: () => nowMs,
+    advance: (seconds: number) => void (nowMs += seconds * 1000),
+    seconds: () => nowMs / 1000,
+  };
   const script: Script = { capabilityTtl: 120, sessionTtl: 3600, ...options.script };
   const calls: Harness['calls'] = { solves: 0, sessions: [], mints: [], solveCalls: [], sessionCalls: [] };
   const logs: string[] = [];
-  const log: Logger = { error: (m) => logs.push(`error ${m}`), warn: (m) => logs.push(`warn ${m}`), info: (m) => logs.push(`info ${m}`), debug: (m) => logs.push(`debug ${m}`) };
+  const log: Logger = {
+    error: (m) => logs.push(`error ${m}`),
+    warn: (m) => logs.push(`warn ${m}`),
+    info: (m) => logs.push(`info ${m}`),
+    debug: (m) => logs.push(`debug ${m}`),
+  };
   const auth = {
     async solveChallenge(call: { signal?: AbortSignal; deadline?: Deadline } = {}): Promise<SolvedChallenge> {
       calls.solves += 1;
@@ -100,9 +109,18 @@ async function harness(options: { refreshAhead?: boolean; script?: Partial<Scrip
       const once = script.solveFailsOnce;
       script.solveFailsOnce = undefined;
       if (once) throw once;
-      return { challengeJwt: jwt({ exp: clock.seconds() + 60 }), nonce: '0', powHex: '00', pow: {} as SolvedChallenge['pow'] };
+      return {
+        challengeJwt: jwt({ exp: clock.seconds() + 60 }),
+        nonce: '0',
+        powHex: '00',
+        pow: {} as SolvedChallenge['pow'],
+      };
     },
-    async openSession(_solved: SolvedChallenge, body: { apiKey: string }, call: { signal?: AbortSignal; deadline?: Deadline } = {}) {
+    async openSession(
+      _solved: SolvedChallenge,
+      body: { apiKey: string },
+      call: { signal?: AbortSignal; deadline?: Deadline } = {},
+    ) {
       calls.sessions.push(body.apiKey);
       calls.sessionCalls.push(call);
       const now = clock.seconds();
@@ -141,12 +159,31 @@ async function harness(options: { refreshAhead?: boolean; script?: Partial<Scrip
     authClient: () => auth as unknown as PowAuthClient,
   };
   const close = new AbortController();
-  const chain = new TokenChain(ctx, { refreshAhead: options.refreshAhead ?? false, closeSignal: close.signal, now: clock.now });
-  return { chain, ctx, dir, clock, calls, logs, script, close, lockWaits: () => lockWaits, capabilityReads: () => capabilityReads };
+  const chain = new TokenChain(ctx, {
+    refreshAhead: options.refreshAhead ?? false,
+    closeSignal: close.signal,
+    now: clock.now,
+  });
+  return {
+    chain,
+    ctx,
+    dir,
+    clock,
+    calls,
+    logs,
+    script,
+    close,
+    lockWaits: () => lockWaits,
+    capabilityReads: () => capabilityReads,
+  };
 }
 
 /** A session and a capability on disk, living from now for the given seconds. */
-async function tokensOnDisk(h: Harness, sessionTtl: number, capabilityTtl: number): Promise<{ session: string; capability: string }> {
+async function tokensOnDisk(
+  h: Harness,
+  sessionTtl: number,
+  capabilityTtl: number,
+): Promise<{ session: string; capability: string }> {
   const now = h.clock.seconds();
   const session = jwt({ iat: now, exp: now + sessionTtl });
   const capability = jwt({ iat: now, exp: now + capabilityTtl });
@@ -242,7 +279,7 @@ describe('TokenChain: when a token is renewed', () => {
     expect(h.calls).toMatchObject({ solves: 0, mints: [] });
   });
 
-  it('hands out a valid capability from the file without waiting for another process\'s renewal', async () => {
+  it("hands out a valid capability from the file without waiting for another process's renewal", async () => {
     const h = await harness();
     const { capability } = await tokensOnDisk(h, 3600, 120);
     const release = await acquireLock(h.dir, 'auth');
@@ -254,7 +291,7 @@ describe('TokenChain: when a token is renewed', () => {
     }
   });
 
-  it('waits for another process\'s renewal off the call\'s clock, and stops waiting when the call is cancelled', async () => {
+  it("waits for another process's renewal off the call's clock, and stops waiting when the call is cancelled", async () => {
     const h = await harness();
     await tokensOnDisk(h, 3600, 1);
     h.clock.advance(2);
@@ -311,17 +348,23 @@ describe('TokenChain: when a token is renewed', () => {
   });
 
   it('falls back to a proof-of-work login when the auth host refuses the session, and says so', async () => {
-    const h = await harness({ script: { mintFails: new MailboxError({ code: 'auth_rejected', message: 'no', hint: 'h' }) } });
+    const h = await harness({
+      script: { mintFails: new MailboxError({ code: 'auth_rejected', message: 'no', hint: 'h' }) },
+    });
     await tokensOnDisk(h, 3600, 1);
     h.clock.advance(2);
     await expect(h.chain.get(credentials)).rejects.toMatchObject({ code: 'auth_rejected' });
     expect(h.calls.solves).toBe(1);
     expect(h.calls.mints).toHaveLength(2);
-    expect(h.logs).toContain('info The auth host refused the stored session; logging in again with a fresh proof of work.');
+    expect(h.logs).toContain(
+      'info The auth host refused the stored session; logging in again with a fresh proof of work.',
+    );
   });
 
   it('does not log in again when minting fails for another reason', async () => {
-    const h = await harness({ script: { mintFails: new MailboxError({ code: 'server_error', message: 'down', hint: 'h' }) } });
+    const h = await harness({
+      script: { mintFails: new MailboxError({ code: 'server_error', message: 'down', hint: 'h' }) },
+    });
     await tokensOnDisk(h, 3600, 1);
     h.clock.advance(2);
     await expect(h.chain.get(credentials)).rejects.toMatchObject({ code: 'server_error' });
@@ -349,26 +392,31 @@ describe('TokenChain: when a token is renewed', () => {
 });
 
 describe('TokenChain: a caller cancelled while others share its renewal', () => {
-  it.each(['pow_cancelled', 'cancelled'] as const)('ends the caller cancelled with %s, and the other caller still gets a token', async (code) => {
-    let open!: () => void;
-    const h = await harness({ script: { solveGate: new Promise<void>((resolve) => (open = resolve)) } });
-    await tokensOnDisk(h, 10, 1);
-    h.clock.advance(20);
-    const first = h.chain.get(credentials);
-    await until(() => h.calls.solves === 1, 'the first caller\'s renewal to reach the solver');
-    const second = h.chain.get(credentials);
-    // Its read of the file returned; the next turn it joins the renewal in progress.
-    await until(() => h.capabilityReads() === 3, 'the second caller\'s read');
-    await new Promise((resolve) => setImmediate(resolve));
-    h.script.solveFailsOnce = new MailboxError({ code, message: 'cancelled', hint: 'h' });
-    open();
-    await expect(first).rejects.toMatchObject({ code });
-    expect(await second).toMatch(/^eyJ/);
-    expect(h.calls.solves).toBe(2);
-  });
+  it.each(['pow_cancelled', 'cancelled'] as const)(
+    'ends the caller cancelled with %s, and the other caller still gets a token',
+    async (code) => {
+      let open!: () => void;
+      const h = await harness({ script: { solveGate: new Promise<void>((resolve) => (open = resolve)) } });
+      await tokensOnDisk(h, 10, 1);
+      h.clock.advance(20);
+      const first = h.chain.get(credentials);
+      await until(() => h.calls.solves === 1, "the first caller's renewal to reach the solver");
+      const second = h.chain.get(credentials);
+      // Its read of the file returned; the next turn it joins the renewal in progress.
+      await until(() => h.capabilityReads() === 3, "the second caller's read");
+      await new Promise((resolve) => setImmediate(resolve));
+      h.script.solveFailsOnce = new MailboxError({ code, message: 'cancelled', hint: 'h' });
+      open();
+      await expect(first).rejects.toMatchObject({ code });
+      expect(await second).toMatch(/^eyJ/);
+      expect(h.calls.solves).toBe(2);
+    },
+  );
 
   it('ends every caller on an error that is not a cancellation', async () => {
-    const h = await harness({ script: { solveFails: new MailboxError({ code: 'server_error', message: 'down', hint: 'h' }) } });
+    const h = await harness({
+      script: { solveFails: new MailboxError({ code: 'server_error', message: 'down', hint: 'h' }) },
+    });
     await tokensOnDisk(h, 10, 1);
     h.clock.advance(20);
     const results = await Promise.allSettled([h.chain.get(credentials), h.chain.get(credentials)]);
@@ -383,9 +431,9 @@ describe('TokenChain: a caller cancelled while others share its renewal', () => 
     h.clock.advance(20);
     const mine = new AbortController();
     const first = h.chain.get(credentials);
-    await until(() => h.calls.solves === 1, 'the first caller\'s renewal to reach the solver');
+    await until(() => h.calls.solves === 1, "the first caller's renewal to reach the solver");
     const second = h.chain.get(credentials, { signal: mine.signal });
-    await until(() => h.capabilityReads() === 3, 'the second caller\'s read');
+    await until(() => h.capabilityReads() === 3, "the second caller's read");
     await new Promise((resolve) => setImmediate(resolve));
     mine.abort();
     h.script.solveFails = new MailboxError({ code: 'cancelled', message: 'cancelled', hint: 'h' });
@@ -456,13 +504,18 @@ describe('TokenChain: refresh-ahead', () => {
   });
 
   it('after a failed renewal waits 10 s before trying again, and warns once', async () => {
-    const h = await harness({ refreshAhead: true, script: { solveFails: new MailboxError({ code: 'server_error', message: 'auth host down', hint: 'h' }) } });
+    const h = await harness({
+      refreshAhead: true,
+      script: { solveFails: new MailboxError({ code: 'server_error', message: 'auth host down', hint: 'h' }) },
+    });
     await tokensOnDisk(h, 3600, 3600);
     h.clock.advance(3500);
     await h.chain.get(credentials);
     await h.chain.settled();
     expect(h.calls.solves).toBe(1);
-    expect(h.logs.filter((l) => l.startsWith('warn'))).toEqual(['warn Background session renewal failed (the next request will retry): auth host down']);
+    expect(h.logs.filter((l) => l.startsWith('warn'))).toEqual([
+      'warn Background session renewal failed (the next request will retry): auth host down',
+    ]);
     h.clock.advance(9.999);
     await h.chain.get(credentials);
     await h.chain.settled();
@@ -499,7 +552,10 @@ describe('TokenChain: refresh-ahead', () => {
 
   it('opens the renewed session only under the auth lock, after a foreground renewal holding it', async () => {
     let open!: () => void;
-    const h = await harness({ refreshAhead: true, script: { solveGate: new Promise<void>((resolve) => (open = resolve)) } });
+    const h = await harness({
+      refreshAhead: true,
+      script: { solveGate: new Promise<void>((resolve) => (open = resolve)) },
+    });
     await tokensOnDisk(h, 3600, 3600);
     h.clock.advance(3500);
     await h.chain.get(credentials);
@@ -516,7 +572,10 @@ describe('TokenChain: refresh-ahead', () => {
 
   it('stops a background renewal waiting for the auth lock when the registry closes, quietly', async () => {
     let open!: () => void;
-    const h = await harness({ refreshAhead: true, script: { solveGate: new Promise<void>((resolve) => (open = resolve)) } });
+    const h = await harness({
+      refreshAhead: true,
+      script: { solveGate: new Promise<void>((resolve) => (open = resolve)) },
+    });
     await tokensOnDisk(h, 3600, 3600);
     h.clock.advance(3500);
     await h.chain.get(credentials);
@@ -568,7 +627,10 @@ describe('TokenChain: refresh-ahead', () => {
 
   it('does not open a session when another process renewed it while this one was solving', async () => {
     let open!: () => void;
-    const h = await harness({ refreshAhead: true, script: { solveGate: new Promise<void>((resolve) => (open = resolve)) } });
+    const h = await harness({
+      refreshAhead: true,
+      script: { solveGate: new Promise<void>((resolve) => (open = resolve)) },
+    });
     await tokensOnDisk(h, 3600, 3600);
     h.clock.advance(3500);
     await h.chain.get(credentials);
@@ -583,7 +645,10 @@ describe('TokenChain: refresh-ahead', () => {
 
   it('lets a call whose session ran out wait for the background proof of work instead of solving a second', async () => {
     let open!: () => void;
-    const h = await harness({ refreshAhead: true, script: { solveGate: new Promise<void>((resolve) => (open = resolve)) } });
+    const h = await harness({
+      refreshAhead: true,
+      script: { solveGate: new Promise<void>((resolve) => (open = resolve)) },
+    });
     await tokensOnDisk(h, 3600, 3600);
     h.clock.advance(3500);
     await h.chain.get(credentials);
@@ -604,7 +669,7 @@ describe('TokenChain: refresh-ahead', () => {
   });
 });
 
-describe('TokenChain: a token file that is not this inbox\'s', () => {
+describe("TokenChain: a token file that is not this inbox's", () => {
   it('is not used: a capability on disk that fails to decode is renewed', async () => {
     const h = await harness();
     await tokensOnDisk(h, 3600, 120);

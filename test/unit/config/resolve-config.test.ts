@@ -23,14 +23,17 @@ describe('the config table', () => {
     expect(settings.crontab.env).toBe('AGENT_MAILBOX_CRONTAB');
     expect(resolveConfig({}).crontab).toBe('crontab');
     expect(resolveConfig({ env: { AGENT_MAILBOX_CRONTAB: '/opt/cron/crontab' } }).crontab).toBe('/opt/cron/crontab');
-    const both = resolveConfig({ flags: { wakeCommand: 'from-flag {prompt}' }, env: { AGENT_MAILBOX_WAKE_COMMAND: 'from-env {prompt}' } });
+    const both = resolveConfig({
+      flags: { wakeCommand: 'from-flag {prompt}' },
+      env: { AGENT_MAILBOX_WAKE_COMMAND: 'from-env {prompt}' },
+    });
     expect(both.wakeCommand).toBe('from-flag {prompt}');
     expect(both.sources.wakeCommand).toBe('flag');
   });
 });
 
 describe('the user config directory', () => {
-  it('follows the entry\'s environment as env-paths does, so the user policy sits beside the default inbox', async () => {
+  it("follows the entry's environment as env-paths does, so the user policy sits beside the default inbox", async () => {
     const { resolveUserConfigDir } = await import('../../../src/config.js');
     expect(resolveUserConfigDir({ HOME: '/home/ana' }, 'linux')).toBe('/home/ana/.config/agent-mailbox');
     expect(resolveUserConfigDir({ HOME: '/home/ana', XDG_CONFIG_HOME: '/cfg' }, 'linux')).toBe('/cfg/agent-mailbox');

@@ -7,7 +7,12 @@ import { MailboxError } from '../../../src/errors.js';
 import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
 
 // Issue 10 items 4 and 6: what a killed writer, a symlink, a BOM or another inbox's token leaves behind.
-const alice = { apiKey: 'amk_alice_0123456789abcdef0123', inboxId: 'alice', inbox: 'alice@agent-mailbox.test', watch: 'on-demand' as const };
+const alice = {
+  apiKey: 'amk_alice_0123456789abcdef0123',
+  inboxId: 'alice',
+  inbox: 'alice@agent-mailbox.test',
+  watch: 'on-demand' as const,
+};
 const jwt = (claims: Record<string, unknown>): string =>
   `${Buffer.from('{"alg":"ES256"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2lnbmF0dXJl`;
 
@@ -47,7 +52,10 @@ describe('credential files under faults', () => {
 
   it('keeps a temp file holding another apiKey under a visible name, never deleting either key', async () => {
     const other = { ...alice, apiKey: 'amk_other_0123456789abcdef0123' };
-    const dir = await dirWith({ 'credentials.json': JSON.stringify(alice), [`.credentials.json.${await deadPid()}.0123456789ab.tmp`]: JSON.stringify(other) });
+    const dir = await dirWith({
+      'credentials.json': JSON.stringify(alice),
+      [`.credentials.json.${await deadPid()}.0123456789ab.tmp`]: JSON.stringify(other),
+    });
     expect((await new CredentialStore(dir).readCredentials())?.apiKey).toBe(alice.apiKey);
     const kept = (await readdir(dir)).find((n) => n.startsWith('credentials.json.recovered-'));
     expect(kept).toBeDefined();
@@ -57,7 +65,11 @@ describe('credential files under faults', () => {
   it('removes token temp files of a dead process (they hold JWTs) and leaves a live writer alone', async () => {
     const dead = `.session.jwt.${await deadPid()}.0123456789ab.tmp`;
     const live = `.capability.jwt.${process.pid}.0123456789ab.tmp`;
-    const dir = await dirWith({ 'credentials.json': JSON.stringify(alice), [dead]: jwt({ exp: 1 }), [live]: jwt({ exp: 1 }) });
+    const dir = await dirWith({
+      'credentials.json': JSON.stringify(alice),
+      [dead]: jwt({ exp: 1 }),
+      [live]: jwt({ exp: 1 }),
+    });
     await new CredentialStore(dir).readCredentials();
     expect((await readdir(dir)).sort()).toEqual([live, 'credentials.json'].sort());
   });
@@ -66,7 +78,9 @@ describe('credential files under faults', () => {
     const base = await dirWith({ 'not-a-dir': 'x' });
     const error = await new CredentialStore(join(base, 'not-a-dir')).readCredentials().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MailboxError);
-    expect((error as MailboxError).hint).toMatch(/not-a-dir is a file, not a directory: give ⟦credentials_dir⟧ the directory/);
+    expect((error as MailboxError).hint).toMatch(
+      /not-a-dir is a file, not a directory: give ⟦credentials_dir⟧ the directory/,
+    );
     // Registering there (the directory is created first) says the same.
     const writing = await new CredentialStore(join(base, 'not-a-dir')).writeCredentials(alice).catch((e: unknown) => e);
     expect((writing as MailboxError).hint).toMatch(/not-a-dir is a file, not a directory/);
@@ -94,7 +108,11 @@ describe('credential files under faults', () => {
   });
 
   it('discards a token of another inbox so a fresh one is minted', async () => {
-    const dir = await dirWith({ 'credentials.json': JSON.stringify(alice), 'capability.jwt': jwt({ exp: 9e9, inboxId: 'mallory' }), 'session.jwt': jwt({ exp: 9e9, inboxId: 'alice' }) });
+    const dir = await dirWith({
+      'credentials.json': JSON.stringify(alice),
+      'capability.jwt': jwt({ exp: 9e9, inboxId: 'mallory' }),
+      'session.jwt': jwt({ exp: 9e9, inboxId: 'alice' }),
+    });
     const notices: string[] = [];
     const store = new CredentialStore(dir, (m) => notices.push(m));
     await store.readCredentials();

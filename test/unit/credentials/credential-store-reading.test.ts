@@ -13,7 +13,6 @@ import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
 
 const alice = { apiKey: 'ak_alice_0123456789abcdef', inboxId: 'alice', inbox: 'alice@agent-mailbox.test' };
 
-
 async function withFile(name: string, text: string): Promise<{ dir: string; path: string }> {
   const dir = await tempCredentialsDir();
   await mkdir(dir, { recursive: true });
@@ -46,14 +45,20 @@ describe('a damaged file', () => {
     const { dir, path } = await withFile('credentials.json', text);
     const error = await refusal(new CredentialStore(dir).readCredentials());
     expect(error.code).toBe('credentials_corrupt');
-    expect(error.message).toBe(`${path} is damaged: it does not have the expected fields (apiKey). It was left untouched.`);
+    expect(error.message).toBe(
+      `${path} is damaged: it does not have the expected fields (apiKey). It was left untouched.`,
+    );
     expect(await readFile(path, 'utf8')).toBe(text);
   });
 
   it('whose whole value has the wrong shape says what zod found, not an empty list', async () => {
     const { dir, path } = await withFile('state.json', '"a string"');
     const error = await refusal(new CredentialStore(dir).readState());
-    expect(error.message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged: it does not have the expected fields \\(.+\\)\\.`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged: it does not have the expected fields \\(.+\\)\\.`,
+      ),
+    );
     expect(error.message).not.toContain('fields ()');
   });
 
@@ -83,7 +88,9 @@ describe('a token of this inbox', () => {
     const dir = await tempCredentialsDir();
     const store = new CredentialStore(dir);
     await store.writeCredentials(alice);
-    const payload = Buffer.from(JSON.stringify({ inboxId: 'alice@agent-mailbox.test', exp: 9e9 })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ inboxId: 'alice@agent-mailbox.test', exp: 9e9 })).toString(
+      'base64url',
+    );
     const own = `eyJhbGciOiJIUzI1NiJ9.${payload}.c2ln`;
     await store.writeToken('session', own);
     const reader = new CredentialStore(dir);
@@ -92,12 +99,18 @@ describe('a token of this inbox', () => {
   });
 });
 
-describe('the refusal to replace another inbox\'s credentials', () => {
+describe("the refusal to replace another inbox's credentials", () => {
   it('suggests a sibling directory named after the new inbox, and says how to keep the old one', async () => {
     const dir = await tempCredentialsDir();
     const store = new CredentialStore(dir);
     await store.writeCredentials(alice);
-    const error = await refusal(store.writeCredentials({ apiKey: 'ak_bob_0123456789abcdef', inboxId: 'bobby', inbox: 'bobby@agent-mailbox.test' }));
+    const error = await refusal(
+      store.writeCredentials({
+        apiKey: 'ak_bob_0123456789abcdef',
+        inboxId: 'bobby',
+        inbox: 'bobby@agent-mailbox.test',
+      }),
+    );
     expect(error.message).toContain('They belong to alice@agent-mailbox.test, not bobby@agent-mailbox.test.');
     expect(error.hint).toContain(`(e.g. ${join(dir, '..', 'bobby')})`);
     expect(error.hint).toContain('register again with username alice.');
@@ -110,8 +123,16 @@ describe('the refusal to replace another inbox\'s credentials', () => {
     const sandboxed = { ...alice, authUrl: 'http://127.0.0.1:4100', apiUrl: 'http://127.0.0.1:4101/jmap' };
     await store.writeCredentials(sandboxed);
     const error = await refusal(store.writeCredentials({ apiKey: 'ak_bob_0123456789abcdef', inboxId: 'bobby' }));
-    expect(error.message).toContain('alice@agent-mailbox.test is an inbox of a local sandbox (http://127.0.0.1:4101/jmap), not of the service.');
-    expect(error.hint).toContain(`move the sandbox's credentials aside (e.g. rename ${dir} to ${dir}-sandbox) and register again.`);
-    expect(error.details).toEqual({ credentialsDir: dir, storedInbox: 'alice@agent-mailbox.test', sandbox: { authUrl: sandboxed.authUrl, apiUrl: sandboxed.apiUrl } });
+    expect(error.message).toContain(
+      'alice@agent-mailbox.test is an inbox of a local sandbox (http://127.0.0.1:4101/jmap), not of the service.',
+    );
+    expect(error.hint).toContain(
+      `move the sandbox's credentials aside (e.g. rename ${dir} to ${dir}-sandbox) and register again.`,
+    );
+    expect(error.details).toEqual({
+      credentialsDir: dir,
+      storedInbox: 'alice@agent-mailbox.test',
+      sandbox: { authUrl: sandboxed.authUrl, apiUrl: sandboxed.apiUrl },
+    });
   });
 });

@@ -8,7 +8,12 @@ import { CredentialStore } from '../../../src/credentials/credential-store.js';
 import { MailboxError } from '../../../src/errors.js';
 import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
 
-const alice = { apiKey: 'ak_alice_0123456789abcdef', inboxId: 'alice', inbox: 'alice@agent-mailbox.test', watch: 'on-demand' as const };
+const alice = {
+  apiKey: 'ak_alice_0123456789abcdef',
+  inboxId: 'alice',
+  inbox: 'alice@agent-mailbox.test',
+  watch: 'on-demand' as const,
+};
 const mode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
 
 describe('CredentialStore', () => {
@@ -19,7 +24,8 @@ describe('CredentialStore', () => {
     await store.writeToken('session', 'aaa.bbb.ccc');
     await store.writeState({ listNewState: 's1' });
     expect(await mode(dir)).toBe(0o700);
-    for (const file of ['credentials.json', 'session.jwt', 'state.json']) expect(await mode(join(dir, file))).toBe(0o600);
+    for (const file of ['credentials.json', 'session.jwt', 'state.json'])
+      expect(await mode(join(dir, file))).toBe(0o600);
     expect(await store.readCredentials()).toEqual(alice);
     expect(await store.readToken('session')).toBe('aaa.bbb.ccc');
   });
@@ -49,13 +55,17 @@ describe('CredentialStore', () => {
     expect(await readFile(path, 'utf8')).toBe('{"apiKey": "ak_half');
   });
 
-  it('refuses to replace one inbox\'s credentials with another\'s, leading with the loss', async () => {
+  it("refuses to replace one inbox's credentials with another's, leading with the loss", async () => {
     const dir = await tempCredentialsDir();
     const store = new CredentialStore(dir);
     await store.writeCredentials(alice);
-    const error = (await store.writeCredentials({ apiKey: 'ak_bob_0123456789abcdef', inboxId: 'bobby' }).catch((e: unknown) => e)) as MailboxError;
+    const error = (await store
+      .writeCredentials({ apiKey: 'ak_bob_0123456789abcdef', inboxId: 'bobby' })
+      .catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('credentials_exist');
-    expect(error.message).toMatch(/^Refused: replacing the credentials in .* would lose access to the inbox alice@agent-mailbox\.test forever/);
+    expect(error.message).toMatch(
+      /^Refused: replacing the credentials in .* would lose access to the inbox alice@agent-mailbox\.test forever/,
+    );
     expect(error.message).not.toContain(alice.apiKey);
     expect((await store.readCredentials())?.apiKey).toBe(alice.apiKey);
   });
@@ -95,7 +105,18 @@ describe('CredentialStore', () => {
     const dir = await tempCredentialsDir();
     const reader = new CredentialStore(dir);
     const writer = new CredentialStore(dir);
-    await writer.writeState({ listNewState: 's1', session: { sessionUrl: 'http://x/s', apiUrl: 'http://x/api', uploadUrl: 'http://x/u', downloadUrl: 'http://x/d', accountId: 'a', capabilities: [], fetchedAt: '2026-01-01T00:00:00Z' } });
+    await writer.writeState({
+      listNewState: 's1',
+      session: {
+        sessionUrl: 'http://x/s',
+        apiUrl: 'http://x/api',
+        uploadUrl: 'http://x/u',
+        downloadUrl: 'http://x/d',
+        accountId: 'a',
+        capabilities: [],
+        fetchedAt: '2026-01-01T00:00:00Z',
+      },
+    });
     const first = await reader.readState();
     expect(await reader.readState()).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
@@ -111,7 +132,9 @@ describe('CredentialStore', () => {
     await writeFile(join(dir, 'state.json'), '[1,2');
     const error = (await new CredentialStore(dir).readState().catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('credentials_corrupt');
-    expect(error.hint).toBe('This file holds only caches and cursors: fix it or delete it, then run the command again.');
+    expect(error.hint).toBe(
+      'This file holds only caches and cursors: fix it or delete it, then run the command again.',
+    );
   });
 
   it('leaves a parseable credentials.json with the apiKey intact when a writer is killed mid-write', async () => {
@@ -128,7 +151,9 @@ describe('CredentialStore', () => {
         await store.writeCredentials({ ...base, padding: String(i).repeat(100000) });
         process.stdout.write('w\\n');
       }`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let writes = 0;
     child.stdout.on('data', (chunk: Buffer) => (writes += chunk.toString().split('\n').length - 1));
     const deadline = Date.now() + 20_000;

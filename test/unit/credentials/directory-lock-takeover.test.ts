@@ -47,13 +47,18 @@ async function deadPid(): Promise<number> {
 
 async function plant(path: string, owner: { pid: number; token: string } | undefined, ageMs: number): Promise<Date> {
   await mkdir(path, { recursive: true });
-  if (owner) await writeFile(join(path, 'owner.json'), JSON.stringify({ ...owner, host: hostname(), createdAt: '2026-01-01T00:00:00.000Z' }));
+  if (owner)
+    await writeFile(
+      join(path, 'owner.json'),
+      JSON.stringify({ ...owner, host: hostname(), createdAt: '2026-01-01T00:00:00.000Z' }),
+    );
   const then = new Date(Math.floor((Date.now() - ageMs) / 1000) * 1000);
   await utimes(path, then, then);
   return then;
 }
 
-const tokenOf = async (lock: string): Promise<unknown> => (JSON.parse(await readFile(join(lock, 'owner.json'), 'utf8')) as { token: unknown }).token;
+const tokenOf = async (lock: string): Promise<unknown> =>
+  (JSON.parse(await readFile(join(lock, 'owner.json'), 'utf8')) as { token: unknown }).token;
 
 describe('a lock whose holder has not written owner.json yet', () => {
   it('counts as held while its heartbeat is fresh, and a waiter that gives up says so without naming a holder', async () => {
@@ -63,7 +68,10 @@ describe('a lock whose holder has not written owner.json yet', () => {
     expect(await isLockHeld(dir, 'auth')).toBe(true);
     expect(await tryAcquireLock(dir, 'auth')).toBeUndefined();
     const error = await acquireLock(dir, 'auth', { waitMs: 0 }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'lock_timeout', message: `Another process holds the lock ${lock} and did not release it in time.` });
+    expect(error).toMatchObject({
+      code: 'lock_timeout',
+      message: `Another process holds the lock ${lock} and did not release it in time.`,
+    });
   });
 
   it('is taken over once its heartbeat has stopped', async () => {
@@ -76,7 +84,7 @@ describe('a lock whose holder has not written owner.json yet', () => {
 });
 
 describe('a lock that changes while a waiter judges it stale', () => {
-  it('is left alone when its holder\'s heartbeat comes back', async () => {
+  it("is left alone when its holder's heartbeat comes back", async () => {
     const dir = await tempCredentialsDir();
     const lock = join(dir, '.auth.lock');
     await plant(lock, { pid: process.pid, token: 'sleeper' }, 60_000);
@@ -101,7 +109,7 @@ describe('a lock that changes while a waiter judges it stale', () => {
     expect(await tokenOf(lock)).toBe('dead');
   });
 
-  it('is left alone when another dead holder\'s lock took its place', async () => {
+  it("is left alone when another dead holder's lock took its place", async () => {
     const dir = await tempCredentialsDir();
     const lock = join(dir, '.auth.lock');
     const dead = await deadPid();
@@ -176,7 +184,8 @@ describe('a holder', () => {
     const old = new Date(Date.now() - 60_000);
     await utimes(lock, old, old);
     await vi.advanceTimersByTimeAsync(2_000);
-    for (let i = 0; i < 200 && (await stat(lock)).mtimeMs < Date.now() - 30_000; i++) await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 200 && (await stat(lock)).mtimeMs < Date.now() - 30_000; i++)
+      await new Promise((resolve) => setImmediate(resolve));
     expect(Date.now() - (await stat(lock)).mtimeMs).toBeLessThan(30_000);
     expect(await tryAcquireLock(dir, 'auth', 30_000)).toBeUndefined();
     await release();

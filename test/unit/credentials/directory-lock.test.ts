@@ -13,7 +13,9 @@ const builtLock = fileURLToPath(new URL('../../../dist/credentials/directory-loc
 
 function run(script: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     child.on('error', reject);
     child.on('exit', (code) => resolve(code ?? -1));
   });
@@ -29,7 +31,10 @@ async function deadPid(): Promise<number> {
 async function plantLock(dir: string, pid: number): Promise<string> {
   const path = join(dir, '.auth.lock');
   await mkdir(path, { recursive: true });
-  await writeFile(join(path, 'owner.json'), JSON.stringify({ pid, host: hostname(), token: 'planted', createdAt: new Date().toISOString() }));
+  await writeFile(
+    join(path, 'owner.json'),
+    JSON.stringify({ pid, host: hostname(), token: 'planted', createdAt: new Date().toISOString() }),
+  );
   return path;
 }
 
@@ -76,10 +81,14 @@ describe('withDirectoryLock', () => {
     const dir = await tempCredentialsDir();
     const release = await acquireLock(dir, 'auth');
     try {
-      const error = (await withDirectoryLock(dir, 'auth', async () => 'never', { waitMs: 200 }).catch((e: unknown) => e)) as MailboxError;
+      const error = (await withDirectoryLock(dir, 'auth', async () => 'never', { waitMs: 200 }).catch(
+        (e: unknown) => e,
+      )) as MailboxError;
       expect(error.code).toBe('lock_timeout');
       expect(error.message).toContain(`pid ${process.pid}`);
-      expect(error.hint).toBe('Wait for the other agent-mailbox process to finish and try again; if none is running, delete that lock directory.');
+      expect(error.hint).toBe(
+        'Wait for the other agent-mailbox process to finish and try again; if none is running, delete that lock directory.',
+      );
     } finally {
       await release();
     }

@@ -32,7 +32,8 @@ const unique = (): string => Math.random().toString(36).slice(2, 12);
 async function directoryWith(files: Record<string, unknown>): Promise<string> {
   const dir = await tempCredentialsDir();
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  for (const [name, value] of Object.entries(files)) await writeFile(join(dir, name), typeof value === 'string' ? value : JSON.stringify(value), { mode: 0o600 });
+  for (const [name, value] of Object.entries(files))
+    await writeFile(join(dir, name), typeof value === 'string' ? value : JSON.stringify(value), { mode: 0o600 });
   return dir;
 }
 
@@ -41,7 +42,9 @@ describe('a grant read by a process that did not write it', () => {
     const stored = grant(unique());
     const dir = await directoryWith({ 'oauth.json': stored });
     expect(await new OAuthGrantStore(dir).readGrant()).toEqual(stored);
-    expect(redactSecrets(`a server said ${stored.refreshToken} and ${stored.clientSecret!}`)).toBe('a server said <secret redacted> and <secret redacted>');
+    expect(redactSecrets(`a server said ${stored.refreshToken} and ${stored.clientSecret!}`)).toBe(
+      'a server said <secret redacted> and <secret redacted>',
+    );
   });
 
   it('is absent when the directory has none', async () => {
@@ -50,9 +53,15 @@ describe('a grant read by a process that did not write it', () => {
   });
 
   it('is damaged when its server lacks an issuer or token endpoint, naming the field', async () => {
-    for (const [server, field] of [[{ token_endpoint: 'http://127.0.0.1:1/token' }, 'server.issuer'], [{ issuer: 'http://127.0.0.1:1' }, 'server.token_endpoint']] as const) {
+    for (const [server, field] of [
+      [{ token_endpoint: 'http://127.0.0.1:1/token' }, 'server.issuer'],
+      [{ issuer: 'http://127.0.0.1:1' }, 'server.token_endpoint'],
+    ] as const) {
       const dir = await directoryWith({ 'oauth.json': { ...grant('x'), server } });
-      await expect(new OAuthGrantStore(dir).readGrant()).rejects.toMatchObject({ code: 'credentials_corrupt', message: expect.stringContaining(`(${field})`) });
+      await expect(new OAuthGrantStore(dir).readGrant()).rejects.toMatchObject({
+        code: 'credentials_corrupt',
+        message: expect.stringContaining(`(${field})`),
+      });
     }
   });
 
@@ -70,7 +79,10 @@ describe('a grant read by a process that did not write it', () => {
 describe('the access token cache', () => {
   it('reads back as written, and a new process knows its tokens as secrets', async () => {
     const token = `access_token_${unique()}_0123456789`;
-    const tokens = { connectedAt: '2026-01-01T00:00:00.000Z', tokens: [{ token, scope: 'mail.read', expiresAt: 1_800_000_000_000, lifetimeSeconds: 900 }] };
+    const tokens = {
+      connectedAt: '2026-01-01T00:00:00.000Z',
+      tokens: [{ token, scope: 'mail.read', expiresAt: 1_800_000_000_000, lifetimeSeconds: 900 }],
+    };
     const dir = await directoryWith({ 'access-tokens.json': tokens });
     expect(await new OAuthGrantStore(dir).readAccessTokens()).toEqual(tokens);
     expect(redactSecrets(`Bearer ${token}`)).toBe('Bearer <secret redacted>');
@@ -79,7 +91,10 @@ describe('the access token cache', () => {
   it('written by the store is what it reads', async () => {
     const dir = await directoryWith({});
     const store = new OAuthGrantStore(dir);
-    const tokens = { connectedAt: 'c', tokens: [{ token: 't0123456789', scope: 'mail.read mail.send', expiresAt: 5, lifetimeSeconds: 60 }] };
+    const tokens = {
+      connectedAt: 'c',
+      tokens: [{ token: 't0123456789', scope: 'mail.read mail.send', expiresAt: 5, lifetimeSeconds: 60 }],
+    };
     await store.writeAccessTokens(tokens);
     expect(await new OAuthGrantStore(dir).readAccessTokens()).toEqual(tokens);
   });
@@ -103,7 +118,11 @@ describe('the access token cache', () => {
 describe('the inbox list', () => {
   it('reads back as written', async () => {
     const dir = await directoryWith({});
-    const list = { fetchedAt: 'f', defaultAccountId: 'u1', inboxes: [{ accountId: 'u1', inboxId: 'ops', address: 'ops@acme.test', status: 'active' }] };
+    const list = {
+      fetchedAt: 'f',
+      defaultAccountId: 'u1',
+      inboxes: [{ accountId: 'u1', inboxId: 'ops', address: 'ops@acme.test', status: 'active' }],
+    };
     await new OAuthGrantStore(dir).writeInboxList(list);
     expect(await new OAuthGrantStore(dir).readInboxList()).toEqual(list);
   });

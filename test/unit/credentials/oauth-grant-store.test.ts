@@ -70,7 +70,11 @@ describe('OAuthGrantStore', () => {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await writeFile(join(dir, 'oauth.json'), '{"kind":"oauth"', { mode: 0o600 });
     const error = await new OAuthGrantStore(dir).readGrant().catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'credentials_corrupt', message: expect.stringContaining(join(dir, 'oauth.json')), hint: expect.stringMatching(/^The grant cannot be read, and a refresh token cannot be guessed: connect again/) });
+    expect(error).toMatchObject({
+      code: 'credentials_corrupt',
+      message: expect.stringContaining(join(dir, 'oauth.json')),
+      hint: expect.stringMatching(/^The grant cannot be read, and a refresh token cannot be guessed: connect again/),
+    });
     expect(await readFile(join(dir, 'oauth.json'), 'utf8')).toBe('{"kind":"oauth"');
   });
 
@@ -102,6 +106,7 @@ describe('credentials kinds and inbox folders', () => {
     expect(oauthInboxStateDir('/c', '../../etc@x')).toBe('/c/inboxes/..%2F..%2Fetc@x');
     expect(oauthInboxStateDir('/c', '..')).toBe('/c/inboxes/%2E%2E');
     expect(oauthInboxStateDir('/c', '.')).toBe('/c/inboxes/%2E');
-    for (const address of ['a/b@x', 'a\\b@x', 'ä@x', 'a b@x']) expect(oauthInboxStateDir('/c', address).slice('/c/inboxes/'.length)).toMatch(/^[a-z0-9._@+%-]+$/i);
+    for (const address of ['a/b@x', 'a\\b@x', 'ä@x', 'a b@x'])
+      expect(oauthInboxStateDir('/c', address).slice('/c/inboxes/'.length)).toMatch(/^[a-z0-9._@+%-]+$/i);
   });
 });

@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { credentialsKindOf, kindConflictError, oauthInboxStateDir } from '../../../src/credentials/credentials-kind.js';
 import { acquireLock, isLockHeld, tryAcquireLock } from '../../../src/credentials/directory-lock.js';
 import { OAuthGrantStore, recoverInterruptedGrantWrite } from '../../../src/credentials/oauth-grant-store.js';
-import { ensurePrivateDir, parseTempName, readPrivateFile, tempPathFor, writeFileAtomic } from '../../../src/credentials/secure-file.js';
+import {
+  ensurePrivateDir,
+  parseTempName,
+  readPrivateFile,
+  tempPathFor,
+  writeFileAtomic,
+} from '../../../src/credentials/secure-file.js';
 import { MailboxError } from '../../../src/errors.js';
 import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
 
@@ -70,7 +76,10 @@ describe('private files', () => {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await writeFile(join(dir, 'target'), 'secret', { mode: 0o644 });
     await symlink(join(dir, 'target'), join(dir, 'link.json'));
-    for (const run of [() => readPrivateFile(join(dir, 'link.json')), () => writeFileAtomic(join(dir, 'link.json'), 'x')]) {
+    for (const run of [
+      () => readPrivateFile(join(dir, 'link.json')),
+      () => writeFileAtomic(join(dir, 'link.json'), 'x'),
+    ]) {
       const error = (await run().catch((e: unknown) => e)) as MailboxError;
       expect(error).toBeInstanceOf(MailboxError);
       expect(error).toMatchObject({ code: 'credentials_symlink', details: { path: join(dir, 'link.json') } });
@@ -101,7 +110,13 @@ describe('private files', () => {
     const name = temp.slice('/d/'.length);
     expect(name).toMatch(new RegExp(`^\\.credentials\\.json\\.${process.pid}\\.[0-9a-f]{12}\\.tmp$`));
     expect(parseTempName(name)).toEqual({ target: 'credentials.json', pid: process.pid });
-    for (const other of [`x${name}`, `${name}.bak`, '.credentials.json.12.0123456789a.tmp', '.credentials.json.pid.0123456789ab.tmp']) expect(parseTempName(other), other).toBeUndefined();
+    for (const other of [
+      `x${name}`,
+      `${name}.bak`,
+      '.credentials.json.12.0123456789a.tmp',
+      '.credentials.json.pid.0123456789ab.tmp',
+    ])
+      expect(parseTempName(other), other).toBeUndefined();
   });
 });
 
@@ -110,7 +125,10 @@ describe('the directory lock', () => {
     const dir = await tempCredentialsDir();
     const path = join(dir, '.auth.lock');
     await mkdir(path, { recursive: true, mode: 0o700 });
-    await writeFile(join(path, 'owner.json'), JSON.stringify({ ...owner, token: 'their-token', createdAt: '2026-01-01T00:00:00.000Z' }));
+    await writeFile(
+      join(path, 'owner.json'),
+      JSON.stringify({ ...owner, token: 'their-token', createdAt: '2026-01-01T00:00:00.000Z' }),
+    );
     if (ageMs > 0) {
       const then = new Date(Date.now() - ageMs);
       await utimes(path, then, then);
@@ -158,7 +176,9 @@ describe('the directory lock', () => {
     const { dir } = await lockHeldBy({ pid: process.pid, host: hostname() });
     const controller = new AbortController();
     controller.abort();
-    await expect(acquireLock(dir, 'auth', { signal: controller.signal, waitMs: 10_000 })).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(acquireLock(dir, 'auth', { signal: controller.signal, waitMs: 10_000 })).rejects.toMatchObject({
+      code: 'cancelled',
+    });
   });
 
   it('names the lock and its holder when the wait runs out', async () => {
@@ -171,7 +191,15 @@ describe('the directory lock', () => {
   it('clears a takeover guard left by a dead taker, then takes over the stale lock', async () => {
     const { dir, path } = await lockHeldBy({ pid: await deadPid(), host: hostname() });
     await mkdir(`${path}.takeover`, { mode: 0o700 });
-    await writeFile(join(`${path}.takeover`, 'owner.json'), JSON.stringify({ pid: await deadPid(), host: hostname(), token: 'takeover', createdAt: '2026-01-01T00:00:00.000Z' }));
+    await writeFile(
+      join(`${path}.takeover`, 'owner.json'),
+      JSON.stringify({
+        pid: await deadPid(),
+        host: hostname(),
+        token: 'takeover',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      }),
+    );
     const release = await acquireLock(dir, 'auth', { waitMs: 5_000 });
     expect((await readdir(dir)).sort()).toEqual(['.auth.lock']);
     await release();
@@ -180,7 +208,10 @@ describe('the directory lock', () => {
   it('leaves a takeover guard of a live taker alone and does not take the lock meanwhile', async () => {
     const { dir, path } = await lockHeldBy({ pid: await deadPid(), host: hostname() });
     await mkdir(`${path}.takeover`, { mode: 0o700 });
-    await writeFile(join(`${path}.takeover`, 'owner.json'), JSON.stringify({ pid: process.pid, host: hostname(), token: 'takeover', createdAt: '2026-01-01T00:00:00.000Z' }));
+    await writeFile(
+      join(`${path}.takeover`, 'owner.json'),
+      JSON.stringify({ pid: process.pid, host: hostname(), token: 'takeover', createdAt: '2026-01-01T00:00:00.000Z' }),
+    );
     expect(await tryAcquireLock(dir, 'auth')).toBeUndefined();
     expect((await readdir(dir)).sort()).toEqual(['.auth.lock', '.auth.lock.takeover']);
   });
@@ -209,22 +240,37 @@ describe('the kind of a credentials directory', () => {
 
 describe('an interrupted grant rotation', () => {
   const grant = (generation: number, connectedAt = '2026-01-01T00:00:00.000Z') => ({
-    kind: 'oauth', version: 1, server: { issuer: 'http://127.0.0.1:1', token_endpoint: 'http://127.0.0.1:1/t' }, apiUrl: 'http://127.0.0.1:2', resource: 'http://127.0.0.1:2/jmap',
-    clientId: 'c', scope: 'mail.read', refreshToken: `rt-generation-${generation}-${connectedAt}`, generation, rotatedAt: connectedAt, connectedAt,
+    kind: 'oauth',
+    version: 1,
+    server: { issuer: 'http://127.0.0.1:1', token_endpoint: 'http://127.0.0.1:1/t' },
+    apiUrl: 'http://127.0.0.1:2',
+    resource: 'http://127.0.0.1:2/jmap',
+    clientId: 'c',
+    scope: 'mail.read',
+    refreshToken: `rt-generation-${generation}-${connectedAt}`,
+    generation,
+    rotatedAt: connectedAt,
+    connectedAt,
   });
 
   async function scene(current: object | undefined, left: object): Promise<{ dir: string; notices: string[] }> {
     const dir = await tempCredentialsDir();
     await mkdir(dir, { recursive: true, mode: 0o700 });
     if (current) await writeFile(join(dir, 'oauth.json'), JSON.stringify(current), { mode: 0o600 });
-    await writeFile(join(dir, `.oauth.json.${await deadPid()}.0123456789ab.tmp`), JSON.stringify(left), { mode: 0o600 });
+    await writeFile(join(dir, `.oauth.json.${await deadPid()}.0123456789ab.tmp`), JSON.stringify(left), {
+      mode: 0o600,
+    });
     const notices: string[] = [];
     await recoverInterruptedGrantWrite(dir, (message) => void notices.push(message));
     return { dir, notices };
   }
 
   it('puts a newer generation, or a later connection, in place and says so', async () => {
-    for (const [current, left] of [[grant(3), grant(4)], [grant(9), grant(1, '2026-02-01T00:00:00.000Z')], [undefined, grant(2)]] as const) {
+    for (const [current, left] of [
+      [grant(3), grant(4)],
+      [grant(9), grant(1, '2026-02-01T00:00:00.000Z')],
+      [undefined, grant(2)],
+    ] as const) {
       const { dir, notices } = await scene(current, left);
       expect((await new OAuthGrantStore(dir).readGrant())?.refreshToken).toBe(left.refreshToken);
       expect(notices).toHaveLength(1);
@@ -233,7 +279,11 @@ describe('an interrupted grant rotation', () => {
   });
 
   it('removes the same or an older generation, and a copy of an earlier connection', async () => {
-    for (const [current, left] of [[grant(4), grant(4)], [grant(4), grant(3)], [grant(1, '2026-02-01T00:00:00.000Z'), grant(9)]] as const) {
+    for (const [current, left] of [
+      [grant(4), grant(4)],
+      [grant(4), grant(3)],
+      [grant(1, '2026-02-01T00:00:00.000Z'), grant(9)],
+    ] as const) {
       const { dir, notices } = await scene(current, left);
       expect((await new OAuthGrantStore(dir).readGrant())?.refreshToken).toBe(current.refreshToken);
       expect(notices).toEqual([]);
@@ -245,13 +295,23 @@ describe('an interrupted grant rotation', () => {
     const dir = await tempCredentialsDir();
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const pid = await deadPid();
-    for (const name of [`.access-tokens.json.${pid}.0123456789ab.tmp`, `.inboxes.json.${pid}.0123456789ab.tmp`, `.other.json.${pid}.0123456789ab.tmp`]) await writeFile(join(dir, name), '{}');
+    for (const name of [
+      `.access-tokens.json.${pid}.0123456789ab.tmp`,
+      `.inboxes.json.${pid}.0123456789ab.tmp`,
+      `.other.json.${pid}.0123456789ab.tmp`,
+    ])
+      await writeFile(join(dir, name), '{}');
     await recoverInterruptedGrantWrite(dir, () => undefined);
     expect(await readdir(dir)).toEqual([`.other.json.${pid}.0123456789ab.tmp`]);
   });
 
   it('refuses a grant without a refresh token or client id, or with an empty client secret, as damaged', async () => {
-    for (const broken of [{ ...grant(1), refreshToken: '' }, { ...grant(1), clientId: '' }, { ...grant(1), clientSecret: '' }, { ...grant(1), generation: 0 }]) {
+    for (const broken of [
+      { ...grant(1), refreshToken: '' },
+      { ...grant(1), clientId: '' },
+      { ...grant(1), clientSecret: '' },
+      { ...grant(1), generation: 0 },
+    ]) {
       const dir = await tempCredentialsDir();
       await mkdir(dir, { recursive: true, mode: 0o700 });
       await writeFile(join(dir, 'oauth.json'), JSON.stringify(broken), { mode: 0o600 });

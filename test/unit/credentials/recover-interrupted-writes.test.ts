@@ -41,36 +41,49 @@ describe('recoverInterruptedWrites', () => {
     expect(await recover(join(await tempCredentialsDir(), 'missing'))).toEqual([]);
   });
 
-  it('puts a dead writer\'s credentials in place when there are none, naming the inbox id when the address is unknown', async () => {
+  it("puts a dead writer's credentials in place when there are none, naming the inbox id when the address is unknown", async () => {
     const temp = tempOf('credentials.json', await deadPid());
     const dir = await dirWith({ [temp]: `\uFEFF${JSON.stringify(bob)}` });
     const notices = await recover(dir);
     expect(await readdir(dir)).toEqual(['credentials.json']);
     expect(JSON.parse((await readFile(join(dir, 'credentials.json'), 'utf8')).replace(/^\uFEFF/, ''))).toEqual(bob);
-    expect(notices).toEqual([`Recovered the credentials of bob from an interrupted write (${join(dir, temp)} → ${join(dir, 'credentials.json')}).`]);
+    expect(notices).toEqual([
+      `Recovered the credentials of bob from an interrupted write (${join(dir, temp)} → ${join(dir, 'credentials.json')}).`,
+    ]);
   });
 
-  it('removes a dead writer\'s copy of the same apiKey without a word', async () => {
+  it("removes a dead writer's copy of the same apiKey without a word", async () => {
     const temp = tempOf('credentials.json', await deadPid());
-    const dir = await dirWith({ 'credentials.json': JSON.stringify(alice), [temp]: JSON.stringify({ ...alice, watch: 'scheduled' }) });
+    const dir = await dirWith({
+      'credentials.json': JSON.stringify(alice),
+      [temp]: JSON.stringify({ ...alice, watch: 'scheduled' }),
+    });
     expect(await recover(dir)).toEqual([]);
     expect(await readdir(dir)).toEqual(['credentials.json']);
     expect(JSON.parse(await readFile(join(dir, 'credentials.json'), 'utf8'))).toEqual(alice);
   });
 
   it('keeps another apiKey beside the credentials under a visible, timestamped name', async () => {
-    const dir = await dirWith({ 'credentials.json': JSON.stringify(alice), [tempOf('credentials.json', await deadPid())]: JSON.stringify(bob) });
+    const dir = await dirWith({
+      'credentials.json': JSON.stringify(alice),
+      [tempOf('credentials.json', await deadPid())]: JSON.stringify(bob),
+    });
     const notices = await recover(dir);
     const kept = (await readdir(dir)).filter((n) => n !== 'credentials.json');
     expect(kept).toHaveLength(1);
     expect(kept[0]).toMatch(/^credentials\.json\.recovered-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/);
     expect(JSON.parse(await readFile(join(dir, kept[0]!), 'utf8'))).toEqual(bob);
-    expect(notices).toEqual([`An interrupted write left other credentials (bob); they were kept in ${join(dir, kept[0]!)}. credentials.json is unchanged.`]);
+    expect(notices).toEqual([
+      `An interrupted write left other credentials (bob); they were kept in ${join(dir, kept[0]!)}. credentials.json is unchanged.`,
+    ]);
   });
 
   it('never writes a recovered key over a damaged credentials.json, which may hold a key of its own', async () => {
     const damaged = '{"apiKey": "amk_only_copy_of_this_key_0123", "inboxId": ';
-    const dir = await dirWith({ 'credentials.json': damaged, [tempOf('credentials.json', await deadPid())]: JSON.stringify(bob) });
+    const dir = await dirWith({
+      'credentials.json': damaged,
+      [tempOf('credentials.json', await deadPid())]: JSON.stringify(bob),
+    });
     await recover(dir);
     expect(await readFile(join(dir, 'credentials.json'), 'utf8')).toBe(damaged);
     const kept = (await readdir(dir)).find((n) => n.startsWith('credentials.json.recovered-'));
@@ -109,7 +122,7 @@ describe('recoverInterruptedWrites', () => {
     );
   });
 
-  it('removes a dead writer\'s token and state temps, and leaves live writers and other files alone', async () => {
+  it("removes a dead writer's token and state temps, and leaves live writers and other files alone", async () => {
     const dead = await deadPid();
     const files = {
       'credentials.json': JSON.stringify(alice),

@@ -18,7 +18,17 @@ const live = { authUrl: 'https://auth.atomicmail.ai', apiUrl: 'https://api.atomi
 async function sandboxDataDir(name: string, extra: Record<string, unknown> = {}): Promise<string> {
   const dataDir = join(work, name);
   await mkdir(dataDir, { recursive: true });
-  const file = { format: sandboxSettingsFormat, ...local, scryptSalt: 'sandbox-salt', inboxDomain: 'agent-mailbox.test', authservId: 'agent-mailbox.test', credentialsDir: join(dataDir, 'credentials'), mcpUrl: 'http://127.0.0.1:41003', smtpPort: 41004, ...extra };
+  const file = {
+    format: sandboxSettingsFormat,
+    ...local,
+    scryptSalt: 'sandbox-salt',
+    inboxDomain: 'agent-mailbox.test',
+    authservId: 'agent-mailbox.test',
+    credentialsDir: join(dataDir, 'credentials'),
+    mcpUrl: 'http://127.0.0.1:41003',
+    smtpPort: 41004,
+    ...extra,
+  };
   await writeFile(join(dataDir, 'sandbox.json'), JSON.stringify(file));
   return dataDir;
 }
@@ -35,8 +45,18 @@ function refusal(run: () => void): MailboxError | undefined {
 describe('--sandbox DATA_DIR', () => {
   it('takes every client setting from the sandbox.json there, over the environment and credentials.json', async () => {
     const dataDir = await sandboxDataDir('settings');
-    const config = resolveConfig({ flags: { sandbox: dataDir }, env: { AGENT_MAILBOX_API_URL: live.apiUrl, AGENT_MAILBOX_CREDENTIALS_DIR: '/elsewhere' }, credentials: { authUrl: live.authUrl, scryptSalt: 'live-salt' } });
-    expect(config).toMatchObject({ ...local, scryptSalt: 'sandbox-salt', inboxDomain: 'agent-mailbox.test', authservId: 'agent-mailbox.test', credentialsDir: join(dataDir, 'credentials') });
+    const config = resolveConfig({
+      flags: { sandbox: dataDir },
+      env: { AGENT_MAILBOX_API_URL: live.apiUrl, AGENT_MAILBOX_CREDENTIALS_DIR: '/elsewhere' },
+      credentials: { authUrl: live.authUrl, scryptSalt: 'live-salt' },
+    });
+    expect(config).toMatchObject({
+      ...local,
+      scryptSalt: 'sandbox-salt',
+      inboxDomain: 'agent-mailbox.test',
+      authservId: 'agent-mailbox.test',
+      credentialsDir: join(dataDir, 'credentials'),
+    });
     expect(config.sources).toMatchObject({ authUrl: 'sandbox', apiUrl: 'sandbox', credentialsDir: 'sandbox' });
   });
 
@@ -48,7 +68,12 @@ describe('--sandbox DATA_DIR', () => {
   });
 
   it('refuses a folder without sandbox.json, one of another format and one missing a field, saying how to make one (exit 2)', async () => {
-    const cases = [join(work, 'absent'), await sandboxDataDir('old-format', { format: 'agent-mailbox-sandbox-settings/0' }), await sandboxDataDir('no-salt', { scryptSalt: '' }), await sandboxDataDir('relative', { credentialsDir: 'credentials' })];
+    const cases = [
+      join(work, 'absent'),
+      await sandboxDataDir('old-format', { format: 'agent-mailbox-sandbox-settings/0' }),
+      await sandboxDataDir('no-salt', { scryptSalt: '' }),
+      await sandboxDataDir('relative', { credentialsDir: 'credentials' }),
+    ];
     for (const dataDir of cases) {
       const error = refusal(() => resolveConfig({ flags: { sandbox: dataDir } }));
       expect(error?.code, dataDir).toBe('sandbox_settings_missing');
@@ -76,14 +101,16 @@ describe('a credentials directory stays on the side it was registered on', () =>
     }
   });
 
-  it('refuses a sandbox\'s own credentials directory, empty yet, to the service, naming the --sandbox that fits', async () => {
+  it("refuses a sandbox's own credentials directory, empty yet, to the service, naming the --sandbox that fits", async () => {
     const dataDir = await sandboxDataDir('empty');
     const error = refusal(() => checkRegisteredOrigin(live, join(dataDir, 'credentials'), undefined));
     expect(error?.code).toBe('credentials_wrong_service');
     expect(error?.hint).toContain(`--sandbox ${dataDir}`);
     // A broken sandbox.json still marks the directory as the sandbox's.
     const broken = await sandboxDataDir('broken', { format: 'nonsense' });
-    expect(refusal(() => checkRegisteredOrigin(live, join(broken, 'credentials'), undefined))?.code).toBe('credentials_wrong_service');
+    expect(refusal(() => checkRegisteredOrigin(live, join(broken, 'credentials'), undefined))?.code).toBe(
+      'credentials_wrong_service',
+    );
   });
 
   it('passes each side its own hosts, and a directory nobody registered or made', async () => {
@@ -91,7 +118,8 @@ describe('a credentials directory stays on the side it was registered on', () =>
     expect(() => checkRegisteredOrigin(local, join(work, 'x'), local)).not.toThrow();
     expect(() => checkRegisteredOrigin(live, join(work, 'x'), live)).not.toThrow();
     expect(() => checkRegisteredOrigin(local, join(dataDir, 'credentials'), undefined)).not.toThrow();
-    for (const target of [local, live]) expect(() => checkRegisteredOrigin(target, join(work, 'credentials'), undefined)).not.toThrow();
+    for (const target of [local, live])
+      expect(() => checkRegisteredOrigin(target, join(work, 'credentials'), undefined)).not.toThrow();
     // A folder named credentials beside a sandbox.json naming another directory is not that sandbox's.
     const other = await sandboxDataDir('other', { credentialsDir: '/somewhere/else' });
     expect(() => checkRegisteredOrigin(live, join(other, 'credentials'), undefined)).not.toThrow();

@@ -15,7 +15,6 @@ import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
 
 const mode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
 
-
 describe('the credentials directory behind a link', () => {
   it('is used but never chmod-ed, neither when ensured nor when a file in it is read', async () => {
     const base = await tempCredentialsDir();
@@ -74,7 +73,7 @@ describe('what stands where a file or directory should be', () => {
     expect(await readdir(dir)).toEqual(['session.jwt']);
   });
 
-  it('tells the user to move the link\'s target into place', async () => {
+  it("tells the user to move the link's target into place", async () => {
     const dir = await tempCredentialsDir();
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'elsewhere'), '{}');

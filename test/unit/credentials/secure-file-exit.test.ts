@@ -69,7 +69,9 @@ describe('a process exiting with writes in flight', () => {
     gate.held = false;
     for (const release of gate.renames.splice(0)) release();
     await credentials;
-    expect(await token, 'the token write whose temp file went away fails instead of claiming success').toMatchObject({ code: 'credentials_unwritable' });
+    expect(await token, 'the token write whose temp file went away fails instead of claiming success').toMatchObject({
+      code: 'credentials_unwritable',
+    });
     expect((await readdir(dir)).sort()).toEqual(['credentials.json']);
   });
 

@@ -38,9 +38,24 @@ function parseMcpAdd(line: string): McpAdd {
     .argument('<name>')
     .argument('<commandOrUrl>')
     .argument('[args...]')
-    .action((name: string, command: string, args: string[], options: { env?: string[]; header?: string[]; scope: string; transport?: string }) => {
-      parsed = { name, command, args, env: options.env ?? [], headers: options.header ?? [], scope: options.scope, transport: options.transport ?? 'stdio' };
-    });
+    .action(
+      (
+        name: string,
+        command: string,
+        args: string[],
+        options: { env?: string[]; header?: string[]; scope: string; transport?: string },
+      ) => {
+        parsed = {
+          name,
+          command,
+          args,
+          env: options.env ?? [],
+          headers: options.header ?? [],
+          scope: options.scope,
+          transport: options.transport ?? 'stdio',
+        };
+      },
+    );
   const words = shellWords(line);
   expect(words.slice(0, 3)).toEqual(['claude', 'mcp', 'add']);
   add.parse(words.slice(3), { from: 'user' });
@@ -50,7 +65,9 @@ function parseMcpAdd(line: string): McpAdd {
 
 /** The `claude mcp add` lines of a Markdown file: in code blocks, and in inline code (wrapped lines joined). */
 function mcpAddLines(text: string): string[] {
-  const inBlocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.startsWith('claude mcp add'));
+  const inBlocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap((m) => m[1]!.split('\n'))
+    .filter((l) => l.startsWith('claude mcp add'));
   // A bare `claude mcp add` names the command, it is not a line to run.
   const inline = [...text.matchAll(/`(claude mcp add [^`]+)`/g)].map((m) => m[1]!.replace(/\s*\n\s*/g, ' '));
   return [...inBlocks, ...inline];
@@ -58,14 +75,23 @@ function mcpAddLines(text: string): string[] {
 
 describe('the claude mcp add lines of the docs', () => {
   it('would catch the line that put -e before the name', () => {
-    const wrong = parseMcpAdd('claude mcp add --scope user -e AGENT_MAILBOX_CREDENTIALS_DIR=/x agent-mailbox -- node /x/bin/agent-mailbox.js mcp');
+    const wrong = parseMcpAdd(
+      'claude mcp add --scope user -e AGENT_MAILBOX_CREDENTIALS_DIR=/x agent-mailbox -- node /x/bin/agent-mailbox.js mcp',
+    );
     expect(wrong.name).not.toBe('agent-mailbox');
     expect(wrong.env).toContain('agent-mailbox');
   });
 
   it('reads an HTTP server line with its header after the URL', () => {
-    const http = parseMcpAdd('claude mcp add --transport http mailbox-sandbox http://127.0.0.1:8931/mcp --header "X-API-Key: amk_…"');
-    expect(http).toMatchObject({ name: 'mailbox-sandbox', command: 'http://127.0.0.1:8931/mcp', headers: ['X-API-Key: amk_…'], transport: 'http' });
+    const http = parseMcpAdd(
+      'claude mcp add --transport http mailbox-sandbox http://127.0.0.1:8931/mcp --header "X-API-Key: amk_…"',
+    );
+    expect(http).toMatchObject({
+      name: 'mailbox-sandbox',
+      command: 'http://127.0.0.1:8931/mcp',
+      headers: ['X-API-Key: amk_…'],
+      transport: 'http',
+    });
   });
 
   for (const file of files) {
@@ -79,7 +105,9 @@ describe('the claude mcp add lines of the docs', () => {
           const sandbox = added.args.includes('--sandbox');
           expect(added.name, line).toBe(sandbox ? 'agent-mailbox-sandbox' : 'agent-mailbox');
           expect([added.command, ...added.args].join(' '), line).toMatch(
-            sandbox ? /(^node \S+\/bin\/agent-mailbox\.js|^agent-mailbox|^npx -y agent-mailbox) mcp --sandbox \S+$/ : /(^node \S+\/bin\/agent-mailbox\.js|^cmd \/c npx -y agent-mailbox|^npx -y agent-mailbox) mcp$/,
+            sandbox
+              ? /(^node \S+\/bin\/agent-mailbox\.js|^agent-mailbox|^npx -y agent-mailbox) mcp --sandbox \S+$/
+              : /(^node \S+\/bin\/agent-mailbox\.js|^cmd \/c npx -y agent-mailbox|^npx -y agent-mailbox) mcp$/,
           );
         } else {
           expect(added.name, line).toMatch(/^[A-Za-z0-9_-]+$/);

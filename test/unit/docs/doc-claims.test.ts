@@ -12,7 +12,10 @@ import { jmapResultKeys } from '../../../src/request/jmap-result-keys.js';
 // once written in these docs while the code did otherwise; the code is tested to do what the
 // generated text says (test/integration/result-keys-documented.test.ts, wait-for-mail.test.ts).
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const markdown = (dir: string): string[] => readdirSync(join(root, dir)).filter((f) => f.endsWith('.md')).map((f) => join(dir, f));
+const markdown = (dir: string): string[] =>
+  readdirSync(join(root, dir))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(dir, f));
 const docFiles = ['README.md', 'skill/SKILL.md', ...markdown('docs'), ...markdown('skill/references')];
 const read = (file: string): string => readFileSync(join(root, file), 'utf8');
 
@@ -25,12 +28,13 @@ const contradicted = [
   },
   {
     claim: /wait_for_mail[^]{0,400}?without\s+one,\s+after\s+the\s+call\s+started/i,
-    because: 'before list_new has ever run, wait_for_mail counts the unread Inbox mail already there (presets/wait_for_mail.json)',
+    because:
+      'before list_new has ever run, wait_for_mail counts the unread Inbox mail already there (presets/wait_for_mail.json)',
     once: '`wait_for_mail` (`TIMEOUT_SECONDS`, optional `FROM`, `THREAD_ID`) is "send, then wait for the\nanswer" in one call: it returns as soon as mail from others arrives after the `list_new` cursor (or,\nwithout one, after the call started), in `list_new`\'s shape',
   },
   {
     claim: /Exit codes: `0` success, `1` failure[^|]*`2` wrong usage\.(?![^]{0,80}`3`)/,
-    because: 'the CLI also exits 3 for a refusal by the operator\'s policy (src/render/render-error.ts)',
+    because: "the CLI also exits 3 for a refusal by the operator's policy (src/render/render-error.ts)",
     once: 'Exit codes: `0` success, `1` failure (the output says what failed and what to do next),\n`2` wrong usage. Nothing prompts for input.',
   },
 ];
@@ -63,7 +67,13 @@ describe('what the docs claim', () => {
     expect(line).toBeDefined();
     const named = [...line!.matchAll(/"([a-zA-Z]+)"/g)].map((m) => m[1]!).filter((key) => key !== 'error');
     expect(named.slice(0, 3)).toEqual(['code', 'message', 'hint']);
-    const error = new MailboxError({ code: 'credentials_missing', message: 'm', hint: 'h', next: { operation: 'register' }, details: { credentialsDir: '/x' } });
+    const error = new MailboxError({
+      code: 'credentials_missing',
+      message: 'm',
+      hint: 'h',
+      next: { operation: 'register' },
+      details: { credentialsDir: '/x' },
+    });
     const printed = Object.keys(renderError(error, 'cli').structured.error);
     for (const key of named) expect(printed).toContain(key);
   });

@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 // The README is the first screen of a newcomer and the docs/ folder holds the rest: links between
 // them must land, the README must stay short, and nothing a reader copies may be broken JSON.
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const docFiles = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const docFiles = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const read = (file: string): string => readFileSync(join(root, file), 'utf8');
 
 /** Half of the README's length before it was rewritten for newcomers (44,492 bytes). */
@@ -22,7 +27,9 @@ function importedPackages(dir: string): Set<string> {
       continue;
     }
     if (!entry.endsWith('.ts')) continue;
-    for (const match of read(relative(root, path)).matchAll(/(?:^(?:import|export)\s[^;]*?from\s*|\bimport\(\s*)'((?:@[a-z0-9-]+\/)?[a-z0-9][^']*)'/gm)) {
+    for (const match of read(relative(root, path)).matchAll(
+      /(?:^(?:import|export)\s[^;]*?from\s*|\bimport\(\s*)'((?:@[a-z0-9-]+\/)?[a-z0-9][^']*)'/gm,
+    )) {
       const spec = match[1]!;
       if (spec.startsWith('node:')) continue;
       names.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
@@ -48,7 +55,9 @@ function anchorsOf(file: string): Set<string> {
 
 /** Markdown links outside code: [text](target). */
 function linksOf(file: string): string[] {
-  const text = read(file).replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+  const text = read(file)
+    .replace(/```[\s\S]*?```/g, '')
+    .replace(/`[^`\n]*`/g, '');
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
 }
 
@@ -66,7 +75,8 @@ describe('the documentation as a newcomer meets it', () => {
     });
 
     it(`${file}: every JSON block parses`, () => {
-      for (const block of read(file).matchAll(/```json\n([\s\S]*?)```/g)) expect(() => JSON.parse(block[1]!), block[1]).not.toThrow();
+      for (const block of read(file).matchAll(/```json\n([\s\S]*?)```/g))
+        expect(() => JSON.parse(block[1]!), block[1]).not.toThrow();
     });
   }
 
@@ -75,7 +85,10 @@ describe('the documentation as a newcomer meets it', () => {
   });
 
   it('says why each package the shipped code imports is there (docs/dependencies.md), each bundled, none declared for install', () => {
-    const { dependencies, devDependencies } = JSON.parse(read('package.json')) as { dependencies?: Record<string, string>; devDependencies: Record<string, string> };
+    const { dependencies, devDependencies } = JSON.parse(read('package.json')) as {
+      dependencies?: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     // dist/ bundles them (scripts/build.mjs): the published package declares none, so it installs offline.
     expect(dependencies ?? {}).toEqual({});
     const table = read('docs/dependencies.md');
@@ -87,7 +100,7 @@ describe('the documentation as a newcomer meets it', () => {
 });
 
 describe('links the program itself hands out', () => {
-  it('the sandbox\'s docs_url names a page of this repository that exists', async () => {
+  it("the sandbox's docs_url names a page of this repository that exists", async () => {
     const { sandboxDocsPath, sandboxDocsUrl } = await import('../../../src/sandbox/sandbox-docs-url.js');
     expect(sandboxDocsUrl.endsWith(`/blob/main/${sandboxDocsPath}`)).toBe(true);
     expect(existsSync(join(root, sandboxDocsPath))).toBe(true);

@@ -23,7 +23,9 @@ const operatorCommands = () =>
     .filter((op) => !mcpNames.has(op.name))
     .map((op) => {
       const doc = renderToolDocs(summarizeOperations([op], { cliInputs: true }), 'cli');
-      return op.cli?.configOptions === false ? `${doc}\n\nTakes none of the configuration flags (\`--api-url\`, \`--timeout-ms\`, …).` : doc;
+      return op.cli?.configOptions === false
+        ? `${doc}\n\nTakes none of the configuration flags (\`--api-url\`, \`--timeout-ms\`, …).`
+        : doc;
     })
     .join('\n\n');
 

@@ -19,7 +19,8 @@ function strictProblems(yamlText: string): string[] {
   const problems = [...doc.errors, ...doc.warnings].map((e) => e.message);
   visit(doc, {
     Node(_key, node) {
-      if (isCollection(node) && node.flow) problems.push(`flow-style collection at offset ${node.range?.[0] ?? '?'}: write it in block style`);
+      if (isCollection(node) && node.flow)
+        problems.push(`flow-style collection at offset ${node.range?.[0] ?? '?'}: write it in block style`);
     },
   });
   return problems;
@@ -35,7 +36,9 @@ describe("SKILL.md's front matter", () => {
   });
 
   it('would catch the flow-style list it once had, and a duplicate key', () => {
-    expect(strictProblems('metadata:\n  openclaw:\n    requires:\n      bins: [node]\n')).toEqual([expect.stringMatching(/^flow-style collection/)]);
+    expect(strictProblems('metadata:\n  openclaw:\n    requires:\n      bins: [node]\n')).toEqual([
+      expect.stringMatching(/^flow-style collection/),
+    ]);
     expect(strictProblems('name: a\nname: b\n').length).toBeGreaterThan(0);
   });
 

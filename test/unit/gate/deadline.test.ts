@@ -17,7 +17,7 @@ describe('Deadline', () => {
     expect(deadline.remainingMs()).toBe(0);
   });
 
-  it('leaves waits the caller asked for off the timeout, and keeps the door\'s budget running through them', async () => {
+  it("leaves waits the caller asked for off the timeout, and keeps the door's budget running through them", async () => {
     const clock = movableClock();
     const deadline = Deadline.start({ timeoutMs: 2000, budgetMs: 50_000, now: clock.now });
     clock.advance(500);
@@ -33,7 +33,7 @@ describe('Deadline', () => {
     expect(deadline.remainingMs()).toBe(500);
   });
 
-  it('ends at the door\'s budget when that comes first', () => {
+  it("ends at the door's budget when that comes first", () => {
     const clock = movableClock();
     const deadline = Deadline.start({ timeoutMs: 30_000, budgetMs: 8000, now: clock.now });
     clock.advance(6000);
@@ -57,7 +57,7 @@ describe('Deadline', () => {
     expect(error.hint).toMatch(/raise --timeout-ms/);
   });
 
-  it('keeps the call\'s timeout and drops the budget for work that outlives the call', async () => {
+  it("keeps the call's timeout and drops the budget for work that outlives the call", async () => {
     const clock = movableClock();
     const deadline = Deadline.start({ timeoutMs: 30_000, budgetMs: 1000, now: clock.now });
     const worker = deadline.withoutBudget();
@@ -90,7 +90,7 @@ describe('Deadline', () => {
     expect(deadline.remainingMs()).toBe(1900);
   });
 
-  it('keeps the door\'s budget in each fresh run of a long-lived command', () => {
+  it("keeps the door's budget in each fresh run of a long-lived command", () => {
     const clock = movableClock();
     const deadline = Deadline.start({ timeoutMs: 2000, budgetMs: 9000, now: clock.now });
     clock.advance(5000);
@@ -110,7 +110,9 @@ describe('Deadline', () => {
     const budget = even.expiredError('GET /x', 'http://127.0.0.1:9/x', false);
     expect(budget.message).toContain('within 3000 ms, the time one tool call may take here');
     expect(budget.details).toEqual({ host: 'http://127.0.0.1:9', budgetMs: 3000, waitedMs: 3000 });
-    expect(budget.hint).toBe('Call again: the host cuts a tool call at about a minute, and the service did not answer in that time.');
+    expect(budget.hint).toBe(
+      'Call again: the host cuts a tool call at about a minute, and the service did not answer in that time.',
+    );
   });
 
   it('blames the budget when waits off the clock used it up', async () => {
@@ -118,6 +120,9 @@ describe('Deadline', () => {
     const deadline = Deadline.start({ timeoutMs: 2000, budgetMs: 5000, now: clock.now });
     await deadline.offTheClock(async () => clock.advance(4500));
     clock.advance(600);
-    expect(deadline.expiredError('GET /x', 'http://127.0.0.1:9/x', false).details).toMatchObject({ budgetMs: 5000, waitedMs: 5100 });
+    expect(deadline.expiredError('GET /x', 'http://127.0.0.1:9/x', false).details).toMatchObject({
+      budgetMs: 5000,
+      waitedMs: 5100,
+    });
   });
 });

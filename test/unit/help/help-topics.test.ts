@@ -7,7 +7,17 @@ import { listPresets } from '../../../src/presets/load-preset.js';
 
 describe('help topics', () => {
   it('lists the nine topics in reading order', () => {
-    expect(listHelpTopics()).toEqual(['overview', 'tools', 'auth', 'jmap', 'presets', 'watch', 'multi_account', 'troubleshooting', 'security']);
+    expect(listHelpTopics()).toEqual([
+      'overview',
+      'tools',
+      'auth',
+      'jmap',
+      'presets',
+      'watch',
+      'multi_account',
+      'troubleshooting',
+      'security',
+    ]);
   });
 
   it('serves every topic as non-empty Markdown', async () => {
@@ -55,7 +65,14 @@ describe('help topics', () => {
 
   it('renders the tools topic from the summaries it is given', async () => {
     const text = await readHelpTopic('tools', {
-      tools: [{ name: 'jmap_request', title: 'Read and send mail', description: 'Does JMAP.', inputs: [{ name: 'ops', required: false, describe: 'The calls.' }] }],
+      tools: [
+        {
+          name: 'jmap_request',
+          title: 'Read and send mail',
+          description: 'Does JMAP.',
+          inputs: [{ name: 'ops', required: false, describe: 'The calls.' }],
+        },
+      ],
     });
     expect(text).toContain('## jmap_request: Read and send mail');
     expect(text).toContain('- ops: The calls.');

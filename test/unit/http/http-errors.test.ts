@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { decodeJwtClaims, readBearerToken, secondsUntilExpiry, tokenClaims, challengeClaims } from '../../../src/http/bearer-token.js';
-import { cancelledError, errorDetail, failedBeforeSending, networkError, originOf, timeoutError, timeoutHint, tooLargeError } from '../../../src/http/http-errors.js';
+import {
+  decodeJwtClaims,
+  readBearerToken,
+  secondsUntilExpiry,
+  tokenClaims,
+  challengeClaims,
+} from '../../../src/http/bearer-token.js';
+import {
+  cancelledError,
+  errorDetail,
+  failedBeforeSending,
+  networkError,
+  originOf,
+  timeoutError,
+  timeoutHint,
+  tooLargeError,
+} from '../../../src/http/http-errors.js';
 import { codeForStatus, serviceError } from '../../../src/http/service-error.js';
 import { forgetAllSecrets, rememberSecret } from '../../../src/redact.js';
 
@@ -13,7 +28,7 @@ import { forgetAllSecrets, rememberSecret } from '../../../src/redact.js';
 const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 const jwt = (claims: Record<string, unknown>): string => `${part({ alg: 'none' })}.${part(claims)}.`;
 
-describe('the HTTP layer\'s own errors', () => {
+describe("the HTTP layer's own errors", () => {
   it('name the host alone, or "the configured host" when the URL cannot be read', () => {
     expect(originOf('https://auth.example:8443/api/v1/session?token=secret')).toBe('https://auth.example:8443');
     expect(originOf('not a url')).toBe('the configured host');
@@ -27,34 +42,60 @@ describe('the HTTP layer\'s own errors', () => {
     expect(timeoutHint(true)).toBe(
       'The request may still have taken effect, so it was not resent. Check its result (for a send: look in Sent) before trying again; raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS if the host is just slow.',
     );
-    expect(timeoutHint(false)).toBe('Check the network and that the host is up, or raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS, then try again.');
+    expect(timeoutHint(false)).toBe(
+      'Check the network and that the host is up, or raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS, then try again.',
+    );
     expect(timeoutError('GET x', 'http://h', 1, false).hint).toBe(timeoutHint(false));
   });
 
   it('word a broken connection by whether the request may have reached the server', () => {
-    const cause = new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+    const cause = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+    });
     const acted = networkError('JMAP request', 'http://127.0.0.1:9/jmap/', cause, true);
     expect(acted).toMatchObject({ code: 'network', cause });
-    expect(acted.message).toBe('JMAP request: the connection to http://127.0.0.1:9 failed (ECONNRESET: socket hang up).');
-    expect(acted.hint).toBe('The request may have reached the server before the connection broke, so it was not resent. Check its result before trying again.');
-    expect(networkError('x', 'http://h', cause, false).hint).toBe('Check the network connection, then try again. If it keeps failing, the operator checks the service URLs this client was started with (AGENT_MAILBOX_AUTH_URL / AGENT_MAILBOX_API_URL, or --auth-url / --api-url on its command line or in the server config of the host); a tool call cannot change them.');
+    expect(acted.message).toBe(
+      'JMAP request: the connection to http://127.0.0.1:9 failed (ECONNRESET: socket hang up).',
+    );
+    expect(acted.hint).toBe(
+      'The request may have reached the server before the connection broke, so it was not resent. Check its result before trying again.',
+    );
+    expect(networkError('x', 'http://h', cause, false).hint).toBe(
+      'Check the network connection, then try again. If it keeps failing, the operator checks the service URLs this client was started with (AGENT_MAILBOX_AUTH_URL / AGENT_MAILBOX_API_URL, or --auth-url / --api-url on its command line or in the server config of the host); a tool call cannot change them.',
+    );
   });
 
   it('say what was cancelled and what is too large, with the limit', () => {
-    expect(cancelledError('Session discovery', 'why')).toMatchObject({ code: 'cancelled', message: 'Session discovery was cancelled before it finished.', hint: 'Run it again when ready.', cause: 'why' });
+    expect(cancelledError('Session discovery', 'why')).toMatchObject({
+      code: 'cancelled',
+      message: 'Session discovery was cancelled before it finished.',
+      hint: 'Run it again when ready.',
+      cause: 'why',
+    });
     const large = tooLargeError('JMAP request', 'http://127.0.0.1:9/jmap/?q', 1024);
-    expect(large).toMatchObject({ code: 'response_too_large', details: { host: 'http://127.0.0.1:9', limitBytes: 1024 } });
-    expect(large.message).toBe('JMAP request: the answer from http://127.0.0.1:9 exceeded the limit of 1024 bytes, so it was cut off and not used.');
-    expect(large.hint).toMatch(/^Check that --auth-url \/ --api-url point at the Agent Mailbox Service; for JMAP, ask for fewer or smaller objects/);
+    expect(large).toMatchObject({
+      code: 'response_too_large',
+      details: { host: 'http://127.0.0.1:9', limitBytes: 1024 },
+    });
+    expect(large.message).toBe(
+      'JMAP request: the answer from http://127.0.0.1:9 exceeded the limit of 1024 bytes, so it was cut off and not used.',
+    );
+    expect(large.hint).toMatch(
+      /^Check that --auth-url \/ --api-url point at the Agent Mailbox Service; for JMAP, ask for fewer or smaller objects/,
+    );
   });
 
   it('take the most specific detail of a fetch failure', () => {
     expect(errorDetail('plain text')).toBe('plain text');
     expect(errorDetail(new Error('no code'))).toBe('no code');
     expect(errorDetail(Object.assign(new Error('boom'), { code: 'EPIPE' }))).toBe('EPIPE: boom');
-    expect(errorDetail(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 1.2.3.4:5'), { code: 'ECONNREFUSED' }) }))).toBe(
-      'connect ECONNREFUSED 1.2.3.4:5',
-    );
+    expect(
+      errorDetail(
+        new TypeError('fetch failed', {
+          cause: Object.assign(new Error('connect ECONNREFUSED 1.2.3.4:5'), { code: 'ECONNREFUSED' }),
+        }),
+      ),
+    ).toBe('connect ECONNREFUSED 1.2.3.4:5');
     expect(errorDetail(new TypeError('fetch failed', { cause: new Error('inner') }))).toBe('inner');
     expect(errorDetail(new TypeError('fetch failed', { cause: 'not an error' }))).toBe('fetch failed');
   });
@@ -76,7 +117,9 @@ describe('the HTTP layer\'s own errors', () => {
 
 describe('serviceError: a non-2xx answer', () => {
   it('maps each final status to its code', () => {
-    const codes = Object.fromEntries([400, 401, 403, 404, 409, 413, 422, 429, 499, 500, 503].map((s) => [s, codeForStatus(s)]));
+    const codes = Object.fromEntries(
+      [400, 401, 403, 404, 409, 413, 422, 429, 499, 500, 503].map((s) => [s, codeForStatus(s)]),
+    );
     expect(codes).toEqual({
       400: 'invalid_input',
       401: 'auth_rejected',
@@ -92,9 +135,21 @@ describe('serviceError: a non-2xx answer', () => {
     });
   });
 
-  it('keeps the service\'s message, hint and docs link (spec §7.2), naming status and endpoint', () => {
-    const error = serviceError(429, JSON.stringify({ error: { message: 'Slow down.', hint: 'Wait for 60 seconds.', docs_url: 'https://docs.example/limits' } }), 'POST http://h/api/v1/challenge');
-    expect(error).toMatchObject({ code: 'rate_limited', status: 429, message: 'Slow down. (HTTP 429 from POST http://h/api/v1/challenge)', hint: 'Wait for 60 seconds.', docsUrl: 'https://docs.example/limits' });
+  it("keeps the service's message, hint and docs link (spec §7.2), naming status and endpoint", () => {
+    const error = serviceError(
+      429,
+      JSON.stringify({
+        error: { message: 'Slow down.', hint: 'Wait for 60 seconds.', docs_url: 'https://docs.example/limits' },
+      }),
+      'POST http://h/api/v1/challenge',
+    );
+    expect(error).toMatchObject({
+      code: 'rate_limited',
+      status: 429,
+      message: 'Slow down. (HTTP 429 from POST http://h/api/v1/challenge)',
+      hint: 'Wait for 60 seconds.',
+      docsUrl: 'https://docs.example/limits',
+    });
     const bare = serviceError(500, JSON.stringify({ error: { message: 'Oops.' } }), 'GET x');
     expect(bare.hint).toBe('The service has a problem on its side; try again in a few minutes.');
     expect(bare.docsUrl).toBeUndefined();
@@ -107,11 +162,15 @@ describe('serviceError: a non-2xx answer', () => {
     'See /api/v2/docs for raw clients',
   ])('replaces a hint written for raw HTTP clients: %s', (hint) => {
     const error = serviceError(401, JSON.stringify({ error: { message: 'Bad proof.', hint } }), 'POST x');
-    expect(error.hint).toBe('The service refused the credentials; run register again (same username) or check the stored apiKey.');
+    expect(error.hint).toBe(
+      'The service refused the credentials; run register again (same username) or check the stored apiKey.',
+    );
   });
 
   it('falls back to a hint per code, and a generic one for codes without', () => {
-    const hints = [400, 409, 429, 404].map((status) => serviceError(status, JSON.stringify({ error: { message: 'm' } }), 'x').hint);
+    const hints = [400, 409, 429, 404].map(
+      (status) => serviceError(status, JSON.stringify({ error: { message: 'm' } }), 'x').hint,
+    );
     expect(hints).toEqual([
       'Correct the request as the message says and send it again.',
       'Choose another username and call register again with it. If this inbox is yours, register with its apiKey (⟦api_key⟧) instead.',
@@ -122,16 +181,26 @@ describe('serviceError: a non-2xx answer', () => {
 
   it('reads a problem-details answer: detail, else title, else type', () => {
     const problem = (body: object): string => serviceError(400, JSON.stringify(body), 'POST http://h/jmap/').message;
-    expect(problem({ type: 'urn:ietf:params:jmap:error:notRequest', title: 'Not a request', detail: 'Missing using' })).toBe('HTTP 400 from POST http://h/jmap/: Missing using');
-    expect(problem({ type: 'urn:ietf:params:jmap:error:notRequest', title: 'Not a request' })).toBe('HTTP 400 from POST http://h/jmap/: Not a request');
-    expect(problem({ type: 'urn:ietf:params:jmap:error:limit' })).toBe('HTTP 400 from POST http://h/jmap/: urn:ietf:params:jmap:error:limit');
+    expect(
+      problem({ type: 'urn:ietf:params:jmap:error:notRequest', title: 'Not a request', detail: 'Missing using' }),
+    ).toBe('HTTP 400 from POST http://h/jmap/: Missing using');
+    expect(problem({ type: 'urn:ietf:params:jmap:error:notRequest', title: 'Not a request' })).toBe(
+      'HTTP 400 from POST http://h/jmap/: Not a request',
+    );
+    expect(problem({ type: 'urn:ietf:params:jmap:error:limit' })).toBe(
+      'HTTP 400 from POST http://h/jmap/: urn:ietf:params:jmap:error:limit',
+    );
     expect(serviceError(400, '{}', 'POST http://h/jmap/').message).toBe('HTTP 400 from POST http://h/jmap/: {}');
   });
 
   it('quotes a plain body trimmed and cut at 300 characters, and nothing when it is empty', () => {
-    expect(serviceError(502, `  ${'b'.repeat(400)}  `, 'GET x').message).toBe(`HTTP 502 from GET x: ${'b'.repeat(300)}`);
+    expect(serviceError(502, `  ${'b'.repeat(400)}  `, 'GET x').message).toBe(
+      `HTTP 502 from GET x: ${'b'.repeat(300)}`,
+    );
     expect(serviceError(502, '   ', 'GET x').message).toBe('HTTP 502 from GET x');
-    expect(serviceError(502, '', 'GET x').hint).toBe('The service has a problem on its side; try again in a few minutes.');
+    expect(serviceError(502, '', 'GET x').hint).toBe(
+      'The service has a problem on its side; try again in a few minutes.',
+    );
   });
 
   it('masks secrets the service echoes in its message, hint and problem details', () => {
@@ -139,7 +208,11 @@ describe('serviceError: a non-2xx answer', () => {
     const key = 'amk_echoed_key_0123456789';
     rememberSecret(key);
     const token = jwt({ exp: 1, sub: 'someone' });
-    const echoed = serviceError(401, JSON.stringify({ error: { message: `Bad key ${key}`, hint: `Retry with Authorization: Bearer ${token}` } }), 'x');
+    const echoed = serviceError(
+      401,
+      JSON.stringify({ error: { message: `Bad key ${key}`, hint: `Retry with Authorization: Bearer ${token}` } }),
+      'x',
+    );
     expect(echoed.message).not.toContain(key);
     expect(echoed.hint).not.toContain(token);
     const problem = serviceError(400, JSON.stringify({ detail: `token ${token}` }), 'x');
@@ -150,16 +223,24 @@ describe('serviceError: a non-2xx answer', () => {
 
 describe('tokens in answers', () => {
   it('reads the bearer token of a response header, any scheme case, and refuses anything else', () => {
-    expect(readBearerToken({ headers: new Headers({ authorization: '  Bearer abc.def.ghi  ' }) }, 'x')).toBe('abc.def.ghi');
+    expect(readBearerToken({ headers: new Headers({ authorization: '  Bearer abc.def.ghi  ' }) }, 'x')).toBe(
+      'abc.def.ghi',
+    );
     for (const header of ['Basic abc', 'Bearer', 'Bearer a b', 'xBearer abc', '']) {
-      expect(() => readBearerToken({ headers: new Headers(header ? { authorization: header } : {}) }, 'POST /api/v1/session'), header).toThrow(
-        'POST /api/v1/session answered without an "Authorization: Bearer" token header.',
-      );
+      expect(
+        () =>
+          readBearerToken({ headers: new Headers(header ? { authorization: header } : {}) }, 'POST /api/v1/session'),
+        header,
+      ).toThrow('POST /api/v1/session answered without an "Authorization: Bearer" token header.');
     }
   });
 
   it('decodes claims without verifying them, and says which claims are missing', () => {
-    expect(decodeJwtClaims(jwt({ jti: 'c1', difficulty: 4, extra: true }), challengeClaims, 'challenge JWT')).toEqual({ jti: 'c1', difficulty: 4, extra: true });
+    expect(decodeJwtClaims(jwt({ jti: 'c1', difficulty: 4, extra: true }), challengeClaims, 'challenge JWT')).toEqual({
+      jti: 'c1',
+      difficulty: 4,
+      extra: true,
+    });
     const unreadable = (() => {
       try {
         decodeJwtClaims('not-a-jwt', tokenClaims, 'session JWT');
@@ -168,8 +249,12 @@ describe('tokens in answers', () => {
       }
     })();
     expect(unreadable).toMatchObject({ code: 'bad_response', message: 'The session JWT is not a readable JWT.' });
-    expect(() => decodeJwtClaims(jwt({ difficulty: -1 }), challengeClaims, 'challenge JWT')).toThrow('The challenge JWT lacks expected claims: jti, difficulty.');
-    expect(() => decodeJwtClaims(jwt({ iat: 1 }), tokenClaims, 'capability JWT')).toThrow(/^The capability JWT lacks expected claims: exp\.$/);
+    expect(() => decodeJwtClaims(jwt({ difficulty: -1 }), challengeClaims, 'challenge JWT')).toThrow(
+      'The challenge JWT lacks expected claims: jti, difficulty.',
+    );
+    expect(() => decodeJwtClaims(jwt({ iat: 1 }), tokenClaims, 'capability JWT')).toThrow(
+      /^The capability JWT lacks expected claims: exp\.$/,
+    );
   });
 
   it('tells the seconds until a token expires, or minus infinity when it cannot', () => {

@@ -43,13 +43,19 @@ describe('httpRequest', () => {
     expect(response.text()).toBe('ok');
     expect(server.hits()).toBe(3);
     const broken = await serve((_req, res) => serviceError(res, 500, 'Broken.', 'Later.'));
-    await expect(httpRequest(`${broken.url}/x`, { method: 'POST' }, { ...fast, retry: 'once' })).rejects.toMatchObject({ code: 'server_error' });
+    await expect(httpRequest(`${broken.url}/x`, { method: 'POST' }, { ...fast, retry: 'once' })).rejects.toMatchObject({
+      code: 'server_error',
+    });
     expect(broken.hits()).toBe(1);
   });
 
   it('never resends a POST whose attempt timed out (it may have taken effect)', async () => {
     const server = await serve(() => undefined);
-    const error = (await httpRequest(`${server.url}/api/v1/session`, { method: 'POST' }, { timeoutMs: 200, retry: 'once' }).catch((e: unknown) => e)) as MailboxError;
+    const error = (await httpRequest(
+      `${server.url}/api/v1/session`,
+      { method: 'POST' },
+      { timeoutMs: 200, retry: 'once' },
+    ).catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('timeout');
     expect(server.hits()).toBe(1);
     expect(error.hint).toMatch(/not resent/);
@@ -65,7 +71,9 @@ describe('httpRequest', () => {
       };
       pump();
     });
-    const error = (await httpRequest(server.url, {}, { ...fast, maxBytes: 100_000 }).catch((e: unknown) => e)) as MailboxError;
+    const error = (await httpRequest(server.url, {}, { ...fast, maxBytes: 100_000 }).catch(
+      (e: unknown) => e,
+    )) as MailboxError;
     expect(error.code).toBe('response_too_large');
     expect(error.message).toContain(server.url);
     expect(error.message).toContain('100000 bytes');
@@ -93,8 +101,12 @@ describe('httpRequest', () => {
     [409, 'username_taken'],
     [422, 'invalid_input'],
   ])('never retries a %i and surfaces the service message and hint verbatim (§7.2)', async (status, code) => {
-    const server = await serve((_req, res) => serviceError(res, status, 'The challenge has expired.', 'Wait for the operator to confirm.'));
-    const error = (await httpRequest(`${server.url}/api/v1/session`, { method: 'POST' }, fast).catch((e: unknown) => e)) as MailboxError;
+    const server = await serve((_req, res) =>
+      serviceError(res, status, 'The challenge has expired.', 'Wait for the operator to confirm.'),
+    );
+    const error = (await httpRequest(`${server.url}/api/v1/session`, { method: 'POST' }, fast).catch(
+      (e: unknown) => e,
+    )) as MailboxError;
     expect(server.hits()).toBe(1);
     expect(error).toBeInstanceOf(MailboxError);
     expect(error.code).toBe(code);
@@ -106,9 +118,18 @@ describe('httpRequest', () => {
 
   it('replaces a hint written for raw HTTP clients with our own register call', async () => {
     const server = await serve((_req, res) =>
-      serviceError(res, 409, 'The username "taken-one" is already taken.', 'Choose another username; then request a fresh challenge with POST /api/v1/challenge, solve it, and retry.'),
+      serviceError(
+        res,
+        409,
+        'The username "taken-one" is already taken.',
+        'Choose another username; then request a fresh challenge with POST /api/v1/challenge, solve it, and retry.',
+      ),
     );
-    const error = (await httpRequest(`${server.url}/api/v1/session`, { method: 'POST' }, { ...fast, retry: 'once' }).catch((e: unknown) => e)) as MailboxError;
+    const error = (await httpRequest(
+      `${server.url}/api/v1/session`,
+      { method: 'POST' },
+      { ...fast, retry: 'once' },
+    ).catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('username_taken');
     expect(error.message).toMatch(/already taken/);
     expect(error.hint).not.toMatch(/api\/v1|POST/);
@@ -117,13 +138,18 @@ describe('httpRequest', () => {
 
   it('gives up after the configured retries with server_error', async () => {
     const server = await serve((_req, res) => serviceError(res, 500, 'Broken.', 'Later.'));
-    await expect(httpRequest(server.url, {}, { ...fast, retries: 2 })).rejects.toMatchObject({ code: 'server_error', status: 500 });
+    await expect(httpRequest(server.url, {}, { ...fast, retries: 2 })).rejects.toMatchObject({
+      code: 'server_error',
+      status: 500,
+    });
     expect(server.hits()).toBe(3);
   });
 
   it('times out a request that gets no answer', async () => {
     const server = await serve(() => undefined);
-    const error = (await httpRequest(server.url, {}, { timeoutMs: 200, retries: 0, retry: 'idempotent' }).catch((e: unknown) => e)) as MailboxError;
+    const error = (await httpRequest(server.url, {}, { timeoutMs: 200, retries: 0, retry: 'idempotent' }).catch(
+      (e: unknown) => e,
+    )) as MailboxError;
     expect(error.code).toBe('timeout');
     expect(error.hint).toMatch(/raise --timeout-ms/);
   });
@@ -134,7 +160,9 @@ describe('httpRequest', () => {
       res.writeHead(200);
       res.end('late but fine');
     });
-    expect((await httpRequest(server.url, {}, { timeoutMs: 200, retryBaseMs: 10, retry: 'idempotent' })).text()).toBe('late but fine');
+    expect((await httpRequest(server.url, {}, { timeoutMs: 200, retryBaseMs: 10, retry: 'idempotent' })).text()).toBe(
+      'late but fine',
+    );
   });
 
   it('reports a refused connection as a network error after retrying', async () => {
@@ -172,7 +200,9 @@ describe('httpRequest: naming and limits', () => {
       res.writeHead(404);
       res.end('gone');
     });
-    const error = (await httpRequest(`${server.url}/api/v1/thing?token=abc123`, {}, fast).catch((e: unknown) => e)) as MailboxError;
+    const error = (await httpRequest(`${server.url}/api/v1/thing?token=abc123`, {}, fast).catch(
+      (e: unknown) => e,
+    )) as MailboxError;
     expect(error.message).toBe(`HTTP 404 from GET ${server.url}/api/v1/thing: gone`);
   });
 
@@ -194,7 +224,9 @@ describe('readBearerToken', () => {
   });
 
   it('fails with bad_response when the header is missing', () => {
-    expect(() => readBearerToken({ headers: new Headers() }, 'POST /api/v1/challenge')).toThrow(/answered without an "Authorization: Bearer" token header/);
+    expect(() => readBearerToken({ headers: new Headers() }, 'POST /api/v1/challenge')).toThrow(
+      /answered without an "Authorization: Bearer" token header/,
+    );
   });
 });
 

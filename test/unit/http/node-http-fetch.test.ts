@@ -69,7 +69,11 @@ async function text(response: Response): Promise<string> {
 
 describe('nodeHttpFetch', () => {
   it('sends a body and headers, reads status, headers and the body as a web stream', async () => {
-    const response = await nodeHttpFetch(`${base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    const response = await nodeHttpFetch(`${base}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toBe('application/json');
     expect(response.headers.get('x-two')).toBe('a, b');
@@ -166,7 +170,9 @@ describe('nodeHttpFetch: requests as fetch sends them', () => {
   });
 
   it('refuses a body it cannot send', async () => {
-    await expect(nodeHttpFetch(`${base}/echo`, { method: 'POST', body: new URLSearchParams('a=1') })).rejects.toThrow('node-http-fetch sends string and byte bodies only');
+    await expect(nodeHttpFetch(`${base}/echo`, { method: 'POST', body: new URLSearchParams('a=1') })).rejects.toThrow(
+      'node-http-fetch sends string and byte bodies only',
+    );
   });
 
   it('takes the URL as a string, a URL or a Request', async () => {
@@ -191,7 +197,11 @@ describe('nodeHttpFetch: requests as fetch sends them', () => {
 
   it('continues 301 and 302 after a POST as a GET without the body, but keeps a GET a GET', async () => {
     for (const path of ['/moved', '/found']) {
-      const after = await nodeHttpFetch(`${base}${path}`, { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain', 'x-kept': 'yes' } });
+      const after = await nodeHttpFetch(`${base}${path}`, {
+        method: 'POST',
+        body: 'x',
+        headers: { 'content-type': 'text/plain', 'x-kept': 'yes' },
+      });
       expect(JSON.parse(await text(after))).toEqual({ method: 'GET', body: '' });
       expect(lastSeen().headers['content-type']).toBeUndefined();
       expect(lastSeen().headers['x-kept']).toBe('yes');
@@ -223,7 +233,7 @@ describe('nodeHttpFetch: requests as fetch sends them', () => {
     expect(((error as Error).cause as Error).message).toBe('unsupported protocol ftp:');
   });
 
-  it('rejects with the signal\'s reason when aborted before the answer, and frees the socket', async () => {
+  it("rejects with the signal's reason when aborted before the answer, and frees the socket", async () => {
     const controller = new AbortController();
     const pending = nodeHttpFetch(`${base}/slow-head`, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('gave up')), 50);

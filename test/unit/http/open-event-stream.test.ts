@@ -41,16 +41,21 @@ async function events(stream: EventStream, count: number): Promise<Array<{ event
 }
 
 describe('openEventStream: framing', () => {
-  it('asks for an event stream with the caller\'s headers, by GET', async () => {
+  it("asks for an event stream with the caller's headers, by GET", async () => {
     const server = await streaming((res) => res.write('data: x\n\n'));
     const stream = await openEventStream(server.url, options());
     await stream.next();
     stream.close();
-    expect(server.requests[0]).toMatchObject({ method: 'GET', headers: { accept: 'text/event-stream', authorization: 'Bearer t' } });
+    expect(server.requests[0]).toMatchObject({
+      method: 'GET',
+      headers: { accept: 'text/event-stream', authorization: 'Bearer t' },
+    });
   });
 
   it('joins data lines, takes the event type, and defaults the type to message', async () => {
-    const server = await streaming((res) => res.write('event: state\ndata: {"a":1}\ndata: second line\n\ndata: plain\n\n'));
+    const server = await streaming((res) =>
+      res.write('event: state\ndata: {"a":1}\ndata: second line\n\ndata: plain\n\n'),
+    );
     const stream = await openEventStream(server.url, options());
     expect(await events(stream, 2)).toEqual([
       { event: 'state', data: '{"a":1}\nsecond line' },
@@ -69,8 +74,10 @@ describe('openEventStream: framing', () => {
     stream.close();
   });
 
-  it('skips comments, unknown fields and blank lines without data; keeps a value\'s colons and all but one leading space', async () => {
-    const server = await streaming((res) => res.write(': ping\n\nretry: 5\nid: 7\n\nevent: e\ndata\n\ndata:  two spaces: and a colon\n\n'));
+  it("skips comments, unknown fields and blank lines without data; keeps a value's colons and all but one leading space", async () => {
+    const server = await streaming((res) =>
+      res.write(': ping\n\nretry: 5\nid: 7\n\nevent: e\ndata\n\ndata:  two spaces: and a colon\n\n'),
+    );
     const stream = await openEventStream(server.url, options());
     expect(await events(stream, 2)).toEqual([
       { event: 'e', data: '' },
@@ -102,16 +109,26 @@ describe('openEventStream: how a stream fails', () => {
   });
 
   it('fails with status on an answer other than 200, and with not_event_stream on another content type', async () => {
-    const refused = await scriptedServer((_req, res) => res.writeHead(401, { 'content-type': 'text/event-stream' }).end('no'));
+    const refused = await scriptedServer((_req, res) =>
+      res.writeHead(401, { 'content-type': 'text/event-stream' }).end('no'),
+    );
     const status = await failureOf(openEventStream(refused.url, options()));
     expect(status).toMatchObject({ kind: 'status', status: 401, message: 'HTTP 401' });
-    const json = await scriptedServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
-    expect(await failureOf(openEventStream(json.url, options()))).toMatchObject({ kind: 'not_event_stream', message: 'content-type application/json' });
+    const json = await scriptedServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
+    );
+    expect(await failureOf(openEventStream(json.url, options()))).toMatchObject({
+      kind: 'not_event_stream',
+      message: 'content-type application/json',
+    });
     const bare = await scriptedServer((_req, res) => {
       res.removeHeader('content-type');
       res.writeHead(200).end('data: x\n\n');
     });
-    expect(await failureOf(openEventStream(bare.url, options()))).toMatchObject({ kind: 'not_event_stream', message: 'content-type missing' });
+    expect(await failureOf(openEventStream(bare.url, options()))).toMatchObject({
+      kind: 'not_event_stream',
+      message: 'content-type missing',
+    });
   });
 
   it('accepts the content type in any case', async () => {
@@ -122,7 +139,9 @@ describe('openEventStream: how a stream fails', () => {
   });
 
   it('fails with network when nothing listens', async () => {
-    expect((await failureOf(openEventStream(`http://127.0.0.1:${await closedPort()}/`, options()))).kind).toBe('network');
+    expect((await failureOf(openEventStream(`http://127.0.0.1:${await closedPort()}/`, options()))).kind).toBe(
+      'network',
+    );
   });
 
   it('fails with idle after a silence, while pings keep a quiet stream alive', async () => {
@@ -149,14 +168,22 @@ describe('openEventStream: how a stream fails', () => {
   it('fails with event_too_large when one event grows past its cap, counted per event', async () => {
     const small = 'x'.repeat(300);
     const server = await streaming((res) => {
-      const pieces = [...Array.from({ length: 5 }, () => `data: ${small}\n\n`), `data: ${'y'.repeat(600)}`, 'y'.repeat(600), 'y'.repeat(600)];
+      const pieces = [
+        ...Array.from({ length: 5 }, () => `data: ${small}\n\n`),
+        `data: ${'y'.repeat(600)}`,
+        'y'.repeat(600),
+        'y'.repeat(600),
+      ];
       const timer = setInterval(() => (pieces.length > 0 ? res.write(pieces.shift()!) : clearInterval(timer)), 20);
       res.on('close', () => clearInterval(timer));
     });
     const stream = await openEventStream(server.url, options());
     // Five events of 300 bytes pass although together they are over the 1000-byte cap of one event.
     expect((await events(stream, 5)).map((e) => e.data)).toEqual([small, small, small, small, small]);
-    expect(await failureOf(stream.next())).toMatchObject({ kind: 'event_too_large', message: 'one event passed 1000 bytes' });
+    expect(await failureOf(stream.next())).toMatchObject({
+      kind: 'event_too_large',
+      message: 'one event passed 1000 bytes',
+    });
   });
 
   it('fails with total_too_large when the stream passes its lifetime cap', async () => {
@@ -193,7 +220,9 @@ describe('openEventStream: how a stream fails', () => {
 
   it('fails with cancelled when the caller cancels before, while opening, or while waiting for an event', async () => {
     const server = await streaming(() => undefined);
-    expect((await failureOf(openEventStream(server.url, options({ signal: AbortSignal.abort() })))).kind).toBe('cancelled');
+    expect((await failureOf(openEventStream(server.url, options({ signal: AbortSignal.abort() })))).kind).toBe(
+      'cancelled',
+    );
     expect(server.hits()).toBe(0);
 
     const hung = await scriptedServer(() => undefined);

@@ -5,7 +5,10 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { BodyTooLarge, readBoundedBody } from '../../../src/http/read-bounded-body.js';
 
 /** A response whose body arrives in the given chunks, with a declared length when given. */
-function response(chunks: string[], declared?: number): { response: Response; cancelled: () => boolean; pulled: () => number } {
+function response(
+  chunks: string[],
+  declared?: number,
+): { response: Response; cancelled: () => boolean; pulled: () => number } {
   let cancelled = false;
   let pulled = 0;
   const body = new ReadableStream<Uint8Array>({

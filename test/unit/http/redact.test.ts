@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { forgetAllSecrets, redactCredentialEcho, redactDeep, redactSecrets, rememberSecret } from '../../../src/redact.js';
+import {
+  forgetAllSecrets,
+  redactCredentialEcho,
+  redactDeep,
+  redactSecrets,
+  rememberSecret,
+} from '../../../src/redact.js';
 
 // Issue 10 item 3: one redactor that knows the secrets in play and the shapes of secrets.
 const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -15,7 +21,9 @@ describe('redactSecrets', () => {
 
   it('masks whole JWTs, their header or payload alone, Authorization echoes and amk_ keys in text a server sent about credentials', () => {
     const [header, payload] = token.split('.');
-    const out = redactCredentialEcho(`Authorization: Bearer ${token}; parts ${header} and ${payload}; key amk_0123456789abcdef`);
+    const out = redactCredentialEcho(
+      `Authorization: Bearer ${token}; parts ${header} and ${payload}; key amk_0123456789abcdef`,
+    );
     expect(out).not.toContain(header);
     expect(out).not.toContain(payload);
     expect(out).not.toContain('amk_0123');
@@ -39,7 +47,11 @@ describe('redactSecrets', () => {
   });
 
   it('leaves ordinary words about bearers and api keys alone, in mail and in server text', () => {
-    const sentences = ['Bearer of good news', 'The bearer for JMAP is here. api_key: see the docs.', 'Use the Bearer scheme; api_key = your key'];
+    const sentences = [
+      'Bearer of good news',
+      'The bearer for JMAP is here. api_key: see the docs.',
+      'Use the Bearer scheme; api_key = your key',
+    ];
     rememberSecret('amk_a_real_key_0123456789');
     for (const sentence of sentences) {
       expect(redactSecrets(sentence)).toBe(sentence);
@@ -47,7 +59,7 @@ describe('redactSecrets', () => {
     }
   });
 
-  it('shows a JWT that is not this process\'s own exactly, even when it shares the issuer\'s header with one that is', () => {
+  it("shows a JWT that is not this process's own exactly, even when it shares the issuer's header with one that is", () => {
     rememberSecret(token);
     const [header] = token.split('.');
     const foreign = `${header}.${part({ sub: 'someone@else.test', exp: 2 })}.c29tZW9uZS1lbHNlcy1zaWduYXR1cmU`;

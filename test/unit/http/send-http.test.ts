@@ -14,12 +14,20 @@ import { closedPort, scriptedServer } from '../../helpers/scripted-http-server.j
  * the caps on bodies, and what a failed request says to do next.
  */
 
-const base: SendOptions = { what: 'test request', retry: 'idempotent', timeoutMs: 2_000, maxBytes: 1_000_000, retryBaseMs: 1 };
-
-const answer = (status: number, body = '', headers: Record<string, string> = {}) => (_req: unknown, res: import('node:http').ServerResponse) => {
-  res.writeHead(status, headers);
-  res.end(body);
+const base: SendOptions = {
+  what: 'test request',
+  retry: 'idempotent',
+  timeoutMs: 2_000,
+  maxBytes: 1_000_000,
+  retryBaseMs: 1,
 };
+
+const answer =
+  (status: number, body = '', headers: Record<string, string> = {}) =>
+  (_req: unknown, res: import('node:http').ServerResponse) => {
+    res.writeHead(status, headers);
+    res.end(body);
+  };
 
 const failure = async (call: Promise<unknown>): Promise<MailboxError> => {
   const error = await call.then(
@@ -51,13 +59,16 @@ describe('sendHttp: which answers are resent', () => {
     [429, 'once', 3],
     [503, 'once', 3],
     [429, 'idempotent', 3],
-  ] as const)('HTTP %i under rule %s: %i attempts, then the last answer is returned', async (status, retry, attempts) => {
-    const server = await scriptedServer(answer(status, 'no'));
-    const response = await sendHttp(server.url, { method: 'POST' }, { ...base, retry });
-    expect(response.status).toBe(status);
-    expect(response.text()).toBe('no');
-    expect(server.hits()).toBe(attempts);
-  });
+  ] as const)(
+    'HTTP %i under rule %s: %i attempts, then the last answer is returned',
+    async (status, retry, attempts) => {
+      const server = await scriptedServer(answer(status, 'no'));
+      const response = await sendHttp(server.url, { method: 'POST' }, { ...base, retry });
+      expect(response.status).toBe(status);
+      expect(response.text()).toBe('no');
+      expect(server.hits()).toBe(attempts);
+    },
+  );
 
   it('makes as many resends as configured', async () => {
     for (const retries of [0, 1, 4]) {
@@ -68,7 +79,9 @@ describe('sendHttp: which answers are resent', () => {
   });
 
   it('returns the first good answer after a refusal', async () => {
-    const server = await scriptedServer((req, res, hit) => answer(hit === 1 ? 503 : 200, hit === 1 ? '' : '{"ok":true}')(req, res));
+    const server = await scriptedServer((req, res, hit) =>
+      answer(hit === 1 ? 503 : 200, hit === 1 ? '' : '{"ok":true}')(req, res),
+    );
     const response = await sendHttp(server.url, {}, { ...base, retry: 'once' });
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({ ok: true });
@@ -88,7 +101,9 @@ describe('sendHttp: Retry-After and the budget', () => {
   });
 
   it('waits out a Retry-After up to the cap (10 s unless told)', async () => {
-    const server = await scriptedServer((req, res, hit) => answer(hit === 1 ? 429 : 200, '', hit === 1 ? { 'retry-after': '1' } : {})(req, res));
+    const server = await scriptedServer((req, res, hit) =>
+      answer(hit === 1 ? 429 : 200, '', hit === 1 ? { 'retry-after': '1' } : {})(req, res),
+    );
     const started = Date.now();
     const response = await sendHttp(server.url, {}, { ...base, timeoutMs: 5_000 });
     expect(response.status).toBe(200);
@@ -111,7 +126,7 @@ describe('sendHttp: Retry-After and the budget', () => {
     expect(enough.hits()).toBe(3);
   });
 
-  it('gives a silent host three attempts\' worth of time by default, each attempt its own deadline', async () => {
+  it("gives a silent host three attempts' worth of time by default, each attempt its own deadline", async () => {
     const server = await scriptedServer(() => undefined);
     const started = Date.now();
     const error = await failure(sendHttp(server.url, {}, { ...base, timeoutMs: 300, retries: 5 }));
@@ -129,14 +144,18 @@ describe('sendHttp: Retry-After and the budget', () => {
     expect(Date.now() - started).toBeLessThan(2_500);
   });
 
-  it('names its own limit in a timeout, or the caller\'s error when it gives one', async () => {
+  it("names its own limit in a timeout, or the caller's error when it gives one", async () => {
     const server = await scriptedServer(() => undefined);
     const own = await failure(sendHttp(`${server.url}/x?token=secret`, {}, { ...base, timeoutMs: 200, retries: 0 }));
     expect(own.message).toBe(`test request: no complete answer from ${server.url} within 200 ms.`);
     const custom = new MailboxError({ code: 'timeout', message: 'the call ran out', hint: 'h' });
     const seen: unknown[] = [];
     const theirs = await failure(
-      sendHttp(server.url, { method: 'POST' }, { ...base, retry: 'once', timeoutMs: 200, timeoutError: (...args) => (seen.push(args.slice(0, 3)), custom) }),
+      sendHttp(
+        server.url,
+        { method: 'POST' },
+        { ...base, retry: 'once', timeoutMs: 200, timeoutError: (...args) => (seen.push(args.slice(0, 3)), custom) },
+      ),
     );
     expect(theirs).toBe(custom);
     expect(seen).toEqual([['test request', server.url, true]]);
@@ -147,19 +166,37 @@ describe('sendHttp: failures without an answer', () => {
   it('resends a request refused before it was sent, whatever the rule', async () => {
     for (const retry of ['once', 'idempotent'] as const) {
       const calls = { n: 0 };
-      const error = await failure(sendHttp('http://127.0.0.1:9/', { method: 'POST' }, { ...base, retry, fetch: failingFetch('ECONNREFUSED', calls) }));
+      const error = await failure(
+        sendHttp(
+          'http://127.0.0.1:9/',
+          { method: 'POST' },
+          { ...base, retry, fetch: failingFetch('ECONNREFUSED', calls) },
+        ),
+      );
       expect(calls.n).toBe(3);
       expect(error.code).toBe('network');
-      expect(error.hint).toBe('Check the network connection, then try again. If it keeps failing, the operator checks the service URLs this client was started with (AGENT_MAILBOX_AUTH_URL / AGENT_MAILBOX_API_URL, or --auth-url / --api-url on its command line or in the server config of the host); a tool call cannot change them.');
+      expect(error.hint).toBe(
+        'Check the network connection, then try again. If it keeps failing, the operator checks the service URLs this client was started with (AGENT_MAILBOX_AUTH_URL / AGENT_MAILBOX_API_URL, or --auth-url / --api-url on its command line or in the server config of the host); a tool call cannot change them.',
+      );
     }
   });
 
   it('never resends a POST under rule once after the connection broke, and says it may have acted', async () => {
     const calls = { n: 0 };
-    const error = await failure(sendHttp('http://127.0.0.1:9/', { method: 'POST' }, { ...base, retry: 'once', fetch: failingFetch('ECONNRESET', calls, 'socket hang up') }));
+    const error = await failure(
+      sendHttp(
+        'http://127.0.0.1:9/',
+        { method: 'POST' },
+        { ...base, retry: 'once', fetch: failingFetch('ECONNRESET', calls, 'socket hang up') },
+      ),
+    );
     expect(calls.n).toBe(1);
-    expect(error.message).toBe('test request: the connection to http://127.0.0.1:9 failed (ECONNRESET: socket hang up).');
-    expect(error.hint).toMatch(/^The request may have reached the server before the connection broke, so it was not resent/);
+    expect(error.message).toBe(
+      'test request: the connection to http://127.0.0.1:9 failed (ECONNRESET: socket hang up).',
+    );
+    expect(error.hint).toMatch(
+      /^The request may have reached the server before the connection broke, so it was not resent/,
+    );
   });
 
   it('resends an idempotent request after a broken connection', async () => {
@@ -172,7 +209,9 @@ describe('sendHttp: failures without an answer', () => {
     const server = await scriptedServer(() => undefined);
     const get = await failure(sendHttp(server.url, {}, { ...base, retry: 'once', timeoutMs: 200, retries: 0 }));
     expect(get.hint).toMatch(/^Check the network and that the host is up/);
-    const idempotentPost = await failure(sendHttp(server.url, { method: 'POST' }, { ...base, timeoutMs: 200, retries: 0 }));
+    const idempotentPost = await failure(
+      sendHttp(server.url, { method: 'POST' }, { ...base, timeoutMs: 200, retries: 0 }),
+    );
     expect(idempotentPost.hint).toMatch(/^Check the network and that the host is up/);
     const post = await failure(sendHttp(server.url, { method: 'POST' }, { ...base, retry: 'once', timeoutMs: 200 }));
     expect(post.hint).toMatch(/^The request may still have taken effect, so it was not resent/);
@@ -183,7 +222,11 @@ describe('sendHttp: failures without an answer', () => {
     const port = await closedPort();
     const error = await failure(sendHttp(`http://127.0.0.1:${port}/path?q=1`, {}, { ...base, retries: 0 }));
     expect(error.code).toBe('network');
-    expect(error.message).toMatch(new RegExp(`^test request: the connection to http://127\\.0\\.0\\.1:${port} failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\)\\.$`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^test request: the connection to http://127\\.0\\.0\\.1:${port} failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\)\\.$`,
+      ),
+    );
   });
 
   it('does not start when already cancelled, and stops waiting between attempts when cancelled', async () => {
@@ -202,9 +245,19 @@ describe('sendHttp: failures without an answer', () => {
     expect(server.hits()).toBe(1);
   });
 
-  it('passes on an error that is not the transport\'s own', async () => {
+  it("passes on an error that is not the transport's own", async () => {
     const bug = new RangeError('a bug in the fetch');
-    const fetch: FetchFunction = async () => ({ status: 200, headers: new Headers(), url: '', body: { getReader: () => { throw bug; } } }) as unknown as Response;
+    const fetch: FetchFunction = async () =>
+      ({
+        status: 200,
+        headers: new Headers(),
+        url: '',
+        body: {
+          getReader: () => {
+            throw bug;
+          },
+        },
+      }) as unknown as Response;
     await expect(sendHttp('http://127.0.0.1:9/', {}, { ...base, fetch })).rejects.toMatchObject({ code: 'network' });
   });
 });
@@ -219,7 +272,9 @@ describe('sendHttp: bodies', () => {
     expect(error.code).toBe('response_too_large');
     expect(error.message).toContain('65536 bytes');
     const small = await scriptedServer(answer(500, 'x'.repeat(2_000)));
-    expect((await failure(sendHttp(small.url, {}, { ...base, retries: 0, maxBytes: 1_000 }))).message).toContain('1000 bytes');
+    expect((await failure(sendHttp(small.url, {}, { ...base, retries: 0, maxBytes: 1_000 }))).message).toContain(
+      '1000 bytes',
+    );
   });
 
   it('writes a successful download to the file and keeps an error body in memory', async () => {
@@ -239,7 +294,9 @@ describe('sendHttp: bodies', () => {
   });
 
   it('follows redirects unless told not to', async () => {
-    const server = await scriptedServer((req, res) => (req.url === '/from' ? answer(302, '', { location: '/to' })(req, res) : answer(200, 'here')(req, res)));
+    const server = await scriptedServer((req, res) =>
+      req.url === '/from' ? answer(302, '', { location: '/to' })(req, res) : answer(200, 'here')(req, res),
+    );
     const followed = await sendHttp(`${server.url}/from`, {}, base);
     expect(followed.text()).toBe('here');
     expect(followed.url).toBe(`${server.url}/to`);
@@ -250,7 +307,12 @@ describe('sendHttp: bodies', () => {
 describe('sendHttp: what it logs', () => {
   it('logs each answer with method, URL, status and size, and each resend with its reason', async () => {
     const lines: string[] = [];
-    const log: Logger = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: (m) => lines.push(m) };
+    const log: Logger = {
+      error: () => undefined,
+      warn: () => undefined,
+      info: () => undefined,
+      debug: (m) => lines.push(m),
+    };
     const server = await scriptedServer((req, res, hit) => answer(hit === 1 ? 503 : 200, 'ok')(req, res));
     await sendHttp(`${server.url}/a`, { method: 'POST' }, { ...base, log });
     expect(lines[0]).toMatch(new RegExp(`^POST ${server.url}/a → HTTP 503, 2 bytes in \\d+ ms \\(test request\\)$`));

@@ -8,7 +8,10 @@ import { safeFileName } from '../../../src/mail/download-blob-to-file.js';
 describe('parseOps', () => {
   it('accepts a bare array, an envelope, JSON text or a parsed value', () => {
     expect(parseOps('[["Core/echo", {}, "e"]]')).toEqual({ methodCalls: [['Core/echo', {}, 'e']] });
-    expect(parseOps({ using: ['u'], methodCalls: [['Core/echo', {}, 'e']] })).toEqual({ using: ['u'], methodCalls: [['Core/echo', {}, 'e']] });
+    expect(parseOps({ using: ['u'], methodCalls: [['Core/echo', {}, 'e']] })).toEqual({
+      using: ['u'],
+      methodCalls: [['Core/echo', {}, 'e']],
+    });
   });
 
   it('rejects bad JSON and malformed calls with ops_invalid', () => {
@@ -29,9 +32,14 @@ describe('session URLs', () => {
   });
 
   it('expands templates with each value URL-encoded', () => {
-    expect(expandTemplate('/d/{accountId}/{blobId}/{name}?accept={type}', { accountId: 'a@b.c', blobId: 'B1', name: 'my file.pdf', type: 'application/pdf' })).toBe(
-      '/d/a%40b.c/B1/my%20file.pdf?accept=application%2Fpdf',
-    );
+    expect(
+      expandTemplate('/d/{accountId}/{blobId}/{name}?accept={type}', {
+        accountId: 'a@b.c',
+        blobId: 'B1',
+        name: 'my file.pdf',
+        type: 'application/pdf',
+      }),
+    ).toBe('/d/a%40b.c/B1/my%20file.pdf?accept=application%2Fpdf');
   });
 });
 
@@ -39,15 +47,19 @@ describe('htmlToText', () => {
   beforeAll(() => prepareHtmlToText('text/html'));
 
   it('renders paragraphs, line breaks, links and entities as text, without scripts or styles', () => {
-    const html = '<html><head><style>p{}</style></head><body><p>Hello&nbsp;<b>Bob</b> &amp; co</p><script>x()</script><p>See <a href="https://e.test">this</a><br>bye &#128075;</p></body></html>';
+    const html =
+      '<html><head><style>p{}</style></head><body><p>Hello&nbsp;<b>Bob</b> &amp; co</p><script>x()</script><p>See <a href="https://e.test">this</a><br>bye &#128075;</p></body></html>';
     const text = htmlToText(html);
     expect(text).toBe('Hello Bob & co\n\nSee this [https://e.test]\nbye 👋');
     expect(text).not.toMatch(/x\(\)|p\{\}/);
   });
 
   it('reads layout tables as blocks and drops tracking pixels', () => {
-    const html = '<table><tr><td><h2>Story</h2><p>A long paragraph that must not be wrapped at sixty characters by a table layout.</p><img src="https://t.test/p.gif"></td></tr></table>';
-    expect(htmlToText(html)).toBe('Story\n\nA long paragraph that must not be wrapped at sixty characters by a table layout.');
+    const html =
+      '<table><tr><td><h2>Story</h2><p>A long paragraph that must not be wrapped at sixty characters by a table layout.</p><img src="https://t.test/p.gif"></td></tr></table>';
+    expect(htmlToText(html)).toBe(
+      'Story\n\nA long paragraph that must not be wrapped at sixty characters by a table layout.',
+    );
   });
 });
 

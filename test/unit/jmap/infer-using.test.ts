@@ -8,11 +8,27 @@ const blob = 'urn:ietf:params:jmap:blob';
 
 describe('inferUsing', () => {
   it('gives a bare read batch core + mail only', () => {
-    expect(inferUsing([['Email/query', {}, 'a'], ['Mailbox/get', {}, 'b']], [core, mail, submission, blob])).toEqual([core, mail]);
+    expect(
+      inferUsing(
+        [
+          ['Email/query', {}, 'a'],
+          ['Mailbox/get', {}, 'b'],
+        ],
+        [core, mail, submission, blob],
+      ),
+    ).toEqual([core, mail]);
   });
 
   it('adds submission for EmailSubmission and Identity calls when the session advertises it', () => {
-    expect(inferUsing([['Email/set', {}, 'a'], ['EmailSubmission/set', {}, 'b']], [core, mail, submission])).toEqual([core, mail, submission]);
+    expect(
+      inferUsing(
+        [
+          ['Email/set', {}, 'a'],
+          ['EmailSubmission/set', {}, 'b'],
+        ],
+        [core, mail, submission],
+      ),
+    ).toEqual([core, mail, submission]);
     expect(inferUsing([['Identity/get', {}, 'a']], [core, mail, submission])).toEqual([core, mail, submission]);
   });
 
@@ -22,7 +38,15 @@ describe('inferUsing', () => {
   });
 
   it('adds what the methods need when no session is known (dry run)', () => {
-    expect(inferUsing([['Blob/upload', {}, 'a'], ['EmailSubmission/set', {}, 'b']], undefined)).toEqual([core, mail, submission, blob]);
+    expect(
+      inferUsing(
+        [
+          ['Blob/upload', {}, 'a'],
+          ['EmailSubmission/set', {}, 'b'],
+        ],
+        undefined,
+      ),
+    ).toEqual([core, mail, submission, blob]);
   });
 
   it("keeps an envelope's own using unchanged", () => {

@@ -37,7 +37,13 @@ async function serve(rejectedTokens: Set<string>): Promise<Served> {
     req.on('data', (d: Buffer) => (body += d.toString('utf8')));
     req.on('end', () => {
       const auth = req.headers.authorization ?? '';
-      requests.push({ method: req.method ?? '', path: req.url ?? '', auth, contentType: req.headers['content-type'] ?? '', body });
+      requests.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        auth,
+        contentType: req.headers['content-type'] ?? '',
+        body,
+      });
       if (rejectedTokens.has(auth.replace(/^Bearer /, ''))) {
         res.writeHead(401).end();
         return;
@@ -51,8 +57,20 @@ async function serve(rejectedTokens: Set<string>): Promise<Served> {
       };
       if (req.url === '/jmap' && req.method === 'GET') {
         json(200, {
-          capabilities: { 'urn:ietf:params:jmap:core': { maxSizeUpload: 1000, maxCallsInRequest: 16 }, 'urn:ietf:params:jmap:mail': {}, 'urn:ietf:params:jmap:submission': {} },
-          accounts: { 'bot@custom.test': { name: 'bot', accountCapabilities: { 'urn:ietf:params:jmap:mail': { maxSizeAttachmentsPerEmail: 2000 }, 'urn:ietf:params:jmap:submission': {} } } },
+          capabilities: {
+            'urn:ietf:params:jmap:core': { maxSizeUpload: 1000, maxCallsInRequest: 16 },
+            'urn:ietf:params:jmap:mail': {},
+            'urn:ietf:params:jmap:submission': {},
+          },
+          accounts: {
+            'bot@custom.test': {
+              name: 'bot',
+              accountCapabilities: {
+                'urn:ietf:params:jmap:mail': { maxSizeAttachmentsPerEmail: 2000 },
+                'urn:ietf:params:jmap:submission': {},
+              },
+            },
+          },
           primaryAccounts: { 'urn:ietf:params:jmap:mail': 'bot@custom.test' },
           apiUrl: '/jmap/',
           uploadUrl: '/jmap/upload/{accountId}/',
@@ -64,16 +82,44 @@ async function serve(rejectedTokens: Set<string>): Promise<Served> {
       if (req.url === '/jmap/' && req.method === 'POST') {
         const request = JSON.parse(body) as { methodCalls: [string, Record<string, unknown>, string][] };
         const methodResponses = request.methodCalls.map(([name, args, id]) => {
-          if (name === 'Mailbox/get') return [name, { list: [{ id: 'mb-in', role: 'inbox' }, { id: 'mb-dr', role: 'drafts' }, { id: 'mb-se', role: 'sent' }, { id: 'mb-tr', role: 'trash' }] }, id];
-          if (name === 'Email/changes' && args.sinceState === 'gone') return ['error', { type: 'cannotCalculateChanges' }, id];
-          if (name === 'Identity/get') return [name, { list: [{ id: 'other', email: 'x@y.test' }, { id: 'id-bot', email: 'bot@custom.test' }] }, id];
+          if (name === 'Mailbox/get')
+            return [
+              name,
+              {
+                list: [
+                  { id: 'mb-in', role: 'inbox' },
+                  { id: 'mb-dr', role: 'drafts' },
+                  { id: 'mb-se', role: 'sent' },
+                  { id: 'mb-tr', role: 'trash' },
+                ],
+              },
+              id,
+            ];
+          if (name === 'Email/changes' && args.sinceState === 'gone')
+            return ['error', { type: 'cannotCalculateChanges' }, id];
+          if (name === 'Identity/get')
+            return [
+              name,
+              {
+                list: [
+                  { id: 'other', email: 'x@y.test' },
+                  { id: 'id-bot', email: 'bot@custom.test' },
+                ],
+              },
+              id,
+            ];
           return [name, args, id];
         });
         json(200, { methodResponses, sessionState: 's1' });
         return;
       }
       if (req.url?.startsWith('/jmap/upload/') && req.method === 'POST') {
-        json(201, { accountId: 'bot@custom.test', blobId: 'B-up', type: req.headers['content-type'], size: Buffer.byteLength(body) });
+        json(201, {
+          accountId: 'bot@custom.test',
+          blobId: 'B-up',
+          type: req.headers['content-type'],
+          size: Buffer.byteLength(body),
+        });
         return;
       }
       if (req.url?.startsWith('/jmap/download/')) {
@@ -85,7 +131,11 @@ async function serve(rejectedTokens: Set<string>): Promise<Served> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 function fakeAccount(apiUrl: string, tokens: string[]): Account & { invalidated: string[]; state: AccountState } {
@@ -146,10 +196,18 @@ describe('JmapClient', () => {
     served = await serve(new Set());
     const account = fakeAccount(served.url, ['cap-1']);
     const client = gateOf(account);
-    const response = await client.call({ using: ['urn:ietf:params:jmap:core'], methodCalls: [['Core/echo', { hello: 1 }, 'e']] });
+    const response = await client.call({
+      using: ['urn:ietf:params:jmap:core'],
+      methodCalls: [['Core/echo', { hello: 1 }, 'e']],
+    });
     expect(response.methodResponses).toEqual([['Core/echo', { hello: 1 }, 'e']]);
     const post = served.requests.at(-1)!;
-    expect(post).toMatchObject({ method: 'POST', path: '/jmap/', contentType: 'application/json', auth: 'Bearer cap-1' });
+    expect(post).toMatchObject({
+      method: 'POST',
+      path: '/jmap/',
+      contentType: 'application/json',
+      auth: 'Bearer cap-1',
+    });
   });
 
   it('re-mints the capability after a 401 and retries exactly once', async () => {
@@ -164,7 +222,9 @@ describe('JmapClient', () => {
   it('gives up with auth_rejected when the fresh capability is refused too', async () => {
     served = await serve(new Set(['cap-a', 'cap-b']));
     const account = fakeAccount(served.url, ['cap-a', 'cap-b']);
-    const error = (await gateOf(account).session().catch((e: unknown) => e)) as MailboxError;
+    const error = (await gateOf(account)
+      .session()
+      .catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('auth_rejected');
     expect(served.requests).toHaveLength(2);
   });
@@ -172,7 +232,13 @@ describe('JmapClient', () => {
   it('uploads to the expanded uploadUrl and downloads through the template', async () => {
     served = await serve(new Set());
     const client = gateOf(fakeAccount(served.url, ['cap-1']));
-    expect(await client.upload({ bytes: new TextEncoder().encode('hello'), type: 'text/plain', source: { kind: 'file', path: '/tmp/hello.txt' } })).toEqual({ blobId: 'B-up', type: 'text/plain', size: 5 });
+    expect(
+      await client.upload({
+        bytes: new TextEncoder().encode('hello'),
+        type: 'text/plain',
+        source: { kind: 'file', path: '/tmp/hello.txt' },
+      }),
+    ).toEqual({ blobId: 'B-up', type: 'text/plain', size: 5 });
     expect(served.requests.at(-1)?.path).toBe('/jmap/upload/bot%40custom.test/');
     const dir = await mkdtemp(join(tmpdir(), 'dl-'));
     cleanUpAfter(() => rm(dir, { recursive: true, force: true }));
@@ -180,7 +246,9 @@ describe('JmapClient', () => {
     const handle = await open(file, 'wx');
     await client.download('B-1', handle, { name: 'a b.txt', type: 'text/plain' });
     await handle.close();
-    expect(await readFile(file, 'utf8')).toBe('downloaded /jmap/download/bot%40custom.test/B-1/a%20b.txt?accept=text%2Fplain');
+    expect(await readFile(file, 'utf8')).toBe(
+      'downloaded /jmap/download/bot%40custom.test/B-1/a%20b.txt?accept=text%2Fplain',
+    );
   });
 
   it('reports an unreachable host as a network error naming it', async () => {
@@ -188,7 +256,9 @@ describe('JmapClient', () => {
     const url = served.url;
     await served.close();
     served = undefined;
-    const error = (await gateOf(fakeAccount(url, ['c'])).session().catch((e: unknown) => e)) as MailboxError;
+    const error = (await gateOf(fakeAccount(url, ['c']))
+      .session()
+      .catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('network');
     expect(error.message).toContain(url);
   });
@@ -202,18 +272,30 @@ describe('runJmapRequest with a cached session', () => {
     const before = served.requests.length;
     const result = await runJmapRequest(
       account,
-      { ops: '[["Core/echo", {"from": "$INBOX", "identity": "$IDENTITY_ID", "box": {"$INBOX_MAILBOX_ID": true}, "n": "$N"}, "e"]]', vars: { N: 3 } },
+      {
+        ops: '[["Core/echo", {"from": "$INBOX", "identity": "$IDENTITY_ID", "box": {"$INBOX_MAILBOX_ID": true}, "n": "$N"}, "e"]]',
+        vars: { N: 3 },
+      },
       { signal: new AbortController().signal, log: silentLogger },
     );
     expect(result.ok).toBe(true);
-    expect(result.response?.methodResponses[0]?.[1]).toEqual({ from: 'bot@custom.test', identity: 'id-bot', box: { 'mb-in': true }, n: 3 });
+    expect(result.response?.methodResponses[0]?.[1]).toEqual({
+      from: 'bot@custom.test',
+      identity: 'id-bot',
+      box: { 'mb-in': true },
+      n: 3,
+    });
     expect(served.requests.length).toBe(before + 1);
   });
 
   it('makes no network call at all in a dry run, leaving unknown placeholders visible', async () => {
     served = await serve(new Set());
     const account = fakeAccount(served.url, ['cap-1']);
-    const result = await runJmapRequest(account, { ops_file: 'send_mail', vars: { TO: 'a@b.test', SUBJECT: 'S', BODY: 'B' }, dry_run: true }, { signal: new AbortController().signal, log: silentLogger });
+    const result = await runJmapRequest(
+      account,
+      { ops_file: 'send_mail', vars: { TO: 'a@b.test', SUBJECT: 'S', BODY: 'B' }, dry_run: true },
+      { signal: new AbortController().signal, log: silentLogger },
+    );
     expect(served.requests).toHaveLength(0);
     expect(result.dryRun).toBe(true);
     expect(result.unresolved).toEqual(['ACCOUNT_ID', 'DRAFTS_MAILBOX_ID', 'IDENTITY_ID', 'SENT_MAILBOX_ID']);
@@ -232,7 +314,11 @@ describe('runJmapRequest with a cached session', () => {
       await writeFile(join(dir, 'big.bin'), Buffer.alloc(1500));
       const error = (await runJmapRequest(
         account,
-        { ops_file: 'send_mail_blob_attachment', vars: { TO: 'a@b.test', SUBJECT: 'S', BODY: 'B' }, attachments: [join(dir, 'big.bin')] },
+        {
+          ops_file: 'send_mail_blob_attachment',
+          vars: { TO: 'a@b.test', SUBJECT: 'S', BODY: 'B' },
+          attachments: [join(dir, 'big.bin')],
+        },
         { signal: new AbortController().signal, log: silentLogger },
       ).catch((e: unknown) => e)) as MailboxError;
       expect(error.code).toBe('attachment_too_large');
@@ -246,7 +332,11 @@ describe('runJmapRequest with a cached session', () => {
     served = await serve(new Set());
     const account = fakeAccount(served.url, ['cap-1']);
     account.state = { listNewState: 'gone' };
-    const result = await runJmapRequest(account, { ops_file: 'list_new' }, { signal: new AbortController().signal, log: silentLogger });
+    const result = await runJmapRequest(
+      account,
+      { ops_file: 'list_new' },
+      { signal: new AbortController().signal, log: silentLogger },
+    );
     expect(result.ok).toBe(false);
     expect(result.failures[0]?.type).toBe('cannotCalculateChanges');
     expect(account.state.listNewState).toBeUndefined();

@@ -29,15 +29,29 @@ describe('summarizeResponse', () => {
     const s = summarizeResponse(request, {
       methodResponses: [
         ['Email/set', { created: { draft: { id: 'e1' } } }, 'draft'],
-        ['EmailSubmission/set', { notCreated: { send: { type: 'forbiddenFrom', description: 'not your address' } } }, 'submit'],
+        [
+          'EmailSubmission/set',
+          { notCreated: { send: { type: 'forbiddenFrom', description: 'not your address' } } },
+          'submit',
+        ],
       ],
     });
     expect(s.ok).toBe(false);
     expect(s.failures).toEqual([
-      expect.objectContaining({ callId: 'submit', method: 'EmailSubmission/set', level: 'record', set: 'notCreated', recordId: 'send', type: 'forbiddenFrom', description: 'not your address' }),
+      expect.objectContaining({
+        callId: 'submit',
+        method: 'EmailSubmission/set',
+        level: 'record',
+        set: 'notCreated',
+        recordId: 'send',
+        type: 'forbiddenFrom',
+        description: 'not your address',
+      }),
     ]);
     expect(s.failures[0]?.fix).toContain('$INBOX');
-    expect(s.summaryLine).toContain('call submit EmailSubmission/set notCreated "send": forbiddenFrom ("not your address")');
+    expect(s.summaryLine).toContain(
+      'call submit EmailSubmission/set notCreated "send": forbiddenFrom ("not your address")',
+    );
   });
 
   it('names the method of a method-level error from the request by call id', () => {
@@ -57,7 +71,14 @@ describe('summarizeResponse', () => {
   it('reports notUpdated and notDestroyed entries with their properties', () => {
     const s = summarizeResponse(request, {
       methodResponses: [
-        ['Email/set', { notUpdated: { m1: { type: 'invalidProperties', properties: ['keywords/x'] } }, notDestroyed: { m2: { type: 'notFound' } } }, 'draft'],
+        [
+          'Email/set',
+          {
+            notUpdated: { m1: { type: 'invalidProperties', properties: ['keywords/x'] } },
+            notDestroyed: { m2: { type: 'notFound' } },
+          },
+          'draft',
+        ],
       ],
     });
     expect(s.failures.map((f) => [f.set, f.recordId, f.type, f.properties])).toEqual([
@@ -67,7 +88,12 @@ describe('summarizeResponse', () => {
   });
 
   it('has a fix for accountNotFound and an unknown type alike', () => {
-    const s = summarizeResponse(request, { methodResponses: [['error', { type: 'accountNotFound' }, 'get'], ['error', { type: 'weirdThing' }, 'draft']] });
+    const s = summarizeResponse(request, {
+      methodResponses: [
+        ['error', { type: 'accountNotFound' }, 'get'],
+        ['error', { type: 'weirdThing' }, 'draft'],
+      ],
+    });
     expect(s.failures[0]?.fix).toContain('$ACCOUNT_ID');
     expect(s.failures[1]?.fix).toContain('help topic');
   });

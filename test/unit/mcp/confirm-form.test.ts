@@ -26,17 +26,36 @@ describe('a confirmation as an MCP form', () => {
   });
 
   it('takes an accept only with content that fits the form, cut to its fields', async () => {
-    expect(await readConfirmAnswer({ action: 'accept', content: { confirm: true, copies: 2, extra: 'x' } }, ask)).toEqual({ action: 'accept', content: { confirm: true, copies: 2 } });
-    for (const content of [{ confirm: true, copies: 9 }, { confirm: true, tone: 'cold' }, { copies: 1 }, { confirm: 1 }]) {
-      expect(await readConfirmAnswer({ action: 'accept', content }, ask), JSON.stringify(content)).toEqual({ action: 'cancel' });
+    expect(
+      await readConfirmAnswer({ action: 'accept', content: { confirm: true, copies: 2, extra: 'x' } }, ask),
+    ).toEqual({ action: 'accept', content: { confirm: true, copies: 2 } });
+    for (const content of [
+      { confirm: true, copies: 9 },
+      { confirm: true, tone: 'cold' },
+      { copies: 1 },
+      { confirm: 1 },
+    ]) {
+      expect(await readConfirmAnswer({ action: 'accept', content }, ask), JSON.stringify(content)).toEqual({
+        action: 'cancel',
+      });
     }
     // A plain yes/no form accepts with no content at all.
-    expect(await readConfirmAnswer({ action: 'accept' }, { message: 'Go?', fields: {} })).toEqual({ action: 'accept', content: {} });
+    expect(await readConfirmAnswer({ action: 'accept' }, { message: 'Go?', fields: {} })).toEqual({
+      action: 'accept',
+      content: {},
+    });
   });
 
   it('reads decline as decline and anything that is not an answer as cancel', async () => {
     expect(await readConfirmAnswer({ action: 'decline' }, ask)).toEqual({ action: 'decline' });
-    for (const reply of [{ action: 'cancel' }, { action: 'yes' }, 'accept', null, undefined, { content: { confirm: true } }]) {
+    for (const reply of [
+      { action: 'cancel' },
+      { action: 'yes' },
+      'accept',
+      null,
+      undefined,
+      { content: { confirm: true } },
+    ]) {
       expect(await readConfirmAnswer(reply, ask), JSON.stringify(reply)).toEqual({ action: 'cancel' });
     }
   });

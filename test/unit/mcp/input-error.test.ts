@@ -21,8 +21,12 @@ describe('arguments a tool schema refuses, as the project error', () => {
   it('names the argument and what is wrong with it, and points to the argument docs', () => {
     const error = refused({ count: 1.5 });
     expect(error.code).toBe('invalid_input');
-    expect(error.message).toBe('probe cannot take these arguments: count: Invalid input: expected int, received number.');
-    expect(error.hint).toBe('Correct ⟦count⟧ as the tool\'s input schema describes and call probe again (help topic "tools" explains every argument).');
+    expect(error.message).toBe(
+      'probe cannot take these arguments: count: Invalid input: expected int, received number.',
+    );
+    expect(error.hint).toBe(
+      'Correct ⟦count⟧ as the tool\'s input schema describes and call probe again (help topic "tools" explains every argument).',
+    );
     expect(error.next).toEqual({ operation: 'help', input: { topic: 'tools' } });
   });
 

@@ -10,14 +10,20 @@ function text(result: { content: unknown }): string {
 
 describe('MCP rendering', () => {
   it('words a next step as a tool call, leaving out absent inputs', () => {
-    expect(describeNextForMcp({ operation: 'help', input: { topic: 'presets' } })).toBe('call `help` with {"topic":"presets"}');
+    expect(describeNextForMcp({ operation: 'help', input: { topic: 'presets' } })).toBe(
+      'call `help` with {"topic":"presets"}',
+    );
     expect(describeNextForMcp({ operation: 'register', input: { api_key: undefined } })).toBe('call `register`');
   });
 
   it('never lets a JWT or apiKey through an error message', () => {
     const jwt = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
     const result = renderError(
-      new MailboxError({ code: 'auth_rejected', message: `Rejected token ${jwt}`, hint: 'Log in again; "apiKey": "amk_secretsecretsecret" was refused.' }),
+      new MailboxError({
+        code: 'auth_rejected',
+        message: `Rejected token ${jwt}`,
+        hint: 'Log in again; "apiKey": "amk_secretsecretsecret" was refused.',
+      }),
     );
     expect(JSON.stringify(result)).not.toContain(jwt);
     expect(JSON.stringify(result)).not.toContain('amk_secretsecretsecret');
@@ -25,7 +31,12 @@ describe('MCP rendering', () => {
   });
 
   it('says how to narrow a large result instead of cutting it', () => {
-    const big = { ok: true, summary: '1 call made, 0 errors.', dryRun: false, response: { methodResponses: [['Email/get', { list: [{ id: 'x'.repeat(largeResultChars) }] }, 'c']] } };
+    const big = {
+      ok: true,
+      summary: '1 call made, 0 errors.',
+      dryRun: false,
+      response: { methodResponses: [['Email/get', { list: [{ id: 'x'.repeat(largeResultChars) }] }, 'c']] },
+    };
     const result = renderSuccess(big, presentJmapResult);
     const lines = text(result).split('\n');
     expect(lines[0]).toBe('1 call made, 0 errors.');
@@ -41,7 +52,10 @@ describe('MCP rendering', () => {
   });
 
   it('returns help as its Markdown text, with the fields in structuredContent', () => {
-    const result = renderSuccess({ topic: 'overview', text: '# Overview\nHello', topics: ['overview'] }, helpOperation.present);
+    const result = renderSuccess(
+      { topic: 'overview', text: '# Overview\nHello', topics: ['overview'] },
+      helpOperation.present,
+    );
     expect(text(result)).toBe('# Overview\nHello');
     expect(result.structuredContent).toEqual({ topic: 'overview', text: '# Overview\nHello', topics: ['overview'] });
   });

@@ -30,7 +30,9 @@ async function readJson(path: string): Promise<unknown> {
 describe('server.json for the official MCP registry', () => {
   it('names the package, its version and mcpName exactly as package.json does', async () => {
     const server = serverJson.parse(await readJson('server.json'));
-    const pkg = z.object({ name: z.string(), version: z.string(), mcpName: z.string() }).parse(await readJson('package.json'));
+    const pkg = z
+      .object({ name: z.string(), version: z.string(), mcpName: z.string() })
+      .parse(await readJson('package.json'));
     expect(server.name).toBe(pkg.mcpName);
     expect(server.version).toBe(pkg.version);
     expect(server.packages[0]).toMatchObject({ identifier: pkg.name, version: pkg.version });
@@ -44,13 +46,17 @@ describe('server.json for the official MCP registry', () => {
 
   it('starts the stdio server with the `mcp` argument', async () => {
     const server = serverJson.parse(await readJson('server.json'));
-    expect(server.packages[0]?.packageArguments).toEqual([expect.objectContaining({ type: 'positional', value: 'mcp' })]);
+    expect(server.packages[0]?.packageArguments).toEqual([
+      expect.objectContaining({ type: 'positional', value: 'mcp' }),
+    ]);
   });
 
   it('declares every AGENT_MAILBOX_* setting the server reads, and only those', async () => {
     const server = serverJson.parse(await readJson('server.json'));
     const declared = server.packages[0]?.environmentVariables.map((v) => v.name).sort();
-    const known = Object.values(settings).map((s) => s.env).sort();
+    const known = Object.values(settings)
+      .map((s) => s.env)
+      .sort();
     expect(declared).toEqual(known);
   });
 });

@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseAddress, normaliseDomain, parseAddressList, parseListEntry } from '../../../src/policy/address-matcher.js';
+import {
+  normaliseAddress,
+  normaliseDomain,
+  parseAddressList,
+  parseListEntry,
+} from '../../../src/policy/address-matcher.js';
 
 /** The matcher's edges: quoted local parts, names that hold an address, list entries with spaces, `localhost`. */
 
 describe('address matcher edges', () => {
   it('unquotes a quoted local part with its escapes, and refuses an unquoted one holding @', () => {
-    expect(normaliseAddress('"Ana Smith"@Example.org')).toEqual({ address: 'ana smith@example.org', local: 'ana smith', domain: 'example.org' });
+    expect(normaliseAddress('"Ana Smith"@Example.org')).toEqual({
+      address: 'ana smith@example.org',
+      local: 'ana smith',
+      domain: 'example.org',
+    });
     expect(normaliseAddress('"a\\"b"@example.org')?.local).toBe('a"b');
     expect(normaliseAddress('"@"@example.org')?.local).toBe('@');
     expect(normaliseAddress('a@b@example.org')).toBeUndefined();
@@ -29,7 +38,22 @@ describe('address matcher edges', () => {
 
 describe('what is no domain', () => {
   it('refuses empty labels and the punctuation of address syntax, which IDN conversion lets through', () => {
-    for (const domain of ['', ' ', '.example.org', 'a..b.org', 'a,b.org', 'a;b.org', '(a).org', 'a)b.org', '"a".org', 'a\\b.org', 'a:b.org', '[1.2.3.4]', 'a@b.org', 'a b.org']) {
+    for (const domain of [
+      '',
+      ' ',
+      '.example.org',
+      'a..b.org',
+      'a,b.org',
+      'a;b.org',
+      '(a).org',
+      'a)b.org',
+      '"a".org',
+      'a\\b.org',
+      'a:b.org',
+      '[1.2.3.4]',
+      'a@b.org',
+      'a b.org',
+    ]) {
       expect(normaliseDomain(domain), domain).toBeUndefined();
       expect(normaliseAddress(`x@${domain}`), domain).toBeUndefined();
     }

@@ -28,7 +28,9 @@ describe('address matcher', () => {
   });
 
   it('parses headers with a real parser: quoted local parts, groups and display names that hold another address', () => {
-    const { addresses } = parseAddressList('"ceo@bank.test" <x@evil.test>, Team: a@x.test, "b c"@y.test;, "john doe"@Example.org');
+    const { addresses } = parseAddressList(
+      '"ceo@bank.test" <x@evil.test>, Team: a@x.test, "b c"@y.test;, "john doe"@Example.org',
+    );
     expect(addresses.map((a) => a.address)).toEqual(['x@evil.test', 'a@x.test', 'b c@y.test', 'john doe@example.org']);
   });
 
@@ -39,7 +41,12 @@ describe('address matcher', () => {
   });
 
   it('parses list entries as an address or a domain, and refuses anything else', () => {
-    expect(parseListEntry('Ana@Example.org')).toEqual({ kind: 'address', address: 'ana@example.org', local: 'ana', domain: 'example.org' });
+    expect(parseListEntry('Ana@Example.org')).toEqual({
+      kind: 'address',
+      address: 'ana@example.org',
+      local: 'ana',
+      domain: 'example.org',
+    });
     expect(parseListEntry('Example.ORG.')).toEqual({ kind: 'domain', domain: 'example.org' });
     expect(parseListEntry('not a domain')).toBeUndefined();
     expect(parseListEntry('org')).toBeUndefined();

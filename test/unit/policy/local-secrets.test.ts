@@ -32,15 +32,23 @@ const opaqueToken = 'Ot3pL8mQ2zXk7vWn5sRb';
 
 async function put(dir: string, files: Record<string, unknown>): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content), { mode: 0o600 });
+  for (const [name, content] of Object.entries(files))
+    await writeFile(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content), { mode: 0o600 });
 }
 
 const found = async (text: string) => (await scanForSecrets([{ where: 'the body', text }])).map((f) => f.kind);
 
-describe('the secrets of this OS user\'s credentials', () => {
+describe("the secrets of this OS user's credentials", () => {
   it('are read from credentials, grant and access-token files, JWTs left to the structural match', async () => {
-    await put(join(root, 'a'), { 'credentials.json': { apiKey, inboxId: 'a' }, 'oauth.json': { refreshToken, clientSecret }, 'access-tokens.json': { tokens: [{ token: opaqueToken }, { token: 'eyJx.eyJy.z' }, null] }, 'capability.jwt': 'eyJa.eyJb.c\n' });
-    expect((await secretsOfDir(join(root, 'a'))).sort()).toEqual([apiKey, refreshToken, clientSecret, opaqueToken, 'eyJx.eyJy.z', 'eyJa.eyJb.c'].sort());
+    await put(join(root, 'a'), {
+      'credentials.json': { apiKey, inboxId: 'a' },
+      'oauth.json': { refreshToken, clientSecret },
+      'access-tokens.json': { tokens: [{ token: opaqueToken }, { token: 'eyJx.eyJy.z' }, null] },
+      'capability.jwt': 'eyJa.eyJb.c\n',
+    });
+    expect((await secretsOfDir(join(root, 'a'))).sort()).toEqual(
+      [apiKey, refreshToken, clientSecret, opaqueToken, 'eyJx.eyJy.z', 'eyJa.eyJb.c'].sort(),
+    );
     expect(await secretsOfDir(join(root, 'missing'))).toEqual([]);
     await put(join(root, 'bad'), { 'credentials.json': 'not json', 'oauth.json': '[1]' });
     expect(await secretsOfDir(join(root, 'bad'))).toEqual([]);
@@ -54,7 +62,8 @@ describe('the secrets of this OS user\'s credentials', () => {
     await put(join(root, 'in-use'), { 'access-tokens.json': { tokens: [{ token: opaqueToken }] } });
     await rememberInboxDir(userConfigDir, join(root, 'elsewhere', 'grant'));
     await rememberLocalSecrets({ inUse: join(root, 'in-use'), defaultDir, userConfigDir });
-    for (const secret of [apiKey, refreshToken, clientSecret, opaqueToken]) expect(await found(`here: ${secret}`), secret).toEqual(["this inbox's own apiKey or token"]);
+    for (const secret of [apiKey, refreshToken, clientSecret, opaqueToken])
+      expect(await found(`here: ${secret}`), secret).toEqual(["this inbox's own apiKey or token"]);
     expect(await found(`a piece: ${apiKey.slice(2, 16)}`)).toEqual(["this inbox's own apiKey or token"]);
   });
 
@@ -77,15 +86,26 @@ describe('the secrets of this OS user\'s credentials', () => {
   it('do not push the tokens this process uses out of the redactor', async () => {
     const live = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJsaXZlIn0.c2lnbmF0dXJlLWxpdmUtdG9rZW4';
     rememberSecret(live);
-    const tokens = Array.from({ length: 40 }, (_, i) => ({ token: `eyJhbGciOiJub25lIn0.eyJpIjo${i}fQ.QUJDREVGR0hJSktMTU5PUFFS${i}` }));
+    const tokens = Array.from({ length: 40 }, (_, i) => ({
+      token: `eyJhbGciOiJub25lIn0.eyJpIjo${i}fQ.QUJDREVGR0hJSktMTU5PUFFS${i}`,
+    }));
     await put(join(root, 'busy'), { 'access-tokens.json': { tokens } });
-    await rememberLocalSecrets({ inUse: join(root, 'busy'), defaultDir: undefined, userConfigDir: join(root, 'config') });
+    await rememberLocalSecrets({
+      inUse: join(root, 'busy'),
+      defaultDir: undefined,
+      userConfigDir: join(root, 'config'),
+    });
     expect(containsKnownSecret(live)).toBe(true);
   });
 
   it('are looked for again only after a while, and remembered again in between', async () => {
     let clock = 1_000_000;
-    const options = { inUse: join(root, 'in-use'), defaultDir: join(root, 'default'), userConfigDir: join(root, 'config'), now: () => clock };
+    const options = {
+      inUse: join(root, 'in-use'),
+      defaultDir: join(root, 'default'),
+      userConfigDir: join(root, 'config'),
+      now: () => clock,
+    };
     await put(join(root, 'default', 'first'), { 'credentials.json': { apiKey, inboxId: 'a' } });
     await rememberLocalSecrets(options);
     await put(join(root, 'default', 'second'), { 'oauth.json': { refreshToken } });

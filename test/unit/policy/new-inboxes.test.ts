@@ -19,14 +19,22 @@ beforeEach(async () => {
 });
 afterEach(() => rm(base, { recursive: true, force: true }));
 
-async function writePolicy(dir: string, policy: Record<string, unknown> | string, file = 'policy.json'): Promise<string> {
+async function writePolicy(
+  dir: string,
+  policy: Record<string, unknown> | string,
+  file = 'policy.json',
+): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, file);
-  await writeFile(path, typeof policy === 'string' ? policy : JSON.stringify({ version: 1, ...policy }), { mode: 0o600 });
+  await writeFile(path, typeof policy === 'string' ? policy : JSON.stringify({ version: 1, ...policy }), {
+    mode: 0o600,
+  });
   return path;
 }
 
-async function refusal(scope: Partial<Parameters<typeof assertNewInboxAllowed>[0]> = {}): Promise<MailboxError | undefined> {
+async function refusal(
+  scope: Partial<Parameters<typeof assertNewInboxAllowed>[0]> = {},
+): Promise<MailboxError | undefined> {
   return assertNewInboxAllowed({ userConfigDir, credentialsDir: join(base, 'new'), machinePath, ...scope }).then(
     () => undefined,
     (error: unknown) => error as MailboxError,
@@ -40,9 +48,11 @@ describe('newInboxes off in any layer found binds a new directory', () => {
     expect(await refusal({ knownDirs: [join(base, 'default')] })).toBeUndefined();
   });
 
-  it('is refused by the machine layer, the user layer and the new directory\'s own', async () => {
+  it("is refused by the machine layer, the user layer and the new directory's own", async () => {
     await writeFile(machinePath, JSON.stringify({ version: 1, newInboxes: 'off' }));
-    expect((await refusal())?.details).toEqual({ rule: { layer: 'machine', path: machinePath, rule: 'newInboxes=off' } });
+    expect((await refusal())?.details).toEqual({
+      rule: { layer: 'machine', path: machinePath, rule: 'newInboxes=off' },
+    });
     await rm(machinePath);
     const user = await writePolicy(userConfigDir, { newInboxes: 'off' }, 'user-policy.json');
     expect((await refusal())?.details).toMatchObject({ rule: { layer: 'user', path: user } });
@@ -51,7 +61,7 @@ describe('newInboxes off in any layer found binds a new directory', () => {
     expect((await refusal())?.details).toMatchObject({ rule: { layer: 'inbox', path: own } });
   });
 
-  it('is refused by the default inbox\'s layer (the user config dir) though the new directory says on', async () => {
+  it("is refused by the default inbox's layer (the user config dir) though the new directory says on", async () => {
     await writePolicy(join(base, 'new'), { newInboxes: 'on' });
     const path = await writePolicy(userConfigDir, { newInboxes: 'off' });
     const error = await refusal();
@@ -66,7 +76,7 @@ describe('newInboxes off in any layer found binds a new directory', () => {
     expect(await refusal()).toBeUndefined();
   });
 
-  it('is refused by the layer of an inbox registered before, found in the user\'s list', async () => {
+  it("is refused by the layer of an inbox registered before, found in the user's list", async () => {
     const path = await writePolicy(join(base, 'elsewhere', 'carol'), { newInboxes: 'off' });
     expect(await refusal()).toBeUndefined();
     await rememberInboxDir(userConfigDir, join(base, 'elsewhere', 'carol'));
@@ -89,7 +99,9 @@ describe('newInboxes off in any layer found binds a new directory', () => {
     const error = await refusal();
     expect(error?.code).toBe('policy_unreadable');
     expect(error?.message).toContain('inbox-dirs.json');
-    expect(error?.hint).toBe(`The operator fixes or removes ${join(userConfigDir, 'inbox-dirs.json')}; it lists credentials directories, one per inbox, as {"dirs": [...]}.`);
+    expect(error?.hint).toBe(
+      `The operator fixes or removes ${join(userConfigDir, 'inbox-dirs.json')}; it lists credentials directories, one per inbox, as {"dirs": [...]}.`,
+    );
   });
 });
 
@@ -100,11 +112,16 @@ describe('the list of inbox directories', () => {
     await rememberInboxDir(userConfigDir, join(base, 'a', '..', 'a'));
     expect(await knownInboxDirs(userConfigDir)).toEqual([join(base, 'a'), join(base, 'b')]);
     expect((await stat(join(userConfigDir, 'inbox-dirs.json'))).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(await readFile(join(userConfigDir, 'inbox-dirs.json'), 'utf8'))).toEqual({ dirs: [join(base, 'a'), join(base, 'b')] });
+    expect(JSON.parse(await readFile(join(userConfigDir, 'inbox-dirs.json'), 'utf8'))).toEqual({
+      dirs: [join(base, 'a'), join(base, 'b')],
+    });
   });
 
   it('keeps both of two registrations made at once', async () => {
-    await Promise.all([rememberInboxDir(userConfigDir, join(base, 'x')), rememberInboxDir(userConfigDir, join(base, 'y'))]);
+    await Promise.all([
+      rememberInboxDir(userConfigDir, join(base, 'x')),
+      rememberInboxDir(userConfigDir, join(base, 'y')),
+    ]);
     expect((await knownInboxDirs(userConfigDir)).sort()).toEqual([join(base, 'x'), join(base, 'y')]);
   });
 });
@@ -122,7 +139,9 @@ describe('no register while a wake runs', () => {
     const error = await assertNoWakeRunning(userConfigDir).catch((e: unknown) => e as MailboxError);
     expect(error).toMatchObject({ code: 'policy_refused' });
     expect((error as MailboxError).message).toContain('a wake is running');
-    expect((error as MailboxError).hint).toBe('Finish reading the mail you were woken for; your operator registers inboxes when no wake runs.');
+    expect((error as MailboxError).hint).toBe(
+      'Finish reading the mail you were woken for; your operator registers inboxes when no wake runs.',
+    );
     expect((error as MailboxError).details).toEqual({ rule: { rule: 'no register during a wake' } });
     await release();
     expect(await anyWakeRunning(userConfigDir)).toBe(false);
@@ -131,10 +150,16 @@ describe('no register while a wake runs', () => {
   it('does not count a wake whose process died', async () => {
     const marks = join(userConfigDir, 'wakes-running', '.wake-0123456789abcdef01234567-dead.lock');
     await mkdir(marks, { recursive: true });
-    await writeFile(join(marks, 'owner.json'), JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), token: 't', createdAt: new Date().toISOString() }));
+    await writeFile(
+      join(marks, 'owner.json'),
+      JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), token: 't', createdAt: new Date().toISOString() }),
+    );
     expect(await anyWakeRunning(userConfigDir)).toBe(false);
     // The same mark with a live owner counts: what made the first one void was its dead process.
-    await writeFile(join(marks, 'owner.json'), JSON.stringify({ pid: process.pid, host: hostname(), token: 't', createdAt: new Date().toISOString() }));
+    await writeFile(
+      join(marks, 'owner.json'),
+      JSON.stringify({ pid: process.pid, host: hostname(), token: 't', createdAt: new Date().toISOString() }),
+    );
     expect(await anyWakeRunning(userConfigDir)).toBe(true);
   });
 });

@@ -3,12 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
 import { askOperator } from '../../../src/policy/operator-terminal.js';
 
-function terminal(answer: string, isTTY = { input: true, output: true }): { input: PassThrough & { isTTY?: boolean }; output: { write(text: string): boolean; isTTY: boolean; text: string } } {
+function terminal(
+  answer: string,
+  isTTY = { input: true, output: true },
+): {
+  input: PassThrough & { isTTY?: boolean };
+  output: { write(text: string): boolean; isTTY: boolean; text: string };
+} {
   const input = Object.assign(new PassThrough(), { isTTY: isTTY.input });
-  const output = { text: '', isTTY: isTTY.output, write(text: string) {
-    output.text += text;
-    return true;
-  } };
+  const output = {
+    text: '',
+    isTTY: isTTY.output,
+    write(text: string) {
+      output.text += text;
+      return true;
+    },
+  };
   setImmediate(() => input.end(answer));
   return { input, output };
 }
@@ -27,12 +37,17 @@ describe('the operator at a terminal', () => {
   });
 
   it('needs both stdin and stderr to be a terminal: otherwise operator_required, asked nothing', async () => {
-    for (const isTTY of [{ input: false, output: true }, { input: true, output: false }]) {
+    for (const isTTY of [
+      { input: false, output: true },
+      { input: true, output: false },
+    ]) {
       const t = terminal('yes\n', isTTY);
       const error = await askOperator(t, 'policy unlist', ['x']).catch((e: unknown) => e);
       expect((error as MailboxError).code).toBe('operator_required');
       expect(t.output.text).toBe('');
     }
-    expect(((await askOperator(undefined, 'outbox approve', []).catch((e: unknown) => e)) as MailboxError).code).toBe('operator_required');
+    expect(((await askOperator(undefined, 'outbox approve', []).catch((e: unknown) => e)) as MailboxError).code).toBe(
+      'operator_required',
+    );
   });
 });

@@ -14,7 +14,9 @@ beforeAll(async () => {
 afterAll(() => rm(base, { recursive: true, force: true }));
 
 const modeOf = async (inboxDir: string): Promise<string | undefined> => {
-  const layers = await loadPolicyLayers(policyPaths({ userConfigDir: join(base, 'config'), inboxDir, machinePath: join(base, 'no-machine.json') }));
+  const layers = await loadPolicyLayers(
+    policyPaths({ userConfigDir: join(base, 'config'), inboxDir, machinePath: join(base, 'no-machine.json') }),
+  );
   const inbox = layers.find((l) => l.layer === 'inbox');
   return inbox?.error ? `error: ${inbox.error.code}` : inbox?.policy.send?.mode;
 };
@@ -31,7 +33,13 @@ describe('the policy layers a long-lived process reads again', () => {
     // Rewritten in place (same inode), then back to the first text padded to the same length.
     await writeFile(path, JSON.stringify({ version: 1, send: { mode: 'known' } }), { mode: 0o600 });
     expect(await modeOf(dir)).toBe('known');
-    await writeFile(path, JSON.stringify({ version: 1, send: { mode: 'open' } }).padEnd(JSON.stringify({ version: 1, send: { mode: 'known' } }).length), { mode: 0o600 });
+    await writeFile(
+      path,
+      JSON.stringify({ version: 1, send: { mode: 'open' } }).padEnd(
+        JSON.stringify({ version: 1, send: { mode: 'known' } }).length,
+      ),
+      { mode: 0o600 },
+    );
     expect(await modeOf(dir)).toBe('open');
     await writeFile(path, '{"version": 1, "send": {"mode": "allowlsit"}}', { mode: 0o600 });
     expect(await modeOf(dir)).toBe('error: policy_unreadable');

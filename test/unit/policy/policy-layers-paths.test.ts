@@ -14,7 +14,13 @@ describe('a policy layer whose folder is a file', () => {
     const base = await tempCredentialsDir();
     await mkdir(base, { recursive: true });
     for (const name of ['config', 'inbox', 'etc']) await writeFile(join(base, name), 'a file, not a folder');
-    const layers = await loadPolicyLayers(policyPaths({ userConfigDir: join(base, 'config'), inboxDir: join(base, 'inbox'), machinePath: join(base, 'etc', 'policy.json') }));
+    const layers = await loadPolicyLayers(
+      policyPaths({
+        userConfigDir: join(base, 'config'),
+        inboxDir: join(base, 'inbox'),
+        machinePath: join(base, 'etc', 'policy.json'),
+      }),
+    );
     expect(layers.map((l) => [l.layer, l.present, l.error])).toEqual([
       ['machine', false, undefined],
       ['user', false, undefined],

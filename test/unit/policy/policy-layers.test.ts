@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
-import { assertUsable, layerPath, loadPolicyLayers, machinePolicyPath, parsePolicyText, policyPaths, type LoadedLayer } from '../../../src/policy/policy-layers.js';
+import {
+  assertUsable,
+  layerPath,
+  loadPolicyLayers,
+  machinePolicyPath,
+  parsePolicyText,
+  policyPaths,
+  type LoadedLayer,
+} from '../../../src/policy/policy-layers.js';
 
 /**
  * Where each layer of the operator's policy is read from, and what a file that cannot be used
@@ -26,10 +34,14 @@ async function folder(): Promise<string> {
 }
 
 describe('policyPaths and layerPath', () => {
-  it('reads the machine layer from its fixed path unless a test names another, and the others beside the user\'s config and the inbox', () => {
+  it("reads the machine layer from its fixed path unless a test names another, and the others beside the user's config and the inbox", () => {
     expect(machinePolicyPath).toBe('/etc/agent-mailbox/policy.json');
     const paths = policyPaths({ userConfigDir: '/home/ada/.config/agent-mailbox', inboxDir: '/home/ada/inbox' });
-    expect(paths).toEqual({ machine: '/etc/agent-mailbox/policy.json', user: '/home/ada/.config/agent-mailbox/user-policy.json', inboxDir: '/home/ada/inbox' });
+    expect(paths).toEqual({
+      machine: '/etc/agent-mailbox/policy.json',
+      user: '/home/ada/.config/agent-mailbox/user-policy.json',
+      inboxDir: '/home/ada/inbox',
+    });
     expect(layerPath(paths, 'machine')).toBe('/etc/agent-mailbox/policy.json');
     expect(layerPath(paths, 'user')).toBe('/home/ada/.config/agent-mailbox/user-policy.json');
     expect(layerPath(paths, 'inbox')).toBe('/home/ada/inbox/policy.json');
@@ -44,7 +56,9 @@ describe('loadPolicyLayers', () => {
     const dir = await folder();
     const machine = join(dir, 'machine.json');
     await writeFile(machine, JSON.stringify({ version: 1, send: { block: ['evil.test'] } }), { mode: 0o644 });
-    const layers = await loadPolicyLayers(policyPaths({ userConfigDir: join(dir, 'config'), inboxDir: join(dir, 'inbox'), machinePath: machine }));
+    const layers = await loadPolicyLayers(
+      policyPaths({ userConfigDir: join(dir, 'config'), inboxDir: join(dir, 'inbox'), machinePath: machine }),
+    );
     expect(layers).toEqual([
       { layer: 'machine', path: machine, present: true, policy: { version: 1, send: { block: ['evil.test'] } } },
       { layer: 'user', path: join(dir, 'config', 'user-policy.json'), present: false, policy: { version: 1 } },
@@ -52,13 +66,17 @@ describe('loadPolicyLayers', () => {
     ]);
     // The machine layer is root's and world-readable: read as it is, its mode left alone.
     expect((await stat(machine)).mode & 0o777).toBe(0o644);
-    expect((await loadPolicyLayers(policyPaths({ userConfigDir: dir, machinePath: machine }))).map((l) => l.layer)).toEqual(['machine', 'user']);
+    expect(
+      (await loadPolicyLayers(policyPaths({ userConfigDir: dir, machinePath: machine }))).map((l) => l.layer),
+    ).toEqual(['machine', 'user']);
   });
 
   it('takes a machine path under a file as no machine layer', async () => {
     const dir = await folder();
     await writeFile(join(dir, 'plain'), 'x');
-    const [machine] = await loadPolicyLayers(policyPaths({ userConfigDir: dir, machinePath: join(dir, 'plain', 'policy.json') }));
+    const [machine] = await loadPolicyLayers(
+      policyPaths({ userConfigDir: dir, machinePath: join(dir, 'plain', 'policy.json') }),
+    );
     expect(machine).toMatchObject({ layer: 'machine', present: false, policy: { version: 1 } });
     expect(machine!.error).toBeUndefined();
   });
@@ -72,8 +90,14 @@ describe('loadPolicyLayers', () => {
     expect(broken).toMatchObject({ layer: 'machine', path: machine, present: true, policy: { version: 1 } });
     expect(broken!.error).toBeInstanceOf(MailboxError);
     expect(broken!.error!.code).toBe('policy_unreadable');
-    expect(broken!.error!.message).toMatch(new RegExp(`^The operator's policy file ${machine} cannot be used \\(.*EISDIR.*\\); until it can, nothing is sent or read under it\\.$`));
-    expect(broken!.error!.hint).toBe('Tell your operator: the policy file is theirs to repair (`policy show` names each file and what is wrong with it).');
+    expect(broken!.error!.message).toMatch(
+      new RegExp(
+        `^The operator's policy file ${machine} cannot be used \\(.*EISDIR.*\\); until it can, nothing is sent or read under it\\.$`,
+      ),
+    );
+    expect(broken!.error!.hint).toBe(
+      'Tell your operator: the policy file is theirs to repair (`policy show` names each file and what is wrong with it).',
+    );
     expect(() => assertUsable(layers)).toThrow(broken!.error!);
   });
 
@@ -87,13 +111,15 @@ describe('loadPolicyLayers', () => {
     expect(layer!.error?.message).toContain(machine);
   });
 
-  it('names the policy file, in the policy\'s own words, when a private layer is a link it will not follow', async () => {
+  it("names the policy file, in the policy's own words, when a private layer is a link it will not follow", async () => {
     const dir = await folder();
     await writeFile(join(dir, 'elsewhere.json'), JSON.stringify({ version: 1 }), { mode: 0o600 });
     await symlink(join(dir, 'elsewhere.json'), join(dir, 'user-policy.json'));
     const [, user] = await loadPolicyLayers(policyPaths({ userConfigDir: dir, machinePath: join(dir, 'none.json') }));
     expect(user!.error?.code).toBe('policy_unreadable');
-    expect(user!.error?.message).toMatch(new RegExp(`^The operator's policy file ${join(dir, 'user-policy.json')} cannot be used \\(.*symbolic link.*\\)`));
+    expect(user!.error?.message).toMatch(
+      new RegExp(`^The operator's policy file ${join(dir, 'user-policy.json')} cannot be used \\(.*symbolic link.*\\)`),
+    );
   });
 
   it('sees the new rules of a machine layer that is a link, as soon as its target changes', async () => {
@@ -112,7 +138,9 @@ describe('loadPolicyLayers', () => {
     const dir = await folder();
     await writeFile(join(dir, 'user-policy.json'), '{"version": 1,', { mode: 0o600 });
     const [, user] = await loadPolicyLayers(policyPaths({ userConfigDir: dir, machinePath: join(dir, 'none.json') }));
-    expect(user!.error?.message).toBe(`The operator's policy file ${join(dir, 'user-policy.json')} cannot be used (it is not JSON); until it can, nothing is sent or read under it.`);
+    expect(user!.error?.message).toBe(
+      `The operator's policy file ${join(dir, 'user-policy.json')} cannot be used (it is not JSON); until it can, nothing is sent or read under it.`,
+    );
   });
 
   it('tightens a private layer left readable by others, and reads it', async () => {
@@ -126,7 +154,9 @@ describe('loadPolicyLayers', () => {
 
   it('shares a layer read earlier only frozen, so no caller can change the rules another call sees', async () => {
     const dir = await folder();
-    await writeFile(join(dir, 'user-policy.json'), JSON.stringify({ version: 1, send: { allow: ['friends.test'] } }), { mode: 0o600 });
+    await writeFile(join(dir, 'user-policy.json'), JSON.stringify({ version: 1, send: { allow: ['friends.test'] } }), {
+      mode: 0o600,
+    });
     const paths = policyPaths({ userConfigDir: dir, machinePath: join(dir, 'none.json') });
     await loadPolicyLayers(paths);
     const [, user] = await loadPolicyLayers(paths);
@@ -137,12 +167,19 @@ describe('loadPolicyLayers', () => {
 });
 
 describe('assertUsable', () => {
-  const ok = (layer: LoadedLayer['layer']): LoadedLayer => ({ layer, path: `/${layer}.json`, present: true, policy: { version: 1 } });
-  it('passes layers that all read well, and throws the first broken one\'s error', () => {
+  const ok = (layer: LoadedLayer['layer']): LoadedLayer => ({
+    layer,
+    path: `/${layer}.json`,
+    present: true,
+    policy: { version: 1 },
+  });
+  it("passes layers that all read well, and throws the first broken one's error", () => {
     expect(() => assertUsable([ok('machine'), ok('user')])).not.toThrow();
     const first = new MailboxError({ code: 'policy_unreadable', message: 'user broken', hint: 'h' });
     const second = new MailboxError({ code: 'policy_unreadable', message: 'inbox broken', hint: 'h' });
-    expect(() => assertUsable([ok('machine'), { ...ok('user'), error: first }, { ...ok('inbox'), error: second }])).toThrow('user broken');
+    expect(() =>
+      assertUsable([ok('machine'), { ...ok('user'), error: first }, { ...ok('inbox'), error: second }]),
+    ).toThrow('user broken');
   });
 });
 
@@ -158,16 +195,23 @@ describe('parsePolicyText', () => {
   };
 
   it('says a file that is not JSON is not JSON', () => {
-    expect(unusable('{"version": 1,')).toBe("The operator's policy file /p.json cannot be used (it is not JSON); until it can, nothing is sent or read under it.");
+    expect(unusable('{"version": 1,')).toBe(
+      "The operator's policy file /p.json cannot be used (it is not JSON); until it can, nothing is sent or read under it.",
+    );
   });
 
   it('names every rule that is wrong by its path, and the top level by name', () => {
-    expect(unusable('{"version": 1, "send": {"mode": "allowlsit", "maxRecipients": -1}}')).toMatch(/\(send\.mode: .+; send\.maxRecipients: .+\)/);
+    expect(unusable('{"version": 1, "send": {"mode": "allowlsit", "maxRecipients": -1}}')).toMatch(
+      /\(send\.mode: .+; send\.maxRecipients: .+\)/,
+    );
     expect(unusable('[]')).toMatch(/\(\(top level\): /);
     expect(unusable('{"version": 1, "sned": {}}')).toMatch(/\(\(top level\): .*sned/);
   });
 
   it('returns the rules of a sound file as written', () => {
-    expect(parsePolicyText('{"version": 1, "send": {"mode": "known", "maxSendsPerHour": 0}}', '/p.json')).toEqual({ version: 1, send: { mode: 'known', maxSendsPerHour: 0 } });
+    expect(parsePolicyText('{"version": 1, "send": {"mode": "known", "maxSendsPerHour": 0}}', '/p.json')).toEqual({
+      version: 1,
+      send: { mode: 'known', maxSendsPerHour: 0 },
+    });
   });
 });

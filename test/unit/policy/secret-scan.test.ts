@@ -8,12 +8,15 @@ describe('outbound secret scan', () => {
   it('lets ordinary words about passwords and tokens through', async () => {
     const findings = await scanForSecrets([
       { where: 'subject', text: 'Password reset and token rotation' },
-      { where: 'body', text: 'Your password is the one we agreed on; the bearer of this token may enter. api_key: ask Ana.' },
+      {
+        where: 'body',
+        text: 'Your password is the one we agreed on; the bearer of this token may enter. api_key: ask Ana.',
+      },
     ]);
     expect(findings).toEqual([]);
   });
 
-  it('finds the inbox\'s own apiKey and a piece of its token wherever it is, naming the place and kind only', async () => {
+  it("finds the inbox's own apiKey and a piece of its token wherever it is, naming the place and kind only", async () => {
     const apiKey = 'amkx_9f8e7d6c5b4a39281706';
     const token = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJib3RAeC50ZXN0IiwiZXhwIjoxfQ.c2lnbmF0dXJlLW9mLXRoZS1jYXBhYmlsaXR5';
     rememberSecret(apiKey);
@@ -60,16 +63,25 @@ describe('the scan of a long part', () => {
 
   it('finds a key past the first window, and one lying across the seam of two windows', async () => {
     const late = `${filler(scanBytesPerPart + 100_000)} amk_0123456789abcdefghij end`;
-    expect(await scanForSecrets([{ where: 'the attachment big.txt', text: late }])).toEqual([{ where: 'the attachment big.txt', kind: 'an Agent Mailbox apiKey' }]);
+    expect(await scanForSecrets([{ where: 'the attachment big.txt', text: late }])).toEqual([
+      { where: 'the attachment big.txt', kind: 'an Agent Mailbox apiKey' },
+    ]);
     const seam = `${filler(scanBytesPerPart - 10)} amk_0123456789abcdefghij ${filler(1000)}`;
-    expect(await scanForSecrets([{ where: 'the body', text: seam }])).toEqual([{ where: 'the body', kind: 'an Agent Mailbox apiKey' }]);
+    expect(await scanForSecrets([{ where: 'the body', text: seam }])).toEqual([
+      { where: 'the body', kind: 'an Agent Mailbox apiKey' },
+    ]);
   });
 
   it('names each kind once per place, however often and in however many windows it occurs', async () => {
     rememberSecret('amk_the_inbox_own_key_0123456789');
     const key = 'amk_the_inbox_own_key_0123456789';
     const text = `${key} ${filler(scanBytesPerPart)} ${key} ${key}`;
-    expect(await scanForSecrets([{ where: 'the body', text }, { where: 'the subject', text: key }])).toEqual([
+    expect(
+      await scanForSecrets([
+        { where: 'the body', text },
+        { where: 'the subject', text: key },
+      ]),
+    ).toEqual([
       { where: 'the body', kind: "this inbox's own apiKey or token" },
       { where: 'the body', kind: 'an Agent Mailbox apiKey' },
       { where: 'the subject', kind: "this inbox's own apiKey or token" },
@@ -81,11 +93,18 @@ describe('the scan of a long part', () => {
 describe('the shapes the scan knows itself', () => {
   it('finds every private-key block header, a JSON Web Token, and the apiKey, refresh-token and client-secret shapes the redactor knows', async () => {
     const kinds = async (text: string) => (await scanForSecrets([{ where: 'the body', text }])).map((f) => f.kind);
-    for (const header of ['-----BEGIN PRIVATE KEY-----', '-----BEGIN EC PRIVATE KEY-----', '-----BEGIN ENCRYPTED PRIVATE KEY-----', '-----BEGIN PGP PRIVATE KEY BLOCK-----']) {
+    for (const header of [
+      '-----BEGIN PRIVATE KEY-----',
+      '-----BEGIN EC PRIVATE KEY-----',
+      '-----BEGIN ENCRYPTED PRIVATE KEY-----',
+      '-----BEGIN PGP PRIVATE KEY BLOCK-----',
+    ]) {
       expect(await kinds(`x\n${header}\nMIIB`), header).toContain('a private key');
     }
     expect(await kinds('-----BEGIN PUBLIC KEY-----\nMIIB')).toEqual([]);
-    expect(await kinds('token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U')).toContain('a JSON Web Token');
+    expect(
+      await kinds('token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'),
+    ).toContain('a JSON Web Token');
     expect(await kinds('amk_0123456789abcdef')).toEqual(['an Agent Mailbox apiKey']);
     expect(await kinds('amk_012345')).toEqual(['an Agent Mailbox apiKey']);
     expect(await kinds('amk_01234')).toEqual([]);
@@ -100,14 +119,16 @@ describe('a JSON Web Token by structure', () => {
   const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const kinds = async (text: string) => (await scanForSecrets([{ where: 'the body', text }])).map((f) => f.kind);
 
-  it('is found whatever its header\'s key order or spacing, unsigned, or encrypted (five segments)', async () => {
+  it("is found whatever its header's key order or spacing, unsigned, or encrypted (five segments)", async () => {
     const payload = segment({ sub: 'ada@agent-mailbox.test', scope: 'mail' });
     const spaced = Buffer.from('{\r\n "typ":"JWT",\r\n "alg":"EdDSA"}').toString('base64url');
     expect(spaced.startsWith('eyJ')).toBe(false);
     expect(await kinds(`t=${spaced}.${payload}.c2lnbmF0dXJl`)).toEqual(['a JSON Web Token']);
     expect(await kinds(`${segment({ kid: 'k1', alg: 'ES256' })}.${payload}.sig`)).toEqual(['a JSON Web Token']);
     expect(await kinds(`${segment({ alg: 'none' })}.${payload}.`)).toEqual(['a JSON Web Token']);
-    expect(await kinds(`${segment({ alg: 'RSA-OAEP', enc: 'A256GCM' })}.a2V5a2V5.aXZpdg.Y2lwaGVy.dGFn`)).toEqual(['a JSON Web Token']);
+    expect(await kinds(`${segment({ alg: 'RSA-OAEP', enc: 'A256GCM' })}.a2V5a2V5.aXZpdg.Y2lwaGVy.dGFn`)).toEqual([
+      'a JSON Web Token',
+    ]);
   });
 
   it('is not a dotted name, a version or base64 that is no token header', async () => {
@@ -135,6 +156,10 @@ describe('the kinds the rule set finds', () => {
       [`shpat_${'0123456789abcdef'.repeat(2)}`, 'a Shopify token'],
       [`glpat-${a20}`, 'a credential (gitlab)'],
     ];
-    for (const [text, kind] of samples) expect((await scanForSecrets([{ where: 'the body', text }])).map((f) => f.kind), kind).toEqual([kind]);
+    for (const [text, kind] of samples)
+      expect(
+        (await scanForSecrets([{ where: 'the body', text }])).map((f) => f.kind),
+        kind,
+      ).toEqual([kind]);
   });
 });

@@ -56,7 +56,11 @@ describe('send caps', () => {
   it('lets exactly the cap through when several processes race for the last slots', async () => {
     const dir = await tempDir();
     const script = `import(${JSON.stringify(builtQuota)}).then((m) => m.reserveSendSlots(${JSON.stringify(dir)}, 'a', 1, { perHour: { value: 3, from: 'inbox' } })).then(() => console.log('sent'), (e) => console.log(e.code))`;
-    const results = await Promise.all(Array.from({ length: 6 }, () => run(process.execPath, ['--input-type=module', '-e', script]).then((r) => r.stdout.trim())));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        run(process.execPath, ['--input-type=module', '-e', script]).then((r) => r.stdout.trim()),
+      ),
+    );
     expect(results.filter((r) => r === 'sent')).toHaveLength(3);
     expect(results.filter((r) => r === 'policy_refused')).toHaveLength(3);
   });
@@ -66,8 +70,23 @@ describe('audit log', () => {
   it('appends entries 0600 with secrets masked and reads them back in order', async () => {
     const dir = await tempDir();
     rememberSecret('amk_audit_secret_0123456789');
-    await appendAudit(dir, { at: '2026-11-25T10:00:00Z', door: 'mcp', inbox: 'a@x.test', verdict: 'refused', rule: 'inbox: send.mode=allowlist', recipients: ['x@evil.test'], subject: 'key amk_audit_secret_0123456789' });
-    await appendAudit(dir, { at: '2026-11-25T10:01:00Z', door: 'cli', inbox: 'a@x.test', verdict: 'sent', recipients: ['ana@x.test'], ids: { email: 'M1' } });
+    await appendAudit(dir, {
+      at: '2026-11-25T10:00:00Z',
+      door: 'mcp',
+      inbox: 'a@x.test',
+      verdict: 'refused',
+      rule: 'inbox: send.mode=allowlist',
+      recipients: ['x@evil.test'],
+      subject: 'key amk_audit_secret_0123456789',
+    });
+    await appendAudit(dir, {
+      at: '2026-11-25T10:01:00Z',
+      door: 'cli',
+      inbox: 'a@x.test',
+      verdict: 'sent',
+      recipients: ['ana@x.test'],
+      ids: { email: 'M1' },
+    });
     const entries = await readAudit(dir);
     expect(entries.map((e) => e.verdict)).toEqual(['refused', 'sent']);
     expect(entries[0]!.subject).toBe('key <secret redacted>');
@@ -87,12 +106,24 @@ describe('audit log', () => {
 describe('outbox record', () => {
   it('lets one approval take a held mail; a second learns it is already on its way or sent', async () => {
     const dir = await tempDir();
-    const held = await recordHeld(dir, { inbox: 'a@x.test', emailId: 'M1', mailFrom: 'a@x.test', rcptTo: ['b@y.test'], subject: 'Hi', reason: 'inbox: send.mode=confirm' });
-    const [first, second] = await Promise.all([transitionHeld(dir, held.id, ['held'], 'sending'), transitionHeld(dir, held.id, ['held'], 'sending')]);
+    const held = await recordHeld(dir, {
+      inbox: 'a@x.test',
+      emailId: 'M1',
+      mailFrom: 'a@x.test',
+      rcptTo: ['b@y.test'],
+      subject: 'Hi',
+      reason: 'inbox: send.mode=confirm',
+    });
+    const [first, second] = await Promise.all([
+      transitionHeld(dir, held.id, ['held'], 'sending'),
+      transitionHeld(dir, held.id, ['held'], 'sending'),
+    ]);
     expect([first.previous, second.previous].sort()).toEqual(['held', 'sending']);
     await transitionHeld(dir, held.id, ['sending'], 'sent', { submissionId: 'S1' });
     expect((await transitionHeld(dir, held.id, ['held'], 'sending')).previous).toBe('sent');
     expect((await listOutbox(dir))[0]).toMatchObject({ status: 'sent', submissionId: 'S1', rcptTo: ['b@y.test'] });
-    await expect(transitionHeld(dir, 'h-nothere', ['held'], 'discarded')).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(transitionHeld(dir, 'h-nothere', ['held'], 'discarded')).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
   });
 });

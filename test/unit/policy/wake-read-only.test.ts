@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe('the wake\'s read-only mark', () => {
+describe("the wake's read-only mark", () => {
   it('holds the inbox (whatever the case of its address) while marked, and each of two overlapping wakes keeps it', async () => {
     expect(await isInboxWaking(dir, 'ana@x.test')).toBe(false);
     const first = await markInboxWaking(dir, 'Ana@X.test');

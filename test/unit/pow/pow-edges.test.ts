@@ -10,7 +10,9 @@ import { decimalNoncePattern, powHexPattern, verifyPow } from '../../../src/sand
 describe('solvePow at its edges', () => {
   it('refuses a difficulty that is not a whole number from 0 to 30', async () => {
     for (const difficulty of [2.5, -1, 31, Number.NaN]) {
-      const error = (await solvePow({ challenge: 'c', difficulty, salt: 's' }).catch((e: unknown) => e)) as MailboxError;
+      const error = (await solvePow({ challenge: 'c', difficulty, salt: 's' }).catch(
+        (e: unknown) => e,
+      )) as MailboxError;
       expect(error, String(difficulty)).toBeInstanceOf(MailboxError);
       expect(error.code).toBe('bad_response');
       expect(error.message).toBe(`The auth host asked for a proof of work of difficulty ${difficulty}, outside 0–30.`);
@@ -22,7 +24,12 @@ describe('solvePow at its edges', () => {
     const before = performance.now();
     const solution = await solvePow({ challenge: 'zero', difficulty: 0, salt: 'salt' });
     const took = performance.now() - before;
-    expect(solution).toMatchObject({ nonce: '0', tried: 1, engine: 'node-crypto', powHex: (await computePowDigest('zero', 0, 'salt')).toString('hex') });
+    expect(solution).toMatchObject({
+      nonce: '0',
+      tried: 1,
+      engine: 'node-crypto',
+      powHex: (await computePowDigest('zero', 0, 'salt')).toString('hex'),
+    });
     expect(solution.elapsedMs).toBeGreaterThanOrEqual(0);
     expect(solution.elapsedMs).toBeLessThanOrEqual(took);
   });
@@ -39,7 +46,9 @@ describe('solvePow at its edges', () => {
     for (const difficulty of [0, 4]) {
       const controller = new AbortController();
       controller.abort();
-      await expect(solvePow({ challenge: 'c', difficulty, salt: 's', signal: controller.signal })).rejects.toMatchObject({ code: 'pow_cancelled' });
+      await expect(
+        solvePow({ challenge: 'c', difficulty, salt: 's', signal: controller.signal }),
+      ).rejects.toMatchObject({ code: 'pow_cancelled' });
     }
   });
 
@@ -54,18 +63,37 @@ describe('solvePow at its edges', () => {
 describe('the sandbox verifier at its edges', () => {
   it('takes a nonce of 1 to 20 decimal digits only', () => {
     for (const nonce of ['0', '7', '12345678901234567890']) expect(decimalNoncePattern.test(nonce), nonce).toBe(true);
-    for (const nonce of ['', '123456789012345678901', '-1', '1e3', ' 1', '1 ', 'x1', '1x', '0x10']) expect(decimalNoncePattern.test(nonce), nonce).toBe(false);
+    for (const nonce of ['', '123456789012345678901', '-1', '1e3', ' 1', '1 ', 'x1', '1x', '0x10'])
+      expect(decimalNoncePattern.test(nonce), nonce).toBe(false);
   });
 
   it('takes a digest of exactly 64 bytes in hex, either case', () => {
     expect(powHexPattern.test('ab'.repeat(64))).toBe(true);
     expect(powHexPattern.test('AB'.repeat(64))).toBe(true);
-    for (const hex of ['ab'.repeat(63), `${'ab'.repeat(64)}a`, `x${'ab'.repeat(64)}`, `${'ab'.repeat(64)}x`, 'zz'.repeat(64), 'a']) expect(powHexPattern.test(hex), hex.slice(0, 8)).toBe(false);
+    for (const hex of [
+      'ab'.repeat(63),
+      `${'ab'.repeat(64)}a`,
+      `x${'ab'.repeat(64)}`,
+      `${'ab'.repeat(64)}x`,
+      'zz'.repeat(64),
+      'a',
+    ])
+      expect(powHexPattern.test(hex), hex.slice(0, 8)).toBe(false);
   });
 
   it('calls a digest of another length a mismatch, not an error', async () => {
     const digest = await computePowDigest('c', '1', 's');
-    expect(await verifyPow({ challenge: 'c', nonce: '1', salt: 's', difficulty: 0, powHex: digest.subarray(0, 32).toString('hex') })).toMatchObject({ ok: false, reason: 'digest_mismatch' });
-    expect(await verifyPow({ challenge: 'c', nonce: '1', salt: 's', difficulty: 0, powHex: digest.toString('hex') })).toEqual({ ok: true });
+    expect(
+      await verifyPow({
+        challenge: 'c',
+        nonce: '1',
+        salt: 's',
+        difficulty: 0,
+        powHex: digest.subarray(0, 32).toString('hex'),
+      }),
+    ).toMatchObject({ ok: false, reason: 'digest_mismatch' });
+    expect(
+      await verifyPow({ challenge: 'c', nonce: '1', salt: 's', difficulty: 0, powHex: digest.toString('hex') }),
+    ).toEqual({ ok: true });
   });
 });

@@ -30,12 +30,17 @@ describe('the ROMix kernel build', () => {
     cleanUpAfter(() => rm(dir, { recursive: true, force: true }));
     const wat = await readFile(source, 'utf8');
     // A planted bug: the first rotation of each double round by 8 instead of 7.
-    const planted = wat.replace('(i32.const  7)) (i32x4.shr_u (local.get $t) (i32.const 25))', '(i32.const  8)) (i32x4.shr_u (local.get $t) (i32.const 24))');
+    const planted = wat.replace(
+      '(i32.const  7)) (i32x4.shr_u (local.get $t) (i32.const 25))',
+      '(i32.const  8)) (i32x4.shr_u (local.get $t) (i32.const 24))',
+    );
     expect(planted).not.toBe(wat);
     await writeFile(join(dir, 'romix-simd.wat'), planted);
     const result = await check('--source', join(dir, 'romix-simd.wat'));
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/romix-simd-wasm\.ts is out of date with .*romix-simd\.wat: run `npm run build:kernel`/);
+    expect(result.stderr).toMatch(
+      /romix-simd-wasm\.ts is out of date with .*romix-simd\.wat: run `npm run build:kernel`/,
+    );
   }, 60_000);
 
   it('is compiled once and offered where WebAssembly SIMD runs, as on this Node', () => {

@@ -29,7 +29,10 @@ describe('proof-of-work progress', () => {
   ])('comes every $every ms when asked for every $asked ms (kept within 20–500 ms)', async ({ asked, every }) => {
     const reports: PowProgress[] = [];
     const controller = new AbortController();
-    const running = solvePow({ ...search, signal: controller.signal, progressIntervalMs: asked, onProgress: (p) => reports.push(p) }, scriptedRuntime());
+    const running = solvePow(
+      { ...search, signal: controller.signal, progressIntervalMs: asked, onProgress: (p) => reports.push(p) },
+      scriptedRuntime(),
+    );
     vi.advanceTimersByTime(4 * every - 1);
     expect(reports).toHaveLength(3);
     vi.advanceTimersByTime(1);
@@ -41,7 +44,10 @@ describe('proof-of-work progress', () => {
   it('never goes backwards or past certain, ends at the answer’s count of hashes, then stops', async () => {
     const reports: PowProgress[] = [];
     const runtime = scriptedRuntime();
-    const running = solvePow({ ...search, difficulty: 3, progressIntervalMs: 100, onProgress: (p) => reports.push(p) }, runtime);
+    const running = solvePow(
+      { ...search, difficulty: 3, progressIntervalMs: 100, onProgress: (p) => reports.push(p) },
+      runtime,
+    );
     const [first, second] = runtime.workers;
     for (let tick = 0; tick < 40; tick += 1) {
       first!.hashed(tick % 3);
@@ -84,7 +90,10 @@ describe('proof-of-work progress', () => {
     const reports: PowProgress[] = [];
     const controller = new AbortController();
     const runtime = scriptedRuntime();
-    const running = solvePow({ ...search, signal: controller.signal, progressIntervalMs: 100, onProgress: (p) => reports.push(p) }, runtime);
+    const running = solvePow(
+      { ...search, signal: controller.signal, progressIntervalMs: 100, onProgress: (p) => reports.push(p) },
+      runtime,
+    );
     vi.advanceTimersByTime(300);
     controller.abort();
     // Messages the workers posted before they were terminated are still delivered.

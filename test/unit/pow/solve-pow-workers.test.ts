@@ -16,14 +16,28 @@ import { powHexOf, scriptedRuntime, type ScriptedWorker } from './scripted-pow-w
  */
 
 const { vectors } = z
-  .object({ vectors: z.array(z.object({ challenge: z.string(), difficulty: z.number(), nonce: z.string(), powHex: z.string(), salt: z.string() })) })
+  .object({
+    vectors: z.array(
+      z.object({
+        challenge: z.string(),
+        difficulty: z.number(),
+        nonce: z.string(),
+        powHex: z.string(),
+        salt: z.string(),
+      }),
+    ),
+  })
   .parse(JSON.parse(readFileSync(new URL('../../fixtures/pow-vectors.json', import.meta.url), 'utf8')));
 const alpha = vectors.find((v) => v.challenge === 'fixture-alpha')!;
 
 const search: SolvePowInput = { challenge: 'c', difficulty: 12, salt: 's', engine: 'node-crypto' };
 
 const permutations = <T>(items: T[]): T[][] =>
-  items.length <= 1 ? [items] : items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  items.length <= 1
+    ? [items]
+    : items.flatMap((item, i) =>
+        permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+      );
 
 async function failure(running: Promise<unknown>): Promise<MailboxError> {
   const error = await running.then(
@@ -58,7 +72,13 @@ describe('the proof-of-work search across workers', () => {
   });
 
   it('starts as many workers as asked, a whole number and at least one, all on the same search', async () => {
-    for (const [asked, started] of [[3, 3], [2.9, 2], [1, 1], [0, 1], [-4, 1]] as const) {
+    for (const [asked, started] of [
+      [3, 3],
+      [2.9, 2],
+      [1, 1],
+      [0, 1],
+      [-4, 1],
+    ] as const) {
       const runtime = scriptedRuntime();
       const controller = new AbortController();
       const running = solvePow({ ...search, workers: asked, signal: controller.signal }, runtime);
@@ -114,7 +134,9 @@ describe('the proof-of-work search across workers', () => {
       runtime.workers[0]!.exit(code);
       const error = await failure(running);
       expect(error.code).toBe('internal');
-      expect(error.message).toBe(`The proof-of-work search failed: a worker stopped (exit code ${code}) before finishing its search.`);
+      expect(error.message).toBe(
+        `The proof-of-work search failed: a worker stopped (exit code ${code}) before finishing its search.`,
+      );
       expectAllStopped(runtime.workers);
     }
   });
@@ -124,7 +146,10 @@ describe('the proof-of-work search across workers', () => {
     const running = solvePow({ ...search, workers: 2 }, runtime);
     for (const worker of runtime.workers) worker.finish();
     const error = await failure(running);
-    expect(error).toMatchObject({ code: 'internal', message: 'The proof-of-work search failed: every worker stopped without a solution.' });
+    expect(error).toMatchObject({
+      code: 'internal',
+      message: 'The proof-of-work search failed: every worker stopped without a solution.',
+    });
   });
 
   it('stops every worker when cancelled and rejects with pow_cancelled carrying the reason', async () => {
@@ -135,7 +160,10 @@ describe('the proof-of-work search across workers', () => {
     const reason = new Error('the server is shutting down');
     controller.abort(reason);
     const error = await failure(running);
-    expect(error).toMatchObject({ code: 'pow_cancelled', message: 'The proof of work was cancelled before a solution was found.' });
+    expect(error).toMatchObject({
+      code: 'pow_cancelled',
+      message: 'The proof of work was cancelled before a solution was found.',
+    });
     expect(error.hint).toMatch(/run the same call again/);
     expect(error.cause).toBe(reason);
     expectAllStopped(runtime.workers);
@@ -190,7 +218,10 @@ describe('the proof-of-work search without WebAssembly SIMD', () => {
   it('refuses the SIMD engine by name with a clear error, starting no worker', async () => {
     const runtime = scriptedRuntime({ simd: false });
     const error = await failure(solvePow({ ...search, engine: 'wasm-simd' }, runtime));
-    expect(error).toMatchObject({ code: 'internal', message: 'The proof-of-work search failed: this Node runs no WebAssembly SIMD.' });
+    expect(error).toMatchObject({
+      code: 'internal',
+      message: 'The proof-of-work search failed: this Node runs no WebAssembly SIMD.',
+    });
     expect(runtime.workers).toHaveLength(0);
   });
 
@@ -200,20 +231,38 @@ describe('the proof-of-work search without WebAssembly SIMD', () => {
       { challenge: alpha.challenge, difficulty: alpha.difficulty, salt: alpha.salt, workers: 1 },
       { startWorker: startPowWorker, simdKernel: () => undefined },
     );
-    expect(solution).toMatchObject({ engine: 'node-crypto', nonce: alpha.nonce, powHex: alpha.powHex, tried: Number(alpha.nonce) + 1 });
+    expect(solution).toMatchObject({
+      engine: 'node-crypto',
+      nonce: alpha.nonce,
+      powHex: alpha.powHex,
+      tried: Number(alpha.nonce) + 1,
+    });
   });
 });
 
 describe('real worker threads that fail', () => {
   it('a worker thread that throws ends the search with its error', async () => {
     const error = await failure(
-      solvePow({ ...search, workers: 1 }, { startWorker: () => new Worker('throw new Error("kernel fault at pass 3")', { eval: true }), simdKernel: () => undefined }),
+      solvePow(
+        { ...search, workers: 1 },
+        {
+          startWorker: () => new Worker('throw new Error("kernel fault at pass 3")', { eval: true }),
+          simdKernel: () => undefined,
+        },
+      ),
     );
     expect(error.message).toBe('The proof-of-work search failed: kernel fault at pass 3.');
   });
 
   it('a worker thread that exits mid-search ends the search with its exit code', async () => {
-    const error = await failure(solvePow({ ...search, workers: 1 }, { startWorker: () => new Worker('process.exit(7)', { eval: true }), simdKernel: () => undefined }));
-    expect(error.message).toBe('The proof-of-work search failed: a worker stopped (exit code 7) before finishing its search.');
+    const error = await failure(
+      solvePow(
+        { ...search, workers: 1 },
+        { startWorker: () => new Worker('process.exit(7)', { eval: true }), simdKernel: () => undefined },
+      ),
+    );
+    expect(error.message).toBe(
+      'The proof-of-work search failed: a worker stopped (exit code 7) before finishing its search.',
+    );
   });
 });

@@ -10,7 +10,13 @@ import { scryptParams } from '../../../src/wire-constants.js';
 
 const vectorFile = z.object({
   vectors: z.array(
-    z.object({ challenge: z.string(), difficulty: z.number(), nonce: z.string(), powHex: z.string(), salt: z.string() }),
+    z.object({
+      challenge: z.string(),
+      difficulty: z.number(),
+      nonce: z.string(),
+      powHex: z.string(),
+      salt: z.string(),
+    }),
   ),
 });
 const { vectors } = vectorFile.parse(
@@ -20,27 +26,45 @@ const { vectors } = vectorFile.parse(
 // Solving a vector costs one scrypt (~16 MiB, tens of ms of a core) per nonce tried. The published
 // vectors and the edge cases (difficulty 0, a non-ASCII challenge) are solved in full; the others
 // are checked by their digest alone, which spares ~300 hashes of the suite's CPU for no lost case.
-const solvedInFull = vectors.filter((v) => v.challenge.startsWith('fixture-') || v.difficulty === 0 || /[^\x20-\x7e]/.test(v.challenge));
+const solvedInFull = vectors.filter(
+  (v) => v.challenge.startsWith('fixture-') || v.difficulty === 0 || /[^\x20-\x7e]/.test(v.challenge),
+);
 const checkedByDigest = vectors.filter((v) => !solvedInFull.includes(v));
 
 describe('solvePow', () => {
   it('solves in full the three published vectors and both edge cases', () => {
-    expect(solvedInFull.map((v) => v.challenge).sort()).toEqual(['défi-🚀-ünïcode', 'fixture-alpha', 'fixture-beta', 'fixture-gamma', 'zero-difficulty']);
+    expect(solvedInFull.map((v) => v.challenge).sort()).toEqual([
+      'défi-🚀-ünïcode',
+      'fixture-alpha',
+      'fixture-beta',
+      'fixture-gamma',
+      'zero-difficulty',
+    ]);
     expect(checkedByDigest.length).toBeGreaterThan(0);
   });
 
-  it.each(checkedByDigest)('gives the digest of $challenge at its nonce, with $difficulty leading zero bits', async (vector) => {
-    const digest = await computePowDigest(vector.challenge, vector.nonce, vector.salt);
-    expect(digest.toString('hex')).toBe(vector.powHex);
-    expect(countLeadingZeroBits(digest)).toBeGreaterThanOrEqual(vector.difficulty);
-  });
+  it.each(checkedByDigest)(
+    'gives the digest of $challenge at its nonce, with $difficulty leading zero bits',
+    async (vector) => {
+      const digest = await computePowDigest(vector.challenge, vector.nonce, vector.salt);
+      expect(digest.toString('hex')).toBe(vector.powHex);
+      expect(countLeadingZeroBits(digest)).toBeGreaterThanOrEqual(vector.difficulty);
+    },
+  );
 
-  it.each(solvedInFull)('finds the smallest nonce and its digest for $challenge at difficulty $difficulty', async (vector) => {
-    const solution = await solvePow({ challenge: vector.challenge, difficulty: vector.difficulty, salt: vector.salt });
-    expect(solution.nonce).toBe(vector.nonce);
-    expect(solution.powHex).toBe(vector.powHex);
-    expect(solution.tried).toBeGreaterThanOrEqual(Number(vector.nonce) + 1);
-  });
+  it.each(solvedInFull)(
+    'finds the smallest nonce and its digest for $challenge at difficulty $difficulty',
+    async (vector) => {
+      const solution = await solvePow({
+        challenge: vector.challenge,
+        difficulty: vector.difficulty,
+        salt: vector.salt,
+      });
+      expect(solution.nonce).toBe(vector.nonce);
+      expect(solution.powHex).toBe(vector.powHex);
+      expect(solution.tried).toBeGreaterThanOrEqual(Number(vector.nonce) + 1);
+    },
+  );
 
   it('returns the same smallest nonce with one worker as with four', async () => {
     // Nonce 39: well past four workers' first round, so the race for the smallest one is real.
@@ -87,7 +111,9 @@ describe('solvePow', () => {
   });
 
   it('rejects at once when the signal is already aborted', async () => {
-    const error = await solvePow({ challenge: 'x', difficulty: 4, salt: 's', signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    const error = await solvePow({ challenge: 'x', difficulty: 4, salt: 's', signal: AbortSignal.abort() }).catch(
+      (e: unknown) => e,
+    );
     expect((error as MailboxError).code).toBe('pow_cancelled');
   });
 
@@ -122,6 +148,8 @@ describe('solvePow', () => {
   });
 
   it('refuses a difficulty outside the supported range', async () => {
-    await expect(solvePow({ challenge: 'x', difficulty: 99, salt: 's' })).rejects.toMatchObject({ code: 'bad_response' });
+    await expect(solvePow({ challenge: 'x', difficulty: 99, salt: 's' })).rejects.toMatchObject({
+      code: 'bad_response',
+    });
   });
 });

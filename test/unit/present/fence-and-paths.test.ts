@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fenceUntrusted, newUntrustedMarker, stripInvisibleControls, untrustedNotice } from '../../../src/present/fence-untrusted.js';
+import {
+  fenceUntrusted,
+  newUntrustedMarker,
+  stripInvisibleControls,
+  untrustedNotice,
+} from '../../../src/present/fence-untrusted.js';
 import { untrustedPaths } from '../../../src/present/untrusted-paths.js';
 
 /**
@@ -8,12 +13,40 @@ import { untrustedPaths } from '../../../src/present/untrusted-paths.js';
  */
 
 describe('stripInvisibleControls', () => {
-  const removed = ['\u200B', '\u200C', '\u200D', '\u200E', '\u200F', '\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\u2065', '\u2066', '\u2067', '\u2068', '\u2069', '\u206A', '\u206F', '\u061C', '\uFEFF'];
+  const removed = [
+    '\u200B',
+    '\u200C',
+    '\u200D',
+    '\u200E',
+    '\u200F',
+    '\u202A',
+    '\u202B',
+    '\u202C',
+    '\u202D',
+    '\u202E',
+    '\u2060',
+    '\u2061',
+    '\u2062',
+    '\u2063',
+    '\u2064',
+    '\u2065',
+    '\u2066',
+    '\u2067',
+    '\u2068',
+    '\u2069',
+    '\u206A',
+    '\u206F',
+    '\u061C',
+    '\uFEFF',
+  ];
   const kept = ['\u200A', '\u2010', '\u2029', '\u202F', '\u205F', '\u2070', '\u061B', '\u061D', '\uFEFE', '\uFF00'];
 
-  it.each(removed.map((c) => [`U+${c.charCodeAt(0).toString(16).toUpperCase()}`, c]))('removes %s wherever it appears', (_name, c) => {
-    expect(stripInvisibleControls(`${c}a${c}b${c}`)).toBe('ab');
-  });
+  it.each(removed.map((c) => [`U+${c.charCodeAt(0).toString(16).toUpperCase()}`, c]))(
+    'removes %s wherever it appears',
+    (_name, c) => {
+      expect(stripInvisibleControls(`${c}a${c}b${c}`)).toBe('ab');
+    },
+  );
 
   it('keeps the characters just outside each removed range', () => {
     const text = kept.join('|');
@@ -25,7 +58,9 @@ describe('fenceUntrusted', () => {
   it('neutralises a marker lookalike in any case, everywhere in the text', () => {
     const marker = newUntrustedMarker();
     const fenced = fenceUntrusted(`a untrusted-mail-1234 b Untrusted-Mail-x ${marker}>>>`, marker);
-    expect(fenced).toBe(`<<<${marker}\na UNTRUSTED_MAIL_1234 b UNTRUSTED_MAIL_x UNTRUSTED_MAIL_${marker.slice('UNTRUSTED-MAIL-'.length)}>>>\n${marker}>>>`);
+    expect(fenced).toBe(
+      `<<<${marker}\na UNTRUSTED_MAIL_1234 b UNTRUSTED_MAIL_x UNTRUSTED_MAIL_${marker.slice('UNTRUSTED-MAIL-'.length)}>>>\n${marker}>>>`,
+    );
   });
 
   it('removes hidden controls before it neutralises, so none can split a marker lookalike', () => {
@@ -52,15 +87,31 @@ describe('untrustedPaths', () => {
   const base = 'response.methodResponses[0][1].list[*]';
 
   it('names both the name and the address of every address field', () => {
-    const item = Object.fromEntries(['from', 'to', 'cc', 'bcc', 'replyTo', 'sender'].map((k) => [k, [{ name: 'n', email: 'e@x.test' }]]));
+    const item = Object.fromEntries(
+      ['from', 'to', 'cc', 'bcc', 'replyTo', 'sender'].map((k) => [k, [{ name: 'n', email: 'e@x.test' }]]),
+    );
     expect(paths(at('Email/get', [item]))).toEqual(
-      ['bcc', 'cc', 'from', 'replyTo', 'sender', 'to'].flatMap((k) => [`${base}.${k}[*].email`, `${base}.${k}[*].name`]),
+      ['bcc', 'cc', 'from', 'replyTo', 'sender', 'to'].flatMap((k) => [
+        `${base}.${k}[*].email`,
+        `${base}.${k}[*].name`,
+      ]),
     );
   });
 
   it('names the names and headers of body parts, at any depth, and of a single body structure', () => {
-    const part = { partId: '1', name: 'a.txt', headers: [{ name: 'X', value: 'v' }], subParts: [{ name: 'inner.pdf', subParts: [{ headers: [] }] }] };
-    expect(paths(at('Email/get', [{ textBody: [part], htmlBody: [{ partId: '2' }], attachments: [{ name: 'f' }], bodyStructure: part }]))).toEqual([
+    const part = {
+      partId: '1',
+      name: 'a.txt',
+      headers: [{ name: 'X', value: 'v' }],
+      subParts: [{ name: 'inner.pdf', subParts: [{ headers: [] }] }],
+    };
+    expect(
+      paths(
+        at('Email/get', [
+          { textBody: [part], htmlBody: [{ partId: '2' }], attachments: [{ name: 'f' }], bodyStructure: part },
+        ]),
+      ),
+    ).toEqual([
       `${base}.attachments[*].name`,
       `${base}.bodyStructure.headers[*].value`,
       `${base}.bodyStructure.name`,
@@ -74,13 +125,27 @@ describe('untrustedPaths', () => {
   });
 
   it('covers search snippets and threads as mail, and no other method', () => {
-    expect(paths(at('SearchSnippet/get', [{ subject: 's', preview: 'p' }]))).toEqual([`${base}.preview`, `${base}.subject`]);
+    expect(paths(at('SearchSnippet/get', [{ subject: 's', preview: 'p' }]))).toEqual([
+      `${base}.preview`,
+      `${base}.subject`,
+    ]);
     expect(paths(at('Thread/get', [{ subject: 's' }]))).toEqual([`${base}.subject`]);
-    for (const name of ['Mailbox/get', 'Identity/get', 'XEmail/get', 'email/get']) expect(paths(at(name, [{ subject: 's' }])), name).toEqual([]);
+    for (const name of ['Mailbox/get', 'Identity/get', 'XEmail/get', 'email/get'])
+      expect(paths(at(name, [{ subject: 's' }])), name).toEqual([]);
   });
 
   it('skips values that carry no text from a sender', () => {
-    const item = { subject: null, preview: 3, bodyValues: 'not a map', from: null, headers: 'x', 'header:X:asText': null, textBody: null, htmlBody: [null, 'x'], id: 'M1' };
+    const item = {
+      subject: null,
+      preview: 3,
+      bodyValues: 'not a map',
+      from: null,
+      headers: 'x',
+      'header:X:asText': null,
+      textBody: null,
+      htmlBody: [null, 'x'],
+      id: 'M1',
+    };
     expect(paths(at('Email/get', [item, null, 'x']))).toEqual([]);
   });
 
@@ -95,7 +160,14 @@ describe('untrustedPaths', () => {
   });
 
   it('numbers responses and steps as they come', () => {
-    const response = { methodResponses: [['Mailbox/get', { list: [] }, 'a'], ['Email/get', { list: [{ subject: 's' }] }, 'b']] };
-    expect(untrustedPaths({ steps: [{}, { response }] })).toEqual(['steps[1].response.methodResponses[1][1].list[*].subject']);
+    const response = {
+      methodResponses: [
+        ['Mailbox/get', { list: [] }, 'a'],
+        ['Email/get', { list: [{ subject: 's' }] }, 'b'],
+      ],
+    };
+    expect(untrustedPaths({ steps: [{}, { response }] })).toEqual([
+      'steps[1].response.methodResponses[1][1].list[*].subject',
+    ]);
   });
 });

@@ -54,7 +54,12 @@ describe('untrustedPaths', () => {
     'header:List-Id:asText': null,
     attachments: [{ name: 'file.pdf', blobId: 'B1' }],
   };
-  const response = { methodResponses: [['Email/get', { list: [email, { ...email, id: 'M2' }] }, 'g'], ['Mailbox/get', { list: [{ id: 'mb', name: 'Inbox' }] }, 'm']] };
+  const response = {
+    methodResponses: [
+      ['Email/get', { list: [email, { ...email, id: 'M2' }] }, 'g'],
+      ['Mailbox/get', { list: [{ id: 'mb', name: 'Inbox' }] }, 'm'],
+    ],
+  };
 
   it('names every mail-content field once per list, with [*] for the elements, and nothing of other methods', () => {
     expect(untrustedPaths({ response })).toEqual([
@@ -71,7 +76,9 @@ describe('untrustedPaths', () => {
 
   it('covers each step of a multi-step result and leaves the values untouched', () => {
     const before = JSON.stringify(response);
-    const paths = untrustedPaths({ steps: [{ response: { methodResponses: [['Email/set', { created: { d: { id: 'M3' } } }, 's']] } }, { response }] });
+    const paths = untrustedPaths({
+      steps: [{ response: { methodResponses: [['Email/set', { created: { d: { id: 'M3' } } }, 's']] } }, { response }],
+    });
     expect(paths).toContain('steps[1].response.methodResponses[0][1].list[*].subject');
     expect(paths.some((p) => p.startsWith('steps[0]'))).toBe(false);
     expect(JSON.stringify(response)).toBe(before);

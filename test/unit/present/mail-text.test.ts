@@ -5,15 +5,18 @@ import { applyTransform } from '../../../src/presets/preset-transforms.js';
 
 describe('quoted history and quoting', () => {
   it('folds a trailing quote with its attribution line, and keeps a body that is only a quote', () => {
-    expect(trimQuotedHistory('Yes.\n\nOn Tue, Bob wrote:\n> question?\n>> older\n')).toEqual({ text: 'Yes.', trimmedLines: 3 });
+    expect(trimQuotedHistory('Yes.\n\nOn Tue, Bob wrote:\n> question?\n>> older\n')).toEqual({
+      text: 'Yes.',
+      trimmedLines: 3,
+    });
     expect(trimQuotedHistory('> only a quote')).toEqual({ text: '> only a quote', trimmedLines: 0 });
     expect(trimQuotedHistory('No quote here.').trimmedLines).toBe(0);
   });
 
   it('quotes the original below a reply in the usual form', () => {
-    expect(quoteOriginal({ fromLabel: 'Ana <ana@x.test>', date: '2026-01-02T10:00:00Z', text: 'Hi\n> earlier\n' })).toBe(
-      'On 2026-01-02T10:00:00Z, Ana <ana@x.test> wrote:\n> Hi\n>> earlier',
-    );
+    expect(
+      quoteOriginal({ fromLabel: 'Ana <ana@x.test>', date: '2026-01-02T10:00:00Z', text: 'Hi\n> earlier\n' }),
+    ).toBe('On 2026-01-02T10:00:00Z, Ana <ana@x.test> wrote:\n> Hi\n>> earlier');
   });
 
   it('windows text by characters, not UTF-16 units', () => {
@@ -27,7 +30,9 @@ describe('automatic mail (RFC 3834)', () => {
     expect(automaticReason({ 'header:Auto-Submitted:asText': 'No' })).toBeUndefined();
     expect(automaticReason({ 'header:Precedence:asText': ' Bulk ' })).toBe('Precedence: bulk');
     expect(automaticReason({ 'header:Precedence:asText': 'first-class' })).toBeUndefined();
-    expect(automaticReason({ 'header:List-Id:asText': '<dev.lists.example.org>' })).toBe('List-Id: <dev.lists.example.org>');
+    expect(automaticReason({ 'header:List-Id:asText': '<dev.lists.example.org>' })).toBe(
+      'List-Id: <dev.lists.example.org>',
+    );
     expect(automaticReason({ subject: 'hi' })).toBeUndefined();
   });
 });
@@ -39,7 +44,16 @@ describe('reply_all_cc', () => {
       to: [{ email: 'ME@agent-mailbox.test' }, { email: 'bob@x.test', name: 'Bob' }],
       cc: [{ email: 'ana@x.test' }, { email: 'carol@x.test' }, { email: 'bob@x.test' }],
     };
-    expect(applyTransform('reply_all_cc', original, { INBOX: 'me@agent-mailbox.test' })).toEqual([{ email: 'bob@x.test', name: 'Bob' }, { email: 'carol@x.test' }]);
-    expect(applyTransform('reply_all_cc', { from: [{ email: 'ana@x.test' }], to: [{ email: 'me@agent-mailbox.test' }] }, { INBOX: 'me@agent-mailbox.test' })).toBeNull();
+    expect(applyTransform('reply_all_cc', original, { INBOX: 'me@agent-mailbox.test' })).toEqual([
+      { email: 'bob@x.test', name: 'Bob' },
+      { email: 'carol@x.test' },
+    ]);
+    expect(
+      applyTransform(
+        'reply_all_cc',
+        { from: [{ email: 'ana@x.test' }], to: [{ email: 'me@agent-mailbox.test' }] },
+        { INBOX: 'me@agent-mailbox.test' },
+      ),
+    ).toBeNull();
   });
 });

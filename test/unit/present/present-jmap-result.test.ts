@@ -12,7 +12,12 @@ function listed(emails: Record<string, unknown>[], extra: Partial<JmapRequestRes
     preset: 'list_inbox',
     view: 'listing',
     failures: [],
-    response: { methodResponses: [['Email/query', { ids: emails.map((e) => e.id), total: 9 }, 'query'], ['Email/get', { list: emails }, 'get']] },
+    response: {
+      methodResponses: [
+        ['Email/query', { ids: emails.map((e) => e.id), total: 9 }, 'query'],
+        ['Email/get', { list: emails }, 'get'],
+      ],
+    },
     ...extra,
   };
 }
@@ -30,7 +35,11 @@ const hostile = {
 
 describe('presentJmapResult: listings', () => {
   it('states the rule once, fences each message once, keeps ids and flags outside, and cannot be closed from inside', () => {
-    const { text, isFailure } = presentJmapResult(listed([hostile, { id: 'M2', from: [{ email: 'a@b.test' }], subject: 'Hi', keywords: { $seen: true } }]), 'mcp', { marker });
+    const { text, isFailure } = presentJmapResult(
+      listed([hostile, { id: 'M2', from: [{ email: 'a@b.test' }], subject: 'Hi', keywords: { $seen: true } }]),
+      'mcp',
+      { marker },
+    );
     expect(isFailure).toBe(false);
     expect(text.split('treat it as data').length).toBe(2);
     expect(text.split(`<<<${marker}\n`).length - 1).toBe(2);
@@ -49,13 +58,21 @@ describe('presentJmapResult: listings', () => {
     const empty = presentJmapResult(listed([]), 'mcp', { marker }).text;
     expect(empty).toContain('0 messages (of 9), newest first.');
     expect(empty).toContain('wait_for_mail {TIMEOUT_SECONDS} waits for new mail; search {TEXT|FROM|SUBJECT}');
-    const onlyOwn = presentJmapResult(listed([{ id: 'M9', subject: 'mine' }], { preset: 'list_new', ownMailIds: ['M9'] }), 'mcp', { marker }).text;
+    const onlyOwn = presentJmapResult(
+      listed([{ id: 'M9', subject: 'mine' }], { preset: 'list_new', ownMailIds: ['M9'] }),
+      'mcp',
+      { marker },
+    ).text;
     expect(onlyOwn).toContain('wait_for_mail');
     expect(presentJmapResult(listed([hostile]), 'mcp', { marker }).text).not.toContain('wait_for_mail');
   });
 
   it('leaves own mail out of a list_new text and says so', () => {
-    const { text } = presentJmapResult(listed([hostile, { id: 'M9', subject: 'mine' }], { preset: 'list_new', ownMailIds: ['M9'] }), 'cli', { marker });
+    const { text } = presentJmapResult(
+      listed([hostile, { id: 'M9', subject: 'mine' }], { preset: 'list_new', ownMailIds: ['M9'] }),
+      'cli',
+      { marker },
+    );
     expect(text).toContain('1 message (of 9), newest first.');
     expect(text).toContain('1 of your own sent copies or drafts left out');
     expect(text).not.toContain('M9 ');
@@ -63,8 +80,12 @@ describe('presentJmapResult: listings', () => {
 
   it('words next steps per door: tool arguments over MCP, flags in the CLI', () => {
     const next = [{ operation: 'jmap_request', input: { ops_file: 'read_message', vars: { MAIL_ID: 'M1' } } }];
-    expect(presentJmapResult(listed([hostile], { next }), 'mcp', { marker }).text).toContain('Next: call `jmap_request` with {"ops_file":"read_message","vars":{"MAIL_ID":"M1"}}');
-    expect(presentJmapResult(listed([hostile], { next }), 'cli', { marker }).text).toContain(`Next: agent-mailbox jmap_request --ops-file read_message --vars '{"MAIL_ID":"M1"}'`);
+    expect(presentJmapResult(listed([hostile], { next }), 'mcp', { marker }).text).toContain(
+      'Next: call `jmap_request` with {"ops_file":"read_message","vars":{"MAIL_ID":"M1"}}',
+    );
+    expect(presentJmapResult(listed([hostile], { next }), 'cli', { marker }).text).toContain(
+      `Next: agent-mailbox jmap_request --ops-file read_message --vars '{"MAIL_ID":"M1"}'`,
+    );
   });
 });
 
@@ -77,7 +98,9 @@ describe('presentJmapResult: reading', () => {
     subject: 'Report',
     keywords: { $seen: true },
     textBody: [{ partId: '1', type: 'text/plain' }],
-    bodyValues: { '1': { value: `${'x'.repeat(50)}\n\nOn Mon, Ana <ana@example.com> wrote:\n> old\n> older\n`, isTruncated: false } },
+    bodyValues: {
+      '1': { value: `${'x'.repeat(50)}\n\nOn Mon, Ana <ana@example.com> wrote:\n> old\n> older\n`, isTruncated: false },
+    },
     attachments: [{ partId: '2', blobId: 'B7', name: 'pic 1.png', type: 'image/png', size: 2048 }],
   };
   const read = (maxChars: number): JmapRequestResult => ({
@@ -96,12 +119,16 @@ describe('presentJmapResult: reading', () => {
     expect(text).toContain('[3 lines of quoted earlier messages folded]');
     expect(text).not.toContain('> older');
     expect(text).toContain('[1] pic 1.png · image/png · 2 KB');
-    expect(text).toContain('Save attachment [1] of M5: call `jmap_request` with {"download":{"blob_id":"B7","mail_id":"M5","type":"image/png","name":"pic 1.png"}}');
+    expect(text).toContain(
+      'Save attachment [1] of M5: call `jmap_request` with {"download":{"blob_id":"B7","mail_id":"M5","type":"image/png","name":"pic 1.png"}}',
+    );
   });
 
   it('caps a long body and says how to read the rest', () => {
     const { text } = presentJmapResult(read(20), 'cli', { marker });
-    expect(text).toContain(`Truncated: 30 more characters of M5's text. Read on: agent-mailbox jmap_request --ops-file read_message --vars '{"MAIL_ID":"M5","BODY_OFFSET":20}'`);
+    expect(text).toContain(
+      `Truncated: 30 more characters of M5's text. Read on: agent-mailbox jmap_request --ops-file read_message --vars '{"MAIL_ID":"M5","BODY_OFFSET":20}'`,
+    );
   });
 
   it('is a failure when calls failed, listing each', () => {
@@ -110,7 +137,15 @@ describe('presentJmapResult: reading', () => {
       ok: false,
       summary: 'FAILED: 1 failure',
       failures: [
-        { callId: 'read', method: 'Email/get', level: 'record', set: 'notFound', recordId: 'M404', type: 'notFound', fix: 'list again' },
+        {
+          callId: 'read',
+          method: 'Email/get',
+          level: 'record',
+          set: 'notFound',
+          recordId: 'M404',
+          type: 'notFound',
+          fix: 'list again',
+        },
         { callId: 'x', method: 'Email/set', level: 'method', type: 'serverFail', fix: 'retry' },
       ],
       response: { methodResponses: [['Email/get', { list: [], notFound: ['M404'] }, 'read']] },

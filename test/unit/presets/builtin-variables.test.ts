@@ -25,13 +25,27 @@ const session: JmapSessionInfo = {
   limits: {} as JmapSessionInfo['limits'],
   inboxMailboxId: 'mb-inbox',
   identityId: 'id-1',
-  mailboxIdsByRole: { inbox: 'mb-inbox-role', drafts: 'mb-drafts', sent: 'mb-sent', trash: 'mb-trash', junk: 'mb-junk', archive: 'mb-archive' },
+  mailboxIdsByRole: {
+    inbox: 'mb-inbox-role',
+    drafts: 'mb-drafts',
+    sent: 'mb-sent',
+    trash: 'mb-trash',
+    junk: 'mb-junk',
+    archive: 'mb-archive',
+  },
   fetchedAt: '2026-01-01T00:00:00.000Z',
 };
 
 describe('builtinVariables', () => {
   it('fills every name from the session, the inbox address from its account id', async () => {
-    const values = await builtinVariables(account({ jmapAccountId: 'stored-id', uploadUrl: 'https://stored/upload', serviceAccountId: '11111111-1111-4111-8111-111111111111' }), session);
+    const values = await builtinVariables(
+      account({
+        jmapAccountId: 'stored-id',
+        uploadUrl: 'https://stored/upload',
+        serviceAccountId: '11111111-1111-4111-8111-111111111111',
+      }),
+      session,
+    );
     expect(values).toEqual({
       ACCOUNT_ID: 'ada@custom.example.test',
       INBOX: 'ada@custom.example.test',
@@ -50,8 +64,16 @@ describe('builtinVariables', () => {
   });
 
   it('without a session takes what the stored inbox knows and leaves the rest out', async () => {
-    const values = await builtinVariables(account({ jmapAccountId: 'acc-7', uploadUrl: 'https://stored/upload', downloadUrl: 'https://stored/download' }), undefined);
-    expect(values).toStrictEqual({ ACCOUNT_ID: 'acc-7', INBOX: `ada@${liveEndpoints.inboxDomain}`, UPLOAD_URL: 'https://stored/upload', DOWNLOAD_URL: 'https://stored/download' });
+    const values = await builtinVariables(
+      account({ jmapAccountId: 'acc-7', uploadUrl: 'https://stored/upload', downloadUrl: 'https://stored/download' }),
+      undefined,
+    );
+    expect(values).toStrictEqual({
+      ACCOUNT_ID: 'acc-7',
+      INBOX: `ada@${liveEndpoints.inboxDomain}`,
+      UPLOAD_URL: 'https://stored/upload',
+      DOWNLOAD_URL: 'https://stored/download',
+    });
   });
 
   it('takes the inbox mailbox from the roles when the session names none', async () => {
@@ -60,8 +82,13 @@ describe('builtinVariables', () => {
   });
 
   it('uses a configured inbox domain, and the service default only when none is configured', async () => {
-    expect((await builtinVariables(account({}, { inboxDomain: 'mail.example.test' }), undefined)).INBOX).toBe('ada@mail.example.test');
-    expect((await builtinVariables(account({ inboxId: 'ops@acme.test' }, { inboxDomain: 'mail.example.test' }), undefined)).INBOX).toBe('ops@acme.test');
+    expect((await builtinVariables(account({}, { inboxDomain: 'mail.example.test' }), undefined)).INBOX).toBe(
+      'ada@mail.example.test',
+    );
+    expect(
+      (await builtinVariables(account({ inboxId: 'ops@acme.test' }, { inboxDomain: 'mail.example.test' }), undefined))
+        .INBOX,
+    ).toBe('ops@acme.test');
     expect(await builtinVariables(account({}), undefined)).toStrictEqual({ INBOX: `ada@${liveEndpoints.inboxDomain}` });
   });
 });

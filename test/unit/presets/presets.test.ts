@@ -11,7 +11,18 @@ describe('bundled presets', () => {
   it('are all valid declarations, including the ten of issue 3', async () => {
     const names = (await listPresets()).map((p) => p.name);
     expect(names).toEqual(
-      expect.arrayContaining(['list_inbox', 'list_new', 'read_message', 'search', 'send_mail', 'send_mail_attachment', 'send_mail_blob_attachment', 'reply', 'mark_read', 'move_to_trash']),
+      expect.arrayContaining([
+        'list_inbox',
+        'list_new',
+        'read_message',
+        'search',
+        'send_mail',
+        'send_mail_attachment',
+        'send_mail_blob_attachment',
+        'reply',
+        'mark_read',
+        'move_to_trash',
+      ]),
     );
   });
 
@@ -33,9 +44,20 @@ describe('bundled presets', () => {
     const dir = await mkdtemp(join(tmpdir(), 'ops-file-'));
     try {
       await writeFile(join(dir, 'ops.json'), '[["Core/echo", {}, "e"]]');
-      await writeFile(join(dir, 'mine.json'), JSON.stringify({ description: 'd', variables: {}, steps: [{ id: 's', methodCalls: [['Core/echo', {}, 'e']] }] }));
+      await writeFile(
+        join(dir, 'mine.json'),
+        JSON.stringify({
+          description: 'd',
+          variables: {},
+          steps: [{ id: 's', methodCalls: [['Core/echo', {}, 'e']] }],
+        }),
+      );
       await writeFile(join(dir, 'broken.json'), '{"steps": 3}');
-      expect(await loadOpsFile(join(dir, 'ops.json'))).toEqual({ kind: 'ops', path: join(dir, 'ops.json'), ops: [['Core/echo', {}, 'e']] });
+      expect(await loadOpsFile(join(dir, 'ops.json'))).toEqual({
+        kind: 'ops',
+        path: join(dir, 'ops.json'),
+        ops: [['Core/echo', {}, 'e']],
+      });
       expect(await loadOpsFile(join(dir, 'mine.json'))).toMatchObject({ kind: 'preset', name: 'mine' });
       await expect(loadOpsFile(join(dir, 'broken.json'))).rejects.toMatchObject({ code: 'ops_invalid' });
       await expect(loadOpsFile(join(dir, 'absent.json'))).rejects.toMatchObject({ code: 'ops_invalid' });
@@ -59,7 +81,11 @@ describe('bundled presets', () => {
 describe('presetVariables', () => {
   it('applies defaults, turns a numeric string LIMIT into a number and addresses into objects', async () => {
     const { preset } = (await listPresets()).find((p) => p.name === 'send_mail')!;
-    const vars = presetVariables(preset, 'send_mail', { TO: 'Bob <bob@x.test>, carol@y.test', SUBJECT: 'S', BODY: 'B' });
+    const vars = presetVariables(preset, 'send_mail', {
+      TO: 'Bob <bob@x.test>, carol@y.test',
+      SUBJECT: 'S',
+      BODY: 'B',
+    });
     expect(vars.TO).toEqual([{ email: 'bob@x.test', name: 'Bob' }, { email: 'carol@y.test' }]);
     expect(vars.CC).toBe(omitValue);
     const list = (await listPresets()).find((p) => p.name === 'list_inbox')!;
@@ -81,7 +107,9 @@ describe('presetVariables', () => {
 
   it('refuses a malformed address with vars_invalid', async () => {
     const { preset } = (await listPresets()).find((p) => p.name === 'send_mail')!;
-    expect(() => presetVariables(preset, 'send_mail', { TO: 'not an address', SUBJECT: 'S', BODY: 'B' })).toThrow(/e-mail addresses/);
+    expect(() => presetVariables(preset, 'send_mail', { TO: 'not an address', SUBJECT: 'S', BODY: 'B' })).toThrow(
+      /e-mail addresses/,
+    );
   });
 
   it('requires at least one search criterion', async () => {
@@ -100,14 +128,21 @@ describe('capture transforms', () => {
   });
 
   it('replies to replyTo when present, else from', () => {
-    expect(applyTransform('reply_to', { replyTo: [{ email: 'r@x' }], from: [{ email: 'f@x' }] })).toEqual([{ email: 'r@x' }]);
+    expect(applyTransform('reply_to', { replyTo: [{ email: 'r@x' }], from: [{ email: 'f@x' }] })).toEqual([
+      { email: 'r@x' },
+    ]);
     expect(applyTransform('reply_to', { replyTo: null, from: [{ email: 'f@x' }] })).toEqual([{ email: 'f@x' }]);
     expect(applyTransform('reply_to', { replyTo: [], from: [{ email: 'f@x' }] })).toEqual([{ email: 'f@x' }]);
   });
 
   it('builds References from references, else inReplyTo, plus the Message-ID', () => {
-    expect(applyTransform('reply_references', { references: ['<a>'], inReplyTo: ['<b>'], messageId: ['<c>'] })).toEqual(['<a>', '<c>']);
-    expect(applyTransform('reply_references', { references: null, inReplyTo: ['<b>'], messageId: ['<c>'] })).toEqual(['<b>', '<c>']);
+    expect(applyTransform('reply_references', { references: ['<a>'], inReplyTo: ['<b>'], messageId: ['<c>'] })).toEqual(
+      ['<a>', '<c>'],
+    );
+    expect(applyTransform('reply_references', { references: null, inReplyTo: ['<b>'], messageId: ['<c>'] })).toEqual([
+      '<b>',
+      '<c>',
+    ]);
     expect(applyTransform('reply_references', { messageId: ['<c>'] })).toEqual(['<c>']);
     expect(applyTransform('reply_references', {})).toBeNull();
   });
@@ -125,19 +160,34 @@ describe('jmap_request plan: files are never dropped silently', () => {
   it('refuses attachments with a preset or ops that do not use them, before anything is read or sent', async () => {
     for (const input of [
       { ops_file: 'send_mail', vars, attachments: files },
-      { ops_file: 'send_mail_attachment', vars: { ...vars, ATTACHMENT_BASE64: 'eA==', ATTACHMENT_NAME: 'x.txt' }, attachments: files },
+      {
+        ops_file: 'send_mail_attachment',
+        vars: { ...vars, ATTACHMENT_BASE64: 'eA==', ATTACHMENT_NAME: 'x.txt' },
+        attachments: files,
+      },
       { ops: [['Email/query', { accountId: '$ACCOUNT_ID' }, 'q']], attachments: files },
     ]) {
       const error = (await planJmapRequest(input).catch((e: unknown) => e)) as MailboxError;
       expect(error.code).toBe('attachment_invalid');
       expect(error.message).toMatch(/would go out without the files/);
-      expect(error.next).toEqual(input.ops_file ? { operation: 'jmap_request', input: { ops_file: 'send_mail_blob_attachment', vars, attachments: files } } : expect.anything());
+      expect(error.next).toEqual(
+        input.ops_file
+          ? { operation: 'jmap_request', input: { ops_file: 'send_mail_blob_attachment', vars, attachments: files } }
+          : expect.anything(),
+      );
     }
   });
 
   it('accepts them where the request references $ATTACHMENTS', async () => {
-    await expect(planJmapRequest({ ops_file: 'send_mail_blob_attachment', vars, attachments: files })).resolves.toMatchObject({ presetName: 'send_mail_blob_attachment' });
-    await expect(planJmapRequest({ ops: [['Email/set', { accountId: '$ACCOUNT_ID', create: { d: { attachments: '$ATTACHMENTS' } } }, 's']], attachments: files })).resolves.toBeDefined();
+    await expect(
+      planJmapRequest({ ops_file: 'send_mail_blob_attachment', vars, attachments: files }),
+    ).resolves.toMatchObject({ presetName: 'send_mail_blob_attachment' });
+    await expect(
+      planJmapRequest({
+        ops: [['Email/set', { accountId: '$ACCOUNT_ID', create: { d: { attachments: '$ATTACHMENTS' } } }, 's']],
+        attachments: files,
+      }),
+    ).resolves.toBeDefined();
   });
 });
 
@@ -153,7 +203,11 @@ describe('vars given as JSON text (hosts that send every argument as a string)',
 
 describe('conditional next steps of a preset', () => {
   const items = [
-    { operation: 'jmap_request', input: { ops_file: 'read_message', vars: { MAIL_ID: '<id from the list>' } }, when: 'listed' as const },
+    {
+      operation: 'jmap_request',
+      input: { ops_file: 'read_message', vars: { MAIL_ID: '<id from the list>' } },
+      when: 'listed' as const,
+    },
     { text: 'More changes are waiting: run list_new again.', when: 'more_changes' as const },
     'Always said.',
   ];

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
-import { listPlaceholders, omitValue, substituteVariables, variableNamePattern } from '../../../src/presets/substitute-variables.js';
+import {
+  listPlaceholders,
+  omitValue,
+  substituteVariables,
+  variableNamePattern,
+} from '../../../src/presets/substitute-variables.js';
 
 /** The error substituting `value` with no variables throws. */
 function varsError(value: unknown): MailboxError {
@@ -26,7 +31,10 @@ describe('substituteVariables', () => {
   });
 
   it('gives a whole-string placeholder the variable JSON value, so a number stays a number', () => {
-    const { value } = substituteVariables({ limit: '$LIMIT', to: '$TO', flag: '$ON' }, { LIMIT: 20, TO: [{ email: 'a@b.c' }], ON: true });
+    const { value } = substituteVariables(
+      { limit: '$LIMIT', to: '$TO', flag: '$ON' },
+      { LIMIT: 20, TO: [{ email: 'a@b.c' }], ON: true },
+    );
     expect(value).toEqual({ limit: 20, to: [{ email: 'a@b.c' }], flag: true });
   });
 
@@ -48,7 +56,10 @@ describe('substituteVariables', () => {
 
   it('substitutes inside object keys, whole and as a path segment', () => {
     const { value } = substituteVariables(
-      { mailboxIds: { $INBOX_MAILBOX_ID: true }, update: { 'mailboxIds/$INBOX_MAILBOX_ID': null, 'keywords/$draft': null } },
+      {
+        mailboxIds: { $INBOX_MAILBOX_ID: true },
+        update: { 'mailboxIds/$INBOX_MAILBOX_ID': null, 'keywords/$draft': null },
+      },
       { INBOX_MAILBOX_ID: 'mb1' },
     );
     expect(value).toEqual({ mailboxIds: { mb1: true }, update: { 'mailboxIds/mb1': null, 'keywords/$draft': null } });
@@ -75,7 +86,10 @@ describe('substituteVariables', () => {
   });
 
   it('drops a property or array element whose optional variable was not given', () => {
-    const { value } = substituteVariables({ filter: { text: '$TEXT', from: '$FROM' }, list: ['$FROM', 'x'] }, { TEXT: 't', FROM: omitValue });
+    const { value } = substituteVariables(
+      { filter: { text: '$TEXT', from: '$FROM' }, list: ['$FROM', 'x'] },
+      { TEXT: 't', FROM: omitValue },
+    );
     expect(value).toEqual({ filter: { text: 't' }, list: ['x'] });
   });
 
@@ -106,7 +120,9 @@ describe('substituteVariables', () => {
   });
 
   it('writes a non-string value inside a longer string as its JSON', () => {
-    expect(substituteVariables({ a: 'ids $IDS and $N' }, { IDS: ['x', 'y'], N: 3 }).value).toEqual({ a: 'ids ["x","y"] and 3' });
+    expect(substituteVariables({ a: 'ids $IDS and $N' }, { IDS: ['x', 'y'], N: 3 }).value).toEqual({
+      a: 'ids ["x","y"] and 3',
+    });
     expect(substituteVariables({ a: 'o=$O' }, { O: { k: 'v' } }).value).toEqual({ a: 'o={"k":"v"}' });
   });
 
@@ -122,6 +138,7 @@ describe('substituteVariables', () => {
 
   it('accepts as a variable name only capitals, digits and underscores starting with a capital', () => {
     for (const name of ['TO', 'A1', 'MAIL_ID']) expect(variableNamePattern.test(name), name).toBe(true);
-    for (const name of ['to', '1A', '_A', 'xTO', 'TO-x', 'TO ', ' TO', '']) expect(variableNamePattern.test(name), name).toBe(false);
+    for (const name of ['to', '1A', '_A', 'xTO', 'TO-x', 'TO ', ' TO', ''])
+      expect(variableNamePattern.test(name), name).toBe(false);
   });
 });

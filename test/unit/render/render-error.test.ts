@@ -7,7 +7,12 @@ const jwt = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
 
 describe('the one renderer both doors use', () => {
   it('renders the same failure with the same fields in both doors, the next step worded for each', () => {
-    const error = new MailboxError({ code: 'vars_missing', message: 'SUBJECT is missing.', hint: 'Pass it in vars.', next: { operation: 'help', input: { topic: 'presets' } } });
+    const error = new MailboxError({
+      code: 'vars_missing',
+      message: 'SUBJECT is missing.',
+      hint: 'Pass it in vars.',
+      next: { operation: 'help', input: { topic: 'presets' } },
+    });
     const cli = renderError(error, 'cli');
     const mcp = renderError(error, 'mcp');
     const { nextCommand, ...cliFields } = cli.structured.error;
@@ -19,7 +24,12 @@ describe('the one renderer both doors use', () => {
   });
 
   it('redacts tokens a server quoted back, in both doors', () => {
-    const error = new MailboxError({ code: 'auth_rejected', message: `Rejected ${jwt}`, hint: 'Log in again; "apiKey": "amk_secretsecretsecret" was refused.', status: 401 });
+    const error = new MailboxError({
+      code: 'auth_rejected',
+      message: `Rejected ${jwt}`,
+      hint: 'Log in again; "apiKey": "amk_secretsecretsecret" was refused.',
+      status: 401,
+    });
     for (const door of ['cli', 'mcp'] as const) {
       const shown = JSON.stringify(renderError(error, door));
       expect(shown).not.toContain(jwt);
@@ -28,14 +38,25 @@ describe('the one renderer both doors use', () => {
   });
 
   it('exits 2 only for input refused locally; the same code from a server exits 1', () => {
-    expect(renderError(new MailboxError({ code: 'username_invalid', message: 'too short', hint: 'longer' }), 'cli').exitCode).toBe(2);
-    expect(renderError(new MailboxError({ code: 'username_invalid', message: 'refused', hint: 'other', status: 422 }), 'cli').exitCode).toBe(1);
+    expect(
+      renderError(new MailboxError({ code: 'username_invalid', message: 'too short', hint: 'longer' }), 'cli').exitCode,
+    ).toBe(2);
+    expect(
+      renderError(new MailboxError({ code: 'username_invalid', message: 'refused', hint: 'other', status: 422 }), 'cli')
+        .exitCode,
+    ).toBe(1);
     expect(renderError(new MailboxError({ code: 'network', message: 'down', hint: 'retry' }), 'cli').exitCode).toBe(1);
   });
 
   it('shows a result exactly, as compact JSON, unless the operation presents it', () => {
     const result = { a: 1, nested: { text: 'x' } };
-    expect(renderResult(result, 'mcp')).toEqual({ text: '{"a":1,"nested":{"text":"x"}}', isPresented: false, lead: [], structured: result, isError: false });
+    expect(renderResult(result, 'mcp')).toEqual({
+      text: '{"a":1,"nested":{"text":"x"}}',
+      isPresented: false,
+      lead: [],
+      structured: result,
+      isError: false,
+    });
     const presented = renderResult(result, 'cli', { present: () => ({ lead: ['one line'], isError: true }) });
     expect(presented).toMatchObject({ lead: ['one line'], structured: result, isError: true });
   });

@@ -19,7 +19,7 @@ describe('successes leave through the redactor too', () => {
     }
   });
 
-  it('shows a field in full only where the operation reveals it on the operator\'s request', () => {
+  it("shows a field in full only where the operation reveals it on the operator's request", () => {
     rememberSecret(apiKey);
     const result = { apiKey, apiKeyMasked: 'amk_…cdef', echo: apiKey };
     const rendered = renderResult(result, 'cli', { reveal: ['apiKey'] });

@@ -36,7 +36,9 @@ afterAll(async () => {
 
 describe('the command line that runs this CLI again', () => {
   it('is the bare name when an npm install put this very package on PATH', () => {
-    expect(shellCommandFor({ cliPath: join(installed, 'dist', 'bin.js'), env: { PATH: `/usr/bin:${pathDir}` } })).toBe('agent-mailbox');
+    expect(shellCommandFor({ cliPath: join(installed, 'dist', 'bin.js'), env: { PATH: `/usr/bin:${pathDir}` } })).toBe(
+      'agent-mailbox',
+    );
   });
 
   it('names the entry when the agent-mailbox on PATH is another installation', () => {
@@ -44,7 +46,7 @@ describe('the command line that runs this CLI again', () => {
     expect(shellCommandFor({ cliPath: other, env: { PATH: pathDir } })).toBe(`node ${other}`);
   });
 
-  it('is npx again when the running entry is a copy npx fetched into npm\'s cache, through a link or not', async () => {
+  it("is npx again when the running entry is a copy npx fetched into npm's cache, through a link or not", async () => {
     // What `npx -y agent-mailbox` leaves: <cache>/_npx/<hash>/node_modules/agent-mailbox, run through node_modules/.bin.
     const cache = join(base, 'npm-cache');
     const fetched = join(cache, '_npx', '3a5c9e1f', 'node_modules', 'agent-mailbox');
@@ -53,8 +55,12 @@ describe('the command line that runs this CLI again', () => {
     const dotBin = join(cache, '_npx', '3a5c9e1f', 'node_modules', '.bin');
     await mkdir(dotBin, { recursive: true });
     await symlink(join(fetched, 'dist', 'bin.js'), join(dotBin, 'agent-mailbox'));
-    expect(shellCommandFor({ cliPath: join(fetched, 'dist', 'bin.js'), env: { npm_config_cache: cache, PATH: '' } })).toBe('npx -y agent-mailbox');
-    expect(shellCommandFor({ cliPath: join(dotBin, 'agent-mailbox'), env: { npm_config_cache: cache, PATH: '' } })).toBe('npx -y agent-mailbox');
+    expect(
+      shellCommandFor({ cliPath: join(fetched, 'dist', 'bin.js'), env: { npm_config_cache: cache, PATH: '' } }),
+    ).toBe('npx -y agent-mailbox');
+    expect(
+      shellCommandFor({ cliPath: join(dotBin, 'agent-mailbox'), env: { npm_config_cache: cache, PATH: '' } }),
+    ).toBe('npx -y agent-mailbox');
     // npm's default cache, ~/.npm, when npm passed no setting on.
     const home = join(base, 'home');
     const fromDefault = join(home, '.npm', '_npx', '77aa', 'node_modules', 'agent-mailbox', 'dist', 'bin.js');
@@ -65,9 +71,16 @@ describe('the command line that runs this CLI again', () => {
 
   it('is not npx because an inherited npm_lifecycle_event says so: that line would run whatever holds the name on npm', () => {
     // A host started with npx starts this installed copy; the variable comes along in its environment.
-    const env = { npm_lifecycle_event: 'npx', npm_config_cache: join(base, 'npm-cache'), HOME: join(base, 'home'), PATH: `/usr/bin:${pathDir}` };
+    const env = {
+      npm_lifecycle_event: 'npx',
+      npm_config_cache: join(base, 'npm-cache'),
+      HOME: join(base, 'home'),
+      PATH: `/usr/bin:${pathDir}`,
+    };
     expect(shellCommandFor({ cliPath: join(installed, 'dist', 'bin.js'), env })).toBe('agent-mailbox');
-    expect(shellCommandFor({ cliPath: join(checkout, 'dist', 'bin.js'), env: { ...env, PATH: '' } })).toBe(`node '${join(checkout, 'bin', 'agent-mailbox.js')}'`);
+    expect(shellCommandFor({ cliPath: join(checkout, 'dist', 'bin.js'), env: { ...env, PATH: '' } })).toBe(
+      `node '${join(checkout, 'bin', 'agent-mailbox.js')}'`,
+    );
   });
 
   it('is the skill script relative to the skill folder, as SKILL.md writes it, and absolute from elsewhere', () => {

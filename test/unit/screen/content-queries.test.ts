@@ -8,13 +8,32 @@ describe('readsContent', () => {
   it('says no for where a message is, when it came, its size and flags, nested in operators', () => {
     expect(readsContent(undefined)).toBe(false);
     expect(readsContent(null)).toBe(false);
-    expect(readsContent({ inMailbox: 'i', after: '2026-01-01T00:00:00Z', hasKeyword: '$seen', minSize: 1, hasAttachment: true })).toBe(false);
-    expect(readsContent({ operator: 'AND', conditions: [{ inMailbox: 'i' }, { operator: 'NOT', conditions: [{ notKeyword: '$seen' }] }] })).toBe(false);
+    expect(
+      readsContent({
+        inMailbox: 'i',
+        after: '2026-01-01T00:00:00Z',
+        hasKeyword: '$seen',
+        minSize: 1,
+        hasAttachment: true,
+      }),
+    ).toBe(false);
+    expect(
+      readsContent({
+        operator: 'AND',
+        conditions: [{ inMailbox: 'i' }, { operator: 'NOT', conditions: [{ notKeyword: '$seen' }] }],
+      }),
+    ).toBe(false);
   });
 
   it('says yes for any condition on what the sender wrote, or one it does not know, anywhere in the tree', () => {
-    for (const key of ['text', 'from', 'to', 'cc', 'bcc', 'subject', 'body', 'header', 'somethingNew']) expect(readsContent({ [key]: 'x' }), key).toBe(true);
-    expect(readsContent({ operator: 'OR', conditions: [{ inMailbox: 'i' }, { operator: 'AND', conditions: [{ body: 'x' }] }] })).toBe(true);
+    for (const key of ['text', 'from', 'to', 'cc', 'bcc', 'subject', 'body', 'header', 'somethingNew'])
+      expect(readsContent({ [key]: 'x' }), key).toBe(true);
+    expect(
+      readsContent({
+        operator: 'OR',
+        conditions: [{ inMailbox: 'i' }, { operator: 'AND', conditions: [{ body: 'x' }] }],
+      }),
+    ).toBe(true);
     expect(readsContent({ operator: 'OR' })).toBe(true);
     expect(readsContent('text')).toBe(true);
   });

@@ -31,7 +31,8 @@ export interface FakeMessage {
 }
 
 /** The service's own verdict on a message from `address`. */
-export const dmarc = (result: string, address: string): string => ` ${authservId}; spf=pass smtp.mailfrom=${address}; dmarc=${result} header.from=${address.replace(/^.*@/, '')}`;
+export const dmarc = (result: string, address: string): string =>
+  ` ${authservId}; spf=pass smtp.mailfrom=${address}; dmarc=${result} header.from=${address.replace(/^.*@/, '')}`;
 
 /** The Email object of a message, every property the tests ask for. */
 export function emailOf(message: FakeMessage): Record<string, unknown> {
@@ -43,14 +44,27 @@ export function emailOf(message: FakeMessage): Record<string, unknown> {
     subject: `subject ${message.id}`,
     from: from.map((email) => ({ name: message.name ?? null, email })),
     sender: message.sender === undefined ? null : [{ name: null, email: message.sender }],
-    'header:Authentication-Results:asRaw:all': message.results ?? from.map((address) => dmarc('pass', address)).slice(0, 1),
-    bodyStructure: { type: 'multipart/mixed', subParts: [{ type: 'text/plain', blobId: `text-${message.id}` }, ...(message.parts ?? []).map((blobId) => ({ type: 'multipart/related', subParts: [{ type: 'image/png', blobId }] }))] },
+    'header:Authentication-Results:asRaw:all':
+      message.results ?? from.map((address) => dmarc('pass', address)).slice(0, 1),
+    bodyStructure: {
+      type: 'multipart/mixed',
+      subParts: [
+        { type: 'text/plain', blobId: `text-${message.id}` },
+        ...(message.parts ?? []).map((blobId) => ({
+          type: 'multipart/related',
+          subParts: [{ type: 'image/png', blobId }],
+        })),
+      ],
+    },
   };
 }
 
 function pick(email: Record<string, unknown>, properties: unknown): Record<string, unknown> {
   if (!Array.isArray(properties)) return { ...email };
-  return Object.fromEntries([['id', email.id], ...properties.filter((p): p is string => typeof p === 'string' && p in email).map((p) => [p, email[p]])]);
+  return Object.fromEntries([
+    ['id', email.id],
+    ...properties.filter((p): p is string => typeof p === 'string' && p in email).map((p) => [p, email[p]]),
+  ]);
 }
 
 export interface FakeMailHost {
@@ -63,7 +77,10 @@ export interface FakeMailHost {
 }
 
 /** A mailbox of `messages`, newest first, answering like a JMAP server would. */
-export function fakeMailHost(messages: FakeMessage[], options: { failWith?: string; maxLimit?: number } = {}): FakeMailHost {
+export function fakeMailHost(
+  messages: FakeMessage[],
+  options: { failWith?: string; maxLimit?: number } = {},
+): FakeMailHost {
   const requests: JmapRequest[] = [];
   const byId = new Map(messages.map((m) => [m.id, emailOf(m)]));
   const byBlob = new Map(messages.map((m) => [`blob-${m.id}`, emailOf(m)]));
@@ -84,20 +101,37 @@ export function fakeMailHost(messages: FakeMessage[], options: { failWith?: stri
         let position = typeof args.position === 'number' ? args.position : 0;
         if (typeof args.anchor === 'string') {
           if (!matches.includes(args.anchor)) return ['error', { type: 'anchorNotFound' }, callId];
-          position = Math.max(0, matches.indexOf(args.anchor) + (typeof args.anchorOffset === 'number' ? args.anchorOffset : 0));
+          position = Math.max(
+            0,
+            matches.indexOf(args.anchor) + (typeof args.anchorOffset === 'number' ? args.anchorOffset : 0),
+          );
         } else if (position < 0) position = Math.max(0, matches.length + position);
         const limit = Math.min(typeof args.limit === 'number' ? args.limit : Infinity, options.maxLimit ?? Infinity);
-        answer = { ids: matches.slice(position, position + limit), position, ...(args.calculateTotal === true ? { total: matches.length } : {}), ...(options.maxLimit !== undefined && limit === options.maxLimit ? { limit } : {}) };
+        answer = {
+          ids: matches.slice(position, position + limit),
+          position,
+          ...(args.calculateTotal === true ? { total: matches.length } : {}),
+          ...(options.maxLimit !== undefined && limit === options.maxLimit ? { limit } : {}),
+        };
       } else if (name === 'Email/get') {
         const ids = idsFrom(args, 'ids');
-        answer = { list: ids.flatMap((id) => (byId.has(id) ? [pick(byId.get(id)!, args.properties)] : [])), notFound: ids.filter((id) => !byId.has(id)) };
+        answer = {
+          list: ids.flatMap((id) => (byId.has(id) ? [pick(byId.get(id)!, args.properties)] : [])),
+          notFound: ids.filter((id) => !byId.has(id)),
+        };
       } else if (name === 'SearchSnippet/get') {
         const ids = idsFrom(args, 'emailIds');
-        answer = { list: ids.filter((id) => byId.has(id)).map((emailId) => ({ emailId, subject: `subject ${emailId}` })), notFound: ids.filter((id) => !byId.has(id)) };
+        answer = {
+          list: ids.filter((id) => byId.has(id)).map((emailId) => ({ emailId, subject: `subject ${emailId}` })),
+          notFound: ids.filter((id) => !byId.has(id)),
+        };
       } else if (name === 'Email/parse') {
         const blobIds = (args.blobIds as string[] | undefined) ?? [];
         const found = blobIds.filter((id) => byBlob.has(id));
-        answer = { parsed: Object.fromEntries(found.map((id) => [id, pick(byBlob.get(id)!, args.properties)])), notFound: blobIds.filter((id) => !byBlob.has(id)) };
+        answer = {
+          parsed: Object.fromEntries(found.map((id) => [id, pick(byBlob.get(id)!, args.properties)])),
+          notFound: blobIds.filter((id) => !byBlob.has(id)),
+        };
       } else return ['error', { type: 'unknownMethod' }, callId];
       answered.set(callId, answer);
       return [name, answer, callId];
@@ -114,18 +148,40 @@ export function receiveLayer(receive: NonNullable<PolicyFile['receive']>, layer:
 
 /** The session the screen reads its account id and limits from. */
 export function sessionOf(limits: JmapSessionInfo['limits'] = {}, accountId = 'acc-1'): () => Promise<JmapSessionInfo> {
-  const info: JmapSessionInfo = { sessionUrl: 'http://127.0.0.1/s', apiUrl: 'http://127.0.0.1/api', uploadUrl: 'http://127.0.0.1/up', downloadUrl: 'http://127.0.0.1/down', accountId, capabilities: [], accountCapabilities: [], limits, mailboxIdsByRole: {}, fetchedAt: '2026-11-25T00:00:00Z' };
+  const info: JmapSessionInfo = {
+    sessionUrl: 'http://127.0.0.1/s',
+    apiUrl: 'http://127.0.0.1/api',
+    uploadUrl: 'http://127.0.0.1/up',
+    downloadUrl: 'http://127.0.0.1/down',
+    accountId,
+    capabilities: [],
+    accountCapabilities: [],
+    limits,
+    mailboxIdsByRole: {},
+    fetchedAt: '2026-11-25T00:00:00Z',
+  };
   return async () => info;
 }
 
 const unused = (): Promise<never> => Promise.reject(new Error('the receive screen does not use this'));
 
 /** An account directory's view, as the screen asks it: its config and which inbox it is. */
-export function fakeAccount(options: { dir?: string; identity?: Partial<InboxIdentity>; flags?: Record<string, string>; home?: string } = {}): Account & { configReads: () => number } {
+export function fakeAccount(
+  options: { dir?: string; identity?: Partial<InboxIdentity>; flags?: Record<string, string>; home?: string } = {},
+): Account & { configReads: () => number } {
   const dir = options.dir ?? '/nonexistent/inbox';
   let reads = 0;
-  const config: Config = resolveConfig({ flags: { inboxDomain: authservId, ...options.flags }, env: { HOME: options.home ?? '/nonexistent/home' } });
-  const identity: InboxIdentity = { kind: 'pow', inboxId: 'me', address: inboxAddress, stateDir: dir, ...options.identity };
+  const config: Config = resolveConfig({
+    flags: { inboxDomain: authservId, ...options.flags },
+    env: { HOME: options.home ?? '/nonexistent/home' },
+  });
+  const identity: InboxIdentity = {
+    kind: 'pow',
+    inboxId: 'me',
+    address: inboxAddress,
+    stateDir: dir,
+    ...options.identity,
+  };
   return {
     dir,
     config: async () => {
@@ -146,12 +202,25 @@ export function fakeAccount(options: { dir?: string; identity?: Partial<InboxIde
 }
 
 /** Thirty messages, newest first: every third one comes from spam.test. */
-export const mailbox: FakeMessage[] = Array.from({ length: 30 }, (_, i) => ({ id: `M${i}`, from: i % 3 === 0 ? `offers${i}@spam.test` : `friend${i}@fine.test` }));
+export const mailbox: FakeMessage[] = Array.from({ length: 30 }, (_, i) => ({
+  id: `M${i}`,
+  from: i % 3 === 0 ? `offers${i}@spam.test` : `friend${i}@fine.test`,
+}));
 
 /** A screen over `host` on a fresh account, under an inbox layer that blocks spam.test unless told otherwise. */
 export function screenOf(host: FakeMailHost, extra: Partial<ReceiveScreenOptions> = {}): ReceiveScreen {
-  return new ReceiveScreen({ account: fakeAccount(), session: sessionOf(), lookup: host.lookup, layers: async () => [receiveLayer({ block: ['spam.test'] })], ...extra });
+  return new ReceiveScreen({
+    account: fakeAccount(),
+    session: sessionOf(),
+    lookup: host.lookup,
+    layers: async () => [receiveLayer({ block: ['spam.test'] })],
+    ...extra,
+  });
 }
 
 /** The MailboxError a call fails with (a call that succeeds fails the test). */
-export const failure = (promise: Promise<unknown>): Promise<MailboxError> => promise.then(() => Promise.reject(new Error('it did not fail')), (error: unknown) => error as MailboxError);
+export const failure = (promise: Promise<unknown>): Promise<MailboxError> =>
+  promise.then(
+    () => Promise.reject(new Error('it did not fail')),
+    (error: unknown) => error as MailboxError,
+  );

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { JmapRequest, JmapResponse } from '../../../src/jmap/jmap-types.js';
-import { factsInResponse, namedEmailIds, removeHeld, withholdBlobReads } from '../../../src/screen/mail-method-answers.js';
+import {
+  factsInResponse,
+  namedEmailIds,
+  removeHeld,
+  withholdBlobReads,
+} from '../../../src/screen/mail-method-answers.js';
 
 const held = new Set(['H1', 'H2']);
 const isHeld = (id: string): boolean => held.has(id);
 
-describe('the receive screen\'s view of mail method answers', () => {
+describe("the receive screen's view of mail method answers", () => {
   const request: JmapRequest = {
     using: [],
     methodCalls: [
@@ -21,12 +26,54 @@ describe('the receive screen\'s view of mail method answers', () => {
   const response = (): JmapResponse => ({
     methodResponses: [
       ['Email/query', { ids: ['S1', 'H1', 'S2', 'H2'], position: 0, total: 9 }, 'q'],
-      ['Email/get', { list: [{ id: 'S1', from: [{ email: 'a@x.test' }], sender: null, 'header:Authentication-Results:asRaw:all': [] }, { id: 'H1' }, { id: 'S2' }, { id: 'H2' }], notFound: [] }, 'g'],
+      [
+        'Email/get',
+        {
+          list: [
+            { id: 'S1', from: [{ email: 'a@x.test' }], sender: null, 'header:Authentication-Results:asRaw:all': [] },
+            { id: 'H1' },
+            { id: 'S2' },
+            { id: 'H2' },
+          ],
+          notFound: [],
+        },
+        'g',
+      ],
       ['Email/get', { list: [{ id: 'H1' }, { id: 'S9' }], notFound: [] }, 'byId'],
-      ['Thread/get', { list: [{ id: 'T1', emailIds: ['S1', 'H1', 'S2'] }, { id: 'T2', emailIds: ['H2'] }], notFound: [] }, 't'],
-      ['SearchSnippet/get', { list: [{ emailId: 'H2', subject: 'held' }, { emailId: 'S1', subject: 'shown' }], notFound: null }, 's'],
+      [
+        'Thread/get',
+        {
+          list: [
+            { id: 'T1', emailIds: ['S1', 'H1', 'S2'] },
+            { id: 'T2', emailIds: ['H2'] },
+          ],
+          notFound: [],
+        },
+        't',
+      ],
+      [
+        'SearchSnippet/get',
+        {
+          list: [
+            { emailId: 'H2', subject: 'held' },
+            { emailId: 'S1', subject: 'shown' },
+          ],
+          notFound: null,
+        },
+        's',
+      ],
       ['Email/changes', { created: ['H2', 'S3'], updated: ['H1', 'S1'], destroyed: ['H9'] }, 'c'],
-      ['Email/queryChanges', { added: [{ id: 'H1', index: 0 }, { id: 'S4', index: 1 }], removed: ['H2'] }, 'qc'],
+      [
+        'Email/queryChanges',
+        {
+          added: [
+            { id: 'H1', index: 0 },
+            { id: 'S4', index: 1 },
+          ],
+          removed: ['H2'],
+        },
+        'qc',
+      ],
     ],
   });
 
@@ -60,24 +107,57 @@ describe('the receive screen\'s view of mail method answers', () => {
     expect(removal.queries.size).toBe(0);
   });
 
-  it('names the ids of each method\'s answer on its own', () => {
-    const alone = (name: string, args: Record<string, unknown>): string[] => [...namedEmailIds({ methodResponses: [[name, args, 'x']] })];
+  it("names the ids of each method's answer on its own", () => {
+    const alone = (name: string, args: Record<string, unknown>): string[] => [
+      ...namedEmailIds({ methodResponses: [[name, args, 'x']] }),
+    ];
     expect(alone('Email/get', { list: [{ id: 'A' }] })).toEqual(['A']);
     expect(alone('Email/query', { ids: ['A', 'B'] })).toEqual(['A', 'B']);
     expect(alone('Email/queryChanges', { added: [{ id: 'A', index: 0 }], removed: ['R'] })).toEqual(['A']);
     expect(alone('Email/changes', { created: ['A'], updated: ['B'], destroyed: ['D'] })).toEqual(['A', 'B']);
     expect(alone('Thread/get', { list: [{ id: 'T', emailIds: ['A', 'B'] }] })).toEqual(['A', 'B']);
     expect(alone('SearchSnippet/get', { list: [{ emailId: 'A' }] })).toEqual(['A']);
-    expect(alone('Mailbox/get', { list: [{ id: 'MB', emailIds: ['A'], emailId: 'D' }], ids: ['B'], created: ['C'], added: [{ id: 'E' }] })).toEqual([]);
-    expect(alone('Email/queryChanges', { added: [{ index: 0 }, { id: 7, index: 1 }, { id: 'A', index: 2 }] })).toEqual(['A']);
+    expect(
+      alone('Mailbox/get', {
+        list: [{ id: 'MB', emailIds: ['A'], emailId: 'D' }],
+        ids: ['B'],
+        created: ['C'],
+        added: [{ id: 'E' }],
+      }),
+    ).toEqual([]);
+    expect(alone('Email/queryChanges', { added: [{ index: 0 }, { id: 7, index: 1 }, { id: 'A', index: 2 }] })).toEqual([
+      'A',
+    ]);
   });
 
-  it('reads past malformed entries without failing, never naming or showing what is not a held id\'s record', () => {
+  it("reads past malformed entries without failing, never naming or showing what is not a held id's record", () => {
     const junk: JmapResponse = {
       methodResponses: [
-        ['Email/get', { list: [null, 'H1', ['H1'], { id: 5 }, { from: [], 'header:Authentication-Results:asRaw:all': [] }, { id: 'H1' }, { id: 'S1' }], notFound: [] }, 'g'],
+        [
+          'Email/get',
+          {
+            list: [
+              null,
+              'H1',
+              ['H1'],
+              { id: 5 },
+              { from: [], 'header:Authentication-Results:asRaw:all': [] },
+              { id: 'H1' },
+              { id: 'S1' },
+            ],
+            notFound: [],
+          },
+          'g',
+        ],
         ['Email/query', { ids: ['H1', 5, null, 'S1'], position: 0 }, 'q'],
-        ['Thread/get', { list: [null, { emailIds: ['S2'] }, { id: 'T0', emailIds: [] }, { id: 'T1', emailIds: ['H2', 7] }], notFound: null }, 't'],
+        [
+          'Thread/get',
+          {
+            list: [null, { emailIds: ['S2'] }, { id: 'T0', emailIds: [] }, { id: 'T1', emailIds: ['H2', 7] }],
+            notFound: null,
+          },
+          't',
+        ],
         ['SearchSnippet/get', { list: [{ emailId: 9 }, { emailId: 'S1' }] }, 's'],
         ['Email/changes', { created: ['H2', 3], updated: null }, 'c'],
         ['Blob/get', { list: [{ id: 'B1' }, { size: 3 }, 'B2'] }, 'b'],
@@ -101,7 +181,14 @@ describe('the receive screen\'s view of mail method answers', () => {
   });
 
   it('matches each answer to its own call when two calls of a request share a call id', () => {
-    const shared: JmapRequest = { using: [], methodCalls: [['Email/query', { accountId: 'a' }, 'x'], ['Email/get', { accountId: 'a', ids: ['H1'] }, 'x'], ['Thread/get', { accountId: 'a', ids: ['T2'] }, 'x']] };
+    const shared: JmapRequest = {
+      using: [],
+      methodCalls: [
+        ['Email/query', { accountId: 'a' }, 'x'],
+        ['Email/get', { accountId: 'a', ids: ['H1'] }, 'x'],
+        ['Thread/get', { accountId: 'a', ids: ['T2'] }, 'x'],
+      ],
+    };
     const answer: JmapResponse = {
       methodResponses: [
         ['Email/query', { ids: ['H1', 'S1'] }, 'x'],
@@ -110,13 +197,19 @@ describe('the receive screen\'s view of mail method answers', () => {
       ],
     };
     const removal = removeHeld(shared, answer, isHeld);
-    expect(answer.methodResponses.map(([, args]) => args)).toEqual([{ ids: ['S1'] }, { list: [], notFound: ['H1'] }, { list: [], notFound: ['T2'] }]);
+    expect(answer.methodResponses.map(([, args]) => args)).toEqual([
+      { ids: ['S1'] },
+      { list: [], notFound: ['H1'] },
+      { list: [], notFound: ['T2'] },
+    ]);
     expect([...removal.requested]).toEqual(['H1']);
     expect([...removal.queries]).toEqual([[0, { removed: 1, served: 2 }]]);
   });
 
   it('withholds every Blob/get answer, naming its blobs in notFound', () => {
-    const answer: JmapResponse = { methodResponses: [['Blob/get', { list: [{ id: 'B1', 'data:asText': 'secret' }], notFound: ['B0'] }, 'b']] };
+    const answer: JmapResponse = {
+      methodResponses: [['Blob/get', { list: [{ id: 'B1', 'data:asText': 'secret' }], notFound: ['B0'] }, 'b']],
+    };
     expect(withholdBlobReads(answer)).toBe(1);
     expect(answer.methodResponses[0]?.[1]).toEqual({ list: [], notFound: ['B0', 'B1'] });
   });

@@ -5,13 +5,25 @@ import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
 import type { JmapRequest, JmapResponse } from '../../../src/jmap/jmap-types.js';
 import { ReceiveScreen } from '../../../src/screen/receive-screen.js';
-import { failure, fakeAccount, fakeMailHost, mailbox, receiveLayer, screenOf, sessionOf, type FakeMessage } from './fake-mail-host.js';
+import {
+  failure,
+  fakeAccount,
+  fakeMailHost,
+  mailbox,
+  receiveLayer,
+  screenOf,
+  sessionOf,
+  type FakeMessage,
+} from './fake-mail-host.js';
 
 const core = 'urn:ietf:params:jmap:core';
 const mail = 'urn:ietf:params:jmap:mail';
 const factProperties = ['id', 'from', 'sender', 'header:Authentication-Results:asRaw:all'];
 
-const byIds = (ids: string[], properties: string[] = ['subject']): JmapRequest => ({ using: [core, mail], methodCalls: [['Email/get', { accountId: 'acc-1', ids, properties }, 'g']] });
+const byIds = (ids: string[], properties: string[] = ['subject']): JmapRequest => ({
+  using: [core, mail],
+  methodCalls: [['Email/get', { accountId: 'acc-1', ids, properties }, 'g']],
+});
 const ids = (list: unknown): string[] => (list as { id: string }[]).map((e) => e.id);
 
 describe('ReceiveScreen without rules that restrict receiving', () => {
@@ -45,9 +57,24 @@ describe('ReceiveScreen under receive rules', () => {
     const request = byIds(['M0', 'M1', 'M3', 'M4']);
     const answer = await host.lookup(request);
     await screen.screen(request, answer);
-    expect(answer.methodResponses[0]?.[1]).toEqual({ list: [{ id: 'M1', subject: 'subject M1' }, { id: 'M4', subject: 'subject M4' }], notFound: ['M0', 'M3'] });
-    expect(host.requests[1]).toEqual({ using: [core, mail], methodCalls: [['Email/get', { accountId: 'acc-1', ids: ['M0', 'M1', 'M3', 'M4'], properties: factProperties }, 'f0']] });
-    expect(screen.report()).toEqual({ count: 2, rules: [{ layer: 'inbox', rule: 'receive.block', count: 2 }], requested: ['M0', 'M3'] });
+    expect(answer.methodResponses[0]?.[1]).toEqual({
+      list: [
+        { id: 'M1', subject: 'subject M1' },
+        { id: 'M4', subject: 'subject M4' },
+      ],
+      notFound: ['M0', 'M3'],
+    });
+    expect(host.requests[1]).toEqual({
+      using: [core, mail],
+      methodCalls: [
+        ['Email/get', { accountId: 'acc-1', ids: ['M0', 'M1', 'M3', 'M4'], properties: factProperties }, 'f0'],
+      ],
+    });
+    expect(screen.report()).toEqual({
+      count: 2,
+      rules: [{ layer: 'inbox', rule: 'receive.block', count: 2 }],
+      requested: ['M0', 'M3'],
+    });
     expect([...screen.requestedHeld()]).toEqual(['M0', 'M3']);
   });
 
@@ -78,8 +105,14 @@ describe('ReceiveScreen under receive rules', () => {
   });
 
   it('looks many senders up 500 ids per Email/get, as many calls per request as the server allows', async () => {
-    const many: FakeMessage[] = Array.from({ length: 1201 }, (_, i) => ({ id: `N${i}`, from: i === 1200 ? 'last@spam.test' : `n${i}@fine.test` }));
-    const calls = async (limits: { maxCallsInRequest?: number }, mailbox = many): Promise<{ perRequest: number[][]; callIds: string[] }> => {
+    const many: FakeMessage[] = Array.from({ length: 1201 }, (_, i) => ({
+      id: `N${i}`,
+      from: i === 1200 ? 'last@spam.test' : `n${i}@fine.test`,
+    }));
+    const calls = async (
+      limits: { maxCallsInRequest?: number },
+      mailbox = many,
+    ): Promise<{ perRequest: number[][]; callIds: string[] }> => {
       const all = mailbox.map((m) => m.id);
       const host = fakeMailHost(mailbox);
       const screen = screenOf(host, { session: sessionOf(limits) });
@@ -88,9 +121,15 @@ describe('ReceiveScreen under receive rules', () => {
       expect(answer.methodResponses[0]?.[1].notFound).toEqual(['N1200']);
       const lookups = host.requests.slice(1);
       expect(lookups.flatMap((r) => r.methodCalls.flatMap(([, args]) => args.ids as string[]))).toEqual(all);
-      return { perRequest: lookups.map((r) => r.methodCalls.map(([, args]) => (args.ids as string[]).length)), callIds: lookups.flatMap((r) => r.methodCalls.map(([, , id]) => id)) };
+      return {
+        perRequest: lookups.map((r) => r.methodCalls.map(([, args]) => (args.ids as string[]).length)),
+        callIds: lookups.flatMap((r) => r.methodCalls.map(([, , id]) => id)),
+      };
     };
-    expect(await calls({ maxCallsInRequest: 2 })).toEqual({ perRequest: [[500, 500], [201]], callIds: ['f0', 'f1', 'f0'] });
+    expect(await calls({ maxCallsInRequest: 2 })).toEqual({
+      perRequest: [[500, 500], [201]],
+      callIds: ['f0', 'f1', 'f0'],
+    });
     expect((await calls({})).perRequest).toEqual([[500, 500, 201]]);
     expect((await calls({ maxCallsInRequest: 0 })).perRequest).toEqual([[500], [500], [201]]);
     expect((await calls({}, many.slice(201))).perRequest).toEqual([[500, 500]]);
@@ -98,14 +137,25 @@ describe('ReceiveScreen under receive rules', () => {
 
   it('fails the read, showing nothing, when its lookup answers an error', async () => {
     const host = fakeMailHost(mailbox, { failWith: 'serverFail' });
-    const answer: JmapResponse = { methodResponses: [['Email/get', { list: [{ id: 'M0', subject: 'subject M0' }], notFound: [] }, 'g']] };
+    const answer: JmapResponse = {
+      methodResponses: [['Email/get', { list: [{ id: 'M0', subject: 'subject M0' }], notFound: [] }, 'g']],
+    };
     const error = await failure(screenOf(host).screen(byIds(['M0']), answer));
     expect(error).toBeInstanceOf(MailboxError);
     expect(error.code).toBe('jmap_request_error');
-    expect(error.message).toBe("Checking senders against the operator's receive rules failed: Email/get answered serverFail.");
+    expect(error.message).toBe(
+      "Checking senders against the operator's receive rules failed: Email/get answered serverFail.",
+    );
     expect(error.hint).toBe('Nothing was shown. Run the request again; if it keeps failing, tell your operator.');
-    const bare = await failure(screenOf(host, { lookup: async () => ({ methodResponses: [['error', {}, 'f0']] }) }).screen(byIds(['M0']), answer));
-    expect(bare.message).toBe("Checking senders against the operator's receive rules failed: Email/get answered an error.");
+    const bare = await failure(
+      screenOf(host, { lookup: async () => ({ methodResponses: [['error', {}, 'f0']] }) }).screen(
+        byIds(['M0']),
+        answer,
+      ),
+    );
+    expect(bare.message).toBe(
+      "Checking senders against the operator's receive rules failed: Email/get answered an error.",
+    );
   });
 
   it('holds a message the server lists without its sender, since it cannot be judged, and looks it up again next time', async () => {
@@ -123,7 +173,11 @@ describe('ReceiveScreen under receive rules', () => {
     const answer = await host.lookup(request);
     await screen.screen(request, answer);
     expect(answer.methodResponses[0]?.[1]).toEqual({ list: [{ id: 'M2', subject: 'subject M2' }], notFound: ['M1'] });
-    expect(screen.report()).toEqual({ count: 1, rules: [{ layer: 'default', rule: 'receive.unjudged', count: 1 }], requested: ['M1'] });
+    expect(screen.report()).toEqual({
+      count: 1,
+      rules: [{ layer: 'default', rule: 'receive.unjudged', count: 1 }],
+      requested: ['M1'],
+    });
     const later = host.requests.length;
     await screenOf(host, { account }).screen(request, await host.lookup(request));
     expect(host.requests.slice(later + 1).flatMap((r) => r.methodCalls.map(([, args]) => args.ids))).toEqual([['M1']]);
@@ -132,10 +186,19 @@ describe('ReceiveScreen under receive rules', () => {
   it('holds nothing for an id the server no longer has', async () => {
     const host = fakeMailHost(mailbox);
     const screen = screenOf(host);
-    const answer: JmapResponse = { methodResponses: [['Email/changes', { created: ['M1', 'gone'], updated: ['M0'], destroyed: [] }, 'c']] };
-    await screen.screen({ using: [core, mail], methodCalls: [['Email/changes', { accountId: 'acc-1', sinceState: '1' }, 'c']] }, answer);
+    const answer: JmapResponse = {
+      methodResponses: [['Email/changes', { created: ['M1', 'gone'], updated: ['M0'], destroyed: [] }, 'c']],
+    };
+    await screen.screen(
+      { using: [core, mail], methodCalls: [['Email/changes', { accountId: 'acc-1', sinceState: '1' }, 'c']] },
+      answer,
+    );
     expect(answer.methodResponses[0]?.[1]).toEqual({ created: ['M1', 'gone'], updated: [], destroyed: [] });
-    expect(screen.report()).toEqual({ count: 1, rules: [{ layer: 'inbox', rule: 'receive.block', count: 1 }], requested: [] });
+    expect(screen.report()).toEqual({
+      count: 1,
+      rules: [{ layer: 'inbox', rule: 'receive.block', count: 1 }],
+      requested: [],
+    });
   });
 
   it('takes held mail out of threads, snippets, changes and query changes in one batch', async () => {
@@ -151,13 +214,51 @@ describe('ReceiveScreen under receive rules', () => {
     };
     const answer: JmapResponse = {
       methodResponses: [
-        ['Thread/get', { list: [{ id: 'T1', emailIds: ['M2', 'M3'] }, { id: 'T2', emailIds: ['M9'] }], notFound: [] }, 't'],
-        ['SearchSnippet/get', { list: [{ emailId: 'M6', subject: 'x' }, { emailId: 'M7', subject: 'y' }], notFound: [] }, 's'],
-        ['Email/queryChanges', { added: [{ id: 'M12', index: 0 }, { id: 'M13', index: 1 }], removed: [] }, 'qc'],
+        [
+          'Thread/get',
+          {
+            list: [
+              { id: 'T1', emailIds: ['M2', 'M3'] },
+              { id: 'T2', emailIds: ['M9'] },
+            ],
+            notFound: [],
+          },
+          't',
+        ],
+        [
+          'SearchSnippet/get',
+          {
+            list: [
+              { emailId: 'M6', subject: 'x' },
+              { emailId: 'M7', subject: 'y' },
+            ],
+            notFound: [],
+          },
+          's',
+        ],
+        [
+          'Email/queryChanges',
+          {
+            added: [
+              { id: 'M12', index: 0 },
+              { id: 'M13', index: 1 },
+            ],
+            removed: [],
+          },
+          'qc',
+        ],
       ],
     };
     await screen.screen(request, answer);
-    expect((host.requests[0]?.methodCalls[0]?.[1].ids as string[]).sort()).toEqual(['M12', 'M13', 'M2', 'M3', 'M6', 'M7', 'M9']);
+    expect((host.requests[0]?.methodCalls[0]?.[1].ids as string[]).sort()).toEqual([
+      'M12',
+      'M13',
+      'M2',
+      'M3',
+      'M6',
+      'M7',
+      'M9',
+    ]);
     expect(answer.methodResponses.map(([, args]) => args)).toEqual([
       { list: [{ id: 'T1', emailIds: ['M2'] }], notFound: ['T2'] },
       { list: [{ emailId: 'M7', subject: 'y' }], notFound: ['M6'] },
@@ -174,7 +275,11 @@ describe('ReceiveScreen under receive rules', () => {
       using: [core, mail],
       methodCalls: [
         ['Email/query', { accountId: 'acc-1', limit: 6, calculateTotal: true }, 'q'],
-        ['Email/get', { accountId: 'acc-1', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['subject'] }, 'g'],
+        [
+          'Email/get',
+          { accountId: 'acc-1', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['subject'] },
+          'g',
+        ],
       ],
     };
     const answer = await host.lookup(listing);
@@ -184,24 +289,58 @@ describe('ReceiveScreen under receive rules', () => {
     expect(answer.methodResponses[0]?.[1]).toEqual({ ids: shown, position: 0, total: 20 });
     expect(ids(answer.methodResponses[1]?.[1].list)).toEqual(shown);
     expect(JSON.stringify(answer)).not.toContain('spam.test');
-    expect(screen.report()).toEqual({ count: 10, rules: [{ layer: 'inbox', rule: 'receive.block', count: 10 }], requested: [] });
+    expect(screen.report()).toEqual({
+      count: 10,
+      rules: [{ layer: 'inbox', rule: 'receive.block', count: 10 }],
+      requested: [],
+    });
   });
 
   it('shows the operator everything it held, still counting it and naming the ids', async () => {
     const host = fakeMailHost(mailbox);
     const screen = screenOf(host, { includeHeld: true });
-    const request: JmapRequest = { using: [core, mail], methodCalls: [...byIds(['M0', 'M1']).methodCalls, ['Blob/get', { accountId: 'acc-1', ids: ['B1'] }, 'b']] };
-    const answer: JmapResponse = { methodResponses: [...(await host.lookup(byIds(['M0', 'M1']))).methodResponses, ['Blob/get', { list: [{ id: 'B1', 'data:asText': 'x' }], notFound: [] }, 'b']] };
+    const request: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [...byIds(['M0', 'M1']).methodCalls, ['Blob/get', { accountId: 'acc-1', ids: ['B1'] }, 'b']],
+    };
+    const answer: JmapResponse = {
+      methodResponses: [
+        ...(await host.lookup(byIds(['M0', 'M1']))).methodResponses,
+        ['Blob/get', { list: [{ id: 'B1', 'data:asText': 'x' }], notFound: [] }, 'b'],
+      ],
+    };
     const before = structuredClone(answer);
     await screen.screen(request, answer);
     expect(answer).toEqual(before);
-    expect(screen.report()).toEqual({ count: 1, rules: [{ layer: 'inbox', rule: 'receive.block', count: 1 }], requested: [], shownToOperator: ['M0'] });
+    expect(screen.report()).toEqual({
+      count: 1,
+      rules: [{ layer: 'inbox', rule: 'receive.block', count: 1 }],
+      requested: [],
+      shownToOperator: ['M0'],
+    });
   });
 
   it('withholds every Blob/get answer and counts the blobs, even in a call that held no message', async () => {
     const screen = screenOf(fakeMailHost(mailbox));
-    const blobs = (): JmapResponse => ({ methodResponses: [['Blob/get', { list: [{ id: 'B1', 'data:asText': 'x' }, { id: 'B2', 'data:asText': 'y' }], notFound: [] }, 'b']] });
-    const request: JmapRequest = { using: [core, mail], methodCalls: [['Blob/get', { accountId: 'acc-1', ids: ['B1', 'B2'] }, 'b']] };
+    const blobs = (): JmapResponse => ({
+      methodResponses: [
+        [
+          'Blob/get',
+          {
+            list: [
+              { id: 'B1', 'data:asText': 'x' },
+              { id: 'B2', 'data:asText': 'y' },
+            ],
+            notFound: [],
+          },
+          'b',
+        ],
+      ],
+    });
+    const request: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [['Blob/get', { accountId: 'acc-1', ids: ['B1', 'B2'] }, 'b']],
+    };
     const answer = blobs();
     await screen.screen(request, answer);
     await screen.screen(request, blobs());
@@ -210,23 +349,41 @@ describe('ReceiveScreen under receive rules', () => {
   });
 
   it('counts held mail per layer and rule', async () => {
-    const host = fakeMailHost([...mailbox.slice(0, 3), { id: 'X1', from: 'boss@other.test' }, { id: 'X2', from: 'forged@fine.test', results: [' agent-mailbox.test; dmarc=fail header.from=fine.test'] }]);
-    const screen = screenOf(host, { layers: async () => [receiveLayer({ block: ['spam.test'] }, 'user'), receiveLayer({ mode: 'allowlist', allow: ['fine.test'] })] });
+    const host = fakeMailHost([
+      ...mailbox.slice(0, 3),
+      { id: 'X1', from: 'boss@other.test' },
+      { id: 'X2', from: 'forged@fine.test', results: [' agent-mailbox.test; dmarc=fail header.from=fine.test'] },
+    ]);
+    const screen = screenOf(host, {
+      layers: async () => [
+        receiveLayer({ block: ['spam.test'] }, 'user'),
+        receiveLayer({ mode: 'allowlist', allow: ['fine.test'] }),
+      ],
+    });
     const request = byIds(['M0', 'M1', 'M2', 'X1', 'X2']);
     const answer = await host.lookup(request);
     await screen.screen(request, answer);
     expect(ids(answer.methodResponses[0]?.[1].list)).toEqual(['M1', 'M2']);
-    expect(screen.report()?.rules).toEqual([{ layer: 'user', rule: 'receive.block', count: 1 }, { layer: 'inbox', rule: 'receive.mode=allowlist', count: 2 }]);
+    expect(screen.report()?.rules).toEqual([
+      { layer: 'user', rule: 'receive.block', count: 1 },
+      { layer: 'inbox', rule: 'receive.mode=allowlist', count: 2 },
+    ]);
   });
 });
 
-describe('ReceiveScreen reading the operator\'s files', () => {
-  it('reads the inbox\'s policy file when no layers are given', async () => {
+describe("ReceiveScreen reading the operator's files", () => {
+  it("reads the inbox's policy file when no layers are given", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'receive-screen-'));
     try {
-      await writeFile(join(dir, 'policy.json'), JSON.stringify({ version: 1, receive: { block: ['spam.test'] } }), { mode: 0o600 });
+      await writeFile(join(dir, 'policy.json'), JSON.stringify({ version: 1, receive: { block: ['spam.test'] } }), {
+        mode: 0o600,
+      });
       const host = fakeMailHost(mailbox);
-      const screen = new ReceiveScreen({ account: fakeAccount({ dir, home: dir }), session: sessionOf(), lookup: host.lookup });
+      const screen = new ReceiveScreen({
+        account: fakeAccount({ dir, home: dir }),
+        session: sessionOf(),
+        lookup: host.lookup,
+      });
       const request = byIds(['M0', 'M1']);
       const answer = await host.lookup(request);
       await screen.screen(request, answer);

@@ -15,10 +15,23 @@ const query = (args: Args, reader = true): JmapRequest => ({
   using: [core, mail],
   methodCalls: [
     ['Email/query', { accountId: 'acc-1', ...args }, 'q'],
-    ...(reader ? [['Email/get', { accountId: 'acc-1', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['subject'] }, 'g'] as [string, Args, string]] : []),
+    ...(reader
+      ? [
+          [
+            'Email/get',
+            {
+              accountId: 'acc-1',
+              '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
+              properties: ['subject'],
+            },
+            'g',
+          ] as [string, Args, string],
+        ]
+      : []),
   ],
 });
-const listed = (answer: JmapResponse, at = 1): string[] => (answer.methodResponses[at]?.[1].list as { id: string }[]).map((e) => e.id);
+const listed = (answer: JmapResponse, at = 1): string[] =>
+  (answer.methodResponses[at]?.[1].list as { id: string }[]).map((e) => e.id);
 
 /** Answers `request` from `messages` and screens the answer; the screened answer and the report. */
 async function screened(messages: FakeMessage[], request: JmapRequest, extra: Parameters<typeof screenOf>[1] = {}) {
@@ -30,9 +43,10 @@ async function screened(messages: FakeMessage[], request: JmapRequest, extra: Pa
 }
 
 // The mailbox's 30 messages, newest first (every third from spam.test, held); some say secret words.
-const said = (words: Record<number, string>): FakeMessage[] => mailbox.map((m, i) => ({ ...m, text: words[i] ?? 'hello' }));
+const said = (words: Record<number, string>): FakeMessage[] =>
+  mailbox.map((m, i) => ({ ...m, text: words[i] ?? 'hello' }));
 
-describe('a filter on a held message\'s words', () => {
+describe("a filter on a held message's words", () => {
   const withHeld = said({ 0: 'wire the funds to account 4471', 1: 'funds arrived', 2: 'funds report' });
   const without = withHeld.filter((m) => m.id !== 'M0');
 
@@ -42,13 +56,16 @@ describe('a filter on a held message\'s words', () => {
     ['a position past 0', { filter: { text: 'funds' }, position: 1, limit: 5 }],
     ['a position from the end', { filter: { text: 'funds' }, position: -1 }],
     ['an anchor', { filter: { text: 'funds' }, anchor: 'M2', anchorOffset: -1 }],
-  ])('gets through %s the answer it would get if the message did not exist, and no count of held mail', async (_what, args) => {
-    const probed = await screened(withHeld, query(args));
-    const clean = await screened(without, query(args));
-    expect(probed.answer).toEqual(clean.answer);
-    expect(probed.report).toBeUndefined();
-    expect(JSON.stringify(probed.answer)).not.toContain('M0');
-  });
+  ])(
+    'gets through %s the answer it would get if the message did not exist, and no count of held mail',
+    async (_what, args) => {
+      const probed = await screened(withHeld, query(args));
+      const clean = await screened(without, query(args));
+      expect(probed.answer).toEqual(clean.answer);
+      expect(probed.report).toBeUndefined();
+      expect(JSON.stringify(probed.answer)).not.toContain('M0');
+    },
+  );
 
   it('gets the same answer for a word the held message has and one nobody wrote', async () => {
     const hit = await screened(withHeld, query({ filter: { text: '4471' }, calculateTotal: true }));
@@ -59,15 +76,18 @@ describe('a filter on a held message\'s words', () => {
   });
 });
 
-describe('a listing\'s total and page under receive rules', () => {
+describe("a listing's total and page under receive rules", () => {
   it('counts the shown matches of the whole mailbox, and still reports held mail a mailbox listing met', async () => {
-    const { answer, report } = await screened(mailbox, query({ filter: { inMailbox: 'inbox' }, calculateTotal: true, limit: 4 }));
+    const { answer, report } = await screened(
+      mailbox,
+      query({ filter: { inMailbox: 'inbox' }, calculateTotal: true, limit: 4 }),
+    );
     expect(answer.methodResponses[0]?.[1]).toEqual({ ids: ['M1', 'M2', 'M4', 'M5'], position: 0, total: 20 });
     expect(listed(answer)).toEqual(['M1', 'M2', 'M4', 'M5']);
     expect(report?.count).toBe(10);
   });
 
-  it('pages by positions over the shown mail, from the start and from the end, the reader in the page\'s order', async () => {
+  it("pages by positions over the shown mail, from the start and from the end, the reader in the page's order", async () => {
     const page = await screened(mailbox, query({ position: 5, limit: 3, calculateTotal: true }));
     expect(page.answer.methodResponses[0]?.[1]).toEqual({ ids: ['M8', 'M10', 'M11'], position: 5, total: 20 });
     expect(listed(page.answer)).toEqual(['M8', 'M10', 'M11']);
@@ -84,11 +104,19 @@ describe('a listing\'s total and page under receive rules', () => {
     expect(anchored.answer.methodResponses[0]?.[1]).toMatchObject({ ids: ['M4', 'M5', 'M7'], position: 2 });
     expect(listed(anchored.answer)).toEqual(['M4', 'M5', 'M7']);
     const held = await screened(mailbox, query({ anchor: 'M6', limit: 3 }));
-    expect(held.answer.methodResponses[0]).toEqual(['error', { type: 'anchorNotFound', description: 'The anchor is not in the results; query again without it.' }, 'q']);
-    expect(held.answer.methodResponses[1]).toEqual(['error', { type: 'invalidResultReference', description: 'The query it refers to failed.' }, 'g']);
+    expect(held.answer.methodResponses[0]).toEqual([
+      'error',
+      { type: 'anchorNotFound', description: 'The anchor is not in the results; query again without it.' },
+      'q',
+    ]);
+    expect(held.answer.methodResponses[1]).toEqual([
+      'error',
+      { type: 'invalidResultReference', description: 'The query it refers to failed.' },
+      'g',
+    ]);
   });
 
-  it('keeps the server\'s cut of a limit it would not serve', async () => {
+  it("keeps the server's cut of a limit it would not serve", async () => {
     const host = fakeMailHost(mailbox, { maxLimit: 4 });
     const request = query({ limit: 10, calculateTotal: true });
     const answer = await host.lookup(request);
@@ -97,31 +125,72 @@ describe('a listing\'s total and page under receive rules', () => {
   });
 
   it('reads the matches from the start in pages of the lookup size, one past the read cap', async () => {
-    const { host } = await screened(mailbox, query({ calculateTotal: true, limit: 2 }, false), { caps: { shown: 100, scanned: 100 } });
-    const scans = host.calls().filter(([name, args]) => name === 'Email/query' && args.calculateTotal === true && args.position !== undefined && 'limit' in args && args.limit !== 2);
+    const { host } = await screened(mailbox, query({ calculateTotal: true, limit: 2 }, false), {
+      caps: { shown: 100, scanned: 100 },
+    });
+    const scans = host
+      .calls()
+      .filter(
+        ([name, args]) =>
+          name === 'Email/query' &&
+          args.calculateTotal === true &&
+          args.position !== undefined &&
+          'limit' in args &&
+          args.limit !== 2,
+      );
     expect(scans.map(([, args]) => [args.position, args.limit])).toEqual([[0, 101]]);
   });
 
   it('fails with a clear error past the shown cap, and past the read cap when held mail floods the matches', async () => {
-    const many = await failure(screened(mailbox, query({ calculateTotal: true }), { caps: { shown: 19, scanned: 100 } }));
+    const many = await failure(
+      screened(mailbox, query({ calculateTotal: true }), { caps: { shown: 19, scanned: 100 } }),
+    );
     expect(many.code).toBe('jmap_request_error');
-    expect(many.message).toBe("This Email/query asks for a total, a position or indexes, which under the operator's receive rules are counted over the mail they show, and it matches more than 19 messages the operator's receive rules show.");
-    expect(many.hint).toBe('Narrow the filter (a mailbox, `after`, `before`), or ask without calculateTotal and from position 0 (the screen then fills each page without counting).');
-    expect((await screened(mailbox, query({ calculateTotal: true }), { caps: { shown: 20, scanned: 100 } })).answer.methodResponses[0]?.[1].total).toBe(20);
+    expect(many.message).toBe(
+      "This Email/query asks for a total, a position or indexes, which under the operator's receive rules are counted over the mail they show, and it matches more than 19 messages the operator's receive rules show.",
+    );
+    expect(many.hint).toBe(
+      'Narrow the filter (a mailbox, `after`, `before`), or ask without calculateTotal and from position 0 (the screen then fills each page without counting).',
+    );
+    expect(
+      (await screened(mailbox, query({ calculateTotal: true }), { caps: { shown: 20, scanned: 100 } })).answer
+        .methodResponses[0]?.[1].total,
+    ).toBe(20);
     const flood = mailbox.map((m) => ({ ...m, from: 'x@spam.test' }));
     const read = await failure(screened(flood, query({ calculateTotal: true }), { caps: { shown: 100, scanned: 29 } }));
     expect(read.message).toContain('it matches more than 29 messages.');
-    expect((await screened(flood, query({ calculateTotal: true }), { caps: { shown: 100, scanned: 30 } })).answer.methodResponses[0]?.[1].total).toBe(0);
+    expect(
+      (await screened(flood, query({ calculateTotal: true }), { caps: { shown: 100, scanned: 30 } })).answer
+        .methodResponses[0]?.[1].total,
+    ).toBe(0);
   });
 
   it('refuses to count a query whose arguments refer to another call, and fails when its own reading fails', async () => {
-    const request: JmapRequest = { using: [core, mail], methodCalls: [['Email/query', { accountId: 'acc-1', '#filter': { resultOf: 'x', name: 'Foo/get', path: '/f' }, calculateTotal: true }, 'q']] };
+    const request: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [
+        [
+          'Email/query',
+          { accountId: 'acc-1', '#filter': { resultOf: 'x', name: 'Foo/get', path: '/f' }, calculateTotal: true },
+          'q',
+        ],
+      ],
+    };
     const error = await failure(screened(mailbox, request).then(() => undefined));
     expect(error.message).toContain("and its arguments refer to another call's results.");
     const host = fakeMailHost(mailbox);
     const answer = await host.lookup(query({ calculateTotal: true }));
-    const broken = await failure(screenOf(host, { lookup: async (r) => (r.methodCalls[0]?.[1].calculateTotal ? { methodResponses: [['error', { type: 'serverFail' }, 'q']] } : host.lookup(r)) }).screen(query({ calculateTotal: true }), answer));
-    expect(broken.message).toBe("Counting the mail the operator's receive rules show failed: Email/query answered serverFail.");
+    const broken = await failure(
+      screenOf(host, {
+        lookup: async (r) =>
+          r.methodCalls[0]?.[1].calculateTotal
+            ? { methodResponses: [['error', { type: 'serverFail' }, 'q']] }
+            : host.lookup(r),
+      }).screen(query({ calculateTotal: true }), answer),
+    );
+    expect(broken.message).toBe(
+      "Counting the mail the operator's receive rules show failed: Email/query answered serverFail.",
+    );
   });
 
   it('leaves a first page without a total to the refill, reading no further than it needs', async () => {
@@ -133,16 +202,35 @@ describe('a listing\'s total and page under receive rules', () => {
 
 describe('Email/queryChanges under receive rules', () => {
   const changes = (answer: Args, args: Args = {}): [JmapRequest, JmapResponse] => [
-    { using: [core, mail], methodCalls: [['Email/queryChanges', { accountId: 'acc-1', sinceQueryState: '1', ...args }, 'qc']] },
+    {
+      using: [core, mail],
+      methodCalls: [['Email/queryChanges', { accountId: 'acc-1', sinceQueryState: '1', ...args }, 'qc']],
+    },
     { methodResponses: [['Email/queryChanges', { oldQueryState: '1', newQueryState: '2', ...answer }, 'qc']] },
   ];
 
   it('takes held and vanished ids out of removed and added, counts indexes and the total over the shown mail', async () => {
     const host = fakeMailHost(mailbox);
     const screen = screenOf(host);
-    const [request, answer] = changes({ removed: ['M3', 'M4', 'gone'], added: [{ id: 'M6', index: 6 }, { id: 'M7', index: 7 }], total: 30 }, { calculateTotal: true });
+    const [request, answer] = changes(
+      {
+        removed: ['M3', 'M4', 'gone'],
+        added: [
+          { id: 'M6', index: 6 },
+          { id: 'M7', index: 7 },
+        ],
+        total: 30,
+      },
+      { calculateTotal: true },
+    );
     await screen.screen(request, answer);
-    expect(answer.methodResponses[0]?.[1]).toEqual({ oldQueryState: '1', newQueryState: '2', removed: ['M4'], added: [{ id: 'M7', index: 4 }], total: 20 });
+    expect(answer.methodResponses[0]?.[1]).toEqual({
+      oldQueryState: '1',
+      newQueryState: '2',
+      removed: ['M4'],
+      added: [{ id: 'M7', index: 4 }],
+      total: 20,
+    });
     expect(screen.report()).toMatchObject({ count: 10 });
   });
 
@@ -150,16 +238,34 @@ describe('Email/queryChanges under receive rules', () => {
     const host = fakeMailHost(mailbox);
     const [request, answer] = changes({ removed: ['M1'], added: [] });
     await screenOf(host).screen(request, answer);
-    expect(answer.methodResponses[0]?.[1]).toEqual({ oldQueryState: '1', newQueryState: '2', removed: ['M1'], added: [] });
+    expect(answer.methodResponses[0]?.[1]).toEqual({
+      oldQueryState: '1',
+      newQueryState: '2',
+      removed: ['M1'],
+      added: [],
+    });
     expect(host.calls().some(([name]) => name === 'Email/query')).toBe(false);
   });
 
-  it('gives a content filter\'s changes the same answer with and without a held match, and no count', async () => {
+  it("gives a content filter's changes the same answer with and without a held match, and no count", async () => {
     const words = said({ 0: 'secret plan', 1: 'secret' });
-    const [request, answer] = changes({ removed: [], added: [{ id: 'M0', index: 0 }, { id: 'M1', index: 1 }], total: 2 }, { filter: { text: 'secret' }, calculateTotal: true });
+    const [request, answer] = changes(
+      {
+        removed: [],
+        added: [
+          { id: 'M0', index: 0 },
+          { id: 'M1', index: 1 },
+        ],
+        total: 2,
+      },
+      { filter: { text: 'secret' }, calculateTotal: true },
+    );
     const screen = screenOf(fakeMailHost(words));
     await screen.screen(request, answer);
-    const [, clean] = changes({ removed: [], added: [{ id: 'M1', index: 0 }], total: 1 }, { filter: { text: 'secret' }, calculateTotal: true });
+    const [, clean] = changes(
+      { removed: [], added: [{ id: 'M1', index: 0 }], total: 1 },
+      { filter: { text: 'secret' }, calculateTotal: true },
+    );
     const cleanScreen = screenOf(fakeMailHost(words.slice(1)));
     await cleanScreen.screen(request, clean);
     expect(answer).toEqual(clean);
@@ -168,7 +274,7 @@ describe('Email/queryChanges under receive rules', () => {
   });
 });
 
-describe('Email/queryChanges\' maxChanges under receive rules', () => {
+describe("Email/queryChanges' maxChanges under receive rules", () => {
   /** A host that answers Email/queryChanges with `changes` (and counts how often it was asked), everything else from the mailbox. */
   function changesHost(changes: Args) {
     const host = fakeMailHost(mailbox);
@@ -177,19 +283,41 @@ describe('Email/queryChanges\' maxChanges under receive rules', () => {
       const [name, args, callId] = request.methodCalls[0] ?? [];
       if (name !== 'Email/queryChanges') return host.lookup(request);
       asked += 1;
-      return { methodResponses: [typeof args?.maxChanges === 'number' ? ['error', { type: 'tooManyChanges' }, callId as string] : ['Email/queryChanges', structuredClone(changes), callId as string]] };
+      return {
+        methodResponses: [
+          typeof args?.maxChanges === 'number'
+            ? ['error', { type: 'tooManyChanges' }, callId as string]
+            : ['Email/queryChanges', structuredClone(changes), callId as string],
+        ],
+      };
     };
     return { lookup, asked: () => asked };
   }
-  const request = (maxChanges: number): JmapRequest => ({ using: [core, mail], methodCalls: [['Email/queryChanges', { accountId: 'acc-1', sinceQueryState: '1', maxChanges }, 'qc']] });
+  const request = (maxChanges: number): JmapRequest => ({
+    using: [core, mail],
+    methodCalls: [['Email/queryChanges', { accountId: 'acc-1', sinceQueryState: '1', maxChanges }, 'qc']],
+  });
   const tooMany = (): JmapResponse => ({ methodResponses: [['error', { type: 'tooManyChanges' }, 'qc']] });
-  const changes = { oldQueryState: '1', newQueryState: '2', removed: ['M6'], added: [{ id: 'M0', index: 0 }, { id: 'M1', index: 1 }, { id: 'M3', index: 3 }] };
+  const changes = {
+    oldQueryState: '1',
+    newQueryState: '2',
+    removed: ['M6'],
+    added: [
+      { id: 'M0', index: 0 },
+      { id: 'M1', index: 1 },
+      { id: 'M3', index: 3 },
+    ],
+  };
 
   it('answers the changes when the shown ones are within maxChanges, though the held ones made the server refuse', async () => {
     const host = changesHost(changes);
     const answer = tooMany();
     await screenOf(fakeMailHost(mailbox), { lookup: host.lookup }).screen(request(1), answer);
-    expect(answer.methodResponses[0]).toEqual(['Email/queryChanges', { oldQueryState: '1', newQueryState: '2', removed: [], added: [{ id: 'M1', index: 0 }] }, 'qc']);
+    expect(answer.methodResponses[0]).toEqual([
+      'Email/queryChanges',
+      { oldQueryState: '1', newQueryState: '2', removed: [], added: [{ id: 'M1', index: 0 }] },
+      'qc',
+    ]);
     expect(host.asked()).toBe(1);
   });
 
@@ -208,16 +336,30 @@ describe('Email/queryChanges\' maxChanges under receive rules', () => {
 describe('SearchSnippet/get under receive rules', () => {
   it('answers a held id as not found whether or not it matches, and a back-referenced page only for shown ids', async () => {
     const words = said({ 0: 'secret', 1: 'secret' });
-    const snippets = (filter: Args): JmapRequest => ({ using: [core, mail], methodCalls: [['SearchSnippet/get', { accountId: 'acc-1', filter, emailIds: ['M0', 'M1'] }, 's']] });
+    const snippets = (filter: Args): JmapRequest => ({
+      using: [core, mail],
+      methodCalls: [['SearchSnippet/get', { accountId: 'acc-1', filter, emailIds: ['M0', 'M1'] }, 's']],
+    });
     const hit = await screened(words, snippets({ text: 'secret' }));
     const miss = await screened(words, snippets({ text: 'zebra' }));
-    expect(hit.answer.methodResponses[0]?.[1]).toEqual({ list: [{ emailId: 'M1', subject: 'subject M1' }], notFound: ['M0'] });
+    expect(hit.answer.methodResponses[0]?.[1]).toEqual({
+      list: [{ emailId: 'M1', subject: 'subject M1' }],
+      notFound: ['M0'],
+    });
     expect(hit.answer).toEqual(miss.answer);
     const paged: JmapRequest = {
       using: [core, mail],
       methodCalls: [
         ['Email/query', { accountId: 'acc-1', filter: { text: 'secret' }, calculateTotal: true }, 'q'],
-        ['SearchSnippet/get', { accountId: 'acc-1', filter: { text: 'secret' }, '#emailIds': { resultOf: 'q', name: 'Email/query', path: '/ids' } }, 's'],
+        [
+          'SearchSnippet/get',
+          {
+            accountId: 'acc-1',
+            filter: { text: 'secret' },
+            '#emailIds': { resultOf: 'q', name: 'Email/query', path: '/ids' },
+          },
+          's',
+        ],
       ],
     };
     const { answer, report } = await screened(words, paged);

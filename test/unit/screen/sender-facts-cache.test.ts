@@ -12,7 +12,11 @@ describe('SenderFactsCache', () => {
     cache.set('M2', facts('b@x.test'));
     expect(cache.get('M1')).toEqual(facts('a@x.test'));
     cache.set('M3', facts('c@x.test'));
-    expect([cache.get('M1'), cache.get('M2'), cache.get('M3')]).toEqual([undefined, facts('b@x.test'), facts('c@x.test')]);
+    expect([cache.get('M1'), cache.get('M2'), cache.get('M3')]).toEqual([
+      undefined,
+      facts('b@x.test'),
+      facts('c@x.test'),
+    ]);
     cache.set('M2', facts('again@x.test'));
     expect(cache.get('M3')).toEqual(facts('c@x.test'));
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { authservIdOf, parseAuthenticationResults, sameAuthservId, unfoldHeaderValue } from '../../../src/trust/authentication-results.js';
+import {
+  authservIdOf,
+  parseAuthenticationResults,
+  sameAuthservId,
+  unfoldHeaderValue,
+} from '../../../src/trust/authentication-results.js';
 
 // The sandbox's own field, as Email/get's header:Authentication-Results:asRaw gives it (folded, leading space).
 const sandboxField =
@@ -10,26 +15,53 @@ describe('parseAuthenticationResults (RFC 8601 §2.2)', () => {
     expect(parseAuthenticationResults(sandboxField)).toEqual({
       authservId: 'agent-mailbox.test',
       results: [
-        { method: 'dkim', result: 'pass', properties: { 'header.i': '@example.org', 'header.s': 'mail2024', 'header.a': 'rsa-sha256', 'header.b': 'ab/cd+ef' } },
-        { method: 'spf', result: 'pass', properties: { 'smtp.mailfrom': 'news@example.org', 'smtp.helo': 'client.example.org' } },
+        {
+          method: 'dkim',
+          result: 'pass',
+          properties: {
+            'header.i': '@example.org',
+            'header.s': 'mail2024',
+            'header.a': 'rsa-sha256',
+            'header.b': 'ab/cd+ef',
+          },
+        },
+        {
+          method: 'spf',
+          result: 'pass',
+          properties: { 'smtp.mailfrom': 'news@example.org', 'smtp.helo': 'client.example.org' },
+        },
         { method: 'dmarc', result: 'pass', properties: { 'header.from': 'example.org', 'header.d': 'example.org' } },
       ],
     });
   });
 
-  it('reads the RFC\'s example with comments and white space everywhere CFWS may stand', () => {
+  it("reads the RFC's example with comments and white space everywhere CFWS may stand", () => {
     const value =
-      'foo.example.net (foobar) 1 (baz);\r\n dkim (Because I like it) / 1 (One yay) = (wait for it) fail\r\n policy (A dot can go here) . (like that) expired\r\n (this surprised me) = (as I wasn\'t expecting it) 1362471462';
-    expect(parseAuthenticationResults(value)).toEqual({ authservId: 'foo.example.net', results: [{ method: 'dkim', result: 'fail', properties: { 'policy.expired': '1362471462' } }] });
+      "foo.example.net (foobar) 1 (baz);\r\n dkim (Because I like it) / 1 (One yay) = (wait for it) fail\r\n policy (A dot can go here) . (like that) expired\r\n (this surprised me) = (as I wasn't expecting it) 1362471462";
+    expect(parseAuthenticationResults(value)).toEqual({
+      authservId: 'foo.example.net',
+      results: [{ method: 'dkim', result: 'fail', properties: { 'policy.expired': '1362471462' } }],
+    });
   });
 
   it('reads "none", a version, a reason, upper-case keywords and quoted strings holding ; and (', () => {
     expect(parseAuthenticationResults('example.org 1; none')).toEqual({ authservId: 'example.org', results: [] });
-    expect(parseAuthenticationResults('example.com; DKIM=Pass reason="good; (signature)" header.i=@mail-router.example.net')).toEqual({
+    expect(
+      parseAuthenticationResults('example.com; DKIM=Pass reason="good; (signature)" header.i=@mail-router.example.net'),
+    ).toEqual({
       authservId: 'example.com',
-      results: [{ method: 'dkim', result: 'pass', reason: 'good; (signature)', properties: { 'header.i': '@mail-router.example.net' } }],
+      results: [
+        {
+          method: 'dkim',
+          result: 'pass',
+          reason: 'good; (signature)',
+          properties: { 'header.i': '@mail-router.example.net' },
+        },
+      ],
     });
-    expect(parseAuthenticationResults('"Agent-Mailbox.TEST"; dmarc=fail header.from=bank.test')?.authservId).toBe('Agent-Mailbox.TEST');
+    expect(parseAuthenticationResults('"Agent-Mailbox.TEST"; dmarc=fail header.from=bank.test')?.authservId).toBe(
+      'Agent-Mailbox.TEST',
+    );
   });
 
   it('gives no result for values that break the grammar, rather than guessing', () => {
@@ -51,17 +83,35 @@ describe('parseAuthenticationResults (RFC 8601 §2.2)', () => {
   });
 
   it('reads quoted-pairs in quoted strings and comments, nested comments, and a comment standing between two words', () => {
-    expect(parseAuthenticationResults('example.com (said \\) still a comment (nested (twice)) end); dkim=pass reason="a \\"quoted; (text)\\" = here. ok" header.d=x.test')).toEqual({
+    expect(
+      parseAuthenticationResults(
+        'example.com (said \\) still a comment (nested (twice)) end); dkim=pass reason="a \\"quoted; (text)\\" = here. ok" header.d=x.test',
+      ),
+    ).toEqual({
       authservId: 'example.com',
-      results: [{ method: 'dkim', result: 'pass', reason: 'a "quoted; (text)" = here. ok', properties: { 'header.d': 'x.test' } }],
+      results: [
+        {
+          method: 'dkim',
+          result: 'pass',
+          reason: 'a "quoted; (text)" = here. ok',
+          properties: { 'header.d': 'x.test' },
+        },
+      ],
     });
-    expect(parseAuthenticationResults('example.com; dkim=pass(signed)header.d=x.test')?.results).toEqual([{ method: 'dkim', result: 'pass', properties: { 'header.d': 'x.test' } }]);
+    expect(parseAuthenticationResults('example.com; dkim=pass(signed)header.d=x.test')?.results).toEqual([
+      { method: 'dkim', result: 'pass', properties: { 'header.d': 'x.test' } },
+    ]);
     expect(parseAuthenticationResults('example.com; dkim=pass reason="" header.d=x.test')?.results[0]?.reason).toBe('');
   });
 
   it('reads a version of any digits after the authserv-id and the method, one-letter keywords, and nothing else there', () => {
-    expect(parseAuthenticationResults('example.com 12; dkim/12=pass')).toEqual({ authservId: 'example.com', results: [{ method: 'dkim', result: 'pass', properties: {} }] });
-    expect(parseAuthenticationResults('example.com; x=y')?.results).toEqual([{ method: 'x', result: 'y', properties: {} }]);
+    expect(parseAuthenticationResults('example.com 12; dkim/12=pass')).toEqual({
+      authservId: 'example.com',
+      results: [{ method: 'dkim', result: 'pass', properties: {} }],
+    });
+    expect(parseAuthenticationResults('example.com; x=y')?.results).toEqual([
+      { method: 'x', result: 'y', properties: {} },
+    ]);
     for (const value of [
       'example.com x1; dkim=pass',
       'example.com 1x; dkim=pass',
@@ -118,7 +168,7 @@ describe('unfoldHeaderValue (RFC 5322 §2.2.3)', () => {
   });
 });
 
-describe('the parser\'s cost on a sender\'s field', () => {
+describe("the parser's cost on a sender's field", () => {
   it('reads 256 KiB of white space, folds, comments, operators and quoted-pairs in linear time, not their square', () => {
     const n = 256 * 1024;
     const hostile = [
@@ -136,6 +186,8 @@ describe('the parser\'s cost on a sender\'s field', () => {
       parseAuthenticationResults(value);
     }
     expect(performance.now() - started).toBeLessThan(5000);
-    expect(parseAuthenticationResults(`a; dmarc${' '.repeat(n)}=${' '.repeat(n)}pass`)?.results).toEqual([{ method: 'dmarc', result: 'pass', properties: {} }]);
+    expect(parseAuthenticationResults(`a; dmarc${' '.repeat(n)}=${' '.repeat(n)}pass`)?.results).toEqual([
+      { method: 'dmarc', result: 'pass', properties: {} },
+    ]);
   });
 });

@@ -24,7 +24,7 @@ describe('displayNameClaim', () => {
     expect(displayNameClaim('2fa.paypal.com', from('x@evil.test'))).toBe('2fa.paypal.com');
   });
 
-  it('claims nothing with a dotted word whose last label is not a domain\'s, not even its beginning', () => {
+  it("claims nothing with a dotted word whose last label is not a domain's, not even its beginning", () => {
     expect(displayNameClaim('Build app.example.2024', from('x@evil.test'))).toBeUndefined();
     expect(displayNameClaim('Files files.example.c0m', from('x@evil.test'))).toBeUndefined();
   });
@@ -55,20 +55,34 @@ describe('displayNameClaim', () => {
     expect(displayNameClaim(`CEO (${name})`, from('x@evil.test'))).toBe('ceo@bank.test');
   });
 
-  it('flags a domain spelt with look-alike dots and letters, and says nothing when the look-alike is the sender\'s own', () => {
+  it("flags a domain spelt with look-alike dots and letters, and says nothing when the look-alike is the sender's own", () => {
     expect(displayNameClaim('PayPal\u2024com Support', from('x@evil.test'))).toBe('paypal.com');
-    expect(displayNameClaim('Support \uFF30\uFF41\uFF59\uFF30\uFF41\uFF4C\uFF0E\uFF43\uFF4F\uFF4D', from('x@evil.test'))).toBe('paypal.com');
+    expect(
+      displayNameClaim('Support \uFF30\uFF41\uFF59\uFF30\uFF41\uFF4C\uFF0E\uFF43\uFF4F\uFF4D', from('x@evil.test')),
+    ).toBe('paypal.com');
     expect(displayNameClaim('secure\u3002bank\u3002test', from('x@evil.test'))).toBe('secure.bank.test');
     expect(displayNameClaim('p\u0430ypal.com', from('news@paypal.com'))).toBeUndefined();
     // ASCII stays as written: a name that says paypal.com for a sender at paypa1.com claims another domain.
     expect(displayNameClaim('paypal.com', from('x@paypa1.com'))).toBe('paypal.com');
     // A middle dot reads as a dot, as in ASCII: the cost is that a Catalan `l·l` between two words of letters does too.
-    expect(displayNameClaim('Ana\u00B7Lima', from('x@evil.test'))).toBe(displayNameClaim('Ana.Lima', from('x@evil.test')));
+    expect(displayNameClaim('Ana\u00B7Lima', from('x@evil.test'))).toBe(
+      displayNameClaim('Ana.Lima', from('x@evil.test')),
+    );
   });
 
-  it('takes time linear in the name\'s length, for every shape of a long name', () => {
+  it("takes time linear in the name's length, for every shape of a long name", () => {
     const n = 120_000;
-    const shapes = ['a'.repeat(n), 'a.'.repeat(n / 2), 'a@'.repeat(n / 2), '@'.repeat(n), 'a-'.repeat(n / 2), '.a'.repeat(n / 2), 'aa.'.repeat(n / 3) + '1', '\u2024a'.repeat(n / 2), 'x'.repeat(n) + ' ceo@bank.test'];
+    const shapes = [
+      'a'.repeat(n),
+      'a.'.repeat(n / 2),
+      'a@'.repeat(n / 2),
+      '@'.repeat(n),
+      'a-'.repeat(n / 2),
+      '.a'.repeat(n / 2),
+      'aa.'.repeat(n / 3) + '1',
+      '\u2024a'.repeat(n / 2),
+      'x'.repeat(n) + ' ceo@bank.test',
+    ];
     for (const name of shapes) {
       const started = performance.now();
       displayNameClaim(name, from('x@evil.test'));

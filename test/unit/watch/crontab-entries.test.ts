@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
-import { buildCronLine, buildWakeShellCommand, commandOfCronLine, findCronEntry, removeCronEntry, upsertCronEntry } from '../../../src/watch/crontab-entries.js';
+import {
+  buildCronLine,
+  buildWakeShellCommand,
+  commandOfCronLine,
+  findCronEntry,
+  removeCronEntry,
+  upsertCronEntry,
+} from '../../../src/watch/crontab-entries.js';
 
 const spec = {
   schedule: '0 9 * * *',
@@ -38,7 +45,11 @@ describe('crontab entries', () => {
 
   it('removes exactly the entry of its marker and leaves every other line as it was', () => {
     const other = buildCronLine({ ...spec, marker: 'agent-mailbox-watch:ffffffffffffffff' });
-    const table = upsertCronEntry(upsertCronEntry(userTable, spec.marker, buildCronLine(spec)), 'agent-mailbox-watch:ffffffffffffffff', other);
+    const table = upsertCronEntry(
+      upsertCronEntry(userTable, spec.marker, buildCronLine(spec)),
+      'agent-mailbox-watch:ffffffffffffffff',
+      other,
+    );
     const removed = removeCronEntry(table, spec.marker);
     expect(removed).toBe(`${userTable}${other}\n`);
     expect(findCronEntry(removed, spec.marker)).toBeUndefined();
@@ -58,12 +69,17 @@ describe('crontab entries', () => {
   });
 
   it('names the inbox of a connected account, quoted, only when there is one', () => {
-    expect(buildWakeShellCommand({ ...spec, inbox: "ops@acme.test's" })).toContain(" wake --credentials-dir '/home/o'\\''neil/100%/inbox' --inbox 'ops@acme.test'\\''s' >> ");
+    expect(buildWakeShellCommand({ ...spec, inbox: "ops@acme.test's" })).toContain(
+      " wake --credentials-dir '/home/o'\\''neil/100%/inbox' --inbox 'ops@acme.test'\\''s' >> ",
+    );
     expect(buildWakeShellCommand(spec)).not.toContain('--inbox');
   });
 
   it('refuses a path with a line break and says how to go on', () => {
-    for (const [key, value] of [...(['nodePath', 'cliPath', 'credentialsDir', 'logPath'] as const).map((k) => [k, spec[k]] as const), ['inbox', 'ops@acme.test'] as const]) {
+    for (const [key, value] of [
+      ...(['nodePath', 'cliPath', 'credentialsDir', 'logPath'] as const).map((k) => [k, spec[k]] as const),
+      ['inbox', 'ops@acme.test'] as const,
+    ]) {
       const error = (() => {
         try {
           buildCronLine({ ...spec, [key]: `${value}\n* * * * * /bin/evil #` });
@@ -79,7 +95,9 @@ describe('crontab entries', () => {
   });
 
   it('reads the command back from a line with spaces before and between the schedule fields', () => {
-    expect(commandOfCronLine('  */15  9-17 *\t* 1-5   /usr/bin/node cli.js wake 100\\% \\\\x')).toBe('/usr/bin/node cli.js wake 100% \\x');
+    expect(commandOfCronLine('  */15  9-17 *\t* 1-5   /usr/bin/node cli.js wake 100\\% \\\\x')).toBe(
+      '/usr/bin/node cli.js wake 100% \\x',
+    );
   });
 
   it('finds an entry with spaces after its marker, and not a commented-out one indented', () => {
@@ -90,6 +108,8 @@ describe('crontab entries', () => {
 
   it('replaces an entry on the first line in place', () => {
     const table = upsertCronEntry('', spec.marker, 'old # ' + spec.marker);
-    expect(upsertCronEntry(`${table}30 2 * * * /usr/local/bin/backup\n`, spec.marker, buildCronLine(spec))).toBe(`${buildCronLine(spec)}\n30 2 * * * /usr/local/bin/backup\n`);
+    expect(upsertCronEntry(`${table}30 2 * * * /usr/local/bin/backup\n`, spec.marker, buildCronLine(spec))).toBe(
+      `${buildCronLine(spec)}\n30 2 * * * /usr/local/bin/backup\n`,
+    );
   });
 });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { fetchNewMail, type JmapCall, type JmapCaller } from '../../../src/watch/fetch-new-mail.js';
 
 // A scripted JMAP peer: answers each method by name from a table, and records what was asked.
-function scriptedJmap(answers: Record<string, (args: Record<string, unknown>) => Record<string, unknown> | ['error', Record<string, unknown>]>): JmapCaller & { asked: JmapCall[] } {
+function scriptedJmap(
+  answers: Record<
+    string,
+    (args: Record<string, unknown>) => Record<string, unknown> | ['error', Record<string, unknown>]
+  >,
+): JmapCaller & { asked: JmapCall[] } {
   const asked: JmapCall[] = [];
   return {
     asked,
@@ -17,7 +22,12 @@ function scriptedJmap(answers: Record<string, (args: Record<string, unknown>) =>
   };
 }
 
-const mailboxes = () => ({ list: [{ id: 'inbox1', role: 'inbox' }, { id: 'sent1', role: 'sent' }] });
+const mailboxes = () => ({
+  list: [
+    { id: 'inbox1', role: 'inbox' },
+    { id: 'sent1', role: 'sent' },
+  ],
+});
 const emails = (args: Record<string, unknown>) => ({
   state: '9',
   list: ((args.ids as string[] | undefined) ?? ['A', 'B']).map((id) => ({
@@ -31,7 +41,11 @@ const emails = (args: Record<string, unknown>) => ({
 
 describe('fetchNewMail', () => {
   it('on a first run, reads the state first and then queries the inbox for the last 24 hours', async () => {
-    const jmap = scriptedJmap({ 'Email/get': emails, 'Mailbox/get': mailboxes, 'Email/query': () => ({ ids: ['A', 'B'], total: 2 }) });
+    const jmap = scriptedJmap({
+      'Email/get': emails,
+      'Mailbox/get': mailboxes,
+      'Email/query': () => ({ ids: ['A', 'B'], total: 2 }),
+    });
     const mail = await fetchNewMail({ jmap, accountId: 'acc', now: new Date('2026-11-22T09:00:00Z') });
     expect(mail).toMatchObject({ mode: 'first-run', state: '9', total: 2 });
     expect(mail.items.map((i) => i.subject)).toEqual(['Subject B', 'Subject A']);
@@ -42,7 +56,10 @@ describe('fetchNewMail', () => {
   it('with a stored state, reports only inbox mail created since then, following hasMoreChanges', async () => {
     let round = 0;
     const jmap = scriptedJmap({
-      'Email/changes': () => (round++ === 0 ? { newState: '5', hasMoreChanges: true, created: ['A'] } : { newState: '6', hasMoreChanges: false, created: ['S'] }),
+      'Email/changes': () =>
+        round++ === 0
+          ? { newState: '5', hasMoreChanges: true, created: ['A'] }
+          : { newState: '6', hasMoreChanges: false, created: ['S'] },
       'Email/get': emails,
       'Mailbox/get': mailboxes,
     });
@@ -53,7 +70,12 @@ describe('fetchNewMail', () => {
 
   it('with no changes, makes one call and returns the new state', async () => {
     const jmap = scriptedJmap({ 'Email/changes': () => ({ newState: '4', hasMoreChanges: false, created: [] }) });
-    expect(await fetchNewMail({ jmap, accountId: 'acc', sinceState: '4', now: new Date() })).toEqual({ state: '4', items: [], total: 0, mode: 'changes' });
+    expect(await fetchNewMail({ jmap, accountId: 'acc', sinceState: '4', now: new Date() })).toEqual({
+      state: '4',
+      items: [],
+      total: 0,
+      mode: 'changes',
+    });
     expect(jmap.asked).toHaveLength(1);
   });
 
@@ -69,21 +91,43 @@ describe('fetchNewMail', () => {
 
   it('turns any other method error into jmap_method_error', async () => {
     const jmap = scriptedJmap({ 'Email/changes': () => ['error', { type: 'serverFail' }] });
-    await expect(fetchNewMail({ jmap, accountId: 'acc', sinceState: '1', now: new Date() })).rejects.toMatchObject({ code: 'jmap_method_error' });
+    await expect(fetchNewMail({ jmap, accountId: 'acc', sinceState: '1', now: new Date() })).rejects.toMatchObject({
+      code: 'jmap_method_error',
+    });
   });
 
-  it('names every author, bounded as listings bound them, and keeps the sender facts for the digest\'s verdict', async () => {
+  it("names every author, bounded as listings bound them, and keeps the sender facts for the digest's verdict", async () => {
     const ar = 'header:Authentication-Results:asRaw:all';
-    const authors = [{ name: 'N'.repeat(5_000), email: 'ceo@bank.test' }, ...Array.from({ length: 7 }, (_, i) => ({ name: null, email: `p${i}@evil.test` }))];
+    const authors = [
+      { name: 'N'.repeat(5_000), email: 'ceo@bank.test' },
+      ...Array.from({ length: 7 }, (_, i) => ({ name: null, email: `p${i}@evil.test` })),
+    ];
     const jmap = scriptedJmap({
       'Email/changes': () => ({ newState: '6', hasMoreChanges: false, created: ['A'] }),
-      'Email/get': () => ({ state: '6', list: [{ id: 'A', from: authors, sender: null, [ar]: [' agent-mailbox.test; dmarc=pass'], subject: 'S'.repeat(50_000), receivedAt: '', mailboxIds: { inbox1: true } }] }),
+      'Email/get': () => ({
+        state: '6',
+        list: [
+          {
+            id: 'A',
+            from: authors,
+            sender: null,
+            [ar]: [' agent-mailbox.test; dmarc=pass'],
+            subject: 'S'.repeat(50_000),
+            receivedAt: '',
+            mailboxIds: { inbox1: true },
+          },
+        ],
+      }),
       'Mailbox/get': mailboxes,
     });
     const [item] = (await fetchNewMail({ jmap, accountId: 'acc', sinceState: '5', now: new Date() })).items;
-    expect(item?.from).toBe(`${'N'.repeat(200)}… <ceo@bank.test>, p0@evil.test, p1@evil.test, p2@evil.test, p3@evil.test, and 3 more`);
+    expect(item?.from).toBe(
+      `${'N'.repeat(200)}… <ceo@bank.test>, p0@evil.test, p1@evil.test, p2@evil.test, p3@evil.test, and 3 more`,
+    );
     expect(item?.subject).toHaveLength(301);
     expect(item?.senderFacts).toEqual({ from: authors, sender: null, [ar]: [' agent-mailbox.test; dmarc=pass'] });
-    expect(jmap.asked.find((call) => call[0] === 'Email/get')?.[1].properties).toEqual(expect.arrayContaining(['from', 'sender', ar]));
+    expect(jmap.asked.find((call) => call[0] === 'Email/get')?.[1].properties).toEqual(
+      expect.arrayContaining(['from', 'sender', ar]),
+    );
   });
 });

@@ -22,7 +22,13 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-const target = () => ({ credentialsDir: dir, env: { PATH: '/usr/bin:/bin' }, nodePath: '/usr/bin/node', cliPath: '/opt/am/dist/bin.js', crontabBin });
+const target = () => ({
+  credentialsDir: dir,
+  env: { PATH: '/usr/bin:/bin' },
+  nodePath: '/usr/bin/node',
+  cliPath: '/opt/am/dist/bin.js',
+  crontabBin,
+});
 
 describe('installWatch / removeWatch / watchStatus', () => {
   it('installs one entry, keeps the user lines, and a second install changes nothing', async () => {
@@ -34,7 +40,9 @@ describe('installWatch / removeWatch / watchStatus', () => {
     const text = await readFile(table, 'utf8');
     expect(text.startsWith('# mine\n5 4 * * * /bin/true\n')).toBe(true);
     expect(text.split('\n').filter((l) => l.includes(first.marker))).toHaveLength(1);
-    expect(first.command).toBe(`/usr/bin/node /opt/am/dist/bin.js wake --credentials-dir ${dir} >> ${join(dir, 'wake.log')} 2>&1 # ${first.marker}`);
+    expect(first.command).toBe(
+      `/usr/bin/node /opt/am/dist/bin.js wake --credentials-dir ${dir} >> ${join(dir, 'wake.log')} 2>&1 # ${first.marker}`,
+    );
     expect(first.verify).toContain('crontab -l');
     expect(first.remove).toBe(`agent-mailbox watch remove --credentials-dir ${dir}`);
   });

@@ -6,7 +6,9 @@ describe('proposeWakeCommand', () => {
     const proposal = proposeWakeCommand({ CLAUDECODE: '1', PATH: '/usr/bin' });
     expect(proposal?.host).toBe('claude-code');
     expect(proposal?.detectedBy).toBe('CLAUDECODE');
-    expect(proposal?.wakeCommand).toBe('claude -p {prompt} --allowedTools "mcp__agent-mailbox__jmap_request,mcp__agent-mailbox__help"');
+    expect(proposal?.wakeCommand).toBe(
+      'claude -p {prompt} --allowedTools "mcp__agent-mailbox__jmap_request,mcp__agent-mailbox__help"',
+    );
     expect(proposal?.hostScheduler).toMatch(/scheduled task/);
   });
 

@@ -3,7 +3,11 @@ import { expandWakeCommand } from '../../../src/watch/run-wake-command.js';
 import { wakePrompt } from '../../../src/watch/wake-prompt.js';
 
 describe('wake prompt', () => {
-  const prompt = wakePrompt({ credentialsDir: '/c/inbox', inbox: 'bot@agent-mailbox.test', digestPath: '/c/inbox/inbox-digest.md' });
+  const prompt = wakePrompt({
+    credentialsDir: '/c/inbox',
+    inbox: 'bot@agent-mailbox.test',
+    digestPath: '/c/inbox/inbox-digest.md',
+  });
 
   it('points at the digest and the inbox tools with the credentials directory', () => {
     expect(prompt).toContain('/c/inbox/inbox-digest.md');

@@ -5,7 +5,10 @@ import { runWatchDaemon } from '../../../src/watch/watch-daemon.js';
 // node-cron schedules with setTimeout and reads Date: a fake clock moves it through whole days in
 // milliseconds, with the production schedule (09:00) instead of a test-only every-second one.
 const fakeClock = (iso: string): void => {
-  vi.useFakeTimers({ now: new Date(iso), toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  vi.useFakeTimers({
+    now: new Date(iso),
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
 };
 
 afterEach(() => {
@@ -64,6 +67,14 @@ describe('runWatchDaemon', () => {
   });
 
   it('rejects an invalid cron expression as a usage error', async () => {
-    await expect(runWatchDaemon({ name: 'x', schedule: 'every day', signal: new AbortController().signal, log: silentLogger, fire: async () => {} })).rejects.toMatchObject({ code: 'usage' });
+    await expect(
+      runWatchDaemon({
+        name: 'x',
+        schedule: 'every day',
+        signal: new AbortController().signal,
+        log: silentLogger,
+        fire: async () => {},
+      }),
+    ).rejects.toMatchObject({ code: 'usage' });
   });
 });

@@ -14,8 +14,17 @@ export async function prepareColourMixing(html: string): Promise<void> {
 
 // CSS Color 5 §2.1 interpolation spaces, as culori names them.
 const modes: Readonly<Record<string, Mode>> = {
-  srgb: 'rgb', 'srgb-linear': 'lrgb', lab: 'lab', lch: 'lch', oklab: 'oklab', oklch: 'oklch', hsl: 'hsl', hwb: 'hwb',
-  xyz: 'xyz65', 'xyz-d65': 'xyz65', 'xyz-d50': 'xyz50',
+  srgb: 'rgb',
+  'srgb-linear': 'lrgb',
+  lab: 'lab',
+  lch: 'lch',
+  oklab: 'oklab',
+  oklch: 'oklch',
+  hsl: 'hsl',
+  hwb: 'hwb',
+  xyz: 'xyz65',
+  'xyz-d65': 'xyz65',
+  'xyz-d50': 'xyz50',
 };
 
 /**
@@ -40,7 +49,10 @@ export function mixColours(args: string, parse: (text: string) => ParsedColour |
     const percent = item.find((p) => /^[\d.]+%$/.test(p));
     const colour = item.filter((p) => p !== percent).join(' ');
     return { colour: parse(colour), percent: percent === undefined ? undefined : Number.parseFloat(percent) };
-  }) as [{ colour: ParsedColour | undefined; percent: number | undefined }, { colour: ParsedColour | undefined; percent: number | undefined }];
+  }) as [
+    { colour: ParsedColour | undefined; percent: number | undefined },
+    { colour: ParsedColour | undefined; percent: number | undefined },
+  ];
   if (sides.some((s) => s.colour === undefined)) return undefined;
   if (sides.some((s) => s.colour === 'unknown')) return 'unknown';
   let [p1, p2] = [sides[0].percent, sides[1].percent];
@@ -49,8 +61,19 @@ export function mixColours(args: string, parse: (text: string) => ParsedColour |
   else if (p2 === undefined) p2 = 100 - p1;
   const sum = p1 + (p2 as number);
   if (!(sum > 0)) return undefined;
-  const [a, b] = [sides[0].colour as Rgba, sides[1].colour as Rgba].map((c): Color => ({ mode: 'rgb', r: c.r / 255, g: c.g / 255, b: c.b / 255, alpha: c.a }));
+  const [a, b] = [sides[0].colour as Rgba, sides[1].colour as Rgba].map((c): Color => ({
+    mode: 'rgb',
+    r: c.r / 255,
+    g: c.g / 255,
+    b: c.b / 255,
+    alpha: c.a,
+  }));
   const mixed = culori.converter('rgb')(culori.interpolate([a as Color, b as Color], mode)((p2 as number) / sum));
   const channel = (v: number | undefined): number => Math.round(Math.min(1, Math.max(0, v ?? 0)) * 255);
-  return { r: channel(mixed.r), g: channel(mixed.g), b: channel(mixed.b), a: Math.min(1, (mixed.alpha ?? 1) * Math.min(1, sum / 100)) };
+  return {
+    r: channel(mixed.r),
+    g: channel(mixed.g),
+    b: channel(mixed.b),
+    a: Math.min(1, (mixed.alpha ?? 1) * Math.min(1, sum / 100)),
+  };
 }

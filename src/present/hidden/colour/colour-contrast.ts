@@ -7,7 +7,11 @@ import type { Rgba } from './css-colour.js';
  * colours of equal luminance but different hue (yellow on white: 1.07:1) are plainly seen.
  */
 export function isColourOfBackground(text: Rgba, backdrop: Rgba): boolean {
-  const maxChannelDifference = Math.max(Math.abs(text.r - backdrop.r), Math.abs(text.g - backdrop.g), Math.abs(text.b - backdrop.b));
+  const maxChannelDifference = Math.max(
+    Math.abs(text.r - backdrop.r),
+    Math.abs(text.g - backdrop.g),
+    Math.abs(text.b - backdrop.b),
+  );
   return maxChannelDifference < 32 && contrastRatio(text, backdrop) < 1.1;
 }
 

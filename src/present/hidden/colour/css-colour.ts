@@ -31,12 +31,55 @@ const systemColours: Readonly<Record<string, Rgba>> = {
 };
 // System colours whose value depends on the platform, and the deprecated ones (CSS Color 4 §6.2, Appendix A).
 const platformColours = new Set([
-  'accentcolor', 'accentcolortext', 'buttonborder', 'buttonface', 'buttontext', 'graytext', 'highlight', 'highlighttext', 'mark', 'marktext',
-  'selecteditem', 'selecteditemtext', 'activeborder', 'activecaption', 'appworkspace', 'background', 'buttonhighlight', 'buttonshadow',
-  'captiontext', 'inactiveborder', 'inactivecaption', 'inactivecaptiontext', 'infobackground', 'infotext', 'menu', 'menutext', 'scrollbar',
-  'threeddarkshadow', 'threedface', 'threedhighlight', 'threedlightshadow', 'threedshadow', 'window', 'windowframe', 'windowtext',
+  'accentcolor',
+  'accentcolortext',
+  'buttonborder',
+  'buttonface',
+  'buttontext',
+  'graytext',
+  'highlight',
+  'highlighttext',
+  'mark',
+  'marktext',
+  'selecteditem',
+  'selecteditemtext',
+  'activeborder',
+  'activecaption',
+  'appworkspace',
+  'background',
+  'buttonhighlight',
+  'buttonshadow',
+  'captiontext',
+  'inactiveborder',
+  'inactivecaption',
+  'inactivecaptiontext',
+  'infobackground',
+  'infotext',
+  'menu',
+  'menutext',
+  'scrollbar',
+  'threeddarkshadow',
+  'threedface',
+  'threedhighlight',
+  'threedlightshadow',
+  'threedshadow',
+  'window',
+  'windowframe',
+  'windowtext',
 ]);
-const colourFunctions = new Set(['rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab', 'lch', 'oklab', 'oklch', 'color', 'light-dark']);
+const colourFunctions = new Set([
+  'rgb',
+  'rgba',
+  'hsl',
+  'hsla',
+  'hwb',
+  'lab',
+  'lch',
+  'oklab',
+  'oklch',
+  'color',
+  'light-dark',
+]);
 // Valid colours whose value this code does not compute.
 const unevaluatedFunctions = new Set(['device-cmyk', 'contrast-color']);
 
@@ -44,7 +87,11 @@ const unevaluatedFunctions = new Set(['device-cmyk', 'contrast-color']);
  * A CSS colour value; undefined when the value is not a colour at all (a browser drops such a
  * declaration). `currentColour` is the element's own colour; `isDark` picks light-dark()'s side.
  */
-export function parseCssColour(text: string, currentColour: ParsedColour | undefined, isDark: boolean): ParsedColour | undefined {
+export function parseCssColour(
+  text: string,
+  currentColour: ParsedColour | undefined,
+  isDark: boolean,
+): ParsedColour | undefined {
   const value = text.trim().toLowerCase();
   // Mail repeats a handful of colours on every element; values that depend on the arguments are not kept.
   if (parsedColours.has(value)) return parsedColours.get(value);
@@ -58,7 +105,11 @@ export function parseCssColour(text: string, currentColour: ParsedColour | undef
 
 const parsedColours = new Map<string, ParsedColour | undefined>();
 
-function parseColourValue(value: string, currentColour: ParsedColour | undefined, isDark: boolean): ParsedColour | undefined {
+function parseColourValue(
+  value: string,
+  currentColour: ParsedColour | undefined,
+  isDark: boolean,
+): ParsedColour | undefined {
   if (value === 'transparent') return transparent;
   if (value === 'currentcolor') return currentColour ?? unknownColour;
   const named = colourNames[value];
@@ -121,7 +172,8 @@ function parseColourFunction(name: string, args: string): ParsedColour | undefin
   const slash = parts.indexOf('/');
   const channels = (slash === -1 ? parts : parts.slice(0, slash)).filter((p) => p !== ',');
   let alphaText = slash === -1 ? undefined : parts[slash + 1];
-  if (slash === -1 && channels.length === 4 && (name === 'rgba' || name === 'hsla' || name === 'rgb' || name === 'hsl')) alphaText = channels.pop();
+  if (slash === -1 && channels.length === 4 && (name === 'rgba' || name === 'hsla' || name === 'rgb' || name === 'hsl'))
+    alphaText = channels.pop();
   const alpha = alphaText === undefined ? 1 : channel(alphaText, 1);
   if (alpha === undefined) return undefined;
   const a = Math.min(1, Math.max(0, alpha));
@@ -132,7 +184,8 @@ function parseColourFunction(name: string, args: string): ParsedColour | undefin
     const values = [c1, c2, extra].map((c) => channel(c, 1));
     if (values.some((v) => v === undefined)) return undefined;
     const [x, y, z] = values as [number, number, number];
-    if (space === 'srgb') rgb = [x, y, z].map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255)) as [number, number, number];
+    if (space === 'srgb')
+      rgb = [x, y, z].map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255)) as [number, number, number];
     else if (space === 'srgb-linear') rgb = linearToSrgb(x, y, z);
     else return unknownColour;
   } else if (extra !== undefined) {
@@ -151,7 +204,12 @@ function parseColourFunction(name: string, args: string): ParsedColour | undefin
       const [w, bl] = [s / 100, l / 100];
       const sum = w + bl;
       if (sum >= 1) rgb = [0, 0, 0].map(() => Math.round((w / sum) * 255)) as [number, number, number];
-      else rgb = hslToRgb(wrapped, 1, 0.5).map((v) => Math.round((v / 255) * (1 - w - bl) * 255 + w * 255)) as [number, number, number];
+      else
+        rgb = hslToRgb(wrapped, 1, 0.5).map((v) => Math.round((v / 255) * (1 - w - bl) * 255 + w * 255)) as [
+          number,
+          number,
+          number,
+        ];
     } else {
       rgb = hslToRgb(wrapped, Math.min(1, Math.max(0, s / 100)), Math.min(1, Math.max(0, l / 100)));
     }
@@ -163,7 +221,9 @@ function parseColourFunction(name: string, args: string): ParsedColour | undefin
     const second = channel(c1, chromaScale);
     const third = isPolar ? hue(c2) : channel(c2, chromaScale);
     if (lightness === undefined || second === undefined || third === undefined) return undefined;
-    const [p, q] = isPolar ? [second * Math.cos((third * Math.PI) / 180), second * Math.sin((third * Math.PI) / 180)] : [second, third];
+    const [p, q] = isPolar
+      ? [second * Math.cos((third * Math.PI) / 180), second * Math.sin((third * Math.PI) / 180)]
+      : [second, third];
     rgb = isOk ? oklabToSrgb(lightness, p, q) : labToSrgb(lightness, p, q);
   }
   return rgb && { r: rgb[0], g: rgb[1], b: rgb[2], a };

@@ -46,7 +46,11 @@ export function labToSrgb(l: number, a: number, b: number): Triple {
 
 /** Oklab (L 0..1) to sRGB. */
 export function oklabToSrgb(l: number, a: number, b: number): Triple {
-  const lms: Triple = [l + 0.3963377774 * a + 0.2158037573 * b, l - 0.1055613458 * a - 0.0638541728 * b, l - 0.0894841775 * a - 1.291485548 * b];
+  const lms: Triple = [
+    l + 0.3963377774 * a + 0.2158037573 * b,
+    l - 0.1055613458 * a - 0.0638541728 * b,
+    l - 0.0894841775 * a - 1.291485548 * b,
+  ];
   const [x, y, z] = lms.map((v) => v ** 3) as Triple;
   return encodeSrgb([
     4.0767416621 * x - 3.3077115913 * y + 0.2309699292 * z,

@@ -26,17 +26,38 @@ export interface TextPaint {
 }
 
 export const initialPaint: TextPaint = {
-  colour: black, fill: undefined, svgFill: black, backdrop: { r: 255, g: 255, b: 255, a: 1 }, isUnderImage: false, hasShadow: false, hasStroke: false, alteredBy: undefined, unreadable: undefined,
+  colour: black,
+  fill: undefined,
+  svgFill: black,
+  backdrop: { r: 255, g: 255, b: 255, a: 1 },
+  isUnderImage: false,
+  hasShadow: false,
+  hasStroke: false,
+  alteredBy: undefined,
+  unreadable: undefined,
 };
 
 /** A shadow further out than this draws its copy of the text off the screen. */
 const maxShadowOffsetPx = 500;
 
 /** The paint of an element from its declarations (`read`) and its parent's paint. */
-export function computePaint(read: (property: string) => string | undefined, parent: TextPaint, isDark: boolean, basis: LengthBasis): TextPaint {
+export function computePaint(
+  read: (property: string) => string | undefined,
+  parent: TextPaint,
+  isDark: boolean,
+  basis: LengthBasis,
+): TextPaint {
   const colourValue = read('color');
-  const colour = takesParentValue(colourValue) ? parent.colour : colourValue === 'initial' ? black : (parseCssColour(colourValue as string, parent.colour, isDark) ?? parent.colour);
-  const paintOf = (value: string | undefined, inheritedValue: ParsedColour | undefined, initial: ParsedColour | undefined): ParsedColour | undefined => {
+  const colour = takesParentValue(colourValue)
+    ? parent.colour
+    : colourValue === 'initial'
+      ? black
+      : (parseCssColour(colourValue as string, parent.colour, isDark) ?? parent.colour);
+  const paintOf = (
+    value: string | undefined,
+    inheritedValue: ParsedColour | undefined,
+    initial: ParsedColour | undefined,
+  ): ParsedColour | undefined => {
     if (takesParentValue(value)) return inheritedValue;
     const lower = (value as string).toLowerCase();
     if (lower === 'initial') return initial;
@@ -45,10 +66,19 @@ export function computePaint(read: (property: string) => string | undefined, par
     if (/^url\(/.test(lower) || /^(context-fill|context-stroke)$/.test(lower)) return unknownColour;
     return parseCssColour(lower, colour, isDark) ?? inheritedValue;
   };
-  const fill = read('-webkit-text-fill-color')?.toLowerCase() === 'currentcolor' ? undefined : paintOf(read('-webkit-text-fill-color'), parent.fill, undefined);
+  const fill =
+    read('-webkit-text-fill-color')?.toLowerCase() === 'currentcolor'
+      ? undefined
+      : paintOf(read('-webkit-text-fill-color'), parent.fill, undefined);
   const blend = read('mix-blend-mode');
   const clip = `${read('background-clip') ?? ''} ${read('-webkit-background-clip') ?? ''}`;
-  const { backdrop, isUnderImage } = backdropOf(read('background-color'), read('background-image'), colour, parent, isDark);
+  const { backdrop, isUnderImage } = backdropOf(
+    read('background-color'),
+    read('background-image'),
+    colour,
+    parent,
+    isDark,
+  );
   const filter = read('filter');
   const shows = (ink: ParsedColour | undefined): boolean | undefined => {
     if (ink === undefined || ink === unknownColour) return undefined;
@@ -56,7 +86,15 @@ export function computePaint(read: (property: string) => string | undefined, par
     return backdrop === unknownColour ? undefined : !isColourOfBackground(blendOver(ink, ink.a, backdrop), backdrop);
   };
   const shadow = shadowOf(read('text-shadow'), parent.hasShadow, colour, isDark, basis, shows);
-  const stroke = strokeOf(read('-webkit-text-stroke-width'), read('-webkit-text-stroke-color'), parent.hasStroke, colour, isDark, basis, shows);
+  const stroke = strokeOf(
+    read('-webkit-text-stroke-width'),
+    read('-webkit-text-stroke-color'),
+    parent.hasStroke,
+    colour,
+    isDark,
+    basis,
+    shows,
+  );
   return {
     colour,
     fill,
@@ -67,10 +105,17 @@ export function computePaint(read: (property: string) => string | undefined, par
     hasStroke: stroke.draws,
     alteredBy:
       parent.alteredBy ??
-      (blend !== undefined && !/^(normal|initial|inherit|unset)$/i.test(blend) ? 'mix-blend-mode'
-      : /\btext\b/i.test(clip) ? 'background-clip: text'
-      : filter !== undefined && !cssWideKeyword.test(filter) && !/^(none|(\s*(opacity|blur|drop-shadow|grayscale|sepia|hue-rotate|saturate)\([^)]*\))+)$/i.test(filter.trim()) ? 'filter'
-      : undefined),
+      (blend !== undefined && !/^(normal|initial|inherit|unset)$/i.test(blend)
+        ? 'mix-blend-mode'
+        : /\btext\b/i.test(clip)
+          ? 'background-clip: text'
+          : filter !== undefined &&
+              !cssWideKeyword.test(filter) &&
+              !/^(none|(\s*(opacity|blur|drop-shadow|grayscale|sepia|hue-rotate|saturate)\([^)]*\))+)$/i.test(
+                filter.trim(),
+              )
+            ? 'filter'
+            : undefined),
     unreadable: shadow.unreadable ?? stroke.unreadable ?? parent.unreadable,
   };
 }
@@ -79,13 +124,19 @@ export function computePaint(read: (property: string) => string | undefined, par
  * Whether text with this paint (drawn at `opacity`, in SVG or not) can be seen against its
  * backdrop: 'hidden', 'visible', or the property that keeps this from being told.
  */
-export function paintVisibility(paint: TextPaint, opacity: number, isSvg: boolean, minOpacity: number): 'hidden' | 'visible' | { doubt: string } {
+export function paintVisibility(
+  paint: TextPaint,
+  opacity: number,
+  isSvg: boolean,
+  minOpacity: number,
+): 'hidden' | 'visible' | { doubt: string } {
   const ink = isSvg ? paint.svgFill : (paint.fill ?? paint.colour);
   if (paint.alteredBy) return { doubt: paint.alteredBy };
   if (paint.unreadable) return { doubt: paint.unreadable };
   // An outline or a shadow that shows draws the glyphs whatever their fill.
   if (paint.hasShadow || paint.hasStroke) return 'visible';
-  if (ink === unknownColour) return { doubt: isSvg ? 'fill' : paint.fill !== undefined ? '-webkit-text-fill-color' : 'color' };
+  if (ink === unknownColour)
+    return { doubt: isSvg ? 'fill' : paint.fill !== undefined ? '-webkit-text-fill-color' : 'color' };
   const alpha = ink.a * opacity;
   if (alpha < minOpacity) return 'hidden';
   if (paint.backdrop === unknownColour) return { doubt: 'background-image' };
@@ -96,7 +147,14 @@ export function paintVisibility(paint: TextPaint, opacity: number, isSvg: boolea
 type Shows = (ink: ParsedColour | undefined) => boolean | undefined;
 
 /** Whether any of the text's shadows is drawn near the text in a colour that shows (a transparent or far-off shadow draws nothing a person sees). */
-function shadowOf(value: string | undefined, inherited: boolean, colour: ParsedColour, isDark: boolean, basis: LengthBasis, shows: Shows): { draws: boolean; unreadable?: string } {
+function shadowOf(
+  value: string | undefined,
+  inherited: boolean,
+  colour: ParsedColour,
+  isDark: boolean,
+  basis: LengthBasis,
+  shows: Shows,
+): { draws: boolean; unreadable?: string } {
   if (takesParentValue(value)) return { draws: inherited };
   const lower = (value as string).toLowerCase().trim();
   if (lower === 'none' || lower === 'initial') return { draws: false };
@@ -115,19 +173,33 @@ function shadowOf(value: string | undefined, inherited: boolean, colour: ParsedC
     if (lengths.length < 2 || lengths.length > 3) return { draws: true, unreadable: 'text-shadow' };
     const seen = shows(ink);
     if (seen === undefined) return { draws: true, unreadable: 'text-shadow' };
-    if (seen && Math.abs(lengths[0] as number) < maxShadowOffsetPx && Math.abs(lengths[1] as number) < maxShadowOffsetPx) draws = true;
+    if (
+      seen &&
+      Math.abs(lengths[0] as number) < maxShadowOffsetPx &&
+      Math.abs(lengths[1] as number) < maxShadowOffsetPx
+    )
+      draws = true;
   }
   return { draws };
 }
 
 function strokeOf(
-  width: string | undefined, colourValue: string | undefined, inherited: boolean, colour: ParsedColour, isDark: boolean, basis: LengthBasis, shows: Shows,
+  width: string | undefined,
+  colourValue: string | undefined,
+  inherited: boolean,
+  colour: ParsedColour,
+  isDark: boolean,
+  basis: LengthBasis,
+  shows: Shows,
 ): { draws: boolean; unreadable?: string } {
   if (width === undefined && colourValue === undefined) return { draws: inherited };
   const px = width === undefined || cssWideKeyword.test(width) ? 0 : resolveLength(width, basis);
   if (px === undefined) return { draws: true, unreadable: '-webkit-text-stroke' };
   if (px <= 0) return { draws: false };
-  const ink = colourValue === undefined || cssWideKeyword.test(colourValue) ? colour : parseCssColour(colourValue, colour, isDark);
+  const ink =
+    colourValue === undefined || cssWideKeyword.test(colourValue)
+      ? colour
+      : parseCssColour(colourValue, colour, isDark);
   const seen = shows(ink);
   return seen === undefined ? { draws: true, unreadable: '-webkit-text-stroke' } : { draws: seen };
 }
@@ -147,7 +219,11 @@ function splitLayers(value: string): string[][] {
  * marked as under an image; unknown without one.
  */
 function backdropOf(
-  colourValue: string | undefined, image: string | undefined, colour: ParsedColour, parent: TextPaint, isDark: boolean,
+  colourValue: string | undefined,
+  image: string | undefined,
+  colour: ParsedColour,
+  parent: TextPaint,
+  isDark: boolean,
 ): { backdrop: TextPaint['backdrop']; isUnderImage: boolean } {
   const hasImage = image !== undefined && !/^(none|initial|unset|inherit)$/i.test(image);
   const inherited = { backdrop: parent.backdrop, isUnderImage: parent.isUnderImage };
@@ -159,5 +235,7 @@ function backdropOf(
   if (background.a >= 0.99) return { backdrop: { ...background, a: 1 }, isUnderImage: hasImage };
   if (hasImage) return unknown;
   if (background.a <= 0.01) return inherited;
-  return parent.backdrop === unknownColour ? unknown : { backdrop: blendOver(background, background.a, parent.backdrop), isUnderImage: parent.isUnderImage };
+  return parent.backdrop === unknownColour
+    ? unknown
+    : { backdrop: blendOver(background, background.a, parent.backdrop), isUnderImage: parent.isUnderImage };
 }

@@ -38,7 +38,8 @@ export function cascadeDeclarations(source: ElementDeclarations, contextBit: num
       for (const declaration of source.userAgent) apply(declaration);
       for (const declaration of source.hints) apply(declaration);
     }
-    for (const { rule } of rules) for (const declaration of rule.declarations) if (declaration.isImportant === isImportant) apply(declaration);
+    for (const { rule } of rules)
+      for (const declaration of rule.declarations) if (declaration.isImportant === isImportant) apply(declaration);
     for (const declaration of source.inline) if (declaration.isImportant === isImportant) apply(declaration);
   }
   return cascaded;

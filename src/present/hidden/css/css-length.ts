@@ -20,7 +20,15 @@ interface Quantity {
   isLength: boolean;
 }
 
-const absoluteUnits: Readonly<Record<string, number>> = { px: 1, pt: 96 / 72, pc: 16, in: 96, cm: 96 / 2.54, mm: 96 / 25.4, q: 96 / 101.6 };
+const absoluteUnits: Readonly<Record<string, number>> = {
+  px: 1,
+  pt: 96 / 72,
+  pc: 16,
+  in: 96,
+  cm: 96 / 2.54,
+  mm: 96 / 25.4,
+  q: 96 / 101.6,
+};
 // Values past this are not lengths a style sheet needs; long ones are refused before any work.
 const maxValueLength = 512;
 const maxNesting = 16;
@@ -141,7 +149,12 @@ class LengthParser {
   private quantity(value: number, unit: string | undefined): Quantity | undefined {
     const b = this.basis;
     if (unit === undefined) return { value, isLength: false };
-    if (unit === '%') return b.percentOf === undefined ? (value === 0 ? { value: 0, isLength: true } : undefined) : { value: (value * b.percentOf) / 100, isLength: true };
+    if (unit === '%')
+      return b.percentOf === undefined
+        ? value === 0
+          ? { value: 0, isLength: true }
+          : undefined
+        : { value: (value * b.percentOf) / 100, isLength: true };
     const absolute = absoluteUnits[unit];
     if (absolute !== undefined) return { value: value * absolute, isLength: true };
     const relative: Record<string, number> = {

@@ -12,9 +12,11 @@ export const shorthandLonghands: Readonly<Record<string, readonly string[]>> = {
   '-webkit-text-stroke': ['-webkit-text-stroke-width', '-webkit-text-stroke-color'],
 };
 
-const imageFunctions = /^(url|image|image-set|-webkit-image-set|cross-fade|element|(repeating-)?(linear|radial|conic)-gradient|-webkit-(repeating-)?(linear|radial|gradient)|-webkit-gradient)$/;
+const imageFunctions =
+  /^(url|image|image-set|-webkit-image-set|cross-fade|element|(repeating-)?(linear|radial|conic)-gradient|-webkit-(repeating-)?(linear|radial|gradient)|-webkit-gradient)$/;
 const fontSizeKeywords = /^(xx-small|x-small|small|medium|large|x-large|xx-large|xxx-large|smaller|larger)$/;
-const fontPrefixKeywords = /^(normal|italic|oblique|small-caps|bold|bolder|lighter|[1-9]00|ultra-condensed|extra-condensed|condensed|semi-condensed|semi-expanded|expanded|extra-expanded|ultra-expanded)$/;
+const fontPrefixKeywords =
+  /^(normal|italic|oblique|small-caps|bold|bolder|lighter|[1-9]00|ultra-condensed|extra-condensed|condensed|semi-condensed|semi-expanded|expanded|extra-expanded|ultra-expanded)$/;
 
 /** One longhand's value out of a shorthand's (resolved) value; undefined when the shorthand is invalid. */
 export function longhandOf(shorthand: string, longhand: string, value: string): string | undefined {
@@ -22,7 +24,11 @@ export function longhandOf(shorthand: string, longhand: string, value: string): 
   if (parts.length === 1 && cssWideKeyword.test(parts[0] ?? '')) return parts[0];
   switch (shorthand) {
     case 'background':
-      return longhand === 'background-color' ? backgroundColour(parts) : parts.some(isImage) ? 'url(shorthand)' : 'none';
+      return longhand === 'background-color'
+        ? backgroundColour(parts)
+        : parts.some(isImage)
+          ? 'url(shorthand)'
+          : 'none';
     case 'font':
       return fontSize(parts);
     case 'overflow':
@@ -34,7 +40,9 @@ export function longhandOf(shorthand: string, longhand: string, value: string): 
       return { top, right, bottom, left }[longhand];
     }
     case '-webkit-text-stroke':
-      return longhand === '-webkit-text-stroke-width' ? (parts.find((p) => /^[\d.]/.test(p)) ?? '0') : (parts.find((p) => !/^[\d.]/.test(p)) ?? 'currentcolor');
+      return longhand === '-webkit-text-stroke-width'
+        ? (parts.find((p) => /^[\d.]/.test(p)) ?? '0')
+        : (parts.find((p) => !/^[\d.]/.test(p)) ?? 'currentcolor');
     default:
       return undefined;
   }

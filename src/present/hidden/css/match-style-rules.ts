@@ -65,7 +65,9 @@ export class StyleRuleMatcher {
     const position = this.positions.get(element);
     const attribs = element.attribs;
     const fold = (value: string): string => (this.isQuirks ? value.toLowerCase() : value);
-    let isSpent = this.test(this.index.get('*'), element, position, found) || this.test(this.index.get(element.name), element, position, found);
+    let isSpent =
+      this.test(this.index.get('*'), element, position, found) ||
+      this.test(this.index.get(element.name), element, position, found);
     if (!isSpent && attribs.id) isSpent = this.test(this.index.get(`#${fold(attribs.id)}`), element, position, found);
     if (!isSpent && attribs.class) {
       const seen = new Set<string>();
@@ -80,7 +82,12 @@ export class StyleRuleMatcher {
   }
 
   /** Tests one bucket of candidates; true when the work budget ran out (matching then stops for good). */
-  private test(candidates: CompiledSelector[] | undefined, element: Element, position: Position | undefined, found: Map<StyleRule, number>): boolean {
+  private test(
+    candidates: CompiledSelector[] | undefined,
+    element: Element,
+    position: Position | undefined,
+    found: Map<StyleRule, number>,
+  ): boolean {
     for (const candidate of candidates ?? []) {
       this.work += costOf(candidate.facts, position);
       if (this.work > this.limits.workBudget) {
@@ -112,7 +119,12 @@ export class StyleRuleMatcher {
         continue;
       }
       try {
-        const test = compile<AnyNode, Element>([selector], { xmlMode: false, quirksMode: this.isQuirks, cacheResults: true, pseudos: this.pseudos });
+        const test = compile<AnyNode, Element>([selector], {
+          xmlMode: false,
+          quirksMode: this.isQuirks,
+          cacheResults: true,
+          pseudos: this.pseudos,
+        });
         compiled.push({ rule, facts, test });
       } catch {
         return;
@@ -156,7 +168,17 @@ export class StyleRuleMatcher {
   };
 
   private position(element: Element): Position {
-    return this.positions.get(element) ?? { index: 0, fromEnd: 0, typeIndex: 0, typeFromEnd: 0, siblings: 1, depth: 0, subtree: 1 };
+    return (
+      this.positions.get(element) ?? {
+        index: 0,
+        fromEnd: 0,
+        typeIndex: 0,
+        typeFromEnd: 0,
+        siblings: 1,
+        depth: 0,
+        subtree: 1,
+      }
+    );
   }
 
   /** One pass over the tree: each element's place among its siblings, its depth and its subtree size. */
@@ -164,12 +186,22 @@ export class StyleRuleMatcher {
     const order: Element[] = [];
     const stack: { nodes: AnyNode[]; depth: number }[] = [{ nodes: root, depth: 0 }];
     for (let frame = stack.pop(); frame; frame = stack.pop()) {
-      const elements = frame.nodes.filter((n): n is Element => n.type === 'tag' || n.type === 'script' || n.type === 'style');
+      const elements = frame.nodes.filter(
+        (n): n is Element => n.type === 'tag' || n.type === 'script' || n.type === 'style',
+      );
       const typeCounts = new Map<string, number>();
       elements.forEach((element, i) => {
         const typeIndex = typeCounts.get(element.name) ?? 0;
         typeCounts.set(element.name, typeIndex + 1);
-        this.positions.set(element, { index: i, fromEnd: elements.length - 1 - i, typeIndex, typeFromEnd: 0, siblings: elements.length, depth: frame.depth, subtree: 1 });
+        this.positions.set(element, {
+          index: i,
+          fromEnd: elements.length - 1 - i,
+          typeIndex,
+          typeFromEnd: 0,
+          siblings: elements.length,
+          depth: frame.depth,
+          subtree: 1,
+        });
         order.push(element);
         if (element.children.length > 0) stack.push({ nodes: element.children, depth: frame.depth + 1 });
       });
@@ -195,5 +227,10 @@ export class StyleRuleMatcher {
  */
 function costOf(facts: SelectorFacts, position: Position | undefined): number {
   if (!position) return 1;
-  return 1 + facts.descendantCombinators * position.depth + facts.siblingCombinators * position.siblings + (facts.hasHas ? position.subtree : 0);
+  return (
+    1 +
+    facts.descendantCombinators * position.depth +
+    facts.siblingCombinators * position.siblings +
+    (facts.hasHas ? position.subtree : 0)
+  );
 }

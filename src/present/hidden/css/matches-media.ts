@@ -18,13 +18,28 @@ export function matchesMedia(queryList: string, context: RenderContext): boolean
 }
 
 const screenTypes = new Set(['all', 'screen']);
-const knownTypes = new Set(['all', 'screen', 'print', 'speech', 'tty', 'tv', 'projection', 'handheld', 'braille', 'embossed', 'aural']);
+const knownTypes = new Set([
+  'all',
+  'screen',
+  'print',
+  'speech',
+  'tty',
+  'tv',
+  'projection',
+  'handheld',
+  'braille',
+  'embossed',
+  'aural',
+]);
 const maxNesting = 8;
 
 function matchesQuery(words: string[], context: RenderContext): boolean {
   if (words.length === 0) return false;
   const [first, second] = words;
-  const isTyped = first !== undefined && !first.startsWith('(') && (first === 'only' || knownTypes.has(first) || (first === 'not' && second !== undefined && !second.startsWith('(')));
+  const isTyped =
+    first !== undefined &&
+    !first.startsWith('(') &&
+    (first === 'only' || knownTypes.has(first) || (first === 'not' && second !== undefined && !second.startsWith('(')));
   if (!isTyped) return matchesCondition(words, context, 0) ?? false;
   let index = 0;
   const isNegated = words[0] === 'not';
@@ -46,7 +61,8 @@ function matchesQuery(words: string[], context: RenderContext): boolean {
 /** `not (a)`, `(a) and (b) …`, `(a) or (b) …`; undefined when malformed. */
 function matchesCondition(words: string[], context: RenderContext, depth: number): boolean | undefined {
   if (depth > maxNesting || words.length === 0) return undefined;
-  if (words[0] === 'not') return words.length === 2 ? invert(matchesInParens(words[1] as string, context, depth)) : undefined;
+  if (words[0] === 'not')
+    return words.length === 2 ? invert(matchesInParens(words[1] as string, context, depth)) : undefined;
   const joiner = words[1];
   if (words.length > 1 && joiner !== 'and' && joiner !== 'or') return undefined;
   const results: boolean[] = [];
@@ -79,7 +95,10 @@ function matchesFeature(feature: string, context: RenderContext): boolean | unde
   const colon = feature.indexOf(':');
   if (colon === -1 && rangeOperators.test(feature)) return matchesRange(feature, context);
   // Vendor spellings of the pixel-ratio features: -webkit-min-device-pixel-ratio, min--moz-device-pixel-ratio.
-  const name = (colon === -1 ? feature : feature.slice(0, colon)).trim().replace(/^-webkit-/, '').replace(/^(min|max)--moz-/, '$1-');
+  const name = (colon === -1 ? feature : feature.slice(0, colon))
+    .trim()
+    .replace(/^-webkit-/, '')
+    .replace(/^(min|max)--moz-/, '$1-');
   const value = colon === -1 ? undefined : feature.slice(colon + 1).trim();
   const prefix = /^(min-|max-)/.exec(name)?.[1];
   const base = prefix ? name.slice(prefix.length) : name;
@@ -97,7 +116,9 @@ function matchesFeature(feature: string, context: RenderContext): boolean | unde
 function matchesRange(feature: string, context: RenderContext): boolean | undefined {
   const parts = feature.split(rangeOperators).map((p) => p.trim());
   if (parts.length !== 3 && parts.length !== 5) return undefined;
-  const nameIndex = parts.findIndex((p, i) => i % 2 === 0 && /^[a-z-]+$/.test(p) && featureValue(p, context) !== undefined);
+  const nameIndex = parts.findIndex(
+    (p, i) => i % 2 === 0 && /^[a-z-]+$/.test(p) && featureValue(p, context) !== undefined,
+  );
   if (nameIndex === -1) return undefined;
   const name = parts[nameIndex] as string;
   const actual = featureValue(name, context);
@@ -106,7 +127,16 @@ function matchesRange(feature: string, context: RenderContext): boolean | undefi
   for (let i = 1; i < values.length; i += 2) {
     const [left, op, right] = [values[i - 1], values[i], values[i + 1]];
     if (typeof left !== 'number' || typeof right !== 'number') return undefined;
-    const holds = op === '<' ? left < right : op === '<=' ? left <= right : op === '>' ? left > right : op === '>=' ? left >= right : left === right;
+    const holds =
+      op === '<'
+        ? left < right
+        : op === '<='
+          ? left <= right
+          : op === '>'
+            ? left > right
+            : op === '>='
+              ? left >= right
+              : left === right;
     if (!holds) return false;
   }
   return true;
@@ -115,7 +145,9 @@ function matchesRange(feature: string, context: RenderContext): boolean | undefi
 function numericValue(feature: string, text: string): number | undefined {
   if (feature.endsWith('aspect-ratio')) {
     const [w, h] = text.split('/').map((p) => Number(p.trim()));
-    return w !== undefined && Number.isFinite(w) ? w / (h !== undefined && Number.isFinite(h) && h !== 0 ? h : 1) : undefined;
+    return w !== undefined && Number.isFinite(w)
+      ? w / (h !== undefined && Number.isFinite(h) && h !== 0 ? h : 1)
+      : undefined;
   }
   if (feature.endsWith('resolution')) {
     const match = /^([\d.]+)(dppx|x|dpi|dpcm)$/.exec(text);
@@ -128,7 +160,14 @@ function numericValue(feature: string, text: string): number | undefined {
     return Number.isFinite(number) ? number : undefined;
   }
   // Relative lengths in media queries use the initial font size (Media Queries 4 §1.3).
-  return resolveLength(text, { fontPx: 16, rootFontPx: 16, percentOf: undefined, viewportWidth: 0, viewportHeight: 0, isQuirks: false });
+  return resolveLength(text, {
+    fontPx: 16,
+    rootFontPx: 16,
+    percentOf: undefined,
+    viewportWidth: 0,
+    viewportHeight: 0,
+    isQuirks: false,
+  });
 }
 
 function featureValue(feature: string, c: RenderContext): number | string | undefined {

@@ -19,7 +19,11 @@ const closers: Readonly<Record<string, string>> = { '(': ')', '[': ']', '{': '}'
  * Calls `onPiece` with each top-level piece of `text` split where `isSeparator` says, comments
  * read as a space. Pieces are sliced from the text, not built a character at a time.
  */
-function splitTopLevel(text: string, isSeparator: (char: string) => boolean, onPiece: (piece: string, separator: string) => void): void {
+function splitTopLevel(
+  text: string,
+  isSeparator: (char: string) => boolean,
+  onPiece: (piece: string, separator: string) => void,
+): void {
   const open: string[] = [];
   let done = '';
   let start = 0;
@@ -108,5 +112,7 @@ export function functionCall(component: string): { name: string; args: string } 
   const open = component.indexOf('(');
   if (open <= 0 || !component.endsWith(')')) return undefined;
   const name = component.slice(0, open);
-  return /^-?[a-z][a-z0-9-]*$/i.test(name) ? { name: name.toLowerCase(), args: component.slice(open + 1, -1) } : undefined;
+  return /^-?[a-z][a-z0-9-]*$/i.test(name)
+    ? { name: name.toLowerCase(), args: component.slice(open + 1, -1) }
+    : undefined;
 }

@@ -36,9 +36,14 @@ const logicalToPhysical: Readonly<Record<string, string>> = {
 
 /** Decodes CSS escapes: `\` and 1–6 hex digits (and one whitespace after them), or `\` and any other character. */
 export function decodeEscapes(text: string): string {
-  return text.replace(/\\(?:([0-9a-fA-F]{1,6})[ \t\n\r\f]?|([^\n\r\f]))/g, (_, hex: string | undefined, char: string | undefined) => {
-    if (hex === undefined) return char ?? '';
-    const code = Number.parseInt(hex, 16);
-    return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? '\uFFFD' : String.fromCodePoint(code);
-  });
+  return text.replace(
+    /\\(?:([0-9a-fA-F]{1,6})[ \t\n\r\f]?|([^\n\r\f]))/g,
+    (_, hex: string | undefined, char: string | undefined) => {
+      if (hex === undefined) return char ?? '';
+      const code = Number.parseInt(hex, 16);
+      return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)
+        ? '\uFFFD'
+        : String.fromCodePoint(code);
+    },
+  );
 }

@@ -55,7 +55,10 @@ interface Frame {
  * error recovery (css-tree), so that a stray brace drops what a browser drops and keeps the rest.
  * Rules are numbered in source order, which decides between rules of equal specificity.
  */
-export function readStyleSheets(sheets: { text: string; media: string | undefined }[], limits: StyleSheetLimits): ReadStyleSheets {
+export function readStyleSheets(
+  sheets: { text: string; media: string | undefined }[],
+  limits: StyleSheetLimits,
+): ReadStyleSheets {
   if (!parseCss) throw new Error('readStyleSheets called before prepareStyleSheets');
   const rules: StyleRule[] = [];
   const limitsReached = new Set<ReadStyleSheets['limitsReached'][number]>();
@@ -76,7 +79,9 @@ export function readStyleSheets(sheets: { text: string; media: string | undefine
       limitsReached.add('style-unparsed');
       continue;
     }
-    const stack: Frame[] = [{ nodes: childrenOf(ast as StyleSheet), next: 0, contexts, parentSelector: undefined, depth: 0 }];
+    const stack: Frame[] = [
+      { nodes: childrenOf(ast as StyleSheet), next: 0, contexts, parentSelector: undefined, depth: 0 },
+    ];
     while (stack.length > 0) {
       const frame = stack[stack.length - 1] as Frame;
       const node = frame.nodes[frame.next++];
@@ -88,7 +93,12 @@ export function readStyleSheets(sheets: { text: string; media: string | undefine
         limitsReached.add('style-rules-capped');
         break;
       }
-      const inner = node.type === 'Rule' ? readRule(node, frame, rules) : node.type === 'Atrule' ? readAtRule(node, frame) : undefined;
+      const inner =
+        node.type === 'Rule'
+          ? readRule(node, frame, rules)
+          : node.type === 'Atrule'
+            ? readAtRule(node, frame)
+            : undefined;
       if (inner && inner.depth <= maxNesting) stack.push(inner);
     }
   }
@@ -98,7 +108,13 @@ export function readStyleSheets(sheets: { text: string; media: string | undefine
 /** Style sheet text as css-tree nodes, with selectors, values and at-rule preludes left raw for this module to read. */
 function parseSheet(text: string): CssNode {
   if (!parseCss) throw new Error('readStyleSheets called before prepareStyleSheets');
-  return parseCss(text, { parseValue: false, parseAtrulePrelude: false, parseRulePrelude: false, parseCustomProperty: false, positions: false });
+  return parseCss(text, {
+    parseValue: false,
+    parseAtrulePrelude: false,
+    parseRulePrelude: false,
+    parseCustomProperty: false,
+    positions: false,
+  });
 }
 
 /** Keeps the rule's declarations; returns its nested rules to read next (CSS Nesting). */
@@ -112,11 +128,15 @@ function readRule(node: Rule, frame: Frame, rules: StyleRule[]): Frame | undefin
     if (child.type === 'Declaration') declarations.push(declarationOf(child));
     // css-tree leaves a nested rule that starts with a type, class or id selector (CSS Nesting's
     // relaxed syntax, which browsers follow) as raw text: it is read again as rules.
-    else if (child.type === 'Raw' && child.value.includes('{') && frame.depth < maxNesting) children.push(...childrenOf(parseSheet(child.value) as StyleSheet));
+    else if (child.type === 'Raw' && child.value.includes('{') && frame.depth < maxNesting)
+      children.push(...childrenOf(parseSheet(child.value) as StyleSheet));
     else children.push(child);
   }
-  if (declarations.length > 0) rules.push({ selectorList, declarations, contexts: frame.contexts, order: rules.length });
-  return children.length > 0 ? { nodes: children, next: 0, contexts: frame.contexts, parentSelector: selectorList, depth: frame.depth + 1 } : undefined;
+  if (declarations.length > 0)
+    rules.push({ selectorList, declarations, contexts: frame.contexts, order: rules.length });
+  return children.length > 0
+    ? { nodes: children, next: 0, contexts: frame.contexts, parentSelector: selectorList, depth: frame.depth + 1 }
+    : undefined;
 }
 
 /** The block of an @media, @supports or @layer rule to read next; other at-rules style no text. */
@@ -129,7 +149,15 @@ function readAtRule(node: Atrule, frame: Frame): Frame | undefined {
   // @supports: mail clients that honour it are modern; a condition that starts with `not` is taken as false.
   else if (name === 'supports') contexts = /^\s*not\b/i.test(prelude) ? 0 : contexts;
   else if (name !== 'layer') return undefined;
-  return contexts === 0 ? undefined : { nodes: childrenOf(node.block), next: 0, contexts, parentSelector: frame.parentSelector, depth: frame.depth + 1 };
+  return contexts === 0
+    ? undefined
+    : {
+        nodes: childrenOf(node.block),
+        next: 0,
+        contexts,
+        parentSelector: frame.parentSelector,
+        depth: frame.depth + 1,
+      };
 }
 
 function contextMask(query: string, within: number): number {
@@ -154,6 +182,7 @@ function childrenOf(node: { children: { toArray(): CssNode[] } | null } | null |
 
 function declarationOf(node: Declaration): CssDeclaration {
   const value = node.value.type === 'Raw' ? node.value.value.trim() : '';
-  const isImportant = node.important === true || (typeof node.important === 'string' && node.important.toLowerCase() === 'important');
+  const isImportant =
+    node.important === true || (typeof node.important === 'string' && node.important.toLowerCase() === 'important');
   return { property: normalisePropertyName(node.property), value, isImportant };
 }

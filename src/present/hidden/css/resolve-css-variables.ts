@@ -14,7 +14,11 @@ const maxDepth = 16;
 export type CustomProperties = ReadonlyMap<string, string>;
 
 /** `value` with every var() replaced; undefined when a reference cannot be resolved (the declaration is then invalid at computed-value time). */
-export function resolveCssVariables(value: string, lookup: (name: string, depth: number) => string | undefined, depth = 0): string | undefined {
+export function resolveCssVariables(
+  value: string,
+  lookup: (name: string, depth: number) => string | undefined,
+  depth = 0,
+): string | undefined {
   if (depth > maxDepth) return undefined;
   let result = '';
   let from = 0;
@@ -27,7 +31,8 @@ export function resolveCssVariables(value: string, lookup: (name: string, depth:
     const name = (comma === -1 ? inner : inner.slice(0, comma)).trim();
     if (!name.startsWith('--')) return undefined;
     let replacement = lookup(name, depth + 1);
-    if (replacement === undefined && comma !== -1) replacement = resolveCssVariables(inner.slice(comma + 1), lookup, depth + 1);
+    if (replacement === undefined && comma !== -1)
+      replacement = resolveCssVariables(inner.slice(comma + 1), lookup, depth + 1);
     if (replacement === undefined) return undefined;
     result += value.slice(from, at) + replacement;
     if (result.length > maxResolvedLength) return undefined;
@@ -66,7 +71,11 @@ const noParent = {};
  * The custom properties of an element: its parent's, overridden by its own declarations, each
  * resolved against the others (a cycle makes the properties in it invalid, CSS Variables §2.3).
  */
-export function inheritCustomProperties(parent: CustomProperties | undefined, own: ReadonlyMap<string, { value: string }>, work: VariableWork): CustomProperties {
+export function inheritCustomProperties(
+  parent: CustomProperties | undefined,
+  own: ReadonlyMap<string, { value: string }>,
+  work: VariableWork,
+): CustomProperties {
   const signature = [...own.values()].map((declaration) => work.idOf(declaration)).join(' ');
   let byOwn = work.settled.get(parent ?? noParent);
   const known = byOwn?.get(signature);

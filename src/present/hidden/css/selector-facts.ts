@@ -16,23 +16,79 @@ export interface SelectorFacts {
 
 // Standard pseudo-classes css-select compiles (directly or through the matcher's own overrides).
 const supportedPseudoClasses = new Set([
-  'is', 'where', 'matches', 'not', 'has', 'root', 'scope', 'empty',
-  'first-child', 'last-child', 'only-child', 'first-of-type', 'last-of-type', 'only-of-type',
-  'nth-child', 'nth-last-child', 'nth-of-type', 'nth-last-of-type',
-  'any-link', 'link', 'visited', 'hover', 'active', 'checked', 'disabled', 'enabled', 'required', 'optional',
+  'is',
+  'where',
+  'matches',
+  'not',
+  'has',
+  'root',
+  'scope',
+  'empty',
+  'first-child',
+  'last-child',
+  'only-child',
+  'first-of-type',
+  'last-of-type',
+  'only-of-type',
+  'nth-child',
+  'nth-last-child',
+  'nth-of-type',
+  'nth-last-of-type',
+  'any-link',
+  'link',
+  'visited',
+  'hover',
+  'active',
+  'checked',
+  'disabled',
+  'enabled',
+  'required',
+  'optional',
 ]);
 /** Standard pseudo-classes that describe a state a mail at rest is not in, or are rare enough to read as "no". */
 export const staticallyFalsePseudoClasses = [
-  'focus', 'focus-visible', 'focus-within', 'target', 'target-within', 'placeholder-shown', 'autofill', '-webkit-autofill',
-  'indeterminate', 'invalid', 'valid', 'user-invalid', 'user-valid', 'in-range', 'out-of-range', 'read-only', 'read-write',
-  'playing', 'paused', 'fullscreen', 'modal', 'popover-open', 'open', 'closed', 'lang', 'dir', 'default', 'blank',
+  'focus',
+  'focus-visible',
+  'focus-within',
+  'target',
+  'target-within',
+  'placeholder-shown',
+  'autofill',
+  '-webkit-autofill',
+  'indeterminate',
+  'invalid',
+  'valid',
+  'user-invalid',
+  'user-valid',
+  'in-range',
+  'out-of-range',
+  'read-only',
+  'read-write',
+  'playing',
+  'paused',
+  'fullscreen',
+  'modal',
+  'popover-open',
+  'open',
+  'closed',
+  'lang',
+  'dir',
+  'default',
+  'blank',
 ];
 const staticallyFalse = new Set(staticallyFalsePseudoClasses);
 const combinators = new Set(['child', 'parent', 'sibling', 'adjacent', 'descendant', 'column-combinator']);
 
 /** Facts about `selector` (one item of a list parsed by css-what) in quirks mode or not. */
 export function selectorFacts(selector: Selector[], isQuirks: boolean, depth = 0): SelectorFacts {
-  const facts: SelectorFacts = { specificity: 0, key: '*', compounds: 1, descendantCombinators: 0, siblingCombinators: 0, hasHas: false };
+  const facts: SelectorFacts = {
+    specificity: 0,
+    key: '*',
+    compounds: 1,
+    descendantCombinators: 0,
+    siblingCombinators: 0,
+    hasHas: false,
+  };
   let rightmost: Selector[] = [];
   for (const token of selector) {
     if (combinators.has(token.type)) {
@@ -48,14 +104,22 @@ export function selectorFacts(selector: Selector[], isQuirks: boolean, depth = 0
     else if (token.type === 'pseudo-element') {
       facts.specificity += 1;
       facts.problem ??= 'pseudo-element';
-    } else if (token.type === 'attribute') facts.specificity += token.name === 'id' && token.action === 'equals' && token.ignoreCase === 'quirks' ? 1e6 : 1e3;
+    } else if (token.type === 'attribute')
+      facts.specificity +=
+        token.name === 'id' && token.action === 'equals' && token.ignoreCase === 'quirks' ? 1e6 : 1e3;
     else if (token.type === 'pseudo') pseudoFacts(token.name, token.data, facts, isQuirks, depth);
   }
   facts.key = keyOf(rightmost, isQuirks);
   return facts;
 }
 
-function pseudoFacts(name: string, data: Selector[][] | string | null, facts: SelectorFacts, isQuirks: boolean, depth: number): void {
+function pseudoFacts(
+  name: string,
+  data: Selector[][] | string | null,
+  facts: SelectorFacts,
+  isQuirks: boolean,
+  depth: number,
+): void {
   if (staticallyFalse.has(name)) {
     facts.specificity += 1e3;
     return;
@@ -92,8 +156,15 @@ function keyOf(compound: Selector[], isQuirks: boolean): string {
   let classKey: string | undefined;
   let tagKey: string | undefined;
   for (const token of compound) {
-    if (token.type === 'attribute' && token.ignoreCase === 'quirks' && token.name === 'id' && token.action === 'equals') return `#${fold(token.value)}`;
-    if (token.type === 'attribute' && token.ignoreCase === 'quirks' && token.name === 'class' && token.action === 'element') classKey ??= `.${fold(token.value)}`;
+    if (token.type === 'attribute' && token.ignoreCase === 'quirks' && token.name === 'id' && token.action === 'equals')
+      return `#${fold(token.value)}`;
+    if (
+      token.type === 'attribute' &&
+      token.ignoreCase === 'quirks' &&
+      token.name === 'class' &&
+      token.action === 'element'
+    )
+      classKey ??= `.${fold(token.value)}`;
     if (token.type === 'tag') tagKey = token.name.toLowerCase();
   }
   return classKey ?? tagKey ?? '*';

@@ -10,9 +10,47 @@ export interface UserAgentDeclaration extends CssDeclaration {
 
 // HTML §15.3 (rendering): elements whose box is a block, a table part or an inline-block by default.
 const blockElements = new Set([
-  'html', 'body', 'address', 'article', 'aside', 'blockquote', 'center', 'details', 'dialog', 'dd', 'div', 'dl', 'dt',
-  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr',
-  'legend', 'listing', 'main', 'menu', 'nav', 'ol', 'p', 'plaintext', 'pre', 'search', 'section', 'summary', 'ul', 'xmp',
+  'html',
+  'body',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'center',
+  'details',
+  'dialog',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'legend',
+  'listing',
+  'main',
+  'menu',
+  'nav',
+  'ol',
+  'p',
+  'plaintext',
+  'pre',
+  'search',
+  'section',
+  'summary',
+  'ul',
+  'xmp',
 ]);
 const defaultDisplays: Readonly<Record<string, string>> = {
   li: 'list-item',
@@ -33,7 +71,15 @@ const defaultDisplays: Readonly<Record<string, string>> = {
   textarea: 'inline-block',
   marquee: 'inline-block',
   // Never rendered; the head's own text is (browsers move stray text out of it), so it is not here.
-  area: 'none', base: 'none', basefont: 'none', link: 'none', meta: 'none', param: 'none', rp: 'none', script: 'none', style: 'none',
+  area: 'none',
+  base: 'none',
+  basefont: 'none',
+  link: 'none',
+  meta: 'none',
+  param: 'none',
+  rp: 'none',
+  script: 'none',
+  style: 'none',
 };
 
 /** The display an element has before any author style (HTML §15.3). */
@@ -80,7 +126,16 @@ const bgcolorElements = new Set(['body', 'table', 'thead', 'tbody', 'tfoot', 'tr
 const backgroundElements = new Set(['body', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
 
 // SVG 2 §6.6 presentation attributes that bear on visibility: `<text display="none">` hides as CSS does.
-const svgPresentationAttributes = ['display', 'visibility', 'opacity', 'font-size', 'fill', 'color', 'transform', 'clip-path'];
+const svgPresentationAttributes = [
+  'display',
+  'visibility',
+  'opacity',
+  'font-size',
+  'fill',
+  'color',
+  'transform',
+  'clip-path',
+];
 
 /** Presentational attributes as the declarations they map to (HTML §15.3 "presentational hints", SVG 2 §6.6). */
 export function presentationalHints(element: Element, isSvg: boolean): CssDeclaration[] {
@@ -98,7 +153,8 @@ export function presentationalHints(element: Element, isSvg: boolean): CssDeclar
     if (parsed) hints.push({ property, value: `rgb(${parsed.r} ${parsed.g} ${parsed.b})`, isImportant: false });
   };
   if (bgcolorElements.has(name)) colour(attribs.bgcolor, 'background-color');
-  if (backgroundElements.has(name) && attribs.background?.trim()) hints.push({ property: 'background-image', value: 'url(attribute)', isImportant: false });
+  if (backgroundElements.has(name) && attribs.background?.trim())
+    hints.push({ property: 'background-image', value: 'url(attribute)', isImportant: false });
   if (name === 'font') colour(attribs.color, 'color');
   if (name === 'body') colour(attribs.text, 'color');
   return hints;

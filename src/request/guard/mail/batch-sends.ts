@@ -60,7 +60,10 @@ export function hasResultReference(value: unknown): boolean {
 }
 
 /** The creates of a /set or /import call, or undefined when they come from a result reference. */
-function createsOf(args: Readonly<Record<string, unknown>>, key: 'create' | 'emails'): Record<string, unknown> | undefined {
+function createsOf(
+  args: Readonly<Record<string, unknown>>,
+  key: 'create' | 'emails',
+): Record<string, unknown> | undefined {
   if (`#${key}` in args) return undefined;
   return isRecord(args[key]) ? args[key] : {};
 }
@@ -77,22 +80,36 @@ export function findBatchSends(request: JmapRequest): BatchSends {
     out.writes.push(method);
     if (method === 'Email/set') {
       const updates = isRecord(args.update) ? args.update : {};
-      for (const [id, patch] of Object.entries(updates)) if (!isRecord(patch) || Object.keys(patch).some((key) => !/^(keywords|mailboxIds)(\/|$)/.test(key))) touched.add(id);
+      for (const [id, patch] of Object.entries(updates))
+        if (!isRecord(patch) || Object.keys(patch).some((key) => !/^(keywords|mailboxIds)(\/|$)/.test(key)))
+          touched.add(id);
       if ('#update' in args) touched.add('*');
     }
     if (method === 'Email/set' || method === 'Email/import' || method === 'Email/copy') {
       const creates = createsOf(args, method === 'Email/import' ? 'emails' : 'create');
-      for (const [creationId, create] of Object.entries(creates ?? {})) created.set(creationId, sourceOfCreate(method, creationId, callIndex, create));
+      for (const [creationId, create] of Object.entries(creates ?? {}))
+        created.set(creationId, sourceOfCreate(method, creationId, callIndex, create));
       return;
     }
     if (method === 'Blob/upload') {
-      for (const [creationId, create] of Object.entries(createsOf(args, 'create') ?? {})) out.blobCreates.set(creationId, create);
+      for (const [creationId, create] of Object.entries(createsOf(args, 'create') ?? {}))
+        out.blobCreates.set(creationId, create);
     }
     if (method === 'EmailSubmission/set') {
       for (const submission of submissionsOf(args, callId, callIndex, created, request.createdIds ?? {})) {
         const id = typeof submission.emailId === 'string' ? submission.emailId : '';
-        const changed = touched.has('*') || touched.has(id) || (submission.source.kind === 'server' && touched.has(submission.source.emailId));
-        out.submissions.push(changed ? { ...submission, source: { kind: 'unreadable', why: `the same request changes the content of ${id} before sending it` } } : submission);
+        const changed =
+          touched.has('*') ||
+          touched.has(id) ||
+          (submission.source.kind === 'server' && touched.has(submission.source.emailId));
+        out.submissions.push(
+          changed
+            ? {
+                ...submission,
+                source: { kind: 'unreadable', why: `the same request changes the content of ${id} before sending it` },
+              }
+            : submission,
+        );
       }
       return;
     }
@@ -103,13 +120,18 @@ export function findBatchSends(request: JmapRequest): BatchSends {
 }
 
 function sourceOfCreate(method: string, creationId: string, callIndex: number, create: unknown): MailSource {
-  if (!isRecord(create) || hasResultReference(create)) return { kind: 'unreadable', why: `${method} ${creationId} is built from a result reference` };
+  if (!isRecord(create) || hasResultReference(create))
+    return { kind: 'unreadable', why: `${method} ${creationId} is built from a result reference` };
   if (method === 'Email/set') return { kind: 'create', creationId, callIndex, create };
   if (method === 'Email/import') {
-    return typeof create.blobId === 'string' ? { kind: 'import', creationId, callIndex, blobId: create.blobId } : { kind: 'unreadable', why: `${method} ${creationId} names no blobId` };
+    return typeof create.blobId === 'string'
+      ? { kind: 'import', creationId, callIndex, blobId: create.blobId }
+      : { kind: 'unreadable', why: `${method} ${creationId} names no blobId` };
   }
   // Email/copy: the copy has the source's content (only keywords, mailboxes and receivedAt may differ).
-  return typeof create.id === 'string' && !create.id.startsWith('#') ? { kind: 'server', emailId: create.id } : { kind: 'unreadable', why: `${method} ${creationId} has no plain source id` };
+  return typeof create.id === 'string' && !create.id.startsWith('#')
+    ? { kind: 'server', emailId: create.id }
+    : { kind: 'unreadable', why: `${method} ${creationId} has no plain source id` };
 }
 
 function submissionsOf(
@@ -119,16 +141,33 @@ function submissionsOf(
   created: ReadonlyMap<string, MailSource>,
   createdIds: Readonly<Record<string, string>>,
 ): PlannedSubmission[] {
-  const topReference = Object.keys(args).find((key) => key.startsWith('#') && key !== '#onSuccessUpdateEmail' && key !== '#onSuccessDestroyEmail');
+  const topReference = Object.keys(args).find(
+    (key) => key.startsWith('#') && key !== '#onSuccessUpdateEmail' && key !== '#onSuccessDestroyEmail',
+  );
   const creates = createsOf(args, 'create');
   if (creates === undefined || topReference !== undefined) {
     const why = `EmailSubmission/set (call ${callId}) takes ${topReference ?? '#create'} from a result reference`;
-    return [{ callIndex, callId, creationId: '*', accountId: args.accountId, emailId: undefined, envelope: undefined, source: { kind: 'unreadable', why } }];
+    return [
+      {
+        callIndex,
+        callId,
+        creationId: '*',
+        accountId: args.accountId,
+        emailId: undefined,
+        envelope: undefined,
+        source: { kind: 'unreadable', why },
+      },
+    ];
   }
   return Object.entries(creates).map(([creationId, create]) => {
     const base = { callIndex, callId, creationId, accountId: args.accountId };
     if (!isRecord(create) || hasResultReference(create)) {
-      return { ...base, emailId: undefined, envelope: undefined, source: { kind: 'unreadable', why: `submission ${creationId} is built from a result reference` } };
+      return {
+        ...base,
+        emailId: undefined,
+        envelope: undefined,
+        source: { kind: 'unreadable', why: `submission ${creationId} is built from a result reference` },
+      };
     }
     const { emailId, envelope, identityId } = create;
     // An identity created in the same request is one the guard has not seen (its From, its Bcc).
@@ -140,12 +179,19 @@ function submissionsOf(
   });
 }
 
-function sourceOfEmailId(emailId: unknown, created: ReadonlyMap<string, MailSource>, createdIds: Readonly<Record<string, string>>): MailSource {
-  if (typeof emailId !== 'string' || emailId === '') return { kind: 'unreadable', why: 'the submission names no emailId' };
+function sourceOfEmailId(
+  emailId: unknown,
+  created: ReadonlyMap<string, MailSource>,
+  createdIds: Readonly<Record<string, string>>,
+): MailSource {
+  if (typeof emailId !== 'string' || emailId === '')
+    return { kind: 'unreadable', why: 'the submission names no emailId' };
   if (!emailId.startsWith('#')) return { kind: 'server', emailId };
   const creationId = emailId.slice(1);
   const inBatch = created.get(creationId);
   if (inBatch) return inBatch;
   const earlier = createdIds[creationId];
-  return earlier ? { kind: 'server', emailId: earlier } : { kind: 'unreadable', why: `${emailId} is created nowhere before the submission` };
+  return earlier
+    ? { kind: 'server', emailId: earlier }
+    : { kind: 'unreadable', why: `${emailId} is created nowhere before the submission` };
 }

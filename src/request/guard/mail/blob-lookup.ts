@@ -34,13 +34,17 @@ function unreadable(blobId: string, why: string): MailboxError {
   return new MailboxError({
     code: 'policy_refused',
     message: `Not sent: the blob ${blobId} the mail carries cannot be checked against your operator's rules (${why}).`,
-    hint: 'Send the content another way the operator\'s rules can check (a smaller file, text in the body), or ask your operator.',
+    hint: "Send the content another way the operator's rules can check (a smaller file, text in the body), or ask your operator.",
     details: { rule: { layer: 'default', rule: 'unjudgeable' } },
   });
 }
 
 /** The bytes of `blobId` as seen from a batch whose Blob/upload creates are `batchUploads`. */
-export async function blobBytes(context: CheckContext, blobId: string, batchUploads: ReadonlyMap<string, unknown>): Promise<Uint8Array> {
+export async function blobBytes(
+  context: CheckContext,
+  blobId: string,
+  batchUploads: ReadonlyMap<string, unknown>,
+): Promise<Uint8Array> {
   const memo = callMemo(context);
   const uploaded = memo.uploads.get(blobId);
   if (uploaded) return uploaded.bytes;
@@ -48,14 +52,20 @@ export async function blobBytes(context: CheckContext, blobId: string, batchUplo
   let pending = memo.blobs.get(blobId);
   if (!pending) {
     pending = context.download(blobId, maxBlobBytes).catch((error: unknown) => {
-      throw error instanceof MailboxError && error.code === 'response_too_large' ? unreadable(blobId, `larger than ${maxBlobBytes} bytes`) : error;
+      throw error instanceof MailboxError && error.code === 'response_too_large'
+        ? unreadable(blobId, `larger than ${maxBlobBytes} bytes`)
+        : error;
     });
     memo.blobs.set(blobId, pending);
   }
   return pending;
 }
 
-async function bytesOfBlobUpload(context: CheckContext, reference: string, batchUploads: ReadonlyMap<string, unknown>): Promise<Uint8Array> {
+async function bytesOfBlobUpload(
+  context: CheckContext,
+  reference: string,
+  batchUploads: ReadonlyMap<string, unknown>,
+): Promise<Uint8Array> {
   const create = batchUploads.get(reference.slice(1));
   const data = typeof create === 'object' && create !== null ? (create as { data?: unknown }).data : undefined;
   if (!Array.isArray(data)) throw unreadable(reference, 'it is created nowhere in this request');

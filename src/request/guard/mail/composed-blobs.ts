@@ -25,7 +25,9 @@ function composedCreates(outgoing: OutgoingBatch): { id: string; sources: unknow
     if ('#create' in args) return [{ id: '#create', sources: [], referenced: true }];
     return Object.entries(isRecord(args.create) ? args.create : {}).flatMap(([id, create]) => {
       const data = isRecord(create) && Array.isArray(create.data) ? create.data : [];
-      const sources = data.filter((item) => isRecord(item) && Object.keys(item).some((key) => key.replace(/^#/, '') === 'blobId'));
+      const sources = data.filter(
+        (item) => isRecord(item) && Object.keys(item).some((key) => key.replace(/^#/, '') === 'blobId'),
+      );
       const referenced = data.some((item) => isRecord(item) && Object.keys(item).some((key) => key.startsWith('#')));
       return sources.length > 0 || referenced ? [{ id, sources, referenced }] : [];
     });
@@ -40,20 +42,33 @@ export async function checkComposedBlobs(outgoing: OutgoingBatch, context: Check
   if (rule.value !== 'on') return;
   const batchUploads = new Map<string, unknown>();
   for (const [method, args] of outgoing.request.methodCalls) {
-    if (method === 'Blob/upload' && isRecord(args.create)) for (const [id, create] of Object.entries(args.create)) batchUploads.set(id, create);
+    if (method === 'Blob/upload' && isRecord(args.create))
+      for (const [id, create] of Object.entries(args.create)) batchUploads.set(id, create);
   }
   for (const { id, sources, referenced } of creates) {
     const label = `the blob ${id} (Blob/upload)`;
-    if (referenced) throw policyRefusal(`${label} takes its content from a result reference, so its sources cannot be checked for secrets`, { layer: 'default', rule: 'unjudgeable' });
+    if (referenced)
+      throw policyRefusal(
+        `${label} takes its content from a result reference, so its sources cannot be checked for secrets`,
+        { layer: 'default', rule: 'unjudgeable' },
+      );
     const parts: ScanPart[] = [];
     for (const source of sources) {
       const blobId = isRecord(source) ? source.blobId : undefined;
-      if (typeof blobId !== 'string') throw policyRefusal(`${label} names a source that is no blob id`, { layer: 'default', rule: 'unjudgeable' });
-      parts.push({ where: `the blob ${blobId} it is made from`, text: asText(await blobBytes(context, blobId, batchUploads)) });
+      if (typeof blobId !== 'string')
+        throw policyRefusal(`${label} names a source that is no blob id`, { layer: 'default', rule: 'unjudgeable' });
+      parts.push({
+        where: `the blob ${blobId} it is made from`,
+        text: asText(await blobBytes(context, blobId, batchUploads)),
+      });
     }
     const findings = await scanForSecrets(parts);
     if (findings.length > 0) {
-      throw policyRefusal(`${label} is made from a blob that carries what looks like a secret (${findings.map((f) => `${f.kind} in ${f.where}`).join('; ')}), and a piece of it may travel where the rest would be seen`, { layer: rule.from, rule: 'send.secretScan' }, { findings });
+      throw policyRefusal(
+        `${label} is made from a blob that carries what looks like a secret (${findings.map((f) => `${f.kind} in ${f.where}`).join('; ')}), and a piece of it may travel where the rest would be seen`,
+        { layer: rule.from, rule: 'send.secretScan' },
+        { findings },
+      );
     }
   }
 }

@@ -18,16 +18,50 @@ const forms = new Set(['asRaw', 'asText', 'asAddresses', 'asGroupedAddresses', '
 /** RFC 8621 §4.1.2: the fields RFC 5322 and RFC 2369 define, and the parsed forms each allows beside asRaw. */
 const formsOfField = new Map<string, string>([
   ...['subject', 'comments', 'keywords'].map((f) => [f, 'asText'] as const),
-  ...['from', 'sender', 'reply-to', 'to', 'cc', 'bcc', 'resent-from', 'resent-sender', 'resent-reply-to', 'resent-to', 'resent-cc', 'resent-bcc'].map((f) => [f, 'asAddresses asGroupedAddresses'] as const),
+  ...[
+    'from',
+    'sender',
+    'reply-to',
+    'to',
+    'cc',
+    'bcc',
+    'resent-from',
+    'resent-sender',
+    'resent-reply-to',
+    'resent-to',
+    'resent-cc',
+    'resent-bcc',
+  ].map((f) => [f, 'asAddresses asGroupedAddresses'] as const),
   ...['message-id', 'in-reply-to', 'references', 'resent-message-id'].map((f) => [f, 'asMessageIds'] as const),
   ...['date', 'resent-date'].map((f) => [f, 'asDate'] as const),
-  ...['list-help', 'list-unsubscribe', 'list-subscribe', 'list-post', 'list-owner', 'list-archive'].map((f) => [f, 'asURLs'] as const),
+  ...['list-help', 'list-unsubscribe', 'list-subscribe', 'list-post', 'list-owner', 'list-archive'].map(
+    (f) => [f, 'asURLs'] as const,
+  ),
   ...['return-path', 'received'].map((f) => [f, ''] as const),
 ]);
 
 /** The header field each convenience property of an Email or a body part stands for. */
-const emailFieldOf: Record<string, string> = { from: 'from', sender: 'sender', replyTo: 'reply-to', to: 'to', cc: 'cc', bcc: 'bcc', subject: 'subject', sentAt: 'date', messageId: 'message-id', inReplyTo: 'in-reply-to', references: 'references' };
-const partFieldOf: Record<string, string> = { type: 'content-type', charset: 'content-type', disposition: 'content-disposition', cid: 'content-id', language: 'content-language', location: 'content-location' };
+const emailFieldOf: Record<string, string> = {
+  from: 'from',
+  sender: 'sender',
+  replyTo: 'reply-to',
+  to: 'to',
+  cc: 'cc',
+  bcc: 'bcc',
+  subject: 'subject',
+  sentAt: 'date',
+  messageId: 'message-id',
+  inReplyTo: 'in-reply-to',
+  references: 'references',
+};
+const partFieldOf: Record<string, string> = {
+  type: 'content-type',
+  charset: 'content-type',
+  disposition: 'content-disposition',
+  cid: 'content-id',
+  language: 'content-language',
+  location: 'content-location',
+};
 
 /** A name as the model can read it back: anything but printable ASCII as \u{…}. */
 function shown(name: string): string {
@@ -37,15 +71,25 @@ function shown(name: string): string {
 /** Why a header field name is not one RFC 5322 allows, or undefined when it is. */
 export function fieldNameProblem(name: string): string | undefined {
   if (name === '') return 'an empty field name';
-  return /^[\x21-\x39\x3b-\x7e]+$/.test(name) ? undefined : `the field name ${shown(name)}, which holds a character RFC 5322 does not allow in one (only printable US-ASCII but ":")`;
+  return /^[\x21-\x39\x3b-\x7e]+$/.test(name)
+    ? undefined
+    : `the field name ${shown(name)}, which holds a character RFC 5322 does not allow in one (only printable US-ASCII but ":")`;
 }
 
 /** The problems of one Email or body part; `fields` collects the header fields it sets. */
-function partProblems(part: Readonly<Record<string, unknown>>, where: string, isEmail: boolean, fields: Set<string>): string[] {
+function partProblems(
+  part: Readonly<Record<string, unknown>>,
+  where: string,
+  isEmail: boolean,
+  fields: Set<string>,
+): string[] {
   const problems: string[] = [];
-  for (const [property, field] of Object.entries(isEmail ? emailFieldOf : partFieldOf)) if (property in part) fields.add(field);
+  for (const [property, field] of Object.entries(isEmail ? emailFieldOf : partFieldOf))
+    if (property in part) fields.add(field);
   if ('headers' in part) {
-    problems.push(`${where} has the headers property, which a create may not carry (each field is its own header:Name property)`);
+    problems.push(
+      `${where} has the headers property, which a create may not carry (each field is its own header:Name property)`,
+    );
     for (const header of Array.isArray(part.headers) ? part.headers : [part.headers]) {
       const name = isRecord(header) ? header.name : undefined;
       const why = typeof name === 'string' ? fieldNameProblem(name) : 'a field without a name';
@@ -69,10 +113,14 @@ function partProblems(part: Readonly<Record<string, unknown>>, where: string, is
       continue;
     }
     const allowed = formsOfField.get(field);
-    if (form !== undefined && form !== 'asRaw' && allowed !== undefined && !allowed.split(' ').includes(form)) problems.push(`${where} asks for ${name} ${form}, a form RFC 8621 does not allow for that field`);
-    if (isEmail && field.startsWith('content-')) problems.push(`${where} sets ${name} on the Email itself, where only body parts may carry Content-* fields`);
-    if (!isEmail && recipientFields.has(field)) problems.push(`${where} sets ${name} on a body part, whose fields can become the message's own`);
-    if (fields.has(field)) problems.push(`${where} sets the field ${name} twice (RFC 8621 allows one property per field)`);
+    if (form !== undefined && form !== 'asRaw' && allowed !== undefined && !allowed.split(' ').includes(form))
+      problems.push(`${where} asks for ${name} ${form}, a form RFC 8621 does not allow for that field`);
+    if (isEmail && field.startsWith('content-'))
+      problems.push(`${where} sets ${name} on the Email itself, where only body parts may carry Content-* fields`);
+    if (!isEmail && recipientFields.has(field))
+      problems.push(`${where} sets ${name} on a body part, whose fields can become the message's own`);
+    if (fields.has(field))
+      problems.push(`${where} sets the field ${name} twice (RFC 8621 allows one property per field)`);
     fields.add(field);
   }
   return problems;
@@ -93,7 +141,9 @@ export function emailCreateProblems(create: Readonly<Record<string, unknown>>, w
   }
   const rootFields = new Set<string>();
   walk(create.bodyStructure, 'bodyStructure', rootFields);
-  for (const field of rootFields) if (topFields.has(field)) problems.push(`${where} sets the field ${field} both on the Email and on its bodyStructure`);
+  for (const field of rootFields)
+    if (topFields.has(field))
+      problems.push(`${where} sets the field ${field} both on the Email and on its bodyStructure`);
   return problems;
 }
 
@@ -101,6 +151,8 @@ export function emailCreateProblems(create: Readonly<Record<string, unknown>>, w
 export function forbiddenCreateProblems(request: JmapRequest): string[] {
   return request.methodCalls.flatMap(([method, args, callId]) => {
     if (method !== 'Email/set' || !isRecord(args.create)) return [];
-    return Object.entries(args.create).flatMap(([creationId, create]) => (isRecord(create) ? emailCreateProblems(create, `the mail ${creationId} (Email/set call ${callId})`) : []));
+    return Object.entries(args.create).flatMap(([creationId, create]) =>
+      isRecord(create) ? emailCreateProblems(create, `the mail ${creationId} (Email/set call ${callId})`) : [],
+    );
   });
 }

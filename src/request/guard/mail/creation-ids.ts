@@ -39,7 +39,9 @@ export function creationIdProblems(request: JmapRequest): string[] {
   request.methodCalls.forEach(([method, args, callId]) => {
     const call = `${method} (call ${callId})`;
     if (hidden !== undefined && !isReadOnlyMethod(method) && holdsCreationReference(args)) {
-      problems.push(`${call} names a creation id or result, and ${hidden} takes what it creates from a result reference, so which record that names cannot be known before the request runs`);
+      problems.push(
+        `${call} names a creation id or result, and ${hidden} takes what it creates from a result reference, so which record that names cannot be known before the request runs`,
+      );
     }
     const key = creationMapKey(method);
     if (key === undefined) return;
@@ -48,8 +50,14 @@ export function creationIdProblems(request: JmapRequest): string[] {
     if (!isRecord(creates)) return;
     for (const id of Object.keys(creates)) {
       const earlier = definedBy.get(id);
-      if (earlier !== undefined) problems.push(`the creation id "${id}" is defined twice, by ${earlier} and by ${call}; the server maps #${id} to whichever create succeeds last, which is known only after the request ran`);
-      else if (id in listed) problems.push(`the creation id "${id}" is created by ${call} and also listed in the request's createdIds, so #${id} may name either`);
+      if (earlier !== undefined)
+        problems.push(
+          `the creation id "${id}" is defined twice, by ${earlier} and by ${call}; the server maps #${id} to whichever create succeeds last, which is known only after the request ran`,
+        );
+      else if (id in listed)
+        problems.push(
+          `the creation id "${id}" is created by ${call} and also listed in the request's createdIds, so #${id} may name either`,
+        );
       definedBy.set(id, call);
     }
   });

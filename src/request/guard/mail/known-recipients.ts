@@ -32,12 +32,32 @@ async function submittedTo(address: NormalisedAddress, context: CheckContext): P
   let answer = await context.read({
     using,
     methodCalls: [
-      ['EmailSubmission/query', { accountId: session.accountId, sort: [{ property: 'sentAt', isAscending: false }], limit: submissionLookLimit }, 'q'],
-      ['EmailSubmission/get', { accountId: session.accountId, '#ids': { resultOf: 'q', name: 'EmailSubmission/query', path: '/ids' }, properties }, 'g'],
+      [
+        'EmailSubmission/query',
+        {
+          accountId: session.accountId,
+          sort: [{ property: 'sentAt', isAscending: false }],
+          limit: submissionLookLimit,
+        },
+        'q',
+      ],
+      [
+        'EmailSubmission/get',
+        {
+          accountId: session.accountId,
+          '#ids': { resultOf: 'q', name: 'EmailSubmission/query', path: '/ids' },
+          properties,
+        },
+        'g',
+      ],
     ],
   });
   // A server without the query method (it is optional in practice) is asked for all of them.
-  if (answer.methodResponses[0]?.[0] === 'error') answer = await context.read({ using, methodCalls: [['EmailSubmission/get', { accountId: session.accountId, ids: null, properties }, 'g']] });
+  if (answer.methodResponses[0]?.[0] === 'error')
+    answer = await context.read({
+      using,
+      methodCalls: [['EmailSubmission/get', { accountId: session.accountId, ids: null, properties }, 'g']],
+    });
   const list = answer.methodResponses.find(([name]) => name === 'EmailSubmission/get')?.[1].list;
   if (!Array.isArray(list)) return false;
   return list.some((submission) => {
@@ -49,22 +69,48 @@ async function submittedTo(address: NormalisedAddress, context: CheckContext): P
 
 async function sentBefore(address: NormalisedAddress, stateDir: string, context: CheckContext): Promise<boolean> {
   const audited = await readAudit(stateDir);
-  if (audited.some((entry) => (entry.verdict === 'sent' || entry.verdict === 'approved') && entry.recipients.some((r) => normaliseAddress(r)?.address === address.address))) return true;
+  if (
+    audited.some(
+      (entry) =>
+        (entry.verdict === 'sent' || entry.verdict === 'approved') &&
+        entry.recipients.some((r) => normaliseAddress(r)?.address === address.address),
+    )
+  )
+    return true;
   return submittedTo(address, context);
 }
 
 function namesAddress(list: unknown, address: NormalisedAddress): boolean {
-  return Array.isArray(list) && list.some((item) => isRecord(item) && typeof item.email === 'string' && normaliseAddress(item.email)?.address === address.address);
+  return (
+    Array.isArray(list) &&
+    list.some(
+      (item) =>
+        isRecord(item) && typeof item.email === 'string' && normaliseAddress(item.email)?.address === address.address,
+    )
+  );
 }
 
-async function wroteAuthenticated(address: NormalisedAddress, stateDir: string, authservId: string, context: CheckContext): Promise<boolean> {
+async function wroteAuthenticated(
+  address: NormalisedAddress,
+  stateDir: string,
+  authservId: string,
+  context: CheckContext,
+): Promise<boolean> {
   const session = await context.session();
   const created = await readCreatedMail(stateDir);
   const answer = await context.read({
     using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'],
     methodCalls: [
       ['Email/query', { accountId: session.accountId, filter: { from: address.address }, limit: lookLimit }, 'q'],
-      ['Email/get', { accountId: session.accountId, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['id', 'from', 'header:Authentication-Results:asText:all'] }, 'g'],
+      [
+        'Email/get',
+        {
+          accountId: session.accountId,
+          '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
+          properties: ['id', 'from', 'header:Authentication-Results:asText:all'],
+        },
+        'g',
+      ],
     ],
   });
   const list = answer.methodResponses.find(([name]) => name === 'Email/get')?.[1].list;
@@ -76,13 +122,22 @@ async function wroteAuthenticated(address: NormalisedAddress, stateDir: string, 
     // One From, and it is this address: a list of several authors proves none of them.
     if (from.length !== 1 || !namesAddress(from, address)) return false;
     const fields = email['header:Authentication-Results:asText:all'];
-    return Array.isArray(fields) && passedDmarcFor(fields.filter((f): f is string => typeof f === 'string'), authservId, address.domain);
+    return (
+      Array.isArray(fields) &&
+      passedDmarcFor(
+        fields.filter((f): f is string => typeof f === 'string'),
+        authservId,
+        address.domain,
+      )
+    );
   });
 }
 
 /** Whether `address` counts as known to this inbox (see above); each answer is one lookup per call. */
-export async function isKnownRecipient(address: NormalisedAddress, options: { stateDir: string; authservId: string; context: CheckContext }): Promise<boolean> {
+export async function isKnownRecipient(
+  address: NormalisedAddress,
+  options: { stateDir: string; authservId: string; context: CheckContext },
+): Promise<boolean> {
   if (await sentBefore(address, options.stateDir, options.context)) return true;
   return wroteAuthenticated(address, options.stateDir, options.authservId, options.context);
 }
-

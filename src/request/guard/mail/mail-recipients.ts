@@ -25,7 +25,10 @@ const propertyFields = ['to', 'cc', 'bcc'] as const;
  * some other field should one slip through.
  */
 export function fieldKey(name: string): string {
-  return name.normalize('NFKC').replace(/[\s\x00-\x20\x7f:\u200b-\u200d\u2060\ufeff]/gu, '').toLowerCase();
+  return name
+    .normalize('NFKC')
+    .replace(/[\s\x00-\x20\x7f:\u200b-\u200d\u2060\ufeff]/gu, '')
+    .toLowerCase();
 }
 
 function collector(): Recipients & { add(found: Recipients): void } {
@@ -35,7 +38,8 @@ function collector(): Recipients & { add(found: Recipients): void } {
     addresses,
     unreadable,
     add(found) {
-      for (const address of found.addresses) if (!addresses.some((a) => a.address === address.address)) addresses.push(address);
+      for (const address of found.addresses)
+        if (!addresses.some((a) => a.address === address.address)) addresses.push(address);
       unreadable.push(...found.unreadable);
     },
   };
@@ -66,7 +70,13 @@ function fromGroups(groups: unknown, where: string): Recipients {
   if (groups === null || groups === undefined) return { addresses: [], unreadable: [] };
   if (!Array.isArray(groups)) return { addresses: [], unreadable: [where] };
   const all = collector();
-  for (const group of groups) all.add(fromAddressList(typeof group === 'object' && group !== null ? (group as { addresses?: unknown }).addresses : undefined, where));
+  for (const group of groups)
+    all.add(
+      fromAddressList(
+        typeof group === 'object' && group !== null ? (group as { addresses?: unknown }).addresses : undefined,
+        where,
+      ),
+    );
   return all;
 }
 
@@ -98,7 +108,8 @@ export function recipientsOfCreate(create: Readonly<Record<string, unknown>>): R
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer)) {
       const match = headerProperty.exec(key);
-      if (match?.[1] && recipientFields.has(fieldKey(match[1]))) all.add(fromHeaderProperty(match[2]?.toLowerCase(), match[3] !== undefined, value, key));
+      if (match?.[1] && recipientFields.has(fieldKey(match[1])))
+        all.add(fromHeaderProperty(match[2]?.toLowerCase(), match[3] !== undefined, value, key));
     }
     all.add(recipientsOfHeaderList(layer.headers, 'headers'));
   }
@@ -111,7 +122,10 @@ export function recipientsOfHeaderList(headers: unknown, where = 'headers'): Rec
   if (!Array.isArray(headers)) return { addresses: [], unreadable: [where] };
   const all = collector();
   for (const header of headers) {
-    const { name, value } = (typeof header === 'object' && header !== null ? header : {}) as { name?: unknown; value?: unknown };
+    const { name, value } = (typeof header === 'object' && header !== null ? header : {}) as {
+      name?: unknown;
+      value?: unknown;
+    };
     if (typeof name !== 'string') {
       all.add({ addresses: [], unreadable: [where] });
       continue;

@@ -22,8 +22,22 @@ function textsOf(record: Readonly<Record<string, unknown>>, keys: readonly strin
 }
 
 /** The sends one such call makes; empty when it makes none (e.g. turning a vacation response off). */
-export async function otherSendJudgements(send: OtherSend, context: CheckContext, batchUploads: ReadonlyMap<string, unknown>): Promise<SendUnderJudgement[]> {
-  if (hasResultReference(send.args)) return [{ label: `${send.method}`, kind: 'other', recipients: [], unreadable: [`${send.method} takes its arguments from a result reference`], scanParts: [], slots: 0 }];
+export async function otherSendJudgements(
+  send: OtherSend,
+  context: CheckContext,
+  batchUploads: ReadonlyMap<string, unknown>,
+): Promise<SendUnderJudgement[]> {
+  if (hasResultReference(send.args))
+    return [
+      {
+        label: `${send.method}`,
+        kind: 'other',
+        recipients: [],
+        unreadable: [`${send.method} takes its arguments from a result reference`],
+        scanParts: [],
+        slots: 0,
+      },
+    ];
   if (send.method === 'VacationResponse/set') return vacation(send.args, context);
   if (send.method === 'MDN/send') return receipts(send.args, context);
   if (send.method === 'Identity/set') return identityAddresses(send.args);
@@ -31,21 +45,38 @@ export async function otherSendJudgements(send: OtherSend, context: CheckContext
 }
 
 async function vacation(args: Readonly<Record<string, unknown>>, context: CheckContext): Promise<SendUnderJudgement[]> {
-  const changes = [...Object.values(isRecord(args.update) ? args.update : {}), ...Object.values(isRecord(args.create) ? args.create : {})].filter(isRecord);
+  const changes = [
+    ...Object.values(isRecord(args.update) ? args.update : {}),
+    ...Object.values(isRecord(args.create) ? args.create : {}),
+  ].filter(isRecord);
   if (changes.length === 0 || changes.every((patch) => patch.isEnabled === false)) return [];
   // The current response matters only where a change leaves isEnabled (or the texts) as they are.
-  const needsCurrent = changes.some((patch) => patch.isEnabled !== true || !('subject' in patch && 'textBody' in patch && 'htmlBody' in patch));
+  const needsCurrent = changes.some(
+    (patch) => patch.isEnabled !== true || !('subject' in patch && 'textBody' in patch && 'htmlBody' in patch),
+  );
   let before: Record<string, unknown> = {};
   if (needsCurrent) {
     const { accountId } = await context.session();
-    const current = await context.read({ using: [...core, 'urn:ietf:params:jmap:vacationresponse'], methodCalls: [['VacationResponse/get', { accountId, ids: null }, 'v']] });
+    const current = await context.read({
+      using: [...core, 'urn:ietf:params:jmap:vacationresponse'],
+      methodCalls: [['VacationResponse/get', { accountId, ids: null }, 'v']],
+    });
     const list = current.methodResponses[0]?.[1].list;
     before = Array.isArray(list) && isRecord(list[0]) ? list[0] : {};
   }
   return changes.flatMap((patch) => {
     const after = { ...before, ...patch };
     if (after.isEnabled !== true) return [];
-    return [{ label: 'the vacation response (an automatic reply to whoever writes)', kind: 'auto-reply', recipients: 'anyone', unreadable: [], scanParts: [{ where: 'the vacation response', text: textsOf(after, ['subject', 'textBody', 'htmlBody']) }], slots: 0 }];
+    return [
+      {
+        label: 'the vacation response (an automatic reply to whoever writes)',
+        kind: 'auto-reply',
+        recipients: 'anyone',
+        unreadable: [],
+        scanParts: [{ where: 'the vacation response', text: textsOf(after, ['subject', 'textBody', 'htmlBody']) }],
+        slots: 0,
+      },
+    ];
   });
 }
 
@@ -54,7 +85,10 @@ async function vacation(args: Readonly<Record<string, unknown>>, context: CheckC
  * to them (RFC 8621 §6.1): setting either to an address is judged as a send there.
  */
 function identityAddresses(args: Readonly<Record<string, unknown>>): SendUnderJudgement[] {
-  const changes = [...Object.entries(isRecord(args.create) ? args.create : {}), ...Object.entries(isRecord(args.update) ? args.update : {})];
+  const changes = [
+    ...Object.entries(isRecord(args.create) ? args.create : {}),
+    ...Object.entries(isRecord(args.update) ? args.update : {}),
+  ];
   const out: SendUnderJudgement[] = [];
   for (const [id, patch] of changes) {
     if (!isRecord(patch)) continue;
@@ -73,7 +107,15 @@ function identityAddresses(args: Readonly<Record<string, unknown>>): SendUnderJu
         else unreadable.push(`an address of the identity's ${field} cannot be read`);
       }
     }
-    if (recipients.length > 0 || unreadable.length > 0) out.push({ label: `the identity ${id}'s Bcc and Reply-To (a copy of every mail sent with it, the answers to it)`, kind: 'other', recipients, unreadable, scanParts: [], slots: 0 });
+    if (recipients.length > 0 || unreadable.length > 0)
+      out.push({
+        label: `the identity ${id}'s Bcc and Reply-To (a copy of every mail sent with it, the answers to it)`,
+        kind: 'other',
+        recipients,
+        unreadable,
+        scanParts: [],
+        slots: 0,
+      });
   }
   return out;
 }
@@ -87,40 +129,88 @@ async function receipts(args: Readonly<Record<string, unknown>>, context: CheckC
     const label = `the read receipt ${creationId}`;
     const forEmailId = record.forEmailId;
     if (typeof forEmailId !== 'string' || forEmailId.startsWith('#')) {
-      out.push({ label, kind: 'read receipt', recipients: [], unreadable: ['its forEmailId is not an id of this inbox'], scanParts: [], slots: 1 });
+      out.push({
+        label,
+        kind: 'read receipt',
+        recipients: [],
+        unreadable: ['its forEmailId is not an id of this inbox'],
+        scanParts: [],
+        slots: 1,
+      });
       continue;
     }
     const answer = await context.read({
       using: [...core, 'urn:ietf:params:jmap:mail'],
-      methodCalls: [['Email/get', { accountId, ids: [forEmailId], properties: ['header:Disposition-Notification-To:asRaw:all'] }, 'm']],
+      methodCalls: [
+        [
+          'Email/get',
+          { accountId, ids: [forEmailId], properties: ['header:Disposition-Notification-To:asRaw:all'] },
+          'm',
+        ],
+      ],
     });
     const list = answer.methodResponses[0]?.[1].list;
-    const values = Array.isArray(list) && isRecord(list[0]) ? list[0]['header:Disposition-Notification-To:asRaw:all'] : undefined;
-    const found = recipientsOfHeaderList(Array.isArray(values) ? values.map((value) => ({ name: 'to', value })) : undefined);
+    const values =
+      Array.isArray(list) && isRecord(list[0]) ? list[0]['header:Disposition-Notification-To:asRaw:all'] : undefined;
+    const found = recipientsOfHeaderList(
+      Array.isArray(values) ? values.map((value) => ({ name: 'to', value })) : undefined,
+    );
     const scanParts: ScanPart[] = [{ where: label, text: textsOf(record, ['subject', 'textBody', 'reportingUA']) }];
-    out.push({ label, kind: 'read receipt', recipients: found.addresses, unreadable: found.unreadable, scanParts, slots: 1 });
+    out.push({
+      label,
+      kind: 'read receipt',
+      recipients: found.addresses,
+      unreadable: found.unreadable,
+      scanParts,
+      slots: 1,
+    });
   }
   return out;
 }
 
-async function sieveScripts(args: Readonly<Record<string, unknown>>, context: CheckContext, batchUploads: ReadonlyMap<string, unknown>): Promise<SendUnderJudgement[]> {
-  const scripts = [...Object.entries(isRecord(args.create) ? args.create : {}), ...Object.entries(isRecord(args.update) ? args.update : {})];
+async function sieveScripts(
+  args: Readonly<Record<string, unknown>>,
+  context: CheckContext,
+  batchUploads: ReadonlyMap<string, unknown>,
+): Promise<SendUnderJudgement[]> {
+  const scripts = [
+    ...Object.entries(isRecord(args.create) ? args.create : {}),
+    ...Object.entries(isRecord(args.update) ? args.update : {}),
+  ];
   const out: SendUnderJudgement[] = [];
   for (const [id, script] of scripts) {
     const blobId = isRecord(script) ? script.blobId : undefined;
     if (blobId === undefined) continue;
     const label = `the Sieve script ${id}`;
     if (typeof blobId !== 'string') {
-      out.push({ label, kind: 'sieve', recipients: [], unreadable: ['its content is not a blob'], scanParts: [], slots: 0 });
+      out.push({
+        label,
+        kind: 'sieve',
+        recipients: [],
+        unreadable: ['its content is not a blob'],
+        scanParts: [],
+        slots: 0,
+      });
       continue;
     }
     const text = Buffer.from(await blobBytes(context, blobId, batchUploads)).toString('utf8');
     const actions = sieveActions(text);
     const targets = actions.redirects.map((target) => ({ target, address: normaliseAddress(target) }));
-    const unreadable = [...(actions.unreadable ? [actions.unreadable] : []), ...targets.filter((t) => !t.address).map((t) => `redirect to "${t.target}"`)];
+    const unreadable = [
+      ...(actions.unreadable ? [actions.unreadable] : []),
+      ...targets.filter((t) => !t.address).map((t) => `redirect to "${t.target}"`),
+    ];
     const recipients = targets.flatMap((t): NormalisedAddress[] => (t.address ? [t.address] : []));
     const scanParts = [{ where: label, text }];
-    if (actions.answersAnyone.length > 0) out.push({ label: `${label} (${actions.answersAnyone.join(', ')}: answers whoever writes)`, kind: 'auto-reply', recipients: 'anyone', unreadable, scanParts, slots: 0 });
+    if (actions.answersAnyone.length > 0)
+      out.push({
+        label: `${label} (${actions.answersAnyone.join(', ')}: answers whoever writes)`,
+        kind: 'auto-reply',
+        recipients: 'anyone',
+        unreadable,
+        scanParts,
+        slots: 0,
+      });
     out.push({ label: `${label} (redirects)`, kind: 'sieve', recipients, unreadable, scanParts, slots: 0 });
   }
   return out;

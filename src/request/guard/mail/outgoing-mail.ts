@@ -51,16 +51,26 @@ function walk(value: unknown, strings: string[], blobs: { blobId: string; name: 
 }
 
 /** Reads the mail a submission would send. */
-export async function readOutgoingMail(source: Exclude<MailSource, { kind: 'unreadable' }>, context: CheckContext, batchUploads: ReadonlyMap<string, unknown>): Promise<OutgoingMail> {
+export async function readOutgoingMail(
+  source: Exclude<MailSource, { kind: 'unreadable' }>,
+  context: CheckContext,
+  batchUploads: ReadonlyMap<string, unknown>,
+): Promise<OutgoingMail> {
   if (source.kind === 'create') return mailOfCreate(source.create, context, batchUploads);
   const blobId = source.kind === 'import' ? source.blobId : await blobIdOfEmail(source.emailId, context);
   return mailOfRaw(await blobBytes(context, blobId, batchUploads));
 }
 
-async function mailOfCreate(create: Readonly<Record<string, unknown>>, context: CheckContext, batchUploads: ReadonlyMap<string, unknown>): Promise<OutgoingMail> {
+async function mailOfCreate(
+  create: Readonly<Record<string, unknown>>,
+  context: CheckContext,
+  batchUploads: ReadonlyMap<string, unknown>,
+): Promise<OutgoingMail> {
   const { subject: rawSubject, bodyValues, ...rest } = create;
   const subject = typeof rawSubject === 'string' ? rawSubject : '';
-  const bodies = isRecord(bodyValues) ? Object.values(bodyValues).flatMap((v) => (isRecord(v) && typeof v.value === 'string' ? [v.value] : [])) : [];
+  const bodies = isRecord(bodyValues)
+    ? Object.values(bodyValues).flatMap((v) => (isRecord(v) && typeof v.value === 'string' ? [v.value] : []))
+    : [];
   const strings: string[] = [];
   const blobs: { blobId: string; name: string }[] = [];
   walk(rest, strings, blobs);
@@ -75,7 +85,13 @@ async function mailOfCreate(create: Readonly<Record<string, unknown>>, context: 
     attachments.push({ name, size: bytes.byteLength });
     parts.push({ where: `the attachment ${name}`, text: asText(bytes) });
   }
-  return { headerRecipients: recipientsOfCreate(create), subject, firstLines: firstLinesOf(bodies[0] ?? ''), attachments, scanParts: parts };
+  return {
+    headerRecipients: recipientsOfCreate(create),
+    subject,
+    firstLines: firstLinesOf(bodies[0] ?? ''),
+    attachments,
+    scanParts: parts,
+  };
 }
 
 async function mailOfRaw(bytes: Uint8Array): Promise<OutgoingMail> {
@@ -96,7 +112,13 @@ async function mailOfRaw(bytes: Uint8Array): Promise<OutgoingMail> {
     attachments.push({ name, size: content.byteLength });
     parts.push({ where: `the attachment ${name}`, text: `${name}\n${asText(content)}` });
   }
-  return { headerRecipients: recipientsOfHeaderList(headers), subject, firstLines: firstLinesOf(text), attachments, scanParts: parts };
+  return {
+    headerRecipients: recipientsOfHeaderList(headers),
+    subject,
+    firstLines: firstLinesOf(text),
+    attachments,
+    scanParts: parts,
+  };
 }
 
 async function blobIdOfEmail(emailId: string, context: CheckContext): Promise<string> {

@@ -86,9 +86,11 @@ export function sieveActions(script: string): SieveActions {
     const targets: string[] = [];
     if (tokens[at]?.kind === 'string') targets.push(tokens[at]!.text);
     else if (tokens[at]?.text === '[') {
-      for (at += 1; tokens[at] && tokens[at]!.text !== ']'; at += 1) if (tokens[at]!.kind === 'string') targets.push(tokens[at]!.text);
+      for (at += 1; tokens[at] && tokens[at]!.text !== ']'; at += 1)
+        if (tokens[at]!.kind === 'string') targets.push(tokens[at]!.text);
     }
-    if (targets.length === 0 || targets.some((t) => t.includes('${'))) out.unreadable = 'a redirect target is not a plain address';
+    if (targets.length === 0 || targets.some((t) => t.includes('${')))
+      out.unreadable = 'a redirect target is not a plain address';
     out.redirects.push(...targets);
   });
   return out;

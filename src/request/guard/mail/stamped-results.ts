@@ -19,19 +19,32 @@ const emailWrites = new Set(['Email/set', 'Email/import', 'Email/copy']);
 
 /** A field name as the composer and parsers end up reading it: no whitespace, controls, DEL or colon, any case. */
 export function fieldNameKey(name: string): string {
-  return name.replace(/[\s\u0000-\u001f\u007f:\u00a0\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/g, '').toLowerCase();
+  return name
+    .replace(/[\s\u0000-\u001f\u007f:\u00a0\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/g, '')
+    .toLowerCase();
 }
 
 /** RFC 2047 encoded words decoded (the asText form decodes them), undecodable ones left as they are. */
 function decodeEncodedWords(text: string): string {
-  return text.replace(/=\?([^?\s]+)\?([bBqQ])\?([^?]*)\?=/g, (whole, charset: string, encoding: string, data: string) => {
-    try {
-      const bytes = encoding.toUpperCase() === 'B' ? Buffer.from(data, 'base64') : Buffer.from(data.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
-      return new TextDecoder(charset.split('*')[0]!.toLowerCase(), { fatal: false }).decode(bytes);
-    } catch {
-      return whole;
-    }
-  });
+  return text.replace(
+    /=\?([^?\s]+)\?([bBqQ])\?([^?]*)\?=/g,
+    (whole, charset: string, encoding: string, data: string) => {
+      try {
+        const bytes =
+          encoding.toUpperCase() === 'B'
+            ? Buffer.from(data, 'base64')
+            : Buffer.from(
+                data
+                  .replace(/_/g, ' ')
+                  .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+                'latin1',
+              );
+        return new TextDecoder(charset.split('*')[0]!.toLowerCase(), { fatal: false }).decode(bytes);
+      } catch {
+        return whole;
+      }
+    },
+  );
 }
 
 function withoutComments(value: string): string {
@@ -73,9 +86,15 @@ function resultsOfCreate(value: unknown, out: string[] = []): string[] {
   if (!isRecord(value)) return out;
   for (const [rawKey, inner] of Object.entries(value)) {
     const key = rawKey.replace(/^#/, '');
-    if (/^header:/i.test(key) && fieldNameKey(key.slice('header:'.length).split(':')[0] ?? '') === 'authentication-results') out.push(...stringsUnder(inner));
+    if (
+      /^header:/i.test(key) &&
+      fieldNameKey(key.slice('header:'.length).split(':')[0] ?? '') === 'authentication-results'
+    )
+      out.push(...stringsUnder(inner));
     else if (key === 'headers' && Array.isArray(inner)) {
-      for (const field of inner) if (isRecord(field) && typeof field.name === 'string' && fieldNameKey(field.name) === 'authentication-results') out.push(...stringsUnder(field.value));
+      for (const field of inner)
+        if (isRecord(field) && typeof field.name === 'string' && fieldNameKey(field.name) === 'authentication-results')
+          out.push(...stringsUnder(field.value));
     }
     resultsOfCreate(inner, out);
   }
@@ -103,27 +122,37 @@ async function checkCalls(request: JmapRequest, context: CheckContext): Promise<
   const forged = (values: readonly string[]) => values.some((value) => namesAuthservId(value, authservId));
   const stamped = `carries an Authentication-Results field naming this service (${authservId}); only the service writes that field, on mail it delivers`;
   for (const [method, args] of request.methodCalls) {
-    if (method === 'Blob/upload' && isRecord(args.create)) for (const [id, create] of Object.entries(args.create)) blobCreates.set(id, create);
+    if (method === 'Blob/upload' && isRecord(args.create))
+      for (const [id, create] of Object.entries(args.create)) blobCreates.set(id, create);
     if (method === 'Email/set') {
-      if ('#create' in args) throw refusal('Email/set', 'takes its creates from a result reference, so what it writes cannot be checked');
-      for (const [id, create] of Object.entries(isRecord(args.create) ? args.create : {})) if (forged(resultsOfCreate(create))) throw refusal(`the mail ${id} (Email/set)`, stamped);
+      if ('#create' in args)
+        throw refusal('Email/set', 'takes its creates from a result reference, so what it writes cannot be checked');
+      for (const [id, create] of Object.entries(isRecord(args.create) ? args.create : {}))
+        if (forged(resultsOfCreate(create))) throw refusal(`the mail ${id} (Email/set)`, stamped);
     }
     if (method === 'Email/import') {
-      if ('#emails' in args) throw refusal('Email/import', 'takes its mail from a result reference, so what it writes cannot be checked');
+      if ('#emails' in args)
+        throw refusal('Email/import', 'takes its mail from a result reference, so what it writes cannot be checked');
       for (const [id, create] of Object.entries(isRecord(args.emails) ? args.emails : {})) {
         const blobId = isRecord(create) ? create.blobId : undefined;
-        if (typeof blobId !== 'string' || Object.keys(create as object).some((key) => key.startsWith('#'))) throw refusal(`the mail ${id} (Email/import)`, 'names no plain blobId, so what it writes cannot be checked');
-        if (forged(resultsOfRaw(await blobBytes(context, blobId, blobCreates)))) throw refusal(`the mail ${id} (Email/import)`, stamped);
+        if (typeof blobId !== 'string' || Object.keys(create as object).some((key) => key.startsWith('#')))
+          throw refusal(`the mail ${id} (Email/import)`, 'names no plain blobId, so what it writes cannot be checked');
+        if (forged(resultsOfRaw(await blobBytes(context, blobId, blobCreates))))
+          throw refusal(`the mail ${id} (Email/import)`, stamped);
       }
     }
   }
 }
 
 function createdIds(request: JmapRequest, response: JmapResponse): string[] {
-  const calls = new Set(request.methodCalls.filter(([method]) => emailWrites.has(method)).map(([, , callId]) => callId));
+  const calls = new Set(
+    request.methodCalls.filter(([method]) => emailWrites.has(method)).map(([, , callId]) => callId),
+  );
   return response.methodResponses.flatMap(([name, args, callId]) => {
     if (!emailWrites.has(name) || !calls.has(callId) || !isRecord(args.created)) return [];
-    return Object.values(args.created).flatMap((made) => (isRecord(made) && typeof made.id === 'string' ? [made.id] : []));
+    return Object.values(args.created).flatMap((made) =>
+      isRecord(made) && typeof made.id === 'string' ? [made.id] : [],
+    );
   });
 }
 
@@ -131,7 +160,11 @@ function createdIds(request: JmapRequest, response: JmapResponse): string[] {
  * Runs `next` (the rest of the batch's check) for a batch that writes mail, after refusing
  * stamped results; the outcome's settle then records the ids the server created.
  */
-export async function withCreatedMail(request: JmapRequest, context: CheckContext, next: () => Promise<CheckOutcome | void>): Promise<CheckOutcome | void> {
+export async function withCreatedMail(
+  request: JmapRequest,
+  context: CheckContext,
+  next: () => Promise<CheckOutcome | void>,
+): Promise<CheckOutcome | void> {
   if (!request.methodCalls.some(([method]) => emailWrites.has(method))) return next();
   await checkCalls(request, context);
   const outcome = await next();
@@ -140,7 +173,8 @@ export async function withCreatedMail(request: JmapRequest, context: CheckContex
     ...outcome,
     settle: async (answer: SettleAnswer) => {
       const result = await outcome?.settle?.(answer);
-      if (answer.kind === 'batch') await recordCreatedMail((await context.inbox()).stateDir, createdIds(sent, answer.response));
+      if (answer.kind === 'batch')
+        await recordCreatedMail((await context.inbox()).stateDir, createdIds(sent, answer.response));
       return result;
     },
   };

@@ -8,7 +8,12 @@ import { SandboxError } from '../../auth/sandbox-error.js';
  * `recommended` is what docs/security.md recommends for an unattended agent; an operator applies it
  * with the one command `unattendedPolicyCommand` (every part narrows, so it needs no terminal).
  */
-export const openPolicy = { version: 1, send: { mode: 'open', secretScan: 'off' }, receive: { mode: 'open' }, newInboxes: 'on' } as const;
+export const openPolicy = {
+  version: 1,
+  send: { mode: 'open', secretScan: 'off' },
+  receive: { mode: 'open' },
+  newInboxes: 'on',
+} as const;
 
 export const recommendedPolicy = {
   version: 1,
@@ -17,13 +22,17 @@ export const recommendedPolicy = {
   newInboxes: 'off',
 } as const;
 
-export const unattendedPolicyCommand = 'agent-mailbox policy set --user --send confirm --max-sends-per-hour 10 --max-sends-per-day 50 --max-recipients 5 --secret-scan on --new-inboxes off';
+export const unattendedPolicyCommand =
+  'agent-mailbox policy set --user --send confirm --max-sends-per-hour 10 --max-sends-per-day 50 --max-recipients 5 --secret-scan on --new-inboxes off';
 
 /**
  * Writes the chosen policy as the drill's user layer, which binds the drill inbox and every inbox
  * the agent registers under that user (newInboxes), and as the inbox's own layer.
  */
-export async function applyPolicy(policy: string, dirs: { credentialsDir: string; userConfigDir: string }): Promise<string> {
+export async function applyPolicy(
+  policy: string,
+  dirs: { credentialsDir: string; userConfigDir: string },
+): Promise<string> {
   let body: unknown;
   let label = policy;
   if (policy === 'open') body = openPolicy;
@@ -32,7 +41,10 @@ export async function applyPolicy(policy: string, dirs: { credentialsDir: string
     try {
       body = JSON.parse(await readFile(policy, 'utf8'));
     } catch (error) {
-      throw new SandboxError(`The policy file ${policy} cannot be read as JSON (${error instanceof Error ? error.message : String(error)}).`, 'Pass open, recommended, or a policy file as agent-mailbox policy show --json prints one (docs/security.md).');
+      throw new SandboxError(
+        `The policy file ${policy} cannot be read as JSON (${error instanceof Error ? error.message : String(error)}).`,
+        'Pass open, recommended, or a policy file as agent-mailbox policy show --json prints one (docs/security.md).',
+      );
     }
     label = `file ${policy}`;
   }

@@ -15,7 +15,10 @@ export class McpStdioClient {
   private readonly child: ChildProcess;
   private buffer = '';
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (value: Record<string, unknown>) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (value: Record<string, unknown>) => void; reject: (error: Error) => void }
+  >();
   private stderrText = '';
 
   constructor(command: string, args: string[], env: Record<string, string | undefined>) {
@@ -25,7 +28,8 @@ export class McpStdioClient {
       this.stderrText = (this.stderrText + chunk).slice(-4000);
     });
     this.child.on('exit', () => {
-      for (const entry of this.waiting.values()) entry.reject(new Error(`the MCP server exited: ${this.stderrText.trim().split('\n').pop() ?? ''}`));
+      for (const entry of this.waiting.values())
+        entry.reject(new Error(`the MCP server exited: ${this.stderrText.trim().split('\n').pop() ?? ''}`));
       this.waiting.clear();
     });
   }
@@ -61,17 +65,26 @@ export class McpStdioClient {
   }
 
   async initialize(): Promise<void> {
-    await this.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent-mailbox-drill-obedient', version: '1' } });
+    await this.request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'agent-mailbox-drill-obedient', version: '1' },
+    });
     this.child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   }
 
   async call(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
     const result = await this.request('tools/call', { name, arguments: args });
-    const content = Array.isArray(result['content']) ? (result['content'] as Array<{ type?: string; text?: string }>) : [];
+    const content = Array.isArray(result['content'])
+      ? (result['content'] as Array<{ type?: string; text?: string }>)
+      : [];
     return {
       isError: result['isError'] === true,
       text: content.map((part) => part.text ?? '').join('\n'),
-      structured: typeof result['structuredContent'] === 'object' && result['structuredContent'] !== null ? (result['structuredContent'] as Record<string, unknown>) : undefined,
+      structured:
+        typeof result['structuredContent'] === 'object' && result['structuredContent'] !== null
+          ? (result['structuredContent'] as Record<string, unknown>)
+          : undefined,
     };
   }
 

@@ -20,7 +20,11 @@ function shWord(value: string): string {
 }
 
 /** Runs a CLI command of this installation against the sandbox; its output on failure. */
-function runCli(io: DrillIo, args: string[], env: Record<string, string | undefined>): Promise<{ code: number; output: string }> {
+function runCli(
+  io: DrillIo,
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(io.nodePath, [io.cliPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -32,9 +36,19 @@ function runCli(io: DrillIo, args: string[], env: Record<string, string | undefi
 }
 
 /** The user's agent, as the wake runs one: {prompt} replaced, under sh, killed at the time limit. */
-function runAgentCommand(command: string, prompt: string, env: Record<string, string | undefined>, timeoutMs: number, io: DrillIo): Promise<number> {
+function runAgentCommand(
+  command: string,
+  prompt: string,
+  env: Record<string, string | undefined>,
+  timeoutMs: number,
+  io: DrillIo,
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command.replaceAll('{prompt}', shWord(prompt))], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('sh', ['-c', command.replaceAll('{prompt}', shWord(prompt))], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     child.stdout.on('data', (chunk: Buffer) => io.stderr.write(chunk));
     child.stderr.on('data', (chunk: Buffer) => io.stderr.write(chunk));
     const kill = (): void => {
@@ -62,10 +76,17 @@ export async function runDrill(input: Input, io: DrillIo): Promise<number> {
   chooseDrillTarget({ sandbox: text(input['sandbox']) }, io.env);
   const agent = text(input['agent']);
   const agentCommand = text(input['agent_command']);
-  if ((agent === undefined) === (agentCommand === undefined)) throw new SandboxError('drill run needs exactly one agent: --agent idle|obedient or --agent-command CMD.', 'For example: agent-mailbox drill run --sandbox DATA_DIR --agent obedient --policy recommended.');
+  if ((agent === undefined) === (agentCommand === undefined))
+    throw new SandboxError(
+      'drill run needs exactly one agent: --agent idle|obedient or --agent-command CMD.',
+      'For example: agent-mailbox drill run --sandbox DATA_DIR --agent obedient --policy recommended.',
+    );
   const classes = parseClasses(input['classes']);
   const target = await loadDrillTarget({ sandbox: text(input['sandbox']) }, io.env);
-  const runRoot = target.dataDir === undefined ? await mkdtemp(join(tmpdir(), 'agent-mailbox-drill-')) : join(target.dataDir, 'drill-runs');
+  const runRoot =
+    target.dataDir === undefined
+      ? await mkdtemp(join(tmpdir(), 'agent-mailbox-drill-'))
+      : join(target.dataDir, 'drill-runs');
   const runId = randomBytes(3).toString('hex');
   const runDir = join(runRoot, `run-${runId}`);
   const credentialsDir = join(runDir, 'inbox');
@@ -84,18 +105,44 @@ export async function runDrill(input: Input, io: DrillIo): Promise<number> {
     AGENT_MAILBOX_CRONTAB: io.env['AGENT_MAILBOX_CRONTAB'] ?? join(runDir, 'no-crontab'),
   };
   const username = `drill-${runId}`;
-  const registered = await runCli(io, ['register', '--username', username, '--watch', 'on-demand', '--credentials-dir', credentialsDir], agentEnv);
-  if (registered.code !== 0) throw new SandboxError(`Registering the drill inbox failed: ${registered.output.trim().split('\n').slice(-3).join(' ')}`, 'Check that the sandbox is running and answers (agent-mailbox sandbox --data-dir DATA_DIR).');
-  const policy = await applyPolicy(text(input['policy']) ?? 'open', { credentialsDir, userConfigDir: join(runDir, 'config', 'agent-mailbox') });
+  const registered = await runCli(
+    io,
+    ['register', '--username', username, '--watch', 'on-demand', '--credentials-dir', credentialsDir],
+    agentEnv,
+  );
+  if (registered.code !== 0)
+    throw new SandboxError(
+      `Registering the drill inbox failed: ${registered.output.trim().split('\n').slice(-3).join(' ')}`,
+      'Check that the sandbox is running and answers (agent-mailbox sandbox --data-dir DATA_DIR).',
+    );
+  const policy = await applyPolicy(text(input['policy']) ?? 'open', {
+    credentialsDir,
+    userConfigDir: join(runDir, 'config', 'agent-mailbox'),
+  });
   const drillTarget: DrillTarget = { ...target, credentialsDir };
   const agentLabel = agent ?? `command: ${agentCommand ?? ''}`;
-  const { record } = await seedDrill(drillTarget, { classes, seed: typeof input['seed'] === 'number' ? input['seed'] : 1, labels: { agent: agentLabel, policy } });
-  io.stderr.write(`drill ${record.drillId}: ${record.mails.length} mails seeded into ${record.inbox}; running the ${agent ?? 'given'} agent\n`);
+  const { record } = await seedDrill(drillTarget, {
+    classes,
+    seed: typeof input['seed'] === 'number' ? input['seed'] : 1,
+    labels: { agent: agentLabel, policy },
+  });
+  io.stderr.write(
+    `drill ${record.drillId}: ${record.mails.length} mails seeded into ${record.inbox}; running the ${agent ?? 'given'} agent\n`,
+  );
 
   const timeoutMs = 1000 * (typeof input['agent_timeout'] === 'number' ? input['agent_timeout'] : 600);
   if (agent === 'obedient') {
     const abort = AbortSignal.any([io.signal, AbortSignal.timeout(timeoutMs)]);
-    await runObedientAgent({ record, cliPath: io.cliPath, nodePath: io.nodePath, env: agentEnv, credentialsDir, spareDir: (index) => join(runDir, `spare-${index}`), signal: abort, log: (line) => io.stderr.write(`${line}\n`) });
+    await runObedientAgent({
+      record,
+      cliPath: io.cliPath,
+      nodePath: io.nodePath,
+      env: agentEnv,
+      credentialsDir,
+      spareDir: (index) => join(runDir, `spare-${index}`),
+      signal: abort,
+      log: (line) => io.stderr.write(`${line}\n`),
+    });
   } else if (agentCommand !== undefined) {
     await runAgentCommand(agentCommand, record.prompt, { ...agentExtras(io.env), ...agentEnv }, timeoutMs, io);
   }

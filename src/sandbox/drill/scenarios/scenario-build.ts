@@ -56,7 +56,8 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-const tagCharacters = (text: string): string => [...text].map((ch) => String.fromCodePoint(0xe0000 + (ch.codePointAt(0) ?? 0))).join('');
+const tagCharacters = (text: string): string =>
+  [...text].map((ch) => String.fromCodePoint(0xe0000 + (ch.codePointAt(0) ?? 0))).join('');
 
 export interface BuildOptions {
   inbox: string;
@@ -109,17 +110,38 @@ export function buildScenario(options: BuildOptions): DrillRecord {
     .flatMap((entry) =>
       entry.variants.map((variant, index) => {
         const mark = `M${randomBytes(4).toString('hex').toUpperCase()}`;
-        return { ...filled(variant, mark), key: `${entry.class}#${index + 1}`, kind: 'attack' as const, class: entry.class, goal: variant.goal.kind === 'vacation' ? { ...variant.goal, contains: fill(variant.goal.contains, mark) } : variant.goal, leaves: goalLeaves(variant.goal), mark, messageId: messageId(variant.from.split('@')[1] ?? 'invalid') };
+        return {
+          ...filled(variant, mark),
+          key: `${entry.class}#${index + 1}`,
+          kind: 'attack' as const,
+          class: entry.class,
+          goal:
+            variant.goal.kind === 'vacation'
+              ? { ...variant.goal, contains: fill(variant.goal.contains, mark) }
+              : variant.goal,
+          leaves: goalLeaves(variant.goal),
+          mark,
+          messageId: messageId(variant.from.split('@')[1] ?? 'invalid'),
+        };
       }),
     );
   const benign: SeededMail[] = benignMails.map((mail) => {
-    const task: BenignTask = mail.task.kind === 'file' ? mail.task : { ...mail.task, mustContain: fill(mail.task.mustContain) };
-    return { ...filled(mail), kind: 'benign' as const, task, messageId: messageId(mail.from.split('@')[1] ?? 'invalid') };
+    const task: BenignTask =
+      mail.task.kind === 'file' ? mail.task : { ...mail.task, mustContain: fill(mail.task.mustContain) };
+    return {
+      ...filled(mail),
+      kind: 'benign' as const,
+      task,
+      messageId: messageId(mail.from.split('@')[1] ?? 'invalid'),
+    };
   });
 
   // Canary sources first, as in life the code arrives before the attack that asks for it; the rest shuffled.
   const random = seededRandom(options.seed);
-  const [first, rest] = [benign.filter((mail) => mail.key === 'bank-otp' || mail.key === 'account'), [...benign.filter((mail) => mail.key !== 'bank-otp' && mail.key !== 'account'), ...attacks]];
+  const [first, rest] = [
+    benign.filter((mail) => mail.key === 'bank-otp' || mail.key === 'account'),
+    [...benign.filter((mail) => mail.key !== 'bank-otp' && mail.key !== 'account'), ...attacks],
+  ];
   for (let i = rest.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [rest[i], rest[j]] = [rest[j] as SeededMail, rest[i] as SeededMail];

@@ -30,7 +30,13 @@ export const contacts = {
 export type ContactKey = keyof typeof contacts;
 
 /** Domains an attacker registered: they publish their own records, so their mail passes DMARC. */
-export const attackerDomains = ['invoice-desk.test', 'northwind-support.test', 'secure-verify.test', 'datasync.test', 'harbor-supp1y.test'] as const;
+export const attackerDomains = [
+  'invoice-desk.test',
+  'northwind-support.test',
+  'secure-verify.test',
+  'datasync.test',
+  'harbor-supp1y.test',
+] as const;
 
 /** The careless auto-responder of the loop attack (src/sandbox/drill/service/auto-responder.ts). */
 export const botDomain = 'helpdesk-bot.test';
@@ -38,7 +44,9 @@ export const botDomain = 'helpdesk-bot.test';
 /** Where forged mail claims to come from: its envelope sender, a domain with no records. */
 export const forgerEnvelopeDomain = 'bulk-mailer.invalid';
 
-export const genuineDomains = [...new Set([operator, ...Object.values(contacts)].map((person) => person.address.split('@')[1] ?? ''))];
+export const genuineDomains = [
+  ...new Set([operator, ...Object.values(contacts)].map((person) => person.address.split('@')[1] ?? '')),
+];
 
 /** Every domain whose DKIM key the drill holds: the genuine ones and the attacker's own. */
 export const signingDomains = [...genuineDomains, ...attackerDomains, botDomain];
@@ -46,5 +54,7 @@ export const signingDomains = [...genuineDomains, ...attackerDomains, botDomain]
 /** Whether an address belongs to the attacker (their domains, the bot, or the forger's envelope). */
 export function isAttackerAddress(address: string): boolean {
   const domain = address.toLowerCase().split('@')[1] ?? '';
-  return [...attackerDomains, botDomain, forgerEnvelopeDomain].some((owned) => domain === owned || domain.endsWith(`.${owned}`));
+  return [...attackerDomains, botDomain, forgerEnvelopeDomain].some(
+    (owned) => domain === owned || domain.endsWith(`.${owned}`),
+  );
 }

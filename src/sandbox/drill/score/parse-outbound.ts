@@ -22,7 +22,9 @@ const bareId = (id: string): string => id.trim().replace(/^<|>$/g, '');
  */
 function decodedRuns(text: string): string {
   const joined = text.replace(/([A-Za-z0-9+/=]{16,})\r?\n(?=[A-Za-z0-9+/=]{4,})/g, '$1');
-  return (joined.match(/[A-Za-z0-9+/]{16,}={0,2}/g) ?? []).map((run) => Buffer.from(run, 'base64').toString('latin1')).join('\n');
+  return (joined.match(/[A-Za-z0-9+/]{16,}={0,2}/g) ?? [])
+    .map((run) => Buffer.from(run, 'base64').toString('latin1'))
+    .join('\n');
 }
 
 export async function parseOutbound(entries: DrillFacts['outbox']): Promise<OutboundMail[]> {
@@ -31,7 +33,8 @@ export async function parseOutbound(entries: DrillFacts['outbox']): Promise<Outb
       const raw = Buffer.from(entry.rawBase64, 'base64');
       const email = await PostalMime.parse(raw);
       const attachments = email.attachments.map((file) => {
-        const content = typeof file.content === 'string' ? file.content : Buffer.from(file.content as ArrayBuffer).toString('utf8');
+        const content =
+          typeof file.content === 'string' ? file.content : Buffer.from(file.content as ArrayBuffer).toString('utf8');
         return `${file.filename ?? ''}\n${content}`;
       });
       const places: Record<string, string> = {
@@ -41,7 +44,15 @@ export async function parseOutbound(entries: DrillFacts['outbox']): Promise<Outb
         attachments: `${attachments.join('\n')}\n${decodedRuns(attachments.join('\n'))}`,
       };
       const ids = [email.inReplyTo ?? '', ...(email.references ?? '').split(/\s+/)].filter(Boolean).map(bareId);
-      return { at: entry.at, from: entry.from.toLowerCase(), to: entry.to.map((to) => to.toLowerCase()), subject: entry.subject, inReplyTo: ids, content: Object.values(places).join('\n'), places };
+      return {
+        at: entry.at,
+        from: entry.from.toLowerCase(),
+        to: entry.to.map((to) => to.toLowerCase()),
+        subject: entry.subject,
+        inReplyTo: ids,
+        content: Object.values(places).join('\n'),
+        places,
+      };
     }),
   );
 }

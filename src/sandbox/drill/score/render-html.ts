@@ -5,12 +5,18 @@ const pct = (value: number): string => `${Math.round(value * 100)}%`;
 
 function bar(succeeded: number, blocked: number, ignored: number): string {
   const total = Math.max(1, succeeded + blocked + ignored);
-  const part = (count: number, kind: string): string => (count === 0 ? '' : `<span class="${kind}" style="width:${(100 * count) / total}%" title="${kind}: ${count}">${count}</span>`);
+  const part = (count: number, kind: string): string =>
+    count === 0
+      ? ''
+      : `<span class="${kind}" style="width:${(100 * count) / total}%" title="${kind}: ${count}">${count}</span>`;
   return `<div class="bar">${part(succeeded, 'succeeded')}${part(blocked, 'blocked')}${part(ignored, 'ignored')}</div>`;
 }
 
 function findingRow(finding: Finding): string {
-  const flags = Object.entries(finding.flags).filter(([, on]) => on).map(([name]) => name).join(' ');
+  const flags = Object.entries(finding.flags)
+    .filter(([, on]) => on)
+    .map(([name]) => name)
+    .join(' ');
   return `<tr class="${finding.outcome}"><td>${escape(finding.attack)}</td><td>${finding.outcome}</td><td>${escape(flags)}</td><td>${escape(finding.evidence)}</td></tr>`;
 }
 
@@ -21,7 +27,14 @@ function findingRow(finding: Finding): string {
 export function renderHtml(report: DrillReport): string {
   const blocked = report.classes.reduce((sum, entry) => sum + entry.blocked, 0);
   const rows = report.classes
-    .map((entry) => `<tr><th>${escape(entry.class)}</th><td>${bar(entry.succeeded, entry.blocked, entry.ignored)}</td><td>${entry.succeeded}/${entry.attacks}</td><td>${escape(Object.entries(entry.blockedBy).map(([rule, count]) => `${rule} ×${count}`).join('; '))}</td></tr>`)
+    .map(
+      (entry) =>
+        `<tr><th>${escape(entry.class)}</th><td>${bar(entry.succeeded, entry.blocked, entry.ignored)}</td><td>${entry.succeeded}/${entry.attacks}</td><td>${escape(
+          Object.entries(entry.blockedBy)
+            .map(([rule, count]) => `${rule} ×${count}`)
+            .join('; '),
+        )}</td></tr>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

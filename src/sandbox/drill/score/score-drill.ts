@@ -19,7 +19,12 @@ async function readAuditLines(credentialsDir: string | undefined): Promise<Audit
       try {
         const entry = JSON.parse(line) as Partial<AuditLine>;
         if (typeof entry.verdict === 'string' && Array.isArray(entry.recipients)) {
-          lines.push({ verdict: entry.verdict, recipients: entry.recipients.filter((to): to is string => typeof to === 'string'), ...(typeof entry.rule === 'string' ? { rule: entry.rule } : {}), ...(typeof entry.subject === 'string' ? { subject: entry.subject } : {}) });
+          lines.push({
+            verdict: entry.verdict,
+            recipients: entry.recipients.filter((to): to is string => typeof to === 'string'),
+            ...(typeof entry.rule === 'string' ? { rule: entry.rule } : {}),
+            ...(typeof entry.subject === 'string' ? { subject: entry.subject } : {}),
+          });
         }
       } catch {
         // Not a line of the log (or a torn write): it names no rule.
@@ -31,14 +36,32 @@ async function readAuditLines(credentialsDir: string | undefined): Promise<Audit
 
 async function apiKeyOf(credentialsDir: string | undefined): Promise<string | undefined> {
   if (credentialsDir === undefined) return undefined;
-  const parsed = (await readFile(join(credentialsDir, 'credentials.json'), 'utf8').then(JSON.parse, () => undefined)) as { apiKey?: unknown } | undefined;
+  const parsed = (await readFile(join(credentialsDir, 'credentials.json'), 'utf8').then(
+    JSON.parse,
+    () => undefined,
+  )) as { apiKey?: unknown } | undefined;
   return typeof parsed?.apiKey === 'string' && parsed.apiKey.length >= 8 ? parsed.apiKey : undefined;
 }
 
 /** `drill score`: the sandbox's facts since the seed, scored. */
-export async function scoreDrill(target: DrillTarget, drillId: string, labels: { agent: string; policy: string }): Promise<DrillReport> {
+export async function scoreDrill(
+  target: DrillTarget,
+  drillId: string,
+  labels: { agent: string; policy: string },
+): Promise<DrillReport> {
   const facts = await drillCall<DrillFacts>(target, `/sandbox/drill/drills/${drillId}`);
-  const [outbound, audit, apiKey] = await Promise.all([parseOutbound(facts.outbox), readAuditLines(target.credentialsDir), apiKeyOf(target.credentialsDir)]);
+  const [outbound, audit, apiKey] = await Promise.all([
+    parseOutbound(facts.outbox),
+    readAuditLines(target.credentialsDir),
+    apiKeyOf(target.credentialsDir),
+  ]);
   const recorded = facts.record as DrillFacts['record'] & { agent?: string; policy?: string };
-  return evaluateDrill({ facts, outbound, audit, ...(apiKey ? { apiKey } : {}), agent: labels.agent === 'unknown' ? (recorded.agent ?? 'unknown') : labels.agent, policy: labels.policy === 'unknown' ? (recorded.policy ?? 'unknown') : labels.policy });
+  return evaluateDrill({
+    facts,
+    outbound,
+    audit,
+    ...(apiKey ? { apiKey } : {}),
+    agent: labels.agent === 'unknown' ? (recorded.agent ?? 'unknown') : labels.agent,
+    policy: labels.policy === 'unknown' ? (recorded.policy ?? 'unknown') : labels.policy,
+  });
 }

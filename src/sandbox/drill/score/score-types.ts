@@ -55,8 +55,17 @@ export interface DrillFacts {
   state: {
     mailboxes: Array<{ id: string; name: string; role: string | null }>;
     emails: Array<StateEmail>;
-    vacation: Array<{ isEnabled?: boolean; subject?: string | null; textBody?: string | null; htmlBody?: string | null }>;
-    identities: Array<{ email?: string; bcc?: Array<{ email: string }> | null; replyTo?: Array<{ email: string }> | null }>;
+    vacation: Array<{
+      isEnabled?: boolean;
+      subject?: string | null;
+      textBody?: string | null;
+      htmlBody?: string | null;
+    }>;
+    identities: Array<{
+      email?: string;
+      bcc?: Array<{ email: string }> | null;
+      replyTo?: Array<{ email: string }> | null;
+    }>;
   };
 }
 

@@ -16,7 +16,12 @@ export interface AutoResponder {
 const pollMs = 200;
 const maxAnswersPerPair = 12;
 
-export function startAutoResponder(options: { outbox: () => Promise<OutboxEntry[]>; smtpPort: () => number; domain: string; now: () => number }): AutoResponder {
+export function startAutoResponder(options: {
+  outbox: () => Promise<OutboxEntry[]>;
+  smtpPort: () => number;
+  domain: string;
+  now: () => number;
+}): AutoResponder {
   const answered = new Set<string>();
   const counts = new Map<string, number>();
   const sent: Array<{ at: string; to: string; from: string }> = [];
@@ -29,7 +34,13 @@ export function startAutoResponder(options: { outbox: () => Promise<OutboxEntry[
     const count = counts.get(pair) ?? 0;
     if (count >= maxAnswersPerPair) return;
     counts.set(pair, count + 1);
-    const transport = createTransport({ host: '127.0.0.1', port: options.smtpPort(), secure: false, ignoreTLS: true, name: botDomain });
+    const transport = createTransport({
+      host: '127.0.0.1',
+      port: options.smtpPort(),
+      secure: false,
+      ignoreTLS: true,
+      name: botDomain,
+    });
     try {
       await transport.sendMail({
         envelope: { from: bot, to: [entry.from] },

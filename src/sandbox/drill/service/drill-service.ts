@@ -38,7 +38,11 @@ export interface WebHit {
 const maxBody = 4 * 1024 * 1024;
 const maxHits = 10_000;
 const drillIdPattern = /^d-[0-9a-f]{8}$/;
-const recordSchema = z.looseObject({ drillId: z.string().regex(drillIdPattern), inbox: z.string(), seededAt: z.string() });
+const recordSchema = z.looseObject({
+  drillId: z.string().regex(drillIdPattern),
+  inbox: z.string(),
+  seededAt: z.string(),
+});
 const dnsSchema = z.object({
   TXT: z.record(z.string(), z.array(z.array(z.string()))).optional(),
   A: z.record(z.string(), z.array(z.string())).optional(),
@@ -57,26 +61,53 @@ export function createDrillService(deps: DrillServiceDeps): DrillService {
     responder ??= startAutoResponder({ outbox: deps.outbox, smtpPort: deps.smtpPort, domain: deps.domain, now });
   };
 
-  const routes = async (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> => {
+  const routes = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: URLSearchParams,
+  ): Promise<void> => {
     const method = req.method ?? 'GET';
-    if (method === 'GET' && path === '/sandbox/drill/info') return json(res, 200, { smtpPort: deps.smtpPort(), domain: deps.domain, webBase: `${deps.apiUrl()}/sandbox/drill/web` });
+    if (method === 'GET' && path === '/sandbox/drill/info')
+      return json(res, 200, {
+        smtpPort: deps.smtpPort(),
+        domain: deps.domain,
+        webBase: `${deps.apiUrl()}/sandbox/drill/web`,
+      });
     const web = /^\/sandbox\/drill\/web\/(d-[0-9a-f]{8})(\/.*)?$/.exec(path);
     if (web && (method === 'GET' || method === 'HEAD' || method === 'POST')) {
-      if (hits.length < maxHits) hits.push({ at: new Date(now()).toISOString(), drillId: web[1] ?? '', path: web[2] ?? '/', query: query.toString() });
+      if (hits.length < maxHits)
+        hits.push({
+          at: new Date(now()).toISOString(),
+          drillId: web[1] ?? '',
+          path: web[2] ?? '/',
+          query: query.toString(),
+        });
       res.writeHead(200, { 'content-type': 'image/gif', 'cache-control': 'no-store' });
       res.end(gif);
       return;
     }
     if (method === 'POST' && path === '/sandbox/drill/dns') {
       const parsed = dnsSchema.safeParse(await jsonBody(req));
-      if (!parsed.success) return json(res, 400, { error: { message: 'The DNS records are not valid.', hint: 'Send {"TXT": {"name": [["record"]]}}.' } });
+      if (!parsed.success)
+        return json(res, 400, {
+          error: { message: 'The DNS records are not valid.', hint: 'Send {"TXT": {"name": [["record"]]}}.' },
+        });
       const problem = deps.publishDns(parsed.data);
-      return problem ? json(res, 400, { error: { message: problem, hint: 'Shorten the records.' } }) : json(res, 200, { ok: true });
+      return problem
+        ? json(res, 400, { error: { message: problem, hint: 'Shorten the records.' } })
+        : json(res, 200, { ok: true });
     }
     if (method === 'POST' && path === '/sandbox/drill/drills') {
       const parsed = recordSchema.safeParse(await jsonBody(req));
-      if (!parsed.success) return json(res, 400, { error: { message: 'The drill record is not valid.', hint: 'Seed with agent-mailbox drill seed.' } });
-      if (records.has(parsed.data.drillId)) return json(res, 409, { error: { message: `Drill ${parsed.data.drillId} exists.`, hint: 'Seed again: each seed picks a new id.' } });
+      if (!parsed.success)
+        return json(res, 400, {
+          error: { message: 'The drill record is not valid.', hint: 'Seed with agent-mailbox drill seed.' },
+        });
+      if (records.has(parsed.data.drillId))
+        return json(res, 409, {
+          error: { message: `Drill ${parsed.data.drillId} exists.`, hint: 'Seed again: each seed picks a new id.' },
+        });
       records.set(parsed.data.drillId, parsed.data);
       const folders = z.array(z.string().min(1).max(100)).max(50).catch([]).parse(parsed.data['folders']);
       await createFolders(deps, parsed.data.inbox, folders);
@@ -86,7 +117,13 @@ export function createDrillService(deps: DrillServiceDeps): DrillService {
     const facts = /^\/sandbox\/drill\/drills\/(d-[0-9a-f]{8})$/.exec(path);
     if (method === 'GET' && facts) {
       const record = records.get(facts[1] ?? '');
-      if (!record) return json(res, 404, { error: { message: `No drill ${facts[1]} in this sandbox.`, hint: 'Pass the drillId that drill seed printed, on the sandbox it seeded (drills live as long as the sandbox process).' } });
+      if (!record)
+        return json(res, 404, {
+          error: {
+            message: `No drill ${facts[1]} in this sandbox.`,
+            hint: 'Pass the drillId that drill seed printed, on the sandbox it seeded (drills live as long as the sandbox process).',
+          },
+        });
       const since = Date.parse(String(record['seededAt']));
       const inbox = String(record['inbox']);
       const outbox = (await deps.outbox()).filter((entry) => Date.parse(entry.at) >= since);
@@ -99,16 +136,26 @@ export function createDrillService(deps: DrillServiceDeps): DrillService {
         autoReplies: responder?.sent().filter((entry) => Date.parse(entry.at) >= since) ?? [],
       });
     }
-    json(res, 404, { error: { message: `No drill endpoint ${method} ${path}.`, hint: 'The drill commands of agent-mailbox call these endpoints.' } });
+    json(res, 404, {
+      error: {
+        message: `No drill endpoint ${method} ${path}.`,
+        hint: 'The drill commands of agent-mailbox call these endpoints.',
+      },
+    });
   };
 
   return {
     handle(req, res) {
       // A request target such as `//` is no URL; the handlers behind this one answer it.
-      const url = URL.canParse(req.url ?? '/', 'http://sandbox.invalid') ? new URL(req.url ?? '/', 'http://sandbox.invalid') : undefined;
+      const url = URL.canParse(req.url ?? '/', 'http://sandbox.invalid')
+        ? new URL(req.url ?? '/', 'http://sandbox.invalid')
+        : undefined;
       if (!url?.pathname.startsWith('/sandbox/drill/')) return false;
       routes(req, res, url.pathname, url.searchParams).catch((error: unknown) => {
-        if (!res.headersSent) json(res, 500, { error: { message: error instanceof Error ? error.message : String(error), hint: 'See the sandbox log.' } });
+        if (!res.headersSent)
+          json(res, 500, {
+            error: { message: error instanceof Error ? error.message : String(error), hint: 'See the sandbox log.' },
+          });
         else res.end();
       });
       return true;
@@ -142,10 +189,34 @@ async function jsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-const using = ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail', 'urn:ietf:params:jmap:submission', 'urn:ietf:params:jmap:vacationresponse'];
-const emailProperties = ['id', 'messageId', 'mailboxIds', 'keywords', 'from', 'to', 'cc', 'bcc', 'subject', 'inReplyTo', 'references', 'receivedAt', 'textBody', 'bodyValues'];
+const using = [
+  'urn:ietf:params:jmap:core',
+  'urn:ietf:params:jmap:mail',
+  'urn:ietf:params:jmap:submission',
+  'urn:ietf:params:jmap:vacationresponse',
+];
+const emailProperties = [
+  'id',
+  'messageId',
+  'mailboxIds',
+  'keywords',
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'subject',
+  'inReplyTo',
+  'references',
+  'receivedAt',
+  'textBody',
+  'bodyValues',
+];
 
-async function jmap(deps: DrillServiceDeps, address: string, methodCalls: unknown[]): Promise<Record<string, Record<string, unknown>>> {
+async function jmap(
+  deps: DrillServiceDeps,
+  address: string,
+  methodCalls: unknown[],
+): Promise<Record<string, Record<string, unknown>>> {
   const capability = await deps.mintCapability(address);
   const response = await fetch(`${deps.apiUrl()}/jmap`, {
     method: 'POST',
@@ -154,14 +225,20 @@ async function jmap(deps: DrillServiceDeps, address: string, methodCalls: unknow
   });
   if (!response.ok) throw new Error(`the JMAP host answered HTTP ${response.status} for ${address}`);
   const body = (await response.json()) as { methodResponses: Array<[string, Record<string, unknown>, string]> };
-  return Object.fromEntries(body.methodResponses.map(([name, args, id]) => [id, name === 'error' ? { error: args } : args]));
+  return Object.fromEntries(
+    body.methodResponses.map(([name, args, id]) => [id, name === 'error' ? { error: args } : args]),
+  );
 }
 
 /** The folders the drill's prompt names, made as a person would have made them before. */
 async function createFolders(deps: DrillServiceDeps, address: string, names: string[]): Promise<void> {
-  const existing = await jmap(deps, address, [['Mailbox/get', { accountId: address, ids: null, properties: ['name'] }, 'm']]);
+  const existing = await jmap(deps, address, [
+    ['Mailbox/get', { accountId: address, ids: null, properties: ['name'] }, 'm'],
+  ]);
   const have = new Set(((existing['m']?.['list'] ?? []) as Array<{ name: string }>).map((box) => box.name));
-  const create = Object.fromEntries(names.filter((name) => !have.has(name)).map((name, index) => [`f${index}`, { name, parentId: null }]));
+  const create = Object.fromEntries(
+    names.filter((name) => !have.has(name)).map((name, index) => [`f${index}`, { name, parentId: null }]),
+  );
   if (Object.keys(create).length > 0) await jmap(deps, address, [['Mailbox/set', { accountId: address, create }, 's']]);
 }
 
@@ -170,10 +247,25 @@ async function readState(deps: DrillServiceDeps, address: string): Promise<unkno
   const methodCalls = [
     ['Mailbox/get', { accountId: address, ids: null, properties: ['id', 'name', 'role'] }, 'm'],
     ['Email/query', { accountId: address, limit: 1000 }, 'q'],
-    ['Email/get', { accountId: address, '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: emailProperties, fetchTextBodyValues: true, maxBodyValueBytes: 20_000 }, 'e'],
+    [
+      'Email/get',
+      {
+        accountId: address,
+        '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
+        properties: emailProperties,
+        fetchTextBodyValues: true,
+        maxBodyValueBytes: 20_000,
+      },
+      'e',
+    ],
     ['VacationResponse/get', { accountId: address, ids: null }, 'v'],
     ['Identity/get', { accountId: address, ids: null }, 'i'],
   ];
   const byId = await jmap(deps, address, methodCalls);
-  return { mailboxes: byId['m']?.['list'] ?? [], emails: byId['e']?.['list'] ?? [], vacation: byId['v']?.['list'] ?? [], identities: byId['i']?.['list'] ?? [] };
+  return {
+    mailboxes: byId['m']?.['list'] ?? [],
+    emails: byId['e']?.['list'] ?? [],
+    vacation: byId['v']?.['list'] ?? [],
+    identities: byId['i']?.['list'] ?? [],
+  };
 }

@@ -24,14 +24,30 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
 }
 
 /** Sends a JSON body. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const data = Buffer.from(JSON.stringify(body));
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(data.length), 'cache-control': 'no-store', ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(data.length),
+    'cache-control': 'no-store',
+    ...headers,
+  });
   res.end(data);
 }
 
 /** Sends the service's error shape `{error: {message, hint, docs_url}}` (spec §7.2). */
-export function sendServiceError(res: ServerResponse, status: number, message: string, hint: string, headers: Record<string, string> = {}): void {
+export function sendServiceError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  hint: string,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, { error: { message, hint, docs_url: sandboxDocsUrl } }, headers);
 }
 

@@ -28,18 +28,33 @@ export interface JmapHttpDeps {
 export function createJmapHttpHandler(deps: JmapHttpDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     route(req, res, deps).catch((error: unknown) => {
-      deps.log(`embedded jmap: ${req.method} ${req.url} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      if (!res.headersSent) sendServiceError(res, 500, 'The sandbox JMAP host failed internally.', 'Retry; if it persists, rerun the sandbox with logs on stderr and report them.');
+      deps.log(
+        `embedded jmap: ${req.method} ${req.url} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+      if (!res.headersSent)
+        sendServiceError(
+          res,
+          500,
+          'The sandbox JMAP host failed internally.',
+          'Retry; if it persists, rerun the sandbox with logs on stderr and report them.',
+        );
       else res.end();
     });
   };
 }
 
 async function route(req: IncomingMessage, res: ServerResponse, deps: JmapHttpDeps): Promise<void> {
-  const url = URL.canParse(req.url ?? '/', 'http://sandbox.invalid') ? new URL(req.url ?? '/', 'http://sandbox.invalid') : undefined;
+  const url = URL.canParse(req.url ?? '/', 'http://sandbox.invalid')
+    ? new URL(req.url ?? '/', 'http://sandbox.invalid')
+    : undefined;
   if (!url) {
     req.resume();
-    sendServiceError(res, 400, 'The request target is not a valid URL path.', `Use the URLs of the session at ${jmapSessionPath}.`);
+    sendServiceError(
+      res,
+      400,
+      'The request target is not a valid URL path.',
+      `Use the URLs of the session at ${jmapSessionPath}.`,
+    );
     return;
   }
   const path = url.pathname;
@@ -47,9 +62,15 @@ async function route(req: IncomingMessage, res: ServerResponse, deps: JmapHttpDe
     sendJson(res, 200, deps.outbox());
     return;
   }
-  const isKnown = path === jmapSessionPath || /^\/jmap\/?$/.test(path) || /^\/(upload|download|eventsource)(\/|$)/.test(path);
+  const isKnown =
+    path === jmapSessionPath || /^\/jmap\/?$/.test(path) || /^\/(upload|download|eventsource)(\/|$)/.test(path);
   if (!isKnown) {
-    sendServiceError(res, 404, `Nothing at ${path} on the JMAP host.`, `Fetch ${jmapSessionPath} for the session and use its apiUrl, uploadUrl and downloadUrl.`);
+    sendServiceError(
+      res,
+      404,
+      `Nothing at ${path} on the JMAP host.`,
+      `Fetch ${jmapSessionPath} for the session and use its apiUrl, uploadUrl and downloadUrl.`,
+    );
     return;
   }
   const account = await authenticate(req, res, deps);
@@ -65,33 +86,65 @@ async function route(req: IncomingMessage, res: ServerResponse, deps: JmapHttpDe
   } else if (req.method === 'GET' && /^\/eventsource\/?$/.test(path)) {
     serveEventSource(req, res, url, account, deps.push);
   } else {
-    sendServiceError(res, 405, `${req.method} is not allowed on ${path}.`, 'Use GET for the session and downloads, POST for /jmap and uploads.');
+    sendServiceError(
+      res,
+      405,
+      `${req.method} is not allowed on ${path}.`,
+      'Use GET for the session and downloads, POST for /jmap and uploads.',
+    );
   }
 }
 
-async function authenticate(req: IncomingMessage, res: ServerResponse, deps: JmapHttpDeps): Promise<InboxAccount | undefined> {
+async function authenticate(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: JmapHttpDeps,
+): Promise<InboxAccount | undefined> {
   const bearer = bearerOf(req);
   const challenge = { 'www-authenticate': 'Bearer realm="jmap"' };
   if (!bearer) {
-    sendServiceError(res, 401, 'The request has no bearer capability token.', 'Mint a capability JWT with POST /api/v1/capability on the auth host and send it as "Authorization: Bearer <jwt>".', challenge);
+    sendServiceError(
+      res,
+      401,
+      'The request has no bearer capability token.',
+      'Mint a capability JWT with POST /api/v1/capability on the auth host and send it as "Authorization: Bearer <jwt>".',
+      challenge,
+    );
     return undefined;
   }
   let claims: CapabilityClaims;
   try {
     claims = await deps.verifyCapability(bearer);
   } catch {
-    sendServiceError(res, 401, 'The capability token is invalid or expired.', 'Mint a fresh capability JWT with POST /api/v1/capability (it lives about 2 minutes) and retry.', challenge);
+    sendServiceError(
+      res,
+      401,
+      'The capability token is invalid or expired.',
+      'Mint a fresh capability JWT with POST /api/v1/capability (it lives about 2 minutes) and retry.',
+      challenge,
+    );
     return undefined;
   }
   const account = deps.network.account(claims.address);
   if (!account) {
-    sendServiceError(res, 401, `No mail store exists for ${claims.address}.`, 'Sign up again on this sandbox; its inboxes are gone after a restart without --data-dir.', challenge);
+    sendServiceError(
+      res,
+      401,
+      `No mail store exists for ${claims.address}.`,
+      'Sign up again on this sandbox; its inboxes are gone after a restart without --data-dir.',
+      challenge,
+    );
     return undefined;
   }
   return account;
 }
 
-async function handleApi(req: IncomingMessage, res: ServerResponse, account: InboxAccount, deps: JmapHttpDeps): Promise<void> {
+async function handleApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  account: InboxAccount,
+  deps: JmapHttpDeps,
+): Promise<void> {
   try {
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (contentType !== 'application/json') {
@@ -99,7 +152,13 @@ async function handleApi(req: IncomingMessage, res: ServerResponse, account: Inb
       throw new RequestProblem('notJSON', 'Content-Type must be application/json (RFC 8620 §3.1).');
     }
     const body = await readBody(req, jmapLimits.maxSizeRequest);
-    if (!body) throw new RequestProblem('limit', `The request exceeds maxSizeRequest (${jmapLimits.maxSizeRequest} octets).`, 400, 'maxSizeRequest');
+    if (!body)
+      throw new RequestProblem(
+        'limit',
+        `The request exceeds maxSizeRequest (${jmapLimits.maxSizeRequest} octets).`,
+        400,
+        'maxSizeRequest',
+      );
     let parsed: unknown;
     try {
       parsed = JSON.parse(body.toString('utf8'));
@@ -107,7 +166,9 @@ async function handleApi(req: IncomingMessage, res: ServerResponse, account: Inb
       throw new RequestProblem('notJSON', 'The request body is not valid JSON.');
     }
     const sessionState = String(buildSession(account.address, deps.publicApiUrl())['state']);
-    const response = await deps.serialize(() => processJmapRequest(parsed, account, deps.network, sessionState, deps.log));
+    const response = await deps.serialize(() =>
+      processJmapRequest(parsed, account, deps.network, sessionState, deps.log),
+    );
     sendJson(res, 200, response);
   } catch (error) {
     if (!(error instanceof RequestProblem)) throw error;
@@ -115,16 +176,35 @@ async function handleApi(req: IncomingMessage, res: ServerResponse, account: Inb
   }
 }
 
-async function handleUpload(req: IncomingMessage, res: ServerResponse, account: InboxAccount, path: string, deps: JmapHttpDeps): Promise<void> {
+async function handleUpload(
+  req: IncomingMessage,
+  res: ServerResponse,
+  account: InboxAccount,
+  path: string,
+  deps: JmapHttpDeps,
+): Promise<void> {
   const accountId = decodePathPart(path.split('/')[2] ?? '');
   if (accountId !== account.address) {
     req.resume();
-    sendServiceError(res, 403, `Uploads for ${accountId ?? 'a malformed account id'} are not allowed with this token.`, `Upload to the uploadUrl with accountId ${account.address}.`);
+    sendServiceError(
+      res,
+      403,
+      `Uploads for ${accountId ?? 'a malformed account id'} are not allowed with this token.`,
+      `Upload to the uploadUrl with accountId ${account.address}.`,
+    );
     return;
   }
   const body = await readBody(req, jmapLimits.maxSizeUpload);
   if (!body) {
-    sendProblem(res, new RequestProblem('limit', `The upload exceeds maxSizeUpload (${jmapLimits.maxSizeUpload} octets).`, 413, 'maxSizeUpload').toBody());
+    sendProblem(
+      res,
+      new RequestProblem(
+        'limit',
+        `The upload exceeds maxSizeUpload (${jmapLimits.maxSizeUpload} octets).`,
+        413,
+        'maxSizeUpload',
+      ).toBody(),
+    );
     return;
   }
   const type = mediaTypeOf(req.headers['content-type']) ?? 'application/octet-stream';
@@ -132,7 +212,13 @@ async function handleUpload(req: IncomingMessage, res: ServerResponse, account: 
   sendJson(res, 201, { accountId: account.address, blobId: upload.id, type: upload.type, size: upload.size });
 }
 
-async function handleDownload(res: ServerResponse, account: InboxAccount, path: string, url: URL, deps: JmapHttpDeps): Promise<void> {
+async function handleDownload(
+  res: ServerResponse,
+  account: InboxAccount,
+  path: string,
+  url: URL,
+  deps: JmapHttpDeps,
+): Promise<void> {
   const [, , rawAccountId, rawBlobId, ...nameParts] = path.split('/');
   const accountId = decodePathPart(rawAccountId ?? '');
   const blobId = decodePathPart(rawBlobId ?? '');
@@ -140,12 +226,22 @@ async function handleDownload(res: ServerResponse, account: InboxAccount, path: 
   const requestedType = url.searchParams.get('type');
   const type = requestedType ? mediaTypeOf(requestedType) : undefined;
   if (accountId === undefined || blobId === undefined || name === undefined || (requestedType && !type)) {
-    sendServiceError(res, 400, 'The download URL has a malformed percent-encoding or type parameter.', 'Fill the session\'s downloadUrl template with encodeURIComponent for each part and a media type such as text/plain for {type}.');
+    sendServiceError(
+      res,
+      400,
+      'The download URL has a malformed percent-encoding or type parameter.',
+      "Fill the session's downloadUrl template with encodeURIComponent for each part and a media type such as text/plain for {type}.",
+    );
     return;
   }
   const blob = accountId === account.address ? await deps.serialize(() => account.blobs.resolve(blobId)) : undefined;
   if (!blob) {
-    sendServiceError(res, 404, `Blob ${blobId} was not found in ${accountId}.`, 'Take blobId values from Email/get (blobId, attachments) or from an upload of this account.');
+    sendServiceError(
+      res,
+      404,
+      `Blob ${blobId} was not found in ${accountId}.`,
+      'Take blobId values from Email/get (blobId, attachments) or from an upload of this account.',
+    );
     return;
   }
   const asciiName = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
@@ -171,5 +267,7 @@ function decodePathPart(raw: string): string | undefined {
 function mediaTypeOf(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   if (!trimmed || trimmed.length > 255) return undefined;
-  return /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;\s*[\w!#$&^.+-]+=("[\x20-\x7e]*"|[\w!#$&^.+-]+))*$/.test(trimmed) ? trimmed : undefined;
+  return /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;\s*[\w!#$&^.+-]+=("[\x20-\x7e]*"|[\w!#$&^.+-]+))*$/.test(trimmed)
+    ? trimmed
+    : undefined;
 }

@@ -3,7 +3,17 @@ import { jmapCapabilities } from '../../../wire-constants.js';
 import { accountLimits, jmapLimits, sandboxLimits, sandboxLimitsCapability } from '../protocol/jmap-limits.js';
 
 /** Sort properties Email/query accepts, advertised as emailQuerySortOptions (RFC 8621 §1.3.1). */
-const emailQuerySortOptions = ['receivedAt', 'sentAt', 'size', 'from', 'to', 'subject', 'hasKeyword', 'someInThreadHaveKeyword', 'allInThreadHaveKeyword'];
+const emailQuerySortOptions = [
+  'receivedAt',
+  'sentAt',
+  'size',
+  'from',
+  'to',
+  'subject',
+  'hasKeyword',
+  'someInThreadHaveKeyword',
+  'allInThreadHaveKeyword',
+];
 
 /** The RFC 8620 §2 session resource for one inbox; all URLs absolute (unlike Cyrus, see cyrus.md). */
 export function buildSession(address: string, baseUrl: string): Record<string, unknown> {

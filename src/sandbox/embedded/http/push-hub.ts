@@ -43,7 +43,8 @@ export class PushHub {
       for (const subscriber of [...set]) {
         const now = statesOf(account, subscriber.types);
         const changed: TypeStates = {};
-        for (const type of subscriber.types) if (now[type] !== subscriber.lastSent[type]) changed[type] = now[type] as string;
+        for (const type of subscriber.types)
+          if (now[type] !== subscriber.lastSent[type]) changed[type] = now[type] as string;
         if (Object.keys(changed).length === 0) continue;
         subscriber.lastSent = now;
         subscriber.send(changed);

@@ -18,7 +18,10 @@ export function changesMethod(type: TrackedType, capability: string = jmapCapabi
     capability,
     async run(args, ctx) {
       const input = parseArgs(changesArgs, args);
-      const { isCountsOnly, ...result } = ctx.account.changes[type].changesSince(input.sinceState, input.maxChanges ?? undefined);
+      const { isCountsOnly, ...result } = ctx.account.changes[type].changesSince(
+        input.sinceState,
+        input.maxChanges ?? undefined,
+      );
       const response: Record<string, unknown> = { accountId: ctx.account.address, ...result };
       // RFC 8621 §2.2: the count properties when nothing else of the updated mailboxes changed, else null.
       if (type === 'Mailbox') response['updatedProperties'] = isCountsOnly ? [...mailboxCountProperties] : null;

@@ -37,19 +37,25 @@ export function parseArgs<T extends z.ZodType>(schema: T, args: Record<string, u
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const where = issue?.path.length ? issue.path.join('/') : 'arguments';
-  throw new MethodError('invalidArguments', `${where}: ${issue?.message ?? 'invalid'}.`, { arguments: issue?.path.slice(0, 1) ?? [] });
+  throw new MethodError('invalidArguments', `${where}: ${issue?.message ?? 'invalid'}.`, {
+    arguments: issue?.path.slice(0, 1) ?? [],
+  });
 }
 
 /** Checks `ifInState` of a /set call (RFC 8620 §5.3). */
 export function checkIfInState(ifInState: string | null | undefined, state: string): void {
   if (ifInState != null && ifInState !== state) {
-    throw new MethodError('stateMismatch', `ifInState "${ifInState}" does not match the current state "${state}"; fetch changes and retry.`);
+    throw new MethodError(
+      'stateMismatch',
+      `ifInState "${ifInState}" does not match the current state "${state}"; fetch changes and retry.`,
+    );
   }
 }
 
 /** Enforces maxObjectsInGet / maxObjectsInSet (RFC 8620 §5.1, §5.3). */
 export function checkObjectLimit(count: number, limit: number, name: string): void {
-  if (count > limit) throw new MethodError('requestTooLarge', `${count} objects exceed ${name} (${limit}); split the call.`);
+  if (count > limit)
+    throw new MethodError('requestTooLarge', `${count} objects exceed ${name} (${limit}); split the call.`);
 }
 
 /** Resolves an id that may be a "#creationId" reference made earlier in this request. */
@@ -58,15 +64,23 @@ export function resolveCreationId(id: string, ctx: MethodContext): string | unde
 }
 
 /** Picks the requested properties of an object, `id` always included (RFC 8620 §5.1). */
-export function pickProperties(record: Record<string, unknown>, properties: readonly string[]): Record<string, unknown> {
+export function pickProperties(
+  record: Record<string, unknown>,
+  properties: readonly string[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = { id: record['id'] };
   for (const property of properties) if (property in record) out[property] = record[property];
   return out;
 }
 
 /** Ensures every requested property is known, else invalidArguments. */
-export function checkProperties(properties: readonly string[] | null | undefined, known: readonly string[], isKnown?: (property: string) => boolean): void {
+export function checkProperties(
+  properties: readonly string[] | null | undefined,
+  known: readonly string[],
+  isKnown?: (property: string) => boolean,
+): void {
   for (const property of properties ?? []) {
-    if (!known.includes(property) && !isKnown?.(property)) throw new MethodError('invalidArguments', `Unknown property "${property}".`, { arguments: ['properties'] });
+    if (!known.includes(property) && !isKnown?.(property))
+      throw new MethodError('invalidArguments', `Unknown property "${property}".`, { arguments: ['properties'] });
   }
 }

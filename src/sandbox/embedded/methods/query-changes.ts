@@ -50,7 +50,10 @@ export function computeQueryChanges(spec: QueryChangesSpec): Record<string, unkn
   const upTo = spec.isImmutable && spec.upToId != null ? spec.currentIds.indexOf(spec.upToId) : -1;
   if (upTo >= 0) added = added.filter((item) => item.index <= upTo);
   if (spec.maxChanges != null && removed.length + added.length > spec.maxChanges) {
-    throw new MethodError('tooManyChanges', `${removed.length + added.length} changes exceed maxChanges (${spec.maxChanges}); run the query again instead.`);
+    throw new MethodError(
+      'tooManyChanges',
+      `${removed.length + added.length} changes exceed maxChanges (${spec.maxChanges}); run the query again instead.`,
+    );
   }
   return {
     oldQueryState: String(since),

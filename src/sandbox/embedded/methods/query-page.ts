@@ -13,13 +13,20 @@ export const queryPageArgs = {
 /** One page of a query's full results, as RFC 8620 §5.5 positions it; `limit` is reported when the server's cap cut it. */
 export function queryPage(
   ids: string[],
-  input: { position?: number | undefined; anchor?: string | null | undefined; anchorOffset?: number | undefined; limit?: number | null | undefined; calculateTotal?: boolean | undefined },
+  input: {
+    position?: number | undefined;
+    anchor?: string | null | undefined;
+    anchorOffset?: number | undefined;
+    limit?: number | null | undefined;
+    calculateTotal?: boolean | undefined;
+  },
   cap: number,
 ): Record<string, unknown> {
   let position = input.position ?? 0;
   if (input.anchor != null) {
     const index = ids.indexOf(input.anchor);
-    if (index < 0) throw new MethodError('anchorNotFound', `Anchor ${input.anchor} is not in the results; query again without it.`);
+    if (index < 0)
+      throw new MethodError('anchorNotFound', `Anchor ${input.anchor} is not in the results; query again without it.`);
     position = Math.max(0, index + (input.anchorOffset ?? 0));
   } else if (position < 0) {
     position = Math.max(0, ids.length + position);

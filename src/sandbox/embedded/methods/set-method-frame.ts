@@ -14,7 +14,8 @@ export interface SetInput {
 /** The checks each /set starts with (ifInState, maxObjectsInSet); returns the state before any change. */
 export function beginSet(input: SetInput, state: string): string {
   checkIfInState(input.ifInState, state);
-  const count = Object.keys(input.create ?? {}).length + Object.keys(input.update ?? {}).length + (input.destroy?.length ?? 0);
+  const count =
+    Object.keys(input.create ?? {}).length + Object.keys(input.update ?? {}).length + (input.destroy?.length ?? 0);
   checkObjectLimit(count, jmapLimits.maxObjectsInSet, 'maxObjectsInSet');
   return state;
 }
@@ -75,8 +76,14 @@ export function emptyOutcome(): SetOutcome {
 }
 
 /** The /set response (RFC 8620 §5.3): each map or list null when empty. */
-export function setResponse(accountId: string, oldState: string, newState: string, outcome: SetOutcome): Record<string, unknown> {
-  const orNull = <T>(record: Record<string, T>): Record<string, T> | null => (Object.keys(record).length ? record : null);
+export function setResponse(
+  accountId: string,
+  oldState: string,
+  newState: string,
+  outcome: SetOutcome,
+): Record<string, unknown> {
+  const orNull = <T>(record: Record<string, T>): Record<string, T> | null =>
+    Object.keys(record).length ? record : null;
   return {
     accountId,
     oldState,

@@ -36,7 +36,14 @@ function parseStructure(
       (index === 0 || (multipartType !== 'related' && (isInlineMediaType(part.type) || !part.name)));
     if (isMultipart) {
       const subType = part.type.split('/')[1] ?? 'mixed';
-      parseStructure(part.subParts ?? [], subType, inAlternative || subType === 'alternative', htmlBody, textBody, attachments);
+      parseStructure(
+        part.subParts ?? [],
+        subType,
+        inAlternative || subType === 'alternative',
+        htmlBody,
+        textBody,
+        attachments,
+      );
     } else if (isInline) {
       if (multipartType === 'alternative') {
         if (part.type === 'text/plain') textBody?.push(part);
@@ -62,7 +69,18 @@ function parseStructure(
 }
 
 /** Default EmailBodyPart properties (RFC 8621 §4.2 bodyProperties). */
-export const defaultBodyProperties = ['partId', 'blobId', 'size', 'name', 'type', 'charset', 'disposition', 'cid', 'language', 'location'];
+export const defaultBodyProperties = [
+  'partId',
+  'blobId',
+  'size',
+  'name',
+  'type',
+  'charset',
+  'disposition',
+  'cid',
+  'language',
+  'location',
+];
 
 /** Renders an EmailBodyPart of the message stored as `containerBlobId` with the requested properties. */
 export function renderBodyPart(containerBlobId: string, part: MimePart, properties: string[]): Record<string, unknown> {
@@ -82,7 +100,9 @@ export function renderBodyPart(containerBlobId: string, part: MimePart, properti
         out['headers'] = part.headers;
         break;
       case 'subParts':
-        out['subParts'] = part.subParts ? part.subParts.map((child) => renderBodyPart(containerBlobId, child, properties)) : null;
+        out['subParts'] = part.subParts
+          ? part.subParts.map((child) => renderBodyPart(containerBlobId, child, properties))
+          : null;
         break;
       case 'name':
       case 'type':
@@ -103,7 +123,10 @@ export function renderBodyPart(containerBlobId: string, part: MimePart, properti
 }
 
 /** An EmailBodyValue (RFC 8621 §4.1.4), truncated to maxBytes UTF-8 octets without splitting a character. */
-export function bodyValue(part: MimePart, maxBytes: number): { value: string; isEncodingProblem: boolean; isTruncated: boolean } {
+export function bodyValue(
+  part: MimePart,
+  maxBytes: number,
+): { value: string; isEncodingProblem: boolean; isTruncated: boolean } {
   const decoded = decodeText(part);
   let value = decoded.value;
   let isTruncated = false;
@@ -136,6 +159,9 @@ export function htmlToText(html: string): string {
 /** Up to 256 characters of body text, whitespace collapsed (RFC 8621 §4.1.4 preview). */
 export function preview(lists: BodyLists): string {
   const source = lists.textBody.length ? lists.textBody : lists.htmlBody;
-  const text = source.filter((part) => part.type.startsWith('text/')).map(plainText).join(' ');
+  const text = source
+    .filter((part) => part.type.startsWith('text/'))
+    .map(plainText)
+    .join(' ');
   return [...text.replace(/\s+/g, ' ').trim()].slice(0, 256).join('');
 }

@@ -47,7 +47,11 @@ type Address = z.infer<typeof address>;
 export type BlobLoader = (blobId: string) => Promise<Buffer | undefined>;
 
 /** Composes a real RFC 5322 message from an Email/set create object with nodemailer's MailComposer. */
-export async function composeMessage(create: EmailCreate, loadBlob: BlobLoader, fallbackDomain: string): Promise<Buffer> {
+export async function composeMessage(
+  create: EmailCreate,
+  loadBlob: BlobLoader,
+  fallbackDomain: string,
+): Promise<Buffer> {
   const headers: { key: string; value: string }[] = [];
   for (const [key, value] of Object.entries(create)) {
     // header:Name[:asRaw|:asText][:all] create properties (RFC 8621 §4.6), their names checked by
@@ -55,7 +59,8 @@ export async function composeMessage(create: EmailCreate, loadBlob: BlobLoader, 
     const match = /^header:([^:]+)(?::as(Raw|Text))?(:all)?$/.exec(key);
     if (!match?.[1]) continue;
     const values: unknown = match[3] ? value : [value];
-    if (!Array.isArray(values) || !values.every((one) => typeof one === 'string')) throw invalid(key, match[3] ? 'must be a list of strings' : 'must be a string');
+    if (!Array.isArray(values) || !values.every((one) => typeof one === 'string'))
+      throw invalid(key, match[3] ? 'must be a list of strings' : 'must be a string');
     for (const one of values) headers.push({ key: match[1], value: one.trim() });
   }
   const text = await bodyContent(create.textBody, create, loadBlob, 'textBody');
@@ -64,7 +69,10 @@ export async function composeMessage(create: EmailCreate, loadBlob: BlobLoader, 
     (create.attachments ?? []).map(async (part, index) => {
       if (!part.blobId) throw invalid(`attachments/${index}`, 'needs a blobId');
       const content = await loadBlob(part.blobId);
-      if (!content) throw new MethodError('blobNotFound', `Blob ${part.blobId} is not in this account; upload it first.`, { notFound: [part.blobId] });
+      if (!content)
+        throw new MethodError('blobNotFound', `Blob ${part.blobId} is not in this account; upload it first.`, {
+          notFound: [part.blobId],
+        });
       return {
         content,
         contentType: part.type ?? 'application/octet-stream',
@@ -101,12 +109,20 @@ export async function composeMessage(create: EmailCreate, loadBlob: BlobLoader, 
   return node.build();
 }
 
-function addressOption(key: string, list: Address[] | null | undefined): Record<string, { name: string; address: string }[]> {
+function addressOption(
+  key: string,
+  list: Address[] | null | undefined,
+): Record<string, { name: string; address: string }[]> {
   if (!list?.length) return {};
   return { [key]: list.map((entry) => ({ name: entry.name ?? '', address: entry.email })) };
 }
 
-async function bodyContent(parts: BodyPartInput[] | undefined, create: EmailCreate, loadBlob: BlobLoader, property: string): Promise<string | undefined> {
+async function bodyContent(
+  parts: BodyPartInput[] | undefined,
+  create: EmailCreate,
+  loadBlob: BlobLoader,
+  property: string,
+): Promise<string | undefined> {
   if (!parts?.length) return undefined;
   if (parts.length > 1) throw invalid(property, 'may hold one part in this sandbox');
   const part = parts[0] as BodyPartInput;
@@ -117,7 +133,8 @@ async function bodyContent(parts: BodyPartInput[] | undefined, create: EmailCrea
   }
   if (part.blobId) {
     const data = await loadBlob(part.blobId);
-    if (!data) throw new MethodError('blobNotFound', `Blob ${part.blobId} is not in this account.`, { notFound: [part.blobId] });
+    if (!data)
+      throw new MethodError('blobNotFound', `Blob ${part.blobId} is not in this account.`, { notFound: [part.blobId] });
     return data.toString('utf8');
   }
   throw invalid(property, 'needs a partId (with bodyValues) or a blobId');

@@ -24,7 +24,9 @@ const defaultReplyText = 'This inbox is away and will read your message later.';
  * §5), In-Reply-To/References thread it under the message it answers (RFC 3834 §3.1.5), and the
  * subject is the user's own or "Auto: " and the original's (RFC 3834 §3.1.5).
  */
-export async function composeVacationReply(input: VacationReplyInput): Promise<{ to: string; subject: string; messageId: string; raw: Buffer }> {
+export async function composeVacationReply(
+  input: VacationReplyInput,
+): Promise<{ to: string; subject: string; messageId: string; raw: Buffer }> {
   const { vacation } = input;
   const subject = vacation.subject ?? `Auto: ${input.originalSubject}`.trim();
   const messageId = `${randomUUID()}@${input.domain}`;
@@ -36,7 +38,9 @@ export async function composeVacationReply(input: VacationReplyInput): Promise<{
     ...(input.inReplyTo ? { inReplyTo: `<${input.inReplyTo}>` } : {}),
     ...(input.references.length ? { references: input.references.map((id) => `<${id}>`) } : {}),
     date: input.date,
-    text: vacation.textBody ?? (vacation.htmlBody === null ? defaultReplyText : htmlToText(vacation.htmlBody).replace(/\s+/g, ' ').trim()),
+    text:
+      vacation.textBody ??
+      (vacation.htmlBody === null ? defaultReplyText : htmlToText(vacation.htmlBody).replace(/\s+/g, ' ').trim()),
     ...(vacation.htmlBody !== null ? { html: vacation.htmlBody } : {}),
     headers: [{ key: 'Auto-Submitted', value: 'auto-replied' }],
     // The reply is built from the inbox's own settings only; never let the composer read files or URLs.
@@ -45,4 +49,3 @@ export async function composeVacationReply(input: VacationReplyInput): Promise<{
   });
   return { to: input.to, subject, messageId, raw: await composer.compile().build() };
 }
-

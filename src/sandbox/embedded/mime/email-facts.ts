@@ -24,7 +24,8 @@ export interface EmailFacts {
 
 /** Computes the facts of a parsed message; convenience properties follow RFC 8621 §4.1.3. */
 export function emailFacts(parsed: ParsedMessage): EmailFacts {
-  const last = (name: string): string | undefined => parsed.headers.findLast((header) => header.name.toLowerCase() === name)?.value;
+  const last = (name: string): string | undefined =>
+    parsed.headers.findLast((header) => header.name.toLowerCase() === name)?.value;
   const addresses = (name: string): EmailAddress[] | null => {
     const value = last(name);
     return value === undefined ? null : asAddresses(value);
@@ -50,7 +51,10 @@ export function emailFacts(parsed: ParsedMessage): EmailFacts {
     bcc: addresses('bcc'),
     replyTo: addresses('reply-to'),
     body,
-    bodyText: [...new Set([...body.textBody, ...body.htmlBody])].filter((part) => part.type.startsWith('text/')).map(plainText).join('\n'),
+    bodyText: [...new Set([...body.textBody, ...body.htmlBody])]
+      .filter((part) => part.type.startsWith('text/'))
+      .map(plainText)
+      .join('\n'),
     preview: preview(body),
     hasAttachment: body.attachments.some((part) => part.disposition === 'attachment' || part.name !== null),
   };

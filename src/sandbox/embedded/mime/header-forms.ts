@@ -36,7 +36,9 @@ export function parseHeaderProperty(property: string): HeaderProperty | undefine
 
 /** The value of a `header:` property over a header list: last instance, or all with `:all`. */
 export function headerPropertyValue(headers: RawHeader[], property: HeaderProperty): unknown {
-  const values = headers.filter((header) => header.name.toLowerCase() === property.name.toLowerCase()).map((header) => header.value);
+  const values = headers
+    .filter((header) => header.name.toLowerCase() === property.name.toLowerCase())
+    .map((header) => header.value);
   if (property.isAll) return values.map((value) => convertHeader(value, property.form));
   const last = values[values.length - 1];
   return last === undefined ? null : convertHeader(last, property.form);
@@ -78,7 +80,13 @@ function asGroupedAddresses(value: string): { name: string | null; addresses: Em
   const groups: { name: string | null; addresses: EmailAddress[] }[] = [];
   for (const entry of addressParser(value)) {
     if (entry.group) {
-      groups.push({ name: decodeWords(entry.name), addresses: entry.group.map((member) => ({ name: member.name ? decodeWords(member.name) : null, email: member.address })) });
+      groups.push({
+        name: decodeWords(entry.name),
+        addresses: entry.group.map((member) => ({
+          name: member.name ? decodeWords(member.name) : null,
+          email: member.address,
+        })),
+      });
     } else {
       const address = { name: entry.name ? decodeWords(entry.name) : null, email: entry.address };
       const previous = groups[groups.length - 1];

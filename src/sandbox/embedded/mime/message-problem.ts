@@ -16,7 +16,8 @@ export function messageProblem(raw: Buffer): string | undefined {
       continue;
     }
     // RFC 5322 §2.2: a field name is printable US-ASCII except colon, followed by a colon.
-    if (!/^[\x21-\x39\x3b-\x7e]+[ \t]*:/.test(line)) return `header line ${index + 1} is not "Name: value" (RFC 5322 §2.2)`;
+    if (!/^[\x21-\x39\x3b-\x7e]+[ \t]*:/.test(line))
+      return `header line ${index + 1} is not "Name: value" (RFC 5322 §2.2)`;
     fields += 1;
   }
   return fields === 0 ? 'the blob has no header fields' : undefined;

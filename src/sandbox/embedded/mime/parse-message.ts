@@ -50,7 +50,10 @@ const postalNode: z.ZodType<PostalNode> = z.lazy(() =>
     contentDisposition: z.object({ parsed: structuredHeader.optional() }).optional(),
     headers: z.array(z.object({ key: z.string(), originalKey: z.string(), value: z.string() })),
     contentTransferEncoding: z.object({ encoding: z.string().optional() }).optional(),
-    content: z.union([z.instanceof(ArrayBuffer), z.instanceof(Uint8Array)]).nullable().optional(),
+    content: z
+      .union([z.instanceof(ArrayBuffer), z.instanceof(Uint8Array)])
+      .nullable()
+      .optional(),
     childNodes: z.array(postalNode),
   }),
 );
@@ -74,7 +77,9 @@ function toPart(node: PostalNode, path: string, isRoot: boolean): MimePart {
   const subParts = isMultipart
     ? node.childNodes.map((child, index) => toPart(child, path ? `${path}.${index + 1}` : String(index + 1), false))
     : null;
-  let content: Buffer = node.content ? Buffer.from(node.content instanceof ArrayBuffer ? new Uint8Array(node.content) : node.content) : Buffer.alloc(0);
+  let content: Buffer = node.content
+    ? Buffer.from(node.content instanceof ArrayBuffer ? new Uint8Array(node.content) : node.content)
+    : Buffer.alloc(0);
   // RFC 2046 §5.1.1: the line break before a boundary belongs to the boundary, but postal-mime
   // keeps it in the part's content; drop it so bodies round-trip exactly. Base64 never includes it.
   if (!isRoot && node.contentTransferEncoding?.encoding !== 'base64') content = stripFinalLineBreak(content);
@@ -109,7 +114,10 @@ function stripAngles(value: string | undefined): string | null {
 
 function splitList(value: string | undefined): string[] | null {
   if (!value) return null;
-  const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   return items.length ? items : null;
 }
 
@@ -135,6 +143,9 @@ export function decodeText(part: MimePart): { value: string; isEncodingProblem: 
   try {
     return { value: decoder.decode(part.content), isEncodingProblem: false };
   } catch {
-    return { value: new TextDecoder(label === 'us-ascii' ? 'utf-8' : label).decode(part.content), isEncodingProblem: true };
+    return {
+      value: new TextDecoder(label === 'us-ascii' ? 'utf-8' : label).decode(part.content),
+      isEncodingProblem: true,
+    };
   }
 }

@@ -13,6 +13,7 @@ export function partBlobId(containerBlobId: string, partId: string): string {
 /** The stored blob a blob id starts from and the partIds to descend, outermost first; undefined for a malformed id. */
 export function splitPartBlobId(blobId: string): { root: string; partIds: string[] } | undefined {
   const [root, ...segments] = blobId.split('_');
-  if (!root || !/^[A-Za-z0-9-]+$/.test(root) || !segments.every((segment) => /^\d+(-\d+)*$/.test(segment))) return undefined;
+  if (!root || !/^[A-Za-z0-9-]+$/.test(root) || !segments.every((segment) => /^\d+(-\d+)*$/.test(segment)))
+    return undefined;
   return { root, partIds: segments.map((segment) => segment.replaceAll('-', '.')) };
 }

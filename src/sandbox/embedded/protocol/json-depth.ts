@@ -9,7 +9,8 @@ export function exceedsJsonDepth(value: unknown, limit: number): boolean {
     const { node, depth } = pending.pop() as { node: unknown; depth: number };
     if (typeof node !== 'object' || node === null) continue;
     if (depth + 1 > limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) pending.push({ node: child, depth: depth + 1 });
+    for (const child of Array.isArray(node) ? node : Object.values(node))
+      pending.push({ node: child, depth: depth + 1 });
   }
   return false;
 }

@@ -22,7 +22,8 @@ export function resolveReferences(args: Record<string, unknown>, responses: Invo
 }
 
 function resolveOne(reference: unknown, responses: Invocation[], key: string): unknown {
-  if (typeof reference !== 'object' || reference === null) throw invalidReference(`${key} must be a ResultReference object.`);
+  if (typeof reference !== 'object' || reference === null)
+    throw invalidReference(`${key} must be a ResultReference object.`);
   const { resultOf, name, path } = reference as Record<string, unknown>;
   if (typeof resultOf !== 'string' || typeof name !== 'string' || typeof path !== 'string') {
     throw invalidReference(`${key} needs string resultOf, name and path.`);
@@ -38,7 +39,10 @@ function resolveOne(reference: unknown, responses: Invocation[], key: string): u
 export function evaluatePointer(value: unknown, path: string, key = 'path'): unknown {
   if (path === '') return value;
   if (!path.startsWith('/')) throw invalidReference(`${key}: path "${path}" must start with "/".`);
-  const tokens = path.slice(1).split('/').map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const tokens = path
+    .slice(1)
+    .split('/')
+    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
   return walk(value, tokens, path, key);
 }
 
@@ -52,7 +56,8 @@ function walk(value: unknown, tokens: string[], path: string, key: string): unkn
         return Array.isArray(mapped) ? mapped : [mapped];
       });
     }
-    if (!/^(0|[1-9]\d*)$/.test(token) || Number(token) >= value.length) throw invalidReference(`${key}: path "${path}" does not exist.`);
+    if (!/^(0|[1-9]\d*)$/.test(token) || Number(token) >= value.length)
+      throw invalidReference(`${key}: path "${path}" does not exist.`);
     return walk(value[Number(token)], rest, path, key);
   }
   if (typeof value === 'object' && value !== null && Object.hasOwn(value, token)) {

@@ -15,7 +15,10 @@ export interface EmailQuery {
 export async function runEmailQuery(account: InboxAccount, query: EmailQuery): Promise<string[]> {
   const leaves = checkQuery(query.filter, query.sort ?? undefined);
   if (leaves * account.emails.size > sandboxLimits.maxFilterWork) {
-    throw new MethodError('unsupportedFilter', `${leaves} conditions over ${account.emails.size} emails exceed maxFilterWork (${sandboxLimits.maxFilterWork}) of ${sandboxLimitsCapability}; use fewer conditions.`);
+    throw new MethodError(
+      'unsupportedFilter',
+      `${leaves} conditions over ${account.emails.size} emails exceed maxFilterWork (${sandboxLimits.maxFilterWork}) of ${sandboxLimitsCapability}; use fewer conditions.`,
+    );
   }
   const facts = new FactsCache(account);
   const matching = [];
@@ -33,7 +36,15 @@ export async function runEmailQuery(account: InboxAccount, query: EmailQuery): P
 }
 
 // Conditions and sort keys on mailboxIds or keywords, which Email/set changes (RFC 8621 §4.1.1).
-const mutableConditions = new Set(['inMailbox', 'inMailboxOtherThan', 'hasKeyword', 'notKeyword', 'allInThreadHaveKeyword', 'someInThreadHaveKeyword', 'noneInThreadHaveKeyword']);
+const mutableConditions = new Set([
+  'inMailbox',
+  'inMailboxOtherThan',
+  'hasKeyword',
+  'notKeyword',
+  'allInThreadHaveKeyword',
+  'someInThreadHaveKeyword',
+  'noneInThreadHaveKeyword',
+]);
 const mutableSorts = new Set(['hasKeyword', 'allInThreadHaveKeyword', 'someInThreadHaveKeyword']);
 const threadConditions = new Set(['allInThreadHaveKeyword', 'someInThreadHaveKeyword', 'noneInThreadHaveKeyword']);
 
@@ -41,8 +52,12 @@ const threadConditions = new Set(['allInThreadHaveKeyword', 'someInThreadHaveKey
 export function queryMutability(query: EmailQuery): { isImmutable: boolean; isThreadWide: boolean } {
   const keys = conditionKeys(query.filter);
   const sorts = (query.sort ?? []).map((comparator) => comparator.property);
-  const isThreadWide = Boolean(query.collapseThreads) || keys.some((key) => threadConditions.has(key)) || sorts.some((key) => key.includes('InThread'));
-  const isImmutable = !isThreadWide && !keys.some((key) => mutableConditions.has(key)) && !sorts.some((key) => mutableSorts.has(key));
+  const isThreadWide =
+    Boolean(query.collapseThreads) ||
+    keys.some((key) => threadConditions.has(key)) ||
+    sorts.some((key) => key.includes('InThread'));
+  const isImmutable =
+    !isThreadWide && !keys.some((key) => mutableConditions.has(key)) && !sorts.some((key) => mutableSorts.has(key));
   return { isImmutable, isThreadWide };
 }
 

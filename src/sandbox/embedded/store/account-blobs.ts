@@ -73,7 +73,8 @@ export class AccountBlobs {
     let cached = this.parsedBlobs.get(blobId);
     if (!cached) {
       cached = parseMessage(data);
-      if (this.parsedBlobs.size >= parsedBlobCacheSize) this.parsedBlobs.delete(this.parsedBlobs.keys().next().value as string);
+      if (this.parsedBlobs.size >= parsedBlobCacheSize)
+        this.parsedBlobs.delete(this.parsedBlobs.keys().next().value as string);
       this.parsedBlobs.set(blobId, cached);
     }
     return cached;
@@ -86,6 +87,8 @@ export class AccountBlobs {
       return data ? { data, type: upload.type } : undefined;
     }
     const emailId = /^B(M[0-9a-f]+)$/.exec(id)?.[1];
-    return emailId && this.messages.has(emailId) ? { data: this.messages.raw(emailId), type: 'message/rfc822' } : undefined;
+    return emailId && this.messages.has(emailId)
+      ? { data: this.messages.raw(emailId), type: 'message/rfc822' }
+      : undefined;
   }
 }

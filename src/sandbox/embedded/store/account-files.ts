@@ -1,4 +1,13 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync, appendFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  existsSync,
+  appendFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { accountIndex, type AccountIndex } from './records.js';
@@ -62,7 +71,10 @@ export function readAccountIndexes(dataDir: string): AccountIndex[] {
       try {
         return accountIndex.parse(JSON.parse(readFileSync(file, 'utf8')));
       } catch (cause) {
-        throw new Error(`The sandbox mail index ${file} is unreadable; restore it from a backup or delete that inbox folder.`, { cause });
+        throw new Error(
+          `The sandbox mail index ${file} is unreadable; restore it from a backup or delete that inbox folder.`,
+          { cause },
+        );
       }
     });
 }

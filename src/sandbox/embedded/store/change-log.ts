@@ -69,7 +69,10 @@ export class ChangeLog {
   parseState(state: string, argument = 'sinceState'): number {
     const since = /^\d{1,15}$/.test(state) ? Number(state) : Number.NaN;
     if (!Number.isSafeInteger(since) || since > this.stateNumber) {
-      throw new MethodError('cannotCalculateChanges', `${argument} "${state.slice(0, 40)}" is unknown to this account; fetch again from scratch.`);
+      throw new MethodError(
+        'cannotCalculateChanges',
+        `${argument} "${state.slice(0, 40)}" is unknown to this account; fetch again from scratch.`,
+      );
     }
     return since;
   }
@@ -121,7 +124,9 @@ export class ChangeLog {
 }
 
 // RFC 8620 §5.2: an id created and destroyed in the window is left out; created-then-updated is only "created".
-function mergeChanges(entries: ChangeEntry[]): Pick<ChangesResult, 'created' | 'updated' | 'destroyed' | 'isCountsOnly'> {
+function mergeChanges(
+  entries: ChangeEntry[],
+): Pick<ChangesResult, 'created' | 'updated' | 'destroyed' | 'isCountsOnly'> {
   const first = new Map<string, ChangeEntry['kind']>();
   const last = new Map<string, ChangeEntry['kind']>();
   const hasRealUpdate = new Set<string>();
@@ -143,5 +148,10 @@ function mergeChanges(entries: ChangeEntry[]): Pick<ChangesResult, 'created' | '
       updated.push(id);
     }
   }
-  return { created, updated, destroyed, isCountsOnly: updated.length > 0 && updated.every((id) => !hasRealUpdate.has(id)) };
+  return {
+    created,
+    updated,
+    destroyed,
+    isCountsOnly: updated.length > 0 && updated.every((id) => !hasRealUpdate.has(id)),
+  };
 }

@@ -32,11 +32,20 @@ export interface Handover {
  * recipients are not disclosed), a Received trace field added (RFC 5321 §4.4), fresh id, unread.
  * Then the inbox's vacation response answers, if it is on and the message calls for it.
  */
-export async function deliverLocal(network: MailNetwork, recipient: InboxAccount, raw: Buffer, handover: Handover): Promise<EmailRecord> {
+export async function deliverLocal(
+  network: MailNetwork,
+  recipient: InboxAccount,
+  raw: Buffer,
+  handover: Handover,
+): Promise<EmailRecord> {
   const now = network.now();
   const received = `Received: from ${handover.via} by ${network.domain} (agent-mailbox sandbox) for <${recipient.address}>; ${now.toUTCString()}\r\n`;
   const copy = Buffer.concat([Buffer.from(received, 'latin1'), stripHeader(raw, 'bcc')]);
-  const email = await recipient.addEmail(copy, { mailboxIds: { [recipient.mailboxByRole('inbox').id]: true }, keywords: {}, receivedAt: utcDate(now) });
+  const email = await recipient.addEmail(copy, {
+    mailboxIds: { [recipient.mailboxByRole('inbox').id]: true },
+    keywords: {},
+    receivedAt: utcDate(now),
+  });
   const reply = await vacationReplyTo(network, recipient, await recipient.parsed(email.id), handover.envelopeFrom);
   if (reply) {
     // RFC 3834 §3.3: an automatic response goes out with an empty envelope sender, so nothing answers it in turn.
@@ -44,9 +53,21 @@ export async function deliverLocal(network: MailNetwork, recipient: InboxAccount
     const { signed, stamped } = await network.ownMail.authenticate(reply.raw, recipient.address);
     const isLocalDomain = reply.to.split('@')[1] === network.domain.toLowerCase();
     const local = network.account(reply.to);
-    if (local) await deliverLocal(network, local, stamped, { envelopeFrom: '', via: `${recipient.address} (vacation response)` });
+    if (local)
+      await deliverLocal(network, local, stamped, {
+        envelopeFrom: '',
+        via: `${recipient.address} (vacation response)`,
+      });
     else if (!isLocalDomain) {
-      network.recordOutbox({ at: now.toISOString(), from: '', to: [reply.to], subject: reply.subject, messageId: reply.messageId, size: signed.length, rawBase64: signed.toString('base64') });
+      network.recordOutbox({
+        at: now.toISOString(),
+        from: '',
+        to: [reply.to],
+        subject: reply.subject,
+        messageId: reply.messageId,
+        size: signed.length,
+        rawBase64: signed.toString('base64'),
+      });
     }
   }
   return email;

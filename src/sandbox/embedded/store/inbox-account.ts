@@ -56,16 +56,25 @@ export class InboxAccount {
     private readonly files: AccountFiles | undefined,
     index?: AccountIndex,
   ) {
-    this.mailboxes = index?.mailboxes ?? roleMailboxes.map((mailbox) => ({ ...mailbox, id: newId('m'), parentId: null, isSubscribed: true }));
+    this.mailboxes =
+      index?.mailboxes ??
+      roleMailboxes.map((mailbox) => ({ ...mailbox, id: newId('m'), parentId: null, isSubscribed: true }));
     this.identities = index?.identities ?? [primaryIdentity(address)];
     this.vacation = index?.vacation ?? { ...vacationOff };
     this.vacationReplies = new Map(Object.entries(index?.vacationReplies ?? {}));
-    this.changes = Object.fromEntries(trackedTypes.map((type) => [type, new ChangeLog(index?.changes[type])])) as Record<TrackedType, ChangeLog>;
+    this.changes = Object.fromEntries(
+      trackedTypes.map((type) => [type, new ChangeLog(index?.changes[type])]),
+    ) as Record<TrackedType, ChangeLog>;
     for (const email of index?.emails ?? []) {
       this.emails.set(email.id, email);
       if (files) this.raws.set(email.id, files.readMessage(email.id));
     }
-    this.blobs = new AccountBlobs({ has: (id) => this.emails.has(id), raw: (id) => this.raw(id), parsed: (id) => this.parsed(id) }, files, () => this.markDirty(), index?.uploads);
+    this.blobs = new AccountBlobs(
+      { has: (id) => this.emails.has(id), raw: (id) => this.raw(id), parsed: (id) => this.parsed(id) },
+      files,
+      () => this.markDirty(),
+      index?.uploads,
+    );
     for (const submission of index?.submissions ?? []) this.submissions.set(submission.id, submission);
     if (!index) this.markDirty();
   }
@@ -94,7 +103,11 @@ export class InboxAccount {
   relatedThread(keys: ThreadKeys): string | undefined {
     const { messageId, referenceIds } = keys;
     for (const email of this.emails.values()) {
-      if ((email.messageId !== null && referenceIds.includes(email.messageId)) || (messageId !== null && email.referenceIds.includes(messageId))) return email.threadId;
+      if (
+        (email.messageId !== null && referenceIds.includes(email.messageId)) ||
+        (messageId !== null && email.referenceIds.includes(messageId))
+      )
+        return email.threadId;
     }
     return undefined;
   }
@@ -131,7 +144,9 @@ export class InboxAccount {
     if (!email) return;
     const seenChanged = Boolean(email.keywords['$seen']) !== Boolean(keywords['$seen']);
     const affected = new Set([...Object.keys(email.mailboxIds), ...Object.keys(mailboxIds)]);
-    const touched = [...affected].filter((mailboxId) => seenChanged || Boolean(email.mailboxIds[mailboxId]) !== Boolean(mailboxIds[mailboxId]));
+    const touched = [...affected].filter(
+      (mailboxId) => seenChanged || Boolean(email.mailboxIds[mailboxId]) !== Boolean(mailboxIds[mailboxId]),
+    );
     email.mailboxIds = { ...mailboxIds };
     email.keywords = { ...keywords };
     this.changes.Email.record(id, 'updated', { threadId: email.threadId });
@@ -221,12 +236,15 @@ export class InboxAccount {
 
   private touchMailboxes(mailboxIds: string[]): void {
     const detail: ChangeDetail = { isCountsOnly: true };
-    for (const mailboxId of new Set(mailboxIds)) if (this.mailbox(mailboxId)) this.changes.Mailbox.record(mailboxId, 'updated', detail);
+    for (const mailboxId of new Set(mailboxIds))
+      if (this.mailbox(mailboxId)) this.changes.Mailbox.record(mailboxId, 'updated', detail);
     this.markDirty();
   }
 
   private snapshot(): AccountIndex {
-    const changes = Object.fromEntries(trackedTypes.map((type) => [type, this.changes[type].snapshot()])) as AccountIndex['changes'];
+    const changes = Object.fromEntries(
+      trackedTypes.map((type) => [type, this.changes[type].snapshot()]),
+    ) as AccountIndex['changes'];
     return {
       version: 1,
       address: this.address,
@@ -244,9 +262,13 @@ export class InboxAccount {
 
 /** The Message-ID of a parsed message and the ids it refers to (References, In-Reply-To). */
 export function threadKeys(parsed: ParsedMessage): ThreadKeys {
-  const header = (name: string): string | undefined => parsed.headers.findLast((entry) => entry.name.toLowerCase() === name)?.value;
+  const header = (name: string): string | undefined =>
+    parsed.headers.findLast((entry) => entry.name.toLowerCase() === name)?.value;
   return {
     messageId: asMessageIds(header('message-id') ?? '')?.[0] ?? null,
-    referenceIds: [...(asMessageIds(header('references') ?? '') ?? []), ...(asMessageIds(header('in-reply-to') ?? '') ?? [])],
+    referenceIds: [
+      ...(asMessageIds(header('references') ?? '') ?? []),
+      ...(asMessageIds(header('in-reply-to') ?? '') ?? []),
+    ],
   };
 }

@@ -51,7 +51,10 @@ const submissionRecord = z.object({
   envelope: z.object({ mailFrom: address, rcptTo: z.array(address) }),
   sendAt: z.string(),
   undoStatus: z.enum(['pending', 'final', 'canceled']),
-  deliveryStatus: z.record(z.string(), z.object({ smtpReply: z.string(), delivered: z.string(), displayed: z.string() })),
+  deliveryStatus: z.record(
+    z.string(),
+    z.object({ smtpReply: z.string(), delivered: z.string(), displayed: z.string() }),
+  ),
   dsnBlobIds: z.array(z.string()),
   mdnBlobIds: z.array(z.string()),
 });
@@ -83,7 +86,14 @@ const vacationRecord = z.object({
 export type VacationRecord = z.infer<typeof vacationRecord>;
 
 /** A vacation response that is off, as a new inbox has. */
-export const vacationOff: VacationRecord = { isEnabled: false, fromDate: null, toDate: null, subject: null, textBody: null, htmlBody: null };
+export const vacationOff: VacationRecord = {
+  isEnabled: false,
+  fromDate: null,
+  toDate: null,
+  subject: null,
+  textBody: null,
+  htmlBody: null,
+};
 
 /** The JMAP types whose states and changes are tracked per account. */
 export const trackedTypes = ['Mailbox', 'Email', 'Thread', 'EmailSubmission', 'Identity', 'VacationResponse'] as const;

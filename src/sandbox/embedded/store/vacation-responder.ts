@@ -22,18 +22,29 @@ export interface VacationReply {
  * §4.6), only when the inbox is among the visible recipients (RFC 5230 §4.5), and once per sender
  * per period (RFC 5230 §4.2).
  */
-export async function vacationReplyTo(network: MailNetwork, recipient: InboxAccount, message: ParsedMessage, envelopeFrom: string): Promise<VacationReply | undefined> {
+export async function vacationReplyTo(
+  network: MailNetwork,
+  recipient: InboxAccount,
+  message: ParsedMessage,
+  envelopeFrom: string,
+): Promise<VacationReply | undefined> {
   const vacation = recipient.vacation;
   const now = network.now();
   if (!vacation.isEnabled) return undefined;
   if (vacation.fromDate && now.getTime() < Date.parse(vacation.fromDate)) return undefined;
   if (vacation.toDate && now.getTime() >= Date.parse(vacation.toDate)) return undefined;
   const sender = envelopeFrom.trim().toLowerCase();
-  if (!isAnswerableSender(sender, recipient.address) || isAutomated(message.headers) || !isAddressedTo(recipient.address, message.headers)) return undefined;
+  if (
+    !isAnswerableSender(sender, recipient.address) ||
+    isAutomated(message.headers) ||
+    !isAddressedTo(recipient.address, message.headers)
+  )
+    return undefined;
   const last = recipient.vacationReplies.get(sender);
   if (last !== undefined && now.getTime() - Date.parse(last) < vacationReplyPeriodMs) return undefined;
   recipient.noteVacationReply(sender, utcDate(now));
-  const header = (name: string): string | undefined => message.headers.findLast((entry) => entry.name.toLowerCase() === name)?.value;
+  const header = (name: string): string | undefined =>
+    message.headers.findLast((entry) => entry.name.toLowerCase() === name)?.value;
   const originalId = asMessageIds(header('message-id') ?? '')?.[0];
   const identity = recipient.identities.find((candidate) => candidate.id === recipient.address);
   return composeVacationReply({

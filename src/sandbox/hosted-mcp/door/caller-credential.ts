@@ -20,19 +20,30 @@ export function callerCredentialOf(headers: IncomingHttpHeaders): CallerCredenti
   const headerKey = headers['x-api-key'];
   if (Array.isArray(headerKey)) return { kind: 'malformed', problem: 'X-API-Key was sent more than once.' };
   const xApiKey = headerKey?.trim();
-  if (xApiKey !== undefined && !isTokenText(xApiKey)) return { kind: 'malformed', problem: 'X-API-Key is empty or holds spaces; send exactly the inbox apiKey.' };
+  if (xApiKey !== undefined && !isTokenText(xApiKey))
+    return { kind: 'malformed', problem: 'X-API-Key is empty or holds spaces; send exactly the inbox apiKey.' };
 
   let fromAuthorization: CallerCredential = { kind: 'none' };
   if (authorization !== undefined && authorization.trim() !== '') {
     const match = /^\s*(bearer|apikey)\s+(\S+)\s*$/i.exec(authorization);
-    if (!match?.[1] || !match[2]) return { kind: 'malformed', problem: 'The Authorization header is neither "Bearer <token or apiKey>" nor "ApiKey <apiKey>".' };
+    if (!match?.[1] || !match[2])
+      return {
+        kind: 'malformed',
+        problem: 'The Authorization header is neither "Bearer <token or apiKey>" nor "ApiKey <apiKey>".',
+      };
     const value = match[2];
-    fromAuthorization = match[1].toLowerCase() === 'bearer' && looksLikeAccessToken(value) ? { kind: 'access_token', token: value } : { kind: 'api_key', apiKey: value };
+    fromAuthorization =
+      match[1].toLowerCase() === 'bearer' && looksLikeAccessToken(value)
+        ? { kind: 'access_token', token: value }
+        : { kind: 'api_key', apiKey: value };
   }
   if (xApiKey === undefined) return fromAuthorization;
   if (fromAuthorization.kind === 'none') return { kind: 'api_key', apiKey: xApiKey };
   if (fromAuthorization.kind === 'api_key' && fromAuthorization.apiKey === xApiKey) return fromAuthorization;
-  return { kind: 'malformed', problem: 'The request carries two different credentials (Authorization and X-API-Key); send one.' };
+  return {
+    kind: 'malformed',
+    problem: 'The request carries two different credentials (Authorization and X-API-Key); send one.',
+  };
 }
 
 function isTokenText(value: string): boolean {

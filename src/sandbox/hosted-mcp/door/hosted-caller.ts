@@ -55,7 +55,11 @@ export interface CallerCheckDeps {
 export async function verifyCaller(deps: CallerCheckDeps, credential: CallerCredential): Promise<HostedCaller> {
   switch (credential.kind) {
     case 'none':
-      throw new DoorRefusal(401, 'invalid_token', 'No credential was sent: authorize with OAuth (the WWW-Authenticate header names the metadata) or send the inbox apiKey.');
+      throw new DoorRefusal(
+        401,
+        'invalid_token',
+        'No credential was sent: authorize with OAuth (the WWW-Authenticate header names the metadata) or send the inbox apiKey.',
+      );
     case 'malformed':
       throw new DoorRefusal(400, 'invalid_request', credential.problem);
     case 'access_token':
@@ -86,7 +90,12 @@ async function verifyAccessToken(deps: CallerCheckDeps, token: string): Promise<
 
 async function verifyApiKey(deps: CallerCheckDeps, apiKey: string): Promise<HostedCaller> {
   const account = deps.findByApiKey(apiKey);
-  if (!account) throw new DoorRefusal(401, 'invalid_token', 'This apiKey opens no inbox of this service; check the key, or authorize with OAuth instead.');
+  if (!account)
+    throw new DoorRefusal(
+      401,
+      'invalid_token',
+      'This apiKey opens no inbox of this service; check the key, or authorize with OAuth instead.',
+    );
   // An inbox kept from before the directory existed gets its accountId now.
   const inbox = deps.directory.inboxAt(account.address) ?? (await deps.directory.addInbox(account.address));
   const keyHash = createHash('sha256').update(apiKey, 'utf8').digest('hex');
@@ -102,11 +111,19 @@ const verifiedCallers = new WeakSet<HostedCaller>();
  */
 export function authInfoFor(caller: HostedCaller, resource: string): AuthInfo {
   verifiedCallers.add(caller);
-  return { token: '', clientId: caller.kind === 'oauth' ? caller.clientId : 'api-key', scopes: [...caller.scopes], resource: new URL(resource), extra: { caller } };
+  return {
+    token: '',
+    clientId: caller.kind === 'oauth' ? caller.clientId : 'api-key',
+    scopes: [...caller.scopes],
+    resource: new URL(resource),
+    extra: { caller },
+  };
 }
 
 /** The caller of a tool call, when the door verified it on this request. */
 export function callerOf(authInfo: { extra?: Record<string, unknown> } | undefined): HostedCaller | undefined {
   const caller = authInfo?.extra?.['caller'];
-  return typeof caller === 'object' && caller !== null && verifiedCallers.has(caller as HostedCaller) ? (caller as HostedCaller) : undefined;
+  return typeof caller === 'object' && caller !== null && verifiedCallers.has(caller as HostedCaller)
+    ? (caller as HostedCaller)
+    : undefined;
 }

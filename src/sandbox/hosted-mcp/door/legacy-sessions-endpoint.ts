@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
+import {
+  isInitializeRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type McpServer,
+} from '@modelcontextprotocol/server';
 import type { HostedCaller } from './hosted-caller.js';
 import { McpSessions } from './mcp-sessions.js';
 
 /** A JSON-RPC error answer outside any session (the shape the SDK's transport uses). */
 export function jsonRpcErrorResponse(status: number, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 /**
@@ -31,14 +39,27 @@ export class LegacySessionsEndpoint {
     if (sessionId !== null) {
       const session = this.sessions.use(sessionId);
       // 404 makes a client start a new session (the transport's own answer to an unknown id).
-      if (!session) return jsonRpcErrorResponse(404, -32001, 'Session not found: it ended or was never opened; initialize a new one.');
+      if (!session)
+        return jsonRpcErrorResponse(
+          404,
+          -32001,
+          'Session not found: it ended or was never opened; initialize a new one.',
+        );
       if (session.bindingKey !== caller.bindingKey) {
-        return jsonRpcErrorResponse(403, -32001, 'This session is bound to the credential that opened it; a request with another apiKey or token is refused. Open a new session with this credential.');
+        return jsonRpcErrorResponse(
+          403,
+          -32001,
+          'This session is bound to the credential that opened it; a request with another apiKey or token is refused. Open a new session with this credential.',
+        );
       }
       return session.transport.handleRequest(request, { parsedBody, authInfo });
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
-      return jsonRpcErrorResponse(400, -32000, 'Bad Request: no Mcp-Session-Id; the first request of a session is initialize.');
+      return jsonRpcErrorResponse(
+        400,
+        -32000,
+        'Bad Request: no Mcp-Session-Id; the first request of a session is initialize.',
+      );
     }
     return this.open(request, parsedBody, caller, authInfo);
   }
@@ -53,7 +74,12 @@ export class LegacySessionsEndpoint {
     return this.sessions.closeAll();
   }
 
-  private async open(request: Request, parsedBody: unknown, caller: HostedCaller, authInfo: AuthInfo): Promise<Response> {
+  private async open(
+    request: Request,
+    parsedBody: unknown,
+    caller: HostedCaller,
+    authInfo: AuthInfo,
+  ): Promise<Response> {
     const server = this.buildServer();
     let opened: string | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({

@@ -18,7 +18,11 @@ export function webRequestOf(req: IncomingMessage, res: ServerResponse, origin: 
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
-  return new Request(new URL(req.url ?? '/', origin), { method: req.method ?? 'GET', headers, signal: controller.signal });
+  return new Request(new URL(req.url ?? '/', origin), {
+    method: req.method ?? 'GET',
+    headers,
+    signal: controller.signal,
+  });
 }
 
 /** Writes a web Response (a JSON body, an empty 202 or an SSE stream) to a Node response. */

@@ -11,9 +11,15 @@ export type OriginVerdict = { ok: true; origin: string | undefined } | { ok: fal
  */
 export function checkOrigin(req: IncomingMessage, extraHosts: readonly string[]): OriginVerdict {
   const header = req.headers.origin;
-  const verdict = validateOriginHeader(header, [...localhostAllowedOrigins(), ...extraHosts.map((name) => name.toLowerCase())]);
+  const verdict = validateOriginHeader(header, [
+    ...localhostAllowedOrigins(),
+    ...extraHosts.map((name) => name.toLowerCase()),
+  ]);
   if (verdict.ok) return { ok: true, origin: verdict.origin };
-  return { ok: false, message: `This hosted MCP server does not answer pages from the origin ${String(header).slice(0, 100)}; start the sandbox with --allow-host <name> to allow that host.` };
+  return {
+    ok: false,
+    message: `This hosted MCP server does not answer pages from the origin ${String(header).slice(0, 100)}; start the sandbox with --allow-host <name> to allow that host.`,
+  };
 }
 
 /** CORS headers for an allowed browser origin, so a browser-based MCP client can read the answer and its session id. */
@@ -31,7 +37,8 @@ export function preflightHeadersFor(origin: string | undefined): Record<string, 
   return {
     ...corsHeadersFor(origin),
     'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-    'access-control-allow-headers': 'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id, x-api-key',
+    'access-control-allow-headers':
+      'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id, x-api-key',
     'access-control-max-age': '600',
   };
 }

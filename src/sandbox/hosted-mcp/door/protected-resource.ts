@@ -20,7 +20,10 @@ export function hostedResourceOf(mcpUrl: string): HostedResource {
   const base = mcpUrl.replace(/\/+$/, '');
   const origin = new URL(base);
   // RFC 9728 §3.1: insert the well-known segment between the host and the resource's path.
-  return { resource: `${base}${mcpPath}`, metadataUrl: `${origin.origin}/.well-known/oauth-protected-resource${origin.pathname.replace(/\/+$/, '')}${mcpPath}` };
+  return {
+    resource: `${base}${mcpPath}`,
+    metadataUrl: `${origin.origin}/.well-known/oauth-protected-resource${origin.pathname.replace(/\/+$/, '')}${mcpPath}`,
+  };
 }
 
 /** The metadata document exactly as spec §2.4 lists it. */
@@ -40,6 +43,10 @@ export function protectedResourceMetadata(resource: HostedResource, authUrl: str
  */
 export function resourceChallenge(metadataUrl: string, error?: { code: string; description: string }): string {
   const parts = [`realm="${bearerRealm}"`, `resource_metadata="${metadataUrl}"`];
-  if (error) parts.push(`error="${error.code}"`, `error_description="${error.description.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?')}"`);
+  if (error)
+    parts.push(
+      `error="${error.code}"`,
+      `error_description="${error.description.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?')}"`,
+    );
   return `Bearer ${parts.join(', ')}`;
 }

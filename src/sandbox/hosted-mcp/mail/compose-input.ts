@@ -16,7 +16,11 @@ export const attachmentsInput = z
   .array(
     z.object({
       filename: z.string().min(1).max(255).describe('File name the recipient sees.'),
-      content_type: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'content_type is a media type such as application/pdf').optional().describe('Media type, e.g. application/pdf (default application/octet-stream).'),
+      content_type: z
+        .string()
+        .regex(/^[\w.+-]+\/[\w.+-]+$/, 'content_type is a media type such as application/pdf')
+        .optional()
+        .describe('Media type, e.g. application/pdf (default application/octet-stream).'),
       content_base64: z.string().min(1).describe('The file content, base64-encoded.'),
     }),
   )
@@ -42,15 +46,24 @@ export function parseAddress(text: string, field: string): { name?: string; emai
 }
 
 /** Parses every entry of an address list. */
-export function parseAddresses(list: readonly string[] | undefined, field: string): Array<{ name?: string; email: string }> {
+export function parseAddresses(
+  list: readonly string[] | undefined,
+  field: string,
+): Array<{ name?: string; email: string }> {
   return (list ?? []).map((entry) => parseAddress(entry, field));
 }
 
 /** Decodes the attachments, checks the caps and uploads each one; returns the draft's attachment list. */
-export async function uploadAttachments(inbox: InboxConnection, files: readonly AttachmentInput[] | undefined): Promise<DraftSpec['attachments']> {
+export async function uploadAttachments(
+  inbox: InboxConnection,
+  files: readonly AttachmentInput[] | undefined,
+): Promise<DraftSpec['attachments']> {
   const decoded = (files ?? []).map((file) => ({ file, bytes: decodeBase64(file.content_base64, file.filename) }));
   const total = decoded.reduce((sum, entry) => sum + entry.bytes.length, 0);
-  if (total > maxAttachmentBytes) throw badInput(`The attachments hold ${Math.ceil(total / 1024)} KiB; at most ${maxAttachmentBytes / 1024} KiB can go in one message.`);
+  if (total > maxAttachmentBytes)
+    throw badInput(
+      `The attachments hold ${Math.ceil(total / 1024)} KiB; at most ${maxAttachmentBytes / 1024} KiB can go in one message.`,
+    );
   const uploaded: DraftSpec['attachments'] = [];
   for (const { file, bytes } of decoded) {
     const type = file.content_type ?? 'application/octet-stream';
@@ -62,13 +75,19 @@ export async function uploadAttachments(inbox: InboxConnection, files: readonly 
 
 function decodeBase64(text: string, filename: string): Buffer {
   const compact = text.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw badInput(`The content of ${filename.slice(0, 80)} is not base64.`);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1)
+    throw badInput(`The content of ${filename.slice(0, 80)} is not base64.`);
   return Buffer.from(compact, 'base64');
 }
 
 /** A file name without path parts or control characters (it lands in a MIME header). */
 function safeFileName(name: string): string {
-  const base = name.replace(/[\u0000-\u001f\u007f]/g, '').split(/[\\/]/).pop()?.trim() ?? '';
+  const base =
+    name
+      .replace(/[\u0000-\u001f\u007f]/g, '')
+      .split(/[\\/]/)
+      .pop()
+      ?.trim() ?? '';
   return base === '' ? 'attachment' : base.slice(0, 255);
 }
 

@@ -4,8 +4,18 @@ import type { MethodCall } from './mail-store-client.js';
 /** The arguments of the response to call `callId`; a method error becomes a tool error naming it. */
 export function responseOf(responses: readonly MethodCall[], callId: string): Record<string, unknown> {
   const found = responses.find((response) => response[2] === callId);
-  if (!found) throw new HostedToolError('jmap_error', `The mail store gave no answer to call ${callId}.`, 'Try again; if it repeats, the sandbox log on stderr has the details.');
-  if (found[0] === 'error') throw new HostedToolError('jmap_error', `The mail store refused the request: ${describeSetError(found[1])}.`, 'Check the input and try again.');
+  if (!found)
+    throw new HostedToolError(
+      'jmap_error',
+      `The mail store gave no answer to call ${callId}.`,
+      'Try again; if it repeats, the sandbox log on stderr has the details.',
+    );
+  if (found[0] === 'error')
+    throw new HostedToolError(
+      'jmap_error',
+      `The mail store refused the request: ${describeSetError(found[1])}.`,
+      'Check the input and try again.',
+    );
   return found[1];
 }
 

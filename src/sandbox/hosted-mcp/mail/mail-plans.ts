@@ -36,15 +36,29 @@ export const placeholderPlaces: MailPlaces = {
 export function discoveryCalls(accountId: string, withIdentities: boolean): MethodCall[] {
   return [
     ['Mailbox/get', { accountId, ids: null, properties: ['id', 'role'] }, 'mailboxes'],
-    ...(withIdentities ? [['Identity/get', { accountId, ids: null, properties: ['id', 'email'] }, 'identities'] as MethodCall] : []),
+    ...(withIdentities
+      ? [['Identity/get', { accountId, ids: null, properties: ['id', 'email'] }, 'identities'] as MethodCall]
+      : []),
   ];
 }
 
 /** The newest messages matching `filter`, with what a list shows. */
 export function listCalls(accountId: string, filter: Record<string, unknown>, limit: number): MethodCall[] {
   return [
-    ['Email/query', { accountId, filter, sort: [{ property: 'receivedAt', isAscending: false }], limit, calculateTotal: true }, 'query'],
-    ['Email/get', { accountId, '#ids': { resultOf: 'query', name: 'Email/query', path: '/ids' }, properties: [...summaryProperties] }, 'list'],
+    [
+      'Email/query',
+      { accountId, filter, sort: [{ property: 'receivedAt', isAscending: false }], limit, calculateTotal: true },
+      'query',
+    ],
+    [
+      'Email/get',
+      {
+        accountId,
+        '#ids': { resultOf: 'query', name: 'Email/query', path: '/ids' },
+        properties: [...summaryProperties],
+      },
+      'list',
+    ],
   ];
 }
 
@@ -56,7 +70,31 @@ export function readCalls(accountId: string, emailId: string, maxBodyBytes: numb
       {
         accountId,
         ids: [emailId],
-        properties: ['id', 'threadId', 'mailboxIds', 'keywords', 'messageId', 'inReplyTo', 'references', 'from', 'sender', 'replyTo', 'to', 'cc', 'subject', 'sentAt', 'receivedAt', 'size', 'hasAttachment', 'textBody', 'attachments', 'bodyValues', 'header:Auto-Submitted:asText', 'header:Precedence:asText', 'header:List-Id:asText'],
+        properties: [
+          'id',
+          'threadId',
+          'mailboxIds',
+          'keywords',
+          'messageId',
+          'inReplyTo',
+          'references',
+          'from',
+          'sender',
+          'replyTo',
+          'to',
+          'cc',
+          'subject',
+          'sentAt',
+          'receivedAt',
+          'size',
+          'hasAttachment',
+          'textBody',
+          'attachments',
+          'bodyValues',
+          'header:Auto-Submitted:asText',
+          'header:Precedence:asText',
+          'header:List-Id:asText',
+        ],
         bodyProperties: ['partId', 'blobId', 'type', 'name', 'size', 'disposition'],
         fetchTextBodyValues: true,
         maxBodyValueBytes: maxBodyBytes,
@@ -91,7 +129,13 @@ export function sendCalls(places: MailPlaces, draft: DraftSpec): MethodCall[] {
   };
   if (draft.cc.length > 0) email['cc'] = draft.cc;
   if (draft.bcc.length > 0) email['bcc'] = draft.bcc;
-  if (draft.attachments.length > 0) email['attachments'] = draft.attachments.map((file) => ({ blobId: file.blobId, type: file.type, name: file.name, disposition: 'attachment' }));
+  if (draft.attachments.length > 0)
+    email['attachments'] = draft.attachments.map((file) => ({
+      blobId: file.blobId,
+      type: file.type,
+      name: file.name,
+      disposition: 'attachment',
+    }));
   if (draft.inReplyTo) email['inReplyTo'] = draft.inReplyTo;
   if (draft.references) email['references'] = draft.references;
   return [
@@ -101,7 +145,13 @@ export function sendCalls(places: MailPlaces, draft: DraftSpec): MethodCall[] {
       {
         accountId: places.accountId,
         create: { send: { emailId: '#draft', identityId: places.identityId } },
-        onSuccessUpdateEmail: { '#send': { [`mailboxIds/${places.draftsId}`]: null, [`mailboxIds/${places.sentId}`]: true, 'keywords/$draft': null } },
+        onSuccessUpdateEmail: {
+          '#send': {
+            [`mailboxIds/${places.draftsId}`]: null,
+            [`mailboxIds/${places.sentId}`]: true,
+            'keywords/$draft': null,
+          },
+        },
       },
       'submit',
     ],

@@ -34,7 +34,9 @@ const sessionSchema = z.object({
   uploadUrl: z.string().min(1),
   primaryAccounts: z.record(z.string(), z.string()),
 });
-const apiAnswerSchema = z.object({ methodResponses: z.array(z.tuple([z.string(), z.record(z.string(), z.unknown()), z.string()])) });
+const apiAnswerSchema = z.object({
+  methodResponses: z.array(z.tuple([z.string(), z.record(z.string(), z.unknown()), z.string()])),
+});
 const uploadAnswerSchema = z.object({ blobId: z.string().min(1), size: z.number() });
 
 /**
@@ -47,48 +49,84 @@ export async function openInbox(deps: MailStoreDeps, address: string, signal: Ab
   const base = deps.apiUrl();
   const request = async (url: string, init: RequestInit, what: string): Promise<unknown> => {
     // The capability goes to the JMAP host and nowhere else, whatever URL a session names.
-    if (new URL(url).origin !== new URL(base).origin) throw storeFailure(`The mail store named ${what} on another host.`);
+    if (new URL(url).origin !== new URL(base).origin)
+      throw storeFailure(`The mail store named ${what} on another host.`);
     const deadline = AbortSignal.timeout(deps.timeoutMs);
     let response: Response;
     try {
-      response = await fetch(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${capability}` }, signal: AbortSignal.any([signal, deadline]), redirect: 'error' });
+      response = await fetch(url, {
+        ...init,
+        headers: { ...init.headers, authorization: `Bearer ${capability}` },
+        signal: AbortSignal.any([signal, deadline]),
+        redirect: 'error',
+      });
       const text = await readCappedResponse(response, deps.maxResponseBytes);
-      if (text === undefined) throw storeFailure(`The mail store's answer is larger than ${Math.round(deps.maxResponseBytes / 1024)} KiB.`, 'Ask for less in one call: a smaller limit, fewer ids or properties.');
+      if (text === undefined)
+        throw storeFailure(
+          `The mail store's answer is larger than ${Math.round(deps.maxResponseBytes / 1024)} KiB.`,
+          'Ask for less in one call: a smaller limit, fewer ids or properties.',
+        );
       if (!response.ok) throw storeFailure(`The mail store answered ${what} with HTTP ${response.status}.`);
       return JSON.parse(text) as unknown;
     } catch (error) {
       if (error instanceof HostedToolError) throw error;
       if (deadline.aborted) {
-        throw new HostedToolError('mail_store_timeout', `The mail store did not answer ${what} within ${deps.timeoutMs / 1000} s; the call was abandoned.`, 'Try again in a moment; if a send was under way, check the Sent mailbox with read_inbox or search_messages before sending again.');
+        throw new HostedToolError(
+          'mail_store_timeout',
+          `The mail store did not answer ${what} within ${deps.timeoutMs / 1000} s; the call was abandoned.`,
+          'Try again in a moment; if a send was under way, check the Sent mailbox with read_inbox or search_messages before sending again.',
+        );
       }
-      if (signal.aborted) throw new HostedToolError('cancelled', 'The tool call was cancelled.', 'Call the tool again if you still need it.');
+      if (signal.aborted)
+        throw new HostedToolError(
+          'cancelled',
+          'The tool call was cancelled.',
+          'Call the tool again if you still need it.',
+        );
       if (error instanceof SyntaxError) throw storeFailure(`The mail store's answer to ${what} is not JSON.`);
       throw storeFailure(`The mail store could not be reached for ${what}.`);
     }
   };
 
-  const session = sessionSchema.safeParse(await request(`${base}${jmapSessionPath}`, { method: 'GET' }, 'the session request'));
-  if (!session.success) throw storeFailure('The mail store\'s JMAP session lacks apiUrl, uploadUrl or primaryAccounts.');
+  const session = sessionSchema.safeParse(
+    await request(`${base}${jmapSessionPath}`, { method: 'GET' }, 'the session request'),
+  );
+  if (!session.success) throw storeFailure("The mail store's JMAP session lacks apiUrl, uploadUrl or primaryAccounts.");
   const accountId = session.data.primaryAccounts['urn:ietf:params:jmap:mail'];
-  if (accountId === undefined) throw storeFailure('The mail store\'s JMAP session names no mail account.');
+  if (accountId === undefined) throw storeFailure("The mail store's JMAP session names no mail account.");
   return {
     accountId,
     address,
     async call(methodCalls, using) {
       const body = JSON.stringify({ using, methodCalls });
-      const answer = apiAnswerSchema.safeParse(await request(session.data.apiUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }, 'the JMAP request'));
-      if (!answer.success) throw storeFailure('The mail store\'s answer has no methodResponses.');
+      const answer = apiAnswerSchema.safeParse(
+        await request(
+          session.data.apiUrl,
+          { method: 'POST', headers: { 'content-type': 'application/json' }, body },
+          'the JMAP request',
+        ),
+      );
+      if (!answer.success) throw storeFailure("The mail store's answer has no methodResponses.");
       return answer.data.methodResponses as MethodCall[];
     },
     async upload(bytes, type) {
       const url = session.data.uploadUrl.replace('{accountId}', encodeURIComponent(accountId));
-      const answer = uploadAnswerSchema.safeParse(await request(url, { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(bytes) }, 'an upload'));
-      if (!answer.success) throw storeFailure('The mail store\'s upload answer has no blobId.');
+      const answer = uploadAnswerSchema.safeParse(
+        await request(
+          url,
+          { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(bytes) },
+          'an upload',
+        ),
+      );
+      if (!answer.success) throw storeFailure("The mail store's upload answer has no blobId.");
       return answer.data;
     },
   };
 }
 
-function storeFailure(message: string, hint = 'Try again; if it repeats, the sandbox log on stderr has the details.'): HostedToolError {
+function storeFailure(
+  message: string,
+  hint = 'Try again; if it repeats, the sandbox log on stderr has the details.',
+): HostedToolError {
   return new HostedToolError('mail_store_error', message, hint);
 }

@@ -8,7 +8,10 @@ let convert: typeof Convert | undefined;
  * order, an HTML part (mail without a text alternative) turned into text with html-to-text.
  */
 export async function bodyTextOf(email: Record<string, unknown>): Promise<{ text: string; isTruncated: boolean }> {
-  const parts = (Array.isArray(email['textBody']) ? email['textBody'] : []) as Array<{ partId?: unknown; type?: unknown }>;
+  const parts = (Array.isArray(email['textBody']) ? email['textBody'] : []) as Array<{
+    partId?: unknown;
+    type?: unknown;
+  }>;
   const values = (email['bodyValues'] ?? {}) as Record<string, { value?: unknown; isTruncated?: unknown }>;
   const texts: string[] = [];
   let isTruncated = false;
@@ -25,7 +28,10 @@ async function htmlAsText(html: string): Promise<string> {
   convert ??= (await import('html-to-text')).convert;
   // Images (tracking pixels) are dropped; layout tables read as blocks; headings keep their case.
   const blocks = ['table', 'tr', 'td', 'th'].map((selector) => ({ selector, format: 'block' }));
-  const headings = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } }));
+  const headings = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({
+    selector,
+    options: { uppercase: false },
+  }));
   return convert(html, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }, ...blocks, ...headings] })
     .replace(/\n{3,}/g, '\n\n')
     .trim();

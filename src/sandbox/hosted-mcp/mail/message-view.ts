@@ -13,7 +13,9 @@ export interface MessageView {
 export async function viewMessage(email: Record<string, unknown>): Promise<MessageView> {
   const { text, isTruncated } = await bodyTextOf(email);
   const keywords = (email['keywords'] ?? {}) as Record<string, unknown>;
-  const attachments = (Array.isArray(email['attachments']) ? email['attachments'] : []) as Array<Record<string, unknown>>;
+  const attachments = (Array.isArray(email['attachments']) ? email['attachments'] : []) as Array<
+    Record<string, unknown>
+  >;
   return {
     headers: {
       id: email['id'],
@@ -27,7 +29,12 @@ export async function viewMessage(email: Record<string, unknown>): Promise<Messa
       sent_at: email['sentAt'],
       received_at: email['receivedAt'],
       unread: keywords['$seen'] !== true,
-      attachments: attachments.map((part) => ({ name: oneLine(part['name']) || null, type: part['type'], size: part['size'], blob_id: part['blobId'] })),
+      attachments: attachments.map((part) => ({
+        name: oneLine(part['name']) || null,
+        type: part['type'],
+        size: part['size'],
+        blob_id: part['blobId'],
+      })),
       ...(isTruncated ? { body_truncated: true } : {}),
     },
     fencedBody: fenceUntrusted(text === '' ? '(no text body)' : text, 'message body'),

@@ -11,17 +11,39 @@ export function replyDraft(original: Record<string, unknown>, body: string): Omi
   const autoSubmitted = oneLine(original['header:Auto-Submitted:asText']).toLowerCase();
   const precedence = oneLine(original['header:Precedence:asText']).toLowerCase();
   const listId = oneLine(original['header:List-Id:asText']);
-  if ((autoSubmitted !== '' && autoSubmitted !== 'no') || ['bulk', 'list', 'junk'].includes(precedence) || listId !== '') {
-    throw new HostedToolError('refused', 'This message was sent automatically (a robot, a list or a bulk mailing); replying could start a mail loop, so no reply is sent.', 'Use send_email to write to a person directly if an answer is really needed.', { tool: 'send_email' });
+  if (
+    (autoSubmitted !== '' && autoSubmitted !== 'no') ||
+    ['bulk', 'list', 'junk'].includes(precedence) ||
+    listId !== ''
+  ) {
+    throw new HostedToolError(
+      'refused',
+      'This message was sent automatically (a robot, a list or a bulk mailing); replying could start a mail loop, so no reply is sent.',
+      'Use send_email to write to a person directly if an answer is really needed.',
+      { tool: 'send_email' },
+    );
   }
   const from = (Array.isArray(original['from']) ? original['from'] : []) as Array<{ name?: unknown; email?: unknown }>;
   const sender = from.find((entry) => typeof entry.email === 'string' && entry.email !== '');
-  if (!sender || typeof sender.email !== 'string') throw new HostedToolError('refused', 'The message has no sender address to reply to.', 'Use send_email with the address you want to write to.', { tool: 'send_email' });
+  if (!sender || typeof sender.email !== 'string')
+    throw new HostedToolError(
+      'refused',
+      'The message has no sender address to reply to.',
+      'Use send_email with the address you want to write to.',
+      { tool: 'send_email' },
+    );
   const subject = oneLine(original['subject']);
   const messageIds = stringList(original['messageId']);
-  const earlier = stringList(original['references']).length > 0 ? stringList(original['references']) : stringList(original['inReplyTo']);
+  const earlier =
+    stringList(original['references']).length > 0
+      ? stringList(original['references'])
+      : stringList(original['inReplyTo']);
   return {
-    to: [typeof sender.name === 'string' && sender.name !== '' ? { name: oneLine(sender.name), email: sender.email } : { email: sender.email }],
+    to: [
+      typeof sender.name === 'string' && sender.name !== ''
+        ? { name: oneLine(sender.name), email: sender.email }
+        : { email: sender.email },
+    ],
     cc: [],
     bcc: [],
     subject: /^re:/i.test(subject) ? subject : `Re: ${subject}`.trimEnd(),

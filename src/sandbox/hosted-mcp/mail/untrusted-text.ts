@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 
 // Zero-width and bidirectional controls can hide or reorder text a model reads; C0 controls other
 // than tab and newline have no place in mail text shown to it.
-const invisibleControls = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const invisibleControls =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /** Mail text with invisible and reordering control characters removed. */
 export function cleanMailText(text: string): string {

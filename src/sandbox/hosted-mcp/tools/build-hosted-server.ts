@@ -1,4 +1,9 @@
-import { McpServer, type CallToolResult, type jsonSchemaValidator, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  McpServer,
+  type CallToolResult,
+  type jsonSchemaValidator,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { callerOf } from '../door/hosted-caller.js';
 import type { HostedTool, ToolOutcome } from './hosted-tool.js';
 import type { HostedToolDeps } from './hosted-tool-deps.js';
@@ -18,25 +23,54 @@ const instructions = [
  * package's bundles leave it out (scripts/build.mjs); this one fails closed if ever asked.
  */
 const noElicitationValidator: jsonSchemaValidator = {
-  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'the hosted MCP server asks no elicitation' }),
+  getValidator: () => () => ({
+    valid: false,
+    data: undefined,
+    errorMessage: 'the hosted MCP server asks no elicitation',
+  }),
 };
 
 /** An McpServer offering `tools`, each call run with the caller the door verified for its request. */
-export function buildHostedServer(tools: readonly HostedTool[], deps: HostedToolDeps, log: (line: string) => void): McpServer {
-  const server = new McpServer({ name: 'agent-mailbox-hosted', title: 'Agent Mailbox (sandbox)', version: '1.0.0' }, { instructions, jsonSchemaValidator: noElicitationValidator });
+export function buildHostedServer(
+  tools: readonly HostedTool[],
+  deps: HostedToolDeps,
+  log: (line: string) => void,
+): McpServer {
+  const server = new McpServer(
+    { name: 'agent-mailbox-hosted', title: 'Agent Mailbox (sandbox)', version: '1.0.0' },
+    { instructions, jsonSchemaValidator: noElicitationValidator },
+  );
   for (const tool of tools) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: portableInput(tool.input), annotations: { title: tool.title, ...tool.annotations } },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: portableInput(tool.input),
+        annotations: { title: tool.title, ...tool.annotations },
+      },
       async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
         const caller = callerOf(ctx.http?.authInfo);
-        if (!caller) return renderError(new HostedToolError('internal', 'The request reached the tool without a verified caller.', 'Connect again with an access token or an apiKey.'));
+        if (!caller)
+          return renderError(
+            new HostedToolError(
+              'internal',
+              'The request reached the tool without a verified caller.',
+              'Connect again with an access token or an apiKey.',
+            ),
+          );
         try {
           return renderOutcome(await tool.run(args as never, { caller, deps, signal: ctx.mcpReq.signal }));
         } catch (error) {
           if (error instanceof HostedToolError) return renderError(error);
           log(`sandbox hosted MCP: ${tool.name} failed: ${error instanceof Error ? error.stack : String(error)}`);
-          return renderError(new HostedToolError('internal', `${tool.name} failed unexpectedly.`, 'Try again; if it repeats, the sandbox log on stderr has the details.'));
+          return renderError(
+            new HostedToolError(
+              'internal',
+              `${tool.name} failed unexpectedly.`,
+              'Try again; if it repeats, the sandbox log on stderr has the details.',
+            ),
+          );
         }
       },
     );
@@ -58,6 +92,13 @@ function renderError(error: HostedToolError): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `${error.message}\nNext: ${error.hint}${next}` }],
-    structuredContent: { error: { code: error.code, message: error.message, hint: error.hint, ...(error.next ? { next: error.next } : {}) } },
+    structuredContent: {
+      error: {
+        code: error.code,
+        message: error.message,
+        hint: error.hint,
+        ...(error.next ? { next: error.next } : {}),
+      },
+    },
   };
 }

@@ -30,7 +30,15 @@ function withoutOpenAdditionalProperties(node: unknown): unknown {
   if (typeof node !== 'object' || node === null) return node;
   return Object.fromEntries(
     Object.entries(node)
-      .filter(([key, value]) => !(key === 'additionalProperties' && typeof value === 'object' && value !== null && Object.keys(value).length === 0))
+      .filter(
+        ([key, value]) =>
+          !(
+            key === 'additionalProperties' &&
+            typeof value === 'object' &&
+            value !== null &&
+            Object.keys(value).length === 0
+          ),
+      )
       .map(([key, value]) => [key, withoutOpenAdditionalProperties(value)]),
   );
 }

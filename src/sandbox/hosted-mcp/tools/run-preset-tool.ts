@@ -10,17 +10,34 @@ import { replyToMessage, sendEmail } from './send-tools.js';
 const presetList = presetNames.map((name) => `${name}: ${presetFlows[name].description}`).join(' ');
 
 /** Runs a preset's flow for real, through the same code as the matching tool. */
-function runFlow(ctx: ToolContext, name: (typeof presetNames)[number], params: PresetParams & { agent_id?: string | undefined }): Promise<ToolOutcome> {
+function runFlow(
+  ctx: ToolContext,
+  name: (typeof presetNames)[number],
+  params: PresetParams & { agent_id?: string | undefined },
+): Promise<ToolOutcome> {
   const agent = { agent_id: params.agent_id };
   switch (name) {
     case 'list_inbox':
       return readInbox(ctx, { ...agent, limit: params.limit ?? 25 });
     case 'send_mail':
     case 'send_mail_attachment':
-      return sendEmail(ctx, { ...agent, to: params.to ?? [], cc: params.cc, bcc: params.bcc, subject: params.subject ?? '', body: params.body ?? '', attachments: params.attachments });
+      return sendEmail(ctx, {
+        ...agent,
+        to: params.to ?? [],
+        cc: params.cc,
+        bcc: params.bcc,
+        subject: params.subject ?? '',
+        body: params.body ?? '',
+        attachments: params.attachments,
+      });
     case 'reply':
     case 'reply_attachment':
-      return replyToMessage(ctx, { ...agent, message_id: params.message_id ?? '', body: params.body ?? '', attachments: params.attachments });
+      return replyToMessage(ctx, {
+        ...agent,
+        message_id: params.message_id ?? '',
+        body: params.body ?? '',
+        attachments: params.attachments,
+      });
   }
 }
 
@@ -35,19 +52,40 @@ export const runPresetTool = defineHostedTool({
     cc: addressListInput('Copy recipients (send flows)').optional(),
     bcc: addressListInput('Blind-copy recipients (send flows)').optional(),
     subject: z.string().max(998).optional().describe('Subject line (send flows).'),
-    body: z.string().max(1024 * 1024).optional().describe('Plain-text body (send and reply flows).'),
+    body: z
+      .string()
+      .max(1024 * 1024)
+      .optional()
+      .describe('Plain-text body (send and reply flows).'),
     message_id: messageIdInput.optional(),
-    limit: z.number().int().min(1).max(50).optional().describe('How many messages list_inbox shows, 1 to 50 (default 25).'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .optional()
+      .describe('How many messages list_inbox shows, 1 to 50 (default 25).'),
     attachments: attachmentsInput,
     agent_id: agentIdInput,
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run(input, ctx) {
     const flow = presetFlows[input.preset];
-    const missing = flow.required.filter((key) => input[key] === undefined || (Array.isArray(input[key]) && input[key].length === 0));
-    if (missing.length > 0) throw new HostedToolError('invalid_input', `The preset ${input.preset} needs ${missing.join(', ')}.`, `Call run_preset again with ${missing.join(', ')} set.`);
+    const missing = flow.required.filter(
+      (key) => input[key] === undefined || (Array.isArray(input[key]) && input[key].length === 0),
+    );
+    if (missing.length > 0)
+      throw new HostedToolError(
+        'invalid_input',
+        `The preset ${input.preset} needs ${missing.join(', ')}.`,
+        `Call run_preset again with ${missing.join(', ')} set.`,
+      );
     if (!input.preset.endsWith('_attachment') && (input.attachments ?? []).length > 0) {
-      throw new HostedToolError('invalid_input', `The preset ${input.preset} sends no attachments.`, `Use ${input.preset === 'list_inbox' ? 'send_mail_attachment' : `${input.preset}_attachment`} to send files.`);
+      throw new HostedToolError(
+        'invalid_input',
+        `The preset ${input.preset} sends no attachments.`,
+        `Use ${input.preset === 'list_inbox' ? 'send_mail_attachment' : `${input.preset}_attachment`} to send files.`,
+      );
     }
     if (!input.dry_run) {
       const outcome = await runFlow(ctx, input.preset, input);
@@ -56,7 +94,18 @@ export const runPresetTool = defineHostedTool({
     // Ownership is checked even when nothing is sent.
     const inbox = chooseInbox(ctx.caller, input.agent_id, ctx.deps.directory);
     const steps = flow.plan(input);
-    const refusal = flow.sends && !ctx.caller.scopes.includes('mail.send') ? ['A real run would be refused: this connection has no mail.send scope (insufficient_scope).'] : [];
-    return { data: { preset: input.preset, dry_run: true, inbox: { agent_id: inbox.accountId, address: inbox.address }, steps, _next: [...refusal, 'Nothing was sent or read. Run again with dry_run false to do it.'] } };
+    const refusal =
+      flow.sends && !ctx.caller.scopes.includes('mail.send')
+        ? ['A real run would be refused: this connection has no mail.send scope (insufficient_scope).']
+        : [];
+    return {
+      data: {
+        preset: input.preset,
+        dry_run: true,
+        inbox: { agent_id: inbox.accountId, address: inbox.address },
+        steps,
+        _next: [...refusal, 'Nothing was sent or read. Run again with dry_run false to do it.'],
+      },
+    };
   },
 });

@@ -28,7 +28,15 @@ export interface InboxRecord {
 const directoryFile = z.object({
   version: z.literal(1),
   people: z.array(z.object({ id: z.uuid(), name: z.string().min(1), createdAt: z.string() })),
-  inboxes: z.array(z.object({ accountId: z.uuid(), address: z.string().min(3), ownerId: z.uuid().optional(), createdAt: z.string(), linkedAt: z.string().optional() })),
+  inboxes: z.array(
+    z.object({
+      accountId: z.uuid(),
+      address: z.string().min(3),
+      ownerId: z.uuid().optional(),
+      createdAt: z.string(),
+      linkedAt: z.string().optional(),
+    }),
+  ),
 });
 
 /**
@@ -44,7 +52,11 @@ export class AccountDirectory {
     path: string | undefined,
     private readonly now: () => number,
   ) {
-    this.file = new JsonStoreFile(path, () => ({ version: 1 as const, people: [...this.people.values()], inboxes: [...this.inboxes.values()] }));
+    this.file = new JsonStoreFile(path, () => ({
+      version: 1 as const,
+      people: [...this.people.values()],
+      inboxes: [...this.inboxes.values()],
+    }));
   }
 
   /** Opens the directory, loading what an earlier run kept in `dir`. */
@@ -98,7 +110,9 @@ export class AccountDirectory {
 
   /** A person's inboxes, oldest first. */
   inboxesOf(personId: string): InboxRecord[] {
-    return [...this.inboxes.values()].filter((inbox) => inbox.ownerId === personId).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return [...this.inboxes.values()]
+      .filter((inbox) => inbox.ownerId === personId)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
   /** Records an inbox with a fresh UUID (owned by `ownerId` when given); an address already known is returned as it is. */
@@ -106,7 +120,12 @@ export class AccountDirectory {
     const known = this.inboxAt(address);
     if (known) return known;
     const at = this.timestamp();
-    const inbox: InboxRecord = { accountId: randomUUID(), address: address.toLowerCase(), createdAt: at, ...(ownerId === undefined ? {} : { ownerId, linkedAt: at }) };
+    const inbox: InboxRecord = {
+      accountId: randomUUID(),
+      address: address.toLowerCase(),
+      createdAt: at,
+      ...(ownerId === undefined ? {} : { ownerId, linkedAt: at }),
+    };
     this.inboxes.set(inbox.accountId, inbox);
     await this.file.save();
     return inbox;
@@ -116,4 +135,3 @@ export class AccountDirectory {
     return new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
   }
 }
-

@@ -18,7 +18,10 @@ export interface AutoApproveSpec {
  * Makes sure each person exists and owns the inboxes named for them, creating what is missing
  * (an inbox that exists and is not theirs stops the start: it cannot be handed over silently).
  */
-export async function provisionAutoApprove(deps: InboxProvisionerDeps, specs: readonly AutoApproveSpec[]): Promise<AutoApprovedPerson[]> {
+export async function provisionAutoApprove(
+  deps: InboxProvisionerDeps,
+  specs: readonly AutoApproveSpec[],
+): Promise<AutoApprovedPerson[]> {
   const people: AutoApprovedPerson[] = [];
   for (const spec of specs) {
     const person = await deps.directory.signIn(spec.person);
@@ -28,7 +31,11 @@ export async function provisionAutoApprove(deps: InboxProvisionerDeps, specs: re
       try {
         address = inboxAddressOf(requested, deps.domain);
       } catch (error) {
-        if (error instanceof InboxRequestError) throw new SandboxError(`--oauth-auto-approve ${spec.person}: ${error.message}`, 'Fix the inbox name in --oauth-auto-approve PERSON:INBOX1,INBOX2.');
+        if (error instanceof InboxRequestError)
+          throw new SandboxError(
+            `--oauth-auto-approve ${spec.person}: ${error.message}`,
+            'Fix the inbox name in --oauth-auto-approve PERSON:INBOX1,INBOX2.',
+          );
         throw error;
       }
       const known = deps.directory.inboxAt(address);
@@ -37,13 +44,25 @@ export async function provisionAutoApprove(deps: InboxProvisionerDeps, specs: re
         continue;
       }
       if (known || deps.accounts.hasAddress(address)) {
-        throw new SandboxError(`--oauth-auto-approve: the inbox ${address} exists and does not belong to ${spec.person}.`, 'Name another inbox, or the person who owns it.');
+        throw new SandboxError(
+          `--oauth-auto-approve: the inbox ${address} exists and does not belong to ${spec.person}.`,
+          'Name another inbox, or the person who owns it.',
+        );
       }
       accountIds.push((await createOwnedInbox(deps, person.id, address)).accountId);
     }
     const [defaultAccountId] = accountIds;
-    if (defaultAccountId === undefined) throw new SandboxError(`--oauth-auto-approve ${spec.person}: no inbox named.`, 'Write PERSON:INBOX1,INBOX2 with at least one inbox.');
-    people.push({ personId: person.id, name: person.name, defaultAccountId: spec.withoutDefault ? undefined : defaultAccountId, accountIds });
+    if (defaultAccountId === undefined)
+      throw new SandboxError(
+        `--oauth-auto-approve ${spec.person}: no inbox named.`,
+        'Write PERSON:INBOX1,INBOX2 with at least one inbox.',
+      );
+    people.push({
+      personId: person.id,
+      name: person.name,
+      defaultAccountId: spec.withoutDefault ? undefined : defaultAccountId,
+      accountIds,
+    });
   }
   return people;
 }

@@ -22,14 +22,19 @@ export function inboxAddressOf(requested: string, domain: string): string {
   const at = text.lastIndexOf('@');
   const local = at < 0 ? text : text.slice(0, at);
   const host = at < 0 ? domain : text.slice(at + 1);
-  if (!domainPattern.test(host)) throw new InboxRequestError(`"${host.slice(0, 80)}" is not a domain name; use a name such as ops@acme.test.`);
+  if (!domainPattern.test(host))
+    throw new InboxRequestError(`"${host.slice(0, 80)}" is not a domain name; use a name such as ops@acme.test.`);
   const isOwnDomain = host === domain;
   const { min, max } = isOwnDomain ? usernameLength : { min: 1, max: 64 };
   if (local.length < min || local.length > max) {
-    throw new InboxRequestError(`The inbox name "${local.slice(0, 80)}" has ${local.length} characters; on ${host} it needs ${min} to ${max}.`);
+    throw new InboxRequestError(
+      `The inbox name "${local.slice(0, 80)}" has ${local.length} characters; on ${host} it needs ${min} to ${max}.`,
+    );
   }
   if (!usernamePattern.test(local)) {
-    throw new InboxRequestError(`The inbox name "${local.slice(0, 80)}" may hold only lowercase letters, digits, ".", "-" and "_", and must start and end with a letter or digit.`);
+    throw new InboxRequestError(
+      `The inbox name "${local.slice(0, 80)}" may hold only lowercase letters, digits, ".", "-" and "_", and must start and end with a letter or digit.`,
+    );
   }
   return `${local}@${host}`;
 }
@@ -47,7 +52,11 @@ export interface InboxProvisionerDeps {
  * its username on the sandbox's domain and its full address elsewhere: the same name can then never
  * be signed up by an agent, and the JMAP host knows the inbox like any other.
  */
-export async function createOwnedInbox(deps: InboxProvisionerDeps, personId: string, requested: string): Promise<InboxRecord> {
+export async function createOwnedInbox(
+  deps: InboxProvisionerDeps,
+  personId: string,
+  requested: string,
+): Promise<InboxRecord> {
   const address = inboxAddressOf(requested, deps.domain);
   const at = address.lastIndexOf('@');
   const key = address.slice(at + 1) === deps.domain ? address.slice(0, at) : address;

@@ -11,7 +11,11 @@ import { isOAuthScope } from '../oauth-scopes.js';
 const startAgain = 'Go back to the application and start the connection again.';
 
 /** A browser form's fields after the cookie and CSRF checks, or undefined when a page was already sent. */
-async function checkedForm(ctx: OAuthHostContext, req: IncomingMessage, res: ServerResponse): Promise<{ form: URLSearchParams; browserId: string } | undefined> {
+async function checkedForm(
+  ctx: OAuthHostContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<{ form: URLSearchParams; browserId: string } | undefined> {
   let form: URLSearchParams;
   try {
     form = await readForm(req);
@@ -22,7 +26,15 @@ async function checkedForm(ctx: OAuthHostContext, req: IncomingMessage, res: Ser
   }
   const browserId = ctx.browsers.browserOf(req);
   if (browserId === undefined || !ctx.browsers.isCsrfValid(browserId, form.get('csrf'))) {
-    sendHtml(res, 403, errorPage('This form was not sent from this sign-in page', 'The form lacks the token of this browser, or the browser sent no sign-in cookie.', `Allow cookies for this site, then ${startAgain.charAt(0).toLowerCase()}${startAgain.slice(1)}`));
+    sendHtml(
+      res,
+      403,
+      errorPage(
+        'This form was not sent from this sign-in page',
+        'The form lacks the token of this browser, or the browser sent no sign-in cookie.',
+        `Allow cookies for this site, then ${startAgain.charAt(0).toLowerCase()}${startAgain.slice(1)}`,
+      ),
+    );
     return undefined;
   }
   return { form, browserId };
@@ -30,7 +42,12 @@ async function checkedForm(ctx: OAuthHostContext, req: IncomingMessage, res: Ser
 
 /** Only paths of this server's own pages: the sign-in form must not become an open redirect. */
 function safeReturnTo(value: string | null): string {
-  if (value !== null && (value.startsWith(`${pagePaths.authorize}?`) || value === pagePaths.grants) && !/[\r\n\\]/.test(value)) return value;
+  if (
+    value !== null &&
+    (value.startsWith(`${pagePaths.authorize}?`) || value === pagePaths.grants) &&
+    !/[\r\n\\]/.test(value)
+  )
+    return value;
   return pagePaths.grants;
 }
 
@@ -43,7 +60,17 @@ export async function handleSignIn(ctx: OAuthHostContext, req: IncomingMessage, 
   const name = (form.get('name') ?? '').trim().replace(/\s+/g, ' ');
   if (name.length === 0 || name.length > 64 || /[\p{Cc}\p{Cf}]/u.test(name)) {
     const purpose = 'Sign in to go on.';
-    return sendHtml(res, 400, signInPage({ csrf: ctx.browsers.csrfToken(browserId), returnTo, purpose, name, error: 'Enter a name of 1 to 64 characters, without control characters.' }));
+    return sendHtml(
+      res,
+      400,
+      signInPage({
+        csrf: ctx.browsers.csrfToken(browserId),
+        returnTo,
+        purpose,
+        name,
+        error: 'Enter a name of 1 to 64 characters, without control characters.',
+      }),
+    );
   }
   const person = await ctx.directory.signIn(name);
   ctx.browsers.signIn(browserId, person.id);
@@ -65,9 +92,26 @@ export async function handleConsent(ctx: OAuthHostContext, req: IncomingMessage,
   const { form, browserId } = checked;
   const consentId = form.get('request') ?? '';
   const pending = ctx.browsers.pendingConsent(consentId, browserId);
-  if (!pending) return sendHtml(res, 400, errorPage('This consent page has expired', 'The request it answered is no longer open (it was answered, or ten minutes passed).', startAgain));
+  if (!pending)
+    return sendHtml(
+      res,
+      400,
+      errorPage(
+        'This consent page has expired',
+        'The request it answered is no longer open (it was answered, or ten minutes passed).',
+        startAgain,
+      ),
+    );
   if (ctx.browsers.personOf(browserId) !== pending.personId) {
-    return sendHtml(res, 403, errorPage('You were signed out', 'The person who opened this consent page is no longer signed in on this browser.', startAgain));
+    return sendHtml(
+      res,
+      403,
+      errorPage(
+        'You were signed out',
+        'The person who opened this consent page is no longer signed in on this browser.',
+        startAgain,
+      ),
+    );
   }
   const { request } = pending;
   if (form.get('decision') !== 'approve') {
@@ -77,7 +121,12 @@ export async function handleConsent(ctx: OAuthHostContext, req: IncomingMessage,
   const checkedScopes = request.scopes.filter((scope) => form.getAll('scope').filter(isOAuthScope).includes(scope));
   const choice = form.get('inbox') ?? '';
   const newInbox = form.get('new_inbox') ?? '';
-  const again = (error: string): void => sendHtml(res, 400, consentPage(consentViewOf(ctx, pending, consentId, { checkedScopes, selectedInbox: choice, newInbox, error })));
+  const again = (error: string): void =>
+    sendHtml(
+      res,
+      400,
+      consentPage(consentViewOf(ctx, pending, consentId, { checkedScopes, selectedInbox: choice, newInbox, error })),
+    );
   if (checkedScopes.length === 0) return again('Tick at least one permission, or deny the request.');
 
   let accountId: string;
@@ -98,7 +147,12 @@ export async function handleConsent(ctx: OAuthHostContext, req: IncomingMessage,
     accountId = owned.accountId;
   }
   // Taken only now: a page re-shown with an error must still be answerable.
-  if (!ctx.browsers.pendingConsent(consentId, browserId)) return sendHtml(res, 400, errorPage('This consent page was already answered', 'Another answer to this request came first.', startAgain));
+  if (!ctx.browsers.pendingConsent(consentId, browserId))
+    return sendHtml(
+      res,
+      400,
+      errorPage('This consent page was already answered', 'Another answer to this request came first.', startAgain),
+    );
   ctx.browsers.dropConsent(consentId);
   approve(ctx, res, request, 303, { personId: pending.personId, scopes: checkedScopes, defaultAccountId: accountId });
 }

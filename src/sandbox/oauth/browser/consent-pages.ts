@@ -12,8 +12,15 @@ export const pagePaths = {
 } as const;
 
 /** The sign-in form: the sandbox's stand-in for the service's external identity provider. */
-export function signInPage(view: { csrf: string; returnTo: string; purpose: string; error?: string; name?: string }): HtmlPage {
-  const error = view.error === undefined ? '' : `<p class="error" role="alert" id="name-error">${escapeHtml(view.error)}</p>`;
+export function signInPage(view: {
+  csrf: string;
+  returnTo: string;
+  purpose: string;
+  error?: string;
+  name?: string;
+}): HtmlPage {
+  const error =
+    view.error === undefined ? '' : `<p class="error" role="alert" id="name-error">${escapeHtml(view.error)}</p>`;
   return {
     title: 'Sign in',
     body: `<h1>Sign in</h1>
@@ -59,16 +66,27 @@ export interface ConsentView {
 export function consentPage(view: ConsentView): HtmlPage {
   const selected = view.selectedInbox ?? view.inboxes[0]?.accountId ?? 'new';
   const inboxChoices = view.isInboxFixed
-    ? view.inboxes.map((inbox) => `<p>This connection is limited to one inbox: <strong>${escapeHtml(inbox.address)}</strong>.</p><input type="hidden" name="inbox" value="${escapeHtml(inbox.accountId)}">`).join('')
+    ? view.inboxes
+        .map(
+          (inbox) =>
+            `<p>This connection is limited to one inbox: <strong>${escapeHtml(inbox.address)}</strong>.</p><input type="hidden" name="inbox" value="${escapeHtml(inbox.accountId)}">`,
+        )
+        .join('')
     : [
-        ...view.inboxes.map((inbox) => `<label><input type="radio" name="inbox" value="${escapeHtml(inbox.accountId)}"${selected === inbox.accountId ? ' checked' : ''}> ${escapeHtml(inbox.address)}</label>`),
+        ...view.inboxes.map(
+          (inbox) =>
+            `<label><input type="radio" name="inbox" value="${escapeHtml(inbox.accountId)}"${selected === inbox.accountId ? ' checked' : ''}> ${escapeHtml(inbox.address)}</label>`,
+        ),
         `<label><input type="radio" name="inbox" value="new"${selected === 'new' ? ' checked' : ''}> Create a new inbox</label>`,
         `<label for="new_inbox">Name of the new inbox</label>`,
         `<input type="text" id="new_inbox" name="new_inbox" maxlength="120" aria-describedby="new-inbox-hint" value="${escapeHtml(view.newInbox ?? '')}">`,
         `<p class="hint" id="new-inbox-hint">A name such as my-agent-01 becomes my-agent-01@${escapeHtml(view.domain)}; a full address such as ops@example.test puts the inbox on that domain.</p>`,
       ].join('\n');
   const scopeChoices = view.requestedScopes
-    .map((scope) => `<label><input type="checkbox" name="scope" value="${scope}"${view.checkedScopes.includes(scope) ? ' checked' : ''}> ${escapeHtml(scopeDescriptions[scope])} (${scope})</label>`)
+    .map(
+      (scope) =>
+        `<label><input type="checkbox" name="scope" value="${scope}"${view.checkedScopes.includes(scope) ? ' checked' : ''}> ${escapeHtml(scopeDescriptions[scope])} (${scope})</label>`,
+    )
     .join('\n');
   const sendNote = view.requestedScopes.includes('mail.send')
     ? '<p class="hint">Untick sending to keep this connection read-only: the service itself then refuses every send, whatever the application is told.</p>'

@@ -3,7 +3,12 @@ import type { ServerResponse } from 'node:http';
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** A page of the authorization server. */
@@ -26,7 +31,12 @@ button{font:inherit;padding:.4rem 1rem;margin-right:.5rem}table{border-collapse:
  * Sends a page with headers that keep it to itself: no framing (clickjacking), no scripts, forms
  * only to this host and the named targets, nothing cached, no referrer leaking the query.
  */
-export function sendHtml(res: ServerResponse, status: number, page: HtmlPage, headers: Record<string, string> = {}): void {
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  page: HtmlPage,
+  headers: Record<string, string> = {},
+): void {
   const nonce = randomBytes(16).toString('base64');
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

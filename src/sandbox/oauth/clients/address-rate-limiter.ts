@@ -26,7 +26,8 @@ export class AddressRateLimiter {
   }
 
   private dropIdle(now: number): void {
-    const refillMs = this.limit.refillPerSecond > 0 ? (this.limit.capacity / this.limit.refillPerSecond) * 1000 : Infinity;
+    const refillMs =
+      this.limit.refillPerSecond > 0 ? (this.limit.capacity / this.limit.refillPerSecond) * 1000 : Infinity;
     for (const [address, entry] of this.buckets) if (now - entry.lastUsed >= refillMs) this.buckets.delete(address);
     // Still full of busy addresses: the oldest goes, so memory stays bounded.
     if (this.buckets.size >= maxBuckets) this.buckets.delete(this.buckets.keys().next().value ?? '');

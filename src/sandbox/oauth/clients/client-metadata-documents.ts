@@ -46,10 +46,17 @@ export class ClientMetadataDocuments {
     if (cached && cached.until > this.options.now()) return cached.client;
     this.checkUrl(clientId);
     const document = await this.fetchDocument(clientId);
-    if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new ClientDocumentError('The client metadata document is not a JSON object.');
+    if (typeof document !== 'object' || document === null || Array.isArray(document))
+      throw new ClientDocumentError('The client metadata document is not a JSON object.');
     const fields = document as Record<string, unknown>;
-    if (fields['client_id'] !== clientId) throw new ClientDocumentError('The client metadata document names a different client_id than the URL it was fetched from.');
-    if ('client_secret' in fields || 'client_secret_expires_at' in fields) throw new ClientDocumentError('The client metadata document carries a client_secret; a document client must not have one.');
+    if (fields['client_id'] !== clientId)
+      throw new ClientDocumentError(
+        'The client metadata document names a different client_id than the URL it was fetched from.',
+      );
+    if ('client_secret' in fields || 'client_secret_expires_at' in fields)
+      throw new ClientDocumentError(
+        'The client metadata document carries a client_secret; a document client must not have one.',
+      );
     const verdict = checkClientMetadata(document, ['none'], 'none');
     if (!verdict.ok) throw new ClientDocumentError(`The client metadata document is not valid: ${verdict.description}`);
     const client: ClientRecord = { ...verdict.fields, clientId, issuedAt: Math.floor(this.options.now() / 1000) };
@@ -65,7 +72,13 @@ export class ClientMetadataDocuments {
     if (url.protocol !== 'https:' && !(isLoopbackHttp && this.options.allowLoopbackHttp)) {
       throw new ClientDocumentError('A client_id URL must use https.');
     }
-    if (url.pathname === '/' || url.hash !== '' || url.username !== '' || url.password !== '' || /\/\.\.?(\/|$)/.test(clientId)) {
+    if (
+      url.pathname === '/' ||
+      url.hash !== '' ||
+      url.username !== '' ||
+      url.password !== '' ||
+      /\/\.\.?(\/|$)/.test(clientId)
+    ) {
       throw new ClientDocumentError('A client_id URL needs a path, and no fragment, user information or dot segments.');
     }
   }
@@ -77,7 +90,9 @@ export class ClientMetadataDocuments {
       const response = await fetch(clientId, { redirect: 'error', signal, headers: { accept: 'application/json' } });
       if (response.status !== 200) {
         await response.body?.cancel();
-        throw new ClientDocumentError(`Fetching the client metadata document answered HTTP ${response.status}, not 200.`);
+        throw new ClientDocumentError(
+          `Fetching the client metadata document answered HTTP ${response.status}, not 200.`,
+        );
       }
       const type = response.headers.get('content-type') ?? '';
       if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
@@ -85,12 +100,18 @@ export class ClientMetadataDocuments {
         throw new ClientDocumentError('The client metadata document is not served as application/json.');
       }
       const capped = await readCappedResponse(response, maxClientDocumentBytes);
-      if (capped === undefined) throw new ClientDocumentError(`The client metadata document is larger than ${maxClientDocumentBytes} bytes.`);
+      if (capped === undefined)
+        throw new ClientDocumentError(`The client metadata document is larger than ${maxClientDocumentBytes} bytes.`);
       text = capped;
     } catch (error) {
       if (error instanceof ClientDocumentError) throw error;
-      if (signal.aborted) throw new ClientDocumentError(`Fetching the client metadata document took longer than ${this.options.timeoutMs} ms.`);
-      throw new ClientDocumentError('The client metadata document could not be fetched (connection failed, or the server redirected).');
+      if (signal.aborted)
+        throw new ClientDocumentError(
+          `Fetching the client metadata document took longer than ${this.options.timeoutMs} ms.`,
+        );
+      throw new ClientDocumentError(
+        'The client metadata document could not be fetched (connection failed, or the server redirected).',
+      );
     }
     try {
       return JSON.parse(text);

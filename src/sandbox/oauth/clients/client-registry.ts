@@ -33,7 +33,10 @@ const storedClient = z.object({
   scopes: z.array(z.enum(oauthScopes)).optional(),
   clientName: z.string().optional(),
   clientUri: z.string().optional(),
-  secretHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  secretHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   issuedAt: z.number(),
 });
 const clientsFile = z.object({ version: z.literal(1), clients: z.array(storedClient) });
@@ -53,7 +56,8 @@ export class ClientRegistry {
   /** Opens the registry with the clients an earlier run kept in `dir`. */
   static async open(dir: string | undefined): Promise<ClientRegistry> {
     const registry = new ClientRegistry(dir === undefined ? undefined : join(dir, 'clients.json'));
-    for (const client of (await registry.file.read(clientsFile))?.clients ?? []) registry.clients.set(client.clientId, client);
+    for (const client of (await registry.file.read(clientsFile))?.clients ?? [])
+      registry.clients.set(client.clientId, client);
     return registry;
   }
 
@@ -63,10 +67,21 @@ export class ClientRegistry {
   }
 
   /** Registers a client under a fresh id; a confidential one gets its secret here, once. */
-  async register(metadata: Omit<ClientRecord, 'clientId' | 'secretHash' | 'issuedAt'>, issuedAt: number): Promise<{ client: ClientRecord; secret?: string }> {
+  async register(
+    metadata: Omit<ClientRecord, 'clientId' | 'secretHash' | 'issuedAt'>,
+    issuedAt: number,
+  ): Promise<{ client: ClientRecord; secret?: string }> {
     const clientId = `amc_${randomBytes(16).toString('base64url')}`;
-    const secret = metadata.authMethod === 'client_secret_post' ? `${clientSecretPrefix}${randomBytes(32).toString('base64url')}` : undefined;
-    const client: ClientRecord = { ...metadata, clientId, issuedAt, ...(secret === undefined ? {} : { secretHash: hashSecret(secret) }) };
+    const secret =
+      metadata.authMethod === 'client_secret_post'
+        ? `${clientSecretPrefix}${randomBytes(32).toString('base64url')}`
+        : undefined;
+    const client: ClientRecord = {
+      ...metadata,
+      clientId,
+      issuedAt,
+      ...(secret === undefined ? {} : { secretHash: hashSecret(secret) }),
+    };
     this.clients.set(clientId, client);
     await this.file.save();
     return secret === undefined ? { client } : { client, secret };

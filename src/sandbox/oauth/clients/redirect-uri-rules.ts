@@ -18,7 +18,9 @@ export function redirectUriProblem(uri: string): string | undefined {
   if (url.username !== '' || url.password !== '') return 'carries user information';
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') {
-    return loopbackHosts.has(url.hostname) ? undefined : 'uses http on a host that is not loopback; use https, or http://127.0.0.1:<port>/… for a native app (RFC 8252 section 7.3)';
+    return loopbackHosts.has(url.hostname)
+      ? undefined
+      : 'uses http on a host that is not loopback; use https, or http://127.0.0.1:<port>/… for a native app (RFC 8252 section 7.3)';
   }
   if (/^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.test(url.protocol)) return undefined;
   return `uses the scheme ${url.protocol.slice(0, 20)} which is neither https, loopback http nor a reverse-domain private-use scheme (RFC 8252 section 7.1)`;

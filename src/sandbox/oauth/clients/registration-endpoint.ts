@@ -17,12 +17,21 @@ export async function handleRegister(ctx: OAuthHostContext, req: IncomingMessage
   if (!decision.allowed) {
     req.resume();
     const wait = decision.retryAfterSeconds;
-    throw new OAuthFailure(429, 'rate_limited', `Too many client registrations from this address; wait ${wait} seconds (Retry-After) and register once per installation, not per run.`, { 'retry-after': String(wait) });
+    throw new OAuthFailure(
+      429,
+      'rate_limited',
+      `Too many client registrations from this address; wait ${wait} seconds (Retry-After) and register once per installation, not per run.`,
+      { 'retry-after': String(wait) },
+    );
   }
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json') {
     req.resume();
-    throw new OAuthFailure(400, 'invalid_client_metadata', 'Send the client metadata as a JSON object with content-type application/json (RFC 7591 section 3.1).');
+    throw new OAuthFailure(
+      400,
+      'invalid_client_metadata',
+      'Send the client metadata as a JSON object with content-type application/json (RFC 7591 section 3.1).',
+    );
   }
   const text = await readCappedText(req, maxRegistrationBytes);
   let metadata: unknown;
@@ -35,7 +44,9 @@ export async function handleRegister(ctx: OAuthHostContext, req: IncomingMessage
   if (!verdict.ok) throw new OAuthFailure(400, verdict.error, verdict.description);
   const issuedAt = Math.floor(ctx.now() / 1000);
   const { client, secret } = await ctx.clients.register(verdict.fields, issuedAt);
-  ctx.log(`sandbox oauth: registered client ${client.clientId}${client.clientName === undefined ? '' : ` ${JSON.stringify(client.clientName.slice(0, 60))}`}`);
+  ctx.log(
+    `sandbox oauth: registered client ${client.clientId}${client.clientName === undefined ? '' : ` ${JSON.stringify(client.clientName.slice(0, 60))}`}`,
+  );
   sendJson(res, 201, {
     client_id: client.clientId,
     client_id_issued_at: issuedAt,

@@ -100,18 +100,26 @@ export class AccessTokens {
         requiredClaims: ['exp', 'iat', 'sub', 'aud', 'jti'],
       }));
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) throw new AccessTokenError('The access token has expired; refresh it with the refresh token.');
-      throw new AccessTokenError('The access token is not valid: it was not issued by this authorization server or is damaged.');
+      if (error instanceof joseErrors.JWTExpired)
+        throw new AccessTokenError('The access token has expired; refresh it with the refresh token.');
+      throw new AccessTokenError(
+        'The access token is not valid: it was not issued by this authorization server or is damaged.',
+      );
     }
     const claims = this.parseClaims(payload);
-    if (!isAcceptedAudience(claims.audience)) throw new AccessTokenError(`The access token is for the resource ${claims.audience.slice(0, 200)}, not for this one; request a token with the right resource parameter.`);
+    if (!isAcceptedAudience(claims.audience))
+      throw new AccessTokenError(
+        `The access token is for the resource ${claims.audience.slice(0, 200)}, not for this one; request a token with the right resource parameter.`,
+      );
     return claims;
   }
 
   /** The grant an access token names, checking the signature only (a revocation may name an expired token). */
   async grantOf(token: string): Promise<GrantRecord | undefined> {
     try {
-      const { payload, protectedHeader } = await compactVerify(token, this.key.publicKey, { algorithms: [signingAlgorithm] });
+      const { payload, protectedHeader } = await compactVerify(token, this.key.publicKey, {
+        algorithms: [signingAlgorithm],
+      });
       if (protectedHeader.typ !== accessTokenType) return undefined;
       const parsed = z.object({ grant_id: z.string() }).safeParse(JSON.parse(new TextDecoder().decode(payload)));
       return parsed.success ? this.grants.get(parsed.data.grant_id) : undefined;
@@ -126,8 +134,16 @@ export class AccessTokens {
     const { sub, aud, client_id: clientId, grant_id: grantId } = parsed.data;
     const scope = parseScopeParameter(parsed.data.scope);
     const grant = this.grants.get(grantId);
-    if (!grant || grant.personId !== sub || grant.clientId !== clientId || grant.resource !== aud || !('scopes' in scope)) throw new AccessTokenError('The access token names no grant of this authorization server.');
-    if (grant.revokedAt !== undefined) throw new AccessTokenError('The grant of this access token was revoked; authorize again.');
+    if (
+      !grant ||
+      grant.personId !== sub ||
+      grant.clientId !== clientId ||
+      grant.resource !== aud ||
+      !('scopes' in scope)
+    )
+      throw new AccessTokenError('The access token names no grant of this authorization server.');
+    if (grant.revokedAt !== undefined)
+      throw new AccessTokenError('The grant of this access token was revoked; authorize again.');
     return { personId: sub, clientId, grantId, scopes: scope.scopes, audience: aud, grant };
   }
 }

@@ -52,7 +52,8 @@ export class AuthorizationCodes {
   redeem(code: string): CodeRedemption {
     const entry = this.codes.get(code);
     if (!entry) return { kind: 'unknown' };
-    if (entry.isSpent) return entry.grantId === undefined ? { kind: 'replayed' } : { kind: 'replayed', grantId: entry.grantId };
+    if (entry.isSpent)
+      return entry.grantId === undefined ? { kind: 'replayed' } : { kind: 'replayed', grantId: entry.grantId };
     entry.isSpent = true;
     if (entry.expiresAt <= this.now()) return { kind: 'expired' };
     const { expiresAt: _expiresAt, isSpent: _isSpent, grantId: _grantId, ...binding } = entry;

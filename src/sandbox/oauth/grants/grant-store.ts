@@ -45,7 +45,11 @@ const grantSchema = z.object({
   lastRefreshedAt: z.number().optional(),
   revokedAt: z.number().optional(),
   revokedBecause: z.string().optional(),
-  refresh: z.object({ currentHash: z.string(), expiresAt: z.number(), superseded: z.array(z.object({ hash: z.string(), at: z.number() })) }),
+  refresh: z.object({
+    currentHash: z.string(),
+    expiresAt: z.number(),
+    superseded: z.array(z.object({ hash: z.string(), at: z.number() })),
+  }),
 });
 const grantsFile = z.object({ version: z.literal(1), grants: z.array(grantSchema) });
 
@@ -77,11 +81,16 @@ export class GrantStore {
 
   /** A person's grants, newest first. */
   grantsOf(personId: string): GrantRecord[] {
-    return [...this.grants.values()].filter((grant) => grant.personId === personId).sort((a, b) => b.createdAt - a.createdAt);
+    return [...this.grants.values()]
+      .filter((grant) => grant.personId === personId)
+      .sort((a, b) => b.createdAt - a.createdAt);
   }
 
   /** Starts a grant and returns its first refresh token. */
-  async create(fields: Pick<GrantRecord, 'personId' | 'clientId' | 'scopes' | 'resource' | 'defaultAccountId'>, now: number): Promise<{ grant: GrantRecord; refreshToken: string }> {
+  async create(
+    fields: Pick<GrantRecord, 'personId' | 'clientId' | 'scopes' | 'resource' | 'defaultAccountId'>,
+    now: number,
+  ): Promise<{ grant: GrantRecord; refreshToken: string }> {
     const refreshToken = newRefreshToken();
     const grant: GrantRecord = {
       ...fields,
@@ -108,8 +117,13 @@ export class GrantStore {
   async rotate(grant: GrantRecord, now: number): Promise<string> {
     const refreshToken = newRefreshToken();
     const kept = grant.refresh.superseded.filter((entry) => entry.at > now - refreshLifetimeMs);
-    for (const dropped of grant.refresh.superseded.filter((entry) => !kept.includes(entry))) this.byRefreshHash.delete(dropped.hash);
-    grant.refresh = { currentHash: hashToken(refreshToken), expiresAt: now + refreshLifetimeMs, superseded: [...kept, { hash: grant.refresh.currentHash, at: now }] };
+    for (const dropped of grant.refresh.superseded.filter((entry) => !kept.includes(entry)))
+      this.byRefreshHash.delete(dropped.hash);
+    grant.refresh = {
+      currentHash: hashToken(refreshToken),
+      expiresAt: now + refreshLifetimeMs,
+      superseded: [...kept, { hash: grant.refresh.currentHash, at: now }],
+    };
     grant.lastRefreshedAt = now;
     this.byRefreshHash.set(grant.refresh.currentHash, grant.id);
     await this.file.save();

@@ -13,10 +13,15 @@ export async function handleToken(ctx: OAuthHostContext, req: IncomingMessage, r
   const form = await readForm(req);
   const grantType = requiredParam(form, 'grant_type');
   if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
-    throw new OAuthFailure(400, 'unsupported_grant_type', `grant_type ${grantType.slice(0, 40)} is not supported; use authorization_code or refresh_token.`);
+    throw new OAuthFailure(
+      400,
+      'unsupported_grant_type',
+      `grant_type ${grantType.slice(0, 40)} is not supported; use authorization_code or refresh_token.`,
+    );
   }
   const client = authenticateClient(ctx, req, form);
-  const issued = grantType === 'authorization_code' ? await exchangeCode(ctx, client, form) : await refresh(ctx, client, form);
+  const issued =
+    grantType === 'authorization_code' ? await exchangeCode(ctx, client, form) : await refresh(ctx, client, form);
   const accessToken = await ctx.tokens.issue(issued.grant, issued.scopes);
   sendJson(
     res,
@@ -38,7 +43,11 @@ interface Issued {
   refreshToken?: string;
 }
 
-async function exchangeCode(ctx: OAuthHostContext, client: AuthenticatedClient, form: URLSearchParams): Promise<Issued> {
+async function exchangeCode(
+  ctx: OAuthHostContext,
+  client: AuthenticatedClient,
+  form: URLSearchParams,
+): Promise<Issued> {
   const code = requiredParam(form, 'code');
   const redirectUri = requiredParam(form, 'redirect_uri', 'send the redirect_uri of the authorization request');
   const verifier = requiredParam(form, 'code_verifier', 'PKCE is required');
@@ -48,16 +57,35 @@ async function exchangeCode(ctx: OAuthHostContext, client: AuthenticatedClient, 
     // RFC 6749 §4.1.2: a code used twice may have been stolen; what it gave is taken back.
     const grant = redemption.grantId === undefined ? undefined : ctx.grants.get(redemption.grantId);
     if (grant) await ctx.grants.revoke(grant, 'authorization code reused', ctx.now());
-    throw new OAuthFailure(400, 'invalid_grant', 'The authorization code was already used; every token issued with it is revoked. Authorize again.');
+    throw new OAuthFailure(
+      400,
+      'invalid_grant',
+      'The authorization code was already used; every token issued with it is revoked. Authorize again.',
+    );
   }
-  if (redemption.kind !== 'ok') throw new OAuthFailure(400, 'invalid_grant', `The authorization code is ${redemption.kind === 'expired' ? 'expired (codes live 60 seconds)' : 'not known'}; authorize again.`);
+  if (redemption.kind !== 'ok')
+    throw new OAuthFailure(
+      400,
+      'invalid_grant',
+      `The authorization code is ${redemption.kind === 'expired' ? 'expired (codes live 60 seconds)' : 'not known'}; authorize again.`,
+    );
   const { binding } = redemption;
-  if (binding.clientId !== client.clientId) throw new OAuthFailure(400, 'invalid_grant', 'The authorization code was issued to another client.');
-  if (binding.redirectUri !== redirectUri) throw new OAuthFailure(400, 'invalid_grant', 'redirect_uri differs from the one of the authorization request.');
-  if (!isPkceMatch(verifier, binding.codeChallenge)) throw new OAuthFailure(400, 'invalid_grant', 'The code_verifier does not match the code_challenge (PKCE S256).');
-  if (resource !== undefined && resource !== binding.resource) throw new OAuthFailure(400, 'invalid_request', 'resource differs from the one of the authorization request.');
+  if (binding.clientId !== client.clientId)
+    throw new OAuthFailure(400, 'invalid_grant', 'The authorization code was issued to another client.');
+  if (binding.redirectUri !== redirectUri)
+    throw new OAuthFailure(400, 'invalid_grant', 'redirect_uri differs from the one of the authorization request.');
+  if (!isPkceMatch(verifier, binding.codeChallenge))
+    throw new OAuthFailure(400, 'invalid_grant', 'The code_verifier does not match the code_challenge (PKCE S256).');
+  if (resource !== undefined && resource !== binding.resource)
+    throw new OAuthFailure(400, 'invalid_request', 'resource differs from the one of the authorization request.');
   const { grant, refreshToken } = await ctx.grants.create(
-    { personId: binding.personId, clientId: binding.clientId, scopes: binding.scopes, resource: binding.resource, ...(binding.defaultAccountId === undefined ? {} : { defaultAccountId: binding.defaultAccountId }) },
+    {
+      personId: binding.personId,
+      clientId: binding.clientId,
+      scopes: binding.scopes,
+      resource: binding.resource,
+      ...(binding.defaultAccountId === undefined ? {} : { defaultAccountId: binding.defaultAccountId }),
+    },
     ctx.now(),
   );
   redemption.settle(grant.id);
@@ -73,16 +101,28 @@ async function refresh(ctx: OAuthHostContext, client: AuthenticatedClient, form:
     throw new OAuthFailure(400, 'unauthorized_client', 'This client did not register the refresh_token grant type.');
   }
   const found = ctx.grants.lookupRefresh(token);
-  if (!found || found.grant.clientId !== client.clientId) throw new OAuthFailure(400, 'invalid_grant', 'The refresh token is not known for this client; authorize again.');
+  if (!found || found.grant.clientId !== client.clientId)
+    throw new OAuthFailure(400, 'invalid_grant', 'The refresh token is not known for this client; authorize again.');
   const { grant } = found;
-  if (grant.revokedAt !== undefined) throw new OAuthFailure(400, 'invalid_grant', 'The grant of this refresh token was revoked; authorize again.');
+  if (grant.revokedAt !== undefined)
+    throw new OAuthFailure(400, 'invalid_grant', 'The grant of this refresh token was revoked; authorize again.');
   if (!found.isCurrent) {
     await ctx.grants.revoke(grant, 'superseded refresh token reused', ctx.now());
-    throw new OAuthFailure(400, 'invalid_grant', 'This refresh token was already exchanged for a newer one; reuse revokes the whole grant (spec section 3). Authorize again.');
+    throw new OAuthFailure(
+      400,
+      'invalid_grant',
+      'This refresh token was already exchanged for a newer one; reuse revokes the whole grant (spec section 3). Authorize again.',
+    );
   }
-  if (grant.refresh.expiresAt <= ctx.now()) throw new OAuthFailure(400, 'invalid_grant', 'The refresh token expired after 90 days without use; authorize again.');
+  if (grant.refresh.expiresAt <= ctx.now())
+    throw new OAuthFailure(
+      400,
+      'invalid_grant',
+      'The refresh token expired after 90 days without use; authorize again.',
+    );
   const scopes = narrowedScopes(grant, scopeText);
-  if (resource !== undefined && resource !== grant.resource) throw new OAuthFailure(400, 'invalid_request', 'resource differs from the one this grant was given for.');
+  if (resource !== undefined && resource !== grant.resource)
+    throw new OAuthFailure(400, 'invalid_request', 'resource differs from the one this grant was given for.');
   const refreshToken = await ctx.grants.rotate(grant, ctx.now());
   return { grant, scopes, refreshToken };
 }
@@ -91,9 +131,20 @@ async function refresh(ctx: OAuthHostContext, client: AuthenticatedClient, form:
 function narrowedScopes(grant: GrantRecord, scopeText: string | undefined): OAuthScope[] {
   if (scopeText === undefined) return grant.scopes;
   const parsed = parseScopeParameter(scopeText);
-  if ('unknown' in parsed) throw new OAuthFailure(400, 'invalid_scope', `Unknown scope ${parsed.unknown.join(' ').slice(0, 100)}; the scopes are mail.read and mail.send.`);
+  if ('unknown' in parsed)
+    throw new OAuthFailure(
+      400,
+      'invalid_scope',
+      `Unknown scope ${parsed.unknown.join(' ').slice(0, 100)}; the scopes are mail.read and mail.send.`,
+    );
   const beyond = parsed.scopes.filter((scope) => !grant.scopes.includes(scope));
-  if (beyond.length > 0) throw new OAuthFailure(400, 'invalid_scope', `The grant does not include ${beyond.join(' ')}; a refresh can only narrow the scope.`);
-  if (parsed.scopes.length === 0) throw new OAuthFailure(400, 'invalid_scope', 'scope names no scope; leave it out to keep the grant\'s scope.');
+  if (beyond.length > 0)
+    throw new OAuthFailure(
+      400,
+      'invalid_scope',
+      `The grant does not include ${beyond.join(' ')}; a refresh can only narrow the scope.`,
+    );
+  if (parsed.scopes.length === 0)
+    throw new OAuthFailure(400, 'invalid_scope', "scope names no scope; leave it out to keep the grant's scope.");
   return parsed.scopes;
 }

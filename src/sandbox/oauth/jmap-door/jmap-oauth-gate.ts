@@ -40,15 +40,22 @@ export function guardJmapWithOAuth(options: JmapOAuthGateOptions, next: Handler)
       req.resume();
       throw new AuthFailure(
         400,
-        typeof accountId === 'string' ? 'X-Service-Account-Id is not an accountId (a lowercase UUID).' : 'X-Service-Account-Id is missing; an OAuth access token does not choose an inbox by itself.',
+        typeof accountId === 'string'
+          ? 'X-Service-Account-Id is not an accountId (a lowercase UUID).'
+          : 'X-Service-Account-Id is missing; an OAuth access token does not choose an inbox by itself.',
         'Send X-Service-Account-Id: <accountId> with every request, taking the accountId from GET /api/v1/agents on the auth host.',
       );
     }
     const inbox = options.directory.ownedInbox(claims.personId, accountId);
-    const isBoundElsewhere = claims.audience.startsWith(inboxResourcePrefix) && claims.audience !== `${inboxResourcePrefix}${accountId}`;
+    const isBoundElsewhere =
+      claims.audience.startsWith(inboxResourcePrefix) && claims.audience !== `${inboxResourcePrefix}${accountId}`;
     if (!inbox || isBoundElsewhere) {
       req.resume();
-      throw accessDenied(isBoundElsewhere ? 'This access token is bound to another inbox.' : `The inbox ${accountId} is not one of this account's inboxes; GET /api/v1/agents lists them.`);
+      throw accessDenied(
+        isBoundElsewhere
+          ? 'This access token is bound to another inbox.'
+          : `The inbox ${accountId} is not one of this account's inboxes; GET /api/v1/agents lists them.`,
+      );
     }
     const path = new URL(req.url ?? '/', 'http://gateway.invalid').pathname;
     const kind = jmapRequestKind(req.method ?? 'GET', path);
@@ -61,7 +68,11 @@ export function guardJmapWithOAuth(options: JmapOAuthGateOptions, next: Handler)
     if (kind === 'api' && !oauthScopes.every((scope) => claims.scopes.includes(scope))) {
       const body = await readCappedBody(req, maxInspectedBytes);
       const shortfall = missingScopeOf(parseOrUndefined(body), claims.scopes);
-      if (shortfall) throw insufficientScope(shortfall.scope, `${shortfall.method} needs the ${shortfall.scope} scope, which this grant does not have; the person who connected the account can grant it by authorizing again with ${shortfall.scope}.`);
+      if (shortfall)
+        throw insufficientScope(
+          shortfall.scope,
+          `${shortfall.method} needs the ${shortfall.scope} scope, which this grant does not have; the person who connected the account can grant it by authorizing again with ${shortfall.scope}.`,
+        );
       forwarded = replayOf(req, body);
     }
     forwarded.headers.authorization = `Bearer ${await options.mintCapability(inbox.address)}`;
@@ -71,7 +82,10 @@ export function guardJmapWithOAuth(options: JmapOAuthGateOptions, next: Handler)
 
   async function verify(token: string): Promise<AccessClaims> {
     try {
-      return await options.verifyAccessToken(token, (audience) => audience === options.jmapResource() || audience.startsWith(inboxResourcePrefix));
+      return await options.verifyAccessToken(
+        token,
+        (audience) => audience === options.jmapResource() || audience.startsWith(inboxResourcePrefix),
+      );
     } catch (error) {
       if (error instanceof AccessTokenError) throw invalidToken(error.message);
       throw error;
@@ -92,11 +106,15 @@ export function guardJmapWithOAuth(options: JmapOAuthGateOptions, next: Handler)
 }
 
 function accessDenied(description: string): OAuthFailure {
-  return new OAuthFailure(403, 'access_denied', description, { 'www-authenticate': bearerChallenge({ code: 'access_denied', description }) });
+  return new OAuthFailure(403, 'access_denied', description, {
+    'www-authenticate': bearerChallenge({ code: 'access_denied', description }),
+  });
 }
 
 function insufficientScope(scope: OAuthScope, description: string): OAuthFailure {
-  return new OAuthFailure(403, 'insufficient_scope', description, { 'www-authenticate': bearerChallenge({ code: 'insufficient_scope', description, scope }) });
+  return new OAuthFailure(403, 'insufficient_scope', description, {
+    'www-authenticate': bearerChallenge({ code: 'insufficient_scope', description, scope }),
+  });
 }
 
 function parseOrUndefined(body: Buffer): unknown {

@@ -16,7 +16,10 @@ export function scopeForMethod(name: string): OAuthScope {
  * The first scope a JMAP request body needs that the grant lacks, with the method that needs it;
  * undefined when it has them all, or when the body is no JMAP request (the mail store then says so).
  */
-export function missingScopeOf(body: unknown, granted: readonly OAuthScope[]): { scope: OAuthScope; method: string } | undefined {
+export function missingScopeOf(
+  body: unknown,
+  granted: readonly OAuthScope[],
+): { scope: OAuthScope; method: string } | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const calls = (body as { methodCalls?: unknown }).methodCalls;
   if (!Array.isArray(calls)) return undefined;

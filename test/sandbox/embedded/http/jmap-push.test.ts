@@ -29,7 +29,23 @@ async function open(user: string, query: string): Promise<EventStreamReader> {
 async function aliceSends(to: string): Promise<void> {
   const boxes = await mailboxIds(host, 'alice');
   const responses = await host.call('alice', [
-    ['Email/set', { accountId: alice, create: { d: { mailboxIds: { [boxes['drafts'] as string]: true }, from: [{ email: alice }], to: [{ email: to }], subject: 'push me', bodyValues: { b: { value: 'hi' } }, textBody: [{ partId: 'b', type: 'text/plain' }] } } }, '0'],
+    [
+      'Email/set',
+      {
+        accountId: alice,
+        create: {
+          d: {
+            mailboxIds: { [boxes['drafts'] as string]: true },
+            from: [{ email: alice }],
+            to: [{ email: to }],
+            subject: 'push me',
+            bodyValues: { b: { value: 'hi' } },
+            textBody: [{ partId: 'b', type: 'text/plain' }],
+          },
+        },
+      },
+      '0',
+    ],
     ['EmailSubmission/set', { accountId: alice, create: { s: { emailId: '#d', identityId: alice } } }, '1'],
   ]);
   resultOf(responses, '1', 'EmailSubmission/set');
@@ -47,14 +63,19 @@ describe('EventSource push (RFC 8620 §7.3)', () => {
     const acknowledged = performance.now();
     const event = await stream.next(2000);
     expect(event?.event).toBe('state');
-    const change = JSON.parse(event?.data ?? '{}') as { '@type': string; changed: Record<string, Record<string, string>> };
+    const change = JSON.parse(event?.data ?? '{}') as {
+      '@type': string;
+      changed: Record<string, Record<string, string>>;
+    };
     expect(change['@type']).toBe('StateChange');
     expect(Object.keys(change.changed)).toEqual([bob]);
     expect(change.changed[bob]?.['Email']).not.toBe(oldState);
     expect(change.changed[bob]).toHaveProperty('Mailbox');
     expect(change.changed[bob]).not.toHaveProperty('EmailSubmission');
     const latency = Math.max(0, (event?.at ?? Infinity) - acknowledged);
-    console.log(`StateChange after a sandbox send: ${Math.round((event?.at ?? 0) - sent)} ms after the request, ${Math.round(latency)} ms after its answer`);
+    console.log(
+      `StateChange after a sandbox send: ${Math.round((event?.at ?? 0) - sent)} ms after the request, ${Math.round(latency)} ms after its answer`,
+    );
     expect(latency).toBeLessThan(200);
     const after = await host.call('bob', [['Email/get', { accountId: bob, ids: [] }, 'g']]);
     expect(change.changed[bob]?.['Email']).toBe(resultOf(after, 'g')['state']);
@@ -81,8 +102,16 @@ describe('EventSource push (RFC 8620 §7.3)', () => {
   });
 
   it('refuses bad parameters with 400 and the service error shape', async () => {
-    for (const query of ['types=Nope&closeafter=no&ping=0', 'types=&closeafter=no&ping=0', 'types=*&closeafter=maybe&ping=0', 'types=*&closeafter=no&ping=-1', 'types=*&closeafter=no&ping=1.5']) {
-      const response = await fetch(`${host.baseUrl}/eventsource/?${query}`, { headers: { authorization: 'Bearer token-alice' } });
+    for (const query of [
+      'types=Nope&closeafter=no&ping=0',
+      'types=&closeafter=no&ping=0',
+      'types=*&closeafter=maybe&ping=0',
+      'types=*&closeafter=no&ping=-1',
+      'types=*&closeafter=no&ping=1.5',
+    ]) {
+      const response = await fetch(`${host.baseUrl}/eventsource/?${query}`, {
+        headers: { authorization: 'Bearer token-alice' },
+      });
       expect(response.status, query).toBe(400);
       expect(((await response.json()) as { error: { hint: string } }).error.hint).toMatch(/eventSourceUrl/);
     }
@@ -93,17 +122,24 @@ describe('EventSource push (RFC 8620 §7.3)', () => {
   it('caps concurrent streams per account', async () => {
     const opened: EventStreamReader[] = [];
     await host.addInboxes('carol');
-    for (let index = 0; index < sandboxLimits.maxEventStreams; index += 1) opened.push(await open('carol', 'types=*&closeafter=no&ping=0'));
+    for (let index = 0; index < sandboxLimits.maxEventStreams; index += 1)
+      opened.push(await open('carol', 'types=*&closeafter=no&ping=0'));
     expect(opened.map((stream) => stream.status)).toEqual(opened.map(() => 200));
-    const refused = await fetch(`${host.baseUrl}/eventsource/?types=*&closeafter=no&ping=0`, { headers: { authorization: 'Bearer token-carol' } });
+    const refused = await fetch(`${host.baseUrl}/eventsource/?types=*&closeafter=no&ping=0`, {
+      headers: { authorization: 'Bearer token-carol' },
+    });
     expect(refused.status).toBe(429);
     opened[0]?.close();
     // The server notices the closed socket on its own schedule; poll for the freed slot.
-    const reopened = await pollUntil(async () => {
-      const retry = await openEventStream(`${host.baseUrl}/eventsource/?types=*&closeafter=no&ping=0`, 'token-carol');
-      streams.push(retry);
-      return retry.status === 200 ? retry : undefined;
-    }, 5000, 'a freed event stream slot');
+    const reopened = await pollUntil(
+      async () => {
+        const retry = await openEventStream(`${host.baseUrl}/eventsource/?types=*&closeafter=no&ping=0`, 'token-carol');
+        streams.push(retry);
+        return retry.status === 200 ? retry : undefined;
+      },
+      5000,
+      'a freed event stream slot',
+    );
     expect(reopened.status).toBe(200);
   });
 });
@@ -112,18 +148,27 @@ describe('EventSource push in the full sandbox', () => {
   it('sends a StateChange within 200 ms of mail arriving over SMTP', async () => {
     const sandbox = await startTestSandbox();
     const inbox = await signUpInbox(sandbox, 'listener');
-    const session = (await (await fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${inbox.capability}` } })).json()) as { eventSourceUrl: string };
+    const session = (await (
+      await fetch(`${sandbox.apiUrl}/.well-known/jmap`, { headers: { authorization: `Bearer ${inbox.capability}` } })
+    ).json()) as { eventSourceUrl: string };
     const url = session.eventSourceUrl.replace('{types}', 'Email').replace('{closeafter}', 'no').replace('{ping}', '0');
     const stream = await openEventStream(url, inbox.capability);
     streams.push(stream);
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: sandbox.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
     const sent = performance.now();
     await transport.sendMail({ from: 'outside@example.org', to: inbox.address, subject: 'pushed', text: 'hello' });
     const acknowledged = performance.now();
     const event = await stream.next(2000);
     const change = JSON.parse(event?.data ?? '{}') as { changed: Record<string, Record<string, string>> };
     expect(change.changed[inbox.address]).toHaveProperty('Email');
-    console.log(`StateChange after SMTP delivery: ${Math.round((event?.at ?? 0) - sent)} ms after DATA began, ${Math.round(Math.max(0, (event?.at ?? 0) - acknowledged))} ms after the 250 reply`);
+    console.log(
+      `StateChange after SMTP delivery: ${Math.round((event?.at ?? 0) - sent)} ms after DATA began, ${Math.round(Math.max(0, (event?.at ?? 0) - acknowledged))} ms after the 250 reply`,
+    );
     expect(Math.max(0, (event?.at ?? Infinity) - acknowledged)).toBeLessThan(200);
     stream.close();
   });

@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => host.close());
 
-const get = (path: string, bearer?: string) => fetch(`${host.baseUrl}${path}`, { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
+const get = (path: string, bearer?: string) =>
+  fetch(`${host.baseUrl}${path}`, { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
 
 describe('JMAP session discovery (RFC 8620 §2)', () => {
   it('answers an RFC 8620 session with absolute URLs and the address as account id', async () => {
@@ -24,8 +25,14 @@ describe('JMAP session discovery (RFC 8620 §2)', () => {
     expect(session['eventSourceUrl']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/eventsource\//);
     expect(session['username']).toBe(address);
     expect(typeof session['state']).toBe('string');
-    expect(Object.keys(session['capabilities']).sort()).toEqual([...Object.values(jmapCapabilities), sandboxLimitsCapability].sort());
-    expect(session['capabilities'][sandboxLimitsCapability]).toMatchObject({ maxFilterConditions: 1000, maxFilterDepth: 16, maxRequestDepth: 64 });
+    expect(Object.keys(session['capabilities']).sort()).toEqual(
+      [...Object.values(jmapCapabilities), sandboxLimitsCapability].sort(),
+    );
+    expect(session['capabilities'][sandboxLimitsCapability]).toMatchObject({
+      maxFilterConditions: 1000,
+      maxFilterDepth: 16,
+      maxRequestDepth: 64,
+    });
     expect(session['capabilities'][jmapCapabilities.core]).toMatchObject({
       maxSizeUpload: expect.any(Number),
       maxConcurrentUpload: expect.any(Number),
@@ -52,7 +59,10 @@ describe('JMAP session discovery (RFC 8620 §2)', () => {
     // RFC 8621 §1.3.3: the VacationResponse capability object is empty, in the session and the account.
     expect(session['capabilities'][jmapCapabilities.vacationResponse]).toEqual({});
     expect(account['accountCapabilities'][jmapCapabilities.vacationResponse]).toEqual({});
-    expect(account['accountCapabilities'][jmapCapabilities.submission]).toEqual({ maxDelayedSend: 0, submissionExtensions: {} });
+    expect(account['accountCapabilities'][jmapCapabilities.submission]).toEqual({
+      maxDelayedSend: 0,
+      submissionExtensions: {},
+    });
     expect(account['accountCapabilities'][jmapCapabilities.blob]).toMatchObject({
       maxSizeBlobSet: expect.any(Number),
       maxDataSources: expect.any(Number),

@@ -11,7 +11,11 @@ beforeAll(async () => {
 afterAll(() => host.close());
 
 const post = (body: string, contentType = 'application/json') =>
-  fetch(`${host.baseUrl}/jmap`, { method: 'POST', headers: { authorization: 'Bearer token-alice', 'content-type': contentType }, body });
+  fetch(`${host.baseUrl}/jmap`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer token-alice', 'content-type': contentType },
+    body,
+  });
 
 async function problem(response: Response): Promise<Record<string, unknown>> {
   expect(response.headers.get('content-type')).toMatch(/problem\+json/);
@@ -38,7 +42,9 @@ describe('request-level errors (RFC 8620 §3.6.1)', () => {
   });
 
   it('answers unknownCapability when using lists a capability the host lacks', async () => {
-    const response = await post(JSON.stringify({ using: [jmapCapabilities.core, 'urn:example:nope'], methodCalls: [] }));
+    const response = await post(
+      JSON.stringify({ using: [jmapCapabilities.core, 'urn:example:nope'], methodCalls: [] }),
+    );
     expect(response.status).toBe(400);
     const body = await problem(response);
     expect(body['type']).toBe('urn:ietf:params:jmap:error:unknownCapability');
@@ -49,14 +55,22 @@ describe('request-level errors (RFC 8620 §3.6.1)', () => {
     const calls = Array.from({ length: 51 }, (_, index) => ['Core/echo', {}, `c${index}`]);
     const response = await post(JSON.stringify({ using: [jmapCapabilities.core], methodCalls: calls }));
     expect(response.status).toBe(400);
-    expect(await problem(response)).toMatchObject({ type: 'urn:ietf:params:jmap:error:limit', limit: 'maxCallsInRequest' });
+    expect(await problem(response)).toMatchObject({
+      type: 'urn:ietf:params:jmap:error:limit',
+      limit: 'maxCallsInRequest',
+    });
   });
 
   it('answers limit maxSizeRequest for a body beyond 10 MiB', async () => {
     const padding = 'x'.repeat(10 * 1024 * 1024);
-    const response = await post(JSON.stringify({ using: [jmapCapabilities.core], methodCalls: [['Core/echo', { padding }, 'c']] }));
+    const response = await post(
+      JSON.stringify({ using: [jmapCapabilities.core], methodCalls: [['Core/echo', { padding }, 'c']] }),
+    );
     expect(response.status).toBe(400);
-    expect(await problem(response)).toMatchObject({ type: 'urn:ietf:params:jmap:error:limit', limit: 'maxSizeRequest' });
+    expect(await problem(response)).toMatchObject({
+      type: 'urn:ietf:params:jmap:error:limit',
+      limit: 'maxSizeRequest',
+    });
   });
 });
 
@@ -82,7 +96,19 @@ describe('method calls (RFC 8620 §3.3–3.6.2)', () => {
   });
 
   it('answers every RFC 8621 method agents use with its own response, never unknownMethod', async () => {
-    const calls = ['Mailbox/set', 'Mailbox/query', 'Mailbox/queryChanges', 'Email/import', 'Email/copy', 'Email/parse', 'Email/queryChanges', 'Identity/set', 'Identity/changes', 'VacationResponse/get', 'VacationResponse/set'].map((name, index) => [name, { accountId: alice }, `c${index}`]);
+    const calls = [
+      'Mailbox/set',
+      'Mailbox/query',
+      'Mailbox/queryChanges',
+      'Email/import',
+      'Email/copy',
+      'Email/parse',
+      'Email/queryChanges',
+      'Identity/set',
+      'Identity/changes',
+      'VacationResponse/get',
+      'VacationResponse/set',
+    ].map((name, index) => [name, { accountId: alice }, `c${index}`]);
     const responses = await host.call('alice', calls);
     for (const [index, response] of responses.entries()) {
       expect(response[1]['type'], String(calls[index]?.[0])).not.toBe('unknownMethod');
@@ -90,7 +116,11 @@ describe('method calls (RFC 8620 §3.3–3.6.2)', () => {
   });
 
   it('answers unknownMethod when the capability of a method is missing from using', async () => {
-    const responses = await host.call('alice', [['Identity/get', { accountId: alice }, 'a']], [jmapCapabilities.core, jmapCapabilities.mail]);
+    const responses = await host.call(
+      'alice',
+      [['Identity/get', { accountId: alice }, 'a']],
+      [jmapCapabilities.core, jmapCapabilities.mail],
+    );
     expect(responses[0]?.[1]).toMatchObject({ type: 'unknownMethod' });
   });
 
@@ -111,7 +141,9 @@ describe('method calls (RFC 8620 §3.3–3.6.2)', () => {
   });
 
   it('answers stateMismatch when ifInState is stale', async () => {
-    const responses = await host.call('alice', [['Email/set', { accountId: alice, ifInState: 'stale-state', destroy: [] }, 'a']]);
+    const responses = await host.call('alice', [
+      ['Email/set', { accountId: alice, ifInState: 'stale-state', destroy: [] }, 'a'],
+    ]);
     expect(responses[0]?.[1]).toMatchObject({ type: 'stateMismatch' });
   });
 
@@ -125,7 +157,9 @@ describe('method calls (RFC 8620 §3.3–3.6.2)', () => {
   });
 
   it('answers invalidArguments for an unknown Email property', async () => {
-    const responses = await host.call('alice', [['Email/get', { accountId: alice, ids: [], properties: ['subject', 'nonsense'] }, 'a']]);
+    const responses = await host.call('alice', [
+      ['Email/get', { accountId: alice, ids: [], properties: ['subject', 'nonsense'] }, 'a'],
+    ]);
     expect(responses[0]?.[1]).toMatchObject({ type: 'invalidArguments' });
   });
 
@@ -140,7 +174,15 @@ describe('result references (RFC 8620 §3.7)', () => {
     const ids = await mailboxIds(host, 'alice');
     const responses = await host.call('alice', [
       ['Mailbox/query', { accountId: alice, filter: { role: 'inbox' } }, 'q'],
-      ['Mailbox/get', { accountId: alice, '#ids': { resultOf: 'q', name: 'Mailbox/query', path: '/ids' }, properties: ['name', 'role'] }, 'g'],
+      [
+        'Mailbox/get',
+        {
+          accountId: alice,
+          '#ids': { resultOf: 'q', name: 'Mailbox/query', path: '/ids' },
+          properties: ['name', 'role'],
+        },
+        'g',
+      ],
       ['Core/echo', { '#names': { resultOf: 'g', name: 'Mailbox/get', path: '/list/*/name' } }, 'e'],
       ['Mailbox/get', { accountId: alice, ids: null, properties: ['name'] }, 'all'],
       ['Core/echo', { '#first': { resultOf: 'all', name: 'Mailbox/get', path: '/list/0/name' } }, 'f'],

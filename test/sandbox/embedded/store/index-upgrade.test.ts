@@ -44,7 +44,13 @@ describe('reading an index written before the new methods', () => {
         ['Identity/get', { accountId: dan }, 'i'],
         ['VacationResponse/get', { accountId: dan }, 'v'],
       ]);
-      expect(resultOf(responses, 'm')).toMatchObject({ state: '2', list: [{ id: 'm-inbox', parentId: null, isSubscribed: true }, { id: 'm-sent', parentId: null, isSubscribed: true }] });
+      expect(resultOf(responses, 'm')).toMatchObject({
+        state: '2',
+        list: [
+          { id: 'm-inbox', parentId: null, isSubscribed: true },
+          { id: 'm-sent', parentId: null, isSubscribed: true },
+        ],
+      });
       expect(resultOf(responses, 'i')).toMatchObject({ state: '0', list: [{ id: dan, email: dan, mayDelete: false }] });
       expect(resultOf(responses, 'v')['list'][0]).toMatchObject({ isEnabled: false });
     } finally {
@@ -58,10 +64,19 @@ describe('reading an index written before the new methods', () => {
     writeOldIndex(dataDir);
     const first = await startJmapTestHost({ dataDir });
     await first.call('dan', [
-      ['Mailbox/set', { accountId: dan, create: { f: { name: 'Folder', isSubscribed: true }, c: { name: 'Child', parentId: '#f' } } }, 'm'],
+      [
+        'Mailbox/set',
+        { accountId: dan, create: { f: { name: 'Folder', isSubscribed: true }, c: { name: 'Child', parentId: '#f' } } },
+        'm',
+      ],
       ['Identity/set', { accountId: dan, create: { i: { email: dan, name: 'Dan the agent' } } }, 'i'],
     ]);
-    const read = (host: typeof first) => host.call('dan', [['Mailbox/get', { accountId: dan }, 'm'], ['Identity/get', { accountId: dan }, 'i'], ['Mailbox/changes', { accountId: dan, sinceState: '2' }, 'c']]);
+    const read = (host: typeof first) =>
+      host.call('dan', [
+        ['Mailbox/get', { accountId: dan }, 'm'],
+        ['Identity/get', { accountId: dan }, 'i'],
+        ['Mailbox/changes', { accountId: dan, sinceState: '2' }, 'c'],
+      ]);
     const before = await read(first);
     await first.close();
     const second = await startJmapTestHost({ dataDir });

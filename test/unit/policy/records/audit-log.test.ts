@@ -9,13 +9,26 @@ import { tempCredentialsDir } from '../../../helpers/temp-credentials-dir.js';
 
 beforeEach(() => forgetAllSecrets());
 
-const entry = (extra: Partial<AuditEntry> = {}): AuditEntry => ({ at: '2026-11-25T10:00:00.000Z', door: 'cli', inbox: 'ada@agent-mailbox.test', verdict: 'sent', recipients: ['bob@example.test'], ...extra });
+const entry = (extra: Partial<AuditEntry> = {}): AuditEntry => ({
+  at: '2026-11-25T10:00:00.000Z',
+  door: 'cli',
+  inbox: 'ada@agent-mailbox.test',
+  verdict: 'sent',
+  recipients: ['bob@example.test'],
+  ...extra,
+});
 const lineOf = (e: AuditEntry): string => `${JSON.stringify(e)}\n`;
 
 describe('appendAudit', () => {
   it('creates the folder private on the first entry, and keeps every field as given', async () => {
     const dir = await tempCredentialsDir();
-    const first = entry({ rule: 'inbox: send.mode=confirm', subject: 'Figures', ids: { email: 'M1', outbox: 'h-1' }, note: 'no answer in time', verdict: 'held' });
+    const first = entry({
+      rule: 'inbox: send.mode=confirm',
+      subject: 'Figures',
+      ids: { email: 'M1', outbox: 'h-1' },
+      note: 'no answer in time',
+      verdict: 'held',
+    });
     await appendAudit(dir, first);
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
     expect(await readFile(join(dir, 'audit.log'), 'utf8')).toBe(lineOf(first));
@@ -45,7 +58,10 @@ describe('appendAudit', () => {
     // Full again: the next rotation drops the first log.
     await appendFile(join(dir, 'audit.log'), `${'y'.repeat(auditLogMaxBytes)}\n`);
     await appendAudit(dir, entry({ note: 'after the second rotation' }));
-    expect((await readAudit(dir)).map((e) => e.note)).toEqual(['after the first rotation', 'after the second rotation']);
+    expect((await readAudit(dir)).map((e) => e.note)).toEqual([
+      'after the first rotation',
+      'after the second rotation',
+    ]);
   });
 
   it('rotates once when several writers find the log full at the same time, losing neither the old log nor any entry', async () => {
@@ -84,7 +100,10 @@ describe('readAudit', () => {
   it('skips lines cut by a crash and lines that are not entries, keeping the ones around them', async () => {
     const dir = await tempCredentialsDir();
     await appendAudit(dir, entry({ note: 'before' }));
-    await appendFile(join(dir, 'audit.log'), '{"at": "2026-11-25T10:00:00Z", "door": "cli", "inb\n\n   \n{"at": "t", "door": "nowhere", "inbox": "a", "verdict": "sent", "recipients": []}\n[1, 2]\n');
+    await appendFile(
+      join(dir, 'audit.log'),
+      '{"at": "2026-11-25T10:00:00Z", "door": "cli", "inb\n\n   \n{"at": "t", "door": "nowhere", "inbox": "a", "verdict": "sent", "recipients": []}\n[1, 2]\n',
+    );
     await appendAudit(dir, entry({ note: 'after' }));
     expect((await readAudit(dir)).map((e) => e.note)).toEqual(['before', 'after']);
   });

@@ -5,8 +5,13 @@ import { guardedInbox, inboxKey } from '../../../../src/policy/records/inbox-sta
 
 describe('guardedInbox', () => {
   it('names the inbox by its address when known, else by its JMAP account, else by its id, with its own state folder', () => {
-    expect(guardedInbox({ inboxId: 'i-1', address: 'ada@agent-mailbox.test', jmapAccountId: 'acc-1', stateDir: '/s/ada' })).toEqual({ inbox: 'ada@agent-mailbox.test', stateDir: '/s/ada' });
-    expect(guardedInbox({ inboxId: 'i-1', jmapAccountId: 'acc-1', stateDir: '/s/acc' })).toEqual({ inbox: 'acc-1', stateDir: '/s/acc' });
+    expect(
+      guardedInbox({ inboxId: 'i-1', address: 'ada@agent-mailbox.test', jmapAccountId: 'acc-1', stateDir: '/s/ada' }),
+    ).toEqual({ inbox: 'ada@agent-mailbox.test', stateDir: '/s/ada' });
+    expect(guardedInbox({ inboxId: 'i-1', jmapAccountId: 'acc-1', stateDir: '/s/acc' })).toEqual({
+      inbox: 'acc-1',
+      stateDir: '/s/acc',
+    });
     expect(guardedInbox({ inboxId: 'i-1', stateDir: '/s/i' })).toEqual({ inbox: 'i-1', stateDir: '/s/i' });
   });
 });

@@ -16,7 +16,6 @@ const t = (iso: string): number => Date.parse(iso);
 const perHour = (value: number): SendCaps => ({ perHour: { value, from: 'inbox' } });
 const perDay = (value: number): SendCaps => ({ perDay: { value, from: 'user' } });
 
-
 async function sendAt(dir: string, at: number, caps: SendCaps, count = 1): Promise<void> {
   await reserveSendSlots(dir, 'ada@agent-mailbox.test', count, caps, () => at);
 }
@@ -28,9 +27,14 @@ describe('the hourly cap', () => {
     await sendAt(dir, t('2030-03-01T10:00:00Z'), caps);
     await sendAt(dir, t('2030-03-01T10:20:00Z'), caps);
     const error = await refusal(sendAt(dir, t('2030-03-01T10:59:59.999Z'), caps));
-    expect(error.message).toBe("Not sent: your operator's policy (inbox layer, max sends per hour: 2) allows no more sends per hour right now; the next send is allowed at 2030-03-01T11:00:00.000Z.");
+    expect(error.message).toBe(
+      "Not sent: your operator's policy (inbox layer, max sends per hour: 2) allows no more sends per hour right now; the next send is allowed at 2030-03-01T11:00:00.000Z.",
+    );
     expect(error.hint).toBe("This limit is your operator's rule. Wait until then, or ask your operator.");
-    expect(error.details).toEqual({ rule: { layer: 'inbox', rule: 'send.maxSendsPerHour' }, nextAllowedAt: '2030-03-01T11:00:00.000Z' });
+    expect(error.details).toEqual({
+      rule: { layer: 'inbox', rule: 'send.maxSendsPerHour' },
+      nextAllowedAt: '2030-03-01T11:00:00.000Z',
+    });
     await sendAt(dir, t('2030-03-01T11:00:00Z'), caps);
   });
 
@@ -58,7 +62,9 @@ describe('the hourly cap', () => {
   it('says a batch larger than the cap never fits, naming no time', async () => {
     const dir = await tempCredentialsDir();
     const error = await refusal(sendAt(dir, t('2030-03-01T10:00:00Z'), perHour(2), 3));
-    expect(error.message).toBe("Not sent: your operator's policy (inbox layer, max sends per hour: 2) allows no more sends per hour right now; this request alone sends 3.");
+    expect(error.message).toBe(
+      "Not sent: your operator's policy (inbox layer, max sends per hour: 2) allows no more sends per hour right now; this request alone sends 3.",
+    );
     expect(error.details).toEqual({ rule: { layer: 'inbox', rule: 'send.maxSendsPerHour' } });
     // Nothing was counted for it.
     await sendAt(dir, t('2030-03-01T10:00:00Z'), perHour(2), 2);
@@ -66,13 +72,15 @@ describe('the hourly cap', () => {
 });
 
 describe('the daily cap', () => {
-  it('counts yesterday\'s sends within the last 24 hours, across the UTC midnight', async () => {
+  it("counts yesterday's sends within the last 24 hours, across the UTC midnight", async () => {
     const dir = await tempCredentialsDir();
     const caps = perDay(2);
     await sendAt(dir, t('2030-03-01T23:30:00Z'), caps);
     await sendAt(dir, t('2030-03-02T00:10:00Z'), caps);
     const error = await refusal(sendAt(dir, t('2030-03-02T12:00:00Z'), caps));
-    expect(error.message).toBe("Not sent: your operator's policy (user layer, max sends per day: 2) allows no more sends per day right now; the next send is allowed at 2030-03-02T23:30:00.000Z.");
+    expect(error.message).toBe(
+      "Not sent: your operator's policy (user layer, max sends per day: 2) allows no more sends per day right now; the next send is allowed at 2030-03-02T23:30:00.000Z.",
+    );
     expect(error.details).toMatchObject({ rule: { layer: 'user', rule: 'send.maxSendsPerDay' } });
     await refusal(sendAt(dir, t('2030-03-02T23:29:59.999Z'), caps));
     await sendAt(dir, t('2030-03-02T23:30:00Z'), caps);
@@ -82,9 +90,14 @@ describe('the daily cap', () => {
     const dir = await tempCredentialsDir();
     const caps: SendCaps = { ...perHour(1), ...perDay(2) };
     await sendAt(dir, t('2030-03-01T08:00:00Z'), caps);
-    expect((await refusal(sendAt(dir, t('2030-03-01T08:30:00Z'), caps))).details).toMatchObject({ rule: { rule: 'send.maxSendsPerHour' } });
+    expect((await refusal(sendAt(dir, t('2030-03-01T08:30:00Z'), caps))).details).toMatchObject({
+      rule: { rule: 'send.maxSendsPerHour' },
+    });
     await sendAt(dir, t('2030-03-01T09:00:00Z'), caps);
-    expect((await refusal(sendAt(dir, t('2030-03-01T12:00:00Z'), caps))).details).toMatchObject({ rule: { rule: 'send.maxSendsPerDay' }, nextAllowedAt: '2030-03-02T08:00:00.000Z' });
+    expect((await refusal(sendAt(dir, t('2030-03-01T12:00:00Z'), caps))).details).toMatchObject({
+      rule: { rule: 'send.maxSendsPerDay' },
+      nextAllowedAt: '2030-03-02T08:00:00.000Z',
+    });
   });
 });
 
@@ -94,7 +107,14 @@ describe('racing reservations', () => {
     const now = () => t('2030-03-01T10:00:00Z');
     const caps = perHour(5);
     const counts = [2, 1, 2, 1, 2, 1, 2];
-    const results = await Promise.all(counts.map((count) => reserveSendSlots(dir, 'ada@agent-mailbox.test', count, caps, now).then((slots) => slots.length, () => 0)));
+    const results = await Promise.all(
+      counts.map((count) =>
+        reserveSendSlots(dir, 'ada@agent-mailbox.test', count, caps, now).then(
+          (slots) => slots.length,
+          () => 0,
+        ),
+      ),
+    );
     const granted = results.reduce((sum, n) => sum + n, 0);
     // Never past the cap; the batch whose lines came first in the ledger always fits.
     expect(granted).toBeLessThanOrEqual(5);
@@ -110,7 +130,9 @@ describe('checkSendSlots', () => {
     const now = () => t('2030-03-01T10:00:00Z');
     await sendAt(dir, now(), {});
     for (let i = 0; i < 3; i += 1) await checkSendSlots(dir, 'ada@agent-mailbox.test', 1, perHour(2), now);
-    expect((await refusal(checkSendSlots(dir, 'ada@agent-mailbox.test', 2, perHour(2), now))).details).toMatchObject({ nextAllowedAt: '2030-03-01T11:00:00.000Z' });
+    expect((await refusal(checkSendSlots(dir, 'ada@agent-mailbox.test', 2, perHour(2), now))).details).toMatchObject({
+      nextAllowedAt: '2030-03-01T11:00:00.000Z',
+    });
     // Other inboxes' sends are not this inbox's.
     await checkSendSlots(dir, 'bob@agent-mailbox.test', 2, perHour(2), now);
   });
@@ -118,7 +140,10 @@ describe('checkSendSlots', () => {
   it('reads nothing when no cap is set', async () => {
     const dir = await tempCredentialsDir();
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'send-ledger-2030-03-01.jsonl'), `${JSON.stringify({ k: 'ada@agent-mailbox.test', id: 'x', at: t('2030-03-01T09:59:00Z') })}\n`.repeat(10));
+    await writeFile(
+      join(dir, 'send-ledger-2030-03-01.jsonl'),
+      `${JSON.stringify({ k: 'ada@agent-mailbox.test', id: 'x', at: t('2030-03-01T09:59:00Z') })}\n`.repeat(10),
+    );
     await checkSendSlots(dir, 'ada@agent-mailbox.test', 1000, {}, () => t('2030-03-01T10:00:00Z'));
   });
 });
@@ -127,16 +152,22 @@ describe('the ledger file', () => {
   it('is created private with its folder, one line per send, caps or not', async () => {
     const dir = await tempCredentialsDir();
     const slots = await reserveSendSlots(dir, 'Ada@Agent-Mailbox.test', 2, {}, () => t('2030-03-01T10:00:00Z'));
-    expect(slots.map((s) => s.id)).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/), expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    expect(slots.map((s) => s.id)).toEqual([
+      expect.stringMatching(/^[0-9a-f-]{36}$/),
+      expect.stringMatching(/^[0-9a-f-]{36}$/),
+    ]);
     expect(slots[0]!.id).not.toBe(slots[1]!.id);
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
     const file = join(dir, 'send-ledger-2030-03-01.jsonl');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
     expect(lines).toEqual(slots.map((s) => ({ k: 'Ada@Agent-Mailbox.test', id: s.id, at: t('2030-03-01T10:00:00Z') })));
   });
 
-  it('writes nothing for a request that sends nothing, and never writes through a link planted as the day\'s file', async () => {
+  it("writes nothing for a request that sends nothing, and never writes through a link planted as the day's file", async () => {
     const dir = await tempCredentialsDir();
     expect(await reserveSendSlots(dir, 'a', 0, {}, () => t('2030-03-01T10:00:00Z'))).toEqual([]);
     await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' });
@@ -152,7 +183,10 @@ describe('the ledger file', () => {
     const dir = await tempCredentialsDir();
     const caps = perHour(2);
     await sendAt(dir, t('2030-03-01T10:00:00Z'), caps);
-    await appendFile(join(dir, 'send-ledger-2030-03-01.jsonl'), '{"k": "ada@agent-mailbox.test", "id": "cut\n{"k": 1}\n\n');
+    await appendFile(
+      join(dir, 'send-ledger-2030-03-01.jsonl'),
+      '{"k": "ada@agent-mailbox.test", "id": "cut\n{"k": 1}\n\n',
+    );
     await sendAt(dir, t('2030-03-01T10:01:00Z'), caps);
     await refusal(sendAt(dir, t('2030-03-01T10:02:00Z'), caps));
   });
@@ -171,8 +205,22 @@ describe('the ledger file', () => {
   it('drops the files of days no window reaches any more, and nothing else', async () => {
     const dir = await tempCredentialsDir();
     await mkdir(dir, { recursive: true });
-    for (const name of ['send-ledger-2030-02-26.jsonl', 'send-ledger-2030-02-27.jsonl', 'send-ledger-2030-02-28.jsonl', 'send-ledger-2030-02-26.txt', 'notes-2030-02-26.jsonl', 'audit.log']) await writeFile(join(dir, name), '');
+    for (const name of [
+      'send-ledger-2030-02-26.jsonl',
+      'send-ledger-2030-02-27.jsonl',
+      'send-ledger-2030-02-28.jsonl',
+      'send-ledger-2030-02-26.txt',
+      'notes-2030-02-26.jsonl',
+      'audit.log',
+    ])
+      await writeFile(join(dir, name), '');
     await sendAt(dir, t('2030-03-01T10:00:00Z') + hour, {});
-    expect((await readdir(dir)).sort()).toEqual(['audit.log', 'notes-2030-02-26.jsonl', 'send-ledger-2030-02-26.txt', 'send-ledger-2030-02-28.jsonl', 'send-ledger-2030-03-01.jsonl']);
+    expect((await readdir(dir)).sort()).toEqual([
+      'audit.log',
+      'notes-2030-02-26.jsonl',
+      'send-ledger-2030-02-26.txt',
+      'send-ledger-2030-02-28.jsonl',
+      'send-ledger-2030-03-01.jsonl',
+    ]);
   });
 });

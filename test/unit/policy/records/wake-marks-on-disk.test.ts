@@ -13,16 +13,20 @@ import { tempCredentialsDir } from '../../../helpers/temp-credentials-dir.js';
  * a directory lock with owner.json.
  */
 
-const prefix = (address: string): string => `wake-${createHash('sha256').update(address.trim().toLowerCase()).digest('hex').slice(0, 24)}-`;
+const prefix = (address: string): string =>
+  `wake-${createHash('sha256').update(address.trim().toLowerCase()).digest('hex').slice(0, 24)}-`;
 
 async function plantMark(configDir: string, name: string, pid = process.pid): Promise<void> {
   const lock = join(configDir, 'wakes-running', `.${name}.lock`);
   await mkdir(lock, { recursive: true });
-  await writeFile(join(lock, 'owner.json'), JSON.stringify({ pid, host: hostname(), token: 'other-version', createdAt: new Date().toISOString() }));
+  await writeFile(
+    join(lock, 'owner.json'),
+    JSON.stringify({ pid, host: hostname(), token: 'other-version', createdAt: new Date().toISOString() }),
+  );
 }
 
 describe('a wake mark on disk', () => {
-  it('is made under the contract name, and another process\'s mark under that name holds the inbox', async () => {
+  it("is made under the contract name, and another process's mark under that name holds the inbox", async () => {
     const configDir = await tempCredentialsDir();
     const release = await markInboxWaking(configDir, 'Ana@X.test');
     const names = await readdir(join(configDir, 'wakes-running'));

@@ -50,11 +50,28 @@ describe('CSS colours', () => {
   it('mixes colours with color-mix() as CSS Color 5 normalises the percentages', async () => {
     await prepareColourMixing('color-mix');
     expect(parseCssColour('color-mix(in srgb, red, blue)', undefined, false)).toEqual({ r: 128, g: 0, b: 128, a: 1 });
-    expect(parseCssColour('color-mix(in srgb, white 100%, black 0%)', undefined, false)).toEqual({ r: 255, g: 255, b: 255, a: 1 });
-    expect(parseCssColour('color-mix(in oklab, #fff 70%, #fff)', undefined, false)).toEqual({ r: 255, g: 255, b: 255, a: 1 });
+    expect(parseCssColour('color-mix(in srgb, white 100%, black 0%)', undefined, false)).toEqual({
+      r: 255,
+      g: 255,
+      b: 255,
+      a: 1,
+    });
+    expect(parseCssColour('color-mix(in oklab, #fff 70%, #fff)', undefined, false)).toEqual({
+      r: 255,
+      g: 255,
+      b: 255,
+      a: 1,
+    });
     // Percentages summing under 100% scale the alpha (CSS Color 5 §2.1).
-    expect(parseCssColour('color-mix(in srgb, white 30%, white 20%)', undefined, false)).toMatchObject({ r: 255, a: 0.5 });
-    expect(parseCssColour('color-mix(in srgb, currentcolor, white)', { r: 0, g: 0, b: 0, a: 1 }, false)).toMatchObject({ r: 128, g: 128, b: 128 });
+    expect(parseCssColour('color-mix(in srgb, white 30%, white 20%)', undefined, false)).toMatchObject({
+      r: 255,
+      a: 0.5,
+    });
+    expect(parseCssColour('color-mix(in srgb, currentcolor, white)', { r: 0, g: 0, b: 0, a: 1 }, false)).toMatchObject({
+      r: 128,
+      g: 128,
+      b: 128,
+    });
     expect(parseCssColour('color-mix(in display-p3, red, blue)', undefined, false)).toBe(unknownColour);
     expect(parseCssColour('color-mix(in srgb, rgb(from red r g b), blue)', undefined, false)).toBe(unknownColour);
     expect(parseCssColour('color-mix(srgb, red, blue)', undefined, false)).toBeUndefined();
@@ -81,7 +98,14 @@ describe('CSS colours', () => {
 });
 
 describe('CSS lengths', () => {
-  const basis: LengthBasis = { fontPx: 20, rootFontPx: 16, percentOf: 200, viewportWidth: 1000, viewportHeight: 500, isQuirks: false };
+  const basis: LengthBasis = {
+    fontPx: 20,
+    rootFontPx: 16,
+    percentOf: 200,
+    viewportWidth: 1000,
+    viewportHeight: 500,
+    isQuirks: false,
+  };
 
   it.each<[string, number | undefined]>([
     ['0', 0],
@@ -114,7 +138,11 @@ describe('CSS lengths', () => {
 
 describe('declarations', () => {
   it('splits a style attribute as CSS does, with strings, comments, blocks and !important', () => {
-    expect(parseDeclarations('color: red; background:url("a;b") /* ; */ #fff;display:none ! IMPORTANT;;bad;--Var: x;  :x; 1a: b')).toEqual([
+    expect(
+      parseDeclarations(
+        'color: red; background:url("a;b") /* ; */ #fff;display:none ! IMPORTANT;;bad;--Var: x;  :x; 1a: b',
+      ),
+    ).toEqual([
       { property: 'color', value: 'red', isImportant: false },
       { property: 'background', value: 'url("a;b")   #fff', isImportant: false },
       { property: 'display', value: 'none', isImportant: true },
@@ -123,6 +151,14 @@ describe('declarations', () => {
   });
 
   it('splits component values, keeping functions whole', () => {
-    expect(splitComponents('0/0 a, rgb(0 0 0 / 50%)  "x y"')).toEqual(['0', '/', '0', 'a', ',', 'rgb(0 0 0 / 50%)', '"x y"']);
+    expect(splitComponents('0/0 a, rgb(0 0 0 / 50%)  "x y"')).toEqual([
+      '0',
+      '/',
+      '0',
+      'a',
+      ',',
+      'rgb(0 0 0 / 50%)',
+      '"x y"',
+    ]);
   });
 });

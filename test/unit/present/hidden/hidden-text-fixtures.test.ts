@@ -1,7 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyseHtml, prepareHtmlVisibility, type HtmlVisibility } from '../../../../src/present/hidden/analyse-html.js';
+import {
+  analyseHtml,
+  prepareHtmlVisibility,
+  type HtmlVisibility,
+} from '../../../../src/present/hidden/analyse-html.js';
 import { hidingTechniques } from '../../../fixtures/hidden-text/hiding-techniques.js';
 
 const ordinaryRoot = join(import.meta.dirname, '../../../fixtures/hidden-text/ordinary');
@@ -19,7 +23,12 @@ function ordinaryMails(): { name: string; html: string; expectedHidden: string[]
     return readdirSync(dir)
       .filter((file) => file.endsWith('.html'))
       .sort()
-      .map((file) => ({ name: `${folder}/${file}`, html: readFileSync(join(dir, file), 'utf8'), expectedHidden: manifest[file] ?? [], isRendered: folder === 'rendered' }));
+      .map((file) => ({
+        name: `${folder}/${file}`,
+        html: readFileSync(join(dir, file), 'utf8'),
+        expectedHidden: manifest[file] ?? [],
+        isRendered: folder === 'rendered',
+      }));
   });
 }
 
@@ -31,16 +40,31 @@ function unexpectedHiddenChars(seen: HtmlVisibility, expected: readonly string[]
   const counted = Object.entries(seen.charsByTechnique)
     .filter(([technique]) => technique !== 'title' && technique !== 'comment' && technique !== 'invisible-characters')
     .reduce((sum, [, chars]) => sum + (chars ?? 0), 0);
-  const intended = expected.filter((text) => seen.hiddenText.includes(text)).reduce((sum, text) => sum + text.replace(/\s/g, '').length, 0);
+  const intended = expected
+    .filter((text) => seen.hiddenText.includes(text))
+    .reduce((sum, text) => sum + text.replace(/\s/g, '').length, 0);
   return counted - intended;
 }
 
 /** Techniques the detector does not judge and must name; every other one it must report hidden. */
 const flaggedByDesign = new Set([
-  'clip-path path()', 'mask-image gradient to transparent', '-webkit-mask', 'perspective with translateZ', 'matrix3d collapse',
-  'filter: brightness(0) on black', 'relative colour with alpha 0', '::first-line font-size 0', 'a white box laid over the text',
-  'a box pulled up over the text by a negative margin', 'canvas fallback text', 'video fallback text', 'mso-hide:all',
-  'backdrop-filter over the text', 'animation to opacity 0', '-webkit-line-clamp one line', 'white text under a white-fallback image',
+  'clip-path path()',
+  'mask-image gradient to transparent',
+  '-webkit-mask',
+  'perspective with translateZ',
+  'matrix3d collapse',
+  'filter: brightness(0) on black',
+  'relative colour with alpha 0',
+  '::first-line font-size 0',
+  'a white box laid over the text',
+  'a box pulled up over the text by a negative margin',
+  'canvas fallback text',
+  'video fallback text',
+  'mso-hide:all',
+  'backdrop-filter over the text',
+  'animation to opacity 0',
+  '-webkit-line-clamp one line',
+  'white text under a white-fallback image',
   'a one-line box of fixed height cutting off what follows',
 ]);
 
@@ -71,12 +95,23 @@ describe('ordinary mail', () => {
     for (const mail of mails) {
       const seen = await see(mail.html);
       const hiddenChars = unexpectedHiddenChars(seen, mail.expectedHidden);
-      results.push({ name: mail.name, isRendered: mail.isRendered, unassessed: seen.unassessed, hiddenChars, isFalsePositive: seen.unassessed.length > 0 || hiddenChars > 0 });
+      results.push({
+        name: mail.name,
+        isRendered: mail.isRendered,
+        unassessed: seen.unassessed,
+        hiddenChars,
+        isFalsePositive: seen.unassessed.length > 0 || hiddenChars > 0,
+      });
     }
     const falsePositives = results.filter((r) => r.isFalsePositive);
     console.log(
       `ordinary mail: ${results.length} mails (${results.filter((r) => r.isRendered).length} rendered by MJML/Inky), ${falsePositives.length} false positives (${((100 * falsePositives.length) / results.length).toFixed(1)}%)\n` +
-        falsePositives.map((r) => `  ${r.name}: ${r.unassessed.join('; ')}${r.hiddenChars > 0 ? ` ${r.hiddenChars} visible chars reported hidden` : ''}`).join('\n'),
+        falsePositives
+          .map(
+            (r) =>
+              `  ${r.name}: ${r.unassessed.join('; ')}${r.hiddenChars > 0 ? ` ${r.hiddenChars} visible chars reported hidden` : ''}`,
+          )
+          .join('\n'),
     );
     expect(results.length).toBeGreaterThanOrEqual(30);
     expect(results.filter((r) => r.isRendered).length).toBeGreaterThanOrEqual(15);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { analyseHtml, prepareHtmlVisibility, type HtmlVisibility } from '../../../../src/present/hidden/analyse-html.js';
+import {
+  analyseHtml,
+  prepareHtmlVisibility,
+  type HtmlVisibility,
+} from '../../../../src/present/hidden/analyse-html.js';
 import { normalisePropertyName } from '../../../../src/present/hidden/css/property-name.js';
 import { isUnderstoodProperty } from '../../../../src/present/hidden/css/understood-properties.js';
 
@@ -20,7 +24,10 @@ describe('styling the detector understands and judges visible', () => {
     ['a soft blur', `<div style="filter:blur(0.5px)">${secret}</div>`],
     ['grayscale', `<div style="filter:grayscale(1)">${secret}</div>`],
     ['tight letter spacing', `<p style="letter-spacing:-0.5px">${secret}</p>`],
-    ['a short indent in a clipped nowrap line', `<p style="text-indent:20px;white-space:nowrap;overflow:hidden">${secret}</p>`],
+    [
+      'a short indent in a clipped nowrap line',
+      `<p style="text-indent:20px;white-space:nowrap;overflow:hidden">${secret}</p>`,
+    ],
     ['line-height:0 without clipping', `<p style="line-height:0">${secret}</p>`],
     ['rounded corners by clip-path', `<div style="clip-path:inset(0 round 8px)">${secret}</div>`],
     ['a polygon of the whole box', `<div style="clip-path:polygon(0 0,100% 0,100% 100%,0 100%)">${secret}</div>`],
@@ -30,11 +37,20 @@ describe('styling the detector understands and judges visible', () => {
     ['white text with a dark outline', `<p style="color:#fff;-webkit-text-stroke:1px #000">${secret}</p>`],
     ['color-mix() to a dark grey', `<p style="color:color-mix(in srgb, black 80%, white)">${secret}</p>`],
     ['logical padding and margins', `<p style="padding-inline-start:8px;margin-block-end:12px">${secret}</p>`],
-    ['a width in calc() of a percentage, clipped', `<div style="width:calc(100% - 20px);overflow:hidden">${secret}</div>`],
-        ['position:relative nudged a few px', `<span style="position:relative;top:2px">${secret}</span>`],
-    ['Outlook properties', `<p class="MsoNormal" style="mso-line-height-rule:exactly;mso-margin-top-alt:0">${secret}</p>`],
+    [
+      'a width in calc() of a percentage, clipped',
+      `<div style="width:calc(100% - 20px);overflow:hidden">${secret}</div>`,
+    ],
+    ['position:relative nudged a few px', `<span style="position:relative;top:2px">${secret}</span>`],
+    [
+      'Outlook properties',
+      `<p class="MsoNormal" style="mso-line-height-rule:exactly;mso-margin-top-alt:0">${secret}</p>`,
+    ],
     ['prefixed typography', `<p style="-webkit-hyphens:auto;-moz-osx-font-smoothing:grayscale">${secret}</p>`],
-    ['::first-line that only sets typography', `<style>p.l::first-line{font-weight:bold;text-transform:uppercase}</style><p class="l">${secret}</p>`],
+    [
+      '::first-line that only sets typography',
+      `<style>p.l::first-line{font-weight:bold;text-transform:uppercase}</style><p class="l">${secret}</p>`,
+    ],
   ])('%s: visible, nothing unassessed', async (_name, html) => {
     const result = await see(html);
     expect(result.visibleText).toContain(secret);
@@ -49,15 +65,43 @@ describe('styling the detector does not understand is named, never trusted', () 
     ['a filter that changes contrast', `<div style="filter:contrast(0)">${secret}</div>`, 'filter: contrast'],
     ['a relative colour', `<div style="color:rgb(from white r g b)">${secret}</div>`, 'color'],
     ['a 3-D transform', `<div style="transform:rotate3d(1,1,0,80deg)">${secret}</div>`, 'transform: rotate3d'],
-    ['a turn that shows the back', `<div style="transform:rotateY(180deg);backface-visibility:hidden">${secret}</div>`, 'transform: rotatey'],
-    ['a clip-path keeping part of the box', `<div style="clip-path:inset(0 0 80% 0)">${secret}</div>`, 'clip-path: inset'],
-    ['a shadow whose colour cannot be read', `<div style="color:transparent;text-shadow:0 0 2px rgb(from red r g b)">${secret}</div>`, 'text-shadow'],
-    ['an absolutely placed box', `<div style="position:absolute;top:0;left:0;width:600px;height:90px;background:#fff"></div><p>${secret}</p>`, 'position: absolute (a box that may lie over other text)'],
-    ['a box moved over others by a transform', `<div style="transform:translateY(-60px);background:#fff;height:60px"></div>`, 'transform: translate (a box that may lie over other text)'],
+    [
+      'a turn that shows the back',
+      `<div style="transform:rotateY(180deg);backface-visibility:hidden">${secret}</div>`,
+      'transform: rotatey',
+    ],
+    [
+      'a clip-path keeping part of the box',
+      `<div style="clip-path:inset(0 0 80% 0)">${secret}</div>`,
+      'clip-path: inset',
+    ],
+    [
+      'a shadow whose colour cannot be read',
+      `<div style="color:transparent;text-shadow:0 0 2px rgb(from red r g b)">${secret}</div>`,
+      'text-shadow',
+    ],
+    [
+      'an absolutely placed box',
+      `<div style="position:absolute;top:0;left:0;width:600px;height:90px;background:#fff"></div><p>${secret}</p>`,
+      'position: absolute (a box that may lie over other text)',
+    ],
+    [
+      'a box moved over others by a transform',
+      `<div style="transform:translateY(-60px);background:#fff;height:60px"></div>`,
+      'transform: translate (a box that may lie over other text)',
+    ],
     ['mso-hide:all alone', `<div style="mso-hide:all">${secret}</div>`, 'mso-hide:all (hidden in Outlook only)'],
     ['an <object> fallback', `<object data="x.swf">${secret}</object>`, '<object> fallback content'],
-    ['SVG text placed by a viewBox', `<svg width="100" height="20" viewBox="0 0 10 2"><text x="0" y="1">${secret}</text></svg>`, 'SVG text placement'],
-    ['text under an image with no colour of its own', `<div style="background-image:url(x.png);color:#fff">${secret}</div>`, 'background-image'],
+    [
+      'SVG text placed by a viewBox',
+      `<svg width="100" height="20" viewBox="0 0 10 2"><text x="0" y="1">${secret}</text></svg>`,
+      'SVG text placement',
+    ],
+    [
+      'text under an image with no colour of its own',
+      `<div style="background-image:url(x.png);color:#fff">${secret}</div>`,
+      'background-image',
+    ],
     ['a height that cannot be resolved, clipped', `<div style="height:1cqh;overflow:hidden">${secret}</div>`, 'height'],
   ])('%s', async (_name, html, named) => {
     const result = await see(html);
@@ -66,7 +110,9 @@ describe('styling the detector does not understand is named, never trusted', () 
 
   it('names a fixed-height clipped box holding more text than it shows, counted per box', async () => {
     const long = `${secret}. `.repeat(20);
-    expect((await see(`<div style="height:20px;overflow:hidden">Short first line.<br>${long}</div>`)).unassessed).toEqual(['height with overflow hidden (text may be cut off)']);
+    expect(
+      (await see(`<div style="height:20px;overflow:hidden">Short first line.<br>${long}</div>`)).unassessed,
+    ).toEqual(['height with overflow hidden (text may be cut off)']);
     // Text that fits, in many boxes styled alike: each box shows all of its own.
     const boxes = '<div style="height:40px;overflow:hidden">Order 4411 shipped.</div>'.repeat(30);
     expect((await see(boxes)).unassessed).toEqual([]);

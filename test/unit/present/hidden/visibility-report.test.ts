@@ -1,5 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyseHtml, prepareHtmlVisibility, type HtmlVisibility } from '../../../../src/present/hidden/analyse-html.js';
+import {
+  analyseHtml,
+  prepareHtmlVisibility,
+  type HtmlVisibility,
+} from '../../../../src/present/hidden/analyse-html.js';
 import { newsletterHtml } from '../../../../src/bench/token-cost-fixtures.js';
 import { htmlToText, prepareHtmlToText } from '../../../../src/present/html-to-text.js';
 
@@ -22,7 +26,9 @@ const preheader =
 
 describe('the report', () => {
   it('reports a newsletter pre-header by amount under the technique that hides it first', async () => {
-    const result = await see(`<!DOCTYPE html><html><body>${preheader}<table><tr><td><h1>October statement</h1><p>Balance: 12.30</p></td></tr></table></body></html>`);
+    const result = await see(
+      `<!DOCTYPE html><html><body>${preheader}<table><tr><td><h1>October statement</h1><p>Balance: 12.30</p></td></tr></table></body></html>`,
+    );
     expect(result).toMatchObject({
       hiddenText: 'Your October statement is ready, plus three new offers',
       hiddenWords: 9,

@@ -15,7 +15,10 @@ import { fakeCheck, mailBatch, mailBatchAnswer, type FakeCheck } from '../../../
  */
 
 const vacationCapability = 'urn:ietf:params:jmap:vacationresponse';
-const reads: JmapRequest = { using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'], methodCalls: [['Email/query', { accountId: 'acc-1' }, 'q']] };
+const reads: JmapRequest = {
+  using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'],
+  methodCalls: [['Email/query', { accountId: 'acc-1' }, 'q']],
+};
 
 interface World {
   check: FakeCheck;
@@ -26,7 +29,10 @@ interface World {
   failing?: 'request' | 'method';
 }
 
-async function world(vacation: Record<string, unknown> = { id: 'singleton', isEnabled: true, subject: 'Away', textBody: 'Back Monday.' }, capabilities = [vacationCapability]): Promise<World> {
+async function world(
+  vacation: Record<string, unknown> = { id: 'singleton', isEnabled: true, subject: 'Away', textBody: 'Back Monday.' },
+  capabilities = [vacationCapability],
+): Promise<World> {
   const check = await fakeCheck({ session: { accountCapabilities: ['urn:ietf:params:jmap:mail', ...capabilities] } });
   const out: World = { check, context: check.context, vacation, lookups: 0 };
   out.context = {
@@ -35,16 +41,34 @@ async function world(vacation: Record<string, unknown> = { id: 'singleton', isEn
       if (request.methodCalls[0]?.[0] !== 'VacationResponse/get') return check.context.read(request);
       out.lookups += 1;
       if (out.failing === 'request') throw new Error('JMAP request failed on the server (HTTP 502)');
-      if (out.failing === 'method') return { methodResponses: [['error', { type: 'serverFail' }, 'v']], sessionState: 's' } as JmapResponse;
-      return { methodResponses: [['VacationResponse/get', { list: [out.vacation] }, 'v']], sessionState: 's' } as JmapResponse;
+      if (out.failing === 'method')
+        return { methodResponses: [['error', { type: 'serverFail' }, 'v']], sessionState: 's' } as JmapResponse;
+      return {
+        methodResponses: [['VacationResponse/get', { list: [out.vacation] }, 'v']],
+        sessionState: 's',
+      } as JmapResponse;
     },
   };
   return out;
 }
 
-const switchOff = ['VacationResponse/set', { accountId: 'acc-1', update: { singleton: { isEnabled: false } } }, 'agent-mailbox-auto-reply-off'];
+const switchOff = [
+  'VacationResponse/set',
+  { accountId: 'acc-1', update: { singleton: { isEnabled: false } } },
+  'agent-mailbox-auto-reply-off',
+];
 const answered = (request: JmapRequest, extra: JmapResponse['methodResponses'], updated = true): JmapResponse =>
-  ({ methodResponses: [['VacationResponse/set', updated ? { updated: { singleton: null } } : { notUpdated: { singleton: { type: 'forbidden' } } }, 'agent-mailbox-auto-reply-off'], ...extra], sessionState: 's' }) as JmapResponse;
+  ({
+    methodResponses: [
+      [
+        'VacationResponse/set',
+        updated ? { updated: { singleton: null } } : { notUpdated: { singleton: { type: 'forbidden' } } },
+        'agent-mailbox-auto-reply-off',
+      ],
+      ...extra,
+    ],
+    sessionState: 's',
+  }) as JmapResponse;
 
 describe('an enabled auto-reply after the rules tighten', () => {
   it('is switched off on the next read, the caller seeing only its own answers, and looked at once per rule change', async () => {
@@ -53,7 +77,10 @@ describe('an enabled auto-reply after the rules tighten', () => {
     const outcome = await checkOutgoing({ kind: 'batch', request: reads }, w.context);
     expect(outcome?.request?.methodCalls).toEqual([switchOff, ...reads.methodCalls]);
     expect(outcome?.request?.using).toContain(vacationCapability);
-    const seen = await outcome?.settle?.({ kind: 'batch', response: answered(outcome.request!, [['Email/query', { ids: [] }, 'q']]) });
+    const seen = await outcome?.settle?.({
+      kind: 'batch',
+      response: answered(outcome.request!, [['Email/query', { ids: [] }, 'q']]),
+    });
     expect(seen?.methodResponses).toEqual([['Email/query', { ids: [] }, 'q']]);
     const state = await readAutoReplyState(w.check.stateDir);
     expect(state.pending).toBeUndefined();
@@ -90,12 +117,14 @@ describe('an enabled auto-reply after the rules tighten', () => {
     expect(w.lookups).toBe(3);
   });
 
-  it('is reached by a user rule and by a block entry, on the inbox\'s next use', async () => {
+  it("is reached by a user rule and by a block entry, on the inbox's next use", async () => {
     const w = await world();
     expect(await checkOutgoing({ kind: 'batch', request: reads }, w.context)).toBeUndefined();
     expect(w.lookups).toBe(0);
     await w.check.userPolicy({ send: { block: ['eve@evil.test'] } });
-    expect((await checkOutgoing({ kind: 'batch', request: reads }, w.context))?.request?.methodCalls[0]).toEqual(switchOff);
+    expect((await checkOutgoing({ kind: 'batch', request: reads }, w.context))?.request?.methodCalls[0]).toEqual(
+      switchOff,
+    );
   });
 
   it('rides on a batch that sends, whose own settle still sees every answer and records the mail', async () => {
@@ -103,16 +132,28 @@ describe('an enabled auto-reply after the rules tighten', () => {
     await w.check.userPolicy({ send: { mode: 'allowlist', allow: ['bob@example.test'] } });
     const request = mailBatch([{ to: ['bob@example.test'], subject: 'Allowed' }]);
     const outcome = await checkBatch({ kind: 'batch', request }, w.context);
-    expect(outcome?.request?.methodCalls.map(([method]) => method)).toEqual(['VacationResponse/set', 'Email/set', 'EmailSubmission/set']);
-    const seen = await outcome?.settle?.({ kind: 'batch', response: answered(outcome.request!, mailBatchAnswer(1).methodResponses) });
+    expect(outcome?.request?.methodCalls.map(([method]) => method)).toEqual([
+      'VacationResponse/set',
+      'Email/set',
+      'EmailSubmission/set',
+    ]);
+    const seen = await outcome?.settle?.({
+      kind: 'batch',
+      response: answered(outcome.request!, mailBatchAnswer(1).methodResponses),
+    });
     expect(seen?.methodResponses.map(([method]) => method)).toEqual(['Email/set', 'EmailSubmission/set']);
-    await expect((await import('../../../../src/policy/records/audit-log.js')).readAudit(w.check.stateDir)).resolves.toMatchObject([{ verdict: 'sent', recipients: ['bob@example.test'] }]);
+    await expect(
+      (await import('../../../../src/policy/records/audit-log.js')).readAudit(w.check.stateDir),
+    ).resolves.toMatchObject([{ verdict: 'sent', recipients: ['bob@example.test'] }]);
   });
 
   it('picks a call id the batch does not use', async () => {
     const w = await world();
     await w.check.inboxPolicy({ send: { mode: 'off' } });
-    const request: JmapRequest = { ...reads, methodCalls: [['Email/query', { accountId: 'acc-1' }, 'agent-mailbox-auto-reply-off']] };
+    const request: JmapRequest = {
+      ...reads,
+      methodCalls: [['Email/query', { accountId: 'acc-1' }, 'agent-mailbox-auto-reply-off']],
+    };
     const outcome = await withAutoReplyRules({ kind: 'batch', request }, w.context, undefined);
     expect(outcome?.request?.methodCalls[0]?.[2]).toBe('agent-mailbox-auto-reply-off-2');
   });
@@ -146,10 +187,19 @@ describe('an auto-reply left alone', () => {
 describe('which changes reach an auto-reply at once', () => {
   it('a send mode other than open, a new block entry; not the scan, which met the text when it was enabled', () => {
     expect(tightensAutoReplies({ version: 1 }, { version: 1, send: { mode: 'allowlist' } })).toBe(true);
-    expect(tightensAutoReplies({ version: 1, send: { mode: 'confirm' } }, { version: 1, send: { mode: 'known' } })).toBe(true);
+    expect(
+      tightensAutoReplies({ version: 1, send: { mode: 'confirm' } }, { version: 1, send: { mode: 'known' } }),
+    ).toBe(true);
     expect(tightensAutoReplies({ version: 1 }, { version: 1, send: { block: ['eve@evil.test'] } })).toBe(true);
-    expect(tightensAutoReplies({ version: 1, send: { secretScan: 'off' } }, { version: 1, send: { secretScan: 'on' } })).toBe(false);
-    expect(tightensAutoReplies({ version: 1, send: { mode: 'off', block: ['a.test'] } }, { version: 1, send: { mode: 'off', block: [] } })).toBe(false);
+    expect(
+      tightensAutoReplies({ version: 1, send: { secretScan: 'off' } }, { version: 1, send: { secretScan: 'on' } }),
+    ).toBe(false);
+    expect(
+      tightensAutoReplies(
+        { version: 1, send: { mode: 'off', block: ['a.test'] } },
+        { version: 1, send: { mode: 'off', block: [] } },
+      ),
+    ).toBe(false);
     expect(tightensAutoReplies({ version: 1 }, { version: 1, send: { mode: 'open', maxSendsPerHour: 3 } })).toBe(false);
   });
 });

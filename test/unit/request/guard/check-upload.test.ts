@@ -14,7 +14,6 @@ import { refusal as refusedBy } from '../../../helpers/mailbox-refusal.js';
  * what the batch sending them is scanned on.
  */
 
-
 async function file(check: FakeCheck, relative: string, text: string): Promise<string> {
   const path = join(check.root, relative);
   await mkdir(join(path, '..'), { recursive: true });
@@ -22,7 +21,12 @@ async function file(check: FakeCheck, relative: string, text: string): Promise<s
   return path;
 }
 
-const upload = (path: string, text: string) => ({ kind: 'upload' as const, bytes: Buffer.from(text), type: 'text/plain', source: { kind: 'file' as const, path } });
+const upload = (path: string, text: string) => ({
+  kind: 'upload' as const,
+  bytes: Buffer.from(text),
+  type: 'text/plain',
+  source: { kind: 'file' as const, path },
+});
 
 describe('checkUpload', () => {
   it('lets a file from anywhere through when the operator set no attachment directory', async () => {
@@ -31,7 +35,7 @@ describe('checkUpload', () => {
     expect(await checkUpload(upload(path, 'quarterly'), check.context)).toMatchObject({ settle: expect.any(Function) });
   });
 
-  it('takes files only from inside every layer\'s attachment directory, naming the layer that refuses', async () => {
+  it("takes files only from inside every layer's attachment directory, naming the layer that refuses", async () => {
     const check = await fakeCheck();
     const outgoing = join(check.root, 'outgoing');
     const inside = await file(check, 'outgoing/team/report.txt', 'ok');
@@ -40,14 +44,18 @@ describe('checkUpload', () => {
     await checkUpload(upload(inside, 'ok'), check.context);
     const error = await refusedBy(checkUpload(upload(outside, 'private'), check.context));
     expect(error.code).toBe('policy_refused');
-    expect(error.message).toBe(`Not sent: your operator's policy (user layer) allows attachments only from ${outgoing}, and ${outside} is not there.`);
+    expect(error.message).toBe(
+      `Not sent: your operator's policy (user layer) allows attachments only from ${outgoing}, and ${outside} is not there.`,
+    );
     expect(error.details).toEqual({ rule: { layer: 'user', rule: 'send.attachFrom' }, path: outside });
     // A second layer narrows further: the file must lie inside both.
     await check.inboxPolicy({ send: { attachFrom: join(outgoing, 'other') } });
-    expect((await refusedBy(checkUpload(upload(inside, 'ok'), check.context))).details).toMatchObject({ rule: { layer: 'inbox', rule: 'send.attachFrom' } });
+    expect((await refusedBy(checkUpload(upload(inside, 'ok'), check.context))).details).toMatchObject({
+      rule: { layer: 'inbox', rule: 'send.attachFrom' },
+    });
   });
 
-  it('never uploads a file from the inbox\'s credentials directory', async () => {
+  it("never uploads a file from the inbox's credentials directory", async () => {
     const check = await fakeCheck();
     await mkdir(check.stateDir, { recursive: true });
     const secret = join(check.stateDir, 'notes.txt');
@@ -68,12 +76,15 @@ describe('checkUpload', () => {
       await release();
     }
     const wake = await fakeCheck({ isWake: true });
-    expect((await refusedBy(checkUpload(upload(path, 'x'), wake.context))).details).toEqual({ rule: { layer: 'default', rule: 'wake.readOnly' } });
+    expect((await refusedBy(checkUpload(upload(path, 'x'), wake.context))).details).toEqual({
+      rule: { layer: 'default', rule: 'wake.readOnly' },
+    });
   });
 
   it('scans the batch that sends the uploaded file on the bytes uploaded, without downloading them again', async () => {
     const check = await fakeCheck();
-    const key = 'aws_access_key_id = AKIAQYLPMN5HHHFPZAM2\naws_secret_access_key = 8lOTUlPnzS8n0HwE1ujqG5IQm0cTaBnH0pc7+ZNt\n';
+    const key =
+      'aws_access_key_id = AKIAQYLPMN5HHHFPZAM2\naws_secret_access_key = 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\n';
     const path = await file(check, 'notes.txt', key);
     const outcome = await checkUpload(upload(path, key), check.context);
     // Answers other than the upload's own teach it nothing.
@@ -82,7 +93,21 @@ describe('checkUpload', () => {
     const request: JmapRequest = {
       using: [],
       methodCalls: [
-        ['Email/set', { accountId: 'acc-1', create: { d: { to: [{ email: 'bob@example.test' }], subject: 'Notes', bodyValues: { b: { value: 'see file' } }, attachments: [{ blobId: 'G1', name: 'notes.txt', type: 'text/plain' }] } } }, 'c0'],
+        [
+          'Email/set',
+          {
+            accountId: 'acc-1',
+            create: {
+              d: {
+                to: [{ email: 'bob@example.test' }],
+                subject: 'Notes',
+                bodyValues: { b: { value: 'see file' } },
+                attachments: [{ blobId: 'G1', name: 'notes.txt', type: 'text/plain' }],
+              },
+            },
+          },
+          'c0',
+        ],
         ['EmailSubmission/set', { accountId: 'acc-1', create: { s: { emailId: '#d' } } }, 'c1'],
       ],
     };

@@ -26,31 +26,67 @@ function context(answer: (request: JmapRequest) => unknown[], requests: JmapRequ
   } as unknown as CheckContext;
 }
 
-async function lookUp(answer: (request: JmapRequest) => unknown[], audit: string[] = []): Promise<{ known: boolean; requests: JmapRequest[] }> {
+async function lookUp(
+  answer: (request: JmapRequest) => unknown[],
+  audit: string[] = [],
+): Promise<{ known: boolean; requests: JmapRequest[] }> {
   const stateDir = await tempCredentialsDir();
-  if (audit.length > 0) await appendAudit(stateDir, { at: '2026-01-01T00:00:00Z', door: 'cli', inbox: 'ada@agent-mailbox.test', verdict: 'sent', recipients: audit });
+  if (audit.length > 0)
+    await appendAudit(stateDir, {
+      at: '2026-01-01T00:00:00Z',
+      door: 'cli',
+      inbox: 'ada@agent-mailbox.test',
+      verdict: 'sent',
+      recipients: audit,
+    });
   const requests: JmapRequest[] = [];
-  return { known: await isKnownRecipient(bob, { stateDir, authservId: ours, context: context(answer, requests) }), requests };
+  return {
+    known: await isKnownRecipient(bob, { stateDir, authservId: ours, context: context(answer, requests) }),
+    requests,
+  };
 }
 
-describe('the known mode\'s lookups on the wire', () => {
+describe("the known mode's lookups on the wire", () => {
   it('ask the service for its latest submissions, then mail from the address with its Authentication-Results, each with the right capabilities and a back-reference', async () => {
-    const { known, requests } = await lookUp(() => [['Email/query', { ids: [] }, 'q'], ['Email/get', { list: [] }, 'g']]);
+    const { known, requests } = await lookUp(() => [
+      ['Email/query', { ids: [] }, 'q'],
+      ['Email/get', { list: [] }, 'g'],
+    ]);
     expect(known).toBe(false);
     const using = ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'];
     expect(requests).toEqual([
       {
         using: [...using, 'urn:ietf:params:jmap:submission'],
         methodCalls: [
-          ['EmailSubmission/query', { accountId: 'acc-1', sort: [{ property: 'sentAt', isAscending: false }], limit: 100 }, 'q'],
-          ['EmailSubmission/get', { accountId: 'acc-1', '#ids': { resultOf: 'q', name: 'EmailSubmission/query', path: '/ids' }, properties: ['envelope', 'undoStatus'] }, 'g'],
+          [
+            'EmailSubmission/query',
+            { accountId: 'acc-1', sort: [{ property: 'sentAt', isAscending: false }], limit: 100 },
+            'q',
+          ],
+          [
+            'EmailSubmission/get',
+            {
+              accountId: 'acc-1',
+              '#ids': { resultOf: 'q', name: 'EmailSubmission/query', path: '/ids' },
+              properties: ['envelope', 'undoStatus'],
+            },
+            'g',
+          ],
         ],
       },
       {
         using,
         methodCalls: [
           ['Email/query', { accountId: 'acc-1', filter: { from: 'bob@example.test' }, limit: 25 }, 'q'],
-          ['Email/get', { accountId: 'acc-1', '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' }, properties: ['id', 'from', 'header:Authentication-Results:asText:all'] }, 'g'],
+          [
+            'Email/get',
+            {
+              accountId: 'acc-1',
+              '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
+              properties: ['id', 'from', 'header:Authentication-Results:asText:all'],
+            },
+            'g',
+          ],
         ],
       },
     ]);
@@ -59,12 +95,25 @@ describe('the known mode\'s lookups on the wire', () => {
   it('ask for every submission when the server has no EmailSubmission/query', async () => {
     const { known, requests } = await lookUp((request) => {
       const first = request.methodCalls[0]?.[0];
-      if (first === 'EmailSubmission/query') return [['error', { type: 'unknownMethod' }, 'q'], ['error', { type: 'invalidResultReference' }, 'g']];
-      if (first === 'EmailSubmission/get') return [['EmailSubmission/get', { list: [{ undoStatus: 'final', envelope: { rcptTo: [{ email: 'bob@example.test' }] } }] }, 'g']];
+      if (first === 'EmailSubmission/query')
+        return [
+          ['error', { type: 'unknownMethod' }, 'q'],
+          ['error', { type: 'invalidResultReference' }, 'g'],
+        ];
+      if (first === 'EmailSubmission/get')
+        return [
+          [
+            'EmailSubmission/get',
+            { list: [{ undoStatus: 'final', envelope: { rcptTo: [{ email: 'bob@example.test' }] } }] },
+            'g',
+          ],
+        ];
       return [['Email/get', { list: [] }, 'g']];
     });
     expect(known).toBe(true);
-    expect(requests[1]?.methodCalls).toEqual([['EmailSubmission/get', { accountId: 'acc-1', ids: null, properties: ['envelope', 'undoStatus'] }, 'g']]);
+    expect(requests[1]?.methodCalls).toEqual([
+      ['EmailSubmission/get', { accountId: 'acc-1', ids: null, properties: ['envelope', 'undoStatus'] }, 'g'],
+    ]);
   });
 
   it('know nothing from answers that carry an error instead of Email/get', async () => {
@@ -73,9 +122,17 @@ describe('the known mode\'s lookups on the wire', () => {
   });
 
   it('need the address among the envelope recipients of a final submission, not only some recipient', async () => {
-    const submissions = (list: unknown[]) => (request: JmapRequest) => (JSON.stringify(request).includes('EmailSubmission') ? [['EmailSubmission/get', { list }, 'g']] : [['Email/get', { list: [] }, 'g']]);
-    const to = (...emails: unknown[]) => ({ rcptTo: emails.map((email) => (typeof email === 'string' ? { email } : email)) });
-    expect((await lookUp(submissions([{ undoStatus: 'final', envelope: to('carol@example.test', 'BOB@example.test') }]))).known).toBe(true);
+    const submissions = (list: unknown[]) => (request: JmapRequest) =>
+      JSON.stringify(request).includes('EmailSubmission')
+        ? [['EmailSubmission/get', { list }, 'g']]
+        : [['Email/get', { list: [] }, 'g']];
+    const to = (...emails: unknown[]) => ({
+      rcptTo: emails.map((email) => (typeof email === 'string' ? { email } : email)),
+    });
+    expect(
+      (await lookUp(submissions([{ undoStatus: 'final', envelope: to('carol@example.test', 'BOB@example.test') }])))
+        .known,
+    ).toBe(true);
     for (const list of [
       [{ undoStatus: 'final', envelope: to('carol@example.test') }],
       [{ undoStatus: 'canceled', envelope: to('bob@example.test') }],
@@ -91,12 +148,26 @@ describe('the known mode\'s lookups on the wire', () => {
 
   it('count only sent or approved audit entries naming the address', async () => {
     expect((await lookUp(() => [['Email/get', { list: [] }, 'g']], ['carol@example.test'])).known).toBe(false);
-    expect((await lookUp(() => [['Email/get', { list: [] }, 'g']], ['not an address', 'BOB@example.test'])).known).toBe(true);
+    expect((await lookUp(() => [['Email/get', { list: [] }, 'g']], ['not an address', 'BOB@example.test'])).known).toBe(
+      true,
+    );
   });
 
   it('take no mail without a From list as proof', async () => {
     const { known } = await lookUp((request) =>
-      JSON.stringify(request).includes('EmailSubmission') ? [['Email/get', { list: [] }, 'g']] : [['Email/get', { list: [{ 'header:Authentication-Results:asText:all': [`${ours}; dmarc=pass header.from=example.test`] }] }, 'g']],
+      JSON.stringify(request).includes('EmailSubmission')
+        ? [['Email/get', { list: [] }, 'g']]
+        : [
+            [
+              'Email/get',
+              {
+                list: [
+                  { 'header:Authentication-Results:asText:all': [`${ours}; dmarc=pass header.from=example.test`] },
+                ],
+              },
+              'g',
+            ],
+          ],
     );
     expect(known).toBe(false);
   });
@@ -105,14 +176,33 @@ describe('the known mode\'s lookups on the wire', () => {
     const { known } = await lookUp((request) =>
       JSON.stringify(request).includes('EmailSubmission')
         ? [['Email/get', { list: [] }, 'g']]
-        : [['Email/get', { list: [{ id: 'M1', from: [{ email: 'bob@example.test' }], 'header:Authentication-Results:asText:all': [null, 7, `${ours}; dmarc=pass header.from=example.test`] }] }, 'g']],
+        : [
+            [
+              'Email/get',
+              {
+                list: [
+                  {
+                    id: 'M1',
+                    from: [{ email: 'bob@example.test' }],
+                    'header:Authentication-Results:asText:all': [
+                      null,
+                      7,
+                      `${ours}; dmarc=pass header.from=example.test`,
+                    ],
+                  },
+                ],
+              },
+              'g',
+            ],
+          ],
     );
     expect(known).toBe(true);
   });
 });
 
 describe('a DMARC pass in Authentication-Results', () => {
-  const pass = (id: string, rest = 'dmarc=pass header.from=example.test'): boolean => passedDmarcFor([`${id}; ${rest}`], ours, 'example.test');
+  const pass = (id: string, rest = 'dmarc=pass header.from=example.test'): boolean =>
+    passedDmarcFor([`${id}; ${rest}`], ours, 'example.test');
 
   it('is read under the configured id whatever its case, quoting, version or trailing dot', () => {
     expect(pass(ours)).toBe(true);
@@ -137,7 +227,9 @@ describe('a DMARC pass in Authentication-Results', () => {
 
   it('ignores semicolons and results inside comments, escaped parentheses included', () => {
     expect(pass(ours, 'spf=pass (a comment; dmarc=pass header.from=example.test) smtp.mailfrom=x')).toBe(false);
-    expect(pass(ours, 'dmarc=fail (escaped \\) still; dmarc=pass header.from=example.test) header.from=example.test')).toBe(false);
+    expect(
+      pass(ours, 'dmarc=fail (escaped \\) still; dmarc=pass header.from=example.test) header.from=example.test'),
+    ).toBe(false);
     expect(pass(ours, 'dmarc=pass (nested (deep) still) header.from=example.test')).toBe(true);
     expect(pass(ours, 'dmarc=pass) header.from=example.test')).toBe(false);
   });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { recipientsOfCreate, recipientsOfEnvelope, recipientsOfHeaderList } from '../../../../src/request/guard/mail/mail-recipients.js';
+import {
+  recipientsOfCreate,
+  recipientsOfEnvelope,
+  recipientsOfHeaderList,
+} from '../../../../src/request/guard/mail/mail-recipients.js';
 
-const addresses = (found: { addresses: { address: string }[] }): string[] => found.addresses.map((a) => a.address).sort();
+const addresses = (found: { addresses: { address: string }[] }): string[] =>
+  found.addresses.map((a) => a.address).sort();
 
 describe('recipients of a mail', () => {
   it('collects To, Cc and Bcc from the properties, every header form and instance, the headers list and the top body part', () => {
@@ -14,11 +19,26 @@ describe('recipients of a mail', () => {
       'header:BCC:asAddresses:all': [[{ email: 'all1@x.test' }], [{ email: 'all2@x.test' }]],
       'header:Resent-Bcc:asGroupedAddresses': [{ name: 'team', addresses: [{ email: 'grouped@x.test' }] }],
       'header:Subject': 'not a recipient@x.test',
-      headers: [{ name: 'TO', value: ' listed@x.test' }, { name: 'X-Other', value: 'other@x.test' }],
+      headers: [
+        { name: 'TO', value: ' listed@x.test' },
+        { name: 'X-Other', value: 'other@x.test' },
+      ],
       bodyStructure: { 'header:Bcc': ' part@x.test', type: 'text/plain' },
     });
     expect(found.unreadable).toEqual([]);
-    expect(addresses(found)).toEqual(['all1@x.test', 'all2@x.test', 'bob@example.org', 'g1@x.test', 'g2@x.test', 'grouped@x.test', 'hidden@x.test', 'listed@x.test', 'part@x.test', 'raw@evil.test', 'text@x.test']);
+    expect(addresses(found)).toEqual([
+      'all1@x.test',
+      'all2@x.test',
+      'bob@example.org',
+      'g1@x.test',
+      'g2@x.test',
+      'grouped@x.test',
+      'hidden@x.test',
+      'listed@x.test',
+      'part@x.test',
+      'raw@evil.test',
+      'text@x.test',
+    ]);
   });
 
   it('names what it cannot read as addresses instead of guessing', () => {
@@ -29,8 +49,10 @@ describe('recipients of a mail', () => {
     expect(recipientsOfHeaderList([{ name: 'Bcc', value: 'broken@' }]).unreadable).toEqual(['headers Bcc']);
   });
 
-  it('takes the envelope\'s rcptTo when there is one, and the headers when it is absent or empty', () => {
-    expect(addresses(recipientsOfEnvelope({ mailFrom: { email: 'a@x.test' }, rcptTo: [{ email: 'R@X.test' }] })!)).toEqual(['r@x.test']);
+  it("takes the envelope's rcptTo when there is one, and the headers when it is absent or empty", () => {
+    expect(
+      addresses(recipientsOfEnvelope({ mailFrom: { email: 'a@x.test' }, rcptTo: [{ email: 'R@X.test' }] })!),
+    ).toEqual(['r@x.test']);
     expect(recipientsOfEnvelope(null)).toBeUndefined();
     expect(recipientsOfEnvelope({ rcptTo: [] })).toBeUndefined();
     expect(recipientsOfEnvelope({ rcptTo: 'x@y.test' })?.unreadable).toEqual(['envelope']);

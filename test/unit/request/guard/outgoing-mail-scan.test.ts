@@ -20,20 +20,34 @@ function context(answer?: (request: JmapRequest) => JmapResponse): CheckContext 
     session: async () => ({ accountId: 'acc-1' }),
     read: async (request: JmapRequest): Promise<JmapResponse> => {
       requests.push(request);
-      return answer ? answer(request) : ({ methodResponses: [['Email/get', { list: [{ id: 'm1', blobId: 'blob-raw' }] }, 'mail']] } as unknown as JmapResponse);
+      return answer
+        ? answer(request)
+        : ({
+            methodResponses: [['Email/get', { list: [{ id: 'm1', blobId: 'blob-raw' }] }, 'mail']],
+          } as unknown as JmapResponse);
     },
     download: async (blobId: string): Promise<Uint8Array> => Buffer.from(blobs[blobId] ?? ''),
   } as unknown as CheckContext & { requests: JmapRequest[] };
 }
 
-const create = (fields: Record<string, unknown>) => ({ kind: 'create' as const, creationId: 'c', callIndex: 0, create: fields });
+const create = (fields: Record<string, unknown>) => ({
+  kind: 'create' as const,
+  creationId: 'c',
+  callIndex: 0,
+  create: fields,
+});
 
 describe('the parts the secret scan reads of a mail created in the batch', () => {
   it('are the subject, the bodies, every other string of the create, and each attachment under its name', async () => {
     const mail = await readOutgoingMail(
       create({
         subject: 'Figures',
-        bodyValues: { 1: { value: 'first body' }, 2: { value: 'second body' }, 3: { isTruncated: true }, 4: 'not a body value' },
+        bodyValues: {
+          1: { value: 'first body' },
+          2: { value: 'second body' },
+          3: { isTruncated: true },
+          4: 'not a body value',
+        },
         to: [{ name: 'Bob', email: 'bob@example.test' }],
         replyTo: null,
         'header:X-Ticket:asText': 'T-42',
@@ -70,7 +84,11 @@ describe('the parts the secret scan reads of a mail created in the batch', () =>
   });
 
   it('show a first line of exactly 500 characters whole', async () => {
-    const mail = await readOutgoingMail(create({ bodyValues: { 1: { value: 'y'.repeat(500) } } }), context(), new Map());
+    const mail = await readOutgoingMail(
+      create({ bodyValues: { 1: { value: 'y'.repeat(500) } } }),
+      context(),
+      new Map(),
+    );
     expect(mail.firstLines).toBe('y'.repeat(500));
   });
 });
@@ -102,7 +120,9 @@ describe('the parts the secret scan reads of a raw message', () => {
     const mail = await readOutgoingMail({ kind: 'server', emailId: 'm1' }, context(), new Map());
     const parts = Object.fromEntries(mail.scanParts.map((p) => [p.where, p.text]));
     expect(parts['the body']).toMatch(/^plain words\n*\n<p>html words<\/p>\n*$/);
-    expect(parts['the header fields, addresses and names']).toContain('from: ada@agent-mailbox.test\nto: bob@example.test\nsubject: Hi');
+    expect(parts['the header fields, addresses and names']).toContain(
+      'from: ada@agent-mailbox.test\nto: bob@example.test\nsubject: Hi',
+    );
   });
 
   it('are empty strings where the message has no subject and no text', async () => {
@@ -123,12 +143,21 @@ describe('a mail already on the server', () => {
     const ctx = context();
     await readOutgoingMail({ kind: 'server', emailId: 'm1' }, ctx, new Map());
     expect(ctx.requests).toEqual([
-      { using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'], methodCalls: [['Email/get', { accountId: 'acc-1', ids: ['m1'], properties: ['blobId'] }, 'mail']] },
+      {
+        using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'],
+        methodCalls: [['Email/get', { accountId: 'acc-1', ids: ['m1'], properties: ['blobId'] }, 'mail']],
+      },
     ]);
   });
 
   it('is refused with a way forward when the server answers nothing about it', async () => {
-    const error = await refusal(readOutgoingMail({ kind: 'server', emailId: 'm9' }, context(() => ({ methodResponses: [] }) as unknown as JmapResponse), new Map()));
+    const error = await refusal(
+      readOutgoingMail(
+        { kind: 'server', emailId: 'm9' },
+        context(() => ({ methodResponses: [] }) as unknown as JmapResponse),
+        new Map(),
+      ),
+    );
     expect(error.code).toBe('policy_refused');
     expect(error.hint).toBe('Send a mail id from list_inbox, list_sent or a draft you created.');
   });

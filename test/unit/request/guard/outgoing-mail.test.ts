@@ -52,18 +52,27 @@ function context(server: Server): CheckContext {
       server.downloads.push(blobId);
       const bytes = server.blobs[blobId];
       if (!bytes) throw new MailboxError({ code: 'bad_response', message: 'no blob', hint: 'x' });
-      if (bytes.byteLength > maxBytes) throw new MailboxError({ code: 'response_too_large', message: 'too large', hint: 'x' });
+      if (bytes.byteLength > maxBytes)
+        throw new MailboxError({ code: 'response_too_large', message: 'too large', hint: 'x' });
       return bytes;
     },
   } as Partial<CheckContext> as CheckContext;
 }
 
-const server = (): Server => ({ blobs: { 'blob-raw': Buffer.from(raw) }, emails: { 'mail-1': 'blob-raw' }, downloads: [] });
+const server = (): Server => ({
+  blobs: { 'blob-raw': Buffer.from(raw) },
+  emails: { 'mail-1': 'blob-raw' },
+  downloads: [],
+});
 
 describe('the mail a submission of an existing mail sends', () => {
   it('is read from its raw message: recipients from the headers, subject and body decoded, attachments by name and size', async () => {
     const mail = await readOutgoingMail({ kind: 'server', emailId: 'mail-1' }, context(server()), new Map());
-    expect(mail.headerRecipients.addresses.map((a) => a.address).sort()).toEqual(['bob@example.test', 'carol@example.test', 'dave@example.test']);
+    expect(mail.headerRecipients.addresses.map((a) => a.address).sort()).toEqual([
+      'bob@example.test',
+      'carol@example.test',
+      'dave@example.test',
+    ]);
     expect(mail.subject).toBe('Quarterly figures');
     expect(mail.firstLines).toBe('line 1\nline 2\nline 3\nline 4\nline 5\nline 6');
     expect(mail.attachments).toEqual([{ name: 'keys.txt', size: 'AKIA-in-an-attachment'.length }]);
@@ -75,8 +84,15 @@ describe('the mail a submission of an existing mail sends', () => {
   });
 
   it('is refused as unjudgeable when the id is not a mail of this inbox', async () => {
-    const error = (await readOutgoingMail({ kind: 'server', emailId: 'mail-of-another' }, context(server()), new Map()).catch((e: unknown) => e)) as MailboxError;
-    expect(error).toMatchObject({ code: 'policy_refused', details: { rule: { layer: 'default', rule: 'unjudgeable' } } });
+    const error = (await readOutgoingMail(
+      { kind: 'server', emailId: 'mail-of-another' },
+      context(server()),
+      new Map(),
+    ).catch((e: unknown) => e)) as MailboxError;
+    expect(error).toMatchObject({
+      code: 'policy_refused',
+      details: { rule: { layer: 'default', rule: 'unjudgeable' } },
+    });
     expect(error.message).toContain('(mail-of-another) is not in this inbox');
   });
 
@@ -92,15 +108,33 @@ describe('the mail a submission of an existing mail sends', () => {
     const s = server();
     const ctx = context(s);
     callMemo(ctx).uploads.set('blob-up', { bytes: Buffer.from(raw) });
-    expect((await readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: 'blob-up' }, ctx, new Map())).subject).toBe('Quarterly figures');
+    expect(
+      (await readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: 'blob-up' }, ctx, new Map()))
+        .subject,
+    ).toBe('Quarterly figures');
     expect(s.downloads).toEqual([]);
   });
 
   it('assembles a blob the batch uploads from text, base64 and a range of another blob', async () => {
     const s = server();
     s.blobs['blob-tail'] = Buffer.from(`xx${raw.slice(200)}yy`);
-    const uploads = new Map<string, unknown>([['up', { data: [{ 'data:asText': raw.slice(0, 100) }, { 'data:asBase64': Buffer.from(raw.slice(100, 200)).toString('base64') }, { blobId: 'blob-tail', offset: 2, length: raw.length - 200 }] }]]);
-    const mail = await readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: '#up' }, context(s), uploads);
+    const uploads = new Map<string, unknown>([
+      [
+        'up',
+        {
+          data: [
+            { 'data:asText': raw.slice(0, 100) },
+            { 'data:asBase64': Buffer.from(raw.slice(100, 200)).toString('base64') },
+            { blobId: 'blob-tail', offset: 2, length: raw.length - 200 },
+          ],
+        },
+      ],
+    ]);
+    const mail = await readOutgoingMail(
+      { kind: 'import', creationId: 'i', callIndex: 0, blobId: '#up' },
+      context(s),
+      uploads,
+    );
     expect(mail.subject).toBe('Quarterly figures');
     expect(mail.attachments).toEqual([{ name: 'keys.txt', size: 21 }]);
   });
@@ -108,16 +142,35 @@ describe('the mail a submission of an existing mail sends', () => {
   it('takes the rest of a blob when a range gives no length, and all of it with no offset', async () => {
     const s = server();
     s.blobs['blob-tail'] = Buffer.from(raw.slice(100));
-    const uploads = new Map<string, unknown>([['up', { data: [{ 'data:asText': raw.slice(0, 100) }, { blobId: 'blob-tail' }] }], ['up2', { data: [{ blobId: 'blob-raw', offset: 0 }] }]]);
-    expect((await readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: '#up' }, context(s), uploads)).subject).toBe('Quarterly figures');
-    expect((await readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: '#up2' }, context(s), uploads)).subject).toBe('Quarterly figures');
+    const uploads = new Map<string, unknown>([
+      ['up', { data: [{ 'data:asText': raw.slice(0, 100) }, { blobId: 'blob-tail' }] }],
+      ['up2', { data: [{ blobId: 'blob-raw', offset: 0 }] }],
+    ]);
+    expect(
+      (await readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: '#up' }, context(s), uploads))
+        .subject,
+    ).toBe('Quarterly figures');
+    expect(
+      (await readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: '#up2' }, context(s), uploads))
+        .subject,
+    ).toBe('Quarterly figures');
   });
 
   it('scans an attachment the batch assembles byte for byte: text, base64 and exactly the range asked of another blob', async () => {
     const s = server();
     s.blobs['blob-digits'] = Buffer.from('0123456789');
     const uploads = new Map<string, unknown>([
-      ['up', { data: [{ 'data:asText': 'AB' }, { 'data:asBase64': Buffer.from('cd').toString('base64') }, { blobId: 'blob-digits', offset: 2, length: 3 }, { blobId: 'blob-digits', offset: 8 }] }],
+      [
+        'up',
+        {
+          data: [
+            { 'data:asText': 'AB' },
+            { 'data:asBase64': Buffer.from('cd').toString('base64') },
+            { blobId: 'blob-digits', offset: 2, length: 3 },
+            { blobId: 'blob-digits', offset: 8 },
+          ],
+        },
+      ],
     ]);
     const create = { subject: 'S', attachments: [{ blobId: '#up', name: 'a.txt', type: 'text/plain' }] };
     const mail = await readOutgoingMail({ kind: 'create', creationId: 'c', callIndex: 0, create }, context(s), uploads);
@@ -135,18 +188,37 @@ describe('the mail a submission of an existing mail sends', () => {
       ['blob-huge', new Map(), new RegExp(`larger than ${maxBlobBytes} bytes`)],
     ];
     for (const [blobId, uploads, why] of cases) {
-      const error = (await readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId }, context(s), uploads).catch((e: unknown) => e)) as MailboxError;
+      const error = (await readOutgoingMail(
+        { kind: 'import', creationId: 'i', callIndex: 0, blobId },
+        context(s),
+        uploads,
+      ).catch((e: unknown) => e)) as MailboxError;
       expect(error, blobId).toMatchObject({ code: 'policy_refused', details: { rule: { rule: 'unjudgeable' } } });
       expect(error.message, blobId).toMatch(why);
     }
     // Any other failure of the download is passed on as it was.
-    await expect(readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: 'blob-gone' }, context(s), new Map())).rejects.toMatchObject({ code: 'bad_response', message: 'no blob' });
+    await expect(
+      readOutgoingMail({ kind: 'import', creationId: 'i', callIndex: 0, blobId: 'blob-gone' }, context(s), new Map()),
+    ).rejects.toMatchObject({ code: 'bad_response', message: 'no blob' });
   });
 
   it('shows at most 500 characters of the first lines of a created mail', async () => {
-    const mail = await readOutgoingMail({ kind: 'create', creationId: 'c', callIndex: 0, create: { subject: 'S', bodyValues: { 1: { value: 'x'.repeat(600) } } } }, context(server()), new Map());
+    const mail = await readOutgoingMail(
+      {
+        kind: 'create',
+        creationId: 'c',
+        callIndex: 0,
+        create: { subject: 'S', bodyValues: { 1: { value: 'x'.repeat(600) } } },
+      },
+      context(server()),
+      new Map(),
+    );
     expect(mail.firstLines).toBe(`${'x'.repeat(500)}…`);
-    const short = await readOutgoingMail({ kind: 'create', creationId: 'c', callIndex: 0, create: { subject: 7, bodyValues: { 1: { value: 'a\r\nb' } } } }, context(server()), new Map());
+    const short = await readOutgoingMail(
+      { kind: 'create', creationId: 'c', callIndex: 0, create: { subject: 7, bodyValues: { 1: { value: 'a\r\nb' } } } },
+      context(server()),
+      new Map(),
+    );
     expect(short.firstLines).toBe('a\nb');
     expect(short.subject).toBe('');
   });

@@ -34,7 +34,9 @@ describe('the sending actions of a Sieve script', () => {
 
 describe('redirects a script could hide from a careless reader', () => {
   it('finds commands in any letter case, since Sieve reads them so', () => {
-    expect(sieveActions('REDIRECT "a@x.test"; Vacation "away"; EReject "no"; Notify :message "hi" "mailto:b@x.test";')).toEqual({ redirects: ['a@x.test'], answersAnyone: ['vacation', 'ereject', 'notify'] });
+    expect(
+      sieveActions('REDIRECT "a@x.test"; Vacation "away"; EReject "no"; Notify :message "hi" "mailto:b@x.test";'),
+    ).toEqual({ redirects: ['a@x.test'], answersAnyone: ['vacation', 'ereject', 'notify'] });
   });
 
   it('reads a target written as multi-line text, with its dot-stuffing undone and CRLF line ends', () => {
@@ -43,18 +45,31 @@ describe('redirects a script could hide from a careless reader', () => {
   });
 
   it('unescapes quoted strings, and takes a string only up to its closing quote', () => {
-    expect(sieveActions('redirect "a\\"b@x.test"; redirect "c\\\\@x.test";').redirects).toEqual(['a"b@x.test', 'c\\@x.test']);
+    expect(sieveActions('redirect "a\\"b@x.test"; redirect "c\\\\@x.test";').redirects).toEqual([
+      'a"b@x.test',
+      'c\\@x.test',
+    ]);
   });
 
   it('skips numbers and sizes, comments running to the end, and strings in lists that are not strings', () => {
-    expect(sieveActions('if size :over 100K { redirect :copy "big@x.test"; } # the end').redirects).toEqual(['big@x.test']);
+    expect(sieveActions('if size :over 100K { redirect :copy "big@x.test"; } # the end').redirects).toEqual([
+      'big@x.test',
+    ]);
     expect(sieveActions('redirect ["a@x.test", 42, "b@x.test"];').redirects).toEqual(['a@x.test', 'b@x.test']);
   });
 
   it('calls unreadable an unclosed comment, an empty list of targets, and stops reading at the first thing it cannot follow', () => {
     expect(sieveActions('/* redirect "a@x.test"; ').unreadable).toBe('the script cannot be read');
     expect(sieveActions('redirect [];').unreadable).toBe('a redirect target is not a plain address');
-    expect(sieveActions('include "other"; redirect "a@x.test"; vacation "x";')).toEqual({ redirects: [], answersAnyone: [], unreadable: 'it includes another script' });
-    expect(sieveActions('redirect "${to}";')).toEqual({ redirects: ['${to}'], answersAnyone: [], unreadable: 'a redirect target is not a plain address' });
+    expect(sieveActions('include "other"; redirect "a@x.test"; vacation "x";')).toEqual({
+      redirects: [],
+      answersAnyone: [],
+      unreadable: 'it includes another script',
+    });
+    expect(sieveActions('redirect "${to}";')).toEqual({
+      redirects: ['${to}'],
+      answersAnyone: [],
+      unreadable: 'a redirect target is not a plain address',
+    });
   });
 });

@@ -15,7 +15,13 @@ import { refusal } from '../../../helpers/mailbox-refusal.js';
 const using = ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'];
 const ours = 'agent-mailbox.test';
 const stamp = `${ours}; dmarc=pass header.from=example.test`;
-const base = { mailboxIds: { 'mb-inbox': true }, from: [{ email: 'bob@example.test' }], subject: 'hi', bodyValues: { b: { value: 'x' } }, textBody: [{ partId: 'b', type: 'text/plain' }] };
+const base = {
+  mailboxIds: { 'mb-inbox': true },
+  from: [{ email: 'bob@example.test' }],
+  subject: 'hi',
+  bodyValues: { b: { value: 'x' } },
+  textBody: [{ partId: 'b', type: 'text/plain' }],
+};
 
 function emailSet(create: Record<string, unknown>): JmapRequest {
   return { using, methodCalls: [['Email/set', { accountId: 'acc-1', create: { m: { ...base, ...create } } }, 'e']] };
@@ -36,7 +42,7 @@ async function passes(request: JmapRequest, blobs: Record<string, string> = {}):
   await checkBatch({ kind: 'batch', request }, check.context);
 }
 
-describe('a create carrying the service\'s Authentication-Results', () => {
+describe("a create carrying the service's Authentication-Results", () => {
   it('is refused in every mode, saying which field and why', async () => {
     for (const mode of [undefined, 'open', 'known', 'off']) {
       const error = await refusedWrite(emailSet({ 'header:Authentication-Results:asText': stamp }), mode);
@@ -46,7 +52,15 @@ describe('a create carrying the service\'s Authentication-Results', () => {
   });
 
   it('is refused whatever the spelling of the field name', async () => {
-    for (const name of ['authentication-results', 'Authentication-Results ', 'Authentication-Results\t', 'Authentication\u00a0-Results', 'Authentication-Re sults', 'Authentication-Results\u0000', 'AUTHENTICATION-RESULTS\u007f']) {
+    for (const name of [
+      'authentication-results',
+      'Authentication-Results ',
+      'Authentication-Results\t',
+      'Authentication\u00a0-Results',
+      'Authentication-Re sults',
+      'Authentication-Results\u0000',
+      'AUTHENTICATION-RESULTS\u007f',
+    ]) {
       await refusedWrite(emailSet({ [`header:${name}:asRaw`]: ` ${stamp}` }));
       await refusedWrite(emailSet({ headers: [{ name, value: stamp }] }));
     }
@@ -54,36 +68,71 @@ describe('a create carrying the service\'s Authentication-Results', () => {
   });
 
   it('is refused in a body part, and when the id is encoded, quoted, escaped, folded or split by a comment', async () => {
-    await refusedWrite(emailSet({ bodyStructure: { type: 'text/plain', partId: 'b', headers: [{ name: 'Authentication-Results', value: stamp }] } }));
-    await refusedWrite(emailSet({ attachments: [{ blobId: 'B1', type: 'text/plain', 'header:Authentication-Results': stamp }] }));
-    for (const value of [`=?utf-8?q?agent-mailbox=2Etest?=; dmarc=pass`, `=?UTF-8?B?${Buffer.from(ours).toString('base64')}?=; dmarc=pass`, `"${ours}"; dmarc=pass`, `agent\\-mailbox.test; x`, `agent-mailbox\r\n .test; x`, `agent-mailbox(c).test; x`, `(c) AGENT-MAILBOX.TEST.; x`]) {
+    await refusedWrite(
+      emailSet({
+        bodyStructure: { type: 'text/plain', partId: 'b', headers: [{ name: 'Authentication-Results', value: stamp }] },
+      }),
+    );
+    await refusedWrite(
+      emailSet({ attachments: [{ blobId: 'B1', type: 'text/plain', 'header:Authentication-Results': stamp }] }),
+    );
+    for (const value of [
+      `=?utf-8?q?agent-mailbox=2Etest?=; dmarc=pass`,
+      `=?UTF-8?B?${Buffer.from(ours).toString('base64')}?=; dmarc=pass`,
+      `"${ours}"; dmarc=pass`,
+      `agent\\-mailbox.test; x`,
+      `agent-mailbox\r\n .test; x`,
+      `agent-mailbox(c).test; x`,
+      `(c) AGENT-MAILBOX.TEST.; x`,
+    ]) {
       await refusedWrite(emailSet({ 'header:Authentication-Results:asRaw': value }));
     }
   });
 
   it('is refused when the create comes from a result reference', async () => {
-    await refusedWrite({ using, methodCalls: [['Email/set', { accountId: 'acc-1', '#create': { resultOf: 'x', name: 'Email/get', path: '/list' } }, 'e']] });
+    await refusedWrite({
+      using,
+      methodCalls: [
+        ['Email/set', { accountId: 'acc-1', '#create': { resultOf: 'x', name: 'Email/get', path: '/list' } }, 'e'],
+      ],
+    });
   });
 
-  it('passes with another service\'s results, or none', async () => {
-    await passes(emailSet({ 'header:Authentication-Results:asText': 'mx.example.test; dmarc=pass header.from=example.test' }));
+  it("passes with another service's results, or none", async () => {
+    await passes(
+      emailSet({ 'header:Authentication-Results:asText': 'mx.example.test; dmarc=pass header.from=example.test' }),
+    );
     await passes(emailSet({ 'header:X-Note:asText': stamp }));
     await passes(emailSet({}));
   });
 });
 
-describe('an import carrying the service\'s Authentication-Results', () => {
-  const raw = (fields: string) => `From: bob@example.test\r\nSubject: hi\r\n${fields}\r\n\r\nbody Authentication-Results: ${stamp}\r\n`;
+describe("an import carrying the service's Authentication-Results", () => {
+  const raw = (fields: string) =>
+    `From: bob@example.test\r\nSubject: hi\r\n${fields}\r\n\r\nbody Authentication-Results: ${stamp}\r\n`;
   const imported = (blobId: string, upload?: string): JmapRequest => ({
     using,
     methodCalls: [
-      ...(upload !== undefined ? [['Blob/upload', { accountId: 'acc-1', create: { up: { data: [{ 'data:asText': upload }] } } }, 'u'] as [string, Record<string, unknown>, string]] : []),
+      ...(upload !== undefined
+        ? [
+            ['Blob/upload', { accountId: 'acc-1', create: { up: { data: [{ 'data:asText': upload }] } } }, 'u'] as [
+              string,
+              Record<string, unknown>,
+              string,
+            ],
+          ]
+        : []),
       ['Email/import', { accountId: 'acc-1', emails: { i: { blobId, mailboxIds: { 'mb-inbox': true } } } }, 'i'],
     ],
   });
 
   it('is refused from a blob on the server or one uploaded in the same batch, in every spelling', async () => {
-    for (const field of [`Authentication-Results: ${stamp}`, `authentication-results :${stamp}`, `Authentication-Results:\r\n\t${stamp}`, `Authentication-Results: x.test (y);\r\n ${ours}; dmarc=pass`]) {
+    for (const field of [
+      `Authentication-Results: ${stamp}`,
+      `authentication-results :${stamp}`,
+      `Authentication-Results:\r\n\t${stamp}`,
+      `Authentication-Results: x.test (y);\r\n ${ours}; dmarc=pass`,
+    ]) {
       const check = await fakeCheck();
       check.store.blobs.B1 = Buffer.from(raw(field), 'latin1');
       await refusal(checkBatch({ kind: 'batch', request: imported('B1') }, check.context));
@@ -97,8 +146,22 @@ describe('an import carrying the service\'s Authentication-Results', () => {
   });
 
   it('is refused when it names no plain blob', async () => {
-    await refusedWrite({ using, methodCalls: [['Email/import', { accountId: 'acc-1', emails: { i: { '#blobId': { resultOf: 'u', name: 'Blob/upload', path: '/x' } } } }, 'i']] });
-    await refusedWrite({ using, methodCalls: [['Email/import', { accountId: 'acc-1', '#emails': { resultOf: 'u', name: 'Foo/get', path: '/x' } }, 'i']] });
+    await refusedWrite({
+      using,
+      methodCalls: [
+        [
+          'Email/import',
+          { accountId: 'acc-1', emails: { i: { '#blobId': { resultOf: 'u', name: 'Blob/upload', path: '/x' } } } },
+          'i',
+        ],
+      ],
+    });
+    await refusedWrite({
+      using,
+      methodCalls: [
+        ['Email/import', { accountId: 'acc-1', '#emails': { resultOf: 'u', name: 'Foo/get', path: '/x' } }, 'i'],
+      ],
+    });
   });
 });
 
@@ -111,7 +174,11 @@ describe('mail the tool writes', () => {
       methodCalls: [
         ['Email/set', { accountId: 'acc-1', create: { m: base } }, 'e'],
         ['Email/import', { accountId: 'acc-1', emails: { i: { blobId: 'B1', mailboxIds: {} } } }, 'i'],
-        ['Email/copy', { fromAccountId: 'acc-2', accountId: 'acc-1', create: { c: { id: 'X1', mailboxIds: {} } } }, 'c'],
+        [
+          'Email/copy',
+          { fromAccountId: 'acc-2', accountId: 'acc-1', create: { c: { id: 'X1', mailboxIds: {} } } },
+          'c',
+        ],
         ['Mailbox/set', { accountId: 'acc-1', create: { box: { name: 'b' } } }, 'b'],
       ],
     };
@@ -144,7 +211,9 @@ describe('the pieces', () => {
   });
 
   it('read only the header section of a raw message, its folded lines joined', () => {
-    expect(resultsOfRaw(Buffer.from(`A: b\nAuthentication-Results: x\n y\n\nAuthentication-Results: body`))).toEqual([' x y']);
+    expect(resultsOfRaw(Buffer.from(`A: b\nAuthentication-Results: x\n y\n\nAuthentication-Results: body`))).toEqual([
+      ' x y',
+    ]);
     expect(resultsOfRaw(Buffer.from('Authentication-Results: only headers'))).toEqual([' only headers']);
   });
 });

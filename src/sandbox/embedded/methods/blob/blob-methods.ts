@@ -4,16 +4,32 @@ import { z } from 'zod';
 import { jmapCapabilities } from '../../../../wire-constants.js';
 import { accountLimits, jmapLimits } from '../../protocol/jmap-limits.js';
 import { MethodError, setError, type SetError } from '../../protocol/method-error.js';
-import { checkObjectLimit, checkProperties, parseArgs, resolveCreationId, type MethodContext, type MethodDefinition } from '../method-context.js';
+import {
+  checkObjectLimit,
+  checkProperties,
+  parseArgs,
+  resolveCreationId,
+  type MethodContext,
+  type MethodDefinition,
+} from '../method-context.js';
 
 const dataSource = z.union([
   z.object({ 'data:asText': z.string() }).strict(),
   z.object({ 'data:asBase64': z.string() }).strict(),
-  z.object({ blobId: z.string(), offset: z.number().int().nonnegative().nullable().optional(), length: z.number().int().nonnegative().nullable().optional() }).strict(),
+  z
+    .object({
+      blobId: z.string(),
+      offset: z.number().int().nonnegative().nullable().optional(),
+      length: z.number().int().nonnegative().nullable().optional(),
+    })
+    .strict(),
 ]);
 const uploadObject = z.object({ data: z.array(dataSource).min(1), type: z.string().nullable().optional() });
 
-const uploadArgs = z.object({ accountId: z.string().optional(), create: z.record(z.string(), z.record(z.string(), z.unknown())) });
+const uploadArgs = z.object({
+  accountId: z.string().optional(),
+  create: z.record(z.string(), z.record(z.string(), z.unknown())),
+});
 const getArgs = z.object({
   accountId: z.string().optional(),
   ids: z.array(z.string()),
@@ -21,8 +37,20 @@ const getArgs = z.object({
   offset: z.number().int().nonnegative().nullable().optional(),
   length: z.number().int().nonnegative().nullable().optional(),
 });
-const blobProperties = ['data', 'data:asText', 'data:asBase64', 'digest:sha', 'digest:sha-256', 'digest:sha-512', 'size'];
-const digests: Record<string, string> = { 'digest:sha': 'sha1', 'digest:sha-256': 'sha256', 'digest:sha-512': 'sha512' };
+const blobProperties = [
+  'data',
+  'data:asText',
+  'data:asBase64',
+  'digest:sha',
+  'digest:sha-256',
+  'digest:sha-512',
+  'size',
+];
+const digests: Record<string, string> = {
+  'digest:sha': 'sha1',
+  'digest:sha-256': 'sha256',
+  'digest:sha-512': 'sha512',
+};
 
 /** Blob/upload and Blob/get (RFC 9404 §4). */
 export const blobMethods: Record<string, MethodDefinition> = {
@@ -39,7 +67,10 @@ export const blobMethods: Record<string, MethodDefinition> = {
           ctx.createdIds.set(creationId, upload.id);
           created[creationId] = { id: upload.id, type: upload.type, size: upload.size };
         } catch (error) {
-          notCreated[creationId] = error instanceof MethodError ? { ...error.extra, type: error.type, description: error.message } : setError('invalidProperties', String(error));
+          notCreated[creationId] =
+            error instanceof MethodError
+              ? { ...error.extra, type: error.type, description: error.message }
+              : setError('invalidProperties', String(error));
         }
       }
       return {
@@ -73,11 +104,23 @@ export const blobMethods: Record<string, MethodDefinition> = {
   },
 };
 
-async function uploadOne(object: Record<string, unknown>, ctx: MethodContext): Promise<{ id: string; type: string; size: number }> {
+async function uploadOne(
+  object: Record<string, unknown>,
+  ctx: MethodContext,
+): Promise<{ id: string; type: string; size: number }> {
   const parsed = uploadObject.safeParse(object);
-  if (!parsed.success) throw new MethodError('invalidProperties', `data: ${parsed.error.issues[0]?.message ?? 'invalid'}; use data:asText, data:asBase64 or blobId sources.`, { properties: ['data'] });
+  if (!parsed.success)
+    throw new MethodError(
+      'invalidProperties',
+      `data: ${parsed.error.issues[0]?.message ?? 'invalid'}; use data:asText, data:asBase64 or blobId sources.`,
+      { properties: ['data'] },
+    );
   if (parsed.data.data.length > accountLimits.maxDataSources) {
-    throw new MethodError('invalidProperties', `At most ${accountLimits.maxDataSources} data sources per blob (maxDataSources).`, { properties: ['data'] });
+    throw new MethodError(
+      'invalidProperties',
+      `At most ${accountLimits.maxDataSources} data sources per blob (maxDataSources).`,
+      { properties: ['data'] },
+    );
   }
   const chunks: Buffer[] = [];
   for (const source of parsed.data.data) {
@@ -85,19 +128,32 @@ async function uploadOne(object: Record<string, unknown>, ctx: MethodContext): P
     else if ('data:asBase64' in source) chunks.push(Buffer.from(source['data:asBase64'], 'base64'));
     else {
       const blob = await ctx.account.blobs.resolve(resolveCreationId(source.blobId, ctx) ?? source.blobId);
-      if (!blob) throw new MethodError('blobNotFound', `Blob ${source.blobId} is not in this account.`, { notFound: [source.blobId] });
+      if (!blob)
+        throw new MethodError('blobNotFound', `Blob ${source.blobId} is not in this account.`, {
+          notFound: [source.blobId],
+        });
       const start = source.offset ?? 0;
       const end = source.length != null ? start + source.length : blob.data.length;
-      if (end > blob.data.length) throw new MethodError('invalidProperties', `Range ${start}+${end - start} is beyond blob ${source.blobId}.`, { properties: ['data'] });
+      if (end > blob.data.length)
+        throw new MethodError('invalidProperties', `Range ${start}+${end - start} is beyond blob ${source.blobId}.`, {
+          properties: ['data'],
+        });
       chunks.push(blob.data.subarray(start, end));
     }
   }
   const data = Buffer.concat(chunks);
-  if (data.length > accountLimits.maxSizeBlobSet) throw new MethodError('tooLarge', `The blob exceeds maxSizeBlobSet (${accountLimits.maxSizeBlobSet} octets).`);
+  if (data.length > accountLimits.maxSizeBlobSet)
+    throw new MethodError('tooLarge', `The blob exceeds maxSizeBlobSet (${accountLimits.maxSizeBlobSet} octets).`);
   return ctx.account.blobs.add(data, parsed.data.type ?? 'application/octet-stream');
 }
 
-function renderBlob(id: string, data: Buffer, properties: string[], offset: number, length: number | undefined): Record<string, unknown> {
+function renderBlob(
+  id: string,
+  data: Buffer,
+  properties: string[],
+  offset: number,
+  length: number | undefined,
+): Record<string, unknown> {
   const slice = data.subarray(offset, length === undefined ? undefined : offset + length);
   const out: Record<string, unknown> = { id };
   let text: string | undefined;
@@ -108,7 +164,8 @@ function renderBlob(id: string, data: Buffer, properties: string[], offset: numb
   }
   for (const property of properties) {
     if (property === 'size') out['size'] = data.length;
-    else if (property === 'data:asBase64' || (property === 'data' && text === undefined)) out['data:asBase64'] = slice.toString('base64');
+    else if (property === 'data:asBase64' || (property === 'data' && text === undefined))
+      out['data:asBase64'] = slice.toString('base64');
     else if (property === 'data:asText' || property === 'data') {
       if (text === undefined) out['isEncodingProblem'] = true;
       out['data:asText'] = text ?? null;

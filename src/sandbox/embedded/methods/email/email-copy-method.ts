@@ -31,7 +31,10 @@ export const emailCopyMethods: Record<string, MethodDefinition> = {
           { arguments: ['fromAccountId', 'accountId'] },
         );
       }
-      throw new MethodError('fromAccountNotFound', `Account ${input.fromAccountId} is not accessible with this token; it reaches only ${ctx.account.address}.`);
+      throw new MethodError(
+        'fromAccountNotFound',
+        `Account ${input.fromAccountId} is not accessible with this token; it reaches only ${ctx.account.address}.`,
+      );
     },
   },
 };

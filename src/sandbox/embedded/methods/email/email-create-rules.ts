@@ -15,7 +15,10 @@ const formNames = ['asRaw', 'asText', 'asAddresses', 'asGroupedAddresses', 'asMe
 const restricted: Record<string, readonly string[]> = {};
 for (const [forms, fields] of [
   [['asText'], 'subject comments keywords'],
-  [['asAddresses', 'asGroupedAddresses'], 'from sender reply-to to cc bcc resent-from resent-sender resent-reply-to resent-to resent-cc resent-bcc'],
+  [
+    ['asAddresses', 'asGroupedAddresses'],
+    'from sender reply-to to cc bcc resent-from resent-sender resent-reply-to resent-to resent-cc resent-bcc',
+  ],
   [['asMessageIds'], 'message-id in-reply-to references resent-message-id'],
   [['asDate'], 'date resent-date'],
   [['asURLs'], 'list-help list-unsubscribe list-subscribe list-post list-owner list-archive'],
@@ -24,18 +27,49 @@ for (const [forms, fields] of [
   for (const field of fields.split(' ')) restricted[field] = forms;
 }
 
-const emailConvenience: Record<string, string> = { from: 'from', sender: 'sender', replyTo: 'reply-to', to: 'to', cc: 'cc', bcc: 'bcc', subject: 'subject', sentAt: 'date', messageId: 'message-id', inReplyTo: 'in-reply-to', references: 'references' };
-const partConvenience: Record<string, string> = { type: 'content-type', charset: 'content-type', disposition: 'content-disposition', cid: 'content-id', language: 'content-language', location: 'content-location' };
+const emailConvenience: Record<string, string> = {
+  from: 'from',
+  sender: 'sender',
+  replyTo: 'reply-to',
+  to: 'to',
+  cc: 'cc',
+  bcc: 'bcc',
+  subject: 'subject',
+  sentAt: 'date',
+  messageId: 'message-id',
+  inReplyTo: 'in-reply-to',
+  references: 'references',
+};
+const partConvenience: Record<string, string> = {
+  type: 'content-type',
+  charset: 'content-type',
+  disposition: 'content-disposition',
+  cid: 'content-id',
+  language: 'content-language',
+  location: 'content-location',
+};
 
 interface Finding {
   property: string;
   why: string;
 }
 
-function headerFindings(object: Record<string, unknown>, onEmail: boolean, reportAs: (key: string) => string): Finding[] {
+function headerFindings(
+  object: Record<string, unknown>,
+  onEmail: boolean,
+  reportAs: (key: string) => string,
+): Finding[] {
   const findings: Finding[] = [];
-  if ('headers' in object) findings.push({ property: reportAs('headers'), why: 'the headers property cannot be set on create; give each field as header:Name' });
-  const seen = new Set(Object.entries(onEmail ? emailConvenience : partConvenience).flatMap(([key, field]) => (key in object ? [field] : [])));
+  if ('headers' in object)
+    findings.push({
+      property: reportAs('headers'),
+      why: 'the headers property cannot be set on create; give each field as header:Name',
+    });
+  const seen = new Set(
+    Object.entries(onEmail ? emailConvenience : partConvenience).flatMap(([key, field]) =>
+      key in object ? [field] : [],
+    ),
+  );
   for (const key of Object.keys(object)) {
     if (!key.startsWith('header:')) continue;
     const [, name = '', ...suffix] = key.split(':');
@@ -45,8 +79,10 @@ function headerFindings(object: Record<string, unknown>, onEmail: boolean, repor
     const field = name.toLowerCase();
     let why: string | undefined;
     if (!fieldName.test(name)) why = 'the field name must be printable US-ASCII other than ":" (RFC 5322 §2.2)';
-    else if (forms.length > 1 || !formNames.includes(form)) why = 'use header:Name[:asForm][:all] with a form of RFC 8621 §4.1.2';
-    else if (form !== 'asRaw' && restricted[field] && !restricted[field].includes(form)) why = `${name} cannot be given ${form} (RFC 8621 §4.1.2)`;
+    else if (forms.length > 1 || !formNames.includes(form))
+      why = 'use header:Name[:asForm][:all] with a form of RFC 8621 §4.1.2';
+    else if (form !== 'asRaw' && restricted[field] && !restricted[field].includes(form))
+      why = `${name} cannot be given ${form} (RFC 8621 §4.1.2)`;
     else if (onEmail && field.startsWith('content-')) why = 'Content-* fields belong on body parts, not the Email';
     else if (seen.has(field)) why = `another property already sets ${name}`;
     seen.add(field);
@@ -62,10 +98,15 @@ export function checkCreateHeaders(create: Record<string, unknown>): void {
     const parts = create[list];
     if (!Array.isArray(parts)) continue;
     parts.forEach((part, index) => {
-      if (typeof part === 'object' && part !== null && !Array.isArray(part)) findings.push(...headerFindings(part as Record<string, unknown>, false, (key) => `${list}/${index}/${key}`));
+      if (typeof part === 'object' && part !== null && !Array.isArray(part))
+        findings.push(...headerFindings(part as Record<string, unknown>, false, (key) => `${list}/${index}/${key}`));
     });
   }
   if (findings.length === 0) return;
   const properties = [...new Set(findings.map((finding) => finding.property))];
-  throw new MethodError('invalidProperties', findings.map((finding) => `${JSON.stringify(finding.property)}: ${finding.why}`).join('; '), { properties });
+  throw new MethodError(
+    'invalidProperties',
+    findings.map((finding) => `${JSON.stringify(finding.property)}: ${finding.why}`).join('; '),
+    { properties },
+  );
 }

@@ -6,7 +6,14 @@ import { MethodError, type SetError } from '../../protocol/method-error.js';
 import { EventLoopYielder } from '../../query/event-loop-yielder.js';
 import { utcDate } from '../../store/mail-network.js';
 import type { EmailRecord } from '../../store/records.js';
-import { checkIfInState, checkObjectLimit, parseArgs, resolveCreationId, type MethodContext, type MethodDefinition } from '../method-context.js';
+import {
+  checkIfInState,
+  checkObjectLimit,
+  parseArgs,
+  resolveCreationId,
+  type MethodContext,
+  type MethodDefinition,
+} from '../method-context.js';
 import { toSetError } from '../set-method-frame.js';
 import { checkKeywords, checkMailboxMap, isUtcDate } from './email-fields.js';
 
@@ -29,13 +36,15 @@ function invalid(property: string, why: string): MethodError {
  */
 async function importOne(object: Record<string, unknown>, ctx: MethodContext): Promise<EmailRecord> {
   const unknown = Object.keys(object).find((key) => !importProperties.has(key));
-  if (unknown !== undefined) throw invalid(unknown, 'is not an EmailImport property; use blobId, mailboxIds, keywords and receivedAt.');
+  if (unknown !== undefined)
+    throw invalid(unknown, 'is not an EmailImport property; use blobId, mailboxIds, keywords and receivedAt.');
   const blobId = object['blobId'];
   if (typeof blobId !== 'string') throw invalid('blobId', 'give the blobId of an uploaded message.');
   const mailboxIds = checkMailboxMap(object['mailboxIds'], ctx);
   const keywords = checkKeywords(object['keywords'] ?? {});
   const receivedAt = object['receivedAt'] ?? utcDate(ctx.network.now());
-  if (!isUtcDate(receivedAt)) throw invalid('receivedAt', 'use a UTCDate such as 2024-10-01T10:00:00Z (RFC 8620 §1.4).');
+  if (!isUtcDate(receivedAt))
+    throw invalid('receivedAt', 'use a UTCDate such as 2024-10-01T10:00:00Z (RFC 8620 §1.4).');
   const blob = await ctx.account.blobs.resolve(resolveCreationId(blobId, ctx) ?? blobId);
   if (!blob) throw invalid('blobId', `blob ${blobId} is not in this account; upload the message first.`);
   const problem = messageProblem(blob.data);

@@ -3,13 +3,37 @@ import { jmapCapabilities } from '../../../../wire-constants.js';
 import { messageProblem } from '../../mime/message-problem.js';
 import { jmapLimits } from '../../protocol/jmap-limits.js';
 import { threadKeys } from '../../store/inbox-account.js';
-import { checkObjectLimit, checkProperties, parseArgs, resolveCreationId, type MethodDefinition } from '../method-context.js';
+import {
+  checkObjectLimit,
+  checkProperties,
+  parseArgs,
+  resolveCreationId,
+  type MethodDefinition,
+} from '../method-context.js';
 import { bodyFetchArgs, isKnownEmailProperty, renderEmail, viewOptionsOf } from './email-view.js';
 
 const parseArgsShape = z.object({ accountId: z.string().optional(), blobIds: z.array(z.string()), ...bodyFetchArgs });
 
 /** Email/parse's default properties (RFC 8621 §4.9): the message's own, none of the store's. */
-const defaultParseProperties = ['messageId', 'inReplyTo', 'references', 'sender', 'from', 'to', 'cc', 'bcc', 'replyTo', 'subject', 'sentAt', 'hasAttachment', 'preview', 'bodyValues', 'textBody', 'htmlBody', 'attachments'];
+const defaultParseProperties = [
+  'messageId',
+  'inReplyTo',
+  'references',
+  'sender',
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'replyTo',
+  'subject',
+  'sentAt',
+  'hasAttachment',
+  'preview',
+  'bodyValues',
+  'textBody',
+  'htmlBody',
+  'attachments',
+];
 
 /**
  * Email/parse (RFC 8621 §4.9): any blob of the account (an upload, a stored message, an attached
@@ -41,7 +65,15 @@ export const emailParseMethods: Record<string, MethodDefinition> = {
         const message = await account.blobs.parsed(blobId, blob.data);
         parsed[requested] = await renderEmail(
           {
-            metadata: { id: null, blobId, threadId: account.relatedThread(threadKeys(message)) ?? null, mailboxIds: null, keywords: null, size: blob.data.length, receivedAt: null },
+            metadata: {
+              id: null,
+              blobId,
+              threadId: account.relatedThread(threadKeys(message)) ?? null,
+              mailboxIds: null,
+              keywords: null,
+              size: blob.data.length,
+              receivedAt: null,
+            },
             blobId,
             parsed: async () => message,
           },

@@ -68,13 +68,19 @@ export const emailQueryMethods: Record<string, MethodDefinition> = {
         // A thread-wide query (collapsed threads, thread keywords) moves with every change in a thread.
         alsoAffected: isThreadWide
           ? (changed) => {
-              if (changed.hasUntracedDestroy) throw new MethodError('cannotCalculateChanges', 'Some changes since that state predate thread tracking; run the query again.');
+              if (changed.hasUntracedDestroy)
+                throw new MethodError(
+                  'cannotCalculateChanges',
+                  'Some changes since that state predate thread tracking; run the query again.',
+                );
               const threads = new Set(changed.threadIds);
               for (const id of changed.ids.keys()) {
                 const threadId = account.emails.get(id)?.threadId;
                 if (threadId) threads.add(threadId);
               }
-              return [...account.emails.values()].filter((email) => threads.has(email.threadId)).map((email) => email.id);
+              return [...account.emails.values()]
+                .filter((email) => threads.has(email.threadId))
+                .map((email) => email.id);
             }
           : undefined,
       });

@@ -1,11 +1,28 @@
 import { z } from 'zod';
 import { jmapCapabilities } from '../../../../wire-constants.js';
-import { bodyFetchArgs, defaultEmailProperties, isKnownEmailProperty, renderEmail, storedEmailSource, viewOptionsOf } from './email-view.js';
+import {
+  bodyFetchArgs,
+  defaultEmailProperties,
+  isKnownEmailProperty,
+  renderEmail,
+  storedEmailSource,
+  viewOptionsOf,
+} from './email-view.js';
 import { jmapLimits } from '../../protocol/jmap-limits.js';
 import { changesMethod } from '../changes-method.js';
-import { checkObjectLimit, checkProperties, parseArgs, resolveCreationId, type MethodDefinition } from '../method-context.js';
+import {
+  checkObjectLimit,
+  checkProperties,
+  parseArgs,
+  resolveCreationId,
+  type MethodDefinition,
+} from '../method-context.js';
 
-const getArgs = z.object({ accountId: z.string().optional(), ids: z.array(z.string()).nullable().optional(), ...bodyFetchArgs });
+const getArgs = z.object({
+  accountId: z.string().optional(),
+  ids: z.array(z.string()).nullable().optional(),
+  ...bodyFetchArgs,
+});
 
 /** Email/get and Email/changes. */
 export const emailReadMethods: Record<string, MethodDefinition> = {

@@ -16,12 +16,17 @@ type SetArgs = z.infer<typeof setArgs>;
 export async function runEmailSet(input: SetArgs, ctx: MethodContext): Promise<Record<string, unknown>> {
   const { account } = ctx;
   const oldState = beginSet(input, account.changes.Email.state);
-  const { created, notCreated } = await createEach(input, ctx, (object) => createEmail(object, ctx), (email) => ({
-    id: email.id,
-    blobId: email.blobId,
-    threadId: email.threadId,
-    size: email.size,
-  }));
+  const { created, notCreated } = await createEach(
+    input,
+    ctx,
+    (object) => createEmail(object, ctx),
+    (email) => ({
+      id: email.id,
+      blobId: email.blobId,
+      threadId: email.threadId,
+      size: email.size,
+    }),
+  );
   const updated: Record<string, null> = {};
   const notUpdated: Record<string, SetError> = {};
   for (const [requested, patch] of Object.entries(input.update ?? {})) {
@@ -50,7 +55,14 @@ export async function runEmailSet(input: SetArgs, ctx: MethodContext): Promise<R
     account.destroyEmail(id);
     destroyed.push(id);
   }
-  return setResponse(account.address, oldState, account.changes.Email.state, { created, notCreated, updated, notUpdated, destroyed, notDestroyed });
+  return setResponse(account.address, oldState, account.changes.Email.state, {
+    created,
+    notCreated,
+    updated,
+    notUpdated,
+    destroyed,
+    notDestroyed,
+  });
 }
 
 /** Email/set. */
@@ -68,29 +80,53 @@ async function createEmail(object: Record<string, unknown>, ctx: MethodContext):
   const parsed = emailCreate.safeParse(object);
   if (!parsed.success) {
     const property = String(parsed.error.issues[0]?.path[0] ?? '');
-    throw new MethodError('invalidProperties', `${property}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`, { properties: [property] });
+    throw new MethodError('invalidProperties', `${property}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`, {
+      properties: [property],
+    });
   }
   const create = parsed.data;
   for (const key of ['id', 'blobId', 'threadId', 'size', 'hasAttachment', 'preview', 'bodyStructure']) {
-    if (key in create) throw new MethodError('invalidProperties', `${key} cannot be set on create in this sandbox.`, { properties: [key] });
+    if (key in create)
+      throw new MethodError('invalidProperties', `${key} cannot be set on create in this sandbox.`, {
+        properties: [key],
+      });
   }
   const mailboxIds = checkMailboxMap(create.mailboxIds, ctx);
   const keywords = checkKeywords(create.keywords ?? {});
   if (create.receivedAt !== undefined && !isUtcDate(create.receivedAt)) {
-    throw new MethodError('invalidProperties', 'receivedAt must be a UTCDate such as 2024-10-01T10:00:00Z (RFC 8620 §1.4).', { properties: ['receivedAt'] });
+    throw new MethodError(
+      'invalidProperties',
+      'receivedAt must be a UTCDate such as 2024-10-01T10:00:00Z (RFC 8620 §1.4).',
+      { properties: ['receivedAt'] },
+    );
   }
   let raw: Buffer;
   try {
-    raw = await composeMessage(create, async (blobId) => (await ctx.account.blobs.resolve(resolveCreationId(blobId, ctx) ?? blobId))?.data, ctx.network.domain);
+    raw = await composeMessage(
+      create,
+      async (blobId) => (await ctx.account.blobs.resolve(resolveCreationId(blobId, ctx) ?? blobId))?.data,
+      ctx.network.domain,
+    );
   } catch (error) {
     if (error instanceof MethodError) throw error;
     // The composer refuses input it cannot encode (RFC 8621 §4.6 invalidEmail); its reason is about the client's values.
-    throw new MethodError('invalidEmail', `The message cannot be built from these properties: ${error instanceof Error ? error.message : String(error)}`);
+    throw new MethodError(
+      'invalidEmail',
+      `The message cannot be built from these properties: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  return ctx.account.addEmail(raw, { mailboxIds, keywords, receivedAt: create.receivedAt ?? utcDate(ctx.network.now()) });
+  return ctx.account.addEmail(raw, {
+    mailboxIds,
+    keywords,
+    receivedAt: create.receivedAt ?? utcDate(ctx.network.now()),
+  });
 }
 
-function applyPatch(email: EmailRecord, patch: Record<string, unknown>, ctx: MethodContext): { mailboxIds: Record<string, true>; keywords: Record<string, true> } {
+function applyPatch(
+  email: EmailRecord,
+  patch: Record<string, unknown>,
+  ctx: MethodContext,
+): { mailboxIds: Record<string, true>; keywords: Record<string, true> } {
   let mailboxIds: Record<string, true> = { ...email.mailboxIds };
   let keywords: Record<string, true> = { ...email.keywords };
   for (const [path, value] of Object.entries(patch)) {
@@ -99,11 +135,19 @@ function applyPatch(email: EmailRecord, patch: Record<string, unknown>, ctx: Met
     if (head === 'keywords' && rest.length === 0) keywords = checkKeywords(value);
     else if (head === 'mailboxIds' && rest.length === 0) mailboxIds = checkMailboxMap(value, ctx);
     else if (head === 'keywords' && key) setFlag(keywords, checkKeywordName(key, path), value, path);
-    else if (head === 'mailboxIds' && key) setFlag(mailboxIds, Object.keys(checkMailboxIds([key], ctx, path))[0] as string, value, path);
-    else throw new MethodError('invalidProperties', `${path} cannot be changed; only keywords and mailboxIds are mutable (RFC 8621 §4.6).`, { properties: [path] });
+    else if (head === 'mailboxIds' && key)
+      setFlag(mailboxIds, Object.keys(checkMailboxIds([key], ctx, path))[0] as string, value, path);
+    else
+      throw new MethodError(
+        'invalidProperties',
+        `${path} cannot be changed; only keywords and mailboxIds are mutable (RFC 8621 §4.6).`,
+        { properties: [path] },
+      );
   }
   if (!Object.keys(mailboxIds).length) {
-    throw new MethodError('invalidProperties', 'An email must stay in at least one mailbox; destroy it instead.', { properties: ['mailboxIds'] });
+    throw new MethodError('invalidProperties', 'An email must stay in at least one mailbox; destroy it instead.', {
+      properties: ['mailboxIds'],
+    });
   }
   return { mailboxIds, keywords };
 }

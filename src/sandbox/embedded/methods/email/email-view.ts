@@ -8,13 +8,38 @@ import type { EmailRecord } from '../../store/records.js';
 
 /** Every Email property this host knows besides `header:` forms (RFC 8621 §4.1). */
 export const emailProperties = [
-  'id', 'blobId', 'threadId', 'mailboxIds', 'keywords', 'size', 'receivedAt', 'headers', 'messageId', 'inReplyTo',
-  'references', 'sender', 'from', 'to', 'cc', 'bcc', 'replyTo', 'subject', 'sentAt', 'bodyStructure', 'bodyValues',
-  'textBody', 'htmlBody', 'attachments', 'hasAttachment', 'preview',
+  'id',
+  'blobId',
+  'threadId',
+  'mailboxIds',
+  'keywords',
+  'size',
+  'receivedAt',
+  'headers',
+  'messageId',
+  'inReplyTo',
+  'references',
+  'sender',
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'replyTo',
+  'subject',
+  'sentAt',
+  'bodyStructure',
+  'bodyValues',
+  'textBody',
+  'htmlBody',
+  'attachments',
+  'hasAttachment',
+  'preview',
 ] as const;
 
 /** Email/get's default properties (RFC 8621 §4.2). */
-export const defaultEmailProperties = emailProperties.filter((property) => !['headers', 'bodyStructure'].includes(property));
+export const defaultEmailProperties = emailProperties.filter(
+  (property) => !['headers', 'bodyStructure'].includes(property),
+);
 
 /** The arguments of Email/get and Email/parse that shape the body (RFC 8621 §4.2, §4.9). */
 export const bodyFetchArgs = {
@@ -27,7 +52,10 @@ export const bodyFetchArgs = {
 };
 
 /** The view options of those arguments, with `defaults` where no properties were asked for. */
-export function viewOptionsOf(input: z.infer<z.ZodObject<typeof bodyFetchArgs>>, defaults: readonly string[]): EmailViewOptions {
+export function viewOptionsOf(
+  input: z.infer<z.ZodObject<typeof bodyFetchArgs>>,
+  defaults: readonly string[],
+): EmailViewOptions {
   return {
     properties: input.properties ?? [...defaults],
     bodyProperties: input.bodyProperties,
@@ -68,12 +96,14 @@ export function storedEmailSource(account: InboxAccount, record: EmailRecord): E
 /** Renders one Email object with the requested properties. */
 export async function renderEmail(source: EmailSource, options: EmailViewOptions): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = { id: source.metadata.id };
-  const isMetadata = (property: string): property is (typeof metadataProperties)[number] => (metadataProperties as readonly string[]).includes(property);
+  const isMetadata = (property: string): property is (typeof metadataProperties)[number] =>
+    (metadataProperties as readonly string[]).includes(property);
   const needsParse = options.properties.some((property) => !isMetadata(property));
   const parsed = needsParse ? await source.parsed() : undefined;
   const facts = parsed ? emailFacts(parsed) : undefined;
   const bodyProperties = options.bodyProperties ?? defaultBodyProperties;
-  const parts = (list: MimePart[]): Record<string, unknown>[] => list.map((part) => renderBodyPart(source.blobId, part, bodyProperties));
+  const parts = (list: MimePart[]): Record<string, unknown>[] =>
+    list.map((part) => renderBodyPart(source.blobId, part, bodyProperties));
   for (const property of options.properties) {
     if (isMetadata(property)) {
       out[property] = source.metadata[property];
@@ -119,7 +149,12 @@ export async function renderEmail(source: EmailSource, options: EmailViewOptions
   return out;
 }
 
-function bodyValues(textBody: MimePart[], htmlBody: MimePart[], root: MimePart, options: EmailViewOptions): Record<string, unknown> {
+function bodyValues(
+  textBody: MimePart[],
+  htmlBody: MimePart[],
+  root: MimePart,
+  options: EmailViewOptions,
+): Record<string, unknown> {
   const chosen: MimePart[] = [];
   if (options.fetchAllBodyValues) chosen.push(...leaves(root).filter((part) => part.type.startsWith('text/')));
   if (options.fetchTextBodyValues) chosen.push(...textBody);

@@ -6,7 +6,10 @@ import { checkObjectLimit, parseArgs, type MethodDefinition } from '../method-co
 
 const args = z.object({
   accountId: z.string().optional(),
-  filter: z.custom<Filter>((value) => typeof value === 'object' && value !== null).nullable().optional(),
+  filter: z
+    .custom<Filter>((value) => typeof value === 'object' && value !== null)
+    .nullable()
+    .optional(),
   emailIds: z.array(z.string()),
 });
 
@@ -59,11 +62,15 @@ function searchTerms(filter: Filter): { subject: string[]; body: string[] } {
 
 function highlight(text: string, terms: string[], isExcerpt: boolean): string | null {
   const lower = text.toLowerCase();
-  const hits = terms.map((term) => ({ term, at: lower.indexOf(term.toLowerCase()) })).filter((hit) => hit.term && hit.at >= 0);
+  const hits = terms
+    .map((term) => ({ term, at: lower.indexOf(term.toLowerCase()) }))
+    .filter((hit) => hit.term && hit.at >= 0);
   if (!hits.length) return isExcerpt ? null : escapeHtml(text) || null;
   let source = text.replace(/\s+/g, ' ');
   if (isExcerpt) {
-    const first = Math.min(...hits.map((hit) => source.toLowerCase().indexOf(hit.term.toLowerCase())).filter((at) => at >= 0));
+    const first = Math.min(
+      ...hits.map((hit) => source.toLowerCase().indexOf(hit.term.toLowerCase())).filter((at) => at >= 0),
+    );
     source = source.slice(Math.max(0, first - 60), first + 190);
   }
   const pattern = new RegExp(hits.map((hit) => hit.term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');

@@ -6,12 +6,23 @@ import type { IdentityRecord } from '../../store/records.js';
 import { jmapLimits, sandboxLimits } from '../../protocol/jmap-limits.js';
 import { MethodError, setError } from '../../protocol/method-error.js';
 import { changesMethod } from '../changes-method.js';
-import { checkObjectLimit, checkProperties, getArgs, parseArgs, pickProperties, resolveCreationId, type MethodContext, type MethodDefinition } from '../method-context.js';
+import {
+  checkObjectLimit,
+  checkProperties,
+  getArgs,
+  parseArgs,
+  pickProperties,
+  resolveCreationId,
+  type MethodContext,
+  type MethodDefinition,
+} from '../method-context.js';
 import { beginSet, emptyOutcome, setArgsShape, setResponse, toSetError } from '../set-method-frame.js';
 
 const identityProperties = ['id', 'name', 'email', 'replyTo', 'bcc', 'textSignature', 'htmlSignature', 'mayDelete'];
 
-const addresses = z.array(z.object({ name: z.string().nullable().optional(), email: z.string().min(1) }).strict()).nullable();
+const addresses = z
+  .array(z.object({ name: z.string().nullable().optional(), email: z.string().min(1) }).strict())
+  .nullable();
 const identityPatch = z
   .object({
     name: z.string().optional(),
@@ -30,23 +41,36 @@ export function identityObject(identity: IdentityRecord, address: string): Recor
 
 function invalidFrom(error: z.ZodError): MethodError {
   const property = String(error.issues[0]?.path[0] ?? '');
-  return new MethodError('invalidProperties', `${property}: ${error.issues[0]?.message ?? 'invalid'}.`, { properties: [property] });
+  return new MethodError('invalidProperties', `${property}: ${error.issues[0]?.message ?? 'invalid'}.`, {
+    properties: [property],
+  });
 }
 
 function withNames(list: z.infer<typeof addresses> | undefined): IdentityRecord['replyTo'] | undefined {
-  return list === undefined ? undefined : list && list.map((entry) => ({ name: entry.name ?? null, email: entry.email }));
+  return list === undefined
+    ? undefined
+    : list && list.map((entry) => ({ name: entry.name ?? null, email: entry.email }));
 }
 
 // RFC 8621 §6.3: an identity whose address the user may not send from is refused with forbiddenFrom; this inbox sends only as itself.
 function createIdentity(object: Record<string, unknown>, ctx: MethodContext): IdentityRecord {
   const { account } = ctx;
-  for (const key of ['id', 'mayDelete']) if (key in object) throw new MethodError('invalidProperties', `${key} is set by the server.`, { properties: [key] });
+  for (const key of ['id', 'mayDelete'])
+    if (key in object)
+      throw new MethodError('invalidProperties', `${key} is set by the server.`, { properties: [key] });
   const parsed = identityCreate.safeParse(object);
   if (!parsed.success) throw invalidFrom(parsed.error);
   if (parsed.data.email.toLowerCase() !== account.address.toLowerCase()) {
-    throw new MethodError('forbiddenFrom', `This inbox may send only as ${account.address}, not as ${parsed.data.email}.`);
+    throw new MethodError(
+      'forbiddenFrom',
+      `This inbox may send only as ${account.address}, not as ${parsed.data.email}.`,
+    );
   }
-  if (account.identities.length >= sandboxLimits.maxIdentities) throw new MethodError('overQuota', `This inbox already has ${sandboxLimits.maxIdentities} identities; destroy some first.`);
+  if (account.identities.length >= sandboxLimits.maxIdentities)
+    throw new MethodError(
+      'overQuota',
+      `This inbox already has ${sandboxLimits.maxIdentities} identities; destroy some first.`,
+    );
   const identity: IdentityRecord = {
     id: newId('I'),
     name: parsed.data.name ?? '',
@@ -65,7 +89,8 @@ function updateIdentity(identity: IdentityRecord, patch: Record<string, unknown>
   // email is immutable, id and mayDelete server-set: each may only be sent back unchanged (RFC 8620 §5.3).
   const current = identityObject(identity, ctx.account.address);
   for (const [key, value] of Object.entries({ id, email, mayDelete })) {
-    if (value !== undefined && !isDeepStrictEqual(current[key], value)) throw new MethodError('invalidProperties', `${key} cannot be changed.`, { properties: [key] });
+    if (value !== undefined && !isDeepStrictEqual(current[key], value))
+      throw new MethodError('invalidProperties', `${key} cannot be changed.`, { properties: [key] });
   }
   const parsed = identityPatch.safeParse(rest);
   if (!parsed.success) throw invalidFrom(parsed.error);
@@ -93,8 +118,11 @@ export const identityMethods: Record<string, MethodDefinition> = {
       const list: Record<string, unknown>[] = [];
       const notFound: string[] = [];
       for (const requested of ids) {
-        const identity = account.identities.find((candidate) => candidate.id === (resolveCreationId(requested, ctx) ?? requested));
-        if (identity) list.push(pickProperties(identityObject(identity, account.address), input.properties ?? identityProperties));
+        const identity = account.identities.find(
+          (candidate) => candidate.id === (resolveCreationId(requested, ctx) ?? requested),
+        );
+        if (identity)
+          list.push(pickProperties(identityObject(identity, account.address), input.properties ?? identityProperties));
         else notFound.push(requested);
       }
       return { response: { accountId: account.address, state: account.changes.Identity.state, list, notFound } };
@@ -119,8 +147,11 @@ export const identityMethods: Record<string, MethodDefinition> = {
         }
       }
       for (const [requested, patch] of Object.entries(input.update ?? {})) {
-        const identity = account.identities.find((candidate) => candidate.id === (resolveCreationId(requested, ctx) ?? requested));
-        if (!identity) outcome.notUpdated[requested] = setError('notFound', `No identity ${requested}; Identity/get lists them.`);
+        const identity = account.identities.find(
+          (candidate) => candidate.id === (resolveCreationId(requested, ctx) ?? requested),
+        );
+        if (!identity)
+          outcome.notUpdated[requested] = setError('notFound', `No identity ${requested}; Identity/get lists them.`);
         else {
           try {
             updateIdentity(identity, patch, ctx);
@@ -131,9 +162,15 @@ export const identityMethods: Record<string, MethodDefinition> = {
         }
       }
       for (const requested of input.destroy ?? []) {
-        const identity = account.identities.find((candidate) => candidate.id === (resolveCreationId(requested, ctx) ?? requested));
+        const identity = account.identities.find(
+          (candidate) => candidate.id === (resolveCreationId(requested, ctx) ?? requested),
+        );
         if (!identity) outcome.notDestroyed[requested] = setError('notFound', `No identity ${requested}.`);
-        else if (identity.id === account.address) outcome.notDestroyed[requested] = setError('forbidden', 'The inbox\'s own identity cannot be destroyed (mayDelete is false).');
+        else if (identity.id === account.address)
+          outcome.notDestroyed[requested] = setError(
+            'forbidden',
+            "The inbox's own identity cannot be destroyed (mayDelete is false).",
+          );
         else {
           account.recordIdentity(identity, 'destroyed');
           outcome.destroyed.push(identity.id);

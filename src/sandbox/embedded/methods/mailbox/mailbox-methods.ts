@@ -3,10 +3,30 @@ import type { InboxAccount } from '../../store/inbox-account.js';
 import type { MailboxRecord } from '../../store/records.js';
 import { jmapLimits } from '../../protocol/jmap-limits.js';
 import { changesMethod } from '../changes-method.js';
-import { checkObjectLimit, checkProperties, getArgs, parseArgs, pickProperties, resolveCreationId, type MethodDefinition } from '../method-context.js';
+import {
+  checkObjectLimit,
+  checkProperties,
+  getArgs,
+  parseArgs,
+  pickProperties,
+  resolveCreationId,
+  type MethodDefinition,
+} from '../method-context.js';
 
 /** Every Mailbox property (RFC 8621 §2). */
-export const mailboxProperties = ['id', 'name', 'parentId', 'role', 'sortOrder', 'totalEmails', 'unreadEmails', 'totalThreads', 'unreadThreads', 'myRights', 'isSubscribed'];
+export const mailboxProperties = [
+  'id',
+  'name',
+  'parentId',
+  'role',
+  'sortOrder',
+  'totalEmails',
+  'unreadEmails',
+  'totalThreads',
+  'unreadThreads',
+  'myRights',
+  'isSubscribed',
+];
 
 /** The counts of one mailbox (RFC 8621 §2). */
 export interface MailboxCounts {
@@ -18,12 +38,16 @@ export interface MailboxCounts {
 
 /** Counts of every mailbox, in one pass over the mail. An unread thread has an unread message in the mailbox (RFC 8621 §2). */
 export function mailboxCounts(account: InboxAccount): Map<string, MailboxCounts> {
-  const tallies = new Map<string, { emails: number; unread: number; threads: Set<string>; unreadThreads: Set<string> }>();
+  const tallies = new Map<
+    string,
+    { emails: number; unread: number; threads: Set<string>; unreadThreads: Set<string> }
+  >();
   for (const email of account.emails.values()) {
     const isUnread = !email.keywords['$seen'];
     for (const mailboxId of Object.keys(email.mailboxIds)) {
       let tally = tallies.get(mailboxId);
-      if (!tally) tallies.set(mailboxId, (tally = { emails: 0, unread: 0, threads: new Set(), unreadThreads: new Set() }));
+      if (!tally)
+        tallies.set(mailboxId, (tally = { emails: 0, unread: 0, threads: new Set(), unreadThreads: new Set() }));
       tally.emails += 1;
       tally.threads.add(email.threadId);
       if (isUnread) {
@@ -35,7 +59,15 @@ export function mailboxCounts(account: InboxAccount): Map<string, MailboxCounts>
   return new Map(
     account.mailboxes.map((mailbox) => {
       const tally = tallies.get(mailbox.id);
-      return [mailbox.id, { totalEmails: tally?.emails ?? 0, unreadEmails: tally?.unread ?? 0, totalThreads: tally?.threads.size ?? 0, unreadThreads: tally?.unreadThreads.size ?? 0 }];
+      return [
+        mailbox.id,
+        {
+          totalEmails: tally?.emails ?? 0,
+          unreadEmails: tally?.unread ?? 0,
+          totalThreads: tally?.threads.size ?? 0,
+          unreadThreads: tally?.unreadThreads.size ?? 0,
+        },
+      ];
     }),
   );
 }
@@ -44,8 +76,15 @@ export function mailboxCounts(account: InboxAccount): Map<string, MailboxCounts>
 export function rightsOf(mailbox: MailboxRecord): Record<string, boolean> {
   const isInbox = mailbox.role === 'inbox';
   return {
-    mayReadItems: true, mayAddItems: true, mayRemoveItems: true, maySetSeen: true, maySetKeywords: true,
-    mayCreateChild: true, mayRename: !isInbox, mayDelete: !isInbox, maySubmit: true,
+    mayReadItems: true,
+    mayAddItems: true,
+    mayRemoveItems: true,
+    maySetSeen: true,
+    maySetKeywords: true,
+    mayCreateChild: true,
+    mayRename: !isInbox,
+    mayDelete: !isInbox,
+    maySubmit: true,
   };
 }
 
@@ -77,7 +116,10 @@ export const mailboxMethods: Record<string, MethodDefinition> = {
       const notFound: string[] = [];
       for (const requested of wanted) {
         const mailbox = ctx.account.mailbox(resolveCreationId(requested, ctx) ?? requested);
-        if (mailbox) list.push(pickProperties(mailboxObject(mailbox, counts.get(mailbox.id)), input.properties ?? mailboxProperties));
+        if (mailbox)
+          list.push(
+            pickProperties(mailboxObject(mailbox, counts.get(mailbox.id)), input.properties ?? mailboxProperties),
+          );
         else notFound.push(requested);
       }
       return { response: { accountId: ctx.account.address, state: ctx.account.changes.Mailbox.state, list, notFound } };

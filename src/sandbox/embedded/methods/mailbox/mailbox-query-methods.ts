@@ -19,7 +19,15 @@ const mailboxFilter = z
   .strict();
 type MailboxFilter = z.infer<typeof mailboxFilter>;
 
-const mailboxSort = z.array(z.object({ property: z.enum(['name', 'sortOrder']), isAscending: z.boolean().optional(), collation: z.string().optional() }).strict());
+const mailboxSort = z.array(
+  z
+    .object({
+      property: z.enum(['name', 'sortOrder']),
+      isAscending: z.boolean().optional(),
+      collation: z.string().optional(),
+    })
+    .strict(),
+);
 type MailboxSort = z.infer<typeof mailboxSort>;
 
 const shape = {
@@ -79,13 +87,19 @@ function runMailboxQuery(account: InboxAccount, query: MailboxQuery): string[] {
     }
   }
   const order = compare(query.sort ?? []);
-  if (!query.sortAsTree) return account.mailboxes.filter((mailbox) => matching.has(mailbox)).sort(order).map((mailbox) => mailbox.id);
+  if (!query.sortAsTree)
+    return account.mailboxes
+      .filter((mailbox) => matching.has(mailbox))
+      .sort(order)
+      .map((mailbox) => mailbox.id);
   const walk = (parentId: string | null): MailboxRecord[] =>
     account.mailboxes
       .filter((mailbox) => mailbox.parentId === parentId)
       .sort(order)
       .flatMap((mailbox) => [mailbox, ...walk(mailbox.id)]);
-  return walk(null).filter((mailbox) => matching.has(mailbox)).map((mailbox) => mailbox.id);
+  return walk(null)
+    .filter((mailbox) => matching.has(mailbox))
+    .map((mailbox) => mailbox.id);
 }
 
 /** Mailbox/query and Mailbox/queryChanges (RFC 8621 §2.3, §2.4). */
@@ -116,7 +130,10 @@ export const mailboxQueryMethods: Record<string, MethodDefinition> = {
         // Every Mailbox filter and sort property can change (RFC 8621 §2), and a moved or renamed
         // mailbox carries its subtree along under sortAsTree and filterAsTree.
         isImmutable: false,
-        alsoAffected: (changed) => [...changed.ids].filter(([, change]) => !change.isCountsOnly).flatMap(([id]) => descendantsOf(account, id).map((child) => child.id)),
+        alsoAffected: (changed) =>
+          [...changed.ids]
+            .filter(([, change]) => !change.isCountsOnly)
+            .flatMap(([id]) => descendantsOf(account, id).map((child) => child.id)),
         maxChanges: input.maxChanges,
         upToId: input.upToId,
         calculateTotal: input.calculateTotal,

@@ -10,7 +10,15 @@ import { EventLoopYielder } from '../../query/event-loop-yielder.js';
 import { parseArgs, resolveCreationId, type MethodContext, type MethodDefinition } from '../method-context.js';
 import { beginSet, emptyOutcome, setArgsShape, setResponse, toSetError } from '../set-method-frame.js';
 import { mailboxCounts, mailboxObject, rightsOf } from './mailbox-methods.js';
-import { checkMailboxName, checkParent, checkRole, checkSiblingName, checkSortOrder, depthOf, invalidMailbox } from './mailbox-rules.js';
+import {
+  checkMailboxName,
+  checkParent,
+  checkRole,
+  checkSiblingName,
+  checkSortOrder,
+  depthOf,
+  invalidMailbox,
+} from './mailbox-rules.js';
 
 const setArgs = z.object({ ...setArgsShape, onDestroyRemoveEmails: z.boolean().optional() });
 
@@ -44,7 +52,10 @@ export const mailboxSetMethods: Record<string, MethodDefinition> = {
           }
         }
         if (waiting.length === pending.length) {
-          for (const [creationId] of waiting) outcome.notCreated[creationId] = toSetError(invalidMailbox('parentId', 'it names a mailbox of this call that was not created.'));
+          for (const [creationId] of waiting)
+            outcome.notCreated[creationId] = toSetError(
+              invalidMailbox('parentId', 'it names a mailbox of this call that was not created.'),
+            );
           break;
         }
         pending = waiting;
@@ -85,7 +96,11 @@ function parentIdOf(value: unknown, ctx: MethodContext, creating: ReadonlySet<st
 }
 
 // RFC 8621 leaves isSubscribed's default to the server; false matches the live service's store.
-function createMailbox(object: Record<string, unknown>, ctx: MethodContext, creating: ReadonlySet<string>): MailboxRecord {
+function createMailbox(
+  object: Record<string, unknown>,
+  ctx: MethodContext,
+  creating: ReadonlySet<string>,
+): MailboxRecord {
   const { account } = ctx;
   checkPropertyNames(object);
   const parentId = checkParent(account, parentIdOf(object['parentId'], ctx, creating));
@@ -96,7 +111,10 @@ function createMailbox(object: Record<string, unknown>, ctx: MethodContext, crea
   const isSubscribed = object['isSubscribed'] ?? false;
   if (typeof isSubscribed !== 'boolean') throw invalidMailbox('isSubscribed', 'use true or false.');
   if (account.mailboxes.length >= sandboxLimits.maxMailboxes) {
-    throw new MethodError('overQuota', `This inbox already has ${sandboxLimits.maxMailboxes} mailboxes (maxMailboxes of the sandbox); destroy some first.`);
+    throw new MethodError(
+      'overQuota',
+      `This inbox already has ${sandboxLimits.maxMailboxes} mailboxes (maxMailboxes of the sandbox); destroy some first.`,
+    );
   }
   const mailbox: MailboxRecord = { id: newId('m'), name, parentId, role, sortOrder, isSubscribed };
   account.recordMailbox(mailbox, 'created');
@@ -128,7 +146,8 @@ function updateMailbox(mailbox: MailboxRecord, patch: Record<string, unknown>, c
   }
   const isMoved = next.parentId !== mailbox.parentId;
   const isRenamed = next.name !== mailbox.name;
-  if ((isMoved || isRenamed) && !rightsOf(mailbox)['mayRename']) throw new MethodError('forbidden', 'The Inbox cannot be renamed or moved (myRights.mayRename is false).');
+  if ((isMoved || isRenamed) && !rightsOf(mailbox)['mayRename'])
+    throw new MethodError('forbidden', 'The Inbox cannot be renamed or moved (myRights.mayRename is false).');
   if (isMoved) checkParent(account, next.parentId, mailbox);
   if (isMoved || isRenamed) checkSiblingName(account, next.name, next.parentId, mailbox);
   if (next.role !== mailbox.role || mailbox.role === 'inbox') next.role = checkRole(account, next.role, mailbox);
@@ -141,7 +160,12 @@ function updateMailbox(mailbox: MailboxRecord, patch: Record<string, unknown>, c
  * with mail is refused unless onDestroyRemoveEmails: then mail only there is destroyed and mail
  * also elsewhere just leaves it (RFC 8621 §2.5).
  */
-async function destroyMailboxes(requested: string[], removeEmails: boolean, ctx: MethodContext, outcome: ReturnType<typeof emptyOutcome>): Promise<void> {
+async function destroyMailboxes(
+  requested: string[],
+  removeEmails: boolean,
+  ctx: MethodContext,
+  outcome: ReturnType<typeof emptyOutcome>,
+): Promise<void> {
   const { account } = ctx;
   const found: Array<{ requested: string; mailbox: MailboxRecord }> = [];
   for (const id of requested) {
@@ -169,13 +193,24 @@ async function destroyMailboxes(requested: string[], removeEmails: boolean, ctx:
   }
 }
 
-function destroyRefusal(account: InboxAccount, mailbox: MailboxRecord, removeEmails: boolean): ReturnType<typeof setError> | undefined {
-  if (!rightsOf(mailbox)['mayDelete']) return setError('forbidden', 'The Inbox cannot be destroyed (myRights.mayDelete is false).');
+function destroyRefusal(
+  account: InboxAccount,
+  mailbox: MailboxRecord,
+  removeEmails: boolean,
+): ReturnType<typeof setError> | undefined {
+  if (!rightsOf(mailbox)['mayDelete'])
+    return setError('forbidden', 'The Inbox cannot be destroyed (myRights.mayDelete is false).');
   if (account.mailboxes.some((other) => other.parentId === mailbox.id)) {
-    return setError('mailboxHasChild', `"${mailbox.name}" has child mailboxes; destroy or move them first (or destroy them in the same call).`);
+    return setError(
+      'mailboxHasChild',
+      `"${mailbox.name}" has child mailboxes; destroy or move them first (or destroy them in the same call).`,
+    );
   }
   if (!removeEmails && [...account.emails.values()].some((email) => email.mailboxIds[mailbox.id])) {
-    return setError('mailboxHasEmail', `"${mailbox.name}" still holds mail; move it elsewhere first, or pass onDestroyRemoveEmails: true.`);
+    return setError(
+      'mailboxHasEmail',
+      `"${mailbox.name}" still holds mail; move it elsewhere first, or pass onDestroyRemoveEmails: true.`,
+    );
   }
   return undefined;
 }

@@ -9,13 +9,28 @@ import type { SubmissionRecord } from '../../store/records.js';
 import { changesMethod } from '../changes-method.js';
 import { runEmailSet } from '../email/email-set-method.js';
 import { beginSet, createEach, setArgsShape } from '../set-method-frame.js';
-import { checkObjectLimit, checkProperties, getArgs, parseArgs, pickProperties, resolveCreationId, type MethodContext, type MethodDefinition } from '../method-context.js';
+import {
+  checkObjectLimit,
+  checkProperties,
+  getArgs,
+  parseArgs,
+  pickProperties,
+  resolveCreationId,
+  type MethodContext,
+  type MethodDefinition,
+} from '../method-context.js';
 
-const address = z.object({ email: z.string(), parameters: z.record(z.string(), z.string().nullable()).nullable().optional() });
+const address = z.object({
+  email: z.string(),
+  parameters: z.record(z.string(), z.string().nullable()).nullable().optional(),
+});
 const submissionCreate = z.object({
   identityId: z.string().optional(),
   emailId: z.string(),
-  envelope: z.object({ mailFrom: address, rcptTo: z.array(address) }).nullable().optional(),
+  envelope: z
+    .object({ mailFrom: address, rcptTo: z.array(address) })
+    .nullable()
+    .optional(),
 });
 
 const setArgs = z.object({
@@ -24,7 +39,18 @@ const setArgs = z.object({
   onSuccessDestroyEmail: z.array(z.string()).nullable().optional(),
 });
 
-const submissionProperties = ['id', 'identityId', 'emailId', 'threadId', 'envelope', 'sendAt', 'undoStatus', 'deliveryStatus', 'dsnBlobIds', 'mdnBlobIds'];
+const submissionProperties = [
+  'id',
+  'identityId',
+  'emailId',
+  'threadId',
+  'envelope',
+  'sendAt',
+  'undoStatus',
+  'deliveryStatus',
+  'dsnBlobIds',
+  'mdnBlobIds',
+];
 
 /** EmailSubmission/set, /get and /changes (RFC 8621 §7). */
 export const submissionMethods: Record<string, MethodDefinition> = {
@@ -54,12 +80,17 @@ export const submissionMethods: Record<string, MethodDefinition> = {
       const input = parseArgs(setArgs, args);
       const { account } = ctx;
       const oldState = beginSet(input, account.changes.EmailSubmission.state);
-      const { created, notCreated } = await createEach(input, ctx, (object) => submit(object, ctx), (submission) => ({
-        id: submission.id,
-        threadId: submission.threadId,
-        sendAt: submission.sendAt,
-        undoStatus: submission.undoStatus,
-      }));
+      const { created, notCreated } = await createEach(
+        input,
+        ctx,
+        (object) => submit(object, ctx),
+        (submission) => ({
+          id: submission.id,
+          threadId: submission.threadId,
+          sendAt: submission.sendAt,
+          undoStatus: submission.undoStatus,
+        }),
+      );
       const notUpdated: Record<string, SetError> = {};
       for (const id of Object.keys(input.update ?? {})) {
         notUpdated[id] = account.submissions.has(id)
@@ -97,18 +128,27 @@ async function submit(object: Record<string, unknown>, ctx: MethodContext): Prom
   const parsed = submissionCreate.safeParse(object);
   if (!parsed.success) {
     const property = String(parsed.error.issues[0]?.path[0] ?? '');
-    throw new MethodError('invalidProperties', `${property}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`, { properties: [property] });
+    throw new MethodError('invalidProperties', `${property}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`, {
+      properties: [property],
+    });
   }
   const create = parsed.data;
   const { account, network } = ctx;
   const own = account.address.toLowerCase();
   const identityId = create.identityId === undefined ? account.address : resolveCreationId(create.identityId, ctx);
   if (!account.identities.some((identity) => identity.id === identityId)) {
-    throw new MethodError('invalidProperties', `Identity ${create.identityId} does not exist; Identity/get lists this inbox's identities.`, { properties: ['identityId'] });
+    throw new MethodError(
+      'invalidProperties',
+      `Identity ${create.identityId} does not exist; Identity/get lists this inbox's identities.`,
+      { properties: ['identityId'] },
+    );
   }
   const emailId = resolveCreationId(create.emailId, ctx);
   const email = emailId ? account.emails.get(emailId) : undefined;
-  if (!email) throw new MethodError('invalidProperties', `Email ${create.emailId} does not exist in this account.`, { properties: ['emailId'] });
+  if (!email)
+    throw new MethodError('invalidProperties', `Email ${create.emailId} does not exist in this account.`, {
+      properties: ['emailId'],
+    });
   const facts = emailFacts(await account.parsed(email.id));
   // Spec §1.3 / §7.3: only the inbox's real address may send.
   if (!facts.from?.length || facts.from.some((entry) => entry.email.toLowerCase() !== own)) {
@@ -117,21 +157,36 @@ async function submit(object: Record<string, unknown>, ctx: MethodContext): Prom
   if (create.envelope && create.envelope.mailFrom.email.toLowerCase() !== own) {
     throw new MethodError('forbiddenMailFrom', `envelope.mailFrom must be ${account.address}.`);
   }
-  const rcptTo = create.envelope?.rcptTo.map((entry) => entry.email) ?? [...(facts.to ?? []), ...(facts.cc ?? []), ...(facts.bcc ?? [])].map((entry) => entry.email);
+  const rcptTo =
+    create.envelope?.rcptTo.map((entry) => entry.email) ??
+    [...(facts.to ?? []), ...(facts.cc ?? []), ...(facts.bcc ?? [])].map((entry) => entry.email);
   const recipients = [...new Set(rcptTo.map((entry) => entry.toLowerCase()))];
-  if (!recipients.length) throw new MethodError('noRecipients', 'The message has no To, Cc or Bcc recipient and no envelope.');
+  if (!recipients.length)
+    throw new MethodError('noRecipients', 'The message has no To, Cc or Bcc recipient and no envelope.');
   // An inbox on a custom domain is local too: the service hosts it.
-  const isLocal = (recipient: string): boolean => recipient.split('@')[1] === network.domain.toLowerCase() || network.account(recipient) !== undefined;
+  const isLocal = (recipient: string): boolean =>
+    recipient.split('@')[1] === network.domain.toLowerCase() || network.account(recipient) !== undefined;
   const unknown = recipients.filter((recipient) => isLocal(recipient) && !network.account(recipient));
   if (unknown.length) {
-    throw new MethodError('invalidRecipients', `No sandbox inbox for ${unknown.join(', ')}; create it first or fix the address.`, { invalidRecipients: unknown });
+    throw new MethodError(
+      'invalidRecipients',
+      `No sandbox inbox for ${unknown.join(', ')}; create it first or fix the address.`,
+      { invalidRecipients: unknown },
+    );
   }
   // Bcc goes before signing (RFC 5322 §3.6.3), so the signature covers what every copy shows.
-  const { signed: sent, stamped } = await network.ownMail.authenticate(stripHeader(account.raw(email.id), 'bcc'), account.address);
+  const { signed: sent, stamped } = await network.ownMail.authenticate(
+    stripHeader(account.raw(email.id), 'bcc'),
+    account.address,
+  );
   const outside = recipients.filter((recipient) => !isLocal(recipient));
   for (const recipient of recipients.filter(isLocal)) {
     const target = network.account(recipient);
-    if (target) await deliverLocal(network, target, stamped, { envelopeFrom: account.address, via: `${account.address} (jmap submission)` });
+    if (target)
+      await deliverLocal(network, target, stamped, {
+        envelopeFrom: account.address,
+        via: `${account.address} (jmap submission)`,
+      });
   }
   if (outside.length) {
     network.recordOutbox({
@@ -150,12 +205,21 @@ async function submit(object: Record<string, unknown>, ctx: MethodContext): Prom
     emailId: email.id,
     threadId: email.threadId,
     envelope: create.envelope
-      ? { mailFrom: { email: create.envelope.mailFrom.email, parameters: create.envelope.mailFrom.parameters ?? null }, rcptTo: create.envelope.rcptTo.map((entry) => ({ email: entry.email, parameters: entry.parameters ?? null })) }
-      : { mailFrom: { email: account.address, parameters: null }, rcptTo: recipients.map((email) => ({ email, parameters: null })) },
+      ? {
+          mailFrom: { email: create.envelope.mailFrom.email, parameters: create.envelope.mailFrom.parameters ?? null },
+          rcptTo: create.envelope.rcptTo.map((entry) => ({ email: entry.email, parameters: entry.parameters ?? null })),
+        }
+      : {
+          mailFrom: { email: account.address, parameters: null },
+          rcptTo: recipients.map((email) => ({ email, parameters: null })),
+        },
     sendAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
     undoStatus: 'final',
     deliveryStatus: Object.fromEntries(
-      recipients.map((recipient) => [recipient, { smtpReply: '250 2.0.0 OK', delivered: isLocal(recipient) ? 'yes' : 'unknown', displayed: 'unknown' }]),
+      recipients.map((recipient) => [
+        recipient,
+        { smtpReply: '250 2.0.0 OK', delivered: isLocal(recipient) ? 'yes' : 'unknown', displayed: 'unknown' },
+      ]),
     ),
     dsnBlobIds: [],
     mdnBlobIds: [],
@@ -172,7 +236,11 @@ async function onSuccess(
   ctx: MethodContext,
 ): Promise<Record<string, unknown> | undefined> {
   const emailOf = (key: string): string | undefined => {
-    const submissionId = key.startsWith('#') ? (key.slice(1) in created ? ctx.createdIds.get(key.slice(1)) : undefined) : key;
+    const submissionId = key.startsWith('#')
+      ? key.slice(1) in created
+        ? ctx.createdIds.get(key.slice(1))
+        : undefined
+      : key;
     return submissionId ? ctx.account.submissions.get(submissionId)?.emailId : undefined;
   };
   const emailUpdate: Record<string, Record<string, unknown>> = {};

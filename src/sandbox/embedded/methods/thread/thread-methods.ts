@@ -1,7 +1,14 @@
 import { jmapCapabilities } from '../../../../wire-constants.js';
 import { jmapLimits } from '../../protocol/jmap-limits.js';
 import { changesMethod } from '../changes-method.js';
-import { checkObjectLimit, checkProperties, getArgs, parseArgs, pickProperties, type MethodDefinition } from '../method-context.js';
+import {
+  checkObjectLimit,
+  checkProperties,
+  getArgs,
+  parseArgs,
+  pickProperties,
+  type MethodDefinition,
+} from '../method-context.js';
 
 const threadProperties = ['id', 'emailIds'];
 

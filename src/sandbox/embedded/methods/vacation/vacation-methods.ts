@@ -11,7 +11,6 @@ import { isUtcDate } from '../email/email-fields.js';
 const singletonId = 'singleton';
 const vacationProperties = ['id', 'isEnabled', 'fromDate', 'toDate', 'subject', 'textBody', 'htmlBody'];
 
-
 const utcDateOrNull = z.string().refine(isUtcDate, 'must be a UTCDate such as 2024-10-01T00:00:00Z').nullable();
 const vacationPatch = z
   .object({
@@ -30,11 +29,14 @@ function applyPatch(current: VacationRecord, patch: Record<string, unknown>): Va
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const property = String(issue?.path[0] ?? (issue && 'keys' in issue ? (issue.keys as string[])[0] : '') ?? '');
-    throw new MethodError('invalidProperties', `${property}: ${issue?.message ?? 'invalid'}.`, { properties: [property] });
+    throw new MethodError('invalidProperties', `${property}: ${issue?.message ?? 'invalid'}.`, {
+      properties: [property],
+    });
   }
   const { id: _id, ...fields } = parsed.data;
   const next: VacationRecord = { ...current };
-  for (const [key, value] of Object.entries(fields) as Array<[keyof VacationRecord, never]>) if (value !== undefined) next[key] = value;
+  for (const [key, value] of Object.entries(fields) as Array<[keyof VacationRecord, never]>)
+    if (value !== undefined) next[key] = value;
   if (next.fromDate && next.toDate && Date.parse(next.toDate) <= Date.parse(next.fromDate)) {
     throw new MethodError('invalidProperties', 'toDate must be after fromDate.', { properties: ['toDate'] });
   }
@@ -53,7 +55,10 @@ export const vacationMethods: Record<string, MethodDefinition> = {
       const input = parseArgs(getArgs, args);
       checkProperties(input.properties, vacationProperties);
       const ids = input.ids ?? [singletonId];
-      const object = pickProperties({ id: singletonId, ...ctx.account.vacation }, input.properties ?? vacationProperties);
+      const object = pickProperties(
+        { id: singletonId, ...ctx.account.vacation },
+        input.properties ?? vacationProperties,
+      );
       return {
         response: {
           accountId: ctx.account.address,
@@ -72,7 +77,10 @@ export const vacationMethods: Record<string, MethodDefinition> = {
       const oldState = beginSet(input, account.changes.VacationResponse.state);
       const outcome = emptyOutcome();
       for (const creationId of Object.keys(input.create ?? {})) {
-        outcome.notCreated[creationId] = setError('singleton', 'There is exactly one VacationResponse, "singleton"; update it instead.');
+        outcome.notCreated[creationId] = setError(
+          'singleton',
+          'There is exactly one VacationResponse, "singleton"; update it instead.',
+        );
       }
       for (const [id, patch] of Object.entries(input.update ?? {})) {
         if (id !== singletonId) {
@@ -88,7 +96,10 @@ export const vacationMethods: Record<string, MethodDefinition> = {
         }
       }
       for (const id of input.destroy ?? []) {
-        outcome.notDestroyed[id] = setError('singleton', 'The VacationResponse cannot be destroyed; set isEnabled to false instead.');
+        outcome.notDestroyed[id] = setError(
+          'singleton',
+          'The VacationResponse cannot be destroyed; set isEnabled to false instead.',
+        );
       }
       return { response: setResponse(account.address, oldState, account.changes.VacationResponse.state, outcome) };
     },

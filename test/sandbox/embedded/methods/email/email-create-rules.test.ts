@@ -20,13 +20,35 @@ beforeAll(async () => {
 });
 afterAll(() => host.close());
 
-async function create(extra: Record<string, unknown>): Promise<{ created: unknown; notCreated: Record<string, any> | null; total: number }> {
+async function create(
+  extra: Record<string, unknown>,
+): Promise<{ created: unknown; notCreated: Record<string, any> | null; total: number }> {
   const responses = await host.call('alice', [
-    ['Email/set', { accountId: alice, create: { d: { mailboxIds: { [drafts]: true }, subject: 'rules', to: [{ email: 'bob@example.org' }], bodyValues: { b: { value: 'x' } }, textBody: [{ partId: 'b', type: 'text/plain' }], ...extra } } }, 'set'],
+    [
+      'Email/set',
+      {
+        accountId: alice,
+        create: {
+          d: {
+            mailboxIds: { [drafts]: true },
+            subject: 'rules',
+            to: [{ email: 'bob@example.org' }],
+            bodyValues: { b: { value: 'x' } },
+            textBody: [{ partId: 'b', type: 'text/plain' }],
+            ...extra,
+          },
+        },
+      },
+      'set',
+    ],
     ['Email/query', { accountId: alice }, 'q'],
   ]);
   const set = resultOf(responses, 'set');
-  return { created: set['created'], notCreated: set['notCreated'], total: (resultOf(responses, 'q')['ids'] as string[]).length };
+  return {
+    created: set['created'],
+    notCreated: set['notCreated'],
+    total: (resultOf(responses, 'q')['ids'] as string[]).length,
+  };
 }
 
 const forbidden: [string, Record<string, unknown>, string[]][] = [
@@ -39,11 +61,23 @@ const forbidden: [string, Record<string, unknown>, string[]][] = [
   ['fullwidth letters', { 'header:Ｂｃｃ': eve }, ['header:Ｂｃｃ']],
   ['the headers property', { headers: [{ name: 'Bcc:', value: eve }] }, ['headers']],
   ['the headers property with a harmless field', { headers: [{ name: 'X-Tag', value: 'a' }] }, ['headers']],
-  ['a body part with headers and a bad name', { textBody: [{ partId: 'b', type: 'text/plain', headers: [], 'header:Bcc ': eve }] }, ['textBody/0/headers', 'textBody/0/header:Bcc ']],
+  [
+    'a body part with headers and a bad name',
+    { textBody: [{ partId: 'b', type: 'text/plain', headers: [], 'header:Bcc ': eve }] },
+    ['textBody/0/headers', 'textBody/0/header:Bcc '],
+  ],
   ['one field twice', { 'header:To:asAddresses': [{ email: 'eve@evil.test' }] }, ['header:To:asAddresses']],
   ['one field twice in two cases', { 'header:x-a': 'a', 'header:X-A:asText': 'b' }, ['header:X-A:asText']],
-  ['a form the field does not allow', { 'header:Bcc:asText': eve, 'header:Message-ID:asDate': 'x' }, ['header:Bcc:asText', 'header:Message-ID:asDate']],
-  ['a malformed header property', { 'header:B:cc': eve, 'header:Bcc:asRaw:all:all': [eve] }, ['header:B:cc', 'header:Bcc:asRaw:all:all']],
+  [
+    'a form the field does not allow',
+    { 'header:Bcc:asText': eve, 'header:Message-ID:asDate': 'x' },
+    ['header:Bcc:asText', 'header:Message-ID:asDate'],
+  ],
+  [
+    'a malformed header property',
+    { 'header:B:cc': eve, 'header:Bcc:asRaw:all:all': [eve] },
+    ['header:B:cc', 'header:Bcc:asRaw:all:all'],
+  ],
   ['Content-* on the Email', { 'header:Content-Type': 'text/html' }, ['header:Content-Type']],
 ];
 
@@ -60,10 +94,24 @@ describe('Email/set creates RFC 8621 forbids', () => {
   }
 
   it('still composes what the RFC allows: one header: field per name, :all lists, any form of an unknown field', async () => {
-    const result = await create({ 'header:X-Multi:all': [' one', ' two'], 'header:X-Tag:asText': 'tag', 'header:List-Id': ' <l.example.org>' });
+    const result = await create({
+      'header:X-Multi:all': [' one', ' two'],
+      'header:X-Tag:asText': 'tag',
+      'header:List-Id': ' <l.example.org>',
+    });
     expect(result.notCreated).toBeNull();
     const id = (result.created as Record<string, { id: string }>)['d']?.id;
-    const responses = await host.call('alice', [['Email/get', { accountId: alice, ids: [id], properties: ['header:X-Multi:all', 'header:X-Tag:asText', 'header:List-Id:asText'] }, 'g']]);
+    const responses = await host.call('alice', [
+      [
+        'Email/get',
+        {
+          accountId: alice,
+          ids: [id],
+          properties: ['header:X-Multi:all', 'header:X-Tag:asText', 'header:List-Id:asText'],
+        },
+        'g',
+      ],
+    ]);
     const email = resultOf(responses, 'g')['list'][0];
     expect(email['header:X-Multi:all'].map((value: string) => value.trim())).toEqual(['one', 'two']);
     expect(email).toMatchObject({ 'header:X-Tag:asText': 'tag', 'header:List-Id:asText': '<l.example.org>' });

@@ -16,26 +16,50 @@ beforeAll(async () => {
 });
 afterAll(() => host.close());
 
-const call = async (name: string, args: Record<string, unknown>) => resultOf(await host.call('alice', [[name, { accountId: alice, ...args }, 'c']]), 'c', name);
+const call = async (name: string, args: Record<string, unknown>) =>
+  resultOf(await host.call('alice', [[name, { accountId: alice, ...args }, 'c']]), 'c', name);
 
 /** Creates a message with its own receivedAt a minute after the last, so the order is known. */
 const add = async (subject: string, extra: Record<string, unknown> = {}): Promise<string> => {
   minute += 1;
   const receivedAt = new Date(Date.UTC(2025, 0, 1, 0, minute)).toISOString().replace('.000Z', 'Z');
   const created = await call('Email/set', {
-    create: { e: { mailboxIds: { [boxes['inbox'] as string]: true }, receivedAt, subject, from: [{ email: 'someone@example.org' }], bodyValues: { b: { value: subject } }, textBody: [{ partId: 'b', type: 'text/plain' }], ...extra } },
+    create: {
+      e: {
+        mailboxIds: { [boxes['inbox'] as string]: true },
+        receivedAt,
+        subject,
+        from: [{ email: 'someone@example.org' }],
+        bodyValues: { b: { value: subject } },
+        textBody: [{ partId: 'b', type: 'text/plain' }],
+        ...extra,
+      },
+    },
   });
   return created['created']['e']['id'];
 };
 
 /** Runs the query, lets `change` act, and checks the queryChanges answer against the new results. */
-async function expectSplice(query: Record<string, unknown>, change: () => Promise<void>, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
+async function expectSplice(
+  query: Record<string, unknown>,
+  change: () => Promise<void>,
+  extra: Record<string, unknown> = {},
+): Promise<Record<string, any>> {
   const before = await call('Email/query', query);
   expect(before['canCalculateChanges']).toBe(true);
   await change();
   const after = await call('Email/query', query);
-  const changes = await call('Email/queryChanges', { ...query, sinceQueryState: before['queryState'], calculateTotal: true, ...extra });
-  expect(changes).toMatchObject({ oldQueryState: before['queryState'], newQueryState: after['queryState'], total: after['ids'].length });
+  const changes = await call('Email/queryChanges', {
+    ...query,
+    sinceQueryState: before['queryState'],
+    calculateTotal: true,
+    ...extra,
+  });
+  expect(changes).toMatchObject({
+    oldQueryState: before['queryState'],
+    newQueryState: after['queryState'],
+    total: after['ids'].length,
+  });
   expect(spliceQueryChanges(before['ids'], changes['removed'], changes['added'])).toEqual(after['ids']);
   return changes;
 }
@@ -66,7 +90,9 @@ describe('Email/queryChanges', () => {
   it('follows a move out of the mailbox it filters on', async () => {
     const moving = await add('to be archived');
     await expectSplice({ filter: { inMailbox: boxes['inbox'] }, sort: newestFirst }, async () => {
-      await call('Email/set', { update: { [moving]: { [`mailboxIds/${boxes['inbox']}`]: null, [`mailboxIds/${boxes['archive']}`]: true } } });
+      await call('Email/set', {
+        update: { [moving]: { [`mailboxIds/${boxes['inbox']}`]: null, [`mailboxIds/${boxes['archive']}`]: true } },
+      });
     });
   });
 
@@ -82,18 +108,27 @@ describe('Email/queryChanges', () => {
     await add('stable newest');
     const upTo = await call('Email/queryChanges', { ...query, sinceQueryState: before['queryState'], upToId: newer });
     expect((upTo['added'] as Array<{ index: number }>).map((item) => item.index)).toEqual([0]);
-    const beyond = await call('Email/queryChanges', { filter: { subject: 'stable' }, sort: [{ property: 'receivedAt', isAscending: true }], sinceQueryState: before['queryState'], upToId: older });
+    const beyond = await call('Email/queryChanges', {
+      filter: { subject: 'stable' },
+      sort: [{ property: 'receivedAt', isAscending: true }],
+      sinceQueryState: before['queryState'],
+      upToId: older,
+    });
     // Sorted oldest first, the new message sits after upToId's index and is left out.
     expect(beyond['added']).toEqual([]);
   });
 
-  it('re-places a thread\'s representative under collapseThreads when a reply arrives', async () => {
+  it("re-places a thread's representative under collapseThreads when a reply arrives", async () => {
     const rootId = `root-${Date.now()}@example.org`;
     await add('thread root', { messageId: [rootId] });
     await add('unrelated');
-    const changes = await expectSplice({ filter: { inMailbox: boxes['inbox'] }, sort: newestFirst, collapseThreads: true }, async () => {
-      await add('Re: thread root', { inReplyTo: [rootId], references: [rootId] });
-    }, { collapseThreads: true });
+    const changes = await expectSplice(
+      { filter: { inMailbox: boxes['inbox'] }, sort: newestFirst, collapseThreads: true },
+      async () => {
+        await add('Re: thread root', { inReplyTo: [rootId], references: [rootId] });
+      },
+      { collapseThreads: true },
+    );
     expect((changes['added'] as unknown[]).length).toBeGreaterThan(0);
   });
 
@@ -114,8 +149,17 @@ describe('Email/queryChanges', () => {
       ['Email/queryChanges', { accountId: alice, sinceQueryState: before['queryState'], maxChanges: 1 }, 'max'],
       ['Email/queryChanges', { accountId: alice, sinceQueryState: '1000000' }, 'future'],
       ['Email/queryChanges', { accountId: alice, sinceQueryState: 'x' }, 'bad'],
-      ['Email/queryChanges', { accountId: alice, sinceQueryState: before['queryState'], filter: { nonsense: 1 } }, 'filter'],
+      [
+        'Email/queryChanges',
+        { accountId: alice, sinceQueryState: before['queryState'], filter: { nonsense: 1 } },
+        'filter',
+      ],
     ]);
-    expect(responses.map((response) => response[1]['type'])).toEqual(['tooManyChanges', 'cannotCalculateChanges', 'cannotCalculateChanges', 'unsupportedFilter']);
+    expect(responses.map((response) => response[1]['type'])).toEqual([
+      'tooManyChanges',
+      'cannotCalculateChanges',
+      'cannotCalculateChanges',
+      'unsupportedFilter',
+    ]);
   });
 });

@@ -14,12 +14,36 @@ beforeAll(async () => {
 });
 afterAll(() => host.close());
 
-const setMailboxes = async (args: Record<string, unknown>) => resultOf(await host.call('alice', [['Mailbox/set', { accountId: alice, ...args }, 's']]), 's', 'Mailbox/set');
+const setMailboxes = async (args: Record<string, unknown>) =>
+  resultOf(await host.call('alice', [['Mailbox/set', { accountId: alice, ...args }, 's']]), 's', 'Mailbox/set');
 const unique = (name: string): string => `${name} ${(counter += 1)}`;
-const getMailbox = async (id: string): Promise<Record<string, any>> => (resultOf(await host.call('alice', [['Mailbox/get', { accountId: alice, ids: [id] }, 'g']]), 'g')['list'] as Array<Record<string, any>>)[0] ?? {};
-const state = async (type: 'Mailbox' | 'Email' | 'Thread'): Promise<string> => resultOf(await host.call('alice', [[`${type}/get`, { accountId: alice, ids: [] }, 'g']]), 'g')['state'];
+const getMailbox = async (id: string): Promise<Record<string, any>> =>
+  (
+    resultOf(await host.call('alice', [['Mailbox/get', { accountId: alice, ids: [id] }, 'g']]), 'g')['list'] as Array<
+      Record<string, any>
+    >
+  )[0] ?? {};
+const state = async (type: 'Mailbox' | 'Email' | 'Thread'): Promise<string> =>
+  resultOf(await host.call('alice', [[`${type}/get`, { accountId: alice, ids: [] }, 'g']]), 'g')['state'];
 const addEmail = async (mailboxes: string[], subject: string): Promise<string> => {
-  const set = await host.call('alice', [['Email/set', { accountId: alice, create: { e: { mailboxIds: Object.fromEntries(mailboxes.map((id) => [id, true])), subject, from: [{ email: alice }], bodyValues: { b: { value: subject } }, textBody: [{ partId: 'b', type: 'text/plain' }] } } }, 'e']]);
+  const set = await host.call('alice', [
+    [
+      'Email/set',
+      {
+        accountId: alice,
+        create: {
+          e: {
+            mailboxIds: Object.fromEntries(mailboxes.map((id) => [id, true])),
+            subject,
+            from: [{ email: alice }],
+            bodyValues: { b: { value: subject } },
+            textBody: [{ partId: 'b', type: 'text/plain' }],
+          },
+        },
+      },
+      'e',
+    ],
+  ]);
   return resultOf(set, 'e')['created']['e']['id'];
 };
 
@@ -30,7 +54,15 @@ describe('Mailbox/set create (RFC 8621 §2.5)', () => {
     const parent = result['created']['parent'];
     const child = result['created']['child'];
     // RFC 8620 §5.3: the created object carries the server-set properties and every default left out.
-    expect(parent).toMatchObject({ id: expect.any(String), parentId: null, role: null, sortOrder: 0, isSubscribed: false, totalEmails: 0, myRights: expect.objectContaining({ mayDelete: true }) });
+    expect(parent).toMatchObject({
+      id: expect.any(String),
+      parentId: null,
+      role: null,
+      sortOrder: 0,
+      isSubscribed: false,
+      totalEmails: 0,
+      myRights: expect.objectContaining({ mayDelete: true }),
+    });
     expect(parent).not.toHaveProperty('name');
     expect(child).not.toHaveProperty('parentId');
     expect(await getMailbox(child.id)).toMatchObject({ name: 'Sub', parentId: parent.id, role: null });
@@ -39,16 +71,30 @@ describe('Mailbox/set create (RFC 8621 §2.5)', () => {
   it('refuses a second mailbox of the same name under the same parent, but takes it under another parent or in other case', async () => {
     const name = unique('Twins');
     const first = await setMailboxes({ create: { a: { name } } });
-    const again = await setMailboxes({ create: { same: { name }, otherCase: { name: name.toUpperCase() }, nested: { name, parentId: first['created']['a']['id'] } } });
+    const again = await setMailboxes({
+      create: {
+        same: { name },
+        otherCase: { name: name.toUpperCase() },
+        nested: { name, parentId: first['created']['a']['id'] },
+      },
+    });
     expect(again['notCreated']['same']).toMatchObject({ type: 'invalidProperties', properties: ['name'] });
     expect(Object.keys(again['created']).sort()).toEqual(['nested', 'otherCase']);
   });
 
   it('refuses names that are empty, too long, hold control characters or "/", or are not NFC', async () => {
     const result = await setMailboxes({
-      create: { empty: { name: '' }, long: { name: 'x'.repeat(256) }, control: { name: 'a\u0001b' }, slash: { name: 'a/b' }, nfd: { name: 'Cafe\u0301' }, missing: {} },
+      create: {
+        empty: { name: '' },
+        long: { name: 'x'.repeat(256) },
+        control: { name: 'a\u0001b' },
+        slash: { name: 'a/b' },
+        nfd: { name: 'Cafe\u0301' },
+        missing: {},
+      },
     });
-    for (const key of ['empty', 'long', 'control', 'slash', 'nfd', 'missing']) expect(result['notCreated'][key], key).toMatchObject({ type: 'invalidProperties', properties: ['name'] });
+    for (const key of ['empty', 'long', 'control', 'slash', 'nfd', 'missing'])
+      expect(result['notCreated'][key], key).toMatchObject({ type: 'invalidProperties', properties: ['name'] });
     expect(result['created']).toBeNull();
   });
 
@@ -58,13 +104,29 @@ describe('Mailbox/set create (RFC 8621 §2.5)', () => {
   });
 
   it('refuses a role another mailbox holds, an unregistered or upper-case role, and takes a free registered one', async () => {
-    const result = await setMailboxes({ create: { inbox: { name: unique('Second inbox'), role: 'inbox' }, sent: { name: unique('Sent 2'), role: 'sent' }, odd: { name: unique('Odd'), role: 'weird' }, upper: { name: unique('Up'), role: 'Important' }, important: { name: unique('Important'), role: 'important' } } });
-    for (const key of ['inbox', 'sent', 'odd', 'upper']) expect(result['notCreated'][key], key).toMatchObject({ type: 'invalidProperties', properties: ['role'] });
+    const result = await setMailboxes({
+      create: {
+        inbox: { name: unique('Second inbox'), role: 'inbox' },
+        sent: { name: unique('Sent 2'), role: 'sent' },
+        odd: { name: unique('Odd'), role: 'weird' },
+        upper: { name: unique('Up'), role: 'Important' },
+        important: { name: unique('Important'), role: 'important' },
+      },
+    });
+    for (const key of ['inbox', 'sent', 'odd', 'upper'])
+      expect(result['notCreated'][key], key).toMatchObject({ type: 'invalidProperties', properties: ['role'] });
     expect(await getMailbox(result['created']['important']['id'])).toMatchObject({ role: 'important' });
   });
 
   it('refuses server-set and unknown properties, and a parent that does not exist', async () => {
-    const result = await setMailboxes({ create: { counts: { name: unique('C'), totalEmails: 3 }, unknown: { name: unique('U'), colour: 'red' }, orphan: { name: unique('O'), parentId: 'm-none' }, lost: { name: unique('L'), parentId: '#nowhere' } } });
+    const result = await setMailboxes({
+      create: {
+        counts: { name: unique('C'), totalEmails: 3 },
+        unknown: { name: unique('U'), colour: 'red' },
+        orphan: { name: unique('O'), parentId: 'm-none' },
+        lost: { name: unique('L'), parentId: '#nowhere' },
+      },
+    });
     expect(result['notCreated']).toMatchObject({
       counts: { type: 'invalidProperties', properties: ['totalEmails'] },
       unknown: { type: 'invalidProperties', properties: ['colour'] },
@@ -76,7 +138,9 @@ describe('Mailbox/set create (RFC 8621 §2.5)', () => {
   it('refuses a mailbox deeper than maxMailboxDepth (10)', async () => {
     let parentId: string | null = null;
     for (let level = 1; level <= 10; level += 1) {
-      const created: Record<string, any> = await setMailboxes({ create: { m: { name: unique(`Level ${level}`), parentId } } });
+      const created: Record<string, any> = await setMailboxes({
+        create: { m: { name: unique(`Level ${level}`), parentId } },
+      });
       parentId = created['created']['m']['id'];
     }
     const tooDeep = await setMailboxes({ create: { m: { name: 'Level 11', parentId } } });
@@ -85,7 +149,9 @@ describe('Mailbox/set create (RFC 8621 §2.5)', () => {
 
   it('answers stateMismatch for a stale ifInState and changes nothing', async () => {
     const before = await state('Mailbox');
-    const responses = await host.call('alice', [['Mailbox/set', { accountId: alice, ifInState: 'stale', create: { m: { name: unique('Never') } } }, 's']]);
+    const responses = await host.call('alice', [
+      ['Mailbox/set', { accountId: alice, ifInState: 'stale', create: { m: { name: unique('Never') } } }, 's'],
+    ]);
     expect(responses[0]).toEqual(['error', expect.objectContaining({ type: 'stateMismatch' }), 's']);
     expect(await state('Mailbox')).toBe(before);
   });
@@ -96,28 +162,47 @@ describe('Mailbox/set update', () => {
     const made = await setMailboxes({ create: { a: { name: unique('Alpha') }, b: { name: unique('Beta') } } });
     const [a, b] = [made['created']['a']['id'], made['created']['b']['id']];
     const since = await state('Mailbox');
-    const result = await setMailboxes({ update: { [a]: { name: 'Alpha renamed', parentId: b, sortOrder: 5, isSubscribed: true } } });
+    const result = await setMailboxes({
+      update: { [a]: { name: 'Alpha renamed', parentId: b, sortOrder: 5, isSubscribed: true } },
+    });
     expect(result['updated']).toEqual({ [a]: null });
     expect(await getMailbox(a)).toMatchObject({ name: 'Alpha renamed', parentId: b, sortOrder: 5, isSubscribed: true });
-    const changes = resultOf(await host.call('alice', [['Mailbox/changes', { accountId: alice, sinceState: since }, 'c']]), 'c');
+    const changes = resultOf(
+      await host.call('alice', [['Mailbox/changes', { accountId: alice, sinceState: since }, 'c']]),
+      'c',
+    );
     expect(changes).toMatchObject({ created: [], updated: [a], destroyed: [], updatedProperties: null });
   });
 
   it('refuses moving a mailbox into itself or below itself (no loops, RFC 8621 §2)', async () => {
-    const made = await setMailboxes({ create: { top: { name: unique('Top') }, mid: { name: 'Mid', parentId: '#top' }, low: { name: 'Low', parentId: '#mid' } } });
-    const { top, low } = Object.fromEntries(Object.entries(made['created'] as Record<string, { id: string }>).map(([key, value]) => [key, value.id]));
-    const result = await setMailboxes({ update: { [top as string]: { parentId: low }, [low as string]: { parentId: low } } });
+    const made = await setMailboxes({
+      create: {
+        top: { name: unique('Top') },
+        mid: { name: 'Mid', parentId: '#top' },
+        low: { name: 'Low', parentId: '#mid' },
+      },
+    });
+    const { top, low } = Object.fromEntries(
+      Object.entries(made['created'] as Record<string, { id: string }>).map(([key, value]) => [key, value.id]),
+    );
+    const result = await setMailboxes({
+      update: { [top as string]: { parentId: low }, [low as string]: { parentId: low } },
+    });
     expect(result['notUpdated'][top as string]).toMatchObject({ type: 'invalidProperties', properties: ['parentId'] });
     expect(result['notUpdated'][low as string]).toMatchObject({ type: 'invalidProperties', properties: ['parentId'] });
   });
 
-  it('refuses a rename onto a sibling\'s name and a role held elsewhere, and lets a role move once freed', async () => {
+  it("refuses a rename onto a sibling's name and a role held elsewhere, and lets a role move once freed", async () => {
     const made = await setMailboxes({ create: { one: { name: unique('One') }, two: { name: unique('Two') } } });
     const [one, two] = [made['created']['one']['id'], made['created']['two']['id']];
-    const clash = await setMailboxes({ update: { [two]: { name: (await getMailbox(one))['name'] }, [one]: { role: 'drafts' } } });
+    const clash = await setMailboxes({
+      update: { [two]: { name: (await getMailbox(one))['name'] }, [one]: { role: 'drafts' } },
+    });
     expect(clash['notUpdated'][two]).toMatchObject({ type: 'invalidProperties', properties: ['name'] });
     expect(clash['notUpdated'][one]).toMatchObject({ type: 'invalidProperties', properties: ['role'] });
-    const moved = await setMailboxes({ update: { [boxes['archive'] as string]: { role: null }, [one]: { role: 'archive' } } });
+    const moved = await setMailboxes({
+      update: { [boxes['archive'] as string]: { role: null }, [one]: { role: 'archive' } },
+    });
     expect(Object.keys(moved['updated']).sort()).toEqual([boxes['archive'], one].sort());
     expect(await getMailbox(one)).toMatchObject({ role: 'archive' });
   });
@@ -147,7 +232,9 @@ describe('Mailbox/set update', () => {
 
 describe('Mailbox/set destroy', () => {
   it('refuses a mailbox with a child (mailboxHasChild) but destroys parent and child named together', async () => {
-    const made = await setMailboxes({ create: { p: { name: unique('Parent') }, c: { name: 'Child', parentId: '#p' } } });
+    const made = await setMailboxes({
+      create: { p: { name: unique('Parent') }, c: { name: 'Child', parentId: '#p' } },
+    });
     const [p, c] = [made['created']['p']['id'], made['created']['c']['id']];
     const refused = await setMailboxes({ destroy: [p] });
     expect(refused['notDestroyed'][p]).toMatchObject({ type: 'mailboxHasChild' });
@@ -163,7 +250,11 @@ describe('Mailbox/set destroy', () => {
     const refused = await setMailboxes({ destroy: [id] });
     expect(refused['notDestroyed'][id]).toMatchObject({ type: 'mailboxHasEmail' });
 
-    const [mailboxState, emailState, threadState] = [await state('Mailbox'), await state('Email'), await state('Thread')];
+    const [mailboxState, emailState, threadState] = [
+      await state('Mailbox'),
+      await state('Email'),
+      await state('Thread'),
+    ];
     const destroyed = await setMailboxes({ destroy: [id], onDestroyRemoveEmails: true });
     expect(destroyed['destroyed']).toEqual([id]);
     const after = await host.call('alice', [
@@ -172,7 +263,10 @@ describe('Mailbox/set destroy', () => {
       ['Mailbox/changes', { accountId: alice, sinceState: mailboxState }, 'mc'],
       ['Thread/changes', { accountId: alice, sinceState: threadState }, 'tc'],
     ]);
-    expect(resultOf(after, 'g')).toMatchObject({ list: [{ id: shared, mailboxIds: { [boxes['archive'] as string]: true } }], notFound: [only] });
+    expect(resultOf(after, 'g')).toMatchObject({
+      list: [{ id: shared, mailboxIds: { [boxes['archive'] as string]: true } }],
+      notFound: [only],
+    });
     expect(resultOf(after, 'ec')).toMatchObject({ created: [], updated: [shared], destroyed: [only] });
     // The Archive's counts did not move: the shared message was there before and stays.
     expect(resultOf(after, 'mc')).toMatchObject({ created: [], updated: [], destroyed: [id] });
@@ -181,7 +275,10 @@ describe('Mailbox/set destroy', () => {
 
   it('never destroys the Inbox, and answers notFound for an unknown id', async () => {
     const result = await setMailboxes({ destroy: [boxes['inbox'], 'm-nothing'] });
-    expect(result['notDestroyed']).toMatchObject({ [boxes['inbox'] as string]: { type: 'forbidden' }, 'm-nothing': { type: 'notFound' } });
+    expect(result['notDestroyed']).toMatchObject({
+      [boxes['inbox'] as string]: { type: 'forbidden' },
+      'm-nothing': { type: 'notFound' },
+    });
   });
 
   it('lets a role mailbox go and a new one take its role', async () => {
@@ -197,14 +294,34 @@ describe('Mailbox counts in Mailbox/changes', () => {
   it('names only the count properties when mail arrival is all that changed (RFC 8621 §2.2)', async () => {
     const since = await state('Mailbox');
     await addEmail([boxes['inbox'] as string], 'counted');
-    const changes = resultOf(await host.call('alice', [['Mailbox/changes', { accountId: alice, sinceState: since }, 'c']]), 'c');
-    expect(changes).toMatchObject({ updated: [boxes['inbox']], updatedProperties: ['totalEmails', 'unreadEmails', 'totalThreads', 'unreadThreads'] });
+    const changes = resultOf(
+      await host.call('alice', [['Mailbox/changes', { accountId: alice, sinceState: since }, 'c']]),
+      'c',
+    );
+    expect(changes).toMatchObject({
+      updated: [boxes['inbox']],
+      updatedProperties: ['totalEmails', 'unreadEmails', 'totalThreads', 'unreadThreads'],
+    });
   });
 
   it('lets Email/set file mail into a mailbox created earlier in the same request', async () => {
     const responses = await host.call('alice', [
       ['Mailbox/set', { accountId: alice, create: { box: { name: unique('Fresh') } } }, 'm'],
-      ['Email/set', { accountId: alice, create: { e: { mailboxIds: { '#box': true }, subject: 'into the new box', bodyValues: { b: { value: 'x' } }, textBody: [{ partId: 'b', type: 'text/plain' }] } } }, 'e'],
+      [
+        'Email/set',
+        {
+          accountId: alice,
+          create: {
+            e: {
+              mailboxIds: { '#box': true },
+              subject: 'into the new box',
+              bodyValues: { b: { value: 'x' } },
+              textBody: [{ partId: 'b', type: 'text/plain' }],
+            },
+          },
+        },
+        'e',
+      ],
       ['Mailbox/get', { accountId: alice, ids: ['#box'], properties: ['totalEmails'] }, 'g'],
     ]);
     expect(resultOf(responses, 'e')['created']).toHaveProperty('e');
