@@ -66,6 +66,14 @@ function parseJsonFlag(flag: string, text: string, example: string): unknown {
   }
 }
 
+/**
+ * A flag's text as the number it spells, so a schema of plain numbers reads the CLI like the MCP
+ * door's JSON. Anything else stays text, and the input schema refuses it with its usual message.
+ */
+function numberFlag(value: string): number | string {
+  return /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+}
+
 /** Builds one commander command from a table entry; `onRun` receives the parsed invocation. */
 export function buildTableCommand(
   op: Operation<z.ZodObject, z.ZodType>,
@@ -91,6 +99,7 @@ export function buildTableCommand(
     const option = new Option(spec, fieldShape.describe + (repeatable ? ' (repeatable)' : '') + choices);
     if (op.cli?.hidden?.includes(key)) option.hideHelp();
     if (repeatable) option.argParser(collect);
+    else if (fieldShape.kind === 'number') option.argParser(numberFlag);
     command.addOption(option);
     flagKeys.set(option.attributeName(), { key, flag });
   }
