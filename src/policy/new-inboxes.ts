@@ -21,7 +21,12 @@ export interface NewInboxScope {
   /** Other credentials directories this process knows of (its configured default); those registered before are read from the user's list. */
   knownDirs?: readonly string[];
   machinePath?: string;
+  /** What is being refused, for the message: a sign-up or login, or a connected account. */
+  action?: NewInboxAction;
 }
+
+export type NewInboxAction = 'register' | 'connect';
+const refused: Record<NewInboxAction, string> = { register: 'Not registered', connect: 'Not connected' };
 
 /** Refuses before any proof of work runs when any layer found says newInboxes=off, or one cannot be read. */
 export async function assertNewInboxAllowed(scope: NewInboxScope): Promise<void> {
@@ -31,7 +36,7 @@ export async function assertNewInboxAllowed(scope: NewInboxScope): Promise<void>
     if (layer.policy.newInboxes !== 'off') continue;
     throw new MailboxError({
       code: 'policy_refused',
-      message: `Not registered: your operator's policy (${layer.layer} layer at ${layer.path}, newInboxes=off) allows no new inbox and no login to another one, in any directory.`,
+      message: `${refused[scope.action ?? 'register']}: your operator's policy (${layer.layer} layer at ${layer.path}, newInboxes=off) allows no new inbox and no login to another one, in any directory.`,
       hint: 'Use the inbox you have; ask your operator (the person you work for) if you need another.',
       details: { rule: { layer: layer.layer, path: layer.path, rule: 'newInboxes=off' } },
     });
@@ -43,12 +48,11 @@ export async function assertNewInboxAllowed(scope: NewInboxScope): Promise<void>
  * wake would be one the read-only wake does not bind. Any live wake of this user counts, since the
  * process asking cannot tell whether a wake started it.
  */
-export async function assertNoWakeRunning(userConfigDir: string): Promise<void> {
+export async function assertNoWakeRunning(userConfigDir: string, action: NewInboxAction = 'register'): Promise<void> {
   if (!(await anyWakeRunning(userConfigDir))) return;
   throw new MailboxError({
     code: 'policy_refused',
-    message:
-      'Not registered: a wake is running for an inbox of this user, and no inbox may be registered or logged in to until it ends.',
+    message: `${refused[action]}: a wake is running for an inbox of this user, and no inbox may be registered, logged in to or connected until it ends.`,
     hint: 'Finish reading the mail you were woken for; your operator registers inboxes when no wake runs.',
     details: { rule: { rule: 'no register during a wake' } },
   });

@@ -1,4 +1,5 @@
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../src/errors.js';
@@ -13,6 +14,8 @@ import {
 import { decodeJwt } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
+import { markInboxWaking } from '../../src/policy/records/wake-read-only.js';
+import { rememberInboxDir } from '../../src/policy/records/inbox-dirs.js';
 import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
 
 const sandbox = await startOAuthSandbox();
@@ -160,6 +163,50 @@ describe('connect (RFC 8252 native app, PKCE, RFC 9207, RFC 8707)', () => {
       message: expect.stringMatching(/holds a connected account/),
     });
     expect(await readdir(connected)).not.toContain('credentials.json');
+  });
+
+  it('refuses to connect under newInboxes=off in any layer found, and while a wake runs, before any browser opens', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'connect-rules-'));
+    const userConfigDir = join(home, '.config', 'agent-mailbox');
+    const env = {
+      ...sandboxClientEnv(sandbox),
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      BROWSER: '/nonexistent/browser',
+    };
+    const connect = async (dir: string) =>
+      runCliInProcess(['connect', '--no-browser', '--wait-seconds', '10', '--credentials-dir', dir, '--json'], { env });
+    const errorOf = (run: { json?: unknown }) => (run.json as { error: { code: string; message: string } }).error;
+
+    // The rule sits in the layer of an inbox registered before, not in the new directory's.
+    const earlier = join(home, 'earlier-inbox');
+    await mkdir(earlier, { recursive: true, mode: 0o700 });
+    await writeFile(join(earlier, 'policy.json'), JSON.stringify({ version: 1, newInboxes: 'off' }), { mode: 0o600 });
+    await rememberInboxDir(userConfigDir, earlier);
+    for (const dir of [join(home, 'fresh'), earlier]) {
+      const run = await connect(dir);
+      expect(run.code, run.stderr).not.toBe(0);
+      expect(errorOf(run)).toMatchObject({
+        code: 'policy_refused',
+        message: expect.stringMatching(/^Not connected: .*newInboxes=off/),
+      });
+      // Refused before the sign-in link was made: no link on stderr, no grant written.
+      expect(run.stderr).not.toMatch(/oauth\/authorize/);
+    }
+    expect(await readdir(home)).not.toContain('fresh');
+
+    await writeFile(join(earlier, 'policy.json'), JSON.stringify({ version: 1 }), { mode: 0o600 });
+    const release = await markInboxWaking(userConfigDir, 'someone@agent-mailbox.test');
+    try {
+      const run = await connect(join(home, 'during-wake'));
+      expect(errorOf(run)).toMatchObject({
+        code: 'policy_refused',
+        message: expect.stringMatching(/^Not connected: a wake is running/),
+      });
+      expect(await readdir(home)).not.toContain('during-wake');
+    } finally {
+      await release();
+    }
   });
 
   it('connects again over a connection: the new grant replaces the old one, which is revoked', async () => {

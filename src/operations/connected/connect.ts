@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { resolveConfig } from '../../config.js';
+import { assertNewInboxAllowed, assertNoWakeRunning } from '../../policy/new-inboxes.js';
 import { oauthScopes } from '../../wire-constants.js';
 import { defineOperation } from '../define-operation.js';
 
@@ -63,6 +64,12 @@ export const connectOperation = defineOperation({
         ...(input.credentials_dir !== undefined ? { credentialsDir: input.credentials_dir } : {}),
       },
     });
+    // A connected account brings inboxes the operator's rules must know of, like a registered one:
+    // refused during a wake and under newInboxes=off, before any browser opens. Connecting again
+    // over a connection counts too: whoever signs in may be another person.
+    const dir = resolve(config.credentialsDir);
+    await assertNoWakeRunning(config.userConfigDir, 'connect');
+    await assertNewInboxAllowed({ userConfigDir: config.userConfigDir, credentialsDir: dir, action: 'connect' });
     const stderr = ctx.streams?.stderr;
     // The OAuth client loads only when connect runs, not on every start of the CLI.
     const [{ connectGrant }, { browserOpener }] = await Promise.all([
@@ -70,7 +77,7 @@ export const connectOperation = defineOperation({
       import('../../auth/oauth/open-browser.js'),
     ]);
     const outcome = await connectGrant({
-      dir: resolve(config.credentialsDir),
+      dir,
       config,
       scope: scopeChoices[input.scope ?? 'read'],
       resource: input.resource ?? `${config.apiUrl}/jmap`,
