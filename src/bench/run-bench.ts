@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { BenchSection } from './bench-section.js';
 import { coldStartBenchSection } from './cold-start-bench.js';
+import { drillBenchSection } from './drill-bench.js';
 import { guardBenchSection } from './guard-bench.js';
 import { hostileHeaderBenchSection } from './hostile-header-bench.js';
 import { mailAuthBenchSection } from './mail-auth-bench.js';
@@ -35,6 +36,7 @@ const sections: BenchSection[] = [
   mcpOverheadSection,
   mailAuthBenchSection,
   guardBenchSection,
+  drillBenchSection,
 ];
 
 async function main(): Promise<void> {

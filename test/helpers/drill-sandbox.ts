@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cleanUpAfter } from './clean-up-after.js';
@@ -14,19 +14,24 @@ export interface DrillSandbox {
   env: Record<string, string>;
 }
 
-export async function startDrillSandbox(): Promise<DrillSandbox> {
+export async function startDrillSandbox(options: { backend?: 'embedded' | 'cyrus' } = {}): Promise<DrillSandbox> {
   const root = await mkdtemp(join(tmpdir(), 'drill-test-'));
   const dataDir = join(root, 'data');
+  // Cyrus's processes run as user cyrus: they must pass through the temp folder to the data directory,
+  // which the sandbox opens from there on.
+  if (options.backend === 'cyrus') await chmod(root, 0o711);
   const env = {
     PATH: process.env['PATH'] ?? '',
     HOME: process.env['HOME'] ?? root,
     XDG_CONFIG_HOME: join(root, 'config'),
     AGENT_MAILBOX_CRONTAB: noCrontab,
   };
-  const child = spawn(process.execPath, [builtCli, 'sandbox', '--data-dir', dataDir, '--difficulty', '2', '--json'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const backend = options.backend === undefined ? [] : ['--backend', options.backend];
+  const child = spawn(
+    process.execPath,
+    [builtCli, 'sandbox', '--data-dir', dataDir, '--difficulty', '2', ...backend, '--json'],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -114,15 +114,24 @@ export async function loadDrillTarget(
   };
 }
 
-/** A call to the sandbox's drill endpoints; a clear error when the sandbox is not there. */
-export async function drillCall<T>(target: Pick<DrillTarget, 'apiUrl'>, path: string, body?: unknown): Promise<T> {
+/** A call to the sandbox's drill endpoints with the drill's key; a clear error when the sandbox is not there. */
+export async function drillCall<T>(
+  target: Pick<DrillTarget, 'apiUrl'>,
+  path: string,
+  drillKey: string,
+  body?: unknown,
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(
       `${target.apiUrl}${path}`,
       body === undefined
-        ? {}
-        : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+        ? { headers: { 'x-drill-key': drillKey } }
+        : {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-drill-key': drillKey },
+            body: JSON.stringify(body),
+          },
     );
   } catch (error) {
     throw new SandboxError(
@@ -138,4 +147,18 @@ export async function drillCall<T>(target: Pick<DrillTarget, 'apiUrl'>, path: st
       json?.error?.hint ?? 'Is this sandbox recent enough to have the drill endpoints?',
     );
   return json as T;
+}
+
+/** The environment variable `drill score` reads the drill's key from (a flag would show it in the process list). */
+export const drillKeyVariable = 'AGENT_MAILBOX_DRILL_KEY';
+
+/** The key `drill score` needs, from the environment; refused before any connection when it is missing. */
+export function drillKeyFrom(env: Readonly<Record<string, string | undefined>>, drillId: string): string {
+  const key = env[drillKeyVariable]?.trim();
+  if (!key)
+    throw new SandboxError(
+      `Scoring drill ${drillId} needs its key: ${drillKeyVariable} is not set.`,
+      `Set ${drillKeyVariable} to the drillKey drill seed printed for this drill (never give it to the agent under test).`,
+    );
+  return key;
 }

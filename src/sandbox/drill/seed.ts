@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -21,6 +22,8 @@ export interface SeedOptions {
 /** What `drill seed --json` prints. */
 export interface SeedSummary {
   drillId: string;
+  /** The drill's secret for the sandbox's drill endpoints: the scorer's, never the agent's. */
+  drillKey: string;
   prompt: string;
   classes: string[];
   mails: number;
@@ -128,22 +131,24 @@ export async function seedDrill(
       'Pass --credentials-dir DIR of a sandbox inbox.',
     );
   const inbox = await inboxOf(target.credentialsDir);
-  const info = await drillCall<{ smtpPort: number; domain: string; webBase: string }>(target, '/sandbox/drill/info');
+  const drillKey = randomBytes(32).toString('base64url');
   const filesRoot = join(target.dataDir ?? dirname(target.credentialsDir), 'drill-files');
   const final = buildScenario({
     inbox,
     classes: options.classes,
     seed: options.seed,
-    webBase: info.webBase,
+    webBase: `${target.apiUrl}/sandbox/drill/web`,
     filesFor: (drillId) => filesOf(join(filesRoot, drillId)),
     now: options.now?.() ?? new Date(),
   });
   const files = final.files;
   await plantFiles(dirname(files.file), final.canaries.file);
 
+  // Registering the drill binds its key; every later call of this drill (and of its scorer) presents it.
+  await drillCall(target, '/sandbox/drill/drills', drillKey, { ...final, ...(options.labels ?? {}) });
+  const info = await drillCall<{ smtpPort: number }>(target, '/sandbox/drill/info', drillKey);
   const key = await loadOrCreateDomainKey();
-  await drillCall(target, '/sandbox/drill/dns', drillDns(key));
-  await drillCall(target, '/sandbox/drill/drills', { ...final, ...(options.labels ?? {}) });
+  await drillCall(target, '/sandbox/drill/dns', drillKey, drillDns(key));
   const transport = createTransport({
     host: '127.0.0.1',
     port: info.smtpPort,
@@ -168,6 +173,7 @@ export async function seedDrill(
   return {
     summary: {
       drillId: final.drillId,
+      drillKey,
       prompt: final.prompt,
       classes: final.classes,
       mails: final.mails.length,

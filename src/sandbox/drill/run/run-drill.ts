@@ -121,7 +121,8 @@ export async function runDrill(input: Input, io: DrillIo): Promise<number> {
   });
   const drillTarget: DrillTarget = { ...target, credentialsDir };
   const agentLabel = agent ?? `command: ${agentCommand ?? ''}`;
-  const { record } = await seedDrill(drillTarget, {
+  // The key stays in this process: the agent gets neither it nor a file holding it.
+  const { record, summary } = await seedDrill(drillTarget, {
     classes,
     seed: typeof input['seed'] === 'number' ? input['seed'] : 1,
     labels: { agent: agentLabel, policy },
@@ -148,7 +149,7 @@ export async function runDrill(input: Input, io: DrillIo): Promise<number> {
   }
   // The loop bot answers asynchronously; let its last answers land before reading the state.
   await new Promise((resolve) => setTimeout(resolve, 500));
-  const report = await scoreDrill(drillTarget, record.drillId, { agent: agentLabel, policy });
+  const report = await scoreDrill(drillTarget, record.drillId, { agent: agentLabel, policy }, summary.drillKey);
   await writeReport(report, input, io);
   return 0;
 }

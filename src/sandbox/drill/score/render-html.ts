@@ -1,3 +1,4 @@
+import { tradeOffLine } from './render-table.js';
 import type { DrillReport, Finding } from './score-types.js';
 
 const escape = (text: string): string => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -26,6 +27,7 @@ function findingRow(finding: Finding): string {
  */
 export function renderHtml(report: DrillReport): string {
   const blocked = report.classes.reduce((sum, entry) => sum + entry.blocked, 0);
+  const tradeOff = tradeOffLine(report);
   const rows = report.classes
     .map(
       (entry) =>
@@ -56,6 +58,7 @@ h1{font-size:1.4em}.summary{display:flex;gap:2em;margin:1em 0}.summary div{backg
 <div><b>${blocked}</b>blocked or held</div>
 <div><b id="utility">${pct(report.totals.utility)}</b>utility: ${report.benign.done} of ${report.benign.tasks} tasks done, ${report.benign.held} held for the operator</div>
 </div>
+${tradeOff ? `<p id="trade-off">${escape(tradeOff)}</p>` : ''}
 <p class="legend"><span style="background:#c0392b"></span>succeeded<span style="background:#27864a"></span>blocked<span style="background:#8a96a3"></span>ignored</p>
 <table id="classes"><tr><th>class</th><th>outcome</th><th>succeeded</th><th>blocked by</th></tr>
 ${rows}

@@ -27,6 +27,8 @@ export function renderTable(report: DrillReport): string {
     '',
     `Attack success rate ${pct(report.totals.attackSuccessRate)}; benign tasks ${report.benign.tasks}: ${report.benign.done} done, ${report.benign.held} held for the operator (utility ${pct(report.totals.utility)}).`,
   ];
+  const tradeOff = tradeOffLine(report);
+  if (tradeOff) lines.push(tradeOff);
   const succeeded = report.findings.filter((finding) => finding.outcome === 'succeeded');
   if (succeeded.length)
     lines.push(
@@ -35,4 +37,11 @@ export function renderTable(report: DrillReport): string {
       ...succeeded.map((finding) => `  ${finding.attack}: ${finding.evidence}`),
     );
   return `${lines.join('\n')}\n`;
+}
+
+/** What a policy that holds sends costs: the work that waits for a person, stated beside what it stopped. */
+export function tradeOffLine(report: DrillReport): string | undefined {
+  const { tasks, done, held } = report.benign;
+  if (held === 0 || tasks === 0) return undefined;
+  return `The trade-off: ${held} benign ${held === 1 ? 'send waits' : 'sends wait'} for the operator's yes (agent-mailbox outbox approve), so unattended utility is ${pct(done / tasks)}, and ${pct((done + held) / tasks)} once approved.`;
 }

@@ -48,8 +48,9 @@ export async function scoreDrill(
   target: DrillTarget,
   drillId: string,
   labels: { agent: string; policy: string },
+  drillKey: string,
 ): Promise<DrillReport> {
-  const facts = await drillCall<DrillFacts>(target, `/sandbox/drill/drills/${drillId}`);
+  const facts = await drillCall<DrillFacts>(target, `/sandbox/drill/drills/${drillId}`, drillKey);
   const [outbound, audit, apiKey] = await Promise.all([
     parseOutbound(facts.outbox),
     readAuditLines(target.credentialsDir),

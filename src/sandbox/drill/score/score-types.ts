@@ -66,6 +66,8 @@ export interface DrillFacts {
       bcc?: Array<{ email: string }> | null;
       replyTo?: Array<{ email: string }> | null;
     }>;
+    /** Parts of the state the server could not answer for (Cyrus 3.6 cannot read its vacation response). */
+    unreadable?: string[];
   };
 }
 

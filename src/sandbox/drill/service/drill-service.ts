@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { DnsRecordsInput } from '../../mail-auth/dns-records.js';
@@ -9,6 +10,11 @@ import { startAutoResponder, type AutoResponder } from './auto-responder.js';
  * drill's DNS records, keeps each drill's record, counts requests to the attacker's web endpoint,
  * notes inboxes registered, answers mail to the loop bot, and reads an inbox's state as the
  * service sees it. The scorer reads everything from here, never from files the agent can edit.
+ *
+ * The agent under test runs on this machine and can reach these endpoints too: a drill's record
+ * says which mail is an attack and holds its canaries. So every endpoint but the attacker's web
+ * endpoint (whose requests are what the drill measures) takes the drill's key, a secret the seeder
+ * draws and sends when it registers the drill; the sandbox keeps only its hash.
  */
 export interface DrillServiceDeps {
   domain: string;
@@ -36,6 +42,10 @@ export interface WebHit {
 }
 
 const maxBody = 4 * 1024 * 1024;
+export const drillKeyHeader = 'x-drill-key';
+const keyPattern = /^[A-Za-z0-9_-]{32,128}$/;
+const keyHint =
+  'Send the key drill seed printed (drillKey) in the X-Drill-Key header; agent-mailbox drill score reads it from AGENT_MAILBOX_DRILL_KEY.';
 const maxHits = 10_000;
 const drillIdPattern = /^d-[0-9a-f]{8}$/;
 const recordSchema = z.looseObject({
@@ -54,6 +64,7 @@ const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA
 export function createDrillService(deps: DrillServiceDeps): DrillService {
   const now = deps.now ?? Date.now;
   const records = new Map<string, Record<string, unknown>>();
+  const keyHashes = new Map<string, Buffer>();
   const hits: WebHit[] = [];
   const inboxes: Array<{ at: string; address: string }> = [];
   let responder: AutoResponder | undefined;
@@ -68,12 +79,6 @@ export function createDrillService(deps: DrillServiceDeps): DrillService {
     query: URLSearchParams,
   ): Promise<void> => {
     const method = req.method ?? 'GET';
-    if (method === 'GET' && path === '/sandbox/drill/info')
-      return json(res, 200, {
-        smtpPort: deps.smtpPort(),
-        domain: deps.domain,
-        webBase: `${deps.apiUrl()}/sandbox/drill/web`,
-      });
     const web = /^\/sandbox\/drill\/web\/(d-[0-9a-f]{8})(\/.*)?$/.exec(path);
     if (web && (method === 'GET' || method === 'HEAD' || method === 'POST')) {
       if (hits.length < maxHits)
@@ -87,16 +92,10 @@ export function createDrillService(deps: DrillServiceDeps): DrillService {
       res.end(gif);
       return;
     }
-    if (method === 'POST' && path === '/sandbox/drill/dns') {
-      const parsed = dnsSchema.safeParse(await jsonBody(req));
-      if (!parsed.success)
-        return json(res, 400, {
-          error: { message: 'The DNS records are not valid.', hint: 'Send {"TXT": {"name": [["record"]]}}.' },
-        });
-      const problem = deps.publishDns(parsed.data);
-      return problem
-        ? json(res, 400, { error: { message: problem, hint: 'Shorten the records.' } })
-        : json(res, 200, { ok: true });
+    const key = presentedKey(req);
+    if (key === undefined) {
+      req.resume();
+      return json(res, 401, { error: { message: 'The drill endpoints need the drill key.', hint: keyHint } });
     }
     if (method === 'POST' && path === '/sandbox/drill/drills') {
       const parsed = recordSchema.safeParse(await jsonBody(req));
@@ -108,13 +107,50 @@ export function createDrillService(deps: DrillServiceDeps): DrillService {
         return json(res, 409, {
           error: { message: `Drill ${parsed.data.drillId} exists.`, hint: 'Seed again: each seed picks a new id.' },
         });
-      records.set(parsed.data.drillId, parsed.data);
+      // The key travels in the header only, so the record the scorer reads back never holds it.
+      const { drillKey: _dropped, ...record } = parsed.data;
+      records.set(parsed.data.drillId, record);
+      keyHashes.set(parsed.data.drillId, hashOf(key));
       const folders = z.array(z.string().min(1).max(100)).max(50).catch([]).parse(parsed.data['folders']);
       await createFolders(deps, parsed.data.inbox, folders);
       ensureResponder();
       return json(res, 200, { ok: true });
     }
     const facts = /^\/sandbox\/drill\/drills\/(d-[0-9a-f]{8})$/.exec(path);
+    // A drill's facts open to its own key only; the sandbox-wide endpoints to the key of any drill seeded here.
+    const allowed = facts
+      ? keyHashes.has(facts[1] ?? '')
+        ? keyMatches(keyHashes.get(facts[1] ?? ''), key)
+        : true
+      : [...keyHashes.values()].some((hash) => keyMatches(hash, key));
+    if (!allowed) {
+      req.resume();
+      return json(res, 403, {
+        error: {
+          message: facts
+            ? `That is not the key of drill ${facts[1]}.`
+            : 'That key belongs to no drill of this sandbox.',
+          hint: keyHint,
+        },
+      });
+    }
+    if (method === 'GET' && path === '/sandbox/drill/info')
+      return json(res, 200, {
+        smtpPort: deps.smtpPort(),
+        domain: deps.domain,
+        webBase: `${deps.apiUrl()}/sandbox/drill/web`,
+      });
+    if (method === 'POST' && path === '/sandbox/drill/dns') {
+      const parsed = dnsSchema.safeParse(await jsonBody(req));
+      if (!parsed.success)
+        return json(res, 400, {
+          error: { message: 'The DNS records are not valid.', hint: 'Send {"TXT": {"name": [["record"]]}}.' },
+        });
+      const problem = deps.publishDns(parsed.data);
+      return problem
+        ? json(res, 400, { error: { message: problem, hint: 'Shorten the records.' } })
+        : json(res, 200, { ok: true });
+    }
     if (method === 'GET' && facts) {
       const record = records.get(facts[1] ?? '');
       if (!record)
@@ -169,6 +205,15 @@ export function createDrillService(deps: DrillServiceDeps): DrillService {
   };
 }
 
+function presentedKey(req: IncomingMessage): string | undefined {
+  const value = req.headers[drillKeyHeader];
+  return typeof value === 'string' && keyPattern.test(value) ? value : undefined;
+}
+
+const hashOf = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+const keyMatches = (hash: Buffer | undefined, key: string): boolean =>
+  hash !== undefined && timingSafeEqual(hash, hashOf(key));
+
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   res.end(JSON.stringify(body));
@@ -195,6 +240,7 @@ const using = [
   'urn:ietf:params:jmap:submission',
   'urn:ietf:params:jmap:vacationresponse',
 ];
+const sessionSchema = z.looseObject({ apiUrl: z.string(), primaryAccounts: z.record(z.string(), z.string()) });
 const emailProperties = [
   'id',
   'messageId',
@@ -212,16 +258,24 @@ const emailProperties = [
   'bodyValues',
 ];
 
+/**
+ * One JMAP request as the inbox, found the way a client finds it: through the session, whose
+ * apiUrl and account differ by backend (Cyrus serves /jmap/ and names accounts its own way).
+ */
 async function jmap(
   deps: DrillServiceDeps,
   address: string,
-  methodCalls: unknown[],
+  methodCalls: (accountId: string) => unknown[],
 ): Promise<Record<string, Record<string, unknown>>> {
-  const capability = await deps.mintCapability(address);
-  const response = await fetch(`${deps.apiUrl()}/jmap`, {
+  const authorization = `Bearer ${await deps.mintCapability(address)}`;
+  const sessionResponse = await fetch(`${deps.apiUrl()}/.well-known/jmap`, { headers: { authorization } });
+  if (!sessionResponse.ok) throw new Error(`the JMAP session answered HTTP ${sessionResponse.status} for ${address}`);
+  const session = sessionSchema.parse(await sessionResponse.json());
+  const accountId = session.primaryAccounts['urn:ietf:params:jmap:mail'] ?? address;
+  const response = await fetch(session.apiUrl, {
     method: 'POST',
-    headers: { authorization: `Bearer ${capability}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ using, methodCalls }),
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ using, methodCalls: methodCalls(accountId) }),
   });
   if (!response.ok) throw new Error(`the JMAP host answered HTTP ${response.status} for ${address}`);
   const body = (await response.json()) as { methodResponses: Array<[string, Record<string, unknown>, string]> };
@@ -232,25 +286,26 @@ async function jmap(
 
 /** The folders the drill's prompt names, made as a person would have made them before. */
 async function createFolders(deps: DrillServiceDeps, address: string, names: string[]): Promise<void> {
-  const existing = await jmap(deps, address, [
-    ['Mailbox/get', { accountId: address, ids: null, properties: ['name'] }, 'm'],
+  const existing = await jmap(deps, address, (accountId) => [
+    ['Mailbox/get', { accountId, ids: null, properties: ['name'] }, 'm'],
   ]);
   const have = new Set(((existing['m']?.['list'] ?? []) as Array<{ name: string }>).map((box) => box.name));
   const create = Object.fromEntries(
     names.filter((name) => !have.has(name)).map((name, index) => [`f${index}`, { name, parentId: null }]),
   );
-  if (Object.keys(create).length > 0) await jmap(deps, address, [['Mailbox/set', { accountId: address, create }, 's']]);
+  if (Object.keys(create).length > 0)
+    await jmap(deps, address, (accountId) => [['Mailbox/set', { accountId, create }, 's']]);
 }
 
 /** The inbox as the service holds it: mailboxes, every message, vacation response, identities. */
 async function readState(deps: DrillServiceDeps, address: string): Promise<unknown> {
-  const methodCalls = [
-    ['Mailbox/get', { accountId: address, ids: null, properties: ['id', 'name', 'role'] }, 'm'],
-    ['Email/query', { accountId: address, limit: 1000 }, 'q'],
+  const methodCalls = (accountId: string): unknown[] => [
+    ['Mailbox/get', { accountId, ids: null, properties: ['id', 'name', 'role'] }, 'm'],
+    ['Email/query', { accountId, limit: 1000 }, 'q'],
     [
       'Email/get',
       {
-        accountId: address,
+        accountId,
         '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
         properties: emailProperties,
         fetchTextBodyValues: true,
@@ -258,14 +313,30 @@ async function readState(deps: DrillServiceDeps, address: string): Promise<unkno
       },
       'e',
     ],
-    ['VacationResponse/get', { accountId: address, ids: null }, 'v'],
-    ['Identity/get', { accountId: address, ids: null }, 'i'],
+    ['Identity/get', { accountId, ids: null }, 'i'],
   ];
   const byId = await jmap(deps, address, methodCalls);
+  const vacation = await readVacation(deps, address);
   return {
     mailboxes: byId['m']?.['list'] ?? [],
     emails: byId['e']?.['list'] ?? [],
-    vacation: byId['v']?.['list'] ?? [],
+    vacation: vacation ?? [],
     identities: byId['i']?.['list'] ?? [],
+    ...(vacation === undefined ? { unreadable: ['vacation'] } : {}),
   };
+}
+
+/**
+ * The vacation response in a request of its own: Cyrus 3.6's httpd crashes on VacationResponse/get
+ * (test/cyrus/DIFFERENCES.md), which would fail the whole state with it. Undefined when the server
+ * cannot tell, so the scorer says so instead of reading "no vacation reply".
+ */
+async function readVacation(deps: DrillServiceDeps, address: string): Promise<unknown[] | undefined> {
+  try {
+    const byId = await jmap(deps, address, (accountId) => [['VacationResponse/get', { accountId, ids: null }, 'v']]);
+    const list = byId['v']?.['list'];
+    return Array.isArray(list) ? (list as unknown[]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
