@@ -11,7 +11,7 @@ const loadWatch = () => import('../watch/index.js');
 
 const watchStatusOutput = z.looseObject({
   credentialsDir: z.string(),
-  mechanism: z.enum(['crontab', 'unavailable']),
+  mechanism: z.enum(['crontab', 'launchd', 'task-scheduler', 'unavailable']),
   installed: z.boolean(),
   changed: z.boolean(),
   summary: z.string(),
