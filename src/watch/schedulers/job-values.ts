@@ -23,7 +23,6 @@ export function refuseValues(
 ): void {
   for (const [name, value] of jobValues(spec)) {
     // Control characters: a plist (XML 1.0) cannot hold most of them, a batch file line none.
-    // eslint-disable-next-line no-control-regex
     const reason = /[\u0000-\u001f\u007f]/.test(value)
       ? 'contains a control character or line break'
       : why(name, value);
