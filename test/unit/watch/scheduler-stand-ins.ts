@@ -93,7 +93,9 @@ if (flag('/CREATE') === 0) {
 if (flag('/QUERY') === 0) {
   if (!tasks[name]) fail(1, missing);
   // Task Scheduler prints the task as it stores it: its own declaration and line ends.
-  if (flag('/XML') >= 0) process.stdout.write(tasks[name].replace(/^<\\?xml[^>]*>\\r?\\n/, '<?xml version="1.0" encoding="UTF-16"?>\\n').replace(/\\r\\n/g, '\\n'));
+  const out = (text) =>
+    process.stdout.write(process.env.STAND_IN_UTF16 ? Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]) : text);
+  if (flag('/XML') >= 0) out(tasks[name].replace(/^<\\?xml[^>]*>\\r?\\n/, '<?xml version="1.0" encoding="UTF-16"?>\\n').replace(/\\r\\n/g, '\\n'));
   else process.stdout.write('TaskName: \\\\' + name + '\\n');
   process.exit(0);
 }

@@ -113,6 +113,15 @@ describe('watch on Windows: a Task Scheduler task per credentials directory', ()
     expect(Object.keys(await standIns.tasks())).toEqual([name]);
   });
 
+  it('reads a task printed in UTF-16, as Windows programs may print it', async () => {
+    const dir = join(base, 'inbox');
+    const utf16 = { ...target(dir), env: { ...target(dir).env, STAND_IN_UTF16: '1' } };
+    expect((await installWatch(utf16)).changed).toBe(true);
+    const again = await installWatch(utf16);
+    expect(again).toMatchObject({ installed: true, changed: false });
+    expect(again.line).toBe(`%SystemRoot%\\System32\\cmd.exe /d /v:off /s /c ""${join(dir, 'wake-task.cmd')}""`);
+  });
+
   it('removes exactly its own task and batch file; removing again changes nothing', async () => {
     const mine = join(base, 'mine');
     const other = join(base, 'other');
