@@ -18,7 +18,7 @@ import { readWatchSettings, watchPaths, writeWatchSettings } from './watch-setti
 import { nativeJob } from './schedulers/native-job.js';
 import { schedulerOf, type JobView, type NativeJob, type SchedulerKind } from './schedulers/scheduler.js';
 
-/** Where the job lives and what it runs; every path ends up absolute in the crontab line. */
+/** Where the job lives and what it runs; every path ends up absolute in the scheduler's entry. */
 export interface WatchTarget {
   credentialsDir: string;
   /**
@@ -31,7 +31,7 @@ export interface WatchTarget {
   nodePath: string;
   /** Absolute CLI entry (dist/bin.js). */
   cliPath: string;
-  /** The crontab program (setting `crontab` in src/config.ts), resolved by the caller. */
+  /** The crontab program (setting `crontab` in src/config.ts), resolved by the caller; any but `crontab` chooses cron. */
   crontabBin: string;
   /**
    * The platform whose scheduler holds the job (default: this one): cron, a LaunchAgent on macOS,
@@ -63,7 +63,7 @@ export interface WatchStatus {
   /** The file that defines the job (the LaunchAgent's plist, the task's batch file). */
   jobFile?: string;
   installed: boolean;
-  /** True when this call edited the crontab (install/remove); false when it was already so. */
+  /** True when this call changed the scheduler's entry (install/remove); false when it was already so. */
   changed: boolean;
   marker: string;
   schedule: string;
@@ -102,7 +102,7 @@ function jobDir(target: WatchTarget): string {
   return target.inbox?.stateDir ?? resolve(target.credentialsDir);
 }
 
-/** Installs (or refreshes) the daily crontab entry of a credentials directory; idempotent. */
+/** Installs (or refreshes) the daily job of a credentials directory with this platform's scheduler; idempotent. */
 export async function installWatch(options: InstallWatchOptions): Promise<WatchStatus> {
   const dir = absoluteDir(options);
   const program = crontabProgram(options);
@@ -129,7 +129,7 @@ export async function installWatch(options: InstallWatchOptions): Promise<WatchS
   return describe(options, dir, cronView(await readCrontab(program), marker), changed);
 }
 
-/** Removes exactly this directory's crontab entry; other lines stay as they were. */
+/** Removes exactly this directory's job; other crontab lines, LaunchAgents and tasks stay as they were. */
 export async function removeWatch(target: WatchTarget): Promise<WatchStatus> {
   const dir = absoluteDir(target);
   const native = nativeJobOf(target, dir);
@@ -168,8 +168,13 @@ function cronView(crontab: string | undefined, marker: string): JobView {
   };
 }
 
-/** The job of this platform's own scheduler, or undefined where cron holds it. */
+/**
+ * The job of this platform's own scheduler, or undefined where cron holds it: on Linux, and wherever
+ * the operator named a crontab program (the `crontab` setting; macOS has cron too), which also keeps
+ * a test suite run on a Mac or a PC on its stand-in crontab instead of the real launchd or Task Scheduler.
+ */
 function nativeJobOf(target: WatchTarget, dir: string): NativeJob | undefined {
+  if (target.crontabBin !== 'crontab') return undefined;
   const kind = schedulerOf(target.platform ?? process.platform);
   if (kind === 'crontab') return undefined;
   const marker = watchMarker(jobDir(target));

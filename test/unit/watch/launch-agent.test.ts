@@ -28,7 +28,7 @@ function target(dir: string, path = `${standIns.bin}:/usr/bin:/bin`) {
     env: { PATH: path, HOME: home, STAND_IN_UID: String(uid) },
     nodePath: '/usr/local/bin/node',
     cliPath: '/opt/agent-mailbox/dist/bin.js',
-    crontabBin: join(base, 'no-crontab-here'),
+    crontabBin: 'crontab',
     platform: 'darwin' as const,
     uid,
   };
@@ -155,6 +155,19 @@ describe('watch on macOS: a LaunchAgent per credentials directory', () => {
     const control = await installWatch(target(join(base, 'tab\there'))).catch((e: unknown) => e);
     expect((control as MailboxError).message).toMatch(/control character/);
     expect(await launchctlCalls()).toEqual([]);
+  });
+
+  it('keeps a crontab program the operator named (macOS has cron too): no LaunchAgent then', async () => {
+    const crontab = join(base, 'crontab');
+    await writeFile(
+      crontab,
+      '#!/bin/sh\nif [ "$1" = "-l" ]; then cat "$0.table" 2>/dev/null; exit 0; fi\ncat > "$0.table"\n',
+    );
+    await chmod(crontab, 0o755);
+    const status = await installWatch({ ...target(join(base, 'inbox')), crontabBin: crontab });
+    expect(status).toMatchObject({ mechanism: 'crontab', installed: true });
+    expect(await readFile(`${crontab}.table`, 'utf8')).toContain(status.marker);
+    expect(await standIns.calls()).toEqual([]);
   });
 
   it('without launchctl on PATH: status says unavailable and install fails with watch_unsupported', async () => {

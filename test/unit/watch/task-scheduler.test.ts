@@ -32,7 +32,7 @@ function target(dir: string, path = `${standIns.bin}:/usr/bin:/bin`) {
     env: { PATH: path, HOME: home },
     nodePath,
     cliPath,
-    crontabBin: join(base, 'no-crontab-here'),
+    crontabBin: 'crontab',
     platform: 'win32' as const,
   };
 }
