@@ -13,7 +13,7 @@
 /** Why a value cannot go into the batch file's line, or undefined when it can. */
 export function batchRefusal(value: string): string | undefined {
   return value.includes('"')
-    ? 'contains a double quote, which no Windows path holds and cmd.exe cannot quote'
+    ? 'contains a double quote, which cmd.exe cannot carry inside a quoted argument (and no Windows path holds)'
     : undefined;
 }
 

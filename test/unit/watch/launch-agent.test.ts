@@ -148,6 +148,14 @@ describe('watch on macOS: a LaunchAgent per credentials directory', () => {
     expect(JSON.parse(await readFile(join(base, 'argv.json'), 'utf8'))).toEqual(['wake', '--credentials-dir', dir]);
   });
 
+  it('keeps an inbox address from the service one argument, whatever XML it holds', async () => {
+    const dir = join(base, 'account');
+    const address = '</string><string>--evil</string>&amp;@x.test';
+    const status = await installWatch({ ...target(dir), inbox: { address, stateDir: join(dir, 'inbox') } });
+    const plist = (await standIns.launchd())[status.jobName ?? '']?.content ?? '';
+    expect(programArguments(plist).slice(-2)).toEqual(['--inbox', address]);
+  });
+
   it('refuses relative program paths and control characters before anything is loaded', async () => {
     const relative = await installWatch({ ...target(join(base, 'inbox')), nodePath: 'node' }).catch((e: unknown) => e);
     expect(relative).toBeInstanceOf(MailboxError);

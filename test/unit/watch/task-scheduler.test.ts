@@ -170,6 +170,22 @@ describe('watch on Windows: a Task Scheduler task per credentials directory', ()
     expect(xml).toContain(`a^b &amp; c! (x)`);
   });
 
+  it('keeps an inbox address from the service one argument: no command of its own, no variable expanded', async () => {
+    const dir = join(base, 'account');
+    for (const address of ['%COMSPEC%&calc@x.test', 'a^&calc|b>c<d(e)@x.test', '!PATH!@x.test', 'tail\\\\@x.test\\']) {
+      const status = await installWatch({ ...target(dir), inbox: { address, stateDir: join(dir, 'inbox') } });
+      expect(readBatchLine(status.command ?? '').argv.slice(-2)).toEqual(['--inbox', address]);
+    }
+    for (const address of ['x" & calc & "@x.test', 'x\\" & calc & \\"@x.test', 'a@x.test\r\ncalc']) {
+      const error = await installWatch({ ...target(dir), inbox: { address, stateDir: join(dir, 'inbox') } }).catch(
+        (e: unknown) => e,
+      );
+      expect((error as MailboxError).code).toBe('watch_failed');
+    }
+    const batch = await readFile(join(dir, 'inbox', 'wake-task.cmd'), 'utf8');
+    expect(batch).not.toContain('calc &');
+  });
+
   it('doubles backslashes before a closing quote and every % of a value (the batch line alone)', () => {
     const spec = {
       nodePath: 'C:\\node\\',
