@@ -251,9 +251,16 @@ async function describe(target: WatchTarget, dir: string, view: JobView, changed
   } else if (installed) {
     const next9 = nextDailyRun(target.now ?? new Date()).toString();
     summary = `${jobNouns[view.mechanism]} runs \`agent-mailbox wake\` for ${target.inbox ? target.inbox.address : 'this inbox'} every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
-    summary += settings.wakeCommand
-      ? ' When new mail arrived it starts the configured agent command with a fixed read-only prompt.'
-      : ` No agent command is configured: it only writes the digest to ${paths.digest}.`;
+    summary += !settings.wakeCommand
+      ? ` No agent command is configured: it only writes the digest to ${paths.digest}.`
+      : view.mechanism === 'task-scheduler'
+        ? ` An agent command is configured, but on Windows the wake cannot start it yet (it runs through /bin/sh): the job writes the digest to ${paths.digest}.`
+        : ' When new mail arrived it starts the configured agent command with a fixed read-only prompt.';
+    // The host's own scheduler can run the read-only prompt where the wake cannot start an agent.
+    if (settings.wakeCommand && view.mechanism === 'task-scheduler')
+      next.push(
+        "Schedule the prompt in `hostPrompt` with your host's own scheduler (daily at 09:00) to wake an agent.",
+      );
   } else {
     summary = 'No daily job is installed for this credentials directory.';
     // Without a wake command the proposal below already names the install command.

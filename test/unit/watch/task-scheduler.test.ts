@@ -101,6 +101,13 @@ describe('watch on Windows: a Task Scheduler task per credentials directory', ()
     expect(status.line).toBe(`%SystemRoot%\\System32\\cmd.exe /d /v:off /s /c ""${batchPath}""`);
   });
 
+  it('says that a configured agent command cannot start from the Windows task yet, and what to do instead', async () => {
+    const status = await installWatch({ ...target(join(base, 'inbox')), wakeCommand: 'claude -p {prompt}' });
+    expect(status.summary).toContain('on Windows the wake cannot start it yet');
+    expect(status.next.join('\n')).toContain('hostPrompt');
+    expect(status.hostPrompt).toContain('read-only');
+  });
+
   it('replaces a task that drifted (another action) with the /F switch, still one task', async () => {
     const dir = join(base, 'inbox');
     const { jobName } = await installWatch(target(dir));
