@@ -4,14 +4,14 @@ import type { WatchStatus } from '../watch/index.js';
 import { describeInboxPolicy } from './policy/describe-inbox-policy.js';
 import { credentialsDirInput, wakeCommandInput, watchInboxesInput, watchTargets } from './watch-target.js';
 
-/** `watch status|install|remove`: the daily crontab job of one inbox. */
+/** `watch status|install|remove`: the daily job of one inbox (crontab, a LaunchAgent on macOS, a task on Windows). */
 
 /** The watch code loads only when a watch command runs, not on every CLI start. */
 const loadWatch = () => import('../watch/index.js');
 
 const watchStatusOutput = z.looseObject({
   credentialsDir: z.string(),
-  mechanism: z.enum(['crontab', 'unavailable']),
+  mechanism: z.enum(['crontab', 'launchd', 'task-scheduler', 'unavailable']),
   installed: z.boolean(),
   changed: z.boolean(),
   summary: z.string(),
@@ -76,7 +76,7 @@ export const watchInstallOperation = defineOperation({
   name: 'watch_install',
   title: 'Install the daily watch job',
   description:
-    'Install (or refresh) the daily 09:00 crontab job for this inbox (on a connected account: its default inbox, or each one named with --inbox). Installing twice changes nothing.',
+    'Install (or refresh) the daily 09:00 job for this inbox: a crontab line, on macOS a LaunchAgent, on Windows a Task Scheduler task (on a connected account: its default inbox, or each one named with --inbox). Installing twice changes nothing.',
   input: z.object({ credentials_dir: credentialsDirInput, inbox: watchInboxesInput, wake_command: wakeCommandInput }),
   output: watchStatusOutput,
   annotations: editsCrontab,
@@ -93,7 +93,7 @@ export const watchInstallOperation = defineOperation({
 export const watchRemoveOperation = defineOperation({
   name: 'watch_remove',
   title: 'Remove the daily watch job',
-  description: "Remove exactly this inbox's daily job; other crontab lines stay untouched.",
+  description: "Remove exactly this inbox's daily job; other crontab lines, LaunchAgents and tasks stay untouched.",
   input: z.object({ credentials_dir: credentialsDirInput, inbox: watchInboxesInput }),
   output: watchStatusOutput,
   annotations: { ...editsCrontab, destructiveHint: true },

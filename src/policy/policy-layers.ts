@@ -8,12 +8,26 @@ import { emptyPolicy, policyFileSchema, type PolicyFile, type PolicyLayer } from
 
 /**
  * Where each layer of the operator's policy lives, and reading them back. The machine layer's path
- * is fixed (never taken from the environment, which the agent may set); it is root's to write and
- * everyone's to read, so it is read as a plain file. The user and inbox layers are private files.
+ * is fixed per platform (never taken from the environment, which the agent may set); it is the
+ * administrator's to write and everyone's to read, so it is read as a plain file. The user and inbox
+ * layers are private files.
  */
 
-/** The machine-wide policy: binds every inbox of every user on this machine when present. */
+/** The machine-wide policy on Linux and macOS: binds every inbox of every user on this machine when present. */
 export const machinePolicyPath = '/etc/agent-mailbox/policy.json';
+/**
+ * The machine-wide policy on Windows. Not `C:\etc`, a folder any user may create and would then own,
+ * but ProgramData, where the administrator creates the folder with administrators-only write access.
+ * Spelled out rather than read from %ProgramData%: the agent may set that variable for its own calls
+ * and would point the layer at a file of its own; a Windows installed on another drive than C: has
+ * no machine layer (docs/hosts.md).
+ */
+export const windowsMachinePolicyPath = 'C:\\ProgramData\\agent-mailbox\\policy.json';
+
+/** The machine layer's path on a platform (default: this one). */
+export function machinePolicyPathFor(platform: NodeJS.Platform = process.platform): string {
+  return platform === 'win32' ? windowsMachinePolicyPath : machinePolicyPath;
+}
 /** File name of the user layer inside the user's config directory. */
 export const userPolicyFile = 'user-policy.json';
 /** File name of an inbox's own layer, beside its credentials. */
@@ -37,9 +51,15 @@ export interface LoadedLayer {
 }
 
 /** The paths of the three layers for one inbox (or none), from the user's config directory. */
-export function policyPaths(options: { userConfigDir: string; inboxDir?: string; machinePath?: string }): PolicyPaths {
+export function policyPaths(options: {
+  userConfigDir: string;
+  inboxDir?: string;
+  machinePath?: string;
+  /** Decides the machine layer's fixed path (default: this platform). */
+  platform?: NodeJS.Platform;
+}): PolicyPaths {
   return {
-    machine: options.machinePath ?? machinePolicyPath,
+    machine: options.machinePath ?? machinePolicyPathFor(options.platform),
     user: join(options.userConfigDir, userPolicyFile),
     ...(options.inboxDir !== undefined ? { inboxDir: options.inboxDir } : {}),
   };

@@ -15,8 +15,10 @@ import { shellQuote } from '../render/shell-quote.js';
 import { wakePrompt } from './wake-prompt.js';
 import { dailySchedule, nextDailyRun, watchMarker } from './watch-marker.js';
 import { readWatchSettings, watchPaths, writeWatchSettings } from './watch-settings.js';
+import { nativeJob } from './schedulers/native-job.js';
+import { schedulerOf, type JobView, type NativeJob, type SchedulerKind } from './schedulers/scheduler.js';
 
-/** Where the job lives and what it runs; every path ends up absolute in the crontab line. */
+/** Where the job lives and what it runs; every path ends up absolute in the scheduler's entry. */
 export interface WatchTarget {
   credentialsDir: string;
   /**
@@ -29,8 +31,15 @@ export interface WatchTarget {
   nodePath: string;
   /** Absolute CLI entry (dist/bin.js). */
   cliPath: string;
-  /** The crontab program (setting `crontab` in src/config.ts), resolved by the caller. */
+  /** The crontab program (setting `crontab` in src/config.ts), resolved by the caller; any but `crontab` chooses cron. */
   crontabBin: string;
+  /**
+   * The platform whose scheduler holds the job (default: this one): cron, a LaunchAgent on macOS,
+   * a Task Scheduler task on Windows. launchctl and schtasks are found on `env.PATH`.
+   */
+  platform?: NodeJS.Platform;
+  /** The user id of the LaunchAgent's gui domain (default: this process's). */
+  uid?: number;
   /** How the operator runs this CLI at a shell, for the commands we suggest (src/render/shell-command.ts). */
   shellCommand?: string;
   now?: Date;
@@ -45,15 +54,22 @@ export interface WatchStatus {
   credentialsDir: string;
   /** The inbox of a connected account this job reads. */
   inbox?: string;
-  mechanism: 'crontab' | 'unavailable';
+  mechanism: SchedulerKind | 'unavailable';
   crontabAvailable: boolean;
+  /** Whether this platform's scheduler program (crontab, launchctl, schtasks) can be run here. */
+  schedulerAvailable: boolean;
+  /** The scheduler's name of the job (LaunchAgent label, task name); cron has none but the marker. */
+  jobName?: string;
+  /** The file that defines the job (the LaunchAgent's plist, the task's batch file). */
+  jobFile?: string;
   installed: boolean;
-  /** True when this call edited the crontab (install/remove); false when it was already so. */
+  /** True when this call changed the scheduler's entry (install/remove); false when it was already so. */
   changed: boolean;
   marker: string;
   schedule: string;
+  /** What the scheduler holds: the crontab line, the LaunchAgent's arguments, the task's action. */
   line?: string;
-  /** The entry's shell command as cron runs it (for `env -i sh -c '<command>'`). */
+  /** The entry's shell command as cron runs it (for `env -i sh -c '<command>'`); the batch line on Windows. */
   command?: string;
   nextRun?: string;
   wakeCommand?: string;
@@ -86,7 +102,7 @@ function jobDir(target: WatchTarget): string {
   return target.inbox?.stateDir ?? resolve(target.credentialsDir);
 }
 
-/** Installs (or refreshes) the daily crontab entry of a credentials directory; idempotent. */
+/** Installs (or refreshes) the daily job of a credentials directory with this platform's scheduler; idempotent. */
 export async function installWatch(options: InstallWatchOptions): Promise<WatchStatus> {
   const dir = absoluteDir(options);
   const program = crontabProgram(options);
@@ -99,32 +115,95 @@ export async function installWatch(options: InstallWatchOptions): Promise<WatchS
     ...(path ? { path } : {}),
     updatedAt: (options.now ?? new Date()).toISOString(),
   });
+  const native = nativeJobOf(options, dir);
+  if (native) {
+    const changed = await native.install();
+    return describe(options, dir, await native.look(), changed);
+  }
   const current = await readCrontab(program);
   if (current === undefined) throw noCrontabError(program.bin);
   const marker = watchMarker(jobDir(options));
   const line = entryLine(options, dir, marker);
   const changed = findCronEntry(current, marker) !== line;
   if (changed) await writeCrontab(program, upsertCronEntry(current, marker, line));
-  return describe(options, dir, await readCrontab(program), changed);
+  return describe(options, dir, cronView(await readCrontab(program), marker), changed);
 }
 
-/** Removes exactly this directory's crontab entry; other lines stay as they were. */
+/** Removes exactly this directory's job; other crontab lines, LaunchAgents and tasks stay as they were. */
 export async function removeWatch(target: WatchTarget): Promise<WatchStatus> {
   const dir = absoluteDir(target);
+  const native = nativeJobOf(target, dir);
+  if (native) {
+    const view = await native.look();
+    const changed = view.available ? await native.remove() : false;
+    return describe(target, dir, view.available ? await native.look() : view, changed);
+  }
   const program = crontabProgram(target);
-  const current = await readCrontab(program);
-  if (current === undefined) return describe(target, dir, undefined, false);
   const marker = watchMarker(jobDir(target));
+  const current = await readCrontab(program);
+  if (current === undefined) return describe(target, dir, cronView(undefined, marker), false);
   const changed = findCronEntry(current, marker) !== undefined;
   if (changed) await writeCrontab(program, removeCronEntry(current, marker));
-  return describe(target, dir, await readCrontab(program), changed);
+  return describe(target, dir, cronView(await readCrontab(program), marker), changed);
 }
 
 /** Reports whether the job is installed, when it runs next, and how to verify and remove it. */
 export async function watchStatus(target: WatchTarget): Promise<WatchStatus> {
   const dir = absoluteDir(target);
-  return describe(target, dir, await readCrontab(crontabProgram(target)), false);
+  const native = nativeJobOf(target, dir);
+  if (native) return describe(target, dir, await native.look(), false);
+  return describe(target, dir, cronView(await readCrontab(crontabProgram(target)), watchMarker(jobDir(target))), false);
 }
+
+/** The cron job as the crontab holds it (`undefined`: no crontab program). */
+function cronView(crontab: string | undefined, marker: string): JobView {
+  if (crontab === undefined) return { mechanism: 'crontab', available: false, installed: false, verify: [] };
+  const line = findCronEntry(crontab, marker);
+  return {
+    mechanism: 'crontab',
+    available: true,
+    installed: line !== undefined,
+    ...(line !== undefined ? { line, command: commandOfCronLine(line) } : {}),
+    verify: ['crontab -l'],
+  };
+}
+
+/**
+ * The job of this platform's own scheduler, or undefined where cron holds it: on Linux, and wherever
+ * the operator named a crontab program (the `crontab` setting; macOS has cron too), which also keeps
+ * a test suite run on a Mac or a PC on its stand-in crontab instead of the real launchd or Task Scheduler.
+ */
+function nativeJobOf(target: WatchTarget, dir: string): NativeJob | undefined {
+  if (target.crontabBin !== 'crontab') return undefined;
+  const kind = schedulerOf(target.platform ?? process.platform);
+  if (kind === 'crontab') return undefined;
+  const marker = watchMarker(jobDir(target));
+  return nativeJob(
+    kind,
+    {
+      nodePath: target.nodePath,
+      cliPath: target.cliPath,
+      credentialsDir: dir,
+      ...(target.inbox ? { inbox: target.inbox.address } : {}),
+      jobDir: jobDir(target),
+      logPath: watchPaths(jobDir(target)).log,
+      id: marker.slice(marker.indexOf(':') + 1),
+      env: target.env,
+    },
+    target.uid,
+  );
+}
+
+const jobNouns: Record<SchedulerKind, string> = {
+  crontab: 'A crontab job',
+  launchd: 'A LaunchAgent',
+  'task-scheduler': 'A Task Scheduler task',
+};
+const missingScheduler: Record<SchedulerKind, string> = {
+  crontab: 'No crontab program on this machine, so no daily job is installed.',
+  launchd: 'launchctl could not be run here, so no LaunchAgent is installed.',
+  'task-scheduler': 'schtasks could not be run here, so no Task Scheduler task is installed.',
+};
 
 function entryLine(target: WatchTarget, dir: string, marker: string): string {
   for (const [name, value] of [
@@ -151,39 +230,37 @@ function entryLine(target: WatchTarget, dir: string, marker: string): string {
   });
 }
 
-async function describe(
-  target: WatchTarget,
-  dir: string,
-  crontab: string | undefined,
-  changed: boolean,
-): Promise<WatchStatus> {
+async function describe(target: WatchTarget, dir: string, view: JobView, changed: boolean): Promise<WatchStatus> {
   const paths = watchPaths(jobDir(target));
   const marker = watchMarker(jobDir(target));
   const settings = await readWatchSettings(jobDir(target));
   const hasCredentials = (await exists(join(dir, 'credentials.json'))) || (await exists(join(dir, 'oauth.json')));
   const sandbox = hasCredentials ? await sandboxOfDirectory(dir) : undefined;
-  const line = crontab === undefined ? undefined : findCronEntry(crontab, marker);
-  const installed = line !== undefined;
+  const { line, installed } = view;
   const proposal = settings.wakeCommand ? undefined : proposeWakeCommand(target.env, marker.slice(-8));
   const dirArg = `${shellQuote(dir)}${inboxArg(target.inbox?.address)}`;
   const cli = target.shellCommand ?? 'agent-mailbox';
-  const verify =
-    crontab === undefined
-      ? [`${cli} watch status --credentials-dir ${dirArg}`]
-      : ['crontab -l', `${cli} watch status --credentials-dir ${dirArg}`];
+  const verify = [...(view.available ? view.verify : []), `${cli} watch status --credentials-dir ${dirArg}`];
   const next: string[] = [];
   let summary: string;
-  if (crontab === undefined) {
-    summary = 'No crontab program on this machine, so no daily job is installed.';
+  if (!view.available) {
+    summary = missingScheduler[view.mechanism];
     next.push(
       `Keep \`${cli} watch run --credentials-dir ${dirArg}\` running: it fires the wake at 09:00 every day while it runs.`,
     );
   } else if (installed) {
     const next9 = nextDailyRun(target.now ?? new Date()).toString();
-    summary = `A crontab job runs \`agent-mailbox wake\` for ${target.inbox ? target.inbox.address : 'this inbox'} every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
-    summary += settings.wakeCommand
-      ? ' When new mail arrived it starts the configured agent command with a fixed read-only prompt.'
-      : ` No agent command is configured: it only writes the digest to ${paths.digest}.`;
+    summary = `${jobNouns[view.mechanism]} runs \`agent-mailbox wake\` for ${target.inbox ? target.inbox.address : 'this inbox'} every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
+    summary += !settings.wakeCommand
+      ? ` No agent command is configured: it only writes the digest to ${paths.digest}.`
+      : view.mechanism === 'task-scheduler'
+        ? ` An agent command is configured, but on Windows the wake cannot start it yet (it runs through /bin/sh): the job writes the digest to ${paths.digest}.`
+        : ' When new mail arrived it starts the configured agent command with a fixed read-only prompt.';
+    // The host's own scheduler can run the read-only prompt where the wake cannot start an agent.
+    if (settings.wakeCommand && view.mechanism === 'task-scheduler')
+      next.push(
+        "Schedule the prompt in `hostPrompt` with your host's own scheduler (daily at 09:00) to wake an agent.",
+      );
   } else {
     summary = 'No daily job is installed for this credentials directory.';
     // Without a wake command the proposal below already names the install command.
@@ -203,14 +280,21 @@ async function describe(
   return {
     credentialsDir: dir,
     ...(target.inbox ? { inbox: target.inbox.address } : {}),
-    mechanism: crontab === undefined ? 'unavailable' : 'crontab',
-    crontabAvailable: crontab !== undefined,
+    mechanism: view.available ? view.mechanism : 'unavailable',
+    crontabAvailable: view.mechanism === 'crontab' && view.available,
+    schedulerAvailable: view.available,
+    ...(view.jobName !== undefined ? { jobName: view.jobName } : {}),
+    ...(view.jobFile !== undefined ? { jobFile: view.jobFile } : {}),
     installed,
     changed,
     marker,
     schedule: dailySchedule,
-    ...(line !== undefined
-      ? { line, command: commandOfCronLine(line), nextRun: nextDailyRun(target.now ?? new Date()).toISOString() }
+    ...(installed
+      ? {
+          ...(line !== undefined ? { line } : {}),
+          ...(view.command !== undefined ? { command: view.command } : {}),
+          nextRun: nextDailyRun(target.now ?? new Date()).toISOString(),
+        }
       : {}),
     ...(settings.wakeCommand ? { wakeCommand: settings.wakeCommand } : {}),
     hasCredentials,

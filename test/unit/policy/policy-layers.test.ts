@@ -8,6 +8,7 @@ import {
   layerPath,
   loadPolicyLayers,
   machinePolicyPath,
+  machinePolicyPathFor,
   parsePolicyText,
   policyPaths,
   type LoadedLayer,
@@ -48,6 +49,37 @@ describe('policyPaths and layerPath', () => {
     const noInbox = policyPaths({ userConfigDir: '/c', machinePath: '/m.json' });
     expect(noInbox).toEqual({ machine: '/m.json', user: '/c/user-policy.json' });
     expect(layerPath(noInbox, 'inbox')).toBeUndefined();
+  });
+});
+
+describe('the machine layer per platform', () => {
+  it('is /etc/agent-mailbox on Linux and macOS and under ProgramData on Windows', () => {
+    expect(machinePolicyPathFor('linux')).toBe('/etc/agent-mailbox/policy.json');
+    expect(machinePolicyPathFor('darwin')).toBe('/etc/agent-mailbox/policy.json');
+    expect(machinePolicyPathFor('freebsd')).toBe('/etc/agent-mailbox/policy.json');
+    expect(machinePolicyPathFor('win32')).toBe('C:\\ProgramData\\agent-mailbox\\policy.json');
+    expect(policyPaths({ userConfigDir: '/c', platform: 'win32' }).machine).toBe(
+      'C:\\ProgramData\\agent-mailbox\\policy.json',
+    );
+    expect(policyPaths({ userConfigDir: '/c', platform: 'darwin' }).machine).toBe('/etc/agent-mailbox/policy.json');
+    expect(policyPaths({ userConfigDir: '/c' }).machine).toBe(machinePolicyPathFor(process.platform));
+  });
+
+  it('stays where it is when the agent sets ProgramData, ALLUSERSPROFILE or SystemDrive for its own calls', () => {
+    const names = ['ProgramData', 'PROGRAMDATA', 'ALLUSERSPROFILE', 'SystemDrive'] as const;
+    const saved = names.map((name) => [name, process.env[name]] as const);
+    try {
+      for (const name of names) process.env[name] = name === 'SystemDrive' ? 'Z:' : 'C:\\Users\\agent\\fake';
+      expect(machinePolicyPathFor('win32')).toBe('C:\\ProgramData\\agent-mailbox\\policy.json');
+      expect(policyPaths({ userConfigDir: '/c', platform: 'win32' }).machine).toBe(
+        'C:\\ProgramData\\agent-mailbox\\policy.json',
+      );
+    } finally {
+      for (const [name, value] of saved) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 });
 

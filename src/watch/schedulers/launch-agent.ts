@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { MailboxError } from '../../errors.js';
+import { shellQuote } from '../../render/shell-quote.js';
+import { noSchedulerError, refuseValues, xmlText } from './job-values.js';
+import { ProgramMissing, runProgram, type ProgramRun } from './run-program.js';
+import type { JobView, NativeJob, WakeJobSpec } from './scheduler.js';
+
+/** The LaunchAgent's label: one per credentials directory (or inbox of a connected account). */
+export function launchAgentLabel(id: string): string {
+  return `com.agent-mailbox.watch.${id}`;
+}
+
+/** The program and arguments launchd starts: no shell between, so each value is one argument as it is. */
+export function launchAgentArguments(spec: WakeJobSpec): string[] {
+  return [
+    spec.nodePath,
+    spec.cliPath,
+    'wake',
+    '--credentials-dir',
+    spec.credentialsDir,
+    ...(spec.inbox !== undefined ? ['--inbox', spec.inbox] : []),
+  ];
+}
+
+/**
+ * The plist: every day at 09:00 local time (launchd runs a time missed during sleep at wake-up),
+ * output appended to the job's log. Values are XML text; launchd passes them to the program as they are.
+ */
+export function buildLaunchAgentPlist(spec: WakeJobSpec): string {
+  const strings = (values: readonly string[], indent: string) =>
+    values.map((v) => `${indent}<string>${xmlText(v)}</string>`).join('\n');
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
+    '<plist version="1.0">',
+    '<dict>',
+    '  <key>Label</key>',
+    `  <string>${launchAgentLabel(spec.id)}</string>`,
+    '  <key>ProgramArguments</key>',
+    '  <array>',
+    strings(launchAgentArguments(spec), '    '),
+    '  </array>',
+    '  <key>StartCalendarInterval</key>',
+    '  <dict>',
+    '    <key>Hour</key>',
+    '    <integer>9</integer>',
+    '    <key>Minute</key>',
+    '    <integer>0</integer>',
+    '  </dict>',
+    '  <key>StandardOutPath</key>',
+    `  <string>${xmlText(spec.logPath)}</string>`,
+    '  <key>StandardErrorPath</key>',
+    `  <string>${xmlText(spec.logPath)}</string>`,
+    '  <key>ProcessType</key>',
+    '  <string>Background</string>',
+    '</dict>',
+    '</plist>',
+    '',
+  ].join('\n');
+}
+
+export interface LaunchAgentOptions {
+  /** The user's id for the gui/<uid> domain (default: this process's). */
+  uid?: number;
+}
+
+/** The daily job as a LaunchAgent in ~/Library/LaunchAgents, loaded into the user's gui domain. */
+export function launchAgentJob(spec: WakeJobSpec, options: LaunchAgentOptions = {}): NativeJob {
+  const label = launchAgentLabel(spec.id);
+  const home = spec.env.HOME !== undefined && spec.env.HOME !== '' ? spec.env.HOME : homedir();
+  const plistPath = join(home, 'Library', 'LaunchAgents', `${label}.plist`);
+  const domain = `gui/${options.uid ?? process.getuid?.() ?? 501}`;
+  const service = `${domain}/${label}`;
+  const launchctl = (args: string[]) => runProgram('launchctl', args, spec.env);
+
+  /** Whether launchd has the job loaded; undefined without a launchctl to ask. */
+  const loaded = async (): Promise<boolean | undefined> => {
+    try {
+      return (await launchctl(['print', service])).code === 0;
+    } catch (error) {
+      if (error instanceof ProgramMissing) return undefined;
+      throw error;
+    }
+  };
+
+  const look = async (): Promise<JobView> => {
+    const verify = [`launchctl print ${shellQuote(service)}`];
+    const isLoaded = await loaded();
+    const plist = await readOptional(plistPath);
+    const base = { mechanism: 'launchd' as const, jobName: label, jobFile: plistPath, verify };
+    if (isLoaded === undefined) return { ...base, available: false, installed: false };
+    if (!isLoaded || plist === undefined) return { ...base, available: true, installed: false };
+    const args = launchAgentArguments(spec).map(shellQuote).join(' ');
+    return {
+      ...base,
+      available: true,
+      installed: true,
+      line: args,
+      command: `${args} >> ${shellQuote(spec.logPath)} 2>&1`,
+    };
+  };
+
+  return {
+    look,
+    async install() {
+      refuseValues(spec, 'launchd', (name, value) =>
+        name.endsWith('path') && !isAbsolute(value) ? 'is not absolute' : undefined,
+      );
+      const plist = buildLaunchAgentPlist(spec);
+      const isLoaded = await loaded();
+      if (isLoaded === undefined) throw noSchedulerError('launchctl', 'LaunchAgent');
+      if (isLoaded && (await readOptional(plistPath)) === plist) return false;
+      // launchd reads the plist when the job is bootstrapped: a changed one takes effect only through bootout.
+      if (isLoaded) await mustSucceed(await launchctl(['bootout', service]), 'bootout', service);
+      await writeAtomically(plistPath, plist);
+      // Right after a bootout launchd may still be tearing the job down and refuse (error 5) for a moment.
+      let result = await launchctl(['bootstrap', domain, plistPath]);
+      for (let attempt = 1; isLoaded && result.code !== 0 && attempt < 4; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+        result = await launchctl(['bootstrap', domain, plistPath]);
+      }
+      await mustSucceed(result, 'bootstrap', plistPath);
+      return true;
+    },
+    async remove() {
+      const isLoaded = await loaded();
+      if (isLoaded) await mustSucceed(await launchctl(['bootout', service]), 'bootout', service);
+      const hadPlist = (await readOptional(plistPath)) !== undefined;
+      await rm(plistPath, { force: true });
+      return isLoaded === true || hadPlist;
+    },
+  };
+}
+
+async function mustSucceed(result: ProgramRun, verb: string, what: string): Promise<void> {
+  if (result.code === 0) return;
+  throw new MailboxError({
+    code: 'watch_failed',
+    message: `launchctl ${verb} ${what} failed (exit ${result.code}): ${(result.stderr || result.stdout).trim() || 'no message'}`,
+    hint: 'Check `launchctl print gui/$(id -u)` and the plist in ~/Library/LaunchAgents, then run watch install again (or watch remove).',
+  });
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+// launchd refuses a plist that others may write: 0644 in a folder of the user's own.
+async function writeAtomically(file: string, text: string): Promise<void> {
+  await mkdir(join(file, '..'), { recursive: true, mode: 0o755 });
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, text, { mode: 0o644 });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new MailboxError({
+      code: 'watch_failed',
+      message: `Could not write ${file}: ${(error as Error).message}`,
+      hint: 'Check that ~/Library/LaunchAgents exists and belongs to this user, then run watch install again.',
+      cause: error,
+    });
+  }
+}

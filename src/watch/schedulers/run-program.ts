@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+
+/** How one run of a scheduler's program ended. */
+export interface ProgramRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The program could not be started at all (not on PATH, not executable). */
+export class ProgramMissing extends Error {}
+
+/**
+ * Runs a system program (launchctl, schtasks) with exactly these arguments, no shell in between, and
+ * the caller's environment: its PATH decides which program runs, as for the crontab setting.
+ */
+export function runProgram(
+  bin: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ProgramRun> {
+  return new Promise((resolve, reject) => {
+    const childEnv: Record<string, string> = {};
+    for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
+    const child = spawn(bin, [...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => stdout.push(d));
+    child.stderr.on('data', (d: Buffer) => stderr.push(d));
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'ENOENT' || error.code === 'EACCES' ? new ProgramMissing(error.message) : error);
+    });
+    child.on('close', (code) =>
+      resolve({ code: code ?? -1, stdout: decode(Buffer.concat(stdout)), stderr: decode(Buffer.concat(stderr)) }),
+    );
+  });
+}
+
+/**
+ * A program's output as text. Windows programs may write UTF-16 (with a byte order mark, or plain
+ * ASCII text with a zero after each byte); everything else here writes UTF-8.
+ */
+export function decode(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  if (bytes.length >= 2 && bytes[0] !== 0 && bytes[1] === 0) return bytes.toString('utf16le');
+  return bytes.toString('utf8');
+}

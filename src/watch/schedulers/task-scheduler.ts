@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join, win32 } from 'node:path';
+import { MailboxError } from '../../errors.js';
+import { noSchedulerError, refuseValues, xmlText, xmlValue } from './job-values.js';
+import { ProgramMissing, runProgram, type ProgramRun } from './run-program.js';
+import type { JobView, NativeJob, WakeJobSpec } from './scheduler.js';
+import { batchArgument, batchRefusal, taskArgumentRefusal, taskArguments } from './windows-quoting.js';
+
+/** The task's name: one per credentials directory (or inbox of a connected account). */
+export function windowsTaskName(id: string): string {
+  return `agent-mailbox-watch-${id}`;
+}
+
+/** The task runs cmd.exe from the system folder, never one found on a PATH. */
+export const taskCommand = '%SystemRoot%\\System32\\cmd.exe';
+
+/** The batch file beside the job's other files. */
+export function batchFilePath(jobDir: string): string {
+  return join(jobDir, 'wake-task.cmd');
+}
+
+/** The one command line the batch file runs, output appended to the job's log. */
+export function batchCommandLine(spec: WakeJobSpec): string {
+  return [
+    batchArgument(spec.nodePath),
+    batchArgument(spec.cliPath),
+    'wake',
+    '--credentials-dir',
+    batchArgument(spec.credentialsDir),
+    ...(spec.inbox !== undefined ? ['--inbox', batchArgument(spec.inbox)] : []),
+    '>>',
+    batchArgument(spec.logPath),
+    '2>&1',
+  ].join(' ');
+}
+
+/**
+ * The batch file (CRLF, as cmd.exe expects). It switches the console to UTF-8 before the command line,
+ * which it stores in UTF-8, so paths in any script read as they were written.
+ */
+export function buildWakeBatchFile(spec: WakeJobSpec): string {
+  return [
+    '@echo off',
+    'rem The daily wake of agent-mailbox; `agent-mailbox watch remove` deletes this file and its task.',
+    'chcp 65001 >nul',
+    'setlocal DisableDelayedExpansion',
+    batchCommandLine(spec),
+    '',
+  ].join('\r\n');
+}
+
+/**
+ * The task definition. schtasks /TR holds at most 261 characters, so the task comes from XML:
+ * daily at 09:00 local time, started late when the computer was off or asleep then, on battery too,
+ * as the user who installed it, only while they are logged on (no password is stored).
+ */
+export function buildTaskXml(spec: WakeJobSpec): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-16"?>',
+    '<Task version="1.2" xmlns="http://schemas.microsoft.com/windows/2004/02/mit/task">',
+    '  <RegistrationInfo>',
+    '    <Description>agent-mailbox: the daily wake of one inbox (agent-mailbox watch status shows it, watch remove removes it).</Description>',
+    `    <URI>\\${windowsTaskName(spec.id)}</URI>`,
+    '  </RegistrationInfo>',
+    '  <Triggers>',
+    '    <CalendarTrigger>',
+    '      <StartBoundary>2000-01-01T09:00:00</StartBoundary>',
+    '      <Enabled>true</Enabled>',
+    '      <ScheduleByDay>',
+    '        <DaysInterval>1</DaysInterval>',
+    '      </ScheduleByDay>',
+    '    </CalendarTrigger>',
+    '  </Triggers>',
+    '  <Principals>',
+    '    <Principal id="Author">',
+    '      <LogonType>InteractiveToken</LogonType>',
+    '      <RunLevel>LeastPrivilege</RunLevel>',
+    '    </Principal>',
+    '  </Principals>',
+    '  <Settings>',
+    '    <MultipleInstancesPolicy>IgnoreNew</MultipleInstancesPolicy>',
+    '    <DisallowStartIfOnBatteries>false</DisallowStartIfOnBatteries>',
+    '    <StopIfGoingOnBatteries>false</StopIfGoingOnBatteries>',
+    '    <StartWhenAvailable>true</StartWhenAvailable>',
+    '    <ExecutionTimeLimit>PT1H</ExecutionTimeLimit>',
+    '    <Enabled>true</Enabled>',
+    '  </Settings>',
+    '  <Actions Context="Author">',
+    '    <Exec>',
+    `      <Command>${xmlText(taskCommand)}</Command>`,
+    `      <Arguments>${xmlText(taskArguments(batchFilePath(spec.jobDir)))}</Arguments>`,
+    '    </Exec>',
+    '  </Actions>',
+    '</Task>',
+    '',
+  ].join('\r\n');
+}
+
+/** What decides whether a registered task is ours as it should be: its action and its time of day. */
+interface TaskEssentials {
+  command: string;
+  arguments: string;
+  startTime: string;
+}
+
+/** The essentials of a task's XML as `schtasks /Query /XML` prints it (Task Scheduler rewrites the layout). */
+export function taskEssentials(xml: string): TaskEssentials {
+  const element = (name: string) => xmlValue(new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1] ?? '');
+  return {
+    command: element('Command'),
+    arguments: element('Arguments'),
+    startTime: element('StartBoundary').replace(/^[^T]*/, ''),
+  };
+}
+
+/** The daily job as a Task Scheduler task of the current user, made and found with schtasks. */
+export function taskSchedulerJob(spec: WakeJobSpec): NativeJob {
+  const name = windowsTaskName(spec.id);
+  const batchPath = batchFilePath(spec.jobDir);
+  const schtasks = (args: string[]) => runProgram('schtasks', args, spec.env);
+
+  /** The task's XML, '' when there is no such task, undefined without a schtasks to ask. */
+  const query = async (): Promise<string | undefined> => {
+    let result: ProgramRun;
+    try {
+      result = await schtasks(['/Query', '/TN', name, '/XML']);
+    } catch (error) {
+      if (error instanceof ProgramMissing) return undefined;
+      throw error;
+    }
+    // schtasks words "not found" in the system's language; its exit code is the same everywhere.
+    return result.code === 0 ? result.stdout : '';
+  };
+
+  return {
+    async look(): Promise<JobView> {
+      const verify = [`schtasks /Query /TN ${name} /V /FO LIST`];
+      const base = { mechanism: 'task-scheduler' as const, jobName: name, jobFile: batchPath, verify };
+      const xml = await query();
+      if (xml === undefined) return { ...base, available: false, installed: false };
+      if (xml === '') return { ...base, available: true, installed: false };
+      const task = taskEssentials(xml);
+      const batch = await readOptional(batchPath);
+      const command = batch
+        ?.split(/\r?\n/)
+        .filter((line) => line.trim() !== '')
+        .at(-1);
+      return {
+        ...base,
+        available: true,
+        installed: true,
+        line: `${task.command} ${task.arguments}`,
+        ...(command !== undefined ? { command } : {}),
+      };
+    },
+    async install() {
+      refuseValues(spec, 'Task Scheduler', (label, value) => {
+        if (label.endsWith('path') && !win32.isAbsolute(value)) return 'is not absolute';
+        return batchRefusal(value);
+      });
+      const argumentRefusal = taskArgumentRefusal(batchPath);
+      if (argumentRefusal !== undefined) {
+        throw new MailboxError({
+          code: 'watch_failed',
+          message: `The job's folder ${JSON.stringify(spec.jobDir)} ${argumentRefusal}, so Task Scheduler could not start the daily job.`,
+          hint: 'Use a credentials directory without such characters, then run watch install again.',
+        });
+      }
+      const xml = buildTaskXml(spec);
+      const batch = buildWakeBatchFile(spec);
+      const registered = await query();
+      if (registered === undefined) throw noSchedulerError('schtasks', 'Task Scheduler');
+      const same =
+        registered !== '' &&
+        JSON.stringify(taskEssentials(registered)) === JSON.stringify(taskEssentials(xml)) &&
+        (await readOptional(batchPath)) === batch;
+      if (same) return false;
+      await writeAtomically(batchPath, Buffer.from(batch, 'utf8'));
+      // Task Scheduler reads a definition file as UTF-16 with its byte order mark, as it exports them.
+      const xmlPath = join(spec.jobDir, `wake-task.${randomBytes(6).toString('hex')}.xml`);
+      try {
+        await writeFile(xmlPath, Buffer.from(`\ufeff${xml}`, 'utf16le'), { mode: 0o600 });
+        // /F replaces a task of the same name, so there is never more than one per directory.
+        await mustSucceed(await schtasks(['/Create', '/TN', name, '/XML', xmlPath, '/F']), 'create');
+      } finally {
+        await rm(xmlPath, { force: true });
+      }
+      return true;
+    },
+    async remove() {
+      const registered = await query();
+      if (registered) await mustSucceed(await schtasks(['/Delete', '/TN', name, '/F']), 'delete');
+      const hadBatch = (await readOptional(batchPath)) !== undefined;
+      await rm(batchPath, { force: true });
+      return Boolean(registered) || hadBatch;
+    },
+  };
+}
+
+async function mustSucceed(result: ProgramRun, verb: string): Promise<void> {
+  if (result.code === 0) return;
+  throw new MailboxError({
+    code: 'watch_failed',
+    message: `schtasks could not ${verb} the task (exit ${result.code}): ${(result.stderr || result.stdout).trim() || 'no message'}`,
+    hint: 'Check that the Task Scheduler service runs and this user may create tasks (`schtasks /Query`), then run watch install again.',
+  });
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function writeAtomically(file: string, content: Buffer): Promise<void> {
+  await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, content, { mode: 0o600 });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new MailboxError({
+      code: 'watch_failed',
+      message: `Could not write ${file}: ${(error as Error).message}`,
+      hint: 'Check that the credentials directory exists and is writable by this user.',
+      cause: error,
+    });
+  }
+}
