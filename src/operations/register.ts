@@ -6,6 +6,7 @@ import type { PowProgress } from '../pow/pow-progress.js';
 import type { RegisterOutcome } from '../auth/account-registry.js';
 import { defineOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
 import { applyWatchChoice, watchReportSchema } from './watch-choice.js';
+import { presentRegister } from '../present/present-register.js';
 import { assertNewInboxAllowed, assertNoWakeRunning } from '../policy/new-inboxes.js';
 import { rememberInboxDir } from '../policy/records/inbox-dirs.js';
 
@@ -133,6 +134,7 @@ export const registerOperation = defineOperation({
   input: registerInput,
   output: registerOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  present: presentRegister,
   cli: { reveal: ['apiKey'] },
   cliInput: z.object({
     show_api_key: z.boolean().optional().describe('Print the full apiKey (operators only; never in logs).'),
