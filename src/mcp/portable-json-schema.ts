@@ -1,20 +1,29 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { publishedAsType } from '../operations/define-operation.js';
 
 /**
  * Tool schemas as the major function-calling APIs accept them. Hosts hand a tool's JSON Schema to
  * the model provider as is, and OpenAI, Gemini and others take only a subset: no `$schema`, no
- * `propertyNames`, no empty `{}` schemas, `enum` rather than `const` (one schema they refuse breaks
- * every tool of the server for them). zod's output is brought into that subset here by rewrites that
- * change nothing a value may be; what has no such rewrite (a tuple, an array of anything) is left
- * for the schema test (test/e2e/mcp-schema-subset.test.ts) to refuse, so it is fixed in the schema.
+ * `propertyNames`, no empty `{}` schemas, `enum` rather than `const`, `anyOf` rather than a list of
+ * types (one schema they refuse breaks every tool of the server for them). zod's output is brought
+ * into that subset here by rewrites that change nothing a value may be; what has no such rewrite (a
+ * tuple, an array of anything) is left for the schema test (test/e2e/mcp-schema-subset.test.ts) to
+ * refuse, so it is fixed in the schema.
  */
 
 type JsonSchema = Record<string, unknown>;
 
 /** `schema` as JSON Schema in the portable subset (draft 2020-12 keywords, no `$schema`). */
 export function portableJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as JsonSchema;
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    override: ({ zodSchema, jsonSchema }) => {
+      if (!publishedAsType.has(zodSchema)) return;
+      for (const key of Object.keys(jsonSchema)) if (key !== 'type' && key !== 'description') delete jsonSchema[key];
+    },
+  }) as JsonSchema;
   return portable(json);
 }
 
@@ -25,6 +34,11 @@ function portable(node: JsonSchema): JsonSchema {
     if (key === 'propertyNames' && isOnlyStringType(value)) continue;
     // `{}` and `true` allow any further member, as leaving the keyword out does.
     if (key === 'additionalProperties' && (value === true || isEmptySchema(value))) continue;
+    // A list of types (zod writes one for a union of bare types) is an anyOf of each.
+    if (key === 'type' && Array.isArray(value) && !('anyOf' in node)) {
+      out.anyOf = value.map((type: unknown) => ({ type }));
+      continue;
+    }
     if (key === 'const') {
       out.enum = [value];
       continue;
@@ -60,6 +74,33 @@ function isRecord(value: unknown): value is JsonSchema {
 }
 
 /**
+ * An output schema cut to its top level: each member's name and type, nested objects as bare
+ * `{"type": "object"}`. tools/list is sent in every conversation of every host, and models call
+ * tools from the input schema: the output schema only has to let the SDK clients accept
+ * structuredContent (they validate it, error results too), which a looser schema still does.
+ * The full shapes are in the reference (docs/reference.md) and the help topics.
+ */
+export function outlineJsonSchema(schema: JsonSchema): JsonSchema {
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  return {
+    type: 'object',
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([name, child]) => [name, isRecord(child) ? outlineMember(child) : child]),
+    ),
+    ...(schema.additionalProperties === false ? { additionalProperties: false } : {}),
+  };
+}
+
+/** One member at its top level: its type (and a primitive's enum), an array's items likewise. */
+function outlineMember(node: JsonSchema): JsonSchema {
+  if (Array.isArray(node.anyOf)) return { anyOf: node.anyOf.map((c: unknown) => (isRecord(c) ? outlineMember(c) : c)) };
+  if (node.type === 'object') return { type: 'object' };
+  if (node.type === 'array' && isRecord(node.items)) return { type: 'array', items: outlineMember(node.items) };
+  if (typeof node.type !== 'string' || node.type === 'array') return node;
+  return { type: node.type, ...(Array.isArray(node.enum) ? { enum: node.enum } : {}) };
+}
+
+/**
  * A schema the SDK publishes in tools/list but does not check: the handler validates with the
  * operation's own zod schema, once, so a bad argument gets the project's error (code, hint, next
  * step) instead of the SDK's bare "Input validation error" text.
@@ -69,7 +110,8 @@ export function publishedSchema(
   io: 'input' | 'output',
 ): StandardSchemaWithJSON<Record<string, unknown>> {
   let json: JsonSchema | undefined;
-  const jsonSchema = (): JsonSchema => (json ??= portableJsonSchema(schema, io));
+  const jsonSchema = (): JsonSchema =>
+    (json ??= io === 'output' ? outlineJsonSchema(portableJsonSchema(schema, io)) : portableJsonSchema(schema, io));
   return {
     '~standard': {
       version: 1,

@@ -55,6 +55,13 @@ export type ConfirmAnswer =
  */
 export const inputErrorCodes = z.registry<{ code: ErrorCode }>();
 
+/**
+ * Input schemas the doors publish as their bare type (and description): tools/list goes into every
+ * conversation, and a shape the description already tells and the operation checks when it reads
+ * the value need not be spelled out twice. Validation still uses the whole zod schema.
+ */
+export const publishedAsType = z.registry<Record<string, never>>();
+
 export interface OperationContext {
   /** Flags and environment as given at the entry; resolved per credentials directory. */
   configInputs: ConfigInputs;

@@ -7,7 +7,7 @@ const helpInput = z.object({
   topic: z
     .enum(helpTopics)
     .optional()
-    .describe(`One of: ${helpTopics.join(', ')}. Omit for the overview.`)
+    .describe('Omit for the index of topics.')
     .register(inputErrorCodes, { code: 'help_topic_unknown' }),
 });
 
@@ -26,7 +26,7 @@ export function helpOperationOver(tools: () => readonly Operation<z.ZodObject, z
     name: 'help',
     title: 'Help',
     description:
-      'Built-in documentation: how to register, the JMAP cheatsheet, every preset with its variables, scheduled watching, several inboxes, troubleshooting of each error, and security rules. Call it when unsure; it needs no inbox.',
+      'Built-in documentation: registering, every preset, raw JMAP, the daily watch, several inboxes, each error, security. Call it when unsure; needs no inbox.',
     input: helpInput,
     output: helpOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -6,11 +6,15 @@ import type { PowProgress } from '../pow/pow-progress.js';
 import type { RegisterOutcome } from '../auth/account-registry.js';
 import { defineOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
 import { applyWatchChoice, watchReportSchema } from './watch-choice.js';
+import { presentRegister } from '../present/present-register.js';
 import { assertNewInboxAllowed, assertNoWakeRunning } from '../policy/new-inboxes.js';
 import { rememberInboxDir } from '../policy/records/inbox-dirs.js';
 
 const watchChoiceMessage =
   'watch is required and is the operator\'s decision: "scheduled" installs a daily 09:00 job that wakes an agent to read the inbox; "on-demand" installs nothing. Ask the operator which they want.';
+
+// What the model reads in tools/list on every turn: the choice and who makes it, nothing more.
+const watchDescription = "The operator's choice, ask them: scheduled (a daily 09:00 job wakes an agent) or on-demand.";
 
 const usernameRule = `username must be ${usernameLength.min}–${usernameLength.max} characters: lowercase letters, digits, ".", "-" or "_", starting and ending with a letter or digit`;
 
@@ -21,9 +25,7 @@ const registerInput = z.object({
     .max(usernameLength.max, usernameRule)
     .regex(usernamePattern, usernameRule)
     .optional()
-    .describe(
-      `Local part of the new inbox address, ${usernameLength.min}–${usernameLength.max} characters: lowercase letters, digits, ".", "-", "_", starting and ending with a letter or digit. Omit only when logging in with api_key.`,
-    )
+    .describe('Local part of the new address, e.g. my-agent. Omit only with api_key.')
     .register(inputErrorCodes, { code: 'username_invalid' }),
   watch: z
     .enum(['scheduled', 'on-demand'], {
@@ -32,19 +34,9 @@ const registerInput = z.object({
           ? watchChoiceMessage
           : `watch must be "scheduled" (a daily 09:00 job wakes an agent to read the inbox) or "on-demand" (nothing installed), not ${JSON.stringify(issue.input)}; the choice is the operator's.`,
     })
-    .describe(watchChoiceMessage),
-  credentials_dir: z
-    .string()
-    .optional()
-    .describe(
-      "Directory for this inbox's credentials. Omit for the default; use a separate directory per additional inbox.",
-    ),
-  api_key: z
-    .string()
-    .optional()
-    .describe(
-      'Log in to an existing inbox (e.g. one created in the dashboard on a custom domain) instead of signing up. Only when the operator supplies it.',
-    ),
+    .describe(watchDescription),
+  credentials_dir: z.string().optional().describe("Directory for this inbox's credentials; omit for the default."),
+  api_key: z.string().optional().describe('Log in to an existing inbox instead; only a key the operator gives you.'),
 });
 
 const registerOutput = z.looseObject({
@@ -135,14 +127,14 @@ export const registerOperation = defineOperation({
   name: 'register',
   title: 'Register an inbox',
   description: [
-    "Create this agent's own e-mail inbox (or log in to an existing one with api_key) and store its credentials locally. Call it once, before jmap_request.",
-    'It solves a proof of work (usually a few seconds to a minute; progress is reported) and afterwards renews tokens by itself.',
-    'watch is required and is the OPERATOR\'s choice: "scheduled" (a daily 09:00 job wakes an agent to read new mail) or "on-demand" (no job). Ask them if you do not know.',
-    'Calling again with the same username is harmless. A different username over existing credentials is refused, because it would lose access to the stored inbox: use a separate credentials_dir for a second inbox.',
+    "Create this agent's own e-mail inbox and store its credentials; call once, before jmap_request.",
+    'Takes seconds to a minute (proof of work). Again with the same username: harmless.',
+    'A second inbox needs its own credentials_dir. More: help topic auth.',
   ].join(' '),
   input: registerInput,
   output: registerOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  present: presentRegister,
   cli: { reveal: ['apiKey'] },
   cliInput: z.object({
     show_api_key: z.boolean().optional().describe('Print the full apiKey (operators only; never in logs).'),

@@ -59,14 +59,21 @@ export async function applyWatchChoice(
       };
     }
     const status = await watchStatus(common);
+    if (status.installed)
+      return {
+        mode,
+        installed: true,
+        summary: `on-demand: no job installed now, but a daily job from before still exists for this directory. ${status.summary}`,
+        verify: status.verify,
+        remove: removeWatchHint(credentialsDir, ctx.install.shellCommand),
+        next: [],
+      };
+    // No job to look for in a job table: only the status command, which also shows the operator's rules.
     return {
       mode,
-      installed: status.installed,
-      summary: status.installed
-        ? `on-demand: no job installed now, but a daily job from before still exists for this directory. ${status.summary}`
-        : 'on-demand: no scheduled job; read the inbox when asked.',
-      verify: status.verify,
-      ...(status.installed ? { remove: removeWatchHint(credentialsDir, ctx.install.shellCommand) } : {}),
+      installed: false,
+      summary: 'on-demand: no scheduled job; read the inbox when asked.',
+      verify: [`${ctx.install.shellCommand} watch status --credentials-dir ${shellQuote(resolve(credentialsDir))}`],
       next: [],
     };
   } catch (error) {

@@ -8,17 +8,13 @@ import type { OperationContext } from './define-operation.js';
 export const credentialsDirInput = z
   .string()
   .optional()
-  .describe(
-    'Credentials directory of the inbox (default: AGENT_MAILBOX_CREDENTIALS_DIR, then the per-user config dir).',
-  );
+  .describe('Credentials directory of the inbox; omit for the default.');
 
 /** On a connected account: the inboxes whose daily job this is (default: the grant's default inbox). */
 export const watchInboxesInput = z
   .array(z.string())
   .optional()
-  .describe(
-    "Connected account only: an inbox (address or accountId from list_inboxes) whose job this is; repeat for several. Default: the account's default inbox.",
-  );
+  .describe('Connected accounts only: the inboxes (from list_inboxes); omit for the default.');
 
 export const wakeCommandInput = z
   .string()

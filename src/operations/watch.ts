@@ -49,7 +49,7 @@ export const watchStatusOperation = defineOperation({
   name: 'watch_status',
   title: 'Daily watch job status',
   description:
-    "Show whether the daily 09:00 job that wakes an agent when new mail arrived is installed for an inbox, when it runs next, and how to verify and remove it; and the operator's rules in force for this inbox (who you may write to, caps, what needs their yes), so you can plan a send. Changes nothing; the job and the rules are the operator's decision, on their command line.",
+    "Whether the daily 09:00 wake job is installed for an inbox, and the operator's rules in force (who you may write to, caps, what needs their yes). Changes nothing.",
   input: z.object({ credentials_dir: credentialsDirInput, inbox: watchInboxesInput }),
   output: watchStatusOutput,
   annotations: readOnly,

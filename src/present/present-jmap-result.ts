@@ -8,6 +8,7 @@ import { attachmentsOf, listingEntry, messageEntry, type Email } from './present
 import { presentRawResponse } from './present-raw-response.js';
 import type { JmapRequestResult } from '../request/run-jmap-request.js';
 import { lineOf } from '../jmap/summarize-response.js';
+import { createdLines } from './present-created.js';
 
 /**
  * The model/human-facing text of a jmap_request result, the same for both front doors except how
@@ -50,10 +51,7 @@ export function presentJmapResult(
     for (const response of responses) body.push(...presentRawResponse(response, marker));
   }
   body.push(...heldLines(result));
-  if (result.created?.length)
-    body.push(
-      `Created: ${result.created.map((c) => `${c.method.split('/')[0]} ${c.id} (${c.creationId})`).join(', ')}.`,
-    );
+  if (result.created?.length) body.push(...createdLines(result, responses));
   const failures = result.failures ?? [];
   if (!result.ok && failures.length > 1) body.push('Failures:', ...failures.map((f) => `- ${lineOf(f)}`));
   for (const note of result.notes ?? []) body.push(`Note: ${note}`);

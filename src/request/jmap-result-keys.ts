@@ -36,7 +36,7 @@ export const jmapResultKeys: { readonly [K in keyof Required<JmapRequestResult> 
   saved: 'with `download`: the file written (path, type, size).',
 };
 
-/** The keys as a Markdown list, for the overview topic and docs/reference.md. */
+/** The keys as a Markdown list, for the jmap topic and docs/reference.md. */
 export function renderJmapResultKeys(): string {
   return Object.entries(jmapResultKeys)
     .map(([key, text]) => `- \`${key}\`: ${text}`)

@@ -161,7 +161,9 @@ describe('register and jmap_request through the stdio server against the sandbox
 
     const replied = await preset('reply', { MAIL_ID: mailId, BODY: 'Got it, thanks.' }, { credentials_dir: bobDir });
     expect(replied.text.split('\n')[0]).toMatch(/^OK: read: .* \| send: .* \| mark_answered: /);
-    expect(replied.text).toMatch(/Created: Email M\S+ \(draft\), EmailSubmission \S+ \(send\)/);
+    // Sent mail is called sent, not a draft after the creation id its Email/set gives it.
+    expect(replied.text).toMatch(/^Sent: message M\S+ \(submission \S+\)\.$/m);
+    expect(replied.text).not.toMatch(/draft/i);
     const replyId = await waitForMail(aliceDir, 'Re: Hello from alice');
     expect(replyId).toBeTruthy();
     await preset('reply_all', { MAIL_ID: replyId, BODY: 'And to all.' });

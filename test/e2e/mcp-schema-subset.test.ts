@@ -8,6 +8,7 @@ import {
   type McpConnection,
   type McpConnection2026,
 } from '../helpers/connect-mcp.js';
+import { measureToolList } from '../../src/bench/tool-list-bench.js';
 import { maxDescriptionChars, propertyKey, subsetViolations } from '../helpers/function-calling-subset.js';
 
 // The real tools/list of the built server, in both protocol eras, against the schema subset that
@@ -64,6 +65,27 @@ describe('the tools/list JSON of the built server', () => {
     }
   });
 
+  // tools/list goes into every conversation of every host before the agent reads a mail: the
+  // budget is what `npm run bench -- --only tool` prints, in bytes of compact UTF-8 JSON.
+  it('stays within 7,000 bytes in all and 4,400 for the names, descriptions and input schemas, in both eras', () => {
+    for (const { era, tools } of lists) {
+      const size = measureToolList(tools);
+      expect(size.totalBytes, era).toBeLessThanOrEqual(7_000);
+      expect(size.callBytes, era).toBeLessThanOrEqual(4_400);
+    }
+  });
+
+  it('keeps an output schema for every tool, with its top-level members and the error member', () => {
+    for (const { era, tools } of lists) {
+      for (const tool of tools) {
+        const properties = tool.outputSchema?.properties as Record<string, unknown> | undefined;
+        expect(properties?.error, `${era} ${tool.name}`).toEqual({ type: 'object' });
+      }
+      const register = tools.find((t) => t.name === 'register')?.outputSchema?.properties;
+      expect(Object.keys(register ?? {})).toEqual(expect.arrayContaining(['inbox', 'accountId', 'watch', 'next']));
+    }
+  });
+
   it('offers the fixed help topics as a closed enum and the username rule as a pattern', () => {
     for (const { era, tools } of lists) {
       const properties = (name: string): Record<string, Record<string, unknown>> =>
@@ -92,5 +114,7 @@ describe('the tools/list JSON of the built server', () => {
       type: 'array',
       items: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object' }] } },
     });
+    // The envelope {"using", "methodCalls"} is published as an object (the description tells its shape).
+    expect(ops?.anyOf).toEqual([{ type: 'string' }, expect.anything(), { type: 'object' }]);
   });
 });

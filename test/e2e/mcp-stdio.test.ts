@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { listHelpTopics } from '../../src/help/index.js';
 import { operationsFor } from '../../src/operations/index.js';
 import { assertCompilesAsJsonSchema, findTupleForms } from '../helpers/json-schema-walk.js';
 import {
@@ -65,6 +66,19 @@ describe('the stdio MCP server: tools, schemas and the protocol stream', () => {
     expect(content).toMatchObject({ topic: 'presets' });
     expect(resultText(result)).toBe(content.text);
     expect(resultText(result).startsWith('# Presets')).toBe(true);
+  });
+
+  it('answers help without a topic with a short index (at most 3,000 bytes in all) naming every other topic', async () => {
+    const result = await server!.client.callTool({ name: 'help', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(3_000);
+    const text = resultText(result);
+    expect(text.startsWith('# agent-mailbox: overview')).toBe(true);
+    for (const topic of listHelpTopics().filter((t) => t !== 'overview')) expect(text).toContain(`- \`${topic}\`: `);
+    // The detail the index leaves out is in its topic: the result keys moved to jmap.
+    const jmap = resultText(await server!.client.callTool({ name: 'help', arguments: { topic: 'jmap' } }));
+    expect(jmap).toContain('- `untrusted`: ');
+    expect(text).not.toContain('- `untrusted`: ');
   });
 
   it('renders an unknown help topic as an isError result carrying code, hint and next', async () => {

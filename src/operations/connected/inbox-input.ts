@@ -5,9 +5,7 @@ import type { Account, InboxChoice } from '../../auth/account-registry.js';
 export const inboxInput = z
   .string()
   .optional()
-  .describe(
-    "Only for a connected account (a person's account with several inboxes): the inbox to act for, its address or accountId as list_inboxes shows it. Omit for the account's default inbox (or its only one). On a directory of your own inbox leave it out (it may only name that inbox).",
-  );
+  .describe('Connected accounts only: the inbox to act for (from list_inboxes); omit for the default.');
 
 /** How a tool opens its account for the `inbox` input: the inbox named, else the directory's own or the grant's default. */
 export function chosenInbox(inbox: string | undefined): InboxChoice {

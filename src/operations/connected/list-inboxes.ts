@@ -28,16 +28,11 @@ const listInboxesOutput = z.object({
 export const listInboxesOperation = defineOperation({
   name: 'list_inboxes',
   title: 'List the inboxes you can use',
-  description: [
-    "List the inboxes this credentials directory reaches: on a connected account (a person's account, possibly with several inboxes and custom domains) each inbox's address and accountId, and which one is the default; for your own inbox, that one.",
-    'Pass an address or accountId from here as `inbox` to jmap_request to act for that inbox. Changes nothing.',
-  ].join(' '),
+  description:
+    "The inboxes this credentials directory reaches (a person's connected account may have several), with the default. Pass one as jmap_request's inbox. Changes nothing.",
   input: z.object({
-    credentials_dir: z.string().optional().describe('Credentials directory; omit for the default one.'),
-    refresh: z
-      .boolean()
-      .optional()
-      .describe('Ask the service again instead of using the list kept since the last look (connected accounts).'),
+    credentials_dir: z.string().optional().describe('Omit for the default.'),
+    refresh: z.boolean().optional().describe('Ask the service again instead of using the kept list.'),
   }),
   output: listInboxesOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },

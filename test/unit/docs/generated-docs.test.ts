@@ -46,7 +46,7 @@ const targets: Target[] = [
   { file: 'docs/reference.md', section: 'exit-codes', render: renderExitCodeTable },
   { file: 'skill/SKILL.md', section: 'tools', render: () => renderToolDocs(agentTools(), 'cli') },
   { file: 'skill/SKILL.md', section: 'exit-codes', render: renderExitCodeTable },
-  { file: 'skill/references/overview.md', section: 'result-keys', render: renderJmapResultKeys },
+  { file: 'skill/references/jmap.md', section: 'result-keys', render: renderJmapResultKeys },
   { file: 'skill/references/troubleshooting.md', section: 'exit-codes', render: renderExitCodeTable },
   { file: 'skill/references/auth.md', section: 'config', render: renderSettingsTable },
 ];

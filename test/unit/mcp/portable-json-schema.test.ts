@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { portableJsonSchema, publishedSchema } from '../../../src/mcp/portable-json-schema.js';
+import { publishedAsType } from '../../../src/operations/define-operation.js';
+import { outlineJsonSchema, portableJsonSchema, publishedSchema } from '../../../src/mcp/portable-json-schema.js';
 import { subsetViolations } from '../../helpers/function-calling-subset.js';
 
 describe('tool schemas in the function-calling subset', () => {
@@ -38,6 +39,43 @@ describe('tool schemas in the function-calling subset', () => {
       '#/properties/list/items: empty schema {} (says nothing; Gemini refuses it)',
       '#/properties/list/items: no type',
     ]);
+  });
+
+  it('publishes a schema registered as publishedAsType as its bare type and description, and still checks it whole', () => {
+    const envelope = z.object({ calls: z.array(z.string()) }).register(publishedAsType, {});
+    const schema = z.object({ ops: z.union([z.string(), envelope]).describe('The calls.') });
+    expect(portableJsonSchema(schema, 'input').properties).toEqual({
+      ops: { description: 'The calls.', anyOf: [{ type: 'string' }, { type: 'object' }] },
+    });
+    expect(schema.safeParse({ ops: { calls: 'not an array' } }).success).toBe(false);
+    expect(schema.safeParse({ ops: { calls: ['a'] } }).success).toBe(true);
+  });
+
+  it('outlines an output schema to its top-level members: types, enums, arrays of primitives; nested objects bare', () => {
+    const output = z.object({
+      mode: z.enum(['a', 'b']),
+      count: z.number().optional(),
+      names: z.array(z.string()),
+      rows: z.array(z.object({ id: z.string() })),
+      job: z.object({ installed: z.boolean(), next: z.array(z.string()) }),
+      either: z.union([z.string(), z.object({ x: z.number() })]),
+    });
+    const outlined = outlineJsonSchema(portableJsonSchema(output, 'output'));
+    expect(outlined).toEqual({
+      type: 'object',
+      properties: {
+        mode: { type: 'string', enum: ['a', 'b'] },
+        count: { type: 'number' },
+        names: { type: 'array', items: { type: 'string' } },
+        rows: { type: 'array', items: { type: 'object' } },
+        job: { type: 'object' },
+        either: { anyOf: [{ type: 'string' }, { type: 'object' }] },
+      },
+      additionalProperties: false,
+    });
+    expect(subsetViolations(outlined)).toEqual([]);
+    const published = publishedSchema(output, 'output')['~standard'].jsonSchema.output({ target: 'draft-2020-12' });
+    expect(published).toEqual(outlined);
   });
 
   it("publishes the JSON Schema but leaves checking the arguments to the operation (one validation, the project's errors)", () => {

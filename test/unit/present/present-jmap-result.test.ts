@@ -177,3 +177,79 @@ describe('presentJmapResult: raw ops', () => {
     expect(text).not.toContain('Request');
   });
 });
+
+describe('presentJmapResult: what a call created', () => {
+  const sendResult = (
+    submission: Record<string, unknown>,
+    extra: Partial<JmapRequestResult> = {},
+    withSubmission = true,
+  ): JmapRequestResult => ({
+    ok: true,
+    summary: 'OK: 3 responses.',
+    dryRun: false,
+    preset: 'send_mail',
+    failures: [],
+    created: [{ method: 'Email/set', creationId: 'draft', id: 'M1' }],
+    response: {
+      methodResponses: [
+        ['Email/set', { created: { draft: { id: 'M1', blobId: 'B1' } } }, 'draft'],
+        ...(withSubmission
+          ? [
+              ['EmailSubmission/set', { created: { send: { id: 'S1', ...submission } } }, 'submit'] as [
+                string,
+                Record<string, unknown>,
+                string,
+              ],
+            ]
+          : []),
+        ['Email/set', { updated: { M1: null } }, 'submit'],
+      ],
+    },
+    ...extra,
+  });
+
+  it('says a submitted message was sent, never calling it a draft after its creation id', () => {
+    const { text } = presentJmapResult(sendResult({ undoStatus: 'final' }), 'mcp', { marker });
+    expect(text).toContain('Sent: message M1 (submission S1).');
+    expect(text).not.toMatch(/draft/i);
+  });
+
+  it('says a pending submission is queued, with its sendAt, and a cancelled one was not sent', () => {
+    const queued = presentJmapResult(sendResult({ undoStatus: 'pending', sendAt: '2026-11-28T10:00:00Z' }), 'mcp', {
+      marker,
+    }).text;
+    expect(queued).toContain(
+      'Queued for sending: message M1 (submission S1, sendAt 2026-11-28T10:00:00Z; it can still be cancelled).',
+    );
+    expect(queued).not.toContain('Sent:');
+    const cancelled = presentJmapResult(sendResult({ undoStatus: 'canceled' }), 'mcp', { marker }).text;
+    expect(cancelled).toContain('Not sent (cancelled): message M1 (submission S1).');
+  });
+
+  it('calls only the mail held for the operator a draft', () => {
+    const held = sendResult(
+      {},
+      {
+        awaitingApproval: [
+          { outboxId: 'h-1', emailId: 'M1', recipients: ['bob@example.test'], subject: 'Hi', rule: 'r' },
+        ],
+      },
+      false,
+    );
+    const { text } = presentJmapResult(held, 'mcp', { marker });
+    expect(text).toContain('Held as a draft, not sent: message M1 (it awaits your operator).');
+    expect(text).not.toContain('Sent:');
+  });
+
+  it('names other created records with the creation id the caller gave them', () => {
+    const result: JmapRequestResult = {
+      ok: true,
+      summary: 'OK',
+      dryRun: false,
+      failures: [],
+      created: [{ method: 'Mailbox/set', creationId: 'box', id: 'MB1' }],
+      response: { methodResponses: [['Mailbox/set', { created: { box: { id: 'MB1' } } }, 'c']] },
+    };
+    expect(presentJmapResult(result, 'mcp', { marker }).text).toContain('Created: Mailbox MB1 (box).');
+  });
+});
