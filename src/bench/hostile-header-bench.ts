@@ -22,6 +22,9 @@ import { benchDnsRecords } from './token-cost-fixtures.js';
  * parsing 250 KB can be told apart from what the client adds.
  */
 
+/** The most the hostile listing may cost beside the ordinary one, whole and the client's part alike. */
+const targetRatio = 1.5;
+
 const rawListing: JmapRequestInput = {
   ops: [
     [
@@ -58,7 +61,8 @@ const rawListing: JmapRequestInput = {
   ],
 };
 
-export async function runHostileHeaderBench(rounds = 15): Promise<string[]> {
+// Each round costs tens of ms; the median of 40 holds still on a machine others share, where 14 did not.
+export async function runHostileHeaderBench(rounds = 41): Promise<string[]> {
   const sandbox = await startSandbox({ difficulty: 2, rateLimit: false, dns: benchDnsRecords() });
   const base = await mkdtemp(join(tmpdir(), 'agent-mailbox-header-bench-'));
   const registry = createAccountRegistry({
@@ -141,10 +145,10 @@ export async function runHostileHeaderBench(rounds = 15): Promise<string[]> {
     return [
       `header section of the hostile message: ${headers.join('\r\n').length} bytes`,
       `list_inbox of 20, ordinary message      ${plain.toFixed(1).padStart(7)} ms median   ×1.00`,
-      `list_inbox of 20, hostile message       ${hostile.toFixed(1).padStart(7)} ms median   ×${(hostile / plain).toFixed(2)}`,
+      `list_inbox of 20, hostile message       ${hostile.toFixed(1).padStart(7)} ms median   ×${(hostile / plain).toFixed(2)} (target ≤ ${targetRatio})`,
       `the same Email/get raw, ordinary        ${rawPlain.toFixed(1).padStart(7)} ms median`,
       `the same Email/get raw, hostile         ${rawHostile.toFixed(1).padStart(7)} ms median   ×${(rawHostile / rawPlain).toFixed(2)}`,
-      `hostile listing less the server's extra ${clientHostile.toFixed(1).padStart(7)} ms          ×${(clientHostile / plain).toFixed(2)} (target ≤ 1.5)`,
+      `hostile listing less the server's extra ${clientHostile.toFixed(1).padStart(7)} ms          ×${(clientHostile / plain).toFixed(2)} (target ≤ ${targetRatio})`,
     ];
   } finally {
     smtp.close();
