@@ -1,21 +1,25 @@
 /**
  * V8 keeps a string over 128 KiB in its large-object space, where making one (as the socket does
  * when it flattens JSON.stringify's output) cost ~3 ms on a busy machine against ~0.1 ms at 125 KB.
- * A large answer, such as a header section near the cap asked for whole, is therefore serialised in
- * pieces each well under that size, wherever the value's own structure allows.
+ * A large answer, such as a header section near the cap asked for whole, is therefore serialised
+ * value by value and sent in chunks well under that size; only a single string value that large
+ * still makes one.
  */
-const pieceChars = 32 * 1024;
+// In characters: a string holding any character beyond Latin-1 takes two bytes for each.
+const wholeChars = 48 * 1024;
+const chunkChars = 32 * 1024;
 
-/** The UTF-8 bytes of JSON.stringify(value) as chunks of about `pieceChars` characters at most, except single large strings. */
+/** The UTF-8 bytes of JSON.stringify(value), as one chunk or, for a large answer, several. */
 export function jsonChunks(value: unknown): Buffer[] {
+  const whole = JSON.stringify(value) as string | undefined;
+  if (whole === undefined) return [];
+  if (whole.length <= wholeChars || !isPlainContainer(value)) return [Buffer.from(whole)];
   const pieces: string[] = [];
-  const text = JSON.stringify(value) as string | undefined;
-  if (text === undefined) return [];
-  pushPieces(value, text, pieces);
+  pushPieces(value, pieces);
   const chunks: Buffer[] = [];
   let chunk = '';
   for (const piece of pieces) {
-    if (chunk.length && chunk.length + piece.length > pieceChars) {
+    if (chunk.length && chunk.length + piece.length > chunkChars) {
       chunks.push(Buffer.from(chunk));
       chunk = '';
     }
@@ -25,33 +29,40 @@ export function jsonChunks(value: unknown): Buffer[] {
   return chunks;
 }
 
-// Pieces concatenate to exactly `text`: JSON.stringify's own output for every leaf and every
-// container small enough, its rules (key order, skipped and null-ed entries) for the rest.
-function pushPieces(node: unknown, text: string, pieces: string[]): void {
-  if (text.length <= pieceChars || !isPlainContainer(node)) {
-    pieces.push(text);
-    return;
-  }
+// Pieces concatenate to exactly JSON.stringify(node): its own output for every value that is not a
+// plain object or array, and its rules (key order, skipped and null-ed entries) for those.
+function pushPieces(node: object, pieces: string[]): void {
   if (Array.isArray(node)) {
     pieces.push('[');
-    node.forEach((item: unknown, index) => {
+    // By index, not forEach: a hole is null in JSON too.
+    for (let index = 0; index < node.length; index += 1) {
       if (index) pieces.push(',');
-      pushPieces(item, (JSON.stringify(item) as string | undefined) ?? 'null', pieces);
-    });
+      if (!pushValue(node[index], pieces)) pieces.push('null');
+    }
     pieces.push(']');
     return;
   }
   const record = node as Record<string, unknown>;
   let separator = '{';
   for (const key of Object.keys(record)) {
-    const entry = record[key];
-    const entryText = JSON.stringify(entry) as string | undefined;
-    if (entryText === undefined) continue;
-    pieces.push(`${separator}${JSON.stringify(key)}:`);
-    separator = ',';
-    pushPieces(entry, entryText, pieces);
+    const keyPiece = `${separator}${JSON.stringify(key)}:`;
+    pieces.push(keyPiece);
+    if (pushValue(record[key], pieces)) separator = ',';
+    else pieces.pop();
   }
   pieces.push(separator === '{' ? '{}' : '}');
+}
+
+/** Pushes a value's pieces; false when JSON.stringify would leave it out. */
+function pushValue(value: unknown, pieces: string[]): boolean {
+  if (isPlainContainer(value)) {
+    pushPieces(value, pieces);
+    return true;
+  }
+  const text = JSON.stringify(value) as string | undefined;
+  if (text === undefined) return false;
+  pieces.push(text);
+  return true;
 }
 
 function isPlainContainer(node: unknown): node is object {

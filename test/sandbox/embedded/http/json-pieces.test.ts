@@ -45,13 +45,15 @@ describe('jsonChunks (a JSON answer in pieces under V8 large-object size)', () =
 
   it("follows JSON.stringify's rules where it splits: skipped and null-ed entries, toJSON, key order, other prototypes", () => {
     const big = 'y'.repeat(40_000);
-    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { z: big, a: 1 });
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { z: big, y: [big], a: 1 });
     class Box {
       constructor(readonly inner = big) {}
     }
     const values: unknown[] = [
       { a: undefined, b: () => 1, c: Symbol('s'), d: big, e: [undefined, () => 1, big, null], f: new Date(0) },
       [big, big, { toJSON: () => 'replaced' }, { toJSON: () => undefined }],
+      // eslint-disable-next-line no-sparse-arrays
+      [big, , big],
       { only: undefined, list: [big, big] },
       { empty: {}, none: [], nested: { deeper: { deepest: [big, big, big] } } },
       { 2: big, 1: big, b: big, a: big },
