@@ -6,8 +6,31 @@ let convert: typeof Convert | undefined;
 
 /** Loads the converter when a JMAP response carries an HTML part; cheap once loaded. */
 export async function prepareHtmlToText(response: unknown): Promise<void> {
-  if (convert || !JSON.stringify(response).includes('text/html')) return;
+  if (convert || !mentionsHtml(response)) return;
   ({ convert } = await import('html-to-text'));
+}
+
+/**
+ * True when "text/html" appears in any key or string of a JSON value, as it would in its
+ * serialisation. Walked rather than serialised: an answer carrying a 250 KB header section would
+ * otherwise be copied whole into one more large string on every request.
+ */
+export function mentionsHtml(response: unknown): boolean {
+  const pending: unknown[] = [response];
+  while (pending.length) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (value.includes('text/html')) return true;
+    } else if (Array.isArray(value)) {
+      for (const entry of value) pending.push(entry);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, entry] of Object.entries(value)) {
+        if (key.includes('text/html')) return true;
+        pending.push(entry);
+      }
+    }
+  }
+  return false;
 }
 
 /**

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { BackendContext, MailBackend, OutboxEntry } from '../mail-backend.js';
 import { AccountFiles, appendJsonLine, readAccountIndexes } from './store/account-files.js';
 import { deliverLocal } from './store/deliver-message.js';
-import { InboxAccount } from './store/inbox-account.js';
+import { InboxAccount, type ParseCacheOptions } from './store/inbox-account.js';
 import { createJmapHttpHandler } from './http/jmap-http-handler.js';
 import type { MailNetwork } from './store/mail-network.js';
 import { PushHub } from './http/push-hub.js';
@@ -13,6 +13,8 @@ import { PushHub } from './http/push-hub.js';
 export interface EmbeddedOptions {
   /** The store's clock (receivedAt, vacation windows and reply periods). */
   now?: () => Date;
+  /** How each inbox parses its messages and how many bytes of them it keeps parsed. */
+  parseCache?: ParseCacheOptions;
 }
 
 const outboxEntry = z.object({
@@ -37,7 +39,7 @@ export async function createEmbeddedBackend(ctx: BackendContext, options: Embedd
   for (const index of dataDir ? readAccountIndexes(dataDir) : []) {
     accounts.set(
       index.address.toLowerCase(),
-      new InboxAccount(index.address, new AccountFiles(dataDir as string, index.address), index),
+      new InboxAccount(index.address, new AccountFiles(dataDir as string, index.address), index, options.parseCache),
     );
   }
   const outboxFile = dataDir ? join(dataDir, 'outbox.jsonl') : undefined;
@@ -83,7 +85,15 @@ export async function createEmbeddedBackend(ctx: BackendContext, options: Embedd
       serialize(async () => {
         const key = address.toLowerCase();
         if (accounts.has(key)) return;
-        accounts.set(key, new InboxAccount(address, dataDir ? new AccountFiles(dataDir, address) : undefined));
+        accounts.set(
+          key,
+          new InboxAccount(
+            address,
+            dataDir ? new AccountFiles(dataDir, address) : undefined,
+            undefined,
+            options.parseCache,
+          ),
+        );
       }),
     deliverInbound: (raw, envelope) =>
       serialize(async () => {

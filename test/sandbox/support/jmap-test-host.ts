@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEmbeddedBackend } from '../../../src/sandbox/embedded/create-embedded-backend.js';
+import { createEmbeddedBackend, type EmbeddedOptions } from '../../../src/sandbox/embedded/create-embedded-backend.js';
 import { createMailAuthority } from '../../../src/sandbox/mail-auth/mail-authority.js';
 import type { MailBackend } from '../../../src/sandbox/mail-backend.js';
 import { jmapCapabilities } from '../../../src/wire-constants.js';
@@ -32,8 +32,8 @@ export interface JmapResponse {
 /** Every capability the host knows. */
 export const allUsing: string[] = Object.values(jmapCapabilities);
 
-/** Starts a host; `dataDir` makes it persistent, `now` sets the store's clock. */
-export async function startJmapTestHost(options: { dataDir?: string; now?: () => Date } = {}): Promise<JmapTestHost> {
+/** Starts a host; `dataDir` makes it persistent, `now` sets the store's clock, `parseCache` how messages are parsed. */
+export async function startJmapTestHost(options: { dataDir?: string } & EmbeddedOptions = {}): Promise<JmapTestHost> {
   const logs: string[] = [];
   let baseUrl = '';
   const backend = await createEmbeddedBackend(
@@ -49,7 +49,10 @@ export async function startJmapTestHost(options: { dataDir?: string; now?: () =>
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       log: (line) => logs.push(line),
     },
-    options.now ? { now: options.now } : {},
+    {
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.parseCache ? { parseCache: options.parseCache } : {}),
+    },
   );
   const server: Server = createServer((req, res) => backend.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sandboxDocsUrl } from '../../sandbox-docs-url.js';
+import { jsonChunks } from './json-pieces.js';
 
 /** Reads a request body up to a byte limit; `undefined` means the limit was exceeded. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
@@ -30,14 +31,15 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const data = Buffer.from(JSON.stringify(body));
+  const chunks = jsonChunks(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': String(data.length),
+    'content-length': String(chunks.reduce((sum, chunk) => sum + chunk.length, 0)),
     'cache-control': 'no-store',
     ...headers,
   });
-  res.end(data);
+  for (const chunk of chunks.slice(0, -1)) res.write(chunk);
+  res.end(chunks.at(-1));
 }
 
 /** Sends the service's error shape `{error: {message, hint, docs_url}}` (spec §7.2). */

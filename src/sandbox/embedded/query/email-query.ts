@@ -1,4 +1,4 @@
-import { addressText, emailFacts, type EmailFacts } from '../mime/email-facts.js';
+import { addressText, type EmailFacts } from '../mime/email-facts.js';
 import type { InboxAccount } from '../store/inbox-account.js';
 import { sandboxLimits, sandboxLimitsCapability } from '../protocol/jmap-limits.js';
 import { MethodError } from '../protocol/method-error.js';
@@ -28,19 +28,18 @@ const sortKeys = new Set([
   'allInThreadHaveKeyword',
 ]);
 
-/** Lazily computed facts for the emails one query touches. */
+/** The facts of the emails one query touches, from the inbox's parses (each derived once per message). */
 export class FactsCache {
-  private readonly cache = new Map<string, EmailFacts>();
   constructor(private readonly account: InboxAccount) {}
 
   /** Facts of one email. */
-  async get(id: string): Promise<EmailFacts> {
-    let facts = this.cache.get(id);
-    if (!facts) {
-      facts = emailFacts(await this.account.parsed(id));
-      this.cache.set(id, facts);
-    }
-    return facts;
+  get(id: string): Promise<EmailFacts> {
+    return this.account.facts(id);
+  }
+
+  /** The raw values of one email's top-level header fields of a name (case-insensitive), in order. */
+  async fieldValues(id: string, name: string): Promise<readonly string[]> {
+    return (await this.account.email(id)).fieldValues(name);
   }
 }
 
@@ -201,7 +200,10 @@ export async function matchesFilter(
         isMatch = !thread().some((member) => member.keywords[String(value)]);
         break;
       default:
-        isMatch = await matchesText(key, value, await facts.get(email.id), contains);
+        isMatch =
+          key === 'header'
+            ? await matchesHeader(value, (name) => facts.fieldValues(email.id, name), contains)
+            : await matchesText(key, value, await facts.get(email.id), contains);
     }
     if (!isMatch) return false;
   }
@@ -239,17 +241,20 @@ async function matchesText(
       ].join('\n');
       return contains(all, value);
     }
-    case 'header': {
-      const [name, wanted] = Array.isArray(value) ? (value as unknown[]).map(String) : [];
-      if (!name) throw new MethodError('invalidArguments', 'The header condition needs [name] or [name, value].');
-      const values = facts.headers
-        .filter((header) => header.name.toLowerCase() === name.toLowerCase())
-        .map((header) => header.value);
-      return wanted === undefined ? values.length > 0 : values.some((candidate) => contains(candidate, wanted));
-    }
     default:
       throw new MethodError('unsupportedFilter', `Filter condition "${key}" is not supported.`);
   }
+}
+
+async function matchesHeader(
+  value: unknown,
+  fieldValues: (name: string) => Promise<readonly string[]>,
+  contains: (haystack: string | null, needle: unknown) => boolean,
+): Promise<boolean> {
+  const [name, wanted] = Array.isArray(value) ? (value as unknown[]).map(String) : [];
+  if (!name) throw new MethodError('invalidArguments', 'The header condition needs [name] or [name, value].');
+  const values = await fieldValues(name);
+  return wanted === undefined ? values.length > 0 : values.some((candidate) => contains(candidate, wanted));
 }
 
 /** Sorts emails (given in arrival order) by the comparators; ties fall back to newest first, so pages are stable. */

@@ -1,7 +1,10 @@
+import { LRUCache } from 'lru-cache';
 import { ChangeLog, type ChangeDetail } from './change-log.js';
 import type { AccountFiles } from './account-files.js';
+import type { EmailFacts } from '../mime/email-facts.js';
 import { asMessageIds } from '../mime/header-forms.js';
-import { parseMessage, type ParsedMessage } from '../mime/parse-message.js';
+import type { ParsedMessage } from '../mime/parse-message.js';
+import { defaultMessageParser, ParsedEmail, type MessageParser } from '../mime/parsed-email.js';
 import { AccountBlobs } from './account-blobs.js';
 import { newId } from './new-id.js';
 import {
@@ -30,6 +33,18 @@ export interface ThreadKeys {
   referenceIds: string[];
 }
 
+/** How an inbox keeps its messages' parses; only tests change these. */
+export interface ParseCacheOptions {
+  parser?: MessageParser;
+  /** Bytes of raw message whose parses are kept; a parse holds about as much again, plus what is derived. */
+  parseCacheBytes?: number;
+}
+
+/** Enough for every message of a busy sandbox inbox; beyond it the least recently read are parsed again when read. */
+const defaultParseCacheBytes = 32 * 1024 * 1024;
+// What a parse costs beyond its bytes (the tree's objects, the facts), so many small messages count too.
+const parseOverheadBytes = 4096;
+
 /** The identity every inbox has: its own address, with the id Cyrus requires (the address, cyrus.md). */
 export function primaryIdentity(address: string): IdentityRecord {
   return { id: address, name: '', email: address, replyTo: null, bcc: null, textSignature: '', htmlSignature: '' };
@@ -46,7 +61,8 @@ export class InboxAccount {
   /** Sender (lower-case) → when the vacation response last answered them (RFC 5230 §4.2). */
   readonly vacationReplies: Map<string, string>;
   private readonly raws = new Map<string, Buffer>();
-  private readonly parsedCache = new Map<string, Promise<ParsedMessage>>();
+  private readonly parser: MessageParser;
+  private readonly parseCache: LRUCache<string, Promise<ParsedEmail>>;
   /** Uploads, messages and their parts as blobs (RFC 8620 §6). */
   readonly blobs: AccountBlobs;
   private isDirty = false;
@@ -55,7 +71,10 @@ export class InboxAccount {
     readonly address: string,
     private readonly files: AccountFiles | undefined,
     index?: AccountIndex,
+    options: ParseCacheOptions = {},
   ) {
+    this.parser = options.parser ?? defaultMessageParser;
+    this.parseCache = new LRUCache({ maxSize: options.parseCacheBytes ?? defaultParseCacheBytes });
     this.mailboxes =
       index?.mailboxes ??
       roleMailboxes.map((mailbox) => ({ ...mailbox, id: newId('m'), parentId: null, isSubscribed: true }));
@@ -114,7 +133,7 @@ export class InboxAccount {
 
   /** Stores a message; assigns its thread from In-Reply-To/References. */
   async addEmail(raw: Buffer, init: NewEmail): Promise<EmailRecord> {
-    const parsed = await parseMessage(raw);
+    const parsed = await this.parser.parse(raw);
     const keys = threadKeys(parsed);
     const related = this.relatedThread(keys);
     const id = newId('M');
@@ -130,7 +149,7 @@ export class InboxAccount {
     };
     this.emails.set(id, email);
     this.raws.set(id, raw);
-    this.parsedCache.set(id, Promise.resolve(parsed));
+    this.keepParse(id, raw, Promise.resolve(new ParsedEmail(parsed, this.parser.facts)));
     this.files?.writeMessage(id, raw);
     this.changes.Email.record(id, 'created', { threadId: email.threadId });
     this.changes.Thread.record(email.threadId, related ? 'updated' : 'created');
@@ -159,7 +178,7 @@ export class InboxAccount {
     if (!email) return;
     this.emails.delete(id);
     this.raws.delete(id);
-    this.parsedCache.delete(id);
+    this.parseCache.delete(id);
     this.files?.deleteMessage(id);
     this.changes.Email.record(id, 'destroyed', { threadId: email.threadId });
     const isThreadEmpty = ![...this.emails.values()].some((other) => other.threadId === email.threadId);
@@ -167,14 +186,24 @@ export class InboxAccount {
     this.touchMailboxes(Object.keys(email.mailboxIds));
   }
 
-  /** The parsed form of a stored message (cached). */
-  parsed(id: string): Promise<ParsedMessage> {
-    let cached = this.parsedCache.get(id);
-    if (!cached) {
-      cached = parseMessage(this.raw(id));
-      this.parsedCache.set(id, cached);
-    }
-    return cached;
+  /** A stored message's parse and what is derived from it, parsed once while it stays in the cache. */
+  email(id: string): Promise<ParsedEmail> {
+    const cached = this.parseCache.get(id);
+    if (cached) return cached;
+    const raw = this.raw(id);
+    const parsing = this.parser.parse(raw).then((parsed) => new ParsedEmail(parsed, this.parser.facts));
+    this.keepParse(id, raw, parsing);
+    return parsing;
+  }
+
+  /** The parsed form of a stored message. */
+  async parsed(id: string): Promise<ParsedMessage> {
+    return (await this.email(id)).parsed;
+  }
+
+  /** The convenience properties of a stored message (RFC 8621 §4.1.3). */
+  async facts(id: string): Promise<EmailFacts> {
+    return (await this.email(id)).facts;
   }
 
   /** The raw bytes of a stored message. */
@@ -232,6 +261,11 @@ export class InboxAccount {
     if (!this.isDirty || !this.files) return;
     this.files.writeIndex(this.snapshot());
     this.isDirty = false;
+  }
+
+  // A message larger than the whole cache is not kept (LRUCache refuses it) and is parsed on each read.
+  private keepParse(id: string, raw: Buffer, parse: Promise<ParsedEmail>): void {
+    this.parseCache.set(id, parse, { size: raw.length + parseOverheadBytes });
   }
 
   private touchMailboxes(mailboxIds: string[]): void {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jmapCapabilities } from '../../../../wire-constants.js';
 import { messageProblem } from '../../mime/message-problem.js';
+import { ParsedEmail } from '../../mime/parsed-email.js';
 import { jmapLimits } from '../../protocol/jmap-limits.js';
 import { threadKeys } from '../../store/inbox-account.js';
 import {
@@ -75,7 +76,7 @@ export const emailParseMethods: Record<string, MethodDefinition> = {
               receivedAt: null,
             },
             blobId,
-            parsed: async () => message,
+            read: async () => new ParsedEmail(message),
           },
           viewOptionsOf(input, defaultParseProperties),
         );

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { bodyValue, defaultBodyProperties, renderBodyPart } from '../../mime/body-parts.js';
-import { emailFacts } from '../../mime/email-facts.js';
-import { headerPropertyValue, parseHeaderProperty } from '../../mime/header-forms.js';
+import { parseHeaderProperty } from '../../mime/header-forms.js';
 import type { InboxAccount } from '../../store/inbox-account.js';
-import type { MimePart, ParsedMessage } from '../../mime/parse-message.js';
+import type { MimePart } from '../../mime/parse-message.js';
+import type { ParsedEmail } from '../../mime/parsed-email.js';
 import type { EmailRecord } from '../../store/records.js';
 
 /** Every Email property this host knows besides `header:` forms (RFC 8621 §4.1). */
@@ -82,7 +82,7 @@ export interface EmailSource {
   metadata: Record<(typeof metadataProperties)[number], unknown>;
   /** The blob the message's bytes are, which its part blob ids extend (part-blob-id.ts). */
   blobId: string;
-  parsed(): Promise<ParsedMessage>;
+  read(): Promise<ParsedEmail>;
 }
 
 /** The Email properties that come from the store rather than the message bytes (RFC 8621 §4.1.1). */
@@ -90,7 +90,7 @@ export const metadataProperties = ['id', 'blobId', 'threadId', 'mailboxIds', 'ke
 
 /** The source of a stored message. */
 export function storedEmailSource(account: InboxAccount, record: EmailRecord): EmailSource {
-  return { metadata: record, blobId: record.blobId, parsed: () => account.parsed(record.id) };
+  return { metadata: record, blobId: record.blobId, read: () => account.email(record.id) };
 }
 
 /** Renders one Email object with the requested properties. */
@@ -99,8 +99,7 @@ export async function renderEmail(source: EmailSource, options: EmailViewOptions
   const isMetadata = (property: string): property is (typeof metadataProperties)[number] =>
     (metadataProperties as readonly string[]).includes(property);
   const needsParse = options.properties.some((property) => !isMetadata(property));
-  const parsed = needsParse ? await source.parsed() : undefined;
-  const facts = parsed ? emailFacts(parsed) : undefined;
+  const message = needsParse ? await source.read() : undefined;
   const bodyProperties = options.bodyProperties ?? defaultBodyProperties;
   const parts = (list: MimePart[]): Record<string, unknown>[] =>
     list.map((part) => renderBodyPart(source.blobId, part, bodyProperties));
@@ -109,21 +108,26 @@ export async function renderEmail(source: EmailSource, options: EmailViewOptions
       out[property] = source.metadata[property];
       continue;
     }
-    if (!facts || !parsed) continue;
+    if (!message) continue;
     switch (property) {
       case 'headers':
-        out['headers'] = facts.headers;
+        out['headers'] = message.parsed.headers;
         break;
       case 'bodyStructure':
-        out['bodyStructure'] = renderBodyPart(source.blobId, parsed.root, [...bodyProperties, 'subParts']);
+        out['bodyStructure'] = renderBodyPart(source.blobId, message.parsed.root, [...bodyProperties, 'subParts']);
         break;
       case 'textBody':
       case 'htmlBody':
       case 'attachments':
-        out[property] = parts(facts.body[property]);
+        out[property] = parts(message.facts.body[property]);
         break;
       case 'bodyValues':
-        out['bodyValues'] = bodyValues(facts.body.textBody, facts.body.htmlBody, parsed.root, options);
+        out['bodyValues'] = bodyValues(
+          message.facts.body.textBody,
+          message.facts.body.htmlBody,
+          message.parsed.root,
+          options,
+        );
         break;
       case 'hasAttachment':
       case 'preview':
@@ -138,11 +142,11 @@ export async function renderEmail(source: EmailSource, options: EmailViewOptions
       case 'cc':
       case 'bcc':
       case 'replyTo':
-        out[property] = facts[property];
+        out[property] = message.facts[property];
         break;
       default: {
         const header = parseHeaderProperty(property);
-        if (header) out[property] = headerPropertyValue(facts.headers, header);
+        if (header) out[property] = message.header(header);
       }
     }
   }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { jmapCapabilities } from '../../../../wire-constants.js';
 import { deliverLocal, stripHeader } from '../../store/deliver-message.js';
-import { emailFacts } from '../../mime/email-facts.js';
 import { jmapLimits } from '../../protocol/jmap-limits.js';
 import { MethodError, setError, type SetError } from '../../protocol/method-error.js';
 import { newId } from '../../store/new-id.js';
@@ -149,7 +148,7 @@ async function submit(object: Record<string, unknown>, ctx: MethodContext): Prom
     throw new MethodError('invalidProperties', `Email ${create.emailId} does not exist in this account.`, {
       properties: ['emailId'],
     });
-  const facts = emailFacts(await account.parsed(email.id));
+  const facts = await account.facts(email.id);
   // Spec §1.3 / §7.3: only the inbox's real address may send.
   if (!facts.from?.length || facts.from.some((entry) => entry.email.toLowerCase() !== own)) {
     throw new MethodError('forbiddenFrom', `From must be exactly ${account.address}, the inbox's own address.`);
