@@ -5,7 +5,7 @@ import { guardBenchSection } from './guard-bench.js';
 import { hostileHeaderBenchSection } from './hostile-header-bench.js';
 import { mailAuthBenchSection } from './mail-auth-bench.js';
 import { runMcpOverheadBench } from './mcp-overhead-bench.js';
-import { sessionBenchSection } from './mcp-session-bench.js';
+import { sessionBenchSection } from './session/mcp-session-bench.js';
 import { powBenchSection } from './pow-bench.js';
 import { receiveScreenBenchSection } from './receive-screen-bench.js';
 import { tokenCostBenchSection } from './token-cost-bench.js';

@@ -1,4 +1,4 @@
-import { newsletterHtml } from './token-cost-fixtures.js';
+import { newsletterHtml } from '../token-cost-fixtures.js';
 
 /**
  * An inbox that looks like a real one, for the MCP session bench: HTML newsletters from a sender

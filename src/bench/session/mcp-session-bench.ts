@@ -6,15 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import nodemailer from 'nodemailer';
-import { createAccountRegistry } from '../auth/create-account-registry.js';
-import { silentLogger } from '../log.js';
-import { policyVersion } from '../policy/policy-schema.js';
-import { sandboxClientEnv } from '../sandbox/sandbox-command.js';
-import { startSandbox } from '../sandbox/start-sandbox.js';
-import type { BenchSection } from './bench-section.js';
-import { median } from './median.js';
+import { createAccountRegistry } from '../../auth/create-account-registry.js';
+import { silentLogger } from '../../log.js';
+import { policyVersion } from '../../policy/policy-schema.js';
+import { sandboxClientEnv } from '../../sandbox/sandbox-command.js';
+import { startSandbox } from '../../sandbox/start-sandbox.js';
+import type { BenchSection } from '../bench-section.js';
+import { median } from '../median.js';
 import { realisticBlockList, realisticInbox } from './realistic-inbox-fixtures.js';
-import { benchDnsRecords } from './token-cost-fixtures.js';
+import { benchDnsRecords } from '../token-cost-fixtures.js';
 
 /**
  * A long MCP session, as a host drives one: list_inbox and list_new in turn, thousands of times,
@@ -49,7 +49,7 @@ interface BuildFigures {
   rss: [number, number][];
 }
 
-const thisBuild = fileURLToPath(new URL('../bin.js', import.meta.url));
+const thisBuild = fileURLToPath(new URL('../../bin.js', import.meta.url));
 
 async function rssMiB(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
