@@ -68,13 +68,27 @@ async function collectAssets() {
   return { version: pkg.version, files: await packageFiles(), pages: await renderPages() };
 }
 
+/**
+ * src/bundle-assets.ts's body in a bundle: the version and package files inline, the help pages in
+ * a module of their own that only a help request imports (a chunk of its own in the split build;
+ * most of the assets' bytes, which every other command would otherwise load).
+ */
 function assetsPlugin(assets) {
+  const { pages, ...rest } = assets;
   return {
     name: 'bundled-assets',
     setup(b) {
+      b.onResolve({ filter: /^agent-mailbox:pages$/ }, () => ({ path: 'pages', namespace: 'agent-mailbox-pages' }));
+      b.onLoad({ filter: /.*/, namespace: 'agent-mailbox-pages' }, () => ({
+        contents: `export const pages = ${JSON.stringify(pages)};`,
+        loader: 'js',
+      }));
       b.onLoad({ filter: /bundle-assets\.ts$/ }, (args) =>
         args.path === assetsModule
-          ? { contents: `export const bundledAssets = ${JSON.stringify(assets)};`, loader: 'js' }
+          ? {
+              contents: `export const bundledAssets = { ...${JSON.stringify(rest)}, loadPages: async () => (await import('agent-mailbox:pages')).pages };`,
+              loader: 'js',
+            }
           : undefined,
       );
     },

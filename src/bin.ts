@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { bundledAssets } from './bundle-assets.js';
-import { answerFromPage } from './prerendered-page.js';
+import { answerFromPage, mayAskForPage } from './prerendered-page.js';
 
 /**
  * The module that starts everything: every command, `mcp` included, goes through the CLI built
@@ -45,7 +45,9 @@ async function runCommand(): Promise<void> {
   process.exitCode = await runCli({ env: process.env, argv, cliPath: fileURLToPath(import.meta.url), done });
 }
 
-const pageExit = answerFromPage(bundledAssets?.pages, {
+// The pages are most of what a bundle carries: only an argv that may ask for one loads them.
+const pages = bundledAssets && mayAskForPage(argv) ? await bundledAssets.loadPages() : undefined;
+const pageExit = answerFromPage(pages, {
   argv,
   env: process.env,
   stdout: process.stdout,

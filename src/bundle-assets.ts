@@ -17,8 +17,12 @@ export interface BundledAssets {
   version: string;
   /** Package files by path relative to the package root, e.g. "presets/list_inbox.json". */
   files: Readonly<Record<string, string>>;
-  /** CLI answers by their argv joined with NUL: `help`, `help <topic>`, every `--help`. */
-  pages: Readonly<Record<string, PrerenderedPage>>;
+  /**
+   * CLI answers by their argv joined with NUL: `help`, `help <topic>`, every `--help`. Loaded only
+   * for an argv that may ask for one (mayAskForPage): most of what the build carries, and no other
+   * command reads it.
+   */
+  loadPages(): Promise<Readonly<Record<string, PrerenderedPage>>>;
 }
 
 export const bundledAssets: BundledAssets | undefined = undefined;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PrerenderedPage } from './bundle-assets.js';
-import { answerFromPage } from './prerendered-page.js';
+import { answerFromPage, mayAskForPage } from './prerendered-page.js';
 
 /**
  * The package's entry (bin/agent-mailbox.js requires the CommonJS build of this file). It answers
@@ -21,15 +21,7 @@ function readPages(): Record<string, PrerenderedPage> | undefined {
 }
 
 const argv = process.argv.slice(2);
-// Only an argv that can be a help or version request pays for reading the pages.
-const mayBeHelp =
-  argv.length === 0 ||
-  argv[0] === 'help' ||
-  argv.includes('--help') ||
-  argv.includes('-h') ||
-  argv[0] === '--version' ||
-  argv[0] === '-V';
-const exitCode = mayBeHelp
+const exitCode = mayAskForPage(argv)
   ? answerFromPage(readPages(), { argv, env: process.env, stdout: process.stdout, stderr: process.stderr })
   : undefined;
 if (exitCode !== undefined) process.exitCode = exitCode;

@@ -8,6 +8,18 @@ export interface PageTarget {
   stderr: { isTTY?: boolean; write(text: string): unknown };
 }
 
+/** Whether an argv can be a help or version request: only those pay for reading the pages. */
+export function mayAskForPage(argv: readonly string[]): boolean {
+  return (
+    argv.length === 0 ||
+    argv[0] === 'help' ||
+    argv.includes('--help') ||
+    argv.includes('-h') ||
+    argv[0] === '--version' ||
+    argv[0] === '-V'
+  );
+}
+
 /**
  * Answers `help`, `help <topic>` or a `--help` from a page the build rendered with the real
  * program, or returns undefined when no page fits: then the program runs. A width-dependent page

@@ -15,8 +15,9 @@ import { median } from './median.js';
 /**
  * Cold start: what a shell agent pays on every step. Each case is a whole process (spawn to exit,
  * or to the MCP answer), measured round-robin with `node -e 0` so machine load hits all alike.
- * Peak RSS comes from GNU time (`/usr/bin/time -f %M`, the kernel's maxrss of the child) wrapped
- * around every case, `node -e 0` included, so the wrapper's own cost cancels in the ratios.
+ * Peak RSS and CPU time come from GNU time (`/usr/bin/time -f '%M %U %S'`: the kernel's maxrss and
+ * rusage of the child) wrapped around every case, `node -e 0` included, so the wrapper's own cost
+ * cancels in the ratios. CPU time is the figure to read on a loaded machine, where wall times swell.
  */
 
 const gnuTime = '/usr/bin/time';
@@ -27,6 +28,8 @@ interface Sample {
   /** Milestones inside the run (MCP: initialize answered), ms from spawn. */
   marks: Record<string, number>;
   rssKiB: number | undefined;
+  /** User + system CPU time of the process (GNU time's %U + %S): what load on the machine disturbs least. */
+  cpuMs: number | undefined;
 }
 
 interface ProcessCase {
@@ -42,7 +45,7 @@ async function runCase(c: ProcessCase, env: NodeJS.ProcessEnv, workDir: string, 
   const rssFile = join(workDir, `rss-${index}`);
   const withTime = existsSync(gnuTime) && !c.stopWhen;
   const [command, args] = withTime
-    ? [gnuTime, ['-f', '%M', '-o', rssFile, process.execPath, ...c.args]]
+    ? [gnuTime, ['-f', '%M %U %S', '-o', rssFile, process.execPath, ...c.args]]
     : [process.execPath, c.args];
   const started = performance.now();
   const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -62,8 +65,10 @@ async function runCase(c: ProcessCase, env: NodeJS.ProcessEnv, workDir: string, 
   const wallMs = (stoppedAt ?? performance.now()) - started;
   if (stoppedAt === undefined && code !== 0)
     throw new Error(`${c.name} exited ${code}: ${stderr.slice(0, 400)}${stdout.slice(0, 200)}`);
-  const rssKiB = withTime ? Number((await readFile(rssFile, 'utf8')).trim().split('\n').at(-1)) : undefined;
-  return { wallMs, marks, rssKiB };
+  const timed = withTime ? ((await readFile(rssFile, 'utf8')).trim().split('\n').at(-1) ?? '').split(' ') : [];
+  const [rssKiB, userS, systemS] = timed.map(Number);
+  const cpuMs = userS !== undefined && systemS !== undefined ? (userS + systemS) * 1000 : undefined;
+  return { wallMs, marks, rssKiB, cpuMs };
 }
 
 /** Talks JSON-RPC over the child's stdio by hand, so the bench itself adds no SDK between the lines. */
@@ -135,6 +140,11 @@ async function watchChallenges(
   };
 }
 
+/** The mean, not the median: GNU time counts CPU in 10 ms steps, which a median of ten would keep. */
+function cpuOf(list: readonly Sample[]): number {
+  return list.reduce((sum, s) => sum + (s.cpuMs ?? Number.NaN), 0) / list.length;
+}
+
 export interface ColdStartOptions {
   runs?: number;
   /** The CLI entry to measure (default: the package's bin/agent-mailbox.js). */
@@ -199,11 +209,12 @@ export async function runColdStartBench(options: ColdStartOptions = {}): Promise
     const base = samples.get('node -e 0') ?? [];
     const baseWall = median(base.map((s) => s.wallMs));
     const baseRss = median(base.map((s) => s.rssKiB ?? Number.NaN)) / 1024;
+    const baseCpu = cpuOf(base);
     const lines = [
       `${runs} alternating runs, medians; peak RSS by ${existsSync(gnuTime) ? 'GNU time %M' : 'n/a (no /usr/bin/time)'}; bin: ${bin}`,
     ];
-    const row = (name: string, wall: number, rssMiB: number): string =>
-      `${name.padEnd(38)} ${wall.toFixed(1).padStart(7)} ms  (node ${wall >= baseWall ? '+' : ''}${(wall - baseWall).toFixed(1)} ms, ×${(wall / baseWall).toFixed(2)})  ${Number.isNaN(rssMiB) ? '' : `${rssMiB.toFixed(1)} MiB (×${(rssMiB / baseRss).toFixed(2)})`}`;
+    const row = (name: string, wall: number, rssMiB: number, cpu = Number.NaN): string =>
+      `${name.padEnd(38)} ${wall.toFixed(1).padStart(7)} ms  (node ${wall >= baseWall ? '+' : ''}${(wall - baseWall).toFixed(1)} ms, ×${(wall / baseWall).toFixed(2)})  ${Number.isNaN(rssMiB) ? '' : `${rssMiB.toFixed(1)} MiB (×${(rssMiB / baseRss).toFixed(2)})`}${Number.isNaN(cpu) ? '' : `  CPU ${cpu.toFixed(0)} ms mean (node +${(cpu - baseCpu).toFixed(0)})`}`;
     for (const [name, list] of samples) {
       const rss = median(list.map((s) => s.rssKiB ?? Number.NaN)) / 1024;
       if (name === 'mcp') {
@@ -211,9 +222,9 @@ export async function runColdStartBench(options: ColdStartOptions = {}): Promise
           row('mcp spawn → initialize', median(list.map((s) => s.marks.initialize ?? Number.NaN)), Number.NaN),
         );
         lines.push(row('mcp spawn → tools/list', median(list.map((s) => s.marks.toolsList ?? Number.NaN)), Number.NaN));
-        lines.push(row('mcp whole process (to exit)', median(list.map((s) => s.wallMs)), rss));
+        lines.push(row('mcp whole process (to exit)', median(list.map((s) => s.wallMs)), rss, cpuOf(list)));
       } else {
-        lines.push(row(name, median(list.map((s) => s.wallMs)), rss));
+        lines.push(row(name, median(list.map((s) => s.wallMs)), rss, cpuOf(list)));
       }
     }
     return lines;

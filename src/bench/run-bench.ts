@@ -6,6 +6,7 @@ import { guardBenchSection } from './guard-bench.js';
 import { hostileHeaderBenchSection } from './hostile-header-bench.js';
 import { mailAuthBenchSection } from './mail-auth-bench.js';
 import { runMcpOverheadBench } from './mcp-overhead-bench.js';
+import { sessionBenchSection } from './session/mcp-session-bench.js';
 import { powBenchSection } from './pow-bench.js';
 import { receiveScreenBenchSection } from './receive-screen-bench.js';
 import { tokenCostBenchSection } from './token-cost-bench.js';
@@ -13,7 +14,8 @@ import { toolListBenchSection } from './tool-list-bench.js';
 
 /**
  * `npm run bench`: runs each section in turn and prints its report on stdout.
- * Usage: node dist/bench/run-bench.js [--seconds N] [--only <title word>]
+ * Usage: node dist/bench/run-bench.js [--seconds N] [--only <title word>] [--compare <other dist/bin.js>]...
+ * (--compare: builds the MCP session section runs beside this one, e.g. an older commit's)
  */
 
 // What one jmap_request through the spawned stdio server costs on top of a raw
@@ -26,25 +28,36 @@ const mcpOverheadSection: BenchSection = {
   },
 };
 
-const sections: BenchSection[] = [
-  toolListBenchSection,
-  powBenchSection,
-  tokenCostBenchSection,
-  receiveScreenBenchSection,
-  hostileHeaderBenchSection,
-  coldStartBenchSection,
-  mcpOverheadSection,
-  mailAuthBenchSection,
-  guardBenchSection,
-  drillBenchSection,
-];
+function sectionsFor(compare: readonly string[]): BenchSection[] {
+  return [
+    toolListBenchSection,
+    powBenchSection,
+    tokenCostBenchSection,
+    receiveScreenBenchSection,
+    hostileHeaderBenchSection,
+    coldStartBenchSection,
+    mcpOverheadSection,
+    mailAuthBenchSection,
+    guardBenchSection,
+    drillBenchSection,
+    sessionBenchSection(compare),
+  ];
+}
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, only: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '4' },
+      only: { type: 'string' },
+      compare: { type: 'string', multiple: true, default: [] },
+    },
+  });
   const seconds = Number(values.seconds);
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw new Error(`--seconds must be a positive number, got ${values.seconds}`);
-  const chosen = sections.filter((s) => !values.only || s.title.toLowerCase().includes(values.only.toLowerCase()));
+  const chosen = sectionsFor(values.compare).filter(
+    (s) => !values.only || s.title.toLowerCase().includes(values.only.toLowerCase()),
+  );
   for (const section of chosen) {
     process.stdout.write(`\n== ${section.title} ==\n`);
     try {

@@ -65,6 +65,44 @@ export interface AssessOptions {
   showHidden?: boolean;
   /** The operator's view: ids the receive rules hold back from the agent. */
   held?: ReadonlySet<string>;
+  /** Listings: what earlier reads of the same HTML found, kept by the caller (see previewFactsKey). */
+  previews?: { cache: PreviewFactsStore; scope: string };
+}
+
+/** What reading a listed message's HTML found: facts about its bytes, never a verdict. */
+export interface PreviewFacts {
+  preview: string;
+  hidden?: HiddenSummary;
+}
+
+/** Where a caller keeps PreviewFacts between calls (src/present/preview-facts-cache.ts). */
+export interface PreviewFactsStore {
+  get(key: string): PreviewFacts | undefined;
+  set(key: string, facts: PreviewFacts): void;
+}
+
+/**
+ * The key of a message's preview facts: the account (scope), the message and the blobs of its
+ * HTML parts, so other bytes under the same id are read again. Undefined when a part names no
+ * blob: then the message is read every time.
+ */
+export function previewFactsKey(scope: string, email: Email): string | undefined {
+  const parts = Array.isArray(email.htmlBody) ? (email.htmlBody as Email[]) : [];
+  const blobIds = parts.filter((part) => part.type === 'text/html').map((part) => part.blobId);
+  if (typeof email.id !== 'string' || blobIds.length === 0) return undefined;
+  if (!blobIds.every((id) => typeof id === 'string' && id.length > 0)) return undefined;
+  return JSON.stringify([scope, email.id, blobIds]);
+}
+
+function applyPreview(entry: MailTrust | undefined, facts: PreviewFacts): void {
+  if (!entry) return;
+  entry.preview = facts.preview;
+  if (facts.hidden)
+    entry.hidden = {
+      ...facts.hidden,
+      techniques: [...facts.hidden.techniques],
+      ...(facts.hidden.unassessed ? { unassessed: [...facts.hidden.unassessed] } : {}),
+    };
 }
 
 const bodies = new WeakMap<Email, MessageBody>();
@@ -85,19 +123,37 @@ export async function assessMail(emails: readonly Email[], options: AssessOption
   }
   const withHtml = emails.filter((email) => typeof email.id === 'string' && htmlPartIds(email).length > 0);
   if (withHtml.length === 0) return dropEmpty(trust);
-  const hidden = await import('./hidden/analyse-html.js');
   if (options.view === 'listing') {
-    const fetched = (await options.fetchHtml?.(withHtml.map((e) => e.id as string))) ?? new Map();
+    const previews = options.previews;
+    const keys = new Map<string, string>();
+    const unread: string[] = [];
+    for (const email of withHtml) {
+      const id = email.id as string;
+      const key = previews ? previewFactsKey(previews.scope, email) : undefined;
+      const known = key === undefined ? undefined : previews?.cache.get(key);
+      if (known) applyPreview(trust[id], known);
+      else {
+        if (key !== undefined) keys.set(id, key);
+        unread.push(id);
+      }
+    }
+    if (unread.length === 0) return dropEmpty(trust);
+    const hidden = await import('./hidden/analyse-html.js');
+    const fetched = (await options.fetchHtml?.(unread)) ?? new Map();
     await hidden.prepareHtmlVisibility([...fetched.values()].map((f) => f.html));
     for (const [id, { html, isTruncated }] of fetched) {
       const seen = hidden.analyseHtml(html, { maxBytes: previewHtmlBytes });
-      const entry = trust[id];
-      if (!entry) continue;
-      entry.preview = [...seen.visibleText.replace(/\s+/g, ' ').trim()].slice(0, previewChars).join('');
       const summary = hiddenSummary(seen.charsByTechnique, isTruncated || seen.truncated, undefined, seen.unassessed);
-      if (summary) entry.hidden = summary;
+      const facts: PreviewFacts = {
+        preview: [...seen.visibleText.replace(/\s+/g, ' ').trim()].slice(0, previewChars).join(''),
+        ...(summary ? { hidden: summary } : {}),
+      };
+      const key = keys.get(id);
+      if (key !== undefined) previews?.cache.set(key, facts);
+      applyPreview(trust[id], facts);
     }
   } else {
+    const hidden = await import('./hidden/analyse-html.js');
     const { comparePlainToVisible } = await import('./hidden/compare-plain-to-visible.js');
     for (const email of withHtml) {
       const body = await readMessageBody(email, {

@@ -1,6 +1,13 @@
 import type { ServiceGate } from '../gate/service-gate.js';
-import { assessMail, htmlPartIds, previewHtmlBytes, type MailTrust } from '../present/assess-mail.js';
+import {
+  assessMail,
+  htmlPartIds,
+  previewHtmlBytes,
+  type AssessOptions,
+  type MailTrust,
+} from '../present/assess-mail.js';
 import { lastEmailList, responsesOf } from '../present/present-jmap-result.js';
+import { previewFactsCache } from '../present/preview-facts-cache.js';
 import { authenticationResultsProperty } from '../trust/sender-authentication.js';
 import { jmapCapabilities } from '../wire-constants.js';
 import type { JmapRequestResult } from './jmap-request-types.js';
@@ -27,6 +34,7 @@ export async function assessRequest(
   const emails = lastEmailList(responses) ?? [];
   const showHidden = plan.vars.SHOW_HIDDEN === true || plan.vars.SHOW_HIDDEN === 'true';
   if (showHidden && result.view !== 'listing') result.showHidden = true;
+  const previews = result.view === 'listing' && emails.length > 0 ? await previewsOf(gate) : undefined;
   const trust = await assessMail(emails, {
     authservId: plan.authservId,
     ...(typeof plan.vars.INBOX === 'string' ? { inbox: plan.vars.INBOX } : {}),
@@ -34,6 +42,7 @@ export async function assessRequest(
     fetchHtml: (ids) => fetchPreviewHtml(ids, gate),
     showHidden,
     ...(held?.shownToOperator ? { held: new Set(held.shownToOperator) } : {}),
+    ...(previews ? { previews } : {}),
   });
   if (Object.keys(trust).length > 0) {
     result.trust = trust;
@@ -55,6 +64,12 @@ export async function assessRequest(
         !path.includes(authenticationResultsProperty) && !(result.view !== 'message' && path.includes('.htmlBody')),
     );
   return result;
+}
+
+/** The process's listing previews, kept per account of a service: an email id means nothing outside its account. */
+async function previewsOf(gate: ServiceGate): Promise<NonNullable<AssessOptions['previews']>> {
+  const { apiUrl, accountId } = await gate.session();
+  return { cache: previewFactsCache, scope: JSON.stringify([apiUrl, accountId]) };
 }
 
 /** The HTML parts of listed messages, each cut at previewHtmlBytes by the server (isTruncated says so). */

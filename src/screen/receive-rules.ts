@@ -1,5 +1,5 @@
-import type { Account } from '../auth/account-registry.js';
-import { authservIdOf } from '../config.js';
+import type { Account, InboxIdentity } from '../auth/account-registry.js';
+import { authservIdOf, type Config } from '../config.js';
 import { resolveInboxAddress } from '../jmap/resolve-inbox-address.js';
 import type { JmapSessionInfo } from '../jmap/jmap-types.js';
 import { findMatch, normaliseAddress, type NormalisedAddress } from '../policy/address-matcher.js';
@@ -27,14 +27,26 @@ export interface ReceivedJudgement {
   authentication: SenderAuthentication;
 }
 
+/** What a call's receive rules read of the account: its settings and which inbox it is. */
+export interface AccountView {
+  config: Config;
+  identity: InboxIdentity;
+}
+
+/** Reads the account once for a call's rules (loadInboxLayers and receiveRulesOf both take it). */
+export async function readAccountView(account: Account): Promise<AccountView> {
+  const [config, identity] = await Promise.all([account.config(), account.inbox()]);
+  return { config, identity };
+}
+
 /**
  * The operator's layers for this inbox (machine, user, inbox). Read once per call: a file the
  * operator changed applies from the next call on.
  */
-export async function loadInboxLayers(account: Account): Promise<LoadedLayer[]> {
+export async function loadInboxLayers(account: Account, view?: AccountView): Promise<LoadedLayer[]> {
   // The inbox's layer sits in its state folder: the directory itself, or on a connected account
   // the chosen inbox's own folder, where the policy commands write it.
-  const [config, identity] = await Promise.all([account.config(), account.inbox()]);
+  const { config, identity } = view ?? (await readAccountView(account));
   return loadPolicyLayers(
     policyPaths({ userConfigDir: config.userConfigDir, inboxDir: guardedInbox(identity).stateDir }),
   );
@@ -49,9 +61,10 @@ export async function receiveRulesOf(
   layers: readonly LoadedLayer[],
   account: Account,
   session: () => Promise<JmapSessionInfo>,
+  view?: AccountView,
 ): Promise<ReceiveRules | undefined> {
   if (!restrictsReceiving(layers)) return undefined;
-  const [config, identity, info] = await Promise.all([account.config(), account.inbox(), session()]);
+  const [{ config, identity }, info] = await Promise.all([view ?? readAccountView(account), session()]);
   const inbox =
     identity.address !== undefined
       ? { address: identity.address }

@@ -14,7 +14,7 @@ import {
   removeHeld,
   withholdBlobReads,
 } from './mail-method-answers.js';
-import { judgeReceived, loadInboxLayers, receiveRulesOf, type ReceiveRules } from './receive-rules.js';
+import { judgeReceived, loadInboxLayers, readAccountView, receiveRulesOf, type ReceiveRules } from './receive-rules.js';
 import { contentAnswerIndexes } from './content-queries.js';
 import { refillQueryPage } from './refill-query-page.js';
 import {
@@ -77,8 +77,11 @@ export class ReceiveScreen {
   /** The call's receive rules (read once), or undefined when none restricts receiving. */
   rulesOfCall(): Promise<ReceiveRules | undefined> {
     this.rules ??= (async () => {
-      const layers = await (this.options.layers ?? (() => loadInboxLayers(this.options.account)))();
-      return receiveRulesOf(layers, this.options.account, this.options.session);
+      const { account, layers } = this.options;
+      if (layers) return receiveRulesOf(await layers(), account, this.options.session);
+      // The account is read once for both: its settings and inbox name the layers and the rules.
+      const view = await readAccountView(account);
+      return receiveRulesOf(await loadInboxLayers(account, view), account, this.options.session, view);
     })();
     return this.rules;
   }

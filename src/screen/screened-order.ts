@@ -57,7 +57,7 @@ export async function screenQueryOrder(
 ): Promise<void> {
   const [, answer, callId] = response.methodResponses[index] as [string, Args, string];
   const args = callOf(request, 'Email/query', callId)?.[1] ?? {};
-  const shown = await shownMatches(args, 'Email/query', deps);
+  const shown = (await shownOfWholePage(args, answer, deps)) ?? (await shownMatches(args, 'Email/query', deps));
   let start: number;
   if (args.anchor != null) {
     const at = shown.indexOf(String(args.anchor));
@@ -140,6 +140,23 @@ export async function screenTooManyChanges(
 }
 
 /** The ids a query matches that the screen shows, in the server's order, read from the start. */
+/**
+ * The shown matches when the answer's page already holds every match (from position 0, as many ids
+ * as its total, counted by the server in the same query state): judged from the page, with no
+ * second query. Anything else (an anchor, a later page, a cut page, arguments that refer to another
+ * call, more than the caps) is left to shownMatches.
+ */
+async function shownOfWholePage(args: Args, answer: Args, deps: ScreenedOrderDeps): Promise<string[] | undefined> {
+  const ids = strings(answer.ids);
+  const fromStart = (args.position === undefined || args.position === 0) && answer.position === 0;
+  if (!fromStart || args.anchor != null || typeof answer.total !== 'number' || ids.length !== answer.total)
+    return undefined;
+  if (ids.length > deps.caps.scanned || Object.keys(args).some((key) => key.startsWith('#'))) return undefined;
+  const held = await deps.judge(ids, new Map());
+  const shown = ids.filter((id) => !held.has(id));
+  return shown.length > deps.caps.shown ? undefined : shown;
+}
+
 async function shownMatches(args: Args, method: string, deps: ScreenedOrderDeps): Promise<string[]> {
   if (Object.keys(args).some((key) => key.startsWith('#')))
     throw cannotCount(method, "its arguments refer to another call's results", 'Pass the filter and sort literally');

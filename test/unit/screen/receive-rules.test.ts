@@ -7,9 +7,11 @@ import { normaliseAddress } from '../../../src/policy/address-matcher.js';
 import {
   judgeReceived,
   loadInboxLayers,
+  readAccountView,
   receiveRulesOf,
   type ReceiveRules,
 } from '../../../src/screen/receive-rules.js';
+import { ReceiveScreen } from '../../../src/screen/receive-screen.js';
 import type { SenderFacts } from '../../../src/trust/sender-authentication.js';
 import { authservId, dmarc, fakeAccount, inboxAddress, receiveLayer, sessionOf } from './fake-mail-host.js';
 
@@ -200,6 +202,15 @@ describe('receiveRulesOf', () => {
     expect(await inboxOf({ inboxDomain: '' }, 'acc-1')).toBe('me@atomicmail.ai');
   });
 
+  it("reads the account once per call: given the call's view of it, reads it no more", async () => {
+    const account = fakeAccount();
+    const view = await readAccountView(account);
+    expect(account.configReads()).toBe(1);
+    const rules = await receiveRulesOf(blocking, account, sessionOf(), view);
+    expect(account.configReads()).toBe(1);
+    expect(rules).toEqual(await receiveRulesOf(blocking, fakeAccount(), sessionOf()));
+  });
+
   it('refuses to judge under a layer nobody can read', async () => {
     const broken = {
       ...receiveLayer({}),
@@ -240,5 +251,11 @@ describe('loadInboxLayers', () => {
       ['inbox', join(stateDir, 'policy.json'), true],
     ]);
     expect(layers.map((l) => l.policy.receive)).toEqual([undefined, { block: ['spam.test'] }, { mode: 'allowlist' }]);
+    // The screen of one call reads the account once for its layers and its rules together.
+    const account = fakeAccount({ dir: join(home, 'credentials'), home, identity: { stateDir } });
+    const screen = new ReceiveScreen({ account, session: sessionOf(), lookup: () => Promise.reject(new Error('no')) });
+    expect((await screen.rulesOfCall())?.layers.map((l) => l.present)).toEqual([false, true, true]);
+    await screen.rulesOfCall();
+    expect(account.configReads()).toBe(1);
   });
 });

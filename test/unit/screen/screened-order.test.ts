@@ -143,7 +143,7 @@ describe("a listing's total and page under receive rules", () => {
 
   it('fails with a clear error past the shown cap, and past the read cap when held mail floods the matches', async () => {
     const many = await failure(
-      screened(mailbox, query({ calculateTotal: true }), { caps: { shown: 19, scanned: 100 } }),
+      screened(mailbox, query({ calculateTotal: true, limit: 10 }), { caps: { shown: 19, scanned: 100 } }),
     );
     expect(many.code).toBe('jmap_request_error');
     expect(many.message).toBe(
@@ -153,14 +153,16 @@ describe("a listing's total and page under receive rules", () => {
       'Narrow the filter (a mailbox, `after`, `before`), or ask without calculateTotal and from position 0 (the screen then fills each page without counting).',
     );
     expect(
-      (await screened(mailbox, query({ calculateTotal: true }), { caps: { shown: 20, scanned: 100 } })).answer
-        .methodResponses[0]?.[1].total,
+      (await screened(mailbox, query({ calculateTotal: true, limit: 10 }), { caps: { shown: 20, scanned: 100 } }))
+        .answer.methodResponses[0]?.[1].total,
     ).toBe(20);
     const flood = mailbox.map((m) => ({ ...m, from: 'x@spam.test' }));
-    const read = await failure(screened(flood, query({ calculateTotal: true }), { caps: { shown: 100, scanned: 29 } }));
+    const read = await failure(
+      screened(flood, query({ calculateTotal: true, limit: 10 }), { caps: { shown: 100, scanned: 29 } }),
+    );
     expect(read.message).toContain('it matches more than 29 messages.');
     expect(
-      (await screened(flood, query({ calculateTotal: true }), { caps: { shown: 100, scanned: 30 } })).answer
+      (await screened(flood, query({ calculateTotal: true, limit: 10 }), { caps: { shown: 100, scanned: 30 } })).answer
         .methodResponses[0]?.[1].total,
     ).toBe(0);
   });
@@ -179,18 +181,42 @@ describe("a listing's total and page under receive rules", () => {
     const error = await failure(screened(mailbox, request).then(() => undefined));
     expect(error.message).toContain("and its arguments refer to another call's results.");
     const host = fakeMailHost(mailbox);
-    const answer = await host.lookup(query({ calculateTotal: true }));
+    const answer = await host.lookup(query({ calculateTotal: true, limit: 10 }));
     const broken = await failure(
       screenOf(host, {
         lookup: async (r) =>
           r.methodCalls[0]?.[1].calculateTotal
             ? { methodResponses: [['error', { type: 'serverFail' }, 'q']] }
             : host.lookup(r),
-      }).screen(query({ calculateTotal: true }), answer),
+      }).screen(query({ calculateTotal: true, limit: 10 }), answer),
     );
     expect(broken.message).toBe(
       "Counting the mail the operator's receive rules show failed: Email/query answered serverFail.",
     );
+  });
+
+  it('judges a first page that holds every match from the page itself, with no second query, held mail still out', async () => {
+    const { answer, host, report } = await screened(mailbox.slice(0, 9), query({ calculateTotal: true, limit: 20 }));
+    expect(answer.methodResponses[0]?.[1]).toEqual({
+      ids: ['M1', 'M2', 'M4', 'M5', 'M7', 'M8'],
+      position: 0,
+      total: 6,
+    });
+    expect(listed(answer)).toEqual(['M1', 'M2', 'M4', 'M5', 'M7', 'M8']);
+    expect(report?.count).toBe(3);
+    expect(host.calls().filter(([name]) => name === 'Email/query')).toHaveLength(1);
+    // One more match than the page holds: the matches are counted by a query of their own.
+    const cut = await screened(mailbox.slice(0, 9), query({ calculateTotal: true, limit: 8 }));
+    expect(cut.answer.methodResponses[0]?.[1]).toEqual({
+      ids: ['M1', 'M2', 'M4', 'M5', 'M7', 'M8'],
+      position: 0,
+      total: 6,
+    });
+    expect(cut.host.calls().filter(([name]) => name === 'Email/query')).toHaveLength(2);
+    // A later page or an anchor is never taken for the whole.
+    const later = await screened(mailbox.slice(0, 9), query({ calculateTotal: true, position: 1, limit: 20 }));
+    expect(later.answer.methodResponses[0]?.[1]).toMatchObject({ position: 1, total: 6 });
+    expect(later.host.calls().filter(([name]) => name === 'Email/query')).toHaveLength(2);
   });
 
   it('leaves a first page without a total to the refill, reading no further than it needs', async () => {
