@@ -13,7 +13,7 @@ import {
 import { decodeJwt } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
-import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
+import { sandboxClientEnv } from '../../sandbox/src/sandbox-command.js';
 
 const sandbox = await startOAuthSandbox();
 const mode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
