@@ -1,5 +1,4 @@
 import { parseSandboxArgs, sandboxUsage } from './sandbox-args.js';
-import { runSandboxCommand } from './sandbox-command.js';
 
 /**
  * The package's bin, `agent-mailbox-sandbox [--json] [--difficulty N] ...`: the options of
@@ -19,7 +18,10 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(sandboxUsage());
     return 0;
   }
-  return runSandboxCommand(parseSandboxArgs(argv), {
+  const options = parseSandboxArgs(argv);
+  // Loaded only now: `drill` and --help start without the sandbox's modules.
+  const { runSandboxCommand } = await import('./sandbox-command.js');
+  return runSandboxCommand(options, {
     stdout: process.stdout,
     stderr: process.stderr,
     signal: controller.signal,
