@@ -24,6 +24,21 @@ const gateSender = 'src/gate/send-to-service.ts';
 /** The JMAP client sends whatever it is asked to: only the gate, which checks first, may hold one. */
 const jmapClient = ['**/jmap/jmap-client.js'];
 
+/**
+ * The client and the sandbox are two packages that share no code: neither imports the other, by a
+ * path out of its own tree (resolved, so any depth of `../` counts) or by package name.
+ */
+const apart = {
+  client: 'The client never imports the sandbox: it starts the agent-mailbox-sandbox bin (src/sandbox-bin/).',
+  sandbox:
+    "The sandbox imports nothing of the client: copy what it needs into sandbox/src (wire constants: a test checks they equal the client's).",
+};
+const importOfPackage = (pattern, message) =>
+  ['ImportDeclaration', 'ImportExpression', 'ExportNamedDeclaration', 'ExportAllDeclaration'].map((node) => ({
+    selector: `${node}[source.value=${pattern}]`,
+    message,
+  }));
+
 const restricted = (groups) => ({
   'no-restricted-imports': [
     'error',
@@ -44,6 +59,8 @@ export default tseslint.config(
       'dist/**',
       'node_modules/**',
       'bin/**',
+      'sandbox/dist/**',
+      'sandbox/bin/**',
       'coverage/**',
       'skill/scripts/*.mjs',
       '.stryker-tmp/**',
@@ -77,6 +94,36 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: import.meta.dirname, zones: [{ target: './src', from: './sandbox', message: apart.client }] },
+      ],
+      'no-restricted-syntax': ['error', ...importOfPackage('/^agent-mailbox-sandbox(\\/|$)/', apart.client)],
+    },
+  },
+  {
+    files: ['sandbox/src/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: './sandbox/src',
+              from: './',
+              except: ['./sandbox/src', './node_modules', './sandbox/node_modules'],
+              message: apart.sandbox,
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': ['error', ...importOfPackage('/^agent-mailbox(\\/|$)/', apart.sandbox)],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
     ignores: ['src/http/**', 'src/gate/**', 'src/auth/**'],
     rules: restricted([httpSenders, jmapClient, ['**/gate/send-to-service.js']]),
   },
@@ -91,7 +138,7 @@ export default tseslint.config(
     rules: restricted([httpSenders]),
   },
   {
-    files: ['src/cli/**/*.ts', 'src/bin.ts', 'src/sandbox/main.ts', 'src/bench/**/*.ts', 'src/demo/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'src/bin.ts', 'sandbox/src/main.ts', 'bench/**/*.ts', 'demo/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
   {
@@ -109,7 +156,7 @@ export default tseslint.config(
   },
   {
     // Tests print skip reasons and poke at loosely typed JMAP responses.
-    files: ['test/**/*.ts'],
+    files: ['test/**/*.ts', 'sandbox/test/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

@@ -7,7 +7,8 @@ import { defineConfig } from 'vitest/config';
 // machine: 102 s → 95 s, but the contention pushed three tests past 5 s of wall clock.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Both packages' suites: the client's (test/) and the sandbox's (sandbox/test/).
+    include: ['test/**/*.test.ts', 'sandbox/test/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 3,
     // Files share their worker's module cache instead of each importing src, zod and the SDK anew:

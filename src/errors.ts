@@ -23,6 +23,7 @@ export const errorCodes = [
   'rate_limited',
   'network',
   'sandbox_not_running',
+  'sandbox_not_installed',
   'timeout',
   'server_error',
   'bad_response',

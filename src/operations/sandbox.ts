@@ -1,11 +1,37 @@
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
-import { sandboxCommandInput, sandboxOptionsOf } from '../sandbox/sandbox-command-input.js';
+import { findSandboxBin } from '../sandbox-bin/find-sandbox-bin.js';
+import { runSandboxBin } from '../sandbox-bin/run-sandbox-bin.js';
+import { flagsOf, sandboxCommandInput } from '../sandbox-bin/sandbox-flags.js';
 import { defineOperation, type OperationContext } from './define-operation.js';
 
+/** Runs the sandbox package's bin (found at run time; the client never imports it) with these arguments. */
+async function runSandboxPackage(args: string[], ctx: OperationContext, what: string): Promise<{ exitCode: number }> {
+  if (!ctx.streams)
+    throw new MailboxError({
+      code: 'internal',
+      message: `${what} needs the process streams.`,
+      hint: 'Run it from the CLI.',
+    });
+  const env = ctx.configInputs.env ?? {};
+  const bin = findSandboxBin({ env });
+  const { stdout, stderr } = ctx.streams;
+  return {
+    exitCode: await runSandboxBin({
+      bin,
+      nodePath: ctx.install.nodePath,
+      args,
+      env,
+      stdout,
+      stderr,
+      signal: ctx.signal,
+    }),
+  };
+}
+
 /**
- * `agent-mailbox sandbox`: the local sandbox of the service, until Ctrl-C. Its options are declared
- * once in src/sandbox/sandbox-command-input.ts; the sandbox itself loads only when this command runs.
+ * `agent-mailbox sandbox`: the local sandbox of the service, until Ctrl-C. The sandbox is a package
+ * of its own (agent-mailbox-sandbox, sandbox/ in a checkout); this entry starts its bin.
  */
 export const sandboxOperation = defineOperation({
   name: 'sandbox',
@@ -16,21 +42,12 @@ export const sandboxOperation = defineOperation({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   doors: ['cli'],
   cli: { selfReporting: true, configOptions: false, repeatable: ['oauth_auto_approve'] },
-  async run(input, ctx) {
-    if (!ctx.streams)
-      throw new MailboxError({
-        code: 'internal',
-        message: 'sandbox needs the process streams.',
-        hint: 'Run it from the CLI.',
-      });
-    const { runSandboxCommand } = await import('../sandbox/sandbox-command.js');
-    return { exitCode: await runSandboxCommand(sandboxOptionsOf(input), { ...ctx.streams, signal: ctx.signal }) };
-  },
+  run: (input, ctx) => runSandboxPackage(flagsOf(input), ctx, 'sandbox'),
 });
 
 /**
  * `agent-mailbox drill seed|score|run`: the mail drill against a local sandbox. Its work lives with
- * the sandbox (src/sandbox/drill/) and loads only when one of these commands runs.
+ * the sandbox (its bin's `drill` command); `drill run` gives it this CLI to run the agents with.
  */
 
 const sandbox = z
@@ -57,29 +74,16 @@ const html = z.string().optional().describe('Also write the report as one self-c
 const annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 const output = z.object({ exitCode: z.number() });
 
-async function runDrill(
+function runDrill(
   command: 'seed' | 'score' | 'run',
   input: Record<string, unknown>,
   ctx: OperationContext,
 ): Promise<{ exitCode: number }> {
-  if (!ctx.streams)
-    throw new MailboxError({
-      code: 'internal',
-      message: 'drill needs the process streams.',
-      hint: 'Run it from the CLI.',
-    });
-  const { runDrillCommand } = await import('../sandbox/drill/drill-command.js');
-  const env = ctx.configInputs.env ?? {};
-  return {
-    exitCode: await runDrillCommand(command, input, {
-      stdout: ctx.streams.stdout,
-      stderr: ctx.streams.stderr,
-      env,
-      signal: ctx.signal,
-      cliPath: ctx.install.cliPath,
-      nodePath: ctx.install.nodePath,
-    }),
-  };
+  return runSandboxPackage(
+    ['drill', command, ...flagsOf(input), '--client-cli', ctx.install.cliPath],
+    ctx,
+    `drill ${command}`,
+  );
 }
 
 export const drillSeedOperation = defineOperation({

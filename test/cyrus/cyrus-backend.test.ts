@@ -1,6 +1,6 @@
 import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import { startSandbox, type RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { cyrusSkipReason, eventually, jmap, resultOf, signUp, type TestInbox } from './cyrus-test-kit.js';
 
 // Issue 6: the sandbox's Cyrus backend is a real Cyrus IMAP 3.6 behind a JMAP gateway.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import { startSandbox, type RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import {
   capabilityFromApiKey,
   cyrusSkipReason,

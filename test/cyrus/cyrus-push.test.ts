@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import { startSandbox, type RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { cyrusSkipReason, signUp, type TestInbox } from './cyrus-test-kit.js';
 
 // Issue 11 item 7: Cyrus 3.6.1 advertises eventSourceUrl but answers 204 with no stream on it

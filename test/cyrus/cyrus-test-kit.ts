@@ -1,5 +1,5 @@
 import { scryptSync } from 'node:crypto';
-import { cyrusUnavailableReason } from '../../src/sandbox/cyrus/cyrus-availability.js';
+import { cyrusUnavailableReason } from '../../sandbox/src/cyrus/cyrus-availability.js';
 import { jmapCapabilities, scryptParams } from '../../src/wire-constants.js';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import { startSandbox, type RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { cyrusSkipReason, eventually, signUp, type TestInbox } from './cyrus-test-kit.js';
 import { putActiveSieveScript } from './manage-sieve.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DrillReport } from '../../src/sandbox/drill/score/score-types.js';
+import type { DrillReport } from '../../sandbox/src/drill/score/score-types.js';
 import { startDrillSandbox } from '../helpers/drill-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 import { cyrusSkipReason } from './cyrus-test-kit.js';

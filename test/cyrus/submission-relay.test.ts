@@ -1,11 +1,11 @@
 import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxEntry } from '../../src/sandbox/mail-backend.js';
+import type { OutboxEntry } from '../../sandbox/src/mail-backend.js';
 import {
   startSubmissionSmtpServer,
   type SubmissionSmtpServer,
-} from '../../src/sandbox/cyrus/submission-smtp-server.js';
-import { createMailAuthority } from '../../src/sandbox/mail-auth/mail-authority.js';
+} from '../../sandbox/src/cyrus/submission-smtp-server.js';
+import { createMailAuthority } from '../../sandbox/src/mail-auth/mail-authority.js';
 
 // The relay Cyrus submits to, without Cyrus: how it treats the empty envelope sender that Cyrus's
 // Sieve vacation replies use (RFC 3834 §3.3).

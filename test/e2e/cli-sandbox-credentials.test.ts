@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/start-sandbox.js';
+import { startSandbox } from '../../sandbox/src/start-sandbox.js';
 import { runCli, runCliInProcess } from '../helpers/run-cli.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';

@@ -10,8 +10,8 @@ import { chromiumSkipReason, launchHeadlessChromium } from '../helpers/headless-
 import { oauthCliEnv } from '../helpers/oauth-directory.js';
 import { builtCli, noCrontab, runCli } from '../helpers/run-cli.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
-import { FormBrowser, hiddenField } from '../sandbox/oauth/consent-form-client.js';
-import { authorizeParams, pkce, registerClient } from '../sandbox/oauth/oauth-test-client.js';
+import { FormBrowser, hiddenField } from '../../sandbox/test/oauth/consent-form-client.js';
+import { authorizeParams, pkce, registerClient } from '../../sandbox/test/oauth/oauth-test-client.js';
 
 // Issue item 4: `agent-mailbox connect` from its printed link to the stored grant, with a person in
 // a real browser (Debian's chromium through playwright-core): sign in, choose the inbox, untick

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { connectDirectory, oauthCliEnv, startOAuthSandbox } from '../helpers/oauth-directory.js';
 import { runCliInProcess, type CliRun } from '../helpers/run-cli.js';
 

@@ -8,7 +8,7 @@ import {
   type McpConnection,
   type McpConnection2026,
 } from '../helpers/connect-mcp.js';
-import { measureToolList } from '../../src/bench/tool-list-bench.js';
+import { measureToolList } from '../../bench/tool-list-bench.js';
 import { maxDescriptionChars, propertyKey, subsetViolations } from '../helpers/function-calling-subset.js';
 
 // The real tools/list of the built server, in both protocol eras, against the schema subset that

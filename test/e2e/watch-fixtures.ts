@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { createAccountRegistry } from '../../src/auth/create-account-registry.js';
 import { silentLogger } from '../../src/log.js';
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 
 /** Shared set-up of the watch end-to-end tests: a registered inbox, mail from outside, a recording agent. */
 

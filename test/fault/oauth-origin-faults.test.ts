@@ -5,7 +5,7 @@ import { resolveConfig } from '../../src/config.js';
 import { MailboxError } from '../../src/errors.js';
 import { Deadline } from '../../src/gate/deadline.js';
 import { silentLogger } from '../../src/log.js';
-import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
+import { sandboxClientEnv } from '../../sandbox/src/sandbox-command.js';
 import {
   autoApproveBrowser,
   connectDirectory,

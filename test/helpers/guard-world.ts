@@ -10,8 +10,8 @@ import {
   type JmapRequestInput,
   type JmapRequestResult,
 } from '../../src/request/run-jmap-request.js';
-import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import { sandboxClientEnv } from '../../sandbox/src/sandbox-command.js';
+import { startSandbox, type RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { cleanUpAfter } from './clean-up-after.js';
 import { forgetAllSecrets } from '../../src/redact.js';
 

@@ -4,8 +4,8 @@ import { connectGrant, type ConnectOutcome, type ConnectRequest } from '../../sr
 import { resolveConfig } from '../../src/config.js';
 import { Deadline } from '../../src/gate/deadline.js';
 import { silentLogger } from '../../src/log.js';
-import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
-import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/start-sandbox.js';
+import { sandboxClientEnv } from '../../sandbox/src/sandbox-command.js';
+import type { RunningSandbox, SandboxOptions } from '../../sandbox/src/start-sandbox.js';
 import { startTestSandbox } from './sandbox.js';
 
 /** The people of the OAuth tests: Ada owns an inbox on the sandbox's domain and one on a custom domain. */

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import { runSandboxCommand } from '../../src/sandbox/sandbox-command.js';
-import type { SandboxCommandOptions } from '../../src/sandbox/sandbox-command-input.js';
+import { runSandboxCommand } from '../../sandbox/src/sandbox-command.js';
+import type { SandboxCommandOptions } from '../../sandbox/src/sandbox-command-input.js';
 import { pollUntil } from './sandbox.js';
 
 /** The `--json` ready line of `agent-mailbox sandbox`, the parts these tests read. */

@@ -7,11 +7,12 @@ import { pollUntil } from './sandbox.js';
  * ready line is out, hands that line to `check`, then stops it with SIGTERM and expects exit 0.
  * Resolves to everything it printed on stdout. A process still running afterwards is killed.
  */
-export async function withReadyLine<Ready>(args: string[], check: (ready: Ready) => Promise<void>): Promise<string> {
-  const child = spawn(process.execPath, args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env['PATH'], HOME: process.env['HOME'] },
-  });
+export async function withReadyLine<Ready>(
+  args: string[],
+  check: (ready: Ready) => Promise<void>,
+  env: Record<string, string | undefined> = { PATH: process.env['PATH'], HOME: process.env['HOME'] },
+): Promise<string> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

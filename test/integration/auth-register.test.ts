@@ -5,7 +5,7 @@ import { createAccountRegistry } from '../../src/auth/create-account-registry.js
 import { MailboxError } from '../../src/errors.js';
 import type { FetchFunction } from '../../src/http/http-request.js';
 import { silentLogger } from '../../src/log.js';
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { createFakeBackend, signUpInbox, startTestSandbox } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 

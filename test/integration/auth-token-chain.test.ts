@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createAccountRegistry, type AccountRegistryOptions } from '../../src/auth/create-account-registry.js';
 import { secondsUntilExpiry } from '../../src/http/bearer-token.js';
 import { silentLogger } from '../../src/log.js';
-import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/start-sandbox.js';
+import type { RunningSandbox, SandboxOptions } from '../../sandbox/src/start-sandbox.js';
 import { createFakeBackend, startTestSandbox } from '../helpers/sandbox.js';
 import { movableClock } from '../helpers/movable-clock.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';

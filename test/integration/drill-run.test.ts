@@ -2,7 +2,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DrillReport } from '../../src/sandbox/drill/score/score-types.js';
+import type { DrillReport } from '../../sandbox/src/drill/score/score-types.js';
 import { startDrillSandbox, type DrillSandbox } from '../helpers/drill-sandbox.js';
 import { chromiumSkipReason, launchHeadlessChromium } from '../helpers/headless-chromium.js';
 import { runCli } from '../helpers/run-cli.js';

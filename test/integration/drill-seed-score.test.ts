@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DrillReport } from '../../src/sandbox/drill/score/score-types.js';
+import type { DrillReport } from '../../sandbox/src/drill/score/score-types.js';
 import { startDrillSandbox, type DrillSandbox } from '../helpers/drill-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 

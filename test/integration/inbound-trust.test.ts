@@ -7,12 +7,12 @@ import { createAccountRegistry, type ObservableAccountRegistry } from '../../src
 import { silentLogger } from '../../src/log.js';
 import { presentJmapResult } from '../../src/present/present-jmap-result.js';
 import { runJmapRequest, type JmapRequestInput, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
-import { startSandbox } from '../../src/sandbox/start-sandbox.js';
+import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
+import { startSandbox } from '../../sandbox/src/start-sandbox.js';
 import { cyrusSkipReason } from '../cyrus/cyrus-test-kit.js';
 import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
-import { hostileHeaders } from '../../src/bench/hostile-header-fixtures.js';
-import { composeMail, sendRaw } from '../sandbox/mail-auth-kit.js';
+import { hostileHeaders } from '../../bench/hostile-header-fixtures.js';
+import { composeMail, sendRaw } from '../../sandbox/test/mail-auth-kit.js';
 
 /**
  * A hostile sender with nothing but SMTP into the sandbox, read back through list_inbox: a verdict

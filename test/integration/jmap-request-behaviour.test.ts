@@ -9,7 +9,7 @@ import { MailboxError } from '../../src/errors.js';
 import { presentJmapResult } from '../../src/present/present-jmap-result.js';
 import { runJmapRequest, type JmapRequestInput, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
 import { silentLogger } from '../../src/log.js';
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
 
 /** jmap_request behaviour against the sandbox: dry runs, 401 recovery, HTTP-level errors, HTML mail, fencing. */

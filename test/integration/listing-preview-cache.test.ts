@@ -7,7 +7,7 @@ import type { Account } from '../../src/auth/account-registry.js';
 import { createAccountRegistry, type ObservableAccountRegistry } from '../../src/auth/create-account-registry.js';
 import { silentLogger } from '../../src/log.js';
 import { runJmapRequest, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
 
 /**

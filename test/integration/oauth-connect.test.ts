@@ -16,7 +16,7 @@ import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
 import { markInboxWaking } from '../../src/policy/records/wake-read-only.js';
 import { rememberInboxDir } from '../../src/policy/records/inbox-dirs.js';
-import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
+import { sandboxClientEnv } from '../../sandbox/src/sandbox-command.js';
 
 const sandbox = await startOAuthSandbox();
 const mode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;

@@ -6,7 +6,7 @@ import { createAccountRegistry, type ObservableAccountRegistry } from '../../src
 import { MailboxError } from '../../src/errors.js';
 import { openServiceGate } from '../../src/gate/service-gate.js';
 import { silentLogger } from '../../src/log.js';
-import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
+import { sandboxClientEnv } from '../../sandbox/src/sandbox-command.js';
 import {
   connectDirectory,
   expireAccessTokens,
@@ -17,7 +17,7 @@ import {
 import type { MovableClock } from '../helpers/movable-clock.js';
 import { decodeJwt } from '../helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
-import { jmapAs, mailUsing, resultOf } from '../sandbox/oauth/oauth-test-client.js';
+import { jmapAs, mailUsing, resultOf } from '../../sandbox/test/oauth/oauth-test-client.js';
 
 const sandbox = await startOAuthSandbox();
 

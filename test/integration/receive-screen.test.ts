@@ -8,7 +8,7 @@ import { createAccountRegistry, type ObservableAccountRegistry } from '../../src
 import { MailboxError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { runJmapRequest, type JmapRequestInput, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
 
 /**

@@ -7,7 +7,7 @@ import type { Account } from '../../src/auth/account-registry.js';
 import { createAccountRegistry, type ObservableAccountRegistry } from '../../src/auth/create-account-registry.js';
 import { silentLogger } from '../../src/log.js';
 import { runJmapRequest, type JmapRequestInput, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
-import type { RunningSandbox, SandboxBackendKind } from '../../src/sandbox/start-sandbox.js';
+import type { RunningSandbox, SandboxBackendKind } from '../../sandbox/src/start-sandbox.js';
 import { cyrusSkipReason } from '../cyrus/cyrus-test-kit.js';
 import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
 

@@ -8,7 +8,7 @@ import { createAccountRegistry, type ObservableAccountRegistry } from '../../src
 import { Deadline } from '../../src/gate/deadline.js';
 import { silentLogger } from '../../src/log.js';
 import { runJmapRequest, type JmapRequestContext, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 
 /**

@@ -8,11 +8,11 @@ import { silentLogger } from '../../src/log.js';
 import type { PolicyChange } from '../../src/policy/policy-change.js';
 import { updatePolicyLayer } from '../../src/policy/policy-store.js';
 import { runJmapRequest } from '../../src/request/run-jmap-request.js';
-import { sandboxClientEnv } from '../../src/sandbox/sandbox-command.js';
-import { startSandbox, type RunningSandbox, type SandboxBackendKind } from '../../src/sandbox/start-sandbox.js';
+import { sandboxClientEnv } from '../../sandbox/src/sandbox-command.js';
+import { startSandbox, type RunningSandbox, type SandboxBackendKind } from '../../sandbox/src/start-sandbox.js';
 import { eventually } from '../cyrus/cyrus-test-kit.js';
 import { runCliInProcess, type CliRun } from '../helpers/run-cli.js';
-import { sendRaw, zoneOf, type OutsideDomain } from '../sandbox/mail-auth-kit.js';
+import { sendRaw, zoneOf, type OutsideDomain } from '../../sandbox/test/mail-auth-kit.js';
 
 /**
  * What the trust scenarios share on both backends: a sandbox that publishes the outside domains'

@@ -1,12 +1,12 @@
 import { access, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxBackendKind } from '../../src/sandbox/start-sandbox.js';
+import type { SandboxBackendKind } from '../../sandbox/src/start-sandbox.js';
 import { cyrusSkipReason, eventually } from '../cyrus/cyrus-test-kit.js';
 import { createRecorder } from '../e2e/watch-fixtures.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
 import { runCliInTerminal } from '../helpers/run-in-terminal.js';
-import { outsideDomain } from '../sandbox/mail-auth-kit.js';
+import { outsideDomain } from '../../sandbox/test/mail-auth-kit.js';
 import { listed, ok, resultOf, startTrustWorld, untilListed, type JmapRun, type TrustWorld } from './mail-trust-kit.js';
 
 /**

@@ -3,9 +3,12 @@ import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// The dependency rule of STYLE.md: cli|mcp → operations → core, never backwards; the sandbox
-// shares only wire constants with the client; core has no console, process.env or process.exit.
-const srcRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../src');
+// The dependency rule of STYLE.md: cli|mcp → operations → core, never backwards; the client and
+// the sandbox (a package of its own, sandbox/) import nothing of each other; core has no console,
+// process.env or process.exit.
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const srcRoot = join(repoRoot, 'src');
+const sandboxRoot = join(repoRoot, 'sandbox', 'src');
 
 function listSources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -15,23 +18,43 @@ function listSources(dir: string): string[] {
   });
 }
 
-const files = listSources(srcRoot).map((full) => ({
-  path: relative(srcRoot, full).replace(/\\/g, '/'),
-  text: readFileSync(full, 'utf8'),
-}));
+const read = (root: string) =>
+  listSources(root).map((full) => ({
+    path: relative(root, full).replace(/\\/g, '/'),
+    text: readFileSync(full, 'utf8'),
+  }));
+const files = read(srcRoot);
+const sandboxFiles = read(sandboxRoot);
 
-function localImports(file: { path: string; text: string }): string[] {
+/** Relative imports, resolved against `root` (a result outside it starts with `..`). */
+function localImports(file: { path: string; text: string }, root = srcRoot): string[] {
   const specs = [
     ...file.text.matchAll(/(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g),
   ];
   return specs.map((m) =>
-    relative(srcRoot, resolve(srcRoot, dirname(file.path), (m[1] ?? m[2]) as string)).replace(/\\/g, '/'),
+    relative(root, resolve(root, dirname(file.path), (m[1] ?? m[2]) as string)).replace(/\\/g, '/'),
   );
+}
+
+/** Package imports (`from 'name'`, `import('name/x')`) by package name. */
+function packageImports(file: { text: string }): string[] {
+  const specs = [
+    ...file.text.matchAll(
+      /(?:import|export)[^'"]*?from\s+['"]([^.'"][^'"]*)['"]|import\(\s*['"]([^.'"][^'"]*)['"]\s*\)/g,
+    ),
+  ];
+  return specs.map((m) => {
+    const spec = (m[1] ?? m[2]) as string;
+    return spec
+      .split('/')
+      .slice(0, spec.startsWith('@') ? 2 : 1)
+      .join('/');
+  });
 }
 
 const layerOf = (path: string): string => (path.includes('/') ? path.split('/')[0]! : path.replace(/\.ts$/, ''));
 const frontDoors = new Set(['cli', 'mcp', 'bin']);
-const entryLayers = new Set(['cli', 'mcp', 'bin', 'front', 'sandbox', 'bench', 'demo']);
+const entryLayers = new Set(['cli', 'mcp', 'bin', 'front']);
 
 describe('dependency rule', () => {
   it('core and operations never import a front door', () => {
@@ -56,28 +79,27 @@ describe('dependency rule', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('the sandbox shares nothing with the client but wire constants', () => {
-    const offenders = files.flatMap((file) =>
-      layerOf(file.path) !== 'sandbox'
-        ? []
-        : localImports(file)
-            .filter(
-              (target) =>
-                layerOf(target) !== 'sandbox' && target !== 'wire-constants.js' && target !== 'wire-constants',
-            )
-            .map((target) => `${file.path} → ${target}`),
-    );
+  it('the sandbox imports nothing of the client: no path out of sandbox/src, not the client package', () => {
+    const offenders = sandboxFiles.flatMap((file) => [
+      ...localImports(file, sandboxRoot)
+        .filter((target) => target.startsWith('..'))
+        .map((target) => `sandbox/src/${file.path} → ${target}`),
+      ...packageImports(file)
+        .filter((name) => name === 'agent-mailbox')
+        .map((name) => `sandbox/src/${file.path} → ${name}`),
+    ]);
     expect(offenders).toEqual([]);
   });
 
-  it('the client never imports the sandbox, except the table entry that starts it', () => {
-    const offenders = files.flatMap((file) =>
-      ['sandbox', 'cli', 'bench', 'demo'].includes(layerOf(file.path)) || file.path === 'operations/sandbox.ts'
-        ? []
-        : localImports(file)
-            .filter((target) => layerOf(target) === 'sandbox')
-            .map((target) => `${file.path} → ${target}`),
-    );
+  it('the client imports nothing of the sandbox: no path out of src, not the sandbox package', () => {
+    const offenders = files.flatMap((file) => [
+      ...localImports(file)
+        .filter((target) => target.startsWith('..'))
+        .map((target) => `src/${file.path} → ${target}`),
+      ...packageImports(file)
+        .filter((name) => name === 'agent-mailbox-sandbox')
+        .map((name) => `src/${file.path} → ${name}`),
+    ]);
     expect(offenders).toEqual([]);
   });
 

@@ -87,4 +87,57 @@ describe('lint rules', () => {
       ),
     ).toEqual([]);
   });
+
+  it('keep the client and the sandbox apart: neither imports the other by path (any depth, dynamic too) or package name', async () => {
+    const crossings: [string, string, string[]][] = [
+      [
+        'src/operations/plant.ts',
+        "import { startSandbox } from '../../sandbox/src/start-sandbox.js';\nexport const s = startSandbox;\n",
+        ['import-x/no-restricted-paths'],
+      ],
+      [
+        'src/plant.ts',
+        "export const s = await import('../sandbox/src/start-sandbox.js');\n",
+        ['import-x/no-restricted-paths'],
+      ],
+      ['src/plant.ts', "import x from 'agent-mailbox-sandbox';\nexport const s = x;\n", ['no-restricted-syntax']],
+      [
+        'src/mail/plant.ts',
+        "export { startSandbox } from 'agent-mailbox-sandbox/start-sandbox';\n",
+        ['no-restricted-syntax'],
+      ],
+      [
+        'sandbox/src/auth/plant.ts',
+        "import { MailboxError } from '../../../src/errors.js';\nexport const s = MailboxError;\n",
+        ['import-x/no-restricted-paths'],
+      ],
+      [
+        'sandbox/src/embedded/store/plant.ts',
+        "export const s = await import('../../../../src/wire-constants.js');\n",
+        ['import-x/no-restricted-paths'],
+      ],
+      [
+        'sandbox/src/plant.ts',
+        "import { pollUntil } from '../../test/helpers/sandbox.js';\nexport const s = pollUntil;\n",
+        ['import-x/no-restricted-paths'],
+      ],
+      ['sandbox/src/plant.ts', "export * from 'agent-mailbox';\n", ['no-restricted-syntax']],
+    ];
+    // A package name that resolves (sandbox/dist/ built) fires the path rule as well.
+    for (const [path, code, rules] of crossings)
+      expect(await ruleIdsAt(path, code), `${path}: ${code}`).toEqual(expect.arrayContaining(rules));
+    // Each side's own modules and its dependencies stay allowed.
+    expect(
+      await ruleIdsAt(
+        'sandbox/src/plant.ts',
+        "import { z } from 'zod';\nimport { readFile } from 'node:fs/promises';\nimport { jmapCapabilities } from './wire-constants.js';\nexport const s = [z, readFile, jmapCapabilities];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIdsAt(
+        'src/plant.ts',
+        "import { z } from 'zod';\nimport { jmapCapabilities } from './wire-constants.js';\nexport const s = [z, jmapCapabilities];\n",
+      ),
+    ).toEqual([]);
+  });
 });

@@ -101,7 +101,7 @@ describe('the documentation as a newcomer meets it', () => {
 
 describe('links the program itself hands out', () => {
   it("the sandbox's docs_url names a page of this repository that exists", async () => {
-    const { sandboxDocsPath, sandboxDocsUrl } = await import('../../../src/sandbox/sandbox-docs-url.js');
+    const { sandboxDocsPath, sandboxDocsUrl } = await import('../../../sandbox/src/sandbox-docs-url.js');
     expect(sandboxDocsUrl.endsWith(`/blob/main/${sandboxDocsPath}`)).toBe(true);
     expect(existsSync(join(root, sandboxDocsPath))).toBe(true);
   });

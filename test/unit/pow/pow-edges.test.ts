@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
 import { computePowDigest } from '../../../src/pow/pow-digest.js';
 import { meetsDifficulty, solvePow } from '../../../src/pow/solve-pow.js';
-import { decimalNoncePattern, powHexPattern, verifyPow } from '../../../src/sandbox/auth/verify-pow.js';
+import { decimalNoncePattern, powHexPattern, verifyPow } from '../../../sandbox/src/auth/verify-pow.js';
 
 /** The solver's and the sandbox verifier's edges: which difficulties and shapes they accept, and difficulty 0 without workers. */
 

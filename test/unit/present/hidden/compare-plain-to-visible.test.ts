@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyseHtml, prepareHtmlVisibility } from '../../../../src/present/hidden/analyse-html.js';
 import { comparePlainToVisible } from '../../../../src/present/hidden/compare-plain-to-visible.js';
-import { newsletterHtml } from '../../../../src/bench/token-cost-fixtures.js';
+import { newsletterHtml } from '../../../../bench/token-cost-fixtures.js';
 import { htmlToText, prepareHtmlToText } from '../../../../src/present/html-to-text.js';
 
 const injection = (words: number): string =>

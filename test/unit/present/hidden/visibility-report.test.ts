@@ -4,7 +4,7 @@ import {
   prepareHtmlVisibility,
   type HtmlVisibility,
 } from '../../../../src/present/hidden/analyse-html.js';
-import { newsletterHtml } from '../../../../src/bench/token-cost-fixtures.js';
+import { newsletterHtml } from '../../../../bench/token-cost-fixtures.js';
 import { htmlToText, prepareHtmlToText } from '../../../../src/present/html-to-text.js';
 
 async function see(html: string, maxBytes?: number): Promise<HtmlVisibility> {

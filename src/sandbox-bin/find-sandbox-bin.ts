@@ -1,0 +1,61 @@
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join } from 'node:path';
+import { MailboxError } from '../errors.js';
+
+/** The sandbox's npm package and the command its package installs. */
+export const sandboxPackage = 'agent-mailbox-sandbox';
+
+export interface SandboxBinLookup {
+  /** The environment whose PATH is searched. */
+  env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Finds the sandbox package's package.json as node would from the client's own files; throws
+   * when it is not installed there.
+   */
+  resolvePackageJson?: () => string;
+}
+
+/** How node finds a package from this module: beside the client in node_modules, or a global sibling. */
+function resolveFromClient(): string {
+  return createRequire(import.meta.url).resolve(`${sandboxPackage}/package.json`);
+}
+
+function binOfPackage(packageJson: string): string | undefined {
+  const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { bin?: string | Record<string, string> };
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.[sandboxPackage];
+  return bin === undefined ? undefined : join(dirname(packageJson), bin);
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The sandbox's bin, found at run time: the client never imports the sandbox, it starts it. First
+ * the package node resolves from the client's location (a checkout's workspace, or a global
+ * install beside the client's), then `agent-mailbox-sandbox` on PATH; absent both, a next step.
+ */
+export function findSandboxBin(lookup: SandboxBinLookup): string {
+  try {
+    const bin = binOfPackage((lookup.resolvePackageJson ?? resolveFromClient)());
+    if (bin !== undefined && isExecutable(bin)) return bin;
+  } catch {
+    // Not installed beside the client: PATH next.
+  }
+  for (const dir of (lookup.env['PATH'] ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, sandboxPackage);
+    if (isExecutable(candidate)) return candidate;
+  }
+  throw new MailboxError({
+    code: 'sandbox_not_installed',
+    message: `The sandbox is a package of its own (${sandboxPackage}) and is not installed beside this client or on PATH.`,
+    hint: `Install it with \`npm install -g ${sandboxPackage}\`, or run from a checkout of agent-mailbox (npm ci && npm run build).`,
+  });
+}
