@@ -9,7 +9,8 @@ import { URL } from 'node:url';
  * mutate` runs every area). Each area keeps its own incremental file and HTML report under
  * reports/mutation/<area>/. On a shared machine, MUTATE_CONCURRENCY sets how many test runners run
  * at once (`npm run mutate -- --concurrency 1` says the same) and MUTATE_ONLY narrows the area to a
- * comma-separated list of its modules while one is being worked on; the area's own list stays whole.
+ * comma-separated list of its modules while one is being worked on (MUTATE_TESTS, read by
+ * vitest.stryker.config.ts, narrows its tests); the area's own lists stay whole.
  */
 const { areas } = JSON.parse(readFileSync(new URL('./mutation-areas.json', import.meta.url), 'utf8'));
 const name = process.env.MUTATE_AREA ?? '';

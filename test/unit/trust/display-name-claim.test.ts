@@ -86,8 +86,9 @@ describe('displayNameClaim', () => {
     for (const name of shapes) {
       const started = performance.now();
       displayNameClaim(name, from('x@evil.test'));
-      // Quadratic work on 120,000 characters takes tens of seconds; linear work, milliseconds.
-      expect(performance.now() - started, name.slice(0, 12)).toBeLessThan(2_000);
+      // Quadratic work on 120,000 characters takes tens of seconds; linear work, milliseconds (the
+      // margin is for a loaded machine and for a mutation run's instrumented code).
+      expect(performance.now() - started, name.slice(0, 12)).toBeLessThan(5_000);
     }
     expect(displayNameClaim(`${'x'.repeat(n)} ceo@bank.test`, from('x@evil.test'))).toBe('ceo@bank.test');
   });
