@@ -10,6 +10,8 @@ describe('displayNameClaim', () => {
     expect(displayNameClaim('CEO (CEO@Bank.test)', from('x@evil.test'))).toBe('ceo@bank.test');
     expect(displayNameClaim('Reply to support@bank.test.', from('x@evil.test'))).toBe('support@bank.test');
     expect(displayNameClaim('Reply to support@bank.test...', from('x@evil.test'))).toBe('support@bank.test');
+    // The shortest address there is, one character on each side of the at-sign.
+    expect(displayNameClaim('a@b', from('x@evil.test'))).toBe('a@b');
   });
 
   it('flags a display name holding another domain, IDN look-alikes included', () => {
