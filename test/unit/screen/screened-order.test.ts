@@ -160,6 +160,34 @@ describe("a listing's total and page under receive rules", () => {
     expect(scans.map(([, args]) => [args.position, args.limit])).toEqual([[0, 101]]);
   });
 
+  it('scans from the start with the filter and sort only: no anchor, position, or change arguments of the call', async () => {
+    const anchored = await screened(mailbox, query({ anchor: 'M7', anchorOffset: -2, limit: 3, sort: [] }, false));
+    const since: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [
+        [
+          'Email/queryChanges',
+          { accountId: 'acc-1', sinceQueryState: '1', maxChanges: 50, upToId: 'M9', calculateTotal: true },
+          'qc',
+        ],
+      ],
+    };
+    const host = fakeMailHost(mailbox);
+    await screenOf(host).screen(since, {
+      methodResponses: [
+        ['Email/queryChanges', { oldQueryState: '1', newQueryState: '2', removed: [], added: [] }, 'qc'],
+      ],
+    });
+    for (const calls of [anchored.host.calls(), host.calls()]) {
+      const scans = calls.filter(([name, args]) => name === 'Email/query' && args.calculateTotal === true);
+      expect(scans.length).toBeGreaterThan(0);
+      for (const [, args] of scans)
+        for (const key of ['anchor', 'anchorOffset', 'sinceQueryState', 'maxChanges', 'upToId'])
+          expect(args, key).not.toHaveProperty(key);
+      expect(scans[0]?.[1].position).toBe(0);
+    }
+  });
+
   it('fails with a clear error past the shown cap, and past the read cap when held mail floods the matches', async () => {
     const many = await failure(
       screened(mailbox, query({ calculateTotal: true }), { caps: { shown: 19, scanned: 100 } }),
