@@ -18,7 +18,8 @@ const zwj = '\u200D';
 
 // Scripts whose spelling needs a joiner or non-joiner between two of their letters (cursive joining
 // and Brahmic conjuncts), after the IDNA context rules (RFC 5892 appendix A.1, A.2) and UTS #39.
-const joiningScripts = [
+// Stryker disable StringLiteral: an empty name is an invalid pattern, so the module fails to load and every test that imports it fails; Stryker's vitest runner counts a failed load as a survivor
+const joiningScriptNames = [
   'Arabic',
   'Syriac',
   'Nko',
@@ -40,7 +41,9 @@ const joiningScripts = [
   'Khmer',
   'Balinese',
   'Javanese',
-].map((script) => new RegExp(`^(?=[\\p{L}\\p{M}])\\p{scx=${script}}$`, 'u'));
+];
+// Stryker restore StringLiteral
+const joiningScripts = joiningScriptNames.map((script) => new RegExp(`^(?=[\\p{L}\\p{M}])\\p{scx=${script}}$`, 'u'));
 const pictograph = /^\p{Extended_Pictographic}$/u;
 // What may sit between a pictograph and the joiner of an emoji sequence: presentation selectors and skin tones.
 const emojiTrail = /^(?:\uFE0E|\uFE0F|[\u{1F3FB}-\u{1F3FF}])$/u;
@@ -55,6 +58,7 @@ function before(text: string, index: number): string {
 
 function after(text: string, index: number): string {
   const code = text.codePointAt(index);
+  // Stryker disable next-line StringLiteral: at the end, any text of several code points matches no letter or pictograph as '' does not
   return code === undefined ? '' : String.fromCodePoint(code);
 }
 
@@ -134,6 +138,7 @@ function asciiFoldOf(codePoint: string): string {
 const marks = /\p{M}/gu;
 const markerFolds = new Map<string, string>();
 // The folds of the Basic Multilingual Plane by character code: a map lookup per character is most of the time.
+// Stryker disable next-line ArrayDeclaration: an empty array reads undefined at every index as the filled one does
 const bmpMarkerFolds: (string | undefined)[] = new Array<string | undefined>(0x10000).fill(undefined);
 
 /** One code point as the marker match sees it: its prototype in lower case, marks gone, `i` read as `l`. */

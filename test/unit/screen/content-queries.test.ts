@@ -25,6 +25,24 @@ describe('readsContent', () => {
     ).toBe(false);
   });
 
+  it.each([
+    ['inMailbox', 'i'],
+    ['inMailboxOtherThan', ['i']],
+    ['before', '2026-01-01T00:00:00Z'],
+    ['after', '2026-01-01T00:00:00Z'],
+    ['minSize', 1],
+    ['maxSize', 9],
+    ['allInThreadHaveKeyword', '$seen'],
+    ['someInThreadHaveKeyword', '$seen'],
+    ['noneInThreadHaveKeyword', '$seen'],
+    ['hasKeyword', '$seen'],
+    ['notKeyword', '$seen'],
+    ['hasAttachment', true],
+  ])('says no for the place condition %s alone', (key, value) => {
+    expect(readsContent({ [key]: value })).toBe(false);
+    expect(readsContent({ [key]: value, subject: 'x' })).toBe(true);
+  });
+
   it('says yes for any condition on what the sender wrote, or one it does not know, anywhere in the tree', () => {
     for (const key of ['text', 'from', 'to', 'cc', 'bcc', 'subject', 'body', 'header', 'somethingNew'])
       expect(readsContent({ [key]: 'x' }), key).toBe(true);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JmapRequest, JmapResponse } from '../../../src/jmap/jmap-types.js';
+import { countsPastPage } from '../../../src/screen/screened-order.js';
 import { failure, fakeMailHost, mailbox, screenOf, type FakeMessage } from './fake-mail-host.js';
 
 /**
@@ -45,6 +46,24 @@ async function screened(messages: FakeMessage[], request: JmapRequest, extra: Pa
 // The mailbox's 30 messages, newest first (every third from spam.test, held); some say secret words.
 const said = (words: Record<number, string>): FakeMessage[] =>
   mailbox.map((m, i) => ({ ...m, text: words[i] ?? 'hello' }));
+
+describe('countsPastPage', () => {
+  it("counts over the shown mail whenever an answer's numbers reach past its first page", () => {
+    // A total asked for, or one the server gave unasked, counts every match, held mail too.
+    expect(countsPastPage({ calculateTotal: true }, {})).toBe(true);
+    expect(countsPastPage({}, { total: 30 })).toBe(true);
+    expect(countsPastPage({ calculateTotal: false }, { total: 0 })).toBe(true);
+    // A position past the start or from the end, and an anchor, are placed among held mail too.
+    expect(countsPastPage({ position: 3 }, {})).toBe(true);
+    expect(countsPastPage({ position: -1 }, {})).toBe(true);
+    expect(countsPastPage({ anchor: 'M7' }, {})).toBe(true);
+    expect(countsPastPage({ anchor: 'M7', position: 0 }, {})).toBe(true);
+    // A first page without numbers is left to the refill.
+    expect(countsPastPage({}, {})).toBe(false);
+    expect(countsPastPage({ position: 0, calculateTotal: false, anchor: null }, { total: '30' })).toBe(false);
+    expect(countsPastPage({ position: '3' }, {})).toBe(false);
+  });
+});
 
 describe("a filter on a held message's words", () => {
   const withHeld = said({ 0: 'wire the funds to account 4471', 1: 'funds arrived', 2: 'funds report' });
@@ -139,6 +158,34 @@ describe("a listing's total and page under receive rules", () => {
           args.limit !== 2,
       );
     expect(scans.map(([, args]) => [args.position, args.limit])).toEqual([[0, 101]]);
+  });
+
+  it('scans from the start with the filter and sort only: no anchor, position, or change arguments of the call', async () => {
+    const anchored = await screened(mailbox, query({ anchor: 'M7', anchorOffset: -2, limit: 3, sort: [] }, false));
+    const since: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [
+        [
+          'Email/queryChanges',
+          { accountId: 'acc-1', sinceQueryState: '1', maxChanges: 50, upToId: 'M9', calculateTotal: true },
+          'qc',
+        ],
+      ],
+    };
+    const host = fakeMailHost(mailbox);
+    await screenOf(host).screen(since, {
+      methodResponses: [
+        ['Email/queryChanges', { oldQueryState: '1', newQueryState: '2', removed: [], added: [] }, 'qc'],
+      ],
+    });
+    for (const calls of [anchored.host.calls(), host.calls()]) {
+      const scans = calls.filter(([name, args]) => name === 'Email/query' && args.calculateTotal === true);
+      expect(scans.length).toBeGreaterThan(0);
+      for (const [, args] of scans)
+        for (const key of ['anchor', 'anchorOffset', 'sinceQueryState', 'maxChanges', 'upToId'])
+          expect(args, key).not.toHaveProperty(key);
+      expect(scans[0]?.[1].position).toBe(0);
+    }
   });
 
   it('fails with a clear error past the shown cap, and past the read cap when held mail floods the matches', async () => {

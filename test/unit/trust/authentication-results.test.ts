@@ -180,12 +180,13 @@ describe("the parser's cost on a sender's field", () => {
       `${'('.repeat(n)}x`,
     ];
     // Measured ~0.3 s for all six at this size; the backtracking pattern before took minutes for one.
+    // The margin is for a loaded machine and for a mutation run's instrumented code.
     const started = performance.now();
     for (const value of hostile) {
       authservIdOf(value);
       parseAuthenticationResults(value);
     }
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(parseAuthenticationResults(`a; dmarc${' '.repeat(n)}=${' '.repeat(n)}pass`)?.results).toEqual([
       { method: 'dmarc', result: 'pass', properties: {} },
     ]);

@@ -10,6 +10,8 @@ describe('displayNameClaim', () => {
     expect(displayNameClaim('CEO (CEO@Bank.test)', from('x@evil.test'))).toBe('ceo@bank.test');
     expect(displayNameClaim('Reply to support@bank.test.', from('x@evil.test'))).toBe('support@bank.test');
     expect(displayNameClaim('Reply to support@bank.test...', from('x@evil.test'))).toBe('support@bank.test');
+    // The shortest address there is, one character on each side of the at-sign.
+    expect(displayNameClaim('a@b', from('x@evil.test'))).toBe('a@b');
   });
 
   it('flags a display name holding another domain, IDN look-alikes included', () => {
@@ -86,8 +88,9 @@ describe('displayNameClaim', () => {
     for (const name of shapes) {
       const started = performance.now();
       displayNameClaim(name, from('x@evil.test'));
-      // Quadratic work on 120,000 characters takes tens of seconds; linear work, milliseconds.
-      expect(performance.now() - started, name.slice(0, 12)).toBeLessThan(2_000);
+      // Quadratic work on 120,000 characters takes tens of seconds; linear work, milliseconds (the
+      // margin is for a loaded machine and for a mutation run's instrumented code).
+      expect(performance.now() - started, name.slice(0, 12)).toBeLessThan(5_000);
     }
     expect(displayNameClaim(`${'x'.repeat(n)} ceo@bank.test`, from('x@evil.test'))).toBe('ceo@bank.test');
   });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { parseAuthenticationResults } from '../../../src/trust/authentication-results.js';
 import {
   authenticateSender,
   isAuthenticatedSender,
+  judgeDomain,
   senderFactsOf,
   type SenderFacts,
 } from '../../../src/trust/sender-authentication.js';
@@ -146,6 +148,28 @@ describe('authenticateSender', () => {
       reason: '1 From addresses',
     });
     expect(authenticateSender(nameOnly, ours).sender).toBeUndefined();
+  });
+
+  it('says no field of ours, not the From count, when a mail with several From addresses never came through the service', () => {
+    expect(authenticateSender(facts(['a@bank.test', 'b@bank.test'], 'mx.relay.example; dmarc=pass'), ours)).toEqual({
+      authservId: ours,
+      verdict: 'no-result',
+      authenticated: false,
+      reason: `no Authentication-Results from ${ours}`,
+    });
+  });
+});
+
+describe('judgeDomain', () => {
+  it('never passes a field read for no From domain, not even a DMARC pass that names no domain', () => {
+    for (const field of [`${ours}; dmarc=pass`, `${ours}; dmarc=pass header.from=bank.test`]) {
+      expect(judgeDomain([field], ours, undefined)).toEqual({
+        verdict: 'unverified',
+        authenticated: false,
+        results: parseAuthenticationResults(field)?.results,
+      });
+    }
+    expect(judgeDomain([`${ours}; dmarc=pass`], ours, 'bank.test')).toMatchObject({ verdict: 'pass' });
   });
 });
 
