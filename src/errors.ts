@@ -62,6 +62,17 @@ export function inputRef(key: string): string {
   return `⟦${key}⟧`;
 }
 
+/**
+ * Names a setting of src/config.ts inside a message or hint (`authUrl`): the CLI spells it as its
+ * flag and variable, MCP as the server's variable, which only the operator's host config sets.
+ */
+export function settingRef(name: SettingRefName): string {
+  return `⟪${name}⟫`;
+}
+
+/** The settings a message may name; kept here so the core's errors need not import the config. */
+export type SettingRefName = 'authUrl' | 'apiUrl' | 'timeoutMs' | 'allowedOrigins';
+
 /** A follow-up operation from the table, with the input the caller should pass. */
 export interface NextStep {
   operation: string;

@@ -1,4 +1,4 @@
-import { MailboxError, inputRef } from '../errors.js';
+import { MailboxError, inputRef, settingRef } from '../errors.js';
 import { decodeJwtClaims, tokenClaims } from '../http/bearer-token.js';
 import { withDirectoryLock } from '../credentials/directory-lock.js';
 import { credentialsExistError, inboxLocalPart, isSameInbox } from '../credentials/credential-store.js';
@@ -112,7 +112,7 @@ async function signUp(
     throw new MailboxError({
       code: 'bad_response',
       message: 'The sign-up answer carried no apiKey, so the new inbox cannot be used.',
-      hint: 'Check that --auth-url points at the Agent Mailbox auth host and try again with another username.',
+      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox auth host and try again with another username.`,
     });
   }
   const inbox = opened.inbox ?? `${username}@${config.inboxDomain}`;
@@ -191,7 +191,7 @@ async function logIn(
     throw new MailboxError({
       code: 'bad_response',
       message: 'The service accepted the apiKey but did not say which inbox it belongs to.',
-      hint: 'Check that --auth-url and --api-url point at the Agent Mailbox Service.',
+      hint: `Check that ${settingRef('authUrl')} and ${settingRef('apiUrl')} point at the Agent Mailbox Service.`,
     });
   }
   const inbox =

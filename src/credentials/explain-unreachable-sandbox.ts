@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { MailboxError, inputRef } from '../errors.js';
+import { MailboxError, inputRef, settingRef } from '../errors.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { isLoopbackUrl, registeredSandbox, type RegisteredSandbox } from './loopback-endpoints.js';
 import type { StoredCredentials } from './stored-credentials.js';
@@ -60,7 +60,7 @@ export function explainUnreachableSandbox(error: unknown, inbox: InboxOfCall): u
     return new MailboxError({
       code: 'network',
       message: `${error.message} Nothing listens on port ${port} of this machine: a local sandbox that is not running?`,
-      hint: 'Start the sandbox (agent-mailbox sandbox) and point the client at the URLs it prints, or check --auth-url / --api-url.',
+      hint: `Start the sandbox (agent-mailbox sandbox) and point the client at the URLs it prints, or check ${settingRef('authUrl')} and ${settingRef('apiUrl')}.`,
       details: { port },
       cause: error,
     });

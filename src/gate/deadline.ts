@@ -1,4 +1,4 @@
-import { MailboxError } from '../errors.js';
+import { MailboxError, settingRef } from '../errors.js';
 import { originOf, timeoutHint } from '../http/http-errors.js';
 
 export interface DeadlineOptions {
@@ -120,7 +120,7 @@ export class Deadline {
     const waited = this.spentMs();
     return new MailboxError({
       code: 'timeout',
-      message: `${what}: no complete answer from ${host} within ${this.timeoutMs} ms, the time limit of the whole call (--timeout-ms); the call waited ${waited} ms for the service in all.`,
+      message: `${what}: no complete answer from ${host} within ${this.timeoutMs} ms, the time limit of the whole call (${settingRef('timeoutMs')}); the call waited ${waited} ms for the service in all.`,
       hint: timeoutHint(mayHaveActed),
       details: { host, timeoutMs: this.timeoutMs, waitedMs: waited },
       cause,

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose/jwt/decode';
 import { z } from 'zod';
-import { MailboxError } from '../errors.js';
+import { MailboxError, settingRef } from '../errors.js';
 import { rememberSecret } from '../redact.js';
 import type { HttpResponse } from './http-types.js';
 
@@ -12,7 +12,7 @@ export function readBearerToken(response: Pick<HttpResponse, 'headers'>, where: 
     throw new MailboxError({
       code: 'bad_response',
       message: `${where} answered without an "Authorization: Bearer" token header.`,
-      hint: 'Check that --auth-url points at the Agent Mailbox auth host; retry later if it does.',
+      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox auth host; retry later if it does.`,
     });
   }
   // Every token this process receives becomes known to the redactor before anything can echo it.
@@ -43,7 +43,7 @@ export function decodeJwtClaims<T extends z.ZodType>(token: string, schema: T, w
     throw new MailboxError({
       code: 'bad_response',
       message: `The ${what} is not a readable JWT.`,
-      hint: 'Check that --auth-url points at the Agent Mailbox auth host; retry later if it does.',
+      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox auth host; retry later if it does.`,
       cause: error,
     });
   }
@@ -52,7 +52,7 @@ export function decodeJwtClaims<T extends z.ZodType>(token: string, schema: T, w
     throw new MailboxError({
       code: 'bad_response',
       message: `The ${what} lacks expected claims: ${parsed.error.issues.map((i) => i.path.join('.') || i.message).join(', ')}.`,
-      hint: 'Check that --auth-url points at the Agent Mailbox auth host; retry later if it does.',
+      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox auth host; retry later if it does.`,
     });
   }
   return parsed.data;

@@ -1,4 +1,4 @@
-import { MailboxError } from '../errors.js';
+import { MailboxError, settingRef } from '../errors.js';
 
 /** The errors of the HTTP layer itself (no answer, too big, cancelled); service answers are mapped elsewhere. */
 
@@ -29,8 +29,8 @@ export function timeoutError(
 /** What to do after a request ran out of time: never a blind resend of one that may have acted. */
 export function timeoutHint(mayHaveActed: boolean): string {
   return mayHaveActed
-    ? 'The request may still have taken effect, so it was not resent. Check its result (for a send: look in Sent) before trying again; raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS if the host is just slow.'
-    : 'Check the network and that the host is up, or raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS, then try again.';
+    ? `The request may still have taken effect, so it was not resent. Check its result (for a send: look in Sent) before trying again; raise ${settingRef('timeoutMs')} if the host is just slow.`
+    : `Check the network and that the host is up, or raise ${settingRef('timeoutMs')}, then try again.`;
 }
 
 export function networkError(what: string, url: string, cause: unknown, mayHaveActed: boolean): MailboxError {
@@ -58,7 +58,7 @@ export function tooLargeError(what: string, url: string, limitBytes: number): Ma
   return new MailboxError({
     code: 'response_too_large',
     message: `${what}: the answer from ${originOf(url)} exceeded the limit of ${limitBytes} bytes, so it was cut off and not used.`,
-    hint: 'Check that --auth-url / --api-url point at the Agent Mailbox Service; for JMAP, ask for fewer or smaller objects per request (limit, properties, maxBodyValueBytes).',
+    hint: `Check that ${settingRef('authUrl')} and ${settingRef('apiUrl')} point at the Agent Mailbox Service; for JMAP, ask for fewer or smaller objects per request (limit, properties, maxBodyValueBytes).`,
     details: { host: originOf(url), limitBytes },
   });
 }

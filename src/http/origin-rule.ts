@@ -1,4 +1,4 @@
-import { MailboxError } from '../errors.js';
+import { MailboxError, settingRef } from '../errors.js';
 
 /**
  * Where credentials may go. Every request this client sends to the service carries a credential:
@@ -49,7 +49,7 @@ export function redirectRefusedError(what: string, refused: RedirectRefused): Ma
   return new MailboxError({
     code: 'bad_response',
     message: `${what}: ${refused.from} answered with a redirect to ${refused.to}, another origin; the request carries credentials, so it was not followed.`,
-    hint: 'Credentials go only to the configured --auth-url / --api-url. Check those settings; if the service really moved, configure its new address.',
+    hint: `Credentials go only to the configured ${settingRef('authUrl')} and ${settingRef('apiUrl')}. Check those settings; if the service really moved, configure its new address.`,
     details: { from: refused.from, to: refused.to },
   });
 }

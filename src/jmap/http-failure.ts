@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MailboxError, inputRef } from '../errors.js';
+import { MailboxError, inputRef, settingRef } from '../errors.js';
 import type { HttpResponse } from '../http/http-types.js';
 import { redactCredentialEcho, redactDeep } from '../redact.js';
 import { problemDetailsSchema } from './jmap-types.js';
@@ -28,7 +28,7 @@ export function httpError(response: HttpResponse, what: string): MailboxError {
       code: 'auth_rejected',
       status,
       message: `${what} was refused by the JMAP host (HTTP ${status}) even with a fresh capability${said ? `: ${said}` : ''}.`,
-      hint: `Check that credentials.json belongs to this service (--api-url), or log in again with register ${inputRef('api_key')}.`,
+      hint: `Check that credentials.json belongs to this service (${settingRef('apiUrl')}), or log in again with register ${inputRef('api_key')}.`,
     });
   }
   if (status === 429) {

@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { Account } from '../auth/account-registry.js';
-import { MailboxError } from '../errors.js';
+import { MailboxError, settingRef } from '../errors.js';
 import type { HttpResponse } from '../http/http-types.js';
 import type { Logger } from '../log.js';
 import { jmapSessionPath } from '../wire-constants.js';
@@ -203,6 +203,6 @@ function badResponse(what: string, detail: string): MailboxError {
   return new MailboxError({
     code: 'bad_response',
     message: `The JMAP host's answer to the ${what} was not what JMAP prescribes (${detail}).`,
-    hint: 'Check that --api-url / AGENT_MAILBOX_API_URL points at the JMAP host, not the auth host.',
+    hint: `Check that ${settingRef('apiUrl')} points at the JMAP host, not the auth host.`,
   });
 }

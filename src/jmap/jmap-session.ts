@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Account } from '../auth/account-registry.js';
 import type { Config } from '../config.js';
 import { deepFreeze } from '../deep-freeze.js';
-import { MailboxError } from '../errors.js';
+import { MailboxError, settingRef } from '../errors.js';
 import type { HttpResponse } from '../http/http-types.js';
 import { isOriginAllowed, originOfTemplate } from '../http/origin-rule.js';
 import { cachedJmapSessionSchema } from '../credentials/stored-credentials.js';
@@ -169,7 +169,7 @@ export function assertSessionOrigins(info: SessionUrls, allowed: readonly string
   throw new MailboxError({
     code: 'bad_response',
     message: `The JMAP session at ${own} names another origin for ${foreign.map((f) => `${f.field} (${f.origin})`).join(', ')}; credentials go only to the configured origins, so the session was not used and nothing was sent there.`,
-    hint: 'Check --api-url / AGENT_MAILBOX_API_URL. If that origin really belongs to your mail service, the operator allows it with --allowed-origins / AGENT_MAILBOX_ALLOWED_ORIGINS.',
+    hint: `Check ${settingRef('apiUrl')}. If that origin really belongs to your mail service, the operator allows it with ${settingRef('allowedOrigins')}.`,
     details: { session: own, foreign },
   });
 }
@@ -216,6 +216,6 @@ function sessionError(detail: string): MailboxError {
   return new MailboxError({
     code: 'bad_response',
     message: `The JMAP session could not be used: ${detail}.`,
-    hint: 'Check that --api-url / AGENT_MAILBOX_API_URL is the JMAP host (session at /.well-known/jmap), then retry.',
+    hint: `Check that ${settingRef('apiUrl')} is the JMAP host (session at /.well-known/jmap), then retry.`,
   });
 }

@@ -1,6 +1,6 @@
 import { availableParallelism, freemem } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { MailboxError } from '../errors.js';
+import { MailboxError, settingRef } from '../errors.js';
 import { computePowDigest, countLeadingZeroBits } from './pow-digest.js';
 import { powProgressAt, type PowProgress } from './pow-progress.js';
 import { defaultWorkerCount } from './default-worker-count.js';
@@ -79,7 +79,7 @@ export async function solvePow(input: SolvePowInput, runtime: PowRuntime = nodeR
     throw new MailboxError({
       code: 'bad_response',
       message: `The auth host asked for a proof of work of difficulty ${difficulty}, outside 0–${maxDifficulty}.`,
-      hint: 'Check that --auth-url points at the Agent Mailbox auth host; retry later if it does.',
+      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox auth host; retry later if it does.`,
     });
   }
   if (signal?.aborted) throw cancelledError(signal.reason);

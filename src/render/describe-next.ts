@@ -1,4 +1,5 @@
-import type { NextStep } from '../errors.js';
+import { settings } from '../config.js';
+import type { NextStep, SettingRefName } from '../errors.js';
 import type { FrontDoor } from './front-door.js';
 import { shellQuote } from './shell-quote.js';
 
@@ -64,11 +65,22 @@ export function describeNext(next: NextStep, door: FrontDoor, wording: NextWordi
   return door === 'cli' ? describeNextForCli(step, wording.cli, wording.command) : describeNextForMcp(step);
 }
 
-/** Replaces each inputRef(key) in `text` with the door's spelling of that input. */
+/** Replaces each inputRef(key) and settingRef(name) in `text` with the door's spelling of it. */
 export function wordInputs(text: string, door: FrontDoor, spelling?: CliSpellingLookup): string {
-  if (!text.includes('⟦')) return text;
-  return text.replace(/⟦([a-z_]+)⟧/g, (_whole, key: string) => {
-    if (door === 'mcp') return key;
-    return spelling?.('*', key)?.flag ?? `--${toKebab(key)}`;
-  });
+  if (!text.includes('⟦') && !text.includes('⟪')) return text;
+  return text
+    .replace(/⟦([a-z_]+)⟧/g, (_whole, key: string) => {
+      if (door === 'mcp') return key;
+      return spelling?.('*', key)?.flag ?? `--${toKebab(key)}`;
+    })
+    .replace(/⟪([A-Za-z]+)⟫/g, (whole, name: string) => wordSetting(name as SettingRefName, door) ?? whole);
+}
+
+/** An agent over MCP cannot pass a flag: it is told which variable of the server's environment the operator sets. */
+function wordSetting(name: SettingRefName, door: FrontDoor): string | undefined {
+  const declared = (settings as Partial<Record<string, { flag: string; env: string }>>)[name];
+  if (!declared) return undefined;
+  return door === 'cli'
+    ? `${declared.flag} / ${declared.env}`
+    : `the MCP server's ${declared.env} (set in the host's config by your operator)`;
 }

@@ -6,7 +6,7 @@ import { ensurePrivateDir } from '../../credentials/secure-file.js';
 import { withDirectoryLock, type LockOptions } from '../../credentials/directory-lock.js';
 import type { StoredGrant, StoredInboxList } from '../../credentials/oauth-grant-files.js';
 import { OAuthGrantStore } from '../../credentials/oauth-grant-store.js';
-import { MailboxError, toMailboxError } from '../../errors.js';
+import { MailboxError, toMailboxError, settingRef } from '../../errors.js';
 import type { Deadline } from '../../gate/deadline.js';
 import type { FetchFunction } from '../../http/http-types.js';
 import type { Logger } from '../../log.js';
@@ -69,7 +69,7 @@ function authorizationUrl(server: AuthorizationServer, fields: Record<string, st
     throw new MailboxError({
       code: 'bad_response',
       message: `The authorization endpoint ${endpoint.slice(0, 200)} is not an https address; it was not opened.`,
-      hint: 'Check that --auth-url points at the Agent Mailbox Service.',
+      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service.`,
     });
   }
   for (const [name, value] of Object.entries(fields)) url.searchParams.set(name, value);
@@ -160,7 +160,7 @@ export async function connectGrant(request: ConnectRequest): Promise<ConnectOutc
             throw new MailboxError({
               code: 'bad_response',
               message: 'The token answer held no refresh token, so the connection could not be kept.',
-              hint: 'Check that --auth-url points at the Agent Mailbox Service.',
+              hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service.`,
             });
           // The granted scope, which the person may have narrowed, is what the grant is.
           await store.writeGrant({ ...stored, scope: issued.scope });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { KnownInbox, StoredInboxList } from '../../credentials/oauth-grant-files.js';
-import { MailboxError } from '../../errors.js';
+import { MailboxError, settingRef } from '../../errors.js';
 import { sendToService } from '../../gate/send-to-service.js';
 import { serviceError } from '../../http/service-error.js';
 import { inboxListPath } from '../../wire-constants.js';
@@ -60,7 +60,7 @@ export async function fetchInboxList(
     throw new MailboxError({
       code: 'bad_response',
       message: `The inbox list (${url}) is not what spec §2.1 describes.`,
-      hint: 'Check that --auth-url points at the Agent Mailbox Service.',
+      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service.`,
     });
   }
   const inboxes: KnownInbox[] = parsed.data.agents

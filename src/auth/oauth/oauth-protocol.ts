@@ -1,7 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
 import type { StoredGrant } from '../../credentials/oauth-grant-files.js';
-import { MailboxError } from '../../errors.js';
+import { MailboxError, settingRef } from '../../errors.js';
 import type { HttpResponse } from '../../http/http-types.js';
 import { isOriginAllowed } from '../../http/origin-rule.js';
 import { rememberSecret } from '../../redact.js';
@@ -96,7 +96,7 @@ export async function discoverServer(
     throw new MailboxError({
       code: 'bad_response',
       message: `The authorization server at ${issuer.origin} names another origin for ${foreign.map(([name, url]) => `${name} (${originOr(url)})`).join(', ')}; secrets go only to the configured origins, so nothing was sent there.`,
-      hint: 'Check --auth-url / AGENT_MAILBOX_AUTH_URL. If that origin really belongs to the service, the operator allows it with --allowed-origins / AGENT_MAILBOX_ALLOWED_ORIGINS.',
+      hint: `Check ${settingRef('authUrl')}. If that origin really belongs to the service, the operator allows it with ${settingRef('allowedOrigins')}.`,
     });
   }
   const lacks = [
@@ -110,7 +110,7 @@ export async function discoverServer(
     throw new MailboxError({
       code: 'bad_response',
       message: `The authorization server at ${authUrl} does not offer what connect needs: ${lacks.join(', ')}.`,
-      hint: "Check that --auth-url points at the Agent Mailbox Service's auth host.",
+      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service's auth host.`,
     });
   }
   return server;
@@ -190,7 +190,7 @@ function issued(result: oauth.TokenEndpointResponse, askedScope: string): Issued
     throw new MailboxError({
       code: 'bad_response',
       message: 'The token answer did not say how long the access token lives (expires_in).',
-      hint: 'Check that --auth-url points at the Agent Mailbox Service.',
+      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service.`,
     });
   }
   return {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { wordInputs } from '../../../src/render/describe-next.js';
 import { Deadline } from '../../../src/gate/deadline.js';
 
 /** A clock that moves only when the test moves it. */
@@ -51,10 +52,15 @@ describe('Deadline', () => {
     const deadline = Deadline.start({ timeoutMs: 2000, now: clock.now });
     clock.advance(2004);
     const error = deadline.expiredError('JMAP session discovery', 'http://127.0.0.1:4567/.well-known/jmap', false);
-    expect(error.message).toBe(
-      'JMAP session discovery: no complete answer from http://127.0.0.1:4567 within 2000 ms, the time limit of the whole call (--timeout-ms); the call waited 2004 ms for the service in all.',
+    expect(wordInputs(error.message, 'cli')).toBe(
+      'JMAP session discovery: no complete answer from http://127.0.0.1:4567 within 2000 ms, the time limit of the whole call (--timeout-ms / AGENT_MAILBOX_TIMEOUT_MS); the call waited 2004 ms for the service in all.',
     );
-    expect(error.hint).toMatch(/raise --timeout-ms/);
+    expect(wordInputs(error.hint, 'cli')).toMatch(/raise --timeout-ms/);
+    // An agent over MCP cannot pass a flag: it is told the server's setting, which its operator sets.
+    expect(wordInputs(error.hint, 'mcp')).toMatch(
+      /raise the MCP server's AGENT_MAILBOX_TIMEOUT_MS \(set in the host's config by your operator\)/,
+    );
+    expect(wordInputs(`${error.message} ${error.hint}`, 'mcp')).not.toMatch(/--/);
   });
 
   it("keeps the call's timeout and drops the budget for work that outlives the call", async () => {
@@ -102,7 +108,9 @@ describe('Deadline', () => {
     const deadline = Deadline.start({ timeoutMs: 1000, budgetMs: 60_000, now: clock.now });
     clock.advance(1000);
     const timeout = deadline.expiredError('GET /x', 'http://127.0.0.1:9/x', false);
-    expect(timeout.message).toContain('within 1000 ms, the time limit of the whole call (--timeout-ms)');
+    expect(wordInputs(timeout.message, 'cli')).toContain(
+      'within 1000 ms, the time limit of the whole call (--timeout-ms',
+    );
     expect(timeout.details).toEqual({ host: 'http://127.0.0.1:9', timeoutMs: 1000, waitedMs: 1000 });
 
     const even = Deadline.start({ timeoutMs: 3000, budgetMs: 3000, now: clock.now });

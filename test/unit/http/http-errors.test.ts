@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { wordInputs } from '../../../src/render/describe-next.js';
 import {
   decodeJwtClaims,
   readBearerToken,
@@ -39,10 +40,10 @@ describe("the HTTP layer's own errors", () => {
     expect(acted).toMatchObject({ code: 'timeout', cause: 'cause' });
     expect(acted.message).toBe('POST /api/v1/session: no complete answer from http://127.0.0.1:9 within 1500 ms.');
     expect(acted.hint).toBe(timeoutHint(true));
-    expect(timeoutHint(true)).toBe(
+    expect(wordInputs(timeoutHint(true), 'cli')).toBe(
       'The request may still have taken effect, so it was not resent. Check its result (for a send: look in Sent) before trying again; raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS if the host is just slow.',
     );
-    expect(timeoutHint(false)).toBe(
+    expect(wordInputs(timeoutHint(false), 'cli')).toBe(
       'Check the network and that the host is up, or raise --timeout-ms / AGENT_MAILBOX_TIMEOUT_MS, then try again.',
     );
     expect(timeoutError('GET x', 'http://h', 1, false).hint).toBe(timeoutHint(false));
@@ -80,8 +81,8 @@ describe("the HTTP layer's own errors", () => {
     expect(large.message).toBe(
       'JMAP request: the answer from http://127.0.0.1:9 exceeded the limit of 1024 bytes, so it was cut off and not used.',
     );
-    expect(large.hint).toMatch(
-      /^Check that --auth-url \/ --api-url point at the Agent Mailbox Service; for JMAP, ask for fewer or smaller objects/,
+    expect(wordInputs(large.hint, 'cli')).toMatch(
+      /^Check that --auth-url \/ AGENT_MAILBOX_AUTH_URL and --api-url \/ AGENT_MAILBOX_API_URL point at the Agent Mailbox Service; for JMAP, ask for fewer or smaller objects/,
     );
   });
 

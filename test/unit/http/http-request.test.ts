@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { wordInputs } from '../../../src/render/describe-next.js';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
@@ -151,7 +152,7 @@ describe('httpRequest', () => {
       (e: unknown) => e,
     )) as MailboxError;
     expect(error.code).toBe('timeout');
-    expect(error.hint).toMatch(/raise --timeout-ms/);
+    expect(wordInputs(error.hint, 'cli')).toMatch(/raise --timeout-ms/);
   });
 
   it('retries a timed-out attempt', async () => {

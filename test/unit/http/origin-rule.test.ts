@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { wordInputs } from '../../../src/render/describe-next.js';
 import { resolveConfig } from '../../../src/config.js';
 import { MailboxError } from '../../../src/errors.js';
 import { nodeHttpFetch } from '../../../src/http/node-http-fetch.js';
@@ -92,7 +93,9 @@ describe('redirects keep to the origin asked', () => {
     expect((error as MailboxError).message).toBe(
       `Download: ${first.url} answered with a redirect to ${other.url}, another origin; the request carries credentials, so it was not followed.`,
     );
-    expect((error as MailboxError).hint).toMatch(/--auth-url \/ --api-url/);
+    expect(wordInputs((error as MailboxError).hint, 'cli')).toMatch(
+      /--auth-url \/ AGENT_MAILBOX_AUTH_URL and --api-url/,
+    );
     expect((error as MailboxError).details).toEqual({ from: first.url, to: other.url });
     expect(first.hits()).toBe(1);
     expect(other.hits()).toBe(0);

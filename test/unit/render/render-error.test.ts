@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MailboxError } from '../../../src/errors.js';
+import { MailboxError, settingRef } from '../../../src/errors.js';
 import { renderError } from '../../../src/render/render-error.js';
 import { renderResult } from '../../../src/render/present-result.js';
 
@@ -21,6 +21,25 @@ describe('the one renderer both doors use', () => {
     expect(nextCommand).toBe('agent-mailbox help presets');
     expect(nextCall).toBe('call `help` with {"topic":"presets"}');
     expect(cli.text).toBe('error: SUBJECT is missing.\nnext: Pass it in vars.\n  agent-mailbox help presets');
+  });
+
+  it('names a setting as a flag at the shell and as the server variable the operator sets over MCP', () => {
+    const error = new MailboxError({
+      code: 'network',
+      message: `No answer within the limit (${settingRef('timeoutMs')}).`,
+      hint: `Check that ${settingRef('authUrl')} and ${settingRef('apiUrl')} point at the service.`,
+    });
+    const cli = renderError(error, 'cli');
+    expect(cli.text).toBe(
+      'error: No answer within the limit (--timeout-ms / AGENT_MAILBOX_TIMEOUT_MS).\n' +
+        'next: Check that --auth-url / AGENT_MAILBOX_AUTH_URL and --api-url / AGENT_MAILBOX_API_URL point at the service.',
+    );
+    const mcp = renderError(error, 'mcp');
+    expect(mcp.text).not.toMatch(/--|⟪/);
+    expect(mcp.text).toContain("the MCP server's AGENT_MAILBOX_AUTH_URL (set in the host's config by your operator)");
+    expect(mcp.structured).toMatchObject({
+      error: { hint: expect.stringContaining("the MCP server's AGENT_MAILBOX_API_URL") },
+    });
   });
 
   it('redacts tokens a server quoted back, in both doors', () => {
