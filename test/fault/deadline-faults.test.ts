@@ -116,7 +116,7 @@ async function expectEndsInTime(c: Case, { fault, dir }: { fault: FaultServer; d
   expect(error.code).toBe('timeout');
   expect(error.message).toMatch(
     new RegExp(
-      `^${c.what}: no complete answer from ${fault.url.replace(/\./g, '\\.')} within ${limit} ms, the time limit of the whole call \\(--timeout-ms\\); the call waited \\d+ ms for the service in all\\.$`,
+      `^${c.what}: no complete answer from ${fault.url.replace(/\./g, '\\.')} within ${limit} ms, the time limit of the whole call \\(--timeout-ms / AGENT_MAILBOX_TIMEOUT_MS\\); the call waited \\d+ ms for the service in all\\.$`,
     ),
   );
   expect(error.hint).toMatch(/--timeout-ms/);

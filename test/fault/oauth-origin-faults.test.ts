@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { wordInputs } from '../../src/render/describe-next.js';
 import { connectGrant } from '../../src/auth/oauth/connect-grant.js';
 import { createAccountRegistry } from '../../src/auth/create-account-registry.js';
 import { resolveConfig } from '../../src/config.js';
@@ -65,7 +66,7 @@ describe('OAuth: secrets go only to the configured origin', () => {
       const error = await connectThrough(auth.url);
       expect(error).toBeInstanceOf(MailboxError);
       expect((error as MailboxError).message).toContain(`names another origin for ${field} (${other.url})`);
-      expect((error as MailboxError).hint).toContain('--allowed-origins');
+      expect(wordInputs((error as MailboxError).hint, 'cli')).toContain('--allowed-origins');
       expect(other.hits(), everythingSent(other)).toBe(0);
     });
   }

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { wordInputs } from '../../src/render/describe-next.js';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../src/errors.js';
@@ -120,8 +121,8 @@ describe('a host that sends headers and part of a body, then stalls', () => {
     const { error } = await settledWithin(call, 5_000);
     const ms = Date.now() - started;
     expect(error).toMatchObject({ code: 'timeout' });
-    expect((error as MailboxError).message).toMatch(
-      /^JMAP request: no complete answer from http:\/\/127\.0\.0\.1:\d+ within 600 ms, the time limit of the whole call \(--timeout-ms\)/,
+    expect(wordInputs((error as MailboxError).message, 'cli')).toMatch(
+      /^JMAP request: no complete answer from http:\/\/127\.0\.0\.1:\d+ within 600 ms, the time limit of the whole call \(--timeout-ms \/ AGENT_MAILBOX_TIMEOUT_MS\)/,
     );
     expect(ms).toBeGreaterThanOrEqual(600);
     expect(ms).toBeLessThan(3_000);

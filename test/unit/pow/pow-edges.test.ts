@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { wordInputs } from '../../../src/render/describe-next.js';
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
 import { computePowDigest } from '../../../src/pow/pow-digest.js';
@@ -16,7 +17,7 @@ describe('solvePow at its edges', () => {
       expect(error, String(difficulty)).toBeInstanceOf(MailboxError);
       expect(error.code).toBe('bad_response');
       expect(error.message).toBe(`The auth host asked for a proof of work of difficulty ${difficulty}, outside 0–30.`);
-      expect(error.hint).toMatch(/--auth-url/);
+      expect(wordInputs(error.hint, 'cli')).toMatch(/--auth-url/);
     }
   });
 
