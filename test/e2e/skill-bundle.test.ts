@@ -69,6 +69,22 @@ describe('bundled builds', () => {
     expect(check.code).toBe(0);
   }, 120_000);
 
+  it('is one file of at most 2.3 MB that holds no sandbox code and inflates nothing at run time', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const script = await readFile(`${root}skill/scripts/agent-mailbox.mjs`, 'utf8');
+    expect(Buffer.byteLength(script)).toBeLessThanOrEqual(2_300_000);
+    // Words only the sandbox's code says: its start line, the drill's report, the JMAP host's checks.
+    for (const word of [
+      'Agent Mailbox sandbox is running (loopback only).',
+      'Attacks that reached their goal:',
+      'Content-Type must be application/json (RFC 8620 §3.1).',
+      'Basic realm="agent-mailbox"',
+    ])
+      expect(script.includes(word), word).toBe(false);
+    for (const inflate of ['inflateSync', 'gunzipSync', 'brotliDecompress', 'DecompressionStream'])
+      expect(script.includes(inflate), inflate).toBe(false);
+  });
+
   for (const [i, argv] of invocations.entries()) {
     it(`answers \`${argv.join(' ') || '(no arguments)'}\` from its pre-rendered page exactly as the full program does`, async () => {
       const expected = (await expectedAnswers)[i];
