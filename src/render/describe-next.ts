@@ -78,8 +78,8 @@ export function wordInputs(text: string, door: FrontDoor, spelling?: CliSpelling
 
 /** An agent over MCP cannot pass a flag: it is told which variable of the server's environment the operator sets. */
 function wordSetting(name: SettingRefName, door: FrontDoor): string | undefined {
-  const declared = (settings as Partial<Record<string, { flag: string; env: string }>>)[name];
-  if (!declared) return undefined;
+  if (!Object.hasOwn(settings, name)) return undefined;
+  const declared: { flag: string; env: string } = settings[name satisfies keyof typeof settings];
   return door === 'cli'
     ? `${declared.flag} / ${declared.env}`
     : `the MCP server's ${declared.env} (set in the host's config by your operator)`;
