@@ -11,7 +11,7 @@ import { runJmapRequest, type JmapRequestInput } from '../src/request/run-jmap-r
 import { sandboxClientEnv } from '../sandbox/src/sandbox-command.js';
 import { startSandbox } from '../sandbox/src/start-sandbox.js';
 import type { BenchSection } from './bench-section.js';
-import { hostileHeaders } from './hostile-header-fixtures.js';
+import { hostileHeaders, withHostileHeaders } from './hostile-header-fixtures.js';
 import { median } from './median.js';
 import { benchDnsRecords } from './token-cost-fixtures.js';
 
@@ -98,20 +98,7 @@ export async function runHostileHeaderBench(rounds = 41): Promise<string[]> {
             (error, info) => (error ? reject(error) : resolve(info.message as Buffer)),
           ),
       );
-      // The hostile inbox's message gives its From and Subject way to the 250 KB section.
-      const raw =
-        which === 'hostile'
-          ? Buffer.concat([
-              Buffer.from(headers.map((line) => `${line}\r\n`).join(''), 'latin1'),
-              Buffer.from(
-                composed
-                  .toString('latin1')
-                  .replace(/^From: .*\r\n/m, '')
-                  .replace(/^Subject: .*\r\n/m, ''),
-                'latin1',
-              ),
-            ])
-          : composed;
+      const raw = which === 'hostile' ? withHostileHeaders(composed, headers) : composed;
       await smtp.sendMail({ envelope: { from: 'mallory@evil.example', to: inbox }, raw });
     }
     const run = (account: Account, input: JmapRequestInput) =>

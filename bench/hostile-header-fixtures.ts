@@ -46,3 +46,15 @@ export function hostileHeaders(): string[] {
   while (filler(words).length > room) words -= 10;
   return [...fields, filler(words)];
 }
+
+/** A composed message whose From and Subject give way to a hostile header section. */
+export function withHostileHeaders(composed: Buffer, headers: string[]): Buffer {
+  const rest = composed
+    .toString('latin1')
+    .replace(/^From: .*\r\n/m, '')
+    .replace(/^Subject: .*\r\n/m, '');
+  return Buffer.concat([
+    Buffer.from(headers.map((line) => `${line}\r\n`).join(''), 'latin1'),
+    Buffer.from(rest, 'latin1'),
+  ]);
+}

@@ -11,7 +11,7 @@ import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { startSandbox } from '../../sandbox/src/start-sandbox.js';
 import { cyrusSkipReason } from '../cyrus/cyrus-test-kit.js';
 import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
-import { hostileHeaders } from '../../bench/hostile-header-fixtures.js';
+import { hostileHeaders, withHostileHeaders } from '../../bench/hostile-header-fixtures.js';
 import { composeMail, sendRaw } from '../../sandbox/test/mail-auth-kit.js';
 
 /**
@@ -34,16 +34,7 @@ const send = (to: string, raw: Buffer, from = 'mallory@evil.test'): Promise<{ re
   sendRaw(sandbox.smtpPort, raw, { from, to });
 
 async function rawWith(headers: string[], subject: string, to: string): Promise<Buffer> {
-  const body = await composeMail({ from: 'placeholder@evil.test', to, subject });
-  // The composed From and Subject give way to the hostile ones.
-  const text = body
-    .toString('latin1')
-    .replace(/^From: .*\r\n/m, '')
-    .replace(/^Subject: .*\r\n/m, '');
-  return Buffer.concat([
-    Buffer.from(headers.map((line) => `${line}\r\n`).join(''), 'latin1'),
-    Buffer.from(text, 'latin1'),
-  ]);
+  return withHostileHeaders(await composeMail({ from: 'placeholder@evil.test', to, subject }), headers);
 }
 
 describe('inbound trust against a hostile sender over SMTP, embedded backend', () => {
