@@ -1,15 +1,23 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundledAssets } from './bundle-assets.js';
 
+let root: string | undefined;
+
 /**
  * The package's root folder: this file is src/ under vitest and dist/ when built, so one level up
- * works from both, and from an npx install (presets/ and skill/ ship in `files`).
+ * works from both, and from an npx install (presets/ and skill/ ship in `files`). The benches and
+ * the demo compile src/ one level deeper (dist/src/), where the root is one more level up.
  * A bundled build carries those files inside itself instead (src/bundle-assets.ts).
  */
 export function packageRoot(): string {
-  return fileURLToPath(new URL('../', import.meta.url));
+  if (root !== undefined) return root;
+  const here = fileURLToPath(new URL('../', import.meta.url));
+  const above = dirname(here.replace(/[\\/]$/, ''));
+  const deeper = !bundledAssets && !existsSync(join(here, 'package.json')) && existsSync(join(above, 'package.json'));
+  return (root = deeper ? join(above, sep) : here);
 }
 
 function bundledKey(path: string): string {
