@@ -14,7 +14,7 @@ export default defineConfig({
     // Files share their worker's module cache instead of each importing src, zod and the SDK anew:
     // measured in one session, 150 s → 120 s wall and 298 → 223 CPU-seconds for the whole suite.
     // Files start their own servers and temp dirs and close them in their own hooks; shared helpers
-    // register a hook per resource (test/helpers/clean-up-after.ts), never at their module level,
+    // register a hook per resource (sandbox/test/helpers/clean-up-after.ts), never at their module level,
     // which runs once per worker. In-process CLI runs first forget secrets remembered by earlier files.
     isolate: false,
     testTimeout: 60_000,

@@ -3,13 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../src/start-sandbox.js';
-import {
-  bearerOf,
-  createFakeBackend,
-  decodeJwt,
-  signUpInbox,
-  solveAndPostSession,
-} from '../../test/helpers/sandbox.js';
+import { bearerOf, createFakeBackend, decodeJwt, signUpInbox, solveAndPostSession } from './helpers/sandbox.js';
 
 const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-auth-persist-'));
 afterAll(() => rm(dataDir, { recursive: true, force: true }));

@@ -11,7 +11,7 @@ import {
   solveAndPostSession,
   solvePow,
   startTestSandbox,
-} from '../../test/helpers/sandbox.js';
+} from './helpers/sandbox.js';
 
 const fake = createFakeBackend();
 const sandbox = await startTestSandbox({ difficulty: 2, createBackend: fake.factory });

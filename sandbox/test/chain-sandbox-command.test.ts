@@ -6,8 +6,8 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runSandboxCommand } from '../src/sandbox-command.js';
-import { pollUntil } from '../../test/helpers/sandbox.js';
-import { withReadyLine } from '../../test/helpers/sandbox-process.js';
+import { pollUntil } from './helpers/sandbox.js';
+import { withReadyLine } from './helpers/sandbox-process.js';
 
 const builtSandboxMain = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 

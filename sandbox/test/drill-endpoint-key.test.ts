@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signUpInbox, startTestSandbox } from '../../test/helpers/sandbox.js';
+import { signUpInbox, startTestSandbox } from './helpers/sandbox.js';
 
 /**
  * The attack: the agent under test runs on the sandbox's machine and reaches its drill endpoints

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jmapCapabilities } from '../src/wire-constants.js';
-import { signUpInbox, startTestSandbox } from '../../test/helpers/sandbox.js';
+import { signUpInbox, startTestSandbox } from './helpers/sandbox.js';
 import { buildRequest, rawHttp } from './support/raw-http.js';
 
 const sandbox = await startTestSandbox({ allowedHosts: ['sandbox.example'] });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/operations/index.js';
 import { repoBin, runCli, runCliInProcess, runShell } from '../helpers/run-cli.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
 // Issue 3 "Done when": the built CLI as a subprocess against the sandbox.

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import { describe, expect, it } from 'vitest';
-import { cleanUpAfter } from '../helpers/clean-up-after.js';
-import { chromiumSkipReason, launchHeadlessChromium } from '../helpers/headless-chromium.js';
+import { cleanUpAfter } from '../../sandbox/test/helpers/clean-up-after.js';
+import { chromiumSkipReason, launchHeadlessChromium } from '../../sandbox/test/helpers/headless-chromium.js';
 import { oauthCliEnv } from '../helpers/oauth-directory.js';
 import { builtCli, noCrontab, runCli } from '../helpers/run-cli.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import { FormBrowser, hiddenField } from '../../sandbox/test/oauth/consent-form-client.js';
 import { authorizeParams, pkce, registerClient } from '../../sandbox/test/oauth/oauth-test-client.js';
 

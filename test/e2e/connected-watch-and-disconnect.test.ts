@@ -13,7 +13,7 @@ import {
 } from '../helpers/oauth-directory.js';
 import { builtCli, runCli, runCliInProcess, type CliRun } from '../helpers/run-cli.js';
 import { createStandInCrontab, type TestCrontab } from '../helpers/test-crontab.js';
-import { decodeJwt } from '../helpers/sandbox.js';
+import { decodeJwt } from '../../sandbox/test/helpers/sandbox.js';
 import { hang } from '../fault/fault-servers.js';
 
 // The daily job and the wake per inbox of a connected account, the wake's read-only tokens, and

@@ -13,7 +13,7 @@ import {
 } from '../helpers/connect-mcp.js';
 import { emailIdsIn } from '../helpers/jmap-result-walk.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
-import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 // Mail is data: what a stranger wrote reaches the agent exactly as written, through both doors and
 // both output forms. Only the secrets this tool holds are masked, wherever they appear.

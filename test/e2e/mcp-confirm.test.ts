@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, connectMcp2026, printStderrOnFailure, structured } from '../helpers/connect-mcp.js';
 import { noCrontab } from '../helpers/run-cli.js';
-import { pollUntil } from '../helpers/sandbox.js';
+import { pollUntil } from '../../sandbox/test/helpers/sandbox.js';
 
 // The core's `confirm` through the MCP door in both protocol eras: form elicitation pushed as an
 // `elicitation/create` request to a 2025-11-25 client, an `input_required` result answered by the

@@ -12,7 +12,7 @@ import {
   structured,
   type McpConnection,
 } from '../helpers/connect-mcp.js';
-import { cleanUpAfter } from '../helpers/clean-up-after.js';
+import { cleanUpAfter } from '../../sandbox/test/helpers/clean-up-after.js';
 import { connectDirectory, startOAuthSandbox } from '../helpers/oauth-directory.js';
 
 // The MCP server on a connected account (a person's grant over two inboxes, one on a custom

@@ -9,7 +9,7 @@ import {
   structured,
 } from '../helpers/connect-mcp.js';
 import { noCrontab } from '../helpers/run-cli.js';
-import { pollUntil } from '../helpers/sandbox.js';
+import { pollUntil } from '../../sandbox/test/helpers/sandbox.js';
 
 // One built server, two protocol eras: a 2025-11-25 client (the SDK's 1.x Client, what hosts run
 // today: initialize first) and a 2026-07-28 client (the SDK's 2.x Client pinned to it: no

@@ -13,7 +13,7 @@ import {
   type McpConnection,
 } from '../helpers/connect-mcp.js';
 import { emailIdsIn, methodResponsesIn } from '../helpers/jmap-result-walk.js';
-import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 // One server, two mail inboxes registered before the tests in two credentials directories, alice and
 // bob (credentials_dir per call); the register tests sign up inboxes of their own, one in the server's

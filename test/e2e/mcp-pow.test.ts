@@ -11,7 +11,7 @@ import {
   type McpConnection,
   type McpConnection2026,
 } from '../helpers/connect-mcp.js';
-import { createFakeBackend, pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { createFakeBackend, pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import { busyCores } from '../helpers/process-cpu.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 

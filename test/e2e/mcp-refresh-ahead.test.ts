@@ -9,7 +9,7 @@ import {
   sandboxEnv,
   type McpConnection,
 } from '../helpers/connect-mcp.js';
-import { decodeJwt, pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { decodeJwt, pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
 // Issue 4: while the server is in use, the session is renewed in the background before it

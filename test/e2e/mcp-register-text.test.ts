@@ -10,7 +10,7 @@ import {
   structured,
   type McpConnection,
 } from '../helpers/connect-mcp.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import { createStandInCrontab, type TestCrontab } from '../helpers/test-crontab.js';
 
 // What the model reads after register and after a send, with a crontab program present (a

@@ -12,7 +12,7 @@ import {
   type McpConnection,
 } from '../helpers/connect-mcp.js';
 import { runCli } from '../helpers/run-cli.js';
-import { pollUntil } from '../helpers/sandbox.js';
+import { pollUntil } from '../../sandbox/test/helpers/sandbox.js';
 import {
   runSandboxCommandFailing,
   runSandboxCommandUntilReady,

@@ -14,7 +14,7 @@ import {
   type McpConnection,
 } from '../helpers/connect-mcp.js';
 import { noCrontab, repoBin, runCli } from '../helpers/run-cli.js';
-import { pollUntil } from '../helpers/sandbox.js';
+import { pollUntil } from '../../sandbox/test/helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
 // No sandbox here: nothing in this file may reach any host, and an unroutable URL proves it.

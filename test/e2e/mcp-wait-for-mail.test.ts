@@ -11,7 +11,7 @@ import {
   structured,
   type McpConnection,
 } from '../helpers/connect-mcp.js';
-import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 // wait_for_mail through the built stdio server and the SDK Client: progress while it waits, an
 // answer within 1.5 s of a delivery, the per-call budget (8 s here, so at most 3 s of waiting),

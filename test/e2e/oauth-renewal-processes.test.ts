@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanUpAfter } from '../helpers/clean-up-after.js';
+import { cleanUpAfter } from '../../sandbox/test/helpers/clean-up-after.js';
 import {
   connectDirectory,
   expireAccessTokens,

@@ -6,7 +6,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withReadyLine } from '../helpers/sandbox-process.js';
+import { withReadyLine } from '../../sandbox/test/helpers/sandbox-process.js';
 
 // What `npm install -g agent-mailbox` gets: the tarball must carry everything it runs (dist/ is a
 // self-contained bundle), declare no dependency, and install with npm offline from an empty cache.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { builtCli, noCrontab } from '../helpers/run-cli.js';
 import { terminalSkipReason } from '../helpers/run-in-terminal.js';
 import { sandboxEnv } from '../helpers/connect-mcp.js';
-import { createFakeBackend, startTestSandbox } from '../helpers/sandbox.js';
+import { createFakeBackend, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
 // An operator's terminal of any width sees the proof of work go on: hashes and rate at least every

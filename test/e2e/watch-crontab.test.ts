@@ -11,7 +11,7 @@ import {
   type RunCliOptions,
 } from '../helpers/run-cli.js';
 import { createTestCrontab, realCronSkipReason, type TestCrontab } from '../helpers/test-crontab.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import { createRecorder, deliverMail, readStateFile, registerInbox } from './watch-fixtures.js';
 
 // Issue 5 "Done when", without ever touching the invoking user's crontab (issue 9): the product is

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tryAcquireLock } from '../../src/credentials/directory-lock.js';
 import { wakePrompt } from '../../src/watch/wake-prompt.js';
 import { builtCli, noCrontab, runCli } from '../helpers/run-cli.js';
-import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import { createRecorder, deliverMail, readStateFile, registerInbox } from './watch-fixtures.js';
 
 // Issue 5: `agent-mailbox wake` against the sandbox, with a recording fake agent. Each test has its

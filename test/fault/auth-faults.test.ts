@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import { baseEnv, copyDir, expectBothDoorsKeepPromises, freshDir, registeredDir, timeoutMs } from './fault-case.js';
 import { authProxy, hang, streamForever } from './fault-servers.js';
 

@@ -2,7 +2,7 @@ import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { cleanUpAfter } from '../helpers/clean-up-after.js';
+import { cleanUpAfter } from '../../sandbox/test/helpers/clean-up-after.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
 import type { FaultServer } from './fault-servers.js';
 import { findLeak, noteFigures, runCliMeasured, runMcpMeasured } from './run-measured.js';

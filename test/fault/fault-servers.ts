@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { cleanUpAfter } from '../helpers/clean-up-after.js';
+import { cleanUpAfter } from '../../sandbox/test/helpers/clean-up-after.js';
 
 /**
  * Deliberately broken hosts on 127.0.0.1 port 0. Each records the secrets it was sent (bearer

@@ -5,7 +5,7 @@ import { createAccountRegistry } from '../../src/auth/create-account-registry.js
 import { MailboxError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { runJmapRequest } from '../../src/request/run-jmap-request.js';
-import { cleanUpAfter } from '../helpers/clean-up-after.js';
+import { cleanUpAfter } from '../../sandbox/test/helpers/clean-up-after.js';
 import { startGuardWorld, type GuardWorld } from '../helpers/guard-world.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import {
   baseEnv,
   copyDir,

@@ -8,7 +8,7 @@ import { EventStreamFailure } from '../../src/http/event-stream.js';
 import { silentLogger } from '../../src/log.js';
 import { authPaths } from '../../src/wire-constants.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import type { ScriptedServer } from '../helpers/scripted-http-server.js';
 import { baseEnv, copyDir, expectBothDoorsKeepPromises, freshDir, secretsIn } from './fault-case.js';
 import { httpFault } from './fault-servers.js';

@@ -1,6 +1,6 @@
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cleanUpAfter } from '../helpers/clean-up-after.js';
+import { cleanUpAfter } from '../../sandbox/test/helpers/clean-up-after.js';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-http-server.js';
 
 /**

@@ -6,7 +6,7 @@ import { MailboxError } from '../../src/errors.js';
 import { Deadline } from '../../src/gate/deadline.js';
 import { sendToService } from '../../src/gate/send-to-service.js';
 import { httpRequest } from '../../src/http/http-request.js';
-import { cleanUpAfter } from '../helpers/clean-up-after.js';
+import { cleanUpAfter } from '../../sandbox/test/helpers/clean-up-after.js';
 
 /**
  * A host that answers the head of a response and then stops sending mid-body (or sends a byte now

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cleanUpAfter } from './clean-up-after.js';
+import { cleanUpAfter } from '../../sandbox/test/helpers/clean-up-after.js';
 import { builtCli, noCrontab } from './run-cli.js';
-import { pollUntil } from './sandbox.js';
+import { pollUntil } from '../../sandbox/test/helpers/sandbox.js';
 
 /** A sandbox started as the operator starts it (`agent-mailbox sandbox --data-dir`), so it writes client.env. */
 export interface DrillSandbox {

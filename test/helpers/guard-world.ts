@@ -12,7 +12,7 @@ import {
 } from '../../src/request/run-jmap-request.js';
 import { sandboxClientEnv } from '../../sandbox/src/sandbox-command.js';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/start-sandbox.js';
-import { cleanUpAfter } from './clean-up-after.js';
+import { cleanUpAfter } from '../../sandbox/test/helpers/clean-up-after.js';
 import { forgetAllSecrets } from '../../src/redact.js';
 
 /**

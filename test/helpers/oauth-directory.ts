@@ -6,7 +6,7 @@ import { Deadline } from '../../src/gate/deadline.js';
 import { silentLogger } from '../../src/log.js';
 import { sandboxClientEnv } from '../../sandbox/src/sandbox-command.js';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/src/start-sandbox.js';
-import { startTestSandbox } from './sandbox.js';
+import { startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 /** The people of the OAuth tests: Ada owns an inbox on the sandbox's domain and one on a custom domain. */
 export const ada = { person: 'ada', inboxes: ['ada-inbox', 'ops@acme.test'] };

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { pollUntil } from './sandbox.js';
+import { pollUntil } from '../../sandbox/test/helpers/sandbox.js';
 
 /** CPU seconds (user + system) the process has used so far, from /proc (Linux). */
 export async function cpuSeconds(pid: number): Promise<number> {

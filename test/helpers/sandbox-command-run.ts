@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { runSandboxCommand } from '../../sandbox/src/sandbox-command.js';
 import type { SandboxCommandOptions } from '../../sandbox/src/sandbox-command-input.js';
-import { pollUntil } from './sandbox.js';
+import { pollUntil } from '../../sandbox/test/helpers/sandbox.js';
 
 /** The `--json` ready line of `agent-mailbox sandbox`, the parts these tests read. */
 export interface SandboxReady {

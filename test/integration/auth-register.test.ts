@@ -6,7 +6,7 @@ import { MailboxError } from '../../src/errors.js';
 import type { FetchFunction } from '../../src/http/http-request.js';
 import { silentLogger } from '../../src/log.js';
 import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
-import { createFakeBackend, signUpInbox, startTestSandbox } from '../helpers/sandbox.js';
+import { createFakeBackend, signUpInbox, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
 async function sandbox(): Promise<RunningSandbox> {

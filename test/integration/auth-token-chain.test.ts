@@ -8,8 +8,8 @@ import { createAccountRegistry, type AccountRegistryOptions } from '../../src/au
 import { secondsUntilExpiry } from '../../src/http/bearer-token.js';
 import { silentLogger } from '../../src/log.js';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/src/start-sandbox.js';
-import { createFakeBackend, startTestSandbox } from '../helpers/sandbox.js';
-import { movableClock } from '../helpers/movable-clock.js';
+import { createFakeBackend, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
+import { movableClock } from '../../sandbox/test/helpers/movable-clock.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 
 // Short TTLs (spec §8 says 1 h / 2 min) so expiry happens within a test.
@@ -47,7 +47,7 @@ describe('the token chain', () => {
     expect(s.stats()).toEqual(before);
   });
 
-  // Time is moved with an injected clock (test/helpers/movable-clock.ts), never waited for.
+  // Time is moved with an injected clock (sandbox/test/helpers/movable-clock.ts), never waited for.
   it('re-mints a capability near its expiry from the session without a proof of work', async () => {
     const s = await sandbox();
     const dir = await registered(s);

@@ -10,7 +10,7 @@ import { silentLogger } from '../../src/log.js';
 import { runJmapRequest, type JmapRequestInput, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
 import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { wake } from '../../src/watch/wake.js';
-import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 /**
  * The check stage is where the operator's rules will be enforced, so it must see everything that

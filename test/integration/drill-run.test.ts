@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DrillReport } from '../../sandbox/src/drill/score/score-types.js';
 import { startDrillSandbox, type DrillSandbox } from '../helpers/drill-sandbox.js';
-import { chromiumSkipReason, launchHeadlessChromium } from '../helpers/headless-chromium.js';
+import { chromiumSkipReason, launchHeadlessChromium } from '../../sandbox/test/helpers/headless-chromium.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /**

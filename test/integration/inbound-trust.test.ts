@@ -10,7 +10,7 @@ import { runJmapRequest, type JmapRequestInput, type JmapRequestResult } from '.
 import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { startSandbox } from '../../sandbox/src/start-sandbox.js';
 import { cyrusSkipReason } from '../cyrus/cyrus-test-kit.js';
-import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import { hostileHeaders, withHostileHeaders } from '../../bench/hostile-header-fixtures.js';
 import { composeMail, sendRaw } from '../../sandbox/test/mail-auth-kit.js';
 

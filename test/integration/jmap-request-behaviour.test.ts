@@ -10,7 +10,7 @@ import { presentJmapResult } from '../../src/present/present-jmap-result.js';
 import { runJmapRequest, type JmapRequestInput, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
 import { silentLogger } from '../../src/log.js';
 import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
-import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 /** jmap_request behaviour against the sandbox: dry runs, 401 recovery, HTTP-level errors, HTML mail, fencing. */
 

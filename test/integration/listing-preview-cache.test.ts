@@ -8,7 +8,7 @@ import { createAccountRegistry, type ObservableAccountRegistry } from '../../src
 import { silentLogger } from '../../src/log.js';
 import { runJmapRequest, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
 import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
-import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 /**
  * A listing keeps what reading each message's HTML found (its preview, its hidden text) for the

@@ -11,7 +11,7 @@ import {
   startOAuthSandbox,
   storedGrant,
 } from '../helpers/oauth-directory.js';
-import { decodeJwt } from '../helpers/sandbox.js';
+import { decodeJwt } from '../../sandbox/test/helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
 import { markInboxWaking } from '../../src/policy/records/wake-read-only.js';

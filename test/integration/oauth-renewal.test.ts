@@ -14,8 +14,8 @@ import {
   startOAuthSandbox,
   storedGrant,
 } from '../helpers/oauth-directory.js';
-import type { MovableClock } from '../helpers/movable-clock.js';
-import { decodeJwt } from '../helpers/sandbox.js';
+import type { MovableClock } from '../../sandbox/test/helpers/movable-clock.js';
+import { decodeJwt } from '../../sandbox/test/helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 import { jmapAs, mailUsing, resultOf } from '../../sandbox/test/oauth/oauth-test-client.js';
 

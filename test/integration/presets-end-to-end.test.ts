@@ -9,7 +9,7 @@ import { silentLogger } from '../../src/log.js';
 import { downloadBlobToFile } from '../../src/mail/download-blob-to-file.js';
 import { runJmapRequest, type JmapRequestInput, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
 import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
-import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import { cyrusSkipReason } from '../cyrus/cyrus-test-kit.js';
 
 /**

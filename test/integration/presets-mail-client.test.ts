@@ -11,7 +11,7 @@ import { runJmapRequest, type JmapRequestInput, type JmapRequestResult } from '.
 import { silentLogger } from '../../src/log.js';
 import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { cyrusSkipReason } from '../cyrus/cyrus-test-kit.js';
-import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 /**
  * Reading and replying like a mail client (issue 13), on the embedded store and on Cyrus: quoting,

@@ -9,7 +9,7 @@ import { MailboxError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { runJmapRequest, type JmapRequestInput, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
 import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
-import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 /**
  * The receive screen's own lookups (sender facts a response lacks) go through the gate like any

@@ -7,7 +7,7 @@ import { silentLogger } from '../../src/log.js';
 import { runJmapRequest } from '../../src/request/run-jmap-request.js';
 import { jmapResultKeys } from '../../src/request/jmap-result-keys.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 // The keys the help topic and the reference list for jmap_request's result (generated from
 // src/request/jmap-result-keys.ts) are the keys the code returns, present when the docs say.

@@ -9,7 +9,7 @@ import { silentLogger } from '../../src/log.js';
 import { runJmapRequest, type JmapRequestInput, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
 import type { RunningSandbox, SandboxBackendKind } from '../../sandbox/src/start-sandbox.js';
 import { cyrusSkipReason } from '../cyrus/cyrus-test-kit.js';
-import { pollUntil, startTestSandbox } from '../helpers/sandbox.js';
+import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 /**
  * The attack: an agent (or whoever steers it) guesses the words of a message the operator's receive

@@ -9,7 +9,7 @@ import { Deadline } from '../../src/gate/deadline.js';
 import { silentLogger } from '../../src/log.js';
 import { runJmapRequest, type JmapRequestContext, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
 import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 /**
  * wait_for_mail through the real account layer against the embedded sandbox: push, the polling

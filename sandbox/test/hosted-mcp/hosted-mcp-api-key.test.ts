@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signUpInbox, startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { signUpInbox, startTestSandbox } from '../helpers/sandbox.js';
 import { connect } from '../oauth/oauth-test-client.js';
 import { callFailing, callOk, connectWithApiKey, initializeRequest, postMcp } from './hosted-mcp-kit.js';
 

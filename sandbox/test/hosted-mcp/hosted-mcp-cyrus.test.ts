@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import { cyrusSkipReason, eventually } from '../../../test/cyrus/cyrus-test-kit.js';
 import { callOk, connectWithOAuth, RecordingOAuthProvider } from './hosted-mcp-kit.js';
 

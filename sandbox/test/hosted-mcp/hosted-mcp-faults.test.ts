@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { BackendContext, MailBackend } from '../../src/mail-backend.js';
-import { pollUntil, signUpInbox, startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { pollUntil, signUpInbox, startTestSandbox } from '../helpers/sandbox.js';
 import { callFailing, connectWithApiKey } from './hosted-mcp-kit.js';
 
 // A mail store that misbehaves once a tool's JMAP request arrives: the tool call must end with a

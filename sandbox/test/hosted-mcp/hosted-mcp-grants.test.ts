@@ -1,7 +1,7 @@
 import { UnauthorizedError } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { movableClock } from '../../../test/helpers/movable-clock.js';
-import { startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { movableClock } from '../helpers/movable-clock.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import { FormBrowser, hiddenField } from '../oauth/consent-form-client.js';
 import { postForm } from '../oauth/oauth-test-client.js';
 import {

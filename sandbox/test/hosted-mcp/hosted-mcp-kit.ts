@@ -13,7 +13,7 @@ import nodemailer from 'nodemailer';
 import { expect } from 'vitest';
 import { createEmbeddedBackend } from '../../src/embedded/create-embedded-backend.js';
 import type { BackendContext, MailBackend } from '../../src/mail-backend.js';
-import { cleanUpAfter } from '../../../test/helpers/clean-up-after.js';
+import { cleanUpAfter } from '../helpers/clean-up-after.js';
 
 /** Where the test's "application" says it listens (nothing does: the code is read from Location). */
 export const mcpTestRedirectUri = 'http://127.0.0.1:49153/callback';

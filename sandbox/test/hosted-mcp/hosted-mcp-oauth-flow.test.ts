@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeJwt, startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { decodeJwt, startTestSandbox } from '../helpers/sandbox.js';
 import {
   callOk,
   connectWithOAuth,

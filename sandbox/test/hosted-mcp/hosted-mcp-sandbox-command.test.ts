@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sandboxCommandInput, sandboxOptionsOf } from '../../src/sandbox-command-input.js';
 import { runSandboxCommand } from '../../src/sandbox-command.js';
-import { pollUntil, signUpInbox } from '../../../test/helpers/sandbox.js';
-import { withReadyLine } from '../../../test/helpers/sandbox-process.js';
+import { pollUntil, signUpInbox } from '../helpers/sandbox.js';
+import { withReadyLine } from '../helpers/sandbox-process.js';
 import { callFailing, callOk, connectWithApiKey } from './hosted-mcp-kit.js';
 
 const builtCli = fileURLToPath(new URL('../../../dist/bin.js', import.meta.url));

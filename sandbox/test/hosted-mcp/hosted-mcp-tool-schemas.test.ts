@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { signUpInbox, startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { signUpInbox, startTestSandbox } from '../helpers/sandbox.js';
 import { connectWithApiKey } from './hosted-mcp-kit.js';
 
 // One schema a host refuses breaks every tool for it (mcp-and-hosts.md): the listed tools stay in

@@ -1,8 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { cleanUpAfter } from '../../../test/helpers/clean-up-after.js';
-import { startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { cleanUpAfter } from '../helpers/clean-up-after.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import { authorize, authorizeParams, exchange, listAgents, pkce, testRedirectUri } from './oauth-test-client.js';
 
 /** A loopback server for client metadata documents; each path behaves as its name says. */

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import { describe, expect, it } from 'vitest';
-import { cleanUpAfter } from '../../../test/helpers/clean-up-after.js';
-import { chromiumSkipReason, launchHeadlessChromium } from '../../../test/helpers/headless-chromium.js';
-import { startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { cleanUpAfter } from '../helpers/clean-up-after.js';
+import { chromiumSkipReason, launchHeadlessChromium } from '../helpers/headless-chromium.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import { FormBrowser, hiddenField } from './consent-form-client.js';
 import { authorizeParams, exchange, jmapAs, listAgents, pkce, registerClient, sendCalls } from './oauth-test-client.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import { FormBrowser, hiddenField, inboxChoices, type PageResponse } from './consent-form-client.js';
 import { authorizeParams, exchange, listAgents, pkce, registerClient, type TestClient } from './oauth-test-client.js';
 

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import { connect, mailUsing } from './oauth-test-client.js';
 
 // The gate reads the body of a request whose grant lacks a scope; these are the edges of that read.

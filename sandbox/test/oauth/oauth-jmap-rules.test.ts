@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/start-sandbox.js';
 import { cyrusSkipReason } from '../../../test/cyrus/cyrus-test-kit.js';
-import { signUpInbox, startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { signUpInbox, startTestSandbox } from '../helpers/sandbox.js';
 import {
   connect,
   jmapAs,

@@ -1,6 +1,6 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import { connect } from './oauth-test-client.js';
 
 const sandbox = await startTestSandbox({ oauth: { autoApprove: [{ person: 'Ada', inboxes: ['ada-inbox'] }] } });

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/start-sandbox.js';
-import { cleanUpAfter } from '../../../test/helpers/clean-up-after.js';
-import { signUpInbox } from '../../../test/helpers/sandbox.js';
+import { cleanUpAfter } from '../helpers/clean-up-after.js';
+import { signUpInbox } from '../helpers/sandbox.js';
 import { connect, jmapAs, listAgents, refresh } from './oauth-test-client.js';
 
 describe('the OAuth server with --data-dir', () => {

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import { authorize, authorizeParams, pkce, register } from './oauth-test-client.js';
 
 const sandbox = await startTestSandbox({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import { connect, listAgents, postForm, refresh, registerClient } from './oauth-test-client.js';
 
 const mcpUrl = 'http://127.0.0.1:9/hosted';

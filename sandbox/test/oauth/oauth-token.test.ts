@@ -1,6 +1,6 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../../../test/helpers/sandbox.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import {
   autoApprovedCode,
   connect,

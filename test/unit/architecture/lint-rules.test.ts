@@ -118,7 +118,7 @@ describe('lint rules', () => {
       ],
       [
         'sandbox/src/plant.ts',
-        "import { pollUntil } from '../../test/helpers/sandbox.js';\nexport const s = pollUntil;\n",
+        "import { runCli } from '../../test/helpers/run-cli.js';\nexport const s = runCli;\n",
         ['import-x/no-restricted-paths'],
       ],
       ['sandbox/src/plant.ts', "export * from 'agent-mailbox';\n", ['no-restricted-syntax']],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listenOnLoopback } from '../../../src/auth/oauth/loopback-receiver.js';
 import { MailboxError } from '../../../src/errors.js';
-import { cleanUpAfter } from '../../helpers/clean-up-after.js';
+import { cleanUpAfter } from '../../../sandbox/test/helpers/clean-up-after.js';
 
 async function receiver() {
   const listening = await listenOnLoopback();

@@ -2,7 +2,7 @@ import { readFile, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { browserOpener } from '../../../src/auth/oauth/open-browser.js';
-import { pollUntil } from '../../helpers/sandbox.js';
+import { pollUntil } from '../../../sandbox/test/helpers/sandbox.js';
 import { tempCredentialsDir } from '../../helpers/temp-credentials-dir.js';
 
 /** A stand-in browser that writes each argument it got on a line of `out`. */

@@ -11,7 +11,7 @@ import { MailboxError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
 import { openServiceGate, type ServiceGate } from '../../../src/gate/service-gate.js';
 import { runJmapRequest } from '../../../src/request/run-jmap-request.js';
-import { cleanUpAfter } from '../../helpers/clean-up-after.js';
+import { cleanUpAfter } from '../../../sandbox/test/helpers/clean-up-after.js';
 
 /**
  * The client against a small real HTTP server on 127.0.0.1:0 that behaves like Cyrus where it

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { cleanUpAfter } from '../../helpers/clean-up-after.js';
+import { cleanUpAfter } from '../../../sandbox/test/helpers/clean-up-after.js';
 import { romixKernel, wasmSimdAvailable } from '../../../src/pow/romix-kernel.js';
 
 const run = promisify(execFile);

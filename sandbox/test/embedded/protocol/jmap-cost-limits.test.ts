@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jmapCapabilities } from '../../../src/wire-constants.js';
-import { signUpInbox, startTestSandbox } from '../../../../test/helpers/sandbox.js';
+import { signUpInbox, startTestSandbox } from '../../helpers/sandbox.js';
 
 const using = [jmapCapabilities.core, jmapCapabilities.mail];
 

@@ -1,7 +1,7 @@
 import { scrypt } from 'node:crypto';
 import { cleanUpAfter } from './clean-up-after.js';
-import type { BackendContext, MailBackend, OutboxEntry } from '../../sandbox/src/mail-backend.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/src/start-sandbox.js';
+import type { BackendContext, MailBackend, OutboxEntry } from '../../src/mail-backend.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/start-sandbox.js';
 
 /**
  * Starts a sandbox on 127.0.0.1 port 0 with difficulty 2 and closes it when the test ends (called
