@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { sandboxOfDirectory, type RegisteredSandbox } from '../credentials/loopback-endpoints.js';
 import { MailboxError } from '../errors.js';
@@ -234,7 +234,7 @@ async function describe(target: WatchTarget, dir: string, view: JobView, changed
   const paths = watchPaths(jobDir(target));
   const marker = watchMarker(jobDir(target));
   const settings = await readWatchSettings(jobDir(target));
-  const hasCredentials = (await exists(join(dir, 'credentials.json'))) || (await exists(join(dir, 'oauth.json')));
+  const hasCredentials = existsSync(join(dir, 'credentials.json')) || existsSync(join(dir, 'oauth.json'));
   const sandbox = hasCredentials ? await sandboxOfDirectory(dir) : undefined;
   const { line, installed } = view;
   const proposal = settings.wakeCommand ? undefined : proposeWakeCommand(target.env, marker.slice(-8));
@@ -324,13 +324,4 @@ function absoluteDir(target: WatchTarget): string {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
