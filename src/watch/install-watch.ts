@@ -14,7 +14,7 @@ import { proposeWakeCommand, type WakeCommandProposal } from './propose-wake-com
 import { shellQuote } from '../render/shell-quote.js';
 import { wakePrompt } from './wake-prompt.js';
 import { dailySchedule, nextDailyRun, watchMarker } from './watch-marker.js';
-import { readWatchSettings, watchPaths, writeWatchSettings } from './watch-settings.js';
+import { nonEmpty, readWatchSettings, watchPaths, writeWatchSettings } from './watch-settings.js';
 import { nativeJob } from './schedulers/native-job.js';
 import { schedulerOf, type JobView, type NativeJob, type SchedulerKind } from './schedulers/scheduler.js';
 
@@ -320,8 +320,4 @@ function crontabProgram(target: WatchTarget): CrontabProgram {
 
 function absoluteDir(target: WatchTarget): string {
   return resolve(target.credentialsDir);
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value;
 }

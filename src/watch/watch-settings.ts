@@ -17,6 +17,11 @@ export const watchSettingsSchema = z.looseObject({
 });
 export type WatchSettings = z.infer<typeof watchSettingsSchema>;
 
+/** A setting given as blank counts as not given. */
+export function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
 /** Paths of the watch files inside one credentials directory. */
 export function watchPaths(credentialsDir: string): { settings: string; log: string; digest: string } {
   return {
