@@ -130,12 +130,8 @@ const parseGrant = (text: string | undefined): StoredGrant | undefined => stored
  * Temp files of the caches are removed.
  */
 export async function recoverInterruptedGrantWrite(dir: string, notice: (message: string) => void): Promise<void> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return;
-  }
+  // No directory yet: nothing was left in it.
+  const names = await readdir(dir).catch(() => [] as string[]);
   const own = new Set<string>([oauthFiles.grant, oauthFiles.accessTokens, oauthFiles.inboxes, oauthFiles.renewal]);
   for (const name of names) {
     const temp = parseTempName(name);

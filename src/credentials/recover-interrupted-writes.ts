@@ -13,12 +13,8 @@ import { storedCredentialsSchema, type StoredCredentials } from './stored-creden
  * state temps are caches (and hold JWTs): they are removed.
  */
 export async function recoverInterruptedWrites(dir: string, notice: (message: string) => void): Promise<void> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return; // no directory yet
-  }
+  // No directory yet: nothing was left in it.
+  const names = await readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
     const temp = parseTempName(name);
     // An OAuth directory's grant has recovery of its own (oauth-grant-store.ts): never removed here.

@@ -124,14 +124,8 @@ export class JmapClient {
    */
   async download(blobId: string, handle: FileHandle, opts: { name?: string; type?: string } = {}): Promise<number> {
     const session = await this.session();
-    const url = expandTemplate(session.downloadUrl, {
-      accountId: session.accountId,
-      blobId,
-      name: opts.name ?? 'download',
-      type: opts.type ?? 'application/octet-stream',
-    });
     const response = await this.send({
-      url,
+      url: downloadUrl(session, blobId, opts.name ?? 'download', opts.type),
       method: 'GET',
       idempotent: true,
       what: 'Download',
@@ -144,14 +138,8 @@ export class JmapClient {
   /** A blob's bytes in memory, for a look at its content (the operator's guard); more than `maxBytes` is an error. */
   async downloadBytes(blobId: string, maxBytes: number): Promise<Uint8Array> {
     const session = await this.session();
-    const url = expandTemplate(session.downloadUrl, {
-      accountId: session.accountId,
-      blobId,
-      name: 'blob',
-      type: 'application/octet-stream',
-    });
     const response = await this.send({
-      url,
+      url: downloadUrl(session, blobId, 'blob'),
       method: 'GET',
       idempotent: true,
       what: 'Download',
@@ -182,6 +170,15 @@ export class JmapClient {
     if (response.status < 200 || response.status >= 300) throw httpError(response, exchange.what);
     return response;
   }
+}
+
+function downloadUrl(
+  session: JmapSessionInfo,
+  blobId: string,
+  name: string,
+  type = 'application/octet-stream',
+): string {
+  return expandTemplate(session.downloadUrl, { accountId: session.accountId, blobId, name, type });
 }
 
 function downloadLimit(session: JmapSessionInfo): number {

@@ -19,28 +19,12 @@ export function confirmForm(ask: ConfirmRequest): RequestedSchema {
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
 
+// A field is already in the shape MCP allows: only `required` moves to the form, and a choice is a string enum.
 function formField(field: ConfirmField): PrimitiveSchemaDefinition {
-  const common = { title: field.title, ...(field.description !== undefined ? { description: field.description } : {}) };
-  switch (field.type) {
-    case 'boolean':
-      return { type: 'boolean', ...common, ...(field.default !== undefined ? { default: field.default } : {}) };
-    case 'string':
-      return {
-        type: 'string',
-        ...common,
-        ...(field.minLength !== undefined ? { minLength: field.minLength } : {}),
-        ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
-      };
-    case 'number':
-      return {
-        type: 'number',
-        ...common,
-        ...(field.minimum !== undefined ? { minimum: field.minimum } : {}),
-        ...(field.maximum !== undefined ? { maximum: field.maximum } : {}),
-      };
-    case 'choice':
-      return { type: 'string', ...common, enum: [...field.options] };
-  }
+  const { required: _required, ...schema } = field;
+  if (schema.type !== 'choice') return schema;
+  const { options, ...rest } = schema;
+  return { ...rest, type: 'string', enum: [...options] };
 }
 
 type Validate = (form: RequestedSchema, content: Record<string, unknown>) => boolean;

@@ -1,8 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
-import type { ConfigInputs } from '../config.js';
+import { resolveConfig, type Config, type ConfigInputs } from '../config.js';
 import type { Deadline } from '../gate/deadline.js';
-import type { ErrorCode } from '../errors.js';
+import { MailboxError, type ErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AccountRegistry } from '../auth/account-registry.js';
 import type { FrontDoor } from '../render/front-door.js';
@@ -169,4 +169,34 @@ export function defineOperation<I extends z.ZodObject, O extends z.ZodType, C ex
   op: Operation<I, O, C>,
 ): Operation<I, O, C> {
   return op;
+}
+
+/** The process's streams, for the CLI-only commands that report as they run. */
+export function streamsOf(ctx: OperationContext, what: string): NonNullable<OperationContext['streams']> {
+  if (ctx.streams) return ctx.streams;
+  throw new MailboxError({
+    code: 'internal',
+    message: `${what} needs the process streams.`,
+    hint: 'Run it from the CLI.',
+  });
+}
+
+/** The config with this command's directory and wake command as flags (flag > env > default). */
+export function commandConfig(
+  ctx: OperationContext,
+  input: { credentials_dir?: string | undefined; wake_command?: string | undefined },
+): Config {
+  return resolveConfig({
+    ...ctx.configInputs,
+    flags: {
+      ...ctx.configInputs.flags,
+      ...(input.credentials_dir !== undefined ? { credentialsDir: input.credentials_dir } : {}),
+      ...(input.wake_command !== undefined ? { wakeCommand: input.wake_command } : {}),
+    },
+  });
+}
+
+/** What the gate needs of the call. */
+export function gateContext(ctx: OperationContext) {
+  return { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor };
 }

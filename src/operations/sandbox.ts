@@ -1,21 +1,14 @@
 import { z } from 'zod';
-import { MailboxError } from '../errors.js';
 import { findSandboxBin } from '../sandbox-bin/find-sandbox-bin.js';
 import { runSandboxBin } from '../sandbox-bin/run-sandbox-bin.js';
 import { flagsOf, sandboxCommandInput } from '../sandbox-bin/sandbox-flags.js';
-import { defineOperation, type OperationContext } from './define-operation.js';
+import { defineOperation, streamsOf, type OperationContext } from './define-operation.js';
 
 /** Runs the sandbox package's bin (found at run time; the client never imports it) with these arguments. */
 async function runSandboxPackage(args: string[], ctx: OperationContext, what: string): Promise<{ exitCode: number }> {
-  if (!ctx.streams)
-    throw new MailboxError({
-      code: 'internal',
-      message: `${what} needs the process streams.`,
-      hint: 'Run it from the CLI.',
-    });
+  const { stdout, stderr } = streamsOf(ctx, what);
   const env = ctx.configInputs.env ?? {};
   const bin = findSandboxBin({ env });
-  const { stdout, stderr } = ctx.streams;
   return {
     exitCode: await runSandboxBin({
       bin,

@@ -1,23 +1,11 @@
 import { z } from 'zod';
-import { resolveConfig } from '../config.js';
-import { MailboxError } from '../errors.js';
 // The watch code (node-cron, crontab) loads only when a watch command runs, not on every CLI start.
 import type { WakeResult } from '../watch/index.js';
 import { chosenInbox } from './connected/inbox-input.js';
-import { defineOperation, type OperationContext } from './define-operation.js';
-import { credentialsDirInput, wakeCommandInput, watchConfigInputs } from './watch-target.js';
+import { commandConfig, defineOperation, streamsOf, type OperationContext } from './define-operation.js';
+import { credentialsDirInput, wakeCommandInput } from './watch-target.js';
 
 /** `wake` (what the daily job runs) and `watch run` (the foreground scheduler): CLI only, they start the operator's agent command. */
-
-const agentOutput = (ctx: OperationContext): { write(text: string): unknown } => {
-  if (!ctx.streams)
-    throw new MailboxError({
-      code: 'internal',
-      message: 'wake needs the process streams for the agent output.',
-      hint: 'Run it from the CLI.',
-    });
-  return ctx.streams.stderr;
-};
 
 const wakeInboxInput = z
   .string()
@@ -28,7 +16,7 @@ async function wakeOnce(
   input: { credentials_dir?: string | undefined; inbox?: string | undefined; wake_command?: string | undefined },
   ctx: OperationContext,
 ): Promise<WakeResult & { at: string }> {
-  const config = resolveConfig(watchConfigInputs(ctx, input));
+  const config = commandConfig(ctx, input);
   const { wake } = await import('../watch/index.js');
   const result = await wake({
     credentialsDir: config.credentialsDir,
@@ -38,7 +26,7 @@ async function wakeOnce(
     log: ctx.log,
     signal: ctx.signal,
     deadline: ctx.deadline,
-    agentOutput: agentOutput(ctx),
+    agentOutput: streamsOf(ctx, 'wake').stderr,
     ...(config.wakeCommand ? { wakeCommand: config.wakeCommand } : {}),
   });
   return { at: new Date().toISOString(), ...result };
@@ -81,14 +69,8 @@ export const watchRunOperation = defineOperation({
   doors: ['cli'],
   cli: { path: ['watch', 'run'], hidden: ['schedule'], selfReporting: true, logLevel: 'info' },
   async run(input, ctx) {
-    const dir = resolveConfig(watchConfigInputs(ctx, input)).credentialsDir;
-    const streams = ctx.streams;
-    if (!streams)
-      throw new MailboxError({
-        code: 'internal',
-        message: 'watch run needs the process streams.',
-        hint: 'Run it from the CLI.',
-      });
+    const dir = commandConfig(ctx, input).credentialsDir;
+    const streams = streamsOf(ctx, 'watch run');
     const { runWatchDaemon, watchMarker } = await import('../watch/index.js');
     const outcome = await runWatchDaemon({
       name: watchMarker(input.inbox === undefined ? dir : `${dir}#${input.inbox}`),

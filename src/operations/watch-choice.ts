@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { resolveConfig } from '../config.js';
 import { toMailboxError } from '../errors.js';
 import type { WatchMode } from '../auth/account-registry.js';
 import { resolve } from 'node:path';
 import { shellQuote } from '../render/shell-quote.js';
 import type { OperationContext } from './define-operation.js';
+import { watchTarget } from './watch-target.js';
 
 /** What register reports about the daily job, whatever the watch choice. */
 export const watchReportSchema = z.object({
@@ -28,27 +28,12 @@ export async function applyWatchChoice(
   ctx: OperationContext,
   wakeCommand: string | undefined,
 ): Promise<WatchReport> {
-  const env = ctx.configInputs.env ?? {};
   try {
     // Loaded here so that register's start does not pay for the watch code (node-cron, crontab).
     const { installWatch, removeWatchHint, watchStatus } = await import('../watch/index.js');
-    const config = resolveConfig({
-      ...ctx.configInputs,
-      flags: { ...ctx.configInputs.flags, ...(wakeCommand ? { wakeCommand } : {}) },
-    });
-    const common = {
-      credentialsDir,
-      env,
-      nodePath: ctx.install.nodePath,
-      cliPath: ctx.install.cliPath,
-      shellCommand: ctx.install.shellCommand,
-      crontabBin: config.crontab,
-    };
+    const target = watchTarget(ctx, { credentials_dir: credentialsDir, wake_command: wakeCommand || undefined });
     if (mode === 'scheduled') {
-      const status = await installWatch({
-        ...common,
-        ...(config.wakeCommand ? { wakeCommand: config.wakeCommand } : {}),
-      });
+      const status = await installWatch(target);
       return {
         mode,
         installed: status.installed,
@@ -58,7 +43,7 @@ export async function applyWatchChoice(
         next: status.next,
       };
     }
-    const status = await watchStatus(common);
+    const status = await watchStatus(target);
     if (status.installed)
       return {
         mode,

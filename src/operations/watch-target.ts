@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { resolveConfig, type ConfigInputs } from '../config.js';
 import { credentialsKindOf } from '../credentials/credentials-kind.js';
 import type { WatchTarget } from '../watch/index.js';
-import type { OperationContext } from './define-operation.js';
+import { commandConfig, type OperationContext } from './define-operation.js';
 
 /** The inputs every watch command shares. */
 export const credentialsDirInput = z
@@ -22,21 +21,6 @@ export const wakeCommandInput = z
   .describe(
     'Agent command to run when new mail arrived, e.g. \'claude -p {prompt} --allowedTools "mcp__agent-mailbox__jmap_request,mcp__agent-mailbox__help"\'. {prompt}, {digest} and {credentials_dir} are replaced shell-quoted; the prompt is also in env AGENT_MAILBOX_WAKE_PROMPT. [env AGENT_MAILBOX_WAKE_COMMAND]',
   );
-
-/** The config inputs with this command's directory and wake command as flags (flag > env > default). */
-export function watchConfigInputs(
-  ctx: OperationContext,
-  input: { credentials_dir?: string | undefined; wake_command?: string | undefined },
-): ConfigInputs {
-  return {
-    ...ctx.configInputs,
-    flags: {
-      ...ctx.configInputs.flags,
-      ...(input.credentials_dir !== undefined ? { credentialsDir: input.credentials_dir } : {}),
-      ...(input.wake_command !== undefined ? { wakeCommand: input.wake_command } : {}),
-    },
-  };
-}
 
 /**
  * The jobs a watch command is about: one per credentials directory, or on a connected account one
@@ -70,9 +54,9 @@ export async function watchTargets(
 /** Where the job lives and what it runs, every setting read through the config table. */
 export function watchTarget(
   ctx: OperationContext,
-  input: { credentials_dir?: string | undefined },
+  input: { credentials_dir?: string | undefined; wake_command?: string | undefined },
 ): WatchTarget & { wakeCommand?: string } {
-  const config = resolveConfig(watchConfigInputs(ctx, input));
+  const config = commandConfig(ctx, input);
   return {
     credentialsDir: config.credentialsDir,
     env: ctx.configInputs.env ?? {},

@@ -1,5 +1,5 @@
 import { scryptParams } from '../wire-constants.js';
-import { scryptMaxmem } from './pow-digest.js';
+import { countLeadingZeroBits, scryptMaxmem } from './pow-digest.js';
 import { createScryptLanes } from './scrypt-lanes.js';
 
 /**
@@ -35,14 +35,7 @@ const batch = lanes ? lanes.lanes : 1;
 const hashAll = lanes
   ? (passwords) => lanes.hash(passwords, saltBytes, dkLen)
   : (passwords) => [scryptSync(passwords[0], saltBytes, dkLen, { ...cost, maxmem: ${scryptMaxmem} })];
-function zeroBits(digest) {
-  let bits = 0;
-  for (const byte of digest) {
-    if (byte !== 0) return bits + Math.clz32(byte) - 24;
-    bits += 8;
-  }
-  return bits;
-}
+const zeroBits = ${countLeadingZeroBits.toString()};
 for (;;) {
   if (Atomics.load(cells, 3) !== 0) break;
   const first = Atomics.add(cells, 0, batch);

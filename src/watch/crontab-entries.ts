@@ -1,5 +1,6 @@
 import { MailboxError } from '../errors.js';
 import { shellQuote } from '../render/shell-quote.js';
+import { jobValues } from './schedulers/job-values.js';
 
 /** What the crontab line of one credentials directory runs. */
 export interface CronEntrySpec {
@@ -49,14 +50,7 @@ export function buildCronLine(spec: CronEntrySpec): string {
 
 function refuseLineBreaks(spec: CronEntrySpec): void {
   // The inbox address comes from the service's inbox list: a line break there would start a line of its own.
-  const values = [
-    ['node binary path', spec.nodePath],
-    ['CLI entry path', spec.cliPath],
-    ['credentials directory path', spec.credentialsDir],
-    ['log file path', spec.logPath],
-    ...(spec.inbox !== undefined ? [['inbox address', spec.inbox] as const] : []),
-  ] as const;
-  for (const [name, path] of values) {
+  for (const [name, path] of jobValues(spec)) {
     if (!path.includes('\n')) continue;
     throw new MailboxError({
       code: 'watch_failed',

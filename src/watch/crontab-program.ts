@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { MailboxError } from '../errors.js';
+import { ProgramMissing, runProgram, type ProgramRun } from './schedulers/run-program.js';
 
 /** Runs the system `crontab` binary; `undefined` from readCrontab means "no crontab binary". */
 export interface CrontabProgram {
@@ -7,39 +7,13 @@ export interface CrontabProgram {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-interface Completed {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-class MissingBinary extends Error {}
-
-function runCrontab(program: CrontabProgram, args: string[], input?: string): Promise<Completed> {
-  return new Promise((resolve, reject) => {
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(program.env)) if (v !== undefined) env[k] = v;
-    const child = spawn(program.bin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'ENOENT' || error.code === 'EACCES' ? new MissingBinary(error.message) : error);
-    });
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(input ?? '');
-  });
-}
-
 /** The current user's crontab text ('' when they have none), or undefined without a crontab binary. */
 export async function readCrontab(program: CrontabProgram): Promise<string | undefined> {
-  let result: Completed;
+  let result: ProgramRun;
   try {
-    result = await runCrontab(program, ['-l']);
+    result = await runProgram(program.bin, ['-l'], program.env);
   } catch (error) {
-    if (error instanceof MissingBinary) return undefined;
+    if (error instanceof ProgramMissing) return undefined;
     throw error;
   }
   if (result.code === 0) return result.stdout;
@@ -54,11 +28,11 @@ export async function readCrontab(program: CrontabProgram): Promise<string | und
 
 /** Replaces the current user's crontab with `text` (via `crontab -`, which validates it). */
 export async function writeCrontab(program: CrontabProgram, text: string): Promise<void> {
-  let result: Completed;
+  let result: ProgramRun;
   try {
-    result = await runCrontab(program, ['-'], text);
+    result = await runProgram(program.bin, ['-'], program.env, text);
   } catch (error) {
-    if (error instanceof MissingBinary) throw noCrontabError(program.bin, error);
+    if (error instanceof ProgramMissing) throw noCrontabError(program.bin, error);
     throw error;
   }
   if (result.code !== 0) {

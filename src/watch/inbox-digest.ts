@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import { senderTrustOf } from '../present/assess-mail.js';
 import { fenceUntrusted, newUntrustedMarker, untrustedNotice } from '../present/fence-untrusted.js';
 import { trustFlags } from '../present/present-mail-views.js';
 import type { NewMail } from './fetch-new-mail.js';
+import { writeAtomically } from './write-atomically.js';
 
 export interface DigestInput {
   inbox?: string;
@@ -62,12 +61,5 @@ export function renderInboxDigest(input: DigestInput, marker: string = newUntrus
 
 /** Writes the digest atomically, readable by this user only (mail metadata is private). */
 export async function writeInboxDigest(file: string, text: string): Promise<void> {
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text, { mode: 0o600 });
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  await writeAtomically(file, text, 0o600);
 }

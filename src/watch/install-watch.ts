@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { sandboxOfDirectory, type RegisteredSandbox } from '../credentials/loopback-endpoints.js';
 import { MailboxError } from '../errors.js';
@@ -14,7 +14,7 @@ import { proposeWakeCommand, type WakeCommandProposal } from './propose-wake-com
 import { shellQuote } from '../render/shell-quote.js';
 import { wakePrompt } from './wake-prompt.js';
 import { dailySchedule, nextDailyRun, watchMarker } from './watch-marker.js';
-import { readWatchSettings, watchPaths, writeWatchSettings } from './watch-settings.js';
+import { nonEmpty, readWatchSettings, watchPaths, writeWatchSettings } from './watch-settings.js';
 import { nativeJob } from './schedulers/native-job.js';
 import { schedulerOf, type JobView, type NativeJob, type SchedulerKind } from './schedulers/scheduler.js';
 
@@ -234,7 +234,7 @@ async function describe(target: WatchTarget, dir: string, view: JobView, changed
   const paths = watchPaths(jobDir(target));
   const marker = watchMarker(jobDir(target));
   const settings = await readWatchSettings(jobDir(target));
-  const hasCredentials = (await exists(join(dir, 'credentials.json'))) || (await exists(join(dir, 'oauth.json')));
+  const hasCredentials = existsSync(join(dir, 'credentials.json')) || existsSync(join(dir, 'oauth.json'));
   const sandbox = hasCredentials ? await sandboxOfDirectory(dir) : undefined;
   const { line, installed } = view;
   const proposal = settings.wakeCommand ? undefined : proposeWakeCommand(target.env, marker.slice(-8));
@@ -320,17 +320,4 @@ function crontabProgram(target: WatchTarget): CrontabProgram {
 
 function absoluteDir(target: WatchTarget): string {
   return resolve(target.credentialsDir);
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
 }

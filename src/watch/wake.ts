@@ -12,7 +12,7 @@ import { shellQuote } from '../render/shell-quote.js';
 import { runWakeCommand, type WakeCommandRun } from './run-wake-command.js';
 import { wakePrompt } from './wake-prompt.js';
 import { createWakeJmap, type WakeJmap } from './wake-jmap.js';
-import { readWatchSettings, watchPaths } from './watch-settings.js';
+import { nonEmpty, readWatchSettings, watchPaths } from './watch-settings.js';
 import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 
 export type { WakeJmap } from './wake-jmap.js';
@@ -222,8 +222,4 @@ async function wakeLocked(
     summary: `${mail.total} new message(s), but the agent command ${how}. The state was kept: the next wake reports this mail again.`,
     next: [`Check the command by hand, and its output in ${paths.log}.`],
   };
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value;
 }

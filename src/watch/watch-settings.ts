@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
+import { readOptional, writeAtomically } from './write-atomically.js';
 
 /**
  * watch.json: the operator's wake command and the PATH it was configured under. It lives in its own
@@ -17,6 +17,11 @@ export const watchSettingsSchema = z.looseObject({
 });
 export type WatchSettings = z.infer<typeof watchSettingsSchema>;
 
+/** A setting given as blank counts as not given. */
+export function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
 /** Paths of the watch files inside one credentials directory. */
 export function watchPaths(credentialsDir: string): { settings: string; log: string; digest: string } {
   return {
@@ -29,13 +34,8 @@ export function watchPaths(credentialsDir: string): { settings: string; log: str
 /** watch.json of a directory, or {} when there is none. */
 export async function readWatchSettings(credentialsDir: string): Promise<WatchSettings> {
   const file = watchPaths(credentialsDir).settings;
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
+  const text = await readOptional(file);
+  if (text === undefined) return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -51,19 +51,10 @@ export async function readWatchSettings(credentialsDir: string): Promise<WatchSe
 export async function writeWatchSettings(credentialsDir: string, settings: WatchSettings): Promise<void> {
   await mkdir(credentialsDir, { recursive: true, mode: 0o700 });
   const file = watchPaths(credentialsDir).settings;
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, `${JSON.stringify(watchSettingsSchema.parse(settings), null, 2)}\n`, { mode: 0o600 });
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw new MailboxError({
-      code: 'credentials_unwritable',
-      message: `Could not write ${file}: ${(error as Error).message}`,
-      hint: 'Check that the credentials directory exists and is writable by this user.',
-      cause: error,
-    });
-  }
+  await writeAtomically(file, `${JSON.stringify(watchSettingsSchema.parse(settings), null, 2)}\n`, 0o600, {
+    code: 'credentials_unwritable',
+    hint: 'Check that the credentials directory exists and is writable by this user.',
+  });
 }
 
 function corrupt(file: string, cause: unknown): MailboxError {

@@ -1,9 +1,8 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { resolveConfig } from '../../config.js';
 import { assertNewInboxAllowed, assertNoWakeRunning } from '../../policy/new-inboxes.js';
 import { oauthScopes } from '../../wire-constants.js';
-import { defineOperation } from '../define-operation.js';
+import { commandConfig, defineOperation } from '../define-operation.js';
 
 const scopeChoices = { read: oauthScopes.read, 'read,send': `${oauthScopes.read} ${oauthScopes.send}` } as const;
 
@@ -57,13 +56,7 @@ export const connectOperation = defineOperation({
   doors: ['cli'],
   cli: { flagNames: { browser: '--no-browser' }, hidden: ['wait_seconds'] },
   async run(input, ctx) {
-    const config = resolveConfig({
-      ...ctx.configInputs,
-      flags: {
-        ...ctx.configInputs.flags,
-        ...(input.credentials_dir !== undefined ? { credentialsDir: input.credentials_dir } : {}),
-      },
-    });
+    const config = commandConfig(ctx, input);
     // A connected account brings inboxes the operator's rules must know of, like a registered one:
     // refused during a wake and under newInboxes=off, before any browser opens. Connecting again
     // over a connection counts too: whoever signs in may be another person.

@@ -1,9 +1,8 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { resolveConfig } from '../../config.js';
 import { credentialsKindOf, oauthInboxStateDir } from '../../credentials/credentials-kind.js';
 import { toMailboxError } from '../../errors.js';
-import { defineOperation } from '../define-operation.js';
+import { commandConfig, defineOperation } from '../define-operation.js';
 import { watchTarget } from '../watch-target.js';
 
 /** `agent-mailbox disconnect`: revoke a connected account's grant and remove it (CLI only). */
@@ -30,13 +29,7 @@ export const disconnectOperation = defineOperation({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   doors: ['cli'],
   async run(input, ctx) {
-    const config = resolveConfig({
-      ...ctx.configInputs,
-      flags: {
-        ...ctx.configInputs.flags,
-        ...(input.credentials_dir !== undefined ? { credentialsDir: input.credentials_dir } : {}),
-      },
-    });
+    const config = commandConfig(ctx, input);
     const dir = resolve(config.credentialsDir);
     const { connectedInboxes, disconnectGrant } = await import('../../auth/oauth/disconnect-grant.js');
     const inboxes = credentialsKindOf(dir) === 'oauth' ? await connectedInboxes(dir) : [];

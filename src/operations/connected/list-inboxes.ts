@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { openServiceGate } from '../../gate/service-gate.js';
-import { defineOperation } from '../define-operation.js';
+import { defineOperation, gateContext } from '../define-operation.js';
 
 const listedInbox = z.object({
   address: z.string(),
@@ -47,12 +47,7 @@ export const listInboxesOperation = defineOperation({
   async run(input, ctx) {
     const account = ctx.accounts.open(input.credentials_dir);
     const isConnected = credentialsKindOf(account.dir) === 'oauth';
-    const gate = openServiceGate(account, {
-      signal: ctx.signal,
-      log: ctx.log,
-      deadline: ctx.deadline,
-      frontDoor: ctx.frontDoor,
-    });
+    const gate = openServiceGate(account, gateContext(ctx));
     const listed = await gate.listInboxes(input.refresh === true);
     const inboxes = listed.map((inbox) => ({
       address: inbox.address,

@@ -5,7 +5,7 @@ import { askOperator } from '../../policy/operator-terminal.js';
 import { listOutbox, type HeldMail } from '../../policy/records/outbox-store.js';
 import { approveHeldMail, discardHeldMail, findHeld, heldMailDir } from '../../request/approve-held-mail.js';
 import { chosenInbox, inboxInput } from '../connected/inbox-input.js';
-import { defineOperation, type OperationContext } from '../define-operation.js';
+import { defineOperation, gateContext, type OperationContext } from '../define-operation.js';
 
 /**
  * `outbox list|approve|discard|log`: the operator's side of held mail and the audit trail. The
@@ -33,10 +33,6 @@ function accountOf(
 
 function heldLine(mail: HeldMail): string {
   return `${mail.id}  ${mail.status.padEnd(9)} ${mail.createdAt}  to ${mail.rcptTo.join(', ')}  "${mail.subject}"  (${mail.reason})`;
-}
-
-function gateContext(ctx: OperationContext) {
-  return { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor };
 }
 
 export const outboxListOperation = defineOperation({

@@ -4,7 +4,7 @@ import { askOperator } from '../../policy/operator-terminal.js';
 import { tightensAutoReplies, type PolicyChange } from '../../policy/policy-change.js';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { updatePolicyLayer } from '../../policy/policy-store.js';
-import type { OperationContext } from '../define-operation.js';
+import { gateContext, type OperationContext } from '../define-operation.js';
 import { policyTarget } from './policy-target.js';
 import { applyAutoReplyRulesNow, type AutoReplyNow } from '../../request/auto-reply-now.js';
 import { chosenInbox } from '../connected/inbox-input.js';
@@ -49,14 +49,7 @@ export async function runPolicyChange(
     credentialsKindOf(dir) !== 'none' &&
     tightensAutoReplies(update.before, update.after);
   const autoReply = reachesAutoReply
-    ? autoReplyLine(
-        await applyAutoReplyRulesNow(ctx.accounts.open(dir, chosenInbox(input.inbox)), {
-          signal: ctx.signal,
-          log: ctx.log,
-          deadline: ctx.deadline,
-          frontDoor: ctx.frontDoor,
-        }),
-      )
+    ? autoReplyLine(await applyAutoReplyRulesNow(ctx.accounts.open(dir, chosenInbox(input.inbox)), gateContext(ctx)))
     : undefined;
   return {
     layer: target.layer,

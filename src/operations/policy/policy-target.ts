@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { resolveConfig } from '../../config.js';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { MailboxError } from '../../errors.js';
 import { guardedInbox } from '../../policy/records/inbox-state-dir.js';
 import { layerPath, policyPaths, type PolicyPaths } from '../../policy/policy-layers.js';
 import { chosenInbox } from '../connected/inbox-input.js';
-import type { OperationContext } from '../define-operation.js';
+import { commandConfig, type OperationContext } from '../define-operation.js';
 
 /** Which layer a `policy` command acts on: the user's (`--user`) or one inbox's (`--credentials-dir`, else the default inbox). */
 
@@ -48,13 +47,7 @@ export async function policyTarget(
       hint: '--user for every inbox of this user, --credentials-dir for one inbox.',
     });
   }
-  const config = resolveConfig({
-    ...ctx.configInputs,
-    flags: {
-      ...ctx.configInputs.flags,
-      ...(input.credentials_dir !== undefined ? { credentialsDir: input.credentials_dir } : {}),
-    },
-  });
+  const config = commandConfig(ctx, input);
   if (input.user === true) {
     const paths = policyPaths({ userConfigDir: config.userConfigDir });
     return { layer: 'user', path: paths.user, paths };

@@ -33,12 +33,7 @@ export async function markInboxWaking(userConfigDir: string, inbox: string): Pro
 /** Whether a live wake holds a mark whose name starts with `prefix`. */
 async function wakeMarkHeld(userConfigDir: string, prefix: string): Promise<boolean> {
   const dir = wakeMarkerDir(userConfigDir);
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return false;
-  }
+  const names = await readdir(dir).catch(() => [] as string[]);
   for (const entry of names) {
     // Stryker disable next-line Regex: isLockHeld looks the lock up again by the captured name, so a name an anchor would refuse is never held
     const match = /^\.(.+)\.lock$/.exec(entry);

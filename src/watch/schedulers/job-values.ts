@@ -2,7 +2,9 @@ import { MailboxError } from '../../errors.js';
 import type { WakeJobSpec } from './scheduler.js';
 
 /** The values a job carries, named for the operator, in the order the job uses them. */
-export function jobValues(spec: WakeJobSpec): Array<[name: string, value: string]> {
+export function jobValues(
+  spec: Pick<WakeJobSpec, 'nodePath' | 'cliPath' | 'credentialsDir' | 'logPath' | 'inbox'>,
+): Array<[name: string, value: string]> {
   return [
     ['node binary path', spec.nodePath],
     ['CLI entry path', spec.cliPath],

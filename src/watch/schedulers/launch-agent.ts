@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { MailboxError } from '../../errors.js';
@@ -7,6 +6,7 @@ import { shellQuote } from '../../render/shell-quote.js';
 import { noSchedulerError, refuseValues, xmlText } from './job-values.js';
 import { ProgramMissing, runProgram, type ProgramRun } from './run-program.js';
 import type { JobView, NativeJob, WakeJobSpec } from './scheduler.js';
+import { readOptional, writeAtomically } from '../write-atomically.js';
 
 /** The LaunchAgent's label: one per credentials directory (or inbox of a connected account). */
 export function launchAgentLabel(id: string): string {
@@ -115,7 +115,12 @@ export function launchAgentJob(spec: WakeJobSpec, options: LaunchAgentOptions = 
       if (isLoaded && (await readOptional(plistPath)) === plist) return false;
       // launchd reads the plist when the job is bootstrapped: a changed one takes effect only through bootout.
       if (isLoaded) await mustSucceed(await launchctl(['bootout', service]), 'bootout', service);
-      await writeAtomically(plistPath, plist);
+      // launchd refuses a plist that others may write: 0644 in a folder of the user's own.
+      await mkdir(join(plistPath, '..'), { recursive: true, mode: 0o755 });
+      await writeAtomically(plistPath, plist, 0o644, {
+        code: 'watch_failed',
+        hint: 'Check that ~/Library/LaunchAgents exists and belongs to this user, then run watch install again.',
+      });
       // Right after a bootout launchd may still be tearing the job down and refuse (error 5) for a moment.
       let result = await launchctl(['bootstrap', domain, plistPath]);
       for (let attempt = 1; isLoaded && result.code !== 0 && attempt < 4; attempt += 1) {
@@ -142,31 +147,4 @@ async function mustSucceed(result: ProgramRun, verb: string, what: string): Prom
     message: `launchctl ${verb} ${what} failed (exit ${result.code}): ${(result.stderr || result.stdout).trim() || 'no message'}`,
     hint: 'Check `launchctl print gui/$(id -u)` and the plist in ~/Library/LaunchAgents, then run watch install again (or watch remove).',
   });
-}
-
-async function readOptional(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-// launchd refuses a plist that others may write: 0644 in a folder of the user's own.
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(join(file, '..'), { recursive: true, mode: 0o755 });
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text, { mode: 0o644 });
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw new MailboxError({
-      code: 'watch_failed',
-      message: `Could not write ${file}: ${(error as Error).message}`,
-      hint: 'Check that ~/Library/LaunchAgents exists and belongs to this user, then run watch install again.',
-      cause: error,
-    });
-  }
 }

@@ -11,18 +11,19 @@ export interface ProgramRun {
 export class ProgramMissing extends Error {}
 
 /**
- * Runs a system program (launchctl, schtasks) with exactly these arguments, no shell in between, and
- * the caller's environment: its PATH decides which program runs, as for the crontab setting.
+ * Runs a system program (crontab, launchctl, schtasks) with exactly these arguments, no shell in
+ * between, and the caller's environment: its PATH decides which program runs. `input` goes to stdin.
  */
 export function runProgram(
   bin: string,
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
+  input?: string,
 ): Promise<ProgramRun> {
   return new Promise((resolve, reject) => {
     const childEnv: Record<string, string> = {};
     for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
-    const child = spawn(bin, [...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(bin, [...args], { env: childEnv, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => stdout.push(d));
@@ -33,6 +34,8 @@ export function runProgram(
     child.on('close', (code) =>
       resolve({ code: code ?? -1, stdout: decode(Buffer.concat(stdout)), stderr: decode(Buffer.concat(stderr)) }),
     );
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input ?? '');
   });
 }
 

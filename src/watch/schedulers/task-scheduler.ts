@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, win32 } from 'node:path';
 import { MailboxError } from '../../errors.js';
 import { noSchedulerError, refuseValues, xmlText, xmlValue } from './job-values.js';
 import { ProgramMissing, runProgram, type ProgramRun } from './run-program.js';
 import type { JobView, NativeJob, WakeJobSpec } from './scheduler.js';
+import { readOptional, writeAtomically } from '../write-atomically.js';
 import { batchArgument, batchRefusal, taskArgumentRefusal, taskArguments } from './windows-quoting.js';
 
 /** The task's name: one per credentials directory (or inbox of a connected account). */
@@ -176,7 +177,11 @@ export function taskSchedulerJob(spec: WakeJobSpec): NativeJob {
         JSON.stringify(taskEssentials(registered)) === JSON.stringify(taskEssentials(xml)) &&
         (await readOptional(batchPath)) === batch;
       if (same) return false;
-      await writeAtomically(batchPath, Buffer.from(batch, 'utf8'));
+      await mkdir(spec.jobDir, { recursive: true, mode: 0o700 });
+      await writeAtomically(batchPath, batch, 0o600, {
+        code: 'watch_failed',
+        hint: 'Check that the credentials directory exists and is writable by this user.',
+      });
       // Task Scheduler reads a definition file as UTF-16 with its byte order mark, as it exports them.
       const xmlPath = join(spec.jobDir, `wake-task.${randomBytes(6).toString('hex')}.xml`);
       try {
@@ -205,30 +210,4 @@ async function mustSucceed(result: ProgramRun, verb: string): Promise<void> {
     message: `schtasks could not ${verb} the task (exit ${result.code}): ${(result.stderr || result.stdout).trim() || 'no message'}`,
     hint: 'Check that the Task Scheduler service runs and this user may create tasks (`schtasks /Query`), then run watch install again.',
   });
-}
-
-async function readOptional(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-async function writeAtomically(file: string, content: Buffer): Promise<void> {
-  await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, content, { mode: 0o600 });
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw new MailboxError({
-      code: 'watch_failed',
-      message: `Could not write ${file}: ${(error as Error).message}`,
-      hint: 'Check that the credentials directory exists and is writable by this user.',
-      cause: error,
-    });
-  }
 }
