@@ -197,8 +197,10 @@ if (args.has('--check')) {
 await rm(join(root, 'dist', 'chunks'), { recursive: true, force: true });
 await build({ ...shared(plugin), outdir: join(root, 'dist'), splitting: true, chunkNames: 'chunks/[name]-[hash]' });
 // The package entry's front (src/front.ts): CommonJS, so a help page is served before node starts
-// its ES module loader; the pages it serves sit beside it as JSON, which parses faster than code.
-await writeFile(join(root, 'dist', 'pages.json'), JSON.stringify(assets.pages));
+// its ES module loader; the pages it serves sit beside it as JSON lines with an index, so a request
+// parses its own page only.
+const { pagesFile } = await import(join(root, 'dist/prerendered-page.js'));
+await writeFile(join(root, 'dist', 'help-pages.jsonl'), pagesFile(assets.pages));
 await build({
   entryPoints: [join(root, 'src', 'front.ts')],
   absWorkingDir: root,
