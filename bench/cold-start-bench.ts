@@ -149,7 +149,15 @@ export interface ColdStartOptions {
   runs?: number;
   /** The CLI entry to measure (default: the package's bin/agent-mailbox.js). */
   bin?: string;
+  /** Other builds' entries measured in the same rounds (e.g. an older commit's), labelled by their folder. */
+  compare?: readonly string[];
   log?: (line: string) => void;
+}
+
+/** The package entry of a build given as its dist/bin.js (what --compare names), so help goes through its front too. */
+export function packageEntryOf(bin: string): string {
+  const entry = bin.replace(/dist[\\/]bin\.js$/, join('bin', 'agent-mailbox.js'));
+  return entry !== bin && existsSync(entry) ? entry : bin;
 }
 
 /** Runs every case `runs` times round-robin against one in-process sandbox; returns printed lines. */
@@ -177,11 +185,23 @@ export async function runColdStartBench(options: ColdStartOptions = {}): Promise
   try {
     await registry.open(credentialsDir).register({ username: 'cold-start', watch: 'on-demand' });
     registry.close();
+    const builds = [
+      { label: '', bin },
+      ...(options.compare ?? []).map((other) => ({
+        label: `${other.replace(/[\\/]dist[\\/]bin\.js$/, '')}: `,
+        bin: packageEntryOf(other),
+      })),
+    ];
     const cases: ProcessCase[] = [
       { name: 'node -e 0', args: ['-e', '0'] },
-      { name: 'help', args: [bin, 'help'] },
-      { name: 'jmap_request --ops-file list_inbox', args: [bin, 'jmap_request', '--ops-file', 'list_inbox'] },
-      { name: 'mcp', args: [bin, 'mcp'], drive: driveMcp },
+      ...builds.flatMap(({ label, bin: entry }): ProcessCase[] => [
+        { name: `${label}help`, args: [entry, 'help'] },
+        {
+          name: `${label}jmap_request --ops-file list_inbox`,
+          args: [entry, 'jmap_request', '--ops-file', 'list_inbox'],
+        },
+        { name: `${label}mcp`, args: [entry, 'mcp'], drive: driveMcp },
+      ]),
     ];
     // Untimed rounds cache the JMAP session on disk, warm the page cache and the in-process
     // sandbox's JIT (its first answers are several times slower than later ones).
@@ -214,15 +234,18 @@ export async function runColdStartBench(options: ColdStartOptions = {}): Promise
       `${runs} alternating runs, medians; peak RSS by ${existsSync(gnuTime) ? 'GNU time %M' : 'n/a (no /usr/bin/time)'}; bin: ${bin}`,
     ];
     const row = (name: string, wall: number, rssMiB: number, cpu = Number.NaN): string =>
-      `${name.padEnd(38)} ${wall.toFixed(1).padStart(7)} ms  (node ${wall >= baseWall ? '+' : ''}${(wall - baseWall).toFixed(1)} ms, ×${(wall / baseWall).toFixed(2)})  ${Number.isNaN(rssMiB) ? '' : `${rssMiB.toFixed(1)} MiB (×${(rssMiB / baseRss).toFixed(2)})`}${Number.isNaN(cpu) ? '' : `  CPU ${cpu.toFixed(0)} ms mean (node +${(cpu - baseCpu).toFixed(0)})`}`;
+      `${name.padEnd(56)} ${wall.toFixed(1).padStart(7)} ms  (node ${wall >= baseWall ? '+' : ''}${(wall - baseWall).toFixed(1)} ms, ×${(wall / baseWall).toFixed(2)})  ${Number.isNaN(rssMiB) ? '' : `${rssMiB.toFixed(1)} MiB (×${(rssMiB / baseRss).toFixed(2)})`}${Number.isNaN(cpu) ? '' : `  CPU ${cpu.toFixed(0)} ms mean (node +${(cpu - baseCpu).toFixed(0)})`}`;
     for (const [name, list] of samples) {
       const rss = median(list.map((s) => s.rssKiB ?? Number.NaN)) / 1024;
-      if (name === 'mcp') {
+      if (name.endsWith('mcp')) {
+        const label = name.slice(0, -'mcp'.length);
         lines.push(
-          row('mcp spawn → initialize', median(list.map((s) => s.marks.initialize ?? Number.NaN)), Number.NaN),
+          row(`${label}mcp spawn → initialize`, median(list.map((s) => s.marks.initialize ?? Number.NaN)), Number.NaN),
         );
-        lines.push(row('mcp spawn → tools/list', median(list.map((s) => s.marks.toolsList ?? Number.NaN)), Number.NaN));
-        lines.push(row('mcp whole process (to exit)', median(list.map((s) => s.wallMs)), rss, cpuOf(list)));
+        lines.push(
+          row(`${label}mcp spawn → tools/list`, median(list.map((s) => s.marks.toolsList ?? Number.NaN)), Number.NaN),
+        );
+        lines.push(row(`${label}mcp whole process (to exit)`, median(list.map((s) => s.wallMs)), rss, cpuOf(list)));
       } else {
         lines.push(row(name, median(list.map((s) => s.wallMs)), rss, cpuOf(list)));
       }
@@ -237,7 +260,11 @@ export async function runColdStartBench(options: ColdStartOptions = {}): Promise
   }
 }
 
-export const coldStartBenchSection: BenchSection = {
-  title: 'Cold start (whole process, vs node -e 0)',
-  run: async () => (await runColdStartBench({ log: (line) => process.stderr.write(`${line}\n`) })).join('\n'),
-};
+/** Other builds to run in the same rounds: `--compare <dist/bin.js>` of run-bench. */
+export function coldStartBenchSection(compare: readonly string[] = []): BenchSection {
+  return {
+    title: 'Cold start (whole process, vs node -e 0)',
+    run: async () =>
+      (await runColdStartBench({ compare, log: (line) => process.stderr.write(`${line}\n`) })).join('\n'),
+  };
+}

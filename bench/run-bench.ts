@@ -15,7 +15,7 @@ import { toolListBenchSection } from './tool-list-bench.js';
 /**
  * `npm run bench`: runs each section in turn and prints its report on stdout.
  * Usage: node dist/bench/run-bench.js [--seconds N] [--only <title word>] [--compare <other dist/bin.js>]...
- * (--compare: builds the MCP session section runs beside this one, e.g. an older commit's)
+ * (--compare: builds the cold-start and MCP session sections run beside this one, e.g. an older commit's)
  */
 
 // What one jmap_request through the spawned stdio server costs on top of a raw
@@ -35,7 +35,7 @@ function sectionsFor(compare: readonly string[]): BenchSection[] {
     tokenCostBenchSection,
     receiveScreenBenchSection,
     hostileHeaderBenchSection,
-    coldStartBenchSection,
+    coldStartBenchSection(compare),
     mcpOverheadSection,
     mailAuthBenchSection,
     guardBenchSection,

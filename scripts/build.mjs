@@ -138,6 +138,28 @@ const noSdkAjv = standIn(
   'import process from "node:process"; export class DefaultJsonSchemaValidator { constructor() { throw new Error("agent-mailbox bundles leave out Ajv: pass jsonSchemaValidator"); } } export { process };',
 );
 
+/**
+ * The confusables table (unhomoglyph's data.json, 118 KB): as an object literal every start that
+ * loads the fence would build its 6,300 entries; as JSON text it costs a string's scan and is parsed
+ * on the first non-ASCII code point (src/present/confusables/prototype-table.ts, the same contract).
+ */
+async function prototypeTableAsText() {
+  const data = JSON.parse(await readFile(join(root, 'node_modules', 'unhomoglyph', 'data.json'), 'utf8'));
+  const ascii = Object.fromEntries(Object.entries(data).filter(([codePoint]) => codePoint <= '\x7F'));
+  return standIn(
+    'prototype-table-as-text',
+    /[\\/]src[\\/]present[\\/]confusables[\\/]prototype-table\.(ts|js)$/,
+    [
+      `const text = ${JSON.stringify(JSON.stringify(data))};`,
+      'let table;',
+      'export function prototypeTable() { return (table ??= JSON.parse(text)); }',
+      'export function prototypeTableRead() { return table !== undefined; }',
+      `export const asciiPrototypes = ${JSON.stringify(ascii)};`,
+    ].join('\n'),
+  );
+}
+const prototypeTable = await prototypeTableAsText();
+
 const shared = (plugin) => ({
   entryPoints: [join(root, 'src', 'bin.ts')],
   absWorkingDir: root,
@@ -153,7 +175,7 @@ const shared = (plugin) => ({
   minifyWhitespace: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [plugin, englishOnlyZod, noSdkAjv],
+  plugins: [plugin, englishOnlyZod, noSdkAjv, prototypeTable],
 });
 
 // The skill is one file an agent copies into its skills folder, every path in it: short local names take it
@@ -180,8 +202,10 @@ if (args.has('--check')) {
 await rm(join(root, 'dist', 'chunks'), { recursive: true, force: true });
 await build({ ...shared(plugin), outdir: join(root, 'dist'), splitting: true, chunkNames: 'chunks/[name]-[hash]' });
 // The package entry's front (src/front.ts): CommonJS, so a help page is served before node starts
-// its ES module loader; the pages it serves sit beside it as JSON, which parses faster than code.
-await writeFile(join(root, 'dist', 'pages.json'), JSON.stringify(assets.pages));
+// its ES module loader; the pages it serves sit beside it as JSON lines with an index, so a request
+// parses its own page only.
+const { pagesFile } = await import(join(root, 'dist/prerendered-page.js'));
+await writeFile(join(root, 'dist', 'help-pages.jsonl'), pagesFile(assets.pages));
 await build({
   entryPoints: [join(root, 'src', 'front.ts')],
   absWorkingDir: root,

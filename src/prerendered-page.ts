@@ -39,3 +39,32 @@ export function answerFromPage(
   target.stderr.write(page.stderr);
   return page.exitCode;
 }
+
+/**
+ * The pages as the package's front reads them (dist/help-pages.jsonl): line 1 maps each page's key
+ * to the byte range of its own line, counted from the start of line 2; then one page per line. A
+ * help request decodes and parses the one page it shows, not all of them (~250 KB).
+ */
+export function pagesFile(pages: Readonly<Record<string, PrerenderedPage>>): string {
+  const index: Record<string, [number, number]> = {};
+  const lines: string[] = [];
+  let at = 0;
+  for (const [key, page] of Object.entries(pages)) {
+    const line = JSON.stringify(page);
+    const bytes = Buffer.byteLength(line);
+    index[key] = [at, at + bytes];
+    lines.push(line);
+    at += bytes + 1;
+  }
+  return [JSON.stringify(index), ...lines].join('\n') + '\n';
+}
+
+/** The page `key` names in a pages file (pagesFile), or undefined. */
+export function readPage(file: Buffer, key: string): PrerenderedPage | undefined {
+  const indexEnd = file.indexOf(10);
+  if (indexEnd < 0) return undefined;
+  const index = JSON.parse(file.toString('utf8', 0, indexEnd)) as Record<string, [number, number]>;
+  const range = Object.hasOwn(index, key) ? index[key] : undefined;
+  const base = indexEnd + 1;
+  return range ? (JSON.parse(file.toString('utf8', base + range[0], base + range[1])) as PrerenderedPage) : undefined;
+}

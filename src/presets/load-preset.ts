@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { deepFreeze } from '../deep-freeze.js';
 import { MailboxError, inputRef } from '../errors.js';
 import { listPackageDir, packageRoot, readPackageFile } from '../package-root.js';
 import { presetSchema, type Preset } from './preset-schema.js';
@@ -29,8 +30,7 @@ export async function loadOpsFile(opsFile: string): Promise<OpsFile> {
       .filter((f) => f.endsWith('.json'))
       .sort()
       .map((f) => f.slice(0, -5));
-    if (names.includes(name))
-      return { kind: 'preset', name, preset: await readPresetFile(join(presetsDir(), `${name}.json`)) };
+    if (names.includes(name)) return { kind: 'preset', name, preset: await bundledPreset(name) };
     const exists = await readFile(resolve(opsFile)).then(
       () => true,
       () => false,
@@ -51,6 +51,23 @@ export async function loadOpsFile(opsFile: string): Promise<OpsFile> {
     return { kind: 'preset', name: basename(path).replace(/\.json$/, ''), preset: parsePreset(json, path) };
   }
   return { kind: 'ops', path, ops: json };
+}
+
+/**
+ * The package's presets do not change while a process runs (a bundle carries them inside itself), so
+ * a long MCP session reads and validates each once; a failed read is not kept.
+ */
+const bundledPresets = new Map<string, Promise<Preset>>();
+
+function bundledPreset(name: string): Promise<Preset> {
+  let found = bundledPresets.get(name);
+  if (!found) {
+    // Frozen: every call shares it, and a call that changed it would change the next call's preset.
+    found = readPresetFile(join(presetsDir(), `${name}.json`)).then(deepFreeze);
+    bundledPresets.set(name, found);
+    found.catch(() => bundledPresets.delete(name));
+  }
+  return found;
 }
 
 async function readPresetFile(path: string): Promise<Preset> {

@@ -34,7 +34,8 @@ export async function settleRequest(
       next.unshift(
         `The saved ${plan.presetName} cursor was too old and has been reset: run ${plan.presetName} again to list recent mail.`,
       );
-    } else if (ok && typeof saved === 'string') {
+    } else if (ok && typeof saved === 'string' && (await account.readState())[cursor.stateField] !== saved) {
+      // Unchanged (a listing with nothing new): no lock, no write; a concurrent writer's value stands as if written after.
       await account.updateState((state) => ({ ...state, [cursor.stateField]: saved }));
     }
   }

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../deep-freeze.js';
 import { normaliseAddress, normaliseDomain, type NormalisedAddress } from '../policy/address-matcher.js';
 import { authservIdOf, parseAuthenticationResults, sameAuthservId, type AuthResult } from './authentication-results.js';
 
@@ -88,8 +89,36 @@ export function cameInThrough(facts: SenderFacts, authservId: string): boolean {
   return facts.authenticationResults.some((value) => sameAuthservId(authservIdOf(value) ?? '', authservId));
 }
 
+/**
+ * What was read of each message's fields, by the fields themselves: a long session lists the same
+ * mail on every call and the receive screen judges it again, and parsing Authentication-Results was
+ * a large part of a listing's own work. A function of the message's bytes and the authserv-id only,
+ * never of the operator's rules, so nothing needs dropping when they change. Bounded in entries and
+ * in the size of a key (a hostile header section is read afresh rather than kept).
+ */
+const authenticated = new Map<string, SenderAuthentication>();
+export const senderAuthenticationCacheBounds = { entries: 2_000, keyChars: 16_384 };
+
 /** The verdict for a message's From domain under the service's authserv-id. */
 export function authenticateSender(facts: SenderFacts, authservId: string): SenderAuthentication {
+  const key = JSON.stringify([authservId, facts.from, facts.authenticationResults]);
+  const known = authenticated.get(key);
+  if (known) return known;
+  const judged = deepFreeze(readSenderAuthentication(facts, authservId));
+  if (key.length <= senderAuthenticationCacheBounds.keyChars) {
+    if (authenticated.size >= senderAuthenticationCacheBounds.entries)
+      authenticated.delete(authenticated.keys().next().value as string);
+    authenticated.set(key, judged);
+  }
+  return judged;
+}
+
+/** How many messages' readings are kept (tests check the bound). */
+export function senderAuthenticationCacheSize(): number {
+  return authenticated.size;
+}
+
+function readSenderAuthentication(facts: SenderFacts, authservId: string): SenderAuthentication {
   const sender = singleSender(facts);
   const base = { authservId, ...(sender ? { sender } : {}) };
   if (sender) return { ...base, ...judgeDomain(facts.authenticationResults, authservId, sender.domain) };

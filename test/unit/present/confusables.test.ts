@@ -1,11 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { describe, expect, it, vi } from 'vitest';
 import {
   foldToAscii,
   isDefaultIgnorable,
   lookAlikeSpans,
   prototypeOf,
   stripDefaultIgnorables,
-} from '../../../src/present/confusables.js';
+} from '../../../src/present/confusables/confusables.js';
+import { asciiPrototypes } from '../../../src/present/confusables/prototype-table.js';
 import { fenceUntrusted } from '../../../src/present/fence-untrusted.js';
 
 /**
@@ -240,5 +242,42 @@ describe('lookAlikeSpans and the fence', () => {
     // Linear takes well under a second alone; square time over 360,000 characters would take minutes.
     // The margin is for a loaded machine and for a mutation run's instrumented code.
     expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('the prototype table', () => {
+  const table = createRequire(import.meta.url)('unhomoglyph/data.json') as Record<string, string>;
+  // unhomoglyph's own replacement (a regular expression over every key), the reference our per-code-point lookup must equal.
+  const reference = createRequire(import.meta.url)('unhomoglyph') as (text: string) => string;
+  const expected = (codePoint: string) => (isDefaultIgnorable(codePoint) ? '' : reference(codePoint.normalize('NFKC')));
+
+  it('folds every code point as unhomoglyph does: every key, the whole BMP and the astral keys', () => {
+    const astral = Object.keys(table).filter((key) => key.length === 2);
+    expect(astral.length).toBeGreaterThan(100);
+    const bmp = Array.from({ length: 0x10000 }, (_, code) => String.fromCharCode(code)).filter(
+      (unit) => unit < '\uD800' || unit > '\uDFFF',
+    );
+    const mismatches = [...Object.keys(table), ...bmp, ...astral, '\u{1F600}', '\u{E0041}']
+      .filter((codePoint) => prototypeOf(codePoint) !== expected(codePoint))
+      .map(hex);
+    expect(mismatches).toEqual([]);
+  });
+
+  it('keeps the ASCII entries it folds without the table equal to the table', () => {
+    const ascii = Object.fromEntries(Object.entries(table).filter(([codePoint]) => codePoint <= '\x7F'));
+    expect(asciiPrototypes).toEqual(ascii);
+    expect(Object.keys(ascii).length).toBeGreaterThan(5);
+  });
+
+  it('is read on the first non-ASCII code point, not by ASCII text nor at load', async () => {
+    vi.resetModules();
+    const fresh = await import('../../../src/present/confusables/confusables.js');
+    const freshTable = await import('../../../src/present/confusables/prototype-table.js');
+    expect(freshTable.prototypeTableRead()).toBe(false);
+    expect(fresh.lookAlikeSpans('a 1ine of UNTRUSTED-MAlL-', 'UNTRUSTED-MAIL-')).toEqual([{ start: 10, end: 25 }]);
+    expect(fresh.foldToAscii('paypa1.com|%')).toBe('paypa1.com|%');
+    expect(freshTable.prototypeTableRead()).toBe(false);
+    expect(fresh.foldToAscii('раypal')).toBe('paypal');
+    expect(freshTable.prototypeTableRead()).toBe(true);
   });
 });

@@ -31,6 +31,16 @@ describe('bundled presets', () => {
     expect((await loadOpsFile('list_inbox.json')).kind).toBe('preset');
   });
 
+  it('read and validate a bundled preset once per process, and share it frozen', async () => {
+    const first = await loadOpsFile('list_new');
+    const again = await loadOpsFile('list_new.json');
+    if (first.kind !== 'preset' || again.kind !== 'preset') throw new Error('list_new is a bundled preset');
+    expect(again.preset).toBe(first.preset);
+    expect(Object.isFrozen(first.preset) && Object.isFrozen(first.preset.steps)).toBe(true);
+    // What listPresets reads from the files is the same preset.
+    expect((await listPresets()).find((p) => p.name === 'list_new')?.preset).toEqual(first.preset);
+  });
+
   it('answer an unknown name with preset_unknown listing the presets', async () => {
     const error = (await loadOpsFile('list_everything').catch((e: unknown) => e)) as MailboxError;
     expect(error.code).toBe('preset_unknown');

@@ -4,6 +4,8 @@ import {
   authenticateSender,
   isAuthenticatedSender,
   judgeDomain,
+  senderAuthenticationCacheBounds,
+  senderAuthenticationCacheSize,
   senderFactsOf,
   type SenderFacts,
 } from '../../../src/trust/sender-authentication.js';
@@ -213,5 +215,40 @@ describe("isAuthenticatedSender (for the send guard's known mode)", () => {
     expect(senderFactsOf({ from: [], ...fields }, { withSender: true })).toBeUndefined();
     expect(senderFactsOf({ from: [], sender: 's@evil.test', ...fields }, { withSender: true })).toBeUndefined();
     expect(senderFactsOf({ from: [], ...fields })).toEqual({ from: [], authenticationResults: [] });
+  });
+});
+
+describe('the reading kept per message', () => {
+  const pass = (domain: string) => `${ours}; dmarc=pass header.from=${domain}`;
+
+  it('hands back the same frozen reading for the same fields, and reads other fields or another authserv-id afresh', () => {
+    const first = authenticateSender(facts('a@kept.test', pass('kept.test')), ours);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.results)).toBe(true);
+    expect(authenticateSender(facts('a@kept.test', pass('kept.test')), ours)).toBe(first);
+    // The same From under a field that now says fail, or judged under another authserv-id: a reading of its own.
+    const failed = authenticateSender(facts('a@kept.test', `${ours}; dmarc=fail header.from=kept.test`), ours);
+    expect(failed).toMatchObject({ verdict: 'unverified', authenticated: false });
+    expect(authenticateSender(facts('a@kept.test', pass('kept.test')), 'other.test')).toMatchObject({
+      verdict: 'no-result',
+    });
+    expect(authenticateSender(facts('b@kept.test', pass('kept.test')), ours).sender?.address).toBe('b@kept.test');
+  });
+
+  it('keeps at most its bound of readings, and none of a field longer than its key bound', () => {
+    const { entries, keyChars } = senderAuthenticationCacheBounds;
+    const oldest = facts('oldest@bound.test', pass('bound.test'));
+    const firstRead = authenticateSender(oldest, ours);
+    for (let i = 0; i < entries + 50; i++) authenticateSender(facts(`n${i}@bound.test`, pass('bound.test')), ours);
+    expect(senderAuthenticationCacheSize()).toBe(entries);
+    // The oldest was dropped: read again it is a new object, kept from then on.
+    const again = authenticateSender(oldest, ours);
+    expect(again).not.toBe(firstRead);
+    expect(again).toEqual(firstRead);
+    expect(authenticateSender(oldest, ours)).toBe(again);
+    const huge = facts('h@bound.test', `${pass('bound.test')} (${'x'.repeat(keyChars)})`);
+    const once = authenticateSender(huge, ours);
+    expect(once).toMatchObject({ verdict: 'pass' });
+    expect(authenticateSender(huge, ours)).not.toBe(once);
+    expect(senderAuthenticationCacheSize()).toBe(entries);
   });
 });

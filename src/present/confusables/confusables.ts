@@ -1,4 +1,4 @@
-import unhomoglyph from 'unhomoglyph';
+import { asciiPrototypes, prototypeTable } from './prototype-table.js';
 
 /**
  * Look-alike and invisible code points, judged in one place. A reader (person or model) sees the
@@ -8,6 +8,16 @@ import unhomoglyph from 'unhomoglyph';
  * confusables.txt (the `unhomoglyph` package carries that table) after NFKC, which already folds
  * fullwidth and other compatibility forms.
  */
+
+/** Each code point replaced by its prototype, as unhomoglyph does, reading the table only for non-ASCII. */
+function unhomoglyph(text: string): string {
+  let out = '';
+  for (const codePoint of text) {
+    const prototypes = codePoint <= '\x7F' ? asciiPrototypes : prototypeTable();
+    out += (Object.hasOwn(prototypes, codePoint) ? prototypes[codePoint] : undefined) ?? codePoint;
+  }
+  return out;
+}
 
 // Unicode's Default_Ignorable_Code_Point: code points a renderer draws as nothing when it does not
 // support them (zero-width and bidi controls, variation selectors, tags, fillers, the soft hyphen).
