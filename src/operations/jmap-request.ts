@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { downloadBlobToFile } from '../mail/download-blob-to-file.js';
 import { askOperator } from '../policy/operator-terminal.js';
+import { checkOutgoing } from '../request/check-outgoing.js';
 import { runJmapRequest } from '../request/run-jmap-request.js';
 import type { Account } from '../auth/account-registry.js';
 import { defineOperation, inputErrorCodes, publishedAsType, type OperationContext } from './define-operation.js';
@@ -130,6 +131,7 @@ async function runOn(
         deadline: ctx.deadline,
         frontDoor: ctx.frontDoor,
         guard: { confirm: ctx.confirm },
+        check: checkOutgoing,
         ...(input.include_held === true ? { includeHeld: true } : {}),
         // The operator's download directory, else the working directory; never a path from mail.
         allowedDirs: [config.downloadDir ? resolve(ctx.workingDir, config.downloadDir) : ctx.workingDir],

@@ -3,6 +3,7 @@ import { openServiceGate } from '../gate/service-gate.js';
 import { waitForMail } from '../mail/wait-for-mail.js';
 import type { JmapRequestContext, JmapRequestInput, JmapRequestResult } from './jmap-request-types.js';
 import { assessRequest } from './assess-request.js';
+import { withCheckStage } from './check-outgoing.js';
 import { planRequest } from './plan-request.js';
 import { presentRequest } from './present-request.js';
 import { sendRequest } from './send-request.js';
@@ -28,7 +29,10 @@ export async function runJmapRequest(
   input: JmapRequestInput,
   ctx: JmapRequestContext,
 ): Promise<JmapRequestResult> {
-  const gate = openServiceGate(account, { ...ctx, ...(input.include_held ? { includeHeld: true } : {}) });
+  const gate = openServiceGate(
+    account,
+    withCheckStage({ ...ctx, ...(input.include_held ? { includeHeld: true } : {}) }),
+  );
   const plan = await planRequest(account, input, gate);
   if (plan.waitsForMail) return assessRequest(await waitForMail(plan, gate, { ...ctx, account }), plan, gate);
   const sent = await sendRequest(plan, gate);

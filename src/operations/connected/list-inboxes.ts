@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { openServiceGate } from '../../gate/service-gate.js';
+import { checkOutgoing } from '../../request/check-outgoing.js';
 import { defineOperation } from '../define-operation.js';
 
 const listedInbox = z.object({
@@ -52,6 +53,8 @@ export const listInboxesOperation = defineOperation({
       log: ctx.log,
       deadline: ctx.deadline,
       frontDoor: ctx.frontDoor,
+      // Listing inboxes sends no batch; the check is there because no gate opens without one.
+      check: checkOutgoing,
     });
     const listed = await gate.listInboxes(input.refresh === true);
     const inboxes = listed.map((inbox) => ({
