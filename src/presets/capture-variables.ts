@@ -3,28 +3,41 @@ import type { PresetStep } from './preset-schema.js';
 import { applyTransform, resolvePointer } from './preset-transforms.js';
 import type { JmapFailure } from '../jmap/summarize-response.js';
 
-/** Captures a step's declared variables; returns a failure when a required one is not found. */
+/** What a step captured: the new variables, or the failure of a required one that was not found. */
+export type Captured =
+  | { readonly vars: Readonly<Record<string, unknown>>; readonly failure?: undefined }
+  | { readonly vars?: undefined; readonly failure: JmapFailure };
+
+/**
+ * Captures a step's declared variables from its response. `vars` (the run's variables so far) is
+ * only read: a transform sees it with the step's earlier captures over it; what was captured is
+ * returned, for the caller to carry on in a new set of variables.
+ */
 export function captureVariables(
   step: PresetStep,
   response: JmapResponse,
-  vars: Record<string, unknown>,
-): JmapFailure | undefined {
+  vars: Readonly<Record<string, unknown>>,
+): Captured {
+  const captured: Record<string, unknown> = {};
   for (const [name, capture] of Object.entries(step.capture ?? {})) {
     const found = response.methodResponses.find(([method, , callId]) => callId === capture.from && method !== 'error');
     const raw = found ? resolvePointer(found[1], capture.pointer) : undefined;
-    const value = raw === undefined || raw === null ? raw : applyTransform(capture.transform, raw, vars);
-    if (value !== undefined && value !== null) vars[name] = value;
-    else if (capture.default !== undefined) vars[name] = capture.default;
+    const value =
+      raw === undefined || raw === null ? raw : applyTransform(capture.transform, raw, { ...vars, ...captured });
+    if (value !== undefined && value !== null) captured[name] = value;
+    else if (capture.default !== undefined) captured[name] = capture.default;
     else {
       return {
-        callId: capture.from,
-        method: found?.[0] ?? 'unknown method',
-        level: 'method',
-        type: 'notFound',
-        description: `nothing at ${capture.pointer} for $${name}`,
-        fix: capture.missingHint ?? 'The record the next step needs does not exist; check the ids you passed.',
+        failure: {
+          callId: capture.from,
+          method: found?.[0] ?? 'unknown method',
+          level: 'method',
+          type: 'notFound',
+          description: `nothing at ${capture.pointer} for $${name}`,
+          fix: capture.missingHint ?? 'The record the next step needs does not exist; check the ids you passed.',
+        },
       };
     }
   }
-  return undefined;
+  return { vars: captured };
 }

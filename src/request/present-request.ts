@@ -12,13 +12,13 @@ import type { SentRequest } from './send-request.js';
  */
 export function presentRequest(plan: RequestPlan, sent: SentRequest, next: (string | NextStep)[]): JmapRequestResult {
   const { outcome } = sent;
-  const { done, failures } = outcome;
+  const { done, failures, vars } = outcome;
   const showRequest = plan.dryRun || plan.echo;
   const result: JmapRequestResult = {
     ok: failures.length === 0,
     summary: summaryOf(plan, outcome),
     dryRun: plan.dryRun,
-    failures,
+    failures: [...failures],
   };
   if (plan.presetName) result.preset = plan.presetName;
   if (plan.preset?.view) result.view = plan.preset.view;
@@ -38,11 +38,11 @@ export function presentRequest(plan: RequestPlan, sent: SentRequest, next: (stri
   if (created.length > 0) result.created = created;
   if (plan.preset?.excludeOwnMail && sent.own.length > 0) result.ownMailIds = [...sent.own];
   if (plan.preset?.view === 'message' || plan.preset?.view === 'thread') {
-    result.window = { offset: numberVar(plan.vars.BODY_OFFSET, 0), maxChars: numberVar(plan.vars.MAX_CHARS, 12_000) };
+    result.window = { offset: numberVar(vars.BODY_OFFSET, 0), maxChars: numberVar(vars.MAX_CHARS, 12_000) };
   }
   if (next.length > 0) result.next = next;
   if (outcome.unresolved.size > 0) result.unresolved = [...outcome.unresolved].sort();
-  if (outcome.notes.length > 0) result.notes = outcome.notes;
+  if (outcome.notes.length > 0) result.notes = [...outcome.notes];
   const untrusted = untrustedPaths(result);
   if (untrusted.length > 0) result.untrusted = untrusted;
   if (sent.attachments) result.attachments = sent.attachments;

@@ -21,14 +21,14 @@ export async function settleRequest(
   const { outcome } = sent;
   const ok = outcome.failures.length === 0;
   const next: (string | NextStep)[] = ok
-    ? applicableNext(plan.preset?.next ?? [], plan.vars, {
+    ? applicableNext(plan.preset?.next ?? [], outcome.vars, {
         listed: listedFromOthers(outcome.done, sent.own),
         moreChanges: saysMoreChanges(outcome.done),
       })
     : [];
   const cursor = plan.preset?.cursor;
   if (cursor) {
-    const saved = plan.vars[cursor.saveFrom];
+    const saved = outcome.vars[cursor.saveFrom];
     if (outcome.failures.some((f) => cursor.resetOn?.includes(f.type))) {
       await account.updateState((state) => ({ ...state, [cursor.stateField]: undefined }));
       next.unshift(
