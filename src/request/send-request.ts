@@ -12,6 +12,36 @@ export interface SentRequest {
   readonly attachments?: JmapRequestResult['attachments'];
   /** Drafts and the inbox's own sent copies among the mail the steps read. */
   readonly own: readonly string[];
+  /** The wait stage's (wait_for_mail) instead of steps sent: how it waited. */
+  readonly waited?: WaitReport;
+}
+
+/** How a wait waited, and where it leaves list_new's cursor for the settle stage to save. */
+export interface WaitReport {
+  readonly mode: 'push' | 'polling';
+  readonly seconds: number;
+  readonly waitedMs: number;
+  /** How many looks (Email/changes) it took. */
+  readonly checks: number;
+  /** Shortened to fit the call's time budget. */
+  readonly clamped: boolean;
+  /** Why it polled instead of listening to the push stream. */
+  readonly fallbackReason?: string;
+  readonly cursor: WaitCursor;
+}
+
+/** Where a wait started and stopped, against list_new's saved cursor. */
+export interface WaitCursor {
+  /** list_new's cursor as saved before the wait, if list_new ever ran. */
+  readonly saved: string | undefined;
+  readonly startState: string;
+  /** The Email state the last look reached. */
+  readonly since: string;
+  /** The wait went on from where an earlier filtered wait stopped. */
+  readonly resumed: boolean;
+  /** New mail from others the filter passed over. */
+  readonly others: number;
+  readonly matched: number;
 }
 
 /**
