@@ -5,7 +5,7 @@ import {
   lookAlikeSpans,
   prototypeOf,
   stripDefaultIgnorables,
-} from '../../../src/present/confusables.js';
+} from '../../../src/trust/confusables.js';
 import { fenceUntrusted } from '../../../src/present/fence-untrusted.js';
 
 /**
