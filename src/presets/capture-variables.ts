@@ -1,4 +1,5 @@
 import type { JmapResponse } from '../jmap/jmap-types.js';
+import { prepareHtmlToText } from '../present/html-to-text.js';
 import type { PresetStep } from './preset-schema.js';
 import { applyTransform, resolvePointer } from './preset-transforms.js';
 import type { JmapFailure } from '../jmap/summarize-response.js';
@@ -11,15 +12,18 @@ export type Captured =
 /**
  * Captures a step's declared variables from its response. `vars` (the run's variables so far) is
  * only read: a transform sees it with the step's earlier captures over it; what was captured is
- * returned, for the caller to carry on in a new set of variables.
+ * returned, for the caller to carry on in a new set of variables. A transform may read HTML mail
+ * as text (quote_original), so the converter loads here when the answer holds HTML.
  */
-export function captureVariables(
+export async function captureVariables(
   step: PresetStep,
   response: JmapResponse,
   vars: Readonly<Record<string, unknown>>,
-): Captured {
+): Promise<Captured> {
+  const captures = Object.entries(step.capture ?? {});
+  if (captures.some(([, capture]) => capture.transform !== undefined)) await prepareHtmlToText(response);
   const captured: Record<string, unknown> = {};
-  for (const [name, capture] of Object.entries(step.capture ?? {})) {
+  for (const [name, capture] of captures) {
     const found = response.methodResponses.find(([method, , callId]) => callId === capture.from && method !== 'error');
     const raw = found ? resolvePointer(found[1], capture.pointer) : undefined;
     const value =

@@ -6,6 +6,7 @@ import {
   type AssessOptions,
   type MailTrust,
 } from '../present/assess-mail.js';
+import { prepareHtmlToText } from '../present/html-to-text.js';
 import { lastEmailList, responsesOf } from '../present/present-jmap-result.js';
 import { previewFactsCache } from '../present/preview-facts-cache.js';
 import { authenticationResultsProperty } from '../trust/sender-authentication.js';
@@ -29,6 +30,8 @@ export async function assessRequest(
   plan: RequestPlan,
   gate: ServiceGate,
 ): Promise<JmapRequestResult> {
+  // Presenting reads HTML mail as text: the converter loads here, when an answer holds HTML, not in an earlier stage.
+  await prepareHtmlToText(responsesOf(presented));
   const held = gate.heldReport();
   const result = held ? { ...presented, held } : presented;
   const view = result.view;

@@ -3,7 +3,6 @@ import type { ServiceGate } from '../gate/service-gate.js';
 import { inferUsing } from '../jmap/infer-using.js';
 import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import { lineOf, summarizeResponse, type JmapFailure } from '../jmap/summarize-response.js';
-import { prepareHtmlToText } from '../present/html-to-text.js';
 import { captureVariables } from '../presets/capture-variables.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
@@ -65,7 +64,6 @@ export async function runPresetSteps(
       continue;
     }
     const response = await options.gate.call(request);
-    await prepareHtmlToText(response);
     const summary = summarizeResponse(request, response, { held: options.gate.requestedHeld() });
     const run = { id: step.id, request, response };
     if (!summary.ok) {
@@ -74,7 +72,7 @@ export async function runPresetSteps(
       notes.push(...(await removeRefusedDrafts(response, options)));
       break;
     }
-    const captured = captureVariables(step, response, vars);
+    const captured = await captureVariables(step, response, vars);
     if (captured.failure) {
       done.push({ ...run, summary: `FAILED: ${lineOf(captured.failure)}` });
       failures.push(captured.failure);

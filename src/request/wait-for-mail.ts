@@ -5,7 +5,6 @@ import type { ServiceGate } from '../gate/service-gate.js';
 import { inferUsing } from '../jmap/infer-using.js';
 import type { JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import { lineOf, summarizeResponse } from '../jmap/summarize-response.js';
-import { prepareHtmlToText } from '../present/html-to-text.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
 import { openWakeSource } from '../mail/mail-wake-source.js';
@@ -243,7 +242,6 @@ async function runStep(
   const { value: methodCalls } = substituteVariables(step.methodCalls, vars);
   const request = { using: inferUsing(methodCalls, looking.session.capabilities, step.using), methodCalls };
   const response = await looking.gate.call(request);
-  await prepareHtmlToText(response);
   const summary = summarizeResponse(request, response);
   if (!summary.ok) {
     const failure = summary.failures[0];
