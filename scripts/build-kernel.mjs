@@ -3,7 +3,7 @@
 // module, so every bundle (dist/, the skill's single file) carries it and no install step compiles
 // anything.
 //
-//   node scripts/build-kernel.mjs            rewrite src/pow/kernel/romix-simd-wasm.ts
+//   node scripts/build-kernel.mjs            rewrite src/pow/romix-simd-wasm.ts
 //   node scripts/build-kernel.mjs --check    exit 1 when it differs from what the .wat assembles to
 //       [--source <file.wat>] [--module <file.ts>]   other files to build from / check (tests)
 import { Buffer } from 'node:buffer';
@@ -17,8 +17,8 @@ const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const { values } = parseArgs({
   options: {
     check: { type: 'boolean', default: false },
-    source: { type: 'string', default: join(root, 'src/pow/kernel/romix-simd.wat') },
-    module: { type: 'string', default: join(root, 'src/pow/kernel/romix-simd-wasm.ts') },
+    source: { type: 'string', default: join(root, 'src/pow/romix-simd.wat') },
+    module: { type: 'string', default: join(root, 'src/pow/romix-simd-wasm.ts') },
   },
 });
 

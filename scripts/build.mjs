@@ -141,14 +141,14 @@ const noSdkAjv = standIn(
 /**
  * The confusables table (unhomoglyph's data.json, 118 KB): as an object literal every start that
  * loads the fence would build its 6,300 entries; as JSON text it costs a string's scan and is parsed
- * on the first non-ASCII code point (src/present/confusables/prototype-table.ts, the same contract).
+ * on the first non-ASCII code point (src/trust/confusables-table.ts, the same contract).
  */
 async function prototypeTableAsText() {
   const data = JSON.parse(await readFile(join(root, 'node_modules', 'unhomoglyph', 'data.json'), 'utf8'));
   const ascii = Object.fromEntries(Object.entries(data).filter(([codePoint]) => codePoint <= '\x7F'));
   return standIn(
     'prototype-table-as-text',
-    /[\\/]src[\\/]present[\\/]confusables[\\/]prototype-table\.(ts|js)$/,
+    /[\\/]src[\\/]trust[\\/]confusables-table\.(ts|js)$/,
     [
       `const text = ${JSON.stringify(JSON.stringify(data))};`,
       'let table;',

@@ -11,7 +11,6 @@ import type { Logger } from '../log.js';
 import { serviceAccountHeader } from '../wire-constants.js';
 import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 import type { FrontDoor } from '../render/front-door.js';
-import { checkOutgoing } from '../request/check-outgoing.js';
 import { explainUnreachableSandbox } from '../credentials/explain-unreachable-sandbox.js';
 import { ReceiveScreen, type HeldReport } from '../screen/receive-screen.js';
 import { Deadline } from './deadline.js';
@@ -35,8 +34,12 @@ export interface ServiceGateOptions {
   frontDoor: FrontDoor;
   /** A wake run of the watch job. */
   isWake?: boolean;
-  /** The check stage; src/request/check-outgoing.ts unless a test records what passes. */
-  check?: Check;
+  /**
+   * The check stage, given by whoever opens the gate (the request pipeline's is
+   * src/request/check-outgoing.ts): the gate holds no rules of its own, and has no default to fall
+   * back on, so no gate can be opened that sends unchecked.
+   */
+  check: Check;
   /** What the operator's guard needs from the caller (confirm, an approval). */
   guard?: GuardOptions;
   /** The operator's view (`--include-held`, CLI at a terminal): the screen judges held mail but shows it. */
@@ -71,7 +74,7 @@ export class ServiceGate {
 
   constructor(private readonly options: ServiceGateOptions) {
     this.deadline = options.deadline;
-    this.check = options.check ?? checkOutgoing;
+    this.check = options.check;
     this.client = new JmapClient(options.account, { log: options.log, send: (exchange) => this.exchange(exchange) });
     const { account } = options;
     this.checkContext = {
@@ -274,8 +277,8 @@ export interface GateContext {
   /** Default 'cli'. */
   frontDoor?: FrontDoor;
   isWake?: boolean;
-  /** The check stage, replaced only by tests that record what passes it. */
-  check?: Check;
+  /** The check stage every batch and upload passes (src/request/check-outgoing.ts, or a test's recorder). */
+  check: Check;
   /** What the operator's guard needs from the caller (the door's confirm, an operator's approval). */
   guard?: GuardOptions;
   /** The operator's view of held mail (`--include-held`). */
@@ -292,7 +295,7 @@ export function openServiceGate(account: Account, context: GateContext): Service
     log: context.log,
     frontDoor: context.frontDoor ?? 'cli',
     ...(context.isWake ? { isWake: true } : {}),
-    ...(context.check ? { check: context.check } : {}),
+    check: context.check,
     ...(context.guard ? { guard: context.guard } : {}),
     ...(context.includeHeld ? { includeHeld: true } : {}),
     ...(context.fetch ? { fetch: context.fetch } : {}),

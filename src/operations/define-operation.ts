@@ -159,8 +159,8 @@ export interface Operation<I extends z.ZodObject, O extends z.ZodType, C extends
   cli?: CliSpec;
   /** Which front doors offer it (default both): operator-only commands are CLI-only. */
   doors?: readonly FrontDoor[];
-  /** The text a person or model reads; without it both doors show compact JSON (src/render/). */
-  present?: Present;
+  /** The text a person or model reads, from `run`'s result as typed; without it both doors show compact JSON (src/render/). */
+  present?: Present<z.infer<O>>;
   run(input: OperationInput<I, C>, ctx: OperationContext): Promise<z.infer<O>>;
 }
 

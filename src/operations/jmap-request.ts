@@ -2,11 +2,15 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { downloadBlobToFile } from '../mail/download-blob-to-file.js';
 import { askOperator } from '../policy/operator-terminal.js';
-import { runJmapRequest } from '../request/run-jmap-request.js';
+import { checkOutgoing } from '../request/check-outgoing.js';
+import { presentJmapResult as presentJmapText } from '../present/present-jmap-result.js';
+import { runJmapRequest, type JmapRequestResult } from '../request/run-jmap-request.js';
+import type { NextStep } from '../errors.js';
+import type { FrontDoor } from '../render/front-door.js';
+import type { Presentation } from '../render/present-result.js';
 import type { Account } from '../auth/account-registry.js';
 import { defineOperation, inputErrorCodes, publishedAsType, type OperationContext } from './define-operation.js';
 import { chosenInbox, inboxInput, namingInbox } from './connected/inbox-input.js';
-import { presentJmapResult } from './present-jmap-result.js';
 
 // A method call ["Method/name", {arguments}, "callId"], described as an array (z.tuple's JSON form
 // breaks every tool for several providers); its exact shape is checked when the ops are read.
@@ -69,11 +73,24 @@ const jmapRequestOperatorInput = z.object({
     ),
 });
 
+/** A download's result: what was saved where (a type alias: namingInbox takes index-signature-compatible records). */
+type SavedDownload = {
+  ok: true;
+  summary: string;
+  dryRun: false;
+  saved: { path: string; size: number; type: string };
+};
+
+/** What jmap_request returns: the pipeline's result or a download's, naming its inbox for a connected account. */
+export type JmapRequestOutput = (JmapRequestResult | SavedDownload) & { inbox?: string; serviceAccountId?: string };
+
+// Checked loosely at run time (every result has these three, and hosts are told no more), typed
+// whole here, once, so `run` must return the whole type and the present hook reads it without a cast.
 const jmapRequestOutput = z.looseObject({
   ok: z.boolean(),
   summary: z.string(),
   dryRun: z.boolean(),
-});
+}) as unknown as z.ZodType<JmapRequestOutput>;
 
 export const jmapRequestOperation = defineOperation({
   name: 'jmap_request',
@@ -89,7 +106,7 @@ export const jmapRequestOperation = defineOperation({
   output: jmapRequestOutput,
   // Sending and moving mail change the world; a preset may be destructive (move_to_trash).
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  present: presentJmapResult,
+  present: presentJmapRequest,
   cli: {
     jsonFlags: {
       vars: '{"TO": "bob@example.com", "SUBJECT": "Hi"}',
@@ -113,7 +130,7 @@ async function runOn(
   account: Account,
   input: z.infer<typeof jmapRequestInput> & z.infer<typeof jmapRequestOperatorInput>,
   ctx: OperationContext,
-): Promise<z.infer<typeof jmapRequestOutput>> {
+): Promise<JmapRequestOutput> {
   if (input.download) {
     const config = await account.config();
     const saved = await downloadBlobToFile(
@@ -130,6 +147,7 @@ async function runOn(
         deadline: ctx.deadline,
         frontDoor: ctx.frontDoor,
         guard: { confirm: ctx.confirm },
+        check: checkOutgoing,
         ...(input.include_held === true ? { includeHeld: true } : {}),
         // The operator's download directory, else the working directory; never a path from mail.
         allowedDirs: [config.downloadDir ? resolve(ctx.workingDir, config.downloadDir) : ctx.workingDir],
@@ -147,4 +165,20 @@ async function runOn(
     progress: ctx.progress,
     guard: { confirm: ctx.confirm },
   });
+}
+
+/**
+ * jmap_request's presentation in both doors: the compact text with mail content fenced once per
+ * message (src/present/present-jmap-result.ts), next steps worded for the door, and a failure when
+ * any call or record failed. The summary leads, so the CLI can still show it beside --json.
+ */
+export function presentJmapRequest(
+  result: JmapRequestOutput,
+  door: FrontDoor,
+  describeNext: (next: NextStep) => string,
+): Presentation {
+  const shown = presentJmapText('saved' in result ? { ...result, failures: [] } : result, door, { describeNext });
+  // A connected account's result names the inbox it acted for (operations/connected/inbox-input.ts).
+  const text = result.inbox === undefined ? shown.text : `Inbox: ${result.inbox}\n${shown.text}`;
+  return { text, lead: [result.summary], isError: shown.isFailure };
 }

@@ -1,4 +1,4 @@
-import { romixSimdWasmBase64 } from './kernel/romix-simd-wasm.js';
+import { romixSimdWasmBase64 } from './romix-simd-wasm.js';
 
 /**
  * The smallest module using SIMD128: one function returning `v128.const 0`. Node ≥ 16.4 validates
@@ -43,7 +43,7 @@ export function wasmSimdAvailable(): boolean {
 }
 
 /**
- * The ROMix kernel (kernel/romix-simd.wat), compiled once per process on first use; undefined where
+ * The ROMix kernel (romix-simd.wat), compiled once per process on first use; undefined where
  * WebAssembly SIMD is not available. Worker threads receive the compiled module and share its code.
  */
 export function romixKernel(): WebAssembly.Module | undefined {

@@ -23,7 +23,7 @@ export interface ScryptLanes {
 }
 
 /**
- * scrypt with its ROMix in the SIMD kernel (kernel/romix-simd.wat), four blocks a pass, and
+ * scrypt with its ROMix in the SIMD kernel (romix-simd.wat), four blocks a pass, and
  * PBKDF2-HMAC-SHA256 before and after by node:crypto. The p blocks of one password are mixed
  * independently (RFC 7914 §6), so they fill lanes as other passwords' blocks do.
  *
@@ -39,7 +39,7 @@ export function createScryptLanes(kernel: WebAssembly.Module, cost: ScryptCost, 
     throw new RangeError(`scrypt needs N a power of two ≥ 2 and whole r, p ≥ 1 (got N=${N}, r=${r}, p=${p})`);
   }
   const block = 128 * r;
-  // Layout of kernel/romix-simd.wat: four blocks in and out, two interleaved blocks, four V arrays.
+  // Layout of romix-simd.wat: four blocks in and out, two interleaved blocks, four V arrays.
   const io = 0;
   const x = lanes * block;
   const y = 2 * lanes * block;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lookAlikeSpans, stripDefaultIgnorables } from './confusables/confusables.js';
+import { lookAlikeSpans, stripDefaultIgnorables } from '../trust/confusables.js';
 
 /**
  * Mail is written by strangers: its text reaches the model fenced by a per-call random marker

@@ -39,8 +39,9 @@ export function mentionsHtml(response: unknown): boolean {
  * images are dropped; link targets are kept once, after their text, because an agent may need them.
  */
 export function htmlToText(html: string): string {
-  // Every response passes prepareHtmlToText first (run-preset-steps.ts); an HTML part without a
-  // text/html type mention cannot reach here.
+  // Whoever reads a response as text loads the converter first (the present stage in
+  // assess-request.ts, a capture's transform in capture-variables.ts, read-message-body.ts); an
+  // HTML part without a text/html type mention cannot reach here.
   if (!convert) throw new Error('htmlToText called before prepareHtmlToText');
   return convert(html, {
     wordwrap: false,

@@ -16,8 +16,16 @@ export interface Presentation {
   isError?: boolean;
 }
 
-/** `describe` words a next step for the door (with the caller's inbox carried into it). */
-export type Present = (result: unknown, door: FrontDoor, describe: (next: NextStep) => string) => Presentation;
+/**
+ * An operation's present hook, typed by the operation's output (`R`). `describe` words a next step
+ * for the door (with the caller's inbox carried into it).
+ */
+export type Present<R = unknown> = {
+  // A method's parameters are bivariant: the table's entries, each typed by its own output, are
+  // handed to the doors as Present<unknown>; a door calls a hook only with its own operation's
+  // result, which the output schema has checked.
+  present(result: R, door: FrontDoor, describe: (next: NextStep) => string): Presentation;
+}['present'];
 
 /** A success as both doors show it, already passed through the redactor. */
 export interface RenderedResult {

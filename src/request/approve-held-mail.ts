@@ -1,7 +1,7 @@
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError } from '../errors.js';
-import type { GateContext } from '../gate/service-gate.js';
 import { openServiceGate } from '../gate/service-gate.js';
+import { withCheckStage, type RequestGateContext } from './check-outgoing.js';
 import { appendAudit } from '../policy/records/audit-log.js';
 import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 import { listOutbox, transitionHeld, type HeldMail } from '../policy/records/outbox-store.js';
@@ -48,12 +48,12 @@ function alreadyDecided(record: HeldMail): MailboxError {
 }
 
 /** Sends a held mail the operator approved; returns the updated record. */
-export async function approveHeldMail(account: Account, id: string, context: GateContext): Promise<HeldMail> {
+export async function approveHeldMail(account: Account, id: string, context: RequestGateContext): Promise<HeldMail> {
   const stateDir = await heldMailDir(account);
   const { record, previous } = await transitionHeld(stateDir, id, ['held'], 'sending');
   if (previous !== 'held') throw alreadyDecided(record);
   const gate = openServiceGate(account, {
-    ...context,
+    ...withCheckStage(context),
     guard: { ...context.guard, approved: { outboxId: record.id, emailId: record.emailId, rcptTo: record.rcptTo } },
   });
   let response;
@@ -125,7 +125,7 @@ export async function approveHeldMail(account: Account, id: string, context: Gat
 export async function discardHeldMail(
   account: Account,
   id: string,
-  context: GateContext,
+  context: RequestGateContext,
 ): Promise<{ record: HeldMail; draftRemoved: boolean }> {
   const stateDir = await heldMailDir(account);
   const { record, previous } = await transitionHeld(stateDir, id, ['held'], 'discarded', {
@@ -141,7 +141,7 @@ export async function discardHeldMail(
     subject: record.subject,
     ids: { email: record.emailId, outbox: record.id },
   });
-  const gate = openServiceGate(account, context);
+  const gate = openServiceGate(account, withCheckStage(context));
   try {
     const { accountId } = await gate.session();
     const response = await gate.call({

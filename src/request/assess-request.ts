@@ -6,9 +6,11 @@ import {
   type AssessOptions,
   type MailTrust,
 } from '../present/assess-mail.js';
+import { prepareHtmlToText } from '../present/html-to-text.js';
 import { lastEmailList, responsesOf } from '../present/present-jmap-result.js';
 import { previewFactsCache } from '../present/preview-facts-cache.js';
 import { authenticationResultsProperty } from '../trust/sender-authentication.js';
+import type { JmapResponse } from '../jmap/jmap-types.js';
 import { jmapCapabilities } from '../wire-constants.js';
 import type { JmapRequestResult } from './jmap-request-types.js';
 import type { RequestPlan } from './plan-request.js';
@@ -20,50 +22,79 @@ const htmlPerRequest = 40;
  * The last part of the present stage, for the mail views: what the operator's receive rules held
  * back, and per message its sender's authentication, a display name that claims someone else, and
  * its hidden text (listing previews of HTML mail come from the HTML a person sees, fetched through
- * the gate). The raw Authentication-Results the presets ask for are replaced by their parsed form.
+ * the gate). Returns a new result: the raw Authentication-Results the presets ask for are replaced
+ * by their parsed form in copies of the responses, the given result is left as it was.
  */
 export async function assessRequest(
-  result: JmapRequestResult,
+  presented: Readonly<JmapRequestResult>,
   plan: RequestPlan,
   gate: ServiceGate,
 ): Promise<JmapRequestResult> {
+  // Presenting reads HTML mail as text: the converter loads here, when an answer holds HTML, not in an earlier stage.
+  await prepareHtmlToText(responsesOf(presented));
   const held = gate.heldReport();
-  if (held) result.held = held;
-  if (result.dryRun || !result.view) return result;
-  const responses = responsesOf(result);
-  const emails = lastEmailList(responses) ?? [];
+  const result = held ? { ...presented, held } : presented;
+  const view = result.view;
+  if (result.dryRun || !view) return result;
+  const emails = lastEmailList(responsesOf(result)) ?? [];
   const showHidden = plan.vars.SHOW_HIDDEN === true || plan.vars.SHOW_HIDDEN === 'true';
-  if (showHidden && result.view !== 'listing') result.showHidden = true;
-  const previews = result.view === 'listing' && emails.length > 0 ? await previewsOf(gate) : undefined;
+  const previews = view === 'listing' && emails.length > 0 ? await previewsOf(gate) : undefined;
   const trust = await assessMail(emails, {
     authservId: plan.authservId,
     ...(typeof plan.vars.INBOX === 'string' ? { inbox: plan.vars.INBOX } : {}),
-    view: result.view,
+    view,
     fetchHtml: (ids) => fetchPreviewHtml(ids, gate),
     showHidden,
     ...(held?.shownToOperator ? { held: new Set(held.shownToOperator) } : {}),
     ...(previews ? { previews } : {}),
   });
-  if (Object.keys(trust).length > 0) {
-    result.trust = trust;
-    result.untrusted = [...new Set([...(result.untrusted ?? []), ...untrustedTrustPaths(trust)])].sort();
-  }
-  for (const response of responses) {
-    for (const [name, args] of response.methodResponses) {
-      if (name !== 'Email/get' || !Array.isArray(args.list)) continue;
-      for (const email of args.list as Record<string, unknown>[]) {
-        delete email[authenticationResultsProperty];
-        // Listings and threads ask for the HTML parts only to read them as a person sees them; one message keeps them.
-        if (result.view !== 'message') delete email.htmlBody;
-      }
-    }
-  }
-  if (result.untrusted)
-    result.untrusted = result.untrusted.filter(
-      (path) =>
-        !path.includes(authenticationResultsProperty) && !(result.view !== 'message' && path.includes('.htmlBody')),
-    );
-  return result;
+  const assessed = Object.keys(trust).length > 0;
+  const untrusted = assessed
+    ? [...new Set([...(result.untrusted ?? []), ...untrustedTrustPaths(trust)])].sort()
+    : result.untrusted;
+  return {
+    ...result,
+    ...(showHidden && view !== 'listing' ? { showHidden: true } : {}),
+    ...(assessed ? { trust } : {}),
+    ...(untrusted
+      ? {
+          untrusted: untrusted.filter(
+            (path) =>
+              !path.includes(authenticationResultsProperty) && !(view !== 'message' && path.includes('.htmlBody')),
+          ),
+        }
+      : {}),
+    ...(result.response ? { response: withoutRawFields(result.response, view) } : {}),
+    ...(result.steps
+      ? { steps: result.steps.map((s) => (s.response ? { ...s, response: withoutRawFields(s.response, view) } : s)) }
+      : {}),
+  };
+}
+
+/**
+ * A copy of a response whose messages lack what only the assessment reads: the raw
+ * Authentication-Results, and (but for one message) the HTML parts, asked for only to read them
+ * as a person sees them.
+ */
+function withoutRawFields(response: JmapResponse, view: NonNullable<JmapRequestResult['view']>): JmapResponse {
+  const dropped = new Set([authenticationResultsProperty, ...(view === 'message' ? [] : ['htmlBody'])]);
+  return {
+    ...response,
+    methodResponses: response.methodResponses.map(([name, args, callId]) =>
+      name === 'Email/get' && Array.isArray(args.list)
+        ? [
+            name,
+            {
+              ...args,
+              list: (args.list as Record<string, unknown>[]).map((email) =>
+                Object.fromEntries(Object.entries(email).filter(([key]) => !dropped.has(key))),
+              ),
+            },
+            callId,
+          ]
+        : [name, args, callId],
+    ),
+  };
 }
 
 /** The process's listing previews, kept per account of a service: an email id means nothing outside its account. */

@@ -1,7 +1,8 @@
 import type { Account } from '../auth/account-registry.js';
-import { openServiceGate, type GateContext } from '../gate/service-gate.js';
+import { openServiceGate } from '../gate/service-gate.js';
 import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 import { readAutoReplyState, writeAutoReplyState } from '../policy/records/auto-reply-state.js';
+import { withCheckStage, type RequestGateContext } from './check-outgoing.js';
 
 /**
  * Right after the operator changed an inbox's own rules: one look at its auto-reply through the
@@ -12,12 +13,12 @@ import { readAutoReplyState, writeAutoReplyState } from '../policy/records/auto-
 
 export type AutoReplyNow = { kind: 'switched off' } | { kind: 'unchanged' } | { kind: 'owed'; why: string };
 
-export async function applyAutoReplyRulesNow(account: Account, context: GateContext): Promise<AutoReplyNow> {
+export async function applyAutoReplyRulesNow(account: Account, context: RequestGateContext): Promise<AutoReplyNow> {
   let stateDir: string | undefined;
   try {
     stateDir = guardedInbox(await account.inbox()).stateDir;
     const before = await readAutoReplyState(stateDir);
-    const gate = openServiceGate(account, context);
+    const gate = openServiceGate(account, withCheckStage(context));
     const session = await gate.session();
     await gate.call({
       using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:vacationresponse'],

@@ -1,4 +1,5 @@
-import { isReadOnlyMethod, type CheckContext, type CheckOutcome, type Outgoing } from '../gate/outgoing.js';
+import { isReadOnlyMethod, type Check, type CheckContext, type CheckOutcome, type Outgoing } from '../gate/outgoing.js';
+import type { GateContext } from '../gate/service-gate.js';
 
 /**
  * The check stage: the gate (src/gate/service-gate.ts) calls it before every JMAP batch and every
@@ -14,4 +15,12 @@ export async function checkOutgoing(outgoing: Outgoing, context: CheckContext): 
   if (outgoing.request.methodCalls.every(([method]) => isReadOnlyMethod(method)))
     return (await import('./guard/auto-reply-rules.js')).withAutoReplyRules(outgoing, context, undefined);
   return (await import('./guard/check-batch.js')).checkBatch(outgoing, context);
+}
+
+/** A gate's context as the request layer's callers give it: the check stage only where a test records what passes. */
+export type RequestGateContext = Omit<GateContext, 'check'> & { check?: Check };
+
+/** The context a gate of this layer opens with: the caller's check (a test's recorder), else the check stage above. */
+export function withCheckStage(context: RequestGateContext): GateContext {
+  return { ...context, check: context.check ?? checkOutgoing };
 }

@@ -1,10 +1,10 @@
 import type { NextStep } from '../errors.js';
-import type { GateContext } from '../gate/service-gate.js';
 import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
 import type { JmapFailure } from '../jmap/summarize-response.js';
 import type { WakeSourceOptions } from '../mail/mail-wake-source.js';
 import type { MailTrust } from '../present/assess-mail.js';
 import type { HeldReport } from '../screen/receive-screen.js';
+import type { RequestGateContext } from './check-outgoing.js';
 
 /** jmap_request's input as the operations table validated it (core spelling: the spec's keys). */
 export interface JmapRequestInput {
@@ -26,8 +26,8 @@ export interface WaitProgress {
   message: string;
 }
 
-/** What one jmap_request runs with: the gate's context (deadline, door, check) and the wait's hooks. */
-export interface JmapRequestContext extends GateContext {
+/** What one jmap_request runs with: the gate's context (deadline, door; the check only in tests) and the wait's hooks. */
+export interface JmapRequestContext extends RequestGateContext {
   /** Reports a long wait (wait_for_mail) as it goes; MCP turns it into progress notifications. */
   progress?: (update: WaitProgress) => void;
   /** Test hooks of wait_for_mail's wake source (poll intervals, ping period, clock). */

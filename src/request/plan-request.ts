@@ -14,26 +14,29 @@ import { variableNamePattern } from '../presets/substitute-variables.js';
 import type { JmapRequestInput } from './jmap-request-types.js';
 import { checkNamedFiles } from './guard/named-files.js';
 
-/** What the plan stage settled before anything is sent: the steps, every variable known so far, the files. */
+/**
+ * What the plan stage settled before anything is sent: the steps, every variable known so far, the
+ * files. Read-only for every later stage: what they learn (captures, uploads) they return.
+ */
 export interface RequestPlan {
-  preset?: Preset;
-  presetName?: string;
-  steps: PresetStep[];
+  readonly preset?: Preset;
+  readonly presetName?: string;
+  readonly steps: readonly PresetStep[];
   /** The caller's vars: they win over every other source, attachments included. */
-  given: Record<string, unknown>;
-  /** The built-ins from the session, the saved cursor and the caller's vars; the steps add what they capture. */
-  vars: Record<string, unknown>;
+  readonly given: Readonly<Record<string, unknown>>;
+  /** The built-ins from the session, the saved cursor and the caller's vars (the send stage returns what the steps capture). */
+  readonly vars: Readonly<Record<string, unknown>>;
   /** The session the request goes out under; in a dry run only what state.json knows, if anything. */
-  session: JmapSessionInfo | undefined;
+  readonly session: JmapSessionInfo | undefined;
   /** Files to attach, read and checked against the session's limits; the send stage uploads them. */
-  files: LocalAttachment[];
-  dryRun: boolean;
+  readonly files: readonly LocalAttachment[];
+  readonly dryRun: boolean;
   /** Show the substituted request(s) in the result (echo_request). */
-  echo: boolean;
-  /** A waiting preset (wait_for_mail) in a real run: src/mail/wait-for-mail.ts runs it. */
-  waitsForMail: boolean;
+  readonly echo: boolean;
+  /** A waiting preset (wait_for_mail) in a real run: the wait stage (wait-for-mail.ts) runs it instead of the send stage. */
+  readonly waitsForMail: boolean;
   /** Whose Authentication-Results are trusted for sender verdicts (the setting, else the inbox domain). */
-  authservId: string;
+  readonly authservId: string;
 }
 
 /**

@@ -1,36 +1,36 @@
-import type { NextStep } from '../errors.js';
 import { untrustedPaths } from '../present/untrusted-paths.js';
 import type { CreatedRecord, JmapRequestResult } from './jmap-request-types.js';
 import type { RequestPlan } from './plan-request.js';
-import type { StepRun, StepsOutcome } from './run-preset-steps.js';
+import type { StepRun } from './run-preset-steps.js';
 import type { SentRequest } from './send-request.js';
+import type { SettledRequest } from './settle-request.js';
 
 /**
  * The present stage: the result both doors render (src/present/ turns it into what the model
  * reads): one summary line, the responses unchanged, what was created, the next steps, and the
  * paths of every value written by others.
  */
-export function presentRequest(plan: RequestPlan, sent: SentRequest, next: (string | NextStep)[]): JmapRequestResult {
+export function presentRequest(plan: RequestPlan, sent: SentRequest, settled: SettledRequest): JmapRequestResult {
   const { outcome } = sent;
-  const { done, failures } = outcome;
+  const { done, failures, vars } = outcome;
   const showRequest = plan.dryRun || plan.echo;
   const result: JmapRequestResult = {
     ok: failures.length === 0,
-    summary: summaryOf(plan, outcome),
+    summary: summaryOf(plan, sent),
     dryRun: plan.dryRun,
-    failures,
+    failures: [...failures],
   };
   if (plan.presetName) result.preset = plan.presetName;
   if (plan.preset?.view) result.view = plan.preset.view;
   const only = done.length === 1 ? done[0] : undefined;
   if (only) {
-    if (showRequest) result.request = only.request;
+    if (showRequest && only.request) result.request = only.request;
     if (only.response) result.response = only.response;
   } else {
     result.steps = done.map((step) => ({
       id: step.id,
       ...(step.summary ? { summary: step.summary } : {}),
-      ...(showRequest ? { request: step.request } : {}),
+      ...(showRequest && step.request ? { request: step.request } : {}),
       ...(step.response ? { response: step.response } : {}),
     }));
   }
@@ -38,19 +38,24 @@ export function presentRequest(plan: RequestPlan, sent: SentRequest, next: (stri
   if (created.length > 0) result.created = created;
   if (plan.preset?.excludeOwnMail && sent.own.length > 0) result.ownMailIds = [...sent.own];
   if (plan.preset?.view === 'message' || plan.preset?.view === 'thread') {
-    result.window = { offset: numberVar(plan.vars.BODY_OFFSET, 0), maxChars: numberVar(plan.vars.MAX_CHARS, 12_000) };
+    result.window = { offset: numberVar(vars.BODY_OFFSET, 0), maxChars: numberVar(vars.MAX_CHARS, 12_000) };
   }
-  if (next.length > 0) result.next = next;
+  if (settled.next.length > 0) result.next = [...settled.next];
   if (outcome.unresolved.size > 0) result.unresolved = [...outcome.unresolved].sort();
-  if (outcome.notes.length > 0) result.notes = outcome.notes;
+  const notes = [...settled.notes, ...outcome.notes];
+  if (notes.length > 0) result.notes = notes;
   const untrusted = untrustedPaths(result);
   if (untrusted.length > 0) result.untrusted = untrusted;
   if (sent.attachments) result.attachments = sent.attachments;
+  if (sent.waited) {
+    const { cursor: _cursor, ...waited } = sent.waited;
+    result.waited = waited;
+  }
   return result;
 }
 
-function summaryOf(plan: RequestPlan, outcome: StepsOutcome): string {
-  const { done, unresolved } = outcome;
+function summaryOf(plan: RequestPlan, sent: SentRequest): string {
+  const { done, unresolved } = sent.outcome;
   if (plan.dryRun) {
     return (
       `DRY RUN: nothing was sent. ${done.length === 1 ? 'This is the request' : `These are the ${done.length} requests`} that would be sent.` +
@@ -60,7 +65,10 @@ function summaryOf(plan: RequestPlan, outcome: StepsOutcome): string {
     );
   }
   // Steps with a `when` are alternatives (list_new's first run or changes): not "skipped".
-  const skipped = plan.steps.filter((s) => !done.some((d) => d.id === s.id) && !s.when).map((s) => s.id);
+  // A wait's looks are one step of their own: the preset's steps are how it looks, none was skipped.
+  const skipped = sent.waited
+    ? []
+    : plan.steps.filter((s) => !done.some((d) => d.id === s.id) && !s.when).map((s) => s.id);
   const tail = skipped.length > 0 ? ` Not run: ${skipped.join(', ')}.` : '';
   if (done.length === 1) return `${done[0]?.summary ?? ''}${tail}`;
   const failed = done.find((step) => !/^OK:/.test(step.summary ?? ''));

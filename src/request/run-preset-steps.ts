@@ -3,7 +3,6 @@ import type { ServiceGate } from '../gate/service-gate.js';
 import { inferUsing } from '../jmap/infer-using.js';
 import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import { lineOf, summarizeResponse, type JmapFailure } from '../jmap/summarize-response.js';
-import { prepareHtmlToText } from '../present/html-to-text.js';
 import { captureVariables } from '../presets/capture-variables.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
@@ -11,18 +10,21 @@ import { isRecord } from '../is-record.js';
 
 /** One executed (or, in a dry run, shown) request of a preset. */
 export interface StepRun {
-  id: string;
-  request: JmapRequest;
-  response?: JmapResponse;
+  readonly id: string;
+  /** What was sent (absent for a wait's looks: the result shows what they found, not each look). */
+  readonly request?: JmapRequest;
+  readonly response?: JmapResponse;
   /** One line: what this step did (or why it failed). */
-  summary?: string;
+  readonly summary?: string;
 }
 
+/** What the steps did, and the variables they leave: the plan's, with every step's captures over them. */
 export interface StepsOutcome {
-  done: StepRun[];
-  failures: JmapFailure[];
-  unresolved: Set<string>;
-  notes: string[];
+  readonly done: readonly StepRun[];
+  readonly failures: readonly JmapFailure[];
+  readonly unresolved: ReadonlySet<string>;
+  readonly notes: readonly string[];
+  readonly vars: Readonly<Record<string, unknown>>;
 }
 
 export interface RunStepsOptions {
@@ -35,51 +37,57 @@ export interface RunStepsOptions {
 /** Runs the steps in order; stops at the first failed call, failed capture or loop-guard refusal. */
 export async function runPresetSteps(
   steps: readonly PresetStep[],
-  vars: Record<string, unknown>,
+  given: Readonly<Record<string, unknown>>,
   options: RunStepsOptions,
 ): Promise<StepsOutcome> {
-  const outcome: StepsOutcome = { done: [], failures: [], unresolved: new Set(), notes: [] };
+  const done: StepRun[] = [];
+  const failures: JmapFailure[] = [];
+  const unresolved = new Set<string>();
+  const notes: string[] = [];
+  // Each step's captures make a new set of variables for the next: nothing is written into the caller's.
+  let vars = given;
   for (const step of steps) {
     if (step.when?.defined && vars[step.when.defined] === undefined) continue;
     if (step.when?.missing && vars[step.when.missing] !== undefined) continue;
     const { value: methodCalls, missing } = substituteVariables(step.methodCalls, vars, {
       keepMissing: options.dryRun,
     });
-    missing.forEach((name) => outcome.unresolved.add(name));
-    if (step.note) outcome.notes.push(substituteVariables(step.note, vars, { keepMissing: true }).value);
+    missing.forEach((name) => unresolved.add(name));
+    if (step.note) notes.push(substituteVariables(step.note, vars, { keepMissing: true }).value);
     const request: JmapRequest = {
       using: inferUsing(methodCalls, options.session?.capabilities, step.using),
       methodCalls,
     };
     checkCallCount(request, options.session);
     if (options.dryRun) {
-      outcome.done.push({ id: step.id, request });
+      done.push({ id: step.id, request });
       continue;
     }
     const response = await options.gate.call(request);
-    await prepareHtmlToText(response);
     const summary = summarizeResponse(request, response, { held: options.gate.requestedHeld() });
-    const run: StepRun = { id: step.id, request, response, summary: summary.summaryLine };
-    outcome.done.push(run);
+    const run = { id: step.id, request, response };
     if (!summary.ok) {
-      outcome.failures.push(...summary.failures);
-      outcome.notes.push(...(await removeRefusedDrafts(response, options)));
+      done.push({ ...run, summary: summary.summaryLine });
+      failures.push(...summary.failures);
+      notes.push(...(await removeRefusedDrafts(response, options)));
       break;
     }
-    const captureFailure = captureVariables(step, response, vars);
-    if (captureFailure) {
-      outcome.failures.push(captureFailure);
-      run.summary = `FAILED: ${lineOf(captureFailure)}`;
+    const captured = await captureVariables(step, response, vars);
+    if (captured.failure) {
+      done.push({ ...run, summary: `FAILED: ${lineOf(captured.failure)}` });
+      failures.push(captured.failure);
       break;
     }
+    vars = { ...vars, ...captured.vars };
     const refusal = loopGuardRefusal(options.preset, vars, step, response);
     if (refusal) {
-      outcome.failures.push(refusal);
-      run.summary = `REFUSED: ${lineOf(refusal)}`;
+      done.push({ ...run, summary: `REFUSED: ${lineOf(refusal)}` });
+      failures.push(refusal);
       break;
     }
+    done.push({ ...run, summary: summary.summaryLine });
   }
-  return outcome;
+  return { done, failures, unresolved, notes, vars };
 }
 
 /**
@@ -88,7 +96,7 @@ export async function runPresetSteps(
  */
 function loopGuardRefusal(
   preset: Preset | undefined,
-  vars: Record<string, unknown>,
+  vars: Readonly<Record<string, unknown>>,
   step: PresetStep,
   response: JmapResponse,
 ): JmapFailure | undefined {

@@ -5,13 +5,43 @@ import type { JmapRequestResult } from './jmap-request-types.js';
 import type { RequestPlan } from './plan-request.js';
 import { runPresetSteps, type StepRun, type StepsOutcome } from './run-preset-steps.js';
 
-/** What the send stage did: the steps run (or, in a dry run, shown), and the files uploaded. */
+/** What the send stage did: the steps run (or, in a dry run, shown) with the variables they leave, and the files uploaded. */
 export interface SentRequest {
-  outcome: StepsOutcome;
+  readonly outcome: StepsOutcome;
   /** The attached files as the result lists them. */
-  attachments?: JmapRequestResult['attachments'];
+  readonly attachments?: JmapRequestResult['attachments'];
   /** Drafts and the inbox's own sent copies among the mail the steps read. */
-  own: string[];
+  readonly own: readonly string[];
+  /** The wait stage's (wait_for_mail) instead of steps sent: how it waited. */
+  readonly waited?: WaitReport;
+}
+
+/** How a wait waited, and where it leaves list_new's cursor for the settle stage to save. */
+export interface WaitReport {
+  readonly mode: 'push' | 'polling';
+  readonly seconds: number;
+  readonly waitedMs: number;
+  /** How many looks (Email/changes) it took. */
+  readonly checks: number;
+  /** Shortened to fit the call's time budget. */
+  readonly clamped: boolean;
+  /** Why it polled instead of listening to the push stream. */
+  readonly fallbackReason?: string;
+  readonly cursor: WaitCursor;
+}
+
+/** Where a wait started and stopped, against list_new's saved cursor. */
+export interface WaitCursor {
+  /** list_new's cursor as saved before the wait, if list_new ever ran. */
+  readonly saved: string | undefined;
+  readonly startState: string;
+  /** The Email state the last look reached. */
+  readonly since: string;
+  /** The wait went on from where an earlier filtered wait stopped. */
+  readonly resumed: boolean;
+  /** New mail from others the filter passed over. */
+  readonly others: number;
+  readonly matched: number;
 }
 
 /**
@@ -28,8 +58,10 @@ export async function sendRequest(plan: RequestPlan, gate: ServiceGate): Promise
         : (await gate.upload({ bytes: file.bytes, type: file.type, source: { kind: 'file', path: file.path } })).blobId,
     );
   }
-  if (plan.files.length > 0) Object.assign(plan.vars, attachmentVariables(plan.files, blobIds), plan.given);
-  const outcome = await runPresetSteps(plan.steps, plan.vars, {
+  // The caller's vars win over the attachments' own, as over every other source.
+  const vars =
+    plan.files.length > 0 ? { ...plan.vars, ...attachmentVariables(plan.files, blobIds), ...plan.given } : plan.vars;
+  const outcome = await runPresetSteps(plan.steps, vars, {
     gate,
     session: plan.session,
     preset: plan.preset,
@@ -41,16 +73,15 @@ export async function sendRequest(plan: RequestPlan, gate: ServiceGate): Promise
       message: 'No step of the preset applied.',
       hint: 'Report this preset as broken.',
     });
-  const sent: SentRequest = { outcome, own: ownMailIds(outcome.done, plan.vars) };
-  if (plan.files.length > 0) {
-    sent.attachments = plan.files.map((f, i) => ({
-      name: f.name,
-      type: f.type,
-      size: f.size,
-      ...(blobIds[i] ? { blobId: blobIds[i] } : {}),
-    }));
-  }
-  return sent;
+  const own = ownMailIds(outcome.done, outcome.vars);
+  if (plan.files.length === 0) return { outcome, own };
+  const attachments = plan.files.map((f, i) => ({
+    name: f.name,
+    type: f.type,
+    size: f.size,
+    ...(blobIds[i] ? { blobId: blobIds[i] } : {}),
+  }));
+  return { outcome, own, attachments };
 }
 
 /** Drafts, and mail that sits only in Sent or Drafts: written by this inbox, not new to it. */

@@ -5,7 +5,13 @@ import type { JmapFailure } from '../jmap/summarize-response.js';
 import { applicableNext } from '../presets/preset-next-steps.js';
 import type { RequestPlan } from './plan-request.js';
 import type { StepRun } from './run-preset-steps.js';
-import type { SentRequest } from './send-request.js';
+import type { SentRequest, WaitCursor, WaitReport } from './send-request.js';
+
+/** What the settle stage leaves for the result: the next steps, and notes on what it did. */
+export interface SettledRequest {
+  readonly next: readonly (string | NextStep)[];
+  readonly notes: readonly string[];
+}
 
 /**
  * The settle stage, after a real run: the list_new cursor is saved or reset, a stale session
@@ -16,19 +22,29 @@ export async function settleRequest(
   plan: RequestPlan,
   sent: SentRequest,
   gate: ServiceGate,
+): Promise<SettledRequest> {
+  if (plan.dryRun) return { next: [], notes: [] };
+  if (sent.waited) return settleWait(account, plan, sent, sent.waited);
+  return { next: await settleSteps(account, plan, sent, gate), notes: [] };
+}
+
+async function settleSteps(
+  account: Account,
+  plan: RequestPlan,
+  sent: SentRequest,
+  gate: ServiceGate,
 ): Promise<(string | NextStep)[]> {
-  if (plan.dryRun) return [];
   const { outcome } = sent;
   const ok = outcome.failures.length === 0;
   const next: (string | NextStep)[] = ok
-    ? applicableNext(plan.preset?.next ?? [], plan.vars, {
+    ? applicableNext(plan.preset?.next ?? [], outcome.vars, {
         listed: listedFromOthers(outcome.done, sent.own),
         moreChanges: saysMoreChanges(outcome.done),
       })
     : [];
   const cursor = plan.preset?.cursor;
   if (cursor) {
-    const saved = plan.vars[cursor.saveFrom];
+    const saved = outcome.vars[cursor.saveFrom];
     if (outcome.failures.some((f) => cursor.resetOn?.includes(f.type))) {
       await account.updateState((state) => ({ ...state, [cursor.stateField]: undefined }));
       next.unshift(
@@ -48,6 +64,47 @@ export async function settleRequest(
   const last = outcome.done[outcome.done.length - 1];
   if (last?.response?._next) next.push(...last.response._next);
   return next;
+}
+
+/** After a wait: list_new's cursor placed, and the next steps (read what came, or wait again). */
+async function settleWait(
+  account: Account,
+  plan: RequestPlan,
+  sent: SentRequest,
+  waited: WaitReport,
+): Promise<SettledRequest> {
+  const note = await settleWaitCursor(account, waited.cursor);
+  const next: (string | NextStep)[] =
+    waited.cursor.matched > 0
+      ? applicableNext(plan.preset?.next ?? [], sent.outcome.vars, {
+          listed: listedFromOthers(sent.outcome.done, sent.own),
+          moreChanges: false,
+        })
+      : [
+          waited.clamped
+            ? 'Call wait_for_mail again to keep waiting.'
+            : 'Call wait_for_mail again to keep waiting, or list_new to check later.',
+        ];
+  return { next, notes: note ? [note] : [] };
+}
+
+/**
+ * Advances list_new's cursor past what a wait returned. When a filter passed over other new mail
+ * from others, the cursor stays where it was (list_new must still show that mail) and the wait's
+ * own position is kept beside it, so the next wait does not return the same mail again.
+ */
+async function settleWaitCursor(account: Account, w: WaitCursor): Promise<string | undefined> {
+  const leftBehind = w.others > 0 || w.resumed;
+  if (!leftBehind) {
+    if (w.matched === 0 && w.saved === undefined) return undefined;
+    await account.updateState((state) => ({ ...state, listNewState: w.since, waitForMailPosition: undefined }));
+    return undefined;
+  }
+  const base = w.saved ?? w.startState;
+  await account.updateState((state) => ({ ...state, listNewState: base, waitForMailPosition: { base, at: w.since } }));
+  return w.others > 0
+    ? `${w.others} other new message${w.others === 1 ? '' : 's'} from others did not match the filter: the list_new cursor was not moved past ${w.others === 1 ? 'it' : 'them'}, so list_new still shows ${w.others === 1 ? 'it' : 'them'}; the next wait_for_mail continues after this one.`
+    : 'Earlier filtered waits left other mail for list_new: its cursor stays until list_new runs; the next wait_for_mail continues after this one.';
 }
 
 /** Ids of the messages from others in the run's last listing (Email/get), in its order. */

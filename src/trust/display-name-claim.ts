@@ -1,4 +1,4 @@
-import { foldToAscii } from '../present/confusables/confusables.js';
+import { foldToAscii } from './confusables.js';
 import {
   isWithinDomain,
   normaliseAddress,

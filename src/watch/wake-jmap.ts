@@ -3,6 +3,7 @@ import type { Deadline } from '../gate/deadline.js';
 import type { Check } from '../gate/outgoing.js';
 import { openServiceGate } from '../gate/service-gate.js';
 import type { Logger } from '../log.js';
+import { checkOutgoing } from '../request/check-outgoing.js';
 import { jmapCapabilities } from '../wire-constants.js';
 import type { JmapCall, JmapCaller } from './fetch-new-mail.js';
 
@@ -25,7 +26,7 @@ export function createWakeJmap(
     deadline: options.deadline,
     signal: options.signal ?? new AbortController().signal,
     isWake: true,
-    ...(options.check ? { check: options.check } : {}),
+    check: options.check ?? checkOutgoing,
   });
   return {
     async accountId() {

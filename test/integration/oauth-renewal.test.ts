@@ -15,6 +15,7 @@ import {
   storedGrant,
 } from '../helpers/oauth-directory.js';
 import type { MovableClock } from '../../sandbox/test/helpers/movable-clock.js';
+import { checkOutgoing } from '../../src/request/check-outgoing.js';
 import { decodeJwt } from '../../sandbox/test/helpers/sandbox.js';
 import { tempCredentialsDir } from '../helpers/temp-credentials-dir.js';
 import { jmapAs, mailUsing, resultOf } from '../../sandbox/test/oauth/oauth-test-client.js';
@@ -168,6 +169,7 @@ describe('access tokens of a connected account', () => {
       signal: new AbortController().signal,
       log: silentLogger,
       timeoutMs: 10_000,
+      check: checkOutgoing,
     });
     const session = await gate.session();
     expect(session.accountId).toBe('ada-inbox@agent-mailbox.test');

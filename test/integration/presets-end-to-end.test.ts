@@ -7,6 +7,7 @@ import { createAccountRegistry, type ObservableAccountRegistry } from '../../src
 import { MailboxError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { downloadBlobToFile } from '../../src/mail/download-blob-to-file.js';
+import { checkOutgoing } from '../../src/request/check-outgoing.js';
 import { runJmapRequest, type JmapRequestInput, type JmapRequestResult } from '../../src/request/run-jmap-request.js';
 import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
@@ -241,7 +242,7 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
       const saved = await downloadBlobToFile(
         bob,
         { blobId: attachment.blobId, name: attachment.name, type: attachment.type },
-        { ...ctx(), allowedDirs: [downloads] },
+        { ...ctx(), check: checkOutgoing, allowedDirs: [downloads] },
       );
       expect(saved.path).toBe(join(downloads, 'report.csv'));
       expect(await readFile(saved.path, 'utf8')).toBe(bytes);
@@ -249,7 +250,7 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
         downloadBlobToFile(
           bob,
           { blobId: attachment.blobId, path: '../escape.csv' },
-          { ...ctx(), allowedDirs: [downloads] },
+          { ...ctx(), check: checkOutgoing, allowedDirs: [downloads] },
         ),
       ).rejects.toMatchObject({
         code: 'attachment_invalid',
@@ -281,7 +282,7 @@ function presetSuite(backend: 'embedded' | 'cyrus'): void {
       const saved = await downloadBlobToFile(
         bob,
         { blobId: attachment.blobId, name: 'hello.txt' },
-        { ...ctx(), allowedDirs: [work] },
+        { ...ctx(), check: checkOutgoing, allowedDirs: [work] },
       );
       expect(await readFile(saved.path, 'utf8')).toBe('hello inline');
     });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { openServiceGate } from '../../gate/service-gate.js';
+import { checkOutgoing } from '../../request/check-outgoing.js';
 import { defineOperation, gateContext } from '../define-operation.js';
 
 const listedInbox = z.object({
@@ -47,7 +48,8 @@ export const listInboxesOperation = defineOperation({
   async run(input, ctx) {
     const account = ctx.accounts.open(input.credentials_dir);
     const isConnected = credentialsKindOf(account.dir) === 'oauth';
-    const gate = openServiceGate(account, gateContext(ctx));
+    // Listing inboxes sends no batch; the check is there because no gate opens without one.
+    const gate = openServiceGate(account, { ...gateContext(ctx), check: checkOutgoing });
     const listed = await gate.listInboxes(input.refresh === true);
     const inboxes = listed.map((inbox) => ({
       address: inbox.address,

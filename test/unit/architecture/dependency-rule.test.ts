@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { folderCycles, folderGraph } from './folder-graph.js';
 
 // The dependency rule of STYLE.md: cli|mcp → operations → core, never backwards; the client and
 // the sandbox (a package of its own, sandbox/) import nothing of each other; core has no console,
@@ -111,5 +112,34 @@ describe('dependency rule', () => {
       )
       .map((file) => file.path);
     expect(offenders).toEqual([]);
+  });
+
+  it('no cycle between the folders of src/ at run time (a root file is a folder of its own; bin.ts and front.ts are entries)', () => {
+    expect(folderCycles(folderGraph(srcRoot, new Set(['bin.ts', 'front.ts'])))).toEqual([]);
+  });
+
+  it('a planted folder cycle fails, named with one file import a step (a dynamic import() counts)', () => {
+    const planted = join(repoRoot, 'test', 'fixtures', 'folder-cycle', 'planted');
+    expect(folderCycles(folderGraph(planted, new Set(['entry.ts'])))).toEqual([
+      'alpha → beta → alpha (alpha/start.ts → beta/middle.ts; beta/back.ts → alpha/end.ts)',
+    ]);
+    // The entry is an importer like any other when not named one: shared → entry → alpha is no cycle either.
+    expect(
+      folderGraph(planted, new Set(['entry.ts']))
+        .edges.get('shared.ts')
+        ?.get('entry.ts'),
+    ).toEqual({
+      from: 'shared.ts',
+      to: 'entry.ts',
+    });
+    expect(folderGraph(planted, new Set(['entry.ts'])).edges.has('entry.ts')).toBe(false);
+  });
+
+  it('type-only imports back make no cycle: tsc erases them', () => {
+    const typeOnly = join(repoRoot, 'test', 'fixtures', 'folder-cycle', 'type-only');
+    const graph = folderGraph(typeOnly);
+    expect(graph.edges.get('alpha')?.has('beta')).toBe(true);
+    expect(graph.edges.has('beta')).toBe(false);
+    expect(folderCycles(graph)).toEqual([]);
   });
 });

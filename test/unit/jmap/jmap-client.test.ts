@@ -10,6 +10,7 @@ import type { AccountState } from '../../../src/credentials/stored-credentials.j
 import { MailboxError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
 import { openServiceGate, type ServiceGate } from '../../../src/gate/service-gate.js';
+import { checkOutgoing } from '../../../src/request/check-outgoing.js';
 import { runJmapRequest } from '../../../src/request/run-jmap-request.js';
 import { cleanUpAfter } from '../../../sandbox/test/helpers/clean-up-after.js';
 
@@ -162,7 +163,12 @@ function fakeAccount(apiUrl: string, tokens: string[]): Account & { invalidated:
 
 /** The JMAP client as every caller reaches it: through the gate of one call. */
 function gateOf(account: Account): ServiceGate {
-  return openServiceGate(account, { signal: new AbortController().signal, log: silentLogger, timeoutMs: 5000 });
+  return openServiceGate(account, {
+    signal: new AbortController().signal,
+    log: silentLogger,
+    timeoutMs: 5000,
+    check: checkOutgoing,
+  });
 }
 
 describe('JmapClient', () => {

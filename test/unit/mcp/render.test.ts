@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
 import { helpOperation } from '../../../src/operations/index.js';
-import { presentJmapResult } from '../../../src/operations/present-jmap-result.js';
+import { presentJmapRequest } from '../../../src/operations/jmap-request.js';
 import { describeNextForMcp, largeResultChars, renderError, renderSuccess } from '../../../src/mcp/render.js';
 
 function text(result: { content: unknown }): string {
@@ -37,7 +37,7 @@ describe('MCP rendering', () => {
       dryRun: false,
       response: { methodResponses: [['Email/get', { list: [{ id: 'x'.repeat(largeResultChars) }] }, 'c']] },
     };
-    const result = renderSuccess(big, presentJmapResult);
+    const result = renderSuccess(big, presentJmapRequest);
     const lines = text(result).split('\n');
     expect(lines[0]).toBe('1 call made, 0 errors.');
     expect(text(result)).toMatch(/This result is \d+ KB\. To narrow it/);

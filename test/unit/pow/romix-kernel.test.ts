@@ -10,7 +10,7 @@ import { romixKernel, wasmSimdAvailable } from '../../../src/pow/romix-kernel.js
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const source = join(root, 'src/pow/kernel/romix-simd.wat');
+const source = join(root, 'src/pow/romix-simd.wat');
 
 /** Exit code and stderr of scripts/build-kernel.mjs --check with `args`. */
 async function check(...args: string[]): Promise<{ code: number; stderr: string }> {

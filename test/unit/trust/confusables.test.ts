@@ -6,8 +6,8 @@ import {
   lookAlikeSpans,
   prototypeOf,
   stripDefaultIgnorables,
-} from '../../../src/present/confusables/confusables.js';
-import { asciiPrototypes } from '../../../src/present/confusables/prototype-table.js';
+} from '../../../src/trust/confusables.js';
+import { asciiPrototypes } from '../../../src/trust/confusables-table.js';
 import { fenceUntrusted } from '../../../src/present/fence-untrusted.js';
 
 /**
@@ -271,8 +271,8 @@ describe('the prototype table', () => {
 
   it('is read on the first non-ASCII code point, not by ASCII text nor at load', async () => {
     vi.resetModules();
-    const fresh = await import('../../../src/present/confusables/confusables.js');
-    const freshTable = await import('../../../src/present/confusables/prototype-table.js');
+    const fresh = await import('../../../src/trust/confusables.js');
+    const freshTable = await import('../../../src/trust/confusables-table.js');
     expect(freshTable.prototypeTableRead()).toBe(false);
     expect(fresh.lookAlikeSpans('a 1ine of UNTRUSTED-MAlL-', 'UNTRUSTED-MAIL-')).toEqual([{ start: 10, end: 25 }]);
     expect(fresh.foldToAscii('paypa1.com|%')).toBe('paypa1.com|%');

@@ -1,4 +1,4 @@
-import { asciiPrototypes, prototypeTable } from './prototype-table.js';
+import { asciiPrototypes, prototypeTable } from './confusables-table.js';
 
 /**
  * Look-alike and invisible code points, judged in one place. A reader (person or model) sees the

@@ -5,13 +5,12 @@ import type { ServiceGate } from '../gate/service-gate.js';
 import { inferUsing } from '../jmap/infer-using.js';
 import type { JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import { lineOf, summarizeResponse } from '../jmap/summarize-response.js';
-import { prepareHtmlToText } from '../present/html-to-text.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
-import type { JmapRequestContext, JmapRequestResult, WaitProgress } from '../request/jmap-request-types.js';
-import type { RequestPlan } from '../request/plan-request.js';
-import { openWakeSource } from './mail-wake-source.js';
-import { presentWait, settleWaitCursor } from './wait-outcome.js';
+import { openWakeSource } from '../mail/mail-wake-source.js';
+import type { JmapRequestContext, WaitProgress } from './jmap-request-types.js';
+import type { RequestPlan } from './plan-request.js';
+import type { SentRequest, WaitReport } from './send-request.js';
 
 export interface WaitContext extends Pick<JmapRequestContext, 'signal' | 'log' | 'progress' | 'wake'> {
   account: Account;
@@ -40,16 +39,17 @@ const budgetReserveMs = 5000;
 const maxPagesPerCheck = 50;
 
 /**
- * wait_for_mail: returns as soon as mail from others arrives after the list_new cursor (before
- * list_new has ever run: unread Inbox mail already there counts too), in list_new's shape, and
- * advances that cursor — unless a filter left other new mail behind, which list_new must still
- * show (settleWaitCursor, wait-outcome.ts). Every look goes out through the call's gate.
+ * The wait stage, the send stage's alternative for a waiting preset (wait_for_mail): returns as
+ * soon as mail from others arrives after the list_new cursor (before list_new has ever run: unread
+ * Inbox mail already there counts too), as one step in list_new's shape, with what the settle stage
+ * needs to advance that cursor — or keep it behind other new mail a filter passed over, which
+ * list_new must still show. Every look goes out through the call's gate.
  */
-export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: WaitContext): Promise<JmapRequestResult> {
+export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: WaitContext): Promise<SentRequest> {
   const preset = plan.preset as Preset & { wait: NonNullable<Preset['wait']> };
-  const vars: Record<string, unknown> = { ...plan.vars };
   // A waiting preset saves its own cursor (it may have to keep it behind mail a filter skipped).
-  delete vars[preset.cursor?.variable ?? 'SINCE_STATE'];
+  const cursorVariable = preset.cursor?.variable ?? 'SINCE_STATE';
+  const vars = Object.fromEntries(Object.entries(plan.vars).filter(([name]) => name !== cursorVariable));
   const { seconds, clamped } = waitSeconds(
     vars[preset.wait.timeoutVariable],
     preset.wait.maxSeconds,
@@ -57,17 +57,16 @@ export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: Wai
   );
   const looking: Looking = { gate, account: ctx.account, session: await gate.session() };
   // The wait is the caller's: its window runs off the timeout's clock, each look still bounded by what is left of it.
-  return gate.deadline.offTheClock(() => waitWindow(plan, preset, vars, { seconds, clamped }, looking, ctx));
+  return gate.deadline.offTheClock(() => waitWindow(preset, vars, { seconds, clamped }, looking, ctx));
 }
 
 async function waitWindow(
-  plan: RequestPlan,
   preset: Preset & { wait: NonNullable<Preset['wait']> },
-  vars: Record<string, unknown>,
+  vars: Readonly<Record<string, unknown>>,
   { seconds, clamped }: { seconds: number; clamped: boolean },
   looking: Looking,
   ctx: WaitContext,
-): Promise<JmapRequestResult> {
+): Promise<SentRequest> {
   const now = ctx.wake?.now ?? Date.now;
   const startedAt = now();
   const endsAt = startedAt + seconds * 1000;
@@ -125,33 +124,74 @@ async function waitWindow(
       await source.wait(endsAt);
     }
     const waitedMs = now() - startedAt;
-    const cursorNote = await settleWaitCursor(account, {
-      saved,
-      startState,
-      since,
-      resumed,
-      others,
-      matched: matched.length,
-    });
-    const notes = [cursorNote, earlierNote(earlierOthers, start.unreadTotal, start.unread?.length ?? 0)].filter(
-      (n): n is string => n !== undefined,
-    );
-    return presentWait(plan, preset, vars, session, {
-      matched,
-      startState,
-      since,
-      seconds,
-      clamped,
-      waitedMs,
+    const earlier = earlierNote(earlierOthers, start.unreadTotal, start.unread?.length ?? 0);
+    const waited = {
       mode: source.mode,
-      fallbackReason: source.fallbackReason,
+      seconds,
+      waitedMs,
       checks,
-      notes,
-    });
+      clamped,
+      ...(source.fallbackReason ? { fallbackReason: source.fallbackReason } : {}),
+    };
+    return {
+      outcome: {
+        done: [
+          {
+            id: 'wait',
+            response: waitResponse(session, startState, since, matched),
+            summary: waitSummary(waited, matched.length),
+          },
+        ],
+        failures: [],
+        unresolved: new Set(),
+        notes: earlier ? [earlier] : [],
+        vars,
+      },
+      own: [],
+      waited: { ...waited, cursor: { saved, startState, since, resumed, others, matched: matched.length } },
+    };
   } finally {
     clearInterval(ticker);
     source.close();
   }
+}
+
+/** One line: what the wait found, how it waited, and whether it was shortened. */
+function waitSummary(w: Omit<WaitReport, 'cursor'>, found: number): string {
+  const how =
+    w.mode === 'push'
+      ? 'push (JMAP EventSource)'
+      : `polling Email/changes${w.fallbackReason ? ` (${w.fallbackReason})` : ''}`;
+  return found > 0
+    ? `OK: ${found} new message${found === 1 ? '' : 's'} from others after ${Math.round(w.waitedMs / 100) / 10} s, waited by ${how}.`
+    : `OK: no new mail in ${w.seconds} s (waited by ${how}).${w.clamped ? " The wait was shortened to fit this call's time budget: call again to keep waiting." : ''}`;
+}
+
+/** What the wait found, in list_new's shape (Email/changes, then Email/get), so every later stage reads it alike. */
+function waitResponse(
+  session: JmapSessionInfo,
+  startState: string,
+  since: string,
+  matched: readonly Email[],
+): JmapResponse {
+  return {
+    methodResponses: [
+      [
+        'Email/changes',
+        {
+          accountId: session.accountId,
+          oldState: startState,
+          newState: since,
+          hasMoreChanges: false,
+          created: matched.map((e) => e.id),
+          updated: [],
+          destroyed: [],
+        },
+        'changes',
+      ],
+      ['Email/get', { accountId: session.accountId, state: since, list: matched, notFound: [] }, 'get'],
+    ],
+  };
 }
 
 function waitSeconds(
@@ -202,7 +242,6 @@ async function runStep(
   const { value: methodCalls } = substituteVariables(step.methodCalls, vars);
   const request = { using: inferUsing(methodCalls, looking.session.capabilities, step.using), methodCalls };
   const response = await looking.gate.call(request);
-  await prepareHtmlToText(response);
   const summary = summarizeResponse(request, response);
   if (!summary.ok) {
     const failure = summary.failures[0];
