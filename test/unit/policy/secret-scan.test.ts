@@ -136,12 +136,6 @@ describe('a JSON Web Token by structure', () => {
     expect(await kinds(`${segment({ name: 'x' })}.${segment({ a: 1 })}.c2ln`)).toEqual([]);
     expect(await kinds(`${segment(['alg'])}.${segment({ a: 1 })}.c2ln`)).toEqual([]);
   });
-
-  it('keeps a long run of token characters cheap', async () => {
-    const started = Date.now();
-    await scanForSecrets([{ where: 'the attachment', text: 'a'.repeat(4 * 1024 * 1024) }]);
-    expect(Date.now() - started).toBeLessThan(5_000);
-  });
 });
 
 describe('the kinds the rule set finds', () => {
