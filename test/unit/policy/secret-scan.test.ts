@@ -170,7 +170,7 @@ describe('the kinds the rule set finds', () => {
       [`glpat-${a20}`, 'a credential (gitlab)'],
       ['AWS_SECRET_ACCESS_KEY = Zq8rT2vW9xY4bN6mK1pL3sD5fG7hJ0aQ2wE4rT6y', 'an AWS credential'],
       [
-        '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi8cZ4bWQ1ZQ5S2OeNfG0oGHbN\n-----END RSA PRIVATE KEY-----',
+        '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi8cZ4bWQ1ZQ5S2OeNfG0oGHbN\nq8rT2vW9xY4bN6mK1pL3sD5fG7hJ0aQ2wE4rT6yZq8rT2vW9xY4bN6mK1pL3sD5\n-----END RSA PRIVATE KEY-----',
         'a private key',
       ],
     ];
