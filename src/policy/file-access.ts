@@ -1,5 +1,5 @@
 import { access, realpath } from 'node:fs/promises';
-import { dirname, relative, resolve, isAbsolute, join } from 'node:path';
+import { dirname, relative, resolve, isAbsolute, join, sep } from 'node:path';
 import { oauthFiles } from '../credentials/oauth-grant-files.js';
 import { MailboxError } from '../errors.js';
 
@@ -21,10 +21,10 @@ export interface NamedFileRules {
   attachFrom?: readonly { dir: string; from: string }[];
 }
 
-/** Whether `path` is `dir` or lies below it. */
+/** Whether `path` is `dir` or lies below it (a name that merely starts with `..`, such as `..token`, is below it). */
 export function isInsideDir(path: string, dir: string): boolean {
   const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 /** The files whose presence makes a directory a credentials directory. */
@@ -35,6 +35,7 @@ async function holdsCredentials(dir: string): Promise<boolean> {
     credentialsFileNames.map((name) =>
       access(join(dir, name)).then(
         () => true,
+        // Stryker disable next-line ArrowFunction: undefined is not true either; only `includes(true)` reads it
         () => false,
       ),
     ),

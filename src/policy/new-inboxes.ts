@@ -62,10 +62,9 @@ export async function assertNoWakeRunning(userConfigDir: string, action: NewInbo
 async function everyLayer(scope: NewInboxScope): Promise<LoadedLayer[]> {
   const recorded = await knownInboxDirs(scope.userConfigDir);
   // Stryker disable next-line ArrayDeclaration: a made-up relative directory holds no layer, like none at all
+  const known = scope.knownDirs ?? [];
   const dirs = [
-    ...new Set(
-      [scope.credentialsDir, scope.userConfigDir, ...(scope.knownDirs ?? []), ...recorded].map((dir) => resolve(dir)),
-    ),
+    ...new Set([scope.credentialsDir, scope.userConfigDir, ...known, ...recorded].map((dir) => resolve(dir))),
   ];
   const inboxDirs = (await Promise.all(dirs.map(async (dir) => [dir, ...(await connectedInboxDirs(dir))]))).flat();
   const base = policyPaths({
@@ -73,11 +72,12 @@ async function everyLayer(scope: NewInboxScope): Promise<LoadedLayer[]> {
     ...(scope.machinePath ? { machinePath: scope.machinePath } : {}),
   });
   const shared = await loadPolicyLayers(base);
-  // Stryker disable next-line MethodExpression,ConditionalExpression: the machine and user layers again would only repeat what `shared` already holds
   const own = await Promise.all(
-    inboxDirs.map(async (inboxDir) =>
-      (await loadPolicyLayers({ ...base, inboxDir })).filter((layer) => layer.layer === 'inbox'),
-    ),
+    inboxDirs.map(async (inboxDir) => {
+      const layers = await loadPolicyLayers({ ...base, inboxDir });
+      // Stryker disable next-line MethodExpression,ConditionalExpression: the machine and user layers again would only repeat what `shared` already holds
+      return layers.filter((layer) => layer.layer === 'inbox');
+    }),
   );
   return [...shared, ...own.flat()];
 }

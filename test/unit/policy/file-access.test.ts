@@ -85,4 +85,81 @@ describe('files the model names', () => {
     expect(error.code).toBe('policy_refused');
     expect(error.details).toMatchObject({ rule: { layer: 'inbox', rule: 'send.attachFrom' } });
   });
+
+  it('says what to do instead in each refusal: the hint fits the purpose, the message names the path and the rule', async () => {
+    const attachment = await refusal(
+      checkNamedFile(join(base, 'inbox', 'sub', 'deep.txt'), { purpose: 'attachment', credentialsDirs: [] }),
+    );
+    expect(attachment.message).toContain(join(base, 'inbox', 'sub', 'deep.txt'));
+    expect(attachment.hint).toMatch(/Attach a file from elsewhere/);
+    const ops = await refusal(
+      checkNamedFile(join(base, 'inbox', 'sub', 'deep.txt'), { purpose: 'ops_file', credentialsDirs: [] }),
+    );
+    expect(ops.hint).toMatch(/ops files outside credentials directories/);
+    const outside = await refusal(
+      checkNamedFile(join(base, 'other.txt'), {
+        purpose: 'attachment',
+        credentialsDirs: [],
+        attachFrom: [{ dir: join(base, 'out'), from: 'machine' }],
+      }),
+    );
+    expect(outside.message).toContain('(machine layer)');
+    expect(outside.message).toContain(`only from ${join(base, 'out')}`);
+    expect(outside.message).toContain(`${join(base, 'other.txt')} is not there`);
+    expect(outside.hint).toMatch(/Attach a file from that directory, or ask your operator/);
+  });
+
+  it('applies the attachment directories to attachments only, not to an ops file', async () => {
+    await expect(
+      checkNamedFile(join(base, 'other.txt'), {
+        purpose: 'ops_file',
+        credentialsDirs: [],
+        attachFrom: [{ dir: join(base, 'out'), from: 'user' }],
+      }),
+    ).resolves.toBe(join(base, 'other.txt'));
+  });
+
+  it('lets a missing file pass outside credentials directories (reading it fails later) but refuses one inside', async () => {
+    await expect(
+      checkNamedFile(join(base, 'out', 'missing.txt'), { purpose: 'attachment', credentialsDirs: [] }),
+    ).resolves.toBe(join(base, 'out', 'missing.txt'));
+    expect(
+      (
+        await refusal(
+          checkNamedFile(join(base, 'inbox', 'missing.json'), { purpose: 'attachment', credentialsDirs: [] }),
+        )
+      ).code,
+    ).toBe('attachment_invalid');
+    expect(
+      (
+        await refusal(
+          checkNamedFile(join(base, 'gone', 'missing.txt'), {
+            purpose: 'attachment',
+            credentialsDirs: [join(base, 'gone')],
+          }),
+        )
+      ).code,
+    ).toBe('attachment_invalid');
+  });
+
+  it('refuses a file whose name starts with two dots inside a configured credentials directory', async () => {
+    const dir = join(base, 'configured');
+    await mkdir(dir, { recursive: true });
+    for (const name of ['..token', '...', '..key.pem']) {
+      await writeFile(join(dir, name), 'secret');
+      const error = await refusal(checkNamedFile(join(dir, name), { purpose: 'attachment', credentialsDirs: [dir] }));
+      expect(error.code, name).toBe('attachment_invalid');
+    }
+  });
+
+  it('does not count the parent of a credentials directory, or a sibling with a longer name, as inside it', async () => {
+    await mkdir(join(base, 'out', 'creds'), { recursive: true });
+    await mkdir(join(base, 'out', 'creds-old'), { recursive: true });
+    await writeFile(join(base, 'out', 'creds-old', 'note.txt'), 'x');
+    const rules = { purpose: 'attachment' as const, credentialsDirs: [join(base, 'out', 'creds')] };
+    await expect(checkNamedFile(join(base, 'out'), rules)).resolves.toBe(join(base, 'out'));
+    await expect(checkNamedFile(join(base, 'out', 'creds-old', 'note.txt'), rules)).resolves.toBe(
+      join(base, 'out', 'creds-old', 'note.txt'),
+    );
+  });
 });

@@ -118,4 +118,33 @@ describe("the secrets of this OS user's credentials", () => {
     await rememberLocalSecrets(options);
     expect(containsKnownSecret(refreshToken)).toBe(true);
   });
+
+  it('are not looked for again at the same instant, and are when the clock went back', async () => {
+    let clock = 1_000_000;
+    const options = {
+      inUse: join(root, 'in-use'),
+      defaultDir: join(root, 'default'),
+      userConfigDir: join(root, 'config'),
+      now: () => clock,
+    };
+    await put(join(root, 'default', 'first'), { 'credentials.json': { apiKey, inboxId: 'a' } });
+    await rememberLocalSecrets(options);
+    await put(join(root, 'default', 'second'), { 'oauth.json': { refreshToken } });
+    await rememberLocalSecrets(options);
+    expect(containsKnownSecret(refreshToken)).toBe(false);
+    clock -= 1;
+    await rememberLocalSecrets(options);
+    expect(containsKnownSecret(refreshToken)).toBe(true);
+  });
+
+  it('keep a secret that holds dots but does not start as a token does', async () => {
+    const dotted = 'Zx/9Qw.partone.tail-of-the-secret';
+    await put(join(root, 'in-use'), { 'oauth.json': { clientSecret: dotted } });
+    await rememberLocalSecrets({
+      inUse: join(root, 'in-use'),
+      defaultDir: undefined,
+      userConfigDir: join(root, 'config'),
+    });
+    expect(containsKnownSecret(dotted)).toBe(true);
+  });
 });

@@ -126,6 +126,25 @@ describe('the list of inbox directories', () => {
   });
 });
 
+describe('what a refusal says it refused', () => {
+  it('names a sign-up or login by default and a connected account when that is what was asked', async () => {
+    await writeFile(machinePath, JSON.stringify({ version: 1, newInboxes: 'off' }));
+    expect((await refusal())?.message).toMatch(/^Not registered: your operator's policy \(machine layer at /);
+    expect((await refusal({ action: 'register' }))?.message).toMatch(/^Not registered: /);
+    expect((await refusal({ action: 'connect' }))?.message).toMatch(/^Not connected: /);
+  });
+
+  it('names the same during a wake', async () => {
+    const release = await markInboxWaking(userConfigDir, 'ada@agent-mailbox.test');
+    const message = async (action?: 'register' | 'connect') =>
+      ((await assertNoWakeRunning(userConfigDir, action).catch((e: unknown) => e)) as MailboxError).message;
+    expect(await message()).toMatch(/^Not registered: a wake is running/);
+    expect(await message('register')).toMatch(/^Not registered: /);
+    expect(await message('connect')).toMatch(/^Not connected: /);
+    await release();
+  });
+});
+
 describe('no register while a wake runs', () => {
   it('sees a live wake of any inbox, and none once it ended', async () => {
     expect(await anyWakeRunning(userConfigDir)).toBe(false);

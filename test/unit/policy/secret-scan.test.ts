@@ -131,16 +131,29 @@ describe('a JSON Web Token by structure', () => {
     ]);
   });
 
+  it('is found behind any dotted prefix, as any segment of a dotted run, and in a JWE behind one', async () => {
+    const jwt = `${segment({ alg: 'HS256' })}.${segment({ sub: 'ada' })}.c2lnbmF0dXJl`;
+    for (const text of [
+      `wrap.${jwt}`,
+      `data.info.${jwt}`,
+      `v2.data.info.more.${jwt}.tail`,
+      `aaaa.bbbb.cccc.dddd.eeee.${segment({ alg: 'RSA-OAEP', enc: 'A256GCM' })}.a2V5a2V5.aXZpdg.Y2lwaGVy.dGFn`,
+    ])
+      expect(await kinds(text), text.slice(0, 30)).toEqual(['a JSON Web Token']);
+  });
+
+  it('reads a header with white space before its object, and no header that is null, a list, a string or a number', async () => {
+    const payload = segment({ sub: 'ada' });
+    const raw = (json: string) => Buffer.from(json).toString('base64url');
+    expect(await kinds(`${raw(' \n\t{"alg":"HS256"}')}.${payload}.c2ln`)).toEqual(['a JSON Web Token']);
+    for (const json of ['null', '["alg"]', '"alg"', '1234', '{"alg":1}', '{"alg":null}'])
+      expect(await kinds(`${raw(json)}.${payload}.c2ln`), json).toEqual([]);
+  });
+
   it('is not a dotted name, a version or base64 that is no token header', async () => {
     expect(await kinds('see www.example.test.and.more or 1.2.3 or report.final.v2.pdf')).toEqual([]);
     expect(await kinds(`${segment({ name: 'x' })}.${segment({ a: 1 })}.c2ln`)).toEqual([]);
     expect(await kinds(`${segment(['alg'])}.${segment({ a: 1 })}.c2ln`)).toEqual([]);
-  });
-
-  it('keeps a long run of token characters cheap', async () => {
-    const started = Date.now();
-    await scanForSecrets([{ where: 'the attachment', text: 'a'.repeat(4 * 1024 * 1024) }]);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
 
@@ -155,6 +168,11 @@ describe('the kinds the rule set finds', () => {
       [`SG.${a20}xy.${a20}${a20}abc`, 'a SendGrid API key'],
       [`shpat_${'0123456789abcdef'.repeat(2)}`, 'a Shopify token'],
       [`glpat-${a20}`, 'a credential (gitlab)'],
+      ['AWS_SECRET_ACCESS_KEY = Zq8rT2vW9xY4bN6mK1pL3sD5fG7hJ0aQ2wE4rT6y', 'an AWS credential'],
+      [
+        '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi8cZ4bWQ1ZQ5S2OeNfG0oGHbN\nq8rT2vW9xY4bN6mK1pL3sD5fG7hJ0aQ2wE4rT6yZq8rT2vW9xY4bN6mK1pL3sD5\n-----END RSA PRIVATE KEY-----',
+        'a private key',
+      ],
     ];
     for (const [text, kind] of samples)
       expect(

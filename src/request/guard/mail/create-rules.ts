@@ -15,10 +15,14 @@ import { isRecord } from '../../../is-record.js';
 
 const forms = new Set(['asRaw', 'asText', 'asAddresses', 'asGroupedAddresses', 'asMessageIds', 'asDate', 'asURLs']);
 
-/** RFC 8621 §4.1.2: the fields RFC 5322 and RFC 2369 define, and the parsed forms each allows beside asRaw. */
-const formsOfField = new Map<string, string>([
-  ...['subject', 'comments', 'keywords'].map((f) => [f, 'asText'] as const),
-  ...[
+/**
+ * RFC 8621 §4.1.2: the fields RFC 5322 and RFC 2369 define, by the parsed forms each allows beside
+ * asRaw (a key lists them). A loop, not a mapping callback, fills the table: a mutant of a callback
+ * would stop the module loading, which the test runner reports as no test failing.
+ */
+const fieldsByForms: Record<string, readonly string[]> = {
+  asText: ['subject', 'comments', 'keywords'],
+  'asAddresses asGroupedAddresses': [
     'from',
     'sender',
     'reply-to',
@@ -31,14 +35,15 @@ const formsOfField = new Map<string, string>([
     'resent-to',
     'resent-cc',
     'resent-bcc',
-  ].map((f) => [f, 'asAddresses asGroupedAddresses'] as const),
-  ...['message-id', 'in-reply-to', 'references', 'resent-message-id'].map((f) => [f, 'asMessageIds'] as const),
-  ...['date', 'resent-date'].map((f) => [f, 'asDate'] as const),
-  ...['list-help', 'list-unsubscribe', 'list-subscribe', 'list-post', 'list-owner', 'list-archive'].map(
-    (f) => [f, 'asURLs'] as const,
-  ),
-  ...['return-path', 'received'].map((f) => [f, ''] as const),
-]);
+  ],
+  asMessageIds: ['message-id', 'in-reply-to', 'references', 'resent-message-id'],
+  asDate: ['date', 'resent-date'],
+  asURLs: ['list-help', 'list-unsubscribe', 'list-subscribe', 'list-post', 'list-owner', 'list-archive'],
+  asRaw: ['return-path', 'received'],
+};
+const formsOfField = new Map<string, string>();
+for (const [allowed, fields] of Object.entries(fieldsByForms))
+  for (const field of fields) formsOfField.set(field, allowed);
 
 /** The header field each convenience property of an Email or a body part stands for. */
 const emailFieldOf: Record<string, string> = {
@@ -99,7 +104,7 @@ function partProblems(
   for (const key of Object.keys(part)) {
     const property = key.startsWith('#') ? key.slice(1) : key;
     if (!property.startsWith('header:')) continue;
-    const [name = '', ...rest] = property.slice('header:'.length).split(':');
+    const [name, ...rest] = property.slice('header:'.length).split(':') as [string, ...string[]];
     const why = fieldNameProblem(name);
     if (why) {
       problems.push(`${where} names in ${shown(key)} ${why}`);

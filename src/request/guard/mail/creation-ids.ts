@@ -44,6 +44,7 @@ export function creationIdProblems(request: JmapRequest): string[] {
       );
     }
     const key = creationMapKey(method);
+    // Stryker disable next-line ConditionalExpression: without a key no argument is named `undefined` or `#undefined`, so nothing is read
     if (key === undefined) return;
     if (`#${key}` in args) hidden ??= call;
     const creates = args[key];

@@ -183,3 +183,115 @@ describe('recipient fields under lenient names', () => {
     expect(recipientsOfHeaderList([{ name: 'Bcc:', value: eve }]).addresses).toHaveLength(1);
   });
 });
+
+describe('the parsed forms of each field RFC 5322 and RFC 2369 define (RFC 8621 §4.1.2)', () => {
+  const parsed = ['asText', 'asAddresses', 'asGroupedAddresses', 'asMessageIds', 'asDate', 'asURLs'];
+  const allowedForms: [string, string[]][] = [
+    ...['Subject', 'Comments', 'Keywords'].map((f): [string, string[]] => [f, ['asText']]),
+    ...[
+      'From',
+      'Sender',
+      'Reply-To',
+      'To',
+      'Cc',
+      'Bcc',
+      'Resent-From',
+      'Resent-Sender',
+      'Resent-Reply-To',
+      'Resent-To',
+      'Resent-Cc',
+      'Resent-Bcc',
+    ].map((f): [string, string[]] => [f, ['asAddresses', 'asGroupedAddresses']]),
+    ...['Message-ID', 'In-Reply-To', 'References', 'Resent-Message-ID'].map((f): [string, string[]] => [
+      f,
+      ['asMessageIds'],
+    ]),
+    ...['Date', 'Resent-Date'].map((f): [string, string[]] => [f, ['asDate']]),
+    ...['List-Help', 'List-Unsubscribe', 'List-Subscribe', 'List-Post', 'List-Owner', 'List-Archive'].map(
+      (f): [string, string[]] => [f, ['asURLs']],
+    ),
+    ['Return-Path', []],
+    ['Received', []],
+  ];
+  const problems = (key: string) => emailCreateProblems({ mailboxIds: { D: true }, [key]: 'x' }, 'the mail d');
+
+  it('allows each field its own forms and asRaw, with or without :all, and refuses every other form', () => {
+    for (const [field, allowed] of allowedForms) {
+      expect(problems(`header:${field}:asRaw`), field).toEqual([]);
+      expect(problems(`header:${field}:asRaw:all`), field).toEqual([]);
+      for (const form of parsed) {
+        const found = problems(`header:${field.toUpperCase()}:${form}`);
+        if (allowed.includes(form)) expect(found, `${field} ${form}`).toEqual([]);
+        else
+          expect(found, `${field} ${form}`).toEqual([
+            `the mail d asks for ${field.toUpperCase()} ${form}, a form RFC 8621 does not allow for that field`,
+          ]);
+      }
+    }
+  });
+
+  it('allows every form on a field neither RFC defines, and refuses a form RFC 8621 does not have', () => {
+    for (const form of [...parsed, 'asRaw']) expect(problems(`header:X-Note:${form}:all`), form).toEqual([]);
+    expect(problems('header:X-Note:asJson')).toEqual([
+      'the mail d has "header:X-Note:asJson", which is not header:Name[:asForm][:all] with a form of RFC 8621',
+    ]);
+  });
+
+  it('counts each convenience property as its field, so the field set again is refused', () => {
+    const emailFields: [string, string][] = [
+      ['from', 'From'],
+      ['sender', 'Sender'],
+      ['replyTo', 'Reply-To'],
+      ['to', 'To'],
+      ['cc', 'Cc'],
+      ['bcc', 'Bcc'],
+      ['subject', 'Subject'],
+      ['sentAt', 'Date'],
+      ['messageId', 'Message-ID'],
+      ['inReplyTo', 'In-Reply-To'],
+      ['references', 'References'],
+    ];
+    for (const [property, field] of emailFields)
+      expect(
+        emailCreateProblems({ mailboxIds: { D: true }, [property]: null, [`header:${field}`]: 'x' }, 'the mail d'),
+        property,
+      ).toEqual([`the mail d sets the field ${field} twice (RFC 8621 allows one property per field)`]);
+    const partFields: [string, string][] = [
+      ['type', 'Content-Type'],
+      ['charset', 'Content-Type'],
+      ['disposition', 'Content-Disposition'],
+      ['cid', 'Content-ID'],
+      ['language', 'Content-Language'],
+      ['location', 'Content-Location'],
+    ];
+    for (const [property, field] of partFields)
+      expect(
+        emailCreateProblems(
+          { mailboxIds: { D: true }, attachments: [{ blobId: 'B', [property]: null, [`header:${field}`]: 'x' }] },
+          'the mail d',
+        ),
+        property,
+      ).toEqual([
+        `the mail d, body part attachments/0 sets the field ${field} twice (RFC 8621 allows one property per field)`,
+      ]);
+  });
+});
+
+describe('which calls are read', () => {
+  it('reads Email/set creates only, and passes a create map or create that is no object', () => {
+    const headers = [{ name: 'Bcc ', value: eve }];
+    expect(
+      forbiddenCreateProblems({
+        using: [],
+        methodCalls: [
+          ['Mailbox/set', { create: { m: { name: 'x', headers } } }, 'm'],
+          ['Identity/set', { create: { i: { email: 'a@b', 'header:Bcc ': eve } } }, 'i'],
+          ['Email/set', { create: null }, 'e1'],
+          ['Email/set', { '#create': { resultOf: 'x', name: 'Foo/get', path: '/list' } }, 'e2'],
+          ['Email/set', { create: { a: null, b: 'x', c: [] } }, 'e3'],
+          ['Email/set', { update: { u: { headers } } }, 'e4'],
+        ],
+      }),
+    ).toEqual([]);
+  });
+});

@@ -113,6 +113,17 @@ describe('the creation ids of a batch', () => {
     ).toHaveLength(1);
   });
 
+  it('finds a reference among plain ids in a list, and none in numbers, flags or nulls, after a hidden creation map', () => {
+    const hidden: Invocation = ['Email/set', { '#create': { resultOf: 'g', name: 'Email/get', path: '/list' } }, 'e'];
+    expect(problems([hidden, ['Email/set', { destroy: ['M1', 'M2', '#d'] }, 'x']])).toHaveLength(1);
+    expect(
+      problems([
+        hidden,
+        ['Email/set', { destroy: ['M1'], update: { M1: { keywords: { $seen: true }, size: 3, x: null } } }, 'x'],
+      ]),
+    ).toEqual([]);
+  });
+
   it('knows which argument holds the creation map of each creating method, and that others create nothing', () => {
     expect(
       ['Email/import', 'MDN/send', 'Blob/upload', 'Email/set', 'Email/copy', 'Foo/set'].map(creationMapKey),
