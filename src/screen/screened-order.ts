@@ -111,6 +111,7 @@ export async function screenQueryChanges(
   const shown = await shownMatches(args, 'Email/queryChanges', deps);
   const at = new Map(shown.map((id, i) => [id, i]));
   answer.added = added.flatMap((item) => {
+    // Stryker disable next-line OptionalChaining: the screen's removeHeld has already kept only the entries that are objects
     const id = (item as Args | null)?.id;
     return typeof id === 'string' && at.has(id) ? [{ ...(item as Args), index: at.get(id) }] : [];
   });
@@ -158,7 +159,6 @@ async function shownOfWholePage(args: Args, answer: Args, deps: ScreenedOrderDep
 }
 
 /** The ids a query matches that the screen shows, in the server's order, read from the start. */
-
 async function shownMatches(args: Args, method: string, deps: ScreenedOrderDeps): Promise<string[]> {
   if (Object.keys(args).some((key) => key.startsWith('#')))
     throw cannotCount(method, "its arguments refer to another call's results", 'Pass the filter and sort literally');
