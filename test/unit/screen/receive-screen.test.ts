@@ -427,6 +427,18 @@ describe('ReceiveScreen and the Sender field', () => {
     const parsed = await host.lookup(parse);
     await screenOf(host, { account: fakeAccount(), lookup: withoutSender(host) }).screen(parse, parsed);
     expect(parsed.methodResponses[0]?.[1]).toEqual({ parsed: {}, notFound: ['blob-R1'] });
+    // A removal the reader cannot be told about: the message is not shown, so it was never listed.
+    const changes: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [['Email/queryChanges', { accountId: 'acc-1', sinceQueryState: '1' }, 'qc']],
+    };
+    const removal: JmapResponse = {
+      methodResponses: [
+        ['Email/queryChanges', { oldQueryState: '1', newQueryState: '2', removed: ['R1'], added: [] }, 'qc'],
+      ],
+    };
+    await screenOf(host, { account: fakeAccount(), lookup: withoutSender(host) }).screen(changes, removal);
+    expect(removal.methodResponses[0]?.[1].removed).toEqual([]);
   });
 });
 
