@@ -410,6 +410,11 @@ describe('ReceiveScreen and the Sender field', () => {
     const parsed = await host.lookup(parse);
     await screenOf(host).screen(parse, parsed);
     expect(parsed.methodResponses[0]?.[1]).toEqual({ parsed: {}, notFound: ['blob-R1'] });
+    // An Email/get that asks for From and the verdicts but not the Sender is not judged from its own answer.
+    const partial = byIds(['R1', 'R2'], ['from', 'header:Authentication-Results:asRaw:all']);
+    const got = await host.lookup(partial);
+    await screenOf(host).screen(partial, got);
+    expect(ids(got.methodResponses[0]?.[1].list)).toEqual(['R2']);
   });
 
   it('holds as unjudged a message whose lookup comes back without its Sender, listed or parsed', async () => {
