@@ -371,6 +371,98 @@ describe('ReceiveScreen under receive rules', () => {
   });
 });
 
+describe('ReceiveScreen and the Sender field', () => {
+  // From a friend, sent by a blocked address: the block-list applies to the Sender too.
+  const relayed: FakeMessage[] = [
+    { id: 'R1', from: 'friend@fine.test', sender: 'offers@spam.test' },
+    { id: 'R2', from: 'friend@fine.test' },
+  ];
+  /** The host, its answers stripped of `sender` (a server that leaves a property out). */
+  const withoutSender = (host: ReturnType<typeof fakeMailHost>) => async (request: JmapRequest) => {
+    const answer = await host.lookup(request);
+    for (const [, args] of answer.methodResponses) {
+      for (const email of Array.isArray(args.list) ? (args.list as Record<string, unknown>[]) : []) delete email.sender;
+      for (const email of Object.values((args.parsed ?? {}) as Record<string, Record<string, unknown>>))
+        delete email.sender;
+    }
+    return answer;
+  };
+
+  it('holds a message whose Sender is blocked, looked up for a listing, and one parsed without asking for its Sender', async () => {
+    const host = fakeMailHost(relayed);
+    const listing: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [['Email/query', { accountId: 'acc-1' }, 'q']],
+    };
+    const answer = await host.lookup(listing);
+    await screenOf(host).screen(listing, answer);
+    expect(answer.methodResponses[0]?.[1].ids).toEqual(['R2']);
+    const parse: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [
+        [
+          'Email/parse',
+          { accountId: 'acc-1', blobIds: ['blob-R1'], properties: ['from', 'header:Authentication-Results:asRaw:all'] },
+          'p',
+        ],
+      ],
+    };
+    const parsed = await host.lookup(parse);
+    await screenOf(host).screen(parse, parsed);
+    expect(parsed.methodResponses[0]?.[1]).toEqual({ parsed: {}, notFound: ['blob-R1'] });
+    // An Email/get that asks for From and the verdicts but not the Sender is not judged from its own answer.
+    const partial = byIds(['R1', 'R2'], ['from', 'header:Authentication-Results:asRaw:all']);
+    const got = await host.lookup(partial);
+    await screenOf(host).screen(partial, got);
+    expect(ids(got.methodResponses[0]?.[1].list)).toEqual(['R2']);
+  });
+
+  it('holds as unjudged a message whose lookup comes back without its Sender, listed or parsed', async () => {
+    const host = fakeMailHost(relayed);
+    const request = byIds(['R1', 'R2']);
+    const answer = await host.lookup(request);
+    const screen = screenOf(host, { account: fakeAccount(), lookup: withoutSender(host) });
+    await screen.screen(request, answer);
+    expect(answer.methodResponses[0]?.[1]).toEqual({ list: [], notFound: ['R1', 'R2'] });
+    expect(screen.report()?.rules).toEqual([{ layer: 'default', rule: 'receive.unjudged', count: 2 }]);
+    const parse: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [['Email/parse', { accountId: 'acc-1', blobIds: ['blob-R1'], properties: ['subject'] }, 'p']],
+    };
+    const parsed = await host.lookup(parse);
+    await screenOf(host, { account: fakeAccount(), lookup: withoutSender(host) }).screen(parse, parsed);
+    expect(parsed.methodResponses[0]?.[1]).toEqual({ parsed: {}, notFound: ['blob-R1'] });
+    // A removal the reader cannot be told about: the message is not shown, so it was never listed.
+    const changes: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [['Email/queryChanges', { accountId: 'acc-1', sinceQueryState: '1' }, 'qc']],
+    };
+    const removal: JmapResponse = {
+      methodResponses: [
+        ['Email/queryChanges', { oldQueryState: '1', newQueryState: '2', removed: ['R1'], added: [] }, 'qc'],
+      ],
+    };
+    await screenOf(host, { account: fakeAccount(), lookup: withoutSender(host) }).screen(changes, removal);
+    expect(removal.methodResponses[0]?.[1].removed).toEqual([]);
+  });
+});
+
+describe('ReceiveScreen and a content filter', () => {
+  it('takes a held message a text filter found out of a page that asks for no count, and reports no count of it', async () => {
+    const words: FakeMessage[] = mailbox.map((m, i) => ({ ...m, text: i === 0 ? 'wire 4471' : 'hello' }));
+    const host = fakeMailHost(words);
+    const screen = screenOf(host);
+    const request: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [['Email/query', { accountId: 'acc-1', filter: { text: '4471' }, limit: 5 }, 'q']],
+    };
+    const answer = await host.lookup(request);
+    await screen.screen(request, answer);
+    expect(answer.methodResponses[0]?.[1].ids).toEqual([]);
+    expect(screen.report()).toBeUndefined();
+  });
+});
+
 describe("ReceiveScreen reading the operator's files", () => {
   it("reads the inbox's policy file when no layers are given", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'receive-screen-'));

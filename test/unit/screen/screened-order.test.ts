@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JmapRequest, JmapResponse } from '../../../src/jmap/jmap-types.js';
-import { countsPastPage } from '../../../src/screen/screened-order.js';
+import { countsPastPage, screenQueryOrder } from '../../../src/screen/screened-order.js';
 import { failure, fakeMailHost, mailbox, screenOf, type FakeMessage } from './fake-mail-host.js';
 
 /**
@@ -438,5 +438,311 @@ describe('SearchSnippet/get under receive rules', () => {
     const { answer, report } = await screened(words, paged);
     expect(answer.methodResponses[1]?.[1]).toEqual({ list: [{ emailId: 'M1', subject: 'subject M1' }], notFound: [] });
     expect(report).toBeUndefined();
+  });
+});
+
+describe('totals, positions and anchors in the edge cases a reader meets', () => {
+  const first = (answer: JmapResponse) => answer.methodResponses[0]?.[1];
+
+  /** Answers `request` from the mailbox, lets `change` alter the server's query answer, and screens it. */
+  async function screenedAltered(request: JmapRequest, change: (answer: Args) => void) {
+    const host = fakeMailHost(mailbox);
+    const answer = await host.lookup(request);
+    change(answer.methodResponses[0]![1]);
+    await screenOf(host).screen(request, answer);
+    return { answer, host };
+  }
+
+  it('places an anchor on the first shown message, and one without an offset on itself', async () => {
+    const atStart = await screened(mailbox, query({ anchor: 'M1', limit: 2 }));
+    expect(first(atStart.answer)).toEqual({ ids: ['M1', 'M2'], position: 0 });
+    const plain = await screened(mailbox, query({ anchor: 'M7', limit: 2 }));
+    expect(first(plain.answer)).toEqual({ ids: ['M7', 'M8'], position: 4 });
+  });
+
+  it('adds no total nobody asked for and the server did not give', async () => {
+    const { answer } = await screened(mailbox, query({ position: 2, limit: 2 }));
+    expect(first(answer)).toEqual({ ids: ['M4', 'M5'], position: 2 });
+  });
+
+  it('counts a total that was asked for though the server left it out, and one the server gave unasked', async () => {
+    const left = await screenedAltered(query({ calculateTotal: true, limit: 4 }), (a) => delete a.total);
+    expect(first(left.answer)).toEqual({ ids: ['M1', 'M2', 'M4', 'M5'], position: 0, total: 20 });
+    const unasked = await screenedAltered(query({ limit: 4 }), (a) => (a.total = 30));
+    expect(first(unasked.answer)).toEqual({ ids: ['M1', 'M2', 'M4', 'M5'], position: 0, total: 20 });
+  });
+
+  it('judges a whole page on its own too: held ids the call still lists are taken out of it and its total', async () => {
+    const request = query({ calculateTotal: true }, false);
+    const response: JmapResponse = {
+      methodResponses: [['Email/query', { ids: ['A', 'B', 'C'], position: 0, total: 3 }, 'q']],
+    };
+    const lookups: JmapRequest[] = [];
+    await screenQueryOrder(request, response, 0, {
+      accountId: 'acc-1',
+      lookup: async (r) => {
+        lookups.push(r);
+        return { methodResponses: [] };
+      },
+      judge: async () => new Set(['B']),
+      pageSize: 10,
+      caps: { shown: 10, scanned: 10 },
+    });
+    expect(first(response)).toEqual({ ids: ['A', 'C'], position: 0, total: 2 });
+    expect(lookups).toEqual([]);
+  });
+
+  it('takes a whole page up to the caps exactly, and counts by reading past either cap (then failing)', async () => {
+    const nine = mailbox.slice(0, 9); // six shown: M1 M2 M4 M5 M7 M8
+    const queries = (host: { calls(): unknown[][] }) => host.calls().filter(([name]) => name === 'Email/query');
+    const exact = await screened(nine, query({ calculateTotal: true, limit: 20 }), {
+      caps: { shown: 6, scanned: 6 },
+    });
+    expect(first(exact.answer)).toMatchObject({ total: 6 });
+    expect(queries(exact.host)).toHaveLength(1);
+    const overShown = await failure(
+      screened(nine, query({ calculateTotal: true, limit: 20 }), { caps: { shown: 5, scanned: 100 } }),
+    );
+    expect(overShown.message).toContain('it matches more than 5 messages the operator');
+    const overRead = await failure(
+      screened(nine, query({ calculateTotal: true, limit: 20 }), { caps: { shown: 100, scanned: 5 } }),
+    );
+    expect(overRead.message).toContain('it matches more than 5 messages.');
+  });
+
+  it('reads a long match list in pages of 500, the last one reaching one past the read cap, under the mail capabilities', async () => {
+    const many: FakeMessage[] = Array.from({ length: 700 }, (_, i) => ({ id: `L${i}`, from: `f${i}@fine.test` }));
+    const host = fakeMailHost(many);
+    const request = query({ calculateTotal: true, limit: 10 }, false);
+    const answer = await host.lookup(request);
+    const error = await failure(screenOf(host, { caps: { shown: 1000, scanned: 600 } }).screen(request, answer));
+    expect(error.message).toContain('it matches more than 600 messages.');
+    const scans = host.requests.filter(({ methodCalls: [call] }) => call?.[0] === 'Email/query' && call[2] === 'q');
+    expect(scans.slice(1).map(({ methodCalls: [call] }) => [call?.[1].position, call?.[1].limit])).toEqual([
+      [0, 500],
+      [500, 101],
+    ]);
+    for (const scan of scans.slice(1)) expect(scan.using).toEqual([core, mail]);
+  });
+
+  it('ends a count on an empty page when the server gives no totals', async () => {
+    const host = fakeMailHost(mailbox);
+    const lookup = async (r: JmapRequest): Promise<JmapResponse> => {
+      const answer = await host.lookup(r);
+      for (const [name, args] of answer.methodResponses) if (name === 'Email/query') delete args.total;
+      return answer;
+    };
+    const request = query({ calculateTotal: true, limit: 4 }, false);
+    const answer = await host.lookup(request);
+    await screenOf(host, { lookup }).screen(request, answer);
+    expect(first(answer)).toEqual({ ids: ['M1', 'M2', 'M4', 'M5'], position: 0, total: 20 });
+  });
+
+  it('says what to do when a count cannot be made: a back-referenced filter, a failed or empty reading, a flood', async () => {
+    const referenced: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [
+        [
+          'Email/query',
+          { accountId: 'acc-1', '#filter': { resultOf: 'x', name: 'Foo/get', path: '/f' }, position: 2 },
+          'q',
+        ],
+      ],
+    };
+    const error = await failure(screened(mailbox, referenced));
+    expect(error.hint).toBe(
+      'Pass the filter and sort literally, or ask without calculateTotal and from position 0 (the screen then fills each page without counting).',
+    );
+    const host = fakeMailHost(mailbox);
+    const request = query({ calculateTotal: true, limit: 4 }, false);
+    const answer = await host.lookup(request);
+    const empty = await failure(
+      screenOf(host, {
+        lookup: async (r) => (r.methodCalls[0]?.[2] === 'q' ? { methodResponses: [] } : host.lookup(r)),
+      }).screen(request, answer),
+    );
+    expect(empty.code).toBe('jmap_request_error');
+    expect(empty.message).toBe(
+      "Counting the mail the operator's receive rules show failed: Email/query answered nothing.",
+    );
+    expect(empty.hint).toBe('Nothing was shown. Run the request again; if it keeps failing, tell your operator.');
+    const flood = mailbox.map((m) => ({ ...m, from: 'x@spam.test' }));
+    const read = await failure(
+      screened(flood, query({ calculateTotal: true, limit: 10 }), { caps: { shown: 100, scanned: 29 } }),
+    );
+    expect(read.hint).toBe(
+      'Narrow the filter (a mailbox, `after`, `before`), or ask without calculateTotal and from position 0 (the screen then fills each page without counting).',
+    );
+  });
+});
+
+describe('the calls that read a counted page', () => {
+  const get = (args: Args, callId: string): [string, Args, string] => [
+    'Email/get',
+    { accountId: 'acc-1', properties: ['subject'], ...args },
+    callId,
+  ];
+  const byReference = { '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' } };
+  const subjectReads = (host: { calls(): unknown[][] }) =>
+    host
+      .calls()
+      .filter(
+        ([name, args]) =>
+          name === 'Email/get' &&
+          (args as Args).properties !== undefined &&
+          String((args as Args).properties) === 'subject',
+      );
+
+  it('gives every reader of the page the page, in order (Email/get and SearchSnippet/get), and leaves the other calls alone', async () => {
+    const request: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [
+        get({ ids: ['M1', 'M3'] }, 'g0'),
+        ['Email/query', { accountId: 'acc-1', calculateTotal: true, position: 1, limit: 3 }, 'q'],
+        get(byReference, 'g'),
+        [
+          'SearchSnippet/get',
+          { accountId: 'acc-1', '#emailIds': { resultOf: 'q', name: 'Email/query', path: '/ids' } },
+          's',
+        ],
+      ],
+    };
+    const { answer } = await screened(mailbox, request);
+    expect(answer.methodResponses).toEqual([
+      ['Email/get', { list: [{ id: 'M1', subject: 'subject M1' }], notFound: ['M3'] }, 'g0'],
+      ['Email/query', { ids: ['M2', 'M4', 'M5'], position: 1, total: 20 }, 'q'],
+      [
+        'Email/get',
+        {
+          list: ['M2', 'M4', 'M5'].map((id) => ({ id, subject: `subject ${id}` })),
+          notFound: [],
+        },
+        'g',
+      ],
+      [
+        'SearchSnippet/get',
+        { list: ['M2', 'M4', 'M5'].map((emailId) => ({ emailId, subject: `subject ${emailId}` })), notFound: [] },
+        's',
+      ],
+    ]);
+  });
+
+  it('leaves a failed reader as it failed', async () => {
+    const host = fakeMailHost(mailbox);
+    const request: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [
+        ['Email/query', { accountId: 'acc-1', calculateTotal: true, position: 1, limit: 3 }, 'q'],
+        get(byReference, 'g'),
+      ],
+    };
+    const answer = await host.lookup(request);
+    answer.methodResponses[1] = ['error', { type: 'serverFail' }, 'g'];
+    await screenOf(host).screen(request, answer);
+    expect(answer.methodResponses[1]).toEqual(['error', { type: 'serverFail' }, 'g']);
+  });
+
+  it("asks nothing again for what the reader's answer already holds: its list and its notFound, nothing else kept", async () => {
+    const host = fakeMailHost(mailbox);
+    const request: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [['Email/query', { accountId: 'acc-1', calculateTotal: true }, 'q'], get(byReference, 'g')],
+    };
+    const answer: JmapResponse = {
+      methodResponses: [
+        ['Email/query', { ids: ['M1', 'ghost', 'M2'], position: 0, total: 3 }, 'q'],
+        [
+          'Email/get',
+          {
+            list: [null, { id: 'M2', subject: 'subject M2' }, { id: 'M1', subject: 'subject M1' }],
+            notFound: ['ghost', 'elsewhere'],
+          },
+          'g',
+        ],
+      ],
+    };
+    await screenOf(host).screen(request, answer);
+    expect(answer.methodResponses[1]?.[1]).toEqual({
+      list: [
+        { id: 'M1', subject: 'subject M1' },
+        { id: 'M2', subject: 'subject M2' },
+      ],
+      notFound: ['ghost'],
+    });
+    expect(subjectReads(host)).toEqual([]);
+  });
+});
+
+describe('Email/queryChanges and tooManyChanges in the edge cases', () => {
+  const changesCall = (args: Args = {}): JmapRequest => ({
+    using: [core, mail],
+    methodCalls: [['Email/queryChanges', { accountId: 'acc-1', sinceQueryState: '1', ...args }, 'qc']],
+  });
+  const changesAnswer = (answer: Args): JmapResponse => ({
+    methodResponses: [['Email/queryChanges', { oldQueryState: '1', newQueryState: '2', ...answer }, 'qc']],
+  });
+
+  it('gives an answer without removed no removed list, and reads nothing for it', async () => {
+    const host = fakeMailHost(mailbox);
+    const answer = changesAnswer({});
+    await screenOf(host).screen(changesCall(), answer);
+    expect(answer.methodResponses[0]?.[1]).not.toHaveProperty('removed');
+    expect(host.requests).toEqual([]);
+  });
+
+  it('counts a total asked for though nothing was added, and one the server gave unasked', async () => {
+    for (const [args, given] of [
+      [{ calculateTotal: true }, {}],
+      [{}, { total: 30 }],
+    ] as const) {
+      const answer = changesAnswer({ removed: [], added: [], ...given });
+      await screenOf(fakeMailHost(mailbox)).screen(changesCall(args), answer);
+      expect(answer.methodResponses[0]?.[1]).toEqual({
+        oldQueryState: '1',
+        newQueryState: '2',
+        removed: [],
+        added: [],
+        total: 20,
+      });
+    }
+  });
+
+  it('drops an added entry the query no longer matches, and one that is not an entry', async () => {
+    const answer = changesAnswer({ removed: [], added: [null, { id: 'gone', index: 0 }, { id: 'M2', index: 5 }] });
+    await screenOf(fakeMailHost(mailbox)).screen(changesCall(), answer);
+    expect(answer.methodResponses[0]?.[1]).toMatchObject({ added: [{ id: 'M2', index: 1 }] });
+  });
+
+  it('names Email/queryChanges in the error when its changes cannot be counted', async () => {
+    const error = await failure(
+      screenOf(fakeMailHost(mailbox), { caps: { shown: 5, scanned: 100 } }).screen(
+        changesCall({ calculateTotal: true }),
+        changesAnswer({ removed: [], added: [] }),
+      ),
+    );
+    expect(error.message).toMatch(/^This Email\/queryChanges asks for a total/);
+  });
+
+  it('keeps a tooManyChanges that no maxChanges caused or that answers another call, and one asked again that comes back empty', async () => {
+    const tooMany = (callId = 'qc'): JmapResponse => ({
+      methodResponses: [['error', { type: 'tooManyChanges' }, callId]],
+    });
+    const asked: JmapRequest[] = [];
+    const host = fakeMailHost(mailbox);
+    const lookup = async (r: JmapRequest): Promise<JmapResponse> => {
+      asked.push(r);
+      return r.methodCalls[0]?.[0] === 'Email/queryChanges' ? { methodResponses: [] } : host.lookup(r);
+    };
+    const unlimited = tooMany();
+    await screenOf(host, { lookup }).screen(changesCall(), unlimited);
+    expect(unlimited).toEqual(tooMany());
+    expect(asked).toEqual([]);
+    const other = tooMany('x');
+    await screenOf(host, { lookup }).screen(changesCall({ maxChanges: 1 }), other);
+    expect(other).toEqual(tooMany('x'));
+    const empty = tooMany();
+    await screenOf(host, { lookup }).screen(changesCall({ maxChanges: 1 }), empty);
+    expect(empty).toEqual(tooMany());
+    expect(asked).toHaveLength(1);
   });
 });
