@@ -58,6 +58,7 @@ describe('the colour of text and of what it is drawn on', () => {
     ['a fill from a url()', onWhite('-webkit-text-fill-color:url(#g)'), { named: '-webkit-text-fill-color' }],
     ['a colour half transparent at 3% opacity', under('opacity:0.03', 'color:rgba(0,0,0,0.5)'), 'hidden'],
     ['a colour at 1% alpha', onWhite('color:rgba(0,0,0,0.01)'), 'hidden'],
+    ['a transparent colour in an invalid form, which a browser drops', onWhite('color:rgba(0 0 0 0)'), 'visible'],
     [
       'a background a trace transparent, as opaque',
       under('background-color:rgba(255,255,255,0.995)', 'color:#fff'),
