@@ -43,6 +43,8 @@ export interface BoxFacts {
   isNoWrap: boolean;
   /** A box of fixed height that clips its overflow: how many characters of text it shows at most. */
   clipCapacity: (characters: number) => void;
+  /** Transforms apply whatever the display (SVG content, which is laid out by its attributes, not as boxes). */
+  isTransformable?: boolean;
 }
 
 /** Narrow glyphs average about 0.4em: a generous estimate of the characters a line holds, so ordinary text fits. */
@@ -71,7 +73,7 @@ export function boxHiding(
     const value = read(property);
     return value === undefined ? undefined : resolveLength(value, { ...basis, percentOf });
   };
-  const isTransformable = boxDisplay !== 'inline' && boxDisplay !== 'contents';
+  const isTransformable = facts.isTransformable === true || (boxDisplay !== 'inline' && boxDisplay !== 'contents');
   if (isTransformable) {
     const transformed = transformHiding(read, basis, facts);
     if (transformed) return transformed;

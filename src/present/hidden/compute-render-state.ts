@@ -213,6 +213,9 @@ export function computeRenderState(
   const clipCapacity = (capacity: number): void => {
     clip = { capacity };
   };
+  const isSvg = element.name === 'svg' || (parent.isSvg && element.name !== 'foreignobject');
+  // Transforms apply to every SVG element (SVG 2 §8.5) and to the <svg> box, an atomic inline, whatever its display.
+  const transformDisplay = isSvg ? 'block' : display;
   const box = boxHiding(read, display, basis, {
     doubt,
     overlay: (reason) => overlays.push(reason),
@@ -220,8 +223,8 @@ export function computeRenderState(
     textIndentPx,
     isNoWrap,
     clipCapacity,
+    isTransformable: isSvg,
   });
-  const isSvg = element.name === 'svg' || (parent.isSvg && element.name !== 'foreignobject');
   const svg = isSvg ? svgHiding(element, parent.svgBox, fontPx, doubt) : { hiddenBy: undefined, box: parent.svgBox };
   const paint = computePaint(read, parent.paint, context.isDark, basis);
   const hiddenBy =
@@ -249,7 +252,7 @@ export function computeRenderState(
     rootFontPx,
     lineHeight,
     isNoWrap,
-    scale: parent.scale * zoomFactor * transformScale(read, display),
+    scale: parent.scale * zoomFactor * transformScale(read, transformDisplay),
     textIndentPx,
     isIndentedAway: textIndentPx <= -far,
     opacity,

@@ -236,3 +236,50 @@ describe('boxes the detector cannot judge are named', () => {
     expect(result.unassessed).toEqual(named);
   });
 });
+
+describe('SVG content, which transforms move whatever its display', () => {
+  const svg = (inner: string, style = ''): string => `<svg width="400" height="40" style="${style}">${inner}</svg>`;
+  it.each<[string, string, HidingTechnique]>([
+    [
+      'a group scaled to nothing',
+      svg(`<g transform="scale(0)"><text x="0" y="20">${secret}</text></g>`),
+      'scaled-to-zero',
+    ],
+    ['a text scaled to nothing', svg(`<text x="0" y="20" transform="scale(0)">${secret}</text>`), 'scaled-to-zero'],
+    [
+      'a text scaled down by style',
+      svg(`<text x="0" y="20" style="transform:scale(0.1)">${secret}</text>`),
+      'scaled-to-zero',
+    ],
+    [
+      'a tspan scaled down',
+      svg(`<text x="0" y="20"><tspan style="transform:scale(0.1)">${secret}</tspan></text>`),
+      'scaled-to-zero',
+    ],
+    [
+      'a group moved far left by style',
+      svg(`<g style="transform:translateX(-2000px)"><text x="0" y="20">${secret}</text></g>`),
+      'off-screen',
+    ],
+    [
+      'the <svg> itself scaled to nothing',
+      svg(`<text x="0" y="20">${secret}</text>`, 'transform:scale(0)'),
+      'scaled-to-zero',
+    ],
+    [
+      'the <svg> itself turned edge-on',
+      svg(`<text x="0" y="20">${secret}</text>`, 'transform:rotateX(90deg)'),
+      'scaled-to-zero',
+    ],
+  ])('%s', async (_name, html, technique) => {
+    const result = await see(html);
+    expect(result.hiddenText).toBe(secret);
+    expect(result.techniques).toEqual([technique]);
+  });
+
+  it('shows a group drawn at its own size', async () => {
+    const result = await see(svg(`<g transform="scale(1)"><text x="0" y="20">${secret}</text></g>`));
+    expect(result.visibleText).toContain(secret);
+    expect(result.unassessed).toEqual([]);
+  });
+});
