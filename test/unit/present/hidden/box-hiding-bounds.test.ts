@@ -277,6 +277,13 @@ describe('SVG content, which transforms move whatever its display', () => {
     expect(result.techniques).toEqual([technique]);
   });
 
+  it('names an SVG rotation or shift written without CSS units, which it does not read', async () => {
+    const rotated = await see(svg(`<g transform="rotate(10)"><text x="0" y="20">${secret}</text></g>`));
+    expect(rotated.unassessed).toEqual(['transform: rotate']);
+    const shifted = await see(svg(`<g transform="translate(10, 20)"><text x="0" y="20">${secret}</text></g>`));
+    expect(shifted.unassessed).toEqual(['transform: translate (a box that may lie over other text)']);
+  });
+
   it('shows a group drawn at its own size', async () => {
     const result = await see(svg(`<g transform="scale(1)"><text x="0" y="20">${secret}</text></g>`));
     expect(result.visibleText).toContain(secret);
