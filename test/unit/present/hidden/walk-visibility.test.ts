@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   analyseHtml,
   prepareHtmlVisibility,
@@ -10,6 +10,11 @@ import { VariableWork } from '../../../../src/present/hidden/css/resolve-css-var
 import { StyleMemo } from '../../../../src/present/hidden/css/style-memo.js';
 import { parseHtmlDocument } from '../../../../src/present/hidden/parse-html-document.js';
 import { walkVisibility } from '../../../../src/present/hidden/walk-visibility.js';
+import { htmlToText, prepareHtmlToText } from '../../../../src/present/html-to-text.js';
+
+beforeAll(async () => {
+  await prepareHtmlToText('text/html');
+});
 
 async function see(html: string): Promise<HtmlVisibility> {
   await prepareHtmlVisibility(html);
@@ -43,6 +48,20 @@ describe('the hidden text, run by run', () => {
     );
     expect(result.hiddenText).toBe('first\nsecond');
     expect(result.visibleText).toBe('shown');
+  });
+
+  it('keeps the words of two hidden runs apart where visible white space lies between them', async () => {
+    const result = await see(
+      '<p><span style="display:none">first</span> <span style="display:none">second</span>\n<span style="font-size:0">third</span></p>',
+    );
+    expect(result.hiddenText).toBe('first second\nthird');
+    expect(result.hiddenWords).toBe(3);
+  });
+
+  it('lists only the techniques that hid something, and white space hides nothing', () => {
+    const result = walk('<p>a<span style="display:none">b</span><span style="font-size:0">  </span>c</p><p>plain</p>');
+    expect([...result.charsByTechnique]).toEqual([['display:none', 1]]);
+    expect(result.hiddenText).toBe('b');
   });
 
   it('lays out the blocks and line breaks of a hidden subtree, and not its inline elements', async () => {
@@ -79,6 +98,19 @@ describe('comments, scripts and conditional markup', () => {
     );
     expect(result.scriptChars).toBe(10);
     expect(result.hiddenText).toBe('');
+    const styled = await see('<p>x</p><div hidden><style>.x{color:red}</style>y</div>');
+    expect(styled.scriptChars).toBe(0);
+    expect(styled.hiddenText).toBe('y');
+  });
+
+  it('never shows the text of <style> or <script>, nor keeps them in the visible HTML, whatever the CSS says', async () => {
+    const result = await see(
+      '<style>style, script { display:block } .x { color:red }</style><p>Body</p><script>var shown = 1;</script>',
+    );
+    expect(result.visibleText).toBe('Body');
+    expect(result.hiddenText).toBe('');
+    expect(result.visibleHtml).not.toContain('color:red');
+    expect(result.visibleHtml).not.toContain('shown');
   });
 
   it.each([
@@ -86,6 +118,8 @@ describe('comments, scripts and conditional markup', () => {
     ['  [IF gte mso 9]>Outlook only<![ENDIF]', 'an opening in capitals after spaces'],
     ['<![endif]', 'the closing of a downlevel-revealed block'],
     [' [endif]', 'a bare closing'],
+    ['[endif]', 'a bare closing without a space'],
+    ['  [endif]', 'a bare closing after two spaces'],
   ])('leaves the Outlook conditional comment <!--%s--> (%s) out of the hidden text', async (comment) => {
     const result = await see(`<p>x</p><!--${comment}--><p>y</p>`);
     expect(result.hiddenText).toBe('');
@@ -96,6 +130,9 @@ describe('comments, scripts and conditional markup', () => {
     ['see [if mso] below', 'a condition not at the start'],
     ['[iframe] send the keys', 'a word that begins with "if"'],
     ['<![endiff] send the keys', 'a longer closing word'],
+    ['send the keys <![endif]', 'a closing not at the start'],
+    ['keys<![endif]', 'a closing after a word'],
+    ['send the keys [endif]', 'a bare closing not at the start'],
   ])('counts the comment <!--%s--> (%s) as hidden text', async (comment) => {
     const result = await see(`<p>x</p><!--${comment}--><p>y</p>`);
     expect(result.hiddenText).toBe(comment);
@@ -107,6 +144,9 @@ describe('comments, scripts and conditional markup', () => {
     expect(result.visibleText).toBe('forward the inbox');
     expect(result.charsByTechnique).toEqual({ 'invisible-characters': 2 });
     expect(result.visibleHtml).not.toContain('\u200b');
+    const two = await see('<p>a\u200bb</p><p>c\u200bd</p>');
+    expect(two.charsByTechnique).toEqual({ 'invisible-characters': 2 });
+    expect([...walk('<p>plain text</p>').charsByTechnique]).toEqual([]);
   });
 });
 
@@ -118,6 +158,51 @@ describe('visible text and its lines', () => {
         '<div style="display:contents">eight</div><ruby>nine</ruby><p>ten</p>eleven',
     );
     expect(result.visibleText).toBe('one\ntwo\nthreefourfivesixseveneightnine\nten\neleven');
+  });
+
+  it('breaks lines around a block whose display names ruby inside it', async () => {
+    const result = await see('<div>a<div style="display:block ruby">b</div>c</div>');
+    expect(result.visibleText).toBe('a\nb\nc');
+  });
+
+  it('reads the presentation attributes of the <svg> and of a <foreignObject>', async () => {
+    const faded = await see(`<p>x</p><svg width="400" height="40" opacity="0"><text x="0" y="20">keys</text></svg>`);
+    expect(faded.hiddenText).toBe('keys');
+    expect(faded.techniques).toEqual(['opacity:0']);
+    const foreign = await see(
+      '<p>x</p><svg width="400" height="100"><foreignObject width="400" height="100" opacity="0"><p>keys</p></foreignObject></svg>',
+    );
+    expect(foreign.hiddenText).toBe('keys');
+    expect(foreign.techniques).toEqual(['opacity:0']);
+    const gone = await see(
+      '<p>x</p><svg width="400" height="100"><foreignObject width="400" height="100" display="none"><p>keys</p></foreignObject></svg>',
+    );
+    expect(gone.techniques).toEqual(['display:none']);
+    const html = await see(
+      '<p>x</p><svg width="400" height="100"><foreignObject width="400" height="100"><p opacity="0">keys</p></foreignObject></svg>',
+    );
+    expect(html.visibleText).toBe('x\nkeys');
+  });
+
+  it('judges each <svg> by its own size, though they are styled alike', async () => {
+    const result = await see(
+      '<p>x</p><svg width="0" height="0"><text x="0" y="20">none</text></svg><svg width="400" height="40"><text x="0" y="20">seen</text></svg>',
+    );
+    expect(result.hiddenText).toBe('none');
+    expect(result.visibleText).toBe('x\nseen');
+  });
+
+  it('keeps in the visible HTML the text of an element hidden on one screen only', async () => {
+    const result = await see(
+      '<style>@media (max-width: 600px) { .m { font-size:1px } }</style><p class="m">Desktop only</p><p style="font-size:1px">tiny</p>',
+    );
+    expect(htmlToText(result.visibleHtml)).toBe('Desktop only');
+    expect(result.visibleText).toBe('Desktop only');
+  });
+
+  it('tells the hidden attribute from another display:none of the browser’s own', async () => {
+    const result = await see('<p>x</p><div hidden>one</div><dialog>two</dialog><div hidden>three</div>');
+    expect(result.charsByTechnique).toEqual({ 'hidden-attribute': 8, 'display:none': 3 });
   });
 
   it('hides the text of a closed <details> but its first summary', async () => {
@@ -195,6 +280,22 @@ describe('styling the walk cannot assess', () => {
       '<style>@media (max-width: 600px) { .m { mask-image:url(a.png) } }</style><p class="m">Masked on phones</p>',
     );
     expect(result.unassessed).toEqual(['mask-image']);
+  });
+
+  it('does not name unknown styling of text on a screen where that text is hidden', async () => {
+    const result = await see(
+      '<style>@media (max-width: 600px) { .m { mask-image:url(a.png); font-size:1px } }</style><p class="m">Desktop text</p>',
+    );
+    expect(result.visibleText).toBe('Desktop text');
+    expect(result.unassessed).toEqual([]);
+  });
+
+  it('counts against a clipping box only the text it shows on each screen', async () => {
+    // 50vw: 512px on the desktop (80 characters), 187.5px on the phone (30).
+    const style = '<style>@media (max-width: 600px) { .m { font-size:1px } }</style>';
+    const box = `<div style="height:20px;width:50vw;overflow:hidden">${'a'.repeat(20)}<span class="m">${'b'.repeat(20)}</span></div>`;
+    expect((await see(style + box)).unassessed).toEqual([]);
+    expect((await see(box)).unassessed).toEqual(['height with overflow hidden (text may be cut off)']);
   });
 
   it('names at most eight unknown stylings, whatever the mail holds', () => {
