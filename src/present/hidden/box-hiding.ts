@@ -65,10 +65,7 @@ export function boxHiding(
   if (!/^(static|relative|absolute|fixed|sticky|initial|inherit|unset|revert|revert-layer)$/.test(position))
     facts.doubt('position');
   const isOutOfFlow = position === 'absolute' || position === 'fixed';
-  const float = (read('float') ?? 'none').toLowerCase();
-  // Absolute positioning and floats make an inline box a block (CSS 2 §9.7).
-  const boxDisplay =
-    (isOutOfFlow || (float !== 'none' && float !== 'initial')) && /^inline/.test(display) ? 'block' : display;
+  const boxDisplay = boxDisplayOf(read, display);
   const length = (property: string, percentOf: number | undefined): number | undefined => {
     const value = read(property);
     return value === undefined ? undefined : resolveLength(value, { ...basis, percentOf });
@@ -131,6 +128,14 @@ export function boxHiding(
   if (clip !== undefined && !/^(auto|initial|inherit|unset)$/i.test(clip) && functionCall(clip.trim())?.name !== 'rect')
     facts.doubt('clip');
   return clipPathHiding(read('clip-path'), basis, facts.doubt);
+}
+
+/** The display of the element's box: absolute positioning and floats make an inline box a block (CSS 2 §9.7). */
+export function boxDisplayOf(read: Read, display: string): string {
+  const position = (read('position') ?? 'static').toLowerCase();
+  const float = (read('float') ?? 'none').toLowerCase();
+  const isOutOfFlow = position === 'absolute' || position === 'fixed';
+  return (isOutOfFlow || (float !== 'none' && float !== 'initial')) && /^inline/.test(display) ? 'block' : display;
 }
 
 function isSizeKeywordOrPercent(value: string): boolean {

@@ -1,5 +1,5 @@
 import type { AnyNode, Element } from 'domhandler';
-import { boxHiding, offScreenPx, transformScale } from './box-hiding.js';
+import { boxDisplayOf, boxHiding, offScreenPx, transformScale } from './box-hiding.js';
 import type { Cascaded } from './css/cascade-declarations.js';
 import { resolveLength, type LengthBasis } from './css/css-length.js';
 import { longhandOf } from './css/css-shorthands.js';
@@ -214,8 +214,9 @@ export function computeRenderState(
     clip = { capacity };
   };
   const isSvg = element.name === 'svg' || (parent.isSvg && element.name !== 'foreignobject');
-  // Transforms apply to every SVG element (SVG 2 §8.5) and to the <svg> box, an atomic inline, whatever its display.
-  const transformDisplay = isSvg ? 'block' : display;
+  // Transforms apply to every SVG element (SVG 2 §8.5) and to the <svg> box, an atomic inline, whatever its display,
+  // and to an inline element made a block by absolute positioning or a float.
+  const transformDisplay = isSvg ? 'block' : boxDisplayOf(read, display);
   const box = boxHiding(read, display, basis, {
     doubt,
     overlay: (reason) => overlays.push(reason),

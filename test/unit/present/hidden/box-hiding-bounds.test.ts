@@ -81,6 +81,9 @@ describe('boxes that hide their text', () => {
     ['rotateY of 1.5708rad', box('transform:rotateY(1.5708rad)'), 'scaled-to-zero'],
     ['rotateX of 270°', box('transform:rotateX(270deg)'), 'scaled-to-zero'],
     ['rotateX of 80°, too flat to read', box('transform:rotateX(80deg)'), 'scaled-to-zero'],
+    ['a span placed absolutely, scaled down', box('position:absolute;transform:scale(0.1)', 'span'), 'scaled-to-zero'],
+    ['a fixed span, scaled down by the scale property', box('position:FIXED;scale:0.1', 'span'), 'scaled-to-zero'],
+    ['a floated span, scaled down', box('float:right;transform:scaleY(0.2)', 'span'), 'scaled-to-zero'],
     [
       'an edge-on turn after a plain one',
       box('transform:rotate(10deg) rotateX(90deg) translate(1px)'),
@@ -140,6 +143,8 @@ describe('boxes that show their text', () => {
     ['transform:none', box('transform:none')],
     ['transform:initial', box('transform:initial')],
     ['a scale on an inline box', box('scale:0.1', 'span')],
+    ['a scale on an inline box that is not floated', box('float:none;transform:scale(0.1)', 'span')],
+    ['a scale on a relative inline box', box('position:relative;transform:scale(0.1)', 'span')],
     ['a scale that keeps the text readable', box('transform:scale(0.5) scaleX(0.6)')],
     ['a matrix that keeps the text readable', box('transform:matrix(0.5, 0, 0, 0.5, 0, 0)')],
     ['a transform on display:contents', box('display:contents;transform:scale(0)')],
