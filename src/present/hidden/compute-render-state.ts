@@ -226,7 +226,13 @@ export function computeRenderState(
     clipCapacity,
     isTransformable: isSvg,
   });
-  const svg = isSvg ? svgHiding(element, parent.svgBox, fontPx, doubt) : { hiddenBy: undefined, box: parent.svgBox };
+  const cssPx = (property: string): number | undefined => {
+    const value = read(property);
+    return value === undefined ? undefined : resolveLength(value, basis);
+  };
+  const svg = isSvg
+    ? svgHiding(element, parent.svgBox, fontPx, doubt, cssPx)
+    : { hiddenBy: undefined, box: parent.svgBox };
   const paint = computePaint(read, parent.paint, context.isDark, basis);
   const hiddenBy =
     svg.hiddenBy ??

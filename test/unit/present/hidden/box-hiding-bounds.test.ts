@@ -289,6 +289,46 @@ describe('SVG content, which transforms move whatever its display', () => {
     expect(shifted.unassessed).toEqual(['transform: translate (a box that may lie over other text)']);
   });
 
+  it.each<[string, string, HidingTechnique]>([
+    [
+      'CSS width and height of 0 over the attributes',
+      svg(`<text x="0" y="20">${secret}</text>`, 'width:0;height:0'),
+      'zero-size-box',
+    ],
+    ['a CSS height of 1px', svg(`<text x="0" y="20">${secret}</text>`, 'height:1px'), 'zero-size-box'],
+    ['a CSS max-width of 0', svg(`<text x="0" y="20">${secret}</text>`, 'max-width:0'), 'zero-size-box'],
+    [
+      'a CSS max-height of 3px',
+      svg(`<text x="0" y="20">${secret}</text>`, 'display:block;max-height:3px'),
+      'zero-size-box',
+    ],
+    [
+      'a CSS height that puts the text below the box',
+      svg(`<text x="0" y="40">${secret}</text>`, 'height:20px'),
+      'off-screen',
+    ],
+    [
+      'a CSS width that puts the text right of the box',
+      svg(`<text x="300" y="20">${secret}</text>`, 'width:200px'),
+      'off-screen',
+    ],
+  ])('an <svg> sized by CSS: %s', async (_name, html, technique) => {
+    const result = await see(html);
+    expect(result.hiddenText).toBe(secret);
+    expect(result.techniques).toEqual([technique]);
+  });
+
+  it.each<[string, string]>([
+    ['a CSS width in per cent', svg(`<text x="0" y="20">${secret}</text>`, 'width:100%;height:auto')],
+    ['a CSS max-width in per cent', svg(`<text x="0" y="20">${secret}</text>`, 'max-width:100%')],
+    ['a CSS max-width larger than the box', svg(`<text x="0" y="20">${secret}</text>`, 'max-width:600px')],
+    ['a CSS size that holds the text', svg(`<text x="0" y="20">${secret}</text>`, 'width:300px;height:30px')],
+  ])('an <svg> sized by CSS: shows text with %s', async (_name, html) => {
+    const result = await see(html);
+    expect(result.visibleText).toContain(secret);
+    expect(result.unassessed).toEqual([]);
+  });
+
   it('shows a group drawn at its own size', async () => {
     const result = await see(svg(`<g transform="scale(1)"><text x="0" y="20">${secret}</text></g>`));
     expect(result.visibleText).toContain(secret);
