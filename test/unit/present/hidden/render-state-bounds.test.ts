@@ -242,6 +242,25 @@ describe('inherited and reset values', () => {
       `<div style="line-height:1px"><p style="line-height:initial;overflow:hidden">${secret}</p></div>`,
       'visible',
     ],
+    [
+      'text-indent past the screen on pre-wrap lines',
+      `<p style="text-indent:1100px;white-space:pre-wrap">${secret}</p>`,
+      'visible',
+    ],
+    [
+      'a line-height factor of two digits after the point, clipped',
+      `<p style="line-height:0.25;overflow:hidden">${secret}</p>`,
+      'visible',
+    ],
+    ['a line-height factor of .25, clipped', `<p style="line-height:.25;overflow:hidden">${secret}</p>`, 'visible'],
+    [
+      'a line-height factor with a sign, clipped',
+      `<p style="line-height:+0.2;overflow:hidden">${secret}</p>`,
+      'zero-size-box',
+    ],
+    ['a line-height factor of 12, clipped', `<p style="line-height:12;overflow:hidden">${secret}</p>`, 'visible'],
+    ['an opacity in exponent form of 1', `<div style="opacity:1e0">${secret}</div>`, 'visible'],
+    ['an opacity in capital exponent form', `<div style="opacity:2E-3">${secret}</div>`, 'opacity:0'],
   ])('%s', async (_name, html, technique) => {
     await expectJudged(html, technique);
   });
@@ -275,6 +294,28 @@ describe('values the detector cannot read are named', () => {
     ['a filter from a url()', `<p style="filter:url(#f)">${secret}</p>`, 'filter: url'],
     ['brightness', `<p style="filter:brightness(0)">${secret}</p>`, 'filter: brightness'],
     ['an unknown letter-spacing', `<p style="letter-spacing:wide">${secret}</p>`, 'letter-spacing'],
+    ['a visibility that only ends like a keyword', `<p style="visibility:invisible">${secret}</p>`, 'visibility'],
+    ['a visibility that only starts like a keyword', `<p style="visibility:hiddenish">${secret}</p>`, 'visibility'],
+    [
+      'a content-visibility that only starts like a keyword',
+      `<p style="content-visibility:autoplay">${secret}</p>`,
+      'content-visibility',
+    ],
+    [
+      'a content-visibility that only ends like a keyword',
+      `<p style="content-visibility:xvisible">${secret}</p>`,
+      'content-visibility',
+    ],
+    [
+      'a filter named like one that keeps contrast',
+      `<p style="filter:supersepia(1)">${secret}</p>`,
+      'filter: supersepia',
+    ],
+    [
+      'a filter that starts like one that keeps contrast',
+      `<p style="filter:grayscaled(1)">${secret}</p>`,
+      'filter: grayscaled',
+    ],
     ['an unknown content-visibility', `<p style="content-visibility:maybe">${secret}</p>`, 'content-visibility'],
     [
       'a property set on an ancestor',
