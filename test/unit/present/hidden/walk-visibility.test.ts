@@ -200,6 +200,12 @@ describe('visible text and its lines', () => {
     expect(result.visibleText).toBe('Desktop only');
   });
 
+  it('keeps in the visible HTML a link around an image, which holds no text', async () => {
+    const result = await see('<p>See <a href="https://example.test/offer"><img src="a.png" alt=""></a> here</p>');
+    expect(result.visibleHtml).toContain('https://example.test/offer');
+    expect(result.visibleHtml).toContain('<img');
+  });
+
   it('tells the hidden attribute from another display:none of the browser’s own', async () => {
     const result = await see('<p>x</p><div hidden>one</div><dialog>two</dialog><div hidden>three</div>');
     expect(result.charsByTechnique).toEqual({ 'hidden-attribute': 8, 'display:none': 3 });
