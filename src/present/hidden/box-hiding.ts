@@ -43,6 +43,8 @@ export interface BoxFacts {
   isNoWrap: boolean;
   /** A box of fixed height that clips its overflow: how many characters of text it shows at most. */
   clipCapacity: (characters: number) => void;
+  /** Transforms apply whatever the display (SVG content, which is laid out by its attributes, not as boxes). */
+  isTransformable?: boolean;
 }
 
 /** Narrow glyphs average about 0.4em: a generous estimate of the characters a line holds, so ordinary text fits. */
@@ -63,15 +65,12 @@ export function boxHiding(
   if (!/^(static|relative|absolute|fixed|sticky|initial|inherit|unset|revert|revert-layer)$/.test(position))
     facts.doubt('position');
   const isOutOfFlow = position === 'absolute' || position === 'fixed';
-  const float = (read('float') ?? 'none').toLowerCase();
-  // Absolute positioning and floats make an inline box a block (CSS 2 §9.7).
-  const boxDisplay =
-    (isOutOfFlow || (float !== 'none' && float !== 'initial')) && /^inline/.test(display) ? 'block' : display;
+  const boxDisplay = boxDisplayOf(read, display);
   const length = (property: string, percentOf: number | undefined): number | undefined => {
     const value = read(property);
     return value === undefined ? undefined : resolveLength(value, { ...basis, percentOf });
   };
-  const isTransformable = boxDisplay !== 'inline' && boxDisplay !== 'contents';
+  const isTransformable = facts.isTransformable === true || (boxDisplay !== 'inline' && boxDisplay !== 'contents');
   if (isTransformable) {
     const transformed = transformHiding(read, basis, facts);
     if (transformed) return transformed;
@@ -129,6 +128,14 @@ export function boxHiding(
   if (clip !== undefined && !/^(auto|initial|inherit|unset)$/i.test(clip) && functionCall(clip.trim())?.name !== 'rect')
     facts.doubt('clip');
   return clipPathHiding(read('clip-path'), basis, facts.doubt);
+}
+
+/** The display of the element's box: absolute positioning and floats make an inline box a block (CSS 2 §9.7). */
+export function boxDisplayOf(read: Read, display: string): string {
+  const position = (read('position') ?? 'static').toLowerCase();
+  const float = (read('float') ?? 'none').toLowerCase();
+  const isOutOfFlow = position === 'absolute' || position === 'fixed';
+  return (isOutOfFlow || (float !== 'none' && float !== 'initial')) && /^inline/.test(display) ? 'block' : display;
 }
 
 function isSizeKeywordOrPercent(value: string): boolean {

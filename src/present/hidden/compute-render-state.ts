@@ -1,5 +1,5 @@
 import type { AnyNode, Element } from 'domhandler';
-import { boxHiding, offScreenPx, transformScale } from './box-hiding.js';
+import { boxDisplayOf, boxHiding, offScreenPx, transformScale } from './box-hiding.js';
 import type { Cascaded } from './css/cascade-declarations.js';
 import { resolveLength, type LengthBasis } from './css/css-length.js';
 import { longhandOf } from './css/css-shorthands.js';
@@ -213,6 +213,10 @@ export function computeRenderState(
   const clipCapacity = (capacity: number): void => {
     clip = { capacity };
   };
+  const isSvg = element.name === 'svg' || (parent.isSvg && element.name !== 'foreignobject');
+  // Transforms apply to every SVG element (SVG 2 §8.5) and to the <svg> box, an atomic inline, whatever its display,
+  // and to an inline element made a block by absolute positioning or a float.
+  const transformDisplay = isSvg ? 'block' : boxDisplayOf(read, display);
   const box = boxHiding(read, display, basis, {
     doubt,
     overlay: (reason) => overlays.push(reason),
@@ -220,9 +224,15 @@ export function computeRenderState(
     textIndentPx,
     isNoWrap,
     clipCapacity,
+    isTransformable: isSvg,
   });
-  const isSvg = element.name === 'svg' || (parent.isSvg && element.name !== 'foreignobject');
-  const svg = isSvg ? svgHiding(element, parent.svgBox, fontPx, doubt) : { hiddenBy: undefined, box: parent.svgBox };
+  const cssPx = (property: string): number | undefined => {
+    const value = read(property);
+    return value === undefined ? undefined : resolveLength(value, basis);
+  };
+  const svg = isSvg
+    ? svgHiding(element, parent.svgBox, fontPx, doubt, cssPx)
+    : { hiddenBy: undefined, box: parent.svgBox };
   const paint = computePaint(read, parent.paint, context.isDark, basis);
   const hiddenBy =
     svg.hiddenBy ??
@@ -249,7 +259,7 @@ export function computeRenderState(
     rootFontPx,
     lineHeight,
     isNoWrap,
-    scale: parent.scale * zoomFactor * transformScale(read, display),
+    scale: parent.scale * zoomFactor * transformScale(read, transformDisplay),
     textIndentPx,
     isIndentedAway: textIndentPx <= -far,
     opacity,

@@ -39,12 +39,19 @@ export function svgHiding(
   parentBox: SvgBox | undefined,
   fontPx: number,
   doubt: (reason: string) => void,
+  cssPx: (property: string) => number | undefined = () => undefined,
 ): { hiddenBy: HidingTechnique | undefined; box: SvgBox | undefined } {
   const { name, attribs } = element;
   if (name === 'svg') {
+    // CSS sizes the <svg> box over its attributes (SVG 2 §8.4); a percentage or keyword is taken as room enough.
+    const side = (attribute: string | undefined, size: string): number | undefined => {
+      const base = cssPx(size) ?? userUnits(attribute);
+      const max = cssPx(`max-${size}`);
+      return max === undefined ? base : Math.min(base ?? max, max);
+    };
     const box = {
-      width: userUnits(attribs.width),
-      height: userUnits(attribs.height),
+      width: side(attribs.width, 'width'),
+      height: side(attribs.height, 'height'),
       hasViewBox: attribs.viewbox !== undefined,
     };
     const isEmpty =

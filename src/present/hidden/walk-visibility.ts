@@ -57,9 +57,7 @@ export function walkVisibility(
 ): VisibilityWalk {
   const visible = new TextBuilder();
   const hiddenBuilder = new TextBuilder();
-  const result: VisibilityWalk = {
-    visibleText: '',
-    hiddenText: '',
+  const result: Omit<VisibilityWalk, 'visibleText' | 'hiddenText'> = {
     charsByTechnique: new Map(),
     scriptChars: 0,
     hidden: new Set(),
@@ -87,7 +85,11 @@ export function walkVisibility(
       );
       node.data = clean;
     }
-    if (visible.append(clean) !== '' && lastTechnique !== undefined) {
+    const shown = visible.append(clean);
+    if (lastTechnique === undefined) return;
+    // Visible white space between two hidden runs keeps their words apart; visible text ends the run.
+    if (shown === '') hiddenBuilder.append(clean);
+    else {
       hiddenBuilder.breakLine();
       lastTechnique = undefined;
     }
@@ -180,10 +182,11 @@ export function walkVisibility(
       node,
       matcher,
       environment,
-      node.name === 'svg' || (states[0]?.isSvg === true && node.name !== 'foreignobject'),
+      // <foreignObject> is an SVG element and takes presentation attributes; its children are HTML.
+      node.name === 'svg' || (states[0] as RenderState).isSvg,
     );
     // A state depends on the element only through its name, except under a closed <details> and in SVG (positions are attributes).
-    const canShare = !isClosedDetails(node.parent) && node.name !== 'svg' && states[0]?.isSvg !== true;
+    const canShare = !isClosedDetails(node.parent) && node.name !== 'svg' && !(states[0] as RenderState).isSvg;
     const ownStates = renderContexts.map((context, i) => {
       const parent = states[i] as RenderState;
       const cascaded = own(1 << i);
@@ -194,7 +197,8 @@ export function walkVisibility(
     });
     // States are shared between elements styled alike; a clipping box counts its own text, so it gets its own.
     ownStates.forEach((s, i) => {
-      if (s.clip && s.clip !== states[i]?.clip) ownStates[i] = { ...s, clip: { capacity: s.clip.capacity } };
+      if (s.clip && s.clip !== (states[i] as RenderState).clip)
+        ownStates[i] = { ...s, clip: { capacity: s.clip.capacity } };
     });
     const subtreeHidden = ownStates.map((s) => s.hiddenBy);
     ownStates.forEach((s) => {
@@ -207,7 +211,7 @@ export function walkVisibility(
       continue;
     }
     if (ownStates.every((s) => textHiding(s) !== undefined)) result.textHidden.add(node);
-    const isBlock = node.name === 'br' || isBlockish(ownStates[0]?.display ?? 'inline');
+    const isBlock = node.name === 'br' || isBlockish((ownStates[0] as RenderState).display);
     if (isBlock) {
       visible.breakLine();
       hiddenBuilder.breakLine();
@@ -216,9 +220,7 @@ export function walkVisibility(
     for (let i = node.children.length - 1; i >= 0; i--)
       stack.push({ node: node.children[i] as AnyNode, states: ownStates });
   }
-  result.visibleText = visible.toString();
-  result.hiddenText = hiddenBuilder.toString();
-  return result;
+  return { ...result, visibleText: visible.toString(), hiddenText: hiddenBuilder.toString() };
 }
 
 const noDeclarations: Cascaded = new Map();

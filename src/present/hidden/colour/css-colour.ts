@@ -172,8 +172,9 @@ function parseColourFunction(name: string, args: string): ParsedColour | undefin
   const slash = parts.indexOf('/');
   const channels = (slash === -1 ? parts : parts.slice(0, slash)).filter((p) => p !== ',');
   let alphaText = slash === -1 ? undefined : parts[slash + 1];
-  if (slash === -1 && channels.length === 4 && (name === 'rgba' || name === 'hsla' || name === 'rgb' || name === 'hsl'))
-    alphaText = channels.pop();
+  // Only the legacy comma syntax takes alpha as a fourth channel; `rgb(0 0 0 0)` is invalid, and a browser drops it.
+  const isLegacy = parts.includes(',') && /^(rgba?|hsla?)$/.test(name);
+  if (slash === -1 && channels.length === 4 && isLegacy) alphaText = channels.pop();
   const alpha = alphaText === undefined ? 1 : channel(alphaText, 1);
   if (alpha === undefined) return undefined;
   const a = Math.min(1, Math.max(0, alpha));

@@ -253,8 +253,6 @@ const inertNames = [
   'page',
   'size',
   'nbsp-mode',
-  'line-break',
-  'font-smoothing',
   'box-orient',
 ];
 
