@@ -22,29 +22,30 @@ function accountWith(state: AccountState): { account: Account; updates: AccountS
   return { account, updates };
 }
 
-const plan = (saved: string): RequestPlan =>
-  ({
-    preset: { cursor: { stateField: 'listNewState', saveFrom: 'NEW_STATE' } },
-    presetName: 'list_new',
-    vars: { NEW_STATE: saved },
-    dryRun: false,
-  }) as unknown as RequestPlan;
-const sent = { outcome: { done: [], failures: [] }, own: [] } as unknown as SentRequest;
+const plan = {
+  preset: { cursor: { stateField: 'listNewState', saveFrom: 'NEW_STATE' } },
+  presetName: 'list_new',
+  vars: {},
+  dryRun: false,
+} as unknown as RequestPlan;
+// The steps' captures travel with the send stage's result: the cursor to save is one of them.
+const sent = (saved: string): SentRequest =>
+  ({ outcome: { done: [], failures: [], vars: { NEW_STATE: saved } }, own: [] }) as unknown as SentRequest;
 const gate = {} as ServiceGate;
 
 describe('settleRequest, the saved cursor', () => {
   it('writes nothing when the cursor is the one already saved', async () => {
     const { account, updates } = accountWith({ listNewState: 's1' } as AccountState);
-    await settleRequest(account, plan('s1'), sent, gate);
+    await settleRequest(account, plan, sent('s1'), gate);
     expect(updates).toEqual([]);
   });
 
   it('saves a cursor that moved', async () => {
     const { account, updates } = accountWith({ listNewState: 's1' } as AccountState);
-    await settleRequest(account, plan('s2'), sent, gate);
+    await settleRequest(account, plan, sent('s2'), gate);
     expect(updates.map((s) => s.listNewState)).toEqual(['s2']);
     const fresh = accountWith({} as AccountState);
-    await settleRequest(fresh.account, plan('s1'), sent, gate);
+    await settleRequest(fresh.account, plan, sent('s1'), gate);
     expect(fresh.updates.map((s) => s.listNewState)).toEqual(['s1']);
   });
 });
