@@ -112,6 +112,16 @@ export function preparedBodyOf(email: Email): MessageBody | undefined {
   return bodies.get(email);
 }
 
+/**
+ * A copy of an assessed message keeps what the assessment prepared for the message view: without
+ * it the view would fall back to the plain part, hidden text and all.
+ */
+export function withPreparedBody<T extends Email>(original: Email, copy: T): T {
+  const body = bodies.get(original);
+  if (body) bodies.set(copy, body);
+  return copy;
+}
+
 /** Assesses each message of a listing or message view, by id. */
 export async function assessMail(emails: readonly Email[], options: AssessOptions): Promise<Record<string, MailTrust>> {
   const trust: Record<string, MailTrust> = {};

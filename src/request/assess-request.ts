@@ -5,6 +5,7 @@ import {
   previewHtmlBytes,
   type AssessOptions,
   type MailTrust,
+  withPreparedBody,
 } from '../present/assess-mail.js';
 import { prepareHtmlToText } from '../present/html-to-text.js';
 import { lastEmailList, responsesOf } from '../present/present-jmap-result.js';
@@ -87,7 +88,7 @@ function withoutRawFields(response: JmapResponse, view: NonNullable<JmapRequestR
             {
               ...args,
               list: (args.list as Record<string, unknown>[]).map((email) =>
-                Object.fromEntries(Object.entries(email).filter(([key]) => !dropped.has(key))),
+                withPreparedBody(email, Object.fromEntries(Object.entries(email).filter(([key]) => !dropped.has(key)))),
               ),
             },
             callId,
