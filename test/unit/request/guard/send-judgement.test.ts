@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { effectivePolicy } from '../../../../src/policy/effective-policy.js';
 import { normaliseAddress, type NormalisedAddress } from '../../../../src/policy/address-matcher.js';
 import type { LoadedLayer } from '../../../../src/policy/policy-layers.js';
 import type { PolicyFile, PolicyLayer } from '../../../../src/policy/policy-schema.js';
+import { forgetAllSecrets } from '../../../../src/redact.js';
 import { judgeSend, type SendUnderJudgement, type Verdict } from '../../../../src/request/guard/send-judgement.js';
 
 /**
@@ -53,6 +54,9 @@ const refusal = (verdict: Verdict) => {
 };
 
 describe('judgeSend', () => {
+  // Files share a worker: a secret another file's run remembered must not join this file's findings.
+  beforeEach(() => forgetAllSecrets());
+
   it('allows under no rules, naming the open default', async () => {
     expect(await judge([], send())).toEqual({ kind: 'allow', rule: 'default: send.mode=open' });
   });
