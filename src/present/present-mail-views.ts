@@ -1,7 +1,6 @@
 import { automaticReason } from '../mail/automatic-mail.js';
 import { preparedBodyOf, type MailTrust } from './assess-mail.js';
 import { fenceUntrusted } from './fence-untrusted.js';
-import { htmlToText } from './html-to-text.js';
 import { clip, shownLimits, shownName } from './shown-limits.js';
 import { trimQuotedHistory, windowOf } from './mail-text.js';
 
@@ -153,7 +152,9 @@ function bodyOf(email: Email): { text: string; trimmedLines: number; fromHtml: b
     if (typeof value !== 'string') return '';
     if (part.type === 'text/html') {
       fromHtml = true;
-      return htmlToText(value);
+      // Reached only when the assessment did not read this message's HTML as a person sees it
+      // (preparedBodyOf): converting it here would show its hidden text unmarked, so it is withheld.
+      return '(The HTML part is not shown: this tool could not read it as a person sees it. Read the message again.)';
     }
     const trimmed = trimQuotedHistory(value);
     trimmedLines += trimmed.trimmedLines;
