@@ -169,7 +169,21 @@ describe('serviceError: a non-2xx answer', () => {
     );
   });
 
-  it('falls back to a hint per code, and a generic one for codes without', () => {
+  it('keeps a service hint that only looks like raw-HTTP advice, and spots the advice in any case', () => {
+    for (const hint of ['Postpone the retry by a minute.', 'See the api/v-next notes.', 'Use a challenge again.'])
+      expect(serviceError(401, JSON.stringify({ error: { message: 'm', hint } }), 'x').hint, hint).toBe(hint);
+    for (const hint of ['Use the Same Challenge again.', 'post /API/V1/challenge first.'])
+      expect(serviceError(401, JSON.stringify({ error: { message: 'm', hint } }), 'x').hint, hint).toBe(
+        'The service refused the credentials; run register again (same username) or check the stored apiKey.',
+      );
+  });
+
+  it('quotes a JSON body that is not an object as it came', () => {
+    for (const body of ['null', '[1,2]', '"quoted"', '42'])
+      expect(serviceError(502, body, 'GET x').message, body).toBe(`HTTP 502 from GET x: ${body}`);
+  });
+
+  it('falls back to a hint per code', () => {
     const hints = [400, 409, 429, 404].map(
       (status) => serviceError(status, JSON.stringify({ error: { message: 'm' } }), 'x').hint,
     );
