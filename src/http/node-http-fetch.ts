@@ -13,6 +13,8 @@ import { checkRedirect } from './origin-rule.js';
  */
 
 const maxRedirects = 20;
+/** The statuses fetch follows (WHATWG Fetch, "redirect status"); any other 3xx is the answer itself. */
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
 class NodeHeaders {
   constructor(private readonly raw: IncomingMessage['headers']) {}
@@ -171,7 +173,7 @@ export const nodeHttpFetch: FetchFunction = async (input, init = {}) => {
     const res = await once(url, method, headers, body, signal);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
-    if (status >= 300 && status < 400 && status !== 304 && location && (init.redirect ?? 'follow') !== 'manual') {
+    if (redirectStatuses.has(status) && location && (init.redirect ?? 'follow') !== 'manual') {
       res.resume();
       if (init.redirect === 'error' || hops >= maxRedirects)
         throw new TypeError('fetch failed', { cause: new Error(`redirect refused after ${hops + 1} hop(s)`) });

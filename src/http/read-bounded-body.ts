@@ -19,8 +19,9 @@ export async function readBoundedBody(
   maxBytes: number,
   target: BodyTarget,
 ): Promise<{ body: Buffer; size: number }> {
+  // No header reads as 0 and an unreadable one as NaN: neither is over the cap, and the read still counts.
   const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  if (declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw new BodyTooLarge(maxBytes);
   }

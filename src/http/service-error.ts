@@ -14,8 +14,13 @@ const problemDetails = z.looseObject({
   title: z.string().optional(),
 });
 
+type StatusCode = Extract<
+  ErrorCode,
+  'auth_rejected' | 'username_taken' | 'invalid_input' | 'rate_limited' | 'server_error' | 'bad_response'
+>;
+
 /** The error code for a final HTTP status (only statuses that are not retried or retries ran out). */
-export function codeForStatus(status: number): ErrorCode {
+export function codeForStatus(status: number): StatusCode {
   if (status === 401 || status === 403) return 'auth_rejected';
   if (status === 409) return 'username_taken';
   if (status === 400 || status === 422) return 'invalid_input';
@@ -24,7 +29,7 @@ export function codeForStatus(status: number): ErrorCode {
   return 'bad_response';
 }
 
-const fallbackHints: Partial<Record<ErrorCode, string>> = {
+const fallbackHints: Record<StatusCode, string> = {
   auth_rejected: 'The service refused the credentials; run register again (same username) or check the stored apiKey.',
   username_taken: `Choose another username and call register again with it. If this inbox is yours, register with its apiKey (${inputRef('api_key')}) instead.`,
   invalid_input: 'Correct the request as the message says and send it again.',
@@ -63,7 +68,7 @@ export function serviceError(status: number, bodyText: string, where: string): M
     code,
     status,
     message: `HTTP ${status} from ${where}${text ? `: ${text}` : ''}`,
-    hint: fallbackHints[code] ?? 'Try again later.',
+    hint: fallbackHints[code],
   });
 }
 
@@ -71,7 +76,7 @@ export function serviceError(status: number, bodyText: string, where: string): M
  * The service's hints speak to raw HTTP clients ("POST /api/v1/challenge, solve it, retry"); this
  * client does those steps itself, so such a hint is replaced by one naming our own register call.
  */
-function ownHint(code: ErrorCode, hint: string | undefined): string {
+function ownHint(code: StatusCode, hint: string | undefined): string {
   if (hint && !/\/api\/v\d|\bPOST\b|same challenge|fresh challenge/i.test(hint)) return redactCredentialEcho(hint);
-  return fallbackHints[code] ?? 'Try again later.';
+  return fallbackHints[code];
 }

@@ -133,4 +133,40 @@ describe('Deadline', () => {
       waitedMs: 5100,
     });
   });
+
+  it('runs on the real clock unless given one', async () => {
+    const deadline = Deadline.start({ timeoutMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(deadline.elapsedMs()).toBeGreaterThanOrEqual(20);
+    expect(deadline.remainingMs()).toBeLessThanOrEqual(60_000 - 20);
+    expect(deadline.remainingMs()).toBeGreaterThan(50_000);
+  });
+
+  it('never tells a negative budget left, and counts a wait that failed as off the clock', async () => {
+    const clock = movableClock();
+    const deadline = Deadline.start({ timeoutMs: 2000, budgetMs: 1000, now: clock.now });
+    clock.advance(1500);
+    expect(deadline.budgetLeftMs()).toBe(0);
+    const fresh = Deadline.start({ timeoutMs: 2000, now: clock.now });
+    await expect(
+      fresh.offTheClock(async () => {
+        clock.advance(4000);
+        throw new Error('the lock wait failed');
+      }),
+    ).rejects.toThrow('the lock wait failed');
+    clock.advance(300);
+    expect(fresh.spentMs()).toBe(300);
+  });
+
+  it('hands the cause on whichever limit ended the call', () => {
+    const clock = movableClock();
+    const cause = new Error('aborted');
+    const timeout = Deadline.start({ timeoutMs: 1000, now: clock.now });
+    const budget = Deadline.start({ timeoutMs: 9000, budgetMs: 1000, now: clock.now });
+    clock.advance(1000);
+    expect(timeout.expiredError('GET /x', 'http://127.0.0.1:9/x', false, cause).cause).toBe(cause);
+    const fromBudget = budget.expiredError('GET /x', 'http://127.0.0.1:9/x', false, cause);
+    expect(fromBudget.details).toMatchObject({ budgetMs: 1000 });
+    expect(fromBudget.cause).toBe(cause);
+  });
 });

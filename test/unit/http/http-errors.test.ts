@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wordInputs } from '../../../src/render/describe-next.js';
+import type { MailboxError } from '../../../src/errors.js';
 import {
   decodeJwtClaims,
   readBearerToken,
@@ -18,7 +19,7 @@ import {
   tooLargeError,
 } from '../../../src/http/http-errors.js';
 import { codeForStatus, serviceError } from '../../../src/http/service-error.js';
-import { forgetAllSecrets, rememberSecret } from '../../../src/redact.js';
+import { forgetAllSecrets, redactSecrets, rememberSecret } from '../../../src/redact.js';
 
 /**
  * What a failed request tells the user: which host (never the path or query, which may carry ids
@@ -168,7 +169,21 @@ describe('serviceError: a non-2xx answer', () => {
     );
   });
 
-  it('falls back to a hint per code, and a generic one for codes without', () => {
+  it('keeps a service hint that only looks like raw-HTTP advice, and spots the advice in any case', () => {
+    for (const hint of ['Postpone the retry by a minute.', 'See the api/v-next notes.', 'Use a challenge again.'])
+      expect(serviceError(401, JSON.stringify({ error: { message: 'm', hint } }), 'x').hint, hint).toBe(hint);
+    for (const hint of ['Use the Same Challenge again.', 'post /API/V1/challenge first.'])
+      expect(serviceError(401, JSON.stringify({ error: { message: 'm', hint } }), 'x').hint, hint).toBe(
+        'The service refused the credentials; run register again (same username) or check the stored apiKey.',
+      );
+  });
+
+  it('quotes a JSON body that is not an object as it came', () => {
+    for (const body of ['null', '[1,2]', '"quoted"', '42'])
+      expect(serviceError(502, body, 'GET x').message, body).toBe(`HTTP 502 from GET x: ${body}`);
+  });
+
+  it('falls back to a hint per code', () => {
     const hints = [400, 409, 429, 404].map(
       (status) => serviceError(status, JSON.stringify({ error: { message: 'm' } }), 'x').hint,
     );
@@ -236,6 +251,55 @@ describe('tokens in answers', () => {
     }
   });
 
+  it('makes every token it reads known to the redactor before anyone can echo it', () => {
+    forgetAllSecrets();
+    const token = 'opaque-capability-token-0123456789';
+    expect(redactSecrets(`echo ${token}`)).toContain(token);
+    readBearerToken({ headers: new Headers({ authorization: `Bearer ${token}` }) }, 'x');
+    expect(redactSecrets(`echo ${token}`)).toBe('echo <secret redacted>');
+    forgetAllSecrets();
+  });
+
+  it('points a missing token or a bad JWT at the auth URL setting', () => {
+    const errors = [
+      () => readBearerToken({ headers: new Headers() }, 'x'),
+      () => decodeJwtClaims('not-a-jwt', tokenClaims, 'session JWT'),
+      () => decodeJwtClaims(jwt({}), tokenClaims, 'session JWT'),
+    ].map((step) => {
+      try {
+        step();
+      } catch (error) {
+        return error as MailboxError;
+      }
+      return undefined;
+    });
+    for (const error of errors) {
+      expect(error?.code).toBe('bad_response');
+      expect(wordInputs(error!.hint, 'cli')).toBe(
+        'Check that --auth-url / AGENT_MAILBOX_AUTH_URL points at the Agent Mailbox auth host; retry later if it does.',
+      );
+    }
+  });
+
+  it('holds challenge and token claims to the types the spec gives them', () => {
+    const ok = { jti: 'c1', difficulty: 0 };
+    expect(challengeClaims.safeParse(ok).success).toBe(true);
+    expect(challengeClaims.safeParse({ ...ok, exp: 5 }).success).toBe(true);
+    for (const bad of [
+      { ...ok, jti: '' },
+      { ...ok, jti: 1 },
+      { ...ok, difficulty: 1.5 },
+      { ...ok, difficulty: '4' },
+      { jti: 'c1' },
+      { ...ok, exp: '5' },
+    ])
+      expect(challengeClaims.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    expect(tokenClaims.safeParse({ exp: 5 }).success).toBe(true);
+    expect(tokenClaims.safeParse({ exp: 5, iat: 1, inboxId: 'i' }).success).toBe(true);
+    for (const bad of [{}, { exp: '5' }, { exp: 5, iat: '1' }, { exp: 5, inboxId: 7 }])
+      expect(tokenClaims.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+  });
+
   it('decodes claims without verifying them, and says which claims are missing', () => {
     expect(decodeJwtClaims(jwt({ jti: 'c1', difficulty: 4, extra: true }), challengeClaims, 'challenge JWT')).toEqual({
       jti: 'c1',
@@ -262,5 +326,9 @@ describe('tokens in answers', () => {
     expect(secondsUntilExpiry(jwt({ exp: 1_000 }), 400_000)).toBe(600);
     expect(secondsUntilExpiry(jwt({ iat: 1 }), 0)).toBe(Number.NEGATIVE_INFINITY);
     expect(secondsUntilExpiry('garbage')).toBe(Number.NEGATIVE_INFINITY);
+    // Without a clock given: now.
+    const left = secondsUntilExpiry(jwt({ exp: Date.now() / 1000 + 600 }));
+    expect(left).toBeGreaterThan(590);
+    expect(left).toBeLessThanOrEqual(600);
   });
 });

@@ -7,6 +7,7 @@ import { nodeHttpFetch } from '../../../src/http/node-http-fetch.js';
 
 let server: Server;
 let base: string;
+let flooded = 0;
 const seen: Array<{ method: string; url: string; body: string; headers: import('node:http').IncomingHttpHeaders }> = [];
 
 beforeAll(async () => {
@@ -31,6 +32,26 @@ beforeAll(async () => {
         return res.end(JSON.stringify(req.headers));
       }
       if (req.url === '/temporary') return res.writeHead(307, { location: '/target' }).end();
+      if (req.url === '/permanent') return res.writeHead(308, { location: '/target' }).end();
+      // 3xx that fetch does not follow, and a non-3xx that names a location anyway.
+      if (req.url === '/multiple') return res.writeHead(300, { location: '/target' }).end('choices');
+      if (req.url === '/use-proxy') return res.writeHead(305, { location: '/target' }).end('proxy');
+      if (req.url === '/bad-location') return res.writeHead(400, { location: '/target' }).end('bad');
+      if (req.url === '/almost-ok') return res.writeHead(299).end('fine');
+      if (req.url === '/flood') {
+        // Up to 64 MiB, written as fast as the client takes it (each write after the last drained).
+        flooded = 0;
+        const block = Buffer.alloc(64 * 1024, 7);
+        const pump = (): void => {
+          while (flooded < 64 * 1024 * 1024) {
+            flooded += block.length;
+            if (!res.write(block)) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        return pump();
+      }
       if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
       if (req.url === '/large') {
         // 4 MiB in 64 KiB writes: many chunks arrive while nobody reads.
@@ -120,6 +141,17 @@ describe('nodeHttpFetch', () => {
     expect(body.length).toBe(64 * 64 * 1024);
     for (let i = 0; i < 64; i++) expect(body[i * 64 * 1024]).toBe(i);
     expect(await reader.read()).toEqual({ done: true, value: undefined });
+  });
+
+  it('stops taking bytes off the socket while nobody reads, so an unread body cannot grow this process', async () => {
+    const response = await nodeHttpFetch(`${base}/flood`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const early = flooded;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    // What the socket buffers hold, then nothing more: a client that kept reading takes it all.
+    expect(flooded).toBe(early);
+    expect(flooded).toBeLessThan(16 * 1024 * 1024);
+    await response.body!.getReader().cancel();
   });
 
   it('cancel() closes the connection and ends the read', async () => {
@@ -217,6 +249,27 @@ describe('nodeHttpFetch: requests as fetch sends them', () => {
     expect(((refused as Error).cause as Error).message).toBe('redirect refused after 1 hop(s)');
     const loop = await nodeHttpFetch(`${base}/loop`).catch((e: unknown) => e);
     expect(((loop as Error).cause as Error).message).toBe('redirect refused after 21 hop(s)');
+  });
+
+  it('follows 308 with method and body kept', async () => {
+    const after = await nodeHttpFetch(`${base}/permanent`, { method: 'POST', body: 'kept' });
+    expect(JSON.parse(await text(after))).toEqual({ method: 'POST', body: 'kept' });
+    expect(after).toMatchObject({ url: `${base}/target`, redirected: true });
+  });
+
+  it('answers a 300, a 305 and a 400 that name a location as themselves, as fetch does', async () => {
+    for (const [path, status, body] of [
+      ['/multiple', 300, 'choices'],
+      ['/use-proxy', 305, 'proxy'],
+      ['/bad-location', 400, 'bad'],
+    ] as const) {
+      const before = seen.length;
+      const response = await nodeHttpFetch(`${base}${path}`, { method: 'POST', body: 'x' });
+      expect(response, path).toMatchObject({ status, ok: false, redirected: false, url: `${base}${path}` });
+      expect(await text(response)).toBe(body);
+      expect(seen.length - before, path).toBe(1);
+    }
+    expect(await nodeHttpFetch(`${base}/almost-ok`)).toMatchObject({ status: 299, ok: true });
   });
 
   it('gives no body for HEAD, 204 and 304, and a 304 is not followed', async () => {

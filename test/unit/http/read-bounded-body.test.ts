@@ -50,6 +50,28 @@ describe('readBoundedBody', () => {
     expect(source.cancelled()).toBe(true);
     const exact = response(['abcde'], 5);
     expect((await readBoundedBody(exact.response, 5, { kind: 'memory' })).size).toBe(5);
+    // The declared length alone decides: a body that would have fit is not read.
+    const short = response(['abc'], 6);
+    await expect(readBoundedBody(short.response, 5, { kind: 'memory' })).rejects.toBeInstanceOf(BodyTooLarge);
+    expect(short.cancelled()).toBe(true);
+  });
+
+  it('reads on when the declared length is missing or unreadable, still under the cap', async () => {
+    for (const declared of [undefined, 'abc', '']) {
+      const chunks = new TextEncoder().encode('abcd');
+      const headers = new Headers(declared === undefined ? {} : { 'content-length': declared });
+      const r = new Response(new Blob([chunks]).stream(), { headers });
+      expect((await readBoundedBody(r, 5, { kind: 'memory' })).body.toString(), String(declared)).toBe('abcd');
+    }
+  });
+
+  it('gives the stream back when done, read whole or cut off', async () => {
+    const whole = response(['ab']);
+    await readBoundedBody(whole.response, 5, { kind: 'memory' });
+    expect(whole.response.body!.locked).toBe(false);
+    const cut = response(['abcdef']);
+    await readBoundedBody(cut.response, 5, { kind: 'memory' }).catch(() => undefined);
+    expect(cut.response.body!.locked).toBe(false);
   });
 
   it('gives an empty body for a response without one', async () => {

@@ -1,7 +1,7 @@
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
 import type { FetchFunction } from '../../../src/http/http-types.js';
 import { parseRetryAfter, sendHttp, type SendOptions } from '../../../src/http/send-http.js';
@@ -333,5 +333,107 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('')).toBeUndefined();
     expect(parseRetryAfter(null)).toBeUndefined();
     expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+});
+
+describe('sendHttp: cancellation and waits, exactly', () => {
+  const debugLog = (lines: string[], onLine: (line: string) => void = () => undefined): Logger => ({
+    error: () => undefined,
+    warn: () => undefined,
+    info: () => undefined,
+    debug: (m) => (lines.push(m), onLine(m)),
+  });
+
+  it('ends a hung POST at once when the caller cancels, as cancelled, never as a broken connection', async () => {
+    const server = await scriptedServer(() => undefined);
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = sendHttp(
+      server.url,
+      { method: 'POST', body: 'x' },
+      { ...base, retry: 'once', timeoutMs: 20_000, signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(new Error('stop')), 200);
+    const error = await failure(pending);
+    expect(error.code).toBe('cancelled');
+    expect(error.cause).toEqual(new Error('stop'));
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(server.hits()).toBe(1);
+  });
+
+  it('stops before the wait when the caller cancelled as the refusal arrived', async () => {
+    const server = await scriptedServer(answer(503, '', { 'retry-after': '5' }));
+    const controller = new AbortController();
+    const lines: string[] = [];
+    const started = Date.now();
+    const error = await failure(
+      sendHttp(
+        server.url,
+        {},
+        { ...base, timeoutMs: 5_000, signal: controller.signal, log: debugLog(lines, () => controller.abort()) },
+      ),
+    );
+    expect(error.code).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(server.hits()).toBe(1);
+  });
+
+  it('answers at once when Retry-After asks for more than the default cap of 10 s', async () => {
+    const server = await scriptedServer(answer(503, '', { 'retry-after': '11' }));
+    const started = Date.now();
+    const response = await sendHttp(server.url, {}, { ...base, timeoutMs: 20_000 });
+    expect(response.status).toBe(503);
+    expect(server.hits()).toBe(1);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('backs off from the base step, doubling each resend, with jitter between half and the whole step', async () => {
+    for (const [random, waits] of [
+      [0, ['20', '40']],
+      [1, ['40', '80']],
+      [0.5, ['30', '60']],
+    ] as const) {
+      const spy = vi.spyOn(Math, 'random').mockReturnValue(random);
+      onTestFinished(() => spy.mockRestore());
+      const server = await scriptedServer(answer(503));
+      const lines: string[] = [];
+      await sendHttp(server.url, {}, { ...base, retryBaseMs: 40, log: debugLog(lines) });
+      spy.mockRestore();
+      expect(lines.filter((l) => l.includes('resend')).map((l) => /in (\d+) ms$/.exec(l)?.[1])).toEqual(waits);
+    }
+  });
+
+  it('backs off 250 ms at first unless told', async () => {
+    const spy = vi.spyOn(Math, 'random').mockReturnValue(1);
+    onTestFinished(() => spy.mockRestore());
+    const server = await scriptedServer((req, res, hit) => answer(hit === 1 ? 503 : 200)(req, res));
+    const lines: string[] = [];
+    const { retryBaseMs: _, ...defaults } = base;
+    await sendHttp(server.url, {}, { ...defaults, log: debugLog(lines) });
+    expect(lines[1]).toMatch(/resend 1\/2 in 250 ms$/);
+  });
+
+  it("passes on an error thrown by the caller's own timeout error", async () => {
+    const server = await scriptedServer(() => undefined);
+    const bug = new RangeError('a bug in the caller');
+    await expect(
+      sendHttp(
+        server.url,
+        {},
+        {
+          ...base,
+          timeoutMs: 100,
+          timeoutError: () => {
+            throw bug;
+          },
+        },
+      ),
+    ).rejects.toBe(bug);
+  });
+
+  it('caps a 3xx answer it does not follow like an error answer', async () => {
+    const server = await scriptedServer(answer(300, 'x'.repeat(70 * 1024)));
+    const error = await failure(sendHttp(server.url, {}, { ...base, retries: 0 }));
+    expect(error.code).toBe('response_too_large');
   });
 });
