@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JmapRequest } from '../../../src/jmap/jmap-types.js';
 import { readAudit } from '../../../src/policy/records/audit-log.js';
-import { checkOutgoing } from '../../../src/request/check-outgoing.js';
+import { checkOutgoing, withCheckStage, type RequestGateContext } from '../../../src/request/check-outgoing.js';
 import { fakeCheck, mailBatch } from '../../helpers/fake-check-context.js';
 import { refusal } from '../../helpers/mailbox-refusal.js';
 
@@ -54,5 +54,12 @@ describe('checkOutgoing', () => {
     };
     const error = await refusal(checkOutgoing(upload, check.context));
     expect(error.details).toEqual({ rule: { layer: 'user', rule: 'send.attachFrom' }, path });
+  });
+
+  it("opens a gate with the check stage unless the caller brought its own recorder, keeping the rest of the caller's context", () => {
+    const base = { signal: new AbortController().signal, frontDoor: 'mcp', isWake: true } as RequestGateContext;
+    expect(withCheckStage(base)).toEqual({ ...base, check: checkOutgoing });
+    const recorder: RequestGateContext['check'] = async () => undefined;
+    expect(withCheckStage({ ...base, check: recorder })).toEqual({ ...base, check: recorder });
   });
 });
