@@ -160,6 +160,10 @@ describe('a JSON Web Token by structure', () => {
 describe('the kinds the rule set finds', () => {
   it('names each credential by its kind in words, and one it has no words for by its rule', async () => {
     const a20 = 'aB3dE5gH7jK9mN1pQ2sT';
+    // A service-account token is `ops_` and its account as base64 JSON (the rule wants its closing `fQ==`).
+    const onePasswordAccount = Buffer.from(
+      '{ "email":"x@1passwordserviceaccounts.lcl","secretKey":"A3-C4ZJMN-PQTZTL-HGL84-G64M7-KVZRN-4ZVP6","signInAddress":"my.1password.com"}',
+    ).toString('base64');
     const samples: [string, string][] = [
       [`npm_${a20}${a20.slice(0, 16)}`, 'an npm token'],
       ['see https://deploy:hunter2secret@build.example.com/', 'a password inside a URL'],
@@ -168,6 +172,7 @@ describe('the kinds the rule set finds', () => {
       [`SG.${a20}xy.${a20}${a20}abc`, 'a SendGrid API key'],
       [`shpat_${'0123456789abcdef'.repeat(2)}`, 'a Shopify token'],
       [`glpat-${a20}`, 'a credential (gitlab)'],
+      [`OP_SERVICE_ACCOUNT_TOKEN=ops_${onePasswordAccount}`, 'a 1Password token'],
       ['AWS_SECRET_ACCESS_KEY = Zq8rT2vW9xY4bN6mK1pL3sD5fG7hJ0aQ2wE4rT6y', 'an AWS credential'],
       [
         '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi8cZ4bWQ1ZQ5S2OeNfG0oGHbN\nq8rT2vW9xY4bN6mK1pL3sD5fG7hJ0aQ2wE4rT6yZq8rT2vW9xY4bN6mK1pL3sD5\n-----END RSA PRIVATE KEY-----',

@@ -25,8 +25,8 @@ interface World {
   context: CheckContext;
   vacation: Record<string, unknown>;
   lookups: number;
-  /** How the next lookups fail: the request (e.g. Cyrus's gateway answering HTTP 502), or the method. */
-  failing?: 'request' | 'method';
+  /** How the next lookups fail: the request (e.g. Cyrus's gateway answering HTTP 502), the method, or an answer without a list. */
+  failing?: 'request' | 'method' | 'no list';
 }
 
 async function world(
@@ -38,15 +38,20 @@ async function world(
   out.context = {
     ...check.context,
     read: async (request: JmapRequest): Promise<JmapResponse> => {
-      if (request.methodCalls[0]?.[0] !== 'VacationResponse/get') return check.context.read(request);
+      const [method, args, callId] = request.methodCalls[0]!;
+      if (method !== 'VacationResponse/get') return check.context.read(request);
       out.lookups += 1;
       if (out.failing === 'request') throw new Error('JMAP request failed on the server (HTTP 502)');
-      if (out.failing === 'method')
-        return { methodResponses: [['error', { type: 'serverFail' }, 'v']], sessionState: 's' } as JmapResponse;
-      return {
-        methodResponses: [['VacationResponse/get', { list: [out.vacation] }, 'v']],
-        sessionState: 's',
-      } as JmapResponse;
+      // As a server answers: under the call's own id, for the account asked about, with the capability declared.
+      const error = (type: string) =>
+        ({ methodResponses: [['error', { type }, callId]], sessionState: 's' }) as JmapResponse;
+      if (out.failing === 'method') return error('serverFail');
+      if (!request.using.includes('urn:ietf:params:jmap:core') || !request.using.includes(vacationCapability))
+        return error('unknownMethod');
+      if (args.accountId !== 'acc-1') return error('accountNotFound');
+      if (out.failing === 'no list')
+        return { methodResponses: [[method, {}, callId]], sessionState: 's' } as JmapResponse;
+      return { methodResponses: [[method, { list: [out.vacation] }, callId]], sessionState: 's' } as JmapResponse;
     },
   };
   return out;
@@ -110,11 +115,13 @@ describe('an enabled auto-reply after the rules tighten', () => {
     expect(await checkOutgoing({ kind: 'batch', request: reads }, w.context)).toBeUndefined();
     w.failing = 'method';
     expect(await checkOutgoing({ kind: 'batch', request: reads }, w.context)).toBeUndefined();
+    w.failing = 'no list';
+    expect(await checkOutgoing({ kind: 'batch', request: reads }, w.context)).toBeUndefined();
     expect((await readAutoReplyState(w.check.stateDir)).checked).toBeUndefined();
     delete w.failing;
     const again = await checkOutgoing({ kind: 'batch', request: reads }, w.context);
     expect(again?.request?.methodCalls).toEqual([switchOff, ...reads.methodCalls]);
-    expect(w.lookups).toBe(3);
+    expect(w.lookups).toBe(4);
   });
 
   it("is reached by a user rule and by a block entry, on the inbox's next use", async () => {
@@ -156,6 +163,70 @@ describe('an enabled auto-reply after the rules tighten', () => {
     };
     const outcome = await withAutoReplyRules({ kind: 'batch', request }, w.context, undefined);
     expect(outcome?.request?.methodCalls[0]?.[2]).toBe('agent-mailbox-auto-reply-off-2');
+    const both: JmapRequest = {
+      ...reads,
+      methodCalls: [...request.methodCalls, ['Email/get', { accountId: 'acc-1' }, 'agent-mailbox-auto-reply-off-2']],
+    };
+    const third = await withAutoReplyRules({ kind: 'batch', request: both }, w.context, undefined);
+    expect(third?.request?.methodCalls[0]?.[2]).toBe('agent-mailbox-auto-reply-off-3');
+  });
+
+  it("is counted switched off by its own answer wherever it stands, and stays owed when the server's answer lacks it", async () => {
+    const w = await world();
+    await w.check.inboxPolicy({ send: { mode: 'off' } });
+    const first = await checkOutgoing({ kind: 'batch', request: reads }, w.context);
+    const seen = await first?.settle?.({
+      kind: 'batch',
+      response: {
+        methodResponses: [
+          ['Email/query', { ids: [] }, 'q'],
+          ['VacationResponse/set', { updated: { singleton: null } }, 'agent-mailbox-auto-reply-off'],
+        ],
+        sessionState: 's',
+      } as JmapResponse,
+    });
+    expect(seen?.methodResponses).toEqual([['Email/query', { ids: [] }, 'q']]);
+    const off = await readAutoReplyState(w.check.stateDir);
+    expect(off.pending).toBeUndefined();
+    expect(off.switchedOffAt).toBeDefined();
+
+    const v = await world();
+    await v.check.inboxPolicy({ send: { mode: 'off' } });
+    const unanswered = await checkOutgoing({ kind: 'batch', request: reads }, v.context);
+    await unanswered?.settle?.({
+      kind: 'batch',
+      response: { methodResponses: [['Email/query', { ids: [] }, 'q']], sessionState: 's' } as JmapResponse,
+    });
+    expect(await readAutoReplyState(v.check.stateDir)).toMatchObject({ pending: true });
+    expect((await readAutoReplyState(v.check.stateDir)).switchedOffAt).toBeUndefined();
+  });
+
+  it('keeps when it was switched off through later rule changes', async () => {
+    const w = await world();
+    await w.check.inboxPolicy({ send: { mode: 'off' } });
+    const first = await checkOutgoing({ kind: 'batch', request: reads }, w.context);
+    await first?.settle?.({ kind: 'batch', response: answered(first.request!, []) });
+    const { switchedOffAt } = await readAutoReplyState(w.check.stateDir);
+    expect(switchedOffAt).toBeDefined();
+    w.vacation = { ...w.vacation, isEnabled: false };
+    await w.check.inboxPolicy({ send: { mode: 'allowlist' } });
+    expect(await checkOutgoing({ kind: 'batch', request: reads }, w.context)).toBeUndefined();
+    expect((await readAutoReplyState(w.check.stateDir)).switchedOffAt).toBe(switchedOffAt);
+    await w.check.inboxPolicy({});
+    expect(await checkOutgoing({ kind: 'batch', request: reads }, w.context)).toBeUndefined();
+    expect(await readAutoReplyState(w.check.stateDir)).toMatchObject({ switchedOffAt });
+  });
+
+  it('when the rules loosen before an owed switch, still switches off one that carries a secret, wherever in its text', async () => {
+    for (const key of ['subject', 'textBody', 'htmlBody']) {
+      const w = await world({ id: 'singleton', isEnabled: true, subject: 'Away', textBody: 'Back Monday.' });
+      await w.check.inboxPolicy({ send: { mode: 'off' } });
+      await checkOutgoing({ kind: 'batch', request: reads }, w.context);
+      w.vacation = { ...w.vacation, [key]: 'Reach me with -----BEGIN PRIVATE KEY-----\nMIIB' };
+      await w.check.inboxPolicy({});
+      const outcome = await checkOutgoing({ kind: 'batch', request: reads }, w.context);
+      expect(outcome?.request?.methodCalls[0], key).toEqual(switchOff);
+    }
   });
 });
 
