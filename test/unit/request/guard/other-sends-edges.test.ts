@@ -97,7 +97,13 @@ describe("an identity's Bcc and Reply-To", () => {
     expect(
       await judge({ reads: [] }, 'Identity/set', {
         create: { i: { email: 'ada@agent-mailbox.test', name: 'Ada' } },
-        update: { I1: { bcc: null, replyTo: null }, I2: { bcc: [], replyTo: [] }, I3: 'x', I4: { name: 'renamed' } },
+        update: {
+          I1: { bcc: null, replyTo: null },
+          I2: { bcc: [], replyTo: [] },
+          I3: 'x',
+          I4: { name: 'renamed' },
+          I5: null,
+        },
       }),
     ).toEqual([]);
     expect(await judge({ reads: [] }, 'Identity/set', { update: 'x', create: ['x'] })).toEqual([]);
@@ -304,5 +310,14 @@ describe('a Sieve script, exactly', () => {
       create: { s: { blobId: 'B' } },
     });
     expect(bad).toMatchObject({ recipients: [], unreadable: ['redirect to "nobody"'] });
+    const [good] = await judge(
+      { reads: [], blobs: { B: 'redirect "a@x.test"; redirect "b@x.test";' } },
+      'SieveScript/set',
+      {
+        create: { s: { blobId: 'B' } },
+      },
+    );
+    expect(good?.unreadable).toEqual([]);
+    expect(addresses(good?.recipients)).toEqual(['a@x.test', 'b@x.test']);
   });
 });
