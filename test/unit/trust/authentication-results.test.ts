@@ -167,28 +167,3 @@ describe('unfoldHeaderValue (RFC 5322 §2.2.3)', () => {
     expect(unfoldHeaderValue('a;\r\nb\n')).toBe('a;\r\nb');
   });
 });
-
-describe("the parser's cost on a sender's field", () => {
-  it('reads 256 KiB of white space, folds, comments, operators and quoted-pairs in linear time, not their square', () => {
-    const n = 256 * 1024;
-    const hostile = [
-      `x${' '.repeat(n)}y; dmarc=pass`,
-      `a; dmarc=pass${' \t'.repeat(n / 2)}`,
-      `a;${'\r\n '.repeat(n / 3)}`,
-      `a; dmarc=pass ${'a . b = c '.repeat(n / 10)}`,
-      `"${'\\"'.repeat(n / 2)}"; x=y`,
-      `${'('.repeat(n)}x`,
-    ];
-    // Measured ~0.3 s for all six at this size; the backtracking pattern before took minutes for one.
-    // The margin is for a loaded machine and for a mutation run's instrumented code.
-    const started = performance.now();
-    for (const value of hostile) {
-      authservIdOf(value);
-      parseAuthenticationResults(value);
-    }
-    expect(performance.now() - started).toBeLessThan(20_000);
-    expect(parseAuthenticationResults(`a; dmarc${' '.repeat(n)}=${' '.repeat(n)}pass`)?.results).toEqual([
-      { method: 'dmarc', result: 'pass', properties: {} },
-    ]);
-  });
-});
