@@ -16,7 +16,7 @@ import { liveEndpoints, liveScryptSalt } from './wire-constants.js';
 /** 'sandbox': from the settings file of the sandbox `--sandbox` names (between flag and environment). */
 export type SettingSource = 'flag' | 'sandbox' | 'env' | 'credentials' | 'default';
 
-interface SettingDeclaration<T> {
+export interface SettingDeclaration<T> {
   flag: string;
   env: string;
   describe: string;
@@ -307,24 +307,4 @@ export function authservIdOf(config: Pick<Config, 'authservId' | 'inboxDomain'>)
 /** True for settings that are on/off switches: a bare flag on the command line. */
 export function isSwitchSetting(name: SettingName): boolean {
   return typeof settings[name].defaultValue() === 'boolean';
-}
-
-/** The default of a setting as the docs show it. */
-function shownDefaultOf(decl: SettingDeclaration<unknown>): string {
-  if (decl.shownDefault !== undefined) return decl.shownDefault;
-  const value = decl.defaultValue();
-  return `\`${String(value)}\``;
-}
-
-/** The settings as a Markdown table, for docs/reference.md and `help auth` (generated, never hand-kept). */
-export function renderSettingsTable(): string {
-  const rows = (Object.values(settings) as SettingDeclaration<unknown>[]).map(
-    (decl) =>
-      `| \`${decl.flag}\` | \`${decl.env}\` | ${decl.credentialsField ? `\`${decl.credentialsField}\`` : '—'} | ${shownDefaultOf(decl)} | ${decl.describe} |`,
-  );
-  return [
-    '| flag | environment | credentials.json | default | what |',
-    '| --- | --- | --- | --- | --- |',
-    ...rows,
-  ].join('\n');
 }

@@ -17,7 +17,7 @@ import { attachOAuth, type SandboxOAuthInfo, type SandboxOAuthOptions } from './
 import type { DnsRecords } from './mail-auth/dns-records.js';
 import { createMailAuthority } from './mail-auth/mail-authority.js';
 import { startSmtpListener, type SmtpListener } from './smtp-listener.js';
-import { createDrillService } from './drill/service/drill-service.js';
+import { createDrillService } from './drill/drill-service.js';
 
 export type SandboxBackendKind = 'embedded' | 'cyrus';
 

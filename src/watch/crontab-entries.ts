@@ -1,6 +1,6 @@
 import { MailboxError } from '../errors.js';
 import { shellQuote } from '../render/shell-quote.js';
-import { jobValues } from './schedulers/job-values.js';
+import { jobValues, wakeArguments } from './schedulers/job-values.js';
 
 /** What the crontab line of one credentials directory runs. */
 export interface CronEntrySpec {
@@ -19,17 +19,7 @@ export interface CronEntrySpec {
  * `/bin/sh`, a near-empty environment and no PATH worth the name (live-service bug 10).
  */
 export function buildWakeShellCommand(spec: Omit<CronEntrySpec, 'schedule' | 'marker'>): string {
-  return [
-    shellQuote(spec.nodePath),
-    shellQuote(spec.cliPath),
-    'wake',
-    '--credentials-dir',
-    shellQuote(spec.credentialsDir),
-    ...(spec.inbox !== undefined ? ['--inbox', shellQuote(spec.inbox)] : []),
-    '>>',
-    shellQuote(spec.logPath),
-    '2>&1',
-  ].join(' ');
+  return [...wakeArguments(spec, shellQuote), '>>', shellQuote(spec.logPath), '2>&1'].join(' ');
 }
 
 /**

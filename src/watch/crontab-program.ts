@@ -1,5 +1,5 @@
 import { MailboxError } from '../errors.js';
-import { ProgramMissing, runProgram, type ProgramRun } from './schedulers/run-program.js';
+import { ProgramMissing, runIfPresent, runProgram, type ProgramRun } from './schedulers/run-program.js';
 
 /** Runs the system `crontab` binary; `undefined` from readCrontab means "no crontab binary". */
 export interface CrontabProgram {
@@ -9,13 +9,8 @@ export interface CrontabProgram {
 
 /** The current user's crontab text ('' when they have none), or undefined without a crontab binary. */
 export async function readCrontab(program: CrontabProgram): Promise<string | undefined> {
-  let result: ProgramRun;
-  try {
-    result = await runProgram(program.bin, ['-l'], program.env);
-  } catch (error) {
-    if (error instanceof ProgramMissing) return undefined;
-    throw error;
-  }
+  const result = await runIfPresent(program.bin, ['-l'], program.env);
+  if (result === undefined) return undefined;
   if (result.code === 0) return result.stdout;
   // Debian/cronie print "no crontab for <user>" and exit 1 for an empty table.
   if (/no crontab/i.test(result.stderr)) return '';

@@ -15,7 +15,8 @@ import { shellQuote } from '../render/shell-quote.js';
 import { wakePrompt } from './wake-prompt.js';
 import { dailySchedule, nextDailyRun, watchMarker } from './watch-marker.js';
 import { nonEmpty, readWatchSettings, watchPaths, writeWatchSettings } from './watch-settings.js';
-import { nativeJob } from './schedulers/native-job.js';
+import { launchAgentJob } from './schedulers/launch-agent.js';
+import { taskSchedulerJob } from './schedulers/task-scheduler.js';
 import { schedulerOf, type JobView, type NativeJob, type SchedulerKind } from './schedulers/scheduler.js';
 
 /** Where the job lives and what it runs; every path ends up absolute in the scheduler's entry. */
@@ -178,20 +179,19 @@ function nativeJobOf(target: WatchTarget, dir: string): NativeJob | undefined {
   const kind = schedulerOf(target.platform ?? process.platform);
   if (kind === 'crontab') return undefined;
   const marker = watchMarker(jobDir(target));
-  return nativeJob(
-    kind,
-    {
-      nodePath: target.nodePath,
-      cliPath: target.cliPath,
-      credentialsDir: dir,
-      ...(target.inbox ? { inbox: target.inbox.address } : {}),
-      jobDir: jobDir(target),
-      logPath: watchPaths(jobDir(target)).log,
-      id: marker.slice(marker.indexOf(':') + 1),
-      env: target.env,
-    },
-    target.uid,
-  );
+  const spec = {
+    nodePath: target.nodePath,
+    cliPath: target.cliPath,
+    credentialsDir: dir,
+    ...(target.inbox ? { inbox: target.inbox.address } : {}),
+    jobDir: jobDir(target),
+    logPath: watchPaths(jobDir(target)).log,
+    id: marker.slice(marker.indexOf(':') + 1),
+    env: target.env,
+  };
+  return kind === 'launchd'
+    ? launchAgentJob(spec, target.uid === undefined ? {} : { uid: target.uid })
+    : taskSchedulerJob(spec);
 }
 
 const jobNouns: Record<SchedulerKind, string> = {

@@ -4,18 +4,18 @@ import type { AccountRecord } from '../auth/account-store.js';
 import { sendJson } from '../auth/auth-http.js';
 import type { AccountDirectory } from '../oauth/accounts/account-directory.js';
 import type { AccessClaims } from '../oauth/grants/access-tokens.js';
-import { callerCredentialOf } from './door/caller-credential.js';
-import { authInfoFor, DoorRefusal, verifyCaller, type HostedCaller } from './door/hosted-caller.js';
-import { jsonRpcErrorResponse, LegacySessionsEndpoint } from './door/legacy-sessions-endpoint.js';
-import { readBodyUpTo, webRequestOf, writeWebResponse } from './door/node-web-bridge.js';
-import { checkOrigin, corsHeadersFor, preflightHeadersFor } from './door/origin-guard.js';
+import { callerCredentialOf } from './endpoint/caller-credential.js';
+import { authInfoFor, CallerRefusal, verifyCaller, type HostedCaller } from './endpoint/hosted-caller.js';
+import { jsonRpcErrorResponse, LegacySessionsEndpoint } from './endpoint/legacy-sessions-endpoint.js';
+import { readBodyUpTo, webRequestOf, writeWebResponse } from './endpoint/node-web-bridge.js';
+import { checkOrigin, corsHeadersFor, preflightHeadersFor } from './endpoint/origin-guard.js';
 import {
   hostedResourceOf,
   mcpPath,
   protectedResourceMetadata,
   protectedResourcePath,
   resourceChallenge,
-} from './door/protected-resource.js';
+} from './endpoint/protected-resource.js';
 import { buildHostedServer } from './tools/build-hosted-server.js';
 import { hostedTools } from './tools/tool-table.js';
 
@@ -104,7 +104,7 @@ export function createHostedMcpHost(deps: HostedMcpDeps): HostedMcpHost {
     try {
       caller = await verifyCaller(checkDeps, callerCredentialOf(req.headers));
     } catch (error) {
-      if (!(error instanceof DoorRefusal)) throw error;
+      if (!(error instanceof CallerRefusal)) throw error;
       req.resume();
       const sentNothing = req.headers.authorization === undefined && req.headers['x-api-key'] === undefined;
       const challenge = resourceChallenge(

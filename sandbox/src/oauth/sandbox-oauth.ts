@@ -10,7 +10,7 @@ import {
   defaultRegistrationRateLimit,
   type OAuthHost,
 } from './create-oauth-host.js';
-import { guardJmapWithOAuth } from './jmap-door/jmap-oauth-gate.js';
+import { guardJmapWithOAuth } from './jmap-token-check.js';
 import { oauthPaths } from './oauth-paths.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -69,7 +69,7 @@ export interface SandboxOAuth {
   createSignedUpInbox(address: string): Promise<void>;
   /** The auth host's handler with the OAuth endpoints in front of the proof-of-work ones. */
   frontAuthHost(powHost: Handler): Handler;
-  /** The JMAP host's handler with the OAuth door (spec §4.2) in front of the mail store. */
+  /** The JMAP host's handler with the OAuth token check (spec §4.2) in front of the mail store. */
   frontJmapHost(mailStore: Handler): Handler;
 }
 

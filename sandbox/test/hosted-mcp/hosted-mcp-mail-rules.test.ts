@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { callerCredentialOf } from '../../src/hosted-mcp/door/caller-credential.js';
-import { hostedResourceOf } from '../../src/hosted-mcp/door/protected-resource.js';
+import { callerCredentialOf } from '../../src/hosted-mcp/endpoint/caller-credential.js';
+import { hostedResourceOf } from '../../src/hosted-mcp/endpoint/protected-resource.js';
 import { parseAddress } from '../../src/hosted-mcp/mail/compose-input.js';
 import { replyDraft } from '../../src/hosted-mcp/mail/reply-draft.js';
 import { fenceUntrusted, fenceWithMarker } from '../../src/hosted-mcp/mail/untrusted-text.js';

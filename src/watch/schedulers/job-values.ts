@@ -1,6 +1,24 @@
 import { MailboxError } from '../../errors.js';
 import type { WakeJobSpec } from './scheduler.js';
 
+/**
+ * The wake's command line with each value quoted for the scheduler's reader (launchd passes them
+ * as they are; sh and cmd.exe need their own quoting).
+ */
+export function wakeArguments(
+  spec: Pick<WakeJobSpec, 'nodePath' | 'cliPath' | 'credentialsDir' | 'inbox'>,
+  quote: (value: string) => string,
+): string[] {
+  return [
+    quote(spec.nodePath),
+    quote(spec.cliPath),
+    'wake',
+    '--credentials-dir',
+    quote(spec.credentialsDir),
+    ...(spec.inbox !== undefined ? ['--inbox', quote(spec.inbox)] : []),
+  ];
+}
+
 /** The values a job carries, named for the operator, in the order the job uses them. */
 export function jobValues(
   spec: Pick<WakeJobSpec, 'nodePath' | 'cliPath' | 'credentialsDir' | 'logPath' | 'inbox'>,

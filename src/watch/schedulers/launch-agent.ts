@@ -3,8 +3,8 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { MailboxError } from '../../errors.js';
 import { shellQuote } from '../../render/shell-quote.js';
-import { noSchedulerError, refuseValues, xmlText } from './job-values.js';
-import { ProgramMissing, runProgram, type ProgramRun } from './run-program.js';
+import { noSchedulerError, refuseValues, wakeArguments, xmlText } from './job-values.js';
+import { runIfPresent, runProgram, type ProgramRun } from './run-program.js';
 import type { JobView, NativeJob, WakeJobSpec } from './scheduler.js';
 import { readOptional, writeAtomically } from '../write-atomically.js';
 
@@ -15,14 +15,7 @@ export function launchAgentLabel(id: string): string {
 
 /** The program and arguments launchd starts: no shell between, so each value is one argument as it is. */
 export function launchAgentArguments(spec: WakeJobSpec): string[] {
-  return [
-    spec.nodePath,
-    spec.cliPath,
-    'wake',
-    '--credentials-dir',
-    spec.credentialsDir,
-    ...(spec.inbox !== undefined ? ['--inbox', spec.inbox] : []),
-  ];
+  return wakeArguments(spec, (value) => value);
 }
 
 /**
@@ -78,12 +71,8 @@ export function launchAgentJob(spec: WakeJobSpec, options: LaunchAgentOptions = 
 
   /** Whether launchd has the job loaded; undefined without a launchctl to ask. */
   const loaded = async (): Promise<boolean | undefined> => {
-    try {
-      return (await launchctl(['print', service])).code === 0;
-    } catch (error) {
-      if (error instanceof ProgramMissing) return undefined;
-      throw error;
-    }
+    const result = await runIfPresent('launchctl', ['print', service], spec.env);
+    return result && result.code === 0;
   };
 
   const look = async (): Promise<JobView> => {

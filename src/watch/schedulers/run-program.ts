@@ -39,6 +39,20 @@ export function runProgram(
   });
 }
 
+/** Runs the program as runProgram does; undefined when it cannot be started at all. */
+export async function runIfPresent(
+  bin: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ProgramRun | undefined> {
+  try {
+    return await runProgram(bin, args, env);
+  } catch (error) {
+    if (error instanceof ProgramMissing) return undefined;
+    throw error;
+  }
+}
+
 /**
  * A program's output as text. Windows programs may write UTF-16 (with a byte order mark, or plain
  * ASCII text with a zero after each byte); everything else here writes UTF-8.

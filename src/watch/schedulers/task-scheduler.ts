@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, win32 } from 'node:path';
 import { MailboxError } from '../../errors.js';
-import { noSchedulerError, refuseValues, xmlText, xmlValue } from './job-values.js';
-import { ProgramMissing, runProgram, type ProgramRun } from './run-program.js';
+import { noSchedulerError, refuseValues, wakeArguments, xmlText, xmlValue } from './job-values.js';
+import { runIfPresent, runProgram, type ProgramRun } from './run-program.js';
 import type { JobView, NativeJob, WakeJobSpec } from './scheduler.js';
 import { readOptional, writeAtomically } from '../write-atomically.js';
 import { batchArgument, batchRefusal, taskArgumentRefusal, taskArguments } from './windows-quoting.js';
@@ -23,17 +23,7 @@ export function batchFilePath(jobDir: string): string {
 
 /** The one command line the batch file runs, output appended to the job's log. */
 export function batchCommandLine(spec: WakeJobSpec): string {
-  return [
-    batchArgument(spec.nodePath),
-    batchArgument(spec.cliPath),
-    'wake',
-    '--credentials-dir',
-    batchArgument(spec.credentialsDir),
-    ...(spec.inbox !== undefined ? ['--inbox', batchArgument(spec.inbox)] : []),
-    '>>',
-    batchArgument(spec.logPath),
-    '2>&1',
-  ].join(' ');
+  return [...wakeArguments(spec, batchArgument), '>>', batchArgument(spec.logPath), '2>&1'].join(' ');
 }
 
 /**
@@ -123,15 +113,9 @@ export function taskSchedulerJob(spec: WakeJobSpec): NativeJob {
 
   /** The task's XML, '' when there is no such task, undefined without a schtasks to ask. */
   const query = async (): Promise<string | undefined> => {
-    let result: ProgramRun;
-    try {
-      result = await schtasks(['/Query', '/TN', name, '/XML']);
-    } catch (error) {
-      if (error instanceof ProgramMissing) return undefined;
-      throw error;
-    }
+    const result = await runIfPresent('schtasks', ['/Query', '/TN', name, '/XML'], spec.env);
     // schtasks words "not found" in the system's language; its exit code is the same everywhere.
-    return result.code === 0 ? result.stdout : '';
+    return result && (result.code === 0 ? result.stdout : '');
   };
 
   return {

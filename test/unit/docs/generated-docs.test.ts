@@ -1,14 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { renderSettingsTable } from '../../../src/config.js';
 import { renderPresetTable } from '../../../src/help/render-preset-table.js';
 import { operationsFor } from '../../../src/operations/index.js';
-import { renderToolDocs, renderToolTable } from '../../../src/operations/render-tool-docs.js';
 import { summarizeOperations } from '../../../src/operations/summarize-operations.js';
 import { listPresets } from '../../../src/presets/load-preset.js';
-import { renderExitCodeTable } from '../../../src/render/exit-code-docs.js';
 import { renderJmapResultKeys } from '../../../src/request/jmap-result-keys.js';
+import { renderExitCodeTable, renderSettingsTable, renderToolDocs, renderToolTable } from './doc-tables.js';
 
 // Every block between generated markers is rendered from the code that decides what it says: the
 // operations table, the settings, the presets, the exit codes, the keys of jmap_request's result.

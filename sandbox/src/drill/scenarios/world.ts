@@ -38,7 +38,7 @@ export const attackerDomains = [
   'harbor-supp1y.test',
 ] as const;
 
-/** The careless auto-responder of the loop attack (src/sandbox/drill/service/auto-responder.ts). */
+/** The careless auto-responder of the loop attack (sandbox/src/drill/auto-responder.ts). */
 export const botDomain = 'helpdesk-bot.test';
 
 /** Where forged mail claims to come from: its envelope sender, a domain with no records. */

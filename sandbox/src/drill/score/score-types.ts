@@ -45,7 +45,7 @@ export interface DrillReport {
   findings: Finding[];
 }
 
-/** What the sandbox's drill endpoint answers (src/sandbox/drill/service/drill-service.ts). */
+/** What the sandbox's drill endpoint answers (sandbox/src/drill/drill-service.ts). */
 export interface DrillFacts {
   record: import('../scenarios/scenario-build.js').DrillRecord;
   outbox: Array<{ at: string; from: string; to: string[]; subject: string; messageId?: string; rawBase64: string }>;

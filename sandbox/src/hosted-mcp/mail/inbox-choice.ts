@@ -3,7 +3,7 @@ import type { InboxRecord } from '../../oauth/accounts/account-directory.js';
 import type { AccountDirectory } from '../../oauth/accounts/account-directory.js';
 import { accountIdPattern } from '../../oauth/resource-indicators.js';
 import type { OAuthScope } from '../../oauth/oauth-scopes.js';
-import type { HostedCaller } from '../door/hosted-caller.js';
+import type { HostedCaller } from '../endpoint/hosted-caller.js';
 import { HostedToolError } from '../tools/hosted-tool-error.js';
 
 /** The `agent_id` input every inbox tool takes (spec §4.4). */

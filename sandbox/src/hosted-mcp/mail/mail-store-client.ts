@@ -41,7 +41,7 @@ const uploadAnswerSchema = z.object({ blobId: z.string().min(1), size: z.number(
 
 /**
  * Opens an inbox for a tool call: mints a capability for it and reads its JMAP session, over HTTP
- * to the sandbox's own JMAP host — the same door every client uses, so the mail store sees only
+ * to the sandbox's own JMAP host — the same endpoint every client uses, so the mail store sees only
  * the capability, never the caller's token or apiKey. Every request has a deadline and a size cap.
  */
 export async function openInbox(deps: MailStoreDeps, address: string, signal: AbortSignal): Promise<InboxConnection> {

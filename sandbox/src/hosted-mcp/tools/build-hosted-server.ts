@@ -4,7 +4,7 @@ import {
   type jsonSchemaValidator,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { callerOf } from '../door/hosted-caller.js';
+import { callerOf } from '../endpoint/hosted-caller.js';
 import type { HostedTool, ToolOutcome } from './hosted-tool.js';
 import type { HostedToolDeps } from './hosted-tool-deps.js';
 import { HostedToolError } from './hosted-tool-error.js';
@@ -30,7 +30,7 @@ const noElicitationValidator: jsonSchemaValidator = {
   }),
 };
 
-/** An McpServer offering `tools`, each call run with the caller the door verified for its request. */
+/** An McpServer offering `tools`, each call run with the caller the endpoint verified for its request. */
 export function buildHostedServer(
   tools: readonly HostedTool[],
   deps: HostedToolDeps,

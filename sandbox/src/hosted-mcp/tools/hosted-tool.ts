@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import type { HostedCaller } from '../door/hosted-caller.js';
+import type { HostedCaller } from '../endpoint/hosted-caller.js';
 import type { HostedToolDeps } from './hosted-tool-deps.js';
 
 /** What a tool call runs with: the caller as verified on this request, and the service around it. */

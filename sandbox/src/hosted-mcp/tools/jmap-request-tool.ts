@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jmapCapabilities } from '../../wire-constants.js';
-import { missingScopeOf } from '../../oauth/jmap-door/jmap-scope-rule.js';
+import { missingScopeOf } from '../../oauth/jmap-scope-rule.js';
 import { agentIdInput } from '../mail/inbox-choice.js';
 import { firstSetFailure } from '../mail/jmap-answers.js';
 import type { MethodCall } from '../mail/mail-store-client.js';

@@ -4,11 +4,11 @@ import { connect } from '../oauth/oauth-test-client.js';
 import { buildRequest, rawHttp } from '../support/raw-http.js';
 import { initializeRequest, postMcp } from './hosted-mcp-kit.js';
 
-// The hosted MCP server's door (spec §2.4, §4.4, §5 item 8): metadata, challenges, the audience
+// The hosted MCP server's endpoint (spec §2.4, §4.4, §5 item 8): metadata, challenges, the audience
 // rule, Host and Origin checks, body cap.
-const sandbox = await startTestSandbox({ oauth: { autoApprove: [{ person: 'Ada', inboxes: ['ada-door'] }] } });
+const sandbox = await startTestSandbox({ oauth: { autoApprove: [{ person: 'Ada', inboxes: ['ada-endpoint'] }] } });
 const mcpPort = Number(new URL(sandbox.mcpUrl).port);
-const signedUp = await signUpInbox(sandbox, 'door-agent');
+const signedUp = await signUpInbox(sandbox, 'endpoint-agent');
 
 describe('the protected-resource metadata', () => {
   it('is exactly the fields of spec §2.4 at {mcp_url}/.well-known/oauth-protected-resource/mcp', async () => {
@@ -37,7 +37,7 @@ describe('the protected-resource metadata', () => {
   });
 });
 
-describe('credentials at the door', () => {
+describe('credentials at the endpoint', () => {
   it('answers a refused token with 401 invalid_token and a challenge naming the metadata and the error', async () => {
     const { status, headers, json } = await postMcp(
       sandbox.mcpUrl,

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { TextDecoder } from 'node:util';
 import { z } from 'zod';
-import { jmapCapabilities } from '../../../wire-constants.js';
-import { accountLimits, jmapLimits } from '../../protocol/jmap-limits.js';
-import { MethodError, setError, type SetError } from '../../protocol/method-error.js';
+import { jmapCapabilities } from '../../wire-constants.js';
+import { accountLimits, jmapLimits } from '../protocol/jmap-limits.js';
+import { MethodError, setError, type SetError } from '../protocol/method-error.js';
 import {
   checkObjectLimit,
   checkProperties,
@@ -11,7 +11,7 @@ import {
   resolveCreationId,
   type MethodContext,
   type MethodDefinition,
-} from '../method-context.js';
+} from './method-context.js';
 
 const dataSource = z.union([
   z.object({ 'data:asText': z.string() }).strict(),

@@ -1,4 +1,4 @@
-import type { OAuthScope } from '../oauth-scopes.js';
+import type { OAuthScope } from './oauth-scopes.js';
 
 /**
  * Methods that make the service send mail. EmailSubmission/set sends (spec §4.2 rule 7); a

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { isDeepStrictEqual } from 'node:util';
-import { jmapCapabilities } from '../../../wire-constants.js';
-import { newId } from '../../store/new-id.js';
-import type { IdentityRecord } from '../../store/records.js';
-import { jmapLimits, sandboxLimits } from '../../protocol/jmap-limits.js';
-import { MethodError, setError } from '../../protocol/method-error.js';
-import { changesMethod } from '../changes-method.js';
+import { jmapCapabilities } from '../../wire-constants.js';
+import { newId } from '../store/new-id.js';
+import type { IdentityRecord } from '../store/records.js';
+import { jmapLimits, sandboxLimits } from '../protocol/jmap-limits.js';
+import { MethodError, setError } from '../protocol/method-error.js';
+import { changesMethod } from './changes-method.js';
 import {
   checkObjectLimit,
   checkProperties,
@@ -15,8 +15,8 @@ import {
   resolveCreationId,
   type MethodContext,
   type MethodDefinition,
-} from '../method-context.js';
-import { beginSet, emptyOutcome, setArgsShape, setResponse, toSetError } from '../set-method-frame.js';
+} from './method-context.js';
+import { beginSet, emptyOutcome, setArgsShape, setResponse, toSetError } from './set-method-frame.js';
 
 const identityProperties = ['id', 'name', 'email', 'replyTo', 'bcc', 'textSignature', 'htmlSignature', 'mayDelete'];
 

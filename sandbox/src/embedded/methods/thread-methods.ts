@@ -1,6 +1,6 @@
-import { jmapCapabilities } from '../../../wire-constants.js';
-import { jmapLimits } from '../../protocol/jmap-limits.js';
-import { changesMethod } from '../changes-method.js';
+import { jmapCapabilities } from '../../wire-constants.js';
+import { jmapLimits } from '../protocol/jmap-limits.js';
+import { changesMethod } from './changes-method.js';
 import {
   checkObjectLimit,
   checkProperties,
@@ -8,7 +8,7 @@ import {
   parseArgs,
   pickProperties,
   type MethodDefinition,
-} from '../method-context.js';
+} from './method-context.js';
 
 const threadProperties = ['id', 'emailIds'];
 

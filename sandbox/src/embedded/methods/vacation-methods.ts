@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { isDeepStrictEqual } from 'node:util';
-import { jmapCapabilities } from '../../../wire-constants.js';
-import type { VacationRecord } from '../../store/records.js';
-import { MethodError, setError } from '../../protocol/method-error.js';
-import { checkProperties, getArgs, parseArgs, pickProperties, type MethodDefinition } from '../method-context.js';
-import { beginSet, emptyOutcome, setArgsShape, setResponse, toSetError } from '../set-method-frame.js';
-import { isUtcDate } from '../email/email-fields.js';
+import { jmapCapabilities } from '../../wire-constants.js';
+import type { VacationRecord } from '../store/records.js';
+import { MethodError, setError } from '../protocol/method-error.js';
+import { checkProperties, getArgs, parseArgs, pickProperties, type MethodDefinition } from './method-context.js';
+import { beginSet, emptyOutcome, setArgsShape, setResponse, toSetError } from './set-method-frame.js';
+import { isUtcDate } from './email/email-fields.js';
 
 /** The one VacationResponse of an account has this id (RFC 8621 §8). */
 const singletonId = 'singleton';

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 
 /**
- * A web-standard Request for the SDK's transports, from a Node request whose body the door has
+ * A web-standard Request for the SDK's transports, from a Node request whose body the endpoint has
  * already read (it goes to the transport as `parsedBody`). Its signal aborts when the client goes
  * away, so a tool call in progress learns of it.
  */

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { jmapCapabilities } from '../../../wire-constants.js';
-import { deliverLocal, stripHeader } from '../../store/deliver-message.js';
-import { jmapLimits } from '../../protocol/jmap-limits.js';
-import { MethodError, setError, type SetError } from '../../protocol/method-error.js';
-import { newId } from '../../store/new-id.js';
-import type { SubmissionRecord } from '../../store/records.js';
-import { changesMethod } from '../changes-method.js';
-import { runEmailSet } from '../email/email-set-method.js';
-import { beginSet, createEach, setArgsShape } from '../set-method-frame.js';
+import { jmapCapabilities } from '../../wire-constants.js';
+import { deliverLocal, stripHeader } from '../store/deliver-message.js';
+import { jmapLimits } from '../protocol/jmap-limits.js';
+import { MethodError, setError, type SetError } from '../protocol/method-error.js';
+import { newId } from '../store/new-id.js';
+import type { SubmissionRecord } from '../store/records.js';
+import { changesMethod } from './changes-method.js';
+import { runEmailSet } from './email/email-set-method.js';
+import { beginSet, createEach, setArgsShape } from './set-method-frame.js';
 import {
   checkObjectLimit,
   checkProperties,
@@ -17,7 +17,7 @@ import {
   resolveCreationId,
   type MethodContext,
   type MethodDefinition,
-} from '../method-context.js';
+} from './method-context.js';
 
 const address = z.object({
   email: z.string(),

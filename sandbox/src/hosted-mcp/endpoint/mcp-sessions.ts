@@ -10,7 +10,7 @@ export interface McpSession {
 
 /**
  * The open transport sessions. A session is bound, on its first request, to the credential that
- * opened it; the door refuses later requests of the session with any other. Bounded: past
+ * opened it; the endpoint refuses later requests of the session with any other. Bounded: past
  * `maxSessions` the least recently used session is closed (clients that vanish never say DELETE).
  */
 export class McpSessions {

@@ -1,6 +1,6 @@
 import { createTransport } from 'nodemailer';
-import type { OutboxEntry } from '../../mail-backend.js';
-import { botDomain } from '../scenarios/world.js';
+import type { OutboxEntry } from '../mail-backend.js';
+import { botDomain } from './scenarios/world.js';
 
 /**
  * The loop attack's counterpart: a careless auto-responder at the bot domain that answers every

@@ -1,16 +1,16 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
-import { AuthFailure, sendFailure } from '../../auth/auth-http.js';
-import { AccessTokenError, bearerTokenOf, looksLikeAccessToken, type AccessClaims } from '../grants/access-tokens.js';
-import type { AccountDirectory } from '../accounts/account-directory.js';
-import { readCappedBody } from '../form-body.js';
+import { AuthFailure, sendFailure } from '../auth/auth-http.js';
+import { AccessTokenError, bearerTokenOf, looksLikeAccessToken, type AccessClaims } from './grants/access-tokens.js';
+import type { AccountDirectory } from './accounts/account-directory.js';
+import { readCappedBody } from './form-body.js';
 import { jmapRequestKind, missingScopeOf, scopeForRequest } from './jmap-scope-rule.js';
-import { bearerChallenge, invalidToken, OAuthFailure, sendOAuthFailure } from '../oauth-failure.js';
-import { oauthScopes, type OAuthScope } from '../oauth-scopes.js';
-import { accountIdPattern, inboxResourcePrefix } from '../resource-indicators.js';
+import { bearerChallenge, invalidToken, OAuthFailure, sendOAuthFailure } from './oauth-failure.js';
+import { oauthScopes, type OAuthScope } from './oauth-scopes.js';
+import { accountIdPattern, inboxResourcePrefix } from './resource-indicators.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-export interface JmapOAuthGateOptions {
+export interface JmapTokenCheckOptions {
   verifyAccessToken(token: string, isAccepted: (audience: string) => boolean): Promise<AccessClaims>;
   directory: AccountDirectory;
   /** `{api_url}/jmap`, the only resource besides one inbox's URN whose tokens this host takes. */
@@ -26,13 +26,13 @@ export const serviceAccountHeader = 'x-service-account-id';
 const maxInspectedBytes = 10 * 1024 * 1024;
 
 /**
- * The JMAP host's door for OAuth access tokens (spec §4.2 rules 1–7), in front of either mail
+ * The JMAP host's check of OAuth access tokens (spec §4.2 rules 1–7), in front of either mail
  * store. A request with an access token (typ at+jwt) is checked here — token, X-Service-Account-Id,
  * ownership, scope — and then goes on with a two-minute capability JWT for the chosen inbox in
  * place of the token (rule 6: the service mints it; the client never sees it). Every other request
  * (the proof-of-work path's capability JWTs) passes untouched.
  */
-export function guardJmapWithOAuth(options: JmapOAuthGateOptions, next: Handler): Handler {
+export function guardJmapWithOAuth(options: JmapTokenCheckOptions, next: Handler): Handler {
   const admit = async (req: IncomingMessage, res: ServerResponse, token: string): Promise<void> => {
     const claims = await verify(token);
     const accountId = req.headers[serviceAccountHeader];

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import type { DnsRecordsInput } from '../../mail-auth/dns-records.js';
-import type { OutboxEntry } from '../../mail-backend.js';
+import type { DnsRecordsInput } from '../mail-auth/dns-records.js';
+import type { OutboxEntry } from '../mail-backend.js';
 import { startAutoResponder, type AutoResponder } from './auto-responder.js';
 
 /**

@@ -6,7 +6,7 @@ import { AccessTokenError, type AccessClaims } from '../../oauth/grants/access-t
 import { oauthScopes, type OAuthScope } from '../../oauth/oauth-scopes.js';
 import type { CallerCredential } from './caller-credential.js';
 
-/** Who is calling, as the door verified it on this very request. */
+/** Who is calling, as the endpoint verified it on this very request. */
 export type HostedCaller =
   | {
       kind: 'oauth';
@@ -28,18 +28,18 @@ export type HostedCaller =
     };
 
 /** A refused credential: 401 with a challenge, or 400 for a request that is malformed. */
-export class DoorRefusal extends Error {
+export class CallerRefusal extends Error {
   constructor(
     readonly status: 400 | 401 | 403,
     readonly code: string,
     readonly description: string,
   ) {
     super(description);
-    this.name = 'DoorRefusal';
+    this.name = 'CallerRefusal';
   }
 }
 
-/** What the door needs to check a credential. */
+/** What the endpoint needs to check a credential. */
 export interface CallerCheckDeps {
   verifyAccessToken(token: string, isAccepted: (audience: string) => boolean): Promise<AccessClaims>;
   /** `{mcp_url}/mcp`: the only audience accepted here. */
@@ -55,13 +55,13 @@ export interface CallerCheckDeps {
 export async function verifyCaller(deps: CallerCheckDeps, credential: CallerCredential): Promise<HostedCaller> {
   switch (credential.kind) {
     case 'none':
-      throw new DoorRefusal(
+      throw new CallerRefusal(
         401,
         'invalid_token',
         'No credential was sent: authorize with OAuth (the WWW-Authenticate header names the metadata) or send the inbox apiKey.',
       );
     case 'malformed':
-      throw new DoorRefusal(400, 'invalid_request', credential.problem);
+      throw new CallerRefusal(400, 'invalid_request', credential.problem);
     case 'access_token':
       return verifyAccessToken(deps, credential.token);
     case 'api_key':
@@ -74,7 +74,7 @@ async function verifyAccessToken(deps: CallerCheckDeps, token: string): Promise<
   try {
     claims = await deps.verifyAccessToken(token, (audience) => audience === deps.resource());
   } catch (error) {
-    if (error instanceof AccessTokenError) throw new DoorRefusal(401, 'invalid_token', error.message);
+    if (error instanceof AccessTokenError) throw new CallerRefusal(401, 'invalid_token', error.message);
     throw error;
   }
   return {
@@ -91,7 +91,7 @@ async function verifyAccessToken(deps: CallerCheckDeps, token: string): Promise<
 async function verifyApiKey(deps: CallerCheckDeps, apiKey: string): Promise<HostedCaller> {
   const account = deps.findByApiKey(apiKey);
   if (!account)
-    throw new DoorRefusal(
+    throw new CallerRefusal(
       401,
       'invalid_token',
       'This apiKey opens no inbox of this service; check the key, or authorize with OAuth instead.',
@@ -102,12 +102,12 @@ async function verifyApiKey(deps: CallerCheckDeps, apiKey: string): Promise<Host
   return { kind: 'api_key', inbox, scopes: [...oauthScopes], bindingKey: `key:${keyHash}` };
 }
 
-/** Callers the door verified: the only ones a tool call accepts from the transport's auth info. */
+/** Callers the endpoint verified: the only ones a tool call accepts from the transport's auth info. */
 const verifiedCallers = new WeakSet<HostedCaller>();
 
 /**
  * The auth info handed to the MCP transport with a request. It carries the verified caller, not
- * the credential: the token or apiKey stays at the door.
+ * the credential: the token or apiKey stays at the endpoint.
  */
 export function authInfoFor(caller: HostedCaller, resource: string): AuthInfo {
   verifiedCallers.add(caller);
@@ -120,7 +120,7 @@ export function authInfoFor(caller: HostedCaller, resource: string): AuthInfo {
   };
 }
 
-/** The caller of a tool call, when the door verified it on this request. */
+/** The caller of a tool call, when the endpoint verified it on this request. */
 export function callerOf(authInfo: { extra?: Record<string, unknown> } | undefined): HostedCaller | undefined {
   const caller = authInfo?.extra?.['caller'];
   return typeof caller === 'object' && caller !== null && verifiedCallers.has(caller as HostedCaller)
