@@ -42,8 +42,6 @@ export interface JudgeOptions {
   approved?: boolean;
 }
 
-const rank = { allow: 0, confirm: 1, refuse: 2 } as const;
-
 function refuse(
   reason: string,
   rule: DecidingRule,
@@ -107,8 +105,7 @@ export async function judgeSend(send: SendUnderJudgement, options: JudgeOptions)
         confirmRule ??= judged.rule;
       }
     }
-    if (confirmRule && rank.confirm > rank[verdict.kind])
-      verdict = { kind: 'confirm', rule: confirmRule, recipients: needYes };
+    if (confirmRule) verdict = { kind: 'confirm', rule: confirmRule, recipients: needYes };
   }
   if (policy.send.secretScan.value === 'on') {
     const findings = await scanForSecrets(send.scanParts);
