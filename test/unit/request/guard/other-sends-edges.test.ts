@@ -195,7 +195,7 @@ describe('a vacation response changed several ways in one call', () => {
       { 'VacationResponse/get': [['VacationResponse/get', { list: null }, 'v']] },
       { 'VacationResponse/get': [['VacationResponse/get', { list: { 0: { isEnabled: true } } }, 'v']] },
       { 'VacationResponse/get': [['VacationResponse/get', { list: ['enabled'] }, 'v']] },
-    ]) {
+    ] as Record<string, unknown[]>[]) {
       const server: Server = { reads: [], answers };
       expect(
         await judge(server, 'VacationResponse/set', { update: { singleton: { subject: 'x' } } }),

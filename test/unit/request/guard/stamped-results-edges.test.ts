@@ -134,6 +134,51 @@ describe('a create that forges the verdict where a reader might not look', () =>
   });
 });
 
+describe('what the refusal of a forged verdict says', () => {
+  it('names the call or mail it refuses and what it could not check', async () => {
+    const reference = { resultOf: 'q', name: 'Foo/get', path: '/x' };
+    const bySet = await refused({
+      using,
+      methodCalls: [['Email/set', { accountId: 'acc-1', '#create': reference }, 'e']],
+    });
+    expect(bySet.message).toContain(
+      'Email/set takes its creates from a result reference, so what it writes cannot be checked',
+    );
+    expect(bySet.details).toMatchObject({ write: 'Email/set' });
+    const byImport = await refused({
+      using,
+      methodCalls: [['Email/import', { accountId: 'acc-1', '#emails': reference }, 'i']],
+    });
+    expect(byImport.message).toContain(
+      'Email/import takes its mail from a result reference, so what it writes cannot be checked',
+    );
+    const stamped = await refused(
+      { using, methodCalls: [['Email/import', { accountId: 'acc-1', emails: { i: { blobId: 'B1' } } }, 'i']] },
+      { B1: `Authentication-Results: ${ours}; dmarc=pass\r\n\r\nhi` },
+    );
+    expect(stamped.message).toContain(
+      `the mail i (Email/import) carries an Authentication-Results field naming this service (${ours})`,
+    );
+    expect(stamped.details).toMatchObject({ write: 'the mail i (Email/import)' });
+  });
+
+  it('is not given for a list of name/value pairs that is no header list', async () => {
+    const check = await fakeCheck();
+    check.store.blobs.B1 = Buffer.from('x');
+    const outcome = await checkBatch(
+      {
+        kind: 'batch',
+        request: emailSet({
+          attachments: [{ blobId: 'B1', type: 'text/plain', name: 'Authentication-Results', value: ours }],
+          keywords: { 'x-header:Authentication-Results': true },
+        }),
+      },
+      check.context,
+    ).catch((error: unknown) => error);
+    expect(String((outcome as Error | undefined)?.message)).not.toContain('naming this service');
+  });
+});
+
 describe('the ids recorded as written by the tool', () => {
   it('are only those the server created for an email write of this request', async () => {
     const check = await fakeCheck();
