@@ -16,8 +16,9 @@ interface CallClock {
   readonly startedAt: number;
   /** Time spent in waits the caller asked for, finished ones only. */
   pausedMs: number;
-  /** Set while such a wait runs (nested waits count once). */
-  pausedSince: number | undefined;
+  /** When the outermost such wait began; read only while one runs. */
+  pausedSince: number;
+  /** Waits running now (nested waits count once). */
   pauses: number;
 }
 
@@ -41,7 +42,7 @@ export class Deadline {
   static start(options: DeadlineOptions): Deadline {
     const now = options.now ?? Date.now;
     return new Deadline(
-      { now, startedAt: now(), pausedMs: 0, pausedSince: undefined, pauses: 0 },
+      { now, startedAt: now(), pausedMs: 0, pausedSince: 0, pauses: 0 },
       options.timeoutMs,
       options.budgetMs,
     );
@@ -54,8 +55,8 @@ export class Deadline {
 
   /** Time the call has spent on the timeout's clock (waits the caller asked for left out). */
   spentMs(): number {
-    const { now, pausedMs, pausedSince } = this.clock;
-    return this.elapsedMs() - pausedMs - (pausedSince === undefined ? 0 : now() - pausedSince);
+    const { now, pausedMs, pausedSince, pauses } = this.clock;
+    return this.elapsedMs() - pausedMs - (pauses > 0 ? now() - pausedSince : 0);
   }
 
   /** What is left of the budget, or undefined without one. */
@@ -76,10 +77,7 @@ export class Deadline {
     try {
       return await wait();
     } finally {
-      if (--clock.pauses === 0 && clock.pausedSince !== undefined) {
-        clock.pausedMs += clock.now() - clock.pausedSince;
-        clock.pausedSince = undefined;
-      }
+      if (--clock.pauses === 0) clock.pausedMs += clock.now() - clock.pausedSince;
     }
   }
 

@@ -73,20 +73,19 @@ export async function openEventStream(url: string, options: EventStreamOptions):
 
   const readChunk = async (): Promise<Uint8Array | undefined> => {
     let timer: NodeJS.Timeout | undefined;
-    let idle = false;
     const silence = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        idle = true;
-        reject(new EventStreamFailure('idle', `nothing received for ${options.idleTimeoutMs} ms`));
-      }, options.idleTimeoutMs);
+      timer = setTimeout(
+        () => reject(new EventStreamFailure('idle', `nothing received for ${options.idleTimeoutMs} ms`)),
+        options.idleTimeoutMs,
+      );
     });
     try {
       const chunk = await Promise.race([reader.read(), silence]);
       return chunk.done ? undefined : chunk.value;
     } catch (error) {
+      // The silence's own failure wins the race when it comes first.
       if (error instanceof EventStreamFailure) throw error;
       if (options.signal.aborted) throw new EventStreamFailure('cancelled', 'cancelled');
-      if (idle) throw new EventStreamFailure('idle', `nothing received for ${options.idleTimeoutMs} ms`);
       throw new EventStreamFailure('network', error instanceof Error ? error.message : String(error));
     } finally {
       clearTimeout(timer);
@@ -152,7 +151,7 @@ class EventParser {
       this.eventBytes = this.pending.length;
       return;
     }
-    if (line.startsWith(':')) return;
+    // A comment (":" first) names the empty field, which no branch below takes.
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
     const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');

@@ -28,13 +28,11 @@ export function originOfTemplate(value: string): string | undefined {
   const authority = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(value);
   // A placeholder in the host or port would let a value chosen later pick the destination.
   if (!authority?.[2] || /[{}]/.test(authority[2])) return undefined;
-  try {
-    const url = new URL(`${authority[1]}${authority[2]}/`);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-    return url.origin;
-  } catch {
-    return undefined;
-  }
+  const text = `${authority[1]}${authority[2]}/`;
+  if (!URL.canParse(text)) return undefined;
+  const url = new URL(text);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  return url.origin;
 }
 
 /** Whether `url` (or template) is on `origin` or on one the operator allowed. */
@@ -54,7 +52,7 @@ export function redirectRefusedError(what: string, refused: RedirectRefused): Ma
   });
 }
 
-/** Origin of a parsed URL for a message; a non-special scheme has no origin of its own. */
+/** Origin of a parsed URL for a message, also for a scheme without an origin of its own (http(s): the same text). */
 function originText(url: URL): string {
-  return url.origin === 'null' ? `${url.protocol}//${url.host}` : url.origin;
+  return `${url.protocol}//${url.host}`;
 }

@@ -248,3 +248,26 @@ describe('openEventStream: how a stream fails', () => {
     expect((await failureOf(stream.next())).kind).not.toBe('idle');
   });
 });
+
+describe('openEventStream: where the credential goes', () => {
+  it('refuses a redirect to another origin with redirect_refused, and the other origin hears nothing', async () => {
+    const other = await streaming((res) => res.write('data: stolen\n\n'));
+    for (const status of [301, 302, 303, 307, 308]) {
+      const first = await scriptedServer((_req, res) => res.writeHead(status, { location: `${other.url}/es` }).end());
+      const failure = await failureOf(openEventStream(`${first.url}/es`, options()));
+      expect(failure.kind, String(status)).toBe('redirect_refused');
+      expect(failure.message).toContain(`to ${other.url} refused`);
+    }
+    expect(other.hits()).toBe(0);
+  });
+
+  it('keeps a stream open past the head deadline once the head came', async () => {
+    const server = await streaming((res) => {
+      const timer = setTimeout(() => res.write('data: late\n\n'), 400);
+      res.on('close', () => clearTimeout(timer));
+    });
+    const stream = await openEventStream(server.url, options({ connectTimeoutMs: 150 }));
+    expect((await stream.next()).data).toBe('late');
+    stream.close();
+  });
+});
