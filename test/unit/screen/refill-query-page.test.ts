@@ -486,3 +486,115 @@ describe('refillQueryPage, the calls that read the page', () => {
     expect(alone.requests).toHaveLength(1);
   });
 });
+
+describe('refillQueryPage, a follow-up answer it cannot fully read', () => {
+  const request: JmapRequest = {
+    using: [core, mail],
+    methodCalls: [
+      ['Email/query', { accountId: 'a', limit: 2 }, 'query'],
+      ['Email/get', { accountId: 'a', '#ids': { resultOf: 'query', name: 'Email/query', path: '/ids' } }, 'get'],
+    ],
+  };
+  const good = (id: string) => ({
+    id,
+    from: [{ email: `${id}@fine.test` }],
+    sender: null,
+    'header:Authentication-Results:asRaw:all': [],
+  });
+
+  it('passes the judge only the sender facts it could read, and adds only ids that are strings', async () => {
+    const followUp = async (req: JmapRequest): Promise<JmapResponse> =>
+      req.methodCalls[0]?.[0] === 'Email/query'
+        ? {
+            methodResponses: [
+              // A stray answer under another call id is not the follow-up's.
+              ['Email/query', { ids: ['X1', 'X2'] }, 'other'],
+              ['Email/query', { ids: ['M2', 7, null, 'M3', 'M4', 'M5', 'M6'], position: 2 }, 'q'],
+              ['Email/get', { list: [good('X1')] }, 'other'],
+              ['SearchSnippet/get', { list: [good('X2')] }, 'f'],
+              [
+                'Email/get',
+                {
+                  list: [
+                    good('M2'),
+                    { ...good('M3'), from: 'M3@fine.test' },
+                    { ...good('M4'), sender: 'boss@blocked.test' },
+                    { ...good('M5'), id: 5 },
+                    'M6',
+                    null,
+                  ],
+                },
+                'f',
+              ],
+            ],
+          }
+        : { methodResponses: [] };
+    const judged: { ids: readonly string[]; known: string[] }[] = [];
+    const response: JmapResponse = {
+      methodResponses: [['Email/query', { ids: ['M0'], position: 0 }, 'query']],
+    };
+    await refillQueryPage(
+      request,
+      response,
+      0,
+      { removed: 1, served: 2 },
+      {
+        accountId: 'acc-1',
+        lookup: followUp,
+        judge: async (ids, known) => {
+          judged.push({ ids, known: [...known.keys()] });
+          return new Set(['M2']);
+        },
+      },
+    );
+    expect(judged).toEqual([{ ids: ['M2', 'M3', 'M4', 'M5', 'M6'], known: ['M2'] }]);
+    expect(response.methodResponses[0]?.[1].ids).toEqual(['M0', 'M3']);
+  });
+
+  it('adds to a page whose answer had no id list, and to readers whose answers had no list', async () => {
+    const host = fakeMailHost(Array.from({ length: 4 }, (_, i) => ({ id: `M${i}`, from: `y${i}@fine.test` })));
+    const response: JmapResponse = {
+      methodResponses: [
+        ['Email/query', { position: 0 }, 'query'],
+        ['Email/get', { notFound: ['gone'] }, 'get'],
+      ],
+    };
+    await refillQueryPage(
+      request,
+      response,
+      0,
+      { removed: 1, served: 2 },
+      { accountId: 'acc-1', lookup: host.lookup, judge: async () => new Set() },
+    );
+    expect(response.methodResponses[0]?.[1].ids).toEqual(['M2']);
+    expect(response.methodResponses[1]?.[1]).toEqual({
+      notFound: ['gone'],
+      list: [expect.objectContaining({ id: 'M2' })],
+    });
+  });
+
+  it('reads again only Email/get by #ids and SearchSnippet/get by #emailIds, and skips a back-reference that is not an object', async () => {
+    const host = fakeMailHost(Array.from({ length: 4 }, (_, i) => ({ id: `M${i}`, from: `y${i}@fine.test` })));
+    const ref = { resultOf: 'query', name: 'Email/query', path: '/ids' };
+    const odd: JmapRequest = {
+      using: [core, mail],
+      methodCalls: [
+        ['Email/query', { accountId: 'a', limit: 2 }, 'query'],
+        ['Thread/get', { accountId: 'a', '#emailIds': ref }, 'threads'],
+        ['Email/get', { accountId: 'a', '#emailIds': ref }, 'wrongKey'],
+        ['Email/get', { accountId: 'a', '#ids': null }, 'nullRef'],
+        ['Email/get', { accountId: 'a', '#ids': [ref] }, 'listRef'],
+      ],
+    };
+    const response: JmapResponse = { methodResponses: [['Email/query', { ids: ['M0'], position: 0 }, 'query']] };
+    await refillQueryPage(
+      odd,
+      response,
+      0,
+      { removed: 1, served: 2 },
+      { accountId: 'acc-1', lookup: host.lookup, judge: async () => new Set() },
+    );
+    expect(response.methodResponses[0]?.[1].ids).toEqual(['M0', 'M2']);
+    expect(host.requests).toHaveLength(1);
+  });
+});
