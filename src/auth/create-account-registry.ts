@@ -4,7 +4,7 @@ import { checkCredentialsTarget } from '../credentials/check-credentials-target.
 import { checkRegisteredOrigin } from '../credentials/check-registered-origin.js';
 import { CredentialStore, inboxLocalPart } from '../credentials/credential-store.js';
 import { credentialsKindOf } from '../credentials/credentials-kind.js';
-import { withDirectoryLock, type LockOptions } from '../credentials/directory-lock.js';
+import type { LockOptions } from '../credentials/directory-lock.js';
 import type { StoredCredentials } from '../credentials/stored-credentials.js';
 import { MailboxError, inputRef } from '../errors.js';
 import type { FetchFunction } from '../http/http-types.js';
@@ -194,17 +194,7 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
     invalidateCapability: (jwt) => chain.invalidate(jwt),
     credentials,
     readState: () => store.readState(),
-    updateState: (mutate) =>
-      withDirectoryLock(
-        dir,
-        'state',
-        async () => {
-          const next = mutate(await store.readState());
-          await store.writeState(next);
-          return next;
-        },
-        ctx.lock,
-      ),
+    updateState: (mutate) => store.updateState(mutate, ctx.lock),
     revealApiKey: async () => (await credentials()).apiKey,
     inbox: async (): Promise<InboxIdentity> => {
       const stored = await credentials();

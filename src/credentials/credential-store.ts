@@ -5,6 +5,7 @@ import { rm } from 'node:fs/promises';
 import { decodeJwt } from 'jose/jwt/decode';
 import { deepFreeze } from '../deep-freeze.js';
 import { maskApiKey, rememberSecret } from '../redact.js';
+import { withDirectoryLock, type LockOptions } from './directory-lock.js';
 import { registeredSandbox } from './loopback-endpoints.js';
 import { recoverInterruptedWrites } from './recover-interrupted-writes.js';
 import {
@@ -151,6 +152,20 @@ export class CredentialStore {
   /** Replaces state.json atomically. */
   async writeState(state: AccountState): Promise<void> {
     await writeFileAtomic(this.path('state'), `${JSON.stringify(accountStateSchema.parse(state), null, 2)}\n`);
+  }
+
+  /** Changes state.json under the directory's state lock, so concurrent changes never lose one another. */
+  updateState(mutate: (state: AccountState) => AccountState, lock: LockOptions): Promise<AccountState> {
+    return withDirectoryLock(
+      this.dir,
+      'state',
+      async () => {
+        const next = mutate(await this.readState());
+        await this.writeState(next);
+        return next;
+      },
+      lock,
+    );
   }
 
   private async readJson<T extends z.ZodType>(path: string, schema: T): Promise<z.infer<T> | undefined> {

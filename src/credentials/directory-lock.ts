@@ -198,7 +198,8 @@ async function readOwner(path: string): Promise<LockOwner | undefined> {
 }
 
 // Stryker disable all: the catch matters for EPERM, a live process of another user, which a test running as root (as CI does) cannot meet
-function isAlive(pid: number): boolean {
+/** Whether a process of this host may still run (this process counts as alive; another user's too). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -13,7 +13,7 @@ import {
   type StoredGrant,
   type StoredInboxList,
 } from './oauth-grant-files.js';
-import { isWriterAlive } from './recover-interrupted-writes.js';
+import { isAlive } from './directory-lock.js';
 import { damagedFileError, parseStoredJson, storedJsonOrUndefined } from './parse-stored-json.js';
 import { parseTempName, readPrivateFile, writeFileAtomic } from './secure-file.js';
 
@@ -135,7 +135,7 @@ export async function recoverInterruptedGrantWrite(dir: string, notice: (message
   const own = new Set<string>([oauthFiles.grant, oauthFiles.accessTokens, oauthFiles.inboxes, oauthFiles.renewal]);
   for (const name of names) {
     const temp = parseTempName(name);
-    if (!temp || !own.has(temp.target) || isWriterAlive(temp.pid)) continue;
+    if (!temp || !own.has(temp.target) || isAlive(temp.pid)) continue;
     const path = join(dir, name);
     // Stryker disable next-line ConditionalExpression,BlockStatement: a cache's temp file never parses as a grant, so the grant branch below removes it all the same
     if (temp.target !== oauthFiles.grant) {

@@ -2,6 +2,7 @@ import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MailboxError, inputRef } from '../errors.js';
 import { rememberSecret } from '../redact.js';
+import { isAlive } from './directory-lock.js';
 import { storedJsonOrUndefined } from './parse-stored-json.js';
 import { parseTempName, readPrivateFile } from './secure-file.js';
 import { storedCredentialsSchema, type StoredCredentials } from './stored-credentials.js';
@@ -18,7 +19,7 @@ export async function recoverInterruptedWrites(dir: string, notice: (message: st
   for (const name of names) {
     const temp = parseTempName(name);
     // An OAuth directory's grant has recovery of its own (oauth-grant-store.ts): never removed here.
-    if (!temp || temp.target === 'oauth.json' || isWriterAlive(temp.pid)) continue;
+    if (!temp || temp.target === 'oauth.json' || isAlive(temp.pid)) continue;
     const path = join(dir, name);
     if (temp.target !== 'credentials.json') {
       await rm(path, { force: true }).catch(() => undefined);
@@ -77,14 +78,3 @@ async function recoverCredentials(dir: string, tempPath: string, notice: (messag
 
 const parse = (text: string | undefined): StoredCredentials | undefined =>
   storedJsonOrUndefined(text, storedCredentialsSchema);
-
-/** Whether the process that left a temp file may still be writing it (this process counts as alive). */
-export function isWriterAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -267,37 +267,23 @@ async function settled<T>(outcome: CheckOutcome, send: () => Promise<T>): Promis
 }
 
 /** What a core function that talks to the service is given by its caller, for its gate. */
-export interface GateContext {
-  signal: AbortSignal;
-  log: Logger;
+/** What a caller gives to open a gate: the options without the account, and defaults for the rest. */
+export type GateContext = Omit<ServiceGateOptions, 'account' | 'deadline' | 'frontDoor'> & {
   /** The call's deadline, started by the front door; without one, a deadline of `timeoutMs` starts here. */
   deadline?: Deadline;
   /** Without a deadline: the configured timeout (default 30 s). */
   timeoutMs?: number;
   /** Default 'cli'. */
   frontDoor?: FrontDoor;
-  isWake?: boolean;
-  /** The check stage every batch and upload passes (src/request/check-outgoing.ts, or a test's recorder). */
-  check: Check;
-  /** What the operator's guard needs from the caller (the door's confirm, an operator's approval). */
-  guard?: GuardOptions;
-  /** The operator's view of held mail (`--include-held`). */
-  includeHeld?: boolean;
-  fetch?: FetchFunction;
-}
+};
 
 /** The gate of one call for `account` (see ServiceGate). */
 export function openServiceGate(account: Account, context: GateContext): ServiceGate {
+  const { timeoutMs, ...options } = context;
   return new ServiceGate({
+    ...options,
     account,
-    deadline: context.deadline ?? Deadline.start({ timeoutMs: context.timeoutMs ?? settings.timeoutMs.defaultValue() }),
-    signal: context.signal,
-    log: context.log,
+    deadline: context.deadline ?? Deadline.start({ timeoutMs: timeoutMs ?? settings.timeoutMs.defaultValue() }),
     frontDoor: context.frontDoor ?? 'cli',
-    ...(context.isWake ? { isWake: true } : {}),
-    check: context.check,
-    ...(context.guard ? { guard: context.guard } : {}),
-    ...(context.includeHeld ? { includeHeld: true } : {}),
-    ...(context.fetch ? { fetch: context.fetch } : {}),
   });
 }

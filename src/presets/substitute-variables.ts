@@ -85,26 +85,6 @@ export function substituteVariables<T>(
   return { value: result, missing: names };
 }
 
-/** Lists the `$NAME` placeholders a JSON value uses (keys included), sorted and unique. */
-export function listPlaceholders(value: unknown): string[] {
-  const found = new Set<string>();
-  const scan = (text: string): void => {
-    for (const match of text.matchAll(tokenPattern)) if (match[1] !== undefined) found.add(match[1]);
-  };
-  const walk = (node: unknown): void => {
-    if (typeof node === 'string') scan(node);
-    else if (Array.isArray(node)) node.forEach(walk);
-    else if (node !== null && typeof node === 'object') {
-      for (const [key, child] of Object.entries(node)) {
-        scan(key);
-        walk(child);
-      }
-    }
-  };
-  walk(value);
-  return [...found].sort();
-}
-
 /** The one error naming every missing variable at once. */
 export function varsMissingError(names: readonly string[]): MailboxError {
   const list = names.map((n) => `$${n}`).join(', ');

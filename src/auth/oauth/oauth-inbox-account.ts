@@ -1,6 +1,6 @@
 import { CredentialStore } from '../../credentials/credential-store.js';
 import { kindConflictError, oauthInboxStateDir } from '../../credentials/credentials-kind.js';
-import { isLockHeld, withDirectoryLock } from '../../credentials/directory-lock.js';
+import { isLockHeld } from '../../credentials/directory-lock.js';
 import type { KnownInbox } from '../../credentials/oauth-grant-files.js';
 import type { AccountStats } from '../account-context.js';
 import type { Account, CallOptions, InboxChoice, InboxIdentity, ListedInbox } from '../account-registry.js';
@@ -52,19 +52,7 @@ export function createOAuthInboxAccount(
       throw kindConflictError(dir, 'oauth');
     },
     readState: async () => (await stateStore()).readState(),
-    updateState: async (mutate) => {
-      const store = await stateStore();
-      return withDirectoryLock(
-        store.dir,
-        'state',
-        async () => {
-          const next = mutate(await store.readState());
-          await store.writeState(next);
-          return next;
-        },
-        grant.options.lock,
-      );
-    },
+    updateState: async (mutate) => (await stateStore()).updateState(mutate, grant.options.lock),
     revealApiKey: async () => {
       throw kindConflictError(dir, 'oauth');
     },

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
-import {
-  listPlaceholders,
-  omitValue,
-  substituteVariables,
-  variableNamePattern,
-} from '../../../src/presets/substitute-variables.js';
+import { omitValue, substituteVariables, variableNamePattern } from '../../../src/presets/substitute-variables.js';
 
 /** The error substituting `value` with no variables throws. */
 function varsError(value: unknown): MailboxError {
@@ -99,15 +94,6 @@ describe('substituteVariables', () => {
     (value.a as unknown as { email: string }[])[0]!.email = 'changed';
     expect(to[0]?.email).toBe('a@b.c');
     expect((value.b as unknown as { email: string }[])[0]?.email).toBe('a@b.c');
-  });
-
-  it('lists the placeholders a value uses, keys included', () => {
-    expect(listPlaceholders({ a: '$TO', b: { 'x/$ID': '$$NOT' }, c: '$seen' })).toEqual(['ID', 'TO']);
-  });
-
-  it('lists placeholders at any depth of arrays and objects, and nothing from null, numbers or booleans', () => {
-    expect(listPlaceholders([['$A'], { b: [{ c: 'x $C y' }] }, null, 5, true])).toEqual(['A', 'C']);
-    expect(listPlaceholders(null)).toEqual([]);
   });
 
   it('counts a variable given as undefined as missing', () => {
