@@ -13,6 +13,7 @@ import { sandboxClientEnv } from '../../sandbox/src/sandbox-command.js';
 import { startSandbox } from '../../sandbox/src/start-sandbox.js';
 import type { BenchSection } from '../bench-section.js';
 import { median } from '../median.js';
+import { installHeapProbe, type HeapSample } from './heap-probe.js';
 import { realisticBlockList, realisticInbox } from './realistic-inbox-fixtures.js';
 import { benchDnsRecords } from '../token-cost-fixtures.js';
 
@@ -22,7 +23,8 @@ import { benchDnsRecords } from '../token-cost-fixtures.js';
  * builds (this one, and any other dist/bin.js given) run side by side against one in-process
  * sandbox, each with an inbox of its own holding the same mail, in alternating blocks of calls so
  * machine load hits them alike. Whole-call time is taken at the client (request written to
- * answer parsed); resident memory is the server process's VmRSS after each block.
+ * answer parsed); resident memory is the server process's VmRSS after each block, read before the
+ * heap probe (heap-probe.ts) runs a full collection in it and notes the live heap.
  */
 
 export interface SessionBuild {
@@ -47,6 +49,8 @@ interface BuildFigures {
   times: number[];
   /** [calls so far, VmRSS in MiB] after each block. */
   rss: [number, number][];
+  /** [calls so far, the probe's sample] after each block, taken after the RSS reading. */
+  heap: [number, HeapSample][];
 }
 
 const thisBuild = fileURLToPath(new URL('../../bin.js', import.meta.url));
@@ -74,6 +78,7 @@ export async function runMcpSessionBench(options: SessionBenchOptions = {}): Pro
   const log = options.log ?? (() => undefined);
   const sandbox = await startSandbox({ difficulty: 2, rateLimit: false, dns: benchDnsRecords() });
   const workDir = await mkdtemp(join(tmpdir(), 'agent-mailbox-session-bench-'));
+  const probe = await installHeapProbe(workDir);
   const clients: { client: Client; transport: StdioClientTransport }[] = [];
   try {
     const inboxes: string[] = [];
@@ -121,8 +126,8 @@ export async function runMcpSessionBench(options: SessionBenchOptions = {}): Pro
     for (const [i, build] of builds.entries()) {
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: [...(build.nodeArgs ?? []), build.bin, 'mcp'],
-        env: envs[i] ?? {},
+        args: [...probe.nodeArgs, ...(build.nodeArgs ?? []), build.bin, 'mcp'],
+        env: { ...envs[i], ...probe.envFor(String(i)) },
         stderr: 'ignore',
       });
       const client = new Client({ name: 'agent-mailbox-session-bench', version: '0' });
@@ -138,7 +143,7 @@ export async function runMcpSessionBench(options: SessionBenchOptions = {}): Pro
       return elapsed;
     };
     for (const { client } of clients) for (let n = 0; n < 20; n++) await callOnce(client, n);
-    const figures: BuildFigures[] = builds.map((b) => ({ label: b.label, times: [], rss: [] }));
+    const figures: BuildFigures[] = builds.map((b) => ({ label: b.label, times: [], rss: [], heap: [] }));
     log(`session bench: ${calls} calls per build in blocks of ${block}, ${builds.length} build(s) alternating`);
     for (let done = 0, round = 0; done < calls; done += block, round++) {
       const order = [...clients.keys()];
@@ -148,16 +153,33 @@ export async function runMcpSessionBench(options: SessionBenchOptions = {}): Pro
         const figure = figures[index] as BuildFigures;
         const size = Math.min(block, calls - done);
         for (let n = 0; n < size; n++) figure.times.push(await callOnce(client, done + n));
-        if (transport.pid !== null) figure.rss.push([done + size, await rssMiB(transport.pid)]);
+        if (transport.pid !== null) {
+          figure.rss.push([done + size, await rssMiB(transport.pid)]);
+          const sample = await probe.sample(transport.pid, String(index));
+          if (sample) figure.heap.push([done + size, sample]);
+        }
       }
       log(`session bench: ${done + Math.min(block, calls - done)} calls per build`);
     }
-    return figures.map(({ label, times, rss }) => {
+    const lastSpan = Math.min(5_000, calls - 1_000);
+    const perThousand = (from: number, to: number): string => {
+      const growth = lastSpan > 0 ? ((to - from) / lastSpan) * 1_000 : Number.NaN;
+      return `${growth >= 0 ? '+' : ''}${growth.toFixed(2)}`;
+    };
+    return figures.flatMap(({ label, times, rss, heap }) => {
       const first = rssAt(rss, 1_000);
       const end = rss.at(-1)?.[1] ?? Number.NaN;
-      const lastSpan = Math.min(5_000, calls - 1_000);
-      const growth = lastSpan > 0 ? ((end - rssAt(rss, calls - lastSpan)) / lastSpan) * 1_000 : Number.NaN;
-      return `${label.padEnd(24)} ${times.length} calls: median ${median(times).toFixed(2)} ms, p99 ${quantile(times, 0.99).toFixed(2)} ms; RSS ${first.toFixed(1)} MiB after 1,000 calls, ${end.toFixed(1)} MiB at the end (${growth >= 0 ? '+' : ''}${growth.toFixed(2)} MiB per 1,000 over the last ${lastSpan})`;
+      const live = heap.map(([n, s]): [number, number] => [n, s.liveHeap / 2 ** 20]);
+      const sized = heap.map(([n, s]): [number, number] => [n, s.heapTotal / 2 ** 20]);
+      const liveEnd = live.at(-1)?.[1] ?? Number.NaN;
+      const span = (series: [number, number][]): string =>
+        series.length
+          ? `${Math.min(...series.map(([, v]) => v)).toFixed(1)}–${Math.max(...series.map(([, v]) => v)).toFixed(1)}`
+          : 'n/a';
+      return [
+        `${label.padEnd(24)} ${times.length} calls: median ${median(times).toFixed(2)} ms, p99 ${quantile(times, 0.99).toFixed(2)} ms; RSS ${first.toFixed(1)} MiB after 1,000 calls, ${end.toFixed(1)} MiB at the end (${perThousand(rssAt(rss, calls - lastSpan), end)} MiB per 1,000 over the last ${lastSpan}, no collection forced before reading it)`,
+        `${' '.repeat(24)} live heap after a full collection: ${rssAt(live, 1_000).toFixed(1)} MiB after 1,000 calls, ${liveEnd.toFixed(1)} MiB at the end (${perThousand(rssAt(live, calls - lastSpan), liveEnd)} MiB per 1,000); RSS over the blocks ${span(rss)} MiB, V8's heap as sized ${span(sized)} MiB`,
+      ];
     });
   } finally {
     for (const { client } of clients) await client.close().catch(() => undefined);

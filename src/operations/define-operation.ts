@@ -171,6 +171,31 @@ export function defineOperation<I extends z.ZodObject, O extends z.ZodType, C ex
   return op;
 }
 
+/** An entry's schemas, as a lazily defined entry builds them. */
+export interface OperationSchemas<I extends z.ZodObject, O extends z.ZodType, C extends z.ZodObject> {
+  input: I;
+  output: O;
+  cliInput?: C;
+}
+
+/**
+ * An entry whose schemas are built on first use, once. Every start imports the whole table, but a
+ * CLI command reads one entry's schemas: building every entry's zod objects (each binding its
+ * methods) would be paid by every shell step. The entry reads the same as one of defineOperation.
+ */
+export function defineLazyOperation<I extends z.ZodObject, O extends z.ZodType, C extends z.ZodObject = z.ZodObject>(
+  op: Omit<Operation<I, O, C>, 'input' | 'output' | 'cliInput'> & { schemas: () => OperationSchemas<I, O, C> },
+): Operation<I, O, C> {
+  const { schemas, ...entry } = op;
+  let built: OperationSchemas<I, O, C> | undefined;
+  const get = (): OperationSchemas<I, O, C> => (built ??= schemas());
+  return Object.defineProperties(entry, {
+    input: { get: () => get().input, enumerable: true },
+    output: { get: () => get().output, enumerable: true },
+    cliInput: { get: () => get().cliInput, enumerable: true },
+  }) as Operation<I, O, C>;
+}
+
 /** The process's streams, for the CLI-only commands that report as they run. */
 export function streamsOf(ctx: OperationContext, what: string): NonNullable<OperationContext['streams']> {
   if (ctx.streams) return ctx.streams;

@@ -1,34 +1,38 @@
 import { z } from 'zod';
 import { helpTopics, listHelpTopics, readHelpTopic } from '../help/index.js';
-import { defineOperation, inputErrorCodes, type Operation } from './define-operation.js';
+import { defineLazyOperation, inputErrorCodes, type Operation } from './define-operation.js';
 import { summarizeOperations } from './summarize-operations.js';
 
-const helpInput = z.object({
-  topic: z
-    .enum(helpTopics)
-    .optional()
-    .describe('Omit for the index of topics.')
-    .register(inputErrorCodes, { code: 'help_topic_unknown' }),
-});
+const helpInput = () =>
+  z.object({
+    topic: z
+      .enum(helpTopics)
+      .optional()
+      .describe('Omit for the index of topics.')
+      .register(inputErrorCodes, { code: 'help_topic_unknown' }),
+  });
 
-const helpOutput = z.object({
-  topic: z.string(),
-  text: z.string(),
-  topics: z.array(z.string()),
-});
+const helpOutput = () =>
+  z.object({
+    topic: z.string(),
+    text: z.string(),
+    topics: z.array(z.string()),
+  });
 
 /**
  * The `help` entry. Its tools topic is generated from the table that holds it, so the table is
  * handed in (src/operations/index.ts) rather than imported, which would be an import cycle.
  */
 export function helpOperationOver(tools: () => readonly Operation<z.ZodObject, z.ZodType>[]) {
-  return defineOperation({
+  return defineLazyOperation({
     name: 'help',
     title: 'Help',
     description:
       'Built-in documentation: registering, every preset, raw JMAP, the daily watch, several inboxes, each error, security. Call it when unsure; needs no inbox.',
-    input: helpInput,
-    output: helpOutput,
+    schemas: () => ({
+      input: helpInput(),
+      output: helpOutput(),
+    }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     cli: { positional: 'topic' },
     // Both doors show the Markdown itself, not the JSON string that carries it.

@@ -1,25 +1,27 @@
 import { z } from 'zod';
 import { MailboxError } from '../errors.js';
-import { defineOperation } from './define-operation.js';
+import { defineLazyOperation } from './define-operation.js';
 
 /**
  * `agent-mailbox mcp`: the stdio MCP server, started by the CLI door (core never imports a door).
  * `--verbose` is the shared config flag (setting `debug`).
  */
-export const mcpOperation = defineOperation({
+export const mcpOperation = defineLazyOperation({
   name: 'mcp',
   title: 'Run the MCP server',
   description:
     'Run the stdio MCP server (for agent hosts: npx -y agent-mailbox mcp). stdout carries the protocol only.',
-  input: z.object({
-    tool_deadline_ms: z.coerce
-      .number({ error: '--tool-deadline-ms needs a positive whole number of milliseconds' })
-      .int('--tool-deadline-ms needs a positive whole number of milliseconds')
-      .positive('--tool-deadline-ms needs a positive whole number of milliseconds')
-      .optional()
-      .describe('Budget per tool call in milliseconds (default 50000; hosts cut calls at ~60 s).'),
+  schemas: () => ({
+    input: z.object({
+      tool_deadline_ms: z.coerce
+        .number({ error: '--tool-deadline-ms needs a positive whole number of milliseconds' })
+        .int('--tool-deadline-ms needs a positive whole number of milliseconds')
+        .positive('--tool-deadline-ms needs a positive whole number of milliseconds')
+        .optional()
+        .describe('Budget per tool call in milliseconds (default 50000; hosts cut calls at ~60 s).'),
+    }),
+    output: z.object({ stopped: z.literal(true) }),
   }),
-  output: z.object({ stopped: z.literal(true) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   doors: ['cli'],
   cli: { selfReporting: true },

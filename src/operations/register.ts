@@ -4,7 +4,7 @@ import { MailboxError, inputRef } from '../errors.js';
 import { usernameLength, usernamePattern } from '../wire-constants.js';
 import type { PowProgress } from '../pow/pow-progress.js';
 import type { RegisterOutcome } from '../auth/account-registry.js';
-import { defineOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
+import { defineLazyOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
 import { applyWatchChoice, watchReportSchema } from './watch-choice.js';
 import { presentRegister } from '../present/present-register.js';
 import { assertNewInboxAllowed, assertNoWakeRunning } from '../policy/new-inboxes.js';
@@ -18,39 +18,41 @@ const watchDescription = "The operator's choice, ask them: scheduled (a daily 09
 
 const usernameRule = `username must be ${usernameLength.min}–${usernameLength.max} characters: lowercase letters, digits, ".", "-" or "_", starting and ending with a letter or digit`;
 
-const registerInput = z.object({
-  username: z
-    .string()
-    .min(usernameLength.min, usernameRule)
-    .max(usernameLength.max, usernameRule)
-    .regex(usernamePattern, usernameRule)
-    .optional()
-    .describe('Local part of the new address, e.g. my-agent. Omit only with api_key.')
-    .register(inputErrorCodes, { code: 'username_invalid' }),
-  watch: z
-    .enum(['scheduled', 'on-demand'], {
-      error: (issue) =>
-        issue.input === undefined
-          ? watchChoiceMessage
-          : `watch must be "scheduled" (a daily 09:00 job wakes an agent to read the inbox) or "on-demand" (nothing installed), not ${JSON.stringify(issue.input)}; the choice is the operator's.`,
-    })
-    .describe(watchDescription),
-  credentials_dir: z.string().optional().describe("Directory for this inbox's credentials; omit for the default."),
-  api_key: z.string().optional().describe('Log in to an existing inbox instead; only a key the operator gives you.'),
-});
+const registerInput = () =>
+  z.object({
+    username: z
+      .string()
+      .min(usernameLength.min, usernameRule)
+      .max(usernameLength.max, usernameRule)
+      .regex(usernamePattern, usernameRule)
+      .optional()
+      .describe('Local part of the new address, e.g. my-agent. Omit only with api_key.')
+      .register(inputErrorCodes, { code: 'username_invalid' }),
+    watch: z
+      .enum(['scheduled', 'on-demand'], {
+        error: (issue) =>
+          issue.input === undefined
+            ? watchChoiceMessage
+            : `watch must be "scheduled" (a daily 09:00 job wakes an agent to read the inbox) or "on-demand" (nothing installed), not ${JSON.stringify(issue.input)}; the choice is the operator's.`,
+      })
+      .describe(watchDescription),
+    credentials_dir: z.string().optional().describe("Directory for this inbox's credentials; omit for the default."),
+    api_key: z.string().optional().describe('Log in to an existing inbox instead; only a key the operator gives you.'),
+  });
 
-const registerOutput = z.looseObject({
-  mode: z.enum(['signup', 'login', 'existing']),
-  inbox: z.string(),
-  accountId: z.string(),
-  credentialsDir: z.string(),
-  credentialsFile: z.string(),
-  apiKeyMasked: z.string(),
-  watch: z.enum(['scheduled', 'on-demand']),
-  pow: z.object({ difficulty: z.number(), tried: z.number(), elapsedMs: z.number() }).optional(),
-  watchJob: watchReportSchema,
-  next: z.array(z.string()),
-});
+const registerOutput = () =>
+  z.looseObject({
+    mode: z.enum(['signup', 'login', 'existing']),
+    inbox: z.string(),
+    accountId: z.string(),
+    credentialsDir: z.string(),
+    credentialsFile: z.string(),
+    apiKeyMasked: z.string(),
+    watch: z.enum(['scheduled', 'on-demand']),
+    pow: z.object({ difficulty: z.number(), tried: z.number(), elapsedMs: z.number() }).optional(),
+    watchJob: watchReportSchema(),
+    next: z.array(z.string()),
+  });
 
 /** A one-line progress message for a running proof of work. */
 export function describePowProgress(p: PowProgress): string {
@@ -65,7 +67,7 @@ export function describePowProgress(p: PowProgress): string {
 const pendingRegistrations = new Map<string, Promise<RegisterOutcome>>();
 
 async function registerWithinDeadline(
-  input: z.infer<typeof registerInput>,
+  input: z.infer<ReturnType<typeof registerInput>>,
   ctx: OperationContext,
 ): Promise<RegisterOutcome> {
   const account = ctx.accounts.open(input.credentials_dir);
@@ -123,7 +125,7 @@ async function registerWithinDeadline(
   }
 }
 
-export const registerOperation = defineOperation({
+export const registerOperation = defineLazyOperation({
   name: 'register',
   title: 'Register an inbox',
   description: [
@@ -131,18 +133,20 @@ export const registerOperation = defineOperation({
     'Takes seconds to a minute (proof of work). Again with the same username: harmless.',
     'A second inbox needs its own credentials_dir. More: help topic auth.',
   ].join(' '),
-  input: registerInput,
-  output: registerOutput,
+  schemas: () => ({
+    input: registerInput(),
+    output: registerOutput(),
+    cliInput: z.object({
+      show_api_key: z.boolean().optional().describe('Print the full apiKey (operators only; never in logs).'),
+      wake_command: z
+        .string()
+        .optional()
+        .describe('Agent command the daily job runs when mail arrived (watch=scheduled).'),
+    }),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   present: presentRegister,
   cli: { reveal: ['apiKey'] },
-  cliInput: z.object({
-    show_api_key: z.boolean().optional().describe('Print the full apiKey (operators only; never in logs).'),
-    wake_command: z
-      .string()
-      .optional()
-      .describe('Agent command the daily job runs when mail arrived (watch=scheduled).'),
-  }),
   async run(input, ctx) {
     if (input.username === undefined && input.api_key === undefined) {
       throw new MailboxError({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { findSandboxBin } from '../sandbox-bin/find-sandbox-bin.js';
 import { runSandboxBin } from '../sandbox-bin/run-sandbox-bin.js';
 import { flagsOf, sandboxCommandInput } from '../sandbox-bin/sandbox-flags.js';
-import { defineOperation, streamsOf, type OperationContext } from './define-operation.js';
+import { defineLazyOperation, streamsOf, type OperationContext } from './define-operation.js';
 
 /** Runs the sandbox package's bin (found at run time; the client never imports it) with these arguments. */
 async function runSandboxPackage(args: string[], ctx: OperationContext, what: string): Promise<{ exitCode: number }> {
@@ -26,12 +26,14 @@ async function runSandboxPackage(args: string[], ctx: OperationContext, what: st
  * `agent-mailbox sandbox`: the local sandbox of the service, until Ctrl-C. The sandbox is a package
  * of its own (agent-mailbox-sandbox, sandbox/ in a checkout); this entry starts its bin.
  */
-export const sandboxOperation = defineOperation({
+export const sandboxOperation = defineLazyOperation({
   name: 'sandbox',
   title: 'Run the local sandbox',
   description: 'Run the local sandbox of the Agent Mailbox Service (auth host, JMAP host, SMTP) on 127.0.0.1.',
-  input: sandboxCommandInput,
-  output: z.object({ exitCode: z.number() }),
+  schemas: () => ({
+    input: sandboxCommandInput,
+    output: z.object({ exitCode: z.number() }),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   doors: ['cli'],
   cli: { selfReporting: true, configOptions: false, repeatable: ['oauth_auto_approve'] },
@@ -79,70 +81,76 @@ function runDrill(
   );
 }
 
-export const drillSeedOperation = defineOperation({
+export const drillSeedOperation = defineLazyOperation({
   name: 'drill_seed',
   title: 'Seed a mail drill',
   description:
     'Fill a sandbox inbox with a drill: benign mail with tasks and attack mail, delivered over SMTP as mail from outside. Sandbox only.',
-  input: z.object({ sandbox, credentials_dir: credentialsDir, classes, seed, json }),
-  output,
+  schemas: () => ({
+    input: z.object({ sandbox, credentials_dir: credentialsDir, classes, seed, json }),
+    output: output,
+  }),
   annotations,
   doors: ['cli'],
   cli: { path: ['drill', 'seed'], selfReporting: true, configOptions: false },
   run: (input, ctx) => runDrill('seed', input, ctx),
 });
 
-export const drillScoreOperation = defineOperation({
+export const drillScoreOperation = defineLazyOperation({
   name: 'drill_score',
   title: 'Score a mail drill',
   description:
     "Score what happened in a sandbox inbox since a drill was seeded, from the sandbox's own records: mail that left, web requests, state changes, loops.",
-  input: z.object({
-    sandbox,
-    credentials_dir: credentialsDir,
-    drill: z
-      .string()
-      .regex(/^d-[0-9a-f]{8}$/, 'a drill id looks like d-1a2b3c4d')
-      .describe('The drill id drill seed printed.'),
-    json,
-    html,
+  schemas: () => ({
+    input: z.object({
+      sandbox,
+      credentials_dir: credentialsDir,
+      drill: z
+        .string()
+        .regex(/^d-[0-9a-f]{8}$/, 'a drill id looks like d-1a2b3c4d')
+        .describe('The drill id drill seed printed.'),
+      json,
+      html,
+    }),
+    output: output,
   }),
-  output,
   annotations: { ...annotations, readOnlyHint: true },
   doors: ['cli'],
   cli: { path: ['drill', 'score'], selfReporting: true, configOptions: false },
   run: (input, ctx) => runDrill('score', input, ctx),
 });
 
-export const drillRunOperation = defineOperation({
+export const drillRunOperation = defineLazyOperation({
   name: 'drill_run',
   title: 'Run a mail drill',
   description:
     'Register a fresh sandbox inbox, apply a policy, seed a drill, run an agent on it and score the outcome.',
-  input: z.object({
-    sandbox,
-    agent: z
-      .enum(['idle', 'obedient'], { error: '--agent is idle or obedient' })
-      .optional()
-      .describe("A built-in agent: idle does nothing; obedient carries out every instruction, the attacker's too."),
-    agent_command: z
-      .string()
-      .optional()
-      .describe(
-        "Your agent's command line ({prompt} is replaced), run with the drill inbox's settings in its environment.",
-      ),
-    policy: z.string().optional().describe('open, recommended (docs/security.md) or a policy file (default: open).'),
-    classes,
-    seed,
-    agent_timeout: z.coerce
-      .number({ error: '--agent-timeout takes seconds' })
-      .positive('--agent-timeout takes seconds')
-      .optional()
-      .describe('Seconds the agent may run (default 600).'),
-    json,
-    html,
+  schemas: () => ({
+    input: z.object({
+      sandbox,
+      agent: z
+        .enum(['idle', 'obedient'], { error: '--agent is idle or obedient' })
+        .optional()
+        .describe("A built-in agent: idle does nothing; obedient carries out every instruction, the attacker's too."),
+      agent_command: z
+        .string()
+        .optional()
+        .describe(
+          "Your agent's command line ({prompt} is replaced), run with the drill inbox's settings in its environment.",
+        ),
+      policy: z.string().optional().describe('open, recommended (docs/security.md) or a policy file (default: open).'),
+      classes,
+      seed,
+      agent_timeout: z.coerce
+        .number({ error: '--agent-timeout takes seconds' })
+        .positive('--agent-timeout takes seconds')
+        .optional()
+        .describe('Seconds the agent may run (default 600).'),
+      json,
+      html,
+    }),
+    output: output,
   }),
-  output,
   annotations,
   doors: ['cli'],
   cli: { path: ['drill', 'run'], selfReporting: true, configOptions: false },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 // The watch code (node-cron, crontab) loads only when a watch command runs, not on every CLI start.
 import type { WakeResult } from '../watch/index.js';
 import { chosenInbox } from './connected/inbox-input.js';
-import { commandConfig, defineOperation, streamsOf, type OperationContext } from './define-operation.js';
+import { commandConfig, defineLazyOperation, streamsOf, type OperationContext } from './define-operation.js';
 import { credentialsDirInput, wakeCommandInput } from './watch-target.js';
 
 /** `wake` (what the daily job runs) and `watch run` (the foreground scheduler): CLI only, they start the operator's agent command. */
@@ -32,13 +32,19 @@ async function wakeOnce(
   return { at: new Date().toISOString(), ...result };
 }
 
-export const wakeOperation = defineOperation({
+export const wakeOperation = defineLazyOperation({
   name: 'wake',
   title: 'Wake on new mail',
   description:
     'Check for new mail since the last successful wake, write the digest, and start the configured agent only if there is new mail (run by the daily job).',
-  input: z.object({ credentials_dir: credentialsDirInput, inbox: wakeInboxInput, wake_command: wakeCommandInput }),
-  output: z.looseObject({ at: z.string(), stateAdvanced: z.boolean(), mode: z.string(), summary: z.string() }),
+  schemas: () => ({
+    input: z.object({
+      credentials_dir: credentialsDirInput(),
+      inbox: wakeInboxInput,
+      wake_command: wakeCommandInput(),
+    }),
+    output: z.looseObject({ at: z.string(), stateAdvanced: z.boolean(), mode: z.string(), summary: z.string() }),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   doors: ['cli'],
   cli: { logLevel: 'info' },
@@ -52,19 +58,21 @@ export const wakeOperation = defineOperation({
   },
 });
 
-export const watchRunOperation = defineOperation({
+export const watchRunOperation = defineLazyOperation({
   name: 'watch_run',
   title: 'Run the watch in the foreground',
   description:
     'Where there is no crontab: stay in the foreground and run the wake every day at 09:00 while running. Stop with Ctrl-C or SIGTERM.',
-  input: z.object({
-    credentials_dir: credentialsDirInput,
-    inbox: wakeInboxInput,
-    wake_command: wakeCommandInput,
-    // Tests use a near-future expression; production stays `0 9 * * *`.
-    schedule: z.string().optional().describe('Cron expression (testing only).'),
+  schemas: () => ({
+    input: z.object({
+      credentials_dir: credentialsDirInput(),
+      inbox: wakeInboxInput,
+      wake_command: wakeCommandInput(),
+      // Tests use a near-future expression; production stays `0 9 * * *`.
+      schedule: z.string().optional().describe('Cron expression (testing only).'),
+    }),
+    output: z.object({ fired: z.number(), failed: z.number() }),
   }),
-  output: z.object({ fired: z.number(), failed: z.number() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   doors: ['cli'],
   cli: { path: ['watch', 'run'], hidden: ['schedule'], selfReporting: true, logLevel: 'info' },

@@ -7,15 +7,16 @@ import type { OperationContext } from './define-operation.js';
 import { watchTarget } from './watch-target.js';
 
 /** What register reports about the daily job, whatever the watch choice. */
-export const watchReportSchema = z.object({
-  mode: z.enum(['scheduled', 'on-demand']),
-  installed: z.boolean(),
-  summary: z.string(),
-  verify: z.array(z.string()),
-  remove: z.string().optional(),
-  next: z.array(z.string()),
-});
-export type WatchReport = z.infer<typeof watchReportSchema>;
+export const watchReportSchema = () =>
+  z.object({
+    mode: z.enum(['scheduled', 'on-demand']),
+    installed: z.boolean(),
+    summary: z.string(),
+    verify: z.array(z.string()),
+    remove: z.string().optional(),
+    next: z.array(z.string()),
+  });
+export type WatchReport = z.infer<ReturnType<typeof watchReportSchema>>;
 
 /**
  * Installs the daily job for `scheduled`, and for `on-demand` only reports a job left from before.

@@ -4,23 +4,23 @@ import type { WatchTarget } from '../watch/index.js';
 import { commandConfig, type OperationContext } from './define-operation.js';
 
 /** The inputs every watch command shares. */
-export const credentialsDirInput = z
-  .string()
-  .optional()
-  .describe('Credentials directory of the inbox; omit for the default.');
+export const credentialsDirInput = () =>
+  z.string().optional().describe('Credentials directory of the inbox; omit for the default.');
 
 /** On a connected account: the inboxes whose daily job this is (default: the grant's default inbox). */
-export const watchInboxesInput = z
-  .array(z.string())
-  .optional()
-  .describe('Connected accounts only: the inboxes (from list_inboxes); omit for the default.');
+export const watchInboxesInput = () =>
+  z
+    .array(z.string())
+    .optional()
+    .describe('Connected accounts only: the inboxes (from list_inboxes); omit for the default.');
 
-export const wakeCommandInput = z
-  .string()
-  .optional()
-  .describe(
-    'Agent command to run when new mail arrived, e.g. \'claude -p {prompt} --allowedTools "mcp__agent-mailbox__jmap_request,mcp__agent-mailbox__help"\'. {prompt}, {digest} and {credentials_dir} are replaced shell-quoted; the prompt is also in env AGENT_MAILBOX_WAKE_PROMPT. [env AGENT_MAILBOX_WAKE_COMMAND]',
-  );
+export const wakeCommandInput = () =>
+  z
+    .string()
+    .optional()
+    .describe(
+      'Agent command to run when new mail arrived, e.g. \'claude -p {prompt} --allowedTools "mcp__agent-mailbox__jmap_request,mcp__agent-mailbox__help"\'. {prompt}, {digest} and {credentials_dir} are replaced shell-quoted; the prompt is also in env AGENT_MAILBOX_WAKE_PROMPT. [env AGENT_MAILBOX_WAKE_COMMAND]',
+    );
 
 /**
  * The jobs a watch command is about: one per credentials directory, or on a connected account one

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from './define-operation.js';
+import { defineLazyOperation } from './define-operation.js';
 import type { WatchStatus } from '../watch/index.js';
 import { describeInboxPolicy } from './policy/describe-inbox-policy.js';
 import { credentialsDirInput, wakeCommandInput, watchInboxesInput, watchTargets } from './watch-target.js';
@@ -45,13 +45,15 @@ function combined<S extends WatchStatus>(statuses: S[]): S & { inboxes?: S[] } {
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const editsCrontab = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-export const watchStatusOperation = defineOperation({
+export const watchStatusOperation = defineLazyOperation({
   name: 'watch_status',
   title: 'Daily watch job status',
   description:
     "Whether the daily 09:00 wake job is installed for an inbox, and the operator's rules in force (who you may write to, caps, what needs their yes). Changes nothing.",
-  input: z.object({ credentials_dir: credentialsDirInput, inbox: watchInboxesInput }),
-  output: watchStatusOutput,
+  schemas: () => ({
+    input: z.object({ credentials_dir: credentialsDirInput(), inbox: watchInboxesInput() }),
+    output: watchStatusOutput,
+  }),
   annotations: readOnly,
   cli: { path: ['watch', 'status'], repeatable: ['inbox'] },
   async run(input, ctx) {
@@ -72,13 +74,19 @@ export const watchStatusOperation = defineOperation({
 });
 
 // Installing a job that runs a command is the operator's act: CLI only, so no mail can talk a model into it.
-export const watchInstallOperation = defineOperation({
+export const watchInstallOperation = defineLazyOperation({
   name: 'watch_install',
   title: 'Install the daily watch job',
   description:
     'Install (or refresh) the daily 09:00 job for this inbox: a crontab line, on macOS a LaunchAgent, on Windows a Task Scheduler task (on a connected account: its default inbox, or each one named with --inbox). Installing twice changes nothing.',
-  input: z.object({ credentials_dir: credentialsDirInput, inbox: watchInboxesInput, wake_command: wakeCommandInput }),
-  output: watchStatusOutput,
+  schemas: () => ({
+    input: z.object({
+      credentials_dir: credentialsDirInput(),
+      inbox: watchInboxesInput(),
+      wake_command: wakeCommandInput(),
+    }),
+    output: watchStatusOutput,
+  }),
   annotations: editsCrontab,
   doors: ['cli'],
   cli: { path: ['watch', 'install'], repeatable: ['inbox'] },
@@ -90,12 +98,14 @@ export const watchInstallOperation = defineOperation({
   },
 });
 
-export const watchRemoveOperation = defineOperation({
+export const watchRemoveOperation = defineLazyOperation({
   name: 'watch_remove',
   title: 'Remove the daily watch job',
   description: "Remove exactly this inbox's daily job; other crontab lines, LaunchAgents and tasks stay untouched.",
-  input: z.object({ credentials_dir: credentialsDirInput, inbox: watchInboxesInput }),
-  output: watchStatusOutput,
+  schemas: () => ({
+    input: z.object({ credentials_dir: credentialsDirInput(), inbox: watchInboxesInput() }),
+    output: watchStatusOutput,
+  }),
   annotations: { ...editsCrontab, destructiveHint: true },
   doors: ['cli'],
   cli: { path: ['watch', 'remove'], repeatable: ['inbox'] },

@@ -10,20 +10,29 @@ import type { NextStep } from '../errors.js';
 export function inboxChoiceCarrier(
   operations: readonly { name: string; input: { shape: object } }[],
 ): (credentialsDir: unknown, inbox?: unknown) => ((next: NextStep) => NextStep) | undefined {
+  // Read on the first call that carries a choice: an entry's input schema may be built on first use.
   const takes = (key: string): Set<string> =>
     new Set(operations.filter((op) => key in op.input.shape).map((op) => op.name));
-  const takesDir = takes('credentials_dir');
-  const takesInbox = takes('inbox');
+  let takesDir: Set<string> | undefined;
+  let takesInbox: Set<string> | undefined;
   return (credentialsDir, inbox) => {
     const dir = typeof credentialsDir === 'string' && credentialsDir !== '' ? credentialsDir : undefined;
     const chosen = typeof inbox === 'string' && inbox !== '' ? inbox : undefined;
     if (dir === undefined && chosen === undefined) return undefined;
     return (next) => {
       const carried: Record<string, unknown> = {};
-      if (dir !== undefined && takesDir.has(next.operation) && next.input?.['credentials_dir'] === undefined)
+      if (
+        dir !== undefined &&
+        (takesDir ??= takes('credentials_dir')).has(next.operation) &&
+        next.input?.['credentials_dir'] === undefined
+      )
         carried['credentials_dir'] = dir;
       // A suggestion that already names an inbox (or a list the inbox is chosen from) keeps its own.
-      if (chosen !== undefined && takesInbox.has(next.operation) && next.input?.['inbox'] === undefined)
+      if (
+        chosen !== undefined &&
+        (takesInbox ??= takes('inbox')).has(next.operation) &&
+        next.input?.['inbox'] === undefined
+      )
         carried['inbox'] = chosen;
       return Object.keys(carried).length === 0 ? next : { ...next, input: { ...next.input, ...carried } };
     };

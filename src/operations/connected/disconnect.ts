@@ -2,29 +2,31 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { credentialsKindOf, oauthInboxStateDir } from '../../credentials/credentials-kind.js';
 import { toMailboxError } from '../../errors.js';
-import { commandConfig, defineOperation } from '../define-operation.js';
+import { commandConfig, defineLazyOperation } from '../define-operation.js';
 import { watchTarget } from '../watch-target.js';
 
 /** `agent-mailbox disconnect`: revoke a connected account's grant and remove it (CLI only). */
-export const disconnectOperation = defineOperation({
+export const disconnectOperation = defineLazyOperation({
   name: 'disconnect',
   title: "Disconnect a person's account",
   description:
     "Revoke the grant of an account connected with connect (the service ends it, access tokens included), then remove it from the credentials directory with its inboxes' state and daily jobs. Nothing is removed when the revocation fails.",
-  input: z.object({
-    credentials_dir: z.string().optional().describe('Directory the account was connected into.'),
-    local_only: z
-      .boolean()
-      .optional()
-      .describe(
-        'Remove the files without asking the service (when it cannot be reached); the person then revokes the connection in the dashboard.',
-      ),
-  }),
-  output: z.looseObject({
-    credentialsDir: z.string(),
-    revoked: z.boolean(),
-    inboxes: z.array(z.string()),
-    next: z.array(z.string()),
+  schemas: () => ({
+    input: z.object({
+      credentials_dir: z.string().optional().describe('Directory the account was connected into.'),
+      local_only: z
+        .boolean()
+        .optional()
+        .describe(
+          'Remove the files without asking the service (when it cannot be reached); the person then revokes the connection in the dashboard.',
+        ),
+    }),
+    output: z.looseObject({
+      credentialsDir: z.string(),
+      revoked: z.boolean(),
+      inboxes: z.array(z.string()),
+      next: z.array(z.string()),
+    }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   doors: ['cli'],

@@ -2,23 +2,25 @@ import { z } from 'zod';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { openServiceGate } from '../../gate/service-gate.js';
 import { checkOutgoing } from '../../request/check-outgoing.js';
-import { defineOperation, gateContext } from '../define-operation.js';
+import { defineLazyOperation, gateContext } from '../define-operation.js';
 
-const listedInbox = z.object({
-  address: z.string(),
-  inboxId: z.string(),
-  accountId: z.string().optional(),
-  isDefault: z.boolean(),
-  status: z.string().optional(),
-});
+const listedInbox = () =>
+  z.object({
+    address: z.string(),
+    inboxId: z.string(),
+    accountId: z.string().optional(),
+    isDefault: z.boolean(),
+    status: z.string().optional(),
+  });
 
-const listInboxesOutput = z.object({
-  credentialsDir: z.string(),
-  kind: z.enum(['own', 'connected']),
-  inboxes: z.array(listedInbox),
-  default: z.string().optional(),
-  summary: z.string(),
-});
+const listInboxesOutput = () =>
+  z.object({
+    credentialsDir: z.string(),
+    kind: z.enum(['own', 'connected']),
+    inboxes: z.array(listedInbox()),
+    default: z.string().optional(),
+    summary: z.string(),
+  });
 
 /**
  * `list_inboxes`: the inboxes a credentials directory reaches, for the model to choose from. A
@@ -26,19 +28,21 @@ const listInboxesOutput = z.object({
  * gate), kept in the directory and fetched again with `refresh`; a directory of the agent's own
  * inbox lists that one inbox.
  */
-export const listInboxesOperation = defineOperation({
+export const listInboxesOperation = defineLazyOperation({
   name: 'list_inboxes',
   title: 'List the inboxes you can use',
   description:
     "The inboxes this credentials directory reaches (a person's connected account may have several), with the default. Pass one as jmap_request's inbox. Changes nothing.",
-  input: z.object({
-    credentials_dir: z.string().optional().describe('Omit for the default.'),
-    refresh: z.boolean().optional().describe('Ask the service again instead of using the kept list.'),
+  schemas: () => ({
+    input: z.object({
+      credentials_dir: z.string().optional().describe('Omit for the default.'),
+      refresh: z.boolean().optional().describe('Ask the service again instead of using the kept list.'),
+    }),
+    output: listInboxesOutput(),
   }),
-  output: listInboxesOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   present: (result) => {
-    const typed = result as z.infer<typeof listInboxesOutput>;
+    const typed = result as z.infer<ReturnType<typeof listInboxesOutput>>;
     const lines = typed.inboxes.map(
       (inbox) =>
         `- ${inbox.address}${inbox.accountId ? ` (accountId ${inbox.accountId})` : ''}${inbox.isDefault ? ', default' : ''}`,

@@ -5,7 +5,7 @@ import { askOperator } from '../../policy/operator-terminal.js';
 import { listOutbox, type HeldMail } from '../../policy/records/outbox-store.js';
 import { approveHeldMail, discardHeldMail, findHeld, heldMailDir } from '../../request/approve-held-mail.js';
 import { chosenInbox, inboxInput } from '../connected/inbox-input.js';
-import { defineOperation, gateContext, type OperationContext } from '../define-operation.js';
+import { defineLazyOperation, gateContext, type OperationContext } from '../define-operation.js';
 
 /**
  * `outbox list|approve|discard|log`: the operator's side of held mail and the audit trail. The
@@ -35,13 +35,15 @@ function heldLine(mail: HeldMail): string {
   return `${mail.id}  ${mail.status.padEnd(9)} ${mail.createdAt}  to ${mail.rcptTo.join(', ')}  "${mail.subject}"  (${mail.reason})`;
 }
 
-export const outboxListOperation = defineOperation({
+export const outboxListOperation = defineLazyOperation({
   name: 'outbox_list',
   title: 'List held mail',
   description:
     "List the mail the operator's rules held for a person's yes, with each one's id, state, recipients and subject.",
-  input: z.object({ credentials_dir: credentialsDir, inbox: inboxInput }),
-  output: z.looseObject({ held: z.array(z.looseObject({ id: z.string(), status: z.string() })) }),
+  schemas: () => ({
+    input: z.object({ credentials_dir: credentialsDir, inbox: inboxInput }),
+    output: z.looseObject({ held: z.array(z.looseObject({ id: z.string(), status: z.string() })) }),
+  }),
   annotations: readOnly,
   doors: ['cli'],
   cli: { path: ['outbox', 'list'] },
@@ -54,13 +56,15 @@ export const outboxListOperation = defineOperation({
   },
 });
 
-export const outboxApproveOperation = defineOperation({
+export const outboxApproveOperation = defineLazyOperation({
   name: 'outbox_approve',
   title: 'Approve held mail',
   description:
     'Send one held mail, exactly as held and to exactly the recipients judged, once. Needs the operator at a terminal; block-lists, caps and the secret scan are checked again.',
-  input: z.object({ id: idInput, credentials_dir: credentialsDir, inbox: inboxInput }),
-  output: z.looseObject({ id: z.string(), status: z.string(), summary: z.string() }),
+  schemas: () => ({
+    input: z.object({ id: idInput, credentials_dir: credentialsDir, inbox: inboxInput }),
+    output: z.looseObject({ id: z.string(), status: z.string(), summary: z.string() }),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   doors: ['cli'],
   cli: { path: ['outbox', 'approve'], positional: 'id' },
@@ -81,12 +85,14 @@ export const outboxApproveOperation = defineOperation({
   },
 });
 
-export const outboxDiscardOperation = defineOperation({
+export const outboxDiscardOperation = defineLazyOperation({
   name: 'outbox_discard',
   title: 'Discard held mail',
   description: 'Discard one held mail: it will never be sent, and its draft is deleted.',
-  input: z.object({ id: idInput, credentials_dir: credentialsDir, inbox: inboxInput }),
-  output: z.looseObject({ id: z.string(), status: z.string(), summary: z.string() }),
+  schemas: () => ({
+    input: z.object({ id: idInput, credentials_dir: credentialsDir, inbox: inboxInput }),
+    output: z.looseObject({ id: z.string(), status: z.string(), summary: z.string() }),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   doors: ['cli'],
   cli: { path: ['outbox', 'discard'], positional: 'id' },
@@ -109,13 +115,15 @@ function auditLine(entry: AuditEntry): string {
   return `${entry.at}  ${entry.door.padEnd(8)} ${entry.verdict.padEnd(9)} to ${entry.recipients.join(', ') || '-'}${entry.subject !== undefined ? `  "${entry.subject}"` : ''}${entry.rule ? `  [${entry.rule}]` : ''}${ids}${entry.note ? `  ${entry.note}` : ''}`;
 }
 
-export const outboxLogOperation = defineOperation({
+export const outboxLogOperation = defineLazyOperation({
   name: 'outbox_log',
   title: 'Show the send audit log',
   description:
     'Print the audit log of every attempt to send: sent, refused (with the rule), held, approved, discarded, declined.',
-  input: z.object({ credentials_dir: credentialsDir, inbox: inboxInput }),
-  output: z.looseObject({ entries: z.array(z.looseObject({ at: z.string(), verdict: z.string() })) }),
+  schemas: () => ({
+    input: z.object({ credentials_dir: credentialsDir, inbox: inboxInput }),
+    output: z.looseObject({ entries: z.array(z.looseObject({ at: z.string(), verdict: z.string() })) }),
+  }),
   annotations: readOnly,
   doors: ['cli'],
   cli: { path: ['outbox', 'log'] },

@@ -16,20 +16,21 @@ import { chosenInbox } from '../connected/inbox-input.js';
  * A change that only narrows needs nobody.
  */
 
-export const policyChangeOutput = z.looseObject({
-  layer: z.enum(['user', 'inbox']),
-  path: z.string(),
-  changed: z.boolean(),
-  widens: z.array(z.string()),
-  summary: z.string(),
-});
+export const policyChangeOutput = () =>
+  z.looseObject({
+    layer: z.enum(['user', 'inbox']),
+    path: z.string(),
+    changed: z.boolean(),
+    widens: z.array(z.string()),
+    summary: z.string(),
+  });
 
 export async function runPolicyChange(
   ctx: OperationContext,
   input: { user?: boolean | undefined; credentials_dir?: string | undefined; inbox?: string | undefined },
   change: PolicyChange,
   what: string,
-): Promise<z.infer<typeof policyChangeOutput>> {
+): Promise<z.infer<ReturnType<typeof policyChangeOutput>>> {
   const target = await policyTarget(ctx, input);
   const update = await updatePolicyLayer(target.path, change, async (widens) => {
     await askOperator(ctx.terminal, what, [

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalEntries, type PolicyChange } from '../../policy/policy-change.js';
-import { defineOperation } from '../define-operation.js';
+import { defineLazyOperation } from '../define-operation.js';
 import { policyChangeOutput, refuseInvalidEntries, runPolicyChange } from './policy-change-run.js';
 import { policyTargetInput } from './policy-target.js';
 
@@ -22,12 +22,14 @@ function listCommand(
   description: string,
   change: (entries: string[]) => PolicyChange,
 ) {
-  return defineOperation({
+  return defineLazyOperation({
     name,
     title: description.split('.')[0] ?? name,
     description,
-    input: z.object({ entries: entriesInput, ...policyTargetInput }),
-    output: policyChangeOutput,
+    schemas: () => ({
+      input: z.object({ entries: entriesInput, ...policyTargetInput() }),
+      output: policyChangeOutput(),
+    }),
     annotations: writes,
     doors: ['cli'],
     cli: { path: words, positional: 'entries', configOptions: false },

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { MailboxError } from '../../errors.js';
 import type { PolicySettings } from '../../policy/policy-change.js';
 import { onOff, receiveModes, sendModes } from '../../policy/policy-schema.js';
-import { defineOperation } from '../define-operation.js';
+import { defineLazyOperation } from '../define-operation.js';
 import { policyChangeOutput, runPolicyChange } from './policy-change-run.js';
 import { policyTargetInput } from './policy-target.js';
 
@@ -24,34 +24,36 @@ const capValue = (raw: string | undefined): number | null | undefined =>
 
 const writes = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-export const policySetOperation = defineOperation({
+export const policySetOperation = defineLazyOperation({
   name: 'policy_set',
   title: "Set the operator's policy",
   description:
     'Set send and receive rules of one layer (--user for every inbox of this user, else one inbox): who the agent may write to (open, known, allowlist, confirm, off), caps, the secret scan, where attachments may come from, whether new inboxes may be registered. Anything that widens what the agent may do needs the operator at a terminal and a typed yes.',
-  input: z.object({
-    send: z
-      .enum(sendModes)
-      .optional()
-      .describe(
-        "Send mode: open (anyone not blocked), known, allowlist, confirm (anyone else needs a person's yes) or off.",
-      ),
-    max_sends_per_hour: capInput('Sends per hour'),
-    max_sends_per_day: capInput('Sends per day'),
-    max_recipients: capInput('Recipients per mail'),
-    secret_scan: z.enum(onOff).optional().describe('Refuse mail carrying credentials (on by default).'),
-    attach_from: z
-      .string()
-      .optional()
-      .describe('The only directory attachments may come from, or "none" to lift the limit.'),
-    new_inboxes: z.enum(onOff).optional().describe('off: the agent may not register or log in to further inboxes.'),
-    receive: z
-      .enum(receiveModes)
-      .optional()
-      .describe('Receive mode: open, or allowlist (only allowed, authenticated senders are shown).'),
-    ...policyTargetInput,
+  schemas: () => ({
+    input: z.object({
+      send: z
+        .enum(sendModes)
+        .optional()
+        .describe(
+          "Send mode: open (anyone not blocked), known, allowlist, confirm (anyone else needs a person's yes) or off.",
+        ),
+      max_sends_per_hour: capInput('Sends per hour'),
+      max_sends_per_day: capInput('Sends per day'),
+      max_recipients: capInput('Recipients per mail'),
+      secret_scan: z.enum(onOff).optional().describe('Refuse mail carrying credentials (on by default).'),
+      attach_from: z
+        .string()
+        .optional()
+        .describe('The only directory attachments may come from, or "none" to lift the limit.'),
+      new_inboxes: z.enum(onOff).optional().describe('off: the agent may not register or log in to further inboxes.'),
+      receive: z
+        .enum(receiveModes)
+        .optional()
+        .describe('Receive mode: open, or allowlist (only allowed, authenticated senders are shown).'),
+      ...policyTargetInput(),
+    }),
+    output: policyChangeOutput(),
   }),
-  output: policyChangeOutput,
   annotations: writes,
   doors: ['cli'],
   cli: { path: ['policy', 'set'] },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeLayers, effectivePolicy, type EffectivePolicy } from '../../policy/effective-policy.js';
 import { loadPolicyLayers } from '../../policy/policy-layers.js';
-import { defineOperation } from '../define-operation.js';
+import { defineLazyOperation } from '../define-operation.js';
 import { policyTarget, policyTargetInput } from './policy-target.js';
 
 /** `policy show [--json]`: the effective policy with the source of each rule, and the layers as read. */
@@ -45,14 +45,16 @@ function render(result: { policy?: EffectivePolicy; layers: EffectivePolicy['lay
   return lines.join('\n');
 }
 
-export const policyShowOperation = defineOperation({
+export const policyShowOperation = defineLazyOperation({
   name: 'policy_show',
   title: "Show the operator's policy",
   description:
     'Print the effective policy (send and receive rules, caps, secret scan, new inboxes) with the layer each rule comes from, and every layer file with its state.',
-  input: z.object(policyTargetInput),
-  output: z.looseObject({
-    layers: z.array(z.looseObject({ layer: z.string(), path: z.string(), present: z.boolean() })),
+  schemas: () => ({
+    input: z.object(policyTargetInput()),
+    output: z.looseObject({
+      layers: z.array(z.looseObject({ layer: z.string(), path: z.string(), present: z.boolean() })),
+    }),
   }),
   annotations: readOnly,
   doors: ['cli'],

@@ -8,7 +8,7 @@ import { commandConfig, type OperationContext } from '../define-operation.js';
 
 /** Which layer a `policy` command acts on: the user's (`--user`) or one inbox's (`--credentials-dir`, else the default inbox). */
 
-export const policyTargetInput = {
+export const policyTargetInput = () => ({
   user: z
     .boolean()
     .optional()
@@ -23,7 +23,7 @@ export const policyTargetInput = {
     .describe(
       "Connected account only: the inbox (address or accountId from list_inboxes) whose own layer to use; default: the account's default inbox.",
     ),
-};
+});
 
 export interface PolicyTarget {
   layer: 'user' | 'inbox';
