@@ -153,12 +153,15 @@ export function transformScale(read: Read, display: string): number {
   if (display === 'inline' || display === 'contents') return 1;
   let factor = 1;
   // A keyword (none, initial) is no number, so it leaves the factor as it is.
-  const axes = splitComponents(read('scale') ?? '')
-    .slice(0, 2)
-    .map(numberOf);
-  if (axes.length > 0 && axes.every((a) => a !== undefined))
-    factor *= Math.min(...axes.map((a) => Math.abs(a as number)));
-  for (const part of splitComponents(read('transform') ?? '')) {
+  const scale = read('scale');
+  if (scale !== undefined) {
+    const axes = splitComponents(scale).slice(0, 2).map(numberOf);
+    if (axes.length > 0 && axes.every((a) => a !== undefined))
+      factor *= Math.min(...axes.map((a) => Math.abs(a as number)));
+  }
+  const transform = read('transform');
+  if (transform === undefined) return factor;
+  for (const part of splitComponents(transform)) {
     const call = functionCall(part);
     if (!call) continue;
     const args = splitComponents(call.args)
@@ -199,6 +202,12 @@ function isEdgeOn(degrees: number): boolean {
   return Math.abs(Math.cos((degrees * Math.PI) / 180)) < 0.05;
 }
 
+/** Turned past a quarter turn the element shows its back: mirrored, or nothing with backface-visibility: hidden. */
+function isTurnedAway(degrees: number): boolean {
+  // Stryker disable next-line EqualityOperator: a cosine of exactly 0 is edge-on, caught before this is asked.
+  return Math.cos((degrees * Math.PI) / 180) < 0;
+}
+
 // Transform functions that keep text in the plane, read below; anything else (matrix3d(), perspective(), rotate3d(), translateZ()) is named.
 const planeTransforms =
   /^(translate|translatex|translatey|translate3d|scale|scalex|scaley|scale3d|matrix|rotate|rotatez|rotatex|rotatey|skew|skewx|skewy)$/;
@@ -209,14 +218,11 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
     text === undefined ? undefined : resolveLength(text, { ...basis, percentOf: undefined });
   const far = (text: string): boolean => (lengthOf(text) ?? 0) <= -Math.min(offScreenPx, basis.viewportWidth);
   const shifted = (parts: string[]): void => {
-    if (
-      parts.some(
-        (p) => Math.abs(lengthOf(p) ?? 0) >= maxNudgePx || (lengthOf(p) === undefined && !/^[+-]?0*\.?0*%$/.test(p)),
-      )
-    )
+    if (parts.some((p) => Math.abs(lengthOf(p) ?? 0) >= maxNudgePx || lengthOf(p) === undefined))
       facts.overlay('transform: translate');
   };
-  if (splitComponents(read('scale') ?? '').some((part) => number(part) === 0)) return 'scaled-to-zero';
+  const scale = read('scale');
+  if (scale !== undefined && splitComponents(scale).some((part) => number(part) === 0)) return 'scaled-to-zero';
   const translate = read('translate');
   if (translate && !/^(none|initial|inherit|unset)$/i.test(translate)) {
     const parts = splitComponents(translate);
@@ -238,7 +244,8 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
     const args = splitComponents(call.args).filter((a) => a !== ',');
     // Only the names planeTransforms lists reach here, so a prefix tells them apart.
     if (call.name.startsWith('scale')) {
-      const axes = call.name === 'scale3d' ? args.slice(0, 2) : args;
+      // The depth of scale3d() does not flatten text drawn in the plane.
+      const axes = args.slice(0, 2);
       if (axes.some((a) => number(a) === 0)) return 'scaled-to-zero';
     } else if (call.name.startsWith('translate')) {
       if (args.slice(0, 2).some(far)) return 'off-screen';
@@ -259,9 +266,7 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
       const angle = angleOf(call.args);
       if (angle === undefined) facts.doubt(`transform: ${call.name}`);
       else if (isEdgeOn(angle)) isEdgeOnTurn = true;
-      // Turned past a quarter turn the element shows its back: mirrored, or nothing with backface-visibility: hidden.
-      // Stryker disable next-line EqualityOperator: a cosine of exactly 0 is edge-on, caught above.
-      else if (Math.cos((angle * Math.PI) / 180) < 0) facts.doubt(`transform: ${call.name}`);
+      else if (isTurnedAway(angle)) facts.doubt(`transform: ${call.name}`);
     } else if (call.name.startsWith('rotate')) {
       if (angleOf(call.args) === undefined) facts.doubt(`transform: ${call.name}`);
     }
@@ -305,7 +310,7 @@ function clipPathHiding(
   const px = (v: string | undefined): number | undefined =>
     v === undefined ? undefined : resolveLength(v, { ...basis, percentOf: undefined });
   const percent = (v: string | undefined): number | undefined =>
-    /^[+-]?(\d+\.?\d*|\.\d+)%$/.test(v ?? '') ? Number.parseFloat(v ?? '') : undefined;
+    /^[+-]?(\d+\.?\d*|\.\d+)%$/.test(String(v)) ? Number.parseFloat(String(v)) : undefined;
   if (!call) {
     doubt('clip-path');
     return undefined;
@@ -315,7 +320,8 @@ function clipPathHiding(
     const radii = args
       .slice(0, Math.max(0, args.indexOf('at') === -1 ? args.length : args.indexOf('at')))
       .slice(0, call.name === 'circle' ? 1 : 2);
-    if (radii.some((r) => (px(r) ?? Infinity) < minVisibleBoxPx / 2 || percent(r) === 0)) return 'clipped';
+    // A radius of 0% resolves to 0px.
+    if (radii.some((r) => (px(r) ?? Infinity) < minVisibleBoxPx / 2)) return 'clipped';
     if (
       radii.every(
         (r) =>
