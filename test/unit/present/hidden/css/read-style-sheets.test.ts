@@ -65,6 +65,10 @@ describe('at-rules a browser applies by a condition the detector cannot judge', 
     ['@some-future-rule', '@some-future-rule { @gmail; .x { display:none } }', '<p class="x">SECRET</p>'],
     ['@some-future-rule', '@some-future-rule { @inner { .x { display:none } } }', '<p class="x">SECRET</p>'],
     ['@some-future-rule', '@some-future-rule { display:none }', '<p class="x">SECRET</p>'],
+    // Names that merely contain an inert at-rule's name are not inert.
+    ['@my-font-face', '@my-font-face { .x { display:none } }', '<p class="x">SECRET</p>'],
+    ['@pages', '@pages { .x { display:none } }', '<p class="x">SECRET</p>'],
+    ['@-webkit-scope', '@-webkit-scope (.card) { .x { display:none } }', '<p class="x">SECRET</p>'],
     [
       '@scope',
       '@media screen { @scope (.card) { .x { display:none } } }',
