@@ -98,6 +98,7 @@ export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): 
   const limitsReached: VisibilityLimit[] = [...parsed.limitsReached];
   const sheets = styleSheetsOf(parsed.document);
   let rules: StyleRule[] = [];
+  let styleDoubts: string[] = [];
   if (sheets.length > 0) {
     if (!isStyleSheetParserLoaded())
       throw new Error('analyseHtml called before prepareHtmlVisibility for HTML with <style>');
@@ -106,6 +107,7 @@ export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): 
       maxRules: visibilityLimits.maxRules,
     });
     rules = read.rules;
+    styleDoubts = read.unassessed;
     limitsReached.push(...read.limitsReached);
   }
   const matcher = new StyleRuleMatcher(rules, parsed.document.children, parsed.isQuirks, visibilityLimits);
@@ -134,7 +136,7 @@ export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): 
     scriptChars: walk.scriptChars,
     truncated: parsed.isTruncated,
     limitsReached,
-    unassessed: [...pseudoElementDoubts(rules), ...walk.unassessed].slice(0, 8),
+    unassessed: [...styleDoubts, ...pseudoElementDoubts(rules), ...walk.unassessed].slice(0, 8),
   };
 }
 

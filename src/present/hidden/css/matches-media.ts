@@ -31,6 +31,7 @@ const knownTypes = new Set([
   'embossed',
   'aural',
 ]);
+const reservedWords = new Set(['only', 'not', 'and', 'or', 'layer']);
 const maxNesting = 8;
 
 function matchesQuery(words: string[], context: RenderContext): boolean {
@@ -45,7 +46,9 @@ function matchesQuery(words: string[], context: RenderContext): boolean {
   const isNegated = words[0] === 'not';
   if (words[0] === 'not' || words[0] === 'only') index++;
   const type = words[index++];
-  if (type === undefined || !knownTypes.has(type)) return false;
+  // An unknown media type matches nothing, so `not` an unknown type matches (Media Queries 4 §2.3);
+  // a reserved word in its place makes the query invalid, which matches nothing either way.
+  if (type === undefined || reservedWords.has(type) || type.startsWith('(')) return false;
   let result = screenTypes.has(type);
   if (index < words.length) {
     if (words[index] !== 'and') return false;
@@ -104,8 +107,9 @@ function matchesFeature(feature: string, context: RenderContext): boolean | unde
   const base = prefix ? name.slice(prefix.length) : name;
   const actual = featureValue(base, context);
   if (actual === undefined) return undefined;
-  if (value === undefined) return prefix ? undefined : actual !== 0 && actual !== 'none';
-  const wanted = typeof actual === 'number' ? numericValue(base, value) : value;
+  // In a boolean context `none`, 0 and the `no-preference` of the prefers-* features are false (Media Queries 5 §11).
+  if (value === undefined) return prefix ? undefined : actual !== 0 && actual !== 'none' && actual !== 'no-preference';
+  const wanted = typeof actual === 'number' ? numericValue(base, value, context) : value;
   if (wanted === undefined) return undefined;
   if (typeof actual === 'string' || typeof wanted === 'string') return !prefix && actual === wanted;
   if (prefix === 'min-') return actual >= wanted;
@@ -123,7 +127,7 @@ function matchesRange(feature: string, context: RenderContext): boolean | undefi
   const name = parts[nameIndex] as string;
   const actual = featureValue(name, context);
   if (typeof actual !== 'number') return undefined;
-  const values = parts.map((p, i) => (i === nameIndex ? actual : i % 2 === 0 ? numericValue(name, p) : p));
+  const values = parts.map((p, i) => (i === nameIndex ? actual : i % 2 === 0 ? numericValue(name, p, context) : p));
   for (let i = 1; i < values.length; i += 2) {
     const [left, op, right] = [values[i - 1], values[i], values[i + 1]];
     if (typeof left !== 'number' || typeof right !== 'number') return undefined;
@@ -142,7 +146,7 @@ function matchesRange(feature: string, context: RenderContext): boolean | undefi
   return true;
 }
 
-function numericValue(feature: string, text: string): number | undefined {
+function numericValue(feature: string, text: string, context: RenderContext): number | undefined {
   if (feature.endsWith('aspect-ratio')) {
     const [w, h] = text.split('/').map((p) => Number(p.trim()));
     return w !== undefined && Number.isFinite(w)
@@ -159,13 +163,13 @@ function numericValue(feature: string, text: string): number | undefined {
     const number = Number(text);
     return Number.isFinite(number) ? number : undefined;
   }
-  // Relative lengths in media queries use the initial font size (Media Queries 4 §1.3).
+  // Relative lengths in media queries use the initial font size and the screen (Media Queries 4 §1.3).
   return resolveLength(text, {
     fontPx: 16,
     rootFontPx: 16,
     percentOf: undefined,
-    viewportWidth: 0,
-    viewportHeight: 0,
+    viewportWidth: context.width,
+    viewportHeight: context.height,
     isQuirks: false,
   });
 }

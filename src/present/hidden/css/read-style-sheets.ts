@@ -1,8 +1,9 @@
-import type { Atrule, CssNode, Declaration, Rule, StyleSheet } from 'css-tree';
+import type { Atrule, Block, CssNode, Declaration, Rule, StyleSheet } from 'css-tree';
 import type { parse as ParseCss } from 'css-tree';
 import { matchesMedia } from './matches-media.js';
-import { splitTopLevelCommas, type CssDeclaration } from './parse-declarations.js';
+import { parseDeclarations, splitTopLevelCommas, type CssDeclaration } from './parse-declarations.js';
 import { normalisePropertyName } from './property-name.js';
+import { splitRuleBody } from './split-rule-body.js';
 import { allContexts, renderContexts } from '../render-context.js';
 
 /** One style rule: a selector list, its declarations, the contexts its `@media` allows, its place in source order. */
@@ -23,6 +24,8 @@ export interface StyleSheetLimits {
 export interface ReadStyleSheets {
   rules: StyleRule[];
   limitsReached: ('style-text-capped' | 'style-rules-capped' | 'style-unparsed')[];
+  /** At-rules whose rules a browser may apply by conditions the detector cannot judge (`@supports`, `@scope`), by name. */
+  unassessed: string[];
 }
 
 // css-tree's parser and its tables cost several ms to load; only mail with a <style> needs it.
@@ -42,8 +45,14 @@ export function isStyleSheetParserLoaded(): boolean {
 // Deeper nesting of @media and nested rules than this is not something mail needs; it is skipped.
 const maxNesting = 16;
 
+/** Declarations after a nested rule in a rule's body: they style the parent's elements, in their place in source order. */
+interface DeclarationRun {
+  type: 'DeclarationRun';
+  declarations: CssDeclaration[];
+}
+
 interface Frame {
-  nodes: CssNode[];
+  nodes: (CssNode | DeclarationRun)[];
   next: number;
   contexts: number;
   parentSelector: string | undefined;
@@ -62,6 +71,7 @@ export function readStyleSheets(
   if (!parseCss) throw new Error('readStyleSheets called before prepareStyleSheets');
   const rules: StyleRule[] = [];
   const limitsReached = new Set<ReadStyleSheets['limitsReached'][number]>();
+  const unassessed = new Set<string>();
   let budget = limits.maxChars;
   for (const sheet of sheets) {
     if (budget <= 0) {
@@ -93,16 +103,26 @@ export function readStyleSheets(
         limitsReached.add('style-rules-capped');
         break;
       }
+      if (node.type === 'DeclarationRun') {
+        if (node.declarations.length > 0 && frame.parentSelector !== undefined)
+          rules.push({
+            selectorList: nestSelectors(frame.parentSelector, '&'),
+            declarations: node.declarations,
+            contexts: frame.contexts,
+            order: rules.length,
+          });
+        continue;
+      }
       const inner =
         node.type === 'Rule'
           ? readRule(node, frame, rules)
           : node.type === 'Atrule'
-            ? readAtRule(node, frame)
+            ? readAtRule(node, frame, unassessed)
             : undefined;
       if (inner && inner.depth <= maxNesting) stack.push(inner);
     }
   }
-  return { rules, limitsReached: [...limitsReached] };
+  return { rules, limitsReached: [...limitsReached], unassessed: [...unassessed] };
 }
 
 /** Style sheet text as css-tree nodes, with selectors, values and at-rule preludes left raw for this module to read. */
@@ -123,13 +143,23 @@ function readRule(node: Rule, frame: Frame, rules: StyleRule[]): Frame | undefin
   if (prelude === '') return undefined;
   const selectorList = frame.parentSelector === undefined ? prelude : nestSelectors(frame.parentSelector, prelude);
   const declarations: CssDeclaration[] = [];
-  const children: CssNode[] = [];
+  const children: Frame['nodes'] = [];
   for (const child of childrenOf(node.block)) {
-    if (child.type === 'Declaration') declarations.push(declarationOf(child));
-    // css-tree leaves a nested rule that starts with a type, class or id selector (CSS Nesting's
-    // relaxed syntax, which browsers follow) as raw text: it is read again as rules.
-    else if (child.type === 'Raw' && child.value.includes('{') && frame.depth < maxNesting)
-      children.push(...childrenOf(parseSheet(child.value) as StyleSheet));
+    if (child.type === 'Declaration') {
+      // After a nested rule, declarations apply after it (CSS Nesting's nested declarations rule).
+      const run = children.at(-1);
+      if (children.length === 0) declarations.push(declarationOf(child));
+      else if (run?.type === 'DeclarationRun') run.declarations.push(declarationOf(child));
+      else children.push({ type: 'DeclarationRun', declarations: [declarationOf(child)] });
+    }
+    // css-tree leaves the body from the first nested rule on as raw text: its rules are read again
+    // as rules, and the declarations among them (CSS Nesting's nested declarations) after them.
+    else if (child.type === 'Raw')
+      for (const item of splitRuleBody(child.value)) {
+        if (item.kind === 'declarations')
+          children.push({ type: 'DeclarationRun', declarations: parseDeclarations(item.text) });
+        else if (frame.depth < maxNesting) children.push(...childrenOf(parseSheet(item.text) as StyleSheet));
+      }
     else children.push(child);
   }
   if (declarations.length > 0)
@@ -139,25 +169,57 @@ function readRule(node: Rule, frame: Frame, rules: StyleRule[]): Frame | undefin
     : undefined;
 }
 
-/** The block of an @media, @supports or @layer rule to read next; other at-rules style no text. */
-function readAtRule(node: Atrule, frame: Frame): Frame | undefined {
-  if (!node.block) return undefined;
+/**
+ * At-rules whose block styles no element's text: fonts, animation frames (the `animation` property
+ * that plays them is not understood), print pages, counter styles, the viewport.
+ */
+const inertAtRules =
+  /^(?:-[a-z]+-)?(?:font-face|keyframes|page|counter-style|font-feature-values|font-palette-values|viewport)$/;
+
+/**
+ * The block of an @media, @supports or @layer rule to read next. Any other at-rule with a block
+ * that may hold style rules (`@scope`, `@container`, `@starting-style`, `@property`'s initial
+ * values, one not yet specified) is named: a browser that knows it applies its rules, which the
+ * detector does not read. So is every @supports: whether a reader's client supports a feature is
+ * not known here, and an unsupported condition turns off rules that may show text as well as hide it.
+ */
+function readAtRule(node: Atrule, frame: Frame, unassessed: Set<string>): Frame | undefined {
+  // A print-only sheet or block styles nothing on screen, whatever it holds.
+  if (!node.block || frame.contexts === 0) return undefined;
   const name = node.name.toLowerCase();
   const prelude = node.prelude?.type === 'Raw' ? node.prelude.value : '';
   let contexts = frame.contexts;
   if (name === 'media') contexts = contextMask(prelude, contexts);
-  // @supports: mail clients that honour it are modern; a condition that starts with `not` is taken as false.
-  else if (name === 'supports') contexts = /^\s*not\b/i.test(prelude) ? 0 : contexts;
-  else if (name !== 'layer') return undefined;
+  else if (name === 'supports') {
+    unassessed.add('@supports');
+    // Read as modern clients answer common conditions; a condition that starts with `not` is taken as false.
+    contexts = /^\s*not\b/i.test(prelude) ? 0 : contexts;
+  } else if (name !== 'layer') {
+    // A block of bare at-rules styles nothing (MJML's `@goodbye { @gmail }`, a hack that trips up Gmail's sanitiser).
+    const holdsStyle = childrenOf(node.block).some((child) => child.type !== 'Atrule' || child.block !== null);
+    if (holdsStyle && !inertAtRules.test(name)) unassessed.add(`@${name}`);
+    return undefined;
+  }
   return contexts === 0
     ? undefined
     : {
-        nodes: childrenOf(node.block),
+        nodes: blockRules(node, frame),
         next: 0,
         contexts,
         parentSelector: frame.parentSelector,
         depth: frame.depth + 1,
       };
+}
+
+/**
+ * The rules of a group rule's block. Nested in a style rule (CSS Nesting §3.2), the block's
+ * declarations style the parent's elements and its rules nest in the parent's: it is read as the
+ * body of a rule `&`.
+ */
+function blockRules(node: Atrule, frame: Frame): CssNode[] {
+  if (frame.parentSelector === undefined) return childrenOf(node.block);
+  const nested: Rule = { type: 'Rule', prelude: { type: 'Raw', value: '&' }, block: node.block as Block };
+  return [nested];
 }
 
 function contextMask(query: string, within: number): number {

@@ -55,6 +55,7 @@ export const evaluatedProperties: ReadonlySet<string> = new Set([
   '-webkit-text-stroke-color',
 ]);
 
+// A prefixed form of an inert property (-webkit-box-shadow) is understood by isUnderstoodProperty, not listed.
 const inertNames = [
   // Typography that changes glyphs' shape or weight, not whether they show.
   'font-family',
@@ -87,10 +88,6 @@ const inertNames = [
   'text-transform',
   'text-rendering',
   'text-size-adjust',
-  '-webkit-text-size-adjust',
-  '-ms-text-size-adjust',
-  '-moz-text-size-adjust',
-  '-webkit-font-smoothing',
   '-moz-osx-font-smoothing',
   'font-smoothing',
   'word-spacing',
@@ -98,8 +95,6 @@ const inertNames = [
   'word-wrap',
   'overflow-wrap',
   'hyphens',
-  '-webkit-hyphens',
-  '-ms-word-break',
   'line-break',
   'tab-size',
   'text-wrap',
@@ -145,8 +140,6 @@ const inertNames = [
   'border-top-right-radius',
   'border-bottom-left-radius',
   'border-bottom-right-radius',
-  '-webkit-border-radius',
-  '-moz-border-radius',
   'border-collapse',
   'border-spacing',
   'border-image',
@@ -156,10 +149,7 @@ const inertNames = [
   'outline-color',
   'outline-offset',
   'box-shadow',
-  '-webkit-box-shadow',
   'box-sizing',
-  '-webkit-box-sizing',
-  '-moz-box-sizing',
   'min-width',
   'min-height',
   'clear',
@@ -215,10 +205,7 @@ const inertNames = [
   'cursor',
   'pointer-events',
   'user-select',
-  '-webkit-user-select',
   '-webkit-tap-highlight-color',
-  '-webkit-appearance',
-  '-moz-appearance',
   'appearance',
   'resize',
   'transition',
@@ -238,7 +225,6 @@ const inertNames = [
   'supported-color-schemes',
   'forced-color-adjust',
   'print-color-adjust',
-  '-webkit-print-color-adjust',
   'orphans',
   'widows',
   'page-break-before',
@@ -263,9 +249,10 @@ export const inertProperties: ReadonlySet<string> = new Set(inertNames);
  * Word's renderer and style no other client; `mso-hide` is the one that hides and is evaluated.
  */
 export function isUnderstoodProperty(property: string): boolean {
+  // mso-hide, the one that hides, is in evaluatedProperties and answered by the first test.
   if (property.startsWith('--') || evaluatedProperties.has(property) || inertProperties.has(property)) return true;
-  if (property.startsWith('mso-')) return property !== 'mso-hide';
+  if (property.startsWith('mso-')) return true;
   // A prefixed form of an inert property (-moz-hyphens, -ms-user-select) is as inert; -webkit-mask is not.
-  const unprefixed = /^-(webkit|moz|ms|o)-(.+)$/.exec(property)?.[2];
-  return unprefixed !== undefined && inertProperties.has(unprefixed);
+  const prefix = /^-(?:webkit|moz|ms|o)-/.exec(property)?.[0];
+  return prefix !== undefined && inertProperties.has(property.slice(prefix.length));
 }

@@ -282,6 +282,8 @@ describe('properties the detector understands', () => {
     ['webkit-hyphens'],
     ['-khtml-hyphens'],
     ['-webkit-'],
+    // The prefix counts at the start only: here '-o-' inside the name would leave an inert '-ms-…'.
+    ['x-o-ms-interpolation-mode'],
     ['--'],
   ])('does not understand %s', (property) => {
     expect(isUnderstoodProperty(property)).toBe(property === '--');
