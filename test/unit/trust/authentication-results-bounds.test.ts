@@ -26,14 +26,10 @@ function millisecondsToParse(values: readonly string[]): number {
 describe("the parser's cost on a sender's field", () => {
   it('reads 256 KiB of white space, folds, comments, operators and quoted-pairs in linear time, not their square', () => {
     const n = 256 * 1024;
-    // Eight times the text costs about eight times the time when linear and sixty-four times when
-    // square. The ratio, not a wall-clock bound, is what is judged: a loaded machine or a mutation
-    // run's instrumented code slows both sizes alike (measured ~0.3 s for the large one alone; the
-    // backtracking pattern before took minutes for one field). The small size runs first, so the
-    // compiler's warm-up falls on it, which only lowers the ratio.
-    const small = Math.max(millisecondsToParse(hostile(n / 8)), 20);
-    const large = millisecondsToParse(hostile(n));
-    expect(large / small).toBeLessThan(24);
+    // Measured ~0.3 s for all six at this size, ~25 s under a mutation run's instrumented code on a
+    // loaded machine; the backtracking pattern before took minutes for one field. A ratio of two
+    // timings would flake when a pause lands on one of them, so the bound is absolute and wide.
+    expect(millisecondsToParse(hostile(n))).toBeLessThan(45_000);
     expect(parseAuthenticationResults(`a; dmarc${' '.repeat(n)}=${' '.repeat(n)}pass`)?.results).toEqual([
       { method: 'dmarc', result: 'pass', properties: {} },
     ]);
