@@ -2,6 +2,7 @@ import { MailboxError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
 import { cancelledError, failedBeforeSending, networkError, timeoutError, tooLargeError } from './http-errors.js';
 import type { FetchFunction, HttpResponse, RetryRule } from './http-types.js';
+import { parseJsonBytes } from './parse-json-bytes.js';
 import { BodyTooLarge, readBoundedBody, type BodyTarget } from './read-bounded-body.js';
 import { nodeHttpFetch } from './node-http-fetch.js';
 import { RedirectRefused, redirectRefusedError } from './origin-rule.js';
@@ -145,7 +146,7 @@ async function attemptOnce(
       body,
       size,
       text: () => body.toString('utf8'),
-      json: () => JSON.parse(body.toString('utf8')) as unknown,
+      json: () => parseJsonBytes(body),
     };
   } catch (error) {
     if (error instanceof BodyTooLarge)

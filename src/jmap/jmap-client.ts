@@ -188,11 +188,10 @@ function downloadLimit(session: JmapSessionInfo): number {
 }
 
 function readJson(response: HttpResponse, what: string): unknown {
-  const text = response.text();
   try {
-    return JSON.parse(text) as unknown;
+    return response.json();
   } catch {
-    throw badResponse(what, `not JSON: ${text.slice(0, 120)}`);
+    throw badResponse(what, `not JSON: ${response.text().slice(0, 120)}`);
   }
 }
 

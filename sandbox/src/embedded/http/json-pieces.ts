@@ -11,9 +11,11 @@ const chunkChars = 32 * 1024;
 
 /** The UTF-8 bytes of JSON.stringify(value), as one chunk or, for a large answer, several. */
 export function jsonChunks(value: unknown): Buffer[] {
-  const whole = JSON.stringify(value) as string | undefined;
-  if (whole === undefined) return [];
-  if (whole.length <= wholeChars || !isPlainContainer(value)) return [Buffer.from(whole)];
+  // Measured before it is made: JSON.stringify of the whole would itself be the large string.
+  if (!isPlainContainer(value) || roughLength(value, wholeChars) <= wholeChars) {
+    const whole = JSON.stringify(value) as string | undefined;
+    return whole === undefined ? [] : [Buffer.from(whole)];
+  }
   const pieces: string[] = [];
   pushPieces(value, pieces);
   const chunks: Buffer[] = [];
@@ -63,6 +65,28 @@ function pushValue(value: unknown, pieces: string[]): boolean {
   if (text === undefined) return false;
   pieces.push(text);
   return true;
+}
+
+/**
+ * About the length of JSON.stringify(node), counting no escapes, and counting no further once past
+ * `stop`: only whether the whole stays small is asked, and a guess that is short only costs speed.
+ */
+function roughLength(node: unknown, stop: number): number {
+  if (typeof node === 'string') return node.length + 2;
+  if (!isPlainContainer(node)) return 24;
+  let length = 2;
+  if (Array.isArray(node)) {
+    for (const item of node as unknown[]) {
+      length += roughLength(item, stop - length) + 1;
+      if (length > stop) break;
+    }
+    return length;
+  }
+  for (const [key, item] of Object.entries(node)) {
+    length += key.length + 4 + roughLength(item, stop - length);
+    if (length > stop) break;
+  }
+  return length;
 }
 
 function isPlainContainer(node: unknown): node is object {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { jsonChunks } from '../../../src/embedded/http/json-pieces.js';
 
 const joined = (value: unknown): string => Buffer.concat(jsonChunks(value)).toString('utf8');
@@ -41,6 +41,23 @@ describe('jsonChunks (a JSON answer in pieces under V8 large-object size)', () =
     const chunks = jsonChunks(answer);
     expect(chunks.length).toBeGreaterThan(2);
     for (const chunk of chunks) expect(chunk.toString('utf8').length).toBeLessThan(100_000);
+  });
+
+  it('never makes the whole large answer as one string on the way', () => {
+    const stringify = JSON.stringify;
+    const made: number[] = [];
+    const spy = vi.spyOn(JSON, 'stringify').mockImplementation((...args: Parameters<typeof stringify>) => {
+      const text = stringify(...args);
+      made.push(text?.length ?? 0);
+      return text;
+    });
+    try {
+      jsonChunks(hostileAnswer());
+    } finally {
+      spy.mockRestore();
+    }
+    expect(made.length).toBeGreaterThan(10);
+    expect(Math.max(...made)).toBeLessThan(100_000);
   });
 
   it("follows JSON.stringify's rules where it splits: skipped and null-ed entries, toJSON, key order, other prototypes", () => {
