@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jmapCapabilities } from '../src/wire-constants.js';
 import { signUpInbox, startTestSandbox } from './helpers/sandbox.js';
-import { buildRequest, rawHttp } from './support/raw-http.js';
+import { buildRequest, rawHttp } from './helpers/raw-http.js';
 
 const sandbox = await startTestSandbox({ allowedHosts: ['sandbox.example'] });
 const inbox = await signUpInbox(sandbox, 'fuzzed');

@@ -12,7 +12,7 @@ import { startSandbox } from '../../sandbox/src/start-sandbox.js';
 import { cyrusSkipReason } from '../cyrus/cyrus-test-kit.js';
 import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 import { hostileHeaders, withHostileHeaders } from '../../bench/hostile-header-fixtures.js';
-import { composeMail, sendRaw } from '../../sandbox/test/mail-auth-kit.js';
+import { composeMail, sendRaw } from '../../sandbox/test/mail-auth/mail-auth-kit.js';
 
 /**
  * A hostile sender with nothing but SMTP into the sandbox, read back through list_inbox: a verdict

@@ -12,7 +12,7 @@ import { sandboxClientEnv } from '../../sandbox/src/sandbox-command.js';
 import { startSandbox, type RunningSandbox, type SandboxBackendKind } from '../../sandbox/src/start-sandbox.js';
 import { eventually } from '../cyrus/cyrus-test-kit.js';
 import { runCliInProcess, type CliRun } from '../helpers/run-cli.js';
-import { sendRaw, zoneOf, type OutsideDomain } from '../../sandbox/test/mail-auth-kit.js';
+import { sendRaw, zoneOf, type OutsideDomain } from '../../sandbox/test/mail-auth/mail-auth-kit.js';
 
 /**
  * What the trust scenarios share on both backends: a sandbox that publishes the outside domains'

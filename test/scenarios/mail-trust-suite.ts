@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxBackendKind } from '../../sandbox/src/start-sandbox.js';
 import { cyrusSkipReason } from '../cyrus/cyrus-test-kit.js';
-import { outsideDomain } from '../../sandbox/test/mail-auth-kit.js';
+import { outsideDomain } from '../../sandbox/test/mail-auth/mail-auth-kit.js';
 import { entryOf, ok, startTrustWorld, untilListed, type TrustWorld } from './mail-trust-kit.js';
 
 /**

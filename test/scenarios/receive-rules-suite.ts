@@ -6,7 +6,7 @@ import { cyrusSkipReason, eventually } from '../cyrus/cyrus-test-kit.js';
 import { createRecorder } from '../e2e/watch-fixtures.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
 import { runCliInTerminal } from '../helpers/run-in-terminal.js';
-import { outsideDomain } from '../../sandbox/test/mail-auth-kit.js';
+import { outsideDomain } from '../../sandbox/test/mail-auth/mail-auth-kit.js';
 import { listed, ok, resultOf, startTrustWorld, untilListed, type JmapRun, type TrustWorld } from './mail-trust-kit.js';
 
 /**

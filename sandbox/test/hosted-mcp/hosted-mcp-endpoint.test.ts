@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signUpInbox, startTestSandbox } from '../helpers/sandbox.js';
 import { connect } from '../oauth/oauth-test-client.js';
-import { buildRequest, rawHttp } from '../support/raw-http.js';
+import { buildRequest, rawHttp } from '../helpers/raw-http.js';
 import { initializeRequest, postMcp } from './hosted-mcp-kit.js';
 
 // The hosted MCP server's endpoint (spec §2.4, §4.4, §5 item 8): metadata, challenges, the audience

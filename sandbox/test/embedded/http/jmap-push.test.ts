@@ -2,8 +2,8 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxLimits } from '../../../src/embedded/protocol/jmap-limits.js';
 import { pollUntil, signUpInbox, startTestSandbox } from '../../helpers/sandbox.js';
-import { openEventStream, type EventStreamReader } from '../../support/event-stream-reader.js';
-import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../support/jmap-test-host.js';
+import { openEventStream, type EventStreamReader } from '../../helpers/event-stream-reader.js';
+import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../helpers/jmap-test-host.js';
 
 let host: JmapTestHost;
 const alice = 'alice@agent-mailbox.test';

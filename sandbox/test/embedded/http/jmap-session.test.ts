@@ -1,7 +1,7 @@
 import { sandboxLimitsCapability } from '../../../src/embedded/protocol/jmap-limits.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jmapCapabilities } from '../../../src/wire-constants.js';
-import { startJmapTestHost, type JmapTestHost } from '../../support/jmap-test-host.js';
+import { startJmapTestHost, type JmapTestHost } from '../../helpers/jmap-test-host.js';
 
 let host: JmapTestHost;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../support/jmap-test-host.js';
+import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../helpers/jmap-test-host.js';
 
 // Identity/set and Identity/changes (RFC 8621 §6.3, §6.2) on the embedded store.
 let host: JmapTestHost;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jmapCapabilities } from '../../../src/wire-constants.js';
-import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../support/jmap-test-host.js';
+import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../helpers/jmap-test-host.js';
 
 // VacationResponse/get and /set (RFC 8621 §8), and the replies an enabled one sends on delivery
 // (RFC 5230 §4, RFC 3834). The store's clock is the test's, so the reply period is crossed without waiting.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jmapCapabilities } from '../../../src/wire-constants.js';
-import { allUsing, mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../support/jmap-test-host.js';
+import { allUsing, mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../helpers/jmap-test-host.js';
 
 let host: JmapTestHost;
 const alice = 'alice@agent-mailbox.test';

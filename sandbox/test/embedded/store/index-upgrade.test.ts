@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resultOf, startJmapTestHost } from '../../support/jmap-test-host.js';
+import { resultOf, startJmapTestHost } from '../../helpers/jmap-test-host.js';
 
 // A data directory written before folders, identities and vacation responses existed must open as
 // it was, and what the new methods change must survive a restart.

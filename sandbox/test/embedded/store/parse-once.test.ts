@@ -6,7 +6,7 @@ import { hostileHeaders } from '../../../../bench/hostile-header-fixtures.js';
 import { parseHeaderProperty } from '../../../src/embedded/mime/header-forms.js';
 import { parseMessage } from '../../../src/embedded/mime/parse-message.js';
 import { defaultMessageParser, ParsedEmail, type MessageParser } from '../../../src/embedded/mime/parsed-email.js';
-import { resultOf, startJmapTestHost, testDomain, type JmapTestHost } from '../../support/jmap-test-host.js';
+import { resultOf, startJmapTestHost, testDomain, type JmapTestHost } from '../../helpers/jmap-test-host.js';
 
 const dave = `dave@${testDomain}`;
 

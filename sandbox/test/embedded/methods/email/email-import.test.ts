@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../../support/jmap-test-host.js';
+import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../../helpers/jmap-test-host.js';
 
 // Email/import on the embedded store (RFC 8621 §4.8).
 let host: JmapTestHost;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../../support/jmap-test-host.js';
+import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../../helpers/jmap-test-host.js';
 
 // Email/parse (RFC 8621 §4.9) and Email/copy (§4.7, RFC 8620 §5.4) on the embedded store.
 let host: JmapTestHost;

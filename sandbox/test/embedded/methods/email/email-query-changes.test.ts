@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../../support/jmap-test-host.js';
-import { spliceQueryChanges } from '../../../support/splice-query-changes.js';
+import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../../helpers/jmap-test-host.js';
+import { spliceQueryChanges } from '../../../helpers/splice-query-changes.js';
 
 // Email/queryChanges (RFC 8621 §4.5 on RFC 8620 §5.6): every answer, spliced into the old
 // results the way a client does, must give the new results exactly.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resultOf, startJmapTestHost, type JmapTestHost } from '../../../support/jmap-test-host.js';
-import { spliceQueryChanges } from '../../../support/splice-query-changes.js';
+import { resultOf, startJmapTestHost, type JmapTestHost } from '../../../helpers/jmap-test-host.js';
+import { spliceQueryChanges } from '../../../helpers/splice-query-changes.js';
 
 // Mailbox/query's tree options (RFC 8621 §2.3) and Mailbox/queryChanges (§2.4, RFC 8620 §5.6).
 let host: JmapTestHost;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../../support/jmap-test-host.js';
+import { mailboxIds, resultOf, startJmapTestHost, type JmapTestHost } from '../../../helpers/jmap-test-host.js';
 
 // Mailbox/set on the embedded store, RFC 8621 §2.5 and the rules of §2 on names, parents and roles.
 let host: JmapTestHost;

@@ -5,11 +5,11 @@ import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runSandboxCommand } from '../src/sandbox-command.js';
-import { pollUntil } from './helpers/sandbox.js';
-import { withReadyLine } from './helpers/sandbox-process.js';
+import { runSandboxCommand } from '../../src/sandbox-command.js';
+import { pollUntil } from '../helpers/sandbox.js';
+import { withReadyLine } from '../helpers/sandbox-process.js';
 
-const builtSandboxMain = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const builtSandboxMain = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
 /** Polls for `ready` on the output, failing at once (with stderr) if the command already ended. */
 function waitForOutput(

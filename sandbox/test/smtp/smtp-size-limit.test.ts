@@ -4,9 +4,9 @@ import { connect, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { signUpInbox } from './helpers/sandbox.js';
+import { signUpInbox } from '../helpers/sandbox.js';
 
-const builtEntry = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const builtEntry = fileURLToPath(new URL('../../../dist/bin.js', import.meta.url));
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) child.kill('SIGTERM');

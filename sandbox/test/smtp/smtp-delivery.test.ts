@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import { describe, expect, it } from 'vitest';
-import { createFakeBackend, signUpInbox, startTestSandbox } from './helpers/sandbox.js';
+import { createFakeBackend, signUpInbox, startTestSandbox } from '../helpers/sandbox.js';
 
 const fake = createFakeBackend();
 const sandbox = await startTestSandbox({ createBackend: fake.factory });

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../src/start-sandbox.js';
-import { bearerOf, postCapability, signUpInbox, solveAndPostSession } from './helpers/sandbox.js';
+import { startSandbox } from '../../src/start-sandbox.js';
+import { bearerOf, postCapability, signUpInbox, solveAndPostSession } from '../helpers/sandbox.js';
 
 const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-chain-persist-'));
 afterAll(() => rm(dataDir, { recursive: true, force: true }));

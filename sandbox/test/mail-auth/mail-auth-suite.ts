@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox, type SandboxBackendKind } from '../src/start-sandbox.js';
-import { signUp, type TestInbox } from '../../test/cyrus/cyrus-test-kit.js';
+import { startSandbox, type RunningSandbox, type SandboxBackendKind } from '../../src/start-sandbox.js';
+import { signUp, type TestInbox } from '../../../test/cyrus/cyrus-test-kit.js';
 import {
   authenticationResults,
   composeMail,

@@ -7,7 +7,7 @@ import {
   signUpInbox,
   solvePow,
   startTestSandbox,
-} from './helpers/sandbox.js';
+} from '../helpers/sandbox.js';
 
 // The sandbox's clock is moved instead of waited on, so the spec's own lifetimes (§8: challenge
 // 5 min, session 1 h, capability 2 min) are tested in milliseconds and a slow machine cannot let a

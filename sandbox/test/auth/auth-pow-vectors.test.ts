@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { countLeadingZeroBits, verifyPow } from '../src/auth/verify-pow.js';
+import { countLeadingZeroBits, verifyPow } from '../../src/auth/verify-pow.js';
 
 const vectorFile = z.object({
   vectors: z.array(
@@ -15,7 +15,7 @@ const vectorFile = z.object({
   ),
 });
 const { vectors } = vectorFile.parse(
-  JSON.parse(readFileSync(new URL('../../test/fixtures/pow-vectors.json', import.meta.url), 'utf8')),
+  JSON.parse(readFileSync(new URL('../../../test/fixtures/pow-vectors.json', import.meta.url), 'utf8')),
 );
 
 describe('sandbox proof-of-work verifier (spec §4.3, fixtures/pow-vectors.json)', () => {

@@ -1,6 +1,6 @@
 import { importJWK, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { liveScryptSalt } from '../src/wire-constants.js';
+import { liveScryptSalt } from '../../src/wire-constants.js';
 import {
   bearerOf,
   createFakeBackend,
@@ -11,7 +11,7 @@ import {
   solveAndPostSession,
   solvePow,
   startTestSandbox,
-} from './helpers/sandbox.js';
+} from '../helpers/sandbox.js';
 
 const fake = createFakeBackend();
 const sandbox = await startTestSandbox({ difficulty: 2, createBackend: fake.factory });

@@ -3,9 +3,9 @@ import {
   authservIdOf,
   claimsAuthservId,
   formatAuthenticationResults,
-} from '../src/mail-auth/authentication-results.js';
-import { findHeaderEnd, splitHeaderFields } from '../src/mail-auth/header-fields.js';
-import { createMailAuthority } from '../src/mail-auth/mail-authority.js';
+} from '../../src/mail-auth/authentication-results.js';
+import { findHeaderEnd, splitHeaderFields } from '../../src/mail-auth/header-fields.js';
+import { createMailAuthority } from '../../src/mail-auth/mail-authority.js';
 import { composeMail, outsideDomain, zoneOf } from './mail-auth-kit.js';
 
 describe('Authentication-Results fields (RFC 8601)', () => {

@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { pollUntil, signUpInbox, startTestSandbox } from './helpers/sandbox.js';
+import { pollUntil, signUpInbox, startTestSandbox } from '../helpers/sandbox.js';
 
 // The whole proof-of-work chain against the real embedded JMAP store, over plain HTTP (issue 2).
 const sandbox = await startTestSandbox();

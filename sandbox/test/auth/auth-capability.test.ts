@@ -7,7 +7,7 @@ import {
   requestChallenge,
   signUpInbox,
   startTestSandbox,
-} from './helpers/sandbox.js';
+} from '../helpers/sandbox.js';
 
 const fake = createFakeBackend();
 const sandbox = await startTestSandbox({ createBackend: fake.factory });

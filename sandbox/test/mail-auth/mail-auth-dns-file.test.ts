@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDnsFile } from '../src/mail-auth/dns-file.js';
-import { createSandboxResolver } from '../src/mail-auth/sandbox-resolver.js';
-import { runSandboxCommand } from '../src/sandbox-command.js';
-import { signUp } from '../../test/cyrus/cyrus-test-kit.js';
-import { pollUntil } from './helpers/sandbox.js';
-import { runCli } from '../../test/helpers/run-cli.js';
+import { loadDnsFile } from '../../src/mail-auth/dns-file.js';
+import { createSandboxResolver } from '../../src/mail-auth/sandbox-resolver.js';
+import { runSandboxCommand } from '../../src/sandbox-command.js';
+import { signUp } from '../../../test/cyrus/cyrus-test-kit.js';
+import { pollUntil } from '../helpers/sandbox.js';
+import { runCli } from '../../../test/helpers/run-cli.js';
 import { authenticationResults, composeMail, headersOf, outsideDomain, sendRaw } from './mail-auth-kit.js';
 
 let dir = '';

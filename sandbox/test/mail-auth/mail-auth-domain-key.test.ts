@@ -2,10 +2,10 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOrCreateDomainKey } from '../src/mail-auth/domain-key.js';
-import { createMailAuthority } from '../src/mail-auth/mail-authority.js';
-import { startSandbox } from '../src/start-sandbox.js';
-import { signUp } from '../../test/cyrus/cyrus-test-kit.js';
+import { loadOrCreateDomainKey } from '../../src/mail-auth/domain-key.js';
+import { createMailAuthority } from '../../src/mail-auth/mail-authority.js';
+import { startSandbox } from '../../src/start-sandbox.js';
+import { signUp } from '../../../test/cyrus/cyrus-test-kit.js';
 import { authenticationResults, headersOf, sendFromInbox, sendRaw, sessionApiUrl } from './mail-auth-kit.js';
 
 let dir = '';

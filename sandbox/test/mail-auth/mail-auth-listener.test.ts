@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFakeBackend, signUpInbox, startTestSandbox } from './helpers/sandbox.js';
+import { createFakeBackend, signUpInbox, startTestSandbox } from '../helpers/sandbox.js';
 import { composeMail, outsideDomain, sendRaw, zoneOf } from './mail-auth-kit.js';
 
 const example = outsideDomain('example.org', { spf: 'v=spf1 mx a:relay.example.org include:_spf.example.org -all' });

@@ -7,8 +7,8 @@ import {
   mergeDnsRecords,
   type DnsRecords,
   type DnsRecordsInput,
-} from '../src/mail-auth/dns-records.js';
-import { jmap, resultOf, type TestInbox } from '../../test/cyrus/cyrus-test-kit.js';
+} from '../../src/mail-auth/dns-records.js';
+import { jmap, resultOf, type TestInbox } from '../../../test/cyrus/cyrus-test-kit.js';
 
 /** A domain of the outside world that signs its mail: its key and the records that publish it. */
 export interface OutsideDomain {

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../src/start-sandbox.js';
-import { bearerOf, createFakeBackend, decodeJwt, signUpInbox, solveAndPostSession } from './helpers/sandbox.js';
+import { startSandbox } from '../../src/start-sandbox.js';
+import { bearerOf, createFakeBackend, decodeJwt, signUpInbox, solveAndPostSession } from '../helpers/sandbox.js';
 
 const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-auth-persist-'));
 afterAll(() => rm(dataDir, { recursive: true, force: true }));

@@ -1,4 +1,4 @@
-import { cyrusSkipReason } from '../../test/cyrus/cyrus-test-kit.js';
+import { cyrusSkipReason } from '../../../test/cyrus/cyrus-test-kit.js';
 import { describeSenderAuthentication } from './mail-auth-suite.js';
 
 // Cyrus stores what LMTP hands it: the test shows the stamped header survives that path, and that
