@@ -56,7 +56,7 @@ function jsonText(random: () => number, depth: number): string {
   }
   if (pick < 0.8) {
     const long = random() < 0.15;
-    const length = long ? 8_000 + Math.floor(random() * 40_000) : Math.floor(random() * 12);
+    const length = long ? 8_000 + Math.floor(random() * 24_000) : Math.floor(random() * 12);
     let text = '';
     while (text.length < length) {
       const part = stringParts[Math.floor(random() * stringParts.length)]!;
@@ -92,7 +92,9 @@ function largeDocuments(count: number, seed: number): string[] {
   const documents: string[] = [];
   while (documents.length < count) {
     const text = jsonText(random, 5);
-    if (Buffer.byteLength(text) > 64 * 1024) documents.push(text);
+    // Past a piece's size, so the walk runs; not much past it, so hundreds of cases stay quick.
+    const size = Buffer.byteLength(text);
+    if (size > 64 * 1024 && size < 192 * 1024) documents.push(text);
   }
   return documents;
 }
@@ -103,14 +105,14 @@ afterEach(() => {
 
 describe('parseJsonBytes', () => {
   it('gives exactly what JSON.parse gives for large documents of every shape', () => {
-    for (const text of largeDocuments(60, 7)) expectSameAsJsonParse(Buffer.from(text));
+    for (const text of largeDocuments(20, 7)) expectSameAsJsonParse(Buffer.from(text));
   });
 
   it('agrees with JSON.parse on every damaged document: the same value or the same error', () => {
     const random = seeded(11);
     const damage = ['', ',', '}', ']', '{', '[', ':', '"', '\\', ' ', '\u00a0', '\ufeff', 'x', '0', '\u0001'];
-    for (const text of largeDocuments(25, 13)) {
-      for (let attempt = 0; attempt < 40; attempt += 1) {
+    for (const text of largeDocuments(6, 13)) {
+      for (let attempt = 0; attempt < 20; attempt += 1) {
         const at = Math.floor(random() * text.length);
         const cut = random() < 0.5 ? 1 : 0;
         const insert = damage[Math.floor(random() * damage.length)]!;
