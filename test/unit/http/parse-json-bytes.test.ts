@@ -78,13 +78,26 @@ function outcome(parse: () => unknown): { value: unknown } | { error: string } {
   }
 }
 
-// node's deep equality rather than toStrictEqual: the generated objects hold a "constructor" key, which
-// vitest reads as the objects' class and compares by identity.
-function expectSameAsJsonParse(bytes: Buffer): void {
-  const [piecewise, whole] = [outcome(() => parseJsonBytes(bytes)), outcome(() => JSON.parse(bytes.toString('utf8')))];
+/**
+ * Parses `bytes` both ways and expects the same outcome (node's deep equality rather than
+ * toStrictEqual: the generated objects hold a "constructor" key, which vitest reads as the objects'
+ * class and compares by identity). Returns whether the walk gave up and JSON.parse read the whole,
+ * the one decode without a range.
+ */
+function expectSameAsJsonParse(bytes: Buffer): { fellBack: boolean; valid: boolean } {
+  const toString = Buffer.prototype.toString;
+  let fellBack = false;
+  const spy = vi.spyOn(Buffer.prototype, 'toString').mockImplementation(function (this: Buffer, ...args: unknown[]) {
+    if (this === bytes && args.length < 2) fellBack = true;
+    return toString.apply(this, args as Parameters<typeof toString>);
+  });
+  const piecewise = outcome(() => parseJsonBytes(bytes));
+  spy.mockRestore();
+  const whole = outcome(() => JSON.parse(bytes.toString('utf8')));
   expect(isDeepStrictEqual(piecewise, whole), `differs from JSON.parse for ${bytes.toString('utf8', 0, 80)}…`).toBe(
     true,
   );
+  return { fellBack, valid: 'value' in whole };
 }
 
 function largeDocuments(count: number, seed: number): string[] {
@@ -105,7 +118,7 @@ afterEach(() => {
 
 describe('parseJsonBytes', () => {
   it('gives exactly what JSON.parse gives for large documents of every shape', () => {
-    for (const text of largeDocuments(20, 7)) expectSameAsJsonParse(Buffer.from(text));
+    for (const text of largeDocuments(20, 7)) expect(expectSameAsJsonParse(Buffer.from(text)).fellBack).toBe(false);
   });
 
   it('agrees with JSON.parse on every damaged document: the same value or the same error', () => {
@@ -116,7 +129,11 @@ describe('parseJsonBytes', () => {
         const at = Math.floor(random() * text.length);
         const cut = random() < 0.5 ? 1 : 0;
         const insert = damage[Math.floor(random() * damage.length)]!;
-        expectSameAsJsonParse(Buffer.from(text.slice(0, at) + insert + text.slice(at + cut)));
+        const { fellBack, valid } = expectSameAsJsonParse(
+          Buffer.from(text.slice(0, at) + insert + text.slice(at + cut)),
+        );
+        // Damage that leaves valid JSON is walked like any document; only what JSON.parse refuses goes to it whole.
+        expect(fellBack).toBe(!valid);
       }
     }
   });
@@ -144,6 +161,40 @@ describe('parseJsonBytes', () => {
     expect(bytes.length).toBeGreaterThan(100_000);
     expect(decoded.length).toBeGreaterThan(3);
     expect(Math.max(...decoded)).toBeLessThanOrEqual(60 * 1024);
+  });
+
+  it('walks large containers nested as deep as it goes, and hands deeper ones to JSON.parse whole', () => {
+    const nested = (depth: number): Buffer =>
+      Buffer.from(`${'['.repeat(depth)}"${'d'.repeat(70_000)}"${']'.repeat(depth)}`);
+    expect(expectSameAsJsonParse(nested(64))).toEqual({ fellBack: false, valid: true });
+    expect(expectSameAsJsonParse(nested(65))).toEqual({ fellBack: true, valid: true });
+    const objects = (depth: number): Buffer =>
+      Buffer.from(`${'{"k":'.repeat(depth)}"${'d'.repeat(70_000)}"${'}'.repeat(depth)}`);
+    expect(expectSameAsJsonParse(objects(64))).toEqual({ fellBack: false, valid: true });
+    expect(expectSameAsJsonParse(objects(65))).toEqual({ fellBack: true, valid: true });
+    // Siblings at the same depth do not add up: each large container closes before the next opens.
+    const siblings = Buffer.from(`[${Array.from({ length: 70 }, () => `["${'s'.repeat(61_500)}"]`).join(',')}]`);
+    expect(expectSameAsJsonParse(siblings)).toEqual({ fellBack: false, valid: true });
+  });
+
+  it('parses a small container whole when it ends within a piece, and walks it when it does not', () => {
+    const small = `{"a":[1,{"b":"${'x'.repeat(1_000)}"}],"c":null}`;
+    const text = `[${small},"${'y'.repeat(70_000)}",${small}]`;
+    const bytes = Buffer.from(text);
+    const toString = Buffer.prototype.toString;
+    const decoded: [number, number][] = [];
+    vi.spyOn(Buffer.prototype, 'toString').mockImplementation(function (this: Buffer, ...args: unknown[]) {
+      const [, start = 0, end = this.length] = args as [string?, number?, number?];
+      decoded.push([start, end]);
+      return toString.apply(this, args as Parameters<typeof toString>);
+    });
+    expect(parseJsonBytes(bytes)).toEqual(JSON.parse(text));
+    const smallBytes = Buffer.byteLength(small);
+    expect(decoded).toEqual([
+      [1, 1 + smallBytes],
+      [2 + smallBytes, 2 + smallBytes + 70_002],
+      [3 + smallBytes + 70_002, 3 + 2 * smallBytes + 70_002],
+    ]);
   });
 
   it('keeps "__proto__" an own property and the prototype untouched, as JSON.parse does', () => {
