@@ -80,6 +80,15 @@ describe('the HTML a person sees', () => {
     expect(result.html).toBe('<p id="p"><b>seen</b></p>');
   });
 
+  it('drops it when only a processing instruction is left, which a browser reads as a comment', () => {
+    const result = rendered(
+      '<p>Seen <a id="l" href="https://x.test/hidden">hidden<?x data?></a></p>',
+      ['l.text'],
+      ['l'],
+    );
+    expect(result.html).toBe('<p>Seen </p>');
+  });
+
   it('keeps an element with no text whose text is not hidden', () => {
     expect(rendered('<p>a<img src="x.png"><br></p>', []).html).toBe('<p>a<img src="x.png"><br></p>');
   });
