@@ -35,13 +35,11 @@ export function addImpliedRoot(document: Document): Set<Element> {
     adopt(html, [...html.children.filter((node) => isTag(node, 'head')), body]);
   }
   // Content after </html> or </body> is content of the body (HTML §13.2.6.4.19–22).
-  if (outside.size > 0) {
-    adopt(
-      document,
-      document.children.filter((node) => !outside.has(node)),
-    );
-    adopt(body, [...body.children, ...outside]);
-  }
+  adopt(
+    document,
+    document.children.filter((node) => !outside.has(node)),
+  );
+  adopt(body, [...body.children, ...outside]);
   return made;
 }
 

@@ -1,4 +1,4 @@
-import type { Document, Element, Text } from 'domhandler';
+import type { Document, Element, ParentNode, Text } from 'domhandler';
 import { addImpliedRoot } from './add-implied-root.js';
 import { hidingTechniques, type HidingTechnique } from './hiding-technique.js';
 import { StyleRuleMatcher } from './css/match-style-rules.js';
@@ -77,8 +77,7 @@ export const visibilityLimits = {
 
 /** Loads what analysing these HTML bodies needs (the style-sheet parser when one has a <style>). */
 export async function prepareHtmlVisibility(htmls: string | readonly string[]): Promise<void> {
-  for (const html of typeof htmls === 'string' ? [htmls] : htmls)
-    await Promise.all([prepareStyleSheets(html), prepareColourMixing(html)]);
+  for (const html of [htmls].flat()) await Promise.all([prepareStyleSheets(html), prepareColourMixing(html)]);
 }
 
 /**
@@ -147,30 +146,29 @@ export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): 
 function pseudoElementDoubts(rules: readonly StyleRule[]): string[] {
   const found = new Set<string>();
   for (const rule of rules) {
-    const pseudo = /::?(first-line|first-letter)\b/i.exec(rule.selectorList)?.[1]?.toLowerCase();
+    const pseudo = /::?(first-line|first-letter)\b/i.exec(rule.selectorList)?.[1];
     if (pseudo && rule.declarations.some((d) => !d.property.startsWith('--') && !inertProperties.has(d.property)))
-      found.add(`::${pseudo}`);
+      found.add(`::${pseudo.toLowerCase()}`);
   }
   return [...found];
 }
 
-/** The text and `media` of every <style> element, except inert ones inside a <template>. */
+/** The text and `media` of every <style> element, in document order, except inert ones inside a <template>. */
 function styleSheetsOf(document: Document): { text: string; media: string | undefined }[] {
   const sheets: { text: string; media: string | undefined }[] = [];
-  const stack: Element[] = document.children
-    .filter((n): n is Element => n.type === 'tag' || n.type === 'style')
-    .reverse();
-  for (let element = stack.pop(); element; element = stack.pop()) {
-    if (element.type === 'style') {
-      const text = element.children.map((child) => (child.type === 'text' ? (child as Text).data : '')).join('');
-      sheets.push({ text, media: element.attribs.media });
+  const stack: ParentNode[] = [document];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.type === 'style') {
+      // <style> holds raw text only: its children are text pieces.
+      const text = node.children.map((child) => (child as Text).data).join('');
+      sheets.push({ text, media: node.attribs.media });
       continue;
     }
-    if (element.name === 'template') continue;
-    for (let i = element.children.length - 1; i >= 0; i--) {
-      const child = element.children[i];
-      if (child && (child.type === 'tag' || child.type === 'style')) stack.push(child as Element);
-    }
+    const children = node.children.filter(
+      (child): child is Element =>
+        child.type === 'style' || (child.type === 'tag' && (child as Element).name !== 'template'),
+    );
+    for (const child of children.reverse()) stack.push(child);
   }
   return sheets;
 }

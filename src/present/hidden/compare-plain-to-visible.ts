@@ -42,8 +42,9 @@ const addresses = /\b(?:https?:\/\/|www\.|mailto:)\S+/gi;
 const word = /[\p{L}\p{N}]+/gu;
 
 function wordsOf(text: string): string[] {
-  const words = stripInvisibleControls(text).replace(addresses, ' ').toLowerCase().match(word) ?? [];
-  return words.length > plainComparisonLimits.maxWords ? words.slice(0, plainComparisonLimits.maxWords) : words;
+  // An address ends at whitespace or the end and starts after a non-word character: no words join where it was.
+  const words = stripInvisibleControls(text).replace(addresses, '').toLowerCase().match(word) ?? [];
+  return words.slice(0, plainComparisonLimits.maxWords);
 }
 
 /** Compares a text/plain part with the visible text of its HTML alternative, word by word, in order. */
@@ -60,9 +61,6 @@ export function comparePlainToVisible(plain: string, visibleText: string): Plain
   const visibleInPlain = visibleWords.filter((w) => plainVocabulary.has(w) || negations.has(w));
   const changes = diffArrays(visibleInPlain, plainWords, { maxEditLength: plainComparisonLimits.maxEdits });
   if (!changes) return verdict(plainWords.length, bagExtra, 0, true);
-  const isCommon = (change: { added: boolean; removed: boolean }): boolean => !change.added && !change.removed;
-  const firstCommon = changes.findIndex(isCommon);
-  const lastCommon = changes.findLastIndex(isCommon);
   let extraWords = 0;
   let longestRun = 0;
   let dropsNegation = false;
@@ -71,9 +69,10 @@ export function comparePlainToVisible(plain: string, visibleText: string): Plain
       extraWords += change.count;
       longestRun = Math.max(longestRun, change.count);
     } else if (change.removed) {
-      const isInside = firstCommon !== -1 && i > firstCommon && i < lastCommon;
-      const isReplaced = changes[i + 1]?.added === true || changes[i - 1]?.added === true;
-      if (isInside && !isReplaced && change.count <= maxDroppedGap) {
+      // The diff merges runs of one kind, so a removal with no addition on either side lies between
+      // two common runs: words left out of a sentence the HTML shows, not replaced by others.
+      const isBetweenCommon = changes[i - 1]?.added === false && changes[i + 1]?.added === false;
+      if (isBetweenCommon && change.count <= maxDroppedGap) {
         extraWords += change.count;
         dropsNegation ||= change.value.some((w) => negations.has(w));
       }

@@ -202,8 +202,7 @@ export function computeRenderState(
       : resolveLength(splitFirst(indent), { ...basis, percentOf: context.width });
   if (indent !== undefined && !cssWideKeyword.test(indent) && indentPx === undefined) doubt('text-indent');
   const textIndentPx = indent === 'initial' ? 0 : (indentPx ?? parent.textIndentPx);
-  const whiteSpace = read('white-space')?.toLowerCase();
-  const isNoWrap = takesParentValue(whiteSpace) ? parent.isNoWrap : /^(nowrap|pre)$/.test(whiteSpace ?? '');
+  const isNoWrap = readNoWrap(read, parent.isNoWrap);
   const lineHeight = readLineHeight(read('line-height'), parent.lineHeight, basis, doubt);
   const lineHeightPx =
     lineHeight === undefined ? undefined : 'px' in lineHeight ? lineHeight.px : lineHeight.factor * fontPx;
@@ -268,6 +267,20 @@ export function computeRenderState(
     overlay: overlays[0],
     clip,
   };
+}
+
+/**
+ * Whether lines do not wrap: `white-space: nowrap | pre`, or `nowrap` among the keywords of
+ * `white-space` (a shorthand of white-space-collapse and text-wrap-mode in CSS Text 4),
+ * `text-wrap` or `text-wrap-mode`. Not wrapping lets an indent push a line out of sight, so any of
+ * them saying so counts, and only white-space's own wrapping keywords, which every client reads,
+ * end a parent's nowrap (a client that does not know text-wrap-mode keeps it).
+ */
+function readNoWrap(read: (property: string) => string | undefined, parentNoWrap: boolean): boolean {
+  const whiteSpace = read('white-space')?.toLowerCase();
+  const values = [whiteSpace, read('text-wrap-mode')?.toLowerCase(), read('text-wrap')?.toLowerCase()];
+  if (values.some((value) => value === 'pre' || /(?:^|\s)nowrap(?:\s|$)/.test(value ?? ''))) return true;
+  return /^(normal|pre-wrap|pre-line|break-spaces|initial)$/.test(whiteSpace ?? '') ? false : parentNoWrap;
 }
 
 /** Why text directly inside an element with this state is hidden, or undefined when a person sees it (or it cannot be told: see textDoubt). */

@@ -20,18 +20,19 @@ export function renderVisibleHtml(
   const stack: { node: AnyNode; isExit: boolean }[] = [{ node: document, isExit: false }];
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
     const { node, isExit } = frame;
-    if (!isParent(node) && node.type !== 'root') {
+    if (!isParent(node)) {
       if (node.type === 'text' && (node as Text).data.trim() !== '') hasText.add(node);
       continue;
     }
     const parent = node as ParentNode;
     if (!isExit) {
       stack.push({ node, isExit: true });
+      // Stryker disable next-line ConditionalExpression: a hidden child is left out of `kept` whole; walking it would only cost time
       for (const child of parent.children) if (!hidden.has(child)) stack.push({ node: child, isExit: false });
       continue;
     }
     const kept = parent.children.filter((child) => !hidden.has(child) && !dropped.has(child));
-    if (kept.length !== parent.children.length) relink(parent, kept);
+    relink(parent, kept);
     if (kept.some((child) => hasText.has(child))) hasText.add(node);
     else if (textHidden.has(node as Element)) dropped.add(node);
   }

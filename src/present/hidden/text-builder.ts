@@ -4,32 +4,31 @@
  */
 export class TextBuilder {
   private readonly parts: string[] = [];
-  private isAtLineStart = true;
-  private hasPendingSpace = false;
+  /** What comes before the next text: a line break (or nothing, at the start), a space, or nothing. */
+  private gap: 'line' | 'space' | 'none' = 'line';
 
   /** Appends text; returns it as appended (whitespace collapsed, trimmed), '' when it was only whitespace. */
   append(raw: string): string {
     const text = raw.replace(/\s+/g, ' ');
     const core = text.trim();
     if (core === '') {
-      if (!this.isAtLineStart && text !== '') this.hasPendingSpace = true;
+      if (this.gap === 'none' && text !== '') this.gap = 'space';
       return '';
     }
-    if (!this.isAtLineStart && (this.hasPendingSpace || text.startsWith(' '))) this.parts.push(' ');
+    if (this.gap === 'space' || (this.gap === 'none' && text.startsWith(' '))) this.parts.push(' ');
     this.parts.push(core);
-    this.isAtLineStart = false;
-    this.hasPendingSpace = text.endsWith(' ');
+    this.gap = text.endsWith(' ') ? 'space' : 'none';
     return core;
   }
 
   /** Ends the current line, if anything is on it. */
   breakLine(): void {
-    if (!this.isAtLineStart) this.parts.push('\n');
-    this.isAtLineStart = true;
-    this.hasPendingSpace = false;
+    if (this.gap !== 'line') this.parts.push('\n');
+    this.gap = 'line';
   }
 
   toString(): string {
-    return this.parts.join('').trim();
+    // Only a line break can end the parts; none can start them.
+    return this.parts.join('').trimEnd();
   }
 }
