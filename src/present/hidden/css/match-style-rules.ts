@@ -3,7 +3,8 @@ import { parse as parseSelectors } from 'css-what';
 import type { AnyNode, Element } from 'domhandler';
 import nthCheck from 'nth-check';
 import type { StyleRule } from './read-style-sheets.js';
-import { selectorFacts, staticallyFalsePseudoClasses, type SelectorFacts } from './selector-facts.js';
+import { neverPseudo, selectorFacts, undecidedPseudo, type SelectorFacts } from './selector-facts.js';
+import { inertProperties } from './understood-properties.js';
 
 /** A style rule that applies to an element, with the specificity of its most specific matching selector. */
 export interface RuleMatch {
@@ -21,8 +22,16 @@ export interface MatcherLimits {
 interface CompiledSelector {
   rule: StyleRule;
   facts: SelectorFacts;
-  test: (element: Element) => boolean;
+  /** One test per way its undecided pseudo-classes may come out. */
+  tests: ((element: Element) => boolean)[];
+  /** Whether the rule surely applies when every way matches (not when some browsers drop it). */
+  isDecidable: boolean;
+  /** What the rule contributes when it may or may not apply (see `doubtOf`). */
+  doubt: StyleRule | undefined;
 }
+
+/** Undecided pseudo-classes in one selector tried every way, at most; past it, every candidate element is in doubt. */
+const maxUndecided = 3;
 
 interface Position {
   index: number;
@@ -45,6 +54,7 @@ export class StyleRuleMatcher {
   private readonly index = new Map<string, CompiledSelector[]>();
   private readonly positions = new Map<Element, Position>();
   private readonly nthTests = new Map<string, (index: number) => boolean>();
+  private readonly doubts = new Map<StyleRule, StyleRule | undefined>();
   private work = 0;
 
   constructor(
@@ -89,14 +99,16 @@ export class StyleRuleMatcher {
     found: Map<StyleRule, number>,
   ): boolean {
     for (const candidate of candidates ?? []) {
-      this.work += costOf(candidate.facts, position);
+      this.work += costOf(candidate.facts, position) * candidate.tests.length;
       if (this.work > this.limits.workBudget) {
         this.limitsReached.add('selector-budget-spent');
         this.index.clear();
         return true;
       }
-      if ((found.get(candidate.rule) ?? -1) >= candidate.facts.specificity || !candidate.test(element)) continue;
-      found.set(candidate.rule, candidate.facts.specificity);
+      const ways = candidate.tests.filter((test) => test(element)).length;
+      if (ways === 0) continue;
+      const rule = ways === candidate.tests.length && candidate.isDecidable ? candidate.rule : candidate.doubt;
+      if (rule && (found.get(rule) ?? -1) < candidate.facts.specificity) found.set(rule, candidate.facts.specificity);
     }
     return false;
   }
@@ -108,24 +120,22 @@ export class StyleRuleMatcher {
     } catch {
       return;
     }
+    const all = selectors.map((selector) => selectorFacts(selector, this.isQuirks));
+    // One invalid selector makes a browser drop the whole rule (Selectors 4 §3.1).
+    if (all.some((facts) => facts.problem === 'unsupported')) return;
+    // A pseudo-class only some browsers know makes the whole rule apply in some and not in others.
+    const isBrowserDependent = all.some((facts) => facts.isBrowserDependent);
     const compiled: CompiledSelector[] = [];
-    for (const selector of selectors) {
-      const facts = selectorFacts(selector, this.isQuirks);
-      // One invalid selector makes a browser drop the whole rule (Selectors 4 §3.1).
-      if (facts.problem === 'unsupported') return;
+    for (const facts of all) {
       if (facts.problem === 'pseudo-element') continue;
       if (facts.compounds > this.limits.maxCompounds || facts.siblingCombinators > 2) {
         this.limitsReached.add('selector-too-complex');
         continue;
       }
+      const isDecidable = !isBrowserDependent && facts.undecided.length <= maxUndecided;
+      const doubt = isDecidable && facts.undecided.length === 0 ? undefined : this.doubtOf(rule, all);
       try {
-        const test = compile<AnyNode, Element>([selector], {
-          xmlMode: false,
-          quirksMode: this.isQuirks,
-          cacheResults: true,
-          pseudos: this.pseudos,
-        });
-        compiled.push({ rule, facts, test });
+        compiled.push({ rule, facts, tests: this.compileWays(facts), isDecidable, doubt });
       } catch {
         return;
       }
@@ -135,6 +145,45 @@ export class StyleRuleMatcher {
       if (bucket) bucket.push(entry);
       else this.index.set(entry.facts.key, [entry]);
     }
+  }
+
+  /** A test for each way the selector's undecided pseudo-classes may come out (every element when there are too many). */
+  private compileWays(facts: SelectorFacts): ((element: Element) => boolean)[] {
+    const count = facts.undecided.length;
+    if (count > maxUndecided) return [() => true];
+    const tests: ((element: Element) => boolean)[] = [];
+    for (let way = 0; way < 2 ** count; way++)
+      tests.push(
+        compile<AnyNode, Element>([facts.compiled], {
+          xmlMode: false,
+          quirksMode: this.isQuirks,
+          cacheResults: true,
+          pseudos: {
+            ...this.pseudos,
+            [undecidedPseudo]: (_element, data) => ((way >> Number(data)) & 1) === 1,
+          },
+        }),
+      );
+    return tests;
+  }
+
+  /**
+   * What a rule that may or may not apply contributes instead of its declarations: one whose
+   * name is no property, so the element's state names it as styling not assessed. None when
+   * the rule sets only properties that cannot hide text. Its own order keeps memo keys apart.
+   */
+  private doubtOf(rule: StyleRule, all: readonly SelectorFacts[]): StyleRule | undefined {
+    if (this.doubts.has(rule)) return this.doubts.get(rule);
+    const names = [...new Set(all.flatMap((facts) => facts.undecided))];
+    const doubt = rule.declarations.some((declaration) => !inertProperties.has(declaration.property))
+      ? {
+          ...rule,
+          declarations: [{ property: `selector :${names.join(', :')}`, value: 'undecided', isImportant: false }],
+          order: -1 - rule.order,
+        }
+      : undefined;
+    this.doubts.set(rule, doubt);
+    return doubt;
   }
 
   private nth(formula: string | null | undefined): (index: number) => boolean {
@@ -163,8 +212,9 @@ export class StyleRuleMatcher {
     'nth-last-child': (e, data) => this.nth(data)(this.position(e).fromEnd),
     'nth-of-type': (e, data) => this.nth(data)(this.position(e).typeIndex),
     'nth-last-of-type': (e, data) => this.nth(data)(this.position(e).typeFromEnd),
-    // A zero-parameter function also accepts an argument in css-select (`:lang(en)`).
-    ...Object.fromEntries(staticallyFalsePseudoClasses.map((name) => [name, (): boolean => false])),
+    // Custom elements are never defined in mail, which runs no script.
+    defined: (e) => !e.name.includes('-'),
+    [neverPseudo]: () => false,
   };
 
   private position(element: Element): Position {
