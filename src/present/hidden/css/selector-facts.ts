@@ -104,7 +104,7 @@ export const neverPseudo = 'never';
 export const undecidedPseudo = 'undecided';
 
 /** Facts about `selector` (one item of a list parsed by css-what) in quirks mode or not. */
-export function selectorFacts(selector: Selector[], isQuirks: boolean, depth = 0): SelectorFacts {
+export function selectorFacts(selector: Selector[], isQuirks: boolean, isInHas = false): SelectorFacts {
   const facts: SelectorFacts = {
     specificity: 0,
     key: '*',
@@ -138,7 +138,7 @@ export function selectorFacts(selector: Selector[], isQuirks: boolean, depth = 0
     } else if (token.type === 'attribute')
       facts.specificity +=
         token.name === 'id' && token.action === 'equals' && token.ignoreCase === 'quirks' ? 1e6 : 1e3;
-    if (token.type === 'pseudo') facts.compiled.push(pseudoFacts(token, facts, isQuirks, depth));
+    if (token.type === 'pseudo') facts.compiled.push(pseudoFacts(token, facts, isQuirks, isInHas));
     else facts.compiled.push(token);
   }
   facts.key = keyOf(rightmost, isQuirks);
@@ -146,7 +146,7 @@ export function selectorFacts(selector: Selector[], isQuirks: boolean, depth = 0
 }
 
 /** Adds what `token` says to `facts`; returns the token css-select is to compile in its place. */
-function pseudoFacts(token: PseudoSelector, facts: SelectorFacts, isQuirks: boolean, depth: number): Selector {
+function pseudoFacts(token: PseudoSelector, facts: SelectorFacts, isQuirks: boolean, isInHas: boolean): Selector {
   const { name, data } = token;
   if (legacyPseudoElements.has(name) && data === null) return token;
   if (staticallyFalse.has(name)) {
@@ -167,8 +167,8 @@ function pseudoFacts(token: PseudoSelector, facts: SelectorFacts, isQuirks: bool
     return token;
   }
   if (name === 'has') {
-    // Selectors 4 §14.1: :has() cannot nest; css-select would allow it at quadratic cost.
-    if (depth > 0) facts.problem = 'unsupported';
+    // Selectors 4 §14.1: :has() cannot nest (in :is() it can); css-select would allow it at quadratic cost.
+    if (isInHas) facts.problem = 'unsupported';
     facts.hasHas = true;
   }
   // :is() and :where() take a forgiving list (Selectors 4 §3.3): an invalid argument matches nothing.
@@ -176,7 +176,7 @@ function pseudoFacts(token: PseudoSelector, facts: SelectorFacts, isQuirks: bool
   let most = 0;
   const kept: Selector[][] = [];
   for (const inner of data) {
-    const innerFacts = selectorFacts(inner, isQuirks, depth + 1);
+    const innerFacts = selectorFacts(inner, isQuirks, isInHas || name === 'has');
     if (innerFacts.problem && isForgiving) continue;
     if (innerFacts.problem) facts.problem = 'unsupported';
     // Unknown inside a forgiving list is an argument some browsers drop: undecided, not the rule.

@@ -176,6 +176,7 @@ describe('selectors it decides', () => {
     ['p:host(.x), p.s', `<p class="s">${secret}</p>`, 'a shadow host with an argument'],
     ['p.s:defined', `<p class="s">${secret}</p>`, 'every built-in element is defined'],
     ['p:where(::before, .s)', `<p class="s">${secret}</p>`, 'an invalid argument of a forgiving list matches nothing'],
+    ['div:is(:has(p.s))', `<div><p class="s">${secret}</p></div>`, ':has() inside :is(), which may hold it'],
     ['p:is(p < b, .s)', `<p class="s">${secret}</p>`, 'an unsupported combinator in a forgiving list'],
   ])('%s hides', async (selector, body) => {
     const result = await see(`${selector}{display:none}`, body);
