@@ -181,7 +181,8 @@ export class StyleRuleMatcher {
   }
 
   private nth(formula: string | null | undefined): (index: number) => boolean {
-    const text = formula ?? '';
+    // css-select refuses an nth pseudo-class without an argument before it asks.
+    const text = String(formula);
     let test = this.nthTests.get(text);
     // Stryker disable next-line ConditionalExpression: a cache; compiling again gives the same test
     if (!test) {

@@ -179,11 +179,11 @@ describe('rules that may or may not apply', () => {
     expect(matcher.match(byClass('x'))).toEqual([]);
   });
 
-  it('keeps a doubt apart from the rules before it, when elements are styled alike otherwise', async () => {
-    const result = await see(
-      'b{color:red} p.t{display:none} p:where(:not(.t)):lang(en){color:red}',
-      `<p class="t">${secret}</p><p>shown</p>`,
-    );
+  it.each([
+    'b{color:red} p.t{display:none} p:where(:not(.t)):lang(en){color:red}',
+    'p:where(:not(.t)):lang(en){color:red} p.t{display:none}',
+  ])('keeps a doubt apart from every other rule, when elements are styled alike otherwise: %s', async (css) => {
+    const result = await see(css, `<p class="t">${secret}</p><p>shown</p>`);
     expect(result.hiddenText).toBe(secret);
     expect(result.visibleText).toBe('Hello\nshown');
     expect(result.unassessed).toEqual(['selector :lang']);
