@@ -33,6 +33,17 @@ interface CompiledSelector {
 /** Undecided pseudo-classes in one selector tried every way, at most; past it, every candidate element is in doubt. */
 const maxUndecided = 3;
 
+/**
+ * What every element matched after the work budget ran out gets: rules are no longer applied to
+ * it, so its text is named as not assessed rather than trusted. It stands in every render context.
+ */
+export const budgetSpentDoubt: StyleRule = {
+  selectorList: '*',
+  declarations: [{ property: 'style rules past the matching budget', value: 'unmatched', isImportant: false }],
+  contexts: -1,
+  order: -Infinity,
+};
+
 interface Position {
   index: number;
   fromEnd: number;
@@ -87,6 +98,7 @@ export class StyleRuleMatcher {
         this.test(this.index.get(key), element, position, found);
       }
     }
+    if (this.limitsReached.has('selector-budget-spent')) found.set(budgetSpentDoubt, 0);
     return [...found].map(([rule, specificity]) => ({ rule, specificity }));
   }
 
@@ -123,12 +135,18 @@ export class StyleRuleMatcher {
     if (all.some((facts) => facts.problem === 'unsupported')) return;
     // A pseudo-class only some browsers know makes the whole rule apply in some and not in others.
     const isBrowserDependent = all.some((facts) => facts.isBrowserDependent);
-    const doubt = this.doubtOf(rule, all);
+    const names = [...new Set(all.flatMap((facts) => facts.undecided))];
+    const doubt = this.doubtOf(rule, `selector :${names.join(', :')}`);
     const compiled: CompiledSelector[] = [];
     for (const facts of all) {
       if (facts.problem === 'pseudo-element') continue;
       if (facts.compounds > this.limits.maxCompounds || facts.siblingCombinators > 2) {
+        // Not matched, so every element its rightmost compound names is in doubt instead.
         this.limitsReached.add('selector-too-complex');
+        const tooComplex = this.doubtOf(rule, 'selector too complex to match');
+        // Its test walks nothing, so it is charged as a simple one.
+        const simple = { ...facts, descendantCombinators: 0, siblingCombinators: 0, hasHas: false };
+        compiled.push({ rule, facts: simple, tests: [() => true], isDecidable: false, doubt: tooComplex });
         continue;
       }
       const isDecidable = !isBrowserDependent && facts.undecided.length <= maxUndecided;
@@ -172,11 +190,10 @@ export class StyleRuleMatcher {
    * name is no property, so the element's state names it as styling not assessed. None when
    * the rule sets only properties that cannot hide text. Its own order keeps memo keys apart.
    */
-  private doubtOf(rule: StyleRule, all: readonly SelectorFacts[]): StyleRule | undefined {
+  private doubtOf(rule: StyleRule, name: string): StyleRule | undefined {
     if (!rule.declarations.some((declaration) => !inertProperties.has(declaration.property))) return undefined;
-    const names = [...new Set(all.flatMap((facts) => facts.undecided))];
     // Stryker disable next-line StringLiteral,BooleanLiteral: the entry is read by its name alone
-    const declaration = { property: `selector :${names.join(', :')}`, value: 'undecided', isImportant: false };
+    const declaration = { property: name, value: 'undecided', isImportant: false };
     return { ...rule, declarations: [declaration], order: -1 - rule.order };
   }
 

@@ -6,7 +6,11 @@ import {
   visibilityLimits,
   type HtmlVisibility,
 } from '../../../../../src/present/hidden/analyse-html.js';
-import { StyleRuleMatcher, type MatcherLimits } from '../../../../../src/present/hidden/css/match-style-rules.js';
+import {
+  budgetSpentDoubt,
+  StyleRuleMatcher,
+  type MatcherLimits,
+} from '../../../../../src/present/hidden/css/match-style-rules.js';
 import { prepareStyleSheets, readStyleSheets } from '../../../../../src/present/hidden/css/read-style-sheets.js';
 import { parseHtmlDocument } from '../../../../../src/present/hidden/parse-html-document.js';
 
@@ -32,11 +36,15 @@ async function matcherFor(css: string, html: string, limits: MatcherLimits = roo
       stack.unshift(...(node as Element).children);
     }
   const byClass = (name: string): Element => elements.find((e) => e.attribs.class === name) as Element;
-  /** The declarations' properties of every rule matched, with specificities. */
+  /** The declarations' properties of every rule matched, with specificities (`spent` past the budget). */
   const matched = (element: Element): string[] =>
     matcher
       .match(element)
-      .map((m) => `${m.rule.declarations.map((d) => d.property).join(',')}@${m.specificity}`)
+      .map((m) =>
+        m.rule === budgetSpentDoubt
+          ? 'spent'
+          : `${m.rule.declarations.map((d) => d.property).join(',')}@${m.specificity}`,
+      )
       .sort();
   return { matcher, elements, byClass, matched };
 }
@@ -61,12 +69,14 @@ describe('what a selector costs and how far it may reach', () => {
     ['h1 + h2 + h3 + p', true],
     ['p:is(h1 ~ h2 ~ h3 ~ p)', false],
   ])('%s is kept: %s (at most two ~ combinators)', async (selector, isKept) => {
-    const { matcher, byClass } = await matcherFor(
+    const { matcher, byClass, matched } = await matcherFor(
       `${selector}{color:red}`,
       '<h1>a</h1><h2>b</h2><h3>c</h3><p class="x">d</p>',
     );
     expect(matcher.limitsReached.has('selector-too-complex')).toBe(!isKept);
-    expect(matcher.match(byClass('x'))).toHaveLength(isKept ? 1 : 0);
+    expect(matched(byClass('x')).map((m) => m.replace(/@\d+$/, ''))).toEqual([
+      isKept ? 'color' : 'selector too complex to match',
+    ]);
   });
 
   it('charges a class named twice once', async () => {
@@ -83,18 +93,19 @@ describe('what a selector costs and how far it may reach', () => {
     const two = await matcherFor('.x:lang(en){color:red}', html, { maxCompounds: 12, workBudget: 2 });
     expect(two.matched(two.byClass('x'))).toEqual(['selector :lang@2000']);
     const one = await matcherFor('.x:lang(en){color:red}', html, { maxCompounds: 12, workBudget: 1 });
-    expect(one.matcher.match(one.byClass('x'))).toEqual([]);
+    expect(one.matched(one.byClass('x'))).toEqual(['spent']);
     expect([...one.matcher.limitsReached]).toEqual(['selector-budget-spent']);
     const eight = await matcherFor('.x:lang(en):dir(ltr):valid{color:red}', html, { maxCompounds: 12, workBudget: 7 });
-    expect(eight.matcher.match(eight.byClass('x'))).toEqual([]);
+    expect(eight.matched(eight.byClass('x'))).toEqual(['spent']);
   });
 
   it('stops testing the buckets after the one that spent the budget', async () => {
-    const { matcher, byClass } = await matcherFor('*{color:red} p{color:red} .a{color:red}', '<p class="a">1</p>', {
-      maxCompounds: 12,
-      workBudget: 1,
-    });
-    expect(matcher.match(byClass('a'))).toHaveLength(1);
+    const { matcher, byClass, matched } = await matcherFor(
+      '*{color:red} p{opacity:1} .a{top:0}',
+      '<p class="a">1</p>',
+      { maxCompounds: 12, workBudget: 1 },
+    );
+    expect(matched(byClass('a'))).toEqual(['color@0', 'spent']);
     expect([...matcher.limitsReached]).toEqual(['selector-budget-spent']);
   });
 });
@@ -126,7 +137,7 @@ describe('positions', () => {
     expect(fits.matcher.match(fits.byClass('mid'))).toHaveLength(1);
     const tight = await matcherFor('div:has(.x){color:red}', html, { maxCompounds: 12, workBudget: 6 + 3 });
     expect(tight.matcher.match(tight.byClass('top'))).toHaveLength(1);
-    expect(tight.matcher.match(tight.byClass('mid'))).toHaveLength(0);
+    expect(tight.matched(tight.byClass('mid'))).toEqual(['spent']);
   });
 
   it('reads an element from outside the document as alone at the root', async () => {
@@ -204,5 +215,46 @@ describe('selectors a browser drops, and HTML matching', () => {
     );
     expect(result.hiddenText).toBe(secret);
     expect(result.visibleText).toBe('Hello\nshown');
+  });
+});
+
+describe('what the matcher leaves unmatched is named, never trusted', () => {
+  const nested = (depth: number, inner: string): string => `${'<div>'.repeat(depth)}${inner}${'</div>'.repeat(depth)}`;
+
+  it.each<[string, string]>([
+    ['thirteen compounds', `${Array.from({ length: 12 }, () => 'div').join(' ')} p{display:none}`],
+    ['three ~ combinators', 'h2 ~ h3 ~ h4 ~ div p{display:none}'],
+  ])('a selector of %s that would hide text', async (_name, css) => {
+    const result = await see(css, `<h2>a</h2><h3>b</h3><h4>c</h4>${nested(12, `<p>${secret}</p>`)}`);
+    expect(result.visibleText).toContain(secret);
+    expect(result.limitsReached).toEqual(['selector-too-complex']);
+    expect(result.unassessed).toEqual(['selector too complex to match']);
+  });
+
+  it('names nothing for a selector too complex to match that sets only typography, or names other elements', async () => {
+    const long = Array.from({ length: 13 }, () => 'div').join(' ');
+    const result = await see(`${long} b{font-weight:bold} ${long} i{display:none}`, nested(13, `<p>${secret}</p>`));
+    expect(result.visibleText).toBe(`Hello\n${secret}`);
+    expect(result.limitsReached).toEqual(['selector-too-complex']);
+    expect(result.unassessed).toEqual([]);
+  });
+
+  it('charges a selector too complex to match as a simple one', async () => {
+    const long = Array.from({ length: 13 }, () => 'div').join(' ');
+    const { matcher, byClass, matched } = await matcherFor(`${long} .x{color:red}`, nested(13, '<p class="x">1</p>'), {
+      maxCompounds: 12,
+      workBudget: 1,
+    });
+    expect(matched(byClass('x'))).toEqual(['selector too complex to match@1013']);
+    expect([...matcher.limitsReached]).toEqual(['selector-too-complex']);
+  });
+
+  it('names the text of every element matched after the work budget ran out', async () => {
+    // Each rule costs one unit per ancestor of every element: 300 rules over 480 nested boxes pass 25 million.
+    const css = Array.from({ length: 300 }, (_, i) => `div *.n${i}, div *{color:#000}`).join(' ');
+    const result = await see(css, `<div>${nested(480, `<p>${secret}</p>`)}</div>`);
+    expect(result.limitsReached).toEqual(['selector-budget-spent']);
+    expect(result.visibleText).toContain(secret);
+    expect(result.unassessed).toEqual(['style rules past the matching budget']);
   });
 });
