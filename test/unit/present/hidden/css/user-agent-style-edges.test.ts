@@ -32,8 +32,13 @@ function elementOf(html: string, name: string): Element {
   throw new Error(`no <${name}> in ${html}`);
 }
 
-const shown = (declarations: { property: string; value: string; technique?: string }[]): string[] =>
-  declarations.map((d) => `${d.property}:${d.value}${d.technique ? ` (${d.technique})` : ''}`);
+/** Each declaration as `property:value`, `!` when important, and the technique it names. */
+const shown = (
+  declarations: { property: string; value: string; isImportant: boolean; technique?: string }[],
+): string[] =>
+  declarations.map(
+    (d) => `${d.property}:${d.value}${d.isImportant ? '!' : ''}${d.technique ? ` (${d.technique})` : ''}`,
+  );
 
 describe('the user agent’s declarations for one element', () => {
   it.each<[string, string, boolean, string[]]>([
@@ -53,7 +58,7 @@ describe('the user agent’s declarations for one element', () => {
     ['<table></table>', 'table', true, ['font-size:medium']],
     ['<table></table>', 'table', false, []],
     ['<div></div>', 'div', true, []],
-  ])('%s (quirks %s)', (html, name, isQuirks, expected) => {
+  ])('%s, the <%s>, in quirks mode: %s', (html, name, isQuirks, expected) => {
     expect(shown(userAgentDeclarations(elementOf(html, name), isQuirks))).toEqual(expected);
   });
 });
@@ -86,6 +91,8 @@ describe('presentational hints', () => {
     ['<table background=" "></table>', 'table', false, []],
     ['<div background="a.png"></div>', 'div', false, []],
     ['<marquee background="a.png"></marquee>', 'marquee', false, []],
+    ['<marquee bgcolor="red"></marquee>', 'marquee', false, ['background-color:rgb(255 0 0)']],
+    ['<div bgcolor="red"></div>', 'div', false, []],
     ['<font color="#010203">x</font>', 'font', false, ['color:rgb(1 2 3)']],
     ['<font text="#010203">x</font>', 'font', false, []],
     [
