@@ -22,7 +22,7 @@ function lookupOf(values: Record<string, string>, depths: number[] = []) {
 }
 
 describe('var() substitution', () => {
-  const values = { '--none': 'none', '--zero': '0', '--comma': 'a, b', '--empty': '' };
+  const values = { '--none': 'none', '--zero': '0', '--comma': 'a, b', '--empty': '', plain: 'x', '--a(': 'x' };
   it.each<[string, string | undefined]>([
     ['none', 'none'],
     ['var(--none)', 'none'],
@@ -47,6 +47,12 @@ describe('var() substitution', () => {
     ['var(--missing, "(")', ' "("'],
     ['var(--missing, ")', undefined],
     ['var(--none', undefined],
+    ['var(--zero, x', undefined],
+    ['var(plain)', undefined],
+    ['var(plain, none)', undefined],
+    ['var(--a(, b), none)', undefined],
+    ['var(--a b, none)', undefined],
+    ['var(--a"b, none)', undefined],
     ['var(--none))', 'none)'],
     ['var(none)', undefined],
     ['var(-none)', undefined],
@@ -174,10 +180,38 @@ describe('custom properties of an element', () => {
     expect(inheritCustomProperties(otherParent, own, work).get('--b')).toBe('2');
     const otherOwn = declared({ '--b': 'var(--a) 3' });
     expect(inheritCustomProperties(parent, otherOwn, work).get('--b')).toBe('1 3');
+    expect(inheritCustomProperties(parent, own, work)).toBe(first);
     const rootA = inheritCustomProperties(undefined, own, work);
     expect(rootA.has('--b')).toBe(false);
     expect(inheritCustomProperties(undefined, own, work)).toBe(rootA);
     expect(inheritCustomProperties(undefined, otherOwn, work)).not.toBe(rootA);
+  });
+});
+
+describe('custom properties, bounded', () => {
+  const declared = (values: Record<string, string>) =>
+    new Map(Object.entries(values).map(([name, value]) => [name, { value }]));
+
+  it('cuts a cycle at once, however many times each side names the other', () => {
+    const four = (name: string): string => Array.from({ length: 4 }, () => `var(${name})`).join(' ');
+    const work = new VariableWork(1_000_000);
+    const started = Date.now();
+    const own = inheritCustomProperties(undefined, declared({ '--a': four('--b'), '--b': four('--a') }), work);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(own.size).toBe(0);
+  });
+
+  it('tells declarations apart by every id in the memo key', () => {
+    const work = new VariableWork(1000);
+    const objects = Array.from({ length: 13 }, (_, i) => ({ value: `v${i}` }));
+    for (const object of objects) work.idOf(object);
+    const ab = new Map([
+      ['--a', objects[1] as { value: string }],
+      ['--b', objects[2] as { value: string }],
+    ]);
+    const twelve = new Map([['--c', objects[12] as { value: string }]]);
+    expect(Object.fromEntries(inheritCustomProperties(undefined, ab, work))).toEqual({ '--a': 'v1', '--b': 'v2' });
+    expect(Object.fromEntries(inheritCustomProperties(undefined, twelve, work))).toEqual({ '--c': 'v12' });
   });
 });
 
