@@ -22,7 +22,15 @@ function lookupOf(values: Record<string, string>, depths: number[] = []) {
 }
 
 describe('var() substitution', () => {
-  const values = { '--none': 'none', '--zero': '0', '--comma': 'a, b', '--empty': '', plain: 'x', '--a(': 'x' };
+  const values = {
+    '--none': 'none',
+    '--zero': '0',
+    '--comma': 'a, b',
+    '--empty': '',
+    plain: 'x',
+    '--a(': 'x',
+    'x--a': 'x',
+  };
   it.each<[string, string | undefined]>([
     ['none', 'none'],
     ['var(--none)', 'none'],
@@ -49,6 +57,7 @@ describe('var() substitution', () => {
     ['var(--none', undefined],
     ['var(--zero, x', undefined],
     ['var(plain)', undefined],
+    ['var(x--a)', undefined],
     ['var(plain, none)', undefined],
     ['var(--a(, b), none)', undefined],
     ['var(--a b, none)', undefined],
