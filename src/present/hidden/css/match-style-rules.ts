@@ -3,7 +3,8 @@ import { parse as parseSelectors } from 'css-what';
 import type { AnyNode, Element } from 'domhandler';
 import nthCheck from 'nth-check';
 import type { StyleRule } from './read-style-sheets.js';
-import { selectorFacts, staticallyFalsePseudoClasses, type SelectorFacts } from './selector-facts.js';
+import { neverPseudo, selectorFacts, undecidedPseudo, type SelectorFacts } from './selector-facts.js';
+import { inertProperties } from './understood-properties.js';
 
 /** A style rule that applies to an element, with the specificity of its most specific matching selector. */
 export interface RuleMatch {
@@ -21,8 +22,27 @@ export interface MatcherLimits {
 interface CompiledSelector {
   rule: StyleRule;
   facts: SelectorFacts;
-  test: (element: Element) => boolean;
+  /** One test per way its undecided pseudo-classes may come out. */
+  tests: ((element: Element) => boolean)[];
+  /** Whether the rule surely applies when every way matches (not when some browsers drop it). */
+  isDecidable: boolean;
+  /** What the rule contributes when it may or may not apply (see `doubtOf`). */
+  doubt: StyleRule | undefined;
 }
+
+/** Undecided pseudo-classes in one selector tried every way, at most; past it, every candidate element is in doubt. */
+const maxUndecided = 3;
+
+/**
+ * What every element matched after the work budget ran out gets: rules are no longer applied to
+ * it, so its text is named as not assessed rather than trusted. It stands in every render context.
+ */
+export const budgetSpentDoubt: StyleRule = {
+  selectorList: '*',
+  declarations: [{ property: 'style rules past the matching budget', value: 'unmatched', isImportant: false }],
+  contexts: -1,
+  order: -Infinity,
+};
 
 interface Position {
   index: number;
@@ -53,6 +73,7 @@ export class StyleRuleMatcher {
     private readonly isQuirks: boolean,
     private readonly limits: MatcherLimits,
   ) {
+    // Stryker disable next-line ConditionalExpression: a shortcut; with no rules nothing is indexed either way
     if (rules.length === 0) return;
     this.measurePositions(root);
     for (const rule of rules) this.add(rule);
@@ -60,45 +81,46 @@ export class StyleRuleMatcher {
 
   /** The rules that apply to `element`, in no particular order. */
   match(element: Element): RuleMatch[] {
-    if (this.index.size === 0) return [];
     const found = new Map<StyleRule, number>();
     const position = this.positions.get(element);
     const attribs = element.attribs;
     const fold = (value: string): string => (this.isQuirks ? value.toLowerCase() : value);
-    let isSpent =
-      this.test(this.index.get('*'), element, position, found) ||
-      this.test(this.index.get(element.name), element, position, found);
-    if (!isSpent && attribs.id) isSpent = this.test(this.index.get(`#${fold(attribs.id)}`), element, position, found);
-    if (!isSpent && attribs.class) {
+    // Once the budget is spent the index is empty, so the buckets after it test nothing.
+    this.test(this.index.get('*'), element, position, found);
+    this.test(this.index.get(element.name), element, position, found);
+    if (attribs.id) this.test(this.index.get(`#${fold(attribs.id)}`), element, position, found);
+    if (attribs.class) {
       const seen = new Set<string>();
-      for (const name of attribs.class.split(/[ \t\n\f\r]+/)) {
+      for (const name of attribs.class.split(/[ \t\n\f\r]/)) {
         const key = `.${fold(name)}`;
         if (!name || seen.has(key)) continue;
         seen.add(key);
-        if ((isSpent = this.test(this.index.get(key), element, position, found))) break;
+        this.test(this.index.get(key), element, position, found);
       }
     }
+    if (this.limitsReached.has('selector-budget-spent')) found.set(budgetSpentDoubt, 0);
     return [...found].map(([rule, specificity]) => ({ rule, specificity }));
   }
 
-  /** Tests one bucket of candidates; true when the work budget ran out (matching then stops for good). */
+  /** Tests one bucket of candidates; past the work budget, empties the index (matching stops for good). */
   private test(
     candidates: CompiledSelector[] | undefined,
     element: Element,
     position: Position | undefined,
     found: Map<StyleRule, number>,
-  ): boolean {
+  ): void {
     for (const candidate of candidates ?? []) {
-      this.work += costOf(candidate.facts, position);
+      this.work += costOf(candidate.facts, position) * candidate.tests.length;
       if (this.work > this.limits.workBudget) {
         this.limitsReached.add('selector-budget-spent');
         this.index.clear();
-        return true;
+        return;
       }
-      if ((found.get(candidate.rule) ?? -1) >= candidate.facts.specificity || !candidate.test(element)) continue;
-      found.set(candidate.rule, candidate.facts.specificity);
+      const ways = candidate.tests.filter((test) => test(element)).length;
+      if (ways === 0) continue;
+      const rule = ways === candidate.tests.length && candidate.isDecidable ? candidate.rule : candidate.doubt;
+      if (rule) found.set(rule, Math.max(found.get(rule) ?? 0, candidate.facts.specificity));
     }
-    return false;
   }
 
   private add(rule: StyleRule): void {
@@ -108,24 +130,28 @@ export class StyleRuleMatcher {
     } catch {
       return;
     }
+    const all = selectors.map((selector) => selectorFacts(selector, this.isQuirks));
+    // One invalid selector makes a browser drop the whole rule (Selectors 4 §3.1).
+    if (all.some((facts) => facts.problem === 'unsupported')) return;
+    // A pseudo-class only some browsers know makes the whole rule apply in some and not in others.
+    const isBrowserDependent = all.some((facts) => facts.isBrowserDependent);
+    const names = [...new Set(all.flatMap((facts) => facts.undecided))];
+    const doubt = this.doubtOf(rule, `selector :${names.join(', :')}`);
     const compiled: CompiledSelector[] = [];
-    for (const selector of selectors) {
-      const facts = selectorFacts(selector, this.isQuirks);
-      // One invalid selector makes a browser drop the whole rule (Selectors 4 §3.1).
-      if (facts.problem === 'unsupported') return;
+    for (const facts of all) {
       if (facts.problem === 'pseudo-element') continue;
       if (facts.compounds > this.limits.maxCompounds || facts.siblingCombinators > 2) {
+        // Not matched, so every element its rightmost compound names is in doubt instead.
         this.limitsReached.add('selector-too-complex');
+        const tooComplex = this.doubtOf(rule, 'selector too complex to match');
+        // Its test walks nothing, so it is charged as a simple one.
+        const simple = { ...facts, descendantCombinators: 0, siblingCombinators: 0, hasHas: false };
+        compiled.push({ rule, facts: simple, tests: [() => true], isDecidable: false, doubt: tooComplex });
         continue;
       }
+      const isDecidable = !isBrowserDependent && facts.undecided.length <= maxUndecided;
       try {
-        const test = compile<AnyNode, Element>([selector], {
-          xmlMode: false,
-          quirksMode: this.isQuirks,
-          cacheResults: true,
-          pseudos: this.pseudos,
-        });
-        compiled.push({ rule, facts, test });
+        compiled.push({ rule, facts, tests: this.compileWays(facts), isDecidable, doubt });
       } catch {
         return;
       }
@@ -137,14 +163,51 @@ export class StyleRuleMatcher {
     }
   }
 
+  /** A test for each way the selector's undecided pseudo-classes may come out (every element when there are too many). */
+  private compileWays(facts: SelectorFacts): ((element: Element) => boolean)[] {
+    const count = facts.undecided.length;
+    if (count > maxUndecided) return [() => true];
+    const tests: ((element: Element) => boolean)[] = [];
+    for (let way = 0; way < 2 ** count; way++)
+      tests.push(
+        compile<AnyNode, Element>([facts.compiled], {
+          xmlMode: false,
+          quirksMode: this.isQuirks,
+          // Stryker disable next-line BooleanLiteral: css-select's cache saves time, not answers
+          cacheResults: true,
+          pseudos: {
+            ...this.pseudos,
+            // Stryker disable next-line EqualityOperator: every way is tried, so reading each bit inverted tries the same set
+            [undecidedPseudo]: (_element, data) => ((way >> Number(data)) & 1) === 1,
+          },
+        }),
+      );
+    return tests;
+  }
+
+  /**
+   * What a rule that may or may not apply contributes instead of its declarations: one whose
+   * name is no property, so the element's state names it as styling not assessed. None when
+   * the rule sets only properties that cannot hide text. Its own order keeps memo keys apart.
+   */
+  private doubtOf(rule: StyleRule, name: string): StyleRule | undefined {
+    if (!rule.declarations.some((declaration) => !inertProperties.has(declaration.property))) return undefined;
+    // Stryker disable next-line StringLiteral,BooleanLiteral: the entry is read by its name alone
+    const declaration = { property: name, value: 'undecided', isImportant: false };
+    return { ...rule, declarations: [declaration], order: -1 - rule.order };
+  }
+
   private nth(formula: string | null | undefined): (index: number) => boolean {
-    const text = formula ?? '';
+    // css-select refuses an nth pseudo-class without an argument before it asks.
+    const text = String(formula);
     let test = this.nthTests.get(text);
+    // Stryker disable next-line ConditionalExpression: a cache; compiling again gives the same test
     if (!test) {
       try {
         test = nthCheck(text);
       } catch {
         // A malformed An+B never matches (a browser drops the whole rule; here only this selector fails).
+        // Stryker disable next-line ArrowFunction: css-select reads the answer as a truth value
         test = () => false;
       }
       this.nthTests.set(text, test);
@@ -163,8 +226,10 @@ export class StyleRuleMatcher {
     'nth-last-child': (e, data) => this.nth(data)(this.position(e).fromEnd),
     'nth-of-type': (e, data) => this.nth(data)(this.position(e).typeIndex),
     'nth-last-of-type': (e, data) => this.nth(data)(this.position(e).typeFromEnd),
-    // A zero-parameter function also accepts an argument in css-select (`:lang(en)`).
-    ...Object.fromEntries(staticallyFalsePseudoClasses.map((name) => [name, (): boolean => false])),
+    // Custom elements are never defined in mail, which runs no script.
+    defined: (e) => !e.name.includes('-'),
+    // Stryker disable next-line ArrowFunction: css-select reads the answer as a truth value
+    [neverPseudo]: () => false,
   };
 
   private position(element: Element): Position {
@@ -183,6 +248,7 @@ export class StyleRuleMatcher {
 
   /** One pass over the tree: each element's place among its siblings, its depth and its subtree size. */
   private measurePositions(root: AnyNode[]): void {
+    // Stryker disable next-line ArrayDeclaration: an entry that is no element has no parent to add to
     const order: Element[] = [];
     const stack: { nodes: AnyNode[]; depth: number }[] = [{ nodes: root, depth: 0 }];
     for (let frame = stack.pop(); frame; frame = stack.pop()) {
@@ -203,7 +269,7 @@ export class StyleRuleMatcher {
           subtree: 1,
         });
         order.push(element);
-        if (element.children.length > 0) stack.push({ nodes: element.children, depth: frame.depth + 1 });
+        stack.push({ nodes: element.children, depth: frame.depth + 1 });
       });
       for (const element of elements) {
         const position = this.positions.get(element) as Position;
@@ -211,10 +277,8 @@ export class StyleRuleMatcher {
       }
     }
     // Children were recorded after their parents, so a reverse walk sums subtrees bottom-up.
-    for (let i = order.length - 1; i >= 0; i--) {
-      const element = order[i] as Element;
-      const parent = element.parent;
-      const parentPosition = parent && parent.type !== 'root' ? this.positions.get(parent as Element) : undefined;
+    for (const element of order.reverse()) {
+      const parentPosition = this.positions.get(element.parent as Element);
       if (parentPosition) parentPosition.subtree += (this.positions.get(element) as Position).subtree;
     }
   }

@@ -6,7 +6,11 @@ import {
   visibilityLimits,
   type HtmlVisibility,
 } from '../../../../../src/present/hidden/analyse-html.js';
-import { StyleRuleMatcher, type MatcherLimits } from '../../../../../src/present/hidden/css/match-style-rules.js';
+import {
+  budgetSpentDoubt,
+  StyleRuleMatcher,
+  type MatcherLimits,
+} from '../../../../../src/present/hidden/css/match-style-rules.js';
 import { prepareStyleSheets, readStyleSheets } from '../../../../../src/present/hidden/css/read-style-sheets.js';
 import { parseHtmlDocument } from '../../../../../src/present/hidden/parse-html-document.js';
 
@@ -144,9 +148,10 @@ describe('the work budget', () => {
     expect(matcher.match(ps[0] as Element)).toHaveLength(1);
     expect(matcher.match(ps[1] as Element)).toHaveLength(1);
     expect(matcher.limitsReached.size).toBe(0);
-    expect(matcher.match(ps[2] as Element)).toHaveLength(0);
+    // Past the budget, an element gets only what names its styling as not assessed.
+    expect(matcher.match(ps[2] as Element)).toEqual([{ rule: budgetSpentDoubt, specificity: 0 }]);
     expect([...matcher.limitsReached]).toEqual(['selector-budget-spent']);
-    expect(matcher.match(ps[0] as Element)).toHaveLength(0);
+    expect(matcher.match(ps[0] as Element)).toEqual([{ rule: budgetSpentDoubt, specificity: 0 }]);
   });
 
   it('charges a descendant combinator by depth, a sibling combinator by siblings and :has() by the subtree', async () => {
@@ -155,7 +160,7 @@ describe('the work budget', () => {
     const cost = async (css: string, budget: number, cls: string) => {
       const { matcher, elements } = await matcherFor(css, html, { maxCompounds: 12, workBudget: budget });
       const target = elements.find((e) => e.attribs.class === cls) as Element;
-      return matcher.match(target).length;
+      return matcher.match(target).filter((m) => m.rule !== budgetSpentDoubt).length;
     };
     expect(await cost('div .a{color:red}', 4, 'a')).toBe(1);
     expect(await cost('div .a{color:red}', 3, 'a')).toBe(0);
@@ -168,7 +173,9 @@ describe('the work budget', () => {
     const { matcher, elements } = await matcherFor('div:has(.a){color:red}', html, { maxCompounds: 12, workBudget: 7 });
     expect(matcher.match(elements.find((e) => e.name === 'div') as Element)).toHaveLength(1);
     const tight = await matcherFor('div:has(.a){color:red}', html, { maxCompounds: 12, workBudget: 6 });
-    expect(tight.matcher.match(tight.elements.find((e) => e.name === 'div') as Element)).toHaveLength(0);
+    expect(tight.matcher.match(tight.elements.find((e) => e.name === 'div') as Element)).toEqual([
+      { rule: budgetSpentDoubt, specificity: 0 },
+    ]);
   });
 
   it('matches nothing when there are no rules', async () => {
