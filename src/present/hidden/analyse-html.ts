@@ -75,6 +75,20 @@ export const visibilityLimits = {
   maxVariableChars: 4_000_000,
 } as const;
 
+/**
+ * A bound that leaves styling unread or unapplied, said the way a reader can act on: text past it is
+ * reported as the rest of the mail decides, which a hostile sender can make visible while a browser
+ * hides it. The selector bounds name the elements they left undecided themselves.
+ */
+const limitDoubts: Partial<Record<VisibilityLimit, string>> = {
+  'depth-flattened': `markup nested more than ${visibilityLimits.maxDepth} elements deep`,
+  'nodes-capped': `markup past ${visibilityLimits.maxNodes.toLocaleString('en-US')} nodes`,
+  'style-text-capped': `style sheets past ${visibilityLimits.maxStyleChars / 1024} KiB`,
+  'style-rules-capped': `style rules past the first ${visibilityLimits.maxRules.toLocaleString('en-US')}`,
+  'style-unparsed': 'a style sheet this tool could not read',
+  'variables-budget-spent': 'var() past the work budget',
+};
+
 /** Loads what analysing these HTML bodies needs (the style-sheet parser when one has a <style>). */
 export async function prepareHtmlVisibility(htmls: string | readonly string[]): Promise<void> {
   for (const html of [htmls].flat()) await Promise.all([prepareStyleSheets(html), prepareColourMixing(html)]);
@@ -135,7 +149,12 @@ export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): 
     scriptChars: walk.scriptChars,
     truncated: parsed.isTruncated,
     limitsReached,
-    unassessed: [...styleDoubts, ...pseudoElementDoubts(rules), ...walk.unassessed].slice(0, 8),
+    unassessed: [
+      ...limitsReached.flatMap((limit) => limitDoubts[limit] ?? []),
+      ...styleDoubts,
+      ...pseudoElementDoubts(rules),
+      ...walk.unassessed,
+    ].slice(0, 8),
   };
 }
 
