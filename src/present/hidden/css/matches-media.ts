@@ -21,8 +21,8 @@ export function matchesMedia(queryList: string, context: RenderContext): boolean
   return queries.some((query) => matchesQuery(query, context) === true);
 }
 
-/** Kleene's logic, as Media Queries 4 §3.2 has it. */
-type Truth = boolean | 'unknown';
+/** Kleene's logic, as Media Queries 4 §3.2 has it: null is unknown. */
+type Truth = boolean | null;
 
 const screenTypes = new Set(['all', 'screen']);
 const reservedWords = new Set(['only', 'not', 'and', 'or', 'layer']);
@@ -72,11 +72,11 @@ function not(value: Truth | undefined): Truth | undefined {
 }
 
 function and(left: Truth, right: Truth): Truth {
-  return left === false || right === false ? false : left === true && right === true ? true : 'unknown';
+  return left === false || right === false ? false : left === true && right === true ? true : null;
 }
 
 function or(left: Truth, right: Truth): Truth {
-  return left === true || right === true ? true : left === false && right === false ? false : 'unknown';
+  return left === true || right === true ? true : left === false && right === false ? false : null;
 }
 
 /** `(condition)` or `(feature)`; undefined when the word is not parenthesised. */
@@ -85,8 +85,8 @@ function matchesInParens(group: string, context: RenderContext, depth: number): 
   const inner = group.slice(1, -1).trim();
   // Anything else in parentheses is <general-enclosed>: unknown, never an error that voids the list.
   if (inner.startsWith('(') || /^not\s/.test(inner))
-    return matchesCondition(splitComponents(inner), context, depth + 1) ?? 'unknown';
-  return matchesFeature(inner, context) ?? 'unknown';
+    return matchesCondition(splitComponents(inner), context, depth + 1) ?? null;
+  return matchesFeature(inner, context) ?? null;
 }
 
 const rangeOperators = /(<=|>=|<|>|=)/;
