@@ -37,8 +37,11 @@ function splitTopLevel(
       i = end;
     } else if (char === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
-      // A comment separates tokens: `0/**/px` is two tokens, not `0px`.
-      done += `${text.slice(start, i)} `;
+      // A comment separates tokens: `0/**/px` is two tokens, not `0px`, and `font: 0/**/serif` two components.
+      const piece = done + text.slice(start, i);
+      done = '';
+      if (open.length === 0 && isSeparator(' ')) onPiece(piece, ' ');
+      else done = `${piece} `;
       i = end === -1 ? text.length : end + 1;
       start = i + 1;
     } else if (closers[char]) {
@@ -55,7 +58,12 @@ function splitTopLevel(
 }
 
 const importantSuffix = /!\s*important\s*$/i;
-const propertyName = /^(--[^\s:]*|-?(?:[a-z_]|\\[^\n])(?:[a-z0-9_-]|\\[^\n])*)$/i;
+// An escape is `\` and 1–6 hex digits with one optional whitespace after them (`dis\70 lay`), or `\` and any other character.
+const escape = String.raw`\\(?:[0-9a-f]{1,6}[ \t\n\r\f]?|[^\n\r\f0-9a-f])`;
+const propertyName = new RegExp(
+  String.raw`^(?:--(?:[^\s:\\]|${escape})*|-?(?:[a-z_]|${escape})(?:[a-z0-9_-]|${escape})*)$`,
+  'i',
+);
 
 /** The declarations of a `style` attribute (or a block body), in order; malformed ones are dropped as CSS drops them. */
 export function parseDeclarations(text: string): CssDeclaration[] {
