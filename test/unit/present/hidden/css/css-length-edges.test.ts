@@ -96,6 +96,15 @@ describe('lengths at the edges of what CSS accepts', () => {
     ['1pc', 16, 16],
     ['1ex', 10, 10],
     ['1vw1', undefined, undefined],
+    ['.55px', 0.55, 0.55],
+    ['1e10px', 1e10, 1e10],
+    ['calc(1px  +  2px)', 3, 3],
+    ['calc(1px\n-\n2px)', -1, -1],
+    ['foo(1px, 2px, 3px)', undefined, undefined],
+    ['min(foo, 1px)', undefined, undefined],
+    ['max(1px, foo)', undefined, undefined],
+    // Division by zero is refused, even where min() would discard the infinity it gives.
+    ['min(1px / 0, 5px)', undefined, undefined],
   ])('reads %j as %j, in quirks mode as %j', (text, standard, quirk) => {
     const check = (value: number | undefined, expected: number | undefined): void => {
       if (expected === undefined) expect(value).toBeUndefined();
