@@ -46,7 +46,7 @@ function splitTopLevel(
       start = i + 1;
     } else if (closers[char]) {
       open.push(closers[char] as string);
-    } else if (open.length > 0 && char === open[open.length - 1]) {
+    } else if (char === open[open.length - 1]) {
       open.pop();
     } else if (open.length === 0 && isSeparator(char)) {
       onPiece(done + text.slice(start, i), char);
@@ -78,8 +78,7 @@ export function parseDeclarations(text: string): CssDeclaration[] {
       if (!propertyName.test(name)) return;
       let value = piece.slice(colon + 1);
       const isImportant = importantSuffix.test(value);
-      if (isImportant) value = value.replace(importantSuffix, '');
-      value = value.trim();
+      value = value.replace(importantSuffix, '').trim();
       if (value === '' && !name.startsWith('--')) return;
       declarations.push({ property: normalisePropertyName(name), value, isImportant });
     },
@@ -108,7 +107,7 @@ export function splitComponents(value: string): string[] {
     value,
     (char) => char === ',' || char === '/' || /\s/.test(char),
     (piece, separator) => {
-      if (piece.trim() !== '') parts.push(piece.trim());
+      if (piece !== '') parts.push(piece);
       if (separator === ',' || separator === '/') parts.push(separator);
     },
   );
@@ -118,7 +117,7 @@ export function splitComponents(value: string): string[] {
 /** `name(args)` → name (lowercase) and the text between the parentheses; undefined for anything else. */
 export function functionCall(component: string): { name: string; args: string } | undefined {
   const open = component.indexOf('(');
-  if (open <= 0 || !component.endsWith(')')) return undefined;
+  if (open === -1 || !component.endsWith(')')) return undefined;
   const name = component.slice(0, open);
   return /^-?[a-z][a-z0-9-]*$/i.test(name)
     ? { name: name.toLowerCase(), args: component.slice(open + 1, -1) }

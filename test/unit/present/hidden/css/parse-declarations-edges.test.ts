@@ -185,6 +185,20 @@ describe('declarations split and named as a browser reads a style attribute', ()
     ['--x:', [['--x', '']]],
     ['--X: A ', [['--X', 'A']]],
     ['x:a:b', [['x', 'a:b']]],
+    [
+      'width:calc(2*3px);display:none',
+      [
+        ['width', 'calc(2*3px)'],
+        ['display', 'none'],
+      ],
+    ],
+    [
+      'width:2*3px;display:none',
+      [
+        ['width', '2*3px'],
+        ['display', 'none'],
+      ],
+    ],
     ['', []],
     [';;;', []],
   ])('reads %j', (text, expected) => {
@@ -240,6 +254,8 @@ describe('component values and lists', () => {
     ['f_g(a)', undefined],
     ['f g(a)', undefined],
     ['url', undefined],
+    ['abc)', undefined],
+    [')', undefined],
   ])('reads the call %j', (text, call) => {
     expect(functionCall(text)).toEqual(call);
   });
