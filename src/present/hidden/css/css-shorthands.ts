@@ -44,9 +44,8 @@ export function longhandOf(shorthand: string, longhand: string, value: string): 
       return longhand === '-webkit-text-stroke-width'
         ? (parts.find(isStrokeWidth) ?? '0')
         : (parts.find((p) => !isStrokeWidth(p)) ?? 'currentcolor');
-    default:
-      return undefined;
   }
+  return undefined;
 }
 
 /** A line width: a number with its unit, a keyword, or a math function (which is no colour). */
@@ -62,8 +61,8 @@ function isImage(part: string): boolean {
 /** The background colour is the final layer's colour component; `transparent` when there is none. */
 function backgroundColour(parts: string[]): string {
   const finalLayer = parts.slice(parts.lastIndexOf(',') + 1);
+  // An image parses as no colour, so `url(a.png) #fff` has the colour #fff.
   for (const part of finalLayer) {
-    if (isImage(part)) continue;
     // A colour this cannot evaluate (a system colour, a relative colour) is returned for the reader to doubt.
     if (parseCssColour(part, undefined, false) !== undefined) return part;
   }
