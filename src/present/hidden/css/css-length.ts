@@ -32,16 +32,17 @@ const absoluteUnits: Readonly<Record<string, number>> = {
 // Values past this are not lengths a style sheet needs; long ones are refused before any work.
 const maxValueLength = 512;
 const maxNesting = 16;
-const token = /\s*(?:([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)(%|[a-z]+)?|([a-z-]+)\(|([-+*/(),]))/giy;
+// A number and its unit, a function's name, a symbol, or a `+` or `-` between two spaces: calc()
+// needs the spaces (CSS Values 4 §10.1), since `1px+ 2px` or `1px -2px` is no sum.
+const token = /\s*(?:([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)(%|[a-z]+)?|([a-z-]+)\(|([*/(),]))|\s+([+-])(?=\s)/giy;
 
 /** A length value in px, or undefined when it is not one this evaluator can resolve. */
 export function resolveLength(text: string, basis: LengthBasis): number | undefined {
   const value = text.trim().toLowerCase();
   if (value === '' || value.length > maxValueLength) return undefined;
   const parser = new LengthParser(value, basis);
-  const result = parser.parseSum(0);
-  if (!result || !parser.atEnd()) return undefined;
-  if (!result.isLength) return result.value === 0 || basis.isQuirks ? result.value : undefined;
+  const result = parser.parseValue();
+  if (!result?.isLength || !parser.atEnd()) return undefined;
   return Number.isFinite(result.value) ? result.value : undefined;
 }
 
@@ -79,10 +80,23 @@ class LengthParser {
     return true;
   }
 
-  parseSum(depth: number): Quantity | undefined {
+  /**
+   * A whole value: a number with its unit or a math function. Sums and parentheses are for inside
+   * calc(), and a unitless number is a length only as a literal: 0, or any in quirks mode.
+   */
+  parseValue(): Quantity | undefined {
+    const [, number, unit, fn] = this.take() ?? [];
+    if (number !== undefined)
+      return unit === undefined && (Number(number) === 0 || this.basis.isQuirks)
+        ? { value: Number(number), isLength: true }
+        : this.quantity(Number(number), unit);
+    return fn === undefined ? undefined : this.parseFunction(fn, 1);
+  }
+
+  private parseSum(depth: number): Quantity | undefined {
     let left = this.parseProduct(depth);
     while (left) {
-      const operator = this.peek()?.[4];
+      const operator = this.peek()?.[5];
       if (operator !== '+' && operator !== '-') return left;
       this.take();
       const right = this.parseProduct(depth);
@@ -113,33 +127,29 @@ class LengthParser {
 
   private parseTerm(depth: number): Quantity | undefined {
     if (depth > maxNesting) return undefined;
-    const next = this.take();
-    if (!next) return undefined;
-    const [, number, unit, fn, symbol] = next;
+    const [, number, unit, fn, symbol] = this.take() ?? [];
     if (number !== undefined) return this.quantity(Number(number), unit);
     if (symbol === '(') return this.closeWith(this.parseSum(depth + 1));
-    if (symbol === '-') {
-      const inner = this.parseTerm(depth + 1);
-      return inner && { value: -inner.value, isLength: inner.isLength };
-    }
-    if (fn === 'calc') return this.closeWith(this.parseSum(depth + 1));
-    if (fn === 'min' || fn === 'max' || fn === 'clamp') {
-      const args: Quantity[] = [];
-      do {
-        const arg = this.parseSum(depth + 1);
-        if (!arg) return undefined;
-        args.push(arg);
-      } while (this.takeSymbol(','));
-      if (!this.takeSymbol(')') || args.some((a) => a.isLength !== args[0]?.isLength)) return undefined;
-      const values = args.map((a) => a.value);
-      const isLength = args[0]?.isLength ?? false;
-      if (fn === 'min') return { value: Math.min(...values), isLength };
-      if (fn === 'max') return { value: Math.max(...values), isLength };
-      const [low, middle, high] = values;
-      if (values.length !== 3 || low === undefined || middle === undefined || high === undefined) return undefined;
-      return { value: Math.max(low, Math.min(middle, high)), isLength };
-    }
-    return undefined;
+    return fn === undefined ? undefined : this.parseFunction(fn, depth + 1);
+  }
+
+  private parseFunction(fn: string, depth: number): Quantity | undefined {
+    if (fn === 'calc') return this.closeWith(this.parseSum(depth));
+    if (fn !== 'min' && fn !== 'max' && fn !== 'clamp') return undefined;
+    const args: Quantity[] = [];
+    do {
+      const arg = this.parseSum(depth);
+      if (!arg) return undefined;
+      args.push(arg);
+    } while (this.takeSymbol(','));
+    if (!this.takeSymbol(')') || args.some((a) => a.isLength !== args[0]?.isLength)) return undefined;
+    const values = args.map((a) => a.value);
+    const isLength = args[0]?.isLength ?? false;
+    if (fn === 'min') return { value: Math.min(...values), isLength };
+    if (fn === 'max') return { value: Math.max(...values), isLength };
+    const [low, middle, high] = values;
+    if (values.length !== 3 || low === undefined || middle === undefined || high === undefined) return undefined;
+    return { value: Math.max(low, Math.min(middle, high)), isLength };
   }
 
   private closeWith(inner: Quantity | undefined): Quantity | undefined {

@@ -1,4 +1,4 @@
-import { parseCssColour, unknownColour } from '../colour/css-colour.js';
+import { parseCssColour } from '../colour/css-colour.js';
 import { cssWideKeyword } from './css-wide-keywords.js';
 import { functionCall, splitComponents } from './parse-declarations.js';
 
@@ -13,10 +13,11 @@ export const shorthandLonghands: Readonly<Record<string, readonly string[]>> = {
 };
 
 const imageFunctions =
-  /^(url|image|image-set|-webkit-image-set|cross-fade|element|(repeating-)?(linear|radial|conic)-gradient|-webkit-(repeating-)?(linear|radial|gradient)|-webkit-gradient)$/;
+  /^(url|image|image-set|-webkit-image-set|cross-fade|element|(-webkit-)?(repeating-)?(linear|radial|conic)-gradient|-webkit-gradient)$/;
 const fontSizeKeywords = /^(xx-small|x-small|small|medium|large|x-large|xx-large|xxx-large|smaller|larger)$/;
+// A weight is any number from 1 to 1000 (CSS Fonts 4 §2.2); a size needs its unit, or is 0.
 const fontPrefixKeywords =
-  /^(normal|italic|oblique|small-caps|bold|bolder|lighter|[1-9]00|ultra-condensed|extra-condensed|condensed|semi-condensed|semi-expanded|expanded|extra-expanded|ultra-expanded)$/;
+  /^(normal|italic|oblique|small-caps|bold|bolder|lighter|1000|[1-9]\d{0,2}(\.\d+)?|ultra-condensed|extra-condensed|condensed|semi-condensed|semi-expanded|expanded|extra-expanded|ultra-expanded)$/;
 
 /** One longhand's value out of a shorthand's (resolved) value; undefined when the shorthand is invalid. */
 export function longhandOf(shorthand: string, longhand: string, value: string): string | undefined {
@@ -41,11 +42,15 @@ export function longhandOf(shorthand: string, longhand: string, value: string): 
     }
     case '-webkit-text-stroke':
       return longhand === '-webkit-text-stroke-width'
-        ? (parts.find((p) => /^[\d.]/.test(p)) ?? '0')
-        : (parts.find((p) => !/^[\d.]/.test(p)) ?? 'currentcolor');
-    default:
-      return undefined;
+        ? (parts.find(isStrokeWidth) ?? '0')
+        : (parts.find((p) => !isStrokeWidth(p)) ?? 'currentcolor');
   }
+  return undefined;
+}
+
+/** A line width: a number with its unit, a keyword, or a math function (which is no colour). */
+function isStrokeWidth(part: string): boolean {
+  return /^([\d.+-]|(thin|medium|thick)$|(calc|min|max|clamp)\()/i.test(part);
 }
 
 function isImage(part: string): boolean {
@@ -56,21 +61,30 @@ function isImage(part: string): boolean {
 /** The background colour is the final layer's colour component; `transparent` when there is none. */
 function backgroundColour(parts: string[]): string {
   const finalLayer = parts.slice(parts.lastIndexOf(',') + 1);
+  // An image parses as no colour, so `url(a.png) #fff` has the colour #fff.
   for (const part of finalLayer) {
-    if (isImage(part)) continue;
-    const colour = parseCssColour(part, undefined, false);
-    if (colour !== undefined && colour !== unknownColour) return part;
-    if (colour === unknownColour && functionCall(part)) return part;
+    // A colour this cannot evaluate (a system colour, a relative colour) is returned for the reader to doubt.
+    if (parseCssColour(part, undefined, false) !== undefined) return part;
   }
   return 'transparent';
 }
 
-/** `font: [style variant weight stretch] size[/line-height] family`; undefined when no size is where it must be. */
-function fontSize(parts: string[]): string | undefined {
-  if (parts.length === 1) return 'medium'; // a system font (caption, menu, …)
+const systemFonts = /^(caption|icon|menu|message-box|small-caption|status-bar)$/i;
+/**
+ * A browser drops an invalid `font`, so the size declared before it applies; the cascade here has
+ * already replaced that one, so an invalid shorthand yields a size no reader can evaluate, and the
+ * text it styles is reported as styling this cannot assess rather than as the inherited size.
+ */
+const unreadableSize = 'invalid';
+
+/** `font: [style variant weight stretch] size[/line-height] family`, or a system font. */
+function fontSize(parts: string[]): string {
+  if (parts.length === 1) return systemFonts.test(parts[0] ?? '') ? 'medium' : unreadableSize;
   for (const part of parts) {
     if (fontPrefixKeywords.test(part.toLowerCase())) continue;
-    return fontSizeKeywords.test(part.toLowerCase()) || /^[\d.+-]/.test(part) || functionCall(part) ? part : undefined;
+    return fontSizeKeywords.test(part.toLowerCase()) || /^[\d.+-]/.test(part) || functionCall(part)
+      ? part
+      : unreadableSize;
   }
-  return undefined;
+  return unreadableSize;
 }

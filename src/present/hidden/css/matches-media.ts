@@ -3,134 +3,135 @@ import { splitComponents } from './parse-declarations.js';
 import type { RenderContext } from '../render-context.js';
 
 /**
- * Media Queries 4 evaluated for one render context. A query this cannot evaluate is false, as
- * the spec has a browser treat an unknown feature or a malformed query: the styles outside it
- * apply, and a rule that only a rare reader's setting would turn on is left out.
+ * Media Queries 4 evaluated for one render context. A condition is true, false or unknown (§3.2):
+ * an unknown feature, a value this cannot evaluate, or a parenthesised group that is no condition
+ * is unknown, `not` unknown is unknown, and a query that ends unknown matches nothing, as in a
+ * browser. A malformed query (`(a) and`, `(a) and (b) or (c)`) matches nothing either, however
+ * it is negated. So a rule that only a rare reader's setting would turn on is left out, and a
+ * `not` cannot turn something this does not understand into a match.
  */
 export function matchesMedia(queryList: string, context: RenderContext): boolean {
   if (queryList.trim() === '') return true;
-  const queries: string[][] = [[]];
+  let words: string[] = [];
+  const queries = [words];
   for (const part of splitComponents(queryList.toLowerCase())) {
-    if (part === ',') queries.push([]);
-    else queries[queries.length - 1]?.push(part);
+    if (part === ',') queries.push((words = []));
+    else words.push(part);
   }
-  return queries.some((words) => matchesQuery(words, context));
+  return queries.some((query) => matchesQuery(query, context) === true);
 }
 
+/** Kleene's logic, as Media Queries 4 §3.2 has it: null is unknown. */
+type Truth = boolean | null;
+
 const screenTypes = new Set(['all', 'screen']);
-const knownTypes = new Set([
-  'all',
-  'screen',
-  'print',
-  'speech',
-  'tty',
-  'tv',
-  'projection',
-  'handheld',
-  'braille',
-  'embossed',
-  'aural',
-]);
 const reservedWords = new Set(['only', 'not', 'and', 'or', 'layer']);
 const maxNesting = 8;
 
-function matchesQuery(words: string[], context: RenderContext): boolean {
-  if (words.length === 0) return false;
+/** A query's truth; undefined when it is malformed. */
+function matchesQuery(words: string[], context: RenderContext): Truth | undefined {
   const [first, second] = words;
-  const isTyped =
-    first !== undefined &&
-    !first.startsWith('(') &&
-    (first === 'only' || knownTypes.has(first) || (first === 'not' && second !== undefined && !second.startsWith('(')));
-  if (!isTyped) return matchesCondition(words, context, 0) ?? false;
-  let index = 0;
-  const isNegated = words[0] === 'not';
-  if (words[0] === 'not' || words[0] === 'only') index++;
+  if (first === undefined || first.startsWith('(') || (first === 'not' && second?.startsWith('(') === true))
+    return matchesCondition(words, context, 0);
+  // A media type, which matches or not; an unknown one matches nothing, so `not` an unknown type
+  // matches (§2.3), while a reserved word in its place makes the query malformed.
+  const isNegated = first === 'not';
+  let index = isNegated || first === 'only' ? 1 : 0;
   const type = words[index++];
-  // An unknown media type matches nothing, so `not` an unknown type matches (Media Queries 4 §2.3);
-  // a reserved word in its place makes the query invalid, which matches nothing either way.
-  if (type === undefined || reservedWords.has(type) || type.startsWith('(')) return false;
-  let result = screenTypes.has(type);
+  if (type === undefined || reservedWords.has(type)) return undefined;
+  let result: Truth = screenTypes.has(type);
   if (index < words.length) {
-    if (words[index] !== 'and') return false;
+    if (words[index] !== 'and') return undefined;
     const rest = words.slice(index + 1);
-    if (rest.includes('or')) return false;
+    if (rest.includes('or')) return undefined;
     const condition = matchesCondition(rest, context, 0);
-    if (condition === undefined) return false;
-    result = result && condition;
+    if (condition === undefined) return undefined;
+    result = and(result, condition);
   }
-  return isNegated ? !result : result;
+  return isNegated ? not(result) : result;
 }
 
 /** `not (a)`, `(a) and (b) …`, `(a) or (b) …`; undefined when malformed. */
-function matchesCondition(words: string[], context: RenderContext, depth: number): boolean | undefined {
-  if (depth > maxNesting || words.length === 0) return undefined;
+function matchesCondition(words: string[], context: RenderContext, depth: number): Truth | undefined {
+  if (depth > maxNesting) return undefined;
   if (words[0] === 'not')
-    return words.length === 2 ? invert(matchesInParens(words[1] as string, context, depth)) : undefined;
+    return words.length === 2 ? not(matchesInParens(words[1] as string, context, depth)) : undefined;
+  if (words.length % 2 === 0) return undefined;
   const joiner = words[1];
-  if (words.length > 1 && joiner !== 'and' && joiner !== 'or') return undefined;
-  const results: boolean[] = [];
-  for (let i = 0; i < words.length; i += 2) {
-    if (i > 0 && words[i - 1] !== joiner) return undefined;
-    const result = matchesInParens(words[i] as string, context, depth);
-    if (result === undefined) return undefined;
-    results.push(result);
+  if (joiner !== undefined && joiner !== 'and' && joiner !== 'or') return undefined;
+  let result = matchesInParens(words[0] as string, context, depth);
+  for (let i = 1; i < words.length && result !== undefined; i += 2) {
+    const next = words[i] === joiner ? matchesInParens(words[i + 1] as string, context, depth) : undefined;
+    result = next === undefined ? undefined : joiner === 'or' ? or(result, next) : and(result, next);
   }
-  return joiner === 'or' ? results.some(Boolean) : results.every(Boolean);
+  return result;
 }
 
-function invert(value: boolean | undefined): boolean | undefined {
-  return value === undefined ? undefined : !value;
+function not(value: Truth | undefined): Truth | undefined {
+  return typeof value === 'boolean' ? !value : value;
 }
 
-function matchesInParens(group: string, context: RenderContext, depth: number): boolean | undefined {
+function and(left: Truth, right: Truth): Truth {
+  return left === false || right === false ? false : left === true && right === true ? true : null;
+}
+
+function or(left: Truth, right: Truth): Truth {
+  return left === true || right === true ? true : left === false && right === false ? false : null;
+}
+
+/** `(condition)` or `(feature)`; undefined when the word is not parenthesised. */
+function matchesInParens(group: string, context: RenderContext, depth: number): Truth | undefined {
   if (!group.startsWith('(') || !group.endsWith(')')) return undefined;
   const inner = group.slice(1, -1).trim();
-  if (inner.startsWith('(') || inner.startsWith('not ') || inner.startsWith('not(')) {
-    return matchesCondition(splitComponents(inner), context, depth + 1);
-  }
-  // An unknown or unevaluable feature is false, never an error that voids the whole list.
-  return matchesFeature(inner, context) ?? false;
+  // Anything else in parentheses is <general-enclosed>: unknown, never an error that voids the list.
+  if (inner.startsWith('(') || /^not\s/.test(inner))
+    return matchesCondition(splitComponents(inner), context, depth + 1) ?? null;
+  return matchesFeature(inner, context) ?? null;
 }
 
 const rangeOperators = /(<=|>=|<|>|=)/;
 
+/** A feature's truth; undefined when it is unknown or its value cannot be evaluated. */
 function matchesFeature(feature: string, context: RenderContext): boolean | undefined {
+  if (rangeOperators.test(feature)) return matchesRange(feature, context);
   const colon = feature.indexOf(':');
-  if (colon === -1 && rangeOperators.test(feature)) return matchesRange(feature, context);
   // Vendor spellings of the pixel-ratio features: -webkit-min-device-pixel-ratio, min--moz-device-pixel-ratio.
   const name = (colon === -1 ? feature : feature.slice(0, colon))
     .trim()
     .replace(/^-webkit-/, '')
+    // Stryker disable next-line Regex: no feature's name holds min- or max- but at its start
     .replace(/^(min|max)--moz-/, '$1-');
   const value = colon === -1 ? undefined : feature.slice(colon + 1).trim();
+  // Stryker disable next-line Regex: no feature's name holds min- or max- but at its start
   const prefix = /^(min-|max-)/.exec(name)?.[1];
   const base = prefix ? name.slice(prefix.length) : name;
   const actual = featureValue(base, context);
   if (actual === undefined) return undefined;
   // In a boolean context `none`, 0 and the `no-preference` of the prefers-* features are false (Media Queries 5 §11).
   if (value === undefined) return prefix ? undefined : actual !== 0 && actual !== 'none' && actual !== 'no-preference';
-  const wanted = typeof actual === 'number' ? numericValue(base, value, context) : value;
+  // min- and max- apply to range features only: `(min-orientation: portrait)` is unknown.
+  if (typeof actual === 'string') return prefix ? undefined : actual === value;
+  const wanted = numericValue(base, value, context);
   if (wanted === undefined) return undefined;
-  if (typeof actual === 'string' || typeof wanted === 'string') return !prefix && actual === wanted;
   if (prefix === 'min-') return actual >= wanted;
   if (prefix === 'max-') return actual <= wanted;
   return actual === wanted;
 }
 
+/** `(width < 600px)`, `(400px <= width < 1100px)`; undefined when malformed or not evaluable. */
 function matchesRange(feature: string, context: RenderContext): boolean | undefined {
   const parts = feature.split(rangeOperators).map((p) => p.trim());
   if (parts.length !== 3 && parts.length !== 5) return undefined;
-  const nameIndex = parts.findIndex(
-    (p, i) => i % 2 === 0 && /^[a-z-]+$/.test(p) && featureValue(p, context) !== undefined,
-  );
+  const nameIndex = parts.findIndex((p) => typeof featureValue(p, context) === 'number');
   if (nameIndex === -1) return undefined;
   const name = parts[nameIndex] as string;
-  const actual = featureValue(name, context);
-  if (typeof actual !== 'number') return undefined;
-  const values = parts.map((p, i) => (i === nameIndex ? actual : i % 2 === 0 ? numericValue(name, p, context) : p));
+  const values = parts.map((p, i) =>
+    i === nameIndex ? featureValue(name, context) : i % 2 === 0 ? numericValue(name, p, context) : p,
+  );
+  // One operand this cannot evaluate makes the whole range unknown, whichever comparison comes first.
+  if (values.includes(undefined)) return undefined;
   for (let i = 1; i < values.length; i += 2) {
-    const [left, op, right] = [values[i - 1], values[i], values[i + 1]];
-    if (typeof left !== 'number' || typeof right !== 'number') return undefined;
+    const [left, op, right] = [values[i - 1] as number, values[i], values[i + 1] as number];
     const holds =
       op === '<'
         ? left < right
@@ -146,20 +147,23 @@ function matchesRange(feature: string, context: RenderContext): boolean | undefi
   return true;
 }
 
+const countFeatures = new Set(['device-pixel-ratio', 'color', 'color-index', 'monochrome', 'grid']);
+
 function numericValue(feature: string, text: string, context: RenderContext): number | undefined {
   if (feature.endsWith('aspect-ratio')) {
-    const [w, h] = text.split('/').map((p) => Number(p.trim()));
-    return w !== undefined && Number.isFinite(w)
-      ? w / (h !== undefined && Number.isFinite(h) && h !== 0 ? h : 1)
-      : undefined;
+    // <ratio>: a number, or two with a `/` between them.
+    const [width = '', height = '1', extra] = text.split('/');
+    if (extra !== undefined || width === '') return undefined;
+    const ratio = Number(width) / Number(height);
+    return Number.isFinite(ratio) ? ratio : undefined;
   }
-  if (feature.endsWith('resolution')) {
+  if (feature === 'resolution') {
     const match = /^([\d.]+)(dppx|x|dpi|dpcm)$/.exec(text);
     if (!match) return undefined;
     const scale = match[2] === 'dpi' ? 1 / 96 : match[2] === 'dpcm' ? 2.54 / 96 : 1;
     return Number(match[1]) * scale;
   }
-  if (feature.endsWith('pixel-ratio') || /^(color|color-index|monochrome|grid)$/.test(feature)) {
+  if (countFeatures.has(feature)) {
     const number = Number(text);
     return Number.isFinite(number) ? number : undefined;
   }
@@ -227,7 +231,6 @@ function featureValue(feature: string, c: RenderContext): number | string | unde
     case 'forced-colors':
     case 'inverted-colors':
       return 'none';
-    default:
-      return undefined;
   }
+  return undefined;
 }

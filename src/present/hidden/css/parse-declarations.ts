@@ -37,13 +37,16 @@ function splitTopLevel(
       i = end;
     } else if (char === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
-      // A comment separates tokens: `0/**/px` is two tokens, not `0px`.
-      done += `${text.slice(start, i)} `;
+      // A comment separates tokens: `0/**/px` is two tokens, not `0px`, and `font: 0/**/serif` two components.
+      const piece = done + text.slice(start, i);
+      done = '';
+      if (open.length === 0 && isSeparator(' ')) onPiece(piece, ' ');
+      else done = `${piece} `;
       i = end === -1 ? text.length : end + 1;
       start = i + 1;
     } else if (closers[char]) {
       open.push(closers[char] as string);
-    } else if (open.length > 0 && char === open[open.length - 1]) {
+    } else if (char === open[open.length - 1]) {
       open.pop();
     } else if (open.length === 0 && isSeparator(char)) {
       onPiece(done + text.slice(start, i), char);
@@ -55,7 +58,12 @@ function splitTopLevel(
 }
 
 const importantSuffix = /!\s*important\s*$/i;
-const propertyName = /^(--[^\s:]*|-?(?:[a-z_]|\\[^\n])(?:[a-z0-9_-]|\\[^\n])*)$/i;
+// An escape is `\` and 1–6 hex digits with one optional whitespace after them (`dis\70 lay`), or `\` and any other character.
+const escape = String.raw`\\(?:[0-9a-f]{1,6}[ \t\n\r\f]?|[^\n\r\f0-9a-f])`;
+const propertyName = new RegExp(
+  String.raw`^(?:--(?:[^\s:\\]|${escape})*|-?(?:[a-z_]|${escape})(?:[a-z0-9_-]|${escape})*)$`,
+  'i',
+);
 
 /** The declarations of a `style` attribute (or a block body), in order; malformed ones are dropped as CSS drops them. */
 export function parseDeclarations(text: string): CssDeclaration[] {
@@ -70,8 +78,7 @@ export function parseDeclarations(text: string): CssDeclaration[] {
       if (!propertyName.test(name)) return;
       let value = piece.slice(colon + 1);
       const isImportant = importantSuffix.test(value);
-      if (isImportant) value = value.replace(importantSuffix, '');
-      value = value.trim();
+      value = value.replace(importantSuffix, '').trim();
       if (value === '' && !name.startsWith('--')) return;
       declarations.push({ property: normalisePropertyName(name), value, isImportant });
     },
@@ -100,7 +107,7 @@ export function splitComponents(value: string): string[] {
     value,
     (char) => char === ',' || char === '/' || /\s/.test(char),
     (piece, separator) => {
-      if (piece.trim() !== '') parts.push(piece.trim());
+      if (piece !== '') parts.push(piece);
       if (separator === ',' || separator === '/') parts.push(separator);
     },
   );
@@ -110,7 +117,7 @@ export function splitComponents(value: string): string[] {
 /** `name(args)` → name (lowercase) and the text between the parentheses; undefined for anything else. */
 export function functionCall(component: string): { name: string; args: string } | undefined {
   const open = component.indexOf('(');
-  if (open <= 0 || !component.endsWith(')')) return undefined;
+  if (open === -1 || !component.endsWith(')')) return undefined;
   const name = component.slice(0, open);
   return /^-?[a-z][a-z0-9-]*$/i.test(name)
     ? { name: name.toLowerCase(), args: component.slice(open + 1, -1) }
