@@ -26,7 +26,21 @@ type Truth = boolean | null;
 
 const screenTypes = new Set(['all', 'screen']);
 const reservedWords = new Set(['only', 'not', 'and', 'or', 'layer']);
-const maxNesting = 8;
+export const maxMediaNesting = 8;
+
+/**
+ * Whether a query nests parentheses deeper than matchesMedia reads: it takes such a query as
+ * unknown (matching nothing), where a browser evaluates it, so its block must be named instead.
+ */
+export function nestsPastMediaReading(queryList: string): boolean {
+  let depth = 0;
+  for (const char of queryList) {
+    if (char === '(') depth += 1;
+    else if (char === ')') depth -= 1;
+    if (depth > maxMediaNesting) return true;
+  }
+  return false;
+}
 
 /** A query's truth; undefined when it is malformed. */
 function matchesQuery(words: string[], context: RenderContext): Truth | undefined {
@@ -53,7 +67,7 @@ function matchesQuery(words: string[], context: RenderContext): Truth | undefine
 
 /** `not (a)`, `(a) and (b) …`, `(a) or (b) …`; undefined when malformed. */
 function matchesCondition(words: string[], context: RenderContext, depth: number): Truth | undefined {
-  if (depth > maxNesting) return undefined;
+  if (depth > maxMediaNesting) return undefined;
   if (words[0] === 'not')
     return words.length === 2 ? not(matchesInParens(words[1] as string, context, depth)) : undefined;
   if (words.length % 2 === 0) return undefined;

@@ -1,6 +1,6 @@
 import type { Atrule, Block, CssNode, Declaration, Rule, StyleSheet } from 'css-tree';
 import type { parse as ParseCss } from 'css-tree';
-import { matchesMedia } from './matches-media.js';
+import { matchesMedia, maxMediaNesting, nestsPastMediaReading } from './matches-media.js';
 import { parseDeclarations, splitTopLevelCommas, type CssDeclaration } from './parse-declarations.js';
 import { normalisePropertyName } from './property-name.js';
 import { splitRuleBody } from './split-rule-body.js';
@@ -81,6 +81,7 @@ export function readStyleSheets(
     const text = sheet.text.length > budget ? sheet.text.slice(0, budget) : sheet.text;
     if (text.length < sheet.text.length) limitsReached.add('style-text-capped');
     budget -= text.length;
+    if (sheet.media !== undefined && nestsPastMediaReading(sheet.media)) unassessed.add(deepMediaDoubt);
     const contexts = sheet.media === undefined ? allContexts : contextMask(sheet.media, allContexts);
     let ast: CssNode;
     try {
@@ -189,8 +190,10 @@ function readAtRule(node: Atrule, frame: Frame, unassessed: Set<string>): Frame 
   const name = node.name.toLowerCase();
   const prelude = node.prelude?.type === 'Raw' ? node.prelude.value : '';
   let contexts = frame.contexts;
-  if (name === 'media') contexts = contextMask(prelude, contexts);
-  else if (name === 'supports') {
+  if (name === 'media') {
+    if (nestsPastMediaReading(prelude)) unassessed.add(deepMediaDoubt);
+    contexts = contextMask(prelude, contexts);
+  } else if (name === 'supports') {
     unassessed.add('@supports');
     // Read as modern clients answer common conditions; a condition that starts with `not` is taken as false.
     contexts = /^\s*not\b/i.test(prelude) ? 0 : contexts;
@@ -221,6 +224,8 @@ function blockRules(node: Atrule, frame: Frame): CssNode[] {
   const nested: Rule = { type: 'Rule', prelude: { type: 'Raw', value: '&' }, block: node.block as Block };
   return [nested];
 }
+
+const deepMediaDoubt = `@media nested past ${maxMediaNesting} parentheses`;
 
 function contextMask(query: string, within: number): number {
   let mask = 0;

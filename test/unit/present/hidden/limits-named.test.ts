@@ -83,3 +83,24 @@ describe('a bound that leaves styling unread is named, never passed over in sile
     expect(seen.unassessed).toEqual([]);
   });
 });
+
+describe('a media query nested past what is read', () => {
+  const nested = (depth: number): string => `${'('.repeat(depth)}min-width: 1px${')'.repeat(depth)}`;
+
+  it.each([
+    ['an @media rule', (depth: number) => `<style>@media ${nested(depth)} { .s { display: none } }</style>${secret}`],
+    [
+      'a <style media> attribute',
+      (depth: number) => `<style media="${nested(depth)}">.s { display: none }</style>${secret}`,
+    ],
+  ])('names %s nested nine deep, where a browser hides the text', async (_name, html) => {
+    const deep = await see(html(9));
+    expect(deep.unassessed).toContain('@media nested past 8 parentheses');
+  });
+
+  it('reads one nested eight deep, and names nothing', async () => {
+    const shallow = await see(`<style>@media ${nested(8)} { .s { display: none } }</style>${secret}`);
+    expect(shallow.unassessed).toEqual([]);
+    expect(shallow.hiddenText).toContain('wire the money');
+  });
+});
