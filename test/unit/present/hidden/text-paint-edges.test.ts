@@ -79,10 +79,10 @@ describe('the colour and fill of text', () => {
     [
       'fill:initial',
       { color: 'white', '-webkit-text-fill-color': 'initial' },
-      { ...initialPaint, fill: black },
+      paint({ '-webkit-text-fill-color': 'black' }),
       'hidden',
     ],
-    ['fill inherited', { color: 'white' }, { ...initialPaint, fill: black }, 'visible'],
+    ['fill inherited', { color: 'white' }, paint({ '-webkit-text-fill-color': 'black' }), 'visible'],
     ['fill:none', { '-webkit-text-fill-color': 'none' }, initialPaint, 'hidden'],
     ['fill:url()', { '-webkit-text-fill-color': 'url(#p)' }, initialPaint, { doubt: '-webkit-text-fill-color' }],
     [
@@ -103,7 +103,7 @@ describe('the colour and fill of text', () => {
     [
       'fill: currentcolor of a white colour',
       { color: 'white', '-webkit-text-fill-color': 'currentcolor' },
-      { ...initialPaint, fill: black },
+      paint({ '-webkit-text-fill-color': 'black' }),
       'hidden',
     ],
     ['a dark-mode colour', { color: 'light-dark(black, white)' }, initialPaint, 'visible'],
@@ -118,12 +118,12 @@ describe('the colour and fill of text', () => {
   });
 
   it.each<[string, Record<string, string>, TextPaint, ReturnType<typeof paintVisibility>]>([
-    ['SVG fill inherited', {}, { ...initialPaint, svgFill: white }, 'hidden'],
+    ['SVG fill inherited', {}, paint({ fill: 'white' }), 'hidden'],
     ['SVG fill:white', { fill: 'white' }, initialPaint, 'hidden'],
-    ['SVG fill:initial', { fill: 'initial' }, { ...initialPaint, svgFill: white }, 'visible'],
+    ['SVG fill:initial', { fill: 'initial' }, paint({ fill: 'white' }), 'visible'],
     ['SVG fill:currentcolor', { color: 'white', fill: 'currentColor' }, initialPaint, 'hidden'],
     ['SVG fill:none', { fill: 'none' }, initialPaint, 'hidden'],
-    ['SVG fill unreadable', { fill: 'bogus' }, { ...initialPaint, svgFill: white }, 'hidden'],
+    ['SVG fill unreadable', { fill: 'bogus' }, paint({ fill: 'white' }), 'hidden'],
   ])('%s', (_name, style, parent, expected) => {
     expect(paintVisibility(paint(style, parent), 1, true, 0.1)).toEqual(expected);
   });
@@ -283,9 +283,10 @@ describe('text shadows', () => {
   });
 
   it('inherits the parent shadow', () => {
-    expect(paint({}, { ...initialPaint, hasShadow: true }).hasShadow).toBe(true);
-    expect(paint({ 'text-shadow': 'inherit' }, { ...initialPaint, hasShadow: true }).hasShadow).toBe(true);
-    expect(paint({ 'text-shadow': 'none' }, { ...initialPaint, hasShadow: true }).hasShadow).toBe(false);
+    const shadowed = paint({ 'text-shadow': '1px 1px black' });
+    expect(paint({}, shadowed).hasShadow).toBe(true);
+    expect(paint({ 'text-shadow': 'inherit' }, shadowed).hasShadow).toBe(true);
+    expect(paint({ 'text-shadow': 'none' }, shadowed).hasShadow).toBe(false);
   });
 
   it('reads a shadow on an unknown backdrop as unreadable', () => {
@@ -328,8 +329,9 @@ describe('text strokes', () => {
   });
 
   it('inherits the parent stroke', () => {
-    expect(paint({}, { ...initialPaint, hasStroke: true }).hasStroke).toBe(true);
-    expect(paint({ '-webkit-text-stroke-width': '0' }, { ...initialPaint, hasStroke: true }).hasStroke).toBe(false);
+    const outlined = paint({ '-webkit-text-stroke-width': '1px', '-webkit-text-stroke-color': 'black' });
+    expect(paint({}, outlined).hasStroke).toBe(true);
+    expect(paint({ '-webkit-text-stroke-width': '0' }, outlined).hasStroke).toBe(false);
   });
 
   it('keeps an unreadable shadow before an unreadable stroke, and the parent one after both', () => {
