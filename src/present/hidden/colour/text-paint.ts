@@ -106,7 +106,7 @@ export function computePaint(
     return backdrop === unknownColour ? undefined : !isColourOfBackground(blendOver(ink, ink.a, backdrop), backdrop);
   };
   const shadowText = read('text-shadow');
-  const shadow = takesParentValue(shadowText) ? parent.shadow : shadowOf(shadowText as string, colour, isDark, basis);
+  const shadow = takesParentValue(shadowText) ? parent.shadow : shadowOf(shadowText as string, basis);
   const shadowSeen = shadowShows(shadow, colour, isDark, shows);
   const strokeWidth = strokeWidthOf(read('-webkit-text-stroke-width'), parent.strokeWidth, basis);
   const strokeText = read('-webkit-text-stroke-color');
@@ -114,7 +114,7 @@ export function computePaint(
     ? parent.strokeColour
     : cssWideKeyword.test(strokeText as string)
       ? undefined
-      : (strokeText as string).trim().toLowerCase();
+      : strokeText;
   const strokeSeen = strokeShows(strokeWidth, strokeColour, colour, isDark, shows);
   // Stryker disable ConditionalExpression,EqualityOperator,LogicalOperator: resolving the parent's fill again gives the same colour; reusing it saves a parse on every element
   const svgFill =
@@ -192,7 +192,7 @@ function paintColour(value: string, colour: ParsedColour, isDark: boolean): Pars
  * A text-shadow value as computed, 'unreadable' unless each layer is two or three lengths (the
  * blur not negative) with at most one colour, before or after them: a browser drops anything else.
  */
-function shadowOf(value: string, colour: ParsedColour, isDark: boolean, basis: LengthBasis): TextPaint['shadow'] {
+function shadowOf(value: string, basis: LengthBasis): TextPaint['shadow'] {
   const lower = value.toLowerCase().trim();
   if (lower === 'none' || lower === 'initial') return [];
   const lengths = lengthsOnly(basis);
@@ -205,7 +205,6 @@ function shadowOf(value: string, colour: ParsedColour, isDark: boolean, basis: L
     if (offsets.includes(undefined)) return 'unreadable';
     const [x, y, blur = 0, ...rest] = offsets as number[];
     if (x === undefined || y === undefined || rest.length > 0 || blur < 0) return 'unreadable';
-    if (colourText !== undefined && parseCssColour(colourText, colour, isDark) === undefined) return 'unreadable';
     layers.push({ x, y, colour: colourText });
   }
   return layers;

@@ -342,3 +342,51 @@ describe('text strokes', () => {
     ).toBe('-webkit-text-stroke');
   });
 });
+
+describe('each element reads its inherited paint afresh', () => {
+  const highlight = { color: 'highlight' };
+  it.each<[string, Record<string, string>, string | undefined]>([
+    ['no shadow leaves an unknown colour to the colour check', { ...highlight, 'text-shadow': 'none' }, undefined],
+    [
+      'a black shadow does not hang on the unknown text colour',
+      { ...highlight, 'text-shadow': '1px 1px black' },
+      undefined,
+    ],
+    ['a shadow without a colour takes the unknown one', { ...highlight, 'text-shadow': '1px 1px' }, 'text-shadow'],
+    ['a colour between the lengths', { 'text-shadow': '1px black 1px' }, 'text-shadow'],
+    ['a negative blur', { 'text-shadow': '1px 1px -2px black' }, 'text-shadow'],
+    ['no offsets', { 'text-shadow': 'black' }, 'text-shadow'],
+    ['an empty layer', { 'text-shadow': '1px 1px black,' }, 'text-shadow'],
+    [
+      'a 2% shadow on an unknown backdrop',
+      { 'text-shadow': '1px 1px rgba(0,0,0,0.02)', 'background-image': 'url(a.png)' },
+      'text-shadow',
+    ],
+    [
+      'a 1.9% shadow, unseen on any backdrop',
+      { 'text-shadow': '1px 1px rgba(0,0,0,0.019)', 'background-image': 'url(a.png)' },
+      undefined,
+    ],
+  ])('%s', (_name, style, unreadable) => {
+    expect(paint(style).unreadable).toBe(unreadable);
+  });
+
+  it('reads a negative blur as drawing nothing it can vouch for', () => {
+    expect(paint({ color: 'white', 'text-shadow': '1px 1px -2px black' }).hasShadow).toBe(false);
+  });
+
+  it('names color, not the fill, when a currentcolor fill follows an unknown colour', () => {
+    expect(seen({ color: 'highlight', '-webkit-text-fill-color': 'currentcolor' })).toEqual({ doubt: 'color' });
+    expect(seen({ color: 'highlight', '-webkit-text-fill-color': 'CurrentColor' })).toEqual({ doubt: 'color' });
+  });
+
+  it('reads a fill of INITIAL as initial, not as a colour it cannot read', () => {
+    expect(seen({ '-webkit-text-fill-color': ' INITIAL ' }, paint({ '-webkit-text-fill-color': 'white' }))).toBe(
+      'visible',
+    );
+  });
+
+  it('takes a background at 99% alpha as opaque', () => {
+    expect(paint({ 'background-color': 'rgba(0,0,0,0.99)' }).backdrop).toEqual(black);
+  });
+});
