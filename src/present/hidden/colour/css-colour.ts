@@ -189,6 +189,8 @@ function parseColourFunction(name: string, args: string): ParsedColour | undefin
   const alpha = alphaText === undefined ? 1 : channel(alphaText, 1);
   if (alpha === undefined) return undefined;
   const a = Math.min(1, Math.max(0, alpha));
+  // Three channels, after the name of a colour space in color().
+  if (channels.length !== (name === 'color' ? 4 : 3)) return undefined;
   let rgb: [number, number, number] | undefined;
   const [c0, c1, c2, extra] = channels;
   if (name === 'color') {
@@ -200,8 +202,6 @@ function parseColourFunction(name: string, args: string): ParsedColour | undefin
       rgb = [x, y, z].map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255)) as [number, number, number];
     else if (space === 'srgb-linear') rgb = linearToSrgb(x, y, z);
     else return unknownColour;
-  } else if (extra !== undefined) {
-    return undefined;
   } else if (name === 'rgb' || name === 'rgba') {
     const values = [c0, c1, c2].map((c) => channel(c, 255));
     if (values.some((v) => v === undefined)) return undefined;

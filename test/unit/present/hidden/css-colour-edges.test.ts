@@ -27,6 +27,9 @@ describe('values a browser drops', () => {
     'rgb(1 2 3 4)',
     'hwb(0, 0%, 0%, 0.5)',
     'lab(50, 0, 0, 0.5)',
+    'rgb(1, 2, 3, 0.5 / 0.5)',
+    'rgb(1 2)',
+    'color(srgb 1 1 1 1)',
   ])('%s is no colour', (text) => {
     expect(parseCssColour(text, undefined, false)).toBeUndefined();
   });
@@ -34,6 +37,8 @@ describe('values a browser drops', () => {
 
 describe('numbers and angles', () => {
   it.each<[string, ReturnType<typeof rgb>]>([
+    ['transparent', rgb(0, 0, 0, 0)],
+    ['rgb(50% 0 0)', rgb(128, 0, 0)],
     ['color(srgb .55 0 0)', rgb(140, 0, 0)],
     ['rgb(1e+2 0 0)', rgb(100, 0, 0)],
     ['rgb(1E2 0 0)', rgb(100, 0, 0)],
@@ -84,6 +89,10 @@ describe('Lab, LCH, Oklab and Oklch as culori converts them', () => {
       expect(Math.abs(channel - (expected[i] as number))).toBeLessThanOrEqual(1),
     );
   });
+});
+
+it.each(['contrast-color(white)', 'device-cmyk(0 0 0 1)'])('cannot evaluate %s, and says so', (text) => {
+  expect(parseCssColour(text, undefined, false)).toBe(unknownColour);
 });
 
 describe('colours that depend on where they are used are never remembered', () => {
