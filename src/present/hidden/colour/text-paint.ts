@@ -4,10 +4,11 @@ import { resolveLength, type LengthBasis } from '../css/css-length.js';
 import { cssWideKeyword, takesParentValue } from '../css/css-wide-keywords.js';
 import { splitComponents } from '../css/parse-declarations.js';
 
-/** One layer of a text shadow as computed: offsets in px, and its colour as written (undefined: the text's colour). */
+/** One layer of a text shadow as computed: offsets and blur in px, and its colour as written (undefined: the text's colour). */
 interface ShadowLayer {
   x: number;
   y: number;
+  blur: number;
   colour: string | undefined;
 }
 
@@ -37,10 +38,8 @@ export interface TextPaint {
   backdrop: Rgba | typeof unknownColour;
   /** The backdrop is a background image's fallback colour: what shows behind the text with images on is not known. */
   isUnderImage: boolean;
-  /** A text shadow that draws the glyphs where a person can see them. */
-  hasShadow: boolean;
-  /** An outline of the glyphs (-webkit-text-stroke) in a colour that shows. */
-  hasStroke: boolean;
+  /** The colours in which shadows near the text and its outline (-webkit-text-stroke) draw the glyphs, before the element's opacity. */
+  glyphInks: readonly Rgba[];
   /** The property that changes the colours in a way not computed here (a blend mode, a background clipped to the text). */
   alteredBy: string | undefined;
   /** A shadow or stroke whose value could not be read. */
@@ -58,8 +57,7 @@ export const initialPaint: TextPaint = {
   svgFill: black,
   backdrop: { r: 255, g: 255, b: 255, a: 1 },
   isUnderImage: false,
-  hasShadow: false,
-  hasStroke: false,
+  glyphInks: [],
   alteredBy: undefined,
   unreadable: undefined,
 };
@@ -100,14 +98,15 @@ export function computePaint(
     isDark,
   );
   const filter = read('filter');
-  const shows = (ink: ParsedColour | undefined): boolean | undefined => {
+  // A glyph colour to judge against the backdrop, none for one that draws nothing, undefined when that cannot be told.
+  const inkOf: InkOf = (ink) => {
     if (ink === undefined || ink === unknownColour) return undefined;
-    if (ink.a < 0.02) return false;
-    return backdrop === unknownColour ? undefined : !isColourOfBackground(blendOver(ink, ink.a, backdrop), backdrop);
+    if (ink.a < 0.02) return [];
+    return backdrop === unknownColour ? undefined : [ink];
   };
   const shadowText = read('text-shadow');
   const shadow = takesParentValue(shadowText) ? parent.shadow : shadowOf(shadowText as string, basis);
-  const shadowSeen = shadowShows(shadow, colour, isDark, shows);
+  const shadowInks = shadowInksOf(shadow, colour, isDark, basis.fontPx, inkOf);
   const strokeWidth = strokeWidthOf(read('-webkit-text-stroke-width'), parent.strokeWidth, basis);
   const strokeText = read('-webkit-text-stroke-color');
   const strokeColour = takesParentValue(strokeText)
@@ -115,7 +114,7 @@ export function computePaint(
     : cssWideKeyword.test(strokeText as string)
       ? undefined
       : strokeText;
-  const strokeSeen = strokeShows(strokeWidth, strokeColour, colour, isDark, shows);
+  const strokeInks = strokeInksOf(strokeWidth, strokeColour, colour, isDark, inkOf);
   // Stryker disable ConditionalExpression,EqualityOperator,LogicalOperator: resolving the parent's fill again gives the same colour; reusing it saves a parse on every element
   const svgFill =
     svgFillValue === parent.svgFillValue && colour === parent.colour
@@ -133,8 +132,7 @@ export function computePaint(
     svgFill,
     backdrop,
     isUnderImage,
-    hasShadow: shadowSeen === true,
-    hasStroke: strokeSeen === true,
+    glyphInks: [...(shadowInks ?? []), ...(strokeInks ?? [])],
     alteredBy:
       parent.alteredBy ??
       (blend !== undefined && !/^(normal|initial|inherit|unset)$/i.test(blend)
@@ -149,8 +147,8 @@ export function computePaint(
             ? 'filter'
             : undefined),
     unreadable:
-      (shadowSeen === undefined ? 'text-shadow' : undefined) ??
-      (strokeSeen === undefined ? '-webkit-text-stroke' : undefined) ??
+      (shadowInks === undefined ? 'text-shadow' : undefined) ??
+      (strokeInks === undefined ? '-webkit-text-stroke' : undefined) ??
       parent.unreadable,
   };
 }
@@ -168,8 +166,13 @@ export function paintVisibility(
   const ink = isSvg ? paint.svgFill : (paint.fill ?? paint.colour);
   if (paint.alteredBy) return { doubt: paint.alteredBy };
   if (paint.unreadable) return { doubt: paint.unreadable };
-  // An outline or a shadow that shows draws the glyphs whatever their fill.
-  if (paint.hasShadow || paint.hasStroke) return 'visible';
+  // An outline or a shadow that shows draws the glyphs whatever their fill, faded by the element's opacity as its text is.
+  const backdrop = paint.backdrop;
+  if (
+    backdrop !== unknownColour &&
+    paint.glyphInks.some((ink) => !isColourOfBackground(blendOver(ink, ink.a * opacity, backdrop), backdrop))
+  )
+    return 'visible';
   if (ink === unknownColour)
     return { doubt: isSvg ? 'fill' : paint.fill !== undefined ? '-webkit-text-fill-color' : 'color' };
   const alpha = ink.a * opacity;
@@ -179,7 +182,7 @@ export function paintVisibility(
   return paint.isUnderImage ? { doubt: 'background-image' } : 'hidden';
 }
 
-type Shows = (ink: ParsedColour | undefined) => boolean | undefined;
+type InkOf = (ink: ParsedColour | undefined) => Rgba[] | undefined;
 
 /** A colour text is painted with (`fill`, `-webkit-text-fill-color`); undefined when the value is no paint. */
 function paintColour(value: string, colour: ParsedColour, isDark: boolean): ParsedColour | undefined {
@@ -205,26 +208,32 @@ function shadowOf(value: string, basis: LengthBasis): TextPaint['shadow'] {
     if (offsets.includes(undefined)) return 'unreadable';
     const [x, y, blur = 0, ...rest] = offsets as number[];
     if (x === undefined || y === undefined || rest.length > 0 || blur < 0) return 'unreadable';
-    layers.push({ x, y, colour: colourText });
+    layers.push({ x, y, blur, colour: colourText });
   }
   return layers;
 }
 
-/** Whether any layer of the shadow is drawn near the text in a colour that shows (a transparent or far-off shadow draws nothing a person sees); undefined when that cannot be told. */
-function shadowShows(
+/**
+ * Whether any layer of the shadow draws the glyphs near the text in a colour that shows; undefined
+ * when that cannot be told. A transparent or far-off shadow draws nothing a person sees, and one
+ * blurred by a font size or more is a haze, not letters.
+ */
+function shadowInksOf(
   shadow: TextPaint['shadow'],
   colour: ParsedColour,
   isDark: boolean,
-  shows: Shows,
-): boolean | undefined {
+  fontPx: number,
+  inkOf: InkOf,
+): Rgba[] | undefined {
   if (shadow === 'unreadable') return undefined;
-  let draws = false;
+  const inks: Rgba[] = [];
   for (const layer of shadow) {
-    const seen = shows(layer.colour === undefined ? colour : parseCssColour(layer.colour, colour, isDark));
-    if (seen === undefined) return undefined;
-    if (seen && Math.abs(layer.x) < maxShadowOffsetPx && Math.abs(layer.y) < maxShadowOffsetPx) draws = true;
+    const ink = inkOf(layer.colour === undefined ? colour : parseCssColour(layer.colour, colour, isDark));
+    if (ink === undefined) return undefined;
+    if (Math.abs(layer.x) < maxShadowOffsetPx && Math.abs(layer.y) < maxShadowOffsetPx && layer.blur < fontPx)
+      inks.push(...ink);
   }
-  return draws;
+  return inks;
 }
 
 function strokeWidthOf(
@@ -242,17 +251,17 @@ function lengthsOnly(basis: LengthBasis): LengthBasis {
   return { ...basis, percentOf: undefined, isQuirks: false };
 }
 
-/** Whether the outline draws the glyphs in a colour that shows; undefined when that cannot be told. */
-function strokeShows(
+/** The colour the outline draws the glyphs in, if it draws them; undefined when that cannot be told. */
+function strokeInksOf(
   width: TextPaint['strokeWidth'],
   colourText: string | undefined,
   colour: ParsedColour,
   isDark: boolean,
-  shows: Shows,
-): boolean | undefined {
+  inkOf: InkOf,
+): Rgba[] | undefined {
   if (width === 'unreadable') return undefined;
-  if (width <= 0) return false;
-  return shows(colourText === undefined ? colour : parseCssColour(colourText, colour, isDark));
+  if (width <= 0) return [];
+  return inkOf(colourText === undefined ? colour : parseCssColour(colourText, colour, isDark));
 }
 
 function splitLayers(value: string): string[][] {

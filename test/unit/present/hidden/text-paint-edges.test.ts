@@ -43,8 +43,24 @@ describe('paintVisibility', () => {
     ['SVG text with a white fill', { ...base, svgFill: white }, 1, true, 'hidden'],
     ['altered by a blend mode', { ...base, alteredBy: 'mix-blend-mode' }, 1, false, { doubt: 'mix-blend-mode' }],
     ['a shadow that cannot be read', { ...base, unreadable: 'text-shadow' }, 1, false, { doubt: 'text-shadow' }],
-    ['white on white with a shadow', { ...base, colour: white, hasShadow: true }, 1, false, 'visible'],
-    ['white on white with a stroke', { ...base, colour: white, hasStroke: true }, 1, false, 'visible'],
+    [
+      'white on white drawn by a black shadow or outline',
+      { ...base, colour: white, glyphInks: [black] },
+      1,
+      false,
+      'visible',
+    ],
+    ['a black glyph ink at 5% opacity', { ...base, colour: white, glyphInks: [black] }, 0.05, false, 'visible'],
+    ['a black glyph ink at 4% opacity', { ...base, colour: white, glyphInks: [black] }, 0.04, false, 'hidden'],
+    ['a white glyph ink on white', { ...base, colour: white, glyphInks: [white] }, 1, false, 'hidden'],
+    ['a white ink, then a black one', { ...base, colour: white, glyphInks: [white, black] }, 1, false, 'visible'],
+    [
+      'a black glyph ink on an unknown backdrop',
+      { ...base, colour: white, glyphInks: [black], backdrop: 'unknown' },
+      1,
+      false,
+      { doubt: 'background-image' },
+    ],
     ['an unknown colour', { ...base, colour: 'unknown' }, 1, false, { doubt: 'color' }],
     ['an unknown fill', { ...base, fill: 'unknown' }, 1, false, { doubt: '-webkit-text-fill-color' }],
     ['an unknown SVG fill', { ...base, svgFill: 'unknown' }, 1, true, { doubt: 'fill' }],
@@ -284,9 +300,9 @@ describe('text shadows', () => {
 
   it('inherits the parent shadow', () => {
     const shadowed = paint({ 'text-shadow': '1px 1px black' });
-    expect(paint({}, shadowed).hasShadow).toBe(true);
-    expect(paint({ 'text-shadow': 'inherit' }, shadowed).hasShadow).toBe(true);
-    expect(paint({ 'text-shadow': 'none' }, shadowed).hasShadow).toBe(false);
+    expect(paint({}, shadowed).glyphInks).toEqual([black]);
+    expect(paint({ 'text-shadow': 'inherit' }, shadowed).glyphInks).toEqual([black]);
+    expect(paint({ 'text-shadow': 'none' }, shadowed).glyphInks).toEqual([]);
   });
 
   it('reads a shadow on an unknown backdrop as unreadable', () => {
@@ -330,8 +346,8 @@ describe('text strokes', () => {
 
   it('inherits the parent stroke', () => {
     const outlined = paint({ '-webkit-text-stroke-width': '1px', '-webkit-text-stroke-color': 'black' });
-    expect(paint({}, outlined).hasStroke).toBe(true);
-    expect(paint({ '-webkit-text-stroke-width': '0' }, outlined).hasStroke).toBe(false);
+    expect(paint({}, outlined).glyphInks).toEqual([black]);
+    expect(paint({ '-webkit-text-stroke-width': '0' }, outlined).glyphInks).toEqual([]);
   });
 
   it('keeps an unreadable shadow before an unreadable stroke, and the parent one after both', () => {
@@ -372,7 +388,7 @@ describe('each element reads its inherited paint afresh', () => {
   });
 
   it('reads a negative blur as drawing nothing it can vouch for', () => {
-    expect(paint({ color: 'white', 'text-shadow': '1px 1px -2px black' }).hasShadow).toBe(false);
+    expect(paint({ color: 'white', 'text-shadow': '1px 1px -2px black' }).glyphInks).toEqual([]);
   });
 
   it('names color, not the fill, when a currentcolor fill follows an unknown colour', () => {

@@ -104,3 +104,35 @@ describe('shadows a browser drops', () => {
     expect(result.unassessed).toEqual([]);
   });
 });
+
+describe('shadows and outlines that a person cannot read', () => {
+  it.each<[string, string]>([
+    ['a black shadow at 3% opacity', `<p style="opacity:0.03;color:#fff;text-shadow:1px 1px #000">${secret}</p>`],
+    ['an outline under a parent at 3% opacity', under('opacity:0.03', 'color:#fff;-webkit-text-stroke:1px #000')],
+    ['a shadow blurred by 400px', `<p style="color:#fff;text-shadow:1px 1px 400px #000">${secret}</p>`],
+    [
+      'a shadow blurred by its 16px font size',
+      `<p style="font-size:16px;color:#fff;text-shadow:0 0 1em #000">${secret}</p>`,
+    ],
+    [
+      'a 12px blur inherited by 10px text',
+      under('font-size:20px;color:#fff;text-shadow:0 0 12px #000', 'font-size:10px'),
+    ],
+  ])('%s is hidden', async (_name, html) => {
+    const result = await see(html);
+    expect(result.hiddenText).toBe(secret);
+    expect(result.unassessed).toEqual([]);
+  });
+
+  it.each<[string, string]>([
+    ['a black shadow at 5% opacity', `<p style="opacity:0.05;color:#fff;text-shadow:1px 1px #000">${secret}</p>`],
+    [
+      'a shadow blurred by 15px at 16px',
+      `<p style="font-size:16px;color:#fff;text-shadow:0 0 15px #000">${secret}</p>`,
+    ],
+  ])('%s is visible', async (_name, html) => {
+    const result = await see(html);
+    expect(result.visibleText).toContain(secret);
+    expect(result.unassessed).toEqual([]);
+  });
+});
