@@ -28,8 +28,8 @@ const modes: Readonly<Record<string, Mode>> = {
 };
 
 /**
- * color-mix(in <space>, <colour> [<p>%], <colour> [<p>%]) by CSS Color 5 §2 (percentages
- * normalised, a sum under 100% scaling alpha), interpolated by culori; alpha is not
+ * color-mix(in <space>, <colour> [<p>%], <colour> [<p>%]) by CSS Color 5 §2 (percentages of 0 to
+ * 100% normalised, a sum under 100% scaling alpha), interpolated by culori; alpha is not
  * premultiplied, which moves a mix of translucent colours a little. Undefined when malformed,
  * `unknown` when a part cannot be evaluated.
  */
@@ -53,7 +53,8 @@ export function mixColours(args: string, parse: (text: string) => ParsedColour |
     { colour: ParsedColour | undefined; percent: number | undefined },
     { colour: ParsedColour | undefined; percent: number | undefined },
   ];
-  if (sides.some((s) => s.colour === undefined)) return undefined;
+  // Percentages past 100% are a parse error (CSS Color 5 §2.1), which drops the declaration.
+  if (sides.some((s) => s.colour === undefined || (s.percent as number) > 100)) return undefined;
   if (sides.some((s) => s.colour === 'unknown')) return 'unknown';
   let [p1, p2] = [sides[0].percent, sides[1].percent];
   if (p1 === undefined && p2 === undefined) [p1, p2] = [50, 50];

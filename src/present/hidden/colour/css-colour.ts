@@ -80,6 +80,8 @@ const colourFunctions = new Set([
   'color',
   'light-dark',
 ]);
+// The functions that also take the comma syntax of CSS Color 3, alpha as a fourth channel.
+const legacyFunctions = new Set(['rgb', 'rgba', 'hsl', 'hsla']);
 // Valid colours whose value this code does not compute.
 const unevaluatedFunctions = new Set(['device-cmyk', 'contrast-color']);
 
@@ -93,17 +95,26 @@ export function parseCssColour(
   isDark: boolean,
 ): ParsedColour | undefined {
   const value = text.trim().toLowerCase();
-  // Mail repeats a handful of colours on every element; values that depend on the arguments are not kept.
-  if (parsedColours.has(value)) return parsedColours.get(value);
-  const parsed = parseColourValue(value, currentColour, isDark);
-  if (!value.includes('currentcolor') && !value.includes('light-dark') && !value.includes('color-mix')) {
-    if (parsedColours.size >= 512) parsedColours.clear();
-    parsedColours.set(value, parsed);
-  }
-  return parsed;
+  const parse = (): ParsedColour | undefined => parseColourValue(value, currentColour, isDark);
+  return dependsOnContext(value) ? parse() : remembered(value, parse);
 }
 
+/** A colour that depends on the element (currentcolor), the colour scheme (light-dark) or whether the colour library is loaded (color-mix). */
+function dependsOnContext(value: string): boolean {
+  return /currentcolor|light-dark|color-mix/.test(value);
+}
+
+// Stryker disable all: a memo of results that do not depend on the arguments (dependsOnContext); without it, or with another bound, every result is the same
+// Mail repeats a handful of colours on every element.
 const parsedColours = new Map<string, ParsedColour | undefined>();
+function remembered(value: string, parse: () => ParsedColour | undefined): ParsedColour | undefined {
+  if (parsedColours.has(value)) return parsedColours.get(value);
+  const parsed = parse();
+  if (parsedColours.size >= 512) parsedColours.clear();
+  parsedColours.set(value, parsed);
+  return parsed;
+}
+// Stryker restore all
 
 function parseColourValue(
   value: string,
@@ -154,7 +165,7 @@ function hue(text: string | undefined): number | undefined {
   const units: Record<string, number> = { deg: 1, grad: 0.9, rad: 180 / Math.PI, turn: 360 };
   const match = /^([+-]?(?:\d+\.?\d*|\.\d+))(deg|grad|rad|turn)?$/.exec(text);
   if (text === 'none') return 0;
-  return match ? Number(match[1]) * (units[match[2] ?? 'deg'] ?? 1) : undefined;
+  return match ? Number(match[1]) * (units[match[2] ?? 'deg'] as number) : undefined;
 }
 
 function hslToRgb(h: number, s: number, l: number): [number, number, number] {
@@ -173,11 +184,13 @@ function parseColourFunction(name: string, args: string): ParsedColour | undefin
   const channels = (slash === -1 ? parts : parts.slice(0, slash)).filter((p) => p !== ',');
   let alphaText = slash === -1 ? undefined : parts[slash + 1];
   // Only the legacy comma syntax takes alpha as a fourth channel; `rgb(0 0 0 0)` is invalid, and a browser drops it.
-  const isLegacy = parts.includes(',') && /^(rgba?|hsla?)$/.test(name);
+  const isLegacy = parts.includes(',') && legacyFunctions.has(name);
   if (slash === -1 && channels.length === 4 && isLegacy) alphaText = channels.pop();
   const alpha = alphaText === undefined ? 1 : channel(alphaText, 1);
   if (alpha === undefined) return undefined;
   const a = Math.min(1, Math.max(0, alpha));
+  // Three channels, after the name of a colour space in color().
+  if (channels.length !== (name === 'color' ? 4 : 3)) return undefined;
   let rgb: [number, number, number] | undefined;
   const [c0, c1, c2, extra] = channels;
   if (name === 'color') {
@@ -189,8 +202,6 @@ function parseColourFunction(name: string, args: string): ParsedColour | undefin
       rgb = [x, y, z].map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255)) as [number, number, number];
     else if (space === 'srgb-linear') rgb = linearToSrgb(x, y, z);
     else return unknownColour;
-  } else if (extra !== undefined) {
-    return undefined;
   } else if (name === 'rgb' || name === 'rgba') {
     const values = [c0, c1, c2].map((c) => channel(c, 255));
     if (values.some((v) => v === undefined)) return undefined;

@@ -11,7 +11,7 @@ export function parseLegacyColour(attribute: string): Rgba | undefined {
   if (input === '' || input.toLowerCase() === 'transparent') return undefined;
   const named = colourNames[input.toLowerCase()];
   if (named) return { r: named[0], g: named[1], b: named[2], a: 1 };
-  if (input.length === 4 && input.startsWith('#') && /^[0-9a-f]{3}$/i.test(input.slice(1))) {
+  if (input.startsWith('#') && /^[0-9a-f]{3}$/i.test(input.slice(1))) {
     const [r, g, b] = [...input.slice(1)].map((d) => parseInt(d, 16) * 17) as [number, number, number];
     return { r, g, b, a: 1 };
   }

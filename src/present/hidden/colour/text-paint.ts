@@ -4,21 +4,42 @@ import { resolveLength, type LengthBasis } from '../css/css-length.js';
 import { cssWideKeyword, takesParentValue } from '../css/css-wide-keywords.js';
 import { splitComponents } from '../css/parse-declarations.js';
 
-/** How an element's text is painted, and over what. */
+/** One layer of a text shadow as computed: offsets and blur in px, and its colour as written (undefined: the text's colour). */
+interface ShadowLayer {
+  x: number;
+  y: number;
+  blur: number;
+  colour: string | undefined;
+}
+
+/**
+ * How an element's text is painted, and over what. The colour-valued properties text inherits
+ * are kept as written, because `currentcolor` (and a colour mixed from it) inherits as a keyword
+ * and means each element's own colour; the shadow and outline are judged again on every element,
+ * against its own colour and backdrop.
+ */
 export interface TextPaint {
   colour: ParsedColour;
+  /** -webkit-text-fill-color as written; undefined paints with `color`. */
+  fillValue: string | undefined;
+  /** SVG's `fill` as written (initially black). */
+  svgFillValue: string;
+  /** text-shadow as computed, 'unreadable' when its value could not be read. */
+  shadow: readonly ShadowLayer[] | 'unreadable';
+  /** -webkit-text-stroke-width in px, 'unreadable' when it could not be read. */
+  strokeWidth: number | 'unreadable';
+  /** -webkit-text-stroke-color as written; undefined is the text's colour. */
+  strokeColour: string | undefined;
   /** -webkit-text-fill-color, which paints HTML text instead of `color` where set. */
   fill: ParsedColour | undefined;
-  /** SVG's `fill`, which paints SVG text (initially black). */
+  /** SVG's `fill`, which paints SVG text. */
   svgFill: ParsedColour;
   /** The colour behind the text: the nearest backgrounds, blended; unknown under an image without a colour of its own. */
   backdrop: Rgba | typeof unknownColour;
   /** The backdrop is a background image's fallback colour: what shows behind the text with images on is not known. */
   isUnderImage: boolean;
-  /** A text shadow that draws the glyphs where a person can see them. */
-  hasShadow: boolean;
-  /** An outline of the glyphs (-webkit-text-stroke) in a colour that shows. */
-  hasStroke: boolean;
+  /** The colours in which shadows near the text and its outline (-webkit-text-stroke) draw the glyphs, before the element's opacity. */
+  glyphInks: readonly Rgba[];
   /** The property that changes the colours in a way not computed here (a blend mode, a background clipped to the text). */
   alteredBy: string | undefined;
   /** A shadow or stroke whose value could not be read. */
@@ -27,12 +48,16 @@ export interface TextPaint {
 
 export const initialPaint: TextPaint = {
   colour: black,
+  fillValue: undefined,
+  svgFillValue: 'black',
+  shadow: [],
+  strokeWidth: 0,
+  strokeColour: undefined,
   fill: undefined,
   svgFill: black,
   backdrop: { r: 255, g: 255, b: 255, a: 1 },
   isUnderImage: false,
-  hasShadow: false,
-  hasStroke: false,
+  glyphInks: [],
   alteredBy: undefined,
   unreadable: undefined,
 };
@@ -53,25 +78,18 @@ export function computePaint(
     : colourValue === 'initial'
       ? black
       : (parseCssColour(colourValue as string, parent.colour, isDark) ?? parent.colour);
-  const paintOf = (
-    value: string | undefined,
-    inheritedValue: ParsedColour | undefined,
-    initial: ParsedColour | undefined,
-  ): ParsedColour | undefined => {
-    if (takesParentValue(value)) return inheritedValue;
-    const lower = (value as string).toLowerCase();
+  const paintOf = (value: string): ParsedColour | undefined => paintColour(value, colour, isDark);
+  // A value a browser cannot read drops the declaration, which leaves the inherited one.
+  const written = <T extends string | undefined>(value: string | undefined, inherited: T, initial: T): T | string => {
+    if (takesParentValue(value)) return inherited;
+    const lower = (value as string).trim().toLowerCase();
     if (lower === 'initial') return initial;
-    if (lower === 'currentcolor') return colour;
-    if (lower === 'none') return { r: 0, g: 0, b: 0, a: 0 };
-    if (/^url\(/.test(lower) || /^(context-fill|context-stroke)$/.test(lower)) return unknownColour;
-    return parseCssColour(lower, colour, isDark) ?? inheritedValue;
+    return paintOf(lower) === undefined ? inherited : lower;
   };
-  const fill =
-    read('-webkit-text-fill-color')?.toLowerCase() === 'currentcolor'
-      ? undefined
-      : paintOf(read('-webkit-text-fill-color'), parent.fill, undefined);
+  const fillValue = written(read('-webkit-text-fill-color'), parent.fillValue, undefined);
+  const svgFillValue = written(read('fill'), parent.svgFillValue, 'black');
   const blend = read('mix-blend-mode');
-  const clip = `${read('background-clip') ?? ''} ${read('-webkit-background-clip') ?? ''}`;
+  const clip = `${read('background-clip')} ${read('-webkit-background-clip')}`;
   const { backdrop, isUnderImage } = backdropOf(
     read('background-color'),
     read('background-image'),
@@ -80,29 +98,41 @@ export function computePaint(
     isDark,
   );
   const filter = read('filter');
-  const shows = (ink: ParsedColour | undefined): boolean | undefined => {
+  // A glyph colour to judge against the backdrop, none for one that draws nothing, undefined when that cannot be told.
+  const inkOf: InkOf = (ink) => {
     if (ink === undefined || ink === unknownColour) return undefined;
-    if (ink.a < 0.02) return false;
-    return backdrop === unknownColour ? undefined : !isColourOfBackground(blendOver(ink, ink.a, backdrop), backdrop);
+    if (ink.a < 0.02) return [];
+    return backdrop === unknownColour ? undefined : [ink];
   };
-  const shadow = shadowOf(read('text-shadow'), parent.hasShadow, colour, isDark, basis, shows);
-  const stroke = strokeOf(
-    read('-webkit-text-stroke-width'),
-    read('-webkit-text-stroke-color'),
-    parent.hasStroke,
-    colour,
-    isDark,
-    basis,
-    shows,
-  );
+  const shadowText = read('text-shadow');
+  const shadow = takesParentValue(shadowText) ? parent.shadow : shadowOf(shadowText as string, basis);
+  const shadowInks = shadowInksOf(shadow, colour, isDark, basis.fontPx, inkOf);
+  const strokeWidth = strokeWidthOf(read('-webkit-text-stroke-width'), parent.strokeWidth, basis);
+  const strokeText = read('-webkit-text-stroke-color');
+  const strokeColour = takesParentValue(strokeText)
+    ? parent.strokeColour
+    : cssWideKeyword.test(strokeText as string)
+      ? undefined
+      : strokeText;
+  const strokeInks = strokeInksOf(strokeWidth, strokeColour, colour, isDark, inkOf);
+  // Stryker disable ConditionalExpression,EqualityOperator,LogicalOperator: resolving the parent's fill again gives the same colour; reusing it saves a parse on every element
+  const svgFill =
+    svgFillValue === parent.svgFillValue && colour === parent.colour
+      ? parent.svgFill
+      : (paintOf(svgFillValue) ?? black);
+  // Stryker restore ConditionalExpression,EqualityOperator,LogicalOperator
   return {
     colour,
-    fill,
-    svgFill: paintOf(read('fill'), parent.svgFill, black) ?? black,
+    fillValue,
+    svgFillValue,
+    shadow,
+    strokeWidth,
+    strokeColour,
+    fill: fillValue === undefined || fillValue === 'currentcolor' ? undefined : paintOf(fillValue),
+    svgFill,
     backdrop,
     isUnderImage,
-    hasShadow: shadow.draws,
-    hasStroke: stroke.draws,
+    glyphInks: [...(shadowInks ?? []), ...(strokeInks ?? [])],
     alteredBy:
       parent.alteredBy ??
       (blend !== undefined && !/^(normal|initial|inherit|unset)$/i.test(blend)
@@ -116,7 +146,10 @@ export function computePaint(
               )
             ? 'filter'
             : undefined),
-    unreadable: shadow.unreadable ?? stroke.unreadable ?? parent.unreadable,
+    unreadable:
+      (shadowInks === undefined ? 'text-shadow' : undefined) ??
+      (strokeInks === undefined ? '-webkit-text-stroke' : undefined) ??
+      parent.unreadable,
   };
 }
 
@@ -133,8 +166,13 @@ export function paintVisibility(
   const ink = isSvg ? paint.svgFill : (paint.fill ?? paint.colour);
   if (paint.alteredBy) return { doubt: paint.alteredBy };
   if (paint.unreadable) return { doubt: paint.unreadable };
-  // An outline or a shadow that shows draws the glyphs whatever their fill.
-  if (paint.hasShadow || paint.hasStroke) return 'visible';
+  // An outline or a shadow that shows draws the glyphs whatever their fill, faded by the element's opacity as its text is.
+  const backdrop = paint.backdrop;
+  if (
+    backdrop !== unknownColour &&
+    paint.glyphInks.some((ink) => !isColourOfBackground(blendOver(ink, ink.a * opacity, backdrop), backdrop))
+  )
+    return 'visible';
   if (ink === unknownColour)
     return { doubt: isSvg ? 'fill' : paint.fill !== undefined ? '-webkit-text-fill-color' : 'color' };
   const alpha = ink.a * opacity;
@@ -144,71 +182,94 @@ export function paintVisibility(
   return paint.isUnderImage ? { doubt: 'background-image' } : 'hidden';
 }
 
-type Shows = (ink: ParsedColour | undefined) => boolean | undefined;
+type InkOf = (ink: ParsedColour | undefined) => Rgba[] | undefined;
 
-/** Whether any of the text's shadows is drawn near the text in a colour that shows (a transparent or far-off shadow draws nothing a person sees). */
-function shadowOf(
-  value: string | undefined,
-  inherited: boolean,
-  colour: ParsedColour,
-  isDark: boolean,
-  basis: LengthBasis,
-  shows: Shows,
-): { draws: boolean; unreadable?: string } {
-  if (takesParentValue(value)) return { draws: inherited };
-  const lower = (value as string).toLowerCase().trim();
-  if (lower === 'none' || lower === 'initial') return { draws: false };
-  let draws = false;
-  for (const layer of splitLayers(lower)) {
-    const lengths: number[] = [];
-    let ink: ParsedColour | undefined = colour;
-    for (const part of layer) {
-      const length = resolveLength(part, basis);
-      if (length !== undefined) lengths.push(length);
-      else {
-        ink = parseCssColour(part, colour, isDark);
-        if (ink === undefined) return { draws: true, unreadable: 'text-shadow' };
-      }
-    }
-    if (lengths.length < 2 || lengths.length > 3) return { draws: true, unreadable: 'text-shadow' };
-    const seen = shows(ink);
-    if (seen === undefined) return { draws: true, unreadable: 'text-shadow' };
-    if (
-      seen &&
-      Math.abs(lengths[0] as number) < maxShadowOffsetPx &&
-      Math.abs(lengths[1] as number) < maxShadowOffsetPx
-    )
-      draws = true;
-  }
-  return { draws };
+/** A colour text is painted with (`fill`, `-webkit-text-fill-color`); undefined when the value is no paint. */
+function paintColour(value: string, colour: ParsedColour, isDark: boolean): ParsedColour | undefined {
+  if (value === 'none') return { r: 0, g: 0, b: 0, a: 0 };
+  if (/^url\(/.test(value) || /^(context-fill|context-stroke)$/.test(value)) return unknownColour;
+  return parseCssColour(value, colour, isDark);
 }
 
-function strokeOf(
-  width: string | undefined,
-  colourValue: string | undefined,
-  inherited: boolean,
+/**
+ * A text-shadow value as computed, 'unreadable' unless each layer is two or three lengths (the
+ * blur not negative) with at most one colour, before or after them: a browser drops anything else.
+ */
+function shadowOf(value: string, basis: LengthBasis): TextPaint['shadow'] {
+  const lower = value.toLowerCase().trim();
+  if (lower === 'none' || lower === 'initial') return [];
+  const lengths = lengthsOnly(basis);
+  const layers: ShadowLayer[] = [];
+  for (const layer of splitLayers(lower)) {
+    const values = layer.map((part) => resolveLength(part, lengths));
+    const colourAt = values[0] === undefined ? 0 : values[values.length - 1] === undefined ? values.length - 1 : -1;
+    const colourText = layer[colourAt];
+    const offsets = values.filter((_, i) => i !== colourAt);
+    if (offsets.includes(undefined)) return 'unreadable';
+    const [x, y, blur = 0, ...rest] = offsets as number[];
+    if (x === undefined || y === undefined || rest.length > 0 || blur < 0) return 'unreadable';
+    layers.push({ x, y, blur, colour: colourText });
+  }
+  return layers;
+}
+
+/**
+ * Whether any layer of the shadow draws the glyphs near the text in a colour that shows; undefined
+ * when that cannot be told. A transparent or far-off shadow draws nothing a person sees, and one
+ * blurred by a font size or more is a haze, not letters.
+ */
+function shadowInksOf(
+  shadow: TextPaint['shadow'],
   colour: ParsedColour,
   isDark: boolean,
+  fontPx: number,
+  inkOf: InkOf,
+): Rgba[] | undefined {
+  if (shadow === 'unreadable') return undefined;
+  const inks: Rgba[] = [];
+  for (const layer of shadow) {
+    const ink = inkOf(layer.colour === undefined ? colour : parseCssColour(layer.colour, colour, isDark));
+    if (ink === undefined) return undefined;
+    if (Math.abs(layer.x) < maxShadowOffsetPx && Math.abs(layer.y) < maxShadowOffsetPx && layer.blur < fontPx)
+      inks.push(...ink);
+  }
+  return inks;
+}
+
+function strokeWidthOf(
+  value: string | undefined,
+  inherited: TextPaint['strokeWidth'],
   basis: LengthBasis,
-  shows: Shows,
-): { draws: boolean; unreadable?: string } {
-  if (width === undefined && colourValue === undefined) return { draws: inherited };
-  const px = width === undefined || cssWideKeyword.test(width) ? 0 : resolveLength(width, basis);
-  if (px === undefined) return { draws: true, unreadable: '-webkit-text-stroke' };
-  if (px <= 0) return { draws: false };
-  const ink =
-    colourValue === undefined || cssWideKeyword.test(colourValue)
-      ? colour
-      : parseCssColour(colourValue, colour, isDark);
-  const seen = shows(ink);
-  return seen === undefined ? { draws: true, unreadable: '-webkit-text-stroke' } : { draws: seen };
+): TextPaint['strokeWidth'] {
+  if (takesParentValue(value)) return inherited;
+  if (cssWideKeyword.test(value as string)) return 0;
+  return resolveLength(value as string, lengthsOnly(basis)) ?? 'unreadable';
+}
+
+/** Shadows and outlines take neither percentages nor quirks mode's unitless lengths. */
+function lengthsOnly(basis: LengthBasis): LengthBasis {
+  return { ...basis, percentOf: undefined, isQuirks: false };
+}
+
+/** The colour the outline draws the glyphs in, if it draws them; undefined when that cannot be told. */
+function strokeInksOf(
+  width: TextPaint['strokeWidth'],
+  colourText: string | undefined,
+  colour: ParsedColour,
+  isDark: boolean,
+  inkOf: InkOf,
+): Rgba[] | undefined {
+  if (width === 'unreadable') return undefined;
+  if (width <= 0) return [];
+  return inkOf(colourText === undefined ? colour : parseCssColour(colourText, colour, isDark));
 }
 
 function splitLayers(value: string): string[][] {
-  const layers: string[][] = [[]];
+  let layer: string[] = [];
+  const layers = [layer];
   for (const part of splitComponents(value)) {
-    if (part === ',') layers.push([]);
-    else layers[layers.length - 1]?.push(part);
+    if (part === ',') layers.push((layer = []));
+    else layer.push(part);
   }
   return layers;
 }

@@ -43,8 +43,24 @@ describe('paintVisibility', () => {
     ['SVG text with a white fill', { ...base, svgFill: white }, 1, true, 'hidden'],
     ['altered by a blend mode', { ...base, alteredBy: 'mix-blend-mode' }, 1, false, { doubt: 'mix-blend-mode' }],
     ['a shadow that cannot be read', { ...base, unreadable: 'text-shadow' }, 1, false, { doubt: 'text-shadow' }],
-    ['white on white with a shadow', { ...base, colour: white, hasShadow: true }, 1, false, 'visible'],
-    ['white on white with a stroke', { ...base, colour: white, hasStroke: true }, 1, false, 'visible'],
+    [
+      'white on white drawn by a black shadow or outline',
+      { ...base, colour: white, glyphInks: [black] },
+      1,
+      false,
+      'visible',
+    ],
+    ['a black glyph ink at 5% opacity', { ...base, colour: white, glyphInks: [black] }, 0.05, false, 'visible'],
+    ['a black glyph ink at 4% opacity', { ...base, colour: white, glyphInks: [black] }, 0.04, false, 'hidden'],
+    ['a white glyph ink on white', { ...base, colour: white, glyphInks: [white] }, 1, false, 'hidden'],
+    ['a white ink, then a black one', { ...base, colour: white, glyphInks: [white, black] }, 1, false, 'visible'],
+    [
+      'a black glyph ink on an unknown backdrop',
+      { ...base, colour: white, glyphInks: [black], backdrop: 'unknown' },
+      1,
+      false,
+      { doubt: 'background-image' },
+    ],
     ['an unknown colour', { ...base, colour: 'unknown' }, 1, false, { doubt: 'color' }],
     ['an unknown fill', { ...base, fill: 'unknown' }, 1, false, { doubt: '-webkit-text-fill-color' }],
     ['an unknown SVG fill', { ...base, svgFill: 'unknown' }, 1, true, { doubt: 'fill' }],
@@ -79,10 +95,10 @@ describe('the colour and fill of text', () => {
     [
       'fill:initial',
       { color: 'white', '-webkit-text-fill-color': 'initial' },
-      { ...initialPaint, fill: black },
+      paint({ '-webkit-text-fill-color': 'black' }),
       'hidden',
     ],
-    ['fill inherited', { color: 'white' }, { ...initialPaint, fill: black }, 'visible'],
+    ['fill inherited', { color: 'white' }, paint({ '-webkit-text-fill-color': 'black' }), 'visible'],
     ['fill:none', { '-webkit-text-fill-color': 'none' }, initialPaint, 'hidden'],
     ['fill:url()', { '-webkit-text-fill-color': 'url(#p)' }, initialPaint, { doubt: '-webkit-text-fill-color' }],
     [
@@ -103,7 +119,7 @@ describe('the colour and fill of text', () => {
     [
       'fill: currentcolor of a white colour',
       { color: 'white', '-webkit-text-fill-color': 'currentcolor' },
-      { ...initialPaint, fill: black },
+      paint({ '-webkit-text-fill-color': 'black' }),
       'hidden',
     ],
     ['a dark-mode colour', { color: 'light-dark(black, white)' }, initialPaint, 'visible'],
@@ -118,12 +134,12 @@ describe('the colour and fill of text', () => {
   });
 
   it.each<[string, Record<string, string>, TextPaint, ReturnType<typeof paintVisibility>]>([
-    ['SVG fill inherited', {}, { ...initialPaint, svgFill: white }, 'hidden'],
+    ['SVG fill inherited', {}, paint({ fill: 'white' }), 'hidden'],
     ['SVG fill:white', { fill: 'white' }, initialPaint, 'hidden'],
-    ['SVG fill:initial', { fill: 'initial' }, { ...initialPaint, svgFill: white }, 'visible'],
+    ['SVG fill:initial', { fill: 'initial' }, paint({ fill: 'white' }), 'visible'],
     ['SVG fill:currentcolor', { color: 'white', fill: 'currentColor' }, initialPaint, 'hidden'],
     ['SVG fill:none', { fill: 'none' }, initialPaint, 'hidden'],
-    ['SVG fill unreadable', { fill: 'bogus' }, { ...initialPaint, svgFill: white }, 'hidden'],
+    ['SVG fill unreadable', { fill: 'bogus' }, paint({ fill: 'white' }), 'hidden'],
   ])('%s', (_name, style, parent, expected) => {
     expect(paintVisibility(paint(style, parent), 1, true, 0.1)).toEqual(expected);
   });
@@ -283,9 +299,10 @@ describe('text shadows', () => {
   });
 
   it('inherits the parent shadow', () => {
-    expect(paint({}, { ...initialPaint, hasShadow: true }).hasShadow).toBe(true);
-    expect(paint({ 'text-shadow': 'inherit' }, { ...initialPaint, hasShadow: true }).hasShadow).toBe(true);
-    expect(paint({ 'text-shadow': 'none' }, { ...initialPaint, hasShadow: true }).hasShadow).toBe(false);
+    const shadowed = paint({ 'text-shadow': '1px 1px black' });
+    expect(paint({}, shadowed).glyphInks).toEqual([black]);
+    expect(paint({ 'text-shadow': 'inherit' }, shadowed).glyphInks).toEqual([black]);
+    expect(paint({ 'text-shadow': 'none' }, shadowed).glyphInks).toEqual([]);
   });
 
   it('reads a shadow on an unknown backdrop as unreadable', () => {
@@ -328,8 +345,9 @@ describe('text strokes', () => {
   });
 
   it('inherits the parent stroke', () => {
-    expect(paint({}, { ...initialPaint, hasStroke: true }).hasStroke).toBe(true);
-    expect(paint({ '-webkit-text-stroke-width': '0' }, { ...initialPaint, hasStroke: true }).hasStroke).toBe(false);
+    const outlined = paint({ '-webkit-text-stroke-width': '1px', '-webkit-text-stroke-color': 'black' });
+    expect(paint({}, outlined).glyphInks).toEqual([black]);
+    expect(paint({ '-webkit-text-stroke-width': '0' }, outlined).glyphInks).toEqual([]);
   });
 
   it('keeps an unreadable shadow before an unreadable stroke, and the parent one after both', () => {
@@ -338,5 +356,53 @@ describe('text strokes', () => {
     expect(
       paint({ '-webkit-text-stroke-width': 'thick' }, { ...initialPaint, unreadable: 'text-shadow' }).unreadable,
     ).toBe('-webkit-text-stroke');
+  });
+});
+
+describe('each element reads its inherited paint afresh', () => {
+  const highlight = { color: 'highlight' };
+  it.each<[string, Record<string, string>, string | undefined]>([
+    ['no shadow leaves an unknown colour to the colour check', { ...highlight, 'text-shadow': 'none' }, undefined],
+    [
+      'a black shadow does not hang on the unknown text colour',
+      { ...highlight, 'text-shadow': '1px 1px black' },
+      undefined,
+    ],
+    ['a shadow without a colour takes the unknown one', { ...highlight, 'text-shadow': '1px 1px' }, 'text-shadow'],
+    ['a colour between the lengths', { 'text-shadow': '1px black 1px' }, 'text-shadow'],
+    ['a negative blur', { 'text-shadow': '1px 1px -2px black' }, 'text-shadow'],
+    ['no offsets', { 'text-shadow': 'black' }, 'text-shadow'],
+    ['an empty layer', { 'text-shadow': '1px 1px black,' }, 'text-shadow'],
+    [
+      'a 2% shadow on an unknown backdrop',
+      { 'text-shadow': '1px 1px rgba(0,0,0,0.02)', 'background-image': 'url(a.png)' },
+      'text-shadow',
+    ],
+    [
+      'a 1.9% shadow, unseen on any backdrop',
+      { 'text-shadow': '1px 1px rgba(0,0,0,0.019)', 'background-image': 'url(a.png)' },
+      undefined,
+    ],
+  ])('%s', (_name, style, unreadable) => {
+    expect(paint(style).unreadable).toBe(unreadable);
+  });
+
+  it('reads a negative blur as drawing nothing it can vouch for', () => {
+    expect(paint({ color: 'white', 'text-shadow': '1px 1px -2px black' }).glyphInks).toEqual([]);
+  });
+
+  it('names color, not the fill, when a currentcolor fill follows an unknown colour', () => {
+    expect(seen({ color: 'highlight', '-webkit-text-fill-color': 'currentcolor' })).toEqual({ doubt: 'color' });
+    expect(seen({ color: 'highlight', '-webkit-text-fill-color': 'CurrentColor' })).toEqual({ doubt: 'color' });
+  });
+
+  it('reads a fill of INITIAL as initial, not as a colour it cannot read', () => {
+    expect(seen({ '-webkit-text-fill-color': ' INITIAL ' }, paint({ '-webkit-text-fill-color': 'white' }))).toBe(
+      'visible',
+    );
+  });
+
+  it('takes a background at 99% alpha as opaque', () => {
+    expect(paint({ 'background-color': 'rgba(0,0,0,0.99)' }).backdrop).toEqual(black);
   });
 });
