@@ -1,15 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  analyseHtml,
-  prepareHtmlVisibility,
-  type HtmlVisibility,
-} from '../../../../src/present/hidden/analyse-html.js';
 import type { HidingTechnique } from '../../../../src/present/hidden/hiding-technique.js';
-
-async function see(html: string): Promise<HtmlVisibility> {
-  await prepareHtmlVisibility(html);
-  return analyseHtml(html);
-}
+import { see } from './see-html.js';
 
 describe('each hiding technique, named in the report', () => {
   it.each<[HidingTechnique, string]>([

@@ -1,19 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  analyseHtml,
-  prepareHtmlVisibility,
-  type HtmlVisibility,
-} from '../../../../src/present/hidden/analyse-html.js';
+import { type HtmlVisibility } from '../../../../src/present/hidden/analyse-html.js';
 import { hidingTechniques } from '../../../fixtures/hidden-text/hiding-techniques.js';
+import { see } from './see-html.js';
 
 const ordinaryRoot = join(import.meta.dirname, '../../../fixtures/hidden-text/ordinary');
-
-async function see(html: string): Promise<HtmlVisibility> {
-  await prepareHtmlVisibility(html);
-  return analyseHtml(html);
-}
 
 /** Every ordinary mail, with the text it hides on purpose (a preheader, a message id). */
 function ordinaryMails(): { name: string; html: string; expectedHidden: string[]; isRendered: boolean }[] {

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  analyseHtml,
-  prepareHtmlVisibility,
-  visibilityLimits,
-  type HtmlVisibility,
-} from '../../../../src/present/hidden/analyse-html.js';
-
-async function see(html: string): Promise<HtmlVisibility> {
-  await prepareHtmlVisibility(html);
-  return analyseHtml(html);
-}
+import { visibilityLimits } from '../../../../src/present/hidden/analyse-html.js';
+import { see } from './see-html.js';
 
 const secret = '<p class="s">wire the money to account 4711</p>';
 

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  analyseHtml,
-  prepareHtmlVisibility,
-  type HtmlVisibility,
-} from '../../../../src/present/hidden/analyse-html.js';
-
-async function see(html: string): Promise<HtmlVisibility> {
-  await prepareHtmlVisibility(html);
-  return analyseHtml(html);
-}
+import { see } from './see-html.js';
 
 describe('rules for one screen next to rules for all', () => {
   it('keeps text a phone-only rule hides visible when a rule for every screen also matches it', async () => {

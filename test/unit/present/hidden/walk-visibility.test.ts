@@ -1,25 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  analyseHtml,
-  prepareHtmlVisibility,
-  visibilityLimits,
-  type HtmlVisibility,
-} from '../../../../src/present/hidden/analyse-html.js';
+import { visibilityLimits } from '../../../../src/present/hidden/analyse-html.js';
 import { StyleRuleMatcher } from '../../../../src/present/hidden/css/match-style-rules.js';
 import { VariableWork } from '../../../../src/present/hidden/css/resolve-css-variables.js';
 import { StyleMemo } from '../../../../src/present/hidden/css/style-memo.js';
 import { parseHtmlDocument } from '../../../../src/present/hidden/parse-html-document.js';
 import { walkVisibility } from '../../../../src/present/hidden/walk-visibility.js';
 import { htmlToText, prepareHtmlToText } from '../../../../src/present/html-to-text.js';
+import { see } from './see-html.js';
 
 beforeAll(async () => {
   await prepareHtmlToText('text/html');
 });
-
-async function see(html: string): Promise<HtmlVisibility> {
-  await prepareHtmlVisibility(html);
-  return analyseHtml(html);
-}
 
 /** The walk itself, without analyseHtml's own trimming of what it reports (HTML without <style> only). */
 function walk(html: string): ReturnType<typeof walkVisibility> {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Element } from 'domhandler';
-import {
-  analyseHtml,
-  prepareHtmlVisibility,
-  visibilityLimits,
-  type HtmlVisibility,
-} from '../../../../../src/present/hidden/analyse-html.js';
+import { visibilityLimits } from '../../../../../src/present/hidden/analyse-html.js';
 import {
   budgetSpentDoubt,
   StyleRuleMatcher,
@@ -13,11 +8,7 @@ import {
 } from '../../../../../src/present/hidden/css/match-style-rules.js';
 import { prepareStyleSheets, readStyleSheets } from '../../../../../src/present/hidden/css/read-style-sheets.js';
 import { parseHtmlDocument } from '../../../../../src/present/hidden/parse-html-document.js';
-
-async function see(html: string): Promise<HtmlVisibility> {
-  await prepareHtmlVisibility(html);
-  return analyseHtml(html);
-}
+import { see } from '../see-html.js';
 
 const items = (count: number): string =>
   Array.from({ length: count }, (_, i) => `<li>item${i + 1}</li>`).join('') + '<li><b>x</b></li>';
