@@ -33,7 +33,6 @@ export function parseJsonBytes(bytes: Buffer): unknown {
 }
 
 const notAccepted = Symbol('not accepted');
-type Walked = unknown;
 
 class PiecewiseWalk {
   private at = 0;
@@ -41,14 +40,14 @@ class PiecewiseWalk {
 
   constructor(private readonly bytes: Buffer) {}
 
-  document(): Walked {
+  document(): unknown {
     const value = this.value();
     if (value === notAccepted) return notAccepted;
     this.skipWhitespace();
     return this.at === this.bytes.length ? value : notAccepted;
   }
 
-  private value(): Walked {
+  private value(): unknown {
     this.skipWhitespace();
     const first = this.bytes[this.at];
     if (first === openBrace || first === openBracket) {
@@ -61,7 +60,7 @@ class PiecewiseWalk {
     return this.parsePiece(this.at, end);
   }
 
-  private largeObject(): Walked {
+  private largeObject(): unknown {
     if (++this.depth > maxLargeDepth) return notAccepted;
     const record: Record<string, unknown> = {};
     this.at += 1;
@@ -89,7 +88,7 @@ class PiecewiseWalk {
     }
   }
 
-  private largeArray(): Walked {
+  private largeArray(): unknown {
     if (++this.depth > maxLargeDepth) return notAccepted;
     const list: unknown[] = [];
     this.at += 1;
@@ -114,7 +113,7 @@ class PiecewiseWalk {
   }
 
   /** Decodes and parses one value that lies whole in [start, end), moving past it. */
-  private parsePiece(start: number, end: number): Walked {
+  private parsePiece(start: number, end: number): unknown {
     this.at = end;
     try {
       return JSON.parse(this.bytes.toString('utf8', start, end)) as unknown;
