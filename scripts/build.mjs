@@ -139,28 +139,35 @@ const noSdkAjv = standIn(
 );
 
 /**
- * The confusables table (unhomoglyph's data.json, 118 KB): as an object literal every start that
- * loads the fence would build its 6,300 entries; as JSON text it costs a string's scan and is parsed
- * on the first non-ASCII code point (src/trust/confusables-table.ts, the same contract).
+ * The confusables table (unhomoglyph's data.json, 118 KB), parsed on the first non-ASCII code point
+ * (src/trust/confusables-table.ts, the same contract). The package's bundle reads it then from
+ * dist/confusables.json, so a listing in ASCII never reads those bytes; the skill, one file, carries it
+ * as JSON text: a string's scan, where an object literal would build 6,300 entries at every start.
  */
-async function prototypeTableAsText() {
-  const data = JSON.parse(await readFile(join(root, 'node_modules', 'unhomoglyph', 'data.json'), 'utf8'));
-  const ascii = Object.fromEntries(Object.entries(data).filter(([codePoint]) => codePoint <= '\x7F'));
+const confusablesData = JSON.parse(await readFile(join(root, 'node_modules', 'unhomoglyph', 'data.json'), 'utf8'));
+const confusablesFile = join(root, 'dist', 'confusables.json');
+const confusablesModule = /(^|[\\/])src[\\/]trust[\\/]confusables-table\.(ts|js)$/;
+function prototypeTable(read) {
+  const ascii = Object.fromEntries(Object.entries(confusablesData).filter(([codePoint]) => codePoint <= '\x7F'));
   return standIn(
-    'prototype-table-as-text',
-    /[\\/]src[\\/]trust[\\/]confusables-table\.(ts|js)$/,
+    'prototype-table',
+    confusablesModule,
     [
-      `const text = ${JSON.stringify(JSON.stringify(data))};`,
+      read,
       'let table;',
-      'export function prototypeTable() { return (table ??= JSON.parse(text)); }',
+      'export function prototypeTable() { return (table ??= JSON.parse(readTable())); }',
       'export function prototypeTableRead() { return table !== undefined; }',
       `export const asciiPrototypes = ${JSON.stringify(ascii)};`,
     ].join('\n'),
   );
 }
-const prototypeTable = await prototypeTableAsText();
+const tableInline = prototypeTable(`const readTable = () => ${JSON.stringify(JSON.stringify(confusablesData))};`);
+// A chunk sits in dist/chunks/ (checked after the build), the table one level up.
+const tableBeside = prototypeTable(
+  'import { readFileSync } from "node:fs";\nconst readTable = () => readFileSync(new URL("../confusables.json", import.meta.url), "utf8");',
+);
 
-const shared = (plugin) => ({
+const shared = (plugins) => ({
   entryPoints: [join(root, 'src', 'bin.ts')],
   absWorkingDir: root,
   bundle: true,
@@ -175,13 +182,13 @@ const shared = (plugin) => ({
   minifyWhitespace: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [plugin, englishOnlyZod, noSdkAjv, prototypeTable],
+  plugins: [englishOnlyZod, noSdkAjv, ...plugins],
 });
 
 // The skill is one file an agent copies into its skills folder, every path in it: short local names take it
 // from 2.6 to 1.9 MB. Errors reach a user as rendered MailboxErrors, never as a stack, so the names are not
 // missed there; dist/ keeps them for the stacks a developer reads.
-const skill = (plugin) => ({ ...shared(plugin), outfile: skillScript, minifyIdentifiers: true });
+const skill = (plugin) => ({ ...shared([plugin, tableInline]), outfile: skillScript, minifyIdentifiers: true });
 
 const args = new Set(process.argv.slice(2));
 const assets = await collectAssets();
@@ -200,7 +207,23 @@ if (args.has('--check')) {
 }
 // Chunk names carry content hashes: old ones would pile up (and ship) without this.
 await rm(join(root, 'dist', 'chunks'), { recursive: true, force: true });
-await build({ ...shared(plugin), outdir: join(root, 'dist'), splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+// The package ships presets/, skill/ and package.json beside dist/, and its front serves the help pages,
+// so its bundle reads those files where they are (src/package-root.ts) instead of carrying them.
+const { metafile } = await build({
+  ...shared([tableBeside]),
+  outdir: join(root, 'dist'),
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  metafile: true,
+});
+const tableChunk = Object.entries(metafile.outputs).find(([, o]) =>
+  Object.keys(o.inputs).some((input) => confusablesModule.test(input)),
+)?.[0];
+if (!tableChunk?.startsWith('dist/chunks/'))
+  throw new Error(
+    `the confusables table landed in ${tableChunk}, not in dist/chunks/: update its path in scripts/build.mjs`,
+  );
+await writeFile(confusablesFile, JSON.stringify(confusablesData));
 // The package entry's front (src/front.ts): CommonJS, so a help page is served before node starts
 // its ES module loader; the pages it serves sit beside it as JSON lines with an index, so a request
 // parses its own page only.

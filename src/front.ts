@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PrerenderedPage } from './bundle-assets.js';
-import { answerFromPage, mayAskForPage, readPage } from './prerendered-page.js';
+import { answerFromPage, mayAskForPage, readPage, type PageTarget } from './prerendered-page.js';
+
+type PageStream = PageTarget['stdout'];
 
 /**
  * The package's entry (bin/agent-mailbox.js requires the CommonJS build of this file). It answers
@@ -21,13 +23,41 @@ function readPages(key: string): Record<string, PrerenderedPage> | undefined {
   }
 }
 
+/**
+ * A standard stream as the page needs it, written with plain synchronous writes: `process.stdout`
+ * would load node's stream modules first, several milliseconds of a help page's start. Its isTTY
+ * is asked only for a width-dependent page.
+ */
+function pageStream(fd: 1 | 2, stream: () => NodeJS.WriteStream): PageStream {
+  return {
+    get isTTY() {
+      return stream().isTTY;
+    },
+    write(text: string) {
+      const bytes = Buffer.from(text);
+      for (let at = 0; at < bytes.length;) {
+        try {
+          at += writeSync(fd, bytes, at);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          // The reader has gone (`| head`): nobody is left to read the rest, nor a stack trace.
+          if (code === 'EPIPE') return;
+          // A non-blocking pipe that is full: wait for the reader, as a blocking write would.
+          if (code !== 'EAGAIN') throw error;
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+        }
+      }
+    },
+  };
+}
+
 const argv = process.argv.slice(2);
 const exitCode = mayAskForPage(argv)
   ? answerFromPage(readPages(argv.join('\0')), {
       argv,
       env: process.env,
-      stdout: process.stdout,
-      stderr: process.stderr,
+      stdout: pageStream(1, () => process.stdout),
+      stderr: pageStream(2, () => process.stderr),
     })
   : undefined;
 if (exitCode !== undefined) process.exitCode = exitCode;

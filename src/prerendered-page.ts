@@ -32,9 +32,10 @@ export function answerFromPage(
 ): number | undefined {
   const page = pages?.[target.argv.join('\0')];
   if (!page) return undefined;
-  const plainOutput =
+  // Asked only of a width-dependent page: node builds a stream to answer isTTY.
+  const plainOutput = (): boolean =>
     !target.stdout.isTTY && !target.stderr.isTTY && !target.env['FORCE_COLOR'] && !target.env['CLICOLOR_FORCE'];
-  if (page.widthDependent && !plainOutput) return undefined;
+  if (page.widthDependent && !plainOutput()) return undefined;
   target.stdout.write(page.stdout);
   target.stderr.write(page.stderr);
   return page.exitCode;

@@ -64,6 +64,17 @@ describe('the npm package', () => {
     const env = { PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, HOME: work };
     expect((await run(bin, ['--version'], { env })).stdout).toBe(`${pkg.version}\n`);
     expect((await run(bin, ['help', 'presets'], { env })).stdout).toContain('send_mail');
+    // The bundle itself, past the front's pages, reads the topics and presets the package ships beside it.
+    const full = await run(process.execPath, [join(installed, 'dist', 'bin.js'), 'help', 'presets'], { env });
+    expect(full.stdout).toBe((await run(bin, ['help', 'presets'], { env })).stdout);
+    // The confusables table ships as a file the bundle reads on the first non-ASCII code point.
+    const chunks = join(installed, 'dist', 'chunks');
+    const foldChunks = [];
+    for (const name of await readdir(chunks))
+      if (/export\{[^}]*\bfoldToAscii\b/.test(await readFile(join(chunks, name), 'utf8'))) foldChunks.push(name);
+    expect(foldChunks).toHaveLength(1);
+    const fold = (await import(join(chunks, foldChunks[0] ?? ''))) as { foldToAscii(text: string): string };
+    expect(fold.foldToAscii('P\u0430yp\u0430l')).toBe('Paypal');
     // The sandbox is not in the client's package: alone, `sandbox` and `drill` say how to get it.
     // PATH holds node and the system's tools only (npm puts the checkout's node_modules/.bin, with
     // the workspace's agent-mailbox-sandbox, on the test run's PATH).

@@ -95,6 +95,20 @@ describe('bundled builds', () => {
     });
   }
 
+  it('ends quietly when the reader of a help page has gone (`| head`), with the page exit code', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [`${root}bin/agent-mailbox.js`, 'help', 'security'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Closed before node has started: the page's first write meets a pipe with no reader.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('passes every other command from the package entry to the program, exit code and output unchanged', async () => {
     const argv = ['register', '--username', 'abc', '--watch', 'on-demand'];
     const direct = await bundled(builtCli, argv);
