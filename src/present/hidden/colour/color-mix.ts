@@ -1,5 +1,5 @@
 import type { Color, Mode } from 'culori';
-import { splitComponents } from '../css/parse-declarations.js';
+import { splitComponents, splitTopLevelCommas } from '../css/parse-declarations.js';
 import type { ParsedColour, Rgba } from './css-colour.js';
 
 type Culori = typeof import('culori');
@@ -35,11 +35,7 @@ const modes: Readonly<Record<string, Mode>> = {
  */
 export function mixColours(args: string, parse: (text: string) => ParsedColour | undefined): ParsedColour | undefined {
   if (!culori) return 'unknown';
-  const items: string[][] = [[]];
-  for (const part of splitComponents(args)) {
-    if (part === ',') items.push([]);
-    else items[items.length - 1]?.push(part);
-  }
+  const items = splitTopLevelCommas(args).map(splitComponents);
   if (items.length !== 3) return undefined;
   const [method, first, second] = items as [string[], string[], string[]];
   if (method[0]?.toLowerCase() !== 'in' || method[1] === undefined) return undefined;

@@ -2,7 +2,7 @@ import { blendOver, isColourOfBackground } from './colour-contrast.js';
 import { black, parseCssColour, unknownColour, type ParsedColour, type Rgba } from './css-colour.js';
 import { resolveLength, type LengthBasis } from '../css/css-length.js';
 import { cssWideKeyword, takesParentValue } from '../css/css-wide-keywords.js';
-import { splitComponents } from '../css/parse-declarations.js';
+import { splitComponents, splitTopLevelCommas } from '../css/parse-declarations.js';
 
 /** One layer of a text shadow as computed: offsets and blur in px, and its colour as written (undefined: the text's colour). */
 interface ShadowLayer {
@@ -200,7 +200,7 @@ function shadowOf(value: string, basis: LengthBasis): TextPaint['shadow'] {
   if (lower === 'none' || lower === 'initial') return [];
   const lengths = lengthsOnly(basis);
   const layers: ShadowLayer[] = [];
-  for (const layer of splitLayers(lower)) {
+  for (const layer of splitTopLevelCommas(lower).map(splitComponents)) {
     const values = layer.map((part) => resolveLength(part, lengths));
     const colourAt = values[0] === undefined ? 0 : values[values.length - 1] === undefined ? values.length - 1 : -1;
     const colourText = layer[colourAt];
@@ -262,16 +262,6 @@ function strokeInksOf(
   if (width === 'unreadable') return undefined;
   if (width <= 0) return [];
   return inkOf(colourText === undefined ? colour : parseCssColour(colourText, colour, isDark));
-}
-
-function splitLayers(value: string): string[][] {
-  let layer: string[] = [];
-  const layers = [layer];
-  for (const part of splitComponents(value)) {
-    if (part === ',') layers.push((layer = []));
-    else layer.push(part);
-  }
-  return layers;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { resolveLength } from './css-length.js';
-import { splitComponents } from './parse-declarations.js';
+import { splitComponents, splitTopLevelCommas } from './parse-declarations.js';
 import type { RenderContext } from '../render-context.js';
 
 /**
@@ -12,12 +12,7 @@ import type { RenderContext } from '../render-context.js';
  */
 export function matchesMedia(queryList: string, context: RenderContext): boolean {
   if (queryList.trim() === '') return true;
-  let words: string[] = [];
-  const queries = [words];
-  for (const part of splitComponents(queryList.toLowerCase())) {
-    if (part === ',') queries.push((words = []));
-    else words.push(part);
-  }
+  const queries = splitTopLevelCommas(queryList.toLowerCase()).map(splitComponents);
   return queries.some((query) => matchesQuery(query, context) === true);
 }
 
