@@ -16,7 +16,7 @@ export const offScreenPx = 500;
  */
 export const minVisibleBoxPx = 4;
 
-type Read = (property: string) => string | undefined;
+export type Read = (property: string) => string | undefined;
 
 /** Whether a box of this display type takes a width and height (CSS 2 §10.2, §10.5: not inline boxes, not table parts). */
 function takesSize(display: string): boolean {
