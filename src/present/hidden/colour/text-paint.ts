@@ -90,13 +90,7 @@ export function computePaint(
   const svgFillValue = written(read('fill'), parent.svgFillValue, 'black');
   const blend = read('mix-blend-mode');
   const clip = `${read('background-clip')} ${read('-webkit-background-clip')}`;
-  const { backdrop, isUnderImage } = backdropOf(
-    read('background-color'),
-    read('background-image'),
-    colour,
-    parent,
-    isDark,
-  );
+  const { backdrop, isUnderImage } = backdropOf(read, colour, parent, isDark);
   const filter = read('filter');
   // A glyph colour to judge against the backdrop, none for one that draws nothing, undefined when that cannot be told.
   const inkOf: InkOf = (ink) => {
@@ -270,12 +264,12 @@ function strokeInksOf(
  * marked as under an image; unknown without one.
  */
 function backdropOf(
-  colourValue: string | undefined,
-  image: string | undefined,
+  read: (property: string) => string | undefined,
   colour: ParsedColour,
   parent: TextPaint,
   isDark: boolean,
 ): { backdrop: TextPaint['backdrop']; isUnderImage: boolean } {
+  const [colourValue, image] = [read('background-color'), read('background-image')];
   const hasImage = image !== undefined && !/^(none|initial|unset|inherit)$/i.test(image);
   const inherited = { backdrop: parent.backdrop, isUnderImage: parent.isUnderImage };
   const unknown = { backdrop: unknownColour, isUnderImage: true } as const;
