@@ -121,7 +121,8 @@ function parseColourValue(
   isDark: boolean,
 ): ParsedColour | undefined {
   if (value === 'currentcolor') return currentColour ?? unknownColour;
-  if (systemColours[value]) return systemColours[value];
+  // Own keys only: `constructor` or `__proto__` names no colour, and a browser drops it.
+  if (Object.hasOwn(systemColours, value)) return systemColours[value];
   if (platformColours.has(value)) return unknownColour;
   const call = functionCall(value);
   if (!call && value.includes('(')) return undefined;
