@@ -166,6 +166,8 @@ describe('legacy colour attributes (HTML §2.3.6.4)', () => {
     ['#', black],
     ['1', rgb(1, 0, 0)],
     ['chucknorris', rgb(192, 0, 0)],
+    ['constructor', rgb(192, 0, 0)],
+    ['__proto__', black],
     ['0a0b0c', rgb(10, 11, 12)],
     ['00a00b00c', rgb(10, 11, 12)],
     ['000a000b000c', rgb(10, 11, 12)],
