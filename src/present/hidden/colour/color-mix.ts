@@ -39,7 +39,8 @@ export function mixColours(args: string, parse: (text: string) => ParsedColour |
   if (items.length !== 3) return undefined;
   const [method, first, second] = items as [string[], string[], string[]];
   if (method[0]?.toLowerCase() !== 'in' || method[1] === undefined) return undefined;
-  const mode = modes[method[1].toLowerCase()];
+  // Own keys only: `in constructor` would hand culori the prototype's function as a space, and it throws.
+  const mode = Object.hasOwn(modes, method[1].toLowerCase()) ? modes[method[1].toLowerCase()] : undefined;
   if (!mode) return 'unknown';
   const sides = [first, second].map((item) => {
     const percent = item.find((p) => /^[\d.]+%$/.test(p));

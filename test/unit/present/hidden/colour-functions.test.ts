@@ -53,6 +53,8 @@ describe('color-mix()', () => {
     ['srgb, white, black', undefined],
     ['in, white, black', undefined],
     ['in display-p3, white, black', 'unknown'],
+    ['in constructor, white, black', 'unknown'],
+    ['in __proto__, white, black', 'unknown'],
     ['in srgb, bogus, black', undefined],
     ['in srgb, white, bogus', undefined],
     ['in srgb, highlight, black', 'unknown'],
