@@ -120,9 +120,7 @@ export function computeRenderState(
   const { isQuirks, variables } = environment;
   const own = new Map<string, { value: string }>();
   const doubts: string[] = [];
-  const doubt = (reason: string): void => {
-    doubts.push(reason);
-  };
+  const doubt = (reason: string): number => doubts.push(reason);
   for (const [name, entry] of cascaded) {
     if (name.startsWith('--')) own.set(name, entry);
     else if (!isUnderstoodProperty(name)) doubt(name);
