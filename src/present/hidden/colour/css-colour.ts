@@ -1,17 +1,5 @@
-import {
-  converter,
-  modeHsl,
-  modeHwb,
-  modeLab,
-  modeLch,
-  modeLrgb,
-  modeOklab,
-  modeOklch,
-  modeRgb,
-  parse,
-  useMode,
-  type Color,
-} from 'culori/fn';
+import type { Color } from 'culori';
+import { hsl, rgb } from 'culori/css';
 import { mixColours } from './color-mix.js';
 import { functionCall, splitComponents } from '../css/parse-declarations.js';
 
@@ -78,9 +66,6 @@ const platformColours = new Set([
   'windowframe',
   'windowtext',
 ]);
-// The colour syntaxes computed here (lrgb is color(srgb-linear …)).
-for (const mode of [modeRgb, modeHsl, modeHwb, modeLab, modeLch, modeOklab, modeOklch, modeLrgb]) useMode(mode);
-const toRgb = converter('rgb');
 // Valid colours whose value this code does not compute.
 const unevaluatedFunctions = new Set(['device-cmyk', 'contrast-color']);
 
@@ -148,21 +133,20 @@ function parseColourValue(
 
 /** A colour culori can read, in sRGB; undefined when it cannot (a browser drops the value). */
 function readColour(value: string): Rgba | undefined {
-  let parsed: Color | undefined;
+  let colour: Color | undefined;
   try {
-    parsed = parse(value);
+    // CSS Color 4 §7.1 clamps saturation and lightness before converting; culori does not.
+    const polar = /^hsla?\(/.test(value) ? hsl(value) : undefined;
+    colour = rgb(polar ? { ...polar, s: clampUnit(polar.s ?? 0), l: clampUnit(polar.l ?? 0) } : value);
   } catch {
     // culori's tokenizer throws on some malformed numbers (`rgb(1px 0 0)`).
     return undefined;
   }
-  if (!parsed) return undefined;
-  // CSS Color 4 §7.1 clamps saturation and lightness before converting; culori does not.
-  if (parsed.mode === 'hsl') parsed = { ...parsed, s: clampUnit(parsed.s ?? 0), l: clampUnit(parsed.l ?? 0) };
-  const { r, g, b } = toRgb(parsed);
+  if (!colour) return undefined;
   const byte = (channel: number | undefined): number => Math.round(clampUnit(channel ?? 0) * 255);
   // culori reads an alpha of `none` as no alpha given; CSS renders a missing component as 0.
-  const alpha = /\/\s*none\s*\)$/.test(value) ? 0 : clampUnit(parsed.alpha ?? 1);
-  return { r: byte(r), g: byte(g), b: byte(b), a: alpha };
+  const alpha = /\/\s*none\s*\)$/.test(value) ? 0 : clampUnit(colour.alpha ?? 1);
+  return { r: byte(colour.r), g: byte(colour.g), b: byte(colour.b), a: alpha };
 }
 
 function clampUnit(value: number): number {
