@@ -16,7 +16,7 @@ export const offScreenPx = 500;
  */
 export const minVisibleBoxPx = 4;
 
-type Read = (property: string) => string | undefined;
+export type Read = (property: string) => string | undefined;
 
 /** Whether a box of this display type takes a width and height (CSS 2 §10.2, §10.5: not inline boxes, not table parts). */
 function takesSize(display: string): boolean {
@@ -213,7 +213,6 @@ const planeTransforms =
   /^(translate|translatex|translatey|translate3d|scale|scalex|scaley|scale3d|matrix|rotate|rotatez|rotatex|rotatey|skew|skewx|skewy)$/;
 
 function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): HidingTechnique | undefined {
-  const number = numberOf;
   const lengthOf = (text: string | undefined): number | undefined =>
     text === undefined ? undefined : resolveLength(text, { ...basis, percentOf: undefined });
   const far = (text: string): boolean => (lengthOf(text) ?? 0) <= -Math.min(offScreenPx, basis.viewportWidth);
@@ -222,7 +221,7 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
       facts.overlay('transform: translate');
   };
   const scale = read('scale');
-  if (scale !== undefined && splitComponents(scale).some((part) => number(part) === 0)) return 'scaled-to-zero';
+  if (scale !== undefined && splitComponents(scale).some((part) => numberOf(part) === 0)) return 'scaled-to-zero';
   const translate = read('translate');
   if (translate && !/^(none|initial|inherit|unset)$/i.test(translate)) {
     const parts = splitComponents(translate);
@@ -246,14 +245,14 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
     if (call.name.startsWith('scale')) {
       // The depth of scale3d() does not flatten text drawn in the plane.
       const axes = args.slice(0, 2);
-      if (axes.some((a) => number(a) === 0)) return 'scaled-to-zero';
+      if (axes.some((a) => numberOf(a) === 0)) return 'scaled-to-zero';
     } else if (call.name.startsWith('translate')) {
       if (args.slice(0, 2).some(far)) return 'off-screen';
       shifted(args.slice(0, 2));
       if (call.name === 'translate3d' && lengthOf(args[2]) !== 0) facts.doubt('transform: translate3d');
     } else if (call.name === 'matrix' && args.length === 6) {
       // A value that is no number makes the determinant NaN, which is not zero: the browser drops such a matrix.
-      const [a = NaN, b = NaN, c = NaN, d = NaN, e, f] = args.map(number);
+      const [a = NaN, b = NaN, c = NaN, d = NaN, e, f] = args.map(numberOf);
       if (a * d - b * c === 0) return 'scaled-to-zero';
       if ((e ?? 0) <= -offScreenPx || (f ?? 0) <= -offScreenPx) return 'off-screen';
       if (Math.abs(e ?? 0) >= maxNudgePx || Math.abs(f ?? 0) >= maxNudgePx) facts.overlay('transform: matrix');

@@ -17,7 +17,7 @@ import {
 } from './css/resolve-css-variables.js';
 import { computePaint, initialPaint, paintVisibility, type TextPaint } from './colour/text-paint.js';
 import { isUnderstoodProperty } from './css/understood-properties.js';
-import { svgHiding } from './svg-hiding.js';
+import { svgHiding, type SvgBox } from './svg-hiding.js';
 import { defaultDisplay, notRenderedElements, unassessedFallbackElements } from './css/user-agent-style.js';
 
 /**
@@ -41,7 +41,7 @@ export interface RenderState {
   /** Inside <svg> (and not inside its <foreignObject>): text is painted with `fill`. */
   isSvg: boolean;
   /** The nearest <svg>'s size from its attributes, when given in px. */
-  svgBox: { width: number | undefined; height: number | undefined; hasViewBox: boolean } | undefined;
+  svgBox: SvgBox | undefined;
   paint: TextPaint;
   fontPx: number;
   rootFontPx: number;
@@ -102,7 +102,6 @@ const fontKeywords: Readonly<Record<string, number>> = {
 const displayValue =
   /^(none|contents|(inline|run-in|block)?\s*(flow|flow-root|table|flex|grid|ruby)?\s*(list-item)?|inline-(block|table|flex|grid)|table-(row-group|header-group|footer-group|row|cell|column-group|column|caption)|ruby-(base|text|base-container|text-container)|-webkit-(inline-)?box|-ms-(inline-)?flexbox)$/;
 
-/** What stays the same for every element of one analysis. */
 export interface StyleEnvironment {
   isQuirks: boolean;
   variables: VariableWork;
@@ -121,9 +120,7 @@ export function computeRenderState(
   const { isQuirks, variables } = environment;
   const own = new Map<string, { value: string }>();
   const doubts: string[] = [];
-  const doubt = (reason: string): void => {
-    doubts.push(reason);
-  };
+  const doubt = (reason: string): number => doubts.push(reason);
   for (const [name, entry] of cascaded) {
     if (name.startsWith('--')) own.set(name, entry);
     else if (!isUnderstoodProperty(name)) doubt(name);
@@ -143,9 +140,7 @@ export function computeRenderState(
     return (entry.property === property ? value : longhandOf(entry.property, property, value))?.trim();
   };
 
-  const declaredDisplay = read('display')?.toLowerCase();
-  if (declaredDisplay !== undefined && !cssWideKeyword.test(declaredDisplay) && !displayValue.test(declaredDisplay))
-    doubt('display');
+  const declaredDisplay = keyword(read, 'display', displayValue, doubt);
   const display =
     declaredDisplay === 'inherit'
       ? parent.display
@@ -156,17 +151,11 @@ export function computeRenderState(
           : defaultDisplay(element.name);
 
   const fontValue = read('font-size')?.toLowerCase();
+  const viewport = { viewportWidth: context.width, viewportHeight: context.height, isQuirks };
   let fontPx = parent.fontPx;
   if (fontValue === 'initial') fontPx = 16;
   else if (fontValue && !cssWideKeyword.test(fontValue)) {
-    const basis = {
-      fontPx: parent.fontPx,
-      rootFontPx: parent.rootFontPx,
-      percentOf: parent.fontPx,
-      viewportWidth: context.width,
-      viewportHeight: context.height,
-      isQuirks,
-    };
+    const basis = { ...viewport, fontPx: parent.fontPx, rootFontPx: parent.rootFontPx, percentOf: parent.fontPx };
     const size =
       fontKeywords[fontValue] ??
       (fontValue === 'smaller'
@@ -178,23 +167,14 @@ export function computeRenderState(
     else doubt('font-size');
   }
   const rootFontPx = element.name === 'html' ? fontPx : parent.rootFontPx;
-  const basis: LengthBasis = {
-    fontPx,
-    rootFontPx,
-    percentOf: undefined,
-    viewportWidth: context.width,
-    viewportHeight: context.height,
-    isQuirks,
-  };
+  const basis: LengthBasis = { ...viewport, fontPx, rootFontPx, percentOf: undefined };
 
   const filter = readFilter(read('filter'), basis, doubt);
   const opacity = parent.opacity * ownOpacity(read('opacity'), doubt) * filter.opacity;
   const zoom = Number.parseFloat(read('zoom') ?? '');
   // zoom: 0 is read as 1 by browsers, like `normal`.
   const zoomFactor = Number.isFinite(zoom) && zoom > 0 ? (read('zoom')?.trim().endsWith('%') ? zoom / 100 : zoom) : 1;
-  const visibility = read('visibility')?.toLowerCase();
-  if (visibility !== undefined && !cssWideKeyword.test(visibility) && !/^(visible|hidden|collapse)$/.test(visibility))
-    doubt('visibility');
+  const visibility = keyword(read, 'visibility', /^(visible|hidden|collapse)$/, doubt);
   const indent = read('text-indent');
   const indentPx =
     indent === undefined || cssWideKeyword.test(indent)
@@ -316,20 +296,25 @@ function subtreeHiding(
   if (element.name === 'title') return 'title';
   if (isInClosedDetails(element)) return 'closed-details';
   if (display === 'none') return cascaded.get('display')?.technique ?? 'display:none';
-  const contentVisibility = read('content-visibility')?.toLowerCase();
-  if (contentVisibility === 'hidden')
+  if (keyword(read, 'content-visibility', /^(visible|auto|hidden)$/, doubt) === 'hidden')
     return cascaded.get('content-visibility')?.technique ?? 'content-visibility:hidden';
-  if (
-    contentVisibility !== undefined &&
-    !cssWideKeyword.test(contentVisibility) &&
-    !/^(visible|auto)$/.test(contentVisibility)
-  )
-    doubt('content-visibility');
   // Outlook on Windows, a desktop client without media queries, hides the subtree; every other client shows it.
   if (context.name === 'desktop' && read('mso-hide')?.toLowerCase() === 'all')
     doubt('mso-hide:all (hidden in Outlook only)');
   if (opacity < minOpacity) return 'opacity:0';
   return undefined;
+}
+
+/** A keyword property's value, lowercase; a value that is none of its `known` keywords is named. */
+function keyword(
+  read: (property: string) => string | undefined,
+  property: string,
+  known: RegExp,
+  doubt: (reason: string) => void,
+): string | undefined {
+  const value = read(property)?.toLowerCase();
+  if (value !== undefined && !cssWideKeyword.test(value) && !known.test(value)) doubt(property);
+  return value;
 }
 
 const firstSummaries = new WeakMap<Element, AnyNode | undefined>();

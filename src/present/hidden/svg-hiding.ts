@@ -2,7 +2,7 @@ import type { Element } from 'domhandler';
 import { minVisibleBoxPx } from './box-hiding.js';
 import type { HidingTechnique } from './hiding-technique.js';
 
-type SvgBox = { width: number | undefined; height: number | undefined; hasViewBox: boolean };
+export type SvgBox = { width: number | undefined; height: number | undefined; hasViewBox: boolean };
 
 // SVG elements whose content is never drawn where it stands: descriptions, definitions, paint servers.
 const undrawnSvgElements = new Set([

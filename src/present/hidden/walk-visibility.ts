@@ -39,9 +39,6 @@ export interface VisibilityWalk {
 
 type Frame = { node: AnyNode; states: RenderState[] } | { leave: Element };
 
-/** Distinct unassessed stylings kept: enough to name what to look at, bounded against a flood. */
-const maxUnassessed = 8;
-
 const isElement = (node: AnyNode): node is Element =>
   node.type === 'tag' || node.type === 'script' || node.type === 'style';
 const isBlockish = (display: string): boolean => !/^(inline|contents|ruby)/.test(display);
@@ -64,25 +61,26 @@ export function walkVisibility(
     textHidden: new Set(),
     unassessed: new Set(),
   };
+  const count = (technique: HidingTechnique, chars: number): void => {
+    result.charsByTechnique.set(technique, (result.charsByTechnique.get(technique) ?? 0) + chars);
+  };
+  // Distinct unassessed stylings kept: enough to name what to look at, bounded against a flood.
+  const noteUnassessed = (reason: string): void => {
+    if (result.unassessed.size < 8) result.unassessed.add(reason);
+  };
   let lastTechnique: HidingTechnique | undefined;
   const addHidden = (text: string, technique: HidingTechnique): void => {
     if (technique !== lastTechnique) hiddenBuilder.breakLine();
     const appended = hiddenBuilder.append(stripInvisibleControls(text));
     if (appended === '') return;
     lastTechnique = technique;
-    result.charsByTechnique.set(
-      technique,
-      (result.charsByTechnique.get(technique) ?? 0) + appended.replace(/\s/g, '').length,
-    );
+    count(technique, appended.replace(/\s/g, '').length);
   };
   const addVisible = (node: Text): void => {
     const clean = stripInvisibleControls(node.data);
     const removed = node.data.length - clean.length;
     if (removed > 0) {
-      result.charsByTechnique.set(
-        'invisible-characters',
-        (result.charsByTechnique.get('invisible-characters') ?? 0) + removed,
-      );
+      count('invisible-characters', removed);
       node.data = clean;
     }
     const shown = visible.append(clean);
@@ -117,10 +115,9 @@ export function walkVisibility(
 
   // Text judged visible counts as such only where nothing about its styling is beyond the detector.
   const noteDoubt = (states: RenderState[], techniques: (HidingTechnique | undefined)[]): void => {
-    if (result.unassessed.size >= maxUnassessed) return;
     states.forEach((state, i) => {
       const doubt = techniques[i] === undefined ? textDoubt(state) : undefined;
-      if (doubt !== undefined) result.unassessed.add(doubt);
+      if (doubt !== undefined) noteUnassessed(doubt);
     });
   };
 
@@ -132,8 +129,7 @@ export function walkVisibility(
       if (!state.clip || techniques[i] !== undefined) return;
       const total = (clipped.get(state.clip) ?? 0) + chars;
       clipped.set(state.clip, total);
-      if (total > state.clip.capacity && result.unassessed.size < maxUnassessed)
-        result.unassessed.add('height with overflow hidden (text may be cut off)');
+      if (total > state.clip.capacity) noteUnassessed('height with overflow hidden (text may be cut off)');
     });
   };
 
@@ -202,8 +198,8 @@ export function walkVisibility(
     });
     const subtreeHidden = ownStates.map((s) => s.hiddenBy);
     ownStates.forEach((s) => {
-      if (s.overlay !== undefined && s.hiddenBy === undefined && result.unassessed.size < maxUnassessed)
-        result.unassessed.add(`${s.overlay} (a box that may lie over other text)`);
+      if (s.overlay !== undefined && s.hiddenBy === undefined)
+        noteUnassessed(`${s.overlay} (a box that may lie over other text)`);
     });
     if (subtreeHidden.every(Boolean)) {
       result.hidden.add(node);

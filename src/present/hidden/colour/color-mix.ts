@@ -1,5 +1,5 @@
 import type { Color, Mode } from 'culori';
-import { splitComponents } from '../css/parse-declarations.js';
+import { splitComponents, splitTopLevelCommas } from '../css/parse-declarations.js';
 import type { ParsedColour, Rgba } from './css-colour.js';
 
 type Culori = typeof import('culori');
@@ -35,24 +35,19 @@ const modes: Readonly<Record<string, Mode>> = {
  */
 export function mixColours(args: string, parse: (text: string) => ParsedColour | undefined): ParsedColour | undefined {
   if (!culori) return 'unknown';
-  const items: string[][] = [[]];
-  for (const part of splitComponents(args)) {
-    if (part === ',') items.push([]);
-    else items[items.length - 1]?.push(part);
-  }
+  const items = splitTopLevelCommas(args).map(splitComponents);
   if (items.length !== 3) return undefined;
   const [method, first, second] = items as [string[], string[], string[]];
   if (method[0]?.toLowerCase() !== 'in' || method[1] === undefined) return undefined;
-  const mode = modes[method[1].toLowerCase()];
+  // Own keys only: `in constructor` would hand culori the prototype's function as a space, and it throws.
+  const mode = Object.hasOwn(modes, method[1].toLowerCase()) ? modes[method[1].toLowerCase()] : undefined;
   if (!mode) return 'unknown';
-  const sides = [first, second].map((item) => {
+  const side = (item: string[]): { colour: ParsedColour | undefined; percent: number | undefined } => {
     const percent = item.find((p) => /^[\d.]+%$/.test(p));
     const colour = item.filter((p) => p !== percent).join(' ');
     return { colour: parse(colour), percent: percent === undefined ? undefined : Number.parseFloat(percent) };
-  }) as [
-    { colour: ParsedColour | undefined; percent: number | undefined },
-    { colour: ParsedColour | undefined; percent: number | undefined },
-  ];
+  };
+  const sides = [side(first), side(second)] as const;
   // Percentages past 100% are a parse error (CSS Color 5 §2.1), which drops the declaration.
   if (sides.some((s) => s.colour === undefined || (s.percent as number) > 100)) return undefined;
   if (sides.some((s) => s.colour === 'unknown')) return 'unknown';
@@ -62,14 +57,9 @@ export function mixColours(args: string, parse: (text: string) => ParsedColour |
   else if (p2 === undefined) p2 = 100 - p1;
   const sum = p1 + (p2 as number);
   if (!(sum > 0)) return undefined;
-  const [a, b] = [sides[0].colour as Rgba, sides[1].colour as Rgba].map((c): Color => ({
-    mode: 'rgb',
-    r: c.r / 255,
-    g: c.g / 255,
-    b: c.b / 255,
-    alpha: c.a,
-  }));
-  const mixed = culori.converter('rgb')(culori.interpolate([a as Color, b as Color], mode)((p2 as number) / sum));
+  const toCulori = (c: Rgba): Color => ({ mode: 'rgb', r: c.r / 255, g: c.g / 255, b: c.b / 255, alpha: c.a });
+  const [a, b] = [toCulori(sides[0].colour as Rgba), toCulori(sides[1].colour as Rgba)];
+  const mixed = culori.converter('rgb')(culori.interpolate([a, b], mode)((p2 as number) / sum));
   const channel = (v: number | undefined): number => Math.round(Math.min(1, Math.max(0, v ?? 0)) * 255);
   return {
     r: channel(mixed.r),

@@ -9,7 +9,8 @@ import type { Rgba } from './css-colour.js';
 export function parseLegacyColour(attribute: string): Rgba | undefined {
   let input = attribute.trim();
   if (input === '' || input.toLowerCase() === 'transparent') return undefined;
-  const named = colourNames[input.toLowerCase()];
+  // Own keys only: `constructor` is read digit by digit, as a browser reads it.
+  const named = Object.hasOwn(colourNames, input.toLowerCase()) ? colourNames[input.toLowerCase()] : undefined;
   if (named) return { r: named[0], g: named[1], b: named[2], a: 1 };
   if (input.startsWith('#') && /^[0-9a-f]{3}$/i.test(input.slice(1))) {
     const [r, g, b] = [...input.slice(1)].map((d) => parseInt(d, 16) * 17) as [number, number, number];

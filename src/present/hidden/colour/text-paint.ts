@@ -2,7 +2,7 @@ import { blendOver, isColourOfBackground } from './colour-contrast.js';
 import { black, parseCssColour, unknownColour, type ParsedColour, type Rgba } from './css-colour.js';
 import { resolveLength, type LengthBasis } from '../css/css-length.js';
 import { cssWideKeyword, takesParentValue } from '../css/css-wide-keywords.js';
-import { splitComponents } from '../css/parse-declarations.js';
+import { splitComponents, splitTopLevelCommas } from '../css/parse-declarations.js';
 
 /** One layer of a text shadow as computed: offsets and blur in px, and its colour as written (undefined: the text's colour). */
 interface ShadowLayer {
@@ -90,13 +90,7 @@ export function computePaint(
   const svgFillValue = written(read('fill'), parent.svgFillValue, 'black');
   const blend = read('mix-blend-mode');
   const clip = `${read('background-clip')} ${read('-webkit-background-clip')}`;
-  const { backdrop, isUnderImage } = backdropOf(
-    read('background-color'),
-    read('background-image'),
-    colour,
-    parent,
-    isDark,
-  );
+  const { backdrop, isUnderImage } = backdropOf(read, colour, parent, isDark);
   const filter = read('filter');
   // A glyph colour to judge against the backdrop, none for one that draws nothing, undefined when that cannot be told.
   const inkOf: InkOf = (ink) => {
@@ -200,7 +194,7 @@ function shadowOf(value: string, basis: LengthBasis): TextPaint['shadow'] {
   if (lower === 'none' || lower === 'initial') return [];
   const lengths = lengthsOnly(basis);
   const layers: ShadowLayer[] = [];
-  for (const layer of splitLayers(lower)) {
+  for (const layer of splitTopLevelCommas(lower).map(splitComponents)) {
     const values = layer.map((part) => resolveLength(part, lengths));
     const colourAt = values[0] === undefined ? 0 : values[values.length - 1] === undefined ? values.length - 1 : -1;
     const colourText = layer[colourAt];
@@ -264,28 +258,18 @@ function strokeInksOf(
   return inkOf(colourText === undefined ? colour : parseCssColour(colourText, colour, isDark));
 }
 
-function splitLayers(value: string): string[][] {
-  let layer: string[] = [];
-  const layers = [layer];
-  for (const part of splitComponents(value)) {
-    if (part === ',') layers.push((layer = []));
-    else layer.push(part);
-  }
-  return layers;
-}
-
 /**
  * The colour behind the element's text: its own background over its parent's. Under an image,
  * the background colour the same element gives (mail sets one for clients that block images),
  * marked as under an image; unknown without one.
  */
 function backdropOf(
-  colourValue: string | undefined,
-  image: string | undefined,
+  read: (property: string) => string | undefined,
   colour: ParsedColour,
   parent: TextPaint,
   isDark: boolean,
 ): { backdrop: TextPaint['backdrop']; isUnderImage: boolean } {
+  const [colourValue, image] = [read('background-color'), read('background-image')];
   const hasImage = image !== undefined && !/^(none|initial|unset|inherit)$/i.test(image);
   const inherited = { backdrop: parent.backdrop, isUnderImage: parent.isUnderImage };
   const unknown = { backdrop: unknownColour, isUnderImage: true } as const;

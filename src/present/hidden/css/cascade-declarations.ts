@@ -26,7 +26,10 @@ export interface ElementDeclarations {
 export function cascadeDeclarations(source: ElementDeclarations, contextBit: number): Cascaded {
   const cascaded = new Map<string, UserAgentDeclaration>();
   const apply = (declaration: UserAgentDeclaration): void => {
-    const longhands = shorthandLonghands[declaration.property];
+    // Own keys only: a declaration `constructor: x` is a property of its own, not Object's function.
+    const longhands = Object.hasOwn(shorthandLonghands, declaration.property)
+      ? shorthandLonghands[declaration.property]
+      : undefined;
     if (longhands) for (const longhand of longhands) cascaded.set(longhand, declaration);
     else cascaded.set(declaration.property, declaration);
   };

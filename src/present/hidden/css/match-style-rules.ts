@@ -5,6 +5,7 @@ import nthCheck from 'nth-check';
 import type { StyleRule } from './read-style-sheets.js';
 import { neverPseudo, selectorFacts, undecidedPseudo, type SelectorFacts } from './selector-facts.js';
 import { inertProperties } from './understood-properties.js';
+import { remember } from '../object-ids.js';
 
 /** A style rule that applies to an element, with the specificity of its most specific matching selector. */
 export interface RuleMatch {
@@ -156,11 +157,7 @@ export class StyleRuleMatcher {
         return;
       }
     }
-    for (const entry of compiled) {
-      const bucket = this.index.get(entry.facts.key);
-      if (bucket) bucket.push(entry);
-      else this.index.set(entry.facts.key, [entry]);
-    }
+    for (const entry of compiled) remember(this.index, entry.facts.key, () => []).push(entry);
   }
 
   /** A test for each way the selector's undecided pseudo-classes may come out (every element when there are too many). */
@@ -199,20 +196,15 @@ export class StyleRuleMatcher {
 
   private nth(formula: string | null | undefined): (index: number) => boolean {
     // css-select refuses an nth pseudo-class without an argument before it asks.
-    const text = String(formula);
-    let test = this.nthTests.get(text);
-    // Stryker disable next-line ConditionalExpression: a cache; compiling again gives the same test
-    if (!test) {
+    return remember(this.nthTests, String(formula), () => {
       try {
-        test = nthCheck(text);
+        return nthCheck(String(formula));
       } catch {
         // A malformed An+B never matches (a browser drops the whole rule; here only this selector fails).
         // Stryker disable next-line ArrowFunction: css-select reads the answer as a truth value
-        test = () => false;
+        return () => false;
       }
-      this.nthTests.set(text, test);
-    }
-    return test;
+    });
   }
 
   private readonly pseudos: Record<string, (element: Element, data?: string | null) => boolean> = {

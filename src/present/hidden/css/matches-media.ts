@@ -1,5 +1,5 @@
 import { resolveLength } from './css-length.js';
-import { splitComponents } from './parse-declarations.js';
+import { splitComponents, splitTopLevelCommas } from './parse-declarations.js';
 import type { RenderContext } from '../render-context.js';
 
 /**
@@ -12,12 +12,7 @@ import type { RenderContext } from '../render-context.js';
  */
 export function matchesMedia(queryList: string, context: RenderContext): boolean {
   if (queryList.trim() === '') return true;
-  let words: string[] = [];
-  const queries = [words];
-  for (const part of splitComponents(queryList.toLowerCase())) {
-    if (part === ',') queries.push((words = []));
-    else words.push(part);
-  }
+  const queries = splitTopLevelCommas(queryList.toLowerCase()).map(splitComponents);
   return queries.some((query) => matchesQuery(query, context) === true);
 }
 
@@ -104,6 +99,13 @@ function matchesInParens(group: string, context: RenderContext, depth: number): 
 }
 
 const rangeOperators = /(<=|>=|<|>|=)/;
+const comparisons: Readonly<Record<string, (left: number, right: number) => boolean>> = {
+  '<': (left, right) => left < right,
+  '<=': (left, right) => left <= right,
+  '>': (left, right) => left > right,
+  '>=': (left, right) => left >= right,
+  '=': (left, right) => left === right,
+};
 
 /** A feature's truth; undefined when it is unknown or its value cannot be evaluated. */
 function matchesFeature(feature: string, context: RenderContext): boolean | undefined {
@@ -145,18 +147,8 @@ function matchesRange(feature: string, context: RenderContext): boolean | undefi
   // One operand this cannot evaluate makes the whole range unknown, whichever comparison comes first.
   if (values.includes(undefined)) return undefined;
   for (let i = 1; i < values.length; i += 2) {
-    const [left, op, right] = [values[i - 1] as number, values[i], values[i + 1] as number];
-    const holds =
-      op === '<'
-        ? left < right
-        : op === '<='
-          ? left <= right
-          : op === '>'
-            ? left > right
-            : op === '>='
-              ? left >= right
-              : left === right;
-    if (!holds) return false;
+    const [left, op, right] = [values[i - 1] as number, values[i] as string, values[i + 1] as number];
+    if (!comparisons[op]?.(left, right)) return false;
   }
   return true;
 }

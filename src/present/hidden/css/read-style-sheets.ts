@@ -37,7 +37,6 @@ export async function prepareStyleSheets(html: string): Promise<void> {
   ({ default: parseCss } = await import('css-tree/parser'));
 }
 
-/** Whether prepareStyleSheets has loaded the parser. */
 export function isStyleSheetParserLoaded(): boolean {
   return parseCss !== undefined;
 }
@@ -46,10 +45,7 @@ export function isStyleSheetParserLoaded(): boolean {
 const maxNesting = 16;
 
 /** Declarations after a nested rule in a rule's body: they style the parent's elements, in their place in source order. */
-interface DeclarationRun {
-  type: 'DeclarationRun';
-  declarations: CssDeclaration[];
-}
+type DeclarationRun = { type: 'DeclarationRun'; declarations: CssDeclaration[] };
 
 interface Frame {
   nodes: (CssNode | DeclarationRun)[];
@@ -166,7 +162,7 @@ function readRule(node: Rule, frame: Frame, rules: StyleRule[]): Frame | undefin
   if (declarations.length > 0)
     rules.push({ selectorList, declarations, contexts: frame.contexts, order: rules.length });
   return children.length > 0
-    ? { nodes: children, next: 0, contexts: frame.contexts, parentSelector: selectorList, depth: frame.depth + 1 }
+    ? { ...frame, nodes: children, next: 0, parentSelector: selectorList, depth: frame.depth + 1 }
     : undefined;
 }
 
@@ -205,13 +201,7 @@ function readAtRule(node: Atrule, frame: Frame, unassessed: Set<string>): Frame 
   }
   return contexts === 0
     ? undefined
-    : {
-        nodes: blockRules(node, frame),
-        next: 0,
-        contexts,
-        parentSelector: frame.parentSelector,
-        depth: frame.depth + 1,
-      };
+    : { ...frame, nodes: blockRules(node, frame), next: 0, contexts, depth: frame.depth + 1 };
 }
 
 /**

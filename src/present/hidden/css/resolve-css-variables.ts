@@ -1,4 +1,4 @@
-import { ObjectIds } from '../object-ids.js';
+import { ObjectIds, remember } from '../object-ids.js';
 
 /**
  * var() substitution (CSS Variables §3). `display: var(--x)` hides text as surely as `display:
@@ -78,8 +78,8 @@ export function inheritCustomProperties(
   work: VariableWork,
 ): CustomProperties {
   const signature = [...own.values()].map((declaration) => work.idOf(declaration)).join(' ');
-  let byOwn = work.settled.get(parent ?? noParent);
-  const known = byOwn?.get(signature);
+  const byOwn = remember(work.settled, parent ?? noParent, () => new Map<string, CustomProperties>());
+  const known = byOwn.get(signature);
   if (known) return known;
   const resolved = new Map(parent);
   // Each own property is resolved once: without this, `--b: var(--a) var(--a)` chains would be
@@ -103,10 +103,6 @@ export function inheritCustomProperties(
     const value = lookup(name, 0);
     if (value === undefined || value.trim().toLowerCase() === 'initial') resolved.delete(name);
     else resolved.set(name, value);
-  }
-  if (!byOwn) {
-    byOwn = new Map();
-    work.settled.set(parent ?? noParent, byOwn);
   }
   byOwn.set(signature, resolved);
   return resolved;

@@ -1,6 +1,6 @@
 import type { Cascaded } from './cascade-declarations.js';
 import type { RenderState } from '../compute-render-state.js';
-import { ObjectIds } from '../object-ids.js';
+import { ObjectIds, remember } from '../object-ids.js';
 import { parseDeclarations, type CssDeclaration } from './parse-declarations.js';
 
 /**
@@ -15,36 +15,20 @@ export class StyleMemo extends ObjectIds {
 
   /** The declarations of a style attribute, parsed once per distinct text. */
   declarationsOf(style: string): CssDeclaration[] {
-    let declarations = this.inline.get(style);
-    if (!declarations) {
-      declarations = parseDeclarations(style);
-      this.inline.set(style, declarations);
-    }
-    return declarations;
+    return remember(this.inline, style, () => parseDeclarations(style));
   }
 
   /** The cascade for `key`, computed by `compute` the first time. */
   cascade(key: string, compute: () => Cascaded): Cascaded {
-    let cascaded = this.cascades.get(key);
-    if (!cascaded) {
-      cascaded = compute();
-      this.cascades.set(key, cascaded);
-    }
-    return cascaded;
+    return remember(this.cascades, key, compute);
   }
 
   /** The state for an element under `parent`, computed by `compute` the first time for `key`. */
   state(parent: RenderState, key: string, compute: () => RenderState): RenderState {
-    let byKey = this.states.get(parent);
-    if (!byKey) {
-      byKey = new Map();
-      this.states.set(parent, byKey);
-    }
-    let state = byKey.get(key);
-    if (!state) {
-      state = compute();
-      byKey.set(key, state);
-    }
-    return state;
+    return remember(
+      remember(this.states, parent, () => new Map<string, RenderState>()),
+      key,
+      compute,
+    );
   }
 }

@@ -249,7 +249,6 @@ export const inertProperties: ReadonlySet<string> = new Set(inertNames);
  * Word's renderer and style no other client; `mso-hide` is the one that hides and is evaluated.
  */
 export function isUnderstoodProperty(property: string): boolean {
-  // mso-hide, the one that hides, is in evaluatedProperties and answered by the first test.
   if (property.startsWith('--') || evaluatedProperties.has(property) || inertProperties.has(property)) return true;
   if (property.startsWith('mso-')) return true;
   // A prefixed form of an inert property (-moz-hyphens, -ms-user-select) is as inert; -webkit-mask is not.

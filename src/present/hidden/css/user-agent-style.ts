@@ -84,7 +84,9 @@ const defaultDisplays: Readonly<Record<string, string>> = {
 
 /** The display an element has before any author style (HTML §15.3). */
 export function defaultDisplay(name: string): string {
-  return defaultDisplays[name] ?? (blockElements.has(name) ? 'block' : 'inline');
+  // Own keys only: a <constructor> element is an unknown element, inline.
+  if (Object.hasOwn(defaultDisplays, name)) return defaultDisplays[name] as string;
+  return blockElements.has(name) ? 'block' : 'inline';
 }
 
 /**

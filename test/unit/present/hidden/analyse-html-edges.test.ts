@@ -117,6 +117,18 @@ describe('styling named as not assessed', () => {
   });
 });
 
+describe('names that are keys of every JavaScript object', () => {
+  it.each(['constructor', '__proto__'])('reads a property named %s as one not understood', async (name) => {
+    const result = await see(`<style>p { ${name}: x }</style><p style="${name}: x">seen</p>`);
+    expect(result.visibleText).toBe('seen');
+    expect(result.unassessed).toEqual([name]);
+  });
+
+  it('lays an unknown <constructor> element out inline, as a browser does', async () => {
+    expect((await see('<p>a<constructor>b</constructor>c</p>')).visibleText).toBe('abc');
+  });
+});
+
 describe('preparing before analysing', () => {
   it('loads the style-sheet parser for any of several bodies, and refuses a <style> it was not prepared for', async () => {
     // A fresh module graph: the parser another test loaded is not there.

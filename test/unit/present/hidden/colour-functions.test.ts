@@ -6,7 +6,6 @@ import {
   isColourOfBackground,
 } from '../../../../src/present/hidden/colour/colour-contrast.js';
 import { parseCssColour, type ParsedColour } from '../../../../src/present/hidden/colour/css-colour.js';
-import { labToSrgb, linearToSrgb, oklabToSrgb } from '../../../../src/present/hidden/colour/lab-to-srgb.js';
 import { parseLegacyColour } from '../../../../src/present/hidden/colour/parse-legacy-colour.js';
 
 const rgb = (r: number, g: number, b: number, a = 1) => ({ r, g, b, a });
@@ -54,6 +53,8 @@ describe('color-mix()', () => {
     ['srgb, white, black', undefined],
     ['in, white, black', undefined],
     ['in display-p3, white, black', 'unknown'],
+    ['in constructor, white, black', 'unknown'],
+    ['in __proto__, white, black', 'unknown'],
     ['in srgb, bogus, black', undefined],
     ['in srgb, white, bogus', undefined],
     ['in srgb, highlight, black', 'unknown'],
@@ -74,6 +75,16 @@ describe('color-mix()', () => {
 });
 
 describe('Lab and Oklab to sRGB', () => {
+  // The conversion as parseCssColour applies it to lab(), oklab() and color(srgb-linear …).
+  const channels = (text: string): [number, number, number] => {
+    const parsed = parseCssColour(text, undefined, false);
+    if (typeof parsed !== 'object') throw new Error(`${text} was not read`);
+    return [parsed.r, parsed.g, parsed.b];
+  };
+  const labToSrgb = (l: number, a: number, b: number) => channels(`lab(${l} ${a} ${b})`);
+  const oklabToSrgb = (l: number, a: number, b: number) => channels(`oklab(${l} ${a} ${b})`);
+  const linearToSrgb = (r: number, g: number, b: number) => channels(`color(srgb-linear ${r} ${g} ${b})`);
+
   // Expected values from culori's conversion of the same colours, rounded and clipped.
   it.each<[number, number, number, [number, number, number]]>([
     [50, 40, -30, [165, 91, 171]],
@@ -157,6 +168,8 @@ describe('legacy colour attributes (HTML §2.3.6.4)', () => {
     ['#', black],
     ['1', rgb(1, 0, 0)],
     ['chucknorris', rgb(192, 0, 0)],
+    ['constructor', rgb(192, 0, 0)],
+    ['__proto__', black],
     ['0a0b0c', rgb(10, 11, 12)],
     ['00a00b00c', rgb(10, 11, 12)],
     ['000a000b000c', rgb(10, 11, 12)],

@@ -30,6 +30,9 @@ describe('values a browser drops', () => {
     'rgb(1, 2, 3, 0.5 / 0.5)',
     'rgb(1 2)',
     'color(srgb 1 1 1 1)',
+    'constructor',
+    '__proto__',
+    'tostring',
   ])('%s is no colour', (text) => {
     expect(parseCssColour(text, undefined, false)).toBeUndefined();
   });

@@ -406,3 +406,13 @@ describe('each element reads its inherited paint afresh', () => {
     expect(paint({ 'background-color': 'rgba(0,0,0,0.99)' }).backdrop).toEqual(black);
   });
 });
+
+describe('a colour named after a key of every JavaScript object', () => {
+  // A browser drops `color: constructor`, so white text stays white: read as a system colour's
+  // entry, the prototype's function came out as a colour of no channels, which passed as visible.
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('color: %s keeps the inherited white', (name) => {
+    const whiteText = paint({ color: '#fff' });
+    expect(seen({ color: name }, whiteText)).toBe('hidden');
+    expect(seen({ 'background-color': name, color: '#000' })).toBe('visible');
+  });
+});
