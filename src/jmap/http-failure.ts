@@ -8,15 +8,8 @@ import { problemDetailsSchema } from './jmap-types.js';
 export function httpError(response: HttpResponse, what: string): MailboxError {
   // Server text may echo the request, Authorization header included: redacted before it is kept.
   const text = redactCredentialEcho(response.text());
-  let problem: { type: string; detail?: string | undefined; limit?: string | undefined } | undefined;
-  try {
-    const parsed = problemDetailsSchema.safeParse(
-      redactDeep(JSON.parse(response.text()) as unknown, redactCredentialEcho),
-    );
-    if (parsed.success) problem = parsed.data;
-  } catch {
-    // Not JSON: the status and a snippet of the body still say enough.
-  }
+  // Not JSON: the status and a snippet of the body still say enough.
+  const problem = problemDetailsSchema.safeParse(redactDeep(jsonOf(response), redactCredentialEcho)).data;
   const status = response.status;
   const refusal = oauthRefusal(response);
   if (refusal) return refusal;
@@ -71,12 +64,7 @@ const oauthErrorBody = z.looseObject({ error: z.string(), error_description: z.s
  */
 function oauthRefusal(response: HttpResponse): MailboxError | undefined {
   if (response.status !== 403) return undefined;
-  let body: z.infer<typeof oauthErrorBody> | undefined;
-  try {
-    body = oauthErrorBody.safeParse(JSON.parse(response.text())).data;
-  } catch {
-    body = undefined;
-  }
+  const body = oauthErrorBody.safeParse(jsonOf(response)).data;
   const said = body?.error_description ? `: ${redactCredentialEcho(body.error_description).slice(0, 300)}` : '';
   if (body?.error === 'insufficient_scope') {
     const scope = /scope="([^"]{1,100})"/.exec(response.headers.get('www-authenticate') ?? '')?.[1] ?? 'mail.send';
@@ -100,4 +88,10 @@ function oauthRefusal(response: HttpResponse): MailboxError | undefined {
   return undefined;
 }
 
-export { originOf } from '../http/http-errors.js';
+function jsonOf(response: HttpResponse): unknown {
+  try {
+    return JSON.parse(response.text()) as unknown;
+  } catch {
+    return undefined;
+  }
+}

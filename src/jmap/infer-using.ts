@@ -12,23 +12,16 @@ export function inferUsing(
   envelopeUsing?: readonly string[],
 ): string[] {
   if (envelopeUsing) return [...envelopeUsing];
-  const using: string[] = [jmapCapabilities.core, jmapCapabilities.mail];
-  const needs = new Set<string>();
-  for (const [method] of methodCalls) {
-    const needed = capabilityOfMethod(method);
-    if (needed) needs.add(needed);
-  }
-  for (const urn of [jmapCapabilities.submission, jmapCapabilities.blob]) {
-    // Without a session (dry run) the need alone decides, so the shown request is the one sent.
-    if (needs.has(urn) && (advertised === undefined || advertised.includes(urn))) using.push(urn);
-  }
-  return using;
-}
-
-/** The capability a method belongs to beyond core/mail, if any (RFC 8621 §6-7, RFC 9404 §4). */
-export function capabilityOfMethod(method: string): string | undefined {
-  const type = method.split('/')[0];
-  if (type === 'EmailSubmission' || type === 'Identity') return jmapCapabilities.submission;
-  if (type === 'Blob') return jmapCapabilities.blob;
-  return undefined;
+  const types = new Set(methodCalls.map(([method]) => method.split('/')[0]));
+  // Beyond core and mail (RFC 8621 §6-7, RFC 9404 §4). Without a session (dry run) the need alone
+  // decides, so the shown request is the one sent.
+  const needs = [
+    ...(types.has('EmailSubmission') || types.has('Identity') ? [jmapCapabilities.submission] : []),
+    ...(types.has('Blob') ? [jmapCapabilities.blob] : []),
+  ];
+  return [
+    jmapCapabilities.core,
+    jmapCapabilities.mail,
+    ...needs.filter((urn) => advertised === undefined || advertised.includes(urn)),
+  ];
 }

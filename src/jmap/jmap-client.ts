@@ -2,10 +2,9 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError, settingRef } from '../errors.js';
 import type { HttpResponse } from '../http/http-types.js';
+import type { BodyTarget } from '../http/read-bounded-body.js';
 import type { Logger } from '../log.js';
 import { jmapSessionPath } from '../wire-constants.js';
-import { expandTemplate } from './expand-template.js';
-import type { JmapExchange, SendExchange } from './jmap-exchange.js';
 import { httpError } from './http-failure.js';
 import {
   jmapResponseSchema,
@@ -14,12 +13,25 @@ import {
   type JmapResponse,
   type JmapSessionInfo,
 } from './jmap-types.js';
-import { fetchSessionInfo, foreignSessionUrls, readCachedSession } from './jmap-session.js';
+import { expandTemplate, fetchSessionInfo, foreignSessionUrls, readCachedSession } from './jmap-session.js';
 
-export interface JmapClientOptions {
-  log: Logger;
-  /** Sends one exchange, authorised and under the call's deadline (the gate). */
-  send: SendExchange;
+/**
+ * One HTTP exchange the JMAP client asks for. The client says what to send and how to read the
+ * answer; whoever sends it (the gate, src/gate/service-gate.ts) authorises it, applies the call's
+ * deadline and returns the final answer, whatever its status.
+ */
+export interface JmapExchange {
+  url: string;
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: Uint8Array | string;
+  /** Which failures may be retried: reads are idempotent, a POST only when the server refused it. */
+  idempotent: boolean;
+  /** What is being done, for messages ("JMAP request", "Upload"). */
+  what: string;
+  maxBytes: number;
+  /** A download writes its body here instead of memory. */
+  target?: BodyTarget;
 }
 
 /**
@@ -47,7 +59,8 @@ export class JmapClient {
 
   constructor(
     private readonly account: Account,
-    private readonly options: JmapClientOptions,
+    /** `send`: one exchange, authorised and under the call's deadline (the gate). */
+    private readonly options: { log: Logger; send: (exchange: JmapExchange) => Promise<HttpResponse> },
   ) {}
 
   /** The session facts: from memory or state.json when current, else fetched and cached. */

@@ -2,16 +2,13 @@ import { z } from 'zod';
 import { MailboxError, inputRef } from '../errors.js';
 import { invocationSchema, type Invocation } from './jmap-types.js';
 
-/** Parsed `ops`: the method calls, and the envelope's own `using` when one was given. */
-export interface ParsedOps {
-  methodCalls: Invocation[];
-  using?: string[];
-}
-
 const envelopeSchema = z.object({ using: z.array(z.string()).optional(), methodCalls: z.array(z.unknown()) });
 
-/** Parses ops given as JSON text or an already-parsed value: a methodCalls array or an envelope. */
-export function parseOps(ops: unknown, where = 'ops'): ParsedOps {
+/**
+ * Parses ops given as JSON text or an already-parsed value, a methodCalls array or an envelope:
+ * the method calls, and the envelope's own `using` when one was given.
+ */
+export function parseOps(ops: unknown, where = 'ops'): { methodCalls: Invocation[]; using?: string[] } {
   let value = ops;
   if (typeof ops === 'string') {
     try {
@@ -20,15 +17,11 @@ export function parseOps(ops: unknown, where = 'ops'): ParsedOps {
       throw opsInvalid(`${where} is not valid JSON: ${(error as Error).message}`);
     }
   }
-  let calls: unknown[];
-  let using: string[] | undefined;
-  if (Array.isArray(value)) calls = value;
-  else {
-    const envelope = envelopeSchema.safeParse(value);
-    if (!envelope.success) throw opsInvalid(`${where} must be a methodCalls array or an object with "methodCalls"`);
-    calls = envelope.data.methodCalls;
-    using = envelope.data.using;
-  }
+  const envelope = Array.isArray(value)
+    ? { methodCalls: value, using: undefined }
+    : envelopeSchema.safeParse(value).data;
+  if (!envelope) throw opsInvalid(`${where} must be a methodCalls array or an object with "methodCalls"`);
+  const { methodCalls: calls, using } = envelope;
   if (calls.length === 0) throw opsInvalid(`${where} has no method calls`);
   const methodCalls = calls.map((call, i) => {
     const parsed = invocationSchema.safeParse(call);

@@ -2,7 +2,7 @@ import { MailboxError } from '../errors.js';
 import type { ServiceGate } from '../gate/service-gate.js';
 import { EventStreamFailure, type EventStream, type StreamEvent } from '../http/event-stream.js';
 import { cancelledError } from '../http/http-errors.js';
-import { expandTemplate } from '../jmap/expand-template.js';
+import { expandTemplate } from '../jmap/jmap-session.js';
 import type { Logger } from '../log.js';
 
 /**
