@@ -7,11 +7,11 @@ import { senderFactsOf, type SenderFacts } from '../trust/sender-authentication.
  * with held messages taken out of every place that names them.
  */
 
-type Args = Record<string, unknown>;
+export type Args = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Args =>
+export const isRecord = (value: unknown): value is Args =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-const strings = (value: unknown): string[] =>
+export const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 const records = (value: unknown): Args[] => (Array.isArray(value) ? value.filter(isRecord) : []);
 
@@ -32,11 +32,11 @@ export function namedEmailIds(response: JmapResponse): Set<string> {
   return ids;
 }
 
-/** Sender facts the response's Email/get lists already carry (when they asked for From, Sender and Authentication-Results). */
-export function factsInResponse(response: JmapResponse): Map<string, SenderFacts> {
+/** Sender facts the response's Email/get lists (or only the call `onlyCallId`'s) already carry, when they asked for From, Sender and Authentication-Results. */
+export function factsInResponse(response: JmapResponse, onlyCallId?: string): Map<string, SenderFacts> {
   const facts = new Map<string, SenderFacts>();
-  for (const [name, args] of response.methodResponses) {
-    if (name !== 'Email/get') continue;
+  for (const [name, args, callId] of response.methodResponses) {
+    if (name !== 'Email/get' || (onlyCallId !== undefined && callId !== onlyCallId)) continue;
     for (const email of records(args.list)) {
       const found = typeof email.id === 'string' ? senderFactsOf(email, { withSender: true }) : undefined;
       if (found) facts.set(email.id as string, found);
@@ -136,4 +136,59 @@ export function dropParsed(response: JmapResponse, index: number, blobId: string
   if (!args || !isRecord(args.parsed)) return;
   delete args.parsed[blobId];
   args.notFound = [...strings(args.notFound), blobId];
+}
+
+/**
+ * Which answers found their messages by what the messages say. A count of held mail in such an
+ * answer tells whether a held message contains the words searched for, so the screen keeps held
+ * mail found this way out of the count it reports; what a mailbox, a date or a keyword finds is
+ * reported as before (that held mail exists there is what the operator wants the agent to say).
+ */
+
+// RFC 8621 §4.4.1 conditions on where a message is, when it came, its size and flags; any other
+// condition (text, from, subject, body, header) or one unknown here reads what the sender wrote.
+const placeConditions = new Set([
+  'inMailbox',
+  'inMailboxOtherThan',
+  'before',
+  'after',
+  'minSize',
+  'maxSize',
+  'allInThreadHaveKeyword',
+  'someInThreadHaveKeyword',
+  'noneInThreadHaveKeyword',
+  'hasKeyword',
+  'notKeyword',
+  'hasAttachment',
+]);
+
+/** Whether a filter (conditions and operators, nested) reads what a message says, not only where it is. */
+export function readsContent(filter: unknown): boolean {
+  if (filter == null) return false;
+  if (!isRecord(filter)) return true;
+  if ('operator' in filter) return !Array.isArray(filter.conditions) || filter.conditions.some(readsContent);
+  return Object.keys(filter).some((key) => !placeConditions.has(key));
+}
+
+/** Indexes of the answers that name messages a content filter found: the queries and the calls reading their ids. */
+export function contentAnswerIndexes(request: JmapRequest, response: JmapResponse): Set<number> {
+  const byContent = new Set<string>();
+  for (const [method, args, callId] of request.methodCalls) {
+    if (
+      (method === 'Email/query' || method === 'Email/queryChanges') &&
+      (readsContent(args.filter) || '#filter' in args)
+    )
+      byContent.add(callId);
+  }
+  const indexes = new Set<number>();
+  response.methodResponses.forEach(([name, , callId], index) => {
+    const args = callOf(request, name, callId)?.[1];
+    const reference = args?.['#ids'] ?? args?.['#emailIds'];
+    if (
+      byContent.has(callId) ||
+      (isRecord(reference) && typeof reference.resultOf === 'string' && byContent.has(reference.resultOf))
+    )
+      indexes.add(index);
+  });
+  return indexes;
 }

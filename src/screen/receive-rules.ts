@@ -1,5 +1,5 @@
-import type { Account, InboxIdentity } from '../auth/account-registry.js';
-import { authservIdOf, type Config } from '../config.js';
+import type { Account } from '../auth/account-registry.js';
+import { authservIdOf } from '../config.js';
 import { resolveInboxAddress } from '../jmap/resolve-inbox-address.js';
 import type { JmapSessionInfo } from '../jmap/jmap-types.js';
 import { findMatch, normaliseAddress, type NormalisedAddress } from '../policy/address-matcher.js';
@@ -27,17 +27,12 @@ export interface ReceivedJudgement {
   authentication: SenderAuthentication;
 }
 
-/** What a call's receive rules read of the account: its settings and which inbox it is. */
-export interface AccountView {
-  config: Config;
-  identity: InboxIdentity;
-}
-
-/** Reads the account once for a call's rules (loadInboxLayers and receiveRulesOf both take it). */
-export async function readAccountView(account: Account): Promise<AccountView> {
+/** Reads the account once for a call's rules (loadInboxLayers and receiveRulesOf both take it): its settings and which inbox it is. */
+export async function readAccountView(account: Account) {
   const [config, identity] = await Promise.all([account.config(), account.inbox()]);
   return { config, identity };
 }
+type AccountView = Awaited<ReturnType<typeof readAccountView>>;
 
 /**
  * The operator's layers for this inbox (machine, user, inbox). Read once per call: a file the

@@ -7,6 +7,7 @@ import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/
 import { jmapCapabilities } from '../wire-constants.js';
 import {
   callOf,
+  contentAnswerIndexes,
   dropParsed,
   factsInResponse,
   namedEmailIds,
@@ -15,7 +16,7 @@ import {
   withholdBlobReads,
 } from './mail-method-answers.js';
 import { judgeReceived, loadInboxLayers, readAccountView, receiveRulesOf, type ReceiveRules } from './receive-rules.js';
-import { contentAnswerIndexes } from './content-queries.js';
+
 import { refillQueryPage } from './refill-query-page.js';
 import {
   countsPastPage,
@@ -25,7 +26,6 @@ import {
   screenTooManyChanges,
   type ScreenedCaps,
 } from './screened-order.js';
-import { senderFactsCacheFor } from './sender-facts-cache.js';
 import { checkDownloadedMessage } from './screen-download.js';
 
 export interface ReceiveScreenOptions {
@@ -180,7 +180,7 @@ export class ReceiveScreen {
     return this.requested;
   }
 
-  /** Judges ids (facts from the answer, the cache, else one lookup batch); returns the held ones, and records them for the report when `reported`. */
+  /** Judges ids; returns the held ones, and records them for the report when `reported`. */
   private async judge(
     ids: readonly string[],
     known: ReadonlyMap<string, SenderFacts>,
@@ -190,26 +190,12 @@ export class ReceiveScreen {
     const record = (id: string, rule: DecidingRule) => {
       if (reported || this.options.includeHeld) this.held.set(id, rule);
     };
-    const cache = senderFactsCacheFor(this.options.account);
-    const facts = new Map<string, SenderFacts>();
-    const missing: string[] = [];
-    for (const id of ids) {
-      const found = known.get(id) ?? cache.get(id);
-      if (found) {
-        cache.set(id, found);
-        facts.set(id, found);
-      } else missing.push(id);
-    }
+    const { facts, unlisted } = await this.factsOf(ids, known);
     const held = new Set<string>();
-    for (const [id, found] of await this.lookupFacts(missing)) {
-      if (found) {
-        cache.set(id, found);
-        facts.set(id, found);
-      } else {
-        // Listed without its sender: it cannot be judged, so it is not shown under rules that must judge it.
-        held.add(id);
-        record(id, unjudged);
-      }
+    for (const id of unlisted) {
+      // Listed without its sender: it cannot be judged, so it is not shown under rules that must judge it.
+      held.add(id);
+      record(id, unjudged);
     }
     // An id the server no longer has carries no content to hold.
     for (const [id, found] of facts) {
@@ -225,31 +211,38 @@ export class ReceiveScreen {
 
   /** Which of `ids` exist and are shown under the rules; nothing is recorded (a vanished id is simply not shown). */
   private async shownOf(ids: readonly string[], rules: ReceiveRules): Promise<Set<string>> {
-    const cache = senderFactsCacheFor(this.options.account);
-    const facts = new Map<string, SenderFacts>();
-    const missing: string[] = [];
-    for (const id of ids) {
-      const found = cache.get(id);
-      if (found) facts.set(id, found);
-      else missing.push(id);
-    }
-    for (const [id, found] of await this.lookupFacts(missing)) {
-      if (!found) continue;
-      cache.set(id, found);
-      facts.set(id, found);
-    }
+    const { facts } = await this.factsOf(ids, new Map());
     return new Set([...facts].filter(([, found]) => !judgeReceived(found, rules).held).map(([id]) => id));
   }
 
-  /** The sender facts of each message the server lists (undefined: listed without them). */
-  private async lookupFacts(ids: readonly string[]): Promise<Map<string, SenderFacts | undefined>> {
-    const facts = new Map<string, SenderFacts | undefined>();
+  /**
+   * The sender facts of `ids`: from the answer, the cache, else looked up in batches; `unlisted`:
+   * the ids the server lists without them.
+   */
+  private async factsOf(
+    ids: readonly string[],
+    known: ReadonlyMap<string, SenderFacts>,
+  ): Promise<{ facts: Map<string, SenderFacts>; unlisted: string[] }> {
+    const cache = senderFactsCacheFor(this.options.account);
+    const facts = new Map<string, SenderFacts>();
+    const unlisted: string[] = [];
+    const missing: string[] = [];
+    const found = (id: string, got: SenderFacts) => {
+      cache.set(id, got);
+      facts.set(id, got);
+    };
+    for (const id of ids) {
+      const got = known.get(id) ?? cache.get(id);
+      if (got) found(id, got);
+      else missing.push(id);
+    }
     // Stryker disable next-line ConditionalExpression: a shortcut; with no ids there are no chunks and nothing is sent
-    if (ids.length === 0) return facts;
+    if (missing.length === 0) return { facts, unlisted };
     const { accountId, limits } = await this.options.session();
     const perRequest = Math.max(1, limits.maxCallsInRequest ?? 16);
     const chunks: string[][] = [];
-    for (let at = 0; at < ids.length; at += lookupChunk) chunks.push(ids.slice(at, at + lookupChunk));
+    for (let at = 0; at < missing.length; at += lookupChunk) chunks.push(missing.slice(at, at + lookupChunk));
+    const looked = new Map<string, SenderFacts | undefined>();
     for (let at = 0; at < chunks.length; at += perRequest) {
       const response = await this.options.lookup({
         using: [jmapCapabilities.core, jmapCapabilities.mail],
@@ -264,11 +257,15 @@ export class ReceiveScreen {
       for (const [name, args] of response.methodResponses) {
         if (name === 'error') throw lookupFailed(args);
         for (const email of Array.isArray(args.list) ? (args.list as (Record<string, unknown> | null)[]) : []) {
-          if (typeof email?.id === 'string') facts.set(email.id, senderFactsOf(email, { withSender: true }));
+          if (typeof email?.id === 'string') looked.set(email.id, senderFactsOf(email, { withSender: true }));
         }
       }
     }
-    return facts;
+    for (const [id, got] of looked) {
+      if (got) found(id, got);
+      else unlisted.push(id);
+    }
+    return { facts, unlisted };
   }
 
   /** Email/parse reads a message from a blob: it is judged by its own headers, like any received mail. */
@@ -310,4 +307,42 @@ function lookupFailed(args: Record<string, unknown>): MailboxError {
     message: `Checking senders against the operator's receive rules failed: Email/get answered ${String(args.type ?? 'an error')}.`,
     hint: 'Nothing was shown. Run the request again; if it keeps failing, tell your operator.',
   });
+}
+
+/**
+ * Sender facts by email id, per account, kept for the life of the process (an MCP server serves
+ * many calls). A message's headers never change (RFC 8621 §4: Email objects are immutable but for
+ * keywords and mailboxes), so an entry never goes stale; the bound only caps memory.
+ */
+export class SenderFactsCache {
+  private readonly entries = new Map<string, SenderFacts>();
+
+  constructor(private readonly maxEntries = 20_000) {}
+
+  get(emailId: string): SenderFacts | undefined {
+    return this.entries.get(emailId);
+  }
+
+  set(emailId: string, facts: SenderFacts): void {
+    if (this.entries.has(emailId)) return;
+    if (this.entries.size >= this.maxEntries) {
+      // Oldest first: Map keeps insertion order.
+      const oldest = this.entries.keys().next().value;
+      // Stryker disable next-line ConditionalExpression: the map is full here, so it has an oldest key
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(emailId, facts);
+  }
+}
+
+const caches = new WeakMap<object, SenderFactsCache>();
+
+/** The cache of one account (keyed by the account object the registry hands out). */
+export function senderFactsCacheFor(account: object): SenderFactsCache {
+  let cache = caches.get(account);
+  if (!cache) {
+    cache = new SenderFactsCache();
+    caches.set(account, cache);
+  }
+  return cache;
 }

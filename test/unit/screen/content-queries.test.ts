@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JmapRequest, JmapResponse } from '../../../src/jmap/jmap-types.js';
-import { contentAnswerIndexes, readsContent } from '../../../src/screen/content-queries.js';
+import { contentAnswerIndexes, readsContent } from '../../../src/screen/mail-method-answers.js';
 
 /** Which filters read what a message says (held mail they find is held without a count), and which answers carry their ids. */
 

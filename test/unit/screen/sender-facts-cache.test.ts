@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SenderFactsCache, senderFactsCacheFor } from '../../../src/screen/sender-facts-cache.js';
+import { SenderFactsCache, senderFactsCacheFor } from '../../../src/screen/receive-screen.js';
 import type { SenderFacts } from '../../../src/trust/sender-authentication.js';
 
 const facts = (email: string): SenderFacts => ({ from: [{ email }], authenticationResults: [] });
