@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record.js';
 import type { Invocation, JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
 import { senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
 
@@ -9,8 +10,6 @@ import { senderFactsOf, type SenderFacts } from '../trust/sender-authentication.
 
 export type Args = Record<string, unknown>;
 
-export const isRecord = (value: unknown): value is Args =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 export const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 const records = (value: unknown): Args[] => (Array.isArray(value) ? value.filter(isRecord) : []);

@@ -97,19 +97,10 @@ export class ReceiveScreen {
     });
     const named = [...namedEmailIds(response)];
     const known = factsInResponse(response);
-    const held = await this.judge(
-      named.filter((id) => reported.has(id)),
-      known,
-      rules,
-      true,
-    );
-    for (const id of await this.judge(
-      named.filter((id) => !reported.has(id)),
-      known,
-      rules,
-      false,
-    ))
-      held.add(id);
+    const inReport = named.filter((id) => reported.has(id));
+    const unreported = named.filter((id) => !reported.has(id));
+    const held = await this.judge(inReport, known, rules, true);
+    for (const id of await this.judge(unreported, known, rules, false)) held.add(id);
     await this.screenParsed(response, rules);
     if (this.options.includeHeld) return response;
     this.blobsWithheld += withholdBlobReads(response);

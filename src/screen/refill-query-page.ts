@@ -1,7 +1,8 @@
 import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
 import { jmapCapabilities } from '../wire-constants.js';
 import { senderFactProperties, type SenderFacts } from '../trust/sender-authentication.js';
-import { callOf, factsInResponse, isRecord, strings, type Args } from './mail-method-answers.js';
+import { isRecord } from '../is-record.js';
+import { callOf, factsInResponse, strings, type Args } from './mail-method-answers.js';
 
 /**
  * A page of Email/query results that lost held messages is filled again from the mail after it,
