@@ -44,22 +44,18 @@ export function factsInResponse(response: JmapResponse, onlyCallId?: string): Ma
   return facts;
 }
 
-/** What taking held messages out did to one response. */
-export interface Removal {
-  /** Index in methodResponses of each Email/query answer that lost ids → how many it lost. */
-  queries: Map<number, { removed: number; served: number }>;
-  /** Held ids the request named literally (Email/get ids, SearchSnippet/get emailIds): answered as notFound. */
-  requested: Set<string>;
-}
-
 /** The call of the request that produced a response (same method, same call id). */
 export function callOf(request: JmapRequest, name: string, callId: string): Invocation | undefined {
   return request.methodCalls.find(([method, , id]) => method === name && id === callId);
 }
 
-/** Takes held messages out of every answer, in place; held ids the caller asked for by id become notFound. */
-export function removeHeld(request: JmapRequest, response: JmapResponse, isHeld: (id: string) => boolean): Removal {
-  const removal: Removal = { queries: new Map(), requested: new Set() };
+/**
+ * Takes held messages out of every answer, in place; held ids the caller asked for by id (Email/get
+ * ids, SearchSnippet/get emailIds) become notFound and are `requested`. `queries`: each Email/query
+ * answer that lost ids, by its index, and how many it lost of how many served.
+ */
+export function removeHeld(request: JmapRequest, response: JmapResponse, isHeld: (id: string) => boolean) {
+  const removal = { queries: new Map<number, { removed: number; served: number }>(), requested: new Set<string>() };
   response.methodResponses.forEach(([name, args, callId], index) => {
     if (name === 'Email/get' || name === 'SearchSnippet/get') {
       const key = name === 'Email/get' ? 'id' : 'emailId';

@@ -20,13 +20,6 @@ export interface ReceiveRules {
   inbox: NormalisedAddress | undefined;
 }
 
-/** A message as the screen decided it. */
-export interface ReceivedJudgement {
-  held: boolean;
-  rule?: DecidingRule;
-  authentication: SenderAuthentication;
-}
-
 /** Reads the account once for a call's rules (loadInboxLayers and receiveRulesOf both take it): its settings and which inbox it is. */
 export async function readAccountView(account: Account) {
   const [config, identity] = await Promise.all([account.config(), account.inbox()]);
@@ -79,7 +72,10 @@ export async function receiveRulesOf(
  * otherwise judged by its one From address and its sender authentication (several From
  * addresses pass no allow-list).
  */
-export function judgeReceived(facts: SenderFacts, rules: ReceiveRules): ReceivedJudgement {
+export function judgeReceived(
+  facts: SenderFacts,
+  rules: ReceiveRules,
+): { held: boolean; rule?: DecidingRule; authentication: SenderAuthentication } {
   const authentication = authenticateSender(facts, rules.authservId);
   const sender = authentication.sender;
   if (sender && rules.inbox && sender.address === rules.inbox.address) {
