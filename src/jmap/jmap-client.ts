@@ -104,7 +104,6 @@ export class JmapClient {
     return info;
   }
 
-  /** POSTs one JMAP request to the session's apiUrl and validates the envelope of the answer. */
   async call(request: JmapRequest): Promise<JmapResponse> {
     const session = await this.session();
     const response = await this.post(session.apiUrl, request);
@@ -115,7 +114,6 @@ export class JmapClient {
     return response;
   }
 
-  /** Uploads bytes to the session's uploadUrl (RFC 8620 §6.1). */
   async upload(bytes: Uint8Array, type: string): Promise<{ blobId: string; type: string; size: number }> {
     const session = await this.session();
     const url = expandTemplate(session.uploadUrl, { accountId: session.accountId });

@@ -3,7 +3,6 @@ import { cachedJmapSessionSchema } from '../credentials/stored-credentials.js';
 
 /** Wire shapes of JMAP (RFC 8620 §3.3, §3.4, §3.6.1), validated at the HTTP boundary. */
 
-/** One method call or response: [name, arguments, call id]. */
 export const invocationSchema = z.tuple([z.string(), z.record(z.string(), z.unknown()), z.string()]);
 export type Invocation = z.infer<typeof invocationSchema>;
 

@@ -109,7 +109,6 @@ export function summarizeResponse(
   return { ok, summaryLine, failures };
 }
 
-/** One failure as a short sentence. */
 export function lineOf(f: JmapFailure): string {
   const where = f.level === 'record' ? `${f.method} ${f.set} "${f.recordId}"` : f.method;
   const said = f.description ? ` ("${f.description}")` : '';

@@ -44,7 +44,6 @@ export function factsInResponse(response: JmapResponse, onlyCallId?: string): Ma
   return facts;
 }
 
-/** The call of the request that produced a response (same method, same call id). */
 export function callOf(request: JmapRequest, name: string, callId: string): Invocation | undefined {
   return request.methodCalls.find(([method, , id]) => method === name && id === callId);
 }
@@ -123,7 +122,6 @@ export function parsedMessages(response: JmapResponse): { index: number; blobId:
   return out;
 }
 
-/** Drops one parsed message from an Email/parse answer, naming its blob in notFound. */
 export function dropParsed(response: JmapResponse, index: number, blobId: string): void {
   // Stryker disable next-line OptionalChaining: the screen passes only the index of an Email/parse answer parsedMessages found
   const args = response.methodResponses[index]?.[1];

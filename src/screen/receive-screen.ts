@@ -86,7 +86,6 @@ export class ReceiveScreen {
     return this.rules;
   }
 
-  /** Screens one answer of `request`, in place, and returns it. */
   async screen(request: JmapRequest, response: JmapResponse): Promise<JmapResponse> {
     const rules = await this.rulesOfCall();
     if (!rules) return response;
@@ -147,7 +146,6 @@ export class ReceiveScreen {
     this.downloadsChecked.add(key);
   }
 
-  /** What this call held back, or undefined when nothing was. */
   report(): HeldReport | undefined {
     if (this.held.size === 0 && this.blobsWithheld === 0) return undefined;
     const rules = new Map<string, { layer: string; rule: string; count: number }>();

@@ -69,7 +69,6 @@ export async function checkDownloadedMessage(
   }
 }
 
-/** The message's own blob and every part's. */
 function blobsOf(email: Record<string, unknown>): Set<string> {
   const blobs = new Set<string>();
   // Stryker disable next-line ConditionalExpression: a missing blob id adds undefined, which no requested blob id equals

@@ -243,7 +243,6 @@ function readerAnswers(
   });
 }
 
-/** The answer of a scan's one Email/query call. */
 function scanPageOf(response: JmapResponse): Args {
   const first = response.methodResponses[0];
   if (first?.[0] !== 'Email/query') {
