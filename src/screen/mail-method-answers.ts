@@ -1,6 +1,7 @@
 import { isRecord } from '../is-record.js';
 import type { Invocation, JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
 import { senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
+import { jmapCapabilities } from '../wire-constants.js';
 
 /**
  * The answers of the mail methods that name messages, read and rewritten for the receive screen:
@@ -42,6 +43,11 @@ export function factsInResponse(response: JmapResponse, onlyCallId?: string): Ma
     }
   }
   return facts;
+}
+
+/** A request of the screen's own lookups: the mail methods only. */
+export function mailRequest(...methodCalls: Invocation[]): JmapRequest {
+  return { using: [jmapCapabilities.core, jmapCapabilities.mail], methodCalls };
 }
 
 export function callOf(request: JmapRequest, name: string, callId: string): Invocation | undefined {

@@ -1,15 +1,15 @@
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError } from '../errors.js';
-import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
+import type { Invocation, JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import type { DecidingRule } from '../policy/judge-address.js';
 import type { LoadedLayer } from '../policy/policy-layers.js';
 import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
-import { jmapCapabilities } from '../wire-constants.js';
 import {
   callOf,
   contentAnswerIndexes,
   dropParsed,
   factsInResponse,
+  mailRequest,
   namedEmailIds,
   parsedMessages,
   removeHeld,
@@ -232,17 +232,12 @@ export class ReceiveScreen {
     const chunks: string[][] = [];
     for (let at = 0; at < missing.length; at += lookupChunk) chunks.push(missing.slice(at, at + lookupChunk));
     const looked = new Map<string, SenderFacts | undefined>();
+    const properties = ['id', ...senderFactProperties];
     for (let at = 0; at < chunks.length; at += perRequest) {
-      const response = await this.options.lookup({
-        using: [jmapCapabilities.core, jmapCapabilities.mail],
-        methodCalls: chunks
-          .slice(at, at + perRequest)
-          .map((chunk, i) => [
-            'Email/get',
-            { accountId, ids: chunk, properties: ['id', ...senderFactProperties] },
-            `f${i}`,
-          ]),
-      });
+      const calls = chunks
+        .slice(at, at + perRequest)
+        .map((ids, i): Invocation => ['Email/get', { accountId, ids, properties }, `f${i}`]);
+      const response = await this.options.lookup(mailRequest(...calls));
       for (const [name, args] of response.methodResponses) {
         if (name === 'error') throw lookupFailed(args);
         for (const email of Array.isArray(args.list) ? (args.list as (Record<string, unknown> | null)[]) : []) {
@@ -266,10 +261,8 @@ export class ReceiveScreen {
     const looked = new Map<string, SenderFacts>();
     if (lacking.length > 0) {
       const { accountId } = await this.options.session();
-      const answer = await this.options.lookup({
-        using: [jmapCapabilities.core, jmapCapabilities.mail],
-        methodCalls: [['Email/parse', { accountId, blobIds: lacking, properties: [...senderFactProperties] }, 'p']],
-      });
+      const parse = { accountId, blobIds: lacking, properties: [...senderFactProperties] };
+      const answer = await this.options.lookup(mailRequest(['Email/parse', parse, 'p']));
       const got = answer.methodResponses[0]?.[1].parsed;
       for (const [blobId, email] of Object.entries(
         got && typeof got === 'object' ? (got as Record<string, Record<string, unknown>>) : {},

@@ -1,8 +1,7 @@
 import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
-import { jmapCapabilities } from '../wire-constants.js';
 import { senderFactProperties, type SenderFacts } from '../trust/sender-authentication.js';
 import { isRecord } from '../is-record.js';
-import { callOf, factsInResponse, strings, type Args } from './mail-method-answers.js';
+import { callOf, factsInResponse, mailRequest, strings, type Args } from './mail-method-answers.js';
 
 /**
  * A page of Email/query results that lost held messages is filled again from the mail after it,
@@ -43,21 +42,11 @@ export async function refillQueryPage(
   const added: string[] = [];
   for (let round = 0; round < maxRounds && added.length < page.removed; round++) {
     const size = Math.min(maxPage, Math.max(20, (page.removed - added.length) * 2));
-    const next = await deps.lookup({
-      using: [jmapCapabilities.core, jmapCapabilities.mail],
-      methodCalls: [
-        ['Email/query', { ...query, position: start + scanned, limit: size }, 'q'],
-        [
-          'Email/get',
-          {
-            accountId: deps.accountId,
-            '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
-            properties: ['id', ...senderFactProperties],
-          },
-          'f',
-        ],
-      ],
-    });
+    const queryIds = { resultOf: 'q', name: 'Email/query', path: '/ids' };
+    const get = { accountId: deps.accountId, '#ids': queryIds, properties: ['id', ...senderFactProperties] };
+    const next = await deps.lookup(
+      mailRequest(['Email/query', { ...query, position: start + scanned, limit: size }, 'q'], ['Email/get', get, 'f']),
+    );
     const ids = strings(next.methodResponses.find(([name, , id]) => name === 'Email/query' && id === 'q')?.[1].ids);
     scanned += ids.length;
     const held = await deps.judge(ids, factsInResponse(next, 'f'));

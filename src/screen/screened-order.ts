@@ -1,7 +1,6 @@
 import { MailboxError } from '../errors.js';
 import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
-import { jmapCapabilities } from '../wire-constants.js';
-import { callOf, strings, type Args } from './mail-method-answers.js';
+import { callOf, mailRequest, strings, type Args } from './mail-method-answers.js';
 import { queryReaders, refillReaders, type RefillDeps } from './refill-query-page.js';
 
 /**
@@ -160,16 +159,8 @@ async function shownMatches(args: Args, method: string, deps: ScreenedOrderDeps)
   for (;;) {
     const size = Math.max(1, Math.min(deps.pageSize, deps.caps.scanned + 1 - scanned));
     // Ids only: senders already judged in this process come from the cache, the rest in one lookup.
-    const next = await deps.lookup({
-      using: [jmapCapabilities.core, jmapCapabilities.mail],
-      methodCalls: [
-        [
-          'Email/query',
-          { ...query, accountId: deps.accountId, position: scanned, limit: size, calculateTotal: true },
-          'q',
-        ],
-      ],
-    });
+    const scan = { ...query, accountId: deps.accountId, position: scanned, limit: size, calculateTotal: true };
+    const next = await deps.lookup(mailRequest(['Email/query', scan, 'q']));
     const page = scanPageOf(next);
     const ids = strings(page.ids);
     const held = await deps.judge(ids, new Map());
