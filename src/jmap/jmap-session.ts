@@ -133,13 +133,11 @@ type SessionUrls = Pick<JmapSessionInfo, 'sessionUrl' | (typeof sessionUrlFields
 /** The session's URLs that lead off the session's own origin to one the operator did not allow. */
 export function foreignSessionUrls(info: SessionUrls, allowed: readonly string[]): { field: string; origin: string }[] {
   const own = originOfTemplate(info.sessionUrl) ?? '';
-  const out: { field: string; origin: string }[] = [];
-  for (const field of sessionUrlFields) {
+  return sessionUrlFields.flatMap((field) => {
     const url = info[field];
-    if (url === undefined || isOriginAllowed(url, own, allowed)) continue;
-    out.push({ field, origin: originOfTemplate(url) ?? 'a host a template placeholder would choose' });
-  }
-  return out;
+    if (url === undefined || isOriginAllowed(url, own, allowed)) return [];
+    return [{ field, origin: originOfTemplate(url) ?? 'a host a template placeholder would choose' }];
+  });
 }
 
 /**
