@@ -75,12 +75,7 @@ export class JmapClient {
       // a day-old one is refetched so renamed or recreated mailboxes are picked up.
       const isFresh = known !== undefined && Date.now() - Date.parse(known.fetchedAt) < sessionMaxAgeMs;
       // A cache whose URLs lead elsewhere (written before the rule, or by hand) is fetched again and judged then.
-      if (
-        known &&
-        isFresh &&
-        known.sessionUrl === sessionUrl &&
-        foreignSessionUrls(known, config.allowedOrigins).length === 0
-      )
+      if (isFresh && known.sessionUrl === sessionUrl && foreignSessionUrls(known, config.allowedOrigins).length === 0)
         return (this.cached = known);
     }
     const info = await fetchSessionInfo({
