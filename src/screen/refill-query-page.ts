@@ -75,7 +75,7 @@ export function queryReaders(
     const keys = readerKeys.get(method);
     const reference = keys ? args[`#${keys[0]}`] : undefined;
     if (!keys || !isRecord(reference) || reference.resultOf !== queryCallId) return [];
-    // Stryker disable next-line all: a reference naming another method fails on the server (RFC 8620 §3.7), so its reader has no answer to rewrite
+    // Stryker disable next-line all: a reference naming another method fails on the server (RFC 8620 §3.7), so its reader has no answer to rewrite or refill
     if (reference.name !== 'Email/query') return [];
     return [{ method, args, callId, idsKey: keys[0], key: keys[1], reference }];
   });
