@@ -1,25 +1,39 @@
 import type { FileHandle } from 'node:fs/promises';
+import { z } from 'zod';
 import type { Account } from '../auth/account-registry.js';
-import { MailboxError, settingRef } from '../errors.js';
+import { MailboxError, inputRef, settingRef } from '../errors.js';
 import type { HttpResponse } from '../http/http-types.js';
+import type { BodyTarget } from '../http/read-bounded-body.js';
 import type { Logger } from '../log.js';
+import { redactCredentialEcho, redactDeep } from '../redact.js';
 import { jmapSessionPath } from '../wire-constants.js';
-import { expandTemplate } from './expand-template.js';
-import type { JmapExchange, SendExchange } from './jmap-exchange.js';
-import { httpError } from './http-failure.js';
 import {
   jmapResponseSchema,
+  problemDetailsSchema,
   uploadResponseSchema,
   type JmapRequest,
   type JmapResponse,
   type JmapSessionInfo,
 } from './jmap-types.js';
-import { fetchSessionInfo, foreignSessionUrls, readCachedSession } from './jmap-session.js';
+import { expandTemplate, fetchSessionInfo, foreignSessionUrls, readCachedSession } from './jmap-session.js';
 
-export interface JmapClientOptions {
-  log: Logger;
-  /** Sends one exchange, authorised and under the call's deadline (the gate). */
-  send: SendExchange;
+/**
+ * One HTTP exchange the JMAP client asks for. The client says what to send and how to read the
+ * answer; whoever sends it (the gate, src/gate/service-gate.ts) authorises it, applies the call's
+ * deadline and returns the final answer, whatever its status.
+ */
+export interface JmapExchange {
+  url: string;
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: Uint8Array | string;
+  /** Which failures may be retried: reads are idempotent, a POST only when the server refused it. */
+  idempotent: boolean;
+  /** What is being done, for messages ("JMAP request", "Upload"). */
+  what: string;
+  maxBytes: number;
+  /** A download writes its body here instead of memory. */
+  target?: BodyTarget;
 }
 
 /**
@@ -47,7 +61,8 @@ export class JmapClient {
 
   constructor(
     private readonly account: Account,
-    private readonly options: JmapClientOptions,
+    /** `send`: one exchange, authorised and under the call's deadline (the gate). */
+    private readonly options: { log: Logger; send: (exchange: JmapExchange) => Promise<HttpResponse> },
   ) {}
 
   /** The session facts: from memory or state.json when current, else fetched and cached. */
@@ -60,12 +75,7 @@ export class JmapClient {
       // a day-old one is refetched so renamed or recreated mailboxes are picked up.
       const isFresh = known !== undefined && Date.now() - Date.parse(known.fetchedAt) < sessionMaxAgeMs;
       // A cache whose URLs lead elsewhere (written before the rule, or by hand) is fetched again and judged then.
-      if (
-        known &&
-        isFresh &&
-        known.sessionUrl === sessionUrl &&
-        foreignSessionUrls(known, config.allowedOrigins).length === 0
-      )
+      if (isFresh && known.sessionUrl === sessionUrl && foreignSessionUrls(known, config.allowedOrigins).length === 0)
         return (this.cached = known);
     }
     const info = await fetchSessionInfo({
@@ -89,7 +99,6 @@ export class JmapClient {
     return info;
   }
 
-  /** POSTs one JMAP request to the session's apiUrl and validates the envelope of the answer. */
   async call(request: JmapRequest): Promise<JmapResponse> {
     const session = await this.session();
     const response = await this.post(session.apiUrl, request);
@@ -100,7 +109,6 @@ export class JmapClient {
     return response;
   }
 
-  /** Uploads bytes to the session's uploadUrl (RFC 8620 §6.1). */
   async upload(bytes: Uint8Array, type: string): Promise<{ blobId: string; type: string; size: number }> {
     const session = await this.session();
     const url = expandTemplate(session.uploadUrl, { accountId: session.accountId });
@@ -201,4 +209,96 @@ function badResponse(what: string, detail: string): MailboxError {
     message: `The JMAP host's answer to the ${what} was not what JMAP prescribes (${detail}).`,
     hint: `Check that ${settingRef('apiUrl')} points at the JMAP host, not the auth host.`,
   });
+}
+
+/** Maps a non-2xx JMAP HTTP answer (RFC 8620 §3.6.1 problem details when present) to a MailboxError. */
+export function httpError(response: HttpResponse, what: string): MailboxError {
+  // Server text may echo the request, Authorization header included: redacted before it is kept.
+  const text = redactCredentialEcho(response.text());
+  // Not JSON: the status and a snippet of the body still say enough.
+  const problem = problemDetailsSchema.safeParse(redactDeep(jsonOf(response), redactCredentialEcho)).data;
+  const status = response.status;
+  const refusal = oauthRefusal(response);
+  if (refusal) return refusal;
+  const said = problem
+    ? `${problem.type}${problem.detail ? `: ${problem.detail}` : ''}${problem.limit ? ` (limit ${problem.limit})` : ''}`
+    : text.slice(0, 200);
+  if (status === 401 || status === 403) {
+    return new MailboxError({
+      code: 'auth_rejected',
+      status,
+      message: `${what} was refused by the JMAP host (HTTP ${status}) even with a fresh capability${said ? `: ${said}` : ''}.`,
+      hint: `Check that credentials.json belongs to this service (${settingRef('apiUrl')}), or log in again with register ${inputRef('api_key')}.`,
+    });
+  }
+  if (status === 429) {
+    const after = response.headers.get('retry-after');
+    return new MailboxError({
+      code: 'rate_limited',
+      status,
+      message: `${what} was rate-limited (HTTP 429${after ? `, the server asks to wait ${after.trim()} s` : ''}); it was not processed.`,
+      hint: after ? `Wait ${after.trim()} seconds, then retry.` : 'Wait a minute before retrying.',
+    });
+  }
+  if (status >= 500) {
+    return new MailboxError({
+      code: 'server_error',
+      status,
+      message: `${what} failed on the server (HTTP ${status})${said ? `: ${said}` : ''}.`,
+      hint: 'Retry in a minute; if it persists the service is down.',
+    });
+  }
+  const unknownCapability = problem?.type.endsWith('unknownCapability');
+  return new MailboxError({
+    code: 'jmap_request_error',
+    status,
+    message: `${what} was rejected (HTTP ${status})${said ? `: ${said}` : ''}.`,
+    hint: unknownCapability
+      ? 'Remove the capability the server does not know from `using` (or send a bare methodCalls array and let the client choose).'
+      : problem?.type.endsWith('limit')
+        ? 'The request exceeds a server limit: fewer calls or objects per request, or smaller data.'
+        : 'Check the JSON shape: {"using": [...], "methodCalls": [["Method/name", {...}, "c1"]]} (help topic "jmap").',
+    details: problem ? { problem } : undefined,
+  });
+}
+
+const oauthErrorBody = z.looseObject({ error: z.string(), error_description: z.string().optional() });
+
+/**
+ * The OAuth path's refusals (spec §7.1): a grant without the scope a request needs (403
+ * insufficient_scope, the scope named in WWW-Authenticate, RFC 6750 §3), or an inbox the person
+ * does not own (403 access_denied).
+ */
+function oauthRefusal(response: HttpResponse): MailboxError | undefined {
+  if (response.status !== 403) return undefined;
+  const body = oauthErrorBody.safeParse(jsonOf(response)).data;
+  const said = body?.error_description ? `: ${redactCredentialEcho(body.error_description).slice(0, 300)}` : '';
+  if (body?.error === 'insufficient_scope') {
+    const scope = /scope="([^"]{1,100})"/.exec(response.headers.get('www-authenticate') ?? '')?.[1] ?? 'mail.send';
+    return new MailboxError({
+      code: 'insufficient_scope',
+      status: 403,
+      message: `The service refused this request: the connected account's grant lacks the ${scope} scope (insufficient_scope${said}). Nothing was sent.`,
+      hint: `Only the operator can grant ${scope}: they run agent-mailbox connect --scope read,send for this credentials directory, and the person approves it on the consent page. Until then this inbox can only be read (and while a wake run is active for it, its tokens are read-only on purpose).`,
+      details: { scope },
+    });
+  }
+  if (body?.error === 'access_denied') {
+    return new MailboxError({
+      code: 'inbox_unknown',
+      status: 403,
+      message: `The service refused this request: the chosen inbox does not belong to the connected account (access_denied${said}).`,
+      hint: 'Call list_inboxes to see the inboxes the account has now, and pick one of them.',
+      next: { operation: 'list_inboxes' },
+    });
+  }
+  return undefined;
+}
+
+function jsonOf(response: HttpResponse): unknown {
+  try {
+    return JSON.parse(response.text()) as unknown;
+  } catch {
+    return undefined;
+  }
 }

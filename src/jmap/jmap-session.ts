@@ -5,34 +5,18 @@ import { deepFreeze } from '../deep-freeze.js';
 import { MailboxError, settingRef } from '../errors.js';
 import type { HttpResponse } from '../http/http-types.js';
 import { isOriginAllowed, originOfTemplate } from '../http/origin-rule.js';
-import { cachedJmapSessionSchema } from '../credentials/stored-credentials.js';
 import { jmapCapabilities } from '../wire-constants.js';
 import {
   jmapResponseSchema,
+  jmapSessionInfoSchema,
   sessionResourceSchema,
+  type Invocation,
   type JmapLimits,
   type JmapRequest,
   type JmapResponse,
   type JmapSessionInfo,
 } from './jmap-types.js';
 import { resolveInboxAddress } from './resolve-inbox-address.js';
-
-/** The state.json `session` entry as this module writes it (extra fields on the loose schema). */
-const cachedSessionSchema = cachedJmapSessionSchema.extend({
-  accountCapabilities: z.array(z.string()).default([]),
-  limits: z
-    .object({
-      maxSizeUpload: z.number().optional(),
-      maxSizeRequest: z.number().optional(),
-      maxCallsInRequest: z.number().optional(),
-      maxSizeAttachmentsPerEmail: z.number().optional(),
-      maxSizeBlobSet: z.number().optional(),
-    })
-    .default({}),
-  sessionState: z.string().optional(),
-  eventSourceUrl: z.string().optional(),
-  mailboxIdsByRole: z.record(z.string(), z.string()).default({}),
-});
 
 /**
  * Sessions already checked, by the state.json entry they came from: the store hands back the same
@@ -45,8 +29,8 @@ export async function readCachedSession(account: Account): Promise<JmapSessionIn
   const { session } = await account.readState();
   if (session === undefined) return undefined;
   if (checkedSessions.has(session)) return checkedSessions.get(session);
-  const parsed = cachedSessionSchema.safeParse(session);
-  const info = parsed.success ? deepFreeze(parsed.data as JmapSessionInfo) : undefined;
+  const parsed = jmapSessionInfoSchema.safeParse(session);
+  const info = parsed.success ? deepFreeze(parsed.data) : undefined;
   checkedSessions.set(session, info);
   return info;
 }
@@ -112,7 +96,7 @@ export async function fetchSessionInfo(deps: FetchSessionDeps): Promise<JmapSess
     using: [jmapCapabilities.core, jmapCapabilities.mail, ...(canSubmit ? [jmapCapabilities.submission] : [])],
     methodCalls: [
       ['Mailbox/get', { accountId, ids: null, properties: ['id', 'role', 'name'] }, 'mailboxes'],
-      ...(canSubmit ? [identityCall(accountId)] : []),
+      ...(canSubmit ? [['Identity/get', { accountId, ids: null }, 'identities'] as Invocation] : []),
     ],
   };
   const answer = jmapResponseSchema.parse(await deps.post(info.apiUrl, request));
@@ -149,13 +133,11 @@ type SessionUrls = Pick<JmapSessionInfo, 'sessionUrl' | (typeof sessionUrlFields
 /** The session's URLs that lead off the session's own origin to one the operator did not allow. */
 export function foreignSessionUrls(info: SessionUrls, allowed: readonly string[]): { field: string; origin: string }[] {
   const own = originOfTemplate(info.sessionUrl) ?? '';
-  const out: { field: string; origin: string }[] = [];
-  for (const field of sessionUrlFields) {
+  return sessionUrlFields.flatMap((field) => {
     const url = info[field];
-    if (url === undefined || isOriginAllowed(url, own, allowed)) continue;
-    out.push({ field, origin: originOfTemplate(url) ?? 'a host a template placeholder would choose' });
-  }
-  return out;
+    if (url === undefined || isOriginAllowed(url, own, allowed)) return [];
+    return [{ field, origin: originOfTemplate(url) ?? 'a host a template placeholder would choose' }];
+  });
 }
 
 /**
@@ -186,30 +168,31 @@ export function resolveSessionUrl(value: string, base: string): string {
   return `${new URL('.', baseUrl).href}${value}`;
 }
 
-function identityCall(accountId: string): [string, Record<string, unknown>, string] {
-  return ['Identity/get', { accountId, ids: null }, 'identities'];
+/** Expands an RFC 6570 level-1 template such as `/download/{accountId}/{blobId}/{name}?accept={type}`. */
+export function expandTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    values[key] === undefined ? whole : encodeURIComponent(values[key]),
+  );
 }
 
 function limitsOf(capabilities: Record<string, unknown>, accountCapabilities: Record<string, unknown>): JmapLimits {
-  const num = (source: unknown, key: string): number | undefined => {
-    if (!source || typeof source !== 'object') return undefined;
-    const v = (source as Record<string, unknown>)[key];
-    return typeof v === 'number' && v > 0 ? v : undefined;
-  };
   const core = capabilities[jmapCapabilities.core];
   const mail = accountCapabilities[jmapCapabilities.mail] ?? capabilities[jmapCapabilities.mail];
   const blob = accountCapabilities[jmapCapabilities.blob] ?? capabilities[jmapCapabilities.blob];
-  const limits: JmapLimits = {};
-  const set = (key: keyof JmapLimits, value: number | undefined): void => {
-    if (value !== undefined) limits[key] = value;
+  const sources = {
+    maxSizeUpload: core,
+    maxSizeRequest: core,
+    maxCallsInRequest: core,
+    maxSizeAttachmentsPerEmail: mail,
+    maxSizeBlobSet: blob,
   };
-  set('maxSizeUpload', num(core, 'maxSizeUpload'));
-  set('maxSizeRequest', num(core, 'maxSizeRequest'));
-  set('maxCallsInRequest', num(core, 'maxCallsInRequest'));
-  set('maxSizeAttachmentsPerEmail', num(mail, 'maxSizeAttachmentsPerEmail'));
-  // null (no client-side cap, spec §2.6) is simply absent here.
-  set('maxSizeBlobSet', num(blob, 'maxSizeBlobSet'));
-  return limits;
+  // Only a positive number is a limit: null (no client-side cap, spec §2.6) is simply absent here.
+  return Object.fromEntries(
+    Object.entries(sources).flatMap(([key, source]) => {
+      const value = source && typeof source === 'object' ? (source as Record<string, unknown>)[key] : undefined;
+      return typeof value === 'number' && value > 0 ? [[key, value]] : [];
+    }),
+  );
 }
 
 function sessionError(detail: string): MailboxError {

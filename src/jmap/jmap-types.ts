@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { cachedJmapSessionSchema } from '../credentials/stored-credentials.js';
 
 /** Wire shapes of JMAP (RFC 8620 §3.3, §3.4, §3.6.1), validated at the HTTP boundary. */
 
-/** One method call or response: [name, arguments, call id]. */
 export const invocationSchema = z.tuple([z.string(), z.record(z.string(), z.unknown()), z.string()]);
 export type Invocation = z.infer<typeof invocationSchema>;
 
@@ -55,32 +55,25 @@ export const sessionResourceSchema = z.looseObject({
 });
 
 /** Session limits the client checks before sending (RFC 8620 §2, RFC 8621 §1.3.1, RFC 9404 §4). */
-export interface JmapLimits {
-  maxSizeUpload?: number;
-  maxSizeRequest?: number;
-  maxCallsInRequest?: number;
-  maxSizeAttachmentsPerEmail?: number;
+const jmapLimitsSchema = z.object({
+  maxSizeUpload: z.number().optional(),
+  maxSizeRequest: z.number().optional(),
+  maxCallsInRequest: z.number().optional(),
+  maxSizeAttachmentsPerEmail: z.number().optional(),
   /** null in the session means no client-side cap (spec §2.6); absent here then. */
-  maxSizeBlobSet?: number;
-}
+  maxSizeBlobSet: z.number().optional(),
+});
+export type JmapLimits = z.infer<typeof jmapLimitsSchema>;
 
-/** The resolved session facts, as cached in state.json `session`. */
-export interface JmapSessionInfo {
-  sessionUrl: string;
-  apiUrl: string;
-  uploadUrl: string;
-  downloadUrl: string;
-  /** RFC 8620 §7.3 template (types, closeafter, ping), absolute; wait_for_mail polls without it. */
-  eventSourceUrl?: string;
-  accountId: string;
-  /** Server-level capability URNs. */
-  capabilities: string[];
+/** The resolved session facts, as cached in state.json `session` (the stored schema and what this client adds). */
+export const jmapSessionInfoSchema = z.object({
+  ...cachedJmapSessionSchema.shape,
   /** Capability URNs of the primary mail account. */
-  accountCapabilities: string[];
-  limits: JmapLimits;
-  sessionState?: string;
-  inboxMailboxId?: string;
-  identityId?: string;
-  mailboxIdsByRole: Record<string, string>;
-  fetchedAt: string;
-}
+  accountCapabilities: z.array(z.string()).default([]),
+  limits: jmapLimitsSchema.default({}),
+  sessionState: z.string().optional(),
+  /** RFC 8620 §7.3 template (types, closeafter, ping), absolute; wait_for_mail polls without it. */
+  eventSourceUrl: z.string().optional(),
+  mailboxIdsByRole: z.record(z.string(), z.string()).default({}),
+});
+export type JmapSessionInfo = z.infer<typeof jmapSessionInfoSchema>;

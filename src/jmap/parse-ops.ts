@@ -1,17 +1,15 @@
 import { z } from 'zod';
 import { MailboxError, inputRef } from '../errors.js';
+import { jmapCapabilities } from '../wire-constants.js';
 import { invocationSchema, type Invocation } from './jmap-types.js';
-
-/** Parsed `ops`: the method calls, and the envelope's own `using` when one was given. */
-export interface ParsedOps {
-  methodCalls: Invocation[];
-  using?: string[];
-}
 
 const envelopeSchema = z.object({ using: z.array(z.string()).optional(), methodCalls: z.array(z.unknown()) });
 
-/** Parses ops given as JSON text or an already-parsed value: a methodCalls array or an envelope. */
-export function parseOps(ops: unknown, where = 'ops'): ParsedOps {
+/**
+ * Parses ops given as JSON text or an already-parsed value, a methodCalls array or an envelope:
+ * the method calls, and the envelope's own `using` when one was given.
+ */
+export function parseOps(ops: unknown, where = 'ops'): { methodCalls: Invocation[]; using?: string[] } {
   let value = ops;
   if (typeof ops === 'string') {
     try {
@@ -20,15 +18,11 @@ export function parseOps(ops: unknown, where = 'ops'): ParsedOps {
       throw opsInvalid(`${where} is not valid JSON: ${(error as Error).message}`);
     }
   }
-  let calls: unknown[];
-  let using: string[] | undefined;
-  if (Array.isArray(value)) calls = value;
-  else {
-    const envelope = envelopeSchema.safeParse(value);
-    if (!envelope.success) throw opsInvalid(`${where} must be a methodCalls array or an object with "methodCalls"`);
-    calls = envelope.data.methodCalls;
-    using = envelope.data.using;
-  }
+  const envelope = Array.isArray(value)
+    ? { methodCalls: value, using: undefined }
+    : envelopeSchema.safeParse(value).data;
+  if (!envelope) throw opsInvalid(`${where} must be a methodCalls array or an object with "methodCalls"`);
+  const { methodCalls: calls, using } = envelope;
   if (calls.length === 0) throw opsInvalid(`${where} has no method calls`);
   const methodCalls = calls.map((call, i) => {
     const parsed = invocationSchema.safeParse(call);
@@ -36,6 +30,31 @@ export function parseOps(ops: unknown, where = 'ops'): ParsedOps {
     return parsed.data;
   });
   return using ? { methodCalls, using } : { methodCalls };
+}
+
+/**
+ * The `using` list of a request. An envelope's own list is kept as given. A bare methodCalls array
+ * gets the spec's default (core + mail, §2.9) plus what its methods need, when the server
+ * advertises it: listing an unknown capability fails the whole request (RFC 8620 §3.6.1).
+ */
+export function inferUsing(
+  methodCalls: readonly Invocation[],
+  advertised: readonly string[] | undefined,
+  envelopeUsing?: readonly string[],
+): string[] {
+  if (envelopeUsing) return [...envelopeUsing];
+  const types = new Set(methodCalls.map(([method]) => method.split('/')[0]));
+  // Beyond core and mail (RFC 8621 §6-7, RFC 9404 §4). Without a session (dry run) the need alone
+  // decides, so the shown request is the one sent.
+  const needs = [
+    ...(types.has('EmailSubmission') || types.has('Identity') ? [jmapCapabilities.submission] : []),
+    ...(types.has('Blob') ? [jmapCapabilities.blob] : []),
+  ];
+  return [
+    jmapCapabilities.core,
+    jmapCapabilities.mail,
+    ...needs.filter((urn) => advertised === undefined || advertised.includes(urn)),
+  ];
 }
 
 function opsInvalid(message: string): MailboxError {

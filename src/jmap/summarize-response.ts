@@ -20,12 +20,6 @@ export interface JmapFailure {
   fix: string;
 }
 
-export interface ResponseSummary {
-  ok: boolean;
-  summaryLine: string;
-  failures: JmapFailure[];
-}
-
 const fixes: Record<string, string> = {
   forbiddenFrom: 'From must be the inbox\'s own address: set from to [{"email": "$INBOX"}].',
   forbiddenToSend: 'This inbox may not send right now; check with the operator before retrying.',
@@ -75,7 +69,7 @@ export function summarizeResponse(
   request: JmapRequest,
   response: JmapResponse,
   options: { held?: ReadonlySet<string> } = {},
-): ResponseSummary {
+): { ok: boolean; summaryLine: string; failures: JmapFailure[] } {
   const methodOfCall = new Map<string, string>();
   for (const [method, , callId] of request.methodCalls) if (!methodOfCall.has(callId)) methodOfCall.set(callId, method);
 
@@ -115,7 +109,6 @@ export function summarizeResponse(
   return { ok, summaryLine, failures };
 }
 
-/** One failure as a short sentence. */
 export function lineOf(f: JmapFailure): string {
   const where = f.level === 'record' ? `${f.method} ${f.set} "${f.recordId}"` : f.method;
   const said = f.description ? ` ("${f.description}")` : '';
@@ -139,13 +132,11 @@ function countOf(name: string, args: Record<string, unknown>): string {
   if (name.endsWith('/get') && Array.isArray(args.list)) return ` ${args.list.length}`;
   if (name.endsWith('/query') && Array.isArray(args.ids)) return ` ${args.ids.length}`;
   if (name.endsWith('/set')) {
-    const n = (k: string): number => (args[k] && typeof args[k] === 'object' ? Object.keys(args[k]).length : 0);
-    const parts = [
-      ['created', n('created')],
-      ['updated', n('updated')],
-      ['destroyed', n('destroyed')],
-    ].filter(([, c]) => c !== 0);
-    return parts.length ? ` ${parts.map(([k, c]) => `${c} ${k}`).join(' ')}` : '';
+    const parts = ['created', 'updated', 'destroyed'].flatMap((k) => {
+      const count = args[k] && typeof args[k] === 'object' ? Object.keys(args[k]).length : 0;
+      return count !== 0 ? [`${count} ${k}`] : [];
+    });
+    return parts.length ? ` ${parts.join(' ')}` : '';
   }
   return '';
 }

@@ -1,24 +1,8 @@
-import { MailboxError } from '../errors.js';
 import type { ServiceGate } from '../gate/service-gate.js';
 import { EventStreamFailure, type EventStream, type StreamEvent } from '../http/event-stream.js';
 import { cancelledError } from '../http/http-errors.js';
-import { expandTemplate } from '../jmap/expand-template.js';
+import { expandTemplate } from '../jmap/jmap-session.js';
 import type { Logger } from '../log.js';
-
-/**
- * What wakes wait_for_mail to look for new mail: a JMAP push stream (RFC 8620 §7.3) when the
- * session offers one and it works, else a poll timer. A push stream that fails midway turns into
- * polling without ending the wait.
- */
-export interface WakeSource {
-  /** How it waits right now; `push` can become `polling`, never the other way. */
-  readonly mode: 'push' | 'polling';
-  /** Why push was not used or stopped, for the result. */
-  readonly fallbackReason: string | undefined;
-  /** Resolves when it is worth checking again (an event, a poll tick) or at `untilMs`; rejects only on cancel. */
-  wait(untilMs: number): Promise<void>;
-  close(): void;
-}
 
 export interface WakeSourceOptions {
   /** The call's gate: the stream opens through it, its head within the call's deadline. */
@@ -38,14 +22,21 @@ export interface WakeSourceOptions {
 export const eventStreamLimits = { maxEventBytes: 64 * 1024, maxTotalBytes: 8 * 1024 * 1024 } as const;
 const defaultPollDelaysMs = [250, 500, 1000] as const;
 
-export async function openWakeSource(options: WakeSourceOptions): Promise<WakeSource> {
+export async function openWakeSource(options: WakeSourceOptions): Promise<MailWakeSource> {
   const source = new MailWakeSource(options);
   await source.start();
   return source;
 }
 
-class MailWakeSource implements WakeSource {
+/**
+ * What wakes wait_for_mail to look for new mail: a JMAP push stream (RFC 8620 §7.3) when the
+ * session offers one and it works, else a poll timer. A push stream that fails midway turns into
+ * polling without ending the wait.
+ */
+class MailWakeSource {
+  /** How it waits right now; `push` can become `polling`, never the other way. */
   mode: 'push' | 'polling' = 'polling';
+  /** Why push was not used or stopped, for the result. */
   fallbackReason: string | undefined;
   private stream: EventStream | undefined;
   /** A read left running when a wait ended at its deadline: the next wait takes it over. */
@@ -80,6 +71,7 @@ class MailWakeSource implements WakeSource {
     }
   }
 
+  /** Resolves when it is worth checking again (an event, a poll tick) or at `untilMs`; rejects only on cancel. */
   async wait(untilMs: number): Promise<void> {
     const { signal } = this.options;
     if (signal.aborted) throw cancelledError('Waiting for mail', signal.reason);
@@ -117,16 +109,10 @@ class MailWakeSource implements WakeSource {
     this.stream = undefined;
   }
 
-  private fallBack(error: unknown): void {
+  private fallBack(error: EventStreamFailure): void {
     this.close();
     this.mode = 'polling';
-    const detail =
-      error instanceof EventStreamFailure
-        ? `${error.kind}: ${error.message}`
-        : error instanceof MailboxError
-          ? error.message
-          : String(error);
-    this.fallbackReason = `the push stream failed (${detail})`;
+    this.fallbackReason = `the push stream failed (${error.kind}: ${error.message})`;
     this.options.log.debug(`wait_for_mail: ${this.fallbackReason}; polling Email/changes instead`);
   }
 }

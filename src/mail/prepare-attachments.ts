@@ -37,12 +37,10 @@ const mediaTypes: Record<string, string> = {
   '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 };
 
-/** A media type guessed from the file extension; application/octet-stream when unknown. */
 export function guessMediaType(fileName: string): string {
   return mediaTypes[extname(fileName).toLowerCase()] ?? 'application/octet-stream';
 }
 
-/** Reads each attachment path (relative to the working directory). */
 export async function readAttachments(paths: readonly string[]): Promise<LocalAttachment[]> {
   const files: LocalAttachment[] = [];
   for (const given of paths) {

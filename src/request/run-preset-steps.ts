@@ -1,6 +1,6 @@
 import { MailboxError } from '../errors.js';
 import type { ServiceGate } from '../gate/service-gate.js';
-import { inferUsing } from '../jmap/infer-using.js';
+import { inferUsing } from '../jmap/parse-ops.js';
 import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import { lineOf, summarizeResponse, type JmapFailure } from '../jmap/summarize-response.js';
 import { captureVariables } from '../presets/capture-variables.js';

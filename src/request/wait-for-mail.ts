@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError } from '../errors.js';
 import type { ServiceGate } from '../gate/service-gate.js';
-import { inferUsing } from '../jmap/infer-using.js';
+import { inferUsing } from '../jmap/parse-ops.js';
 import type { JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import { lineOf, summarizeResponse } from '../jmap/summarize-response.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';

@@ -1,5 +1,7 @@
+import { isRecord } from '../is-record.js';
 import type { Invocation, JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
 import { senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
+import { jmapCapabilities } from '../wire-constants.js';
 
 /**
  * The answers of the mail methods that name messages, read and rewritten for the receive screen:
@@ -7,11 +9,9 @@ import { senderFactsOf, type SenderFacts } from '../trust/sender-authentication.
  * with held messages taken out of every place that names them.
  */
 
-type Args = Record<string, unknown>;
+export type Args = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Args =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const strings = (value: unknown): string[] =>
+export const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 const records = (value: unknown): Args[] => (Array.isArray(value) ? value.filter(isRecord) : []);
 
@@ -32,11 +32,11 @@ export function namedEmailIds(response: JmapResponse): Set<string> {
   return ids;
 }
 
-/** Sender facts the response's Email/get lists already carry (when they asked for From, Sender and Authentication-Results). */
-export function factsInResponse(response: JmapResponse): Map<string, SenderFacts> {
+/** Sender facts the response's Email/get lists (or only the call `onlyCallId`'s) already carry, when they asked for From, Sender and Authentication-Results. */
+export function factsInResponse(response: JmapResponse, onlyCallId?: string): Map<string, SenderFacts> {
   const facts = new Map<string, SenderFacts>();
-  for (const [name, args] of response.methodResponses) {
-    if (name !== 'Email/get') continue;
+  for (const [name, args, callId] of response.methodResponses) {
+    if (name !== 'Email/get' || (onlyCallId !== undefined && callId !== onlyCallId)) continue;
     for (const email of records(args.list)) {
       const found = typeof email.id === 'string' ? senderFactsOf(email, { withSender: true }) : undefined;
       if (found) facts.set(email.id as string, found);
@@ -45,22 +45,22 @@ export function factsInResponse(response: JmapResponse): Map<string, SenderFacts
   return facts;
 }
 
-/** What taking held messages out did to one response. */
-export interface Removal {
-  /** Index in methodResponses of each Email/query answer that lost ids → how many it lost. */
-  queries: Map<number, { removed: number; served: number }>;
-  /** Held ids the request named literally (Email/get ids, SearchSnippet/get emailIds): answered as notFound. */
-  requested: Set<string>;
+/** A request of the screen's own lookups: the mail methods only. */
+export function mailRequest(...methodCalls: Invocation[]): JmapRequest {
+  return { using: [jmapCapabilities.core, jmapCapabilities.mail], methodCalls };
 }
 
-/** The call of the request that produced a response (same method, same call id). */
 export function callOf(request: JmapRequest, name: string, callId: string): Invocation | undefined {
   return request.methodCalls.find(([method, , id]) => method === name && id === callId);
 }
 
-/** Takes held messages out of every answer, in place; held ids the caller asked for by id become notFound. */
-export function removeHeld(request: JmapRequest, response: JmapResponse, isHeld: (id: string) => boolean): Removal {
-  const removal: Removal = { queries: new Map(), requested: new Set() };
+/**
+ * Takes held messages out of every answer, in place; held ids the caller asked for by id (Email/get
+ * ids, SearchSnippet/get emailIds) become notFound and are `requested`. `queries`: each Email/query
+ * answer that lost ids, by its index, and how many it lost of how many served.
+ */
+export function removeHeld(request: JmapRequest, response: JmapResponse, isHeld: (id: string) => boolean) {
+  const removal = { queries: new Map<number, { removed: number; served: number }>(), requested: new Set<string>() };
   response.methodResponses.forEach(([name, args, callId], index) => {
     if (name === 'Email/get' || name === 'SearchSnippet/get') {
       const key = name === 'Email/get' ? 'id' : 'emailId';
@@ -128,7 +128,6 @@ export function parsedMessages(response: JmapResponse): { index: number; blobId:
   return out;
 }
 
-/** Drops one parsed message from an Email/parse answer, naming its blob in notFound. */
 export function dropParsed(response: JmapResponse, index: number, blobId: string): void {
   // Stryker disable next-line OptionalChaining: the screen passes only the index of an Email/parse answer parsedMessages found
   const args = response.methodResponses[index]?.[1];
@@ -136,4 +135,59 @@ export function dropParsed(response: JmapResponse, index: number, blobId: string
   if (!args || !isRecord(args.parsed)) return;
   delete args.parsed[blobId];
   args.notFound = [...strings(args.notFound), blobId];
+}
+
+/**
+ * Which answers found their messages by what the messages say. A count of held mail in such an
+ * answer tells whether a held message contains the words searched for, so the screen keeps held
+ * mail found this way out of the count it reports; what a mailbox, a date or a keyword finds is
+ * reported as before (that held mail exists there is what the operator wants the agent to say).
+ */
+
+// RFC 8621 §4.4.1 conditions on where a message is, when it came, its size and flags; any other
+// condition (text, from, subject, body, header) or one unknown here reads what the sender wrote.
+const placeConditions = new Set([
+  'inMailbox',
+  'inMailboxOtherThan',
+  'before',
+  'after',
+  'minSize',
+  'maxSize',
+  'allInThreadHaveKeyword',
+  'someInThreadHaveKeyword',
+  'noneInThreadHaveKeyword',
+  'hasKeyword',
+  'notKeyword',
+  'hasAttachment',
+]);
+
+/** Whether a filter (conditions and operators, nested) reads what a message says, not only where it is. */
+export function readsContent(filter: unknown): boolean {
+  if (filter == null) return false;
+  if (!isRecord(filter)) return true;
+  if ('operator' in filter) return !Array.isArray(filter.conditions) || filter.conditions.some(readsContent);
+  return Object.keys(filter).some((key) => !placeConditions.has(key));
+}
+
+/** Indexes of the answers that name messages a content filter found: the queries and the calls reading their ids. */
+export function contentAnswerIndexes(request: JmapRequest, response: JmapResponse): Set<number> {
+  const byContent = new Set<string>();
+  for (const [method, args, callId] of request.methodCalls) {
+    if (
+      (method === 'Email/query' || method === 'Email/queryChanges') &&
+      (readsContent(args.filter) || '#filter' in args)
+    )
+      byContent.add(callId);
+  }
+  const indexes = new Set<number>();
+  response.methodResponses.forEach(([name, , callId], index) => {
+    const args = callOf(request, name, callId)?.[1];
+    const reference = args?.['#ids'] ?? args?.['#emailIds'];
+    if (
+      byContent.has(callId) ||
+      (isRecord(reference) && typeof reference.resultOf === 'string' && byContent.has(reference.resultOf))
+    )
+      indexes.add(index);
+  });
+  return indexes;
 }

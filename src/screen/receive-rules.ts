@@ -1,5 +1,5 @@
-import type { Account, InboxIdentity } from '../auth/account-registry.js';
-import { authservIdOf, type Config } from '../config.js';
+import type { Account } from '../auth/account-registry.js';
+import { authservIdOf } from '../config.js';
 import { resolveInboxAddress } from '../jmap/resolve-inbox-address.js';
 import type { JmapSessionInfo } from '../jmap/jmap-types.js';
 import { findMatch, normaliseAddress, type NormalisedAddress } from '../policy/address-matcher.js';
@@ -20,24 +20,12 @@ export interface ReceiveRules {
   inbox: NormalisedAddress | undefined;
 }
 
-/** A message as the screen decided it. */
-export interface ReceivedJudgement {
-  held: boolean;
-  rule?: DecidingRule;
-  authentication: SenderAuthentication;
-}
-
-/** What a call's receive rules read of the account: its settings and which inbox it is. */
-export interface AccountView {
-  config: Config;
-  identity: InboxIdentity;
-}
-
-/** Reads the account once for a call's rules (loadInboxLayers and receiveRulesOf both take it). */
-export async function readAccountView(account: Account): Promise<AccountView> {
+/** Reads the account once for a call's rules (loadInboxLayers and receiveRulesOf both take it): its settings and which inbox it is. */
+export async function readAccountView(account: Account) {
   const [config, identity] = await Promise.all([account.config(), account.inbox()]);
   return { config, identity };
 }
+type AccountView = Awaited<ReturnType<typeof readAccountView>>;
 
 /**
  * The operator's layers for this inbox (machine, user, inbox). Read once per call: a file the
@@ -84,7 +72,10 @@ export async function receiveRulesOf(
  * otherwise judged by its one From address and its sender authentication (several From
  * addresses pass no allow-list).
  */
-export function judgeReceived(facts: SenderFacts, rules: ReceiveRules): ReceivedJudgement {
+export function judgeReceived(
+  facts: SenderFacts,
+  rules: ReceiveRules,
+): { held: boolean; rule?: DecidingRule; authentication: SenderAuthentication } {
   const authentication = authenticateSender(facts, rules.authservId);
   const sender = authentication.sender;
   if (sender && rules.inbox && sender.address === rules.inbox.address) {

@@ -1,21 +1,22 @@
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError } from '../errors.js';
-import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
+import type { Invocation, JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import type { DecidingRule } from '../policy/judge-address.js';
 import type { LoadedLayer } from '../policy/policy-layers.js';
 import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
-import { jmapCapabilities } from '../wire-constants.js';
 import {
   callOf,
+  contentAnswerIndexes,
   dropParsed,
   factsInResponse,
+  mailRequest,
   namedEmailIds,
   parsedMessages,
   removeHeld,
   withholdBlobReads,
 } from './mail-method-answers.js';
 import { judgeReceived, loadInboxLayers, readAccountView, receiveRulesOf, type ReceiveRules } from './receive-rules.js';
-import { contentAnswerIndexes } from './content-queries.js';
+
 import { refillQueryPage } from './refill-query-page.js';
 import {
   countsPastPage,
@@ -25,7 +26,6 @@ import {
   screenTooManyChanges,
   type ScreenedCaps,
 } from './screened-order.js';
-import { senderFactsCacheFor } from './sender-facts-cache.js';
 import { checkDownloadedMessage } from './screen-download.js';
 
 export interface ReceiveScreenOptions {
@@ -86,7 +86,6 @@ export class ReceiveScreen {
     return this.rules;
   }
 
-  /** Screens one answer of `request`, in place, and returns it. */
   async screen(request: JmapRequest, response: JmapResponse): Promise<JmapResponse> {
     const rules = await this.rulesOfCall();
     if (!rules) return response;
@@ -97,19 +96,10 @@ export class ReceiveScreen {
     });
     const named = [...namedEmailIds(response)];
     const known = factsInResponse(response);
-    const held = await this.judge(
-      named.filter((id) => reported.has(id)),
-      known,
-      rules,
-      true,
-    );
-    for (const id of await this.judge(
-      named.filter((id) => !reported.has(id)),
-      known,
-      rules,
-      false,
-    ))
-      held.add(id);
+    const inReport = named.filter((id) => reported.has(id));
+    const unreported = named.filter((id) => !reported.has(id));
+    const held = await this.judge(inReport, known, rules, true);
+    for (const id of await this.judge(unreported, known, rules, false)) held.add(id);
     await this.screenParsed(response, rules);
     if (this.options.includeHeld) return response;
     this.blobsWithheld += withholdBlobReads(response);
@@ -156,7 +146,6 @@ export class ReceiveScreen {
     this.downloadsChecked.add(key);
   }
 
-  /** What this call held back, or undefined when nothing was. */
   report(): HeldReport | undefined {
     if (this.held.size === 0 && this.blobsWithheld === 0) return undefined;
     const rules = new Map<string, { layer: string; rule: string; count: number }>();
@@ -180,7 +169,7 @@ export class ReceiveScreen {
     return this.requested;
   }
 
-  /** Judges ids (facts from the answer, the cache, else one lookup batch); returns the held ones, and records them for the report when `reported`. */
+  /** Judges ids; returns the held ones, and records them for the report when `reported`. */
   private async judge(
     ids: readonly string[],
     known: ReadonlyMap<string, SenderFacts>,
@@ -190,26 +179,12 @@ export class ReceiveScreen {
     const record = (id: string, rule: DecidingRule) => {
       if (reported || this.options.includeHeld) this.held.set(id, rule);
     };
-    const cache = senderFactsCacheFor(this.options.account);
-    const facts = new Map<string, SenderFacts>();
-    const missing: string[] = [];
-    for (const id of ids) {
-      const found = known.get(id) ?? cache.get(id);
-      if (found) {
-        cache.set(id, found);
-        facts.set(id, found);
-      } else missing.push(id);
-    }
+    const { facts, unlisted } = await this.factsOf(ids, known);
     const held = new Set<string>();
-    for (const [id, found] of await this.lookupFacts(missing)) {
-      if (found) {
-        cache.set(id, found);
-        facts.set(id, found);
-      } else {
-        // Listed without its sender: it cannot be judged, so it is not shown under rules that must judge it.
-        held.add(id);
-        record(id, unjudged);
-      }
+    for (const id of unlisted) {
+      // Listed without its sender: it cannot be judged, so it is not shown under rules that must judge it.
+      held.add(id);
+      record(id, unjudged);
     }
     // An id the server no longer has carries no content to hold.
     for (const [id, found] of facts) {
@@ -225,50 +200,56 @@ export class ReceiveScreen {
 
   /** Which of `ids` exist and are shown under the rules; nothing is recorded (a vanished id is simply not shown). */
   private async shownOf(ids: readonly string[], rules: ReceiveRules): Promise<Set<string>> {
-    const cache = senderFactsCacheFor(this.options.account);
-    const facts = new Map<string, SenderFacts>();
-    const missing: string[] = [];
-    for (const id of ids) {
-      const found = cache.get(id);
-      if (found) facts.set(id, found);
-      else missing.push(id);
-    }
-    for (const [id, found] of await this.lookupFacts(missing)) {
-      if (!found) continue;
-      cache.set(id, found);
-      facts.set(id, found);
-    }
+    const { facts } = await this.factsOf(ids, new Map());
     return new Set([...facts].filter(([, found]) => !judgeReceived(found, rules).held).map(([id]) => id));
   }
 
-  /** The sender facts of each message the server lists (undefined: listed without them). */
-  private async lookupFacts(ids: readonly string[]): Promise<Map<string, SenderFacts | undefined>> {
-    const facts = new Map<string, SenderFacts | undefined>();
+  /**
+   * The sender facts of `ids`: from the answer, the cache, else looked up in batches; `unlisted`:
+   * the ids the server lists without them.
+   */
+  private async factsOf(
+    ids: readonly string[],
+    known: ReadonlyMap<string, SenderFacts>,
+  ): Promise<{ facts: Map<string, SenderFacts>; unlisted: string[] }> {
+    const cache = senderFactsCacheFor(this.options.account);
+    const facts = new Map<string, SenderFacts>();
+    const unlisted: string[] = [];
+    const missing: string[] = [];
+    const found = (id: string, got: SenderFacts) => {
+      cache.set(id, got);
+      facts.set(id, got);
+    };
+    for (const id of ids) {
+      const got = known.get(id) ?? cache.get(id);
+      if (got) found(id, got);
+      else missing.push(id);
+    }
     // Stryker disable next-line ConditionalExpression: a shortcut; with no ids there are no chunks and nothing is sent
-    if (ids.length === 0) return facts;
+    if (missing.length === 0) return { facts, unlisted };
     const { accountId, limits } = await this.options.session();
     const perRequest = Math.max(1, limits.maxCallsInRequest ?? 16);
     const chunks: string[][] = [];
-    for (let at = 0; at < ids.length; at += lookupChunk) chunks.push(ids.slice(at, at + lookupChunk));
+    for (let at = 0; at < missing.length; at += lookupChunk) chunks.push(missing.slice(at, at + lookupChunk));
+    const looked = new Map<string, SenderFacts | undefined>();
+    const properties = ['id', ...senderFactProperties];
     for (let at = 0; at < chunks.length; at += perRequest) {
-      const response = await this.options.lookup({
-        using: [jmapCapabilities.core, jmapCapabilities.mail],
-        methodCalls: chunks
-          .slice(at, at + perRequest)
-          .map((chunk, i) => [
-            'Email/get',
-            { accountId, ids: chunk, properties: ['id', ...senderFactProperties] },
-            `f${i}`,
-          ]),
-      });
+      const calls = chunks
+        .slice(at, at + perRequest)
+        .map((ids, i): Invocation => ['Email/get', { accountId, ids, properties }, `f${i}`]);
+      const response = await this.options.lookup(mailRequest(...calls));
       for (const [name, args] of response.methodResponses) {
         if (name === 'error') throw lookupFailed(args);
         for (const email of Array.isArray(args.list) ? (args.list as (Record<string, unknown> | null)[]) : []) {
-          if (typeof email?.id === 'string') facts.set(email.id, senderFactsOf(email, { withSender: true }));
+          if (typeof email?.id === 'string') looked.set(email.id, senderFactsOf(email, { withSender: true }));
         }
       }
     }
-    return facts;
+    for (const [id, got] of looked) {
+      if (got) found(id, got);
+      else unlisted.push(id);
+    }
+    return { facts, unlisted };
   }
 
   /** Email/parse reads a message from a blob: it is judged by its own headers, like any received mail. */
@@ -280,10 +261,8 @@ export class ReceiveScreen {
     const looked = new Map<string, SenderFacts>();
     if (lacking.length > 0) {
       const { accountId } = await this.options.session();
-      const answer = await this.options.lookup({
-        using: [jmapCapabilities.core, jmapCapabilities.mail],
-        methodCalls: [['Email/parse', { accountId, blobIds: lacking, properties: [...senderFactProperties] }, 'p']],
-      });
+      const parse = { accountId, blobIds: lacking, properties: [...senderFactProperties] };
+      const answer = await this.options.lookup(mailRequest(['Email/parse', parse, 'p']));
       const got = answer.methodResponses[0]?.[1].parsed;
       for (const [blobId, email] of Object.entries(
         got && typeof got === 'object' ? (got as Record<string, Record<string, unknown>>) : {},
@@ -310,4 +289,42 @@ function lookupFailed(args: Record<string, unknown>): MailboxError {
     message: `Checking senders against the operator's receive rules failed: Email/get answered ${String(args.type ?? 'an error')}.`,
     hint: 'Nothing was shown. Run the request again; if it keeps failing, tell your operator.',
   });
+}
+
+/**
+ * Sender facts by email id, per account, kept for the life of the process (an MCP server serves
+ * many calls). A message's headers never change (RFC 8621 §4: Email objects are immutable but for
+ * keywords and mailboxes), so an entry never goes stale; the bound only caps memory.
+ */
+export class SenderFactsCache {
+  private readonly entries = new Map<string, SenderFacts>();
+
+  constructor(private readonly maxEntries = 20_000) {}
+
+  get(emailId: string): SenderFacts | undefined {
+    return this.entries.get(emailId);
+  }
+
+  set(emailId: string, facts: SenderFacts): void {
+    if (this.entries.has(emailId)) return;
+    if (this.entries.size >= this.maxEntries) {
+      // Oldest first: Map keeps insertion order.
+      const oldest = this.entries.keys().next().value;
+      // Stryker disable next-line ConditionalExpression: the map is full here, so it has an oldest key
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(emailId, facts);
+  }
+}
+
+const caches = new WeakMap<object, SenderFactsCache>();
+
+/** The cache of one account (keyed by the account object the registry hands out). */
+export function senderFactsCacheFor(account: object): SenderFactsCache {
+  let cache = caches.get(account);
+  if (!cache) {
+    cache = new SenderFactsCache();
+    caches.set(account, cache);
+  }
+  return cache;
 }

@@ -1,15 +1,13 @@
 import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
-import { jmapCapabilities } from '../wire-constants.js';
-import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
-import { callOf } from './mail-method-answers.js';
+import { senderFactProperties, type SenderFacts } from '../trust/sender-authentication.js';
+import { isRecord } from '../is-record.js';
+import { callOf, factsInResponse, mailRequest, strings, type Args } from './mail-method-answers.js';
 
 /**
  * A page of Email/query results that lost held messages is filled again from the mail after it,
  * so a listing of 20 still shows 20 when there are 20 to show. The follow-up pages and the
  * listing's own Email/get (or SearchSnippet/get) for the added ids go out as read-only lookups.
  */
-
-type Args = Record<string, unknown>;
 
 export interface RefillDeps {
   accountId: string;
@@ -21,9 +19,6 @@ export interface RefillDeps {
 /** At most this many follow-up pages per query: a flood of held mail ends the refill, not the call. */
 const maxRounds = 5;
 const maxPage = 256;
-
-const isRecord = (value: unknown): value is Args =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Fills the query answer at `index` back up by `missing` ids, and the calls that read its ids; in place. */
 export async function refillQueryPage(
@@ -47,24 +42,14 @@ export async function refillQueryPage(
   const added: string[] = [];
   for (let round = 0; round < maxRounds && added.length < page.removed; round++) {
     const size = Math.min(maxPage, Math.max(20, (page.removed - added.length) * 2));
-    const next = await deps.lookup({
-      using: [jmapCapabilities.core, jmapCapabilities.mail],
-      methodCalls: [
-        ['Email/query', { ...query, position: start + scanned, limit: size }, 'q'],
-        [
-          'Email/get',
-          {
-            accountId: deps.accountId,
-            '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
-            properties: ['id', ...senderFactProperties],
-          },
-          'f',
-        ],
-      ],
-    });
-    const ids = idsOf(next);
+    const queryIds = { resultOf: 'q', name: 'Email/query', path: '/ids' };
+    const get = { accountId: deps.accountId, '#ids': queryIds, properties: ['id', ...senderFactProperties] };
+    const next = await deps.lookup(
+      mailRequest(['Email/query', { ...query, position: start + scanned, limit: size }, 'q'], ['Email/get', get, 'f']),
+    );
+    const ids = strings(next.methodResponses.find(([name, , id]) => name === 'Email/query' && id === 'q')?.[1].ids);
     scanned += ids.length;
-    const held = await deps.judge(ids, factsOf(next));
+    const held = await deps.judge(ids, factsInResponse(next, 'f'));
     for (const id of ids) if (!held.has(id) && added.length < page.removed) added.push(id);
     if (typeof answer.total === 'number')
       answer.total = Math.max(0, answer.total - ids.filter((id) => held.has(id)).length);
@@ -75,6 +60,27 @@ export async function refillQueryPage(
   await refillReaders(request, response, callId as string, added, deps);
 }
 
+/** The methods that read a query's ids: the argument holding them, and the property naming each item's message. */
+const readerKeys = new Map<string, [string, string]>([
+  ['Email/get', ['ids', 'id']],
+  ['SearchSnippet/get', ['emailIds', 'emailId']],
+]);
+
+/** The calls of the request that read the Email/query call `queryCallId`'s ids by back-reference. */
+export function queryReaders(
+  request: JmapRequest,
+  queryCallId: string,
+): { method: string; args: Args; callId: string; idsKey: string; key: string; reference: Args }[] {
+  return request.methodCalls.flatMap(([method, args, callId]) => {
+    const keys = readerKeys.get(method);
+    const reference = keys ? args[`#${keys[0]}`] : undefined;
+    if (!keys || !isRecord(reference) || reference.resultOf !== queryCallId) return [];
+    // Stryker disable next-line all: a reference naming another method fails on the server (RFC 8620 §3.7), so its reader has no answer to rewrite or refill
+    if (reference.name !== 'Email/query') return [];
+    return [{ method, args, callId, idsKey: keys[0], key: keys[1], reference }];
+  });
+}
+
 /** The calls that read the query's ids through a back-reference, run again for the added ids, their answers appended. */
 export async function refillReaders(
   request: JmapRequest,
@@ -83,20 +89,11 @@ export async function refillReaders(
   added: string[],
   deps: RefillDeps,
 ): Promise<void> {
-  const readers = request.methodCalls.flatMap(([method, args, callId]) => {
-    const key = method === 'Email/get' ? '#ids' : method === 'SearchSnippet/get' ? '#emailIds' : undefined;
-    const reference = key ? args[key] : undefined;
-    if (
-      !key ||
-      !isRecord(reference) ||
-      reference.resultOf !== queryCallId ||
-      reference.name !== 'Email/query' ||
-      !['/ids', '/ids/*'].includes(String(reference.path))
-    )
-      return [];
-    const { [key]: _reference, ...rest } = args;
+  const readers = queryReaders(request, queryCallId).flatMap(({ method, args, callId, idsKey, reference }) => {
+    if (!['/ids', '/ids/*'].includes(String(reference.path))) return [];
+    const { [`#${idsKey}`]: _reference, ...rest } = args;
     if (Object.keys(rest).some((k) => k.startsWith('#'))) return [];
-    return [{ method, callId, args: { ...rest, [key.slice(1)]: added } }];
+    return [{ method, callId, args: { ...rest, [idsKey]: added } }];
   });
   if (readers.length === 0) return;
   const answers = await deps.lookup({
@@ -111,20 +108,4 @@ export async function refillReaders(
     if (Array.isArray(got.notFound) && got.notFound.length > 0)
       target.notFound = [...(Array.isArray(target.notFound) ? target.notFound : []), ...got.notFound];
   });
-}
-
-function idsOf(response: JmapResponse): string[] {
-  const ids = response.methodResponses.find(([name, , id]) => name === 'Email/query' && id === 'q')?.[1].ids;
-  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
-}
-
-function factsOf(response: JmapResponse): Map<string, SenderFacts> {
-  const facts = new Map<string, SenderFacts>();
-  const list = response.methodResponses.find(([name, , id]) => name === 'Email/get' && id === 'f')?.[1].list;
-  for (const email of Array.isArray(list) ? list : []) {
-    const found =
-      isRecord(email) && typeof email.id === 'string' ? senderFactsOf(email, { withSender: true }) : undefined;
-    if (found) facts.set(email.id as string, found);
-  }
-  return facts;
 }

@@ -1,7 +1,7 @@
 import { MailboxError } from '../errors.js';
 import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
 import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
-import { jmapCapabilities } from '../wire-constants.js';
+import { mailRequest } from './mail-method-answers.js';
 
 /**
  * A download under receive rules names the message its blob belongs to: no JMAP method says which
@@ -29,21 +29,9 @@ export async function checkDownloadedMessage(
       hint: 'Give download.mail_id: the id of the message whose attachment this is (read_message shows the download call with it).',
     });
   }
-  const answer = await deps.lookup({
-    using: [jmapCapabilities.core, jmapCapabilities.mail],
-    methodCalls: [
-      [
-        'Email/get',
-        {
-          accountId: deps.accountId,
-          ids: [mailId],
-          properties: ['id', 'blobId', 'bodyStructure', ...senderFactProperties],
-          bodyProperties: ['blobId', 'subParts'],
-        },
-        'm',
-      ],
-    ],
-  });
+  const properties = ['id', 'blobId', 'bodyStructure', ...senderFactProperties];
+  const get = { accountId: deps.accountId, ids: [mailId], properties, bodyProperties: ['blobId', 'subParts'] };
+  const answer = await deps.lookup(mailRequest(['Email/get', get, 'm']));
   const email = (answer.methodResponses[0]?.[1].list as Record<string, unknown>[] | undefined)?.[0];
   const facts = email ? senderFactsOf(email, { withSender: true }) : undefined;
   if (!email || !facts) {
@@ -69,7 +57,6 @@ export async function checkDownloadedMessage(
   }
 }
 
-/** The message's own blob and every part's. */
 function blobsOf(email: Record<string, unknown>): Set<string> {
   const blobs = new Set<string>();
   // Stryker disable next-line ConditionalExpression: a missing blob id adds undefined, which no requested blob id equals

@@ -1,8 +1,7 @@
 import { MailboxError } from '../errors.js';
 import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
-import { jmapCapabilities } from '../wire-constants.js';
-import { callOf } from './mail-method-answers.js';
-import { refillReaders, type RefillDeps } from './refill-query-page.js';
+import { callOf, mailRequest, strings, type Args } from './mail-method-answers.js';
+import { queryReaders, refillReaders, type RefillDeps } from './refill-query-page.js';
 
 /**
  * Totals and positions a screened reader can rely on. RFC 8620 answers `total` whenever
@@ -12,8 +11,6 @@ import { refillReaders, type RefillDeps } from './refill-query-page.js';
  * by reading the query from its start, up to a stated number of matches.
  */
 
-type Args = Record<string, unknown>;
-
 export interface ScreenedOrderDeps extends RefillDeps {
   /** Ids per scanning page (the server's maxObjectsInGet, at most). */
   pageSize: number;
@@ -21,16 +18,10 @@ export interface ScreenedOrderDeps extends RefillDeps {
   caps: ScreenedCaps;
 }
 
-export interface ScreenedCaps {
-  shown: number;
-  scanned: number;
-}
-
 /** The default caps: a listing's count of up to 2,000 shown messages; a flood of held mail stops the count at 10,000 read. */
-export const screenedCaps: ScreenedCaps = { shown: 2_000, scanned: 10_000 };
+export const screenedCaps = { shown: 2_000, scanned: 10_000 };
+export type ScreenedCaps = typeof screenedCaps;
 
-const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 // The scan sets its own position, limit and calculateTotal; these would move or narrow it.
 const notScanned = new Set(['anchor', 'anchorOffset', 'sinceQueryState', 'maxChanges', 'upToId']);
 
@@ -168,16 +159,8 @@ async function shownMatches(args: Args, method: string, deps: ScreenedOrderDeps)
   for (;;) {
     const size = Math.max(1, Math.min(deps.pageSize, deps.caps.scanned + 1 - scanned));
     // Ids only: senders already judged in this process come from the cache, the rest in one lookup.
-    const next = await deps.lookup({
-      using: [jmapCapabilities.core, jmapCapabilities.mail],
-      methodCalls: [
-        [
-          'Email/query',
-          { ...query, accountId: deps.accountId, position: scanned, limit: size, calculateTotal: true },
-          'q',
-        ],
-      ],
-    });
+    const scan = { ...query, accountId: deps.accountId, position: scanned, limit: size, calculateTotal: true };
+    const next = await deps.lookup(mailRequest(['Email/query', scan, 'q']));
     const page = scanPageOf(next);
     const ids = strings(page.ids);
     const held = await deps.judge(ids, new Map());
@@ -240,31 +223,17 @@ function failReaders(request: JmapRequest, response: JmapResponse, queryCallId: 
   }
 }
 
-/** The methods that read a query's ids: the argument holding them, and the property naming each item's message. */
-const readerKeys = new Map<string, [string, string]>([
-  ['Email/get', ['ids', 'id']],
-  ['SearchSnippet/get', ['emailIds', 'emailId']],
-]);
-
 function readerAnswers(
   request: JmapRequest,
   response: JmapResponse,
   queryCallId: string,
 ): { answer: Args; key: string; callId: string }[] {
-  return request.methodCalls.flatMap(([method, args, callId]) => {
-    const keys = readerKeys.get(method);
-    if (!keys) return [];
-    const [idsKey, key] = keys;
-    const reference = args[`#${idsKey}`] as Args | null | undefined;
-    if (reference?.resultOf !== queryCallId) return [];
-    // Stryker disable next-line all: a reference naming another method fails on the server (RFC 8620 §3.7), so its reader has no answer to rewrite
-    if (reference.name !== 'Email/query') return [];
+  return queryReaders(request, queryCallId).flatMap(({ method, key, callId }) => {
     const answer = response.methodResponses.find(([name, , id]) => name === method && id === callId)?.[1];
     return answer ? [{ answer, key, callId }] : [];
   });
 }
 
-/** The answer of a scan's one Email/query call. */
 function scanPageOf(response: JmapResponse): Args {
   const first = response.methodResponses[0];
   if (first?.[0] !== 'Email/query') {

@@ -5,7 +5,6 @@
  * than a guess: an unreadable verdict is never read as a pass.
  */
 
-/** One `method=result` statement and what it says it checked. */
 export interface AuthResult {
   /** Lower case, without a version: `dmarc`, `dkim`, `spf`. */
   method: string;

@@ -98,22 +98,27 @@ export function stripDefaultIgnorables(text: string): string {
   );
 }
 
-/** Whether a code point is default-ignorable (draws nothing). */
 export function isDefaultIgnorable(codePoint: string): boolean {
   return ignorable.test(codePoint);
 }
 
-const prototypes = new Map<string, string>();
+/** `fold`, remembered per code point: text meets the same few code points again and again. */
+function perCodePoint(fold: (codePoint: string) => string): (codePoint: string) => string {
+  const folds = new Map<string, string>();
+  return (codePoint) => {
+    let found = folds.get(codePoint);
+    if (found === undefined) {
+      found = fold(codePoint);
+      folds.set(codePoint, found);
+    }
+    return found;
+  };
+}
 
 /** The UTS #39 prototype of one code point after NFKC: what it looks like; '' for an ignorable one. */
-export function prototypeOf(codePoint: string): string {
-  let found = prototypes.get(codePoint);
-  if (found === undefined) {
-    found = ignorable.test(codePoint) ? '' : unhomoglyph(codePoint.normalize('NFKC'));
-    prototypes.set(codePoint, found);
-  }
-  return found;
-}
+export const prototypeOf = perCodePoint((codePoint) =>
+  ignorable.test(codePoint) ? '' : unhomoglyph(codePoint.normalize('NFKC')),
+);
 
 // Prototypes that read as a full stop between two words: confusables.txt folds the middle dots,
 // bullets and leaders to U+00B7 and the ideographic full stop to U+02F3, which IDNA reads as a dot.
@@ -131,36 +136,23 @@ export function foldToAscii(text: string): string {
   return out;
 }
 
-const asciiFolds = new Map<string, string>();
-
-function asciiFoldOf(codePoint: string): string {
-  let found = asciiFolds.get(codePoint);
-  if (found === undefined) {
-    // A compatibility form of ASCII (fullwidth `ｍ`) is that ASCII; its prototype could differ (`rn`).
-    const compatible = codePoint.normalize('NFKC');
-    const shape = printableAscii.test(compatible) ? compatible : prototypeOf(codePoint);
-    found = dotLike.test(shape) ? '.' : shape === '' || printableAscii.test(shape) ? shape : codePoint;
-    asciiFolds.set(codePoint, found);
-  }
-  return found;
-}
+const asciiFoldOf = perCodePoint((codePoint) => {
+  // A compatibility form of ASCII (fullwidth `ｍ`) is that ASCII; its prototype could differ (`rn`).
+  const compatible = codePoint.normalize('NFKC');
+  const shape = printableAscii.test(compatible) ? compatible : prototypeOf(codePoint);
+  return dotLike.test(shape) ? '.' : shape === '' || printableAscii.test(shape) ? shape : codePoint;
+});
 
 const marks = /\p{M}/gu;
-const markerFolds = new Map<string, string>();
 // The folds of the Basic Multilingual Plane by character code: a map lookup per character is most of the time.
 // Stryker disable next-line ArrayDeclaration: an empty array reads undefined at every index as the filled one does
 const bmpMarkerFolds: (string | undefined)[] = new Array<string | undefined>(0x10000).fill(undefined);
 
 /** One code point as the marker match sees it: its prototype in lower case, marks gone, `i` read as `l`. */
-function markerFoldOf(codePoint: string): string {
-  let found = markerFolds.get(codePoint);
-  if (found === undefined) {
-    const lower = prototypeOf(codePoint).toLowerCase();
-    found = [...lower].map(prototypeOf).join('').normalize('NFD').replace(marks, '').replaceAll('i', 'l');
-    markerFolds.set(codePoint, found);
-  }
-  return found;
-}
+const markerFoldOf = perCodePoint((codePoint) => {
+  const lower = prototypeOf(codePoint).toLowerCase();
+  return [...lower].map(prototypeOf).join('').normalize('NFD').replace(marks, '').replaceAll('i', 'l');
+});
 
 /**
  * The spans of `text` that read as `word` whatever look-alikes, case, marks or invisible code points

@@ -144,40 +144,33 @@ export function judgeDomain(
   authservId: string,
   domain: string | undefined,
 ): Omit<SenderAuthentication, 'authservId' | 'sender'> {
+  const judged = (verdict: SenderVerdict, rest: { reason?: string; dmarc?: string; results?: AuthResult[] }) => ({
+    verdict,
+    authenticated: verdict === 'pass',
+    ...rest,
+  });
   const field = fields.find((value) => {
     const id = authservIdOf(value);
     return id !== undefined && sameAuthservId(id, authservId);
   });
-  if (field === undefined)
-    return { verdict: 'no-result', authenticated: false, reason: `no Authentication-Results from ${authservId}` };
+  if (field === undefined) return judged('no-result', { reason: `no Authentication-Results from ${authservId}` });
   // The topmost field of ours decides even when it cannot be read: a forged one further down never stands in for it.
   const ours = parseAuthenticationResults(field);
-  if (!ours)
-    return {
-      verdict: 'no-result',
-      authenticated: false,
-      reason: `unreadable Authentication-Results from ${authservId}`,
-    };
+  if (!ours) return judged('no-result', { reason: `unreadable Authentication-Results from ${authservId}` });
   const results = ours.results;
-  if (domain === undefined) return { verdict: 'unverified', authenticated: false, results };
+  if (domain === undefined) return judged('unverified', { results });
   // A service writes one DMARC result per message (RFC 7489 §6.6.1). Several in its field mean
   // text that is not the service's stands in it: no one of them is taken, pass or not.
   const dmarc = results.filter((r) => r.method === 'dmarc');
   if (dmarc.length > 1) {
-    const distinct = new Set(dmarc.map((r) => r.result)).size;
-    return {
-      verdict: 'unverified',
-      authenticated: false,
-      reason: `${dmarc.length} ${distinct > 1 ? 'conflicting ' : ''}dmarc results`,
-      results,
-    };
+    const conflicting = new Set(dmarc.map((r) => r.result)).size > 1 ? 'conflicting ' : '';
+    return judged('unverified', { reason: `${dmarc.length} ${conflicting}dmarc results`, results });
   }
   const [only] = dmarc;
-  if (only === undefined) return { verdict: 'no-result', authenticated: false, reason: 'no dmarc result', results };
-  if (!appliesTo(only, domain))
-    return { verdict: 'no-result', authenticated: false, reason: 'dmarc result for another domain', results };
-  if (only.result === 'pass') return { verdict: 'pass', authenticated: true, dmarc: 'pass', results };
-  return { verdict: 'unverified', authenticated: false, dmarc: only.result, reason: `dmarc=${only.result}`, results };
+  if (only === undefined) return judged('no-result', { reason: 'no dmarc result', results });
+  if (!appliesTo(only, domain)) return judged('no-result', { reason: 'dmarc result for another domain', results });
+  if (only.result === 'pass') return judged('pass', { dmarc: 'pass', results });
+  return judged('unverified', { dmarc: only.result, reason: `dmarc=${only.result}`, results });
 }
 
 /**

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { htmlToText, prepareHtmlToText } from '../../../src/present/html-to-text.js';
-import { resolveSessionUrl } from '../../../src/jmap/jmap-session.js';
-import { expandTemplate } from '../../../src/jmap/expand-template.js';
+import { expandTemplate, resolveSessionUrl } from '../../../src/jmap/jmap-session.js';
 import { parseOps } from '../../../src/jmap/parse-ops.js';
 import { safeFileName } from '../../../src/mail/download-blob-to-file.js';
 

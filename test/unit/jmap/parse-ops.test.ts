@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inferUsing } from '../../../src/jmap/infer-using.js';
+import { inferUsing } from '../../../src/jmap/parse-ops.js';
 
 const core = 'urn:ietf:params:jmap:core';
 const mail = 'urn:ietf:params:jmap:mail';
