@@ -9,21 +9,20 @@ import type { StoredCredentials } from '../credentials/stored-credentials.js';
 import { MailboxError, inputRef } from '../errors.js';
 import type { FetchFunction } from '../http/http-types.js';
 import type { Logger } from '../log.js';
-import type { AccountContext, AccountStats } from './account-context.js';
 import type {
-  Account,
+  AccountContext,
   AccountRegistry,
-  CallOptions,
+  AccountStats,
+  Clock,
   InboxChoice,
   InboxIdentity,
-  RegisterOutcome,
-  RegisterRequest,
+  ObservableAccount,
 } from './account-registry.js';
 import { OAuthGrant } from './oauth/oauth-grant.js';
 import { createOAuthInboxAccount } from './oauth/oauth-inbox-account.js';
 import { PowAuthClient } from './pow-auth-client.js';
 import { registerAccount } from './register-account.js';
-import { TokenChain, type Clock } from './token-chain.js';
+import { TokenChain } from './token-chain.js';
 
 export interface AccountRegistryOptions {
   configInputs: ConfigInputs;
@@ -37,13 +36,6 @@ export interface AccountRegistryOptions {
   lock?: LockOptions;
   /** Solver worker threads; the machine's parallelism by default. */
   powWorkers?: number;
-}
-
-/** An Account with its counters exposed (tests, diagnostics). */
-export interface ObservableAccount extends Account {
-  stats(): AccountStats;
-  /** Resolves when background renewals of this account have finished. */
-  settled(): Promise<void>;
 }
 
 export interface ObservableAccountRegistry extends AccountRegistry {
@@ -90,7 +82,7 @@ export function createAccountRegistry(options: AccountRegistryOptions): Observab
           log: options.log,
           lock: options.lock ?? {},
           now: options.now ?? Date.now,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
+          fetch: options.fetch,
           onRenewal: () => (stats.accessTokenRenewals += 1),
         });
         shared = { grant, stats };
@@ -159,16 +151,12 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
         salt: c.scryptSalt,
         timeoutMs: c.timeoutMs,
         log: options.log,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
+        fetch: options.fetch,
         ...((options.powWorkers ?? c.powWorkers) > 0 ? { powWorkers: options.powWorkers ?? c.powWorkers } : {}),
       }),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: options.fetch,
   };
-  const chain = new TokenChain(ctx, {
-    refreshAhead: options.refreshAhead ?? false,
-    closeSignal,
-    ...(options.now ? { now: options.now } : {}),
-  });
+  const chain = new TokenChain(ctx, { refreshAhead: options.refreshAhead ?? false, closeSignal, now: options.now });
 
   const credentials = async (): Promise<StoredCredentials> => {
     const stored = await store.readCredentials();
@@ -186,11 +174,11 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
     dir,
     config,
     // The settings are checked before the directory lock creates anything in the directory.
-    register: async (request: RegisterRequest, call?: CallOptions): Promise<RegisterOutcome> => {
+    register: async (request, call) => {
       await config();
       return registerAccount(ctx, chain, request, call);
     },
-    capability: async (call?: CallOptions) => chain.get(await credentials(), call),
+    capability: async (call) => chain.get(await credentials(), call),
     invalidateCapability: (jwt) => chain.invalidate(jwt),
     credentials,
     readState: () => store.readState(),

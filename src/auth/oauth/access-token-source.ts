@@ -6,16 +6,13 @@ import { MailboxError } from '../../errors.js';
 import type { FetchFunction } from '../../http/http-types.js';
 import type { Logger } from '../../log.js';
 import { oauthScopes } from '../../wire-constants.js';
-import type { CallOptions } from '../account-registry.js';
+import { lockFor, type CallOptions, type Clock } from '../account-registry.js';
 import { Deadline } from '../../gate/deadline.js';
 import { shellQuote } from '../../render/shell-quote.js';
 import type { IssuedTokens } from './oauth-protocol.js';
 
 /** Which access token a call needs: the grant's whole scope, or one that can only read (wake runs). */
 export type TokenNeed = 'full' | 'read';
-
-/** Milliseconds since the epoch; injectable so tests move time instead of waiting for it. */
-export type Clock = () => number;
 
 export interface AccessTokenSourceOptions {
   dir: string;
@@ -39,11 +36,6 @@ const marginShare = 0.25;
 
 function scopeSet(scope: string): string {
   return [...new Set(scope.split(/\s+/).filter(Boolean))].sort().join(' ');
-}
-
-/** The scope a refresh asks for: none (the grant's whole scope back, RFC 6749 §6) or mail.read only. */
-function askedScope(need: TokenNeed): string | undefined {
-  return need === 'read' ? oauthScopes.read : undefined;
 }
 
 function fits(entry: CachedToken, need: TokenNeed, grant: StoredGrant): boolean {
@@ -83,7 +75,10 @@ export class AccessTokenSource {
     }
     let pending = this.renewing.get(need);
     if (!pending) {
-      pending = this.renewLocked(need, call).finally(() => this.renewing.delete(need));
+      const lock = lockFor(this.options.lock, call);
+      pending = withDirectoryLock(this.options.dir, 'oauth', () => this.renewHoldingLock(need, call), lock).finally(
+        () => this.renewing.delete(need),
+      );
       this.renewing.set(need, pending);
     }
     return pending;
@@ -106,16 +101,6 @@ export class AccessTokenSource {
     if (this.rejected.has(entry.token)) return false;
     const margin = Math.min(marginSeconds, entry.lifetimeSeconds * marginShare) * 1000;
     return entry.expiresAt - this.options.now() > margin;
-  }
-
-  private async renewLocked(need: TokenNeed, call: CallOptions): Promise<string> {
-    const { deadline, signal } = call;
-    const lock: LockOptions = {
-      ...this.options.lock,
-      ...(signal ? { signal } : {}),
-      ...(deadline ? { whileWaiting: (wait) => deadline.offTheClock(wait) } : {}),
-    };
-    return withDirectoryLock(this.options.dir, 'oauth', () => this.renewHoldingLock(need, call), lock);
   }
 
   private async renewHoldingLock(need: TokenNeed, call: CallOptions): Promise<string> {
@@ -184,15 +169,11 @@ export class AccessTokenSource {
     this.options.onRenewal?.();
     let answered = false;
     try {
+      // No scope asks for the grant's whole scope back (RFC 6749 §6); a read need asks for mail.read only.
       const issued = await refreshGrant(
         grant,
-        askedScope(need),
-        {
-          deadline,
-          log: this.options.log,
-          ...(call.signal ? { signal: call.signal } : {}),
-          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-        },
+        need === 'read' ? oauthScopes.read : undefined,
+        { deadline, log: this.options.log, signal: call.signal, fetch: this.options.fetch },
         async (refreshToken) => {
           await store.writeGrant({
             ...grant,

@@ -10,7 +10,7 @@ import { MailboxError, toMailboxError, settingRef } from '../../errors.js';
 import type { Deadline } from '../../gate/deadline.js';
 import type { FetchFunction } from '../../http/http-types.js';
 import type { Logger } from '../../log.js';
-import type { OAuthHttp } from './gate-fetch.js';
+import type { OAuthHttp } from './oauth-http.js';
 import { fetchInboxList } from './inbox-list.js';
 import { listenOnLoopback } from './loopback-receiver.js';
 import {

@@ -5,7 +5,7 @@ import { withDirectoryLock, type LockOptions } from '../../credentials/directory
 import { oauthFiles, type KnownInbox } from '../../credentials/oauth-grant-files.js';
 import { OAuthGrantStore } from '../../credentials/oauth-grant-store.js';
 import { MailboxError, inputRef } from '../../errors.js';
-import type { OAuthHttp } from './gate-fetch.js';
+import type { OAuthHttp } from './oauth-http.js';
 import { revokeGrant } from './oauth-protocol.js';
 
 export interface DisconnectOutcome {

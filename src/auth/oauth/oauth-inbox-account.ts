@@ -2,16 +2,16 @@ import { CredentialStore } from '../../credentials/credential-store.js';
 import { kindConflictError, oauthInboxStateDir } from '../../credentials/credentials-kind.js';
 import { isLockHeld } from '../../credentials/directory-lock.js';
 import type { KnownInbox } from '../../credentials/oauth-grant-files.js';
-import type { AccountStats } from '../account-context.js';
-import type { Account, CallOptions, InboxChoice, InboxIdentity, ListedInbox } from '../account-registry.js';
+import type {
+  AccountStats,
+  CallOptions,
+  InboxChoice,
+  InboxIdentity,
+  ListedInbox,
+  ObservableAccount,
+} from '../account-registry.js';
 import type { TokenNeed } from './access-token-source.js';
 import type { OAuthGrant } from './oauth-grant.js';
-
-/** An Account with its counters exposed (as create-account-registry's ObservableAccount). */
-export interface OAuthInboxAccount extends Account {
-  stats(): AccountStats;
-  settled(): Promise<void>;
-}
 
 /**
  * One inbox of a connected account, as the operations, the gate and the watch job use an Account:
@@ -24,7 +24,7 @@ export function createOAuthInboxAccount(
   grant: OAuthGrant,
   choice: InboxChoice,
   stats: AccountStats,
-): OAuthInboxAccount {
+): ObservableAccount {
   const dir = grant.dir;
   let chosen: Promise<KnownInbox> | undefined;
   const resolve = (call: CallOptions = {}): Promise<KnownInbox> => {

@@ -5,8 +5,7 @@ import { MailboxError, settingRef } from '../../errors.js';
 import type { HttpResponse } from '../../http/http-types.js';
 import { isOriginAllowed } from '../../http/origin-rule.js';
 import { rememberSecret } from '../../redact.js';
-import { gateFetch, type OAuthHttp } from './gate-fetch.js';
-import { oauthFailure, type OAuthStep } from './oauth-failure.js';
+import { gateFetch, oauthFailure, type OAuthHttp, type OAuthStep } from './oauth-http.js';
 
 /**
  * The OAuth 2.0 exchanges of a native app (RFC 8252) with the service's authorization server, done
@@ -51,6 +50,7 @@ function options(http: OAuthHttp, url: string, onAnswer?: (response: HttpRespons
   };
 }
 
+// A stored grant is a RegisteredClient too: its clientId and clientSecret.
 function clientOf(client: RegisteredClient): oauth.Client {
   return { client_id: client.clientId };
 }
@@ -169,19 +169,22 @@ export function checkAuthorizationResponse(
 const tokenFields = z.looseObject({ refresh_token: z.string().min(1).optional() });
 
 /**
- * The refresh token of a 200 token answer, read from the raw body before oauth4webapi looks at it,
- * so it can be stored before any check that could fail: once the server has answered, the token
+ * Stores the refresh token of a 200 token answer, read from the raw body before oauth4webapi looks
+ * at it, so it is kept before any check that could fail: once the server has answered, the token
  * it replaced is dead, and this is the only copy of its successor.
  */
-function refreshTokenOf(response: HttpResponse): string | undefined {
-  if (response.status !== 200) return undefined;
-  try {
-    const token = tokenFields.safeParse(response.json()).data?.refresh_token;
+function persistRefreshToken(persist: (refreshToken: string) => Promise<void>) {
+  return async (response: HttpResponse): Promise<void> => {
+    if (response.status !== 200) return;
+    let token: string | undefined;
+    try {
+      token = tokenFields.safeParse(response.json()).data?.refresh_token;
+    } catch {
+      return;
+    }
     rememberSecret(token);
-    return token;
-  } catch {
-    return undefined;
-  }
+    if (token !== undefined) await persist(token);
+  };
 }
 
 function issued(result: oauth.TokenEndpointResponse, askedScope: string): IssuedTokens {
@@ -209,10 +212,6 @@ export async function exchangeCode(
   http: OAuthHttp,
   persist: (refreshToken: string) => Promise<void>,
 ): Promise<IssuedTokens> {
-  const onAnswer = async (response: HttpResponse): Promise<void> => {
-    const token = refreshTokenOf(response);
-    if (token !== undefined) await persist(token);
-  };
   return step('code exchange', server.token_endpoint ?? server.issuer, async () => {
     const response = await oauth.authorizationCodeGrantRequest(
       server,
@@ -223,7 +222,7 @@ export async function exchangeCode(
       request.verifier,
       {
         additionalParameters: { resource: request.resource },
-        ...options(http, server.token_endpoint ?? server.issuer, onAnswer),
+        ...options(http, server.token_endpoint ?? server.issuer, persistRefreshToken(persist)),
       },
     );
     return issued(await oauth.processAuthorizationCodeResponse(server, clientOf(client), response), request.scope);
@@ -238,23 +237,12 @@ export async function refreshGrant(
   persist: (refreshToken: string) => Promise<void>,
 ): Promise<IssuedTokens> {
   const server = grant.server as AuthorizationServer;
-  const client = { clientId: grant.clientId, ...(grant.clientSecret ? { clientSecret: grant.clientSecret } : {}) };
-  const onAnswer = async (response: HttpResponse): Promise<void> => {
-    const token = refreshTokenOf(response);
-    if (token !== undefined) await persist(token);
-  };
   return step('renewal', grant.server.token_endpoint, async () => {
-    const response = await oauth.refreshTokenGrantRequest(
-      server,
-      clientOf(client),
-      authOf(client),
-      grant.refreshToken,
-      {
-        ...(scope !== undefined ? { additionalParameters: { scope } } : {}),
-        ...options(http, grant.server.token_endpoint, onAnswer),
-      },
-    );
-    return issued(await oauth.processRefreshTokenResponse(server, clientOf(client), response), scope ?? grant.scope);
+    const response = await oauth.refreshTokenGrantRequest(server, clientOf(grant), authOf(grant), grant.refreshToken, {
+      ...(scope !== undefined ? { additionalParameters: { scope } } : {}),
+      ...options(http, grant.server.token_endpoint, persistRefreshToken(persist)),
+    });
+    return issued(await oauth.processRefreshTokenResponse(server, clientOf(grant), response), scope ?? grant.scope);
   });
 }
 
@@ -268,14 +256,18 @@ export async function revokeGrant(grant: StoredGrant, http: OAuthHttp): Promise<
       hint: "The person revokes the connection in the service's dashboard; then disconnect --local-only removes the files.",
     });
   }
-  const server = grant.server as AuthorizationServer;
-  const client = { clientId: grant.clientId, ...(grant.clientSecret ? { clientSecret: grant.clientSecret } : {}) };
   await step('revocation', endpoint, async () =>
     oauth.processRevocationResponse(
-      await oauth.revocationRequest(server, clientOf(client), authOf(client), grant.refreshToken, {
-        additionalParameters: { token_type_hint: 'refresh_token' },
-        ...options(http, endpoint),
-      }),
+      await oauth.revocationRequest(
+        grant.server as AuthorizationServer,
+        clientOf(grant),
+        authOf(grant),
+        grant.refreshToken,
+        {
+          additionalParameters: { token_type_hint: 'refresh_token' },
+          ...options(http, endpoint),
+        },
+      ),
     ),
   );
 }
