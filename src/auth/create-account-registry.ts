@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { resolveConfig, type Config, type ConfigInputs } from '../config.js';
-import { checkCredentialsTarget } from '../credentials/check-credentials-target.js';
-import { checkRegisteredOrigin } from '../credentials/check-registered-origin.js';
+import { checkCredentialsTarget, checkRegisteredOrigin } from '../credentials/check-endpoints.js';
 import { CredentialStore, inboxLocalPart } from '../credentials/credential-store.js';
 import { credentialsKindOf } from '../credentials/credentials-kind.js';
 import type { LockOptions } from '../credentials/directory-lock.js';

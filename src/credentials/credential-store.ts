@@ -70,7 +70,6 @@ export class CredentialStore {
     private readonly notice: (message: string) => void = () => undefined,
   ) {}
 
-  /** Path of one of the directory's files. */
   path(file: keyof typeof credentialFiles): string {
     return join(this.dir, credentialFiles[file]);
   }
@@ -138,18 +137,15 @@ export class CredentialStore {
     return text;
   }
 
-  /** Stores a token atomically. */
   async writeToken(kind: TokenKind, jwt: string): Promise<void> {
     rememberSecret(jwt);
     await writeFileAtomic(this.path(kind), `${jwt}\n`);
   }
 
-  /** state.json, or an empty state when there is none. */
   async readState(): Promise<AccountState> {
     return (await this.readJson(this.path('state'), accountStateSchema)) ?? {};
   }
 
-  /** Replaces state.json atomically. */
   async writeState(state: AccountState): Promise<void> {
     await writeFileAtomic(this.path('state'), `${JSON.stringify(accountStateSchema.parse(state), null, 2)}\n`);
   }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -18,6 +19,10 @@ export interface LockOptions {
 
 const ownerSchema = z.object({ pid: z.number(), host: z.string(), token: z.string(), createdAt: z.string() });
 type LockOwner = z.infer<typeof ownerSchema>;
+
+function ownerRecord(token: string): LockOwner {
+  return { pid: process.pid, host: hostname(), token, createdAt: new Date().toISOString() };
+}
 
 const heartbeatMs = 2_000;
 const pollMs = 25;
@@ -58,16 +63,9 @@ export async function tryAcquireLock(
  */
 export async function isLockHeld(dir: string, name: string, staleMs = 30_000): Promise<boolean> {
   const path = join(dir, `.${name}.lock`);
-  // An owner that has not written owner.json yet is about to: it counts as holding.
-  const stale = await staleLock(path, staleMs);
-  // staleLock answers undefined for a fresh lock and for no lock at all: look whether there is one.
-  return (
-    stale === undefined &&
-    (await stat(path).then(
-      () => true,
-      () => false,
-    ))
-  );
+  // An owner that has not written owner.json yet is about to: it counts as holding. staleLock
+  // answers undefined for a fresh lock and for no lock at all, so whether there is one is asked after.
+  return (await staleLock(path, staleMs)) === undefined && existsSync(path);
 }
 
 /** Waits for the lock and returns its release function. */
@@ -101,12 +99,7 @@ export async function acquireLock(dir: string, name: string, options: LockOption
 }
 
 async function attempt(path: string, staleMs: number): Promise<(() => Promise<void>) | undefined> {
-  const owner: LockOwner = {
-    pid: process.pid,
-    host: hostname(),
-    token: randomBytes(8).toString('hex'),
-    createdAt: new Date().toISOString(),
-  };
+  const owner = ownerRecord(randomBytes(8).toString('hex'));
   try {
     await mkdir(path, { mode: 0o700 });
   } catch (error) {
@@ -148,11 +141,7 @@ async function takeOverIfStale(path: string, staleMs: number): Promise<void> {
   }
   try {
     // Stryker disable next-line StringLiteral: the guard's token is never compared
-    await writeFile(
-      join(guard, 'owner.json'),
-      JSON.stringify({ pid: process.pid, host: hostname(), token: 'takeover', createdAt: new Date().toISOString() }),
-      { mode: 0o600 },
-    );
+    await writeFile(join(guard, 'owner.json'), JSON.stringify(ownerRecord('takeover')), { mode: 0o600 });
     const again = await staleLock(path, staleMs);
     if (again && again.token === judged.token && again.mtimeMs === judged.mtimeMs)
       await rm(path, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { MailboxError, inputRef } from '../errors.js';
 import { rememberSecret } from '../redact.js';
 import { isAlive } from './directory-lock.js';
+import { oauthFiles, oauthGrantSchema, type StoredGrant } from './oauth-grant-files.js';
 import { storedJsonOrUndefined } from './parse-stored-json.js';
 import { parseTempName, readPrivateFile } from './secure-file.js';
 import { storedCredentialsSchema, type StoredCredentials } from './stored-credentials.js';
@@ -14,19 +15,25 @@ import { storedCredentialsSchema, type StoredCredentials } from './stored-creden
  * state temps are caches (and hold JWTs): they are removed.
  */
 export async function recoverInterruptedWrites(dir: string, notice: (message: string) => void): Promise<void> {
-  // No directory yet: nothing was left in it.
-  const names = await readdir(dir).catch(() => [] as string[]);
-  for (const name of names) {
-    const temp = parseTempName(name);
-    // An OAuth directory's grant has recovery of its own (oauth-grant-store.ts): never removed here.
-    if (!temp || temp.target === 'oauth.json' || isAlive(temp.pid)) continue;
-    const path = join(dir, name);
-    if (temp.target !== 'credentials.json') {
+  for (const { path, target } of await abandonedTemps(dir)) {
+    // An OAuth directory's grant has recovery of its own (recoverInterruptedGrantWrite): never removed here.
+    if (target === 'oauth.json') continue;
+    if (target !== 'credentials.json') {
       await rm(path, { force: true }).catch(() => undefined);
       continue;
     }
     await recoverCredentials(dir, path, notice);
   }
+}
+
+/** The temp files (tempPathFor) in `dir` whose writing process is gone, with the file each was for. */
+async function abandonedTemps(dir: string): Promise<Array<{ path: string; target: string }>> {
+  // No directory yet: nothing was left in it.
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names.flatMap((name) => {
+    const temp = parseTempName(name);
+    return temp && !isAlive(temp.pid) ? [{ path: join(dir, name), target: temp.target }] : [];
+  });
 }
 
 async function recoverCredentials(dir: string, tempPath: string, notice: (message: string) => void): Promise<void> {
@@ -78,3 +85,42 @@ async function recoverCredentials(dir: string, tempPath: string, notice: (messag
 
 const parse = (text: string | undefined): StoredCredentials | undefined =>
   storedJsonOrUndefined(text, storedCredentialsSchema);
+
+const parseGrant = (text: string | undefined): StoredGrant | undefined => storedJsonOrUndefined(text, oauthGrantSchema);
+
+/**
+ * A process killed between writing a new oauth.json to its temp file and renaming it left the only
+ * copy of the newest refresh token there (the server has already retired the previous one): that
+ * copy is put in place when it is complete and newer than the file. Older or partial copies are
+ * removed: presenting a retired refresh token would make the service revoke the whole grant.
+ * Temp files of the caches are removed.
+ */
+export async function recoverInterruptedGrantWrite(dir: string, notice: (message: string) => void): Promise<void> {
+  const own = new Set<string>([oauthFiles.grant, oauthFiles.accessTokens, oauthFiles.inboxes, oauthFiles.renewal]);
+  for (const { path, target } of await abandonedTemps(dir)) {
+    if (!own.has(target)) continue;
+    // Stryker disable next-line ConditionalExpression,BlockStatement: a cache's temp file never parses as a grant, so the grant branch below removes it all the same
+    if (target !== oauthFiles.grant) {
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: errors are ignored either way
+      await rm(path, { force: true }).catch(() => undefined);
+      continue;
+    }
+    const left = parseGrant(await readPrivateFile(path).catch(() => undefined));
+    const current = parseGrant(await readPrivateFile(join(dir, oauthFiles.grant)).catch(() => undefined));
+    const isNewer =
+      left !== undefined &&
+      (current === undefined ||
+        left.connectedAt > current.connectedAt ||
+        (left.connectedAt === current.connectedAt && left.generation > current.generation));
+    if (isNewer) {
+      rememberSecret(left.refreshToken);
+      await rename(path, join(dir, oauthFiles.grant));
+      notice(
+        `Recovered the newest refresh token of ${dir} from a renewal that was interrupted before it was put in place.`,
+      );
+    } else {
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: the file was listed a moment ago; `force` only spares a race with another recovery
+      await rm(path, { force: true });
+    }
+  }
+}

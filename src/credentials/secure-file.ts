@@ -18,7 +18,7 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
     const info = await lstat(dir);
     if (!isWindows && info.isDirectory() && (info.mode & 0o777) !== 0o700) await chmod(dir, 0o700);
   } catch (error) {
-    throw unwritable(dir, error, true);
+    throw fileError(dir, error, true, true);
   }
 }
 
@@ -79,7 +79,7 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
     await syncDir(dir);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
-    throw unwritable(path, error);
+    throw fileError(path, error, true);
     // Stryker disable next-line BlockStatement: a finished write's temp path no longer exists, so the exit hook's unlink of it fails silently; the set's growth is memory, watched by the 10,000-call bench
   } finally {
     inFlight.delete(temp);
@@ -127,11 +127,11 @@ export async function readPrivateFile(path: string): Promise<string | undefined>
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     // Stryker disable next-line ConditionalExpression,StringLiteral: reached only when a link appears between the lstat above and this open
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw symlinkError(path);
-    throw unreadable(path, error);
+    throw fileError(path, error, false);
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) throw unreadable(path, new Error('not a regular file'));
+    if (!info.isFile()) throw fileError(path, new Error('not a regular file'), false);
     // Stryker disable next-line ConditionalExpression,LogicalOperator: chmod 0600 of a file already 0600 changes nothing (and isWindows is false here)
     if (!isWindows && (info.mode & 0o777) !== 0o600) await handle.chmod(0o600).catch(() => undefined);
     // Directories made by older clients may be group/world readable: tighten on sight (never via a link).
@@ -144,7 +144,7 @@ export async function readPrivateFile(path: string): Promise<string | undefined>
     readCache.set(path, { identity: fileIdentity(await handle.stat({ bigint: true })), text });
     return text;
   } catch (error) {
-    throw error instanceof MailboxError ? error : unreadable(path, error);
+    throw error instanceof MailboxError ? error : fileError(path, error, false);
   } finally {
     await handle.close();
   }
@@ -188,32 +188,21 @@ async function syncDir(dir: string): Promise<void> {
  * A file where the credentials directory should be is a wrong path, not a permission problem:
  * ENOTDIR when a file inside it is opened, EEXIST when it is created (mkdir of the directory).
  */
-function fileInsteadOfDir(path: string, cause: unknown, isDir: boolean): string | undefined {
+function fileError(path: string, cause: unknown, writing: boolean, isDir = false): MailboxError {
   // Stryker disable next-line OptionalChaining: every caller passes the error it caught
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-  if (code !== 'ENOTDIR' && !(code === 'EEXIST' && isDir)) return undefined;
-  return `${isDir ? path : dirname(path)} is a file, not a directory: give ${inputRef('credentials_dir')} the directory that holds credentials.json (or a new one to register in).`;
-}
-
-function unreadable(path: string, cause: unknown): MailboxError {
+  const notADir =
+    code === 'ENOTDIR' || (code === 'EEXIST' && isDir)
+      ? `${isDir ? path : dirname(path)} is a file, not a directory: give ${inputRef('credentials_dir')} the directory that holds credentials.json (or a new one to register in).`
+      : undefined;
   return new MailboxError({
     code: 'credentials_unwritable',
-    message: `Cannot read ${path}: ${(cause as Error).message}.`,
+    message: `Cannot ${writing ? 'write' : 'read'} ${path}: ${(cause as Error).message}.`,
     hint:
-      fileInsteadOfDir(path, cause, false) ??
-      'Check the permissions of the credentials directory (it should belong to this user, mode 0700).',
-    cause,
-  });
-}
-
-// Stryker disable next-line BooleanLiteral: a write's own errors (open of a fresh temp name, rename) are never EEXIST or ENOTDIR once ensurePrivateDir has passed
-function unwritable(path: string, cause: unknown, isDir = false): MailboxError {
-  return new MailboxError({
-    code: 'credentials_unwritable',
-    message: `Cannot write ${path}: ${(cause as Error).message}.`,
-    hint:
-      fileInsteadOfDir(path, cause, isDir) ??
-      `Choose a credentials directory this user can write (${inputRef('credentials_dir')} or AGENT_MAILBOX_CREDENTIALS_DIR).`,
+      notADir ??
+      (writing
+        ? `Choose a credentials directory this user can write (${inputRef('credentials_dir')} or AGENT_MAILBOX_CREDENTIALS_DIR).`
+        : 'Check the permissions of the credentials directory (it should belong to this user, mode 0700).'),
     cause,
   });
 }

@@ -91,29 +91,31 @@ export async function listenOnLoopback(): Promise<LoopbackReceiver> {
         const done = (): void => {
           clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
-        };
-        const onAbort = (): void => {
-          done();
           deliver = undefined;
-          reject(
+        };
+        const fail = (error: MailboxError): void => {
+          done();
+          reject(error);
+        };
+        const onAbort = (): void =>
+          fail(
             new MailboxError({
               code: 'cancelled',
               message: 'Cancelled while waiting for the person to sign in and approve.',
               hint: 'Run connect again when they are ready.',
             }),
           );
-        };
-        const timer = setTimeout(() => {
-          done();
-          deliver = undefined;
-          reject(
-            new MailboxError({
-              code: 'timeout',
-              message: `Nobody finished the sign-in and consent within ${Math.round(waitMs / 1000)} s.`,
-              hint: 'Run connect again, open the link it prints in a browser on this machine, sign in and approve (--wait-seconds gives more time).',
-            }),
-          );
-        }, waitMs);
+        const timer = setTimeout(
+          () =>
+            fail(
+              new MailboxError({
+                code: 'timeout',
+                message: `Nobody finished the sign-in and consent within ${Math.round(waitMs / 1000)} s.`,
+                hint: 'Run connect again, open the link it prints in a browser on this machine, sign in and approve (--wait-seconds gives more time).',
+              }),
+            ),
+          waitMs,
+        );
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });
         deliver = (answer) => {
