@@ -1,7 +1,4 @@
-/**
- * The HTTP layer's shared types, in a module of their own so the transport (node-http-fetch.ts)
- * and the sender (send-http.ts) need not import each other.
- */
+// A module of its own so the transport (node-http-fetch.ts) and the sender (send-http.ts) need not import each other.
 
 export type FetchFunction = typeof fetch;
 

@@ -18,9 +18,9 @@ export class RedirectRefused extends Error {
   }
 }
 
-/** Throws RedirectRefused unless `to` is on the same origin as `from`. */
 export function checkRedirect(from: URL, to: URL): void {
-  if (to.origin !== from.origin) throw new RedirectRefused(from.origin, originText(to));
+  // `to` as protocol and host: the same text as its origin for http(s), and still readable for a scheme without one.
+  if (to.origin !== from.origin) throw new RedirectRefused(from.origin, `${to.protocol}//${to.host}`);
 }
 
 /** The origin of a URL or of a URL template whose placeholders lie after its authority; undefined when it cannot be known. */
@@ -50,9 +50,4 @@ export function redirectRefusedError(what: string, refused: RedirectRefused): Ma
     hint: `Credentials go only to the configured ${settingRef('authUrl')} and ${settingRef('apiUrl')}. Check those settings; if the service really moved, configure its new address.`,
     details: { from: refused.from, to: refused.to },
   });
-}
-
-/** Origin of a parsed URL for a message, also for a scheme without an origin of its own (http(s): the same text). */
-function originText(url: URL): string {
-  return `${url.protocol}//${url.host}`;
 }
