@@ -19,10 +19,9 @@ export function credentialsKindOf(dir: string): CredentialsKind {
 const plainByte = /^[a-z0-9._@+-]$/;
 
 /**
- * The folder of one inbox of an OAuth directory: its state.json (session cache, cursors), watch
- * files, digest and wake lock. Every per-inbox path of an OAuth directory comes from here. The
- * folder is named after the address, lowercased; anything outside a plain address's characters is
- * percent-encoded, so no address can name a path outside `inboxes/`.
+ * The folder of one inbox of an OAuth directory: its state.json (session cache, cursors), watch files, digest and wake
+ * lock. Every per-inbox path of an OAuth directory comes from here. The folder is named after the address, lowercased;
+ * anything outside a plain address's characters is percent-encoded, so no address can name a path outside `inboxes/`.
  */
 export function oauthInboxStateDir(credentialsDir: string, inboxAddress: string): string {
   const bytes = [...Buffer.from(inboxAddress.trim().toLowerCase(), 'utf8')];

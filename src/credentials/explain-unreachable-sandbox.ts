@@ -44,10 +44,9 @@ function restartCommand(dir: string, sandbox: RegisteredSandbox): { restart: str
 }
 
 /**
- * A connection refused by a host on this machine means a local sandbox is not running. When the
- * inbox's credentials.json was registered against that sandbox, say so and how to get it back
- * (`sandbox_not_running`); otherwise add to the network error that nothing listens there. Any
- * other error comes back unchanged.
+ * A connection refused by a host on this machine means a local sandbox is not running. When the inbox's
+ * credentials.json was registered against that sandbox, say so and how to get it back (`sandbox_not_running`);
+ * otherwise add to the network error that nothing listens there. Any other error comes back unchanged.
  */
 export function explainUnreachableSandbox(error: unknown, inbox: InboxOfCall): unknown {
   if (!(error instanceof MailboxError)) return error;

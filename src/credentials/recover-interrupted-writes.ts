@@ -9,10 +9,9 @@ import { parseTempName, readPrivateFile } from './secure-file.js';
 import { storedCredentialsSchema, type StoredCredentials } from './stored-credentials.js';
 
 /**
- * Finishes or clears writes that a killed process left behind in a credentials directory. A
- * credentials temp file may hold the only copy of a new inbox's apiKey (killed between write and
- * rename): it is put in place, or kept under a visible name, and never deleted unread. Token and
- * state temps are caches (and hold JWTs): they are removed.
+ * Finishes or clears writes that a killed process left behind in a credentials directory. A credentials temp file may
+ * hold the only copy of a new inbox's apiKey (killed between write and rename): it is put in place, or kept under a
+ * visible name, and never deleted unread. Token and state temps are caches (and hold JWTs): they are removed.
  */
 export async function recoverInterruptedWrites(dir: string, notice: (message: string) => void): Promise<void> {
   for (const { path, target } of await abandonedTemps(dir)) {
@@ -89,11 +88,10 @@ const parse = (text: string | undefined): StoredCredentials | undefined =>
 const parseGrant = (text: string | undefined): StoredGrant | undefined => storedJsonOrUndefined(text, oauthGrantSchema);
 
 /**
- * A process killed between writing a new oauth.json to its temp file and renaming it left the only
- * copy of the newest refresh token there (the server has already retired the previous one): that
- * copy is put in place when it is complete and newer than the file. Older or partial copies are
- * removed: presenting a retired refresh token would make the service revoke the whole grant.
- * Temp files of the caches are removed.
+ * A process killed between writing a new oauth.json to its temp file and renaming it left the only copy of the newest
+ * refresh token there (the server has already retired the previous one): that copy is put in place when it is complete
+ * and newer than the file. Older or partial copies are removed: presenting a retired refresh token would make the
+ * service revoke the whole grant. Temp files of the caches are removed.
  */
 export async function recoverInterruptedGrantWrite(dir: string, notice: (message: string) => void): Promise<void> {
   const own = new Set<string>([oauthFiles.grant, oauthFiles.accessTokens, oauthFiles.inboxes, oauthFiles.renewal]);

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 
 /**
- * credentials.json: the field names of the live service's clients (apiKey, inboxId, authUrl,
- * apiUrl, scryptSalt, uploadUrl, downloadUrl), so existing credential directories keep working,
- * plus fields of our own. Unknown fields are kept (loose) so a newer or older client's file is
- * never stripped on rewrite.
+ * credentials.json: the field names of the live service's clients (apiKey, inboxId, authUrl, apiUrl, scryptSalt,
+ * uploadUrl, downloadUrl), so existing credential directories keep working, plus fields of our own. Unknown fields are
+ * kept (loose) so a newer or older client's file is never stripped on rewrite.
  */
 export const storedCredentialsSchema = z.looseObject({
   apiKey: z.string().min(1),

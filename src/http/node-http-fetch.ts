@@ -3,13 +3,12 @@ import type { FetchFunction } from './http-types.js';
 import { checkRedirect } from './origin-rule.js';
 
 /**
- * The part of `fetch` the HTTP layer uses, over node:http. node's global fetch loads undici and
- * its WebAssembly HTTP parser on first use: ~25 ms and ~40 MiB of peak memory in a process that
- * makes one request, which a shell agent pays on every step. Same contract as fetch for the
- * caller: rejects with TypeError("fetch failed", { cause }) on network errors and with the
- * signal's reason on abort; follows redirects like fetch, but only within the origin asked
- * (origin-rule.ts: every request it carries holds a credential); the body offers the reader of a web
- * ReadableStream (getReader, cancel), which is all the HTTP layer uses.
+ * The part of `fetch` the HTTP layer uses, over node:http. node's global fetch loads undici and its WebAssembly HTTP
+ * parser on first use: ~25 ms and ~40 MiB of peak memory in a process that makes one request, which a shell agent pays
+ * on every step. Same contract as fetch for the caller: rejects with TypeError("fetch failed", { cause }) on network
+ * errors and with the signal's reason on abort; follows redirects like fetch, but only within the origin asked
+ * (origin-rule.ts: every request it carries holds a credential); the body offers the reader of a web ReadableStream
+ * (getReader, cancel), which is all the HTTP layer uses.
  */
 
 const maxRedirects = 20;

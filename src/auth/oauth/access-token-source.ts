@@ -48,13 +48,12 @@ export function refreshTokenDigest(token: string): string {
 }
 
 /**
- * The access tokens of one OAuth grant, shared by every inbox of the grant (the inbox is chosen per
- * request by X-Service-Account-Id, not by the token). A token is used while it has a margin left;
- * renewal rotates the refresh token (spec §3), so it runs under the directory lock: the holder reads
- * the refresh token again, sees whether another process renewed meanwhile (then takes its access
- * token from the cache), and otherwise presents it, stores the successor before anything else can
- * fail, and only then caches and hands out the new access token. Two processes therefore never
- * present the same refresh token, which would make the service revoke the grant.
+ * The access tokens of one OAuth grant, shared by every inbox of the grant (the inbox is chosen per request by
+ * X-Service-Account-Id, not by the token). A token is used while it has a margin left; renewal rotates the refresh
+ * token (spec §3), so it runs under the directory lock: the holder reads the refresh token again, sees whether another
+ * process renewed meanwhile (then takes its access token from the cache), and otherwise presents it, stores the
+ * successor before anything else can fail, and only then caches and hands out the new access token. Two processes
+ * therefore never present the same refresh token, which would make the service revoke the grant.
  */
 export class AccessTokenSource {
   private readonly held = new Map<TokenNeed, CachedToken>();

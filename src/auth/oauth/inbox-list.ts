@@ -20,11 +20,10 @@ const agentsSchema = z.looseObject({
 export class InboxListUnauthorized extends Error {}
 
 /**
- * GET {auth_url}/api/v1/agents with the access token (spec §4.1, §2.1): the person's inboxes, each
- * with the full address the client derives (spec §1 fact 4: an inboxId holding @ is used as it is,
- * else the default domain). The inbox chosen at consent is not a field of the list; the service
- * names it in the `_next` hints, so an accountId of the list that the hints name, and only one,
- * is taken as the default.
+ * GET {auth_url}/api/v1/agents with the access token (spec §4.1, §2.1): the person's inboxes, each with the full
+ * address the client derives (spec §1 fact 4: an inboxId holding @ is used as it is, else the default domain). The
+ * inbox chosen at consent is not a field of the list; the service names it in the `_next` hints, so an accountId of the
+ * list that the hints name, and only one, is taken as the default.
  */
 export async function fetchInboxList(
   authUrl: string,
@@ -92,9 +91,8 @@ export function defaultInbox(list: StoredInboxList): KnownInbox | undefined {
 }
 
 /**
- * The inbox a call acts for (spec §4.2: there is no default on the wire, the client picks): the one
- * named, else the default, else the only one. Naming none of several, or one that is not in the
- * list, is refused with the list.
+ * The inbox a call acts for (spec §4.2: there is no default on the wire, the client picks): the one named, else the
+ * default, else the only one. Naming none of several, or one that is not in the list, is refused with the list.
  */
 export function chooseInbox(list: StoredInboxList, wanted: string | undefined, dir: string): KnownInbox {
   const listed = list.inboxes.map((inbox) => `${inbox.address} (accountId ${inbox.accountId})`);

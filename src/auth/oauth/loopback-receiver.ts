@@ -37,10 +37,9 @@ function page(res: ServerResponse, status: number, title: string, message: strin
 }
 
 /**
- * A one-shot HTTP listener on the loopback interface at an ephemeral port (RFC 8252 §7.3: the IP
- * literal 127.0.0.1, not "localhost", so no resolver or other interface is involved). It takes
- * only GET /callback; an answer whose state is not the one in progress (another tab, a forged
- * request from a web page) is refused without ending the wait.
+ * A one-shot HTTP listener on the loopback interface at an ephemeral port (RFC 8252 §7.3: the IP literal 127.0.0.1, not
+ * "localhost", so no resolver or other interface is involved). It takes only GET /callback; an answer whose state is
+ * not the one in progress (another tab, a forged request from a web page) is refused without ending the wait.
  */
 export async function listenOnLoopback(): Promise<LoopbackReceiver> {
   let deliver: ((answer: ReceivedAnswer) => void) | undefined;

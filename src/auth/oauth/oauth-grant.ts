@@ -28,9 +28,8 @@ export function grantSettings(grant: StoredGrant): Record<string, string> {
 }
 
 /**
- * What the inboxes of one connected account share: the grant's files, its access tokens and its
- * inbox list. One per OAuth directory; each inbox a call chooses is an Account over it
- * (oauth-inbox-account.ts).
+ * What the inboxes of one connected account share: the grant's files, its access tokens and its inbox list. One per
+ * OAuth directory; each inbox a call chooses is an Account over it (oauth-inbox-account.ts).
  */
 export class OAuthGrant {
   readonly store: OAuthGrantStore;

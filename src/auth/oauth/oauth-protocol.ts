@@ -8,11 +8,10 @@ import { rememberSecret } from '../../redact.js';
 import { gateFetch, oauthFailure, type OAuthHttp, type OAuthStep } from './oauth-http.js';
 
 /**
- * The OAuth 2.0 exchanges of a native app (RFC 8252) with the service's authorization server, done
- * by oauth4webapi over the gate's sender: metadata discovery (RFC 8414), dynamic registration
- * (RFC 7591), the code exchange with PKCE (RFC 7636) and a resource (RFC 8707), refresh with
- * rotation, revocation (RFC 7009). What the library checks (issuer, iss in the redirect, token
- * response shape) it checks; what this module adds is the service's own rules and safe storage.
+ * The OAuth 2.0 exchanges of a native app (RFC 8252) with the service's authorization server, done by oauth4webapi over
+ * the gate's sender: metadata discovery (RFC 8414), dynamic registration (RFC 7591), the code exchange with PKCE (RFC
+ * 7636) and a resource (RFC 8707), refresh with rotation, revocation (RFC 7009). What the library checks (issuer, iss
+ * in the redirect, token response shape) it checks; what this module adds is the service's own rules and safe storage.
  */
 
 export type AuthorizationServer = oauth.AuthorizationServer;
