@@ -111,16 +111,11 @@ export class PowAuthClient {
     const sessionJwt = readBearerToken(response, `POST ${authPaths.session}`);
     let parsed: z.infer<typeof sessionBody> = {};
     try {
-      const result = sessionBody.safeParse(response.json());
-      if (result.success) parsed = result.data;
+      parsed = sessionBody.safeParse(response.json()).data ?? {};
     } catch {
       // A login answer may have no body; sign-up is checked by the caller.
     }
-    return {
-      sessionJwt,
-      ...(parsed.apiKey ? { apiKey: parsed.apiKey } : {}),
-      ...(parsed.inbox ? { inbox: parsed.inbox } : {}),
-    };
+    return { sessionJwt, apiKey: parsed.apiKey, inbox: parsed.inbox };
   }
 
   /** POST /api/v1/capability with the session JWT as bearer. */

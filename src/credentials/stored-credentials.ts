@@ -43,7 +43,6 @@ export const cachedJmapSessionSchema = z.looseObject({
  * holding the apiKey is written only at sign-up/login, never on every request.
  */
 export const accountStateSchema = z.looseObject({
-  /** Resolved JMAP session facts, cached so placeholders cost no round trip. */
   session: cachedJmapSessionSchema.optional(),
   /** Email state after the last `list_new` preset run. */
   listNewState: z.string().optional(),
