@@ -225,9 +225,8 @@ async function logIn(
 const sessionShape = z.looseObject({ primaryAccounts: z.record(z.string(), z.string()) });
 
 /**
- * The JMAP session's primary mail account id (spec §2.6), which on the proof-of-work path is the
- * inbox's full address. Best effort: register must not fail after the apiKey is stored because
- * discovery did (the reference client lost keys that way, live-service.md).
+ * The JMAP session's primary mail account id (spec §2.6: on the proof-of-work path, the full address). Best effort:
+ * register must not fail after the apiKey is stored (the reference client lost keys that way, live-service.md).
  */
 async function discoverJmapAccountId(
   ctx: AccountContext,

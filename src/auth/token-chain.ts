@@ -52,9 +52,8 @@ function isUsable(jwt: string | undefined, margin: { seconds: number; share: num
 }
 
 /**
- * The §4.3 token chain of one credentials directory: reuse the capability, else mint one from the
- * session, else log in with a fresh proof of work. Renewal happens under the directory lock and
- * re-reads the files after taking it, so processes sharing a directory never solve two PoWs at once.
+ * The §4.3 token chain of one credentials directory: the capability, else one minted from the session, else a PoW
+ * login. Renewal rereads the files under the directory lock, so processes sharing it never solve two PoWs at once.
  */
 export class TokenChain {
   private capability: string | undefined;

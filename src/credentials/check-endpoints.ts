@@ -43,10 +43,8 @@ const originOf = (url: string | undefined): string | undefined => {
 };
 
 /**
- * Keeps an apiKey on the side it was issued on, before any request and before anything is written:
- * a directory registered on a local sandbox (or made by one) never talks to a host off this
- * machine, and one registered on the service never talks to a local port. The endpoints a
- * directory's own credentials.json supplies are the ones it was registered on, so they pass.
+ * Keeps an apiKey on the side it was issued on, before any request or write: a directory registered on (or made by) a
+ * local sandbox never talks to a host off this machine, and one registered on the service never to a local port.
  */
 export function checkRegisteredOrigin(
   config: OriginConfig,
@@ -87,11 +85,9 @@ export function checkRegisteredOrigin(
 type TargetConfig = Pick<Config, 'authUrl' | 'apiUrl' | 'allowDefaultCredentialsDir' | 'sources'>;
 
 /**
- * Refuses a client pointed at a loopback host (a local sandbox) by flag or environment when it
- * would use the default credentials directory: that directory is where the operator's real inbox
- * lives, and a sandbox inbox stored there outlives the sandbox and stands in the way of the real
- * one. Endpoints that come from the directory's own credentials.json were chosen when it was
- * registered, so they pass. `--allow-default-credentials-dir` lets it through on purpose.
+ * Refuses a client pointed at a loopback host (a local sandbox) by flag or environment in the default credentials
+ * directory, kept for the operator's real inbox: a sandbox inbox there would outlive the sandbox and block the real one.
+ * Endpoints from the directory's own credentials.json pass; `--allow-default-credentials-dir` lets it through.
  */
 export function checkCredentialsTarget(config: TargetConfig, dir: string): void {
   if (config.allowDefaultCredentialsDir) return;

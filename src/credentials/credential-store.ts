@@ -75,10 +75,9 @@ export class CredentialStore {
   }
 
   /**
-   * The last value parsed per file, with the text it came from. The MCP server reads credentials and
-   * state on every call: an unchanged file (readPrivateFile hands back the same text) gives back the
-   * same deeply frozen value, so nothing is parsed or resolved again. Frozen because it is shared:
-   * callers derive new state with spreads, never by changing what they read.
+   * The last value parsed per file, with its text: the MCP server reads credentials and state on every call, and an
+   * unchanged file gives back the same value, unparsed. Deeply frozen because it is shared: callers derive new state
+   * with spreads.
    */
   private readonly parsed = new Map<string, { text: string; value: unknown }>();
 

@@ -28,9 +28,8 @@ const heartbeatMs = 2_000;
 const pollMs = 25;
 
 /**
- * Runs `task` while holding a cross-process lock on `dir`: a lock directory (`mkdir` is atomic on
- * every filesystem we care about) holding owner.json. A holder refreshes the directory's mtime as a
- * heartbeat, so a lock is stale when its owner's pid is gone (same host) or the heartbeat stopped.
+ * Runs `task` under a cross-process lock on `dir`: a lock directory (`mkdir` is atomic) holding owner.json, whose
+ * mtime the holder refreshes as a heartbeat; it is stale when its owner's pid is gone (same host) or the heart stopped.
  */
 export async function withDirectoryLock<T>(
   dir: string,
@@ -120,10 +119,9 @@ async function attempt(path: string, staleMs: number): Promise<(() => Promise<vo
 }
 
 /**
- * Removes a lock judged stale. Only one waiter at a time may do so (a `.takeover` guard directory),
- * and it judges again under the guard and removes the lock only if it is still the very lock it
- * judged (same owner token and heartbeat). The former "move aside, put back if wrong" could put a
- * dead lock back over a holder that arrived in between; nothing is ever put back now.
+ * Removes a lock judged stale. One waiter at a time (a `.takeover` guard directory) judges again under the guard and
+ * removes the lock only if it is still the very lock it judged (same owner token and heartbeat); nothing is ever put
+ * back, which could land a dead lock over a holder that arrived in between.
  */
 async function takeOverIfStale(path: string, staleMs: number): Promise<void> {
   const judged = await staleLock(path, staleMs);

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The files of an OAuth credentials directory (a person's account connected with `connect`). The
- * grant (client, endpoints, the rotating refresh token) is ONE file, so a reconnect or a rotation
- * replaces all of it with one rename; caches and the inbox list live beside it, and each inbox of
- * the grant has a folder of its own for its state (cursors, session cache, watch files).
+ * The files of an OAuth credentials directory (`connect`). The grant (client, endpoints, rotating refresh token) is ONE
+ * file, so a reconnect or a rotation replaces all of it with one rename; caches and the inbox list live beside it, and
+ * each inbox has a folder for its state (cursors, session cache, watch files).
  */
 export const oauthFiles = {
   grant: 'oauth.json',

@@ -88,10 +88,9 @@ const parse = (text: string | undefined): StoredCredentials | undefined =>
 const parseGrant = (text: string | undefined): StoredGrant | undefined => storedJsonOrUndefined(text, oauthGrantSchema);
 
 /**
- * A process killed between writing a new oauth.json to its temp file and renaming it left the only copy of the newest
- * refresh token there (the server has already retired the previous one): that copy is put in place when it is complete
- * and newer than the file. Older or partial copies are removed: presenting a retired refresh token would make the
- * service revoke the whole grant. Temp files of the caches are removed.
+ * A process killed between writing oauth.json's temp file and renaming it left the only copy of the newest refresh
+ * token there: it is put in place when complete and newer. Older or partial copies, and caches' temps, are removed (a
+ * retired refresh token presented again would make the service revoke the whole grant).
  */
 export async function recoverInterruptedGrantWrite(dir: string, notice: (message: string) => void): Promise<void> {
   const own = new Set<string>([oauthFiles.grant, oauthFiles.accessTokens, oauthFiles.inboxes, oauthFiles.renewal]);

@@ -56,9 +56,8 @@ export function parseTempName(name: string): { target: string; pid: number } | u
 }
 
 /**
- * Writes a file so readers see either the old or the new content, never a mix: a temporary file
- * in the same directory (same filesystem, so rename is atomic), fsync, then rename over the target.
- * A symlink at the target is refused rather than replaced or followed.
+ * Writes a file so readers see the old or the new content, never a mix: a temp file in the same directory (rename is
+ * atomic there), fsync, rename. A symlink at the target is refused rather than replaced or followed.
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
   const dir = dirname(path);
@@ -87,10 +86,9 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
 }
 
 /**
- * The last text read per path, with the identity of the file it came from. A long-lived MCP server
- * reads credentials.json and state.json on every call; when one lstat shows the same file (same
- * inode, size, change and modification times: every write here is a rename to a new inode), the
- * text is the one already read, and five more file-system round trips per read are saved.
+ * The last text read per path, with its file's identity. The MCP server reads credentials.json and state.json on every
+ * call; when one lstat shows the same file (inode, size, ctime, mtime: every write here is a rename to a new inode),
+ * the text already read is used, saving five file-system round trips.
  */
 const readCache = new Map<string, { identity: string; text: string }>();
 

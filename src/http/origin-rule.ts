@@ -1,11 +1,9 @@
 import { MailboxError, settingRef } from '../errors.js';
 
 /**
- * Where credentials may go. Every request this client sends to the service carries a credential: a bearer token in its
- * header, or the apiKey in the login body. A redirect is the server naming a new destination for that request, so
- * following it to another origin would hand the credential to a host the operator never configured; stripping the
- * header (as fetch does) would still send the login body along. So a redirect is followed only within the origin it
- * came from, and never from https to http (a downgrade exposes the credential on the wire even to the same host name).
+ * Where credentials may go. Every request to the service carries one (a bearer header, or the apiKey in the login
+ * body), so a redirect to another origin would hand it to a host the operator never configured; stripping the header
+ * as fetch does would still send the body. A redirect is followed only within its origin, never https to http.
  */
 
 export class RedirectRefused extends Error {

@@ -60,9 +60,8 @@ const cancelledError = (cause: unknown): MailboxError =>
   });
 
 /**
- * What the search runs on. Tests pass their own: a worker that crashes, exits early or reports in
- * an order they choose, and a runtime without SIMD, none of which real scrypt workers on this
- * machine can be made to do on demand. Every caller in src uses the default.
+ * What the search runs on. Tests pass their own (workers that crash, exit early or report in an order they choose; no
+ * SIMD), which real workers cannot be made to do on demand; every caller in src uses the default.
  */
 export interface PowRuntime {
   startWorker: StartPowWorker;

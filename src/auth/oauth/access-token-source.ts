@@ -48,12 +48,11 @@ export function refreshTokenDigest(token: string): string {
 }
 
 /**
- * The access tokens of one OAuth grant, shared by every inbox of the grant (the inbox is chosen per request by
- * X-Service-Account-Id, not by the token). A token is used while it has a margin left; renewal rotates the refresh
- * token (spec §3), so it runs under the directory lock: the holder reads the refresh token again, sees whether another
- * process renewed meanwhile (then takes its access token from the cache), and otherwise presents it, stores the
- * successor before anything else can fail, and only then caches and hands out the new access token. Two processes
- * therefore never present the same refresh token, which would make the service revoke the grant.
+ * The access tokens of one OAuth grant, shared by its inboxes (X-Service-Account-Id picks the inbox, not the token).
+ * Renewal rotates the refresh token (spec §3), so it runs under the directory lock: the holder rereads the refresh
+ * token, takes another process's fresh access token if there is one, and otherwise presents it and stores the successor
+ * before anything else. Two processes never present the same refresh token, which would make the service revoke the
+ * grant.
  */
 export class AccessTokenSource {
   private readonly held = new Map<TokenNeed, CachedToken>();
@@ -147,10 +146,9 @@ export class AccessTokenSource {
   }
 
   /**
-   * One refresh. The journal says, durably and before the request leaves, which refresh token is in
-   * flight; it is cleared once the outcome is known (the successor stored, or the server's refusal).
-   * A journal found on entry means an earlier renewal with this very token got no answer stored:
-   * the server may have rotated it, and if so the refresh below is refused and the message says why.
+   * One refresh. The journal records, durably and before the request leaves, which refresh token is in flight, until
+   * the outcome is known. One found on entry for this very token means an earlier renewal's answer was never stored:
+   * if the server rotated it, the refresh below is refused and the message says why.
    */
   private async refresh(grant: StoredGrant, need: TokenNeed, call: CallOptions): Promise<IssuedTokens> {
     const { store, now } = this.options;

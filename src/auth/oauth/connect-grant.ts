@@ -78,12 +78,10 @@ function authorizationUrl(server: AuthorizationServer, fields: Record<string, st
 }
 
 /**
- * `connect`: a person's account, connected as a native app (RFC 8252). Discover the server,
- * register this run's client for its own loopback redirect URI, send the person's browser to the
- * consent page with PKCE (S256), state and the resource, take the answer on 127.0.0.1 (state and
- * iss checked, RFC 9207), exchange the code, and store the grant before anything else can fail.
- * A directory holding a proof-of-work inbox is refused; one holding a connection gets the new
- * grant in place of the old one, which is then revoked.
+ * `connect`: a person's account, connected as a native app (RFC 8252): discovery, a client registered for this run's
+ * loopback redirect URI, consent with PKCE (S256), state and the resource, the answer on 127.0.0.1 (state and iss
+ * checked, RFC 9207), the code exchanged and the grant stored before anything else can fail. A proof-of-work
+ * directory is refused; a connected one gets the new grant, and the old one is then revoked.
  */
 export async function connectGrant(request: ConnectRequest): Promise<ConnectOutcome> {
   const { dir, config } = request;

@@ -20,10 +20,9 @@ const agentsSchema = z.looseObject({
 export class InboxListUnauthorized extends Error {}
 
 /**
- * GET {auth_url}/api/v1/agents with the access token (spec §4.1, §2.1): the person's inboxes, each with the full
- * address the client derives (spec §1 fact 4: an inboxId holding @ is used as it is, else the default domain). The
- * inbox chosen at consent is not a field of the list; the service names it in the `_next` hints, so an accountId of the
- * list that the hints name, and only one, is taken as the default.
+ * GET {auth_url}/api/v1/agents (spec §4.1, §2.1): the person's inboxes with their full addresses (spec §1 fact 4). The
+ * inbox chosen at consent is no field of the list but named in the `_next` hints: the one accountId they name, if only
+ * one, is the default.
  */
 export async function fetchInboxList(
   authUrl: string,

@@ -28,10 +28,9 @@ const oauthBodyLimit = 256 * 1024;
 const nullBodyStatuses = new Set([101, 204, 205, 304]);
 
 /**
- * oauth4webapi's `customFetch`, sending through the gate's sender: the call's one deadline over every attempt, a capped
- * body, no redirects (oauth4webapi asks for `manual`), and a POST resent only when the server certainly did not act on
- * it (a refresh that took effect must never go out twice: the second would present a retired refresh token). `onAnswer`
- * sees each raw answer before oauth4webapi does, so a new refresh token can be stored before any check can fail.
+ * oauth4webapi's `customFetch` over the gate's sender: the call's deadline, a capped body, no redirects (`manual`), and
+ * a POST resent only when the server certainly did not act (a second refresh would present a retired token).
+ * `onAnswer` sees each raw answer first, so a new refresh token is stored before any check can fail.
  */
 export function gateFetch(
   http: OAuthHttp,
@@ -72,9 +71,8 @@ function pathOf(url: string): string {
 export type OAuthStep = 'discovery' | 'registration' | 'authorization' | 'code exchange' | 'renewal' | 'revocation';
 
 /**
- * Turns what oauth4webapi throws into a MailboxError. The server's `error` and `error_description` are kept, masked
- * like any text a server sends back (a server may echo the refresh token it was given, or the access token); the
- * library's own error objects carry the whole response body and are never passed on, not even as `cause`.
+ * Turns what oauth4webapi throws into a MailboxError: the server's `error` and `error_description` are kept, masked (a
+ * server may echo a token); the library's errors carry the whole body and are never passed on, not even as `cause`.
  */
 export function oauthFailure(error: unknown, step: OAuthStep, where: string): MailboxError {
   if (error instanceof MailboxError) return error;

@@ -8,10 +8,9 @@ import { rememberSecret } from '../../redact.js';
 import { gateFetch, oauthFailure, type OAuthHttp, type OAuthStep } from './oauth-http.js';
 
 /**
- * The OAuth 2.0 exchanges of a native app (RFC 8252) with the service's authorization server, done by oauth4webapi over
- * the gate's sender: metadata discovery (RFC 8414), dynamic registration (RFC 7591), the code exchange with PKCE (RFC
- * 7636) and a resource (RFC 8707), refresh with rotation, revocation (RFC 7009). What the library checks (issuer, iss
- * in the redirect, token response shape) it checks; what this module adds is the service's own rules and safe storage.
+ * A native app's OAuth 2.0 exchanges (RFC 8252), done by oauth4webapi over the gate's sender: discovery (RFC 8414),
+ * registration (RFC 7591), code exchange with PKCE (RFC 7636) and a resource (RFC 8707), refresh with rotation,
+ * revocation (RFC 7009). The library checks what it checks; this module adds the service's rules and safe storage.
  */
 
 export type AuthorizationServer = oauth.AuthorizationServer;
@@ -67,9 +66,8 @@ async function step<T>(what: OAuthStep, where: string, run: () => Promise<T>): P
 }
 
 /**
- * GET {authUrl}/.well-known/oauth-authorization-server; the issuer must be the auth URL itself, and
- * every endpoint that is sent a secret (the code, a refresh token, a client secret) must be on the
- * auth URL's origin or one the operator allowed: metadata naming another host would send them there.
+ * GET {authUrl}/.well-known/oauth-authorization-server; the issuer must be the auth URL, and every endpoint sent a
+ * secret (code, refresh token, client secret) must be on its origin or one the operator allowed.
  */
 export async function discoverServer(
   authUrl: string,
@@ -168,9 +166,8 @@ export function checkAuthorizationResponse(
 const tokenFields = z.looseObject({ refresh_token: z.string().min(1).optional() });
 
 /**
- * Stores the refresh token of a 200 token answer, read from the raw body before oauth4webapi looks
- * at it, so it is kept before any check that could fail: once the server has answered, the token
- * it replaced is dead, and this is the only copy of its successor.
+ * Stores the refresh token of a 200 token answer from the raw body, before any check of oauth4webapi's could fail:
+ * once the server has answered, the old token is dead and this is the only copy of its successor.
  */
 function persistRefreshToken(persist: (refreshToken: string) => Promise<void>) {
   return async (response: HttpResponse): Promise<void> => {
