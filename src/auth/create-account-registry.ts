@@ -41,10 +41,7 @@ export interface ObservableAccountRegistry extends AccountRegistry {
   open(credentialsDir?: string, choice?: InboxChoice): ObservableAccount;
 }
 
-/**
- * One Account per credentials directory, created on first use and cached; a connected account's
- * directory (oauth.json) gives one per inbox choice, all sharing the grant's tokens.
- */
+/** One cached Account per credentials directory; a connected one (oauth.json) gives one per inbox choice. */
 export function createAccountRegistry(options: AccountRegistryOptions): ObservableAccountRegistry {
   const accounts = new Map<string, ObservableAccount>();
   const grants = new Map<string, { grant: OAuthGrant; stats: AccountStats }>();

@@ -50,10 +50,7 @@ export async function registerAccount(
   );
 }
 
-/**
- * Sign-up is sent once and never resent (the challenge is single-use and the inbox may already
- * exist). When its answer did not arrive, the apiKey cannot be fetched again: say so plainly.
- */
+/** Sign-up is never resent (single-use challenge), so a lost answer loses the apiKey: say so plainly. */
 function answerLost(error: unknown, username: string, dir: string): unknown {
   if (!(error instanceof MailboxError)) return error;
   const lost =

@@ -16,10 +16,7 @@ interface RecordedOrigin {
   sandboxDataDir?: string;
 }
 
-/**
- * A sandbox creates its client's credentials directory as DATA_DIR/credentials and names it in
- * DATA_DIR/sandbox.json: such a directory belongs to that sandbox before any inbox is in it.
- */
+/** A sandbox names its DATA_DIR/credentials in DATA_DIR/sandbox.json: the directory is its own before any inbox. */
 function sandboxOwning(dir: string): RecordedOrigin | undefined {
   const dataDir = dirname(resolve(dir));
   if (basename(resolve(dir)) !== 'credentials' || !existsSync(sandboxSettingsPath(dataDir))) return undefined;

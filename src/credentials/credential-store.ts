@@ -98,10 +98,7 @@ export class CredentialStore {
     return credentials;
   }
 
-  /**
-   * Writes credentials.json. Refuses another inbox's credentials over existing ones; any rewrite
-   * of a different content first keeps the old file as credentials.json.bak-<timestamp>.
-   */
+  /** Refuses another inbox over the stored one; a changed rewrite keeps the old file as credentials.json.bak-<time>. */
   async writeCredentials(next: StoredCredentials): Promise<void> {
     const checked = storedCredentialsSchema.parse(next);
     rememberSecret(checked.apiKey);

@@ -56,10 +56,7 @@ export async function tryAcquireLock(
   return (await attempt(join(dir, `.${name}.lock`), staleMs ?? 30_000)) ?? undefined;
 }
 
-/**
- * Whether another process holds the lock now (a live owner and a beating heart). A holder that died
- * never counts, so a crashed holder cannot keep what the lock guards in force.
- */
+/** Whether a live process holds the lock now: a crashed holder never keeps what the lock guards in force. */
 export async function isLockHeld(dir: string, name: string, staleMs = 30_000): Promise<boolean> {
   const path = join(dir, `.${name}.lock`);
   // An owner that has not written owner.json yet is about to: it counts as holding. staleLock

@@ -24,10 +24,7 @@ export const storedServerSchema = z.looseObject({
   authorization_response_iss_parameter_supported: z.boolean().optional(),
 });
 
-/**
- * oauth.json. `generation` grows by one with every rotation, so recovery can tell which of two
- * complete copies (the file and a temp file a killed process left) holds the newer refresh token.
- */
+/** oauth.json; `generation` grows with every rotation, so recovery can tell which of two copies is newer. */
 export const oauthGrantSchema = z.looseObject({
   kind: z.literal('oauth'),
   version: z.literal(1),

@@ -4,10 +4,7 @@ import { MailboxError } from '../errors.js';
 /** A JSON file read back: its checked value, or what is wrong with it in words a person can act on. */
 export type StoredJson<T> = { value: T } | { problem: string };
 
-/**
- * Parses a file this client (or another client of the service) wrote and checks it against its
- * schema. A byte-order mark in front is not damage: editors on Windows like to add one.
- */
+/** A stored file parsed and checked against its schema; a leading byte-order mark (Windows editors) is no damage. */
 export function parseStoredJson<T extends z.ZodType>(text: string, schema: T): StoredJson<z.infer<T>> {
   let raw: unknown;
   try {

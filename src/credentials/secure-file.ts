@@ -96,10 +96,7 @@ function fileIdentity(info: { dev: bigint; ino: bigint; size: bigint; mtimeNs: b
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
-/**
- * Reads a file's text, or undefined when it does not exist. Never through a symlink (a link could
- * point the 0600 tightening or the read at another file); tightens the mode through the open handle.
- */
+/** A file's text, or undefined when absent; never through a symlink, and tightened to 0600 through the open handle. */
 export async function readPrivateFile(path: string): Promise<string | undefined> {
   // Synchronous on purpose: a local lstat takes microseconds, while the promise form's trip through
   // the thread pool cost the MCP server ~0.08 ms of every call (three files per call; docs/benchmarks.md).
@@ -182,10 +179,7 @@ async function syncDir(dir: string): Promise<void> {
 }
 // Stryker restore all
 
-/**
- * A file where the credentials directory should be is a wrong path, not a permission problem:
- * ENOTDIR when a file inside it is opened, EEXIST when it is created (mkdir of the directory).
- */
+/** A file where the credentials directory should be (ENOTDIR, or EEXIST on mkdir) is a wrong path, not permissions. */
 function fileError(path: string, cause: unknown, writing: boolean, isDir = false): MailboxError {
   // Stryker disable next-line OptionalChaining: every caller passes the error it caught
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;

@@ -38,10 +38,7 @@ export const cachedJmapSessionSchema = z.looseObject({
   fetchedAt: z.string(),
 });
 
-/**
- * state.json: non-secret caches and cursors. Kept apart from credentials.json so that the file
- * holding the apiKey is written only at sign-up/login, never on every request.
- */
+/** state.json: caches and cursors, apart from credentials.json so the apiKey file is written only at sign-up/login. */
 export const accountStateSchema = z.looseObject({
   session: cachedJmapSessionSchema.optional(),
   /** Email state after the last `list_new` preset run. */

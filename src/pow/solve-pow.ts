@@ -12,10 +12,7 @@ export type PowEngine = 'wasm-simd' | 'node-crypto';
 
 const MiB = 1024 * 1024;
 
-/**
- * Memory one worker adds to the process, rounded up from `npm run bench` (README, Benchmarks): the
- * kernel's four 16 MiB V arrays or scrypt's one, and the worker's isolate.
- */
+/** Memory one worker adds (its V arrays and isolate), rounded up from `npm run bench` (README, Benchmarks). */
 export const workerMemoryBytes: Readonly<Record<PowEngine, number>> = {
   'wasm-simd': 96 * MiB,
   'node-crypto': 32 * MiB,

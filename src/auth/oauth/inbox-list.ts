@@ -89,10 +89,7 @@ export function defaultInbox(list: StoredInboxList): KnownInbox | undefined {
   return chosen ?? (list.inboxes.length === 1 ? list.inboxes[0] : undefined);
 }
 
-/**
- * The inbox a call acts for (spec §4.2: there is no default on the wire, the client picks): the one named, else the
- * default, else the only one. Naming none of several, or one that is not in the list, is refused with the list.
- */
+/** The inbox a call acts for (spec §4.2: the client picks): the one named, else the default, else the only one. */
 export function chooseInbox(list: StoredInboxList, wanted: string | undefined, dir: string): KnownInbox {
   const listed = list.inboxes.map((inbox) => `${inbox.address} (accountId ${inbox.accountId})`);
   const details = {

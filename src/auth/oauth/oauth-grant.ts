@@ -27,10 +27,7 @@ export function grantSettings(grant: StoredGrant): Record<string, string> {
   return { authUrl: grant.server.issuer, apiUrl: grant.apiUrl, ...(domain ? { inboxDomain: domain } : {}) };
 }
 
-/**
- * What the inboxes of one connected account share: the grant's files, its access tokens and its inbox list. One per
- * OAuth directory; each inbox a call chooses is an Account over it (oauth-inbox-account.ts).
- */
+/** What the inboxes of a connected account share (grant files, access tokens, inbox list); one per directory. */
 export class OAuthGrant {
   readonly store: OAuthGrantStore;
   readonly tokens: AccessTokenSource;

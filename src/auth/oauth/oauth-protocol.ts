@@ -65,10 +65,7 @@ async function step<T>(what: OAuthStep, where: string, run: () => Promise<T>): P
   }
 }
 
-/**
- * GET {authUrl}/.well-known/oauth-authorization-server; the issuer must be the auth URL, and every endpoint sent a
- * secret (code, refresh token, client secret) must be on its origin or one the operator allowed.
- */
+/** Discovery; the issuer must be the auth URL, and every endpoint sent a secret must be on an allowed origin. */
 export async function discoverServer(
   authUrl: string,
   http: OAuthHttp,
