@@ -183,8 +183,8 @@ async function logIn(
   const capability = await client.mintCapability(opened.sessionJwt, call);
   ctx.stats.capabilityMints += 1;
   const accountId = await discoverJmapAccountId(ctx, config, capability, call);
-  // The inbox comes from the service, never from the caller: the capability's inboxId claim
-  // (live-service.md), else the login body or the JMAP account id (an address, spec §1.4 b).
+  // The inbox comes from the service, never the caller: the capability's inboxId claim (live-service.md), else the
+  // login body or the JMAP account id (an address, spec §1.4 b).
   const claimed = decodeJwtClaims(capability, tokenClaims, 'capability JWT').inboxId;
   const address = [opened.inbox, accountId].find((a) => a?.includes('@'));
   const inboxId = claimed ?? (address ? inboxLocalPart(address) : undefined);

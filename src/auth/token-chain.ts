@@ -6,22 +6,19 @@ import type { StoredCredentials } from '../credentials/stored-credentials.js';
 import { Deadline } from '../gate/deadline.js';
 import { lockFor, type AccountContext, type CallOptions, type Clock } from './account-registry.js';
 
-// Spec §3/§8: capability 2 min, session 1 h. Renew a capability 15 s and a session 30 s before `exp`,
-// so a token is never sent that expires in flight. For short test TTLs the margins shrink to a share
-// of the lifetime; the session's share stays below the refresh-ahead share, so refresh-ahead comes first.
+// Spec §3/§8: capability 2 min, session 1 h; renewed 15 s and 30 s before `exp`, so none expires in flight. Short test
+// TTLs use a share of the lifetime, the session's below the refresh-ahead share, so refresh-ahead comes first.
 const capabilityMargin = { seconds: 15, share: 0.25 };
 const sessionMargin = { seconds: 30, share: 0.1 };
-// Refresh-ahead window: 5 min before the session's expiry, time for a live-difficulty PoW (spec §3:
-// seconds to a minute) to finish in the background. Only short-lived sandbox sessions use the share,
-// their last 20 %. Tests move an injected clock instead of widening this window.
+// Refresh-ahead: 5 min before the session's expiry, time for a live-difficulty PoW (spec §3: seconds to a minute) in
+// the background; short-lived sandbox sessions use their last 20 %. Tests move a clock instead of widening it.
 const refreshAheadSeconds = 300;
 const refreshAheadShare = 0.2;
 const backgroundRetryPauseMs = 10_000;
 
 type TokenLife = z.infer<typeof tokenClaims>;
 
-// Every call asks whether the capability in hand is still usable; a token's claims never change, so
-// the few tokens alive at once are decoded once each instead of on every call.
+// Every call asks whether its capability is usable; claims never change, so each live token is decoded once.
 const lives = new Map<string, TokenLife | undefined>();
 const livesKept = 8;
 

@@ -43,8 +43,7 @@ export function isSameInbox(a: Pick<StoredCredentials, 'inboxId'>, b: Pick<Store
 export function credentialsExistError(existing: StoredCredentials, dir: string, wanted: string): MailboxError {
   const stored = existing.inbox ?? existing.inboxId;
   const sandbox = registeredSandbox(existing);
-  // A sandbox's inbox is still refused (a sandbox with --data-dir keeps it), but the way out is
-  // to move it aside, not to pick another directory for the real one.
+  // A sandbox's inbox is still refused (--data-dir keeps it), but the way out is to move it aside.
   const sandboxNote = sandbox
     ? ` ${stored} is an inbox of a local sandbox (${sandbox.apiUrl ?? sandbox.authUrl}), not of the service.`
     : '';

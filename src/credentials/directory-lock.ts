@@ -59,8 +59,7 @@ export async function tryAcquireLock(
 /** Whether a live process holds the lock now: a crashed holder never keeps what the lock guards in force. */
 export async function isLockHeld(dir: string, name: string, staleMs = 30_000): Promise<boolean> {
   const path = join(dir, `.${name}.lock`);
-  // An owner that has not written owner.json yet is about to: it counts as holding. staleLock
-  // answers undefined for a fresh lock and for no lock at all, so whether there is one is asked after.
+  // An owner yet to write owner.json counts as holding; staleLock is undefined for a fresh lock and for none at all.
   return (await staleLock(path, staleMs)) === undefined && existsSync(path);
 }
 

@@ -73,8 +73,7 @@ async function recoverCredentials(dir: string, tempPath: string, notice: (messag
     await rm(tempPath, { force: true });
     return;
   }
-  // A different key, or a credentials.json that cannot be read (it may still hold a key): never
-  // lose either one. Keep the newer under a name a person will see.
+  // A different key, or an unreadable credentials.json (it may hold a key): lose neither, keep the newer visibly.
   const kept = join(dir, `credentials.json.recovered-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   await rename(tempPath, kept);
   notice(

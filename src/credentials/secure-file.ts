@@ -28,8 +28,8 @@ let exitHookInstalled = false;
 function track(temp: string): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
-    // Token temp files hold JWTs: they must not outlive the process on an ordinary exit. Credentials
-    // temps are left on purpose only when a hard kill gives no chance; the next read recovers them.
+    // Token temps hold JWTs and must not outlive an ordinary exit; credentials temps only a hard kill leaves (recovered
+    // by the next read).
     process.once('exit', () => {
       for (const path of inFlight) {
         if (basename(path).startsWith('.credentials.json.')) continue;
@@ -98,8 +98,8 @@ function fileIdentity(info: { dev: bigint; ino: bigint; size: bigint; mtimeNs: b
 
 /** A file's text, or undefined when absent; never through a symlink, and tightened to 0600 through the open handle. */
 export async function readPrivateFile(path: string): Promise<string | undefined> {
-  // Synchronous on purpose: a local lstat takes microseconds, while the promise form's trip through
-  // the thread pool cost the MCP server ~0.08 ms of every call (three files per call; docs/benchmarks.md).
+  // Synchronous on purpose: the promise form's trip through the thread pool cost the MCP server ~0.08 ms of every call
+  // (three files per call; docs/benchmarks.md), a local lstat microseconds.
   let seen;
   // Stryker disable next-line all: the cache's options; without them the identities never match and every read opens the file, with the same answer
   try {

@@ -72,8 +72,7 @@ class NodeBodyReader {
       this.waiting = undefined;
     });
     res.on('error', (error) => this.fail(error));
-    // Destroyed without an error (an abort): the reader must not wait for an end that never comes.
-    // After an end or an error, fail() keeps what is already known.
+    // Destroyed without an error (an abort): no end will come. After an end or an error, fail() keeps what is known.
     res.on('close', () => this.fail(new Error('the response was cut off')));
   }
 

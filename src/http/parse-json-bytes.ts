@@ -6,8 +6,7 @@
  * JSON.parse whole, with its own answer or error.
  */
 
-// In bytes. A string holding any character beyond Latin-1 takes two bytes for each of its
-// characters, so a piece of this many UTF-8 bytes stays under 128 KiB as a string of either kind.
+// Bytes; beyond Latin-1 a string takes two bytes a character, so this many UTF-8 bytes stay under 128 KiB either way.
 const pieceBytes = 60 * 1024;
 // Deeper than this, the walk stops and the whole answer goes to JSON.parse (which nests without limit).
 const maxLargeDepth = 64;

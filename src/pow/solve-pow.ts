@@ -166,8 +166,7 @@ function solveInWorkers(input: SolvePowInput, started: number, runtime: PowRunti
         });
       });
       worker.on('error', (error) => settle({ error: internalError(error.message, error) }));
-      // A worker's messages all arrive before its exit: one that exits without saying it is done
-      // has crashed or been stopped, and the nonces it took were never all checked.
+      // Messages all arrive before the exit: a worker exiting without `done` crashed, its nonces not all checked.
       worker.on('exit', (code) => {
         if (!done) settle({ error: internalError(`a worker stopped (exit code ${code}) before finishing its search`) });
       });

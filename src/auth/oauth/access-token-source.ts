@@ -29,8 +29,7 @@ export interface AccessTokenSourceOptions {
 
 type CachedToken = StoredAccessTokens['tokens'][number];
 
-// An access token is renewed this long before it expires (spec §8: 900 s), so none expires in flight;
-// short sandbox lifetimes in tests use a share of the lifetime instead.
+// Renewed this long before expiry (spec §8: 900 s), so none expires in flight; short sandbox lifetimes use a share.
 const marginSeconds = 60;
 const marginShare = 0.25;
 
