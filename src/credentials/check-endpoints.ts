@@ -83,7 +83,7 @@ type TargetConfig = Pick<Config, 'authUrl' | 'apiUrl' | 'allowDefaultCredentials
 
 /**
  * Refuses a client pointed at a loopback host (a local sandbox) by flag or environment in the default credentials
- * directory, kept for the operator's real inbox: a sandbox inbox there would outlive the sandbox and block the real.
+ * directory, kept for the operator's real inbox: a sandbox inbox there outlives the sandbox and blocks the real one.
  * Endpoints from the directory's own credentials.json pass; `--allow-default-credentials-dir` lets it through.
  */
 export function checkCredentialsTarget(config: TargetConfig, dir: string): void {
