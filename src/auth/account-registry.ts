@@ -56,7 +56,6 @@ export interface InboxIdentity {
   /** The stored inbox id (spec §1 fact 4): a local name, or a full address on a custom domain. */
   inboxId: string;
   address?: string;
-  /** The JMAP account id from the credentials, when stored. */
   jmapAccountId?: string;
   /** OAuth: the service's inbox UUID, sent as X-Service-Account-Id (spec §4.2). */
   serviceAccountId?: string;
@@ -76,7 +75,6 @@ export interface ListedInbox {
   status?: string;
 }
 
-/** What a call chooses when it opens a directory. */
 export interface InboxChoice {
   /** On a connected account: an address, accountId or inboxId from its list; default: the grant's default inbox. */
   inbox?: string;

@@ -34,7 +34,6 @@ export function inboxLocalPart(inboxId: string): string {
   return (inboxId.split('@')[0] ?? inboxId).toLowerCase();
 }
 
-/** True when two stored identities name the same inbox. */
 export function isSameInbox(a: Pick<StoredCredentials, 'inboxId'>, b: Pick<StoredCredentials, 'inboxId'>): boolean {
   return inboxLocalPart(a.inboxId) === inboxLocalPart(b.inboxId);
 }

@@ -46,7 +46,6 @@ export async function withDirectoryLock<T>(
   }
 }
 
-/** Takes the lock only if it is free right now; returns the release function or undefined. */
 export async function tryAcquireLock(
   dir: string,
   name: string,
@@ -63,7 +62,6 @@ export async function isLockHeld(dir: string, name: string, staleMs = 30_000): P
   return (await staleLock(path, staleMs)) === undefined && existsSync(path);
 }
 
-/** Waits for the lock and returns its release function. */
 export async function acquireLock(dir: string, name: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   await ensurePrivateDir(dir);
   const path = join(dir, `.${name}.lock`);

@@ -5,7 +5,6 @@ import { shellQuote } from '../render/shell-quote.js';
 import { isLoopbackUrl, registeredSandbox, type RegisteredSandbox } from './loopback-endpoints.js';
 import type { StoredCredentials } from './stored-credentials.js';
 
-/** What the explanation needs to know about the inbox whose call failed. */
 export interface InboxOfCall {
   dir: string;
   credentials: Pick<StoredCredentials, 'inboxId' | 'inbox' | 'authUrl' | 'apiUrl'> | undefined;

@@ -88,7 +88,6 @@ export class OAuthGrantStore {
     await writeFileAtomic(this.path('renewal'), `${JSON.stringify(journal)}\n`);
   }
 
-  /** Clears the journal once the renewal's outcome is stored. */
   async clearRenewalJournal(): Promise<void> {
     await rm(this.path('renewal'), { force: true });
   }

@@ -11,7 +11,6 @@ const simdProbe = Buffer.from(
 
 let compiled: WebAssembly.Module | null | undefined;
 
-/** True when this runtime runs WebAssembly SIMD128. */
 export function wasmSimdAvailable(): boolean {
   return typeof WebAssembly === 'object' && WebAssembly.validate(simdProbe);
 }

@@ -21,7 +21,6 @@ export const workerMemoryBytes: Readonly<Record<PowEngine, number>> = {
 export interface SolvePowInput {
   /** The challenge text (the challenge JWT's `jti`, spec §2.5). */
   challenge: string;
-  /** Required leading zero bits of the digest. */
   difficulty: number;
   /** Salt text; its UTF-8 bytes are the salt (§4.3). */
   salt: string;

@@ -21,7 +21,6 @@ export interface RegisteredClient {
   clientSecret?: string;
 }
 
-/** A token answer as this client keeps it. */
 export interface IssuedTokens {
   accessToken: string;
   /** Seconds the access token lives (spec §2.2: its real lifetime). */
