@@ -14,7 +14,7 @@ import {
   type AccountState,
   type StoredCredentials,
 } from './stored-credentials.js';
-import { damagedFileError, parseStoredJson } from './parse-stored-json.js';
+import { parseStoredJson } from './parse-stored-json.js';
 import { readPrivateFile, writeFileAtomic } from './secure-file.js';
 
 /** The files of one credentials directory (spec §2.9: credentials, session JWT, capability JWT; plus state). */
@@ -169,12 +169,10 @@ export class CredentialStore {
   }
 
   private parseJson<T extends z.ZodType>(path: string, text: string, schema: T): z.infer<T> {
-    const read = parseStoredJson(text, schema);
-    if ('value' in read) return read.value;
     const hint = path.endsWith(credentialFiles.credentials)
       ? 'Restore it from a credentials.json.bak-* file in the same directory or from your own backup (it holds the apiKey, the only way into the inbox); do not delete it unless the inbox is no longer needed.'
       : 'This file holds only caches and cursors: fix it or delete it, then run the command again.';
-    throw damagedFileError(path, read.problem, hint);
+    return parseStoredJson(text, schema, path, hint);
   }
 }
 

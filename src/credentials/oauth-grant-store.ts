@@ -13,7 +13,7 @@ import {
   type StoredGrant,
   type StoredInboxList,
 } from './oauth-grant-files.js';
-import { damagedFileError, parseStoredJson, storedJsonOrUndefined } from './parse-stored-json.js';
+import { parseStoredJson, storedJsonOrUndefined } from './parse-stored-json.js';
 import { recoverInterruptedGrantWrite } from './recover-interrupted-writes.js';
 import { readPrivateFile, writeFileAtomic } from './secure-file.js';
 
@@ -41,7 +41,9 @@ export class OAuthGrantStore {
       throw error;
     });
     await this.recovery;
-    const grant = await readJson(this.path('grant'), oauthGrantSchema, grantCorruptHint);
+    const text = await readPrivateFile(this.path('grant'));
+    const grant =
+      text === undefined ? undefined : parseStoredJson(text, oauthGrantSchema, this.path('grant'), grantCorruptHint);
     if (grant) {
       rememberSecret(grant.refreshToken);
       rememberSecret(grant.clientSecret);
@@ -101,14 +103,6 @@ export class OAuthGrantStore {
 
 const grantCorruptHint =
   'The grant cannot be read, and a refresh token cannot be guessed: connect again (agent-mailbox connect --credentials-dir <this directory>) and remove this file once the new grant works.';
-
-async function readJson<T extends z.ZodType>(path: string, schema: T, hint: string): Promise<z.infer<T> | undefined> {
-  const text = await readPrivateFile(path);
-  if (text === undefined) return undefined;
-  const read = parseStoredJson(text, schema);
-  if ('value' in read) return read.value;
-  throw damagedFileError(path, read.problem, hint);
-}
 
 /** A cache file, or undefined when it is missing, unreadable or damaged: every cache is fetched again. */
 async function readCache<T extends z.ZodType>(path: string, schema: T): Promise<z.infer<T> | undefined> {
