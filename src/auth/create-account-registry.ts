@@ -53,11 +53,7 @@ export function createAccountRegistry(options: AccountRegistryOptions): Observab
       const dir = resolve(credentialsDir ?? (defaultDir ??= resolveConfig(options.configInputs).credentialsDir));
       // Asked on every open: a long-lived server may see a directory connected after its first use.
       if (credentialsKindOf(dir) === 'oauth') return openConnectedInbox(dir, choice);
-      let account = accounts.get(dir);
-      if (!account) {
-        account = createAccount(dir, options, closing.signal);
-        accounts.set(dir, account);
-      }
+      const account = cached(accounts, dir, () => createAccount(dir, options, closing.signal));
       return choice.inbox === undefined ? account : withPowInboxCheck(account, choice.inbox);
     },
     close() {
@@ -67,28 +63,27 @@ export function createAccountRegistry(options: AccountRegistryOptions): Observab
 
   function openConnectedInbox(dir: string, choice: InboxChoice): ObservableAccount {
     const key = JSON.stringify([dir, choice.inbox?.trim().toLowerCase() ?? '', choice.readOnly === true]);
-    let account = accounts.get(key);
-    if (!account) {
-      let shared = grants.get(dir);
-      if (!shared) {
+    return cached(accounts, key, () => {
+      const shared = cached(grants, dir, () => {
         const stats = newStats();
         const grant = new OAuthGrant({
+          ...options,
           dir,
-          configInputs: options.configInputs,
-          log: options.log,
           lock: options.lock ?? {},
           now: options.now ?? Date.now,
-          fetch: options.fetch,
           onRenewal: () => (stats.accessTokenRenewals += 1),
         });
-        shared = { grant, stats };
-        grants.set(dir, shared);
-      }
-      account = createOAuthInboxAccount(shared.grant, choice, shared.stats);
-      accounts.set(key, account);
-    }
-    return account;
+        return { grant, stats };
+      });
+      return createOAuthInboxAccount(shared.grant, choice, shared.stats);
+    });
   }
+}
+
+function cached<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
 }
 
 function newStats(): AccountStats {

@@ -28,14 +28,10 @@ export interface SolvedChallenge {
   pow: PowSummary;
 }
 
-export interface SessionResult {
-  sessionJwt: string;
-  /** The session response body's fields we use; sign-up returns apiKey and inbox (spec §2.5). */
-  apiKey?: string;
-  inbox?: string;
-}
-
 const sessionBody = z.looseObject({ apiKey: z.string().min(1).optional(), inbox: z.string().min(1).optional() });
+
+/** The session JWT, and the body's fields we use: sign-up returns apiKey and inbox (spec §2.5). */
+export type SessionResult = { sessionJwt: string } & Pick<z.infer<typeof sessionBody>, 'apiKey' | 'inbox'>;
 
 /** A challenge may expire while it is being solved; this many fresh challenges are tried in all. */
 const maxChallengeAttempts = 3;

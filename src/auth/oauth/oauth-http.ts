@@ -14,15 +14,6 @@ export interface OAuthHttp {
   fetch?: FetchFunction;
 }
 
-/** The options oauth4webapi hands its `customFetch` (a subset of RequestInit). */
-interface CustomFetchInit {
-  method: string;
-  headers: Record<string, string>;
-  body?: unknown;
-  redirect?: string;
-  signal?: AbortSignal;
-}
-
 /** Token, registration and metadata answers are a few KB; anything far beyond is a broken or hostile server. */
 const oauthBodyLimit = 256 * 1024;
 const nullBodyStatuses = new Set([101, 204, 205, 304]);
@@ -35,7 +26,7 @@ const nullBodyStatuses = new Set([101, 204, 205, 304]);
 export function gateFetch(
   http: OAuthHttp,
   onAnswer?: (response: HttpResponse) => Promise<void>,
-): (url: string, init: CustomFetchInit) => Promise<Response> {
+): (url: string, init: oauth.CustomFetchOptions<string, unknown>) => Promise<Response> {
   return async (url, init) => {
     const body = init.body instanceof URLSearchParams || typeof init.body === 'string' ? String(init.body) : undefined;
     const response = await sendToService(
