@@ -1,14 +1,19 @@
 import type { Config } from '../config.js';
+import type { CredentialStore } from '../credentials/credential-store.js';
+import type { LockOptions } from '../credentials/directory-lock.js';
 import type { AccountState, StoredCredentials } from '../credentials/stored-credentials.js';
 import type { Deadline } from '../gate/deadline.js';
+import type { FetchFunction } from '../http/http-types.js';
+import type { Logger } from '../log.js';
 import type { PowProgress } from '../pow/pow-progress.js';
+import type { PowAuthClient } from './pow-auth-client.js';
 
-/**
- * Contract of the account layer used by the operations, the JMAP client and the watch job.
- * Implemented in src/auth/ (see createAccountRegistry).
- */
+/** Contract of the account layer used by the operations, the JMAP client and the watch job (createAccountRegistry). */
 
 export type WatchMode = 'scheduled' | 'on-demand';
+
+/** Milliseconds since the epoch; injectable so tests move time instead of waiting for it. */
+export type Clock = () => number;
 
 export interface RegisterRequest {
   /** Sign-up username; absent when logging in with an existing apiKey. */
@@ -50,9 +55,7 @@ export interface InboxIdentity {
   kind: 'pow' | 'oauth';
   /** The stored inbox id (spec §1 fact 4): a local name, or a full address on a custom domain. */
   inboxId: string;
-  /** The full address, when known. */
   address?: string;
-  /** The JMAP account id from the credentials, when stored. */
   jmapAccountId?: string;
   /** OAuth: the service's inbox UUID, sent as X-Service-Account-Id (spec §4.2). */
   serviceAccountId?: string;
@@ -72,7 +75,6 @@ export interface ListedInbox {
   status?: string;
 }
 
-/** What a call chooses when it opens a directory. */
 export interface InboxChoice {
   /** On a connected account: an address, accountId or inboxId from its list; default: the grant's default inbox. */
   inbox?: string;
@@ -106,6 +108,47 @@ export interface AccountRegistry {
   open(credentialsDir?: string, choice?: InboxChoice): Account;
   /** Stops background work (refresh-ahead timers). */
   close(): void;
+}
+
+/** Counters of what an account did, for tests and the MCP server's diagnostics. */
+export interface AccountStats {
+  powSolves: number;
+  /** Session JWTs obtained by a PoW login (sign-up included). */
+  sessionRenewals: number;
+  capabilityMints: number;
+  /** Session renewals started ahead of expiry in the background (refresh-ahead). */
+  backgroundRenewals: number;
+  /** Refreshes of a connected account's access token (each rotates its refresh token). */
+  accessTokenRenewals: number;
+}
+
+/** An Account with its counters exposed (tests, diagnostics). */
+export interface ObservableAccount extends Account {
+  stats(): AccountStats;
+  /** Resolves when background renewals of this account have finished. */
+  settled(): Promise<void>;
+}
+
+/** What the parts of one proof-of-work account share (one per credentials directory). */
+export interface AccountContext {
+  dir: string;
+  store: CredentialStore;
+  log: Logger;
+  fetch?: FetchFunction;
+  stats: AccountStats;
+  lock: LockOptions;
+  config(): Promise<Config>;
+  authClient(config: Config): PowAuthClient;
+}
+
+/** The lock options for one call: its cancel signal, and the lock wait off the call's clock. */
+export function lockFor(lock: LockOptions, call: CallOptions): LockOptions {
+  const { deadline, signal } = call;
+  return {
+    ...lock,
+    ...(signal ? { signal } : {}),
+    ...(deadline ? { whileWaiting: (wait) => deadline.offTheClock(wait) } : {}),
+  };
 }
 
 export type { PowProgress };

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { resolveConfig, type Config, type ConfigInputs } from '../config.js';
-import { checkCredentialsTarget } from '../credentials/check-credentials-target.js';
-import { checkRegisteredOrigin } from '../credentials/check-registered-origin.js';
+import { checkCredentialsTarget, checkRegisteredOrigin } from '../credentials/check-endpoints.js';
 import { CredentialStore, inboxLocalPart } from '../credentials/credential-store.js';
 import { credentialsKindOf } from '../credentials/credentials-kind.js';
 import type { LockOptions } from '../credentials/directory-lock.js';
@@ -9,21 +8,20 @@ import type { StoredCredentials } from '../credentials/stored-credentials.js';
 import { MailboxError, inputRef } from '../errors.js';
 import type { FetchFunction } from '../http/http-types.js';
 import type { Logger } from '../log.js';
-import type { AccountContext, AccountStats } from './account-context.js';
 import type {
-  Account,
+  AccountContext,
   AccountRegistry,
-  CallOptions,
+  AccountStats,
+  Clock,
   InboxChoice,
   InboxIdentity,
-  RegisterOutcome,
-  RegisterRequest,
+  ObservableAccount,
 } from './account-registry.js';
 import { OAuthGrant } from './oauth/oauth-grant.js';
 import { createOAuthInboxAccount } from './oauth/oauth-inbox-account.js';
 import { PowAuthClient } from './pow-auth-client.js';
 import { registerAccount } from './register-account.js';
-import { TokenChain, type Clock } from './token-chain.js';
+import { TokenChain } from './token-chain.js';
 
 export interface AccountRegistryOptions {
   configInputs: ConfigInputs;
@@ -39,21 +37,11 @@ export interface AccountRegistryOptions {
   powWorkers?: number;
 }
 
-/** An Account with its counters exposed (tests, diagnostics). */
-export interface ObservableAccount extends Account {
-  stats(): AccountStats;
-  /** Resolves when background renewals of this account have finished. */
-  settled(): Promise<void>;
-}
-
 export interface ObservableAccountRegistry extends AccountRegistry {
   open(credentialsDir?: string, choice?: InboxChoice): ObservableAccount;
 }
 
-/**
- * One Account per credentials directory, created on first use and cached; a connected account's
- * directory (oauth.json) gives one per inbox choice, all sharing the grant's tokens.
- */
+/** One cached Account per credentials directory; a connected one (oauth.json) gives one per inbox choice. */
 export function createAccountRegistry(options: AccountRegistryOptions): ObservableAccountRegistry {
   const accounts = new Map<string, ObservableAccount>();
   const grants = new Map<string, { grant: OAuthGrant; stats: AccountStats }>();
@@ -65,11 +53,7 @@ export function createAccountRegistry(options: AccountRegistryOptions): Observab
       const dir = resolve(credentialsDir ?? (defaultDir ??= resolveConfig(options.configInputs).credentialsDir));
       // Asked on every open: a long-lived server may see a directory connected after its first use.
       if (credentialsKindOf(dir) === 'oauth') return openConnectedInbox(dir, choice);
-      let account = accounts.get(dir);
-      if (!account) {
-        account = createAccount(dir, options, closing.signal);
-        accounts.set(dir, account);
-      }
+      const account = cached(accounts, dir, () => createAccount(dir, options, closing.signal));
       return choice.inbox === undefined ? account : withPowInboxCheck(account, choice.inbox);
     },
     close() {
@@ -79,28 +63,27 @@ export function createAccountRegistry(options: AccountRegistryOptions): Observab
 
   function openConnectedInbox(dir: string, choice: InboxChoice): ObservableAccount {
     const key = JSON.stringify([dir, choice.inbox?.trim().toLowerCase() ?? '', choice.readOnly === true]);
-    let account = accounts.get(key);
-    if (!account) {
-      let shared = grants.get(dir);
-      if (!shared) {
+    return cached(accounts, key, () => {
+      const shared = cached(grants, dir, () => {
         const stats = newStats();
         const grant = new OAuthGrant({
+          ...options,
           dir,
-          configInputs: options.configInputs,
-          log: options.log,
           lock: options.lock ?? {},
           now: options.now ?? Date.now,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
           onRenewal: () => (stats.accessTokenRenewals += 1),
         });
-        shared = { grant, stats };
-        grants.set(dir, shared);
-      }
-      account = createOAuthInboxAccount(shared.grant, choice, shared.stats);
-      accounts.set(key, account);
-    }
-    return account;
+        return { grant, stats };
+      });
+      return createOAuthInboxAccount(shared.grant, choice, shared.stats);
+    });
   }
+}
+
+function cached<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
 }
 
 function newStats(): AccountStats {
@@ -159,16 +142,12 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
         salt: c.scryptSalt,
         timeoutMs: c.timeoutMs,
         log: options.log,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
+        fetch: options.fetch,
         ...((options.powWorkers ?? c.powWorkers) > 0 ? { powWorkers: options.powWorkers ?? c.powWorkers } : {}),
       }),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: options.fetch,
   };
-  const chain = new TokenChain(ctx, {
-    refreshAhead: options.refreshAhead ?? false,
-    closeSignal,
-    ...(options.now ? { now: options.now } : {}),
-  });
+  const chain = new TokenChain(ctx, { refreshAhead: options.refreshAhead ?? false, closeSignal, now: options.now });
 
   const credentials = async (): Promise<StoredCredentials> => {
     const stored = await store.readCredentials();
@@ -186,11 +165,11 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
     dir,
     config,
     // The settings are checked before the directory lock creates anything in the directory.
-    register: async (request: RegisterRequest, call?: CallOptions): Promise<RegisterOutcome> => {
+    register: async (request, call) => {
       await config();
       return registerAccount(ctx, chain, request, call);
     },
-    capability: async (call?: CallOptions) => chain.get(await credentials(), call),
+    capability: async (call) => chain.get(await credentials(), call),
     invalidateCapability: (jwt) => chain.invalidate(jwt),
     credentials,
     readState: () => store.readState(),

@@ -6,9 +6,8 @@ import { requestService } from '../gate/send-to-service.js';
 import { challengeClaims, decodeJwtClaims, readBearerToken } from '../http/bearer-token.js';
 import type { FetchFunction, RetryRule } from '../http/http-types.js';
 import { solvePow } from '../pow/solve-pow.js';
-import type { PowProgress } from '../pow/pow-progress.js';
 import { authPaths } from '../wire-constants.js';
-import type { PowSummary } from './account-registry.js';
+import type { CallOptions, PowSummary } from './account-registry.js';
 
 export interface PowAuthClientOptions {
   authUrl: string;
@@ -29,21 +28,10 @@ export interface SolvedChallenge {
   pow: PowSummary;
 }
 
-export interface SessionResult {
-  sessionJwt: string;
-  /** The session response body's fields we use; sign-up returns apiKey and inbox (spec §2.5). */
-  apiKey?: string;
-  inbox?: string;
-}
-
-export interface AuthCallOptions {
-  signal?: AbortSignal;
-  onProgress?: (progress: PowProgress) => void;
-  /** The call's deadline; without one, each request gets the configured timeout to itself. */
-  deadline?: Deadline;
-}
-
 const sessionBody = z.looseObject({ apiKey: z.string().min(1).optional(), inbox: z.string().min(1).optional() });
+
+/** The session JWT, and the body's fields we use: sign-up returns apiKey and inbox (spec §2.5). */
+export type SessionResult = { sessionJwt: string } & Pick<z.infer<typeof sessionBody>, 'apiKey' | 'inbox'>;
 
 /** A challenge may expire while it is being solved; this many fresh challenges are tried in all. */
 const maxChallengeAttempts = 3;
@@ -52,8 +40,8 @@ const maxChallengeAttempts = 3;
 export class PowAuthClient {
   constructor(private readonly options: PowAuthClientOptions) {}
 
-  /** Fetches challenges and solves one before it expires (at most three attempts). */
-  async solveChallenge(call: AuthCallOptions = {}): Promise<SolvedChallenge> {
+  /** Fetches challenges and solves one before it expires. */
+  async solveChallenge(call: CallOptions = {}): Promise<SolvedChallenge> {
     let tried = 0;
     let elapsedMs = 0;
     for (let attempt = 1; ; attempt += 1) {
@@ -76,8 +64,8 @@ export class PowAuthClient {
             difficulty: claims.difficulty,
             salt: this.options.salt,
             signal,
-            ...(this.options.powWorkers !== undefined ? { workers: this.options.powWorkers } : {}),
-            ...(call.onProgress ? { onProgress: call.onProgress } : {}),
+            workers: this.options.powWorkers,
+            onProgress: call.onProgress,
           });
         // Solving is this machine's work, not the service's: it does not count against the call's timeout.
         const solution = call.deadline ? await call.deadline.offTheClock(solve) : await solve();
@@ -112,27 +100,22 @@ export class PowAuthClient {
   async openSession(
     solved: SolvedChallenge,
     who: { username: string } | { apiKey: string },
-    call: AuthCallOptions = {},
+    call: CallOptions = {},
   ): Promise<SessionResult> {
     const body = JSON.stringify({ powHex: solved.powHex, nonce: solved.nonce, ...who });
     const response = await this.post(authPaths.session, { bearer: solved.challengeJwt, body }, call, 'once');
     const sessionJwt = readBearerToken(response, `POST ${authPaths.session}`);
     let parsed: z.infer<typeof sessionBody> = {};
     try {
-      const result = sessionBody.safeParse(response.json());
-      if (result.success) parsed = result.data;
+      parsed = sessionBody.safeParse(response.json()).data ?? {};
     } catch {
       // A login answer may have no body; sign-up is checked by the caller.
     }
-    return {
-      sessionJwt,
-      ...(parsed.apiKey ? { apiKey: parsed.apiKey } : {}),
-      ...(parsed.inbox ? { inbox: parsed.inbox } : {}),
-    };
+    return { sessionJwt, apiKey: parsed.apiKey, inbox: parsed.inbox };
   }
 
   /** POST /api/v1/capability with the session JWT as bearer. */
-  async mintCapability(sessionJwt: string, call: AuthCallOptions = {}): Promise<string> {
+  async mintCapability(sessionJwt: string, call: CallOptions = {}): Promise<string> {
     return readBearerToken(
       await this.post(authPaths.capability, { bearer: sessionJwt }, call, 'once'),
       `POST ${authPaths.capability}`,
@@ -142,7 +125,7 @@ export class PowAuthClient {
   private post(
     path: string,
     request: { bearer?: string; body?: string } | undefined,
-    call: AuthCallOptions,
+    call: CallOptions,
     retry: RetryRule,
   ) {
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -155,8 +138,8 @@ export class PowAuthClient {
         deadline: call.deadline ?? Deadline.start({ timeoutMs: this.options.timeoutMs }),
         retry,
         log: this.options.log,
-        ...(call.signal ? { signal: call.signal } : {}),
-        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        signal: call.signal,
+        fetch: this.options.fetch,
       },
     );
   }

@@ -1,13 +1,21 @@
+import { z } from 'zod';
+import type { Config } from '../config.js';
 import { MailboxError, inputRef, settingRef } from '../errors.js';
 import { decodeJwtClaims, tokenClaims } from '../http/bearer-token.js';
 import { withDirectoryLock } from '../credentials/directory-lock.js';
 import { credentialsExistError, inboxLocalPart, isSameInbox } from '../credentials/credential-store.js';
 import type { StoredCredentials } from '../credentials/stored-credentials.js';
+import { Deadline } from '../gate/deadline.js';
+import { requestService } from '../gate/send-to-service.js';
 import { maskApiKey, rememberSecret } from '../redact.js';
-import { usernameLength, usernamePattern } from '../wire-constants.js';
-import { lockFor, type AccountContext } from './account-context.js';
-import type { CallOptions, RegisterOutcome, RegisterRequest } from './account-registry.js';
-import { discoverJmapAccountId } from './discover-jmap-account.js';
+import { jmapCapabilities, jmapSessionPath, usernameLength, usernamePattern } from '../wire-constants.js';
+import {
+  lockFor,
+  type AccountContext,
+  type CallOptions,
+  type RegisterOutcome,
+  type RegisterRequest,
+} from './account-registry.js';
 import type { TokenChain } from './token-chain.js';
 
 /** Sign-up, apiKey login or idempotent replay for one credentials directory. */
@@ -38,14 +46,11 @@ export async function registerAccount(
       if (existing && existing.apiKey === request.apiKey) return replay(ctx, existing, request, existing.inboxId);
       return logIn(ctx, chain, request.apiKey ?? '', existing, request, call);
     },
-    lockFor(ctx, call),
+    lockFor(ctx.lock, call),
   );
 }
 
-/**
- * Sign-up is sent once and never resent (the challenge is single-use and the inbox may already
- * exist). When its answer did not arrive, the apiKey cannot be fetched again: say so plainly.
- */
+/** Sign-up is never resent (single-use challenge), so a lost answer loses the apiKey: say so plainly. */
 function answerLost(error: unknown, username: string, dir: string): unknown {
   if (!(error instanceof MailboxError)) return error;
   const lost =
@@ -139,7 +144,7 @@ async function signUp(
     ctx.stats.capabilityMints += 1;
     await ctx.store.writeToken('capability', capability);
     chain.adopt(opened.sessionJwt, capability);
-    accountId = await discoverJmapAccountId(config.apiUrl, capability, discoveryOptions(ctx, config.timeoutMs, call));
+    accountId = await discoverJmapAccountId(ctx, config, capability, call);
   } catch (error) {
     ctx.log.warn(
       `The inbox was created and its apiKey stored, but minting the first capability failed: ${(error as Error).message}`,
@@ -177,13 +182,9 @@ async function logIn(
   ctx.stats.sessionRenewals += 1;
   const capability = await client.mintCapability(opened.sessionJwt, call);
   ctx.stats.capabilityMints += 1;
-  const accountId = await discoverJmapAccountId(
-    config.apiUrl,
-    capability,
-    discoveryOptions(ctx, config.timeoutMs, call),
-  );
-  // The inbox comes from the service, never from the caller: the capability's inboxId claim
-  // (live-service.md), else the login body or the JMAP account id (an address, spec §1.4 b).
+  const accountId = await discoverJmapAccountId(ctx, config, capability, call);
+  // The inbox comes from the service, never the caller: the capability's inboxId claim (live-service.md), else the
+  // login body or the JMAP account id (an address, spec §1.4 b).
   const claimed = decodeJwtClaims(capability, tokenClaims, 'capability JWT').inboxId;
   const address = [opened.inbox, accountId].find((a) => a?.includes('@'));
   const inboxId = claimed ?? (address ? inboxLocalPart(address) : undefined);
@@ -218,14 +219,38 @@ async function logIn(
   return outcome(ctx, 'login', credentials, accountId, solved.pow);
 }
 
-function discoveryOptions(ctx: AccountContext, timeoutMs: number, call: CallOptions) {
-  return {
-    timeoutMs,
-    log: ctx.log,
-    ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
-    ...(call.signal ? { signal: call.signal } : {}),
-    ...(call.deadline ? { deadline: call.deadline } : {}),
-  };
+const sessionShape = z.looseObject({ primaryAccounts: z.record(z.string(), z.string()) });
+
+/**
+ * The JMAP session's primary mail account id (spec §2.6: on the proof-of-work path, the full address). Best effort:
+ * register must not fail after the apiKey is stored (the reference client lost keys that way, live-service.md).
+ */
+async function discoverJmapAccountId(
+  ctx: AccountContext,
+  config: Config,
+  capability: string,
+  call: CallOptions,
+): Promise<string | undefined> {
+  try {
+    const response = await requestService(
+      `${config.apiUrl}${jmapSessionPath}`,
+      { method: 'GET', headers: { authorization: `Bearer ${capability}`, accept: 'application/json' } },
+      {
+        deadline: call.deadline ?? Deadline.start({ timeoutMs: config.timeoutMs }),
+        retry: 'idempotent',
+        maxBytes: 1024 * 1024,
+        log: ctx.log,
+        retries: 1,
+        fetch: ctx.fetch,
+        signal: call.signal,
+      },
+    );
+    const parsed = sessionShape.safeParse(response.json());
+    return parsed.success ? parsed.data.primaryAccounts[jmapCapabilities.mail] : undefined;
+  } catch (error) {
+    ctx.log.debug(`JMAP session discovery after register failed (not needed now): ${(error as Error).message}`);
+    return undefined;
+  }
 }
 
 function outcome(

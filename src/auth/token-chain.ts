@@ -1,30 +1,24 @@
+import type { z } from 'zod';
 import { decodeJwtClaims, tokenClaims } from '../http/bearer-token.js';
 import { MailboxError } from '../errors.js';
 import { tryAcquireLock, withDirectoryLock } from '../credentials/directory-lock.js';
 import type { StoredCredentials } from '../credentials/stored-credentials.js';
 import { Deadline } from '../gate/deadline.js';
-import { lockFor, renewalMarginSeconds, type AccountContext } from './account-context.js';
-import type { CallOptions } from './account-registry.js';
+import { lockFor, type AccountContext, type CallOptions, type Clock } from './account-registry.js';
 
-// Spec §3/§8: capability 2 min, session 1 h. Renew a capability 15 s and a session 30 s before `exp`,
-// so a token is never sent that expires in flight. For short test TTLs the margins shrink to a share
-// of the lifetime; the session's share stays below the refresh-ahead share, so refresh-ahead comes first.
+// Spec §3/§8: capability 2 min, session 1 h; renewed 15 s and 30 s before `exp`, so none expires in flight. Short test
+// TTLs use a share of the lifetime, the session's below the refresh-ahead share, so refresh-ahead comes first.
 const capabilityMargin = { seconds: 15, share: 0.25 };
 const sessionMargin = { seconds: 30, share: 0.1 };
-// Refresh-ahead window: 5 min before the session's expiry, time for a live-difficulty PoW (spec §3:
-// seconds to a minute) to finish in the background. Only short-lived sandbox sessions use the share,
-// their last 20 %. Tests move an injected clock instead of widening this window.
+// Refresh-ahead: 5 min before the session's expiry, time for a live-difficulty PoW (spec §3: seconds to a minute) in
+// the background; short-lived sandbox sessions use their last 20 %. Tests move a clock instead of widening it.
 const refreshAheadSeconds = 300;
 const refreshAheadShare = 0.2;
 const backgroundRetryPauseMs = 10_000;
 
-interface TokenLife {
-  exp: number;
-  iat?: number | undefined;
-}
+type TokenLife = z.infer<typeof tokenClaims>;
 
-// Every call asks whether the capability in hand is still usable; a token's claims never change, so
-// the few tokens alive at once are decoded once each instead of on every call.
+// Every call asks whether its capability is usable; claims never change, so each live token is decoded once.
 const lives = new Map<string, TokenLife | undefined>();
 const livesKept = 8;
 
@@ -44,18 +38,19 @@ function life(jwt: string | undefined): TokenLife | undefined {
   return claims;
 }
 
-/** Milliseconds since the epoch; injectable so tests move time instead of waiting for it. */
-export type Clock = () => number;
+/** Seconds before `exp` at which a token counts as used up: `seconds`, or `share` of its lifetime when smaller. */
+function marginSeconds(claims: TokenLife, seconds: number, share: number): number {
+  return claims.iat === undefined ? seconds : Math.min(seconds, (claims.exp - claims.iat) * share);
+}
 
 function isUsable(jwt: string | undefined, margin: { seconds: number; share: number }, now: Clock): jwt is string {
   const claims = life(jwt);
-  return claims !== undefined && claims.exp - now() / 1000 > renewalMarginSeconds(claims, margin.seconds, margin.share);
+  return claims !== undefined && claims.exp - now() / 1000 > marginSeconds(claims, margin.seconds, margin.share);
 }
 
 /**
- * The §4.3 token chain of one credentials directory: reuse the capability, else mint one from the
- * session, else log in with a fresh proof of work. Renewal happens under the directory lock and
- * re-reads the files after taking it, so processes sharing a directory never solve two PoWs at once.
+ * The §4.3 token chain of one credentials directory: the capability, else one minted from the session, else a PoW
+ * login. Renewal rereads the files under the directory lock, so processes sharing it never solve two PoWs at once.
  */
 export class TokenChain {
   private capability: string | undefined;
@@ -66,6 +61,8 @@ export class TokenChain {
   /** After a failed background renewal, wait before the next try so a dead host does not cost a PoW per call. */
   private backgroundPausedUntil = 0;
 
+  private readonly now: Clock;
+
   constructor(
     private readonly ctx: AccountContext,
     private readonly options: { refreshAhead: boolean; closeSignal: AbortSignal; now?: Clock },
@@ -73,9 +70,6 @@ export class TokenChain {
     this.now = options.now ?? Date.now;
   }
 
-  private readonly now: Clock;
-
-  /** A capability valid for a while yet, renewing as needed. */
   async get(credentials: StoredCredentials, call: CallOptions = {}): Promise<string> {
     if (isUsable(this.capability, capabilityMargin, this.now)) {
       this.considerRefreshAhead(credentials);
@@ -106,20 +100,17 @@ export class TokenChain {
     }
   }
 
-  /** Forgets a capability the JMAP host refused, so the next call mints a new one. */
   invalidate(jwt: string): void {
     this.rejected.add(jwt);
     // Stryker disable next-line ConditionalExpression: forgetting a capability still valid only rereads it from the file
     if (this.capability === jwt) this.capability = undefined;
   }
 
-  /** Takes over tokens obtained by register. */
   adopt(session: string, capability: string): void {
     this.session = session;
     this.capability = capability;
   }
 
-  /** Waits for background work (tests and shutdown). */
   async settled(): Promise<void> {
     await this.background?.catch(() => undefined);
   }
@@ -159,7 +150,7 @@ export class TokenChain {
         await this.storeSession(opened.sessionJwt);
         return this.mint(opened.sessionJwt, call);
       },
-      lockFor(this.ctx, call),
+      lockFor(this.ctx.lock, call),
     );
   }
 
@@ -240,10 +231,5 @@ export class TokenChain {
 }
 
 function isNearExpiry(claims: TokenLife, now: Clock): boolean {
-  const left = claims.exp - now() / 1000;
-  const window =
-    claims.iat === undefined
-      ? refreshAheadSeconds
-      : Math.min(refreshAheadSeconds, (claims.exp - claims.iat) * refreshAheadShare);
-  return left <= window;
+  return claims.exp - now() / 1000 <= marginSeconds(claims, refreshAheadSeconds, refreshAheadShare);
 }

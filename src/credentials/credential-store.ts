@@ -14,7 +14,7 @@ import {
   type AccountState,
   type StoredCredentials,
 } from './stored-credentials.js';
-import { damagedFileError, parseStoredJson } from './parse-stored-json.js';
+import { parseStoredJson } from './parse-stored-json.js';
 import { readPrivateFile, writeFileAtomic } from './secure-file.js';
 
 /** The files of one credentials directory (spec §2.9: credentials, session JWT, capability JWT; plus state). */
@@ -34,7 +34,6 @@ export function inboxLocalPart(inboxId: string): string {
   return (inboxId.split('@')[0] ?? inboxId).toLowerCase();
 }
 
-/** True when two stored identities name the same inbox. */
 export function isSameInbox(a: Pick<StoredCredentials, 'inboxId'>, b: Pick<StoredCredentials, 'inboxId'>): boolean {
   return inboxLocalPart(a.inboxId) === inboxLocalPart(b.inboxId);
 }
@@ -43,8 +42,7 @@ export function isSameInbox(a: Pick<StoredCredentials, 'inboxId'>, b: Pick<Store
 export function credentialsExistError(existing: StoredCredentials, dir: string, wanted: string): MailboxError {
   const stored = existing.inbox ?? existing.inboxId;
   const sandbox = registeredSandbox(existing);
-  // A sandbox's inbox is still refused (a sandbox with --data-dir keeps it), but the way out is
-  // to move it aside, not to pick another directory for the real one.
+  // A sandbox's inbox is still refused (--data-dir keeps it), but the way out is to move it aside.
   const sandboxNote = sandbox
     ? ` ${stored} is an inbox of a local sandbox (${sandbox.apiUrl ?? sandbox.authUrl}), not of the service.`
     : '';
@@ -70,16 +68,14 @@ export class CredentialStore {
     private readonly notice: (message: string) => void = () => undefined,
   ) {}
 
-  /** Path of one of the directory's files. */
   path(file: keyof typeof credentialFiles): string {
     return join(this.dir, credentialFiles[file]);
   }
 
   /**
-   * The last value parsed per file, with the text it came from. The MCP server reads credentials and
-   * state on every call: an unchanged file (readPrivateFile hands back the same text) gives back the
-   * same deeply frozen value, so nothing is parsed or resolved again. Frozen because it is shared:
-   * callers derive new state with spreads, never by changing what they read.
+   * The last value parsed per file, with its text: the MCP server reads credentials and state on every call, and an
+   * unchanged file gives back the same value, unparsed. Deeply frozen because it is shared: callers derive new state
+   * with spreads.
    */
   private readonly parsed = new Map<string, { text: string; value: unknown }>();
 
@@ -100,10 +96,7 @@ export class CredentialStore {
     return credentials;
   }
 
-  /**
-   * Writes credentials.json. Refuses another inbox's credentials over existing ones; any rewrite
-   * of a different content first keeps the old file as credentials.json.bak-<timestamp>.
-   */
+  /** Refuses another inbox over the stored one; a changed rewrite keeps the old file as credentials.json.bak-<time>. */
   async writeCredentials(next: StoredCredentials): Promise<void> {
     const checked = storedCredentialsSchema.parse(next);
     rememberSecret(checked.apiKey);
@@ -138,18 +131,15 @@ export class CredentialStore {
     return text;
   }
 
-  /** Stores a token atomically. */
   async writeToken(kind: TokenKind, jwt: string): Promise<void> {
     rememberSecret(jwt);
     await writeFileAtomic(this.path(kind), `${jwt}\n`);
   }
 
-  /** state.json, or an empty state when there is none. */
   async readState(): Promise<AccountState> {
     return (await this.readJson(this.path('state'), accountStateSchema)) ?? {};
   }
 
-  /** Replaces state.json atomically. */
   async writeState(state: AccountState): Promise<void> {
     await writeFileAtomic(this.path('state'), `${JSON.stringify(accountStateSchema.parse(state), null, 2)}\n`);
   }
@@ -179,12 +169,10 @@ export class CredentialStore {
   }
 
   private parseJson<T extends z.ZodType>(path: string, text: string, schema: T): z.infer<T> {
-    const read = parseStoredJson(text, schema);
-    if ('value' in read) return read.value;
     const hint = path.endsWith(credentialFiles.credentials)
       ? 'Restore it from a credentials.json.bak-* file in the same directory or from your own backup (it holds the apiKey, the only way into the inbox); do not delete it unless the inbox is no longer needed.'
       : 'This file holds only caches and cursors: fix it or delete it, then run the command again.';
-    throw damagedFileError(path, read.problem, hint);
+    return parseStoredJson(text, schema, path, hint);
   }
 }
 

@@ -3,10 +3,7 @@ import { join } from 'node:path';
 import { MailboxError, inputRef } from '../errors.js';
 import { oauthFiles } from './oauth-grant-files.js';
 
-/**
- * What a credentials directory holds: one proof-of-work inbox (credentials.json with its apiKey),
- * a person's connected account (oauth.json: a grant over one or more inboxes), or nothing yet.
- */
+/** What a credentials directory holds: a proof-of-work inbox (credentials.json), a connected account (oauth.json). */
 export type CredentialsKind = 'pow' | 'oauth' | 'none';
 
 /** The kind of a directory, by the file that defines it (synchronous: a stat or two). */
@@ -19,10 +16,9 @@ export function credentialsKindOf(dir: string): CredentialsKind {
 const plainByte = /^[a-z0-9._@+-]$/;
 
 /**
- * The folder of one inbox of an OAuth directory: its state.json (session cache, cursors), watch
- * files, digest and wake lock. Every per-inbox path of an OAuth directory comes from here. The
- * folder is named after the address, lowercased; anything outside a plain address's characters is
- * percent-encoded, so no address can name a path outside `inboxes/`.
+ * The folder of one inbox of an OAuth directory: its state.json (session cache, cursors), watch files, digest and wake
+ * lock. Every per-inbox path of an OAuth directory comes from here. The folder is named after the address, lowercased;
+ * anything outside a plain address's characters is percent-encoded, so no address can name a path outside `inboxes/`.
  */
 export function oauthInboxStateDir(credentialsDir: string, inboxAddress: string): string {
   const bytes = [...Buffer.from(inboxAddress.trim().toLowerCase(), 'utf8')];
@@ -36,10 +32,7 @@ export function oauthInboxStateDir(credentialsDir: string, inboxAddress: string)
   return join(credentialsDir, oauthFiles.inboxFolders, name);
 }
 
-/**
- * The refusal to put one kind of credentials over the other: a proof-of-work directory holds the
- * only copy of an apiKey, an OAuth directory a live grant. Neither is ever overwritten.
- */
+/** Neither kind of credentials ever goes over the other: the only copy of an apiKey, or a live grant. */
 export function kindConflictError(dir: string, holds: 'pow' | 'oauth'): MailboxError {
   if (holds === 'pow') {
     return new MailboxError({

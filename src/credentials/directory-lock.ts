@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -19,13 +20,16 @@ export interface LockOptions {
 const ownerSchema = z.object({ pid: z.number(), host: z.string(), token: z.string(), createdAt: z.string() });
 type LockOwner = z.infer<typeof ownerSchema>;
 
+function ownerRecord(token: string): LockOwner {
+  return { pid: process.pid, host: hostname(), token, createdAt: new Date().toISOString() };
+}
+
 const heartbeatMs = 2_000;
 const pollMs = 25;
 
 /**
- * Runs `task` while holding a cross-process lock on `dir`: a lock directory (`mkdir` is atomic on
- * every filesystem we care about) holding owner.json. A holder refreshes the directory's mtime as a
- * heartbeat, so a lock is stale when its owner's pid is gone (same host) or the heartbeat stopped.
+ * Runs `task` under a cross-process lock on `dir`: a lock directory (`mkdir` is atomic) holding owner.json, whose
+ * mtime the holder refreshes as a heartbeat; it is stale when its owner's pid is gone (same host) or the heart stopped.
  */
 export async function withDirectoryLock<T>(
   dir: string,
@@ -42,7 +46,6 @@ export async function withDirectoryLock<T>(
   }
 }
 
-/** Takes the lock only if it is free right now; returns the release function or undefined. */
 export async function tryAcquireLock(
   dir: string,
   name: string,
@@ -52,25 +55,13 @@ export async function tryAcquireLock(
   return (await attempt(join(dir, `.${name}.lock`), staleMs ?? 30_000)) ?? undefined;
 }
 
-/**
- * Whether another process holds the lock now (a live owner and a beating heart). A holder that died
- * never counts, so a crashed holder cannot keep what the lock guards in force.
- */
+/** Whether a live process holds the lock now: a crashed holder never keeps what the lock guards in force. */
 export async function isLockHeld(dir: string, name: string, staleMs = 30_000): Promise<boolean> {
   const path = join(dir, `.${name}.lock`);
-  // An owner that has not written owner.json yet is about to: it counts as holding.
-  const stale = await staleLock(path, staleMs);
-  // staleLock answers undefined for a fresh lock and for no lock at all: look whether there is one.
-  return (
-    stale === undefined &&
-    (await stat(path).then(
-      () => true,
-      () => false,
-    ))
-  );
+  // An owner yet to write owner.json counts as holding; staleLock is undefined for a fresh lock and for none at all.
+  return (await staleLock(path, staleMs)) === undefined && existsSync(path);
 }
 
-/** Waits for the lock and returns its release function. */
 export async function acquireLock(dir: string, name: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   await ensurePrivateDir(dir);
   const path = join(dir, `.${name}.lock`);
@@ -101,12 +92,7 @@ export async function acquireLock(dir: string, name: string, options: LockOption
 }
 
 async function attempt(path: string, staleMs: number): Promise<(() => Promise<void>) | undefined> {
-  const owner: LockOwner = {
-    pid: process.pid,
-    host: hostname(),
-    token: randomBytes(8).toString('hex'),
-    createdAt: new Date().toISOString(),
-  };
+  const owner = ownerRecord(randomBytes(8).toString('hex'));
   try {
     await mkdir(path, { mode: 0o700 });
   } catch (error) {
@@ -127,10 +113,9 @@ async function attempt(path: string, staleMs: number): Promise<(() => Promise<vo
 }
 
 /**
- * Removes a lock judged stale. Only one waiter at a time may do so (a `.takeover` guard directory),
- * and it judges again under the guard and removes the lock only if it is still the very lock it
- * judged (same owner token and heartbeat). The former "move aside, put back if wrong" could put a
- * dead lock back over a holder that arrived in between; nothing is ever put back now.
+ * Removes a lock judged stale. One waiter at a time (a `.takeover` guard directory) judges again under the guard and
+ * removes the lock only if it is still the very lock it judged (same owner token and heartbeat); nothing is ever put
+ * back, which could land a dead lock over a holder that arrived in between.
  */
 async function takeOverIfStale(path: string, staleMs: number): Promise<void> {
   const judged = await staleLock(path, staleMs);
@@ -148,11 +133,7 @@ async function takeOverIfStale(path: string, staleMs: number): Promise<void> {
   }
   try {
     // Stryker disable next-line StringLiteral: the guard's token is never compared
-    await writeFile(
-      join(guard, 'owner.json'),
-      JSON.stringify({ pid: process.pid, host: hostname(), token: 'takeover', createdAt: new Date().toISOString() }),
-      { mode: 0o600 },
-    );
+    await writeFile(join(guard, 'owner.json'), JSON.stringify(ownerRecord('takeover')), { mode: 0o600 });
     const again = await staleLock(path, staleMs);
     if (again && again.token === judged.token && again.mtimeMs === judged.mtimeMs)
       await rm(path, { recursive: true, force: true });

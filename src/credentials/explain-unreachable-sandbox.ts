@@ -5,7 +5,6 @@ import { shellQuote } from '../render/shell-quote.js';
 import { isLoopbackUrl, registeredSandbox, type RegisteredSandbox } from './loopback-endpoints.js';
 import type { StoredCredentials } from './stored-credentials.js';
 
-/** What the explanation needs to know about the inbox whose call failed. */
 export interface InboxOfCall {
   dir: string;
   credentials: Pick<StoredCredentials, 'inboxId' | 'inbox' | 'authUrl' | 'apiUrl'> | undefined;
@@ -44,10 +43,9 @@ function restartCommand(dir: string, sandbox: RegisteredSandbox): { restart: str
 }
 
 /**
- * A connection refused by a host on this machine means a local sandbox is not running. When the
- * inbox's credentials.json was registered against that sandbox, say so and how to get it back
- * (`sandbox_not_running`); otherwise add to the network error that nothing listens there. Any
- * other error comes back unchanged.
+ * A connection refused by a host on this machine means a local sandbox is not running. When the inbox's
+ * credentials.json was registered against that sandbox, say so and how to get it back (`sandbox_not_running`);
+ * otherwise add to the network error that nothing listens there. Any other error comes back unchanged.
  */
 export function explainUnreachableSandbox(error: unknown, inbox: InboxOfCall): unknown {
   if (!(error instanceof MailboxError)) return error;

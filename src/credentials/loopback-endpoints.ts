@@ -4,9 +4,8 @@ import { readPrivateFile } from './secure-file.js';
 import { storedCredentialsSchema, type StoredCredentials } from './stored-credentials.js';
 
 /**
- * Hosts on this machine. A client whose endpoints are loopback talks to a local sandbox (or
- * another local stand-in of the service): never the live service, whose inboxes the default
- * credentials directory is kept for.
+ * Hosts on this machine. A client whose endpoints are loopback talks to a local sandbox (or another local stand-in of
+ * the service): never the live service, whose inboxes the default credentials directory is kept for.
  */
 
 const ipv4Loopback = /^127(\.\d{1,3}){3}$/;

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The files of an OAuth credentials directory (a person's account connected with `connect`). The
- * grant (client, endpoints, the rotating refresh token) is ONE file, so a reconnect or a rotation
- * replaces all of it with one rename; caches and the inbox list live beside it, and each inbox of
- * the grant has a folder of its own for its state (cursors, session cache, watch files).
+ * The files of an OAuth credentials directory (`connect`). The grant (client, endpoints, rotating refresh token) is ONE
+ * file, so a reconnect or a rotation replaces all of it with one rename; caches and the inbox list live beside it, and
+ * each inbox has a folder for its state (cursors, session cache, watch files).
  */
 export const oauthFiles = {
   grant: 'oauth.json',
@@ -25,10 +24,7 @@ export const storedServerSchema = z.looseObject({
   authorization_response_iss_parameter_supported: z.boolean().optional(),
 });
 
-/**
- * oauth.json. `generation` grows by one with every rotation, so recovery can tell which of two
- * complete copies (the file and a temp file a killed process left) holds the newer refresh token.
- */
+/** oauth.json; `generation` grows with every rotation, so recovery can tell which of two copies is newer. */
 export const oauthGrantSchema = z.looseObject({
   kind: z.literal('oauth'),
   version: z.literal(1),

@@ -3,30 +3,36 @@ import { join } from 'node:path';
 import { MailboxError, inputRef } from '../errors.js';
 import { rememberSecret } from '../redact.js';
 import { isAlive } from './directory-lock.js';
+import { oauthFiles, oauthGrantSchema, type StoredGrant } from './oauth-grant-files.js';
 import { storedJsonOrUndefined } from './parse-stored-json.js';
 import { parseTempName, readPrivateFile } from './secure-file.js';
 import { storedCredentialsSchema, type StoredCredentials } from './stored-credentials.js';
 
 /**
- * Finishes or clears writes that a killed process left behind in a credentials directory. A
- * credentials temp file may hold the only copy of a new inbox's apiKey (killed between write and
- * rename): it is put in place, or kept under a visible name, and never deleted unread. Token and
- * state temps are caches (and hold JWTs): they are removed.
+ * Finishes or clears writes that a killed process left behind in a credentials directory. A credentials temp file may
+ * hold the only copy of a new inbox's apiKey (killed between write and rename): it is put in place, or kept under a
+ * visible name, and never deleted unread. Token and state temps are caches (and hold JWTs): they are removed.
  */
 export async function recoverInterruptedWrites(dir: string, notice: (message: string) => void): Promise<void> {
-  // No directory yet: nothing was left in it.
-  const names = await readdir(dir).catch(() => [] as string[]);
-  for (const name of names) {
-    const temp = parseTempName(name);
-    // An OAuth directory's grant has recovery of its own (oauth-grant-store.ts): never removed here.
-    if (!temp || temp.target === 'oauth.json' || isAlive(temp.pid)) continue;
-    const path = join(dir, name);
-    if (temp.target !== 'credentials.json') {
+  for (const { path, target } of await abandonedTemps(dir)) {
+    // An OAuth directory's grant has recovery of its own (recoverInterruptedGrantWrite): never removed here.
+    if (target === 'oauth.json') continue;
+    if (target !== 'credentials.json') {
       await rm(path, { force: true }).catch(() => undefined);
       continue;
     }
     await recoverCredentials(dir, path, notice);
   }
+}
+
+/** The temp files (tempPathFor) in `dir` whose writing process is gone, with the file each was for. */
+async function abandonedTemps(dir: string): Promise<Array<{ path: string; target: string }>> {
+  // No directory yet: nothing was left in it.
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names.flatMap((name) => {
+    const temp = parseTempName(name);
+    return temp && !isAlive(temp.pid) ? [{ path: join(dir, name), target: temp.target }] : [];
+  });
 }
 
 async function recoverCredentials(dir: string, tempPath: string, notice: (message: string) => void): Promise<void> {
@@ -67,8 +73,7 @@ async function recoverCredentials(dir: string, tempPath: string, notice: (messag
     await rm(tempPath, { force: true });
     return;
   }
-  // A different key, or a credentials.json that cannot be read (it may still hold a key): never
-  // lose either one. Keep the newer under a name a person will see.
+  // A different key, or an unreadable credentials.json (it may hold a key): lose neither, keep the newer visibly.
   const kept = join(dir, `credentials.json.recovered-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   await rename(tempPath, kept);
   notice(
@@ -78,3 +83,40 @@ async function recoverCredentials(dir: string, tempPath: string, notice: (messag
 
 const parse = (text: string | undefined): StoredCredentials | undefined =>
   storedJsonOrUndefined(text, storedCredentialsSchema);
+
+const parseGrant = (text: string | undefined): StoredGrant | undefined => storedJsonOrUndefined(text, oauthGrantSchema);
+
+/**
+ * A process killed between writing oauth.json's temp file and renaming it left the only copy of the newest refresh
+ * token there: it is put in place when complete and newer. Older or partial copies, and caches' temps, are removed (a
+ * retired refresh token presented again would make the service revoke the whole grant).
+ */
+export async function recoverInterruptedGrantWrite(dir: string, notice: (message: string) => void): Promise<void> {
+  const own = new Set<string>([oauthFiles.grant, oauthFiles.accessTokens, oauthFiles.inboxes, oauthFiles.renewal]);
+  for (const { path, target } of await abandonedTemps(dir)) {
+    if (!own.has(target)) continue;
+    // Stryker disable next-line ConditionalExpression,BlockStatement: a cache's temp file never parses as a grant, so the grant branch below removes it all the same
+    if (target !== oauthFiles.grant) {
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: errors are ignored either way
+      await rm(path, { force: true }).catch(() => undefined);
+      continue;
+    }
+    const left = parseGrant(await readPrivateFile(path).catch(() => undefined));
+    const current = parseGrant(await readPrivateFile(join(dir, oauthFiles.grant)).catch(() => undefined));
+    const isNewer =
+      left !== undefined &&
+      (current === undefined ||
+        left.connectedAt > current.connectedAt ||
+        (left.connectedAt === current.connectedAt && left.generation > current.generation));
+    if (isNewer) {
+      rememberSecret(left.refreshToken);
+      await rename(path, join(dir, oauthFiles.grant));
+      notice(
+        `Recovered the newest refresh token of ${dir} from a renewal that was interrupted before it was put in place.`,
+      );
+    } else {
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: the file was listed a moment ago; `force` only spares a race with another recovery
+      await rm(path, { force: true });
+    }
+  }
+}

@@ -18,7 +18,7 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
     const info = await lstat(dir);
     if (!isWindows && info.isDirectory() && (info.mode & 0o777) !== 0o700) await chmod(dir, 0o700);
   } catch (error) {
-    throw unwritable(dir, error, true);
+    throw fileError(dir, error, true, true);
   }
 }
 
@@ -28,8 +28,8 @@ let exitHookInstalled = false;
 function track(temp: string): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
-    // Token temp files hold JWTs: they must not outlive the process on an ordinary exit. Credentials
-    // temps are left on purpose only when a hard kill gives no chance; the next read recovers them.
+    // Token temps hold JWTs and must not outlive an ordinary exit; credentials temps only a hard kill leaves (recovered
+    // by the next read).
     process.once('exit', () => {
       for (const path of inFlight) {
         if (basename(path).startsWith('.credentials.json.')) continue;
@@ -56,9 +56,8 @@ export function parseTempName(name: string): { target: string; pid: number } | u
 }
 
 /**
- * Writes a file so readers see either the old or the new content, never a mix: a temporary file
- * in the same directory (same filesystem, so rename is atomic), fsync, then rename over the target.
- * A symlink at the target is refused rather than replaced or followed.
+ * Writes a file so readers see the old or the new content, never a mix: a temp file in the same directory (rename is
+ * atomic there), fsync, rename. A symlink at the target is refused rather than replaced or followed.
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
   const dir = dirname(path);
@@ -79,7 +78,7 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
     await syncDir(dir);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
-    throw unwritable(path, error);
+    throw fileError(path, error, true);
     // Stryker disable next-line BlockStatement: a finished write's temp path no longer exists, so the exit hook's unlink of it fails silently; the set's growth is memory, watched by the 10,000-call bench
   } finally {
     inFlight.delete(temp);
@@ -87,10 +86,9 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
 }
 
 /**
- * The last text read per path, with the identity of the file it came from. A long-lived MCP server
- * reads credentials.json and state.json on every call; when one lstat shows the same file (same
- * inode, size, change and modification times: every write here is a rename to a new inode), the
- * text is the one already read, and five more file-system round trips per read are saved.
+ * The last text read per path, with its file's identity. The MCP server reads credentials.json and state.json on every
+ * call; when one lstat shows the same file (inode, size, ctime, mtime: every write here is a rename to a new inode),
+ * the text already read is used, saving five file-system round trips.
  */
 const readCache = new Map<string, { identity: string; text: string }>();
 
@@ -98,13 +96,10 @@ function fileIdentity(info: { dev: bigint; ino: bigint; size: bigint; mtimeNs: b
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
-/**
- * Reads a file's text, or undefined when it does not exist. Never through a symlink (a link could
- * point the 0600 tightening or the read at another file); tightens the mode through the open handle.
- */
+/** A file's text, or undefined when absent; never through a symlink, and tightened to 0600 through the open handle. */
 export async function readPrivateFile(path: string): Promise<string | undefined> {
-  // Synchronous on purpose: a local lstat takes microseconds, while the promise form's trip through
-  // the thread pool cost the MCP server ~0.08 ms of every call (three files per call; docs/benchmarks.md).
+  // Synchronous on purpose: the promise form's trip through the thread pool cost the MCP server ~0.08 ms of every call
+  // (three files per call; docs/benchmarks.md), a local lstat microseconds.
   let seen;
   // Stryker disable next-line all: the cache's options; without them the identities never match and every read opens the file, with the same answer
   try {
@@ -127,11 +122,11 @@ export async function readPrivateFile(path: string): Promise<string | undefined>
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     // Stryker disable next-line ConditionalExpression,StringLiteral: reached only when a link appears between the lstat above and this open
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw symlinkError(path);
-    throw unreadable(path, error);
+    throw fileError(path, error, false);
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) throw unreadable(path, new Error('not a regular file'));
+    if (!info.isFile()) throw fileError(path, new Error('not a regular file'), false);
     // Stryker disable next-line ConditionalExpression,LogicalOperator: chmod 0600 of a file already 0600 changes nothing (and isWindows is false here)
     if (!isWindows && (info.mode & 0o777) !== 0o600) await handle.chmod(0o600).catch(() => undefined);
     // Directories made by older clients may be group/world readable: tighten on sight (never via a link).
@@ -144,7 +139,7 @@ export async function readPrivateFile(path: string): Promise<string | undefined>
     readCache.set(path, { identity: fileIdentity(await handle.stat({ bigint: true })), text });
     return text;
   } catch (error) {
-    throw error instanceof MailboxError ? error : unreadable(path, error);
+    throw error instanceof MailboxError ? error : fileError(path, error, false);
   } finally {
     await handle.close();
   }
@@ -184,36 +179,22 @@ async function syncDir(dir: string): Promise<void> {
 }
 // Stryker restore all
 
-/**
- * A file where the credentials directory should be is a wrong path, not a permission problem:
- * ENOTDIR when a file inside it is opened, EEXIST when it is created (mkdir of the directory).
- */
-function fileInsteadOfDir(path: string, cause: unknown, isDir: boolean): string | undefined {
+/** A file where the credentials directory should be (ENOTDIR, or EEXIST on mkdir) is a wrong path, not permissions. */
+function fileError(path: string, cause: unknown, writing: boolean, isDir = false): MailboxError {
   // Stryker disable next-line OptionalChaining: every caller passes the error it caught
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-  if (code !== 'ENOTDIR' && !(code === 'EEXIST' && isDir)) return undefined;
-  return `${isDir ? path : dirname(path)} is a file, not a directory: give ${inputRef('credentials_dir')} the directory that holds credentials.json (or a new one to register in).`;
-}
-
-function unreadable(path: string, cause: unknown): MailboxError {
+  const notADir =
+    code === 'ENOTDIR' || (code === 'EEXIST' && isDir)
+      ? `${isDir ? path : dirname(path)} is a file, not a directory: give ${inputRef('credentials_dir')} the directory that holds credentials.json (or a new one to register in).`
+      : undefined;
   return new MailboxError({
     code: 'credentials_unwritable',
-    message: `Cannot read ${path}: ${(cause as Error).message}.`,
+    message: `Cannot ${writing ? 'write' : 'read'} ${path}: ${(cause as Error).message}.`,
     hint:
-      fileInsteadOfDir(path, cause, false) ??
-      'Check the permissions of the credentials directory (it should belong to this user, mode 0700).',
-    cause,
-  });
-}
-
-// Stryker disable next-line BooleanLiteral: a write's own errors (open of a fresh temp name, rename) are never EEXIST or ENOTDIR once ensurePrivateDir has passed
-function unwritable(path: string, cause: unknown, isDir = false): MailboxError {
-  return new MailboxError({
-    code: 'credentials_unwritable',
-    message: `Cannot write ${path}: ${(cause as Error).message}.`,
-    hint:
-      fileInsteadOfDir(path, cause, isDir) ??
-      `Choose a credentials directory this user can write (${inputRef('credentials_dir')} or AGENT_MAILBOX_CREDENTIALS_DIR).`,
+      notADir ??
+      (writing
+        ? `Choose a credentials directory this user can write (${inputRef('credentials_dir')} or AGENT_MAILBOX_CREDENTIALS_DIR).`
+        : 'Check the permissions of the credentials directory (it should belong to this user, mode 0700).'),
     cause,
   });
 }

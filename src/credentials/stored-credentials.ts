@@ -1,10 +1,9 @@
 import { z } from 'zod';
 
 /**
- * credentials.json: the field names of the live service's clients (apiKey, inboxId, authUrl,
- * apiUrl, scryptSalt, uploadUrl, downloadUrl), so existing credential directories keep working,
- * plus fields of our own. Unknown fields are kept (loose) so a newer or older client's file is
- * never stripped on rewrite.
+ * credentials.json: the field names of the live service's clients (apiKey, inboxId, authUrl, apiUrl, scryptSalt,
+ * uploadUrl, downloadUrl), so existing credential directories keep working, plus fields of our own. Unknown fields are
+ * kept (loose) so a newer or older client's file is never stripped on rewrite.
  */
 export const storedCredentialsSchema = z.looseObject({
   apiKey: z.string().min(1),
@@ -39,12 +38,8 @@ export const cachedJmapSessionSchema = z.looseObject({
   fetchedAt: z.string(),
 });
 
-/**
- * state.json: non-secret caches and cursors. Kept apart from credentials.json so that the file
- * holding the apiKey is written only at sign-up/login, never on every request.
- */
+/** state.json: caches and cursors, apart from credentials.json so the apiKey file is written only at sign-up/login. */
 export const accountStateSchema = z.looseObject({
-  /** Resolved JMAP session facts, cached so placeholders cost no round trip. */
   session: cachedJmapSessionSchema.optional(),
   /** Email state after the last `list_new` preset run. */
   listNewState: z.string().optional(),

@@ -1,4 +1,4 @@
-/** What an open push stream hands out, and how it fails; opened by open-event-stream.ts. */
+// What an open push stream hands out, and how it fails; opened by open-event-stream.ts.
 
 /** One server-sent event (WHATWG HTML §9.2): its type and joined data lines. */
 export interface StreamEvent {

@@ -1,5 +1,4 @@
-import type { Logger } from '../log.js';
-import type { FetchFunction, HttpResponse } from './http-types.js';
+import type { HttpResponse } from './http-types.js';
 import { sendHttp, type SendOptions } from './send-http.js';
 import { serviceError } from './service-error.js';
 
@@ -9,15 +8,7 @@ export type { FetchFunction, HttpResponse } from './http-types.js';
 /** The auth host answers small JSON bodies and tokens in headers; nothing it sends needs more. */
 export const authBodyLimitBytes = 64 * 1024;
 
-export interface HttpOptions extends Pick<
-  SendOptions,
-  'timeoutMs' | 'retry' | 'retries' | 'retryBaseMs' | 'retryAfterCapMs' | 'budgetMs' | 'resendNeedsMs' | 'timeoutError'
-> {
-  signal?: AbortSignal;
-  fetch?: FetchFunction;
-  log?: Logger;
-  maxBytes?: number;
-}
+export type HttpOptions = Omit<SendOptions, 'what' | 'target' | 'maxBytes'> & { maxBytes?: number };
 
 /** A request to the auth host (or a small JSON GET) through the one HTTP layer; non-2xx answers become MailboxErrors. */
 export async function httpRequest(url: string, init: RequestInit, options: HttpOptions): Promise<HttpResponse> {

@@ -3,13 +3,10 @@ import type { FetchFunction } from './http-types.js';
 import { checkRedirect } from './origin-rule.js';
 
 /**
- * The part of `fetch` the HTTP layer uses, over node:http. node's global fetch loads undici and
- * its WebAssembly HTTP parser on first use: ~25 ms and ~40 MiB of peak memory in a process that
- * makes one request, which a shell agent pays on every step. Same contract as fetch for the
- * caller: rejects with TypeError("fetch failed", { cause }) on network errors and with the
- * signal's reason on abort; follows redirects like fetch, but only within the origin asked
- * (origin-rule.ts: every request it carries holds a credential); the body offers the reader of a web
- * ReadableStream (getReader, cancel), which is all the HTTP layer uses.
+ * The part of `fetch` the HTTP layer uses, over node:http: global fetch loads undici and its WebAssembly parser on
+ * first use (~25 ms, ~40 MiB peak), which a shell agent would pay on every step. Fetch's contract: TypeError("fetch
+ * failed", { cause }) on network errors, the signal's reason on abort, redirects followed but only within the origin
+ * (origin-rule.ts); the body offers a web ReadableStream's reader (getReader, cancel), all the HTTP layer uses.
  */
 
 const maxRedirects = 20;
@@ -51,11 +48,7 @@ function bodyBytes(body: RequestInit['body']): Buffer | undefined {
   throw new TypeError('node-http-fetch sends string and byte bodies only');
 }
 
-/**
- * The reader half of a web ReadableStream (read, cancel, releaseLock) straight over the response.
- * A real ReadableStream per answer cost the MCP server ~0.03 ms of every call (controller, queue
- * strategy and transferable set-up), for a body that is read once from start to end.
- */
+/** A web ReadableStream's reader over the response: a real stream cost the MCP server ~0.03 ms of every call. */
 type ReadResult = { done: false; value: Uint8Array } | { done: true; value: undefined };
 
 class NodeBodyReader {
@@ -79,8 +72,7 @@ class NodeBodyReader {
       this.waiting = undefined;
     });
     res.on('error', (error) => this.fail(error));
-    // Destroyed without an error (an abort): the reader must not wait for an end that never comes.
-    // After an end or an error, fail() keeps what is already known.
+    // Destroyed without an error (an abort): no end will come. After an end or an error, fail() keeps what is known.
     res.on('close', () => this.fail(new Error('the response was cut off')));
   }
 

@@ -1,12 +1,9 @@
 import { MailboxError, settingRef } from '../errors.js';
 
 /**
- * Where credentials may go. Every request this client sends to the service carries a credential:
- * a bearer token in its header, or the apiKey in the login body. A redirect is the server naming a
- * new destination for that request, so following it to another origin would hand the credential
- * to a host the operator never configured; stripping the header (as fetch does) would still send
- * the login body along. So a redirect is followed only within the origin it came from, and never
- * from https to http (a downgrade exposes the credential on the wire even to the same host name).
+ * Where credentials may go. Every request to the service carries one (a bearer header, or the apiKey in the login
+ * body), so a redirect to another origin would hand it to a host the operator never configured; stripping the header
+ * as fetch does would still send the body. A redirect is followed only within its origin, never https to http.
  */
 
 export class RedirectRefused extends Error {
@@ -18,9 +15,9 @@ export class RedirectRefused extends Error {
   }
 }
 
-/** Throws RedirectRefused unless `to` is on the same origin as `from`. */
 export function checkRedirect(from: URL, to: URL): void {
-  if (to.origin !== from.origin) throw new RedirectRefused(from.origin, originText(to));
+  // `to` as protocol and host: the same text as its origin for http(s), and still readable for a scheme without one.
+  if (to.origin !== from.origin) throw new RedirectRefused(from.origin, `${to.protocol}//${to.host}`);
 }
 
 /** The origin of a URL or of a URL template whose placeholders lie after its authority; undefined when it cannot be known. */
@@ -50,9 +47,4 @@ export function redirectRefusedError(what: string, refused: RedirectRefused): Ma
     hint: `Credentials go only to the configured ${settingRef('authUrl')} and ${settingRef('apiUrl')}. Check those settings; if the service really moved, configure its new address.`,
     details: { from: refused.from, to: refused.to },
   });
-}
-
-/** Origin of a parsed URL for a message, also for a scheme without an origin of its own (http(s): the same text). */
-function originText(url: URL): string {
-  return `${url.protocol}//${url.host}`;
 }

@@ -1,16 +1,12 @@
 /**
- * V8 keeps a string of more than 128 KiB in its large-object space, and on the virtual machines
- * agents run in, making one costs milliseconds (fresh pages, touched for the first time) where a
- * 120 KiB string costs microseconds. A JMAP answer holding one hostile mail with a header section
- * near the cap is such a string when decoded whole, and that one allocation was most of what the
- * mail added to a listing. A large answer is therefore parsed piecewise: its structure is walked
- * here over the bytes, and every value that fits under the limit is decoded and parsed by
- * JSON.parse itself, so the values are exactly JSON.parse's. Whatever the walk does not accept
- * goes to JSON.parse whole, which then gives its own answer or its own error.
+ * V8 keeps a string over 128 KiB in its large-object space, and on agents' virtual machines making one costs
+ * milliseconds where a 120 KiB string costs microseconds; one hostile mail's header section made most of a listing's
+ * cost that way. A large answer is therefore walked here over its bytes, and every value under the limit is decoded
+ * and parsed by JSON.parse itself, so the values are exactly JSON.parse's. What the walk does not accept goes to
+ * JSON.parse whole, with its own answer or error.
  */
 
-// In bytes. A string holding any character beyond Latin-1 takes two bytes for each of its
-// characters, so a piece of this many UTF-8 bytes stays under 128 KiB as a string of either kind.
+// Bytes; beyond Latin-1 a string takes two bytes a character, so this many UTF-8 bytes stay under 128 KiB either way.
 const pieceBytes = 60 * 1024;
 // Deeper than this, the walk stops and the whole answer goes to JSON.parse (which nests without limit).
 const maxLargeDepth = 64;

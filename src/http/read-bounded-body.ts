@@ -10,9 +10,8 @@ export class BodyTooLarge extends Error {
 }
 
 /**
- * Reads a body chunk by chunk and stops as soon as it passes `maxBytes`, so a server that streams
- * forever costs at most the cap (reading it whole with arrayBuffer() would grow to gigabytes). The
- * caller's deadline aborts the stream, which makes the pending read reject.
+ * Reads a body chunk by chunk and stops once past `maxBytes`, so an endless stream costs at most the cap. The caller's
+ * deadline aborts the stream, which makes the pending read reject.
  */
 export async function readBoundedBody(
   response: Response,

@@ -41,11 +41,10 @@ const retryableByAnyRule = (status: number): boolean => status === 429 || status
 const retryableIfIdempotent = (status: number): boolean => status === 408 || status >= 500;
 
 /**
- * Sends one request with the project's single rule set: a deadline per attempt that is a real,
- * referenced timer (an AbortSignal.timeout made in a helper could be collected and never fire),
- * a capped body, one overall budget, jittered backoff, Retry-After honoured up to a cap, and
- * resends only where the RetryRule allows. Returns any final status; throws only when there is
- * no usable answer (timeout, network, too large, cancelled).
+ * Sends one request with the project's single rule set: a deadline per attempt that is a real, referenced timer (an
+ * AbortSignal.timeout made in a helper could be collected and never fire), a capped body, one overall budget, jittered
+ * backoff, Retry-After honoured up to a cap, and resends only where the RetryRule allows. Returns any final status;
+ * throws only when there is no usable answer (timeout, network, too large, cancelled).
  */
 export async function sendHttp(url: string, init: RequestInit, options: SendOptions): Promise<HttpResponse> {
   const log = options.log ?? silentLogger;

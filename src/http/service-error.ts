@@ -38,10 +38,7 @@ const fallbackHints: Record<StatusCode, string> = {
   bad_response: 'Check that the configured auth/API URLs point at the Agent Mailbox Service.',
 };
 
-/**
- * Turns a non-2xx answer into a MailboxError. The service's own message and hint are kept
- * verbatim (spec §7.2), with the status and the endpoint appended so the user sees where it failed.
- */
+/** A non-2xx answer as a MailboxError: the service's own message and hint (spec §7.2), plus status and endpoint. */
 export function serviceError(status: number, bodyText: string, where: string): MailboxError {
   const code = codeForStatus(status);
   let parsed: unknown;
@@ -72,10 +69,7 @@ export function serviceError(status: number, bodyText: string, where: string): M
   });
 }
 
-/**
- * The service's hints speak to raw HTTP clients ("POST /api/v1/challenge, solve it, retry"); this
- * client does those steps itself, so such a hint is replaced by one naming our own register call.
- */
+/** The service's hints speak to raw HTTP clients ("POST /api/v1/challenge"): those become our own register hint. */
 function ownHint(code: StatusCode, hint: string | undefined): string {
   if (hint && !/\/api\/v\d|\bPOST\b|same challenge|fresh challenge/i.test(hint)) return redactCredentialEcho(hint);
   return fallbackHints[code];

@@ -4,17 +4,12 @@ import { scryptParams } from '../wire-constants.js';
 /** scrypt needs 128·N·r bytes (16 MiB here); Node's default cap of 32 MiB is too close for comfort. */
 export const scryptMaxmem = 64 * 1024 * 1024;
 
-/** The spec §4.3 password: UTF-8 of "<challenge>:<nonce>". */
-export function powPassword(challenge: string, nonce: number | string): Buffer {
-  return Buffer.from(`${challenge}:${nonce}`, 'utf8');
-}
-
 /** One proof-of-work hash on the libuv pool; the salt is the UTF-8 of its text, never hex-decoded (§4.3). */
 export function computePowDigest(challenge: string, nonce: number | string, salt: string): Promise<Buffer> {
   const { N, r, p, dkLen } = scryptParams;
   return new Promise((resolve, reject) => {
     scrypt(
-      powPassword(challenge, nonce),
+      Buffer.from(`${challenge}:${nonce}`, 'utf8'), // the spec §4.3 password
       Buffer.from(salt, 'utf8'),
       dkLen,
       { N, r, p, maxmem: scryptMaxmem },

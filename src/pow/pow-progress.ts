@@ -14,7 +14,6 @@ export interface PowProgress {
   chanceByNow: number;
 }
 
-/** Builds a PowProgress from the raw counters of a search. */
 export function powProgressAt(tried: number, difficulty: number, elapsedMs: number): PowProgress {
   const expected = 2 ** difficulty;
   const rate = elapsedMs > 0 ? (tried * 1000) / elapsedMs : 0;

@@ -5,21 +5,18 @@ import { createScryptLanes } from './scrypt-lanes.js';
 /**
  * Source of the search worker, run with `new Worker(source, { eval: true })`.
  *
- * Why a string and not `new URL('./pow-worker.js', import.meta.url)`: vitest runs the .ts sources,
- * where no compiled worker file exists, and Node 20 workers cannot load .ts. With the source
- * inline, tests exercise exactly the code that ships in dist/, with no build step in between; the
- * SIMD lanes come in as the source text of createScryptLanes, which the lanes' own tests run.
- * The body is plain CommonJS: eval workers are scripts unless they inherit `--input-type=module`,
- * which solvePow prevents with `execArgv: []`. The vector tests cover it.
+ * Why a string and not `new URL('./pow-worker.js', import.meta.url)`: vitest runs the .ts sources, where no compiled
+ * worker file exists, and Node 20 workers cannot load .ts. With the source inline, tests exercise exactly the code that
+ * ships in dist/, with no build step in between; the SIMD lanes come in as the source text of createScryptLanes, which
+ * the lanes' own tests run. The body is plain CommonJS: eval workers are scripts unless they inherit
+ * `--input-type=module`, which solvePow prevents with `execArgv: []`. The vector tests cover it.
  *
- * workerData.kernel is the compiled ROMix kernel, or undefined for node:crypto's scrypt, one hash
- * at a time. With the kernel, a worker takes one nonce per lane from the counter and hashes them
- * in one pass.
+ * workerData.kernel is the compiled ROMix kernel, or undefined for node:crypto's scrypt, one hash at a time. With the
+ * kernel, a worker takes one nonce per lane from the counter and hashes them in one pass.
  *
- * Shared cells (Int32Array over a SharedArrayBuffer): 0 = next nonce to hand out, 1 = smallest
- * solving nonce so far, 2 = hashes tried, 3 = stop flag. Nonces come from one atomic counter and a
- * worker hashes all it takes, so every nonce below the final best has been checked by some worker:
- * the smallest nonce wins, deterministically (reference/README.md).
+ * Shared cells (Int32Array over a SharedArrayBuffer): 0 = next nonce, 1 = smallest solving nonce so far, 2 = hashes
+ * tried, 3 = stop flag. Nonces come from one atomic counter and a worker hashes all it takes, so every nonce below the
+ * final best has been checked by some worker: the smallest nonce wins, deterministically (reference/README.md).
  */
 export const powWorkerSource = `
 const { parentPort, workerData } = require('node:worker_threads');

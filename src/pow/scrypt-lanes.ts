@@ -23,13 +23,12 @@ export interface ScryptLanes {
 }
 
 /**
- * scrypt with its ROMix in the SIMD kernel (romix-simd.wat), four blocks a pass, and
- * PBKDF2-HMAC-SHA256 before and after by node:crypto. The p blocks of one password are mixed
- * independently (RFC 7914 §6), so they fill lanes as other passwords' blocks do.
+ * scrypt with its ROMix in the SIMD kernel (romix-simd.wat), four blocks a pass, and PBKDF2-HMAC-SHA256 before and
+ * after by node:crypto. The p blocks of one password are mixed independently (RFC 7914 §6), so they fill lanes as other
+ * passwords' blocks do.
  *
- * The function reads nothing outside its parameters, not even an import (hence pbkdf2Sync as one):
- * the solver's worker embeds its source text (pow-worker-source.ts), so the code the tests run here
- * is the code the workers run.
+ * The function reads nothing outside its parameters, not even an import (hence pbkdf2Sync as one): the solver's worker
+ * embeds its source text (pow-worker-source.ts), so the code the tests run here is the code the workers run.
  */
 export function createScryptLanes(kernel: WebAssembly.Module, cost: ScryptCost, pbkdf2Sync: Pbkdf2Sync): ScryptLanes {
   const lanes = 4;

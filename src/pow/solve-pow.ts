@@ -12,10 +12,7 @@ export type PowEngine = 'wasm-simd' | 'node-crypto';
 
 const MiB = 1024 * 1024;
 
-/**
- * Memory one worker adds to the process, rounded up from `npm run bench` (README, Benchmarks): the
- * kernel's four 16 MiB V arrays or scrypt's one, and the worker's isolate.
- */
+/** Memory one worker adds (its V arrays and isolate), rounded up from `npm run bench` (README, Benchmarks). */
 export const workerMemoryBytes: Readonly<Record<PowEngine, number>> = {
   'wasm-simd': 96 * MiB,
   'node-crypto': 32 * MiB,
@@ -24,7 +21,6 @@ export const workerMemoryBytes: Readonly<Record<PowEngine, number>> = {
 export interface SolvePowInput {
   /** The challenge text (the challenge JWT's `jti`, spec §2.5). */
   challenge: string;
-  /** Required leading zero bits of the digest. */
   difficulty: number;
   /** Salt text; its UTF-8 bytes are the salt (§4.3). */
   salt: string;
@@ -60,9 +56,8 @@ const cancelledError = (cause: unknown): MailboxError =>
   });
 
 /**
- * What the search runs on. Tests pass their own: a worker that crashes, exits early or reports in
- * an order they choose, and a runtime without SIMD, none of which real scrypt workers on this
- * machine can be made to do on demand. Every caller in src uses the default.
+ * What the search runs on. Tests pass their own (workers that crash, exit early or report in an order they choose; no
+ * SIMD), which real workers cannot be made to do on demand; every caller in src uses the default.
  */
 export interface PowRuntime {
   startWorker: StartPowWorker;
@@ -170,8 +165,7 @@ function solveInWorkers(input: SolvePowInput, started: number, runtime: PowRunti
         });
       });
       worker.on('error', (error) => settle({ error: internalError(error.message, error) }));
-      // A worker's messages all arrive before its exit: one that exits without saying it is done
-      // has crashed or been stopped, and the nonces it took were never all checked.
+      // Messages all arrive before the exit: a worker exiting without `done` crashed, its nonces not all checked.
       worker.on('exit', (code) => {
         if (!done) settle({ error: internalError(`a worker stopped (exit code ${code}) before finishing its search`) });
       });

@@ -25,7 +25,6 @@ export interface PowWorker {
 
 export type StartPowWorker = (data: PowWorkerData) => PowWorker;
 
-/** Starts one search worker thread running powWorkerSource. */
 export const startPowWorker: StartPowWorker = (workerData) =>
   // execArgv: [] so a parent started with --input-type=module does not turn the CommonJS source into ESM.
   // Stryker disable next-line ArrayDeclaration: any list given stops the parent's flags being inherited; a non-flag entry is ignored

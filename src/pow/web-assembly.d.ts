@@ -1,5 +1,4 @@
-// The WebAssembly API the proof of work uses. TypeScript declares it only in its DOM and web worker
-// libraries, which this Node project does not load (tsconfig: ES2023 and @types/node).
+// The WebAssembly API the proof of work uses: TypeScript declares it only in its DOM and worker libraries, not loaded.
 declare namespace WebAssembly {
   class Module {
     constructor(bytes: Uint8Array);

@@ -6,16 +6,13 @@ import { MailboxError } from '../../errors.js';
 import type { FetchFunction } from '../../http/http-types.js';
 import type { Logger } from '../../log.js';
 import { oauthScopes } from '../../wire-constants.js';
-import type { CallOptions } from '../account-registry.js';
+import { lockFor, type CallOptions, type Clock } from '../account-registry.js';
 import { Deadline } from '../../gate/deadline.js';
 import { shellQuote } from '../../render/shell-quote.js';
 import type { IssuedTokens } from './oauth-protocol.js';
 
 /** Which access token a call needs: the grant's whole scope, or one that can only read (wake runs). */
 export type TokenNeed = 'full' | 'read';
-
-/** Milliseconds since the epoch; injectable so tests move time instead of waiting for it. */
-export type Clock = () => number;
 
 export interface AccessTokenSourceOptions {
   dir: string;
@@ -32,18 +29,12 @@ export interface AccessTokenSourceOptions {
 
 type CachedToken = StoredAccessTokens['tokens'][number];
 
-// An access token is renewed this long before it expires (spec §8: 900 s), so none expires in flight;
-// short sandbox lifetimes in tests use a share of the lifetime instead.
+// Renewed this long before expiry (spec §8: 900 s), so none expires in flight; short sandbox lifetimes use a share.
 const marginSeconds = 60;
 const marginShare = 0.25;
 
 function scopeSet(scope: string): string {
   return [...new Set(scope.split(/\s+/).filter(Boolean))].sort().join(' ');
-}
-
-/** The scope a refresh asks for: none (the grant's whole scope back, RFC 6749 §6) or mail.read only. */
-function askedScope(need: TokenNeed): string | undefined {
-  return need === 'read' ? oauthScopes.read : undefined;
 }
 
 function fits(entry: CachedToken, need: TokenNeed, grant: StoredGrant): boolean {
@@ -56,13 +47,11 @@ export function refreshTokenDigest(token: string): string {
 }
 
 /**
- * The access tokens of one OAuth grant, shared by every inbox of the grant (the inbox is chosen per
- * request by X-Service-Account-Id, not by the token). A token is used while it has a margin left;
- * renewal rotates the refresh token (spec §3), so it runs under the directory lock: the holder reads
- * the refresh token again, sees whether another process renewed meanwhile (then takes its access
- * token from the cache), and otherwise presents it, stores the successor before anything else can
- * fail, and only then caches and hands out the new access token. Two processes therefore never
- * present the same refresh token, which would make the service revoke the grant.
+ * The access tokens of one OAuth grant, shared by its inboxes (X-Service-Account-Id picks the inbox, not the token).
+ * Renewal rotates the refresh token (spec §3), so it runs under the directory lock: the holder rereads the refresh
+ * token, takes another process's fresh access token if there is one, and otherwise presents it and stores the successor
+ * before anything else. Two processes never present the same refresh token, which would make the service revoke the
+ * grant.
  */
 export class AccessTokenSource {
   private readonly held = new Map<TokenNeed, CachedToken>();
@@ -83,7 +72,10 @@ export class AccessTokenSource {
     }
     let pending = this.renewing.get(need);
     if (!pending) {
-      pending = this.renewLocked(need, call).finally(() => this.renewing.delete(need));
+      const lock = lockFor(this.options.lock, call);
+      pending = withDirectoryLock(this.options.dir, 'oauth', () => this.renewHoldingLock(need, call), lock).finally(
+        () => this.renewing.delete(need),
+      );
       this.renewing.set(need, pending);
     }
     return pending;
@@ -106,16 +98,6 @@ export class AccessTokenSource {
     if (this.rejected.has(entry.token)) return false;
     const margin = Math.min(marginSeconds, entry.lifetimeSeconds * marginShare) * 1000;
     return entry.expiresAt - this.options.now() > margin;
-  }
-
-  private async renewLocked(need: TokenNeed, call: CallOptions): Promise<string> {
-    const { deadline, signal } = call;
-    const lock: LockOptions = {
-      ...this.options.lock,
-      ...(signal ? { signal } : {}),
-      ...(deadline ? { whileWaiting: (wait) => deadline.offTheClock(wait) } : {}),
-    };
-    return withDirectoryLock(this.options.dir, 'oauth', () => this.renewHoldingLock(need, call), lock);
   }
 
   private async renewHoldingLock(need: TokenNeed, call: CallOptions): Promise<string> {
@@ -163,10 +145,9 @@ export class AccessTokenSource {
   }
 
   /**
-   * One refresh. The journal says, durably and before the request leaves, which refresh token is in
-   * flight; it is cleared once the outcome is known (the successor stored, or the server's refusal).
-   * A journal found on entry means an earlier renewal with this very token got no answer stored:
-   * the server may have rotated it, and if so the refresh below is refused and the message says why.
+   * One refresh. The journal records, durably and before the request leaves, which refresh token is in flight, until
+   * the outcome is known. One found on entry for this very token means an earlier renewal's answer was never stored:
+   * if the server rotated it, the refresh below is refused and the message says why.
    */
   private async refresh(grant: StoredGrant, need: TokenNeed, call: CallOptions): Promise<IssuedTokens> {
     const { store, now } = this.options;
@@ -184,15 +165,11 @@ export class AccessTokenSource {
     this.options.onRenewal?.();
     let answered = false;
     try {
+      // No scope asks for the grant's whole scope back (RFC 6749 §6); a read need asks for mail.read only.
       const issued = await refreshGrant(
         grant,
-        askedScope(need),
-        {
-          deadline,
-          log: this.options.log,
-          ...(call.signal ? { signal: call.signal } : {}),
-          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-        },
+        need === 'read' ? oauthScopes.read : undefined,
+        { deadline, log: this.options.log, signal: call.signal, fetch: this.options.fetch },
         async (refreshToken) => {
           await store.writeGrant({
             ...grant,

@@ -1,16 +1,17 @@
 import * as oauth from 'oauth4webapi';
+import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { checkCredentialsTarget } from '../../credentials/check-credentials-target.js';
+import { checkCredentialsTarget } from '../../credentials/check-endpoints.js';
 import { credentialsKindOf, kindConflictError } from '../../credentials/credentials-kind.js';
 import { ensurePrivateDir } from '../../credentials/secure-file.js';
 import { withDirectoryLock, type LockOptions } from '../../credentials/directory-lock.js';
-import type { StoredGrant, StoredInboxList } from '../../credentials/oauth-grant-files.js';
+import { storedServerSchema, type StoredGrant, type StoredInboxList } from '../../credentials/oauth-grant-files.js';
 import { OAuthGrantStore } from '../../credentials/oauth-grant-store.js';
 import { MailboxError, toMailboxError, settingRef } from '../../errors.js';
 import type { Deadline } from '../../gate/deadline.js';
 import type { FetchFunction } from '../../http/http-types.js';
 import type { Logger } from '../../log.js';
-import type { OAuthHttp } from './gate-fetch.js';
+import type { OAuthHttp } from './oauth-http.js';
 import { fetchInboxList } from './inbox-list.js';
 import { listenOnLoopback } from './loopback-receiver.js';
 import {
@@ -77,12 +78,10 @@ function authorizationUrl(server: AuthorizationServer, fields: Record<string, st
 }
 
 /**
- * `connect`: a person's account, connected as a native app (RFC 8252). Discover the server,
- * register this run's client for its own loopback redirect URI, send the person's browser to the
- * consent page with PKCE (S256), state and the resource, take the answer on 127.0.0.1 (state and
- * iss checked, RFC 9207), exchange the code, and store the grant before anything else can fail.
- * A directory holding a proof-of-work inbox is refused; one holding a connection gets the new
- * grant in place of the old one, which is then revoked.
+ * `connect`: a person's account, connected as a native app (RFC 8252): discovery, a client registered for this run's
+ * loopback redirect URI, consent with PKCE (S256), state and the resource, the answer on 127.0.0.1 (state and iss
+ * checked, RFC 9207), the code exchanged and the grant stored before anything else can fail. A proof-of-work
+ * directory is refused; a connected one gets the new grant, and the old one is then revoked.
  */
 export async function connectGrant(request: ConnectRequest): Promise<ConnectOutcome> {
   const { dir, config } = request;
@@ -96,7 +95,7 @@ export async function connectGrant(request: ConnectRequest): Promise<ConnectOutc
     deadline: request.deadline,
     log: request.log,
     signal: request.signal,
-    ...(request.fetch ? { fetch: request.fetch } : {}),
+    fetch: request.fetch,
   };
   const server = await discoverServer(config.authUrl, http, config.allowedOrigins);
   const receiver = await listenOnLoopback();
@@ -127,7 +126,8 @@ export async function connectGrant(request: ConnectRequest): Promise<ConnectOutc
       const grantOf = (refreshToken: string): StoredGrant => ({
         kind: 'oauth',
         version: 1,
-        server: pickServer(server),
+        // Only the metadata fields the client uses are kept.
+        server: z.object(storedServerSchema.shape).parse(server),
         apiUrl: config.apiUrl,
         resource: request.resource,
         clientId: client.clientId,
@@ -216,19 +216,6 @@ async function showTheWay(request: ConnectRequest, link: string): Promise<void> 
   });
 }
 
-function pickServer(server: AuthorizationServer): StoredGrant['server'] {
-  return {
-    issuer: server.issuer,
-    token_endpoint: server.token_endpoint ?? '',
-    ...(server.authorization_endpoint ? { authorization_endpoint: server.authorization_endpoint } : {}),
-    ...(server.revocation_endpoint ? { revocation_endpoint: server.revocation_endpoint } : {}),
-    ...(server.registration_endpoint ? { registration_endpoint: server.registration_endpoint } : {}),
-    ...(server.authorization_response_iss_parameter_supported !== undefined
-      ? { authorization_response_iss_parameter_supported: server.authorization_response_iss_parameter_supported }
-      : {}),
-  };
-}
-
 function outcome(
   request: ConnectRequest,
   tokens: IssuedTokens,
@@ -251,7 +238,7 @@ function outcome(
       : 'Read-only: the service refuses every send with this grant. To allow sending, run connect again with --scope read,send.',
     `The refresh token is stored in ${request.dir}/oauth.json (mode 0600) and rotates on every renewal; never copy it elsewhere (an old copy presented again ends the grant).`,
   ];
-  if (!tokens.scope.split(/\s+/).includes('mail.send') && request.scope.includes('mail.send'))
+  if (!canSend && request.scope.includes('mail.send'))
     next.unshift('The person unticked mail.send on the consent page: this connection can only read.');
   return {
     credentialsDir: request.dir,

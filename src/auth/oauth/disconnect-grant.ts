@@ -5,7 +5,7 @@ import { withDirectoryLock, type LockOptions } from '../../credentials/directory
 import { oauthFiles, type KnownInbox } from '../../credentials/oauth-grant-files.js';
 import { OAuthGrantStore } from '../../credentials/oauth-grant-store.js';
 import { MailboxError, inputRef } from '../../errors.js';
-import type { OAuthHttp } from './gate-fetch.js';
+import type { OAuthHttp } from './oauth-http.js';
 import { revokeGrant } from './oauth-protocol.js';
 
 export interface DisconnectOutcome {
@@ -22,10 +22,9 @@ export async function connectedInboxes(dir: string): Promise<KnownInbox[]> {
 }
 
 /**
- * `disconnect`: revokes the grant with its refresh token (RFC 7009; the service ends the whole
- * grant, its access tokens included) and only then removes the grant, its caches and the inboxes'
- * folders. When the revocation fails nothing is removed, so it can be tried again; `localOnly`
- * removes the files without asking the service (the person then revokes in the dashboard).
+ * `disconnect`: revokes the whole grant by its refresh token (RFC 7009), and only then removes its files and the
+ * inboxes' folders, so a failed revocation can be tried again. `localOnly` removes the files without asking the service
+ * (the person then revokes in the dashboard).
  */
 export async function disconnectGrant(
   dir: string,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { KnownInbox, StoredInboxList } from '../../credentials/oauth-grant-files.js';
-import { MailboxError, settingRef } from '../../errors.js';
+import { MailboxError, inputRef, settingRef } from '../../errors.js';
 import { sendToService } from '../../gate/send-to-service.js';
 import { serviceError } from '../../http/service-error.js';
 import { inboxListPath } from '../../wire-constants.js';
-import type { OAuthHttp } from './gate-fetch.js';
+import type { OAuthHttp } from './oauth-http.js';
 
 // Spec §2.1: accountId is a UUID, and it goes into a request header: nothing else is accepted.
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -20,11 +20,9 @@ const agentsSchema = z.looseObject({
 export class InboxListUnauthorized extends Error {}
 
 /**
- * GET {auth_url}/api/v1/agents with the access token (spec §4.1, §2.1): the person's inboxes, each
- * with the full address the client derives (spec §1 fact 4: an inboxId holding @ is used as it is,
- * else the default domain). The inbox chosen at consent is not a field of the list; the service
- * names it in the `_next` hints, so an accountId of the list that the hints name, and only one,
- * is taken as the default.
+ * GET {auth_url}/api/v1/agents (spec §4.1, §2.1): the person's inboxes with their full addresses (spec §1 fact 4). The
+ * inbox chosen at consent is no field of the list but named in the `_next` hints: the one accountId they name, if only
+ * one, is the default.
  */
 export async function fetchInboxList(
   authUrl: string,
@@ -36,15 +34,7 @@ export async function fetchInboxList(
   const response = await sendToService(
     url,
     { method: 'GET', headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } },
-    {
-      deadline: http.deadline,
-      what: `GET ${inboxListPath}`,
-      retry: 'idempotent',
-      maxBytes: 1024 * 1024,
-      log: http.log,
-      ...(http.signal ? { signal: http.signal } : {}),
-      ...(http.fetch ? { fetch: http.fetch } : {}),
-    },
+    { ...http, what: `GET ${inboxListPath}`, retry: 'idempotent', maxBytes: 1024 * 1024 },
   );
   if (response.status === 401) throw new InboxListUnauthorized('the inbox list refused the access token');
   if (response.status < 200 || response.status >= 300)
@@ -80,4 +70,58 @@ export async function fetchInboxList(
     ...(chosen && hinted.length === 1 ? { defaultAccountId: chosen.accountId } : {}),
     inboxes,
   };
+}
+
+/** The inbox an `inbox` input names: its accountId, its address or its inboxId, in any case. */
+export function findInbox(list: StoredInboxList, wanted: string): KnownInbox | undefined {
+  const key = wanted.trim().toLowerCase();
+  return list.inboxes.find(
+    (inbox) =>
+      inbox.accountId.toLowerCase() === key ||
+      inbox.address.toLowerCase() === key ||
+      inbox.inboxId.toLowerCase() === key,
+  );
+}
+
+/** The grant's default inbox (chosen at consent), else the only one, else none. */
+export function defaultInbox(list: StoredInboxList): KnownInbox | undefined {
+  const chosen = list.inboxes.find((inbox) => inbox.accountId === list.defaultAccountId);
+  return chosen ?? (list.inboxes.length === 1 ? list.inboxes[0] : undefined);
+}
+
+/** The inbox a call acts for (spec §4.2: the client picks): the one named, else the default, else the only one. */
+export function chooseInbox(list: StoredInboxList, wanted: string | undefined, dir: string): KnownInbox {
+  const listed = list.inboxes.map((inbox) => `${inbox.address} (accountId ${inbox.accountId})`);
+  const details = {
+    credentialsDir: dir,
+    inboxes: list.inboxes.map((inbox) => ({ address: inbox.address, accountId: inbox.accountId })),
+  };
+  if (list.inboxes.length === 0) {
+    throw new MailboxError({
+      code: 'inbox_unknown',
+      message: `The account connected in ${dir} owns no inbox.`,
+      hint: 'The person creates an inbox (on the consent page or in the dashboard); the operator then runs connect again.',
+      details,
+    });
+  }
+  if (wanted !== undefined && wanted.trim() !== '') {
+    const found = findInbox(list, wanted);
+    if (found) return found;
+    throw new MailboxError({
+      code: 'inbox_unknown',
+      message: `${JSON.stringify(wanted.slice(0, 200))} is not an inbox of the account connected in ${dir}; its inboxes: ${listed.join(', ')}.`,
+      hint: `Pass ${inputRef('inbox')} as one of these addresses or accountIds (list_inboxes shows them).`,
+      next: { operation: 'list_inboxes' },
+      details,
+    });
+  }
+  const chosen = defaultInbox(list);
+  if (chosen) return chosen;
+  throw new MailboxError({
+    code: 'inbox_choice_needed',
+    message: `The account connected in ${dir} has ${list.inboxes.length} inboxes and none is its default: ${listed.join(', ')}.`,
+    hint: `Pass ${inputRef('inbox')} with the address or accountId of the inbox to use.`,
+    next: { operation: 'list_inboxes' },
+    details,
+  });
 }

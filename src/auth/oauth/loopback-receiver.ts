@@ -37,10 +37,9 @@ function page(res: ServerResponse, status: number, title: string, message: strin
 }
 
 /**
- * A one-shot HTTP listener on the loopback interface at an ephemeral port (RFC 8252 §7.3: the IP
- * literal 127.0.0.1, not "localhost", so no resolver or other interface is involved). It takes
- * only GET /callback; an answer whose state is not the one in progress (another tab, a forged
- * request from a web page) is refused without ending the wait.
+ * A one-shot HTTP listener on the loopback interface at an ephemeral port (RFC 8252 §7.3: the IP literal 127.0.0.1, not
+ * "localhost", so no resolver or other interface is involved). It takes only GET /callback; an answer whose state is
+ * not the one in progress (another tab, a forged request from a web page) is refused without ending the wait.
  */
 export async function listenOnLoopback(): Promise<LoopbackReceiver> {
   let deliver: ((answer: ReceivedAnswer) => void) | undefined;
@@ -91,29 +90,31 @@ export async function listenOnLoopback(): Promise<LoopbackReceiver> {
         const done = (): void => {
           clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
-        };
-        const onAbort = (): void => {
-          done();
           deliver = undefined;
-          reject(
+        };
+        const fail = (error: MailboxError): void => {
+          done();
+          reject(error);
+        };
+        const onAbort = (): void =>
+          fail(
             new MailboxError({
               code: 'cancelled',
               message: 'Cancelled while waiting for the person to sign in and approve.',
               hint: 'Run connect again when they are ready.',
             }),
           );
-        };
-        const timer = setTimeout(() => {
-          done();
-          deliver = undefined;
-          reject(
-            new MailboxError({
-              code: 'timeout',
-              message: `Nobody finished the sign-in and consent within ${Math.round(waitMs / 1000)} s.`,
-              hint: 'Run connect again, open the link it prints in a browser on this machine, sign in and approve (--wait-seconds gives more time).',
-            }),
-          );
-        }, waitMs);
+        const timer = setTimeout(
+          () =>
+            fail(
+              new MailboxError({
+                code: 'timeout',
+                message: `Nobody finished the sign-in and consent within ${Math.round(waitMs / 1000)} s.`,
+                hint: 'Run connect again, open the link it prints in a browser on this machine, sign in and approve (--wait-seconds gives more time).',
+              }),
+            ),
+          waitMs,
+        );
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });
         deliver = (answer) => {

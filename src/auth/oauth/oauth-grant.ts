@@ -6,10 +6,10 @@ import { MailboxError } from '../../errors.js';
 import { Deadline } from '../../gate/deadline.js';
 import type { FetchFunction } from '../../http/http-types.js';
 import type { Logger } from '../../log.js';
-import type { CallOptions } from '../account-registry.js';
-import { AccessTokenSource, type Clock, type TokenNeed } from './access-token-source.js';
-import { chooseInbox, defaultInbox, findInbox } from './choose-inbox.js';
-import { fetchInboxList, InboxListUnauthorized } from './inbox-list.js';
+import type { CallOptions, Clock } from '../account-registry.js';
+import { AccessTokenSource, type TokenNeed } from './access-token-source.js';
+
+import { chooseInbox, defaultInbox, fetchInboxList, findInbox, InboxListUnauthorized } from './inbox-list.js';
 
 export interface OAuthGrantOptions {
   dir: string;
@@ -27,11 +27,7 @@ export function grantSettings(grant: StoredGrant): Record<string, string> {
   return { authUrl: grant.server.issuer, apiUrl: grant.apiUrl, ...(domain ? { inboxDomain: domain } : {}) };
 }
 
-/**
- * What the inboxes of one connected account share: the grant's files, its access tokens and its
- * inbox list. One per OAuth directory; each inbox a call chooses is an Account over it
- * (oauth-inbox-account.ts).
- */
+/** What the inboxes of a connected account share (grant files, access tokens, inbox list); one per directory. */
 export class OAuthGrant {
   readonly store: OAuthGrantStore;
   readonly tokens: AccessTokenSource;
@@ -41,14 +37,9 @@ export class OAuthGrant {
   constructor(readonly options: OAuthGrantOptions) {
     this.store = new OAuthGrantStore(options.dir, (message) => options.log.warn(message));
     this.tokens = new AccessTokenSource({
-      dir: options.dir,
+      ...options,
       store: this.store,
-      log: options.log,
-      lock: options.lock,
-      now: options.now,
       timeoutMs: async () => (await this.config()).timeoutMs,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.onRenewal ? { onRenewal: options.onRenewal } : {}),
     });
   }
 
@@ -106,12 +97,7 @@ export class OAuthGrant {
   private async fetchList(need: TokenNeed, call: CallOptions): Promise<StoredInboxList> {
     const config = await this.config();
     const deadline = call.deadline ?? Deadline.start({ timeoutMs: config.timeoutMs });
-    const http = {
-      deadline,
-      log: this.options.log,
-      ...(call.signal ? { signal: call.signal } : {}),
-      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-    };
+    const http = { deadline, log: this.options.log, signal: call.signal, fetch: this.options.fetch };
     for (let renewed = false; ; renewed = true) {
       const token = await this.tokens.get(need, { ...call, deadline });
       try {
@@ -127,16 +113,14 @@ export class OAuthGrant {
         await this.store.writeInboxList(stored);
         return stored;
       } catch (error) {
-        if (!(error instanceof InboxListUnauthorized) || renewed) {
-          if (error instanceof InboxListUnauthorized) {
-            throw new MailboxError({
-              code: 'auth_rejected',
-              status: 401,
-              message: 'The inbox list refused a freshly renewed access token.',
-              hint: 'The operator connects the account again: agent-mailbox connect --credentials-dir <this directory>.',
-            });
-          }
-          throw error;
+        if (!(error instanceof InboxListUnauthorized)) throw error;
+        if (renewed) {
+          throw new MailboxError({
+            code: 'auth_rejected',
+            status: 401,
+            message: 'The inbox list refused a freshly renewed access token.',
+            hint: 'The operator connects the account again: agent-mailbox connect --credentials-dir <this directory>.',
+          });
         }
         this.tokens.invalidate(token);
       }

@@ -2,29 +2,27 @@ import { CredentialStore } from '../../credentials/credential-store.js';
 import { kindConflictError, oauthInboxStateDir } from '../../credentials/credentials-kind.js';
 import { isLockHeld } from '../../credentials/directory-lock.js';
 import type { KnownInbox } from '../../credentials/oauth-grant-files.js';
-import type { AccountStats } from '../account-context.js';
-import type { Account, CallOptions, InboxChoice, InboxIdentity, ListedInbox } from '../account-registry.js';
+import type {
+  AccountStats,
+  CallOptions,
+  InboxChoice,
+  InboxIdentity,
+  ListedInbox,
+  ObservableAccount,
+} from '../account-registry.js';
 import type { TokenNeed } from './access-token-source.js';
 import type { OAuthGrant } from './oauth-grant.js';
 
-/** An Account with its counters exposed (as create-account-registry's ObservableAccount). */
-export interface OAuthInboxAccount extends Account {
-  stats(): AccountStats;
-  settled(): Promise<void>;
-}
-
 /**
- * One inbox of a connected account, as the operations, the gate and the watch job use an Account:
- * the bearer is the grant's access token (spec §5.5: used as it is), the inbox goes in
- * X-Service-Account-Id (the gate adds it from `inbox()`), and the inbox's state lives in its own
- * folder. While a wake runs for this inbox (its wake lock is held) or when opened read-only, only
- * tokens narrowed to mail.read are used, so the service itself refuses every send.
+ * One inbox of a connected account as an Account: the bearer is the grant's access token (spec §5.5), the inbox goes in
+ * X-Service-Account-Id (the gate adds it from `inbox()`), its state lives in its own folder. While a wake runs for it
+ * (its wake lock is held) or when opened read-only, only mail.read tokens are used: the service refuses every send.
  */
 export function createOAuthInboxAccount(
   grant: OAuthGrant,
   choice: InboxChoice,
   stats: AccountStats,
-): OAuthInboxAccount {
+): ObservableAccount {
   const dir = grant.dir;
   let chosen: Promise<KnownInbox> | undefined;
   const resolve = (call: CallOptions = {}): Promise<KnownInbox> => {

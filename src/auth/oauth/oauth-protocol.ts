@@ -5,15 +5,12 @@ import { MailboxError, settingRef } from '../../errors.js';
 import type { HttpResponse } from '../../http/http-types.js';
 import { isOriginAllowed } from '../../http/origin-rule.js';
 import { rememberSecret } from '../../redact.js';
-import { gateFetch, type OAuthHttp } from './gate-fetch.js';
-import { oauthFailure, type OAuthStep } from './oauth-failure.js';
+import { gateFetch, oauthFailure, type OAuthHttp, type OAuthStep } from './oauth-http.js';
 
 /**
- * The OAuth 2.0 exchanges of a native app (RFC 8252) with the service's authorization server, done
- * by oauth4webapi over the gate's sender: metadata discovery (RFC 8414), dynamic registration
- * (RFC 7591), the code exchange with PKCE (RFC 7636) and a resource (RFC 8707), refresh with
- * rotation, revocation (RFC 7009). What the library checks (issuer, iss in the redirect, token
- * response shape) it checks; what this module adds is the service's own rules and safe storage.
+ * A native app's OAuth 2.0 exchanges (RFC 8252), done by oauth4webapi over the gate's sender: discovery (RFC 8414),
+ * registration (RFC 7591), code exchange with PKCE (RFC 7636) and a resource (RFC 8707), refresh with rotation,
+ * revocation (RFC 7009). The library checks what it checks; this module adds the service's rules and safe storage.
  */
 
 export type AuthorizationServer = oauth.AuthorizationServer;
@@ -24,7 +21,6 @@ export interface RegisteredClient {
   clientSecret?: string;
 }
 
-/** A token answer as this client keeps it. */
 export interface IssuedTokens {
   accessToken: string;
   /** Seconds the access token lives (spec §2.2: its real lifetime). */
@@ -51,6 +47,7 @@ function options(http: OAuthHttp, url: string, onAnswer?: (response: HttpRespons
   };
 }
 
+// A stored grant is a RegisteredClient too: its clientId and clientSecret.
 function clientOf(client: RegisteredClient): oauth.Client {
   return { client_id: client.clientId };
 }
@@ -67,11 +64,7 @@ async function step<T>(what: OAuthStep, where: string, run: () => Promise<T>): P
   }
 }
 
-/**
- * GET {authUrl}/.well-known/oauth-authorization-server; the issuer must be the auth URL itself, and
- * every endpoint that is sent a secret (the code, a refresh token, a client secret) must be on the
- * auth URL's origin or one the operator allowed: metadata naming another host would send them there.
- */
+/** Discovery; the issuer must be the auth URL, and every endpoint sent a secret must be on an allowed origin. */
 export async function discoverServer(
   authUrl: string,
   http: OAuthHttp,
@@ -169,19 +162,21 @@ export function checkAuthorizationResponse(
 const tokenFields = z.looseObject({ refresh_token: z.string().min(1).optional() });
 
 /**
- * The refresh token of a 200 token answer, read from the raw body before oauth4webapi looks at it,
- * so it can be stored before any check that could fail: once the server has answered, the token
- * it replaced is dead, and this is the only copy of its successor.
+ * Stores the refresh token of a 200 token answer from the raw body, before any check of oauth4webapi's could fail:
+ * once the server has answered, the old token is dead and this is the only copy of its successor.
  */
-function refreshTokenOf(response: HttpResponse): string | undefined {
-  if (response.status !== 200) return undefined;
-  try {
-    const token = tokenFields.safeParse(response.json()).data?.refresh_token;
+function persistRefreshToken(persist: (refreshToken: string) => Promise<void>) {
+  return async (response: HttpResponse): Promise<void> => {
+    if (response.status !== 200) return;
+    let token: string | undefined;
+    try {
+      token = tokenFields.safeParse(response.json()).data?.refresh_token;
+    } catch {
+      return;
+    }
     rememberSecret(token);
-    return token;
-  } catch {
-    return undefined;
-  }
+    if (token !== undefined) await persist(token);
+  };
 }
 
 function issued(result: oauth.TokenEndpointResponse, askedScope: string): IssuedTokens {
@@ -209,10 +204,6 @@ export async function exchangeCode(
   http: OAuthHttp,
   persist: (refreshToken: string) => Promise<void>,
 ): Promise<IssuedTokens> {
-  const onAnswer = async (response: HttpResponse): Promise<void> => {
-    const token = refreshTokenOf(response);
-    if (token !== undefined) await persist(token);
-  };
   return step('code exchange', server.token_endpoint ?? server.issuer, async () => {
     const response = await oauth.authorizationCodeGrantRequest(
       server,
@@ -223,7 +214,7 @@ export async function exchangeCode(
       request.verifier,
       {
         additionalParameters: { resource: request.resource },
-        ...options(http, server.token_endpoint ?? server.issuer, onAnswer),
+        ...options(http, server.token_endpoint ?? server.issuer, persistRefreshToken(persist)),
       },
     );
     return issued(await oauth.processAuthorizationCodeResponse(server, clientOf(client), response), request.scope);
@@ -238,23 +229,12 @@ export async function refreshGrant(
   persist: (refreshToken: string) => Promise<void>,
 ): Promise<IssuedTokens> {
   const server = grant.server as AuthorizationServer;
-  const client = { clientId: grant.clientId, ...(grant.clientSecret ? { clientSecret: grant.clientSecret } : {}) };
-  const onAnswer = async (response: HttpResponse): Promise<void> => {
-    const token = refreshTokenOf(response);
-    if (token !== undefined) await persist(token);
-  };
   return step('renewal', grant.server.token_endpoint, async () => {
-    const response = await oauth.refreshTokenGrantRequest(
-      server,
-      clientOf(client),
-      authOf(client),
-      grant.refreshToken,
-      {
-        ...(scope !== undefined ? { additionalParameters: { scope } } : {}),
-        ...options(http, grant.server.token_endpoint, onAnswer),
-      },
-    );
-    return issued(await oauth.processRefreshTokenResponse(server, clientOf(client), response), scope ?? grant.scope);
+    const response = await oauth.refreshTokenGrantRequest(server, clientOf(grant), authOf(grant), grant.refreshToken, {
+      ...(scope !== undefined ? { additionalParameters: { scope } } : {}),
+      ...options(http, grant.server.token_endpoint, persistRefreshToken(persist)),
+    });
+    return issued(await oauth.processRefreshTokenResponse(server, clientOf(grant), response), scope ?? grant.scope);
   });
 }
 
@@ -268,14 +248,18 @@ export async function revokeGrant(grant: StoredGrant, http: OAuthHttp): Promise<
       hint: "The person revokes the connection in the service's dashboard; then disconnect --local-only removes the files.",
     });
   }
-  const server = grant.server as AuthorizationServer;
-  const client = { clientId: grant.clientId, ...(grant.clientSecret ? { clientSecret: grant.clientSecret } : {}) };
   await step('revocation', endpoint, async () =>
     oauth.processRevocationResponse(
-      await oauth.revocationRequest(server, clientOf(client), authOf(client), grant.refreshToken, {
-        additionalParameters: { token_type_hint: 'refresh_token' },
-        ...options(http, endpoint),
-      }),
+      await oauth.revocationRequest(
+        grant.server as AuthorizationServer,
+        clientOf(grant),
+        authOf(grant),
+        grant.refreshToken,
+        {
+          additionalParameters: { token_type_hint: 'refresh_token' },
+          ...options(http, endpoint),
+        },
+      ),
     ),
   );
 }

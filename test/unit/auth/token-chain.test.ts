@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AccountContext } from '../../../src/auth/account-context.js';
+import type { AccountContext } from '../../../src/auth/account-registry.js';
 import type { PowAuthClient, SolvedChallenge } from '../../../src/auth/pow-auth-client.js';
 import { TokenChain } from '../../../src/auth/token-chain.js';
 import type { Config } from '../../../src/config.js';

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { credentialsKindOf, kindConflictError, oauthInboxStateDir } from '../../../src/credentials/credentials-kind.js';
 import { acquireLock, isLockHeld, tryAcquireLock } from '../../../src/credentials/directory-lock.js';
-import { OAuthGrantStore, recoverInterruptedGrantWrite } from '../../../src/credentials/oauth-grant-store.js';
+import { OAuthGrantStore } from '../../../src/credentials/oauth-grant-store.js';
+import { recoverInterruptedGrantWrite } from '../../../src/credentials/recover-interrupted-writes.js';
 import {
   ensurePrivateDir,
   parseTempName,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config.js';
-import { checkRegisteredOrigin } from '../../../src/credentials/check-registered-origin.js';
+import { checkRegisteredOrigin } from '../../../src/credentials/check-endpoints.js';
 import { MailboxError } from '../../../src/errors.js';
 import { exitCodeOf } from '../../../src/render/render-error.js';
 import { sandboxSettingsFormat } from '../../../src/wire-constants.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig, settings } from '../../../src/config.js';
-import { checkCredentialsTarget } from '../../../src/credentials/check-credentials-target.js';
+import { checkCredentialsTarget } from '../../../src/credentials/check-endpoints.js';
 import { credentialsExistError } from '../../../src/credentials/credential-store.js';
 import { explainUnreachableSandbox } from '../../../src/credentials/explain-unreachable-sandbox.js';
 import { isLoopbackUrl, registeredSandbox } from '../../../src/credentials/loopback-endpoints.js';

@@ -1,15 +1,69 @@
 import * as oauth from 'oauth4webapi';
 import { MailboxError } from '../../errors.js';
+import type { Deadline } from '../../gate/deadline.js';
+import { sendToService } from '../../gate/send-to-service.js';
+import type { FetchFunction, HttpResponse } from '../../http/http-types.js';
+import type { Logger } from '../../log.js';
 import { redactCredentialEcho } from '../../redact.js';
+
+/** What every request of the OAuth client runs under: the call's deadline and cancel signal. */
+export interface OAuthHttp {
+  deadline: Deadline;
+  signal?: AbortSignal;
+  log: Logger;
+  fetch?: FetchFunction;
+}
+
+/** Token, registration and metadata answers are a few KB; anything far beyond is a broken or hostile server. */
+const oauthBodyLimit = 256 * 1024;
+const nullBodyStatuses = new Set([101, 204, 205, 304]);
+
+/**
+ * oauth4webapi's `customFetch` over the gate's sender: the call's deadline, a capped body, no redirects (`manual`), and
+ * a POST resent only when the server certainly did not act (a second refresh would present a retired token).
+ * `onAnswer` sees each raw answer first, so a new refresh token is stored before any check can fail.
+ */
+export function gateFetch(
+  http: OAuthHttp,
+  onAnswer?: (response: HttpResponse) => Promise<void>,
+): (url: string, init: oauth.CustomFetchOptions<string, unknown>) => Promise<Response> {
+  return async (url, init) => {
+    const body = init.body instanceof URLSearchParams || typeof init.body === 'string' ? String(init.body) : undefined;
+    const response = await sendToService(
+      url,
+      { method: init.method, headers: init.headers, redirect: 'manual', body },
+      {
+        ...http,
+        what: `${init.method} ${pathOf(url)}`,
+        retry: init.method === 'GET' ? 'idempotent' : 'once',
+        maxBytes: oauthBodyLimit,
+      },
+    );
+    await onAnswer?.(response);
+    // The HTTP layer's headers are a minimal reader (get/has/forEach), not a Headers: copied into one.
+    const headers = new Headers();
+    response.headers.forEach((value, name) => headers.set(name, value));
+    return new Response(nullBodyStatuses.has(response.status) ? null : new Uint8Array(response.body), {
+      status: response.status,
+      headers,
+    });
+  };
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
 
 /** What an OAuth exchange was, for messages ("the token endpoint", "dynamic client registration"). */
 export type OAuthStep = 'discovery' | 'registration' | 'authorization' | 'code exchange' | 'renewal' | 'revocation';
 
 /**
- * Turns what oauth4webapi throws into a MailboxError. The server's `error` and `error_description`
- * are kept, masked like any text a server sends back (a server may echo the refresh token it was
- * given, or the access token); the library's own error objects carry the whole response body and
- * are never passed on, not even as `cause`.
+ * Turns what oauth4webapi throws into a MailboxError: the server's `error` and `error_description` are kept, masked (a
+ * server may echo a token); the library's errors carry the whole body and are never passed on, not even as `cause`.
  */
 export function oauthFailure(error: unknown, step: OAuthStep, where: string): MailboxError {
   if (error instanceof MailboxError) return error;

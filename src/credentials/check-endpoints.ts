@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import type { Config } from '../config.js';
-import { MailboxError } from '../errors.js';
+import { settings, type Config } from '../config.js';
+import { MailboxError, inputRef } from '../errors.js';
 import { readSandboxSettings, sandboxSettingsPath } from '../sandbox-settings.js';
 import { isLoopbackUrl } from './loopback-endpoints.js';
 import type { StoredCredentials } from './stored-credentials.js';
@@ -16,10 +16,7 @@ interface RecordedOrigin {
   sandboxDataDir?: string;
 }
 
-/**
- * A sandbox creates its client's credentials directory as DATA_DIR/credentials and names it in
- * DATA_DIR/sandbox.json: such a directory belongs to that sandbox before any inbox is in it.
- */
+/** A sandbox names its DATA_DIR/credentials in DATA_DIR/sandbox.json: the directory is its own before any inbox. */
 function sandboxOwning(dir: string): RecordedOrigin | undefined {
   const dataDir = dirname(resolve(dir));
   if (basename(resolve(dir)) !== 'credentials' || !existsSync(sandboxSettingsPath(dataDir))) return undefined;
@@ -43,10 +40,8 @@ const originOf = (url: string | undefined): string | undefined => {
 };
 
 /**
- * Keeps an apiKey on the side it was issued on, before any request and before anything is written:
- * a directory registered on a local sandbox (or made by one) never talks to a host off this
- * machine, and one registered on the service never talks to a local port. The endpoints a
- * directory's own credentials.json supplies are the ones it was registered on, so they pass.
+ * Keeps an apiKey on the side it was issued on, before any request or write: a directory registered on (or made by) a
+ * local sandbox never talks to a host off this machine, and one registered on the service never to a local port.
  */
 export function checkRegisteredOrigin(
   config: OriginConfig,
@@ -81,5 +76,31 @@ export function checkRegisteredOrigin(
     message: `Refused: ${where} holds an inbox of the service${was ? ` (${was})` : ''}, and this client points at ${originOf(target) ?? target}, a host on this machine (a local sandbox). Its apiKey is never sent there. Nothing was sent or written.`,
     hint: "Leave --sandbox and the loopback URLs out to use this inbox, or give the sandbox's inbox its own directory (--sandbox DATA_DIR picks the sandbox's).",
     details: { credentialsDir: where, registeredOn: was ?? 'the service', endpoint: originOf(target) ?? target },
+  });
+}
+
+type TargetConfig = Pick<Config, 'authUrl' | 'apiUrl' | 'allowDefaultCredentialsDir' | 'sources'>;
+
+/**
+ * Refuses a client pointed at a loopback host (a local sandbox) by flag or environment in the default credentials
+ * directory, kept for the operator's real inbox: a sandbox inbox there outlives the sandbox and blocks the real one.
+ * Endpoints from the directory's own credentials.json pass; `--allow-default-credentials-dir` lets it through.
+ */
+export function checkCredentialsTarget(config: TargetConfig, dir: string): void {
+  if (config.allowDefaultCredentialsDir) return;
+  if (resolve(dir) !== resolve(settings.credentialsDir.defaultValue())) return;
+  const local = (['authUrl', 'apiUrl'] as const).find(
+    (name) =>
+      (config.sources[name] === 'flag' || config.sources[name] === 'sandbox' || config.sources[name] === 'env') &&
+      isLoopbackUrl(config[name]),
+  );
+  if (local === undefined) return;
+  const allow = settings.allowDefaultCredentialsDir;
+  const origin = new URL(config[local]).origin;
+  throw new MailboxError({
+    code: 'sandbox_in_default_dir',
+    message: `Refused: ${resolve(dir)} is the default credentials directory, kept for a real inbox, and this client points at ${origin}, a host on this machine (a local sandbox). Nothing was written.`,
+    hint: `Give the sandbox's inbox a directory of its own with ${inputRef('credentials_dir')} or ${settings.credentialsDir.env} (agent-mailbox sandbox prints one), or, if the default directory really is meant for it, set ${allow.env}=1 (CLI: ${allow.flag}).`,
+    details: { credentialsDir: resolve(dir), endpoint: origin },
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseInbox } from '../../../src/auth/oauth/choose-inbox.js';
+import { chooseInbox } from '../../../src/auth/oauth/inbox-list.js';
 import type { StoredInboxList } from '../../../src/credentials/oauth-grant-files.js';
 import { MailboxError } from '../../../src/errors.js';
 
