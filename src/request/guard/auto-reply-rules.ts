@@ -4,6 +4,7 @@ import type { JmapResponse } from '../../jmap/jmap-types.js';
 import { readAutoReplyState, writeAutoReplyState } from '../../policy/records/auto-reply-state.js';
 import { guardScope, type GuardScope } from './guard-scope.js';
 import { judgeSend } from './send-judgement.js';
+import { vacationSend } from './mail/other-sends.js';
 import { isRecord } from '../../is-record.js';
 
 /**
@@ -29,21 +30,8 @@ function rulesDigest(scope: GuardScope): string {
 
 /** Whether the rules in force would refuse this vacation response as a send. */
 async function refusedNow(vacation: Readonly<Record<string, unknown>>, scope: GuardScope): Promise<boolean> {
-  const text = ['subject', 'textBody', 'htmlBody']
-    .flatMap((key) => (typeof vacation[key] === 'string' ? [vacation[key]] : []))
-    .join('\n');
-  const verdict = await judgeSend(
-    {
-      label: 'the vacation response',
-      kind: 'auto-reply',
-      recipients: 'anyone',
-      unreadable: [],
-      scanParts: [{ where: 'the vacation response', text }],
-      slots: 0,
-    },
-    { layers: scope.layers, policy: scope.policy, isKnown: async () => false },
-  );
-  return verdict.kind !== 'allow';
+  const options = { layers: scope.layers, policy: scope.policy, isKnown: async () => false };
+  return (await judgeSend(vacationSend(vacation), options)).kind !== 'allow';
 }
 
 function stripCall(response: JmapResponse, callId: string): JmapResponse {

@@ -1,19 +1,21 @@
 import type { CheckContext, CheckOutcome, OutgoingBatch } from '../../gate/outgoing.js';
+import { rememberLocalSecrets } from '../../policy/local-secrets.js';
 import { checkSendSlots, reserveSendSlots, type SendCaps } from '../../policy/records/send-quota.js';
-import { aroundBatch } from './around-batch.js';
+import { withAutoReplyRules } from './auto-reply-rules.js';
 import { askPerson, confirmQuestion } from './ask-person.js';
 import { refuseUnjudgeableShape } from './batch-shape.js';
 import { findBatchSends, type BatchSends } from './mail/batch-sends.js';
-import { declinedRefusal, policyRefusal, ruleName } from './guard-refusal.js';
+import { checkComposedBlobs } from './mail/composed-blobs.js';
+import { withCreatedMail } from './mail/stamped-results.js';
+import { declinedRefusal, policyRefusal, refuseWhileWaking, ruleName } from './guard-refusal.js';
 import { audit, guardScope, type GuardScope } from './guard-scope.js';
 import { holdSubmissions } from './hold-batch.js';
 import { isKnownRecipient } from './mail/known-recipients.js';
 import { otherSendJudgements } from './mail/other-sends.js';
 import { readOutgoingMail } from './mail/outgoing-mail.js';
 import { recipientsOfEnvelope } from './mail/mail-recipients.js';
-import { judgeSend, type SendUnderJudgement, type Verdict } from './send-judgement.js';
+import { judgeSend, recipientsOf, unreadableSend, type SendUnderJudgement, type Verdict } from './send-judgement.js';
 import { settleSends, type GoingSend, type HeldSend } from './settle-sends.js';
-import { refuseWhileWaking } from './wake-guard.js';
 
 /**
  * The operator's rules applied to one JMAP batch before it leaves: reads pass untouched; a wake
@@ -21,13 +23,17 @@ import { refuseWhileWaking } from './wake-guard.js';
  * receipts, Sieve redirects) is judged, and a batch with any refused part sends nothing. Order
  * matters for the 2026-07-28 MCP era, where a person's answer comes with a rerun of the whole
  * call: judge, then ask, and only then act (reserve caps slots, rewrite for holding, audit).
+ * Around every batch, sending or not: the secret scan learns this OS user's stored secrets by
+ * value, a blob made from other blobs has its sources scanned whole, mail written into the inbox
+ * is checked for the service's own Authentication-Results and recorded, and an auto-reply the
+ * rules now refuse is switched off (auto-reply-rules.ts, which reads run through too).
  */
 
 function capsOf(scope: GuardScope): SendCaps {
   const { maxSendsPerHour, maxSendsPerDay } = scope.policy.send;
   return {
-    ...(maxSendsPerHour ? { perHour: { value: maxSendsPerHour.value, from: maxSendsPerHour.from } } : {}),
-    ...(maxSendsPerDay ? { perDay: { value: maxSendsPerDay.value, from: maxSendsPerDay.from } } : {}),
+    ...(maxSendsPerHour ? { perHour: maxSendsPerHour } : {}),
+    ...(maxSendsPerDay ? { perDay: maxSendsPerDay } : {}),
   };
 }
 
@@ -36,25 +42,21 @@ async function readSends(sends: BatchSends, context: CheckContext, accountId: st
   const out: SendUnderJudgement[] = [];
   for (const submission of sends.submissions) {
     const label = `the mail of submission ${submission.creationId}`;
-    const base = { label, kind: 'mail' as const, slots: 1, submission };
     if (submission.source.kind === 'unreadable') {
-      out.push({ ...base, recipients: [], unreadable: [submission.source.why], scanParts: [] });
+      out.push({ ...unreadableSend(label, 'mail', submission.source.why, 1), submission });
       continue;
     }
     if (submission.accountId !== undefined && submission.accountId !== accountId) {
-      out.push({
-        ...base,
-        recipients: [],
-        unreadable: [`it names another account (${String(submission.accountId)})`],
-        scanParts: [],
-      });
+      const why = `it names another account (${String(submission.accountId)})`;
+      out.push({ ...unreadableSend(label, 'mail', why, 1), submission });
       continue;
     }
     const mail = await readOutgoingMail(submission.source, context, sends.blobCreates);
-    const envelope = recipientsOfEnvelope(submission.envelope);
-    const recipients = envelope ?? mail.headerRecipients;
+    const recipients = recipientsOfEnvelope(submission.envelope) ?? mail.headerRecipients;
     out.push({
-      ...base,
+      kind: 'mail',
+      slots: 1,
+      submission,
       label: `the mail "${mail.subject}"`,
       recipients: recipients.addresses,
       unreadable: recipients.unreadable,
@@ -76,9 +78,16 @@ function isApproved(send: SendUnderJudgement, context: CheckContext): boolean {
   return given.size === approved.rcptTo.length && approved.rcptTo.every((r) => given.has(r));
 }
 
-/** Checks one batch; see the module comment. What every batch needs whether or not it sends runs around it. */
 export async function checkBatch(outgoing: OutgoingBatch, context: CheckContext): Promise<CheckOutcome | void> {
-  return aroundBatch(outgoing, context, () => checkSends(outgoing, context));
+  const config = await context.config();
+  await rememberLocalSecrets({
+    inUse: context.credentialsDir,
+    defaultDir: config.credentialsDir,
+    userConfigDir: config.userConfigDir,
+  });
+  await checkComposedBlobs(outgoing, context);
+  const checked = await withCreatedMail(outgoing.request, context, () => checkSends(outgoing, context));
+  return withAutoReplyRules(outgoing, context, checked);
 }
 
 async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promise<CheckOutcome | void> {
@@ -91,17 +100,12 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
   const { accountId, mailboxIdsByRole } = await context.session();
   const strictMode = scope.policy.send.modes[0];
   if (sends.unknown.length > 0 && strictMode) {
-    const error = policyRefusal(
+    const rule = { layer: strictMode.from, rule: `send.mode=${strictMode.value}` };
+    await audit(scope, { verdict: 'refused', rule: ruleName(rule), recipients: [], note: sends.unknown.join(', ') });
+    throw policyRefusal(
       `${sends.unknown.join(', ')} cannot be judged by the guard, and outside "open" mode what cannot be judged does not run`,
-      { layer: strictMode.from, rule: `send.mode=${strictMode.value}` },
+      rule,
     );
-    await audit(scope, {
-      verdict: 'refused',
-      rule: ruleName({ layer: strictMode.from, rule: `send.mode=${strictMode.value}` }),
-      recipients: [],
-      note: sends.unknown.join(', '),
-    });
-    throw error;
   }
   const judged: { send: SendUnderJudgement; verdict: Verdict }[] = [];
   for (const send of await readSends(sends, context, accountId)) {
@@ -119,7 +123,7 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
     await audit(scope, {
       verdict: 'refused',
       rule: verdict.rule,
-      recipients: send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address),
+      recipients: recipientsOf(send),
       ...(send.mail ? { subject: send.mail.subject } : {}),
       note: send.label,
     });
@@ -155,7 +159,7 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
         await audit(scope, {
           verdict: 'declined',
           rule,
-          recipients: send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address),
+          recipients: recipientsOf(send),
           ...(send.mail ? { subject: send.mail.subject } : {}),
           note: answer.action,
         });

@@ -2,7 +2,7 @@ import type { CheckContext, CheckOutcome, OutgoingUpload } from '../../gate/outg
 import { checkNamedFile } from '../../policy/file-access.js';
 import { callMemo } from './mail/blob-lookup.js';
 import { guardScope } from './guard-scope.js';
-import { refuseWhileWaking } from './wake-guard.js';
+import { refuseWhileWaking } from './guard-refusal.js';
 
 /**
  * An upload of a file the caller named: refused while a wake holds the inbox read-only, and

@@ -42,6 +42,21 @@ export interface JudgeOptions {
   approved?: boolean;
 }
 
+/** A send whose content or recipients cannot be read before the batch runs. */
+export function unreadableSend(
+  label: string,
+  kind: SendUnderJudgement['kind'],
+  why: string,
+  slots = 0,
+): SendUnderJudgement {
+  return { label, kind, recipients: [], unreadable: [why], scanParts: [], slots };
+}
+
+/** The recipients as the audit log names them, `*` for anyone who writes. */
+export function recipientsOf(send: SendUnderJudgement): string[] {
+  return send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address);
+}
+
 function refuse(
   reason: string,
   rule: DecidingRule,
@@ -51,7 +66,6 @@ function refuse(
   return { kind: 'refuse', error: policyRefusal(reason, rule, { send: send.label, ...extra }), rule: ruleName(rule) };
 }
 
-/** Judges one send. */
 export async function judgeSend(send: SendUnderJudgement, options: JudgeOptions): Promise<Verdict> {
   const { layers, policy } = options;
   if (send.unreadable.length > 0) {

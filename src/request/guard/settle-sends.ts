@@ -5,7 +5,7 @@ import { recordHeld } from '../../policy/records/outbox-store.js';
 import type { SendSlot } from '../../policy/records/send-quota.js';
 import { audit, type GuardScope } from './guard-scope.js';
 import { heldEmailId } from './hold-batch.js';
-import type { SendUnderJudgement } from './send-judgement.js';
+import { recipientsOf, type SendUnderJudgement } from './send-judgement.js';
 import { isRecord } from '../../is-record.js';
 
 /**
@@ -26,10 +26,6 @@ export interface HeldSend {
   send: SendUnderJudgement;
   rule: string;
   why: 'nobody to ask' | 'no answer in time';
-}
-
-function recipientsOf(send: SendUnderJudgement): string[] {
-  return send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address);
 }
 
 /** A failure after which the service certainly did nothing: it answered and refused the request itself. */
@@ -57,7 +53,6 @@ function submissionOutcome(
   return { state: 'refused', why: `server: ${isRecord(refused) ? String(refused.type ?? 'refused') : 'not created'}` };
 }
 
-/** The settle hook of a checked batch. */
 export function settleSends(options: {
   scope: GuardScope;
   context: CheckContext;

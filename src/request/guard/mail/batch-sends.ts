@@ -102,14 +102,12 @@ export function findBatchSends(request: JmapRequest): BatchSends {
           touched.has('*') ||
           touched.has(id) ||
           (submission.source.kind === 'server' && touched.has(submission.source.emailId));
-        out.submissions.push(
-          changed
-            ? {
-                ...submission,
-                source: { kind: 'unreadable', why: `the same request changes the content of ${id} before sending it` },
-              }
-            : submission,
-        );
+        if (changed)
+          submission.source = {
+            kind: 'unreadable',
+            why: `the same request changes the content of ${id} before sending it`,
+          };
+        out.submissions.push(submission);
       }
       return;
     }
@@ -144,38 +142,34 @@ function submissionsOf(
   const topReference = Object.keys(args).find(
     (key) => key.startsWith('#') && key !== '#onSuccessUpdateEmail' && key !== '#onSuccessDestroyEmail',
   );
+  const unreadable = (creationId: string, why: string): PlannedSubmission => ({
+    callIndex,
+    callId,
+    creationId,
+    accountId: args.accountId,
+    emailId: undefined,
+    envelope: undefined,
+    source: { kind: 'unreadable', why },
+  });
   const creates = createsOf(args, 'create');
-  if (creates === undefined || topReference !== undefined) {
-    const why = `EmailSubmission/set (call ${callId}) takes ${topReference ?? '#create'} from a result reference`;
+  if (creates === undefined || topReference !== undefined)
     return [
-      {
-        callIndex,
-        callId,
-        creationId: '*',
-        accountId: args.accountId,
-        emailId: undefined,
-        envelope: undefined,
-        source: { kind: 'unreadable', why },
-      },
+      unreadable(
+        '*',
+        `EmailSubmission/set (call ${callId}) takes ${topReference ?? '#create'} from a result reference`,
+      ),
     ];
-  }
   return Object.entries(creates).map(([creationId, create]) => {
-    const base = { callIndex, callId, creationId, accountId: args.accountId };
-    if (!isRecord(create) || hasResultReference(create)) {
-      return {
-        ...base,
-        emailId: undefined,
-        envelope: undefined,
-        source: { kind: 'unreadable', why: `submission ${creationId} is built from a result reference` },
-      };
-    }
+    if (!isRecord(create) || hasResultReference(create))
+      return unreadable(creationId, `submission ${creationId} is built from a result reference`);
     const { emailId, envelope, identityId } = create;
     // An identity created in the same request is one the guard has not seen (its From, its Bcc).
     const source: MailSource =
       typeof identityId === 'string' && identityId.startsWith('#')
         ? { kind: 'unreadable', why: `its identityId ${identityId} names an identity created in this request` }
         : sourceOfEmailId(emailId, created, createdIds);
-    return { ...base, emailId, envelope, ...(typeof identityId === 'string' ? { identityId } : {}), source };
+    const base = { callIndex, callId, creationId, accountId: args.accountId, emailId, envelope };
+    return { ...base, ...(typeof identityId === 'string' ? { identityId } : {}), source };
   });
 }
 
