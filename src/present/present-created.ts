@@ -42,7 +42,8 @@ function createdBy(response: JmapResponse, method: string): Created[] {
   return response.methodResponses.filter(([name]) => name === method).flatMap(([, args]) => recordsOf(args));
 }
 
-function recordsOf(args: Record<string, unknown>): Created[] {
+/** The records a /set (or Blob/upload) answer created, with a submission's status. */
+export function recordsOf(args: Record<string, unknown>): Created[] {
   const created = args.created;
   if (!created || typeof created !== 'object') return [];
   return Object.entries(created as Record<string, unknown>).flatMap(([creationId, record]) => {

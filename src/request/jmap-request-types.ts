@@ -5,6 +5,7 @@ import type { WakeSourceOptions } from '../mail/mail-wake-source.js';
 import type { MailTrust } from '../present/assess-mail.js';
 import type { HeldReport } from '../screen/receive-screen.js';
 import type { RequestGateContext } from './check-outgoing.js';
+import type { StepRun } from './run-preset-steps.js';
 
 /** jmap_request's input as the operations table validated it (core spelling: the spec's keys). */
 export interface JmapRequestInput {
@@ -35,12 +36,7 @@ export interface JmapRequestContext extends RequestGateContext {
 }
 
 /** One step as the result shows it: the request only in a dry run or with echo_request. */
-export interface JmapStepResult {
-  id: string;
-  summary?: string;
-  request?: JmapRequest;
-  response?: JmapResponse;
-}
+export type JmapStepResult = StepRun;
 
 /** A record a /set call created: what a multi-step summary names. */
 export interface CreatedRecord {
@@ -89,12 +85,33 @@ export type JmapRequestResult = {
   /** Mail the operator's rules held for a person's yes instead of sending it: drafts awaiting `outbox approve`. */
   awaitingApproval?: { outboxId: string; emailId: string; recipients: string[]; subject: string; rule: string }[];
   /** wait_for_mail: how it waited (push or polling, and why not push), for how long, clamped or not. */
-  waited?: {
-    mode: 'push' | 'polling';
-    seconds: number;
-    waitedMs: number;
-    checks: number;
-    clamped: boolean;
-    fallbackReason?: string;
-  };
+  waited?: Omit<WaitReport, 'cursor'>;
 };
+
+/** How a wait waited, and where it leaves list_new's cursor for the settle stage to save. */
+export interface WaitReport {
+  readonly mode: 'push' | 'polling';
+  readonly seconds: number;
+  readonly waitedMs: number;
+  /** How many looks (Email/changes) it took. */
+  readonly checks: number;
+  /** Shortened to fit the call's time budget. */
+  readonly clamped: boolean;
+  /** Why it polled instead of listening to the push stream. */
+  readonly fallbackReason?: string;
+  readonly cursor: WaitCursor;
+}
+
+/** Where a wait started and stopped, against list_new's saved cursor. */
+export interface WaitCursor {
+  /** list_new's cursor as saved before the wait, if list_new ever ran. */
+  readonly saved: string | undefined;
+  readonly startState: string;
+  /** The Email state the last look reached. */
+  readonly since: string;
+  /** The wait went on from where an earlier filtered wait stopped. */
+  readonly resumed: boolean;
+  /** New mail from others the filter passed over. */
+  readonly others: number;
+  readonly matched: number;
+}

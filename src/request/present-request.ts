@@ -1,3 +1,4 @@
+import { recordsOf } from '../present/present-created.js';
 import { untrustedPaths } from '../present/untrusted-paths.js';
 import type { CreatedRecord, JmapRequestResult } from './jmap-request-types.js';
 import type { RequestPlan } from './plan-request.js';
@@ -77,19 +78,13 @@ function summaryOf(plan: RequestPlan, sent: SentRequest): string {
 }
 
 function createdRecords(done: readonly StepRun[]): CreatedRecord[] {
-  const out: CreatedRecord[] = [];
-  for (const step of done) {
-    for (const [method, args] of step.response?.methodResponses ?? []) {
-      if (!method.endsWith('/set') && method !== 'Blob/upload') continue;
-      const created = args.created;
-      if (!created || typeof created !== 'object') continue;
-      for (const [creationId, record] of Object.entries(created as Record<string, unknown>)) {
-        const id = record && typeof record === 'object' ? (record as { id?: unknown }).id : undefined;
-        if (typeof id === 'string') out.push({ method, creationId, id });
-      }
-    }
-  }
-  return out;
+  return done.flatMap((step) =>
+    (step.response?.methodResponses ?? []).flatMap(([method, args]) =>
+      method.endsWith('/set') || method === 'Blob/upload'
+        ? recordsOf(args).map(({ creationId, id }) => ({ method, creationId, id }))
+        : [],
+    ),
+  );
 }
 
 function numberVar(value: unknown, fallback: number): number {

@@ -5,7 +5,8 @@ import type { JmapFailure } from '../jmap/summarize-response.js';
 import { applicableNext } from '../presets/preset-next-steps.js';
 import type { RequestPlan } from './plan-request.js';
 import type { StepRun } from './run-preset-steps.js';
-import type { SentRequest, WaitCursor, WaitReport } from './send-request.js';
+import type { WaitCursor, WaitReport } from './jmap-request-types.js';
+import type { SentRequest } from './send-request.js';
 
 /** What the settle stage leaves for the result: the next steps, and notes on what it did. */
 export interface SettledRequest {

@@ -8,9 +8,9 @@ import { lineOf, summarizeResponse } from '../jmap/summarize-response.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
 import { openWakeSource } from '../mail/mail-wake-source.js';
-import type { JmapRequestContext, WaitProgress } from './jmap-request-types.js';
+import type { JmapRequestContext, WaitProgress, WaitReport } from './jmap-request-types.js';
 import type { RequestPlan } from './plan-request.js';
-import type { SentRequest, WaitReport } from './send-request.js';
+import { isOwnMail, type SentRequest } from './send-request.js';
 
 export interface WaitContext extends Pick<JmapRequestContext, 'signal' | 'log' | 'progress' | 'wake'> {
   account: Account;
@@ -337,14 +337,6 @@ function badAnswer(detail: string): MailboxError {
     message: `The JMAP host's answer while waiting for mail was unusable: ${detail}.`,
     hint: 'Run list_new instead; report the server if it persists.',
   });
-}
-
-/** Drafts and copies only in Sent/Drafts are this inbox's own writing, as list_new treats them. */
-function isOwnMail(email: Email, vars: Readonly<Record<string, unknown>>): boolean {
-  const own = new Set([vars.SENT_MAILBOX_ID, vars.DRAFTS_MAILBOX_ID].filter((v): v is string => typeof v === 'string'));
-  const keywords = (email.keywords ?? {}) as Record<string, unknown>;
-  const boxes = Object.keys((email.mailboxIds ?? {}) as Record<string, unknown>);
-  return keywords.$draft === true || (boxes.length > 0 && boxes.every((b) => own.has(b)));
 }
 
 function matchesFilter(
