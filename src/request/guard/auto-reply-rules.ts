@@ -8,15 +8,12 @@ import { vacationSend } from './mail/other-sends.js';
 import { isRecord } from '../../is-record.js';
 
 /**
- * A tightening of the send rules always reaches the inbox's auto-reply (RFC 8621 §8 vacation
- * response), which the service sends by itself to whoever writes, with no batch for the guard to
- * judge. On each use of an inbox (every batch, reads included) the guard compares the rules with
- * those it last looked under; when they changed, or a switch-off is still owed, it reads the
- * vacation response and, when the rules would refuse it as a send now, switches it off by adding
- * `VacationResponse/set isEnabled:false` to the batch going out (a narrowing, so a wake's batch
- * carries it too). The caller never sees the added call's answer. When the service did not
- * switch it off, or the vacation response could not be read, it is owed, and tried again at the
- * next use; the batch itself goes on either way.
+ * A tightening of the send rules reaches the auto-reply (RFC 8621 §8), which the service sends by
+ * itself with no batch to judge. On each use of the inbox, reads included, when the rules changed
+ * or a switch-off is owed, the guard reads the vacation response and, when the rules would refuse
+ * it now, prepends `VacationResponse/set isEnabled:false` to the batch (a narrowing: a wake's batch
+ * carries it too), its answer hidden from the caller. A failed look or switch-off stays owed for
+ * the next use; the batch goes on either way.
  */
 
 const vacationCapability = 'urn:ietf:params:jmap:vacationresponse';
@@ -63,10 +60,7 @@ async function lookAtVacation(context: CheckContext, accountId: string): Promise
   return { kind: 'read', vacation: isRecord(first) ? first : undefined };
 }
 
-/**
- * Adds the switch-off to a checked batch's outcome when it is owed (see above). `outcome` is what
- * the rest of the check decided (undefined for a batch that only reads).
- */
+/** Adds the switch-off when owed to what the rest of the check decided (`outcome`, none for reads). */
 export async function withAutoReplyRules(
   outgoing: OutgoingBatch,
   context: CheckContext,

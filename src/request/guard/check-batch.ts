@@ -18,15 +18,11 @@ import { judgeSend, recipientsOf, unreadableSend, type SendUnderJudgement, type 
 import { settleSends, type GoingSend, type HeldSend } from './settle-sends.js';
 
 /**
- * The operator's rules applied to one JMAP batch before it leaves: reads pass untouched; a wake
- * run keeps the inbox read-only; every send (each EmailSubmission/set create, auto-replies, read
- * receipts, Sieve redirects) is judged, and a batch with any refused part sends nothing. Order
- * matters for the 2026-07-28 MCP era, where a person's answer comes with a rerun of the whole
- * call: judge, then ask, and only then act (reserve caps slots, rewrite for holding, audit).
- * Around every batch, sending or not: the secret scan learns this OS user's stored secrets by
- * value, a blob made from other blobs has its sources scanned whole, mail written into the inbox
- * is checked for the service's own Authentication-Results and recorded, and an auto-reply the
- * rules now refuse is switched off (auto-reply-rules.ts, which reads run through too).
+ * The operator's rules on one JMAP batch before it leaves: a wake keeps the inbox read-only; every
+ * send is judged, and a batch with any refused part sends nothing. A person's answer comes with a
+ * rerun of the call (MCP 2026-07-28): judge, then ask, only then act (caps, holding, audit).
+ * Around every batch: the secret scan learns this user's stored secrets, composed blobs are
+ * scanned, stamped results refused and written mail recorded, a refused auto-reply switched off.
  */
 
 function capsOf(scope: GuardScope): SendCaps {

@@ -4,9 +4,8 @@ import type { DecidingRule } from '../../policy/judge-address.js';
 import { isInboxWaking } from '../../policy/records/wake-read-only.js';
 
 /**
- * The guard's refusals as the model reads them: what was not sent and which of the operator's
- * rules stopped it (in structuredContent too), and that the operator is the one to ask. They never
- * name a command that loosens a rule: the model is not the one to change it.
+ * The guard's refusals as the model reads them: what was not sent, which rule stopped it, and that
+ * the operator is the one to ask. They never name a command that loosens a rule.
  */
 
 /** A rule in the words the audit log and the refusal use, e.g. `user: send.mode=allowlist`. */
@@ -14,7 +13,6 @@ export function ruleName(rule: DecidingRule): string {
   return `${rule.layer}: ${rule.rule}${rule.entry ? ` (${rule.entry})` : ''}`;
 }
 
-/** The refusal of a send by one of the operator's rules. */
 export function policyRefusal(reason: string, rule: DecidingRule, details: Record<string, unknown> = {}): MailboxError {
   const source =
     rule.layer === 'default'
@@ -41,11 +39,7 @@ export function declinedRefusal(label: string, answer: 'decline' | 'cancel', rul
   });
 }
 
-/**
- * While a wake runs an agent for this inbox, nothing may change it: no /set, no submission, no
- * import, no upload, from either door and any credentials directory of the inbox. The wake's own
- * run only reads, and is held to that too.
- */
+/** While a wake runs for this inbox, nothing may change it, from either door; the wake's own run only reads. */
 export async function refuseWhileWaking(context: CheckContext, what: string): Promise<void> {
   if (!context.isWake) {
     const [config, { inbox }] = await Promise.all([context.config(), context.inbox()]);

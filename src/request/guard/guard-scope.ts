@@ -43,7 +43,6 @@ export async function guardScope(context: CheckContext): Promise<GuardScope> {
   };
 }
 
-/** Appends an audit entry for this scope's inbox. */
 export function audit(
   scope: GuardScope,
   entry: Omit<AuditEntry, 'at' | 'door' | 'inbox'>,

@@ -9,9 +9,8 @@ import type { MailboxError } from '../../errors.js';
 import type { OutgoingMail } from './mail/outgoing-mail.js';
 
 /**
- * One send of a batch as the guard judges it, and the verdict: every recipient under every layer
- * (the strictest wins, block-lists everywhere), the recipients cap and the secret scan. A send the
- * guard cannot read is refused in every mode, since the block-list and the caps apply in all of them.
+ * One send as the guard judges it: every recipient under every layer (the strictest wins), the
+ * recipients cap, the secret scan. What it cannot read is refused in every mode (block-lists and caps apply in all).
  */
 
 export interface SendUnderJudgement {

@@ -9,10 +9,8 @@ import { recipientsOf, type SendUnderJudgement } from './send-judgement.js';
 import { isRecord } from '../../is-record.js';
 
 /**
- * After a checked batch ran: each send that went out is recorded in the audit log, a send the
- * server certainly refused gives its caps slot back, and each held mail is recorded in the outbox
- * (with exactly the recipients judged) and reported to the caller, who tells the model it awaits
- * the operator.
+ * After a checked batch ran: each send is audited, one the server certainly refused gives its caps
+ * slot back, and each held mail is recorded in the outbox (with the recipients judged) and reported.
  */
 
 export interface GoingSend {

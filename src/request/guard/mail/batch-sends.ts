@@ -3,15 +3,12 @@ import { isReadOnlyMethod } from '../../../gate/outgoing.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * What in one JMAP batch can make mail leave, found before any of it is sent: each
- * EmailSubmission/set create with the mail it would send (created earlier in the batch by
- * Email/set, Email/import or Email/copy, named in the request's createdIds, or already on the
- * server), and the other methods that send (auto-replies, read receipts, Sieve redirects). Result
- * references (`#`-keys) inside what decides a send cannot be known before the batch runs, so such a
- * send is marked unreadable and refused rather than guessed.
+ * What in one JMAP batch can make mail leave, found before any of it is sent: each submission with
+ * the mail it would send (created in the batch, named in createdIds, or on the server), and the
+ * other methods that send. A result reference (`#`-key) in what decides a send cannot be known
+ * before the batch runs: such a send is marked unreadable and refused rather than guessed.
  */
 
-/** Where the mail a submission sends comes from. */
 export type MailSource =
   | { kind: 'create'; creationId: string; callIndex: number; create: Readonly<Record<string, unknown>> }
   | { kind: 'import'; creationId: string; callIndex: number; blobId: string }
@@ -68,7 +65,6 @@ function createsOf(
   return isRecord(args[key]) ? args[key] : {};
 }
 
-/** Finds every send of a batch, in order, with the mail each would send. */
 export function findBatchSends(request: JmapRequest): BatchSends {
   const created = new Map<string, MailSource>();
   // Mail whose content an update of this batch touches (JMAP forbids it; a server that allowed it

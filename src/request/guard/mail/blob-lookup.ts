@@ -1,12 +1,17 @@
 import { MailboxError } from '../../../errors.js';
 import type { CheckContext } from '../../../gate/outgoing.js';
+import { isRecord } from '../../../is-record.js';
 
 /**
- * The bytes of a blob a mail references, for judging and scanning it: a file uploaded earlier in
- * this call (kept from its upload), a Blob/upload of the same batch (RFC 9404: text or base64
- * data), or a download through the gate. A blob larger than the guard reads cannot be judged, and
- * is refused rather than passed unread.
+ * The bytes of a blob a mail references: a file uploaded earlier in this call, a Blob/upload of the
+ * same batch (RFC 9404), or a download through the gate. A blob larger than the guard reads cannot
+ * be judged, and is refused rather than passed unread.
  */
+
+/** One character per byte, for scanning: credentials are ASCII, and a binary file stays the same length. */
+export function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
 
 /** What the guard reads of one blob at most. */
 export const maxBlobBytes = 50 * 1024 * 1024;
@@ -20,7 +25,7 @@ export interface CallMemo {
 
 const memos = new WeakMap<CheckContext, CallMemo>();
 
-/** The memo of the call a check context belongs to (one context per gate, one gate per call). */
+/** One context per gate, one gate per call. */
 export function callMemo(context: CheckContext): CallMemo {
   let memo = memos.get(context);
   if (!memo) {
@@ -67,11 +72,11 @@ async function bytesOfBlobUpload(
   batchUploads: ReadonlyMap<string, unknown>,
 ): Promise<Uint8Array> {
   const create = batchUploads.get(reference.slice(1));
-  const data = typeof create === 'object' && create !== null ? (create as { data?: unknown }).data : undefined;
+  const data = isRecord(create) ? create.data : undefined;
   if (!Array.isArray(data)) throw unreadable(reference, 'it is created nowhere in this request');
   const pieces: Uint8Array[] = [];
   for (const source of data) {
-    const item = (typeof source === 'object' && source !== null ? source : {}) as Record<string, unknown>;
+    const item = isRecord(source) ? source : {};
     if (typeof item['data:asText'] === 'string') pieces.push(Buffer.from(item['data:asText'], 'utf8'));
     else if (typeof item['data:asBase64'] === 'string') pieces.push(Buffer.from(item['data:asBase64'], 'base64'));
     else if (typeof item.blobId === 'string' && !item.blobId.startsWith('#')) {

@@ -6,14 +6,10 @@ import { judgeDomain } from '../../../trust/sender-authentication.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * The `known` send mode's facts: an address is known when mail really went to it (the audit log's
- * sent and approved entries, then the service's EmailSubmission records), or when mail from it
- * passed sender authentication for its From domain: DMARC pass in the topmost
- * Authentication-Results field of the service's own authserv-id (RFC 8601; the service removes
- * forged ones on delivery). What lies in Sent or any mailbox proves nothing: a mail can be filed
- * there without being sent, and mail this tool created, imported or copied is skipped, since its
- * writer chose its header fields. Writing first from an unauthenticated address never makes a
- * sender known.
+ * The `known` send mode's facts: an address is known when mail really went to it (the audit log,
+ * then the service's EmailSubmission records), or when mail from it passed DMARC in the service's
+ * own topmost Authentication-Results (RFC 8601). What lies in a mailbox proves nothing: mail can be
+ * filed without being sent, and mail this tool wrote carries header fields its writer chose.
  */
 
 const lookLimit = 25;

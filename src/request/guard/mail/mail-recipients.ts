@@ -2,10 +2,8 @@ import { normaliseAddress, parseAddressList, type NormalisedAddress } from '../.
 import { isRecord } from '../../../is-record.js';
 
 /**
- * Everyone a mail goes to, from every place that can hold them. With an envelope, its rcptTo is the
- * list (RFC 8621 §7); without one the server builds it from To, Cc and Bcc, which a create may
- * spell as properties, as `header:To…` in any form (`:asRaw`, `:asText`, `:asAddresses`,
- * `:asGroupedAddresses`, each with `:all`), or in `headers`; all of them are judged, every instance.
+ * Everyone a mail goes to: the envelope's rcptTo (RFC 8621 §7), else To, Cc and Bcc in every
+ * spelling a create allows (properties, `header:To…` in any form, `headers`), every instance.
  * What cannot be read as addresses is returned in `unreadable` so the guard can refuse, not guess.
  */
 
@@ -19,12 +17,7 @@ export interface Recipients {
 export const recipientFields = new Set(['to', 'cc', 'bcc', 'resent-to', 'resent-cc', 'resent-bcc']);
 const propertyFields = ['to', 'cc', 'bcc'] as const;
 
-/**
- * A field name as a lenient composer or parser reads it: compatibility forms folded, whitespace,
- * control characters, DEL, ':' and invisible joiners dropped, lower case. Matching on this (the
- * create rules refuse such names before they leave) keeps `B cc` or `Bcc\u00a0` from passing as
- * some other field should one slip through.
- */
+/** A field name as a lenient composer reads it, so `B cc` or `Bcc\u00a0` cannot pass as another field. */
 export function fieldKey(name: string): string {
   return name
     .normalize('NFKC')

@@ -9,10 +9,9 @@ import { unreadableSend, type SendUnderJudgement } from '../send-judgement.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * Methods other than EmailSubmission/set that make mail leave, as sends to judge: a vacation
- * response being enabled answers anyone who writes (RFC 8621 §8); MDN/send mails a read receipt
- * to the address the original asked it for (RFC 9007); a Sieve script may redirect mail or answer
- * it (RFC 9661). What cannot be read before the batch runs is marked unreadable.
+ * Methods other than EmailSubmission/set that make mail leave: an enabled vacation response
+ * (RFC 8621 §8), a read receipt (RFC 9007), a Sieve script's redirects and answers (RFC 9661), an
+ * identity's Bcc and Reply-To. What cannot be read before the batch runs is marked unreadable.
  */
 
 const core = ['urn:ietf:params:jmap:core'];
