@@ -10,10 +10,9 @@ interface Created {
 }
 
 /**
- * What the call created, in words: a message submitted in the same request is sent (or queued, by
- * the submission's undoStatus), whatever creation id its Email/set gave it ("draft" in the
- * presets); only mail the operator's rules held is called a draft. Other records keep their
- * creation id, which names them in the caller's own ops.
+ * What the call created, in words: a message submitted in the same request is sent (or queued),
+ * whatever its creation id ("draft" in the presets); only held mail is called a draft. Other
+ * records keep their creation id, which names them in the caller's own ops.
  */
 export function createdLines(result: JmapRequestResult, responses: readonly JmapResponse[]): string[] {
   const held = new Set((result.awaitingApproval ?? []).map((a) => a.emailId));

@@ -11,31 +11,18 @@ import { lineOf } from '../jmap/summarize-response.js';
 import { createdLines } from './present-created.js';
 
 /**
- * The model/human-facing text of a jmap_request result, the same for both front doors except how
- * a next step is worded. The structured result itself (MCP structuredContent, CLI --json) is the
- * exact data; this text is compact, states the untrusted-content rule once, and fences each
- * message's content once with a fresh, unguessable marker.
+ * The text of a jmap_request result, the same for both doors but for how a next step is worded:
+ * compact, the untrusted-content rule stated once, each message fenced with a fresh marker.
  */
 
 /** Above this (≈ 15k tokens) the text says how to narrow the request; nothing is cut. */
 const largeTextChars = 60_000;
 
-export interface PresentOptions {
-  marker?: string;
-  /** How the door words a call of the operations table; defaults to the doors' shared wording (src/render/). */
-  describeNext?: (next: NextStep) => string;
-}
-
-export interface Presentation {
-  text: string;
-  isFailure: boolean;
-}
-
 export function presentJmapResult(
   result: JmapRequestResult,
   door: FrontDoor,
-  options: PresentOptions = {},
-): Presentation {
+  options: { marker?: string; describeNext?: (next: NextStep) => string } = {},
+): { text: string; isFailure: boolean } {
   const marker = options.marker ?? newUntrustedMarker();
   const describe = options.describeNext ?? ((next: NextStep) => describeNext(next, door));
   const body: string[] = [];
@@ -188,7 +175,6 @@ function requestLines(result: JmapRequestResult): string[] {
   return (result.steps ?? []).filter((s) => s.request).map((s) => `Request ${s.id}: ${JSON.stringify(s.request)}`);
 }
 
-/** The responses of a result, one per step that ran. */
 export function responsesOf(result: JmapRequestResult): JmapResponse[] {
   if (result.response) return [result.response];
   return (result.steps ?? []).flatMap((s) => (s.response ? [s.response] : []));

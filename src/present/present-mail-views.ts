@@ -5,9 +5,8 @@ import { clip, shownLimits, shownName } from './shown-limits.js';
 import { trimQuotedHistory, windowOf } from './mail-text.js';
 
 /**
- * The mail-client views of the model-facing text: a listing line per message, a whole message,
- * a thread. Everything a stranger wrote sits inside one fence per message; ids, dates and flags
- * (the server's own values) stay outside, where the reader can rely on them.
+ * The mail-client views: a listing line per message, a whole message, a thread. What a stranger
+ * wrote sits in one fence per message; ids, dates and flags (the server's values) stay outside.
  */
 
 export type Email = Record<string, unknown>;
@@ -35,16 +34,11 @@ export function listingEntry(email: Email, index: number, marker: string, trust?
   return `${facts}\n${fenceUntrusted(lines.join('\n'), marker)}`;
 }
 
-export interface BodyWindow {
-  offset: number;
-  maxChars: number;
-}
-
 /** A whole message: facts, then headers, body (quoted history folded) and attachments, fenced. */
 export function messageEntry(
   email: Email,
   marker: string,
-  window: BodyWindow,
+  window: { offset: number; maxChars: number },
   label = '',
   trust?: MailTrust,
 ): { text: string; rest: number } {

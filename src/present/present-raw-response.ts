@@ -1,10 +1,7 @@
 import { fenceUntrusted } from './fence-untrusted.js';
 import type { JmapResponse } from '../jmap/jmap-types.js';
 
-/**
- * Raw ops shown compactly: one line per method response, nulls left out, and each record of a
- * mail method (Email, SearchSnippet, Thread) fenced on its own, since it may carry mail content.
- */
+/** Raw ops compactly: one line per method response, nulls left out, each mail record fenced on its own. */
 export function presentRawResponse(response: JmapResponse, marker: string): string[] {
   const lines: string[] = [];
   for (const [name, args, callId] of response.methodResponses) {

@@ -14,10 +14,7 @@ import { variableNamePattern } from '../presets/substitute-variables.js';
 import type { JmapRequestInput } from './jmap-request-types.js';
 import { checkNamedFiles } from './guard/named-files.js';
 
-/**
- * What the plan stage settled before anything is sent: the steps, every variable known so far, the
- * files. Read-only for every later stage: what they learn (captures, uploads) they return.
- */
+/** What the plan stage settled before anything is sent; later stages return what they learn, never write here. */
 export interface RequestPlan {
   readonly preset?: Preset;
   readonly presetName?: string;
@@ -39,11 +36,7 @@ export interface RequestPlan {
   readonly authservId: string;
 }
 
-/**
- * The plan stage: the preset or ops with the caller's vars, the session (none fetched in a dry run),
- * the built-in variables and the saved cursor, and the files to attach, each refused here when
- * wrong, before anything is sent.
- */
+/** The plan stage: steps, vars, session (none fetched in a dry run) and files, each refused here when wrong. */
 export async function planRequest(account: Account, input: JmapRequestInput, gate: ServiceGate): Promise<RequestPlan> {
   await checkNamedFiles(account, input);
   const plan = await planJmapRequest(input);
@@ -82,13 +75,7 @@ export interface JmapRequestPlan {
   vars: Record<string, unknown>;
 }
 
-export interface PlanInput {
-  ops?: unknown;
-  ops_file?: string;
-  /** An object, or its JSON text (hosts that send every argument as a string). */
-  vars?: Record<string, unknown> | string;
-  attachments?: string[];
-}
+export type PlanInput = Pick<JmapRequestInput, 'ops' | 'ops_file' | 'vars' | 'attachments'>;
 
 /** Checks the input's shape, loads the preset or parses the ops, and checks the caller's vars. */
 export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan> {

@@ -6,11 +6,7 @@ import type { StepRun } from './run-preset-steps.js';
 import type { SentRequest } from './send-request.js';
 import type { SettledRequest } from './settle-request.js';
 
-/**
- * The present stage: the result both doors render (src/present/ turns it into what the model
- * reads): one summary line, the responses unchanged, what was created, the next steps, and the
- * paths of every value written by others.
- */
+/** The present stage: the result both doors render, with the paths of every value written by others. */
 export function presentRequest(plan: RequestPlan, sent: SentRequest, settled: SettledRequest): JmapRequestResult {
   const { outcome } = sent;
   const { done, failures, vars } = outcome;

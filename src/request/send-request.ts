@@ -16,11 +16,7 @@ export interface SentRequest {
   readonly waited?: WaitReport;
 }
 
-/**
- * The send stage: the files first (their blob ids become $ATTACHMENT_… variables), then the steps in
- * order. Every upload and every batch passes the check stage in the gate on its way out; a dry run
- * sends nothing and shows the requests.
- */
+/** The send stage: the files first (their blob ids become $ATTACHMENT_… variables), then the steps; a dry run sends nothing. */
 export async function sendRequest(plan: RequestPlan, gate: ServiceGate): Promise<SentRequest> {
   const blobIds: (string | undefined)[] = [];
   for (const file of plan.files) {

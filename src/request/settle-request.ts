@@ -14,10 +14,7 @@ export interface SettledRequest {
   readonly notes: readonly string[];
 }
 
-/**
- * The settle stage, after a real run: the list_new cursor is saved or reset, a stale session
- * refreshed; returns the next steps. A dry run changed nothing and has none.
- */
+/** The settle stage, after a real run: the list_new cursor saved or reset, a stale session refreshed, the next steps. */
 export async function settleRequest(
   account: Account,
   plan: RequestPlan,
@@ -90,9 +87,8 @@ async function settleWait(
 }
 
 /**
- * Advances list_new's cursor past what a wait returned. When a filter passed over other new mail
- * from others, the cursor stays where it was (list_new must still show that mail) and the wait's
- * own position is kept beside it, so the next wait does not return the same mail again.
+ * Advances list_new's cursor past what a wait returned, unless a filter passed over other new mail
+ * (list_new must still show it): then the wait's own position is kept beside it for the next wait.
  */
 async function settleWaitCursor(account: Account, w: WaitCursor): Promise<string | undefined> {
   const leftBehind = w.others > 0 || w.resumed;

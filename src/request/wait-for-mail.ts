@@ -39,11 +39,9 @@ const budgetReserveMs = 5000;
 const maxPagesPerCheck = 50;
 
 /**
- * The wait stage, the send stage's alternative for a waiting preset (wait_for_mail): returns as
- * soon as mail from others arrives after the list_new cursor (before list_new has ever run: unread
- * Inbox mail already there counts too), as one step in list_new's shape, with what the settle stage
- * needs to advance that cursor — or keep it behind other new mail a filter passed over, which
- * list_new must still show. Every look goes out through the call's gate.
+ * The wait stage, the send stage's alternative for wait_for_mail: returns once mail from others
+ * arrives after the list_new cursor (with no cursor yet, unread Inbox mail counts), as one step in
+ * list_new's shape, with what the settle stage needs to move (or keep) that cursor.
  */
 export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: WaitContext): Promise<SentRequest> {
   const preset = plan.preset as Preset & { wait: NonNullable<Preset['wait']> };
