@@ -14,7 +14,6 @@ export interface JmapRequestInput {
   vars?: Record<string, unknown> | string;
   attachments?: string[];
   dry_run?: boolean;
-  /** Show the substituted request(s) in the result. */
   echo_request?: boolean;
   /** The operator's view of mail the receive rules hold back (CLI at a terminal only). */
   include_held?: boolean;
@@ -45,46 +44,30 @@ export interface CreatedRecord {
   id: string;
 }
 
-// A type alias, not an interface: the operation's loose output schema needs an index-signature-compatible type.
+// Each key is described in jmap-result-keys.ts. A type alias, not an interface: the operation's loose
+// output schema needs an index-signature-compatible type.
 export type JmapRequestResult = {
   ok: boolean;
-  /** One line: what happened in every step, or every failure with its fix. */
   summary: string;
   dryRun: boolean;
   preset?: string;
-  /** How the model-facing text shows it (src/present/present-jmap-result.ts). */
   view?: 'listing' | 'message' | 'thread';
-  /** The substituted request: only in a dry run or with echo_request (one step). */
   request?: JmapRequest;
-  /** The server's response (one step ran), with mail the operator's receive rules hold back taken out. */
   response?: JmapResponse;
   failures: JmapFailure[];
-  /** What to do next: a sentence, or a call of the operations table. */
   next?: (string | NextStep)[];
-  /** Several steps ran: each with its own summary and response (request only in a dry run or with echo_request). */
   steps?: JmapStepResult[];
   created?: CreatedRecord[];
-  /** list_new: ids of the inbox's own sent copies and drafts, left out of the text. */
   ownMailIds?: string[];
-  /** Paths (with [*] for every element) of values written by others: mail content. */
   untrusted?: string[];
-  /**
-   * Per message id of a listing or message view: the sender's authentication (parsed
-   * Authentication-Results), a display name claiming another sender, hidden text, HTML previews.
-   */
   trust?: Record<string, MailTrust>;
-  /** Mail the operator's receive rules held back during this call: counts only. */
   held?: HeldReport;
-  /** read_message/read_thread with SHOW_HIDDEN: hidden text is shown, marked. */
   showHidden?: boolean;
-  /** Body window of read_message/read_thread: characters from offset, at most maxChars. */
   window?: { offset: number; maxChars: number };
   unresolved?: string[];
   notes?: string[];
   attachments?: { name: string; type: string; size: number; blobId?: string }[];
-  /** Mail the operator's rules held for a person's yes instead of sending it: drafts awaiting `outbox approve`. */
   awaitingApproval?: { outboxId: string; emailId: string; recipients: string[]; subject: string; rule: string }[];
-  /** wait_for_mail: how it waited (push or polling, and why not push), for how long, clamped or not. */
   waited?: Omit<WaitReport, 'cursor'>;
 };
 
