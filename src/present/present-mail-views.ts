@@ -15,9 +15,7 @@ const previewChars = 110;
 
 /** One listed message: a line of facts, then sender, subject and a one-line preview, fenced. */
 export function listingEntry(email: Email, index: number, marker: string, trust?: MailTrust): string {
-  const facts = [`${index}. ${str(email.id)}`, shortDate(email.receivedAt), ...flagsOf(email), ...trustFlags(trust)]
-    .filter(Boolean)
-    .join(' · ');
+  const facts = factsLine([`${index}. ${str(email.id)}`], email, trust);
   // HTML mail is previewed from what a person sees of it, not from the server's preview (which carries hidden text).
   const preview = str(trust?.preview ?? email.preview)
     .replace(/\s+/g, ' ')
@@ -42,15 +40,11 @@ export function messageEntry(
   label = '',
   trust?: MailTrust,
 ): { text: string; rest: number } {
-  const facts = [
-    `${label}${str(email.id)}`,
-    email.threadId ? `thread ${str(email.threadId)}` : '',
-    shortDate(email.receivedAt),
-    ...flagsOf(email),
-    ...trustFlags(trust),
-  ]
-    .filter(Boolean)
-    .join(' · ');
+  const facts = factsLine(
+    [`${label}${str(email.id)}`, email.threadId ? `thread ${str(email.threadId)}` : ''],
+    email,
+    trust,
+  );
   const headers = [`From: ${addresses(email.from, shownLimits.messageAddresses)}`];
   for (const [key, label] of [
     ['to', 'To'],
@@ -83,6 +77,11 @@ export function messageEntry(
     notes.push('(The server cut the body at MAX_BODY_BYTES.)');
   }
   return { text: [facts, fenceUntrusted(parts.join('\n'), marker), ...notes].join('\n'), rest: shown.rest };
+}
+
+/** The server's facts about a message, outside the fence: `head`, its date, flags and trust marks. */
+function factsLine(head: string[], email: Email, trust: MailTrust | undefined): string {
+  return [...head, shortDate(email.receivedAt), ...flagsOf(email), ...trustFlags(trust)].filter(Boolean).join(' · ');
 }
 
 /** The download call for each attachment, with exact values (the saving code reduces the name to a safe base name). */

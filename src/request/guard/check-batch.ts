@@ -14,7 +14,7 @@ import { isKnownRecipient } from './mail/known-recipients.js';
 import { otherSendJudgements } from './mail/other-sends.js';
 import { readOutgoingMail } from './mail/outgoing-mail.js';
 import { recipientsOfEnvelope } from './mail/mail-recipients.js';
-import { judgeSend, recipientsOf, unreadableSend, type SendUnderJudgement, type Verdict } from './send-judgement.js';
+import { auditedSend, judgeSend, unreadableSend, type SendUnderJudgement, type Verdict } from './send-judgement.js';
 import { settleSends, type GoingSend, type HeldSend } from './settle-sends.js';
 
 /**
@@ -116,13 +116,7 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
   }
   for (const { send, verdict } of judged) {
     if (verdict.kind !== 'refuse') continue;
-    await audit(scope, {
-      verdict: 'refused',
-      rule: verdict.rule,
-      recipients: recipientsOf(send),
-      ...(send.mail ? { subject: send.mail.subject } : {}),
-      note: send.label,
-    });
+    await audit(scope, { verdict: 'refused', rule: verdict.rule, ...auditedSend(send), note: send.label });
     throw verdict.error;
   }
   const caps = capsOf(scope);
@@ -152,13 +146,7 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
     const first = asking[0]!;
     if (answer.action === 'decline' || answer.action === 'cancel') {
       for (const { send, rule } of asking)
-        await audit(scope, {
-          verdict: 'declined',
-          rule,
-          recipients: recipientsOf(send),
-          ...(send.mail ? { subject: send.mail.subject } : {}),
-          note: answer.action,
-        });
+        await audit(scope, { verdict: 'declined', rule, ...auditedSend(send), note: answer.action });
       throw declinedRefusal(
         asking.length === 1 ? first.send.label : `these ${asking.length} mails`,
         answer.action,
@@ -179,22 +167,14 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
   }
 
   const heldSends = new Set(held.map((h) => h.send));
-  const going: GoingSend[] = [];
-  const slots = await reserveSendSlots(
-    scope.stateDir,
-    scope.ledgerKey,
-    judged.filter(({ send }) => !heldSends.has(send)).reduce((sum, { send }) => sum + send.slots, 0),
-    caps,
-    context.guard.now,
-  );
-  for (const { send } of judged) {
-    if (heldSends.has(send)) continue;
-    going.push({
-      send,
-      slots: slots.splice(0, send.slots),
-      confirmed: confirmed && asking.some((a) => a.send === send),
-    });
-  }
+  const leaving = judged.map(({ send }) => send).filter((send) => !heldSends.has(send));
+  const needed = leaving.reduce((sum, send) => sum + send.slots, 0);
+  const slots = await reserveSendSlots(scope.stateDir, scope.ledgerKey, needed, caps, context.guard.now);
+  const going: GoingSend[] = leaving.map((send) => ({
+    send,
+    slots: slots.splice(0, send.slots),
+    confirmed: confirmed && asking.some((a) => a.send === send),
+  }));
   const request =
     held.length > 0
       ? holdSubmissions(

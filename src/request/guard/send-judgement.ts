@@ -56,6 +56,11 @@ export function recipientsOf(send: SendUnderJudgement): string[] {
   return send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address);
 }
 
+/** What an audit entry says of a send: its recipients, and its subject when it is a mail. */
+export function auditedSend(send: SendUnderJudgement): { recipients: string[]; subject?: string } {
+  return { recipients: recipientsOf(send), ...(send.mail ? { subject: send.mail.subject } : {}) };
+}
+
 function refuse(
   reason: string,
   rule: DecidingRule,

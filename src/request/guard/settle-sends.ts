@@ -5,7 +5,7 @@ import { recordHeld } from '../../policy/records/outbox-store.js';
 import type { SendSlot } from '../../policy/records/send-quota.js';
 import { audit, type GuardScope } from './guard-scope.js';
 import { heldEmailId } from './hold-batch.js';
-import { recipientsOf, type SendUnderJudgement } from './send-judgement.js';
+import { auditedSend, recipientsOf, type SendUnderJudgement } from './send-judgement.js';
 import { isRecord } from '../../is-record.js';
 
 /**
@@ -69,8 +69,7 @@ export function settleSends(options: {
         await audit(scope, {
           verdict: released ? 'refused' : 'sent',
           rule: released ? 'server: the request was refused' : undefined,
-          recipients: recipientsOf(send),
-          ...(send.mail ? { subject: send.mail.subject } : {}),
+          ...auditedSend(send),
           note: released ? 'nothing was sent' : 'the service gave no answer: the mail may have been sent (check Sent)',
         });
       }
@@ -83,8 +82,7 @@ export function settleSends(options: {
       await audit(scope, {
         verdict: outcome.state === 'sent' && context.guard.approved ? 'approved' : outcome.state,
         ...(outcome.state === 'refused' ? { rule: outcome.why } : {}),
-        recipients: recipientsOf(item.send),
-        ...(item.send.mail ? { subject: item.send.mail.subject } : {}),
+        ...auditedSend(item.send),
         ...(outcome.state === 'sent' && outcome.id ? { ids: { submission: outcome.id } } : {}),
         note: `${item.send.label}${item.confirmed ? '; a person confirmed it in the host' : ''}`,
       });

@@ -16,17 +16,13 @@ export function latin1(bytes: Uint8Array): string {
 /** What the guard reads of one blob at most. */
 export const maxBlobBytes = 50 * 1024 * 1024;
 
-/** What one call remembers between its uploads and the batch that sends them. */
-export interface CallMemo {
-  uploads: Map<string, { bytes: Uint8Array }>;
-  /** Bytes read once per call (a blob referenced twice is read once). */
-  blobs: Map<string, Promise<Uint8Array>>;
-}
+/** What one call remembers of its uploads, and each blob read once per call; one context per gate, one gate per call. */
+const memos = new WeakMap<
+  CheckContext,
+  { uploads: Map<string, { bytes: Uint8Array }>; blobs: Map<string, Promise<Uint8Array>> }
+>();
 
-const memos = new WeakMap<CheckContext, CallMemo>();
-
-/** One context per gate, one gate per call. */
-export function callMemo(context: CheckContext): CallMemo {
+export function callMemo(context: CheckContext) {
   let memo = memos.get(context);
   if (!memo) {
     memo = { uploads: new Map(), blobs: new Map() };
