@@ -34,9 +34,6 @@ export interface JmapRequestContext extends RequestGateContext {
   wake?: Pick<WakeSourceOptions, 'pollDelaysMs' | 'pingSeconds' | 'now'>;
 }
 
-/** One step as the result shows it: the request only in a dry run or with echo_request. */
-export type JmapStepResult = StepRun;
-
 /** A record a /set call created: what a multi-step summary names. */
 export interface CreatedRecord {
   method: string;
@@ -56,7 +53,7 @@ export type JmapRequestResult = {
   response?: JmapResponse;
   failures: JmapFailure[];
   next?: (string | NextStep)[];
-  steps?: JmapStepResult[];
+  steps?: StepRun[];
   created?: CreatedRecord[];
   ownMailIds?: string[];
   untrusted?: string[];

@@ -10,13 +10,7 @@ import { settleRequest } from './settle-request.js';
 import { waitForMail } from './wait-for-mail.js';
 import { withHeldMail } from './guard/held-result.js';
 
-export type {
-  CreatedRecord,
-  JmapRequestContext,
-  JmapRequestInput,
-  JmapRequestResult,
-  JmapStepResult,
-} from './jmap-request-types.js';
+export type { JmapRequestContext, JmapRequestInput, JmapRequestResult } from './jmap-request-types.js';
 
 /**
  * Runs jmap_request as stages: plan → check → send (or wait) → screen → settle → present (and
