@@ -1,7 +1,6 @@
 import type { convert as Convert } from 'html-to-text';
 
-// html-to-text and its parser cost ~40 ms to load; most mail has a text part, so a process loads
-// it only when an answer holds HTML (each command loads only what it uses).
+// html-to-text costs ~40 ms to load and most mail has a text part: loaded only when an answer holds HTML.
 let convert: typeof Convert | undefined;
 
 /** Loads the converter when a JMAP response carries an HTML part; cheap once loaded. */

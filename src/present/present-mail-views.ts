@@ -145,8 +145,7 @@ function bodyOf(email: Email): { text: string; trimmedLines: number; fromHtml: b
     if (typeof value !== 'string') return '';
     if (part.type === 'text/html') {
       fromHtml = true;
-      // Reached only when the assessment did not read this message's HTML as a person sees it
-      // (preparedBodyOf): converting it here would show its hidden text unmarked, so it is withheld.
+      // The assessment did not read this HTML as a person sees it: converted here, its hidden text would show unmarked.
       return '(The HTML part is not shown: this tool could not read it as a person sees it. Read the message again.)';
     }
     const trimmed = trimQuotedHistory(value);

@@ -61,8 +61,7 @@ function summaryOf(plan: RequestPlan, sent: SentRequest): string {
         : '')
     );
   }
-  // Steps with a `when` are alternatives (list_new's first run or changes): not "skipped".
-  // A wait's looks are one step of their own: the preset's steps are how it looks, none was skipped.
+  // Steps with a `when` are alternatives, not skipped; a wait's looks are one step of their own.
   const skipped = sent.waited
     ? []
     : plan.steps.filter((s) => !done.some((d) => d.id === s.id) && !s.when).map((s) => s.id);

@@ -54,8 +54,7 @@ async function settleSteps(
     }
   }
   if (outcome.failures.some(isStaleSessionSymptom)) {
-    // Ids from the cached session (account, mailboxes, identity) may be stale. Other calls of the
-    // batch may have applied, so nothing is resent: refresh, and let the caller decide to rerun.
+    // Other calls of the batch may have applied, so nothing is resent: the caller decides to rerun.
     await gate.session({ refresh: true });
     next.unshift('The cached JMAP session was refreshed because an id from it was rejected: run the request again.');
   }

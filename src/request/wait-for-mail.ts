@@ -96,8 +96,7 @@ async function waitWindow(
   const ticker = setInterval(() => report(now() - startedAt), 1000);
   try {
     report(0);
-    // Before list_new has ever run, unread Inbox mail already there is new too: a reply that came
-    // in before this call is what the caller waits for, and list_new's first run would list it.
+    // Before list_new ever ran, unread Inbox mail is new too: list_new's first run would list it.
     const start: FirstLook =
       resumed && position.success
         ? { state: position.data.at }

@@ -84,9 +84,7 @@ export async function withAutoReplyRules(
     return outcome;
   }
   const looked = await lookAtVacation(context, session.accountId);
-  // The look failed: the batch goes on (a service that cannot answer this must not stop every use
-  // of the inbox), and the record stays as it was, so the look (and any switch-off) is still owed
-  // and is tried again at the next use.
+  // A service that cannot answer this must not stop every use of the inbox: the look stays owed.
   if (looked.kind === 'failed') return outcome;
   const vacation = looked.vacation;
   if (!vacation || vacation.isEnabled !== true || !(await refusedNow(vacation, scope))) {

@@ -67,8 +67,7 @@ function createsOf(
 
 export function findBatchSends(request: JmapRequest): BatchSends {
   const created = new Map<string, MailSource>();
-  // Mail whose content an update of this batch touches (JMAP forbids it; a server that allowed it
-  // would send what the guard never read): its submission is unreadable.
+  // Mail an update of this batch changes is unreadable to its submission (JMAP forbids it; a lenient server would not).
   const touched = new Set<string>();
   const out: BatchSends = { submissions: [], blobCreates: new Map(), others: [], unknown: [], writes: [] };
   request.methodCalls.forEach(([method, args, callId], callIndex) => {
