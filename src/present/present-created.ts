@@ -19,7 +19,9 @@ export function createdLines(result: JmapRequestResult, responses: readonly Jmap
   const lines: string[] = [];
   const others: string[] = [];
   for (const response of responses) {
-    const submissions = createdBy(response, 'EmailSubmission/set');
+    const submissions = response.methodResponses
+      .filter(([name]) => name === 'EmailSubmission/set')
+      .flatMap(([, args]) => recordsOf(args));
     const submitted: Created[] = [];
     for (const [method, args] of response.methodResponses) {
       if (method === 'EmailSubmission/set' || !(method.endsWith('/set') || method === 'Blob/upload')) continue;
@@ -35,10 +37,6 @@ export function createdLines(result: JmapRequestResult, responses: readonly Jmap
   }
   if (others.length > 0) lines.push(`Created: ${others.join(', ')}.`);
   return lines;
-}
-
-function createdBy(response: JmapResponse, method: string): Created[] {
-  return response.methodResponses.filter(([name]) => name === method).flatMap(([, args]) => recordsOf(args));
 }
 
 /** The records a /set (or Blob/upload) answer created, with a submission's status. */

@@ -2,6 +2,7 @@ import type { Account } from '../auth/account-registry.js';
 import type { NextStep } from '../errors.js';
 import type { ServiceGate } from '../gate/service-gate.js';
 import type { JmapFailure } from '../jmap/summarize-response.js';
+import { lastEmailList } from '../present/present-jmap-result.js';
 import { applicableNext } from '../presets/preset-next-steps.js';
 import type { RequestPlan } from './plan-request.js';
 import type { StepRun } from './run-preset-steps.js';
@@ -106,12 +107,7 @@ async function settleWaitCursor(account: Account, w: WaitCursor): Promise<string
 /** Ids of the messages from others in the run's last listing (Email/get), in its order. */
 function listedFromOthers(done: readonly StepRun[], ownIds: readonly string[]): string[] {
   const own = new Set(ownIds);
-  const lists = done.flatMap((step) =>
-    (step.response?.methodResponses ?? []).filter(
-      ([method, args]) => method === 'Email/get' && Array.isArray(args.list),
-    ),
-  );
-  const last = lists[lists.length - 1]?.[1].list as { id?: unknown }[] | undefined;
+  const last = lastEmailList(done.flatMap((step) => (step.response ? [step.response] : [])));
   return (last ?? []).map((email) => String(email.id)).filter((id) => !own.has(id));
 }
 
