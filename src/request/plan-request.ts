@@ -140,14 +140,14 @@ function checkAttachmentsUsed(
 ): void {
   if (!input.attachments?.length) return;
   if (/\$ATTACHMENT(S\b|_\d+_)/.test(JSON.stringify(steps))) return;
+  // The base64 preset's own vars (ATTACHMENT_BASE64, _NAME, _TYPE) have no place in the upload preset.
+  const vars = Object.fromEntries(Object.entries(given).filter(([name]) => !name.startsWith('ATTACHMENT_')));
+  const attachments = input.attachments;
   throw new MailboxError({
     code: 'attachment_invalid',
     message: `There is no $ATTACHMENTS placeholder in ${where}: the mail would go out without the files given with ${inputRef('attachments')}. Nothing was sent.`,
     hint: 'Send files with the send_mail_blob_attachment preset (same vars: TO, SUBJECT, BODY, CC), or reference $ATTACHMENTS in your own ops.',
-    next: {
-      operation: 'jmap_request',
-      input: { ops_file: 'send_mail_blob_attachment', vars: withoutInlineFile(given), attachments: input.attachments },
-    },
+    next: { operation: 'jmap_request', input: { ops_file: 'send_mail_blob_attachment', vars, attachments } },
   });
 }
 
@@ -193,11 +193,6 @@ function checkKnownVars(given: Readonly<Record<string, unknown>>, known: readonl
         : 'These ops use no $NAME placeholders; drop vars or add the placeholders.',
     next: { operation: 'help', input: { topic: 'presets' } },
   });
-}
-
-/** The base64 preset's own vars (ATTACHMENT_BASE64, _NAME, _TYPE) have no place in the upload preset. */
-function withoutInlineFile(vars: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(vars).filter(([name]) => !name.startsWith('ATTACHMENT_')));
 }
 
 function editDistance(a: string, b: string): number {
