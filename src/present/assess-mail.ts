@@ -7,15 +7,15 @@ import {
   type SenderAuthentication,
 } from '../trust/sender-authentication.js';
 import type { HidingTechnique } from './hidden/hiding-technique.js';
+import type { BoundedLru } from './preview-facts-cache.js';
 import { readMessageBody, type MessageBody } from './read-message-body.js';
 import { shownName } from './shown-limits.js';
 import type { Email } from './present-mail-views.js';
 
 /**
- * What the reader is told about each message beside its content: the sender's authentication,
- * a display name that claims someone else, and text a person would not see. Computed before the
- * text is written (it may fetch HTML bodies and load the hidden-text detector); the text and the
- * structured result both read it.
+ * What the reader is told about each message beside its content: the sender's authentication, a
+ * display name claiming someone else, text a person would not see. Computed before the text is
+ * written (it may fetch HTML and load the hidden-text detector); text and structured result read it.
  */
 
 /**
@@ -75,17 +75,10 @@ export interface PreviewFacts {
   hidden?: HiddenSummary;
 }
 
-/** Where a caller keeps PreviewFacts between calls (src/present/preview-facts-cache.ts). */
-export interface PreviewFactsStore {
-  get(key: string): PreviewFacts | undefined;
-  set(key: string, facts: PreviewFacts): void;
-}
+/** Where a caller keeps PreviewFacts between calls. */
+type PreviewFactsStore = Pick<BoundedLru<string, PreviewFacts>, 'get' | 'set'>;
 
-/**
- * The key of a message's preview facts: the account (scope), the message and the blobs of its
- * HTML parts, so other bytes under the same id are read again. Undefined when a part names no
- * blob: then the message is read every time.
- */
+/** A message's preview-facts key: account, message and its HTML parts' blobs; none when a part names no blob. */
 export function previewFactsKey(scope: string, email: Email): string | undefined {
   const parts = Array.isArray(email.htmlBody) ? (email.htmlBody as Email[]) : [];
   const blobIds = parts.filter((part) => part.type === 'text/html').map((part) => part.blobId);
@@ -112,17 +105,13 @@ export function preparedBodyOf(email: Email): MessageBody | undefined {
   return bodies.get(email);
 }
 
-/**
- * A copy of an assessed message keeps what the assessment prepared for the message view: without
- * it the view would fall back to the plain part, hidden text and all.
- */
+/** A copy keeps what the assessment prepared: without it the view would show the plain part, hidden text and all. */
 export function withPreparedBody<T extends Email>(original: Email, copy: T): T {
   const body = bodies.get(original);
   if (body) bodies.set(copy, body);
   return copy;
 }
 
-/** Assesses each message of a listing or message view, by id. */
 export async function assessMail(emails: readonly Email[], options: AssessOptions): Promise<Record<string, MailTrust>> {
   const trust: Record<string, MailTrust> = {};
   for (const email of emails) {

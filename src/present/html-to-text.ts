@@ -1,7 +1,6 @@
 import type { convert as Convert } from 'html-to-text';
 
-// html-to-text and its parser cost ~40 ms to load; most mail has a text part, so a process loads
-// it only when an answer holds HTML (each command loads only what it uses).
+// html-to-text costs ~40 ms to load and most mail has a text part: loaded only when an answer holds HTML.
 let convert: typeof Convert | undefined;
 
 /** Loads the converter when a JMAP response carries an HTML part; cheap once loaded. */
@@ -11,9 +10,8 @@ export async function prepareHtmlToText(response: unknown): Promise<void> {
 }
 
 /**
- * True when "text/html" appears in any key or string of a JSON value, as it would in its
- * serialisation. Walked rather than serialised: an answer carrying a 250 KB header section would
- * otherwise be copied whole into one more large string on every request.
+ * Whether "text/html" appears in any key or string of a JSON value; walked, not serialised, so a
+ * 250 KB header section is not copied into one more large string on every request.
  */
 export function mentionsHtml(response: unknown): boolean {
   const pending: unknown[] = [response];
@@ -39,9 +37,7 @@ export function mentionsHtml(response: unknown): boolean {
  * images are dropped; link targets are kept once, after their text, because an agent may need them.
  */
 export function htmlToText(html: string): string {
-  // Whoever reads a response as text loads the converter first (the present stage in
-  // assess-request.ts, a capture's transform in capture-variables.ts, read-message-body.ts); an
-  // HTML part without a text/html type mention cannot reach here.
+  // Every reader loads the converter first; an HTML part without a text/html mention cannot reach here.
   if (!convert) throw new Error('htmlToText called before prepareHtmlToText');
   return convert(html, {
     wordwrap: false,

@@ -10,17 +10,18 @@ interface Created {
 }
 
 /**
- * What the call created, in words: a message submitted in the same request is sent (or queued, by
- * the submission's undoStatus), whatever creation id its Email/set gave it ("draft" in the
- * presets); only mail the operator's rules held is called a draft. Other records keep their
- * creation id, which names them in the caller's own ops.
+ * What the call created, in words: a message submitted in the same request is sent (or queued),
+ * whatever its creation id ("draft" in the presets); only held mail is called a draft. Other
+ * records keep their creation id, which names them in the caller's own ops.
  */
 export function createdLines(result: JmapRequestResult, responses: readonly JmapResponse[]): string[] {
   const held = new Set((result.awaitingApproval ?? []).map((a) => a.emailId));
   const lines: string[] = [];
   const others: string[] = [];
   for (const response of responses) {
-    const submissions = createdBy(response, 'EmailSubmission/set');
+    const submissions = response.methodResponses
+      .filter(([name]) => name === 'EmailSubmission/set')
+      .flatMap(([, args]) => recordsOf(args));
     const submitted: Created[] = [];
     for (const [method, args] of response.methodResponses) {
       if (method === 'EmailSubmission/set' || !(method.endsWith('/set') || method === 'Blob/upload')) continue;
@@ -38,11 +39,8 @@ export function createdLines(result: JmapRequestResult, responses: readonly Jmap
   return lines;
 }
 
-function createdBy(response: JmapResponse, method: string): Created[] {
-  return response.methodResponses.filter(([name]) => name === method).flatMap(([, args]) => recordsOf(args));
-}
-
-function recordsOf(args: Record<string, unknown>): Created[] {
+/** The records a /set (or Blob/upload) answer created, with a submission's status. */
+export function recordsOf(args: Record<string, unknown>): Created[] {
   const created = args.created;
   if (!created || typeof created !== 'object') return [];
   return Object.entries(created as Record<string, unknown>).flatMap(([creationId, record]) => {

@@ -1,41 +1,27 @@
 import type { NextStep } from '../errors.js';
 import { describeNext } from '../render/describe-next.js';
 import type { FrontDoor } from '../render/front-door.js';
-import { newUntrustedMarker, untrustedNotice } from './fence-untrusted.js';
+import { fenceUntrusted, newUntrustedMarker, untrustedNotice } from './fence-untrusted.js';
 import type { JmapResponse } from '../jmap/jmap-types.js';
 import type { MailTrust } from './assess-mail.js';
 import { attachmentsOf, listingEntry, messageEntry, type Email } from './present-mail-views.js';
-import { presentRawResponse } from './present-raw-response.js';
 import type { JmapRequestResult } from '../request/run-jmap-request.js';
 import { lineOf } from '../jmap/summarize-response.js';
 import { createdLines } from './present-created.js';
 
 /**
- * The model/human-facing text of a jmap_request result, the same for both front doors except how
- * a next step is worded. The structured result itself (MCP structuredContent, CLI --json) is the
- * exact data; this text is compact, states the untrusted-content rule once, and fences each
- * message's content once with a fresh, unguessable marker.
+ * The text of a jmap_request result, the same for both doors but for how a next step is worded:
+ * compact, the untrusted-content rule stated once, each message fenced with a fresh marker.
  */
 
 /** Above this (≈ 15k tokens) the text says how to narrow the request; nothing is cut. */
 const largeTextChars = 60_000;
 
-export interface PresentOptions {
-  marker?: string;
-  /** How the door words a call of the operations table; defaults to the doors' shared wording (src/render/). */
-  describeNext?: (next: NextStep) => string;
-}
-
-export interface Presentation {
-  text: string;
-  isFailure: boolean;
-}
-
 export function presentJmapResult(
   result: JmapRequestResult,
   door: FrontDoor,
-  options: PresentOptions = {},
-): Presentation {
+  options: { marker?: string; describeNext?: (next: NextStep) => string } = {},
+): { text: string; isFailure: boolean } {
   const marker = options.marker ?? newUntrustedMarker();
   const describe = options.describeNext ?? ((next: NextStep) => describeNext(next, door));
   const body: string[] = [];
@@ -188,7 +174,6 @@ function requestLines(result: JmapRequestResult): string[] {
   return (result.steps ?? []).filter((s) => s.request).map((s) => `Request ${s.id}: ${JSON.stringify(s.request)}`);
 }
 
-/** The responses of a result, one per step that ran. */
 export function responsesOf(result: JmapRequestResult): JmapResponse[] {
   if (result.response) return [result.response];
   return (result.steps ?? []).flatMap((s) => (s.response ? [s.response] : []));
@@ -211,4 +196,30 @@ function queryTotal(responses: JmapResponse[]): number | undefined {
       if (name === 'Email/query' && typeof args.total === 'number') return args.total;
   }
   return undefined;
+}
+
+/** Raw ops compactly: one line per method response, nulls left out, each mail record fenced on its own. */
+export function presentRawResponse(response: JmapResponse, marker: string): string[] {
+  const lines: string[] = [];
+  for (const [name, args, callId] of response.methodResponses) {
+    if (/^(Email|SearchSnippet|Thread)\//.test(name) && Array.isArray(args.list)) {
+      const { list, ...rest } = args;
+      lines.push(
+        `${name} (${callId}): ${JSON.stringify(withoutNulls(rest))}, ${list.length} record${list.length === 1 ? '' : 's'}:`,
+      );
+      for (const item of list) lines.push(fenceUntrusted(JSON.stringify(withoutNulls(item)), marker));
+    } else {
+      lines.push(`${name} (${callId}): ${JSON.stringify(withoutNulls(args))}`);
+    }
+  }
+  return lines;
+}
+
+/** JMAP /set answers carry a null for every absent member; they say nothing to a reader. */
+export function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) if (child !== null) out[key] = withoutNulls(child);
+  return out;
 }

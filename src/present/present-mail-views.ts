@@ -5,9 +5,8 @@ import { clip, shownLimits, shownName } from './shown-limits.js';
 import { trimQuotedHistory, windowOf } from './mail-text.js';
 
 /**
- * The mail-client views of the model-facing text: a listing line per message, a whole message,
- * a thread. Everything a stranger wrote sits inside one fence per message; ids, dates and flags
- * (the server's own values) stay outside, where the reader can rely on them.
+ * The mail-client views: a listing line per message, a whole message, a thread. What a stranger
+ * wrote sits in one fence per message; ids, dates and flags (the server's values) stay outside.
  */
 
 export type Email = Record<string, unknown>;
@@ -16,9 +15,7 @@ const previewChars = 110;
 
 /** One listed message: a line of facts, then sender, subject and a one-line preview, fenced. */
 export function listingEntry(email: Email, index: number, marker: string, trust?: MailTrust): string {
-  const facts = [`${index}. ${str(email.id)}`, shortDate(email.receivedAt), ...flagsOf(email), ...trustFlags(trust)]
-    .filter(Boolean)
-    .join(' · ');
+  const facts = factsLine([`${index}. ${str(email.id)}`], email, trust);
   // HTML mail is previewed from what a person sees of it, not from the server's preview (which carries hidden text).
   const preview = str(trust?.preview ?? email.preview)
     .replace(/\s+/g, ' ')
@@ -35,28 +32,19 @@ export function listingEntry(email: Email, index: number, marker: string, trust?
   return `${facts}\n${fenceUntrusted(lines.join('\n'), marker)}`;
 }
 
-export interface BodyWindow {
-  offset: number;
-  maxChars: number;
-}
-
 /** A whole message: facts, then headers, body (quoted history folded) and attachments, fenced. */
 export function messageEntry(
   email: Email,
   marker: string,
-  window: BodyWindow,
+  window: { offset: number; maxChars: number },
   label = '',
   trust?: MailTrust,
 ): { text: string; rest: number } {
-  const facts = [
-    `${label}${str(email.id)}`,
-    email.threadId ? `thread ${str(email.threadId)}` : '',
-    shortDate(email.receivedAt),
-    ...flagsOf(email),
-    ...trustFlags(trust),
-  ]
-    .filter(Boolean)
-    .join(' · ');
+  const facts = factsLine(
+    [`${label}${str(email.id)}`, email.threadId ? `thread ${str(email.threadId)}` : ''],
+    email,
+    trust,
+  );
   const headers = [`From: ${addresses(email.from, shownLimits.messageAddresses)}`];
   for (const [key, label] of [
     ['to', 'To'],
@@ -89,6 +77,11 @@ export function messageEntry(
     notes.push('(The server cut the body at MAX_BODY_BYTES.)');
   }
   return { text: [facts, fenceUntrusted(parts.join('\n'), marker), ...notes].join('\n'), rest: shown.rest };
+}
+
+/** The server's facts about a message, outside the fence: `head`, its date, flags and trust marks. */
+function factsLine(head: string[], email: Email, trust: MailTrust | undefined): string {
+  return [...head, shortDate(email.receivedAt), ...flagsOf(email), ...trustFlags(trust)].filter(Boolean).join(' · ');
 }
 
 /** The download call for each attachment, with exact values (the saving code reduces the name to a safe base name). */
@@ -152,8 +145,7 @@ function bodyOf(email: Email): { text: string; trimmedLines: number; fromHtml: b
     if (typeof value !== 'string') return '';
     if (part.type === 'text/html') {
       fromHtml = true;
-      // Reached only when the assessment did not read this message's HTML as a person sees it
-      // (preparedBodyOf): converting it here would show its hidden text unmarked, so it is withheld.
+      // The assessment did not read this HTML as a person sees it: converted here, its hidden text would show unmarked.
       return '(The HTML part is not shown: this tool could not read it as a person sees it. Read the message again.)';
     }
     const trimmed = trimQuotedHistory(value);

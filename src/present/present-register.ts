@@ -20,11 +20,7 @@ const headline: Record<RegisterShown['mode'], (inbox: string) => string> = {
   existing: (inbox) => `This credentials directory already holds ${inbox}.`,
 };
 
-/**
- * register's result as the model reads it: what happened, where the credentials are, the daily
- * job, and the next steps, in sentences. The CLI keeps printing the JSON, which scripts and the
- * skill's examples read (and `--json` everywhere).
- */
+/** register's result as the model reads it, in sentences; the CLI keeps printing the JSON scripts read. */
 export function presentRegister(result: unknown, door: FrontDoor): Presentation {
   if (door !== 'mcp' || !isRegisterShown(result)) return {};
   const lines = [headline[result.mode](result.inbox)];

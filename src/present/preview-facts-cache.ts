@@ -31,10 +31,8 @@ export class BoundedLru<K, V> {
 }
 
 /**
- * The process's listing previews (assessMail's PreviewFacts): a long MCP session lists the same
- * mail again and again, and reading its HTML (parse, styles, visibility) was most of a listing's
- * own work. Facts about a message's bytes, never verdicts, so a change of the operator's rules
- * needs nothing dropped; the key names the HTML parts' blobs, so other bytes are read again.
- * 2,000 entries of a 256-character preview each: well under a megabyte.
+ * The process's listing previews: a long session lists the same mail again and again, and reading
+ * its HTML was most of a listing's work. Facts about bytes, never verdicts, so a rule change drops
+ * nothing. 2,000 previews of 256 characters: well under a megabyte.
  */
 export const previewFactsCache = new BoundedLru<string, PreviewFacts>(2_000);

@@ -6,11 +6,9 @@ import { trimQuotedHistory } from './mail-text.js';
 import type { Email } from './present-mail-views.js';
 
 /**
- * The body a message view shows: what a person sees. HTML is read through the hidden-text
- * detector and only its visible part converted to text. A text/plain alternative is shown instead
- * (it reads better) unless it says materially different things from the visible HTML (compared in
- * order): then a model would read what no person reading the mail in a client sees, and the
- * visible HTML is shown.
+ * The body a message view shows: what a person sees. Only HTML's visible part is converted to text;
+ * a text/plain alternative reads better and is shown instead, unless it says materially more than
+ * the visible HTML (what no person reading the mail in a client sees).
  */
 
 export interface MessageBody {
@@ -34,7 +32,6 @@ export interface BodyReaders {
   showHidden: boolean;
 }
 
-/** Reads a message's body parts (textBody, htmlBody, bodyValues) into the text a view shows. */
 export async function readMessageBody(email: Email, readers: BodyReaders): Promise<MessageBody> {
   const values = (email.bodyValues ?? {}) as Record<string, { value?: unknown }>;
   const valueOf = (part: Email): string | undefined => {

@@ -1,9 +1,8 @@
 import { isRecord } from '../is-record.js';
 
 /**
- * Which values of a jmap_request result were written by others (mail content): paths such as
- * `response.methodResponses[1][1].list[*].subject`, with [*] for every element. The values stay
- * exact for programs; this list is the machine-readable statement of what not to trust.
+ * Which values of a jmap_request result were written by others, as paths such as
+ * `response.methodResponses[1][1].list[*].subject`: the machine-readable statement of what not to trust.
  */
 
 const addressFields = new Set(['from', 'to', 'cc', 'bcc', 'replyTo', 'sender']);

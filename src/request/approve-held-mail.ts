@@ -8,11 +8,9 @@ import { listOutbox, transitionHeld, type HeldMail } from '../policy/records/out
 import { isRecord } from '../is-record.js';
 
 /**
- * The operator's decisions on held mail. An approval sends exactly the recorded draft to exactly
- * the recipients that were judged (an explicit envelope), once: the record moves held → sending
- * under the outbox lock, so a second approval learns it was taken; the send passes the guard like
- * any other (block-lists, caps, the secret scan and a running wake still apply; the send mode does
- * not, since the operator said yes). A send the server certainly refused goes back to held.
+ * The operator's decisions on held mail. An approval sends exactly the recorded draft to exactly the
+ * recipients judged, once (held → sending under the outbox lock), through the guard: all but the
+ * send mode still apply. A send the server certainly refused goes back to held.
  */
 
 const using = ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail', 'urn:ietf:params:jmap:submission'];
@@ -47,7 +45,6 @@ function alreadyDecided(record: HeldMail): MailboxError {
   });
 }
 
-/** Sends a held mail the operator approved; returns the updated record. */
 export async function approveHeldMail(account: Account, id: string, context: RequestGateContext): Promise<HeldMail> {
   const stateDir = await heldMailDir(account);
   const { record, previous } = await transitionHeld(stateDir, id, ['held'], 'sending');

@@ -20,11 +20,9 @@ import type { RequestPlan } from './plan-request.js';
 const htmlPerRequest = 40;
 
 /**
- * The last part of the present stage, for the mail views: what the operator's receive rules held
- * back, and per message its sender's authentication, a display name that claims someone else, and
- * its hidden text (listing previews of HTML mail come from the HTML a person sees, fetched through
- * the gate). Returns a new result: the raw Authentication-Results the presets ask for are replaced
- * by their parsed form in copies of the responses, the given result is left as it was.
+ * The last part of the present stage, for the mail views: what the receive rules held back, and per
+ * message its sender's authentication, a claiming display name, its hidden text (HTML previews read
+ * as a person sees them). The raw fields read for it leave copies of the responses; the input stays.
  */
 export async function assessRequest(
   presented: Readonly<JmapRequestResult>,
@@ -72,11 +70,7 @@ export async function assessRequest(
   };
 }
 
-/**
- * A copy of a response whose messages lack what only the assessment reads: the raw
- * Authentication-Results, and (but for one message) the HTML parts, asked for only to read them
- * as a person sees them.
- */
+/** A copy without what only the assessment reads: Authentication-Results, and but for one message the HTML parts. */
 function withoutRawFields(response: JmapResponse, view: NonNullable<JmapRequestResult['view']>): JmapResponse {
   const dropped = new Set([authenticationResultsProperty, ...(view === 'message' ? [] : ['htmlBody'])]);
   return {

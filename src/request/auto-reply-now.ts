@@ -5,10 +5,8 @@ import { readAutoReplyState, writeAutoReplyState } from '../policy/records/auto-
 import { withCheckStage, type RequestGateContext } from './check-outgoing.js';
 
 /**
- * Right after the operator changed an inbox's own rules: one look at its auto-reply through the
- * gate, so the check stage switches it off now if the new rules refuse it (src/request/guard/
- * auto-reply-rules.ts; a read, so a running wake does not stop it). When the service cannot be
- * reached, the switch is owed and happens at the inbox's next use.
+ * Right after the operator changed an inbox's rules: one read of its auto-reply through the gate, so
+ * the guard switches it off now if the new rules refuse it; unreachable, it is owed to the next use.
  */
 
 export type AutoReplyNow = { kind: 'switched off' } | { kind: 'unchanged' } | { kind: 'owed'; why: string };

@@ -2,12 +2,9 @@ import { isReadOnlyMethod, type Check, type CheckContext, type CheckOutcome, typ
 import type { GateContext } from '../gate/service-gate.js';
 
 /**
- * The check stage: the gate (src/gate/service-gate.ts) calls it before every JMAP batch and every
- * upload that leaves the machine, every step of a multi-step preset, every look of wait_for_mail
- * and of a wake run included, and sends nothing of what it refuses. The operator's send rules are
- * enforced here (src/request/guard/): reads pass (only an auto-reply the rules now refuse is switched
- * off on them), sends are judged, mail that needs a person's yes is asked for or held. The guard
- * (and the mail parser it reads drafts with) loads only when a batch writes.
+ * The check stage: the gate calls it before every batch and upload that leaves the machine (every
+ * step, every look of a wait or a wake), and sends nothing it refuses. The send guard
+ * (src/request/guard/, and the mail parser it reads drafts with) loads only when a batch writes.
  */
 export async function checkOutgoing(outgoing: Outgoing, context: CheckContext): Promise<CheckOutcome | void> {
   if (outgoing.kind === 'upload') return (await import('./guard/check-upload.js')).checkUpload(outgoing, context);

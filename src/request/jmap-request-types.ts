@@ -5,6 +5,7 @@ import type { WakeSourceOptions } from '../mail/mail-wake-source.js';
 import type { MailTrust } from '../present/assess-mail.js';
 import type { HeldReport } from '../screen/receive-screen.js';
 import type { RequestGateContext } from './check-outgoing.js';
+import type { StepRun } from './run-preset-steps.js';
 
 /** jmap_request's input as the operations table validated it (core spelling: the spec's keys). */
 export interface JmapRequestInput {
@@ -13,7 +14,6 @@ export interface JmapRequestInput {
   vars?: Record<string, unknown> | string;
   attachments?: string[];
   dry_run?: boolean;
-  /** Show the substituted request(s) in the result. */
   echo_request?: boolean;
   /** The operator's view of mail the receive rules hold back (CLI at a terminal only). */
   include_held?: boolean;
@@ -34,14 +34,6 @@ export interface JmapRequestContext extends RequestGateContext {
   wake?: Pick<WakeSourceOptions, 'pollDelaysMs' | 'pingSeconds' | 'now'>;
 }
 
-/** One step as the result shows it: the request only in a dry run or with echo_request. */
-export interface JmapStepResult {
-  id: string;
-  summary?: string;
-  request?: JmapRequest;
-  response?: JmapResponse;
-}
-
 /** A record a /set call created: what a multi-step summary names. */
 export interface CreatedRecord {
   method: string;
@@ -49,52 +41,57 @@ export interface CreatedRecord {
   id: string;
 }
 
-// A type alias, not an interface: the operation's loose output schema needs an index-signature-compatible type.
+// Each key is described in jmap-result-keys.ts. A type alias, not an interface: the operation's loose
+// output schema needs an index-signature-compatible type.
 export type JmapRequestResult = {
   ok: boolean;
-  /** One line: what happened in every step, or every failure with its fix. */
   summary: string;
   dryRun: boolean;
   preset?: string;
-  /** How the model-facing text shows it (src/present/present-jmap-result.ts). */
   view?: 'listing' | 'message' | 'thread';
-  /** The substituted request: only in a dry run or with echo_request (one step). */
   request?: JmapRequest;
-  /** The server's response (one step ran), with mail the operator's receive rules hold back taken out. */
   response?: JmapResponse;
   failures: JmapFailure[];
-  /** What to do next: a sentence, or a call of the operations table. */
   next?: (string | NextStep)[];
-  /** Several steps ran: each with its own summary and response (request only in a dry run or with echo_request). */
-  steps?: JmapStepResult[];
+  steps?: StepRun[];
   created?: CreatedRecord[];
-  /** list_new: ids of the inbox's own sent copies and drafts, left out of the text. */
   ownMailIds?: string[];
-  /** Paths (with [*] for every element) of values written by others: mail content. */
   untrusted?: string[];
-  /**
-   * Per message id of a listing or message view: the sender's authentication (parsed
-   * Authentication-Results), a display name claiming another sender, hidden text, HTML previews.
-   */
   trust?: Record<string, MailTrust>;
-  /** Mail the operator's receive rules held back during this call: counts only. */
   held?: HeldReport;
-  /** read_message/read_thread with SHOW_HIDDEN: hidden text is shown, marked. */
   showHidden?: boolean;
-  /** Body window of read_message/read_thread: characters from offset, at most maxChars. */
   window?: { offset: number; maxChars: number };
   unresolved?: string[];
   notes?: string[];
   attachments?: { name: string; type: string; size: number; blobId?: string }[];
-  /** Mail the operator's rules held for a person's yes instead of sending it: drafts awaiting `outbox approve`. */
   awaitingApproval?: { outboxId: string; emailId: string; recipients: string[]; subject: string; rule: string }[];
-  /** wait_for_mail: how it waited (push or polling, and why not push), for how long, clamped or not. */
-  waited?: {
-    mode: 'push' | 'polling';
-    seconds: number;
-    waitedMs: number;
-    checks: number;
-    clamped: boolean;
-    fallbackReason?: string;
-  };
+  waited?: Omit<WaitReport, 'cursor'>;
 };
+
+/** How a wait waited, and where it leaves list_new's cursor for the settle stage to save. */
+export interface WaitReport {
+  readonly mode: 'push' | 'polling';
+  readonly seconds: number;
+  readonly waitedMs: number;
+  /** How many looks (Email/changes) it took. */
+  readonly checks: number;
+  /** Shortened to fit the call's time budget. */
+  readonly clamped: boolean;
+  /** Why it polled instead of listening to the push stream. */
+  readonly fallbackReason?: string;
+  readonly cursor: WaitCursor;
+}
+
+/** Where a wait started and stopped, against list_new's saved cursor. */
+export interface WaitCursor {
+  /** list_new's cursor as saved before the wait, if list_new ever ran. */
+  readonly saved: string | undefined;
+  readonly startState: string;
+  /** The Email state the last look reached. */
+  readonly since: string;
+  /** The wait went on from where an earlier filtered wait stopped. */
+  readonly resumed: boolean;
+  /** New mail from others the filter passed over. */
+  readonly others: number;
+  readonly matched: number;
+}

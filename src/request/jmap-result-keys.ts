@@ -1,9 +1,8 @@
 import type { JmapRequestResult } from './jmap-request-types.js';
 
 /**
- * The keys of jmap_request's exact result (MCP structuredContent, CLI --json), each with when it is
- * there and what it holds. The type makes the list complete: a key added to JmapRequestResult
- * does not compile until it is described here, and the help topic and docs are generated from it.
+ * The keys of jmap_request's exact result, each with when it is there and what it holds. The type
+ * makes the list complete; the help topic and docs are generated from it.
  */
 export const jmapResultKeys: { readonly [K in keyof Required<JmapRequestResult> | 'saved']: string } = {
   ok: 'always: false when any call or record failed (the CLI then exits 1).',

@@ -14,10 +14,7 @@ import { variableNamePattern } from '../presets/substitute-variables.js';
 import type { JmapRequestInput } from './jmap-request-types.js';
 import { checkNamedFiles } from './guard/named-files.js';
 
-/**
- * What the plan stage settled before anything is sent: the steps, every variable known so far, the
- * files. Read-only for every later stage: what they learn (captures, uploads) they return.
- */
+/** What the plan stage settled before anything is sent; later stages return what they learn, never write here. */
 export interface RequestPlan {
   readonly preset?: Preset;
   readonly presetName?: string;
@@ -39,11 +36,7 @@ export interface RequestPlan {
   readonly authservId: string;
 }
 
-/**
- * The plan stage: the preset or ops with the caller's vars, the session (none fetched in a dry run),
- * the built-in variables and the saved cursor, and the files to attach, each refused here when
- * wrong, before anything is sent.
- */
+/** The plan stage: steps, vars, session (none fetched in a dry run) and files, each refused here when wrong. */
 export async function planRequest(account: Account, input: JmapRequestInput, gate: ServiceGate): Promise<RequestPlan> {
   await checkNamedFiles(account, input);
   const plan = await planJmapRequest(input);
@@ -82,13 +75,7 @@ export interface JmapRequestPlan {
   vars: Record<string, unknown>;
 }
 
-export interface PlanInput {
-  ops?: unknown;
-  ops_file?: string;
-  /** An object, or its JSON text (hosts that send every argument as a string). */
-  vars?: Record<string, unknown> | string;
-  attachments?: string[];
-}
+export type PlanInput = Pick<JmapRequestInput, 'ops' | 'ops_file' | 'vars' | 'attachments'>;
 
 /** Checks the input's shape, loads the preset or parses the ops, and checks the caller's vars. */
 export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan> {
@@ -153,14 +140,14 @@ function checkAttachmentsUsed(
 ): void {
   if (!input.attachments?.length) return;
   if (/\$ATTACHMENT(S\b|_\d+_)/.test(JSON.stringify(steps))) return;
+  // The base64 preset's own vars (ATTACHMENT_BASE64, _NAME, _TYPE) have no place in the upload preset.
+  const vars = Object.fromEntries(Object.entries(given).filter(([name]) => !name.startsWith('ATTACHMENT_')));
+  const attachments = input.attachments;
   throw new MailboxError({
     code: 'attachment_invalid',
     message: `There is no $ATTACHMENTS placeholder in ${where}: the mail would go out without the files given with ${inputRef('attachments')}. Nothing was sent.`,
     hint: 'Send files with the send_mail_blob_attachment preset (same vars: TO, SUBJECT, BODY, CC), or reference $ATTACHMENTS in your own ops.',
-    next: {
-      operation: 'jmap_request',
-      input: { ops_file: 'send_mail_blob_attachment', vars: withoutInlineFile(given), attachments: input.attachments },
-    },
+    next: { operation: 'jmap_request', input: { ops_file: 'send_mail_blob_attachment', vars, attachments } },
   });
 }
 
@@ -206,11 +193,6 @@ function checkKnownVars(given: Readonly<Record<string, unknown>>, known: readonl
         : 'These ops use no $NAME placeholders; drop vars or add the placeholders.',
     next: { operation: 'help', input: { topic: 'presets' } },
   });
-}
-
-/** The base64 preset's own vars (ATTACHMENT_BASE64, _NAME, _TYPE) have no place in the upload preset. */
-function withoutInlineFile(vars: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(vars).filter(([name]) => !name.startsWith('ATTACHMENT_')));
 }
 
 function editDistance(a: string, b: string): number {

@@ -1,3 +1,4 @@
+import { recordsOf } from '../present/present-created.js';
 import { untrustedPaths } from '../present/untrusted-paths.js';
 import type { CreatedRecord, JmapRequestResult } from './jmap-request-types.js';
 import type { RequestPlan } from './plan-request.js';
@@ -5,11 +6,7 @@ import type { StepRun } from './run-preset-steps.js';
 import type { SentRequest } from './send-request.js';
 import type { SettledRequest } from './settle-request.js';
 
-/**
- * The present stage: the result both doors render (src/present/ turns it into what the model
- * reads): one summary line, the responses unchanged, what was created, the next steps, and the
- * paths of every value written by others.
- */
+/** The present stage: the result both doors render, with the paths of every value written by others. */
 export function presentRequest(plan: RequestPlan, sent: SentRequest, settled: SettledRequest): JmapRequestResult {
   const { outcome } = sent;
   const { done, failures, vars } = outcome;
@@ -64,8 +61,7 @@ function summaryOf(plan: RequestPlan, sent: SentRequest): string {
         : '')
     );
   }
-  // Steps with a `when` are alternatives (list_new's first run or changes): not "skipped".
-  // A wait's looks are one step of their own: the preset's steps are how it looks, none was skipped.
+  // Steps with a `when` are alternatives, not skipped; a wait's looks are one step of their own.
   const skipped = sent.waited
     ? []
     : plan.steps.filter((s) => !done.some((d) => d.id === s.id) && !s.when).map((s) => s.id);
@@ -77,19 +73,13 @@ function summaryOf(plan: RequestPlan, sent: SentRequest): string {
 }
 
 function createdRecords(done: readonly StepRun[]): CreatedRecord[] {
-  const out: CreatedRecord[] = [];
-  for (const step of done) {
-    for (const [method, args] of step.response?.methodResponses ?? []) {
-      if (!method.endsWith('/set') && method !== 'Blob/upload') continue;
-      const created = args.created;
-      if (!created || typeof created !== 'object') continue;
-      for (const [creationId, record] of Object.entries(created as Record<string, unknown>)) {
-        const id = record && typeof record === 'object' ? (record as { id?: unknown }).id : undefined;
-        if (typeof id === 'string') out.push({ method, creationId, id });
-      }
-    }
-  }
-  return out;
+  return done.flatMap((step) =>
+    (step.response?.methodResponses ?? []).flatMap(([method, args]) =>
+      method.endsWith('/set') || method === 'Blob/upload'
+        ? recordsOf(args).map(({ creationId, id }) => ({ method, creationId, id }))
+        : [],
+    ),
+  );
 }
 
 function numberVar(value: unknown, fallback: number): number {

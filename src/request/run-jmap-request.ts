@@ -10,19 +10,12 @@ import { settleRequest } from './settle-request.js';
 import { waitForMail } from './wait-for-mail.js';
 import { withHeldMail } from './guard/held-result.js';
 
-export type {
-  CreatedRecord,
-  JmapRequestContext,
-  JmapRequestInput,
-  JmapRequestResult,
-  JmapStepResult,
-} from './jmap-request-types.js';
+export type { JmapRequestContext, JmapRequestInput, JmapRequestResult } from './jmap-request-types.js';
 
 /**
- * Runs jmap_request, a preset or ops, as named stages: plan → check → send (or wait) → screen →
- * settle → present (and assess); each takes the previous one's result and returns its own. The check stage (check-outgoing.ts) and the screen stage (src/screen/) sit in the gate,
- * which every batch and upload of the call passes on its way out and every answer on its way
- * back, so no stage can send around the one or read around the other.
+ * Runs jmap_request as stages: plan → check → send (or wait) → screen → settle → present (and
+ * assess), each taking the previous one's result. The check and the screen sit in the gate, which
+ * every batch passes out and every answer back: no stage can send around one or read around the other.
  */
 export async function runJmapRequest(
   account: Account,

@@ -1,7 +1,7 @@
 import { MailboxError } from '../errors.js';
 import type { ServiceGate } from '../gate/service-gate.js';
 import { attachmentVariables } from '../mail/prepare-attachments.js';
-import type { JmapRequestResult } from './jmap-request-types.js';
+import type { JmapRequestResult, WaitReport } from './jmap-request-types.js';
 import type { RequestPlan } from './plan-request.js';
 import { runPresetSteps, type StepRun, type StepsOutcome } from './run-preset-steps.js';
 
@@ -16,39 +16,7 @@ export interface SentRequest {
   readonly waited?: WaitReport;
 }
 
-/** How a wait waited, and where it leaves list_new's cursor for the settle stage to save. */
-export interface WaitReport {
-  readonly mode: 'push' | 'polling';
-  readonly seconds: number;
-  readonly waitedMs: number;
-  /** How many looks (Email/changes) it took. */
-  readonly checks: number;
-  /** Shortened to fit the call's time budget. */
-  readonly clamped: boolean;
-  /** Why it polled instead of listening to the push stream. */
-  readonly fallbackReason?: string;
-  readonly cursor: WaitCursor;
-}
-
-/** Where a wait started and stopped, against list_new's saved cursor. */
-export interface WaitCursor {
-  /** list_new's cursor as saved before the wait, if list_new ever ran. */
-  readonly saved: string | undefined;
-  readonly startState: string;
-  /** The Email state the last look reached. */
-  readonly since: string;
-  /** The wait went on from where an earlier filtered wait stopped. */
-  readonly resumed: boolean;
-  /** New mail from others the filter passed over. */
-  readonly others: number;
-  readonly matched: number;
-}
-
-/**
- * The send stage: the files first (their blob ids become $ATTACHMENT_… variables), then the steps in
- * order. Every upload and every batch passes the check stage in the gate on its way out; a dry run
- * sends nothing and shows the requests.
- */
+/** The send stage: the files first (their blob ids become $ATTACHMENT_… variables), then the steps; a dry run sends nothing. */
 export async function sendRequest(plan: RequestPlan, gate: ServiceGate): Promise<SentRequest> {
   const blobIds: (string | undefined)[] = [];
   for (const file of plan.files) {
@@ -84,22 +52,22 @@ export async function sendRequest(plan: RequestPlan, gate: ServiceGate): Promise
   return { outcome, own, attachments };
 }
 
-/** Drafts, and mail that sits only in Sent or Drafts: written by this inbox, not new to it. */
+/** Drafts, and mail that sits only in Sent or Drafts: written by this inbox, not new to it (as list_new treats them). */
+export function isOwnMail(email: Record<string, unknown>, vars: Readonly<Record<string, unknown>>): boolean {
+  const own = new Set([vars.SENT_MAILBOX_ID, vars.DRAFTS_MAILBOX_ID].filter((v): v is string => typeof v === 'string'));
+  const keywords = (email.keywords ?? {}) as Record<string, unknown>;
+  const boxes = Object.keys((email.mailboxIds ?? {}) as Record<string, unknown>);
+  return keywords.$draft === true || (boxes.length > 0 && boxes.every((b) => own.has(b)));
+}
+
 function ownMailIds(done: readonly StepRun[], vars: Readonly<Record<string, unknown>>): string[] {
-  const ownBoxes = new Set(
-    [vars.SENT_MAILBOX_ID, vars.DRAFTS_MAILBOX_ID].filter((v): v is string => typeof v === 'string'),
+  return done.flatMap((step) =>
+    (step.response?.methodResponses ?? []).flatMap(([method, args]) =>
+      method === 'Email/get' && Array.isArray(args.list)
+        ? (args.list as Record<string, unknown>[]).flatMap((email) =>
+            isOwnMail(email, vars) && typeof email.id === 'string' ? [email.id] : [],
+          )
+        : [],
+    ),
   );
-  const ids: string[] = [];
-  for (const step of done) {
-    for (const [method, args] of step.response?.methodResponses ?? []) {
-      if (method !== 'Email/get' || !Array.isArray(args.list)) continue;
-      for (const email of args.list as Record<string, unknown>[]) {
-        const keywords = (email.keywords ?? {}) as Record<string, unknown>;
-        const boxes = Object.keys((email.mailboxIds ?? {}) as Record<string, unknown>);
-        const onlyOwn = boxes.length > 0 && boxes.every((box) => ownBoxes.has(box));
-        if ((keywords.$draft === true || onlyOwn) && typeof email.id === 'string') ids.push(email.id);
-      }
-    }
-  }
-  return ids;
 }

@@ -2,10 +2,12 @@ import type { Account } from '../auth/account-registry.js';
 import type { NextStep } from '../errors.js';
 import type { ServiceGate } from '../gate/service-gate.js';
 import type { JmapFailure } from '../jmap/summarize-response.js';
+import { lastEmailList } from '../present/present-jmap-result.js';
 import { applicableNext } from '../presets/preset-next-steps.js';
 import type { RequestPlan } from './plan-request.js';
 import type { StepRun } from './run-preset-steps.js';
-import type { SentRequest, WaitCursor, WaitReport } from './send-request.js';
+import type { WaitCursor, WaitReport } from './jmap-request-types.js';
+import type { SentRequest } from './send-request.js';
 
 /** What the settle stage leaves for the result: the next steps, and notes on what it did. */
 export interface SettledRequest {
@@ -13,10 +15,7 @@ export interface SettledRequest {
   readonly notes: readonly string[];
 }
 
-/**
- * The settle stage, after a real run: the list_new cursor is saved or reset, a stale session
- * refreshed; returns the next steps. A dry run changed nothing and has none.
- */
+/** The settle stage, after a real run: the list_new cursor saved or reset, a stale session refreshed, the next steps. */
 export async function settleRequest(
   account: Account,
   plan: RequestPlan,
@@ -56,8 +55,7 @@ async function settleSteps(
     }
   }
   if (outcome.failures.some(isStaleSessionSymptom)) {
-    // Ids from the cached session (account, mailboxes, identity) may be stale. Other calls of the
-    // batch may have applied, so nothing is resent: refresh, and let the caller decide to rerun.
+    // Other calls of the batch may have applied, so nothing is resent: the caller decides to rerun.
     await gate.session({ refresh: true });
     next.unshift('The cached JMAP session was refreshed because an id from it was rejected: run the request again.');
   }
@@ -89,9 +87,8 @@ async function settleWait(
 }
 
 /**
- * Advances list_new's cursor past what a wait returned. When a filter passed over other new mail
- * from others, the cursor stays where it was (list_new must still show that mail) and the wait's
- * own position is kept beside it, so the next wait does not return the same mail again.
+ * Advances list_new's cursor past what a wait returned, unless a filter passed over other new mail
+ * (list_new must still show it): then the wait's own position is kept beside it for the next wait.
  */
 async function settleWaitCursor(account: Account, w: WaitCursor): Promise<string | undefined> {
   const leftBehind = w.others > 0 || w.resumed;
@@ -110,12 +107,7 @@ async function settleWaitCursor(account: Account, w: WaitCursor): Promise<string
 /** Ids of the messages from others in the run's last listing (Email/get), in its order. */
 function listedFromOthers(done: readonly StepRun[], ownIds: readonly string[]): string[] {
   const own = new Set(ownIds);
-  const lists = done.flatMap((step) =>
-    (step.response?.methodResponses ?? []).filter(
-      ([method, args]) => method === 'Email/get' && Array.isArray(args.list),
-    ),
-  );
-  const last = lists[lists.length - 1]?.[1].list as { id?: unknown }[] | undefined;
+  const last = lastEmailList(done.flatMap((step) => (step.response ? [step.response] : [])));
   return (last ?? []).map((email) => String(email.id)).filter((id) => !own.has(id));
 }
 

@@ -8,19 +8,23 @@ import { lineOf, summarizeResponse } from '../jmap/summarize-response.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
 import { openWakeSource } from '../mail/mail-wake-source.js';
-import type { JmapRequestContext, WaitProgress } from './jmap-request-types.js';
+import type { JmapRequestContext, WaitReport } from './jmap-request-types.js';
 import type { RequestPlan } from './plan-request.js';
-import type { SentRequest, WaitReport } from './send-request.js';
+import { isOwnMail, type SentRequest } from './send-request.js';
 
 export interface WaitContext extends Pick<JmapRequestContext, 'signal' | 'log' | 'progress' | 'wake'> {
   account: Account;
 }
+
+type WaitingPreset = Preset & { wait: NonNullable<Preset['wait']> };
 
 /** What the looks of one wait share. */
 interface Looking {
   gate: ServiceGate;
   account: Account;
   session: JmapSessionInfo;
+  preset: WaitingPreset;
+  vars: Readonly<Record<string, unknown>>;
 }
 
 /** Where the last filtered wait stopped while list_new's cursor stayed behind (state.json). */
@@ -39,14 +43,12 @@ const budgetReserveMs = 5000;
 const maxPagesPerCheck = 50;
 
 /**
- * The wait stage, the send stage's alternative for a waiting preset (wait_for_mail): returns as
- * soon as mail from others arrives after the list_new cursor (before list_new has ever run: unread
- * Inbox mail already there counts too), as one step in list_new's shape, with what the settle stage
- * needs to advance that cursor — or keep it behind other new mail a filter passed over, which
- * list_new must still show. Every look goes out through the call's gate.
+ * The wait stage, the send stage's alternative for wait_for_mail: returns once mail from others
+ * arrives after the list_new cursor (with no cursor yet, unread Inbox mail counts), as one step in
+ * list_new's shape, with what the settle stage needs to move (or keep) that cursor.
  */
 export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: WaitContext): Promise<SentRequest> {
-  const preset = plan.preset as Preset & { wait: NonNullable<Preset['wait']> };
+  const preset = plan.preset as WaitingPreset;
   // A waiting preset saves its own cursor (it may have to keep it behind mail a filter skipped).
   const cursorVariable = preset.cursor?.variable ?? 'SINCE_STATE';
   const vars = Object.fromEntries(Object.entries(plan.vars).filter(([name]) => name !== cursorVariable));
@@ -55,22 +57,20 @@ export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: Wai
     preset.wait.maxSeconds,
     gate.deadline.budgetMs,
   );
-  const looking: Looking = { gate, account: ctx.account, session: await gate.session() };
+  const looking: Looking = { gate, account: ctx.account, session: await gate.session(), preset, vars };
   // The wait is the caller's: its window runs off the timeout's clock, each look still bounded by what is left of it.
-  return gate.deadline.offTheClock(() => waitWindow(preset, vars, { seconds, clamped }, looking, ctx));
+  return gate.deadline.offTheClock(() => waitWindow(looking, { seconds, clamped }, ctx));
 }
 
 async function waitWindow(
-  preset: Preset & { wait: NonNullable<Preset['wait']> },
-  vars: Readonly<Record<string, unknown>>,
-  { seconds, clamped }: { seconds: number; clamped: boolean },
   looking: Looking,
+  { seconds, clamped }: { seconds: number; clamped: boolean },
   ctx: WaitContext,
 ): Promise<SentRequest> {
   const now = ctx.wake?.now ?? Date.now;
   const startedAt = now();
   const endsAt = startedAt + seconds * 1000;
-  const { account, session } = looking;
+  const { account, session, preset, vars } = looking;
   const state = await account.readState();
   const saved = typeof state.listNewState === 'string' ? state.listNewState : undefined;
   const position = waitPositionSchema.safeParse(state.waitForMailPosition);
@@ -84,17 +84,25 @@ async function waitWindow(
     log: ctx.log,
     ...ctx.wake,
   });
-  const ticker = setInterval(() => report(ctx.progress, now() - startedAt, seconds, source.mode), 1000);
+  const report = (elapsedMs: number): void => {
+    const elapsed = Math.min(seconds, Math.round(elapsedMs / 1000));
+    const how = source.mode === 'push' ? 'push' : 'polling';
+    ctx.progress?.({
+      progress: elapsed,
+      total: seconds,
+      message: `Waiting for new mail (${how}): ${elapsed} of ${seconds} s`,
+    });
+  };
+  const ticker = setInterval(() => report(now() - startedAt), 1000);
   try {
-    report(ctx.progress, 0, seconds, source.mode);
-    // Before list_new has ever run, unread Inbox mail already there is new too: a reply that came
-    // in before this call is what the caller waits for, and list_new's first run would list it.
+    report(0);
+    // Before list_new ever ran, unread Inbox mail is new too: list_new's first run would list it.
     const start: FirstLook =
       resumed && position.success
         ? { state: position.data.at }
         : saved !== undefined
           ? { state: saved }
-          : await firstLook(preset, vars, looking);
+          : await firstLook(looking);
     const startState = start.state;
     let since = startState;
     const matched: Email[] = [];
@@ -109,7 +117,7 @@ async function waitWindow(
     }
     let checks = 0;
     for (;;) {
-      const found = await newMailSince(since, preset, vars, looking);
+      const found = await newMailSince(since, looking);
       checks += 1;
       since = found.newState;
       for (const email of found.emails) {
@@ -211,27 +219,9 @@ function waitSeconds(
   return value > budget ? { seconds: budget, clamped: true } : { seconds: value, clamped: false };
 }
 
-function report(
-  progress: ((u: WaitProgress) => void) | undefined,
-  elapsedMs: number,
-  seconds: number,
-  mode: string,
-): void {
-  const elapsed = Math.min(seconds, Math.round(elapsedMs / 1000));
-  progress?.({
-    progress: elapsed,
-    total: seconds,
-    message: `Waiting for new mail (${mode === 'push' ? 'push' : 'polling'}): ${elapsed} of ${seconds} s`,
-  });
-}
-
 /** The preset's step with this id, run once with the run's vars; a failed call becomes a clear error. */
-async function runStep(
-  preset: Preset,
-  id: string,
-  vars: Record<string, unknown>,
-  looking: Looking,
-): Promise<JmapResponse> {
+async function runStep(looking: Looking, id: string, vars = looking.vars): Promise<JmapResponse> {
+  const { preset } = looking;
   const step: PresetStep | undefined = preset.steps.find((s) => s.id === id);
   if (!step)
     throw new MailboxError({
@@ -279,12 +269,8 @@ interface FirstLook {
 }
 
 /** With no cursor: the current Email state, then the unread Inbox mail already there (newest first). */
-async function firstLook(
-  preset: Preset,
-  vars: Record<string, unknown>,
-  looking: Looking,
-): Promise<Required<FirstLook>> {
-  const response = await runStep(preset, 'start', vars, looking);
+async function firstLook(looking: Looking): Promise<Required<FirstLook>> {
+  const response = await runStep(looking, 'start');
   const state = z.object({ state: z.string() }).safeParse(argsOf(response, 'state'));
   if (!state.success) throw badAnswer('Email/get has no state');
   const total = z
@@ -310,16 +296,11 @@ function earlierNote(earlierOthers: number, unreadTotal: number | undefined, loo
 }
 
 /** Every page of Email/changes since `since`, with the created messages' listing properties. */
-async function newMailSince(
-  since: string,
-  preset: Preset,
-  vars: Record<string, unknown>,
-  looking: Looking,
-): Promise<{ newState: string; emails: Email[] }> {
+async function newMailSince(since: string, looking: Looking): Promise<{ newState: string; emails: Email[] }> {
   const emails: Email[] = [];
   let state = since;
   for (let page = 0; page < maxPagesPerCheck; page++) {
-    const response = await runStep(preset, 'changes', { ...vars, SINCE_STATE: state }, looking);
+    const response = await runStep(looking, 'changes', { ...looking.vars, SINCE_STATE: state });
     const changes = changesSchema.safeParse(argsOf(response, 'changes'));
     const got = emailListSchema.safeParse(argsOf(response, 'get'));
     if (!changes.success || !got.success)
@@ -337,14 +318,6 @@ function badAnswer(detail: string): MailboxError {
     message: `The JMAP host's answer while waiting for mail was unusable: ${detail}.`,
     hint: 'Run list_new instead; report the server if it persists.',
   });
-}
-
-/** Drafts and copies only in Sent/Drafts are this inbox's own writing, as list_new treats them. */
-function isOwnMail(email: Email, vars: Readonly<Record<string, unknown>>): boolean {
-  const own = new Set([vars.SENT_MAILBOX_ID, vars.DRAFTS_MAILBOX_ID].filter((v): v is string => typeof v === 'string'));
-  const keywords = (email.keywords ?? {}) as Record<string, unknown>;
-  const boxes = Object.keys((email.mailboxIds ?? {}) as Record<string, unknown>);
-  return keywords.$draft === true || (boxes.length > 0 && boxes.every((b) => own.has(b)));
 }
 
 function matchesFilter(

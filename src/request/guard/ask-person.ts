@@ -2,11 +2,9 @@ import type { CheckContext, GuardAnswer, GuardQuestion } from '../../gate/outgoi
 import type { SendUnderJudgement } from './send-judgement.js';
 
 /**
- * A person's yes for mail the operator's `confirm` rule holds: asked in the host (the door's
- * confirm: MCP form elicitation) with what the mail is — recipients, subject, its first lines,
- * attachments by name and size — and awaited only within the call's budget, leaving time to hold
- * the mail instead. Nothing with an effect happens before this: a 2026-07-28 client answers by
- * running the whole call again.
+ * A person's yes for mail the `confirm` rule holds: asked in the host (MCP elicitation) with what
+ * the mail is, awaited only within the call's budget, leaving time to hold the mail instead.
+ * Nothing with an effect happens before this: a 2026-07-28 client answers by rerunning the call.
  */
 
 export type PersonAnswer = GuardAnswer | { action: 'timeout' };

@@ -4,18 +4,16 @@ import type { JmapResponse } from '../../jmap/jmap-types.js';
 import { readAutoReplyState, writeAutoReplyState } from '../../policy/records/auto-reply-state.js';
 import { guardScope, type GuardScope } from './guard-scope.js';
 import { judgeSend } from './send-judgement.js';
+import { vacationSend } from './mail/other-sends.js';
 import { isRecord } from '../../is-record.js';
 
 /**
- * A tightening of the send rules always reaches the inbox's auto-reply (RFC 8621 §8 vacation
- * response), which the service sends by itself to whoever writes, with no batch for the guard to
- * judge. On each use of an inbox (every batch, reads included) the guard compares the rules with
- * those it last looked under; when they changed, or a switch-off is still owed, it reads the
- * vacation response and, when the rules would refuse it as a send now, switches it off by adding
- * `VacationResponse/set isEnabled:false` to the batch going out (a narrowing, so a wake's batch
- * carries it too). The caller never sees the added call's answer. When the service did not
- * switch it off, or the vacation response could not be read, it is owed, and tried again at the
- * next use; the batch itself goes on either way.
+ * A tightening of the send rules reaches the auto-reply (RFC 8621 §8), which the service sends by
+ * itself with no batch to judge. On each use of the inbox, reads included, when the rules changed
+ * or a switch-off is owed, the guard reads the vacation response and, when the rules would refuse
+ * it now, prepends `VacationResponse/set isEnabled:false` to the batch (a narrowing: a wake's batch
+ * carries it too), its answer hidden from the caller. A failed look or switch-off stays owed for
+ * the next use; the batch goes on either way.
  */
 
 const vacationCapability = 'urn:ietf:params:jmap:vacationresponse';
@@ -29,21 +27,8 @@ function rulesDigest(scope: GuardScope): string {
 
 /** Whether the rules in force would refuse this vacation response as a send. */
 async function refusedNow(vacation: Readonly<Record<string, unknown>>, scope: GuardScope): Promise<boolean> {
-  const text = ['subject', 'textBody', 'htmlBody']
-    .flatMap((key) => (typeof vacation[key] === 'string' ? [vacation[key]] : []))
-    .join('\n');
-  const verdict = await judgeSend(
-    {
-      label: 'the vacation response',
-      kind: 'auto-reply',
-      recipients: 'anyone',
-      unreadable: [],
-      scanParts: [{ where: 'the vacation response', text }],
-      slots: 0,
-    },
-    { layers: scope.layers, policy: scope.policy, isKnown: async () => false },
-  );
-  return verdict.kind !== 'allow';
+  const options = { layers: scope.layers, policy: scope.policy, isKnown: async () => false };
+  return (await judgeSend(vacationSend(vacation), options)).kind !== 'allow';
 }
 
 function stripCall(response: JmapResponse, callId: string): JmapResponse {
@@ -75,10 +60,7 @@ async function lookAtVacation(context: CheckContext, accountId: string): Promise
   return { kind: 'read', vacation: isRecord(first) ? first : undefined };
 }
 
-/**
- * Adds the switch-off to a checked batch's outcome when it is owed (see above). `outcome` is what
- * the rest of the check decided (undefined for a batch that only reads).
- */
+/** Adds the switch-off when owed to what the rest of the check decided (`outcome`, none for reads). */
 export async function withAutoReplyRules(
   outgoing: OutgoingBatch,
   context: CheckContext,
@@ -102,9 +84,7 @@ export async function withAutoReplyRules(
     return outcome;
   }
   const looked = await lookAtVacation(context, session.accountId);
-  // The look failed: the batch goes on (a service that cannot answer this must not stop every use
-  // of the inbox), and the record stays as it was, so the look (and any switch-off) is still owed
-  // and is tried again at the next use.
+  // A service that cannot answer this must not stop every use of the inbox: the look stays owed.
   if (looked.kind === 'failed') return outcome;
   const vacation = looked.vacation;
   if (!vacation || vacation.isEnabled !== true || !(await refusedNow(vacation, scope))) {

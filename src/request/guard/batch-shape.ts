@@ -8,15 +8,12 @@ import { forbiddenCreateProblems } from './mail/create-rules.js';
 import { creationIdProblems } from './mail/creation-ids.js';
 
 /**
- * A batch whose meaning the server settles only while it runs (a creation id defined twice) or
- * that a conforming server refuses while a lenient one would compose something else (a header
- * name outside RFC 5322) cannot be judged: it is refused in every mode, whatever it sends, and
- * the refusal is recorded.
+ * A batch whose meaning is settled only while it runs (a creation id defined twice), or that a
+ * lenient server would compose otherwise than the guard read, is refused in every mode, and audited.
  */
 
 const rule: DecidingRule = { layer: 'default', rule: 'unjudgeable' };
 
-/** Throws a policy refusal naming every problem when the batch's ids or creates cannot be judged. */
 export async function refuseUnjudgeableShape(request: JmapRequest, context: CheckContext): Promise<void> {
   const ids = creationIdProblems(request);
   const creates = forbiddenCreateProblems(request);

@@ -1,33 +1,35 @@
 import type { CheckContext, CheckOutcome, OutgoingBatch } from '../../gate/outgoing.js';
+import { rememberLocalSecrets } from '../../policy/local-secrets.js';
 import { checkSendSlots, reserveSendSlots, type SendCaps } from '../../policy/records/send-quota.js';
-import { aroundBatch } from './around-batch.js';
+import { withAutoReplyRules } from './auto-reply-rules.js';
 import { askPerson, confirmQuestion } from './ask-person.js';
 import { refuseUnjudgeableShape } from './batch-shape.js';
 import { findBatchSends, type BatchSends } from './mail/batch-sends.js';
-import { declinedRefusal, policyRefusal, ruleName } from './guard-refusal.js';
+import { checkComposedBlobs } from './mail/composed-blobs.js';
+import { withCreatedMail } from './mail/stamped-results.js';
+import { declinedRefusal, policyRefusal, refuseWhileWaking, ruleName } from './guard-refusal.js';
 import { audit, guardScope, type GuardScope } from './guard-scope.js';
 import { holdSubmissions } from './hold-batch.js';
 import { isKnownRecipient } from './mail/known-recipients.js';
 import { otherSendJudgements } from './mail/other-sends.js';
 import { readOutgoingMail } from './mail/outgoing-mail.js';
 import { recipientsOfEnvelope } from './mail/mail-recipients.js';
-import { judgeSend, type SendUnderJudgement, type Verdict } from './send-judgement.js';
+import { auditedSend, judgeSend, unreadableSend, type SendUnderJudgement, type Verdict } from './send-judgement.js';
 import { settleSends, type GoingSend, type HeldSend } from './settle-sends.js';
-import { refuseWhileWaking } from './wake-guard.js';
 
 /**
- * The operator's rules applied to one JMAP batch before it leaves: reads pass untouched; a wake
- * run keeps the inbox read-only; every send (each EmailSubmission/set create, auto-replies, read
- * receipts, Sieve redirects) is judged, and a batch with any refused part sends nothing. Order
- * matters for the 2026-07-28 MCP era, where a person's answer comes with a rerun of the whole
- * call: judge, then ask, and only then act (reserve caps slots, rewrite for holding, audit).
+ * The operator's rules on one JMAP batch before it leaves: a wake keeps the inbox read-only; every
+ * send is judged, and a batch with any refused part sends nothing. A person's answer comes with a
+ * rerun of the call (MCP 2026-07-28): judge, then ask, only then act (caps, holding, audit).
+ * Around every batch: the secret scan learns this user's stored secrets, composed blobs are
+ * scanned, stamped results refused and written mail recorded, a refused auto-reply switched off.
  */
 
 function capsOf(scope: GuardScope): SendCaps {
   const { maxSendsPerHour, maxSendsPerDay } = scope.policy.send;
   return {
-    ...(maxSendsPerHour ? { perHour: { value: maxSendsPerHour.value, from: maxSendsPerHour.from } } : {}),
-    ...(maxSendsPerDay ? { perDay: { value: maxSendsPerDay.value, from: maxSendsPerDay.from } } : {}),
+    ...(maxSendsPerHour ? { perHour: maxSendsPerHour } : {}),
+    ...(maxSendsPerDay ? { perDay: maxSendsPerDay } : {}),
   };
 }
 
@@ -36,25 +38,21 @@ async function readSends(sends: BatchSends, context: CheckContext, accountId: st
   const out: SendUnderJudgement[] = [];
   for (const submission of sends.submissions) {
     const label = `the mail of submission ${submission.creationId}`;
-    const base = { label, kind: 'mail' as const, slots: 1, submission };
     if (submission.source.kind === 'unreadable') {
-      out.push({ ...base, recipients: [], unreadable: [submission.source.why], scanParts: [] });
+      out.push({ ...unreadableSend(label, 'mail', submission.source.why, 1), submission });
       continue;
     }
     if (submission.accountId !== undefined && submission.accountId !== accountId) {
-      out.push({
-        ...base,
-        recipients: [],
-        unreadable: [`it names another account (${String(submission.accountId)})`],
-        scanParts: [],
-      });
+      const why = `it names another account (${String(submission.accountId)})`;
+      out.push({ ...unreadableSend(label, 'mail', why, 1), submission });
       continue;
     }
     const mail = await readOutgoingMail(submission.source, context, sends.blobCreates);
-    const envelope = recipientsOfEnvelope(submission.envelope);
-    const recipients = envelope ?? mail.headerRecipients;
+    const recipients = recipientsOfEnvelope(submission.envelope) ?? mail.headerRecipients;
     out.push({
-      ...base,
+      kind: 'mail',
+      slots: 1,
+      submission,
       label: `the mail "${mail.subject}"`,
       recipients: recipients.addresses,
       unreadable: recipients.unreadable,
@@ -76,9 +74,16 @@ function isApproved(send: SendUnderJudgement, context: CheckContext): boolean {
   return given.size === approved.rcptTo.length && approved.rcptTo.every((r) => given.has(r));
 }
 
-/** Checks one batch; see the module comment. What every batch needs whether or not it sends runs around it. */
 export async function checkBatch(outgoing: OutgoingBatch, context: CheckContext): Promise<CheckOutcome | void> {
-  return aroundBatch(outgoing, context, () => checkSends(outgoing, context));
+  const config = await context.config();
+  await rememberLocalSecrets({
+    inUse: context.credentialsDir,
+    defaultDir: config.credentialsDir,
+    userConfigDir: config.userConfigDir,
+  });
+  await checkComposedBlobs(outgoing, context);
+  const checked = await withCreatedMail(outgoing.request, context, () => checkSends(outgoing, context));
+  return withAutoReplyRules(outgoing, context, checked);
 }
 
 async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promise<CheckOutcome | void> {
@@ -91,17 +96,12 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
   const { accountId, mailboxIdsByRole } = await context.session();
   const strictMode = scope.policy.send.modes[0];
   if (sends.unknown.length > 0 && strictMode) {
-    const error = policyRefusal(
+    const rule = { layer: strictMode.from, rule: `send.mode=${strictMode.value}` };
+    await audit(scope, { verdict: 'refused', rule: ruleName(rule), recipients: [], note: sends.unknown.join(', ') });
+    throw policyRefusal(
       `${sends.unknown.join(', ')} cannot be judged by the guard, and outside "open" mode what cannot be judged does not run`,
-      { layer: strictMode.from, rule: `send.mode=${strictMode.value}` },
+      rule,
     );
-    await audit(scope, {
-      verdict: 'refused',
-      rule: ruleName({ layer: strictMode.from, rule: `send.mode=${strictMode.value}` }),
-      recipients: [],
-      note: sends.unknown.join(', '),
-    });
-    throw error;
   }
   const judged: { send: SendUnderJudgement; verdict: Verdict }[] = [];
   for (const send of await readSends(sends, context, accountId)) {
@@ -116,13 +116,7 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
   }
   for (const { send, verdict } of judged) {
     if (verdict.kind !== 'refuse') continue;
-    await audit(scope, {
-      verdict: 'refused',
-      rule: verdict.rule,
-      recipients: send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address),
-      ...(send.mail ? { subject: send.mail.subject } : {}),
-      note: send.label,
-    });
+    await audit(scope, { verdict: 'refused', rule: verdict.rule, ...auditedSend(send), note: send.label });
     throw verdict.error;
   }
   const caps = capsOf(scope);
@@ -152,13 +146,7 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
     const first = asking[0]!;
     if (answer.action === 'decline' || answer.action === 'cancel') {
       for (const { send, rule } of asking)
-        await audit(scope, {
-          verdict: 'declined',
-          rule,
-          recipients: send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address),
-          ...(send.mail ? { subject: send.mail.subject } : {}),
-          note: answer.action,
-        });
+        await audit(scope, { verdict: 'declined', rule, ...auditedSend(send), note: answer.action });
       throw declinedRefusal(
         asking.length === 1 ? first.send.label : `these ${asking.length} mails`,
         answer.action,
@@ -179,22 +167,14 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
   }
 
   const heldSends = new Set(held.map((h) => h.send));
-  const going: GoingSend[] = [];
-  const slots = await reserveSendSlots(
-    scope.stateDir,
-    scope.ledgerKey,
-    judged.filter(({ send }) => !heldSends.has(send)).reduce((sum, { send }) => sum + send.slots, 0),
-    caps,
-    context.guard.now,
-  );
-  for (const { send } of judged) {
-    if (heldSends.has(send)) continue;
-    going.push({
-      send,
-      slots: slots.splice(0, send.slots),
-      confirmed: confirmed && asking.some((a) => a.send === send),
-    });
-  }
+  const leaving = judged.map(({ send }) => send).filter((send) => !heldSends.has(send));
+  const needed = leaving.reduce((sum, send) => sum + send.slots, 0);
+  const slots = await reserveSendSlots(scope.stateDir, scope.ledgerKey, needed, caps, context.guard.now);
+  const going: GoingSend[] = leaving.map((send) => ({
+    send,
+    slots: slots.splice(0, send.slots),
+    confirmed: confirmed && asking.some((a) => a.send === send),
+  }));
   const request =
     held.length > 0
       ? holdSubmissions(

@@ -2,12 +2,11 @@ import type { CheckContext, CheckOutcome, OutgoingUpload } from '../../gate/outg
 import { checkNamedFile } from '../../policy/file-access.js';
 import { callMemo } from './mail/blob-lookup.js';
 import { guardScope } from './guard-scope.js';
-import { refuseWhileWaking } from './wake-guard.js';
+import { refuseWhileWaking } from './guard-refusal.js';
 
 /**
- * An upload of a file the caller named: refused while a wake holds the inbox read-only, and
- * outside the operator's attachment directories; its bytes are kept for the call, so the batch
- * that sends the file is scanned without downloading it again.
+ * An upload of a named file: refused during a wake and outside the operator's attachment folders;
+ * its bytes are kept so the batch that sends it is scanned without a download.
  */
 export async function checkUpload(outgoing: OutgoingUpload, context: CheckContext): Promise<CheckOutcome> {
   await refuseWhileWaking(context, 'an upload');

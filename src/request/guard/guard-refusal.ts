@@ -1,10 +1,11 @@
 import { MailboxError } from '../../errors.js';
+import type { CheckContext } from '../../gate/outgoing.js';
 import type { DecidingRule } from '../../policy/judge-address.js';
+import { isInboxWaking } from '../../policy/records/wake-read-only.js';
 
 /**
- * The guard's refusals as the model reads them: what was not sent and which of the operator's
- * rules stopped it (in structuredContent too), and that the operator is the one to ask. They never
- * name a command that loosens a rule: the model is not the one to change it.
+ * The guard's refusals as the model reads them: what was not sent, which rule stopped it, and that
+ * the operator is the one to ask. They never name a command that loosens a rule.
  */
 
 /** A rule in the words the audit log and the refusal use, e.g. `user: send.mode=allowlist`. */
@@ -12,7 +13,6 @@ export function ruleName(rule: DecidingRule): string {
   return `${rule.layer}: ${rule.rule}${rule.entry ? ` (${rule.entry})` : ''}`;
 }
 
-/** The refusal of a send by one of the operator's rules. */
 export function policyRefusal(reason: string, rule: DecidingRule, details: Record<string, unknown> = {}): MailboxError {
   const source =
     rule.layer === 'default'
@@ -36,5 +36,19 @@ export function declinedRefusal(label: string, answer: 'decline' | 'cancel', rul
         ? 'Do not send it again unless they ask you to.'
         : 'Ask them in the conversation whether it should go, then try again if they say so.',
     details: { rule, answer },
+  });
+}
+
+/** While a wake runs for this inbox, nothing may change it, from either door; the wake's own run only reads. */
+export async function refuseWhileWaking(context: CheckContext, what: string): Promise<void> {
+  if (!context.isWake) {
+    const [config, { inbox }] = await Promise.all([context.config(), context.inbox()]);
+    if (!(await isInboxWaking(config.userConfigDir, inbox))) return;
+  }
+  throw new MailboxError({
+    code: 'policy_refused',
+    message: `Not done: a scheduled wake is running for this inbox, and while it runs the inbox is read-only (${what} would change it). Nothing was sent.`,
+    hint: "Read and report what you find; your operator acts on it after the wake. This is a rule of the operator's watch, not something to work around.",
+    details: { rule: { layer: 'default', rule: 'wake.readOnly' } },
   });
 }

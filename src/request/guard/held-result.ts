@@ -1,11 +1,7 @@
 import type { GuardNotice } from '../../gate/outgoing.js';
 import type { JmapRequestResult } from '../jmap-request-types.js';
 
-/**
- * A result in which mail was held for the operator says so first: the mail is a draft and was not
- * sent, it waits for the operator, and the model's next step is to tell its person — not to send
- * it again another way.
- */
+/** A result that held mail says so first: not sent, awaiting the operator, to be told, not resent another way. */
 export function withHeldMail(result: JmapRequestResult, notices: readonly GuardNotice[]): JmapRequestResult {
   const held = notices.filter((n) => n.kind === 'held');
   if (held.length === 0) return result;

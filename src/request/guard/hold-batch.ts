@@ -4,11 +4,9 @@ import { isRecord } from '../../is-record.js';
 
 /**
  * Holding mail for the operator: the batch goes out without the held submissions (and their
- * onSuccess updates), and the mail they would have sent is made a draft — in Drafts, with
- * `$draft` — so it stays put until the operator approves or discards it.
+ * onSuccess updates), and their mail is made a draft in Drafts until the operator decides.
  */
 
-/** Marks a created mail as a draft in Drafts. */
 function asDraft(create: Record<string, unknown>, draftsId: string | undefined): Record<string, unknown> {
   const keywords = isRecord(create.keywords) ? create.keywords : {};
   return {

@@ -4,9 +4,8 @@ import { listPackageDir } from '../../package-root.js';
 import { presetsDir } from '../../presets/load-preset.js';
 
 /**
- * Files a request names, looked at before the plan stage reads them: never from a credentials
- * directory (this inbox's, the user's config directory, or any directory holding a
- * credentials.json above the file). A bundled preset's name reads nothing of the caller's.
+ * Files a request names, never read from a credentials directory (this inbox's, the user config
+ * directory, any holding a credentials.json above the file). A bundled preset reads nothing of the caller's.
  */
 export async function checkNamedFiles(
   account: Account,

@@ -9,9 +9,8 @@ import type { MailboxError } from '../../errors.js';
 import type { OutgoingMail } from './mail/outgoing-mail.js';
 
 /**
- * One send of a batch as the guard judges it, and the verdict: every recipient under every layer
- * (the strictest wins, block-lists everywhere), the recipients cap and the secret scan. A send the
- * guard cannot read is refused in every mode, since the block-list and the caps apply in all of them.
+ * One send as the guard judges it: every recipient under every layer (the strictest wins), the
+ * recipients cap, the secret scan. What it cannot read is refused in every mode (block-lists and caps apply in all).
  */
 
 export interface SendUnderJudgement {
@@ -42,6 +41,26 @@ export interface JudgeOptions {
   approved?: boolean;
 }
 
+/** A send whose content or recipients cannot be read before the batch runs. */
+export function unreadableSend(
+  label: string,
+  kind: SendUnderJudgement['kind'],
+  why: string,
+  slots = 0,
+): SendUnderJudgement {
+  return { label, kind, recipients: [], unreadable: [why], scanParts: [], slots };
+}
+
+/** The recipients as the audit log names them, `*` for anyone who writes. */
+export function recipientsOf(send: SendUnderJudgement): string[] {
+  return send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address);
+}
+
+/** What an audit entry says of a send: its recipients, and its subject when it is a mail. */
+export function auditedSend(send: SendUnderJudgement): { recipients: string[]; subject?: string } {
+  return { recipients: recipientsOf(send), ...(send.mail ? { subject: send.mail.subject } : {}) };
+}
+
 function refuse(
   reason: string,
   rule: DecidingRule,
@@ -51,7 +70,6 @@ function refuse(
   return { kind: 'refuse', error: policyRefusal(reason, rule, { send: send.label, ...extra }), rule: ruleName(rule) };
 }
 
-/** Judges one send. */
 export async function judgeSend(send: SendUnderJudgement, options: JudgeOptions): Promise<Verdict> {
   const { layers, policy } = options;
   if (send.unreadable.length > 0) {

@@ -5,14 +5,12 @@ import { recordHeld } from '../../policy/records/outbox-store.js';
 import type { SendSlot } from '../../policy/records/send-quota.js';
 import { audit, type GuardScope } from './guard-scope.js';
 import { heldEmailId } from './hold-batch.js';
-import type { SendUnderJudgement } from './send-judgement.js';
+import { auditedSend, recipientsOf, type SendUnderJudgement } from './send-judgement.js';
 import { isRecord } from '../../is-record.js';
 
 /**
- * After a checked batch ran: each send that went out is recorded in the audit log, a send the
- * server certainly refused gives its caps slot back, and each held mail is recorded in the outbox
- * (with exactly the recipients judged) and reported to the caller, who tells the model it awaits
- * the operator.
+ * After a checked batch ran: each send is audited, one the server certainly refused gives its caps
+ * slot back, and each held mail is recorded in the outbox (with the recipients judged) and reported.
  */
 
 export interface GoingSend {
@@ -26,10 +24,6 @@ export interface HeldSend {
   send: SendUnderJudgement;
   rule: string;
   why: 'nobody to ask' | 'no answer in time';
-}
-
-function recipientsOf(send: SendUnderJudgement): string[] {
-  return send.recipients === 'anyone' ? ['*'] : send.recipients.map((r) => r.address);
 }
 
 /** A failure after which the service certainly did nothing: it answered and refused the request itself. */
@@ -57,7 +51,6 @@ function submissionOutcome(
   return { state: 'refused', why: `server: ${isRecord(refused) ? String(refused.type ?? 'refused') : 'not created'}` };
 }
 
-/** The settle hook of a checked batch. */
 export function settleSends(options: {
   scope: GuardScope;
   context: CheckContext;
@@ -76,8 +69,7 @@ export function settleSends(options: {
         await audit(scope, {
           verdict: released ? 'refused' : 'sent',
           rule: released ? 'server: the request was refused' : undefined,
-          recipients: recipientsOf(send),
-          ...(send.mail ? { subject: send.mail.subject } : {}),
+          ...auditedSend(send),
           note: released ? 'nothing was sent' : 'the service gave no answer: the mail may have been sent (check Sent)',
         });
       }
@@ -90,8 +82,7 @@ export function settleSends(options: {
       await audit(scope, {
         verdict: outcome.state === 'sent' && context.guard.approved ? 'approved' : outcome.state,
         ...(outcome.state === 'refused' ? { rule: outcome.why } : {}),
-        recipients: recipientsOf(item.send),
-        ...(item.send.mail ? { subject: item.send.mail.subject } : {}),
+        ...auditedSend(item.send),
         ...(outcome.state === 'sent' && outcome.id ? { ids: { submission: outcome.id } } : {}),
         note: `${item.send.label}${item.confirmed ? '; a person confirmed it in the host' : ''}`,
       });

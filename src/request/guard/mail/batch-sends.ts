@@ -3,15 +3,12 @@ import { isReadOnlyMethod } from '../../../gate/outgoing.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * What in one JMAP batch can make mail leave, found before any of it is sent: each
- * EmailSubmission/set create with the mail it would send (created earlier in the batch by
- * Email/set, Email/import or Email/copy, named in the request's createdIds, or already on the
- * server), and the other methods that send (auto-replies, read receipts, Sieve redirects). Result
- * references (`#`-keys) inside what decides a send cannot be known before the batch runs, so such a
- * send is marked unreadable and refused rather than guessed.
+ * What in one JMAP batch can make mail leave, found before any of it is sent: each submission with
+ * the mail it would send (created in the batch, named in createdIds, or on the server), and the
+ * other methods that send. A result reference (`#`-key) in what decides a send cannot be known
+ * before the batch runs: such a send is marked unreadable and refused rather than guessed.
  */
 
-/** Where the mail a submission sends comes from. */
 export type MailSource =
   | { kind: 'create'; creationId: string; callIndex: number; create: Readonly<Record<string, unknown>> }
   | { kind: 'import'; creationId: string; callIndex: number; blobId: string }
@@ -68,11 +65,9 @@ function createsOf(
   return isRecord(args[key]) ? args[key] : {};
 }
 
-/** Finds every send of a batch, in order, with the mail each would send. */
 export function findBatchSends(request: JmapRequest): BatchSends {
   const created = new Map<string, MailSource>();
-  // Mail whose content an update of this batch touches (JMAP forbids it; a server that allowed it
-  // would send what the guard never read): its submission is unreadable.
+  // Mail an update of this batch changes is unreadable to its submission (JMAP forbids it; a lenient server would not).
   const touched = new Set<string>();
   const out: BatchSends = { submissions: [], blobCreates: new Map(), others: [], unknown: [], writes: [] };
   request.methodCalls.forEach(([method, args, callId], callIndex) => {
@@ -102,14 +97,12 @@ export function findBatchSends(request: JmapRequest): BatchSends {
           touched.has('*') ||
           touched.has(id) ||
           (submission.source.kind === 'server' && touched.has(submission.source.emailId));
-        out.submissions.push(
-          changed
-            ? {
-                ...submission,
-                source: { kind: 'unreadable', why: `the same request changes the content of ${id} before sending it` },
-              }
-            : submission,
-        );
+        if (changed)
+          submission.source = {
+            kind: 'unreadable',
+            why: `the same request changes the content of ${id} before sending it`,
+          };
+        out.submissions.push(submission);
       }
       return;
     }
@@ -144,38 +137,34 @@ function submissionsOf(
   const topReference = Object.keys(args).find(
     (key) => key.startsWith('#') && key !== '#onSuccessUpdateEmail' && key !== '#onSuccessDestroyEmail',
   );
+  const unreadable = (creationId: string, why: string): PlannedSubmission => ({
+    callIndex,
+    callId,
+    creationId,
+    accountId: args.accountId,
+    emailId: undefined,
+    envelope: undefined,
+    source: { kind: 'unreadable', why },
+  });
   const creates = createsOf(args, 'create');
-  if (creates === undefined || topReference !== undefined) {
-    const why = `EmailSubmission/set (call ${callId}) takes ${topReference ?? '#create'} from a result reference`;
+  if (creates === undefined || topReference !== undefined)
     return [
-      {
-        callIndex,
-        callId,
-        creationId: '*',
-        accountId: args.accountId,
-        emailId: undefined,
-        envelope: undefined,
-        source: { kind: 'unreadable', why },
-      },
+      unreadable(
+        '*',
+        `EmailSubmission/set (call ${callId}) takes ${topReference ?? '#create'} from a result reference`,
+      ),
     ];
-  }
   return Object.entries(creates).map(([creationId, create]) => {
-    const base = { callIndex, callId, creationId, accountId: args.accountId };
-    if (!isRecord(create) || hasResultReference(create)) {
-      return {
-        ...base,
-        emailId: undefined,
-        envelope: undefined,
-        source: { kind: 'unreadable', why: `submission ${creationId} is built from a result reference` },
-      };
-    }
+    if (!isRecord(create) || hasResultReference(create))
+      return unreadable(creationId, `submission ${creationId} is built from a result reference`);
     const { emailId, envelope, identityId } = create;
     // An identity created in the same request is one the guard has not seen (its From, its Bcc).
     const source: MailSource =
       typeof identityId === 'string' && identityId.startsWith('#')
         ? { kind: 'unreadable', why: `its identityId ${identityId} names an identity created in this request` }
         : sourceOfEmailId(emailId, created, createdIds);
-    return { ...base, emailId, envelope, ...(typeof identityId === 'string' ? { identityId } : {}), source };
+    const base = { callIndex, callId, creationId, accountId: args.accountId, emailId, envelope };
+    return { ...base, ...(typeof identityId === 'string' ? { identityId } : {}), source };
   });
 }
 

@@ -1,27 +1,28 @@
 import { MailboxError } from '../../../errors.js';
 import type { CheckContext } from '../../../gate/outgoing.js';
+import { isRecord } from '../../../is-record.js';
 
 /**
- * The bytes of a blob a mail references, for judging and scanning it: a file uploaded earlier in
- * this call (kept from its upload), a Blob/upload of the same batch (RFC 9404: text or base64
- * data), or a download through the gate. A blob larger than the guard reads cannot be judged, and
- * is refused rather than passed unread.
+ * The bytes of a blob a mail references: a file uploaded earlier in this call, a Blob/upload of the
+ * same batch (RFC 9404), or a download through the gate. A blob larger than the guard reads cannot
+ * be judged, and is refused rather than passed unread.
  */
+
+/** One character per byte, for scanning: credentials are ASCII, and a binary file stays the same length. */
+export function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
 
 /** What the guard reads of one blob at most. */
 export const maxBlobBytes = 50 * 1024 * 1024;
 
-/** What one call remembers between its uploads and the batch that sends them. */
-export interface CallMemo {
-  uploads: Map<string, { bytes: Uint8Array }>;
-  /** Bytes read once per call (a blob referenced twice is read once). */
-  blobs: Map<string, Promise<Uint8Array>>;
-}
+/** What one call remembers of its uploads, and each blob read once per call; one context per gate, one gate per call. */
+const memos = new WeakMap<
+  CheckContext,
+  { uploads: Map<string, { bytes: Uint8Array }>; blobs: Map<string, Promise<Uint8Array>> }
+>();
 
-const memos = new WeakMap<CheckContext, CallMemo>();
-
-/** The memo of the call a check context belongs to (one context per gate, one gate per call). */
-export function callMemo(context: CheckContext): CallMemo {
+export function callMemo(context: CheckContext) {
   let memo = memos.get(context);
   if (!memo) {
     memo = { uploads: new Map(), blobs: new Map() };
@@ -67,11 +68,11 @@ async function bytesOfBlobUpload(
   batchUploads: ReadonlyMap<string, unknown>,
 ): Promise<Uint8Array> {
   const create = batchUploads.get(reference.slice(1));
-  const data = typeof create === 'object' && create !== null ? (create as { data?: unknown }).data : undefined;
+  const data = isRecord(create) ? create.data : undefined;
   if (!Array.isArray(data)) throw unreadable(reference, 'it is created nowhere in this request');
   const pieces: Uint8Array[] = [];
   for (const source of data) {
-    const item = (typeof source === 'object' && source !== null ? source : {}) as Record<string, unknown>;
+    const item = isRecord(source) ? source : {};
     if (typeof item['data:asText'] === 'string') pieces.push(Buffer.from(item['data:asText'], 'utf8'));
     else if (typeof item['data:asBase64'] === 'string') pieces.push(Buffer.from(item['data:asBase64'], 'base64'));
     else if (typeof item.blobId === 'string' && !item.blobId.startsWith('#')) {

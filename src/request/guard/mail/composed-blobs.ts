@@ -2,21 +2,14 @@ import type { CheckContext, OutgoingBatch } from '../../../gate/outgoing.js';
 import { scanForSecrets, type ScanPart } from '../../../policy/secret-scan.js';
 import { guardScope } from '../guard-scope.js';
 import { policyRefusal } from '../guard-refusal.js';
-import { blobBytes } from './blob-lookup.js';
+import { blobBytes, latin1 } from './blob-lookup.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * Blobs made from other blobs (RFC 9404 Blob/upload data items `{blobId, offset, length}`): a slice
- * keeps only part of its source, so a scan of the slice alone misses what gives a secret away (a
- * private key cut below its BEGIN line is base64 and nothing more). Every source such a blob is
- * made of is scanned WHOLE when the blob is made, whether or not this batch sends it, so no blob
- * on the server was ever composed from a source that carries a secret. A source that cannot be
- * read is refused.
+ * Blobs made from other blobs (RFC 9404 `{blobId, offset, length}`): a slice alone hides what gives
+ * a secret away (a private key cut below its BEGIN line is only base64), so every source is scanned
+ * WHOLE when the blob is made, sent or not. A source that cannot be read is refused.
  */
-
-function asText(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-}
 
 /** The Blob/upload creates of a batch that take other blobs, in order, with the ids they take. */
 function composedCreates(outgoing: OutgoingBatch): { id: string; sources: unknown[]; referenced: boolean }[] {
@@ -59,7 +52,7 @@ export async function checkComposedBlobs(outgoing: OutgoingBatch, context: Check
         throw policyRefusal(`${label} names a source that is no blob id`, { layer: 'default', rule: 'unjudgeable' });
       parts.push({
         where: `the blob ${blobId} it is made from`,
-        text: asText(await blobBytes(context, blobId, batchUploads)),
+        text: latin1(await blobBytes(context, blobId, batchUploads)),
       });
     }
     const findings = await scanForSecrets(parts);

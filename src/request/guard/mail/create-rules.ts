@@ -3,14 +3,11 @@ import { recipientFields } from './mail-recipients.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * The Email/set creates a conforming server refuses (RFC 8621 §4.6), refused here before they leave,
- * because a server that composed them anyway would send something other than what the guard read:
- * mail composers normalise a header field name (dropping spaces, control characters, DEL and ':'),
- * so `Bcc ` or `B\tcc` becomes a Bcc the guard never matched. Refused: a field name outside RFC 5322
- * ftext (printable US-ASCII but ':'), a `header:` property that is not `header:Name[:asForm][:all]`,
- * the `headers` property, two properties for one field, a parsed form the field does not allow
- * (RFC 8621 §4.1.2), Content-* fields on the Email itself, and recipient fields on a body part (a
- * single part's fields become the message's).
+ * The Email/set creates a conforming server refuses (RFC 8621 §4.6), refused before they leave: a
+ * lenient composer would send something other than what the guard read (`B\tcc` becomes a Bcc).
+ * Refused: a field name outside RFC 5322 ftext, a malformed `header:` property, `headers`, two
+ * properties for one field, a form the field does not allow (§4.1.2), Content-* on the Email
+ * itself, and recipient fields on a body part (a single part's fields become the message's).
  */
 
 const forms = new Set(['asRaw', 'asText', 'asAddresses', 'asGroupedAddresses', 'asMessageIds', 'asDate', 'asURLs']);

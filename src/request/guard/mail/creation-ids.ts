@@ -3,13 +3,10 @@ import type { JmapRequest } from '../../../jmap/jmap-types.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * The creation ids of one batch, checked before it leaves. RFC 8620 §5.3 gives a batch one creation-id
- * namespace, shared by every method that creates (and by the request's `createdIds`), and has the
- * server map `#id` to the record most recently created under that id. Which of two creates under one
- * id succeeds is known only after the batch ran, so a batch that defines an id twice, or defines
- * one its `createdIds` already lists, could send a mail other than the one the guard judged.
- * A creation map taken from a result reference defines ids nobody can see before the batch runs,
- * so any later `#id` may name one of them.
+ * The creation ids of one batch (RFC 8620 §5.3: one namespace, `#id` maps to the record last
+ * created under it). Which of two creates under one id succeeds is known only after the batch ran,
+ * so an id defined twice, or also in `createdIds`, could send other mail than the guard judged; a
+ * creation map from a result reference defines ids nobody sees, so any later `#id` may name one.
  */
 
 /** The argument holding a method's creation map, for the methods that create. */

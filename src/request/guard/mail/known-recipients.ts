@@ -6,14 +6,10 @@ import { judgeDomain } from '../../../trust/sender-authentication.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * The `known` send mode's facts: an address is known when mail really went to it (the audit log's
- * sent and approved entries, then the service's EmailSubmission records), or when mail from it
- * passed sender authentication for its From domain: DMARC pass in the topmost
- * Authentication-Results field of the service's own authserv-id (RFC 8601; the service removes
- * forged ones on delivery). What lies in Sent or any mailbox proves nothing: a mail can be filed
- * there without being sent, and mail this tool created, imported or copied is skipped, since its
- * writer chose its header fields. Writing first from an unauthenticated address never makes a
- * sender known.
+ * The `known` send mode's facts: an address is known when mail really went to it (the audit log,
+ * then the service's EmailSubmission records), or when mail from it passed DMARC in the service's
+ * own topmost Authentication-Results (RFC 8601). What lies in a mailbox proves nothing: mail can be
+ * filed without being sent, and mail this tool wrote carries header fields its writer chose.
  */
 
 const lookLimit = 25;
@@ -26,37 +22,23 @@ export function passedDmarcFor(fields: readonly string[], authservId: string, do
 
 /** Recipients the service's own submission records name (RFC 8621 §7): mail that really left, whoever sent it. */
 async function submittedTo(address: NormalisedAddress, context: CheckContext): Promise<boolean> {
-  const session = await context.session();
+  const { accountId } = await context.session();
   const using = ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail', 'urn:ietf:params:jmap:submission'];
   const properties = ['envelope', 'undoStatus'];
+  const sort = [{ property: 'sentAt', isAscending: false }];
+  const ids = { resultOf: 'q', name: 'EmailSubmission/query', path: '/ids' };
   let answer = await context.read({
     using,
     methodCalls: [
-      [
-        'EmailSubmission/query',
-        {
-          accountId: session.accountId,
-          sort: [{ property: 'sentAt', isAscending: false }],
-          limit: submissionLookLimit,
-        },
-        'q',
-      ],
-      [
-        'EmailSubmission/get',
-        {
-          accountId: session.accountId,
-          '#ids': { resultOf: 'q', name: 'EmailSubmission/query', path: '/ids' },
-          properties,
-        },
-        'g',
-      ],
+      ['EmailSubmission/query', { accountId, sort, limit: submissionLookLimit }, 'q'],
+      ['EmailSubmission/get', { accountId, '#ids': ids, properties }, 'g'],
     ],
   });
   // A server without the query method (it is optional in practice) is asked for all of them.
   if (answer.methodResponses[0]?.[0] === 'error')
     answer = await context.read({
       using,
-      methodCalls: [['EmailSubmission/get', { accountId: session.accountId, ids: null, properties }, 'g']],
+      methodCalls: [['EmailSubmission/get', { accountId, ids: null, properties }, 'g']],
     });
   const list = answer.methodResponses.find(([name]) => name === 'EmailSubmission/get')?.[1].list;
   if (!Array.isArray(list)) return false;
@@ -69,15 +51,12 @@ async function submittedTo(address: NormalisedAddress, context: CheckContext): P
 
 async function sentBefore(address: NormalisedAddress, stateDir: string, context: CheckContext): Promise<boolean> {
   const audited = await readAudit(stateDir);
-  if (
-    audited.some(
-      (entry) =>
-        (entry.verdict === 'sent' || entry.verdict === 'approved') &&
-        entry.recipients.some((r) => normaliseAddress(r)?.address === address.address),
-    )
-  )
-    return true;
-  return submittedTo(address, context);
+  const sent = audited.some(
+    (entry) =>
+      (entry.verdict === 'sent' || entry.verdict === 'approved') &&
+      entry.recipients.some((r) => normaliseAddress(r)?.address === address.address),
+  );
+  return sent || submittedTo(address, context);
 }
 
 function namesAddress(list: unknown, address: NormalisedAddress): boolean {
@@ -96,21 +75,15 @@ async function wroteAuthenticated(
   authservId: string,
   context: CheckContext,
 ): Promise<boolean> {
-  const session = await context.session();
+  const { accountId } = await context.session();
   const created = await readCreatedMail(stateDir);
+  const ids = { resultOf: 'q', name: 'Email/query', path: '/ids' };
+  const properties = ['id', 'from', 'header:Authentication-Results:asText:all'];
   const answer = await context.read({
     using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'],
     methodCalls: [
-      ['Email/query', { accountId: session.accountId, filter: { from: address.address }, limit: lookLimit }, 'q'],
-      [
-        'Email/get',
-        {
-          accountId: session.accountId,
-          '#ids': { resultOf: 'q', name: 'Email/query', path: '/ids' },
-          properties: ['id', 'from', 'header:Authentication-Results:asText:all'],
-        },
-        'g',
-      ],
+      ['Email/query', { accountId, filter: { from: address.address }, limit: lookLimit }, 'q'],
+      ['Email/get', { accountId, '#ids': ids, properties }, 'g'],
     ],
   });
   const list = answer.methodResponses.find(([name]) => name === 'Email/get')?.[1].list;
@@ -122,13 +95,11 @@ async function wroteAuthenticated(
     // One From, and it is this address: a list of several authors proves none of them.
     if (from.length !== 1 || !namesAddress(from, address)) return false;
     const fields = email['header:Authentication-Results:asText:all'];
-    return (
-      Array.isArray(fields) &&
-      passedDmarcFor(
-        fields.filter((f): f is string => typeof f === 'string'),
-        authservId,
-        address.domain,
-      )
+    if (!Array.isArray(fields)) return false;
+    return passedDmarcFor(
+      fields.filter((f): f is string => typeof f === 'string'),
+      authservId,
+      address.domain,
     );
   });
 }
@@ -138,6 +109,6 @@ export async function isKnownRecipient(
   address: NormalisedAddress,
   options: { stateDir: string; authservId: string; context: CheckContext },
 ): Promise<boolean> {
-  if (await sentBefore(address, options.stateDir, options.context)) return true;
-  return wroteAuthenticated(address, options.stateDir, options.authservId, options.context);
+  const { stateDir, authservId, context } = options;
+  return (await sentBefore(address, stateDir, context)) || wroteAuthenticated(address, stateDir, authservId, context);
 }

@@ -5,20 +5,36 @@ import { hasResultReference, type OtherSend } from './batch-sends.js';
 import { blobBytes } from './blob-lookup.js';
 import { recipientsOfHeaderList } from './mail-recipients.js';
 import { sieveActions } from './sieve-actions.js';
-import type { SendUnderJudgement } from '../send-judgement.js';
+import { unreadableSend, type SendUnderJudgement } from '../send-judgement.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * Methods other than EmailSubmission/set that make mail leave, as sends to judge: a vacation
- * response being enabled answers anyone who writes (RFC 8621 §8); MDN/send mails a read receipt
- * to the address the original asked it for (RFC 9007); a Sieve script may redirect mail or answer
- * it (RFC 9661). What cannot be read before the batch runs is marked unreadable.
+ * Methods other than EmailSubmission/set that make mail leave: an enabled vacation response
+ * (RFC 8621 §8), a read receipt (RFC 9007), a Sieve script's redirects and answers (RFC 9661), an
+ * identity's Bcc and Reply-To. What cannot be read before the batch runs is marked unreadable.
  */
 
 const core = ['urn:ietf:params:jmap:core'];
 
 function textsOf(record: Readonly<Record<string, unknown>>, keys: readonly string[]): string {
   return keys.flatMap((key) => (typeof record[key] === 'string' ? [record[key]] : [])).join('\n');
+}
+
+/** The entries of a call's creation and update maps, in the order of `keys`. */
+function entriesOf(args: Readonly<Record<string, unknown>>, ...keys: ('create' | 'update')[]): [string, unknown][] {
+  return keys.flatMap((key) => Object.entries(isRecord(args[key]) ? args[key] : {}));
+}
+
+/** An enabled vacation response as a send: it answers whoever writes. */
+export function vacationSend(vacation: Readonly<Record<string, unknown>>): SendUnderJudgement {
+  return {
+    label: 'the vacation response (an automatic reply to whoever writes)',
+    kind: 'auto-reply',
+    recipients: 'anyone',
+    unreadable: [],
+    scanParts: [{ where: 'the vacation response', text: textsOf(vacation, ['subject', 'textBody', 'htmlBody']) }],
+    slots: 0,
+  };
 }
 
 /** The sends one such call makes; empty when it makes none (e.g. turning a vacation response off). */
@@ -28,16 +44,7 @@ export async function otherSendJudgements(
   batchUploads: ReadonlyMap<string, unknown>,
 ): Promise<SendUnderJudgement[]> {
   if (hasResultReference(send.args))
-    return [
-      {
-        label: `${send.method}`,
-        kind: 'other',
-        recipients: [],
-        unreadable: [`${send.method} takes its arguments from a result reference`],
-        scanParts: [],
-        slots: 0,
-      },
-    ];
+    return [unreadableSend(send.method, 'other', `${send.method} takes its arguments from a result reference`)];
   if (send.method === 'VacationResponse/set') return vacation(send.args, context);
   if (send.method === 'MDN/send') return receipts(send.args, context);
   if (send.method === 'Identity/set') return identityAddresses(send.args);
@@ -45,10 +52,9 @@ export async function otherSendJudgements(
 }
 
 async function vacation(args: Readonly<Record<string, unknown>>, context: CheckContext): Promise<SendUnderJudgement[]> {
-  const changes = [
-    ...Object.values(isRecord(args.update) ? args.update : {}),
-    ...Object.values(isRecord(args.create) ? args.create : {}),
-  ].filter(isRecord);
+  const changes = entriesOf(args, 'update', 'create')
+    .map(([, patch]) => patch)
+    .filter(isRecord);
   if (changes.length === 0 || changes.every((patch) => patch.isEnabled === false)) return [];
   // The current response matters only where a change leaves isEnabled (or the texts) as they are.
   const needsCurrent = changes.some(
@@ -66,17 +72,7 @@ async function vacation(args: Readonly<Record<string, unknown>>, context: CheckC
   }
   return changes.flatMap((patch) => {
     const after = { ...before, ...patch };
-    if (after.isEnabled !== true) return [];
-    return [
-      {
-        label: 'the vacation response (an automatic reply to whoever writes)',
-        kind: 'auto-reply',
-        recipients: 'anyone',
-        unreadable: [],
-        scanParts: [{ where: 'the vacation response', text: textsOf(after, ['subject', 'textBody', 'htmlBody']) }],
-        slots: 0,
-      },
-    ];
+    return after.isEnabled === true ? [vacationSend(after)] : [];
   });
 }
 
@@ -85,12 +81,8 @@ async function vacation(args: Readonly<Record<string, unknown>>, context: CheckC
  * to them (RFC 8621 §6.1): setting either to an address is judged as a send there.
  */
 function identityAddresses(args: Readonly<Record<string, unknown>>): SendUnderJudgement[] {
-  const changes = [
-    ...Object.entries(isRecord(args.create) ? args.create : {}),
-    ...Object.entries(isRecord(args.update) ? args.update : {}),
-  ];
   const out: SendUnderJudgement[] = [];
-  for (const [id, patch] of changes) {
+  for (const [id, patch] of entriesOf(args, 'create', 'update')) {
     if (!isRecord(patch)) continue;
     const recipients: NormalisedAddress[] = [];
     const unreadable: string[] = [];
@@ -129,14 +121,7 @@ async function receipts(args: Readonly<Record<string, unknown>>, context: CheckC
     const label = `the read receipt ${creationId}`;
     const forEmailId = record.forEmailId;
     if (typeof forEmailId !== 'string' || forEmailId.startsWith('#')) {
-      out.push({
-        label,
-        kind: 'read receipt',
-        recipients: [],
-        unreadable: ['its forEmailId is not an id of this inbox'],
-        scanParts: [],
-        slots: 1,
-      });
+      out.push(unreadableSend(label, 'read receipt', 'its forEmailId is not an id of this inbox', 1));
       continue;
     }
     const answer = await context.read({
@@ -173,24 +158,13 @@ async function sieveScripts(
   context: CheckContext,
   batchUploads: ReadonlyMap<string, unknown>,
 ): Promise<SendUnderJudgement[]> {
-  const scripts = [
-    ...Object.entries(isRecord(args.create) ? args.create : {}),
-    ...Object.entries(isRecord(args.update) ? args.update : {}),
-  ];
   const out: SendUnderJudgement[] = [];
-  for (const [id, script] of scripts) {
+  for (const [id, script] of entriesOf(args, 'create', 'update')) {
     const blobId = isRecord(script) ? script.blobId : undefined;
     if (blobId === undefined) continue;
     const label = `the Sieve script ${id}`;
     if (typeof blobId !== 'string') {
-      out.push({
-        label,
-        kind: 'sieve',
-        recipients: [],
-        unreadable: ['its content is not a blob'],
-        scanParts: [],
-        slots: 0,
-      });
+      out.push(unreadableSend(label, 'sieve', 'its content is not a blob'));
       continue;
     }
     const text = Buffer.from(await blobBytes(context, blobId, batchUploads)).toString('utf8');

@@ -3,16 +3,14 @@ import { MailboxError } from '../../../errors.js';
 import type { CheckContext } from '../../../gate/outgoing.js';
 import type { ScanPart } from '../../../policy/secret-scan.js';
 import type { MailSource } from './batch-sends.js';
-import { blobBytes } from './blob-lookup.js';
+import { blobBytes, latin1 } from './blob-lookup.js';
 import { recipientsOfCreate, recipientsOfHeaderList, type Recipients } from './mail-recipients.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * What the guard knows of one mail about to be sent: who its headers send it to, what a person
- * is shown when asked (subject, first lines, attachments by name and size), and every piece the
- * secret scan reads. A mail created in the same batch is read from its create; one imported or
- * already on the server from its raw message (RFC 5322, parsed with postal-mime, so encoded bodies
- * and attachments are scanned decoded).
+ * What the guard knows of one mail about to be sent: its header recipients, what a person is shown
+ * when asked, and every piece the secret scan reads. A mail created in the batch is read from its
+ * create; any other from its raw message (parsed with postal-mime, so encodings are scanned decoded).
  */
 
 export interface OutgoingMail {
@@ -32,11 +30,6 @@ function firstLinesOf(text: string): string {
   return lines.length > firstLineChars ? `${lines.slice(0, firstLineChars)}…` : lines;
 }
 
-function asText(bytes: Uint8Array): string {
-  // One character per byte: credentials are ASCII, and a binary file stays the same length.
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-}
-
 /** Every string under a value, and every blob it references with the name it travels under. */
 function walk(value: unknown, strings: string[], blobs: { blobId: string; name: string }[], name = ''): void {
   if (typeof value === 'string') strings.push(value);
@@ -50,7 +43,6 @@ function walk(value: unknown, strings: string[], blobs: { blobId: string; name: 
   }
 }
 
-/** Reads the mail a submission would send. */
 export async function readOutgoingMail(
   source: Exclude<MailSource, { kind: 'unreadable' }>,
   context: CheckContext,
@@ -83,7 +75,7 @@ async function mailOfCreate(
   for (const { blobId, name } of blobs) {
     const bytes = await blobBytes(context, blobId, batchUploads);
     attachments.push({ name, size: bytes.byteLength });
-    parts.push({ where: `the attachment ${name}`, text: asText(bytes) });
+    parts.push({ where: `the attachment ${name}`, text: latin1(bytes) });
   }
   return {
     headerRecipients: recipientsOfCreate(create),
@@ -110,7 +102,7 @@ async function mailOfRaw(bytes: Uint8Array): Promise<OutgoingMail> {
     const content = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : new Uint8Array(file.content);
     const name = file.filename ?? file.mimeType;
     attachments.push({ name, size: content.byteLength });
-    parts.push({ where: `the attachment ${name}`, text: `${name}\n${asText(content)}` });
+    parts.push({ where: `the attachment ${name}`, text: `${name}\n${latin1(content)}` });
   }
   return {
     headerRecipients: recipientsOfHeaderList(headers),

@@ -1,9 +1,7 @@
 /**
- * The sending actions of a Sieve script (RFC 5228), read well enough to judge them: `redirect`
- * targets (RFC 5228 §4.2) and the actions that answer whoever writes (vacation RFC 5230, reject and
- * ereject RFC 5429, notify RFC 5435). Anything the reader cannot follow (a target built from a
- * variable, an `include` of another script, a malformed script) is reported as unreadable: the
- * guard refuses what it cannot read.
+ * The sending actions of a Sieve script (RFC 5228): `redirect` targets and the actions that answer
+ * whoever writes (vacation, reject, ereject, notify). What the reader cannot follow (a variable
+ * target, an `include`, a malformed script) is unreadable: the guard refuses what it cannot read.
  */
 
 export interface SieveActions {
@@ -71,7 +69,6 @@ function tokenize(script: string): Token[] | undefined {
   return tokens;
 }
 
-/** Reads the sending actions of a script. */
 export function sieveActions(script: string): SieveActions {
   const out: SieveActions = { redirects: [], answersAnyone: [] };
   const tokens = tokenize(script);

@@ -3,16 +3,14 @@ import type { CheckContext, CheckOutcome, SettleAnswer } from '../../../gate/out
 import type { JmapRequest, JmapResponse } from '../../../jmap/jmap-types.js';
 import { recordCreatedMail } from '../../../policy/records/created-mail.js';
 import { policyRefusal } from '../guard-refusal.js';
-import { blobBytes } from './blob-lookup.js';
+import { blobBytes, latin1 } from './blob-lookup.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * Mail the agent writes into its own inbox (Email/set creates, Email/import, Email/copy). An
- * Authentication-Results field naming the service's authserv-id is the service's verdict on a
- * delivered mail (RFC 8601): a create or import carrying one is refused in every mode, wherever
- * the field hides (`header:` properties, `headers` lists, body parts, the raw message's header
- * section), with names read as the mail composer reads them. Whatever the server creates is
- * recorded, so the `known` mode never trusts fields on it even if one got through.
+ * Mail the agent writes into its own inbox. An Authentication-Results field naming the service's
+ * authserv-id is the service's verdict on delivered mail (RFC 8601): a create or import carrying
+ * one is refused in every mode, wherever it hides, names read as the composer reads them. What the
+ * server creates is recorded, so the `known` mode never trusts its fields even if one got through.
  */
 
 const emailWrites = new Set(['Email/set', 'Email/import', 'Email/copy']);
@@ -60,11 +58,7 @@ function withoutComments(value: string): string {
   return out;
 }
 
-/**
- * Whether a field value names the authserv-id anywhere, however a parser might read it: encoded
- * words decoded, quoting, escapes, folding and spaces ignored, with and without its comments. A
- * broader match than any parser's, so no spelling of the id passes.
- */
+/** Whether a field value names the authserv-id however a parser might read it: broader than any parser's. */
 export function namesAuthservId(value: string, authservId: string): boolean {
   const want = authservId.trim().toLowerCase().replace(/\.$/, '');
   if (want === '') return true;
@@ -103,7 +97,7 @@ function resultsOfCreate(value: unknown, out: string[] = []): string[] {
 
 /** The Authentication-Results values of a raw message's header section (folded lines joined). */
 export function resultsOfRaw(bytes: Uint8Array): string[] {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const text = latin1(bytes);
   const end = /\r?\n\r?\n/.exec(text);
   const section = (end ? text.slice(0, end.index) : text).replace(/\r?\n(?=[ \t])/g, '');
   return section.split(/\r?\n|\r/).flatMap((line) => {
@@ -156,10 +150,7 @@ function createdIds(request: JmapRequest, response: JmapResponse): string[] {
   });
 }
 
-/**
- * Runs `next` (the rest of the batch's check) for a batch that writes mail, after refusing
- * stamped results; the outcome's settle then records the ids the server created.
- */
+/** Runs the rest of the check (`next`) after refusing stamped results; its settle records the created ids. */
 export async function withCreatedMail(
   request: JmapRequest,
   context: CheckContext,
