@@ -1,18 +1,13 @@
 import { MailboxError } from '../errors.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { jobValues, wakeArguments } from './schedulers/job-values.js';
+import type { WakeJobSpec } from './schedulers/scheduler.js';
 
-/** What the crontab line of one credentials directory runs. */
-export interface CronEntrySpec {
+/** What the crontab line of one credentials directory runs, and the marker that names it. */
+export type CronEntrySpec = Pick<WakeJobSpec, 'nodePath' | 'cliPath' | 'credentialsDir' | 'inbox' | 'logPath'> & {
   schedule: string;
-  nodePath: string;
-  cliPath: string;
-  credentialsDir: string;
-  /** A connected account's inbox (its address): the wake reads that inbox only. */
-  inbox?: string;
-  logPath: string;
   marker: string;
-}
+};
 
 /**
  * The shell command of the job. Every path is absolute and quoted because cron starts it with

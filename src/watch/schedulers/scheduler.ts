@@ -41,8 +41,8 @@ export interface WakeJobSpec {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-/** A scheduler other than cron: it finds, installs (idempotently) and removes one job. */
-export interface NativeJob {
+/** One job in its scheduler: found, installed (idempotently) and removed. */
+export interface ScheduledJob {
   look(): Promise<JobView>;
   /** True when it changed anything. */
   install(): Promise<boolean>;
