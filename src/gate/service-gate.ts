@@ -49,11 +49,10 @@ export interface ServiceGateOptions {
 }
 
 /** Bounds of the push stream's events, passed to the HTTP layer. */
-export interface EventStreamBounds {
-  idleTimeoutMs: number;
-  maxEventBytes: number;
-  maxTotalBytes: number;
-}
+export type EventStreamBounds = Pick<
+  Parameters<typeof openServiceStream>[1],
+  'idleTimeoutMs' | 'maxEventBytes' | 'maxTotalBytes'
+>;
 
 /**
  * The gate of one call: everything the call sends to the JMAP host passes here — method calls of any
@@ -150,30 +149,22 @@ export class ServiceGate {
   }
 
   /** Opens the push stream at `url` with a capability, re-minted once if the host refuses it. */
-  async openEvents(url: string, bounds: EventStreamBounds): Promise<EventStream> {
-    return this.openEventsWithRemint(url, bounds).catch(async (error: unknown) => {
-      throw await this.explainFailure(error);
-    });
-  }
-
-  private async openEventsWithRemint(url: string, bounds: EventStreamBounds): Promise<EventStream> {
-    const { account, signal } = this.options;
-    for (let reminted = false; ; reminted = true) {
-      const inbox = await this.inboxHeader();
-      const jwt = await account.capability({ signal, deadline: this.deadline });
+  openEvents(url: string, bounds: EventStreamBounds): Promise<EventStream> {
+    const { signal, fetch } = this.options;
+    return this.authorized(async (auth, last) => {
       try {
         return await openServiceStream(url, {
-          headers: { ...inbox, authorization: `Bearer ${jwt}` },
+          headers: auth,
           ...bounds,
           signal,
           deadline: this.deadline,
-          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+          ...(fetch ? { fetch } : {}),
         });
       } catch (error) {
-        if (!(error instanceof EventStreamFailure && error.status === 401) || reminted) throw error;
-        account.invalidateCapability(jwt);
+        if (!(error instanceof EventStreamFailure && error.status === 401) || last) throw error;
+        return undefined;
       }
-    }
+    });
   }
 
   /** The inboxes the account's directory reaches (a connected account's list: GET /api/v1/agents on the auth host). */
@@ -207,35 +198,41 @@ export class ServiceGate {
   }
 
   /**
-   * One exchange with the JMAP host: a capability on it, the call's deadline over it, and one
-   * re-mint after a 401 (a refused request took no effect, so it may be sent again).
+   * Runs `send` with the inbox's header and a capability, and once more with a fresh capability when
+   * it answers undefined (the host refused the capability: a refused request took no effect, so it
+   * may be sent again). `last` tells it no retry follows. A local sandbox that stopped answering is
+   * named as such (the inbox's credentials say whether it was registered there).
    */
-  private async exchange(exchange: JmapExchange): Promise<HttpResponse> {
-    return this.sendExchange(exchange).catch(async (error: unknown) => {
-      throw await this.explainFailure(error);
-    });
+  private async authorized<T>(
+    send: (auth: Record<string, string>, last: boolean) => Promise<T | undefined>,
+  ): Promise<T> {
+    const { account, signal } = this.options;
+    try {
+      for (let reminted = false; ; reminted = true) {
+        const inbox = await this.inboxHeader();
+        const jwt = await account.capability({ signal, deadline: this.deadline });
+        const result = await send({ ...inbox, authorization: `Bearer ${jwt}` }, reminted);
+        if (result !== undefined) return result;
+        account.invalidateCapability(jwt);
+      }
+    } catch (error) {
+      if (!(error instanceof MailboxError) || error.code !== 'network') throw error;
+      throw await explainUnreachableSandbox(error, {
+        dir: account.dir,
+        credentials: await account.credentials().catch(() => undefined),
+      });
+    }
   }
 
-  /** A local sandbox that stopped answering is named as such (the inbox's credentials say whether it was registered there). */
-  private async explainFailure(error: unknown): Promise<unknown> {
-    if (!(error instanceof MailboxError) || error.code !== 'network') return error;
-    const { account } = this.options;
-    return explainUnreachableSandbox(error, {
-      dir: account.dir,
-      credentials: await account.credentials().catch(() => undefined),
-    });
-  }
-
-  private async sendExchange(exchange: JmapExchange): Promise<HttpResponse> {
-    const { account, signal, log } = this.options;
-    for (let reminted = false; ; reminted = true) {
-      const inbox = await this.inboxHeader();
-      const jwt = await account.capability({ signal, deadline: this.deadline });
+  /** One exchange with the JMAP host: a capability on it, the call's deadline over it, one re-mint after a 401. */
+  private exchange(exchange: JmapExchange): Promise<HttpResponse> {
+    const { signal, log, fetch } = this.options;
+    return this.authorized(async (auth, last) => {
       const response = await sendToService(
         exchange.url,
         {
           method: exchange.method,
-          headers: { ...exchange.headers, ...inbox, authorization: `Bearer ${jwt}`, accept: 'application/json' },
+          headers: { ...exchange.headers, ...auth, accept: 'application/json' },
           ...(exchange.body !== undefined ? { body: exchange.body } : {}),
         },
         {
@@ -246,13 +243,13 @@ export class ServiceGate {
           log,
           signal,
           ...(exchange.target ? { target: exchange.target } : {}),
-          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+          ...(fetch ? { fetch } : {}),
         },
       );
-      if (response.status !== 401 || reminted) return response;
-      account.invalidateCapability(jwt);
+      if (response.status !== 401 || last) return response;
       log.debug(`${exchange.what}: 401, minting a fresh capability and retrying once`);
-    }
+      return undefined;
+    });
   }
 }
 
@@ -266,7 +263,6 @@ async function settled<T>(outcome: CheckOutcome, send: () => Promise<T>): Promis
   }
 }
 
-/** What a core function that talks to the service is given by its caller, for its gate. */
 /** What a caller gives to open a gate: the options without the account, and defaults for the rest. */
 export type GateContext = Omit<ServiceGateOptions, 'account' | 'deadline' | 'frontDoor'> & {
   /** The call's deadline, started by the front door; without one, a deadline of `timeoutMs` starts here. */
