@@ -27,12 +27,10 @@ import { openServiceStream, sendToService } from './send-to-service.js';
 
 export interface ServiceGateOptions {
   account: Account;
-  /** The call's deadline: every request of the call shares it. */
   deadline: Deadline;
   signal: AbortSignal;
   log: Logger;
   frontDoor: FrontDoor;
-  /** A wake run of the watch job. */
   isWake?: boolean;
   /**
    * The check stage, given by whoever opens the gate (the request pipeline's is
@@ -40,15 +38,12 @@ export interface ServiceGateOptions {
    * back on, so no gate can be opened that sends unchecked.
    */
   check: Check;
-  /** What the operator's guard needs from the caller (confirm, an approval). */
   guard?: GuardOptions;
   /** The operator's view (`--include-held`, CLI at a terminal): the screen judges held mail but shows it. */
   includeHeld?: boolean;
-  /** For tests: the HTTP implementation. */
   fetch?: FetchFunction;
 }
 
-/** Bounds of the push stream's events, passed to the HTTP layer. */
 export type EventStreamBounds = Pick<
   Parameters<typeof openServiceStream>[1],
   'idleTimeoutMs' | 'maxEventBytes' | 'maxTotalBytes'
@@ -97,7 +92,6 @@ export class ServiceGate {
     });
   }
 
-  /** The session facts: from memory or state.json when current, else fetched through the gate. */
   session(opts: { refresh?: boolean } = {}): Promise<JmapSessionInfo> {
     return this.client.session(opts);
   }
@@ -114,7 +108,6 @@ export class ServiceGate {
     return this.screen.screen(sent, (await outcome.settle?.({ kind: 'batch', response })) ?? response);
   }
 
-  /** What the screen held back during this call, if anything. */
   heldReport(): HeldReport | undefined {
     return this.screen.report();
   }
@@ -129,7 +122,6 @@ export class ServiceGate {
     return this.screen.checkDownload(blobId, mailId);
   }
 
-  /** One upload: checked, then sent to the session's uploadUrl. */
   async upload(upload: Omit<OutgoingUpload, 'kind'>): Promise<{ blobId: string; type: string; size: number }> {
     const outcome: CheckOutcome = (await this.check({ kind: 'upload', ...upload }, this.checkContext)) ?? {};
     const uploaded = await settled(outcome, () => this.client.upload(upload.bytes, upload.type));
@@ -198,10 +190,8 @@ export class ServiceGate {
   }
 
   /**
-   * Runs `send` with the inbox's header and a capability, and once more with a fresh capability when
-   * it answers undefined (the host refused the capability: a refused request took no effect, so it
-   * may be sent again). `last` tells it no retry follows. A local sandbox that stopped answering is
-   * named as such (the inbox's credentials say whether it was registered there).
+   * Runs `send` with a capability, and once more with a fresh one when it answers undefined (a 401:
+   * a refused request took no effect, so it may be sent again). A local sandbox that stopped answering is named.
    */
   private async authorized<T>(
     send: (auth: Record<string, string>, last: boolean) => Promise<T | undefined>,
@@ -226,7 +216,6 @@ export class ServiceGate {
 
   /** One exchange with the JMAP host: a capability on it, the call's deadline over it, one re-mint after a 401. */
   private exchange(exchange: JmapExchange): Promise<HttpResponse> {
-    const { signal, log, fetch } = this.options;
     return this.authorized(async (auth, last) => {
       const response = await sendToService(
         exchange.url,
@@ -271,11 +260,9 @@ export type GateContext = Omit<ServiceGateOptions, 'account' | 'deadline' | 'fro
   timeoutMs?: number;
   /** Default 'cli'. */
   frontDoor?: FrontDoor;
-};
 
 /** The gate of one call for `account` (see ServiceGate). */
 export function openServiceGate(account: Account, context: GateContext): ServiceGate {
-  const { timeoutMs, ...options } = context;
   return new ServiceGate({
     ...options,
     account,
