@@ -214,8 +214,8 @@ export class ServiceGate {
     }
   }
 
-  /** One exchange with the JMAP host: a capability on it, the call's deadline over it, one re-mint after a 401. */
   private exchange(exchange: JmapExchange): Promise<HttpResponse> {
+    const { signal, log, fetch } = this.options;
     return this.authorized(async (auth, last) => {
       const response = await sendToService(
         exchange.url,
@@ -258,11 +258,11 @@ export type GateContext = Omit<ServiceGateOptions, 'account' | 'deadline' | 'fro
   deadline?: Deadline;
   /** Without a deadline: the configured timeout (default 30 s). */
   timeoutMs?: number;
-  /** Default 'cli'. */
   frontDoor?: FrontDoor;
+};
 
-/** The gate of one call for `account` (see ServiceGate). */
 export function openServiceGate(account: Account, context: GateContext): ServiceGate {
+  const { timeoutMs, ...options } = context;
   return new ServiceGate({
     ...options,
     account,
