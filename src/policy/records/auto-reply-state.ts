@@ -14,7 +14,6 @@ export interface AutoReplyState {
   checked?: string;
   /** The rules refuse the enabled auto-reply and it is not switched off yet. */
   pending?: boolean;
-  /** When the guard last switched it off (ISO time). */
   switchedOffAt?: string;
 }
 

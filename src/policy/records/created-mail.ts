@@ -11,7 +11,6 @@ import { appendPrivate } from './json-lines.js';
 
 export const createdMailFile = 'created-mail.ids';
 
-/** Appends ids in one write (lands whole among other processes' appends). */
 export async function recordCreatedMail(dir: string, ids: readonly string[]): Promise<void> {
   const clean = ids.filter((id) => id.length > 0 && !/[\r\n]/.test(id));
   if (clean.length === 0) return;
@@ -19,7 +18,6 @@ export async function recordCreatedMail(dir: string, ids: readonly string[]): Pr
   await appendPrivate(join(dir, createdMailFile), clean.map((id) => `${id}\n`).join(''));
 }
 
-/** Every id recorded so far; none when nothing was recorded. */
 export async function readCreatedMail(dir: string): Promise<ReadonlySet<string>> {
   const text = await readPrivateFile(join(dir, createdMailFile));
   return new Set((text ?? '').split('\n').filter((line) => line.length > 0));

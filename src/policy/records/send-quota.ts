@@ -117,7 +117,6 @@ export async function checkSendSlots(
   if (refusal) throw refusal;
 }
 
-/** Directories pruned today by this process: once a day each is enough. */
 const prunedOn = new Map<string, string>();
 
 /** Drops the files of days no window reaches any more (best effort, once a day per process). */
