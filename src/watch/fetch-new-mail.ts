@@ -28,7 +28,6 @@ export interface NewMail {
   state: string;
   /** Newest first, at most `maxItems`. */
   items: NewMailItem[];
-  /** How many new messages there were in all. */
   total: number;
   /** changes: since the stored state; first-run / resync: the last `windowMs` by receivedAt. */
   mode: 'changes' | 'first-run' | 'resync';

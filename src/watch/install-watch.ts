@@ -43,27 +43,19 @@ export interface InstallWatchOptions extends WatchTarget {
   wakeCommand?: string;
 }
 
-export interface WatchStatus {
+/** The job as its scheduler holds it (name, file, entry, command), and what the operator does next. */
+export interface WatchStatus extends Pick<JobView, 'jobName' | 'jobFile' | 'line' | 'command'> {
   credentialsDir: string;
-  /** The inbox of a connected account this job reads. */
   inbox?: string;
   mechanism: SchedulerKind | 'unavailable';
   crontabAvailable: boolean;
   /** Whether this platform's scheduler program (crontab, launchctl, schtasks) can be run here. */
   schedulerAvailable: boolean;
-  /** The scheduler's name of the job (LaunchAgent label, task name); cron has none but the marker. */
-  jobName?: string;
-  /** The file that defines the job (the LaunchAgent's plist, the task's batch file). */
-  jobFile?: string;
   installed: boolean;
   /** True when this call changed the scheduler's entry (install/remove); false when it was already so. */
   changed: boolean;
   marker: string;
   schedule: string;
-  /** What the scheduler holds: the crontab line, the LaunchAgent's arguments, the task's action. */
-  line?: string;
-  /** The entry's shell command as cron runs it (for `env -i sh -c '<command>'`); the batch line on Windows. */
-  command?: string;
   nextRun?: string;
   wakeCommand?: string;
   hasCredentials: boolean;
@@ -119,7 +111,6 @@ export async function removeWatch(target: WatchTarget): Promise<WatchStatus> {
   return describe(target, view.available ? await job.look() : view, changed);
 }
 
-/** Reports whether the job is installed, when it runs next, and how to verify and remove it. */
 export async function watchStatus(target: WatchTarget): Promise<WatchStatus> {
   return describe(target, await jobOf(target).look(), false);
 }

@@ -16,9 +16,9 @@ export interface JobView {
   installed: boolean;
   /** What the scheduler holds: the crontab line, the LaunchAgent's program arguments, the task's action. */
   line?: string;
-  /** The command as the job runs it, to try by hand. */
+  /** The command as the job runs it, to try by hand (for cron: `env -i sh -c '<command>'`). */
   command?: string;
-  /** The scheduler's name of the job: the LaunchAgent's label, the task's name. */
+  /** The scheduler's name of the job: the LaunchAgent's label, the task's name (cron has only the marker). */
   jobName?: string;
   /** The file that defines the job: the LaunchAgent's plist, the task's batch file. */
   jobFile?: string;
