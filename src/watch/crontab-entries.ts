@@ -55,7 +55,6 @@ function isEntryOf(line: string, marker: string): boolean {
   return !line.trimStart().startsWith('#') && line.trimEnd().endsWith(`# ${marker}`);
 }
 
-/** The line carrying `marker`, if any. */
 export function findCronEntry(crontab: string, marker: string): string | undefined {
   return crontab.split('\n').find((line) => isEntryOf(line, marker));
 }

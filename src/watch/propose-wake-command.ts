@@ -4,7 +4,6 @@ import { dailySchedule } from './watch-marker.js';
 export interface WakeCommandProposal {
   host: 'claude-code' | 'openclaw' | 'hermes' | 'cursor';
   hostName: string;
-  /** The detected environment marker, e.g. CLAUDECODE. */
   detectedBy: string;
   /** For `--wake-command`; `{prompt}` is replaced by the shell-quoted wake prompt. */
   wakeCommand: string;

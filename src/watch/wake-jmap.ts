@@ -9,7 +9,6 @@ import type { JmapCall, JmapCaller } from './fetch-new-mail.js';
 
 /** The account's JMAP access as the wake uses it. */
 export interface WakeJmap extends JmapCaller {
-  /** The JMAP account id (from the session). */
   accountId(): Promise<string>;
 }
 

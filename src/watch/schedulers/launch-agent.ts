@@ -55,13 +55,8 @@ export function buildLaunchAgentPlist(spec: WakeJobSpec): string {
   ].join('\n');
 }
 
-export interface LaunchAgentOptions {
-  /** The user's id for the gui/<uid> domain (default: this process's). */
-  uid?: number;
-}
-
 /** The daily job as a LaunchAgent in ~/Library/LaunchAgents, loaded into the user's gui domain. */
-export function launchAgentJob(spec: WakeJobSpec, options: LaunchAgentOptions = {}): ScheduledJob {
+export function launchAgentJob(spec: WakeJobSpec, options: { uid?: number } = {}): ScheduledJob {
   const label = launchAgentLabel(spec.id);
   const home = spec.env.HOME !== undefined && spec.env.HOME !== '' ? spec.env.HOME : homedir();
   const plistPath = join(home, 'Library', 'LaunchAgents', `${label}.plist`);

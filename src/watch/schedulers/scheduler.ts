@@ -31,7 +31,6 @@ export interface WakeJobSpec {
   nodePath: string;
   cliPath: string;
   credentialsDir: string;
-  /** A connected account's inbox (its address): the wake reads that inbox only. */
   inbox?: string;
   /** The job's own folder: its log, and the files a scheduler needs beside it. */
   jobDir: string;

@@ -16,7 +16,6 @@ export function windowsTaskName(id: string): string {
 /** The task runs cmd.exe from the system folder, never one found on a PATH. */
 export const taskCommand = '%SystemRoot%\\System32\\cmd.exe';
 
-/** The batch file beside the job's other files. */
 export function batchFilePath(jobDir: string): string {
   return join(jobDir, 'wake-task.cmd');
 }
