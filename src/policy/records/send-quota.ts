@@ -77,8 +77,14 @@ function whenFits(inWindow: readonly number[], windowMs: number, cap: number, co
   return leaving === undefined ? undefined : leaving + windowMs;
 }
 
-/** The refusal when `count` more sends do not fit after `times`, or undefined when they fit. */
-function capRefusal(times: readonly number[], at: number, count: number, caps: SendCaps): MailboxError | undefined {
+/** The refusal when `count` more sends do not fit after `slots`, or undefined when they fit. */
+function capRefusal(
+  slots: readonly { at: number }[],
+  at: number,
+  count: number,
+  caps: SendCaps,
+): MailboxError | undefined {
+  const times = slots.map((slot) => slot.at);
   for (const [cap, windowMs, label, key] of [
     [caps.perHour, hourMs, 'per hour', 'send.maxSendsPerHour'],
     [caps.perDay, dayMs, 'per day', 'send.maxSendsPerDay'],
@@ -108,12 +114,8 @@ export async function checkSendSlots(
 ): Promise<void> {
   if (!caps.perHour && !caps.perDay) return;
   const at = now();
-  const refusal = capRefusal(
-    countingSlots(await readLines(dir, at), inboxKey, at).map((slot) => slot.at),
-    at,
-    count,
-    caps,
-  );
+  const slots = countingSlots(await readLines(dir, at), inboxKey, at);
+  const refusal = capRefusal(slots, at, count, caps);
   if (refusal) throw refusal;
 }
 
@@ -153,12 +155,7 @@ export async function reserveSendSlots(
     const slots = countingSlots(await readLines(dir, at), inboxKey, at);
     const lastOfMine = Math.max(...mine.map((slot) => slots.findIndex((s) => s.id === slot.id)));
     const before = slots.slice(0, lastOfMine + 1).filter((slot) => !mine.some((m) => m.id === slot.id));
-    const refusal = capRefusal(
-      before.map((slot) => slot.at),
-      at,
-      count,
-      caps,
-    );
+    const refusal = capRefusal(before, at, count, caps);
     if (refusal) {
       await appendLines(
         dir,
