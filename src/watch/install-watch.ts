@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sandboxOfDirectory, type RegisteredSandbox } from '../credentials/loopback-endpoints.js';
-import { crontabJob } from './crontab-program.js';
+import { crontabJob } from './crontab-entries.js';
 import { proposeWakeCommand, type WakeCommandProposal } from './propose-wake-command.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { wakePrompt } from './wake-prompt.js';

@@ -5,18 +5,49 @@ import { tryAcquireLock } from '../credentials/directory-lock.js';
 import { markInboxWaking } from '../policy/records/wake-read-only.js';
 import { Deadline } from '../gate/deadline.js';
 import type { Check } from '../gate/outgoing.js';
+import { openServiceGate } from '../gate/service-gate.js';
+import { checkOutgoing } from '../request/check-outgoing.js';
+import { jmapCapabilities } from '../wire-constants.js';
 import type { Logger } from '../log.js';
-import { fetchNewMail, type NewMail } from './fetch-new-mail.js';
+import { fetchNewMail, type JmapCall, type JmapCaller, type NewMail } from './fetch-new-mail.js';
 import { renderInboxDigest } from './inbox-digest.js';
 import { writeAtomically } from './write-atomically.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { runWakeCommand, type WakeCommandRun } from './run-wake-command.js';
 import { wakePrompt } from './wake-prompt.js';
-import { createWakeJmap, type WakeJmap } from './wake-jmap.js';
 import { nonEmpty, readWatchSettings, watchPaths } from './watch-settings.js';
 import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 
-export type { WakeJmap } from './wake-jmap.js';
+/** The account's JMAP access as the wake uses it. */
+export interface WakeJmap extends JmapCaller {
+  accountId(): Promise<string>;
+}
+
+/**
+ * The wake's JMAP access through the gate of its run (session cache, 401 re-mint, the run's
+ * deadline), marked as a wake run for the check stage, which sees every read.
+ */
+export function createWakeJmap(
+  account: Account,
+  options: { log: Logger; deadline: Deadline; signal?: AbortSignal; check?: Check },
+): WakeJmap {
+  const gate = openServiceGate(account, {
+    log: options.log,
+    deadline: options.deadline,
+    signal: options.signal ?? new AbortController().signal,
+    isWake: true,
+    check: options.check ?? checkOutgoing,
+  });
+  return {
+    async accountId() {
+      return (await gate.session()).accountId;
+    },
+    async request(methodCalls: JmapCall[]) {
+      const response = await gate.call({ using: [jmapCapabilities.core, jmapCapabilities.mail], methodCalls });
+      return response.methodResponses;
+    },
+  };
+}
 
 export interface WakeOptions {
   credentialsDir: string;
