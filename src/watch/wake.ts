@@ -27,16 +27,13 @@ export interface WakeJmap extends JmapCaller {
  * The wake's JMAP access through the gate of its run (session cache, 401 re-mint, the run's
  * deadline), marked as a wake run for the check stage, which sees every read.
  */
-export function createWakeJmap(
-  account: Account,
-  options: { log: Logger; deadline: Deadline; signal?: AbortSignal; check?: Check },
-): WakeJmap {
+function createWakeJmap({ account, log, signal, check }: WakeOptions, deadline: Deadline): WakeJmap {
   const gate = openServiceGate(account, {
-    log: options.log,
-    deadline: options.deadline,
-    signal: options.signal ?? new AbortController().signal,
+    log,
+    deadline,
+    signal: signal ?? new AbortController().signal,
     isWake: true,
-    check: options.check ?? checkOutgoing,
+    check: check ?? checkOutgoing,
   });
   return {
     async accountId() {
@@ -141,14 +138,7 @@ async function wakeLocked(
   const [state, settings] = await Promise.all([account.readState(), readWatchSettings(dir)]);
   const inbox = identity.address ?? identity.jmapAccountId;
   const deadline = options.deadline ?? Deadline.start({ timeoutMs: (await account.config()).timeoutMs });
-  const jmap =
-    options.jmap ??
-    createWakeJmap(account, {
-      log,
-      deadline,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.check ? { check: options.check } : {}),
-    });
+  const jmap = options.jmap ?? createWakeJmap(options, deadline);
   const mail = await fetchNewMail({
     jmap,
     accountId: await jmap.accountId(),
