@@ -78,11 +78,6 @@ export function parseListEntry(raw: string): ListEntry | undefined {
   return domain && (domain.includes('.') || domain === 'localhost') ? { kind: 'domain', domain } : undefined;
 }
 
-/** The canonical spelling of an entry, as stored in a policy file and shown back. */
-export function formatListEntry(entry: ListEntry): string {
-  return entry.kind === 'address' ? entry.address : entry.domain;
-}
-
 /** Whether `domain` is `parent` or one of its subdomains; `example.org.evil.test` is neither. */
 export function isWithinDomain(domain: string, parent: string): boolean {
   return domain === parent || domain.endsWith(`.${parent}`);

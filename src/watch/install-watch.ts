@@ -9,7 +9,7 @@ import { dailySchedule, nextDailyRun, watchMarker } from './watch-marker.js';
 import { nonEmpty, readWatchSettings, watchPaths, writeWatchSettings } from './watch-settings.js';
 import { launchAgentJob } from './schedulers/launch-agent.js';
 import { taskSchedulerJob } from './schedulers/task-scheduler.js';
-import { schedulerOf, type JobView, type ScheduledJob, type SchedulerKind } from './schedulers/scheduler.js';
+import type { JobView, ScheduledJob, SchedulerKind } from './schedulers/scheduler.js';
 
 /** Where the job lives and what it runs; every path ends up absolute in the scheduler's entry. */
 export interface WatchTarget {
@@ -116,9 +116,9 @@ export async function watchStatus(target: WatchTarget): Promise<WatchStatus> {
 }
 
 /**
- * The job in this platform's scheduler. Cron holds it on Linux, and wherever the operator named a
- * crontab program (the `crontab` setting; macOS has cron too), which also keeps a test suite run on
- * a Mac or a PC on its stand-in crontab instead of the real launchd or Task Scheduler.
+ * The job in this platform's scheduler: a LaunchAgent on macOS, a Task Scheduler task on Windows,
+ * cron elsewhere and wherever the operator named a crontab program (the `crontab` setting; macOS has
+ * cron too), which also keeps a test suite on a Mac or a PC on its stand-in crontab.
  */
 function jobOf(target: WatchTarget): ScheduledJob {
   const marker = watchMarker(jobDir(target));
@@ -132,9 +132,9 @@ function jobOf(target: WatchTarget): ScheduledJob {
     id: marker.slice(marker.indexOf(':') + 1),
     env: target.env,
   };
-  const kind = target.crontabBin === 'crontab' ? schedulerOf(target.platform ?? process.platform) : 'crontab';
-  if (kind === 'launchd') return launchAgentJob(spec, target.uid === undefined ? {} : { uid: target.uid });
-  if (kind === 'task-scheduler') return taskSchedulerJob(spec);
+  const platform = target.crontabBin === 'crontab' ? (target.platform ?? process.platform) : undefined;
+  if (platform === 'darwin') return launchAgentJob(spec, target.uid === undefined ? {} : { uid: target.uid });
+  if (platform === 'win32') return taskSchedulerJob(spec);
   return crontabJob(target.crontabBin, target.env, { ...spec, schedule: dailySchedule, marker });
 }
 

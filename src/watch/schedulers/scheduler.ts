@@ -1,13 +1,6 @@
 /** The scheduler that runs the daily wake on each platform, and what every one of them reports. */
 export type SchedulerKind = 'crontab' | 'launchd' | 'task-scheduler';
 
-/** The platform decides: launchd on macOS, Task Scheduler on Windows, cron everywhere else. */
-export function schedulerOf(platform: NodeJS.Platform): SchedulerKind {
-  if (platform === 'darwin') return 'launchd';
-  if (platform === 'win32') return 'task-scheduler';
-  return 'crontab';
-}
-
 /** One credentials directory's job as its scheduler holds it. */
 export interface JobView {
   mechanism: SchedulerKind;
