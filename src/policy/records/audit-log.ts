@@ -33,10 +33,7 @@ export const auditEntrySchema = z.object({
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 async function sizeOf(path: string): Promise<number> {
-  return lstat(path).then(
-    (info) => info.size,
-    () => 0,
-  );
+  return (await lstat(path).catch(() => undefined))?.size ?? 0;
 }
 
 /**

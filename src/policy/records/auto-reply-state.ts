@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readPrivateFile, writeFileAtomic, ensurePrivateDir } from '../../credentials/secure-file.js';
+import { readPrivateFile, writeFileAtomic } from '../../credentials/secure-file.js';
 
 /**
  * What the guard last settled about an inbox's auto-reply (its vacation response): the rules it
@@ -34,6 +34,5 @@ export async function readAutoReplyState(stateDir: string): Promise<AutoReplySta
 }
 
 export async function writeAutoReplyState(stateDir: string, state: AutoReplyState): Promise<void> {
-  await ensurePrivateDir(stateDir);
   await writeFileAtomic(join(stateDir, autoReplyStateFile), `${JSON.stringify(state)}\n`);
 }
