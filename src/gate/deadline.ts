@@ -32,13 +32,10 @@ interface CallClock {
 export class Deadline {
   private constructor(
     private readonly clock: CallClock,
-    /** The configured timeout. */
     readonly timeoutMs: number,
-    /** The front door's budget, when it has one. */
     readonly budgetMs: number | undefined,
   ) {}
 
-  /** A deadline whose clocks start now. */
   static start(options: DeadlineOptions): Deadline {
     const now = options.now ?? Date.now;
     return new Deadline(
@@ -48,7 +45,6 @@ export class Deadline {
     );
   }
 
-  /** Wall-clock time since the call started. */
   elapsedMs(): number {
     return this.clock.now() - this.clock.startedAt;
   }
@@ -59,7 +55,6 @@ export class Deadline {
     return this.elapsedMs() - pausedMs - (pauses > 0 ? now() - pausedSince : 0);
   }
 
-  /** What is left of the budget, or undefined without one. */
   budgetLeftMs(): number | undefined {
     return this.budgetMs === undefined ? undefined : Math.max(0, this.budgetMs - this.elapsedMs());
   }

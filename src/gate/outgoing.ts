@@ -3,7 +3,6 @@ import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-ty
 import type { FrontDoor } from '../render/front-door.js';
 import type { Deadline } from './deadline.js';
 
-/** Methods that only read (RFC 8620 §5.1–5.6, Email/parse, Sieve validation, lookups). */
 const readOnlyMethod = /\/(get|query|changes|queryChanges|parse|validate|lookup)$/;
 
 /**
@@ -15,23 +14,19 @@ export function isReadOnlyMethod(method: string): boolean {
   return readOnlyMethod.test(method) || method === 'Core/echo';
 }
 
-/** One JMAP batch (RFC 8620 §3.3) about to be POSTed to the session's apiUrl. */
 export interface OutgoingBatch {
   kind: 'batch';
   request: JmapRequest;
 }
 
-/** Bytes about to be uploaded (RFC 8620 §6.1), and where they came from. */
 export interface OutgoingUpload {
   kind: 'upload';
   bytes: Uint8Array;
-  /** The media type the upload declares. */
   type: string;
   /** A local file the operator named (jmap_request's attachments): its absolute path. */
   source: { kind: 'file'; path: string };
 }
 
-/** What leaves the machine for the service and passes the check stage first. */
 export type Outgoing = OutgoingBatch | OutgoingUpload;
 
 /**
@@ -75,28 +70,20 @@ export type SettleAnswer =
 
 /** Who is sending, and the lookups a check may make. */
 export interface CheckContext {
-  /** The inbox the request acts for: its credentials directory. */
   credentialsDir: string;
-  /** The front door the call came through. */
   frontDoor: FrontDoor;
   /** A wake run of the watch job: no person or model started this call. */
   isWake: boolean;
   /** The call's one deadline: a person's answer is awaited only within its budget. */
   deadline: Deadline;
-  /** The caller's guard options (confirm, an operator's approval); empty when it has none. */
   guard: GuardOptions;
-  /** The account's resolved settings (where the user's policy lives, the inbox domain). */
   config(): Promise<Config>;
   /** The inbox's address (as stored with its credentials) and the folder of its rules and records. */
   inbox(): Promise<{ inbox: string; stateDir: string }>;
-  /** The JMAP session the request goes out under (account id, mailbox roles, identity). */
   session(): Promise<JmapSessionInfo>;
-  /**
-   * A read-only batch (…/get, …/query, …/changes) sent through the gate without passing the check
-   * again: the check's own lookups, e.g. the draft an EmailSubmission/set would send.
-   */
+  /** A check's own read-only lookup (the draft an EmailSubmission/set would send), past the check. */
   read(request: JmapRequest): Promise<JmapResponse>;
-  /** A blob's bytes (RFC 8620 §6.2), read into memory up to `maxBytes` (more is an error): a check's own lookup. */
+  /** A check's own lookup of a blob's bytes, up to `maxBytes` (more is an error). */
   download(blobId: string, maxBytes: number): Promise<Uint8Array>;
   /** Tells the caller something it must show with the result (mail held for the operator). */
   notify(notice: GuardNotice): void;

@@ -1,10 +1,8 @@
 import { httpRequest } from '../http/http-request.js';
-import type { FetchFunction, HttpResponse, RetryRule } from '../http/http-types.js';
+import type { HttpResponse } from '../http/http-types.js';
 import type { EventStream } from '../http/event-stream.js';
 import { openEventStream, type EventStreamOptions } from '../http/open-event-stream.js';
-import type { BodyTarget } from '../http/read-bounded-body.js';
-import { sendHttp } from '../http/send-http.js';
-import type { Logger } from '../log.js';
+import { sendHttp, type SendOptions } from '../http/send-http.js';
 import type { Deadline } from './deadline.js';
 
 /**
@@ -14,18 +12,10 @@ import type { Deadline } from './deadline.js';
  * the call waited in all.
  */
 
-export interface ServiceSendOptions {
-  deadline: Deadline;
-  /** What is being done, for messages ("JMAP request", "POST /api/v1/session"). */
-  what: string;
-  retry: RetryRule;
-  maxBytes: number;
-  target?: BodyTarget;
-  retries?: number;
-  signal?: AbortSignal;
-  fetch?: FetchFunction;
-  log?: Logger;
-}
+export type ServiceSendOptions = Pick<
+  SendOptions,
+  'what' | 'retry' | 'maxBytes' | 'target' | 'retries' | 'signal' | 'fetch' | 'log'
+> & { deadline: Deadline };
 
 /** A resend is made only while this share of the timeout is left: less would be cut off anyway. */
 const resendShare = 0.25;

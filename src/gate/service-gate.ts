@@ -26,12 +26,10 @@ import { openServiceStream, sendToService } from './send-to-service.js';
 
 export interface ServiceGateOptions {
   account: Account;
-  /** The call's deadline: every request of the call shares it. */
   deadline: Deadline;
   signal: AbortSignal;
   log: Logger;
   frontDoor: FrontDoor;
-  /** A wake run of the watch job. */
   isWake?: boolean;
   /**
    * The check stage, given by whoever opens the gate (the request pipeline's is
@@ -39,20 +37,16 @@ export interface ServiceGateOptions {
    * back on, so no gate can be opened that sends unchecked.
    */
   check: Check;
-  /** What the operator's guard needs from the caller (confirm, an approval). */
   guard?: GuardOptions;
   /** The operator's view (`--include-held`, CLI at a terminal): the screen judges held mail but shows it. */
   includeHeld?: boolean;
-  /** For tests: the HTTP implementation. */
   fetch?: FetchFunction;
 }
 
-/** Bounds of the push stream's events, passed to the HTTP layer. */
-export interface EventStreamBounds {
-  idleTimeoutMs: number;
-  maxEventBytes: number;
-  maxTotalBytes: number;
-}
+export type EventStreamBounds = Pick<
+  Parameters<typeof openServiceStream>[1],
+  'idleTimeoutMs' | 'maxEventBytes' | 'maxTotalBytes'
+>;
 
 /**
  * The gate of one call: everything the call sends to the JMAP host passes here — method calls of any
@@ -97,7 +91,6 @@ export class ServiceGate {
     });
   }
 
-  /** The session facts: from memory or state.json when current, else fetched through the gate. */
   session(opts: { refresh?: boolean } = {}): Promise<JmapSessionInfo> {
     return this.client.session(opts);
   }
@@ -114,7 +107,6 @@ export class ServiceGate {
     return this.screen.screen(sent, (await outcome.settle?.({ kind: 'batch', response })) ?? response);
   }
 
-  /** What the screen held back during this call, if anything. */
   heldReport(): HeldReport | undefined {
     return this.screen.report();
   }
@@ -129,7 +121,6 @@ export class ServiceGate {
     return this.screen.checkDownload(blobId, mailId);
   }
 
-  /** One upload: checked, then sent to the session's uploadUrl. */
   async upload(upload: Omit<OutgoingUpload, 'kind'>): Promise<{ blobId: string; type: string; size: number }> {
     const outcome: CheckOutcome = (await this.check({ kind: 'upload', ...upload }, this.checkContext)) ?? {};
     const uploaded = await settled(outcome, () => this.client.upload(upload.bytes, upload.type));
@@ -149,30 +140,22 @@ export class ServiceGate {
   }
 
   /** Opens the push stream at `url` with a capability, re-minted once if the host refuses it. */
-  async openEvents(url: string, bounds: EventStreamBounds): Promise<EventStream> {
-    return this.openEventsWithRemint(url, bounds).catch(async (error: unknown) => {
-      throw await this.explainFailure(error);
-    });
-  }
-
-  private async openEventsWithRemint(url: string, bounds: EventStreamBounds): Promise<EventStream> {
-    const { account, signal } = this.options;
-    for (let reminted = false; ; reminted = true) {
-      const inbox = await this.inboxHeader();
-      const jwt = await account.capability({ signal, deadline: this.deadline });
+  openEvents(url: string, bounds: EventStreamBounds): Promise<EventStream> {
+    const { signal, fetch } = this.options;
+    return this.authorized(async (auth, last) => {
       try {
         return await openServiceStream(url, {
-          headers: { ...inbox, authorization: `Bearer ${jwt}` },
+          headers: auth,
           ...bounds,
           signal,
           deadline: this.deadline,
-          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+          ...(fetch ? { fetch } : {}),
         });
       } catch (error) {
-        if (!(error instanceof EventStreamFailure && error.status === 401) || reminted) throw error;
-        account.invalidateCapability(jwt);
+        if (!(error instanceof EventStreamFailure && error.status === 401) || last) throw error;
+        return undefined;
       }
-    }
+    });
   }
 
   /** The inboxes the account's directory reaches (a connected account's list: GET /api/v1/agents on the auth host). */
@@ -206,35 +189,38 @@ export class ServiceGate {
   }
 
   /**
-   * One exchange with the JMAP host: a capability on it, the call's deadline over it, and one
-   * re-mint after a 401 (a refused request took no effect, so it may be sent again).
+   * Runs `send` with a capability, and once more with a fresh one when it answers undefined (a 401:
+   * a refused request took no effect, so it may be sent again). A local sandbox that stopped answering is named.
    */
-  private async exchange(exchange: JmapExchange): Promise<HttpResponse> {
-    return this.sendExchange(exchange).catch(async (error: unknown) => {
-      throw await this.explainFailure(error);
-    });
+  private async authorized<T>(
+    send: (auth: Record<string, string>, last: boolean) => Promise<T | undefined>,
+  ): Promise<T> {
+    const { account, signal } = this.options;
+    try {
+      for (let reminted = false; ; reminted = true) {
+        const inbox = await this.inboxHeader();
+        const jwt = await account.capability({ signal, deadline: this.deadline });
+        const result = await send({ ...inbox, authorization: `Bearer ${jwt}` }, reminted);
+        if (result !== undefined) return result;
+        account.invalidateCapability(jwt);
+      }
+    } catch (error) {
+      if (!(error instanceof MailboxError) || error.code !== 'network') throw error;
+      throw await explainUnreachableSandbox(error, {
+        dir: account.dir,
+        credentials: await account.credentials().catch(() => undefined),
+      });
+    }
   }
 
-  /** A local sandbox that stopped answering is named as such (the inbox's credentials say whether it was registered there). */
-  private async explainFailure(error: unknown): Promise<unknown> {
-    if (!(error instanceof MailboxError) || error.code !== 'network') return error;
-    const { account } = this.options;
-    return explainUnreachableSandbox(error, {
-      dir: account.dir,
-      credentials: await account.credentials().catch(() => undefined),
-    });
-  }
-
-  private async sendExchange(exchange: JmapExchange): Promise<HttpResponse> {
-    const { account, signal, log } = this.options;
-    for (let reminted = false; ; reminted = true) {
-      const inbox = await this.inboxHeader();
-      const jwt = await account.capability({ signal, deadline: this.deadline });
+  private exchange(exchange: JmapExchange): Promise<HttpResponse> {
+    const { signal, log, fetch } = this.options;
+    return this.authorized(async (auth, last) => {
       const response = await sendToService(
         exchange.url,
         {
           method: exchange.method,
-          headers: { ...exchange.headers, ...inbox, authorization: `Bearer ${jwt}`, accept: 'application/json' },
+          headers: { ...exchange.headers, ...auth, accept: 'application/json' },
           ...(exchange.body !== undefined ? { body: exchange.body } : {}),
         },
         {
@@ -245,13 +231,13 @@ export class ServiceGate {
           log,
           signal,
           ...(exchange.target ? { target: exchange.target } : {}),
-          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+          ...(fetch ? { fetch } : {}),
         },
       );
-      if (response.status !== 401 || reminted) return response;
-      account.invalidateCapability(jwt);
+      if (response.status !== 401 || last) return response;
       log.debug(`${exchange.what}: 401, minting a fresh capability and retrying once`);
-    }
+      return undefined;
+    });
   }
 }
 
@@ -265,18 +251,15 @@ async function settled<T>(outcome: CheckOutcome, send: () => Promise<T>): Promis
   }
 }
 
-/** What a core function that talks to the service is given by its caller, for its gate. */
 /** What a caller gives to open a gate: the options without the account, and defaults for the rest. */
 export type GateContext = Omit<ServiceGateOptions, 'account' | 'deadline' | 'frontDoor'> & {
   /** The call's deadline, started by the front door; without one, a deadline of `timeoutMs` starts here. */
   deadline?: Deadline;
   /** Without a deadline: the configured timeout (default 30 s). */
   timeoutMs?: number;
-  /** Default 'cli'. */
   frontDoor?: FrontDoor;
 };
 
-/** The gate of one call for `account` (see ServiceGate). */
 export function openServiceGate(account: Account, context: GateContext): ServiceGate {
   const { timeoutMs, ...options } = context;
   return new ServiceGate({

@@ -8,15 +8,13 @@ import addressparser from 'nodemailer/lib/addressparser/index.js';
 
 /** A mailbox address split and normalised: domain in ASCII (IDN), lowercase, no trailing dot. */
 export interface NormalisedAddress {
-  /** local@domain, both parts lowercase. */
   address: string;
   local: string;
   domain: string;
 }
 
 /** An operator's list entry: one address, or a domain that covers its subdomains too. */
-export type ListEntry =
-  { kind: 'address'; address: string; local: string; domain: string } | { kind: 'domain'; domain: string };
+export type ListEntry = ({ kind: 'address' } & NormalisedAddress) | { kind: 'domain'; domain: string };
 
 /** Lowercase ASCII form of a domain (IDN → punycode), trailing dot dropped; undefined when it is no domain. */
 export function normaliseDomain(domain: string): string | undefined {
@@ -77,16 +75,7 @@ export function parseListEntry(raw: string): ListEntry | undefined {
     return parsed ? { kind: 'address', ...parsed } : undefined;
   }
   const domain = normaliseDomain(text.replace(/^@/, ''));
-  return domain && domain.includes('.')
-    ? { kind: 'domain', domain }
-    : domain === 'localhost'
-      ? { kind: 'domain', domain }
-      : undefined;
-}
-
-/** The canonical spelling of an entry, as stored in a policy file and shown back. */
-export function formatListEntry(entry: ListEntry): string {
-  return entry.kind === 'address' ? entry.address : entry.domain;
+  return domain && (domain.includes('.') || domain === 'localhost') ? { kind: 'domain', domain } : undefined;
 }
 
 /** Whether `domain` is `parent` or one of its subdomains; `example.org.evil.test` is neither. */
@@ -94,7 +83,6 @@ export function isWithinDomain(domain: string, parent: string): boolean {
   return domain === parent || domain.endsWith(`.${parent}`);
 }
 
-/** Whether an address is covered by an entry. */
 export function entryMatches(entry: ListEntry, address: NormalisedAddress): boolean {
   return entry.kind === 'address' ? entry.address === address.address : isWithinDomain(address.domain, entry.domain);
 }

@@ -13,7 +13,6 @@ function cap(value: Sourced<number> | null, label: string): string[] {
   return value ? [`at most ${value.value} ${label}`] : [];
 }
 
-/** One sentence per rule that binds the agent. */
 export function describePolicy(policy: EffectivePolicy): string[] {
   const lines: string[] = [];
   const { send } = policy;

@@ -72,7 +72,7 @@ function entries(
   return layers.flatMap((layer) => (pick(layer) ?? []).map((entry) => ({ entry, from: layer.layer })));
 }
 
-/** Describes the layers as read, without failing on a broken one (for `policy show`). */
+/** The layers as read, without failing on a broken one (for `policy show`). */
 export function describeLayers(layers: readonly LoadedLayer[]): EffectivePolicy['layers'] {
   return layers.map(({ layer, path, present, error }) => ({
     layer,

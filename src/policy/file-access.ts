@@ -13,7 +13,6 @@ import { MailboxError } from '../errors.js';
  */
 
 export interface NamedFileRules {
-  /** What the file is for, as the refusal names it. */
   purpose: 'attachment' | 'ops_file';
   /** Credentials directories known to this call (the configured default, the one in use). */
   credentialsDirs: readonly string[];
@@ -27,7 +26,6 @@ export function isInsideDir(path: string, dir: string): boolean {
   return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
-/** The files whose presence makes a directory a credentials directory. */
 export const credentialsFileNames = ['credentials.json', oauthFiles.grant, oauthFiles.accessTokens] as const;
 
 async function holdsCredentials(dir: string): Promise<boolean> {

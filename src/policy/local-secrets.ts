@@ -1,10 +1,9 @@
-import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { credentialFiles } from '../credentials/credential-store.js';
 import { oauthFiles } from '../credentials/oauth-grant-files.js';
 import { readPrivateFile } from '../credentials/secure-file.js';
 import { rememberSecret } from '../redact.js';
-import { knownInboxDirs } from './records/inbox-dirs.js';
+import { knownInboxDirs, subdirectories } from './records/inbox-dirs.js';
 import { isRecord } from '../is-record.js';
 
 /**
@@ -34,7 +33,6 @@ async function readText(path: string): Promise<string> {
   return (await readPrivateFile(path).catch(() => undefined))?.trim() ?? '';
 }
 
-/** The secret values one credentials directory holds (none when it holds no credentials). */
 export async function secretsOfDir(dir: string): Promise<string[]> {
   const [credentials, grant, tokens, session, capability] = await Promise.all([
     readJson(join(dir, credentialFiles.credentials)),
@@ -49,18 +47,6 @@ export async function secretsOfDir(dir: string): Promise<string[]> {
   return [credentials.apiKey, grant.refreshToken, grant.clientSecret, ...held, session, capability].filter(
     (value): value is string => typeof value === 'string' && value.length > 0,
   );
-}
-
-async function subdirectories(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  // Stryker disable next-line MethodExpression: a file taken for a directory holds no credentials file to read
-  return entries.filter((entry) => entry.isDirectory()).map((entry) => join(dir, entry.name));
-}
-
-/** The registered inbox directories; a list that cannot be read adds none (the scan still has the rest). */
-async function registeredDirs(userConfigDir: string): Promise<string[]> {
-  // Stryker disable next-line ArrayDeclaration: a made-up relative directory holds no credentials, like none at all
-  return knownInboxDirs(userConfigDir).catch(() => []);
 }
 
 /** How long one look stays good: a send costs no directory walk, and a new inbox is known within seconds. */
@@ -89,7 +75,9 @@ export async function rememberLocalSecrets(options: {
     ...roots,
     ...(await Promise.all(roots.map(subdirectories))).flat(),
     inUse,
-    ...(await registeredDirs(resolve(options.userConfigDir))),
+    // A list of registered directories that cannot be read adds none: the scan still has the rest.
+    // Stryker disable next-line ArrayDeclaration: a made-up relative directory holds no credentials, like none at all
+    ...(await knownInboxDirs(resolve(options.userConfigDir)).catch(() => [])),
   ]);
   // Tokens are left to the scan's structural match: the redactor keeps only the newest few, and
   // a crowd of other directories' tokens must not push out the ones this process is using.

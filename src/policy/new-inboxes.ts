@@ -1,9 +1,8 @@
-import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { oauthFiles } from '../credentials/oauth-grant-files.js';
 import { MailboxError } from '../errors.js';
 import { assertUsable, loadPolicyLayers, policyPaths, type LoadedLayer } from './policy-layers.js';
-import { knownInboxDirs } from './records/inbox-dirs.js';
+import { knownInboxDirs, subdirectories } from './records/inbox-dirs.js';
 import { anyWakeRunning } from './records/wake-read-only.js';
 
 /**
@@ -16,7 +15,6 @@ import { anyWakeRunning } from './records/wake-read-only.js';
 
 export interface NewInboxScope {
   userConfigDir: string;
-  /** The directory being registered into. */
   credentialsDir: string;
   /** Other credentials directories this process knows of (its configured default); those registered before are read from the user's list. */
   knownDirs?: readonly string[];
@@ -66,7 +64,10 @@ async function everyLayer(scope: NewInboxScope): Promise<LoadedLayer[]> {
   const dirs = [
     ...new Set([scope.credentialsDir, scope.userConfigDir, ...known, ...recorded].map((dir) => resolve(dir))),
   ];
-  const inboxDirs = (await Promise.all(dirs.map(async (dir) => [dir, ...(await connectedInboxDirs(dir))]))).flat();
+  // A connected account's directory holds a folder per inbox, each with its inbox's own layer.
+  const inboxDirs = (
+    await Promise.all(dirs.map(async (dir) => [dir, ...(await subdirectories(join(dir, oauthFiles.inboxFolders)))]))
+  ).flat();
   const base = policyPaths({
     userConfigDir: scope.userConfigDir,
     ...(scope.machinePath ? { machinePath: scope.machinePath } : {}),
@@ -80,17 +81,4 @@ async function everyLayer(scope: NewInboxScope): Promise<LoadedLayer[]> {
     }),
   );
   return [...shared, ...own.flat()];
-}
-
-/** The per-inbox folders of a connected account's directory (each holds its inbox's own layer). */
-async function connectedInboxDirs(dir: string): Promise<string[]> {
-  const folder = join(dir, oauthFiles.inboxFolders);
-  try {
-    const entries = await readdir(folder, { withFileTypes: true });
-    // Stryker disable next-line MethodExpression: a file there would read as a folder holding no layer
-    return entries.filter((entry) => entry.isDirectory()).map((entry) => join(folder, entry.name));
-  } catch {
-    // Stryker disable next-line ArrayDeclaration: a made-up relative directory holds no layer, like none at all
-    return [];
-  }
 }

@@ -13,18 +13,13 @@ export interface OperatorTerminal {
   output: { write(text: string): unknown; isTTY?: boolean };
 }
 
-/** Whether both streams are a terminal. */
-export function isOperatorTerminal(terminal: OperatorTerminal | undefined): terminal is OperatorTerminal {
-  return terminal?.input.isTTY === true && terminal.output.isTTY === true;
-}
-
 /** Throws unless the operator, at a terminal, read `lines` and typed yes. Nothing must have changed before. */
 export async function askOperator(
   terminal: OperatorTerminal | undefined,
   action: string,
   lines: readonly string[],
 ): Promise<void> {
-  if (!isOperatorTerminal(terminal)) {
+  if (terminal?.input.isTTY !== true || terminal.output.isTTY !== true) {
     throw new MailboxError({
       code: 'operator_required',
       message: `${action} needs the operator at a terminal (stdin and stderr must be a terminal); nothing was changed.`,

@@ -1,4 +1,4 @@
-import { formatListEntry, parseListEntry } from './address-matcher.js';
+import { parseListEntry } from './address-matcher.js';
 import type { OnOff, PolicyFile, ReceiveMode, SendMode } from './policy-schema.js';
 
 /**
@@ -30,7 +30,7 @@ export function canonicalEntries(raw: readonly string[]): { entries: string[]; i
   const invalid: string[] = [];
   for (const text of raw) {
     const entry = parseListEntry(text);
-    if (entry) entries.push(formatListEntry(entry));
+    if (entry) entries.push(entry.kind === 'address' ? entry.address : entry.domain);
     else invalid.push(text);
   }
   return { entries: [...new Set(entries)], invalid };

@@ -24,14 +24,9 @@ export const machinePolicyPath = '/etc/agent-mailbox/policy.json';
  */
 export const windowsMachinePolicyPath = 'C:\\ProgramData\\agent-mailbox\\policy.json';
 
-/** The machine layer's path on a platform (default: this one). */
 export function machinePolicyPathFor(platform: NodeJS.Platform = process.platform): string {
   return platform === 'win32' ? windowsMachinePolicyPath : machinePolicyPath;
 }
-/** File name of the user layer inside the user's config directory. */
-export const userPolicyFile = 'user-policy.json';
-/** File name of an inbox's own layer, beside its credentials. */
-export const inboxPolicyFile = 'policy.json';
 
 export interface PolicyPaths {
   machine: string;
@@ -60,16 +55,15 @@ export function policyPaths(options: {
 }): PolicyPaths {
   return {
     machine: options.machinePath ?? machinePolicyPathFor(options.platform),
-    user: join(options.userConfigDir, userPolicyFile),
+    user: join(options.userConfigDir, 'user-policy.json'),
     ...(options.inboxDir !== undefined ? { inboxDir: options.inboxDir } : {}),
   };
 }
 
-/** The path of one layer's file. */
 export function layerPath(paths: PolicyPaths, layer: PolicyLayer): string | undefined {
   if (layer === 'machine') return paths.machine;
   if (layer === 'user') return paths.user;
-  return paths.inboxDir === undefined ? undefined : join(paths.inboxDir, inboxPolicyFile);
+  return paths.inboxDir === undefined ? undefined : join(paths.inboxDir, 'policy.json');
 }
 
 /**

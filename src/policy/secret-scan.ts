@@ -15,10 +15,7 @@ export interface ScanPart {
   text: string;
 }
 
-export interface SecretFinding {
-  where: string;
-  kind: string;
-}
+export type SecretFinding = { where: string; kind: string };
 
 /** The scan reads a long part in windows of this size, each overlapping the next, so a credential on a seam is still seen whole. */
 export const scanBytesPerPart = 8 * 1024 * 1024;

@@ -28,7 +28,6 @@ export interface NewMail {
   state: string;
   /** Newest first, at most `maxItems`. */
   items: NewMailItem[];
-  /** How many new messages there were in all. */
   total: number;
   /** changes: since the stored state; first-run / resync: the last `windowMs` by receivedAt. */
   mode: 'changes' | 'first-run' | 'resync';
@@ -40,9 +39,6 @@ export interface FetchNewMailOptions {
   /** wakeState of the last successful wake; absent on the first run. */
   sinceState?: string;
   now: Date;
-  /** First-run look-back (default 24 hours: a daily job sees the day's mail). */
-  windowMs?: number;
-  maxItems?: number;
 }
 
 const emailSchema = z.looseObject({
@@ -66,11 +62,13 @@ const querySchema = z.looseObject({ ids: z.array(z.string()), total: z.number().
 const emailProperties = ['subject', 'receivedAt', 'mailboxIds', ...senderFactProperties, ...automaticHeaderProperties];
 // RFC 8620 §5.2 lets the server cap changes per call; a bound on rounds keeps a huge backlog finite.
 const maxChangeRounds = 20;
+const maxItems = 50;
+// The first run's look-back: a daily job sees the day's mail.
+const windowMs = 24 * 3600_000;
 
 /** New inbox mail since `sinceState` by JMAP state (RFC 8620 §5.2), or of the last 24 h on a first run. */
 export async function fetchNewMail(options: FetchNewMailOptions): Promise<NewMail> {
-  const maxItems = options.maxItems ?? 50;
-  if (options.sinceState === undefined) return fetchRecent(options, 'first-run', maxItems);
+  if (options.sinceState === undefined) return fetchRecent(options, 'first-run');
   const { jmap, accountId } = options;
   let sinceState = options.sinceState;
   const created: string[] = [];
@@ -79,7 +77,7 @@ export async function fetchNewMail(options: FetchNewMailOptions): Promise<NewMai
     const first = responses[0];
     if (first && first[0] === 'error' && first[1].type === 'cannotCalculateChanges') {
       // The server forgot that old state (RFC 8620 §5.2): fall back to the time window once.
-      return fetchRecent(options, 'resync', maxItems);
+      return fetchRecent(options, 'resync');
     }
     const changes = pick(responses, 'Email/changes', 'c', changesSchema);
     created.push(...changes.created);
@@ -97,11 +95,7 @@ export async function fetchNewMail(options: FetchNewMailOptions): Promise<NewMai
   return { state: sinceState, items: items.slice(0, maxItems), total: items.length, mode: 'changes' };
 }
 
-async function fetchRecent(
-  options: FetchNewMailOptions,
-  mode: 'first-run' | 'resync',
-  maxItems: number,
-): Promise<NewMail> {
+async function fetchRecent(options: FetchNewMailOptions, mode: 'first-run' | 'resync'): Promise<NewMail> {
   const { jmap, accountId } = options;
   // The state is read before the query: mail landing in between is reported again next time
   // rather than missed.
@@ -118,9 +112,7 @@ async function fetchRecent(
       hint: 'Check the account in the dashboard; the wake job needs an inbox to read.',
     });
   }
-  const after = new Date(options.now.getTime() - (options.windowMs ?? 24 * 3600_000))
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z');
+  const after = new Date(options.now.getTime() - windowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const responses = await jmap.request([
     [
       'Email/query',

@@ -2,7 +2,6 @@ import { senderTrustOf } from '../present/assess-mail.js';
 import { fenceUntrusted, newUntrustedMarker, untrustedNotice } from '../present/fence-untrusted.js';
 import { trustFlags } from '../present/present-mail-views.js';
 import type { NewMail } from './fetch-new-mail.js';
-import { writeAtomically } from './write-atomically.js';
 
 export interface DigestInput {
   inbox?: string;
@@ -57,9 +56,4 @@ export function renderInboxDigest(input: DigestInput, marker: string = newUntrus
   if (mail.total > mail.items.length)
     lines.push('', `…and ${mail.total - mail.items.length} more; list them with jmap_request (preset list_new).`);
   return `${lines.join('\n')}\n`;
-}
-
-/** Writes the digest atomically, readable by this user only (mail metadata is private). */
-export async function writeInboxDigest(file: string, text: string): Promise<void> {
-  await writeAtomically(file, text, 0o600);
 }

@@ -1,15 +1,7 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { sandboxOfDirectory, type RegisteredSandbox } from '../credentials/loopback-endpoints.js';
-import { MailboxError } from '../errors.js';
-import {
-  buildCronLine,
-  commandOfCronLine,
-  findCronEntry,
-  removeCronEntry,
-  upsertCronEntry,
-} from './crontab-entries.js';
-import { noCrontabError, readCrontab, writeCrontab, type CrontabProgram } from './crontab-program.js';
+import { crontabJob } from './crontab-entries.js';
 import { proposeWakeCommand, type WakeCommandProposal } from './propose-wake-command.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { wakePrompt } from './wake-prompt.js';
@@ -17,7 +9,7 @@ import { dailySchedule, nextDailyRun, watchMarker } from './watch-marker.js';
 import { nonEmpty, readWatchSettings, watchPaths, writeWatchSettings } from './watch-settings.js';
 import { launchAgentJob } from './schedulers/launch-agent.js';
 import { taskSchedulerJob } from './schedulers/task-scheduler.js';
-import { schedulerOf, type JobView, type NativeJob, type SchedulerKind } from './schedulers/scheduler.js';
+import type { JobView, ScheduledJob, SchedulerKind } from './schedulers/scheduler.js';
 
 /** Where the job lives and what it runs; every path ends up absolute in the scheduler's entry. */
 export interface WatchTarget {
@@ -51,27 +43,19 @@ export interface InstallWatchOptions extends WatchTarget {
   wakeCommand?: string;
 }
 
-export interface WatchStatus {
+/** The job as its scheduler holds it (name, file, entry, command), and what the operator does next. */
+export interface WatchStatus extends Pick<JobView, 'jobName' | 'jobFile' | 'line' | 'command'> {
   credentialsDir: string;
-  /** The inbox of a connected account this job reads. */
   inbox?: string;
   mechanism: SchedulerKind | 'unavailable';
   crontabAvailable: boolean;
   /** Whether this platform's scheduler program (crontab, launchctl, schtasks) can be run here. */
   schedulerAvailable: boolean;
-  /** The scheduler's name of the job (LaunchAgent label, task name); cron has none but the marker. */
-  jobName?: string;
-  /** The file that defines the job (the LaunchAgent's plist, the task's batch file). */
-  jobFile?: string;
   installed: boolean;
   /** True when this call changed the scheduler's entry (install/remove); false when it was already so. */
   changed: boolean;
   marker: string;
   schedule: string;
-  /** What the scheduler holds: the crontab line, the LaunchAgent's arguments, the task's action. */
-  line?: string;
-  /** The entry's shell command as cron runs it (for `env -i sh -c '<command>'`); the batch line on Windows. */
-  command?: string;
   nextRun?: string;
   wakeCommand?: string;
   hasCredentials: boolean;
@@ -105,8 +89,6 @@ function jobDir(target: WatchTarget): string {
 
 /** Installs (or refreshes) the daily job of a credentials directory with this platform's scheduler; idempotent. */
 export async function installWatch(options: InstallWatchOptions): Promise<WatchStatus> {
-  const dir = absoluteDir(options);
-  const program = crontabProgram(options);
   const stored = await readWatchSettings(jobDir(options));
   const wakeCommand = nonEmpty(options.wakeCommand) ?? stored.wakeCommand;
   const path = nonEmpty(options.env.PATH) ?? stored.path;
@@ -116,82 +98,44 @@ export async function installWatch(options: InstallWatchOptions): Promise<WatchS
     ...(path ? { path } : {}),
     updatedAt: (options.now ?? new Date()).toISOString(),
   });
-  const native = nativeJobOf(options, dir);
-  if (native) {
-    const changed = await native.install();
-    return describe(options, dir, await native.look(), changed);
-  }
-  const current = await readCrontab(program);
-  if (current === undefined) throw noCrontabError(program.bin);
-  const marker = watchMarker(jobDir(options));
-  const line = entryLine(options, dir, marker);
-  const changed = findCronEntry(current, marker) !== line;
-  if (changed) await writeCrontab(program, upsertCronEntry(current, marker, line));
-  return describe(options, dir, cronView(await readCrontab(program), marker), changed);
+  const job = jobOf(options);
+  const changed = await job.install();
+  return describe(options, await job.look(), changed);
 }
 
 /** Removes exactly this directory's job; other crontab lines, LaunchAgents and tasks stay as they were. */
 export async function removeWatch(target: WatchTarget): Promise<WatchStatus> {
-  const dir = absoluteDir(target);
-  const native = nativeJobOf(target, dir);
-  if (native) {
-    const view = await native.look();
-    const changed = view.available ? await native.remove() : false;
-    return describe(target, dir, view.available ? await native.look() : view, changed);
-  }
-  const program = crontabProgram(target);
-  const marker = watchMarker(jobDir(target));
-  const current = await readCrontab(program);
-  if (current === undefined) return describe(target, dir, cronView(undefined, marker), false);
-  const changed = findCronEntry(current, marker) !== undefined;
-  if (changed) await writeCrontab(program, removeCronEntry(current, marker));
-  return describe(target, dir, cronView(await readCrontab(program), marker), changed);
+  const job = jobOf(target);
+  const view = await job.look();
+  const changed = view.available ? await job.remove() : false;
+  return describe(target, view.available ? await job.look() : view, changed);
 }
 
-/** Reports whether the job is installed, when it runs next, and how to verify and remove it. */
 export async function watchStatus(target: WatchTarget): Promise<WatchStatus> {
-  const dir = absoluteDir(target);
-  const native = nativeJobOf(target, dir);
-  if (native) return describe(target, dir, await native.look(), false);
-  return describe(target, dir, cronView(await readCrontab(crontabProgram(target)), watchMarker(jobDir(target))), false);
-}
-
-/** The cron job as the crontab holds it (`undefined`: no crontab program). */
-function cronView(crontab: string | undefined, marker: string): JobView {
-  if (crontab === undefined) return { mechanism: 'crontab', available: false, installed: false, verify: [] };
-  const line = findCronEntry(crontab, marker);
-  return {
-    mechanism: 'crontab',
-    available: true,
-    installed: line !== undefined,
-    ...(line !== undefined ? { line, command: commandOfCronLine(line) } : {}),
-    verify: ['crontab -l'],
-  };
+  return describe(target, await jobOf(target).look(), false);
 }
 
 /**
- * The job of this platform's own scheduler, or undefined where cron holds it: on Linux, and wherever
- * the operator named a crontab program (the `crontab` setting; macOS has cron too), which also keeps
- * a test suite run on a Mac or a PC on its stand-in crontab instead of the real launchd or Task Scheduler.
+ * The job in this platform's scheduler: a LaunchAgent on macOS, a Task Scheduler task on Windows,
+ * cron elsewhere and wherever the operator named a crontab program (the `crontab` setting; macOS has
+ * cron too), which also keeps a test suite on a Mac or a PC on its stand-in crontab.
  */
-function nativeJobOf(target: WatchTarget, dir: string): NativeJob | undefined {
-  if (target.crontabBin !== 'crontab') return undefined;
-  const kind = schedulerOf(target.platform ?? process.platform);
-  if (kind === 'crontab') return undefined;
+function jobOf(target: WatchTarget): ScheduledJob {
   const marker = watchMarker(jobDir(target));
   const spec = {
     nodePath: target.nodePath,
     cliPath: target.cliPath,
-    credentialsDir: dir,
+    credentialsDir: resolve(target.credentialsDir),
     ...(target.inbox ? { inbox: target.inbox.address } : {}),
     jobDir: jobDir(target),
     logPath: watchPaths(jobDir(target)).log,
     id: marker.slice(marker.indexOf(':') + 1),
     env: target.env,
   };
-  return kind === 'launchd'
-    ? launchAgentJob(spec, target.uid === undefined ? {} : { uid: target.uid })
-    : taskSchedulerJob(spec);
+  const platform = target.crontabBin === 'crontab' ? (target.platform ?? process.platform) : undefined;
+  if (platform === 'darwin') return launchAgentJob(spec, target.uid === undefined ? {} : { uid: target.uid });
+  if (platform === 'win32') return taskSchedulerJob(spec);
+  return crontabJob(target.crontabBin, target.env, { ...spec, schedule: dailySchedule, marker });
 }
 
 const jobNouns: Record<SchedulerKind, string> = {
@@ -205,32 +149,8 @@ const missingScheduler: Record<SchedulerKind, string> = {
   'task-scheduler': 'schtasks could not be run here, so no Task Scheduler task is installed.',
 };
 
-function entryLine(target: WatchTarget, dir: string, marker: string): string {
-  for (const [name, value] of [
-    ['node binary', target.nodePath],
-    ['CLI entry', target.cliPath],
-  ] as const) {
-    if (!isAbsolute(value)) {
-      throw new MailboxError({
-        code: 'watch_failed',
-        message: `The ${name} path "${value}" is not absolute; cron runs with no PATH and could not find it.`,
-        hint: 'Run the command through its installed `agent-mailbox` binary or with an absolute path to node.',
-      });
-    }
-  }
-  const logPath = watchPaths(jobDir(target)).log;
-  return buildCronLine({
-    schedule: dailySchedule,
-    nodePath: target.nodePath,
-    cliPath: target.cliPath,
-    credentialsDir: dir,
-    ...(target.inbox ? { inbox: target.inbox.address } : {}),
-    logPath,
-    marker,
-  });
-}
-
-async function describe(target: WatchTarget, dir: string, view: JobView, changed: boolean): Promise<WatchStatus> {
+async function describe(target: WatchTarget, view: JobView, changed: boolean): Promise<WatchStatus> {
+  const dir = resolve(target.credentialsDir);
   const paths = watchPaths(jobDir(target));
   const marker = watchMarker(jobDir(target));
   const settings = await readWatchSettings(jobDir(target));
@@ -312,12 +232,4 @@ async function describe(target: WatchTarget, dir: string, view: JobView, changed
     remove: removeWatchHint(dir, cli, target.inbox?.address),
     next,
   };
-}
-
-function crontabProgram(target: WatchTarget): CrontabProgram {
-  return { bin: target.crontabBin, env: target.env };
-}
-
-function absoluteDir(target: WatchTarget): string {
-  return resolve(target.credentialsDir);
 }

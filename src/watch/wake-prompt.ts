@@ -12,7 +12,6 @@ export interface WakePromptInput {
   digestPath?: string;
 }
 
-/** The read-only wake prompt for one inbox. */
 export function wakePrompt(input: WakePromptInput): string {
   const inbox = input.inbox ? `the inbox ${input.inbox}` : 'your agent-mailbox inbox';
   const where = `credentials_dir "${input.credentialsDir}"${input.inboxInput ? ` and inbox "${input.inboxInput}"` : ''}`;

@@ -5,17 +5,46 @@ import { tryAcquireLock } from '../credentials/directory-lock.js';
 import { markInboxWaking } from '../policy/records/wake-read-only.js';
 import { Deadline } from '../gate/deadline.js';
 import type { Check } from '../gate/outgoing.js';
+import { openServiceGate } from '../gate/service-gate.js';
+import { checkOutgoing } from '../request/check-outgoing.js';
+import { jmapCapabilities } from '../wire-constants.js';
 import type { Logger } from '../log.js';
-import { fetchNewMail, type NewMail } from './fetch-new-mail.js';
-import { renderInboxDigest, writeInboxDigest } from './inbox-digest.js';
+import { fetchNewMail, type JmapCall, type JmapCaller, type NewMail } from './fetch-new-mail.js';
+import { renderInboxDigest } from './inbox-digest.js';
+import { writeAtomically } from './write-atomically.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { runWakeCommand, type WakeCommandRun } from './run-wake-command.js';
 import { wakePrompt } from './wake-prompt.js';
-import { createWakeJmap, type WakeJmap } from './wake-jmap.js';
 import { nonEmpty, readWatchSettings, watchPaths } from './watch-settings.js';
 import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 
-export type { WakeJmap } from './wake-jmap.js';
+/** The account's JMAP access as the wake uses it. */
+export interface WakeJmap extends JmapCaller {
+  accountId(): Promise<string>;
+}
+
+/**
+ * The wake's JMAP access through the gate of its run (session cache, 401 re-mint, the run's
+ * deadline), marked as a wake run for the check stage, which sees every read.
+ */
+function createWakeJmap({ account, log, signal, check }: WakeOptions, deadline: Deadline): WakeJmap {
+  const gate = openServiceGate(account, {
+    log,
+    deadline,
+    signal: signal ?? new AbortController().signal,
+    isWake: true,
+    check: check ?? checkOutgoing,
+  });
+  return {
+    async accountId() {
+      return (await gate.session()).accountId;
+    },
+    async request(methodCalls: JmapCall[]) {
+      const response = await gate.call({ using: [jmapCapabilities.core, jmapCapabilities.mail], methodCalls });
+      return response.methodResponses;
+    },
+  };
+}
 
 export interface WakeOptions {
   credentialsDir: string;
@@ -73,13 +102,12 @@ export async function wake(options: WakeOptions): Promise<WakeResult> {
   // held, a connected account's inbox uses only read-only tokens (oauth-inbox-account.ts).
   const release = await tryAcquireLock(dir, 'wake');
   if (!release) {
-    const digestPath = watchPaths(dir).digest;
     return {
       credentialsDir,
       ...(identity.address ? { inbox: identity.address } : {}),
       mode: 'skipped',
       newMail: 0,
-      digestPath,
+      digestPath: watchPaths(dir).digest,
       agent: { ran: false, reason: 'another wake of this inbox is running' },
       stateAdvanced: false,
       state: (await options.account.readState()).wakeState ?? '',
@@ -105,20 +133,12 @@ async function wakeLocked(
   where: { credentialsDir: string; dir: string; identity: InboxIdentity },
 ): Promise<WakeResult> {
   const { credentialsDir, dir, identity } = where;
-  const now = options.now ?? (() => new Date());
-  const startedAt = now();
+  const startedAt = options.now?.() ?? new Date();
   const { account, log } = options;
   const [state, settings] = await Promise.all([account.readState(), readWatchSettings(dir)]);
   const inbox = identity.address ?? identity.jmapAccountId;
   const deadline = options.deadline ?? Deadline.start({ timeoutMs: (await account.config()).timeoutMs });
-  const jmap =
-    options.jmap ??
-    createWakeJmap(account, {
-      log,
-      deadline,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.check ? { check: options.check } : {}),
-    });
+  const jmap = options.jmap ?? createWakeJmap(options, deadline);
   const mail = await fetchNewMail({
     jmap,
     accountId: await jmap.accountId(),
@@ -126,7 +146,8 @@ async function wakeLocked(
     now: startedAt,
   });
   const paths = watchPaths(dir);
-  await writeInboxDigest(
+  // Readable by this user only: mail metadata is private.
+  await writeAtomically(
     paths.digest,
     renderInboxDigest({
       ...(inbox ? { inbox } : {}),
@@ -135,6 +156,7 @@ async function wakeLocked(
       authservId: authservIdOf(await account.config()),
       ...(state.lastWakeAt ? { since: state.lastWakeAt } : {}),
     }),
+    0o600,
   );
   log.info(`wake: ${mail.total} new message(s) (${mail.mode}); digest at ${paths.digest}`);
 
@@ -147,31 +169,23 @@ async function wakeLocked(
     digestPath: paths.digest,
     state: mail.state,
   };
-  const advance = async (): Promise<void> => {
+  // The state moves on only once the mail was handled, so a failed run reports it again.
+  const advanced = async (agent: WakeResult['agent'], summary: string, next: string[] = []): Promise<WakeResult> => {
     await account.updateState((s) => ({ ...s, wakeState: mail.state, lastWakeAt: startedAt.toISOString() }));
+    return { ...base, agent, stateAdvanced: true, summary, next };
   };
 
   if (mail.total === 0) {
-    await advance();
-    return {
-      ...base,
-      agent: { ran: false, reason: 'no new mail' },
-      stateAdvanced: true,
-      summary: 'No new mail since the last check; no agent was started.',
-      next: [],
-    };
+    return advanced({ ran: false, reason: 'no new mail' }, 'No new mail since the last check; no agent was started.');
   }
   if (!command) {
-    await advance();
-    return {
-      ...base,
-      agent: { ran: false, reason: 'no wake command configured' },
-      stateAdvanced: true,
-      summary: `${mail.total} new message(s); the digest is at ${paths.digest}. No agent command is configured, so nobody was woken.`,
-      next: [
+    return advanced(
+      { ran: false, reason: 'no wake command configured' },
+      `${mail.total} new message(s); the digest is at ${paths.digest}. No agent command is configured, so nobody was woken.`,
+      [
         `To wake an agent next time, the operator runs: agent-mailbox watch install --credentials-dir ${shellQuote(credentialsDir)}${identity.kind === 'oauth' && inbox ? ` --inbox ${shellQuote(inbox)}` : ''} --wake-command '<command with {prompt}>'`,
       ],
-    };
+    );
   }
 
   const prompt = wakePrompt({
@@ -200,14 +214,10 @@ async function wakeLocked(
   }
   const agent = { ran: true, command, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs };
   if (run.exitCode === 0) {
-    await advance();
-    return {
-      ...base,
-      agent: { ...agent, reason: 'new mail' },
-      stateAdvanced: true,
-      summary: `${mail.total} new message(s); the agent command ran and finished (exit 0).`,
-      next: [],
-    };
+    return advanced(
+      { ...agent, reason: 'new mail' },
+      `${mail.total} new message(s); the agent command ran and finished (exit 0).`,
+    );
   }
   const how = run.timedOut
     ? 'timed out'

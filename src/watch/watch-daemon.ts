@@ -14,7 +14,6 @@ export interface WatchDaemonOptions {
   /** Production is `0 9 * * *`; tests pass a near-future expression. */
   schedule?: string;
   timezone?: string;
-  /** Called once the job is scheduled, with its next run time. */
   onReady?: (nextRun: Date | null) => void;
 }
 

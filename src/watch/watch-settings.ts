@@ -22,7 +22,6 @@ export function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
-/** Paths of the watch files inside one credentials directory. */
 export function watchPaths(credentialsDir: string): { settings: string; log: string; digest: string } {
   return {
     settings: join(credentialsDir, 'watch.json'),
@@ -31,7 +30,6 @@ export function watchPaths(credentialsDir: string): { settings: string; log: str
   };
 }
 
-/** watch.json of a directory, or {} when there is none. */
 export async function readWatchSettings(credentialsDir: string): Promise<WatchSettings> {
   const file = watchPaths(credentialsDir).settings;
   const text = await readOptional(file);
@@ -47,7 +45,6 @@ export async function readWatchSettings(credentialsDir: string): Promise<WatchSe
   return result.data;
 }
 
-/** Writes watch.json atomically with mode 0600 (temp file + rename). */
 export async function writeWatchSettings(credentialsDir: string, settings: WatchSettings): Promise<void> {
   await mkdir(credentialsDir, { recursive: true, mode: 0o700 });
   const file = watchPaths(credentialsDir).settings;

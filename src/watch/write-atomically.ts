@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { MailboxError, type ErrorCode } from '../errors.js';
 
-/** A file's text, or undefined when there is none. */
 export async function readOptional(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');

@@ -1,10 +1,10 @@
-import { constants } from 'node:fs';
-import { lstat, open, rename } from 'node:fs/promises';
+import { lstat, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { withDirectoryLock } from '../../credentials/directory-lock.js';
 import { ensurePrivateDir, readPrivateFile } from '../../credentials/secure-file.js';
 import { redactSecrets } from '../../redact.js';
+import { appendPrivate, parseJsonLines } from './json-lines.js';
 
 /**
  * The audit trail of every attempt to make mail leave: sent, refused (which rule), held, approved,
@@ -32,13 +32,8 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-const noFollow = constants.O_NOFOLLOW ?? 0;
-
 async function sizeOf(path: string): Promise<number> {
-  return lstat(path).then(
-    (info) => info.size,
-    () => 0,
-  );
+  return (await lstat(path).catch(() => undefined))?.size ?? 0;
 }
 
 /**
@@ -58,28 +53,11 @@ export async function appendAudit(dir: string, entry: AuditEntry): Promise<void>
       if (size + line.length > auditLogMaxBytes && size > 0) await rename(path, `${path}.1`);
     });
   }
-  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow, 0o600);
-  try {
-    await handle.write(line);
-  } finally {
-    await handle.close();
-  }
+  await appendPrivate(path, line);
 }
 
 /** The entries of the current log and the rotated one, oldest first; lines that do not parse are skipped. */
 export async function readAudit(dir: string): Promise<AuditEntry[]> {
-  const out: AuditEntry[] = [];
-  for (const name of [`${auditLogFile}.1`, auditLogFile]) {
-    const text = await readPrivateFile(join(dir, name));
-    for (const line of (text ?? '').split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        const parsed = auditEntrySchema.safeParse(JSON.parse(line));
-        if (parsed.success) out.push(parsed.data);
-      } catch {
-        // A line cut by a crash mid-write: the entries around it still count.
-      }
-    }
-  }
-  return out;
+  const texts = await Promise.all([`${auditLogFile}.1`, auditLogFile].map((name) => readPrivateFile(join(dir, name))));
+  return texts.flatMap((text) => parseJsonLines(text ?? '', auditEntrySchema));
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readPrivateFile, writeFileAtomic, ensurePrivateDir } from '../../credentials/secure-file.js';
+import { readPrivateFile, writeFileAtomic } from '../../credentials/secure-file.js';
 
 /**
  * What the guard last settled about an inbox's auto-reply (its vacation response): the rules it
@@ -14,7 +14,6 @@ export interface AutoReplyState {
   checked?: string;
   /** The rules refuse the enabled auto-reply and it is not switched off yet. */
   pending?: boolean;
-  /** When the guard last switched it off (ISO time). */
   switchedOffAt?: string;
 }
 
@@ -35,6 +34,5 @@ export async function readAutoReplyState(stateDir: string): Promise<AutoReplySta
 }
 
 export async function writeAutoReplyState(stateDir: string, state: AutoReplyState): Promise<void> {
-  await ensurePrivateDir(stateDir);
   await writeFileAtomic(join(stateDir, autoReplyStateFile), `${JSON.stringify(state)}\n`);
 }

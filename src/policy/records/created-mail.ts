@@ -1,7 +1,6 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, readPrivateFile } from '../../credentials/secure-file.js';
+import { appendPrivate } from './json-lines.js';
 
 /**
  * The ids of mail this tool wrote into the inbox itself (Email/set creates, imports, copies), one
@@ -12,26 +11,13 @@ import { ensurePrivateDir, readPrivateFile } from '../../credentials/secure-file
 
 export const createdMailFile = 'created-mail.ids';
 
-const noFollow = constants.O_NOFOLLOW ?? 0;
-
-/** Appends ids in one write (lands whole among other processes' appends). */
 export async function recordCreatedMail(dir: string, ids: readonly string[]): Promise<void> {
   const clean = ids.filter((id) => id.length > 0 && !/[\r\n]/.test(id));
   if (clean.length === 0) return;
   await ensurePrivateDir(dir);
-  const handle = await open(
-    join(dir, createdMailFile),
-    constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow,
-    0o600,
-  );
-  try {
-    await handle.write(clean.map((id) => `${id}\n`).join(''));
-  } finally {
-    await handle.close();
-  }
+  await appendPrivate(join(dir, createdMailFile), clean.map((id) => `${id}\n`).join(''));
 }
 
-/** Every id recorded so far; none when nothing was recorded. */
 export async function readCreatedMail(dir: string): Promise<ReadonlySet<string>> {
   const text = await readPrivateFile(join(dir, createdMailFile));
   return new Set((text ?? '').split('\n').filter((line) => line.length > 0));

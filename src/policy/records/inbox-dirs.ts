@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { withDirectoryLock } from '../../credentials/directory-lock.js';
@@ -28,6 +29,13 @@ export async function knownInboxDirs(userConfigDir: string): Promise<string[]> {
       cause: error,
     });
   }
+}
+
+/** The folders inside `dir`; none when it cannot be read. */
+export async function subdirectories(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  // Stryker disable next-line MethodExpression: a file taken for a folder holds no credentials file or layer to read
+  return entries.filter((entry) => entry.isDirectory()).map((entry) => join(dir, entry.name));
 }
 
 /** Adds `dir` to the list (once), under a lock so two registrations at once both stay. */

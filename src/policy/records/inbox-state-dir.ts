@@ -1,3 +1,5 @@
+import type { InboxIdentity } from '../../auth/account-registry.js';
+
 /**
  * Which inbox the operator's per-inbox rules and records belong to, and the folder holding them
  * (its policy layer, send ledger, audit log and held mail). Every per-inbox path goes through here:
@@ -6,12 +8,7 @@
  */
 
 /** The facts of an inbox this needs; an account's `inbox()` answers them for either kind. */
-export interface InboxFacts {
-  inboxId: string;
-  address?: string;
-  jmapAccountId?: string;
-  stateDir: string;
-}
+export type InboxFacts = Pick<InboxIdentity, 'inboxId' | 'address' | 'jmapAccountId' | 'stateDir'>;
 
 /** The inbox's name for rules and records (its address when known) and its state folder. */
 export function guardedInbox(identity: InboxFacts): { inbox: string; stateDir: string } {

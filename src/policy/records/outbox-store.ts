@@ -17,7 +17,6 @@ const heldMailSchema = z.object({
   id: z.string(),
   inbox: z.string(),
   createdAt: z.string(),
-  /** The draft on the server (Email id). */
   emailId: z.string(),
   identityId: z.string().optional(),
   /** The envelope as judged: who the mail goes to, and from. */
@@ -56,7 +55,6 @@ async function readOutbox(dir: string): Promise<Outbox> {
   return parsed.data;
 }
 
-/** Every record, held or decided, oldest first. */
 export async function listOutbox(dir: string): Promise<HeldMail[]> {
   return (await readOutbox(dir)).held;
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open, readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MailboxError } from '../../errors.js';
 import { ensurePrivateDir } from '../../credentials/secure-file.js';
+import { appendPrivate, parseJsonLines } from './json-lines.js';
 
 /**
  * The send caps' ledger: one line per submission, per inbox, kept beside the credentials in a file
@@ -19,7 +19,6 @@ import { ensurePrivateDir } from '../../credentials/secure-file.js';
 export const sendLedgerPrefix = 'send-ledger-';
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
-const noFollow = constants.O_NOFOLLOW ?? 0;
 
 const lineSchema = z.union([
   z.object({ k: z.string(), id: z.string(), at: z.number() }),
@@ -44,35 +43,19 @@ function fileOf(at: number): string {
 
 async function appendLines(dir: string, at: number, lines: readonly LedgerLine[]): Promise<void> {
   const path = join(dir, fileOf(at));
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow;
-  const handle = await open(path, flags, 0o600).catch(async (error: NodeJS.ErrnoException) => {
+  const text = lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+  await appendPrivate(path, text).catch(async (error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
     await ensurePrivateDir(dir);
-    return open(path, flags, 0o600);
+    await appendPrivate(path, text);
   });
-  try {
-    await handle.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
-  } finally {
-    await handle.close();
-  }
 }
 
 /** The lines of the last day (the files of the UTC days it touches), in file order. */
 async function readLines(dir: string, at: number): Promise<LedgerLine[]> {
-  const out: LedgerLine[] = [];
-  for (const name of [...new Set([fileOf(at - dayMs), fileOf(at)])]) {
-    const text = await readFile(join(dir, name), 'utf8').catch(() => '');
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        const parsed = lineSchema.safeParse(JSON.parse(line));
-        if (parsed.success) out.push(parsed.data);
-      } catch {
-        // A line cut by a crash counts for nothing; the lines around it still do.
-      }
-    }
-  }
-  return out;
+  const names = [...new Set([fileOf(at - dayMs), fileOf(at)])];
+  const texts = await Promise.all(names.map((name) => readFile(join(dir, name), 'utf8').catch(() => '')));
+  return texts.flatMap((text) => parseJsonLines(text, lineSchema));
 }
 
 /** Slot times of `key` still counting (not freed, within the last day), in file order, with their ids. */
@@ -94,8 +77,14 @@ function whenFits(inWindow: readonly number[], windowMs: number, cap: number, co
   return leaving === undefined ? undefined : leaving + windowMs;
 }
 
-/** The refusal when `count` more sends do not fit after `times`, or undefined when they fit. */
-function capRefusal(times: readonly number[], at: number, count: number, caps: SendCaps): MailboxError | undefined {
+/** The refusal when `count` more sends do not fit after `slots`, or undefined when they fit. */
+function capRefusal(
+  slots: readonly { at: number }[],
+  at: number,
+  count: number,
+  caps: SendCaps,
+): MailboxError | undefined {
+  const times = slots.map((slot) => slot.at);
   for (const [cap, windowMs, label, key] of [
     [caps.perHour, hourMs, 'per hour', 'send.maxSendsPerHour'],
     [caps.perDay, dayMs, 'per day', 'send.maxSendsPerDay'],
@@ -125,16 +114,11 @@ export async function checkSendSlots(
 ): Promise<void> {
   if (!caps.perHour && !caps.perDay) return;
   const at = now();
-  const refusal = capRefusal(
-    countingSlots(await readLines(dir, at), inboxKey, at).map((slot) => slot.at),
-    at,
-    count,
-    caps,
-  );
+  const slots = countingSlots(await readLines(dir, at), inboxKey, at);
+  const refusal = capRefusal(slots, at, count, caps);
   if (refusal) throw refusal;
 }
 
-/** Directories pruned today by this process: once a day each is enough. */
 const prunedOn = new Map<string, string>();
 
 /** Drops the files of days no window reaches any more (best effort, once a day per process). */
@@ -171,12 +155,7 @@ export async function reserveSendSlots(
     const slots = countingSlots(await readLines(dir, at), inboxKey, at);
     const lastOfMine = Math.max(...mine.map((slot) => slots.findIndex((s) => s.id === slot.id)));
     const before = slots.slice(0, lastOfMine + 1).filter((slot) => !mine.some((m) => m.id === slot.id));
-    const refusal = capRefusal(
-      before.map((slot) => slot.at),
-      at,
-      count,
-      caps,
-    );
+    const refusal = capRefusal(before, at, count, caps);
     if (refusal) {
       await appendLines(
         dir,

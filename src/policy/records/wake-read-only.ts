@@ -17,7 +17,6 @@ function markerPrefix(inbox: string): string {
   return `wake-${createHash('sha256').update(inboxKey(inbox)).digest('hex').slice(0, 24)}-`;
 }
 
-/** The folder of the marks. */
 export function wakeMarkerDir(userConfigDir: string): string {
   return join(userConfigDir, markerFolder);
 }
@@ -43,12 +42,10 @@ async function wakeMarkHeld(userConfigDir: string, prefix: string): Promise<bool
   return false;
 }
 
-/** Whether a live wake holds `inbox` read-only right now. */
 export async function isInboxWaking(userConfigDir: string, inbox: string): Promise<boolean> {
   return wakeMarkHeld(userConfigDir, markerPrefix(inbox));
 }
 
-/** Whether a live wake of any inbox of this user holds its mark. */
 export async function anyWakeRunning(userConfigDir: string): Promise<boolean> {
   return wakeMarkHeld(userConfigDir, 'wake-');
 }

@@ -56,7 +56,6 @@ export function refuseValues(
   }
 }
 
-/** The error for a platform whose scheduler program cannot be run here. */
 export function noSchedulerError(program: string, scheduler: string, cause?: unknown): MailboxError {
   return new MailboxError({
     code: 'watch_unsupported',

@@ -5,7 +5,7 @@ import { MailboxError } from '../../errors.js';
 import { shellQuote } from '../../render/shell-quote.js';
 import { noSchedulerError, refuseValues, wakeArguments, xmlText } from './job-values.js';
 import { runIfPresent, runProgram, type ProgramRun } from './run-program.js';
-import type { JobView, NativeJob, WakeJobSpec } from './scheduler.js';
+import type { JobView, ScheduledJob, WakeJobSpec } from './scheduler.js';
 import { readOptional, writeAtomically } from '../write-atomically.js';
 
 /** The LaunchAgent's label: one per credentials directory (or inbox of a connected account). */
@@ -55,13 +55,8 @@ export function buildLaunchAgentPlist(spec: WakeJobSpec): string {
   ].join('\n');
 }
 
-export interface LaunchAgentOptions {
-  /** The user's id for the gui/<uid> domain (default: this process's). */
-  uid?: number;
-}
-
 /** The daily job as a LaunchAgent in ~/Library/LaunchAgents, loaded into the user's gui domain. */
-export function launchAgentJob(spec: WakeJobSpec, options: LaunchAgentOptions = {}): NativeJob {
+export function launchAgentJob(spec: WakeJobSpec, options: { uid?: number } = {}): ScheduledJob {
   const label = launchAgentLabel(spec.id);
   const home = spec.env.HOME !== undefined && spec.env.HOME !== '' ? spec.env.HOME : homedir();
   const plistPath = join(home, 'Library', 'LaunchAgents', `${label}.plist`);

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 
-/** How one run of a scheduler's program ended. */
 export interface ProgramRun {
   code: number;
   stdout: string;

@@ -1,13 +1,6 @@
 /** The scheduler that runs the daily wake on each platform, and what every one of them reports. */
 export type SchedulerKind = 'crontab' | 'launchd' | 'task-scheduler';
 
-/** The platform decides: launchd on macOS, Task Scheduler on Windows, cron everywhere else. */
-export function schedulerOf(platform: NodeJS.Platform): SchedulerKind {
-  if (platform === 'darwin') return 'launchd';
-  if (platform === 'win32') return 'task-scheduler';
-  return 'crontab';
-}
-
 /** One credentials directory's job as its scheduler holds it. */
 export interface JobView {
   mechanism: SchedulerKind;
@@ -16,9 +9,9 @@ export interface JobView {
   installed: boolean;
   /** What the scheduler holds: the crontab line, the LaunchAgent's program arguments, the task's action. */
   line?: string;
-  /** The command as the job runs it, to try by hand. */
+  /** The command as the job runs it, to try by hand (for cron: `env -i sh -c '<command>'`). */
   command?: string;
-  /** The scheduler's name of the job: the LaunchAgent's label, the task's name. */
+  /** The scheduler's name of the job: the LaunchAgent's label, the task's name (cron has only the marker). */
   jobName?: string;
   /** The file that defines the job: the LaunchAgent's plist, the task's batch file. */
   jobFile?: string;
@@ -31,7 +24,6 @@ export interface WakeJobSpec {
   nodePath: string;
   cliPath: string;
   credentialsDir: string;
-  /** A connected account's inbox (its address): the wake reads that inbox only. */
   inbox?: string;
   /** The job's own folder: its log, and the files a scheduler needs beside it. */
   jobDir: string;
@@ -41,8 +33,8 @@ export interface WakeJobSpec {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-/** A scheduler other than cron: it finds, installs (idempotently) and removes one job. */
-export interface NativeJob {
+/** One job in its scheduler: found, installed (idempotently) and removed. */
+export interface ScheduledJob {
   look(): Promise<JobView>;
   /** True when it changed anything. */
   install(): Promise<boolean>;

@@ -4,7 +4,7 @@ import { join, win32 } from 'node:path';
 import { MailboxError } from '../../errors.js';
 import { noSchedulerError, refuseValues, wakeArguments, xmlText, xmlValue } from './job-values.js';
 import { runIfPresent, runProgram, type ProgramRun } from './run-program.js';
-import type { JobView, NativeJob, WakeJobSpec } from './scheduler.js';
+import type { JobView, ScheduledJob, WakeJobSpec } from './scheduler.js';
 import { readOptional, writeAtomically } from '../write-atomically.js';
 import { batchArgument, batchRefusal, taskArgumentRefusal, taskArguments } from './windows-quoting.js';
 
@@ -16,7 +16,6 @@ export function windowsTaskName(id: string): string {
 /** The task runs cmd.exe from the system folder, never one found on a PATH. */
 export const taskCommand = '%SystemRoot%\\System32\\cmd.exe';
 
-/** The batch file beside the job's other files. */
 export function batchFilePath(jobDir: string): string {
   return join(jobDir, 'wake-task.cmd');
 }
@@ -106,7 +105,7 @@ export function taskEssentials(xml: string): TaskEssentials {
 }
 
 /** The daily job as a Task Scheduler task of the current user, made and found with schtasks. */
-export function taskSchedulerJob(spec: WakeJobSpec): NativeJob {
+export function taskSchedulerJob(spec: WakeJobSpec): ScheduledJob {
   const name = windowsTaskName(spec.id);
   const batchPath = batchFilePath(spec.jobDir);
   const schtasks = (args: string[]) => runProgram('schtasks', args, spec.env);

@@ -1,0 +1,31 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { z } from 'zod';
+
+const noFollow = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * Appends `text` to a 0600 file in one write, never through a symlink: one write to a file opened
+ * for appending lands whole among other processes' appends, so appending takes no lock.
+ */
+export async function appendPrivate(path: string, text: string): Promise<void> {
+  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow, 0o600);
+  try {
+    await handle.write(text);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The lines of a JSON-lines text that parse under `schema`: a line cut by a crash mid-write counts for nothing, the lines around it still do. */
+export function parseJsonLines<T>(text: string, schema: z.ZodType<T>): T[] {
+  return text.split('\n').flatMap((line) => {
+    if (!line.trim()) return [];
+    try {
+      const parsed = schema.safeParse(JSON.parse(line));
+      return parsed.success ? [parsed.data] : [];
+    } catch {
+      return [];
+    }
+  });
+}
