@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import { MailboxError } from '../errors.js';
 
 /**
@@ -28,6 +27,8 @@ export async function askOperator(
   }
   terminal.output.write(`${[...lines].join('\n')}\n${action}: type yes to go ahead: `);
   // The terminal itself echoes and edits the line (cooked mode); one line is the answer.
+  // Imported here: node:readline loads four node modules that every other command would pay for.
+  const { createInterface } = await import('node:readline');
   const reader = createInterface({ input: terminal.input, crlfDelay: Infinity });
   let answer = '';
   try {
