@@ -15,7 +15,6 @@ import type { OperatorTerminal } from '../policy/operator-terminal.js';
  */
 
 export interface ProgressUpdate {
-  /** Increases with every report. */
   progress: number;
   total?: number;
   message: string;
@@ -70,25 +69,18 @@ export interface OperationContext {
   log: Logger;
   /** One cached account per credentials directory (long-lived in the MCP server). */
   accounts: AccountRegistry;
-  /** Which front door called: wording of hints may differ, behaviour does not. */
+  /** Wording of hints may differ per door, behaviour does not. */
   frontDoor: FrontDoor;
   /**
-   * The call's one deadline, started by the front door: the configured timeout (--timeout-ms) over
-   * everything the call sends to the service, and the door's budget for the call when it has one
-   * (MCP hosts cut tool calls at ~60 s; a long proof of work then answers "call again").
+   * The call's one deadline, started by the door: --timeout-ms over everything the call sends, and
+   * the door's budget when it has one (MCP hosts cut tool calls at ~60 s).
    */
   deadline: Deadline;
-  /**
-   * Absolute paths of this installation, for jobs that must run with no PATH (watch), and how the
-   * operator runs this CLI at a shell, for the command lines we suggest (src/render/shell-command.ts).
-   */
+  /** Absolute paths for jobs that run with no PATH (watch), and how the operator runs this CLI at a shell. */
   install: { nodePath: string; cliPath: string; shellCommand: string };
   /** Where downloads may be written: the directory the operator started the process in. */
   workingDir: string;
-  /**
-   * The process's own streams, given only to CLI-only commands that run until stopped and report
-   * as they go (sandbox banner, one JSON line per wake of `watch run`, the agent's output on wake).
-   */
+  /** Only for CLI-only commands that run until stopped and report as they go (sandbox, watch run, wake). */
   streams?: { stdout: Writable; stderr: Writable; stdin?: Readable };
   /**
    * Asks the person behind the agent to confirm, where the door can (MCP: form elicitation, when the
@@ -102,7 +94,7 @@ export interface OperationContext {
    * do: they need a person there who types yes. Absent where no person can be (MCP, tests' streams).
    */
   terminal?: OperatorTerminal;
-  /** Starts the stdio MCP server in this process (supplied by the CLI: core never imports a door). */
+  /** Supplied by the CLI: core never imports a door. */
   launchMcpServer?: (options: {
     verbose: boolean;
     toolDeadlineMs?: number;
@@ -116,6 +108,10 @@ export interface OperationAnnotations {
   idempotentHint: boolean;
   openWorldHint: boolean;
 }
+
+/** The annotations of a command that reads, or rewrites, only local files. */
+export const readsLocal = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const writesLocal = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** CLI-only details that cannot be derived from the input schema. */
 export interface CliSpec {
@@ -131,7 +127,7 @@ export interface CliSpec {
   logLevel?: 'warn' | 'info';
   /** Input key taken as a positional argument, e.g. `help [topic]`. */
   positional?: string;
-  /** Input keys given as JSON text on the command line (parsed before validation), each with the example a parse error shows. */
+  /** Input keys given as JSON text, each with the example a parse error shows. */
   jsonFlags?: Readonly<Record<string, string>>;
   /** Input keys whose flag may repeat, collected into an array. */
   repeatable?: readonly string[];
@@ -157,7 +153,7 @@ export interface Operation<I extends z.ZodObject, O extends z.ZodType, C extends
   output: O;
   annotations: OperationAnnotations;
   cli?: CliSpec;
-  /** Which front doors offer it (default both): operator-only commands are CLI-only. */
+  /** Default both: operator-only commands are CLI-only. */
   doors?: readonly FrontDoor[];
   /** The text a person or model reads, from `run`'s result as typed; without it both doors show compact JSON (src/render/). */
   present?: Present<z.infer<O>>;
@@ -171,12 +167,7 @@ export function defineOperation<I extends z.ZodObject, O extends z.ZodType, C ex
   return op;
 }
 
-/** An entry's schemas, as a lazily defined entry builds them. */
-export interface OperationSchemas<I extends z.ZodObject, O extends z.ZodType, C extends z.ZodObject> {
-  input: I;
-  output: O;
-  cliInput?: C;
-}
+type Schemas = 'input' | 'output' | 'cliInput';
 
 /**
  * An entry whose schemas are built on first use, once. Every start imports the whole table, but a
@@ -184,11 +175,11 @@ export interface OperationSchemas<I extends z.ZodObject, O extends z.ZodType, C 
  * methods) would be paid by every shell step. The entry reads the same as one of defineOperation.
  */
 export function defineLazyOperation<I extends z.ZodObject, O extends z.ZodType, C extends z.ZodObject = z.ZodObject>(
-  op: Omit<Operation<I, O, C>, 'input' | 'output' | 'cliInput'> & { schemas: () => OperationSchemas<I, O, C> },
+  op: Omit<Operation<I, O, C>, Schemas> & { schemas: () => Pick<Operation<I, O, C>, Schemas> },
 ): Operation<I, O, C> {
   const { schemas, ...entry } = op;
-  let built: OperationSchemas<I, O, C> | undefined;
-  const get = (): OperationSchemas<I, O, C> => (built ??= schemas());
+  let built: Pick<Operation<I, O, C>, Schemas> | undefined;
+  const get = () => (built ??= schemas());
   return Object.defineProperties(entry, {
     input: { get: () => get().input, enumerable: true },
     output: { get: () => get().output, enumerable: true },
@@ -196,7 +187,6 @@ export function defineLazyOperation<I extends z.ZodObject, O extends z.ZodType, 
   }) as Operation<I, O, C>;
 }
 
-/** The process's streams, for the CLI-only commands that report as they run. */
 export function streamsOf(ctx: OperationContext, what: string): NonNullable<OperationContext['streams']> {
   if (ctx.streams) return ctx.streams;
   throw new MailboxError({
@@ -221,7 +211,6 @@ export function commandConfig(
   });
 }
 
-/** What the gate needs of the call. */
 export function gateContext(ctx: OperationContext) {
   return { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { helpTopics, listHelpTopics, readHelpTopic } from '../help/index.js';
-import { defineLazyOperation, inputErrorCodes, type Operation } from './define-operation.js';
+import { defineLazyOperation, inputErrorCodes, type Operation, readsLocal } from './define-operation.js';
 import { summarizeOperations } from './summarize-operations.js';
 
 const helpInput = () =>
@@ -33,7 +33,7 @@ export function helpOperationOver(tools: () => readonly Operation<z.ZodObject, z
       input: helpInput(),
       output: helpOutput(),
     }),
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: readsLocal,
     cli: { positional: 'topic' },
     // Both doors show the Markdown itself, not the JSON string that carries it.
     present: (result) => ({ text: (result as { text: string }).text }),

@@ -5,7 +5,7 @@ import { askOperator } from '../../policy/operator-terminal.js';
 import { listOutbox, type HeldMail } from '../../policy/records/outbox-store.js';
 import { approveHeldMail, discardHeldMail, findHeld, heldMailDir } from '../../request/approve-held-mail.js';
 import { chosenInbox, inboxInput } from '../connected/inbox-input.js';
-import { defineLazyOperation, gateContext, type OperationContext } from '../define-operation.js';
+import { defineLazyOperation, gateContext, type OperationContext, readsLocal } from '../define-operation.js';
 
 /**
  * `outbox list|approve|discard|log`: the operator's side of held mail and the audit trail. The
@@ -21,7 +21,6 @@ const idInput = z
   .string()
   .regex(/^h-[0-9a-f]{8}$/, 'an outbox id looks like h-1a2b3c4d')
   .describe("The held mail's id, from outbox list.");
-const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** The account and inbox a command acts for: on a connected account, --inbox picks one (default: its default inbox). */
 function accountOf(
@@ -44,7 +43,7 @@ export const outboxListOperation = defineLazyOperation({
     input: z.object({ credentials_dir: credentialsDir, inbox: inboxInput }),
     output: z.looseObject({ held: z.array(z.looseObject({ id: z.string(), status: z.string() })) }),
   }),
-  annotations: readOnly,
+  annotations: readsLocal,
   doors: ['cli'],
   cli: { path: ['outbox', 'list'] },
   present: (result) => {
@@ -124,7 +123,7 @@ export const outboxLogOperation = defineLazyOperation({
     input: z.object({ credentials_dir: credentialsDir, inbox: inboxInput }),
     output: z.looseObject({ entries: z.array(z.looseObject({ at: z.string(), verdict: z.string() })) }),
   }),
-  annotations: readOnly,
+  annotations: readsLocal,
   doors: ['cli'],
   cli: { path: ['outbox', 'log'] },
   present: (result) => {
