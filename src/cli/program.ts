@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import type { z } from 'zod';
 import { isSwitchSetting, settings, type SettingName } from '../config.js';
 import { MailboxError } from '../errors.js';
-import type { Operation } from '../operations/define-operation.js';
+import type { AnyOperation } from '../operations/define-operation.js';
 import { spellingOfInput } from '../operations/cli-spelling.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { describeField, toKebab } from './zod-fields.js';
@@ -24,7 +24,7 @@ const globalSettingNames: readonly SettingName[] = [
 
 /** What a table command's action hands to the runner. */
 export interface ParsedInvocation {
-  operation: Operation<z.ZodObject, z.ZodType>;
+  operation: AnyOperation;
   input: Record<string, unknown>;
   configFlags: Partial<Record<SettingName, string | boolean>>;
   json: boolean;
@@ -75,10 +75,7 @@ function numberFlag(value: string): number | string {
 }
 
 /** Builds one commander command from a table entry; `onRun` receives the parsed invocation. */
-export function buildTableCommand(
-  op: Operation<z.ZodObject, z.ZodType>,
-  onRun: (invocation: ParsedInvocation) => Promise<void>,
-): Command {
+export function buildTableCommand(op: AnyOperation, onRun: (invocation: ParsedInvocation) => Promise<void>): Command {
   const command = new Command(op.cli?.path?.at(-1) ?? op.name).description(op.description);
   const flagKeys = new Map<string, { key: string; flag: string }>();
   // Operator-only inputs become flags like any other; only this door offers them.

@@ -14,7 +14,6 @@ import { publishedAsType } from '../operations/define-operation.js';
 
 type JsonSchema = Record<string, unknown>;
 
-/** `schema` as JSON Schema in the portable subset (draft 2020-12 keywords, no `$schema`). */
 export function portableJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
     io,
@@ -75,10 +74,8 @@ function isRecord(value: unknown): value is JsonSchema {
 
 /**
  * An output schema cut to its top level: each member's name and type, nested objects as bare
- * `{"type": "object"}`. tools/list is sent in every conversation of every host, and models call
- * tools from the input schema: the output schema only has to let the SDK clients accept
- * structuredContent (they validate it, error results too), which a looser schema still does.
- * The full shapes are in the reference (docs/reference.md) and the help topics.
+ * `{"type": "object"}`. tools/list is sent in every conversation, and models call tools from the
+ * input schema: the output schema only has to let the SDK clients accept structuredContent.
  */
 export function outlineJsonSchema(schema: JsonSchema): JsonSchema {
   const properties = isRecord(schema.properties) ? schema.properties : {};
@@ -91,7 +88,6 @@ export function outlineJsonSchema(schema: JsonSchema): JsonSchema {
   };
 }
 
-/** One member at its top level: its type (and a primitive's enum), an array's items likewise. */
 function outlineMember(node: JsonSchema): JsonSchema {
   if (Array.isArray(node.anyOf)) return { anyOf: node.anyOf.map((c: unknown) => (isRecord(c) ? outlineMember(c) : c)) };
   if (node.type === 'object') return { type: 'object' };

@@ -15,25 +15,17 @@ export interface ProgressNotice {
   message: string;
 }
 
-export interface ProgressReporterOptions {
+const noopReporter = { report(_update: ProgressUpdate): void {}, stop(): void {} };
+
+/** A throttled, heartbeat-backed progress sender for one call (a no-op without a token). */
+export function createProgressReporter(options: {
   /** The request's `_meta.progressToken`; without one nothing is ever sent. */
   progressToken: string | number | undefined;
   send: (notice: ProgressNotice) => Promise<void>;
   minIntervalMs?: number;
   heartbeatMs?: number;
   now?: () => number;
-}
-
-export interface ProgressReporter {
-  report(update: ProgressUpdate): void;
-  /** Stops the heartbeat; call when the tool call ends, whatever its outcome. */
-  stop(): void;
-}
-
-const noopReporter: ProgressReporter = { report() {}, stop() {} };
-
-/** A throttled, heartbeat-backed progress sender for one call (a no-op without a token). */
-export function createProgressReporter(options: ProgressReporterOptions): ProgressReporter {
+}): typeof noopReporter {
   const { progressToken, send } = options;
   if (progressToken === undefined) return noopReporter;
   const minIntervalMs = options.minIntervalMs ?? 1_000;
@@ -77,6 +69,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
         pending.unref();
       }
     },
+    // Called when the tool call ends, whatever its outcome.
     stop() {
       stopped = true;
       if (pending) clearTimeout(pending);

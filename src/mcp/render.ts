@@ -13,9 +13,6 @@ import { renderError as renderErrorForDoor } from '../render/render-error.js';
  * `message`, so every failure comes through here with its code, hint and next step.
  */
 
-export { describeNextForMcp } from '../render/describe-next.js';
-export { largeResultChars } from '../render/present-result.js';
-
 /** The `error` member every tool's advertised output schema carries, so error results validate. */
 export const mcpErrorSchema = z.looseObject({
   code: z.string(),
@@ -25,13 +22,11 @@ export const mcpErrorSchema = z.looseObject({
   nextCall: z.string().optional(),
 });
 
-/** Renders any failure: isError, "message / Next: …" text, and the fields in structuredContent.error. */
 export function renderError(error: MailboxError, wording?: NextWording): CallToolResult {
   const rendered = renderErrorForDoor(error, 'mcp', wording);
   return { isError: true, content: [{ type: 'text', text: rendered.text }], structuredContent: rendered.structured };
 }
 
-/** Renders an operation's success through its `present` hook (compact JSON without one). */
 export function renderSuccess(result: unknown, present?: Present, wording?: NextWording): CallToolResult {
   const rendered = renderResult(result, 'mcp', { present, wording });
   return {
@@ -41,7 +36,7 @@ export function renderSuccess(result: unknown, present?: Present, wording?: Next
   };
 }
 
-/** A result's `saved` member: the file this call wrote (jmap_request's download). */
+// jmap_request's download.
 const savedFile = z.object({ saved: z.object({ path: z.string(), size: z.number(), type: z.string() }) });
 
 /**

@@ -160,6 +160,8 @@ export interface Operation<I extends z.ZodObject, O extends z.ZodType, C extends
   run(input: OperationInput<I, C>, ctx: OperationContext): Promise<z.infer<O>>;
 }
 
+export type AnyOperation = Operation<z.ZodObject, z.ZodType>;
+
 /** Identity helper that keeps each operation's input and output types linked to `run`. */
 export function defineOperation<I extends z.ZodObject, O extends z.ZodType, C extends z.ZodObject = z.ZodObject>(
   op: Operation<I, O, C>,

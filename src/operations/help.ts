@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { helpTopics, listHelpTopics, readHelpTopic } from '../help/index.js';
-import { defineLazyOperation, inputErrorCodes, type Operation, readsLocal } from './define-operation.js';
+import { defineLazyOperation, inputErrorCodes, readsLocal, type AnyOperation } from './define-operation.js';
 import { summarizeOperations } from './summarize-operations.js';
 
 const helpInput = () =>
@@ -23,7 +23,7 @@ const helpOutput = () =>
  * The `help` entry. Its tools topic is generated from the table that holds it, so the table is
  * handed in (src/operations/index.ts) rather than imported, which would be an import cycle.
  */
-export function helpOperationOver(tools: () => readonly Operation<z.ZodObject, z.ZodType>[]) {
+export function helpOperationOver(tools: () => readonly AnyOperation[]) {
   return defineLazyOperation({
     name: 'help',
     title: 'Help',

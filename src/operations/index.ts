@@ -1,6 +1,5 @@
-import type { z } from 'zod';
 import type { FrontDoor } from '../render/front-door.js';
-import type { Operation } from './define-operation.js';
+import type { AnyOperation } from './define-operation.js';
 import { connectOperation } from './connected/connect.js';
 import { disconnectOperation } from './connected/disconnect.js';
 import { listInboxesOperation } from './connected/list-inboxes.js';
@@ -27,7 +26,7 @@ import { drillOperations, sandboxOperation } from './sandbox.js';
 import { wakeOperation, watchRunOperation } from './wake.js';
 import { watchInstallOperation, watchRemoveOperation, watchStatusOperation } from './watch.js';
 
-export type AnyOperation = Operation<z.ZodObject, z.ZodType>;
+export type { AnyOperation };
 
 /** `help`, whose tools topic lists the agent's tools: what an MCP host offers is what the skill's shell commands do too. */
 export const helpOperation = helpOperationOver(() => operationsFor('mcp'));

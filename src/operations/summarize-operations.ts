@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { cliPathOf, spellingOfInput } from './cli-spelling.js';
-import type { Operation, OperationAnnotations } from './define-operation.js';
+import type { AnyOperation, OperationAnnotations } from './define-operation.js';
 
 /** A tool as the help text and generated docs describe it. */
 export interface ToolSummary {
@@ -18,7 +18,7 @@ export interface ToolSummary {
  * agent can reach). `cliInputs`: also the operator-only flags, leaving out hidden testing aids.
  */
 export function summarizeOperations(
-  ops: readonly Operation<z.ZodObject, z.ZodType>[],
+  ops: readonly AnyOperation[],
   options: { cliInputs?: boolean } = {},
 ): ToolSummary[] {
   return ops.map((op) => ({

@@ -5,7 +5,7 @@ import { askOperator } from '../../policy/operator-terminal.js';
 import { listOutbox, type HeldMail } from '../../policy/records/outbox-store.js';
 import { approveHeldMail, discardHeldMail, findHeld, heldMailDir } from '../../request/approve-held-mail.js';
 import { chosenInbox, inboxInput } from '../connected/inbox-input.js';
-import { defineLazyOperation, gateContext, type OperationContext, readsLocal } from '../define-operation.js';
+import { defineLazyOperation, gateContext, readsLocal, type OperationContext } from '../define-operation.js';
 
 /**
  * `outbox list|approve|discard|log`: the operator's side of held mail and the audit trail. The
