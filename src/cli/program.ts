@@ -5,7 +5,7 @@ import { MailboxError } from '../errors.js';
 import type { AnyOperation } from '../operations/define-operation.js';
 import { spellingOfInput } from '../operations/cli-spelling.js';
 import { shellQuote } from '../render/shell-quote.js';
-import { describeField, toKebab } from './zod-fields.js';
+import { toKebab } from '../render/describe-next.js';
 
 /** Settings that every table command accepts as flags; the others are operation inputs. */
 const globalSettingNames: readonly SettingName[] = [
@@ -28,6 +28,25 @@ export interface ParsedInvocation {
   input: Record<string, unknown>;
   configFlags: Partial<Record<SettingName, string | boolean>>;
   json: boolean;
+}
+
+const fieldKinds = ['string', 'boolean', 'number', 'array', 'record', 'enum'] as const;
+
+/** What building a flag needs to know of an input field, optional and default wrappers unwrapped. */
+function describeField(field: z.ZodType) {
+  let inner: z.ZodType = field;
+  // zod 4 keeps wrappers in def.innerType; optional and default are the only ones the table uses.
+  while (inner.def.type === 'optional' || inner.def.type === 'default') {
+    inner = (inner.def as unknown as { innerType: z.ZodType }).innerType;
+  }
+  const type = inner.def.type;
+  const kind = fieldKinds.find((known) => known === type) ?? 'other';
+  return {
+    kind,
+    required: !field.safeParse(undefined).success,
+    describe: field.description ?? inner.description ?? '',
+    choices: kind === 'enum' ? (inner as unknown as { options: readonly string[] }).options : undefined,
+  };
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];

@@ -32,7 +32,7 @@ export function renderSuccess(streams: CliStreams, rendered: RenderedResult, opt
   return rendered.isError ? exitCodes.failure : exitCodes.ok;
 }
 
-/** Prints an error: the fields as JSON on stdout, the message and next step on stderr; returns the exit code. */
+/** The fields as JSON on stdout, the message and next step on stderr; returns the exit code. */
 export function renderError(streams: CliStreams, error: MailboxError, wording?: NextWording): number {
   const rendered = renderErrorForDoor(error, 'cli', wording);
   streams.stdout.write(`${JSON.stringify(rendered.structured, null, 2)}\n`);

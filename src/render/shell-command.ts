@@ -2,14 +2,14 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { shellQuote } from './shell-quote.js';
 
-/** The name the package's bin is installed under (package.json "bin"). */
+// package.json "bin"
 const binName = 'agent-mailbox';
 
-export interface ShellCommandSource {
-  /** The file this process runs as its CLI (dist/bin.js, or the skill's single-file bundle). */
+interface ShellCommandSource {
+  /** dist/bin.js, or the skill's single-file bundle. */
   cliPath: string;
   env: Readonly<Record<string, string | undefined>>;
-  /** The operator's working directory; without one (an MCP server a host started) paths stay absolute. */
+  /** Without one (an MCP server a host started) paths stay absolute. */
   cwd?: string | undefined;
 }
 
@@ -45,7 +45,7 @@ function isInNpxCache(cliPath: string, env: ShellCommandSource['env']): boolean 
   });
 }
 
-/** The cache npm was told to use (npm passes its settings on as npm_config_*), and npm's default one. */
+/** The cache npm was told to use (npm passes its settings on as npm_config_*), and its default. */
 function npmCacheDirs(env: ShellCommandSource['env']): string[] {
   const dirs: string[] = [];
   if (env.npm_config_cache) dirs.push(env.npm_config_cache);
