@@ -25,9 +25,8 @@ export interface CliEntry {
   /** The entry file that started this process (watch jobs run it again); default: the tsc build's. */
   cliPath?: string;
   /**
-   * Called once a command that does not own the process (all but mcp, sandbox, watch run, wake)
-   * has printed its result: the entry ends the process there. Left alone, node lingers ~100 ms on
-   * fetch's idle keep-alive machinery after the answer is out, on every step of a shell agent.
+   * Called once a command that does not own the process has printed its result: left alone, node
+   * lingers ~100 ms on fetch's idle keep-alive machinery, on every step of a shell agent.
    */
   done?: (exitCode: number) => void;
   /** Where downloads may be written; default: the process's working directory. */

@@ -1,11 +1,7 @@
 import type { ElicitRequestFormParams, PrimitiveSchemaDefinition } from '@modelcontextprotocol/server';
 import type { ConfirmAnswer, ConfirmField, ConfirmRequest } from '../operations/define-operation.js';
 
-/**
- * A confirmation as an MCP form (elicitation, "form" mode: a flat object of primitive fields), and
- * the answer read back. The answer comes from the client and is checked against that same JSON
- * Schema by a real validator before anything counts as a yes.
- */
+/** A confirmation as an MCP form, and the client's answer checked against it before it counts as a yes. */
 
 export type RequestedSchema = ElicitRequestFormParams['requestedSchema'];
 
@@ -42,10 +38,8 @@ function loadValidator(): Promise<Validate> {
 }
 
 /**
- * An elicitation answer (ElicitResult: action, content) as the operation sees it. Content is cut
- * to the fields the form had, then validated against the form; an accept whose content does not
- * fit (a wrong type, a required field missing, an option not offered) counts as cancel, never as
- * a yes, and so does anything that is not an answer at all.
+ * Content is cut to the form's fields, then validated against the form; an accept that does not
+ * fit counts as cancel, never as a yes, and so does anything that is not an answer at all.
  */
 export async function readConfirmAnswer(reply: unknown, ask: ConfirmRequest): Promise<ConfirmAnswer> {
   if (typeof reply !== 'object' || reply === null) return { action: 'cancel' };

@@ -12,11 +12,7 @@ import { answerResourceNotFoundByEra } from './resource-not-found-code.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
 import { createResourceSources } from './resources.js';
 
-/**
- * `agent-mailbox mcp`: the stdio MCP server. stdout carries protocol messages only (a stray
- * write breaks the host's connection), every log line goes to stderr. It exits cleanly when the
- * host closes stdin or sends SIGTERM.
- */
+/** stdout carries protocol messages only (a stray write breaks the host's connection); logs go to stderr. */
 
 export interface RunMcpServerOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -31,10 +27,7 @@ export interface RunMcpServerOptions {
   stderr?: Writable;
   /** Clock for token expiry and refresh-ahead (ms since the epoch); tests move it instead of waiting. */
   now?: () => number;
-  /**
-   * Tools served beside the table's, for tests that need an entry no real tool offers (e.g. one
-   * that asks for a confirmation). Only code can pass them: no flag, setting or tool call can.
-   */
+  /** Tools beside the table's, for tests; only code can pass them, no flag, setting or tool call. */
   extraOperations?: readonly AnyOperation[];
 }
 

@@ -3,13 +3,10 @@ import { z } from 'zod';
 import { publishedAsType } from '../operations/define-operation.js';
 
 /**
- * Tool schemas as the major function-calling APIs accept them. Hosts hand a tool's JSON Schema to
- * the model provider as is, and OpenAI, Gemini and others take only a subset: no `$schema`, no
- * `propertyNames`, no empty `{}` schemas, `enum` rather than `const`, `anyOf` rather than a list of
- * types (one schema they refuse breaks every tool of the server for them). zod's output is brought
- * into that subset here by rewrites that change nothing a value may be; what has no such rewrite (a
- * tuple, an array of anything) is left for the schema test (test/e2e/mcp-schema-subset.test.ts) to
- * refuse, so it is fixed in the schema.
+ * Hosts hand a tool's JSON Schema to the model provider as is, and OpenAI, Gemini and others take
+ * only a subset: no `$schema`, `propertyNames` or `{}` schemas, `enum` not `const`, `anyOf` not a
+ * list of types (one refused schema breaks every tool). Rewrites here change nothing a value may
+ * be; what has none (a tuple) is refused by test/e2e/mcp-schema-subset.test.ts and fixed at source.
  */
 
 type JsonSchema = Record<string, unknown>;
@@ -96,11 +93,7 @@ function outlineMember(node: JsonSchema): JsonSchema {
   return { type: node.type, ...(Array.isArray(node.enum) ? { enum: node.enum } : {}) };
 }
 
-/**
- * A schema the SDK publishes in tools/list but does not check: the handler validates with the
- * operation's own zod schema, once, so a bad argument gets the project's error (code, hint, next
- * step) instead of the SDK's bare "Input validation error" text.
- */
+/** Published but not checked by the SDK: the handler validates, so a bad argument gets the project's error. */
 export function publishedSchema(
   schema: z.ZodType,
   io: 'input' | 'output',

@@ -1,11 +1,9 @@
 import type { ProgressUpdate } from '../operations/define-operation.js';
 
 /**
- * MCP progress for one tool call. Hosts reset their ~60 s idle timer on each notification
- * (Claude Code shows the message), so while an operation reports progress we send at most one
- * notification per `minIntervalMs` and at least one per `heartbeatMs`, repeating the last message
- * when the core went quiet. `progress` must increase with every notification (MCP 2025-06-18,
- * "Progress"), so a heartbeat nudges it forward by a fraction.
+ * Hosts reset their ~60 s idle timer on each progress notification, so while an operation reports
+ * we send at most one per `minIntervalMs` and at least one per `heartbeatMs` (the last message
+ * again). `progress` must increase every time (MCP 2025-06-18), so a heartbeat nudges it forward.
  */
 
 export interface ProgressNotice {

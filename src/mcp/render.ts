@@ -7,11 +7,7 @@ import type { NextWording } from '../render/describe-next.js';
 import { renderResult, type Present } from '../render/present-result.js';
 import { renderError as renderErrorForDoor } from '../render/render-error.js';
 
-/**
- * The MCP door's wrapping of the shared renderer (src/render/): the text block for the model,
- * `structuredContent` for the host, `isError` for failures. The SDK's default catch keeps only
- * `message`, so every failure comes through here with its code, hint and next step.
- */
+/** The SDK's default catch keeps only `message`: every failure comes through here with its code, hint and next step. */
 
 /** The `error` member every tool's advertised output schema carries, so error results validate. */
 export const mcpErrorSchema = z.looseObject({
@@ -39,10 +35,7 @@ export function renderSuccess(result: unknown, present?: Present, wording?: Next
 // jmap_request's download.
 const savedFile = z.object({ saved: z.object({ path: z.string(), size: z.number(), type: z.string() }) });
 
-/**
- * A file the call saved, also as a `resource_link`, so a host can offer it to the user (open,
- * attach) without parsing the text. The path is the one the text names; nothing is read here.
- */
+/** A file the call saved, also as a `resource_link` a host can offer the user; nothing is read here. */
 function savedFileLinks(result: unknown): ResourceLink[] {
   const parsed = savedFile.safeParse(result);
   if (!parsed.success) return [];

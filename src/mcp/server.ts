@@ -53,10 +53,8 @@ const serverInstructions = [
 ].join('\n');
 
 /**
- * The SDK uses its JSON Schema validator only for answers to its own elicitInput, which this server
- * never calls (confirmations are asked and their answers checked in elicitation-confirm.ts).
- * Its default (Ajv, built with every format) would cost each start; the bundles leave it out
- * altogether (scripts/build.mjs). Fails closed if ever used.
+ * The SDK validates only answers to its own elicitInput, never called here (elicitation-confirm.ts
+ * checks them); its default (Ajv) would cost each start. Fails closed if ever used.
  */
 const noPushElicitationValidator: jsonSchemaValidator = {
   getValidator: () => () => ({

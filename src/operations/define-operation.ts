@@ -37,9 +37,8 @@ export interface ConfirmRequest {
 }
 
 /**
- * The person's answer. Only `accept` is a yes, and its content has been checked against the fields;
- * `cancel` (dismissed, or an answer that did not fit the form) is never a yes; `unavailable`: this
- * door or its client cannot ask anyone, so the operation must decide without a person.
+ * Only `accept` is a yes, its content checked against the fields; `cancel` (dismissed, or not fitting
+ * the form) is never one; `unavailable`: nobody can be asked, the operation decides without a person.
  */
 export type ConfirmAnswer =
   | { action: 'accept'; content: Readonly<Record<string, string | number | boolean>> }
@@ -48,16 +47,14 @@ export type ConfirmAnswer =
   | { action: 'unavailable' };
 
 /**
- * Error codes for inputs that fail their schema where a field has a more telling one than
- * invalid_input (e.g. help's topic): `schema.register(inputErrorCodes, { code })`. A registry of
- * its own, so nothing of it reaches the JSON Schema the doors publish.
+ * A more telling code than invalid_input for a field that fails its schema (e.g. help's topic); a
+ * registry of its own, so nothing of it reaches the JSON Schema the doors publish.
  */
 export const inputErrorCodes = z.registry<{ code: ErrorCode }>();
 
 /**
- * Input schemas the doors publish as their bare type (and description): tools/list goes into every
- * conversation, and a shape the description already tells and the operation checks when it reads
- * the value need not be spelled out twice. Validation still uses the whole zod schema.
+ * Input schemas the doors publish as their bare type and description: tools/list goes into every
+ * conversation, and the description already tells the shape. Validation uses the whole schema.
  */
 export const publishedAsType = z.registry<Record<string, never>>();
 
@@ -83,16 +80,12 @@ export interface OperationContext {
   /** Only for CLI-only commands that run until stopped and report as they go (sandbox, watch run, wake). */
   streams?: { stdout: Writable; stderr: Writable; stdin?: Readable };
   /**
-   * Asks the person behind the agent to confirm, where the door can (MCP: form elicitation, when the
-   * client declared it; the CLI: unavailable for now). A 2026-07-28 MCP client answers by retrying
-   * the call, so the operation may run again from the start: everything before a confirm must be
-   * free of side effects. On such a first run the promise rejects and the run's outcome is dropped.
+   * Asks the person behind the agent (MCP: form elicitation; the CLI: unavailable). A 2026-07-28 MCP
+   * client answers by retrying the call, so the operation may run again from the start: everything
+   * before a confirm must be free of side effects.
    */
   confirm: (ask: ConfirmRequest) => Promise<ConfirmAnswer>;
-  /**
-   * The operator's terminal (the CLI's stdin and stderr), for commands that widen what the agent may
-   * do: they need a person there who types yes. Absent where no person can be (MCP, tests' streams).
-   */
+  /** For commands that widen what the agent may do: a person types yes. Absent under MCP and in tests. */
   terminal?: OperatorTerminal;
   /** Supplied by the CLI: core never imports a door. */
   launchMcpServer?: (options: {
@@ -172,9 +165,8 @@ export function defineOperation<I extends z.ZodObject, O extends z.ZodType, C ex
 type Schemas = 'input' | 'output' | 'cliInput';
 
 /**
- * An entry whose schemas are built on first use, once. Every start imports the whole table, but a
- * CLI command reads one entry's schemas: building every entry's zod objects (each binding its
- * methods) would be paid by every shell step. The entry reads the same as one of defineOperation.
+ * An entry whose schemas are built on first use, once: every start imports the whole table, but a
+ * CLI command reads one entry's schemas.
  */
 export function defineLazyOperation<I extends z.ZodObject, O extends z.ZodType, C extends z.ZodObject = z.ZodObject>(
   op: Omit<Operation<I, O, C>, Schemas> & { schemas: () => Pick<Operation<I, O, C>, Schemas> },

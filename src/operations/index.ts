@@ -32,9 +32,8 @@ export type { AnyOperation };
 export const helpOperation = helpOperationOver(() => operationsFor('mcp'));
 
 /**
- * THE table: every MCP tool and every CLI command comes from this list. The cast widens each
- * entry's own input type to the common one: `run` is contravariant in its input, and the front
- * doors validate with the entry's own schema before calling it.
+ * THE table. The cast widens each entry's input type to the common one: `run` is contravariant in
+ * its input, and the doors validate with the entry's own schema before calling it.
  */
 export const operations: readonly AnyOperation[] = [
   registerOperation,
@@ -64,7 +63,6 @@ export const operations: readonly AnyOperation[] = [
   mcpOperation,
 ] as unknown as readonly AnyOperation[];
 
-/** The entries a front door offers (both, unless an entry names its doors). */
 export function operationsFor(door: FrontDoor, ops: readonly AnyOperation[] = operations): readonly AnyOperation[] {
   return ops.filter((op) => (op.doors ?? ['cli', 'mcp']).includes(door));
 }

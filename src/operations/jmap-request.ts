@@ -166,11 +166,7 @@ async function runOn(
   });
 }
 
-/**
- * jmap_request's presentation in both doors: the compact text with mail content fenced once per
- * message (src/present/present-jmap-result.ts), next steps worded for the door, and a failure when
- * any call or record failed. The summary leads, so the CLI can still show it beside --json.
- */
+/** The summary leads, so the CLI can still show it beside --json. */
 export function presentJmapRequest(
   result: JmapRequestOutput,
   door: FrontDoor,

@@ -24,10 +24,6 @@ async function runSandboxPackage(args: string[], ctx: OperationContext, what: st
 
 const annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
-/**
- * `agent-mailbox sandbox`: the local sandbox of the service, until Ctrl-C. The sandbox is a package
- * of its own (agent-mailbox-sandbox, sandbox/ in a checkout); this entry starts its bin.
- */
 export const sandboxOperation = defineLazyOperation({
   name: 'sandbox',
   title: 'Run the local sandbox',

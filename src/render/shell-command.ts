@@ -14,11 +14,9 @@ interface ShellCommandSource {
 }
 
 /**
- * The words that run this CLI again at the operator's shell, for the command lines we print (next
- * steps, watch status). A bare `agent-mailbox` is right only when it is on PATH: a skill copied on
- * its own, a checkout or an unpacked tarball has no such command, and an agent that pastes the line
- * gets exit 127 — so those get `node <entry>`, relative to the working directory when inside it
- * (the skill's own `node scripts/agent-mailbox.mjs`), and a copy that npx fetched gets npx again.
+ * The words that run this CLI again at the operator's shell. A bare `agent-mailbox` is right only on
+ * PATH: a copied skill, a checkout or a tarball gets `node <entry>` (relative inside the working
+ * directory), and a copy that npx fetched gets npx again.
  */
 export function shellCommandFor(source: ShellCommandSource): string {
   if (isInNpxCache(source.cliPath, source.env)) return `npx -y ${binName}`;
@@ -28,11 +26,9 @@ export function shellCommandFor(source: ShellCommandSource): string {
 }
 
 /**
- * npx runs what it fetched from npm's cache, `<cache>/_npx/<hash>/node_modules/…`: an entry whose real
- * path lies there was started by npx, and `npx -y agent-mailbox` runs it again. The environment
- * cannot say so: `npm_lifecycle_event=npx` is inherited by everything a process started by npx
- * starts (a host launched with npx starting an installed server), and that line would run whatever
- * package holds the name on the registry.
+ * An entry whose real path lies in `<cache>/_npx/` was started by npx. Not the environment:
+ * `npm_lifecycle_event=npx` is inherited by everything npx's process starts (an installed server a
+ * host launched with npx), and that line would run whatever package holds the name on the registry.
  */
 function isInNpxCache(cliPath: string, env: ShellCommandSource['env']): boolean {
   const real = realOrUndefined(cliPath);
