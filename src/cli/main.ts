@@ -149,7 +149,6 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
   }
 }
 
-/** Builds the program from the table (nested where an entry's path says so); returns the exit code. */
 export async function runCli(entry: CliEntry): Promise<number> {
   const streams: CliStreams = entry.streams ?? { stdout: process.stdout, stderr: process.stderr };
   let exitCode: number = exitCodes.ok;

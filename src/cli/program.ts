@@ -22,7 +22,6 @@ const globalSettingNames: readonly SettingName[] = [
   'debug',
 ];
 
-/** What a table command's action hands to the runner. */
 export interface ParsedInvocation {
   operation: AnyOperation;
   input: Record<string, unknown>;
@@ -51,7 +50,6 @@ function describeField(field: z.ZodType) {
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-/** Adds the config flags declared in src/config.ts to a command. */
 function addConfigOptions(command: Command): void {
   for (const name of globalSettingNames) {
     const decl = settings[name];
@@ -61,7 +59,6 @@ function addConfigOptions(command: Command): void {
   }
 }
 
-/** Reads the config flags back from commander's option bag. */
 function readConfigFlags(opts: Record<string, unknown>): Partial<Record<SettingName, string | boolean>> {
   const flags: Partial<Record<SettingName, string | boolean>> = {};
   for (const name of globalSettingNames) {
@@ -93,7 +90,6 @@ function numberFlag(value: string): number | string {
   return /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 }
 
-/** Builds one commander command from a table entry; `onRun` receives the parsed invocation. */
 export function buildTableCommand(op: AnyOperation, onRun: (invocation: ParsedInvocation) => Promise<void>): Command {
   const command = new Command(op.cli?.path?.at(-1) ?? op.name).description(op.description);
   const flagKeys = new Map<string, { key: string; flag: string }>();

@@ -30,12 +30,10 @@ export interface HelpToolSummary {
   inputs: { name: string; required: boolean; describe: string }[];
 }
 
-/** The topic names, in reading order. */
 export function listHelpTopics(): string[] {
   return [...helpTopics];
 }
 
-/** The folder holding the topic files. */
 export function helpReferencesDir(): string {
   return join(packageRoot(), 'skill', 'references');
 }

@@ -15,7 +15,6 @@ export interface ProgressNotice {
 
 const noopReporter = { report(_update: ProgressUpdate): void {}, stop(): void {} };
 
-/** A throttled, heartbeat-backed progress sender for one call (a no-op without a token). */
 export function createProgressReporter(options: {
   /** The request's `_meta.progressToken`; without one nothing is ever sent. */
   progressToken: string | number | undefined;

@@ -23,7 +23,6 @@ export interface ResourceSources {
   readPreset: (name: string) => Promise<string | undefined>;
 }
 
-/** The real texts behind the resources: the same preset files and help topics the tools use. */
 export function createResourceSources(operations: readonly AnyOperation[]): ResourceSources {
   return {
     helpTopics: () => listHelpTopics(),
@@ -37,7 +36,6 @@ export function createResourceSources(operations: readonly AnyOperation[]): Reso
   };
 }
 
-/** Registers `agent-mailbox://presets/<name>` and `agent-mailbox://help/<topic>` templates. */
 export function registerResources(server: McpServer, sources: ResourceSources): void {
   registerTemplate(server, {
     kind: 'presets',

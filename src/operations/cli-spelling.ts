@@ -1,7 +1,6 @@
 import { toKebab, type CliSpellingLookup, type InputSpelling } from '../render/describe-next.js';
 import type { AnyOperation } from './define-operation.js';
 
-/** The command words of an entry on the CLI, e.g. watch_status → ['watch', 'status']. */
 export function cliPathOf(op: AnyOperation): readonly string[] {
   return op.cli?.path ?? [op.name];
 }

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { cliPathOf, spellingOfInput } from './cli-spelling.js';
 import type { AnyOperation, OperationAnnotations } from './define-operation.js';
 
-/** A tool as the help text and generated docs describe it. */
 export interface ToolSummary {
   name: string;
   cliCommand: string;

@@ -4,8 +4,6 @@ import type { WatchStatus, WatchTarget } from '../watch/index.js';
 import { describeInboxPolicy } from './policy/describe-inbox-policy.js';
 import { credentialsDirInput, wakeCommandInput, watchInboxesInput, watchTargets } from './watch-target.js';
 
-/** `watch status|install|remove`: the daily job of one inbox (crontab, a LaunchAgent on macOS, a task on Windows). */
-
 /** The watch code loads only when a watch command runs, not on every CLI start. */
 const loadWatch = () => import('../watch/index.js');
 

@@ -47,7 +47,6 @@ const transforms: Record<NonNullable<Capture['transform']>, Transform> = {
   automatic_reason: (email) => automaticReason(asRecord(email)) ?? '',
 };
 
-/** Applies a named capture transform; `vars` are the run's variables so far (e.g. $INBOX). */
 export function applyTransform(
   name: Capture['transform'],
   value: unknown,
@@ -62,7 +61,6 @@ export function replySubject(subject: string): string {
   return /^re\s*:/i.test(trimmed) ? trimmed : `Re: ${trimmed}`;
 }
 
-/** Resolves an RFC 6901 JSON pointer; undefined when any segment is missing. */
 export function resolvePointer(root: unknown, pointer: string): unknown {
   if (pointer === '') return root;
   if (!pointer.startsWith('/')) return undefined;

@@ -5,7 +5,6 @@ import { MailboxError } from '../errors.js';
  * newlines and emoji in values cannot break the request; live-service.md fixed bug 1).
  */
 
-/** A variable name as callers write it in `vars`. */
 export const variableNamePattern = /^[A-Z][A-Z0-9_]*$/;
 
 // A name ends at a word boundary, so JMAP keywords such as `$Forwarded`, `$seen`, `$draft` are
@@ -30,7 +29,6 @@ export interface SubstituteResult<T> {
   missing: string[];
 }
 
-/** Replaces `$NAME` placeholders in every string value and object key of a JSON value. */
 export function substituteVariables<T>(
   value: T,
   vars: Readonly<Record<string, unknown>>,

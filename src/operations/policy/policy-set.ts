@@ -8,8 +8,6 @@ import { defineLazyOperation, writesLocal } from '../define-operation.js';
 import { policyChangeOutput, runPolicyChange } from './policy-change-run.js';
 import { policyTargetInput } from './policy-target.js';
 
-/** `policy set …`: the modes, caps and switches of one layer. Widening needs the operator at a terminal. */
-
 const capInput = (what: string) =>
   z
     .string()

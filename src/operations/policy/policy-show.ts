@@ -4,8 +4,6 @@ import { loadPolicyLayers } from '../../policy/policy-layers.js';
 import { defineLazyOperation, readsLocal } from '../define-operation.js';
 import { policyTarget, policyTargetInput } from './policy-target.js';
 
-/** `policy show [--json]`: the effective policy with the source of each rule, and the layers as read. */
-
 function sourced(value: { value: unknown; from: string } | null): string {
   return value === null ? 'none' : `${String(value.value)} (${value.from})`;
 }
