@@ -1,4 +1,5 @@
 import type { ElicitRequestFormParams, PrimitiveSchemaDefinition } from '@modelcontextprotocol/server';
+import { isRecord } from '../is-record.js';
 import type { ConfirmAnswer, ConfirmField, ConfirmRequest } from '../operations/define-operation.js';
 
 /** A confirmation as an MCP form, and the client's answer checked against it before it counts as a yes. */
@@ -46,10 +47,7 @@ export async function readConfirmAnswer(reply: unknown, ask: ConfirmRequest): Pr
   const { action, content } = reply as { action?: unknown; content?: unknown };
   if (action === 'decline') return { action: 'decline' };
   if (action !== 'accept') return { action: 'cancel' };
-  const given =
-    typeof content === 'object' && content !== null && !Array.isArray(content)
-      ? (content as Record<string, unknown>)
-      : {};
+  const given = isRecord(content) ? content : {};
   const kept = Object.fromEntries(
     Object.keys(ask.fields)
       .filter((key) => key in given)

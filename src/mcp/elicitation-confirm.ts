@@ -8,6 +8,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { isRecord } from '../is-record.js';
 import type { Logger } from '../log.js';
 import type { ConfirmAnswer, ConfirmRequest } from '../operations/define-operation.js';
 import { confirmForm, readConfirmAnswer } from './confirm-form.js';
@@ -173,16 +174,9 @@ function declaresFormElicitation(capabilities: ClientCapabilities | undefined): 
 
 /** A digest of a JSON value that does not depend on the order of object keys. */
 function digest(value: unknown): string {
-  return createHash('sha256').update(stableJson(value)).digest('base64url');
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  const sorted = (_key: string, v: unknown): unknown =>
+    isRecord(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v;
+  return createHash('sha256')
+    .update(JSON.stringify(value, sorted) ?? 'null')
+    .digest('base64url');
 }

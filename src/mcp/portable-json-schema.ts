@@ -1,5 +1,6 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { isRecord } from '../is-record.js';
 import { publishedAsType } from '../operations/define-operation.js';
 
 /**
@@ -63,10 +64,6 @@ function isOnlyStringType(value: unknown): boolean {
 
 function isEmptySchema(value: unknown): boolean {
   return isRecord(value) && Object.keys(value).length === 0;
-}
-
-function isRecord(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

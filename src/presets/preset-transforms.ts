@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record.js';
 import { automaticReason } from '../mail/automatic-mail.js';
 import { htmlToText } from '../present/html-to-text.js';
 import { quoteOriginal } from '../present/mail-text.js';
@@ -111,5 +112,5 @@ function strings(value: unknown): string[] {
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isRecord(value) ? value : {};
 }
