@@ -50,9 +50,7 @@ export const outboxListOperation = defineLazyOperation({
     const held = (result as { held: HeldMail[] }).held;
     return { text: held.length === 0 ? 'No held mail.' : held.map(heldLine).join('\n') };
   },
-  async run(input, ctx) {
-    return { held: await listOutbox(await heldMailDir(accountOf(ctx, input))) };
-  },
+  run: async (input, ctx) => ({ held: await listOutbox(await heldMailDir(accountOf(ctx, input))) }),
 });
 
 export const outboxApproveOperation = defineLazyOperation({
@@ -130,7 +128,5 @@ export const outboxLogOperation = defineLazyOperation({
     const entries = (result as { entries: AuditEntry[] }).entries;
     return { text: entries.length === 0 ? 'The audit log is empty.' : entries.map(auditLine).join('\n') };
   },
-  async run(input, ctx) {
-    return { entries: await readAudit(await heldMailDir(accountOf(ctx, input))) };
-  },
+  run: async (input, ctx) => ({ entries: await readAudit(await heldMailDir(accountOf(ctx, input))) }),
 });
