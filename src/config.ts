@@ -189,17 +189,11 @@ export type ConfigValues = { readonly [K in SettingName]: ValueOf<K> };
 export interface Config extends ConfigValues {
   /** Where each value came from, for `help troubleshooting` and debug logs. */
   readonly sources: { readonly [K in SettingName]: SettingSource };
-  /**
-   * The user's config directory (where the default inbox lives too): the operator's user-wide
-   * policy and the marks of running wakes are kept there. Not a setting: no flag moves it.
-   */
+  /** Holds the user-wide policy and the marks of running wakes; not a setting, no flag moves it. */
   readonly userConfigDir: string;
 }
 
-/**
- * The user's config directory from the given environment, as env-paths places it (the default
- * credentials directory): the entry's environment, so a test's in-process run keeps to its own.
- */
+/** As env-paths places it, but from the entry's environment, so a test's in-process run keeps to its own. */
 export function resolveUserConfigDir(
   env: Readonly<Record<string, string | undefined>> = {},
   platform: NodeJS.Platform = process.platform,

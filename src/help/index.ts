@@ -22,7 +22,7 @@ export const helpTopics = [
 ] as const;
 export type HelpTopic = (typeof helpTopics)[number];
 
-/** A tool as the `tools` topic shows it (structurally the operations table's ToolSummary). */
+/** Structurally the operations table's ToolSummary (core does not import the table). */
 export interface HelpToolSummary {
   name: string;
   title: string;

@@ -18,22 +18,12 @@ const wholePattern = /^\$([A-Z][A-Z0-9_]*)$/;
  */
 export const omitValue: unique symbol = Symbol('omit');
 
-export interface SubstituteOptions {
-  /** Leave unknown names visible as `$NAME` instead of failing (dry runs). */
-  keepMissing?: boolean;
-}
-
-export interface SubstituteResult<T> {
-  value: T;
-  /** Names that had no value (only when keepMissing), sorted. */
-  missing: string[];
-}
-
 export function substituteVariables<T>(
   value: T,
   vars: Readonly<Record<string, unknown>>,
-  options: SubstituteOptions = {},
-): SubstituteResult<T> {
+  /** keepMissing: leave unknown names visible as `$NAME` instead of failing (dry runs), listed in `missing`. */
+  options: { keepMissing?: boolean } = {},
+): { value: T; missing: string[] } {
   const missing = new Set<string>();
   const has = (name: string): boolean => Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined;
 

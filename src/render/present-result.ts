@@ -34,21 +34,20 @@ export interface RenderedResult {
   isError: boolean;
 }
 
-export interface RenderOptions {
-  present?: Present | undefined;
-  /**
-   * Top-level fields the operator asked to see in full (`register --show-api-key`): they bypass the
-   * redactor, which otherwise masks every secret it knows, wherever it appears.
-   */
-  reveal?: readonly string[] | undefined;
-  wording?: NextWording | undefined;
-}
-
 /** Results above this size (≈ 15k tokens) get a note on how to narrow them; nothing is cut. */
 export const largeResultChars = 60_000;
 
 /** The one renderer of successes for both doors; every string leaves through the redactor. */
-export function renderResult(given: unknown, door: FrontDoor, options: RenderOptions = {}): RenderedResult {
+export function renderResult(
+  given: unknown,
+  door: FrontDoor,
+  options: {
+    present?: Present | undefined;
+    /** Top-level fields the operator asked to see in full (`register --show-api-key`): they bypass the redactor. */
+    reveal?: readonly string[] | undefined;
+    wording?: NextWording | undefined;
+  } = {},
+): RenderedResult {
   const wording = options.wording ?? {};
   const result = withWordedNext(given, door, wording);
   // Steps of the result are adjusted already; adjusting twice changes nothing (it fills in only what is missing).
