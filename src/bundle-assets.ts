@@ -4,7 +4,7 @@
  * package; scripts/build.mjs replaces this module's body when it bundles.
  */
 
-/** One pre-rendered answer of the CLI, captured at build time from the real program. */
+/** One answer of the CLI, captured at build time from the real program. */
 export interface PrerenderedPage {
   stdout: string;
   stderr: string;

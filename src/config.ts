@@ -6,11 +6,9 @@ import { readSandboxSettings } from './sandbox-settings.js';
 import { liveEndpoints, liveScryptSalt } from './wire-constants.js';
 
 /**
- * Configuration, resolved in one place. Each setting is declared once (field, flag, environment
- * variable, parser, default); the CLI options, `help auth` and the table in docs/reference.md are generated from
- * the declarations. Precedence: flag > environment > credentials.json > default; `undefined` never
- * overrides. Only the entries read process.env and hand it in (src/bin.ts; src/front.ts only to
- * decide whether a help page may be printed).
+ * Each setting is declared once (flag, environment variable, parser, default); the CLI options,
+ * `help auth` and docs/reference.md are generated from it. Precedence: flag > environment >
+ * credentials.json > default; `undefined` never overrides. Only the entries read process.env.
  */
 
 /** 'sandbox': from the settings file of the sandbox `--sandbox` names (between flag and environment). */
@@ -20,7 +18,8 @@ export interface SettingDeclaration<T> {
   flag: string;
   env: string;
   describe: string;
-  parse: (raw: string) => T;
+  /** Default: the text as given. */
+  parse?: (raw: string) => T;
   /** The credentials.json field that can supply this setting, when there is one. */
   credentialsField?: string;
   defaultValue: () => T;
@@ -32,7 +31,6 @@ const parseUrl = (raw: string): string => {
   const url = new URL(raw);
   return url.toString().replace(/\/$/, '');
 };
-const parseText = (raw: string): string => raw;
 /** A list of origins (scheme, host, port), by commas or spaces; a path or anything but http(s) is refused, as a typo. */
 const parseOrigins = (raw: string): readonly string[] =>
   raw
@@ -64,7 +62,6 @@ export const settings = {
     flag: '--credentials-dir',
     env: 'AGENT_MAILBOX_CREDENTIALS_DIR',
     describe: 'Directory holding credentials.json, session.jwt and capability.jwt (one inbox per directory).',
-    parse: parseText,
     // env-paths reads XDG_* itself; this is the one other place the environment is consulted.
     defaultValue: () => envPaths('agent-mailbox', { suffix: '' }).config,
     shownDefault: 'the per-user config dir, e.g. `~/.config/agent-mailbox`',
@@ -83,7 +80,6 @@ export const settings = {
     env: 'AGENT_MAILBOX_SANDBOX',
     describe:
       'Use the local sandbox whose --data-dir this is: its hosts, salt, domain and credentials directory come from the sandbox.json it wrote there (a flag of one of those settings still wins). Hosts that pass no environment need this form.',
-    parse: parseText,
     defaultValue: () => '',
     shownDefault: 'none (the service)',
   },
@@ -116,7 +112,6 @@ export const settings = {
     flag: '--scrypt-salt',
     env: 'AGENT_MAILBOX_SCRYPT_SALT',
     describe: 'Proof-of-work salt text (its UTF-8 bytes are the salt).',
-    parse: parseText,
     credentialsField: 'scryptSalt',
     defaultValue: () => liveScryptSalt,
   },
@@ -124,7 +119,6 @@ export const settings = {
     flag: '--inbox-domain',
     env: 'AGENT_MAILBOX_INBOX_DOMAIN',
     describe: 'Default inbox domain, used for $INBOX only when the server does not tell (spec §1.4).',
-    parse: parseText,
     credentialsField: 'inboxDomain',
     defaultValue: () => liveEndpoints.inboxDomain,
   },
@@ -133,7 +127,6 @@ export const settings = {
     env: 'AGENT_MAILBOX_AUTHSERV_ID',
     describe:
       'The authserv-id your mail service writes its Authentication-Results under (RFC 8601); only the topmost such field is trusted for sender verdicts.',
-    parse: parseText,
     shownDefault: 'the inbox domain',
     // '': the inbox domain (authservIdOf), which is what the service and the sandbox both use.
     defaultValue: () => '',
@@ -150,7 +143,6 @@ export const settings = {
     flag: '--wake-command',
     env: 'AGENT_MAILBOX_WAKE_COMMAND',
     describe: "Command the daily wake job runs when new mail arrived (the operator's choice only).",
-    parse: parseText,
     credentialsField: 'wakeCommand',
     defaultValue: () => '',
     shownDefault: 'none (the job only writes the digest)',
@@ -159,7 +151,6 @@ export const settings = {
     flag: '--crontab',
     env: 'AGENT_MAILBOX_CRONTAB',
     describe: 'The crontab program the daily job is installed with (tests point it at a stand-in or another user).',
-    parse: parseText,
     defaultValue: () => 'crontab',
   },
   downloadDir: {
@@ -167,7 +158,6 @@ export const settings = {
     env: 'AGENT_MAILBOX_DOWNLOAD_DIR',
     describe:
       'Directory attachments are saved in (default: the working directory; set it for an MCP server, whose working directory the host chooses).',
-    parse: parseText,
     // '': the working directory of the command (the CLI's, or wherever the host started the server).
     defaultValue: () => '',
     shownDefault: 'the working directory',
@@ -199,17 +189,11 @@ export type ConfigValues = { readonly [K in SettingName]: ValueOf<K> };
 export interface Config extends ConfigValues {
   /** Where each value came from, for `help troubleshooting` and debug logs. */
   readonly sources: { readonly [K in SettingName]: SettingSource };
-  /**
-   * The user's config directory (where the default inbox lives too): the operator's user-wide
-   * policy and the marks of running wakes are kept there. Not a setting: no flag moves it.
-   */
+  /** Holds the user-wide policy and the marks of running wakes; not a setting, no flag moves it. */
   readonly userConfigDir: string;
 }
 
-/**
- * The user's config directory from the given environment, as env-paths places it (the default
- * credentials directory): the entry's environment, so a test's in-process run keeps to its own.
- */
+/** As env-paths places it, but from the entry's environment, so a test's in-process run keeps to its own. */
 export function resolveUserConfigDir(
   env: Readonly<Record<string, string | undefined>> = {},
   platform: NodeJS.Platform = process.platform,
@@ -223,14 +207,12 @@ export function resolveUserConfigDir(
   return join(nonEmpty(env.XDG_CONFIG_HOME) ?? join(home, '.config'), 'agent-mailbox');
 }
 
-/** Raw inputs to resolution: flags by setting name, the environment, stored credentials. */
 export interface ConfigInputs {
   flags?: Partial<Record<SettingName, string | boolean | number | undefined>>;
   env?: Readonly<Record<string, string | undefined>>;
   credentials?: Readonly<Record<string, unknown>>;
 }
 
-/** Resolves every setting by precedence and freezes the result. */
 export function resolveConfig(inputs: ConfigInputs): Config {
   const values: Record<string, unknown> = {};
   const sources: Record<string, SettingSource> = {};
@@ -238,15 +220,16 @@ export function resolveConfig(inputs: ConfigInputs): Config {
     const flag = inputs.flags?.[name];
     const envRaw = inputs.env?.[decl.env];
     const stored = decl.credentialsField ? inputs.credentials?.[decl.credentialsField] : undefined;
+    const parse = decl.parse ?? ((raw: string) => raw);
     try {
       if (flag !== undefined && flag !== '') {
-        values[name] = typeof flag === 'string' ? decl.parse(flag) : flag;
+        values[name] = typeof flag === 'string' ? parse(flag) : flag;
         sources[name] = 'flag';
       } else if (envRaw !== undefined && envRaw !== '') {
-        values[name] = decl.parse(envRaw);
+        values[name] = parse(envRaw);
         sources[name] = 'env';
       } else if (typeof stored === 'string' && stored !== '') {
-        values[name] = decl.parse(stored);
+        values[name] = parse(stored);
         sources[name] = 'credentials';
       } else {
         values[name] = decl.defaultValue();

@@ -73,7 +73,6 @@ export function settingRef(name: SettingRefName): string {
 /** The settings a message may name; kept here so the core's errors need not import the config. */
 export type SettingRefName = 'authUrl' | 'apiUrl' | 'timeoutMs' | 'allowedOrigins';
 
-/** A follow-up operation from the table, with the input the caller should pass. */
 export interface NextStep {
   operation: string;
   input?: Record<string, unknown>;
@@ -110,7 +109,6 @@ export class MailboxError extends Error {
     if (init.details) this.details = init.details;
   }
 
-  /** The fields a front door renders, in one plain object. */
   toJSON(): Record<string, unknown> {
     return {
       code: this.code,
@@ -124,7 +122,6 @@ export class MailboxError extends Error {
   }
 }
 
-/** Wraps anything thrown into a MailboxError, keeping the original as `cause`. */
 export function toMailboxError(error: unknown): MailboxError {
   if (error instanceof MailboxError) return error;
   if (error instanceof Error && error.name === 'AbortError') {

@@ -17,7 +17,6 @@ export interface LogSink {
   write(text: string): unknown;
 }
 
-/** A logger writing redacted lines to `sink` (process.stderr at the entry). */
 export function createLogger(sink: LogSink, level: LogLevel, prefix = 'agent-mailbox'): Logger {
   const emit = (at: LogLevel, message: string): void => {
     if (rank[at] > rank[level]) return;

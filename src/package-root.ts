@@ -24,13 +24,12 @@ function bundledKey(path: string): string {
   return relative(packageRoot(), path).split(sep).join('/');
 }
 
-/** A file of the package (bundled copy first); any other path is read from disk. */
+/** Bundled copy first; any other path is read from disk. */
 export async function readPackageFile(path: string): Promise<string> {
   const bundled = bundledAssets?.files[bundledKey(path)];
   return bundled ?? readFile(path, 'utf8');
 }
 
-/** The file names in one folder of the package (bundled copy first). */
 export async function listPackageDir(dir: string): Promise<string[]> {
   if (!bundledAssets) return readdir(dir);
   const prefix = `${bundledKey(dir)}/`;
@@ -41,7 +40,7 @@ export async function listPackageDir(dir: string): Promise<string[]> {
 
 let cachedVersion: string | undefined;
 
-/** The package's version: written into a bundle by the build (the skill's script has no package.json beside it), else read from package.json. */
+/** Written into a bundle by the build (the skill's script has no package.json beside it). */
 export async function packageVersion(): Promise<string> {
   if (cachedVersion !== undefined) return cachedVersion;
   if (bundledAssets) return (cachedVersion = bundledAssets.version);

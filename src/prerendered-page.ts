@@ -1,7 +1,6 @@
 import type { PrerenderedPage } from './bundle-assets.js';
 
-/** What answering from a page needs of the process: argv, the colour variables and the two streams. */
-export interface PageTarget {
+interface PageTarget {
   argv: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
   stdout: { isTTY?: boolean; write(text: string): unknown };
@@ -60,7 +59,6 @@ export function pagesFile(pages: Readonly<Record<string, PrerenderedPage>>): str
   return [JSON.stringify(index), ...lines].join('\n') + '\n';
 }
 
-/** The page `key` names in a pages file (pagesFile), or undefined. */
 export function readPage(file: Buffer, key: string): PrerenderedPage | undefined {
   const indexEnd = file.indexOf(10);
   if (indexEnd < 0) return undefined;

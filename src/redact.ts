@@ -1,11 +1,9 @@
 /**
- * The one place secrets are masked before text leaves the process (logs, results, errors). It
- * masks by knowledge: the secrets actually in play, which the credential store, the auth client and
- * the token chain register here as they read or receive them. A server may echo only a piece of a
- * token, so any run of text sharing a long enough stretch with a known secret is masked whole.
- * Mail, help text and `--json` values are otherwise exact: an ordinary "bearer" or "api_key:" in a
- * mail is never touched. Token *shapes* are masked only in text about credentials that came from
- * elsewhere (a server's error body, an echoed Authorization header, log lines): `redactCredentialEcho`.
+ * The one place secrets are masked before text leaves the process (logs, results, errors), by
+ * knowledge: the secrets in play, registered here as they are read or received. A server may echo
+ * only a piece of a token, so a run of text sharing a long enough stretch with a known secret is
+ * masked whole. Mail, help text and `--json` values are otherwise exact (an ordinary "bearer" in a
+ * mail is never touched); token *shapes* are masked only by `redactCredentialEcho`.
  */
 
 const jwtShape = /\beyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
@@ -18,7 +16,7 @@ const apiKeyField = /("?api_?key"?\s*[:=]\s*"?)([A-Za-z0-9._~+/=-]{12,})/gi;
 // Secret alphabets (base64url, hex, JWT dots): runs of these are what a fragment can hide in.
 const minRun = 12;
 
-/** A-Z, a-z, 0-9 and _ . + / - by code, since this runs once per character of every scanned text. */
+/** A-Z, a-z, 0-9 and _ . + / - by code: this runs once per character of every scanned text. */
 function isSecretChar(code: number): boolean {
   return (
     (code >= 65 && code <= 90) ||
@@ -33,9 +31,8 @@ function isSecretChar(code: number): boolean {
 }
 
 /**
- * The runs of secret characters at least 12 long, as [start, end) pairs. Scanned by hand, not by a
- * regular expression: V8 keeps a backtracking entry per character of a greedy match, and a run of
- * megabytes (an attachment of one long token) overflowed its stack.
+ * The [start, end) runs of secret characters at least 12 long. Not a regular expression: V8 keeps a
+ * backtracking entry per character of a greedy match, and a megabyte run overflowed its stack.
  */
 function secretRuns(text: string): [number, number][] {
   const runs: [number, number][] = [];
@@ -56,15 +53,13 @@ const fragmentLength = 12;
 const knownSecrets = new Map<string, { isToken: boolean }>();
 /** Fragment → how many known secrets contain it (secrets can share a JWT header). */
 const knownFragments = new Map<string, number>();
-// Capability tokens rotate every 2 minutes: a long-running MCP server would otherwise index ever
-// more of them. Tokens (JWTs) beyond the newest few are forgotten (an expired token is worth
-// little); apiKeys are kept for the life of the process.
+// Capability tokens rotate every 2 minutes: a long-running MCP server keeps only the newest JWTs
+// (an expired token is worth little); apiKeys are kept for the life of the process.
 const maxKnownTokens = 32;
 
 /**
- * The stretches of a secret worth recognising. A JWT's header is the same for every token of one
- * issuer and says nothing secret ("alg", "typ"): indexing it would mask any other JWT a mail quotes,
- * so only its payload and signature are indexed (the whole token is still matched as one string).
+ * A JWT's header is the same for every token of one issuer and says nothing secret: indexing it
+ * would mask any other JWT a mail quotes, so only its payload and signature are indexed.
  */
 function secretBodyOf(secret: string): string {
   const jwt = /^eyJ[^.]*\.(.+)$/.exec(secret);
@@ -99,11 +94,7 @@ function forgetSecret(secret: string): void {
   }
 }
 
-/**
- * Forgets every remembered secret, as a new process starts: for an entry that runs commands one
- * after another inside a long-lived process as if each had its own (the tests' in-process CLI runs),
- * so that fixture keys of earlier tests do not mask text of later ones.
- */
+/** Forgets every remembered secret, as a new process starts (the tests' in-process CLI runs). */
 export function forgetAllSecrets(): void {
   knownSecrets.clear();
   knownFragments.clear();
@@ -148,10 +139,8 @@ export function redactSecrets(text: string, extraSecrets: readonly string[] = []
 }
 
 /**
- * For text about credentials that did not come from this process's own knowledge: a server's error
- * body, an echoed Authorization header, a log line. Known secrets, and anything shaped like a
- * token (JWTs, `amk_` keys, `amr_` refresh tokens, `amcs_` client secrets, a token after
- * Bearer/Basic or an api_key field).
+ * For text about credentials from elsewhere (a server's error body, an echoed Authorization header,
+ * a log line): known secrets, and anything shaped like a token.
  */
 export function redactCredentialEcho(text: string): string {
   return redactSecrets(text)
@@ -162,10 +151,7 @@ export function redactCredentialEcho(text: string): string {
     .replace(oauthSecretShape, '<token redacted>');
 }
 
-/**
- * Redacts every string inside a value (object keys stay). Each string on its own: redacting the
- * serialised JSON would miss secrets behind escaped quotes.
- */
+/** Every string inside a value, each on its own: the serialised JSON would hide secrets behind escapes. */
 export function redactDeep<T>(value: T, redact: (text: string) => string = redactSecrets): T {
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return redact(node);

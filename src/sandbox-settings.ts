@@ -8,23 +8,14 @@ import { sandboxSettingsFile, sandboxSettingsFormat } from './wire-constants.js'
  * Read as a documented file, never by importing the sandbox's code (which the package may not even
  * carry), so any sandbox of this format, started from any copy, can be named.
  */
-export interface SandboxSettings {
-  authUrl: string;
-  apiUrl: string;
-  scryptSalt: string;
-  inboxDomain: string;
-  authservId: string;
-  credentialsDir: string;
-}
-
 const stringFields = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'authservId', 'credentialsDir'] as const;
+export type SandboxSettings = Record<(typeof stringFields)[number], string>;
 
-/** The settings file of a sandbox data directory. */
 export function sandboxSettingsPath(dataDir: string): string {
   return join(resolve(dataDir), sandboxSettingsFile);
 }
 
-/** Reads DATA_DIR/sandbox.json; refuses a missing, unreadable or foreign file with the way to make one. */
+/** Refuses a missing, unreadable or foreign file with the way to make one. */
 export function readSandboxSettings(dataDir: string): SandboxSettings {
   const path = sandboxSettingsPath(dataDir);
   const refuse = (why: string, cause?: unknown): MailboxError =>

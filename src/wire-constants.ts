@@ -11,7 +11,7 @@ export const authPaths = {
   jwks: '/.well-known/jwks.json',
 } as const;
 
-/** JMAP session discovery path on the API host (spec §4.2, RFC 8620 §2.2). */
+/** Spec §4.2, RFC 8620 §2.2. */
 export const jmapSessionPath = '/.well-known/jmap';
 
 /** scrypt parameters of the proof of work (spec §4.3): about 16 MiB of memory per hash. */
@@ -48,9 +48,6 @@ export const jmapCapabilities = {
   vacationResponse: 'urn:ietf:params:jmap:vacationresponse',
   blob: 'urn:ietf:params:jmap:blob',
 } as const;
-
-/** Header that carries every token of the proof-of-work chain (spec §2.5). */
-export const tokenHeader = 'authorization';
 
 /** OAuth scopes of the service (spec §2.3): reading everything but sends, and sending. */
 export const oauthScopes = { read: 'mail.read', send: 'mail.send' } as const;

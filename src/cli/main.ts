@@ -14,7 +14,6 @@ import type { NextWording } from '../render/describe-next.js';
 import { renderResult } from '../render/present-result.js';
 import { renderError as renderErrorForDoor } from '../render/render-error.js';
 import { shellCommandFor } from '../render/shell-command.js';
-import { interruptSignal } from './interrupt-signal.js';
 import { buildTableCommand, type ParsedInvocation } from './program.js';
 import { createProgressLine } from './progress-bar.js';
 import { exitCodes, renderError, renderSuccess, type CliStreams } from './render.js';
@@ -26,9 +25,8 @@ export interface CliEntry {
   /** The entry file that started this process (watch jobs run it again); default: the tsc build's. */
   cliPath?: string;
   /**
-   * Called once a command that does not own the process (all but mcp, sandbox, watch run, wake)
-   * has printed its result: the entry ends the process there. Left alone, node lingers ~100 ms on
-   * fetch's idle keep-alive machinery after the answer is out, on every step of a shell agent.
+   * Called once a command that does not own the process has printed its result: left alone, node
+   * lingers ~100 ms on fetch's idle keep-alive machinery, on every step of a shell agent.
    */
   done?: (exitCode: number) => void;
   /** Where downloads may be written; default: the process's working directory. */
@@ -36,6 +34,31 @@ export interface CliEntry {
 }
 
 const defaultCliPath = fileURLToPath(new URL('../bin.js', import.meta.url));
+
+/** How this process runs the CLI: for watch jobs (no PATH) and the command lines we suggest. */
+function installOf(entry: CliEntry) {
+  const cliPath = entry.cliPath ?? defaultCliPath;
+  const workingDir = entry.cwd ?? process.cwd();
+  return { cliPath, workingDir, shellCommand: shellCommandFor({ cliPath, env: entry.env, cwd: workingDir }) };
+}
+
+/** Aborts on Ctrl-C / SIGTERM so in-flight work stops cleanly and no file is left half-written. */
+function interruptSignal(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = (): void =>
+    controller.abort(
+      new MailboxError({ code: 'cancelled', message: 'Interrupted.', hint: 'Run the command again when ready.' }),
+    );
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
 
 async function runOperation(invocation: ParsedInvocation, entry: CliEntry, streams: CliStreams): Promise<number> {
   const { operation } = invocation;
@@ -48,9 +71,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
     return rendered.exitCode;
   };
   const table = operationsFor('cli');
-  const cliPath = entry.cliPath ?? defaultCliPath;
-  const workingDir = entry.cwd ?? process.cwd();
-  const shellCommand = shellCommandFor({ cliPath, env: entry.env, cwd: workingDir });
+  const { cliPath, workingDir, shellCommand } = installOf(entry);
   const wording: NextWording = {
     adjust: inboxChoiceCarrier(table)(invocation.input['credentials_dir'], invocation.input['inbox']),
     cli: cliSpellingOf(table),
@@ -71,16 +92,12 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
   const configInputs: ConfigInputs = { flags: invocation.configFlags, env: entry.env };
   let accounts: ReturnType<typeof createAccountRegistry> | undefined;
   // An entry that brings its own streams (a test, the build's page renderer) gets the log and the
-  // progress line there too, not on the host process's stderr. Commands that own the process
-  // (sandbox, watch run, wake's agent output) still get the process's streams below.
-  const progressLine = createProgressLine(entry.streams?.stderr ?? process.stderr);
+  // progress line there too; commands that own the process still get the process's streams below.
+  const progressLine = createProgressLine(streams.stderr);
   const interrupt = interruptSignal();
   try {
     const config = resolveConfig(configInputs);
-    const log = createLogger(
-      entry.streams?.stderr ?? process.stderr,
-      config.debug ? 'debug' : (operation.cli?.logLevel ?? 'warn'),
-    );
+    const log = createLogger(streams.stderr, config.debug ? 'debug' : (operation.cli?.logLevel ?? 'warn'));
     accounts = createAccountRegistry({ configInputs, log });
     const result: unknown = await operation.run(parsed.data, {
       configInputs,
@@ -132,7 +149,6 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
   }
 }
 
-/** Builds the program from the table (nested where an entry's path says so); returns the exit code. */
 export async function runCli(entry: CliEntry): Promise<number> {
   const streams: CliStreams = entry.streams ?? { stdout: process.stdout, stderr: process.stderr };
   let exitCode: number = exitCodes.ok;
@@ -197,11 +213,7 @@ export async function runCli(entry: CliEntry): Promise<number> {
 
 /** The --help of the command the argv names (the longest table path it starts with), else the overview. */
 function usageHelpCommand(entry: CliEntry, ops: readonly AnyOperation[]): string {
-  const command = shellCommandFor({
-    cliPath: entry.cliPath ?? defaultCliPath,
-    env: entry.env,
-    cwd: entry.cwd ?? process.cwd(),
-  });
+  const command = installOf(entry).shellCommand;
   const paths = ops.map((op) => cliPathOf(op)).filter((path) => path.every((word, i) => entry.argv[i] === word));
   const longest = paths.sort((a, b) => b.length - a.length)[0];
   return longest

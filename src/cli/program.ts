@@ -2,10 +2,10 @@ import { Command, Option } from 'commander';
 import type { z } from 'zod';
 import { isSwitchSetting, settings, type SettingName } from '../config.js';
 import { MailboxError } from '../errors.js';
-import type { Operation } from '../operations/define-operation.js';
+import type { AnyOperation } from '../operations/define-operation.js';
 import { spellingOfInput } from '../operations/cli-spelling.js';
 import { shellQuote } from '../render/shell-quote.js';
-import { describeField, toKebab } from './zod-fields.js';
+import { toKebab } from '../render/describe-next.js';
 
 /** Settings that every table command accepts as flags; the others are operation inputs. */
 const globalSettingNames: readonly SettingName[] = [
@@ -22,17 +22,34 @@ const globalSettingNames: readonly SettingName[] = [
   'debug',
 ];
 
-/** What a table command's action hands to the runner. */
 export interface ParsedInvocation {
-  operation: Operation<z.ZodObject, z.ZodType>;
+  operation: AnyOperation;
   input: Record<string, unknown>;
   configFlags: Partial<Record<SettingName, string | boolean>>;
   json: boolean;
 }
 
+const fieldKinds = ['string', 'boolean', 'number', 'array', 'record', 'enum'] as const;
+
+/** What building a flag needs to know of an input field, optional and default wrappers unwrapped. */
+function describeField(field: z.ZodType) {
+  let inner: z.ZodType = field;
+  // zod 4 keeps wrappers in def.innerType; optional and default are the only ones the table uses.
+  while (inner.def.type === 'optional' || inner.def.type === 'default') {
+    inner = (inner.def as unknown as { innerType: z.ZodType }).innerType;
+  }
+  const type = inner.def.type;
+  const kind = fieldKinds.find((known) => known === type) ?? 'other';
+  return {
+    kind,
+    required: !field.safeParse(undefined).success,
+    describe: field.description ?? inner.description ?? '',
+    choices: kind === 'enum' ? (inner as unknown as { options: readonly string[] }).options : undefined,
+  };
+}
+
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-/** Adds the config flags declared in src/config.ts to a command. */
 function addConfigOptions(command: Command): void {
   for (const name of globalSettingNames) {
     const decl = settings[name];
@@ -42,7 +59,6 @@ function addConfigOptions(command: Command): void {
   }
 }
 
-/** Reads the config flags back from commander's option bag. */
 function readConfigFlags(opts: Record<string, unknown>): Partial<Record<SettingName, string | boolean>> {
   const flags: Partial<Record<SettingName, string | boolean>> = {};
   for (const name of globalSettingNames) {
@@ -74,11 +90,7 @@ function numberFlag(value: string): number | string {
   return /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 }
 
-/** Builds one commander command from a table entry; `onRun` receives the parsed invocation. */
-export function buildTableCommand(
-  op: Operation<z.ZodObject, z.ZodType>,
-  onRun: (invocation: ParsedInvocation) => Promise<void>,
-): Command {
+export function buildTableCommand(op: AnyOperation, onRun: (invocation: ParsedInvocation) => Promise<void>): Command {
   const command = new Command(op.cli?.path?.at(-1) ?? op.name).description(op.description);
   const flagKeys = new Map<string, { key: string; flag: string }>();
   // Operator-only inputs become flags like any other; only this door offers them.

@@ -10,11 +10,9 @@ interface TtyLike {
 const lineModeIntervalMs = 1_000;
 
 /**
- * A one-line progress display on stderr for a proof of work. The search is memoryless, so a bar
- * of tried ÷ expected would stall at 99 %; the line shows hashes, rate and the mean time left.
- * It is rewritten in place when it fits the terminal (asides in parentheses dropped first); on a
- * narrower terminal, or one that reports no width (0 columns), each update is a line of its own,
- * since a cut line would lose the rate and a wrapped one cannot be rewritten.
+ * A proof of work is memoryless, so a bar of tried ÷ expected would stall at 99 %: the line shows
+ * hashes, rate and mean time left, rewritten in place when it fits; else each update is a line of
+ * its own, since a cut line would lose the rate and a wrapped one cannot be rewritten.
  */
 export function createProgressLine(
   stream: TtyLike,

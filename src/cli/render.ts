@@ -3,10 +3,7 @@ import type { NextWording } from '../render/describe-next.js';
 import { renderError as renderErrorForDoor, exitCodes } from '../render/render-error.js';
 import type { RenderedResult } from '../render/present-result.js';
 
-/**
- * The only module of the CLI that writes results, from the shared renderer (src/render/): the
- * structured value as JSON on stdout for programs, the lead lines and error text on stderr.
- */
+/** The only module of the CLI that writes results: JSON on stdout, lead lines and error text on stderr. */
 
 export { exitCodes };
 
@@ -15,11 +12,7 @@ export interface CliStreams {
   stderr: { write(text: string): unknown };
 }
 
-/**
- * Prints a success. Default: a presentation's own text on stdout (what an agent reads), or lead
- * lines on stderr over pretty JSON. --json: the exact result as one compact JSON line for programs,
- * the lead lines (e.g. jmap_request's summary) on stderr.
- */
+/** A presentation's own text on stdout, else lead lines on stderr over JSON (compact with --json). */
 export function renderSuccess(streams: CliStreams, rendered: RenderedResult, options: { json: boolean }): number {
   if (rendered.isPresented && !options.json) {
     streams.stdout.write(rendered.text.endsWith('\n') ? rendered.text : `${rendered.text}\n`);
@@ -32,7 +25,7 @@ export function renderSuccess(streams: CliStreams, rendered: RenderedResult, opt
   return rendered.isError ? exitCodes.failure : exitCodes.ok;
 }
 
-/** Prints an error: the fields as JSON on stdout, the message and next step on stderr; returns the exit code. */
+/** The fields as JSON on stdout, the message and next step on stderr; returns the exit code. */
 export function renderError(streams: CliStreams, error: MailboxError, wording?: NextWording): number {
   const rendered = renderErrorForDoor(error, 'cli', wording);
   streams.stdout.write(`${JSON.stringify(rendered.structured, null, 2)}\n`);

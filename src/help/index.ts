@@ -22,7 +22,7 @@ export const helpTopics = [
 ] as const;
 export type HelpTopic = (typeof helpTopics)[number];
 
-/** A tool as the `tools` topic shows it (structurally the operations table's ToolSummary). */
+/** Structurally the operations table's ToolSummary (core does not import the table). */
 export interface HelpToolSummary {
   name: string;
   title: string;
@@ -30,12 +30,10 @@ export interface HelpToolSummary {
   inputs: { name: string; required: boolean; describe: string }[];
 }
 
-/** The topic names, in reading order. */
 export function listHelpTopics(): string[] {
   return [...helpTopics];
 }
 
-/** The folder holding the topic files. */
 export function helpReferencesDir(): string {
   return join(packageRoot(), 'skill', 'references');
 }

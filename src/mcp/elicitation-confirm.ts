@@ -8,6 +8,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { isRecord } from '../is-record.js';
 import type { Logger } from '../log.js';
 import type { ConfirmAnswer, ConfirmRequest } from '../operations/define-operation.js';
 import { confirmForm, readConfirmAnswer } from './confirm-form.js';
@@ -15,43 +16,29 @@ import { confirmForm, readConfirmAnswer } from './confirm-form.js';
 /**
  * The MCP door's `confirm`: form elicitation, in the way each protocol era has for it.
  *
- * 2025-11-25: an `elicitation/create` request to the client, sent while the call waits, as part of
- * that call (it is cancelled with it). A request that fails or times out is a cancel, never a yes.
+ * 2025-11-25: an `elicitation/create` request sent as part of the call (cancelled with it); a
+ * request that fails or times out is a cancel, never a yes. (The SDK's shim could serve the 2026
+ * form to such a client too; a failed request would then be its bare error text, and the operation
+ * would run twice.)
  *
  * 2026-07-28 has no requests from server to client. A confirm whose answer is not here yet ends the
- * run (its promise rejects) and the call returns `input_required` with the question; the client asks
- * the person and retries the call with the answer in `inputResponses`, and the operation runs again
- * from the start, this time finding the answer at that confirm. Which answer belongs to which
- * question travels in `requestState`, signed with a key this process made (HMAC, the SDK's codec)
- * and bound to the tool and its exact arguments: a retry cannot carry a yes from another call, an
- * unsolicited `inputResponses` is ignored, and a state that fails to verify or has expired only
- * means the person is asked again.
- *
- * The SDK can also serve the second form to a 2025 client (its legacy shim sends the request and
- * re-enters the handler); the first is used there instead because a failed request then stays in
- * this code (an answer, not the shim's bare error text) and the operation runs only once.
+ * run (its promise rejects) and the call returns `input_required`; the client retries with the
+ * answer in `inputResponses` and the operation runs again from the start. Which answer belongs to
+ * which question travels in `requestState`, HMAC-signed with a key of this process and bound to the
+ * tool and its exact arguments: a retry cannot carry a yes from another call, an unsolicited
+ * answer is ignored, and a state that fails to verify or expired only means asking again.
  */
-
-/** The rejection a run gets at a confirm whose answer is still to come. */
-export class ConfirmationPending extends Error {
-  constructor() {
-    super('A confirmation was asked; the call continues once the person has answered.');
-    this.name = 'ConfirmationPending';
-  }
-}
 
 export interface ConfirmRound {
   confirm: (ask: ConfirmRequest) => Promise<ConfirmAnswer>;
-  /** After the run: the input_required result when it stopped at an unanswered confirm. */
+  /** The input_required result when the run stopped at an unanswered confirm. */
   pendingResult: () => Promise<InputRequiredResult | undefined>;
 }
 
 export interface ConfirmCall {
   tool: string;
   args: unknown;
-  /** The era this connection speaks (src/mcp/main.ts): how the question reaches the person. */
   era: ProtocolEra;
-  /** What the client declared: in its initialize request (2025 era) or on this request (2026 era). */
   clientCapabilities: ClientCapabilities | undefined;
 }
 
@@ -120,7 +107,7 @@ export function createElicitationConfirmer(log: Logger): {
             return answer;
           }
           pending ??= { index, ask, digest: askDigest };
-          throw new ConfirmationPending();
+          throw new Error('A confirmation was asked; the call continues once the person has answered.');
         },
         async pendingResult() {
           if (!pending) return undefined;
@@ -187,16 +174,9 @@ function declaresFormElicitation(capabilities: ClientCapabilities | undefined): 
 
 /** A digest of a JSON value that does not depend on the order of object keys. */
 function digest(value: unknown): string {
-  return createHash('sha256').update(stableJson(value)).digest('base64url');
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  const sorted = (_key: string, v: unknown): unknown =>
+    isRecord(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v;
+  return createHash('sha256')
+    .update(JSON.stringify(value, sorted) ?? 'null')
+    .digest('base64url');
 }

@@ -28,11 +28,7 @@ function codeFor(input: z.ZodObject, keys: readonly string[]): ErrorCode | undef
   while (field) {
     const declared = inputErrorCodes.get(field as z.ZodType);
     if (declared) return declared.code;
-    field = hasInner(field) ? field.unwrap() : undefined;
+    field = (field as { unwrap?: () => unknown }).unwrap?.();
   }
   return undefined;
-}
-
-function hasInner(schema: unknown): schema is { unwrap(): unknown } {
-  return typeof (schema as { unwrap?: unknown }).unwrap === 'function';
 }

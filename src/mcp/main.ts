@@ -10,20 +10,15 @@ import { shellCommandFor } from '../render/shell-command.js';
 import { operationsFor, type AnyOperation } from '../operations/index.js';
 import { answerResourceNotFoundByEra } from './resource-not-found-code.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
-import { createResourceSources } from './resource-sources.js';
+import { createResourceSources } from './resources.js';
 
-/**
- * `agent-mailbox mcp`: the stdio MCP server. stdout carries protocol messages only (a stray
- * write breaks the host's connection), every log line goes to stderr. It exits cleanly when the
- * host closes stdin or sends SIGTERM.
- */
+/** stdout carries protocol messages only (a stray write breaks the host's connection); logs go to stderr. */
 
 export interface RunMcpServerOptions {
   env: Readonly<Record<string, string | undefined>>;
-  /** Options of `agent-mailbox mcp`, declared in the operations table (src/operations/mcp.ts). */
   verbose?: boolean;
   toolDeadlineMs?: number;
-  /** The setting flags given to `agent-mailbox mcp` (--sandbox, --auth-url, …): hosts that pass no environment rely on them. */
+  /** Hosts that pass no environment rely on the setting flags (--sandbox, --auth-url, …). */
   configFlags?: ConfigInputs['flags'];
   /** The entry file that started this process, for watch jobs; default: the tsc build's. */
   cliPath?: string;
@@ -32,17 +27,13 @@ export interface RunMcpServerOptions {
   stderr?: Writable;
   /** Clock for token expiry and refresh-ahead (ms since the epoch); tests move it instead of waiting. */
   now?: () => number;
-  /**
-   * Tools served beside the table's, for tests that need an entry no real tool offers (e.g. one
-   * that asks for a confirmation). Only code can pass them: no flag, setting or tool call can.
-   */
+  /** Tools beside the table's, for tests; only code can pass them, no flag, setting or tool call. */
   extraOperations?: readonly AnyOperation[];
 }
 
 /** Hosts cut tool calls at ~60 s (Codex ~120 s); a PoW still running then answers "call again". */
 export const defaultToolDeadlineMs = 50_000;
 
-/** Runs the stdio MCP server until the host disconnects. */
 export async function runMcpServer(options: RunMcpServerOptions): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
@@ -61,7 +52,6 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
     refreshAhead: true,
     ...(options.now ? { now: options.now } : {}),
   });
-  // Only the entries offered through this door: operator-only commands never become tools.
   const operations = [...operationsFor('mcp'), ...(options.extraOperations ?? [])];
   // The built entry, as the CLI passes it (src/cli/main.ts): watch jobs run it with no PATH.
   const cliPath = options.cliPath ?? fileURLToPath(new URL('../bin.js', import.meta.url));

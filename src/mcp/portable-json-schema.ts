@@ -1,20 +1,17 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { isRecord } from '../is-record.js';
 import { publishedAsType } from '../operations/define-operation.js';
 
 /**
- * Tool schemas as the major function-calling APIs accept them. Hosts hand a tool's JSON Schema to
- * the model provider as is, and OpenAI, Gemini and others take only a subset: no `$schema`, no
- * `propertyNames`, no empty `{}` schemas, `enum` rather than `const`, `anyOf` rather than a list of
- * types (one schema they refuse breaks every tool of the server for them). zod's output is brought
- * into that subset here by rewrites that change nothing a value may be; what has no such rewrite (a
- * tuple, an array of anything) is left for the schema test (test/e2e/mcp-schema-subset.test.ts) to
- * refuse, so it is fixed in the schema.
+ * Hosts hand a tool's JSON Schema to the model provider as is, and OpenAI, Gemini and others take
+ * only a subset: no `$schema`, `propertyNames` or `{}` schemas, `enum` not `const`, `anyOf` not a
+ * list of types (one refused schema breaks every tool). Rewrites here change nothing a value may
+ * be; what has none (a tuple) is refused by test/e2e/mcp-schema-subset.test.ts and fixed at source.
  */
 
 type JsonSchema = Record<string, unknown>;
 
-/** `schema` as JSON Schema in the portable subset (draft 2020-12 keywords, no `$schema`). */
 export function portableJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
     io,
@@ -69,16 +66,10 @@ function isEmptySchema(value: unknown): boolean {
   return isRecord(value) && Object.keys(value).length === 0;
 }
 
-function isRecord(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * An output schema cut to its top level: each member's name and type, nested objects as bare
- * `{"type": "object"}`. tools/list is sent in every conversation of every host, and models call
- * tools from the input schema: the output schema only has to let the SDK clients accept
- * structuredContent (they validate it, error results too), which a looser schema still does.
- * The full shapes are in the reference (docs/reference.md) and the help topics.
+ * `{"type": "object"}`. tools/list is sent in every conversation, and models call tools from the
+ * input schema: the output schema only has to let the SDK clients accept structuredContent.
  */
 export function outlineJsonSchema(schema: JsonSchema): JsonSchema {
   const properties = isRecord(schema.properties) ? schema.properties : {};
@@ -91,7 +82,6 @@ export function outlineJsonSchema(schema: JsonSchema): JsonSchema {
   };
 }
 
-/** One member at its top level: its type (and a primitive's enum), an array's items likewise. */
 function outlineMember(node: JsonSchema): JsonSchema {
   if (Array.isArray(node.anyOf)) return { anyOf: node.anyOf.map((c: unknown) => (isRecord(c) ? outlineMember(c) : c)) };
   if (node.type === 'object') return { type: 'object' };
@@ -100,11 +90,7 @@ function outlineMember(node: JsonSchema): JsonSchema {
   return { type: node.type, ...(Array.isArray(node.enum) ? { enum: node.enum } : {}) };
 }
 
-/**
- * A schema the SDK publishes in tools/list but does not check: the handler validates with the
- * operation's own zod schema, once, so a bad argument gets the project's error (code, hint, next
- * step) instead of the SDK's bare "Input validation error" text.
- */
+/** Published but not checked by the SDK: the handler validates, so a bad argument gets the project's error. */
 export function publishedSchema(
   schema: z.ZodType,
   io: 'input' | 'output',

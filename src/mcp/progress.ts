@@ -1,11 +1,9 @@
 import type { ProgressUpdate } from '../operations/define-operation.js';
 
 /**
- * MCP progress for one tool call. Hosts reset their ~60 s idle timer on each notification
- * (Claude Code shows the message), so while an operation reports progress we send at most one
- * notification per `minIntervalMs` and at least one per `heartbeatMs`, repeating the last message
- * when the core went quiet. `progress` must increase with every notification (MCP 2025-06-18,
- * "Progress"), so a heartbeat nudges it forward by a fraction.
+ * Hosts reset their ~60 s idle timer on each progress notification, so while an operation reports
+ * we send at most one per `minIntervalMs` and at least one per `heartbeatMs` (the last message
+ * again). `progress` must increase every time (MCP 2025-06-18), so a heartbeat nudges it forward.
  */
 
 export interface ProgressNotice {
@@ -15,25 +13,16 @@ export interface ProgressNotice {
   message: string;
 }
 
-export interface ProgressReporterOptions {
+const noopReporter = { report(_update: ProgressUpdate): void {}, stop(): void {} };
+
+export function createProgressReporter(options: {
   /** The request's `_meta.progressToken`; without one nothing is ever sent. */
   progressToken: string | number | undefined;
   send: (notice: ProgressNotice) => Promise<void>;
   minIntervalMs?: number;
   heartbeatMs?: number;
   now?: () => number;
-}
-
-export interface ProgressReporter {
-  report(update: ProgressUpdate): void;
-  /** Stops the heartbeat; call when the tool call ends, whatever its outcome. */
-  stop(): void;
-}
-
-const noopReporter: ProgressReporter = { report() {}, stop() {} };
-
-/** A throttled, heartbeat-backed progress sender for one call (a no-op without a token). */
-export function createProgressReporter(options: ProgressReporterOptions): ProgressReporter {
+}): typeof noopReporter {
   const { progressToken, send } = options;
   if (progressToken === undefined) return noopReporter;
   const minIntervalMs = options.minIntervalMs ?? 1_000;
@@ -77,6 +66,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
         pending.unref();
       }
     },
+    // Called when the tool call ends, whatever its outcome.
     stop() {
       stopped = true;
       if (pending) clearTimeout(pending);

@@ -7,14 +7,7 @@ import type { NextWording } from '../render/describe-next.js';
 import { renderResult, type Present } from '../render/present-result.js';
 import { renderError as renderErrorForDoor } from '../render/render-error.js';
 
-/**
- * The MCP door's wrapping of the shared renderer (src/render/): the text block for the model,
- * `structuredContent` for the host, `isError` for failures. The SDK's default catch keeps only
- * `message`, so every failure comes through here with its code, hint and next step.
- */
-
-export { describeNextForMcp } from '../render/describe-next.js';
-export { largeResultChars } from '../render/present-result.js';
+/** The SDK's default catch keeps only `message`: every failure comes through here with its code, hint and next step. */
 
 /** The `error` member every tool's advertised output schema carries, so error results validate. */
 export const mcpErrorSchema = z.looseObject({
@@ -25,13 +18,11 @@ export const mcpErrorSchema = z.looseObject({
   nextCall: z.string().optional(),
 });
 
-/** Renders any failure: isError, "message / Next: …" text, and the fields in structuredContent.error. */
 export function renderError(error: MailboxError, wording?: NextWording): CallToolResult {
   const rendered = renderErrorForDoor(error, 'mcp', wording);
   return { isError: true, content: [{ type: 'text', text: rendered.text }], structuredContent: rendered.structured };
 }
 
-/** Renders an operation's success through its `present` hook (compact JSON without one). */
 export function renderSuccess(result: unknown, present?: Present, wording?: NextWording): CallToolResult {
   const rendered = renderResult(result, 'mcp', { present, wording });
   return {
@@ -41,13 +32,10 @@ export function renderSuccess(result: unknown, present?: Present, wording?: Next
   };
 }
 
-/** A result's `saved` member: the file this call wrote (jmap_request's download). */
+// jmap_request's download.
 const savedFile = z.object({ saved: z.object({ path: z.string(), size: z.number(), type: z.string() }) });
 
-/**
- * A file the call saved, also as a `resource_link`, so a host can offer it to the user (open,
- * attach) without parsing the text. The path is the one the text names; nothing is read here.
- */
+/** A file the call saved, also as a `resource_link` a host can offer the user; nothing is read here. */
 function savedFileLinks(result: unknown): ResourceLink[] {
   const parsed = savedFile.safeParse(result);
   if (!parsed.success) return [];

@@ -1,11 +1,9 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 
 /**
- * "Resource not found" in the code of the era a client speaks. MCP 2025-11-25 names -32002 for it
- * (server/resources, "Error Handling"); 2026-07-28 moved it to -32602 Invalid Params with the URI in
- * `data` (SEP-2164), and asks clients to accept -32002 as well. The SDK answers -32602 in both eras,
- * so on a 2025-era connection the answer is rewritten as it leaves: an error whose `data` is exactly
- * `{ uri }` is the SDK's ResourceNotFoundError, and nothing else has that shape.
+ * "Resource not found" is -32002 in MCP 2025-11-25 and -32602 with the URI in `data` in 2026-07-28
+ * (SEP-2164). The SDK answers -32602 in both eras, so a 2025-era answer is rewritten as it leaves:
+ * an error whose `data` is exactly `{ uri }` is the SDK's ResourceNotFoundError, nothing else.
  */
 export function answerResourceNotFoundByEra<T extends Transport>(wire: T, isLegacyEra: () => boolean): T {
   const send = wire.send.bind(wire);

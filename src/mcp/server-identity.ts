@@ -1,9 +1,8 @@
 import type { Implementation } from '@modelcontextprotocol/server';
 
 /**
- * What a host shows about this server (implementation info, MCP 2025-11-25 and 2026-07-28): the
- * same description and website as server.json, which the official registry shows (a unit test
- * keeps the two equal), and an icon carried inline so no host has to fetch anything.
+ * What a host shows about this server: the description and website of server.json (a unit test keeps
+ * them equal), and an icon carried inline so no host has to fetch anything.
  */
 
 export const serverDescription =
@@ -15,7 +14,6 @@ const iconSvg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect x="6" y="14" width="52" height="36" rx="5" fill="#2f6fdf"/>' +
   '<path d="M9 18l23 18 23-18" fill="none" stroke="#fff" stroke-width="4" stroke-linejoin="round"/></svg>';
 
-/** The implementation info this server announces (initialize and server/discover alike). */
 export function serverIdentity(version: string): Implementation {
   return {
     name: 'agent-mailbox',

@@ -1,18 +1,31 @@
-import { McpServer, type jsonSchemaValidator, type ProtocolEra } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  McpServer,
+  type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  type jsonSchemaValidator,
+  type ProtocolEra,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { resolveConfig, type ConfigInputs } from '../config.js';
+import { toMailboxError } from '../errors.js';
+import { Deadline } from '../gate/deadline.js';
 import type { Logger } from '../log.js';
 import type { AccountRegistry } from '../auth/account-registry.js';
 import { inboxChoiceCarrier } from '../render/carry-inbox-choice.js';
-import type { Operation, OperationContext } from '../operations/define-operation.js';
+import type { AnyOperation, OperationContext } from '../operations/define-operation.js';
+import { redactSecrets } from '../redact.js';
 import { createElicitationConfirmer } from './elicitation-confirm.js';
-import { registerOperationTool } from './register-tool.js';
+import { inputError } from './input-error.js';
+import { publishedSchema } from './portable-json-schema.js';
+import { createProgressReporter } from './progress.js';
+import { mcpErrorSchema, renderError, renderSuccess } from './render.js';
 import { registerResources, type ResourceSources } from './resources.js';
 import { serverIdentity } from './server-identity.js';
 
 /** The table → McpServer adapter: one tool per operation, nothing else decides behaviour. */
-
-type AnyOperation = Operation<z.ZodObject, z.ZodType>;
 
 export interface McpServerOptions {
   operations: readonly AnyOperation[];
@@ -23,7 +36,6 @@ export interface McpServerOptions {
   install: OperationContext['install'];
   workingDir: string;
   version: string;
-  /** Budget per tool call, below the hosts' ~60 s cut-off. */
   deadlineMs?: number;
   resources?: ResourceSources;
   /** The protocol era of the connection this instance serves (default: 2025, as a hand-wired transport speaks). */
@@ -31,7 +43,7 @@ export interface McpServerOptions {
 }
 
 /** What the model reads before the tool list (common hosts put it in the system prompt). */
-export const serverInstructions = [
+const serverInstructions = [
   'agent-mailbox gives you (the agent) your own e-mail inbox.',
   'Workflow: call `register` once (username, and watch = the operator\'s choice of "scheduled" or "on-demand"); it stores credentials and renews tokens by itself.',
   'Then use `jmap_request` with a preset in ops_file (list_inbox, list_new, read_message, search, send_mail, reply, mark_read, move_to_trash, ...) and its vars, or raw JMAP ops.',
@@ -41,10 +53,8 @@ export const serverInstructions = [
 ].join('\n');
 
 /**
- * The SDK uses its JSON Schema validator only for answers to its own elicitInput, which this server
- * never calls (confirmations are asked and their answers checked in elicitation-confirm.ts).
- * Its default (Ajv, built with every format) would cost each start; the bundles leave it out
- * altogether (scripts/build.mjs). Fails closed if ever used.
+ * The SDK validates only answers to its own elicitInput, never called here (elicitation-confirm.ts
+ * checks them); its default (Ajv) would cost each start. Fails closed if ever used.
  */
 const noPushElicitationValidator: jsonSchemaValidator = {
   getValidator: () => () => ({
@@ -54,7 +64,6 @@ const noPushElicitationValidator: jsonSchemaValidator = {
   }),
 };
 
-/** Builds the MCP server from THE table; it is not connected to any transport yet. */
 export function createMcpServer(options: McpServerOptions): McpServer {
   const server = new McpServer(serverIdentity(options.version), {
     instructions: serverInstructions,
@@ -64,7 +73,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       ...(options.resources ? { resources: { listChanged: false } } : {}),
     },
   });
-  const door = {
+  const door = doorOf(options);
+  for (const op of options.operations) registerOperationTool(server, op, door);
+  if (options.resources) registerResources(server, options.resources);
+  return server;
+}
+
+function doorOf(options: McpServerOptions) {
+  return {
     context: {
       configInputs: options.configInputs,
       log: options.log,
@@ -83,7 +99,74 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     confirmer: createElicitationConfirmer(options.log),
     carryInboxChoice: inboxChoiceCarrier(options.operations),
   };
-  for (const op of options.operations) registerOperationTool(server, op, door);
-  if (options.resources) registerResources(server, options.resources);
-  return server;
+}
+
+function registerOperationTool(server: McpServer, op: AnyOperation, door: ReturnType<typeof doorOf>): void {
+  // The SDK clients validate structuredContent even on isError results (1.x client/index.js), so an
+  // error result must satisfy the advertised schema too: the operation's, every field optional, plus
+  // `error`. Successes are checked against the operation's own schema in the handler.
+  const outputSchema =
+    op.output instanceof z.ZodObject ? op.output.partial().extend({ error: mcpErrorSchema.optional() }) : undefined;
+  server.registerTool(
+    op.name,
+    {
+      title: op.title,
+      description: op.description,
+      inputSchema: publishedSchema(op.input, 'input'),
+      ...(outputSchema ? { outputSchema: publishedSchema(outputSchema, 'output') } : {}),
+      annotations: { title: op.title, ...op.annotations },
+    },
+    async (args, ctx): Promise<CallToolResult | InputRequiredResult> => {
+      const reporter = createProgressReporter({
+        progressToken: ctx.mcpReq._meta?.progressToken,
+        send: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...params } }),
+      });
+      const started = Date.now();
+      const wording = { adjust: door.carryInboxChoice(args['credentials_dir'], args['inbox']) };
+      const round = await door.confirmer.begin(ctx, {
+        tool: op.name,
+        args,
+        era: door.era,
+        clientCapabilities: clientCapabilitiesOf(ctx, server),
+      });
+      try {
+        const input = op.input.safeParse(args);
+        if (!input.success) throw inputError(op, input.error);
+        const result: unknown = await op.run(input.data, {
+          ...door.context,
+          signal: ctx.mcpReq.signal,
+          // Progress leaves the process like results do: through the one redactor.
+          progress: (update) => reporter.report({ ...update, message: redactSecrets(update.message) }),
+          confirm: round.confirm,
+          deadline: Deadline.start(door.timing),
+        });
+        const pending = await round.pendingResult();
+        if (pending) return pending;
+        const checked = op.output.safeParse(result);
+        if (!checked.success)
+          throw new Error(`${op.name} returned a result outside its output schema: ${checked.error.message}`);
+        return renderSuccess(result, op.present, wording);
+      } catch (error) {
+        // A run that stopped at an unanswered confirm asks its question, whatever it threw on the way out.
+        const pending = await round.pendingResult();
+        if (pending) return pending;
+        const failure = toMailboxError(error);
+        door.context.log.debug(
+          `${op.name} failed after ${Date.now() - started} ms: ${failure.code}: ${failure.message}`,
+        );
+        return renderError(failure, wording);
+      } finally {
+        reporter.stop();
+        door.context.log.debug(`${op.name} took ${Date.now() - started} ms`);
+      }
+    },
+  );
+}
+
+/** The client's capabilities: this request's envelope (2026-07-28) or the initialize request (2025-11-25). */
+function clientCapabilitiesOf(ctx: ServerContext, server: McpServer): ClientCapabilities | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY];
+  if (typeof declared === 'object' && declared !== null) return declared as ClientCapabilities;
+  return server.server.getClientCapabilities();
 }

@@ -1,10 +1,6 @@
-import type { z } from 'zod';
 import { toKebab, type CliSpellingLookup, type InputSpelling } from '../render/describe-next.js';
-import type { Operation } from './define-operation.js';
+import type { AnyOperation } from './define-operation.js';
 
-type AnyOperation = Operation<z.ZodObject, z.ZodType>;
-
-/** The command words of an entry on the CLI, e.g. watch_status → ['watch', 'status']. */
 export function cliPathOf(op: AnyOperation): readonly string[] {
   return op.cli?.path ?? [op.name];
 }

@@ -15,7 +15,6 @@ import type { OperatorTerminal } from '../policy/operator-terminal.js';
  */
 
 export interface ProgressUpdate {
-  /** Increases with every report. */
   progress: number;
   total?: number;
   message: string;
@@ -38,9 +37,8 @@ export interface ConfirmRequest {
 }
 
 /**
- * The person's answer. Only `accept` is a yes, and its content has been checked against the fields;
- * `cancel` (dismissed, or an answer that did not fit the form) is never a yes; `unavailable`: this
- * door or its client cannot ask anyone, so the operation must decide without a person.
+ * Only `accept` is a yes, its content checked against the fields; `cancel` (dismissed, or not fitting
+ * the form) is never one; `unavailable`: nobody can be asked, the operation decides without a person.
  */
 export type ConfirmAnswer =
   | { action: 'accept'; content: Readonly<Record<string, string | number | boolean>> }
@@ -49,16 +47,14 @@ export type ConfirmAnswer =
   | { action: 'unavailable' };
 
 /**
- * Error codes for inputs that fail their schema where a field has a more telling one than
- * invalid_input (e.g. help's topic): `schema.register(inputErrorCodes, { code })`. A registry of
- * its own, so nothing of it reaches the JSON Schema the doors publish.
+ * A more telling code than invalid_input for a field that fails its schema (e.g. help's topic); a
+ * registry of its own, so nothing of it reaches the JSON Schema the doors publish.
  */
 export const inputErrorCodes = z.registry<{ code: ErrorCode }>();
 
 /**
- * Input schemas the doors publish as their bare type (and description): tools/list goes into every
- * conversation, and a shape the description already tells and the operation checks when it reads
- * the value need not be spelled out twice. Validation still uses the whole zod schema.
+ * Input schemas the doors publish as their bare type and description: tools/list goes into every
+ * conversation, and the description already tells the shape. Validation uses the whole schema.
  */
 export const publishedAsType = z.registry<Record<string, never>>();
 
@@ -70,39 +66,28 @@ export interface OperationContext {
   log: Logger;
   /** One cached account per credentials directory (long-lived in the MCP server). */
   accounts: AccountRegistry;
-  /** Which front door called: wording of hints may differ, behaviour does not. */
+  /** Wording of hints may differ per door, behaviour does not. */
   frontDoor: FrontDoor;
   /**
-   * The call's one deadline, started by the front door: the configured timeout (--timeout-ms) over
-   * everything the call sends to the service, and the door's budget for the call when it has one
-   * (MCP hosts cut tool calls at ~60 s; a long proof of work then answers "call again").
+   * The call's one deadline, started by the door: --timeout-ms over everything the call sends, and
+   * the door's budget when it has one (MCP hosts cut tool calls at ~60 s).
    */
   deadline: Deadline;
-  /**
-   * Absolute paths of this installation, for jobs that must run with no PATH (watch), and how the
-   * operator runs this CLI at a shell, for the command lines we suggest (src/render/shell-command.ts).
-   */
+  /** Absolute paths for jobs that run with no PATH (watch), and how the operator runs this CLI at a shell. */
   install: { nodePath: string; cliPath: string; shellCommand: string };
   /** Where downloads may be written: the directory the operator started the process in. */
   workingDir: string;
-  /**
-   * The process's own streams, given only to CLI-only commands that run until stopped and report
-   * as they go (sandbox banner, one JSON line per wake of `watch run`, the agent's output on wake).
-   */
+  /** Only for CLI-only commands that run until stopped and report as they go (sandbox, watch run, wake). */
   streams?: { stdout: Writable; stderr: Writable; stdin?: Readable };
   /**
-   * Asks the person behind the agent to confirm, where the door can (MCP: form elicitation, when the
-   * client declared it; the CLI: unavailable for now). A 2026-07-28 MCP client answers by retrying
-   * the call, so the operation may run again from the start: everything before a confirm must be
-   * free of side effects. On such a first run the promise rejects and the run's outcome is dropped.
+   * Asks the person behind the agent (MCP: form elicitation; the CLI: unavailable). A 2026-07-28 MCP
+   * client answers by retrying the call, so the operation may run again from the start: everything
+   * before a confirm must be free of side effects.
    */
   confirm: (ask: ConfirmRequest) => Promise<ConfirmAnswer>;
-  /**
-   * The operator's terminal (the CLI's stdin and stderr), for commands that widen what the agent may
-   * do: they need a person there who types yes. Absent where no person can be (MCP, tests' streams).
-   */
+  /** For commands that widen what the agent may do: a person types yes. Absent under MCP and in tests. */
   terminal?: OperatorTerminal;
-  /** Starts the stdio MCP server in this process (supplied by the CLI: core never imports a door). */
+  /** Supplied by the CLI: core never imports a door. */
   launchMcpServer?: (options: {
     verbose: boolean;
     toolDeadlineMs?: number;
@@ -116,6 +101,10 @@ export interface OperationAnnotations {
   idempotentHint: boolean;
   openWorldHint: boolean;
 }
+
+/** The annotations of a command that reads, or rewrites, only local files. */
+export const readsLocal = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const writesLocal = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** CLI-only details that cannot be derived from the input schema. */
 export interface CliSpec {
@@ -131,7 +120,7 @@ export interface CliSpec {
   logLevel?: 'warn' | 'info';
   /** Input key taken as a positional argument, e.g. `help [topic]`. */
   positional?: string;
-  /** Input keys given as JSON text on the command line (parsed before validation), each with the example a parse error shows. */
+  /** Input keys given as JSON text, each with the example a parse error shows. */
   jsonFlags?: Readonly<Record<string, string>>;
   /** Input keys whose flag may repeat, collected into an array. */
   repeatable?: readonly string[];
@@ -157,12 +146,14 @@ export interface Operation<I extends z.ZodObject, O extends z.ZodType, C extends
   output: O;
   annotations: OperationAnnotations;
   cli?: CliSpec;
-  /** Which front doors offer it (default both): operator-only commands are CLI-only. */
+  /** Default both: operator-only commands are CLI-only. */
   doors?: readonly FrontDoor[];
   /** The text a person or model reads, from `run`'s result as typed; without it both doors show compact JSON (src/render/). */
   present?: Present<z.infer<O>>;
   run(input: OperationInput<I, C>, ctx: OperationContext): Promise<z.infer<O>>;
 }
+
+export type AnyOperation = Operation<z.ZodObject, z.ZodType>;
 
 /** Identity helper that keeps each operation's input and output types linked to `run`. */
 export function defineOperation<I extends z.ZodObject, O extends z.ZodType, C extends z.ZodObject = z.ZodObject>(
@@ -171,24 +162,18 @@ export function defineOperation<I extends z.ZodObject, O extends z.ZodType, C ex
   return op;
 }
 
-/** An entry's schemas, as a lazily defined entry builds them. */
-export interface OperationSchemas<I extends z.ZodObject, O extends z.ZodType, C extends z.ZodObject> {
-  input: I;
-  output: O;
-  cliInput?: C;
-}
+type Schemas = 'input' | 'output' | 'cliInput';
 
 /**
- * An entry whose schemas are built on first use, once. Every start imports the whole table, but a
- * CLI command reads one entry's schemas: building every entry's zod objects (each binding its
- * methods) would be paid by every shell step. The entry reads the same as one of defineOperation.
+ * An entry whose schemas are built on first use, once: every start imports the whole table, but a
+ * CLI command reads one entry's schemas.
  */
 export function defineLazyOperation<I extends z.ZodObject, O extends z.ZodType, C extends z.ZodObject = z.ZodObject>(
-  op: Omit<Operation<I, O, C>, 'input' | 'output' | 'cliInput'> & { schemas: () => OperationSchemas<I, O, C> },
+  op: Omit<Operation<I, O, C>, Schemas> & { schemas: () => Pick<Operation<I, O, C>, Schemas> },
 ): Operation<I, O, C> {
   const { schemas, ...entry } = op;
-  let built: OperationSchemas<I, O, C> | undefined;
-  const get = (): OperationSchemas<I, O, C> => (built ??= schemas());
+  let built: Pick<Operation<I, O, C>, Schemas> | undefined;
+  const get = () => (built ??= schemas());
   return Object.defineProperties(entry, {
     input: { get: () => get().input, enumerable: true },
     output: { get: () => get().output, enumerable: true },
@@ -196,7 +181,6 @@ export function defineLazyOperation<I extends z.ZodObject, O extends z.ZodType, 
   }) as Operation<I, O, C>;
 }
 
-/** The process's streams, for the CLI-only commands that report as they run. */
 export function streamsOf(ctx: OperationContext, what: string): NonNullable<OperationContext['streams']> {
   if (ctx.streams) return ctx.streams;
   throw new MailboxError({
@@ -221,7 +205,6 @@ export function commandConfig(
   });
 }
 
-/** What the gate needs of the call. */
 export function gateContext(ctx: OperationContext) {
   return { signal: ctx.signal, log: ctx.log, deadline: ctx.deadline, frontDoor: ctx.frontDoor };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { helpTopics, listHelpTopics, readHelpTopic } from '../help/index.js';
-import { defineLazyOperation, inputErrorCodes, type Operation } from './define-operation.js';
+import { defineLazyOperation, inputErrorCodes, readsLocal, type AnyOperation } from './define-operation.js';
 import { summarizeOperations } from './summarize-operations.js';
 
 const helpInput = () =>
@@ -23,7 +23,7 @@ const helpOutput = () =>
  * The `help` entry. Its tools topic is generated from the table that holds it, so the table is
  * handed in (src/operations/index.ts) rather than imported, which would be an import cycle.
  */
-export function helpOperationOver(tools: () => readonly Operation<z.ZodObject, z.ZodType>[]) {
+export function helpOperationOver(tools: () => readonly AnyOperation[]) {
   return defineLazyOperation({
     name: 'help',
     title: 'Help',
@@ -33,7 +33,7 @@ export function helpOperationOver(tools: () => readonly Operation<z.ZodObject, z
       input: helpInput(),
       output: helpOutput(),
     }),
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: readsLocal,
     cli: { positional: 'topic' },
     // Both doors show the Markdown itself, not the JSON string that carries it.
     present: (result) => ({ text: (result as { text: string }).text }),

@@ -1,6 +1,5 @@
-import type { z } from 'zod';
 import type { FrontDoor } from '../render/front-door.js';
-import type { Operation } from './define-operation.js';
+import type { AnyOperation } from './define-operation.js';
 import { connectOperation } from './connected/connect.js';
 import { disconnectOperation } from './connected/disconnect.js';
 import { listInboxesOperation } from './connected/list-inboxes.js';
@@ -27,15 +26,14 @@ import { drillOperations, sandboxOperation } from './sandbox.js';
 import { wakeOperation, watchRunOperation } from './wake.js';
 import { watchInstallOperation, watchRemoveOperation, watchStatusOperation } from './watch.js';
 
-export type AnyOperation = Operation<z.ZodObject, z.ZodType>;
+export type { AnyOperation };
 
 /** `help`, whose tools topic lists the agent's tools: what an MCP host offers is what the skill's shell commands do too. */
 export const helpOperation = helpOperationOver(() => operationsFor('mcp'));
 
 /**
- * THE table: every MCP tool and every CLI command comes from this list. The cast widens each
- * entry's own input type to the common one: `run` is contravariant in its input, and the front
- * doors validate with the entry's own schema before calling it.
+ * THE table. The cast widens each entry's input type to the common one: `run` is contravariant in
+ * its input, and the doors validate with the entry's own schema before calling it.
  */
 export const operations: readonly AnyOperation[] = [
   registerOperation,
@@ -65,7 +63,6 @@ export const operations: readonly AnyOperation[] = [
   mcpOperation,
 ] as unknown as readonly AnyOperation[];
 
-/** The entries a front door offers (both, unless an entry names its doors). */
 export function operationsFor(door: FrontDoor, ops: readonly AnyOperation[] = operations): readonly AnyOperation[] {
   return ops.filter((op) => (op.doors ?? ['cli', 'mcp']).includes(door));
 }

@@ -9,7 +9,13 @@ import type { NextStep } from '../errors.js';
 import type { FrontDoor } from '../render/front-door.js';
 import type { Presentation } from '../render/present-result.js';
 import type { Account } from '../auth/account-registry.js';
-import { defineOperation, inputErrorCodes, publishedAsType, type OperationContext } from './define-operation.js';
+import {
+  defineOperation,
+  gateContext,
+  inputErrorCodes,
+  publishedAsType,
+  type OperationContext,
+} from './define-operation.js';
 import { chosenInbox, inboxInput, namingInbox } from './connected/inbox-input.js';
 
 // A method call ["Method/name", {arguments}, "callId"], described as an array (z.tuple's JSON form
@@ -73,7 +79,7 @@ const jmapRequestOperatorInput = z.object({
     ),
 });
 
-/** A download's result: what was saved where (a type alias: namingInbox takes index-signature-compatible records). */
+// A type alias: namingInbox takes index-signature-compatible records.
 type SavedDownload = {
   ok: true;
   summary: string;
@@ -142,10 +148,7 @@ async function runOn(
         ...(input.download.type ? { type: input.download.type } : {}),
       },
       {
-        signal: ctx.signal,
-        log: ctx.log,
-        deadline: ctx.deadline,
-        frontDoor: ctx.frontDoor,
+        ...gateContext(ctx),
         guard: { confirm: ctx.confirm },
         check: checkOutgoing,
         ...(input.include_held === true ? { includeHeld: true } : {}),
@@ -156,29 +159,20 @@ async function runOn(
     );
     return { ok: true, summary: `Saved ${saved.size} bytes (${saved.type}) to ${saved.path}.`, dryRun: false, saved };
   }
-  // ops/ops_file checks live in runJmapRequest (jmap-request-plan.ts), once.
   return runJmapRequest(account, input, {
-    signal: ctx.signal,
-    log: ctx.log,
-    deadline: ctx.deadline,
-    frontDoor: ctx.frontDoor,
+    ...gateContext(ctx),
     progress: ctx.progress,
     guard: { confirm: ctx.confirm },
   });
 }
 
-/**
- * jmap_request's presentation in both doors: the compact text with mail content fenced once per
- * message (src/present/present-jmap-result.ts), next steps worded for the door, and a failure when
- * any call or record failed. The summary leads, so the CLI can still show it beside --json.
- */
+/** The summary leads, so the CLI can still show it beside --json. */
 export function presentJmapRequest(
   result: JmapRequestOutput,
   door: FrontDoor,
   describeNext: (next: NextStep) => string,
 ): Presentation {
   const shown = presentJmapText('saved' in result ? { ...result, failures: [] } : result, door, { describeNext });
-  // A connected account's result names the inbox it acted for (operations/connected/inbox-input.ts).
   const text = result.inbox === undefined ? shown.text : `Inbox: ${result.inbox}\n${shown.text}`;
   return { text, lead: [result.summary], isError: shown.isFailure };
 }

@@ -54,7 +54,6 @@ const registerOutput = () =>
     next: z.array(z.string()),
   });
 
-/** A one-line progress message for a running proof of work. */
 export function describePowProgress(p: PowProgress): string {
   const eta = Number.isFinite(p.etaSeconds)
     ? `~${Math.max(1, Math.round(p.etaSeconds))} s left on average`

@@ -22,10 +22,8 @@ async function runSandboxPackage(args: string[], ctx: OperationContext, what: st
   };
 }
 
-/**
- * `agent-mailbox sandbox`: the local sandbox of the service, until Ctrl-C. The sandbox is a package
- * of its own (agent-mailbox-sandbox, sandbox/ in a checkout); this entry starts its bin.
- */
+const annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
 export const sandboxOperation = defineLazyOperation({
   name: 'sandbox',
   title: 'Run the local sandbox',
@@ -34,7 +32,7 @@ export const sandboxOperation = defineLazyOperation({
     input: sandboxCommandInput,
     output: z.object({ exitCode: z.number() }),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations,
   doors: ['cli'],
   cli: { selfReporting: true, configOptions: false, repeatable: ['oauth_auto_approve'] },
   run: (input, ctx) => runSandboxPackage(flagsOf(input), ctx, 'sandbox'),
@@ -66,96 +64,83 @@ const seed = z.coerce
   .describe('Order of the mail (canaries are new on every run).');
 const json = z.boolean().optional().describe('Print JSON.');
 const html = z.string().optional().describe('Also write the report as one self-contained HTML page to this file.');
-const annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-const output = z.object({ exitCode: z.number() });
 
-function runDrill(
+function drillCommand<I extends z.ZodObject>(
   command: 'seed' | 'score' | 'run',
-  input: Record<string, unknown>,
-  ctx: OperationContext,
-): Promise<{ exitCode: number }> {
-  return runSandboxPackage(
-    ['drill', command, ...flagsOf(input), '--client-cli', ctx.install.cliPath],
-    ctx,
-    `drill ${command}`,
-  );
+  entry: { title: string; description: string; input: () => I; readOnly?: boolean },
+) {
+  return defineLazyOperation({
+    name: `drill_${command}`,
+    title: entry.title,
+    description: entry.description,
+    schemas: () => ({ input: entry.input(), output: z.object({ exitCode: z.number() }) }),
+    annotations: { ...annotations, readOnlyHint: entry.readOnly === true },
+    doors: ['cli'],
+    cli: { path: ['drill', command], selfReporting: true, configOptions: false },
+    run: (input, ctx) =>
+      runSandboxPackage(
+        ['drill', command, ...flagsOf(input), '--client-cli', ctx.install.cliPath],
+        ctx,
+        `drill ${command}`,
+      ),
+  });
 }
 
-export const drillSeedOperation = defineLazyOperation({
-  name: 'drill_seed',
-  title: 'Seed a mail drill',
-  description:
-    'Fill a sandbox inbox with a drill: benign mail with tasks and attack mail, delivered over SMTP as mail from outside. Sandbox only.',
-  schemas: () => ({
-    input: z.object({ sandbox, credentials_dir: credentialsDir, classes, seed, json }),
-    output: output,
-  }),
-  annotations,
-  doors: ['cli'],
-  cli: { path: ['drill', 'seed'], selfReporting: true, configOptions: false },
-  run: (input, ctx) => runDrill('seed', input, ctx),
-});
-
-export const drillScoreOperation = defineLazyOperation({
-  name: 'drill_score',
-  title: 'Score a mail drill',
-  description:
-    "Score what happened in a sandbox inbox since a drill was seeded, from the sandbox's own records: mail that left, web requests, state changes, loops.",
-  schemas: () => ({
-    input: z.object({
-      sandbox,
-      credentials_dir: credentialsDir,
-      drill: z
-        .string()
-        .regex(/^d-[0-9a-f]{8}$/, 'a drill id looks like d-1a2b3c4d')
-        .describe('The drill id drill seed printed.'),
-      json,
-      html,
-    }),
-    output: output,
-  }),
-  annotations: { ...annotations, readOnlyHint: true },
-  doors: ['cli'],
-  cli: { path: ['drill', 'score'], selfReporting: true, configOptions: false },
-  run: (input, ctx) => runDrill('score', input, ctx),
-});
-
-export const drillRunOperation = defineLazyOperation({
-  name: 'drill_run',
-  title: 'Run a mail drill',
-  description:
-    'Register a fresh sandbox inbox, apply a policy, seed a drill, run an agent on it and score the outcome.',
-  schemas: () => ({
-    input: z.object({
-      sandbox,
-      agent: z
-        .enum(['idle', 'obedient'], { error: '--agent is idle or obedient' })
-        .optional()
-        .describe("A built-in agent: idle does nothing; obedient carries out every instruction, the attacker's too."),
-      agent_command: z
-        .string()
-        .optional()
-        .describe(
-          "Your agent's command line ({prompt} is replaced), run with the drill inbox's settings in its environment.",
-        ),
-      policy: z.string().optional().describe('open, recommended (docs/security.md) or a policy file (default: open).'),
-      classes,
-      seed,
-      agent_timeout: z.coerce
-        .number({ error: '--agent-timeout takes seconds' })
-        .positive('--agent-timeout takes seconds')
-        .optional()
-        .describe('Seconds the agent may run (default 600).'),
-      json,
-      html,
-    }),
-    output: output,
-  }),
-  annotations,
-  doors: ['cli'],
-  cli: { path: ['drill', 'run'], selfReporting: true, configOptions: false },
-  run: (input, ctx) => runDrill('run', input, ctx),
-});
-
 /** The drill's entries of the operations table, in help order. */
-export const drillOperations = [drillSeedOperation, drillScoreOperation, drillRunOperation] as const;
+export const drillOperations = [
+  drillCommand('seed', {
+    title: 'Seed a mail drill',
+    description:
+      'Fill a sandbox inbox with a drill: benign mail with tasks and attack mail, delivered over SMTP as mail from outside. Sandbox only.',
+    input: () => z.object({ sandbox, credentials_dir: credentialsDir, classes, seed, json }),
+  }),
+  drillCommand('score', {
+    title: 'Score a mail drill',
+    description:
+      "Score what happened in a sandbox inbox since a drill was seeded, from the sandbox's own records: mail that left, web requests, state changes, loops.",
+    input: () =>
+      z.object({
+        sandbox,
+        credentials_dir: credentialsDir,
+        drill: z
+          .string()
+          .regex(/^d-[0-9a-f]{8}$/, 'a drill id looks like d-1a2b3c4d')
+          .describe('The drill id drill seed printed.'),
+        json,
+        html,
+      }),
+    readOnly: true,
+  }),
+  drillCommand('run', {
+    title: 'Run a mail drill',
+    description:
+      'Register a fresh sandbox inbox, apply a policy, seed a drill, run an agent on it and score the outcome.',
+    input: () =>
+      z.object({
+        sandbox,
+        agent: z
+          .enum(['idle', 'obedient'], { error: '--agent is idle or obedient' })
+          .optional()
+          .describe("A built-in agent: idle does nothing; obedient carries out every instruction, the attacker's too."),
+        agent_command: z
+          .string()
+          .optional()
+          .describe(
+            "Your agent's command line ({prompt} is replaced), run with the drill inbox's settings in its environment.",
+          ),
+        policy: z
+          .string()
+          .optional()
+          .describe('open, recommended (docs/security.md) or a policy file (default: open).'),
+        classes,
+        seed,
+        agent_timeout: z.coerce
+          .number({ error: '--agent-timeout takes seconds' })
+          .positive('--agent-timeout takes seconds')
+          .optional()
+          .describe('Seconds the agent may run (default 600).'),
+        json,
+        html,
+      }),
+  }),
+];

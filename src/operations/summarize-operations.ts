@@ -1,11 +1,9 @@
 import type { z } from 'zod';
 import { cliPathOf, spellingOfInput } from './cli-spelling.js';
-import type { Operation, OperationAnnotations } from './define-operation.js';
+import type { AnyOperation, OperationAnnotations } from './define-operation.js';
 
-/** A tool as the help text and generated docs describe it. */
 export interface ToolSummary {
   name: string;
-  /** The CLI command words, e.g. `watch status`. */
   cliCommand: string;
   title: string;
   description: string;
@@ -13,12 +11,9 @@ export interface ToolSummary {
   inputs: { name: string; cliFlag: string; required: boolean; describe: string; cliOnly: boolean }[];
 }
 
-/**
- * Summarises table entries for `help tools`, SKILL.md and the README (callers pick the entries an
- * agent can reach). `cliInputs`: also the operator-only flags, leaving out hidden testing aids.
- */
+/** For `help tools`, SKILL.md and the README. `cliInputs`: also the operator-only flags, not hidden ones. */
 export function summarizeOperations(
-  ops: readonly Operation<z.ZodObject, z.ZodType>[],
+  ops: readonly AnyOperation[],
   options: { cliInputs?: boolean } = {},
 ): ToolSummary[] {
   return ops.map((op) => ({

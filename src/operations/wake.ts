@@ -53,9 +53,7 @@ export const wakeOperation = defineLazyOperation({
     const record = result as { stateAdvanced?: boolean; mode?: string };
     return { lead: [], isError: !(record.stateAdvanced === true || record.mode === 'skipped') };
   },
-  async run(input, ctx) {
-    return { ...(await wakeOnce(input, ctx)) };
-  },
+  run: async (input, ctx) => ({ ...(await wakeOnce(input, ctx)) }),
 });
 
 export const watchRunOperation = defineLazyOperation({

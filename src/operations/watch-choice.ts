@@ -6,7 +6,6 @@ import { shellQuote } from '../render/shell-quote.js';
 import type { OperationContext } from './define-operation.js';
 import { watchTarget } from './watch-target.js';
 
-/** What register reports about the daily job, whatever the watch choice. */
 export const watchReportSchema = () =>
   z.object({
     mode: z.enum(['scheduled', 'on-demand']),

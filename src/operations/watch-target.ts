@@ -3,7 +3,6 @@ import { credentialsKindOf } from '../credentials/credentials-kind.js';
 import type { WatchTarget } from '../watch/index.js';
 import { commandConfig, type OperationContext } from './define-operation.js';
 
-/** The inputs every watch command shares. */
 export const credentialsDirInput = () =>
   z.string().optional().describe('Credentials directory of the inbox; omit for the default.');
 

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { defineLazyOperation } from './define-operation.js';
-import type { WatchStatus } from '../watch/index.js';
+import { defineLazyOperation, readsLocal, writesLocal, type OperationContext } from './define-operation.js';
+import type { WatchStatus, WatchTarget } from '../watch/index.js';
 import { describeInboxPolicy } from './policy/describe-inbox-policy.js';
 import { credentialsDirInput, wakeCommandInput, watchInboxesInput, watchTargets } from './watch-target.js';
-
-/** `watch status|install|remove`: the daily job of one inbox (crontab, a LaunchAgent on macOS, a task on Windows). */
 
 /** The watch code loads only when a watch command runs, not on every CLI start. */
 const loadWatch = () => import('../watch/index.js');
@@ -26,7 +24,13 @@ const watchStatusOutput = z.looseObject({
  * One report for the jobs of several inboxes of a connected account: the first's fields, every
  * summary and next step, and each job's own status under `inboxes`.
  */
-function combined<S extends WatchStatus>(statuses: S[]): S & { inboxes?: S[] } {
+async function forEachTarget<S extends WatchStatus>(
+  ctx: OperationContext,
+  input: Parameters<typeof watchTargets>[1],
+  act: (target: WatchTarget) => Promise<S>,
+): Promise<S & { inboxes?: S[] }> {
+  const statuses: S[] = [];
+  for (const target of await watchTargets(ctx, input)) statuses.push(await act(target));
   const [first, ...rest] = statuses;
   if (!first) throw new Error('no watch target');
   if (rest.length === 0) return first;
@@ -42,9 +46,6 @@ function combined<S extends WatchStatus>(statuses: S[]): S & { inboxes?: S[] } {
   };
 }
 
-const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const editsCrontab = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
 export const watchStatusOperation = defineLazyOperation({
   name: 'watch_status',
   title: 'Daily watch job status',
@@ -54,22 +55,18 @@ export const watchStatusOperation = defineLazyOperation({
     input: z.object({ credentials_dir: credentialsDirInput(), inbox: watchInboxesInput() }),
     output: watchStatusOutput,
   }),
-  annotations: readOnly,
+  annotations: readsLocal,
   cli: { path: ['watch', 'status'], repeatable: ['inbox'] },
   async run(input, ctx) {
     const { watchStatus } = await loadWatch();
-    const statuses: Array<WatchStatus & { policy: Awaited<ReturnType<typeof describeInboxPolicy>> }> = [];
-    for (const target of await watchTargets(ctx, input)) {
-      statuses.push({
-        ...(await watchStatus(target)),
-        policy: await describeInboxPolicy(
-          ctx,
-          target.credentialsDir,
-          target.inbox ? { inbox: target.inbox.address, stateDir: target.inbox.stateDir } : undefined,
-        ),
-      });
-    }
-    return { ...combined(statuses) };
+    return forEachTarget(ctx, input, async (target) => ({
+      ...(await watchStatus(target)),
+      policy: await describeInboxPolicy(
+        ctx,
+        target.credentialsDir,
+        target.inbox ? { inbox: target.inbox.address, stateDir: target.inbox.stateDir } : undefined,
+      ),
+    }));
   },
 });
 
@@ -87,14 +84,12 @@ export const watchInstallOperation = defineLazyOperation({
     }),
     output: watchStatusOutput,
   }),
-  annotations: editsCrontab,
+  annotations: writesLocal,
   doors: ['cli'],
   cli: { path: ['watch', 'install'], repeatable: ['inbox'] },
   async run(input, ctx) {
     const { installWatch } = await loadWatch();
-    const statuses: WatchStatus[] = [];
-    for (const target of await watchTargets(ctx, input)) statuses.push(await installWatch(target));
-    return { ...combined(statuses) };
+    return { ...(await forEachTarget(ctx, input, installWatch)) };
   },
 });
 
@@ -106,13 +101,11 @@ export const watchRemoveOperation = defineLazyOperation({
     input: z.object({ credentials_dir: credentialsDirInput(), inbox: watchInboxesInput() }),
     output: watchStatusOutput,
   }),
-  annotations: { ...editsCrontab, destructiveHint: true },
+  annotations: { ...writesLocal, destructiveHint: true },
   doors: ['cli'],
   cli: { path: ['watch', 'remove'], repeatable: ['inbox'] },
   async run(input, ctx) {
     const { removeWatch } = await loadWatch();
-    const statuses: WatchStatus[] = [];
-    for (const target of await watchTargets(ctx, input)) statuses.push(await removeWatch(target));
-    return { ...combined(statuses) };
+    return { ...(await forEachTarget(ctx, input, removeWatch)) };
   },
 });

@@ -10,10 +10,8 @@ export type Captured =
   | { readonly vars?: undefined; readonly failure: JmapFailure };
 
 /**
- * Captures a step's declared variables from its response. `vars` (the run's variables so far) is
- * only read: a transform sees it with the step's earlier captures over it; what was captured is
- * returned, for the caller to carry on in a new set of variables. A transform may read HTML mail
- * as text (quote_original), so the converter loads here when the answer holds HTML.
+ * A step's declared variables from its response; `vars` is only read (a transform sees it with the
+ * step's earlier captures over it). quote_original may read HTML mail, so the converter loads here.
  */
 export async function captureVariables(
   step: PresetStep,

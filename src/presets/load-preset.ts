@@ -5,12 +5,10 @@ import { MailboxError, inputRef } from '../errors.js';
 import { listPackageDir, packageRoot, readPackageFile } from '../package-root.js';
 import { presetSchema, type Preset } from './preset-schema.js';
 
-/** The bundled presets folder (presets/ at the package root). */
 export function presetsDir(): string {
   return join(packageRoot(), 'presets');
 }
 
-/** Every bundled preset, validated, sorted by name. */
 export async function listPresets(): Promise<{ name: string; preset: Preset }[]> {
   const files = (await listPackageDir(presetsDir())).filter((f) => f.endsWith('.json')).sort();
   return Promise.all(

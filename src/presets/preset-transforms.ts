@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record.js';
 import { automaticReason } from '../mail/automatic-mail.js';
 import { htmlToText } from '../present/html-to-text.js';
 import { quoteOriginal } from '../present/mail-text.js';
@@ -47,7 +48,6 @@ const transforms: Record<NonNullable<Capture['transform']>, Transform> = {
   automatic_reason: (email) => automaticReason(asRecord(email)) ?? '',
 };
 
-/** Applies a named capture transform; `vars` are the run's variables so far (e.g. $INBOX). */
 export function applyTransform(
   name: Capture['transform'],
   value: unknown,
@@ -62,7 +62,6 @@ export function replySubject(subject: string): string {
   return /^re\s*:/i.test(trimmed) ? trimmed : `Re: ${trimmed}`;
 }
 
-/** Resolves an RFC 6901 JSON pointer; undefined when any segment is missing. */
 export function resolvePointer(root: unknown, pointer: string): unknown {
   if (pointer === '') return root;
   if (!pointer.startsWith('/')) return undefined;
@@ -113,5 +112,5 @@ function strings(value: unknown): string[] {
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isRecord(value) ? value : {};
 }

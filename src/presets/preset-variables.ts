@@ -3,9 +3,8 @@ import type { Preset } from './preset-schema.js';
 import { omitValue, varsMissingError } from './substitute-variables.js';
 
 /**
- * The caller's vars for a preset: defaults applied, formats normalised (a LIMIT of "20" becomes
- * 20; an address list becomes [{email}]), required ones checked all at once, and optional ones
- * that were not given marked for omission.
+ * The caller's vars: defaults applied, formats normalised ("20" → 20, an address list → [{email}]),
+ * required ones checked all at once, optional ones not given marked for omission.
  */
 export function presetVariables(
   preset: Preset,

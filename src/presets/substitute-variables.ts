@@ -5,7 +5,6 @@ import { MailboxError } from '../errors.js';
  * newlines and emoji in values cannot break the request; live-service.md fixed bug 1).
  */
 
-/** A variable name as callers write it in `vars`. */
 export const variableNamePattern = /^[A-Z][A-Z0-9_]*$/;
 
 // A name ends at a word boundary, so JMAP keywords such as `$Forwarded`, `$seen`, `$draft` are
@@ -19,23 +18,12 @@ const wholePattern = /^\$([A-Z][A-Z0-9_]*)$/;
  */
 export const omitValue: unique symbol = Symbol('omit');
 
-export interface SubstituteOptions {
-  /** Leave unknown names visible as `$NAME` instead of failing (dry runs). */
-  keepMissing?: boolean;
-}
-
-export interface SubstituteResult<T> {
-  value: T;
-  /** Names that had no value (only when keepMissing), sorted. */
-  missing: string[];
-}
-
-/** Replaces `$NAME` placeholders in every string value and object key of a JSON value. */
 export function substituteVariables<T>(
   value: T,
   vars: Readonly<Record<string, unknown>>,
-  options: SubstituteOptions = {},
-): SubstituteResult<T> {
+  /** keepMissing: leave unknown names visible as `$NAME` instead of failing (dry runs), listed in `missing`. */
+  options: { keepMissing?: boolean } = {},
+): { value: T; missing: string[] } {
   const missing = new Set<string>();
   const has = (name: string): boolean => Object.prototype.hasOwnProperty.call(vars, name) && vars[name] !== undefined;
 

@@ -1,11 +1,9 @@
 import type { NextStep } from '../errors.js';
 
 /**
- * A suggested next call must name the inbox the caller used. An agent that copies
- * "read_message …" without the credentials directory (or, on a connected account, without the
- * inbox) would read the default inbox instead (a notFound at best, another inbox's mail at worst).
- * Each front door builds this once for its table; per call it gives the adjuster the one renderer
- * applies to every next step of a result, its presentation and an error.
+ * A suggested next call must name the inbox the caller used: without it an agent would read the
+ * default inbox (a notFound at best, another inbox's mail at worst). Built once per door; per call
+ * it gives the adjuster for every next step of a result, its presentation and an error.
  */
 export function inboxChoiceCarrier(
   operations: readonly { name: string; input: { shape: object } }[],

@@ -3,7 +3,6 @@ import type { NextStep, SettingRefName } from '../errors.js';
 import type { FrontDoor } from './front-door.js';
 import { shellQuote } from './shell-quote.js';
 
-/** snake_case or camelCase key → kebab-case flag name. */
 export function toKebab(key: string): string {
   return key
     .replace(/_/g, '-')
@@ -11,7 +10,6 @@ export function toKebab(key: string): string {
     .toLowerCase();
 }
 
-/** How the CLI spells one input of an entry: the table's cli spec, else `--kebab-case` of the key. */
 export interface InputSpelling {
   flag: string;
   positional: boolean;
@@ -35,7 +33,6 @@ export interface NextWording {
   command?: string | undefined;
 }
 
-/** Words a table step as a shell command line. */
 export function describeNextForCli(next: NextStep, spelling?: CliSpellingLookup, command = 'agent-mailbox'): string {
   const parts = [command, ...(spelling?.(next.operation)?.path ?? [next.operation])];
   const asWord = (value: unknown): string => shellQuote(typeof value === 'string' ? value : JSON.stringify(value));
@@ -52,7 +49,6 @@ export function describeNextForCli(next: NextStep, spelling?: CliSpellingLookup,
   return parts.join(' ');
 }
 
-/** Words a table step the MCP way: "call `register` with {…}". */
 export function describeNextForMcp(next: NextStep): string {
   const input = Object.fromEntries(Object.entries(next.input ?? {}).filter(([, value]) => value !== undefined));
   return Object.keys(input).length > 0

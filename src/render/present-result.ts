@@ -5,10 +5,9 @@ import type { FrontDoor } from './front-door.js';
 import { isRecord } from '../is-record.js';
 
 /**
- * What an operation's `present` hook returns. `text` is the whole text a person or model reads
- * (jmap_request's compact listing, help's Markdown); without it the doors show `lead` lines and the
- * result as compact JSON. `isError`: the call completed but reports a failure (JMAP method errors
- * arrive inside HTTP 200, RFC 8620 §3.6.2). The structured value is always the result itself.
+ * What an operation's `present` hook returns: `text`, the whole text a person or model reads, else
+ * `lead` lines over the result as compact JSON. `isError`: the call completed but reports a failure
+ * (JMAP method errors arrive inside HTTP 200, RFC 8620 §3.6.2).
  */
 export interface Presentation {
   text?: string;
@@ -16,10 +15,7 @@ export interface Presentation {
   isError?: boolean;
 }
 
-/**
- * An operation's present hook, typed by the operation's output (`R`). `describe` words a next step
- * for the door (with the caller's inbox carried into it).
- */
+/** An operation's present hook, typed by its output; `describe` words a next step for the door. */
 export type Present<R = unknown> = {
   // A method's parameters are bivariant: the table's entries, each typed by its own output, are
   // handed to the doors as Present<unknown>; a door calls a hook only with its own operation's
@@ -29,7 +25,6 @@ export type Present<R = unknown> = {
 
 /** A success as both doors show it, already passed through the redactor. */
 export interface RenderedResult {
-  /** The text for a model (MCP content) or a person (the CLI's default stdout). */
   text: string;
   /** True when `text` is a presentation of its own rather than lead lines over the JSON. */
   isPresented: boolean;
@@ -39,22 +34,20 @@ export interface RenderedResult {
   isError: boolean;
 }
 
-export interface RenderOptions {
-  present?: Present | undefined;
-  /**
-   * Top-level fields the operator asked to see in full (`register --show-api-key`): they bypass the
-   * redactor, which otherwise masks every secret it knows, wherever it appears.
-   */
-  reveal?: readonly string[] | undefined;
-  /** How next steps are filled in and worded (applied to the result's `next` list too). */
-  wording?: NextWording | undefined;
-}
-
 /** Results above this size (≈ 15k tokens) get a note on how to narrow them; nothing is cut. */
 export const largeResultChars = 60_000;
 
 /** The one renderer of successes for both doors; every string leaves through the redactor. */
-export function renderResult(given: unknown, door: FrontDoor, options: RenderOptions = {}): RenderedResult {
+export function renderResult(
+  given: unknown,
+  door: FrontDoor,
+  options: {
+    present?: Present | undefined;
+    /** Top-level fields the operator asked to see in full (`register --show-api-key`): they bypass the redactor. */
+    reveal?: readonly string[] | undefined;
+    wording?: NextWording | undefined;
+  } = {},
+): RenderedResult {
   const wording = options.wording ?? {};
   const result = withWordedNext(given, door, wording);
   // Steps of the result are adjusted already; adjusting twice changes nothing (it fills in only what is missing).
@@ -78,7 +71,6 @@ export function renderResult(given: unknown, door: FrontDoor, options: RenderOpt
   return { text: lines.join('\n'), isPresented: false, lead, structured, isError };
 }
 
-/** The result with its `next` list in the door's words: steps adjusted, input names spelled. */
 function withWordedNext(result: unknown, door: FrontDoor, wording: NextWording): unknown {
   if (!isRecord(result) || !Array.isArray(result.next)) return result;
   const next = result.next.map((item: unknown) => {

@@ -3,24 +3,14 @@ import { redactCredentialEcho, redactDeep } from '../redact.js';
 import { describeNext, wordInputs, type NextWording } from './describe-next.js';
 import type { FrontDoor } from './front-door.js';
 
-/** A failure as both doors show it: text for a person or model, the fields for a program. */
-export interface RenderedError {
-  text: string;
-  structured: { error: Record<string, unknown> };
-  /** The process exit code when the CLI shows it. */
-  exitCode: number;
-}
-
 /**
  * Exit codes of the CLI: 0 ok, 1 failure (including any refusal from a server), 2 usage, 3 refused
  * by the operator's policy (or a change to it that needs the operator at a terminal).
  */
 export const exitCodes = { ok: 0, failure: 1, usage: 2, policy: 3 } as const;
 
-/** Codes that exit 3: the operator's policy, or a change that needs the operator. */
 export const policyCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['policy_refused', 'operator_required']);
 
-/** Codes that exit 2 when raised here, before anything was sent: the input or the settings. */
 export const inputCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'usage',
   'invalid_input',
@@ -46,7 +36,11 @@ export function exitCodeOf(error: MailboxError): number {
  * The one renderer of failures. Server text may quote a token back at us, so every field passes the
  * redactor; the next step is worded for the door (a command line or a tool call).
  */
-export function renderError(error: MailboxError, door: FrontDoor, wording: NextWording = {}): RenderedError {
+export function renderError(
+  error: MailboxError,
+  door: FrontDoor,
+  wording: NextWording = {},
+): { text: string; structured: { error: Record<string, unknown> }; exitCode: number } {
   const nextStep = error.next && wording.adjust ? wording.adjust(error.next) : error.next;
   const fields: Record<string, unknown> = redactDeep(
     { ...error.toJSON(), ...(nextStep ? { next: nextStep } : {}) },

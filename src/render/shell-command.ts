@@ -2,23 +2,21 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { shellQuote } from './shell-quote.js';
 
-/** The name the package's bin is installed under (package.json "bin"). */
+// package.json "bin"
 const binName = 'agent-mailbox';
 
-export interface ShellCommandSource {
-  /** The file this process runs as its CLI (dist/bin.js, or the skill's single-file bundle). */
+interface ShellCommandSource {
+  /** dist/bin.js, or the skill's single-file bundle. */
   cliPath: string;
   env: Readonly<Record<string, string | undefined>>;
-  /** The operator's working directory; without one (an MCP server a host started) paths stay absolute. */
+  /** Without one (an MCP server a host started) paths stay absolute. */
   cwd?: string | undefined;
 }
 
 /**
- * The words that run this CLI again at the operator's shell, for the command lines we print (next
- * steps, watch status). A bare `agent-mailbox` is right only when it is on PATH: a skill copied on
- * its own, a checkout or an unpacked tarball has no such command, and an agent that pastes the line
- * gets exit 127 — so those get `node <entry>`, relative to the working directory when inside it
- * (the skill's own `node scripts/agent-mailbox.mjs`), and a copy that npx fetched gets npx again.
+ * The words that run this CLI again at the operator's shell. A bare `agent-mailbox` is right only on
+ * PATH: a copied skill, a checkout or a tarball gets `node <entry>` (relative inside the working
+ * directory), and a copy that npx fetched gets npx again.
  */
 export function shellCommandFor(source: ShellCommandSource): string {
   if (isInNpxCache(source.cliPath, source.env)) return `npx -y ${binName}`;
@@ -28,11 +26,9 @@ export function shellCommandFor(source: ShellCommandSource): string {
 }
 
 /**
- * npx runs what it fetched from npm's cache, `<cache>/_npx/<hash>/node_modules/…`: an entry whose real
- * path lies there was started by npx, and `npx -y agent-mailbox` runs it again. The environment
- * cannot say so: `npm_lifecycle_event=npx` is inherited by everything a process started by npx
- * starts (a host launched with npx starting an installed server), and that line would run whatever
- * package holds the name on the registry.
+ * An entry whose real path lies in `<cache>/_npx/` was started by npx. Not the environment:
+ * `npm_lifecycle_event=npx` is inherited by everything npx's process starts (an installed server a
+ * host launched with npx), and that line would run whatever package holds the name on the registry.
  */
 function isInNpxCache(cliPath: string, env: ShellCommandSource['env']): boolean {
   const real = realOrUndefined(cliPath);
@@ -45,7 +41,7 @@ function isInNpxCache(cliPath: string, env: ShellCommandSource['env']): boolean 
   });
 }
 
-/** The cache npm was told to use (npm passes its settings on as npm_config_*), and npm's default one. */
+/** The cache npm was told to use (npm passes its settings on as npm_config_*), and its default. */
 function npmCacheDirs(env: ShellCommandSource['env']): string[] {
   const dirs: string[] = [];
   if (env.npm_config_cache) dirs.push(env.npm_config_cache);

@@ -3,18 +3,8 @@ import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { MailboxError } from '../errors.js';
 
-/** The sandbox's npm package and the command its package installs. */
-export const sandboxPackage = 'agent-mailbox-sandbox';
-
-export interface SandboxBinLookup {
-  /** The environment whose PATH is searched. */
-  env: Readonly<Record<string, string | undefined>>;
-  /**
-   * Finds the sandbox package's package.json as node would from the client's own files; throws
-   * when it is not installed there.
-   */
-  resolvePackageJson?: () => string;
-}
+/** The sandbox's npm package and the command it installs. */
+const sandboxPackage = 'agent-mailbox-sandbox';
 
 /** How node finds a package from this module: beside the client in node_modules, or a global sibling. */
 function resolveFromClient(): string {
@@ -41,7 +31,11 @@ function isExecutable(file: string): boolean {
  * the package node resolves from the client's location (a checkout's workspace, or a global
  * install beside the client's), then `agent-mailbox-sandbox` on PATH; absent both, a next step.
  */
-export function findSandboxBin(lookup: SandboxBinLookup): string {
+export function findSandboxBin(lookup: {
+  env: Readonly<Record<string, string | undefined>>;
+  /** Finds the package's package.json as node would from the client's files; throws when not there. */
+  resolvePackageJson?: () => string;
+}): string {
   try {
     const bin = binOfPackage((lookup.resolvePackageJson ?? resolveFromClient)());
     if (bin !== undefined && isExecutable(bin)) return bin;

@@ -3,7 +3,6 @@ import { constants } from 'node:os';
 import type { Writable } from 'node:stream';
 
 export interface SandboxBinRun {
-  /** The sandbox's bin (findSandboxBin) and the node that runs it. */
   bin: string;
   nodePath: string;
   args: string[];
@@ -23,9 +22,7 @@ export function runSandboxBin(run: SandboxBinRun): Promise<number> {
     });
     child.stdout.on('data', (chunk: Buffer) => run.stdout.write(chunk));
     child.stderr.on('data', (chunk: Buffer) => run.stderr.write(chunk));
-    const stop = (): void => {
-      child.kill('SIGTERM');
-    };
+    const stop = (): void => void child.kill('SIGTERM');
     if (run.signal.aborted) stop();
     else run.signal.addEventListener('abort', stop, { once: true });
     child.once('error', (error) => {

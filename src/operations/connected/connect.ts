@@ -40,7 +40,6 @@ const connectInput = () =>
       .describe('How long to wait for the person to sign in and approve (default 600).'),
   });
 
-/** `agent-mailbox connect`: the operator connects a person's account (CLI only; a model never starts it). */
 export const connectOperation = defineLazyOperation({
   name: 'connect',
   title: "Connect a person's account",

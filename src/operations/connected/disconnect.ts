@@ -5,7 +5,6 @@ import { toMailboxError } from '../../errors.js';
 import { commandConfig, defineLazyOperation } from '../define-operation.js';
 import { watchTarget } from '../watch-target.js';
 
-/** `agent-mailbox disconnect`: revoke a connected account's grant and remove it (CLI only). */
 export const disconnectOperation = defineLazyOperation({
   name: 'disconnect',
   title: "Disconnect a person's account",

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Account, InboxChoice } from '../../auth/account-registry.js';
 
-/** The per-call inbox choice of every tool that reads or sends mail. */
 export const inboxInput = z
   .string()
   .optional()

@@ -4,29 +4,26 @@ import { openServiceGate } from '../../gate/service-gate.js';
 import { checkOutgoing } from '../../request/check-outgoing.js';
 import { defineLazyOperation, gateContext } from '../define-operation.js';
 
-const listedInbox = () =>
-  z.object({
-    address: z.string(),
-    inboxId: z.string(),
-    accountId: z.string().optional(),
-    isDefault: z.boolean(),
-    status: z.string().optional(),
-  });
-
 const listInboxesOutput = () =>
   z.object({
     credentialsDir: z.string(),
     kind: z.enum(['own', 'connected']),
-    inboxes: z.array(listedInbox()),
+    inboxes: z.array(
+      z.object({
+        address: z.string(),
+        inboxId: z.string(),
+        accountId: z.string().optional(),
+        isDefault: z.boolean(),
+        status: z.string().optional(),
+      }),
+    ),
     default: z.string().optional(),
     summary: z.string(),
   });
 
 /**
- * `list_inboxes`: the inboxes a credentials directory reaches, for the model to choose from. A
- * connected account's list is the service's inbox list (GET /api/v1/agents through the call's
- * gate), kept in the directory and fetched again with `refresh`; a directory of the agent's own
- * inbox lists that one inbox.
+ * A connected account's list is the service's (GET /api/v1/agents through the call's gate), kept in
+ * the directory and fetched again with `refresh`; a directory of the agent's own lists its inbox.
  */
 export const listInboxesOperation = defineLazyOperation({
   name: 'list_inboxes',

@@ -5,7 +5,7 @@ import { askOperator } from '../../policy/operator-terminal.js';
 import { listOutbox, type HeldMail } from '../../policy/records/outbox-store.js';
 import { approveHeldMail, discardHeldMail, findHeld, heldMailDir } from '../../request/approve-held-mail.js';
 import { chosenInbox, inboxInput } from '../connected/inbox-input.js';
-import { defineLazyOperation, gateContext, type OperationContext } from '../define-operation.js';
+import { defineLazyOperation, gateContext, readsLocal, type OperationContext } from '../define-operation.js';
 
 /**
  * `outbox list|approve|discard|log`: the operator's side of held mail and the audit trail. The
@@ -21,7 +21,6 @@ const idInput = z
   .string()
   .regex(/^h-[0-9a-f]{8}$/, 'an outbox id looks like h-1a2b3c4d')
   .describe("The held mail's id, from outbox list.");
-const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** The account and inbox a command acts for: on a connected account, --inbox picks one (default: its default inbox). */
 function accountOf(
@@ -44,16 +43,14 @@ export const outboxListOperation = defineLazyOperation({
     input: z.object({ credentials_dir: credentialsDir, inbox: inboxInput }),
     output: z.looseObject({ held: z.array(z.looseObject({ id: z.string(), status: z.string() })) }),
   }),
-  annotations: readOnly,
+  annotations: readsLocal,
   doors: ['cli'],
   cli: { path: ['outbox', 'list'] },
   present: (result) => {
     const held = (result as { held: HeldMail[] }).held;
     return { text: held.length === 0 ? 'No held mail.' : held.map(heldLine).join('\n') };
   },
-  async run(input, ctx) {
-    return { held: await listOutbox(await heldMailDir(accountOf(ctx, input))) };
-  },
+  run: async (input, ctx) => ({ held: await listOutbox(await heldMailDir(accountOf(ctx, input))) }),
 });
 
 export const outboxApproveOperation = defineLazyOperation({
@@ -124,14 +121,12 @@ export const outboxLogOperation = defineLazyOperation({
     input: z.object({ credentials_dir: credentialsDir, inbox: inboxInput }),
     output: z.looseObject({ entries: z.array(z.looseObject({ at: z.string(), verdict: z.string() })) }),
   }),
-  annotations: readOnly,
+  annotations: readsLocal,
   doors: ['cli'],
   cli: { path: ['outbox', 'log'] },
   present: (result) => {
     const entries = (result as { entries: AuditEntry[] }).entries;
     return { text: entries.length === 0 ? 'The audit log is empty.' : entries.map(auditLine).join('\n') };
   },
-  async run(input, ctx) {
-    return { entries: await readAudit(await heldMailDir(accountOf(ctx, input))) };
-  },
+  run: async (input, ctx) => ({ entries: await readAudit(await heldMailDir(accountOf(ctx, input))) }),
 });

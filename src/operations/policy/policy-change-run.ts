@@ -10,10 +10,8 @@ import { applyAutoReplyRulesNow, type AutoReplyNow } from '../../request/auto-re
 import { chosenInbox } from '../connected/inbox-input.js';
 
 /**
- * Applies a change to the target layer. A change that widens what the agent may do is shown to the
- * operator, who must type yes at a terminal (checked under the file's lock, so nothing slips in
- * between); without a terminal it changes nothing and fails with operator_required (exit 3).
- * A change that only narrows needs nobody.
+ * A change that widens what the agent may do needs the operator's yes at a terminal (asked under the
+ * file's lock, so nothing slips in between), else fails with operator_required; narrowing needs nobody.
  */
 
 export const policyChangeOutput = () =>
@@ -69,7 +67,6 @@ function autoReplyLine(result: AutoReplyNow): string | undefined {
   return undefined;
 }
 
-/** Refuses entries that are no address or domain (exit 2), naming each. */
 export function refuseInvalidEntries(invalid: readonly string[]): void {
   if (invalid.length === 0) return;
   throw new MailboxError({

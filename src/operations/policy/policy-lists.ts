@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalEntries, type PolicyChange } from '../../policy/policy-change.js';
-import { defineLazyOperation } from '../define-operation.js';
+import { defineLazyOperation, writesLocal } from '../define-operation.js';
 import { policyChangeOutput, refuseInvalidEntries, runPolicyChange } from './policy-change-run.js';
 import { policyTargetInput } from './policy-target.js';
 
@@ -14,7 +14,6 @@ const entriesInput = z
   .array(z.string())
   .min(1, 'give at least one address or domain')
   .describe('Addresses (ana@example.org) or domains (example.org, covering its subdomains).');
-const writes = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 function listCommand(
   name: string,
@@ -30,7 +29,7 @@ function listCommand(
       input: z.object({ entries: entriesInput, ...policyTargetInput() }),
       output: policyChangeOutput(),
     }),
-    annotations: writes,
+    annotations: writesLocal,
     doors: ['cli'],
     cli: { path: words, positional: 'entries', configOptions: false },
     present: (result) => ({ lead: [(result as { summary: string }).summary] }),

@@ -4,11 +4,9 @@ import { z } from 'zod';
 import { MailboxError } from '../../errors.js';
 import type { PolicySettings } from '../../policy/policy-change.js';
 import { onOff, receiveModes, sendModes } from '../../policy/policy-schema.js';
-import { defineLazyOperation } from '../define-operation.js';
+import { defineLazyOperation, writesLocal } from '../define-operation.js';
 import { policyChangeOutput, runPolicyChange } from './policy-change-run.js';
 import { policyTargetInput } from './policy-target.js';
-
-/** `policy set …`: the modes, caps and switches of one layer. Widening needs the operator at a terminal. */
 
 const capInput = (what: string) =>
   z
@@ -21,8 +19,6 @@ const capInput = (what: string) =>
 
 const capValue = (raw: string | undefined): number | null | undefined =>
   raw === undefined ? undefined : raw === 'none' ? null : Number(raw);
-
-const writes = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 export const policySetOperation = defineLazyOperation({
   name: 'policy_set',
@@ -54,7 +50,7 @@ export const policySetOperation = defineLazyOperation({
     }),
     output: policyChangeOutput(),
   }),
-  annotations: writes,
+  annotations: writesLocal,
   doors: ['cli'],
   cli: { path: ['policy', 'set'] },
   present: (result) => ({ lead: [(result as { summary: string }).summary] }),

@@ -1,12 +1,8 @@
 import { z } from 'zod';
 import { describeLayers, effectivePolicy, type EffectivePolicy } from '../../policy/effective-policy.js';
 import { loadPolicyLayers } from '../../policy/policy-layers.js';
-import { defineLazyOperation } from '../define-operation.js';
+import { defineLazyOperation, readsLocal } from '../define-operation.js';
 import { policyTarget, policyTargetInput } from './policy-target.js';
-
-/** `policy show [--json]`: the effective policy with the source of each rule, and the layers as read. */
-
-const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 function sourced(value: { value: unknown; from: string } | null): string {
   return value === null ? 'none' : `${String(value.value)} (${value.from})`;
@@ -56,7 +52,7 @@ export const policyShowOperation = defineLazyOperation({
       layers: z.array(z.looseObject({ layer: z.string(), path: z.string(), present: z.boolean() })),
     }),
   }),
-  annotations: readOnly,
+  annotations: readsLocal,
   doors: ['cli'],
   cli: { path: ['policy', 'show'] },
   present: (result) => {

@@ -35,7 +35,6 @@ export interface PolicyTarget {
   credentialsDir?: string;
 }
 
-/** Resolves the target from the flags; both at once is a usage error. */
 export async function policyTarget(
   ctx: OperationContext,
   input: { user?: boolean | undefined; credentials_dir?: string | undefined; inbox?: string | undefined },

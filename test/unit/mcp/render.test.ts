@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
 import { helpOperation } from '../../../src/operations/index.js';
 import { presentJmapRequest } from '../../../src/operations/jmap-request.js';
-import { describeNextForMcp, largeResultChars, renderError, renderSuccess } from '../../../src/mcp/render.js';
+import { renderError, renderSuccess } from '../../../src/mcp/render.js';
+import { describeNextForMcp } from '../../../src/render/describe-next.js';
+import { largeResultChars } from '../../../src/render/present-result.js';
 
 function text(result: { content: unknown }): string {
   return (result.content as { text: string }[]).map((c) => c.text).join('\n');
