@@ -1,6 +1,6 @@
 import type { PrerenderedPage } from './bundle-assets.js';
 
-interface PageTarget {
+export interface PageTarget {
   argv: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
   stdout: { isTTY?: boolean; write(text: string): unknown };

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Writable } from 'node:stream';
 
@@ -14,7 +13,9 @@ export interface SandboxBinRun {
 }
 
 /** Runs the sandbox's bin to its end with its output on the given streams; resolves to its exit code. */
-export function runSandboxBin(run: SandboxBinRun): Promise<number> {
+export async function runSandboxBin(run: SandboxBinRun): Promise<number> {
+  // Imported here: node:child_process brings node's socket and datagram modules to every start otherwise.
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     const child = spawn(run.nodePath, [run.bin, ...run.args], {
       env: run.env as NodeJS.ProcessEnv,
