@@ -1,7 +1,7 @@
 /**
- * What a bundled build carries inside itself, so that a single file (the skill's script) runs with
- * no package folder around it. In the tsc build this is undefined and files are read from the
- * package; scripts/build.mjs replaces this module's body when it bundles.
+ * What the skill's script carries inside itself, so that a single file runs with no package folder
+ * around it. Elsewhere (the tsc build, the package's bundle) this is undefined and files are read
+ * from the package; scripts/build.mjs replaces this module's body when it bundles the skill.
  */
 
 /** One answer of the CLI, captured at build time from the real program. */

@@ -7,10 +7,11 @@ import { bundledAssets } from './bundle-assets.js';
 let root: string | undefined;
 
 /**
- * The package's root folder: this file is src/ under vitest and dist/ when built, so one level up
- * works from both, and from an npx install (presets/ and skill/ ship in `files`). The benches and
- * the demo compile src/ one level deeper (dist/src/), where the root is one more level up.
- * A bundled build carries those files inside itself instead (src/bundle-assets.ts).
+ * The package's root folder: this file is src/ under vitest, dist/ when built and dist/chunks/ in
+ * the package's bundle, so one level up works from the first two and from an npx install (presets/
+ * and skill/ ship in `files`). The bundle's chunks, the benches and the demo (dist/src/) sit one
+ * level deeper, where the root is one more level up. The skill's single file carries those files
+ * inside itself instead (src/bundle-assets.ts).
  */
 export function packageRoot(): string {
   if (root !== undefined) return root;
