@@ -147,8 +147,10 @@ const noSdkAjv = standIn(
 const confusablesData = JSON.parse(await readFile(join(root, 'node_modules', 'unhomoglyph', 'data.json'), 'utf8'));
 const confusablesFile = join(root, 'dist', 'confusables.json');
 const confusablesModule = /(^|[\\/])src[\\/]trust[\\/]confusables-table\.(ts|js)$/;
+const asciiPrototypes = Object.fromEntries(
+  Object.entries(confusablesData).filter(([codePoint]) => codePoint <= '\x7F'),
+);
 function prototypeTable(read) {
-  const ascii = Object.fromEntries(Object.entries(confusablesData).filter(([codePoint]) => codePoint <= '\x7F'));
   return standIn(
     'prototype-table',
     confusablesModule,
@@ -157,7 +159,7 @@ function prototypeTable(read) {
       'let table;',
       'export function prototypeTable() { return (table ??= JSON.parse(readTable())); }',
       'export function prototypeTableRead() { return table !== undefined; }',
-      `export const asciiPrototypes = ${JSON.stringify(ascii)};`,
+      `export const asciiPrototypes = ${JSON.stringify(asciiPrototypes)};`,
     ].join('\n'),
   );
 }
