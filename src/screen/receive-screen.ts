@@ -16,7 +16,6 @@ import {
   withholdBlobReads,
 } from './mail-method-answers.js';
 import { judgeReceived, loadInboxLayers, readAccountView, receiveRulesOf, type ReceiveRules } from './receive-rules.js';
-
 import { refillQueryPage } from './refill-query-page.js';
 import {
   countsPastPage,
