@@ -137,7 +137,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
     }
     return renderSuccess(
       streams,
-      renderResult(result, 'cli', { present: operation.present, reveal: operation.cli?.reveal, wording }),
+      await renderResult(result, 'cli', { present: operation.present, reveal: operation.cli?.reveal, wording }),
       { json: invocation.json },
     );
   } catch (error) {

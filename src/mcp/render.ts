@@ -23,8 +23,12 @@ export function renderError(error: MailboxError, wording?: NextWording): CallToo
   return { isError: true, content: [{ type: 'text', text: rendered.text }], structuredContent: rendered.structured };
 }
 
-export function renderSuccess(result: unknown, present?: Present, wording?: NextWording): CallToolResult {
-  const rendered = renderResult(result, 'mcp', { present, wording });
+export async function renderSuccess(
+  result: unknown,
+  present?: Present,
+  wording?: NextWording,
+): Promise<CallToolResult> {
+  const rendered = await renderResult(result, 'mcp', { present, wording });
   return {
     content: [{ type: 'text', text: rendered.text }, ...savedFileLinks(result)],
     structuredContent: rendered.structured,

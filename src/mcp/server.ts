@@ -145,7 +145,7 @@ function registerOperationTool(server: McpServer, op: AnyOperation, door: Return
         const checked = op.output.safeParse(result);
         if (!checked.success)
           throw new Error(`${op.name} returned a result outside its output schema: ${checked.error.message}`);
-        return renderSuccess(result, op.present, wording);
+        return await renderSuccess(result, op.present, wording);
       } catch (error) {
         // A run that stopped at an unanswered confirm asks its question, whatever it threw on the way out.
         const pending = await round.pendingResult();

@@ -1,28 +1,16 @@
-import { resolve } from 'node:path';
 import { z } from 'zod';
-import { downloadBlobToFile } from '../mail/download-blob-to-file.js';
-import { askOperator } from '../policy/operator-terminal.js';
-import { checkOutgoing } from '../request/check-outgoing.js';
-import { presentJmapResult as presentJmapText } from '../present/present-jmap-result.js';
-import { runJmapRequest, type JmapRequestResult } from '../request/run-jmap-request.js';
 import type { NextStep } from '../errors.js';
 import type { FrontDoor } from '../render/front-door.js';
 import type { Presentation } from '../render/present-result.js';
-import type { Account } from '../auth/account-registry.js';
-import {
-  defineOperation,
-  gateContext,
-  inputErrorCodes,
-  publishedAsType,
-  type OperationContext,
-} from './define-operation.js';
-import { chosenInbox, inboxInput, namingInbox } from './connected/inbox-input.js';
+import type { JmapRequestResult } from '../request/run-jmap-request.js';
+import { defineOperation, inputErrorCodes, loadOnFirstCall, publishedAsType } from './define-operation.js';
+import { inboxInput } from './connected/inbox-input.js';
 
 // A method call ["Method/name", {arguments}, "callId"], described as an array (z.tuple's JSON form
 // breaks every tool for several providers); its exact shape is checked when the ops are read.
 const methodCall = z.array(z.union([z.string(), z.record(z.string(), z.unknown())]));
 
-const jmapRequestInput = z.object({
+export const jmapRequestInput = z.object({
   ops: z
     .union(
       [
@@ -70,7 +58,7 @@ const jmapRequestInput = z.object({
 });
 
 // Operator only: a CLI flag (the MCP door validates with the input above alone), at a terminal.
-const jmapRequestOperatorInput = z.object({
+export const jmapRequestOperatorInput = z.object({
   include_held: z
     .boolean()
     .optional()
@@ -80,12 +68,16 @@ const jmapRequestOperatorInput = z.object({
 });
 
 // A type alias: namingInbox takes index-signature-compatible records.
-type SavedDownload = {
+export type SavedDownload = {
   ok: true;
   summary: string;
   dryRun: false;
   saved: { path: string; size: number; type: string };
 };
+
+// The request pipeline, the send guard, the receive screen and the presenter: loaded by the first
+// call, never by a start or tools/list.
+const loadPipeline = loadOnFirstCall(() => import('./jmap-request-run.js'));
 
 /** What jmap_request returns: the pipeline's result or a download's, naming its inbox for a connected account. */
 export type JmapRequestOutput = (JmapRequestResult | SavedDownload) & { inbox?: string; serviceAccountId?: string };
@@ -121,58 +113,14 @@ export const jmapRequestOperation = defineOperation({
     repeatable: ['attachments'],
     flagNames: { attachments: '--attachment' },
   },
-  async run(input, ctx) {
-    if (input.include_held) {
-      await askOperator(ctx.terminal, 'jmap_request --include-held', [
-        "include-held shows this inbox's mail that your receive rules hold back from the agent, in this run's output only.",
-      ]);
-    }
-    const account = ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
-    return namingInbox(account, await runOn(account, input, ctx));
-  },
+  run: async (input, ctx) => (await loadPipeline()).runJmapRequestCall(input, ctx),
 });
 
-async function runOn(
-  account: Account,
-  input: z.infer<typeof jmapRequestInput> & z.infer<typeof jmapRequestOperatorInput>,
-  ctx: OperationContext,
-): Promise<JmapRequestOutput> {
-  if (input.download) {
-    const config = await account.config();
-    const saved = await downloadBlobToFile(
-      account,
-      {
-        blobId: input.download.blob_id,
-        ...(input.download.mail_id ? { mailId: input.download.mail_id } : {}),
-        ...(input.download.name ? { name: input.download.name } : {}),
-        ...(input.download.type ? { type: input.download.type } : {}),
-      },
-      {
-        ...gateContext(ctx),
-        guard: { confirm: ctx.confirm },
-        check: checkOutgoing,
-        ...(input.include_held === true ? { includeHeld: true } : {}),
-        // The operator's download directory, else the working directory; never a path from mail.
-        allowedDirs: [config.downloadDir ? resolve(ctx.workingDir, config.downloadDir) : ctx.workingDir],
-        saveAs: (name) => ({ operation: 'jmap_request', input: { download: { ...input.download, name } } }),
-      },
-    );
-    return { ok: true, summary: `Saved ${saved.size} bytes (${saved.type}) to ${saved.path}.`, dryRun: false, saved };
-  }
-  return runJmapRequest(account, input, {
-    ...gateContext(ctx),
-    progress: ctx.progress,
-    guard: { confirm: ctx.confirm },
-  });
-}
-
 /** The summary leads, so the CLI can still show it beside --json. */
-export function presentJmapRequest(
+export async function presentJmapRequest(
   result: JmapRequestOutput,
   door: FrontDoor,
   describeNext: (next: NextStep) => string,
-): Presentation {
-  const shown = presentJmapText('saved' in result ? { ...result, failures: [] } : result, door, { describeNext });
-  const text = result.inbox === undefined ? shown.text : `Inbox: ${result.inbox}\n${shown.text}`;
-  return { text, lead: [result.summary], isError: shown.isFailure };
+): Promise<Presentation> {
+  return (await loadPipeline()).presentJmapRequestResult(result, door, describeNext);
 }

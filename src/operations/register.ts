@@ -6,9 +6,6 @@ import type { PowProgress } from '../pow/pow-progress.js';
 import type { RegisterOutcome } from '../auth/account-registry.js';
 import { defineLazyOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
 import { applyWatchChoice, watchReportSchema } from './watch-choice.js';
-import { presentRegister } from '../present/present-register.js';
-import { assertNewInboxAllowed, assertNoWakeRunning } from '../policy/new-inboxes.js';
-import { rememberInboxDir } from '../policy/records/inbox-dirs.js';
 
 const watchChoiceMessage =
   'watch is required and is the operator\'s decision: "scheduled" installs a daily 09:00 job that wakes an agent to read the inbox; "on-demand" installs nothing. Ask the operator which they want.';
@@ -144,7 +141,8 @@ export const registerOperation = defineLazyOperation({
     }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  present: presentRegister,
+  // The presenter and the policy records load with the call, not with every start.
+  present: async (result, door) => (await import('../present/present-register.js')).presentRegister(result, door),
   cli: { reveal: ['apiKey'] },
   async run(input, ctx) {
     if (input.username === undefined && input.api_key === undefined) {
@@ -154,6 +152,10 @@ export const registerOperation = defineLazyOperation({
         hint: `Pass a username of ${usernameLength.min}–${usernameLength.max} characters.`,
       });
     }
+    const [{ assertNewInboxAllowed, assertNoWakeRunning }, { rememberInboxDir }] = await Promise.all([
+      import('../policy/new-inboxes.js'),
+      import('../policy/records/inbox-dirs.js'),
+    ]);
     // A directory that already holds an inbox only replays; any other is a new inbox or login.
     const account = ctx.accounts.open(input.credentials_dir);
     const hasInbox = await account.credentials().then(

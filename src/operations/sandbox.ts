@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { findSandboxBin } from '../sandbox-bin/find-sandbox-bin.js';
-import { runSandboxBin } from '../sandbox-bin/run-sandbox-bin.js';
 import { flagsOf, sandboxCommandInput } from '../sandbox-bin/sandbox-flags.js';
 import { defineLazyOperation, streamsOf, type OperationContext } from './define-operation.js';
 
@@ -8,6 +6,10 @@ import { defineLazyOperation, streamsOf, type OperationContext } from './define-
 async function runSandboxPackage(args: string[], ctx: OperationContext, what: string): Promise<{ exitCode: number }> {
   const { stdout, stderr } = streamsOf(ctx, what);
   const env = ctx.configInputs.env ?? {};
+  const [{ findSandboxBin }, { runSandboxBin }] = await Promise.all([
+    import('../sandbox-bin/find-sandbox-bin.js'),
+    import('../sandbox-bin/run-sandbox-bin.js'),
+  ]);
   const bin = findSandboxBin({ env });
   return {
     exitCode: await runSandboxBin({

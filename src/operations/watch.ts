@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineLazyOperation, readsLocal, writesLocal, type OperationContext } from './define-operation.js';
 import type { WatchStatus, WatchTarget } from '../watch/index.js';
-import { describeInboxPolicy } from './policy/describe-inbox-policy.js';
 import { credentialsDirInput, wakeCommandInput, watchInboxesInput, watchTargets } from './watch-target.js';
 
 /** The watch code loads only when a watch command runs, not on every CLI start. */
@@ -58,7 +57,11 @@ export const watchStatusOperation = defineLazyOperation({
   annotations: readsLocal,
   cli: { path: ['watch', 'status'], repeatable: ['inbox'] },
   async run(input, ctx) {
-    const { watchStatus } = await loadWatch();
+    // The policy reader loads with the command, as the watch code does.
+    const [{ watchStatus }, { describeInboxPolicy }] = await Promise.all([
+      loadWatch(),
+      import('./policy/describe-inbox-policy.js'),
+    ]);
     return forEachTarget(ctx, input, async (target) => ({
       ...(await watchStatus(target)),
       policy: await describeInboxPolicy(

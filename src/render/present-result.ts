@@ -15,12 +15,15 @@ export interface Presentation {
   isError?: boolean;
 }
 
-/** An operation's present hook, typed by its output; `describe` words a next step for the door. */
+/**
+ * An operation's present hook, typed by its output; `describe` words a next step for the door. It may
+ * answer later: a hook that loads its presenter on first use keeps that code out of every start.
+ */
 export type Present<R = unknown> = {
   // A method's parameters are bivariant: the table's entries, each typed by its own output, are
   // handed to the doors as Present<unknown>; a door calls a hook only with its own operation's
   // result, which the output schema has checked.
-  present(result: R, door: FrontDoor, describe: (next: NextStep) => string): Presentation;
+  present(result: R, door: FrontDoor, describe: (next: NextStep) => string): Presentation | Promise<Presentation>;
 }['present'];
 
 /** A success as both doors show it, already passed through the redactor. */
@@ -38,7 +41,7 @@ export interface RenderedResult {
 export const largeResultChars = 60_000;
 
 /** The one renderer of successes for both doors; every string leaves through the redactor. */
-export function renderResult(
+export async function renderResult(
   given: unknown,
   door: FrontDoor,
   options: {
@@ -47,12 +50,12 @@ export function renderResult(
     reveal?: readonly string[] | undefined;
     wording?: NextWording | undefined;
   } = {},
-): RenderedResult {
+): Promise<RenderedResult> {
   const wording = options.wording ?? {};
   const result = withWordedNext(given, door, wording);
   // Steps of the result are adjusted already; adjusting twice changes nothing (it fills in only what is missing).
   const describe = (next: NextStep): string => describeNext(next, door, wording);
-  const shown = options.present?.(result, door, describe) ?? {};
+  const shown = (await options.present?.(result, door, describe)) ?? {};
   const exact = isRecord(result) ? result : { result };
   const structured = redactDeep(exact);
   for (const key of options.reveal ?? []) if (key in exact) structured[key] = exact[key];

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { assertNewInboxAllowed, assertNoWakeRunning } from '../../policy/new-inboxes.js';
 import { oauthScopes } from '../../wire-constants.js';
 import { commandConfig, defineLazyOperation } from '../define-operation.js';
 
@@ -63,6 +62,7 @@ export const connectOperation = defineLazyOperation({
     // refused during a wake and under newInboxes=off, before any browser opens. Connecting again
     // over a connection counts too: whoever signs in may be another person.
     const dir = resolve(config.credentialsDir);
+    const { assertNewInboxAllowed, assertNoWakeRunning } = await import('../../policy/new-inboxes.js');
     await assertNoWakeRunning(config.userConfigDir, 'connect');
     await assertNewInboxAllowed({ userConfigDir: config.userConfigDir, credentialsDir: dir, action: 'connect' });
     const stderr = ctx.streams?.stderr;

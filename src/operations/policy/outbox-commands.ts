@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { readAudit, type AuditEntry } from '../../policy/records/audit-log.js';
+import type { AuditEntry } from '../../policy/records/audit-log.js';
 import type { Account } from '../../auth/account-registry.js';
-import { askOperator } from '../../policy/operator-terminal.js';
-import { listOutbox, type HeldMail } from '../../policy/records/outbox-store.js';
-import { approveHeldMail, discardHeldMail, findHeld, heldMailDir } from '../../request/approve-held-mail.js';
+import type { HeldMail } from '../../policy/records/outbox-store.js';
 import { chosenInbox, inboxInput } from '../connected/inbox-input.js';
 import { defineLazyOperation, gateContext, readsLocal, type OperationContext } from '../define-operation.js';
 
@@ -30,6 +28,9 @@ function accountOf(
   return ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
 }
 
+// The outbox's records and the approval path (the send guard again) load with a command, not with every start.
+const loadHeldMail = () => import('../../request/approve-held-mail.js');
+
 function heldLine(mail: HeldMail): string {
   return `${mail.id}  ${mail.status.padEnd(9)} ${mail.createdAt}  to ${mail.rcptTo.join(', ')}  "${mail.subject}"  (${mail.reason})`;
 }
@@ -50,7 +51,13 @@ export const outboxListOperation = defineLazyOperation({
     const held = (result as { held: HeldMail[] }).held;
     return { text: held.length === 0 ? 'No held mail.' : held.map(heldLine).join('\n') };
   },
-  run: async (input, ctx) => ({ held: await listOutbox(await heldMailDir(accountOf(ctx, input))) }),
+  async run(input, ctx) {
+    const [{ heldMailDir }, { listOutbox }] = await Promise.all([
+      loadHeldMail(),
+      import('../../policy/records/outbox-store.js'),
+    ]);
+    return { held: await listOutbox(await heldMailDir(accountOf(ctx, input))) };
+  },
 });
 
 export const outboxApproveOperation = defineLazyOperation({
@@ -68,6 +75,10 @@ export const outboxApproveOperation = defineLazyOperation({
   present: (result) => ({ lead: [(result as { summary: string }).summary] }),
   async run(input, ctx) {
     const account = accountOf(ctx, input);
+    const [{ approveHeldMail, findHeld }, { askOperator }] = await Promise.all([
+      loadHeldMail(),
+      import('../../policy/operator-terminal.js'),
+    ]);
     const record = await findHeld(account, input.id);
     if (record.status === 'held') {
       await askOperator(ctx.terminal, `outbox approve ${record.id}`, [
@@ -95,6 +106,7 @@ export const outboxDiscardOperation = defineLazyOperation({
   cli: { path: ['outbox', 'discard'], positional: 'id' },
   present: (result) => ({ lead: [(result as { summary: string }).summary] }),
   async run(input, ctx) {
+    const { discardHeldMail } = await loadHeldMail();
     const { record, draftRemoved } = await discardHeldMail(accountOf(ctx, input), input.id, gateContext(ctx));
     return {
       ...record,
@@ -128,5 +140,11 @@ export const outboxLogOperation = defineLazyOperation({
     const entries = (result as { entries: AuditEntry[] }).entries;
     return { text: entries.length === 0 ? 'The audit log is empty.' : entries.map(auditLine).join('\n') };
   },
-  run: async (input, ctx) => ({ entries: await readAudit(await heldMailDir(accountOf(ctx, input))) }),
+  async run(input, ctx) {
+    const [{ heldMailDir }, { readAudit }] = await Promise.all([
+      loadHeldMail(),
+      import('../../policy/records/audit-log.js'),
+    ]);
+    return { entries: await readAudit(await heldMailDir(accountOf(ctx, input))) };
+  },
 });

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import { MailboxError } from '../../errors.js';
-import { askOperator } from '../../policy/operator-terminal.js';
-import { tightensAutoReplies, type PolicyChange } from '../../policy/policy-change.js';
+import type { PolicyChange } from '../../policy/policy-change.js';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
-import { updatePolicyLayer } from '../../policy/policy-store.js';
 import { gateContext, type OperationContext } from '../define-operation.js';
 import { policyTarget } from './policy-target.js';
-import { applyAutoReplyRulesNow, type AutoReplyNow } from '../../request/auto-reply-now.js';
+import type { AutoReplyNow } from '../../request/auto-reply-now.js';
 import { chosenInbox } from '../connected/inbox-input.js';
 
 /**
@@ -29,6 +27,12 @@ export async function runPolicyChange(
   change: PolicyChange,
   what: string,
 ): Promise<z.infer<ReturnType<typeof policyChangeOutput>>> {
+  // The policy store, the terminal prompt and the auto-reply path load with a command, not with every start.
+  const [{ updatePolicyLayer }, { askOperator }, { tightensAutoReplies }] = await Promise.all([
+    import('../../policy/policy-store.js'),
+    import('../../policy/operator-terminal.js'),
+    import('../../policy/policy-change.js'),
+  ]);
   const target = await policyTarget(ctx, input);
   const update = await updatePolicyLayer(target.path, change, async (widens) => {
     await askOperator(ctx.terminal, what, [
@@ -47,9 +51,13 @@ export async function runPolicyChange(
     dir !== undefined &&
     credentialsKindOf(dir) !== 'none' &&
     tightensAutoReplies(update.before, update.after);
-  const autoReply = reachesAutoReply
-    ? autoReplyLine(await applyAutoReplyRulesNow(ctx.accounts.open(dir, chosenInbox(input.inbox)), gateContext(ctx)))
-    : undefined;
+  let autoReply: string | undefined;
+  if (reachesAutoReply) {
+    const { applyAutoReplyRulesNow } = await import('../../request/auto-reply-now.js');
+    autoReply = autoReplyLine(
+      await applyAutoReplyRulesNow(ctx.accounts.open(dir, chosenInbox(input.inbox)), gateContext(ctx)),
+    );
+  }
   return {
     layer: target.layer,
     path: target.path,

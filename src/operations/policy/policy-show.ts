@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { describeLayers, effectivePolicy, type EffectivePolicy } from '../../policy/effective-policy.js';
-import { loadPolicyLayers } from '../../policy/policy-layers.js';
+import type { EffectivePolicy } from '../../policy/effective-policy.js';
 import { defineLazyOperation, readsLocal } from '../define-operation.js';
 import { policyTarget, policyTargetInput } from './policy-target.js';
 
@@ -63,6 +62,10 @@ export const policyShowOperation = defineLazyOperation({
     };
   },
   async run(input, ctx) {
+    const [{ describeLayers, effectivePolicy }, { loadPolicyLayers }] = await Promise.all([
+      import('../../policy/effective-policy.js'),
+      import('../../policy/policy-layers.js'),
+    ]);
     const target = await policyTarget(ctx, input);
     const layers = await loadPolicyLayers(target.paths);
     const broken = layers.some((l) => l.error);

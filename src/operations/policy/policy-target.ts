@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { MailboxError } from '../../errors.js';
-import { guardedInbox } from '../../policy/records/inbox-state-dir.js';
-import { layerPath, policyPaths, type PolicyPaths } from '../../policy/policy-layers.js';
+import type { PolicyPaths } from '../../policy/policy-layers.js';
 import { chosenInbox } from '../connected/inbox-input.js';
 import { commandConfig, type OperationContext } from '../define-operation.js';
 
@@ -47,6 +46,10 @@ export async function policyTarget(
     });
   }
   const config = commandConfig(ctx, input);
+  const [{ layerPath, policyPaths }, { guardedInbox }] = await Promise.all([
+    import('../../policy/policy-layers.js'),
+    import('../../policy/records/inbox-state-dir.js'),
+  ]);
   if (input.user === true) {
     const paths = policyPaths({ userConfigDir: config.userConfigDir });
     return { layer: 'user', path: paths.user, paths };

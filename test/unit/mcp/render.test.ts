@@ -32,29 +32,29 @@ describe('MCP rendering', () => {
     expect(result.isError).toBe(true);
   });
 
-  it('says how to narrow a large result instead of cutting it', () => {
+  it('says how to narrow a large result instead of cutting it', async () => {
     const big = {
       ok: true,
       summary: '1 call made, 0 errors.',
       dryRun: false,
       response: { methodResponses: [['Email/get', { list: [{ id: 'x'.repeat(largeResultChars) }] }, 'c']] },
     };
-    const result = renderSuccess(big, presentJmapRequest);
+    const result = await renderSuccess(big, presentJmapRequest);
     const lines = text(result).split('\n');
     expect(lines[0]).toBe('1 call made, 0 errors.');
     expect(text(result)).toMatch(/This result is \d+ KB\. To narrow it/);
     expect(JSON.stringify(result.structuredContent)).toContain('x'.repeat(largeResultChars));
   });
 
-  it('leaves results that are not JMAP results unfenced and without a summary line', () => {
-    const result = renderSuccess({ inbox: 'a@b.test', mode: 'existing' });
+  it('leaves results that are not JMAP results unfenced and without a summary line', async () => {
+    const result = await renderSuccess({ inbox: 'a@b.test', mode: 'existing' });
     // Compact JSON by default: no indentation spent on a model's context.
     expect(text(result)).toBe('{"inbox":"a@b.test","mode":"existing"}');
     expect(result.isError).toBeUndefined();
   });
 
-  it('returns help as its Markdown text, with the fields in structuredContent', () => {
-    const result = renderSuccess(
+  it('returns help as its Markdown text, with the fields in structuredContent', async () => {
+    const result = await renderSuccess(
       { topic: 'overview', text: '# Overview\nHello', topics: ['overview'] },
       helpOperation.present,
     );

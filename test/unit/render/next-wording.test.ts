@@ -11,10 +11,10 @@ import { renderError } from '../../../src/render/render-error.js';
 const readMessage = { operation: 'jmap_request', input: { ops_file: 'read_message', vars: { MAIL_ID: 'M1' } } };
 
 describe("next steps carry the caller's inbox", () => {
-  it('adds credentials_dir to every step of an entry that takes it, in the result, its text and an error', () => {
+  it('adds credentials_dir to every step of an entry that takes it, in the result, its text and an error', async () => {
     const adjust = inboxChoiceCarrier(operationsFor('mcp'))('/tmp/inbox-b');
     const result = { next: [readMessage, 'a sentence stays', { operation: 'help', input: { topic: 'presets' } }] };
-    const rendered = renderResult(result, 'mcp', {
+    const rendered = await renderResult(result, 'mcp', {
       wording: { adjust },
       present: (r, _door, describe) => ({
         text: (r as typeof result).next.map((n) => (typeof n === 'string' ? n : describe(n))).join('\n'),
@@ -89,7 +89,7 @@ describe('the CLI spells next steps as the table declares its flags', () => {
     expect(watch.structured.error.nextCommand).toBe('agent-mailbox watch status');
   });
 
-  it('names inputs in hints as flags in the CLI and as arguments over MCP', () => {
+  it('names inputs in hints as flags in the CLI and as arguments over MCP', async () => {
     const error = new MailboxError({
       code: 'invalid_input',
       message: `Give ${inputRef('ops')} or ${inputRef('ops_file')}.`,
@@ -102,7 +102,7 @@ describe('the CLI spells next steps as the table declares its flags', () => {
     const mcpText = renderError(error, 'mcp');
     expect(mcpText.text).toContain('Give ops or ops_file.');
     expect(mcpText.structured.error.message).toBe('Give ops or ops_file.');
-    const result = renderResult({ next: [`list with ${inputRef('ops_file')} list_inbox`] }, 'cli', {
+    const result = await renderResult({ next: [`list with ${inputRef('ops_file')} list_inbox`] }, 'cli', {
       wording: { cli },
     });
     expect(result.structured.next).toEqual(['list with --ops-file list_inbox']);

@@ -67,16 +67,16 @@ describe('the one renderer both doors use', () => {
     expect(renderError(new MailboxError({ code: 'network', message: 'down', hint: 'retry' }), 'cli').exitCode).toBe(1);
   });
 
-  it('shows a result exactly, as compact JSON, unless the operation presents it', () => {
+  it('shows a result exactly, as compact JSON, unless the operation presents it', async () => {
     const result = { a: 1, nested: { text: 'x' } };
-    expect(renderResult(result, 'mcp')).toEqual({
+    expect(await renderResult(result, 'mcp')).toEqual({
       text: '{"a":1,"nested":{"text":"x"}}',
       isPresented: false,
       lead: [],
       structured: result,
       isError: false,
     });
-    const presented = renderResult(result, 'cli', { present: () => ({ lead: ['one line'], isError: true }) });
+    const presented = await renderResult(result, 'cli', { present: () => ({ lead: ['one line'], isError: true }) });
     expect(presented).toMatchObject({ lead: ['one line'], structured: result, isError: true });
   });
 });

@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import type { z } from 'zod';
+import { downloadBlobToFile } from '../mail/download-blob-to-file.js';
+import { askOperator } from '../policy/operator-terminal.js';
+import { checkOutgoing } from '../request/check-outgoing.js';
+import { presentJmapResult as presentJmapText } from '../present/present-jmap-result.js';
+import { runJmapRequest } from '../request/run-jmap-request.js';
+import type { NextStep } from '../errors.js';
+import type { FrontDoor } from '../render/front-door.js';
+import type { Presentation } from '../render/present-result.js';
+import type { Account } from '../auth/account-registry.js';
+import { gateContext, type OperationContext } from './define-operation.js';
+import { chosenInbox, namingInbox } from './connected/inbox-input.js';
+import type { jmapRequestInput, jmapRequestOperatorInput, JmapRequestOutput } from './jmap-request.js';
+
+/** jmap_request's work, which its table entry (jmap-request.ts) imports at the first call. */
+
+type JmapRequestInput = z.infer<typeof jmapRequestInput> & Partial<z.infer<typeof jmapRequestOperatorInput>>;
+
+export async function runJmapRequestCall(input: JmapRequestInput, ctx: OperationContext): Promise<JmapRequestOutput> {
+  if (input.include_held) {
+    await askOperator(ctx.terminal, 'jmap_request --include-held', [
+      "include-held shows this inbox's mail that your receive rules hold back from the agent, in this run's output only.",
+    ]);
+  }
+  const account = ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
+  return namingInbox(account, await runOn(account, input, ctx));
+}
+
+async function runOn(account: Account, input: JmapRequestInput, ctx: OperationContext): Promise<JmapRequestOutput> {
+  if (input.download) {
+    const config = await account.config();
+    const saved = await downloadBlobToFile(
+      account,
+      {
+        blobId: input.download.blob_id,
+        ...(input.download.mail_id ? { mailId: input.download.mail_id } : {}),
+        ...(input.download.name ? { name: input.download.name } : {}),
+        ...(input.download.type ? { type: input.download.type } : {}),
+      },
+      {
+        ...gateContext(ctx),
+        guard: { confirm: ctx.confirm },
+        check: checkOutgoing,
+        ...(input.include_held === true ? { includeHeld: true } : {}),
+        // The operator's download directory, else the working directory; never a path from mail.
+        allowedDirs: [config.downloadDir ? resolve(ctx.workingDir, config.downloadDir) : ctx.workingDir],
+        saveAs: (name) => ({ operation: 'jmap_request', input: { download: { ...input.download, name } } }),
+      },
+    );
+    return { ok: true, summary: `Saved ${saved.size} bytes (${saved.type}) to ${saved.path}.`, dryRun: false, saved };
+  }
+  return runJmapRequest(account, input, {
+    ...gateContext(ctx),
+    progress: ctx.progress,
+    guard: { confirm: ctx.confirm },
+  });
+}
+
+export function presentJmapRequestResult(
+  result: JmapRequestOutput,
+  door: FrontDoor,
+  describeNext: (next: NextStep) => string,
+): Presentation {
+  const shown = presentJmapText('saved' in result ? { ...result, failures: [] } : result, door, { describeNext });
+  const text = result.inbox === undefined ? shown.text : `Inbox: ${result.inbox}\n${shown.text}`;
+  return { text, lead: [result.summary], isError: shown.isFailure };
+}
