@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
 import type { ProtocolEra } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { createAccountRegistry } from '../auth/create-account-registry.js';
+import type { AccountRegistry } from '../auth/account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { createLogger } from '../log.js';
 import { packageVersion } from '../package-root.js';
@@ -46,12 +46,18 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   const verbose = resolveConfig(configInputs).debug;
   // Quiet by default: hosts show a server's stderr as its log, and warnings are enough there.
   const log = createLogger(stderr, verbose ? 'debug' : 'warn', 'agent-mailbox mcp');
-  const accounts = createAccountRegistry({
-    configInputs,
-    log,
-    refreshAhead: true,
-    ...(options.now ? { now: options.now } : {}),
-  });
+  // The registry (credentials, tokens, the auth client) is built by the first tool call that needs
+  // it: initialize and tools/list never do. Checked after the import, so concurrent first calls share one.
+  let registry: AccountRegistry | undefined;
+  const accounts = async (): Promise<AccountRegistry> => {
+    const { createAccountRegistry } = await import('../auth/create-account-registry.js');
+    return (registry ??= createAccountRegistry({
+      configInputs,
+      log,
+      refreshAhead: true,
+      ...(options.now ? { now: options.now } : {}),
+    }));
+  };
   const operations = [...operationsFor('mcp'), ...(options.extraOperations ?? [])];
   // The built entry, as the CLI passes it (src/cli/main.ts): watch jobs run it with no PATH.
   const cliPath = options.cliPath ?? fileURLToPath(new URL('../bin.js', import.meta.url));
@@ -96,7 +102,7 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   log.info(`shutting down: ${reason}`);
   // Closing aborts every in-flight call (its PoW stops) and the registry stops refresh-ahead.
   await connection.close().catch(() => undefined);
-  accounts.close();
+  registry?.close();
   // A registration that outlived its call keeps solving in the background; it must not keep a
   // host's orphaned server alive after the host left.
   setTimeout(() => process.exit(0), 2_000).unref();

@@ -15,7 +15,7 @@ import { Deadline } from '../gate/deadline.js';
 import type { Logger } from '../log.js';
 import type { AccountRegistry } from '../auth/account-registry.js';
 import { inboxChoiceCarrier } from '../render/carry-inbox-choice.js';
-import type { AnyOperation, OperationContext } from '../operations/define-operation.js';
+import { loadOnFirstCall, type AnyOperation, type OperationContext } from '../operations/define-operation.js';
 import { redactSecrets } from '../redact.js';
 import { createElicitationConfirmer } from './elicitation-confirm.js';
 import { inputError } from './input-error.js';
@@ -29,8 +29,11 @@ import { serverIdentity } from './server-identity.js';
 
 export interface McpServerOptions {
   operations: readonly AnyOperation[];
-  /** ONE registry for the server's lifetime: one cached session per credentials directory. */
-  accounts: AccountRegistry;
+  /**
+   * ONE registry for the server's lifetime: one cached session per credentials directory. Given as a
+   * loader, it is asked for at the first tool call (its code stays out of the start), once.
+   */
+  accounts: AccountRegistry | (() => Promise<AccountRegistry>);
   configInputs: ConfigInputs;
   log: Logger;
   install: OperationContext['install'];
@@ -84,7 +87,6 @@ function doorOf(options: McpServerOptions) {
     context: {
       configInputs: options.configInputs,
       log: options.log,
-      accounts: options.accounts,
       frontDoor: 'mcp' as const,
       install: options.install,
       workingDir: options.workingDir,
@@ -95,6 +97,7 @@ function doorOf(options: McpServerOptions) {
       timeoutMs: resolveConfig(options.configInputs).timeoutMs,
       ...(options.deadlineMs !== undefined ? { budgetMs: options.deadlineMs } : {}),
     },
+    accounts: typeof options.accounts === 'function' ? loadOnFirstCall(options.accounts) : resolved(options.accounts),
     era: options.era ?? 'legacy',
     confirmer: createElicitationConfirmer(options.log),
     carryInboxChoice: inboxChoiceCarrier(options.operations),
@@ -134,6 +137,7 @@ function registerOperationTool(server: McpServer, op: AnyOperation, door: Return
         if (!input.success) throw inputError(op, input.error);
         const result: unknown = await op.run(input.data, {
           ...door.context,
+          accounts: await door.accounts(),
           signal: ctx.mcpReq.signal,
           // Progress leaves the process like results do: through the one redactor.
           progress: (update) => reporter.report({ ...update, message: redactSecrets(update.message) }),
@@ -161,6 +165,11 @@ function registerOperationTool(server: McpServer, op: AnyOperation, door: Return
       }
     },
   );
+}
+
+function resolved<T>(value: T): () => Promise<T> {
+  const promise = Promise.resolve(value);
+  return () => promise;
 }
 
 /** The client's capabilities: this request's envelope (2026-07-28) or the initialize request (2025-11-25). */
