@@ -1,0 +1,94 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { builtEntry, connectMcp, printStderrOnFailure, type McpConnection } from '../helpers/connect-mcp.js';
+
+// A host starts the server and waits for initialize and tools/list before anything else: those need
+// the table (names, descriptions, schemas), not the code a tool call runs. The built server is started
+// with a loader hook that writes down every module node loads, and the code of the bundle's chunks is
+// searched for the definitions of the call's work.
+
+const distDir = dirname(builtEntry);
+
+/** Definitions as they read in the bundle (dist keeps names); each is checked to be found after a call. */
+const callWork = {
+  'the request pipeline (src/request/run-jmap-request)': /\bfunction runJmapRequest\(/,
+  'the receive screen (src/screen)': /\bReceiveScreen=class\b/,
+  'the account registry (src/auth/create-account-registry)': /\bfunction createAccountRegistry\(/,
+};
+
+const hooks = `
+import { appendFileSync } from 'node:fs';
+let log;
+export function initialize(data) { log = data.log; }
+export async function load(url, context, next) {
+  appendFileSync(log, url + '\\n');
+  return next(url, context);
+}
+`;
+
+let root: string | undefined;
+let server: McpConnection | undefined;
+printStderrOnFailure(() => [server]);
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+/** Starts the built server with the loader hook; `loaded()` gives what the work markers found in the modules read so far. */
+async function startRecorded(): Promise<{ connection: McpConnection; found: () => Promise<string[]> }> {
+  root = await mkdtemp(join(tmpdir(), 'agent-mailbox-start-'));
+  const log = join(root, 'loaded.txt');
+  await writeFile(log, '');
+  await writeFile(join(root, 'hooks.mjs'), hooks);
+  const register = join(root, 'register.mjs');
+  await writeFile(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(root, 'hooks.mjs')).href)}, { data: { log: ${JSON.stringify(log)} } });\n`,
+  );
+  const connection = await connectMcp({
+    env: {
+      // Offline: nothing here may reach a host, and an unroutable URL proves it.
+      AGENT_MAILBOX_AUTH_URL: 'http://127.0.0.1:9',
+      AGENT_MAILBOX_API_URL: 'http://127.0.0.1:9',
+      AGENT_MAILBOX_CREDENTIALS_DIR: join(root, 'credentials'),
+    },
+    nodeArgs: ['--import', pathToFileURL(register).href, builtEntry, 'mcp'],
+  });
+  server = connection;
+  const found = async (): Promise<string[]> => {
+    const files = (await readFile(log, 'utf8'))
+      .split('\n')
+      .filter((url) => url.startsWith('file:'))
+      .map((url) => fileURLToPath(url))
+      .filter((file) => file.startsWith(distDir) && file.endsWith('.js'));
+    expect(files, 'the hook recorded the bundle').toContain(builtEntry);
+    const code = await Promise.all([...new Set(files)].map((file) => readFile(file, 'utf8')));
+    return Object.entries(callWork)
+      .filter(([, definition]) => code.some((text) => definition.test(text)))
+      .map(([what]) => what);
+  };
+  return { connection, found };
+}
+
+describe('the MCP server start', () => {
+  it('answers initialize and tools/list without loading the code of a tool call, which the first call loads', async () => {
+    const { connection, found } = await startRecorded();
+    const { tools } = await connection.client.listTools();
+    expect(tools.map((t) => t.name)).toContain('jmap_request');
+    expect(await found()).toEqual([]);
+
+    // No credentials here: the call fails, after its work has been loaded, which shows the markers hold.
+    const result = await connection.client.callTool({
+      name: 'jmap_request',
+      arguments: { ops_file: 'list_inbox' },
+    });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.structuredContent)).toContain('credentials_missing');
+    expect(await found()).toEqual(Object.keys(callWork));
+  });
+});
