@@ -20,6 +20,7 @@ import type {
 import { OAuthGrant } from './oauth/oauth-grant.js';
 import { createOAuthInboxAccount } from './oauth/oauth-inbox-account.js';
 import { PowAuthClient } from './pow-auth-client.js';
+import { registerAccount } from './register-account.js';
 import { TokenChain } from './token-chain.js';
 
 export interface AccountRegistryOptions {
@@ -166,8 +167,6 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
     // The settings are checked before the directory lock creates anything in the directory.
     register: async (request, call) => {
       await config();
-      // Registration's code loads when an inbox is registered, not with every start.
-      const { registerAccount } = await import('./register-account.js');
       return registerAccount(ctx, chain, request, call);
     },
     capability: async (call) => chain.get(await credentials(), call),

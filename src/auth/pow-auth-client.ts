@@ -5,6 +5,7 @@ import { Deadline } from '../gate/deadline.js';
 import { requestService } from '../gate/send-to-service.js';
 import { challengeClaims, decodeJwtClaims, readBearerToken } from '../http/bearer-token.js';
 import type { FetchFunction, RetryRule } from '../http/http-types.js';
+import { solvePow } from '../pow/solve-pow.js';
 import { authPaths } from '../wire-constants.js';
 import type { CallOptions, PowSummary } from './account-registry.js';
 
@@ -57,9 +58,8 @@ export class PowAuthClient {
       const timer = msLeft === undefined || msLeft <= 0 ? undefined : setTimeout(() => expired.abort(), msLeft);
       const signal = call.signal ? AbortSignal.any([call.signal, expired.signal]) : expired.signal;
       try {
-        // The solver (its wasm kernel and worker source) loads when a challenge is solved, not with every start.
-        const solve = async () =>
-          (await import('../pow/solve-pow.js')).solvePow({
+        const solve = () =>
+          solvePow({
             challenge: claims.jti,
             difficulty: claims.difficulty,
             salt: this.options.salt,

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { MailboxError } from '../errors.js';
+import { listPresets } from '../presets/load-preset.js';
 import { packageRoot, readPackageFile } from '../package-root.js';
+import { renderPresetsTopic } from './render-presets-topic.js';
 
 /**
  * Help topics are data: Markdown files in skill/references/ (the Agent Skill ships the same files
@@ -51,14 +53,7 @@ export async function readHelpTopic(
       details: { topics: [...helpTopics] },
     });
   }
-  if (name === 'presets') {
-    // The presets' reader and schema load with this topic, not with every start that lists the topics.
-    const [{ listPresets }, { renderPresetsTopic }] = await Promise.all([
-      import('../presets/load-preset.js'),
-      import('./render-presets-topic.js'),
-    ]);
-    return renderPresetsTopic(await listPresets());
-  }
+  if (name === 'presets') return renderPresetsTopic(await listPresets());
   if (name === 'tools') return renderToolsTopic(options.tools);
   return withoutGeneratedMarkers(await readPackageFile(join(helpReferencesDir(), `${name}.md`)));
 }

@@ -7,6 +7,7 @@ import { resolveConfig, type ConfigInputs } from '../config.js';
 import { createLogger } from '../log.js';
 import { packageVersion } from '../package-root.js';
 import { shellCommandFor } from '../render/shell-command.js';
+import { loadHandlers } from '../operations/handlers/load.js';
 import { operationsFor, type AnyOperation } from '../operations/index.js';
 import { answerResourceNotFoundByEra } from './resource-not-found-code.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
@@ -50,7 +51,7 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   // it: initialize and tools/list never do. Checked after the import, so concurrent first calls share one.
   let registry: AccountRegistry | undefined;
   const accounts = async (): Promise<AccountRegistry> => {
-    const { createAccountRegistry } = await import('../auth/create-account-registry.js');
+    const { createAccountRegistry } = await loadHandlers();
     return (registry ??= createAccountRegistry({
       configInputs,
       log,

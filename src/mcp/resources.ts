@@ -5,6 +5,7 @@ import {
   type ReadResourceResult,
 } from '@modelcontextprotocol/server';
 import { listHelpTopics, readHelpTopic } from '../help/index.js';
+import { listPresets } from '../presets/load-preset.js';
 import type { AnyOperation } from '../operations/define-operation.js';
 import { summarizeOperations } from '../operations/summarize-operations.js';
 
@@ -21,9 +22,6 @@ export interface ResourceSources {
   /** The preset's declaration as JSON text (variables, steps); undefined when there is no such preset. */
   readPreset: (name: string) => Promise<string | undefined>;
 }
-
-// The presets' reader and schema load when a host lists or reads them, not with every start.
-const listPresets = async () => (await import('../presets/load-preset.js')).listPresets();
 
 export function createResourceSources(operations: readonly AnyOperation[]): ResourceSources {
   return {

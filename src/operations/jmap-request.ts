@@ -3,7 +3,8 @@ import type { NextStep } from '../errors.js';
 import type { FrontDoor } from '../render/front-door.js';
 import type { Presentation } from '../render/present-result.js';
 import type { JmapRequestResult } from '../request/run-jmap-request.js';
-import { defineOperation, inputErrorCodes, loadOnFirstCall, publishedAsType } from './define-operation.js';
+import { defineOperation, inputErrorCodes, publishedAsType } from './define-operation.js';
+import { loadHandlers } from './handlers/load.js';
 import { inboxInput } from './connected/inbox-input.js';
 
 // A method call ["Method/name", {arguments}, "callId"], described as an array (z.tuple's JSON form
@@ -75,10 +76,6 @@ export type SavedDownload = {
   saved: { path: string; size: number; type: string };
 };
 
-// The request pipeline, the send guard, the receive screen and the presenter: loaded by the first
-// call, never by a start or tools/list.
-const loadPipeline = loadOnFirstCall(() => import('./jmap-request-run.js'));
-
 /** What jmap_request returns: the pipeline's result or a download's, naming its inbox for a connected account. */
 export type JmapRequestOutput = (JmapRequestResult | SavedDownload) & { inbox?: string; serviceAccountId?: string };
 
@@ -113,7 +110,8 @@ export const jmapRequestOperation = defineOperation({
     repeatable: ['attachments'],
     flagNames: { attachments: '--attachment' },
   },
-  run: async (input, ctx) => (await loadPipeline()).runJmapRequestCall(input, ctx),
+  // The request pipeline, the send guard, the receive screen and the presenter load with the first call.
+  run: async (input, ctx) => (await loadHandlers()).runJmapRequestCall(input, ctx),
 });
 
 /** The summary leads, so the CLI can still show it beside --json. */
@@ -122,5 +120,5 @@ export async function presentJmapRequest(
   door: FrontDoor,
   describeNext: (next: NextStep) => string,
 ): Promise<Presentation> {
-  return (await loadPipeline()).presentJmapRequestResult(result, door, describeNext);
+  return (await loadHandlers()).presentJmapRequestResult(result, door, describeNext);
 }

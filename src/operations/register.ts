@@ -5,6 +5,7 @@ import { usernameLength, usernamePattern } from '../wire-constants.js';
 import type { PowProgress } from '../pow/pow-progress.js';
 import type { RegisterOutcome } from '../auth/account-registry.js';
 import { defineLazyOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
+import { loadHandlers } from './handlers/load.js';
 import { applyWatchChoice, watchReportSchema } from './watch-choice.js';
 
 const watchChoiceMessage =
@@ -141,8 +142,7 @@ export const registerOperation = defineLazyOperation({
     }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  // The presenter and the policy records load with the call, not with every start.
-  present: async (result, door) => (await import('../present/present-register.js')).presentRegister(result, door),
+  present: async (result, door) => (await loadHandlers()).presentRegister(result, door),
   cli: { reveal: ['apiKey'] },
   async run(input, ctx) {
     if (input.username === undefined && input.api_key === undefined) {
@@ -152,10 +152,7 @@ export const registerOperation = defineLazyOperation({
         hint: `Pass a username of ${usernameLength.min}–${usernameLength.max} characters.`,
       });
     }
-    const [{ assertNewInboxAllowed, assertNoWakeRunning }, { rememberInboxDir }] = await Promise.all([
-      import('../policy/new-inboxes.js'),
-      import('../policy/records/inbox-dirs.js'),
-    ]);
+    const { assertNewInboxAllowed, assertNoWakeRunning, rememberInboxDir } = await loadHandlers();
     // A directory that already holds an inbox only replays; any other is a new inbox or login.
     const account = ctx.accounts.open(input.credentials_dir);
     const hasInbox = await account.credentials().then(

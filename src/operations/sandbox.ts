@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { flagsOf, sandboxCommandInput } from '../sandbox-bin/sandbox-flags.js';
 import { defineLazyOperation, streamsOf, type OperationContext } from './define-operation.js';
+import { loadHandlers } from './handlers/load.js';
 
 /** Runs the sandbox package's bin (found at run time; the client never imports it) with these arguments. */
 async function runSandboxPackage(args: string[], ctx: OperationContext, what: string): Promise<{ exitCode: number }> {
   const { stdout, stderr } = streamsOf(ctx, what);
   const env = ctx.configInputs.env ?? {};
-  const [{ findSandboxBin }, { runSandboxBin }] = await Promise.all([
-    import('../sandbox-bin/find-sandbox-bin.js'),
-    import('../sandbox-bin/run-sandbox-bin.js'),
-  ]);
+  const { findSandboxBin, runSandboxBin } = await loadHandlers();
   const bin = findSandboxBin({ env });
   return {
     exitCode: await runSandboxBin({

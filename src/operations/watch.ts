@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineLazyOperation, readsLocal, writesLocal, type OperationContext } from './define-operation.js';
+import { loadHandlers } from './handlers/load.js';
 import type { WatchStatus, WatchTarget } from '../watch/index.js';
 import { credentialsDirInput, wakeCommandInput, watchInboxesInput, watchTargets } from './watch-target.js';
 
@@ -57,11 +58,7 @@ export const watchStatusOperation = defineLazyOperation({
   annotations: readsLocal,
   cli: { path: ['watch', 'status'], repeatable: ['inbox'] },
   async run(input, ctx) {
-    // The policy reader loads with the command, as the watch code does.
-    const [{ watchStatus }, { describeInboxPolicy }] = await Promise.all([
-      loadWatch(),
-      import('./policy/describe-inbox-policy.js'),
-    ]);
+    const [{ watchStatus }, { describeInboxPolicy }] = await Promise.all([loadWatch(), loadHandlers()]);
     return forEachTarget(ctx, input, async (target) => ({
       ...(await watchStatus(target)),
       policy: await describeInboxPolicy(

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { oauthScopes } from '../../wire-constants.js';
 import { commandConfig, defineLazyOperation } from '../define-operation.js';
+import { loadHandlers } from '../handlers/load.js';
 
 const scopeChoices = { read: oauthScopes.read, 'read,send': `${oauthScopes.read} ${oauthScopes.send}` } as const;
 
@@ -62,7 +63,7 @@ export const connectOperation = defineLazyOperation({
     // refused during a wake and under newInboxes=off, before any browser opens. Connecting again
     // over a connection counts too: whoever signs in may be another person.
     const dir = resolve(config.credentialsDir);
-    const { assertNewInboxAllowed, assertNoWakeRunning } = await import('../../policy/new-inboxes.js');
+    const { assertNewInboxAllowed, assertNoWakeRunning } = await loadHandlers();
     await assertNoWakeRunning(config.userConfigDir, 'connect');
     await assertNewInboxAllowed({ userConfigDir: config.userConfigDir, credentialsDir: dir, action: 'connect' });
     const stderr = ctx.streams?.stderr;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { defineLazyOperation, gateContext } from '../define-operation.js';
+import { loadHandlers } from '../handlers/load.js';
 
 const listInboxesOutput = () =>
   z.object({
@@ -47,11 +48,7 @@ export const listInboxesOperation = defineLazyOperation({
   async run(input, ctx) {
     const account = ctx.accounts.open(input.credentials_dir);
     const isConnected = credentialsKindOf(account.dir) === 'oauth';
-    // The gate and its check load with the call, not with every start.
-    const [{ openServiceGate }, { checkOutgoing }] = await Promise.all([
-      import('../../gate/service-gate.js'),
-      import('../../request/check-outgoing.js'),
-    ]);
+    const { openServiceGate, checkOutgoing } = await loadHandlers();
     // Listing inboxes sends no batch; the check is there because no gate opens without one.
     const gate = openServiceGate(account, { ...gateContext(ctx), check: checkOutgoing });
     const listed = await gate.listInboxes(input.refresh === true);

@@ -4,6 +4,7 @@ import type { Account } from '../../auth/account-registry.js';
 import type { HeldMail } from '../../policy/records/outbox-store.js';
 import { chosenInbox, inboxInput } from '../connected/inbox-input.js';
 import { defineLazyOperation, gateContext, readsLocal, type OperationContext } from '../define-operation.js';
+import { loadHandlers } from '../handlers/load.js';
 
 /**
  * `outbox list|approve|discard|log`: the operator's side of held mail and the audit trail. The
@@ -28,9 +29,6 @@ function accountOf(
   return ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
 }
 
-// The outbox's records and the approval path (the send guard again) load with a command, not with every start.
-const loadHeldMail = () => import('../../request/approve-held-mail.js');
-
 function heldLine(mail: HeldMail): string {
   return `${mail.id}  ${mail.status.padEnd(9)} ${mail.createdAt}  to ${mail.rcptTo.join(', ')}  "${mail.subject}"  (${mail.reason})`;
 }
@@ -52,10 +50,7 @@ export const outboxListOperation = defineLazyOperation({
     return { text: held.length === 0 ? 'No held mail.' : held.map(heldLine).join('\n') };
   },
   async run(input, ctx) {
-    const [{ heldMailDir }, { listOutbox }] = await Promise.all([
-      loadHeldMail(),
-      import('../../policy/records/outbox-store.js'),
-    ]);
+    const { heldMailDir, listOutbox } = await loadHandlers();
     return { held: await listOutbox(await heldMailDir(accountOf(ctx, input))) };
   },
 });
@@ -75,10 +70,7 @@ export const outboxApproveOperation = defineLazyOperation({
   present: (result) => ({ lead: [(result as { summary: string }).summary] }),
   async run(input, ctx) {
     const account = accountOf(ctx, input);
-    const [{ approveHeldMail, findHeld }, { askOperator }] = await Promise.all([
-      loadHeldMail(),
-      import('../../policy/operator-terminal.js'),
-    ]);
+    const { approveHeldMail, findHeld, askOperator } = await loadHandlers();
     const record = await findHeld(account, input.id);
     if (record.status === 'held') {
       await askOperator(ctx.terminal, `outbox approve ${record.id}`, [
@@ -106,7 +98,7 @@ export const outboxDiscardOperation = defineLazyOperation({
   cli: { path: ['outbox', 'discard'], positional: 'id' },
   present: (result) => ({ lead: [(result as { summary: string }).summary] }),
   async run(input, ctx) {
-    const { discardHeldMail } = await loadHeldMail();
+    const { discardHeldMail } = await loadHandlers();
     const { record, draftRemoved } = await discardHeldMail(accountOf(ctx, input), input.id, gateContext(ctx));
     return {
       ...record,
@@ -141,10 +133,7 @@ export const outboxLogOperation = defineLazyOperation({
     return { text: entries.length === 0 ? 'The audit log is empty.' : entries.map(auditLine).join('\n') };
   },
   async run(input, ctx) {
-    const [{ heldMailDir }, { readAudit }] = await Promise.all([
-      loadHeldMail(),
-      import('../../policy/records/audit-log.js'),
-    ]);
+    const { heldMailDir, readAudit } = await loadHandlers();
     return { entries: await readAudit(await heldMailDir(accountOf(ctx, input))) };
   },
 });

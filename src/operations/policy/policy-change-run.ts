@@ -3,6 +3,7 @@ import { MailboxError } from '../../errors.js';
 import type { PolicyChange } from '../../policy/policy-change.js';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { gateContext, type OperationContext } from '../define-operation.js';
+import { loadHandlers } from '../handlers/load.js';
 import { policyTarget } from './policy-target.js';
 import type { AutoReplyNow } from '../../request/auto-reply-now.js';
 import { chosenInbox } from '../connected/inbox-input.js';
@@ -27,12 +28,7 @@ export async function runPolicyChange(
   change: PolicyChange,
   what: string,
 ): Promise<z.infer<ReturnType<typeof policyChangeOutput>>> {
-  // The policy store, the terminal prompt and the auto-reply path load with a command, not with every start.
-  const [{ updatePolicyLayer }, { askOperator }, { tightensAutoReplies }] = await Promise.all([
-    import('../../policy/policy-store.js'),
-    import('../../policy/operator-terminal.js'),
-    import('../../policy/policy-change.js'),
-  ]);
+  const { updatePolicyLayer, askOperator, tightensAutoReplies, applyAutoReplyRulesNow } = await loadHandlers();
   const target = await policyTarget(ctx, input);
   const update = await updatePolicyLayer(target.path, change, async (widens) => {
     await askOperator(ctx.terminal, what, [
@@ -53,7 +49,6 @@ export async function runPolicyChange(
     tightensAutoReplies(update.before, update.after);
   let autoReply: string | undefined;
   if (reachesAutoReply) {
-    const { applyAutoReplyRulesNow } = await import('../../request/auto-reply-now.js');
     autoReply = autoReplyLine(
       await applyAutoReplyRulesNow(ctx.accounts.open(dir, chosenInbox(input.inbox)), gateContext(ctx)),
     );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PolicyChange } from '../../policy/policy-change.js';
 import { defineLazyOperation, writesLocal } from '../define-operation.js';
+import { loadHandlers } from '../handlers/load.js';
 import { policyChangeOutput, refuseInvalidEntries, runPolicyChange } from './policy-change-run.js';
 import { policyTargetInput } from './policy-target.js';
 
@@ -34,7 +35,7 @@ function listCommand(
     cli: { path: words, positional: 'entries', configOptions: false },
     present: (result) => ({ lead: [(result as { summary: string }).summary] }),
     async run(input, ctx) {
-      const { canonicalEntries } = await import('../../policy/policy-change.js');
+      const { canonicalEntries } = await loadHandlers();
       const { entries, invalid } = canonicalEntries(input.entries);
       refuseInvalidEntries(invalid);
       return runPolicyChange(ctx, input, change(entries), `policy ${words[1]}`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EffectivePolicy } from '../../policy/effective-policy.js';
 import { defineLazyOperation, readsLocal } from '../define-operation.js';
+import { loadHandlers } from '../handlers/load.js';
 import { policyTarget, policyTargetInput } from './policy-target.js';
 
 function sourced(value: { value: unknown; from: string } | null): string {
@@ -62,10 +63,7 @@ export const policyShowOperation = defineLazyOperation({
     };
   },
   async run(input, ctx) {
-    const [{ describeLayers, effectivePolicy }, { loadPolicyLayers }] = await Promise.all([
-      import('../../policy/effective-policy.js'),
-      import('../../policy/policy-layers.js'),
-    ]);
+    const { describeLayers, effectivePolicy, loadPolicyLayers } = await loadHandlers();
     const target = await policyTarget(ctx, input);
     const layers = await loadPolicyLayers(target.paths);
     const broken = layers.some((l) => l.error);

@@ -4,6 +4,7 @@ import { MailboxError } from '../../errors.js';
 import type { PolicyPaths } from '../../policy/policy-layers.js';
 import { chosenInbox } from '../connected/inbox-input.js';
 import { commandConfig, type OperationContext } from '../define-operation.js';
+import { loadHandlers } from '../handlers/load.js';
 
 /** Which layer a `policy` command acts on: the user's (`--user`) or one inbox's (`--credentials-dir`, else the default inbox). */
 
@@ -46,10 +47,7 @@ export async function policyTarget(
     });
   }
   const config = commandConfig(ctx, input);
-  const [{ layerPath, policyPaths }, { guardedInbox }] = await Promise.all([
-    import('../../policy/policy-layers.js'),
-    import('../../policy/records/inbox-state-dir.js'),
-  ]);
+  const { layerPath, policyPaths, guardedInbox } = await loadHandlers();
   if (input.user === true) {
     const paths = policyPaths({ userConfigDir: config.userConfigDir });
     return { layer: 'user', path: paths.user, paths };

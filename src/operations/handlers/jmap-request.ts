@@ -1,19 +1,19 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { downloadBlobToFile } from '../mail/download-blob-to-file.js';
-import { askOperator } from '../policy/operator-terminal.js';
-import { checkOutgoing } from '../request/check-outgoing.js';
-import { presentJmapResult as presentJmapText } from '../present/present-jmap-result.js';
-import { runJmapRequest } from '../request/run-jmap-request.js';
-import type { NextStep } from '../errors.js';
-import type { FrontDoor } from '../render/front-door.js';
-import type { Presentation } from '../render/present-result.js';
-import type { Account } from '../auth/account-registry.js';
-import { gateContext, type OperationContext } from './define-operation.js';
-import { chosenInbox, namingInbox } from './connected/inbox-input.js';
-import type { jmapRequestInput, jmapRequestOperatorInput, JmapRequestOutput } from './jmap-request.js';
+import { downloadBlobToFile } from '../../mail/download-blob-to-file.js';
+import { askOperator } from '../../policy/operator-terminal.js';
+import { checkOutgoing } from '../../request/check-outgoing.js';
+import { presentJmapResult as presentJmapText } from '../../present/present-jmap-result.js';
+import { runJmapRequest } from '../../request/run-jmap-request.js';
+import type { NextStep } from '../../errors.js';
+import type { FrontDoor } from '../../render/front-door.js';
+import type { Presentation } from '../../render/present-result.js';
+import type { Account } from '../../auth/account-registry.js';
+import { gateContext, type OperationContext } from '../define-operation.js';
+import { chosenInbox, namingInbox } from '../connected/inbox-input.js';
+import type { jmapRequestInput, jmapRequestOperatorInput, JmapRequestOutput } from '../jmap-request.js';
 
-/** jmap_request's work, which its table entry (jmap-request.ts) imports at the first call. */
+/** jmap_request's work, which its table entry (../jmap-request.ts) loads at the first call. */
 
 type JmapRequestInput = z.infer<typeof jmapRequestInput> & Partial<z.infer<typeof jmapRequestOperatorInput>>;
 
