@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { findSandboxBin } from '../sandbox-bin/find-sandbox-bin.js';
 import { runSandboxBin } from '../sandbox-bin/run-sandbox-bin.js';
 import { flagsOf, sandboxCommandInput } from '../sandbox-bin/sandbox-flags.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { openServiceGate } from '../../gate/service-gate.js';
 import { checkOutgoing } from '../../request/check-outgoing.js';

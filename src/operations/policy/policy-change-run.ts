@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxError } from '../../errors.js';
 import { askOperator } from '../../policy/operator-terminal.js';
 import { tightensAutoReplies, type PolicyChange } from '../../policy/policy-change.js';

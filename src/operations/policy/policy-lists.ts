@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { canonicalEntries, type PolicyChange } from '../../policy/policy-change.js';
 import { defineLazyOperation, writesLocal } from '../define-operation.js';
 import { policyChangeOutput, refuseInvalidEntries, runPolicyChange } from './policy-change-run.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeLayers, effectivePolicy, type EffectivePolicy } from '../../policy/effective-policy.js';
 import { loadPolicyLayers } from '../../policy/policy-layers.js';
 import { defineLazyOperation, readsLocal } from '../define-operation.js';

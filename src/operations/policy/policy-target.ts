@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { MailboxError } from '../../errors.js';
 import { guardedInbox } from '../../policy/records/inbox-state-dir.js';
