@@ -139,12 +139,16 @@ const noSdkAjv = standIn(
 );
 
 /**
- * The confusables table (unhomoglyph's data.json, 118 KB), parsed on the first non-ASCII code point
- * (src/trust/confusables-table.ts, the same contract). The package's bundle reads it then from
- * dist/confusables.json, so a listing in ASCII never reads those bytes; the skill, one file, carries it
- * as JSON text: a string's scan, where an object literal would build 6,300 entries at every start.
+ * The confusables table (unhomoglyph's data.json, 118 KB), read on the first non-ASCII code point
+ * (src/trust/confusables-table.ts, the same contract), already packed into three strings
+ * (src/trust/packed-prototypes.ts, whose lookup both builds use): parsing them takes well under a
+ * millisecond where the table as an object took eleven. The package's bundle reads them then from
+ * dist/confusables.json, so a listing in ASCII never reads those bytes; the skill, one file, carries
+ * them as string literals.
  */
 const confusablesData = JSON.parse(await readFile(join(root, 'node_modules', 'unhomoglyph', 'data.json'), 'utf8'));
+const { packPrototypes } = await import(join(root, 'dist', 'trust', 'packed-prototypes.js'));
+const packedPrototypes = JSON.stringify(packPrototypes(confusablesData));
 const confusablesFile = join(root, 'dist', 'confusables.json');
 const confusablesModule = /(^|[\\/])src[\\/]trust[\\/]confusables-table\.(ts|js)$/;
 const asciiPrototypes = Object.fromEntries(
@@ -155,18 +159,26 @@ function prototypeTable(read) {
     'prototype-table',
     confusablesModule,
     [
+      `import { isPackedPrototypes, lookUpPrototype } from ${JSON.stringify(join(root, 'src', 'trust', 'packed-prototypes.ts'))};`,
       read,
-      'let table;',
-      'export function prototypeTable() { return (table ??= JSON.parse(readTable())); }',
-      'export function prototypeTableRead() { return table !== undefined; }',
+      'let packed;',
+      'export function prototypeFor(codePoint) {',
+      '  if (packed === undefined) {',
+      '    const read = readTable();',
+      '    if (!isPackedPrototypes(read)) throw new Error("agent-mailbox: its confusables table is damaged; reinstall the package.");',
+      '    packed = read;',
+      '  }',
+      '  return lookUpPrototype(packed, codePoint);',
+      '}',
+      'export function prototypeTableRead() { return packed !== undefined; }',
       `export const asciiPrototypes = ${JSON.stringify(asciiPrototypes)};`,
     ].join('\n'),
   );
 }
-const tableInline = prototypeTable(`const readTable = () => ${JSON.stringify(JSON.stringify(confusablesData))};`);
+const tableInline = prototypeTable(`const readTable = () => ${packedPrototypes};`);
 // A chunk sits in dist/chunks/ (checked after the build), the table one level up.
 const tableBeside = prototypeTable(
-  'import { readFileSync } from "node:fs";\nconst readTable = () => readFileSync(new URL("../confusables.json", import.meta.url), "utf8");',
+  'import { readFileSync } from "node:fs";\nconst readTable = () => JSON.parse(readFileSync(new URL("../confusables.json", import.meta.url), "utf8"));',
 );
 
 const shared = (plugins) => ({
@@ -176,6 +188,9 @@ const shared = (plugins) => ({
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  // esbuild would write each /\p{…}/u as `new RegExp(…)`, which node compiles at load, every start, where a
+  // literal is compiled on first use; node 20 reads these escapes.
+  supported: { 'regexp-unicode-property-escapes': true },
   // CommonJS dependencies (nodemailer, smtp-server) call require() for node built-ins.
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __amCreateRequire } from 'node:module';\nconst require = __amCreateRequire(import.meta.url);",
@@ -225,7 +240,7 @@ if (!tableChunk?.startsWith('dist/chunks/'))
   throw new Error(
     `the confusables table landed in ${tableChunk}, not in dist/chunks/: update its path in scripts/build.mjs`,
   );
-await writeFile(confusablesFile, JSON.stringify(confusablesData));
+await writeFile(confusablesFile, packedPrototypes);
 // The package entry's front (src/front.ts): CommonJS, so a help page is served before node starts
 // its ES module loader; the pages it serves sit beside it as JSON lines with an index, so a request
 // parses its own page only.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { Deadline } from '../gate/deadline.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Config } from '../config.js';
 import { MailboxError, inputRef, settingRef } from '../errors.js';
 import { decodeJwtClaims, tokenClaims } from '../http/bearer-token.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { decodeJwtClaims, tokenClaims } from '../http/bearer-token.js';
 import { MailboxError } from '../errors.js';
 import { tryAcquireLock, withDirectoryLock } from '../credentials/directory-lock.js';

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { isSwitchSetting, settings, type SettingName } from '../config.js';
 import { MailboxError } from '../errors.js';
 import type { AnyOperation } from '../operations/define-operation.js';

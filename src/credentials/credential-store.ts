@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { MailboxError, inputRef } from '../errors.js';
 import { rm } from 'node:fs/promises';
 import { decodeJwt } from 'jose/jwt/decode';

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxError } from '../errors.js';
 import { ensurePrivateDir } from './secure-file.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The files of an OAuth credentials directory (`connect`). The grant (client, endpoints, rotating refresh token) is ONE

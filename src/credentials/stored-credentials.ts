@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * credentials.json: the field names of the live service's clients (apiKey, inboxId, authUrl, apiUrl, scryptSalt,

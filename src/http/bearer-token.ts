@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose/jwt/decode';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxError, settingRef } from '../errors.js';
 import { rememberSecret } from '../redact.js';
 import type { HttpResponse } from './http-types.js';

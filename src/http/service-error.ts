@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxError, type ErrorCode, inputRef } from '../errors.js';
 import { redactCredentialEcho } from '../redact.js';
 

@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError, inputRef, settingRef } from '../errors.js';
 import type { HttpResponse } from '../http/http-types.js';

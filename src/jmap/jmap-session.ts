@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Account } from '../auth/account-registry.js';
 import type { Config } from '../config.js';
 import { deepFreeze } from '../deep-freeze.js';

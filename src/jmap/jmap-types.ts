@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { cachedJmapSessionSchema } from '../credentials/stored-credentials.js';
 
 /** Wire shapes of JMAP (RFC 8620 §3.3, §3.4, §3.6.1), validated at the HTTP boundary. */

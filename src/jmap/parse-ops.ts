@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxError, inputRef } from '../errors.js';
 import { jmapCapabilities } from '../wire-constants.js';
 import { invocationSchema, type Invocation } from './jmap-types.js';

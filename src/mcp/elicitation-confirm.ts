@@ -7,7 +7,7 @@ import {
   type ProtocolEra,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isRecord } from '../is-record.js';
 import type { Logger } from '../log.js';
 import type { ConfirmAnswer, ConfirmRequest } from '../operations/define-operation.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { MailboxError, inputRef, type ErrorCode } from '../errors.js';
 import { inputErrorCodes } from '../operations/define-operation.js';
 

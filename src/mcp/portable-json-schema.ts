@@ -1,5 +1,5 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isRecord } from '../is-record.js';
 import { publishedAsType } from '../operations/define-operation.js';
 

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult, ResourceLink } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { MailboxError } from '../errors.js';
 import type { NextWording } from '../render/describe-next.js';
 import { renderResult, type Present } from '../render/present-result.js';

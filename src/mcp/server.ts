@@ -8,7 +8,7 @@ import {
   type ProtocolEra,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveConfig, type ConfigInputs } from '../config.js';
 import { toMailboxError } from '../errors.js';
 import { Deadline } from '../gate/deadline.js';

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveConfig, type Config, type ConfigInputs } from '../config.js';
 import type { Deadline } from '../gate/deadline.js';
 import { MailboxError, type ErrorCode } from '../errors.js';

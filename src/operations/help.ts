@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { helpTopics, listHelpTopics, readHelpTopic } from '../help/index.js';
 import { defineLazyOperation, inputErrorCodes, readsLocal, type AnyOperation } from './define-operation.js';
 import { summarizeOperations } from './summarize-operations.js';

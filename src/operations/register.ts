@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveConfig } from '../config.js';
 import { MailboxError, inputRef } from '../errors.js';
 import { usernameLength, usernamePattern } from '../wire-constants.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { flagsOf, sandboxCommandInput } from '../sandbox-bin/sandbox-flags.js';
 import { defineLazyOperation, streamsOf, type OperationContext } from './define-operation.js';
 import { loadHandlers } from './handlers/load.js';

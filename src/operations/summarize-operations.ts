@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { cliPathOf, spellingOfInput } from './cli-spelling.js';
 import type { AnyOperation, OperationAnnotations } from './define-operation.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 // The watch code (node-cron, crontab) loads only when a watch command runs, not on every CLI start.
 import type { WakeResult } from '../watch/index.js';
 import { chosenInbox } from './connected/inbox-input.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { toMailboxError } from '../errors.js';
 import type { WatchMode } from '../auth/account-registry.js';
 import { resolve } from 'node:path';

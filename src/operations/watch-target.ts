@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { credentialsKindOf } from '../credentials/credentials-kind.js';
 import type { WatchTarget } from '../watch/index.js';
 import { commandConfig, type OperationContext } from './define-operation.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineLazyOperation, readsLocal, writesLocal, type OperationContext } from './define-operation.js';
 import { loadHandlers } from './handlers/load.js';
 import type { WatchStatus, WatchTarget } from '../watch/index.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The operator's policy file, one per layer (machine, user, inbox). Versioned so other tools can

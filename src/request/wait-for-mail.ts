@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError } from '../errors.js';
 import type { ServiceGate } from '../gate/service-gate.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The flags of `agent-mailbox sandbox`, declared for the client's CLI and help pages. The sandbox
 // package (agent-mailbox-sandbox) declares the same flags for its own bin, which this command

@@ -1,24 +1,25 @@
 import { createRequire } from 'node:module';
+import { lookUpPrototype, packPrototypes, type PackedPrototypes } from './packed-prototypes.js';
 
 /**
  * Unicode's confusables prototypes (UTS #39), one code point to what it looks like, as the
  * `unhomoglyph` package carries them (its data.json: every key is a single code point).
  *
  * Read on first use, not at load: most listings hold only ASCII, whose few entries are
- * `asciiPrototypes`, and building the 6,300-entry table (and unhomoglyph's own 6,300-way regular
- * expression, which is not used here) cost every start several milliseconds. The bundles replace
- * this module's body with the same table as JSON text parsed on the first call (scripts/build.mjs).
+ * `asciiPrototypes`. The bundles replace this module with one that reads the same table already
+ * packed (scripts/build.mjs), so every build looks code points up with the same code.
  */
 
-let table: Readonly<Record<string, string>> | undefined;
+let packed: PackedPrototypes | undefined;
 
-export function prototypeTable(): Readonly<Record<string, string>> {
-  return (table ??= createRequire(import.meta.url)('unhomoglyph/data.json') as Record<string, string>);
+export function prototypeFor(codePoint: string): string | undefined {
+  packed ??= packPrototypes(createRequire(import.meta.url)('unhomoglyph/data.json') as Record<string, string>);
+  return lookUpPrototype(packed, codePoint);
 }
 
 /** Whether this process has read the table (tests check that ASCII alone never does). */
 export function prototypeTableRead(): boolean {
-  return table !== undefined;
+  return packed !== undefined;
 }
 
 /** The table's ASCII entries, so text in ASCII is folded without reading the table (a test keeps them equal). */

@@ -1,5 +1,5 @@
 import { automaticHeaderProperties, automaticReason } from '../mail/automatic-mail.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxError } from '../errors.js';
 import { clip, shownLimits, shownName } from '../present/shown-limits.js';
 import { senderFactProperties } from '../trust/sender-authentication.js';

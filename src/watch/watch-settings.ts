@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxError } from '../errors.js';
 import { readOptional, writeAtomically } from './write-atomically.js';
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noCrontab } from '../helpers/run-cli.js';
-import { startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
+import nodemailer from 'nodemailer';
+import { pollUntil, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 /**
  * "Install anywhere": the skill folder copied alone into a temp dir, with no checkout, no
@@ -105,6 +106,23 @@ describe('the skill folder copied on its own', () => {
     expect(send.code, send.stderr).toBe(0);
     expect(send.stdout).toMatch(/^OK/);
     expect((await sandbox.outbox()).map((mail) => mail.to)).toContainEqual(['ana@example.com']);
+
+    // The confusables table rides inside the script: a name spelt with a Cyrillic а and a one-dot
+    // leader reads as paypal.com, which the listing says the sender is not.
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sandbox.smtpPort, ignoreTLS: true });
+    await transport
+      .sendMail({
+        from: '"P\u0430yp\u0430l\u2024com Support" <alerts@evil.test>',
+        to: registered.inbox,
+        subject: 'Your account',
+        text: 'Please confirm.',
+      })
+      .finally(() => transport.close());
+    const listed = await pollUntil(async () => {
+      const again = await runShell(await exampleLine('jmap_request --ops-file list_inbox'));
+      return again.stdout.includes('1 message') ? again : undefined;
+    });
+    expect(listed.stdout).toContain('name shows paypal.com');
   });
 
   it('the shell launcher beside the script runs it too, from the project', async () => {

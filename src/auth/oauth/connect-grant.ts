@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Config } from '../../config.js';
 import { checkCredentialsTarget } from '../../credentials/check-endpoints.js';
 import { credentialsKindOf, kindConflictError } from '../../credentials/credentials-kind.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { KnownInbox, StoredInboxList } from '../../credentials/oauth-grant-files.js';
 import { MailboxError, inputRef, settingRef } from '../../errors.js';
 import { sendToService } from '../../gate/send-to-service.js';

@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StoredGrant } from '../../credentials/oauth-grant-files.js';
 import { MailboxError, settingRef } from '../../errors.js';
 import type { HttpResponse } from '../../http/http-types.js';

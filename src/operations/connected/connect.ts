@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { oauthScopes } from '../../wire-constants.js';
 import { commandConfig, defineLazyOperation } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';

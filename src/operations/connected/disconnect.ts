@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { credentialsKindOf, oauthInboxStateDir } from '../../credentials/credentials-kind.js';
 import { toMailboxError } from '../../errors.js';
 import { commandConfig, defineLazyOperation } from '../define-operation.js';

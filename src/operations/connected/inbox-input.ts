@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Account, InboxChoice } from '../../auth/account-registry.js';
 
 export const inboxInput = z

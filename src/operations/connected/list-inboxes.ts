@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { defineLazyOperation, gateContext } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';

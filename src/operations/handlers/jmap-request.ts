@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { downloadBlobToFile } from '../../mail/download-blob-to-file.js';
 import { askOperator } from '../../policy/operator-terminal.js';
 import { checkOutgoing } from '../../request/check-outgoing.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AuditEntry } from '../../policy/records/audit-log.js';
 import type { Account } from '../../auth/account-registry.js';
 import type { HeldMail } from '../../policy/records/outbox-store.js';

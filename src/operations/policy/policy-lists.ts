@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PolicyChange } from '../../policy/policy-change.js';
 import { defineLazyOperation, writesLocal } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxError } from '../../errors.js';
 import type { PolicySettings } from '../../policy/policy-change.js';
 import { onOff, receiveModes, sendModes } from '../../policy/policy-schema.js';

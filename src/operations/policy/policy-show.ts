@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EffectivePolicy } from '../../policy/effective-policy.js';
 import { defineLazyOperation, readsLocal } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';

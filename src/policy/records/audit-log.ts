@@ -1,6 +1,6 @@
 import { lstat, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { withDirectoryLock } from '../../credentials/directory-lock.js';
 import { ensurePrivateDir, readPrivateFile } from '../../credentials/secure-file.js';
 import { redactSecrets } from '../../redact.js';

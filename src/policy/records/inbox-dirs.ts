@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { withDirectoryLock } from '../../credentials/directory-lock.js';
 import { ensurePrivateDir, readPrivateFile, writeFileAtomic } from '../../credentials/secure-file.js';
 import { MailboxError } from '../../errors.js';

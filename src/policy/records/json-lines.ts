@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 const noFollow = constants.O_NOFOLLOW ?? 0;
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxError } from '../../errors.js';
 import { withDirectoryLock } from '../../credentials/directory-lock.js';
 import { readPrivateFile, writeFileAtomic } from '../../credentials/secure-file.js';

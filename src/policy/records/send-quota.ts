@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxError } from '../../errors.js';
 import { ensurePrivateDir } from '../../credentials/secure-file.js';
 import { appendPrivate, parseJsonLines } from './json-lines.js';

@@ -136,8 +136,16 @@ describe('lint rules', () => {
     expect(
       await ruleIdsAt(
         'src/plant.ts',
-        "import { z } from 'zod';\nimport { jmapCapabilities } from './wire-constants.js';\nexport const s = [z, jmapCapabilities];\n",
+        "import * as z from 'zod';\nimport { jmapCapabilities } from './wire-constants.js';\nexport const s = [z, jmapCapabilities];\n",
       ),
     ).toEqual([]);
+  });
+
+  it("keep zod's `z` out of the client's imports, so the bundles keep only the zod a module reads", async () => {
+    const whole = "import { z } from 'zod';\nexport const name = z.string();\n";
+    expect(await ruleIdsAt('src/request/zod-whole.ts', whole)).toEqual(['no-restricted-syntax']);
+    const shaken = "import * as z from 'zod';\nexport const name = z.string();\n";
+    expect(await ruleIdsAt('src/request/zod-shaken.ts', shaken)).toEqual([]);
+    expect(await ruleIdsAt('src/gate/zod-whole.ts', whole)).toEqual(['no-restricted-syntax']);
   });
 });
