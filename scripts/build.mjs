@@ -181,6 +181,8 @@ const tableBeside = prototypeTable(
   'import { readFileSync } from "node:fs";\nconst readTable = () => JSON.parse(readFileSync(new URL("../confusables.json", import.meta.url), "utf8"));',
 );
 
+const requireBanner =
+  "import { createRequire as __amCreateRequire } from 'node:module';\nconst require = __amCreateRequire(import.meta.url);";
 const shared = (plugins) => ({
   entryPoints: [join(root, 'src', 'bin.ts')],
   absWorkingDir: root,
@@ -192,9 +194,7 @@ const shared = (plugins) => ({
   // literal is compiled on first use; node 20 reads these escapes.
   supported: { 'regexp-unicode-property-escapes': true },
   // CommonJS dependencies (nodemailer, smtp-server) call require() for node built-ins.
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __amCreateRequire } from 'node:module';\nconst require = __amCreateRequire(import.meta.url);",
-  },
+  banner: { js: `#!/usr/bin/env node\n${requireBanner}` },
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: 'none',
@@ -233,6 +233,18 @@ const { metafile } = await build({
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
 });
+// Every file of the split build got the banner's require(); a chunk that never calls it loses it (blank
+// lines keep the source maps' lines): building one per chunk cost each start a few milliseconds.
+for (const file of Object.keys(metafile.outputs).filter((name) => name.endsWith('.js'))) {
+  const path = join(root, file);
+  const text = await readFile(path, 'utf8');
+  const [head, rest] = [
+    text.slice(0, text.indexOf(requireBanner)),
+    text.slice(text.indexOf(requireBanner) + requireBanner.length),
+  ];
+  if (text.includes(requireBanner) && !/\brequire\b/.test(rest))
+    await writeFile(path, head + requireBanner.replace(/[^\n]/g, '') + rest);
+}
 const tableChunk = Object.entries(metafile.outputs).find(([, o]) =>
   Object.keys(o.inputs).some((input) => confusablesModule.test(input)),
 )?.[0];
