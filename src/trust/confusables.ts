@@ -152,9 +152,11 @@ const asciiFoldOf = perCodePoint((codePoint) => {
 });
 
 const marks = /\p{M}/gu;
-// The folds of the Basic Multilingual Plane by character code: a map lookup per character is most of the time.
+// The folds of the first 2,048 character codes (Latin, Greek, Cyrillic and the rest of most mail), by code:
+// a map lookup per character is most of the time. A table of the whole BMP cost every start 5 ms to allocate.
+const lowFoldCount = 0x800;
 // Stryker disable next-line ArrayDeclaration: an empty array reads undefined at every index as the filled one does
-const bmpMarkerFolds: (string | undefined)[] = new Array<string | undefined>(0x10000).fill(undefined);
+const lowMarkerFolds: (string | undefined)[] = new Array<string | undefined>(lowFoldCount).fill(undefined);
 
 /** One code point as the marker match sees it: its prototype in lower case, marks gone, `i` read as `l`. */
 const markerFoldOf = perCodePoint((codePoint) => {
@@ -188,7 +190,9 @@ export function lookAlikeSpans(text: string, word: string): { start: number; end
     const wide = unit >= 0xd800 && unit <= 0xdbff && at + 1 < text.length;
     const fold = wide
       ? markerFoldOf(text.slice(at, at + 2))
-      : (bmpMarkerFolds[unit] ??= markerFoldOf(text[at] as string));
+      : unit < lowFoldCount
+        ? (lowMarkerFolds[unit] ??= markerFoldOf(text[at] as string))
+        : markerFoldOf(text[at] as string);
     const next = at + (wide ? 2 : 1);
     for (let k = 0; k < fold.length; k++) {
       const c = fold[k];
