@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
-import type { ProtocolEra } from '@modelcontextprotocol/server';
+import type { ProtocolEra, Transport } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { AccountRegistry } from '../auth/account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
@@ -30,6 +30,30 @@ export interface RunMcpServerOptions {
   now?: () => number;
   /** Tools beside the table's, for tests; only code can pass them, no flag, setting or tool call. */
   extraOperations?: readonly AnyOperation[];
+}
+
+/**
+ * The handlers are loaded once the host has gone quiet after the start (initialize, tools/list), so
+ * neither waits for them and the first tool call, usually seconds later, finds them loaded. A call
+ * that comes sooner loads them itself (the same import).
+ */
+export const warmUpAfterIdleMs = 1_000;
+
+function warmWhenIdle<T extends Transport>(wire: T, warm: () => void, idleMs: number): T {
+  const send = wire.send.bind(wire);
+  let timer: NodeJS.Timeout | undefined;
+  let warmed = false;
+  wire.send = (message, sendOptions) => {
+    if (!warmed) {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        warmed = true;
+        warm();
+      }, idleMs).unref();
+    }
+    return send(message, sendOptions);
+  };
+  return wire;
 }
 
 /** Hosts cut tool calls at ~60 s (Codex ~120 s); a PoW still running then answers "call again". */
@@ -79,7 +103,11 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   // server/discover or a request carrying the 2026-07-28 envelope: 2026-07-28) and the connection
   // stays on that era. The factory runs once per connection, plus once for a probe it may discard.
   let era: ProtocolEra | undefined;
-  const wire = answerResourceNotFoundByEra(new StdioServerTransport(stdin, stdout), () => era === 'legacy');
+  const wire = warmWhenIdle(
+    answerResourceNotFoundByEra(new StdioServerTransport(stdin, stdout), () => era === 'legacy'),
+    () => void loadHandlers().catch(() => undefined),
+    warmUpAfterIdleMs,
+  );
   const disconnected = new Promise<string>((resolve) => {
     // The entry owns the transport's callbacks; its close (stdin ended, stdout broke) is seen here.
     const close = wire.close.bind(wire);

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtEntry, connectMcp, printStderrOnFailure, type McpConnection } from '../helpers/connect-mcp.js';
+import { pollUntil } from '../../sandbox/test/helpers/sandbox.js';
 
 // A host starts the server and waits for initialize and tools/list before anything else: those need
 // the table (names, descriptions, schemas), not the code a tool call runs. The built server is started
@@ -24,7 +25,7 @@ import { appendFileSync } from 'node:fs';
 let log;
 export function initialize(data) { log = data.log; }
 export async function load(url, context, next) {
-  appendFileSync(log, url + '\\n');
+  appendFileSync(log, Date.now() + ' ' + url + '\\n');
   return next(url, context);
 }
 `;
@@ -39,8 +40,8 @@ afterEach(async () => {
   root = undefined;
 });
 
-/** Starts the built server with the loader hook; `loaded()` gives what the work markers found in the modules read so far. */
-async function startRecorded(): Promise<{ connection: McpConnection; found: () => Promise<string[]> }> {
+/** Starts the built server with the loader hook; `found(until)` gives what the work markers found in the modules read by then. */
+async function startRecorded(): Promise<{ connection: McpConnection; found: (until?: number) => Promise<string[]> }> {
   root = await mkdtemp(join(tmpdir(), 'agent-mailbox-start-'));
   const log = join(root, 'loaded.txt');
   await writeFile(log, '');
@@ -60,10 +61,12 @@ async function startRecorded(): Promise<{ connection: McpConnection; found: () =
     nodeArgs: ['--import', pathToFileURL(register).href, builtEntry, 'mcp'],
   });
   server = connection;
-  const found = async (): Promise<string[]> => {
+  const found = async (until = Infinity): Promise<string[]> => {
     const files = (await readFile(log, 'utf8'))
       .split('\n')
-      .filter((url) => url.startsWith('file:'))
+      .map((line) => line.split(' '))
+      .filter(([at, url]) => Number(at) <= until && url?.startsWith('file:'))
+      .map(([, url]) => url as string)
       .map((url) => fileURLToPath(url))
       .filter((file) => file.startsWith(distDir) && file.endsWith('.js'));
     expect(files, 'the hook recorded the bundle').toContain(builtEntry);
@@ -76,13 +79,30 @@ async function startRecorded(): Promise<{ connection: McpConnection; found: () =
 }
 
 describe('the MCP server start', () => {
-  it('answers initialize and tools/list without loading the code of a tool call, which the first call loads', async () => {
+  it('answers initialize and tools/list without loading the code of a tool call, and loads it once the host is quiet', async () => {
     const { connection, found } = await startRecorded();
     const { tools } = await connection.client.listTools();
+    const answered = Date.now();
     expect(tools.map((t) => t.name)).toContain('jmap_request');
-    expect(await found()).toEqual([]);
+    expect(await found(answered)).toEqual([]);
 
-    // No credentials here: the call fails, after its work has been loaded, which shows the markers hold.
+    // A second after its last answer, the server loads the work a call needs, with no call made.
+    await pollUntil(async () => ((await found()).length === Object.keys(callWork).length ? true : undefined), 15_000);
+    expect(await found()).toEqual(Object.keys(callWork));
+    // It answered nothing in between: what it loaded came after tools/list was answered.
+    expect(await found(answered)).toEqual([]);
+
+    // No credentials here: the call fails in its work, which shows the markers name what a call runs.
+    const result = await connection.client.callTool({
+      name: 'jmap_request',
+      arguments: { ops_file: 'list_inbox' },
+    });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.structuredContent)).toContain('credentials_missing');
+  });
+
+  it('answers a call that comes straight after the start, loading the work it needs', async () => {
+    const { connection, found } = await startRecorded();
     const result = await connection.client.callTool({
       name: 'jmap_request',
       arguments: { ops_file: 'list_inbox' },
