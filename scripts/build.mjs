@@ -238,12 +238,10 @@ const { metafile } = await build({
 for (const file of Object.keys(metafile.outputs).filter((name) => name.endsWith('.js'))) {
   const path = join(root, file);
   const text = await readFile(path, 'utf8');
-  const [head, rest] = [
-    text.slice(0, text.indexOf(requireBanner)),
-    text.slice(text.indexOf(requireBanner) + requireBanner.length),
-  ];
-  if (text.includes(requireBanner) && !/\brequire\b/.test(rest))
-    await writeFile(path, head + requireBanner.replace(/[^\n]/g, '') + rest);
+  const at = text.indexOf(requireBanner);
+  const rest = text.slice(at + requireBanner.length);
+  if (at !== -1 && !/\brequire\b/.test(rest))
+    await writeFile(path, text.slice(0, at) + requireBanner.replace(/[^\n]/g, '') + rest);
 }
 const tableChunk = Object.entries(metafile.outputs).find(([, o]) =>
   Object.keys(o.inputs).some((input) => confusablesModule.test(input)),

@@ -15,7 +15,7 @@ import { Deadline } from '../gate/deadline.js';
 import type { Logger } from '../log.js';
 import type { AccountRegistry } from '../auth/account-registry.js';
 import { inboxChoiceCarrier } from '../render/carry-inbox-choice.js';
-import { loadOnFirstCall, type AnyOperation, type OperationContext } from '../operations/define-operation.js';
+import type { AnyOperation, OperationContext } from '../operations/define-operation.js';
 import { redactSecrets } from '../redact.js';
 import { createElicitationConfirmer } from './elicitation-confirm.js';
 import { inputError } from './input-error.js';
@@ -30,10 +30,10 @@ import { serverIdentity } from './server-identity.js';
 export interface McpServerOptions {
   operations: readonly AnyOperation[];
   /**
-   * ONE registry for the server's lifetime: one cached session per credentials directory. Given as a
-   * loader, it is asked for at the first tool call (its code stays out of the start), once.
+   * ONE registry for the server's lifetime (one cached session per credentials directory), asked for
+   * by each tool call, so its code stays out of the start; the loader builds it once.
    */
-  accounts: AccountRegistry | (() => Promise<AccountRegistry>);
+  accounts: () => Promise<AccountRegistry>;
   configInputs: ConfigInputs;
   log: Logger;
   install: OperationContext['install'];
@@ -97,7 +97,7 @@ function doorOf(options: McpServerOptions) {
       timeoutMs: resolveConfig(options.configInputs).timeoutMs,
       ...(options.deadlineMs !== undefined ? { budgetMs: options.deadlineMs } : {}),
     },
-    accounts: typeof options.accounts === 'function' ? loadOnFirstCall(options.accounts) : resolved(options.accounts),
+    accounts: options.accounts,
     era: options.era ?? 'legacy',
     confirmer: createElicitationConfirmer(options.log),
     carryInboxChoice: inboxChoiceCarrier(options.operations),
@@ -165,11 +165,6 @@ function registerOperationTool(server: McpServer, op: AnyOperation, door: Return
       }
     },
   );
-}
-
-function resolved<T>(value: T): () => Promise<T> {
-  const promise = Promise.resolve(value);
-  return () => promise;
 }
 
 /** The client's capabilities: this request's envelope (2026-07-28) or the initialize request (2025-11-25). */

@@ -181,20 +181,6 @@ export function defineLazyOperation<I extends z.ZodObject, O extends z.ZodType, 
   }) as Operation<I, O, C>;
 }
 
-/**
- * An operation's handler code, imported on its first call and kept: the table (names, descriptions,
- * schemas) is all that a start and tools/list read, so the pipeline a call runs stays out of them.
- * A failed import is tried again on the next call.
- */
-export function loadOnFirstCall<M>(load: () => Promise<M>): () => Promise<M> {
-  let loaded: Promise<M> | undefined;
-  return () =>
-    (loaded ??= load().catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    }));
-}
-
 export function streamsOf(ctx: OperationContext, what: string): NonNullable<OperationContext['streams']> {
   if (ctx.streams) return ctx.streams;
   throw new MailboxError({

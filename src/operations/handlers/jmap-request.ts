@@ -13,7 +13,7 @@ import { gateContext, type OperationContext } from '../define-operation.js';
 import { chosenInbox, namingInbox } from '../connected/inbox-input.js';
 import type { jmapRequestInput, jmapRequestOperatorInput, JmapRequestOutput } from '../jmap-request.js';
 
-/** jmap_request's work, which its table entry (../jmap-request.ts) loads at the first call. */
+// jmap_request's work, which its table entry (../jmap-request.ts) loads at the first call.
 
 type JmapRequestInput = z.infer<typeof jmapRequestInput> & Partial<z.infer<typeof jmapRequestOperatorInput>>;
 

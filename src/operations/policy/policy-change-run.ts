@@ -47,12 +47,9 @@ export async function runPolicyChange(
     dir !== undefined &&
     credentialsKindOf(dir) !== 'none' &&
     tightensAutoReplies(update.before, update.after);
-  let autoReply: string | undefined;
-  if (reachesAutoReply) {
-    autoReply = autoReplyLine(
-      await applyAutoReplyRulesNow(ctx.accounts.open(dir, chosenInbox(input.inbox)), gateContext(ctx)),
-    );
-  }
+  const autoReply = reachesAutoReply
+    ? autoReplyLine(await applyAutoReplyRulesNow(ctx.accounts.open(dir, chosenInbox(input.inbox)), gateContext(ctx)))
+    : undefined;
   return {
     layer: target.layer,
     path: target.path,

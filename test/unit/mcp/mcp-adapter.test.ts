@@ -146,7 +146,7 @@ let client: Client | undefined;
 async function connect(): Promise<Client> {
   const server = createMcpServer({
     operations: table,
-    accounts: unusedAccounts,
+    accounts: async () => unusedAccounts,
     configInputs: { env: {}, flags: {} },
     log: silentLogger,
     install: { nodePath: process.execPath, cliPath: '/nonexistent/agent-mailbox.js', shellCommand: 'agent-mailbox' },
