@@ -139,6 +139,41 @@ const noSdkAjv = standIn(
 );
 
 /**
+ * `import process from 'node:process'` (env-paths, open, the SDK's shim) makes node build the builtin's ES module
+ * facade, which reads every property of `process`: its lazy getters load the diagnostic report and more, a few
+ * milliseconds of every start. The global is the same object.
+ */
+const globalProcess = {
+  name: 'global-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'global-process' }));
+    b.onLoad({ filter: /.*/, namespace: 'global-process' }, () => ({
+      contents: 'module.exports = process;',
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * commander requires node:child_process at load for executable subcommands, which this CLI never declares: the
+ * builtin and the socket and datagram modules it pulls in are loaded on first spawn instead.
+ */
+const commanderLazySpawn = {
+  name: 'commander-lazy-spawn',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]commander[\\/]lib[\\/]command\.js$/.test(args.importer)
+        ? { path: 'child_process', namespace: 'commander-lazy-spawn' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'commander-lazy-spawn' }, () => ({
+      contents: 'module.exports = { spawn: (...args) => require("node:child_process").spawn(...args) };',
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * The confusables table (unhomoglyph's data.json, 118 KB), read on the first non-ASCII code point
  * (src/trust/confusables-table.ts, the same contract), already packed into three strings
  * (src/trust/packed-prototypes.ts, whose lookup both builds use): parsing them takes well under a
@@ -199,7 +234,7 @@ const shared = (plugins) => ({
   minifyWhitespace: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [englishOnlyZod, noSdkAjv, ...plugins],
+  plugins: [englishOnlyZod, noSdkAjv, globalProcess, commanderLazySpawn, ...plugins],
 });
 
 // The skill is one file an agent copies into its skills folder, every path in it: short local names take it
