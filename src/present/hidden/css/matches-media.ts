@@ -184,59 +184,30 @@ function numericValue(feature: string, text: string, context: RenderContext): nu
   });
 }
 
-function featureValue(feature: string, c: RenderContext): number | string | undefined {
-  switch (feature) {
-    case 'width':
-    case 'device-width':
-      return c.width;
-    case 'height':
-    case 'device-height':
-      return c.height;
-    case 'aspect-ratio':
-    case 'device-aspect-ratio':
-      return c.width / c.height;
-    case 'orientation':
-      return c.height >= c.width ? 'portrait' : 'landscape';
-    case 'resolution':
-    case 'device-pixel-ratio':
-      return c.pixelRatio;
-    case 'prefers-color-scheme':
-      return c.isDark ? 'dark' : 'light';
-    case 'hover':
-    case 'any-hover':
-      return c.canHover ? 'hover' : 'none';
-    case 'pointer':
-    case 'any-pointer':
-      return c.canHover ? 'fine' : 'coarse';
-    case 'color':
-      return 8;
-    case 'color-index':
-    case 'monochrome':
-    case 'grid':
-      return 0;
-    case 'scripting':
-      // Mail is rendered with scripts off everywhere.
-      return 'none';
-    case 'color-gamut':
-      return 'srgb';
-    case 'dynamic-range':
-    case 'video-dynamic-range':
-      return 'standard';
-    case 'update':
-      return 'fast';
-    case 'display-mode':
-      return 'browser';
-    case 'overflow-block':
-    case 'overflow-inline':
-      return 'scroll';
-    case 'prefers-reduced-motion':
-    case 'prefers-reduced-transparency':
-    case 'prefers-reduced-data':
-    case 'prefers-contrast':
-      return 'no-preference';
-    case 'forced-colors':
-    case 'inverted-colors':
-      return 'none';
-  }
-  return undefined;
+// Aliases share a line; a Map, so that `constructor` names no feature.
+const featureValues = new Map(
+  Object.entries<(c: RenderContext) => number | string>({
+    'width device-width': (c) => c.width,
+    'height device-height': (c) => c.height,
+    'aspect-ratio device-aspect-ratio': (c) => c.width / c.height,
+    orientation: (c) => (c.height >= c.width ? 'portrait' : 'landscape'),
+    'resolution device-pixel-ratio': (c) => c.pixelRatio,
+    'prefers-color-scheme': (c) => (c.isDark ? 'dark' : 'light'),
+    'hover any-hover': (c) => (c.canHover ? 'hover' : 'none'),
+    'pointer any-pointer': (c) => (c.canHover ? 'fine' : 'coarse'),
+    color: () => 8,
+    'color-index monochrome grid': () => 0,
+    // scripting: mail is rendered with scripts off everywhere.
+    'scripting forced-colors inverted-colors': () => 'none',
+    'color-gamut': () => 'srgb',
+    'dynamic-range video-dynamic-range': () => 'standard',
+    update: () => 'fast',
+    'display-mode': () => 'browser',
+    'overflow-block overflow-inline': () => 'scroll',
+    'prefers-reduced-motion prefers-reduced-transparency prefers-reduced-data prefers-contrast': () => 'no-preference',
+  }).flatMap(([names, value]) => names.split(' ').map((name) => [name, value] as const)),
+);
+
+function featureValue(feature: string, context: RenderContext): number | string | undefined {
+  return featureValues.get(feature)?.(context);
 }
