@@ -10,14 +10,11 @@ export interface SelectorFacts {
   descendantCombinators: number;
   siblingCombinators: number;
   hasHas: boolean;
-  /**
-   * Pseudo-classes, in the order met, whose truth this tool does not decide: the selector may
-   * match or not. In `compiled`, the n-th is the pseudo-class `undecided` with data n.
-   */
+  /** Pseudo-classes this tool does not decide, in order; in `compiled` the n-th is `undecided` with data n. */
   undecided: string[];
-  /** Uses a pseudo-class this tool does not know (outside a forgiving list): browsers that do not know it drop the whole rule, others apply it. */
+  /** Uses a pseudo-class this tool does not know (outside a forgiving list): some browsers drop the rule, others apply it. */
   isBrowserDependent: boolean;
-  /** The selector as css-select is to compile it: pseudo-classes decided statically or named undecided, invalid :is() arguments dropped. */
+  /** The selector as css-select is to compile it: pseudo-classes decided or named undecided, invalid :is() arguments dropped. */
   compiled: Selector[];
   /** `unsupported`: a browser drops the whole rule; `pseudo-element`: styles generated or partial content, skipped alone. */
   problem?: 'unsupported' | 'pseudo-element';
@@ -72,11 +69,7 @@ const staticallyFalse = new Set([
   'host',
   'host-context',
 ]);
-/**
- * Standard pseudo-classes that can be true of a mail at rest, for reasons this tool does not
- * evaluate (`p:read-only` is every paragraph, `:dir(ltr)` and `:lang(en)` most text, `form:valid`
- * a form without controls): a selector using one may match or not, so what its rule sets is doubted.
- */
+/** Pseudo-classes that can be true of a mail at rest (`p:read-only`, `:lang(en)`) for reasons not evaluated here: doubted. */
 const undecidedPseudoClasses = new Set([
   'read-only',
   'read-write',
