@@ -1,5 +1,6 @@
 import { diffArrays } from 'diff';
 import { stripInvisibleControls } from '../fence-untrusted.js';
+import { words } from './word-list.js';
 
 /** How far a text/plain part says other things than the HTML part, as a person sees it. */
 export interface PlainComparison {
@@ -72,24 +73,9 @@ export function comparePlainToVisible(plain: string, visibleText: string): Plain
 }
 
 // A plain part that leaves one of these out of a sentence the HTML shows says its opposite.
-const negations = new Set([
-  'not',
-  'no',
-  'never',
-  'nor',
-  'don',
-  'doesn',
-  'didn',
-  'isn',
-  'aren',
-  'won',
-  'cannot',
-  'can',
-  'without',
-  'neither',
-  'nothing',
-  'nobody',
-]);
+const negations = new Set(
+  words`not no never nor don doesn didn isn aren won cannot can without neither nothing nobody`,
+);
 
 function verdict(
   plainWords: number,

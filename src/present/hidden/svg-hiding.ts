@@ -1,26 +1,14 @@
 import type { Element } from 'domhandler';
 import { minVisibleBoxPx } from './box-hiding.js';
 import type { HidingTechnique } from './hiding-technique.js';
+import { words } from './word-list.js';
 
 export type SvgBox = { width: number | undefined; height: number | undefined; hasViewBox: boolean };
 
 // SVG elements whose content is never drawn where it stands: descriptions, definitions, paint servers.
-const undrawnSvgElements = new Set([
-  'desc',
-  'title',
-  'metadata',
-  'defs',
-  'symbol',
-  'clippath',
-  'mask',
-  'pattern',
-  'marker',
-  'lineargradient',
-  'radialgradient',
-  'filter',
-  'style',
-  'script',
-]);
+const undrawnSvgElements = new Set(
+  words`desc title metadata defs symbol clippath mask pattern marker lineargradient radialgradient filter style script`,
+);
 
 /** An SVG length attribute in user units (a plain number or px); undefined for anything relative. */
 function userUnits(value: string | undefined): number | undefined {

@@ -1,4 +1,5 @@
 import type { PseudoSelector, Selector } from 'css-what';
+import { words } from '../word-list.js';
 
 /** What the matcher needs to know about one complex selector before compiling it. */
 export interface SelectorFacts {
@@ -21,73 +22,21 @@ export interface SelectorFacts {
 }
 
 // Standard pseudo-classes css-select compiles (directly or through the matcher's own overrides).
-const supportedPseudoClasses = new Set([
-  'is',
-  'where',
-  'matches',
-  'not',
-  'has',
-  'root',
-  'scope',
-  'empty',
-  'first-child',
-  'last-child',
-  'only-child',
-  'first-of-type',
-  'last-of-type',
-  'only-of-type',
-  'nth-child',
-  'nth-last-child',
-  'nth-of-type',
-  'nth-last-of-type',
-  'any-link',
-  'link',
-  'visited',
-  'hover',
-  'active',
-  'checked',
-  'disabled',
-  'enabled',
-  'required',
-  'optional',
-  'defined',
-]);
+const supportedPseudoClasses = new Set(
+  words`is where matches not has root scope empty first-child last-child only-child first-of-type last-of-type
+  only-of-type nth-child nth-last-child nth-of-type nth-last-of-type any-link link visited hover active checked
+  disabled enabled required optional defined`,
+);
 /** Standard pseudo-classes that describe a state a mail at rest is never in, in any document: they never match. */
-const staticallyFalse = new Set([
-  'focus',
-  'focus-visible',
-  'focus-within',
-  'target',
-  'target-within',
-  'autofill',
-  '-webkit-autofill',
-  'user-invalid',
-  'user-valid',
-  'fullscreen',
-  'modal',
-  'popover-open',
-  'host',
-  'host-context',
-]);
+const staticallyFalse = new Set(
+  words`focus focus-visible focus-within target target-within autofill -webkit-autofill user-invalid user-valid
+  fullscreen modal popover-open host host-context`,
+);
 /** Pseudo-classes that can be true of a mail at rest (`p:read-only`, `:lang(en)`) for reasons not evaluated here: doubted. */
-const undecidedPseudoClasses = new Set([
-  'read-only',
-  'read-write',
-  'dir',
-  'lang',
-  'default',
-  'valid',
-  'invalid',
-  'in-range',
-  'out-of-range',
-  'indeterminate',
-  'placeholder-shown',
-  'open',
-  'closed',
-  'blank',
-  'playing',
-  'paused',
-]);
+const undecidedPseudoClasses = new Set(
+  words`read-only read-write dir lang default valid invalid in-range out-of-range indeterminate placeholder-shown open
+  closed blank playing paused`,
+);
 // CSS 2 wrote these pseudo-elements with one colon; browsers still read them so.
 const legacyPseudoElements = new Set(['before', 'after', 'first-line', 'first-letter']);
 const combinators = new Set(['child', 'parent', 'sibling', 'adjacent', 'descendant', 'column-combinator']);

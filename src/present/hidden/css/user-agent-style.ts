@@ -2,6 +2,7 @@ import type { Element } from 'domhandler';
 import type { HidingTechnique } from '../hiding-technique.js';
 import type { CssDeclaration } from './parse-declarations.js';
 import { parseLegacyColour } from '../colour/parse-legacy-colour.js';
+import { words } from '../word-list.js';
 
 /** A declaration from the browser's own style sheet, with the technique to name if it hides text. */
 export interface UserAgentDeclaration extends CssDeclaration {
@@ -9,49 +10,11 @@ export interface UserAgentDeclaration extends CssDeclaration {
 }
 
 // HTML §15.3 (rendering): elements whose box is a block, a table part or an inline-block by default.
-const blockElements = new Set([
-  'html',
-  'body',
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'center',
-  'details',
-  'dialog',
-  'dd',
-  'div',
-  'dl',
-  'dt',
-  'fieldset',
-  'figcaption',
-  'figure',
-  'footer',
-  'form',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hgroup',
-  'hr',
-  'legend',
-  'listing',
-  'main',
-  'menu',
-  'nav',
-  'ol',
-  'p',
-  'plaintext',
-  'pre',
-  'search',
-  'section',
-  'summary',
-  'ul',
-  'xmp',
-]);
+const blockElements = new Set(
+  words`html body address article aside blockquote center details dialog dd div dl dt fieldset figcaption figure footer
+  form h1 h2 h3 h4 h5 h6 header hgroup hr legend listing main menu nav ol p plaintext pre search section summary ul
+  xmp`,
+);
 const defaultDisplays: Readonly<Record<string, string>> = {
   li: 'list-item',
   table: 'table',
@@ -128,16 +91,7 @@ const bgcolorElements = new Set(['body', 'table', 'thead', 'tbody', 'tfoot', 'tr
 const backgroundElements = new Set(['body', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
 
 // SVG 2 §6.6 presentation attributes that bear on visibility: `<text display="none">` hides as CSS does.
-const svgPresentationAttributes = [
-  'display',
-  'visibility',
-  'opacity',
-  'font-size',
-  'fill',
-  'color',
-  'transform',
-  'clip-path',
-];
+const svgPresentationAttributes = words`display visibility opacity font-size fill color transform clip-path`;
 
 /** Presentational attributes as the declarations they map to (HTML §15.3 "presentational hints", SVG 2 §6.6). */
 export function presentationalHints(element: Element, isSvg: boolean): CssDeclaration[] {
