@@ -4,10 +4,7 @@ import { fenceUntrusted } from './fence-untrusted.js';
 import { clip, shownLimits, shownName } from './shown-limits.js';
 import { trimQuotedHistory, windowOf } from './mail-text.js';
 
-/**
- * The mail-client views: a listing line per message, a whole message, a thread. What a stranger
- * wrote sits in one fence per message; ids, dates and flags (the server's values) stay outside.
- */
+/** The mail-client views: what a stranger wrote sits in one fence per message; the server's ids, dates and flags outside. */
 
 export type Email = Record<string, unknown>;
 
@@ -114,10 +111,7 @@ export function flagsOf(email: Email): string[] {
   return flags;
 }
 
-/**
- * Marks from the sender checks and the hidden-text detector, outside the fence: nothing for an
- * authenticated sender, `from unverified: dmarc=fail` otherwise; amounts, not alarm words.
- */
+/** Marks from the sender checks and the hidden-text detector, outside the fence: amounts, not alarm words. */
 export function trustFlags(trust: MailTrust | undefined): string[] {
   if (!trust) return [];
   const flags: string[] = [];

@@ -17,10 +17,8 @@ function userUnits(value: string | undefined): number | undefined {
 }
 
 /**
- * What SVG does to text: an <svg> of no width or height clips all it holds (its overflow is
- * hidden), <desc> and definitions are not drawn, and a <text> is drawn at its x and y, so one
- * placed beyond the <svg>'s box (or left at y = 0, where the text sits above the top edge) is not
- * seen. Positions the detector cannot place (a viewBox scaling them, dx/dy, a text path) are named.
+ * What SVG does to text: an empty <svg> clips all it holds, definitions are not drawn, a <text> placed
+ * beyond the <svg>'s box (or at y = 0, above its top) is not seen. Positions not placed here are named.
  */
 export function svgHiding(
   element: Element,

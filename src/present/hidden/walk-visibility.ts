@@ -33,7 +33,7 @@ export interface VisibilityWalk {
   hidden: Set<AnyNode>;
   /** Elements whose text is hidden where they stand (colour, size, visibility), though their box is there. */
   textHidden: Set<Element>;
-  /** Styling the detector cannot assess that bears on text a person may see (a property, a technique), in document order. */
+  /** Styling the detector cannot assess that bears on text a person may see, in document order. */
   unassessed: Set<string>;
 }
 
@@ -43,10 +43,7 @@ const isElement = (node: AnyNode): node is Element =>
   node.type === 'tag' || node.type === 'script' || node.type === 'style';
 const isBlockish = (display: string): boolean => !/^(inline|contents|ruby)/.test(display);
 
-/**
- * Walks the document once, in order, deciding for each text node whether a person sees it on at
- * least one render context; a subtree hidden on all of them is taken whole without styling it.
- */
+/** Walks the document once: text is visible when seen in at least one render context; a subtree hidden in all is taken whole. */
 export function walkVisibility(
   document: Document,
   matcher: StyleRuleMatcher,
@@ -221,10 +218,7 @@ export function walkVisibility(
 
 const noDeclarations: Cascaded = new Map();
 
-/**
- * Gathers what styles `element` once; returns its cascade for a context bit. Equal sources share
- * one cascade, and one for all contexts when no @media rule tells them apart.
- */
+/** Gathers what styles `element` once; returns its cascade per context bit, shared by equal sources and by contexts alike. */
 function stylesOf(
   element: Element,
   matcher: StyleRuleMatcher,

@@ -39,10 +39,7 @@ const platformColours = new Set(
 // Valid colours whose value this code does not compute.
 const unevaluatedFunctions = new Set(['device-cmyk', 'contrast-color']);
 
-/**
- * A CSS colour value; undefined when the value is not a colour at all (a browser drops such a
- * declaration). `currentColour` is the element's own colour; `isDark` picks light-dark()'s side.
- */
+/** A CSS colour value; undefined when it is no colour (a browser drops it). `isDark` picks light-dark()'s side. */
 export function parseCssColour(
   text: string,
   currentColour: ParsedColour | undefined,
@@ -53,7 +50,7 @@ export function parseCssColour(
   return dependsOnContext(value) ? parse() : remembered(value, parse);
 }
 
-/** A colour that depends on the element (currentcolor), the colour scheme (light-dark) or whether the colour library is loaded (color-mix). */
+/** A colour that depends on the element, the colour scheme or whether the colour library is loaded (color-mix). */
 function dependsOnContext(value: string): boolean {
   return /currentcolor|light-dark|color-mix/.test(value);
 }

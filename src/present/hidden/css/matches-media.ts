@@ -3,12 +3,9 @@ import { splitComponents, splitTopLevelCommas } from './parse-declarations.js';
 import type { RenderContext } from '../render-context.js';
 
 /**
- * Media Queries 4 evaluated for one render context. A condition is true, false or unknown (§3.2):
- * an unknown feature, a value this cannot evaluate, or a parenthesised group that is no condition
- * is unknown, `not` unknown is unknown, and a query that ends unknown matches nothing, as in a
- * browser. A malformed query (`(a) and`, `(a) and (b) or (c)`) matches nothing either, however
- * it is negated. So a rule that only a rare reader's setting would turn on is left out, and a
- * `not` cannot turn something this does not understand into a match.
+ * Media Queries 4 for one render context. What this cannot evaluate is unknown (§3.2), and a query
+ * that ends unknown, or is malformed, matches nothing, however negated: a `not` cannot turn
+ * something this does not understand into a match.
  */
 export function matchesMedia(queryList: string, context: RenderContext): boolean {
   if (queryList.trim() === '') return true;
@@ -23,10 +20,7 @@ const screenTypes = new Set(['all', 'screen']);
 const reservedWords = new Set(['only', 'not', 'and', 'or', 'layer']);
 export const maxMediaNesting = 8;
 
-/**
- * Whether a query nests parentheses deeper than matchesMedia reads: it takes such a query as
- * unknown (matching nothing), where a browser evaluates it, so its block must be named instead.
- */
+/** Whether a query nests deeper than matchesMedia reads (it matches nothing here, not in a browser): its block is named. */
 export function nestsPastMediaReading(queryList: string): boolean {
   let depth = 0;
   for (const char of queryList) {

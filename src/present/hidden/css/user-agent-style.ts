@@ -52,17 +52,10 @@ export function defaultDisplay(name: string): string {
   return blockElements.has(name) ? 'block' : 'inline';
 }
 
-/**
- * Elements whose content a browser never draws, whatever the style (template contents, iframe
- * fallback). Not <noscript>: mail is rendered with scripts off, where its content is shown.
- */
+/** Elements whose content a browser never draws. Not <noscript>: mail is rendered with scripts off. */
 export const notRenderedElements = new Set(['template', 'iframe', 'noembed', 'noframes', 'datalist']);
 
-/**
- * Elements whose fallback content shows or not depending on what the reader's client supports
- * (<canvas> shows it with scripts off, <video> where video is not supported, <object> when its
- * data does not load): not assessed.
- */
+/** Elements whose fallback content shows or not depending on what the reader's client supports: not assessed. */
 export const unassessedFallbackElements = new Set(['canvas', 'video', 'audio', 'object', 'embed', 'applet']);
 
 /** The user-agent rules of HTML §15.3 that bear on visibility, for one element. */
