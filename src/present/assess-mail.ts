@@ -17,7 +17,7 @@ import type { Email } from './present-mail-views.js';
  * display name claiming someone else, text a person would not see.
  */
 
-/** The sender verdict: each method's result in a listing or thread (`methods`), every result's properties in a message. */
+/** The sender verdict: each method's result in a listing or thread, every result's properties reading one message. */
 export type SenderTrust = Pick<SenderAuthentication, 'verdict' | 'authenticated' | 'dmarc' | 'reason'> &
   Partial<Pick<SenderAuthentication, 'authservId' | 'results'>> & { methods?: Record<string, string> };
 

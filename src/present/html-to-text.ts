@@ -9,7 +9,7 @@ export async function prepareHtmlToText(response: unknown): Promise<void> {
   ({ convert } = await import('html-to-text'));
 }
 
-/** Whether "text/html" appears in any key or string of a JSON value; walked, not serialised, to copy no large string. */
+/** Whether "text/html" appears in any key or string of a JSON value; walked, not serialised into a large string. */
 export function mentionsHtml(response: unknown): boolean {
   const pending: unknown[] = [response];
   while (pending.length) {

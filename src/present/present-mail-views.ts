@@ -4,7 +4,7 @@ import { fenceUntrusted } from './fence-untrusted.js';
 import { clip, shownLimits, shownName } from './shown-limits.js';
 import { trimQuotedHistory, windowOf } from './mail-text.js';
 
-/** The mail-client views: what a stranger wrote sits in one fence per message; the server's ids, dates and flags outside. */
+/** The mail-client views: what a stranger wrote sits in one fence per message; the server's facts outside. */
 
 export type Email = Record<string, unknown>;
 

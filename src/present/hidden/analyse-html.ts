@@ -43,7 +43,7 @@ export interface HtmlVisibility {
   /** Only the first `maxBytes` were analysed; the rest is in none of the fields. */
   truncated: boolean;
   limitsReached: VisibilityLimit[];
-  /** Styling this tool cannot assess (`mask-image`, `clip-path: polygon`): text it bears on is reported visible, but may not be. */
+  /** Styling this tool cannot assess (`mask-image`): text it bears on is reported visible, but may not be. */
   unassessed: string[];
 }
 
@@ -140,7 +140,7 @@ export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): 
   };
 }
 
-/** ::first-line and ::first-letter style part of an element's text, not split off here: any setting more than typography is named. */
+/** ::first-line and ::first-letter style part of a text, not split off here: any setting more than type is named. */
 function pseudoElementDoubts(rules: readonly StyleRule[]): string[] {
   const found = new Set<string>();
   for (const rule of rules) {

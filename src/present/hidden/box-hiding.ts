@@ -8,7 +8,7 @@ import { functionCall, splitComponents } from './css/parse-declarations.js';
  */
 export const offScreenPx = 500;
 
-/** A clipped box (or clip rectangle) narrower or shorter than this shows a sliver at most, as the smallest readable font. */
+/** A clipped box (or clip rect) narrower or shorter than this shows a sliver at most, as the smallest readable font. */
 export const minVisibleBoxPx = 4;
 
 export type Read = (property: string) => string | undefined;
@@ -134,7 +134,7 @@ function isSizeKeywordOrPercent(value: string): boolean {
   );
 }
 
-/** How much `transform` and `scale` shrink the content (the smaller axis), so scaled-down text is judged as tiny text. */
+/** How much `transform` and `scale` shrink the content (the smaller axis): scaled-down text is judged as tiny text. */
 export function transformScale(read: Read, display: string): number {
   if (display === 'inline' || display === 'contents') return 1;
   let factor = 1;
@@ -261,7 +261,7 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
 
 type ClipSides = [number | undefined, number | undefined, number | undefined, number | undefined];
 
-/** The sides of `clip: rect(top right bottom left)` (CSS 2 §11.1.2) in px (`auto` undefined); undefined when unreadable. */
+/** The sides of `clip: rect(…)` (CSS 2 §11.1.2) in px, `auto` undefined; undefined when the value is unreadable. */
 function clipRectSides(value: string, basis: LengthBasis): ClipSides | undefined {
   const call = functionCall(value.trim());
   if (call?.name !== 'rect') return undefined;

@@ -5,7 +5,7 @@ import { words } from './word-list.js';
 /** How far a text/plain part says other things than the HTML part, as a person sees it. */
 export interface PlainComparison {
   plainWords: number;
-  /** Words outside the longest common word sequence with the visible HTML, and HTML words dropped from inside it (a `not`). */
+  /** Words outside the longest common word sequence with the visible HTML, and HTML words dropped inside it. */
   extraWords: number;
   /** extraWords / plainWords (0 for an empty plain part). */
   ratio: number;

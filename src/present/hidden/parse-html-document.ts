@@ -20,7 +20,7 @@ export interface ParsedHtml {
 
 /**
  * A DOM that no input can make deep or huge: past `maxDepth` an element is attached to the deepest kept
- * one, as Blink does past 512 levels, so walks that recurse (domutils, html-to-text, dom-serializer) stay within the stack.
+ * one, as Blink does past 512 levels, so walks that recurse (domutils, html-to-text) stay within the stack.
  */
 class BoundedHandler extends DomHandler {
   private nodes = 0;
@@ -69,7 +69,8 @@ class BoundedHandler extends DomHandler {
 
 /**
  * htmlparser2's stack of open tag names, counted per name: an end tag for an element not open costs
- * O(1), not a scan (deep nesting then stray end tags was quadratic). htmlparser2 8 only pushes, pops, indexes and calls lastIndexOf.
+ * O(1), not a scan (deep nesting then stray end tags was quadratic). htmlparser2 8 only pushes, pops, indexes and
+ * calls lastIndexOf.
  */
 class IndexedTagStack extends Array<string> {
   private readonly counts = new Map<string, number>();

@@ -1,4 +1,4 @@
-import type { AnyNode, Comment, Document, Element, Text } from 'domhandler';
+import { isTag, type AnyNode, type Comment, type Document, type Element, type Text } from 'domhandler';
 import { stripInvisibleControls } from '../fence-untrusted.js';
 import { cascadeDeclarations, type Cascaded, type ElementDeclarations } from './css/cascade-declarations.js';
 import {
@@ -39,11 +39,9 @@ export interface VisibilityWalk {
 
 type Frame = { node: AnyNode; states: RenderState[] } | { leave: Element };
 
-const isElement = (node: AnyNode): node is Element =>
-  node.type === 'tag' || node.type === 'script' || node.type === 'style';
 const isBlockish = (display: string): boolean => !/^(inline|contents|ruby)/.test(display);
 
-/** Walks the document once: text is visible when seen in at least one render context; a subtree hidden in all is taken whole. */
+/** Walks the document once: text is visible when seen in any render context; a subtree hidden in all is taken whole. */
 export function walkVisibility(
   document: Document,
   matcher: StyleRuleMatcher,
@@ -165,7 +163,7 @@ export function walkVisibility(
       takeComment(node as Comment);
       continue;
     }
-    if (!isElement(node)) continue;
+    if (!isTag(node)) continue;
     if (node.type === 'script' || node.type === 'style') {
       result.hidden.add(node);
       if (node.type === 'script') result.scriptChars += scriptLength(node);
@@ -218,7 +216,7 @@ export function walkVisibility(
 
 const noDeclarations: Cascaded = new Map();
 
-/** Gathers what styles `element` once; returns its cascade per context bit, shared by equal sources and by contexts alike. */
+/** Gathers what styles `element` once; returns its cascade per context bit, shared by equal sources and contexts. */
 function stylesOf(
   element: Element,
   matcher: StyleRuleMatcher,

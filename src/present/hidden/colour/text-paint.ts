@@ -178,7 +178,7 @@ function paintColour(value: string, colour: ParsedColour, isDark: boolean): Pars
   return parseCssColour(value, colour, isDark);
 }
 
-/** A text-shadow as computed; 'unreadable' unless each layer is 2–3 lengths (blur ≥ 0) and at most one colour, as browsers require. */
+/** A text-shadow as computed; 'unreadable' unless each layer is 2–3 lengths (blur ≥ 0) and at most one colour. */
 function shadowOf(value: string, basis: LengthBasis): TextPaint['shadow'] {
   const lower = value.toLowerCase().trim();
   if (lower === 'none' || lower === 'initial') return [];
@@ -197,7 +197,7 @@ function shadowOf(value: string, basis: LengthBasis): TextPaint['shadow'] {
   return layers;
 }
 
-/** The colours of shadow layers that draw the glyphs near the text (a blur of a font size is a haze); undefined when unknown. */
+/** The colours of shadow layers drawing glyphs near the text (a blur of a font size is a haze); undefined: unknown. */
 function shadowInksOf(
   shadow: TextPaint['shadow'],
   colour: ParsedColour,

@@ -3,7 +3,7 @@ import type { RuleMatch } from './match-style-rules.js';
 import type { CssDeclaration } from './parse-declarations.js';
 import type { UserAgentDeclaration } from './user-agent-style.js';
 
-/** The winning declaration per longhand; one set by a shorthand maps to the shorthand's declaration, read out when used. */
+/** The winning declaration per longhand; one set by a shorthand maps to the shorthand's declaration. */
 export type Cascaded = ReadonlyMap<string, UserAgentDeclaration>;
 
 /** Everything that can style one element, gathered once and cascaded per render context. */

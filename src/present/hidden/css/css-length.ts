@@ -77,7 +77,7 @@ class LengthParser {
     return true;
   }
 
-  /** A whole value: a number with its unit or a math function; a unitless number is a length only as 0, or in quirks mode. */
+  /** A number with its unit or a math function; a unitless number is a length only as 0, or in quirks mode. */
   parseValue(): Quantity | undefined {
     const [, number, unit, fn] = this.take() ?? [];
     if (number !== undefined)

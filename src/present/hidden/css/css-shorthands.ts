@@ -70,7 +70,7 @@ function backgroundColour(parts: string[]): string {
 }
 
 const systemFonts = /^(caption|icon|menu|message-box|small-caption|status-bar)$/i;
-/** A browser drops an invalid `font`, leaving the size before it, which the cascade here has replaced: it is named instead. */
+/** A browser drops an invalid `font`, leaving the size before it, which the cascade here replaced: named instead. */
 const unreadableSize = 'invalid';
 
 /** `font: [style variant weight stretch] size[/line-height] family`, or a system font. */

@@ -1,6 +1,6 @@
 import { compile } from 'css-select';
 import { parse as parseSelectors } from 'css-what';
-import type { AnyNode, Element } from 'domhandler';
+import { isTag, type AnyNode, type Element } from 'domhandler';
 import nthCheck from 'nth-check';
 import type { StyleRule } from './read-style-sheets.js';
 import { neverPseudo, selectorFacts, undecidedPseudo, type SelectorFacts } from './selector-facts.js';
@@ -240,9 +240,7 @@ export class StyleRuleMatcher {
     const order: Element[] = [];
     const stack: { nodes: AnyNode[]; depth: number }[] = [{ nodes: root, depth: 0 }];
     for (let frame = stack.pop(); frame; frame = stack.pop()) {
-      const elements = frame.nodes.filter(
-        (n): n is Element => n.type === 'tag' || n.type === 'script' || n.type === 'style',
-      );
+      const elements = frame.nodes.filter(isTag);
       const typeCounts = new Map<string, number>();
       elements.forEach((element, i) => {
         const typeIndex = typeCounts.get(element.name) ?? 0;
@@ -271,7 +269,7 @@ export class StyleRuleMatcher {
   }
 }
 
-/** An upper bound on one test's work: css-select walks the ancestors per descendant combinator, the siblings for `~`, the subtree for :has(). */
+/** An upper bound on one test's work: css-select walks ancestors, earlier siblings (`~`) and the subtree (:has()). */
 function costOf(facts: SelectorFacts, position: Position | undefined): number {
   if (!position) return 1;
   return (

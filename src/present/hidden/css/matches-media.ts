@@ -20,7 +20,7 @@ const screenTypes = new Set(['all', 'screen']);
 const reservedWords = new Set(['only', 'not', 'and', 'or', 'layer']);
 export const maxMediaNesting = 8;
 
-/** Whether a query nests deeper than matchesMedia reads (it matches nothing here, not in a browser): its block is named. */
+/** Whether a query nests deeper than matchesMedia reads (matching nothing, unlike a browser): its block is named. */
 export function nestsPastMediaReading(queryList: string): boolean {
   let depth = 0;
   for (const char of queryList) {

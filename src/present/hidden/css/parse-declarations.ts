@@ -1,6 +1,6 @@
 import { normalisePropertyName } from './property-name.js';
 
-/** `style` attributes, in nearly every HTML mail, read here by CSS Syntax's rules rather than by loading the style-sheet parser. */
+/** `style` attributes, in nearly every HTML mail, read by CSS Syntax's rules without loading the style-sheet parser. */
 
 /** One `property: value [!important]`. Custom property names keep their case (CSS Variables §2). */
 export interface CssDeclaration {
@@ -90,7 +90,7 @@ export function splitTopLevelCommas(text: string): string[] {
   return items;
 }
 
-/** A value's top-level components, split at whitespace; `,` and `/` are components of their own (`rgb(0 0 0 / 50%)`). */
+/** A value's top-level components, split at whitespace; `,` and `/` are components of their own. */
 export function splitComponents(value: string): string[] {
   const parts: string[] = [];
   splitTopLevel(

@@ -12,7 +12,7 @@ const maxDepth = 16;
 /** Custom properties in scope: name → value, already resolved. */
 export type CustomProperties = ReadonlyMap<string, string>;
 
-/** `value` with every var() replaced; undefined when a reference cannot be resolved (invalid at computed-value time). */
+/** `value` with every var() replaced; undefined when a reference cannot be resolved. */
 export function resolveCssVariables(
   value: string,
   lookup: (name: string, depth: number) => string | undefined,
@@ -42,7 +42,7 @@ export function resolveCssVariables(
   return result.length > maxResolvedLength ? undefined : result;
 }
 
-/** What var() resolution may still cost in one analysis, in characters, and custom properties resolved per parent and declarations. */
+/** What var() may still cost in one analysis, in characters; custom properties resolved per parent and declarations. */
 export class VariableWork extends ObjectIds {
   charsLeft: number;
   isSpent = false;
@@ -63,7 +63,7 @@ export class VariableWork extends ObjectIds {
 
 const noParent = {};
 
-/** An element's custom properties: its parent's overridden by its own, resolved (a cycle is invalid, CSS Variables §2.3). */
+/** An element's custom properties: its parent's overridden by its own, resolved (a cycle is invalid). */
 export function inheritCustomProperties(
   parent: CustomProperties | undefined,
   own: ReadonlyMap<string, { value: string }>,

@@ -13,9 +13,9 @@ export interface SelectorFacts {
   hasHas: boolean;
   /** Pseudo-classes this tool does not decide, in order; in `compiled` the n-th is `undecided` with data n. */
   undecided: string[];
-  /** Uses a pseudo-class this tool does not know (outside a forgiving list): some browsers drop the rule, others apply it. */
+  /** Uses a pseudo-class unknown here (outside a forgiving list): some browsers drop the rule, others apply it. */
   isBrowserDependent: boolean;
-  /** The selector as css-select is to compile it: pseudo-classes decided or named undecided, invalid :is() arguments dropped. */
+  /** The selector for css-select: pseudo-classes decided or named undecided, invalid :is() arguments dropped. */
   compiled: Selector[];
   /** `unsupported`: a browser drops the whole rule; `pseudo-element`: styles generated or partial content, skipped alone. */
   problem?: 'unsupported' | 'pseudo-element';
@@ -32,7 +32,7 @@ const staticallyFalse = new Set(
   words`focus focus-visible focus-within target target-within autofill -webkit-autofill user-invalid user-valid
   fullscreen modal popover-open host host-context`,
 );
-/** Pseudo-classes that can be true of a mail at rest (`p:read-only`, `:lang(en)`) for reasons not evaluated here: doubted. */
+/** Pseudo-classes that can be true of a mail at rest (`p:read-only`, `:lang(en)`), not evaluated here: doubted. */
 const undecidedPseudoClasses = new Set(
   words`read-only read-write dir lang default valid invalid in-range out-of-range indeterminate placeholder-shown open
   closed blank playing paused`,
@@ -159,16 +159,10 @@ function keyOf(compound: Selector[], isQuirks: boolean): string {
   let classKey: string | undefined;
   let tagKey: string | undefined;
   for (const token of compound) {
-    if (token.type === 'attribute' && token.ignoreCase === 'quirks' && token.name === 'id' && token.action === 'equals')
-      return `#${fold(token.value)}`;
-    if (
-      token.type === 'attribute' &&
-      token.ignoreCase === 'quirks' &&
-      token.name === 'class' &&
-      token.action === 'element'
-    )
-      classKey ??= `.${fold(token.value)}`;
     if (token.type === 'tag') tagKey = token.name.toLowerCase();
+    if (token.type !== 'attribute' || token.ignoreCase !== 'quirks') continue;
+    if (token.name === 'id' && token.action === 'equals') return `#${fold(token.value)}`;
+    if (token.name === 'class' && token.action === 'element') classKey ??= `.${fold(token.value)}`;
   }
   return classKey ?? tagKey ?? '*';
 }
