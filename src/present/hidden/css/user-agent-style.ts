@@ -15,41 +15,27 @@ const blockElements = new Set(
   form h1 h2 h3 h4 h5 h6 header hgroup hr legend listing main menu nav ol p plaintext pre search section summary ul
   xmp`,
 );
-const defaultDisplays: Readonly<Record<string, string>> = {
-  li: 'list-item',
-  table: 'table',
-  caption: 'table-caption',
-  colgroup: 'table-column-group',
-  col: 'table-column',
-  thead: 'table-header-group',
-  tbody: 'table-row-group',
-  tfoot: 'table-footer-group',
-  tr: 'table-row',
-  td: 'table-cell',
-  th: 'table-cell',
-  img: 'inline-block',
-  button: 'inline-block',
-  input: 'inline-block',
-  select: 'inline-block',
-  textarea: 'inline-block',
-  marquee: 'inline-block',
+// A Map: a <constructor> element is an unknown element, inline.
+const defaultDisplays: ReadonlyMap<string, string> = new Map([
+  ['li', 'list-item'],
+  ['table', 'table'],
+  ['caption', 'table-caption'],
+  ['colgroup', 'table-column-group'],
+  ['col', 'table-column'],
+  ['thead', 'table-header-group'],
+  ['tbody', 'table-row-group'],
+  ['tfoot', 'table-footer-group'],
+  ['tr', 'table-row'],
+  ['td', 'table-cell'],
+  ['th', 'table-cell'],
+  ...words`img button input select textarea marquee`.map((name) => [name, 'inline-block'] as const),
   // Never rendered; the head's own text is (browsers move stray text out of it), so it is not here.
-  area: 'none',
-  base: 'none',
-  basefont: 'none',
-  link: 'none',
-  meta: 'none',
-  param: 'none',
-  rp: 'none',
-  script: 'none',
-  style: 'none',
-};
+  ...words`area base basefont link meta param rp script style`.map((name) => [name, 'none'] as const),
+]);
 
 /** The display an element has before any author style (HTML §15.3). */
 export function defaultDisplay(name: string): string {
-  // Own keys only: a <constructor> element is an unknown element, inline.
-  if (Object.hasOwn(defaultDisplays, name)) return defaultDisplays[name] as string;
-  return blockElements.has(name) ? 'block' : 'inline';
+  return defaultDisplays.get(name) ?? (blockElements.has(name) ? 'block' : 'inline');
 }
 
 /** Elements whose content a browser never draws. Not <noscript>: mail is rendered with scripts off. */
