@@ -14,14 +14,10 @@ import type { Email } from './present-mail-views.js';
 
 /**
  * What the reader is told about each message beside its content: the sender's authentication, a
- * display name claiming someone else, text a person would not see. Computed before the text is
- * written (it may fetch HTML and load the hidden-text detector); text and structured result read it.
+ * display name claiming someone else, text a person would not see.
  */
 
-/**
- * The sender verdict as the result carries it: each method's result in a listing or thread
- * (`methods`); reading one message, every result with its properties and the authserv-id they come from.
- */
+/** The sender verdict: each method's result in a listing or thread, every result's properties reading one message. */
 export type SenderTrust = Pick<SenderAuthentication, 'verdict' | 'authenticated' | 'dmarc' | 'reason'> &
   Partial<Pick<SenderAuthentication, 'authservId' | 'results'>> & { methods?: Record<string, string> };
 
@@ -31,7 +27,7 @@ export interface HiddenSummary {
   techniques: HidingTechnique[];
   /** Words the text/plain part says beyond what a person sees of the HTML, when it says substantially more. */
   plainExtraWords?: number;
-  /** Styling the detector cannot assess (a property or technique it does not understand): text reported visible may not be. */
+  /** Styling the detector cannot assess: text reported visible may not be. */
   unassessed?: string[];
   /** Only the first part of a large HTML body was read (listing previews: previewHtmlBytes). */
   partial?: boolean;
@@ -51,7 +47,7 @@ export interface MailTrust {
 /** A preview's length, as RFC 8621 §4.1.4 caps the server's. */
 const previewChars = 256;
 
-/** HTML read per listed message for its preview and hidden-text count; what lies beyond is neither previewed nor counted. */
+/** HTML read per listed message for its preview and hidden-text count. */
 export const previewHtmlBytes = 64 * 1024;
 
 export interface AssessOptions {

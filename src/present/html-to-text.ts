@@ -9,10 +9,7 @@ export async function prepareHtmlToText(response: unknown): Promise<void> {
   ({ convert } = await import('html-to-text'));
 }
 
-/**
- * Whether "text/html" appears in any key or string of a JSON value; walked, not serialised, so a
- * 250 KB header section is not copied into one more large string on every request.
- */
+/** Whether "text/html" appears in any key or string of a JSON value; walked, not serialised into a large string. */
 export function mentionsHtml(response: unknown): boolean {
   const pending: unknown[] = [response];
   while (pending.length) {
@@ -31,11 +28,7 @@ export function mentionsHtml(response: unknown): boolean {
   return false;
 }
 
-/**
- * HTML mail as text for a reader. `html-to-text` (maintained, used widely) handles what a regex
- * cannot: nested tables, entities, <style>/<script>, whitespace. Tracking pixels and layout-only
- * images are dropped; link targets are kept once, after their text, because an agent may need them.
- */
+/** HTML mail as text for a reader: images dropped, link targets kept once after their text (an agent may need them). */
 export function htmlToText(html: string): string {
   // Every reader loads the converter first; an HTML part without a text/html mention cannot reach here.
   if (!convert) throw new Error('htmlToText called before prepareHtmlToText');

@@ -1,7 +1,4 @@
-/**
- * Text-body shaping for reading and replying: the quoted history a mail client would fold, and
- * the quote block a reply puts below its answer.
- */
+/** Text-body shaping: the quoted history a mail client would fold, the quote block below a reply. */
 
 // "On Mon, 1 Jan 2026, Ana <ana@x> wrote:" and its common variants, as the line before a quote.
 const attributionLine =

@@ -9,10 +9,7 @@ import type { JmapRequestResult } from '../request/run-jmap-request.js';
 import { lineOf } from '../jmap/summarize-response.js';
 import { createdLines } from './present-created.js';
 
-/**
- * The text of a jmap_request result, the same for both doors but for how a next step is worded:
- * compact, the untrusted-content rule stated once, each message fenced with a fresh marker.
- */
+/** The text of a jmap_request result: compact, the untrusted-content rule stated once, each message fenced. */
 
 /** Above this (≈ 15k tokens) the text says how to narrow the request; nothing is cut. */
 const largeTextChars = 60_000;

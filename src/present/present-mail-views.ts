@@ -4,10 +4,7 @@ import { fenceUntrusted } from './fence-untrusted.js';
 import { clip, shownLimits, shownName } from './shown-limits.js';
 import { trimQuotedHistory, windowOf } from './mail-text.js';
 
-/**
- * The mail-client views: a listing line per message, a whole message, a thread. What a stranger
- * wrote sits in one fence per message; ids, dates and flags (the server's values) stay outside.
- */
+/** The mail-client views: what a stranger wrote sits in one fence per message; the server's facts outside. */
 
 export type Email = Record<string, unknown>;
 
@@ -46,13 +43,9 @@ export function messageEntry(
     trust,
   );
   const headers = [`From: ${addresses(email.from, shownLimits.messageAddresses)}`];
-  for (const [key, label] of [
-    ['to', 'To'],
-    ['cc', 'Cc'],
-    ['replyTo', 'Reply-To'],
-  ] as const) {
+  for (const [key, name] of Object.entries({ to: 'To', cc: 'Cc', replyTo: 'Reply-To' })) {
     if (Array.isArray(email[key]) && (email[key] as unknown[]).length > 0)
-      headers.push(`${label}: ${addresses(email[key], shownLimits.messageAddresses)}`);
+      headers.push(`${name}: ${addresses(email[key], shownLimits.messageAddresses)}`);
   }
   if (typeof email.sentAt === 'string') headers.push(`Date: ${email.sentAt}`);
   headers.push(`Subject: ${str(email.subject)}`);
@@ -87,18 +80,14 @@ function factsLine(head: string[], email: Email, trust: MailTrust | undefined): 
 /** The download call for each attachment, with exact values (the saving code reduces the name to a safe base name). */
 export function attachmentsOf(email: Email): { name: string; type: string; size: number; blobId: string }[] {
   if (!Array.isArray(email.attachments)) return [];
-  return (email.attachments as Email[]).flatMap((part) =>
-    typeof part.blobId === 'string'
-      ? [
-          {
-            name: str(part.name),
-            type: str(part.type) || 'application/octet-stream',
-            size: typeof part.size === 'number' ? part.size : 0,
-            blobId: part.blobId,
-          },
-        ]
-      : [],
-  );
+  return (email.attachments as Email[])
+    .filter((part) => typeof part.blobId === 'string')
+    .map((part) => ({
+      name: str(part.name),
+      type: str(part.type) || 'application/octet-stream',
+      size: typeof part.size === 'number' ? part.size : 0,
+      blobId: part.blobId as string,
+    }));
 }
 
 /** Facts about a message that come from the server (keywords) or mark it automatic (RFC 3834). */
@@ -114,10 +103,7 @@ export function flagsOf(email: Email): string[] {
   return flags;
 }
 
-/**
- * Marks from the sender checks and the hidden-text detector, outside the fence: nothing for an
- * authenticated sender, `from unverified: dmarc=fail` otherwise; amounts, not alarm words.
- */
+/** Marks from the sender checks and the hidden-text detector, outside the fence: amounts, not alarm words. */
 export function trustFlags(trust: MailTrust | undefined): string[] {
   if (!trust) return [];
   const flags: string[] = [];

@@ -5,11 +5,7 @@ import { htmlToText, prepareHtmlToText } from './html-to-text.js';
 import { trimQuotedHistory } from './mail-text.js';
 import type { Email } from './present-mail-views.js';
 
-/**
- * The body a message view shows: what a person sees. Only HTML's visible part is converted to text;
- * a text/plain alternative reads better and is shown instead, unless it says materially more than
- * the visible HTML (what no person reading the mail in a client sees).
- */
+/** The body a message view shows: the visible HTML as text, or the text/plain part unless it says materially more. */
 
 export interface MessageBody {
   text: string;

@@ -1,12 +1,7 @@
-/**
- * What one stranger-written header may take of what the model reads: a display name is shown to
- * 200 characters, an address to 254 (RFC 5321's path limit), a listing's subject to 300, and a
- * listing names at most 5 addresses per field (a message view 50), then says how many more. A
- * header section may hold 256 KiB; a listing line must stay a line.
- */
+/** What one stranger-written header may take of what the model reads (a header section may hold 256 KiB). */
 export const shownLimits = {
   nameChars: 200,
-  addressChars: 254,
+  addressChars: 254, // RFC 5321's path limit
   listingSubjectChars: 300,
   listingAddresses: 5,
   messageAddresses: 50,

@@ -43,7 +43,8 @@ export function addImpliedRoot(document: Document): Set<Element> {
   return made;
 }
 
-function adopt(parent: ParentNode, children: ChildNode[]): void {
+/** Makes `children` the whole child list of `parent`, relinked. */
+export function adopt(parent: ParentNode, children: ChildNode[]): void {
   parent.children = children;
   children.forEach((child, i) => {
     child.parent = parent;

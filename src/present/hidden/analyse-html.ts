@@ -2,11 +2,12 @@ import type { Document, Element, ParentNode, Text } from 'domhandler';
 import { addImpliedRoot } from './add-implied-root.js';
 import { hidingTechniques, type HidingTechnique } from './hiding-technique.js';
 import { StyleRuleMatcher } from './css/match-style-rules.js';
-import { parseHtmlDocument } from './parse-html-document.js';
+import { parseHtmlDocument, type ParsedHtml } from './parse-html-document.js';
 import {
   isStyleSheetParserLoaded,
   prepareStyleSheets,
   readStyleSheets,
+  type ReadStyleSheets,
   type StyleRule,
 } from './css/read-style-sheets.js';
 import { renderVisibleHtml } from './render-visible-html.js';
@@ -16,45 +17,33 @@ import { walkVisibility } from './walk-visibility.js';
 import { prepareColourMixing } from './colour/color-mix.js';
 import { inertProperties } from './css/understood-properties.js';
 
-/**
- * A bound that cut the analysis short. Parsing bounds (depth flattened past 512 levels, nodes
- * dropped past 100,000) drop or move content; style bounds (text, rules, selectors, matching
- * work, var() work) leave rules unapplied, so text they would hide may be reported visible.
- */
+/** A bound that cut the analysis short: parsing bounds drop or move content, style bounds leave rules unapplied. */
 export type VisibilityLimit =
-  | 'depth-flattened'
-  | 'nodes-capped'
-  | 'style-text-capped'
-  | 'style-rules-capped'
-  | 'style-unparsed'
-  | 'selector-too-complex'
-  | 'selector-budget-spent'
+  | ParsedHtml['limitsReached'][number]
+  | ReadStyleSheets['limitsReached'][number]
+  | Parameters<StyleRuleMatcher['limitsReached']['add']>[0]
   | 'variables-budget-spent';
 
 /** What a person sees of an HTML mail, and what they do not. */
 export interface HtmlVisibility {
-  /** The HTML without hidden elements and text, comments, <script>, <style> and <title>: input for the HTML-to-text converter. */
+  /** The HTML without what a person does not see: input for the HTML-to-text converter. */
   visibleHtml: string;
-  /** The visible text, whitespace collapsed, a line per block: for previews and for comparison with a text/plain part. */
+  /** The visible text, whitespace collapsed, a line per block. */
   visibleText: string;
   /** The text a person does not see, in document order, a line per hidden run. */
   hiddenText: string;
-  /** Non-whitespace characters hidden, all techniques together (invisible control characters included). */
+  /** Non-whitespace characters hidden, all techniques together. */
   hiddenChars: number;
   hiddenWords: number;
   /** The techniques that hid anything, most characters first. */
   techniques: HidingTechnique[];
   charsByTechnique: Partial<Record<HidingTechnique, number>>;
-  /** Characters of <script> content: code, which no mail client runs or shows, and not counted as hidden text. */
+  /** Characters of <script> content: code no mail client runs or shows, not counted as hidden text. */
   scriptChars: number;
   /** Only the first `maxBytes` were analysed; the rest is in none of the fields. */
   truncated: boolean;
   limitsReached: VisibilityLimit[];
-  /**
-   * Styling this tool cannot assess, by property or technique (`mask-image`, `clip-path: polygon`,
-   * `position: absolute (a box that may lie over other text)`): text it bears on is reported
-   * visible, but may not be. Empty when every style that bears on visible text is understood.
-   */
+  /** Styling this tool cannot assess (`mask-image`): text it bears on is reported visible, but may not be. */
   unassessed: string[];
 }
 
@@ -76,9 +65,8 @@ export const visibilityLimits = {
 } as const;
 
 /**
- * A bound that leaves styling unread or unapplied, said the way a reader can act on: text past it is
- * reported as the rest of the mail decides, which a hostile sender can make visible while a browser
- * hides it. The selector bounds name the elements they left undecided themselves.
+ * A bound that leaves styling unread or unapplied, as a reader can act on it: text past it may be
+ * visible here while a browser hides it. The selector bounds name the elements they left undecided themselves.
  */
 const limitDoubts: Partial<Record<VisibilityLimit, string>> = {
   'depth-flattened': `markup nested more than ${visibilityLimits.maxDepth} elements deep`,
@@ -95,18 +83,12 @@ export async function prepareHtmlVisibility(htmls: string | readonly string[]): 
 }
 
 /**
- * Decides, with an HTML parser and the CSS cascade, which text of an HTML mail a person sees.
- * Pure and synchronous; call prepareHtmlVisibility with the same HTML first. This module loads
- * htmlparser2 and css-select (~5–8 ms after html-to-text): import it dynamically, as html-to-text
- * is, where an answer holds HTML.
+ * Decides, with an HTML parser and the CSS cascade, which text of an HTML mail a person sees; call
+ * prepareHtmlVisibility with the same HTML first. Import this module (htmlparser2, css-select: ~5–8 ms) dynamically.
  */
 export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): HtmlVisibility {
   const maxBytes = options.maxBytes ?? visibilityLimits.maxBytes;
-  const parsed = parseHtmlDocument(html, {
-    maxBytes,
-    maxDepth: visibilityLimits.maxDepth,
-    maxNodes: visibilityLimits.maxNodes,
-  });
+  const parsed = parseHtmlDocument(html, { ...visibilityLimits, maxBytes });
   const implied = addImpliedRoot(parsed.document);
   const limitsReached: VisibilityLimit[] = [...parsed.limitsReached];
   const sheets = styleSheetsOf(parsed.document);
@@ -158,10 +140,7 @@ export function analyseHtml(html: string, options: HtmlVisibilityOptions = {}): 
   };
 }
 
-/**
- * Rules for ::first-line and ::first-letter style part of an element's text, which the detector
- * does not split off: any of them that sets more than typography is named.
- */
+/** ::first-line and ::first-letter style part of a text, not split off here: any setting more than type is named. */
 function pseudoElementDoubts(rules: readonly StyleRule[]): string[] {
   const found = new Set<string>();
   for (const rule of rules) {

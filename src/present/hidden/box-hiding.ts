@@ -3,17 +3,12 @@ import type { HidingTechnique } from './hiding-technique.js';
 import { functionCall, splitComponents } from './css/parse-declarations.js';
 
 /**
- * How far a box must be moved out of place to count as off-screen: 500px, or the screen's width
- * (height) when that is less, so that `left: -100%` is off-screen on a phone too. The usual hiding
- * values are −999px to −10000px; a mail column is 600–800px wide, and layout tricks that pull
- * content over an image move it tens or a few hundred pixels.
+ * A box moved this far (or the screen's width or height, when less: `left: -100%` on a phone) is
+ * off-screen. Hiding uses −999px to −10000px; layout tricks move content tens to hundreds of px.
  */
 export const offScreenPx = 500;
 
-/**
- * A box (or clip rectangle) narrower or shorter than this, with its overflow clipped, shows at
- * most a sliver of one line: the same bound as the smallest readable font size.
- */
+/** A clipped box (or clip rect) narrower or shorter than this shows a sliver at most, as the smallest readable font. */
 export const minVisibleBoxPx = 4;
 
 export type Read = (property: string) => string | undefined;
@@ -32,7 +27,6 @@ export const maxNudgePx = 20;
 
 /** What boxHiding reports besides a verdict, and what it needs from the element's state. */
 export interface BoxFacts {
-  /** Styling the detector cannot assess, for the element's own text. */
   doubt: (reason: string) => void;
   /** Styling that may lay the element's box over other text. */
   overlay: (reason: string) => void;
@@ -48,11 +42,7 @@ export interface BoxFacts {
 /** Narrow glyphs average about 0.4em: a generous estimate of the characters a line holds, so ordinary text fits. */
 const minCharWidthPerFontPx = 0.4;
 
-/**
- * Hiding by the box an element makes: a zero-size box (or lines of zero height) with its overflow
- * clipped, a box placed far off-screen, clipped to nothing, scaled or turned edge-on, its one line
- * indented past its clipped edge. Undefined when the box shows its content.
- */
+/** Hiding by the element's box: clipped to zero size or to nothing, placed off-screen, scaled or turned edge-on. */
 export function boxHiding(
   read: Read,
   display: string,
@@ -144,11 +134,7 @@ function isSizeKeywordOrPercent(value: string): boolean {
   );
 }
 
-/**
- * How much `transform` and `scale` shrink the element's content (the smaller axis; 1 when they
- * do not). Text scaled below a readable size is hidden as tiny text is; scale(0) is caught whole.
- * A turn about the x or y axis shrinks that axis by the cosine of the angle.
- */
+/** How much `transform` and `scale` shrink the content (the smaller axis): scaled-down text is judged as tiny text. */
 export function transformScale(read: Read, display: string): number {
   if (display === 'inline' || display === 'contents') return 1;
   let factor = 1;
@@ -275,10 +261,7 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
 
 type ClipSides = [number | undefined, number | undefined, number | undefined, number | undefined];
 
-/**
- * The sides of `clip: rect(top right bottom left)` (CSS 2 §11.1.2) in px, an `auto` side undefined;
- * undefined when the value is no rect of four sides the detector can read.
- */
+/** The sides of `clip: rect(…)` (CSS 2 §11.1.2) in px, `auto` undefined; undefined when the value is unreadable. */
 function clipRectSides(value: string, basis: LengthBasis): ClipSides | undefined {
   const call = functionCall(value.trim());
   if (call?.name !== 'rect') return undefined;
@@ -294,11 +277,7 @@ function isClipRectEmpty([top, right, bottom, left]: ClipSides): boolean {
   return extent(top, bottom) < minVisibleBoxPx || extent(left, right) < minVisibleBoxPx;
 }
 
-/**
- * clip-path: `inset()`, `circle()`, `ellipse()` and `polygon()` are measured (nothing kept:
- * clipped; most of the box kept: shown); a shape keeping only part of the box, a path(), a url()
- * or a box keyword with a shape is named.
- */
+/** clip-path shapes are measured (nothing kept: clipped; most of the box: shown); any other clip is named. */
 function clipPathHiding(
   value: string | undefined,
   basis: LengthBasis,

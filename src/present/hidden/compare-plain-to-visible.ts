@@ -1,14 +1,11 @@
 import { diffArrays } from 'diff';
 import { stripInvisibleControls } from '../fence-untrusted.js';
+import { words } from './word-list.js';
 
 /** How far a text/plain part says other things than the HTML part, as a person sees it. */
 export interface PlainComparison {
   plainWords: number;
-  /**
-   * Words the plain part says differently: its words outside the longest common word sequence
-   * with the visible HTML, and words of the HTML it drops from inside that sequence (a `not`
-   * left out). Order counts: the same words rearranged into another sentence differ.
-   */
+  /** Words outside the longest common word sequence with the visible HTML, and HTML words dropped inside it. */
   extraWords: number;
   /** extraWords / plainWords (0 for an empty plain part). */
   ratio: number;
@@ -19,19 +16,13 @@ export interface PlainComparison {
 }
 
 /**
- * The plain part "says more" when it drops a negation (`not`, `never`) from inside a sentence the
- * HTML shows, when at least 4 words differ and they are 5% of it or more, or 40
- * words or more whatever the share, or when it inserts a run of 12 words or more the HTML does not
- * show there. Ordinary alternatives are converted from the HTML and differ by a "view in browser"
- * line or a footer spelled out (addresses are left out of the comparison); an instruction written
- * for the model alone is a sentence or more, and a rearranged one changes several words' places.
+ * The plain part "says more" when it drops a negation from a sentence the HTML shows, when 4+ words
+ * and 5%+ differ, 40+ words whatever the share, or it inserts a run of 12+. Ordinary alternatives
+ * differ by a "view in browser" line or a footer; an instruction for the model alone is a sentence or more.
  */
 export const plainSaysMore = { minWords: 4, minRatio: 0.05, anyShareWords: 40, runWords: 12 } as const;
 
-/**
- * Bounds that keep the comparison near linear: words read per side, and edits the sequence
- * comparison (Myers' O((N+M)·D) diff) looks for before falling back to counting words.
- */
+/** Words read per side, and edits Myers' O((N+M)·D) diff looks for before falling back to counting words. */
 export const plainComparisonLimits = { maxWords: 20_000, maxEdits: 500 } as const;
 
 /** Words dropped from inside the common sequence count when the gap is this short: `not`, `never`, a name. */
@@ -82,24 +73,9 @@ export function comparePlainToVisible(plain: string, visibleText: string): Plain
 }
 
 // A plain part that leaves one of these out of a sentence the HTML shows says its opposite.
-const negations = new Set([
-  'not',
-  'no',
-  'never',
-  'nor',
-  'don',
-  'doesn',
-  'didn',
-  'isn',
-  'aren',
-  'won',
-  'cannot',
-  'can',
-  'without',
-  'neither',
-  'nothing',
-  'nobody',
-]);
+const negations = new Set(
+  words`not no never nor don doesn didn isn aren won cannot can without neither nothing nobody`,
+);
 
 function verdict(
   plainWords: number,

@@ -20,21 +20,18 @@ import { isUnderstoodProperty } from './css/understood-properties.js';
 import { svgHiding, type SvgBox } from './svg-hiding.js';
 import { defaultDisplay, notRenderedElements, unassessedFallbackElements } from './css/user-agent-style.js';
 
-/**
- * Below 4 CSS px a line of text is a one- or two-pixel smear on an ordinary screen; from 4px up it
- * can still be made out zoomed or on a dense phone screen. Mail's smallest real fine print is ~8px.
- */
+/** Below 4 CSS px text is a smear; from 4px up it can be made out zoomed (mail's finest print is ~8px). */
 export const minReadableFontPx = 4;
 /** Text (or a subtree) drawn at under 2% opacity leaves at most ~5/255 of contrast: nothing shows. */
 export const minOpacity = 0.02;
-/** A blur radius past a fifth of the font size smears strokes into their neighbours: the text cannot be read. */
+/** A blur radius past a fifth of the font size smears strokes into their neighbours. */
 export const maxReadableBlurPerFontPx = 0.2;
 /** Letter spacing below −0.3em draws each glyph over the one before it. */
 export const minLetterSpacingPerFontPx = -0.3;
 
 /** What an element passes on to its content in one render context. */
 export interface RenderState {
-  /** Set when the element's whole subtree is hidden (display:none, opacity:0, a zero-size box, …). */
+  /** Set when the element's whole subtree is hidden. */
   hiddenBy: HidingTechnique | undefined;
   display: string;
   isVisible: boolean;
@@ -47,7 +44,6 @@ export interface RenderState {
   rootFontPx: number;
   /** Line height in px, or as a factor of the font size (unitless values inherit as the factor). */
   lineHeight: { px: number } | { factor: number } | undefined;
-  /** white-space keeps lines from wrapping. */
   isNoWrap: boolean;
   /** zoom and transform scale, multiplied down the tree. */
   scale: number;
@@ -56,7 +52,7 @@ export interface RenderState {
   isIndentedAway: boolean;
   opacity: number;
   custom: CustomProperties | undefined;
-  /** Styling of this element or an ancestor that the detector cannot assess, which affects this subtree's text. */
+  /** Styling of this element or an ancestor that the detector cannot assess. */
   doubt: string | undefined;
   /** Styling of this element that may lay its box over other text (absolute position, a large shift). */
   overlay: string | undefined;
@@ -189,12 +185,8 @@ export function computeRenderState(
   const far = Math.min(offScreenPx, context.width);
   const overlays: string[] = [];
   let clip = parent.clip;
-  const clipCapacity = (capacity: number): void => {
-    clip = { capacity };
-  };
   const isSvg = element.name === 'svg' || (parent.isSvg && element.name !== 'foreignobject');
-  // Transforms apply to every SVG element (SVG 2 §8.5) and to the <svg> box, an atomic inline, whatever its display,
-  // and to an inline element made a block by absolute positioning or a float.
+  // Transforms apply to SVG (SVG 2 §8.5) whatever its display, and to an inline made a block by position or float.
   const transformDisplay = isSvg ? 'block' : boxDisplayOf(read, display);
   const box = boxHiding(read, display, basis, {
     doubt,
@@ -202,7 +194,7 @@ export function computeRenderState(
     lineHeightPx,
     textIndentPx,
     isNoWrap,
-    clipCapacity,
+    clipCapacity: (capacity) => (clip = { capacity }),
     isTransformable: isSvg,
   });
   const cssPx = (property: string): number | undefined => {
@@ -224,13 +216,9 @@ export function computeRenderState(
   return {
     hiddenBy,
     display,
-    isVisible: takesParentValue(visibility)
-      ? parent.isVisible
-      : visibility === 'initial' || visibility === 'visible'
-        ? true
-        : visibility === 'hidden' || visibility === 'collapse'
-          ? false
-          : parent.isVisible,
+    isVisible:
+      /^(initial|visible)$/.test(visibility ?? '') ||
+      (!/^(hidden|collapse)$/.test(visibility ?? '') && parent.isVisible),
     isSvg,
     svgBox: svg.box,
     paint,
@@ -250,11 +238,9 @@ export function computeRenderState(
 }
 
 /**
- * Whether lines do not wrap: `white-space: nowrap | pre`, or `nowrap` among the keywords of
- * `white-space` (a shorthand of white-space-collapse and text-wrap-mode in CSS Text 4),
- * `text-wrap` or `text-wrap-mode`. Not wrapping lets an indent push a line out of sight, so any of
- * them saying so counts, and only white-space's own wrapping keywords, which every client reads,
- * end a parent's nowrap (a client that does not know text-wrap-mode keeps it).
+ * Whether lines do not wrap (so an indent can push a line out of sight): any of white-space,
+ * text-wrap-mode or text-wrap saying so counts; only white-space's wrapping keywords, which every
+ * client reads, end a parent's nowrap.
  */
 function readNoWrap(read: (property: string) => string | undefined, parentNoWrap: boolean): boolean {
   const whiteSpace = read('white-space')?.toLowerCase();
@@ -263,7 +249,7 @@ function readNoWrap(read: (property: string) => string | undefined, parentNoWrap
   return /^(normal|pre-wrap|pre-line|break-spaces|initial)$/.test(whiteSpace ?? '') ? false : parentNoWrap;
 }
 
-/** Why text directly inside an element with this state is hidden, or undefined when a person sees it (or it cannot be told: see textDoubt). */
+/** Why text directly inside an element with this state is hidden; undefined when seen or undecidable (textDoubt). */
 export function textHiding(state: RenderState): HidingTechnique | undefined {
   if (state.hiddenBy) return state.hiddenBy;
   if (!state.isVisible) return 'visibility:hidden';
@@ -352,7 +338,7 @@ function ownOpacity(opacity: string | undefined, doubt: (reason: string) => void
 // Filters that keep the contrast between text and its background: hue, saturation, sepia, a shadow.
 const keptContrastFilters = /^(grayscale|sepia|hue-rotate|saturate|drop-shadow)$/;
 
-/** filter: opacity() multiplies, blur() is measured, the filters that keep contrast pass; any other (brightness(), contrast(), invert(), url()) is named. */
+/** filter: opacity() multiplies, blur() is measured, the filters that keep contrast pass; any other is named. */
 function readFilter(
   value: string | undefined,
   basis: LengthBasis,

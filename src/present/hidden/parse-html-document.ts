@@ -19,10 +19,8 @@ export interface ParsedHtml {
 }
 
 /**
- * A DOM that no input can make deep or huge. Past `maxDepth`, an element is attached to the
- * deepest kept one and its content goes there too, as Blink does past 512 levels
- * (HTMLConstructionSite): walks of the tree that recurse (domutils under :has(), html-to-text over
- * the visible HTML, dom-serializer) then stay within the stack.
+ * A DOM that no input can make deep or huge: past `maxDepth` an element is attached to the deepest kept
+ * one, as Blink does past 512 levels, so walks that recurse (domutils, html-to-text) stay within the stack.
  */
 class BoundedHandler extends DomHandler {
   private nodes = 0;
@@ -70,10 +68,9 @@ class BoundedHandler extends DomHandler {
 }
 
 /**
- * htmlparser2's stack of open tag names, with a count per name: an end tag for an element that
- * is not open costs O(1) instead of a scan of the whole stack, which made deep nesting followed
- * by stray end tags quadratic (20,000 of each took ~2 s, 40,000 took 26 s). htmlparser2 8 only
- * pushes, pops, indexes and calls lastIndexOf on it.
+ * htmlparser2's stack of open tag names, counted per name: an end tag for an element not open costs
+ * O(1), not a scan (deep nesting then stray end tags was quadratic). htmlparser2 8 only pushes, pops, indexes and
+ * calls lastIndexOf.
  */
 class IndexedTagStack extends Array<string> {
   private readonly counts = new Map<string, number>();

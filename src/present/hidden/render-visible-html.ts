@@ -1,5 +1,6 @@
 import render from 'dom-serializer';
 import type { AnyNode, Document, Element, ParentNode, Text } from 'domhandler';
+import { adopt } from './add-implied-root.js';
 
 const isParent = (node: AnyNode): node is ParentNode & Element => node.type === 'tag' || node.type === 'root';
 
@@ -32,7 +33,7 @@ export function renderVisibleHtml(
       continue;
     }
     const kept = parent.children.filter((child) => !hidden.has(child) && !dropped.has(child));
-    relink(parent, kept);
+    adopt(parent, kept);
     if (kept.some((child) => hasText.has(child))) hasText.add(node);
     else if (textHidden.has(node as Element)) dropped.add(node);
   }
@@ -40,12 +41,4 @@ export function renderVisibleHtml(
   const unwrap = (nodes: AnyNode[]): AnyNode[] =>
     nodes.flatMap((node) => (implied.has(node as Element) ? unwrap((node as Element).children) : [node]));
   return render(unwrap(document.children), { encodeEntities: 'utf8' });
-}
-
-function relink(parent: ParentNode, children: AnyNode[]): void {
-  parent.children = children as ParentNode['children'];
-  children.forEach((child, i) => {
-    child.prev = children[i - 1] ?? null;
-    child.next = children[i + 1] ?? null;
-  });
 }

@@ -1,26 +1,14 @@
 import type { Element } from 'domhandler';
 import { minVisibleBoxPx } from './box-hiding.js';
 import type { HidingTechnique } from './hiding-technique.js';
+import { words } from './word-list.js';
 
 export type SvgBox = { width: number | undefined; height: number | undefined; hasViewBox: boolean };
 
 // SVG elements whose content is never drawn where it stands: descriptions, definitions, paint servers.
-const undrawnSvgElements = new Set([
-  'desc',
-  'title',
-  'metadata',
-  'defs',
-  'symbol',
-  'clippath',
-  'mask',
-  'pattern',
-  'marker',
-  'lineargradient',
-  'radialgradient',
-  'filter',
-  'style',
-  'script',
-]);
+const undrawnSvgElements = new Set(
+  words`desc title metadata defs symbol clippath mask pattern marker lineargradient radialgradient filter style script`,
+);
 
 /** An SVG length attribute in user units (a plain number or px); undefined for anything relative. */
 function userUnits(value: string | undefined): number | undefined {
@@ -29,10 +17,8 @@ function userUnits(value: string | undefined): number | undefined {
 }
 
 /**
- * What SVG does to text: an <svg> of no width or height clips all it holds (its overflow is
- * hidden), <desc> and definitions are not drawn, and a <text> is drawn at its x and y, so one
- * placed beyond the <svg>'s box (or left at y = 0, where the text sits above the top edge) is not
- * seen. Positions the detector cannot place (a viewBox scaling them, dx/dy, a text path) are named.
+ * What SVG does to text: an empty <svg> clips all it holds, definitions are not drawn, a <text> placed
+ * beyond the <svg>'s box (or at y = 0, above its top) is not seen. Positions not placed here are named.
  */
 export function svgHiding(
   element: Element,

@@ -1,4 +1,4 @@
-import type { AnyNode, Comment, Document, Element, Text } from 'domhandler';
+import { isTag, type AnyNode, type Comment, type Document, type Element, type Text } from 'domhandler';
 import { stripInvisibleControls } from '../fence-untrusted.js';
 import { cascadeDeclarations, type Cascaded, type ElementDeclarations } from './css/cascade-declarations.js';
 import {
@@ -33,20 +33,15 @@ export interface VisibilityWalk {
   hidden: Set<AnyNode>;
   /** Elements whose text is hidden where they stand (colour, size, visibility), though their box is there. */
   textHidden: Set<Element>;
-  /** Styling the detector cannot assess that bears on text a person may see (a property, a technique), in document order. */
+  /** Styling the detector cannot assess that bears on text a person may see, in document order. */
   unassessed: Set<string>;
 }
 
 type Frame = { node: AnyNode; states: RenderState[] } | { leave: Element };
 
-const isElement = (node: AnyNode): node is Element =>
-  node.type === 'tag' || node.type === 'script' || node.type === 'style';
 const isBlockish = (display: string): boolean => !/^(inline|contents|ruby)/.test(display);
 
-/**
- * Walks the document once, in order, deciding for each text node whether a person sees it on at
- * least one render context; a subtree hidden on all of them is taken whole without styling it.
- */
+/** Walks the document once: text is visible when seen in any render context; a subtree hidden in all is taken whole. */
 export function walkVisibility(
   document: Document,
   matcher: StyleRuleMatcher,
@@ -168,7 +163,7 @@ export function walkVisibility(
       takeComment(node as Comment);
       continue;
     }
-    if (!isElement(node)) continue;
+    if (!isTag(node)) continue;
     if (node.type === 'script' || node.type === 'style') {
       result.hidden.add(node);
       if (node.type === 'script') result.scriptChars += scriptLength(node);
@@ -221,10 +216,7 @@ export function walkVisibility(
 
 const noDeclarations: Cascaded = new Map();
 
-/**
- * Gathers what styles `element` once; returns its cascade for a context bit. Equal sources share
- * one cascade, and one for all contexts when no @media rule tells them apart.
- */
+/** Gathers what styles `element` once; returns its cascade per context bit, shared by equal sources and contexts. */
 function stylesOf(
   element: Element,
   matcher: StyleRuleMatcher,

@@ -28,10 +28,8 @@ const modes: Readonly<Record<string, Mode>> = {
 };
 
 /**
- * color-mix(in <space>, <colour> [<p>%], <colour> [<p>%]) by CSS Color 5 §2 (percentages of 0 to
- * 100% normalised, a sum under 100% scaling alpha), interpolated by culori; alpha is not
- * premultiplied, which moves a mix of translucent colours a little. Undefined when malformed,
- * `unknown` when a part cannot be evaluated.
+ * color-mix() by CSS Color 5 §2, interpolated by culori (alpha not premultiplied, which moves a mix of
+ * translucent colours a little). Undefined when malformed, `unknown` when a part cannot be evaluated.
  */
 export function mixColours(args: string, parse: (text: string) => ParsedColour | undefined): ParsedColour | undefined {
   if (!culori) return 'unknown';

@@ -2,6 +2,7 @@ import type { Color } from 'culori';
 import { hsl, rgb } from 'culori/css';
 import { mixColours } from './color-mix.js';
 import { functionCall, splitComponents } from '../css/parse-declarations.js';
+import { words } from '../word-list.js';
 
 /** An sRGB colour, channels 0..255, alpha 0..1. */
 export interface Rgba {
@@ -29,50 +30,16 @@ const systemColours: Readonly<Record<string, Rgba>> = {
   activetext: { r: 255, g: 0, b: 0, a: 1 },
 };
 // System colours whose value depends on the platform, and the deprecated ones (CSS Color 4 §6.2, Appendix A).
-const platformColours = new Set([
-  'accentcolor',
-  'accentcolortext',
-  'buttonborder',
-  'buttonface',
-  'buttontext',
-  'graytext',
-  'highlight',
-  'highlighttext',
-  'mark',
-  'marktext',
-  'selecteditem',
-  'selecteditemtext',
-  'activeborder',
-  'activecaption',
-  'appworkspace',
-  'background',
-  'buttonhighlight',
-  'buttonshadow',
-  'captiontext',
-  'inactiveborder',
-  'inactivecaption',
-  'inactivecaptiontext',
-  'infobackground',
-  'infotext',
-  'menu',
-  'menutext',
-  'scrollbar',
-  'threeddarkshadow',
-  'threedface',
-  'threedhighlight',
-  'threedlightshadow',
-  'threedshadow',
-  'window',
-  'windowframe',
-  'windowtext',
-]);
+const platformColours = new Set(
+  words`accentcolor accentcolortext buttonborder buttonface buttontext graytext highlight highlighttext mark marktext
+  selecteditem selecteditemtext activeborder activecaption appworkspace background buttonhighlight buttonshadow
+  captiontext inactiveborder inactivecaption inactivecaptiontext infobackground infotext menu menutext scrollbar
+  threeddarkshadow threedface threedhighlight threedlightshadow threedshadow window windowframe windowtext`,
+);
 // Valid colours whose value this code does not compute.
 const unevaluatedFunctions = new Set(['device-cmyk', 'contrast-color']);
 
-/**
- * A CSS colour value; undefined when the value is not a colour at all (a browser drops such a
- * declaration). `currentColour` is the element's own colour; `isDark` picks light-dark()'s side.
- */
+/** A CSS colour value; undefined when it is no colour (a browser drops it). `isDark` picks light-dark()'s side. */
 export function parseCssColour(
   text: string,
   currentColour: ParsedColour | undefined,
@@ -83,7 +50,7 @@ export function parseCssColour(
   return dependsOnContext(value) ? parse() : remembered(value, parse);
 }
 
-/** A colour that depends on the element (currentcolor), the colour scheme (light-dark) or whether the colour library is loaded (color-mix). */
+/** A colour that depends on the element, the colour scheme or whether the colour library is loaded (color-mix). */
 function dependsOnContext(value: string): boolean {
   return /currentcolor|light-dark|color-mix/.test(value);
 }

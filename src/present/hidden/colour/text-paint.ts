@@ -4,7 +4,7 @@ import { resolveLength, type LengthBasis } from '../css/css-length.js';
 import { cssWideKeyword, takesParentValue } from '../css/css-wide-keywords.js';
 import { splitComponents, splitTopLevelCommas } from '../css/parse-declarations.js';
 
-/** One layer of a text shadow as computed: offsets and blur in px, and its colour as written (undefined: the text's colour). */
+/** One text-shadow layer: offsets and blur in px, its colour as written (undefined: the text's colour). */
 interface ShadowLayer {
   x: number;
   y: number;
@@ -13,10 +13,8 @@ interface ShadowLayer {
 }
 
 /**
- * How an element's text is painted, and over what. The colour-valued properties text inherits
- * are kept as written, because `currentcolor` (and a colour mixed from it) inherits as a keyword
- * and means each element's own colour; the shadow and outline are judged again on every element,
- * against its own colour and backdrop.
+ * How an element's text is painted, and over what. Inherited colour values are kept as written:
+ * `currentcolor` inherits as a keyword, so shadow and outline are judged again on every element.
  */
 export interface TextPaint {
   colour: ParsedColour;
@@ -30,17 +28,15 @@ export interface TextPaint {
   strokeWidth: number | 'unreadable';
   /** -webkit-text-stroke-color as written; undefined is the text's colour. */
   strokeColour: string | undefined;
-  /** -webkit-text-fill-color, which paints HTML text instead of `color` where set. */
   fill: ParsedColour | undefined;
-  /** SVG's `fill`, which paints SVG text. */
   svgFill: ParsedColour;
-  /** The colour behind the text: the nearest backgrounds, blended; unknown under an image without a colour of its own. */
+  /** The nearest backgrounds, blended; unknown under an image without a colour of its own. */
   backdrop: Rgba | typeof unknownColour;
-  /** The backdrop is a background image's fallback colour: what shows behind the text with images on is not known. */
+  /** The backdrop is a background image's fallback colour. */
   isUnderImage: boolean;
-  /** The colours in which shadows near the text and its outline (-webkit-text-stroke) draw the glyphs, before the element's opacity. */
+  /** The colours in which shadows near the text and its outline draw the glyphs, before the element's opacity. */
   glyphInks: readonly Rgba[];
-  /** The property that changes the colours in a way not computed here (a blend mode, a background clipped to the text). */
+  /** The property that changes the colours in a way not computed here (a blend mode, background-clip: text). */
   alteredBy: string | undefined;
   /** A shadow or stroke whose value could not be read. */
   unreadable: string | undefined;
@@ -147,10 +143,7 @@ export function computePaint(
   };
 }
 
-/**
- * Whether text with this paint (drawn at `opacity`, in SVG or not) can be seen against its
- * backdrop: 'hidden', 'visible', or the property that keeps this from being told.
- */
+/** Whether text with this paint can be seen against its backdrop, or the property that keeps this from being told. */
 export function paintVisibility(
   paint: TextPaint,
   opacity: number,
@@ -185,10 +178,7 @@ function paintColour(value: string, colour: ParsedColour, isDark: boolean): Pars
   return parseCssColour(value, colour, isDark);
 }
 
-/**
- * A text-shadow value as computed, 'unreadable' unless each layer is two or three lengths (the
- * blur not negative) with at most one colour, before or after them: a browser drops anything else.
- */
+/** A text-shadow as computed; 'unreadable' unless each layer is 2–3 lengths (blur ≥ 0) and at most one colour. */
 function shadowOf(value: string, basis: LengthBasis): TextPaint['shadow'] {
   const lower = value.toLowerCase().trim();
   if (lower === 'none' || lower === 'initial') return [];
@@ -207,11 +197,7 @@ function shadowOf(value: string, basis: LengthBasis): TextPaint['shadow'] {
   return layers;
 }
 
-/**
- * Whether any layer of the shadow draws the glyphs near the text in a colour that shows; undefined
- * when that cannot be told. A transparent or far-off shadow draws nothing a person sees, and one
- * blurred by a font size or more is a haze, not letters.
- */
+/** The colours of shadow layers drawing glyphs near the text (a blur of a font size is a haze); undefined: unknown. */
 function shadowInksOf(
   shadow: TextPaint['shadow'],
   colour: ParsedColour,
@@ -258,11 +244,7 @@ function strokeInksOf(
   return inkOf(colourText === undefined ? colour : parseCssColour(colourText, colour, isDark));
 }
 
-/**
- * The colour behind the element's text: its own background over its parent's. Under an image,
- * the background colour the same element gives (mail sets one for clients that block images),
- * marked as under an image; unknown without one.
- */
+/** The element's background over its parent's; under an image, its fallback colour marked as such, or unknown. */
 function backdropOf(
   read: (property: string) => string | undefined,
   colour: ParsedColour,

@@ -3,10 +3,7 @@ import type { RuleMatch } from './match-style-rules.js';
 import type { CssDeclaration } from './parse-declarations.js';
 import type { UserAgentDeclaration } from './user-agent-style.js';
 
-/**
- * The winning declaration per longhand property. A longhand set by a shorthand maps to the
- * shorthand's declaration (its `property` names the shorthand), read out when it is used.
- */
+/** The winning declaration per longhand; one set by a shorthand maps to the shorthand's declaration. */
 export type Cascaded = ReadonlyMap<string, UserAgentDeclaration>;
 
 /** Everything that can style one element, gathered once and cascaded per render context. */
@@ -18,10 +15,8 @@ export interface ElementDeclarations {
 }
 
 /**
- * CSS Cascade 5 §6 for one element in one context. Later wins, so declarations are applied from
- * the weakest: user agent, presentational hints (author level, specificity 0, before every author
- * rule: HTML §15.1), author rules by specificity then source order, the style attribute; then
- * author !important rules the same way, then the style attribute's !important.
+ * CSS Cascade 5 §6 for one element in one context, applied from the weakest: user agent, presentational
+ * hints (HTML §15.1), author rules by specificity then order, the style attribute; then the !important ones.
  */
 export function cascadeDeclarations(source: ElementDeclarations, contextBit: number): Cascaded {
   const cascaded = new Map<string, UserAgentDeclaration>();

@@ -1,7 +1,4 @@
-/**
- * CSS lengths in px, including calc(), min(), max() and clamp(): text hidden by `font-size:
- * calc(0px)` or `left: calc(-9999px)` is hidden all the same, so the arithmetic is evaluated.
- */
+/** CSS lengths in px, with calc(), min(), max() and clamp(): `font-size: calc(0px)` hides text all the same. */
 
 /** What relative units resolve against for one element. */
 export interface LengthBasis {
@@ -80,10 +77,7 @@ class LengthParser {
     return true;
   }
 
-  /**
-   * A whole value: a number with its unit or a math function. Sums and parentheses are for inside
-   * calc(), and a unitless number is a length only as a literal: 0, or any in quirks mode.
-   */
+  /** A number with its unit or a math function; a unitless number is a length only as 0, or in quirks mode. */
   parseValue(): Quantity | undefined {
     const [, number, unit, fn] = this.take() ?? [];
     if (number !== undefined)

@@ -70,11 +70,7 @@ function backgroundColour(parts: string[]): string {
 }
 
 const systemFonts = /^(caption|icon|menu|message-box|small-caption|status-bar)$/i;
-/**
- * A browser drops an invalid `font`, so the size declared before it applies; the cascade here has
- * already replaced that one, so an invalid shorthand yields a size no reader can evaluate, and the
- * text it styles is reported as styling this cannot assess rather than as the inherited size.
- */
+/** A browser drops an invalid `font`, leaving the size before it, which the cascade here replaced: named instead. */
 const unreadableSize = 'invalid';
 
 /** `font: [style variant weight stretch] size[/line-height] family`, or a system font. */

@@ -1,6 +1,6 @@
 import { compile } from 'css-select';
 import { parse as parseSelectors } from 'css-what';
-import type { AnyNode, Element } from 'domhandler';
+import { isTag, type AnyNode, type Element } from 'domhandler';
 import nthCheck from 'nth-check';
 import type { StyleRule } from './read-style-sheets.js';
 import { neverPseudo, selectorFacts, undecidedPseudo, type SelectorFacts } from './selector-facts.js';
@@ -34,10 +34,7 @@ interface CompiledSelector {
 /** Undecided pseudo-classes in one selector tried every way, at most; past it, every candidate element is in doubt. */
 const maxUndecided = 3;
 
-/**
- * What every element matched after the work budget ran out gets: rules are no longer applied to
- * it, so its text is named as not assessed rather than trusted. It stands in every render context.
- */
+/** Given to every element once the work budget ran out: its text is named as not assessed, in every context. */
 export const budgetSpentDoubt: StyleRule = {
   selectorList: '*',
   declarations: [{ property: 'style rules past the matching budget', value: 'unmatched', isImportant: false }],
@@ -55,11 +52,21 @@ interface Position {
   subtree: number;
 }
 
+/** The position of an element outside the measured tree: alone among its siblings. */
+const loosePosition: Position = {
+  index: 0,
+  fromEnd: 0,
+  typeIndex: 0,
+  typeFromEnd: 0,
+  siblings: 1,
+  depth: 0,
+  subtree: 1,
+};
+
 /**
- * Matches style rules to elements with css-select, bounded: selectors are indexed by their
- * rightmost id, class or tag (as browsers do), structural pseudo-classes read a precomputed
- * position table in O(1) instead of scanning siblings, and every test is charged a cost that
- * bounds its real work, so no document can make matching quadratic or exponential.
+ * Matches style rules to elements with css-select, bounded: selectors indexed by their rightmost
+ * id, class or tag, structural pseudo-classes read in O(1) from a position table, and every test
+ * charged a cost that bounds its work, so no document makes matching quadratic or exponential.
  */
 export class StyleRuleMatcher {
   readonly limitsReached = new Set<'selector-too-complex' | 'selector-budget-spent'>();
@@ -183,9 +190,8 @@ export class StyleRuleMatcher {
   }
 
   /**
-   * What a rule that may or may not apply contributes instead of its declarations: one whose
-   * name is no property, so the element's state names it as styling not assessed. None when
-   * the rule sets only properties that cannot hide text. Its own order keeps memo keys apart.
+   * What a rule that may or may not apply contributes: a declaration named as no property is, so
+   * the state names it as not assessed; none when it sets only inert properties. Its own order keeps memo keys apart.
    */
   private doubtOf(rule: StyleRule, name: string): StyleRule | undefined {
     if (!rule.declarations.some((declaration) => !inertProperties.has(declaration.property))) return undefined;
@@ -225,17 +231,7 @@ export class StyleRuleMatcher {
   };
 
   private position(element: Element): Position {
-    return (
-      this.positions.get(element) ?? {
-        index: 0,
-        fromEnd: 0,
-        typeIndex: 0,
-        typeFromEnd: 0,
-        siblings: 1,
-        depth: 0,
-        subtree: 1,
-      }
-    );
+    return this.positions.get(element) ?? loosePosition;
   }
 
   /** One pass over the tree: each element's place among its siblings, its depth and its subtree size. */
@@ -244,21 +240,18 @@ export class StyleRuleMatcher {
     const order: Element[] = [];
     const stack: { nodes: AnyNode[]; depth: number }[] = [{ nodes: root, depth: 0 }];
     for (let frame = stack.pop(); frame; frame = stack.pop()) {
-      const elements = frame.nodes.filter(
-        (n): n is Element => n.type === 'tag' || n.type === 'script' || n.type === 'style',
-      );
+      const elements = frame.nodes.filter(isTag);
       const typeCounts = new Map<string, number>();
       elements.forEach((element, i) => {
         const typeIndex = typeCounts.get(element.name) ?? 0;
         typeCounts.set(element.name, typeIndex + 1);
         this.positions.set(element, {
+          ...loosePosition,
           index: i,
           fromEnd: elements.length - 1 - i,
           typeIndex,
-          typeFromEnd: 0,
           siblings: elements.length,
           depth: frame.depth,
-          subtree: 1,
         });
         order.push(element);
         stack.push({ nodes: element.children, depth: frame.depth + 1 });
@@ -276,11 +269,7 @@ export class StyleRuleMatcher {
   }
 }
 
-/**
- * An upper bound on one test's work: css-select walks every ancestor for each descendant
- * combinator (its cache saves the tests, not the walk), every earlier sibling for `~`, and the
- * subtree for :has(). The index and the O(1) pseudo-classes keep everything else constant.
- */
+/** An upper bound on one test's work: css-select walks ancestors, earlier siblings (`~`) and the subtree (:has()). */
 function costOf(facts: SelectorFacts, position: Position | undefined): number {
   if (!position) return 1;
   return (

@@ -3,12 +3,9 @@ import { splitComponents, splitTopLevelCommas } from './parse-declarations.js';
 import type { RenderContext } from '../render-context.js';
 
 /**
- * Media Queries 4 evaluated for one render context. A condition is true, false or unknown (§3.2):
- * an unknown feature, a value this cannot evaluate, or a parenthesised group that is no condition
- * is unknown, `not` unknown is unknown, and a query that ends unknown matches nothing, as in a
- * browser. A malformed query (`(a) and`, `(a) and (b) or (c)`) matches nothing either, however
- * it is negated. So a rule that only a rare reader's setting would turn on is left out, and a
- * `not` cannot turn something this does not understand into a match.
+ * Media Queries 4 for one render context. What this cannot evaluate is unknown (§3.2), and a query
+ * that ends unknown, or is malformed, matches nothing, however negated: a `not` cannot turn
+ * something this does not understand into a match.
  */
 export function matchesMedia(queryList: string, context: RenderContext): boolean {
   if (queryList.trim() === '') return true;
@@ -23,10 +20,7 @@ const screenTypes = new Set(['all', 'screen']);
 const reservedWords = new Set(['only', 'not', 'and', 'or', 'layer']);
 export const maxMediaNesting = 8;
 
-/**
- * Whether a query nests parentheses deeper than matchesMedia reads: it takes such a query as
- * unknown (matching nothing), where a browser evaluates it, so its block must be named instead.
- */
+/** Whether a query nests deeper than matchesMedia reads (matching nothing, unlike a browser): its block is named. */
 export function nestsPastMediaReading(queryList: string): boolean {
   let depth = 0;
   for (const char of queryList) {
@@ -184,59 +178,30 @@ function numericValue(feature: string, text: string, context: RenderContext): nu
   });
 }
 
-function featureValue(feature: string, c: RenderContext): number | string | undefined {
-  switch (feature) {
-    case 'width':
-    case 'device-width':
-      return c.width;
-    case 'height':
-    case 'device-height':
-      return c.height;
-    case 'aspect-ratio':
-    case 'device-aspect-ratio':
-      return c.width / c.height;
-    case 'orientation':
-      return c.height >= c.width ? 'portrait' : 'landscape';
-    case 'resolution':
-    case 'device-pixel-ratio':
-      return c.pixelRatio;
-    case 'prefers-color-scheme':
-      return c.isDark ? 'dark' : 'light';
-    case 'hover':
-    case 'any-hover':
-      return c.canHover ? 'hover' : 'none';
-    case 'pointer':
-    case 'any-pointer':
-      return c.canHover ? 'fine' : 'coarse';
-    case 'color':
-      return 8;
-    case 'color-index':
-    case 'monochrome':
-    case 'grid':
-      return 0;
-    case 'scripting':
-      // Mail is rendered with scripts off everywhere.
-      return 'none';
-    case 'color-gamut':
-      return 'srgb';
-    case 'dynamic-range':
-    case 'video-dynamic-range':
-      return 'standard';
-    case 'update':
-      return 'fast';
-    case 'display-mode':
-      return 'browser';
-    case 'overflow-block':
-    case 'overflow-inline':
-      return 'scroll';
-    case 'prefers-reduced-motion':
-    case 'prefers-reduced-transparency':
-    case 'prefers-reduced-data':
-    case 'prefers-contrast':
-      return 'no-preference';
-    case 'forced-colors':
-    case 'inverted-colors':
-      return 'none';
-  }
-  return undefined;
+// Aliases share a line; a Map, so that `constructor` names no feature.
+const featureValues = new Map(
+  Object.entries<(c: RenderContext) => number | string>({
+    'width device-width': (c) => c.width,
+    'height device-height': (c) => c.height,
+    'aspect-ratio device-aspect-ratio': (c) => c.width / c.height,
+    orientation: (c) => (c.height >= c.width ? 'portrait' : 'landscape'),
+    'resolution device-pixel-ratio': (c) => c.pixelRatio,
+    'prefers-color-scheme': (c) => (c.isDark ? 'dark' : 'light'),
+    'hover any-hover': (c) => (c.canHover ? 'hover' : 'none'),
+    'pointer any-pointer': (c) => (c.canHover ? 'fine' : 'coarse'),
+    color: () => 8,
+    'color-index monochrome grid': () => 0,
+    // scripting: mail is rendered with scripts off everywhere.
+    'scripting forced-colors inverted-colors': () => 'none',
+    'color-gamut': () => 'srgb',
+    'dynamic-range video-dynamic-range': () => 'standard',
+    update: () => 'fast',
+    'display-mode': () => 'browser',
+    'overflow-block overflow-inline': () => 'scroll',
+    'prefers-reduced-motion prefers-reduced-transparency prefers-reduced-data prefers-contrast': () => 'no-preference',
+  }).flatMap(([names, value]) => names.split(' ').map((name) => [name, value] as const)),
+);
+
+function featureValue(feature: string, context: RenderContext): number | string | undefined {
+  return featureValues.get(feature)?.(context);
 }

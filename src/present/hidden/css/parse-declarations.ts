@@ -1,10 +1,6 @@
 import { normalisePropertyName } from './property-name.js';
 
-/**
- * CSS declaration lists as a `style` attribute holds them. Inline styles are in nearly every HTML
- * mail, so they are read here (CSS Syntax's rules for strings, escapes, comments and blocks)
- * rather than by loading the style-sheet parser for every message.
- */
+/** `style` attributes, in nearly every HTML mail, read by CSS Syntax's rules without loading the style-sheet parser. */
 
 /** One `property: value [!important]`. Custom property names keep their case (CSS Variables §2). */
 export interface CssDeclaration {
@@ -15,10 +11,7 @@ export interface CssDeclaration {
 
 const closers: Readonly<Record<string, string>> = { '(': ')', '[': ']', '{': '}' };
 
-/**
- * Calls `onPiece` with each top-level piece of `text` split where `isSeparator` says, comments
- * read as a space. Pieces are sliced from the text, not built a character at a time.
- */
+/** Calls `onPiece` with each top-level piece of `text` split where `isSeparator` says, comments read as a space. */
 function splitTopLevel(
   text: string,
   isSeparator: (char: string) => boolean,
@@ -97,10 +90,7 @@ export function splitTopLevelCommas(text: string): string[] {
   return items;
 }
 
-/**
- * A value's top-level component values: whitespace separates them, a function call or string
- * stays whole, and `,` and `/` are components of their own (`rgb(0 0 0 / 50%)`, `font: 0/0 a`).
- */
+/** A value's top-level components, split at whitespace; `,` and `/` are components of their own. */
 export function splitComponents(value: string): string[] {
   const parts: string[] = [];
   splitTopLevel(

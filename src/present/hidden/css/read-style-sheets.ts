@@ -15,7 +15,6 @@ export interface StyleRule {
 }
 
 export interface StyleSheetLimits {
-  /** Characters of style sheet text read at most; the rest is ignored. */
   maxChars: number;
   /** Rules (selector lists) kept at most. */
   maxRules: number;
@@ -24,7 +23,7 @@ export interface StyleSheetLimits {
 export interface ReadStyleSheets {
   rules: StyleRule[];
   limitsReached: ('style-text-capped' | 'style-rules-capped' | 'style-unparsed')[];
-  /** At-rules whose rules a browser may apply by conditions the detector cannot judge (`@supports`, `@scope`), by name. */
+  /** At-rules whose rules apply by conditions the detector cannot judge (`@supports`, `@scope`). */
   unassessed: string[];
 }
 
@@ -41,7 +40,7 @@ export function isStyleSheetParserLoaded(): boolean {
   return parseCss !== undefined;
 }
 
-// Deeper nesting of @media and nested rules than this is not something mail needs; it is skipped.
+// Nesting deeper than mail needs is skipped.
 const maxNesting = 16;
 
 /** Declarations after a nested rule in a rule's body: they style the parent's elements, in their place in source order. */
@@ -55,11 +54,7 @@ interface Frame {
   depth: number;
 }
 
-/**
- * The rules of the <style> elements (each with its `media` attribute), parsed with CSS Syntax's
- * error recovery (css-tree), so that a stray brace drops what a browser drops and keeps the rest.
- * Rules are numbered in source order, which decides between rules of equal specificity.
- */
+/** The rules of the <style> elements, parsed with CSS Syntax's error recovery (css-tree), numbered in source order. */
 export function readStyleSheets(
   sheets: { text: string; media: string | undefined }[],
   limits: StyleSheetLimits,
@@ -149,8 +144,7 @@ function readRule(node: Rule, frame: Frame, rules: StyleRule[]): Frame | undefin
       else if (run?.type === 'DeclarationRun') run.declarations.push(declarationOf(child));
       else children.push({ type: 'DeclarationRun', declarations: [declarationOf(child)] });
     }
-    // css-tree leaves the body from the first nested rule on as raw text: its rules are read again
-    // as rules, and the declarations among them (CSS Nesting's nested declarations) after them.
+    // css-tree leaves the body from the first nested rule on as raw text: read again, rules and declarations.
     else if (child.type === 'Raw')
       for (const item of splitRuleBody(child.value)) {
         if (item.kind === 'declarations')
@@ -166,19 +160,14 @@ function readRule(node: Rule, frame: Frame, rules: StyleRule[]): Frame | undefin
     : undefined;
 }
 
-/**
- * At-rules whose block styles no element's text: fonts, animation frames (the `animation` property
- * that plays them is not understood), print pages, counter styles, the viewport.
- */
+/** At-rules whose block styles no element's text (`animation`, which plays keyframes, is itself not understood). */
 const inertAtRules =
   /^(?:-[a-z]+-)?(?:font-face|keyframes|page|counter-style|font-feature-values|font-palette-values|viewport)$/;
 
 /**
- * The block of an @media, @supports or @layer rule to read next. Any other at-rule with a block
- * that may hold style rules (`@scope`, `@container`, `@starting-style`, `@property`'s initial
- * values, one not yet specified) is named: a browser that knows it applies its rules, which the
- * detector does not read. So is every @supports: whether a reader's client supports a feature is
- * not known here, and an unsupported condition turns off rules that may show text as well as hide it.
+ * The block of an @media, @supports or @layer rule to read next. Any other at-rule that may hold
+ * style rules (`@scope`, `@container`) is named, as is every @supports: whether the reader's
+ * client applies them is not known here, and they may show text as well as hide it.
  */
 function readAtRule(node: Atrule, frame: Frame, unassessed: Set<string>): Frame | undefined {
   // A print-only sheet or block styles nothing on screen, whatever it holds.
@@ -204,11 +193,7 @@ function readAtRule(node: Atrule, frame: Frame, unassessed: Set<string>): Frame 
     : { ...frame, nodes: blockRules(node, frame), next: 0, contexts, depth: frame.depth + 1 };
 }
 
-/**
- * The rules of a group rule's block. Nested in a style rule (CSS Nesting §3.2), the block's
- * declarations style the parent's elements and its rules nest in the parent's: it is read as the
- * body of a rule `&`.
- */
+/** The rules of a group rule's block; nested in a style rule (CSS Nesting §3.2), read as the body of a rule `&`. */
 function blockRules(node: Atrule, frame: Frame): CssNode[] {
   if (frame.parentSelector === undefined) return childrenOf(node.block);
   const nested: Rule = { type: 'Rule', prelude: { type: 'Raw', value: '&' }, block: node.block as Block };

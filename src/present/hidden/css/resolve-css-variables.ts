@@ -1,9 +1,8 @@
 import { ObjectIds, remember } from '../object-ids.js';
 
 /**
- * var() substitution (CSS Variables §3). `display: var(--x)` hides text as surely as `display:
- * none`, so values are resolved before they are read. Results are bounded in length and depth:
- * nested variables that double at each level would otherwise grow exponentially.
+ * var() substitution (CSS Variables §3): `display: var(--x)` hides text as `display: none` does. Results are
+ * bounded in length and depth: nested variables that double at each level would grow exponentially.
  */
 
 /** Longest value a substitution may produce; longer is invalid, as browsers cap it too. */
@@ -13,7 +12,7 @@ const maxDepth = 16;
 /** Custom properties in scope: name → value, already resolved. */
 export type CustomProperties = ReadonlyMap<string, string>;
 
-/** `value` with every var() replaced; undefined when a reference cannot be resolved (the declaration is then invalid at computed-value time). */
+/** `value` with every var() replaced; undefined when a reference cannot be resolved. */
 export function resolveCssVariables(
   value: string,
   lookup: (name: string, depth: number) => string | undefined,
@@ -43,11 +42,7 @@ export function resolveCssVariables(
   return result.length > maxResolvedLength ? undefined : result;
 }
 
-/**
- * What var() resolution may still cost in one analysis, in characters produced, and the custom
- * properties already resolved for a parent and a set of declarations: a rule that defines
- * variables for thousands of elements resolves them once per parent, not once per element.
- */
+/** What var() may still cost in one analysis, in characters; custom properties resolved per parent and declarations. */
 export class VariableWork extends ObjectIds {
   charsLeft: number;
   isSpent = false;
@@ -68,10 +63,7 @@ export class VariableWork extends ObjectIds {
 
 const noParent = {};
 
-/**
- * The custom properties of an element: its parent's, overridden by its own declarations, each
- * resolved against the others (a cycle makes the properties in it invalid, CSS Variables §2.3).
- */
+/** An element's custom properties: its parent's overridden by its own, resolved (a cycle is invalid). */
 export function inheritCustomProperties(
   parent: CustomProperties | undefined,
   own: ReadonlyMap<string, { value: string }>,
@@ -82,8 +74,7 @@ export function inheritCustomProperties(
   const known = byOwn.get(signature);
   if (known) return known;
   const resolved = new Map(parent);
-  // Each own property is resolved once: without this, `--b: var(--a) var(--a)` chains would be
-  // explored exponentially before the length bound could fail them.
+  // Each own property is resolved once, or `--b: var(--a) var(--a)` chains would be explored exponentially.
   const settled = new Map<string, string | undefined>();
   const resolving = new Set<string>();
   const lookup = (name: string, depth: number): string | undefined => {

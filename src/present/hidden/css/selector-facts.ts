@@ -1,4 +1,5 @@
 import type { PseudoSelector, Selector } from 'css-what';
+import { words } from '../word-list.js';
 
 /** What the matcher needs to know about one complex selector before compiling it. */
 export interface SelectorFacts {
@@ -10,91 +11,32 @@ export interface SelectorFacts {
   descendantCombinators: number;
   siblingCombinators: number;
   hasHas: boolean;
-  /**
-   * Pseudo-classes, in the order met, whose truth this tool does not decide: the selector may
-   * match or not. In `compiled`, the n-th is the pseudo-class `undecided` with data n.
-   */
+  /** Pseudo-classes this tool does not decide, in order; in `compiled` the n-th is `undecided` with data n. */
   undecided: string[];
-  /** Uses a pseudo-class this tool does not know (outside a forgiving list): browsers that do not know it drop the whole rule, others apply it. */
+  /** Uses a pseudo-class unknown here (outside a forgiving list): some browsers drop the rule, others apply it. */
   isBrowserDependent: boolean;
-  /** The selector as css-select is to compile it: pseudo-classes decided statically or named undecided, invalid :is() arguments dropped. */
+  /** The selector for css-select: pseudo-classes decided or named undecided, invalid :is() arguments dropped. */
   compiled: Selector[];
   /** `unsupported`: a browser drops the whole rule; `pseudo-element`: styles generated or partial content, skipped alone. */
   problem?: 'unsupported' | 'pseudo-element';
 }
 
 // Standard pseudo-classes css-select compiles (directly or through the matcher's own overrides).
-const supportedPseudoClasses = new Set([
-  'is',
-  'where',
-  'matches',
-  'not',
-  'has',
-  'root',
-  'scope',
-  'empty',
-  'first-child',
-  'last-child',
-  'only-child',
-  'first-of-type',
-  'last-of-type',
-  'only-of-type',
-  'nth-child',
-  'nth-last-child',
-  'nth-of-type',
-  'nth-last-of-type',
-  'any-link',
-  'link',
-  'visited',
-  'hover',
-  'active',
-  'checked',
-  'disabled',
-  'enabled',
-  'required',
-  'optional',
-  'defined',
-]);
+const supportedPseudoClasses = new Set(
+  words`is where matches not has root scope empty first-child last-child only-child first-of-type last-of-type
+  only-of-type nth-child nth-last-child nth-of-type nth-last-of-type any-link link visited hover active checked
+  disabled enabled required optional defined`,
+);
 /** Standard pseudo-classes that describe a state a mail at rest is never in, in any document: they never match. */
-const staticallyFalse = new Set([
-  'focus',
-  'focus-visible',
-  'focus-within',
-  'target',
-  'target-within',
-  'autofill',
-  '-webkit-autofill',
-  'user-invalid',
-  'user-valid',
-  'fullscreen',
-  'modal',
-  'popover-open',
-  'host',
-  'host-context',
-]);
-/**
- * Standard pseudo-classes that can be true of a mail at rest, for reasons this tool does not
- * evaluate (`p:read-only` is every paragraph, `:dir(ltr)` and `:lang(en)` most text, `form:valid`
- * a form without controls): a selector using one may match or not, so what its rule sets is doubted.
- */
-const undecidedPseudoClasses = new Set([
-  'read-only',
-  'read-write',
-  'dir',
-  'lang',
-  'default',
-  'valid',
-  'invalid',
-  'in-range',
-  'out-of-range',
-  'indeterminate',
-  'placeholder-shown',
-  'open',
-  'closed',
-  'blank',
-  'playing',
-  'paused',
-]);
+const staticallyFalse = new Set(
+  words`focus focus-visible focus-within target target-within autofill -webkit-autofill user-invalid user-valid
+  fullscreen modal popover-open host host-context`,
+);
+/** Pseudo-classes that can be true of a mail at rest (`p:read-only`, `:lang(en)`), not evaluated here: doubted. */
+const undecidedPseudoClasses = new Set(
+  words`read-only read-write dir lang default valid invalid in-range out-of-range indeterminate placeholder-shown open
+  closed blank playing paused`,
+);
 // CSS 2 wrote these pseudo-elements with one colon; browsers still read them so.
 const legacyPseudoElements = new Set(['before', 'after', 'first-line', 'first-letter']);
 const combinators = new Set(['child', 'parent', 'sibling', 'adjacent', 'descendant', 'column-combinator']);
@@ -217,16 +159,10 @@ function keyOf(compound: Selector[], isQuirks: boolean): string {
   let classKey: string | undefined;
   let tagKey: string | undefined;
   for (const token of compound) {
-    if (token.type === 'attribute' && token.ignoreCase === 'quirks' && token.name === 'id' && token.action === 'equals')
-      return `#${fold(token.value)}`;
-    if (
-      token.type === 'attribute' &&
-      token.ignoreCase === 'quirks' &&
-      token.name === 'class' &&
-      token.action === 'element'
-    )
-      classKey ??= `.${fold(token.value)}`;
     if (token.type === 'tag') tagKey = token.name.toLowerCase();
+    if (token.type !== 'attribute' || token.ignoreCase !== 'quirks') continue;
+    if (token.name === 'id' && token.action === 'equals') return `#${fold(token.value)}`;
+    if (token.name === 'class' && token.action === 'element') classKey ??= `.${fold(token.value)}`;
   }
   return classKey ?? tagKey ?? '*';
 }

@@ -2,6 +2,7 @@ import type { Element } from 'domhandler';
 import type { HidingTechnique } from '../hiding-technique.js';
 import type { CssDeclaration } from './parse-declarations.js';
 import { parseLegacyColour } from '../colour/parse-legacy-colour.js';
+import { words } from '../word-list.js';
 
 /** A declaration from the browser's own style sheet, with the technique to name if it hides text. */
 export interface UserAgentDeclaration extends CssDeclaration {
@@ -9,97 +10,38 @@ export interface UserAgentDeclaration extends CssDeclaration {
 }
 
 // HTML §15.3 (rendering): elements whose box is a block, a table part or an inline-block by default.
-const blockElements = new Set([
-  'html',
-  'body',
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'center',
-  'details',
-  'dialog',
-  'dd',
-  'div',
-  'dl',
-  'dt',
-  'fieldset',
-  'figcaption',
-  'figure',
-  'footer',
-  'form',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hgroup',
-  'hr',
-  'legend',
-  'listing',
-  'main',
-  'menu',
-  'nav',
-  'ol',
-  'p',
-  'plaintext',
-  'pre',
-  'search',
-  'section',
-  'summary',
-  'ul',
-  'xmp',
-]);
-const defaultDisplays: Readonly<Record<string, string>> = {
-  li: 'list-item',
-  table: 'table',
-  caption: 'table-caption',
-  colgroup: 'table-column-group',
-  col: 'table-column',
-  thead: 'table-header-group',
-  tbody: 'table-row-group',
-  tfoot: 'table-footer-group',
-  tr: 'table-row',
-  td: 'table-cell',
-  th: 'table-cell',
-  img: 'inline-block',
-  button: 'inline-block',
-  input: 'inline-block',
-  select: 'inline-block',
-  textarea: 'inline-block',
-  marquee: 'inline-block',
+const blockElements = new Set(
+  words`html body address article aside blockquote center details dialog dd div dl dt fieldset figcaption figure footer
+  form h1 h2 h3 h4 h5 h6 header hgroup hr legend listing main menu nav ol p plaintext pre search section summary ul
+  xmp`,
+);
+// A Map: a <constructor> element is an unknown element, inline.
+const defaultDisplays: ReadonlyMap<string, string> = new Map([
+  ['li', 'list-item'],
+  ['table', 'table'],
+  ['caption', 'table-caption'],
+  ['colgroup', 'table-column-group'],
+  ['col', 'table-column'],
+  ['thead', 'table-header-group'],
+  ['tbody', 'table-row-group'],
+  ['tfoot', 'table-footer-group'],
+  ['tr', 'table-row'],
+  ['td', 'table-cell'],
+  ['th', 'table-cell'],
+  ...words`img button input select textarea marquee`.map((name) => [name, 'inline-block'] as const),
   // Never rendered; the head's own text is (browsers move stray text out of it), so it is not here.
-  area: 'none',
-  base: 'none',
-  basefont: 'none',
-  link: 'none',
-  meta: 'none',
-  param: 'none',
-  rp: 'none',
-  script: 'none',
-  style: 'none',
-};
+  ...words`area base basefont link meta param rp script style`.map((name) => [name, 'none'] as const),
+]);
 
 /** The display an element has before any author style (HTML §15.3). */
 export function defaultDisplay(name: string): string {
-  // Own keys only: a <constructor> element is an unknown element, inline.
-  if (Object.hasOwn(defaultDisplays, name)) return defaultDisplays[name] as string;
-  return blockElements.has(name) ? 'block' : 'inline';
+  return defaultDisplays.get(name) ?? (blockElements.has(name) ? 'block' : 'inline');
 }
 
-/**
- * Elements whose content a browser never draws, whatever the style (template contents, iframe
- * fallback). Not <noscript>: mail is rendered with scripts off, where its content is shown.
- */
+/** Elements whose content a browser never draws. Not <noscript>: mail is rendered with scripts off. */
 export const notRenderedElements = new Set(['template', 'iframe', 'noembed', 'noframes', 'datalist']);
 
-/**
- * Elements whose fallback content shows or not depending on what the reader's client supports
- * (<canvas> shows it with scripts off, <video> where video is not supported, <object> when its
- * data does not load): not assessed.
- */
+/** Elements whose fallback content shows or not depending on what the reader's client supports: not assessed. */
 export const unassessedFallbackElements = new Set(['canvas', 'video', 'audio', 'object', 'embed', 'applet']);
 
 /** The user-agent rules of HTML §15.3 that bear on visibility, for one element. */
@@ -128,16 +70,7 @@ const bgcolorElements = new Set(['body', 'table', 'thead', 'tbody', 'tfoot', 'tr
 const backgroundElements = new Set(['body', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
 
 // SVG 2 §6.6 presentation attributes that bear on visibility: `<text display="none">` hides as CSS does.
-const svgPresentationAttributes = [
-  'display',
-  'visibility',
-  'opacity',
-  'font-size',
-  'fill',
-  'color',
-  'transform',
-  'clip-path',
-];
+const svgPresentationAttributes = words`display visibility opacity font-size fill color transform clip-path`;
 
 /** Presentational attributes as the declarations they map to (HTML §15.3 "presentational hints", SVG 2 §6.6). */
 export function presentationalHints(element: Element, isSvg: boolean): CssDeclaration[] {
