@@ -10,24 +10,23 @@ export interface DeadlineOptions {
   now?: () => number;
 }
 
-/** The clock of one call, shared by every view of its deadline (withoutBudget). */
+/**
+ * The clock of one call, shared by every view of its deadline (withoutBudget). Pauses are the waits
+ * the caller asked for: the finished ones' total, when the outermost running one began, how many run.
+ */
 interface CallClock {
   readonly now: () => number;
   readonly startedAt: number;
-  /** Time spent in waits the caller asked for, finished ones only. */
   pausedMs: number;
-  /** When the outermost such wait began; read only while one runs. */
   pausedSince: number;
-  /** Waits running now (nested waits count once). */
   pauses: number;
 }
 
 /**
  * When one call to the service must be over: every attempt, retry, session fetch and token renewal
  * shares the configured timeout, and nothing outlives the front door's budget. Waits the caller
- * asked for (wait_for_mail's window, a proof of work, another process's credentials lock, a
- * person's confirmation) run off the timeout's clock; the budget keeps running through them.
- * The front door starts one per call; the gate (src/gate/) applies it to every request.
+ * asked for (wait_for_mail, a proof of work, a credentials lock, a person's confirmation) run off
+ * the timeout's clock, not the budget's. The front door starts one per call; the gate applies it.
  */
 export class Deadline {
   private constructor(
@@ -76,10 +75,7 @@ export class Deadline {
     }
   }
 
-  /**
-   * The same call's timeout without the door's budget, for work that outlives the call on purpose
-   * (a registration that keeps solving after the host's budget ran out; the next call collects it).
-   */
+  /** The same timeout without the budget, for work that outlives the call on purpose (a registration still solving). */
   withoutBudget(): Deadline {
     return new Deadline(this.clock, this.timeoutMs, undefined);
   }

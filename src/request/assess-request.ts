@@ -31,7 +31,7 @@ export async function assessRequest(
 ): Promise<JmapRequestResult> {
   // Presenting reads HTML mail as text: the converter loads here, when an answer holds HTML, not in an earlier stage.
   await prepareHtmlToText(responsesOf(presented));
-  const held = gate.heldReport();
+  const held = gate.screen.report();
   const result = held ? { ...presented, held } : presented;
   const view = result.view;
   if (result.dryRun || !view) return result;

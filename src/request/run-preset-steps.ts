@@ -64,7 +64,7 @@ export async function runPresetSteps(
       continue;
     }
     const response = await options.gate.call(request);
-    const summary = summarizeResponse(request, response, { held: options.gate.requestedHeld() });
+    const summary = summarizeResponse(request, response, { held: options.gate.screen.requestedHeld() });
     const run = { id: step.id, request, response };
     if (!summary.ok) {
       done.push({ ...run, summary: summary.summaryLine });

@@ -76,7 +76,7 @@ function addressObjects(list: unknown[] | null): AddressObject[] {
 }
 
 /** The sender's address when From holds exactly one that parses. */
-export function singleSender(facts: SenderFacts): NormalisedAddress | undefined {
+function singleSender(facts: SenderFacts): NormalisedAddress | undefined {
   if (facts.from.length !== 1) return undefined;
   // Stryker disable next-line OptionalChaining: From holds exactly one object here
   const email = facts.from[0]?.email;
@@ -171,16 +171,6 @@ export function judgeDomain(
   if (!appliesTo(only, domain)) return judged('no-result', { reason: 'dmarc result for another domain', results });
   if (only.result === 'pass') return judged('pass', { dmarc: 'pass', results });
   return judged('unverified', { dmarc: only.result, reason: `dmarc=${only.result}`, results });
-}
-
-/**
- * Whether a message's sender is authenticated for its From domain: what the send guard's `known`
- * mode asks of mail that wrote first. The message must carry `senderFactProperties`; one that does
- * not is not authenticated.
- */
-export function isAuthenticatedSender(email: Readonly<Record<string, unknown>>, authservId: string): boolean {
-  const facts = senderFactsOf(email);
-  return facts !== undefined && authenticateSender(facts, authservId).authenticated;
 }
 
 /** A DMARC result speaks for the From domain it names (header.from); one that names none is taken as about From. */

@@ -15,11 +15,6 @@ import { isRecord } from '../../../is-record.js';
 const lookLimit = 25;
 const submissionLookLimit = 100;
 
-/** Whether the Authentication-Results fields (topmost first) of `authservId` record a DMARC pass for `domain`: the sender verdict listings show. */
-export function passedDmarcFor(fields: readonly string[], authservId: string, domain: string): boolean {
-  return judgeDomain(fields, authservId, domain).authenticated;
-}
-
 /** Recipients the service's own submission records name (RFC 8621 §7): mail that really left, whoever sent it. */
 async function submittedTo(address: NormalisedAddress, context: CheckContext): Promise<boolean> {
   const { accountId } = await context.session();
@@ -96,11 +91,9 @@ async function wroteAuthenticated(
     if (from.length !== 1 || !namesAddress(from, address)) return false;
     const fields = email['header:Authentication-Results:asText:all'];
     if (!Array.isArray(fields)) return false;
-    return passedDmarcFor(
-      fields.filter((f): f is string => typeof f === 'string'),
-      authservId,
-      address.domain,
-    );
+    // A DMARC pass for its domain in the service's topmost field: the sender verdict listings show.
+    const strings = fields.filter((f): f is string => typeof f === 'string');
+    return judgeDomain(strings, authservId, address.domain).authenticated;
   });
 }
 
