@@ -19,17 +19,10 @@ export interface JmapRequestInput {
   include_held?: boolean;
 }
 
-/** One progress report of a long wait (the operations' ProgressUpdate shape). */
-export interface WaitProgress {
-  progress: number;
-  total?: number;
-  message: string;
-}
-
 /** What one jmap_request runs with: the gate's context (deadline, door; the check only in tests) and the wait's hooks. */
 export interface JmapRequestContext extends RequestGateContext {
-  /** Reports a long wait (wait_for_mail) as it goes; MCP turns it into progress notifications. */
-  progress?: (update: WaitProgress) => void;
+  /** Reports a long wait (wait_for_mail) as it goes, in the operations' ProgressUpdate shape; MCP notifies it. */
+  progress?: (update: { progress: number; total?: number; message: string }) => void;
   /** Test hooks of wait_for_mail's wake source (poll intervals, ping period, clock). */
   wake?: Pick<WakeSourceOptions, 'pollDelaysMs' | 'pingSeconds' | 'now'>;
 }
@@ -68,30 +61,25 @@ export type JmapRequestResult = {
   waited?: Omit<WaitReport, 'cursor'>;
 };
 
-/** How a wait waited, and where it leaves list_new's cursor for the settle stage to save. */
+/** How a wait waited (`checks`: its looks; `clamped`: shortened to fit the budget; why it polled), and its cursor. */
 export interface WaitReport {
   readonly mode: 'push' | 'polling';
   readonly seconds: number;
   readonly waitedMs: number;
-  /** How many looks (Email/changes) it took. */
   readonly checks: number;
-  /** Shortened to fit the call's time budget. */
   readonly clamped: boolean;
-  /** Why it polled instead of listening to the push stream. */
   readonly fallbackReason?: string;
-  readonly cursor: WaitCursor;
-}
-
-/** Where a wait started and stopped, against list_new's saved cursor. */
-export interface WaitCursor {
-  /** list_new's cursor as saved before the wait, if list_new ever ran. */
-  readonly saved: string | undefined;
-  readonly startState: string;
-  /** The Email state the last look reached. */
-  readonly since: string;
-  /** The wait went on from where an earlier filtered wait stopped. */
-  readonly resumed: boolean;
-  /** New mail from others the filter passed over. */
-  readonly others: number;
-  readonly matched: number;
+  /**
+   * Where it started and stopped against list_new's cursor, for the settle stage: the cursor saved
+   * before (if list_new ever ran), the state the last look reached (`since`), whether it went on
+   * from an earlier filtered wait, and how many from others the filter passed over or matched.
+   */
+  readonly cursor: {
+    readonly saved: string | undefined;
+    readonly startState: string;
+    readonly since: string;
+    readonly resumed: boolean;
+    readonly others: number;
+    readonly matched: number;
+  };
 }

@@ -68,14 +68,9 @@ export async function planRequest(account: Account, input: JmapRequestInput, gat
 }
 
 /** What jmap_request will run: a preset's steps, or the caller's ops as one step, with the caller's vars. */
-export interface JmapRequestPlan {
-  preset?: Preset;
-  presetName?: string;
-  steps: PresetStep[];
-  vars: Record<string, unknown>;
-}
+type JmapRequestPlan = Pick<RequestPlan, 'preset' | 'presetName' | 'steps' | 'vars'>;
 
-export type PlanInput = Pick<JmapRequestInput, 'ops' | 'ops_file' | 'vars' | 'attachments'>;
+type PlanInput = Pick<JmapRequestInput, 'ops' | 'ops_file' | 'vars' | 'attachments'>;
 
 /** Checks the input's shape, loads the preset or parses the ops, and checks the caller's vars. */
 export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan> {
@@ -210,7 +205,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** A preset that needs a capability this server lacks is refused before anything is sent. */
-export function checkRequires(
+function checkRequires(
   preset: Preset | undefined,
   name: string | undefined,
   session: JmapSessionInfo | undefined,

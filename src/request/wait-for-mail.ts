@@ -39,7 +39,7 @@ type Email = z.infer<typeof emailListSchema>['list'][number];
 
 /** An MCP call keeps this much of its budget for the final check and the answer. */
 const budgetReserveMs = 5000;
-/** At most this many Email/changes pages per check (200 changes each). */
+/** Email/changes pages per check (200 changes each). */
 const maxPagesPerCheck = 50;
 
 /**
@@ -59,14 +59,10 @@ export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: Wai
   );
   const looking: Looking = { gate, account: ctx.account, session: await gate.session(), preset, vars };
   // The wait is the caller's: its window runs off the timeout's clock, each look still bounded by what is left of it.
-  return gate.deadline.offTheClock(() => waitWindow(looking, { seconds, clamped }, ctx));
+  return gate.deadline.offTheClock(() => waitWindow(looking, seconds, clamped, ctx));
 }
 
-async function waitWindow(
-  looking: Looking,
-  { seconds, clamped }: { seconds: number; clamped: boolean },
-  ctx: WaitContext,
-): Promise<SentRequest> {
+async function waitWindow(looking: Looking, seconds: number, clamped: boolean, ctx: WaitContext): Promise<SentRequest> {
   const now = ctx.wake?.now ?? Date.now;
   const startedAt = now();
   const endsAt = startedAt + seconds * 1000;
@@ -86,12 +82,8 @@ async function waitWindow(
   });
   const report = (elapsedMs: number): void => {
     const elapsed = Math.min(seconds, Math.round(elapsedMs / 1000));
-    const how = source.mode === 'push' ? 'push' : 'polling';
-    ctx.progress?.({
-      progress: elapsed,
-      total: seconds,
-      message: `Waiting for new mail (${how}): ${elapsed} of ${seconds} s`,
-    });
+    const message = `Waiting for new mail (${source.mode}): ${elapsed} of ${seconds} s`;
+    ctx.progress?.({ progress: elapsed, total: seconds, message });
   };
   const ticker = setInterval(() => report(now() - startedAt), 1000);
   try {
@@ -131,25 +123,19 @@ async function waitWindow(
       if (checks === 1) ctx.log.debug(`wait_for_mail: looked once; now waiting by ${source.mode}`);
       await source.wait(endsAt);
     }
-    const waitedMs = now() - startedAt;
     const earlier = earlierNote(earlierOthers, start.unreadTotal, start.unread?.length ?? 0);
     const waited = {
       mode: source.mode,
       seconds,
-      waitedMs,
+      waitedMs: now() - startedAt,
       checks,
       clamped,
       ...(source.fallbackReason ? { fallbackReason: source.fallbackReason } : {}),
     };
+    const response = waitResponse(session.accountId, startState, since, matched);
     return {
       outcome: {
-        done: [
-          {
-            id: 'wait',
-            response: waitResponse(session, startState, since, matched),
-            summary: waitSummary(waited, matched.length),
-          },
-        ],
+        done: [{ id: 'wait', response, summary: waitSummary(waited, matched.length) }],
         failures: [],
         unresolved: new Set(),
         notes: earlier ? [earlier] : [],
@@ -176,20 +162,15 @@ function waitSummary(w: Omit<WaitReport, 'cursor'>, found: number): string {
 }
 
 /** What the wait found, in list_new's shape (Email/changes, then Email/get), so every later stage reads it alike. */
-function waitResponse(
-  session: JmapSessionInfo,
-  startState: string,
-  since: string,
-  matched: readonly Email[],
-): JmapResponse {
+function waitResponse(accountId: string, oldState: string, newState: string, matched: readonly Email[]): JmapResponse {
   return {
     methodResponses: [
       [
         'Email/changes',
         {
-          accountId: session.accountId,
-          oldState: startState,
-          newState: since,
+          accountId,
+          oldState,
+          newState,
           hasMoreChanges: false,
           created: matched.map((e) => e.id),
           updated: [],
@@ -197,7 +178,7 @@ function waitResponse(
         },
         'changes',
       ],
-      ['Email/get', { accountId: session.accountId, state: since, list: matched, notFound: [] }, 'get'],
+      ['Email/get', { accountId, state: newState, list: matched, notFound: [] }, 'get'],
     ],
   };
 }

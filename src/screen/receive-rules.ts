@@ -28,12 +28,10 @@ export async function readAccountView(account: Account) {
 type AccountView = Awaited<ReturnType<typeof readAccountView>>;
 
 /**
- * The operator's layers for this inbox (machine, user, inbox). Read once per call: a file the
- * operator changed applies from the next call on.
+ * The operator's layers for this inbox (machine, user, and the inbox's own in its state folder, where
+ * the policy commands write it). Read once per call: a changed file applies from the next call on.
  */
 export async function loadInboxLayers(account: Account, view?: AccountView): Promise<LoadedLayer[]> {
-  // The inbox's layer sits in its state folder: the directory itself, or on a connected account
-  // the chosen inbox's own folder, where the policy commands write it.
   const { config, identity } = view ?? (await readAccountView(account));
   return loadPolicyLayers(
     policyPaths({ userConfigDir: config.userConfigDir, inboxDir: guardedInbox(identity).stateDir }),

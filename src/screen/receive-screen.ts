@@ -59,10 +59,9 @@ const unjudged: DecidingRule = { layer: 'default', rule: 'receive.unjudged' };
 const lookupChunk = 500;
 
 /**
- * The screen stage of one call: after each batch's answer arrives, before anything reads it,
- * messages the operator's receive rules hold back are taken out of every answer that names them,
- * and a listing page that lost some is filled again. With no rule that restricts receiving it
- * reads the policy files once per call and does nothing else.
+ * The screen stage of one call: before anything reads a batch's answer, messages the operator's
+ * receive rules hold back are taken out of every answer that names them, and a listing page that lost
+ * some is filled again. With no rule restricting receiving it only reads the policy files, once.
  */
 export class ReceiveScreen {
   private rules: Promise<ReceiveRules | undefined> | undefined;
@@ -78,7 +77,6 @@ export class ReceiveScreen {
     this.rules ??= (async () => {
       const { account, layers } = this.options;
       if (layers) return receiveRulesOf(await layers(), account, this.options.session);
-      // The account is read once for both: its settings and inbox name the layers and the rules.
       const view = await readAccountView(account);
       return receiveRulesOf(await loadInboxLayers(account, view), account, this.options.session, view);
     })();
@@ -203,10 +201,7 @@ export class ReceiveScreen {
     return new Set([...facts].filter(([, found]) => !judgeReceived(found, rules).held).map(([id]) => id));
   }
 
-  /**
-   * The sender facts of `ids`: from the answer, the cache, else looked up in batches; `unlisted`:
-   * the ids the server lists without them.
-   */
+  /** The sender facts of `ids`: from the answer, the cache, else looked up; `unlisted`: ids listed without them. */
   private async factsOf(
     ids: readonly string[],
     known: ReadonlyMap<string, SenderFacts>,
@@ -291,9 +286,8 @@ function lookupFailed(args: Record<string, unknown>): MailboxError {
 }
 
 /**
- * Sender facts by email id, per account, kept for the life of the process (an MCP server serves
- * many calls). A message's headers never change (RFC 8621 §4: Email objects are immutable but for
- * keywords and mailboxes), so an entry never goes stale; the bound only caps memory.
+ * Sender facts by email id, per account, for the life of the process (an MCP server serves many
+ * calls). Email headers never change (RFC 8621 §4), so an entry never goes stale; the bound caps memory.
  */
 export class SenderFactsCache {
   private readonly entries = new Map<string, SenderFacts>();

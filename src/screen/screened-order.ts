@@ -14,8 +14,8 @@ import { queryReaders, refillReaders, type RefillDeps } from './refill-query-pag
 export interface ScreenedOrderDeps extends RefillDeps {
   /** Ids per scanning page (the server's maxObjectsInGet, at most). */
   pageSize: number;
-  /** At most this many shown matches are counted, and this many matches read in all. */
   caps: ScreenedCaps;
+  shownOf(ids: readonly string[]): Promise<ReadonlySet<string>>;
 }
 
 /** The default caps: a listing's count of up to 2,000 shown messages; a flood of held mail stops the count at 10,000 read. */
@@ -87,7 +87,7 @@ export async function screenQueryChanges(
   request: JmapRequest,
   response: JmapResponse,
   index: number,
-  deps: ScreenedOrderDeps & { shownOf(ids: readonly string[]): Promise<ReadonlySet<string>> },
+  deps: ScreenedOrderDeps,
 ): Promise<void> {
   const [, answer, callId] = response.methodResponses[index] as [string, Args, string];
   // Stryker disable next-line OptionalChaining: the screen calls this only for an answer whose call it found
@@ -117,7 +117,7 @@ export async function screenTooManyChanges(
   request: JmapRequest,
   response: JmapResponse,
   index: number,
-  deps: ScreenedOrderDeps & { shownOf(ids: readonly string[]): Promise<ReadonlySet<string>> },
+  deps: ScreenedOrderDeps,
 ): Promise<void> {
   const callId = response.methodResponses[index]?.[2] as string;
   const args = callOf(request, 'Email/queryChanges', callId)?.[1];
@@ -134,11 +134,9 @@ export async function screenTooManyChanges(
 }
 
 /**
- * The shown matches when the answer's page already holds every match: as many ids as its total,
- * counted by the server in the same query state (RFC 8620 §5.5: a page never holds more than the
- * matches from its position on, so such a page starts at 0, whatever position or anchor asked for
- * it): judged from the page, with no second query. Anything else (a later or cut page, arguments
- * that refer to another call, more than the caps) is left to shownMatches.
+ * The shown matches when the page holds as many ids as the server's total in the same query state:
+ * then it holds every match from 0 (RFC 8620 §5.5), whatever position or anchor asked, and is judged
+ * with no second query. Anything else (a later or cut page, references, past the caps) is shownMatches'.
  */
 async function shownOfWholePage(args: Args, answer: Args, deps: ScreenedOrderDeps): Promise<string[] | undefined> {
   const ids = strings(answer.ids);
