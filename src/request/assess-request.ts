@@ -21,8 +21,8 @@ const htmlPerRequest = 40;
 
 /**
  * The last part of the present stage, for the mail views: what the receive rules held back, and per
- * message its sender's authentication, a claiming display name, its hidden text (HTML previews read
- * as a person sees them). The raw fields read for it leave copies of the responses; the input stays.
+ * message its sender's authentication, a claiming display name, its hidden text (HTML previews read as
+ * a person sees them). The raw fields read for it leave copies of the responses.
  */
 export async function assessRequest(
   presented: Readonly<JmapRequestResult>,

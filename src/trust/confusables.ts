@@ -87,10 +87,6 @@ export function stripDefaultIgnorables(text: string): string {
   );
 }
 
-export function isDefaultIgnorable(codePoint: string): boolean {
-  return ignorable.test(codePoint);
-}
-
 /** `fold`, remembered per code point: text meets the same few code points again and again. */
 function perCodePoint(fold: (codePoint: string) => string): (codePoint: string) => string {
   const folds = new Map<string, string>();

@@ -18,11 +18,11 @@ import { auditedSend, judgeSend, unreadableSend, type SendUnderJudgement, type V
 import { settleSends, type GoingSend, type HeldSend } from './settle-sends.js';
 
 /**
- * The operator's rules on one JMAP batch before it leaves: a wake keeps the inbox read-only; every
- * send is judged, and a batch with any refused part sends nothing. A person's answer comes with a
- * rerun of the call (MCP 2026-07-28): judge, then ask, only then act (caps, holding, audit).
- * Around every batch: the secret scan learns this user's stored secrets, composed blobs are
- * scanned, stamped results refused and written mail recorded, a refused auto-reply switched off.
+ * The operator's rules on one JMAP batch before it leaves: a wake keeps the inbox read-only; every send
+ * is judged, and a batch with any refused part sends nothing. Judge, then ask a person, only then act
+ * (caps, holding, audit): an answer comes with a rerun of the call (MCP 2026-07-28). Around every
+ * batch: stored secrets learnt for the scan, composed blobs scanned, stamped results refused, written
+ * mail recorded, a refused auto-reply switched off.
  */
 
 function capsOf(scope: GuardScope): SendCaps {

@@ -6,10 +6,9 @@ import { judgeDomain } from '../../../trust/sender-authentication.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * The `known` send mode's facts: an address is known when mail really went to it (the audit log,
- * then the service's EmailSubmission records), or when mail from it passed DMARC in the service's
- * own topmost Authentication-Results (RFC 8601). What lies in a mailbox proves nothing: mail can be
- * filed without being sent, and mail this tool wrote carries header fields its writer chose.
+ * The `known` send mode's facts: an address is known when mail really went to it (the audit log, then
+ * the service's EmailSubmission records), or mail from it passed DMARC in the service's topmost
+ * Authentication-Results. A mailbox proves nothing: mail is filed unsent, and this tool's has the fields its writer chose.
  */
 
 const lookLimit = 25;
