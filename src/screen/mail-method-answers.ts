@@ -51,9 +51,8 @@ export function callOf(request: JmapRequest, name: string, callId: string): Invo
 }
 
 /**
- * Takes held messages out of every answer, in place; held ids the caller asked for by id (Email/get
- * ids, SearchSnippet/get emailIds) become notFound and are `requested`. `queries`: each Email/query
- * answer that lost ids, by its index, and how many it lost of how many served.
+ * Takes held messages out of every answer, in place; held ids asked for by id become notFound and are
+ * `requested`. `queries`: by index, each Email/query answer that lost ids, how many of how many served.
  */
 export function removeHeld(request: JmapRequest, response: JmapResponse, isHeld: (id: string) => boolean) {
   const removal = { queries: new Map<number, { removed: number; served: number }>(), requested: new Set<string>() };

@@ -4,11 +4,10 @@ import { callOf, mailRequest, strings, type Args } from './mail-method-answers.j
 import { queryReaders, refillReaders, type RefillDeps } from './refill-query-page.js';
 
 /**
- * Totals and positions a screened reader can rely on. RFC 8620 answers `total` whenever
- * `calculateTotal` is asked, and `position`, `anchor` and `/queryChanges` indexes count every match:
- * counted by the server, they count held mail too, so a filter on a held message's words, asked one
- * word at a time, would spell it out. Here they are counted over the matches the screen shows, found
- * by reading the query from its start, up to a stated number of matches.
+ * Totals and positions a screened reader can rely on. The server's `total`, `position`, `anchor` and
+ * `/queryChanges` indexes count held mail too, so a filter on a held message's words, asked one word
+ * at a time, would spell it out. Here they count the matches the screen shows, read from the start up
+ * to a stated number.
  */
 
 export interface ScreenedOrderDeps extends RefillDeps {
@@ -53,7 +52,7 @@ export async function screenQueryOrder(
   if (args.anchor != null) {
     const at = shown.indexOf(String(args.anchor));
     if (at < 0) {
-      // A held anchor is answered as the server answers an id it does not have.
+      // As the server answers an anchor it does not have.
       response.methodResponses[index] = [
         'error',
         { type: 'anchorNotFound', description: 'The anchor is not in the results; query again without it.' },
@@ -79,9 +78,8 @@ export async function screenQueryOrder(
 }
 
 /**
- * The Email/queryChanges answer at `index` over the shown matches: held and vanished ids out of
- * `removed` (the reader never had them), held ids out of `added`, each added index and the total
- * counted over the shown matches now.
+ * The Email/queryChanges answer at `index` over the shown matches: held and vanished ids out of `removed`
+ * (the reader never had them), held ids out of `added`, each added index and the total counted anew.
  */
 export async function screenQueryChanges(
   request: JmapRequest,
@@ -109,10 +107,7 @@ export async function screenQueryChanges(
   if (args.calculateTotal === true || typeof answer.total === 'number') answer.total = shown.length;
 }
 
-/**
- * A `tooManyChanges` error counts held changes too: the changes are asked again without
- * `maxChanges`, screened, and the limit applied to what is shown.
- */
+/** A `tooManyChanges` error counts held changes too: asked again without `maxChanges`, screened, the limit applied after. */
 export async function screenTooManyChanges(
   request: JmapRequest,
   response: JmapResponse,
@@ -165,17 +160,8 @@ async function shownMatches(args: Args, method: string, deps: ScreenedOrderDeps)
     for (const id of ids) if (!held.has(id)) shown.push(id);
     scanned += ids.length;
     if (shown.length > deps.caps.shown)
-      throw cannotCount(
-        method,
-        `it matches more than ${deps.caps.shown} messages the operator's receive rules show`,
-        'Narrow the filter (a mailbox, `after`, `before`)',
-      );
-    if (scanned > deps.caps.scanned)
-      throw cannotCount(
-        method,
-        `it matches more than ${deps.caps.scanned} messages`,
-        'Narrow the filter (a mailbox, `after`, `before`)',
-      );
+      throw cannotCount(method, `it matches more than ${deps.caps.shown} messages the operator's receive rules show`);
+    if (scanned > deps.caps.scanned) throw cannotCount(method, `it matches more than ${deps.caps.scanned} messages`);
     // Stryker disable next-line ConditionalExpression: a total that is not a number compares false either way (scanned >= undefined)
     if (ids.length === 0 || (typeof page.total === 'number' && scanned >= page.total)) return shown;
   }
@@ -202,7 +188,6 @@ async function matchReaders(
     strings(answer.notFound).forEach((id) => listed.add(id));
   }
   const missing = ids.filter((id) => !listed.has(id));
-  // With no readers refillReaders finds none and asks nothing.
   if (missing.length > 0) await refillReaders(request, response, queryCallId, missing, deps);
   const order = new Map(ids.map((id, i) => [id, i]));
   for (const { answer, key } of readers)
@@ -244,7 +229,11 @@ function scanPageOf(response: JmapResponse): Args {
   return first[1];
 }
 
-function cannotCount(method: string, why: string, next: string): MailboxError {
+function cannotCount(
+  method: string,
+  why: string,
+  next = 'Narrow the filter (a mailbox, `after`, `before`)',
+): MailboxError {
   return new MailboxError({
     code: 'jmap_request_error',
     message: `This ${method} asks for a total, a position or indexes, which under the operator's receive rules are counted over the mail they show, and ${why}.`,

@@ -8,7 +8,7 @@ import { findBatchSends, type BatchSends } from './mail/batch-sends.js';
 import { checkComposedBlobs } from './mail/composed-blobs.js';
 import { withCreatedMail } from './mail/stamped-results.js';
 import { declinedRefusal, policyRefusal, refuseWhileWaking, ruleName } from './guard-refusal.js';
-import { audit, guardScope, type GuardScope } from './guard-scope.js';
+import { audit, guardScope } from './guard-scope.js';
 import { holdSubmissions } from './hold-batch.js';
 import { isKnownRecipient } from './mail/known-recipients.js';
 import { otherSendJudgements } from './mail/other-sends.js';
@@ -24,14 +24,6 @@ import { settleSends, type GoingSend, type HeldSend } from './settle-sends.js';
  * batch: stored secrets learnt for the scan, composed blobs scanned, stamped results refused, written
  * mail recorded, a refused auto-reply switched off.
  */
-
-function capsOf(scope: GuardScope): SendCaps {
-  const { maxSendsPerHour, maxSendsPerDay } = scope.policy.send;
-  return {
-    ...(maxSendsPerHour ? { perHour: maxSendsPerHour } : {}),
-    ...(maxSendsPerDay ? { perDay: maxSendsPerDay } : {}),
-  };
-}
 
 /** The sends of a batch, each read (mail content, recipients) for judging. */
 async function readSends(sends: BatchSends, context: CheckContext, accountId: string): Promise<SendUnderJudgement[]> {
@@ -119,7 +111,11 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
     await audit(scope, { verdict: 'refused', rule: verdict.rule, ...auditedSend(send), note: send.label });
     throw verdict.error;
   }
-  const caps = capsOf(scope);
+  const { maxSendsPerHour, maxSendsPerDay } = scope.policy.send;
+  const caps: SendCaps = {
+    ...(maxSendsPerHour ? { perHour: maxSendsPerHour } : {}),
+    ...(maxSendsPerDay ? { perDay: maxSendsPerDay } : {}),
+  };
   const slotsNeeded = judged.reduce((sum, { send }) => sum + send.slots, 0);
   try {
     await checkSendSlots(scope.stateDir, scope.ledgerKey, slotsNeeded, caps, context.guard.now);

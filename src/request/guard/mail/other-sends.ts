@@ -15,6 +15,8 @@ import { isRecord } from '../../../is-record.js';
  */
 
 const core = ['urn:ietf:params:jmap:core'];
+/** Where a read receipt goes (RFC 9007 §2.1). */
+const notificationTo = 'header:Disposition-Notification-To:asRaw:all';
 
 function textsOf(record: Readonly<Record<string, unknown>>, keys: readonly string[]): string {
   return keys.flatMap((key) => (typeof record[key] === 'string' ? [record[key]] : [])).join('\n');
@@ -124,19 +126,13 @@ async function receipts(args: Readonly<Record<string, unknown>>, context: CheckC
       out.push(unreadableSend(label, 'read receipt', 'its forEmailId is not an id of this inbox', 1));
       continue;
     }
+    const properties = [notificationTo];
     const answer = await context.read({
       using: [...core, 'urn:ietf:params:jmap:mail'],
-      methodCalls: [
-        [
-          'Email/get',
-          { accountId, ids: [forEmailId], properties: ['header:Disposition-Notification-To:asRaw:all'] },
-          'm',
-        ],
-      ],
+      methodCalls: [['Email/get', { accountId, ids: [forEmailId], properties }, 'm']],
     });
     const list = answer.methodResponses[0]?.[1].list;
-    const values =
-      Array.isArray(list) && isRecord(list[0]) ? list[0]['header:Disposition-Notification-To:asRaw:all'] : undefined;
+    const values = Array.isArray(list) && isRecord(list[0]) ? list[0][notificationTo] : undefined;
     const found = recipientsOfHeaderList(
       Array.isArray(values) ? values.map((value) => ({ name: 'to', value })) : undefined,
     );
