@@ -34,7 +34,7 @@ export interface CreatedRecord {
   id: string;
 }
 
-// Each key is described in jmap-result-keys.ts. A type alias, not an interface: the operation's loose
+// Each key is described in test/unit/docs/jmap-result-keys.ts. A type alias, not an interface: the operation's loose
 // output schema needs an index-signature-compatible type.
 export type JmapRequestResult = {
   ok: boolean;
