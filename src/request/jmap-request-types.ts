@@ -27,13 +27,6 @@ export interface JmapRequestContext extends RequestGateContext {
   wake?: Pick<WakeSourceOptions, 'pollDelaysMs' | 'pingSeconds' | 'now'>;
 }
 
-/** A record a /set call created: what a multi-step summary names. */
-export interface CreatedRecord {
-  method: string;
-  creationId: string;
-  id: string;
-}
-
 // Each key is described in test/unit/docs/jmap-result-keys.ts. A type alias, not an interface: the operation's loose
 // output schema needs an index-signature-compatible type.
 export type JmapRequestResult = {
@@ -47,7 +40,7 @@ export type JmapRequestResult = {
   failures: JmapFailure[];
   next?: (string | NextStep)[];
   steps?: StepRun[];
-  created?: CreatedRecord[];
+  created?: { method: string; creationId: string; id: string }[];
   ownMailIds?: string[];
   untrusted?: string[];
   trust?: Record<string, MailTrust>;

@@ -1,11 +1,14 @@
+import { MailboxError } from '../../errors.js';
 import type { CheckContext, CheckOutcome, OutgoingBatch } from '../../gate/outgoing.js';
+import type { JmapRequest } from '../../jmap/jmap-types.js';
 import { rememberLocalSecrets } from '../../policy/local-secrets.js';
 import { checkSendSlots, reserveSendSlots, type SendCaps } from '../../policy/records/send-quota.js';
 import { withAutoReplyRules } from './auto-reply-rules.js';
 import { askPerson, confirmQuestion } from './ask-person.js';
-import { refuseUnjudgeableShape } from './batch-shape.js';
 import { findBatchSends, type BatchSends } from './mail/batch-sends.js';
 import { checkComposedBlobs } from './mail/composed-blobs.js';
+import { forbiddenCreateProblems } from './mail/create-rules.js';
+import { creationIdProblems } from './mail/creation-ids.js';
 import { withCreatedMail } from './mail/stamped-results.js';
 import { declinedRefusal, policyRefusal, refuseWhileWaking, ruleName } from './guard-refusal.js';
 import { audit, guardScope } from './guard-scope.js';
@@ -54,6 +57,42 @@ async function readSends(sends: BatchSends, context: CheckContext, accountId: st
   }
   for (const other of sends.others) out.push(...(await otherSendJudgements(other, context, sends.blobCreates)));
   return out;
+}
+
+/**
+ * A batch whose meaning is settled only while it runs (a creation id defined twice), or that a lenient
+ * server would compose otherwise than the guard read, is refused in every mode, and audited.
+ */
+async function refuseUnjudgeableShape(request: JmapRequest, context: CheckContext): Promise<void> {
+  const ids = creationIdProblems(request);
+  const creates = forbiddenCreateProblems(request);
+  const problems = [...ids, ...creates];
+  if (problems.length === 0) return;
+  const steps = [
+    ...(ids.length > 0
+      ? [
+          'give every create of the request its own creation id, and reference only creates whose ids the request spells out',
+        ]
+      : []),
+    ...(creates.length > 0
+      ? [
+          'set each header field once, as header:Name:asForm with a plain field name (or as from, to, cc, bcc, subject), never as headers',
+        ]
+      : []),
+  ];
+  const rule = { layer: 'default', rule: 'unjudgeable' } as const;
+  await audit(await guardScope(context), {
+    verdict: 'refused',
+    rule: ruleName(rule),
+    recipients: [],
+    note: problems.join('; '),
+  });
+  throw new MailboxError({
+    code: 'policy_refused',
+    message: `Not sent: this request cannot be checked against your operator's rules before it runs: ${problems.join('; ')}. This is a rule of this tool that protects your operator; nothing of this request reached the mail server.`,
+    hint: `Rewrite the request: ${steps.join('; ')}. Then send it again.`,
+    details: { rule, problems },
+  });
 }
 
 function isApproved(send: SendUnderJudgement, context: CheckContext): boolean {
