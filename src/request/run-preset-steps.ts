@@ -1,7 +1,7 @@
 import { MailboxError } from '../errors.js';
 import type { ServiceGate } from '../gate/service-gate.js';
 import { inferUsing } from '../jmap/parse-ops.js';
-import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
+import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
 import { lineOf, summarizeResponse, type JmapFailure } from '../jmap/summarize-response.js';
 import { captureVariables } from '../presets/capture-variables.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';
@@ -52,7 +52,13 @@ export async function runPresetSteps(
       using: inferUsing(methodCalls, plan.session?.capabilities, step.using),
       methodCalls,
     };
-    checkCallCount(request, plan.session);
+    const maxCalls = plan.session?.limits.maxCallsInRequest;
+    if (maxCalls !== undefined && methodCalls.length > maxCalls)
+      throw new MailboxError({
+        code: 'ops_invalid',
+        message: `The request has ${methodCalls.length} method calls; the server accepts ${maxCalls} (maxCallsInRequest).`,
+        hint: 'Split the calls over several jmap_request runs.',
+      });
     if (plan.dryRun) {
       done.push({ id: step.id, request });
       continue;
@@ -148,15 +154,4 @@ async function removeRefusedDrafts(
   return [
     `The refused message's draft ${draftIds.join(', ')} could not be deleted; delete it with move_to_trash or Email/set destroy.`,
   ];
-}
-
-function checkCallCount(request: JmapRequest, session: JmapSessionInfo | undefined): void {
-  const max = session?.limits.maxCallsInRequest;
-  if (max !== undefined && request.methodCalls.length > max) {
-    throw new MailboxError({
-      code: 'ops_invalid',
-      message: `The request has ${request.methodCalls.length} method calls; the server accepts ${max} (maxCallsInRequest).`,
-      hint: 'Split the calls over several jmap_request runs.',
-    });
-  }
 }

@@ -233,7 +233,12 @@ export class ReceiveScreen {
         .map((ids, i): Invocation => ['Email/get', { accountId, ids, properties }, `f${i}`]);
       const response = await this.options.lookup(mailRequest(...calls));
       for (const [name, args] of response.methodResponses) {
-        if (name === 'error') throw lookupFailed(args);
+        if (name === 'error')
+          throw new MailboxError({
+            code: 'jmap_request_error',
+            message: `Checking senders against the operator's receive rules failed: Email/get answered ${String(args.type ?? 'an error')}.`,
+            hint: 'Nothing was shown. Run the request again; if it keeps failing, tell your operator.',
+          });
         for (const email of Array.isArray(args.list) ? (args.list as (Record<string, unknown> | null)[]) : []) {
           if (typeof email?.id === 'string') looked.set(email.id, senderFactsOf(email, { withSender: true }));
         }
@@ -275,14 +280,6 @@ export class ReceiveScreen {
       if (!this.options.includeHeld) dropParsed(response, index, blobId);
     }
   }
-}
-
-function lookupFailed(args: Record<string, unknown>): MailboxError {
-  return new MailboxError({
-    code: 'jmap_request_error',
-    message: `Checking senders against the operator's receive rules failed: Email/get answered ${String(args.type ?? 'an error')}.`,
-    hint: 'Nothing was shown. Run the request again; if it keeps failing, tell your operator.',
-  });
 }
 
 /**

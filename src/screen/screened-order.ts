@@ -154,7 +154,13 @@ async function shownMatches(args: Args, method: string, deps: ScreenedOrderDeps)
     // Ids only: senders already judged in this process come from the cache, the rest in one lookup.
     const scan = { ...query, accountId: deps.accountId, position: scanned, limit: size, calculateTotal: true };
     const next = await deps.lookup(mailRequest(['Email/query', scan, 'q']));
-    const page = scanPageOf(next);
+    const [name, page] = next.methodResponses[0] ?? [];
+    if (name !== 'Email/query' || !page)
+      throw new MailboxError({
+        code: 'jmap_request_error',
+        message: `Counting the mail the operator's receive rules show failed: Email/query answered ${String(page?.type ?? 'nothing')}.`,
+        hint: 'Nothing was shown. Run the request again; if it keeps failing, tell your operator.',
+      });
     const ids = strings(page.ids);
     const held = await deps.judge(ids, new Map());
     for (const id of ids) if (!held.has(id)) shown.push(id);
@@ -215,18 +221,6 @@ function readerAnswers(
     const answer = response.methodResponses.find(([name, , id]) => name === method && id === callId)?.[1];
     return answer ? [{ answer, key, callId }] : [];
   });
-}
-
-function scanPageOf(response: JmapResponse): Args {
-  const first = response.methodResponses[0];
-  if (first?.[0] !== 'Email/query') {
-    throw new MailboxError({
-      code: 'jmap_request_error',
-      message: `Counting the mail the operator's receive rules show failed: Email/query answered ${String(first?.[1].type ?? 'nothing')}.`,
-      hint: 'Nothing was shown. Run the request again; if it keeps failing, tell your operator.',
-    });
-  }
-  return first[1];
 }
 
 function cannotCount(

@@ -73,14 +73,6 @@ function addressObjects(list: unknown[] | null): AddressObject[] {
   return (list ?? []).filter((a): a is AddressObject => typeof a === 'object' && a !== null);
 }
 
-/** The sender's address when From holds exactly one that parses. */
-function singleSender(facts: SenderFacts): NormalisedAddress | undefined {
-  if (facts.from.length !== 1) return undefined;
-  // Stryker disable next-line OptionalChaining: From holds exactly one object here
-  const email = facts.from[0]?.email;
-  return typeof email === 'string' ? normaliseAddress(email) : undefined;
-}
-
 /** Whether the message came in through the service: it carries a field of the service's authserv-id. */
 export function cameInThrough(facts: SenderFacts, authservId: string): boolean {
   // Stryker disable next-line StringLiteral: any text there matches no authserv-id, as the empty one does not
@@ -116,7 +108,10 @@ export function senderAuthenticationCacheSize(): number {
 }
 
 function readSenderAuthentication(facts: SenderFacts, authservId: string): SenderAuthentication {
-  const sender = singleSender(facts);
+  // The sender is From's address when it holds exactly one that parses.
+  // Stryker disable next-line OptionalChaining: From holds exactly one object where it is read
+  const email = facts.from.length === 1 ? facts.from[0]?.email : undefined;
+  const sender = typeof email === 'string' ? normaliseAddress(email) : undefined;
   const base = { authservId, ...(sender ? { sender } : {}) };
   if (sender) return { ...base, ...judgeDomain(facts.authenticationResults, authservId, sender.domain) };
   const judged = judgeDomain(facts.authenticationResults, authservId, undefined);
