@@ -3,10 +3,7 @@ import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-ty
 import type { FrontDoor } from '../render/front-door.js';
 import type { Deadline } from './deadline.js';
 
-/**
- * Whether a method only reads: one list for the check stage (a batch of reads skips the guard), the
- * guard (everything else is a write) and a check's own lookups, so the three cannot disagree.
- */
+/** Whether a method only reads: one list for the check stage, the guard and a check's lookups, so they cannot disagree. */
 export function isReadOnlyMethod(method: string): boolean {
   return /\/(get|query|changes|queryChanges|parse|validate|lookup)$/.test(method) || method === 'Core/echo';
 }

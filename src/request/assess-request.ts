@@ -20,9 +20,8 @@ import type { RequestPlan } from './plan-request.js';
 const htmlPerRequest = 40;
 
 /**
- * The last part of the present stage, for the mail views: what the receive rules held back, and per
- * message its sender's authentication, a claiming display name, its hidden text (HTML previews read as
- * a person sees them). The raw fields read for it leave copies of the responses.
+ * The present stage's last part, for mail views: what the receive rules held back, and per message its
+ * sender's authentication, a claiming display name, its hidden text; the raw fields read leave copies.
  */
 export async function assessRequest(
   presented: Readonly<JmapRequestResult>,

@@ -90,10 +90,7 @@ export async function runPresetSteps(
   return { done, failures, unresolved, notes, vars };
 }
 
-/**
- * RFC 3834 §2: no automatic answer to automatic mail. The caller may still answer one on purpose
- * (a person behind a mailing list), but must say so with the allow variable.
- */
+/** RFC 3834 §2: no automatic answer to automatic mail, unless the caller says so (a person behind a list) with the allow variable. */
 function loopGuardRefusal(
   preset: Preset | undefined,
   vars: Readonly<Record<string, unknown>>,

@@ -86,10 +86,7 @@ async function settleWait(
   return { next, notes: note ? [note] : [] };
 }
 
-/**
- * Advances list_new's cursor past what a wait returned, unless a filter passed over other new mail
- * (list_new must still show it): then the wait's own position is kept beside it for the next wait.
- */
+/** list_new's cursor past what a wait returned, unless a filter passed mail over: then the wait's position kept beside it. */
 async function settleWaitCursor(account: Account, w: WaitReport['cursor']): Promise<string | undefined> {
   const leftBehind = w.others > 0 || w.resumed;
   if (!leftBehind) {

@@ -51,8 +51,8 @@ export function callOf(request: JmapRequest, name: string, callId: string): Invo
 }
 
 /**
- * Takes held messages out of every answer, in place; held ids asked for by id become notFound and are
- * `requested`. `queries`: by index, each Email/query answer that lost ids, how many of how many served.
+ * Takes held mail out of every answer, in place: held ids asked for by id become notFound and `requested`;
+ * `queries`: by index, each Email/query answer that lost ids, how many of how many served.
  */
 export function removeHeld(request: JmapRequest, response: JmapResponse, isHeld: (id: string) => boolean) {
   const removal = { queries: new Map<number, { removed: number; served: number }>(), requested: new Set<string>() };

@@ -34,10 +34,7 @@ export function countsPastPage(args: Args, answer: Args): boolean {
   );
 }
 
-/**
- * Rewrites the Email/query answer at `index` over the shown matches: its page (ids, position, the
- * anchor's place), its total, and the calls that read its ids. Held mail is then as if it did not exist.
- */
+/** Rewrites the Email/query answer at `index` (page, position, anchor, total, readers) over the shown matches only. */
 export async function screenQueryOrder(
   request: JmapRequest,
   response: JmapResponse,

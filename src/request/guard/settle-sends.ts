@@ -8,10 +8,7 @@ import { heldEmailId } from './hold-batch.js';
 import { auditedSend, recipientsOf, type SendUnderJudgement } from './send-judgement.js';
 import { isRecord } from '../../is-record.js';
 
-/**
- * After a checked batch ran: each send is audited, one the server certainly refused gives its caps
- * slot back, and each held mail is recorded in the outbox (with the recipients judged) and reported.
- */
+/** After a checked batch ran: each send audited, a certainly refused one's caps slot given back, held mail recorded and told. */
 
 export interface GoingSend {
   send: SendUnderJudgement;

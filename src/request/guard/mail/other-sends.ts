@@ -78,10 +78,7 @@ async function vacation(args: Readonly<Record<string, unknown>>, context: CheckC
   });
 }
 
-/**
- * An identity's Bcc gets a copy of every mail a client sends with it, and its Reply-To the answers
- * to them (RFC 8621 §6.1): setting either to an address is judged as a send there.
- */
+/** An identity's Bcc gets a copy of every mail sent with it, its Reply-To the answers (RFC 8621 §6.1): each a send there. */
 function identityAddresses(args: Readonly<Record<string, unknown>>): SendUnderJudgement[] {
   const out: SendUnderJudgement[] = [];
   for (const [id, patch] of entriesOf(args, 'create', 'update')) {
