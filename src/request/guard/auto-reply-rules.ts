@@ -77,14 +77,12 @@ export async function withAutoReplyRules(
   if (state.checked === digest && !state.pending) return outcome;
   const opensToAnyone = !scope.policy.send.modes[0] && !scope.policy.send.block[0];
   const session = await context.session();
-  if ((opensToAnyone && !state.pending) || !(session.accountCapabilities ?? []).includes(vacationCapability)) {
-    await writeAutoReplyState(scope.stateDir, { ...kept, checked: digest });
-    return outcome;
-  }
-  const looked = await lookAtVacation(context, session.accountId);
+  const needsLook =
+    !(opensToAnyone && !state.pending) && (session.accountCapabilities ?? []).includes(vacationCapability);
+  const looked = needsLook ? await lookAtVacation(context, session.accountId) : undefined;
   // A service that cannot answer this must not stop every use of the inbox: the look stays owed.
-  if (looked.kind === 'failed') return outcome;
-  const vacation = looked.vacation;
+  if (looked?.kind === 'failed') return outcome;
+  const vacation = looked?.vacation;
   if (!vacation || vacation.isEnabled !== true || !(await refusedNow(vacation, scope))) {
     await writeAutoReplyState(scope.stateDir, { ...kept, checked: digest });
     return outcome;
