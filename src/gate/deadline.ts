@@ -5,7 +5,7 @@ export interface DeadlineOptions {
   /** The configured timeout (--timeout-ms): all the time one call may spend on the service. */
   timeoutMs: number;
   /** The front door's wall-clock budget for the call (an MCP host cuts tool calls), when it has one. */
-  budgetMs?: number;
+  budgetMs?: number | undefined;
   /** Milliseconds since the epoch; tests move it instead of waiting. */
   now?: () => number;
 }
@@ -82,11 +82,7 @@ export class Deadline {
 
   /** A new deadline with the same limits, starting now: each run of a long-lived command (watch run) is a call. */
   restarted(): Deadline {
-    return Deadline.start({
-      timeoutMs: this.timeoutMs,
-      ...(this.budgetMs !== undefined ? { budgetMs: this.budgetMs } : {}),
-      now: this.clock.now,
-    });
+    return Deadline.start({ timeoutMs: this.timeoutMs, budgetMs: this.budgetMs, now: this.clock.now });
   }
 
   /** The error of a request that got no complete answer in time: which host, which limit, how long in all. */
