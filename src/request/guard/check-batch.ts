@@ -68,25 +68,18 @@ async function refuseUnjudgeableShape(request: JmapRequest, context: CheckContex
   const creates = forbiddenCreateProblems(request);
   const problems = [...ids, ...creates];
   if (problems.length === 0) return;
-  const steps = [
-    ...(ids.length > 0
-      ? [
-          'give every create of the request its own creation id, and reference only creates whose ids the request spells out',
-        ]
-      : []),
-    ...(creates.length > 0
-      ? [
-          'set each header field once, as header:Name:asForm with a plain field name (or as from, to, cc, bcc, subject), never as headers',
-        ]
-      : []),
-  ];
+  const steps: string[] = [];
+  if (ids.length > 0)
+    steps.push(
+      'give every create of the request its own creation id, and reference only creates whose ids the request spells out',
+    );
+  if (creates.length > 0)
+    steps.push(
+      'set each header field once, as header:Name:asForm with a plain field name (or as from, to, cc, bcc, subject), never as headers',
+    );
   const rule = { layer: 'default', rule: 'unjudgeable' } as const;
-  await audit(await guardScope(context), {
-    verdict: 'refused',
-    rule: ruleName(rule),
-    recipients: [],
-    note: problems.join('; '),
-  });
+  const scope = await guardScope(context);
+  await audit(scope, { verdict: 'refused', rule: ruleName(rule), recipients: [], note: problems.join('; ') });
   throw new MailboxError({
     code: 'policy_refused',
     message: `Not sent: this request cannot be checked against your operator's rules before it runs: ${problems.join('; ')}. This is a rule of this tool that protects your operator; nothing of this request reached the mail server.`,
