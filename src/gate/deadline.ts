@@ -23,10 +23,9 @@ interface CallClock {
 }
 
 /**
- * When one call to the service must be over: every attempt, retry, session fetch and token renewal
- * shares the configured timeout, and nothing outlives the front door's budget. Waits the caller
- * asked for (wait_for_mail, a proof of work, a credentials lock, a person's confirmation) run off
- * the timeout's clock, not the budget's. The front door starts one per call; the gate applies it.
+ * When one call to the service must be over: every attempt, retry, session fetch and renewal shares the
+ * timeout, nothing outlives the door's budget. Waits the caller asked for (wait_for_mail, a proof of
+ * work, a lock, a person's yes) run off the timeout's clock, not the budget's. One per call.
  */
 export class Deadline {
   private constructor(

@@ -62,11 +62,7 @@ export interface WaitReport {
   readonly checks: number;
   readonly clamped: boolean;
   readonly fallbackReason?: string;
-  /**
-   * Where it started and stopped against list_new's cursor, for the settle stage: the cursor saved
-   * before (if list_new ever ran), the state the last look reached (`since`), whether it went on
-   * from an earlier filtered wait, and how many from others the filter passed over or matched.
-   */
+  /** For the settle stage: list_new's cursor before (if ever saved), where the wait began and ended, mail passed over. */
   readonly cursor: {
     readonly saved: string | undefined;
     readonly startState: string;

@@ -114,9 +114,8 @@ function loopGuardRefusal(
 }
 
 /**
- * A send whose submission was refused (forbiddenFrom, invalidRecipients…) leaves the Email it
- * created in Drafts, where it would later show up as mail: it is destroyed. This is a new request
- * about a known id, not a resend of the refused one.
+ * A refused submission (forbiddenFrom, invalidRecipients…) leaves its Email in Drafts, to show up later
+ * as mail: it is destroyed, by a new request about a known id, not a resend of the refused one.
  */
 async function removeRefusedDrafts(
   response: JmapResponse,

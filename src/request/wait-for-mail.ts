@@ -43,9 +43,8 @@ const budgetReserveMs = 5000;
 const maxPagesPerCheck = 50;
 
 /**
- * The wait stage, the send stage's alternative for wait_for_mail: returns once mail from others
- * arrives after the list_new cursor (with no cursor yet, unread Inbox mail counts), as one step in
- * list_new's shape, with what the settle stage needs to move (or keep) that cursor.
+ * The wait stage (wait_for_mail, in the send stage's place): returns once mail from others arrives after
+ * list_new's cursor (without one, unread Inbox mail counts), as one step in list_new's shape.
  */
 export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: WaitContext): Promise<SentRequest> {
   const preset = plan.preset as WaitingPreset;

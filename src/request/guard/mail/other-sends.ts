@@ -9,9 +9,8 @@ import { unreadableSend, type SendUnderJudgement } from '../send-judgement.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * Methods other than EmailSubmission/set that make mail leave: an enabled vacation response
- * (RFC 8621 §8), a read receipt (RFC 9007), a Sieve script's redirects and answers (RFC 9661), an
- * identity's Bcc and Reply-To. What cannot be read before the batch runs is marked unreadable.
+ * Methods other than EmailSubmission/set that make mail leave: a vacation response (RFC 8621 §8), a read
+ * receipt (RFC 9007), a Sieve script (RFC 9661), an identity's Bcc and Reply-To; unreadable ones marked.
  */
 
 const core = ['urn:ietf:params:jmap:core'];
