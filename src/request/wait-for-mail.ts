@@ -5,7 +5,7 @@ import type { ServiceGate } from '../gate/service-gate.js';
 import { inferUsing } from '../jmap/parse-ops.js';
 import type { JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import { lineOf, summarizeResponse } from '../jmap/summarize-response.js';
-import type { Preset, PresetStep } from '../presets/preset-schema.js';
+import type { Preset } from '../presets/preset-schema.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
 import { openWakeSource } from '../mail/mail-wake-source.js';
 import type { JmapRequestContext, WaitReport } from './jmap-request-types.js';
@@ -201,8 +201,8 @@ function waitSeconds(
 
 /** The preset's step with this id, run once with the run's vars; a failed call becomes a clear error. */
 async function runStep(looking: Looking, id: string, vars = looking.vars): Promise<JmapResponse> {
-  const { preset } = looking;
-  const step: PresetStep | undefined = preset.steps.find((s) => s.id === id);
+  const { preset, account } = looking;
+  const step = preset.steps.find((s) => s.id === id);
   if (!step)
     throw new MailboxError({
       code: 'internal',
@@ -216,11 +216,7 @@ async function runStep(looking: Looking, id: string, vars = looking.vars): Promi
   if (!summary.ok) {
     const failure = summary.failures[0];
     if (failure && (preset.cursor?.resetOn ?? []).includes(failure.type)) {
-      await looking.account.updateState((state) => ({
-        ...state,
-        listNewState: undefined,
-        waitForMailPosition: undefined,
-      }));
+      await account.updateState((state) => ({ ...state, listNewState: undefined, waitForMailPosition: undefined }));
       throw new MailboxError({
         code: 'jmap_request_error',
         message: `The saved list_new cursor is too old for the server (${failure.type}) and has been reset.`,
