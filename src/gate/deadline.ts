@@ -5,29 +5,27 @@ export interface DeadlineOptions {
   /** The configured timeout (--timeout-ms): all the time one call may spend on the service. */
   timeoutMs: number;
   /** The front door's wall-clock budget for the call (an MCP host cuts tool calls), when it has one. */
-  budgetMs?: number;
+  budgetMs?: number | undefined;
   /** Milliseconds since the epoch; tests move it instead of waiting. */
   now?: () => number;
 }
 
-/** The clock of one call, shared by every view of its deadline (withoutBudget). */
+/**
+ * The clock of one call, shared by every view of its deadline (withoutBudget). Pauses are the waits
+ * the caller asked for: the finished ones' total, when the outermost running one began, how many run.
+ */
 interface CallClock {
   readonly now: () => number;
   readonly startedAt: number;
-  /** Time spent in waits the caller asked for, finished ones only. */
   pausedMs: number;
-  /** When the outermost such wait began; read only while one runs. */
   pausedSince: number;
-  /** Waits running now (nested waits count once). */
   pauses: number;
 }
 
 /**
- * When one call to the service must be over: every attempt, retry, session fetch and token renewal
- * shares the configured timeout, and nothing outlives the front door's budget. Waits the caller
- * asked for (wait_for_mail's window, a proof of work, another process's credentials lock, a
- * person's confirmation) run off the timeout's clock; the budget keeps running through them.
- * The front door starts one per call; the gate (src/gate/) applies it to every request.
+ * When one call to the service must be over: every attempt, retry, session fetch and renewal shares the
+ * timeout, nothing outlives the door's budget. Waits the caller asked for (wait_for_mail, a proof of
+ * work, a lock, a person's yes) run off the timeout's clock, not the budget's. One per call.
  */
 export class Deadline {
   private constructor(
@@ -76,21 +74,14 @@ export class Deadline {
     }
   }
 
-  /**
-   * The same call's timeout without the door's budget, for work that outlives the call on purpose
-   * (a registration that keeps solving after the host's budget ran out; the next call collects it).
-   */
+  /** The same timeout without the budget, for work that outlives the call on purpose (a registration still solving). */
   withoutBudget(): Deadline {
     return new Deadline(this.clock, this.timeoutMs, undefined);
   }
 
   /** A new deadline with the same limits, starting now: each run of a long-lived command (watch run) is a call. */
   restarted(): Deadline {
-    return Deadline.start({
-      timeoutMs: this.timeoutMs,
-      ...(this.budgetMs !== undefined ? { budgetMs: this.budgetMs } : {}),
-      now: this.clock.now,
-    });
+    return Deadline.start({ timeoutMs: this.timeoutMs, budgetMs: this.budgetMs, now: this.clock.now });
   }
 
   /** The error of a request that got no complete answer in time: which host, which limit, how long in all. */

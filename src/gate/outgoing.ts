@@ -3,15 +3,9 @@ import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-ty
 import type { FrontDoor } from '../render/front-door.js';
 import type { Deadline } from './deadline.js';
 
-const readOnlyMethod = /\/(get|query|changes|queryChanges|parse|validate|lookup)$/;
-
-/**
- * Whether a method only reads: the check stage lets a batch of nothing else pass without loading
- * the guard, the guard counts everything else as a write, and a check's own lookups may call only
- * these. One list for all three, so they cannot disagree.
- */
+/** Whether a method only reads: one list for the check stage, the guard and a check's lookups, so they cannot disagree. */
 export function isReadOnlyMethod(method: string): boolean {
-  return readOnlyMethod.test(method) || method === 'Core/echo';
+  return /\/(get|query|changes|queryChanges|parse|validate|lookup)$/.test(method) || method === 'Core/echo';
 }
 
 export interface OutgoingBatch {
@@ -29,10 +23,7 @@ export interface OutgoingUpload {
 
 export type Outgoing = OutgoingBatch | OutgoingUpload;
 
-/**
- * A question for the person behind the agent, as the check stage asks it: structurally the
- * operations' ConfirmRequest with no fields (a plain yes or no), so the door's `confirm` fits here.
- */
+/** A yes-or-no question for the person: the operations' ConfirmRequest with no fields, so the door's `confirm` fits. */
 export interface GuardQuestion {
   message: string;
   fields: Readonly<Record<string, never>>;
@@ -58,10 +49,7 @@ export interface GuardOptions {
 export interface CheckOutcome {
   /** Send this batch instead (mail held for the operator: its submission left out). */
   request?: JmapRequest;
-  /**
-   * Called once the service answered (or certainly or possibly did not): may record what happened
-   * and hand back the response the caller sees. Throwing here does not undo what was sent.
-   */
+  /** Called once the service answered or failed: may record it and hand back the response the caller sees (throwing undoes nothing). */
   settle?: (answer: SettleAnswer) => Promise<JmapResponse | void>;
 }
 
@@ -102,8 +90,5 @@ export interface GuardNotice {
   why: 'nobody to ask' | 'no answer in time';
 }
 
-/**
- * The check stage's signature: resolves to let `outgoing` leave (possibly rewritten, with a hook
- * for the answer), throws a MailboxError to stop it, in which case nothing of it reaches the service.
- */
+/** The check stage: resolves to let `outgoing` leave (possibly rewritten), throws a MailboxError to stop all of it. */
 export type Check = (outgoing: Outgoing, context: CheckContext) => Promise<CheckOutcome | void>;

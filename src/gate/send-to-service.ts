@@ -6,10 +6,9 @@ import { sendHttp, type SendOptions } from '../http/send-http.js';
 import type { Deadline } from './deadline.js';
 
 /**
- * The one module that sends to the service (ESLint's no-restricted-imports keeps the HTTP layer's
- * senders out of every other file). Each request runs under the call's deadline: its attempts,
- * backoffs and Retry-After waits all fit in what is left, and a request that runs out says how long
- * the call waited in all.
+ * The one module that sends to the service (ESLint's no-restricted-imports keeps the HTTP senders out
+ * of every other file), each request under the call's deadline: attempts, backoffs and Retry-After
+ * waits fit in what is left, and one that runs out says how long the call waited in all.
  */
 
 export type ServiceSendOptions = Pick<

@@ -11,7 +11,7 @@ import { serviceAccountHeader } from '../wire-constants.js';
 import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 import type { FrontDoor } from '../render/front-door.js';
 import { explainUnreachableSandbox } from '../credentials/explain-unreachable-sandbox.js';
-import { ReceiveScreen, type HeldReport } from '../screen/receive-screen.js';
+import { ReceiveScreen } from '../screen/receive-screen.js';
 import { Deadline } from './deadline.js';
 import {
   isReadOnlyMethod,
@@ -31,11 +31,7 @@ export interface ServiceGateOptions {
   log: Logger;
   frontDoor: FrontDoor;
   isWake?: boolean;
-  /**
-   * The check stage, given by whoever opens the gate (the request pipeline's is
-   * src/request/check-outgoing.ts): the gate holds no rules of its own, and has no default to fall
-   * back on, so no gate can be opened that sends unchecked.
-   */
+  /** The check stage (the pipeline's is src/request/check-outgoing.ts): no default, so no gate sends unchecked. */
   check: Check;
   guard?: GuardOptions;
   /** The operator's view (`--include-held`, CLI at a terminal): the screen judges held mail but shows it. */
@@ -49,25 +45,22 @@ export type EventStreamBounds = Pick<
 >;
 
 /**
- * The gate of one call: everything the call sends to the JMAP host passes here — method calls of any
- * stage or preset step, uploads, downloads, the session, the push stream — under the call's one
- * deadline, with the capability renewed (and re-minted once after a 401) on the way out. Before a
- * batch or an upload leaves, the check stage sees it and may stop it: the one place where the
- * operator's rules are enforced. A check's own reads go out through `read`, past the check, so a
- * check never recurses into itself.
+ * The gate of one call: everything it sends to the JMAP host (method calls, uploads, downloads, the
+ * session, the push stream) passes here under the call's one deadline, with the capability renewed
+ * (re-minted once after a 401). The check stage sees each batch and upload first and may stop it:
+ * the one place the operator's rules are enforced. A check's own reads go out past it (`read`).
  */
 export class ServiceGate {
   readonly deadline: Deadline;
   private readonly client: JmapClient;
-  private readonly check: Check;
   private readonly checkContext: CheckContext;
   /** What the check asked to be shown with the result (mail held for the operator). */
   readonly notices: GuardNotice[] = [];
-  private readonly screen: ReceiveScreen;
+  /** The call's receive screen: what it held back, and the held ids asked for by id. */
+  readonly screen: ReceiveScreen;
 
   constructor(private readonly options: ServiceGateOptions) {
     this.deadline = options.deadline;
-    this.check = options.check;
     this.client = new JmapClient(options.account, { log: options.log, send: (exchange) => this.exchange(exchange) });
     const { account } = options;
     this.checkContext = {
@@ -95,25 +88,12 @@ export class ServiceGate {
     return this.client.session(opts);
   }
 
-  /**
-   * One JMAP batch: checked (and possibly rewritten), sent, then screened. The check sees the raw
-   * answer first (its own bookkeeping); mail the operator's receive rules hold back leaves the answer
-   * before any stage reads it.
-   */
+  /** One batch: checked (maybe rewritten), sent, then screened; the check's settle sees the raw answer first. */
   async call(request: JmapRequest): Promise<JmapResponse> {
-    const outcome: CheckOutcome = (await this.check({ kind: 'batch', request }, this.checkContext)) ?? {};
+    const outcome: CheckOutcome = (await this.options.check({ kind: 'batch', request }, this.checkContext)) ?? {};
     const sent = outcome.request ?? request;
     const response = await settled(outcome, () => this.client.call(sent));
     return this.screen.screen(sent, (await outcome.settle?.({ kind: 'batch', response })) ?? response);
-  }
-
-  heldReport(): HeldReport | undefined {
-    return this.screen.report();
-  }
-
-  /** Held ids this call asked for by id (answered as notFound), for the summary's wording. */
-  requestedHeld(): ReadonlySet<string> {
-    return this.screen.requestedHeld();
   }
 
   /** Refuses a download of held mail (under receive rules it must name its message); before any file is opened. */
@@ -122,7 +102,7 @@ export class ServiceGate {
   }
 
   async upload(upload: Omit<OutgoingUpload, 'kind'>): Promise<{ blobId: string; type: string; size: number }> {
-    const outcome: CheckOutcome = (await this.check({ kind: 'upload', ...upload }, this.checkContext)) ?? {};
+    const outcome: CheckOutcome = (await this.options.check({ kind: 'upload', ...upload }, this.checkContext)) ?? {};
     const uploaded = await settled(outcome, () => this.client.upload(upload.bytes, upload.type));
     await outcome.settle?.({ kind: 'upload', blobId: uploaded.blobId });
     return uploaded;
@@ -163,10 +143,7 @@ export class ServiceGate {
     return this.options.account.listInboxes({ signal: this.options.signal, deadline: this.deadline, refresh });
   }
 
-  /**
-   * On the OAuth path every request to the JMAP host names its inbox (spec §4.2 rules 1–3): the
-   * session, method calls, uploads, downloads and the event stream alike.
-   */
+  /** On the OAuth path every request to the JMAP host names its inbox (spec §4.2 rules 1–3). */
   private async inboxHeader(): Promise<Record<string, string>> {
     const { serviceAccountId } = await this.options.account.inbox({
       signal: this.options.signal,
@@ -188,10 +165,7 @@ export class ServiceGate {
     return this.client.call(request);
   }
 
-  /**
-   * Runs `send` with a capability, and once more with a fresh one when it answers undefined (a 401:
-   * a refused request took no effect, so it may be sent again). A local sandbox that stopped answering is named.
-   */
+  /** Runs `send` with a capability, again with a fresh one on undefined (a 401 took no effect); names a dead sandbox. */
   private async authorized<T>(
     send: (auth: Record<string, string>, last: boolean) => Promise<T | undefined>,
   ): Promise<T> {

@@ -9,8 +9,8 @@ import { isRecord } from '../is-record.js';
 
 /**
  * The operator's decisions on held mail. An approval sends exactly the recorded draft to exactly the
- * recipients judged, once (held → sending under the outbox lock), through the guard: all but the
- * send mode still apply. A send the server certainly refused goes back to held.
+ * recipients judged, once (held → sending under the outbox lock), through the guard (all but the send
+ * mode apply); a send the server certainly refused goes back to held.
  */
 
 const using = ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail', 'urn:ietf:params:jmap:submission'];

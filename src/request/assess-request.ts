@@ -20,9 +20,8 @@ import type { RequestPlan } from './plan-request.js';
 const htmlPerRequest = 40;
 
 /**
- * The last part of the present stage, for the mail views: what the receive rules held back, and per
- * message its sender's authentication, a claiming display name, its hidden text (HTML previews read
- * as a person sees them). The raw fields read for it leave copies of the responses; the input stays.
+ * The present stage's last part, for mail views: what the receive rules held back, and per message its
+ * sender's authentication, a claiming display name, its hidden text; the raw fields read leave copies.
  */
 export async function assessRequest(
   presented: Readonly<JmapRequestResult>,
@@ -31,7 +30,7 @@ export async function assessRequest(
 ): Promise<JmapRequestResult> {
   // Presenting reads HTML mail as text: the converter loads here, when an answer holds HTML, not in an earlier stage.
   await prepareHtmlToText(responsesOf(presented));
-  const held = gate.heldReport();
+  const held = gate.screen.report();
   const result = held ? { ...presented, held } : presented;
   const view = result.view;
   if (result.dryRun || !view) return result;

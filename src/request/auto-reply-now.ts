@@ -4,10 +4,7 @@ import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 import { readAutoReplyState, writeAutoReplyState } from '../policy/records/auto-reply-state.js';
 import { withCheckStage, type RequestGateContext } from './check-outgoing.js';
 
-/**
- * Right after the operator changed an inbox's rules: one read of its auto-reply through the gate, so
- * the guard switches it off now if the new rules refuse it; unreachable, it is owed to the next use.
- */
+/** After a rules change: one read through the gate, so the guard switches a refused auto-reply off now (else owed). */
 
 export type AutoReplyNow = { kind: 'switched off' } | { kind: 'unchanged' } | { kind: 'owed'; why: string };
 

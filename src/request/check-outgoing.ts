@@ -3,10 +3,9 @@ import type { GateContext } from '../gate/service-gate.js';
 import { withAutoReplyRules } from './guard/auto-reply-rules.js';
 
 /**
- * The check stage: the gate calls it before every batch and upload that leaves the machine (every
- * step, every look of a wait or a wake), and sends nothing it refuses. The send guard
- * (src/request/guard/, and the mail parser it reads drafts with) loads only when a batch writes; the
- * auto-reply rules every read applies come with this module.
+ * The check stage: the gate calls it before every batch and upload that leaves the machine, and sends
+ * nothing it refuses. The send guard (guard/, with its mail parser) loads only when a batch writes;
+ * the auto-reply rules every read applies come with this module.
  */
 export async function checkOutgoing(outgoing: Outgoing, context: CheckContext): Promise<CheckOutcome | void> {
   if (outgoing.kind === 'upload') return (await import('./guard/check-upload.js')).checkUpload(outgoing, context);
@@ -17,10 +16,10 @@ export async function checkOutgoing(outgoing: Outgoing, context: CheckContext): 
   return (await import('./guard/check-batch.js')).checkBatch(outgoing, context);
 }
 
-/** A gate's context as the request layer's callers give it: the check stage only where a test records what passes. */
+/** A gate's context as the request layer's callers give it: a check only where a test records what passes. */
 export type RequestGateContext = Omit<GateContext, 'check'> & { check?: Check };
 
-/** The context a gate of this layer opens with: the caller's check (a test's recorder), else the check stage above. */
+/** The caller's check (a test's recorder), else the check stage above. */
 export function withCheckStage(context: RequestGateContext): GateContext {
   return { ...context, check: context.check ?? checkOutgoing };
 }

@@ -19,29 +19,15 @@ export interface JmapRequestInput {
   include_held?: boolean;
 }
 
-/** One progress report of a long wait (the operations' ProgressUpdate shape). */
-export interface WaitProgress {
-  progress: number;
-  total?: number;
-  message: string;
-}
-
 /** What one jmap_request runs with: the gate's context (deadline, door; the check only in tests) and the wait's hooks. */
 export interface JmapRequestContext extends RequestGateContext {
-  /** Reports a long wait (wait_for_mail) as it goes; MCP turns it into progress notifications. */
-  progress?: (update: WaitProgress) => void;
+  /** Reports a long wait (wait_for_mail) as it goes, in the operations' ProgressUpdate shape; MCP notifies it. */
+  progress?: (update: { progress: number; total?: number; message: string }) => void;
   /** Test hooks of wait_for_mail's wake source (poll intervals, ping period, clock). */
   wake?: Pick<WakeSourceOptions, 'pollDelaysMs' | 'pingSeconds' | 'now'>;
 }
 
-/** A record a /set call created: what a multi-step summary names. */
-export interface CreatedRecord {
-  method: string;
-  creationId: string;
-  id: string;
-}
-
-// Each key is described in jmap-result-keys.ts. A type alias, not an interface: the operation's loose
+// Each key is described in test/unit/docs/jmap-result-keys.ts. A type alias, not an interface: the operation's loose
 // output schema needs an index-signature-compatible type.
 export type JmapRequestResult = {
   ok: boolean;
@@ -54,7 +40,7 @@ export type JmapRequestResult = {
   failures: JmapFailure[];
   next?: (string | NextStep)[];
   steps?: StepRun[];
-  created?: CreatedRecord[];
+  created?: { method: string; creationId: string; id: string }[];
   ownMailIds?: string[];
   untrusted?: string[];
   trust?: Record<string, MailTrust>;
@@ -68,30 +54,21 @@ export type JmapRequestResult = {
   waited?: Omit<WaitReport, 'cursor'>;
 };
 
-/** How a wait waited, and where it leaves list_new's cursor for the settle stage to save. */
+/** How a wait waited (`checks`: its looks; `clamped`: shortened to fit the budget; why it polled), and its cursor. */
 export interface WaitReport {
   readonly mode: 'push' | 'polling';
   readonly seconds: number;
   readonly waitedMs: number;
-  /** How many looks (Email/changes) it took. */
   readonly checks: number;
-  /** Shortened to fit the call's time budget. */
   readonly clamped: boolean;
-  /** Why it polled instead of listening to the push stream. */
   readonly fallbackReason?: string;
-  readonly cursor: WaitCursor;
-}
-
-/** Where a wait started and stopped, against list_new's saved cursor. */
-export interface WaitCursor {
-  /** list_new's cursor as saved before the wait, if list_new ever ran. */
-  readonly saved: string | undefined;
-  readonly startState: string;
-  /** The Email state the last look reached. */
-  readonly since: string;
-  /** The wait went on from where an earlier filtered wait stopped. */
-  readonly resumed: boolean;
-  /** New mail from others the filter passed over. */
-  readonly others: number;
-  readonly matched: number;
+  /** For the settle stage: list_new's cursor before (if ever saved), where the wait began and ended, mail passed over. */
+  readonly cursor: {
+    readonly saved: string | undefined;
+    readonly startState: string;
+    readonly since: string;
+    readonly resumed: boolean;
+    readonly others: number;
+    readonly matched: number;
+  };
 }

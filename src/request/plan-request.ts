@@ -21,16 +21,16 @@ export interface RequestPlan {
   readonly steps: readonly PresetStep[];
   /** The caller's vars: they win over every other source, attachments included. */
   readonly given: Readonly<Record<string, unknown>>;
-  /** The built-ins from the session, the saved cursor and the caller's vars (the send stage returns what the steps capture). */
+  /** The built-ins from the session, the saved cursor and the caller's vars. */
   readonly vars: Readonly<Record<string, unknown>>;
-  /** The session the request goes out under; in a dry run only what state.json knows, if anything. */
+  /** In a dry run only what state.json knows, if anything. */
   readonly session: JmapSessionInfo | undefined;
-  /** Files to attach, read and checked against the session's limits; the send stage uploads them. */
+  /** Files to attach, checked against the session's limits; the send stage uploads them. */
   readonly files: readonly LocalAttachment[];
   readonly dryRun: boolean;
-  /** Show the substituted request(s) in the result (echo_request). */
+  /** echo_request: show the substituted request(s). */
   readonly echo: boolean;
-  /** A waiting preset (wait_for_mail) in a real run: the wait stage (wait-for-mail.ts) runs it instead of the send stage. */
+  /** A waiting preset (wait_for_mail) in a real run: the wait stage runs it instead of the send stage. */
   readonly waitsForMail: boolean;
   /** Whose Authentication-Results are trusted for sender verdicts (the setting, else the inbox domain). */
   readonly authservId: string;
@@ -41,7 +41,6 @@ export async function planRequest(account: Account, input: JmapRequestInput, gat
   await checkNamedFiles(account, input);
   const plan = await planJmapRequest(input);
   const dryRun = input.dry_run === true;
-  // A dry run makes no network call at all: only what state.json already knows.
   const session = dryRun ? await readCachedSession(account) : await gate.session();
   checkRequires(plan.preset, plan.presetName, session);
   const vars: Record<string, unknown> = { ...(await builtinVariables(account, session)), ...plan.vars };
@@ -52,8 +51,6 @@ export async function planRequest(account: Account, input: JmapRequestInput, gat
     const saved = (await account.readState())[cursor.stateField];
     if (saved) vars[cursor.variable] = saved;
   }
-  const waitsForMail = plan.preset?.wait !== undefined && !dryRun && session !== undefined;
-  const authservId = authservIdOf(await account.config());
   return {
     ...plan,
     given: plan.vars,
@@ -62,20 +59,15 @@ export async function planRequest(account: Account, input: JmapRequestInput, gat
     files,
     dryRun,
     echo: input.echo_request === true,
-    waitsForMail,
-    authservId,
+    waitsForMail: plan.preset?.wait !== undefined && !dryRun && session !== undefined,
+    authservId: authservIdOf(await account.config()),
   };
 }
 
 /** What jmap_request will run: a preset's steps, or the caller's ops as one step, with the caller's vars. */
-export interface JmapRequestPlan {
-  preset?: Preset;
-  presetName?: string;
-  steps: PresetStep[];
-  vars: Record<string, unknown>;
-}
+type JmapRequestPlan = Pick<RequestPlan, 'preset' | 'presetName' | 'steps' | 'vars'>;
 
-export type PlanInput = Pick<JmapRequestInput, 'ops' | 'ops_file' | 'vars' | 'attachments'>;
+type PlanInput = Pick<JmapRequestInput, 'ops' | 'ops_file' | 'vars' | 'attachments'>;
 
 /** Checks the input's shape, loads the preset or parses the ops, and checks the caller's vars. */
 export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan> {
@@ -128,10 +120,7 @@ export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan
   return { steps: [step], vars: { ...given } };
 }
 
-/**
- * Files are uploaded only to be referenced as $ATTACHMENTS or $ATTACHMENT_<i>_…; a request that
- * reads neither would send the mail without them and still report success.
- */
+/** Files are uploaded to be referenced ($ATTACHMENTS, $ATTACHMENT_<i>_…): without, the mail would go without them. */
 function checkAttachmentsUsed(
   input: PlanInput,
   steps: readonly PresetStep[],
@@ -210,7 +199,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** A preset that needs a capability this server lacks is refused before anything is sent. */
-export function checkRequires(
+function checkRequires(
   preset: Preset | undefined,
   name: string | undefined,
   session: JmapSessionInfo | undefined,

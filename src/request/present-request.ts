@@ -1,8 +1,7 @@
 import { recordsOf } from '../present/present-created.js';
 import { untrustedPaths } from '../present/untrusted-paths.js';
-import type { CreatedRecord, JmapRequestResult } from './jmap-request-types.js';
+import type { JmapRequestResult } from './jmap-request-types.js';
 import type { RequestPlan } from './plan-request.js';
-import type { StepRun } from './run-preset-steps.js';
 import type { SentRequest } from './send-request.js';
 import type { SettledRequest } from './settle-request.js';
 
@@ -31,7 +30,13 @@ export function presentRequest(plan: RequestPlan, sent: SentRequest, settled: Se
       ...(step.response ? { response: step.response } : {}),
     }));
   }
-  const created = createdRecords(done);
+  const created = done.flatMap((step) =>
+    (step.response?.methodResponses ?? []).flatMap(([method, args]) =>
+      method.endsWith('/set') || method === 'Blob/upload'
+        ? recordsOf(args).map(({ creationId, id }) => ({ method, creationId, id }))
+        : [],
+    ),
+  );
   if (created.length > 0) result.created = created;
   if (plan.preset?.excludeOwnMail && sent.own.length > 0) result.ownMailIds = [...sent.own];
   if (plan.preset?.view === 'message' || plan.preset?.view === 'thread') {
@@ -70,16 +75,6 @@ function summaryOf(plan: RequestPlan, sent: SentRequest): string {
   const failed = done.find((step) => !/^OK:/.test(step.summary ?? ''));
   const parts = done.map((step) => `${step.id}: ${(step.summary ?? '').replace(/^(OK|FAILED|REFUSED): /, '')}`);
   return `${failed ? 'FAILED' : 'OK'}: ${parts.join(' | ')}${tail}`;
-}
-
-function createdRecords(done: readonly StepRun[]): CreatedRecord[] {
-  return done.flatMap((step) =>
-    (step.response?.methodResponses ?? []).flatMap(([method, args]) =>
-      method.endsWith('/set') || method === 'Blob/upload'
-        ? recordsOf(args).map(({ creationId, id }) => ({ method, creationId, id }))
-        : [],
-    ),
-  );
 }
 
 function numberVar(value: unknown, fallback: number): number {

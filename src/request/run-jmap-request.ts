@@ -13,9 +13,8 @@ import { withHeldMail } from './guard/held-result.js';
 export type { JmapRequestContext, JmapRequestInput, JmapRequestResult } from './jmap-request-types.js';
 
 /**
- * Runs jmap_request as stages: plan → check → send (or wait) → screen → settle → present (and
- * assess), each taking the previous one's result. The check and the screen sit in the gate, which
- * every batch passes out and every answer back: no stage can send around one or read around the other.
+ * Runs jmap_request as stages, each taking the previous one's result: plan → check → send (or wait) →
+ * screen → settle → present (and assess). The check and the screen sit in the gate: none goes around them.
  */
 export async function runJmapRequest(
   account: Account,

@@ -1,10 +1,11 @@
 import { MailboxError } from '../errors.js';
 import type { ServiceGate } from '../gate/service-gate.js';
 import { inferUsing } from '../jmap/parse-ops.js';
-import type { JmapRequest, JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
+import type { JmapRequest, JmapResponse } from '../jmap/jmap-types.js';
 import { lineOf, summarizeResponse, type JmapFailure } from '../jmap/summarize-response.js';
 import { captureVariables } from '../presets/capture-variables.js';
 import type { Preset, PresetStep } from '../presets/preset-schema.js';
+import type { RequestPlan } from './plan-request.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
 import { isRecord } from '../is-record.js';
 
@@ -27,18 +28,11 @@ export interface StepsOutcome {
   readonly vars: Readonly<Record<string, unknown>>;
 }
 
-export interface RunStepsOptions {
-  gate: ServiceGate;
-  session: JmapSessionInfo | undefined;
-  preset: Preset | undefined;
-  dryRun: boolean;
-}
-
-/** Runs the steps in order; stops at the first failed call, failed capture or loop-guard refusal. */
+/** Runs the plan's steps in order; stops at the first failed call, failed capture or loop-guard refusal. */
 export async function runPresetSteps(
-  steps: readonly PresetStep[],
+  plan: Pick<RequestPlan, 'steps' | 'session' | 'preset' | 'dryRun'>,
   given: Readonly<Record<string, unknown>>,
-  options: RunStepsOptions,
+  gate: ServiceGate,
 ): Promise<StepsOutcome> {
   const done: StepRun[] = [];
   const failures: JmapFailure[] = [];
@@ -46,30 +40,36 @@ export async function runPresetSteps(
   const notes: string[] = [];
   // Each step's captures make a new set of variables for the next: nothing is written into the caller's.
   let vars = given;
-  for (const step of steps) {
+  for (const step of plan.steps) {
     if (step.when?.defined && vars[step.when.defined] === undefined) continue;
     if (step.when?.missing && vars[step.when.missing] !== undefined) continue;
     const { value: methodCalls, missing } = substituteVariables(step.methodCalls, vars, {
-      keepMissing: options.dryRun,
+      keepMissing: plan.dryRun,
     });
     missing.forEach((name) => unresolved.add(name));
     if (step.note) notes.push(substituteVariables(step.note, vars, { keepMissing: true }).value);
     const request: JmapRequest = {
-      using: inferUsing(methodCalls, options.session?.capabilities, step.using),
+      using: inferUsing(methodCalls, plan.session?.capabilities, step.using),
       methodCalls,
     };
-    checkCallCount(request, options.session);
-    if (options.dryRun) {
+    const maxCalls = plan.session?.limits.maxCallsInRequest;
+    if (maxCalls !== undefined && methodCalls.length > maxCalls)
+      throw new MailboxError({
+        code: 'ops_invalid',
+        message: `The request has ${methodCalls.length} method calls; the server accepts ${maxCalls} (maxCallsInRequest).`,
+        hint: 'Split the calls over several jmap_request runs.',
+      });
+    if (plan.dryRun) {
       done.push({ id: step.id, request });
       continue;
     }
-    const response = await options.gate.call(request);
-    const summary = summarizeResponse(request, response, { held: options.gate.requestedHeld() });
+    const response = await gate.call(request);
+    const summary = summarizeResponse(request, response, { held: gate.screen.requestedHeld() });
     const run = { id: step.id, request, response };
     if (!summary.ok) {
       done.push({ ...run, summary: summary.summaryLine });
       failures.push(...summary.failures);
-      notes.push(...(await removeRefusedDrafts(response, options)));
+      notes.push(...(await removeRefusedDrafts(response, gate, plan.session?.accountId)));
       break;
     }
     const captured = await captureVariables(step, response, vars);
@@ -79,7 +79,7 @@ export async function runPresetSteps(
       break;
     }
     vars = { ...vars, ...captured.vars };
-    const refusal = loopGuardRefusal(options.preset, vars, step, response);
+    const refusal = loopGuardRefusal(plan.preset, vars, step, response);
     if (refusal) {
       done.push({ ...run, summary: `REFUSED: ${lineOf(refusal)}` });
       failures.push(refusal);
@@ -90,10 +90,7 @@ export async function runPresetSteps(
   return { done, failures, unresolved, notes, vars };
 }
 
-/**
- * RFC 3834 §2: no automatic answer to automatic mail. The caller may still answer one on purpose
- * (a person behind a mailing list), but must say so with the allow variable.
- */
+/** RFC 3834 §2: no automatic answer to automatic mail, unless the caller says so (a person behind a list) with the allow variable. */
 function loopGuardRefusal(
   preset: Preset | undefined,
   vars: Readonly<Record<string, unknown>>,
@@ -117,11 +114,14 @@ function loopGuardRefusal(
 }
 
 /**
- * A send whose submission was refused (forbiddenFrom, invalidRecipients…) leaves the Email it
- * created in Drafts, where it would later show up as mail: it is destroyed. This is a new request
- * about a known id, not a resend of the refused one.
+ * A refused submission (forbiddenFrom, invalidRecipients…) leaves its Email in Drafts, to show up later
+ * as mail: it is destroyed, by a new request about a known id, not a resend of the refused one.
  */
-async function removeRefusedDrafts(response: JmapResponse, options: RunStepsOptions): Promise<string[]> {
+async function removeRefusedDrafts(
+  response: JmapResponse,
+  gate: ServiceGate,
+  accountId: string | undefined,
+): Promise<string[]> {
   const refused = response.methodResponses.some(
     ([name, args]) =>
       name === 'error' ||
@@ -134,10 +134,9 @@ async function removeRefusedDrafts(response: JmapResponse, options: RunStepsOpti
       ? Object.values(args.created).flatMap((c) => (isRecord(c) && typeof c.id === 'string' ? [c.id] : []))
       : [],
   );
-  const accountId = options.session?.accountId;
   if (draftIds.length === 0 || !accountId) return [];
   try {
-    const cleanup = await options.gate.call({
+    const cleanup = await gate.call({
       using: ['urn:ietf:params:jmap:core', 'urn:ietf:params:jmap:mail'],
       methodCalls: [['Email/set', { accountId, destroy: draftIds }, 'cleanup']],
     });
@@ -151,15 +150,4 @@ async function removeRefusedDrafts(response: JmapResponse, options: RunStepsOpti
   return [
     `The refused message's draft ${draftIds.join(', ')} could not be deleted; delete it with move_to_trash or Email/set destroy.`,
   ];
-}
-
-function checkCallCount(request: JmapRequest, session: JmapSessionInfo | undefined): void {
-  const max = session?.limits.maxCallsInRequest;
-  if (max !== undefined && request.methodCalls.length > max) {
-    throw new MailboxError({
-      code: 'ops_invalid',
-      message: `The request has ${request.methodCalls.length} method calls; the server accepts ${max} (maxCallsInRequest).`,
-      hint: 'Split the calls over several jmap_request runs.',
-    });
-  }
 }

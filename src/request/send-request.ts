@@ -29,12 +29,7 @@ export async function sendRequest(plan: RequestPlan, gate: ServiceGate): Promise
   // The caller's vars win over the attachments' own, as over every other source.
   const vars =
     plan.files.length > 0 ? { ...plan.vars, ...attachmentVariables(plan.files, blobIds), ...plan.given } : plan.vars;
-  const outcome = await runPresetSteps(plan.steps, vars, {
-    gate,
-    session: plan.session,
-    preset: plan.preset,
-    dryRun: plan.dryRun,
-  });
+  const outcome = await runPresetSteps(plan, vars, gate);
   if (outcome.done.length === 0)
     throw new MailboxError({
       code: 'internal',

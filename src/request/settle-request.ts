@@ -6,7 +6,7 @@ import { lastEmailList } from '../present/present-jmap-result.js';
 import { applicableNext } from '../presets/preset-next-steps.js';
 import type { RequestPlan } from './plan-request.js';
 import type { StepRun } from './run-preset-steps.js';
-import type { WaitCursor, WaitReport } from './jmap-request-types.js';
+import type { WaitReport } from './jmap-request-types.js';
 import type { SentRequest } from './send-request.js';
 
 /** What the settle stage leaves for the result: the next steps, and notes on what it did. */
@@ -86,11 +86,8 @@ async function settleWait(
   return { next, notes: note ? [note] : [] };
 }
 
-/**
- * Advances list_new's cursor past what a wait returned, unless a filter passed over other new mail
- * (list_new must still show it): then the wait's own position is kept beside it for the next wait.
- */
-async function settleWaitCursor(account: Account, w: WaitCursor): Promise<string | undefined> {
+/** list_new's cursor past what a wait returned, unless a filter passed mail over: then the wait's position kept beside it. */
+async function settleWaitCursor(account: Account, w: WaitReport['cursor']): Promise<string | undefined> {
   const leftBehind = w.others > 0 || w.resumed;
   if (!leftBehind) {
     if (w.matched === 0 && w.saved === undefined) return undefined;

@@ -5,7 +5,7 @@ import type { ServiceGate } from '../gate/service-gate.js';
 import { inferUsing } from '../jmap/parse-ops.js';
 import type { JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
 import { lineOf, summarizeResponse } from '../jmap/summarize-response.js';
-import type { Preset, PresetStep } from '../presets/preset-schema.js';
+import type { Preset } from '../presets/preset-schema.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
 import { openWakeSource } from '../mail/mail-wake-source.js';
 import type { JmapRequestContext, WaitReport } from './jmap-request-types.js';
@@ -39,13 +39,12 @@ type Email = z.infer<typeof emailListSchema>['list'][number];
 
 /** An MCP call keeps this much of its budget for the final check and the answer. */
 const budgetReserveMs = 5000;
-/** At most this many Email/changes pages per check (200 changes each). */
+/** Email/changes pages per check (200 changes each). */
 const maxPagesPerCheck = 50;
 
 /**
- * The wait stage, the send stage's alternative for wait_for_mail: returns once mail from others
- * arrives after the list_new cursor (with no cursor yet, unread Inbox mail counts), as one step in
- * list_new's shape, with what the settle stage needs to move (or keep) that cursor.
+ * The wait stage (wait_for_mail, in the send stage's place): returns once mail from others arrives after
+ * list_new's cursor (without one, unread Inbox mail counts), as one step in list_new's shape.
  */
 export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: WaitContext): Promise<SentRequest> {
   const preset = plan.preset as WaitingPreset;
@@ -59,14 +58,10 @@ export async function waitForMail(plan: RequestPlan, gate: ServiceGate, ctx: Wai
   );
   const looking: Looking = { gate, account: ctx.account, session: await gate.session(), preset, vars };
   // The wait is the caller's: its window runs off the timeout's clock, each look still bounded by what is left of it.
-  return gate.deadline.offTheClock(() => waitWindow(looking, { seconds, clamped }, ctx));
+  return gate.deadline.offTheClock(() => waitWindow(looking, seconds, clamped, ctx));
 }
 
-async function waitWindow(
-  looking: Looking,
-  { seconds, clamped }: { seconds: number; clamped: boolean },
-  ctx: WaitContext,
-): Promise<SentRequest> {
+async function waitWindow(looking: Looking, seconds: number, clamped: boolean, ctx: WaitContext): Promise<SentRequest> {
   const now = ctx.wake?.now ?? Date.now;
   const startedAt = now();
   const endsAt = startedAt + seconds * 1000;
@@ -86,12 +81,8 @@ async function waitWindow(
   });
   const report = (elapsedMs: number): void => {
     const elapsed = Math.min(seconds, Math.round(elapsedMs / 1000));
-    const how = source.mode === 'push' ? 'push' : 'polling';
-    ctx.progress?.({
-      progress: elapsed,
-      total: seconds,
-      message: `Waiting for new mail (${how}): ${elapsed} of ${seconds} s`,
-    });
+    const message = `Waiting for new mail (${source.mode}): ${elapsed} of ${seconds} s`;
+    ctx.progress?.({ progress: elapsed, total: seconds, message });
   };
   const ticker = setInterval(() => report(now() - startedAt), 1000);
   try {
@@ -131,25 +122,19 @@ async function waitWindow(
       if (checks === 1) ctx.log.debug(`wait_for_mail: looked once; now waiting by ${source.mode}`);
       await source.wait(endsAt);
     }
-    const waitedMs = now() - startedAt;
     const earlier = earlierNote(earlierOthers, start.unreadTotal, start.unread?.length ?? 0);
     const waited = {
       mode: source.mode,
       seconds,
-      waitedMs,
+      waitedMs: now() - startedAt,
       checks,
       clamped,
       ...(source.fallbackReason ? { fallbackReason: source.fallbackReason } : {}),
     };
+    const response = waitResponse(session.accountId, startState, since, matched);
     return {
       outcome: {
-        done: [
-          {
-            id: 'wait',
-            response: waitResponse(session, startState, since, matched),
-            summary: waitSummary(waited, matched.length),
-          },
-        ],
+        done: [{ id: 'wait', response, summary: waitSummary(waited, matched.length) }],
         failures: [],
         unresolved: new Set(),
         notes: earlier ? [earlier] : [],
@@ -176,20 +161,15 @@ function waitSummary(w: Omit<WaitReport, 'cursor'>, found: number): string {
 }
 
 /** What the wait found, in list_new's shape (Email/changes, then Email/get), so every later stage reads it alike. */
-function waitResponse(
-  session: JmapSessionInfo,
-  startState: string,
-  since: string,
-  matched: readonly Email[],
-): JmapResponse {
+function waitResponse(accountId: string, oldState: string, newState: string, matched: readonly Email[]): JmapResponse {
   return {
     methodResponses: [
       [
         'Email/changes',
         {
-          accountId: session.accountId,
-          oldState: startState,
-          newState: since,
+          accountId,
+          oldState,
+          newState,
           hasMoreChanges: false,
           created: matched.map((e) => e.id),
           updated: [],
@@ -197,7 +177,7 @@ function waitResponse(
         },
         'changes',
       ],
-      ['Email/get', { accountId: session.accountId, state: since, list: matched, notFound: [] }, 'get'],
+      ['Email/get', { accountId, state: newState, list: matched, notFound: [] }, 'get'],
     ],
   };
 }
@@ -221,8 +201,8 @@ function waitSeconds(
 
 /** The preset's step with this id, run once with the run's vars; a failed call becomes a clear error. */
 async function runStep(looking: Looking, id: string, vars = looking.vars): Promise<JmapResponse> {
-  const { preset } = looking;
-  const step: PresetStep | undefined = preset.steps.find((s) => s.id === id);
+  const { preset, account } = looking;
+  const step = preset.steps.find((s) => s.id === id);
   if (!step)
     throw new MailboxError({
       code: 'internal',
@@ -236,11 +216,7 @@ async function runStep(looking: Looking, id: string, vars = looking.vars): Promi
   if (!summary.ok) {
     const failure = summary.failures[0];
     if (failure && (preset.cursor?.resetOn ?? []).includes(failure.type)) {
-      await looking.account.updateState((state) => ({
-        ...state,
-        listNewState: undefined,
-        waitForMailPosition: undefined,
-      }));
+      await account.updateState((state) => ({ ...state, listNewState: undefined, waitForMailPosition: undefined }));
       throw new MailboxError({
         code: 'jmap_request_error',
         message: `The saved list_new cursor is too old for the server (${failure.type}) and has been reset.`,

@@ -3,11 +3,7 @@ import type { Invocation, JmapRequest, JmapResponse } from '../jmap/jmap-types.j
 import { senderFactsOf, type SenderFacts } from '../trust/sender-authentication.js';
 import { jmapCapabilities } from '../wire-constants.js';
 
-/**
- * The answers of the mail methods that name messages, read and rewritten for the receive screen:
- * which email ids a response names, which sender facts it already carries, and the same response
- * with held messages taken out of every place that names them.
- */
+/** The mail methods' answers as the receive screen reads them (ids named, sender facts) and rewrites them (held mail out). */
 
 export type Args = Record<string, unknown>;
 
@@ -55,9 +51,8 @@ export function callOf(request: JmapRequest, name: string, callId: string): Invo
 }
 
 /**
- * Takes held messages out of every answer, in place; held ids the caller asked for by id (Email/get
- * ids, SearchSnippet/get emailIds) become notFound and are `requested`. `queries`: each Email/query
- * answer that lost ids, by its index, and how many it lost of how many served.
+ * Takes held mail out of every answer, in place: held ids asked for by id become notFound and `requested`;
+ * `queries`: by index, each Email/query answer that lost ids, how many of how many served.
  */
 export function removeHeld(request: JmapRequest, response: JmapResponse, isHeld: (id: string) => boolean) {
   const removal = { queries: new Map<number, { removed: number; served: number }>(), requested: new Set<string>() };
@@ -138,14 +133,11 @@ export function dropParsed(response: JmapResponse, index: number, blobId: string
 }
 
 /**
- * Which answers found their messages by what the messages say. A count of held mail in such an
- * answer tells whether a held message contains the words searched for, so the screen keeps held
- * mail found this way out of the count it reports; what a mailbox, a date or a keyword finds is
- * reported as before (that held mail exists there is what the operator wants the agent to say).
+ * Which answers found their messages by what they say: a count of held mail there would tell whether
+ * a held message holds the words searched for, so it is not reported; held mail a mailbox, date or
+ * keyword finds is (that it exists is what the operator wants said). These RFC 8621 §4.4.1
+ * conditions read where a message is, when it came, its size and flags; any other reads its content.
  */
-
-// RFC 8621 §4.4.1 conditions on where a message is, when it came, its size and flags; any other
-// condition (text, from, subject, body, header) or one unknown here reads what the sender wrote.
 const placeConditions = new Set([
   'inMailbox',
   'inMailboxOtherThan',

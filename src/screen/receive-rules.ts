@@ -28,12 +28,10 @@ export async function readAccountView(account: Account) {
 type AccountView = Awaited<ReturnType<typeof readAccountView>>;
 
 /**
- * The operator's layers for this inbox (machine, user, inbox). Read once per call: a file the
- * operator changed applies from the next call on.
+ * The operator's layers for this inbox (machine, user, and the inbox's own in its state folder, where
+ * the policy commands write it). Read once per call: a changed file applies from the next call on.
  */
 export async function loadInboxLayers(account: Account, view?: AccountView): Promise<LoadedLayer[]> {
-  // The inbox's layer sits in its state folder: the directory itself, or on a connected account
-  // the chosen inbox's own folder, where the policy commands write it.
   const { config, identity } = view ?? (await readAccountView(account));
   return loadPolicyLayers(
     policyPaths({ userConfigDir: config.userConfigDir, inboxDir: guardedInbox(identity).stateDir }),
@@ -41,9 +39,8 @@ export async function loadInboxLayers(account: Account, view?: AccountView): Pro
 }
 
 /**
- * The receive rules of a call, or undefined when no layer restricts receiving: then nothing is
- * judged and nothing fetched. A layer whose file is broken throws (policy_unreadable): nothing is
- * read under rules nobody can read.
+ * The receive rules of a call, or undefined when no layer restricts receiving (nothing is judged or
+ * fetched). A broken layer file throws (policy_unreadable): nothing is read under rules nobody can read.
  */
 export async function receiveRulesOf(
   layers: readonly LoadedLayer[],
@@ -66,10 +63,9 @@ export async function receiveRulesOf(
 }
 
 /**
- * Judges one received message. The inbox's own writing (its drafts and sent copies: From is its
- * own address and the message never came in from outside, or came in authenticated) is never
- * held; everything else is held when any of its From addresses or its Sender is blocked, and
- * otherwise judged by its one From address and its sender authentication (several From
+ * Judges one received message. The inbox's own writing (From is its address and the message never came
+ * in from outside, or came in authenticated) is never held; anything else is held when a From address
+ * or the Sender is blocked, else judged by its one From address and its authentication (several From
  * addresses pass no allow-list).
  */
 export function judgeReceived(
@@ -90,9 +86,8 @@ export function judgeReceived(
 }
 
 /**
- * The block entry any named address matches: every From address and the Sender, whatever their
- * count. An address the matcher cannot read is held under a block-list too: whether it names a
- * blocked sender cannot be told, and the server's reading of it may differ from ours.
+ * The block entry any From address or the Sender matches. An address the matcher cannot read is held
+ * under a block-list too: whether it names a blocked sender cannot be told, and the server may read it otherwise.
  */
 function blockingRule(layers: readonly LoadedLayer[], facts: SenderFacts): DecidingRule | undefined {
   const blocks = layers.filter(({ policy }) => (policy.receive?.block?.length ?? 0) > 0);

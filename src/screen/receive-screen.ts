@@ -59,10 +59,9 @@ const unjudged: DecidingRule = { layer: 'default', rule: 'receive.unjudged' };
 const lookupChunk = 500;
 
 /**
- * The screen stage of one call: after each batch's answer arrives, before anything reads it,
- * messages the operator's receive rules hold back are taken out of every answer that names them,
- * and a listing page that lost some is filled again. With no rule that restricts receiving it
- * reads the policy files once per call and does nothing else.
+ * The screen stage of one call: before anything reads a batch's answer, messages the operator's
+ * receive rules hold back are taken out of every answer that names them, and a listing page that lost
+ * some is filled again. With no rule restricting receiving it only reads the policy files, once.
  */
 export class ReceiveScreen {
   private rules: Promise<ReceiveRules | undefined> | undefined;
@@ -78,7 +77,6 @@ export class ReceiveScreen {
     this.rules ??= (async () => {
       const { account, layers } = this.options;
       if (layers) return receiveRulesOf(await layers(), account, this.options.session);
-      // The account is read once for both: its settings and inbox name the layers and the rules.
       const view = await readAccountView(account);
       return receiveRulesOf(await loadInboxLayers(account, view), account, this.options.session, view);
     })();
@@ -203,10 +201,7 @@ export class ReceiveScreen {
     return new Set([...facts].filter(([, found]) => !judgeReceived(found, rules).held).map(([id]) => id));
   }
 
-  /**
-   * The sender facts of `ids`: from the answer, the cache, else looked up in batches; `unlisted`:
-   * the ids the server lists without them.
-   */
+  /** The sender facts of `ids`: from the answer, the cache, else looked up; `unlisted`: ids listed without them. */
   private async factsOf(
     ids: readonly string[],
     known: ReadonlyMap<string, SenderFacts>,
@@ -238,7 +233,12 @@ export class ReceiveScreen {
         .map((ids, i): Invocation => ['Email/get', { accountId, ids, properties }, `f${i}`]);
       const response = await this.options.lookup(mailRequest(...calls));
       for (const [name, args] of response.methodResponses) {
-        if (name === 'error') throw lookupFailed(args);
+        if (name === 'error')
+          throw new MailboxError({
+            code: 'jmap_request_error',
+            message: `Checking senders against the operator's receive rules failed: Email/get answered ${String(args.type ?? 'an error')}.`,
+            hint: 'Nothing was shown. Run the request again; if it keeps failing, tell your operator.',
+          });
         for (const email of Array.isArray(args.list) ? (args.list as (Record<string, unknown> | null)[]) : []) {
           if (typeof email?.id === 'string') looked.set(email.id, senderFactsOf(email, { withSender: true }));
         }
@@ -282,18 +282,9 @@ export class ReceiveScreen {
   }
 }
 
-function lookupFailed(args: Record<string, unknown>): MailboxError {
-  return new MailboxError({
-    code: 'jmap_request_error',
-    message: `Checking senders against the operator's receive rules failed: Email/get answered ${String(args.type ?? 'an error')}.`,
-    hint: 'Nothing was shown. Run the request again; if it keeps failing, tell your operator.',
-  });
-}
-
 /**
- * Sender facts by email id, per account, kept for the life of the process (an MCP server serves
- * many calls). A message's headers never change (RFC 8621 §4: Email objects are immutable but for
- * keywords and mailboxes), so an entry never goes stale; the bound only caps memory.
+ * Sender facts by email id, per account, for the life of the process (an MCP server serves many
+ * calls). Email headers never change (RFC 8621 §4), so an entry never goes stale; the bound caps memory.
  */
 export class SenderFactsCache {
   private readonly entries = new Map<string, SenderFacts>();

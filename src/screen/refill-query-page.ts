@@ -4,9 +4,8 @@ import { isRecord } from '../is-record.js';
 import { callOf, factsInResponse, mailRequest, strings, type Args } from './mail-method-answers.js';
 
 /**
- * A page of Email/query results that lost held messages is filled again from the mail after it,
- * so a listing of 20 still shows 20 when there are 20 to show. The follow-up pages and the
- * listing's own Email/get (or SearchSnippet/get) for the added ids go out as read-only lookups.
+ * A page of Email/query results that lost held messages is filled again from the mail after it, so a
+ * listing of 20 still shows 20 when there are; the follow-up pages and readers go out as lookups.
  */
 
 export interface RefillDeps {

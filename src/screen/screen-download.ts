@@ -4,9 +4,8 @@ import { senderFactProperties, senderFactsOf, type SenderFacts } from '../trust/
 import { mailRequest } from './mail-method-answers.js';
 
 /**
- * A download under receive rules names the message its blob belongs to: no JMAP method says which
- * message holds a blob on every server (RFC 9404 Blob/lookup is optional; Cyrus 3.6 lacks it), so
- * the message is judged, and the blob must be the message itself or one of its parts.
+ * A download under receive rules names its message: no method on every server says which message holds a
+ * blob (Blob/lookup is optional; Cyrus 3.6 lacks it), so the message is judged and must hold the blob.
  */
 
 export interface DownloadCheckDeps {

@@ -4,18 +4,17 @@ import { callOf, mailRequest, strings, type Args } from './mail-method-answers.j
 import { queryReaders, refillReaders, type RefillDeps } from './refill-query-page.js';
 
 /**
- * Totals and positions a screened reader can rely on. RFC 8620 answers `total` whenever
- * `calculateTotal` is asked, and `position`, `anchor` and `/queryChanges` indexes count every match:
- * counted by the server, they count held mail too, so a filter on a held message's words, asked one
- * word at a time, would spell it out. Here they are counted over the matches the screen shows, found
- * by reading the query from its start, up to a stated number of matches.
+ * Totals and positions a screened reader can rely on. The server's `total`, `position`, `anchor` and
+ * `/queryChanges` indexes count held mail too, so a filter on a held message's words, asked one word
+ * at a time, would spell it out. Here they count the matches the screen shows, read from the start up
+ * to a stated number.
  */
 
 export interface ScreenedOrderDeps extends RefillDeps {
   /** Ids per scanning page (the server's maxObjectsInGet, at most). */
   pageSize: number;
-  /** At most this many shown matches are counted, and this many matches read in all. */
   caps: ScreenedCaps;
+  shownOf(ids: readonly string[]): Promise<ReadonlySet<string>>;
 }
 
 /** The default caps: a listing's count of up to 2,000 shown messages; a flood of held mail stops the count at 10,000 read. */
@@ -35,10 +34,7 @@ export function countsPastPage(args: Args, answer: Args): boolean {
   );
 }
 
-/**
- * Rewrites the Email/query answer at `index` over the shown matches: its page (ids, position, the
- * anchor's place), its total, and the calls that read its ids. Held mail is then as if it did not exist.
- */
+/** Rewrites the Email/query answer at `index` (page, position, anchor, total, readers) over the shown matches only. */
 export async function screenQueryOrder(
   request: JmapRequest,
   response: JmapResponse,
@@ -53,7 +49,7 @@ export async function screenQueryOrder(
   if (args.anchor != null) {
     const at = shown.indexOf(String(args.anchor));
     if (at < 0) {
-      // A held anchor is answered as the server answers an id it does not have.
+      // As the server answers an anchor it does not have.
       response.methodResponses[index] = [
         'error',
         { type: 'anchorNotFound', description: 'The anchor is not in the results; query again without it.' },
@@ -79,15 +75,14 @@ export async function screenQueryOrder(
 }
 
 /**
- * The Email/queryChanges answer at `index` over the shown matches: held and vanished ids out of
- * `removed` (the reader never had them), held ids out of `added`, each added index and the total
- * counted over the shown matches now.
+ * The Email/queryChanges answer at `index` over the shown matches: held and vanished ids out of `removed`
+ * (the reader never had them), held ids out of `added`, each added index and the total counted anew.
  */
 export async function screenQueryChanges(
   request: JmapRequest,
   response: JmapResponse,
   index: number,
-  deps: ScreenedOrderDeps & { shownOf(ids: readonly string[]): Promise<ReadonlySet<string>> },
+  deps: ScreenedOrderDeps,
 ): Promise<void> {
   const [, answer, callId] = response.methodResponses[index] as [string, Args, string];
   // Stryker disable next-line OptionalChaining: the screen calls this only for an answer whose call it found
@@ -109,15 +104,12 @@ export async function screenQueryChanges(
   if (args.calculateTotal === true || typeof answer.total === 'number') answer.total = shown.length;
 }
 
-/**
- * A `tooManyChanges` error counts held changes too: the changes are asked again without
- * `maxChanges`, screened, and the limit applied to what is shown.
- */
+/** A `tooManyChanges` error counts held changes too: asked again without `maxChanges`, screened, the limit applied after. */
 export async function screenTooManyChanges(
   request: JmapRequest,
   response: JmapResponse,
   index: number,
-  deps: ScreenedOrderDeps & { shownOf(ids: readonly string[]): Promise<ReadonlySet<string>> },
+  deps: ScreenedOrderDeps,
 ): Promise<void> {
   const callId = response.methodResponses[index]?.[2] as string;
   const args = callOf(request, 'Email/queryChanges', callId)?.[1];
@@ -134,11 +126,9 @@ export async function screenTooManyChanges(
 }
 
 /**
- * The shown matches when the answer's page already holds every match: as many ids as its total,
- * counted by the server in the same query state (RFC 8620 §5.5: a page never holds more than the
- * matches from its position on, so such a page starts at 0, whatever position or anchor asked for
- * it): judged from the page, with no second query. Anything else (a later or cut page, arguments
- * that refer to another call, more than the caps) is left to shownMatches.
+ * The shown matches when the page holds as many ids as the server's total in the same query state:
+ * then it holds every match from 0 (RFC 8620 §5.5), whatever position or anchor asked, and is judged
+ * with no second query. Anything else (a later or cut page, references, past the caps) is shownMatches'.
  */
 async function shownOfWholePage(args: Args, answer: Args, deps: ScreenedOrderDeps): Promise<string[] | undefined> {
   const ids = strings(answer.ids);
@@ -161,23 +151,20 @@ async function shownMatches(args: Args, method: string, deps: ScreenedOrderDeps)
     // Ids only: senders already judged in this process come from the cache, the rest in one lookup.
     const scan = { ...query, accountId: deps.accountId, position: scanned, limit: size, calculateTotal: true };
     const next = await deps.lookup(mailRequest(['Email/query', scan, 'q']));
-    const page = scanPageOf(next);
+    const [name, page] = next.methodResponses[0] ?? [];
+    if (name !== 'Email/query' || !page)
+      throw new MailboxError({
+        code: 'jmap_request_error',
+        message: `Counting the mail the operator's receive rules show failed: Email/query answered ${String(page?.type ?? 'nothing')}.`,
+        hint: 'Nothing was shown. Run the request again; if it keeps failing, tell your operator.',
+      });
     const ids = strings(page.ids);
     const held = await deps.judge(ids, new Map());
     for (const id of ids) if (!held.has(id)) shown.push(id);
     scanned += ids.length;
     if (shown.length > deps.caps.shown)
-      throw cannotCount(
-        method,
-        `it matches more than ${deps.caps.shown} messages the operator's receive rules show`,
-        'Narrow the filter (a mailbox, `after`, `before`)',
-      );
-    if (scanned > deps.caps.scanned)
-      throw cannotCount(
-        method,
-        `it matches more than ${deps.caps.scanned} messages`,
-        'Narrow the filter (a mailbox, `after`, `before`)',
-      );
+      throw cannotCount(method, `it matches more than ${deps.caps.shown} messages the operator's receive rules show`);
+    if (scanned > deps.caps.scanned) throw cannotCount(method, `it matches more than ${deps.caps.scanned} messages`);
     // Stryker disable next-line ConditionalExpression: a total that is not a number compares false either way (scanned >= undefined)
     if (ids.length === 0 || (typeof page.total === 'number' && scanned >= page.total)) return shown;
   }
@@ -204,7 +191,6 @@ async function matchReaders(
     strings(answer.notFound).forEach((id) => listed.add(id));
   }
   const missing = ids.filter((id) => !listed.has(id));
-  // With no readers refillReaders finds none and asks nothing.
   if (missing.length > 0) await refillReaders(request, response, queryCallId, missing, deps);
   const order = new Map(ids.map((id, i) => [id, i]));
   for (const { answer, key } of readers)
@@ -234,19 +220,11 @@ function readerAnswers(
   });
 }
 
-function scanPageOf(response: JmapResponse): Args {
-  const first = response.methodResponses[0];
-  if (first?.[0] !== 'Email/query') {
-    throw new MailboxError({
-      code: 'jmap_request_error',
-      message: `Counting the mail the operator's receive rules show failed: Email/query answered ${String(first?.[1].type ?? 'nothing')}.`,
-      hint: 'Nothing was shown. Run the request again; if it keeps failing, tell your operator.',
-    });
-  }
-  return first[1];
-}
-
-function cannotCount(method: string, why: string, next: string): MailboxError {
+function cannotCount(
+  method: string,
+  why: string,
+  next = 'Narrow the filter (a mailbox, `after`, `before`)',
+): MailboxError {
   return new MailboxError({
     code: 'jmap_request_error',
     message: `This ${method} asks for a total, a position or indexes, which under the operator's receive rules are counted over the mail they show, and ${why}.`,

@@ -5,20 +5,17 @@
  * than a guess: an unreadable verdict is never read as a pass.
  */
 
+/** One result: method (`dmarc`) and result (`pass`) in lower case, `ptype.property` (lower case) → value as written. */
 export interface AuthResult {
-  /** Lower case, without a version: `dmarc`, `dkim`, `spf`. */
   method: string;
-  /** Lower case: `pass`, `fail`, `none`, `softfail`, `temperror`, … */
   result: string;
   reason?: string;
-  /** `ptype.property` in lower case → its value as written, e.g. `header.from` → `example.org`. */
   properties: Record<string, string>;
 }
 
-export interface AuthenticationResults {
-  /** As written, without comments; compare with sameAuthservId. */
+/** The authserv-id as written without comments (compare with sameAuthservId); no results for `none`. */
+interface AuthenticationResults {
   authservId: string;
-  /** Empty for `none` (the service checked nothing). */
   results: AuthResult[];
 }
 
@@ -62,11 +59,7 @@ export function parseAuthenticationResults(value: string): AuthenticationResults
   return results.length > 0 ? { authservId, results } : undefined;
 }
 
-/**
- * Splits at the `;` between statements and drops comments (nested, with quoted-pairs); quoted
- * strings are kept whole, so a `;` or `(` inside one is text. Undefined when a quote or comment
- * never closes.
- */
+/** Splits at each `;` and drops comments (nested, with quoted-pairs), quoted strings whole; undefined when one never closes. */
 function splitStatements(value: string): string[] | undefined {
   const segments: string[] = [];
   let current = '';
@@ -98,11 +91,9 @@ function splitStatements(value: string): string[] | undefined {
 }
 
 /**
- * The words of a comment-free segment, with the white space CFWS allows around `=`, `.` and `/`
- * taken out, so `dmarc = pass` and `header . from=x` read as one word each. Quoted strings
- * stay one word. One pass over the text: a sender writes these fields, and a pattern that
- * backtracks over a long run of white space would cost time in the square of its length.
- * Undefined for an empty segment.
+ * The words of a comment-free segment (undefined when empty), white space around `=`, `.` and `/`
+ * taken out (`dmarc = pass` is one word), quoted strings whole. One pass: a sender writes these
+ * fields, and a pattern backtracking over a long run of white space would take quadratic time.
  */
 function wordsOf(segment: string): string[] | undefined {
   const words: string[] = [];

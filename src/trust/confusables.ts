@@ -1,12 +1,10 @@
 import { asciiPrototypes, prototypeFor } from './confusables-table.js';
 
 /**
- * Look-alike and invisible code points, judged in one place. A reader (person or model) sees the
- * glyph, not the code point: `bank․test` with a one-dot leader reads as a domain, `UNTRUSTED‐MAIL`
- * with a Unicode hyphen reads as a fence marker, and a variation selector reads as nothing at all
- * while a model still receives it. Look-alikes are folded with the UTS #39 prototypes of Unicode's
- * confusables.txt (the `unhomoglyph` package carries that table) after NFKC, which already folds
- * fullwidth and other compatibility forms.
+ * Look-alike and invisible code points, judged in one place. A reader sees the glyph: `bank․test`
+ * (one-dot leader) reads as a domain, `UNTRUSTED‐MAIL` (Unicode hyphen) as a fence marker, and a
+ * variation selector as nothing while a model still receives it. Look-alikes fold with the UTS #39
+ * prototypes of confusables.txt (the `unhomoglyph` table) after NFKC, which folds fullwidth forms.
  */
 
 /** Each code point replaced by its prototype, as unhomoglyph does, reading the table only for non-ASCII. */
@@ -34,34 +32,17 @@ const zwj = '\u200D';
 // Scripts whose spelling needs a joiner or non-joiner between two of their letters (cursive joining
 // and Brahmic conjuncts), after the IDNA context rules (RFC 5892 appendix A.1, A.2) and UTS #39.
 // Stryker disable StringLiteral: an empty name is an invalid pattern, so the module fails to load and every test that imports it fails; Stryker's vitest runner counts a failed load as a survivor
-const joiningScriptNames = [
-  'Arabic',
-  'Syriac',
-  'Nko',
-  'Mongolian',
-  'Mandaic',
-  'Thaana',
-  'Devanagari',
-  'Bengali',
-  'Gurmukhi',
-  'Gujarati',
-  'Oriya',
-  'Tamil',
-  'Telugu',
-  'Kannada',
-  'Malayalam',
-  'Sinhala',
-  'Tibetan',
-  'Myanmar',
-  'Khmer',
-  'Balinese',
-  'Javanese',
-];
+const cursiveScripts = ['Arabic', 'Syriac', 'Nko', 'Mongolian', 'Mandaic', 'Thaana'];
+const northBrahmicScripts = ['Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tibetan'];
+const southBrahmicScripts = ['Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala'];
+const southeastAsianScripts = ['Myanmar', 'Khmer', 'Balinese', 'Javanese'];
 // Stryker restore StringLiteral
 // Built on the first joiner met: compiling these Unicode property classes took 8 ms of every start.
 let joiningScripts: RegExp[] | undefined;
 const joiningScriptsBuilt = (): RegExp[] =>
-  (joiningScripts ??= joiningScriptNames.map((script) => new RegExp(`^(?=[\\p{L}\\p{M}])\\p{scx=${script}}$`, 'u')));
+  (joiningScripts ??= [...cursiveScripts, ...northBrahmicScripts, ...southBrahmicScripts, ...southeastAsianScripts].map(
+    (script) => new RegExp(`^(?=[\\p{L}\\p{M}])\\p{scx=${script}}$`, 'u'),
+  ));
 const pictograph = /^\p{Extended_Pictographic}$/u;
 // What may sit between a pictograph and the joiner of an emoji sequence: presentation selectors and skin tones.
 const emojiTrail = /^(?:\uFE0E|\uFE0F|[\u{1F3FB}-\u{1F3FF}])$/u;
@@ -104,10 +85,6 @@ export function stripDefaultIgnorables(text: string): string {
   return text.replace(ignorables, (found: string, index: number) =>
     (found === zwj || found === zwnj) && joinerNeeded(text, index) ? found : '',
   );
-}
-
-export function isDefaultIgnorable(codePoint: string): boolean {
-  return ignorable.test(codePoint);
 }
 
 /** `fold`, remembered per code point: text meets the same few code points again and again. */

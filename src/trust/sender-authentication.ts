@@ -3,12 +3,11 @@ import { normaliseAddress, normaliseDomain, type NormalisedAddress } from '../po
 import { authservIdOf, parseAuthenticationResults, sameAuthservId, type AuthResult } from './authentication-results.js';
 
 /**
- * Whether a received message's From domain is authenticated, as the receiving service recorded
- * it. Only the topmost Authentication-Results field with the service's authserv-id counts: the
- * service adds its own above everything and removes forged ones with its id (RFC 8601 §5), so a
- * field further down, or one under another id, is the sender's word or another hop's.
- * Authenticated means DMARC passed for the domain in From (RFC 7489 §3): SPF or DKIM alone can
- * pass for a domain other than the one the reader sees.
+ * Whether a received message's From domain is authenticated, as the receiving service recorded it.
+ * Only the topmost Authentication-Results field with the service's authserv-id counts: the service
+ * adds its own above all and removes forged ones with its id (RFC 8601 §5); any other is the
+ * sender's word or another hop's. Authenticated means DMARC passed for the From domain (RFC 7489
+ * §3): SPF or DKIM alone can pass for a domain other than the one the reader sees.
  */
 
 /** The property a message's Authentication-Results fields are read through (RFC 8621 §4.1.3): raw, every instance, in order. */
@@ -27,13 +26,12 @@ export interface SenderFacts {
   authenticationResults: string[];
 }
 
-export type SenderVerdict =
-  /** DMARC passed for the From domain. */
-  | 'pass'
-  /** Our field holds a DMARC result for the From domain other than pass (fail, none, temperror…), several, or From is not one address. */
-  | 'unverified'
-  /** No field of ours, or ours holds no DMARC result for the From domain. */
-  | 'no-result';
+/**
+ * `pass`: DMARC passed for the From domain; `unverified`: our field holds another DMARC result for it
+ * (fail, none, temperror…) or several, or From is not one address; `no-result`: no field of ours, or no
+ * DMARC result in it for the From domain.
+ */
+type SenderVerdict = 'pass' | 'unverified' | 'no-result';
 
 export interface SenderAuthentication {
   verdict: SenderVerdict;
@@ -75,14 +73,6 @@ function addressObjects(list: unknown[] | null): AddressObject[] {
   return (list ?? []).filter((a): a is AddressObject => typeof a === 'object' && a !== null);
 }
 
-/** The sender's address when From holds exactly one that parses. */
-export function singleSender(facts: SenderFacts): NormalisedAddress | undefined {
-  if (facts.from.length !== 1) return undefined;
-  // Stryker disable next-line OptionalChaining: From holds exactly one object here
-  const email = facts.from[0]?.email;
-  return typeof email === 'string' ? normaliseAddress(email) : undefined;
-}
-
 /** Whether the message came in through the service: it carries a field of the service's authserv-id. */
 export function cameInThrough(facts: SenderFacts, authservId: string): boolean {
   // Stryker disable next-line StringLiteral: any text there matches no authserv-id, as the empty one does not
@@ -90,11 +80,10 @@ export function cameInThrough(facts: SenderFacts, authservId: string): boolean {
 }
 
 /**
- * What was read of each message's fields, by the fields themselves: a long session lists the same
- * mail on every call and the receive screen judges it again, and parsing Authentication-Results was
- * a large part of a listing's own work. A function of the message's bytes and the authserv-id only,
- * never of the operator's rules, so nothing needs dropping when they change. Bounded in entries and
- * in the size of a key (a hostile header section is read afresh rather than kept).
+ * Each reading by the fields it read: a long session lists the same mail on every call and the screen
+ * judges it again, and parsing Authentication-Results was much of a listing's work. It depends on the
+ * message and the authserv-id only, never the rules, so nothing is dropped when they change. Bounded
+ * in entries and key size (a hostile header section is read afresh rather than kept).
  */
 const authenticated = new Map<string, SenderAuthentication>();
 export const senderAuthenticationCacheBounds = { entries: 2_000, keyChars: 16_384 };
@@ -119,7 +108,10 @@ export function senderAuthenticationCacheSize(): number {
 }
 
 function readSenderAuthentication(facts: SenderFacts, authservId: string): SenderAuthentication {
-  const sender = singleSender(facts);
+  // The sender is From's address when it holds exactly one that parses.
+  // Stryker disable next-line OptionalChaining: From holds exactly one object where it is read
+  const email = facts.from.length === 1 ? facts.from[0]?.email : undefined;
+  const sender = typeof email === 'string' ? normaliseAddress(email) : undefined;
   const base = { authservId, ...(sender ? { sender } : {}) };
   if (sender) return { ...base, ...judgeDomain(facts.authenticationResults, authservId, sender.domain) };
   const judged = judgeDomain(facts.authenticationResults, authservId, undefined);
@@ -134,11 +126,7 @@ function readSenderAuthentication(facts: SenderFacts, authservId: string): Sende
   };
 }
 
-/**
- * What the topmost field of `authservId` says of DMARC for `domain` (undefined: From names no
- * single domain, and only the field itself is read). Exported for the send guard's `known` mode,
- * which asks it of one address's mail.
- */
+/** What the topmost field of `authservId` says of DMARC for `domain` (undefined: only the field is read); the `known` mode asks it too. */
 export function judgeDomain(
   fields: readonly string[],
   authservId: string,
@@ -171,16 +159,6 @@ export function judgeDomain(
   if (!appliesTo(only, domain)) return judged('no-result', { reason: 'dmarc result for another domain', results });
   if (only.result === 'pass') return judged('pass', { dmarc: 'pass', results });
   return judged('unverified', { dmarc: only.result, reason: `dmarc=${only.result}`, results });
-}
-
-/**
- * Whether a message's sender is authenticated for its From domain: what the send guard's `known`
- * mode asks of mail that wrote first. The message must carry `senderFactProperties`; one that does
- * not is not authenticated.
- */
-export function isAuthenticatedSender(email: Readonly<Record<string, unknown>>, authservId: string): boolean {
-  const facts = senderFactsOf(email);
-  return facts !== undefined && authenticateSender(facts, authservId).authenticated;
 }
 
 /** A DMARC result speaks for the From domain it names (header.from); one that names none is taken as about From. */

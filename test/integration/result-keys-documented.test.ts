@@ -5,12 +5,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAccountRegistry } from '../../src/auth/create-account-registry.js';
 import { silentLogger } from '../../src/log.js';
 import { runJmapRequest } from '../../src/request/run-jmap-request.js';
-import { jmapResultKeys } from '../../src/request/jmap-result-keys.js';
+import { jmapResultKeys } from '../unit/docs/jmap-result-keys.js';
 import { runCliInProcess } from '../helpers/run-cli.js';
 import { startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';
 
 // The keys the help topic and the reference list for jmap_request's result (generated from
-// src/request/jmap-result-keys.ts) are the keys the code returns, present when the docs say.
+// test/unit/docs/jmap-result-keys.ts) are the keys the code returns, present when the docs say.
 const sandbox = await startTestSandbox();
 const work = await mkdtemp(join(tmpdir(), 'result-keys-'));
 const configInputs = {

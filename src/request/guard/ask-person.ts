@@ -2,9 +2,9 @@ import type { CheckContext, GuardAnswer, GuardQuestion } from '../../gate/outgoi
 import type { SendUnderJudgement } from './send-judgement.js';
 
 /**
- * A person's yes for mail the `confirm` rule holds: asked in the host (MCP elicitation) with what
- * the mail is, awaited only within the call's budget, leaving time to hold the mail instead.
- * Nothing with an effect happens before this: a 2026-07-28 client answers by rerunning the call.
+ * A person's yes for mail the `confirm` rule holds, asked in the host (MCP elicitation) and awaited only
+ * within the call's budget, leaving time to hold the mail. Nothing with an effect happens before it:
+ * a 2026-07-28 client answers by rerunning the call.
  */
 
 export type PersonAnswer = GuardAnswer | { action: 'timeout' };

@@ -8,12 +8,11 @@ import { vacationSend } from './mail/other-sends.js';
 import { isRecord } from '../../is-record.js';
 
 /**
- * A tightening of the send rules reaches the auto-reply (RFC 8621 §8), which the service sends by
- * itself with no batch to judge. On each use of the inbox, reads included, when the rules changed
- * or a switch-off is owed, the guard reads the vacation response and, when the rules would refuse
- * it now, prepends `VacationResponse/set isEnabled:false` to the batch (a narrowing: a wake's batch
- * carries it too), its answer hidden from the caller. A failed look or switch-off stays owed for
- * the next use; the batch goes on either way.
+ * A tightening of the send rules reaches the auto-reply (RFC 8621 §8), which the service sends with no
+ * batch to judge. On each use of the inbox, reads included, when the rules changed or a switch-off is
+ * owed, the guard reads the vacation response and, if the rules would refuse it now, prepends
+ * `VacationResponse/set isEnabled:false` to the batch (a narrowing, so a wake's too), its answer
+ * hidden. A failed look or switch-off stays owed for the next use; the batch goes on either way.
  */
 
 const vacationCapability = 'urn:ietf:params:jmap:vacationresponse';
@@ -43,9 +42,8 @@ function switchedOff(response: JmapResponse, callId: string): boolean {
 type VacationLook = { kind: 'read'; vacation: Readonly<Record<string, unknown>> | undefined } | { kind: 'failed' };
 
 /**
- * Reads the inbox's vacation response. A request the service fails (Cyrus 3.6's httpd crashes on
- * VacationResponse/get for an account with no vacation Sieve script, which the gateway answers with
- * HTTP 502: test/cyrus/DIFFERENCES.md row 41) or a method error is a failed look, not "none".
+ * Reads the inbox's vacation response. A failed request (Cyrus 3.6 crashes on it for an account with no
+ * vacation script: HTTP 502, test/cyrus/DIFFERENCES.md row 41) or a method error is a failed look, not "none".
  */
 async function lookAtVacation(context: CheckContext, accountId: string): Promise<VacationLook> {
   let answer: JmapResponse;
@@ -79,14 +77,12 @@ export async function withAutoReplyRules(
   if (state.checked === digest && !state.pending) return outcome;
   const opensToAnyone = !scope.policy.send.modes[0] && !scope.policy.send.block[0];
   const session = await context.session();
-  if ((opensToAnyone && !state.pending) || !(session.accountCapabilities ?? []).includes(vacationCapability)) {
-    await writeAutoReplyState(scope.stateDir, { ...kept, checked: digest });
-    return outcome;
-  }
-  const looked = await lookAtVacation(context, session.accountId);
+  const needsLook =
+    !(opensToAnyone && !state.pending) && (session.accountCapabilities ?? []).includes(vacationCapability);
+  const looked = needsLook ? await lookAtVacation(context, session.accountId) : undefined;
   // A service that cannot answer this must not stop every use of the inbox: the look stays owed.
-  if (looked.kind === 'failed') return outcome;
-  const vacation = looked.vacation;
+  if (looked?.kind === 'failed') return outcome;
+  const vacation = looked?.vacation;
   if (!vacation || vacation.isEnabled !== true || !(await refusedNow(vacation, scope))) {
     await writeAutoReplyState(scope.stateDir, { ...kept, checked: digest });
     return outcome;

@@ -1,14 +1,17 @@
+import { MailboxError } from '../../errors.js';
 import type { CheckContext, CheckOutcome, OutgoingBatch } from '../../gate/outgoing.js';
+import type { JmapRequest } from '../../jmap/jmap-types.js';
 import { rememberLocalSecrets } from '../../policy/local-secrets.js';
 import { checkSendSlots, reserveSendSlots, type SendCaps } from '../../policy/records/send-quota.js';
 import { withAutoReplyRules } from './auto-reply-rules.js';
 import { askPerson, confirmQuestion } from './ask-person.js';
-import { refuseUnjudgeableShape } from './batch-shape.js';
 import { findBatchSends, type BatchSends } from './mail/batch-sends.js';
 import { checkComposedBlobs } from './mail/composed-blobs.js';
+import { forbiddenCreateProblems } from './mail/create-rules.js';
+import { creationIdProblems } from './mail/creation-ids.js';
 import { withCreatedMail } from './mail/stamped-results.js';
 import { declinedRefusal, policyRefusal, refuseWhileWaking, ruleName } from './guard-refusal.js';
-import { audit, guardScope, type GuardScope } from './guard-scope.js';
+import { audit, guardScope } from './guard-scope.js';
 import { holdSubmissions } from './hold-batch.js';
 import { isKnownRecipient } from './mail/known-recipients.js';
 import { otherSendJudgements } from './mail/other-sends.js';
@@ -18,20 +21,12 @@ import { auditedSend, judgeSend, unreadableSend, type SendUnderJudgement, type V
 import { settleSends, type GoingSend, type HeldSend } from './settle-sends.js';
 
 /**
- * The operator's rules on one JMAP batch before it leaves: a wake keeps the inbox read-only; every
- * send is judged, and a batch with any refused part sends nothing. A person's answer comes with a
- * rerun of the call (MCP 2026-07-28): judge, then ask, only then act (caps, holding, audit).
- * Around every batch: the secret scan learns this user's stored secrets, composed blobs are
- * scanned, stamped results refused and written mail recorded, a refused auto-reply switched off.
+ * The operator's rules on one JMAP batch before it leaves: a wake keeps the inbox read-only; every send
+ * is judged, and a batch with any refused part sends nothing. Judge, then ask a person, only then act
+ * (caps, holding, audit): an answer comes with a rerun of the call (MCP 2026-07-28). Around every
+ * batch: stored secrets learnt for the scan, composed blobs scanned, stamped results refused, written
+ * mail recorded, a refused auto-reply switched off.
  */
-
-function capsOf(scope: GuardScope): SendCaps {
-  const { maxSendsPerHour, maxSendsPerDay } = scope.policy.send;
-  return {
-    ...(maxSendsPerHour ? { perHour: maxSendsPerHour } : {}),
-    ...(maxSendsPerDay ? { perDay: maxSendsPerDay } : {}),
-  };
-}
 
 /** The sends of a batch, each read (mail content, recipients) for judging. */
 async function readSends(sends: BatchSends, context: CheckContext, accountId: string): Promise<SendUnderJudgement[]> {
@@ -62,6 +57,35 @@ async function readSends(sends: BatchSends, context: CheckContext, accountId: st
   }
   for (const other of sends.others) out.push(...(await otherSendJudgements(other, context, sends.blobCreates)));
   return out;
+}
+
+/**
+ * A batch whose meaning is settled only while it runs (a creation id defined twice), or that a lenient
+ * server would compose otherwise than the guard read, is refused in every mode, and audited.
+ */
+async function refuseUnjudgeableShape(request: JmapRequest, context: CheckContext): Promise<void> {
+  const ids = creationIdProblems(request);
+  const creates = forbiddenCreateProblems(request);
+  const problems = [...ids, ...creates];
+  if (problems.length === 0) return;
+  const steps: string[] = [];
+  if (ids.length > 0)
+    steps.push(
+      'give every create of the request its own creation id, and reference only creates whose ids the request spells out',
+    );
+  if (creates.length > 0)
+    steps.push(
+      'set each header field once, as header:Name:asForm with a plain field name (or as from, to, cc, bcc, subject), never as headers',
+    );
+  const rule = { layer: 'default', rule: 'unjudgeable' } as const;
+  const scope = await guardScope(context);
+  await audit(scope, { verdict: 'refused', rule: ruleName(rule), recipients: [], note: problems.join('; ') });
+  throw new MailboxError({
+    code: 'policy_refused',
+    message: `Not sent: this request cannot be checked against your operator's rules before it runs: ${problems.join('; ')}. This is a rule of this tool that protects your operator; nothing of this request reached the mail server.`,
+    hint: `Rewrite the request: ${steps.join('; ')}. Then send it again.`,
+    details: { rule, problems },
+  });
 }
 
 function isApproved(send: SendUnderJudgement, context: CheckContext): boolean {
@@ -119,7 +143,11 @@ async function checkSends(outgoing: OutgoingBatch, context: CheckContext): Promi
     await audit(scope, { verdict: 'refused', rule: verdict.rule, ...auditedSend(send), note: send.label });
     throw verdict.error;
   }
-  const caps = capsOf(scope);
+  const { maxSendsPerHour, maxSendsPerDay } = scope.policy.send;
+  const caps: SendCaps = {
+    ...(maxSendsPerHour ? { perHour: maxSendsPerHour } : {}),
+    ...(maxSendsPerDay ? { perDay: maxSendsPerDay } : {}),
+  };
   const slotsNeeded = judged.reduce((sum, { send }) => sum + send.slots, 0);
   try {
     await checkSendSlots(scope.stateDir, scope.ledgerKey, slotsNeeded, caps, context.guard.now);

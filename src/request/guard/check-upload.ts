@@ -4,10 +4,7 @@ import { callMemo } from './mail/blob-lookup.js';
 import { guardScope } from './guard-scope.js';
 import { refuseWhileWaking } from './guard-refusal.js';
 
-/**
- * An upload of a named file: refused during a wake and outside the operator's attachment folders;
- * its bytes are kept so the batch that sends it is scanned without a download.
- */
+/** An upload of a named file: refused in a wake and outside the attachment folders; its bytes kept for the scan. */
 export async function checkUpload(outgoing: OutgoingUpload, context: CheckContext): Promise<CheckOutcome> {
   await refuseWhileWaking(context, 'an upload');
   const scope = await guardScope(context);

@@ -3,10 +3,7 @@ import type { CheckContext } from '../../gate/outgoing.js';
 import type { DecidingRule } from '../../policy/judge-address.js';
 import { isInboxWaking } from '../../policy/records/wake-read-only.js';
 
-/**
- * The guard's refusals as the model reads them: what was not sent, which rule stopped it, and that
- * the operator is the one to ask. They never name a command that loosens a rule.
- */
+/** The guard's refusals: what was not sent, which rule stopped it, the operator to ask; never a command that loosens a rule. */
 
 /** A rule in the words the audit log and the refusal use, e.g. `user: send.mode=allowlist`. */
 export function ruleName(rule: DecidingRule): string {

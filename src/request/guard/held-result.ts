@@ -12,13 +12,7 @@ export function withHeldMail(result: JmapRequestResult, notices: readonly GuardN
   return {
     ...result,
     summary: `HELD: ${lines.join(' ')} ${result.summary}`,
-    awaitingApproval: held.map(({ outboxId, emailId, recipients, subject, rule }) => ({
-      outboxId,
-      emailId,
-      recipients,
-      subject,
-      rule,
-    })),
+    awaitingApproval: held.map(({ kind: _kind, why: _why, ...entry }) => entry),
     next: [
       'Tell the person you work for that the mail awaits their approval (outbox id above); do not send it again another way.',
     ],

@@ -2,10 +2,7 @@ import type { JmapRequest, JmapResponse } from '../../jmap/jmap-types.js';
 import type { PlannedSubmission } from './mail/batch-sends.js';
 import { isRecord } from '../../is-record.js';
 
-/**
- * Holding mail for the operator: the batch goes out without the held submissions (and their
- * onSuccess updates), and their mail is made a draft in Drafts until the operator decides.
- */
+/** Holding mail: the batch goes without the held submissions (and their onSuccess updates), their mail a draft in Drafts. */
 
 function asDraft(create: Record<string, unknown>, draftsId: string | undefined): Record<string, unknown> {
   const keywords = isRecord(create.keywords) ? create.keywords : {};

@@ -11,13 +11,11 @@ export async function checkNamedFiles(
   account: Account,
   input: { ops_file?: string | undefined; attachments?: readonly string[] | undefined },
 ): Promise<void> {
-  const needsLook =
-    (input.attachments?.length ?? 0) > 0 || (input.ops_file !== undefined && !(await isBundledPreset(input.ops_file)));
-  if (!needsLook) return;
+  const opsFile = input.ops_file !== undefined && !(await isBundledPreset(input.ops_file)) ? input.ops_file : undefined;
+  if (opsFile === undefined && !input.attachments?.length) return;
   const config = await account.config();
   const credentialsDirs = [account.dir, config.userConfigDir];
-  if (input.ops_file !== undefined && !(await isBundledPreset(input.ops_file)))
-    await checkNamedFile(input.ops_file, { purpose: 'ops_file', credentialsDirs });
+  if (opsFile !== undefined) await checkNamedFile(opsFile, { purpose: 'ops_file', credentialsDirs });
   for (const path of input.attachments ?? []) await checkNamedFile(path, { purpose: 'attachment', credentialsDirs });
 }
 

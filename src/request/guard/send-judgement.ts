@@ -8,10 +8,7 @@ import { policyRefusal, ruleName } from './guard-refusal.js';
 import type { MailboxError } from '../../errors.js';
 import type { OutgoingMail } from './mail/outgoing-mail.js';
 
-/**
- * One send as the guard judges it: every recipient under every layer (the strictest wins), the
- * recipients cap, the secret scan. What it cannot read is refused in every mode (block-lists and caps apply in all).
- */
+/** One send as the guard judges it: every recipient under every layer (strictest wins), the cap, the scan; unreadable: refused. */
 
 export interface SendUnderJudgement {
   label: string;

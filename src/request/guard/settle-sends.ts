@@ -1,5 +1,5 @@
 import { MailboxError } from '../../errors.js';
-import type { CheckContext, SettleAnswer } from '../../gate/outgoing.js';
+import type { CheckContext, GuardNotice, SettleAnswer } from '../../gate/outgoing.js';
 import type { JmapRequest, JmapResponse } from '../../jmap/jmap-types.js';
 import { recordHeld } from '../../policy/records/outbox-store.js';
 import type { SendSlot } from '../../policy/records/send-quota.js';
@@ -8,10 +8,7 @@ import { heldEmailId } from './hold-batch.js';
 import { auditedSend, recipientsOf, type SendUnderJudgement } from './send-judgement.js';
 import { isRecord } from '../../is-record.js';
 
-/**
- * After a checked batch ran: each send is audited, one the server certainly refused gives its caps
- * slot back, and each held mail is recorded in the outbox (with the recipients judged) and reported.
- */
+/** After a checked batch ran: each send audited, a certainly refused one's caps slot given back, held mail recorded and told. */
 
 export interface GoingSend {
   send: SendUnderJudgement;
@@ -23,7 +20,7 @@ export interface GoingSend {
 export interface HeldSend {
   send: SendUnderJudgement;
   rule: string;
-  why: 'nobody to ask' | 'no answer in time';
+  why: GuardNotice['why'];
 }
 
 /** A failure after which the service certainly did nothing: it answered and refused the request itself. */
@@ -92,14 +89,9 @@ export function settleSends(options: {
       const emailId = submission ? heldEmailId(submission, request, response) : undefined;
       const recipients = recipientsOf(send);
       const subject = send.mail?.subject ?? '';
+      const audited = { rule, recipients, subject };
       if (!submission || !emailId) {
-        await audit(scope, {
-          verdict: 'refused',
-          rule,
-          recipients,
-          subject,
-          note: 'to be held, but the mail was not created',
-        });
+        await audit(scope, { verdict: 'refused', ...audited, note: 'to be held, but the mail was not created' });
         continue;
       }
       const record = await recordHeld(scope.stateDir, {
@@ -111,14 +103,7 @@ export function settleSends(options: {
         subject,
         reason: rule,
       });
-      await audit(scope, {
-        verdict: 'held',
-        rule,
-        recipients,
-        subject,
-        ids: { email: emailId, outbox: record.id },
-        note: why,
-      });
+      await audit(scope, { verdict: 'held', ...audited, ids: { email: emailId, outbox: record.id }, note: why });
       context.notify({ kind: 'held', outboxId: record.id, emailId, recipients, subject, rule, why });
     }
   };

@@ -6,7 +6,7 @@ import { MailboxError } from '../../../src/errors.js';
 import { listPresets } from '../../../src/presets/load-preset.js';
 import { renderPresetsTopic } from '../../../src/help/render-presets-topic.js';
 import { renderError } from '../../../src/render/render-error.js';
-import { jmapResultKeys } from '../../../src/request/jmap-result-keys.js';
+import { jmapResultKeys } from './jmap-result-keys.js';
 
 // The prose around the generated blocks, checked against what the code does. Each claim below was
 // once written in these docs while the code did otherwise; the code is tested to do what the

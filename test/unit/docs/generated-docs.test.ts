@@ -5,8 +5,8 @@ import { renderPresetTable } from '../../../src/help/render-preset-table.js';
 import { operationsFor } from '../../../src/operations/index.js';
 import { summarizeOperations } from '../../../src/operations/summarize-operations.js';
 import { listPresets } from '../../../src/presets/load-preset.js';
-import { renderJmapResultKeys } from '../../../src/request/jmap-result-keys.js';
 import { renderExitCodeTable, renderSettingsTable, renderToolDocs, renderToolTable } from './doc-tables.js';
+import { renderJmapResultKeys } from './jmap-result-keys.js';
 
 // Every block between generated markers is rendered from the code that decides what it says: the
 // operations table, the settings, the presets, the exit codes, the keys of jmap_request's result.

@@ -485,6 +485,7 @@ describe('totals, positions and anchors in the edge cases a reader meets', () =>
         return { methodResponses: [] };
       },
       judge: async () => new Set(['B']),
+      shownOf: async () => new Set(),
       pageSize: 10,
       caps: { shown: 10, scanned: 10 },
     });

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { parseAuthenticationResults } from '../../../src/trust/authentication-results.js';
 import {
   authenticateSender,
-  isAuthenticatedSender,
   judgeDomain,
   senderAuthenticationCacheBounds,
   senderAuthenticationCacheSize,
@@ -175,16 +174,16 @@ describe('judgeDomain', () => {
   });
 });
 
-describe("isAuthenticatedSender (for the send guard's known mode)", () => {
+describe('senderFactsOf with authenticateSender', () => {
   it('reads the Email properties and answers yes only for a DMARC pass under the given authserv-id', () => {
     const email = {
       id: 'M1',
       from: [{ name: 'Ana', email: 'ana@example.org' }],
       'header:Authentication-Results:asRaw:all': [` ${ours}; dmarc=pass header.from=example.org`],
     };
-    expect(isAuthenticatedSender(email, ours)).toBe(true);
-    expect(isAuthenticatedSender(email, 'other.example')).toBe(false);
-    expect(isAuthenticatedSender({ id: 'M1', from: email.from }, ours)).toBe(false);
+    expect(authenticateSender(senderFactsOf(email)!, ours).authenticated).toBe(true);
+    expect(authenticateSender(senderFactsOf(email)!, 'other.example').authenticated).toBe(false);
+    expect(senderFactsOf({ id: 'M1', from: email.from })).toBeUndefined();
     expect(senderFactsOf({ from: null, 'header:Authentication-Results:asRaw:all': [] })).toEqual({
       from: [],
       authenticationResults: [],

@@ -3,10 +3,9 @@ import { isReadOnlyMethod } from '../../../gate/outgoing.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * What in one JMAP batch can make mail leave, found before any of it is sent: each submission with
- * the mail it would send (created in the batch, named in createdIds, or on the server), and the
- * other methods that send. A result reference (`#`-key) in what decides a send cannot be known
- * before the batch runs: such a send is marked unreadable and refused rather than guessed.
+ * What in one JMAP batch can make mail leave: each submission with the mail it would send (created in
+ * the batch, named in createdIds, or on the server), and the other methods that send. A send decided
+ * by a result reference (`#`-key) cannot be known before the batch runs: it is unreadable, refused.
  */
 
 export type MailSource =

@@ -3,9 +3,8 @@ import type { CheckContext } from '../../../gate/outgoing.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * The bytes of a blob a mail references: a file uploaded earlier in this call, a Blob/upload of the
- * same batch (RFC 9404), or a download through the gate. A blob larger than the guard reads cannot
- * be judged, and is refused rather than passed unread.
+ * The bytes of a blob a mail references: uploaded earlier in this call, a Blob/upload of the batch (RFC
+ * 9404), or downloaded through the gate. One larger than the guard reads is refused, not passed unread.
  */
 
 /** One character per byte, for scanning: credentials are ASCII, and a binary file stays the same length. */

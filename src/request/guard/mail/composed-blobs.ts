@@ -6,9 +6,8 @@ import { blobBytes, latin1 } from './blob-lookup.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * Blobs made from other blobs (RFC 9404 `{blobId, offset, length}`): a slice alone hides what gives
- * a secret away (a private key cut below its BEGIN line is only base64), so every source is scanned
- * WHOLE when the blob is made, sent or not. A source that cannot be read is refused.
+ * Blobs made from other blobs (RFC 9404): a slice hides what gives a secret away (a private key cut below
+ * its BEGIN line is only base64), so each source is scanned WHOLE when the blob is made; unreadable: refused.
  */
 
 /** The Blob/upload creates of a batch that take other blobs, in order, with the ids they take. */

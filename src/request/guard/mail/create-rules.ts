@@ -13,9 +13,8 @@ import { isRecord } from '../../../is-record.js';
 const forms = new Set(['asRaw', 'asText', 'asAddresses', 'asGroupedAddresses', 'asMessageIds', 'asDate', 'asURLs']);
 
 /**
- * RFC 8621 §4.1.2: the fields RFC 5322 and RFC 2369 define, by the parsed forms each allows beside
- * asRaw (a key lists them). A loop, not a mapping callback, fills the table: a mutant of a callback
- * would stop the module loading, which the test runner reports as no test failing.
+ * RFC 8621 §4.1.2: the fields of RFC 5322 and 2369 by the parsed forms each allows beside asRaw. A loop
+ * fills the table, not a callback: a callback's mutant would stop the module loading, which passes as no test failing.
  */
 const fieldsByForms: Record<string, readonly string[]> = {
   asText: ['subject', 'comments', 'keywords'],

@@ -3,10 +3,9 @@ import type { JmapRequest } from '../../../jmap/jmap-types.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * The creation ids of one batch (RFC 8620 §5.3: one namespace, `#id` maps to the record last
- * created under it). Which of two creates under one id succeeds is known only after the batch ran,
- * so an id defined twice, or also in `createdIds`, could send other mail than the guard judged; a
- * creation map from a result reference defines ids nobody sees, so any later `#id` may name one.
+ * The creation ids of one batch (RFC 8620 §5.3: `#id` maps to the record last created under it, known
+ * only after the batch ran), so an id defined twice or also in `createdIds` could send other mail than
+ * judged; a creation map from a result reference defines ids nobody sees, which any later `#id` may name.
  */
 
 /** The argument holding a method's creation map, for the methods that create. */

@@ -6,19 +6,13 @@ import { judgeDomain } from '../../../trust/sender-authentication.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * The `known` send mode's facts: an address is known when mail really went to it (the audit log,
- * then the service's EmailSubmission records), or when mail from it passed DMARC in the service's
- * own topmost Authentication-Results (RFC 8601). What lies in a mailbox proves nothing: mail can be
- * filed without being sent, and mail this tool wrote carries header fields its writer chose.
+ * The `known` send mode's facts: an address is known when mail really went to it (the audit log, then
+ * the service's EmailSubmission records), or mail from it passed DMARC in the service's topmost
+ * Authentication-Results. A mailbox proves nothing: mail is filed unsent, and this tool's has the fields its writer chose.
  */
 
 const lookLimit = 25;
 const submissionLookLimit = 100;
-
-/** Whether the Authentication-Results fields (topmost first) of `authservId` record a DMARC pass for `domain`: the sender verdict listings show. */
-export function passedDmarcFor(fields: readonly string[], authservId: string, domain: string): boolean {
-  return judgeDomain(fields, authservId, domain).authenticated;
-}
 
 /** Recipients the service's own submission records name (RFC 8621 §7): mail that really left, whoever sent it. */
 async function submittedTo(address: NormalisedAddress, context: CheckContext): Promise<boolean> {
@@ -96,11 +90,9 @@ async function wroteAuthenticated(
     if (from.length !== 1 || !namesAddress(from, address)) return false;
     const fields = email['header:Authentication-Results:asText:all'];
     if (!Array.isArray(fields)) return false;
-    return passedDmarcFor(
-      fields.filter((f): f is string => typeof f === 'string'),
-      authservId,
-      address.domain,
-    );
+    // A DMARC pass for its domain in the service's topmost field: the sender verdict listings show.
+    const strings = fields.filter((f): f is string => typeof f === 'string');
+    return judgeDomain(strings, authservId, address.domain).authenticated;
   });
 }
 

@@ -2,9 +2,8 @@ import { normaliseAddress, parseAddressList, type NormalisedAddress } from '../.
 import { isRecord } from '../../../is-record.js';
 
 /**
- * Everyone a mail goes to: the envelope's rcptTo (RFC 8621 §7), else To, Cc and Bcc in every
- * spelling a create allows (properties, `header:To…` in any form, `headers`), every instance.
- * What cannot be read as addresses is returned in `unreadable` so the guard can refuse, not guess.
+ * Everyone a mail goes to: the envelope's rcptTo (RFC 8621 §7), else To, Cc and Bcc in every spelling
+ * and instance a create allows. What cannot be read as addresses is `unreadable`: refused, not guessed.
  */
 
 export interface Recipients {

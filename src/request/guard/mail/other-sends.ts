@@ -9,12 +9,13 @@ import { unreadableSend, type SendUnderJudgement } from '../send-judgement.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
- * Methods other than EmailSubmission/set that make mail leave: an enabled vacation response
- * (RFC 8621 §8), a read receipt (RFC 9007), a Sieve script's redirects and answers (RFC 9661), an
- * identity's Bcc and Reply-To. What cannot be read before the batch runs is marked unreadable.
+ * Methods other than EmailSubmission/set that make mail leave: a vacation response (RFC 8621 §8), a read
+ * receipt (RFC 9007), a Sieve script (RFC 9661), an identity's Bcc and Reply-To; unreadable ones marked.
  */
 
 const core = ['urn:ietf:params:jmap:core'];
+/** Where a read receipt goes (RFC 9007 §2.1). */
+const notificationTo = 'header:Disposition-Notification-To:asRaw:all';
 
 function textsOf(record: Readonly<Record<string, unknown>>, keys: readonly string[]): string {
   return keys.flatMap((key) => (typeof record[key] === 'string' ? [record[key]] : [])).join('\n');
@@ -76,10 +77,7 @@ async function vacation(args: Readonly<Record<string, unknown>>, context: CheckC
   });
 }
 
-/**
- * An identity's Bcc gets a copy of every mail a client sends with it, and its Reply-To the answers
- * to them (RFC 8621 §6.1): setting either to an address is judged as a send there.
- */
+/** An identity's Bcc gets a copy of every mail sent with it, its Reply-To the answers (RFC 8621 §6.1): each a send there. */
 function identityAddresses(args: Readonly<Record<string, unknown>>): SendUnderJudgement[] {
   const out: SendUnderJudgement[] = [];
   for (const [id, patch] of entriesOf(args, 'create', 'update')) {
@@ -124,19 +122,13 @@ async function receipts(args: Readonly<Record<string, unknown>>, context: CheckC
       out.push(unreadableSend(label, 'read receipt', 'its forEmailId is not an id of this inbox', 1));
       continue;
     }
+    const properties = [notificationTo];
     const answer = await context.read({
       using: [...core, 'urn:ietf:params:jmap:mail'],
-      methodCalls: [
-        [
-          'Email/get',
-          { accountId, ids: [forEmailId], properties: ['header:Disposition-Notification-To:asRaw:all'] },
-          'm',
-        ],
-      ],
+      methodCalls: [['Email/get', { accountId, ids: [forEmailId], properties }, 'm']],
     });
     const list = answer.methodResponses[0]?.[1].list;
-    const values =
-      Array.isArray(list) && isRecord(list[0]) ? list[0]['header:Disposition-Notification-To:asRaw:all'] : undefined;
+    const values = Array.isArray(list) && isRecord(list[0]) ? list[0][notificationTo] : undefined;
     const found = recipientsOfHeaderList(
       Array.isArray(values) ? values.map((value) => ({ name: 'to', value })) : undefined,
     );

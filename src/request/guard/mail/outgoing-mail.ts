@@ -8,9 +8,8 @@ import { recipientsOfCreate, recipientsOfHeaderList, type Recipients } from './m
 import { isRecord } from '../../../is-record.js';
 
 /**
- * What the guard knows of one mail about to be sent: its header recipients, what a person is shown
- * when asked, and every piece the secret scan reads. A mail created in the batch is read from its
- * create; any other from its raw message (parsed with postal-mime, so encodings are scanned decoded).
+ * What the guard knows of one mail about to be sent: header recipients, what a person is shown, every
+ * piece the scan reads; from its create, else its raw message (postal-mime, so encodings scan decoded).
  */
 
 export interface OutgoingMail {

@@ -1,7 +1,6 @@
 /**
- * The sending actions of a Sieve script (RFC 5228): `redirect` targets and the actions that answer
- * whoever writes (vacation, reject, ereject, notify). What the reader cannot follow (a variable
- * target, an `include`, a malformed script) is unreadable: the guard refuses what it cannot read.
+ * The sending actions of a Sieve script (RFC 5228): `redirect` targets and what answers whoever writes.
+ * What the reader cannot follow (a variable target, an `include`, a malformed script) is unreadable.
  */
 
 export interface SieveActions {

@@ -8,9 +8,9 @@ import { isRecord } from '../../../is-record.js';
 
 /**
  * Mail the agent writes into its own inbox. An Authentication-Results field naming the service's
- * authserv-id is the service's verdict on delivered mail (RFC 8601): a create or import carrying
- * one is refused in every mode, wherever it hides, names read as the composer reads them. What the
- * server creates is recorded, so the `known` mode never trusts its fields even if one got through.
+ * authserv-id is its verdict on delivered mail (RFC 8601): a create or import carrying one is refused
+ * in every mode, wherever it hides. What the server creates is recorded, so the `known` mode never
+ * trusts its fields even if one got through.
  */
 
 const emailWrites = new Set(['Email/set', 'Email/import', 'Email/copy']);

@@ -4,7 +4,8 @@ import type { JmapRequest, JmapResponse } from '../../../../src/jmap/jmap-types.
 import { normaliseAddress, type NormalisedAddress } from '../../../../src/policy/address-matcher.js';
 import { appendAudit, type AuditEntry } from '../../../../src/policy/records/audit-log.js';
 import { recordCreatedMail } from '../../../../src/policy/records/created-mail.js';
-import { isKnownRecipient, passedDmarcFor } from '../../../../src/request/guard/mail/known-recipients.js';
+import { isKnownRecipient } from '../../../../src/request/guard/mail/known-recipients.js';
+import { judgeDomain } from '../../../../src/trust/sender-authentication.js';
 import { tempCredentialsDir } from '../../../helpers/temp-credentials-dir.js';
 
 /**
@@ -221,7 +222,9 @@ describe('a known recipient', () => {
   });
 });
 
-describe('passedDmarcFor', () => {
+describe('a DMARC pass for the known mode (judgeDomain)', () => {
+  const passedDmarcFor = (fields: string[], authservId: string, domain: string) =>
+    judgeDomain(fields, authservId, domain).authenticated;
   it('reads results past comments that hold semicolons, and an authserv-id with a version, quotes, case or a final dot', () => {
     expect(passedDmarcFor([`${ours} (a; b=c); dmarc=pass (p=none; x) header.from=x.test`], ours, 'x.test')).toBe(true);
     expect(passedDmarcFor([`${ours} 1; dmarc=pass header.from=x.test`], ours, 'x.test')).toBe(true);

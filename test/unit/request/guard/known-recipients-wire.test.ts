@@ -3,7 +3,8 @@ import type { CheckContext } from '../../../../src/gate/outgoing.js';
 import type { JmapRequest, JmapResponse } from '../../../../src/jmap/jmap-types.js';
 import { normaliseAddress, type NormalisedAddress } from '../../../../src/policy/address-matcher.js';
 import { appendAudit } from '../../../../src/policy/records/audit-log.js';
-import { isKnownRecipient, passedDmarcFor } from '../../../../src/request/guard/mail/known-recipients.js';
+import { isKnownRecipient } from '../../../../src/request/guard/mail/known-recipients.js';
+import { judgeDomain } from '../../../../src/trust/sender-authentication.js';
 import { tempCredentialsDir } from '../../../helpers/temp-credentials-dir.js';
 
 /**
@@ -201,6 +202,8 @@ describe("the known mode's lookups on the wire", () => {
 });
 
 describe('a DMARC pass in Authentication-Results', () => {
+  const passedDmarcFor = (fields: string[], authservId: string, domain: string) =>
+    judgeDomain(fields, authservId, domain).authenticated;
   const pass = (id: string, rest = 'dmarc=pass header.from=example.test'): boolean =>
     passedDmarcFor([`${id}; ${rest}`], ours, 'example.test');
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { passedDmarcFor } from '../../../../src/request/guard/mail/known-recipients.js';
+import { judgeDomain } from '../../../../src/trust/sender-authentication.js';
+
+const passedDmarcFor = (fields: string[], authservId: string, domain: string) =>
+  judgeDomain(fields, authservId, domain).authenticated;
 
 describe('sender authentication for the known mode', () => {
   const ours = 'agent-mailbox.test';

@@ -1,8 +1,9 @@
-import type { JmapRequestResult } from './jmap-request-types.js';
+import type { JmapRequestResult } from '../../../src/request/jmap-request-types.js';
 
 /**
  * The keys of jmap_request's exact result, each with when it is there and what it holds. The type
- * makes the list complete; the help topic and docs are generated from it.
+ * makes the list complete; the docs' and the skill's jmap topic's blocks are generated from it, and
+ * like doc-tables.ts it ships nowhere.
  */
 export const jmapResultKeys: { readonly [K in keyof Required<JmapRequestResult> | 'saved']: string } = {
   ok: 'always: false when any call or record failed (the CLI then exits 1).',
