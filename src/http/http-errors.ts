@@ -1,7 +1,5 @@
 import { MailboxError, settingRef } from '../errors.js';
 
-// The errors of the HTTP layer itself (no answer, too big, cancelled); service answers are mapped in service-error.ts.
-
 /** Scheme and host of a URL, for messages (never the path or query, which may carry ids or tokens). */
 export function originOf(url: string): string {
   try {

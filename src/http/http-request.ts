@@ -6,9 +6,9 @@ export { parseRetryAfter } from './send-http.js';
 export type { FetchFunction, HttpResponse } from './http-types.js';
 
 /** The auth host answers small JSON bodies and tokens in headers; nothing it sends needs more. */
-export const authBodyLimitBytes = 64 * 1024;
+const authBodyLimitBytes = 64 * 1024;
 
-export type HttpOptions = Omit<SendOptions, 'what' | 'target' | 'maxBytes'> & { maxBytes?: number };
+type HttpOptions = Omit<SendOptions, 'what' | 'target' | 'maxBytes'> & { maxBytes?: number };
 
 /** A request to the auth host (or a small JSON GET) through the one HTTP layer; non-2xx answers become MailboxErrors. */
 export async function httpRequest(url: string, init: RequestInit, options: HttpOptions): Promise<HttpResponse> {

@@ -9,7 +9,6 @@ export interface EventStreamOptions {
   connectTimeoutMs: number;
   /** Longest silence (no byte at all: event, ping or comment) before the stream counts as dead. */
   idleTimeoutMs: number;
-  /** One event's bytes; a server that streams one endless event is cut here. */
   maxEventBytes: number;
   /** All bytes over the stream's life, so a chatty server cannot grow this process without end. */
   maxTotalBytes: number;
@@ -18,9 +17,8 @@ export interface EventStreamOptions {
 }
 
 /**
- * Opens a text/event-stream under the HTTP layer's rules for a response that never ends: a head
- * deadline, then an idle deadline that each received byte resets (pings keep it alive), a per-event
- * and a total byte cap, and cancellation through `signal`. GET only: opening a stream changes nothing.
+ * Opens a text/event-stream under the HTTP layer's rules for an endless response: a head deadline, an idle deadline
+ * each byte resets, a per-event and a total byte cap, cancellation through `signal`. GET only: it changes nothing.
  */
 export async function openEventStream(url: string, options: EventStreamOptions): Promise<EventStream> {
   const controller = new AbortController();

@@ -1,9 +1,7 @@
 /**
- * V8 keeps a string over 128 KiB in its large-object space, and on agents' virtual machines making one costs
- * milliseconds where a 120 KiB string costs microseconds; one hostile mail's header section made most of a listing's
- * cost that way. A large answer is therefore walked here over its bytes, and every value under the limit is decoded
- * and parsed by JSON.parse itself, so the values are exactly JSON.parse's. What the walk does not accept goes to
- * JSON.parse whole, with its own answer or error.
+ * V8 keeps a string over 128 KiB in its large-object space, where making one costs milliseconds on agents' VMs (one
+ * hostile mail's headers made most of a listing's cost). A large answer is walked over its bytes and each value under
+ * the limit parsed by JSON.parse, so values are exactly JSON.parse's; what the walk refuses goes to JSON.parse whole.
  */
 
 // Bytes; beyond Latin-1 a string takes two bytes a character, so this many UTF-8 bytes stay under 128 KiB either way.

@@ -10,26 +10,25 @@ import { RedirectRefused, redirectRefusedError } from './origin-rule.js';
 export type { FetchFunction, HttpResponse, RetryRule } from './http-types.js';
 
 export interface SendOptions {
-  /** What is being done, for messages ("JMAP request", "POST /api/v1/session"). */
+  /** For messages ("JMAP request", "POST /api/v1/session"). */
   what: string;
   retry: RetryRule;
   /** One attempt's deadline: connect, headers and the whole body. */
   timeoutMs: number;
   /** All attempts and waits together; default three attempts' worth. */
   budgetMs?: number;
-  /** Time that must be left after a backoff for a resend to be made; default a whole attempt (`timeoutMs`). */
+  /** Time that must be left after a backoff for a resend; default `timeoutMs`. */
   resendNeedsMs?: number;
-  /** The error of an attempt that ran out of time; default: one naming the attempt's own limit. */
   timeoutError?: (what: string, url: string, mayHaveActed: boolean, cause: unknown) => MailboxError;
   /** Byte cap of a 2xx body; error bodies are read up to `errorBodyBytes`. */
   maxBytes: number;
-  /** A download writes its 2xx body here instead of memory. */
+  /** Where a download writes its 2xx body. */
   target?: BodyTarget;
   /** Resends after the first attempt (default 2). */
   retries?: number;
   /** First backoff step; doubles each resend, with jitter. */
   retryBaseMs?: number;
-  /** The longest wait a server's Retry-After may ask for; a longer request fails at once. */
+  /** A longer Retry-After fails at once. */
   retryAfterCapMs?: number;
   signal?: AbortSignal;
   fetch?: FetchFunction;
@@ -41,10 +40,9 @@ const retryableByAnyRule = (status: number): boolean => status === 429 || status
 const retryableIfIdempotent = (status: number): boolean => status === 408 || status >= 500;
 
 /**
- * Sends one request with the project's single rule set: a deadline per attempt that is a real, referenced timer (an
- * AbortSignal.timeout made in a helper could be collected and never fire), a capped body, one overall budget, jittered
- * backoff, Retry-After honoured up to a cap, and resends only where the RetryRule allows. Returns any final status;
- * throws only when there is no usable answer (timeout, network, too large, cancelled).
+ * Sends one request under the project's single rule set: a referenced timer per attempt (an AbortSignal.timeout made
+ * in a helper could be collected and never fire), a capped body, one budget, jittered backoff, Retry-After up to a cap,
+ * resends only where the RetryRule allows. Returns any final status; throws when there is no usable answer.
  */
 export async function sendHttp(url: string, init: RequestInit, options: SendOptions): Promise<HttpResponse> {
   const log = options.log ?? silentLogger;
