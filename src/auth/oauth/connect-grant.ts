@@ -28,16 +28,15 @@ import type { BrowserOpener } from './open-browser.js';
 
 export interface ConnectRequest {
   dir: string;
-  /** authUrl, apiUrl, inboxDomain and timeoutMs as resolved for this command. */
   config: Config;
   /** Space-separated scopes to ask for (mail.read, optionally mail.send). */
   scope: string;
   /** RFC 8707 resource; `{api_url}/jmap` unless the operator names another. */
   resource: string;
   loginHint?: string;
-  /** Opens the person's browser; undefined: only print the link (--no-browser). */
+  /** Undefined: only print the link (--no-browser). */
   openBrowser?: BrowserOpener;
-  /** A line for the operator on their terminal (the link, what is happening). */
+  /** A line for the operator on their terminal. */
   announce(line: string): void;
   /** How long the person has to sign in and approve. */
   waitMs: number;
@@ -51,13 +50,13 @@ export interface ConnectRequest {
 
 export interface ConnectOutcome {
   credentialsDir: string;
-  /** The scopes the person granted (may be fewer than asked: they can untick mail.send). */
+  /** Granted (the person can untick mail.send). */
   scope: string;
   requestedScope: string;
   resource: string;
   inboxes: Array<{ address: string; accountId: string; isDefault: boolean }>;
   defaultInbox?: string;
-  /** True when the directory held a connection before, now replaced (and revoked). */
+  /** The directory's earlier connection was replaced (and revoked). */
   reconnected: boolean;
   next: string[];
 }
@@ -78,10 +77,9 @@ function authorizationUrl(server: AuthorizationServer, fields: Record<string, st
 }
 
 /**
- * `connect`: a person's account, connected as a native app (RFC 8252): discovery, a client registered for this run's
- * loopback redirect URI, consent with PKCE (S256), state and the resource, the answer on 127.0.0.1 (state and iss
- * checked, RFC 9207), the code exchanged and the grant stored before anything else can fail. A proof-of-work
- * directory is refused; a connected one gets the new grant, and the old one is then revoked.
+ * `connect` as a native app (RFC 8252): discovery, a client registered for this run's loopback redirect URI, consent
+ * with PKCE, state and resource, the answer on 127.0.0.1 (state and iss checked, RFC 9207), the grant stored before
+ * anything else can fail. A proof-of-work directory is refused; a connected one's old grant is revoked after.
  */
 export async function connectGrant(request: ConnectRequest): Promise<ConnectOutcome> {
   const { dir, config } = request;

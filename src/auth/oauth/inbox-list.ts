@@ -16,13 +16,12 @@ const agentsSchema = z.looseObject({
   _next: z.array(z.string()).optional(),
 });
 
-/** The inbox list answer was refused because the token is no longer accepted (expired or revoked). */
+/** The token is no longer accepted (expired or revoked). */
 export class InboxListUnauthorized extends Error {}
 
 /**
- * GET {auth_url}/api/v1/agents (spec §4.1, §2.1): the person's inboxes with their full addresses (spec §1 fact 4). The
- * inbox chosen at consent is no field of the list but named in the `_next` hints: the one accountId they name, if only
- * one, is the default.
+ * GET {auth_url}/api/v1/agents (spec §4.1, §2.1): the person's inboxes with full addresses. The one chosen at consent
+ * is named only in the `_next` hints: the accountId they name, if only one, is the default.
  */
 export async function fetchInboxList(
   authUrl: string,

@@ -8,10 +8,9 @@ import type { FetchFunction } from '../../http/http-types.js';
 import type { Logger } from '../../log.js';
 import type { CallOptions, Clock } from '../account-registry.js';
 import { AccessTokenSource, type TokenNeed } from './access-token-source.js';
-
 import { chooseInbox, defaultInbox, fetchInboxList, findInbox, InboxListUnauthorized } from './inbox-list.js';
 
-export interface OAuthGrantOptions {
+interface OAuthGrantOptions {
   dir: string;
   configInputs: ConfigInputs;
   log: Logger;

@@ -14,9 +14,8 @@ import type { TokenNeed } from './access-token-source.js';
 import type { OAuthGrant } from './oauth-grant.js';
 
 /**
- * One inbox of a connected account as an Account: the bearer is the grant's access token (spec §5.5), the inbox goes in
- * X-Service-Account-Id (the gate adds it from `inbox()`), its state lives in its own folder. While a wake runs for it
- * (its wake lock is held) or when opened read-only, only mail.read tokens are used: the service refuses every send.
+ * One inbox of a connected account: the grant's access token as bearer (spec §5.5), the inbox in X-Service-Account-Id,
+ * state in its own folder. While its wake runs, or opened read-only, only mail.read tokens: the service refuses sends.
  */
 export function createOAuthInboxAccount(
   grant: OAuthGrant,

@@ -7,23 +7,19 @@ import { isOriginAllowed } from '../../http/origin-rule.js';
 import { rememberSecret } from '../../redact.js';
 import { gateFetch, oauthFailure, type OAuthHttp, type OAuthStep } from './oauth-http.js';
 
-/**
- * A native app's OAuth 2.0 exchanges (RFC 8252), done by oauth4webapi over the gate's sender: discovery (RFC 8414),
- * registration (RFC 7591), code exchange with PKCE (RFC 7636) and a resource (RFC 8707), refresh with rotation,
- * revocation (RFC 7009). The library checks what it checks; this module adds the service's rules and safe storage.
- */
-
+// A native app's OAuth 2.0 exchanges (RFC 8252) by oauth4webapi over the gate's sender: discovery (RFC 8414),
+// registration (RFC 7591), PKCE (RFC 7636), resource (RFC 8707), rotation, revocation (RFC 7009), and our rules.
 export type AuthorizationServer = oauth.AuthorizationServer;
 
 /** The client as registered: public (none) or confidential (client_secret_post). */
-export interface RegisteredClient {
+interface RegisteredClient {
   clientId: string;
   clientSecret?: string;
 }
 
 export interface IssuedTokens {
   accessToken: string;
-  /** Seconds the access token lives (spec §2.2: its real lifetime). */
+  /** Seconds (spec §2.2: its real lifetime). */
   expiresIn: number;
   /** Granted scopes (may be narrower than asked). */
   scope: string;
@@ -161,10 +157,7 @@ export function checkAuthorizationResponse(
 
 const tokenFields = z.looseObject({ refresh_token: z.string().min(1).optional() });
 
-/**
- * Stores the refresh token of a 200 token answer from the raw body, before any check of oauth4webapi's could fail:
- * once the server has answered, the old token is dead and this is the only copy of its successor.
- */
+/** Stores a 200 token answer's refresh token before any library check can fail: the only copy of the successor. */
 function persistRefreshToken(persist: (refreshToken: string) => Promise<void>) {
   return async (response: HttpResponse): Promise<void> => {
     if (response.status !== 200) return;

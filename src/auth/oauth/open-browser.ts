@@ -4,9 +4,8 @@ import { spawn } from 'node:child_process';
 export type BrowserOpener = (url: string) => Promise<void>;
 
 /**
- * The person's browser: the BROWSER variable when set (the convention of xdg-utils and Python's webbrowser: a command,
- * `%s` standing for the URL or the URL appended; several separated by `:`, the first is used), else the `open` package
- * (xdg-open, open, start). The URL reaches the command as an argument, never as shell text.
+ * BROWSER when set (as xdg-utils and Python's webbrowser: a command, `%s` for the URL or appended; the first of a `:`
+ * list), else the `open` package. The URL reaches the command as an argument, never as shell text.
  */
 export function browserOpener(env: Readonly<Record<string, string | undefined>>): BrowserOpener {
   const browser = env.BROWSER?.split(':')
