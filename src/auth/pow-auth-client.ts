@@ -9,7 +9,7 @@ import { solvePow } from '../pow/solve-pow.js';
 import { authPaths } from '../wire-constants.js';
 import type { CallOptions, PowSummary } from './account-registry.js';
 
-export interface PowAuthClientOptions {
+interface PowAuthClientOptions {
   authUrl: string;
   salt: string;
   timeoutMs: number;
@@ -23,8 +23,6 @@ export interface SolvedChallenge {
   challengeJwt: string;
   nonce: string;
   powHex: string;
-  /** Challenge expiry (seconds since epoch), when the challenge JWT carries one. */
-  exp?: number;
   pow: PowSummary;
 }
 
@@ -75,7 +73,6 @@ export class PowAuthClient {
           challengeJwt,
           nonce: solution.nonce,
           powHex: solution.powHex,
-          ...(claims.exp !== undefined ? { exp: claims.exp } : {}),
           pow: { difficulty: claims.difficulty, tried, elapsedMs: Math.round(elapsedMs) },
         };
       } catch (error) {
