@@ -28,12 +28,10 @@ export interface AccountRegistryOptions {
   log: Logger;
   /** Renew sessions in the background before they expire (the MCP server); off for one-shot CLI runs. */
   refreshAhead?: boolean;
-  /** Clock for token expiry and refresh-ahead (ms since the epoch); tests inject one. */
   now?: Clock;
   fetch?: FetchFunction;
   /** Lock timing; defaults wait up to 5 min (a PoW may be running) and take over after 30 s without heartbeat. */
   lock?: LockOptions;
-  /** Solver worker threads; the machine's parallelism by default. */
   powWorkers?: number;
 }
 

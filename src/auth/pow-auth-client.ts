@@ -15,7 +15,6 @@ interface PowAuthClientOptions {
   timeoutMs: number;
   log: Logger;
   fetch?: FetchFunction;
-  /** Worker threads for the solver; the machine's parallelism by default. */
   powWorkers?: number;
 }
 
@@ -38,7 +37,6 @@ const maxChallengeAttempts = 3;
 export class PowAuthClient {
   constructor(private readonly options: PowAuthClientOptions) {}
 
-  /** Fetches challenges and solves one before it expires. */
   async solveChallenge(call: CallOptions = {}): Promise<SolvedChallenge> {
     let tried = 0;
     let elapsedMs = 0;

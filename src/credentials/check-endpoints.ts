@@ -39,10 +39,7 @@ const originOf = (url: string | undefined): string | undefined => {
   }
 };
 
-/**
- * Keeps an apiKey on the side it was issued on, before any request or write: a directory registered on (or made by) a
- * local sandbox never talks to a host off this machine, and one registered on the service never to a local port.
- */
+/** Keeps an apiKey on the side it was issued on (a local sandbox, or the service), before any request or write. */
 export function checkRegisteredOrigin(
   config: OriginConfig,
   dir: string,
@@ -82,9 +79,8 @@ export function checkRegisteredOrigin(
 type TargetConfig = Pick<Config, 'authUrl' | 'apiUrl' | 'allowDefaultCredentialsDir' | 'sources'>;
 
 /**
- * Refuses a client pointed at a loopback host (a local sandbox) by flag or environment in the default credentials
- * directory, kept for the operator's real inbox: a sandbox inbox there outlives the sandbox and blocks the real one.
- * Endpoints from the directory's own credentials.json pass; `--allow-default-credentials-dir` lets it through.
+ * Refuses a local sandbox named by flag or environment in the default credentials directory, kept for the real inbox
+ * (a sandbox inbox there would block it); the directory's own credentials.json and the allow flag pass.
  */
 export function checkCredentialsTarget(config: TargetConfig, dir: string): void {
   if (config.allowDefaultCredentialsDir) return;

@@ -6,7 +6,7 @@ import { oauthFiles } from './oauth-grant-files.js';
 /** What a credentials directory holds: a proof-of-work inbox (credentials.json), a connected account (oauth.json). */
 export type CredentialsKind = 'pow' | 'oauth' | 'none';
 
-/** The kind of a directory, by the file that defines it (synchronous: a stat or two). */
+/** By the file that defines it (synchronous: a stat or two). */
 export function credentialsKindOf(dir: string): CredentialsKind {
   if (existsSync(join(dir, 'credentials.json'))) return 'pow';
   if (existsSync(join(dir, oauthFiles.grant))) return 'oauth';
@@ -16,9 +16,8 @@ export function credentialsKindOf(dir: string): CredentialsKind {
 const plainByte = /^[a-z0-9._@+-]$/;
 
 /**
- * The folder of one inbox of an OAuth directory: its state.json (session cache, cursors), watch files, digest and wake
- * lock. Every per-inbox path of an OAuth directory comes from here. The folder is named after the address, lowercased;
- * anything outside a plain address's characters is percent-encoded, so no address can name a path outside `inboxes/`.
+ * The folder of every per-inbox file of an OAuth directory, named after the address lowercased; other characters are
+ * percent-encoded, so no address can name a path outside `inboxes/`.
  */
 export function oauthInboxStateDir(credentialsDir: string, inboxAddress: string): string {
   const bytes = [...Buffer.from(inboxAddress.trim().toLowerCase(), 'utf8')];

@@ -3,11 +3,7 @@ import { storedJsonOrUndefined } from './parse-stored-json.js';
 import { readPrivateFile } from './secure-file.js';
 import { storedCredentialsSchema, type StoredCredentials } from './stored-credentials.js';
 
-/**
- * Hosts on this machine. A client whose endpoints are loopback talks to a local sandbox (or another local stand-in of
- * the service): never the live service, whose inboxes the default credentials directory is kept for.
- */
-
+// Loopback endpoints mean a local sandbox (or stand-in), never the live service.
 const ipv4Loopback = /^127(\.\d{1,3}){3}$/;
 // WHATWG URL writes ::ffff:127.x.y.z as hex: ::ffff:7fxx:xxxx.
 const mappedIpv4Loopback = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/;
@@ -46,7 +42,7 @@ export function registeredSandbox(
   return { authUrl, apiUrl };
 }
 
-/** The sandbox the credentials.json of `dir` was registered against; undefined when none, or the file cannot be read (status must not fail on it). */
+/** The sandbox `dir`'s credentials.json names; undefined when none or unreadable (status must not fail on it). */
 export async function sandboxOfDirectory(dir: string): Promise<RegisteredSandbox | undefined> {
   try {
     const stored = storedJsonOrUndefined(await readPrivateFile(join(dir, 'credentials.json')), storedCredentialsSchema);

@@ -2,9 +2,8 @@ import type * as z from 'zod';
 import { MailboxError } from '../errors.js';
 
 /**
- * A stored file's text parsed and checked against its schema; a leading byte-order mark (Windows editors) is no damage.
- * A damaged file is never guessed past: the error names it and what is wrong, leaves it as it is, and `hint` says what
- * to do.
+ * A stored file's text parsed against its schema (a leading BOM is no damage). A damaged file is never guessed past:
+ * the error names it and what is wrong, and `hint` says what to do.
  */
 export function parseStoredJson<T extends z.ZodType>(text: string, schema: T, path: string, hint: string): z.infer<T> {
   let problem: string;
