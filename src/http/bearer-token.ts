@@ -53,13 +53,3 @@ export function decodeJwtClaims<T extends z.ZodType>(token: string, schema: T, w
   }
   return parsed.data;
 }
-
-/** Seconds until a token's `exp`, or -Infinity when it cannot be read. */
-export function secondsUntilExpiry(token: string, nowMs = Date.now()): number {
-  try {
-    const claims = tokenClaims.safeParse(decodeJwt(token));
-    return claims.success ? claims.data.exp - nowMs / 1000 : Number.NEGATIVE_INFINITY;
-  } catch {
-    return Number.NEGATIVE_INFINITY;
-  }
-}

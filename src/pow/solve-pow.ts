@@ -1,7 +1,7 @@
 import { availableParallelism, freemem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { MailboxError, settingRef } from '../errors.js';
-import { computePowDigest, countLeadingZeroBits } from './pow-digest.js';
+import { computePowDigest } from './pow-digest.js';
 import { powProgressAt, type PowProgress } from './pow-progress.js';
 import { defaultWorkerCount } from './default-worker-count.js';
 import { romixKernel } from './romix-kernel.js';
@@ -176,9 +176,4 @@ function internalError(what: string, cause?: unknown): MailboxError {
     hint: 'Run again; if it repeats, run with AGENT_MAILBOX_DEBUG=1 and report the output.',
     cause,
   });
-}
-
-/** True when `powHex` is a valid answer for `difficulty`. */
-export function meetsDifficulty(powHex: string, difficulty: number): boolean {
-  return countLeadingZeroBits(Buffer.from(powHex, 'hex')) >= difficulty;
 }
