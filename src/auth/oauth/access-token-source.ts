@@ -14,7 +14,7 @@ import type { IssuedTokens } from './oauth-protocol.js';
 /** Which access token a call needs: the grant's whole scope, or one that can only read (wake runs). */
 export type TokenNeed = 'full' | 'read';
 
-interface AccessTokenSourceOptions {
+export interface AccessTokenSourceOptions {
   dir: string;
   store: OAuthGrantStore;
   log: Logger;

@@ -8,9 +8,6 @@ import { withDirectoryLock, type LockOptions } from '../../credentials/directory
 import { storedServerSchema, type StoredGrant, type StoredInboxList } from '../../credentials/oauth-grant-files.js';
 import { OAuthGrantStore } from '../../credentials/oauth-grant-store.js';
 import { MailboxError, toMailboxError, settingRef } from '../../errors.js';
-import type { Deadline } from '../../gate/deadline.js';
-import type { FetchFunction } from '../../http/http-types.js';
-import type { Logger } from '../../log.js';
 import type { OAuthHttp } from './oauth-http.js';
 import { fetchInboxList } from './inbox-list.js';
 import { listenOnLoopback } from './loopback-receiver.js';
@@ -26,7 +23,7 @@ import {
 } from './oauth-protocol.js';
 import type { BrowserOpener } from './open-browser.js';
 
-export interface ConnectRequest {
+export interface ConnectRequest extends OAuthHttp {
   dir: string;
   config: Config;
   /** Space-separated scopes to ask for (mail.read, optionally mail.send). */
@@ -41,10 +38,7 @@ export interface ConnectRequest {
   /** How long the person has to sign in and approve. */
   waitMs: number;
   signal: AbortSignal;
-  deadline: Deadline;
-  log: Logger;
   lock?: LockOptions;
-  fetch?: FetchFunction;
   now?: () => number;
 }
 

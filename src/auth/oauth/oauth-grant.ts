@@ -1,24 +1,13 @@
 import { resolveConfig, type Config, type ConfigInputs } from '../../config.js';
-import type { LockOptions } from '../../credentials/directory-lock.js';
 import type { KnownInbox, StoredGrant, StoredInboxList } from '../../credentials/oauth-grant-files.js';
 import { OAuthGrantStore } from '../../credentials/oauth-grant-store.js';
 import { MailboxError } from '../../errors.js';
 import { Deadline } from '../../gate/deadline.js';
-import type { FetchFunction } from '../../http/http-types.js';
-import type { Logger } from '../../log.js';
-import type { CallOptions, Clock } from '../account-registry.js';
-import { AccessTokenSource, type TokenNeed } from './access-token-source.js';
+import type { CallOptions } from '../account-registry.js';
+import { AccessTokenSource, type AccessTokenSourceOptions, type TokenNeed } from './access-token-source.js';
 import { chooseInbox, defaultInbox, fetchInboxList, findInbox, InboxListUnauthorized } from './inbox-list.js';
 
-interface OAuthGrantOptions {
-  dir: string;
-  configInputs: ConfigInputs;
-  log: Logger;
-  lock: LockOptions;
-  now: Clock;
-  fetch?: FetchFunction;
-  onRenewal?: () => void;
-}
+type OAuthGrantOptions = Omit<AccessTokenSourceOptions, 'store' | 'timeoutMs'> & { configInputs: ConfigInputs };
 
 /** The settings a stored grant supplies, as the credentials layer of the configuration. */
 export function grantSettings(grant: StoredGrant): Record<string, string> {
