@@ -5,6 +5,7 @@ import { Deadline } from '../gate/deadline.js';
 import { requestService } from '../gate/send-to-service.js';
 import { challengeClaims, decodeJwtClaims, readBearerToken } from '../http/bearer-token.js';
 import type { FetchFunction, RetryRule } from '../http/http-types.js';
+import { jsonOrUndefined } from '../http/parse-json-bytes.js';
 import { solvePow } from '../pow/solve-pow.js';
 import { authPaths } from '../wire-constants.js';
 import type { CallOptions, PowSummary } from './account-registry.js';
@@ -100,12 +101,8 @@ export class PowAuthClient {
     const body = JSON.stringify({ powHex: solved.powHex, nonce: solved.nonce, ...who });
     const response = await this.post(authPaths.session, { bearer: solved.challengeJwt, body }, call, 'once');
     const sessionJwt = readBearerToken(response, `POST ${authPaths.session}`);
-    let parsed: z.infer<typeof sessionBody> = {};
-    try {
-      parsed = sessionBody.safeParse(response.json()).data ?? {};
-    } catch {
-      // A login answer may have no body; sign-up is checked by the caller.
-    }
+    // A login answer may have no body; sign-up is checked by the caller.
+    const parsed = sessionBody.safeParse(jsonOrUndefined(response)).data ?? {};
     return { sessionJwt, apiKey: parsed.apiKey, inbox: parsed.inbox };
   }
 

@@ -26,6 +26,15 @@ export function parseJsonBytes(bytes: Buffer): unknown {
   return value === notAccepted ? JSON.parse(bytes.toString('utf8')) : value;
 }
 
+/** A response's JSON, or undefined when its body is not JSON. */
+export function jsonOrUndefined(response: { json(): unknown }): unknown {
+  try {
+    return response.json();
+  } catch {
+    return undefined;
+  }
+}
+
 const notAccepted = Symbol('not accepted');
 
 class PiecewiseWalk {

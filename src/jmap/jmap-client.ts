@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError, inputRef, settingRef } from '../errors.js';
 import type { HttpResponse } from '../http/http-types.js';
+import { jsonOrUndefined } from '../http/parse-json-bytes.js';
 import type { BodyTarget } from '../http/read-bounded-body.js';
 import type { Logger } from '../log.js';
 import { redactCredentialEcho, redactDeep } from '../redact.js';
@@ -199,7 +200,7 @@ function httpError(response: HttpResponse, what: string): MailboxError {
   // Server text may echo the request, Authorization header included: redacted before it is kept.
   const text = redactCredentialEcho(response.text());
   // Not JSON: the status and a snippet of the body still say enough.
-  const problem = problemDetailsSchema.safeParse(redactDeep(jsonOf(response), redactCredentialEcho)).data;
+  const problem = problemDetailsSchema.safeParse(redactDeep(jsonOrUndefined(response), redactCredentialEcho)).data;
   const status = response.status;
   const refusal = oauthRefusal(response);
   if (refusal) return refusal;
@@ -250,7 +251,7 @@ const oauthErrorBody = z.looseObject({ error: z.string(), error_description: z.s
 /** The OAuth refusals (spec §7.1): 403 insufficient_scope (scope in WWW-Authenticate, RFC 6750 §3) or access_denied. */
 function oauthRefusal(response: HttpResponse): MailboxError | undefined {
   if (response.status !== 403) return undefined;
-  const body = oauthErrorBody.safeParse(jsonOf(response)).data;
+  const body = oauthErrorBody.safeParse(jsonOrUndefined(response)).data;
   const said = body?.error_description ? `: ${redactCredentialEcho(body.error_description).slice(0, 300)}` : '';
   if (body?.error === 'insufficient_scope') {
     const scope = /scope="([^"]{1,100})"/.exec(response.headers.get('www-authenticate') ?? '')?.[1] ?? 'mail.send';
@@ -272,12 +273,4 @@ function oauthRefusal(response: HttpResponse): MailboxError | undefined {
     });
   }
   return undefined;
-}
-
-function jsonOf(response: HttpResponse): unknown {
-  try {
-    return JSON.parse(response.text()) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -6,7 +6,7 @@ import { cachedJmapSessionSchema } from '../credentials/stored-credentials.js';
 export const invocationSchema = z.tuple([z.string(), z.record(z.string(), z.unknown()), z.string()]);
 export type Invocation = z.infer<typeof invocationSchema>;
 
-const jmapRequestSchema = z.object({
+export const jmapRequestSchema = z.object({
   using: z.array(z.string()),
   methodCalls: z.array(invocationSchema),
   createdIds: z.record(z.string(), z.string()).optional(),

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { KnownInbox, StoredInboxList } from '../../credentials/oauth-grant-files.js';
 import { MailboxError, inputRef, settingRef } from '../../errors.js';
 import { sendToService } from '../../gate/send-to-service.js';
+import { jsonOrUndefined } from '../../http/parse-json-bytes.js';
 import { serviceError } from '../../http/service-error.js';
 import { inboxListPath } from '../../wire-constants.js';
 import type { OAuthHttp } from './oauth-http.js';
@@ -38,13 +39,7 @@ export async function fetchInboxList(
   if (response.status === 401) throw new InboxListUnauthorized('the inbox list refused the access token');
   if (response.status < 200 || response.status >= 300)
     throw serviceError(response.status, response.text(), `GET ${url}`);
-  let body: unknown;
-  try {
-    body = response.json();
-  } catch {
-    body = undefined;
-  }
-  const parsed = agentsSchema.safeParse(body);
+  const parsed = agentsSchema.safeParse(jsonOrUndefined(response));
   if (!parsed.success) {
     throw new MailboxError({
       code: 'bad_response',

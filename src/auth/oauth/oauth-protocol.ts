@@ -4,6 +4,7 @@ import type { StoredGrant } from '../../credentials/oauth-grant-files.js';
 import { MailboxError, settingRef } from '../../errors.js';
 import type { HttpResponse } from '../../http/http-types.js';
 import { isOriginAllowed } from '../../http/origin-rule.js';
+import { jsonOrUndefined } from '../../http/parse-json-bytes.js';
 import { rememberSecret } from '../../redact.js';
 import { gateFetch, oauthFailure, type OAuthHttp, type OAuthStep } from './oauth-http.js';
 
@@ -161,12 +162,7 @@ const tokenFields = z.looseObject({ refresh_token: z.string().min(1).optional() 
 function persistRefreshToken(persist: (refreshToken: string) => Promise<void>) {
   return async (response: HttpResponse): Promise<void> => {
     if (response.status !== 200) return;
-    let token: string | undefined;
-    try {
-      token = tokenFields.safeParse(response.json()).data?.refresh_token;
-    } catch {
-      return;
-    }
+    const token = tokenFields.safeParse(jsonOrUndefined(response)).data?.refresh_token;
     rememberSecret(token);
     if (token !== undefined) await persist(token);
   };
