@@ -1,9 +1,6 @@
 import * as z from 'zod';
 
-/**
- * credentials.json: the live service's clients' field names (so their directories keep working) plus our own; loose,
- * so no other client version's fields are stripped on rewrite.
- */
+/** credentials.json: the live service's clients' fields plus our own; loose, so no other version's are stripped. */
 export const storedCredentialsSchema = z.looseObject({
   apiKey: z.string().min(1),
   inboxId: z.string().min(1),

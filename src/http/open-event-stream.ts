@@ -16,10 +16,7 @@ export interface EventStreamOptions {
   fetch?: FetchFunction;
 }
 
-/**
- * Opens a text/event-stream under the HTTP layer's rules for an endless response: a head deadline, an idle deadline
- * each byte resets, a per-event and a total byte cap, cancellation through `signal`. GET only: it changes nothing.
- */
+/** A text/event-stream under a head deadline, an idle deadline, per-event and total byte caps; GET only. */
 export async function openEventStream(url: string, options: EventStreamOptions): Promise<EventStream> {
   const controller = new AbortController();
   const onCancel = (): void => controller.abort(options.signal.reason);

@@ -70,11 +70,7 @@ function authorizationUrl(server: AuthorizationServer, fields: Record<string, st
   return url;
 }
 
-/**
- * `connect` as a native app (RFC 8252): discovery, a client registered for this run's loopback redirect URI, consent
- * with PKCE, state and resource, the answer on 127.0.0.1 (state and iss checked, RFC 9207), the grant stored before
- * anything else can fail. A proof-of-work directory is refused; a connected one's old grant is revoked after.
- */
+/** `connect` (RFC 8252): PKCE, state, resource, loopback answer (iss checked), the grant stored first; old revoked. */
 export async function connectGrant(request: ConnectRequest): Promise<ConnectOutcome> {
   const { dir, config } = request;
   // A grant from a local sandbox never lands where the operator's real inboxes live.

@@ -20,10 +20,7 @@ const agentsSchema = z.looseObject({
 /** The token is no longer accepted (expired or revoked). */
 export class InboxListUnauthorized extends Error {}
 
-/**
- * GET {auth_url}/api/v1/agents (spec §4.1, §2.1): the person's inboxes with full addresses. The one chosen at consent
- * is named only in the `_next` hints: the accountId they name, if only one, is the default.
- */
+/** The person's inboxes (spec §2.1); the default is the one accountId the `_next` hints name, if only one. */
 export async function fetchInboxList(
   authUrl: string,
   accessToken: string,

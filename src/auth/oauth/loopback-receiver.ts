@@ -36,10 +36,7 @@ function page(res: ServerResponse, status: number, title: string, message: strin
   );
 }
 
-/**
- * A one-shot listener on 127.0.0.1 (RFC 8252 §7.3: no resolver, no other interface) at an ephemeral port, taking only
- * GET /callback; an answer of another state (another tab, a forged request) is refused without ending the wait.
- */
+/** A one-shot listener on 127.0.0.1 (RFC 8252 §7.3) for GET /callback; another state is refused, the wait goes on. */
 export async function listenOnLoopback(): Promise<LoopbackReceiver> {
   let deliver: ((answer: ReceivedAnswer) => void) | undefined;
   let expected: string | undefined;

@@ -13,10 +13,7 @@ import type {
 import type { TokenNeed } from './access-token-source.js';
 import type { OAuthGrant } from './oauth-grant.js';
 
-/**
- * One inbox of a connected account: the grant's access token as bearer (spec §5.5), the inbox in X-Service-Account-Id,
- * state in its own folder. While its wake runs, or opened read-only, only mail.read tokens: the service refuses sends.
- */
+/** One inbox of a connected account; while its wake runs, or opened read-only, only mail.read tokens (no send). */
 export function createOAuthInboxAccount(
   grant: OAuthGrant,
   choice: InboxChoice,

@@ -3,10 +3,7 @@ import { spawn } from 'node:child_process';
 /** Opens a URL in the person's browser; resolves once the opener started (never waits for the browser). */
 export type BrowserOpener = (url: string) => Promise<void>;
 
-/**
- * BROWSER when set (as xdg-utils and Python's webbrowser: a command, `%s` for the URL or appended; the first of a `:`
- * list), else the `open` package. The URL reaches the command as an argument, never as shell text.
- */
+/** BROWSER (as xdg-utils: `%s` or appended, first of a `:` list), else `open`; the URL is never shell text. */
 export function browserOpener(env: Readonly<Record<string, string | undefined>>): BrowserOpener {
   const browser = env.BROWSER?.split(':')
     .map((entry) => entry.trim())
