@@ -95,10 +95,9 @@ function withPowInboxCheck(account: ObservableAccount, wanted: string): Observab
     inbox: async (call) => {
       const identity = await account.inbox(call);
       const key = wanted.trim().toLowerCase();
-      const names = [identity.address, identity.inboxId, identity.jmapAccountId]
-        .filter((n): n is string => n !== undefined)
-        .map((n) => n.toLowerCase());
-      if (names.includes(key) || inboxLocalPart(key) === inboxLocalPart(identity.inboxId)) return identity;
+      const names = [identity.address, identity.inboxId, identity.jmapAccountId];
+      if (names.some((n) => n?.toLowerCase() === key) || inboxLocalPart(key) === inboxLocalPart(identity.inboxId))
+        return identity;
       throw new MailboxError({
         code: 'inbox_unknown',
         message: `${account.dir} holds one inbox, ${identity.address ?? identity.inboxId}, not ${JSON.stringify(wanted.slice(0, 200))}.`,

@@ -66,11 +66,8 @@ export async function fetchInboxList(
 /** The inbox an `inbox` input names: its accountId, its address or its inboxId, in any case. */
 export function findInbox(list: StoredInboxList, wanted: string): KnownInbox | undefined {
   const key = wanted.trim().toLowerCase();
-  return list.inboxes.find(
-    (inbox) =>
-      inbox.accountId.toLowerCase() === key ||
-      inbox.address.toLowerCase() === key ||
-      inbox.inboxId.toLowerCase() === key,
+  return list.inboxes.find((inbox) =>
+    [inbox.accountId, inbox.address, inbox.inboxId].some((name) => name.toLowerCase() === key),
   );
 }
 

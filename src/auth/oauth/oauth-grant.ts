@@ -17,22 +17,20 @@ export function grantSettings(grant: StoredGrant): Record<string, string> {
 
 /** What the inboxes of a connected account share (grant files, access tokens, inbox list); one per directory. */
 export class OAuthGrant {
+  readonly dir: string;
   readonly store: OAuthGrantStore;
   readonly tokens: AccessTokenSource;
   private resolved: { grant: StoredGrant; config: Config } | undefined;
   private listing: Promise<StoredInboxList> | undefined;
 
   constructor(readonly options: OAuthGrantOptions) {
+    this.dir = options.dir;
     this.store = new OAuthGrantStore(options.dir, (message) => options.log.warn(message));
     this.tokens = new AccessTokenSource({
       ...options,
       store: this.store,
       timeoutMs: async () => (await this.config()).timeoutMs,
     });
-  }
-
-  get dir(): string {
-    return this.options.dir;
   }
 
   /** oauth.json, or an error saying the directory lost its grant. */
