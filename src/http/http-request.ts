@@ -2,9 +2,6 @@ import type { HttpResponse } from './http-types.js';
 import { sendHttp, type SendOptions } from './send-http.js';
 import { serviceError } from './service-error.js';
 
-export { parseRetryAfter } from './send-http.js';
-export type { FetchFunction, HttpResponse } from './http-types.js';
-
 /** The auth host answers small JSON bodies and tokens in headers; nothing it sends needs more. */
 const authBodyLimitBytes = 64 * 1024;
 

@@ -7,8 +7,6 @@ import { BodyTooLarge, readBoundedBody, type BodyTarget } from './read-bounded-b
 import { nodeHttpFetch } from './node-http-fetch.js';
 import { RedirectRefused, redirectRefusedError } from './origin-rule.js';
 
-export type { FetchFunction, HttpResponse, RetryRule } from './http-types.js';
-
 export interface SendOptions {
   /** For messages ("JMAP request", "POST /api/v1/session"). */
   what: string;
