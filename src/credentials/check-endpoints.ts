@@ -78,10 +78,7 @@ export function checkRegisteredOrigin(
 
 type TargetConfig = Pick<Config, 'authUrl' | 'apiUrl' | 'allowDefaultCredentialsDir' | 'sources'>;
 
-/**
- * Refuses a local sandbox named by flag or environment in the default credentials directory, kept for the real inbox
- * (a sandbox inbox there would block it); the directory's own credentials.json and the allow flag pass.
- */
+/** Refuses a local sandbox by flag or env in the default credentials directory, kept for the operator's real inbox. */
 export function checkCredentialsTarget(config: TargetConfig, dir: string): void {
   if (config.allowDefaultCredentialsDir) return;
   if (resolve(dir) !== resolve(settings.credentialsDir.defaultValue())) return;

@@ -80,10 +80,7 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
   }
 }
 
-/**
- * The last text read per path, with its file's identity: when one lstat shows the same file (every write here renames
- * a new inode in), the MCP server's per-call reads save five file-system round trips.
- */
+/** Last text read per path and its file's identity: an unchanged file (writes rename) costs an lstat, not five trips. */
 const readCache = new Map<string, { identity: string; text: string }>();
 
 function fileIdentity(info: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {

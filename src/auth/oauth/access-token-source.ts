@@ -140,10 +140,7 @@ export class AccessTokenSource {
     return entry.token;
   }
 
-  /**
-   * One refresh. The journal durably records which refresh token is in flight until the outcome is known; one found for
-   * this very token means an earlier answer was never stored, and if the server rotated it the message says why.
-   */
+  /** One refresh; a journal of the token in flight explains a later revocation when its answer was never stored. */
   private async refresh(grant: StoredGrant, need: TokenNeed, call: CallOptions): Promise<IssuedTokens> {
     const { store, now } = this.options;
     const digest = refreshTokenDigest(grant.refreshToken);

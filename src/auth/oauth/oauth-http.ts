@@ -18,10 +18,7 @@ export interface OAuthHttp {
 const oauthBodyLimit = 256 * 1024;
 const nullBodyStatuses = new Set([101, 204, 205, 304]);
 
-/**
- * oauth4webapi's `customFetch` over the gate's sender: the call's deadline, a capped body, no redirects, a POST resent
- * only when the server certainly did not act; `onAnswer` sees each raw answer first (a new refresh token is stored).
- */
+/** oauth4webapi's fetch over the gate's sender; `onAnswer` sees each raw answer first (a new refresh token is kept). */
 export function gateFetch(
   http: OAuthHttp,
   onAnswer?: (response: HttpResponse) => Promise<void>,
@@ -60,10 +57,7 @@ function pathOf(url: string): string {
 /** What an OAuth exchange was, for messages ("the token endpoint", "dynamic client registration"). */
 export type OAuthStep = 'discovery' | 'registration' | 'authorization' | 'code exchange' | 'renewal' | 'revocation';
 
-/**
- * oauth4webapi's errors as a MailboxError: the server's `error` and description kept, masked; the library's errors
- * carry the whole body and are never passed on, not even as `cause`.
- */
+/** oauth4webapi's errors as MailboxErrors: the server's words masked, the library's (whole body) never passed on. */
 export function oauthFailure(error: unknown, step: OAuthStep, where: string): MailboxError {
   if (error instanceof MailboxError) return error;
   if (error instanceof oauth.ResponseBodyError || error instanceof oauth.AuthorizationResponseError) {
