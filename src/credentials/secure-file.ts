@@ -80,7 +80,7 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
   }
 }
 
-/** Last text read per path and its file's identity: an unchanged file (writes rename) costs an lstat, not five trips. */
+/** Last text read per path and its file identity: an unchanged file (writes rename) costs an lstat, not five trips. */
 const readCache = new Map<string, { identity: string; text: string }>();
 
 function fileIdentity(info: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {
