@@ -3,7 +3,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { settings, type Config } from '../config.js';
 import { MailboxError, inputRef } from '../errors.js';
 import { readSandboxSettings, sandboxSettingsPath } from '../sandbox-settings.js';
-import { isLoopbackUrl } from './loopback-endpoints.js';
+import { isLoopbackUrl, registeredSandbox } from './loopback-endpoints.js';
 import type { StoredCredentials } from './stored-credentials.js';
 
 type OriginConfig = { readonly [K in keyof Pick<Config, 'authUrl' | 'apiUrl'>]: string };
@@ -51,9 +51,7 @@ export function checkRegisteredOrigin(
     ? { authUrl: stored.authUrl, apiUrl: stored.apiUrl }
     : sandboxOwning(dir);
   if (recorded === undefined) return;
-  const recordedLocal = registered
-    ? [recorded.authUrl, recorded.apiUrl].some((url) => url !== undefined && isLoopbackUrl(url))
-    : true;
+  const recordedLocal = !registered || registeredSandbox(recorded) !== undefined;
   const target = [config.authUrl, config.apiUrl].find((url) => isLoopbackUrl(url) !== recordedLocal);
   if (target === undefined) return;
   const where = resolve(dir);

@@ -37,9 +37,7 @@ export function registeredSandbox(
   credentials: Pick<StoredCredentials, 'authUrl' | 'apiUrl'>,
 ): RegisteredSandbox | undefined {
   const { authUrl, apiUrl } = credentials;
-  if (!(authUrl !== undefined && isLoopbackUrl(authUrl)) && !(apiUrl !== undefined && isLoopbackUrl(apiUrl)))
-    return undefined;
-  return { authUrl, apiUrl };
+  return [authUrl, apiUrl].some((url) => url !== undefined && isLoopbackUrl(url)) ? { authUrl, apiUrl } : undefined;
 }
 
 /** The sandbox `dir`'s credentials.json names; undefined when none or unreadable (status must not fail on it). */
