@@ -31,13 +31,8 @@ function sandboxOwning(dir: string): RecordedOrigin | undefined {
   }
 }
 
-const originOf = (url: string | undefined): string | undefined => {
-  try {
-    return url === undefined ? undefined : new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-};
+const originOf = (url: string | undefined): string | undefined =>
+  url !== undefined && URL.canParse(url) ? new URL(url).origin : undefined;
 
 /** Keeps an apiKey on the side it was issued on (a local sandbox, or the service), before any request or write. */
 export function checkRegisteredOrigin(

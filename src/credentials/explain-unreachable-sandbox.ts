@@ -24,13 +24,9 @@ function refusedLoopbackPort(error: MailboxError): number | undefined {
 }
 
 function portOf(url: string | undefined): number | undefined {
-  if (url === undefined) return undefined;
-  try {
-    const parsed = new URL(url);
-    return Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
-  } catch {
-    return undefined;
-  }
+  if (url === undefined || !URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  return Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
 }
 
 /** The command that starts the sandbox again where the stored URLs point. */

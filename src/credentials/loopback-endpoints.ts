@@ -10,12 +10,8 @@ const mappedIpv4Loopback = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/;
 
 /** True when the URL's host is this machine: 127.0.0.0/8, ::1, localhost or a name under .localhost. */
 export function isLoopbackUrl(url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
+  if (!URL.canParse(url)) return false;
+  let host = new URL(url).hostname.toLowerCase();
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
   return (
     host === 'localhost' ||

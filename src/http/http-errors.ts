@@ -2,11 +2,7 @@ import { MailboxError, settingRef } from '../errors.js';
 
 /** Scheme and host of a URL, for messages (never the path or query, which may carry ids or tokens). */
 export function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return 'the configured host';
-  }
+  return URL.canParse(url) ? new URL(url).origin : 'the configured host';
 }
 
 export function timeoutError(

@@ -18,10 +18,7 @@ export async function httpRequest(url: string, init: RequestInit, options: HttpO
 
 /** Host and path only: query strings may carry tokens on some hosts. */
 function safePath(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return url;
-  }
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
 }

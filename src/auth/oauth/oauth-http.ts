@@ -47,11 +47,7 @@ export function gateFetch(
 }
 
 function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url;
-  }
+  return URL.canParse(url) ? new URL(url).pathname : url;
 }
 
 /** What an OAuth exchange was, for messages ("the token endpoint", "dynamic client registration"). */

@@ -29,12 +29,8 @@ export interface IssuedTokens {
 
 /** Only loopback addresses may use plain http (the local sandbox); everything else must be https. */
 export function insecureAllowed(url: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host === '::1';
-  } catch {
-    return false;
-  }
+  const host = URL.canParse(url) ? new URL(url).hostname : undefined;
+  return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host === '::1';
 }
 
 function options(http: OAuthHttp, url: string, onAnswer?: (response: HttpResponse) => Promise<void>) {
@@ -107,11 +103,7 @@ export async function discoverServer(
 }
 
 function originOr(url: string | undefined): string {
-  try {
-    return new URL(url ?? '').origin;
-  } catch {
-    return 'an unreadable URL';
-  }
+  return URL.canParse(url ?? '') ? new URL(url ?? '').origin : 'an unreadable URL';
 }
 
 /** Registers this run's client with its exact loopback redirect URI (RFC 7591; RFC 8252 §7.3, §8.4: a public client). */
