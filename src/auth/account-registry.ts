@@ -8,8 +8,7 @@ import type { Logger } from '../log.js';
 import type { PowProgress } from '../pow/pow-progress.js';
 import type { PowAuthClient } from './pow-auth-client.js';
 
-/** Contract of the account layer used by the operations, the JMAP client and the watch job (createAccountRegistry). */
-
+// The account layer's contract for the operations, the JMAP client and the watch job (createAccountRegistry).
 export type WatchMode = 'scheduled' | 'on-demand';
 
 /** Milliseconds since the epoch; injectable so tests move time instead of waiting for it. */
@@ -30,7 +29,7 @@ export interface PowSummary {
 }
 
 export interface RegisterOutcome {
-  /** signup: a new inbox; login: an apiKey given by the operator; existing: idempotent replay. */
+  /** login: an apiKey given by the operator; existing: idempotent replay. */
   mode: 'signup' | 'login' | 'existing';
   inbox: string;
   accountId: string;
@@ -45,21 +44,21 @@ export interface RegisterOutcome {
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: PowProgress) => void;
-  /** The call's deadline: token renewal on the auth host counts against it, solving and lock waits do not. */
+  /** Token renewal on the auth host counts against it; solving and lock waits do not. */
   deadline?: Deadline;
 }
 
 /** Which inbox an account acts for, as every part that names or addresses it needs to know. */
 export interface InboxIdentity {
-  /** How the directory authenticates: one inbox by proof of work, or a person's connected account. */
+  /** One inbox by proof of work, or a person's connected account. */
   kind: 'pow' | 'oauth';
-  /** The stored inbox id (spec §1 fact 4): a local name, or a full address on a custom domain. */
+  /** A local name, or a full address on a custom domain (spec §1 fact 4). */
   inboxId: string;
   address?: string;
   jmapAccountId?: string;
   /** OAuth: the service's inbox UUID, sent as X-Service-Account-Id (spec §4.2). */
   serviceAccountId?: string;
-  /** Where this inbox's own files live (state, watch, digest, wake lock). */
+  /** This inbox's own files (state, watch, digest, wake lock). */
   stateDir: string;
   uploadUrl?: string;
   downloadUrl?: string;
@@ -69,7 +68,6 @@ export interface InboxIdentity {
 export interface ListedInbox {
   address: string;
   inboxId: string;
-  /** OAuth: the service's inbox UUID. */
   serviceAccountId?: string;
   isDefault: boolean;
   status?: string;
@@ -84,7 +82,7 @@ export interface InboxChoice {
 
 export interface Account {
   readonly dir: string;
-  /** Config resolved with this directory's credentials.json as a layer. */
+  /** With this directory's credentials as a layer. */
   config(): Promise<Config>;
   register(request: RegisterRequest, options?: CallOptions): Promise<RegisterOutcome>;
   /** A capability JWT valid for at least a few more seconds, renewing or logging in as needed. */
@@ -97,14 +95,14 @@ export interface Account {
   updateState(mutate: (state: AccountState) => AccountState): Promise<AccountState>;
   /** Only for the operator's explicit `--show-api-key`. */
   revealApiKey(): Promise<string>;
-  /** The inbox this account acts for; on a connected account the call's choice is resolved here. */
+  /** On a connected account the call's choice is resolved here. */
   inbox(options?: CallOptions): Promise<InboxIdentity>;
-  /** The inboxes this directory reaches (a connected account's list, fetched again when `refresh`). */
+  /** A connected account's list is fetched again when `refresh`. */
   listInboxes(options?: CallOptions & { refresh?: boolean }): Promise<ListedInbox[]>;
 }
 
 export interface AccountRegistry {
-  /** The account of a credentials directory (the configured default when omitted) and inbox choice; cached. */
+  /** The cached account of a credentials directory (the configured default when omitted) and inbox choice. */
   open(credentialsDir?: string, choice?: InboxChoice): Account;
   /** Stops background work (refresh-ahead timers). */
   close(): void;
@@ -116,13 +114,12 @@ export interface AccountStats {
   /** Session JWTs obtained by a PoW login (sign-up included). */
   sessionRenewals: number;
   capabilityMints: number;
-  /** Session renewals started ahead of expiry in the background (refresh-ahead). */
+  /** Refresh-ahead renewals. */
   backgroundRenewals: number;
-  /** Refreshes of a connected account's access token (each rotates its refresh token). */
+  /** Refreshes of a connected account's access token. */
   accessTokenRenewals: number;
 }
 
-/** An Account with its counters exposed (tests, diagnostics). */
 export interface ObservableAccount extends Account {
   stats(): AccountStats;
   /** Resolves when background renewals of this account have finished. */
@@ -150,5 +147,3 @@ export function lockFor(lock: LockOptions, call: CallOptions): LockOptions {
     ...(deadline ? { whileWaiting: (wait) => deadline.offTheClock(wait) } : {}),
   };
 }
-
-export type { PowProgress };

@@ -28,12 +28,10 @@ export interface AccountRegistryOptions {
   log: Logger;
   /** Renew sessions in the background before they expire (the MCP server); off for one-shot CLI runs. */
   refreshAhead?: boolean;
-  /** Clock for token expiry and refresh-ahead (ms since the epoch); tests inject one. */
   now?: Clock;
   fetch?: FetchFunction;
   /** Lock timing; defaults wait up to 5 min (a PoW may be running) and take over after 30 s without heartbeat. */
   lock?: LockOptions;
-  /** Solver worker threads; the machine's parallelism by default. */
   powWorkers?: number;
 }
 
@@ -97,10 +95,9 @@ function withPowInboxCheck(account: ObservableAccount, wanted: string): Observab
     inbox: async (call) => {
       const identity = await account.inbox(call);
       const key = wanted.trim().toLowerCase();
-      const names = [identity.address, identity.inboxId, identity.jmapAccountId]
-        .filter((n): n is string => n !== undefined)
-        .map((n) => n.toLowerCase());
-      if (names.includes(key) || inboxLocalPart(key) === inboxLocalPart(identity.inboxId)) return identity;
+      const names = [identity.address, identity.inboxId, identity.jmapAccountId];
+      if (names.some((n) => n?.toLowerCase() === key) || inboxLocalPart(key) === inboxLocalPart(identity.inboxId))
+        return identity;
       throw new MailboxError({
         code: 'inbox_unknown',
         message: `${account.dir} holds one inbox, ${identity.address ?? identity.inboxId}, not ${JSON.stringify(wanted.slice(0, 200))}.`,

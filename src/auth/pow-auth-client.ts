@@ -5,17 +5,17 @@ import { Deadline } from '../gate/deadline.js';
 import { requestService } from '../gate/send-to-service.js';
 import { challengeClaims, decodeJwtClaims, readBearerToken } from '../http/bearer-token.js';
 import type { FetchFunction, RetryRule } from '../http/http-types.js';
+import { jsonOrUndefined } from '../http/parse-json-bytes.js';
 import { solvePow } from '../pow/solve-pow.js';
 import { authPaths } from '../wire-constants.js';
 import type { CallOptions, PowSummary } from './account-registry.js';
 
-export interface PowAuthClientOptions {
+interface PowAuthClientOptions {
   authUrl: string;
   salt: string;
   timeoutMs: number;
   log: Logger;
   fetch?: FetchFunction;
-  /** Worker threads for the solver; the machine's parallelism by default. */
   powWorkers?: number;
 }
 
@@ -23,8 +23,6 @@ export interface SolvedChallenge {
   challengeJwt: string;
   nonce: string;
   powHex: string;
-  /** Challenge expiry (seconds since epoch), when the challenge JWT carries one. */
-  exp?: number;
   pow: PowSummary;
 }
 
@@ -40,7 +38,6 @@ const maxChallengeAttempts = 3;
 export class PowAuthClient {
   constructor(private readonly options: PowAuthClientOptions) {}
 
-  /** Fetches challenges and solves one before it expires. */
   async solveChallenge(call: CallOptions = {}): Promise<SolvedChallenge> {
     let tried = 0;
     let elapsedMs = 0;
@@ -75,7 +72,6 @@ export class PowAuthClient {
           challengeJwt,
           nonce: solution.nonce,
           powHex: solution.powHex,
-          ...(claims.exp !== undefined ? { exp: claims.exp } : {}),
           pow: { difficulty: claims.difficulty, tried, elapsedMs: Math.round(elapsedMs) },
         };
       } catch (error) {
@@ -105,12 +101,8 @@ export class PowAuthClient {
     const body = JSON.stringify({ powHex: solved.powHex, nonce: solved.nonce, ...who });
     const response = await this.post(authPaths.session, { bearer: solved.challengeJwt, body }, call, 'once');
     const sessionJwt = readBearerToken(response, `POST ${authPaths.session}`);
-    let parsed: z.infer<typeof sessionBody> = {};
-    try {
-      parsed = sessionBody.safeParse(response.json()).data ?? {};
-    } catch {
-      // A login answer may have no body; sign-up is checked by the caller.
-    }
+    // A login answer may have no body; sign-up is checked by the caller.
+    const parsed = sessionBody.safeParse(jsonOrUndefined(response)).data ?? {};
     return { sessionJwt, apiKey: parsed.apiKey, inbox: parsed.inbox };
   }
 

@@ -183,8 +183,7 @@ async function logIn(
   const capability = await client.mintCapability(opened.sessionJwt, call);
   ctx.stats.capabilityMints += 1;
   const accountId = await discoverJmapAccountId(ctx, config, capability, call);
-  // The inbox comes from the service, never the caller: the capability's inboxId claim (live-service.md), else the
-  // login body or the JMAP account id (an address, spec §1.4 b).
+  // The inbox comes from the service: the capability's inboxId claim, else the login body or JMAP account id (§1.4 b).
   const claimed = decodeJwtClaims(capability, tokenClaims, 'capability JWT').inboxId;
   const address = [opened.inbox, accountId].find((a) => a?.includes('@'));
   const inboxId = claimed ?? (address ? inboxLocalPart(address) : undefined);
@@ -221,10 +220,7 @@ async function logIn(
 
 const sessionShape = z.looseObject({ primaryAccounts: z.record(z.string(), z.string()) });
 
-/**
- * The JMAP session's primary mail account id (spec §2.6: on the proof-of-work path, the full address). Best effort:
- * register must not fail after the apiKey is stored (the reference client lost keys that way, live-service.md).
- */
+/** The JMAP session's mail account id (spec §2.6); best effort: register never fails after the apiKey is stored. */
 async function discoverJmapAccountId(
   ctx: AccountContext,
   config: Config,

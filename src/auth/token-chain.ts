@@ -6,12 +6,10 @@ import type { StoredCredentials } from '../credentials/stored-credentials.js';
 import { Deadline } from '../gate/deadline.js';
 import { lockFor, type AccountContext, type CallOptions, type Clock } from './account-registry.js';
 
-// Spec §3/§8: capability 2 min, session 1 h; renewed 15 s and 30 s before `exp`, so none expires in flight. Short test
-// TTLs use a share of the lifetime, the session's below the refresh-ahead share, so refresh-ahead comes first.
+// Spec §3/§8: capability 2 min, session 1 h, renewed 15 s and 30 s before `exp`; short test TTLs use a share (the
+// session's below refresh-ahead's, which comes first). Refresh-ahead starts 5 min before, time for a live PoW.
 const capabilityMargin = { seconds: 15, share: 0.25 };
 const sessionMargin = { seconds: 30, share: 0.1 };
-// Refresh-ahead: 5 min before the session's expiry, time for a live-difficulty PoW (spec §3: seconds to a minute) in
-// the background; short-lived sandbox sessions use their last 20 %. Tests move a clock instead of widening it.
 const refreshAheadSeconds = 300;
 const refreshAheadShare = 0.2;
 const backgroundRetryPauseMs = 10_000;
@@ -71,15 +69,13 @@ export class TokenChain {
   }
 
   async get(credentials: StoredCredentials, call: CallOptions = {}): Promise<string> {
+    if (!isUsable(this.capability, capabilityMargin, this.now)) {
+      const onDisk = await this.ctx.store.readToken('capability');
+      if (this.isFresh(onDisk)) this.capability = onDisk;
+    }
     if (isUsable(this.capability, capabilityMargin, this.now)) {
       this.considerRefreshAhead(credentials);
       return this.capability;
-    }
-    const onDisk = await this.ctx.store.readToken('capability');
-    if (onDisk && !this.rejected.has(onDisk) && isUsable(onDisk, capabilityMargin, this.now)) {
-      this.capability = onDisk;
-      this.considerRefreshAhead(credentials);
-      return onDisk;
     }
     for (;;) {
       // One renewal per account in this process; concurrent callers share it.
@@ -115,6 +111,11 @@ export class TokenChain {
     await this.background?.catch(() => undefined);
   }
 
+  /** A stored capability the JMAP host has not refused, not near its expiry. */
+  private isFresh(capability: string | undefined): capability is string {
+    return isUsable(capability, capabilityMargin, this.now) && !this.rejected.has(capability);
+  }
+
   private async renew(credentials: StoredCredentials, call: CallOptions): Promise<string> {
     // A PoW already running in the background of this process is cheaper to wait for than a second one.
     if (this.background && !isUsable(await this.ctx.store.readToken('session'), sessionMargin, this.now)) {
@@ -127,11 +128,7 @@ export class TokenChain {
       'auth',
       async () => {
         const capability = await this.ctx.store.readToken('capability');
-        if (capability && !this.rejected.has(capability) && isUsable(capability, capabilityMargin, this.now)) {
-          return (this.capability = capability);
-        }
-        const config = await this.ctx.config();
-        const client = this.ctx.authClient(config);
+        if (this.isFresh(capability)) return (this.capability = capability);
         const session = await this.ctx.store.readToken('session');
         if (isUsable(session, sessionMargin, this.now)) {
           try {
@@ -142,6 +139,7 @@ export class TokenChain {
             this.ctx.log.info('The auth host refused the stored session; logging in again with a fresh proof of work.');
           }
         }
+        const client = this.ctx.authClient(await this.ctx.config());
         const solved = await client.solveChallenge(call);
         this.ctx.stats.powSolves += 1;
         // Re-read under the lock: another process may have logged in with a rotated apiKey.
@@ -195,7 +193,7 @@ export class TokenChain {
   private async refreshInBackground(credentials: StoredCredentials): Promise<void> {
     const current = await this.ctx.store.readToken('session');
     const claims = life(current);
-    if (current && claims && !isNearExpiry(claims, this.now)) {
+    if (claims && !isNearExpiry(claims, this.now)) {
       this.session = current;
       return;
     }

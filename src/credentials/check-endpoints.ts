@@ -3,7 +3,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { settings, type Config } from '../config.js';
 import { MailboxError, inputRef } from '../errors.js';
 import { readSandboxSettings, sandboxSettingsPath } from '../sandbox-settings.js';
-import { isLoopbackUrl } from './loopback-endpoints.js';
+import { isLoopbackUrl, registeredSandbox } from './loopback-endpoints.js';
 import type { StoredCredentials } from './stored-credentials.js';
 
 type OriginConfig = { readonly [K in keyof Pick<Config, 'authUrl' | 'apiUrl'>]: string };
@@ -31,18 +31,10 @@ function sandboxOwning(dir: string): RecordedOrigin | undefined {
   }
 }
 
-const originOf = (url: string | undefined): string | undefined => {
-  try {
-    return url === undefined ? undefined : new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-};
+const originOf = (url: string | undefined): string | undefined =>
+  url !== undefined && URL.canParse(url) ? new URL(url).origin : undefined;
 
-/**
- * Keeps an apiKey on the side it was issued on, before any request or write: a directory registered on (or made by) a
- * local sandbox never talks to a host off this machine, and one registered on the service never to a local port.
- */
+/** Keeps an apiKey on the side it was issued on (a local sandbox, or the service), before any request or write. */
 export function checkRegisteredOrigin(
   config: OriginConfig,
   dir: string,
@@ -54,9 +46,7 @@ export function checkRegisteredOrigin(
     ? { authUrl: stored.authUrl, apiUrl: stored.apiUrl }
     : sandboxOwning(dir);
   if (recorded === undefined) return;
-  const recordedLocal = registered
-    ? [recorded.authUrl, recorded.apiUrl].some((url) => url !== undefined && isLoopbackUrl(url))
-    : true;
+  const recordedLocal = !registered || registeredSandbox(recorded) !== undefined;
   const target = [config.authUrl, config.apiUrl].find((url) => isLoopbackUrl(url) !== recordedLocal);
   if (target === undefined) return;
   const where = resolve(dir);
@@ -81,11 +71,7 @@ export function checkRegisteredOrigin(
 
 type TargetConfig = Pick<Config, 'authUrl' | 'apiUrl' | 'allowDefaultCredentialsDir' | 'sources'>;
 
-/**
- * Refuses a client pointed at a loopback host (a local sandbox) by flag or environment in the default credentials
- * directory, kept for the operator's real inbox: a sandbox inbox there outlives the sandbox and blocks the real one.
- * Endpoints from the directory's own credentials.json pass; `--allow-default-credentials-dir` lets it through.
- */
+/** Refuses a local sandbox by flag or env in the default credentials directory, kept for the operator's real inbox. */
 export function checkCredentialsTarget(config: TargetConfig, dir: string): void {
   if (config.allowDefaultCredentialsDir) return;
   if (resolve(dir) !== resolve(settings.credentialsDir.defaultValue())) return;

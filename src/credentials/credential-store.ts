@@ -17,7 +17,7 @@ import {
 import { parseStoredJson } from './parse-stored-json.js';
 import { readPrivateFile, writeFileAtomic } from './secure-file.js';
 
-/** The files of one credentials directory (spec §2.9: credentials, session JWT, capability JWT; plus state). */
+/** Spec §2.9's files, plus state. */
 export const credentialFiles = {
   credentials: 'credentials.json',
   session: 'session.jwt',
@@ -72,11 +72,7 @@ export class CredentialStore {
     return join(this.dir, credentialFiles[file]);
   }
 
-  /**
-   * The last value parsed per file, with its text: the MCP server reads credentials and state on every call, and an
-   * unchanged file gives back the same value, unparsed. Deeply frozen because it is shared: callers derive new state
-   * with spreads.
-   */
+  /** The last value parsed per file, with its text, so an unchanged file is not parsed again; frozen, as shared. */
   private readonly parsed = new Map<string, { text: string; value: unknown }>();
 
   /** credentials.json, or undefined when there is none yet; a corrupt file is an error, never ignored. */

@@ -6,7 +6,7 @@ import { oauthFiles } from './oauth-grant-files.js';
 /** What a credentials directory holds: a proof-of-work inbox (credentials.json), a connected account (oauth.json). */
 export type CredentialsKind = 'pow' | 'oauth' | 'none';
 
-/** The kind of a directory, by the file that defines it (synchronous: a stat or two). */
+/** By the file that defines it (synchronous: a stat or two). */
 export function credentialsKindOf(dir: string): CredentialsKind {
   if (existsSync(join(dir, 'credentials.json'))) return 'pow';
   if (existsSync(join(dir, oauthFiles.grant))) return 'oauth';
@@ -15,11 +15,7 @@ export function credentialsKindOf(dir: string): CredentialsKind {
 
 const plainByte = /^[a-z0-9._@+-]$/;
 
-/**
- * The folder of one inbox of an OAuth directory: its state.json (session cache, cursors), watch files, digest and wake
- * lock. Every per-inbox path of an OAuth directory comes from here. The folder is named after the address, lowercased;
- * anything outside a plain address's characters is percent-encoded, so no address can name a path outside `inboxes/`.
- */
+/** An OAuth inbox's folder: its address lowercased, other bytes percent-encoded so none names a path outside. */
 export function oauthInboxStateDir(credentialsDir: string, inboxAddress: string): string {
   const bytes = [...Buffer.from(inboxAddress.trim().toLowerCase(), 'utf8')];
   const encode = (b: number): string => `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
@@ -34,18 +30,15 @@ export function oauthInboxStateDir(credentialsDir: string, inboxAddress: string)
 
 /** Neither kind of credentials ever goes over the other: the only copy of an apiKey, or a live grant. */
 export function kindConflictError(dir: string, holds: 'pow' | 'oauth'): MailboxError {
-  if (holds === 'pow') {
-    return new MailboxError({
-      code: 'credentials_exist',
-      message: `Refused: ${dir} holds a proof-of-work inbox (credentials.json with its apiKey, the only way back into it); a connected account never goes over it.`,
-      hint: `Connect the person's account into a directory of its own: ${inputRef('credentials_dir')} <another directory> (e.g. ${join(dir, '..', 'connected')}).`,
-      details: { credentialsDir: dir, holds },
-    });
-  }
-  return new MailboxError({
-    code: 'credentials_exist',
-    message: `Refused: ${dir} holds a connected account (oauth.json, a grant of a person's inboxes); an inbox registered by proof of work never goes over it.`,
-    hint: `Register the agent's own inbox in a directory of its own with ${inputRef('credentials_dir')}; to end the connection first, the operator runs agent-mailbox disconnect --credentials-dir ${dir}.`,
-    details: { credentialsDir: dir, holds },
-  });
+  const [message, hint] =
+    holds === 'pow'
+      ? [
+          `Refused: ${dir} holds a proof-of-work inbox (credentials.json with its apiKey, the only way back into it); a connected account never goes over it.`,
+          `Connect the person's account into a directory of its own: ${inputRef('credentials_dir')} <another directory> (e.g. ${join(dir, '..', 'connected')}).`,
+        ]
+      : [
+          `Refused: ${dir} holds a connected account (oauth.json, a grant of a person's inboxes); an inbox registered by proof of work never goes over it.`,
+          `Register the agent's own inbox in a directory of its own with ${inputRef('credentials_dir')}; to end the connection first, the operator runs agent-mailbox disconnect --credentials-dir ${dir}.`,
+        ];
+  return new MailboxError({ code: 'credentials_exist', message, hint, details: { credentialsDir: dir, holds } });
 }

@@ -8,12 +8,12 @@ import { MailboxError } from '../errors.js';
 import { ensurePrivateDir } from './secure-file.js';
 
 export interface LockOptions {
-  /** How long to wait for another holder before failing with lock_timeout. */
+  /** Before failing with lock_timeout. */
   waitMs?: number;
   /** A lock whose heartbeat is older than this is taken over even if its owner looks alive. */
   staleMs?: number;
   signal?: AbortSignal;
-  /** Wraps the wait for another holder; a call's deadline runs it off its clock (src/gate/deadline.ts). */
+  /** Wraps the wait for another holder: a call's deadline runs it off its clock. */
   whileWaiting?: <T>(wait: () => Promise<T>) => Promise<T>;
 }
 
@@ -113,9 +113,8 @@ async function attempt(path: string, staleMs: number): Promise<(() => Promise<vo
 }
 
 /**
- * Removes a lock judged stale. One waiter at a time (a `.takeover` guard directory) judges again under the guard and
- * removes the lock only if it is still the very lock it judged (same owner token and heartbeat); nothing is ever put
- * back, which could land a dead lock over a holder that arrived in between.
+ * Removes a lock judged stale: one waiter at a time (a `.takeover` guard) judges again and removes it only if it is the
+ * very lock judged (owner token, heartbeat); nothing is put back, which could land over a holder arrived meanwhile.
  */
 async function takeOverIfStale(path: string, staleMs: number): Promise<void> {
   const judged = await staleLock(path, staleMs);

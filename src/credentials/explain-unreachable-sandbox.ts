@@ -5,12 +5,12 @@ import { shellQuote } from '../render/shell-quote.js';
 import { isLoopbackUrl, registeredSandbox, type RegisteredSandbox } from './loopback-endpoints.js';
 import type { StoredCredentials } from './stored-credentials.js';
 
-export interface InboxOfCall {
+interface InboxOfCall {
   dir: string;
   credentials: Pick<StoredCredentials, 'inboxId' | 'inbox' | 'authUrl' | 'apiUrl'> | undefined;
 }
 
-/** The local address a refused connection was aimed at: the socket error's address and port, found under the error's causes. */
+/** The loopback port a refused connection was aimed at, from the socket error under the error's causes. */
 function refusedLoopbackPort(error: MailboxError): number | undefined {
   if (error.code !== 'network') return undefined;
   for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) {
@@ -24,13 +24,9 @@ function refusedLoopbackPort(error: MailboxError): number | undefined {
 }
 
 function portOf(url: string | undefined): number | undefined {
-  if (url === undefined) return undefined;
-  try {
-    const parsed = new URL(url);
-    return Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
-  } catch {
-    return undefined;
-  }
+  if (url === undefined || !URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  return Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
 }
 
 /** The command that starts the sandbox again where the stored URLs point. */
@@ -43,9 +39,8 @@ function restartCommand(dir: string, sandbox: RegisteredSandbox): { restart: str
 }
 
 /**
- * A connection refused by a host on this machine means a local sandbox is not running. When the inbox's
- * credentials.json was registered against that sandbox, say so and how to get it back (`sandbox_not_running`);
- * otherwise add to the network error that nothing listens there. Any other error comes back unchanged.
+ * A connection refused on this machine: a local sandbox is not running. Names it and how to get it back when the inbox
+ * was registered against it (`sandbox_not_running`), else adds the likely cause; any other error comes back unchanged.
  */
 export function explainUnreachableSandbox(error: unknown, inbox: InboxOfCall): unknown {
   if (!(error instanceof MailboxError)) return error;

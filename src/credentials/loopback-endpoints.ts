@@ -3,23 +3,15 @@ import { storedJsonOrUndefined } from './parse-stored-json.js';
 import { readPrivateFile } from './secure-file.js';
 import { storedCredentialsSchema, type StoredCredentials } from './stored-credentials.js';
 
-/**
- * Hosts on this machine. A client whose endpoints are loopback talks to a local sandbox (or another local stand-in of
- * the service): never the live service, whose inboxes the default credentials directory is kept for.
- */
-
+// Loopback endpoints mean a local sandbox (or stand-in), never the live service.
 const ipv4Loopback = /^127(\.\d{1,3}){3}$/;
 // WHATWG URL writes ::ffff:127.x.y.z as hex: ::ffff:7fxx:xxxx.
 const mappedIpv4Loopback = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/;
 
 /** True when the URL's host is this machine: 127.0.0.0/8, ::1, localhost or a name under .localhost. */
 export function isLoopbackUrl(url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
+  if (!URL.canParse(url)) return false;
+  let host = new URL(url).hostname.toLowerCase();
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
   return (
     host === 'localhost' ||
@@ -41,12 +33,10 @@ export function registeredSandbox(
   credentials: Pick<StoredCredentials, 'authUrl' | 'apiUrl'>,
 ): RegisteredSandbox | undefined {
   const { authUrl, apiUrl } = credentials;
-  if (!(authUrl !== undefined && isLoopbackUrl(authUrl)) && !(apiUrl !== undefined && isLoopbackUrl(apiUrl)))
-    return undefined;
-  return { authUrl, apiUrl };
+  return [authUrl, apiUrl].some((url) => url !== undefined && isLoopbackUrl(url)) ? { authUrl, apiUrl } : undefined;
 }
 
-/** The sandbox the credentials.json of `dir` was registered against; undefined when none, or the file cannot be read (status must not fail on it). */
+/** The sandbox `dir`'s credentials.json names; undefined when none or unreadable (status must not fail on it). */
 export async function sandboxOfDirectory(dir: string): Promise<RegisteredSandbox | undefined> {
   try {
     const stored = storedJsonOrUndefined(await readPrivateFile(join(dir, 'credentials.json')), storedCredentialsSchema);

@@ -1,10 +1,6 @@
 import * as z from 'zod';
 
-/**
- * The files of an OAuth credentials directory (`connect`). The grant (client, endpoints, rotating refresh token) is ONE
- * file, so a reconnect or a rotation replaces all of it with one rename; caches and the inbox list live beside it, and
- * each inbox has a folder for its state (cursors, session cache, watch files).
- */
+/** An OAuth directory's files: the grant is ONE file (a rotation is one rename); each inbox has a state folder. */
 export const oauthFiles = {
   grant: 'oauth.json',
   accessTokens: 'access-tokens.json',
@@ -29,14 +25,13 @@ export const oauthGrantSchema = z.looseObject({
   kind: z.literal('oauth'),
   version: z.literal(1),
   server: storedServerSchema,
-  /** The JMAP host this grant's resource names (`{api_url}`). */
   apiUrl: z.string().min(1),
   /** RFC 8707 resource of every access token (default `{api_url}/jmap`). */
   resource: z.string().min(1),
   clientId: z.string().min(1),
-  /** Present only when the server registered a confidential client (client_secret_post). */
+  /** Only for a confidential client (client_secret_post). */
   clientSecret: z.string().min(1).optional(),
-  /** The scopes the person granted at consent (space-separated); a refresh may ask for less. */
+  /** Granted at consent (space-separated); a refresh may ask for less. */
   scope: z.string(),
   refreshToken: z.string().min(1),
   generation: z.number().int().min(1),
@@ -56,12 +51,11 @@ export const accessTokensSchema = z.object({
 export type StoredAccessTokens = z.infer<typeof accessTokensSchema>;
 
 /** One inbox of the grant's person (spec §2.1), with the address the client derived for it. */
-export const knownInboxSchema = z.object({
-  /** The service's inbox UUID: the value of X-Service-Account-Id. */
+const knownInboxSchema = z.object({
+  /** The value of X-Service-Account-Id. */
   accountId: z.string().min(1),
-  /** The inbox list's inboxId: the local name, or the full address on a custom domain. */
+  /** The local name, or the full address on a custom domain. */
   inboxId: z.string().min(1),
-  /** The full address (spec §1 fact 4 a, c, d). */
   address: z.string().min(1),
   status: z.string().optional(),
 });

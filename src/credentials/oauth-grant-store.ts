@@ -17,11 +17,7 @@ import { parseStoredJson, storedJsonOrUndefined } from './parse-stored-json.js';
 import { recoverInterruptedGrantWrite } from './recover-interrupted-writes.js';
 import { readPrivateFile, writeFileAtomic } from './secure-file.js';
 
-/**
- * Reads and writes the files of an OAuth credentials directory. Callers hold the directory lock
- * around every write of the grant (connect, renewal, disconnect): a refresh token is presented only
- * by the process that holds the lock and has just read it here.
- */
+/** An OAuth directory's files; callers hold the directory lock around every write of the grant. */
 export class OAuthGrantStore {
   private recovery: Promise<void> | undefined;
 
@@ -85,7 +81,6 @@ export class OAuthGrantStore {
     return readCache(this.path('renewal'), renewalJournalSchema);
   }
 
-  /** Records that a refresh request is about to leave (durably, before it leaves). */
   async writeRenewalJournal(journal: RenewalJournal): Promise<void> {
     await writeFileAtomic(this.path('renewal'), `${JSON.stringify(journal)}\n`);
   }

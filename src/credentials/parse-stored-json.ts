@@ -1,11 +1,7 @@
 import type * as z from 'zod';
 import { MailboxError } from '../errors.js';
 
-/**
- * A stored file's text parsed and checked against its schema; a leading byte-order mark (Windows editors) is no damage.
- * A damaged file is never guessed past: the error names it and what is wrong, leaves it as it is, and `hint` says what
- * to do.
- */
+/** A stored file parsed against its schema (a BOM is no damage); damage is never guessed past, `hint` says the way. */
 export function parseStoredJson<T extends z.ZodType>(text: string, schema: T, path: string, hint: string): z.infer<T> {
   let problem: string;
   try {

@@ -9,9 +9,8 @@ import { parseTempName, readPrivateFile } from './secure-file.js';
 import { storedCredentialsSchema, type StoredCredentials } from './stored-credentials.js';
 
 /**
- * Finishes or clears writes that a killed process left behind in a credentials directory. A credentials temp file may
- * hold the only copy of a new inbox's apiKey (killed between write and rename): it is put in place, or kept under a
- * visible name, and never deleted unread. Token and state temps are caches (and hold JWTs): they are removed.
+ * Finishes or clears writes a killed process left behind. A credentials temp may hold a new inbox's only apiKey: put in
+ * place or kept visibly, never deleted unread. Token and state temps are caches holding JWTs: removed.
  */
 export async function recoverInterruptedWrites(dir: string, notice: (message: string) => void): Promise<void> {
   for (const { path, target } of await abandonedTemps(dir)) {
@@ -87,9 +86,8 @@ const parse = (text: string | undefined): StoredCredentials | undefined =>
 const parseGrant = (text: string | undefined): StoredGrant | undefined => storedJsonOrUndefined(text, oauthGrantSchema);
 
 /**
- * A process killed between writing oauth.json's temp file and renaming it left the only copy of the newest refresh
- * token there: it is put in place when complete and newer. Older or partial copies, and caches' temps, are removed (a
- * retired refresh token presented again would make the service revoke the whole grant).
+ * An oauth.json temp may hold the only copy of the newest refresh token: put in place when complete and newer. Older or
+ * partial copies and caches' temps are removed (a retired refresh token presented again revokes the grant).
  */
 export async function recoverInterruptedGrantWrite(dir: string, notice: (message: string) => void): Promise<void> {
   const own = new Set<string>([oauthFiles.grant, oauthFiles.accessTokens, oauthFiles.inboxes, oauthFiles.renewal]);

@@ -28,8 +28,7 @@ let exitHookInstalled = false;
 function track(temp: string): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
-    // Token temps hold JWTs and must not outlive an ordinary exit; credentials temps only a hard kill leaves (recovered
-    // by the next read).
+    // Token temps hold JWTs: gone at any ordinary exit. A credentials temp is left for the next read to recover.
     process.once('exit', () => {
       for (const path of inFlight) {
         if (basename(path).startsWith('.credentials.json.')) continue;
@@ -49,16 +48,12 @@ export function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
-/** Parses a temp file name made by tempPathFor. */
 export function parseTempName(name: string): { target: string; pid: number } | undefined {
   const match = /^\.(.+)\.(\d+)\.[0-9a-f]{12}\.tmp$/.exec(name);
   return match?.[1] && match[2] ? { target: match[1], pid: Number(match[2]) } : undefined;
 }
 
-/**
- * Writes a file so readers see the old or the new content, never a mix: a temp file in the same directory (rename is
- * atomic there), fsync, rename. A symlink at the target is refused rather than replaced or followed.
- */
+/** Readers see the old or the new content, never a mix: temp file beside it, fsync, rename; a symlink is refused. */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
   const dir = dirname(path);
   await ensurePrivateDir(dir);
@@ -85,11 +80,7 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
   }
 }
 
-/**
- * The last text read per path, with its file's identity. The MCP server reads credentials.json and state.json on every
- * call; when one lstat shows the same file (inode, size, ctime, mtime: every write here is a rename to a new inode),
- * the text already read is used, saving five file-system round trips.
- */
+/** Last text read per path and its file identity: an unchanged file (writes rename) costs an lstat, not five trips. */
 const readCache = new Map<string, { identity: string; text: string }>();
 
 function fileIdentity(info: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {
@@ -98,8 +89,7 @@ function fileIdentity(info: { dev: bigint; ino: bigint; size: bigint; mtimeNs: b
 
 /** A file's text, or undefined when absent; never through a symlink, and tightened to 0600 through the open handle. */
 export async function readPrivateFile(path: string): Promise<string | undefined> {
-  // Synchronous on purpose: the promise form's trip through the thread pool cost the MCP server ~0.08 ms of every call
-  // (three files per call; docs/benchmarks.md), a local lstat microseconds.
+  // Synchronous: the thread pool cost the MCP server ~0.08 ms a call (docs/benchmarks.md), an lstat microseconds.
   let seen;
   // Stryker disable next-line all: the cache's options; without them the identities never match and every read opens the file, with the same answer
   try {
@@ -134,7 +124,7 @@ export async function readPrivateFile(path: string): Promise<string | undefined>
     if (!isWindows && dir.isDirectory() && (dir.mode & 0o777) !== 0o700)
       await chmod(dirname(path), 0o700).catch(() => undefined);
     const text = await handle.readFile('utf8');
-    // The identity of the file just read (after any chmod), so the next unchanged read hits.
+    // After any chmod, so the next unchanged read hits.
     // Stryker disable next-line ObjectLiteral,BooleanLiteral: a wrong identity only makes the next read miss the cache
     readCache.set(path, { identity: fileIdentity(await handle.stat({ bigint: true })), text });
     return text;
@@ -163,7 +153,7 @@ function symlinkError(path: string): MailboxError {
   });
 }
 
-// The rename must itself survive a crash: fsync the directory entry (a no-op error on some platforms).
+// The rename must itself survive a crash: fsync the directory entry.
 // Stryker disable all: durability across a power cut; no test in a running system can observe a missing fsync
 async function syncDir(dir: string): Promise<void> {
   try {

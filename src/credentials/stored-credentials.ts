@@ -1,10 +1,6 @@
 import * as z from 'zod';
 
-/**
- * credentials.json: the field names of the live service's clients (apiKey, inboxId, authUrl, apiUrl, scryptSalt,
- * uploadUrl, downloadUrl), so existing credential directories keep working, plus fields of our own. Unknown fields are
- * kept (loose) so a newer or older client's file is never stripped on rewrite.
- */
+/** credentials.json: the live service's clients' fields plus our own; loose, so no other version's are stripped. */
 export const storedCredentialsSchema = z.looseObject({
   apiKey: z.string().min(1),
   inboxId: z.string().min(1),
@@ -13,7 +9,7 @@ export const storedCredentialsSchema = z.looseObject({
   scryptSalt: z.string().optional(),
   uploadUrl: z.string().optional(),
   downloadUrl: z.string().optional(),
-  /** Full address once known (sign-up response or the JMAP session). */
+  /** Full address once known. */
   inbox: z.string().optional(),
   /** JMAP account id (on the live service: the full address). */
   accountId: z.string().optional(),
@@ -41,7 +37,6 @@ export const cachedJmapSessionSchema = z.looseObject({
 /** state.json: caches and cursors, apart from credentials.json so the apiKey file is written only at sign-up/login. */
 export const accountStateSchema = z.looseObject({
   session: cachedJmapSessionSchema.optional(),
-  /** Email state after the last `list_new` preset run. */
   listNewState: z.string().optional(),
   /** Email state after the last successful wake. */
   wakeState: z.string().optional(),

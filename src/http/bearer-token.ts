@@ -36,34 +36,20 @@ export const tokenClaims = z.looseObject({
 
 /** Decodes a JWT payload WITHOUT verifying it (the client cannot; the server verifies) and validates it. */
 export function decodeJwtClaims<T extends z.ZodType>(token: string, schema: T, what: string): z.infer<T> {
+  const hint = `Check that ${settingRef('authUrl')} points at the Agent Mailbox auth host; retry later if it does.`;
   let payload: unknown;
   try {
     payload = decodeJwt(token);
   } catch (error) {
-    throw new MailboxError({
-      code: 'bad_response',
-      message: `The ${what} is not a readable JWT.`,
-      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox auth host; retry later if it does.`,
-      cause: error,
-    });
+    throw new MailboxError({ code: 'bad_response', message: `The ${what} is not a readable JWT.`, hint, cause: error });
   }
   const parsed = schema.safeParse(payload);
   if (!parsed.success) {
     throw new MailboxError({
       code: 'bad_response',
       message: `The ${what} lacks expected claims: ${parsed.error.issues.map((i) => i.path.join('.') || i.message).join(', ')}.`,
-      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox auth host; retry later if it does.`,
+      hint,
     });
   }
   return parsed.data;
-}
-
-/** Seconds until a token's `exp`, or -Infinity when it cannot be read. */
-export function secondsUntilExpiry(token: string, nowMs = Date.now()): number {
-  try {
-    const claims = tokenClaims.safeParse(decodeJwt(token));
-    return claims.success ? claims.data.exp - nowMs / 1000 : Number.NEGATIVE_INFINITY;
-  } catch {
-    return Number.NEGATIVE_INFINITY;
-  }
 }

@@ -6,7 +6,7 @@ export interface StreamEvent {
   data: string;
 }
 
-export type EventStreamFailureKind =
+type EventStreamFailureKind =
   | 'status'
   | 'not_event_stream'
   | 'connect_timeout'

@@ -1,14 +1,8 @@
 import { MailboxError, settingRef } from '../errors.js';
 
-// The errors of the HTTP layer itself (no answer, too big, cancelled); service answers are mapped in service-error.ts.
-
 /** Scheme and host of a URL, for messages (never the path or query, which may carry ids or tokens). */
 export function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return 'the configured host';
-  }
+  return URL.canParse(url) ? new URL(url).origin : 'the configured host';
 }
 
 export function timeoutError(
@@ -72,15 +66,10 @@ export function errorDetail(error: unknown): string {
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
+const neverSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
 /** Failures where the request never left this machine: resending cannot do anything twice. */
 export function failedBeforeSending(error: unknown): boolean {
   const inner = error instanceof Error && error.cause ? error.cause : error;
-  const code = (inner as NodeJS.ErrnoException | undefined)?.code;
-  return (
-    code === 'ECONNREFUSED' ||
-    code === 'ENOTFOUND' ||
-    code === 'EAI_AGAIN' ||
-    code === 'ENETUNREACH' ||
-    code === 'EHOSTUNREACH'
-  );
+  return neverSentCodes.has((inner as NodeJS.ErrnoException | undefined)?.code ?? '');
 }

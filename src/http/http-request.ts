@@ -2,13 +2,10 @@ import type { HttpResponse } from './http-types.js';
 import { sendHttp, type SendOptions } from './send-http.js';
 import { serviceError } from './service-error.js';
 
-export { parseRetryAfter } from './send-http.js';
-export type { FetchFunction, HttpResponse } from './http-types.js';
-
 /** The auth host answers small JSON bodies and tokens in headers; nothing it sends needs more. */
-export const authBodyLimitBytes = 64 * 1024;
+const authBodyLimitBytes = 64 * 1024;
 
-export type HttpOptions = Omit<SendOptions, 'what' | 'target' | 'maxBytes'> & { maxBytes?: number };
+type HttpOptions = Omit<SendOptions, 'what' | 'target' | 'maxBytes'> & { maxBytes?: number };
 
 /** A request to the auth host (or a small JSON GET) through the one HTTP layer; non-2xx answers become MailboxErrors. */
 export async function httpRequest(url: string, init: RequestInit, options: HttpOptions): Promise<HttpResponse> {
@@ -21,10 +18,7 @@ export async function httpRequest(url: string, init: RequestInit, options: HttpO
 
 /** Host and path only: query strings may carry tokens on some hosts. */
 function safePath(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return url;
-  }
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
 }

@@ -3,9 +3,8 @@
 export type FetchFunction = typeof fetch;
 
 /**
- * Which failures may be resent. `idempotent`: anything transient (GETs, a fresh challenge). `once`: only what the
- * server cannot have acted on (refused before sending, or 429/503). Sign-up, login, capability and every JMAP POST are
- * `once`: a resend could create twice or burn a single-use challenge.
+ * Which failures may be resent: `idempotent` anything transient (GETs, a fresh challenge); `once` only what the server
+ * cannot have acted on (refused before sending, 429/503): sign-up, login, capability and every JMAP POST.
  */
 export type RetryRule = 'idempotent' | 'once';
 

@@ -3,10 +3,9 @@ import type { FetchFunction } from './http-types.js';
 import { checkRedirect } from './origin-rule.js';
 
 /**
- * The part of `fetch` the HTTP layer uses, over node:http: global fetch loads undici and its WebAssembly parser on
- * first use (~25 ms, ~40 MiB peak), which a shell agent would pay on every step. Fetch's contract: TypeError("fetch
- * failed", { cause }) on network errors, the signal's reason on abort, redirects followed but only within the origin
- * (origin-rule.ts); the body offers a web ReadableStream's reader (getReader, cancel), all the HTTP layer uses.
+ * The part of `fetch` the HTTP layer uses, over node:http: global fetch loads undici on first use (~25 ms, ~40 MiB
+ * peak), paid by a shell agent on every step. As fetch: TypeError("fetch failed", { cause }) on network errors, the
+ * signal's reason on abort, redirects followed (only within the origin); the body offers getReader() and cancel().
  */
 
 const maxRedirects = 20;
@@ -111,7 +110,6 @@ function nodeBody(res: IncomingMessage): ReadableStream<Uint8Array> {
   return {
     getReader: () => reader,
     cancel: () => reader.cancel(),
-    locked: false,
   } as unknown as ReadableStream<Uint8Array>;
 }
 

@@ -9,7 +9,6 @@ export interface EventStreamOptions {
   connectTimeoutMs: number;
   /** Longest silence (no byte at all: event, ping or comment) before the stream counts as dead. */
   idleTimeoutMs: number;
-  /** One event's bytes; a server that streams one endless event is cut here. */
   maxEventBytes: number;
   /** All bytes over the stream's life, so a chatty server cannot grow this process without end. */
   maxTotalBytes: number;
@@ -17,11 +16,7 @@ export interface EventStreamOptions {
   fetch?: FetchFunction;
 }
 
-/**
- * Opens a text/event-stream under the HTTP layer's rules for a response that never ends: a head
- * deadline, then an idle deadline that each received byte resets (pings keep it alive), a per-event
- * and a total byte cap, and cancellation through `signal`. GET only: opening a stream changes nothing.
- */
+/** A text/event-stream under a head deadline, an idle deadline, per-event and total byte caps; GET only. */
 export async function openEventStream(url: string, options: EventStreamOptions): Promise<EventStream> {
   const controller = new AbortController();
   const onCancel = (): void => controller.abort(options.signal.reason);

@@ -1,9 +1,8 @@
 import { MailboxError, settingRef } from '../errors.js';
 
 /**
- * Where credentials may go. Every request to the service carries one (a bearer header, or the apiKey in the login
- * body), so a redirect to another origin would hand it to a host the operator never configured; stripping the header
- * as fetch does would still send the body. A redirect is followed only within its origin, never https to http.
+ * Every request to the service carries a credential (bearer header, or the apiKey in the login body), so a redirect
+ * is followed only within its origin: stripping the header as fetch does would still send the body.
  */
 
 export class RedirectRefused extends Error {

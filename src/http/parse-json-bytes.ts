@@ -1,9 +1,7 @@
 /**
- * V8 keeps a string over 128 KiB in its large-object space, and on agents' virtual machines making one costs
- * milliseconds where a 120 KiB string costs microseconds; one hostile mail's header section made most of a listing's
- * cost that way. A large answer is therefore walked here over its bytes, and every value under the limit is decoded
- * and parsed by JSON.parse itself, so the values are exactly JSON.parse's. What the walk does not accept goes to
- * JSON.parse whole, with its own answer or error.
+ * V8 keeps a string over 128 KiB in its large-object space, where making one costs milliseconds on agents' VMs (one
+ * hostile mail's headers made most of a listing's cost). A large answer is walked over its bytes and each value under
+ * the limit parsed by JSON.parse, so values are exactly JSON.parse's; what the walk refuses goes to JSON.parse whole.
  */
 
 // Bytes; beyond Latin-1 a string takes two bytes a character, so this many UTF-8 bytes stay under 128 KiB either way.
@@ -28,6 +26,15 @@ export function parseJsonBytes(bytes: Buffer): unknown {
   return value === notAccepted ? JSON.parse(bytes.toString('utf8')) : value;
 }
 
+/** A response's JSON, or undefined when its body is not JSON. */
+export function jsonOrUndefined(response: { json(): unknown }): unknown {
+  try {
+    return response.json();
+  } catch {
+    return undefined;
+  }
+}
+
 const notAccepted = Symbol('not accepted');
 
 class PiecewiseWalk {
@@ -48,58 +55,49 @@ class PiecewiseWalk {
     const first = this.bytes[this.at];
     if (first === openBrace || first === openBracket) {
       const end = this.containerEnd(this.at);
-      if (end !== undefined) return this.parsePiece(this.at, end);
-      return first === openBrace ? this.largeObject() : this.largeArray();
+      return end === undefined ? this.largeContainer(first === openBrace) : this.parsePiece(this.at, end);
     }
     const end = first === quote ? this.stringEnd(this.at) : this.tokenEnd(this.at);
     if (end === undefined || end === this.at) return notAccepted;
     return this.parsePiece(this.at, end);
   }
 
-  private largeObject(): unknown {
+  /** An object or array longer than a piece, member by member. */
+  private largeContainer(isObject: boolean): unknown {
     if (++this.depth > maxLargeDepth) return notAccepted;
-    const record: Record<string, unknown> = {};
+    const container: Record<string, unknown> | unknown[] = isObject ? {} : [];
+    const end = isObject ? closeBrace : closeBracket;
     this.at += 1;
     this.skipWhitespace();
-    if (this.bytes[this.at] === closeBrace) return this.close(record);
+    if (this.bytes[this.at] === end) return this.close(container);
     for (;;) {
-      this.skipWhitespace();
-      if (this.bytes[this.at] !== quote) return notAccepted;
-      const keyEnd = this.stringEnd(this.at);
-      if (keyEnd === undefined) return notAccepted;
-      const key = this.parsePiece(this.at, keyEnd);
-      if (typeof key !== 'string') return notAccepted;
-      this.skipWhitespace();
-      if (this.bytes[this.at] !== colon) return notAccepted;
-      this.at += 1;
+      const key = isObject ? this.memberKey() : undefined;
+      if (key === notAccepted) return notAccepted;
       const member = this.value();
       if (member === notAccepted) return notAccepted;
       // As JSON.parse does: an own data property even for "__proto__", the last of duplicates winning in the first's place.
-      Object.defineProperty(record, key, { value: member, writable: true, enumerable: true, configurable: true });
+      if (key === undefined) (container as unknown[]).push(member);
+      else
+        Object.defineProperty(container, key, { value: member, writable: true, enumerable: true, configurable: true });
       this.skipWhitespace();
       const next = this.bytes[this.at];
-      if (next === closeBrace) return this.close(record);
+      if (next === end) return this.close(container);
       if (next !== comma) return notAccepted;
       this.at += 1;
     }
   }
 
-  private largeArray(): unknown {
-    if (++this.depth > maxLargeDepth) return notAccepted;
-    const list: unknown[] = [];
-    this.at += 1;
+  /** An object member's key and its colon. */
+  private memberKey(): string | typeof notAccepted {
     this.skipWhitespace();
-    if (this.bytes[this.at] === closeBracket) return this.close(list);
-    for (;;) {
-      const item = this.value();
-      if (item === notAccepted) return notAccepted;
-      list.push(item);
-      this.skipWhitespace();
-      const next = this.bytes[this.at];
-      if (next === closeBracket) return this.close(list);
-      if (next !== comma) return notAccepted;
-      this.at += 1;
-    }
+    if (this.bytes[this.at] !== quote) return notAccepted;
+    const keyEnd = this.stringEnd(this.at);
+    if (keyEnd === undefined) return notAccepted;
+    const key = this.parsePiece(this.at, keyEnd);
+    this.skipWhitespace();
+    if (typeof key !== 'string' || this.bytes[this.at] !== colon) return notAccepted;
+    this.at += 1;
+    return key;
   }
 
   private close<T>(container: T): T {

@@ -9,10 +9,7 @@ export class BodyTooLarge extends Error {
   }
 }
 
-/**
- * Reads a body chunk by chunk and stops once past `maxBytes`, so an endless stream costs at most the cap. The caller's
- * deadline aborts the stream, which makes the pending read reject.
- */
+/** Reads a body until past `maxBytes` (an endless stream costs the cap); the caller's deadline aborts the read. */
 export async function readBoundedBody(
   response: Response,
   maxBytes: number,

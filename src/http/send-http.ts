@@ -7,29 +7,26 @@ import { BodyTooLarge, readBoundedBody, type BodyTarget } from './read-bounded-b
 import { nodeHttpFetch } from './node-http-fetch.js';
 import { RedirectRefused, redirectRefusedError } from './origin-rule.js';
 
-export type { FetchFunction, HttpResponse, RetryRule } from './http-types.js';
-
 export interface SendOptions {
-  /** What is being done, for messages ("JMAP request", "POST /api/v1/session"). */
+  /** For messages ("JMAP request", "POST /api/v1/session"). */
   what: string;
   retry: RetryRule;
   /** One attempt's deadline: connect, headers and the whole body. */
   timeoutMs: number;
   /** All attempts and waits together; default three attempts' worth. */
   budgetMs?: number;
-  /** Time that must be left after a backoff for a resend to be made; default a whole attempt (`timeoutMs`). */
+  /** Time that must be left after a backoff for a resend; default `timeoutMs`. */
   resendNeedsMs?: number;
-  /** The error of an attempt that ran out of time; default: one naming the attempt's own limit. */
   timeoutError?: (what: string, url: string, mayHaveActed: boolean, cause: unknown) => MailboxError;
   /** Byte cap of a 2xx body; error bodies are read up to `errorBodyBytes`. */
   maxBytes: number;
-  /** A download writes its 2xx body here instead of memory. */
+  /** Where a download writes its 2xx body. */
   target?: BodyTarget;
   /** Resends after the first attempt (default 2). */
   retries?: number;
   /** First backoff step; doubles each resend, with jitter. */
   retryBaseMs?: number;
-  /** The longest wait a server's Retry-After may ask for; a longer request fails at once. */
+  /** A longer Retry-After fails at once. */
   retryAfterCapMs?: number;
   signal?: AbortSignal;
   fetch?: FetchFunction;
@@ -41,10 +38,9 @@ const retryableByAnyRule = (status: number): boolean => status === 429 || status
 const retryableIfIdempotent = (status: number): boolean => status === 408 || status >= 500;
 
 /**
- * Sends one request with the project's single rule set: a deadline per attempt that is a real, referenced timer (an
- * AbortSignal.timeout made in a helper could be collected and never fire), a capped body, one overall budget, jittered
- * backoff, Retry-After honoured up to a cap, and resends only where the RetryRule allows. Returns any final status;
- * throws only when there is no usable answer (timeout, network, too large, cancelled).
+ * Sends one request under the project's single rule set: a referenced timer per attempt (an AbortSignal.timeout made
+ * in a helper could be collected and never fire), a capped body, one budget, jittered backoff, Retry-After up to a cap,
+ * resends only where the RetryRule allows. Returns any final status; throws when there is no usable answer.
  */
 export async function sendHttp(url: string, init: RequestInit, options: SendOptions): Promise<HttpResponse> {
   const log = options.log ?? silentLogger;
@@ -53,9 +49,9 @@ export async function sendHttp(url: string, init: RequestInit, options: SendOpti
   for (let attempt = 0; ; attempt += 1) {
     if (options.signal?.aborted) throw cancelledError(options.what, options.signal.reason);
     const attemptMs = Math.max(1, Math.min(options.timeoutMs, budgetEnds - Date.now()));
-    let failure: MailboxError;
+    // What to give back when no resend fits: the answer refused for a resend, or the failure.
+    let last: HttpResponse | MailboxError;
     let waitMs: number | undefined;
-    let refusedAnswer: HttpResponse | undefined;
     try {
       const sentAt = Date.now();
       const response = await attemptOnce(url, init, options, attemptMs);
@@ -70,31 +66,24 @@ export async function sendHttp(url: string, init: RequestInit, options: SendOpti
       const cap = options.retryAfterCapMs ?? 10_000;
       if (asked !== undefined && (asked > cap || Date.now() + asked > budgetEnds)) return response;
       waitMs = asked;
-      refusedAnswer = response;
-      failure = new MailboxError({
-        code: 'server_error',
-        status: response.status,
-        message: `HTTP ${response.status}`,
-        hint: '',
-      });
+      last = response;
     } catch (error) {
       if (!(error instanceof AttemptFailure)) throw error;
       const resend =
         error.kind === 'refused' ||
         (options.retry === 'idempotent' && (error.kind === 'timeout' || error.kind === 'network'));
       if (!resend || attempt >= retries) throw error.mailboxError;
-      failure = error.mailboxError;
+      last = error.mailboxError;
     }
     const backoff = (options.retryBaseMs ?? 250) * 2 ** attempt * (0.5 + Math.random() / 2);
     const wait = Math.max(waitMs ?? 0, backoff);
     // Another attempt must fit in the budget (by default with its full deadline), else stop with what we know.
     if (Date.now() + wait + (options.resendNeedsMs ?? options.timeoutMs) > budgetEnds) {
-      if (refusedAnswer) return refusedAnswer;
-      throw failure;
+      if (last instanceof MailboxError) throw last;
+      return last;
     }
-    log.debug(
-      `${options.what} failed (${failure.message}); resend ${attempt + 1}/${retries} in ${Math.round(wait)} ms`,
-    );
+    const reason = last instanceof MailboxError ? last.message : `HTTP ${last.status}`;
+    log.debug(`${options.what} failed (${reason}); resend ${attempt + 1}/${retries} in ${Math.round(wait)} ms`);
     await abortableDelay(wait, options.signal, options.what);
   }
 }

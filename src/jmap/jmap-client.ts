@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { Account } from '../auth/account-registry.js';
 import { MailboxError, inputRef, settingRef } from '../errors.js';
 import type { HttpResponse } from '../http/http-types.js';
+import { jsonOrUndefined } from '../http/parse-json-bytes.js';
 import type { BodyTarget } from '../http/read-bounded-body.js';
 import type { Logger } from '../log.js';
 import { redactCredentialEcho, redactDeep } from '../redact.js';
@@ -17,30 +18,22 @@ import {
 } from './jmap-types.js';
 import { expandTemplate, fetchSessionInfo, foreignSessionUrls, readCachedSession } from './jmap-session.js';
 
-/**
- * One HTTP exchange the JMAP client asks for. The client says what to send and how to read the
- * answer; whoever sends it (the gate, src/gate/service-gate.ts) authorises it, applies the call's
- * deadline and returns the final answer, whatever its status.
- */
+/** One HTTP exchange the JMAP client describes; the gate authorises and sends it and returns any final status. */
 export interface JmapExchange {
   url: string;
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: Uint8Array | string;
-  /** Which failures may be retried: reads are idempotent, a POST only when the server refused it. */
+  /** Reads are idempotent; a POST is resent only when the server refused it. */
   idempotent: boolean;
-  /** What is being done, for messages ("JMAP request", "Upload"). */
+  /** For messages ("JMAP request", "Upload"). */
   what: string;
   maxBytes: number;
-  /** A download writes its body here instead of memory. */
   target?: BodyTarget;
 }
 
-/**
- * Body caps. The session resource is a few KB; a JMAP answer can carry many messages, so it gets a
- * generous ceiling that still keeps the process far below a few hundred MB; downloads go to disk.
- */
-export const jmapBodyLimits = {
+/** Body caps: a JMAP answer may carry many messages yet stays far below a few hundred MB; downloads go to disk. */
+const jmapBodyLimits = {
   session: 1024 * 1024,
   api: 32 * 1024 * 1024,
   upload: 64 * 1024,
@@ -48,11 +41,7 @@ export const jmapBodyLimits = {
 } as const;
 const sessionMaxAgeMs = 24 * 60 * 60 * 1000;
 
-/**
- * JMAP over HTTP for one account: session discovery (cached in state.json), method calls, uploads
- * and downloads, and what their answers mean. It only describes exchanges: the gate that holds it
- * (src/gate/service-gate.ts) authorises and sends them.
- */
+/** JMAP over HTTP for one account: session (cached in state.json), calls, uploads, downloads; the gate sends. */
 export class JmapClient {
   private cached: JmapSessionInfo | undefined;
   // One client serves one jmap_request: its settings cannot change meanwhile, so they are read once.
@@ -71,10 +60,8 @@ export class JmapClient {
     const sessionUrl = `${config.apiUrl}${jmapSessionPath}`;
     if (!opts.refresh && !this.isSessionStale) {
       const known = this.cached ?? (await readCachedSession(this.account));
-      // A cache made for another JMAP host (the operator changed --api-url) is never reused, and
-      // a day-old one is refetched so renamed or recreated mailboxes are picked up.
+      // Refetched when made for another JMAP host, a day old (renamed mailboxes), or leading elsewhere (judged anew).
       const isFresh = known !== undefined && Date.now() - Date.parse(known.fetchedAt) < sessionMaxAgeMs;
-      // A cache whose URLs lead elsewhere (written before the rule, or by hand) is fetched again and judged then.
       if (isFresh && known.sessionUrl === sessionUrl && foreignSessionUrls(known, config.allowedOrigins).length === 0)
         return (this.cached = known);
     }
@@ -126,10 +113,7 @@ export class JmapClient {
     return { blobId: parsed.data.blobId, type: parsed.data.type, size: parsed.data.size };
   }
 
-  /**
-   * Downloads a blob through the session's downloadUrl template (RFC 8620 §6.2) straight into an
-   * open file, capped by the session's size limits (never more than the ceiling): no blob is held in memory.
-   */
+  /** A blob (RFC 8620 §6.2) straight into an open file, capped by the session's limits: never held in memory. */
   async download(blobId: string, handle: FileHandle, opts: { name?: string; type?: string } = {}): Promise<number> {
     const session = await this.session();
     const response = await this.send({
@@ -212,11 +196,11 @@ function badResponse(what: string, detail: string): MailboxError {
 }
 
 /** Maps a non-2xx JMAP HTTP answer (RFC 8620 §3.6.1 problem details when present) to a MailboxError. */
-export function httpError(response: HttpResponse, what: string): MailboxError {
+function httpError(response: HttpResponse, what: string): MailboxError {
   // Server text may echo the request, Authorization header included: redacted before it is kept.
   const text = redactCredentialEcho(response.text());
   // Not JSON: the status and a snippet of the body still say enough.
-  const problem = problemDetailsSchema.safeParse(redactDeep(jsonOf(response), redactCredentialEcho)).data;
+  const problem = problemDetailsSchema.safeParse(redactDeep(jsonOrUndefined(response), redactCredentialEcho)).data;
   const status = response.status;
   const refusal = oauthRefusal(response);
   if (refusal) return refusal;
@@ -264,14 +248,10 @@ export function httpError(response: HttpResponse, what: string): MailboxError {
 
 const oauthErrorBody = z.looseObject({ error: z.string(), error_description: z.string().optional() });
 
-/**
- * The OAuth path's refusals (spec §7.1): a grant without the scope a request needs (403
- * insufficient_scope, the scope named in WWW-Authenticate, RFC 6750 §3), or an inbox the person
- * does not own (403 access_denied).
- */
+/** The OAuth refusals (spec §7.1): 403 insufficient_scope (scope in WWW-Authenticate, RFC 6750 §3) or access_denied. */
 function oauthRefusal(response: HttpResponse): MailboxError | undefined {
   if (response.status !== 403) return undefined;
-  const body = oauthErrorBody.safeParse(jsonOf(response)).data;
+  const body = oauthErrorBody.safeParse(jsonOrUndefined(response)).data;
   const said = body?.error_description ? `: ${redactCredentialEcho(body.error_description).slice(0, 300)}` : '';
   if (body?.error === 'insufficient_scope') {
     const scope = /scope="([^"]{1,100})"/.exec(response.headers.get('www-authenticate') ?? '')?.[1] ?? 'mail.send';
@@ -293,12 +273,4 @@ function oauthRefusal(response: HttpResponse): MailboxError | undefined {
     });
   }
   return undefined;
-}
-
-function jsonOf(response: HttpResponse): unknown {
-  try {
-    return JSON.parse(response.text()) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -18,10 +18,7 @@ import {
 } from './jmap-types.js';
 import { resolveInboxAddress } from './resolve-inbox-address.js';
 
-/**
- * Sessions already checked, by the state.json entry they came from: the store hands back the same
- * frozen entry while the file is unchanged, so a long-lived server validates each one once.
- */
+/** Checked sessions by state.json entry: an unchanged file gives the same frozen entry, so each is checked once. */
 const checkedSessions = new WeakMap<object, JmapSessionInfo | undefined>();
 
 /** The cached session of state.json, or undefined when absent or written by an older client. */
@@ -35,7 +32,7 @@ export async function readCachedSession(account: Account): Promise<JmapSessionIn
   return info;
 }
 
-export interface FetchSessionDeps {
+interface FetchSessionDeps {
   sessionUrl: string;
   account: Account;
   config: Config;
@@ -51,10 +48,7 @@ const mailboxGetSchema = z.object({
 const sentFolderNames = /^(sent|sent items|sent messages|sent mail)$/i;
 const identityGetSchema = z.object({ list: z.array(z.looseObject({ id: z.string(), email: z.string() })) });
 
-/**
- * GET the session (redirects followed: Cyrus answers 301), resolve its relative URLs against the
- * final session URL, then one JMAP round trip for the role mailboxes and the sending identity.
- */
+/** GETs the session (Cyrus answers 301), resolves its URLs against the final URL, reads role mailboxes and identity. */
 export async function fetchSessionInfo(deps: FetchSessionDeps): Promise<JmapSessionInfo> {
   const response = await deps.get(deps.sessionUrl);
   const finalUrl = response.url || deps.sessionUrl;
@@ -140,10 +134,7 @@ export function foreignSessionUrls(info: SessionUrls, allowed: readonly string[]
   });
 }
 
-/**
- * Every request to these URLs carries the inbox's capability or access token, so a session that
- * names another origin (a hostile or misconfigured JMAP host) would hand them to it.
- */
+/** Requests to these URLs carry the inbox's token: a session naming another origin would hand it over. */
 export function assertSessionOrigins(info: SessionUrls, allowed: readonly string[]): void {
   const foreign = foreignSessionUrls(info, allowed);
   if (foreign.length === 0) return;
@@ -156,10 +147,7 @@ export function assertSessionOrigins(info: SessionUrls, allowed: readonly string
   });
 }
 
-/**
- * Resolves a session URL or URL template against the session's own URL. Templates keep their
- * `{braces}`: the URL parser would percent-encode them, so only the prefix is resolved.
- */
+/** Resolves a session URL (template) against the session's URL; only the prefix, as the parser would encode `{}`. */
 export function resolveSessionUrl(value: string, base: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return value;
   const baseUrl = new URL(base);

@@ -5,10 +5,7 @@ import { invocationSchema, type Invocation } from './jmap-types.js';
 
 const envelopeSchema = z.object({ using: z.array(z.string()).optional(), methodCalls: z.array(z.unknown()) });
 
-/**
- * Parses ops given as JSON text or an already-parsed value, a methodCalls array or an envelope:
- * the method calls, and the envelope's own `using` when one was given.
- */
+/** Ops as JSON text or a value, a methodCalls array or an envelope: the calls, and the envelope's `using` if any. */
 export function parseOps(ops: unknown, where = 'ops'): { methodCalls: Invocation[]; using?: string[] } {
   let value = ops;
   if (typeof ops === 'string') {
@@ -33,9 +30,8 @@ export function parseOps(ops: unknown, where = 'ops'): { methodCalls: Invocation
 }
 
 /**
- * The `using` list of a request. An envelope's own list is kept as given. A bare methodCalls array
- * gets the spec's default (core + mail, §2.9) plus what its methods need, when the server
- * advertises it: listing an unknown capability fails the whole request (RFC 8620 §3.6.1).
+ * A request's `using`: an envelope's own as given; else core + mail (spec §2.9) and what the methods need, when
+ * advertised (an unknown capability fails the whole request, RFC 8620 §3.6.1).
  */
 export function inferUsing(
   methodCalls: readonly Invocation[],
@@ -44,8 +40,7 @@ export function inferUsing(
 ): string[] {
   if (envelopeUsing) return [...envelopeUsing];
   const types = new Set(methodCalls.map(([method]) => method.split('/')[0]));
-  // Beyond core and mail (RFC 8621 §6-7, RFC 9404 §4). Without a session (dry run) the need alone
-  // decides, so the shown request is the one sent.
+  // RFC 8621 §6-7, RFC 9404 §4; without a session (dry run) the need alone decides: the shown request is the sent one.
   const needs = [
     ...(types.has('EmailSubmission') || types.has('Identity') ? [jmapCapabilities.submission] : []),
     ...(types.has('Blob') ? [jmapCapabilities.blob] : []),

@@ -19,8 +19,7 @@ export function resolveInboxAddress(inputs: InboxAddressInputs): { address: stri
   const stored = inputs.storedInboxId.trim();
   // (a) A stored inbox id that already is an address (custom-domain inboxes) is used as it is.
   if (stored.includes('@')) return { address: stored, rule: 'stored-address' };
-  // (b) The session's account id, when it is a real address of this very inbox: this is what
-  // makes custom domains work without configuration (live-service.md fixed bug 2).
+  // (b) The session's account id when it is this inbox's address: custom domains without configuration.
   const account = inputs.sessionAccountId?.trim();
   if (account && isAddress(account)) {
     const local = account.slice(0, account.lastIndexOf('@'));

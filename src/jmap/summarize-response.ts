@@ -1,18 +1,12 @@
 import type { JmapRequest, JmapResponse } from './jmap-types.js';
 
-/**
- * Method-level errors and notCreated/notUpdated/notDestroyed entries arrive inside an HTTP 200
- * (spec §7.3, RFC 8620 §3.6.2, §5.3); the reference client passed them off as success. Each one
- * is summarised with what the agent should do next.
- */
-
+/** A method error or a notCreated/notUpdated/notDestroyed entry: inside an HTTP 200 (spec §7.3), never a success. */
 export interface JmapFailure {
   callId: string;
   method: string;
   level: 'method' | 'record';
-  /** For record failures: notCreated, notUpdated or notDestroyed. */
   set?: 'notCreated' | 'notUpdated' | 'notDestroyed' | 'notFound';
-  /** For record failures: the creation id or record id. */
+  /** The creation id or record id. */
   recordId?: string;
   type: string;
   description?: string;
@@ -61,10 +55,7 @@ const fixes: Record<string, string> = {
   rateLimit: 'Too many requests: wait a while before retrying.',
 };
 
-/**
- * Summarises a JMAP response: one line, plus every method- and record-level failure. `held`: ids
- * the receive screen answered as notFound because the operator's rules hold them back.
- */
+/** One line and every failure of a response; `held`: ids the receive screen answered as notFound. */
 export function summarizeResponse(
   request: JmapRequest,
   response: JmapResponse,

@@ -3,20 +3,13 @@ import { countLeadingZeroBits, scryptMaxmem } from './pow-digest.js';
 import { createScryptLanes } from './scrypt-lanes.js';
 
 /**
- * Source of the search worker, run with `new Worker(source, { eval: true })`.
+ * Source of the search worker, run with `new Worker(source, { eval: true })`: a string because vitest runs the .ts
+ * sources and Node 20 workers cannot load .ts, so tests run exactly the code dist/ ships (the lanes come in as
+ * createScryptLanes's source text). Plain CommonJS: `execArgv: []` keeps `--input-type=module` from being inherited.
+ * workerData.kernel is the ROMix kernel (one nonce per lane a pass), or undefined for node:crypto's scrypt.
  *
- * Why a string and not `new URL('./pow-worker.js', import.meta.url)`: vitest runs the .ts sources, where no compiled
- * worker file exists, and Node 20 workers cannot load .ts. With the source inline, tests exercise exactly the code that
- * ships in dist/, with no build step in between; the SIMD lanes come in as the source text of createScryptLanes, which
- * the lanes' own tests run. The body is plain CommonJS: eval workers are scripts unless they inherit
- * `--input-type=module`, which solvePow prevents with `execArgv: []`. The vector tests cover it.
- *
- * workerData.kernel is the compiled ROMix kernel, or undefined for node:crypto's scrypt, one hash at a time. With the
- * kernel, a worker takes one nonce per lane from the counter and hashes them in one pass.
- *
- * Shared cells (Int32Array over a SharedArrayBuffer): 0 = next nonce, 1 = smallest solving nonce so far, 2 = hashes
- * tried, 3 = stop flag. Nonces come from one atomic counter and a worker hashes all it takes, so every nonce below the
- * final best has been checked by some worker: the smallest nonce wins, deterministically (reference/README.md).
+ * Shared Int32 cells: 0 = next nonce, 1 = smallest solving nonce so far, 2 = hashes tried, 3 = stop flag. A worker
+ * hashes every nonce it takes from the counter, so all below the final best were checked: the smallest wins.
  */
 export const powWorkerSource = `
 const { parentPort, workerData } = require('node:worker_threads');

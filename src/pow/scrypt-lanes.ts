@@ -16,19 +16,13 @@ export interface ScryptCost {
 export interface ScryptLanes {
   /** Blocks the kernel mixes per pass (one per vector lane). */
   readonly lanes: number;
-  /** Bytes of WebAssembly memory this instance holds (its V arrays and buffers). */
-  readonly memoryBytes: number;
   /** scrypt (RFC 7914 §6) of each password with one salt. */
   hash(passwords: readonly Uint8Array[], salt: Uint8Array, dkLen: number): Uint8Array[];
 }
 
 /**
- * scrypt with its ROMix in the SIMD kernel (romix-simd.wat), four blocks a pass, and PBKDF2-HMAC-SHA256 before and
- * after by node:crypto. The p blocks of one password are mixed independently (RFC 7914 §6), so they fill lanes as other
- * passwords' blocks do.
- *
- * The function reads nothing outside its parameters, not even an import (hence pbkdf2Sync as one): the solver's worker
- * embeds its source text (pow-worker-source.ts), so the code the tests run here is the code the workers run.
+ * scrypt with its ROMix in the SIMD kernel (romix-simd.wat), four blocks a pass (a password's p blocks fill lanes as
+ * others' do), PBKDF2 by node:crypto. Reads nothing but its parameters: the worker embeds its source text.
  */
 export function createScryptLanes(kernel: WebAssembly.Module, cost: ScryptCost, pbkdf2Sync: Pbkdf2Sync): ScryptLanes {
   const lanes = 4;
@@ -56,7 +50,6 @@ export function createScryptLanes(kernel: WebAssembly.Module, cost: ScryptCost, 
 
   return {
     lanes,
-    memoryBytes: pages * 65536,
     hash(passwords, salt, dkLen) {
       const expanded = passwords.map((password) => pbkdf2Sync(password, salt, 1, p * block, 'sha256'));
       const blocks = expanded.flatMap((b) =>

@@ -1,7 +1,7 @@
 import { availableParallelism, freemem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { MailboxError, settingRef } from '../errors.js';
-import { computePowDigest, countLeadingZeroBits } from './pow-digest.js';
+import { computePowDigest } from './pow-digest.js';
 import { powProgressAt, type PowProgress } from './pow-progress.js';
 import { defaultWorkerCount } from './default-worker-count.js';
 import { romixKernel } from './romix-kernel.js';
@@ -12,32 +12,31 @@ export type PowEngine = 'wasm-simd' | 'node-crypto';
 
 const MiB = 1024 * 1024;
 
-/** Memory one worker adds (its V arrays and isolate), rounded up from `npm run bench` (README, Benchmarks). */
+/** Memory one worker adds (its V arrays and isolate), rounded up from `npm run bench`. */
 export const workerMemoryBytes: Readonly<Record<PowEngine, number>> = {
   'wasm-simd': 96 * MiB,
   'node-crypto': 32 * MiB,
 };
 
 export interface SolvePowInput {
-  /** The challenge text (the challenge JWT's `jti`, spec §2.5). */
+  /** The challenge JWT's `jti` (spec §2.5). */
   challenge: string;
   difficulty: number;
-  /** Salt text; its UTF-8 bytes are the salt (§4.3). */
+  /** Its UTF-8 bytes are the salt (§4.3). */
   salt: string;
   signal?: AbortSignal;
   onProgress?: (progress: PowProgress) => void;
-  /** Worker threads to run; defaults to one per core, fewer if free memory is short. */
+  /** Default: one per core, fewer if free memory is short. */
   workers?: number;
-  /** Defaults to 'wasm-simd' where WebAssembly SIMD runs, else 'node-crypto'. */
+  /** Default: 'wasm-simd' where WebAssembly SIMD runs. */
   engine?: PowEngine;
-  /** How often progress is reported; at most 500 ms. */
+  /** At most 500 ms. */
   progressIntervalMs?: number;
 }
 
-export interface PowSolution {
-  /** The smallest solving nonce, as a decimal string. */
+interface PowSolution {
+  /** The smallest solving nonce, in decimal. */
   nonce: string;
-  /** Lowercase hex of the 64-byte digest. */
   powHex: string;
   tried: number;
   elapsedMs: number;
@@ -55,10 +54,7 @@ const cancelledError = (cause: unknown): MailboxError =>
     cause,
   });
 
-/**
- * What the search runs on. Tests pass their own (workers that crash, exit early or report in an order they choose; no
- * SIMD), which real workers cannot be made to do on demand; every caller in src uses the default.
- */
+/** What the search runs on: tests pass workers that crash, exit early or report out of order, or no SIMD. */
 export interface PowRuntime {
   startWorker: StartPowWorker;
   /** The compiled SIMD kernel, undefined where WebAssembly SIMD does not run. */
@@ -180,9 +176,4 @@ function internalError(what: string, cause?: unknown): MailboxError {
     hint: 'Run again; if it repeats, run with AGENT_MAILBOX_DEBUG=1 and report the output.',
     cause,
   });
-}
-
-/** True when `powHex` is a valid answer for `difficulty` (used by tests and the sandbox-free checks). */
-export function meetsDifficulty(powHex: string, difficulty: number): boolean {
-  return countLeadingZeroBits(Buffer.from(powHex, 'hex')) >= difficulty;
 }

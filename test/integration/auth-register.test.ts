@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAccountRegistry } from '../../src/auth/create-account-registry.js';
 import { MailboxError } from '../../src/errors.js';
-import type { FetchFunction } from '../../src/http/http-request.js';
+import type { FetchFunction } from '../../src/http/http-types.js';
 import { silentLogger } from '../../src/log.js';
 import type { RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import { createFakeBackend, signUpInbox, startTestSandbox } from '../../sandbox/test/helpers/sandbox.js';

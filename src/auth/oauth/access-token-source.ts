@@ -23,7 +23,6 @@ export interface AccessTokenSourceOptions {
   /** The configured timeout, for a call that brings no deadline of its own. */
   timeoutMs: () => Promise<number>;
   fetch?: FetchFunction;
-  /** Counts refreshes sent (tests, diagnostics). */
   onRenewal?: () => void;
 }
 
@@ -47,11 +46,9 @@ export function refreshTokenDigest(token: string): string {
 }
 
 /**
- * The access tokens of one OAuth grant, shared by its inboxes (X-Service-Account-Id picks the inbox, not the token).
- * Renewal rotates the refresh token (spec §3), so it runs under the directory lock: the holder rereads the refresh
- * token, takes another process's fresh access token if there is one, and otherwise presents it and stores the successor
- * before anything else. Two processes never present the same refresh token, which would make the service revoke the
- * grant.
+ * The access tokens of one OAuth grant, shared by its inboxes. Renewal rotates the refresh token (spec §3), so it runs
+ * under the directory lock: the holder rereads it, takes another process's fresh access token if any, else presents it
+ * and stores the successor first. Two processes presenting one refresh token would make the service revoke the grant.
  */
 export class AccessTokenSource {
   private readonly held = new Map<TokenNeed, CachedToken>();
@@ -60,7 +57,6 @@ export class AccessTokenSource {
 
   constructor(private readonly options: AccessTokenSourceOptions) {}
 
-  /** An access token for `need`, from memory, the cache, or a renewal. */
   async get(need: TokenNeed, call: CallOptions = {}): Promise<string> {
     const inHand = this.held.get(need);
     if (inHand && this.isUsable(inHand)) return inHand.token;
@@ -113,7 +109,7 @@ export class AccessTokenSource {
     // Another process may have renewed while this one waited for the lock.
     const cached = await store.readAccessTokens();
     const current = cached?.connectedAt === grant.connectedAt ? cached.tokens : [];
-    const found = await this.usableOnDisk(need);
+    const found = current.find((entry) => fits(entry, need, grant) && this.isUsable(entry));
     if (found) {
       this.held.set(need, found);
       return found.token;
@@ -144,11 +140,7 @@ export class AccessTokenSource {
     return entry.token;
   }
 
-  /**
-   * One refresh. The journal records, durably and before the request leaves, which refresh token is in flight, until
-   * the outcome is known. One found on entry for this very token means an earlier renewal's answer was never stored:
-   * if the server rotated it, the refresh below is refused and the message says why.
-   */
+  /** One refresh; a journal of the token in flight explains a later revocation when its answer was never stored. */
   private async refresh(grant: StoredGrant, need: TokenNeed, call: CallOptions): Promise<IssuedTokens> {
     const { store, now } = this.options;
     const digest = refreshTokenDigest(grant.refreshToken);

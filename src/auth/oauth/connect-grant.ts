@@ -8,9 +8,6 @@ import { withDirectoryLock, type LockOptions } from '../../credentials/directory
 import { storedServerSchema, type StoredGrant, type StoredInboxList } from '../../credentials/oauth-grant-files.js';
 import { OAuthGrantStore } from '../../credentials/oauth-grant-store.js';
 import { MailboxError, toMailboxError, settingRef } from '../../errors.js';
-import type { Deadline } from '../../gate/deadline.js';
-import type { FetchFunction } from '../../http/http-types.js';
-import type { Logger } from '../../log.js';
 import type { OAuthHttp } from './oauth-http.js';
 import { fetchInboxList } from './inbox-list.js';
 import { listenOnLoopback } from './loopback-receiver.js';
@@ -26,38 +23,34 @@ import {
 } from './oauth-protocol.js';
 import type { BrowserOpener } from './open-browser.js';
 
-export interface ConnectRequest {
+export interface ConnectRequest extends OAuthHttp {
   dir: string;
-  /** authUrl, apiUrl, inboxDomain and timeoutMs as resolved for this command. */
   config: Config;
   /** Space-separated scopes to ask for (mail.read, optionally mail.send). */
   scope: string;
   /** RFC 8707 resource; `{api_url}/jmap` unless the operator names another. */
   resource: string;
   loginHint?: string;
-  /** Opens the person's browser; undefined: only print the link (--no-browser). */
+  /** Undefined: only print the link (--no-browser). */
   openBrowser?: BrowserOpener;
-  /** A line for the operator on their terminal (the link, what is happening). */
+  /** A line for the operator on their terminal. */
   announce(line: string): void;
   /** How long the person has to sign in and approve. */
   waitMs: number;
   signal: AbortSignal;
-  deadline: Deadline;
-  log: Logger;
   lock?: LockOptions;
-  fetch?: FetchFunction;
   now?: () => number;
 }
 
 export interface ConnectOutcome {
   credentialsDir: string;
-  /** The scopes the person granted (may be fewer than asked: they can untick mail.send). */
+  /** Granted (the person can untick mail.send). */
   scope: string;
   requestedScope: string;
   resource: string;
   inboxes: Array<{ address: string; accountId: string; isDefault: boolean }>;
   defaultInbox?: string;
-  /** True when the directory held a connection before, now replaced (and revoked). */
+  /** The directory's earlier connection was replaced (and revoked). */
   reconnected: boolean;
   next: string[];
 }
@@ -77,12 +70,7 @@ function authorizationUrl(server: AuthorizationServer, fields: Record<string, st
   return url;
 }
 
-/**
- * `connect`: a person's account, connected as a native app (RFC 8252): discovery, a client registered for this run's
- * loopback redirect URI, consent with PKCE (S256), state and the resource, the answer on 127.0.0.1 (state and iss
- * checked, RFC 9207), the code exchanged and the grant stored before anything else can fail. A proof-of-work
- * directory is refused; a connected one gets the new grant, and the old one is then revoked.
- */
+/** `connect` (RFC 8252): PKCE, state, resource, loopback answer (iss checked), the grant stored first; old revoked. */
 export async function connectGrant(request: ConnectRequest): Promise<ConnectOutcome> {
   const { dir, config } = request;
   // A grant from a local sandbox never lands where the operator's real inboxes live.

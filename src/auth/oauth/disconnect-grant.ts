@@ -8,11 +8,11 @@ import { MailboxError, inputRef } from '../../errors.js';
 import type { OAuthHttp } from './oauth-http.js';
 import { revokeGrant } from './oauth-protocol.js';
 
-export interface DisconnectOutcome {
+interface DisconnectOutcome {
   credentialsDir: string;
-  /** False with --local-only: the grant was left for the person to revoke in the dashboard. */
+  /** False with --local-only: the person revokes the grant in the dashboard. */
   revoked: boolean;
-  /** The inboxes the directory reached, whose folders (state, watch files) were removed. */
+  /** Whose folders were removed. */
   inboxes: string[];
 }
 
@@ -21,11 +21,7 @@ export async function connectedInboxes(dir: string): Promise<KnownInbox[]> {
   return (await new OAuthGrantStore(dir).readInboxList())?.inboxes ?? [];
 }
 
-/**
- * `disconnect`: revokes the whole grant by its refresh token (RFC 7009), and only then removes its files and the
- * inboxes' folders, so a failed revocation can be tried again. `localOnly` removes the files without asking the service
- * (the person then revokes in the dashboard).
- */
+/** `disconnect`: revokes the grant (RFC 7009), then removes the files, so a failed revocation can be retried. */
 export async function disconnectGrant(
   dir: string,
   http: OAuthHttp,

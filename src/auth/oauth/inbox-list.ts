@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { KnownInbox, StoredInboxList } from '../../credentials/oauth-grant-files.js';
 import { MailboxError, inputRef, settingRef } from '../../errors.js';
 import { sendToService } from '../../gate/send-to-service.js';
+import { jsonOrUndefined } from '../../http/parse-json-bytes.js';
 import { serviceError } from '../../http/service-error.js';
 import { inboxListPath } from '../../wire-constants.js';
 import type { OAuthHttp } from './oauth-http.js';
@@ -16,14 +17,10 @@ const agentsSchema = z.looseObject({
   _next: z.array(z.string()).optional(),
 });
 
-/** The inbox list answer was refused because the token is no longer accepted (expired or revoked). */
+/** The token is no longer accepted (expired or revoked). */
 export class InboxListUnauthorized extends Error {}
 
-/**
- * GET {auth_url}/api/v1/agents (spec §4.1, §2.1): the person's inboxes with their full addresses (spec §1 fact 4). The
- * inbox chosen at consent is no field of the list but named in the `_next` hints: the one accountId they name, if only
- * one, is the default.
- */
+/** The person's inboxes (spec §2.1); the default is the one accountId the `_next` hints name, if only one. */
 export async function fetchInboxList(
   authUrl: string,
   accessToken: string,
@@ -39,13 +36,7 @@ export async function fetchInboxList(
   if (response.status === 401) throw new InboxListUnauthorized('the inbox list refused the access token');
   if (response.status < 200 || response.status >= 300)
     throw serviceError(response.status, response.text(), `GET ${url}`);
-  let body: unknown;
-  try {
-    body = response.json();
-  } catch {
-    body = undefined;
-  }
-  const parsed = agentsSchema.safeParse(body);
+  const parsed = agentsSchema.safeParse(jsonOrUndefined(response));
   if (!parsed.success) {
     throw new MailboxError({
       code: 'bad_response',
@@ -75,11 +66,8 @@ export async function fetchInboxList(
 /** The inbox an `inbox` input names: its accountId, its address or its inboxId, in any case. */
 export function findInbox(list: StoredInboxList, wanted: string): KnownInbox | undefined {
   const key = wanted.trim().toLowerCase();
-  return list.inboxes.find(
-    (inbox) =>
-      inbox.accountId.toLowerCase() === key ||
-      inbox.address.toLowerCase() === key ||
-      inbox.inboxId.toLowerCase() === key,
+  return list.inboxes.find((inbox) =>
+    [inbox.accountId, inbox.address, inbox.inboxId].some((name) => name.toLowerCase() === key),
   );
 }
 

@@ -3,16 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { MailboxError } from '../../errors.js';
 
 /** The authorization response that came back, and how to answer the browser that brought it. */
-export interface ReceivedAnswer {
+interface ReceivedAnswer {
   params: URLSearchParams;
   /** Shows the outcome in the person's browser (the page waits for it, up to a few seconds). */
   finish(outcome: { ok: boolean; message: string }): void;
 }
 
-export interface LoopbackReceiver {
-  /** http://127.0.0.1:<port>/callback: the exact redirect URI to register (RFC 8252 §7.3). */
+interface LoopbackReceiver {
+  /** The exact redirect URI to register (RFC 8252 §7.3). */
   redirectUri: string;
-  /** The first answer carrying `state`; answers with another state are turned away and waiting goes on. */
+  /** The first answer carrying `state`; others are turned away and waiting goes on. */
   next(state: string, waitMs: number, signal: AbortSignal): Promise<ReceivedAnswer>;
   close(): Promise<void>;
 }
@@ -36,11 +36,7 @@ function page(res: ServerResponse, status: number, title: string, message: strin
   );
 }
 
-/**
- * A one-shot HTTP listener on the loopback interface at an ephemeral port (RFC 8252 §7.3: the IP literal 127.0.0.1, not
- * "localhost", so no resolver or other interface is involved). It takes only GET /callback; an answer whose state is
- * not the one in progress (another tab, a forged request from a web page) is refused without ending the wait.
- */
+/** A one-shot listener on 127.0.0.1 (RFC 8252 §7.3) for GET /callback; another state is refused, the wait goes on. */
 export async function listenOnLoopback(): Promise<LoopbackReceiver> {
   let deliver: ((answer: ReceivedAnswer) => void) | undefined;
   let expected: string | undefined;

@@ -1,25 +1,13 @@
 import { resolveConfig, type Config, type ConfigInputs } from '../../config.js';
-import type { LockOptions } from '../../credentials/directory-lock.js';
 import type { KnownInbox, StoredGrant, StoredInboxList } from '../../credentials/oauth-grant-files.js';
 import { OAuthGrantStore } from '../../credentials/oauth-grant-store.js';
 import { MailboxError } from '../../errors.js';
 import { Deadline } from '../../gate/deadline.js';
-import type { FetchFunction } from '../../http/http-types.js';
-import type { Logger } from '../../log.js';
-import type { CallOptions, Clock } from '../account-registry.js';
-import { AccessTokenSource, type TokenNeed } from './access-token-source.js';
-
+import type { CallOptions } from '../account-registry.js';
+import { AccessTokenSource, type AccessTokenSourceOptions, type TokenNeed } from './access-token-source.js';
 import { chooseInbox, defaultInbox, fetchInboxList, findInbox, InboxListUnauthorized } from './inbox-list.js';
 
-export interface OAuthGrantOptions {
-  dir: string;
-  configInputs: ConfigInputs;
-  log: Logger;
-  lock: LockOptions;
-  now: Clock;
-  fetch?: FetchFunction;
-  onRenewal?: () => void;
-}
+type OAuthGrantOptions = Omit<AccessTokenSourceOptions, 'store' | 'timeoutMs'> & { configInputs: ConfigInputs };
 
 /** The settings a stored grant supplies, as the credentials layer of the configuration. */
 export function grantSettings(grant: StoredGrant): Record<string, string> {
@@ -29,22 +17,20 @@ export function grantSettings(grant: StoredGrant): Record<string, string> {
 
 /** What the inboxes of a connected account share (grant files, access tokens, inbox list); one per directory. */
 export class OAuthGrant {
+  readonly dir: string;
   readonly store: OAuthGrantStore;
   readonly tokens: AccessTokenSource;
   private resolved: { grant: StoredGrant; config: Config } | undefined;
   private listing: Promise<StoredInboxList> | undefined;
 
   constructor(readonly options: OAuthGrantOptions) {
+    this.dir = options.dir;
     this.store = new OAuthGrantStore(options.dir, (message) => options.log.warn(message));
     this.tokens = new AccessTokenSource({
       ...options,
       store: this.store,
       timeoutMs: async () => (await this.config()).timeoutMs,
     });
-  }
-
-  get dir(): string {
-    return this.options.dir;
   }
 
   /** oauth.json, or an error saying the directory lost its grant. */

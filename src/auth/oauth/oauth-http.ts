@@ -18,11 +18,7 @@ export interface OAuthHttp {
 const oauthBodyLimit = 256 * 1024;
 const nullBodyStatuses = new Set([101, 204, 205, 304]);
 
-/**
- * oauth4webapi's `customFetch` over the gate's sender: the call's deadline, a capped body, no redirects (`manual`), and
- * a POST resent only when the server certainly did not act (a second refresh would present a retired token).
- * `onAnswer` sees each raw answer first, so a new refresh token is stored before any check can fail.
- */
+/** oauth4webapi's fetch over the gate's sender; `onAnswer` sees each raw answer first (a new refresh token is kept). */
 export function gateFetch(
   http: OAuthHttp,
   onAnswer?: (response: HttpResponse) => Promise<void>,
@@ -40,7 +36,7 @@ export function gateFetch(
       },
     );
     await onAnswer?.(response);
-    // The HTTP layer's headers are a minimal reader (get/has/forEach), not a Headers: copied into one.
+    // The HTTP layer's headers are a minimal reader, not a Headers.
     const headers = new Headers();
     response.headers.forEach((value, name) => headers.set(name, value));
     return new Response(nullBodyStatuses.has(response.status) ? null : new Uint8Array(response.body), {
@@ -51,20 +47,13 @@ export function gateFetch(
 }
 
 function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url;
-  }
+  return URL.canParse(url) ? new URL(url).pathname : url;
 }
 
 /** What an OAuth exchange was, for messages ("the token endpoint", "dynamic client registration"). */
 export type OAuthStep = 'discovery' | 'registration' | 'authorization' | 'code exchange' | 'renewal' | 'revocation';
 
-/**
- * Turns what oauth4webapi throws into a MailboxError: the server's `error` and `error_description` are kept, masked (a
- * server may echo a token); the library's errors carry the whole body and are never passed on, not even as `cause`.
- */
+/** oauth4webapi's errors as MailboxErrors: the server's words masked, the library's (whole body) never passed on. */
 export function oauthFailure(error: unknown, step: OAuthStep, where: string): MailboxError {
   if (error instanceof MailboxError) return error;
   if (error instanceof oauth.ResponseBodyError || error instanceof oauth.AuthorizationResponseError) {

@@ -13,11 +13,7 @@ import type {
 import type { TokenNeed } from './access-token-source.js';
 import type { OAuthGrant } from './oauth-grant.js';
 
-/**
- * One inbox of a connected account as an Account: the bearer is the grant's access token (spec §5.5), the inbox goes in
- * X-Service-Account-Id (the gate adds it from `inbox()`), its state lives in its own folder. While a wake runs for it
- * (its wake lock is held) or when opened read-only, only mail.read tokens are used: the service refuses every send.
- */
+/** One inbox of a connected account; while its wake runs, or opened read-only, only mail.read tokens (no send). */
 export function createOAuthInboxAccount(
   grant: OAuthGrant,
   choice: InboxChoice,

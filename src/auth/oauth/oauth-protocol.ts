@@ -4,26 +4,23 @@ import type { StoredGrant } from '../../credentials/oauth-grant-files.js';
 import { MailboxError, settingRef } from '../../errors.js';
 import type { HttpResponse } from '../../http/http-types.js';
 import { isOriginAllowed } from '../../http/origin-rule.js';
+import { jsonOrUndefined } from '../../http/parse-json-bytes.js';
 import { rememberSecret } from '../../redact.js';
 import { gateFetch, oauthFailure, type OAuthHttp, type OAuthStep } from './oauth-http.js';
 
-/**
- * A native app's OAuth 2.0 exchanges (RFC 8252), done by oauth4webapi over the gate's sender: discovery (RFC 8414),
- * registration (RFC 7591), code exchange with PKCE (RFC 7636) and a resource (RFC 8707), refresh with rotation,
- * revocation (RFC 7009). The library checks what it checks; this module adds the service's rules and safe storage.
- */
-
+// A native app's OAuth 2.0 exchanges (RFC 8252) by oauth4webapi over the gate's sender: discovery (RFC 8414),
+// registration (RFC 7591), PKCE (RFC 7636), resource (RFC 8707), rotation, revocation (RFC 7009), and our rules.
 export type AuthorizationServer = oauth.AuthorizationServer;
 
 /** The client as registered: public (none) or confidential (client_secret_post). */
-export interface RegisteredClient {
+interface RegisteredClient {
   clientId: string;
   clientSecret?: string;
 }
 
 export interface IssuedTokens {
   accessToken: string;
-  /** Seconds the access token lives (spec §2.2: its real lifetime). */
+  /** Seconds (spec §2.2: its real lifetime). */
   expiresIn: number;
   /** Granted scopes (may be narrower than asked). */
   scope: string;
@@ -32,12 +29,8 @@ export interface IssuedTokens {
 
 /** Only loopback addresses may use plain http (the local sandbox); everything else must be https. */
 export function insecureAllowed(url: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host === '::1';
-  } catch {
-    return false;
-  }
+  const host = URL.canParse(url) ? new URL(url).hostname : undefined;
+  return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host === '::1';
 }
 
 function options(http: OAuthHttp, url: string, onAnswer?: (response: HttpResponse) => Promise<void>) {
@@ -110,11 +103,7 @@ export async function discoverServer(
 }
 
 function originOr(url: string | undefined): string {
-  try {
-    return new URL(url ?? '').origin;
-  } catch {
-    return 'an unreadable URL';
-  }
+  return URL.canParse(url ?? '') ? new URL(url ?? '').origin : 'an unreadable URL';
 }
 
 /** Registers this run's client with its exact loopback redirect URI (RFC 7591; RFC 8252 §7.3, §8.4: a public client). */
@@ -161,19 +150,11 @@ export function checkAuthorizationResponse(
 
 const tokenFields = z.looseObject({ refresh_token: z.string().min(1).optional() });
 
-/**
- * Stores the refresh token of a 200 token answer from the raw body, before any check of oauth4webapi's could fail:
- * once the server has answered, the old token is dead and this is the only copy of its successor.
- */
+/** Stores a 200 token answer's refresh token before any library check can fail: the only copy of the successor. */
 function persistRefreshToken(persist: (refreshToken: string) => Promise<void>) {
   return async (response: HttpResponse): Promise<void> => {
     if (response.status !== 200) return;
-    let token: string | undefined;
-    try {
-      token = tokenFields.safeParse(response.json()).data?.refresh_token;
-    } catch {
-      return;
-    }
+    const token = tokenFields.safeParse(jsonOrUndefined(response)).data?.refresh_token;
     rememberSecret(token);
     if (token !== undefined) await persist(token);
   };

@@ -3,11 +3,7 @@ import { spawn } from 'node:child_process';
 /** Opens a URL in the person's browser; resolves once the opener started (never waits for the browser). */
 export type BrowserOpener = (url: string) => Promise<void>;
 
-/**
- * The person's browser: the BROWSER variable when set (the convention of xdg-utils and Python's webbrowser: a command,
- * `%s` standing for the URL or the URL appended; several separated by `:`, the first is used), else the `open` package
- * (xdg-open, open, start). The URL reaches the command as an argument, never as shell text.
- */
+/** BROWSER (as xdg-utils: `%s` or appended, first of a `:` list), else `open`; the URL is never shell text. */
 export function browserOpener(env: Readonly<Record<string, string | undefined>>): BrowserOpener {
   const browser = env.BROWSER?.split(':')
     .map((entry) => entry.trim())

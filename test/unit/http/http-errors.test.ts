@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { wordInputs } from '../../../src/render/describe-next.js';
 import type { MailboxError } from '../../../src/errors.js';
-import {
-  decodeJwtClaims,
-  readBearerToken,
-  secondsUntilExpiry,
-  tokenClaims,
-  challengeClaims,
-} from '../../../src/http/bearer-token.js';
+import { decodeJwtClaims, readBearerToken, tokenClaims, challengeClaims } from '../../../src/http/bearer-token.js';
 import {
   cancelledError,
   errorDetail,
@@ -322,12 +316,14 @@ describe('tokens in answers', () => {
     );
   });
 
-  it('tells the seconds until a token expires, or minus infinity when it cannot', () => {
-    expect(secondsUntilExpiry(jwt({ exp: 1_000 }), 400_000)).toBe(600);
-    expect(secondsUntilExpiry(jwt({ iat: 1 }), 0)).toBe(Number.NEGATIVE_INFINITY);
-    expect(secondsUntilExpiry('garbage')).toBe(Number.NEGATIVE_INFINITY);
+  it('tells the seconds until a token expires, or refuses a token whose expiry cannot be read', () => {
+    const secondsLeft = (token: string, nowMs = Date.now()): number =>
+      decodeJwtClaims(token, tokenClaims, 'token').exp - nowMs / 1000;
+    expect(secondsLeft(jwt({ exp: 1_000 }), 400_000)).toBe(600);
+    expect(() => secondsLeft(jwt({ iat: 1 }), 0)).toThrow(/lacks expected claims: exp/);
+    expect(() => secondsLeft('garbage')).toThrow(/not a readable JWT/);
     // Without a clock given: now.
-    const left = secondsUntilExpiry(jwt({ exp: Date.now() / 1000 + 600 }));
+    const left = secondsLeft(jwt({ exp: Date.now() / 1000 + 600 }));
     expect(left).toBeGreaterThan(590);
     expect(left).toBeLessThanOrEqual(600);
   });

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
 import { readBearerToken } from '../../../src/http/bearer-token.js';
-import { httpRequest, parseRetryAfter } from '../../../src/http/http-request.js';
+import { httpRequest } from '../../../src/http/http-request.js';
+import { parseRetryAfter } from '../../../src/http/send-http.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, hit: number) => void;
 const servers: Array<{ close(): void; closeAllConnections(): void }> = [];
