@@ -110,15 +110,9 @@ export class MailboxError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    return {
-      code: this.code,
-      message: this.message,
-      hint: this.hint,
-      ...(this.next ? { next: this.next } : {}),
-      ...(this.docsUrl ? { docsUrl: this.docsUrl } : {}),
-      ...(this.status !== undefined ? { status: this.status } : {}),
-      ...(this.details ? { details: this.details } : {}),
-    };
+    const { code, message, hint, next, docsUrl, status, details } = this;
+    const fields = { code, message, hint, next, docsUrl, status, details };
+    return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   }
 }
 

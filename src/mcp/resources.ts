@@ -107,7 +107,7 @@ function registerTemplate(
     { title: template.title, description: template.description, mimeType },
     async (uri, variables) => {
       const text = await template.read(single(variables[template.variable]));
-      // A URI the template matched but nothing answers is "resource not found" (resource-not-found-code.ts).
+      // A URI the template matched but nothing answers is "resource not found" (its code per era: main.ts).
       if (text === undefined)
         throw new ResourceNotFoundError(uri.href, `Resource not found: ${uri.href}. ${template.missing()}`);
       return { contents: [{ uri: uri.href, mimeType, text }] } satisfies ReadResourceResult;
