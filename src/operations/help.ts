@@ -36,7 +36,7 @@ export function helpOperationOver(tools: () => readonly AnyOperation[]) {
     annotations: readsLocal,
     cli: { positional: 'topic' },
     // Both doors show the Markdown itself, not the JSON string that carries it.
-    present: (result) => ({ text: (result as { text: string }).text }),
+    present: (result) => ({ text: result.text }),
     async run(input) {
       const topic = input.topic ?? 'overview';
       const text = await readHelpTopic(topic, { tools: summarizeOperations(tools()) });

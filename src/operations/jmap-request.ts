@@ -1,7 +1,4 @@
 import * as z from 'zod';
-import type { NextStep } from '../errors.js';
-import type { FrontDoor } from '../render/front-door.js';
-import type { Presentation } from '../render/present-result.js';
 import type { JmapRequestResult } from '../request/run-jmap-request.js';
 import { defineOperation, inputErrorCodes, publishedAsType } from './define-operation.js';
 import { loadHandlers } from './handlers/load.js';
@@ -101,7 +98,9 @@ export const jmapRequestOperation = defineOperation({
   output: jmapRequestOutput,
   // Sending and moving mail change the world; a preset may be destructive (move_to_trash).
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  present: presentJmapRequest,
+  // The request pipeline, the send guard, the receive screen and the presenter load with the first call.
+  present: async (result, door, describeNext) =>
+    (await loadHandlers()).presentJmapRequestResult(result, door, describeNext),
   cli: {
     jsonFlags: {
       vars: '{"TO": "bob@example.com", "SUBJECT": "Hi"}',
@@ -110,15 +109,5 @@ export const jmapRequestOperation = defineOperation({
     repeatable: ['attachments'],
     flagNames: { attachments: '--attachment' },
   },
-  // The request pipeline, the send guard, the receive screen and the presenter load with the first call.
   run: async (input, ctx) => (await loadHandlers()).runJmapRequestCall(input, ctx),
 });
-
-/** The summary leads, so the CLI can still show it beside --json. */
-export async function presentJmapRequest(
-  result: JmapRequestOutput,
-  door: FrontDoor,
-  describeNext: (next: NextStep) => string,
-): Promise<Presentation> {
-  return (await loadHandlers()).presentJmapRequestResult(result, door, describeNext);
-}

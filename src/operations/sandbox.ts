@@ -5,21 +5,11 @@ import { loadHandlers } from './handlers/load.js';
 
 /** Runs the sandbox package's bin (found at run time; the client never imports it) with these arguments. */
 async function runSandboxPackage(args: string[], ctx: OperationContext, what: string): Promise<{ exitCode: number }> {
-  const { stdout, stderr } = streamsOf(ctx, what);
+  const streams = streamsOf(ctx, what);
   const env = ctx.configInputs.env ?? {};
   const { findSandboxBin, runSandboxBin } = await loadHandlers();
-  const bin = findSandboxBin({ env });
-  return {
-    exitCode: await runSandboxBin({
-      bin,
-      nodePath: ctx.install.nodePath,
-      args,
-      env,
-      stdout,
-      stderr,
-      signal: ctx.signal,
-    }),
-  };
+  const run = { bin: findSandboxBin({ env }), nodePath: ctx.install.nodePath, args, env, signal: ctx.signal };
+  return { exitCode: await runSandboxBin({ ...run, stdout: streams.stdout, stderr: streams.stderr }) };
 }
 
 const annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };

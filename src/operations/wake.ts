@@ -49,10 +49,7 @@ export const wakeOperation = defineLazyOperation({
   doors: ['cli'],
   cli: { logLevel: 'info' },
   // A wake that did not advance the state failed (the job retries tomorrow); a skipped one did not.
-  present: (result) => {
-    const record = result as { stateAdvanced?: boolean; mode?: string };
-    return { lead: [], isError: !(record.stateAdvanced === true || record.mode === 'skipped') };
-  },
+  present: (result) => ({ lead: [], isError: !(result.stateAdvanced || result.mode === 'skipped') }),
   run: async (input, ctx) => ({ ...(await wakeOnce(input, ctx)) }),
 });
 

@@ -38,12 +38,11 @@ export const listInboxesOperation = defineLazyOperation({
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   present: (result) => {
-    const typed = result as z.infer<ReturnType<typeof listInboxesOutput>>;
-    const lines = typed.inboxes.map(
+    const lines = result.inboxes.map(
       (inbox) =>
         `- ${inbox.address}${inbox.accountId ? ` (accountId ${inbox.accountId})` : ''}${inbox.isDefault ? ', default' : ''}`,
     );
-    return { text: [typed.summary, ...lines].join('\n') };
+    return { text: [result.summary, ...lines].join('\n') };
   },
   async run(input, ctx) {
     const account = ctx.accounts.open(input.credentials_dir);

@@ -8,12 +8,9 @@ import { runJmapRequest } from '../../request/run-jmap-request.js';
 import type { NextStep } from '../../errors.js';
 import type { FrontDoor } from '../../render/front-door.js';
 import type { Presentation } from '../../render/present-result.js';
-import type { Account } from '../../auth/account-registry.js';
 import { gateContext, type OperationContext } from '../define-operation.js';
 import { chosenInbox, namingInbox } from '../connected/inbox-input.js';
 import type { jmapRequestInput, jmapRequestOperatorInput, JmapRequestOutput } from '../jmap-request.js';
-
-// jmap_request's work, which its table entry (../jmap-request.ts) loads at the first call.
 
 type JmapRequestInput = z.infer<typeof jmapRequestInput> & Partial<z.infer<typeof jmapRequestOperatorInput>>;
 
@@ -24,37 +21,36 @@ export async function runJmapRequestCall(input: JmapRequestInput, ctx: Operation
     ]);
   }
   const account = ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
-  return namingInbox(account, await runOn(account, input, ctx));
-}
-
-async function runOn(account: Account, input: JmapRequestInput, ctx: OperationContext): Promise<JmapRequestOutput> {
-  if (input.download) {
-    const config = await account.config();
-    const saved = await downloadBlobToFile(
+  if (!input.download)
+    return namingInbox(
       account,
-      {
-        blobId: input.download.blob_id,
-        ...(input.download.mail_id ? { mailId: input.download.mail_id } : {}),
-        ...(input.download.name ? { name: input.download.name } : {}),
-        ...(input.download.type ? { type: input.download.type } : {}),
-      },
-      {
+      await runJmapRequest(account, input, {
         ...gateContext(ctx),
+        progress: ctx.progress,
         guard: { confirm: ctx.confirm },
-        check: checkOutgoing,
-        ...(input.include_held === true ? { includeHeld: true } : {}),
-        // The operator's download directory, else the working directory; never a path from mail.
-        allowedDirs: [config.downloadDir ? resolve(ctx.workingDir, config.downloadDir) : ctx.workingDir],
-        saveAs: (name) => ({ operation: 'jmap_request', input: { download: { ...input.download, name } } }),
-      },
+      }),
     );
-    return { ok: true, summary: `Saved ${saved.size} bytes (${saved.type}) to ${saved.path}.`, dryRun: false, saved };
-  }
-  return runJmapRequest(account, input, {
-    ...gateContext(ctx),
-    progress: ctx.progress,
-    guard: { confirm: ctx.confirm },
-  });
+  const { downloadDir } = await account.config();
+  const saved = await downloadBlobToFile(
+    account,
+    {
+      blobId: input.download.blob_id,
+      ...(input.download.mail_id ? { mailId: input.download.mail_id } : {}),
+      ...(input.download.name ? { name: input.download.name } : {}),
+      ...(input.download.type ? { type: input.download.type } : {}),
+    },
+    {
+      ...gateContext(ctx),
+      guard: { confirm: ctx.confirm },
+      check: checkOutgoing,
+      ...(input.include_held === true ? { includeHeld: true } : {}),
+      // The operator's download directory, else the working directory; never a path from mail.
+      allowedDirs: [downloadDir ? resolve(ctx.workingDir, downloadDir) : ctx.workingDir],
+      saveAs: (name) => ({ operation: 'jmap_request', input: { download: { ...input.download, name } } }),
+    },
+  );
+  const summary = `Saved ${saved.size} bytes (${saved.type}) to ${saved.path}.`;
+  return namingInbox(account, { ok: true, summary, dryRun: false, saved });
 }
 
 export function presentJmapRequestResult(

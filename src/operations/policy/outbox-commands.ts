@@ -7,9 +7,8 @@ import { defineLazyOperation, gateContext, readsLocal, type OperationContext } f
 import { loadHandlers } from '../handlers/load.js';
 
 /**
- * `outbox list|approve|discard|log`: the operator's side of held mail and the audit trail. The
- * outbox is the local record of what was held and for whom (never whatever sits in Drafts, which
- * the agent can write); approving sends that record's draft to its judged recipients, once.
+ * `outbox list|approve|discard|log`: the operator's side of held mail and the audit trail. The outbox
+ * is the local record of what was held and for whom (never Drafts, which the agent can write).
  */
 
 const credentialsDir = z
@@ -21,13 +20,9 @@ const idInput = z
   .regex(/^h-[0-9a-f]{8}$/, 'an outbox id looks like h-1a2b3c4d')
   .describe("The held mail's id, from outbox list.");
 
-/** The account and inbox a command acts for: on a connected account, --inbox picks one (default: its default inbox). */
-function accountOf(
-  ctx: OperationContext,
-  input: { credentials_dir?: string | undefined; inbox?: string | undefined },
-): Account {
-  return ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
-}
+/** On a connected account, --inbox picks the inbox (default: its default inbox). */
+const accountOf = (ctx: OperationContext, input: { credentials_dir?: string; inbox?: string }): Account =>
+  ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
 
 function heldLine(mail: HeldMail): string {
   return `${mail.id}  ${mail.status.padEnd(9)} ${mail.createdAt}  to ${mail.rcptTo.join(', ')}  "${mail.subject}"  (${mail.reason})`;
@@ -67,7 +62,7 @@ export const outboxApproveOperation = defineLazyOperation({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   doors: ['cli'],
   cli: { path: ['outbox', 'approve'], positional: 'id' },
-  present: (result) => ({ lead: [(result as { summary: string }).summary] }),
+  present: (result) => ({ lead: [result.summary] }),
   async run(input, ctx) {
     const account = accountOf(ctx, input);
     const { approveHeldMail, findHeld, askOperator } = await loadHandlers();
@@ -96,7 +91,7 @@ export const outboxDiscardOperation = defineLazyOperation({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   doors: ['cli'],
   cli: { path: ['outbox', 'discard'], positional: 'id' },
-  present: (result) => ({ lead: [(result as { summary: string }).summary] }),
+  present: (result) => ({ lead: [result.summary] }),
   async run(input, ctx) {
     const { discardHeldMail } = await loadHandlers();
     const { record, draftRemoved } = await discardHeldMail(accountOf(ctx, input), input.id, gateContext(ctx));

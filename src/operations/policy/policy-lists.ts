@@ -33,7 +33,7 @@ function listCommand(
     annotations: writesLocal,
     doors: ['cli'],
     cli: { path: words, positional: 'entries', configOptions: false },
-    present: (result) => ({ lead: [(result as { summary: string }).summary] }),
+    present: (result) => ({ lead: [result.summary] }),
     async run(input, ctx) {
       const { canonicalEntries } = await loadHandlers();
       const { entries, invalid } = canonicalEntries(input.entries);

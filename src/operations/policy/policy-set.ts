@@ -53,7 +53,7 @@ export const policySetOperation = defineLazyOperation({
   annotations: writesLocal,
   doors: ['cli'],
   cli: { path: ['policy', 'set'] },
-  present: (result) => ({ lead: [(result as { summary: string }).summary] }),
+  present: (result) => ({ lead: [result.summary] }),
   async run(input, ctx) {
     const settings: PolicySettings = {
       ...(input.send ? { sendMode: input.send } : {}),

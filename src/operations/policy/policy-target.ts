@@ -25,20 +25,11 @@ export const policyTargetInput = () => ({
     ),
 });
 
-export interface PolicyTarget {
-  layer: 'user' | 'inbox';
-  /** The file a change writes. */
-  path: string;
-  /** The layers that apply to the target (for show): machine and user, plus the inbox's. */
-  paths: PolicyPaths;
-  /** The inbox's credentials directory, when the target is an inbox. */
-  credentialsDir?: string;
-}
-
+/** The file a change writes, the layers that apply (for show) and, for an inbox, its credentials directory. */
 export async function policyTarget(
   ctx: OperationContext,
   input: { user?: boolean | undefined; credentials_dir?: string | undefined; inbox?: string | undefined },
-): Promise<PolicyTarget> {
+): Promise<{ layer: 'user' | 'inbox'; path: string; paths: PolicyPaths; credentialsDir?: string }> {
   if (input.user === true && (input.credentials_dir !== undefined || input.inbox !== undefined)) {
     throw new MailboxError({
       code: 'usage',
