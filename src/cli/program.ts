@@ -50,25 +50,6 @@ function describeField(field: z.ZodType) {
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-function addConfigOptions(command: Command): void {
-  for (const name of globalSettingNames) {
-    const decl = settings[name];
-    command.addOption(
-      new Option(isSwitchSetting(name) ? decl.flag : `${decl.flag} <value>`, `${decl.describe} [env ${decl.env}]`),
-    );
-  }
-}
-
-function readConfigFlags(opts: Record<string, unknown>): Partial<Record<SettingName, string | boolean>> {
-  const flags: Partial<Record<SettingName, string | boolean>> = {};
-  for (const name of globalSettingNames) {
-    const key = settings[name].flag.replace(/^--/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-    const value = opts[key];
-    if (typeof value === 'string' || typeof value === 'boolean') flags[name] = value;
-  }
-  return flags;
-}
-
 function parseJsonFlag(flag: string, text: string, example: string): unknown {
   try {
     return JSON.parse(text);
@@ -115,7 +96,14 @@ export function buildTableCommand(op: AnyOperation, onRun: (invocation: ParsedIn
     command.addOption(option);
     flagKeys.set(option.attributeName(), { key, flag });
   }
-  if (op.cli?.configOptions !== false) addConfigOptions(command);
+  const configKeys = new Map<string, SettingName>();
+  for (const name of op.cli?.configOptions === false ? [] : globalSettingNames) {
+    const decl = settings[name];
+    const spec = isSwitchSetting(name) ? decl.flag : `${decl.flag} <value>`;
+    const option = new Option(spec, `${decl.describe} [env ${decl.env}]`);
+    command.addOption(option);
+    configKeys.set(option.attributeName(), name);
+  }
   if (!('json' in shape)) command.option('--json', 'Print JSON even where the command prints text by default.');
   command.action(async (...args: unknown[]) => {
     const opts = command.opts<Record<string, unknown>>();
@@ -128,7 +116,12 @@ export function buildTableCommand(op: AnyOperation, onRun: (invocation: ParsedIn
       const example = op.cli?.jsonFlags?.[key];
       input[key] = example !== undefined && typeof value === 'string' ? parseJsonFlag(flag, value, example) : value;
     }
-    await onRun({ operation: op, input, configFlags: readConfigFlags(opts), json: opts.json === true });
+    const configFlags: ParsedInvocation['configFlags'] = {};
+    for (const [attribute, name] of configKeys) {
+      const value = opts[attribute];
+      if (typeof value === 'string' || typeof value === 'boolean') configFlags[name] = value;
+    }
+    await onRun({ operation: op, input, configFlags, json: opts.json === true });
   });
   return command;
 }

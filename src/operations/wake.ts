@@ -1,7 +1,6 @@
 import * as z from 'zod';
 // The watch code (node-cron, crontab) loads only when a watch command runs, not on every CLI start.
 import type { WakeResult } from '../watch/index.js';
-import { chosenInbox } from './connected/inbox-input.js';
 import { commandConfig, defineLazyOperation, streamsOf, type OperationContext } from './define-operation.js';
 import { credentialsDirInput, wakeCommandInput } from './watch-target.js';
 
@@ -21,7 +20,7 @@ async function wakeOnce(
   const result = await wake({
     credentialsDir: config.credentialsDir,
     // Read-only: on a connected account the wake (and the agent it starts) get only mail.read tokens.
-    account: ctx.accounts.open(config.credentialsDir, { ...chosenInbox(input.inbox), readOnly: true }),
+    account: ctx.accounts.open(config.credentialsDir, { inbox: input.inbox, readOnly: true }),
     env: ctx.configInputs.env ?? {},
     log: ctx.log,
     signal: ctx.signal,

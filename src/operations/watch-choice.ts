@@ -28,37 +28,28 @@ export async function applyWatchChoice(
   ctx: OperationContext,
   wakeCommand: string | undefined,
 ): Promise<WatchReport> {
+  const dirFlag = `--credentials-dir ${shellQuote(resolve(credentialsDir))}`;
   try {
     // Loaded here so that register's start does not pay for the watch code (node-cron, crontab).
     const { installWatch, removeWatchHint, watchStatus } = await import('../watch/index.js');
     const target = watchTarget(ctx, { credentials_dir: credentialsDir, wake_command: wakeCommand || undefined });
+    const remove = removeWatchHint(credentialsDir, ctx.install.shellCommand);
     if (mode === 'scheduled') {
-      const status = await installWatch(target);
-      return {
-        mode,
-        installed: status.installed,
-        summary: status.summary,
-        verify: status.verify,
-        remove: removeWatchHint(credentialsDir, ctx.install.shellCommand),
-        next: status.next,
-      };
+      const { installed, summary, verify, next } = await installWatch(target);
+      return { mode, installed, summary, verify, remove, next };
     }
     const status = await watchStatus(target);
-    if (status.installed)
-      return {
-        mode,
-        installed: true,
-        summary: `on-demand: no job installed now, but a daily job from before still exists for this directory. ${status.summary}`,
-        verify: status.verify,
-        remove: removeWatchHint(credentialsDir, ctx.install.shellCommand),
-        next: [],
-      };
+    if (status.installed) {
+      const summary = `on-demand: no job installed now, but a daily job from before still exists for this directory. ${status.summary}`;
+      return { mode, installed: true, summary, verify: status.verify, remove, next: [] };
+    }
     // No job to look for in a job table: only the status command, which also shows the operator's rules.
+    const verify = [`${ctx.install.shellCommand} watch status ${dirFlag}`];
     return {
       mode,
       installed: false,
       summary: 'on-demand: no scheduled job; read the inbox when asked.',
-      verify: [`${ctx.install.shellCommand} watch status --credentials-dir ${shellQuote(resolve(credentialsDir))}`],
+      verify,
       next: [],
     };
   } catch (error) {
@@ -68,10 +59,7 @@ export async function applyWatchChoice(
       installed: false,
       summary: `The inbox is registered, but the daily job could not be set up: ${failure.message}`,
       verify: [],
-      next: [
-        failure.hint,
-        `${ctx.install.shellCommand} watch install --credentials-dir ${shellQuote(resolve(credentialsDir))}`,
-      ],
+      next: [failure.hint, `${ctx.install.shellCommand} watch install ${dirFlag}`],
     };
   }
 }

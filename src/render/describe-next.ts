@@ -23,9 +23,8 @@ export type CliSpelling = { path: readonly string[] } & Partial<InputSpelling>;
 export type CliSpellingLookup = (operation: string, key?: string) => CliSpelling | undefined;
 
 /**
- * How a door words next steps: `adjust` fills in what the caller chose (the inbox, see
- * src/render/carry-inbox-choice.ts), `cli` spells flags as the table declares them, `command`
- * is how this CLI is run at the operator's shell (src/render/shell-command.ts).
+ * How a door words next steps: `adjust` fills in the caller's inbox choice (carry-inbox-choice.ts),
+ * `cli` spells flags as the table declares them, `command` runs this CLI at the operator's shell.
  */
 export interface NextWording {
   adjust?: ((next: NextStep) => NextStep) | undefined;

@@ -2,8 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { shellQuote } from './shell-quote.js';
 
-// package.json "bin"
-const binName = 'agent-mailbox';
+const binName = 'agent-mailbox'; // package.json "bin"
 
 interface ShellCommandSource {
   /** dist/bin.js, or the skill's single-file bundle. */

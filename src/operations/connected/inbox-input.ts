@@ -1,15 +1,10 @@
 import * as z from 'zod';
-import type { Account, InboxChoice } from '../../auth/account-registry.js';
+import type { Account } from '../../auth/account-registry.js';
 
 export const inboxInput = z
   .string()
   .optional()
   .describe('Connected accounts only: the inbox to act for (from list_inboxes); omit for the default.');
-
-/** How a tool opens its account for the `inbox` input: the inbox named, else the directory's own or the grant's default. */
-export function chosenInbox(inbox: string | undefined): InboxChoice {
-  return inbox === undefined ? {} : { inbox };
-}
 
 /**
  * A result on a connected account names the inbox it acted for (address and the service's

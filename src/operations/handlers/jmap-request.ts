@@ -9,7 +9,7 @@ import type { NextStep } from '../../errors.js';
 import type { FrontDoor } from '../../render/front-door.js';
 import type { Presentation } from '../../render/present-result.js';
 import { gateContext, type OperationContext } from '../define-operation.js';
-import { chosenInbox, namingInbox } from '../connected/inbox-input.js';
+import { namingInbox } from '../connected/inbox-input.js';
 import type { jmapRequestInput, jmapRequestOperatorInput, JmapRequestOutput } from '../jmap-request.js';
 
 type JmapRequestInput = z.infer<typeof jmapRequestInput> & Partial<z.infer<typeof jmapRequestOperatorInput>>;
@@ -20,7 +20,7 @@ export async function runJmapRequestCall(input: JmapRequestInput, ctx: Operation
       "include-held shows this inbox's mail that your receive rules hold back from the agent, in this run's output only.",
     ]);
   }
-  const account = ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
+  const account = ctx.accounts.open(input.credentials_dir, { inbox: input.inbox });
   if (!input.download)
     return namingInbox(
       account,

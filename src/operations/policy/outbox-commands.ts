@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { AuditEntry } from '../../policy/records/audit-log.js';
 import type { Account } from '../../auth/account-registry.js';
 import type { HeldMail } from '../../policy/records/outbox-store.js';
-import { chosenInbox, inboxInput } from '../connected/inbox-input.js';
+import { inboxInput } from '../connected/inbox-input.js';
 import { defineLazyOperation, gateContext, readsLocal, type OperationContext } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
 
@@ -22,7 +22,7 @@ const idInput = z
 
 /** On a connected account, --inbox picks the inbox (default: its default inbox). */
 const accountOf = (ctx: OperationContext, input: { credentials_dir?: string; inbox?: string }): Account =>
-  ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
+  ctx.accounts.open(input.credentials_dir, { inbox: input.inbox });
 
 function heldLine(mail: HeldMail): string {
   return `${mail.id}  ${mail.status.padEnd(9)} ${mail.createdAt}  to ${mail.rcptTo.join(', ')}  "${mail.subject}"  (${mail.reason})`;

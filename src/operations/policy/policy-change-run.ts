@@ -6,7 +6,6 @@ import { gateContext, type OperationContext } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
 import { policyTarget } from './policy-target.js';
 import type { AutoReplyNow } from '../../request/auto-reply-now.js';
-import { chosenInbox } from '../connected/inbox-input.js';
 
 /**
  * A change that widens what the agent may do needs the operator's yes at a terminal (asked under the
@@ -48,7 +47,7 @@ export async function runPolicyChange(
     credentialsKindOf(dir) !== 'none' &&
     tightensAutoReplies(update.before, update.after);
   const autoReply = reachesAutoReply
-    ? autoReplyLine(await applyAutoReplyRulesNow(ctx.accounts.open(dir, chosenInbox(input.inbox)), gateContext(ctx)))
+    ? autoReplyLine(await applyAutoReplyRulesNow(ctx.accounts.open(dir, { inbox: input.inbox }), gateContext(ctx)))
     : undefined;
   return {
     layer: target.layer,

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { MailboxError } from '../../errors.js';
 import type { PolicyPaths } from '../../policy/policy-layers.js';
-import { chosenInbox } from '../connected/inbox-input.js';
 import { commandConfig, type OperationContext } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
 
@@ -43,7 +42,7 @@ export async function policyTarget(
     const paths = policyPaths({ userConfigDir: config.userConfigDir });
     return { layer: 'user', path: paths.user, paths };
   }
-  const account = ctx.accounts.open(config.credentialsDir, chosenInbox(input.inbox));
+  const account = ctx.accounts.open(config.credentialsDir, { inbox: input.inbox });
   // A connected account keeps rules per inbox, in the folder the guard reads; when that inbox cannot
   // be named, a rule written elsewhere would silently bind nothing, so the command fails instead. A
   // proof-of-work directory is its inbox's folder, registered yet or not.
