@@ -106,13 +106,8 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
   const parsed = schema.safeParse(invocation.input);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-    return fail(
-      new MailboxError({
-        code: 'usage',
-        message: problems,
-        hint: `See: ${shellCommand} ${cliPathOf(operation).join(' ')} --help`,
-      }),
-    );
+    const hint = `See: ${shellCommand} ${cliPathOf(operation).join(' ')} --help`;
+    return fail(new MailboxError({ code: 'usage', message: problems, hint }));
   }
   const configInputs: ConfigInputs = { flags: invocation.configFlags, env: entry.env };
   let accounts: ReturnType<typeof createAccountRegistry> | undefined;
@@ -184,7 +179,6 @@ export async function runCli(entry: CliEntry): Promise<number> {
     .version(await packageVersion(), '-V, --version', 'Print the version of agent-mailbox.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => streams.stdout.write(s), writeErr: (s) => streams.stderr.write(s) });
-  const groups = new Map<string, Command>();
   const groupDescriptions: Record<string, string> = {
     watch:
       'Manage the daily 09:00 job that wakes an agent when new mail arrived (watch=scheduled). See `agent-mailbox help watch`.',
@@ -199,16 +193,12 @@ export async function runCli(entry: CliEntry): Promise<number> {
   for (const op of named.length > 0 ? named : all) {
     const path = cliPathOf(op);
     let parent = program;
-    for (const word of path.slice(0, -1)) {
-      let group = groups.get(word);
-      if (!group) {
-        group = parent.command(word).description(groupDescriptions[word] ?? word);
-        groups.set(word, group);
-      }
-      parent = group;
-    }
-    const command = buildTableCommand(op as AnyOperation, async (invocation) => {
-      ownsProcess = (op as AnyOperation).cli?.selfReporting === true;
+    for (const word of path.slice(0, -1))
+      parent =
+        parent.commands.find((group) => group.name() === word) ??
+        parent.command(word).description(groupDescriptions[word] ?? word);
+    const command = buildTableCommand(op, async (invocation) => {
+      ownsProcess = op.cli?.selfReporting === true;
       exitCode = await runOperation(invocation, entry, streams);
     });
     // addCommand does not inherit like .command() does: without this a bad flag would exit 1 from commander.

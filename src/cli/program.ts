@@ -63,10 +63,7 @@ function parseJsonFlag(flag: string, text: string, example: string): unknown {
   }
 }
 
-/**
- * A flag's text as the number it spells, so a schema of plain numbers reads the CLI like the MCP
- * door's JSON. Anything else stays text, and the input schema refuses it with its usual message.
- */
+/** A flag's text as the number it spells, as MCP's JSON gives it; anything else stays text for the schema to refuse. */
 function numberFlag(value: string): number | string {
   return /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 }

@@ -4,10 +4,7 @@ import { listPresets } from '../presets/load-preset.js';
 import { packageRoot, readPackageFile } from '../package-root.js';
 import { renderPresetsTopic } from './render-presets-topic.js';
 
-/**
- * Help topics are data: Markdown files in skill/references/ (the Agent Skill ships the same files
- * as references), except `tools` (from the operations table) and `presets` (from presets/*.json).
- */
+/** Help topics are the skill's Markdown references, except `tools` (the table) and `presets` (presets/*.json). */
 
 export const helpTopics = [
   'overview',

@@ -2,10 +2,7 @@ import type * as z from 'zod';
 import { MailboxError, inputRef, type ErrorCode } from '../errors.js';
 import { inputErrorCodes } from '../operations/define-operation.js';
 
-/**
- * Arguments a tool's input schema refuses, as the project's error: which argument, what is wrong
- * with it, and what to do, instead of the SDK's bare "MCP error -32602: Input validation error".
- */
+/** Refused arguments as the project's error (which, what is wrong, what to do), not the SDK's bare -32602. */
 export function inputError(op: { name: string; input: z.ZodObject }, error: z.ZodError): MailboxError {
   const keys = [...new Set(error.issues.map((issue) => String(issue.path[0] ?? '')).filter((key) => key !== ''))];
   const problems = error.issues.map((issue) => {

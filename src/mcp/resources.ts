@@ -9,10 +9,7 @@ import { listPresets } from '../presets/load-preset.js';
 import type { AnyOperation } from '../operations/define-operation.js';
 import { summarizeOperations } from '../operations/summarize-operations.js';
 
-/**
- * Presets and help topics as read-only resources, for hosts that let a user attach them to a
- * conversation. The tools stay the primary path: these are the same texts `help` returns.
- */
+/** Presets and help topics as read-only resources a user can attach: the same texts `help` returns. */
 
 export interface ResourceSources {
   helpTopics: () => readonly string[];

@@ -1,9 +1,6 @@
 import type { Implementation } from '@modelcontextprotocol/server';
 
-/**
- * What a host shows about this server: the description and website of server.json (a unit test keeps
- * them equal), and an icon carried inline so no host has to fetch anything.
- */
+/** What a host shows: server.json's description and website (a test keeps them equal), an inline icon. */
 
 export const serverDescription =
   "Your AI agent's own e-mail inbox: register once, then read, search and send mail over JMAP.";

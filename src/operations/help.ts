@@ -19,10 +19,7 @@ const helpOutput = () =>
     topics: z.array(z.string()),
   });
 
-/**
- * The `help` entry. Its tools topic is generated from the table that holds it, so the table is
- * handed in (src/operations/index.ts) rather than imported, which would be an import cycle.
- */
+/** The `help` entry; its tools topic comes from the table that holds it, handed in to avoid an import cycle. */
 export function helpOperationOver(tools: () => readonly AnyOperation[]) {
   return defineLazyOperation({
     name: 'help',

@@ -31,10 +31,7 @@ export type { AnyOperation };
 /** `help`, whose tools topic lists the agent's tools: what an MCP host offers is what the skill's shell commands do too. */
 export const helpOperation = helpOperationOver(() => operationsFor('mcp'));
 
-/**
- * THE table. The cast widens each entry's input type to the common one: `run` is contravariant in
- * its input, and the doors validate with the entry's own schema before calling it.
- */
+/** THE table. The cast widens each entry's input type: the doors validate with the entry's own schema first. */
 export const operations: readonly AnyOperation[] = [
   registerOperation,
   jmapRequestOperation,

@@ -74,11 +74,7 @@ async function registerWithinDeadline(
   const worker = new AbortController();
   if (!pending) {
     pending = account.register(
-      {
-        ...(input.username !== undefined ? { username: input.username } : {}),
-        ...(input.api_key !== undefined ? { apiKey: input.api_key } : {}),
-        watch: input.watch,
-      },
+      { username: input.username, apiKey: input.api_key, watch: input.watch },
       {
         signal: worker.signal,
         // The registration may outlive this call (the next identical call collects it): the door's budget stays out.
@@ -90,10 +86,8 @@ async function registerWithinDeadline(
       },
     );
     pendingRegistrations.set(key, pending);
-    pending.then(
-      () => pendingRegistrations.delete(key),
-      () => pendingRegistrations.delete(key),
-    );
+    const forget = (): boolean => pendingRegistrations.delete(key);
+    pending.then(forget, forget);
   }
   // A cancelled call stops the proof of work; a call that merely ran out of time leaves it running.
   const onAbort = (): void => worker.abort(ctx.signal.reason);
@@ -155,10 +149,7 @@ export const registerOperation = defineLazyOperation({
     const { assertNewInboxAllowed, assertNoWakeRunning, rememberInboxDir } = await loadHandlers();
     // A directory that already holds an inbox only replays; any other is a new inbox or login.
     const account = ctx.accounts.open(input.credentials_dir);
-    const hasInbox = await account.credentials().then(
-      () => true,
-      () => false,
-    );
+    const hasInbox = await account.credentials().then(Boolean, () => false);
     const { userConfigDir } = await account.config();
     await assertNoWakeRunning(userConfigDir);
     if (!hasInbox)

@@ -28,10 +28,7 @@ export const sandboxOperation = defineLazyOperation({
   run: (input, ctx) => runSandboxPackage(flagsOf(input), ctx, 'sandbox'),
 });
 
-/**
- * `agent-mailbox drill seed|score|run`: the mail drill against a local sandbox. Its work lives with
- * the sandbox (its bin's `drill` command); `drill run` gives it this CLI to run the agents with.
- */
+/** `drill seed|score|run`: the sandbox bin's `drill`; `drill run` gives it this CLI to run the agents with. */
 
 const sandbox = z
   .string()

@@ -21,10 +21,7 @@ export const wakeCommandInput = () =>
       'Agent command to run when new mail arrived, e.g. \'claude -p {prompt} --allowedTools "mcp__agent-mailbox__jmap_request,mcp__agent-mailbox__help"\'. {prompt}, {digest} and {credentials_dir} are replaced shell-quoted; the prompt is also in env AGENT_MAILBOX_WAKE_PROMPT. [env AGENT_MAILBOX_WAKE_COMMAND]',
     );
 
-/**
- * The jobs a watch command is about: one per credentials directory, or on a connected account one
- * per inbox named (default: its default inbox), each with its own folder.
- */
+/** The jobs a watch command is about: one per credentials directory, or per inbox named on a connected account. */
 export async function watchTargets(
   ctx: OperationContext,
   input: { credentials_dir?: string | undefined; inbox?: string[] | undefined },

@@ -20,10 +20,7 @@ const watchStatusOutput = z.looseObject({
   policy: z.object({ rules: z.array(z.string()), readOnlyNow: z.boolean() }).optional(),
 });
 
-/**
- * One report for the jobs of several inboxes of a connected account: the first's fields, every
- * summary and next step, and each job's own status under `inboxes`.
- */
+/** One report for several inboxes' jobs: the first's fields, every summary and next step, each under `inboxes`. */
 async function forEachTarget<S extends WatchStatus>(
   ctx: OperationContext,
   input: Parameters<typeof watchTargets>[1],

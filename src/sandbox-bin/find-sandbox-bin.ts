@@ -27,9 +27,8 @@ function isExecutable(file: string): boolean {
 }
 
 /**
- * The sandbox's bin, found at run time: the client never imports the sandbox, it starts it. First
- * the package node resolves from the client's location (a checkout's workspace, or a global
- * install beside the client's), then `agent-mailbox-sandbox` on PATH; absent both, a next step.
+ * The sandbox's bin (the client never imports the sandbox, it starts it): the package node resolves
+ * from the client's location (a workspace, or a global install beside it), else the one on PATH.
  */
 export function findSandboxBin(lookup: {
   env: Readonly<Record<string, string | undefined>>;

@@ -71,11 +71,7 @@ export const sandboxCommandInput = z.object({
 
 export type SandboxCommandInput = z.infer<typeof sandboxCommandInput>;
 
-/**
- * Validated input as command-line flags of the sandbox's bin, in the declaration's spelling
- * (`auth_port` → `--auth-port`): true → the bare flag, false and absent → nothing, a list → the
- * flag once per value.
- */
+/** Validated input as the bin's flags (`auth_port` → `--auth-port`): true a bare flag, a list one flag per value. */
 export function flagsOf(input: Record<string, unknown>): string[] {
   return Object.entries(input).flatMap(([key, value]): string[] => {
     const flag = `--${key.replace(/_/g, '-')}`;

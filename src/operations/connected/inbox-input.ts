@@ -6,10 +6,7 @@ export const inboxInput = z
   .optional()
   .describe('Connected accounts only: the inbox to act for (from list_inboxes); omit for the default.');
 
-/**
- * A result on a connected account names the inbox it acted for (address and the service's
- * accountId), so neither the model nor a program has to guess which of several it was.
- */
+/** A result on a connected account names the inbox it acted for: address and the service's accountId. */
 export async function namingInbox<T extends Record<string, unknown>>(account: Account, result: T): Promise<T> {
   const identity = await account.inbox();
   if (identity.kind !== 'oauth') return result;

@@ -20,10 +20,7 @@ const listInboxesOutput = () =>
     summary: z.string(),
   });
 
-/**
- * A connected account's list is the service's (GET /api/v1/agents through the call's gate), kept in
- * the directory and fetched again with `refresh`; a directory of the agent's own lists its inbox.
- */
+/** A connected account's list is the service's, kept and fetched again on `refresh`; an own directory lists its inbox. */
 export const listInboxesOperation = defineLazyOperation({
   name: 'list_inboxes',
   title: 'List the inboxes you can use',

@@ -7,10 +7,7 @@ import { loadHandlers } from '../handlers/load.js';
 import { policyTarget } from './policy-target.js';
 import type { AutoReplyNow } from '../../request/auto-reply-now.js';
 
-/**
- * A change that widens what the agent may do needs the operator's yes at a terminal (asked under the
- * file's lock, so nothing slips in between), else fails with operator_required; narrowing needs nobody.
- */
+/** A widening change needs the operator's yes at a terminal, asked under the file's lock; narrowing needs nobody. */
 
 export const policyChangeOutput = () =>
   z.looseObject({
