@@ -1,4 +1,4 @@
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import * as z from 'zod';
 import { resolveConfig, type Config, type ConfigInputs } from '../config.js';
 import type { Deadline } from '../gate/deadline.js';
@@ -63,7 +63,7 @@ export interface OperationContext {
   /** Where downloads may be written: the directory the operator started the process in. */
   workingDir: string;
   /** Only for CLI-only commands that run until stopped and report as they go (sandbox, watch run, wake). */
-  streams?: { stdout: Writable; stderr: Writable; stdin?: Readable };
+  streams?: { stdout: Writable; stderr: Writable };
   /**
    * Asks the person behind the agent (MCP: form elicitation; the CLI: unavailable). A 2026-07-28 client
    * answers by retrying the call, so everything before a confirm must be free of side effects.

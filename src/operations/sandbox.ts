@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { flagsOf, sandboxCommandInput } from '../sandbox-bin/sandbox-flags.js';
+import { flagsOf, sandboxCommandInput, wholeNumber } from '../sandbox-bin/sandbox-flags.js';
 import { defineLazyOperation, streamsOf, type OperationContext } from './define-operation.js';
 import { loadHandlers } from './handlers/load.js';
 
@@ -43,12 +43,7 @@ const credentialsDir = z
     "The sandbox inbox's credentials directory; default: the sandbox's own (AGENT_MAILBOX_CREDENTIALS_DIR of client.env).",
   );
 const classes = z.string().optional().describe('Attack classes, comma-separated (default: all; see docs/drill.md).');
-const seed = z.coerce
-  .number({ error: '--seed takes a whole number' })
-  .int('--seed takes a whole number')
-  .min(0, '--seed takes a whole number')
-  .optional()
-  .describe('Order of the mail (canaries are new on every run).');
+const seed = wholeNumber('--seed').describe('Order of the mail (canaries are new on every run).');
 const json = z.boolean().optional().describe('Print JSON.');
 const html = z.string().optional().describe('Also write the report as one self-contained HTML page to this file.');
 

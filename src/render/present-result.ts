@@ -72,11 +72,8 @@ function withWordedNext(result: unknown, door: FrontDoor, wording: NextWording):
   if (!isRecord(result) || !Array.isArray(result.next)) return result;
   const next = result.next.map((item: unknown) => {
     if (typeof item === 'string') return wordInputs(item, door, wording.cli);
-    return isNextStep(item) && wording.adjust ? wording.adjust(item) : item;
+    const isNextStep = isRecord(item) && typeof item.operation === 'string';
+    return isNextStep && wording.adjust ? wording.adjust(item as unknown as NextStep) : item;
   });
   return { ...result, next };
-}
-
-function isNextStep(value: unknown): value is NextStep {
-  return isRecord(value) && typeof value.operation === 'string';
 }

@@ -4,7 +4,7 @@ import * as z from 'zod';
 // package (agent-mailbox-sandbox) declares the same flags for its own bin, which this command
 // starts; test/unit/sandbox-bin/sandbox-flags.test.ts checks the two declarations agree.
 
-const wholeNumber = (what: string) =>
+export const wholeNumber = (what: string) =>
   z.coerce
     .number({ error: `${what} takes a whole number` })
     .int(`${what} takes a whole number`)
