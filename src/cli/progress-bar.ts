@@ -1,11 +1,5 @@
 import type { ProgressUpdate } from '../operations/define-operation.js';
 
-interface TtyLike {
-  isTTY?: boolean;
-  columns?: number;
-  write(text: string): unknown;
-}
-
 /** Lines of their own come at most this often: a narrow terminal scrolls, it should not flood. */
 const lineModeIntervalMs = 1_000;
 
@@ -14,7 +8,7 @@ const lineModeIntervalMs = 1_000;
  * in place when the line fits, else each update a line of its own (a wrapped one cannot be rewritten).
  */
 export function createProgressLine(
-  stream: TtyLike,
+  stream: { isTTY?: boolean; columns?: number; write(text: string): unknown },
   now: () => number = Date.now,
 ): { update(u: ProgressUpdate): void; done(): void } {
   if (!stream.isTTY) return { update() {}, done() {} };

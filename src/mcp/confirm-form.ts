@@ -7,11 +7,9 @@ import type { ConfirmAnswer, ConfirmField, ConfirmRequest } from '../operations/
 export type RequestedSchema = ElicitRequestFormParams['requestedSchema'];
 
 export function confirmForm(ask: ConfirmRequest): RequestedSchema {
-  const properties: Record<string, PrimitiveSchemaDefinition> = {};
-  for (const [key, field] of Object.entries(ask.fields)) properties[key] = formField(field);
-  const required = Object.entries(ask.fields)
-    .filter(([, field]) => field.required === true)
-    .map(([key]) => key);
+  const fields = Object.entries(ask.fields);
+  const properties = Object.fromEntries(fields.map(([key, field]) => [key, formField(field)]));
+  const required = fields.filter(([, field]) => field.required === true).map(([key]) => key);
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
 

@@ -8,7 +8,7 @@ import type { RegisterOutcome, WatchMode } from '../auth/account-registry.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { defineLazyOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
 import { loadHandlers } from './handlers/load.js';
-import { watchTarget } from './watch-target.js';
+import { watchTarget } from './watch.js';
 
 const watchChoiceMessage =
   'watch is required and is the operator\'s decision: "scheduled" installs a daily 09:00 job that wakes an agent to read the inbox; "on-demand" installs nothing. Ask the operator which they want.';

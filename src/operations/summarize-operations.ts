@@ -1,21 +1,9 @@
 import type * as z from 'zod';
 import { cliPathOf, spellingOfInput } from './cli-spelling.js';
-import type { AnyOperation, OperationAnnotations } from './define-operation.js';
-
-export interface ToolSummary {
-  name: string;
-  cliCommand: string;
-  title: string;
-  description: string;
-  annotations: OperationAnnotations;
-  inputs: { name: string; cliFlag: string; required: boolean; describe: string; cliOnly: boolean }[];
-}
+import type { AnyOperation } from './define-operation.js';
 
 /** For `help tools`, SKILL.md and the README. `cliInputs`: also the operator-only flags, not hidden ones. */
-export function summarizeOperations(
-  ops: readonly AnyOperation[],
-  options: { cliInputs?: boolean } = {},
-): ToolSummary[] {
+export function summarizeOperations(ops: readonly AnyOperation[], options: { cliInputs?: boolean } = {}) {
   return ops.map((op) => ({
     name: op.name,
     cliCommand: cliPathOf(op).join(' '),
@@ -38,3 +26,5 @@ export function summarizeOperations(
       }),
   }));
 }
+
+export type ToolSummary = ReturnType<typeof summarizeOperations>[number];

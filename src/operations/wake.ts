@@ -2,7 +2,7 @@ import * as z from 'zod';
 // The watch code (node-cron, crontab) loads only when a watch command runs, not on every CLI start.
 import type { WakeResult } from '../watch/index.js';
 import { commandConfig, defineLazyOperation, streamsOf, type OperationContext } from './define-operation.js';
-import { credentialsDirInput, wakeCommandInput } from './watch-target.js';
+import { credentialsDirInput, wakeCommandInput } from './watch.js';
 
 /** `wake` (what the daily job runs) and `watch run` (the foreground scheduler): CLI only, they start the operator's agent command. */
 

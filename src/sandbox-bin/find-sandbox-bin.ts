@@ -6,11 +6,6 @@ import { MailboxError } from '../errors.js';
 /** The sandbox's npm package and the command it installs. */
 const sandboxPackage = 'agent-mailbox-sandbox';
 
-/** How node finds a package from this module: beside the client in node_modules, or a global sibling. */
-function resolveFromClient(): string {
-  return createRequire(import.meta.url).resolve(`${sandboxPackage}/package.json`);
-}
-
 function binOfPackage(packageJson: string): string | undefined {
   const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { bin?: string | Record<string, string> };
   const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.[sandboxPackage];
@@ -36,7 +31,9 @@ export function findSandboxBin(lookup: {
   resolvePackageJson?: () => string;
 }): string {
   try {
-    const bin = binOfPackage((lookup.resolvePackageJson ?? resolveFromClient)());
+    const packageJson =
+      lookup.resolvePackageJson?.() ?? createRequire(import.meta.url).resolve(`${sandboxPackage}/package.json`);
+    const bin = binOfPackage(packageJson);
     if (bin !== undefined && isExecutable(bin)) return bin;
   } catch {
     // Not installed beside the client: PATH next.
