@@ -34,8 +34,7 @@ async function serveMcp(): Promise<number> {
 /** Any other command: through the CLI built from the table. */
 async function runCommand(): Promise<void> {
   const { runCli } = await import('./cli/main.js');
-  // This file is what a watch job must run again: the tsc entry, the package bundle or the skill's script.
-  // Ends the process as soon as what was written has reached stdout and stderr (pipes may be async).
+  // Ends the process once output has drained (pipes may be async); a watch job runs this file again.
   const done = (code: number): void => {
     process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
   };

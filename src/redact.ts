@@ -50,8 +50,7 @@ function secretRuns(text: string): [number, number][] {
 const knownSecrets = new Map<string, { isToken: boolean }>();
 /** Fragment → how many known secrets contain it (secrets can share a JWT header). */
 const knownFragments = new Map<string, number>();
-// Capability tokens rotate every 2 minutes: a long-running MCP server keeps only the newest JWTs
-// (an expired token is worth little); apiKeys are kept for the life of the process.
+// Capability tokens rotate every 2 minutes: only the newest JWTs are kept; apiKeys for the process's life.
 const maxKnownTokens = 32;
 
 /** A JWT's header is the same for every token of an issuer: indexing it would mask any JWT a mail quotes. */

@@ -186,8 +186,7 @@ export async function runCli(entry: CliEntry): Promise<number> {
       "The operator's rules: who the agent may write to and hear from, caps, the secret scan. See `agent-mailbox help security`.",
     outbox: "Mail held for the operator's yes (list, approve, discard) and the audit log of every send.",
   };
-  // Only the commands the first word names get built (commander and zod cost every command's
-  // options at each start); any other argv gets the whole program, for commander's own errors.
+  // Only the commands the first word names are built (each costs a start); else all, for commander's errors.
   const all = operationsFor('cli');
   const named = all.filter((op) => cliPathOf(op)[0] === entry.argv[0]);
   for (const op of named.length > 0 ? named : all) {

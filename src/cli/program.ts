@@ -83,8 +83,7 @@ export function buildTableCommand(op: AnyOperation, onRun: (invocation: ParsedIn
     }
     const spec =
       fieldShape.kind === 'boolean' ? flag : `${flag} <${fieldShape.kind === 'array' ? 'value' : toKebab(key)}>`;
-    // Choices are listed, not enforced by commander: the input schema refuses a wrong one with the
-    // same JSON error document and next step as every other bad input.
+    // Choices are listed, not enforced by commander: the input schema refuses a wrong one like any bad input.
     const choices = fieldShape.choices ? ` (choices: ${fieldShape.choices.map((c) => `"${c}"`).join(', ')})` : '';
     const option = new Option(spec, fieldShape.describe + (repeatable ? ' (repeatable)' : '') + choices);
     if (op.cli?.hidden?.includes(key)) option.hideHelp();

@@ -73,8 +73,7 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   const verbose = resolveConfig(configInputs).debug;
   // Quiet by default: hosts show a server's stderr as its log, and warnings are enough there.
   const log = createLogger(stderr, verbose ? 'debug' : 'warn', 'agent-mailbox mcp');
-  // The registry (credentials, tokens, the auth client) is built by the first tool call that needs
-  // it: initialize and tools/list never do. Checked after the import, so concurrent first calls share one.
+  // Built by the first tool call, after the import so concurrent first calls share one; never by tools/list.
   let registry: AccountRegistry | undefined;
   const accounts = async (): Promise<AccountRegistry> => {
     const { createAccountRegistry } = await loadHandlers();
@@ -101,9 +100,8 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
     resources: createResourceSources(operations),
   };
 
-  // One definition for both protocol eras: the opening message decides (initialize: 2025-11-25;
-  // server/discover or a request carrying the 2026-07-28 envelope: 2026-07-28) and the connection
-  // stays on that era. The factory runs once per connection, plus once for a probe it may discard.
+  // Both protocol eras: the opening message decides (initialize: 2025-11-25, else 2026-07-28) and the
+  // connection keeps it. The factory runs once per connection, plus once for a probe it may discard.
   let era: ProtocolEra | undefined;
   const wire = onEachSend(
     new StdioServerTransport(stdin, stdout),
@@ -134,8 +132,7 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   // Closing aborts every in-flight call (its PoW stops) and the registry stops refresh-ahead.
   await connection.close().catch(() => undefined);
   registry?.close();
-  // A registration that outlived its call keeps solving in the background; it must not keep a
-  // host's orphaned server alive after the host left.
+  // A registration still solving in the background must not keep an orphaned server alive.
   setTimeout(() => process.exit(0), 2_000).unref();
 }
 

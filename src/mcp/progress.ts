@@ -65,7 +65,6 @@ export function createProgressReporter(options: {
         pending.unref();
       }
     },
-    // Called when the tool call ends, whatever its outcome.
     stop() {
       stopped = true;
       if (pending) clearTimeout(pending);

@@ -98,9 +98,8 @@ function doorOf(options: McpServerOptions) {
 }
 
 function registerOperationTool(server: McpServer, op: AnyOperation, door: ReturnType<typeof doorOf>): void {
-  // The SDK clients validate structuredContent even on isError results (1.x client/index.js), so an
-  // error result must satisfy the advertised schema too: the operation's, every field optional, plus
-  // `error`. Successes are checked against the operation's own schema in the handler.
+  // SDK clients validate structuredContent of isError results too: the operation's schema, every field
+  // optional, plus `error`. Successes are checked against the operation's own schema in the handler.
   const outputSchema =
     op.output instanceof z.ZodObject ? op.output.partial().extend({ error: mcpErrorSchema.optional() }) : undefined;
   server.registerTool(

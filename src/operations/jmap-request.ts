@@ -4,8 +4,7 @@ import { defineOperation, inputErrorCodes, publishedAsType } from './define-oper
 import { loadHandlers } from './handlers/load.js';
 import { inboxInput } from './connected/inbox-input.js';
 
-// A method call ["Method/name", {arguments}, "callId"], described as an array (z.tuple's JSON form
-// breaks every tool for several providers); its exact shape is checked when the ops are read.
+// A method call as an array (z.tuple's JSON form breaks every tool for several providers); checked when read.
 const methodCall = z.array(z.union([z.string(), z.record(z.string(), z.unknown())]));
 
 export const jmapRequestInput = z.object({
@@ -76,8 +75,7 @@ export type SavedDownload = {
 /** What jmap_request returns: the pipeline's result or a download's, naming its inbox for a connected account. */
 export type JmapRequestOutput = (JmapRequestResult | SavedDownload) & { inbox?: string; serviceAccountId?: string };
 
-// Checked loosely at run time (every result has these three, and hosts are told no more), typed
-// whole here, once, so `run` must return the whole type and the present hook reads it without a cast.
+// Checked loosely (hosts are told no more), typed whole so `run` and the present hook share the type.
 const jmapRequestOutput = z.looseObject({
   ok: z.boolean(),
   summary: z.string(),

@@ -68,8 +68,7 @@ export function describePowProgress(p: PowProgress): string {
   return `Solving proof of work: ${p.tried} hashes tried (mean ${p.expected} for difficulty ${p.difficulty}), ${p.rate.toFixed(1)} hashes/s, ${eta}.`;
 }
 
-// Registrations that outlived a call's deadline keep running here, keyed by directory and input,
-// so the next identical call collects the result instead of starting a second proof of work.
+// Registrations that outlived their call's deadline, for the next identical call to collect.
 const pendingRegistrations = new Map<string, Promise<RegisterOutcome>>();
 
 async function registerWithinDeadline(
@@ -215,8 +214,7 @@ export const registerOperation = defineLazyOperation({
         knownDirs: [resolveConfig(ctx.configInputs).credentialsDir],
       });
     const outcome = await registerWithinDeadline(input, ctx);
-    // Its own layer now binds every later new inbox too, wherever that one is registered. The
-    // apiKey is stored by now, so a list that cannot be written must not fail the registration.
+    // Its layer now binds every later new inbox too; the apiKey is stored, so a failure here only warns.
     await rememberInboxDir(userConfigDir, outcome.credentialsDir).catch((error: unknown) =>
       ctx.log.warn(
         `Could not add ${outcome.credentialsDir} to this user's list of inbox directories (${(error as Error).message}); its policy layer binds new inboxes only when named.`,

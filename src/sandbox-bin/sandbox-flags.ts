@@ -1,8 +1,7 @@
 import * as z from 'zod';
 
-// The flags of `agent-mailbox sandbox`, declared for the client's CLI and help pages. The sandbox
-// package (agent-mailbox-sandbox) declares the same flags for its own bin, which this command
-// starts; test/unit/sandbox-bin/sandbox-flags.test.ts checks the two declarations agree.
+// The flags of `agent-mailbox sandbox`, for the client's CLI and help; the sandbox package declares them for
+// its own bin, and test/unit/sandbox-bin/sandbox-flags.test.ts checks the two agree.
 
 export const wholeNumber = (what: string) =>
   z.coerce

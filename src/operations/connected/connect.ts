@@ -59,9 +59,8 @@ export const connectOperation = defineLazyOperation({
   cli: { flagNames: { browser: '--no-browser' }, hidden: ['wait_seconds'] },
   async run(input, ctx) {
     const config = commandConfig(ctx, input);
-    // A connected account brings inboxes the operator's rules must know of, like a registered one:
-    // refused during a wake and under newInboxes=off, before any browser opens. Connecting again
-    // over a connection counts too: whoever signs in may be another person.
+    // Its inboxes are new inboxes to the operator's rules (refused during a wake and under newInboxes=off),
+    // before any browser opens; connecting over a connection too: whoever signs in may be another person.
     const dir = resolve(config.credentialsDir);
     const { assertNewInboxAllowed, assertNoWakeRunning } = await loadHandlers();
     await assertNoWakeRunning(config.userConfigDir, 'connect');

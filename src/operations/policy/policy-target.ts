@@ -43,9 +43,8 @@ export async function policyTarget(
     return { layer: 'user', path: paths.user, paths };
   }
   const account = ctx.accounts.open(config.credentialsDir, { inbox: input.inbox });
-  // A connected account keeps rules per inbox, in the folder the guard reads; when that inbox cannot
-  // be named, a rule written elsewhere would silently bind nothing, so the command fails instead. A
-  // proof-of-work directory is its inbox's folder, registered yet or not.
+  // A connected account keeps rules per inbox, where the guard reads them: an inbox that cannot be named
+  // fails the command (a rule elsewhere would bind nothing). A proof-of-work directory is its inbox's folder.
   const identity = await account
     .inbox({ signal: ctx.signal, deadline: ctx.deadline })
     .then(guardedInbox, (error: unknown) => {
