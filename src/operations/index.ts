@@ -23,8 +23,13 @@ import { policySetOperation } from './policy/policy-set.js';
 import { policyShowOperation } from './policy/policy-show.js';
 import { registerOperation } from './register.js';
 import { drillOperations, sandboxOperation } from './sandbox.js';
-import { wakeOperation, watchRunOperation } from './wake.js';
-import { watchInstallOperation, watchRemoveOperation, watchStatusOperation } from './watch.js';
+import {
+  wakeOperation,
+  watchInstallOperation,
+  watchRemoveOperation,
+  watchRunOperation,
+  watchStatusOperation,
+} from './watch.js';
 
 export type { AnyOperation };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
 import { helpOperation } from '../../../src/operations/index.js';
 import { jmapRequestOperation } from '../../../src/operations/jmap-request.js';
-import { renderError, renderSuccess } from '../../../src/mcp/render.js';
+import { renderError, renderSuccess } from '../../../src/mcp/server.js';
 import { describeNextForMcp } from '../../../src/render/describe-next.js';
 import { largeResultChars } from '../../../src/render/present-result.js';
 
