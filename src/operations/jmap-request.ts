@@ -2,10 +2,14 @@ import * as z from 'zod';
 import type { JmapRequestResult } from '../request/run-jmap-request.js';
 import { defineOperation, inputErrorCodes, publishedAsType } from './define-operation.js';
 import { loadHandlers } from './handlers/load.js';
-import { inboxInput } from './connected/inbox-input.js';
 
 // A method call as an array (z.tuple's JSON form breaks every tool for several providers); checked when read.
 const methodCall = z.array(z.union([z.string(), z.record(z.string(), z.unknown())]));
+
+export const inboxInput = z
+  .string()
+  .optional()
+  .describe('Connected accounts only: the inbox to act for (from list_inboxes); omit for the default.');
 
 export const jmapRequestInput = z.object({
   ops: z

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type * as z from 'zod';
+import type { Account } from '../../auth/account-registry.js';
 import { downloadBlobToFile } from '../../mail/download-blob-to-file.js';
 import { askOperator } from '../../policy/operator-terminal.js';
 import { checkOutgoing } from '../../request/check-outgoing.js';
@@ -9,7 +10,6 @@ import type { NextStep } from '../../errors.js';
 import type { FrontDoor } from '../../render/front-door.js';
 import type { Presentation } from '../../render/present-result.js';
 import { gateContext, type OperationContext } from '../define-operation.js';
-import { namingInbox } from '../connected/inbox-input.js';
 import type { jmapRequestInput, jmapRequestOperatorInput, JmapRequestOutput } from '../jmap-request.js';
 
 type JmapRequestInput = z.infer<typeof jmapRequestInput> & Partial<z.infer<typeof jmapRequestOperatorInput>>;
@@ -51,6 +51,13 @@ export async function runJmapRequestCall(input: JmapRequestInput, ctx: Operation
   );
   const summary = `Saved ${saved.size} bytes (${saved.type}) to ${saved.path}.`;
   return namingInbox(account, { ok: true, summary, dryRun: false, saved });
+}
+
+/** A result on a connected account names the inbox it acted for: address and the service's accountId. */
+async function namingInbox<T extends Record<string, unknown>>(account: Account, result: T): Promise<T> {
+  const identity = await account.inbox();
+  if (identity.kind !== 'oauth') return result;
+  return { ...result, inbox: identity.address ?? identity.inboxId, serviceAccountId: identity.serviceAccountId };
 }
 
 export function presentJmapRequestResult(

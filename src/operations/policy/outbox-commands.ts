@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { AuditEntry } from '../../policy/records/audit-log.js';
 import type { Account } from '../../auth/account-registry.js';
 import type { HeldMail } from '../../policy/records/outbox-store.js';
-import { inboxInput } from '../connected/inbox-input.js';
+import { inboxInput } from '../jmap-request.js';
 import { defineLazyOperation, gateContext, readsLocal, type OperationContext } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
 
