@@ -12,13 +12,7 @@ import {
   outboxListOperation,
   outboxLogOperation,
 } from './policy/outbox-commands.js';
-import {
-  policyAllowReceiveOperation,
-  policyAllowSendOperation,
-  policyBlockReceiveOperation,
-  policyBlockSendOperation,
-  policyUnlistOperation,
-} from './policy/policy-lists.js';
+import { policyListOperations } from './policy/policy-lists.js';
 import { policySetOperation } from './policy/policy-set.js';
 import { policyShowOperation } from './policy/policy-show.js';
 import { registerOperation } from './register.js';
@@ -51,11 +45,7 @@ export const operations: readonly AnyOperation[] = [
   disconnectOperation,
   policyShowOperation,
   policySetOperation,
-  policyAllowSendOperation,
-  policyBlockSendOperation,
-  policyAllowReceiveOperation,
-  policyBlockReceiveOperation,
-  policyUnlistOperation,
+  ...policyListOperations,
   outboxListOperation,
   outboxApproveOperation,
   outboxDiscardOperation,
