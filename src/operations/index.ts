@@ -6,24 +6,13 @@ import { listInboxesOperation } from './connected/list-inboxes.js';
 import { helpOperationOver } from './help.js';
 import { jmapRequestOperation } from './jmap-request.js';
 import { mcpOperation } from './mcp.js';
-import {
-  outboxApproveOperation,
-  outboxDiscardOperation,
-  outboxListOperation,
-  outboxLogOperation,
-} from './policy/outbox-commands.js';
+import { outboxOperations } from './policy/outbox-commands.js';
 import { policyListOperations } from './policy/policy-lists.js';
 import { policySetOperation } from './policy/policy-set.js';
 import { policyShowOperation } from './policy/policy-show.js';
 import { registerOperation } from './register.js';
 import { drillOperations, sandboxOperation } from './sandbox.js';
-import {
-  wakeOperation,
-  watchInstallOperation,
-  watchRemoveOperation,
-  watchRunOperation,
-  watchStatusOperation,
-} from './watch.js';
+import { watchOperations } from './watch.js';
 
 export type { AnyOperation };
 
@@ -36,20 +25,13 @@ export const operations: readonly AnyOperation[] = [
   jmapRequestOperation,
   listInboxesOperation,
   helpOperation,
-  watchStatusOperation,
-  watchInstallOperation,
-  watchRemoveOperation,
-  watchRunOperation,
-  wakeOperation,
+  ...watchOperations,
   connectOperation,
   disconnectOperation,
   policyShowOperation,
   policySetOperation,
   ...policyListOperations,
-  outboxListOperation,
-  outboxApproveOperation,
-  outboxDiscardOperation,
-  outboxLogOperation,
+  ...outboxOperations,
   sandboxOperation,
   ...drillOperations,
   mcpOperation,

@@ -113,7 +113,7 @@ async function forEachTarget<S extends WatchStatus>(
   };
 }
 
-export const watchStatusOperation = defineLazyOperation({
+const watchStatusOperation = defineLazyOperation({
   name: 'watch_status',
   title: 'Daily watch job status',
   description:
@@ -138,7 +138,7 @@ export const watchStatusOperation = defineLazyOperation({
 });
 
 // Installing a job that runs a command is the operator's act: CLI only, so no mail can talk a model into it.
-export const watchInstallOperation = defineLazyOperation({
+const watchInstallOperation = defineLazyOperation({
   name: 'watch_install',
   title: 'Install the daily watch job',
   description:
@@ -160,7 +160,7 @@ export const watchInstallOperation = defineLazyOperation({
   },
 });
 
-export const watchRemoveOperation = defineLazyOperation({
+const watchRemoveOperation = defineLazyOperation({
   name: 'watch_remove',
   title: 'Remove the daily watch job',
   description: "Remove exactly this inbox's daily job; other crontab lines, LaunchAgents and tasks stay untouched.",
@@ -204,7 +204,7 @@ async function wakeOnce(
   return { at: new Date().toISOString(), ...result };
 }
 
-export const wakeOperation = defineLazyOperation({
+const wakeOperation = defineLazyOperation({
   name: 'wake',
   title: 'Wake on new mail',
   description:
@@ -225,7 +225,7 @@ export const wakeOperation = defineLazyOperation({
   run: async (input, ctx) => ({ ...(await wakeOnce(input, ctx)) }),
 });
 
-export const watchRunOperation = defineLazyOperation({
+const watchRunOperation = defineLazyOperation({
   name: 'watch_run',
   title: 'Run the watch in the foreground',
   description:
@@ -267,3 +267,12 @@ export const watchRunOperation = defineLazyOperation({
     return outcome;
   },
 });
+
+/** The watch commands of the operations table, in help order. */
+export const watchOperations = [
+  watchStatusOperation,
+  watchInstallOperation,
+  watchRemoveOperation,
+  watchRunOperation,
+  wakeOperation,
+];

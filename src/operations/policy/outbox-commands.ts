@@ -28,7 +28,7 @@ function heldLine(mail: HeldMail): string {
   return `${mail.id}  ${mail.status.padEnd(9)} ${mail.createdAt}  to ${mail.rcptTo.join(', ')}  "${mail.subject}"  (${mail.reason})`;
 }
 
-export const outboxListOperation = defineLazyOperation({
+const outboxListOperation = defineLazyOperation({
   name: 'outbox_list',
   title: 'List held mail',
   description:
@@ -50,7 +50,7 @@ export const outboxListOperation = defineLazyOperation({
   },
 });
 
-export const outboxApproveOperation = defineLazyOperation({
+const outboxApproveOperation = defineLazyOperation({
   name: 'outbox_approve',
   title: 'Approve held mail',
   description:
@@ -80,7 +80,7 @@ export const outboxApproveOperation = defineLazyOperation({
   },
 });
 
-export const outboxDiscardOperation = defineLazyOperation({
+const outboxDiscardOperation = defineLazyOperation({
   name: 'outbox_discard',
   title: 'Discard held mail',
   description: 'Discard one held mail: it will never be sent, and its draft is deleted.',
@@ -111,7 +111,7 @@ function auditLine(entry: AuditEntry): string {
   return `${entry.at}  ${entry.door.padEnd(8)} ${entry.verdict.padEnd(9)} to ${entry.recipients.join(', ') || '-'}${entry.subject !== undefined ? `  "${entry.subject}"` : ''}${entry.rule ? `  [${entry.rule}]` : ''}${ids}${entry.note ? `  ${entry.note}` : ''}`;
 }
 
-export const outboxLogOperation = defineLazyOperation({
+const outboxLogOperation = defineLazyOperation({
   name: 'outbox_log',
   title: 'Show the send audit log',
   description:
@@ -132,3 +132,11 @@ export const outboxLogOperation = defineLazyOperation({
     return { entries: await readAudit(await heldMailDir(accountOf(ctx, input))) };
   },
 });
+
+/** The outbox commands of the operations table, in help order. */
+export const outboxOperations = [
+  outboxListOperation,
+  outboxApproveOperation,
+  outboxDiscardOperation,
+  outboxLogOperation,
+];
