@@ -79,15 +79,9 @@ function interruptSignal(): { signal: AbortSignal; dispose(): void } {
     controller.abort(
       new MailboxError({ code: 'cancelled', message: 'Interrupted.', hint: 'Run the command again when ready.' }),
     );
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  for (const name of signals) process.once(name, onSignal);
+  return { signal: controller.signal, dispose: () => signals.forEach((name) => process.off(name, onSignal)) };
 }
 
 async function runOperation(invocation: ParsedInvocation, entry: CliEntry, streams: CliStreams): Promise<number> {
