@@ -27,10 +27,7 @@ export interface SettingDeclaration<T> {
   shownDefault?: string;
 }
 
-const parseUrl = (raw: string): string => {
-  const url = new URL(raw);
-  return url.toString().replace(/\/$/, '');
-};
+const parseUrl = (raw: string): string => new URL(raw).toString().replace(/\/$/, '');
 /** A list of origins (scheme, host, port), by commas or spaces; a path or anything but http(s) is refused, as a typo. */
 const parseOrigins = (raw: string): readonly string[] =>
   raw

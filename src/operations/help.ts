@@ -3,22 +3,6 @@ import { helpTopics, listHelpTopics, readHelpTopic } from '../help/index.js';
 import { defineLazyOperation, inputErrorCodes, readsLocal, type AnyOperation } from './define-operation.js';
 import { summarizeOperations } from './summarize-operations.js';
 
-const helpInput = () =>
-  z.object({
-    topic: z
-      .enum(helpTopics)
-      .optional()
-      .describe('Omit for the index of topics.')
-      .register(inputErrorCodes, { code: 'help_topic_unknown' }),
-  });
-
-const helpOutput = () =>
-  z.object({
-    topic: z.string(),
-    text: z.string(),
-    topics: z.array(z.string()),
-  });
-
 /** The `help` entry; its tools topic comes from the table that holds it, handed in to avoid an import cycle. */
 export function helpOperationOver(tools: () => readonly AnyOperation[]) {
   return defineLazyOperation({
@@ -27,8 +11,14 @@ export function helpOperationOver(tools: () => readonly AnyOperation[]) {
     description:
       'Built-in documentation: registering, every preset, raw JMAP, the daily watch, several inboxes, each error, security. Call it when unsure; needs no inbox.',
     schemas: () => ({
-      input: helpInput(),
-      output: helpOutput(),
+      input: z.object({
+        topic: z
+          .enum(helpTopics)
+          .optional()
+          .describe('Omit for the index of topics.')
+          .register(inputErrorCodes, { code: 'help_topic_unknown' }),
+      }),
+      output: z.object({ topic: z.string(), text: z.string(), topics: z.array(z.string()) }),
     }),
     annotations: readsLocal,
     cli: { positional: 'topic' },

@@ -3,23 +3,6 @@ import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { defineLazyOperation, gateContext } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
 
-const listInboxesOutput = () =>
-  z.object({
-    credentialsDir: z.string(),
-    kind: z.enum(['own', 'connected']),
-    inboxes: z.array(
-      z.object({
-        address: z.string(),
-        inboxId: z.string(),
-        accountId: z.string().optional(),
-        isDefault: z.boolean(),
-        status: z.string().optional(),
-      }),
-    ),
-    default: z.string().optional(),
-    summary: z.string(),
-  });
-
 /** A connected account's list is the service's, kept and fetched again on `refresh`; an own directory lists its inbox. */
 export const listInboxesOperation = defineLazyOperation({
   name: 'list_inboxes',
@@ -31,7 +14,21 @@ export const listInboxesOperation = defineLazyOperation({
       credentials_dir: z.string().optional().describe('Omit for the default.'),
       refresh: z.boolean().optional().describe('Ask the service again instead of using the kept list.'),
     }),
-    output: listInboxesOutput(),
+    output: z.object({
+      credentialsDir: z.string(),
+      kind: z.enum(['own', 'connected']),
+      inboxes: z.array(
+        z.object({
+          address: z.string(),
+          inboxId: z.string(),
+          accountId: z.string().optional(),
+          isDefault: z.boolean(),
+          status: z.string().optional(),
+        }),
+      ),
+      default: z.string().optional(),
+      summary: z.string(),
+    }),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   present: (result) => {
