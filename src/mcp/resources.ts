@@ -7,7 +7,7 @@ import {
 import { listHelpTopics, readHelpTopic } from '../help/index.js';
 import { listPresets } from '../presets/load-preset.js';
 import type { AnyOperation } from '../operations/define-operation.js';
-import { summarizeOperations } from '../operations/summarize-operations.js';
+import { summarizeOperations } from '../operations/help.js';
 
 /** Presets and help topics as read-only resources a user can attach: the same texts `help` returns. */
 

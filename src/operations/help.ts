@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { helpTopics, listHelpTopics, readHelpTopic } from '../help/index.js';
 import { defineLazyOperation, inputErrorCodes, readsLocal, type AnyOperation } from './define-operation.js';
-import { summarizeOperations } from './summarize-operations.js';
+import { cliPathOf, spellingOfInput } from './cli-spelling.js';
 
 /** The `help` entry; its tools topic comes from the table that holds it, handed in to avoid an import cycle. */
 export function helpOperationOver(tools: () => readonly AnyOperation[]) {
@@ -31,3 +31,30 @@ export function helpOperationOver(tools: () => readonly AnyOperation[]) {
     },
   });
 }
+
+/** For `help tools`, SKILL.md and the README. `cliInputs`: also the operator-only flags, not hidden ones. */
+export function summarizeOperations(ops: readonly AnyOperation[], options: { cliInputs?: boolean } = {}) {
+  return ops.map((op) => ({
+    name: op.name,
+    cliCommand: cliPathOf(op).join(' '),
+    title: op.title,
+    description: op.description,
+    annotations: op.annotations,
+    inputs: Object.entries(options.cliInputs ? { ...op.input.shape, ...(op.cliInput?.shape ?? {}) } : op.input.shape)
+      .filter(([name]) => !(options.cliInputs && op.cli?.hidden?.includes(name)))
+      .map(([name, field]) => {
+        const schema = field as z.ZodType;
+        const spelled = spellingOfInput(op, name);
+        const cliFlag = spelled.positional ? `[${name}]` : spelled.flag;
+        return {
+          name,
+          cliFlag,
+          required: !schema.safeParse(undefined).success,
+          describe: schema.description ?? '',
+          cliOnly: !(name in op.input.shape),
+        };
+      }),
+  }));
+}
+
+export type ToolSummary = ReturnType<typeof summarizeOperations>[number];
