@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, ProtocolEra, Transport } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { AccountRegistry } from '../auth/account-registry.js';
@@ -23,9 +22,6 @@ export interface RunMcpServerOptions {
   configFlags?: ConfigInputs['flags'];
   /** The entry file that started this process, for watch jobs; default: the tsc build's. */
   cliPath?: string;
-  stdin?: Readable;
-  stdout?: Writable;
-  stderr?: Writable;
   /** Clock for token expiry and refresh-ahead (ms since the epoch); tests move it instead of waiting. */
   now?: () => number;
   /** Tools beside the table's, for tests; only code can pass them, no flag, setting or tool call. */
@@ -62,9 +58,7 @@ const warmUpAfterIdleMs = 1_000;
 export const defaultToolDeadlineMs = 50_000;
 
 export async function runMcpServer(options: RunMcpServerOptions): Promise<void> {
-  const stdin = options.stdin ?? process.stdin;
-  const stdout = options.stdout ?? process.stdout;
-  const stderr = options.stderr ?? process.stderr;
+  const { stdin, stdout, stderr } = process;
   const configInputs: ConfigInputs = {
     env: options.env,
     flags: { ...options.configFlags, ...(options.verbose ? { debug: true } : {}) },
