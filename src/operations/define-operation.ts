@@ -36,9 +36,7 @@ export interface ConfirmRequest {
 /** Only `accept` (its content checked against the fields) is a yes; `unavailable`: nobody can be asked. */
 export type ConfirmAnswer =
   | { action: 'accept'; content: Readonly<Record<string, string | number | boolean>> }
-  | { action: 'decline' }
-  | { action: 'cancel' }
-  | { action: 'unavailable' };
+  | { action: 'decline' | 'cancel' | 'unavailable' };
 
 /** A more telling code than invalid_input for a field that fails its schema; kept out of the published JSON Schema. */
 export const inputErrorCodes = z.registry<{ code: ErrorCode }>();
