@@ -52,11 +52,8 @@ export async function readHelpTopic(
   }
   if (name === 'presets') return renderPresetsTopic(await listPresets());
   if (name === 'tools') return renderToolsTopic(options.tools);
-  return withoutGeneratedMarkers(await readPackageFile(join(helpReferencesDir(), `${name}.md`)));
-}
-
-/** Topic files carry the markers of their generated blocks (test/unit/docs); a reader needs only the block. */
-function withoutGeneratedMarkers(text: string): string {
+  // Topic files carry the markers of their generated blocks (test/unit/docs); a reader needs only the block.
+  const text = await readPackageFile(join(helpReferencesDir(), `${name}.md`));
   return text.replace(/^<!-- generated:[a-z-]+:(start|end) -->\n/gm, '');
 }
 

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { MailboxError } from '../../errors.js';
 import type { PolicyChange } from '../../policy/policy-change.js';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { gateContext, type OperationContext } from '../define-operation.js';
@@ -61,13 +60,4 @@ function autoReplyLine(result: AutoReplyNow): string | undefined {
   if (result.kind === 'owed')
     return `The inbox's auto-reply could not be checked or switched off now (${result.why}); if the new rules refuse it, the tool switches it off at the inbox's next use.`;
   return undefined;
-}
-
-export function refuseInvalidEntries(invalid: readonly string[]): void {
-  if (invalid.length === 0) return;
-  throw new MailboxError({
-    code: 'invalid_input',
-    message: `Not an address or a domain: ${invalid.map((e) => JSON.stringify(e)).join(', ')}; nothing was changed.`,
-    hint: 'Give addresses (ana@example.org) or domains (example.org, which covers its subdomains).',
-  });
 }

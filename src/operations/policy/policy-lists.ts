@@ -2,7 +2,8 @@ import * as z from 'zod';
 import type { PolicyChange } from '../../policy/policy-change.js';
 import { defineLazyOperation, writesLocal } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
-import { policyChangeOutput, refuseInvalidEntries, runPolicyChange } from './policy-change-run.js';
+import { policyChangeOutput, runPolicyChange } from './policy-change-run.js';
+import { MailboxError } from '../../errors.js';
 import { policyTargetInput } from './policy-target.js';
 
 /**
@@ -38,7 +39,12 @@ function listCommand(
     async run(input, ctx) {
       const { canonicalEntries } = await loadHandlers();
       const { entries, invalid } = canonicalEntries(input.entries);
-      refuseInvalidEntries(invalid);
+      if (invalid.length > 0)
+        throw new MailboxError({
+          code: 'invalid_input',
+          message: `Not an address or a domain: ${invalid.map((e) => JSON.stringify(e)).join(', ')}; nothing was changed.`,
+          hint: 'Give addresses (ana@example.org) or domains (example.org, which covers its subdomains).',
+        });
       const change: PolicyChange = list ? { kind: 'list', ...list, entries } : { kind: 'unlist', entries };
       return runPolicyChange(ctx, input, change, `policy ${word}`);
     },
