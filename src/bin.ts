@@ -3,26 +3,17 @@ import { bundledAssets } from './bundle-assets.js';
 import { answerFromPage, mayAskForPage } from './prerendered-page.js';
 
 /**
- * The module that starts everything: every command, `mcp` included, goes through the CLI built
- * from the operations table. process.env and process.argv are read here and, for help pages only,
- * in the package entry's front (front.ts), and nowhere else.
- *
- * In a bundled build, `help`, `help <topic>` and every `--help` are answered from pages the build
- * rendered with the real program (scripts/build.mjs), before zod, commander or any command's code
- * is loaded: a shell agent pays for those on every step.
+ * The module that starts everything; process.env and process.argv are read here and, for help pages
+ * only, in front.ts. In a bundled build, `help`, `help <topic>` and every `--help` are answered from
+ * pages the build rendered with the real program (scripts/build.mjs), before zod, commander or any
+ * command's code is loaded: a shell agent pays for those on every step.
  */
 const argv = process.argv.slice(2);
 
-/**
- * `mcp` with no options, the way hosts start it: straight to the server, without building the
- * CLI program (commander and every command's flags). Failures are reported as the CLI reports a
- * command that owns stdout: one line on stderr, the door's exit code.
- */
+/** `mcp` with no options, as hosts start it: straight to the server, without building the CLI program. */
 async function serveMcp(): Promise<number> {
-  // The server lives for the host's whole session, where a steady stream of calls makes V8 double its
-  // young generation up to 32 MiB: ~30 MiB of resident memory for a few percent less collection
-  // work (docs/benchmarks.md). V8 reads this factor each time it would grow it, so it stays at its
-  // starting size; a V8 that ignored it would only grow as before.
+  // A session's steady stream of calls makes V8 double its young generation up to 32 MiB: ~30 MiB of
+  // memory for a few percent less collection work (docs/benchmarks.md). This keeps its starting size.
   (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
   const { runMcpServer } = await import('./mcp/main.js');
   try {
@@ -33,6 +24,7 @@ async function serveMcp(): Promise<number> {
       import('./errors.js'),
       import('./render/render-error.js'),
     ]);
+    // As the CLI reports a command that owns stdout: one line on stderr, the door's exit code.
     const rendered = renderError(toMailboxError(error), 'cli');
     process.stderr.write(`agent-mailbox mcp: ${rendered.text}\n`);
     return rendered.exitCode;
@@ -42,8 +34,7 @@ async function serveMcp(): Promise<number> {
 /** Any other command: through the CLI built from the table. */
 async function runCommand(): Promise<void> {
   const { runCli } = await import('./cli/main.js');
-  // This file is what a watch job must run again: the tsc entry, the package bundle or the skill's script.
-  // Ends the process as soon as what was written has reached stdout and stderr (pipes may be async).
+  // Ends the process once output has drained (pipes may be async); a watch job runs this file again.
   const done = (code: number): void => {
     process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
   };

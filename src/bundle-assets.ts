@@ -17,11 +17,7 @@ export interface BundledAssets {
   version: string;
   /** Package files by path relative to the package root, e.g. "presets/list_inbox.json". */
   files: Readonly<Record<string, string>>;
-  /**
-   * CLI answers by their argv joined with NUL: `help`, `help <topic>`, every `--help`. Loaded only
-   * for an argv that may ask for one (mayAskForPage): most of what the build carries, and no other
-   * command reads it.
-   */
+  /** CLI help answers by their argv joined with NUL; loaded only for an argv that may ask for one (the bulk of the build). */
   loadPages(): Promise<Readonly<Record<string, PrerenderedPage>>>;
 }
 

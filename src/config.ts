@@ -27,10 +27,7 @@ export interface SettingDeclaration<T> {
   shownDefault?: string;
 }
 
-const parseUrl = (raw: string): string => {
-  const url = new URL(raw);
-  return url.toString().replace(/\/$/, '');
-};
+const parseUrl = (raw: string): string => new URL(raw).toString().replace(/\/$/, '');
 /** A list of origins (scheme, host, port), by commas or spaces; a path or anything but http(s) is refused, as a typo. */
 const parseOrigins = (raw: string): readonly string[] =>
   raw
@@ -247,39 +244,20 @@ export function resolveConfig(inputs: ConfigInputs): Config {
       });
     }
   }
-  if (typeof values.sandbox === 'string' && values.sandbox !== '')
-    overlaySandboxSettings(values.sandbox, values, sources);
+  // The sandbox's settings replace the environment's and credentials.json's (a host's old client.env must
+  // not send a sandbox inbox's key to another host); a flag naming one is the operator's choice and stays.
+  if (typeof values.sandbox === 'string' && values.sandbox !== '') {
+    for (const [name, value] of Object.entries(readSandboxSettings(values.sandbox))) {
+      if (sources[name] === 'flag') continue;
+      values[name] = name === 'authUrl' || name === 'apiUrl' ? parseUrl(value) : value;
+      sources[name] = 'sandbox';
+    }
+  }
   return Object.freeze({
     ...values,
     sources: Object.freeze(sources),
     userConfigDir: resolveUserConfigDir(inputs.env),
   }) as Config;
-}
-
-/**
- * The sandbox's own settings replace the environment's and credentials.json's: a host that keeps
- * an old client.env in its environment must not send a sandbox inbox's key to another host. A
- * flag naming one of them is the operator's explicit choice and stays.
- */
-function overlaySandboxSettings(
-  dataDir: string,
-  values: Record<string, unknown>,
-  sources: Record<string, SettingSource>,
-): void {
-  const file = readSandboxSettings(dataDir);
-  const taken = {
-    authUrl: parseUrl(file.authUrl),
-    apiUrl: parseUrl(file.apiUrl),
-    scryptSalt: file.scryptSalt,
-    inboxDomain: file.inboxDomain,
-    authservId: file.authservId,
-    credentialsDir: file.credentialsDir,
-  };
-  for (const [name, value] of Object.entries(taken)) {
-    if (sources[name] === 'flag') continue;
-    values[name] = value;
-    sources[name] = 'sandbox';
-  }
 }
 
 /** The authserv-id whose Authentication-Results are trusted: the setting, else the inbox domain. */

@@ -54,18 +54,12 @@ export const errorCodes = [
 
 export type ErrorCode = (typeof errorCodes)[number];
 
-/**
- * Names an input of the table inside a message or hint (`ops_file`, `credentials_dir`): each door
- * spells it its own way when it renders the text (`--ops-file` in the CLI, `ops_file` over MCP).
- */
+/** Names an input of the table in a message or hint; each door spells it its way (`--ops-file`, `ops_file`). */
 export function inputRef(key: string): string {
   return `⟦${key}⟧`;
 }
 
-/**
- * Names a setting of src/config.ts inside a message or hint (`authUrl`): the CLI spells it as its
- * flag and variable, MCP as the server's variable, which only the operator's host config sets.
- */
+/** Names a setting in a message or hint: the CLI spells its flag and variable, MCP the server's variable. */
 export function settingRef(name: SettingRefName): string {
   return `⟪${name}⟫`;
 }
@@ -78,17 +72,6 @@ export interface NextStep {
   input?: Record<string, unknown>;
 }
 
-export interface MailboxErrorInit {
-  code: ErrorCode;
-  message: string;
-  hint: string;
-  next?: NextStep;
-  docsUrl?: string;
-  status?: number;
-  details?: Record<string, unknown>;
-  cause?: unknown;
-}
-
 export class MailboxError extends Error {
   readonly code: ErrorCode;
   readonly hint: string;
@@ -98,7 +81,11 @@ export class MailboxError extends Error {
   /** Structured extras for the agent (e.g. the failed JMAP calls); never secrets. */
   readonly details?: Record<string, unknown>;
 
-  constructor(init: MailboxErrorInit) {
+  constructor(
+    init: Pick<MailboxError, 'code' | 'message' | 'hint' | 'next' | 'docsUrl' | 'status' | 'details'> & {
+      cause?: unknown;
+    },
+  ) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'MailboxError';
     this.code = init.code;
@@ -110,15 +97,9 @@ export class MailboxError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    return {
-      code: this.code,
-      message: this.message,
-      hint: this.hint,
-      ...(this.next ? { next: this.next } : {}),
-      ...(this.docsUrl ? { docsUrl: this.docsUrl } : {}),
-      ...(this.status !== undefined ? { status: this.status } : {}),
-      ...(this.details ? { details: this.details } : {}),
-    };
+    const { code, message, hint, next, docsUrl, status, details } = this;
+    const fields = { code, message, hint, next, docsUrl, status, details };
+    return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   }
 }
 

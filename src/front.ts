@@ -7,11 +7,9 @@ import { answerFromPage, mayAskForPage, readPage, type PageTarget } from './prer
 type PageStream = PageTarget['stdout'];
 
 /**
- * The package's entry (bin/agent-mailbox.js requires the CommonJS build of this file). It answers
- * help pages from dist/help-pages.jsonl without starting node's ES module loader, which alone costs a
- * `help` about 7 ms on top of `node -e 0` (docs/benchmarks.md, cold start); every other command goes on to the
- * ES module bundle, dist/bin.js (bin/agent-mailbox.js has checked that both files exist). A missing or
- * unreadable pages file only means no shortcut.
+ * The package's entry (bin/agent-mailbox.js requires its CommonJS build). It answers help pages from
+ * dist/help-pages.jsonl without node's ES module loader (~7 ms of a `help`, docs/benchmarks.md); every
+ * other command goes on to dist/bin.js. A missing or unreadable pages file only means no shortcut.
  */
 
 function readPages(key: string): Record<string, PrerenderedPage> | undefined {
@@ -23,11 +21,7 @@ function readPages(key: string): Record<string, PrerenderedPage> | undefined {
   }
 }
 
-/**
- * A standard stream as the page needs it, written with plain synchronous writes: `process.stdout`
- * would load node's stream modules first, several milliseconds of a help page's start. Its isTTY
- * is asked only for a width-dependent page.
- */
+/** A standard stream written synchronously: `process.stdout` would load node's stream modules (milliseconds). */
 function pageStream(fd: 1 | 2, stream: () => NodeJS.WriteStream): PageStream {
   return {
     get isTTY() {

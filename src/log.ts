@@ -2,32 +2,20 @@ import { redactCredentialEcho } from './redact.js';
 
 /** Logging for every mode: stderr only, because stdout is the MCP protocol in server mode. */
 
-export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+const levels = ['error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof levels)[number];
+export type Logger = Record<LogLevel, (message: string) => void>;
 
-export interface Logger {
-  error(message: string): void;
-  warn(message: string): void;
-  info(message: string): void;
-  debug(message: string): void;
-}
-
-const rank: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
-
-export interface LogSink {
-  write(text: string): unknown;
-}
-
-export function createLogger(sink: LogSink, level: LogLevel, prefix = 'agent-mailbox'): Logger {
+export function createLogger(
+  sink: { write(text: string): unknown },
+  level: LogLevel,
+  prefix = 'agent-mailbox',
+): Logger {
   const emit = (at: LogLevel, message: string): void => {
-    if (rank[at] > rank[level]) return;
+    if (levels.indexOf(at) > levels.indexOf(level)) return;
     sink.write(`${prefix} ${at}: ${redactCredentialEcho(message)}\n`);
   };
-  return {
-    error: (m) => emit('error', m),
-    warn: (m) => emit('warn', m),
-    info: (m) => emit('info', m),
-    debug: (m) => emit('debug', m),
-  };
+  return Object.fromEntries(levels.map((at) => [at, (message: string) => emit(at, message)])) as Logger;
 }
 
 /** A logger that drops everything: the default for core code under test. */

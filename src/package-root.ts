@@ -7,11 +7,9 @@ import { bundledAssets } from './bundle-assets.js';
 let root: string | undefined;
 
 /**
- * The package's root folder: this file is src/ under vitest, dist/ when built and dist/chunks/ in
- * the package's bundle, so one level up works from the first two and from an npx install (presets/
- * and skill/ ship in `files`). The bundle's chunks, the benches and the demo (dist/src/) sit one
- * level deeper, where the root is one more level up. The skill's single file carries those files
- * inside itself instead (src/bundle-assets.ts).
+ * The package's root folder: one level up from src/ (vitest) and dist/ (built, or an npx install),
+ * two from the bundle's chunks, the benches and the demo (dist/chunks/, dist/src/). The skill's single
+ * file carries the package files inside itself instead (src/bundle-assets.ts).
  */
 export function packageRoot(): string {
   if (root !== undefined) return root;

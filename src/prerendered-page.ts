@@ -20,10 +20,8 @@ export function mayAskForPage(argv: readonly string[]): boolean {
 }
 
 /**
- * Answers `help`, `help <topic>` or a `--help` from a page the build rendered with the real
- * program, or returns undefined when no page fits: then the program runs. A width-dependent page
- * (commander wraps --help to the terminal) fits only output that is not a terminal and not asked
- * to be coloured. Returns the exit code the real program would have given.
+ * The real program's exit code after answering from a page the build rendered with it, or undefined
+ * when no page fits. A width-dependent page fits only output that is no terminal and not coloured.
  */
 export function answerFromPage(
   pages: Readonly<Record<string, PrerenderedPage>> | undefined,
@@ -31,12 +29,12 @@ export function answerFromPage(
 ): number | undefined {
   const page = pages?.[target.argv.join('\0')];
   if (!page) return undefined;
-  // Asked only of a width-dependent page: node builds a stream to answer isTTY.
-  const plainOutput = (): boolean =>
-    !target.stdout.isTTY && !target.stderr.isTTY && !target.env['FORCE_COLOR'] && !target.env['CLICOLOR_FORCE'];
-  if (page.widthDependent && !plainOutput()) return undefined;
-  target.stdout.write(page.stdout);
-  target.stderr.write(page.stderr);
+  // isTTY is asked only of a width-dependent page: node builds a stream to answer it.
+  const { stdout, stderr, env } = target;
+  if (page.widthDependent && (stdout.isTTY || stderr.isTTY || env['FORCE_COLOR'] || env['CLICOLOR_FORCE']))
+    return undefined;
+  stdout.write(page.stdout);
+  stderr.write(page.stderr);
   return page.exitCode;
 }
 

@@ -1,9 +1,8 @@
 /**
- * The one place secrets are masked before text leaves the process (logs, results, errors), by
- * knowledge: the secrets in play, registered here as they are read or received. A server may echo
- * only a piece of a token, so a run of text sharing a long enough stretch with a known secret is
- * masked whole. Mail, help text and `--json` values are otherwise exact (an ordinary "bearer" in a
- * mail is never touched); token *shapes* are masked only by `redactCredentialEcho`.
+ * The one place secrets are masked before text leaves the process, by knowledge: the secrets in play,
+ * registered as they are read or received. A server may echo a piece of a token, so a run of text
+ * sharing a long enough stretch with a known secret is masked whole. Other text stays exact (a
+ * "bearer" in a mail is never touched); token *shapes* are masked only by `redactCredentialEcho`.
  */
 
 const jwtShape = /\beyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
@@ -13,10 +12,10 @@ const oauthSecretShape = /\bam(?:r|cs)_[A-Za-z0-9_-]{6,}/g;
 // Only a credential-looking value after the scheme: "bearer of good news" is a sentence, not a header.
 const bearerShape = /\b((?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{16,}/gi;
 const apiKeyField = /("?api_?key"?\s*[:=]\s*"?)([A-Za-z0-9._~+/=-]{12,})/gi;
-// Secret alphabets (base64url, hex, JWT dots): runs of these are what a fragment can hide in.
-const minRun = 12;
+/** A shared stretch this long identifies a secret; shorter ones occur by chance in ids. */
+const fragmentLength = 12;
 
-/** A-Z, a-z, 0-9 and _ . + / - by code: this runs once per character of every scanned text. */
+/** Secret alphabets (base64url, hex, JWT dots) by code, not a regex: this runs once per scanned character. */
 function isSecretChar(code: number): boolean {
   return (
     (code >= 65 && code <= 90) ||
@@ -31,8 +30,8 @@ function isSecretChar(code: number): boolean {
 }
 
 /**
- * The [start, end) runs of secret characters at least 12 long. Not a regular expression: V8 keeps a
- * backtracking entry per character of a greedy match, and a megabyte run overflowed its stack.
+ * The [start, end) runs of secret characters long enough to hold a fragment. Not a regular expression:
+ * V8 keeps a backtracking entry per character of a greedy match, and a megabyte run overflowed its stack.
  */
 function secretRuns(text: string): [number, number][] {
   const runs: [number, number][] = [];
@@ -41,26 +40,20 @@ function secretRuns(text: string): [number, number][] {
     const inRun = i < text.length && isSecretChar(text.charCodeAt(i));
     if (inRun && start < 0) start = i;
     else if (!inRun && start >= 0) {
-      if (i - start >= minRun) runs.push([start, i]);
+      if (i - start >= fragmentLength) runs.push([start, i]);
       start = -1;
     }
   }
   return runs;
 }
-/** A shared stretch this long identifies a secret; shorter ones occur by chance in ids. */
-const fragmentLength = 12;
 
 const knownSecrets = new Map<string, { isToken: boolean }>();
 /** Fragment → how many known secrets contain it (secrets can share a JWT header). */
 const knownFragments = new Map<string, number>();
-// Capability tokens rotate every 2 minutes: a long-running MCP server keeps only the newest JWTs
-// (an expired token is worth little); apiKeys are kept for the life of the process.
+// Capability tokens rotate every 2 minutes: only the newest JWTs are kept; apiKeys for the process's life.
 const maxKnownTokens = 32;
 
-/**
- * A JWT's header is the same for every token of one issuer and says nothing secret: indexing it
- * would mask any other JWT a mail quotes, so only its payload and signature are indexed.
- */
+/** A JWT's header is the same for every token of an issuer: indexing it would mask any JWT a mail quotes. */
 function secretBodyOf(secret: string): string {
   const jwt = /^eyJ[^.]*\.(.+)$/.exec(secret);
   return jwt?.[1] ?? secret;
@@ -138,10 +131,7 @@ export function redactSecrets(text: string, extraSecrets: readonly string[] = []
   return from === 0 ? text : shown + text.slice(from);
 }
 
-/**
- * For text about credentials from elsewhere (a server's error body, an echoed Authorization header,
- * a log line): known secrets, and anything shaped like a token.
- */
+/** For text about credentials from elsewhere (a server's error body, a log line): known secrets and token shapes. */
 export function redactCredentialEcho(text: string): string {
   return redactSecrets(text)
     .replace(bearerShape, '$1<redacted>')

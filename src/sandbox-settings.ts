@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { MailboxError } from './errors.js';
+import { isRecord } from './is-record.js';
 import { sandboxSettingsFile, sandboxSettingsFormat } from './wire-constants.js';
 
-/**
- * The client's side of `--sandbox DATA_DIR`: the settings a sandbox wrote into its data directory.
- * Read as a documented file, never by importing the sandbox's code (which the package may not even
- * carry), so any sandbox of this format, started from any copy, can be named.
- */
+/** The client's side of `--sandbox DATA_DIR`: the documented file a sandbox wrote, never the sandbox's code. */
 const stringFields = ['authUrl', 'apiUrl', 'scryptSalt', 'inboxDomain', 'authservId', 'credentialsDir'] as const;
 export type SandboxSettings = Record<(typeof stringFields)[number], string>;
 
@@ -38,7 +35,7 @@ export function readSandboxSettings(dataDir: string): SandboxSettings {
       error,
     );
   }
-  const record = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  const record = isRecord(parsed) ? parsed : {};
   if (record.format !== sandboxSettingsFormat) {
     throw refuse(
       `${path} is not in the format this client reads (${sandboxSettingsFormat}); a sandbox of this version rewrites it at start.`,

@@ -11,12 +11,11 @@ import { cliPathOf, operationsFor, type AnyOperation } from '../operations/index
 import { packageVersion } from '../package-root.js';
 import { redactSecrets } from '../redact.js';
 import type { NextWording } from '../render/describe-next.js';
-import { renderResult } from '../render/present-result.js';
-import { renderError as renderErrorForDoor } from '../render/render-error.js';
+import { renderResult, type RenderedResult } from '../render/present-result.js';
+import { exitCodes, renderError } from '../render/render-error.js';
 import { shellCommandFor } from '../render/shell-command.js';
 import { buildTableCommand, type ParsedInvocation } from './program.js';
 import { createProgressLine } from './progress-bar.js';
-import { exitCodes, renderError, renderSuccess, type CliStreams } from './render.js';
 
 export interface CliEntry {
   env: Readonly<Record<string, string | undefined>>;
@@ -24,13 +23,44 @@ export interface CliEntry {
   streams?: CliStreams;
   /** The entry file that started this process (watch jobs run it again); default: the tsc build's. */
   cliPath?: string;
-  /**
-   * Called once a command that does not own the process has printed its result: left alone, node
-   * lingers ~100 ms on fetch's idle keep-alive machinery, on every step of a shell agent.
-   */
+  /** Called once a command that does not own the process has printed its result (node lingers ~100 ms on fetch's keep-alive). */
   done?: (exitCode: number) => void;
   /** Where downloads may be written; default: the process's working directory. */
   cwd?: string;
+}
+
+/** The CLI's only writers: JSON on stdout, lead lines and error text on stderr. */
+export interface CliStreams {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+/** A presentation's own text on stdout, else lead lines on stderr over JSON (compact with --json). */
+function printSuccess(streams: CliStreams, rendered: RenderedResult, json: boolean): number {
+  if (rendered.isPresented && !json) {
+    streams.stdout.write(rendered.text.endsWith('\n') ? rendered.text : `${rendered.text}\n`);
+  } else {
+    for (const line of rendered.lead) streams.stderr.write(`${line}\n`);
+    streams.stdout.write(
+      `${json ? JSON.stringify(rendered.structured) : JSON.stringify(rendered.structured, null, 2)}\n`,
+    );
+  }
+  return rendered.isError ? exitCodes.failure : exitCodes.ok;
+}
+
+/**
+ * The fields as JSON on stdout, the message and next step on stderr; a command that owns stdout (the
+ * MCP protocol, the sandbox banner) reports on stderr only, naming itself. Returns the exit code.
+ */
+function printError(streams: CliStreams, error: MailboxError, wording?: NextWording, owner?: string): number {
+  const rendered = renderError(error, 'cli', wording);
+  if (owner !== undefined) {
+    streams.stderr.write(`agent-mailbox ${owner}: ${rendered.text}\n`);
+  } else {
+    streams.stdout.write(`${JSON.stringify(rendered.structured, null, 2)}\n`);
+    streams.stderr.write(`${rendered.text}\n`);
+  }
+  return rendered.exitCode;
 }
 
 const defaultCliPath = fileURLToPath(new URL('../bin.js', import.meta.url));
@@ -49,27 +79,16 @@ function interruptSignal(): { signal: AbortSignal; dispose(): void } {
     controller.abort(
       new MailboxError({ code: 'cancelled', message: 'Interrupted.', hint: 'Run the command again when ready.' }),
     );
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  for (const name of signals) process.once(name, onSignal);
+  return { signal: controller.signal, dispose: () => signals.forEach((name) => process.off(name, onSignal)) };
 }
 
 async function runOperation(invocation: ParsedInvocation, entry: CliEntry, streams: CliStreams): Promise<number> {
   const { operation } = invocation;
   const selfReporting = operation.cli?.selfReporting === true;
-  // A command that owns stdout (the MCP protocol, the sandbox banner) reports failures on stderr only.
-  const fail = (error: MailboxError): number => {
-    if (!selfReporting) return renderError(streams, error, wording);
-    const rendered = renderErrorForDoor(error, 'cli', wording);
-    streams.stderr.write(`agent-mailbox ${cliPathOf(operation).join(' ')}: ${rendered.text}\n`);
-    return rendered.exitCode;
-  };
+  const fail = (error: MailboxError): number =>
+    printError(streams, error, wording, selfReporting ? cliPathOf(operation).join(' ') : undefined);
   const table = operationsFor('cli');
   const { cliPath, workingDir, shellCommand } = installOf(entry);
   const wording: NextWording = {
@@ -81,18 +100,12 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
   const parsed = schema.safeParse(invocation.input);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-    return fail(
-      new MailboxError({
-        code: 'usage',
-        message: problems,
-        hint: `See: ${shellCommand} ${cliPathOf(operation).join(' ')} --help`,
-      }),
-    );
+    const hint = `See: ${shellCommand} ${cliPathOf(operation).join(' ')} --help`;
+    return fail(new MailboxError({ code: 'usage', message: problems, hint }));
   }
   const configInputs: ConfigInputs = { flags: invocation.configFlags, env: entry.env };
   let accounts: ReturnType<typeof createAccountRegistry> | undefined;
-  // An entry that brings its own streams (a test, the build's page renderer) gets the log and the
-  // progress line there too; commands that own the process still get the process's streams below.
+  // Log and progress go to the entry's streams (a test's, the page renderer's); commands that own the process get its own.
   const progressLine = createProgressLine(streams.stderr);
   const interrupt = interruptSignal();
   try {
@@ -113,8 +126,7 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       streams: { stdout: process.stdout, stderr: process.stderr },
       // A shell agent runs these commands too: mail that needs a person's yes is held, never asked here.
       confirm: async () => ({ action: 'unavailable' }),
-      // Only a real process's own streams can be the operator's terminal; a test's captured ones never are.
-      // stdin is opened only when a command asks (a getter): most commands never read it.
+      // Only a real process's streams can be the operator's terminal; stdin is opened only when asked (a getter).
       ...(entry.streams
         ? {}
         : {
@@ -135,11 +147,12 @@ async function runOperation(invocation: ParsedInvocation, entry: CliEntry, strea
       const code = (result as { exitCode?: unknown } | undefined)?.exitCode;
       return typeof code === 'number' ? code : exitCodes.ok;
     }
-    return renderSuccess(
-      streams,
-      await renderResult(result, 'cli', { present: operation.present, reveal: operation.cli?.reveal, wording }),
-      { json: invocation.json },
-    );
+    const rendered = await renderResult(result, 'cli', {
+      present: operation.present,
+      reveal: operation.cli?.reveal,
+      wording,
+    });
+    return printSuccess(streams, rendered, invocation.json);
   } catch (error) {
     progressLine.done();
     return fail(toMailboxError(error));
@@ -160,7 +173,6 @@ export async function runCli(entry: CliEntry): Promise<number> {
     .version(await packageVersion(), '-V, --version', 'Print the version of agent-mailbox.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => streams.stdout.write(s), writeErr: (s) => streams.stderr.write(s) });
-  const groups = new Map<string, Command>();
   const groupDescriptions: Record<string, string> = {
     watch:
       'Manage the daily 09:00 job that wakes an agent when new mail arrived (watch=scheduled). See `agent-mailbox help watch`.',
@@ -168,23 +180,18 @@ export async function runCli(entry: CliEntry): Promise<number> {
       "The operator's rules: who the agent may write to and hear from, caps, the secret scan. See `agent-mailbox help security`.",
     outbox: "Mail held for the operator's yes (list, approve, discard) and the audit log of every send.",
   };
-  // Only the commands the first word names get built (commander and zod cost every command's
-  // options at each start); any other argv gets the whole program, for commander's own errors.
+  // Only the commands the first word names are built (each costs a start); else all, for commander's errors.
   const all = operationsFor('cli');
   const named = all.filter((op) => cliPathOf(op)[0] === entry.argv[0]);
   for (const op of named.length > 0 ? named : all) {
     const path = cliPathOf(op);
     let parent = program;
-    for (const word of path.slice(0, -1)) {
-      let group = groups.get(word);
-      if (!group) {
-        group = parent.command(word).description(groupDescriptions[word] ?? word);
-        groups.set(word, group);
-      }
-      parent = group;
-    }
-    const command = buildTableCommand(op as AnyOperation, async (invocation) => {
-      ownsProcess = (op as AnyOperation).cli?.selfReporting === true;
+    for (const word of path.slice(0, -1))
+      parent =
+        parent.commands.find((group) => group.name() === word) ??
+        parent.command(word).description(groupDescriptions[word] ?? word);
+    const command = buildTableCommand(op, async (invocation) => {
+      ownsProcess = op.cli?.selfReporting === true;
       exitCode = await runOperation(invocation, entry, streams);
     });
     // addCommand does not inherit like .command() does: without this a bad flag would exit 1 from commander.
@@ -195,17 +202,12 @@ export async function runCli(entry: CliEntry): Promise<number> {
     await program.parseAsync(entry.argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (
-        error.code === 'commander.helpDisplayed' ||
-        error.code === 'commander.version' ||
-        error.code === 'commander.help'
-      )
-        return exitCodes.ok;
+      if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return exitCodes.ok;
       // Commander said what was wrong (with a "did you mean" where one is close); say where the right spelling is.
       streams.stderr.write(`next: ${usageHelpCommand(entry, all)}\n`);
       return exitCodes.usage;
     }
-    return renderError(streams, toMailboxError(error));
+    return printError(streams, toMailboxError(error));
   }
   if (!ownsProcess) entry.done?.(exitCode);
   return exitCode;

@@ -50,25 +50,6 @@ function describeField(field: z.ZodType) {
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-function addConfigOptions(command: Command): void {
-  for (const name of globalSettingNames) {
-    const decl = settings[name];
-    command.addOption(
-      new Option(isSwitchSetting(name) ? decl.flag : `${decl.flag} <value>`, `${decl.describe} [env ${decl.env}]`),
-    );
-  }
-}
-
-function readConfigFlags(opts: Record<string, unknown>): Partial<Record<SettingName, string | boolean>> {
-  const flags: Partial<Record<SettingName, string | boolean>> = {};
-  for (const name of globalSettingNames) {
-    const key = settings[name].flag.replace(/^--/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-    const value = opts[key];
-    if (typeof value === 'string' || typeof value === 'boolean') flags[name] = value;
-  }
-  return flags;
-}
-
 function parseJsonFlag(flag: string, text: string, example: string): unknown {
   try {
     return JSON.parse(text);
@@ -82,10 +63,7 @@ function parseJsonFlag(flag: string, text: string, example: string): unknown {
   }
 }
 
-/**
- * A flag's text as the number it spells, so a schema of plain numbers reads the CLI like the MCP
- * door's JSON. Anything else stays text, and the input schema refuses it with its usual message.
- */
+/** A flag's text as the number it spells, as MCP's JSON gives it; anything else stays text for the schema to refuse. */
 function numberFlag(value: string): number | string {
   return /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 }
@@ -105,8 +83,7 @@ export function buildTableCommand(op: AnyOperation, onRun: (invocation: ParsedIn
     }
     const spec =
       fieldShape.kind === 'boolean' ? flag : `${flag} <${fieldShape.kind === 'array' ? 'value' : toKebab(key)}>`;
-    // Choices are listed, not enforced by commander: the input schema refuses a wrong one with the
-    // same JSON error document and next step as every other bad input.
+    // Choices are listed, not enforced by commander: the input schema refuses a wrong one like any bad input.
     const choices = fieldShape.choices ? ` (choices: ${fieldShape.choices.map((c) => `"${c}"`).join(', ')})` : '';
     const option = new Option(spec, fieldShape.describe + (repeatable ? ' (repeatable)' : '') + choices);
     if (op.cli?.hidden?.includes(key)) option.hideHelp();
@@ -115,7 +92,14 @@ export function buildTableCommand(op: AnyOperation, onRun: (invocation: ParsedIn
     command.addOption(option);
     flagKeys.set(option.attributeName(), { key, flag });
   }
-  if (op.cli?.configOptions !== false) addConfigOptions(command);
+  const configKeys = new Map<string, SettingName>();
+  for (const name of op.cli?.configOptions === false ? [] : globalSettingNames) {
+    const decl = settings[name];
+    const spec = isSwitchSetting(name) ? decl.flag : `${decl.flag} <value>`;
+    const option = new Option(spec, `${decl.describe} [env ${decl.env}]`);
+    command.addOption(option);
+    configKeys.set(option.attributeName(), name);
+  }
   if (!('json' in shape)) command.option('--json', 'Print JSON even where the command prints text by default.');
   command.action(async (...args: unknown[]) => {
     const opts = command.opts<Record<string, unknown>>();
@@ -128,7 +112,12 @@ export function buildTableCommand(op: AnyOperation, onRun: (invocation: ParsedIn
       const example = op.cli?.jsonFlags?.[key];
       input[key] = example !== undefined && typeof value === 'string' ? parseJsonFlag(flag, value, example) : value;
     }
-    await onRun({ operation: op, input, configFlags: readConfigFlags(opts), json: opts.json === true });
+    const configFlags: ParsedInvocation['configFlags'] = {};
+    for (const [attribute, name] of configKeys) {
+      const value = opts[attribute];
+      if (typeof value === 'string' || typeof value === 'boolean') configFlags[name] = value;
+    }
+    await onRun({ operation: op, input, configFlags, json: opts.json === true });
   });
   return command;
 }

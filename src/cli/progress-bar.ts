@@ -1,21 +1,14 @@
 import type { ProgressUpdate } from '../operations/define-operation.js';
 
-interface TtyLike {
-  isTTY?: boolean;
-  columns?: number;
-  write(text: string): unknown;
-}
-
 /** Lines of their own come at most this often: a narrow terminal scrolls, it should not flood. */
 const lineModeIntervalMs = 1_000;
 
 /**
- * A proof of work is memoryless, so a bar of tried ÷ expected would stall at 99 %: the line shows
- * hashes, rate and mean time left, rewritten in place when it fits; else each update is a line of
- * its own, since a cut line would lose the rate and a wrapped one cannot be rewritten.
+ * A proof of work is memoryless (a bar would stall at 99 %): hashes, rate and mean time left, rewritten
+ * in place when the line fits, else each update a line of its own (a wrapped one cannot be rewritten).
  */
 export function createProgressLine(
-  stream: TtyLike,
+  stream: { isTTY?: boolean; columns?: number; write(text: string): unknown },
   now: () => number = Date.now,
 ): { update(u: ProgressUpdate): void; done(): void } {
   if (!stream.isTTY) return { update() {}, done() {} };
@@ -44,10 +37,7 @@ export function createProgressLine(
   };
 }
 
-/**
- * The message if it fits `width`; else without its parenthesised asides; else with its last
- * comma-separated parts dropped (the first two, hashes and rate, always kept); else undefined.
- */
+/** The message if it fits, else without its asides, else without its last parts (hashes and rate kept). */
 function fitting(message: string, width: number): string | undefined {
   if (width < 20) return undefined;
   if (message.length <= width) return message;

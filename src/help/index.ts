@@ -4,10 +4,7 @@ import { listPresets } from '../presets/load-preset.js';
 import { packageRoot, readPackageFile } from '../package-root.js';
 import { renderPresetsTopic } from './render-presets-topic.js';
 
-/**
- * Help topics are data: Markdown files in skill/references/ (the Agent Skill ships the same files
- * as references), except `tools` (from the operations table) and `presets` (from presets/*.json).
- */
+/** Help topics are the skill's Markdown references, except `tools` (the table) and `presets` (presets/*.json). */
 
 export const helpTopics = [
   'overview',
@@ -55,11 +52,8 @@ export async function readHelpTopic(
   }
   if (name === 'presets') return renderPresetsTopic(await listPresets());
   if (name === 'tools') return renderToolsTopic(options.tools);
-  return withoutGeneratedMarkers(await readPackageFile(join(helpReferencesDir(), `${name}.md`)));
-}
-
-/** Topic files carry the markers of their generated blocks (test/unit/docs); a reader needs only the block. */
-function withoutGeneratedMarkers(text: string): string {
+  // Topic files carry the markers of their generated blocks (test/unit/docs); a reader needs only the block.
+  const text = await readPackageFile(join(helpReferencesDir(), `${name}.md`));
   return text.replace(/^<!-- generated:[a-z-]+:(start|end) -->\n/gm, '');
 }
 

@@ -7,11 +7,9 @@ import type { ConfirmAnswer, ConfirmField, ConfirmRequest } from '../operations/
 export type RequestedSchema = ElicitRequestFormParams['requestedSchema'];
 
 export function confirmForm(ask: ConfirmRequest): RequestedSchema {
-  const properties: Record<string, PrimitiveSchemaDefinition> = {};
-  for (const [key, field] of Object.entries(ask.fields)) properties[key] = formField(field);
-  const required = Object.entries(ask.fields)
-    .filter(([, field]) => field.required === true)
-    .map(([key]) => key);
+  const fields = Object.entries(ask.fields);
+  const properties = Object.fromEntries(fields.map(([key, field]) => [key, formField(field)]));
+  const required = fields.filter(([, field]) => field.required === true).map(([key]) => key);
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
 
@@ -26,10 +24,7 @@ function formField(field: ConfirmField): PrimitiveSchemaDefinition {
 type Validate = (form: RequestedSchema, content: Record<string, unknown>) => boolean;
 let validator: Promise<Validate> | undefined;
 
-/**
- * The SDK's @cfworker/json-schema provider, loaded on the first answer only. Against the SDK's Ajv
- * provider (node 20, first answer): 4.7 ms against 23 ms, 42 KB against 295 KB of code.
- */
+/** The SDK's @cfworker/json-schema provider, on the first answer: 4.7 ms and 42 KB against Ajv's 23 ms, 295 KB. */
 function loadValidator(): Promise<Validate> {
   validator ??= import('@modelcontextprotocol/server/validators/cf-worker').then(({ CfWorkerJsonSchemaValidator }) => {
     const provider = new CfWorkerJsonSchemaValidator();
@@ -38,10 +33,7 @@ function loadValidator(): Promise<Validate> {
   return validator;
 }
 
-/**
- * Content is cut to the form's fields, then validated against the form; an accept that does not
- * fit counts as cancel, never as a yes, and so does anything that is not an answer at all.
- */
+/** Content cut to the form's fields and validated: an accept that does not fit, or no answer at all, is a cancel. */
 export async function readConfirmAnswer(reply: unknown, ask: ConfirmRequest): Promise<ConfirmAnswer> {
   if (typeof reply !== 'object' || reply === null) return { action: 'cancel' };
   const { action, content } = reply as { action?: unknown; content?: unknown };

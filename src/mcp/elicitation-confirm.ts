@@ -14,19 +14,15 @@ import type { ConfirmAnswer, ConfirmRequest } from '../operations/define-operati
 import { confirmForm, readConfirmAnswer } from './confirm-form.js';
 
 /**
- * The MCP door's `confirm`: form elicitation, in the way each protocol era has for it.
+ * The MCP door's `confirm`: form elicitation, each protocol era its way. 2025-11-25: an
+ * `elicitation/create` request within the call; one that fails or times out is a cancel, never a yes
+ * (the SDK's shim would make a failure bare error text, and run the operation twice).
  *
- * 2025-11-25: an `elicitation/create` request sent as part of the call (cancelled with it); a
- * request that fails or times out is a cancel, never a yes. (The SDK's shim could serve the 2026
- * form to such a client too; a failed request would then be its bare error text, and the operation
- * would run twice.)
- *
- * 2026-07-28 has no requests from server to client. A confirm whose answer is not here yet ends the
- * run (its promise rejects) and the call returns `input_required`; the client retries with the
- * answer in `inputResponses` and the operation runs again from the start. Which answer belongs to
- * which question travels in `requestState`, HMAC-signed with a key of this process and bound to the
- * tool and its exact arguments: a retry cannot carry a yes from another call, an unsolicited
- * answer is ignored, and a state that fails to verify or expired only means asking again.
+ * 2026-07-28 has no server-to-client requests: an unanswered confirm ends the run (its promise
+ * rejects), the call returns `input_required`, and the client's retry with `inputResponses` runs the
+ * operation again. Which answer belongs to which question travels in `requestState`, HMAC-signed with
+ * this process's key and bound to the tool and its exact arguments: a retry cannot carry a yes from
+ * another call, an unsolicited answer is ignored, a state that fails to verify or expired asks again.
  */
 
 export interface ConfirmRound {
@@ -58,9 +54,8 @@ const stateSchema = z.object({
 });
 type ConfirmState = z.infer<typeof stateSchema>;
 
-/** A person answers at a person's pace: as long as the SDK gives its own elicitation legs. */
+/** A person answers at a person's pace (as long as the SDK gives its own elicitation legs), then the retry comes. */
 const personTimeoutMs = 10 * 60_000;
-/** …with room for the retry that carries the answer. */
 const stateTtlSeconds = 15 * 60;
 
 /** One per server: the signing key lives as long as the process, so a restart simply asks again. */

@@ -1,15 +1,14 @@
 import { fileURLToPath } from 'node:url';
-import type { Readable, Writable } from 'node:stream';
-import type { ProtocolEra, Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, ProtocolEra, Transport } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { AccountRegistry } from '../auth/account-registry.js';
 import { resolveConfig, type ConfigInputs } from '../config.js';
+import { isRecord } from '../is-record.js';
 import { createLogger } from '../log.js';
 import { packageVersion } from '../package-root.js';
 import { shellCommandFor } from '../render/shell-command.js';
 import { loadHandlers } from '../operations/handlers/load.js';
 import { operationsFor, type AnyOperation } from '../operations/index.js';
-import { answerResourceNotFoundByEra } from './resource-not-found-code.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
 import { createResourceSources } from './resources.js';
 
@@ -23,9 +22,6 @@ export interface RunMcpServerOptions {
   configFlags?: ConfigInputs['flags'];
   /** The entry file that started this process, for watch jobs; default: the tsc build's. */
   cliPath?: string;
-  stdin?: Readable;
-  stdout?: Writable;
-  stderr?: Writable;
   /** Clock for token expiry and refresh-ahead (ms since the epoch); tests move it instead of waiting. */
   now?: () => number;
   /** Tools beside the table's, for tests; only code can pass them, no flag, setting or tool call. */
@@ -33,13 +29,13 @@ export interface RunMcpServerOptions {
 }
 
 /**
- * The handlers are loaded once the host has gone quiet after the start (initialize, tools/list), so
- * neither waits for them and the first tool call, usually seconds later, finds them loaded. A call
- * that comes sooner loads them itself (the same import).
+ * Every message the server sends passes here. The handlers load once the host has gone quiet after
+ * the start (initialize, tools/list), so neither waits for them and the first tool call, usually
+ * seconds later, finds them loaded; a call that comes sooner loads them itself (the same import).
+ * "Resource not found" is -32002 in MCP 2025-11-25 and -32602 with the URI in `data` in 2026-07-28
+ * (SEP-2164); the SDK answers -32602 in both eras, so a 2025-era answer is rewritten as it leaves.
  */
-export const warmUpAfterIdleMs = 1_000;
-
-function warmWhenIdle<T extends Transport>(wire: T, warm: () => void, idleMs: number): T {
+function onEachSend<T extends Transport>(wire: T, isLegacyEra: () => boolean, warm: () => void): T {
   const send = wire.send.bind(wire);
   let timer: NodeJS.Timeout | undefined;
   let warmed = false;
@@ -49,20 +45,20 @@ function warmWhenIdle<T extends Transport>(wire: T, warm: () => void, idleMs: nu
       timer = setTimeout(() => {
         warmed = true;
         warm();
-      }, idleMs).unref();
+      }, warmUpAfterIdleMs).unref();
     }
-    return send(message, sendOptions);
+    return send(isLegacyEra() ? withLegacyCode(message) : message, sendOptions);
   };
   return wire;
 }
+
+const warmUpAfterIdleMs = 1_000;
 
 /** Hosts cut tool calls at ~60 s (Codex ~120 s); a PoW still running then answers "call again". */
 export const defaultToolDeadlineMs = 50_000;
 
 export async function runMcpServer(options: RunMcpServerOptions): Promise<void> {
-  const stdin = options.stdin ?? process.stdin;
-  const stdout = options.stdout ?? process.stdout;
-  const stderr = options.stderr ?? process.stderr;
+  const { stdin, stdout, stderr } = process;
   const configInputs: ConfigInputs = {
     env: options.env,
     flags: { ...options.configFlags, ...(options.verbose ? { debug: true } : {}) },
@@ -71,8 +67,7 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   const verbose = resolveConfig(configInputs).debug;
   // Quiet by default: hosts show a server's stderr as its log, and warnings are enough there.
   const log = createLogger(stderr, verbose ? 'debug' : 'warn', 'agent-mailbox mcp');
-  // The registry (credentials, tokens, the auth client) is built by the first tool call that needs
-  // it: initialize and tools/list never do. Checked after the import, so concurrent first calls share one.
+  // Built by the first tool call, after the import so concurrent first calls share one; never by tools/list.
   let registry: AccountRegistry | undefined;
   const accounts = async (): Promise<AccountRegistry> => {
     const { createAccountRegistry } = await loadHandlers();
@@ -99,14 +94,13 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
     resources: createResourceSources(operations),
   };
 
-  // One definition for both protocol eras: the opening message decides (initialize: 2025-11-25;
-  // server/discover or a request carrying the 2026-07-28 envelope: 2026-07-28) and the connection
-  // stays on that era. The factory runs once per connection, plus once for a probe it may discard.
+  // Both protocol eras: the opening message decides (initialize: 2025-11-25, else 2026-07-28) and the
+  // connection keeps it. The factory runs once per connection, plus once for a probe it may discard.
   let era: ProtocolEra | undefined;
-  const wire = warmWhenIdle(
-    answerResourceNotFoundByEra(new StdioServerTransport(stdin, stdout), () => era === 'legacy'),
+  const wire = onEachSend(
+    new StdioServerTransport(stdin, stdout),
+    () => era === 'legacy',
     () => void loadHandlers().catch(() => undefined),
-    warmUpAfterIdleMs,
   );
   const disconnected = new Promise<string>((resolve) => {
     // The entry owns the transport's callbacks; its close (stdin ended, stdout broke) is seen here.
@@ -132,7 +126,14 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<void> 
   // Closing aborts every in-flight call (its PoW stops) and the registry stops refresh-ahead.
   await connection.close().catch(() => undefined);
   registry?.close();
-  // A registration that outlived its call keeps solving in the background; it must not keep a
-  // host's orphaned server alive after the host left.
+  // A registration still solving in the background must not keep an orphaned server alive.
   setTimeout(() => process.exit(0), 2_000).unref();
+}
+
+/** An error of code -32602 whose `data` is exactly `{ uri }` is the SDK's ResourceNotFoundError, nothing else. */
+function withLegacyCode(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('error' in message) || message.error.code !== -32602) return message;
+  const data: unknown = message.error.data;
+  const isNotFound = isRecord(data) && Object.keys(data).length === 1 && typeof data.uri === 'string';
+  return isNotFound ? { ...message, error: { ...message.error, code: -32002 } } : message;
 }

@@ -4,10 +4,10 @@ import { isRecord } from '../is-record.js';
 import { publishedAsType } from '../operations/define-operation.js';
 
 /**
- * Hosts hand a tool's JSON Schema to the model provider as is, and OpenAI, Gemini and others take
- * only a subset: no `$schema`, `propertyNames` or `{}` schemas, `enum` not `const`, `anyOf` not a
- * list of types (one refused schema breaks every tool). Rewrites here change nothing a value may
- * be; what has none (a tuple) is refused by test/e2e/mcp-schema-subset.test.ts and fixed at source.
+ * Hosts hand a tool's JSON Schema to the model provider, and OpenAI, Gemini and others take a subset:
+ * no `$schema`, `propertyNames` or `{}` schemas, `enum` not `const`, `anyOf` not a list of types (one
+ * refused schema breaks every tool). Rewrites change nothing a value may be; what has none (a tuple) is
+ * refused by test/e2e/mcp-schema-subset.test.ts and fixed at source.
  */
 
 type JsonSchema = Record<string, unknown>;
@@ -28,9 +28,11 @@ function portable(node: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
     // Every JSON object key is a string: this says nothing.
-    if (key === 'propertyNames' && isOnlyStringType(value)) continue;
+    if (key === 'propertyNames' && isRecord(value) && Object.keys(value).length === 1 && value.type === 'string')
+      continue;
     // `{}` and `true` allow any further member, as leaving the keyword out does.
-    if (key === 'additionalProperties' && (value === true || isEmptySchema(value))) continue;
+    if (key === 'additionalProperties' && (value === true || (isRecord(value) && Object.keys(value).length === 0)))
+      continue;
     // A list of types (zod writes one for a union of bare types) is an anyOf of each.
     if (key === 'type' && Array.isArray(value) && !('anyOf' in node)) {
       out.anyOf = value.map((type: unknown) => ({ type }));
@@ -58,18 +60,9 @@ function rewriteChildren(key: string, value: unknown): unknown {
   return value;
 }
 
-function isOnlyStringType(value: unknown): boolean {
-  return isRecord(value) && Object.keys(value).length === 1 && value.type === 'string';
-}
-
-function isEmptySchema(value: unknown): boolean {
-  return isRecord(value) && Object.keys(value).length === 0;
-}
-
 /**
- * An output schema cut to its top level: each member's name and type, nested objects as bare
- * `{"type": "object"}`. tools/list is sent in every conversation, and models call tools from the
- * input schema: the output schema only has to let the SDK clients accept structuredContent.
+ * An output schema cut to its members' names and types, nested objects bare: tools/list is in every
+ * conversation, and the output schema only has to let the SDK clients accept structuredContent.
  */
 export function outlineJsonSchema(schema: JsonSchema): JsonSchema {
   const properties = isRecord(schema.properties) ? schema.properties : {};

@@ -1,9 +1,8 @@
 import type { ProgressUpdate } from '../operations/define-operation.js';
 
 /**
- * Hosts reset their ~60 s idle timer on each progress notification, so while an operation reports
- * we send at most one per `minIntervalMs` and at least one per `heartbeatMs` (the last message
- * again). `progress` must increase every time (MCP 2025-06-18), so a heartbeat nudges it forward.
+ * Hosts reset their ~60 s idle timer on each progress notification: at most one per `minIntervalMs`,
+ * at least one per `heartbeatMs` (the last again, nudged forward: `progress` must increase).
  */
 
 export interface ProgressNotice {
@@ -66,7 +65,6 @@ export function createProgressReporter(options: {
         pending.unref();
       }
     },
-    // Called when the tool call ends, whatever its outcome.
     stop() {
       stopped = true;
       if (pending) clearTimeout(pending);

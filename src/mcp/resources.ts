@@ -7,12 +7,9 @@ import {
 import { listHelpTopics, readHelpTopic } from '../help/index.js';
 import { listPresets } from '../presets/load-preset.js';
 import type { AnyOperation } from '../operations/define-operation.js';
-import { summarizeOperations } from '../operations/summarize-operations.js';
+import { summarizeOperations } from '../operations/help.js';
 
-/**
- * Presets and help topics as read-only resources, for hosts that let a user attach them to a
- * conversation. The tools stay the primary path: these are the same texts `help` returns.
- */
+/** Presets and help topics as read-only resources a user can attach: the same texts `help` returns. */
 
 export interface ResourceSources {
   helpTopics: () => readonly string[];
@@ -107,7 +104,7 @@ function registerTemplate(
     { title: template.title, description: template.description, mimeType },
     async (uri, variables) => {
       const text = await template.read(single(variables[template.variable]));
-      // A URI the template matched but nothing answers is "resource not found" (resource-not-found-code.ts).
+      // A URI the template matched but nothing answers is "resource not found" (its code per era: main.ts).
       if (text === undefined)
         throw new ResourceNotFoundError(uri.href, `Resource not found: ${uri.href}. ${template.missing()}`);
       return { contents: [{ uri: uri.href, mimeType, text }] } satisfies ReadResourceResult;

@@ -1,4 +1,4 @@
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import * as z from 'zod';
 import { resolveConfig, type Config, type ConfigInputs } from '../config.js';
 import type { Deadline } from '../gate/deadline.js';
@@ -9,10 +9,7 @@ import type { FrontDoor } from '../render/front-door.js';
 import type { Present } from '../render/present-result.js';
 import type { OperatorTerminal } from '../policy/operator-terminal.js';
 
-/**
- * One entry of THE table: both the MCP tool and the CLI subcommand are generated from it.
- * `run` returns typed data or throws MailboxError; it never formats output.
- */
+/** One entry of THE table, from which both the MCP tool and the CLI subcommand are generated. */
 
 export interface ProgressUpdate {
   progress: number;
@@ -36,26 +33,15 @@ export interface ConfirmRequest {
   fields: Readonly<Record<string, ConfirmField>>;
 }
 
-/**
- * Only `accept` is a yes, its content checked against the fields; `cancel` (dismissed, or not fitting
- * the form) is never one; `unavailable`: nobody can be asked, the operation decides without a person.
- */
+/** Only `accept` (its content checked against the fields) is a yes; `unavailable`: nobody can be asked. */
 export type ConfirmAnswer =
   | { action: 'accept'; content: Readonly<Record<string, string | number | boolean>> }
-  | { action: 'decline' }
-  | { action: 'cancel' }
-  | { action: 'unavailable' };
+  | { action: 'decline' | 'cancel' | 'unavailable' };
 
-/**
- * A more telling code than invalid_input for a field that fails its schema (e.g. help's topic); a
- * registry of its own, so nothing of it reaches the JSON Schema the doors publish.
- */
+/** A more telling code than invalid_input for a field that fails its schema; kept out of the published JSON Schema. */
 export const inputErrorCodes = z.registry<{ code: ErrorCode }>();
 
-/**
- * Input schemas the doors publish as their bare type and description: tools/list goes into every
- * conversation, and the description already tells the shape. Validation uses the whole schema.
- */
+/** Schemas published as bare type and description (tools/list is in every conversation); validation uses the whole. */
 export const publishedAsType = z.registry<Record<string, never>>();
 
 export interface OperationContext {
@@ -68,21 +54,17 @@ export interface OperationContext {
   accounts: AccountRegistry;
   /** Wording of hints may differ per door, behaviour does not. */
   frontDoor: FrontDoor;
-  /**
-   * The call's one deadline, started by the door: --timeout-ms over everything the call sends, and
-   * the door's budget when it has one (MCP hosts cut tool calls at ~60 s).
-   */
+  /** Started by the door: --timeout-ms over everything the call sends, within the door's budget (MCP: ~60 s). */
   deadline: Deadline;
   /** Absolute paths for jobs that run with no PATH (watch), and how the operator runs this CLI at a shell. */
   install: { nodePath: string; cliPath: string; shellCommand: string };
   /** Where downloads may be written: the directory the operator started the process in. */
   workingDir: string;
   /** Only for CLI-only commands that run until stopped and report as they go (sandbox, watch run, wake). */
-  streams?: { stdout: Writable; stderr: Writable; stdin?: Readable };
+  streams?: { stdout: Writable; stderr: Writable };
   /**
-   * Asks the person behind the agent (MCP: form elicitation; the CLI: unavailable). A 2026-07-28 MCP
-   * client answers by retrying the call, so the operation may run again from the start: everything
-   * before a confirm must be free of side effects.
+   * Asks the person behind the agent (MCP: form elicitation; the CLI: unavailable). A 2026-07-28 client
+   * answers by retrying the call, so everything before a confirm must be free of side effects.
    */
   confirm: (ask: ConfirmRequest) => Promise<ConfirmAnswer>;
   /** For commands that widen what the agent may do: a person types yes. Absent under MCP and in tests. */
@@ -138,10 +120,7 @@ export interface Operation<I extends z.ZodObject, O extends z.ZodType, C extends
   title: string;
   description: string;
   input: I;
-  /**
-   * Operator-only inputs, typed like `input` but offered only as CLI flags (e.g. `--show-api-key`):
-   * a model talking MCP can never set them, because the MCP door validates with `input` alone.
-   */
+  /** Operator-only inputs, offered only as CLI flags: the MCP door validates with `input` alone. */
   cliInput?: C;
   output: O;
   annotations: OperationAnnotations;
@@ -164,10 +143,7 @@ export function defineOperation<I extends z.ZodObject, O extends z.ZodType, C ex
 
 type Schemas = 'input' | 'output' | 'cliInput';
 
-/**
- * An entry whose schemas are built on first use, once: every start imports the whole table, but a
- * CLI command reads one entry's schemas.
- */
+/** An entry whose schemas are built on first use, once: every start imports the table, a command reads one entry. */
 export function defineLazyOperation<I extends z.ZodObject, O extends z.ZodType, C extends z.ZodObject = z.ZodObject>(
   op: Omit<Operation<I, O, C>, Schemas> & { schemas: () => Pick<Operation<I, O, C>, Schemas> },
 ): Operation<I, O, C> {

@@ -6,58 +6,32 @@ import { listInboxesOperation } from './connected/list-inboxes.js';
 import { helpOperationOver } from './help.js';
 import { jmapRequestOperation } from './jmap-request.js';
 import { mcpOperation } from './mcp.js';
-import {
-  outboxApproveOperation,
-  outboxDiscardOperation,
-  outboxListOperation,
-  outboxLogOperation,
-} from './policy/outbox-commands.js';
-import {
-  policyAllowReceiveOperation,
-  policyAllowSendOperation,
-  policyBlockReceiveOperation,
-  policyBlockSendOperation,
-  policyUnlistOperation,
-} from './policy/policy-lists.js';
+import { outboxOperations } from './policy/outbox-commands.js';
+import { policyListOperations } from './policy/policy-lists.js';
 import { policySetOperation } from './policy/policy-set.js';
 import { policyShowOperation } from './policy/policy-show.js';
 import { registerOperation } from './register.js';
 import { drillOperations, sandboxOperation } from './sandbox.js';
-import { wakeOperation, watchRunOperation } from './wake.js';
-import { watchInstallOperation, watchRemoveOperation, watchStatusOperation } from './watch.js';
+import { watchOperations } from './watch.js';
 
 export type { AnyOperation };
 
 /** `help`, whose tools topic lists the agent's tools: what an MCP host offers is what the skill's shell commands do too. */
 export const helpOperation = helpOperationOver(() => operationsFor('mcp'));
 
-/**
- * THE table. The cast widens each entry's input type to the common one: `run` is contravariant in
- * its input, and the doors validate with the entry's own schema before calling it.
- */
+/** THE table. The cast widens each entry's input type: the doors validate with the entry's own schema first. */
 export const operations: readonly AnyOperation[] = [
   registerOperation,
   jmapRequestOperation,
   listInboxesOperation,
   helpOperation,
-  watchStatusOperation,
-  watchInstallOperation,
-  watchRemoveOperation,
-  watchRunOperation,
-  wakeOperation,
+  ...watchOperations,
   connectOperation,
   disconnectOperation,
   policyShowOperation,
   policySetOperation,
-  policyAllowSendOperation,
-  policyBlockSendOperation,
-  policyAllowReceiveOperation,
-  policyBlockReceiveOperation,
-  policyUnlistOperation,
-  outboxListOperation,
-  outboxApproveOperation,
-  outboxDiscardOperation,
-  outboxLogOperation,
+  ...policyListOperations,
+  ...outboxOperations,
   sandboxOperation,
   ...drillOperations,
   mcpOperation,

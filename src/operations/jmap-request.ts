@@ -1,15 +1,15 @@
 import * as z from 'zod';
-import type { NextStep } from '../errors.js';
-import type { FrontDoor } from '../render/front-door.js';
-import type { Presentation } from '../render/present-result.js';
 import type { JmapRequestResult } from '../request/run-jmap-request.js';
 import { defineOperation, inputErrorCodes, publishedAsType } from './define-operation.js';
 import { loadHandlers } from './handlers/load.js';
-import { inboxInput } from './connected/inbox-input.js';
 
-// A method call ["Method/name", {arguments}, "callId"], described as an array (z.tuple's JSON form
-// breaks every tool for several providers); its exact shape is checked when the ops are read.
+// A method call as an array (z.tuple's JSON form breaks every tool for several providers); checked when read.
 const methodCall = z.array(z.union([z.string(), z.record(z.string(), z.unknown())]));
+
+export const inboxInput = z
+  .string()
+  .optional()
+  .describe('Connected accounts only: the inbox to act for (from list_inboxes); omit for the default.');
 
 export const jmapRequestInput = z.object({
   ops: z
@@ -79,8 +79,7 @@ export type SavedDownload = {
 /** What jmap_request returns: the pipeline's result or a download's, naming its inbox for a connected account. */
 export type JmapRequestOutput = (JmapRequestResult | SavedDownload) & { inbox?: string; serviceAccountId?: string };
 
-// Checked loosely at run time (every result has these three, and hosts are told no more), typed
-// whole here, once, so `run` must return the whole type and the present hook reads it without a cast.
+// Checked loosely (hosts are told no more), typed whole so `run` and the present hook share the type.
 const jmapRequestOutput = z.looseObject({
   ok: z.boolean(),
   summary: z.string(),
@@ -101,7 +100,9 @@ export const jmapRequestOperation = defineOperation({
   output: jmapRequestOutput,
   // Sending and moving mail change the world; a preset may be destructive (move_to_trash).
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  present: presentJmapRequest,
+  // The request pipeline, the send guard, the receive screen and the presenter load with the first call.
+  present: async (result, door, describeNext) =>
+    (await loadHandlers()).presentJmapRequestResult(result, door, describeNext),
   cli: {
     jsonFlags: {
       vars: '{"TO": "bob@example.com", "SUBJECT": "Hi"}',
@@ -110,15 +111,5 @@ export const jmapRequestOperation = defineOperation({
     repeatable: ['attachments'],
     flagNames: { attachments: '--attachment' },
   },
-  // The request pipeline, the send guard, the receive screen and the presenter load with the first call.
   run: async (input, ctx) => (await loadHandlers()).runJmapRequestCall(input, ctx),
 });
-
-/** The summary leads, so the CLI can still show it beside --json. */
-export async function presentJmapRequest(
-  result: JmapRequestOutput,
-  door: FrontDoor,
-  describeNext: (next: NextStep) => string,
-): Promise<Presentation> {
-  return (await loadHandlers()).presentJmapRequestResult(result, door, describeNext);
-}

@@ -2,10 +2,7 @@ import * as z from 'zod';
 import { MailboxError } from '../errors.js';
 import { defineLazyOperation } from './define-operation.js';
 
-/**
- * `agent-mailbox mcp`: the stdio MCP server, started by the CLI door (core never imports a door).
- * `--verbose` is the shared config flag (setting `debug`).
- */
+/** `agent-mailbox mcp`, started by the CLI door (core never imports a door); `--verbose` is the `debug` setting. */
 export const mcpOperation = defineLazyOperation({
   name: 'mcp',
   title: 'Run the MCP server',

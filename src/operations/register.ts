@@ -1,12 +1,14 @@
+import { resolve } from 'node:path';
 import * as z from 'zod';
 import { resolveConfig } from '../config.js';
-import { MailboxError, inputRef } from '../errors.js';
+import { MailboxError, inputRef, toMailboxError } from '../errors.js';
 import { usernameLength, usernamePattern } from '../wire-constants.js';
 import type { PowProgress } from '../pow/pow-progress.js';
-import type { RegisterOutcome } from '../auth/account-registry.js';
+import type { RegisterOutcome, WatchMode } from '../auth/account-registry.js';
+import { shellQuote } from '../render/shell-quote.js';
 import { defineLazyOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
 import { loadHandlers } from './handlers/load.js';
-import { applyWatchChoice, watchReportSchema } from './watch-choice.js';
+import { watchTarget } from './watch.js';
 
 const watchChoiceMessage =
   'watch is required and is the operator\'s decision: "scheduled" installs a daily 09:00 job that wakes an agent to read the inbox; "on-demand" installs nothing. Ask the operator which they want.';
@@ -48,7 +50,14 @@ const registerOutput = () =>
     apiKeyMasked: z.string(),
     watch: z.enum(['scheduled', 'on-demand']),
     pow: z.object({ difficulty: z.number(), tried: z.number(), elapsedMs: z.number() }).optional(),
-    watchJob: watchReportSchema(),
+    watchJob: z.object({
+      mode: z.enum(['scheduled', 'on-demand']),
+      installed: z.boolean(),
+      summary: z.string(),
+      verify: z.array(z.string()),
+      remove: z.string().optional(),
+      next: z.array(z.string()),
+    }),
     next: z.array(z.string()),
   });
 
@@ -59,8 +68,7 @@ export function describePowProgress(p: PowProgress): string {
   return `Solving proof of work: ${p.tried} hashes tried (mean ${p.expected} for difficulty ${p.difficulty}), ${p.rate.toFixed(1)} hashes/s, ${eta}.`;
 }
 
-// Registrations that outlived a call's deadline keep running here, keyed by directory and input,
-// so the next identical call collects the result instead of starting a second proof of work.
+// Registrations that outlived their call's deadline, for the next identical call to collect.
 const pendingRegistrations = new Map<string, Promise<RegisterOutcome>>();
 
 async function registerWithinDeadline(
@@ -74,11 +82,7 @@ async function registerWithinDeadline(
   const worker = new AbortController();
   if (!pending) {
     pending = account.register(
-      {
-        ...(input.username !== undefined ? { username: input.username } : {}),
-        ...(input.api_key !== undefined ? { apiKey: input.api_key } : {}),
-        watch: input.watch,
-      },
+      { username: input.username, apiKey: input.api_key, watch: input.watch },
       {
         signal: worker.signal,
         // The registration may outlive this call (the next identical call collects it): the door's budget stays out.
@@ -90,10 +94,8 @@ async function registerWithinDeadline(
       },
     );
     pendingRegistrations.set(key, pending);
-    pending.then(
-      () => pendingRegistrations.delete(key),
-      () => pendingRegistrations.delete(key),
-    );
+    const forget = (): boolean => pendingRegistrations.delete(key);
+    pending.then(forget, forget);
   }
   // A cancelled call stops the proof of work; a call that merely ran out of time leaves it running.
   const onAbort = (): void => worker.abort(ctx.signal.reason);
@@ -119,6 +121,53 @@ async function registerWithinDeadline(
   } finally {
     if (timer) clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * Installs the daily job for `scheduled`, and for `on-demand` only reports a job left from before.
+ * A failure to install never undoes a registration: the inbox exists and its key is stored, so the
+ * report says what failed and how to install the job later.
+ */
+export async function applyWatchChoice(
+  credentialsDir: string,
+  mode: WatchMode,
+  ctx: OperationContext,
+  wakeCommand: string | undefined,
+): Promise<z.infer<ReturnType<typeof registerOutput>>['watchJob']> {
+  const dirFlag = `--credentials-dir ${shellQuote(resolve(credentialsDir))}`;
+  try {
+    // Loaded here so that register's start does not pay for the watch code (node-cron, crontab).
+    const { installWatch, removeWatchHint, watchStatus } = await import('../watch/index.js');
+    const target = watchTarget(ctx, { credentials_dir: credentialsDir, wake_command: wakeCommand || undefined });
+    const remove = removeWatchHint(credentialsDir, ctx.install.shellCommand);
+    if (mode === 'scheduled') {
+      const { installed, summary, verify, next } = await installWatch(target);
+      return { mode, installed, summary, verify, remove, next };
+    }
+    const status = await watchStatus(target);
+    if (status.installed) {
+      const summary = `on-demand: no job installed now, but a daily job from before still exists for this directory. ${status.summary}`;
+      return { mode, installed: true, summary, verify: status.verify, remove, next: [] };
+    }
+    // No job to look for in a job table: only the status command, which also shows the operator's rules.
+    const verify = [`${ctx.install.shellCommand} watch status ${dirFlag}`];
+    return {
+      mode,
+      installed: false,
+      summary: 'on-demand: no scheduled job; read the inbox when asked.',
+      verify,
+      next: [],
+    };
+  } catch (error) {
+    const failure = toMailboxError(error);
+    return {
+      mode,
+      installed: false,
+      summary: `The inbox is registered, but the daily job could not be set up: ${failure.message}`,
+      verify: [],
+      next: [failure.hint, `${ctx.install.shellCommand} watch install ${dirFlag}`],
+    };
   }
 }
 
@@ -155,10 +204,7 @@ export const registerOperation = defineLazyOperation({
     const { assertNewInboxAllowed, assertNoWakeRunning, rememberInboxDir } = await loadHandlers();
     // A directory that already holds an inbox only replays; any other is a new inbox or login.
     const account = ctx.accounts.open(input.credentials_dir);
-    const hasInbox = await account.credentials().then(
-      () => true,
-      () => false,
-    );
+    const hasInbox = await account.credentials().then(Boolean, () => false);
     const { userConfigDir } = await account.config();
     await assertNoWakeRunning(userConfigDir);
     if (!hasInbox)
@@ -168,8 +214,7 @@ export const registerOperation = defineLazyOperation({
         knownDirs: [resolveConfig(ctx.configInputs).credentialsDir],
       });
     const outcome = await registerWithinDeadline(input, ctx);
-    // Its own layer now binds every later new inbox too, wherever that one is registered. The
-    // apiKey is stored by now, so a list that cannot be written must not fail the registration.
+    // Its layer now binds every later new inbox too; the apiKey is stored, so a failure here only warns.
     await rememberInboxDir(userConfigDir, outcome.credentialsDir).catch((error: unknown) =>
       ctx.log.warn(
         `Could not add ${outcome.credentialsDir} to this user's list of inbox directories (${(error as Error).message}); its policy layer binds new inboxes only when named.`,

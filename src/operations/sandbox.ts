@@ -1,25 +1,15 @@
 import * as z from 'zod';
-import { flagsOf, sandboxCommandInput } from '../sandbox-bin/sandbox-flags.js';
+import { flagsOf, sandboxCommandInput, wholeNumber } from '../sandbox-bin/sandbox-flags.js';
 import { defineLazyOperation, streamsOf, type OperationContext } from './define-operation.js';
 import { loadHandlers } from './handlers/load.js';
 
 /** Runs the sandbox package's bin (found at run time; the client never imports it) with these arguments. */
 async function runSandboxPackage(args: string[], ctx: OperationContext, what: string): Promise<{ exitCode: number }> {
-  const { stdout, stderr } = streamsOf(ctx, what);
+  const streams = streamsOf(ctx, what);
   const env = ctx.configInputs.env ?? {};
   const { findSandboxBin, runSandboxBin } = await loadHandlers();
-  const bin = findSandboxBin({ env });
-  return {
-    exitCode: await runSandboxBin({
-      bin,
-      nodePath: ctx.install.nodePath,
-      args,
-      env,
-      stdout,
-      stderr,
-      signal: ctx.signal,
-    }),
-  };
+  const run = { bin: findSandboxBin({ env }), nodePath: ctx.install.nodePath, args, env, signal: ctx.signal };
+  return { exitCode: await runSandboxBin({ ...run, stdout: streams.stdout, stderr: streams.stderr }) };
 }
 
 const annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -38,10 +28,7 @@ export const sandboxOperation = defineLazyOperation({
   run: (input, ctx) => runSandboxPackage(flagsOf(input), ctx, 'sandbox'),
 });
 
-/**
- * `agent-mailbox drill seed|score|run`: the mail drill against a local sandbox. Its work lives with
- * the sandbox (its bin's `drill` command); `drill run` gives it this CLI to run the agents with.
- */
+/** `drill seed|score|run`: the sandbox bin's `drill`; `drill run` gives it this CLI to run the agents with. */
 
 const sandbox = z
   .string()
@@ -56,12 +43,7 @@ const credentialsDir = z
     "The sandbox inbox's credentials directory; default: the sandbox's own (AGENT_MAILBOX_CREDENTIALS_DIR of client.env).",
   );
 const classes = z.string().optional().describe('Attack classes, comma-separated (default: all; see docs/drill.md).');
-const seed = z.coerce
-  .number({ error: '--seed takes a whole number' })
-  .int('--seed takes a whole number')
-  .min(0, '--seed takes a whole number')
-  .optional()
-  .describe('Order of the mail (canaries are new on every run).');
+const seed = wholeNumber('--seed').describe('Order of the mail (canaries are new on every run).');
 const json = z.boolean().optional().describe('Print JSON.');
 const html = z.string().optional().describe('Also write the report as one self-contained HTML page to this file.');
 

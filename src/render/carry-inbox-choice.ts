@@ -1,9 +1,8 @@
 import type { NextStep } from '../errors.js';
 
 /**
- * A suggested next call must name the inbox the caller used: without it an agent would read the
- * default inbox (a notFound at best, another inbox's mail at worst). Built once per door; per call
- * it gives the adjuster for every next step of a result, its presentation and an error.
+ * A suggested next call must name the inbox the caller used, or an agent would read the default inbox
+ * (another inbox's mail at worst). Built once per door; per call it gives the adjuster of next steps.
  */
 export function inboxChoiceCarrier(
   operations: readonly { name: string; input: { shape: object } }[],

@@ -23,9 +23,8 @@ export type CliSpelling = { path: readonly string[] } & Partial<InputSpelling>;
 export type CliSpellingLookup = (operation: string, key?: string) => CliSpelling | undefined;
 
 /**
- * How a door words next steps: `adjust` fills in what the caller chose (the inbox, see
- * src/render/carry-inbox-choice.ts), `cli` spells flags as the table declares them, `command`
- * is how this CLI is run at the operator's shell (src/render/shell-command.ts).
+ * How a door words next steps: `adjust` fills in the caller's inbox choice (carry-inbox-choice.ts),
+ * `cli` spells flags as the table declares them, `command` runs this CLI at the operator's shell.
  */
 export interface NextWording {
   adjust?: ((next: NextStep) => NextStep) | undefined;
@@ -65,18 +64,15 @@ export function describeNext(next: NextStep, door: FrontDoor, wording: NextWordi
 export function wordInputs(text: string, door: FrontDoor, spelling?: CliSpellingLookup): string {
   if (!text.includes('⟦') && !text.includes('⟪')) return text;
   return text
-    .replace(/⟦([a-z_]+)⟧/g, (_whole, key: string) => {
-      if (door === 'mcp') return key;
-      return spelling?.('*', key)?.flag ?? `--${toKebab(key)}`;
-    })
-    .replace(/⟪([A-Za-z]+)⟫/g, (whole, name: string) => wordSetting(name as SettingRefName, door) ?? whole);
-}
-
-/** An agent over MCP cannot pass a flag: it is told which variable of the server's environment the operator sets. */
-function wordSetting(name: SettingRefName, door: FrontDoor): string | undefined {
-  if (!Object.hasOwn(settings, name)) return undefined;
-  const declared: { flag: string; env: string } = settings[name satisfies keyof typeof settings];
-  return door === 'cli'
-    ? `${declared.flag} / ${declared.env}`
-    : `the MCP server's ${declared.env} (set in the host's config by your operator)`;
+    .replace(/⟦([a-z_]+)⟧/g, (_whole, key: string) =>
+      door === 'mcp' ? key : (spelling?.('*', key)?.flag ?? `--${toKebab(key)}`),
+    )
+    .replace(/⟪([A-Za-z]+)⟫/g, (whole, name: string) => {
+      if (!Object.hasOwn(settings, name)) return whole;
+      const declared: { flag: string; env: string } = settings[name as SettingRefName];
+      // Over MCP no flag can be passed: the agent is told the server's variable the operator sets.
+      return door === 'cli'
+        ? `${declared.flag} / ${declared.env}`
+        : `the MCP server's ${declared.env} (set in the host's config by your operator)`;
+    });
 }

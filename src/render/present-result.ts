@@ -5,9 +5,8 @@ import type { FrontDoor } from './front-door.js';
 import { isRecord } from '../is-record.js';
 
 /**
- * What an operation's `present` hook returns: `text`, the whole text a person or model reads, else
- * `lead` lines over the result as compact JSON. `isError`: the call completed but reports a failure
- * (JMAP method errors arrive inside HTTP 200, RFC 8620 §3.6.2).
+ * A `present` hook's answer: `text`, the whole text a person or model reads, else `lead` lines over the
+ * compact JSON. `isError`: the call completed but reports a failure (JMAP method errors come in a 200).
  */
 export interface Presentation {
   text?: string;
@@ -15,14 +14,10 @@ export interface Presentation {
   isError?: boolean;
 }
 
-/**
- * An operation's present hook, typed by its output; `describe` words a next step for the door. It may
- * answer later: a hook that loads its presenter on first use keeps that code out of every start.
- */
+/** An operation's present hook, typed by its output; `describe` words a next step for the door. */
 export type Present<R = unknown> = {
-  // A method's parameters are bivariant: the table's entries, each typed by its own output, are
-  // handed to the doors as Present<unknown>; a door calls a hook only with its own operation's
-  // result, which the output schema has checked.
+  // A method's parameters are bivariant, so entries typed by their own output pass as Present<unknown>;
+  // a door calls a hook only with its own operation's result.
   present(result: R, door: FrontDoor, describe: (next: NextStep) => string): Presentation | Promise<Presentation>;
 }['present'];
 
@@ -53,7 +48,6 @@ export async function renderResult(
 ): Promise<RenderedResult> {
   const wording = options.wording ?? {};
   const result = withWordedNext(given, door, wording);
-  // Steps of the result are adjusted already; adjusting twice changes nothing (it fills in only what is missing).
   const describe = (next: NextStep): string => describeNext(next, door, wording);
   const shown = (await options.present?.(result, door, describe)) ?? {};
   const exact = isRecord(result) ? result : { result };
@@ -78,11 +72,8 @@ function withWordedNext(result: unknown, door: FrontDoor, wording: NextWording):
   if (!isRecord(result) || !Array.isArray(result.next)) return result;
   const next = result.next.map((item: unknown) => {
     if (typeof item === 'string') return wordInputs(item, door, wording.cli);
-    return isNextStep(item) && wording.adjust ? wording.adjust(item) : item;
+    const isNextStep = isRecord(item) && typeof item.operation === 'string';
+    return isNextStep && wording.adjust ? wording.adjust(item as unknown as NextStep) : item;
   });
   return { ...result, next };
-}
-
-function isNextStep(value: unknown): value is NextStep {
-  return isRecord(value) && typeof value.operation === 'string';
 }

@@ -32,10 +32,7 @@ export function exitCodeOf(error: MailboxError): number {
   return inputCodes.has(error.code) && error.status === undefined ? exitCodes.usage : exitCodes.failure;
 }
 
-/**
- * The one renderer of failures. Server text may quote a token back at us, so every field passes the
- * redactor; the next step is worded for the door (a command line or a tool call).
- */
+/** The one renderer of failures: every field passes the redactor (a server may quote a token back). */
 export function renderError(
   error: MailboxError,
   door: FrontDoor,

@@ -2,8 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { shellQuote } from './shell-quote.js';
 
-// package.json "bin"
-const binName = 'agent-mailbox';
+const binName = 'agent-mailbox'; // package.json "bin"
 
 interface ShellCommandSource {
   /** dist/bin.js, or the skill's single-file bundle. */
@@ -22,7 +21,7 @@ export function shellCommandFor(source: ShellCommandSource): string {
   if (isInNpxCache(source.cliPath, source.env)) return `npx -y ${binName}`;
   const entry = userFacingEntry(source.cliPath);
   if (isOnPath(entry, source.env.PATH)) return binName;
-  return `node ${shellQuote(spellPath(entry, source.cwd))}`;
+  return `node ${shellQuote((source.cwd ? relativeInside(source.cwd, entry) : undefined) ?? entry)}`;
 }
 
 /**
@@ -35,22 +34,16 @@ function isInNpxCache(cliPath: string, env: ShellCommandSource['env']): boolean 
   if (!real) return false;
   return npmCacheDirs(env).some((cache) => {
     const npxDir = realOrUndefined(join(cache, '_npx'));
-    if (!npxDir) return false;
-    const inside = relative(npxDir, real);
-    return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
+    return npxDir !== undefined && relativeInside(npxDir, real) !== undefined;
   });
 }
 
 /** The cache npm was told to use (npm passes its settings on as npm_config_*), and its default. */
 function npmCacheDirs(env: ShellCommandSource['env']): string[] {
-  const dirs: string[] = [];
-  if (env.npm_config_cache) dirs.push(env.npm_config_cache);
-  if (process.platform === 'win32') {
-    if (env.LOCALAPPDATA) dirs.push(join(env.LOCALAPPDATA, 'npm-cache'));
-  } else if (env.HOME) {
-    dirs.push(join(env.HOME, '.npm'));
-  }
-  return dirs;
+  const dirs = [env.npm_config_cache];
+  if (process.platform === 'win32') dirs.push(env.LOCALAPPDATA && join(env.LOCALAPPDATA, 'npm-cache'));
+  else dirs.push(env.HOME && join(env.HOME, '.npm'));
+  return dirs.filter((dir): dir is string => !!dir);
 }
 
 /** A package's tsc entry (dist/bin.js) is reached through bin/agent-mailbox.js, the file people name. */
@@ -81,8 +74,8 @@ function realOrUndefined(path: string): string | undefined {
   }
 }
 
-function spellPath(entry: string, cwd: string | undefined): string {
-  if (!cwd) return entry;
-  const inside = relative(cwd, entry);
-  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : entry;
+/** `path` relative to `dir` when it lies inside it. */
+function relativeInside(dir: string, path: string): string | undefined {
+  const inside = relative(dir, path);
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : undefined;
 }

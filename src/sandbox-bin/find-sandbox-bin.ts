@@ -6,11 +6,6 @@ import { MailboxError } from '../errors.js';
 /** The sandbox's npm package and the command it installs. */
 const sandboxPackage = 'agent-mailbox-sandbox';
 
-/** How node finds a package from this module: beside the client in node_modules, or a global sibling. */
-function resolveFromClient(): string {
-  return createRequire(import.meta.url).resolve(`${sandboxPackage}/package.json`);
-}
-
 function binOfPackage(packageJson: string): string | undefined {
   const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { bin?: string | Record<string, string> };
   const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.[sandboxPackage];
@@ -27,9 +22,8 @@ function isExecutable(file: string): boolean {
 }
 
 /**
- * The sandbox's bin, found at run time: the client never imports the sandbox, it starts it. First
- * the package node resolves from the client's location (a checkout's workspace, or a global
- * install beside the client's), then `agent-mailbox-sandbox` on PATH; absent both, a next step.
+ * The sandbox's bin (the client never imports the sandbox, it starts it): the package node resolves
+ * from the client's location (a workspace, or a global install beside it), else the one on PATH.
  */
 export function findSandboxBin(lookup: {
   env: Readonly<Record<string, string | undefined>>;
@@ -37,7 +31,9 @@ export function findSandboxBin(lookup: {
   resolvePackageJson?: () => string;
 }): string {
   try {
-    const bin = binOfPackage((lookup.resolvePackageJson ?? resolveFromClient)());
+    const packageJson =
+      lookup.resolvePackageJson?.() ?? createRequire(import.meta.url).resolve(`${sandboxPackage}/package.json`);
+    const bin = binOfPackage(packageJson);
     if (bin !== undefined && isExecutable(bin)) return bin;
   } catch {
     // Not installed beside the client: PATH next.

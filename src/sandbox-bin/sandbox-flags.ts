@@ -1,10 +1,9 @@
 import * as z from 'zod';
 
-// The flags of `agent-mailbox sandbox`, declared for the client's CLI and help pages. The sandbox
-// package (agent-mailbox-sandbox) declares the same flags for its own bin, which this command
-// starts; test/unit/sandbox-bin/sandbox-flags.test.ts checks the two declarations agree.
+// The flags of `agent-mailbox sandbox`, for the client's CLI and help; the sandbox package declares them for
+// its own bin, and test/unit/sandbox-bin/sandbox-flags.test.ts checks the two agree.
 
-const wholeNumber = (what: string) =>
+export const wholeNumber = (what: string) =>
   z.coerce
     .number({ error: `${what} takes a whole number` })
     .int(`${what} takes a whole number`)
@@ -71,11 +70,7 @@ export const sandboxCommandInput = z.object({
 
 export type SandboxCommandInput = z.infer<typeof sandboxCommandInput>;
 
-/**
- * Validated input as command-line flags of the sandbox's bin, in the declaration's spelling
- * (`auth_port` → `--auth-port`): true → the bare flag, false and absent → nothing, a list → the
- * flag once per value.
- */
+/** Validated input as the bin's flags (`auth_port` → `--auth-port`): true a bare flag, a list one flag per value. */
 export function flagsOf(input: Record<string, unknown>): string[] {
   return Object.entries(input).flatMap(([key, value]): string[] => {
     const flag = `--${key.replace(/_/g, '-')}`;

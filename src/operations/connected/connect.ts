@@ -6,47 +6,44 @@ import { loadHandlers } from '../handlers/load.js';
 
 const scopeChoices = { read: oauthScopes.read, 'read,send': `${oauthScopes.read} ${oauthScopes.send}` } as const;
 
-const connectInput = () =>
-  z.object({
-    scope: z
-      .enum(['read', 'read,send'], {
-        error: 'scope must be "read" (recommended: the service refuses every send) or "read,send"',
-      })
-      .optional()
-      .describe(
-        'What the person is asked to grant: "read" (mail.read; recommended, the service itself refuses every send) or "read,send" (also mail.send). Default: read.',
-      ),
-    credentials_dir: z
-      .string()
-      .optional()
-      .describe(
-        'Directory of its own for the connection (never one holding a registered inbox). Default: AGENT_MAILBOX_CREDENTIALS_DIR, then the per-user config dir.',
-      ),
-    resource: z
-      .string()
-      .optional()
-      .describe('The resource the tokens are for (RFC 8707). Default: {api_url}/jmap exactly.'),
-    browser: z
-      .boolean()
-      .optional()
-      .describe('--no-browser: do not open a browser; print the sign-in link on stderr instead.'),
-    login_hint: z.string().max(200).optional().describe('Who is expected to sign in, passed on to the sign-in page.'),
-    wait_seconds: z
-      .number()
-      .int()
-      .min(10)
-      .max(3600)
-      .optional()
-      .describe('How long to wait for the person to sign in and approve (default 600).'),
-  });
-
 export const connectOperation = defineLazyOperation({
   name: 'connect',
   title: "Connect a person's account",
   description:
     "Connect a person's Agent Mailbox account (their inboxes, custom domains included) through the service's sign-in and consent page in a browser, and store the grant in a credentials directory of its own. Read-only (--scope read) is recommended: the service itself then refuses every send.",
   schemas: () => ({
-    input: connectInput(),
+    input: z.object({
+      scope: z
+        .enum(['read', 'read,send'], {
+          error: 'scope must be "read" (recommended: the service refuses every send) or "read,send"',
+        })
+        .optional()
+        .describe(
+          'What the person is asked to grant: "read" (mail.read; recommended, the service itself refuses every send) or "read,send" (also mail.send). Default: read.',
+        ),
+      credentials_dir: z
+        .string()
+        .optional()
+        .describe(
+          'Directory of its own for the connection (never one holding a registered inbox). Default: AGENT_MAILBOX_CREDENTIALS_DIR, then the per-user config dir.',
+        ),
+      resource: z
+        .string()
+        .optional()
+        .describe('The resource the tokens are for (RFC 8707). Default: {api_url}/jmap exactly.'),
+      browser: z
+        .boolean()
+        .optional()
+        .describe('--no-browser: do not open a browser; print the sign-in link on stderr instead.'),
+      login_hint: z.string().max(200).optional().describe('Who is expected to sign in, passed on to the sign-in page.'),
+      wait_seconds: z
+        .number()
+        .int()
+        .min(10)
+        .max(3600)
+        .optional()
+        .describe('How long to wait for the person to sign in and approve (default 600).'),
+    }),
     output: z.looseObject({
       credentialsDir: z.string(),
       scope: z.string(),
@@ -59,9 +56,8 @@ export const connectOperation = defineLazyOperation({
   cli: { flagNames: { browser: '--no-browser' }, hidden: ['wait_seconds'] },
   async run(input, ctx) {
     const config = commandConfig(ctx, input);
-    // A connected account brings inboxes the operator's rules must know of, like a registered one:
-    // refused during a wake and under newInboxes=off, before any browser opens. Connecting again
-    // over a connection counts too: whoever signs in may be another person.
+    // Its inboxes are new inboxes to the operator's rules (refused during a wake and under newInboxes=off),
+    // before any browser opens; connecting over a connection too: whoever signs in may be another person.
     const dir = resolve(config.credentialsDir);
     const { assertNewInboxAllowed, assertNoWakeRunning } = await loadHandlers();
     await assertNoWakeRunning(config.userConfigDir, 'connect');

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { credentialsKindOf, oauthInboxStateDir } from '../../credentials/credentials-kind.js';
 import { toMailboxError } from '../../errors.js';
 import { commandConfig, defineLazyOperation } from '../define-operation.js';
-import { watchTarget } from '../watch-target.js';
+import { watchTarget } from '../watch.js';
 
 export const disconnectOperation = defineLazyOperation({
   name: 'disconnect',

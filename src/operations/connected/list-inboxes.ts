@@ -3,27 +3,7 @@ import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { defineLazyOperation, gateContext } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
 
-const listInboxesOutput = () =>
-  z.object({
-    credentialsDir: z.string(),
-    kind: z.enum(['own', 'connected']),
-    inboxes: z.array(
-      z.object({
-        address: z.string(),
-        inboxId: z.string(),
-        accountId: z.string().optional(),
-        isDefault: z.boolean(),
-        status: z.string().optional(),
-      }),
-    ),
-    default: z.string().optional(),
-    summary: z.string(),
-  });
-
-/**
- * A connected account's list is the service's (GET /api/v1/agents through the call's gate), kept in
- * the directory and fetched again with `refresh`; a directory of the agent's own lists its inbox.
- */
+/** A connected account's list is the service's, kept and fetched again on `refresh`; an own directory lists its inbox. */
 export const listInboxesOperation = defineLazyOperation({
   name: 'list_inboxes',
   title: 'List the inboxes you can use',
@@ -34,16 +14,29 @@ export const listInboxesOperation = defineLazyOperation({
       credentials_dir: z.string().optional().describe('Omit for the default.'),
       refresh: z.boolean().optional().describe('Ask the service again instead of using the kept list.'),
     }),
-    output: listInboxesOutput(),
+    output: z.object({
+      credentialsDir: z.string(),
+      kind: z.enum(['own', 'connected']),
+      inboxes: z.array(
+        z.object({
+          address: z.string(),
+          inboxId: z.string(),
+          accountId: z.string().optional(),
+          isDefault: z.boolean(),
+          status: z.string().optional(),
+        }),
+      ),
+      default: z.string().optional(),
+      summary: z.string(),
+    }),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   present: (result) => {
-    const typed = result as z.infer<ReturnType<typeof listInboxesOutput>>;
-    const lines = typed.inboxes.map(
+    const lines = result.inboxes.map(
       (inbox) =>
         `- ${inbox.address}${inbox.accountId ? ` (accountId ${inbox.accountId})` : ''}${inbox.isDefault ? ', default' : ''}`,
     );
-    return { text: [typed.summary, ...lines].join('\n') };
+    return { text: [result.summary, ...lines].join('\n') };
   },
   async run(input, ctx) {
     const account = ctx.accounts.open(input.credentials_dir);

@@ -1,8 +1,7 @@
 /**
- * The work behind the table's run and present hooks, in one module that the first call imports
- * (load.ts): a start and tools/list read the table alone. One module rather than one per
- * operation: the bundle's chunks follow its dynamic imports, and each import of its own would cut the
- * code a call loads into many more chunks, which a CLI step pays for in module loads on every start.
+ * The work behind the table's hooks, imported by the first call (load.ts): a start and tools/list read
+ * the table alone. One module, not one per operation: the bundle's chunks follow dynamic imports, and
+ * more chunks cost a CLI step module loads on every start.
  */
 export { runJmapRequestCall, presentJmapRequestResult } from './jmap-request.js';
 export { describeInboxPolicy } from '../policy/describe-inbox-policy.js';

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type * as z from 'zod';
+import type { Account } from '../../auth/account-registry.js';
 import { downloadBlobToFile } from '../../mail/download-blob-to-file.js';
 import { askOperator } from '../../policy/operator-terminal.js';
 import { checkOutgoing } from '../../request/check-outgoing.js';
@@ -8,12 +9,8 @@ import { runJmapRequest } from '../../request/run-jmap-request.js';
 import type { NextStep } from '../../errors.js';
 import type { FrontDoor } from '../../render/front-door.js';
 import type { Presentation } from '../../render/present-result.js';
-import type { Account } from '../../auth/account-registry.js';
 import { gateContext, type OperationContext } from '../define-operation.js';
-import { chosenInbox, namingInbox } from '../connected/inbox-input.js';
 import type { jmapRequestInput, jmapRequestOperatorInput, JmapRequestOutput } from '../jmap-request.js';
-
-// jmap_request's work, which its table entry (../jmap-request.ts) loads at the first call.
 
 type JmapRequestInput = z.infer<typeof jmapRequestInput> & Partial<z.infer<typeof jmapRequestOperatorInput>>;
 
@@ -23,38 +20,44 @@ export async function runJmapRequestCall(input: JmapRequestInput, ctx: Operation
       "include-held shows this inbox's mail that your receive rules hold back from the agent, in this run's output only.",
     ]);
   }
-  const account = ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
-  return namingInbox(account, await runOn(account, input, ctx));
+  const account = ctx.accounts.open(input.credentials_dir, { inbox: input.inbox });
+  if (!input.download)
+    return namingInbox(
+      account,
+      await runJmapRequest(account, input, {
+        ...gateContext(ctx),
+        progress: ctx.progress,
+        guard: { confirm: ctx.confirm },
+      }),
+    );
+  const { downloadDir } = await account.config();
+  const saved = await downloadBlobToFile(
+    account,
+    {
+      blobId: input.download.blob_id,
+      ...(input.download.mail_id ? { mailId: input.download.mail_id } : {}),
+      ...(input.download.name ? { name: input.download.name } : {}),
+      ...(input.download.type ? { type: input.download.type } : {}),
+    },
+    {
+      ...gateContext(ctx),
+      guard: { confirm: ctx.confirm },
+      check: checkOutgoing,
+      ...(input.include_held === true ? { includeHeld: true } : {}),
+      // The operator's download directory, else the working directory; never a path from mail.
+      allowedDirs: [downloadDir ? resolve(ctx.workingDir, downloadDir) : ctx.workingDir],
+      saveAs: (name) => ({ operation: 'jmap_request', input: { download: { ...input.download, name } } }),
+    },
+  );
+  const summary = `Saved ${saved.size} bytes (${saved.type}) to ${saved.path}.`;
+  return namingInbox(account, { ok: true, summary, dryRun: false, saved });
 }
 
-async function runOn(account: Account, input: JmapRequestInput, ctx: OperationContext): Promise<JmapRequestOutput> {
-  if (input.download) {
-    const config = await account.config();
-    const saved = await downloadBlobToFile(
-      account,
-      {
-        blobId: input.download.blob_id,
-        ...(input.download.mail_id ? { mailId: input.download.mail_id } : {}),
-        ...(input.download.name ? { name: input.download.name } : {}),
-        ...(input.download.type ? { type: input.download.type } : {}),
-      },
-      {
-        ...gateContext(ctx),
-        guard: { confirm: ctx.confirm },
-        check: checkOutgoing,
-        ...(input.include_held === true ? { includeHeld: true } : {}),
-        // The operator's download directory, else the working directory; never a path from mail.
-        allowedDirs: [config.downloadDir ? resolve(ctx.workingDir, config.downloadDir) : ctx.workingDir],
-        saveAs: (name) => ({ operation: 'jmap_request', input: { download: { ...input.download, name } } }),
-      },
-    );
-    return { ok: true, summary: `Saved ${saved.size} bytes (${saved.type}) to ${saved.path}.`, dryRun: false, saved };
-  }
-  return runJmapRequest(account, input, {
-    ...gateContext(ctx),
-    progress: ctx.progress,
-    guard: { confirm: ctx.confirm },
-  });
+/** A result on a connected account names the inbox it acted for: address and the service's accountId. */
+async function namingInbox<T extends Record<string, unknown>>(account: Account, result: T): Promise<T> {
+  const identity = await account.inbox();
+  if (identity.kind !== 'oauth') return result;
+  return { ...result, inbox: identity.address ?? identity.inboxId, serviceAccountId: identity.serviceAccountId };
 }
 
 export function presentJmapRequestResult(

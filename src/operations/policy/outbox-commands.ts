@@ -2,14 +2,13 @@ import * as z from 'zod';
 import type { AuditEntry } from '../../policy/records/audit-log.js';
 import type { Account } from '../../auth/account-registry.js';
 import type { HeldMail } from '../../policy/records/outbox-store.js';
-import { chosenInbox, inboxInput } from '../connected/inbox-input.js';
+import { inboxInput } from '../jmap-request.js';
 import { defineLazyOperation, gateContext, readsLocal, type OperationContext } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
 
 /**
- * `outbox list|approve|discard|log`: the operator's side of held mail and the audit trail. The
- * outbox is the local record of what was held and for whom (never whatever sits in Drafts, which
- * the agent can write); approving sends that record's draft to its judged recipients, once.
+ * `outbox list|approve|discard|log`: the operator's side of held mail and the audit trail. The outbox
+ * is the local record of what was held and for whom (never Drafts, which the agent can write).
  */
 
 const credentialsDir = z
@@ -21,19 +20,15 @@ const idInput = z
   .regex(/^h-[0-9a-f]{8}$/, 'an outbox id looks like h-1a2b3c4d')
   .describe("The held mail's id, from outbox list.");
 
-/** The account and inbox a command acts for: on a connected account, --inbox picks one (default: its default inbox). */
-function accountOf(
-  ctx: OperationContext,
-  input: { credentials_dir?: string | undefined; inbox?: string | undefined },
-): Account {
-  return ctx.accounts.open(input.credentials_dir, chosenInbox(input.inbox));
-}
+/** On a connected account, --inbox picks the inbox (default: its default inbox). */
+const accountOf = (ctx: OperationContext, input: { credentials_dir?: string; inbox?: string }): Account =>
+  ctx.accounts.open(input.credentials_dir, { inbox: input.inbox });
 
 function heldLine(mail: HeldMail): string {
   return `${mail.id}  ${mail.status.padEnd(9)} ${mail.createdAt}  to ${mail.rcptTo.join(', ')}  "${mail.subject}"  (${mail.reason})`;
 }
 
-export const outboxListOperation = defineLazyOperation({
+const outboxListOperation = defineLazyOperation({
   name: 'outbox_list',
   title: 'List held mail',
   description:
@@ -55,7 +50,7 @@ export const outboxListOperation = defineLazyOperation({
   },
 });
 
-export const outboxApproveOperation = defineLazyOperation({
+const outboxApproveOperation = defineLazyOperation({
   name: 'outbox_approve',
   title: 'Approve held mail',
   description:
@@ -67,7 +62,7 @@ export const outboxApproveOperation = defineLazyOperation({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   doors: ['cli'],
   cli: { path: ['outbox', 'approve'], positional: 'id' },
-  present: (result) => ({ lead: [(result as { summary: string }).summary] }),
+  present: (result) => ({ lead: [result.summary] }),
   async run(input, ctx) {
     const account = accountOf(ctx, input);
     const { approveHeldMail, findHeld, askOperator } = await loadHandlers();
@@ -85,7 +80,7 @@ export const outboxApproveOperation = defineLazyOperation({
   },
 });
 
-export const outboxDiscardOperation = defineLazyOperation({
+const outboxDiscardOperation = defineLazyOperation({
   name: 'outbox_discard',
   title: 'Discard held mail',
   description: 'Discard one held mail: it will never be sent, and its draft is deleted.',
@@ -96,7 +91,7 @@ export const outboxDiscardOperation = defineLazyOperation({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   doors: ['cli'],
   cli: { path: ['outbox', 'discard'], positional: 'id' },
-  present: (result) => ({ lead: [(result as { summary: string }).summary] }),
+  present: (result) => ({ lead: [result.summary] }),
   async run(input, ctx) {
     const { discardHeldMail } = await loadHandlers();
     const { record, draftRemoved } = await discardHeldMail(accountOf(ctx, input), input.id, gateContext(ctx));
@@ -116,7 +111,7 @@ function auditLine(entry: AuditEntry): string {
   return `${entry.at}  ${entry.door.padEnd(8)} ${entry.verdict.padEnd(9)} to ${entry.recipients.join(', ') || '-'}${entry.subject !== undefined ? `  "${entry.subject}"` : ''}${entry.rule ? `  [${entry.rule}]` : ''}${ids}${entry.note ? `  ${entry.note}` : ''}`;
 }
 
-export const outboxLogOperation = defineLazyOperation({
+const outboxLogOperation = defineLazyOperation({
   name: 'outbox_log',
   title: 'Show the send audit log',
   description:
@@ -137,3 +132,11 @@ export const outboxLogOperation = defineLazyOperation({
     return { entries: await readAudit(await heldMailDir(accountOf(ctx, input))) };
   },
 });
+
+/** The outbox commands of the operations table, in help order. */
+export const outboxOperations = [
+  outboxListOperation,
+  outboxApproveOperation,
+  outboxDiscardOperation,
+  outboxLogOperation,
+];

@@ -1,17 +1,12 @@
 import * as z from 'zod';
-import { MailboxError } from '../../errors.js';
 import type { PolicyChange } from '../../policy/policy-change.js';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { gateContext, type OperationContext } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
 import { policyTarget } from './policy-target.js';
 import type { AutoReplyNow } from '../../request/auto-reply-now.js';
-import { chosenInbox } from '../connected/inbox-input.js';
 
-/**
- * A change that widens what the agent may do needs the operator's yes at a terminal (asked under the
- * file's lock, so nothing slips in between), else fails with operator_required; narrowing needs nobody.
- */
+/** A widening change needs the operator's yes at a terminal, asked under the file's lock; narrowing needs nobody. */
 
 export const policyChangeOutput = () =>
   z.looseObject({
@@ -48,7 +43,7 @@ export async function runPolicyChange(
     credentialsKindOf(dir) !== 'none' &&
     tightensAutoReplies(update.before, update.after);
   const autoReply = reachesAutoReply
-    ? autoReplyLine(await applyAutoReplyRulesNow(ctx.accounts.open(dir, chosenInbox(input.inbox)), gateContext(ctx)))
+    ? autoReplyLine(await applyAutoReplyRulesNow(ctx.accounts.open(dir, { inbox: input.inbox }), gateContext(ctx)))
     : undefined;
   return {
     layer: target.layer,
@@ -65,13 +60,4 @@ function autoReplyLine(result: AutoReplyNow): string | undefined {
   if (result.kind === 'owed')
     return `The inbox's auto-reply could not be checked or switched off now (${result.why}); if the new rules refuse it, the tool switches it off at the inbox's next use.`;
   return undefined;
-}
-
-export function refuseInvalidEntries(invalid: readonly string[]): void {
-  if (invalid.length === 0) return;
-  throw new MailboxError({
-    code: 'invalid_input',
-    message: `Not an address or a domain: ${invalid.map((e) => JSON.stringify(e)).join(', ')}; nothing was changed.`,
-    hint: 'Give addresses (ana@example.org) or domains (example.org, which covers its subdomains).',
-  });
 }

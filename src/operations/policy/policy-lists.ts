@@ -2,7 +2,8 @@ import * as z from 'zod';
 import type { PolicyChange } from '../../policy/policy-change.js';
 import { defineLazyOperation, writesLocal } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
-import { policyChangeOutput, refuseInvalidEntries, runPolicyChange } from './policy-change-run.js';
+import { policyChangeOutput, runPolicyChange } from './policy-change-run.js';
+import { MailboxError } from '../../errors.js';
 import { policyTargetInput } from './policy-target.js';
 
 /**
@@ -16,12 +17,13 @@ const entriesInput = z
   .min(1, 'give at least one address or domain')
   .describe('Addresses (ana@example.org) or domains (example.org, covering its subdomains).');
 
+/** `list` absent: unlist. */
 function listCommand(
-  name: string,
-  words: readonly [string, string],
+  word: string,
   description: string,
-  change: (entries: string[]) => PolicyChange,
+  list?: Omit<PolicyChange & { kind: 'list' }, 'kind' | 'entries'>,
 ) {
+  const name = `policy_${word.replace(/-/g, '_')}`;
   return defineLazyOperation({
     name,
     title: description.split('.')[0] ?? name,
@@ -32,44 +34,44 @@ function listCommand(
     }),
     annotations: writesLocal,
     doors: ['cli'],
-    cli: { path: words, positional: 'entries', configOptions: false },
-    present: (result) => ({ lead: [(result as { summary: string }).summary] }),
+    cli: { path: ['policy', word], positional: 'entries', configOptions: false },
+    present: (result) => ({ lead: [result.summary] }),
     async run(input, ctx) {
       const { canonicalEntries } = await loadHandlers();
       const { entries, invalid } = canonicalEntries(input.entries);
-      refuseInvalidEntries(invalid);
-      return runPolicyChange(ctx, input, change(entries), `policy ${words[1]}`);
+      if (invalid.length > 0)
+        throw new MailboxError({
+          code: 'invalid_input',
+          message: `Not an address or a domain: ${invalid.map((e) => JSON.stringify(e)).join(', ')}; nothing was changed.`,
+          hint: 'Give addresses (ana@example.org) or domains (example.org, which covers its subdomains).',
+        });
+      const change: PolicyChange = list ? { kind: 'list', ...list, entries } : { kind: 'unlist', entries };
+      return runPolicyChange(ctx, input, change, `policy ${word}`);
     },
   });
 }
 
-export const policyAllowSendOperation = listCommand(
-  'policy_allow_send',
-  ['policy', 'allow-send'],
-  'Allow sending to addresses or domains. Needs the operator at a terminal.',
-  (entries) => ({ kind: 'list', direction: 'send', list: 'allow', entries }),
-);
-export const policyBlockSendOperation = listCommand(
-  'policy_block_send',
-  ['policy', 'block-send'],
-  'Block sending to addresses or domains, in every mode.',
-  (entries) => ({ kind: 'list', direction: 'send', list: 'block', entries }),
-);
-export const policyAllowReceiveOperation = listCommand(
-  'policy_allow_receive',
-  ['policy', 'allow-receive'],
-  'Allow mail from addresses or domains (when its sender authentication passed). Needs the operator at a terminal.',
-  (entries) => ({ kind: 'list', direction: 'receive', list: 'allow', entries }),
-);
-export const policyBlockReceiveOperation = listCommand(
-  'policy_block_receive',
-  ['policy', 'block-receive'],
-  'Hold back mail from addresses or domains, in every mode.',
-  (entries) => ({ kind: 'list', direction: 'receive', list: 'block', entries }),
-);
-export const policyUnlistOperation = listCommand(
-  'policy_unlist',
-  ['policy', 'unlist'],
-  'Remove addresses or domains from every send and receive list of the layer. Needs the operator at a terminal (it may lift a block).',
-  (entries) => ({ kind: 'unlist', entries }),
-);
+/** The list commands of the operations table, in help order. */
+export const policyListOperations = [
+  listCommand('allow-send', 'Allow sending to addresses or domains. Needs the operator at a terminal.', {
+    direction: 'send',
+    list: 'allow',
+  }),
+  listCommand('block-send', 'Block sending to addresses or domains, in every mode.', {
+    direction: 'send',
+    list: 'block',
+  }),
+  listCommand(
+    'allow-receive',
+    'Allow mail from addresses or domains (when its sender authentication passed). Needs the operator at a terminal.',
+    { direction: 'receive', list: 'allow' },
+  ),
+  listCommand('block-receive', 'Hold back mail from addresses or domains, in every mode.', {
+    direction: 'receive',
+    list: 'block',
+  }),
+  listCommand(
+    'unlist',
+    'Remove addresses or domains from every send and receive list of the layer. Needs the operator at a terminal (it may lift a block).',
+  ),
+];

@@ -53,7 +53,7 @@ export const policySetOperation = defineLazyOperation({
   annotations: writesLocal,
   doors: ['cli'],
   cli: { path: ['policy', 'set'] },
-  present: (result) => ({ lead: [(result as { summary: string }).summary] }),
+  present: (result) => ({ lead: [result.summary] }),
   async run(input, ctx) {
     const settings: PolicySettings = {
       ...(input.send ? { sendMode: input.send } : {}),
@@ -64,9 +64,16 @@ export const policySetOperation = defineLazyOperation({
       ...(input.new_inboxes ? { newInboxes: input.new_inboxes } : {}),
       ...(input.receive ? { receiveMode: input.receive } : {}),
     };
-    if (input.attach_from !== undefined)
-      settings.attachFrom =
-        input.attach_from === 'none' ? null : await existingDir(resolve(ctx.workingDir, input.attach_from));
+    if (input.attach_from !== undefined) {
+      const dir = input.attach_from === 'none' ? null : resolve(ctx.workingDir, input.attach_from);
+      if (dir !== null && !(await stat(dir).catch(() => undefined))?.isDirectory())
+        throw new MailboxError({
+          code: 'invalid_input',
+          message: `${dir} is not a directory; nothing was changed.`,
+          hint: 'Give an existing directory for --attach-from.',
+        });
+      settings.attachFrom = dir;
+    }
     if (Object.keys(settings).length === 0) {
       throw new MailboxError({
         code: 'usage',
@@ -77,14 +84,3 @@ export const policySetOperation = defineLazyOperation({
     return runPolicyChange(ctx, input, { kind: 'set', settings }, 'policy set');
   },
 });
-
-async function existingDir(path: string): Promise<string> {
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isDirectory())
-    throw new MailboxError({
-      code: 'invalid_input',
-      message: `${path} is not a directory; nothing was changed.`,
-      hint: 'Give an existing directory for --attach-from.',
-    });
-  return path;
-}

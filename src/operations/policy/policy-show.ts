@@ -4,9 +4,10 @@ import { defineLazyOperation, readsLocal } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
 import { policyTarget, policyTargetInput } from './policy-target.js';
 
-function sourced(value: { value: unknown; from: string } | null): string {
-  return value === null ? 'none' : `${String(value.value)} (${value.from})`;
-}
+type Sourced = { value: unknown; from: string };
+const sourced = (value: Sourced | null): string => (value === null ? 'none' : `${String(value.value)} (${value.from})`);
+const listed = (list: Sourced[], empty: string, by = ', '): string =>
+  list.length === 0 ? empty : list.map(sourced).join(by);
 
 function render(result: { policy?: EffectivePolicy; layers: EffectivePolicy['layers'] }): string {
   const lines: string[] = [];
@@ -16,14 +17,14 @@ function render(result: { policy?: EffectivePolicy; layers: EffectivePolicy['lay
       list.length === 0 ? 'none' : list.map((e) => `${e.entry} (${e.from})`).join(', ');
     lines.push(
       'Send (the strictest layer wins; block-lists apply in every mode):',
-      `  modes: ${p.send.modes.length === 0 ? 'open (default)' : p.send.modes.map((m) => `${m.value} (${m.from})`).join(', ')}`,
+      `  modes: ${listed(p.send.modes, 'open (default)')}`,
       `  allow: ${entries(p.send.allow)}`,
       `  block: ${entries(p.send.block)}`,
       `  max sends per hour: ${sourced(p.send.maxSendsPerHour)}; per day: ${sourced(p.send.maxSendsPerDay)}; recipients per mail: ${sourced(p.send.maxRecipients)}`,
       `  secret scan: ${sourced(p.send.secretScan)}`,
-      `  attachments from: ${p.send.attachFrom.length === 0 ? 'anywhere' : p.send.attachFrom.map((a) => `${a.value} (${a.from})`).join(' and ')}`,
+      `  attachments from: ${listed(p.send.attachFrom, 'anywhere', ' and ')}`,
       'Receive:',
-      `  modes: ${p.receive.modes.length === 0 ? 'open (default)' : p.receive.modes.map((m) => `${m.value} (${m.from})`).join(', ')}`,
+      `  modes: ${listed(p.receive.modes, 'open (default)')}`,
       `  allow: ${entries(p.receive.allow)}`,
       `  block: ${entries(p.receive.block)}`,
       `New inboxes: ${sourced(p.newInboxes)}`,
@@ -56,11 +57,8 @@ export const policyShowOperation = defineLazyOperation({
   doors: ['cli'],
   cli: { path: ['policy', 'show'] },
   present: (result) => {
-    const shown = result as { send?: unknown; layers: EffectivePolicy['layers'] };
-    return {
-      text: render({ layers: shown.layers, ...(shown.send ? { policy: shown as EffectivePolicy } : {}) }),
-      isError: shown.send === undefined,
-    };
+    const policy = result.send === undefined ? undefined : (result as unknown as EffectivePolicy);
+    return { text: render({ layers: result.layers as EffectivePolicy['layers'], policy }), isError: !policy };
   },
   async run(input, ctx) {
     const { describeLayers, effectivePolicy, loadPolicyLayers } = await loadHandlers();

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { MailboxError } from '../../errors.js';
 import type { PolicyPaths } from '../../policy/policy-layers.js';
-import { chosenInbox } from '../connected/inbox-input.js';
 import { commandConfig, type OperationContext } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
 
@@ -25,20 +24,11 @@ export const policyTargetInput = () => ({
     ),
 });
 
-export interface PolicyTarget {
-  layer: 'user' | 'inbox';
-  /** The file a change writes. */
-  path: string;
-  /** The layers that apply to the target (for show): machine and user, plus the inbox's. */
-  paths: PolicyPaths;
-  /** The inbox's credentials directory, when the target is an inbox. */
-  credentialsDir?: string;
-}
-
+/** The file a change writes, the layers that apply (for show) and, for an inbox, its credentials directory. */
 export async function policyTarget(
   ctx: OperationContext,
   input: { user?: boolean | undefined; credentials_dir?: string | undefined; inbox?: string | undefined },
-): Promise<PolicyTarget> {
+): Promise<{ layer: 'user' | 'inbox'; path: string; paths: PolicyPaths; credentialsDir?: string }> {
   if (input.user === true && (input.credentials_dir !== undefined || input.inbox !== undefined)) {
     throw new MailboxError({
       code: 'usage',
@@ -52,10 +42,9 @@ export async function policyTarget(
     const paths = policyPaths({ userConfigDir: config.userConfigDir });
     return { layer: 'user', path: paths.user, paths };
   }
-  const account = ctx.accounts.open(config.credentialsDir, chosenInbox(input.inbox));
-  // A connected account keeps rules per inbox, in the folder the guard reads; when that inbox cannot
-  // be named, a rule written elsewhere would silently bind nothing, so the command fails instead. A
-  // proof-of-work directory is its inbox's folder, registered yet or not.
+  const account = ctx.accounts.open(config.credentialsDir, { inbox: input.inbox });
+  // A connected account keeps rules per inbox, where the guard reads them: an inbox that cannot be named
+  // fails the command (a rule elsewhere would bind nothing). A proof-of-work directory is its inbox's folder.
   const identity = await account
     .inbox({ signal: ctx.signal, deadline: ctx.deadline })
     .then(guardedInbox, (error: unknown) => {

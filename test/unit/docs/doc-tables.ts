@@ -1,6 +1,6 @@
 import { settings, type SettingDeclaration } from '../../../src/config.js';
 import type { OperationAnnotations } from '../../../src/operations/define-operation.js';
-import type { ToolSummary } from '../../../src/operations/summarize-operations.js';
+import type { ToolSummary } from '../../../src/operations/help.js';
 import { exitCodes, inputCodes, policyCodes } from '../../../src/render/render-error.js';
 
 // The Markdown tables of the generated doc blocks. They ship nowhere: only the docs test renders

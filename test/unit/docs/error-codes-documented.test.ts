@@ -27,7 +27,7 @@ describe('error codes in help', () => {
     const help = await readFile(join(root, 'skill/references/troubleshooting.md'), 'utf8');
     const documented = [...help.matchAll(/^- `([a-z_]+)`:/gm)].map((m) => m[1]!).sort();
     // The list of codes and the CLI's exit-code table name codes without producing them.
-    const listers = new Set([join(root, 'src/errors.ts'), join(root, 'src/cli/render.ts')]);
+    const listers = new Set([join(root, 'src/errors.ts'), join(root, 'src/render/render-error.ts')]);
     const files = (await sourceFiles(join(root, 'src'))).filter((f) => !listers.has(f) && !f.includes('/sandbox/'));
     const text = (await Promise.all(files.map((f) => readFile(f, 'utf8')))).join('\n');
     const produced = errorCodes.filter((code) => text.includes(`'${code}'`)).sort();

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderPresetTable } from '../../../src/help/render-preset-table.js';
 import { operationsFor } from '../../../src/operations/index.js';
-import { summarizeOperations } from '../../../src/operations/summarize-operations.js';
+import { summarizeOperations } from '../../../src/operations/help.js';
 import { listPresets } from '../../../src/presets/load-preset.js';
 import { renderExitCodeTable, renderSettingsTable, renderToolDocs, renderToolTable } from './doc-tables.js';
 import { renderJmapResultKeys } from './jmap-result-keys.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { inputErrorCodes } from '../../../src/operations/define-operation.js';
-import { inputError } from '../../../src/mcp/input-error.js';
+import { inputError } from '../../../src/mcp/server.js';
 
 const op = {
   name: 'probe',

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AccountRegistry } from '../../../src/auth/account-registry.js';
 import { MailboxError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
-import { presentJmapRequest } from '../../../src/operations/jmap-request.js';
+import { jmapRequestOperation } from '../../../src/operations/jmap-request.js';
 import { defineOperation, type Operation } from '../../../src/operations/define-operation.js';
 import { createMcpServer } from '../../../src/mcp/server.js';
 import type { ResourceSources } from '../../../src/mcp/resources.js';
@@ -59,7 +59,7 @@ const jmap = defineOperation({
   input: z.object({ ok: z.boolean().describe('Whether the calls succeeded.') }),
   output: z.looseObject({ ok: z.boolean(), summary: z.string(), dryRun: z.boolean() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  present: presentJmapRequest,
+  present: jmapRequestOperation.present,
   async run(input) {
     const email = {
       id: 'M1',

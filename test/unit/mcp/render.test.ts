@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MailboxError } from '../../../src/errors.js';
 import { helpOperation } from '../../../src/operations/index.js';
-import { presentJmapRequest } from '../../../src/operations/jmap-request.js';
-import { renderError, renderSuccess } from '../../../src/mcp/render.js';
+import { jmapRequestOperation } from '../../../src/operations/jmap-request.js';
+import { renderError, renderSuccess } from '../../../src/mcp/server.js';
 import { describeNextForMcp } from '../../../src/render/describe-next.js';
 import { largeResultChars } from '../../../src/render/present-result.js';
 
@@ -39,7 +39,7 @@ describe('MCP rendering', () => {
       dryRun: false,
       response: { methodResponses: [['Email/get', { list: [{ id: 'x'.repeat(largeResultChars) }] }, 'c']] },
     };
-    const result = await renderSuccess(big, presentJmapRequest);
+    const result = await renderSuccess(big, jmapRequestOperation.present);
     const lines = text(result).split('\n');
     expect(lines[0]).toBe('1 call made, 0 errors.');
     expect(text(result)).toMatch(/This result is \d+ KB\. To narrow it/);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { settings } from '../../../src/config.js';
-import { serverDescription, serverWebsite } from '../../../src/mcp/server-identity.js';
+import { serverDescription, serverWebsite } from '../../../src/mcp/server.js';
 
 const root = new URL('../../../', import.meta.url);
 
