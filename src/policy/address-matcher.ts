@@ -2,19 +2,16 @@ import { domainToASCII } from 'node:url';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
 
 /**
- * Addresses and list entries as the operator's send and receive rules compare them. One matcher
- * serves both directions, so "example.org" means the same thing in a send rule and a receive rule.
+ * Addresses and list entries as the operator's rules compare them: one matcher for both directions,
+ * so "example.org" means the same in a send rule and a receive rule.
  */
 
-/** A mailbox address split and normalised: domain in ASCII (IDN), lowercase, no trailing dot. */
+/** A mailbox address normalised: domain in ASCII (IDN), lowercase, no trailing dot. */
 export interface NormalisedAddress {
   address: string;
   local: string;
   domain: string;
 }
-
-/** An operator's list entry: one address, or a domain that covers its subdomains too. */
-export type ListEntry = ({ kind: 'address' } & NormalisedAddress) | { kind: 'domain'; domain: string };
 
 /** Lowercase ASCII form of a domain (IDN → punycode), trailing dot dropped; undefined when it is no domain. */
 export function normaliseDomain(domain: string): string | undefined {
@@ -26,10 +23,9 @@ export function normaliseDomain(domain: string): string | undefined {
 }
 
 /**
- * Normalises one bare address (`local@domain`, the local part possibly quoted). Local parts are
- * compared case-insensitively: RFC 5321 lets a server treat them as case-sensitive, but no mail
- * service in use does, and a rule that `Bob@x` slips past while `bob@x` is blocked is worse.
- * Sub-addresses are kept as written: `bob+x@d` is not `bob@d`.
+ * One bare address (`local@domain`, the local part possibly quoted). Local parts compare
+ * case-insensitively: RFC 5321 allows case-sensitive ones, but no mail service in use has them, and
+ * a rule that `Bob@x` slips past while `bob@x` is blocked is worse. `bob+x@d` is not `bob@d`.
  */
 export function normaliseAddress(raw: string): NormalisedAddress | undefined {
   const text = raw.trim();
@@ -47,9 +43,9 @@ export function normaliseAddress(raw: string): NormalisedAddress | undefined {
 }
 
 /**
- * Every mailbox address a header value or address list names, groups flattened, display names
- * dropped: `"ceo@bank.test" <x@evil.test>` names x@evil.test only. Unparseable pieces are returned
- * in `invalid` so a caller can refuse rather than guess.
+ * Every mailbox address a header value names, groups flattened, display names dropped:
+ * `"ceo@bank.test" <x@evil.test>` names x@evil.test only. Unparseable pieces are returned in `invalid`
+ * so a caller can refuse rather than guess.
  */
 export function parseAddressList(value: string): { addresses: NormalisedAddress[]; invalid: string[] } {
   const addresses: NormalisedAddress[] = [];
@@ -67,6 +63,9 @@ export function parseAddressList(value: string): { addresses: NormalisedAddress[
   return { addresses, invalid };
 }
 
+/** An operator's list entry: one address, or a domain that covers its subdomains too. */
+type ListEntry = ({ kind: 'address' } & NormalisedAddress) | { kind: 'domain'; domain: string };
+
 /** Parses an operator's list entry: an address (`ana@example.org`) or a domain (`example.org`, `@example.org`). */
 export function parseListEntry(raw: string): ListEntry | undefined {
   const text = raw.trim();
@@ -83,15 +82,13 @@ export function isWithinDomain(domain: string, parent: string): boolean {
   return domain === parent || domain.endsWith(`.${parent}`);
 }
 
-export function entryMatches(entry: ListEntry, address: NormalisedAddress): boolean {
-  return entry.kind === 'address' ? entry.address === address.address : isWithinDomain(address.domain, entry.domain);
-}
-
 /** The first entry of a list (stored spellings) that covers the address, if any. */
 export function findMatch(list: readonly string[], address: NormalisedAddress): string | undefined {
   for (const stored of list) {
     const entry = parseListEntry(stored);
-    if (entry && entryMatches(entry, address)) return stored;
+    if (!entry) continue;
+    if (entry.kind === 'address' ? entry.address === address.address : isWithinDomain(address.domain, entry.domain))
+      return stored;
   }
   return undefined;
 }

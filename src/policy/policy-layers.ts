@@ -7,25 +7,22 @@ import { readPrivateFile } from '../credentials/secure-file.js';
 import { emptyPolicy, policyFileSchema, type PolicyFile, type PolicyLayer } from './policy-schema.js';
 
 /**
- * Where each layer of the operator's policy lives, and reading them back. The machine layer's path
- * is fixed per platform (never taken from the environment, which the agent may set); it is the
+ * Where each layer of the operator's policy lives, and reading them back. The machine layer's path is
+ * fixed per platform, never taken from the environment (which the agent may set); it is the
  * administrator's to write and everyone's to read, so it is read as a plain file. The user and inbox
  * layers are private files.
  */
 
 /** The machine-wide policy on Linux and macOS: binds every inbox of every user on this machine when present. */
 export const machinePolicyPath = '/etc/agent-mailbox/policy.json';
-/**
- * The machine-wide policy on Windows. Not `C:\etc`, a folder any user may create and would then own,
- * but ProgramData, where the administrator creates the folder with administrators-only write access.
- * Spelled out rather than read from %ProgramData%: the agent may set that variable for its own calls
- * and would point the layer at a file of its own; a Windows installed on another drive than C: has
- * no machine layer (docs/hosts.md).
- */
-export const windowsMachinePolicyPath = 'C:\\ProgramData\\agent-mailbox\\policy.json';
 
+/**
+ * On Windows not `C:\etc`, a folder any user may create and would then own, but ProgramData, whose
+ * folder the administrator creates administrators-only. Not read from %ProgramData%, which the agent
+ * may point at a file of its own; Windows on another drive than C: has no machine layer (docs/hosts.md).
+ */
 export function machinePolicyPathFor(platform: NodeJS.Platform = process.platform): string {
-  return platform === 'win32' ? windowsMachinePolicyPath : machinePolicyPath;
+  return platform === 'win32' ? 'C:\\ProgramData\\agent-mailbox\\policy.json' : machinePolicyPath;
 }
 
 export interface PolicyPaths {
@@ -35,7 +32,7 @@ export interface PolicyPaths {
   inboxDir?: string;
 }
 
-/** One layer as read: its path, whether the file exists, and its rules (empty when absent). */
+/** One layer as read: its rules are empty when the file is absent. */
 export interface LoadedLayer {
   layer: PolicyLayer;
   path: string;
@@ -45,12 +42,12 @@ export interface LoadedLayer {
   error?: MailboxError;
 }
 
-/** The paths of the three layers for one inbox (or none), from the user's config directory. */
+/** The paths of the three layers for one inbox (or none). */
 export function policyPaths(options: {
   userConfigDir: string;
   inboxDir?: string;
   machinePath?: string;
-  /** Decides the machine layer's fixed path (default: this platform). */
+  /** Default: this platform. */
   platform?: NodeJS.Platform;
 }): PolicyPaths {
   return {
@@ -67,9 +64,8 @@ export function layerPath(paths: PolicyPaths, layer: PolicyLayer): string | unde
 }
 
 /**
- * Reads every layer that applies. A file that exists but cannot be read or is not a valid policy is
- * kept with its error: judgements under it fail closed (`assertUsable`), while `policy show` can
- * still say which file is broken.
+ * Reads every layer that applies. A file that exists but cannot be used is kept with its error:
+ * judgements under it fail closed (`assertUsable`), while `policy show` can still say what is wrong.
  */
 export async function loadPolicyLayers(paths: PolicyPaths): Promise<LoadedLayer[]> {
   const layers: LoadedLayer[] = [];
@@ -82,10 +78,9 @@ export async function loadPolicyLayers(paths: PolicyPaths): Promise<LoadedLayer[
 }
 
 /**
- * Layers as last read, by path, with the file's identity then. Every call of a long-lived MCP server
- * reads the layers (the receive screen on every read), so an unchanged file is not read and parsed
- * again: a synchronous lstat (microseconds) decides. Inode, size, mtime and ctime change with any
- * write, atomic replace or chmod; a symlink is never cached, since its target can change unseen.
+ * Layers as last read, with the file's identity then: every call of a long-lived MCP server reads the
+ * layers, so an unchanged file is not parsed again; a synchronous lstat (microseconds) decides. Inode,
+ * size, mtime and ctime change with any write, replace or chmod; a symlink's target can change unseen.
  */
 const layerCache = new Map<string, { identity: string; loaded: LoadedLayer }>();
 

@@ -2,7 +2,7 @@ import { isAbsolute } from 'node:path';
 import { MailboxError } from '../errors.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { jobValues, wakeArguments } from './schedulers/job-values.js';
-import { ProgramMissing, runIfPresent, runProgram, type ProgramRun } from './schedulers/run-program.js';
+import { runIfPresent } from './schedulers/run-program.js';
 import type { JobView, ScheduledJob, WakeJobSpec } from './schedulers/scheduler.js';
 
 /** What the crontab line of one credentials directory runs, and the marker that names it. */
@@ -28,14 +28,6 @@ export function buildWakeShellCommand(spec: Omit<CronEntrySpec, 'schedule' | 'ma
  * takes it for an escape. A line break cannot be carried in a crontab line at all: refused.
  */
 export function buildCronLine(spec: CronEntrySpec): string {
-  refuseLineBreaks(spec);
-  const command = buildWakeShellCommand(spec)
-    .replace(/\\(?=[\\%])/g, "\\''")
-    .replace(/%/g, '\\%');
-  return `${spec.schedule} ${command} # ${spec.marker}`;
-}
-
-function refuseLineBreaks(spec: CronEntrySpec): void {
   // The inbox address comes from the service's inbox list: a line break there would start a line of its own.
   for (const [name, path] of jobValues(spec)) {
     if (!path.includes('\n')) continue;
@@ -46,6 +38,10 @@ function refuseLineBreaks(spec: CronEntrySpec): void {
       details: { path },
     });
   }
+  const command = buildWakeShellCommand(spec)
+    .replace(/\\(?=[\\%])/g, "\\''")
+    .replace(/%/g, '\\%');
+  return `${spec.schedule} ${command} # ${spec.marker}`;
 }
 
 /** The shell command of a crontab line as Vixie cron would run it (schedule dropped, `\%` and `\\` unescaped). */
@@ -103,13 +99,8 @@ async function readCrontab(bin: string, env: Env): Promise<string | undefined> {
 
 /** Replaces the current user's crontab with `text` (via `crontab -`, which validates it). */
 async function writeCrontab(bin: string, env: Env, text: string): Promise<void> {
-  let result: ProgramRun;
-  try {
-    result = await runProgram(bin, ['-'], env, text);
-  } catch (error) {
-    if (error instanceof ProgramMissing) throw noCrontabError(bin, error);
-    throw error;
-  }
+  const result = await runIfPresent(bin, ['-'], env, text);
+  if (result === undefined) throw noCrontabError(bin);
   if (result.code !== 0) {
     throw new MailboxError({
       code: 'watch_failed',
@@ -120,12 +111,11 @@ async function writeCrontab(bin: string, env: Env, text: string): Promise<void> 
 }
 
 /** The error for a machine without crontab (containers, Windows). */
-function noCrontabError(bin: string, cause?: unknown): MailboxError {
+function noCrontabError(bin: string): MailboxError {
   return new MailboxError({
     code: 'watch_unsupported',
     message: `There is no crontab program here (looked for "${bin}"), so no daily job can be installed.`,
     hint: 'Install cron (e.g. `apt-get install cron`), or keep `agent-mailbox watch run --credentials-dir <dir>` running in the foreground (a service manager can restart it).',
-    ...(cause === undefined ? {} : { cause }),
   });
 }
 

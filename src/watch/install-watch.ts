@@ -14,26 +14,19 @@ import type { JobView, ScheduledJob, SchedulerKind } from './schedulers/schedule
 /** Where the job lives and what it runs; every path ends up absolute in the scheduler's entry. */
 export interface WatchTarget {
   credentialsDir: string;
-  /**
-   * One inbox of a connected account: its address (the wake's --inbox) and its own folder, where
-   * its job's marker, settings, log and digest live. Absent for a proof-of-work directory.
-   */
+  /** One inbox of a connected account: its address (the wake's --inbox) and the folder of its job's files. */
   inbox?: { address: string; stateDir: string };
   env: Readonly<Record<string, string | undefined>>;
-  /** Absolute node binary (process.execPath at the entry). */
+  /** Absolute node binary and CLI entry (dist/bin.js). */
   nodePath: string;
-  /** Absolute CLI entry (dist/bin.js). */
   cliPath: string;
-  /** The crontab program (setting `crontab` in src/config.ts), resolved by the caller; any but `crontab` chooses cron. */
+  /** The crontab program (setting `crontab`); any but `crontab` chooses cron. */
   crontabBin: string;
-  /**
-   * The platform whose scheduler holds the job (default: this one): cron, a LaunchAgent on macOS,
-   * a Task Scheduler task on Windows. launchctl and schtasks are found on `env.PATH`.
-   */
+  /** Whose scheduler holds the job (default: this platform's); launchctl and schtasks are found on `env.PATH`. */
   platform?: NodeJS.Platform;
   /** The user id of the LaunchAgent's gui domain (default: this process's). */
   uid?: number;
-  /** How the operator runs this CLI at a shell, for the commands we suggest (src/render/shell-command.ts). */
+  /** How the operator runs this CLI at a shell, for the commands we suggest. */
   shellCommand?: string;
   now?: Date;
 }
@@ -43,23 +36,22 @@ export interface InstallWatchOptions extends WatchTarget {
   wakeCommand?: string;
 }
 
-/** The job as its scheduler holds it (name, file, entry, command), and what the operator does next. */
+/** The job as its scheduler holds it, and what the operator does next. */
 export interface WatchStatus extends Pick<JobView, 'jobName' | 'jobFile' | 'line' | 'command'> {
   credentialsDir: string;
   inbox?: string;
   mechanism: SchedulerKind | 'unavailable';
   crontabAvailable: boolean;
-  /** Whether this platform's scheduler program (crontab, launchctl, schtasks) can be run here. */
   schedulerAvailable: boolean;
   installed: boolean;
-  /** True when this call changed the scheduler's entry (install/remove); false when it was already so. */
+  /** True when this call changed the scheduler's entry. */
   changed: boolean;
   marker: string;
   schedule: string;
   nextRun?: string;
   wakeCommand?: string;
   hasCredentials: boolean;
-  /** The local sandbox this directory was registered against, if it was: the job reaches it only while it runs. */
+  /** The local sandbox this directory was registered against: the job reaches it only while it runs. */
   sandbox?: RegisteredSandbox;
   logPath: string;
   digestPath: string;
@@ -73,7 +65,7 @@ export interface WatchStatus extends Pick<JobView, 'jobName' | 'jobFile' | 'line
   next: string[];
 }
 
-/** The command that removes the job of a credentials directory (of one of its inboxes, on a connected account). */
+/** The command that removes the job of a credentials directory (or of one inbox of a connected account). */
 export function removeWatchHint(credentialsDir: string, shellCommand = 'agent-mailbox', inbox?: string): string {
   return `${shellCommand} watch remove --credentials-dir ${shellQuote(resolve(credentialsDir))}${inboxArg(inbox)}`;
 }
@@ -82,12 +74,11 @@ function inboxArg(inbox: string | undefined): string {
   return inbox === undefined ? '' : ` --inbox ${shellQuote(inbox)}`;
 }
 
-/** The folder of the job's own files: the credentials directory, or the inbox's folder on a connected account. */
 function jobDir(target: WatchTarget): string {
   return target.inbox?.stateDir ?? resolve(target.credentialsDir);
 }
 
-/** Installs (or refreshes) the daily job of a credentials directory with this platform's scheduler; idempotent. */
+/** Installs (or refreshes) the daily job of a credentials directory; idempotent. */
 export async function installWatch(options: InstallWatchOptions): Promise<WatchStatus> {
   const stored = await readWatchSettings(jobDir(options));
   const wakeCommand = nonEmpty(options.wakeCommand) ?? stored.wakeCommand;
@@ -116,9 +107,8 @@ export async function watchStatus(target: WatchTarget): Promise<WatchStatus> {
 }
 
 /**
- * The job in this platform's scheduler: a LaunchAgent on macOS, a Task Scheduler task on Windows,
- * cron elsewhere and wherever the operator named a crontab program (the `crontab` setting; macOS has
- * cron too), which also keeps a test suite on a Mac or a PC on its stand-in crontab.
+ * A LaunchAgent on macOS, a Task Scheduler task on Windows, cron elsewhere and wherever the operator
+ * named a crontab program (macOS has cron too), which also keeps tests on a Mac or a PC on their stand-in.
  */
 function jobOf(target: WatchTarget): ScheduledJob {
   const marker = watchMarker(jobDir(target));
@@ -138,15 +128,13 @@ function jobOf(target: WatchTarget): ScheduledJob {
   return crontabJob(target.crontabBin, target.env, { ...spec, schedule: dailySchedule, marker });
 }
 
-const jobNouns: Record<SchedulerKind, string> = {
-  crontab: 'A crontab job',
-  launchd: 'A LaunchAgent',
-  'task-scheduler': 'A Task Scheduler task',
-};
-const missingScheduler: Record<SchedulerKind, string> = {
-  crontab: 'No crontab program on this machine, so no daily job is installed.',
-  launchd: 'launchctl could not be run here, so no LaunchAgent is installed.',
-  'task-scheduler': 'schtasks could not be run here, so no Task Scheduler task is installed.',
+const schedulerWords: Record<SchedulerKind, [noun: string, missing: string]> = {
+  crontab: ['A crontab job', 'No crontab program on this machine, so no daily job is installed.'],
+  launchd: ['A LaunchAgent', 'launchctl could not be run here, so no LaunchAgent is installed.'],
+  'task-scheduler': [
+    'A Task Scheduler task',
+    'schtasks could not be run here, so no Task Scheduler task is installed.',
+  ],
 };
 
 async function describe(target: WatchTarget, view: JobView, changed: boolean): Promise<WatchStatus> {
@@ -164,13 +152,13 @@ async function describe(target: WatchTarget, view: JobView, changed: boolean): P
   const next: string[] = [];
   let summary: string;
   if (!view.available) {
-    summary = missingScheduler[view.mechanism];
+    summary = schedulerWords[view.mechanism][1];
     next.push(
       `Keep \`${cli} watch run --credentials-dir ${dirArg}\` running: it fires the wake at 09:00 every day while it runs.`,
     );
   } else if (installed) {
     const next9 = nextDailyRun(target.now ?? new Date()).toString();
-    summary = `${jobNouns[view.mechanism]} runs \`agent-mailbox wake\` for ${target.inbox ? target.inbox.address : 'this inbox'} every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
+    summary = `${schedulerWords[view.mechanism][0]} runs \`agent-mailbox wake\` for ${target.inbox ? target.inbox.address : 'this inbox'} every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
     summary += !settings.wakeCommand
       ? ` No agent command is configured: it only writes the digest to ${paths.digest}.`
       : view.mechanism === 'task-scheduler'

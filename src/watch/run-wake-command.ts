@@ -38,13 +38,13 @@ export function expandWakeCommand(
 /** Runs the agent command once and reports how it ended; never throws for a non-zero exit. */
 export function runWakeCommand(options: RunWakeCommandOptions): Promise<WakeCommandRun> {
   const line = expandWakeCommand(options.command, options);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
-  if (options.path) env.PATH = options.path;
-  env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
-  env.AGENT_MAILBOX_WAKE_PROMPT = options.prompt;
-  env.AGENT_MAILBOX_DIGEST = options.digestPath;
-  env.AGENT_MAILBOX_CREDENTIALS_DIR = options.credentialsDir;
+  const env = {
+    ...options.env,
+    PATH: options.path || (options.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'),
+    AGENT_MAILBOX_WAKE_PROMPT: options.prompt,
+    AGENT_MAILBOX_DIGEST: options.digestPath,
+    AGENT_MAILBOX_CREDENTIALS_DIR: options.credentialsDir,
+  };
   const started = Date.now();
   return new Promise((resolve, reject) => {
     // Its own process group, so a timeout or cancel stops the agent and everything it started.

@@ -23,10 +23,7 @@ export interface WakeJmap extends JmapCaller {
   accountId(): Promise<string>;
 }
 
-/**
- * The wake's JMAP access through the gate of its run (session cache, 401 re-mint, the run's
- * deadline), marked as a wake run for the check stage, which sees every read.
- */
+/** JMAP through the gate of the run (session cache, 401 re-mint, deadline), marked as a wake for the check stage. */
 function createWakeJmap({ account, log, signal, check }: WakeOptions, deadline: Deadline): WakeJmap {
   const gate = openServiceGate(account, {
     log,
@@ -49,15 +46,15 @@ function createWakeJmap({ account, log, signal, check }: WakeOptions, deadline: 
 export interface WakeOptions {
   credentialsDir: string;
   account: Account;
-  /** Defaults to the account's JMAP access through the gate (tests may pass their own). */
+  /** Default: the account's JMAP through the gate. */
   jmap?: WakeJmap;
-  /** This run's deadline (each run of `watch run` is a call of its own); default: the configured timeout from now. */
+  /** Each run of `watch run` is a call of its own; default: the configured timeout from now. */
   deadline?: Deadline;
-  /** The check stage, replaced only by tests that record what passes it. */
+  /** Replaced only by tests that record what passes the check stage. */
   check?: Check;
   /** The wake process's environment (cron gives almost none); passed on to the agent command. */
   env: Readonly<Record<string, string | undefined>>;
-  /** The operator's setting `wakeCommand` (flag or environment, resolved by the caller); else watch.json. */
+  /** The operator's setting `wakeCommand`; else watch.json's. */
   wakeCommand?: string;
   log: Logger;
   now?: () => Date;
@@ -81,7 +78,7 @@ export interface WakeResult {
     durationMs?: number;
     reason: string;
   };
-  /** True when wakeState moved forward, so this mail is not reported again. */
+  /** wakeState moved forward: this mail is not reported again. */
   stateAdvanced: boolean;
   state: string;
   summary: string;

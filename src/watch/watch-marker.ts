@@ -14,9 +14,9 @@ export function watchMarker(credentialsDir: string): string {
 }
 
 /** The next time a `0 9 * * *` job fires after `now`, in local time. */
-export function nextDailyRun(now: Date, hour = 9): Date {
+export function nextDailyRun(now: Date): Date {
   const next = new Date(now);
-  next.setHours(hour, 0, 0, 0);
+  next.setHours(9, 0, 0, 0);
   if (next.getTime() <= now.getTime()) next.setDate(next.getDate() + 1);
   return next;
 }

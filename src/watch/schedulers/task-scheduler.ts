@@ -9,14 +9,14 @@ import { readOptional, writeAtomically } from '../write-atomically.js';
 import { batchArgument, batchRefusal, taskArgumentRefusal, taskArguments } from './windows-quoting.js';
 
 /** The task's name: one per credentials directory (or inbox of a connected account). */
-export function windowsTaskName(id: string): string {
+function windowsTaskName(id: string): string {
   return `agent-mailbox-watch-${id}`;
 }
 
 /** The task runs cmd.exe from the system folder, never one found on a PATH. */
-export const taskCommand = '%SystemRoot%\\System32\\cmd.exe';
+const taskCommand = '%SystemRoot%\\System32\\cmd.exe';
 
-export function batchFilePath(jobDir: string): string {
+function batchFilePath(jobDir: string): string {
   return join(jobDir, 'wake-task.cmd');
 }
 
@@ -29,7 +29,7 @@ export function batchCommandLine(spec: WakeJobSpec): string {
  * The batch file (CRLF, as cmd.exe expects). It switches the console to UTF-8 before the command line,
  * which it stores in UTF-8, so paths in any script read as they were written.
  */
-export function buildWakeBatchFile(spec: WakeJobSpec): string {
+function buildWakeBatchFile(spec: WakeJobSpec): string {
   return [
     '@echo off',
     'rem The daily wake of agent-mailbox; `agent-mailbox watch remove` deletes this file and its task.',
@@ -45,7 +45,7 @@ export function buildWakeBatchFile(spec: WakeJobSpec): string {
  * daily at 09:00 local time, started late when the computer was off or asleep then, on battery too,
  * as the user who installed it, only while they are logged on (no password is stored).
  */
-export function buildTaskXml(spec: WakeJobSpec): string {
+function buildTaskXml(spec: WakeJobSpec): string {
   return [
     '<?xml version="1.0" encoding="UTF-16"?>',
     '<Task version="1.2" xmlns="http://schemas.microsoft.com/windows/2004/02/mit/task">',
@@ -87,15 +87,11 @@ export function buildTaskXml(spec: WakeJobSpec): string {
   ].join('\r\n');
 }
 
-/** What decides whether a registered task is ours as it should be: its action and its time of day. */
-interface TaskEssentials {
-  command: string;
-  arguments: string;
-  startTime: string;
-}
-
-/** The essentials of a task's XML as `schtasks /Query /XML` prints it (Task Scheduler rewrites the layout). */
-export function taskEssentials(xml: string): TaskEssentials {
+/**
+ * What decides whether a registered task is ours as it should be (its action and time of day), from
+ * its XML as `schtasks /Query /XML` prints it (Task Scheduler rewrites the layout).
+ */
+export function taskEssentials(xml: string): { command: string; arguments: string; startTime: string } {
   const element = (name: string) => xmlValue(new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1] ?? '');
   return {
     command: element('Command'),
@@ -110,7 +106,7 @@ export function taskSchedulerJob(spec: WakeJobSpec): ScheduledJob {
   const batchPath = batchFilePath(spec.jobDir);
   const schtasks = (args: string[]) => runProgram('schtasks', args, spec.env);
 
-  /** The task's XML, '' when there is no such task, undefined without a schtasks to ask. */
+  /** The task's XML; '' when there is no such task, undefined without a schtasks to ask. */
   const query = async (): Promise<string | undefined> => {
     const result = await runIfPresent('schtasks', ['/Query', '/TN', name, '/XML'], spec.env);
     // schtasks words "not found" in the system's language; its exit code is the same everywhere.
