@@ -2,9 +2,9 @@ import { assertUsable, type LoadedLayer } from './policy-layers.js';
 import { policyVersion, type OnOff, type PolicyLayer, type ReceiveMode, type SendMode } from './policy-schema.js';
 
 /**
- * The rules in force for one inbox, each with the layer it comes from: what the guard applies and
- * what `policy show --json` prints for other tools. Numbers take the lowest cap of the layers,
- * switches the stricter setting, lists the union; modes stay per layer (see judge-address.ts).
+ * The rules in force for one inbox, each with its layer: what the guard applies and `policy show
+ * --json` prints. Numbers take the lowest cap, switches the stricter setting, lists the union; modes
+ * stay per layer (judge-address.ts).
  */
 
 export interface Sourced<T> {
@@ -12,7 +12,7 @@ export interface Sourced<T> {
   from: PolicyLayer | 'default';
 }
 
-export interface SourcedEntry {
+interface SourcedEntry {
   entry: string;
   from: PolicyLayer;
 }
