@@ -5,27 +5,22 @@ import { jobValues, wakeArguments } from './schedulers/job-values.js';
 import { runIfPresent } from './schedulers/run-program.js';
 import type { JobView, ScheduledJob, WakeJobSpec } from './schedulers/scheduler.js';
 
-/** What the crontab line of one credentials directory runs, and the marker that names it. */
-export type CronEntrySpec = Pick<WakeJobSpec, 'nodePath' | 'cliPath' | 'credentialsDir' | 'inbox' | 'logPath'> & {
+type CronEntrySpec = Pick<WakeJobSpec, 'nodePath' | 'cliPath' | 'credentialsDir' | 'inbox' | 'logPath'> & {
   schedule: string;
   marker: string;
 };
 
-/**
- * The shell command of the job. Every path is absolute and quoted because cron starts it with
- * `/bin/sh`, a near-empty environment and no PATH worth the name (live-service bug 10).
- */
+/** Every path absolute and quoted: cron starts the job with `/bin/sh` and next to no PATH (live-service bug 10). */
 export function buildWakeShellCommand(spec: Omit<CronEntrySpec, 'schedule' | 'marker'>): string {
   return [...wakeArguments(spec, shellQuote), '>>', shellQuote(spec.logPath), '2>&1'].join(' ');
 }
 
 /**
- * The full crontab line. The marker rides as a trailing shell comment so the entry stays one line
- * (removal can never take a neighbour). Before /bin/sh sees the command, cron (crontab(5)) cuts it
- * at the first unescaped `%` (the rest becomes stdin) and turns `\%` into `%`; Vixie cron, Debian's,
- * also turns `\\` into `\`. So every `%` is escaped, and a backslash that a backslash or `%` follows
- * (always inside single quotes here) gets `''` behind it, which sh reads as nothing, so that no cron
- * takes it for an escape. A line break cannot be carried in a crontab line at all: refused.
+ * The marker rides as a trailing shell comment, so the entry stays one line (removal never takes a
+ * neighbour). cron (crontab(5)) cuts the command at the first unescaped `%` (the rest is stdin) and
+ * turns `\%` into `%`; Vixie cron (Debian's) also `\\` into `\`. So every `%` is escaped, and a
+ * backslash before a backslash or `%` (always inside single quotes here) gets `''` behind it, which
+ * sh reads as nothing and no cron as an escape. A line break cannot be carried at all: refused.
  */
 export function buildCronLine(spec: CronEntrySpec): string {
   // The inbox address comes from the service's inbox list: a line break there would start a line of its own.
@@ -83,7 +78,7 @@ function joinLines(lines: readonly string[]): string {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The current user's crontab text ('' when they have none), or undefined without a crontab binary. */
+/** The user's crontab ('' when they have none), or undefined without a crontab binary. */
 async function readCrontab(bin: string, env: Env): Promise<string | undefined> {
   const result = await runIfPresent(bin, ['-l'], env);
   if (result === undefined) return undefined;
@@ -110,7 +105,6 @@ async function writeCrontab(bin: string, env: Env, text: string): Promise<void> 
   }
 }
 
-/** The error for a machine without crontab (containers, Windows). */
 function noCrontabError(bin: string): MailboxError {
   return new MailboxError({
     code: 'watch_unsupported',

@@ -3,11 +3,11 @@ import * as z from 'zod';
 import { MailboxError } from '../errors.js';
 import { clip, shownLimits, shownName } from '../present/shown-limits.js';
 import { senderFactProperties } from '../trust/sender-authentication.js';
+import type { Invocation } from '../jmap/jmap-types.js';
 
-/** One JMAP invocation: [name, arguments, call id] (RFC 8620 §3.2). */
-export type JmapCall = [string, Record<string, unknown>, string];
+export type JmapCall = Invocation;
 
-/** The one thing the wake needs from a JMAP client: send method calls, get the responses back. */
+/** All the wake needs from a JMAP client. */
 export interface JmapCaller {
   request(methodCalls: JmapCall[]): Promise<JmapCall[]>;
 }
@@ -19,21 +19,21 @@ export interface NewMailItem {
   receivedAt: string;
   /** Why the message is automatic mail (RFC 3834), when it is: never to be answered automatically. */
   automatic?: string;
-  /** The Email's sender facts (From, Sender, Authentication-Results), for the digest's sender verdict. */
+  /** From, Sender, Authentication-Results, for the digest's sender verdict. */
   senderFacts?: Record<string, unknown>;
 }
 
 export interface NewMail {
   /** Email state to store once the mail has been handled. */
   state: string;
-  /** Newest first, at most `maxItems`. */
+  /** Newest first, at most `maxItems` of `total`. */
   items: NewMailItem[];
   total: number;
   /** changes: since the stored state; first-run / resync: the last `windowMs` by receivedAt. */
   mode: 'changes' | 'first-run' | 'resync';
 }
 
-export interface FetchNewMailOptions {
+interface FetchNewMailOptions {
   jmap: JmapCaller;
   accountId: string;
   /** wakeState of the last successful wake; absent on the first run. */
@@ -97,8 +97,7 @@ export async function fetchNewMail(options: FetchNewMailOptions): Promise<NewMai
 
 async function fetchRecent(options: FetchNewMailOptions, mode: 'first-run' | 'resync'): Promise<NewMail> {
   const { jmap, accountId } = options;
-  // The state is read before the query: mail landing in between is reported again next time
-  // rather than missed.
+  // The state is read before the query: mail landing in between is reported again rather than missed.
   const head = await jmap.request([
     ['Email/get', { accountId, ids: [] }, 's'],
     ['Mailbox/get', { accountId, ids: null, properties: ['role'] }, 'm'],

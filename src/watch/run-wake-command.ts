@@ -13,7 +13,6 @@ export interface RunWakeCommandOptions {
   path?: string;
   /** Receives the agent's stdout and stderr (the CLI passes stderr, which cron appends to wake.log). */
   output?: { write(text: string): unknown };
-  timeoutMs?: number;
   signal?: AbortSignal;
 }
 
@@ -59,24 +58,20 @@ export function runWakeCommand(options: RunWakeCommandOptions): Promise<WakeComm
         }
       }
     };
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        kill();
-      },
-      options.timeoutMs ?? 30 * 60_000,
-    );
-    const onAbort = (): void => kill();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (d: Buffer) => options.output?.write(d.toString('utf8')));
-    child.stderr.on('data', (d: Buffer) => options.output?.write(d.toString('utf8')));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, 30 * 60_000);
+    options.signal?.addEventListener('abort', kill, { once: true });
+    for (const stream of [child.stdout, child.stderr])
+      stream.on('data', (d: Buffer) => options.output?.write(d.toString('utf8')));
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
     });
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      options.signal?.removeEventListener('abort', kill);
       resolve({ exitCode, signal, timedOut, durationMs: Date.now() - started });
     });
   });

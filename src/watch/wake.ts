@@ -9,7 +9,7 @@ import { openServiceGate } from '../gate/service-gate.js';
 import { checkOutgoing } from '../request/check-outgoing.js';
 import { jmapCapabilities } from '../wire-constants.js';
 import type { Logger } from '../log.js';
-import { fetchNewMail, type JmapCall, type JmapCaller, type NewMail } from './fetch-new-mail.js';
+import { fetchNewMail, type JmapCall, type NewMail } from './fetch-new-mail.js';
 import { renderInboxDigest } from './inbox-digest.js';
 import { writeAtomically } from './write-atomically.js';
 import { shellQuote } from '../render/shell-quote.js';
@@ -18,13 +18,8 @@ import { wakePrompt } from './wake-prompt.js';
 import { nonEmpty, readWatchSettings, watchPaths } from './watch-settings.js';
 import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 
-/** The account's JMAP access as the wake uses it. */
-export interface WakeJmap extends JmapCaller {
-  accountId(): Promise<string>;
-}
-
 /** JMAP through the gate of the run (session cache, 401 re-mint, deadline), marked as a wake for the check stage. */
-function createWakeJmap({ account, log, signal, check }: WakeOptions, deadline: Deadline): WakeJmap {
+function createWakeJmap({ account, log, signal, check }: WakeOptions, deadline: Deadline) {
   const gate = openServiceGate(account, {
     log,
     deadline,
@@ -36,7 +31,7 @@ function createWakeJmap({ account, log, signal, check }: WakeOptions, deadline: 
     async accountId() {
       return (await gate.session()).accountId;
     },
-    async request(methodCalls: JmapCall[]) {
+    async request(methodCalls: JmapCall[]): Promise<JmapCall[]> {
       const response = await gate.call({ using: [jmapCapabilities.core, jmapCapabilities.mail], methodCalls });
       return response.methodResponses;
     },
@@ -46,8 +41,6 @@ function createWakeJmap({ account, log, signal, check }: WakeOptions, deadline: 
 export interface WakeOptions {
   credentialsDir: string;
   account: Account;
-  /** Default: the account's JMAP through the gate. */
-  jmap?: WakeJmap;
   /** Each run of `watch run` is a call of its own; default: the configured timeout from now. */
   deadline?: Deadline;
   /** Replaced only by tests that record what passes the check stage. */
@@ -60,7 +53,6 @@ export interface WakeOptions {
   now?: () => Date;
   signal?: AbortSignal;
   agentOutput?: { write(text: string): unknown };
-  agentTimeoutMs?: number;
 }
 
 export interface WakeResult {
@@ -116,7 +108,7 @@ export async function wake(options: WakeOptions): Promise<WakeResult> {
     // The inbox is read-only for every process of this user while this wake runs, whatever the door or directory.
     const unmark = await markInboxWaking((await options.account.config()).userConfigDir, guardedInbox(identity).inbox);
     try {
-      return await wakeLocked(options, { credentialsDir, dir, identity });
+      return await wakeLocked(options, credentialsDir, identity);
     } finally {
       await unmark();
     }
@@ -125,17 +117,14 @@ export async function wake(options: WakeOptions): Promise<WakeResult> {
   }
 }
 
-async function wakeLocked(
-  options: WakeOptions,
-  where: { credentialsDir: string; dir: string; identity: InboxIdentity },
-): Promise<WakeResult> {
-  const { credentialsDir, dir, identity } = where;
+async function wakeLocked(options: WakeOptions, credentialsDir: string, identity: InboxIdentity): Promise<WakeResult> {
+  const dir = identity.stateDir;
   const startedAt = options.now?.() ?? new Date();
   const { account, log } = options;
   const [state, settings] = await Promise.all([account.readState(), readWatchSettings(dir)]);
   const inbox = identity.address ?? identity.jmapAccountId;
   const deadline = options.deadline ?? Deadline.start({ timeoutMs: (await account.config()).timeoutMs });
-  const jmap = options.jmap ?? createWakeJmap(options, deadline);
+  const jmap = createWakeJmap(options, deadline);
   const mail = await fetchNewMail({
     jmap,
     accountId: await jmap.accountId(),
@@ -202,7 +191,6 @@ async function wakeLocked(
       env: options.env,
       ...(settings.path ? { path: settings.path } : {}),
       ...(options.agentOutput ? { output: options.agentOutput } : {}),
-      ...(options.agentTimeoutMs ? { timeoutMs: options.agentTimeoutMs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {

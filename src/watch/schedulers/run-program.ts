@@ -9,10 +9,7 @@ export interface ProgramRun {
 /** The program could not be started at all (not on PATH, not executable). */
 class ProgramMissing extends Error {}
 
-/**
- * Runs a system program (crontab, launchctl, schtasks) with exactly these arguments, no shell in
- * between, and the caller's environment: its PATH decides which program runs. `input` goes to stdin.
- */
+/** Runs a system program with these arguments, no shell between; the caller's PATH decides which program runs. */
 export function runProgram(
   bin: string,
   args: readonly string[],
@@ -52,10 +49,7 @@ export async function runIfPresent(
   }
 }
 
-/**
- * A program's output as text. Windows programs may write UTF-16 (with a byte order mark, or plain
- * ASCII text with a zero after each byte); everything else here writes UTF-8.
- */
+/** Windows programs may write UTF-16 (with a byte order mark, or ASCII with a zero after each byte); others UTF-8. */
 function decode(bytes: Buffer): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
   if (bytes.length >= 2 && bytes[0] !== 0 && bytes[1] === 0) return bytes.toString('utf16le');

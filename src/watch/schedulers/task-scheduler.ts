@@ -25,10 +25,7 @@ export function batchCommandLine(spec: WakeJobSpec): string {
   return [...wakeArguments(spec, batchArgument), '>>', batchArgument(spec.logPath), '2>&1'].join(' ');
 }
 
-/**
- * The batch file (CRLF, as cmd.exe expects). It switches the console to UTF-8 before the command line,
- * which it stores in UTF-8, so paths in any script read as they were written.
- */
+/** CRLF, as cmd.exe expects; the console is switched to UTF-8 first, so paths in any script read as written. */
 function buildWakeBatchFile(spec: WakeJobSpec): string {
   return [
     '@echo off',
@@ -41,9 +38,8 @@ function buildWakeBatchFile(spec: WakeJobSpec): string {
 }
 
 /**
- * The task definition. schtasks /TR holds at most 261 characters, so the task comes from XML:
- * daily at 09:00 local time, started late when the computer was off or asleep then, on battery too,
- * as the user who installed it, only while they are logged on (no password is stored).
+ * schtasks /TR holds at most 261 characters, so the task comes from XML: daily at 09:00 local time,
+ * late when the computer was off or asleep, on battery too, as its user while logged on (no password).
  */
 function buildTaskXml(spec: WakeJobSpec): string {
   return [
