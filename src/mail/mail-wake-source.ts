@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceGate } from '../gate/service-gate.js';
 import { EventStreamFailure, type EventStream, type StreamEvent } from '../http/event-stream.js';
 import { cancelledError } from '../http/http-errors.js';
@@ -80,7 +81,7 @@ class MailWakeSource {
       const delays = this.options.pollDelaysMs ?? defaultPollDelaysMs;
       const delay = delays[Math.min(this.polls, delays.length - 1)] ?? 1000;
       this.polls += 1;
-      await cancellableDelay(Math.min(delay, remaining), signal);
+      await raceDeadline(new Promise<never>(() => undefined), Math.min(delay, remaining), signal);
       return;
     }
     const stream = this.stream;
@@ -118,34 +119,15 @@ class MailWakeSource {
 }
 
 /** The promise's value, or 'deadline' when `ms` pass first; rejects with a cancel error at once on abort. */
-function raceDeadline<T>(promise: Promise<T>, ms: number, signal: AbortSignal): Promise<T | 'deadline'> {
-  return new Promise((resolve, reject) => {
-    const finish = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    };
-    const onAbort = (): void => {
-      finish();
-      reject(cancelledError('Waiting for mail', signal.reason));
-    };
-    const timer = setTimeout(() => {
-      finish();
-      resolve('deadline');
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        finish();
-        resolve(value);
-      },
-      (error: unknown) => {
-        finish();
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
-
-function cancellableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  return raceDeadline(new Promise<never>(() => undefined), ms, signal).then(() => undefined);
+async function raceDeadline<T>(promise: Promise<T>, ms: number, signal: AbortSignal): Promise<T | 'deadline'> {
+  const settled = new AbortController();
+  try {
+    const deadline = sleep(ms, 'deadline' as const, { signal: AbortSignal.any([signal, settled.signal]) });
+    return await Promise.race([promise, deadline]);
+  } catch (error) {
+    if (signal.aborted) throw cancelledError('Waiting for mail', signal.reason);
+    throw error;
+  } finally {
+    settled.abort();
+  }
 }
