@@ -1,7 +1,6 @@
 /**
- * RFC 3834 §2 and §5: mail sent by a program (auto-replies, notifications, mailing lists) must not
- * be answered automatically, or two agents answer each other forever. These are the Email
- * properties that carry the signs; every listing and reading preset asks for them.
+ * RFC 3834: mail sent by a program (auto-replies, notifications, lists) must not be answered
+ * automatically, or two agents answer each other forever. Every listing and reading preset asks for these.
  */
 export const automaticHeaderProperties = [
   'header:Auto-Submitted:asText',

@@ -22,10 +22,7 @@ interface DownloadBlobContext extends GateContext {
   saveAs?: (name: string) => NextStep;
 }
 
-/**
- * Downloads an attachment (RFC 8620 §6.2) into an allowed directory. Mail content never chooses
- * the folder: a name from a message is reduced to a safe base name, and nothing is overwritten.
- */
+/** Into an allowed directory: a name from a message is reduced to a safe base name, and nothing is overwritten. */
 export async function downloadBlobToFile(
   account: Account,
   input: DownloadBlobInput,

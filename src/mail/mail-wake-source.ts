@@ -15,7 +15,7 @@ export interface WakeSourceOptions {
   now?: () => number;
   /** Poll intervals, growing to the last; the last bounds how late a delivery is noticed. */
   pollDelaysMs?: readonly number[];
-  /** Seconds between the server's pings; the stream counts as dead after twice that plus min(2 s, one ping) of silence. */
+  /** Seconds between the server's pings (see the idle timeout below). */
   pingSeconds?: number;
 }
 
@@ -30,9 +30,8 @@ export async function openWakeSource(options: WakeSourceOptions): Promise<MailWa
 }
 
 /**
- * What wakes wait_for_mail to look for new mail: a JMAP push stream (RFC 8620 §7.3) when the
- * session offers one and it works, else a poll timer. A push stream that fails midway turns into
- * polling without ending the wait.
+ * What wakes wait_for_mail to look for new mail: a JMAP push stream (RFC 8620 §7.3) when the session
+ * offers one that works, else a poll timer. A stream that fails midway turns into polling.
  */
 class MailWakeSource {
   /** How it waits right now; `push` can become `polling`, never the other way. */

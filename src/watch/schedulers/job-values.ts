@@ -16,7 +16,7 @@ export function wakeArguments(
   ];
 }
 
-/** The values a job carries, named for the operator, in the order the job uses them. */
+/** The values a job carries, named for the operator. */
 export function jobValues(
   spec: Pick<WakeJobSpec, 'nodePath' | 'cliPath' | 'credentialsDir' | 'logPath' | 'inbox'>,
 ): Array<[name: string, value: string]> {
@@ -58,7 +58,7 @@ export function noSchedulerError(program: string, scheduler: string): MailboxErr
   });
 }
 
-/** The XML text of a value: the five predefined entities. */
+/** The XML text of a value. */
 export function xmlText(value: string): string {
   return value
     .replace(/&/g, '&amp;')
