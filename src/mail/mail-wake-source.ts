@@ -20,7 +20,7 @@ export interface WakeSourceOptions {
 }
 
 /** Bounds of one push stream: an event is a small StateChange; the total lets a long wait run for hours. */
-export const eventStreamLimits = { maxEventBytes: 64 * 1024, maxTotalBytes: 8 * 1024 * 1024 } as const;
+const eventStreamLimits = { maxEventBytes: 64 * 1024, maxTotalBytes: 8 * 1024 * 1024 } as const;
 const defaultPollDelaysMs = [250, 500, 1000] as const;
 
 export async function openWakeSource(options: WakeSourceOptions): Promise<MailWakeSource> {

@@ -40,10 +40,9 @@ export interface EffectivePolicy {
   newInboxes: Sourced<OnOff>;
 }
 
-function lowest(
-  layers: readonly LoadedLayer[],
-  pick: (layer: LoadedLayer) => number | undefined,
-): Sourced<number> | null {
+type Read<T> = (layer: LoadedLayer) => T | undefined;
+
+function lowest(layers: readonly LoadedLayer[], pick: Read<number>): Sourced<number> | null {
   let best: Sourced<number> | null = null;
   for (const layer of layers) {
     const value = pick(layer);
@@ -52,23 +51,15 @@ function lowest(
   return best;
 }
 
-/** `off` anywhere wins for a switch whose `on` is the strict side; `on` anywhere wins for the other. */
-function strictSwitch(
-  layers: readonly LoadedLayer[],
-  pick: (layer: LoadedLayer) => OnOff | undefined,
-  strict: OnOff,
-  fallback: OnOff,
-): Sourced<OnOff> {
+/** The `strict` setting in any layer wins, else the first set; both switches default to on. */
+function strictSwitch(layers: readonly LoadedLayer[], pick: Read<OnOff>, strict: OnOff): Sourced<OnOff> {
   const strictLayer = layers.find((layer) => pick(layer) === strict);
   if (strictLayer) return { value: strict, from: strictLayer.layer };
   const set = layers.find((layer) => pick(layer) !== undefined);
-  return set ? { value: pick(set) as OnOff, from: set.layer } : { value: fallback, from: 'default' };
+  return set ? { value: pick(set) as OnOff, from: set.layer } : { value: 'on', from: 'default' };
 }
 
-function entries(
-  layers: readonly LoadedLayer[],
-  pick: (layer: LoadedLayer) => readonly string[] | undefined,
-): SourcedEntry[] {
+function entries(layers: readonly LoadedLayer[], pick: Read<readonly string[]>): SourcedEntry[] {
   return layers.flatMap((layer) => (pick(layer) ?? []).map((entry) => ({ entry, from: layer.layer })));
 }
 
@@ -97,7 +88,7 @@ export function effectivePolicy(layers: readonly LoadedLayer[]): EffectivePolicy
       maxSendsPerHour: lowest(layers, (l) => l.policy.send?.maxSendsPerHour),
       maxSendsPerDay: lowest(layers, (l) => l.policy.send?.maxSendsPerDay),
       maxRecipients: lowest(layers, (l) => l.policy.send?.maxRecipients),
-      secretScan: strictSwitch(layers, (l) => l.policy.send?.secretScan, 'on', 'on'),
+      secretScan: strictSwitch(layers, (l) => l.policy.send?.secretScan, 'on'),
       attachFrom: layers.flatMap((l) =>
         l.policy.send?.attachFrom ? [{ value: l.policy.send.attachFrom, from: l.layer }] : [],
       ),
@@ -111,6 +102,6 @@ export function effectivePolicy(layers: readonly LoadedLayer[]): EffectivePolicy
       allow: entries(layers, (l) => l.policy.receive?.allow),
       block: entries(layers, (l) => l.policy.receive?.block),
     },
-    newInboxes: strictSwitch(layers, (l) => l.policy.newInboxes, 'off', 'on'),
+    newInboxes: strictSwitch(layers, (l) => l.policy.newInboxes, 'off'),
   };
 }

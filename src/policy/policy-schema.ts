@@ -42,7 +42,7 @@ export type PolicyFile = z.infer<typeof policyFileSchema>;
 export type ReceiveRules = NonNullable<PolicyFile['receive']>;
 
 /** Which file a rule comes from; listed from the broadest to the narrowest. */
-export const policyLayers = ['machine', 'user', 'inbox'] as const;
+const policyLayers = ['machine', 'user', 'inbox'] as const;
 export type PolicyLayer = (typeof policyLayers)[number];
 
 export const emptyPolicy: PolicyFile = Object.freeze({ version: policyVersion });

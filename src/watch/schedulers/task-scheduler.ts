@@ -118,10 +118,7 @@ export function taskSchedulerJob(spec: WakeJobSpec): ScheduledJob {
       if (xml === '') return { ...base, available: true, installed: false };
       const task = taskEssentials(xml);
       const batch = await readOptional(batchPath);
-      const command = batch
-        ?.split(/\r?\n/)
-        .filter((line) => line.trim() !== '')
-        .at(-1);
+      const command = batch?.trimEnd().split(/\r?\n/).at(-1);
       return {
         ...base,
         available: true,
