@@ -107,14 +107,9 @@ async function loadLayer(layer: PolicyLayer, path: string): Promise<LoadedLayer>
       text === undefined
         ? { layer, path, present: false, policy: emptyPolicy }
         : { layer, path, present: true, policy: parsePolicyText(text, path) };
-  } catch (error) {
-    loaded = {
-      layer,
-      path,
-      present: true,
-      policy: emptyPolicy,
-      error: error instanceof MailboxError && error.code === 'policy_unreadable' ? error : unreadable(path, error),
-    };
+  } catch (cause) {
+    const error = cause instanceof MailboxError && cause.code === 'policy_unreadable' ? cause : unreadable(path, cause);
+    loaded = { layer, path, present: true, policy: emptyPolicy, error };
   }
   // Shared by every later call while the file stays the same: nobody may change it.
   if (identity !== undefined)

@@ -83,12 +83,8 @@ export async function installWatch(options: InstallWatchOptions): Promise<WatchS
   const stored = await readWatchSettings(jobDir(options));
   const wakeCommand = nonEmpty(options.wakeCommand) ?? stored.wakeCommand;
   const path = nonEmpty(options.env.PATH) ?? stored.path;
-  await writeWatchSettings(jobDir(options), {
-    ...stored,
-    ...(wakeCommand ? { wakeCommand } : {}),
-    ...(path ? { path } : {}),
-    updatedAt: (options.now ?? new Date()).toISOString(),
-  });
+  const updatedAt = (options.now ?? new Date()).toISOString();
+  await writeWatchSettings(jobDir(options), { ...stored, wakeCommand, path, updatedAt });
   const job = jobOf(options);
   const changed = await job.install();
   return describe(options, await job.look(), changed);
@@ -145,8 +141,9 @@ async function describe(target: WatchTarget, view: JobView, changed: boolean): P
   const hasCredentials = existsSync(join(dir, 'credentials.json')) || existsSync(join(dir, 'oauth.json'));
   const sandbox = hasCredentials ? await sandboxOfDirectory(dir) : undefined;
   const { line, installed } = view;
+  const address = target.inbox?.address;
   const proposal = settings.wakeCommand ? undefined : proposeWakeCommand(target.env, marker.slice(-8));
-  const dirArg = `${shellQuote(dir)}${inboxArg(target.inbox?.address)}`;
+  const dirArg = `${shellQuote(dir)}${inboxArg(address)}`;
   const cli = target.shellCommand ?? 'agent-mailbox';
   const verify = [...(view.available ? view.verify : []), `${cli} watch status --credentials-dir ${dirArg}`];
   const next: string[] = [];
@@ -158,7 +155,7 @@ async function describe(target: WatchTarget, view: JobView, changed: boolean): P
     );
   } else if (installed) {
     const next9 = nextDailyRun(target.now ?? new Date()).toString();
-    summary = `${schedulerWords[view.mechanism][0]} runs \`agent-mailbox wake\` for ${target.inbox ? target.inbox.address : 'this inbox'} every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
+    summary = `${schedulerWords[view.mechanism][0]} runs \`agent-mailbox wake\` for ${address ?? 'this inbox'} every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
     summary += !settings.wakeCommand
       ? ` No agent command is configured: it only writes the digest to ${paths.digest}.`
       : view.mechanism === 'task-scheduler'
@@ -187,7 +184,7 @@ async function describe(target: WatchTarget, view: JobView, changed: boolean): P
   }
   return {
     credentialsDir: dir,
-    ...(target.inbox ? { inbox: target.inbox.address } : {}),
+    ...(address !== undefined ? { inbox: address } : {}),
     mechanism: view.available ? view.mechanism : 'unavailable',
     crontabAvailable: view.mechanism === 'crontab' && view.available,
     schedulerAvailable: view.available,
@@ -210,14 +207,11 @@ async function describe(target: WatchTarget, view: JobView, changed: boolean): P
     logPath: paths.log,
     digestPath: paths.digest,
     settingsPath: paths.settings,
-    hostPrompt: wakePrompt({
-      credentialsDir: dir,
-      ...(target.inbox ? { inbox: target.inbox.address, inboxInput: target.inbox.address } : {}),
-    }),
+    hostPrompt: wakePrompt({ credentialsDir: dir, inbox: address, inboxInput: address }),
     ...(proposal ? { proposal } : {}),
     summary,
     verify,
-    remove: removeWatchHint(dir, cli, target.inbox?.address),
+    remove: removeWatchHint(dir, cli, address),
     next,
   };
 }

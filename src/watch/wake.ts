@@ -125,28 +125,18 @@ async function wakeLocked(options: WakeOptions, credentialsDir: string, identity
   const inbox = identity.address ?? identity.jmapAccountId;
   const deadline = options.deadline ?? Deadline.start({ timeoutMs: (await account.config()).timeoutMs });
   const jmap = createWakeJmap(options, deadline);
-  const mail = await fetchNewMail({
-    jmap,
-    accountId: await jmap.accountId(),
-    ...(state.wakeState !== undefined ? { sinceState: state.wakeState } : {}),
-    now: startedAt,
-  });
+  const accountId = await jmap.accountId();
+  const mail = await fetchNewMail({ jmap, accountId, sinceState: state.wakeState, now: startedAt });
   const paths = watchPaths(dir);
+  const authservId = authservIdOf(await account.config());
+  const digest = renderInboxDigest({ inbox, mail, generatedAt: startedAt, authservId, since: state.lastWakeAt });
   // Readable by this user only: mail metadata is private.
-  await writeAtomically(
-    paths.digest,
-    renderInboxDigest({
-      ...(inbox ? { inbox } : {}),
-      mail,
-      generatedAt: startedAt,
-      authservId: authservIdOf(await account.config()),
-      ...(state.lastWakeAt ? { since: state.lastWakeAt } : {}),
-    }),
-    0o600,
-  );
+  await writeAtomically(paths.digest, digest, 0o600);
   log.info(`wake: ${mail.total} new message(s) (${mail.mode}); digest at ${paths.digest}`);
 
   const command = nonEmpty(options.wakeCommand) ?? settings.wakeCommand;
+  // On a connected account the agent names the inbox in every call.
+  const inboxInput = identity.kind === 'oauth' && inbox ? inbox : undefined;
   const base = {
     credentialsDir,
     ...(inbox ? { inbox } : {}),
@@ -169,17 +159,12 @@ async function wakeLocked(options: WakeOptions, credentialsDir: string, identity
       { ran: false, reason: 'no wake command configured' },
       `${mail.total} new message(s); the digest is at ${paths.digest}. No agent command is configured, so nobody was woken.`,
       [
-        `To wake an agent next time, the operator runs: agent-mailbox watch install --credentials-dir ${shellQuote(credentialsDir)}${identity.kind === 'oauth' && inbox ? ` --inbox ${shellQuote(inbox)}` : ''} --wake-command '<command with {prompt}>'`,
+        `To wake an agent next time, the operator runs: agent-mailbox watch install --credentials-dir ${shellQuote(credentialsDir)}${inboxInput ? ` --inbox ${shellQuote(inboxInput)}` : ''} --wake-command '<command with {prompt}>'`,
       ],
     );
   }
 
-  const prompt = wakePrompt({
-    credentialsDir,
-    ...(inbox ? { inbox } : {}),
-    ...(identity.kind === 'oauth' && inbox ? { inboxInput: inbox } : {}),
-    digestPath: paths.digest,
-  });
+  const prompt = wakePrompt({ credentialsDir, inbox, inboxInput, digestPath: paths.digest });
   log.info(`wake: starting the agent command for ${mail.total} new message(s)`);
   let run: WakeCommandRun;
   try {
