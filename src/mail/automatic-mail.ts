@@ -1,7 +1,4 @@
-/**
- * RFC 3834: mail sent by a program (auto-replies, notifications, lists) must not be answered
- * automatically, or two agents answer each other forever. Every listing and reading preset asks for these.
- */
+/** RFC 3834: never auto-answer a program's mail, or two agents answer each other forever; every listing preset asks. */
 export const automaticHeaderProperties = [
   'header:Auto-Submitted:asText',
   'header:Precedence:asText',

@@ -29,10 +29,7 @@ export async function openWakeSource(options: WakeSourceOptions): Promise<MailWa
   return source;
 }
 
-/**
- * What wakes wait_for_mail to look for new mail: a JMAP push stream (RFC 8620 §7.3) when the session
- * offers one that works, else a poll timer. A stream that fails midway turns into polling.
- */
+/** What wakes wait_for_mail: a JMAP push stream (RFC 8620 §7.3) when one works, else (or after it fails) polling. */
 class MailWakeSource {
   /** How it waits right now; `push` can become `polling`, never the other way. */
   mode: 'push' | 'polling' = 'polling';

@@ -1,10 +1,7 @@
 import { domainToASCII } from 'node:url';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
 
-/**
- * Addresses and list entries as the operator's rules compare them: one matcher for both directions,
- * so "example.org" means the same in a send rule and a receive rule.
- */
+/** One matcher for the operator's send and receive rules, so "example.org" means the same in both. */
 
 /** A mailbox address normalised: domain in ASCII (IDN), lowercase, no trailing dot. */
 export interface NormalisedAddress {

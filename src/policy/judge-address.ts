@@ -21,10 +21,7 @@ type SendVerdict = { verdict: 'allow' | 'confirm' | 'refuse'; rule: DecidingRule
 
 const verdictRank = { allow: 0, confirm: 1, refuse: 2 } as const;
 
-/**
- * How a recipient is judged for sending. `isKnown`: this inbox has sent mail to the address, or the
- * address wrote to it and its mail passed sender authentication (the caller works that out).
- */
+/** `isKnown`: this inbox wrote to the address, or its mail passed sender authentication (the caller works that out). */
 export function judgeRecipient(
   layers: readonly LoadedLayer[],
   address: NormalisedAddress,

@@ -39,10 +39,7 @@ export async function assertNewInboxAllowed(scope: NewInboxScope): Promise<void>
   }
 }
 
-/**
- * A woken agent reads its inbox and nothing more: an inbox registered during a wake would be one the
- * read-only wake does not bind. Any live wake of this user counts: the asker cannot tell if one started it.
- */
+/** An inbox registered in a wake escapes its read-only rule; any wake counts (the asker cannot tell who woke it). */
 export async function assertNoWakeRunning(userConfigDir: string, action: NewInboxAction = 'register'): Promise<void> {
   if (!(await anyWakeRunning(userConfigDir))) return;
   throw new MailboxError({

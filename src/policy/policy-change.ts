@@ -1,10 +1,7 @@
 import { parseListEntry } from './address-matcher.js';
 import type { OnOff, PolicyFile, ReceiveMode, SendMode } from './policy-schema.js';
 
-/**
- * Changes to one layer's file, and which of them widen what the agent may do. Widening needs the
- * operator at a terminal; narrowing never does, so an agent (or a script) can always tighten.
- */
+/** Changes to one layer's file; widening needs the operator at a terminal, narrowing never (anyone may tighten). */
 
 export interface PolicySettings {
   sendMode?: SendMode;

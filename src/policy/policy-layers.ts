@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { deepFreeze } from '../deep-freeze.js';
 import { MailboxError } from '../errors.js';
 import { readPrivateFile } from '../credentials/secure-file.js';
-import { emptyPolicy, policyFileSchema, type PolicyFile, type PolicyLayer } from './policy-schema.js';
+import { emptyPolicy, policyFileSchema, policyLayers, type PolicyFile, type PolicyLayer } from './policy-schema.js';
 
 /**
  * Where each layer of the operator's policy lives, and reading them back. The machine layer's path is
@@ -63,13 +63,10 @@ export function layerPath(paths: PolicyPaths, layer: PolicyLayer): string | unde
   return paths.inboxDir === undefined ? undefined : join(paths.inboxDir, 'policy.json');
 }
 
-/**
- * Reads every layer that applies. A file that exists but cannot be used is kept with its error:
- * judgements under it fail closed (`assertUsable`), while `policy show` can still say what is wrong.
- */
+/** An unusable file is kept with its error: judging under it fails closed, and `policy show` says what is wrong. */
 export async function loadPolicyLayers(paths: PolicyPaths): Promise<LoadedLayer[]> {
   const layers: LoadedLayer[] = [];
-  for (const layer of ['machine', 'user', 'inbox'] as const) {
+  for (const layer of policyLayers) {
     const path = layerPath(paths, layer);
     if (path === undefined) continue;
     layers.push(await loadLayer(layer, path));

@@ -1,9 +1,6 @@
 import * as z from 'zod';
 
-/**
- * The operator's policy file, one per layer (machine, user, inbox). Versioned so other tools can
- * drive it; unknown keys are refused (a misspelt rule must not silently mean "no rule").
- */
+/** One policy file per layer, versioned; unknown keys are refused (a misspelt rule must not mean "no rule"). */
 
 export const sendModes = ['open', 'known', 'allowlist', 'confirm', 'off'] as const;
 export type SendMode = (typeof sendModes)[number];
@@ -42,7 +39,7 @@ export type PolicyFile = z.infer<typeof policyFileSchema>;
 export type ReceiveRules = NonNullable<PolicyFile['receive']>;
 
 /** Which file a rule comes from; listed from the broadest to the narrowest. */
-const policyLayers = ['machine', 'user', 'inbox'] as const;
+export const policyLayers = ['machine', 'user', 'inbox'] as const;
 export type PolicyLayer = (typeof policyLayers)[number];
 
 export const emptyPolicy: PolicyFile = Object.freeze({ version: policyVersion });

@@ -84,10 +84,7 @@ export const presetSchema = z.object({
   excludeOwnMail: z.boolean().optional(),
   /** RFC 3834 loop guard: no send when this captured variable is set (automatic mail), unless `allowVariable` is. */
   loopGuard: z.object({ reasonVariable: variableName, allowVariable: variableName }).optional(),
-  /**
-   * Next steps after a successful run: a sentence, or a table call with $VARS filled in. `when`: `listed`
-   * (a message from others was listed), `more_changes` (an Email/changes answered hasMoreChanges: true).
-   */
+  /** Next steps after a success, a sentence or a table call; `when`: `listed` (others' mail listed), `more_changes`. */
   next: z
     .array(
       z.union([

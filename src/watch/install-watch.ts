@@ -102,10 +102,7 @@ export async function watchStatus(target: WatchTarget): Promise<WatchStatus> {
   return describe(target, await jobOf(target).look(), false);
 }
 
-/**
- * A LaunchAgent on macOS, a Task Scheduler task on Windows, cron elsewhere and wherever the operator
- * named a crontab program (macOS has cron too), which also keeps tests on a Mac or a PC on their stand-in.
- */
+/** launchd on macOS, Task Scheduler on Windows, else cron; a named crontab program means cron anywhere (tests too). */
 function jobOf(target: WatchTarget): ScheduledJob {
   const marker = watchMarker(jobDir(target));
   const spec = {

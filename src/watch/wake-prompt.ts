@@ -1,7 +1,4 @@
-/**
- * The fixed prompt given to the woken agent: built only from operator-owned facts, never from mail,
- * and read-only, since an unattended agent reading strangers' mail must not act on it (mcp-and-hosts.md).
- */
+/** From operator-owned facts only, never mail, and read-only: an unattended agent must not act on strangers' mail. */
 interface WakePromptInput {
   credentialsDir: string;
   inbox?: string;

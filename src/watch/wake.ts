@@ -77,10 +77,7 @@ export interface WakeResult {
   next: string[];
 }
 
-/**
- * One wake: new mail by JMAP state → digest → (only with new mail) the operator's agent command
- * with the fixed read-only prompt → state stored only after exit 0, so a failed run is retried.
- */
+/** New mail by JMAP state → digest → agent command (only with new mail) → state stored only after exit 0 (retry). */
 export async function wake(options: WakeOptions): Promise<WakeResult> {
   const credentialsDir = resolve(options.credentialsDir);
   // Fails with credentials_missing before the lock would create the directory. On a connected

@@ -6,10 +6,7 @@ import { ensurePrivateDir, readPrivateFile } from '../../credentials/secure-file
 import { redactSecrets } from '../../redact.js';
 import { appendPrivate, parseJsonLines } from './json-lines.js';
 
-/**
- * The audit trail of every attempt to make mail leave: one JSON line each in the credentials directory
- * (0600), secrets masked, rotated at a size so a busy inbox cannot fill the disk.
- */
+/** Every attempt to make mail leave, one JSON line each (0600, secrets masked), rotated so it cannot fill the disk. */
 
 const auditLogFile = 'audit.log';
 export const auditLogMaxBytes = 1024 * 1024;

@@ -5,10 +5,7 @@ import { MailboxError } from '../../errors.js';
 import { withDirectoryLock } from '../../credentials/directory-lock.js';
 import { readPrivateFile, writeFileAtomic } from '../../credentials/secure-file.js';
 
-/**
- * The local record of mail held for the operator: what `outbox approve` trusts, not the server's
- * Drafts (which the agent can write), so an approval sends that draft to exactly the judged recipients once.
- */
+/** Held mail as judged: `outbox approve` trusts this, not Drafts (the agent's to write), and sends each once. */
 
 const outboxFile = 'outbox.json';
 

@@ -123,10 +123,7 @@ async function pruneOldDays(dir: string, at: number): Promise<void> {
   );
 }
 
-/**
- * Reserves `count` sending slots (one per submission) for an inbox, or refuses with the time the next
- * send is allowed. Every send is recorded, caps or not, so a cap set later counts the day before it.
- */
+/** Reserves `count` slots, or refuses with the next allowed time; every send is recorded, so a later cap counts it. */
 export async function reserveSendSlots(
   dir: string,
   inboxKey: string,

@@ -13,10 +13,7 @@ function launchAgentLabel(id: string): string {
   return `com.agent-mailbox.watch.${id}`;
 }
 
-/**
- * Every day at 09:00 local time (launchd runs a time missed during sleep at wake-up), output appended
- * to the job's log. launchd starts the program with no shell between: each value is one argument as it is.
- */
+/** Daily at 09:00 (launchd runs a time missed in sleep at wake-up); no shell between, so each value is one argument. */
 function buildLaunchAgentPlist(spec: WakeJobSpec): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

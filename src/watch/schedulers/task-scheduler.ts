@@ -37,10 +37,7 @@ function buildWakeBatchFile(spec: WakeJobSpec): string {
   ].join('\r\n');
 }
 
-/**
- * schtasks /TR holds at most 261 characters, so the task comes from XML: daily at 09:00 local time,
- * late when the computer was off or asleep, on battery too, as its user while logged on (no password).
- */
+/** From XML (/TR holds 261 characters): daily at 09:00, late after sleep, on battery, as its user (no password). */
 function buildTaskXml(spec: WakeJobSpec): string {
   return [
     '<?xml version="1.0" encoding="UTF-16"?>',
@@ -83,10 +80,7 @@ function buildTaskXml(spec: WakeJobSpec): string {
   ].join('\r\n');
 }
 
-/**
- * What decides whether a registered task is ours as it should be (its action and time of day), from
- * its XML as `schtasks /Query /XML` prints it (Task Scheduler rewrites the layout).
- */
+/** What makes a registered task ours as it should be, from its XML as schtasks prints it (with its own layout). */
 export function taskEssentials(xml: string): { command: string; arguments: string; startTime: string } {
   const element = (name: string) => xmlValue(new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1] ?? '');
   return {
