@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { sandboxOfDirectory, type RegisteredSandbox } from '../credentials/loopback-endpoints.js';
+import { sandboxOfDirectory } from '../credentials/loopback-endpoints.js';
 import { crontabJob } from './crontab-entries.js';
-import { proposeWakeCommand, type WakeCommandProposal } from './propose-wake-command.js';
+import { proposeWakeCommand } from './propose-wake-command.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { wakePrompt } from './wake-prompt.js';
 import { dailySchedule, nextDailyRun, watchMarker } from './watch-marker.js';
@@ -37,33 +37,7 @@ export interface InstallWatchOptions extends WatchTarget {
 }
 
 /** The job as its scheduler holds it, and what the operator does next. */
-export interface WatchStatus extends Pick<JobView, 'jobName' | 'jobFile' | 'line' | 'command'> {
-  credentialsDir: string;
-  inbox?: string;
-  mechanism: SchedulerKind | 'unavailable';
-  crontabAvailable: boolean;
-  schedulerAvailable: boolean;
-  installed: boolean;
-  /** True when this call changed the scheduler's entry. */
-  changed: boolean;
-  marker: string;
-  schedule: string;
-  nextRun?: string;
-  wakeCommand?: string;
-  hasCredentials: boolean;
-  /** The local sandbox this directory was registered against: the job reaches it only while it runs. */
-  sandbox?: RegisteredSandbox;
-  logPath: string;
-  digestPath: string;
-  settingsPath: string;
-  /** The read-only prompt for a host's own scheduler (no digest: the agent lists new mail itself). */
-  hostPrompt: string;
-  proposal?: WakeCommandProposal;
-  summary: string;
-  verify: string[];
-  remove: string;
-  next: string[];
-}
+export type WatchStatus = Awaited<ReturnType<typeof describe>>;
 
 /** The command that removes the job of a credentials directory (or of one inbox of a connected account). */
 export function removeWatchHint(credentialsDir: string, shellCommand = 'agent-mailbox', inbox?: string): string {
@@ -130,7 +104,7 @@ const schedulerWords: Record<SchedulerKind, [noun: string, missing: string]> = {
   ],
 };
 
-async function describe(target: WatchTarget, view: JobView, changed: boolean): Promise<WatchStatus> {
+async function describe(target: WatchTarget, view: JobView, changed: boolean) {
   const dir = resolve(target.credentialsDir);
   const paths = watchPaths(jobDir(target));
   const marker = watchMarker(jobDir(target));
@@ -182,12 +156,13 @@ async function describe(target: WatchTarget, view: JobView, changed: boolean): P
   return {
     credentialsDir: dir,
     ...(address !== undefined ? { inbox: address } : {}),
-    mechanism: view.available ? view.mechanism : 'unavailable',
+    mechanism: view.available ? view.mechanism : ('unavailable' as const),
     crontabAvailable: view.mechanism === 'crontab' && view.available,
     schedulerAvailable: view.available,
     ...(view.jobName !== undefined ? { jobName: view.jobName } : {}),
     ...(view.jobFile !== undefined ? { jobFile: view.jobFile } : {}),
     installed,
+    // True when this call changed the scheduler's entry.
     changed,
     marker,
     schedule: dailySchedule,
@@ -200,10 +175,12 @@ async function describe(target: WatchTarget, view: JobView, changed: boolean): P
       : {}),
     ...(settings.wakeCommand ? { wakeCommand: settings.wakeCommand } : {}),
     hasCredentials,
+    // The local sandbox this directory was registered against: the job reaches it only while it runs.
     ...(sandbox ? { sandbox } : {}),
     logPath: paths.log,
     digestPath: paths.digest,
     settingsPath: paths.settings,
+    // For a host's own scheduler (no digest: the agent lists new mail itself).
     hostPrompt: wakePrompt({ credentialsDir: dir, inbox: address, inboxInput: address }),
     ...(proposal ? { proposal } : {}),
     summary,
