@@ -20,9 +20,8 @@ export function normaliseDomain(domain: string): string | undefined {
 }
 
 /**
- * One bare address (`local@domain`, the local part possibly quoted). Local parts compare
- * case-insensitively: RFC 5321 allows case-sensitive ones, but no mail service in use has them, and
- * a rule that `Bob@x` slips past while `bob@x` is blocked is worse. `bob+x@d` is not `bob@d`.
+ * One bare address (`local@domain`). Local parts compare case-insensitively: no mail service in use is case-
+ * sensitive, and a rule `Bob@x` slips past while `bob@x` is blocked is worse. `bob+x@d` is not `bob@d`.
  */
 export function normaliseAddress(raw: string): NormalisedAddress | undefined {
   const text = raw.trim();
@@ -40,9 +39,8 @@ export function normaliseAddress(raw: string): NormalisedAddress | undefined {
 }
 
 /**
- * Every mailbox address a header value names, groups flattened, display names dropped:
- * `"ceo@bank.test" <x@evil.test>` names x@evil.test only. Unparseable pieces are returned in `invalid`
- * so a caller can refuse rather than guess.
+ * Every mailbox address a header value names, display names dropped (`"ceo@bank.test" <x@evil.test>` names
+ * x@evil.test only); unparseable pieces are returned in `invalid` so a caller can refuse rather than guess.
  */
 export function parseAddressList(value: string): { addresses: NormalisedAddress[]; invalid: string[] } {
   const addresses: NormalisedAddress[] = [];

@@ -2,9 +2,8 @@ import { assertUsable, type LoadedLayer } from './policy-layers.js';
 import { policyVersion, type OnOff, type PolicyLayer, type ReceiveMode, type SendMode } from './policy-schema.js';
 
 /**
- * The rules in force for one inbox, each with its layer: what the guard applies and `policy show
- * --json` prints. Numbers take the lowest cap, switches the stricter setting, lists the union; modes
- * stay per layer (judge-address.ts).
+ * The rules in force for one inbox, each with its layer (what `policy show --json` prints). Numbers take the
+ * lowest cap, switches the stricter setting, lists the union; modes stay per layer (judge-address.ts).
  */
 
 export interface Sourced<T> {

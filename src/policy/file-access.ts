@@ -4,10 +4,9 @@ import { oauthFiles } from '../credentials/oauth-grant-files.js';
 import { MailboxError } from '../errors.js';
 
 /**
- * Files the model names (attachments, an `ops_file` path) are looked at here before anything reads
- * them. None is read from a credentials directory (the configured ones, and any directory above the
- * file holding a credentials file); with the operator's attachment directories, an attachment must
- * lie inside each. Symlinks are resolved first, so a link cannot lead out. Refusals name the path only.
+ * Files the model names (attachments, `ops_file`) are never read from a credentials directory (configured, or
+ * above the file holding one), nor attachments from outside the operator's directories. Links are resolved
+ * first; refusals name the path only.
  */
 
 interface NamedFileRules {

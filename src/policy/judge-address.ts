@@ -49,9 +49,8 @@ export function judgeRecipient(
 type ReceiveVerdict = { verdict: 'show' } | { verdict: 'hold'; rule: DecidingRule };
 
 /**
- * Whether mail from a sender is shown to the agent. An allow entry counts only when the mail's
- * sender authentication passed for the From domain (`authenticated`): a forged news@good.test is
- * not good.test. A block entry holds mail whatever its authentication says.
+ * Whether mail from a sender is shown. An allow entry counts only when sender authentication passed for the
+ * From domain (a forged news@good.test is not good.test); a block entry holds mail whatever it says.
  */
 export function judgeSender(
   layers: readonly LoadedLayer[],

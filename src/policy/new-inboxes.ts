@@ -6,9 +6,8 @@ import { knownInboxDirs, subdirectories } from './records/inbox-dirs.js';
 import { anyWakeRunning } from './records/wake-read-only.js';
 
 /**
- * `policy set --new-inboxes off`: the agent may not sign up for or log in to another inbox. The rule
- * is about inboxes the operator does not know of yet, so the new directory's own layer (empty, or the
- * agent's) cannot decide: an `off` in any layer this user's tool can find binds every new directory.
+ * `policy set --new-inboxes off`: no sign-up or login to another inbox. The new directory's own layer (empty, or
+ * the agent's) cannot decide: an `off` in any layer this user's tool can find binds every new directory.
  */
 
 export interface NewInboxScope {

@@ -80,9 +80,8 @@ function capWidens(before: number | undefined, after: number | undefined): boole
 }
 
 /**
- * What a change from `before` to `after` widens, one phrase each; empty when it only narrows or
- * changes nothing. Between `known` and `confirm` either way is a widening: each lets through mail
- * the other holds back.
+ * What a change widens, one phrase each (empty when it only narrows or changes nothing). Between `known`
+ * and `confirm` either way is a widening: each lets through mail the other holds back.
  */
 export function wideningChanges(before: PolicyFile, after: PolicyFile): string[] {
   const out: string[] = [];
@@ -114,9 +113,8 @@ export function wideningChanges(before: PolicyFile, after: PolicyFile): string[]
 }
 
 /**
- * Whether a change may newly refuse an auto-reply (which answers anyone): a send mode other than
- * open, or a block entry added. The inbox's auto-reply is then looked at once, instead of at its
- * next use. (Its text met the secret scan when it was enabled.)
+ * Whether a change may newly refuse an auto-reply (which answers anyone): a send mode other than open, or a
+ * block entry added; it is then looked at once, not at its next use (its text met the secret scan already).
  */
 export function tightensAutoReplies(before: PolicyFile, after: PolicyFile): boolean {
   const b = before.send ?? {};

@@ -17,9 +17,8 @@ import { emptyPolicy, policyFileSchema, policyLayers, type PolicyFile, type Poli
 export const machinePolicyPath = '/etc/agent-mailbox/policy.json';
 
 /**
- * On Windows not `C:\etc`, a folder any user may create and would then own, but ProgramData, whose
- * folder the administrator creates administrators-only. Not read from %ProgramData%, which the agent
- * may point at a file of its own; Windows on another drive than C: has no machine layer (docs/hosts.md).
+ * On Windows ProgramData, whose folder the administrator creates administrators-only (any user may create `C:\etc`);
+ * not from %ProgramData%, which the agent may set. Windows off drive C: has no machine layer (docs/hosts.md).
  */
 export function machinePolicyPathFor(platform: NodeJS.Platform = process.platform): string {
   return platform === 'win32' ? 'C:\\ProgramData\\agent-mailbox\\policy.json' : machinePolicyPath;
@@ -75,9 +74,8 @@ export async function loadPolicyLayers(paths: PolicyPaths): Promise<LoadedLayer[
 }
 
 /**
- * Layers as last read, with the file's identity then: every call of a long-lived MCP server reads the
- * layers, so an unchanged file is not parsed again; a synchronous lstat (microseconds) decides. Inode,
- * size, mtime and ctime change with any write, replace or chmod; a symlink's target can change unseen.
+ * Layers as last read, with the file's identity then: the MCP server reads the layers on every call, and a
+ * synchronous lstat decides (any write, replace or chmod changes it; a symlink's target can change unseen).
  */
 const layerCache = new Map<string, { identity: string; loaded: LoadedLayer }>();
 

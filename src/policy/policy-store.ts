@@ -16,9 +16,8 @@ interface PolicyUpdate {
 }
 
 /**
- * Applies a change to one layer's file under the directory's lock, written atomically (0600 in a 0700
- * directory). A widening is written only when `approveWidening`, asked still under the lock, says yes
- * (else `changed: false`), so no writer can slip a widening past the operator between read and write.
+ * Applies a change to one layer's file under the directory's lock (0600 in a 0700 directory). A widening is written
+ * only when `approveWidening`, asked under the lock, says yes, so no writer slips one past between read and write.
  */
 export async function updatePolicyLayer(
   path: string,

@@ -47,7 +47,7 @@ const ownShapes: { kind: string; pattern: RegExp }[] = [
 // once, not once per character (an unbounded one of megabytes overflows the regexp engine's stack).
 const jwtHeader = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{4,2048}(?=\.[A-Za-z0-9_-]{4,65536}\.)/g;
 
-/** A JSON Web Token by structure (RFC 7515 §7.1): a segment decoding to a JSON object naming an `alg` (not only `eyJ…`). */
+/** A JWT by structure (RFC 7515 §7.1): a segment decoding to a JSON object naming an `alg` (not only `eyJ…`). */
 function containsJwt(text: string): boolean {
   for (const [header] of text.matchAll(jwtHeader)) {
     try {

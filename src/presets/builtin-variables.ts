@@ -23,10 +23,8 @@ const builtins: Record<string, (facts: Facts) => string | undefined> = {
 export const builtinVariableNames = Object.keys(builtins);
 
 /**
- * The built-in placeholders from the session (fetched or cached) and the chosen inbox (its
- * credentials.json, or its entry in a connected account's inbox list); names without a known value
- * are left out, so a dry run shows them unresolved. $ACCOUNT_ID is the JMAP account id;
- * $SERVICE_ACCOUNT_ID, only on a connected account, is the service's inbox UUID (X-Service-Account-Id).
+ * The built-in placeholders from the session and the chosen inbox; names without a known value are left out,
+ * so a dry run shows them unresolved. $SERVICE_ACCOUNT_ID, only on a connected account, is the service's inbox UUID.
  */
 export async function builtinVariables(
   account: Account,

@@ -2,9 +2,8 @@ import * as z from 'zod';
 import { invocationSchema } from '../jmap/jmap-types.js';
 
 /**
- * A preset file (presets/*.json), read by jmap_request and the `help presets` topic. Steps run in
- * order; a step's `capture` turns parts of its response into variables for later steps, which is how
- * `reply` fills its create object without result references inside it (JMAP forbids them there).
+ * A preset file (presets/*.json). Steps run in order; a step's `capture` turns parts of its response into variables
+ * for later steps: `reply` fills its create object so, as JMAP forbids result references inside it.
  */
 
 const variableName = z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'variable names are UPPER_SNAKE_CASE');

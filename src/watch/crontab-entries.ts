@@ -132,17 +132,13 @@ export function crontabJob(bin: string, env: Env, entry: CronEntrySpec): Schedul
     async install() {
       const current = await readCrontab(bin, env);
       if (current === undefined) throw noCrontabError(bin);
-      for (const [name, value] of [
-        ['node binary', entry.nodePath],
-        ['CLI entry', entry.cliPath],
-      ] as const) {
-        if (!isAbsolute(value)) {
-          throw new MailboxError({
-            code: 'watch_failed',
-            message: `The ${name} path "${value}" is not absolute; cron runs with no PATH and could not find it.`,
-            hint: 'Run the command through its installed `agent-mailbox` binary or with an absolute path to node.',
-          });
-        }
+      const paths = [['node binary', entry.nodePath] as const, ['CLI entry', entry.cliPath] as const];
+      for (const [name, value] of paths.filter(([, path]) => !isAbsolute(path))) {
+        throw new MailboxError({
+          code: 'watch_failed',
+          message: `The ${name} path "${value}" is not absolute; cron runs with no PATH and could not find it.`,
+          hint: 'Run the command through its installed `agent-mailbox` binary or with an absolute path to node.',
+        });
       }
       const line = buildCronLine(entry);
       if (findCronEntry(current, marker) === line) return false;

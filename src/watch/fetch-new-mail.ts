@@ -90,7 +90,9 @@ export async function fetchNewMail(options: FetchNewMailOptions): Promise<NewMai
     ['Email/get', { accountId, ids: created, properties: emailProperties }, 'g'],
   ]);
   const inboxIds = inboxMailboxIds(pick(responses, 'Mailbox/get', 'm', mailboxGetSchema));
-  const emails = pick(responses, 'Email/get', 'g', getSchema).list.filter((e) => inInbox(e, inboxIds));
+  const emails = pick(responses, 'Email/get', 'g', getSchema).list.filter((email) =>
+    Object.entries(email.mailboxIds ?? {}).some(([id, on]) => on && inboxIds.has(id)),
+  );
   const items = emails.map(toItem).sort(newestFirst);
   return { state: sinceState, items: items.slice(0, maxItems), total: items.length, mode: 'changes' };
 }
@@ -159,10 +161,6 @@ function pick<T>(responses: JmapCall[], name: string, callId: string, schema: z.
 
 function inboxMailboxIds(mailboxes: z.infer<typeof mailboxGetSchema>): Set<string> {
   return new Set(mailboxes.list.filter((m) => m.role === 'inbox').map((m) => m.id));
-}
-
-function inInbox(email: z.infer<typeof emailSchema>, inboxIds: Set<string>): boolean {
-  return Object.entries(email.mailboxIds ?? {}).some(([id, on]) => on && inboxIds.has(id));
 }
 
 function toItem(email: z.infer<typeof emailSchema>): NewMailItem {

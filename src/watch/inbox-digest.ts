@@ -14,9 +14,8 @@ interface DigestInput {
 }
 
 /**
- * The digest the woken agent reads first: sender, subject and date, with each sender's verdict as
- * listings mark it. Sender and subject are strangers', each fenced with one per-digest random marker;
- * the verdicts are ours and stand outside the fences.
+ * The digest the woken agent reads first: sender, subject and date, each sender's verdict as listings mark it.
+ * Sender and subject are strangers', fenced with one per-digest random marker; the verdicts stand outside.
  */
 export function renderInboxDigest(input: DigestInput, marker: string = newUntrustedMarker()): string {
   const { mail } = input;

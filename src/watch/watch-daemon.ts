@@ -17,7 +17,7 @@ interface WatchDaemonOptions {
   onReady?: (nextRun: Date | null) => void;
 }
 
-/** Where there is no crontab: fires on the same schedule while this process lives (no catch-up); resolves when stopped. */
+/** Where there is no crontab: fires on the schedule while this process lives (no catch-up); resolves when stopped. */
 export async function runWatchDaemon(options: WatchDaemonOptions): Promise<{ fired: number; failed: number }> {
   const expression = options.schedule ?? dailySchedule;
   if (!cron.validate(expression)) {

@@ -5,9 +5,8 @@ import { MailboxError } from '../errors.js';
 import { readOptional, writeAtomically } from './write-atomically.js';
 
 /**
- * watch.json: the operator's wake command and the PATH it was configured under. It lives in its own
- * file, written only by `register`/`watch install` on the operator's command line, so neither a mail
- * nor a model (through MCP) can choose what the daily job executes.
+ * watch.json: the operator's wake command and the PATH it was configured under, in a file of its own written
+ * only on the operator's command line, so neither a mail nor a model can choose what the daily job executes.
  */
 const watchSettingsSchema = z.looseObject({
   wakeCommand: z.string().min(1).optional(),

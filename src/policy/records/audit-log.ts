@@ -31,9 +31,8 @@ async function sizeOf(path: string): Promise<number> {
 }
 
 /**
- * Appends one entry; past the size cap the log moves to audit.log.1, replacing the older one. An
- * append lands whole among other processes' lines, so only the rotation takes the lock (two rotating
- * at once would lose a log).
+ * Appends one entry; past the size cap the log replaces audit.log.1. An append lands whole among other
+ * processes' lines, so only the rotation takes the lock (two rotating at once would lose a log).
  */
 export async function appendAudit(dir: string, entry: AuditEntry): Promise<void> {
   const line = `${JSON.stringify({ ...entry, ...(entry.subject !== undefined ? { subject: redactSecrets(entry.subject) } : {}), ...(entry.note !== undefined ? { note: redactSecrets(entry.note) } : {}) })}\n`;

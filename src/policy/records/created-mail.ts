@@ -3,9 +3,8 @@ import { ensurePrivateDir, readPrivateFile } from '../../credentials/secure-file
 import { appendPrivate } from './json-lines.js';
 
 /**
- * The ids of mail this tool wrote into the inbox itself (Email/set creates, imports, copies). JMAP
- * does not say where a stored mail came from, and such mail carries whatever header fields the writer
- * chose, so the `known` mode never takes an Authentication-Results field on one as the service's verdict.
+ * The ids of mail this tool wrote into the inbox itself. Such mail carries whatever header fields its writer chose,
+ * so the `known` mode never takes an Authentication-Results field on one as the service's verdict.
  */
 
 const createdMailFile = 'created-mail.ids';

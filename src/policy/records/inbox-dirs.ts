@@ -6,9 +6,8 @@ import { ensurePrivateDir, readPrivateFile, writeFileAtomic } from '../../creden
 import { MailboxError } from '../../errors.js';
 
 /**
- * The credentials directories this OS user registered inboxes in. An inbox's policy layer lives
- * beside its credentials, anywhere on disk: without this list the rules binding every inbox
- * (newInboxes) could be read only from the directories a process happens to know.
+ * The credentials directories this OS user registered inboxes in: an inbox's policy layer lives beside its
+ * credentials, so the rules binding every inbox (newInboxes) are found even where no process was told of them.
  */
 
 const fileName = 'inbox-dirs.json';

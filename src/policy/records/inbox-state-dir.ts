@@ -1,9 +1,8 @@
 import type { InboxIdentity } from '../../auth/account-registry.js';
 
 /**
- * The inbox's name for rules and records (its address when known) and the folder holding them (policy
- * layer, send ledger, audit log, held mail). A proof-of-work directory is its one inbox's folder; a
- * connected account gives each inbox its own (credentials-kind.ts), so rules never leak between them.
+ * The inbox's name for rules and records (its address when known) and their folder: a proof-of-work directory,
+ * or on a connected account the inbox's own folder (credentials-kind.ts), so rules never leak between inboxes.
  */
 export function guardedInbox(identity: Pick<InboxIdentity, 'inboxId' | 'address' | 'jmapAccountId' | 'stateDir'>): {
   inbox: string;

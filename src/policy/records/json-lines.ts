@@ -4,7 +4,7 @@ import type * as z from 'zod';
 
 const noFollow = constants.O_NOFOLLOW ?? 0;
 
-/** One write to a 0600 file opened for appending, never through a symlink: it lands whole among others', with no lock. */
+/** One write to a 0600 file opened for appending (never via a symlink): it lands whole among others', with no lock. */
 export async function appendPrivate(path: string, text: string): Promise<void> {
   const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow, 0o600);
   try {

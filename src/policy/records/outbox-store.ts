@@ -69,7 +69,7 @@ export async function recordHeld(
   });
 }
 
-/** Moves a record to its next status under the lock: only one approval gets `held → sending`, the others learn what happened. */
+/** Moves a record on under the lock: only one approval gets `held → sending`, the others learn what happened. */
 export async function transitionHeld(
   dir: string,
   id: string,

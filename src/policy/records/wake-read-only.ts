@@ -5,9 +5,8 @@ import { isLockHeld, tryAcquireLock } from '../../credentials/directory-lock.js'
 import { inboxKey } from './inbox-state-dir.js';
 
 /**
- * While a wake runs an agent for an inbox, that inbox is read-only for every process of this OS user,
- * whatever door and credentials directory it uses: the wake holds a mark named after the inbox in the
- * user's config directory, a directory lock (owner pid, heartbeat), so a dead wake leaves none that counts.
+ * While a wake runs an agent, its inbox is read-only for every process of this OS user, whatever the door or
+ * directory: the wake holds a directory lock named after the inbox (owner pid, heartbeat), void once it dies.
  */
 
 const markerFolder = 'wakes-running';

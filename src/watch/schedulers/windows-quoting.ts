@@ -24,9 +24,8 @@ export function batchArgument(value: string): string {
 }
 
 /**
- * Why the batch file's own path cannot go into the task's arguments, or undefined. Task Scheduler
- * expands `%NAME%` in an action's arguments, and so does cmd.exe in its `/c` line, with no escape in
- * either: one `%` is left as it is, two could make a variable of the text between them.
+ * Task Scheduler and cmd.exe's `/c` both expand `%NAME%` in the batch file's path, with no escape: one `%`
+ * is left as it is, two could make a variable of the text between them.
  */
 export function taskArgumentRefusal(path: string): string | undefined {
   if (path.includes('"')) return 'contains a double quote, which no Windows path holds';
@@ -36,9 +35,8 @@ export function taskArgumentRefusal(path: string): string | undefined {
 }
 
 /**
- * The task's arguments to cmd.exe: /d skips AutoRun commands, /v:off keeps `!` plain, and /s with
- * the doubled quotes makes cmd.exe drop exactly the outer pair, so the path stays quoted whatever it
- * holds (spaces, `&`, `^`, parentheses).
+ * /d skips AutoRun commands, /v:off keeps `!` plain, and /s with the doubled quotes makes cmd.exe drop
+ * exactly the outer pair, so the path stays quoted whatever it holds (spaces, `&`, `^`, parentheses).
  */
 export function taskArguments(batchPath: string): string {
   return `/d /v:off /s /c ""${batchPath}""`;
