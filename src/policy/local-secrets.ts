@@ -7,11 +7,10 @@ import { knownInboxDirs, subdirectories } from './records/inbox-dirs.js';
 import { isRecord } from '../is-record.js';
 
 /**
- * Every secret of this OS user's credentials and grant files the tool can find, made known to the
- * secret scan (and the redactor) by value: apiKeys, refresh tokens, client secrets, and access tokens
- * that are not JWTs (the scan finds those by structure). Looked for in the directory in use, the
- * configured default, the directories below it and the user's config folder, and every directory an
- * inbox was registered in (the list `register` keeps), so another inbox's secret is known even when
+ * Every secret of this OS user's credentials and grant files the tool can find, made known to the secret scan
+ * (and the redactor) by value: apiKeys, refresh tokens, client secrets, access tokens that are not JWTs (the scan
+ * finds those by structure). Looked for in the directory in use, the configured default, the directories below it,
+ * the user's config folder and every directory `register` listed, so another inbox's secret is known even when
  * this process never loaded it. Nothing is written here: a check runs on every batch.
  */
 

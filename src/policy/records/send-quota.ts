@@ -7,12 +7,11 @@ import { ensurePrivateDir } from '../../credentials/secure-file.js';
 import { appendPrivate, parseJsonLines } from './json-lines.js';
 
 /**
- * The send caps' ledger: one line per submission, per inbox, beside the credentials in a file per
- * UTC day. Reserving needs no lock: a process appends its slots in one write (appends to a local file
- * land whole and in one order for everyone), then reads the file back; its slots count after every
- * slot written before them, so of two processes racing for the last slot the later frees its own and
- * is refused. A race can refuse a send that would have fit, never let one past the cap. A send the
- * server certainly refused frees its slot with a line of its own.
+ * The send caps' ledger: one line per submission, per inbox, in a file per UTC day. Reserving needs no lock: a
+ * process appends its slots in one write (local appends land whole, in one order for everyone), then reads the
+ * file back; its slots count after every slot written before them, so of two racing for the last slot the later
+ * frees its own and is refused: a race may refuse a send that would fit, never pass the cap. A send the server
+ * certainly refused frees its slot with a line of its own.
  */
 
 const sendLedgerPrefix = 'send-ledger-';

@@ -1,12 +1,10 @@
 /**
- * Quoting for the Windows job. The task runs `cmd.exe /d /v:off /s /c ""<batch file>""`, and the
- * batch file holds the one command line. Three readers see that line:
- * - cmd.exe reading a batch file first replaces `%...%` (quotes do not stop it) and reads `%%` as `%`;
- *   so every `%` is doubled, which leaves no variable to expand;
- * - then it finds `&`, `|`, `<`, `>`, `^`, `(`, `)` outside double quotes; every value is in double
- *   quotes, where they are plain characters (`!` stays plain with delayed expansion off);
- * - node splits the command line it gets by the MSVC rules: backslashes are literal except before a
- *   double quote, so those before the closing quote are doubled.
+ * Quoting for the Windows job: the task runs `cmd.exe /d /v:off /s /c ""<batch file>""`, whose one command
+ * line three readers see:
+ * - cmd.exe first replaces `%...%` (quotes do not stop it) and reads `%%` as `%`: every `%` is doubled;
+ * - then it finds `&`, `|`, `<`, `>`, `^`, `(`, `)` outside double quotes: every value is in double quotes
+ *   (`!` stays plain with delayed expansion off);
+ * - node splits its command line by the MSVC rules: backslashes before the closing quote are doubled.
  * A double quote cannot be carried through all three, and no Windows path can contain one: refused.
  */
 
