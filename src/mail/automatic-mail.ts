@@ -1,8 +1,4 @@
-/**
- * RFC 3834 §2 and §5: mail sent by a program (auto-replies, notifications, mailing lists) must not
- * be answered automatically, or two agents answer each other forever. These are the Email
- * properties that carry the signs; every listing and reading preset asks for them.
- */
+/** RFC 3834: never auto-answer a program's mail, or two agents answer each other forever; every listing preset asks. */
 export const automaticHeaderProperties = [
   'header:Auto-Submitted:asText',
   'header:Precedence:asText',

@@ -4,7 +4,7 @@ import type { Account } from '../auth/account-registry.js';
 import { MailboxError, type NextStep } from '../errors.js';
 import { openServiceGate, type GateContext } from '../gate/service-gate.js';
 
-export interface DownloadBlobInput {
+interface DownloadBlobInput {
   blobId: string;
   /** File name as the mail gives it; only its base name is used, sanitised. */
   name?: string;
@@ -15,17 +15,14 @@ export interface DownloadBlobInput {
   path?: string;
 }
 
-export interface DownloadBlobContext extends GateContext {
+interface DownloadBlobContext extends GateContext {
   /** Directories a download may write into: the operator's download directory, else the working directory. */
   allowedDirs: readonly string[];
-  /** The same download under another file name, as a next step (the caller knows its input's shape). */
+  /** The same download under another file name, as a next step in the caller's input shape. */
   saveAs?: (name: string) => NextStep;
 }
 
-/**
- * Downloads an attachment (RFC 8620 §6.2) into an allowed directory. Mail content never chooses
- * the folder: a name from a message is reduced to a safe base name, and nothing is overwritten.
- */
+/** Into an allowed directory: a name from a message is reduced to a safe base name, and nothing is overwritten. */
 export async function downloadBlobToFile(
   account: Account,
   input: DownloadBlobInput,
@@ -52,8 +49,17 @@ export async function downloadBlobToFile(
     // 'wx': never replace an existing file, whatever a message suggests.
     handle = await open(target, 'wx', 0o600);
   } catch (error) {
-    const taken = (error as NodeJS.ErrnoException).code === 'EEXIST';
-    throw unwritable(target, error, taken ? await freeNameBeside(target) : undefined, ctx.saveAs);
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unwritable(target, error);
+    const freeName = await freeNameBeside(target);
+    throw new MailboxError({
+      code: 'attachment_invalid',
+      message: `${target} already exists; it was not overwritten.`,
+      hint: freeName
+        ? `Save it under a free name, e.g. "${freeName}", or remove the existing file first.`
+        : 'Choose another file name or remove the existing file first.',
+      ...(freeName && ctx.saveAs ? { next: ctx.saveAs(freeName) } : {}),
+      cause: error,
+    });
   }
   let size: number;
   try {
@@ -97,27 +103,10 @@ async function freeNameBeside(target: string): Promise<string | undefined> {
   return undefined;
 }
 
-function unwritable(
-  target: string,
-  error: unknown,
-  freeName?: string,
-  saveAs?: (name: string) => NextStep,
-): MailboxError {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EEXIST') {
-    return new MailboxError({
-      code: 'attachment_invalid',
-      message: `${target} already exists; it was not overwritten.`,
-      hint: freeName
-        ? `Save it under a free name, e.g. "${freeName}", or remove the existing file first.`
-        : 'Choose another file name or remove the existing file first.',
-      ...(freeName && saveAs ? { next: saveAs(freeName) } : {}),
-      cause: error,
-    });
-  }
+function unwritable(target: string, error: unknown): MailboxError {
   return new MailboxError({
     code: 'attachment_invalid',
-    message: `Cannot write ${target}: ${code ?? String(error)}.`,
+    message: `Cannot write ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
     // An MCP server's working directory is the host's choice (often / or an app folder).
     hint: "The operator sets a writable download directory: AGENT_MAILBOX_DOWNLOAD_DIR in the server's environment, or --download-dir on the command line.",
     cause: error,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceGate } from '../gate/service-gate.js';
 import { EventStreamFailure, type EventStream, type StreamEvent } from '../http/event-stream.js';
 import { cancelledError } from '../http/http-errors.js';
@@ -14,12 +15,12 @@ export interface WakeSourceOptions {
   now?: () => number;
   /** Poll intervals, growing to the last; the last bounds how late a delivery is noticed. */
   pollDelaysMs?: readonly number[];
-  /** Seconds between the server's pings; the stream counts as dead after twice that plus min(2 s, one ping) of silence. */
+  /** Seconds between the server's pings (see the idle timeout below). */
   pingSeconds?: number;
 }
 
 /** Bounds of one push stream: an event is a small StateChange; the total lets a long wait run for hours. */
-export const eventStreamLimits = { maxEventBytes: 64 * 1024, maxTotalBytes: 8 * 1024 * 1024 } as const;
+const eventStreamLimits = { maxEventBytes: 64 * 1024, maxTotalBytes: 8 * 1024 * 1024 } as const;
 const defaultPollDelaysMs = [250, 500, 1000] as const;
 
 export async function openWakeSource(options: WakeSourceOptions): Promise<MailWakeSource> {
@@ -28,11 +29,7 @@ export async function openWakeSource(options: WakeSourceOptions): Promise<MailWa
   return source;
 }
 
-/**
- * What wakes wait_for_mail to look for new mail: a JMAP push stream (RFC 8620 §7.3) when the
- * session offers one and it works, else a poll timer. A push stream that fails midway turns into
- * polling without ending the wait.
- */
+/** What wakes wait_for_mail: a JMAP push stream (RFC 8620 §7.3) when one works, else (or after it fails) polling. */
 class MailWakeSource {
   /** How it waits right now; `push` can become `polling`, never the other way. */
   mode: 'push' | 'polling' = 'polling';
@@ -80,7 +77,7 @@ class MailWakeSource {
       const delays = this.options.pollDelaysMs ?? defaultPollDelaysMs;
       const delay = delays[Math.min(this.polls, delays.length - 1)] ?? 1000;
       this.polls += 1;
-      await cancellableDelay(Math.min(delay, remaining), signal);
+      await raceDeadline(new Promise<never>(() => undefined), Math.min(delay, remaining), signal);
       return;
     }
     const stream = this.stream;
@@ -118,34 +115,15 @@ class MailWakeSource {
 }
 
 /** The promise's value, or 'deadline' when `ms` pass first; rejects with a cancel error at once on abort. */
-function raceDeadline<T>(promise: Promise<T>, ms: number, signal: AbortSignal): Promise<T | 'deadline'> {
-  return new Promise((resolve, reject) => {
-    const finish = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    };
-    const onAbort = (): void => {
-      finish();
-      reject(cancelledError('Waiting for mail', signal.reason));
-    };
-    const timer = setTimeout(() => {
-      finish();
-      resolve('deadline');
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        finish();
-        resolve(value);
-      },
-      (error: unknown) => {
-        finish();
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
-
-function cancellableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  return raceDeadline(new Promise<never>(() => undefined), ms, signal).then(() => undefined);
+async function raceDeadline<T>(promise: Promise<T>, ms: number, signal: AbortSignal): Promise<T | 'deadline'> {
+  const settled = new AbortController();
+  try {
+    const deadline = sleep(ms, 'deadline' as const, { signal: AbortSignal.any([signal, settled.signal]) });
+    return await Promise.race([promise, deadline]);
+  } catch (error) {
+    if (signal.aborted) throw cancelledError('Waiting for mail', signal.reason);
+    throw error;
+  } finally {
+    settled.abort();
+  }
 }

@@ -37,19 +37,15 @@ const mediaTypes: Record<string, string> = {
   '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 };
 
-export function guessMediaType(fileName: string): string {
-  return mediaTypes[extname(fileName).toLowerCase()] ?? 'application/octet-stream';
-}
-
 export async function readAttachments(paths: readonly string[]): Promise<LocalAttachment[]> {
   const files: LocalAttachment[] = [];
   for (const given of paths) {
     const path = resolve(given);
     try {
-      const info = await stat(path);
-      if (!info.isFile()) throw new Error('not a regular file');
+      if (!(await stat(path)).isFile()) throw new Error('not a regular file');
       const bytes = new Uint8Array(await readFile(path));
-      files.push({ path, name: basename(path), type: guessMediaType(path), size: bytes.byteLength, bytes });
+      const type = mediaTypes[extname(path).toLowerCase()] ?? 'application/octet-stream';
+      files.push({ path, name: basename(path), type, size: bytes.byteLength, bytes });
     } catch (error) {
       throw new MailboxError({
         code: 'attachment_invalid',

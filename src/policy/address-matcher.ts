@@ -1,20 +1,14 @@
 import { domainToASCII } from 'node:url';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
 
-/**
- * Addresses and list entries as the operator's send and receive rules compare them. One matcher
- * serves both directions, so "example.org" means the same thing in a send rule and a receive rule.
- */
+/** One matcher for the operator's send and receive rules, so "example.org" means the same in both. */
 
-/** A mailbox address split and normalised: domain in ASCII (IDN), lowercase, no trailing dot. */
+/** A mailbox address normalised: domain in ASCII (IDN), lowercase, no trailing dot. */
 export interface NormalisedAddress {
   address: string;
   local: string;
   domain: string;
 }
-
-/** An operator's list entry: one address, or a domain that covers its subdomains too. */
-export type ListEntry = ({ kind: 'address' } & NormalisedAddress) | { kind: 'domain'; domain: string };
 
 /** Lowercase ASCII form of a domain (IDN → punycode), trailing dot dropped; undefined when it is no domain. */
 export function normaliseDomain(domain: string): string | undefined {
@@ -26,10 +20,8 @@ export function normaliseDomain(domain: string): string | undefined {
 }
 
 /**
- * Normalises one bare address (`local@domain`, the local part possibly quoted). Local parts are
- * compared case-insensitively: RFC 5321 lets a server treat them as case-sensitive, but no mail
- * service in use does, and a rule that `Bob@x` slips past while `bob@x` is blocked is worse.
- * Sub-addresses are kept as written: `bob+x@d` is not `bob@d`.
+ * One bare address (`local@domain`). Local parts compare case-insensitively: no mail service in use is case-
+ * sensitive, and a rule `Bob@x` slips past while `bob@x` is blocked is worse. `bob+x@d` is not `bob@d`.
  */
 export function normaliseAddress(raw: string): NormalisedAddress | undefined {
   const text = raw.trim();
@@ -47,9 +39,8 @@ export function normaliseAddress(raw: string): NormalisedAddress | undefined {
 }
 
 /**
- * Every mailbox address a header value or address list names, groups flattened, display names
- * dropped: `"ceo@bank.test" <x@evil.test>` names x@evil.test only. Unparseable pieces are returned
- * in `invalid` so a caller can refuse rather than guess.
+ * Every mailbox address a header value names, display names dropped (`"ceo@bank.test" <x@evil.test>` names
+ * x@evil.test only); unparseable pieces are returned in `invalid` so a caller can refuse rather than guess.
  */
 export function parseAddressList(value: string): { addresses: NormalisedAddress[]; invalid: string[] } {
   const addresses: NormalisedAddress[] = [];
@@ -67,6 +58,9 @@ export function parseAddressList(value: string): { addresses: NormalisedAddress[
   return { addresses, invalid };
 }
 
+/** An operator's list entry: one address, or a domain that covers its subdomains too. */
+type ListEntry = ({ kind: 'address' } & NormalisedAddress) | { kind: 'domain'; domain: string };
+
 /** Parses an operator's list entry: an address (`ana@example.org`) or a domain (`example.org`, `@example.org`). */
 export function parseListEntry(raw: string): ListEntry | undefined {
   const text = raw.trim();
@@ -83,15 +77,13 @@ export function isWithinDomain(domain: string, parent: string): boolean {
   return domain === parent || domain.endsWith(`.${parent}`);
 }
 
-export function entryMatches(entry: ListEntry, address: NormalisedAddress): boolean {
-  return entry.kind === 'address' ? entry.address === address.address : isWithinDomain(address.domain, entry.domain);
-}
-
 /** The first entry of a list (stored spellings) that covers the address, if any. */
 export function findMatch(list: readonly string[], address: NormalisedAddress): string | undefined {
   for (const stored of list) {
     const entry = parseListEntry(stored);
-    if (entry && entryMatches(entry, address)) return stored;
+    if (!entry) continue;
+    if (entry.kind === 'address' ? entry.address === address.address : isWithinDomain(address.domain, entry.domain))
+      return stored;
   }
   return undefined;
 }

@@ -1,10 +1,5 @@
 import type { EffectivePolicy, Sourced } from './effective-policy.js';
 
-/**
- * The rules in force, in sentences an agent can plan with ("sending to x needs your operator's
- * yes") — what `watch_status` shows the model. It states the rules, not how to change them.
- */
-
 function list(entries: readonly { entry: string }[]): string {
   return entries.length === 0 ? 'nobody' : entries.map((e) => e.entry).join(', ');
 }
@@ -13,6 +8,7 @@ function cap(value: Sourced<number> | null, label: string): string[] {
   return value ? [`at most ${value.value} ${label}`] : [];
 }
 
+/** The rules in force, in sentences an agent can plan with (what `watch_status` shows): not how to change them. */
 export function describePolicy(policy: EffectivePolicy): string[] {
   const lines: string[] = [];
   const { send } = policy;

@@ -2,9 +2,8 @@ import { assertUsable, type LoadedLayer } from './policy-layers.js';
 import { policyVersion, type OnOff, type PolicyLayer, type ReceiveMode, type SendMode } from './policy-schema.js';
 
 /**
- * The rules in force for one inbox, each with the layer it comes from: what the guard applies and
- * what `policy show --json` prints for other tools. Numbers take the lowest cap of the layers,
- * switches the stricter setting, lists the union; modes stay per layer (see judge-address.ts).
+ * The rules in force for one inbox, each with its layer (what `policy show --json` prints). Numbers take the
+ * lowest cap, switches the stricter setting, lists the union; modes stay per layer (judge-address.ts).
  */
 
 export interface Sourced<T> {
@@ -12,7 +11,7 @@ export interface Sourced<T> {
   from: PolicyLayer | 'default';
 }
 
-export interface SourcedEntry {
+interface SourcedEntry {
   entry: string;
   from: PolicyLayer;
 }
@@ -40,10 +39,9 @@ export interface EffectivePolicy {
   newInboxes: Sourced<OnOff>;
 }
 
-function lowest(
-  layers: readonly LoadedLayer[],
-  pick: (layer: LoadedLayer) => number | undefined,
-): Sourced<number> | null {
+type Read<T> = (layer: LoadedLayer) => T | undefined;
+
+function lowest(layers: readonly LoadedLayer[], pick: Read<number>): Sourced<number> | null {
   let best: Sourced<number> | null = null;
   for (const layer of layers) {
     const value = pick(layer);
@@ -52,23 +50,15 @@ function lowest(
   return best;
 }
 
-/** `off` anywhere wins for a switch whose `on` is the strict side; `on` anywhere wins for the other. */
-function strictSwitch(
-  layers: readonly LoadedLayer[],
-  pick: (layer: LoadedLayer) => OnOff | undefined,
-  strict: OnOff,
-  fallback: OnOff,
-): Sourced<OnOff> {
+/** The `strict` setting in any layer wins, else the first set; both switches default to on. */
+function strictSwitch(layers: readonly LoadedLayer[], pick: Read<OnOff>, strict: OnOff): Sourced<OnOff> {
   const strictLayer = layers.find((layer) => pick(layer) === strict);
   if (strictLayer) return { value: strict, from: strictLayer.layer };
   const set = layers.find((layer) => pick(layer) !== undefined);
-  return set ? { value: pick(set) as OnOff, from: set.layer } : { value: fallback, from: 'default' };
+  return set ? { value: pick(set) as OnOff, from: set.layer } : { value: 'on', from: 'default' };
 }
 
-function entries(
-  layers: readonly LoadedLayer[],
-  pick: (layer: LoadedLayer) => readonly string[] | undefined,
-): SourcedEntry[] {
+function entries(layers: readonly LoadedLayer[], pick: Read<readonly string[]>): SourcedEntry[] {
   return layers.flatMap((layer) => (pick(layer) ?? []).map((entry) => ({ entry, from: layer.layer })));
 }
 
@@ -97,7 +87,7 @@ export function effectivePolicy(layers: readonly LoadedLayer[]): EffectivePolicy
       maxSendsPerHour: lowest(layers, (l) => l.policy.send?.maxSendsPerHour),
       maxSendsPerDay: lowest(layers, (l) => l.policy.send?.maxSendsPerDay),
       maxRecipients: lowest(layers, (l) => l.policy.send?.maxRecipients),
-      secretScan: strictSwitch(layers, (l) => l.policy.send?.secretScan, 'on', 'on'),
+      secretScan: strictSwitch(layers, (l) => l.policy.send?.secretScan, 'on'),
       attachFrom: layers.flatMap((l) =>
         l.policy.send?.attachFrom ? [{ value: l.policy.send.attachFrom, from: l.layer }] : [],
       ),
@@ -111,6 +101,6 @@ export function effectivePolicy(layers: readonly LoadedLayer[]): EffectivePolicy
       allow: entries(layers, (l) => l.policy.receive?.allow),
       block: entries(layers, (l) => l.policy.receive?.block),
     },
-    newInboxes: strictSwitch(layers, (l) => l.policy.newInboxes, 'off', 'on'),
+    newInboxes: strictSwitch(layers, (l) => l.policy.newInboxes, 'off'),
   };
 }

@@ -4,15 +4,12 @@ import { oauthFiles } from '../credentials/oauth-grant-files.js';
 import { MailboxError } from '../errors.js';
 
 /**
- * Files the model names (attachments, an `ops_file` path) are looked at here before anything reads
- * them. None is ever read from a credentials directory — any directory above the file that holds a
- * credentials file (an inbox's credentials.json, a connected account's grant or its access tokens),
- * and the configured ones — and, when the operator set attachment directories,
- * an attachment must lie inside each. Symlinks are resolved first, so a link cannot lead out.
- * Refusals name the path, never a byte of the file.
+ * Files the model names (attachments, `ops_file`) are never read from a credentials directory (configured, or
+ * above the file holding one), nor attachments from outside the operator's directories. Links are resolved
+ * first; refusals name the path only.
  */
 
-export interface NamedFileRules {
+interface NamedFileRules {
   purpose: 'attachment' | 'ops_file';
   /** Credentials directories known to this call (the configured default, the one in use). */
   credentialsDirs: readonly string[];
@@ -21,12 +18,12 @@ export interface NamedFileRules {
 }
 
 /** Whether `path` is `dir` or lies below it (a name that merely starts with `..`, such as `..token`, is below it). */
-export function isInsideDir(path: string, dir: string): boolean {
+function isInsideDir(path: string, dir: string): boolean {
   const rel = relative(dir, path);
   return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
-export const credentialsFileNames = ['credentials.json', oauthFiles.grant, oauthFiles.accessTokens] as const;
+const credentialsFileNames = ['credentials.json', oauthFiles.grant, oauthFiles.accessTokens] as const;
 
 async function holdsCredentials(dir: string): Promise<boolean> {
   const found = await Promise.all(

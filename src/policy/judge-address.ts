@@ -3,9 +3,9 @@ import { assertUsable, type LoadedLayer } from './policy-layers.js';
 import type { PolicyLayer } from './policy-schema.js';
 
 /**
- * Per-address verdicts under every layer at once. Each layer judges with its own mode and its own
- * allow-list (one layer's allow-list never widens another's mode); the block-lists of all layers
- * apply in every mode; the strictest verdict of the layers wins: refuse > confirm > allow.
+ * Per-address verdicts under every layer at once. Each layer judges with its own mode and allow-list
+ * (one layer's allow-list never widens another's mode); every block-list applies in every mode; the
+ * strictest verdict of the layers wins: refuse > confirm > allow.
  */
 
 /** The rule that decided a verdict, for the refusal text and the audit log. */
@@ -17,15 +17,11 @@ export interface DecidingRule {
   entry?: string;
 }
 
-export type SendVerdict =
-  { verdict: 'allow'; rule: DecidingRule } | { verdict: 'confirm' | 'refuse'; rule: DecidingRule };
+type SendVerdict = { verdict: 'allow' | 'confirm' | 'refuse'; rule: DecidingRule };
 
 const verdictRank = { allow: 0, confirm: 1, refuse: 2 } as const;
 
-/**
- * How a recipient is judged for sending. `isKnown`: this inbox has sent mail to the address, or the
- * address wrote to it and its mail passed sender authentication (the caller works that out).
- */
+/** `isKnown`: this inbox wrote to the address, or its mail passed sender authentication (the caller works that out). */
 export function judgeRecipient(
   layers: readonly LoadedLayer[],
   address: NormalisedAddress,
@@ -41,24 +37,20 @@ export function judgeRecipient(
     const mode = policy.send?.mode;
     if (!mode || mode === 'open') continue;
     const allowed = findMatch(policy.send?.allow ?? [], address) !== undefined;
-    const rule = { layer, rule: `send.mode=${mode}` };
-    let verdict: SendVerdict;
-    if (mode === 'off') verdict = { verdict: 'refuse', rule };
-    else if (allowed) verdict = { verdict: 'allow', rule };
-    else if (mode === 'known') verdict = facts.isKnown ? { verdict: 'allow', rule } : { verdict: 'refuse', rule };
-    else if (mode === 'confirm') verdict = { verdict: 'confirm', rule };
-    else verdict = { verdict: 'refuse', rule };
-    if (worst.rule.layer === 'default' || verdictRank[verdict.verdict] > verdictRank[worst.verdict]) worst = verdict;
+    let verdict: SendVerdict['verdict'] = 'refuse';
+    if (mode !== 'off' && (allowed || (mode === 'known' && facts.isKnown))) verdict = 'allow';
+    else if (mode === 'confirm') verdict = 'confirm';
+    if (worst.rule.layer === 'default' || verdictRank[verdict] > verdictRank[worst.verdict])
+      worst = { verdict, rule: { layer, rule: `send.mode=${mode}` } };
   }
   return worst;
 }
 
-export type ReceiveVerdict = { verdict: 'show' } | { verdict: 'hold'; rule: DecidingRule };
+type ReceiveVerdict = { verdict: 'show' } | { verdict: 'hold'; rule: DecidingRule };
 
 /**
- * Whether mail from a sender is shown to the agent. An allow entry counts only when the mail's
- * sender authentication passed for the From domain (`authenticated`): a forged news@good.test is
- * not good.test. A block entry holds mail whatever its authentication says.
+ * Whether mail from a sender is shown. An allow entry counts only when sender authentication passed for the
+ * From domain (a forged news@good.test is not good.test); a block entry holds mail whatever it says.
  */
 export function judgeSender(
   layers: readonly LoadedLayer[],

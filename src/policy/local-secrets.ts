@@ -7,13 +7,11 @@ import { knownInboxDirs, subdirectories } from './records/inbox-dirs.js';
 import { isRecord } from '../is-record.js';
 
 /**
- * Every secret of this OS user's credentials and grant files the tool can find, made known to the
- * secret scan (and the redactor) by value: apiKeys, refresh tokens, client secrets, and access
- * tokens that are not JWTs (those the scan finds by structure). Found in the directory in use, the configured default, the
- * directories below the default and the user's config folder, and every directory an inbox was
- * registered in (this user's list of inbox directories, which `register` keeps), so a secret of
- * another inbox is known even when this process never loaded it. Nothing is written here: a check
- * runs on every batch, and the list has one writer.
+ * Every secret of this OS user's credentials and grant files the tool can find, made known to the secret scan
+ * (and the redactor) by value: apiKeys, refresh tokens, client secrets, access tokens that are not JWTs (the scan
+ * finds those by structure). Looked for in the directory in use, the configured default, the directories below it,
+ * the user's config folder and every directory `register` listed, so another inbox's secret is known even when
+ * this process never loaded it. Nothing is written here: a check runs on every batch.
  */
 
 const jwtLike = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\./;
@@ -53,7 +51,7 @@ export async function secretsOfDir(dir: string): Promise<string[]> {
 export const lookValidMs = 10_000;
 const lastLook = new Map<string, { at: number; secrets: string[] }>();
 
-/** Finds and remembers the secrets (see above); `inUse` is the credentials directory of the call. */
+/** Finds and remembers the secrets; `inUse` is the credentials directory of the call. */
 export async function rememberLocalSecrets(options: {
   inUse: string;
   defaultDir: string | undefined;

@@ -6,24 +6,21 @@ import { knownInboxDirs, subdirectories } from './records/inbox-dirs.js';
 import { anyWakeRunning } from './records/wake-read-only.js';
 
 /**
- * `policy set --new-inboxes off`: the agent may not sign up for or log in to another inbox. The
- * rule is about inboxes the operator does not know of yet, so the new directory's own layer (empty,
- * or written by the agent) cannot be what decides: an `off` in any layer this user's tool can find
- * binds every new directory. A credentials directory that already holds an inbox is no new inbox
- * (registering it again only replays).
+ * `policy set --new-inboxes off`: no sign-up or login to another inbox. The new directory's own layer (empty, or
+ * the agent's) cannot decide: an `off` in any layer this user's tool can find binds every new directory.
  */
 
 export interface NewInboxScope {
   userConfigDir: string;
   credentialsDir: string;
-  /** Other credentials directories this process knows of (its configured default); those registered before are read from the user's list. */
+  /** Other credentials directories this process knows of; those registered before are read from the user's list. */
   knownDirs?: readonly string[];
   machinePath?: string;
-  /** What is being refused, for the message: a sign-up or login, or a connected account. */
+  /** What is refused, for the message: a sign-up or login, or a connected account. */
   action?: NewInboxAction;
 }
 
-export type NewInboxAction = 'register' | 'connect';
+type NewInboxAction = 'register' | 'connect';
 const refused: Record<NewInboxAction, string> = { register: 'Not registered', connect: 'Not connected' };
 
 /** Refuses before any proof of work runs when any layer found says newInboxes=off, or one cannot be read. */
@@ -41,11 +38,7 @@ export async function assertNewInboxAllowed(scope: NewInboxScope): Promise<void>
   }
 }
 
-/**
- * A woken agent reads its inbox and nothing more: an inbox registered or logged in to during a
- * wake would be one the read-only wake does not bind. Any live wake of this user counts, since the
- * process asking cannot tell whether a wake started it.
- */
+/** An inbox registered in a wake escapes its read-only rule; any wake counts (the asker cannot tell who woke it). */
 export async function assertNoWakeRunning(userConfigDir: string, action: NewInboxAction = 'register'): Promise<void> {
   if (!(await anyWakeRunning(userConfigDir))) return;
   throw new MailboxError({

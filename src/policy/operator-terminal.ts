@@ -1,10 +1,8 @@
 import { MailboxError } from '../errors.js';
 
 /**
- * The operator at a terminal: what every command that widens what the agent may do needs. An agent
- * runs this CLI without one (its stdin and stderr are pipes), so such a command changes nothing
- * there; a person sees the change and types `yes`. This binds an agent that uses the tool, not one
- * that fakes a terminal around it (see docs/security.md).
+ * What every widening command needs: an agent runs this CLI with pipes, so it changes nothing there; a person sees
+ * the change and types `yes`. This binds an agent that uses the tool, not one faking a terminal (docs/security.md).
  */
 
 export interface OperatorTerminal {

@@ -1,10 +1,7 @@
 import { parseListEntry } from './address-matcher.js';
 import type { OnOff, PolicyFile, ReceiveMode, SendMode } from './policy-schema.js';
 
-/**
- * Changes to one layer's file, and which of them widen what the agent may do. Widening needs the
- * operator at a terminal; narrowing never does, so an agent (or a script) can always tighten.
- */
+/** Changes to one layer's file; widening needs the operator at a terminal, narrowing never (anyone may tighten). */
 
 export interface PolicySettings {
   sendMode?: SendMode;
@@ -36,23 +33,20 @@ export function canonicalEntries(raw: readonly string[]): { entries: string[]; i
   return { entries: [...new Set(entries)], invalid };
 }
 
-function withCap(target: Record<string, unknown>, key: string, value: number | null | undefined): void {
-  if (value === undefined) return;
-  if (value === null) delete target[key];
-  else target[key] = value;
-}
-
 /** The layer's file after a change (entries already canonical). */
 export function applyPolicyChange(before: PolicyFile, change: PolicyChange): PolicyFile {
   const after: PolicyFile = structuredClone(before);
   const send: Record<string, unknown> = { ...(after.send ?? {}) };
   const receive: Record<string, unknown> = { ...(after.receive ?? {}) };
+  const listIn = (target: Record<string, unknown>, list: 'allow' | 'block') =>
+    (target[list] as string[] | undefined) ?? [];
   if (change.kind === 'set') {
     const s = change.settings;
     if (s.sendMode) send.mode = s.sendMode;
-    withCap(send, 'maxSendsPerHour', s.maxSendsPerHour);
-    withCap(send, 'maxSendsPerDay', s.maxSendsPerDay);
-    withCap(send, 'maxRecipients', s.maxRecipients);
+    for (const cap of ['maxSendsPerHour', 'maxSendsPerDay', 'maxRecipients'] as const) {
+      if (s[cap] === null) delete send[cap];
+      else if (s[cap] !== undefined) send[cap] = s[cap];
+    }
     if (s.secretScan) send.secretScan = s.secretScan;
     if (s.attachFrom === null) delete send.attachFrom;
     else if (s.attachFrom !== undefined) send.attachFrom = s.attachFrom;
@@ -62,17 +56,15 @@ export function applyPolicyChange(before: PolicyFile, change: PolicyChange): Pol
     const target = change.direction === 'send' ? send : receive;
     const other = change.list === 'allow' ? 'block' : 'allow';
     // An entry lives in one list of a direction: allowing it takes it off the block-list and back.
-    target[other] = ((target[other] as string[] | undefined) ?? []).filter((e) => !change.entries.includes(e));
-    target[change.list] = [...new Set([...((target[change.list] as string[] | undefined) ?? []), ...change.entries])];
-  } else {
-    for (const target of [send, receive]) {
-      for (const list of ['allow', 'block'] as const)
-        target[list] = ((target[list] as string[] | undefined) ?? []).filter((e) => !change.entries.includes(e));
+    target[other] = listIn(target, other).filter((e) => !change.entries.includes(e));
+    target[change.list] = [...new Set([...listIn(target, change.list), ...change.entries])];
+  }
+  for (const target of [send, receive]) {
+    for (const list of ['allow', 'block'] as const) {
+      if (change.kind === 'unlist') target[list] = listIn(target, list).filter((e) => !change.entries.includes(e));
+      if (listIn(target, list).length === 0) delete target[list];
     }
   }
-  for (const target of [send, receive])
-    for (const list of ['allow', 'block'] as const)
-      if ((target[list] as string[] | undefined)?.length === 0) delete target[list];
   if (Object.keys(send).length > 0) after.send = send as PolicyFile['send'];
   else delete after.send;
   if (Object.keys(receive).length > 0) after.receive = receive as PolicyFile['receive'];
@@ -88,9 +80,8 @@ function capWidens(before: number | undefined, after: number | undefined): boole
 }
 
 /**
- * What a change from `before` to `after` widens, one phrase each; empty when it only narrows or
- * changes nothing. Between `known` and `confirm` either way is a widening: each lets through mail
- * the other holds back.
+ * What a change widens, one phrase each (empty when it only narrows or changes nothing). Between `known`
+ * and `confirm` either way is a widening: each lets through mail the other holds back.
  */
 export function wideningChanges(before: PolicyFile, after: PolicyFile): string[] {
   const out: string[] = [];
@@ -122,9 +113,8 @@ export function wideningChanges(before: PolicyFile, after: PolicyFile): string[]
 }
 
 /**
- * Whether a change may newly refuse an auto-reply (which answers anyone): a send mode other than
- * open, or a block entry added. The inbox's auto-reply is then looked at once, instead of at its
- * next use. (Its text met the secret scan when it was enabled.)
+ * Whether a change may newly refuse an auto-reply (which answers anyone): a send mode other than open, or a
+ * block entry added; it is then looked at once, not at its next use (its text met the secret scan already).
  */
 export function tightensAutoReplies(before: PolicyFile, after: PolicyFile): boolean {
   const b = before.send ?? {};

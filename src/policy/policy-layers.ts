@@ -4,28 +4,24 @@ import { join } from 'node:path';
 import { deepFreeze } from '../deep-freeze.js';
 import { MailboxError } from '../errors.js';
 import { readPrivateFile } from '../credentials/secure-file.js';
-import { emptyPolicy, policyFileSchema, type PolicyFile, type PolicyLayer } from './policy-schema.js';
+import { emptyPolicy, policyFileSchema, policyLayers, type PolicyFile, type PolicyLayer } from './policy-schema.js';
 
 /**
- * Where each layer of the operator's policy lives, and reading them back. The machine layer's path
- * is fixed per platform (never taken from the environment, which the agent may set); it is the
+ * Where each layer of the operator's policy lives, and reading them back. The machine layer's path is
+ * fixed per platform, never taken from the environment (which the agent may set); it is the
  * administrator's to write and everyone's to read, so it is read as a plain file. The user and inbox
  * layers are private files.
  */
 
 /** The machine-wide policy on Linux and macOS: binds every inbox of every user on this machine when present. */
 export const machinePolicyPath = '/etc/agent-mailbox/policy.json';
-/**
- * The machine-wide policy on Windows. Not `C:\etc`, a folder any user may create and would then own,
- * but ProgramData, where the administrator creates the folder with administrators-only write access.
- * Spelled out rather than read from %ProgramData%: the agent may set that variable for its own calls
- * and would point the layer at a file of its own; a Windows installed on another drive than C: has
- * no machine layer (docs/hosts.md).
- */
-export const windowsMachinePolicyPath = 'C:\\ProgramData\\agent-mailbox\\policy.json';
 
+/**
+ * On Windows ProgramData, whose folder the administrator creates administrators-only (any user may create `C:\etc`);
+ * not from %ProgramData%, which the agent may set. Windows off drive C: has no machine layer (docs/hosts.md).
+ */
 export function machinePolicyPathFor(platform: NodeJS.Platform = process.platform): string {
-  return platform === 'win32' ? windowsMachinePolicyPath : machinePolicyPath;
+  return platform === 'win32' ? 'C:\\ProgramData\\agent-mailbox\\policy.json' : machinePolicyPath;
 }
 
 export interface PolicyPaths {
@@ -35,7 +31,7 @@ export interface PolicyPaths {
   inboxDir?: string;
 }
 
-/** One layer as read: its path, whether the file exists, and its rules (empty when absent). */
+/** One layer as read: its rules are empty when the file is absent. */
 export interface LoadedLayer {
   layer: PolicyLayer;
   path: string;
@@ -45,12 +41,12 @@ export interface LoadedLayer {
   error?: MailboxError;
 }
 
-/** The paths of the three layers for one inbox (or none), from the user's config directory. */
+/** The paths of the three layers for one inbox (or none). */
 export function policyPaths(options: {
   userConfigDir: string;
   inboxDir?: string;
   machinePath?: string;
-  /** Decides the machine layer's fixed path (default: this platform). */
+  /** Default: this platform. */
   platform?: NodeJS.Platform;
 }): PolicyPaths {
   return {
@@ -66,14 +62,10 @@ export function layerPath(paths: PolicyPaths, layer: PolicyLayer): string | unde
   return paths.inboxDir === undefined ? undefined : join(paths.inboxDir, 'policy.json');
 }
 
-/**
- * Reads every layer that applies. A file that exists but cannot be read or is not a valid policy is
- * kept with its error: judgements under it fail closed (`assertUsable`), while `policy show` can
- * still say which file is broken.
- */
+/** An unusable file is kept with its error: judging under it fails closed, and `policy show` says what is wrong. */
 export async function loadPolicyLayers(paths: PolicyPaths): Promise<LoadedLayer[]> {
   const layers: LoadedLayer[] = [];
-  for (const layer of ['machine', 'user', 'inbox'] as const) {
+  for (const layer of policyLayers) {
     const path = layerPath(paths, layer);
     if (path === undefined) continue;
     layers.push(await loadLayer(layer, path));
@@ -82,10 +74,8 @@ export async function loadPolicyLayers(paths: PolicyPaths): Promise<LoadedLayer[
 }
 
 /**
- * Layers as last read, by path, with the file's identity then. Every call of a long-lived MCP server
- * reads the layers (the receive screen on every read), so an unchanged file is not read and parsed
- * again: a synchronous lstat (microseconds) decides. Inode, size, mtime and ctime change with any
- * write, atomic replace or chmod; a symlink is never cached, since its target can change unseen.
+ * Layers as last read, with the file's identity then: the MCP server reads the layers on every call, and a
+ * synchronous lstat decides (any write, replace or chmod changes it; a symlink's target can change unseen).
  */
 const layerCache = new Map<string, { identity: string; loaded: LoadedLayer }>();
 
@@ -112,14 +102,9 @@ async function loadLayer(layer: PolicyLayer, path: string): Promise<LoadedLayer>
       text === undefined
         ? { layer, path, present: false, policy: emptyPolicy }
         : { layer, path, present: true, policy: parsePolicyText(text, path) };
-  } catch (error) {
-    loaded = {
-      layer,
-      path,
-      present: true,
-      policy: emptyPolicy,
-      error: error instanceof MailboxError && error.code === 'policy_unreadable' ? error : unreadable(path, error),
-    };
+  } catch (cause) {
+    const error = cause instanceof MailboxError && cause.code === 'policy_unreadable' ? cause : unreadable(path, cause);
+    loaded = { layer, path, present: true, policy: emptyPolicy, error };
   }
   // Shared by every later call while the file stays the same: nobody may change it.
   if (identity !== undefined)

@@ -1,9 +1,6 @@
 import * as z from 'zod';
 
-/**
- * The operator's policy file, one per layer (machine, user, inbox). Versioned so other tools can
- * drive it; unknown keys are refused (a misspelt rule must not silently mean "no rule").
- */
+/** One policy file per layer, versioned; unknown keys are refused (a misspelt rule must not mean "no rule"). */
 
 export const sendModes = ['open', 'known', 'allowlist', 'confirm', 'off'] as const;
 export type SendMode = (typeof sendModes)[number];
@@ -17,34 +14,29 @@ export const policyVersion = 1;
 const cap = z.number().int().min(0).max(1_000_000);
 const entries = z.array(z.string().min(1).max(320)).max(10_000);
 
-export const sendRulesSchema = z.strictObject({
-  mode: z.enum(sendModes).optional(),
-  allow: entries.optional(),
-  block: entries.optional(),
-  maxSendsPerHour: cap.optional(),
-  maxSendsPerDay: cap.optional(),
-  maxRecipients: cap.optional(),
-  secretScan: z.enum(onOff).optional(),
-  /** Absolute directory: files to attach must lie inside it. */
-  attachFrom: z.string().min(1).max(4096).optional(),
-});
-
-export const receiveRulesSchema = z.strictObject({
-  mode: z.enum(receiveModes).optional(),
-  allow: entries.optional(),
-  block: entries.optional(),
-});
-
 export const policyFileSchema = z.strictObject({
   version: z.literal(policyVersion),
-  send: sendRulesSchema.optional(),
-  receive: receiveRulesSchema.optional(),
+  send: z
+    .strictObject({
+      mode: z.enum(sendModes).optional(),
+      allow: entries.optional(),
+      block: entries.optional(),
+      maxSendsPerHour: cap.optional(),
+      maxSendsPerDay: cap.optional(),
+      maxRecipients: cap.optional(),
+      secretScan: z.enum(onOff).optional(),
+      /** Absolute directory: files to attach must lie inside it. */
+      attachFrom: z.string().min(1).max(4096).optional(),
+    })
+    .optional(),
+  receive: z
+    .strictObject({ mode: z.enum(receiveModes).optional(), allow: entries.optional(), block: entries.optional() })
+    .optional(),
   newInboxes: z.enum(onOff).optional(),
 });
 
 export type PolicyFile = z.infer<typeof policyFileSchema>;
-export type SendRules = z.infer<typeof sendRulesSchema>;
-export type ReceiveRules = z.infer<typeof receiveRulesSchema>;
+export type ReceiveRules = NonNullable<PolicyFile['receive']>;
 
 /** Which file a rule comes from; listed from the broadest to the narrowest. */
 export const policyLayers = ['machine', 'user', 'inbox'] as const;

@@ -6,7 +6,7 @@ import { parsePolicyText } from './policy-layers.js';
 import { emptyPolicy, type PolicyFile } from './policy-schema.js';
 
 /** What a change did to one layer's file. */
-export interface PolicyUpdate {
+interface PolicyUpdate {
   path: string;
   before: PolicyFile;
   after: PolicyFile;
@@ -16,10 +16,8 @@ export interface PolicyUpdate {
 }
 
 /**
- * Applies a change to one layer's file under the directory's lock, written atomically (0600 in a
- * 0700 directory). `approveWidening` is asked, still under the lock, when the change widens what the
- * agent may do; when it says no (or is absent) nothing is written and the update is returned with
- * `changed: false`, so two writers can never slip a widening past the operator between read and write.
+ * Applies a change to one layer's file under the directory's lock (0600 in a 0700 directory). A widening is written
+ * only when `approveWidening`, asked under the lock, says yes, so no writer slips one past between read and write.
  */
 export async function updatePolicyLayer(
   path: string,

@@ -1,23 +1,18 @@
 import { containsKnownSecret } from '../redact.js';
 
 /**
- * The outbound secret scan: refuses mail that carries this tool's own secrets (every apiKey, refresh
- * token, client secret and access token of this OS user's credentials and grant files the tool can
- * find, see local-secrets.ts, and whatever this process holds), tokens by their shape, private-key
- * blocks or common credential formats. It catches mistakes and obvious
- * exfiltration; a determined encoder (base64 inside a zip, a key spelt out in words) passes it.
- * Findings name the kind and where it was found, never the value.
+ * The outbound secret scan: refuses mail that carries this tool's own secrets (local-secrets.ts, and
+ * whatever this process holds), tokens by their shape, private-key blocks or common credential
+ * formats. It catches mistakes and obvious exfiltration; a determined encoder (base64 inside a zip, a
+ * key spelt out in words) passes it. Findings name the kind and where, never the value.
  */
 
 /** One piece of an outgoing mail, named for the refusal ("subject", "attachment invoice.pdf"). */
-export interface ScanPart {
-  where: string;
-  text: string;
-}
+export type ScanPart = { where: string; text: string };
 
-export type SecretFinding = { where: string; kind: string };
+type SecretFinding = { where: string; kind: string };
 
-/** The scan reads a long part in windows of this size, each overlapping the next, so a credential on a seam is still seen whole. */
+/** A long part is read in windows of this size, each overlapping the next, so a credential on a seam is seen whole. */
 export const scanBytesPerPart = 8 * 1024 * 1024;
 const windowOverlap = 16 * 1024;
 
@@ -37,9 +32,8 @@ const kindByRule: Record<string, string> = {
   '@secretlint/secretlint-rule-1password': 'a 1Password token',
 };
 
-// Formats the rule set leaves to others, checked here. A private-key block counts even when cut
-// short: half a key is still a leak.
-// The apiKey, refresh-token and client-secret shapes are the redactor's (src/redact.ts).
+// Formats the rule set leaves to others (the apiKey, refresh-token and client-secret shapes are the
+// redactor's). A private-key block counts even when cut short: half a key is still a leak.
 const ownShapes: { kind: string; pattern: RegExp }[] = [
   { kind: 'a private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
   { kind: 'an Agent Mailbox apiKey', pattern: /\bamk_[A-Za-z0-9_-]{6,}/ },
@@ -47,18 +41,14 @@ const ownShapes: { kind: string; pattern: RegExp }[] = [
   { kind: 'an Agent Mailbox client secret', pattern: /\bamcs_[A-Za-z0-9_-]{6,}/ },
 ];
 
-// A header segment followed by at least a payload segment (JWS has three segments, JWE five); what
-// makes one a token is its header. Only the header is consumed, so every segment of a dotted run is
-// tried as a header in turn: a token behind `wrap.` or `a.b.` is still found. A candidate starts at
-// the start of a run and is bounded, so a long run without dots is walked once, not once per
-// character (an unbounded run of megabytes overflows the regexp engine's stack).
+// A header segment followed by at least a payload segment (JWS has three, JWE five). Only the header
+// is consumed, so every segment of a dotted run is tried as a header: a token behind `wrap.` is still
+// found. A candidate starts at the start of a run and is bounded, so a long run without dots is walked
+// once, not once per character (an unbounded one of megabytes overflows the regexp engine's stack).
 const jwtHeader = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{4,2048}(?=\.[A-Za-z0-9_-]{4,65536}\.)/g;
 
-/**
- * A JSON Web Token by structure (RFC 7519, 7515 §7.1): a first segment that decodes to a JSON
- * object naming an `alg`, whatever its key order or spacing (so not only `eyJ…`).
- */
-export function containsJwt(text: string): boolean {
+/** A JWT by structure (RFC 7515 §7.1): a segment decoding to a JSON object naming an `alg` (not only `eyJ…`). */
+function containsJwt(text: string): boolean {
   for (const [header] of text.matchAll(jwtHeader)) {
     try {
       // Destructuring null throws; a list, string or number has no `alg`.

@@ -9,10 +9,7 @@ export type Captured =
   | { readonly vars: Readonly<Record<string, unknown>>; readonly failure?: undefined }
   | { readonly vars?: undefined; readonly failure: JmapFailure };
 
-/**
- * A step's declared variables from its response; `vars` is only read (a transform sees it with the
- * step's earlier captures over it). quote_original may read HTML mail, so the converter loads here.
- */
+/** A step's declared variables from its response; quote_original may read HTML mail, so the converter loads here. */
 export async function captureVariables(
   step: PresetStep,
   response: JmapResponse,

@@ -9,11 +9,14 @@ export function presetsDir(): string {
   return join(packageRoot(), 'presets');
 }
 
+/** The bundled presets' names, from the folder listing: parsing every preset to find one cost ~10 ms per CLI start. */
+async function presetNames(): Promise<string[]> {
+  const files = (await listPackageDir(presetsDir())).filter((f) => f.endsWith('.json'));
+  return files.sort().map((f) => f.slice(0, -5));
+}
+
 export async function listPresets(): Promise<{ name: string; preset: Preset }[]> {
-  const files = (await listPackageDir(presetsDir())).filter((f) => f.endsWith('.json')).sort();
-  return Promise.all(
-    files.map(async (file) => ({ name: file.slice(0, -5), preset: await readPresetFile(join(presetsDir(), file)) })),
-  );
+  return Promise.all((await presetNames()).map(async (name) => ({ name, preset: await bundledPreset(name) })));
 }
 
 export type OpsFile = { kind: 'preset'; name: string; preset: Preset } | { kind: 'ops'; path: string; ops: unknown };
@@ -23,11 +26,7 @@ export async function loadOpsFile(opsFile: string): Promise<OpsFile> {
   const bareName = /^[a-z][a-z0-9_]*(\.json)?$/.exec(opsFile);
   if (bareName) {
     const name = opsFile.replace(/\.json$/, '');
-    // Names from the folder listing: parsing every preset to find one cost ~10 ms per CLI start.
-    const names = (await listPackageDir(presetsDir()))
-      .filter((f) => f.endsWith('.json'))
-      .sort()
-      .map((f) => f.slice(0, -5));
+    const names = await presetNames();
     if (names.includes(name)) return { kind: 'preset', name, preset: await bundledPreset(name) };
     const exists = await readFile(resolve(opsFile)).then(
       () => true,
@@ -51,25 +50,19 @@ export async function loadOpsFile(opsFile: string): Promise<OpsFile> {
   return { kind: 'ops', path, ops: json };
 }
 
-/**
- * The package's presets do not change while a process runs (a bundle carries them inside itself), so
- * a long MCP session reads and validates each once; a failed read is not kept.
- */
+/** The package's presets do not change while a process runs: a long MCP session reads and validates each once. */
 const bundledPresets = new Map<string, Promise<Preset>>();
 
 function bundledPreset(name: string): Promise<Preset> {
   let found = bundledPresets.get(name);
   if (!found) {
     // Frozen: every call shares it, and a call that changed it would change the next call's preset.
-    found = readPresetFile(join(presetsDir(), `${name}.json`)).then(deepFreeze);
+    const path = join(presetsDir(), `${name}.json`);
+    found = readJsonFile(path).then((json) => deepFreeze(parsePreset(json, path)));
     bundledPresets.set(name, found);
     found.catch(() => bundledPresets.delete(name));
   }
   return found;
-}
-
-async function readPresetFile(path: string): Promise<Preset> {
-  return parsePreset(await readJsonFile(path), path);
 }
 
 function parsePreset(json: unknown, path: string): Preset {

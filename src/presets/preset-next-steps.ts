@@ -3,19 +3,16 @@ import type { NextCondition, Preset } from './preset-schema.js';
 import { substituteVariables } from './substitute-variables.js';
 
 /** What a run showed, for the preset's conditional next steps. */
-export interface NextFacts {
+interface NextFacts {
   /** Ids of the messages from others it listed (none: nothing was listed). */
   listed: readonly string[];
   moreChanges: boolean;
 }
 
 /** How a preset's next step stands for "an id from this listing" (presets/*.json). */
-export const listedIdPlaceholder = '<id from the list>';
+const listedIdPlaceholder = '<id from the list>';
 
-/**
- * The preset's next steps that fit this run, with $VARS filled in and the conditions dropped. When
- * the listing holds one message, its id replaces the placeholder: the step is then ready to run.
- */
+/** The next steps that fit this run, $VARS filled in; a listing of one message fills in its id, ready to run. */
 export function applicableNext(
   items: NonNullable<Preset['next']>,
   vars: Readonly<Record<string, unknown>>,

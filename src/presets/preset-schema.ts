@@ -2,49 +2,35 @@ import * as z from 'zod';
 import { invocationSchema } from '../jmap/jmap-types.js';
 
 /**
- * A preset file (presets/*.json): data, read both by jmap_request and by the generated
- * `help presets` topic. Steps run in order; a step's `capture` turns parts of its response into
- * variables for later steps, which is how `reply` fills its create object without result
- * references inside it (JMAP forbids them there; jmap.md).
+ * A preset file (presets/*.json). Steps run in order; a step's `capture` turns parts of its response into variables
+ * for later steps: `reply` fills its create object so, as JMAP forbids result references inside it.
  */
 
 const variableName = z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'variable names are UPPER_SNAKE_CASE');
 
-/** Value shapes the runner normalises before substitution (live-service.md fixed bug 3). */
-export const variableFormats = ['string', 'integer', 'address_list'] as const;
-
-export const presetVariableSchema = z.object({
+const presetVariableSchema = z.object({
   description: z.string(),
   required: z.boolean(),
   default: z.unknown().optional(),
   example: z.unknown().optional(),
-  format: z.enum(variableFormats).optional(),
+  /** Value shapes the runner normalises before substitution (live-service.md fixed bug 3). */
+  format: z.enum(['string', 'integer', 'address_list']).optional(),
 });
 
-/** Transforms a capture may apply; implemented in preset-transforms.ts. */
-export const captureTransforms = [
-  'reply_subject',
-  'reply_to',
-  'reply_references',
-  'reply_all_cc',
-  'quote_original',
-  'automatic_reason',
-] as const;
-
-export const captureSchema = z.object({
-  /** Call id of the method response to read. */
+const captureSchema = z.object({
+  /** The call id of the response to read, and an RFC 6901 pointer into its arguments. */
   from: z.string(),
-  /** RFC 6901 JSON pointer into that response's arguments. */
   pointer: z.string(),
-  transform: z.enum(captureTransforms).optional(),
-  /** Used when the pointer finds nothing or null; without it a miss fails the run. */
+  transform: z
+    .enum(['reply_subject', 'reply_to', 'reply_references', 'reply_all_cc', 'quote_original', 'automatic_reason'])
+    .optional(),
+  /** Used when the pointer finds nothing or null; without it a miss fails the run (with `missingHint`). */
   default: z.unknown().optional(),
-  /** What to tell the caller when the pointer finds nothing. */
   missingHint: z.string().optional(),
 });
 export type Capture = z.infer<typeof captureSchema>;
 
-export const presetStepSchema = z.object({
+const presetStepSchema = z.object({
   id: z.string(),
   description: z.string().optional(),
   /** Run the step only when a variable is (or is not) set: e.g. list_new's first run. */
@@ -73,18 +59,14 @@ export const presetSchema = z.object({
   cursor: z
     .object({
       stateField: z.literal('listNewState'),
-      /** Variable that receives the saved cursor, absent on the first run. */
+      /** Receives the saved cursor (absent on the first run); `saveFrom` is saved after a successful run. */
       variable: variableName,
-      /** Captured variable whose value is saved after a successful run. */
       saveFrom: variableName,
-      /** Method error types that mean the cursor is unusable: it is cleared. */
+      /** Method error types that clear the cursor. */
       resetOn: z.array(z.string()).optional(),
     })
     .optional(),
-  /**
-   * The preset waits for new mail (wait_for_mail, wait-for-mail.ts): its `start` step reads the
-   * current Email state, its `changes` step is repeated on each wake until mail from others arrives.
-   */
+  /** wait_for_mail: the `start` step reads the Email state, `changes` repeats on each wake until mail from others. */
   wait: z
     .object({
       timeoutVariable: variableName,
@@ -99,16 +81,9 @@ export const presetSchema = z.object({
   view: z.enum(['listing', 'message', 'thread']).optional(),
   /** list_new: leave the inbox's own sent copies and drafts out of "new mail". */
   excludeOwnMail: z.boolean().optional(),
-  /**
-   * RFC 3834 loop guard: the run stops before sending when this captured variable is set (the
-   * original is automatic mail), unless the caller set `allowVariable`.
-   */
+  /** RFC 3834 loop guard: no send when this captured variable is set (automatic mail), unless `allowVariable` is. */
   loopGuard: z.object({ reasonVariable: variableName, allowVariable: variableName }).optional(),
-  /**
-   * Next steps after a successful run: a sentence, or a table call with $VARS filled in. `when`
-   * keeps a step to the runs it fits: `listed` (at least one message from others was listed),
-   * `more_changes` (an Email/changes answered hasMoreChanges: true).
-   */
+  /** Next steps after a success, a sentence or a table call; `when`: `listed` (others' mail listed), `more_changes`. */
   next: z
     .array(
       z.union([

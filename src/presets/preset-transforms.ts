@@ -37,12 +37,7 @@ const transforms: Record<NonNullable<Capture['transform']>, Transform> = {
     if (text === '') return '';
     const sender = addressesOf(record.from)[0];
     const fromLabel = sender ? (sender.name ? `${sender.name} <${sender.email}>` : sender.email) : 'the sender';
-    const date =
-      typeof record.sentAt === 'string'
-        ? record.sentAt
-        : typeof record.receivedAt === 'string'
-          ? record.receivedAt
-          : undefined;
+    const date = [record.sentAt, record.receivedAt].find((d): d is string => typeof d === 'string');
     return `\n\n${quoteOriginal({ fromLabel, text, ...(date ? { date } : {}) })}`;
   },
   automatic_reason: (email) => automaticReason(asRecord(email)) ?? '',

@@ -2,10 +2,7 @@ import { MailboxError } from '../errors.js';
 import type { Preset } from './preset-schema.js';
 import { omitValue, varsMissingError } from './substitute-variables.js';
 
-/**
- * The caller's vars: defaults applied, formats normalised ("20" → 20, an address list → [{email}]),
- * required ones checked all at once, optional ones not given marked for omission.
- */
+/** The caller's vars: defaults applied, formats normalised, required ones checked at once, absent ones omitted. */
 export function presetVariables(
   preset: Preset,
   name: string,

@@ -1,9 +1,6 @@
 import { MailboxError } from '../errors.js';
 
-/**
- * JSON-aware `$NAME` substitution on parsed ops (never on JSON text, so quotes, backslashes,
- * newlines and emoji in values cannot break the request; live-service.md fixed bug 1).
- */
+/** `$NAME` substitution on parsed ops, never JSON text, so no value can break the request (live-service.md bug 1). */
 
 export const variableNamePattern = /^[A-Z][A-Z0-9_]*$/;
 
@@ -12,10 +9,7 @@ export const variableNamePattern = /^[A-Z][A-Z0-9_]*$/;
 const tokenPattern = /\$\$|\$([A-Z][A-Z0-9_]*)(?![A-Za-z0-9_])/g;
 const wholePattern = /^\$([A-Z][A-Z0-9_]*)$/;
 
-/**
- * The value of an optional preset variable the caller did not give: a whole-string placeholder
- * holding it removes its property or array element (search's absent FROM, send_mail's absent CC).
- */
+/** An optional variable not given: its whole-string placeholder removes its property or array element. */
 export const omitValue: unique symbol = Symbol('omit');
 
 export function substituteVariables<T>(

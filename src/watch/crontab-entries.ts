@@ -2,40 +2,27 @@ import { isAbsolute } from 'node:path';
 import { MailboxError } from '../errors.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { jobValues, wakeArguments } from './schedulers/job-values.js';
-import { ProgramMissing, runIfPresent, runProgram, type ProgramRun } from './schedulers/run-program.js';
+import { runIfPresent } from './schedulers/run-program.js';
 import type { JobView, ScheduledJob, WakeJobSpec } from './schedulers/scheduler.js';
 
-/** What the crontab line of one credentials directory runs, and the marker that names it. */
-export type CronEntrySpec = Pick<WakeJobSpec, 'nodePath' | 'cliPath' | 'credentialsDir' | 'inbox' | 'logPath'> & {
+type CronEntrySpec = Pick<WakeJobSpec, 'nodePath' | 'cliPath' | 'credentialsDir' | 'inbox' | 'logPath'> & {
   schedule: string;
   marker: string;
 };
 
-/**
- * The shell command of the job. Every path is absolute and quoted because cron starts it with
- * `/bin/sh`, a near-empty environment and no PATH worth the name (live-service bug 10).
- */
+/** Every path absolute and quoted: cron starts the job with `/bin/sh` and next to no PATH (live-service bug 10). */
 export function buildWakeShellCommand(spec: Omit<CronEntrySpec, 'schedule' | 'marker'>): string {
   return [...wakeArguments(spec, shellQuote), '>>', shellQuote(spec.logPath), '2>&1'].join(' ');
 }
 
 /**
- * The full crontab line. The marker rides as a trailing shell comment so the entry stays one line
- * (removal can never take a neighbour). Before /bin/sh sees the command, cron (crontab(5)) cuts it
- * at the first unescaped `%` (the rest becomes stdin) and turns `\%` into `%`; Vixie cron, Debian's,
- * also turns `\\` into `\`. So every `%` is escaped, and a backslash that a backslash or `%` follows
- * (always inside single quotes here) gets `''` behind it, which sh reads as nothing, so that no cron
- * takes it for an escape. A line break cannot be carried in a crontab line at all: refused.
+ * The marker rides as a trailing shell comment, so the entry stays one line (removal never takes a
+ * neighbour). cron (crontab(5)) cuts the command at the first unescaped `%` (the rest is stdin) and
+ * turns `\%` into `%`; Vixie cron (Debian's) also `\\` into `\`. So every `%` is escaped, and a
+ * backslash before a backslash or `%` (always inside single quotes here) gets `''` behind it, which
+ * sh reads as nothing and no cron as an escape. A line break cannot be carried at all: refused.
  */
 export function buildCronLine(spec: CronEntrySpec): string {
-  refuseLineBreaks(spec);
-  const command = buildWakeShellCommand(spec)
-    .replace(/\\(?=[\\%])/g, "\\''")
-    .replace(/%/g, '\\%');
-  return `${spec.schedule} ${command} # ${spec.marker}`;
-}
-
-function refuseLineBreaks(spec: CronEntrySpec): void {
   // The inbox address comes from the service's inbox list: a line break there would start a line of its own.
   for (const [name, path] of jobValues(spec)) {
     if (!path.includes('\n')) continue;
@@ -46,6 +33,10 @@ function refuseLineBreaks(spec: CronEntrySpec): void {
       details: { path },
     });
   }
+  const command = buildWakeShellCommand(spec)
+    .replace(/\\(?=[\\%])/g, "\\''")
+    .replace(/%/g, '\\%');
+  return `${spec.schedule} ${command} # ${spec.marker}`;
 }
 
 /** The shell command of a crontab line as Vixie cron would run it (schedule dropped, `\%` and `\\` unescaped). */
@@ -87,7 +78,7 @@ function joinLines(lines: readonly string[]): string {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The current user's crontab text ('' when they have none), or undefined without a crontab binary. */
+/** The user's crontab ('' when they have none), or undefined without a crontab binary. */
 async function readCrontab(bin: string, env: Env): Promise<string | undefined> {
   const result = await runIfPresent(bin, ['-l'], env);
   if (result === undefined) return undefined;
@@ -103,13 +94,8 @@ async function readCrontab(bin: string, env: Env): Promise<string | undefined> {
 
 /** Replaces the current user's crontab with `text` (via `crontab -`, which validates it). */
 async function writeCrontab(bin: string, env: Env, text: string): Promise<void> {
-  let result: ProgramRun;
-  try {
-    result = await runProgram(bin, ['-'], env, text);
-  } catch (error) {
-    if (error instanceof ProgramMissing) throw noCrontabError(bin, error);
-    throw error;
-  }
+  const result = await runIfPresent(bin, ['-'], env, text);
+  if (result === undefined) throw noCrontabError(bin);
   if (result.code !== 0) {
     throw new MailboxError({
       code: 'watch_failed',
@@ -119,13 +105,11 @@ async function writeCrontab(bin: string, env: Env, text: string): Promise<void> 
   }
 }
 
-/** The error for a machine without crontab (containers, Windows). */
-function noCrontabError(bin: string, cause?: unknown): MailboxError {
+function noCrontabError(bin: string): MailboxError {
   return new MailboxError({
     code: 'watch_unsupported',
     message: `There is no crontab program here (looked for "${bin}"), so no daily job can be installed.`,
     hint: 'Install cron (e.g. `apt-get install cron`), or keep `agent-mailbox watch run --credentials-dir <dir>` running in the foreground (a service manager can restart it).',
-    ...(cause === undefined ? {} : { cause }),
   });
 }
 
@@ -148,17 +132,13 @@ export function crontabJob(bin: string, env: Env, entry: CronEntrySpec): Schedul
     async install() {
       const current = await readCrontab(bin, env);
       if (current === undefined) throw noCrontabError(bin);
-      for (const [name, value] of [
-        ['node binary', entry.nodePath],
-        ['CLI entry', entry.cliPath],
-      ] as const) {
-        if (!isAbsolute(value)) {
-          throw new MailboxError({
-            code: 'watch_failed',
-            message: `The ${name} path "${value}" is not absolute; cron runs with no PATH and could not find it.`,
-            hint: 'Run the command through its installed `agent-mailbox` binary or with an absolute path to node.',
-          });
-        }
+      const paths = [['node binary', entry.nodePath] as const, ['CLI entry', entry.cliPath] as const];
+      for (const [name, value] of paths.filter(([, path]) => !isAbsolute(path))) {
+        throw new MailboxError({
+          code: 'watch_failed',
+          message: `The ${name} path "${value}" is not absolute; cron runs with no PATH and could not find it.`,
+          hint: 'Run the command through its installed `agent-mailbox` binary or with an absolute path to node.',
+        });
       }
       const line = buildCronLine(entry);
       if (findCronEntry(current, marker) === line) return false;

@@ -3,11 +3,11 @@ import * as z from 'zod';
 import { MailboxError } from '../errors.js';
 import { clip, shownLimits, shownName } from '../present/shown-limits.js';
 import { senderFactProperties } from '../trust/sender-authentication.js';
+import type { Invocation } from '../jmap/jmap-types.js';
 
-/** One JMAP invocation: [name, arguments, call id] (RFC 8620 §3.2). */
-export type JmapCall = [string, Record<string, unknown>, string];
+export type JmapCall = Invocation;
 
-/** The one thing the wake needs from a JMAP client: send method calls, get the responses back. */
+/** All the wake needs from a JMAP client. */
 export interface JmapCaller {
   request(methodCalls: JmapCall[]): Promise<JmapCall[]>;
 }
@@ -19,21 +19,21 @@ export interface NewMailItem {
   receivedAt: string;
   /** Why the message is automatic mail (RFC 3834), when it is: never to be answered automatically. */
   automatic?: string;
-  /** The Email's sender facts (From, Sender, Authentication-Results), for the digest's sender verdict. */
+  /** From, Sender, Authentication-Results, for the digest's sender verdict. */
   senderFacts?: Record<string, unknown>;
 }
 
 export interface NewMail {
   /** Email state to store once the mail has been handled. */
   state: string;
-  /** Newest first, at most `maxItems`. */
+  /** Newest first, at most `maxItems` of `total`. */
   items: NewMailItem[];
   total: number;
   /** changes: since the stored state; first-run / resync: the last `windowMs` by receivedAt. */
   mode: 'changes' | 'first-run' | 'resync';
 }
 
-export interface FetchNewMailOptions {
+interface FetchNewMailOptions {
   jmap: JmapCaller;
   accountId: string;
   /** wakeState of the last successful wake; absent on the first run. */
@@ -90,15 +90,16 @@ export async function fetchNewMail(options: FetchNewMailOptions): Promise<NewMai
     ['Email/get', { accountId, ids: created, properties: emailProperties }, 'g'],
   ]);
   const inboxIds = inboxMailboxIds(pick(responses, 'Mailbox/get', 'm', mailboxGetSchema));
-  const emails = pick(responses, 'Email/get', 'g', getSchema).list.filter((e) => inInbox(e, inboxIds));
+  const emails = pick(responses, 'Email/get', 'g', getSchema).list.filter((email) =>
+    Object.entries(email.mailboxIds ?? {}).some(([id, on]) => on && inboxIds.has(id)),
+  );
   const items = emails.map(toItem).sort(newestFirst);
   return { state: sinceState, items: items.slice(0, maxItems), total: items.length, mode: 'changes' };
 }
 
 async function fetchRecent(options: FetchNewMailOptions, mode: 'first-run' | 'resync'): Promise<NewMail> {
   const { jmap, accountId } = options;
-  // The state is read before the query: mail landing in between is reported again next time
-  // rather than missed.
+  // The state is read before the query: mail landing in between is reported again rather than missed.
   const head = await jmap.request([
     ['Email/get', { accountId, ids: [] }, 's'],
     ['Mailbox/get', { accountId, ids: null, properties: ['role'] }, 'm'],
@@ -160,10 +161,6 @@ function pick<T>(responses: JmapCall[], name: string, callId: string, schema: z.
 
 function inboxMailboxIds(mailboxes: z.infer<typeof mailboxGetSchema>): Set<string> {
   return new Set(mailboxes.list.filter((m) => m.role === 'inbox').map((m) => m.id));
-}
-
-function inInbox(email: z.infer<typeof emailSchema>, inboxIds: Set<string>): boolean {
-  return Object.entries(email.mailboxIds ?? {}).some(([id, on]) => on && inboxIds.has(id));
 }
 
 function toItem(email: z.infer<typeof emailSchema>): NewMailItem {

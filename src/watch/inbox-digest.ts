@@ -3,7 +3,7 @@ import { fenceUntrusted, newUntrustedMarker, untrustedNotice } from '../present/
 import { trustFlags } from '../present/present-mail-views.js';
 import type { NewMail } from './fetch-new-mail.js';
 
-export interface DigestInput {
+interface DigestInput {
   inbox?: string;
   mail: NewMail;
   generatedAt: Date;
@@ -14,10 +14,8 @@ export interface DigestInput {
 }
 
 /**
- * The digest the woken agent reads first: sender, subject and date only, with each sender's
- * verdict as listings mark it (`from unverified: dmarc=fail`, `name shows …`). Sender and subject
- * are written by strangers, so each is fenced with one per-digest random marker; the verdicts are
- * ours and stand outside the fences.
+ * The digest the woken agent reads first: sender, subject and date, each sender's verdict as listings mark it.
+ * Sender and subject are strangers', fenced with one per-digest random marker; the verdicts stand outside.
  */
 export function renderInboxDigest(input: DigestInput, marker: string = newUntrustedMarker()): string {
   const { mail } = input;

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { sandboxOfDirectory, type RegisteredSandbox } from '../credentials/loopback-endpoints.js';
+import { sandboxOfDirectory } from '../credentials/loopback-endpoints.js';
 import { crontabJob } from './crontab-entries.js';
-import { proposeWakeCommand, type WakeCommandProposal } from './propose-wake-command.js';
+import { proposeWakeCommand } from './propose-wake-command.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { wakePrompt } from './wake-prompt.js';
 import { dailySchedule, nextDailyRun, watchMarker } from './watch-marker.js';
@@ -14,26 +14,19 @@ import type { JobView, ScheduledJob, SchedulerKind } from './schedulers/schedule
 /** Where the job lives and what it runs; every path ends up absolute in the scheduler's entry. */
 export interface WatchTarget {
   credentialsDir: string;
-  /**
-   * One inbox of a connected account: its address (the wake's --inbox) and its own folder, where
-   * its job's marker, settings, log and digest live. Absent for a proof-of-work directory.
-   */
+  /** One inbox of a connected account: its address (the wake's --inbox) and the folder of its job's files. */
   inbox?: { address: string; stateDir: string };
   env: Readonly<Record<string, string | undefined>>;
-  /** Absolute node binary (process.execPath at the entry). */
+  /** Absolute node binary and CLI entry (dist/bin.js). */
   nodePath: string;
-  /** Absolute CLI entry (dist/bin.js). */
   cliPath: string;
-  /** The crontab program (setting `crontab` in src/config.ts), resolved by the caller; any but `crontab` chooses cron. */
+  /** The crontab program (setting `crontab`); any but `crontab` chooses cron. */
   crontabBin: string;
-  /**
-   * The platform whose scheduler holds the job (default: this one): cron, a LaunchAgent on macOS,
-   * a Task Scheduler task on Windows. launchctl and schtasks are found on `env.PATH`.
-   */
+  /** Whose scheduler holds the job (default: this platform's); launchctl and schtasks are found on `env.PATH`. */
   platform?: NodeJS.Platform;
   /** The user id of the LaunchAgent's gui domain (default: this process's). */
   uid?: number;
-  /** How the operator runs this CLI at a shell, for the commands we suggest (src/render/shell-command.ts). */
+  /** How the operator runs this CLI at a shell, for the commands we suggest. */
   shellCommand?: string;
   now?: Date;
 }
@@ -43,37 +36,10 @@ export interface InstallWatchOptions extends WatchTarget {
   wakeCommand?: string;
 }
 
-/** The job as its scheduler holds it (name, file, entry, command), and what the operator does next. */
-export interface WatchStatus extends Pick<JobView, 'jobName' | 'jobFile' | 'line' | 'command'> {
-  credentialsDir: string;
-  inbox?: string;
-  mechanism: SchedulerKind | 'unavailable';
-  crontabAvailable: boolean;
-  /** Whether this platform's scheduler program (crontab, launchctl, schtasks) can be run here. */
-  schedulerAvailable: boolean;
-  installed: boolean;
-  /** True when this call changed the scheduler's entry (install/remove); false when it was already so. */
-  changed: boolean;
-  marker: string;
-  schedule: string;
-  nextRun?: string;
-  wakeCommand?: string;
-  hasCredentials: boolean;
-  /** The local sandbox this directory was registered against, if it was: the job reaches it only while it runs. */
-  sandbox?: RegisteredSandbox;
-  logPath: string;
-  digestPath: string;
-  settingsPath: string;
-  /** The read-only prompt for a host's own scheduler (no digest: the agent lists new mail itself). */
-  hostPrompt: string;
-  proposal?: WakeCommandProposal;
-  summary: string;
-  verify: string[];
-  remove: string;
-  next: string[];
-}
+/** The job as its scheduler holds it, and what the operator does next. */
+export type WatchStatus = Awaited<ReturnType<typeof describe>>;
 
-/** The command that removes the job of a credentials directory (of one of its inboxes, on a connected account). */
+/** The command that removes the job of a credentials directory (or of one inbox of a connected account). */
 export function removeWatchHint(credentialsDir: string, shellCommand = 'agent-mailbox', inbox?: string): string {
   return `${shellCommand} watch remove --credentials-dir ${shellQuote(resolve(credentialsDir))}${inboxArg(inbox)}`;
 }
@@ -82,22 +48,17 @@ function inboxArg(inbox: string | undefined): string {
   return inbox === undefined ? '' : ` --inbox ${shellQuote(inbox)}`;
 }
 
-/** The folder of the job's own files: the credentials directory, or the inbox's folder on a connected account. */
 function jobDir(target: WatchTarget): string {
   return target.inbox?.stateDir ?? resolve(target.credentialsDir);
 }
 
-/** Installs (or refreshes) the daily job of a credentials directory with this platform's scheduler; idempotent. */
+/** Installs (or refreshes) the daily job of a credentials directory; idempotent. */
 export async function installWatch(options: InstallWatchOptions): Promise<WatchStatus> {
   const stored = await readWatchSettings(jobDir(options));
   const wakeCommand = nonEmpty(options.wakeCommand) ?? stored.wakeCommand;
   const path = nonEmpty(options.env.PATH) ?? stored.path;
-  await writeWatchSettings(jobDir(options), {
-    ...stored,
-    ...(wakeCommand ? { wakeCommand } : {}),
-    ...(path ? { path } : {}),
-    updatedAt: (options.now ?? new Date()).toISOString(),
-  });
+  const updatedAt = (options.now ?? new Date()).toISOString();
+  await writeWatchSettings(jobDir(options), { ...stored, wakeCommand, path, updatedAt });
   const job = jobOf(options);
   const changed = await job.install();
   return describe(options, await job.look(), changed);
@@ -115,11 +76,7 @@ export async function watchStatus(target: WatchTarget): Promise<WatchStatus> {
   return describe(target, await jobOf(target).look(), false);
 }
 
-/**
- * The job in this platform's scheduler: a LaunchAgent on macOS, a Task Scheduler task on Windows,
- * cron elsewhere and wherever the operator named a crontab program (the `crontab` setting; macOS has
- * cron too), which also keeps a test suite on a Mac or a PC on its stand-in crontab.
- */
+/** launchd on macOS, Task Scheduler on Windows, else cron; a named crontab program means cron anywhere (tests too). */
 function jobOf(target: WatchTarget): ScheduledJob {
   const marker = watchMarker(jobDir(target));
   const spec = {
@@ -138,18 +95,16 @@ function jobOf(target: WatchTarget): ScheduledJob {
   return crontabJob(target.crontabBin, target.env, { ...spec, schedule: dailySchedule, marker });
 }
 
-const jobNouns: Record<SchedulerKind, string> = {
-  crontab: 'A crontab job',
-  launchd: 'A LaunchAgent',
-  'task-scheduler': 'A Task Scheduler task',
-};
-const missingScheduler: Record<SchedulerKind, string> = {
-  crontab: 'No crontab program on this machine, so no daily job is installed.',
-  launchd: 'launchctl could not be run here, so no LaunchAgent is installed.',
-  'task-scheduler': 'schtasks could not be run here, so no Task Scheduler task is installed.',
+const schedulerWords: Record<SchedulerKind, [noun: string, missing: string]> = {
+  crontab: ['A crontab job', 'No crontab program on this machine, so no daily job is installed.'],
+  launchd: ['A LaunchAgent', 'launchctl could not be run here, so no LaunchAgent is installed.'],
+  'task-scheduler': [
+    'A Task Scheduler task',
+    'schtasks could not be run here, so no Task Scheduler task is installed.',
+  ],
 };
 
-async function describe(target: WatchTarget, view: JobView, changed: boolean): Promise<WatchStatus> {
+async function describe(target: WatchTarget, view: JobView, changed: boolean) {
   const dir = resolve(target.credentialsDir);
   const paths = watchPaths(jobDir(target));
   const marker = watchMarker(jobDir(target));
@@ -157,20 +112,21 @@ async function describe(target: WatchTarget, view: JobView, changed: boolean): P
   const hasCredentials = existsSync(join(dir, 'credentials.json')) || existsSync(join(dir, 'oauth.json'));
   const sandbox = hasCredentials ? await sandboxOfDirectory(dir) : undefined;
   const { line, installed } = view;
+  const address = target.inbox?.address;
   const proposal = settings.wakeCommand ? undefined : proposeWakeCommand(target.env, marker.slice(-8));
-  const dirArg = `${shellQuote(dir)}${inboxArg(target.inbox?.address)}`;
+  const dirArg = `${shellQuote(dir)}${inboxArg(address)}`;
   const cli = target.shellCommand ?? 'agent-mailbox';
   const verify = [...(view.available ? view.verify : []), `${cli} watch status --credentials-dir ${dirArg}`];
   const next: string[] = [];
   let summary: string;
   if (!view.available) {
-    summary = missingScheduler[view.mechanism];
+    summary = schedulerWords[view.mechanism][1];
     next.push(
       `Keep \`${cli} watch run --credentials-dir ${dirArg}\` running: it fires the wake at 09:00 every day while it runs.`,
     );
   } else if (installed) {
     const next9 = nextDailyRun(target.now ?? new Date()).toString();
-    summary = `${jobNouns[view.mechanism]} runs \`agent-mailbox wake\` for ${target.inbox ? target.inbox.address : 'this inbox'} every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
+    summary = `${schedulerWords[view.mechanism][0]} runs \`agent-mailbox wake\` for ${address ?? 'this inbox'} every day at 09:00 local time (next: ${next9}); output goes to ${paths.log}.`;
     summary += !settings.wakeCommand
       ? ` No agent command is configured: it only writes the digest to ${paths.digest}.`
       : view.mechanism === 'task-scheduler'
@@ -199,13 +155,14 @@ async function describe(target: WatchTarget, view: JobView, changed: boolean): P
   }
   return {
     credentialsDir: dir,
-    ...(target.inbox ? { inbox: target.inbox.address } : {}),
-    mechanism: view.available ? view.mechanism : 'unavailable',
+    ...(address !== undefined ? { inbox: address } : {}),
+    mechanism: view.available ? view.mechanism : ('unavailable' as const),
     crontabAvailable: view.mechanism === 'crontab' && view.available,
     schedulerAvailable: view.available,
     ...(view.jobName !== undefined ? { jobName: view.jobName } : {}),
     ...(view.jobFile !== undefined ? { jobFile: view.jobFile } : {}),
     installed,
+    // True when this call changed the scheduler's entry.
     changed,
     marker,
     schedule: dailySchedule,
@@ -218,18 +175,17 @@ async function describe(target: WatchTarget, view: JobView, changed: boolean): P
       : {}),
     ...(settings.wakeCommand ? { wakeCommand: settings.wakeCommand } : {}),
     hasCredentials,
+    // The local sandbox this directory was registered against: the job reaches it only while it runs.
     ...(sandbox ? { sandbox } : {}),
     logPath: paths.log,
     digestPath: paths.digest,
     settingsPath: paths.settings,
-    hostPrompt: wakePrompt({
-      credentialsDir: dir,
-      ...(target.inbox ? { inbox: target.inbox.address, inboxInput: target.inbox.address } : {}),
-    }),
+    // For a host's own scheduler (no digest: the agent lists new mail itself).
+    hostPrompt: wakePrompt({ credentialsDir: dir, inbox: address, inboxInput: address }),
     ...(proposal ? { proposal } : {}),
     summary,
     verify,
-    remove: removeWatchHint(dir, cli, target.inbox?.address),
+    remove: removeWatchHint(dir, cli, address),
     next,
   };
 }

@@ -7,7 +7,7 @@ export interface WakeCommandProposal {
   detectedBy: string;
   /** For `--wake-command`; `{prompt}` is replaced by the shell-quoted wake prompt. */
   wakeCommand: string;
-  /** How to run the same prompt on the host's own scheduler instead of crontab. */
+  /** How to run the same prompt on the host's own scheduler. */
   hostScheduler: string;
 }
 

@@ -13,7 +13,6 @@ export interface RunWakeCommandOptions {
   path?: string;
   /** Receives the agent's stdout and stderr (the CLI passes stderr, which cron appends to wake.log). */
   output?: { write(text: string): unknown };
-  timeoutMs?: number;
   signal?: AbortSignal;
 }
 
@@ -38,13 +37,13 @@ export function expandWakeCommand(
 /** Runs the agent command once and reports how it ended; never throws for a non-zero exit. */
 export function runWakeCommand(options: RunWakeCommandOptions): Promise<WakeCommandRun> {
   const line = expandWakeCommand(options.command, options);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
-  if (options.path) env.PATH = options.path;
-  env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
-  env.AGENT_MAILBOX_WAKE_PROMPT = options.prompt;
-  env.AGENT_MAILBOX_DIGEST = options.digestPath;
-  env.AGENT_MAILBOX_CREDENTIALS_DIR = options.credentialsDir;
+  const env = {
+    ...options.env,
+    PATH: options.path || (options.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'),
+    AGENT_MAILBOX_WAKE_PROMPT: options.prompt,
+    AGENT_MAILBOX_DIGEST: options.digestPath,
+    AGENT_MAILBOX_CREDENTIALS_DIR: options.credentialsDir,
+  };
   const started = Date.now();
   return new Promise((resolve, reject) => {
     // Its own process group, so a timeout or cancel stops the agent and everything it started.
@@ -59,24 +58,20 @@ export function runWakeCommand(options: RunWakeCommandOptions): Promise<WakeComm
         }
       }
     };
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        kill();
-      },
-      options.timeoutMs ?? 30 * 60_000,
-    );
-    const onAbort = (): void => kill();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (d: Buffer) => options.output?.write(d.toString('utf8')));
-    child.stderr.on('data', (d: Buffer) => options.output?.write(d.toString('utf8')));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, 30 * 60_000);
+    options.signal?.addEventListener('abort', kill, { once: true });
+    for (const stream of [child.stdout, child.stderr])
+      stream.on('data', (d: Buffer) => options.output?.write(d.toString('utf8')));
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
     });
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      options.signal?.removeEventListener('abort', kill);
       resolve({ exitCode, signal, timedOut, durationMs: Date.now() - started });
     });
   });

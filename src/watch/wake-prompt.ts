@@ -1,9 +1,5 @@
-/**
- * The fixed prompt given to the woken agent. It is built only from local, operator-owned facts
- * (paths, the inbox address), never from mail, and it keeps the run read-only: an unattended agent
- * reading strangers' mail must not act on it (mcp-and-hosts.md, "Untrusted mail content").
- */
-export interface WakePromptInput {
+/** From operator-owned facts only, never mail, and read-only: an unattended agent must not act on strangers' mail. */
+interface WakePromptInput {
   credentialsDir: string;
   inbox?: string;
   /** On a connected account (several inboxes): the inbox the agent must name in every call. */

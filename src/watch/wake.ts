@@ -9,7 +9,7 @@ import { openServiceGate } from '../gate/service-gate.js';
 import { checkOutgoing } from '../request/check-outgoing.js';
 import { jmapCapabilities } from '../wire-constants.js';
 import type { Logger } from '../log.js';
-import { fetchNewMail, type JmapCall, type JmapCaller, type NewMail } from './fetch-new-mail.js';
+import { fetchNewMail, type JmapCall, type NewMail } from './fetch-new-mail.js';
 import { renderInboxDigest } from './inbox-digest.js';
 import { writeAtomically } from './write-atomically.js';
 import { shellQuote } from '../render/shell-quote.js';
@@ -18,16 +18,8 @@ import { wakePrompt } from './wake-prompt.js';
 import { nonEmpty, readWatchSettings, watchPaths } from './watch-settings.js';
 import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 
-/** The account's JMAP access as the wake uses it. */
-export interface WakeJmap extends JmapCaller {
-  accountId(): Promise<string>;
-}
-
-/**
- * The wake's JMAP access through the gate of its run (session cache, 401 re-mint, the run's
- * deadline), marked as a wake run for the check stage, which sees every read.
- */
-function createWakeJmap({ account, log, signal, check }: WakeOptions, deadline: Deadline): WakeJmap {
+/** JMAP through the gate of the run (session cache, 401 re-mint, deadline), marked as a wake for the check stage. */
+function createWakeJmap({ account, log, signal, check }: WakeOptions, deadline: Deadline) {
   const gate = openServiceGate(account, {
     log,
     deadline,
@@ -39,7 +31,7 @@ function createWakeJmap({ account, log, signal, check }: WakeOptions, deadline: 
     async accountId() {
       return (await gate.session()).accountId;
     },
-    async request(methodCalls: JmapCall[]) {
+    async request(methodCalls: JmapCall[]): Promise<JmapCall[]> {
       const response = await gate.call({ using: [jmapCapabilities.core, jmapCapabilities.mail], methodCalls });
       return response.methodResponses;
     },
@@ -49,21 +41,18 @@ function createWakeJmap({ account, log, signal, check }: WakeOptions, deadline: 
 export interface WakeOptions {
   credentialsDir: string;
   account: Account;
-  /** Defaults to the account's JMAP access through the gate (tests may pass their own). */
-  jmap?: WakeJmap;
-  /** This run's deadline (each run of `watch run` is a call of its own); default: the configured timeout from now. */
+  /** Each run of `watch run` is a call of its own; default: the configured timeout from now. */
   deadline?: Deadline;
-  /** The check stage, replaced only by tests that record what passes it. */
+  /** Replaced only by tests that record what passes the check stage. */
   check?: Check;
   /** The wake process's environment (cron gives almost none); passed on to the agent command. */
   env: Readonly<Record<string, string | undefined>>;
-  /** The operator's setting `wakeCommand` (flag or environment, resolved by the caller); else watch.json. */
+  /** The operator's setting `wakeCommand`; else watch.json's. */
   wakeCommand?: string;
   log: Logger;
   now?: () => Date;
   signal?: AbortSignal;
   agentOutput?: { write(text: string): unknown };
-  agentTimeoutMs?: number;
 }
 
 export interface WakeResult {
@@ -81,17 +70,14 @@ export interface WakeResult {
     durationMs?: number;
     reason: string;
   };
-  /** True when wakeState moved forward, so this mail is not reported again. */
+  /** wakeState moved forward: this mail is not reported again. */
   stateAdvanced: boolean;
   state: string;
   summary: string;
   next: string[];
 }
 
-/**
- * One wake: new mail by JMAP state → digest → (only with new mail) the operator's agent command
- * with the fixed read-only prompt → state stored only after exit 0, so a failed run is retried.
- */
+/** New mail by JMAP state → digest → agent command (only with new mail) → state stored only after exit 0 (retry). */
 export async function wake(options: WakeOptions): Promise<WakeResult> {
   const credentialsDir = resolve(options.credentialsDir);
   // Fails with credentials_missing before the lock would create the directory. On a connected
@@ -119,7 +105,7 @@ export async function wake(options: WakeOptions): Promise<WakeResult> {
     // The inbox is read-only for every process of this user while this wake runs, whatever the door or directory.
     const unmark = await markInboxWaking((await options.account.config()).userConfigDir, guardedInbox(identity).inbox);
     try {
-      return await wakeLocked(options, { credentialsDir, dir, identity });
+      return await wakeLocked(options, credentialsDir, identity);
     } finally {
       await unmark();
     }
@@ -128,39 +114,26 @@ export async function wake(options: WakeOptions): Promise<WakeResult> {
   }
 }
 
-async function wakeLocked(
-  options: WakeOptions,
-  where: { credentialsDir: string; dir: string; identity: InboxIdentity },
-): Promise<WakeResult> {
-  const { credentialsDir, dir, identity } = where;
+async function wakeLocked(options: WakeOptions, credentialsDir: string, identity: InboxIdentity): Promise<WakeResult> {
+  const dir = identity.stateDir;
   const startedAt = options.now?.() ?? new Date();
   const { account, log } = options;
   const [state, settings] = await Promise.all([account.readState(), readWatchSettings(dir)]);
   const inbox = identity.address ?? identity.jmapAccountId;
   const deadline = options.deadline ?? Deadline.start({ timeoutMs: (await account.config()).timeoutMs });
-  const jmap = options.jmap ?? createWakeJmap(options, deadline);
-  const mail = await fetchNewMail({
-    jmap,
-    accountId: await jmap.accountId(),
-    ...(state.wakeState !== undefined ? { sinceState: state.wakeState } : {}),
-    now: startedAt,
-  });
+  const jmap = createWakeJmap(options, deadline);
+  const accountId = await jmap.accountId();
+  const mail = await fetchNewMail({ jmap, accountId, sinceState: state.wakeState, now: startedAt });
   const paths = watchPaths(dir);
+  const authservId = authservIdOf(await account.config());
+  const digest = renderInboxDigest({ inbox, mail, generatedAt: startedAt, authservId, since: state.lastWakeAt });
   // Readable by this user only: mail metadata is private.
-  await writeAtomically(
-    paths.digest,
-    renderInboxDigest({
-      ...(inbox ? { inbox } : {}),
-      mail,
-      generatedAt: startedAt,
-      authservId: authservIdOf(await account.config()),
-      ...(state.lastWakeAt ? { since: state.lastWakeAt } : {}),
-    }),
-    0o600,
-  );
+  await writeAtomically(paths.digest, digest, 0o600);
   log.info(`wake: ${mail.total} new message(s) (${mail.mode}); digest at ${paths.digest}`);
 
   const command = nonEmpty(options.wakeCommand) ?? settings.wakeCommand;
+  // On a connected account the agent names the inbox in every call.
+  const inboxInput = identity.kind === 'oauth' && inbox ? inbox : undefined;
   const base = {
     credentialsDir,
     ...(inbox ? { inbox } : {}),
@@ -183,17 +156,12 @@ async function wakeLocked(
       { ran: false, reason: 'no wake command configured' },
       `${mail.total} new message(s); the digest is at ${paths.digest}. No agent command is configured, so nobody was woken.`,
       [
-        `To wake an agent next time, the operator runs: agent-mailbox watch install --credentials-dir ${shellQuote(credentialsDir)}${identity.kind === 'oauth' && inbox ? ` --inbox ${shellQuote(inbox)}` : ''} --wake-command '<command with {prompt}>'`,
+        `To wake an agent next time, the operator runs: agent-mailbox watch install --credentials-dir ${shellQuote(credentialsDir)}${inboxInput ? ` --inbox ${shellQuote(inboxInput)}` : ''} --wake-command '<command with {prompt}>'`,
       ],
     );
   }
 
-  const prompt = wakePrompt({
-    credentialsDir,
-    ...(inbox ? { inbox } : {}),
-    ...(identity.kind === 'oauth' && inbox ? { inboxInput: inbox } : {}),
-    digestPath: paths.digest,
-  });
+  const prompt = wakePrompt({ credentialsDir, inbox, inboxInput, digestPath: paths.digest });
   log.info(`wake: starting the agent command for ${mail.total} new message(s)`);
   let run: WakeCommandRun;
   try {
@@ -205,7 +173,6 @@ async function wakeLocked(
       env: options.env,
       ...(settings.path ? { path: settings.path } : {}),
       ...(options.agentOutput ? { output: options.agentOutput } : {}),
-      ...(options.agentTimeoutMs ? { timeoutMs: options.agentTimeoutMs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {

@@ -3,8 +3,8 @@ import { MailboxError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { dailySchedule } from './watch-marker.js';
 
-export interface WatchDaemonOptions {
-  /** Job name; one per inbox (live-service bug 8), e.g. the watch marker. */
+interface WatchDaemonOptions {
+  /** Job name, one per inbox (live-service bug 8). */
   name: string;
   /** Fires one wake; errors are logged and the daemon keeps going. */
   fire: () => Promise<void>;
@@ -17,10 +17,7 @@ export interface WatchDaemonOptions {
   onReady?: (nextRun: Date | null) => void;
 }
 
-/**
- * The in-process alternative to crontab where there is none: fires on the same schedule while
- * this process lives (no catch-up for runs missed while it was down). Resolves when stopped.
- */
+/** Where there is no crontab: fires on the schedule while this process lives (no catch-up); resolves when stopped. */
 export async function runWatchDaemon(options: WatchDaemonOptions): Promise<{ fired: number; failed: number }> {
   const expression = options.schedule ?? dailySchedule;
   if (!cron.validate(expression)) {

@@ -5,11 +5,10 @@ import { MailboxError } from '../errors.js';
 import { readOptional, writeAtomically } from './write-atomically.js';
 
 /**
- * watch.json: the operator's wake command and the PATH it was configured under. It lives in its own
- * file, written only by `register`/`watch install` on the operator's command line, so neither a mail
- * nor a model (through MCP) can choose what the daily job executes.
+ * watch.json: the operator's wake command and the PATH it was configured under, in a file of its own written
+ * only on the operator's command line, so neither a mail nor a model can choose what the daily job executes.
  */
-export const watchSettingsSchema = z.looseObject({
+const watchSettingsSchema = z.looseObject({
   wakeCommand: z.string().min(1).optional(),
   /** PATH at install time: cron runs the job with almost none, and the agent CLI must still resolve. */
   path: z.string().optional(),
@@ -34,15 +33,16 @@ export async function readWatchSettings(credentialsDir: string): Promise<WatchSe
   const file = watchPaths(credentialsDir).settings;
   const text = await readOptional(file);
   if (text === undefined) return {};
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw corrupt(file, error);
+    return watchSettingsSchema.parse(JSON.parse(text));
+  } catch (cause) {
+    throw new MailboxError({
+      code: 'credentials_corrupt',
+      message: `${file} is not a valid watch settings file.`,
+      hint: `Fix or delete ${file}, then run \`agent-mailbox watch install\` again with --wake-command.`,
+      cause,
+    });
   }
-  const result = watchSettingsSchema.safeParse(parsed);
-  if (!result.success) throw corrupt(file, result.error);
-  return result.data;
 }
 
 export async function writeWatchSettings(credentialsDir: string, settings: WatchSettings): Promise<void> {
@@ -51,14 +51,5 @@ export async function writeWatchSettings(credentialsDir: string, settings: Watch
   await writeAtomically(file, `${JSON.stringify(watchSettingsSchema.parse(settings), null, 2)}\n`, 0o600, {
     code: 'credentials_unwritable',
     hint: 'Check that the credentials directory exists and is writable by this user.',
-  });
-}
-
-function corrupt(file: string, cause: unknown): MailboxError {
-  return new MailboxError({
-    code: 'credentials_corrupt',
-    message: `${file} is not a valid watch settings file.`,
-    hint: `Fix or delete ${file}, then run \`agent-mailbox watch install\` again with --wake-command.`,
-    cause,
   });
 }

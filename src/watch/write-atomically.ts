@@ -11,10 +11,7 @@ export async function readOptional(file: string): Promise<string | undefined> {
   }
 }
 
-/**
- * Writes through a temp file and a rename, so a reader sees the old file or the new one, never a
- * part. A failure becomes `failure`'s error when one is given, else is thrown as it is.
- */
+/** Through a temp file and a rename, so a reader sees the old file or the new one, never a part. */
 export async function writeAtomically(
   file: string,
   content: string | Buffer,

@@ -6,22 +6,16 @@ import { ensurePrivateDir, readPrivateFile } from '../../credentials/secure-file
 import { redactSecrets } from '../../redact.js';
 import { appendPrivate, parseJsonLines } from './json-lines.js';
 
-/**
- * The audit trail of every attempt to make mail leave: sent, refused (which rule), held, approved,
- * discarded, declined. One JSON line each in the credentials directory (0600), secrets masked,
- * rotated at a size so a busy inbox cannot fill the disk.
- */
+/** Every attempt to make mail leave, one JSON line each (0600, secrets masked), rotated so it cannot fill the disk. */
 
-export const auditLogFile = 'audit.log';
+const auditLogFile = 'audit.log';
 export const auditLogMaxBytes = 1024 * 1024;
 
-export const auditVerdicts = ['sent', 'refused', 'held', 'approved', 'discarded', 'declined'] as const;
-
-export const auditEntrySchema = z.object({
+const auditEntrySchema = z.object({
   at: z.string(),
   door: z.enum(['cli', 'mcp', 'wake', 'operator']),
   inbox: z.string(),
-  verdict: z.enum(auditVerdicts),
+  verdict: z.enum(['sent', 'refused', 'held', 'approved', 'discarded', 'declined']),
   /** The deciding rule of a refusal or a hold, e.g. `inbox: send.mode=allowlist`. */
   rule: z.string().optional(),
   recipients: z.array(z.string()),
@@ -37,9 +31,8 @@ async function sizeOf(path: string): Promise<number> {
 }
 
 /**
- * Appends one entry; the log moves to audit.log.1 (replacing the older one) once it passes the size
- * cap. An append is one write of one line to a file opened for appending, which lands whole among
- * other processes' lines, so only the rotation takes the lock (two rotating at once would lose a log).
+ * Appends one entry; past the size cap the log replaces audit.log.1. An append lands whole among other
+ * processes' lines, so only the rotation takes the lock (two rotating at once would lose a log).
  */
 export async function appendAudit(dir: string, entry: AuditEntry): Promise<void> {
   const line = `${JSON.stringify({ ...entry, ...(entry.subject !== undefined ? { subject: redactSecrets(entry.subject) } : {}), ...(entry.note !== undefined ? { note: redactSecrets(entry.note) } : {}) })}\n`;

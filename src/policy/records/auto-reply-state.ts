@@ -1,15 +1,11 @@
 import { join } from 'node:path';
 import { readPrivateFile, writeFileAtomic } from '../../credentials/secure-file.js';
 
-/**
- * What the guard last settled about an inbox's auto-reply (its vacation response): the rules it
- * last looked under (a digest), and whether switching it off is still owed because the rules
- * refuse it and the switch did not happen yet.
- */
+/** What the guard last settled about an inbox's auto-reply (its vacation response). */
 
-export const autoReplyStateFile = 'auto-reply.json';
+const autoReplyStateFile = 'auto-reply.json';
 
-export interface AutoReplyState {
+interface AutoReplyState {
   /** Digest of the send rules the auto-reply was last looked at under. */
   checked?: string;
   /** The rules refuse the enabled auto-reply and it is not switched off yet. */

@@ -3,13 +3,11 @@ import { ensurePrivateDir, readPrivateFile } from '../../credentials/secure-file
 import { appendPrivate } from './json-lines.js';
 
 /**
- * The ids of mail this tool wrote into the inbox itself (Email/set creates, imports, copies), one
- * per line in the inbox's state folder. JMAP does not say where a stored mail came from, and such
- * mail carries whatever header fields the writer chose, so the `known` mode never takes an
- * Authentication-Results field on one of these as the service's verdict.
+ * The ids of mail this tool wrote into the inbox itself. Such mail carries whatever header fields its writer chose,
+ * so the `known` mode never takes an Authentication-Results field on one as the service's verdict.
  */
 
-export const createdMailFile = 'created-mail.ids';
+const createdMailFile = 'created-mail.ids';
 
 export async function recordCreatedMail(dir: string, ids: readonly string[]): Promise<void> {
   const clean = ids.filter((id) => id.length > 0 && !/[\r\n]/.test(id));

@@ -6,10 +6,8 @@ import { ensurePrivateDir, readPrivateFile, writeFileAtomic } from '../../creden
 import { MailboxError } from '../../errors.js';
 
 /**
- * The credentials directories this OS user registered inboxes in, kept in the user's config
- * directory. An inbox's own policy layer lives beside its credentials, anywhere on disk; without a
- * list the rules that bind every inbox (newInboxes) could only be read from the directories a
- * process happens to be told about.
+ * The credentials directories this OS user registered inboxes in: an inbox's policy layer lives beside its
+ * credentials, so the rules binding every inbox (newInboxes) are found even where no process was told of them.
  */
 
 const fileName = 'inbox-dirs.json';
@@ -42,7 +40,6 @@ export async function subdirectories(dir: string): Promise<string[]> {
 export async function rememberInboxDir(userConfigDir: string, dir: string): Promise<void> {
   const path = resolve(dir);
   await ensurePrivateDir(userConfigDir);
-  // Another register holds it for a moment at most; a long wait means something is stuck.
   // Stryker disable next-line StringLiteral,ObjectLiteral: the lock's name and wait only matter when two registrations meet
   await withDirectoryLock(
     userConfigDir,
@@ -52,6 +49,7 @@ export async function rememberInboxDir(userConfigDir: string, dir: string): Prom
       if (dirs.includes(path)) return;
       await writeFileAtomic(join(userConfigDir, fileName), `${JSON.stringify({ dirs: [...dirs, path] }, null, 2)}\n`);
     },
+    // Another register holds it for a moment at most; a long wait means something is stuck.
     { waitMs: 10_000 },
   );
 }

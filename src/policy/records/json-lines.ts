@@ -4,10 +4,7 @@ import type * as z from 'zod';
 
 const noFollow = constants.O_NOFOLLOW ?? 0;
 
-/**
- * Appends `text` to a 0600 file in one write, never through a symlink: one write to a file opened
- * for appending lands whole among other processes' appends, so appending takes no lock.
- */
+/** One write to a 0600 file opened for appending (never via a symlink): it lands whole among others', with no lock. */
 export async function appendPrivate(path: string, text: string): Promise<void> {
   const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | noFollow, 0o600);
   try {
@@ -17,7 +14,7 @@ export async function appendPrivate(path: string, text: string): Promise<void> {
   }
 }
 
-/** The lines of a JSON-lines text that parse under `schema`: a line cut by a crash mid-write counts for nothing, the lines around it still do. */
+/** The lines that parse under `schema`: a line cut by a crash counts for nothing, the lines around it still do. */
 export function parseJsonLines<T>(text: string, schema: z.ZodType<T>): T[] {
   return text.split('\n').flatMap((line) => {
     if (!line.trim()) return [];

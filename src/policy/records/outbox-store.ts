@@ -5,13 +5,9 @@ import { MailboxError } from '../../errors.js';
 import { withDirectoryLock } from '../../credentials/directory-lock.js';
 import { readPrivateFile, writeFileAtomic } from '../../credentials/secure-file.js';
 
-/**
- * The local record of mail held for the operator. It, not the server's Drafts mailbox (which the
- * agent can write), is what `outbox approve` trusts: the draft's id and exactly the recipients that
- * were judged, so an approval sends that mail to those people once.
- */
+/** Held mail as judged: `outbox approve` trusts this, not Drafts (the agent's to write), and sends each once. */
 
-export const outboxFile = 'outbox.json';
+const outboxFile = 'outbox.json';
 
 const heldMailSchema = z.object({
   id: z.string(),
@@ -38,21 +34,15 @@ async function readOutbox(dir: string): Promise<Outbox> {
   const path = join(dir, outboxFile);
   const text = await readPrivateFile(path);
   if (text === undefined) return { version: 1, held: [] };
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return outboxSchema.parse(JSON.parse(text));
   } catch {
-    json = undefined;
-  }
-  const parsed = outboxSchema.safeParse(json);
-  if (!parsed.success) {
     throw new MailboxError({
       code: 'credentials_corrupt',
       message: `The outbox record ${path} cannot be read; held mail is neither sent nor dropped until it can.`,
       hint: 'Repair or move the file aside (it is JSON); nothing on the server was changed.',
     });
   }
-  return parsed.data;
 }
 
 export async function listOutbox(dir: string): Promise<HeldMail[]> {
@@ -79,10 +69,7 @@ export async function recordHeld(
   });
 }
 
-/**
- * Moves a record from one status to the next under the lock, so an approval races no other
- * approval: only one caller gets `held → sending`; the others learn what happened to it.
- */
+/** Moves a record on under the lock: only one approval gets `held → sending`, the others learn what happened. */
 export async function transitionHeld(
   dir: string,
   id: string,

@@ -7,16 +7,14 @@ import { ensurePrivateDir } from '../../credentials/secure-file.js';
 import { appendPrivate, parseJsonLines } from './json-lines.js';
 
 /**
- * The send caps' ledger: one line per submission, per inbox, kept beside the credentials in a file
- * per UTC day. Reserving needs no lock: a process appends its slots in one write (appends to a
- * local file land whole and in one order for everyone), then reads the file back; its slots count
- * after every slot written before them, so when two processes race for the last slot the earlier
- * line wins and the later one frees its own and is refused. A slot is only ever counted too early,
- * never too late, so a race can refuse a send that would have fit, but never let one past the cap.
- * A send the server certainly refused frees its slot with a line of its own.
+ * The send caps' ledger: one line per submission, per inbox, in a file per UTC day. Reserving needs no lock: a
+ * process appends its slots in one write (local appends land whole, in one order for everyone), then reads the
+ * file back; its slots count after every slot written before them, so of two racing for the last slot the later
+ * frees its own and is refused: a race may refuse a send that would fit, never pass the cap. A send the server
+ * certainly refused frees its slot with a line of its own.
  */
 
-export const sendLedgerPrefix = 'send-ledger-';
+const sendLedgerPrefix = 'send-ledger-';
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
 
@@ -66,17 +64,6 @@ function countingSlots(lines: readonly LedgerLine[], key: string, at: number): {
   );
 }
 
-/**
- * When `count` more sends fit under `cap` in a sliding window: once no more than cap − count of the
- * sends in it remain, i.e. when the (cap − count)-th newest (0-based) has left. Undefined: never.
- */
-function whenFits(inWindow: readonly number[], windowMs: number, cap: number, count: number): number | undefined {
-  if (count > cap) return undefined;
-  const newestFirst = [...inWindow].sort((a, b) => b - a);
-  const leaving = newestFirst[cap - count];
-  return leaving === undefined ? undefined : leaving + windowMs;
-}
-
 /** The refusal when `count` more sends do not fit after `slots`, or undefined when they fit. */
 function capRefusal(
   slots: readonly { at: number }[],
@@ -92,8 +79,9 @@ function capRefusal(
     if (!cap) continue;
     const inWindow = times.filter((t) => t > at - windowMs);
     if (inWindow.length + count <= cap.value) continue;
-    const fits = whenFits(inWindow, windowMs, cap.value, count);
-    const next = fits === undefined ? undefined : new Date(fits);
+    // `count` more fit once no more than cap − count remain: when the (cap − count)-th newest (0-based) has left.
+    const leaving = count > cap.value ? undefined : [...inWindow].sort((a, b) => b - a)[cap.value - count];
+    const next = leaving === undefined ? undefined : new Date(leaving + windowMs);
     return new MailboxError({
       code: 'policy_refused',
       message: `Not sent: your operator's policy (${cap.from} layer, max sends ${label}: ${cap.value}) allows no more sends ${label} right now${next ? `; the next send is allowed at ${next.toISOString()}` : count > cap.value ? `; this request alone sends ${count}` : ''}.`,
@@ -134,11 +122,7 @@ async function pruneOldDays(dir: string, at: number): Promise<void> {
   );
 }
 
-/**
- * Reserves `count` sending slots (one per submission) for an inbox, or refuses with the time the
- * next send is allowed. Every send is recorded, caps or not, so a cap set later counts the day
- * before it. `now` is injectable for tests.
- */
+/** Reserves `count` slots, or refuses with the next allowed time; every send is recorded, so a later cap counts it. */
 export async function reserveSendSlots(
   dir: string,
   inboxKey: string,

@@ -5,10 +5,8 @@ import { isLockHeld, tryAcquireLock } from '../../credentials/directory-lock.js'
 import { inboxKey } from './inbox-state-dir.js';
 
 /**
- * While a wake runs an agent for an inbox, that inbox is read-only for every process of this OS
- * user, whichever door and whichever credentials directory it uses: the wake holds a mark named
- * after the inbox's address in the user's config directory. The mark is a directory lock (owner
- * pid and a heartbeat), so a wake that died leaves nothing behind that counts.
+ * While a wake runs an agent, its inbox is read-only for every process of this OS user, whatever the door or
+ * directory: the wake holds a directory lock named after the inbox (owner pid, heartbeat), void once it dies.
  */
 
 const markerFolder = 'wakes-running';
@@ -17,21 +15,17 @@ function markerPrefix(inbox: string): string {
   return `wake-${createHash('sha256').update(inboxKey(inbox)).digest('hex').slice(0, 24)}-`;
 }
 
-export function wakeMarkerDir(userConfigDir: string): string {
-  return join(userConfigDir, markerFolder);
-}
-
 /** Marks `inbox` as being woken until the returned function is called. */
 export async function markInboxWaking(userConfigDir: string, inbox: string): Promise<() => Promise<void>> {
   const name = `${markerPrefix(inbox)}${randomBytes(6).toString('hex')}`;
-  const release = await tryAcquireLock(wakeMarkerDir(userConfigDir), name);
+  const release = await tryAcquireLock(join(userConfigDir, markerFolder), name);
   // A fresh random name is never held by anyone else.
   return release ?? (async () => undefined);
 }
 
 /** Whether a live wake holds a mark whose name starts with `prefix`. */
 async function wakeMarkHeld(userConfigDir: string, prefix: string): Promise<boolean> {
-  const dir = wakeMarkerDir(userConfigDir);
+  const dir = join(userConfigDir, markerFolder);
   const names = await readdir(dir).catch(() => [] as string[]);
   for (const entry of names) {
     // Stryker disable next-line Regex: isLockHeld looks the lock up again by the captured name, so a name an anchor would refuse is never held

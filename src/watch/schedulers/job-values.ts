@@ -1,10 +1,7 @@
 import { MailboxError } from '../../errors.js';
 import type { WakeJobSpec } from './scheduler.js';
 
-/**
- * The wake's command line with each value quoted for the scheduler's reader (launchd passes them
- * as they are; sh and cmd.exe need their own quoting).
- */
+/** The wake's command line, each value quoted for the scheduler's reader (sh and cmd.exe have their own quoting). */
 export function wakeArguments(
   spec: Pick<WakeJobSpec, 'nodePath' | 'cliPath' | 'credentialsDir' | 'inbox'>,
   quote: (value: string) => string,
@@ -19,7 +16,7 @@ export function wakeArguments(
   ];
 }
 
-/** The values a job carries, named for the operator, in the order the job uses them. */
+/** The values a job carries, named for the operator. */
 export function jobValues(
   spec: Pick<WakeJobSpec, 'nodePath' | 'cliPath' | 'credentialsDir' | 'logPath' | 'inbox'>,
 ): Array<[name: string, value: string]> {
@@ -32,10 +29,7 @@ export function jobValues(
   ];
 }
 
-/**
- * Refuses a value the scheduler could not carry as it is. `why` answers for one value: undefined
- * when it is fine, else the reason, which the message names with the value.
- */
+/** Refuses a value the scheduler could not carry as it is; `why` gives a value's reason, undefined when it is fine. */
 export function refuseValues(
   spec: WakeJobSpec,
   scheduler: string,
@@ -56,16 +50,15 @@ export function refuseValues(
   }
 }
 
-export function noSchedulerError(program: string, scheduler: string, cause?: unknown): MailboxError {
+export function noSchedulerError(program: string, scheduler: string): MailboxError {
   return new MailboxError({
     code: 'watch_unsupported',
     message: `${program} could not be run here (not found on PATH), so no ${scheduler} job can be installed.`,
     hint: 'Check that PATH includes the system programs, or keep `agent-mailbox watch run --credentials-dir <dir>` running in the foreground.',
-    ...(cause === undefined ? {} : { cause }),
   });
 }
 
-/** The XML text of a value: the five predefined entities. */
+/** The XML text of a value. */
 export function xmlText(value: string): string {
   return value
     .replace(/&/g, '&amp;')

@@ -9,22 +9,12 @@ import type { JobView, ScheduledJob, WakeJobSpec } from './scheduler.js';
 import { readOptional, writeAtomically } from '../write-atomically.js';
 
 /** The LaunchAgent's label: one per credentials directory (or inbox of a connected account). */
-export function launchAgentLabel(id: string): string {
+function launchAgentLabel(id: string): string {
   return `com.agent-mailbox.watch.${id}`;
 }
 
-/** The program and arguments launchd starts: no shell between, so each value is one argument as it is. */
-export function launchAgentArguments(spec: WakeJobSpec): string[] {
-  return wakeArguments(spec, (value) => value);
-}
-
-/**
- * The plist: every day at 09:00 local time (launchd runs a time missed during sleep at wake-up),
- * output appended to the job's log. Values are XML text; launchd passes them to the program as they are.
- */
-export function buildLaunchAgentPlist(spec: WakeJobSpec): string {
-  const strings = (values: readonly string[], indent: string) =>
-    values.map((v) => `${indent}<string>${xmlText(v)}</string>`).join('\n');
+/** Daily at 09:00 (launchd runs a time missed in sleep at wake-up); no shell between, so each value is one argument. */
+function buildLaunchAgentPlist(spec: WakeJobSpec): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
@@ -34,7 +24,7 @@ export function buildLaunchAgentPlist(spec: WakeJobSpec): string {
     `  <string>${launchAgentLabel(spec.id)}</string>`,
     '  <key>ProgramArguments</key>',
     '  <array>',
-    strings(launchAgentArguments(spec), '    '),
+    ...wakeArguments(spec, (value) => value).map((value) => `    <string>${xmlText(value)}</string>`),
     '  </array>',
     '  <key>StartCalendarInterval</key>',
     '  <dict>',
@@ -77,7 +67,7 @@ export function launchAgentJob(spec: WakeJobSpec, options: { uid?: number } = {}
     const base = { mechanism: 'launchd' as const, jobName: label, jobFile: plistPath, verify };
     if (isLoaded === undefined) return { ...base, available: false, installed: false };
     if (!isLoaded || plist === undefined) return { ...base, available: true, installed: false };
-    const args = launchAgentArguments(spec).map(shellQuote).join(' ');
+    const args = wakeArguments(spec, shellQuote).join(' ');
     return {
       ...base,
       available: true,

@@ -7,12 +7,9 @@ export interface ProgramRun {
 }
 
 /** The program could not be started at all (not on PATH, not executable). */
-export class ProgramMissing extends Error {}
+class ProgramMissing extends Error {}
 
-/**
- * Runs a system program (crontab, launchctl, schtasks) with exactly these arguments, no shell in
- * between, and the caller's environment: its PATH decides which program runs. `input` goes to stdin.
- */
+/** Runs a system program with these arguments, no shell between; the caller's PATH decides which program runs. */
 export function runProgram(
   bin: string,
   args: readonly string[],
@@ -20,9 +17,8 @@ export function runProgram(
   input?: string,
 ): Promise<ProgramRun> {
   return new Promise((resolve, reject) => {
-    const childEnv: Record<string, string> = {};
-    for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
-    const child = spawn(bin, [...args], { env: childEnv, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    // spawn leaves out variables whose value is undefined.
+    const child = spawn(bin, [...args], { env: { ...env }, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => stdout.push(d));
@@ -43,20 +39,18 @@ export async function runIfPresent(
   bin: string,
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
+  input?: string,
 ): Promise<ProgramRun | undefined> {
   try {
-    return await runProgram(bin, args, env);
+    return await runProgram(bin, args, env, input);
   } catch (error) {
     if (error instanceof ProgramMissing) return undefined;
     throw error;
   }
 }
 
-/**
- * A program's output as text. Windows programs may write UTF-16 (with a byte order mark, or plain
- * ASCII text with a zero after each byte); everything else here writes UTF-8.
- */
-export function decode(bytes: Buffer): string {
+/** Windows programs may write UTF-16 (with a byte order mark, or ASCII with a zero after each byte); others UTF-8. */
+function decode(bytes: Buffer): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
   if (bytes.length >= 2 && bytes[0] !== 0 && bytes[1] === 0) return bytes.toString('utf16le');
   return bytes.toString('utf8');

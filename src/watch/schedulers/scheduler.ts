@@ -4,16 +4,16 @@ export type SchedulerKind = 'crontab' | 'launchd' | 'task-scheduler';
 /** One credentials directory's job as its scheduler holds it. */
 export interface JobView {
   mechanism: SchedulerKind;
-  /** False when the scheduler's program cannot be run here (no crontab, launchctl or schtasks). */
+  /** False when the scheduler's program (crontab, launchctl, schtasks) cannot be run here. */
   available: boolean;
   installed: boolean;
   /** What the scheduler holds: the crontab line, the LaunchAgent's program arguments, the task's action. */
   line?: string;
-  /** The command as the job runs it, to try by hand (for cron: `env -i sh -c '<command>'`). */
+  /** The command as the job runs it, to try by hand. */
   command?: string;
-  /** The scheduler's name of the job: the LaunchAgent's label, the task's name (cron has only the marker). */
+  /** The LaunchAgent's label, the task's name (cron has only the marker). */
   jobName?: string;
-  /** The file that defines the job: the LaunchAgent's plist, the task's batch file. */
+  /** The LaunchAgent's plist, the task's batch file. */
   jobFile?: string;
   /** Commands that show the job in the scheduler's own words. */
   verify: string[];
@@ -28,15 +28,14 @@ export interface WakeJobSpec {
   /** The job's own folder: its log, and the files a scheduler needs beside it. */
   jobDir: string;
   logPath: string;
-  /** The 16 hex digits that name this directory's job (from its marker). */
+  /** The 16 hex digits of its marker that name this directory's job. */
   id: string;
   env: Readonly<Record<string, string | undefined>>;
 }
 
-/** One job in its scheduler: found, installed (idempotently) and removed. */
+/** One job in its scheduler: found, installed (idempotently; true when it changed anything) and removed. */
 export interface ScheduledJob {
   look(): Promise<JobView>;
-  /** True when it changed anything. */
   install(): Promise<boolean>;
   remove(): Promise<boolean>;
 }

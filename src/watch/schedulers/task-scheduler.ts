@@ -9,14 +9,14 @@ import { readOptional, writeAtomically } from '../write-atomically.js';
 import { batchArgument, batchRefusal, taskArgumentRefusal, taskArguments } from './windows-quoting.js';
 
 /** The task's name: one per credentials directory (or inbox of a connected account). */
-export function windowsTaskName(id: string): string {
+function windowsTaskName(id: string): string {
   return `agent-mailbox-watch-${id}`;
 }
 
 /** The task runs cmd.exe from the system folder, never one found on a PATH. */
-export const taskCommand = '%SystemRoot%\\System32\\cmd.exe';
+const taskCommand = '%SystemRoot%\\System32\\cmd.exe';
 
-export function batchFilePath(jobDir: string): string {
+function batchFilePath(jobDir: string): string {
   return join(jobDir, 'wake-task.cmd');
 }
 
@@ -25,11 +25,8 @@ export function batchCommandLine(spec: WakeJobSpec): string {
   return [...wakeArguments(spec, batchArgument), '>>', batchArgument(spec.logPath), '2>&1'].join(' ');
 }
 
-/**
- * The batch file (CRLF, as cmd.exe expects). It switches the console to UTF-8 before the command line,
- * which it stores in UTF-8, so paths in any script read as they were written.
- */
-export function buildWakeBatchFile(spec: WakeJobSpec): string {
+/** CRLF, as cmd.exe expects; the console is switched to UTF-8 first, so paths in any script read as written. */
+function buildWakeBatchFile(spec: WakeJobSpec): string {
   return [
     '@echo off',
     'rem The daily wake of agent-mailbox; `agent-mailbox watch remove` deletes this file and its task.',
@@ -40,12 +37,8 @@ export function buildWakeBatchFile(spec: WakeJobSpec): string {
   ].join('\r\n');
 }
 
-/**
- * The task definition. schtasks /TR holds at most 261 characters, so the task comes from XML:
- * daily at 09:00 local time, started late when the computer was off or asleep then, on battery too,
- * as the user who installed it, only while they are logged on (no password is stored).
- */
-export function buildTaskXml(spec: WakeJobSpec): string {
+/** From XML (/TR holds 261 characters): daily at 09:00, late after sleep, on battery, as its user (no password). */
+function buildTaskXml(spec: WakeJobSpec): string {
   return [
     '<?xml version="1.0" encoding="UTF-16"?>',
     '<Task version="1.2" xmlns="http://schemas.microsoft.com/windows/2004/02/mit/task">',
@@ -87,15 +80,8 @@ export function buildTaskXml(spec: WakeJobSpec): string {
   ].join('\r\n');
 }
 
-/** What decides whether a registered task is ours as it should be: its action and its time of day. */
-interface TaskEssentials {
-  command: string;
-  arguments: string;
-  startTime: string;
-}
-
-/** The essentials of a task's XML as `schtasks /Query /XML` prints it (Task Scheduler rewrites the layout). */
-export function taskEssentials(xml: string): TaskEssentials {
+/** What makes a registered task ours as it should be, from its XML as schtasks prints it (with its own layout). */
+export function taskEssentials(xml: string): { command: string; arguments: string; startTime: string } {
   const element = (name: string) => xmlValue(new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1] ?? '');
   return {
     command: element('Command'),
@@ -110,7 +96,7 @@ export function taskSchedulerJob(spec: WakeJobSpec): ScheduledJob {
   const batchPath = batchFilePath(spec.jobDir);
   const schtasks = (args: string[]) => runProgram('schtasks', args, spec.env);
 
-  /** The task's XML, '' when there is no such task, undefined without a schtasks to ask. */
+  /** The task's XML; '' when there is no such task, undefined without a schtasks to ask. */
   const query = async (): Promise<string | undefined> => {
     const result = await runIfPresent('schtasks', ['/Query', '/TN', name, '/XML'], spec.env);
     // schtasks words "not found" in the system's language; its exit code is the same everywhere.
@@ -126,10 +112,7 @@ export function taskSchedulerJob(spec: WakeJobSpec): ScheduledJob {
       if (xml === '') return { ...base, available: true, installed: false };
       const task = taskEssentials(xml);
       const batch = await readOptional(batchPath);
-      const command = batch
-        ?.split(/\r?\n/)
-        .filter((line) => line.trim() !== '')
-        .at(-1);
+      const command = batch?.trimEnd().split(/\r?\n/).at(-1);
       return {
         ...base,
         available: true,

@@ -1,12 +1,10 @@
 /**
- * Quoting for the Windows job. The task runs `cmd.exe /d /v:off /s /c ""<batch file>""`, and the
- * batch file holds the one command line. Three readers see that line:
- * - cmd.exe reading a batch file first replaces `%...%` (quotes do not stop it) and reads `%%` as `%`;
- *   so every `%` is doubled, which leaves no variable to expand;
- * - then it finds `&`, `|`, `<`, `>`, `^`, `(`, `)` outside double quotes; every value is in double
- *   quotes, where they are plain characters (`!` stays plain with delayed expansion off);
- * - node splits the command line it gets by the MSVC rules: backslashes are literal except before a
- *   double quote, so those before the closing quote are doubled.
+ * Quoting for the Windows job: the task runs `cmd.exe /d /v:off /s /c ""<batch file>""`, whose one command
+ * line three readers see:
+ * - cmd.exe first replaces `%...%` (quotes do not stop it) and reads `%%` as `%`: every `%` is doubled;
+ * - then it finds `&`, `|`, `<`, `>`, `^`, `(`, `)` outside double quotes: every value is in double quotes
+ *   (`!` stays plain with delayed expansion off);
+ * - node splits its command line by the MSVC rules: backslashes before the closing quote are doubled.
  * A double quote cannot be carried through all three, and no Windows path can contain one: refused.
  */
 
@@ -24,9 +22,8 @@ export function batchArgument(value: string): string {
 }
 
 /**
- * Why the batch file's own path cannot go into the task's arguments, or undefined. Task Scheduler
- * expands `%NAME%` in an action's arguments, and so does cmd.exe in its `/c` line, with no escape in
- * either: one `%` is left as it is, two could make a variable of the text between them.
+ * Task Scheduler and cmd.exe's `/c` both expand `%NAME%` in the batch file's path, with no escape: one `%`
+ * is left as it is, two could make a variable of the text between them.
  */
 export function taskArgumentRefusal(path: string): string | undefined {
   if (path.includes('"')) return 'contains a double quote, which no Windows path holds';
@@ -36,9 +33,8 @@ export function taskArgumentRefusal(path: string): string | undefined {
 }
 
 /**
- * The task's arguments to cmd.exe: /d skips AutoRun commands, /v:off keeps `!` plain, and /s with
- * the doubled quotes makes cmd.exe drop exactly the outer pair, so the path stays quoted whatever it
- * holds (spaces, `&`, `^`, parentheses).
+ * /d skips AutoRun commands, /v:off keeps `!` plain, and /s with the doubled quotes makes cmd.exe drop
+ * exactly the outer pair, so the path stays quoted whatever it holds (spaces, `&`, `^`, parentheses).
  */
 export function taskArguments(batchPath: string): string {
   return `/d /v:off /s /c ""${batchPath}""`;
