@@ -1,5 +1,4 @@
 import { availableParallelism, freemem } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { MailboxError, settingRef } from '../errors.js';
 import { computePowDigest } from './pow-digest.js';
 import { powProgressAt, type PowProgress } from './pow-progress.js';

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
 import { powWorkerSource } from './pow-worker-source.js';
 
 /** What one search worker is given (read by powWorkerSource as workerData). */
@@ -25,7 +25,11 @@ export interface PowWorker {
 
 export type StartPowWorker = (data: PowWorkerData) => PowWorker;
 
+// Required on the first search, not imported: every other command's start would load node's worker modules.
+const workerThreads = (): typeof import('node:worker_threads') =>
+  createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+
 export const startPowWorker: StartPowWorker = (workerData) =>
   // execArgv: [] so a parent started with --input-type=module does not turn the CommonJS source into ESM.
   // Stryker disable next-line ArrayDeclaration: any list given stops the parent's flags being inherited; a non-flag entry is ignored
-  new Worker(powWorkerSource, { eval: true, execArgv: [], workerData });
+  new (workerThreads().Worker)(powWorkerSource, { eval: true, execArgv: [], workerData });
