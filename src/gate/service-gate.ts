@@ -96,11 +96,6 @@ export class ServiceGate {
     return this.screen.screen(sent, (await outcome.settle?.({ kind: 'batch', response })) ?? response);
   }
 
-  /** Refuses a download of held mail (under receive rules it must name its message); before any file is opened. */
-  checkDownload(blobId: string, mailId: string | undefined): Promise<void> {
-    return this.screen.checkDownload(blobId, mailId);
-  }
-
   async upload(upload: Omit<OutgoingUpload, 'kind'>): Promise<{ blobId: string; type: string; size: number }> {
     const outcome: CheckOutcome = (await this.options.check({ kind: 'upload', ...upload }, this.checkContext)) ?? {};
     const uploaded = await settled(outcome, () => this.client.upload(upload.bytes, upload.type));

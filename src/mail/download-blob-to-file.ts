@@ -37,7 +37,7 @@ export async function downloadBlobToFile(
   }
   const gate = openServiceGate(account, ctx);
   // Held mail is refused before a file exists, so a refusal leaves nothing behind.
-  await gate.checkDownload(input.blobId, input.mailId);
+  await gate.screen.checkDownload(input.blobId, input.mailId);
   // A configured download directory may not exist yet; the working directory always does.
   await mkdir(dirname(target), { recursive: true, mode: 0o700 }).catch((error: unknown) => {
     throw unwritable(dirname(target), {

@@ -8,7 +8,6 @@ import type { Logger } from '../log.js';
 export interface WakeSourceOptions {
   /** The call's gate: the stream opens through it, its head within the call's deadline. */
   gate: ServiceGate;
-  accountId: string;
   eventSourceUrl: string | undefined;
   signal: AbortSignal;
   log: Logger;

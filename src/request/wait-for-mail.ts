@@ -73,7 +73,6 @@ async function waitWindow(looking: Looking, seconds: number, clamped: boolean, c
   // The stream opens before the first look, so a delivery between the two is never missed.
   const source = await openWakeSource({
     gate: looking.gate,
-    accountId: session.accountId,
     eventSourceUrl: session.eventSourceUrl,
     signal: ctx.signal,
     log: ctx.log,
