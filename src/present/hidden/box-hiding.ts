@@ -166,6 +166,9 @@ export function transformScale(read: Read, display: string): number {
   return factor;
 }
 
+// A <number> or <percentage> as CSS writes one; anything else (calc(), min()) a browser may compute and this code does not.
+const isPlainNumber = (text: string): boolean => /^[+-]?(?:\d*\.\d+|\d+)(?:e[+-]?\d+)?%?$/i.test(text);
+
 function numberOf(text: string): number | undefined {
   const value = Number.parseFloat(text);
   return Number.isFinite(value) ? (text.endsWith('%') ? value / 100 : value) : undefined;
@@ -208,6 +211,8 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
   };
   const scale = read('scale');
   if (scale !== undefined && splitComponents(scale).some((part) => numberOf(part) === 0)) return 'scaled-to-zero';
+  if (scale !== undefined && !/^(none|inherit|initial|unset|revert|revert-layer)$/i.test(scale.trim()))
+    if (!splitComponents(scale).every(isPlainNumber)) facts.doubt('scale');
   const translate = read('translate');
   if (translate && !/^(none|initial|inherit|unset)$/i.test(translate)) {
     const parts = splitComponents(translate);
@@ -232,6 +237,7 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
       // The depth of scale3d() does not flatten text drawn in the plane.
       const axes = args.slice(0, 2);
       if (axes.some((a) => numberOf(a) === 0)) return 'scaled-to-zero';
+      if (!axes.every(isPlainNumber)) facts.doubt(`transform: ${call.name}`);
     } else if (call.name.startsWith('translate')) {
       if (args.slice(0, 2).some(far)) return 'off-screen';
       shifted(args.slice(0, 2));
@@ -240,6 +246,7 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
       // A value that is no number makes the determinant NaN, which is not zero: the browser drops such a matrix.
       const [a = NaN, b = NaN, c = NaN, d = NaN, e, f] = args.map(numberOf);
       if (a * d - b * c === 0) return 'scaled-to-zero';
+      if (!args.every(isPlainNumber)) facts.doubt('transform: matrix');
       if ((e ?? 0) <= -offScreenPx || (f ?? 0) <= -offScreenPx) return 'off-screen';
       if (Math.abs(e ?? 0) >= maxNudgePx || Math.abs(f ?? 0) >= maxNudgePx) facts.overlay('transform: matrix');
     } else if (call.name.startsWith('skew')) {

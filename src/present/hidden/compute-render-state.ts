@@ -167,9 +167,12 @@ export function computeRenderState(
 
   const filter = readFilter(read('filter'), basis, doubt);
   const opacity = parent.opacity * ownOpacity(read('opacity'), doubt) * filter.opacity;
-  const zoom = Number.parseFloat(read('zoom') ?? '');
+  const zoomValue = read('zoom')?.trim();
+  const zoom = Number.parseFloat(zoomValue ?? '');
   // zoom: 0 is read as 1 by browsers, like `normal`.
-  const zoomFactor = Number.isFinite(zoom) && zoom > 0 ? (read('zoom')?.trim().endsWith('%') ? zoom / 100 : zoom) : 1;
+  const zoomFactor = Number.isFinite(zoom) && zoom > 0 ? (zoomValue?.endsWith('%') ? zoom / 100 : zoom) : 1;
+  // A zoom a browser computes (calc(), min()) could shrink the text to nothing.
+  if (zoomValue?.includes('(')) doubt('zoom');
   const visibility = keyword(read, 'visibility', /^(visible|hidden|collapse)$/, doubt);
   const indent = read('text-indent');
   const indentPx =

@@ -264,6 +264,30 @@ describe('transforms', () => {
   });
 });
 
+describe('scales a browser computes', () => {
+  // calc(0) is zero to a browser: a scale or matrix this code cannot compute is named, never taken as 1.
+  it.each<[string, Record<string, string>, string]>([
+    ['scale(calc(0))', { transform: 'scale(calc(0))' }, 'transform: scale'],
+    ['scaleX(min(0, 1))', { transform: 'scaleX(min(0, 1))' }, 'transform: scalex'],
+    ['scale3d(1, clamp(0, 0, 1), 1)', { transform: 'scale3d(1, clamp(0, 0, 1), 1)' }, 'transform: scale3d'],
+    ['matrix(calc(0), 0, 0, 1, 0, 0)', { transform: 'matrix(calc(0), 0, 0, 1, 0, 0)' }, 'transform: matrix'],
+    ['the scale property at calc(0)', { scale: 'calc(0)' }, 'scale'],
+    ['the scale property with one computed axis', { scale: '1 calc(0)' }, 'scale'],
+  ])('%s is named', (_, style, doubt) => {
+    expect(judge(style)).toEqual({ ...shown, doubts: [doubt] });
+  });
+
+  it.each<[string, Record<string, string>]>([
+    ['scale(0.5, 1e0)', { transform: 'scale(0.5, 1e0)' }],
+    ['scale(50%)', { transform: 'scale(50%)' }],
+    ['matrix(1, 0, 0, 1, 0, 0)', { transform: 'matrix(1, 0, 0, 1, 0, 0)' }],
+    ['the scale property at .5 +1', { scale: '.5 +1' }],
+    ['the scale property at none', { scale: 'none' }],
+  ])('%s is read', (_, style) => {
+    expect(judge(style).doubts).toEqual([]);
+  });
+});
+
 describe('clip-path', () => {
   const path = (value: string): Judged => judge({ 'clip-path': value });
   it.each<[string, Judged]>([

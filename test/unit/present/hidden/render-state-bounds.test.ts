@@ -334,3 +334,10 @@ describe('values the detector cannot read are named', () => {
     expect((await see(`<p style="mso-hide:none">${secret}</p>`)).unassessed).toEqual([]);
   });
 });
+
+describe('a zoom a browser computes', () => {
+  it.each(['calc(0.01)', 'min(1%, 2%)', 'clamp(0.01, 0.01, 1)'])('zoom:%s is named, never read as 1', async (zoom) => {
+    const result = await see(`<p>Hello there</p><div style="zoom:${zoom}">${secret}</div>`);
+    expect(result.unassessed.length).toBeGreaterThan(0);
+  });
+});
