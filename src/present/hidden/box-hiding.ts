@@ -1,6 +1,7 @@
 import { resolveLength, type LengthBasis } from './css/css-length.js';
 import type { HidingTechnique } from './hiding-technique.js';
-import { functionCall, splitComponents } from './css/parse-declarations.js';
+import { cssWideKeyword } from './css/css-wide-keywords.js';
+import { functionCall, isCssNumber, splitComponents } from './css/parse-declarations.js';
 
 /**
  * A box moved this far (or the screen's width or height, when less: `left: -100%` on a phone) is
@@ -166,9 +167,6 @@ export function transformScale(read: Read, display: string): number {
   return factor;
 }
 
-// A <number> or <percentage> as CSS writes one; anything else (calc(), min()) a browser may compute and this code does not.
-const isPlainNumber = (text: string): boolean => /^[+-]?(?:\d*\.\d+|\d+)(?:e[+-]?\d+)?%?$/i.test(text);
-
 function numberOf(text: string): number | undefined {
   const value = Number.parseFloat(text);
   return Number.isFinite(value) ? (text.endsWith('%') ? value / 100 : value) : undefined;
@@ -211,8 +209,9 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
   };
   const scale = read('scale');
   if (scale !== undefined && splitComponents(scale).some((part) => numberOf(part) === 0)) return 'scaled-to-zero';
-  if (scale !== undefined && !/^(none|inherit|initial|unset|revert|revert-layer)$/i.test(scale.trim()))
-    if (!splitComponents(scale).every(isPlainNumber)) facts.doubt('scale');
+  // A scale a browser computes (calc(), min()) is no number here, and could be zero.
+  const isScaleKeyword = scale === undefined || /^none$/i.test(scale.trim()) || cssWideKeyword.test(scale.trim());
+  if (!isScaleKeyword && !splitComponents(scale).every(isCssNumber)) facts.doubt('scale');
   const translate = read('translate');
   if (translate && !/^(none|initial|inherit|unset)$/i.test(translate)) {
     const parts = splitComponents(translate);
@@ -237,7 +236,7 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
       // The depth of scale3d() does not flatten text drawn in the plane.
       const axes = args.slice(0, 2);
       if (axes.some((a) => numberOf(a) === 0)) return 'scaled-to-zero';
-      if (!axes.every(isPlainNumber)) facts.doubt(`transform: ${call.name}`);
+      if (!axes.every(isCssNumber)) facts.doubt(`transform: ${call.name}`);
     } else if (call.name.startsWith('translate')) {
       if (args.slice(0, 2).some(far)) return 'off-screen';
       shifted(args.slice(0, 2));
@@ -246,7 +245,7 @@ function transformHiding(read: Read, basis: LengthBasis, facts: BoxFacts): Hidin
       // A value that is no number makes the determinant NaN, which is not zero: the browser drops such a matrix.
       const [a = NaN, b = NaN, c = NaN, d = NaN, e, f] = args.map(numberOf);
       if (a * d - b * c === 0) return 'scaled-to-zero';
-      if (!args.every(isPlainNumber)) facts.doubt('transform: matrix');
+      if (!args.every(isCssNumber)) facts.doubt('transform: matrix');
       if ((e ?? 0) <= -offScreenPx || (f ?? 0) <= -offScreenPx) return 'off-screen';
       if (Math.abs(e ?? 0) >= maxNudgePx || Math.abs(f ?? 0) >= maxNudgePx) facts.overlay('transform: matrix');
     } else if (call.name.startsWith('skew')) {

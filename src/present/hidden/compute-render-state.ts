@@ -4,7 +4,7 @@ import type { Cascaded } from './css/cascade-declarations.js';
 import { resolveLength, type LengthBasis } from './css/css-length.js';
 import { longhandOf } from './css/css-shorthands.js';
 import { cssWideKeyword, takesParentValue } from './css/css-wide-keywords.js';
-import { functionCall, splitComponents } from './css/parse-declarations.js';
+import { functionCall, isCssNumber, splitComponents } from './css/parse-declarations.js';
 import { decodeEscapes } from './css/property-name.js';
 import type { HidingTechnique } from './hiding-technique.js';
 import type { RenderContext } from './render-context.js';
@@ -326,7 +326,7 @@ function isInClosedDetails(element: Element): boolean {
 
 function number(text: string | undefined): number | undefined {
   if (text === undefined || cssWideKeyword.test(text)) return undefined;
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?%?$/i.test(text.trim())) return undefined;
+  if (!isCssNumber(text.trim())) return undefined;
   const value = Number.parseFloat(text);
   return Number.isFinite(value) ? Math.min(1, Math.max(0, text.trim().endsWith('%') ? value / 100 : value)) : undefined;
 }

@@ -1,5 +1,5 @@
 import type { Color, Mode } from 'culori';
-import { splitComponents, splitTopLevelCommas } from '../css/parse-declarations.js';
+import { isCssNumber, splitComponents, splitTopLevelCommas } from '../css/parse-declarations.js';
 import type { ParsedColour, Rgba } from './css-colour.js';
 
 type Culori = typeof import('culori');
@@ -28,8 +28,6 @@ const modes: Readonly<Record<string, Mode>> = {
 };
 
 const polarModes = new Set(['hsl', 'hwb', 'lch', 'oklch']);
-// A CSS <percentage>: sign, fraction and exponent included (`+5e1%` is 50%).
-const percentage = /^[+-]?(?:\d*\.\d+|\d+)(?:e[+-]?\d+)?%$/i;
 // A percentage a browser computes and this code does not.
 const mathFunction = /^(?:calc|min|max|clamp|round|mod|rem|abs|sign|exp|pow|sqrt|hypot|log)\(/i;
 
@@ -39,7 +37,7 @@ function mixSide(
   parse: (text: string) => ParsedColour | undefined,
 ): { colour: ParsedColour | undefined; percent: number | undefined } {
   if (item.some((part) => mathFunction.test(part))) return { colour: 'unknown', percent: undefined };
-  const percent = item.find((part) => percentage.test(part));
+  const percent = item.find((part) => part.endsWith('%') && isCssNumber(part));
   const colour = parse(item.filter((part) => part !== percent).join(' '));
   return { colour, percent: percent === undefined ? undefined : Number.parseFloat(percent) };
 }

@@ -104,6 +104,11 @@ export function splitComponents(value: string): string[] {
   return parts;
 }
 
+/** Whether a component is a <number>, or a <percentage>, as CSS writes one: sign, fraction, exponent (`+5e1%`). */
+export function isCssNumber(component: string): boolean {
+  return /^[+-]?(?:\d*\.\d+|\d+)(?:e[+-]?\d+)?%?$/i.test(component);
+}
+
 /** `name(args)` → name (lowercase) and the text between the parentheses; undefined for anything else. */
 export function functionCall(component: string): { name: string; args: string } | undefined {
   const open = component.indexOf('(');
