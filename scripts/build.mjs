@@ -286,6 +286,9 @@ if (!tableChunk?.startsWith('dist/chunks/'))
     `the confusables table landed in ${tableChunk}, not in dist/chunks/: update its path in scripts/build.mjs`,
   );
 await writeFile(confusablesFile, packedPrototypes);
+// Node reads each ES module's type from the nearest package.json, walking up from its folder and turning
+// a URL into a path at each step: one here ends the walk for every chunk at its first step.
+await writeFile(join(root, 'dist', 'chunks', 'package.json'), '{ "type": "module" }\n');
 // The package entry's front (src/front.ts): CommonJS, so a help page is served before node starts
 // its ES module loader; the pages it serves sit beside it as JSON lines with an index, so a request
 // parses its own page only.
