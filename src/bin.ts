@@ -15,15 +15,11 @@ async function serveMcp(): Promise<number> {
   // A session's steady stream of calls makes V8 double its young generation up to 32 MiB: ~30 MiB of
   // memory for a few percent less collection work (docs/benchmarks.md). This keeps its starting size.
   (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
-  const { runMcpServer } = await import('./mcp/main.js');
+  const { runMcpServer, toMailboxError, renderError } = await import('./mcp/main.js');
   try {
     await runMcpServer({ env: process.env, cliPath: fileURLToPath(import.meta.url) });
     return 0;
   } catch (error) {
-    const [{ toMailboxError }, { renderError }] = await Promise.all([
-      import('./errors.js'),
-      import('./render/render-error.js'),
-    ]);
     // As the CLI reports a command that owns stdout: one line on stderr, the door's exit code.
     const rendered = renderError(toMailboxError(error), 'cli');
     process.stderr.write(`agent-mailbox mcp: ${rendered.text}\n`);

@@ -1,3 +1,5 @@
+// Every command runs a handler: loaded with the CLI, not split off into more files to open (docs/benchmarks.md).
+import '../operations/handlers/index.js';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { createAccountRegistry } from '../auth/create-account-registry.js';

@@ -137,3 +137,7 @@ function withLegacyCode(message: JSONRPCMessage): JSONRPCMessage {
   const isNotFound = isRecord(data) && Object.keys(data).length === 1 && typeof data.uri === 'string';
   return isNotFound ? { ...message, error: { ...message.error, code: -32002 } } : message;
 }
+
+// For bin.ts's report of a failed start; imports of their own would be more entries to split chunks around.
+export { toMailboxError } from '../errors.js';
+export { renderError } from '../render/render-error.js';

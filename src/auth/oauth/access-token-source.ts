@@ -153,7 +153,7 @@ export class AccessTokenSource {
     });
     const deadline = call.deadline ?? Deadline.start({ timeoutMs: await this.options.timeoutMs() });
     // The OAuth library loads on the first renewal, not on every start of the CLI or the server.
-    const { refreshGrant } = await import('./oauth-protocol.js');
+    const { refreshGrant } = await import('./grant-flows.js');
     this.options.onRenewal?.();
     let answered = false;
     try {

@@ -64,10 +64,7 @@ export const connectOperation = defineLazyOperation({
     await assertNewInboxAllowed({ userConfigDir: config.userConfigDir, credentialsDir: dir, action: 'connect' });
     const stderr = ctx.streams?.stderr;
     // The OAuth client loads only when connect runs, not on every start of the CLI.
-    const [{ connectGrant }, { browserOpener }] = await Promise.all([
-      import('../../auth/oauth/connect-grant.js'),
-      import('../../auth/oauth/open-browser.js'),
-    ]);
+    const { connectGrant, browserOpener } = await import('../../auth/oauth/grant-flows.js');
     const outcome = await connectGrant({
       dir,
       config,

@@ -32,7 +32,7 @@ export const disconnectOperation = defineLazyOperation({
   async run(input, ctx) {
     const config = commandConfig(ctx, input);
     const dir = resolve(config.credentialsDir);
-    const { connectedInboxes, disconnectGrant } = await import('../../auth/oauth/disconnect-grant.js');
+    const { connectedInboxes, disconnectGrant } = await import('../../auth/oauth/grant-flows.js');
     const inboxes = credentialsKindOf(dir) === 'oauth' ? await connectedInboxes(dir) : [];
     const outcome = await disconnectGrant(
       dir,
