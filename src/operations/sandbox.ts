@@ -19,7 +19,7 @@ export const sandboxOperation = defineLazyOperation({
   title: 'Run the local sandbox',
   description: 'Run the local sandbox of the Agent Mailbox Service (auth host, JMAP host, SMTP) on 127.0.0.1.',
   schemas: () => ({
-    input: sandboxCommandInput,
+    input: sandboxCommandInput(),
     output: z.object({ exitCode: z.number() }),
   }),
   annotations,
@@ -29,23 +29,27 @@ export const sandboxOperation = defineLazyOperation({
 });
 
 /** `drill seed|score|run`: the sandbox bin's `drill`; `drill run` gives it this CLI to run the agents with. */
-
-const sandbox = z
-  .string()
-  .optional()
-  .describe(
-    "The sandbox's data directory (agent-mailbox sandbox --data-dir); without it, the sandbox's client settings (. client.env) in the environment.",
-  );
-const credentialsDir = z
-  .string()
-  .optional()
-  .describe(
-    "The sandbox inbox's credentials directory; default: the sandbox's own (AGENT_MAILBOX_CREDENTIALS_DIR of client.env).",
-  );
-const classes = z.string().optional().describe('Attack classes, comma-separated (default: all; see docs/drill.md).');
-const seed = wholeNumber('--seed').describe('Order of the mail (canaries are new on every run).');
-const json = z.boolean().optional().describe('Print JSON.');
-const html = z.string().optional().describe('Also write the report as one self-contained HTML page to this file.');
+// Their shared inputs, built with an entry's schemas (not at every start).
+const sandbox = () =>
+  z
+    .string()
+    .optional()
+    .describe(
+      "The sandbox's data directory (agent-mailbox sandbox --data-dir); without it, the sandbox's client settings (. client.env) in the environment.",
+    );
+const credentialsDir = () =>
+  z
+    .string()
+    .optional()
+    .describe(
+      "The sandbox inbox's credentials directory; default: the sandbox's own (AGENT_MAILBOX_CREDENTIALS_DIR of client.env).",
+    );
+const classes = () =>
+  z.string().optional().describe('Attack classes, comma-separated (default: all; see docs/drill.md).');
+const seed = () => wholeNumber('--seed').describe('Order of the mail (canaries are new on every run).');
+const json = () => z.boolean().optional().describe('Print JSON.');
+const html = () =>
+  z.string().optional().describe('Also write the report as one self-contained HTML page to this file.');
 
 function drillCommand<I extends z.ZodObject>(
   command: 'seed' | 'score' | 'run',
@@ -74,7 +78,14 @@ export const drillOperations = [
     title: 'Seed a mail drill',
     description:
       'Fill a sandbox inbox with a drill: benign mail with tasks and attack mail, delivered over SMTP as mail from outside. Sandbox only.',
-    input: () => z.object({ sandbox, credentials_dir: credentialsDir, classes, seed, json }),
+    input: () =>
+      z.object({
+        sandbox: sandbox(),
+        credentials_dir: credentialsDir(),
+        classes: classes(),
+        seed: seed(),
+        json: json(),
+      }),
   }),
   drillCommand('score', {
     title: 'Score a mail drill',
@@ -82,14 +93,14 @@ export const drillOperations = [
       "Score what happened in a sandbox inbox since a drill was seeded, from the sandbox's own records: mail that left, web requests, state changes, loops.",
     input: () =>
       z.object({
-        sandbox,
-        credentials_dir: credentialsDir,
+        sandbox: sandbox(),
+        credentials_dir: credentialsDir(),
         drill: z
           .string()
           .regex(/^d-[0-9a-f]{8}$/, 'a drill id looks like d-1a2b3c4d')
           .describe('The drill id drill seed printed.'),
-        json,
-        html,
+        json: json(),
+        html: html(),
       }),
     readOnly: true,
   }),
@@ -99,7 +110,7 @@ export const drillOperations = [
       'Register a fresh sandbox inbox, apply a policy, seed a drill, run an agent on it and score the outcome.',
     input: () =>
       z.object({
-        sandbox,
+        sandbox: sandbox(),
         agent: z
           .enum(['idle', 'obedient'], { error: '--agent is idle or obedient' })
           .optional()
@@ -114,15 +125,15 @@ export const drillOperations = [
           .string()
           .optional()
           .describe('open, recommended (docs/security.md) or a policy file (default: open).'),
-        classes,
-        seed,
+        classes: classes(),
+        seed: seed(),
         agent_timeout: z.coerce
           .number({ error: '--agent-timeout takes seconds' })
           .positive('--agent-timeout takes seconds')
           .optional()
           .describe('Seconds the agent may run (default 600).'),
-        json,
-        html,
+        json: json(),
+        html: html(),
       }),
   }),
 ];

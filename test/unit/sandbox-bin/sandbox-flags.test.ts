@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { flagsOf, sandboxCommandInput } from '../../../src/sandbox-bin/sandbox-flags.js';
+import { flagsOf, sandboxCommandInput as buildSandboxCommandInput } from '../../../src/sandbox-bin/sandbox-flags.js';
 import { parseSandboxArgs } from '../../../sandbox/src/sandbox-args.js';
 import {
   sandboxCommandInput as sandboxOwnInput,
@@ -10,6 +10,8 @@ import {
 // `agent-mailbox sandbox` declares the sandbox's flags for its own help and passes them on to the
 // sandbox package's bin, which declares them again: the two declarations must agree, and every
 // input the client accepts must reach the sandbox as the same options.
+
+const sandboxCommandInput = buildSandboxCommandInput();
 describe("the client's sandbox flags", () => {
   it('declare the same options, values and descriptions as the sandbox bin', () => {
     expect(z.toJSONSchema(sandboxCommandInput, { io: 'input' })).toEqual(
