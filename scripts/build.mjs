@@ -155,6 +155,37 @@ const globalProcess = {
 };
 
 /**
+ * esbuild gives code a chunk of its own for each set of entries that reach it, and each module an import()
+ * names is an entry. The modules below are only imported once the handlers are loaded (a call is running):
+ * each is made to import the handlers too, so it reaches all of their code rather than a part of it, and
+ * does not cut the chunks every command opens into more files. At run time the import finds them loaded.
+ */
+const afterHandlers = [
+  'src/request/guard/check-batch.ts',
+  'src/request/guard/mail/other-sends.ts',
+  'src/watch/index.ts',
+  'src/auth/oauth/grant-flows.ts',
+  'src/auth/register-account.ts',
+  'src/pow/solve-pow.ts',
+  'src/request/wait-for-mail.ts',
+  'src/mail/download-blob-to-file.ts',
+  'src/present/hidden/analyse-html.ts',
+  'src/present/hidden/compare-plain-to-visible.ts',
+];
+const handlersFirst = {
+  name: 'handlers-first',
+  setup(b) {
+    const handlers = join(root, 'src', 'operations', 'handlers', 'index.ts');
+    const files = new Set(afterHandlers.map((file) => join(root, file)));
+    b.onLoad({ filter: /\.ts$/ }, async (args) =>
+      files.has(args.path)
+        ? { contents: `import ${JSON.stringify(handlers)};\n${await readFile(args.path, 'utf8')}`, loader: 'ts' }
+        : undefined,
+    );
+  },
+};
+
+/**
  * commander requires node:child_process at load for executable subcommands, which this CLI never declares: the
  * builtin and the socket and datagram modules it pulls in are loaded on first spawn instead.
  */
@@ -234,7 +265,7 @@ const shared = (plugins) => ({
   minifyWhitespace: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [englishOnlyZod, noSdkAjv, globalProcess, commanderLazySpawn, ...plugins],
+  plugins: [handlersFirst, englishOnlyZod, noSdkAjv, globalProcess, commanderLazySpawn, ...plugins],
 });
 
 // The skill is one file an agent copies into its skills folder, every path in it: short local names take it

@@ -67,14 +67,18 @@ describe('the npm package', () => {
     // The bundle itself, past the front's pages, reads the topics and presets the package ships beside it.
     const full = await run(process.execPath, [join(installed, 'dist', 'bin.js'), 'help', 'presets'], { env });
     expect(full.stdout).toBe((await run(bin, ['help', 'presets'], { env })).stdout);
-    // The confusables table ships as a file the bundle reads on the first non-ASCII code point.
+    // The confusables table ships as a file the bundle reads on the first non-ASCII code point: a name
+    // in look-alike letters is read as the domain it spells, through the chunk that judges senders.
     const chunks = join(installed, 'dist', 'chunks');
-    const foldChunks = [];
+    const trustChunks = [];
     for (const name of await readdir(chunks))
-      if (/export\{[^}]*\bfoldToAscii\b/.test(await readFile(join(chunks, name), 'utf8'))) foldChunks.push(name);
-    expect(foldChunks).toHaveLength(1);
-    const fold = (await import(join(chunks, foldChunks[0] ?? ''))) as { foldToAscii(text: string): string };
-    expect(fold.foldToAscii('P\u0430yp\u0430l')).toBe('Paypal');
+      if (/export\{[^}]*\bsenderTrustOf\b/.test(await readFile(join(chunks, name), 'utf8'))) trustChunks.push(name);
+    expect(trustChunks).toHaveLength(1);
+    const trust = (await import(join(chunks, trustChunks[0] ?? ''))) as {
+      senderTrustOf(email: object, options: object): { nameClaim?: string };
+    };
+    const forged = { from: [{ name: 'P\u0430yp\u0430l.com Support', email: 'x@evil.test' }] };
+    expect(trust.senderTrustOf(forged, { authservId: 'mx.test', view: 'listing' }).nameClaim).toBe('paypal.com');
     // The sandbox is not in the client's package: alone, `sandbox` and `drill` say how to get it.
     // PATH holds node and the system's tools only (npm puts the checkout's node_modules/.bin, with
     // the workspace's agent-mailbox-sandbox, on the test run's PATH).

@@ -1,7 +1,6 @@
 /**
- * The work behind the table's hooks, imported by the first call (load.ts): a start and tools/list read
- * the table alone. One module, not one per operation: the bundle's chunks follow dynamic imports, and
- * more chunks cost a CLI step module loads on every start.
+ * The work behind the table's hooks: the CLI loads it with itself, the MCP server on its first call
+ * (load.ts), as initialize and tools/list read the table alone. One module: see handlersFirst in scripts/build.mjs.
  */
 export { runJmapRequestCall, presentJmapRequestResult } from './jmap-request.js';
 export { describeInboxPolicy } from '../policy/describe-inbox-policy.js';
