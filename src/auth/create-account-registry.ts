@@ -20,7 +20,6 @@ import type {
 import { OAuthGrant } from './oauth/oauth-grant.js';
 import { createOAuthInboxAccount } from './oauth/oauth-inbox-account.js';
 import { PowAuthClient } from './pow-auth-client.js';
-import { registerAccount } from './register-account.js';
 import { TokenChain } from './token-chain.js';
 
 export interface AccountRegistryOptions {
@@ -164,7 +163,7 @@ function createAccount(dir: string, options: AccountRegistryOptions, closeSignal
     // The settings are checked before the directory lock creates anything in the directory.
     register: async (request, call) => {
       await config();
-      return registerAccount(ctx, chain, request, call);
+      return (await import('./register-account.js')).registerAccount(ctx, chain, request, call);
     },
     capability: async (call) => chain.get(await credentials(), call),
     invalidateCapability: (jwt) => chain.invalidate(jwt),

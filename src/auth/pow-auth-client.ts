@@ -6,7 +6,6 @@ import { requestService } from '../gate/send-to-service.js';
 import { challengeClaims, decodeJwtClaims, readBearerToken } from '../http/bearer-token.js';
 import type { FetchFunction, RetryRule } from '../http/http-types.js';
 import { jsonOrUndefined } from '../http/parse-json-bytes.js';
-import { solvePow } from '../pow/solve-pow.js';
 import { authPaths } from '../wire-constants.js';
 import type { CallOptions, PowSummary } from './account-registry.js';
 
@@ -55,8 +54,8 @@ export class PowAuthClient {
       const timer = msLeft === undefined || msLeft <= 0 ? undefined : setTimeout(() => expired.abort(), msLeft);
       const signal = call.signal ? AbortSignal.any([call.signal, expired.signal]) : expired.signal;
       try {
-        const solve = () =>
-          solvePow({
+        const solve = async () =>
+          (await import('../pow/solve-pow.js')).solvePow({
             challenge: claims.jti,
             difficulty: claims.difficulty,
             salt: this.options.salt,

@@ -7,7 +7,6 @@ import { planRequest } from './plan-request.js';
 import { presentRequest } from './present-request.js';
 import { sendRequest } from './send-request.js';
 import { settleRequest } from './settle-request.js';
-import { waitForMail } from './wait-for-mail.js';
 import { withHeldMail } from './guard/held-result.js';
 
 export type { JmapRequestContext, JmapRequestInput, JmapRequestResult } from './jmap-request-types.js';
@@ -27,7 +26,9 @@ export async function runJmapRequest(
   );
   const plan = await planRequest(account, input, gate);
   // A waiting preset's wait stage stands where the send stage stands, and returns what it returns.
-  const sent = plan.waitsForMail ? await waitForMail(plan, gate, { ...ctx, account }) : await sendRequest(plan, gate);
+  const sent = plan.waitsForMail
+    ? await (await import('./wait-for-mail.js')).waitForMail(plan, gate, { ...ctx, account })
+    : await sendRequest(plan, gate);
   const settled = await settleRequest(account, plan, sent, gate);
   return withHeldMail(await assessRequest(presentRequest(plan, sent, settled), plan, gate), gate.notices);
 }

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type * as z from 'zod';
 import type { Account } from '../../auth/account-registry.js';
-import { downloadBlobToFile } from '../../mail/download-blob-to-file.js';
 import { askOperator } from '../../policy/operator-terminal.js';
 import { checkOutgoing } from '../../request/check-outgoing.js';
 import { presentJmapResult as presentJmapText } from '../../present/present-jmap-result.js';
@@ -31,6 +30,7 @@ export async function runJmapRequestCall(input: JmapRequestInput, ctx: Operation
       }),
     );
   const { downloadDir } = await account.config();
+  const { downloadBlobToFile } = await import('../../mail/download-blob-to-file.js');
   const saved = await downloadBlobToFile(
     account,
     {

@@ -3,8 +3,6 @@ import type { CheckContext, CheckOutcome, OutgoingBatch, SettleAnswer } from '..
 import type { JmapResponse } from '../../jmap/jmap-types.js';
 import { readAutoReplyState, writeAutoReplyState } from '../../policy/records/auto-reply-state.js';
 import { guardScope, type GuardScope } from './guard-scope.js';
-import { judgeSend } from './send-judgement.js';
-import { vacationSend } from './mail/other-sends.js';
 import { isRecord } from '../../is-record.js';
 
 /**
@@ -24,11 +22,9 @@ function rulesDigest(scope: GuardScope): string {
   return createHash('sha256').update(JSON.stringify(scope.policy.send)).digest('hex').slice(0, 32);
 }
 
-/** Whether the rules in force would refuse this vacation response as a send. */
-async function refusedNow(vacation: Readonly<Record<string, unknown>>, scope: GuardScope): Promise<boolean> {
-  const options = { layers: scope.layers, policy: scope.policy, isKnown: async () => false };
-  return (await judgeSend(vacationSend(vacation), options)).kind !== 'allow';
-}
+// The send guard's judgement loads only when an auto-reply is on and the rules changed, not with every read.
+const refusedNow = async (vacation: Readonly<Record<string, unknown>>, scope: GuardScope): Promise<boolean> =>
+  (await import('./mail/other-sends.js')).refusesAutoReply(vacation, scope);
 
 function stripCall(response: JmapResponse, callId: string): JmapResponse {
   return { ...response, methodResponses: response.methodResponses.filter(([, , id]) => id !== callId) };

@@ -5,7 +5,8 @@ import { hasResultReference, type OtherSend } from './batch-sends.js';
 import { blobBytes } from './blob-lookup.js';
 import { recipientsOfHeaderList } from './mail-recipients.js';
 import { sieveActions } from './sieve-actions.js';
-import { unreadableSend, type SendUnderJudgement } from '../send-judgement.js';
+import { judgeSend, unreadableSend, type SendUnderJudgement } from '../send-judgement.js';
+import type { GuardScope } from '../guard-scope.js';
 import { isRecord } from '../../../is-record.js';
 
 /**
@@ -36,6 +37,15 @@ export function vacationSend(vacation: Readonly<Record<string, unknown>>): SendU
     scanParts: [{ where: 'the vacation response', text: textsOf(vacation, ['subject', 'textBody', 'htmlBody']) }],
     slots: 0,
   };
+}
+
+/** Whether the rules in force would refuse this vacation response as a send. */
+export async function refusesAutoReply(
+  vacation: Readonly<Record<string, unknown>>,
+  scope: GuardScope,
+): Promise<boolean> {
+  const options = { layers: scope.layers, policy: scope.policy, isKnown: async () => false };
+  return (await judgeSend(vacationSend(vacation), options)).kind !== 'allow';
 }
 
 /** The sends one such call makes; empty when it makes none (e.g. turning a vacation response off). */
