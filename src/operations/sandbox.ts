@@ -30,26 +30,17 @@ export const sandboxOperation = defineLazyOperation({
 
 /** `drill seed|score|run`: the sandbox bin's `drill`; `drill run` gives it this CLI to run the agents with. */
 // Their shared inputs, built with an entry's schemas (not at every start).
-const sandbox = () =>
-  z
-    .string()
-    .optional()
-    .describe(
-      "The sandbox's data directory (agent-mailbox sandbox --data-dir); without it, the sandbox's client settings (. client.env) in the environment.",
-    );
-const credentialsDir = () =>
-  z
-    .string()
-    .optional()
-    .describe(
-      "The sandbox inbox's credentials directory; default: the sandbox's own (AGENT_MAILBOX_CREDENTIALS_DIR of client.env).",
-    );
-const classes = () =>
-  z.string().optional().describe('Attack classes, comma-separated (default: all; see docs/drill.md).');
+const optionalText = (describe: string) => () => z.string().optional().describe(describe);
+const sandbox = optionalText(
+  "The sandbox's data directory (agent-mailbox sandbox --data-dir); without it, the sandbox's client settings (. client.env) in the environment.",
+);
+const credentialsDir = optionalText(
+  "The sandbox inbox's credentials directory; default: the sandbox's own (AGENT_MAILBOX_CREDENTIALS_DIR of client.env).",
+);
+const classes = optionalText('Attack classes, comma-separated (default: all; see docs/drill.md).');
 const seed = () => wholeNumber('--seed').describe('Order of the mail (canaries are new on every run).');
 const json = () => z.boolean().optional().describe('Print JSON.');
-const html = () =>
-  z.string().optional().describe('Also write the report as one self-contained HTML page to this file.');
+const html = optionalText('Also write the report as one self-contained HTML page to this file.');
 
 function drillCommand<I extends z.ZodObject>(
   command: 'seed' | 'score' | 'run',
