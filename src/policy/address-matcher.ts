@@ -1,5 +1,4 @@
 import { domainToASCII } from 'node:url';
-import addressparser from 'nodemailer/lib/addressparser/index.js';
 
 /** One matcher for the operator's send and receive rules, so "example.org" means the same in both. */
 
@@ -36,26 +35,6 @@ export function normaliseAddress(raw: string): NormalisedAddress | undefined {
   if (!domain) return undefined;
   const lower = local.toLowerCase();
   return { address: `${lower}@${domain}`, local: lower, domain };
-}
-
-/**
- * Every mailbox address a header value names, display names dropped (`"ceo@bank.test" <x@evil.test>` names
- * x@evil.test only); unparseable pieces are returned in `invalid` so a caller can refuse rather than guess.
- */
-export function parseAddressList(value: string): { addresses: NormalisedAddress[]; invalid: string[] } {
-  const addresses: NormalisedAddress[] = [];
-  const invalid: string[] = [];
-  for (const entry of addressparser(value, { flatten: true })) {
-    if (!entry.address) {
-      // A bare group name or an empty element: no recipient, nothing to judge.
-      if (entry.name && /@/.test(entry.name)) invalid.push(entry.name);
-      continue;
-    }
-    const parsed = normaliseAddress(entry.address);
-    if (parsed) addresses.push(parsed);
-    else invalid.push(entry.address);
-  }
-  return { addresses, invalid };
 }
 
 /** An operator's list entry: one address, or a domain that covers its subdomains too. */

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  normaliseAddress,
-  normaliseDomain,
-  parseAddressList,
-  parseListEntry,
-} from '../../../src/policy/address-matcher.js';
+import { normaliseAddress, normaliseDomain, parseListEntry } from '../../../src/policy/address-matcher.js';
+import { parseAddressList } from '../../../src/request/guard/mail/mail-recipients.js';
 
 /** The matcher's edges: quoted local parts, names that hold an address, list entries with spaces, `localhost`. */
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findMatch, normaliseAddress, parseAddressList, parseListEntry } from '../../../src/policy/address-matcher.js';
+import { findMatch, normaliseAddress, parseListEntry } from '../../../src/policy/address-matcher.js';
+import { parseAddressList } from '../../../src/request/guard/mail/mail-recipients.js';
 
 const addr = (text: string) => {
   const parsed = normaliseAddress(text);

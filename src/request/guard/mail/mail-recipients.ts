@@ -1,5 +1,26 @@
-import { normaliseAddress, parseAddressList, type NormalisedAddress } from '../../../policy/address-matcher.js';
+import addressparser from 'nodemailer/lib/addressparser/index.js';
+import { normaliseAddress, type NormalisedAddress } from '../../../policy/address-matcher.js';
 import { isRecord } from '../../../is-record.js';
+
+/**
+ * Every mailbox address a header value names, display names dropped (`"ceo@bank.test" <x@evil.test>` names
+ * x@evil.test only); unparseable pieces are returned in `invalid` so a caller can refuse rather than guess.
+ */
+export function parseAddressList(value: string): { addresses: NormalisedAddress[]; invalid: string[] } {
+  const addresses: NormalisedAddress[] = [];
+  const invalid: string[] = [];
+  for (const entry of addressparser(value, { flatten: true })) {
+    if (!entry.address) {
+      // A bare group name or an empty element: no recipient, nothing to judge.
+      if (entry.name && /@/.test(entry.name)) invalid.push(entry.name);
+      continue;
+    }
+    const parsed = normaliseAddress(entry.address);
+    if (parsed) addresses.push(parsed);
+    else invalid.push(entry.address);
+  }
+  return { addresses, invalid };
+}
 
 /**
  * Everyone a mail goes to: the envelope's rcptTo (RFC 8621 §7), else To, Cc and Bcc in every spelling
