@@ -8,6 +8,7 @@
 //
 // Why esbuild: one file per command path instead of ~400 modules resolved at every start (see the
 // cold-start figures in docs/benchmarks.md). The output is deterministic: sorted inputs, no timestamps.
+import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -177,6 +178,9 @@ const handlersFirst = {
   setup(b) {
     const handlers = join(root, 'src', 'operations', 'handlers', 'index.ts');
     const files = new Set(afterHandlers.map((file) => join(root, file)));
+    // A file renamed or removed would leave its entry doing nothing, and the chunks cut up again unnoticed.
+    const missing = [...files].filter((file) => !existsSync(file));
+    if (missing.length > 0) throw new Error(`handlersFirst names files that do not exist: ${missing.join(', ')}`);
     b.onLoad({ filter: /\.ts$/ }, async (args) =>
       files.has(args.path)
         ? { contents: `import ${JSON.stringify(handlers)};\n${await readFile(args.path, 'utf8')}`, loader: 'ts' }
