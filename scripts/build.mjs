@@ -1,18 +1,18 @@
 #!/usr/bin/env node
-// The build after `tsc`: bundles src/bin.ts with esbuild, carrying the package files it reads
+// The build after `tsc`: bundles the program with esbuild, carrying the package files it reads
 // (presets, help topics, version) and the CLI's help pages rendered by the real program.
 //
-//   node scripts/build.mjs            dist/bin.js (+ dist/chunks/): the package's CLI and MCP server
+//   node scripts/build.mjs            dist/chunks/ and dist/front.cjs: the package's CLI and MCP server
 //   node scripts/build.mjs --skill    also skill/scripts/agent-mailbox.mjs, one self-contained file
 //   node scripts/build.mjs --check    exit 1 when the committed skill script differs from a fresh build
 //
 // Why esbuild: one file per command path instead of ~400 modules resolved at every start (see the
 // cold-start figures in docs/benchmarks.md). The output is deterministic: sorted inputs, no timestamps.
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const skillScript = join(root, 'skill', 'scripts', 'agent-mailbox.mjs');
@@ -277,6 +277,29 @@ const shared = (plugins) => ({
 // missed there; dist/ keeps them for the stacks a developer reads.
 const skill = (plugin) => ({ ...shared([plugin, tableInline]), outfile: skillScript, minifyIdentifiers: true });
 
+/**
+ * One chunk of the split build as CommonJS: esbuild's own conversion, with each `import()` made a
+ * require (the chunks' loader gives them the chunks' `require`) and import.meta.url the chunk's file.
+ */
+async function commonJsChunk(text) {
+  const usesMeta = text.includes('import.meta');
+  const { code } = await transform(text.replace(/^#!.*\n/, ''), {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    loader: 'js',
+    supported: { 'dynamic-import': false, 'regexp-unicode-property-escapes': true },
+    ...(usesMeta && {
+      define: { 'import.meta.url': '__amImportMetaUrl' },
+      banner: 'var __amImportMetaUrl = require("node:url").pathToFileURL(__filename).href;',
+    }),
+    minifySyntax: true,
+    minifyWhitespace: true,
+    legalComments: 'none',
+  });
+  return code;
+}
+
 const args = new Set(process.argv.slice(2));
 const assets = await collectAssets();
 const plugin = assetsPlugin(assets);
@@ -295,24 +318,26 @@ if (args.has('--check')) {
 // Chunk names carry content hashes: old ones would pile up (and ship) without this.
 await rm(join(root, 'dist', 'chunks'), { recursive: true, force: true });
 // The package ships presets/, skill/ and package.json beside dist/, and its front serves the help pages,
-// so its bundle reads those files where they are (src/package-root.ts) instead of carrying them.
-const { metafile } = await build({
+// so its bundle reads those files where they are (src/package-root.ts) instead of carrying them. esbuild
+// splits only ES modules; each file is then made CommonJS, which the front loads with V8's code cache
+// (src/start/load-bundle.ts): node 20 keeps no code cache for ES modules.
+const split = await build({
   ...shared([tableBeside]),
+  entryPoints: [join(root, 'src', 'start', 'start-mailbox.ts')],
+  banner: {},
   outdir: join(root, 'dist'),
   splitting: true,
+  entryNames: 'chunks/[name]-[hash]',
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
+  write: false,
 });
-// Every file of the split build got the banner's require(); a chunk that never calls it loses it (blank
-// lines keep the source maps' lines): building one per chunk cost each start a few milliseconds.
-for (const file of Object.keys(metafile.outputs).filter((name) => name.endsWith('.js'))) {
-  const path = join(root, file);
-  const text = await readFile(path, 'utf8');
-  const at = text.indexOf(requireBanner);
-  const rest = text.slice(at + requireBanner.length);
-  if (at !== -1 && !/\brequire\b/.test(rest))
-    await writeFile(path, text.slice(0, at) + requireBanner.replace(/[^\n]/g, '') + rest);
-}
+await mkdir(join(root, 'dist', 'chunks'), { recursive: true });
+for (const file of split.outputFiles) await writeFile(file.path, await commonJsChunk(file.text));
+const { metafile } = split;
+const entryChunk = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint === 'src/start/start-mailbox.ts')?.[0];
+if (!entryChunk?.startsWith('dist/chunks/'))
+  throw new Error(`the entry chunk landed in ${entryChunk}, not in dist/chunks/`);
 const tableChunk = Object.entries(metafile.outputs).find(([, o]) =>
   Object.keys(o.inputs).some((input) => confusablesModule.test(input)),
 )?.[0];
@@ -321,13 +346,17 @@ if (!tableChunk?.startsWith('dist/chunks/'))
     `the confusables table landed in ${tableChunk}, not in dist/chunks/: update its path in scripts/build.mjs`,
   );
 await writeFile(confusablesFile, packedPrototypes);
-// Node reads each ES module's type from the nearest package.json, walking up from its folder and turning
-// a URL into a path at each step: one here ends the walk for every chunk at its first step.
-await writeFile(join(root, 'dist', 'chunks', 'package.json'), '{ "type": "module" }\n');
+// The root package.json makes .js files ES modules; the chunks are CommonJS (node loads them so too).
+await writeFile(join(root, 'dist', 'chunks', 'package.json'), '{ "type": "commonjs" }\n');
+// The entry that watch jobs, hosts and older installs name: it hands over to the front.
+await writeFile(
+  join(root, 'dist', 'bin.js'),
+  "#!/usr/bin/env node\nimport { createRequire } from 'node:module';\n\ncreateRequire(import.meta.url)('./front.cjs');\n",
+);
 // The package entry's front (src/front.ts): CommonJS, so a help page is served before node starts
 // its ES module loader; the pages it serves sit beside it as JSON lines with an index, so a request
 // parses its own page only.
-const { pagesFile } = await import(join(root, 'dist/prerendered-page.js'));
+const { pagesFile } = await import(join(root, 'dist/start/prerendered-page.js'));
 await writeFile(join(root, 'dist', 'help-pages.jsonl'), pagesFile(assets.pages));
 await build({
   entryPoints: [join(root, 'src', 'front.ts')],
@@ -337,6 +366,7 @@ await build({
   format: 'cjs',
   target: 'node20',
   outfile: join(root, 'dist', 'front.cjs'),
+  define: { AGENT_MAILBOX_ENTRY_CHUNK: JSON.stringify(basename(entryChunk)) },
   minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',

@@ -1,54 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { bundledAssets } from './bundle-assets.js';
-import { answerFromPage, mayAskForPage } from './prerendered-page.js';
+import { startMailbox } from './start/start-mailbox.js';
 
-/**
- * The module that starts everything; process.env and process.argv are read here and, for help pages
- * only, in front.ts. In a bundled build, `help`, `help <topic>` and every `--help` are answered from
- * pages the build rendered with the real program (scripts/build.mjs), before zod, commander or any
- * command's code is loaded: a shell agent pays for those on every step.
- */
-const argv = process.argv.slice(2);
-
-/** `mcp` with no options, as hosts start it: straight to the server, without building the CLI program. */
-async function serveMcp(): Promise<number> {
-  // A session's steady stream of calls makes V8 double its young generation up to 32 MiB: ~30 MiB of
-  // memory for a few percent less collection work (docs/benchmarks.md). This keeps its starting size.
-  (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
-  const { runMcpServer, toMailboxError, renderError } = await import('./mcp/main.js');
-  try {
-    await runMcpServer({ env: process.env, cliPath: fileURLToPath(import.meta.url) });
-    return 0;
-  } catch (error) {
-    // As the CLI reports a command that owns stdout: one line on stderr, the door's exit code.
-    const rendered = renderError(toMailboxError(error), 'cli');
-    process.stderr.write(`agent-mailbox mcp: ${rendered.text}\n`);
-    return rendered.exitCode;
-  }
-}
-
-/** Any other command: through the CLI built from the table. */
-async function runCommand(): Promise<void> {
-  const { runCli } = await import('./cli/main.js');
-  // Ends the process once output has drained (pipes may be async); a watch job runs this file again.
-  const done = (code: number): void => {
-    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
-  };
-  process.exitCode = await runCli({ env: process.env, argv, cliPath: fileURLToPath(import.meta.url), done });
-}
-
-// The pages are most of what a bundle carries: only an argv that may ask for one loads them.
-const pages = bundledAssets && mayAskForPage(argv) ? await bundledAssets.loadPages() : undefined;
-const pageExit = answerFromPage(pages, {
-  argv,
-  env: process.env,
-  stdout: process.stdout,
-  stderr: process.stderr,
-});
-if (pageExit !== undefined) {
-  process.exitCode = pageExit;
-} else {
-  await import('./zod-jitless.js');
-  if (argv.length === 1 && argv[0] === 'mcp') process.exitCode = await serveMcp();
-  else await runCommand();
-}
+// The skill's single file (and a checkout's tsc build) starts here; the package's bin starts at front.ts.
+await startMailbox(process.argv.slice(2), fileURLToPath(import.meta.url));

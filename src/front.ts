@@ -1,16 +1,28 @@
 import { readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import envPaths from 'env-paths';
 import type { PrerenderedPage } from './bundle-assets.js';
-import { answerFromPage, mayAskForPage, readPage, type PageTarget } from './prerendered-page.js';
+import { loadBundle } from './start/load-bundle.js';
+import { answerFromPage, mayAskForPage, readPage, type PageTarget } from './start/prerendered-page.js';
 
 type PageStream = PageTarget['stdout'];
 
 /**
- * The package's entry (bin/agent-mailbox.js requires its CommonJS build). It answers help pages from
- * dist/help-pages.jsonl without node's ES module loader (~7 ms of a `help`, docs/benchmarks.md); every
- * other command goes on to dist/bin.js. A missing or unreadable pages file only means no shortcut.
+ * The package's entry (bin/agent-mailbox.js and dist/bin.js require its CommonJS build). It answers help
+ * pages from dist/help-pages.jsonl without loading the program (~7 ms of a `help`, docs/benchmarks.md);
+ * every other command goes on to the bundle's entry chunk, loaded with the code cache. A missing or
+ * unreadable pages file only means no shortcut.
  */
+
+/** The entry chunk's file name in dist/chunks/ (it carries a hash of its content): set by scripts/build.mjs. */
+declare const AGENT_MAILBOX_ENTRY_CHUNK: string;
+
+/**
+ * Read here, before the program and its settings table are loaded; any value but empty, 0 or false
+ * turns the cache off (README, "Files it writes").
+ */
+const noCodeCache = (value: string | undefined): boolean =>
+  value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 
 function readPages(key: string): Record<string, PrerenderedPage> | undefined {
   try {
@@ -55,4 +67,13 @@ const exitCode = mayAskForPage(argv)
     })
   : undefined;
 if (exitCode !== undefined) process.exitCode = exitCode;
-else void import(pathToFileURL(join(__dirname, 'bin.js')).href);
+else {
+  const cacheDir = noCodeCache(process.env.AGENT_MAILBOX_NO_CODE_CACHE)
+    ? undefined
+    : join(envPaths('agent-mailbox', { suffix: '' }).cache, 'code');
+  const bundle = loadBundle(join(__dirname, 'chunks', AGENT_MAILBOX_ENTRY_CHUNK), cacheDir) as {
+    startMailbox: typeof import('./start/start-mailbox.js').startMailbox;
+  };
+  // dist/bin.js: the entry watch jobs and hosts already name, which hands over to this file.
+  void bundle.startMailbox(argv, join(__dirname, 'bin.js'));
+}

@@ -138,6 +138,6 @@ function withLegacyCode(message: JSONRPCMessage): JSONRPCMessage {
   return isNotFound ? { ...message, error: { ...message.error, code: -32002 } } : message;
 }
 
-// For bin.ts's report of a failed start; imports of their own would be more entries to split chunks around.
+// For start-mailbox.ts's report of a failed start; imports of their own would be more entries to split chunks around.
 export { toMailboxError } from '../errors.js';
 export { renderError } from '../render/render-error.js';

@@ -1,14 +1,14 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtEntry, connectMcp, printStderrOnFailure, type McpConnection } from '../helpers/connect-mcp.js';
 import { pollUntil } from '../../sandbox/test/helpers/sandbox.js';
+import { recordBundleReads } from '../helpers/bundle-reads.js';
 
 // A host starts the server and waits for initialize and tools/list before anything else: those need
 // the table (names, descriptions, schemas), not the code a tool call runs. The built server is started
-// with a loader hook that writes down every module node loads, and the code of the bundle's chunks is
+// with a preload that writes down every file of the bundle it reads, and the code of those chunks is
 // searched for the definitions of the call's work.
 
 const distDir = dirname(builtEntry);
@@ -19,16 +19,6 @@ const callWork = {
   'the receive screen (src/screen)': /\bReceiveScreen=class\b/,
   'the account registry (src/auth/create-account-registry)': /\bfunction createAccountRegistry\(/,
 };
-
-const hooks = `
-import { appendFileSync } from 'node:fs';
-let log;
-export function initialize(data) { log = data.log; }
-export async function load(url, context, next) {
-  appendFileSync(log, Date.now() + ' ' + url + '\\n');
-  return next(url, context);
-}
-`;
 
 let root: string | undefined;
 let server: McpConnection | undefined;
@@ -43,34 +33,25 @@ afterEach(async () => {
 /** Starts the built server with the loader hook; `found(until)` gives what the work markers found in the modules read by then. */
 async function startRecorded(): Promise<{ connection: McpConnection; found: (until?: number) => Promise<string[]> }> {
   root = await mkdtemp(join(tmpdir(), 'agent-mailbox-start-'));
-  const log = join(root, 'loaded.txt');
-  await writeFile(log, '');
-  await writeFile(join(root, 'hooks.mjs'), hooks);
-  const register = join(root, 'register.mjs');
-  await writeFile(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(root, 'hooks.mjs')).href)}, { data: { log: ${JSON.stringify(log)} } });\n`,
-  );
+  const reads = await recordBundleReads(root);
   const connection = await connectMcp({
     env: {
       // Offline: nothing here may reach a host, and an unroutable URL proves it.
       AGENT_MAILBOX_AUTH_URL: 'http://127.0.0.1:9',
       AGENT_MAILBOX_API_URL: 'http://127.0.0.1:9',
       AGENT_MAILBOX_CREDENTIALS_DIR: join(root, 'credentials'),
+      ...reads.env,
     },
-    nodeArgs: ['--import', pathToFileURL(register).href, builtEntry, 'mcp'],
+    nodeArgs: [...reads.nodeArgs, builtEntry, 'mcp'],
   });
   server = connection;
   const found = async (until = Infinity): Promise<string[]> => {
-    const files = (await readFile(log, 'utf8'))
-      .split('\n')
-      .map((line) => line.split(' '))
-      .filter(([at, url]) => Number(at) <= until && url?.startsWith('file:'))
-      .map(([, url]) => url as string)
-      .map((url) => fileURLToPath(url))
-      .filter((file) => file.startsWith(distDir) && file.endsWith('.js'));
-    expect(files, 'the hook recorded the bundle').toContain(builtEntry);
-    const code = await Promise.all([...new Set(files)].map((file) => readFile(file, 'utf8')));
+    const files = await reads.files(distDir, until);
+    expect(
+      files.some((file) => /[\\/]start-mailbox-[^\\/]+\.js$/.test(file)),
+      'the preload recorded the bundle',
+    ).toBe(true);
+    const code = await Promise.all(files.map((file) => readFile(file, 'utf8')));
     return Object.entries(callWork)
       .filter(([, definition]) => code.some((text) => definition.test(text)))
       .map(([what]) => what);

@@ -72,7 +72,8 @@ describe('the npm package', () => {
     const chunks = join(installed, 'dist', 'chunks');
     const trustChunks = [];
     for (const name of await readdir(chunks))
-      if (/export\{[^}]*\bsenderTrustOf\b/.test(await readFile(join(chunks, name), 'utf8'))) trustChunks.push(name);
+      if (/module\.exports=\{[^}]*\bsenderTrustOf\b/.test(await readFile(join(chunks, name), 'utf8')))
+        trustChunks.push(name);
     expect(trustChunks).toHaveLength(1);
     const trust = (await import(join(chunks, trustChunks[0] ?? ''))) as {
       senderTrustOf(email: object, options: object): { nameClaim?: string };

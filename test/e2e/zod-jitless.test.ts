@@ -8,7 +8,7 @@ import { builtEntry, connectMcp, printStderrOnFailure, type McpConnection } from
 import { builtCli, noCrontab } from '../helpers/run-cli.js';
 
 // zod compiles a parser for each object schema from a string on its first parse unless told not to
-// (src/zod-jitless.ts), which a short process never earns back. The setting is read at that first parse,
+// (src/start/zod-jitless.ts), which a short process never earns back. The setting is read at that first parse,
 // so it works only while the bundle loads it before any module that parses: a change of import order
 // would break it silently and pass every other test. The built CLI and server run here with a preload
 // that writes down every function compiled from a string.
@@ -46,6 +46,7 @@ const compiled = async (): Promise<number> =>
 // Offline: nothing here may reach a host, and an unroutable URL proves it.
 const offline = () => ({
   PATH: process.env.PATH ?? '',
+  HOME: root,
   AGENT_MAILBOX_AUTH_URL: 'http://127.0.0.1:9',
   AGENT_MAILBOX_API_URL: 'http://127.0.0.1:9',
   AGENT_MAILBOX_CREDENTIALS_DIR: join(root, 'credentials'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PrerenderedPage } from '../../src/bundle-assets.js';
-import { pagesFile, readPage } from '../../src/prerendered-page.js';
+import type { PrerenderedPage } from '../../../src/bundle-assets.js';
+import { pagesFile, readPage } from '../../../src/start/prerendered-page.js';
 
 /** The package front's pages file: each page read alone, by the byte range its index line gives. */
 

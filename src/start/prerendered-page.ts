@@ -1,4 +1,4 @@
-import type { PrerenderedPage } from './bundle-assets.js';
+import type { PrerenderedPage } from '../bundle-assets.js';
 
 export interface PageTarget {
   argv: readonly string[];

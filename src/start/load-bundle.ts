@@ -1,0 +1,131 @@
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import type { Script } from 'node:vm';
+
+/**
+ * Runs the package's bundle (dist/chunks/, CommonJS) with V8's code cache: what V8 compiled in one run,
+ * written to the user's cache directory when that run exits, saves every later start from compiling it
+ * again (a cold listing spends a quarter of its time compiling, docs/benchmarks.md). node 20 has no
+ * code cache for ES modules, and node 22's compile cache keeps only what is compiled before a module
+ * runs, hence CommonJS chunks and this loader rather than `module.enableCompileCache()`.
+ *
+ * The cache is code: it is read only from a directory and files of this user's own that no one else may
+ * write, never through a symbolic link. Chunk names carry a hash of their content, and a cache names
+ * its chunk, V8's version and the machine; V8 itself refuses one made for another source length, V8
+ * or set of flags, and a refused or missing cache is made anew. Anything that goes wrong with the cache
+ * only means compiling as without it.
+ */
+
+type ChunkModule = { exports: unknown };
+
+/** Files a cache may be; larger ones are no cache of ours. */
+const maxCacheBytes = 64 * 1024 * 1024;
+/** Caches not made anew within this time are left from other versions: removed when a new one is written. */
+const staleAfterMs = 30 * 24 * 3600 * 1000;
+const cacheSuffix = '.v8-cache';
+
+/** A directory of this user's only (POSIX; elsewhere the user's profile folders are private already). */
+function isOwnPrivate(stat: { uid: number; mode: number }): boolean {
+  return process.getuid === undefined || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0);
+}
+
+/** The cache directory, created private when missing; undefined when it is not this user's alone. */
+function usableCacheDir(dir: string): string | undefined {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stat = lstatSync(dir);
+    return stat.isDirectory() && isOwnPrivate(stat) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readCache(file: string): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || !isOwnPrivate(stat) || stat.size > maxCacheBytes) return undefined;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Written whole or not at all: another process may be writing the same cache. */
+function writeCache(file: string, data: Buffer): void {
+  // A cache that is not written is made again by the next run.
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    writeFileSync(temp, data, { mode: 0o600, flag: 'wx' });
+    renameSync(temp, file);
+  } catch {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Never created.
+    }
+  }
+}
+
+function removeStaleCaches(dir: string, now: number): void {
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith(cacheSuffix)) continue;
+    const file = join(dir, name);
+    if (now - statSync(file).mtimeMs > staleAfterMs) unlinkSync(file);
+  }
+}
+
+/**
+ * Loads `entry` and the chunks it requires, each once, through the cache in `cacheDir` (none when
+ * undefined); caches made in this run are written when the process exits.
+ */
+export function loadBundle(entry: string, cacheDir: string | undefined): unknown {
+  const vm = createRequire(__filename)('node:vm') as typeof import('node:vm');
+  const chunksDir = dirname(entry);
+  const dir = cacheDir === undefined ? undefined : usableCacheDir(cacheDir);
+  const loaded = new Map<string, ChunkModule>();
+  const made: { script: Script; file: string }[] = [];
+  const load = (file: string): unknown => {
+    const known = loaded.get(file);
+    if (known) return known.exports;
+    const module: ChunkModule = { exports: {} };
+    loaded.set(file, module);
+    const source = readFileSync(file, 'utf8');
+    const cacheFile =
+      dir &&
+      join(dir, `${basename(file, '.js')}.${source.length}.${process.versions.v8}.${process.arch}${cacheSuffix}`);
+    const cachedData = cacheFile ? readCache(cacheFile) : undefined;
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+      filename: file,
+      ...(cachedData && { cachedData }),
+    });
+    if (cacheFile && (cachedData === undefined || script.cachedDataRejected === true))
+      made.push({ script, file: cacheFile });
+    // Chunks name each other as ./name.js; everything else (node's modules) is node's to load.
+    const nodeRequire = createRequire(file);
+    const require = Object.assign(
+      (specifier: string): unknown =>
+        specifier.startsWith('./') ? load(join(chunksDir, specifier)) : nodeRequire(specifier),
+      { resolve: nodeRequire.resolve },
+    );
+    const run = script.runInThisContext() as (...args: unknown[]) => void;
+    run.call(module.exports, module.exports, require, module, file, chunksDir);
+    return module.exports;
+  };
+  if (dir)
+    process.once('exit', () => {
+      if (made.length === 0) return;
+      for (const { script, file } of made) writeCache(file, script.createCachedData());
+      try {
+        removeStaleCaches(dir, Date.now());
+      } catch {
+        // Another process removed one first; the rest go next time.
+      }
+    });
+  return load(entry);
+}
