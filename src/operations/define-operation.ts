@@ -84,6 +84,9 @@ export interface OperationAnnotations {
   openWorldHint: boolean;
 }
 
+export const optionalText = (describe: string) => z.string().optional().describe(describe);
+export const optionalSwitch = (describe: string) => z.boolean().optional().describe(describe);
+
 /** The annotations of a command that reads, or rewrites, only local files. */
 export const readsLocal = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 export const writesLocal = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };

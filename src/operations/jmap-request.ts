@@ -1,15 +1,14 @@
 import * as z from 'zod';
 import type { JmapRequestResult } from '../request/run-jmap-request.js';
-import { defineOperation, inputErrorCodes, publishedAsType } from './define-operation.js';
+import { defineOperation, inputErrorCodes, optionalSwitch, optionalText, publishedAsType } from './define-operation.js';
 import { loadHandlers } from './handlers/load.js';
 
 // A method call as an array (z.tuple's JSON form breaks every tool for several providers); checked when read.
 const methodCall = z.array(z.union([z.string(), z.record(z.string(), z.unknown())]));
 
-export const inboxInput = z
-  .string()
-  .optional()
-  .describe('Connected accounts only: the inbox to act for (from list_inboxes); omit for the default.');
+export const inboxInput = optionalText(
+  'Connected accounts only: the inbox to act for (from list_inboxes); omit for the default.',
+);
 
 export const jmapRequestInput = z.object({
   ops: z
@@ -31,7 +30,7 @@ export const jmapRequestInput = z.object({
       'Raw JMAP instead of a preset: [["Email/query", {...}, "c1"], ...] or {"using", "methodCalls"}. $ACCOUNT_ID, $INBOX_MAILBOX_ID and your vars are filled in.',
     )
     .register(inputErrorCodes, { code: 'ops_invalid' }),
-  ops_file: z.string().optional().describe('A preset name, or a path to a JSON file of ops.'),
+  ops_file: optionalText('A preset name, or a path to a JSON file of ops.'),
   vars: z
     .union([z.record(z.string(), z.unknown()), z.string()], {
       error: 'vars must be an object of values, or the same as JSON text',
@@ -54,18 +53,15 @@ export const jmapRequestInput = z.object({
     .describe('Instead of ops: save an attachment as a file; read_message gives the exact call.'),
   dry_run: z.boolean().optional().describe('Show the request without sending it.'),
   echo_request: z.boolean().optional().describe('Also show the request sent.'),
-  credentials_dir: z.string().optional().describe('Credentials directory of the inbox; omit for the default.'),
+  credentials_dir: optionalText('Credentials directory of the inbox; omit for the default.'),
   inbox: inboxInput,
 });
 
 // Operator only: a CLI flag (the MCP door validates with the input above alone), at a terminal.
 export const jmapRequestOperatorInput = z.object({
-  include_held: z
-    .boolean()
-    .optional()
-    .describe(
-      'Operator only, at a terminal: show the mail your receive rules hold back from the agent too, marked (asks you to type yes).',
-    ),
+  include_held: optionalSwitch(
+    'Operator only, at a terminal: show the mail your receive rules hold back from the agent too, marked (asks you to type yes).',
+  ),
 });
 
 // A type alias: namingInbox takes index-signature-compatible records.

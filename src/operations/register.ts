@@ -6,7 +6,7 @@ import { usernameLength, usernamePattern } from '../wire-constants.js';
 import type { PowProgress } from '../pow/pow-progress.js';
 import type { RegisterOutcome, WatchMode } from '../auth/account-registry.js';
 import { shellQuote } from '../render/shell-quote.js';
-import { defineLazyOperation, inputErrorCodes, type OperationContext } from './define-operation.js';
+import { defineLazyOperation, inputErrorCodes, optionalText, type OperationContext } from './define-operation.js';
 import { loadHandlers } from './handlers/load.js';
 import { watchTarget } from './watch.js';
 
@@ -36,8 +36,8 @@ const registerInput = () =>
             : `watch must be "scheduled" (a daily 09:00 job wakes an agent to read the inbox) or "on-demand" (nothing installed), not ${JSON.stringify(issue.input)}; the choice is the operator's.`,
       })
       .describe(watchDescription),
-    credentials_dir: z.string().optional().describe("Directory for this inbox's credentials; omit for the default."),
-    api_key: z.string().optional().describe('Log in to an existing inbox instead; only a key the operator gives you.'),
+    credentials_dir: optionalText("Directory for this inbox's credentials; omit for the default."),
+    api_key: optionalText('Log in to an existing inbox instead; only a key the operator gives you.'),
   });
 
 const registerOutput = () =>
@@ -184,10 +184,7 @@ export const registerOperation = defineLazyOperation({
     output: registerOutput(),
     cliInput: z.object({
       show_api_key: z.boolean().optional().describe('Print the full apiKey (operators only; never in logs).'),
-      wake_command: z
-        .string()
-        .optional()
-        .describe('Agent command the daily job runs when mail arrived (watch=scheduled).'),
+      wake_command: optionalText('Agent command the daily job runs when mail arrived (watch=scheduled).'),
     }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { flagsOf, sandboxCommandInput, wholeNumber } from '../sandbox-bin/sandbox-flags.js';
-import { defineLazyOperation, streamsOf, type OperationContext } from './define-operation.js';
+import { defineLazyOperation, optionalText, streamsOf, type OperationContext } from './define-operation.js';
 import { loadHandlers } from './handlers/load.js';
 
 /** Runs the sandbox package's bin (found at run time; the client never imports it) with these arguments. */
@@ -30,17 +30,17 @@ export const sandboxOperation = defineLazyOperation({
 
 /** `drill seed|score|run`: the sandbox bin's `drill`; `drill run` gives it this CLI to run the agents with. */
 // Their shared inputs, built with an entry's schemas (not at every start).
-const optionalText = (describe: string) => () => z.string().optional().describe(describe);
-const sandbox = optionalText(
+const lazyText = (describe: string) => () => optionalText(describe);
+const sandbox = lazyText(
   "The sandbox's data directory (agent-mailbox sandbox --data-dir); without it, the sandbox's client settings (. client.env) in the environment.",
 );
-const credentialsDir = optionalText(
+const credentialsDir = lazyText(
   "The sandbox inbox's credentials directory; default: the sandbox's own (AGENT_MAILBOX_CREDENTIALS_DIR of client.env).",
 );
-const classes = optionalText('Attack classes, comma-separated (default: all; see docs/drill.md).');
+const classes = lazyText('Attack classes, comma-separated (default: all; see docs/drill.md).');
 const seed = () => wholeNumber('--seed').describe('Order of the mail (canaries are new on every run).');
 const json = () => z.boolean().optional().describe('Print JSON.');
-const html = optionalText('Also write the report as one self-contained HTML page to this file.');
+const html = lazyText('Also write the report as one self-contained HTML page to this file.');
 
 function drillCommand<I extends z.ZodObject>(
   command: 'seed' | 'score' | 'run',
@@ -106,16 +106,10 @@ export const drillOperations = [
           .enum(['idle', 'obedient'], { error: '--agent is idle or obedient' })
           .optional()
           .describe("A built-in agent: idle does nothing; obedient carries out every instruction, the attacker's too."),
-        agent_command: z
-          .string()
-          .optional()
-          .describe(
-            "Your agent's command line ({prompt} is replaced), run with the drill inbox's settings in its environment.",
-          ),
-        policy: z
-          .string()
-          .optional()
-          .describe('open, recommended (docs/security.md) or a policy file (default: open).'),
+        agent_command: optionalText(
+          "Your agent's command line ({prompt} is replaced), run with the drill inbox's settings in its environment.",
+        ),
+        policy: optionalText('open, recommended (docs/security.md) or a policy file (default: open).'),
         classes: classes(),
         seed: seed(),
         agent_timeout: z.coerce

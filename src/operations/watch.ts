@@ -3,6 +3,7 @@ import { credentialsKindOf } from '../credentials/credentials-kind.js';
 import {
   commandConfig,
   defineLazyOperation,
+  optionalText,
   readsLocal,
   streamsOf,
   writesLocal,
@@ -16,8 +17,7 @@ const loadWatch = () => import('../watch/index.js');
 
 type JobTarget = WatchTarget & { wakeCommand?: string };
 
-export const credentialsDirInput = () =>
-  z.string().optional().describe('Credentials directory of the inbox; omit for the default.');
+export const credentialsDirInput = () => optionalText('Credentials directory of the inbox; omit for the default.');
 
 /** On a connected account: the inboxes whose daily job this is (default: the grant's default inbox). */
 export const watchInboxesInput = () =>
@@ -27,12 +27,9 @@ export const watchInboxesInput = () =>
     .describe('Connected accounts only: the inboxes (from list_inboxes); omit for the default.');
 
 export const wakeCommandInput = () =>
-  z
-    .string()
-    .optional()
-    .describe(
-      'Agent command to run when new mail arrived, e.g. \'claude -p {prompt} --allowedTools "mcp__agent-mailbox__jmap_request,mcp__agent-mailbox__help"\'. {prompt}, {digest} and {credentials_dir} are replaced shell-quoted; the prompt is also in env AGENT_MAILBOX_WAKE_PROMPT. [env AGENT_MAILBOX_WAKE_COMMAND]',
-    );
+  optionalText(
+    'Agent command to run when new mail arrived, e.g. \'claude -p {prompt} --allowedTools "mcp__agent-mailbox__jmap_request,mcp__agent-mailbox__help"\'. {prompt}, {digest} and {credentials_dir} are replaced shell-quoted; the prompt is also in env AGENT_MAILBOX_WAKE_PROMPT. [env AGENT_MAILBOX_WAKE_COMMAND]',
+  );
 
 /** The jobs a watch command is about: one per credentials directory, or per inbox named on a connected account. */
 export async function watchTargets(
@@ -179,10 +176,9 @@ const watchRemoveOperation = defineLazyOperation({
 
 /** `wake` (what the daily job runs) and `watch run` (the foreground scheduler): CLI only, they start the operator's agent command. */
 
-const wakeInboxInput = z
-  .string()
-  .optional()
-  .describe("Connected account only: the inbox to check (address or accountId); default: the account's default inbox.");
+const wakeInboxInput = optionalText(
+  "Connected account only: the inbox to check (address or accountId); default: the account's default inbox.",
+);
 
 async function wakeOnce(
   input: { credentials_dir?: string | undefined; inbox?: string | undefined; wake_command?: string | undefined },
@@ -236,7 +232,7 @@ const watchRunOperation = defineLazyOperation({
       inbox: wakeInboxInput,
       wake_command: wakeCommandInput(),
       // Tests use a near-future expression; production stays `0 9 * * *`.
-      schedule: z.string().optional().describe('Cron expression (testing only).'),
+      schedule: optionalText('Cron expression (testing only).'),
     }),
     output: z.object({ fired: z.number(), failed: z.number() }),
   }),

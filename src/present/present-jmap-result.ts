@@ -88,8 +88,7 @@ function messages(
     const id = String(email.id);
     const trust = result.trust?.[id];
     const entry = messageEntry(email, marker, window, label, trust);
-    out.push(entry.text);
-    out.push(...trustNotes(trust, id, result, describe));
+    out.push(entry.text, ...trustNotes(trust, id, result, describe));
     if (entry.rest > 0) {
       const offset = window.offset + window.maxChars;
       const readMore: NextStep = {
@@ -178,21 +177,17 @@ export function responsesOf(result: JmapRequestResult): JmapResponse[] {
 
 /** The list of the last Email/get among the responses: the messages a view shows. */
 export function lastEmailList(responses: JmapResponse[]): Email[] | undefined {
-  for (const response of [...responses].reverse()) {
-    const found = [...response.methodResponses]
-      .reverse()
-      .find(([name, args]) => name === 'Email/get' && Array.isArray(args.list));
-    if (found) return found[1].list as Email[];
-  }
-  return undefined;
+  const found = responses
+    .flatMap((response) => response.methodResponses)
+    .findLast(([name, args]) => name === 'Email/get' && Array.isArray(args.list));
+  return found?.[1].list as Email[] | undefined;
 }
 
 function queryTotal(responses: JmapResponse[]): number | undefined {
-  for (const response of responses) {
-    for (const [name, args] of response.methodResponses)
-      if (name === 'Email/query' && typeof args.total === 'number') return args.total;
-  }
-  return undefined;
+  const query = responses
+    .flatMap((response) => response.methodResponses)
+    .find(([name, args]) => name === 'Email/query' && typeof args.total === 'number');
+  return query?.[1].total as number | undefined;
 }
 
 /** Raw ops compactly: one line per method response, nulls left out, each mail record fenced on its own. */

@@ -95,9 +95,7 @@ export function flagsOf(email: Email): string[] {
   const keywords = (email.keywords ?? {}) as Record<string, unknown>;
   const flags: string[] = [];
   if (email.keywords && keywords.$seen !== true) flags.push('unread');
-  if (keywords.$flagged === true) flags.push('flagged');
-  if (keywords.$answered === true) flags.push('answered');
-  if (keywords.$draft === true) flags.push('draft');
+  for (const keyword of ['flagged', 'answered', 'draft']) if (keywords[`$${keyword}`] === true) flags.push(keyword);
   if (email.hasAttachment === true) flags.push('attachment');
   if (automaticReason(email)) flags.push('automatic: do not auto-reply');
   return flags;

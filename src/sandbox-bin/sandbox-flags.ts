@@ -10,6 +10,8 @@ export const wholeNumber = (what: string) =>
     .min(0, `${what} takes a whole number`)
     .optional();
 
+const optionalText = (describe: string) => z.string().optional().describe(describe);
+
 const autoApprovePattern = /^[^:,]*[^\s:,][^:,]*:\s*[^\s,]+(\s*,\s*[^\s,]+)*\s*$/;
 const autoApproveUsage = '--oauth-auto-approve takes PERSON:INBOX1,INBOX2, e.g. alice:alice-inbox,ops@acme.test';
 
@@ -23,23 +25,17 @@ export const sandboxCommandInput = () =>
       'Hosted MCP server port, {mcp_url}/mcp over Streamable HTTP (0: any free port).',
     ),
     difficulty: wholeNumber('--difficulty').describe('Proof-of-work difficulty in leading zero bits.'),
-    domain: z.string().optional().describe('Inbox domain of the sandbox.'),
-    data_dir: z
-      .string()
-      .optional()
-      .describe(
-        "Keep inboxes, mail and keys in this directory across restarts; the client's credentials/ and client.env go there too.",
-      ),
+    domain: optionalText('Inbox domain of the sandbox.'),
+    data_dir: optionalText(
+      "Keep inboxes, mail and keys in this directory across restarts; the client's credentials/ and client.env go there too.",
+    ),
     backend: z
       .enum(['embedded', 'cyrus'], { error: '--backend is embedded or cyrus' })
       .optional()
       .describe('Mail store: embedded (default) or cyrus (a private Cyrus IMAP instance).'),
     session_ttl: wholeNumber('--session-ttl').describe('Session JWT lifetime in seconds (default 3600).'),
     capability_ttl: wholeNumber('--capability-ttl').describe('Capability JWT lifetime in seconds (default 120).'),
-    allow_host: z
-      .string()
-      .optional()
-      .describe('Comma-separated host names, besides 127.0.0.1 and localhost, the hosts answer to.'),
+    allow_host: optionalText('Comma-separated host names, besides 127.0.0.1 and localhost, the hosts answer to.'),
     oauth_auto_approve: z
       .array(z.string().regex(autoApprovePattern, autoApproveUsage))
       .optional()
@@ -57,16 +53,10 @@ export const sandboxCommandInput = () =>
       .optional()
       .describe('Whether the hosted MCP server offers jmap_request (default on; run_preset stays either way).'),
     json: z.boolean().optional().describe('Print one JSON line with the URLs once ready.'),
-    dns_file: z
-      .string()
-      .optional()
-      .describe(
-        'JSON file of the DNS records SPF, DKIM and DMARC checks see, e.g. {"TXT": {"example.org": ["v=spf1 ip4:127.0.0.1 -all"]}}; unlisted names do not exist.',
-      ),
-    authserv_id: z
-      .string()
-      .optional()
-      .describe('authserv-id of the Authentication-Results the sandbox adds (default: its domain).'),
+    dns_file: optionalText(
+      'JSON file of the DNS records SPF, DKIM and DMARC checks see, e.g. {"TXT": {"example.org": ["v=spf1 ip4:127.0.0.1 -all"]}}; unlisted names do not exist.',
+    ),
+    authserv_id: optionalText('authserv-id of the Authentication-Results the sandbox adds (default: its domain).'),
   });
 
 /** Validated input as the bin's flags (`auth_port` → `--auth-port`): true a bare flag, a list one flag per value. */

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import { oauthScopes } from '../../wire-constants.js';
-import { commandConfig, defineLazyOperation } from '../define-operation.js';
+import { commandConfig, defineLazyOperation, optionalSwitch, optionalText } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
 
 const scopeChoices = { read: oauthScopes.read, 'read,send': `${oauthScopes.read} ${oauthScopes.send}` } as const;
@@ -21,20 +21,11 @@ export const connectOperation = defineLazyOperation({
         .describe(
           'What the person is asked to grant: "read" (mail.read; recommended, the service itself refuses every send) or "read,send" (also mail.send). Default: read.',
         ),
-      credentials_dir: z
-        .string()
-        .optional()
-        .describe(
-          'Directory of its own for the connection (never one holding a registered inbox). Default: AGENT_MAILBOX_CREDENTIALS_DIR, then the per-user config dir.',
-        ),
-      resource: z
-        .string()
-        .optional()
-        .describe('The resource the tokens are for (RFC 8707). Default: {api_url}/jmap exactly.'),
-      browser: z
-        .boolean()
-        .optional()
-        .describe('--no-browser: do not open a browser; print the sign-in link on stderr instead.'),
+      credentials_dir: optionalText(
+        'Directory of its own for the connection (never one holding a registered inbox). Default: AGENT_MAILBOX_CREDENTIALS_DIR, then the per-user config dir.',
+      ),
+      resource: optionalText('The resource the tokens are for (RFC 8707). Default: {api_url}/jmap exactly.'),
+      browser: optionalSwitch('--no-browser: do not open a browser; print the sign-in link on stderr instead.'),
       login_hint: z.string().max(200).optional().describe('Who is expected to sign in, passed on to the sign-in page.'),
       wait_seconds: z
         .number()

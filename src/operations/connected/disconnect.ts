@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import * as z from 'zod';
 import { credentialsKindOf, oauthInboxStateDir } from '../../credentials/credentials-kind.js';
 import { toMailboxError } from '../../errors.js';
-import { commandConfig, defineLazyOperation } from '../define-operation.js';
+import { commandConfig, defineLazyOperation, optionalSwitch, optionalText } from '../define-operation.js';
 import { watchTarget } from '../watch.js';
 
 export const disconnectOperation = defineLazyOperation({
@@ -12,13 +12,10 @@ export const disconnectOperation = defineLazyOperation({
     "Revoke the grant of an account connected with connect (the service ends it, access tokens included), then remove it from the credentials directory with its inboxes' state and daily jobs. Nothing is removed when the revocation fails.",
   schemas: () => ({
     input: z.object({
-      credentials_dir: z.string().optional().describe('Directory the account was connected into.'),
-      local_only: z
-        .boolean()
-        .optional()
-        .describe(
-          'Remove the files without asking the service (when it cannot be reached); the person then revokes the connection in the dashboard.',
-        ),
+      credentials_dir: optionalText('Directory the account was connected into.'),
+      local_only: optionalSwitch(
+        'Remove the files without asking the service (when it cannot be reached); the person then revokes the connection in the dashboard.',
+      ),
     }),
     output: z.looseObject({
       credentialsDir: z.string(),

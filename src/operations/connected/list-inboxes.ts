@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
-import { defineLazyOperation, gateContext } from '../define-operation.js';
+import { defineLazyOperation, gateContext, optionalText } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
 
 /** A connected account's list is the service's, kept and fetched again on `refresh`; an own directory lists its inbox. */
@@ -11,7 +11,7 @@ export const listInboxesOperation = defineLazyOperation({
     "The inboxes this credentials directory reaches (a person's connected account may have several), with the default. Pass one as jmap_request's inbox. Changes nothing.",
   schemas: () => ({
     input: z.object({
-      credentials_dir: z.string().optional().describe('Omit for the default.'),
+      credentials_dir: optionalText('Omit for the default.'),
       refresh: z.boolean().optional().describe('Ask the service again instead of using the kept list.'),
     }),
     output: z.object({

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { MailboxError } from '../../errors.js';
 import type { PolicySettings } from '../../policy/policy-change.js';
 import { onOff, receiveModes, sendModes } from '../../policy/policy-schema.js';
-import { defineLazyOperation, writesLocal } from '../define-operation.js';
+import { defineLazyOperation, optionalText, writesLocal } from '../define-operation.js';
 import { policyChangeOutput, runPolicyChange } from './policy-change-run.js';
 import { policyTargetInput } from './policy-target.js';
 
@@ -37,10 +37,7 @@ export const policySetOperation = defineLazyOperation({
       max_sends_per_day: capInput('Sends per day'),
       max_recipients: capInput('Recipients per mail'),
       secret_scan: z.enum(onOff).optional().describe('Refuse mail carrying credentials (on by default).'),
-      attach_from: z
-        .string()
-        .optional()
-        .describe('The only directory attachments may come from, or "none" to lift the limit.'),
+      attach_from: optionalText('The only directory attachments may come from, or "none" to lift the limit.'),
       new_inboxes: z.enum(onOff).optional().describe('off: the agent may not register or log in to further inboxes.'),
       receive: z
         .enum(receiveModes)

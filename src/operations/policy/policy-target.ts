@@ -1,27 +1,19 @@
-import * as z from 'zod';
 import { credentialsKindOf } from '../../credentials/credentials-kind.js';
 import { MailboxError } from '../../errors.js';
 import type { PolicyPaths } from '../../policy/policy-layers.js';
-import { commandConfig, type OperationContext } from '../define-operation.js';
+import { commandConfig, optionalSwitch, optionalText, type OperationContext } from '../define-operation.js';
 import { loadHandlers } from '../handlers/load.js';
 
 /** Which layer a `policy` command acts on: the user's (`--user`) or one inbox's (`--credentials-dir`, else the default inbox). */
 
 export const policyTargetInput = () => ({
-  user: z
-    .boolean()
-    .optional()
-    .describe('The user layer: binds every inbox of this OS user, ones registered later included.'),
-  credentials_dir: z
-    .string()
-    .optional()
-    .describe('The inbox whose own layer to use (its credentials directory); default: the default inbox.'),
-  inbox: z
-    .string()
-    .optional()
-    .describe(
-      "Connected account only: the inbox (address or accountId from list_inboxes) whose own layer to use; default: the account's default inbox.",
-    ),
+  user: optionalSwitch('The user layer: binds every inbox of this OS user, ones registered later included.'),
+  credentials_dir: optionalText(
+    'The inbox whose own layer to use (its credentials directory); default: the default inbox.',
+  ),
+  inbox: optionalText(
+    "Connected account only: the inbox (address or accountId from list_inboxes) whose own layer to use; default: the account's default inbox.",
+  ),
 });
 
 /** The file a change writes, the layers that apply (for show) and, for an inbox, its credentials directory. */
