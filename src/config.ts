@@ -48,6 +48,8 @@ const parseOrigins = (raw: string): readonly string[] =>
       return url.origin;
     });
 const parseFlag = (raw: string): boolean => raw !== '' && raw !== '0' && raw.toLowerCase() !== 'false';
+// An on/off setting, off unless given.
+const offSwitch = { parse: parseFlag, defaultValue: () => false, shownDefault: 'off' };
 const parsePositiveInt = (raw: string): number => {
   const n = Number(raw);
   if (!Number.isInteger(n) || n <= 0) throw new Error(`expected a positive whole number, got "${raw}"`);
@@ -68,9 +70,7 @@ export const settings = {
     env: 'AGENT_MAILBOX_ALLOW_DEFAULT_CREDENTIALS_DIR',
     describe:
       'Let a client pointed at a loopback host (a local sandbox) use the default credentials directory, which is otherwise kept for real inboxes.',
-    parse: parseFlag,
-    defaultValue: () => false,
-    shownDefault: 'off',
+    ...offSwitch,
   },
   sandbox: {
     flag: '--sandbox',
@@ -172,9 +172,7 @@ export const settings = {
     flag: '--verbose',
     env: 'AGENT_MAILBOX_DEBUG',
     describe: 'Log debug details to stderr (secrets stay redacted).',
-    parse: parseFlag,
-    defaultValue: () => false,
-    shownDefault: 'off',
+    ...offSwitch,
   },
 } satisfies Record<string, SettingDeclaration<unknown>>;
 
@@ -246,13 +244,12 @@ export function resolveConfig(inputs: ConfigInputs): Config {
   }
   // The sandbox's settings replace the environment's and credentials.json's (a host's old client.env must
   // not send a sandbox inbox's key to another host); a flag naming one is the operator's choice and stays.
-  if (typeof values.sandbox === 'string' && values.sandbox !== '') {
+  if (typeof values.sandbox === 'string' && values.sandbox !== '')
     for (const [name, value] of Object.entries(readSandboxSettings(values.sandbox))) {
       if (sources[name] === 'flag') continue;
       values[name] = name === 'authUrl' || name === 'apiUrl' ? parseUrl(value) : value;
       sources[name] = 'sandbox';
     }
-  }
   return Object.freeze({
     ...values,
     sources: Object.freeze(sources),

@@ -105,14 +105,13 @@ export class MailboxError extends Error {
 
 export function toMailboxError(error: unknown): MailboxError {
   if (error instanceof MailboxError) return error;
-  if (error instanceof Error && error.name === 'AbortError') {
+  if (error instanceof Error && error.name === 'AbortError')
     return new MailboxError({
       code: 'cancelled',
       message: 'The operation was cancelled before it finished.',
       hint: 'Nothing was lost; run it again when ready.',
       cause: error,
     });
-  }
   const text = error instanceof Error ? error.message : String(error);
   return new MailboxError({
     code: 'internal',

@@ -36,11 +36,10 @@ export function readSandboxSettings(dataDir: string): SandboxSettings {
     );
   }
   const record = isRecord(parsed) ? parsed : {};
-  if (record.format !== sandboxSettingsFormat) {
+  if (record.format !== sandboxSettingsFormat)
     throw refuse(
       `${path} is not in the format this client reads (${sandboxSettingsFormat}); a sandbox of this version rewrites it at start.`,
     );
-  }
   const settings: Partial<SandboxSettings> = {};
   for (const field of stringFields) {
     const value = record[field];

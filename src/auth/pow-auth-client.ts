@@ -75,13 +75,12 @@ export class PowAuthClient {
         };
       } catch (error) {
         if (call.signal?.aborted || !expired.signal.aborted) throw error;
-        if (attempt >= maxChallengeAttempts) {
+        if (attempt >= maxChallengeAttempts)
           throw new MailboxError({
             code: 'pow_too_slow',
             message: `${maxChallengeAttempts} challenges in a row expired before their proof of work was solved (difficulty ${claims.difficulty}).`,
             hint: 'This machine is too slow or too busy for the current difficulty; free some CPU and try again.',
           });
-        }
         this.options.log.info(
           `The challenge expired while solving (difficulty ${claims.difficulty}); fetching a fresh one (attempt ${attempt + 1}/${maxChallengeAttempts}).`,
         );

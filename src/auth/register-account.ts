@@ -26,13 +26,12 @@ export async function registerAccount(
   call: CallOptions = {},
 ): Promise<RegisterOutcome> {
   if (request.username !== undefined) checkUsername(request.username);
-  else if (!request.apiKey) {
+  else if (!request.apiKey)
     throw new MailboxError({
       code: 'invalid_input',
       message: 'register needs a username (to sign up) or an apiKey (to log in to an existing inbox).',
       hint: `Pass a username of ${usernameLength.min}–${usernameLength.max} characters.`,
     });
-  }
   // Under the lock: a second register in another process waits and then sees the stored inbox.
   return withDirectoryLock(
     ctx.dir,
@@ -69,13 +68,12 @@ function answerLost(error: unknown, username: string, dir: string): unknown {
 }
 
 function checkUsername(username: string): void {
-  if (username.length < usernameLength.min || username.length > usernameLength.max || !usernamePattern.test(username)) {
+  if (username.length < usernameLength.min || username.length > usernameLength.max || !usernamePattern.test(username))
     throw new MailboxError({
       code: 'username_invalid',
       message: `"${username}" is not a valid username.`,
       hint: `Use ${usernameLength.min}–${usernameLength.max} characters: lowercase letters, digits, ".", "-" or "_", starting and ending with a letter or digit.`,
     });
-  }
 }
 
 async function replay(
@@ -113,13 +111,12 @@ async function signUp(
     throw answerLost(error, username, ctx.dir);
   });
   rememberSecret(opened.apiKey);
-  if (!opened.apiKey) {
+  if (!opened.apiKey)
     throw new MailboxError({
       code: 'bad_response',
       message: 'The sign-up answer carried no apiKey, so the new inbox cannot be used.',
       hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox auth host and try again with another username.`,
     });
-  }
   const inbox = opened.inbox ?? `${username}@${config.inboxDomain}`;
   const credentials: StoredCredentials = {
     apiKey: opened.apiKey,
@@ -187,13 +184,12 @@ async function logIn(
   const claimed = decodeJwtClaims(capability, tokenClaims, 'capability JWT').inboxId;
   const address = [opened.inbox, accountId].find((a) => a?.includes('@'));
   const inboxId = claimed ?? (address ? inboxLocalPart(address) : undefined);
-  if (!inboxId) {
+  if (!inboxId)
     throw new MailboxError({
       code: 'bad_response',
       message: 'The service accepted the apiKey but did not say which inbox it belongs to.',
       hint: `Check that ${settingRef('authUrl')} and ${settingRef('apiUrl')} point at the Agent Mailbox Service.`,
     });
-  }
   const inbox =
     address && inboxLocalPart(address) === inboxLocalPart(inboxId) ? address : `${inboxId}@${config.inboxDomain}`;
   if (existing && !isSameInbox(existing, { inboxId })) throw credentialsExistError(existing, ctx.dir, inbox);

@@ -39,13 +39,11 @@ export interface CliStreams {
 
 /** A presentation's own text on stdout, else lead lines on stderr over JSON (compact with --json). */
 function printSuccess(streams: CliStreams, rendered: RenderedResult, json: boolean): number {
-  if (rendered.isPresented && !json) {
+  if (rendered.isPresented && !json)
     streams.stdout.write(rendered.text.endsWith('\n') ? rendered.text : `${rendered.text}\n`);
-  } else {
+  else {
     for (const line of rendered.lead) streams.stderr.write(`${line}\n`);
-    streams.stdout.write(
-      `${json ? JSON.stringify(rendered.structured) : JSON.stringify(rendered.structured, null, 2)}\n`,
-    );
+    streams.stdout.write(`${JSON.stringify(rendered.structured, null, json ? undefined : 2)}\n`);
   }
   return rendered.isError ? exitCodes.failure : exitCodes.ok;
 }
@@ -56,9 +54,8 @@ function printSuccess(streams: CliStreams, rendered: RenderedResult, json: boole
  */
 function printError(streams: CliStreams, error: MailboxError, wording?: NextWording, owner?: string): number {
   const rendered = renderError(error, 'cli', wording);
-  if (owner !== undefined) {
-    streams.stderr.write(`agent-mailbox ${owner}: ${rendered.text}\n`);
-  } else {
+  if (owner !== undefined) streams.stderr.write(`agent-mailbox ${owner}: ${rendered.text}\n`);
+  else {
     streams.stdout.write(`${JSON.stringify(rendered.structured, null, 2)}\n`);
     streams.stderr.write(`${rendered.text}\n`);
   }

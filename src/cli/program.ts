@@ -35,9 +35,8 @@ const fieldKinds = ['string', 'boolean', 'number', 'array', 'record', 'enum'] as
 function describeField(field: z.ZodType) {
   let inner: z.ZodType = field;
   // zod 4 keeps wrappers in def.innerType; optional and default are the only ones the table uses.
-  while (inner.def.type === 'optional' || inner.def.type === 'default') {
+  while (inner.def.type === 'optional' || inner.def.type === 'default')
     inner = (inner.def as unknown as { innerType: z.ZodType }).innerType;
-  }
   const type = inner.def.type;
   const kind = fieldKinds.find((known) => known === type) ?? 'other';
   return {

@@ -1,6 +1,5 @@
-import { constants } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { lstatSync, unlinkSync } from 'node:fs';
+import { constants, lstatSync, unlinkSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MailboxError, inputRef } from '../errors.js';

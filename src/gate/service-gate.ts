@@ -150,13 +150,12 @@ export class ServiceGate {
   /** A check's own lookup: read-only, and not checked again. */
   private async read(request: JmapRequest): Promise<JmapResponse> {
     const writes = request.methodCalls.map(([method]) => method).filter((method) => !isReadOnlyMethod(method));
-    if (writes.length > 0) {
+    if (writes.length > 0)
       throw new MailboxError({
         code: 'internal',
         message: `A check may only read through the gate; it asked for ${writes.join(', ')}.`,
         hint: "Report this as a bug in the operator's rules.",
       });
-    }
     return this.client.call(request);
   }
 

@@ -41,7 +41,7 @@ export async function readHelpTopic(
   options: { tools?: readonly HelpToolSummary[] } = {},
 ): Promise<string> {
   const name = topic.trim().toLowerCase().replace(/-/g, '_');
-  if (!(helpTopics as readonly string[]).includes(name)) {
+  if (!(helpTopics as readonly string[]).includes(name))
     throw new MailboxError({
       code: 'help_topic_unknown',
       message: `There is no help topic "${topic}".`,
@@ -49,7 +49,6 @@ export async function readHelpTopic(
       next: { operation: 'help', input: { topic: 'overview' } },
       details: { topics: [...helpTopics] },
     });
-  }
   if (name === 'presets') return renderPresetsTopic(await listPresets());
   if (name === 'tools') return renderToolsTopic(options.tools);
   // Topic files carry the markers of their generated blocks (test/unit/docs); a reader needs only the block.

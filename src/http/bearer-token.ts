@@ -8,13 +8,12 @@ import type { HttpResponse } from './http-types.js';
 export function readBearerToken(response: Pick<HttpResponse, 'headers'>, where: string): string {
   const header = response.headers.get('authorization') ?? '';
   const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) {
+  if (!match?.[1])
     throw new MailboxError({
       code: 'bad_response',
       message: `${where} answered without an "Authorization: Bearer" token header.`,
       hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox auth host; retry later if it does.`,
     });
-  }
   // Every token this process receives becomes known to the redactor before anything can echo it.
   rememberSecret(match[1]);
   return match[1];
@@ -44,12 +43,11 @@ export function decodeJwtClaims<T extends z.ZodType>(token: string, schema: T, w
     throw new MailboxError({ code: 'bad_response', message: `The ${what} is not a readable JWT.`, hint, cause: error });
   }
   const parsed = schema.safeParse(payload);
-  if (!parsed.success) {
+  if (!parsed.success)
     throw new MailboxError({
       code: 'bad_response',
       message: `The ${what} lacks expected claims: ${parsed.error.issues.map((i) => i.path.join('.') || i.message).join(', ')}.`,
       hint,
     });
-  }
   return parsed.data;
 }

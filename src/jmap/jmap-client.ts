@@ -207,14 +207,13 @@ function httpError(response: HttpResponse, what: string): MailboxError {
   const said = problem
     ? `${problem.type}${problem.detail ? `: ${problem.detail}` : ''}${problem.limit ? ` (limit ${problem.limit})` : ''}`
     : text.slice(0, 200);
-  if (status === 401 || status === 403) {
+  if (status === 401 || status === 403)
     return new MailboxError({
       code: 'auth_rejected',
       status,
       message: `${what} was refused by the JMAP host (HTTP ${status}) even with a fresh capability${said ? `: ${said}` : ''}.`,
       hint: `Check that credentials.json belongs to this service (${settingRef('apiUrl')}), or log in again with register ${inputRef('api_key')}.`,
     });
-  }
   if (status === 429) {
     const after = response.headers.get('retry-after');
     return new MailboxError({
@@ -224,14 +223,13 @@ function httpError(response: HttpResponse, what: string): MailboxError {
       hint: after ? `Wait ${after.trim()} seconds, then retry.` : 'Wait a minute before retrying.',
     });
   }
-  if (status >= 500) {
+  if (status >= 500)
     return new MailboxError({
       code: 'server_error',
       status,
       message: `${what} failed on the server (HTTP ${status})${said ? `: ${said}` : ''}.`,
       hint: 'Retry in a minute; if it persists the service is down.',
     });
-  }
   const unknownCapability = problem?.type.endsWith('unknownCapability');
   return new MailboxError({
     code: 'jmap_request_error',
@@ -263,7 +261,7 @@ function oauthRefusal(response: HttpResponse): MailboxError | undefined {
       details: { scope },
     });
   }
-  if (body?.error === 'access_denied') {
+  if (body?.error === 'access_denied')
     return new MailboxError({
       code: 'inbox_unknown',
       status: 403,
@@ -271,6 +269,5 @@ function oauthRefusal(response: HttpResponse): MailboxError | undefined {
       hint: 'Call list_inboxes to see the inboxes the account has now, and pick one of them.',
       next: { operation: 'list_inboxes' },
     });
-  }
   return undefined;
 }

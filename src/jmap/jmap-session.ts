@@ -112,9 +112,7 @@ export async function fetchSessionInfo(deps: FetchSessionDeps): Promise<JmapSess
       // Cyrus 3.6 requires the identity whose address is the inbox's own (jmap.md).
       const match = identities.find((i) => i.email.toLowerCase() === address.toLowerCase()) ?? identities[0];
       if (match) info.identityId = match.id;
-    } else if (name === 'error') {
-      throw sessionError(`the mailbox/identity lookup failed: ${JSON.stringify(args)}`);
-    }
+    } else if (name === 'error') throw sessionError(`the mailbox/identity lookup failed: ${JSON.stringify(args)}`);
   }
   if (info.mailboxIdsByRole.inbox) info.inboxMailboxId = info.mailboxIdsByRole.inbox;
   return info;

@@ -8,13 +8,12 @@ const envelopeSchema = z.object({ using: z.array(z.string()).optional(), methodC
 /** Ops as JSON text or a value, a methodCalls array or an envelope: the calls, and the envelope's `using` if any. */
 export function parseOps(ops: unknown, where = 'ops'): { methodCalls: Invocation[]; using?: string[] } {
   let value = ops;
-  if (typeof ops === 'string') {
+  if (typeof ops === 'string')
     try {
       value = JSON.parse(ops) as unknown;
     } catch (error) {
       throw opsInvalid(`${where} is not valid JSON: ${(error as Error).message}`);
     }
-  }
   const envelope = Array.isArray(value)
     ? { methodCalls: value, using: undefined }
     : envelopeSchema.safeParse(value).data;

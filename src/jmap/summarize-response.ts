@@ -75,13 +75,12 @@ export function summarizeResponse(
     }
     done.push(`${method}${countOf(name, args)}`);
     // A read of an id that does not exist is an answer, not a success (RFC 8620 §5.1 notFound).
-    if (name.endsWith('/get') && Array.isArray(args.notFound)) {
+    if (name.endsWith('/get') && Array.isArray(args.notFound))
       for (const recordId of args.notFound) {
         if (typeof recordId !== 'string') continue;
         const type = options.held?.has(recordId) ? 'heldByPolicy' : 'notFound';
         failures.push({ callId, method, level: 'record', set: 'notFound', recordId, type, fix: fixFor(type) });
       }
-    }
     for (const set of ['notCreated', 'notUpdated', 'notDestroyed'] as const) {
       const entries = args[set];
       if (!entries || typeof entries !== 'object') continue;

@@ -32,9 +32,8 @@ export async function downloadBlobToFile(
   const root = roots[0];
   if (!root) throw refused('No download directory is configured.');
   const target = input.path ? resolve(root, input.path) : join(root, safeFileName(input.name ?? input.blobId));
-  if (!roots.some((dir) => isInside(target, dir))) {
+  if (!roots.some((dir) => isInside(target, dir)))
     throw refused(`${target} is outside the allowed download directories (${roots.join(', ')}).`);
-  }
   const gate = openServiceGate(account, ctx);
   // Held mail is refused before a file exists, so a refusal leaves nothing behind.
   await gate.screen.checkDownload(input.blobId, input.mailId);

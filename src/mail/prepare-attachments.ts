@@ -61,20 +61,18 @@ export async function readAttachments(paths: readonly string[]): Promise<LocalAt
 /** Checks the files against the session limits before anything is uploaded (RFC 8620 §2, RFC 8621 §1.3.1). */
 export function checkAttachmentLimits(files: readonly LocalAttachment[], limits: JmapLimits): void {
   for (const file of files) {
-    if (limits.maxSizeUpload !== undefined && file.size > limits.maxSizeUpload) {
+    if (limits.maxSizeUpload !== undefined && file.size > limits.maxSizeUpload)
       throw tooLarge(
         `${file.name} is ${file.size} bytes; the server accepts uploads up to ${limits.maxSizeUpload} bytes (maxSizeUpload).`,
       );
-    }
   }
   const total = files.reduce((sum, f) => sum + f.size, 0);
   // Base64 in the message grows attachments by a third; the server's limit counts encoded size.
   const encoded = Math.ceil(total / 3) * 4;
-  if (limits.maxSizeAttachmentsPerEmail !== undefined && encoded > limits.maxSizeAttachmentsPerEmail) {
+  if (limits.maxSizeAttachmentsPerEmail !== undefined && encoded > limits.maxSizeAttachmentsPerEmail)
     throw tooLarge(
       `The attachments total ${total} bytes (about ${encoded} encoded); one e-mail may carry ${limits.maxSizeAttachmentsPerEmail} bytes (maxSizeAttachmentsPerEmail).`,
     );
-  }
 }
 
 /** `$ATTACHMENT_<i>_BLOB_ID/_NAME/_TYPE/_SIZE` and `$ATTACHMENTS` (ready for an Email's attachments). */

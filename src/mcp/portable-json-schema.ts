@@ -48,14 +48,12 @@ function portable(node: JsonSchema): JsonSchema {
 }
 
 function rewriteChildren(key: string, value: unknown): unknown {
-  if (key === 'properties' && isRecord(value)) {
+  if (key === 'properties' && isRecord(value))
     return Object.fromEntries(
       Object.entries(value).map(([name, child]) => [name, isRecord(child) ? portable(child) : child]),
     );
-  }
-  if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
+  if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value))
     return value.map((child: unknown) => (isRecord(child) ? portable(child) : child));
-  }
   if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isRecord(value)) return portable(value);
   return value;
 }

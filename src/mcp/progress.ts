@@ -58,9 +58,8 @@ export function createProgressReporter(options: {
       if (stopped) return;
       latest = update;
       const wait = lastSentAt + minIntervalMs - now();
-      if (wait <= 0) {
-        emit();
-      } else if (!pending) {
+      if (wait <= 0) emit();
+      else if (!pending) {
         pending = setTimeout(emit, wait);
         pending.unref();
       }

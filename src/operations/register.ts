@@ -151,12 +151,11 @@ export async function applyWatchChoice(
       return { mode, installed: true, summary, verify: status.verify, remove, next: [] };
     }
     // No job to look for in a job table: only the status command, which also shows the operator's rules.
-    const verify = [`${ctx.install.shellCommand} watch status ${dirFlag}`];
     return {
       mode,
       installed: false,
       summary: 'on-demand: no scheduled job; read the inbox when asked.',
-      verify,
+      verify: [`${ctx.install.shellCommand} watch status ${dirFlag}`],
       next: [],
     };
   } catch (error) {
@@ -191,13 +190,12 @@ export const registerOperation = defineLazyOperation({
   present: async (result, door) => (await loadHandlers()).presentRegister(result, door),
   cli: { reveal: ['apiKey'] },
   async run(input, ctx) {
-    if (input.username === undefined && input.api_key === undefined) {
+    if (input.username === undefined && input.api_key === undefined)
       throw new MailboxError({
         code: 'invalid_input',
         message: `register needs a ${inputRef('username')} (to sign up) or an ${inputRef('api_key')} (to log in to an existing inbox).`,
         hint: `Pass a username of ${usernameLength.min}–${usernameLength.max} characters.`,
       });
-    }
     const { assertNewInboxAllowed, assertNoWakeRunning, rememberInboxDir } = await loadHandlers();
     // A directory that already holds an inbox only replays; any other is a new inbox or login.
     const account = ctx.accounts.open(input.credentials_dir);
@@ -219,9 +217,8 @@ export const registerOperation = defineLazyOperation({
     );
     const watchJob = await applyWatchChoice(outcome.credentialsDir, input.watch, ctx, input.wake_command);
     const result = { ...outcome, watchJob, next: [...outcome.next, ...watchJob.next] };
-    if (input.show_api_key === true) {
+    if (input.show_api_key === true)
       return { ...result, apiKey: await ctx.accounts.open(outcome.credentialsDir).revealApiKey() };
-    }
     return result;
   },
 });

@@ -37,20 +37,16 @@ export async function watchTargets(
   input: { credentials_dir?: string | undefined; inbox?: string[] | undefined },
 ): Promise<JobTarget[]> {
   const base = watchTarget(ctx, input);
-  const wanted = input.inbox?.length ? input.inbox : [undefined];
+  const identityOf = (inbox: string | undefined) =>
+    ctx.accounts.open(base.credentialsDir, { inbox }).inbox({ signal: ctx.signal, deadline: ctx.deadline });
   if (credentialsKindOf(base.credentialsDir) !== 'oauth') {
     // A proof-of-work directory has one inbox: a name given must be it.
-    for (const name of input.inbox ?? [])
-      await ctx.accounts
-        .open(base.credentialsDir, { inbox: name })
-        .inbox({ signal: ctx.signal, deadline: ctx.deadline });
+    for (const name of input.inbox ?? []) await identityOf(name);
     return [base];
   }
   const targets: JobTarget[] = [];
-  for (const name of wanted) {
-    const identity = await ctx.accounts
-      .open(base.credentialsDir, { inbox: name })
-      .inbox({ signal: ctx.signal, deadline: ctx.deadline });
+  for (const name of input.inbox?.length ? input.inbox : [undefined]) {
+    const identity = await identityOf(name);
     if (targets.some((t) => t.inbox?.stateDir === identity.stateDir)) continue;
     targets.push({ ...base, inbox: { address: identity.address ?? identity.inboxId, stateDir: identity.stateDir } });
   }
@@ -151,10 +147,7 @@ const watchInstallOperation = defineLazyOperation({
   annotations: writesLocal,
   doors: ['cli'],
   cli: { path: ['watch', 'install'], repeatable: ['inbox'] },
-  async run(input, ctx) {
-    const { installWatch } = await loadWatch();
-    return { ...(await forEachTarget(ctx, input, installWatch)) };
-  },
+  run: async (input, ctx) => ({ ...(await forEachTarget(ctx, input, (await loadWatch()).installWatch)) }),
 });
 
 const watchRemoveOperation = defineLazyOperation({
@@ -168,10 +161,7 @@ const watchRemoveOperation = defineLazyOperation({
   annotations: { ...writesLocal, destructiveHint: true },
   doors: ['cli'],
   cli: { path: ['watch', 'remove'], repeatable: ['inbox'] },
-  async run(input, ctx) {
-    const { removeWatch } = await loadWatch();
-    return { ...(await forEachTarget(ctx, input, removeWatch)) };
-  },
+  run: async (input, ctx) => ({ ...(await forEachTarget(ctx, input, (await loadWatch()).removeWatch)) }),
 });
 
 /** `wake` (what the daily job runs) and `watch run` (the foreground scheduler): CLI only, they start the operator's agent command. */

@@ -51,7 +51,7 @@ export async function checkNamedFile(given: string, rules: NamedFileRules): Prom
     if (await holdsCredentials(dir)) holder = dir;
     if (dirname(dir) === dir) break;
   }
-  if (holder !== undefined) {
+  if (holder !== undefined)
     throw new MailboxError({
       code: rules.purpose === 'attachment' ? 'attachment_invalid' : 'ops_invalid',
       message: `${given} lies in a credentials directory (${holder}); files there are never read for a request. Nothing was sent.`,
@@ -60,8 +60,7 @@ export async function checkNamedFile(given: string, rules: NamedFileRules): Prom
           ? 'Attach a file from elsewhere; credentials never travel by mail.'
           : 'Keep ops files outside credentials directories.',
     });
-  }
-  if (rules.purpose === 'attachment') {
+  if (rules.purpose === 'attachment')
     for (const { dir, from } of rules.attachFrom ?? []) {
       if (isInsideDir(path, await realOrResolved(dir))) continue;
       throw new MailboxError({
@@ -71,6 +70,5 @@ export async function checkNamedFile(given: string, rules: NamedFileRules): Prom
         details: { rule: { layer: from, rule: 'send.attachFrom' }, path: given },
       });
     }
-  }
   return path;
 }

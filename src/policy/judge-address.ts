@@ -58,12 +58,11 @@ export function judgeSender(
   facts: { authenticated: boolean },
 ): ReceiveVerdict {
   assertUsable(layers);
-  if (address) {
+  if (address)
     for (const { layer, policy } of layers) {
       const entry = findMatch(policy.receive?.block ?? [], address);
       if (entry) return { verdict: 'hold', rule: { layer, rule: 'receive.block', entry } };
     }
-  }
   for (const { layer, policy } of layers) {
     if (policy.receive?.mode !== 'allowlist') continue;
     const allowed =

@@ -16,13 +16,12 @@ export async function askOperator(
   action: string,
   lines: readonly string[],
 ): Promise<void> {
-  if (terminal?.input.isTTY !== true || terminal.output.isTTY !== true) {
+  if (terminal?.input.isTTY !== true || terminal.output.isTTY !== true)
     throw new MailboxError({
       code: 'operator_required',
       message: `${action} needs the operator at a terminal (stdin and stderr must be a terminal); nothing was changed.`,
       hint: "This loosens the operator's rules, so only a person at a terminal may do it: ask your operator to run the same command themselves.",
     });
-  }
   terminal.output.write(`${[...lines].join('\n')}\n${action}: type yes to go ahead: `);
   // The terminal itself echoes and edits the line (cooked mode); one line is the answer.
   // Imported here: node:readline loads four node modules that every other command would pay for.
@@ -37,11 +36,10 @@ export async function askOperator(
   } finally {
     reader.close();
   }
-  if (answer.trim().toLowerCase() !== 'yes') {
+  if (answer.trim().toLowerCase() !== 'yes')
     throw new MailboxError({
       code: 'cancelled',
       message: `${action}: the answer was not yes; nothing was changed.`,
       hint: 'Run the command again and type yes to go ahead.',
     });
-  }
 }

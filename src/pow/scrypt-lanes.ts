@@ -28,9 +28,8 @@ export function createScryptLanes(kernel: WebAssembly.Module, cost: ScryptCost, 
   const lanes = 4;
   const { N, r, p } = cost;
   const isPowerOfTwo = Number.isInteger(N) && N >= 2 && (N & (N - 1)) === 0;
-  if (!isPowerOfTwo || !Number.isInteger(r) || r < 1 || !Number.isInteger(p) || p < 1) {
+  if (!isPowerOfTwo || !Number.isInteger(r) || r < 1 || !Number.isInteger(p) || p < 1)
     throw new RangeError(`scrypt needs N a power of two ≥ 2 and whole r, p ≥ 1 (got N=${N}, r=${r}, p=${p})`);
-  }
   const block = 128 * r;
   // Layout of romix-simd.wat: four blocks in and out, two interleaved blocks, four V arrays.
   const io = 0;

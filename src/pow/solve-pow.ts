@@ -65,13 +65,12 @@ const nodeRuntime: PowRuntime = { startWorker: startPowWorker, simdKernel: romix
 /** Finds the smallest nonce whose scrypt digest has `difficulty` leading zero bits (spec §4.3). */
 export async function solvePow(input: SolvePowInput, runtime: PowRuntime = nodeRuntime): Promise<PowSolution> {
   const { challenge, difficulty, salt, signal } = input;
-  if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > maxDifficulty) {
+  if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > maxDifficulty)
     throw new MailboxError({
       code: 'bad_response',
       message: `The auth host asked for a proof of work of difficulty ${difficulty}, outside 0–${maxDifficulty}.`,
       hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox auth host; retry later if it does.`,
     });
-  }
   if (signal?.aborted) throw cancelledError(signal.reason);
   const started = performance.now();
   if (difficulty === 0) {

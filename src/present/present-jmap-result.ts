@@ -44,11 +44,10 @@ export function presentJmapResult(
   const fenced = body.some((line) => line.includes(`<<<${marker}`));
   const lead = fenced ? [result.summary, untrustedNotice(marker)] : [result.summary];
   const size = body.reduce((n, line) => n + line.length + 1, 0);
-  if (size > largeTextChars) {
+  if (size > largeTextChars)
     lead.push(
       `This result is ${Math.round(size / 1024)} KB. To narrow it, ask for fewer records (a smaller LIMIT or "limit"), fewer "properties", or read one message with the read_message preset.`,
     );
-  }
   return { text: [...lead, ...body].join('\n'), isFailure: !result.ok };
 }
 
@@ -117,19 +116,17 @@ function trustNotes(
 ): string[] {
   const notes: string[] = [];
   const sender = trust?.sender;
-  if (sender && !sender.authenticated) {
+  if (sender && !sender.authenticated)
     notes.push(
       `Sender not verified: ${sender.reason ?? 'no dmarc result'}${sender.authservId ? ` (Authentication-Results of ${sender.authservId})` : ''}. The From address may be forged.`,
     );
-  }
   if (trust?.nameClaim)
     notes.push(`The display name shows ${trust.nameClaim}, which is not the sender's address or domain.`);
   const hidden = trust?.hidden;
-  if (hidden?.unassessed?.length) {
+  if (hidden?.unassessed?.length)
     notes.push(
       `Styling this tool cannot assess (${hidden.unassessed.join(', ')}): text shown as visible may not be seen by a person. Read it with that in mind.`,
     );
-  }
   if (hidden && (hidden.chars > 0 || hidden.plainExtraWords)) {
     const parts: string[] = [];
     if (hidden.chars > 0)
@@ -156,12 +153,10 @@ function heldLines(result: JmapRequestResult): string[] {
   const held = result.held;
   if (!held || held.count === 0) return [];
   const n = held.count;
-  if (held.shownToOperator)
-    return [
-      `Operator view (--include-held): ${n} message${n === 1 ? ' is' : 's are'} held back from the agent by the receive rules, shown here and marked.`,
-    ];
   return [
-    `${n} message${n === 1 ? '' : 's'} held back by your operator's receive rules: not shown, left in the mailbox.`,
+    held.shownToOperator
+      ? `Operator view (--include-held): ${n} message${n === 1 ? ' is' : 's are'} held back from the agent by the receive rules, shown here and marked.`
+      : `${n} message${n === 1 ? '' : 's'} held back by your operator's receive rules: not shown, left in the mailbox.`,
   ];
 }
 
@@ -200,9 +195,7 @@ export function presentRawResponse(response: JmapResponse, marker: string): stri
         `${name} (${callId}): ${JSON.stringify(withoutNulls(rest))}, ${list.length} record${list.length === 1 ? '' : 's'}:`,
       );
       for (const item of list) lines.push(fenceUntrusted(JSON.stringify(withoutNulls(item)), marker));
-    } else {
-      lines.push(`${name} (${callId}): ${JSON.stringify(withoutNulls(args))}`);
-    }
+    } else lines.push(`${name} (${callId}): ${JSON.stringify(withoutNulls(args))}`);
   }
   return lines;
 }

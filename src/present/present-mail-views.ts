@@ -66,9 +66,8 @@ export function messageEntry(
   if (
     email.bodyValues &&
     Object.values(email.bodyValues as Record<string, { isTruncated?: boolean }>).some((v) => v.isTruncated)
-  ) {
+  )
     notes.push('(The server cut the body at MAX_BODY_BYTES.)');
-  }
   return { text: [facts, fenceUntrusted(parts.join('\n'), marker), ...notes].join('\n'), rest: shown.rest };
 }
 

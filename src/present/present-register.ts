@@ -1,18 +1,16 @@
+import type { RegisterOutcome } from '../auth/account-registry.js';
 import type { Presentation } from '../render/present-result.js';
 import type { FrontDoor } from '../render/front-door.js';
 import { isRecord } from '../is-record.js';
 
 /** The members of register's result the text shows (the result itself stays exact in structuredContent). */
-interface RegisterShown {
-  mode: 'signup' | 'login' | 'existing';
-  inbox: string;
-  accountId: string;
-  credentialsDir: string;
-  apiKeyMasked: string;
-  pow?: { difficulty: number; tried: number; elapsedMs: number };
+type RegisterShown = Pick<
+  RegisterOutcome,
+  'mode' | 'inbox' | 'accountId' | 'credentialsDir' | 'apiKeyMasked' | 'pow'
+> & {
   watchJob: { summary: string; installed: boolean; verify: string[]; remove?: string };
   next: string[];
-}
+};
 
 const headline: Record<RegisterShown['mode'], (inbox: string) => string> = {
   signup: (inbox) => `Registered a new inbox: ${inbox}.`,
@@ -31,7 +29,6 @@ export function presentRegister(result: unknown, door: FrontDoor): Presentation 
   }
   lines.push(`Credentials directory: ${result.credentialsDir} (apiKey ${result.apiKeyMasked}).`);
   lines.push(`Daily job: ${result.watchJob.summary}`);
-  // Commands to check or remove a job only when there is one to check or remove.
   if (result.watchJob.installed) {
     for (const command of result.watchJob.verify) lines.push(`Verify: ${command}`);
     if (result.watchJob.remove) lines.push(`Remove: ${result.watchJob.remove}`);

@@ -25,7 +25,7 @@ export async function captureVariables(
       raw === undefined || raw === null ? raw : applyTransform(capture.transform, raw, { ...vars, ...captured });
     if (value !== undefined && value !== null) captured[name] = value;
     else if (capture.default !== undefined) captured[name] = capture.default;
-    else {
+    else
       return {
         failure: {
           callId: capture.from,
@@ -36,7 +36,6 @@ export async function captureVariables(
           fix: capture.missingHint ?? 'The record the next step needs does not exist; check the ids you passed.',
         },
       };
-    }
   }
   return { vars: captured };
 }

@@ -32,7 +32,7 @@ export async function loadOpsFile(opsFile: string): Promise<OpsFile> {
       () => true,
       () => false,
     );
-    if (!exists) {
+    if (!exists)
       throw new MailboxError({
         code: 'preset_unknown',
         message: `There is no preset named "${name}".`,
@@ -40,13 +40,11 @@ export async function loadOpsFile(opsFile: string): Promise<OpsFile> {
         next: { operation: 'help', input: { topic: 'presets' } },
         details: { presets: names },
       });
-    }
   }
   const path = resolve(opsFile);
   const json = await readJsonFile(path);
-  if (json !== null && typeof json === 'object' && !Array.isArray(json) && 'steps' in json) {
+  if (json !== null && typeof json === 'object' && !Array.isArray(json) && 'steps' in json)
     return { kind: 'preset', name: basename(path).replace(/\.json$/, ''), preset: parsePreset(json, path) };
-  }
   return { kind: 'ops', path, ops: json };
 }
 
@@ -67,13 +65,12 @@ function bundledPreset(name: string): Promise<Preset> {
 
 function parsePreset(json: unknown, path: string): Preset {
   const parsed = presetSchema.safeParse(json);
-  if (!parsed.success) {
+  if (!parsed.success)
     throw new MailboxError({
       code: 'ops_invalid',
       message: `The preset ${path} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`,
       hint: 'Fix the file (compare with a bundled preset such as presets/send_mail.json).',
     });
-  }
   return parsed.data;
 }
 

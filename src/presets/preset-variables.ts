@@ -22,14 +22,13 @@ export function presetVariables(
   }
   if (missing.length > 0) throw varsMissingError(missing.sort());
   const oneOf = preset.atLeastOneOf;
-  if (oneOf && !oneOf.some((key) => vars[key] !== omitValue && vars[key] !== undefined)) {
+  if (oneOf && !oneOf.some((key) => vars[key] !== omitValue && vars[key] !== undefined))
     throw new MailboxError({
       code: 'vars_missing',
       message: `Preset ${name} needs at least one of ${oneOf.join(', ')}.`,
       hint: `Pass e.g. {"${oneOf[0] ?? 'TEXT'}": "…"} in vars.`,
       details: { missing: oneOf },
     });
-  }
   return vars;
 }
 

@@ -59,11 +59,10 @@ export async function renderResult(
     return { text: redactSecrets(shown.text), isPresented: true, lead, structured, isError };
   const json = JSON.stringify(structured);
   const lines = [...lead];
-  if (json.length > largeResultChars) {
+  if (json.length > largeResultChars)
     lines.push(
       `This result is ${Math.round(json.length / 1024)} KB. To narrow it, ask for fewer records (a smaller LIMIT or "limit"), fewer "properties", or read one message with the read_message preset.`,
     );
-  }
   lines.push(json);
   return { text: lines.join('\n'), isPresented: false, lead, structured, isError };
 }

@@ -74,7 +74,6 @@ function realOrUndefined(path: string): string | undefined {
   }
 }
 
-/** `path` relative to `dir` when it lies inside it. */
 function relativeInside(dir: string, path: string): string | undefined {
   const inside = relative(dir, path);
   return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : undefined;

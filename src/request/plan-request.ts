@@ -71,7 +71,7 @@ type PlanInput = Pick<JmapRequestInput, 'ops' | 'ops_file' | 'vars' | 'attachmen
 
 /** Checks the input's shape, loads the preset or parses the ops, and checks the caller's vars. */
 export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan> {
-  if ((input.ops === undefined) === (input.ops_file === undefined)) {
+  if ((input.ops === undefined) === (input.ops_file === undefined))
     throw new MailboxError({
       code: 'invalid_input',
       message:
@@ -81,27 +81,24 @@ export async function planJmapRequest(input: PlanInput): Promise<JmapRequestPlan
       hint: `Use ${inputRef('ops_file')} with a preset name (help topic "presets") or ${inputRef('ops')} with JMAP method calls (help topic "jmap").`,
       next: { operation: 'help', input: { topic: 'presets' } },
     });
-  }
   const given = varsObject(input.vars) ?? {};
   const badNames = Object.keys(given).filter((name) => !variableNamePattern.test(name));
-  if (badNames.length > 0) {
+  if (badNames.length > 0)
     throw new MailboxError({
       code: 'vars_invalid',
       message: `Variable names must be UPPER_SNAKE_CASE: ${badNames.map((n) => JSON.stringify(n)).join(', ')}.`,
       hint: 'Write names like TO, SUBJECT, MAIL_ID (without the $) in vars.',
     });
-  }
   const loaded = input.ops_file !== undefined ? await loadOpsFile(input.ops_file) : undefined;
   if (loaded?.kind === 'preset') {
     const { preset, name } = loaded;
     checkKnownVars(given, Object.keys(preset.variables), `preset ${name}`);
-    if (preset.needsAttachments && !input.attachments?.length) {
+    if (preset.needsAttachments && !input.attachments?.length)
       throw new MailboxError({
         code: 'attachment_invalid',
         message: `Preset ${name} sends files given with ${inputRef('attachments')}, and none was given.`,
         hint: `Give each file's path with ${inputRef('attachments')}, or use send_mail for text only.`,
       });
-    }
     checkAttachmentsUsed(input, preset.steps, `preset ${name}`, given);
     return { preset, presetName: name, steps: preset.steps, vars: presetVariables(preset, name, given) };
   }
@@ -154,13 +151,12 @@ export function varsObject(vars: Record<string, unknown> | string | undefined): 
       cause: error,
     });
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new MailboxError({
       code: 'vars_invalid',
       message: 'vars must be a JSON object of NAME: value pairs.',
       hint: 'Pass vars as an object, e.g. {"TO": "bob@example.com", "SUBJECT": "Hi"}.',
     });
-  }
   return parsed as Record<string, unknown>;
 }
 

@@ -39,9 +39,8 @@ export function presentRequest(plan: RequestPlan, sent: SentRequest, settled: Se
   );
   if (created.length > 0) result.created = created;
   if (plan.preset?.excludeOwnMail && sent.own.length > 0) result.ownMailIds = [...sent.own];
-  if (plan.preset?.view === 'message' || plan.preset?.view === 'thread') {
+  if (plan.preset?.view === 'message' || plan.preset?.view === 'thread')
     result.window = { offset: numberVar(vars.BODY_OFFSET, 0), maxChars: numberVar(vars.MAX_CHARS, 12_000) };
-  }
   if (settled.next.length > 0) result.next = [...settled.next];
   if (outcome.unresolved.size > 0) result.unresolved = [...outcome.unresolved].sort();
   const notes = [...settled.notes, ...outcome.notes];
@@ -58,14 +57,13 @@ export function presentRequest(plan: RequestPlan, sent: SentRequest, settled: Se
 
 function summaryOf(plan: RequestPlan, sent: SentRequest): string {
   const { done, unresolved } = sent.outcome;
-  if (plan.dryRun) {
+  if (plan.dryRun)
     return (
       `DRY RUN: nothing was sent. ${done.length === 1 ? 'This is the request' : `These are the ${done.length} requests`} that would be sent.` +
       (unresolved.size > 0
         ? ` Unresolved here (filled at run time from the server or an earlier step): ${[...unresolved].map((n) => `$${n}`).join(', ')}.`
         : '')
     );
-  }
   // Steps with a `when` are alternatives, not skipped; a wait's looks are one step of their own.
   const skipped = sent.waited
     ? []

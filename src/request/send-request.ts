@@ -19,13 +19,12 @@ export interface SentRequest {
 /** The send stage: the files first (their blob ids become $ATTACHMENT_… variables), then the steps; a dry run sends nothing. */
 export async function sendRequest(plan: RequestPlan, gate: ServiceGate): Promise<SentRequest> {
   const blobIds: (string | undefined)[] = [];
-  for (const file of plan.files) {
+  for (const file of plan.files)
     blobIds.push(
       plan.dryRun
         ? undefined
         : (await gate.upload({ bytes: file.bytes, type: file.type, source: { kind: 'file', path: file.path } })).blobId,
     );
-  }
   // The caller's vars win over the attachments' own, as over every other source.
   const vars =
     plan.files.length > 0 ? { ...plan.vars, ...attachmentVariables(plan.files, blobIds), ...plan.given } : plan.vars;

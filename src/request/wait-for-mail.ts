@@ -186,13 +186,12 @@ function waitSeconds(
   maxSeconds: number,
   budgetMs: number | undefined,
 ): { seconds: number; clamped: boolean } {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > maxSeconds) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > maxSeconds)
     throw new MailboxError({
       code: 'vars_invalid',
       message: `TIMEOUT_SECONDS must be a whole number from 1 to ${maxSeconds}, got ${JSON.stringify(value)}.`,
       hint: 'Pass e.g. {"TIMEOUT_SECONDS": 30}.',
     });
-  }
   if (budgetMs === undefined) return { seconds: value, clamped: false };
   const budget = Math.max(1, Math.floor((budgetMs - budgetReserveMs) / 1000));
   return value > budget ? { seconds: budget, clamped: true } : { seconds: value, clamped: false };
@@ -260,11 +259,10 @@ async function firstLook(looking: Looking): Promise<Required<FirstLook>> {
 /** What the first look over unread Inbox mail passed over, if anything. */
 function earlierNote(earlierOthers: number, unreadTotal: number | undefined, looked: number): string | undefined {
   const parts: string[] = [];
-  if (earlierOthers > 0) {
+  if (earlierOthers > 0)
     parts.push(
       `${earlierOthers} other unread message${earlierOthers === 1 ? ' was' : 's were'} already in the Inbox and did not match the filter.`,
     );
-  }
   if (unreadTotal !== undefined && unreadTotal > looked)
     parts.push(`Only the newest ${looked} of ${unreadTotal} unread messages already in the Inbox were looked at.`);
   return parts.length > 0 ? `${parts.join(' ')} list_inbox shows them all.` : undefined;

@@ -96,13 +96,12 @@ async function readCrontab(bin: string, env: Env): Promise<string | undefined> {
 async function writeCrontab(bin: string, env: Env, text: string): Promise<void> {
   const result = await runIfPresent(bin, ['-'], env, text);
   if (result === undefined) throw noCrontabError(bin);
-  if (result.code !== 0) {
+  if (result.code !== 0)
     throw new MailboxError({
       code: 'watch_failed',
       message: `crontab refused the new table (exit ${result.code}): ${result.stderr.trim() || 'no message'}`,
       hint: 'Your crontab was left as it was. Check `crontab -l`, or use `agent-mailbox watch run` instead.',
     });
-  }
 }
 
 function noCrontabError(bin: string): MailboxError {
@@ -133,13 +132,12 @@ export function crontabJob(bin: string, env: Env, entry: CronEntrySpec): Schedul
       const current = await readCrontab(bin, env);
       if (current === undefined) throw noCrontabError(bin);
       const paths = [['node binary', entry.nodePath] as const, ['CLI entry', entry.cliPath] as const];
-      for (const [name, value] of paths.filter(([, path]) => !isAbsolute(path))) {
+      for (const [name, value] of paths.filter(([, path]) => !isAbsolute(path)))
         throw new MailboxError({
           code: 'watch_failed',
           message: `The ${name} path "${value}" is not absolute; cron runs with no PATH and could not find it.`,
           hint: 'Run the command through its installed `agent-mailbox` binary or with an absolute path to node.',
         });
-      }
       const line = buildCronLine(entry);
       if (findCronEntry(current, marker) === line) return false;
       await writeCrontab(bin, env, upsertCronEntry(current, marker, line));

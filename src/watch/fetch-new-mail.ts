@@ -106,13 +106,12 @@ async function fetchRecent(options: FetchNewMailOptions, mode: 'first-run' | 're
   ]);
   const state = pick(head, 'Email/get', 's', getSchema).state;
   const inboxId = [...inboxMailboxIds(pick(head, 'Mailbox/get', 'm', mailboxGetSchema))][0];
-  if (inboxId === undefined) {
+  if (inboxId === undefined)
     throw new MailboxError({
       code: 'bad_response',
       message: 'The JMAP account has no mailbox with role "inbox".',
       hint: 'Check the account in the dashboard; the wake job needs an inbox to read.',
     });
-  }
   const after = new Date(options.now.getTime() - windowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const responses = await jmap.request([
     [
@@ -139,23 +138,21 @@ async function fetchRecent(options: FetchNewMailOptions, mode: 'first-run' | 're
 
 function pick<T>(responses: JmapCall[], name: string, callId: string, schema: z.ZodType<T>): T {
   const found = responses.find((r) => r[2] === callId);
-  if (found && found[0] === 'error') {
+  if (found && found[0] === 'error')
     throw new MailboxError({
       code: 'jmap_method_error',
       message: `${name} failed on the server: ${String(found[1].type ?? 'unknown error')}.`,
       hint: 'The wake kept its previous state and will retry next time; check wake.log if this repeats.',
       details: { method: name, error: found[1] },
     });
-  }
   const parsed = found && found[0] === name ? schema.safeParse(found[1]) : undefined;
-  if (!parsed?.success) {
+  if (!parsed?.success)
     throw new MailboxError({
       code: 'bad_response',
       message: `The JMAP server sent no valid ${name} response.`,
       hint: 'The wake kept its previous state and will retry next time.',
       ...(parsed ? { cause: parsed.error } : {}),
     });
-  }
   return parsed.data;
 }
 

@@ -142,17 +142,15 @@ async function describe(target: WatchTarget, view: JobView, changed: boolean) {
     // Without a wake command the proposal below already names the install command.
     if (settings.wakeCommand) next.push(`${cli} watch install --credentials-dir ${dirArg}`);
   }
-  if (!settings.wakeCommand) {
+  if (!settings.wakeCommand)
     next.push(
       proposal
         ? `${proposal.hostName} detected (${proposal.detectedBy}). To let the job wake it, the operator may run: ${cli} watch install --credentials-dir ${dirArg} --wake-command ${shellQuote(proposal.wakeCommand)}. ${proposal.hostScheduler}`
         : `To wake an agent when mail arrives, the operator runs: ${cli} watch install --credentials-dir ${dirArg} --wake-command '<agent command; {prompt} becomes the prompt>'.`,
     );
-  }
   if (!hasCredentials) next.push(`No credentials.json in ${dir} yet: register first, or the job has nothing to read.`);
-  if (sandbox) {
+  if (sandbox)
     summary += ` This directory was registered against a local sandbox (JMAP ${sandbox.apiUrl ?? '?'}, auth ${sandbox.authUrl ?? '?'}), not the service: the job and every call reach its inbox only while that sandbox runs.`;
-  }
   return {
     credentialsDir: dir,
     ...(address !== undefined ? { inbox: address } : {}),

@@ -50,13 +50,12 @@ export function runWakeCommand(options: RunWakeCommandOptions): Promise<WakeComm
     const child = spawn('/bin/sh', ['-c', line], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let timedOut = false;
     const kill = (): void => {
-      if (child.pid !== undefined) {
+      if (child.pid !== undefined)
         try {
           process.kill(-child.pid, 'SIGTERM');
         } catch {
           child.kill('SIGTERM');
         }
-      }
     };
     const timer = setTimeout(() => {
       timedOut = true;

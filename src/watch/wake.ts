@@ -87,7 +87,7 @@ export async function wake(options: WakeOptions): Promise<WakeResult> {
   // One wake per inbox at a time, so an overlapping run never starts the agent twice. While it is
   // held, a connected account's inbox uses only read-only tokens (oauth-inbox-account.ts).
   const release = await tryAcquireLock(dir, 'wake');
-  if (!release) {
+  if (!release)
     return {
       credentialsDir,
       ...(identity.address ? { inbox: identity.address } : {}),
@@ -100,7 +100,6 @@ export async function wake(options: WakeOptions): Promise<WakeResult> {
       summary: 'Another wake of this inbox is still running; this one did nothing.',
       next: [],
     };
-  }
   try {
     // The inbox is read-only for every process of this user while this wake runs, whatever the door or directory.
     const unmark = await markInboxWaking((await options.account.config()).userConfigDir, guardedInbox(identity).inbox);
@@ -148,10 +147,9 @@ async function wakeLocked(options: WakeOptions, credentialsDir: string, identity
     return { ...base, agent, stateAdvanced: true, summary, next };
   };
 
-  if (mail.total === 0) {
+  if (mail.total === 0)
     return advanced({ ran: false, reason: 'no new mail' }, 'No new mail since the last check; no agent was started.');
-  }
-  if (!command) {
+  if (!command)
     return advanced(
       { ran: false, reason: 'no wake command configured' },
       `${mail.total} new message(s); the digest is at ${paths.digest}. No agent command is configured, so nobody was woken.`,
@@ -159,7 +157,6 @@ async function wakeLocked(options: WakeOptions, credentialsDir: string, identity
         `To wake an agent next time, the operator runs: agent-mailbox watch install --credentials-dir ${shellQuote(credentialsDir)}${inboxInput ? ` --inbox ${shellQuote(inboxInput)}` : ''} --wake-command '<command with {prompt}>'`,
       ],
     );
-  }
 
   const prompt = wakePrompt({ credentialsDir, inbox, inboxInput, digestPath: paths.digest });
   log.info(`wake: starting the agent command for ${mail.total} new message(s)`);
@@ -180,12 +177,11 @@ async function wakeLocked(options: WakeOptions, credentialsDir: string, identity
     log.error(`wake: could not start the agent command: ${(error as Error).message}`);
   }
   const agent = { ran: true, command, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs };
-  if (run.exitCode === 0) {
+  if (run.exitCode === 0)
     return advanced(
       { ...agent, reason: 'new mail' },
       `${mail.total} new message(s); the agent command ran and finished (exit 0).`,
     );
-  }
   const how = run.timedOut
     ? 'timed out'
     : run.exitCode === null

@@ -20,13 +20,12 @@ interface WatchDaemonOptions {
 /** Where there is no crontab: fires on the schedule while this process lives (no catch-up); resolves when stopped. */
 export async function runWatchDaemon(options: WatchDaemonOptions): Promise<{ fired: number; failed: number }> {
   const expression = options.schedule ?? dailySchedule;
-  if (!cron.validate(expression)) {
+  if (!cron.validate(expression))
     throw new MailboxError({
       code: 'usage',
       message: `"${expression}" is not a valid cron expression.`,
       hint: `Use five or six fields, e.g. "${dailySchedule}".`,
     });
-  }
   const { log } = options;
   let fired = 0;
   let failed = 0;

@@ -99,13 +99,12 @@ export class AccessTokenSource {
   private async renewHoldingLock(need: TokenNeed, call: CallOptions): Promise<string> {
     const { store } = this.options;
     const grant = await store.readGrant();
-    if (!grant) {
+    if (!grant)
       throw new MailboxError({
         code: 'credentials_missing',
         message: `${this.options.dir} holds no connected account any more (oauth.json is gone).`,
         hint: 'The operator connects the account again: agent-mailbox connect --credentials-dir <this directory>.',
       });
-    }
     // Another process may have renewed while this one waited for the lock.
     const cached = await store.readAccessTokens();
     const current = cached?.connectedAt === grant.connectedAt ? cached.tokens : [];

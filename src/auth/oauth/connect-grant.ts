@@ -59,13 +59,12 @@ export interface ConnectOutcome {
 function authorizationUrl(server: AuthorizationServer, fields: Record<string, string>): URL {
   const endpoint = server.authorization_endpoint ?? '';
   const url = new URL(endpoint);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && insecureAllowed(endpoint))) {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && insecureAllowed(endpoint)))
     throw new MailboxError({
       code: 'bad_response',
       message: `The authorization endpoint ${endpoint.slice(0, 200)} is not an https address; it was not opened.`,
       hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service.`,
     });
-  }
   for (const [name, value] of Object.entries(fields)) url.searchParams.set(name, value);
   return url;
 }

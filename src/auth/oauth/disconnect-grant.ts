@@ -28,21 +28,19 @@ export async function disconnectGrant(
   options: { localOnly: boolean; lock?: LockOptions },
 ): Promise<DisconnectOutcome> {
   const kind = credentialsKindOf(dir);
-  if (kind === 'pow') {
+  if (kind === 'pow')
     throw new MailboxError({
       code: 'invalid_input',
       message: `${dir} holds an inbox registered by proof of work, not a connected account; disconnect ends connections only.`,
       hint: `Nothing was changed. That inbox's apiKey is in ${join(dir, 'credentials.json')}; to stop using it, remove its daily job (watch remove) and keep or delete the directory yourself.`,
     });
-  }
-  if (kind === 'none') {
+  if (kind === 'none')
     throw new MailboxError({
       code: 'credentials_missing',
       message: `${dir} holds no connected account (no oauth.json).`,
       hint: `Give the ${inputRef('credentials_dir')} the account was connected into.`,
       details: { credentialsDir: dir },
     });
-  }
   const store = new OAuthGrantStore(dir, (message) => http.log.warn(message));
   return withDirectoryLock(
     dir,
@@ -51,13 +49,12 @@ export async function disconnectGrant(
       const grant = await store.readGrant().catch(() => undefined);
       const inboxes = (await store.readInboxList())?.inboxes.map((inbox) => inbox.address) ?? [];
       if (!options.localOnly) {
-        if (!grant) {
+        if (!grant)
           throw new MailboxError({
             code: 'credentials_corrupt',
             message: `${join(dir, oauthFiles.grant)} cannot be read, so the grant cannot be revoked from here.`,
             hint: "The person revokes the connection in the service's dashboard; then disconnect --local-only removes the files.",
           });
-        }
         await revokeGrant(grant, http);
       }
       await rm(join(dir, oauthFiles.inboxFolders), { recursive: true, force: true });

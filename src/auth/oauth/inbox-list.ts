@@ -37,13 +37,12 @@ export async function fetchInboxList(
   if (response.status < 200 || response.status >= 300)
     throw serviceError(response.status, response.text(), `GET ${url}`);
   const parsed = agentsSchema.safeParse(jsonOrUndefined(response));
-  if (!parsed.success) {
+  if (!parsed.success)
     throw new MailboxError({
       code: 'bad_response',
       message: `The inbox list (${url}) is not what spec §2.1 describes.`,
       hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service.`,
     });
-  }
   const inboxes: KnownInbox[] = parsed.data.agents
     .filter((agent) => uuid.test(agent.accountId))
     .map((agent) => ({
@@ -84,14 +83,13 @@ export function chooseInbox(list: StoredInboxList, wanted: string | undefined, d
     credentialsDir: dir,
     inboxes: list.inboxes.map((inbox) => ({ address: inbox.address, accountId: inbox.accountId })),
   };
-  if (list.inboxes.length === 0) {
+  if (list.inboxes.length === 0)
     throw new MailboxError({
       code: 'inbox_unknown',
       message: `The account connected in ${dir} owns no inbox.`,
       hint: 'The person creates an inbox (on the consent page or in the dashboard); the operator then runs connect again.',
       details,
     });
-  }
   if (wanted !== undefined && wanted.trim() !== '') {
     const found = findInbox(list, wanted);
     if (found) return found;

@@ -44,14 +44,13 @@ export async function listenOnLoopback(): Promise<LoopbackReceiver> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== callbackPath)
       return page(res, 404, 'Not found', 'Nothing is served here.');
-    if (expected === undefined || url.searchParams.get('state') !== expected || !deliver) {
+    if (expected === undefined || url.searchParams.get('state') !== expected || !deliver)
       return page(
         res,
         400,
         'Not for this sign-in',
         'This answer does not belong to the connection agent-mailbox is waiting for. Start again from the link agent-mailbox printed.',
       );
-    }
     const receive = deliver;
     deliver = undefined;
     let answered = false;

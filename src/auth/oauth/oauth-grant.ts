@@ -100,14 +100,13 @@ export class OAuthGrant {
         return stored;
       } catch (error) {
         if (!(error instanceof InboxListUnauthorized)) throw error;
-        if (renewed) {
+        if (renewed)
           throw new MailboxError({
             code: 'auth_rejected',
             status: 401,
             message: 'The inbox list refused a freshly renewed access token.',
             hint: 'The operator connects the account again: agent-mailbox connect --credentials-dir <this directory>.',
           });
-        }
         this.tokens.invalidate(token);
       }
     }

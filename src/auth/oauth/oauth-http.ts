@@ -68,14 +68,13 @@ export function oauthFailure(error: unknown, step: OAuthStep, where: string): Ma
       details: { oauthError: code },
     });
   }
-  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+  if (error instanceof oauth.WWWAuthenticateChallengeError)
     return new MailboxError({
       code: 'oauth_failed',
       status: error.status,
       message: `The ${step} was refused by ${where} (HTTP ${error.status}, ${clip(error.cause.map((c) => c.parameters.error ?? c.scheme).join(', '))}).`,
       hint: hintFor(step, undefined),
     });
-  }
   const message = error instanceof Error ? clip(error.message) : 'an unexpected answer';
   return new MailboxError({
     code: 'bad_response',
@@ -88,9 +87,8 @@ export function oauthFailure(error: unknown, step: OAuthStep, where: string): Ma
 }
 
 function hintFor(step: OAuthStep, error: string | undefined): string {
-  if (step === 'renewal') {
+  if (step === 'renewal')
     return 'The grant is no longer valid (revoked by the person or the operator, unused for 90 days, or ended by the service). The operator connects the account again: agent-mailbox connect --credentials-dir <this directory>.';
-  }
   if (step === 'authorization' && error === 'access_denied')
     return 'The person declined (or unticked every scope). Run connect again when they want to connect.';
   if (step === 'registration')

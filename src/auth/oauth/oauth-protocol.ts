@@ -78,13 +78,12 @@ export async function discoverServer(
   const foreign = Object.entries(credentialed).filter(
     ([, url]) => url !== undefined && !isOriginAllowed(url, issuer.origin, allowedOrigins),
   );
-  if (foreign.length > 0) {
+  if (foreign.length > 0)
     throw new MailboxError({
       code: 'bad_response',
       message: `The authorization server at ${issuer.origin} names another origin for ${foreign.map(([name, url]) => `${name} (${originOr(url)})`).join(', ')}; secrets go only to the configured origins, so nothing was sent there.`,
       hint: `Check ${settingRef('authUrl')}. If that origin really belongs to the service, the operator allows it with ${settingRef('allowedOrigins')}.`,
     });
-  }
   const lacks = [
     server.authorization_endpoint ? undefined : 'authorization_endpoint',
     server.registration_endpoint ? undefined : 'registration_endpoint',
@@ -92,13 +91,12 @@ export async function discoverServer(
       ? 'PKCE S256'
       : undefined,
   ].filter((x): x is string => x !== undefined);
-  if (lacks.length > 0) {
+  if (lacks.length > 0)
     throw new MailboxError({
       code: 'bad_response',
       message: `The authorization server at ${authUrl} does not offer what connect needs: ${lacks.join(', ')}.`,
       hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service's auth host.`,
     });
-  }
   return server;
 }
 
@@ -162,13 +160,12 @@ function persistRefreshToken(persist: (refreshToken: string) => Promise<void>) {
 
 function issued(result: oauth.TokenEndpointResponse, askedScope: string): IssuedTokens {
   rememberSecret(result.access_token);
-  if (typeof result.expires_in !== 'number' || result.expires_in <= 0) {
+  if (typeof result.expires_in !== 'number' || result.expires_in <= 0)
     throw new MailboxError({
       code: 'bad_response',
       message: 'The token answer did not say how long the access token lives (expires_in).',
       hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service.`,
     });
-  }
   return {
     accessToken: result.access_token,
     expiresIn: result.expires_in,
@@ -222,13 +219,12 @@ export async function refreshGrant(
 /** Revokes the grant by its refresh token (RFC 7009: 200 even for a token the server does not know). */
 export async function revokeGrant(grant: StoredGrant, http: OAuthHttp): Promise<void> {
   const endpoint = grant.server.revocation_endpoint;
-  if (!endpoint) {
+  if (!endpoint)
     throw new MailboxError({
       code: 'oauth_failed',
       message: 'The authorization server offers no revocation endpoint, so the grant cannot be ended from here.',
       hint: "The person revokes the connection in the service's dashboard; then disconnect --local-only removes the files.",
     });
-  }
   await step('revocation', endpoint, async () =>
     oauth.processRevocationResponse(
       await oauth.revocationRequest(

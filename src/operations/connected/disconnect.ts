@@ -41,7 +41,7 @@ export const disconnectOperation = defineLazyOperation({
       // The inboxes' daily jobs would only fail from now on: they go with the connection.
       const { removeWatch } = await import('../../watch/index.js');
       const base = watchTarget(ctx, { credentials_dir: dir });
-      for (const inbox of inboxes) {
+      for (const inbox of inboxes)
         await removeWatch({
           ...base,
           inbox: { address: inbox.address, stateDir: oauthInboxStateDir(dir, inbox.address) },
@@ -50,7 +50,6 @@ export const disconnectOperation = defineLazyOperation({
             `The daily job of ${inbox.address} could not be removed (${toMailboxError(error).message}); remove its line from the crontab by hand.`,
           );
         });
-      }
     }
     next.push(
       outcome.revoked

@@ -14,11 +14,10 @@ import type { jmapRequestInput, jmapRequestOperatorInput, JmapRequestOutput } fr
 type JmapRequestInput = z.infer<typeof jmapRequestInput> & Partial<z.infer<typeof jmapRequestOperatorInput>>;
 
 export async function runJmapRequestCall(input: JmapRequestInput, ctx: OperationContext): Promise<JmapRequestOutput> {
-  if (input.include_held) {
+  if (input.include_held)
     await askOperator(ctx.terminal, 'jmap_request --include-held', [
       "include-held shows this inbox's mail that your receive rules hold back from the agent, in this run's output only.",
     ]);
-  }
   const account = ctx.accounts.open(input.credentials_dir, { inbox: input.inbox });
   if (!input.download)
     return namingInbox(

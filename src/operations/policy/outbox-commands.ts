@@ -67,14 +67,13 @@ const outboxApproveOperation = defineLazyOperation({
     const account = accountOf(ctx, input);
     const { approveHeldMail, findHeld, askOperator } = await loadHandlers();
     const record = await findHeld(account, input.id);
-    if (record.status === 'held') {
+    if (record.status === 'held')
       await askOperator(ctx.terminal, `outbox approve ${record.id}`, [
         `Send this held mail (${record.reason})?`,
         `  To: ${record.rcptTo.join(', ')}`,
         `  Subject: ${record.subject}`,
         `  Draft: ${record.emailId}, held ${record.createdAt}`,
       ]);
-    }
     const sent = await approveHeldMail(account, input.id, gateContext(ctx));
     return { ...sent, summary: `Sent held mail ${sent.id} ("${sent.subject}") to ${sent.rcptTo.join(', ')}.` };
   },

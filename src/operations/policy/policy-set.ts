@@ -71,13 +71,12 @@ export const policySetOperation = defineLazyOperation({
         });
       settings.attachFrom = dir;
     }
-    if (Object.keys(settings).length === 0) {
+    if (Object.keys(settings).length === 0)
       throw new MailboxError({
         code: 'usage',
         message: 'policy set needs at least one setting.',
         hint: 'For example: --send allowlist, --max-sends-per-hour 20, --secret-scan on.',
       });
-    }
     return runPolicyChange(ctx, input, { kind: 'set', settings }, 'policy set');
   },
 });

@@ -21,13 +21,12 @@ export async function policyTarget(
   ctx: OperationContext,
   input: { user?: boolean | undefined; credentials_dir?: string | undefined; inbox?: string | undefined },
 ): Promise<{ layer: 'user' | 'inbox'; path: string; paths: PolicyPaths; credentialsDir?: string }> {
-  if (input.user === true && (input.credentials_dir !== undefined || input.inbox !== undefined)) {
+  if (input.user === true && (input.credentials_dir !== undefined || input.inbox !== undefined))
     throw new MailboxError({
       code: 'usage',
       message: 'Give --user or an inbox (--credentials-dir, --inbox), not both.',
       hint: '--user for every inbox of this user, --credentials-dir for one inbox.',
     });
-  }
   const config = commandConfig(ctx, input);
   const { layerPath, policyPaths, guardedInbox } = await loadHandlers();
   if (input.user === true) {

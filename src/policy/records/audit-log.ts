@@ -40,12 +40,11 @@ export async function appendAudit(dir: string, entry: AuditEntry): Promise<void>
   const size = await sizeOf(path);
   if (size === 0) await ensurePrivateDir(dir);
   // Stryker disable next-line EqualityOperator: this check only spares taking the lock; the one under the lock decides
-  if (size + line.length > auditLogMaxBytes) {
+  if (size + line.length > auditLogMaxBytes)
     await withDirectoryLock(dir, 'audit', async () => {
       const size = await sizeOf(path);
       if (size + line.length > auditLogMaxBytes && size > 0) await rename(path, `${path}.1`);
     });
-  }
   await appendPrivate(path, line);
 }
 

@@ -80,13 +80,12 @@ export async function transitionHeld(
   return withDirectoryLock(dir, 'outbox', async () => {
     const outbox = await readOutbox(dir);
     const record = outbox.held.find((held) => held.id === id);
-    if (!record) {
+    if (!record)
       throw new MailboxError({
         code: 'invalid_input',
         message: `No held mail with the id ${id} in this inbox's outbox.`,
         hint: 'Run `agent-mailbox outbox list` to see the held mail and their ids.',
       });
-    }
     const previous = record.status;
     if (!from.includes(previous)) return { record, previous };
     Object.assign(record, { status: to, ...extra });

@@ -1,7 +1,6 @@
 import { authservIdOf } from '../../config.js';
 import type { CheckContext } from '../../gate/outgoing.js';
-import type { AuditEntry } from '../../policy/records/audit-log.js';
-import { appendAudit } from '../../policy/records/audit-log.js';
+import { appendAudit, type AuditEntry } from '../../policy/records/audit-log.js';
 import { effectivePolicy } from '../../policy/effective-policy.js';
 import { inboxKey } from '../../policy/records/inbox-state-dir.js';
 import { assertUsable, loadPolicyLayers, policyPaths } from '../../policy/policy-layers.js';

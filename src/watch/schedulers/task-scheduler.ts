@@ -127,13 +127,12 @@ export function taskSchedulerJob(spec: WakeJobSpec): ScheduledJob {
         return batchRefusal(value);
       });
       const argumentRefusal = taskArgumentRefusal(batchPath);
-      if (argumentRefusal !== undefined) {
+      if (argumentRefusal !== undefined)
         throw new MailboxError({
           code: 'watch_failed',
           message: `The job's folder ${JSON.stringify(spec.jobDir)} ${argumentRefusal}, so Task Scheduler could not start the daily job.`,
           hint: 'Use a credentials directory without such characters, then run watch install again.',
         });
-      }
       const xml = buildTaskXml(spec);
       const batch = buildWakeBatchFile(spec);
       const registered = await query();

@@ -1,5 +1,4 @@
-import type { Atrule, Block, CssNode, Declaration, Rule, StyleSheet } from 'css-tree';
-import type { parse as ParseCss } from 'css-tree';
+import type { Atrule, Block, CssNode, Declaration, parse as ParseCss, Rule, StyleSheet } from 'css-tree';
 import { matchesMedia, maxMediaNesting, nestsPastMediaReading } from './matches-media.js';
 import { parseDeclarations, splitTopLevelCommas, type CssDeclaration } from './parse-declarations.js';
 import { normalisePropertyName } from './property-name.js';
