@@ -72,9 +72,10 @@ function writeCache(file: string, data: Buffer): void {
   }
 }
 
+/** A temp file a killed run left is removed as its cache would be. */
 function removeStaleCaches(dir: string, now: number): void {
   for (const name of readdirSync(dir)) {
-    if (!name.endsWith(cacheSuffix)) continue;
+    if (!name.includes(cacheSuffix)) continue;
     const file = join(dir, name);
     if (now - statSync(file).mtimeMs > staleAfterMs) unlinkSync(file);
   }

@@ -124,6 +124,14 @@ describe('the code cache of the package bin', () => {
     expect((await caches()).size).toBeGreaterThan(0);
   });
 
+  it('answers the same where the cache directory cannot be made (a file stands in its way)', async () => {
+    const cached = await listing();
+    const blocked = join(root, 'blocked-cache');
+    await writeFile(blocked, 'not a directory');
+    expectSameListing(cached, await listing({ XDG_CACHE_HOME: blocked }));
+    expect((await stat(blocked)).isFile()).toBe(true);
+  });
+
   it('survives runs that make it at the same time: whole files only, none left half-written', async () => {
     const runs = await Promise.all([1, 2, 3, 4].map(() => listing()));
     for (const each of runs) expectSameListing(runs[0] as Listing, each);
@@ -137,14 +145,15 @@ describe('the code cache of the package bin', () => {
     await mkdir(cacheDir(), { recursive: true, mode: 0o700 });
     const old = join(cacheDir(), 'chunk-OLDBUILD.1000.11.3.x64.v8-cache');
     const recent = join(cacheDir(), 'chunk-OTHERBUILD.1000.11.3.x64.v8-cache');
+    const leftByAKilledRun = join(cacheDir(), 'chunk-OLDBUILD.1000.11.3.x64.v8-cache.4242.k3j.tmp');
     const notOurs = join(cacheDir(), 'notes.txt');
-    for (const file of [old, recent, notOurs]) await writeFile(file, 'x', { mode: 0o600 });
+    for (const file of [old, recent, leftByAKilledRun, notOurs]) await writeFile(file, 'x', { mode: 0o600 });
     const longAgo = new Date(Date.now() - 40 * 24 * 3600 * 1000);
-    await utimes(old, longAgo, longAgo);
-    await utimes(notOurs, longAgo, longAgo);
+    for (const file of [old, leftByAKilledRun, notOurs]) await utimes(file, longAgo, longAgo);
     await listing();
     const names = [...(await caches()).keys()];
     expect(names).not.toContain('chunk-OLDBUILD.1000.11.3.x64.v8-cache');
+    expect(names).not.toContain('chunk-OLDBUILD.1000.11.3.x64.v8-cache.4242.k3j.tmp');
     expect(names).toContain('chunk-OTHERBUILD.1000.11.3.x64.v8-cache');
     expect(names).toContain('notes.txt');
   });

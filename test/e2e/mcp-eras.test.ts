@@ -193,7 +193,7 @@ describe('which era a connection gets', () => {
   /** Sends one line to a fresh server and returns its first answer. */
   async function firstAnswer(message: unknown): Promise<Record<string, unknown>> {
     const child = spawn(process.execPath, [builtEntry, 'mcp'], {
-      env: { PATH: process.env.PATH, AGENT_MAILBOX_CRONTAB: noCrontab, ...offlineEnv },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MAILBOX_CRONTAB: noCrontab, ...offlineEnv },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     let out = '';

@@ -51,7 +51,10 @@ const expectedAnswers = fullProgram(invocations);
 
 async function bundled(file: string, argv: string[]): Promise<Answer> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [file, ...argv], { env: { PATH: process.env.PATH } });
+    // HOME: the package entry keeps its code cache under it (the run's own, user-home-guard.ts).
+    const { stdout, stderr } = await run(process.execPath, [file, ...argv], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const e = error as { stdout: string; stderr: string; code: number };
