@@ -39,6 +39,8 @@ interface ProcessCase {
   drive?: (child: ReturnType<typeof spawn>, started: number) => Promise<Record<string, number>>;
   /** Resolves when the run has gone far enough (the PoW started): the child is killed then. */
   stopWhen?: () => Promise<void>;
+  /** Variables over the round's environment; given the run's index, so a run can have a folder of its own. */
+  env?: (index: number) => NodeJS.ProcessEnv;
 }
 
 async function runCase(c: ProcessCase, env: NodeJS.ProcessEnv, workDir: string, index: number): Promise<Sample> {
@@ -48,7 +50,7 @@ async function runCase(c: ProcessCase, env: NodeJS.ProcessEnv, workDir: string, 
     ? [gnuTime, ['-f', '%M %U %S', '-o', rssFile, process.execPath, ...c.args]]
     : [process.execPath, c.args];
   const started = performance.now();
-  const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { env: { ...env, ...c.env?.(index) }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -202,6 +204,24 @@ export async function runColdStartBench(options: ColdStartOptions = {}): Promise
         },
         { name: `${label}mcp`, args: [entry, 'mcp'], drive: driveMcp },
       ]),
+      // The package bin loads its bundle with V8's code cache (src/start/load-bundle.ts), which the
+      // untimed rounds write: these show a start without it, and the first start, which writes it.
+      {
+        name: 'no code cache: jmap_request --ops-file list_inbox',
+        args: [packageEntryOf(bin), 'jmap_request', '--ops-file', 'list_inbox'],
+        env: () => ({ AGENT_MAILBOX_NO_CODE_CACHE: '1' }),
+      },
+      {
+        name: 'first run, writes the code cache: jmap_request --ops-file list_inbox',
+        args: [packageEntryOf(bin), 'jmap_request', '--ops-file', 'list_inbox'],
+        env: (index) => ({ XDG_CACHE_HOME: join(workDir, `first-run-cache-${index}`) }),
+      },
+      {
+        name: 'no code cache: mcp',
+        args: [packageEntryOf(bin), 'mcp'],
+        drive: driveMcp,
+        env: () => ({ AGENT_MAILBOX_NO_CODE_CACHE: '1' }),
+      },
     ];
     // Untimed rounds cache the JMAP session on disk, warm the page cache and the in-process
     // sandbox's JIT (its first answers are several times slower than later ones).
