@@ -17,10 +17,7 @@ type PageStream = PageTarget['stdout'];
 /** The entry chunk's file name in dist/chunks/ (it carries a hash of its content): set by scripts/build.mjs. */
 declare const AGENT_MAILBOX_ENTRY_CHUNK: string;
 
-/**
- * Read here, before the program and its settings table are loaded; any value but empty, 0 or false
- * turns the cache off (README, "Files it writes").
- */
+/** Read before the program and its settings table load: any value but empty, 0 or false turns the cache off. */
 const noCodeCache = (value: string | undefined): boolean =>
   value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 

@@ -29,8 +29,15 @@ export async function readPackageFile(path: string): Promise<string> {
   return bundled ?? readFile(path, 'utf8');
 }
 
-export async function listPackageDir(dir: string): Promise<string[]> {
-  if (!bundledAssets) return readdir(dir);
+// The package's own folders do not change while it runs (a session asked for the presets' twice a call).
+const listed = new Map<string, Promise<readonly string[]>>();
+
+export async function listPackageDir(dir: string): Promise<readonly string[]> {
+  if (!bundledAssets) {
+    const names = listed.get(dir) ?? readdir(dir);
+    listed.set(dir, names);
+    return names.catch((error: unknown) => (listed.delete(dir), Promise.reject(error)));
+  }
   const prefix = `${bundledKey(dir)}/`;
   return Object.keys(bundledAssets.files)
     .filter((key) => key.startsWith(prefix) && !key.slice(prefix.length).includes('/'))

@@ -9,8 +9,30 @@ export interface NormalisedAddress {
   domain: string;
 }
 
+/**
+ * Forms already worked out, by their text: a session's screen judges every mail of every listing against the
+ * same lists, and IDNA and parsing the entries were much of its work. Facts, never verdicts; bounded in count
+ * (emptied when full) and length, as strangers' mail names domains without end.
+ */
+const known = { domains: new Map<string, string | null>(), entries: new Map<string, ListEntry | null>() };
+
+function remembered<T>(map: Map<string, T | null>, text: string, work: (text: string) => T | undefined): T | undefined {
+  // No domain or address is longer: such text is worked out afresh rather than kept.
+  if (text.length > 320) return work(text);
+  const seen = map.get(text);
+  if (seen !== undefined) return seen ?? undefined;
+  const found = work(text);
+  if (map.size >= 4_096) map.clear();
+  map.set(text, found ?? null);
+  return found;
+}
+
 /** Lowercase ASCII form of a domain (IDN → punycode), trailing dot dropped; undefined when it is no domain. */
 export function normaliseDomain(domain: string): string | undefined {
+  return remembered(known.domains, domain, asciiDomain);
+}
+
+function asciiDomain(domain: string): string | undefined {
   const trimmed = domain.trim().replace(/\.$/, '');
   if (trimmed === '' || /[\s@<>"(),;:\\[\]]/.test(trimmed)) return undefined;
   const ascii = domainToASCII(trimmed.toLowerCase());
@@ -42,13 +64,19 @@ type ListEntry = ({ kind: 'address' } & NormalisedAddress) | { kind: 'domain'; d
 
 /** Parses an operator's list entry: an address (`ana@example.org`) or a domain (`example.org`, `@example.org`). */
 export function parseListEntry(raw: string): ListEntry | undefined {
+  return remembered(known.entries, raw, readListEntry);
+}
+
+function readListEntry(raw: string): ListEntry | undefined {
   const text = raw.trim();
   if (text.includes('@') && !text.startsWith('@')) {
     const parsed = normaliseAddress(text);
-    return parsed ? { kind: 'address', ...parsed } : undefined;
+    return parsed ? Object.freeze({ kind: 'address', ...parsed }) : undefined;
   }
   const domain = normaliseDomain(text.replace(/^@/, ''));
-  return domain && (domain.includes('.') || domain === 'localhost') ? { kind: 'domain', domain } : undefined;
+  return domain && (domain.includes('.') || domain === 'localhost')
+    ? Object.freeze({ kind: 'domain', domain })
+    : undefined;
 }
 
 /** Whether `domain` is `parent` or one of its subdomains; `example.org.evil.test` is neither. */

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
-import { renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
@@ -58,17 +58,12 @@ function readCache(file: string): Buffer | undefined {
 
 /** Written whole or not at all: another process may be writing the same cache. */
 function writeCache(file: string, data: Buffer): void {
-  // A cache that is not written is made again by the next run.
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     writeFileSync(temp, data, { mode: 0o600, flag: 'wx' });
     renameSync(temp, file);
   } catch {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Never created.
-    }
+    rmSync(temp, { force: true });
   }
 }
 
@@ -109,11 +104,8 @@ export function loadBundle(entry: string, cacheDir: string | undefined): unknown
       made.push({ script, file: cacheFile });
     // Chunks name each other as ./name.js; everything else (node's modules) is node's to load.
     const nodeRequire = createRequire(file);
-    const require = Object.assign(
-      (specifier: string): unknown =>
-        specifier.startsWith('./') ? load(join(chunksDir, specifier)) : nodeRequire(specifier),
-      { resolve: nodeRequire.resolve },
-    );
+    const require = (specifier: string): unknown =>
+      specifier.startsWith('./') ? load(join(chunksDir, specifier)) : nodeRequire(specifier);
     const run = script.runInThisContext() as (...args: unknown[]) => void;
     run.call(module.exports, module.exports, require, module, file, chunksDir);
     return module.exports;
@@ -121,11 +113,11 @@ export function loadBundle(entry: string, cacheDir: string | undefined): unknown
   if (dir)
     process.once('exit', () => {
       if (made.length === 0) return;
-      for (const { script, file } of made) writeCache(file, script.createCachedData());
       try {
+        for (const { script, file } of made) writeCache(file, script.createCachedData());
         removeStaleCaches(dir, Date.now());
       } catch {
-        // Another process removed one first; the rest go next time.
+        // A cache not written is made by the next run; a stale one another process removed first is gone.
       }
     });
   return load(entry);

@@ -2,11 +2,9 @@ import { bundledAssets } from '../bundle-assets.js';
 import { answerFromPage, mayAskForPage } from './prerendered-page.js';
 
 /**
- * Everything after node has started: the package's front (src/front.ts) calls this from the bundle it
- * loads, the skill's single file from bin.ts. process.env is read here and in those two only. In the
- * skill, `help`, `help <topic>` and every `--help` are answered from pages the build rendered with the
- * real program (scripts/build.mjs), before zod, commander or any command's code is loaded: a shell agent
- * pays for those on every step.
+ * Everything after node has started, called by the package's front (src/front.ts) and the skill's bin.ts; only
+ * these read process.env. In the skill, pages the build rendered (scripts/build.mjs) answer `help` and every
+ * `--help` before zod, commander or any command's code loads: a shell agent pays for those on every step.
  */
 export async function startMailbox(argv: readonly string[], cliPath: string): Promise<void> {
   // The pages are most of what a bundle carries: only an argv that may ask for one loads them.

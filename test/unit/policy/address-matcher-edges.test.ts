@@ -56,6 +56,35 @@ describe('what is no domain', () => {
     expect(normaliseDomain(' Example.ORG. ')).toBe('example.org');
   });
 
+  it('answers from the forms it kept as it did afresh, each by its own text, past its bound, and shares entries no caller can change', () => {
+    const texts = [
+      'Example.ORG',
+      'example.org.',
+      ' EXAMPLE.org ',
+      'b\u00FCcher.example',
+      'xn--bcher-kva.example',
+      'a b.org',
+      '@promo.example',
+      'Ana@Example.org',
+    ];
+    const afresh = texts.map((text) => [normaliseDomain(text), parseListEntry(text)]);
+    expect(afresh[3]).toEqual(['xn--bcher-kva.example', { kind: 'domain', domain: 'xn--bcher-kva.example' }]);
+    expect(texts.map((text) => [normaliseDomain(text), parseListEntry(text)])).toEqual(afresh);
+    for (let i = 0; i < 5_000; i++) normaliseDomain(`host-${i}.example`);
+    expect(texts.map((text) => [normaliseDomain(text), parseListEntry(text)])).toEqual(afresh);
+    const long = `${'a'.repeat(300)}.${'b'.repeat(60)}.org`;
+    expect(normaliseDomain(long)).toBe(long);
+    const shared = parseListEntry('ana@example.org');
+    expect(Object.isFrozen(shared)).toBe(true);
+    expect(() => Object.assign(shared ?? {}, { address: 'ana@evil.test' })).toThrow(TypeError);
+    expect(parseListEntry('ana@example.org')).toEqual({
+      kind: 'address',
+      address: 'ana@example.org',
+      local: 'ana',
+      domain: 'example.org',
+    });
+  });
+
   it('refuses a local part holding a line break, which could start a header or an SMTP command', () => {
     expect(normaliseAddress('"a\r\nRCPT TO:<x@evil.test>"@example.org')).toBeUndefined();
     expect(normaliseAddress('"a\nb"@example.org')).toBeUndefined();
