@@ -1,4 +1,5 @@
 import { MailboxError, settingRef } from '../errors.js';
+import { rememberedByText } from '../remembered.js';
 
 /**
  * Every request to the service carries a credential (bearer header, or the apiKey in the login body), so a redirect
@@ -20,7 +21,9 @@ export function checkRedirect(from: URL, to: URL): void {
 }
 
 /** The origin of a URL or of a URL template whose placeholders lie after its authority; undefined when it cannot be known. */
-export function originOfTemplate(value: string): string | undefined {
+export const originOfTemplate = rememberedByText(readOriginOfTemplate);
+
+function readOriginOfTemplate(value: string): string | undefined {
   const authority = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(value);
   // A placeholder in the host or port would let a value chosen later pick the destination.
   if (!authority?.[2] || /[{}]/.test(authority[2])) return undefined;

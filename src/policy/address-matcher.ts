@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url';
+import { rememberedByText } from '../remembered.js';
 
 /** One matcher for the operator's send and receive rules, so "example.org" means the same in both. */
 
@@ -9,28 +10,8 @@ export interface NormalisedAddress {
   domain: string;
 }
 
-/**
- * Forms already worked out, by their text: a session's screen judges every mail of every listing against the
- * same lists, and IDNA and parsing the entries were much of its work. Facts, never verdicts; bounded in count
- * (emptied when full) and length, as strangers' mail names domains without end.
- */
-const known = { domains: new Map<string, string | null>(), entries: new Map<string, ListEntry | null>() };
-
-function remembered<T>(map: Map<string, T | null>, text: string, work: (text: string) => T | undefined): T | undefined {
-  // No domain or address is longer: such text is worked out afresh rather than kept.
-  if (text.length > 320) return work(text);
-  const seen = map.get(text);
-  if (seen !== undefined) return seen ?? undefined;
-  const found = work(text);
-  if (map.size >= 4_096) map.clear();
-  map.set(text, found ?? null);
-  return found;
-}
-
 /** Lowercase ASCII form of a domain (IDN → punycode), trailing dot dropped; undefined when it is no domain. */
-export function normaliseDomain(domain: string): string | undefined {
-  return remembered(known.domains, domain, asciiDomain);
-}
+export const normaliseDomain = rememberedByText(asciiDomain);
 
 function asciiDomain(domain: string): string | undefined {
   const trimmed = domain.trim().replace(/\.$/, '');
@@ -63,9 +44,7 @@ export function normaliseAddress(raw: string): NormalisedAddress | undefined {
 type ListEntry = ({ kind: 'address' } & NormalisedAddress) | { kind: 'domain'; domain: string };
 
 /** Parses an operator's list entry: an address (`ana@example.org`) or a domain (`example.org`, `@example.org`). */
-export function parseListEntry(raw: string): ListEntry | undefined {
-  return remembered(known.entries, raw, readListEntry);
-}
+export const parseListEntry = rememberedByText(readListEntry);
 
 function readListEntry(raw: string): ListEntry | undefined {
   const text = raw.trim();

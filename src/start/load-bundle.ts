@@ -5,17 +5,13 @@ import { basename, dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
 
 /**
- * Runs the package's bundle (dist/chunks/, CommonJS) with V8's code cache: what V8 compiled in one run,
- * written to the user's cache directory when that run exits, saves every later start from compiling it
- * again (a cold listing spends a quarter of its time compiling, docs/benchmarks.md). node 20 has no
- * code cache for ES modules, and node 22's compile cache keeps only what is compiled before a module
- * runs, hence CommonJS chunks and this loader rather than `module.enableCompileCache()`.
- *
- * The cache is code: it is read only from a directory and files of this user's own that no one else may
- * write, never through a symbolic link. Chunk names carry a hash of their content, and a cache names
- * its chunk, V8's version and the machine; V8 itself refuses one made for another source length, V8
- * or set of flags, and a refused or missing cache is made anew. Anything that goes wrong with the cache
- * only means compiling as without it.
+ * Runs the package's bundle (dist/chunks/, CommonJS) with V8's code cache: what one run compiled, written to the
+ * user's cache directory at its exit, spares every later start compiling it (a quarter of a cold listing,
+ * docs/benchmarks.md). node 20 has no code cache for ES modules, and node 22's compile cache keeps only what is
+ * compiled before a module runs. The cache is code: it is read only from a directory and files of this user's
+ * own that no one else may write, never through a link. A cache names its chunk (whose name hashes its content),
+ * V8's version and the machine; V8 refuses one made for another source length, V8 or flags; a refused or missing
+ * cache is made anew. Anything wrong with the cache only means compiling as without it.
  */
 
 type ChunkModule = { exports: unknown };

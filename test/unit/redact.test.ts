@@ -156,6 +156,51 @@ describe('redactCredentialEcho', () => {
   });
 });
 
+describe('finding a known stretch', () => {
+  // What is masked is exactly what comparing every 12-character window of every run with the known
+  // secrets' fragments finds, at any offset, across runs, in any alphabet the runs allow, and it forgets as
+  // it learns: a faster scan must keep to this reference.
+  const alphabet = 'ABCXYZabcxyz0189_.+/-';
+  const runsOf = (text: string): string[] => text.match(/[A-Za-z0-9_.+/-]{12,}/g) ?? [];
+  const naive = (text: string, secrets: readonly string[]): boolean => {
+    const fragments = new Set(
+      secrets.flatMap((s) => {
+        const body = /^eyJ[^.]*\.(.+)$/.exec(s)?.[1] ?? s;
+        return Array.from({ length: Math.max(0, body.length - 11) }, (_, i) => body.slice(i, i + 12));
+      }),
+    );
+    return runsOf(text).some((run) =>
+      Array.from({ length: run.length - 11 }, (_, i) => run.slice(i, i + 12)).some((w) => fragments.has(w)),
+    );
+  };
+  let seed = 7;
+  // A linear congruential generator's low bits cycle quickly: its upper 16 bits are the number.
+  const random = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % n;
+  const word = (length: number): string => Array.from({ length }, () => alphabet[random(alphabet.length)]).join('');
+
+  it('masks what comparing every window would, for 2,000 texts with and without pieces of the secrets', () => {
+    const secrets = [word(40), word(12), `eyJhbGciOiJFUzI1NiJ9.${word(30)}.${word(20)}`];
+    for (const secret of secrets) rememberSecret(secret);
+    let found = 0;
+    for (let i = 0; i < 2_000; i++) {
+      const source = secrets[random(secrets.length)] ?? '';
+      const from = random(Math.max(1, source.length - 12));
+      const piece = source.slice(from, from + 12 + random(4));
+      const text = [word(random(30)), random(2) === 0 ? piece : word(12), word(random(30))].join(
+        random(3) === 0 ? ' ' : '',
+      );
+      const expected = naive(text, secrets);
+      found += expected ? 1 : 0;
+      expect(containsKnownSecret(text), text).toBe(expected);
+      expect(redactSecrets(text) !== text, text).toBe(expected);
+    }
+    expect(found, 'both kinds of text were met').toBeGreaterThan(300);
+    forgetAllSecrets();
+    rememberSecret(secrets[1]);
+    expect(containsKnownSecret(`x${secrets[0] ?? ''}y`)).toBe(naive(`x${secrets[0] ?? ''}y`, [secrets[1] ?? '']));
+  });
+});
+
 describe('redactDeep', () => {
   it('redacts every string of nested arrays and objects, leaving keys and other values', () => {
     rememberSecret('amk_deep_secret_0123456789');
