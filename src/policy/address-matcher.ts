@@ -25,7 +25,9 @@ function asciiDomain(domain: string): string | undefined {
  * One bare address (`local@domain`). Local parts compare case-insensitively: no mail service in use is case-
  * sensitive, and a rule `Bob@x` slips past while `bob@x` is blocked is worse. `bob+x@d` is not `bob@d`.
  */
-export function normaliseAddress(raw: string): NormalisedAddress | undefined {
+export const normaliseAddress = rememberedByText(readAddress);
+
+function readAddress(raw: string): NormalisedAddress | undefined {
   const text = raw.trim();
   const at = text.lastIndexOf('@');
   if (at <= 0 || at === text.length - 1) return undefined;
@@ -37,7 +39,7 @@ export function normaliseAddress(raw: string): NormalisedAddress | undefined {
   const domain = normaliseDomain(text.slice(at + 1));
   if (!domain) return undefined;
   const lower = local.toLowerCase();
-  return { address: `${lower}@${domain}`, local: lower, domain };
+  return Object.freeze({ address: `${lower}@${domain}`, local: lower, domain });
 }
 
 /** An operator's list entry: one address, or a domain that covers its subdomains too. */
