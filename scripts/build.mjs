@@ -283,7 +283,7 @@ const skill = (plugin) => ({ ...shared([plugin, tableInline]), outfile: skillScr
  */
 async function commonJsChunk(text) {
   const usesMeta = text.includes('import.meta');
-  const { code } = await transform(text.replace(/^#!.*\n/, ''), {
+  const { code, warnings } = await transform(text.replace(/^#!.*\n/, ''), {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
@@ -297,6 +297,8 @@ async function commonJsChunk(text) {
     minifyWhitespace: true,
     legalComments: 'none',
   });
+  // Any other use of import.meta would be an empty object in CommonJS: the build stops instead of shipping it.
+  if (warnings.length > 0) throw new Error(`a chunk does not convert to CommonJS cleanly: ${warnings[0].text}`);
   return code;
 }
 
