@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordBundleReads } from '../helpers/bundle-reads.js';
-import { builtCli, noCrontab } from '../helpers/run-cli.js';
+import { builtCli, offlineCliEnv } from '../helpers/run-cli.js';
 
 // A start pays for every file it opens, besides every byte; esbuild cuts chunks by the entries that
 // reach each module, and a lazily loaded module that reaches part of what every command loads cuts it
@@ -26,15 +26,7 @@ describe('the files a CLI command opens', () => {
     root = await mkdtemp(join(tmpdir(), 'agent-mailbox-files-'));
     const reads = await recordBundleReads(root);
     // Offline: no inbox in the directory, so the command ends at the account, its code all loaded.
-    const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: root,
-      AGENT_MAILBOX_AUTH_URL: 'http://127.0.0.1:9',
-      AGENT_MAILBOX_API_URL: 'http://127.0.0.1:9',
-      AGENT_MAILBOX_CREDENTIALS_DIR: join(root, 'credentials'),
-      AGENT_MAILBOX_CRONTAB: noCrontab,
-      ...reads.env,
-    };
+    const env = { ...offlineCliEnv(root), ...reads.env };
     const stderr = await run(
       process.execPath,
       [...reads.nodeArgs, builtCli, 'jmap_request', '--ops-file', 'list_inbox'],

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { noCrontab, repoBin } from '../helpers/run-cli.js';
+import { offlineCliEnv, repoBin } from '../helpers/run-cli.js';
 
 // The package's front loads the bundle with V8's code cache (src/start/load-bundle.ts): what one run compiled
 // is written to the user's cache directory and spares later runs compiling it. The cache is code, so
@@ -46,16 +46,7 @@ interface Listing {
 
 async function listing(env: Record<string, string> = {}): Promise<Listing> {
   return run(process.execPath, [repoBin, 'jmap_request', '--ops-file', 'list_inbox'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: root,
-      XDG_CACHE_HOME: join(root, 'cache'),
-      AGENT_MAILBOX_AUTH_URL: 'http://127.0.0.1:9',
-      AGENT_MAILBOX_API_URL: 'http://127.0.0.1:9',
-      AGENT_MAILBOX_CREDENTIALS_DIR: join(root, 'credentials'),
-      AGENT_MAILBOX_CRONTAB: noCrontab,
-      ...env,
-    },
+    env: { ...offlineCliEnv(root), XDG_CACHE_HOME: join(root, 'cache'), ...env },
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => ({

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { builtEntry, connectMcp, printStderrOnFailure, type McpConnection } from '../helpers/connect-mcp.js';
-import { builtCli, noCrontab } from '../helpers/run-cli.js';
+import { builtCli, offlineCliEnv } from '../helpers/run-cli.js';
 
 // zod compiles a parser for each object schema from a string on its first parse unless told not to
 // (src/start/zod-jitless.ts), which a short process never earns back. The setting is read at that first parse,
@@ -44,15 +44,7 @@ const compiled = async (): Promise<number> =>
   (await readFile(join(root, 'compiled.log'), 'utf8')).split('\n').filter(Boolean).length;
 
 // Offline: nothing here may reach a host, and an unroutable URL proves it.
-const offline = () => ({
-  PATH: process.env.PATH ?? '',
-  HOME: root,
-  AGENT_MAILBOX_AUTH_URL: 'http://127.0.0.1:9',
-  AGENT_MAILBOX_API_URL: 'http://127.0.0.1:9',
-  AGENT_MAILBOX_CREDENTIALS_DIR: join(root, 'credentials'),
-  AGENT_MAILBOX_CRONTAB: noCrontab,
-  COMPILED_LOG: join(root, 'compiled.log'),
-});
+const offline = () => ({ ...offlineCliEnv(root), COMPILED_LOG: join(root, 'compiled.log') });
 
 describe("zod's parsers in the built client", () => {
   it('are counted when zod compiles them (the preload sees what the bundle would do unset)', async () => {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli as runCliEntry } from '../../src/cli/main.js';
 import { forgetAllSecrets } from '../../src/redact.js';
@@ -11,6 +12,21 @@ export const repoBin = fileURLToPath(new URL('../../bin/agent-mailbox.js', impor
 
 /** A crontab program that does not exist: the default for every spawned CLI and MCP server in tests. */
 export const noCrontab = '/nonexistent/agent-mailbox-test/crontab';
+
+/**
+ * A CLI's environment with nothing reachable (an unroutable auth and JMAP host) and no inbox in its
+ * credentials directory, all under `root`: a command there loads its code and stops at the account.
+ */
+export function offlineCliEnv(root: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: root,
+    AGENT_MAILBOX_AUTH_URL: 'http://127.0.0.1:9',
+    AGENT_MAILBOX_API_URL: 'http://127.0.0.1:9',
+    AGENT_MAILBOX_CREDENTIALS_DIR: join(root, 'credentials'),
+    AGENT_MAILBOX_CRONTAB: noCrontab,
+  };
+}
 
 export interface CliRun {
   code: number;
