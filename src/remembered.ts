@@ -1,16 +1,46 @@
+/** A map bounded to `maxEntries`, least recently used dropped first (Map keeps insertion order). */
+export class BoundedLru<K, V> {
+  private readonly entries = new Map<K, V>();
+
+  constructor(readonly maxEntries: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key);
+    if (value === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      // Stryker disable next-line ConditionalExpression: the map is over its bound here, so it has an oldest key
+      if (oldest.done) break;
+      this.entries.delete(oldest.value);
+    }
+  }
+}
+
 /**
  * A pure function of a short text, remembered by that text: a long session meets the same domains, list entries
- * and session URLs on every call. Facts, never verdicts; bounded in count (emptied when full) and in length, since
- * mail from strangers names texts without end (no domain, address or origin is longer).
+ * and session URLs on every call. Facts, never verdicts; bounded in count (the least recently used goes first) and
+ * in length, since mail from strangers names texts without end (no domain, address or origin is longer).
  */
 export function rememberedByText<T>(work: (text: string) => T): (text: string) => T {
-  const known = new Map<string, T>();
+  const known = new BoundedLru<string, { answer: T }>(4_096);
   return (text) => {
     if (text.length > 320) return work(text);
-    if (known.has(text)) return known.get(text) as T;
-    const found = work(text);
-    if (known.size >= 4_096) known.clear();
-    known.set(text, found);
-    return found;
+    const seen = known.get(text);
+    if (seen) return seen.answer;
+    const answer = work(text);
+    known.set(text, { answer });
+    return answer;
   };
 }

@@ -7,7 +7,7 @@ import {
   type SenderAuthentication,
 } from '../trust/sender-authentication.js';
 import type { HidingTechnique } from './hidden/hiding-technique.js';
-import type { BoundedLru } from './preview-facts-cache.js';
+import type { BoundedLru } from '../remembered.js';
 import { readMessageBody, type MessageBody } from './read-message-body.js';
 import { shownName } from './shown-limits.js';
 import type { Email } from './present-mail-views.js';

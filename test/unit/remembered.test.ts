@@ -27,7 +27,7 @@ describe('rememberedByText', () => {
     for (let i = 0; i < 4_096; i++) same(`other-${i}`);
     calls.length = 0;
     same('first');
-    expect(calls, 'emptied when full: the first was forgotten').toEqual(['first']);
+    expect(calls, 'the least recently used went first: the first was forgotten').toEqual(['first']);
     const long = 'x'.repeat(321);
     same(long);
     same(long);

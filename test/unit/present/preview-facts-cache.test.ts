@@ -5,7 +5,7 @@ import {
   type AssessOptions,
   type PreviewFacts,
 } from '../../../src/present/assess-mail.js';
-import { BoundedLru } from '../../../src/present/preview-facts-cache.js';
+import { BoundedLru } from '../../../src/remembered.js';
 
 const ours = 'agent-mailbox.test';
 const hiddenHtml = `<html><body><div style="display:none">Preheader: big savings inside</div>
