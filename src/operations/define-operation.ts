@@ -84,8 +84,7 @@ export interface OperationAnnotations {
   openWorldHint: boolean;
 }
 
-export const optionalText = (describe: string) => z.string().optional().describe(describe);
-export const optionalSwitch = (describe: string) => z.boolean().optional().describe(describe);
+export { optionalSwitch, optionalText } from '../optional-inputs.js';
 
 /** The annotations of a command that reads, or rewrites, only local files. */
 export const readsLocal = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

@@ -1,6 +1,12 @@
 import * as z from 'zod';
 import { flagsOf, sandboxCommandInput, wholeNumber } from '../sandbox-bin/sandbox-flags.js';
-import { defineLazyOperation, optionalText, streamsOf, type OperationContext } from './define-operation.js';
+import {
+  defineLazyOperation,
+  optionalSwitch,
+  optionalText,
+  streamsOf,
+  type OperationContext,
+} from './define-operation.js';
 import { loadHandlers } from './handlers/load.js';
 
 /** Runs the sandbox package's bin (found at run time; the client never imports it) with these arguments. */
@@ -39,7 +45,7 @@ const credentialsDir = lazyText(
 );
 const classes = lazyText('Attack classes, comma-separated (default: all; see docs/drill.md).');
 const seed = () => wholeNumber('--seed').describe('Order of the mail (canaries are new on every run).');
-const json = () => z.boolean().optional().describe('Print JSON.');
+const json = () => optionalSwitch('Print JSON.');
 const html = lazyText('Also write the report as one self-contained HTML page to this file.');
 
 function drillCommand<I extends z.ZodObject>(

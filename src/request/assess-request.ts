@@ -6,10 +6,10 @@ import {
   type AssessOptions,
   type MailTrust,
   withPreparedBody,
+  previewFactsCache,
 } from '../present/assess-mail.js';
 import { prepareHtmlToText } from '../present/html-to-text.js';
 import { lastEmailList, responsesOf } from '../present/present-jmap-result.js';
-import { previewFactsCache } from '../present/preview-facts-cache.js';
 import { authenticationResultsProperty } from '../trust/sender-authentication.js';
 import type { JmapResponse } from '../jmap/jmap-types.js';
 import { jmapCapabilities } from '../wire-constants.js';

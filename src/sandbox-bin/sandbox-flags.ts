@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { optionalSwitch, optionalText } from '../optional-inputs.js';
 
 // The flags of `agent-mailbox sandbox`, for the client's CLI and help; the sandbox package declares them for
 // its own bin, and test/unit/sandbox-bin/sandbox-flags.test.ts checks the two agree.
@@ -9,8 +10,6 @@ export const wholeNumber = (what: string) =>
     .int(`${what} takes a whole number`)
     .min(0, `${what} takes a whole number`)
     .optional();
-
-const optionalText = (describe: string) => z.string().optional().describe(describe);
 
 const autoApprovePattern = /^[^:,]*[^\s:,][^:,]*:\s*[^\s,]+(\s*,\s*[^\s,]+)*\s*$/;
 const autoApproveUsage = '--oauth-auto-approve takes PERSON:INBOX1,INBOX2, e.g. alice:alice-inbox,ops@acme.test';
@@ -52,7 +51,7 @@ export const sandboxCommandInput = () =>
       .enum(['on', 'off'], { error: '--hosted-jmap is on or off' })
       .optional()
       .describe('Whether the hosted MCP server offers jmap_request (default on; run_preset stays either way).'),
-    json: z.boolean().optional().describe('Print one JSON line with the URLs once ready.'),
+    json: optionalSwitch('Print one JSON line with the URLs once ready.'),
     dns_file: optionalText(
       'JSON file of the DNS records SPF, DKIM and DMARC checks see, e.g. {"TXT": {"example.org": ["v=spf1 ip4:127.0.0.1 -all"]}}; unlisted names do not exist.',
     ),

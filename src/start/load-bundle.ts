@@ -43,8 +43,7 @@ function readCache(file: string): Buffer | undefined {
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     const stat = fstatSync(fd);
-    if (!stat.isFile() || !isOwnPrivate(stat) || stat.size > maxCacheBytes) return undefined;
-    return readFileSync(fd);
+    return stat.isFile() && isOwnPrivate(stat) && stat.size <= maxCacheBytes ? readFileSync(fd) : undefined;
   } catch {
     return undefined;
   } finally {
@@ -65,8 +64,7 @@ function writeCache(file: string, data: Buffer): void {
 
 /** A temp file a killed run left is removed as its cache would be. */
 function removeStaleCaches(dir: string, now: number): void {
-  for (const name of readdirSync(dir)) {
-    if (!name.includes(cacheSuffix)) continue;
+  for (const name of readdirSync(dir).filter((entry) => entry.includes(cacheSuffix))) {
     const file = join(dir, name);
     if (now - statSync(file).mtimeMs > staleAfterMs) unlinkSync(file);
   }
