@@ -76,6 +76,7 @@ describe('what is no domain', () => {
     expect(normaliseDomain(long)).toBe(long);
     const shared = parseListEntry('ana@example.org');
     expect(Object.isFrozen(shared)).toBe(true);
+    expect(Object.isFrozen(normaliseAddress('Ana@Example.org')), 'a sender address is shared too').toBe(true);
     expect(() => Object.assign(shared ?? {}, { address: 'ana@evil.test' })).toThrow(TypeError);
     expect(parseListEntry('ana@example.org')).toEqual({
       kind: 'address',
