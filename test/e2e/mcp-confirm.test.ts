@@ -151,9 +151,11 @@ describe('confirm over MCP 2025-11-25, when asking fails', () => {
       throw new Error('the form could not be shown');
     });
     expect((await connection.probe({})).answers).toEqual([{ action: 'cancel' }]);
-    expect(connection.stderr()).toMatch(
-      /a confirmation could not be asked \(counted as cancel\): .*the form could not be shown/,
-    );
+    const logged = /a confirmation could not be asked \(counted as cancel\): .*the form could not be shown/;
+    // stderr is a pipe of its own: the log line may arrive after the answer on stdout.
+    const { stderr } = connection;
+    await pollUntil(() => (logged.test(stderr()) ? true : undefined), 10_000).catch(() => undefined);
+    expect(stderr()).toMatch(logged);
   });
 });
 
