@@ -30,26 +30,29 @@ function isSecretChar(code: number): boolean {
 }
 
 /**
- * The [start, end) runs of secret characters long enough to hold a fragment. Not a regular expression:
- * V8 keeps a backtracking entry per character of a greedy match, and a megabyte run overflowed its stack.
+ * Visits each [start, end) run of secret characters long enough to hold a fragment, until `visit` says stop. Not a
+ * regular expression: V8 keeps a backtracking entry per character of a greedy match; a megabyte run overflowed it.
  */
-function secretRuns(text: string): [number, number][] {
-  const runs: [number, number][] = [];
+function someSecretRun(text: string, visit: (start: number, end: number) => boolean): boolean {
   let start = -1;
   for (let i = 0; i <= text.length; i += 1) {
     const inRun = i < text.length && isSecretChar(text.charCodeAt(i));
     if (inRun && start < 0) start = i;
     else if (!inRun && start >= 0) {
-      if (i - start >= fragmentLength) runs.push([start, i]);
+      if (i - start >= fragmentLength && visit(start, i)) return true;
       start = -1;
     }
   }
-  return runs;
+  return false;
 }
 
 const knownSecrets = new Map<string, { isToken: boolean }>();
 /** Fragment → how many known secrets contain it (secrets can share a JWT header). */
 const knownFragments = new Map<string, number>();
+/** The fragments' first three characters as one number: a scan slices out only windows that start alike. */
+let fragmentStarts = new Set<number>();
+const startKey = (text: string, at: number): number =>
+  (text.charCodeAt(at) << 14) | (text.charCodeAt(at + 1) << 7) | text.charCodeAt(at + 2);
 // Capability tokens rotate every 2 minutes: only the newest JWTs are kept; apiKeys for the process's life.
 const maxKnownTokens = 32;
 
@@ -76,6 +79,7 @@ export function rememberSecret(secret: string | undefined): void {
   for (const fragment of fragmentsOf(secret)) knownFragments.set(fragment, (knownFragments.get(fragment) ?? 0) + 1);
   const tokens = [...knownSecrets].filter(([, info]) => info.isToken);
   for (const [oldest] of tokens.slice(0, Math.max(0, tokens.length - maxKnownTokens))) forgetSecret(oldest);
+  fragmentStarts = new Set([...knownFragments.keys()].map((fragment) => startKey(fragment, 0)));
 }
 
 function forgetSecret(secret: string): void {
@@ -91,6 +95,7 @@ function forgetSecret(secret: string): void {
 export function forgetAllSecrets(): void {
   knownSecrets.clear();
   knownFragments.clear();
+  fragmentStarts.clear();
 }
 
 /** Masks an apiKey for display: enough to recognise it, never enough to use it. */
@@ -99,10 +104,11 @@ export function maskApiKey(apiKey: string): string {
   return `${apiKey.slice(0, 4)}…${apiKey.slice(-4)}`;
 }
 
-function containsKnownFragment(run: string): boolean {
+/** Whether text's run [start, end) holds a known fragment. */
+function containsKnownFragment(text: string, start: number, end: number): boolean {
   // Stryker disable next-line ArithmeticOperator: equivalent, a slice shorter than 12 characters is never a known fragment
-  for (let i = 0; i + fragmentLength <= run.length; i += 1)
-    if (knownFragments.has(run.slice(i, i + fragmentLength))) return true;
+  for (let i = start; i + fragmentLength <= end; i += 1)
+    if (fragmentStarts.has(startKey(text, i)) && knownFragments.has(text.slice(i, i + fragmentLength))) return true;
   return false;
 }
 
@@ -110,9 +116,7 @@ function containsKnownFragment(run: string): boolean {
 export function containsKnownSecret(text: string): boolean {
   // Stryker disable next-line ConditionalExpression: a shortcut; with no fragment known no run can match
   if (knownFragments.size === 0) return false;
-  // Stryker disable next-line ArrayDeclaration: equivalent, Stryker's sentinel text holds no known fragment
-  for (const [start, end] of secretRuns(text)) if (containsKnownFragment(text.slice(start, end))) return true;
-  return false;
+  return someSecretRun(text, (start, end) => containsKnownFragment(text, start, end));
 }
 
 /** Masks the secrets this process holds (and pieces of them) wherever they appear; nothing else changes. */
@@ -120,14 +124,16 @@ export function containsKnownSecret(text: string): boolean {
 export function redactSecrets(text: string, extraSecrets: readonly string[] = []): string {
   for (const secret of extraSecrets) rememberSecret(secret);
   // Stryker disable next-line ConditionalExpression: a shortcut; with no fragment known nothing is masked
-  if (knownFragments.size === 0) return text;
+  if (knownFragments.size === 0 || text.length < fragmentLength) return text;
   let shown = '';
   let from = 0;
-  for (const [start, end] of secretRuns(text)) {
-    if (!containsKnownFragment(text.slice(start, end))) continue;
-    shown += `${text.slice(from, start)}<secret redacted>`;
-    from = end;
-  }
+  someSecretRun(text, (start, end) => {
+    if (containsKnownFragment(text, start, end)) {
+      shown += `${text.slice(from, start)}<secret redacted>`;
+      from = end;
+    }
+    return false;
+  });
   return from === 0 ? text : shown + text.slice(from);
 }
 
@@ -145,9 +151,25 @@ export function redactCredentialEcho(text: string): string {
 export function redactDeep<T>(value: T, redact: (text: string) => string = redactSecrets): T {
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return redact(node);
-    if (Array.isArray(node)) return node.map(walk);
-    if (node !== null && typeof node === 'object')
-      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]));
+    if (node === null || typeof node !== 'object') return node;
+    // Copied from the first changed string on, every other value walked anew: copying every node was most
+    // of a listing's garbage, and a result rarely holds a secret.
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i += 1) {
+        const after = walk(node[i]);
+        if (after !== node[i]) return node.map((v: unknown, j) => (j === i ? after : walk(v)));
+      }
+      return node;
+    }
+    const record = node as Record<string, unknown>;
+    const copy = (changed?: string, after?: unknown): unknown =>
+      Object.fromEntries(Object.entries(record).map(([k, v]) => [k, k === changed ? after : walk(v)]));
+    // Only a plain object is kept as it is: another (a URL, a Date) may say more through its toJSON.
+    if (![Object.prototype, null].includes(Object.getPrototypeOf(record))) return copy();
+    for (const key in record) {
+      const after = walk(record[key]);
+      if (after !== record[key]) return copy(key, after);
+    }
     return node;
   };
   return walk(value) as T;

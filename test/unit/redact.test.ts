@@ -222,4 +222,30 @@ describe('redactDeep', () => {
     expect(redactDeep(undefined)).toBeUndefined();
     expect(redactDeep({ s: 'eyJhbGciOiJ.x' }, redactCredentialEcho)).toEqual({ s: '<jwt redacted>' });
   });
+
+  it('gives back a value with no secret as it is, and copies only what changed, leaving the original whole', () => {
+    rememberSecret('amk_deep_secret_0123456789');
+    const clean = { list: [{ a: 'plain' }, { b: ['x', 2] }], n: 1 };
+    expect(redactDeep(clean)).toBe(clean);
+    const secret = 'amk_deep_secret_0123456789';
+    const dirty = { first: { a: 'plain' }, list: ['ok', { k: secret }, 'after', secret], last: secret };
+    const before = structuredClone(dirty);
+    const shown = redactDeep(dirty);
+    const masked = '<secret redacted>';
+    expect(shown).toEqual({ first: { a: 'plain' }, list: ['ok', { k: masked }, 'after', masked], last: masked });
+    expect(dirty).toEqual(before);
+    expect(shown.first).toBe(dirty.first);
+    // A key named __proto__ stays an own field of the copy, as JSON.parse made it.
+    const parsed = JSON.parse('{"__proto__": {"k": "amk_deep_secret_0123456789"}, "z": "amk_deep_secret_0123456789"}');
+    expect(JSON.stringify(redactDeep(parsed))).toBe('{"__proto__":{"k":"<secret redacted>"},"z":"<secret redacted>"}');
+  });
+
+  it('copies any object that is not plain, so a toJSON of its own says nothing the redactor did not see', () => {
+    rememberSecret('amk_deep_secret_0123456789');
+    const value = { link: new URL('https://x.example/?key=amk_deep_secret_0123456789'), when: new Date(0) };
+    expect(JSON.stringify(redactDeep(value))).toBe('{"link":{},"when":{}}');
+    const polluted = Object.create({ inherited: 'amk_deep_secret_0123456789' }) as Record<string, unknown>;
+    polluted.own = 'amk_deep_secret_0123456789';
+    expect(redactDeep({ polluted })).toEqual({ polluted: { own: '<secret redacted>' } });
+  });
 });
