@@ -48,6 +48,25 @@ describe('BoundedLru', () => {
     expect([lru.get('k97'), lru.get('k98'), lru.get('k99'), lru.get('a')]).toEqual([97, 98, 99, undefined]);
   });
 
+  it('moves an entry only when it is used from the older half, and never drops one used every maxEntries / 2 additions', () => {
+    const lru = new BoundedLru<string, number>(4);
+    for (const [i, key] of ['a', 'b', 'c', 'd'].entries()) lru.set(key, i);
+    expect([lru.get('d'), lru.get('c')]).toEqual([3, 2]); // young: left where they are
+    lru.set('e', 4); // drops a
+    expect(lru.get('b')).toBe(1); // three additions old: moved to the young end
+    lru.set('f', 5); // drops c, now the oldest: it was not moved when used young
+    expect(lru.get('c')).toBeUndefined();
+    expect([lru.get('b'), lru.get('d'), lru.get('e'), lru.get('f')]).toEqual([1, 3, 4, 5]);
+
+    const hot = new BoundedLru<string, number>(10);
+    hot.set('hot', -1);
+    for (let i = 0; i < 1_000; i++) {
+      hot.set(`k${i}`, i);
+      if (i % 5 === 4) expect(hot.get('hot'), `after ${i + 1} additions`).toBe(-1);
+    }
+    expect(hot.size).toBe(10);
+  });
+
   it('replacing a key keeps one entry with the new value', () => {
     const lru = new BoundedLru<string, number>(2);
     lru.set('a', 1);
