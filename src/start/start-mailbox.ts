@@ -21,9 +21,7 @@ export async function startMailbox(argv: readonly string[], cliPath: string): Pr
 
 /** `mcp` with no options, as hosts start it: straight to the server, without building the CLI program. */
 async function serveMcp(cliPath: string): Promise<number> {
-  // A session's steady stream of calls makes V8 double its young generation up to 32 MiB: ~30 MiB of
-  // memory for a few percent less collection work (docs/benchmarks.md). This keeps its starting size.
-  (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
+  holdHeap(await import('node:v8'), await import('node:perf_hooks'));
   const { runMcpServer, toMailboxError, renderError } = await import('../mcp/main.js');
   try {
     await runMcpServer({ env: process.env, cliPath });
@@ -34,6 +32,24 @@ async function serveMcp(cliPath: string): Promise<number> {
     process.stderr.write(`agent-mailbox mcp: ${rendered.text}\n`);
     return rendered.exitCode;
   }
+}
+
+/**
+ * V8 sizes its heap for throughput: a session's steady calls grow the young generation to 32 MiB and let the old one
+ * reach up to four times what is live. Held at its starting 2 MiB, the young generation was collected on nearly every
+ * call, a tenth of the call's time; so it may grow once, fourfold, and the old one by half of what is live
+ * (docs/benchmarks.md). V8 takes no largest young size once started: the growth is stopped when seen.
+ */
+function holdHeap(v8: typeof import('node:v8'), { PerformanceObserver }: typeof import('node:perf_hooks')): void {
+  v8.setFlagsFromString('--heap-growing-percent=50');
+  v8.setFlagsFromString('--semi-space-growth-factor=4');
+  const observer = new PerformanceObserver(() => {
+    const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+    if ((young?.space_size ?? 0) < 2 ** 23) return;
+    v8.setFlagsFromString('--semi-space-growth-factor=1');
+    observer.disconnect();
+  });
+  observer.observe({ entryTypes: ['gc'] });
 }
 
 /** Any other command: through the CLI built from the table. */
