@@ -1,7 +1,7 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { DrillReport } from '../../sandbox/src/drill/score/score-types.js';
 import { startDrillSandbox, type DrillSandbox } from '../helpers/drill-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -22,7 +22,9 @@ const submission = 'urn:ietf:params:jmap:submission';
 
 describe('drill seed and score', () => {
   it('refuses without a sandbox, before reading credentials or touching the network', async () => {
-    const credentialsDir = join(await mkdtemp(join(tmpdir(), 'drill-none-')), 'missing');
+    const root = await mkdtemp(join(tmpdir(), 'drill-none-'));
+    onTestFinished(() => rm(root, { recursive: true, force: true }));
+    const credentialsDir = join(root, 'missing');
     for (const args of [
       ['drill', 'seed'],
       ['drill', 'score', '--drill', 'd-00000000'],

@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { MailboxError } from '../../src/errors.js';
 import {
   ada,
@@ -167,6 +167,7 @@ describe('connect (RFC 8252 native app, PKCE, RFC 9207, RFC 8707)', () => {
 
   it('refuses to connect under newInboxes=off in any layer found, and while a wake runs, before any browser opens', async () => {
     const home = await mkdtemp(join(tmpdir(), 'connect-rules-'));
+    onTestFinished(() => rm(home, { recursive: true, force: true }));
     const userConfigDir = join(home, '.config', 'agent-mailbox');
     const env = {
       ...sandboxClientEnv(sandbox),
