@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/start-sandbox.js';
 import {
   capabilityFromApiKey,
@@ -18,8 +18,12 @@ import {
 const skip = cyrusSkipReason('cyrus persistence');
 
 describe.skipIf(skip)('the Cyrus backend with a data dir', () => {
-  // Not under /root: user cyrus must traverse the path to the kept instance.
-  const dataDir = mkdtempSync(join(tmpdir().startsWith('/root') ? '/tmp' : tmpdir(), 'agent-mailbox-cyrus-data-'));
+  // Made when the tests run, not when a skipped suite is collected. Not under /root: user cyrus must
+  // traverse the path to the kept instance.
+  let dataDir = '';
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir().startsWith('/root') ? '/tmp' : tmpdir(), 'agent-mailbox-cyrus-data-'));
+  });
   const running: RunningSandbox[] = [];
   afterAll(async () => {
     for (const sandbox of running) await sandbox.close();
