@@ -42,14 +42,14 @@ async function serveMcp(cliPath: string): Promise<number> {
  */
 function holdHeap(v8: typeof import('node:v8'), { PerformanceObserver }: typeof import('node:perf_hooks')): void {
   v8.setFlagsFromString('--heap-growing-percent=50');
-  v8.setFlagsFromString('--semi-space-growth-factor=4');
-  const observer = new PerformanceObserver(() => {
+  // Watched for the process's life: V8 shrinks the young generation again while the host is idle.
+  let held = false;
+  new PerformanceObserver(() => {
     const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
-    if ((young?.space_size ?? 0) < 2 ** 23) return;
-    v8.setFlagsFromString('--semi-space-growth-factor=1');
-    observer.disconnect();
-  });
-  observer.observe({ entryTypes: ['gc'] });
+    const grown = (young?.space_size ?? 0) >= 2 ** 23;
+    if (grown !== held) v8.setFlagsFromString(`--semi-space-growth-factor=${(held = grown) ? 1 : 4}`);
+  }).observe({ entryTypes: ['gc'] });
+  v8.setFlagsFromString('--semi-space-growth-factor=4');
 }
 
 /** Any other command: through the CLI built from the table. */
