@@ -138,15 +138,6 @@ export class ServiceGate {
     return this.options.account.listInboxes({ signal: this.options.signal, deadline: this.deadline, refresh });
   }
 
-  /** On the OAuth path every request to the JMAP host names its inbox (spec §4.2 rules 1–3). */
-  private async inboxHeader(): Promise<Record<string, string>> {
-    const { serviceAccountId } = await this.options.account.inbox({
-      signal: this.options.signal,
-      deadline: this.deadline,
-    });
-    return serviceAccountId === undefined ? {} : { [serviceAccountHeader]: serviceAccountId };
-  }
-
   /** A check's own lookup: read-only, and not checked again. */
   private async read(request: JmapRequest): Promise<JmapResponse> {
     const writes = request.methodCalls.map(([method]) => method).filter((method) => !isReadOnlyMethod(method));
@@ -166,7 +157,10 @@ export class ServiceGate {
     const { account, signal } = this.options;
     try {
       for (let reminted = false; ; reminted = true) {
-        const inbox = await this.inboxHeader();
+        // On the OAuth path every request to the JMAP host names its inbox (spec §4.2 rules 1–3).
+        const { serviceAccountId } = await account.inbox({ signal, deadline: this.deadline });
+        const inbox: Record<string, string> =
+          serviceAccountId === undefined ? {} : { [serviceAccountHeader]: serviceAccountId };
         const jwt = await account.capability({ signal, deadline: this.deadline });
         const result = await send({ ...inbox, authorization: `Bearer ${jwt}` }, reminted);
         if (result !== undefined) return result;

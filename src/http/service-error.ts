@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MailboxError, type ErrorCode, inputRef } from '../errors.js';
+import { MailboxError, type ErrorCode, inputRef, settingRef } from '../errors.js';
 import { redactCredentialEcho } from '../redact.js';
 
 /** Spec §7.2: the proof-of-work endpoints' error body. */
@@ -66,6 +66,15 @@ export function serviceError(status: number, bodyText: string, where: string): M
     status,
     message: `HTTP ${status} from ${where}${text ? `: ${text}` : ''}`,
     hint: fallbackHints[code],
+  });
+}
+
+/** An auth-host answer that is not what the service sends: most likely the setting points elsewhere. */
+export function unexpectedAnswer(message: string): MailboxError {
+  return new MailboxError({
+    code: 'bad_response',
+    message,
+    hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service.`,
   });
 }
 

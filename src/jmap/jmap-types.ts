@@ -30,6 +30,13 @@ export const problemDetailsSchema = z.looseObject({
   limit: z.string().optional(),
 });
 
+/** RFC 8620 §5.2 /changes response: the fields the waits read. */
+export const changesResponseSchema = z.looseObject({
+  newState: z.string(),
+  hasMoreChanges: z.boolean(),
+  created: z.array(z.string()),
+});
+
 /** RFC 8620 §6.1 upload response. */
 export const uploadResponseSchema = z.looseObject({
   accountId: z.string().optional(),

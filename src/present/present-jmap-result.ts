@@ -22,7 +22,6 @@ export function presentJmapResult(
   const marker = options.marker ?? newUntrustedMarker();
   const describe = options.describeNext ?? ((next: NextStep) => describeNext(next, door));
   const body: string[] = [];
-  const next: string[] = [];
   const responses = responsesOf(result);
 
   if (result.dryRun || result.request || result.steps?.some((s) => s.request)) body.push(...requestLines(result));
@@ -38,8 +37,7 @@ export function presentJmapResult(
   const failures = result.failures ?? [];
   if (!result.ok && failures.length > 1) body.push('Failures:', ...failures.map((f) => `- ${lineOf(f)}`));
   for (const note of result.notes ?? []) body.push(`Note: ${note}`);
-  for (const step of result.next ?? []) next.push(typeof step === 'string' ? step : describe(step));
-  if (next.length > 0) body.push(...next.map((n) => `Next: ${n}`));
+  for (const step of result.next ?? []) body.push(`Next: ${typeof step === 'string' ? step : describe(step)}`);
 
   const fenced = body.some((line) => line.includes(`<<<${marker}`));
   const lead = fenced ? [result.summary, untrustedNotice(marker)] : [result.summary];

@@ -3,7 +3,7 @@ import type { Account } from '../auth/account-registry.js';
 import { MailboxError } from '../errors.js';
 import type { ServiceGate } from '../gate/service-gate.js';
 import { inferUsing } from '../jmap/parse-ops.js';
-import type { JmapResponse, JmapSessionInfo } from '../jmap/jmap-types.js';
+import { changesResponseSchema, type JmapResponse, type JmapSessionInfo } from '../jmap/jmap-types.js';
 import { lineOf, summarizeResponse } from '../jmap/summarize-response.js';
 import type { Preset } from '../presets/preset-schema.js';
 import { substituteVariables } from '../presets/substitute-variables.js';
@@ -29,11 +29,6 @@ interface Looking {
 
 /** Where the last filtered wait stopped while list_new's cursor stayed behind (state.json). */
 const waitPositionSchema = z.object({ base: z.string(), at: z.string() });
-const changesSchema = z.looseObject({
-  newState: z.string(),
-  hasMoreChanges: z.boolean(),
-  created: z.array(z.string()),
-});
 const emailListSchema = z.looseObject({ list: z.array(z.looseObject({ id: z.string() })) });
 type Email = z.infer<typeof emailListSchema>['list'][number];
 
@@ -274,7 +269,7 @@ async function newMailSince(since: string, looking: Looking): Promise<{ newState
   let state = since;
   for (let page = 0; page < maxPagesPerCheck; page++) {
     const response = await runStep(looking, 'changes', { ...looking.vars, SINCE_STATE: state });
-    const changes = changesSchema.safeParse(argsOf(response, 'changes'));
+    const changes = changesResponseSchema.safeParse(argsOf(response, 'changes'));
     const got = emailListSchema.safeParse(argsOf(response, 'get'));
     if (!changes.success || !got.success)
       throw badAnswer('Email/changes or Email/get is not shaped as RFC 8620/8621 says');

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { MailboxError } from '../errors.js';
 import { clip, shownLimits, shownName } from '../present/shown-limits.js';
 import { senderFactProperties } from '../trust/sender-authentication.js';
-import type { Invocation } from '../jmap/jmap-types.js';
+import { changesResponseSchema, type Invocation } from '../jmap/jmap-types.js';
 
 export type JmapCall = Invocation;
 
@@ -52,11 +52,6 @@ const getSchema = z.looseObject({ state: z.string(), list: z.array(emailSchema) 
 const mailboxGetSchema = z.looseObject({
   list: z.array(z.looseObject({ id: z.string(), role: z.string().nullish() })),
 });
-const changesSchema = z.looseObject({
-  newState: z.string(),
-  hasMoreChanges: z.boolean(),
-  created: z.array(z.string()),
-});
 const querySchema = z.looseObject({ ids: z.array(z.string()), total: z.number().optional() });
 
 const emailProperties = ['subject', 'receivedAt', 'mailboxIds', ...senderFactProperties, ...automaticHeaderProperties];
@@ -79,7 +74,7 @@ export async function fetchNewMail(options: FetchNewMailOptions): Promise<NewMai
       // The server forgot that old state (RFC 8620 §5.2): fall back to the time window once.
       return fetchRecent(options, 'resync');
     }
-    const changes = pick(responses, 'Email/changes', 'c', changesSchema);
+    const changes = pick(responses, 'Email/changes', 'c', changesResponseSchema);
     created.push(...changes.created);
     sinceState = changes.newState;
     if (!changes.hasMoreChanges) break;

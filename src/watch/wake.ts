@@ -18,26 +18,6 @@ import { wakePrompt } from './wake-prompt.js';
 import { nonEmpty, readWatchSettings, watchPaths } from './watch-settings.js';
 import { guardedInbox } from '../policy/records/inbox-state-dir.js';
 
-/** JMAP through the gate of the run (session cache, 401 re-mint, deadline), marked as a wake for the check stage. */
-function createWakeJmap({ account, log, signal, check }: WakeOptions, deadline: Deadline) {
-  const gate = openServiceGate(account, {
-    log,
-    deadline,
-    signal: signal ?? new AbortController().signal,
-    isWake: true,
-    check: check ?? checkOutgoing,
-  });
-  return {
-    async accountId() {
-      return (await gate.session()).accountId;
-    },
-    async request(methodCalls: JmapCall[]): Promise<JmapCall[]> {
-      const response = await gate.call({ using: [jmapCapabilities.core, jmapCapabilities.mail], methodCalls });
-      return response.methodResponses;
-    },
-  };
-}
-
 export interface WakeOptions {
   credentialsDir: string;
   account: Account;
@@ -120,8 +100,19 @@ async function wakeLocked(options: WakeOptions, credentialsDir: string, identity
   const [state, settings] = await Promise.all([account.readState(), readWatchSettings(dir)]);
   const inbox = identity.address ?? identity.jmapAccountId;
   const deadline = options.deadline ?? Deadline.start({ timeoutMs: (await account.config()).timeoutMs });
-  const jmap = createWakeJmap(options, deadline);
-  const accountId = await jmap.accountId();
+  // JMAP through the gate of the run (session cache, 401 re-mint, deadline), marked as a wake for the check stage.
+  const gate = openServiceGate(account, {
+    log,
+    deadline,
+    signal: options.signal ?? new AbortController().signal,
+    isWake: true,
+    check: options.check ?? checkOutgoing,
+  });
+  const jmap = {
+    request: async (methodCalls: JmapCall[]): Promise<JmapCall[]> =>
+      (await gate.call({ using: [jmapCapabilities.core, jmapCapabilities.mail], methodCalls })).methodResponses,
+  };
+  const { accountId } = await gate.session();
   const mail = await fetchNewMail({ jmap, accountId, sinceState: state.wakeState, now: startedAt });
   const paths = watchPaths(dir);
   const authservId = authservIdOf(await account.config());

@@ -61,11 +61,8 @@ export class AccessTokenSource {
     const inHand = this.held.get(need);
     if (inHand && this.isUsable(inHand)) return inHand.token;
     // Another process's token on disk needs no lock to be read; only a renewal takes it.
-    const onDisk = await this.usableOnDisk(need);
-    if (onDisk) {
-      this.held.set(need, onDisk);
-      return onDisk.token;
-    }
+    const { found } = await this.onDisk(need);
+    if (found) return this.hold(need, found);
     let pending = this.renewing.get(need);
     if (!pending) {
       const lock = lockFor(this.options.lock, call);
@@ -83,11 +80,18 @@ export class AccessTokenSource {
     for (const [need, entry] of this.held) if (entry.token === token) this.held.delete(need);
   }
 
-  private async usableOnDisk(need: TokenNeed): Promise<CachedToken | undefined> {
+  /** The stored grant, the access tokens cached for it, and one of those that serves `need`, if any. */
+  private async onDisk(need: TokenNeed) {
     const grant = await this.options.store.readGrant();
     const cached = await this.options.store.readAccessTokens();
-    if (!grant || cached?.connectedAt !== grant.connectedAt) return undefined;
-    return cached.tokens.find((entry) => fits(entry, need, grant) && this.isUsable(entry));
+    if (!grant || cached?.connectedAt !== grant.connectedAt) return { grant, current: [] };
+    const found = cached.tokens.find((entry) => fits(entry, need, grant) && this.isUsable(entry));
+    return { grant, current: cached.tokens, found };
+  }
+
+  private hold(need: TokenNeed, entry: CachedToken): string {
+    this.held.set(need, entry);
+    return entry.token;
   }
 
   private isUsable(entry: CachedToken): boolean {
@@ -98,7 +102,7 @@ export class AccessTokenSource {
 
   private async renewHoldingLock(need: TokenNeed, call: CallOptions): Promise<string> {
     const { store } = this.options;
-    const grant = await store.readGrant();
+    const { grant, current, found } = await this.onDisk(need);
     if (!grant)
       throw new MailboxError({
         code: 'credentials_missing',
@@ -106,13 +110,7 @@ export class AccessTokenSource {
         hint: 'The operator connects the account again: agent-mailbox connect --credentials-dir <this directory>.',
       });
     // Another process may have renewed while this one waited for the lock.
-    const cached = await store.readAccessTokens();
-    const current = cached?.connectedAt === grant.connectedAt ? cached.tokens : [];
-    const found = current.find((entry) => fits(entry, need, grant) && this.isUsable(entry));
-    if (found) {
-      this.held.set(need, found);
-      return found.token;
-    }
+    if (found) return this.hold(need, found);
     const issued = await this.refresh(grant, need, call);
     const entry: CachedToken = {
       token: issued.accessToken,
@@ -135,8 +133,7 @@ export class AccessTokenSource {
         // The refresh token is already stored; a lost cache only costs the next call a renewal.
         this.options.log.warn(`Could not cache the new access token: ${(error as Error).message}`);
       });
-    this.held.set(need, entry);
-    return entry.token;
+    return this.hold(need, entry);
   }
 
   /** One refresh; a journal of the token in flight explains a later revocation when its answer was never stored. */

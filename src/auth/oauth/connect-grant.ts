@@ -7,7 +7,8 @@ import { ensurePrivateDir } from '../../credentials/secure-file.js';
 import { withDirectoryLock, type LockOptions } from '../../credentials/directory-lock.js';
 import { storedServerSchema, type StoredGrant, type StoredInboxList } from '../../credentials/oauth-grant-files.js';
 import { OAuthGrantStore } from '../../credentials/oauth-grant-store.js';
-import { MailboxError, toMailboxError, settingRef } from '../../errors.js';
+import { toMailboxError } from '../../errors.js';
+import { unexpectedAnswer } from '../../http/service-error.js';
 import type { OAuthHttp } from './oauth-http.js';
 import { fetchInboxList } from './inbox-list.js';
 import { listenOnLoopback } from './loopback-receiver.js';
@@ -60,11 +61,9 @@ function authorizationUrl(server: AuthorizationServer, fields: Record<string, st
   const endpoint = server.authorization_endpoint ?? '';
   const url = new URL(endpoint);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && insecureAllowed(endpoint)))
-    throw new MailboxError({
-      code: 'bad_response',
-      message: `The authorization endpoint ${endpoint.slice(0, 200)} is not an https address; it was not opened.`,
-      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service.`,
-    });
+    throw unexpectedAnswer(
+      `The authorization endpoint ${endpoint.slice(0, 200)} is not an https address; it was not opened.`,
+    );
   for (const [name, value] of Object.entries(fields)) url.searchParams.set(name, value);
   return url;
 }
@@ -144,11 +143,7 @@ export async function connectGrant(request: ConnectRequest): Promise<ConnectOutc
             },
           );
           if (!stored)
-            throw new MailboxError({
-              code: 'bad_response',
-              message: 'The token answer held no refresh token, so the connection could not be kept.',
-              hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service.`,
-            });
+            throw unexpectedAnswer('The token answer held no refresh token, so the connection could not be kept.');
           // The granted scope, which the person may have narrowed, is what the grant is.
           await store.writeGrant({ ...stored, scope: issued.scope });
           await store.writeAccessTokens({

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import type { KnownInbox, StoredInboxList } from '../../credentials/oauth-grant-files.js';
-import { MailboxError, inputRef, settingRef } from '../../errors.js';
+import { MailboxError, inputRef } from '../../errors.js';
 import { sendToService } from '../../gate/send-to-service.js';
 import { jsonOrUndefined } from '../../http/parse-json-bytes.js';
-import { serviceError } from '../../http/service-error.js';
+import { serviceError, unexpectedAnswer } from '../../http/service-error.js';
 import { inboxListPath } from '../../wire-constants.js';
 import type { OAuthHttp } from './oauth-http.js';
 
@@ -37,12 +37,7 @@ export async function fetchInboxList(
   if (response.status < 200 || response.status >= 300)
     throw serviceError(response.status, response.text(), `GET ${url}`);
   const parsed = agentsSchema.safeParse(jsonOrUndefined(response));
-  if (!parsed.success)
-    throw new MailboxError({
-      code: 'bad_response',
-      message: `The inbox list (${url}) is not what spec §2.1 describes.`,
-      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service.`,
-    });
+  if (!parsed.success) throw unexpectedAnswer(`The inbox list (${url}) is not what spec §2.1 describes.`);
   const inboxes: KnownInbox[] = parsed.data.agents
     .filter((agent) => uuid.test(agent.accountId))
     .map((agent) => ({

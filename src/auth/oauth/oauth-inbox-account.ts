@@ -33,23 +33,21 @@ export function createOAuthInboxAccount(
   const need = async (call?: CallOptions): Promise<TokenNeed> =>
     choice.readOnly || (await isLockHeld(await stateDir(call), 'wake')) ? 'read' : 'full';
   const stateStore = async (): Promise<CredentialStore> => new CredentialStore(await stateDir());
+  // What only a proof-of-work directory has: its apiKey, its credentials.json, a sign-up.
+  const powOnly = async (): Promise<never> => {
+    throw kindConflictError(dir, 'oauth');
+  };
 
   return {
     dir,
     config: () => grant.config(),
-    register: async () => {
-      throw kindConflictError(dir, 'oauth');
-    },
+    register: powOnly,
     capability: async (call) => grant.tokens.get(await need(call), call),
     invalidateCapability: (token) => grant.tokens.invalidate(token),
-    credentials: async () => {
-      throw kindConflictError(dir, 'oauth');
-    },
+    credentials: powOnly,
     readState: async () => (await stateStore()).readState(),
     updateState: async (mutate) => (await stateStore()).updateState(mutate, grant.options.lock),
-    revealApiKey: async () => {
-      throw kindConflictError(dir, 'oauth');
-    },
+    revealApiKey: powOnly,
     inbox: async (call): Promise<InboxIdentity> => {
       const known = await resolve(call);
       return {

@@ -5,6 +5,7 @@ import { MailboxError, settingRef } from '../../errors.js';
 import type { HttpResponse } from '../../http/http-types.js';
 import { isOriginAllowed } from '../../http/origin-rule.js';
 import { jsonOrUndefined } from '../../http/parse-json-bytes.js';
+import { unexpectedAnswer } from '../../http/service-error.js';
 import { rememberSecret } from '../../redact.js';
 import { gateFetch, oauthFailure, type OAuthHttp, type OAuthStep } from './oauth-http.js';
 
@@ -161,11 +162,7 @@ function persistRefreshToken(persist: (refreshToken: string) => Promise<void>) {
 function issued(result: oauth.TokenEndpointResponse, askedScope: string): IssuedTokens {
   rememberSecret(result.access_token);
   if (typeof result.expires_in !== 'number' || result.expires_in <= 0)
-    throw new MailboxError({
-      code: 'bad_response',
-      message: 'The token answer did not say how long the access token lives (expires_in).',
-      hint: `Check that ${settingRef('authUrl')} points at the Agent Mailbox Service.`,
-    });
+    throw unexpectedAnswer('The token answer did not say how long the access token lives (expires_in).');
   return {
     accessToken: result.access_token,
     expiresIn: result.expires_in,
