@@ -49,15 +49,13 @@ export function substituteVariables<T>(
       return inText(node);
     }
     if (Array.isArray(node)) return node.map(walk).filter((child) => child !== omitValue);
-    if (node !== null && typeof node === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [key, child] of Object.entries(node)) {
-        const replaced = walk(child);
-        if (replaced !== omitValue) out[inText(key)] = replaced;
-      }
-      return out;
-    }
-    return node;
+    if (node === null || typeof node !== 'object') return node;
+    // Built by fromEntries: a "__proto__" key stays a field, as JSON.parse made it, and never becomes a prototype.
+    const kept = Object.entries(node).flatMap(([key, child]) => {
+      const replaced = walk(child);
+      return replaced === omitValue ? [] : [[inText(key), replaced] as const];
+    });
+    return Object.fromEntries(kept);
   };
 
   const walked = walk(value);

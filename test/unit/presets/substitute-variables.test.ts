@@ -20,6 +20,15 @@ describe('substituteVariables', () => {
     expect(roundTrip[0]?.[1].text).toBe(body);
   });
 
+  it('keeps a "__proto__" key a field of the request, as JSON.parse made it, never the prototype of what is sent', () => {
+    const ops = JSON.parse('[["Email/set", {"__proto__": {"to": "$TO"}, "accountId": "$ACCOUNT"}, "c"]]') as unknown;
+    const { value } = substituteVariables(ops, { TO: 'a@example.org', ACCOUNT: 'A1' });
+    expect(JSON.stringify(value)).toBe('[["Email/set",{"__proto__":{"to":"a@example.org"},"accountId":"A1"},"c"]]');
+    const args = (value as [string, Record<string, unknown>, string][])[0]?.[1];
+    expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+    expect(args?.to).toBeUndefined();
+  });
+
   it('replaces a placeholder inside a longer string with the value text', () => {
     const { value } = substituteVariables({ s: 'Hello $NAME, 2 × $N items' }, { NAME: 'Bob "B"', N: 3 });
     expect(value).toEqual({ s: 'Hello Bob "B", 2 × 3 items' });
