@@ -152,20 +152,15 @@ export function redactDeep<T>(value: T, redact: (text: string) => string = redac
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return redact(node);
     if (node === null || typeof node !== 'object') return node;
-    // Copied from the first changed string on, every other value walked anew: copying every node was most
-    // of a listing's garbage, and a result rarely holds a secret.
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i += 1) {
-        const after = walk(node[i]);
-        if (after !== node[i]) return node.map((v: unknown, j) => (j === i ? after : walk(v)));
-      }
-      return node;
-    }
     const record = node as Record<string, unknown>;
-    const copy = (changed?: string, after?: unknown): unknown =>
-      Object.fromEntries(Object.entries(record).map(([k, v]) => [k, k === changed ? after : walk(v)]));
-    // Only a plain object is kept as it is: another (a URL, a Date) may say more through its toJSON.
-    if (![Object.prototype, null].includes(Object.getPrototypeOf(record))) return copy();
+    // Copied from the first changed string on, every other value walked anew: copying every node was most of a
+    // listing's garbage, and a result rarely holds a secret. Only plain objects and arrays are kept as they are:
+    // another (a URL, a Date) may say more through its toJSON.
+    const copy = (changed?: string, after?: unknown): unknown => {
+      const walked = Object.entries(record).map(([k, v]) => [k, k === changed ? after : walk(v)] as const);
+      return Array.isArray(node) ? walked.map(([, v]) => v) : Object.fromEntries(walked);
+    };
+    if (!Array.isArray(node) && ![Object.prototype, null].includes(Object.getPrototypeOf(record))) return copy();
     for (const key in record) {
       const after = walk(record[key]);
       if (after !== record[key]) return copy(key, after);

@@ -1,8 +1,7 @@
 /**
- * A map bounded to `maxEntries`, dropping the least recently used first, near enough: an entry is moved to the
- * young end when it is used from the older half. Moving it on every use rebuilt the map's table every few
- * calls, and those tables were most of what a session left in V8's old generation. Still, an entry used
- * at least once in every `maxEntries / 2` additions is never dropped.
+ * A map bounded to `maxEntries`, the least recently used dropped first, near enough: an entry moves to the young end
+ * when used from the older half, so one used once in every `maxEntries / 2` additions stays. Moving it on every use
+ * rebuilt the map's table every few calls, most of what a session left in V8's old generation.
  */
 export class BoundedLru<K, V> {
   private readonly entries = new Map<K, { value: V; added: number }>();

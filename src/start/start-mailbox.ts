@@ -35,14 +35,13 @@ async function serveMcp(cliPath: string): Promise<number> {
 }
 
 /**
- * V8 sizes its heap for throughput: a session's steady calls grow the young generation to 32 MiB and let the old one
- * reach up to four times what is live. Held at its starting 2 MiB, the young generation was collected on nearly every
- * call, a tenth of the call's time; so it may grow once, fourfold, and the old one by half of what is live
- * (docs/benchmarks.md). V8 takes no largest young size once started: the growth is stopped when seen.
+ * V8 sizes its heap for throughput: a session's calls grow the young generation to 32 MiB and let the old one reach
+ * four times what is live. Held at its starting 2 MiB, the young one was collected on nearly every call, a tenth of
+ * its time: it may grow once, fourfold, and the old one by half of what is live (docs/benchmarks.md).
  */
 function holdHeap(v8: typeof import('node:v8'), { PerformanceObserver }: typeof import('node:perf_hooks')): void {
   v8.setFlagsFromString('--heap-growing-percent=50');
-  // Watched for the process's life: V8 shrinks the young generation again while the host is idle.
+  // V8 takes no largest young size once started, and shrinks it while the host is idle: watched for the process's life.
   let held = false;
   new PerformanceObserver(() => {
     const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
