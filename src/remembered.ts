@@ -22,12 +22,8 @@ export class BoundedLru<K, V> {
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, { value, added: (this.added += 1) });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      // Stryker disable next-line ConditionalExpression: the map is over its bound here, so it has an oldest key
-      if (oldest.done) break;
-      this.entries.delete(oldest.value);
-    }
+    // One entry was added, so one at most is over the bound: the oldest, first in the map's order.
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
   }
 }
 

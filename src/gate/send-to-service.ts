@@ -26,8 +26,7 @@ function underDeadline(deadline: Deadline, what: string, url: string) {
     timeoutMs: remaining,
     budgetMs: remaining,
     resendNeedsMs: deadline.timeoutMs * resendShare,
-    timeoutError: (w: string, u: string, mayHaveActed: boolean, cause: unknown) =>
-      deadline.expiredError(w, u, mayHaveActed, cause),
+    timeoutError: deadline.expiredError.bind(deadline),
   };
 }
 

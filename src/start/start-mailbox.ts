@@ -40,7 +40,7 @@ async function serveMcp(cliPath: string): Promise<number> {
  * its time: it may grow once, fourfold, and the old one by half of what is live (docs/benchmarks.md).
  */
 function holdHeap(v8: typeof import('node:v8'), { PerformanceObserver }: typeof import('node:perf_hooks')): void {
-  v8.setFlagsFromString('--heap-growing-percent=50');
+  v8.setFlagsFromString('--heap-growing-percent=50 --semi-space-growth-factor=4');
   // V8 takes no largest young size once started, and shrinks it while the host is idle: watched for the process's life.
   let held = false;
   new PerformanceObserver(() => {
@@ -48,7 +48,6 @@ function holdHeap(v8: typeof import('node:v8'), { PerformanceObserver }: typeof 
     const grown = (young?.space_size ?? 0) >= 2 ** 23;
     if (grown !== held) v8.setFlagsFromString(`--semi-space-growth-factor=${(held = grown) ? 1 : 4}`);
   }).observe({ entryTypes: ['gc'] });
-  v8.setFlagsFromString('--semi-space-growth-factor=4');
 }
 
 /** Any other command: through the CLI built from the table. */
