@@ -46,7 +46,8 @@ function holdHeap(v8: typeof import('node:v8'), { PerformanceObserver }: typeof 
   new PerformanceObserver(() => {
     const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
     const grown = (young?.space_size ?? 0) >= 2 ** 23;
-    if (grown !== held) v8.setFlagsFromString(`--semi-space-growth-factor=${(held = grown) ? 1 : 4}`);
+    if (grown !== held) v8.setFlagsFromString(`--semi-space-growth-factor=${grown ? 1 : 4}`);
+    held = grown;
   }).observe({ entryTypes: ['gc'] });
 }
 
