@@ -2,6 +2,8 @@ import { readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import type { PrerenderedPage } from './bundle-assets.js';
+import { createRequire } from 'node:module';
+import { holdHeap, servesMcp } from './start/hold-heap.js';
 import { loadBundle } from './start/load-bundle.js';
 import { answerFromPage, mayAskForPage, readPage, type PageTarget } from './start/prerendered-page.js';
 
@@ -68,7 +70,9 @@ else {
   const cacheDir = noCodeCache(process.env.AGENT_MAILBOX_NO_CODE_CACHE)
     ? undefined
     : join(envPaths('agent-mailbox', { suffix: '' }).cache, 'code');
-  const bundle = loadBundle(join(__dirname, 'chunks', AGENT_MAILBOX_ENTRY_CHUNK), cacheDir) as {
+  const nodeRequire = createRequire(__filename);
+  const heapFlags = servesMcp(argv) ? holdHeap(nodeRequire('node:v8'), nodeRequire('node:perf_hooks')) : [];
+  const bundle = loadBundle(join(__dirname, 'chunks', AGENT_MAILBOX_ENTRY_CHUNK), cacheDir, heapFlags) as {
     startMailbox: typeof import('./start/start-mailbox.js').startMailbox;
   };
   // dist/bin.js: the entry watch jobs and hosts already name, which hands over to this file.

@@ -9,9 +9,9 @@ import type { Script } from 'node:vm';
  * user's cache directory at its exit, spares every later start compiling it (a quarter of a cold listing,
  * docs/benchmarks.md). node 20 has no code cache for ES modules, and node 22's compile cache keeps only what is
  * compiled before a module runs. The cache is code: it is read only from a directory and files of this user's
- * own that no one else may write, never through a link. A cache names its chunk (whose name hashes its content),
- * V8's version and the machine; V8 refuses one made for another source length, V8 or flags; a refused or missing
- * cache is made anew. Anything wrong with the cache only means compiling as without it.
+ * own that no one else may write, never through a link. A cache names its chunk (whose name hashes its content), its
+ * length and V8's tag for its version, flags and CPU (`v8.cachedDataVersionTag()`), so a run finds only caches V8
+ * takes; a refused or missing cache is made anew. Anything wrong with the cache only means compiling as without it.
  */
 
 type ChunkModule = { exports: unknown };
@@ -71,31 +71,35 @@ function removeStaleCaches(dir: string, now: number): void {
 }
 
 /**
- * Loads `entry` and the chunks it requires, each once, through the cache in `cacheDir` (none when
- * undefined); caches made in this run are written when the process exits.
+ * Loads `entry` and the chunks it requires, each once, through the cache in `cacheDir` (none when undefined); caches
+ * made in this run are written when the process exits, each under the V8 flags it was loaded under: as they are then,
+ * or one of the `flagSettings` the run may have changed them to.
  */
-export function loadBundle(entry: string, cacheDir: string | undefined): unknown {
-  const vm = createRequire(__filename)('node:vm') as typeof import('node:vm');
+export function loadBundle(entry: string, cacheDir: string | undefined, flagSettings: readonly string[] = []): unknown {
+  const builtin = createRequire(__filename);
+  const vm = builtin('node:vm') as typeof import('node:vm');
+  const v8 = builtin('node:v8') as typeof import('node:v8');
   const chunksDir = dirname(entry);
   const dir = cacheDir === undefined ? undefined : usableCacheDir(cacheDir);
   const loaded = new Map<string, ChunkModule>();
-  const made: { script: Script; file: string }[] = [];
+  /** The caches to make, by the tag they were looked up under. */
+  const made = new Map<number, { script: Script; name: string }[]>();
+  const cacheFile = (name: string, tag: number): string => join(dir ?? '', `${name}.${tag}${cacheSuffix}`);
   const load = (file: string): unknown => {
     const known = loaded.get(file);
     if (known) return known.exports;
     const module: ChunkModule = { exports: {} };
     loaded.set(file, module);
     const source = readFileSync(file, 'utf8');
-    const cacheFile =
-      dir &&
-      join(dir, `${basename(file, '.js')}.${source.length}.${process.versions.v8}.${process.arch}${cacheSuffix}`);
-    const cachedData = cacheFile ? readCache(cacheFile) : undefined;
+    const name = `${basename(file, '.js')}.${source.length}`;
+    const tag = v8.cachedDataVersionTag();
+    const cachedData = dir ? readCache(cacheFile(name, tag)) : undefined;
     const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
       filename: file,
       ...(cachedData && { cachedData }),
     });
-    if (cacheFile && (cachedData === undefined || script.cachedDataRejected === true))
-      made.push({ script, file: cacheFile });
+    if (dir && (cachedData === undefined || script.cachedDataRejected === true))
+      made.set(tag, [...(made.get(tag) ?? []), { script, name }]);
     // Chunks name each other as ./name.js; everything else (node's modules) is node's to load.
     const nodeRequire = createRequire(file);
     const require = (specifier: string): unknown =>
@@ -106,9 +110,15 @@ export function loadBundle(entry: string, cacheDir: string | undefined): unknown
   };
   if (dir)
     process.once('exit', () => {
-      if (made.length === 0) return;
+      if (made.size === 0) return;
       try {
-        for (const { script, file } of made) writeCache(file, script.createCachedData());
+        for (const flags of ['', ...flagSettings]) {
+          if (flags) v8.setFlagsFromString(flags);
+          const tag = v8.cachedDataVersionTag();
+          for (const { script, name } of made.get(tag) ?? [])
+            writeCache(cacheFile(name, tag), script.createCachedData());
+          made.delete(tag);
+        }
         removeStaleCaches(dir, Date.now());
       } catch {
         // A cache not written is made by the next run; a stale one another process removed first is gone.

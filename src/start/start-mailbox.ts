@@ -1,4 +1,5 @@
 import { bundledAssets } from '../bundle-assets.js';
+import { servesMcp } from './hold-heap.js';
 import { answerFromPage, mayAskForPage } from './prerendered-page.js';
 
 /**
@@ -15,13 +16,12 @@ export async function startMailbox(argv: readonly string[], cliPath: string): Pr
     return;
   }
   await import('./zod-jitless.js');
-  if (argv.length === 1 && argv[0] === 'mcp') process.exitCode = await serveMcp(cliPath);
+  if (servesMcp(argv)) process.exitCode = await serveMcp(cliPath);
   else await runCommand(argv, cliPath);
 }
 
 /** `mcp` with no options, as hosts start it: straight to the server, without building the CLI program. */
 async function serveMcp(cliPath: string): Promise<number> {
-  holdHeap(await import('node:v8'), await import('node:perf_hooks'));
   const { runMcpServer, toMailboxError, renderError } = await import('../mcp/main.js');
   try {
     await runMcpServer({ env: process.env, cliPath });
@@ -32,23 +32,6 @@ async function serveMcp(cliPath: string): Promise<number> {
     process.stderr.write(`agent-mailbox mcp: ${rendered.text}\n`);
     return rendered.exitCode;
   }
-}
-
-/**
- * V8 sizes its heap for throughput: a session's calls grow the young generation to 32 MiB and let the old one reach
- * four times what is live. Held at its starting 2 MiB, the young one was collected on nearly every call, a tenth of
- * its time: it may grow once, fourfold, and the old one by half of what is live (docs/benchmarks.md).
- */
-function holdHeap(v8: typeof import('node:v8'), { PerformanceObserver }: typeof import('node:perf_hooks')): void {
-  v8.setFlagsFromString('--heap-growing-percent=50 --semi-space-growth-factor=4');
-  // V8 takes no largest young size once started, and shrinks it while the host is idle: watched for the process's life.
-  let held = false;
-  new PerformanceObserver(() => {
-    const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
-    const grown = (young?.space_size ?? 0) >= 2 ** 23;
-    if (grown !== held) v8.setFlagsFromString(`--semi-space-growth-factor=${grown ? 1 : 4}`);
-    held = grown;
-  }).observe({ entryTypes: ['gc'] });
 }
 
 /** Any other command: through the CLI built from the table. */

@@ -16,6 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pollUntil } from '../../sandbox/test/helpers/sandbox.js';
+import { connectMcp } from '../helpers/connect-mcp.js';
 import { offlineCliEnv, repoBin } from '../helpers/run-cli.js';
 
 // The package's front loads the bundle with V8's code cache (src/start/load-bundle.ts): what one run compiled
@@ -26,6 +28,14 @@ import { offlineCliEnv, repoBin } from '../helpers/run-cli.js';
 // its directory a listing loads its code and stops at the account.
 
 const run = promisify(execFile);
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 const onPosix = process.platform !== 'win32';
 
 let root = '';
@@ -86,6 +96,30 @@ describe('the code cache of the package bin', () => {
     const second = await listing();
     expectSameListing(first, second);
     expect(await caches(), 'V8 took every cache: none was made again').toEqual(made);
+  });
+
+  it("keeps the MCP server's caches and a listing's apart: a second run of either, in any order, makes none again", async () => {
+    const serve = async (): Promise<void> => {
+      const server = await connectMcp({
+        env: { ...offlineCliEnv(root), XDG_CACHE_HOME: join(root, 'cache') },
+        nodeArgs: [repoBin, 'mcp'],
+      });
+      // A call loads the handlers (and fails at the account, offline); the server sets V8's flags as it runs.
+      await server.client.callTool({ name: 'jmap_request', arguments: { ops_file: 'list_inbox' } });
+      await server.close();
+      // The caches are written as the process exits.
+      await pollUntil(async () => (isRunning(server.pid) ? undefined : true), 10_000);
+    };
+    await serve();
+    const served = await caches();
+    expect(served.size, 'the server wrote its caches').toBeGreaterThanOrEqual(5);
+    await listing();
+    const both = await caches();
+    for (const [name, ino] of served) expect(both.get(name), `${name}: the listing left it`).toBe(ino);
+    expect(both.size, 'the listing wrote caches of its own').toBeGreaterThan(served.size);
+    await serve();
+    await listing();
+    expect(await caches(), "neither remade its own caches or the other's").toEqual(both);
   });
 
   it('makes a broken cache anew and answers as without it', async () => {
