@@ -27,6 +27,10 @@ describe('substituteVariables', () => {
     const args = (value as [string, Record<string, unknown>, string][])[0]?.[1];
     expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
     expect(args?.to).toBeUndefined();
+    // A key a placeholder names stays a field too, whatever the variable says.
+    const named = substituteVariables({ $KEY: { to: 'b@example.org' } }, { KEY: '__proto__' }).value;
+    expect(JSON.stringify(named)).toBe('{"__proto__":{"to":"b@example.org"}}');
+    expect(Object.getPrototypeOf(named)).toBe(Object.prototype);
   });
 
   it('replaces a placeholder inside a longer string with the value text', () => {
