@@ -76,6 +76,11 @@ function checkUsername(username: string): void {
     });
 }
 
+/** The operator's watch choice, as credentials.json keeps it (a wake command only when one was given). */
+function watchChoice(request: RegisterRequest): Pick<StoredCredentials, 'watch' | 'wakeCommand'> {
+  return { watch: request.watch, ...(request.wakeCommand !== undefined ? { wakeCommand: request.wakeCommand } : {}) };
+}
+
 async function replay(
   ctx: AccountContext,
   existing: StoredCredentials,
@@ -85,11 +90,7 @@ async function replay(
   if (inboxLocalPart(existing.inboxId) !== inboxLocalPart(wanted))
     throw credentialsExistError(existing, ctx.dir, wanted);
   // The watch choice is the operator's and may change; everything else stays as stored.
-  const updated = {
-    ...existing,
-    watch: request.watch,
-    ...(request.wakeCommand !== undefined ? { wakeCommand: request.wakeCommand } : {}),
-  };
+  const updated = { ...existing, ...watchChoice(request) };
   if (updated.watch !== existing.watch || updated.wakeCommand !== existing.wakeCommand)
     await ctx.store.writeCredentials(updated);
   const state = await ctx.store.readState().catch(() => ({}) as { session?: { accountId: string } });
@@ -126,8 +127,7 @@ async function signUp(
     apiUrl: config.apiUrl,
     scryptSalt: config.scryptSalt,
     inboxDomain: inbox.includes('@') ? inbox.slice(inbox.lastIndexOf('@') + 1) : config.inboxDomain,
-    watch: request.watch,
-    ...(request.wakeCommand !== undefined ? { wakeCommand: request.wakeCommand } : {}),
+    ...watchChoice(request),
     createdAt: new Date().toISOString(),
   };
   // The apiKey is shown once and is the only way back in: store it before any further step can fail.
@@ -203,8 +203,7 @@ async function logIn(
     apiUrl: config.apiUrl,
     scryptSalt: config.scryptSalt,
     inboxDomain: inbox.slice(inbox.lastIndexOf('@') + 1),
-    watch: request.watch,
-    ...(request.wakeCommand !== undefined ? { wakeCommand: request.wakeCommand } : {}),
+    ...watchChoice(request),
     createdAt: existing?.createdAt ?? new Date().toISOString(),
   };
   await ctx.store.writeCredentials(credentials);

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { MailboxError, type ErrorCode, inputRef, settingRef } from '../errors.js';
 import { redactCredentialEcho } from '../redact.js';
+import { jsonOrUndefined } from './parse-json-bytes.js';
 
 /** Spec §7.2: the proof-of-work endpoints' error body. */
 const serviceErrorBody = z.object({
@@ -41,12 +42,7 @@ const fallbackHints: Record<StatusCode, string> = {
 /** A non-2xx answer as a MailboxError: the service's own message and hint (spec §7.2), plus status and endpoint. */
 export function serviceError(status: number, bodyText: string, where: string): MailboxError {
   const code = codeForStatus(status);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bodyText);
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = jsonOrUndefined({ json: () => JSON.parse(bodyText) });
   const service = serviceErrorBody.safeParse(parsed);
   if (service.success) {
     const { message, hint, docs_url: docsUrl } = service.data.error;

@@ -54,10 +54,7 @@ export async function watchTargets(
 }
 
 /** Where the job lives and what it runs, every setting read through the config table. */
-export function watchTarget(
-  ctx: OperationContext,
-  input: { credentials_dir?: string | undefined; wake_command?: string | undefined },
-): JobTarget {
+export function watchTarget(ctx: OperationContext, input: Parameters<typeof commandConfig>[1]): JobTarget {
   const config = commandConfig(ctx, input);
   return {
     credentialsDir: config.credentialsDir,

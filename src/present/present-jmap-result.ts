@@ -14,10 +14,13 @@ import { createdLines } from './present-created.js';
 /** Above this (≈ 15k tokens) the text says how to narrow the request; nothing is cut. */
 const largeTextChars = 60_000;
 
+/** A next step worded for the door the result goes out through. */
+type Describe = (next: NextStep) => string;
+
 export function presentJmapResult(
   result: JmapRequestResult,
   door: FrontDoor,
-  options: { marker?: string; describeNext?: (next: NextStep) => string } = {},
+  options: { marker?: string; describeNext?: Describe } = {},
 ): { text: string; isFailure: boolean } {
   const marker = options.marker ?? newUntrustedMarker();
   const describe = options.describeNext ?? ((next: NextStep) => describeNext(next, door));
@@ -65,12 +68,7 @@ function listing(result: JmapRequestResult, emails: Email[], marker: string, res
   return [...head, ...shown.map((email, i) => listingEntry(email, i + 1, marker, result.trust?.[String(email.id)]))];
 }
 
-function messages(
-  result: JmapRequestResult,
-  emails: Email[],
-  marker: string,
-  describe: (n: NextStep) => string,
-): string[] {
+function messages(result: JmapRequestResult, emails: Email[], marker: string, describe: Describe): string[] {
   const window = result.window ?? { offset: 0, maxChars: 12_000 };
   const ordered =
     result.view === 'thread'
@@ -106,12 +104,7 @@ function messages(
 }
 
 /** Below a message: what its sender checks and hidden text mean, in full; the facts line has only the marks. */
-function trustNotes(
-  trust: MailTrust | undefined,
-  id: string,
-  result: JmapRequestResult,
-  describe: (n: NextStep) => string,
-): string[] {
+function trustNotes(trust: MailTrust | undefined, id: string, result: JmapRequestResult, describe: Describe): string[] {
   const notes: string[] = [];
   const sender = trust?.sender;
   if (sender && !sender.authenticated)

@@ -35,12 +35,7 @@ async function settleSteps(
 ): Promise<(string | NextStep)[]> {
   const { outcome } = sent;
   const ok = outcome.failures.length === 0;
-  const next: (string | NextStep)[] = ok
-    ? applicableNext(plan.preset?.next ?? [], outcome.vars, {
-        listed: listedFromOthers(outcome.done, sent.own),
-        moreChanges: saysMoreChanges(outcome.done),
-      })
-    : [];
+  const next = ok ? presetNext(plan, sent, saysMoreChanges(outcome.done)) : [];
   const cursor = plan.preset?.cursor;
   if (cursor) {
     const saved = outcome.vars[cursor.saveFrom];
@@ -72,12 +67,9 @@ async function settleWait(
   waited: WaitReport,
 ): Promise<SettledRequest> {
   const note = await settleWaitCursor(account, waited.cursor);
-  const next: (string | NextStep)[] =
+  const next =
     waited.cursor.matched > 0
-      ? applicableNext(plan.preset?.next ?? [], sent.outcome.vars, {
-          listed: listedFromOthers(sent.outcome.done, sent.own),
-          moreChanges: false,
-        })
+      ? presetNext(plan, sent, false)
       : [
           waited.clamped
             ? 'Call wait_for_mail again to keep waiting.'
@@ -101,11 +93,12 @@ async function settleWaitCursor(account: Account, w: WaitReport['cursor']): Prom
     : 'Earlier filtered waits left other mail for list_new: its cursor stays until list_new runs; the next wait_for_mail continues after this one.';
 }
 
-/** Ids of the messages from others in the run's last listing (Email/get), in its order. */
-function listedFromOthers(done: readonly StepRun[], ownIds: readonly string[]): string[] {
-  const own = new Set(ownIds);
-  const last = lastEmailList(done.flatMap((step) => (step.response ? [step.response] : [])));
-  return (last ?? []).map((email) => String(email.id)).filter((id) => !own.has(id));
+/** The preset's next steps that apply, `listed` being the messages from others in the run's last listing (Email/get). */
+function presetNext(plan: RequestPlan, sent: SentRequest, moreChanges: boolean): (string | NextStep)[] {
+  const own = new Set(sent.own);
+  const last = lastEmailList(sent.outcome.done.flatMap((step) => (step.response ? [step.response] : [])));
+  const listed = (last ?? []).map((email) => String(email.id)).filter((id) => !own.has(id));
+  return applicableNext(plan.preset?.next ?? [], sent.outcome.vars, { listed, moreChanges });
 }
 
 function saysMoreChanges(done: readonly StepRun[]): boolean {

@@ -288,11 +288,7 @@ function badAnswer(detail: string): MailboxError {
   });
 }
 
-function matchesFilter(
-  email: Email,
-  vars: Readonly<Record<string, unknown>>,
-  wait: NonNullable<Preset['wait']>,
-): boolean {
+function matchesFilter(email: Email, vars: Looking['vars'], wait: WaitingPreset['wait']): boolean {
   const from = wait.fromVariable ? vars[wait.fromVariable] : undefined;
   const thread = wait.threadVariable ? vars[wait.threadVariable] : undefined;
   if (typeof thread === 'string' && email.threadId !== thread) return false;

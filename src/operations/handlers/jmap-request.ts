@@ -5,9 +5,7 @@ import { askOperator } from '../../policy/operator-terminal.js';
 import { checkOutgoing } from '../../request/check-outgoing.js';
 import { presentJmapResult as presentJmapText } from '../../present/present-jmap-result.js';
 import { runJmapRequest } from '../../request/run-jmap-request.js';
-import type { NextStep } from '../../errors.js';
-import type { FrontDoor } from '../../render/front-door.js';
-import type { Presentation } from '../../render/present-result.js';
+import type { Present } from '../../render/present-result.js';
 import { gateContext, type OperationContext } from '../define-operation.js';
 import type { jmapRequestInput, jmapRequestOperatorInput, JmapRequestOutput } from '../jmap-request.js';
 
@@ -59,12 +57,8 @@ async function namingInbox<T extends Record<string, unknown>>(account: Account, 
   return { ...result, inbox: identity.address ?? identity.inboxId, serviceAccountId: identity.serviceAccountId };
 }
 
-export function presentJmapRequestResult(
-  result: JmapRequestOutput,
-  door: FrontDoor,
-  describeNext: (next: NextStep) => string,
-): Presentation {
+export const presentJmapRequestResult: Present<JmapRequestOutput> = (result, door, describeNext) => {
   const shown = presentJmapText('saved' in result ? { ...result, failures: [] } : result, door, { describeNext });
   const text = result.inbox === undefined ? shown.text : `Inbox: ${result.inbox}\n${shown.text}`;
   return { text, lead: [result.summary], isError: shown.isFailure };
-}
+};

@@ -35,14 +35,9 @@ export function runProgram(
 }
 
 /** Runs the program as runProgram does; undefined when it cannot be started at all. */
-export async function runIfPresent(
-  bin: string,
-  args: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-  input?: string,
-): Promise<ProgramRun | undefined> {
+export async function runIfPresent(...run: Parameters<typeof runProgram>): Promise<ProgramRun | undefined> {
   try {
-    return await runProgram(bin, args, env, input);
+    return await runProgram(...run);
   } catch (error) {
     if (error instanceof ProgramMissing) return undefined;
     throw error;
