@@ -4,6 +4,7 @@ import envPaths from 'env-paths';
 import { MailboxError } from './errors.js';
 import { readSandboxSettings } from './sandbox-settings.js';
 import { liveEndpoints, liveScryptSalt } from './wire-constants.js';
+import { isSwitchOn } from './switch-text.js';
 
 /**
  * Each setting is declared once (flag, environment variable, parser, default); the CLI options,
@@ -47,9 +48,8 @@ const parseOrigins = (raw: string): readonly string[] =>
       }
       return url.origin;
     });
-const parseFlag = (raw: string): boolean => raw !== '' && raw !== '0' && raw.toLowerCase() !== 'false';
 // An on/off setting, off unless given.
-const offSwitch = { parse: parseFlag, defaultValue: () => false, shownDefault: 'off' };
+const offSwitch = { parse: isSwitchOn, defaultValue: () => false, shownDefault: 'off' };
 const parsePositiveInt = (raw: string): number => {
   const n = Number(raw);
   if (!Number.isInteger(n) || n <= 0) throw new Error(`expected a positive whole number, got "${raw}"`);

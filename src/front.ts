@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { holdHeap, servesMcp } from './start/hold-heap.js';
 import { loadBundle } from './start/load-bundle.js';
 import { answerFromPage, mayAskForPage, readPage, type PageTarget } from './start/prerendered-page.js';
+import { isSwitchOn } from './switch-text.js';
 
 type PageStream = PageTarget['stdout'];
 
@@ -18,10 +19,6 @@ type PageStream = PageTarget['stdout'];
 
 /** The entry chunk's file name in dist/chunks/ (it carries a hash of its content): set by scripts/build.mjs. */
 declare const AGENT_MAILBOX_ENTRY_CHUNK: string;
-
-/** Read before the program and its settings table load: any value but empty, 0 or false turns the cache off. */
-const noCodeCache = (value: string | undefined): boolean =>
-  value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 
 function readPages(key: string): Record<string, PrerenderedPage> | undefined {
   try {
@@ -67,7 +64,8 @@ const exitCode = mayAskForPage(argv)
   : undefined;
 if (exitCode !== undefined) process.exitCode = exitCode;
 else {
-  const cacheDir = noCodeCache(process.env.AGENT_MAILBOX_NO_CODE_CACHE)
+  // Read before the program and its settings table load, as the table reads a switch.
+  const cacheDir = isSwitchOn(process.env.AGENT_MAILBOX_NO_CODE_CACHE ?? '')
     ? undefined
     : join(envPaths('agent-mailbox', { suffix: '' }).cache, 'code');
   const nodeRequire = createRequire(__filename);
